@@ -1,0 +1,49 @@
+# Makefile — wraps CMake. `make run` and `make test` are the two Quick start commands.
+# Each target installs what is missing first (tools/deps.sh), so a fresh machine needs nothing else.
+JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD     ?= build
+ASAN      ?= build-asan
+FUZZBUILD ?= build-fuzz
+FUZZ_SECONDS ?= 20
+CFILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find core rulesets ai io display tools tests -name '*.[ch]')
+
+.PHONY: all deps build run test test-unit test-asan fuzz format format-check clean
+
+all: build
+
+deps:
+	@bash tools/deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@$(BUILD)/bin/opfor demo
+
+test-unit: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan: deps
+	@cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DOPFOR_SANITIZE=ON >/dev/null
+	@cmake --build $(ASAN) -j $(JOBS)
+	@cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+fuzz: deps
+	@CC=clang cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Debug -DOPFOR_FUZZ=ON \
+	  -DOPFOR_SANITIZE=ON -DOPFOR_TESTS=OFF >/dev/null
+	@cmake --build $(FUZZBUILD) -j $(JOBS)
+	@bash tests/fuzz/run.sh $(FUZZBUILD)/fuzz $(FUZZ_SECONDS)
+
+format:
+	@clang-format -i $(CFILES)
+
+format-check:
+	@clang-format --dry-run -Werror $(CFILES) && echo "format: clean"
+
+test: format-check test-unit test-asan fuzz
+	@echo "make test: all suites passed"
+
+clean:
+	rm -rf $(BUILD) $(ASAN) $(FUZZBUILD)

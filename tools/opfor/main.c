@@ -1,0 +1,107 @@
+/* tools/opfor/main.c — `opfor`, the command-line client and tool box.
+ *
+ * A thin main(): the first word picks a subcommand from the table below; each lives in
+ * its own cmd_<name>.c and reports its own errors.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "cli.h"
+
+/* Subcommands whose files have not landed yet resolve to NULL and are hidden. */
+#pragma weak opfor_cmd_calc
+#pragma weak opfor_cmd_dice
+#pragma weak opfor_cmd_scenario
+#pragma weak opfor_cmd_bench
+#pragma weak opfor_cmd_demo
+
+static const opfor_cli_cmd_t commands[] = {
+    {"calc", opfor_cmd_calc, "the Viktoria! calculator: scores needed for any action"},
+    {"dice", opfor_cmd_dice, "parse, roll and tabulate dice notation (\"3 dice + 6 inches\")"},
+    {"scenario", opfor_cmd_scenario, "check, list and show scenario files"},
+    {"bench", opfor_cmd_bench, "benchmarks (calc, ...)"},
+    {"demo", opfor_cmd_demo, "a short tour of the calculator"},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: opfor COMMAND [ARGS...]\n\n"
+               "opfor plays the non-player side of tabletop miniatures wargames.\n\n"
+               "commands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (commands[i].fn)
+            fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n`opfor COMMAND --help` describes each command.\n");
+}
+
+int opfor_cli_usage_error(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("opfor: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return OPFOR_EXIT_USAGE;
+}
+
+int opfor_cli_fail(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("opfor: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return OPFOR_EXIT_FAIL;
+}
+
+int opfor_cli_is_help(const char *s) {
+    return s && (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0);
+}
+
+int opfor_cli_parse_long(const char *s, long *out) {
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int opfor_cli_parse_double(const char *s, double *out) {
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || v != v)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return OPFOR_EXIT_USAGE;
+    }
+    if (opfor_cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return OPFOR_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("opfor 0.1.0\n");
+        return OPFOR_EXIT_OK;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (commands[i].fn && strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "opfor: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return OPFOR_EXIT_USAGE;
+}
