@@ -14,9 +14,9 @@
 
 typedef struct opfor_json {
     FILE *out;
-    int depth;                             /* current nesting */
+    int depth;                                 /* current nesting */
     unsigned char first[OPFOR_JSON_MAX_DEPTH]; /* 1 until the first member at each depth */
-    int after_key;                         /* a key was just written */
+    int after_key;                             /* a key was just written */
 } opfor_json_t;
 
 void opfor_json_init(opfor_json_t *j, FILE *out);

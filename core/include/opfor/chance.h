@@ -26,12 +26,12 @@ typedef enum opfor_render_mode {
 } opfor_render_mode_t;
 
 typedef enum opfor_roll_kind {
-    OPFOR_ROLL_NEVER = 0,  /* cannot succeed */
-    OPFOR_ROLL_ALWAYS,     /* succeeds without a roll */
-    OPFOR_ROLL_D6,         /* one d6 scoring need or more */
-    OPFOR_ROLL_D6_THEN,    /* a 6, then a second d6 scoring need2 or more */
-    OPFOR_ROLL_D6_REROLL,  /* need (2) or more; on a 1, re-roll needing need2 or more */
-    OPFOR_ROLL_2D6,        /* two d6 summed, need or more */
+    OPFOR_ROLL_NEVER = 0, /* cannot succeed */
+    OPFOR_ROLL_ALWAYS,    /* succeeds without a roll */
+    OPFOR_ROLL_D6,        /* one d6 scoring need or more */
+    OPFOR_ROLL_D6_THEN,   /* a 6, then a second d6 scoring need2 or more */
+    OPFOR_ROLL_D6_REROLL, /* need (2) or more; on a 1, re-roll needing need2 or more */
+    OPFOR_ROLL_2D6,       /* two d6 summed, need or more */
 } opfor_roll_kind_t;
 
 typedef struct opfor_roll {

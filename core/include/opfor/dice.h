@@ -28,10 +28,10 @@ typedef struct opfor_dice_term {
 } opfor_dice_term_t;
 
 typedef struct opfor_dice {
-    uint8_t nterms;                                  /* 0..OPFOR_DICE_MAX_TERMS */
-    uint8_t inches;                                  /* 1 when written as a distance */
-    opfor_dice_term_t terms[OPFOR_DICE_MAX_TERMS];   /* dice terms, summed */
-    int32_t bonus;                                   /* constant added to the sum */
+    uint8_t nterms;                                /* 0..OPFOR_DICE_MAX_TERMS */
+    uint8_t inches;                                /* 1 when written as a distance */
+    opfor_dice_term_t terms[OPFOR_DICE_MAX_TERMS]; /* dice terms, summed */
+    int32_t bonus;                                 /* constant added to the sum */
 } opfor_dice_t;
 
 /* Exact distribution of an integer result: p[i] = P(result == min + i), i < n. */
