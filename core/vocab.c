@@ -160,8 +160,10 @@ const char *opfor_vocab_list(const opfor_name_t *table, char *buf, size_t size) 
         if (seen)
             continue;
         int w = snprintf(buf + len, size - len, "%s%s", len ? ", " : "", n->name);
-        if (w < 0 || (size_t)w >= size - len)
+        if (w < 0 || (size_t)w >= size - len) {
+            buf[len] = '\0'; /* drop the partly written name */
             break;
+        }
         len += (size_t)w;
     }
     return buf;
