@@ -8,7 +8,8 @@
  *                        "6, then N+" (k/36) or "2+, re-roll a 1 needing N+" (1 - k/36);
  *                        error <= 1/72 below 1/12 and above 11/12.
  *   OPFOR_RENDER_2D6     two dice summed, "N+ on 2D6" (N = 3..12), "no chance", "automatic".
- * The nearest candidate wins; ties go to the simpler roll (fewer dice steps). p_exact = 0 is
+ * The nearest candidate wins; ties go to the simpler roll (fewer dice steps), and between
+ * equally simple rolls to the lower chance. p_exact = 0 is
  * always "no chance" and p_exact = 1 always "automatic". Every rendered roll carries the
  * exact chance, the chance of the roll as rendered and their difference.
  */
