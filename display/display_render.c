@@ -1,0 +1,705 @@
+/* display/display_render.c — draws the orders card (display_card.h) with Cairo + Pango into a
+ * 1-bit frame: a large layout (text column plus mini-map) and a compact one for the 2.13 inch
+ * panel. Laid out upright on an A8 surface with anti-aliasing off (hinting full), then
+ * thresholded and rotated bit by bit into the native frame, so glyph hinting is the same at
+ * every rotation.
+ */
+#include "opfor/display_card.h"
+
+#include "opfor/vocab.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *side_label(const opfor_card_t *c) {
+    if (c->side_name[0])
+        return c->side_name;
+    return c->initiative == OPFOR_CARD_SIDE_PLAYER ? "Player" : "Enemy";
+}
+
+int opfor_card_render_panel(const opfor_card_t *card, const opfor_epd_panel_t *panel, int rotation,
+                            opfor_epd_frame_t *out, opfor_card_layout_t *layout) {
+    if (!panel)
+        return OPFOR_EINVAL;
+    if (rotation < 0)
+        rotation = panel->default_rotation;
+    return opfor_card_render(card, panel->width, panel->height, rotation, out, layout);
+}
+
+static void copy_str(char *dst, size_t size, const char *src) {
+    snprintf(dst, size, "%s", src);
+}
+
+void opfor_card_sample(opfor_card_t *c) {
+    memset(c, 0, sizeof *c);
+    c->initiative = OPFOR_CARD_SIDE_OPFOR;
+    copy_str(c->unit, sizeof c->unit, "2nd Rifle Section");
+    copy_str(c->turn, sizeof c->turn, "Turn 3");
+    c->n_orders = 3;
+    copy_str(c->orders[0], sizeof c->orders[0], "Advance 6\" to the stone wall");
+    copy_str(c->orders[1], sizeof c->orders[1], "Fire at the MG team in the farmhouse");
+    copy_str(c->orders[2], sizeof c->orders[2], "Leader stays with the section");
+    c->n_needed = 3;
+    copy_str(c->needed[0], sizeof c->needed[0], "Hit 5+ (moving)");
+    copy_str(c->needed[1], sizeof c->needed[1], "Target saves 4+ (hard cover)");
+    copy_str(c->needed[2], sizeof c->needed[2], "Critical on a second 6");
+    opfor_card_map_t *m = &c->map;
+    m->table_w = 48;
+    m->table_h = 36;
+    static const struct {
+        uint8_t kind, closed, n;
+        float v[12][2];
+    } t[] = {
+        {OPFOR_TK_WOODS, 1, 7, {{3, 4}, {12, 2}, {17, 6}, {15, 13}, {9, 15}, {4, 12}, {2, 8}}},
+        {OPFOR_TK_BUILDING, 1, 4, {{30, 8}, {37, 8}, {37, 13}, {30, 13}}},
+        {OPFOR_TK_HILL, 1, 6, {{22, 22}, {30, 19}, {38, 22}, {37, 29}, {28, 31}, {21, 28}}},
+        {OPFOR_TK_ROAD, 0, 4, {{0, 18}, {14, 18}, {26, 15}, {48, 15}}},
+        {OPFOR_TK_WALL, 0, 2, {{18, 9}, {27, 11}}},
+        {OPFOR_TK_RIVER, 0, 4, {{6, 36}, {9, 29}, {7, 24}, {0, 21}}},
+        {OPFOR_TK_ROUGH, 1, 4, {{40, 28}, {46, 27}, {47, 34}, {41, 34}}},
+    };
+    m->n_terrain = (uint8_t)(sizeof t / sizeof t[0]);
+    for (int i = 0; i < m->n_terrain; i++) {
+        m->terrain[i].kind = t[i].kind;
+        m->terrain[i].closed = t[i].closed;
+        m->terrain[i].n = t[i].n;
+        for (int j = 0; j < t[i].n; j++)
+            m->terrain[i].v[j] = (opfor_card_pt_t){t[i].v[j][0], t[i].v[j][1]};
+    }
+    static const struct {
+        float x, y, fx, fy;
+        uint8_t flags;
+    } u[] = {
+        {20, 6, 20, 6, OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_ACTING},
+        {33.5f, 10.5f, 33.5f, 10.5f, OPFOR_CARD_U_TARGET},
+        {12, 25, 12, 25, 0},
+        {40, 20, 40, 20, 0},
+        {8, 9, 8, 9, OPFOR_CARD_U_OPFOR},
+        {44, 4, 48, 4, OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_SPOTTED},
+    };
+    m->n_units = (uint8_t)(sizeof u / sizeof u[0]);
+    for (int i = 0; i < m->n_units; i++) {
+        m->units[i].at = (opfor_card_pt_t){u[i].x, u[i].y};
+        m->units[i].from = (opfor_card_pt_t){u[i].fx, u[i].fy};
+        m->units[i].flags = u[i].flags;
+    }
+}
+
+#ifdef OPFOR_HAVE_PANGOCAIRO
+
+#include <cairo.h>
+#include <glib.h>
+#include <pango/pangocairo.h>
+
+/* Drawing state for one render. */
+typedef struct pen {
+    cairo_t *cr;      /* on the logical A8 surface */
+    PangoLayout *lay; /* reused for every text block */
+    int w, h;         /* logical size */
+} pen_t;
+
+static void ink(cairo_t *cr) {
+    cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+    cairo_set_source_rgba(cr, 0, 0, 0, 1);
+}
+
+static void paper(cairo_t *cr) {
+    cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR);
+}
+
+/* Copies s, replacing bytes that are not valid UTF-8 by '?' (Pango would complain). */
+static void sanitize(char *dst, size_t size, const char *s) {
+    size_t n = 0;
+    const char *p = s;
+    while (*p && n + 1 < size) {
+        const gchar *end = NULL;
+        if (g_utf8_validate(p, -1, &end)) {
+            size_t len = strlen(p);
+            if (n + len >= size)
+                len = size - 1 - n;
+            memcpy(dst + n, p, len);
+            n += len;
+            break;
+        }
+        size_t good = (size_t)(end - p);
+        if (n + good >= size)
+            good = size - 1 - n;
+        memcpy(dst + n, p, good);
+        n += good;
+        p = end;
+        if (n + 1 < size && *p) {
+            dst[n++] = '?';
+            p++;
+        }
+    }
+    /* never cut a multi-byte sequence in half */
+    dst[n] = '\0';
+    const gchar *end = NULL;
+    if (!g_utf8_validate(dst, -1, &end))
+        dst[end - dst] = '\0';
+}
+
+enum { ALIGN_LEFT = 0, ALIGN_RIGHT = 1 };
+
+/* Lays out s in a box w wide at font size px, at most max_lines lines, ellipsized. Draws it at
+ * (x, y) unless measure_only. Returns the height used in pixels and the box in *box. */
+static int text(pen_t *p, const char *s, int px, int bold, int x, int y, int w, int max_lines,
+                int align, int measure_only, opfor_epd_rect_t *box) {
+    char buf[256];
+    sanitize(buf, sizeof buf, s);
+    PangoFontDescription *fd = pango_font_description_new();
+    pango_font_description_set_family(fd, "DejaVu Sans");
+    pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+    pango_font_description_set_absolute_size(fd, (double)px * PANGO_SCALE);
+    pango_layout_set_font_description(p->lay, fd);
+    pango_font_description_free(fd);
+    pango_layout_set_width(p->lay, w * PANGO_SCALE);
+    pango_layout_set_wrap(p->lay, PANGO_WRAP_WORD_CHAR);
+    pango_layout_set_ellipsize(p->lay, PANGO_ELLIPSIZE_END);
+    pango_layout_set_height(p->lay, -(max_lines > 0 ? max_lines : 1));
+    pango_layout_set_alignment(p->lay, align == ALIGN_RIGHT ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
+    pango_layout_set_text(p->lay, buf, -1);
+    PangoRectangle logical;
+    pango_layout_get_pixel_extents(p->lay, NULL, &logical);
+    if (!measure_only) {
+        cairo_move_to(p->cr, x, y);
+        pango_cairo_show_layout(p->cr, p->lay);
+    }
+    if (box)
+        *box = (opfor_epd_rect_t){x, y, w, logical.height};
+    return logical.height;
+}
+
+static void fill_rect(cairo_t *cr, double x, double y, double w, double h) {
+    cairo_rectangle(cr, x, y, w, h);
+    cairo_fill(cr);
+}
+
+static void hline(cairo_t *cr, double x0, double x1, double y, double width) {
+    cairo_set_line_width(cr, width);
+    cairo_move_to(cr, x0, y);
+    cairo_line_to(cr, x1, y);
+    cairo_stroke(cr);
+}
+
+/* Width in pixels of s on one line at font size px. */
+static int text_width(pen_t *p, const char *s, int px, int bold) {
+    text(p, s, px, bold, 0, 0, 10000, 1, ALIGN_LEFT, 1, NULL);
+    PangoRectangle logical;
+    pango_layout_get_pixel_extents(p->lay, NULL, &logical);
+    return logical.width;
+}
+
+/* The initiative bar: filled when the non-player side acts, outlined when the players do. The
+ * turn note goes to the right when both fit. */
+static void header(pen_t *p, const opfor_card_t *c, opfor_epd_rect_t r, int px,
+                   opfor_card_layout_t *L) {
+    cairo_t *cr = p->cr;
+    int pad = px / 2 > 4 ? px / 2 : 4;
+    char title[64];
+    int opfor = c->initiative != OPFOR_CARD_SIDE_PLAYER;
+    snprintf(title, sizeof title, "%s %s", side_label(c), "acts");
+    ink(cr);
+    if (opfor) {
+        fill_rect(cr, r.x, r.y, r.w, r.h);
+        paper(cr); /* text cut out of the bar */
+    } else {
+        cairo_set_line_width(cr, 2);
+        cairo_rectangle(cr, r.x + 1, r.y + 1, r.w - 2, r.h - 2);
+        cairo_stroke(cr);
+    }
+    int tpx = px * 3 / 4;
+    int turn_w = c->turn[0] ? text_width(p, c->turn, tpx, 0) : 0;
+    if (turn_w && text_width(p, title, px, 1) + turn_w + 3 * pad > r.w)
+        turn_w = 0; /* no room: the initiative matters more */
+    int title_w = r.w - 2 * pad - (turn_w ? turn_w + pad : 0);
+    int th = text(p, title, px, 1, 0, 0, title_w, 1, ALIGN_LEFT, 1, NULL);
+    text(p, title, px, 1, r.x + pad, r.y + (r.h - th) / 2, title_w, 1, ALIGN_LEFT, 0, NULL);
+    if (turn_w) {
+        int t2 = text(p, c->turn, tpx, 0, 0, 0, turn_w, 1, ALIGN_RIGHT, 1, NULL);
+        text(p, c->turn, tpx, 0, r.x + r.w - pad - turn_w, r.y + (r.h - t2) / 2, turn_w, 1,
+             ALIGN_RIGHT, 0, NULL);
+    }
+    ink(cr);
+    L->header = r;
+}
+
+/* ---- mini-map ---- */
+
+typedef struct mapxf {
+    double ox, oy, s; /* device = origin + inches * s */
+} mapxf_t;
+
+static void to_dev(const mapxf_t *m, opfor_card_pt_t q, double *x, double *y) {
+    *x = m->ox + q.x * m->s;
+    *y = m->oy + q.y * m->s;
+}
+
+static void path_terrain(cairo_t *cr, const mapxf_t *m, const opfor_card_terrain_t *t) {
+    int n = t->n > OPFOR_CARD_MAX_VERTS ? OPFOR_CARD_MAX_VERTS : t->n;
+    cairo_new_path(cr);
+    for (int i = 0; i < n; i++) {
+        double x, y;
+        to_dev(m, t->v[i], &x, &y);
+        if (i == 0)
+            cairo_move_to(cr, x, y);
+        else
+            cairo_line_to(cr, x, y);
+    }
+    if (t->closed)
+        cairo_close_path(cr);
+}
+
+/* Fills the current path (kept) with a pattern of dots or hatch lines, clipped to it. */
+static void texture(cairo_t *cr, int w, int h, int style) {
+    cairo_save(cr);
+    cairo_clip_preserve(cr);
+    cairo_new_path(cr);
+    if (style == 0) { /* woods: dense dots */
+        for (int y = 0; y < h; y += 6)
+            for (int x = (y / 6) % 2 * 3; x < w; x += 6)
+                cairo_rectangle(cr, x, y, 2, 2);
+        cairo_fill(cr);
+    } else if (style == 1) { /* rough: sparse dots */
+        for (int y = 0; y < h; y += 9)
+            for (int x = (y / 9) % 2 * 4; x < w; x += 9)
+                cairo_rectangle(cr, x, y, 2, 2);
+        cairo_fill(cr);
+    } else { /* hatch: 2 one way, 3 both ways */
+        cairo_set_line_width(cr, 1);
+        for (int k = -h; k < w; k += 5) {
+            cairo_move_to(cr, k, 0);
+            cairo_line_to(cr, k + h, h);
+            if (style == 3) {
+                cairo_move_to(cr, k + h, 0);
+                cairo_line_to(cr, k, h);
+            }
+        }
+        cairo_stroke(cr);
+    }
+    cairo_restore(cr);
+}
+
+static void stroke_style(cairo_t *cr, double width, const double *dash, int ndash) {
+    cairo_set_line_width(cr, width);
+    cairo_set_dash(cr, dash, ndash, 0);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+}
+
+static void draw_terrain(pen_t *p, const mapxf_t *m, const opfor_card_terrain_t *t) {
+    cairo_t *cr = p->cr;
+    static const double d_woods[] = {5, 3}, d_hedge[] = {4, 2}, d_fence[] = {3, 2},
+                        d_open[] = {1, 3}, d_rough[] = {2, 3}, d_works[] = {6, 2};
+    if (t->n < 2)
+        return;
+    ink(cr);
+    path_terrain(cr, m, t);
+    switch (t->kind) {
+    case OPFOR_TK_WOODS:
+        if (t->closed) {
+            texture(cr, p->w, p->h, 0);
+            path_terrain(cr, m, t); /* the path is not part of the saved state */
+        }
+        stroke_style(cr, 2, d_woods, 2);
+        break;
+    case OPFOR_TK_BUILDING:
+        if (t->closed) {
+            texture(cr, p->w, p->h, 2);
+            path_terrain(cr, m, t); /* the path is not part of the saved state */
+        }
+        stroke_style(cr, 2, NULL, 0);
+        break;
+    case OPFOR_TK_IMPASSABLE:
+        if (t->closed) {
+            texture(cr, p->w, p->h, 3);
+            path_terrain(cr, m, t); /* the path is not part of the saved state */
+        }
+        stroke_style(cr, 2, NULL, 0);
+        break;
+    case OPFOR_TK_ROUGH:
+        if (t->closed) {
+            texture(cr, p->w, p->h, 1);
+            path_terrain(cr, m, t); /* the path is not part of the saved state */
+        }
+        stroke_style(cr, 1, d_rough, 2);
+        break;
+    case OPFOR_TK_HILL: {
+        stroke_style(cr, 1, NULL, 0);
+        if (t->closed) { /* an inner contour line */
+            double cx = 0, cy = 0;
+            for (int i = 0; i < t->n; i++) {
+                cx += t->v[i].x;
+                cy += t->v[i].y;
+            }
+            opfor_card_terrain_t in = *t;
+            for (int i = 0; i < t->n; i++) {
+                in.v[i].x = (float)(cx / t->n + (t->v[i].x - cx / t->n) * 0.55);
+                in.v[i].y = (float)(cy / t->n + (t->v[i].y - cy / t->n) * 0.55);
+            }
+            path_terrain(cr, m, &in);
+            stroke_style(cr, 1, NULL, 0);
+        }
+        break;
+    }
+    case OPFOR_TK_ROAD:
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+        cairo_set_line_width(cr, 7);
+        cairo_stroke_preserve(cr);
+        paper(cr);
+        cairo_set_line_width(cr, 3);
+        cairo_stroke(cr);
+        ink(cr);
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
+        break;
+    case OPFOR_TK_RIVER:
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+        stroke_style(cr, 5, NULL, 0);
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
+        break;
+    case OPFOR_TK_WALL:
+        stroke_style(cr, 3, NULL, 0);
+        break;
+    case OPFOR_TK_HEDGE:
+        stroke_style(cr, 3, d_hedge, 2);
+        break;
+    case OPFOR_TK_FENCE:
+        stroke_style(cr, 1, d_fence, 2);
+        break;
+    case OPFOR_TK_FIELD_WORKS:
+        stroke_style(cr, 3, d_works, 2);
+        break;
+    default:
+        stroke_style(cr, 1, d_open, 2);
+        break;
+    }
+}
+
+/* Arrow from (x0, y0) to (x1, y1) with a filled head of size hs. */
+static void arrow(cairo_t *cr, double x0, double y0, double x1, double y1, double hs) {
+    double dx = x1 - x0, dy = y1 - y0;
+    double len = dx * dx + dy * dy;
+    if (len < 1)
+        return;
+    len = sqrt(len);
+    double ux = dx / len, uy = dy / len;
+    double bx = x1 - ux * hs, by = y1 - uy * hs;
+    cairo_set_line_width(cr, 2);
+    cairo_move_to(cr, x0, y0);
+    cairo_line_to(cr, bx, by);
+    cairo_stroke(cr);
+    cairo_move_to(cr, x1, y1);
+    cairo_line_to(cr, bx - uy * hs * 0.5, by + ux * hs * 0.5);
+    cairo_line_to(cr, bx + uy * hs * 0.5, by - ux * hs * 0.5);
+    cairo_close_path(cr);
+    cairo_fill(cr);
+}
+
+/* Point on the segment from (x0,y0) towards (x1,y1) at distance d from (x1,y1). */
+static void short_of(double x0, double y0, double *x1, double *y1, double d) {
+    double dx = *x1 - x0, dy = *y1 - y0;
+    double len = sqrt(dx * dx + dy * dy);
+    if (len <= d)
+        return;
+    *x1 -= dx / len * d;
+    *y1 -= dy / len * d;
+}
+
+static void draw_map(pen_t *p, const opfor_card_map_t *map, opfor_epd_rect_t r) {
+    cairo_t *cr = p->cr;
+    double tw = map->table_w, th = map->table_h;
+    double s = (r.w - 4) / tw < (r.h - 4) / th ? (r.w - 4) / tw : (r.h - 4) / th;
+    mapxf_t m = {r.x + (r.w - tw * s) / 2, r.y + (r.h - th * s) / 2, s};
+    ink(cr);
+    cairo_set_line_width(cr, 2);
+    cairo_rectangle(cr, (int)m.ox + 1, (int)m.oy + 1, (int)(tw * s) - 2, (int)(th * s) - 2);
+    cairo_stroke(cr);
+    cairo_save(cr);
+    cairo_rectangle(cr, (int)m.ox, (int)m.oy, (int)(tw * s), (int)(th * s));
+    cairo_clip(cr);
+    int nt = map->n_terrain > OPFOR_CARD_MAX_TERRAIN ? OPFOR_CARD_MAX_TERRAIN : map->n_terrain;
+    for (int i = 0; i < nt; i++)
+        draw_terrain(p, &m, &map->terrain[i]);
+    int nu = map->n_units > OPFOR_CARD_MAX_UNITS ? OPFOR_CARD_MAX_UNITS : map->n_units;
+    double u = s * 1.5;
+    u = u < 8 ? 8 : u > 16 ? 16 : u;
+    u = (int)u;
+    double ring = u * 0.8 + 4;
+    /* acting unit to target: a dashed line between the rings */
+    const opfor_card_unit_t *act = NULL, *tgt = NULL;
+    for (int i = 0; i < nu; i++) {
+        if ((map->units[i].flags & OPFOR_CARD_U_ACTING) && !act)
+            act = &map->units[i];
+        if ((map->units[i].flags & OPFOR_CARD_U_TARGET) && !tgt)
+            tgt = &map->units[i];
+    }
+    ink(cr);
+    if (act && tgt) {
+        double ax, ay, bx, by;
+        to_dev(&m, act->at, &ax, &ay);
+        to_dev(&m, tgt->at, &bx, &by);
+        short_of(ax, ay, &bx, &by, ring + 2);
+        short_of(bx, by, &ax, &ay, ring + 2);
+        static const double d[] = {4, 3};
+        cairo_move_to(cr, ax, ay);
+        cairo_line_to(cr, bx, by);
+        stroke_style(cr, 2, d, 2);
+    }
+    for (int i = 0; i < nu; i++) {
+        const opfor_card_unit_t *un = &map->units[i];
+        double x, y;
+        to_dev(&m, un->at, &x, &y);
+        x = (int)x;
+        y = (int)y;
+        double x0 = x - u / 2, y0 = y - u / 2;
+        /* clear the ground under the unit so it reads on any terrain */
+        paper(cr);
+        fill_rect(cr, x0 - 2, y0 - 2, u + 4, u + 4);
+        ink(cr);
+        if (un->flags & OPFOR_CARD_U_OPFOR) {
+            fill_rect(cr, x0, y0, u, u);
+        } else {
+            cairo_set_line_width(cr, 2);
+            cairo_rectangle(cr, x0 + 1, y0 + 1, u - 2, u - 2);
+            cairo_stroke(cr);
+        }
+        if (un->flags & OPFOR_CARD_U_ACTING) {
+            cairo_set_line_width(cr, 3);
+            cairo_arc(cr, x, y, ring, 0, 2 * G_PI);
+            cairo_stroke(cr);
+        }
+        if (un->flags & OPFOR_CARD_U_TARGET) {
+            cairo_set_line_width(cr, 2);
+            cairo_arc(cr, x, y, ring, 0, 2 * G_PI);
+            cairo_stroke(cr);
+            double a = ring - 3, b = ring + 5;
+            cairo_move_to(cr, x - b, y);
+            cairo_line_to(cr, x - a, y);
+            cairo_move_to(cr, x + a, y);
+            cairo_line_to(cr, x + b, y);
+            cairo_move_to(cr, x, y - b);
+            cairo_line_to(cr, x, y - a);
+            cairo_move_to(cr, x, y + a);
+            cairo_line_to(cr, x, y + b);
+            cairo_stroke(cr);
+        }
+        if (un->flags & OPFOR_CARD_U_SPOTTED) {
+            static const double d[] = {3, 2};
+            cairo_rectangle(cr, x0 - 4.5, y0 - 4.5, u + 9, u + 9);
+            stroke_style(cr, 1, d, 2);
+            opfor_card_pt_t from = un->from;
+            if (from.x == un->at.x && from.y == un->at.y) { /* from the nearest edge */
+                float dl = un->at.x, dr = (float)tw - un->at.x, dt = un->at.y,
+                      db = (float)th - un->at.y;
+                if (dl <= dr && dl <= dt && dl <= db)
+                    from.x = 0;
+                else if (dr <= dt && dr <= db)
+                    from.x = (float)tw;
+                else if (dt <= db)
+                    from.y = 0;
+                else
+                    from.y = (float)th;
+            }
+            double fx, fy, tx = x, ty = y;
+            to_dev(&m, from, &fx, &fy);
+            double dist = sqrt((fx - x) * (fx - x) + (fy - y) * (fy - y));
+            if (dist < 3 * u) { /* too short to read: start further out */
+                double ux = dist > 0.5 ? (fx - x) / dist : 1, uy = dist > 0.5 ? (fy - y) / dist : 0;
+                fx = x + ux * 3 * u;
+                fy = y + uy * 3 * u;
+            }
+            short_of(fx, fy, &tx, &ty, u / 2 + 6);
+            arrow(cr, fx, fy, tx, ty, 8);
+        }
+    }
+    cairo_restore(cr);
+}
+
+/* ---- the two layouts ---- */
+
+static void layout_large(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L) {
+    int W = p->w, H = p->h;
+    int portrait = H > W;
+    int has_map = c->map.table_w > 0 && c->map.table_h > 0;
+    int hdr_h = H / 10 > 40 ? H / 10 : 40;
+    if (portrait)
+        hdr_h = W / 10 > 40 ? W / 10 : 40;
+    header(p, c, (opfor_epd_rect_t){0, 0, W, hdr_h}, hdr_h / 2, L);
+    int m = 14; /* margin */
+    opfor_epd_rect_t col = {m, hdr_h + 10, W - 2 * m, H - hdr_h - 10 - m};
+    if (has_map) {
+        if (portrait) {
+            int th = (H - hdr_h) * 45 / 100;
+            L->map = (opfor_epd_rect_t){m, hdr_h + th, W - 2 * m, H - hdr_h - th - m};
+            col.h = th - 16;
+        } else {
+            int cw = W * 42 / 100;
+            col.w = cw - 2 * m;
+            L->map = (opfor_epd_rect_t){cw, hdr_h + 8, W - cw - m / 2, H - hdr_h - 8 - m / 2};
+        }
+        draw_map(p, &c->map, L->map);
+        ink(p->cr);
+    }
+    int big = hdr_h * 62 / 100, body = hdr_h * 44 / 100, label = hdr_h * 32 / 100;
+    int y = col.y;
+    y += text(p, c->unit, big, 1, col.x, y, col.w, 2, ALIGN_LEFT, 0, &L->unit) + body / 2;
+    /* scores needed sit at the bottom of the column; orders take what is between */
+    int nn = c->n_needed > OPFOR_CARD_LINES ? OPFOR_CARD_LINES : c->n_needed;
+    int no = c->n_orders > OPFOR_CARD_LINES ? OPFOR_CARD_LINES : c->n_orders;
+    int need_h = 0;
+    if (nn) {
+        need_h = text(p, "SCORES NEEDED", label, 1, 0, 0, col.w, 1, ALIGN_LEFT, 1, NULL) + 6;
+        for (int i = 0; i < nn; i++)
+            need_h += text(p, c->needed[i], body, 0, 0, 0, col.w, 1, ALIGN_LEFT, 1, NULL);
+    }
+    int bottom = col.y + col.h - need_h - (nn ? body / 2 : 0);
+    if (no) {
+        int lh = text(p, "ORDERS", label, 1, col.x, y, col.w, 1, ALIGN_LEFT, 0, NULL);
+        hline(p->cr, col.x, col.x + col.w, y + lh + 2, 1);
+        y += lh + 6;
+        int indent = body * 3 / 2;
+        /* two lines per order when they all fit, else one */
+        int lines = 2, total = 0;
+        for (int i = 0; i < no; i++)
+            total += text(p, c->orders[i], body, 0, 0, 0, col.w - indent, 2, ALIGN_LEFT, 1, NULL);
+        if (y + total + no * 4 > bottom)
+            lines = 1;
+        for (int i = 0; i < no; i++) {
+            int hgt =
+                text(p, c->orders[i], body, 0, 0, 0, col.w - indent, lines, ALIGN_LEFT, 1, NULL);
+            if (y + hgt > bottom)
+                break;
+            char num[8];
+            snprintf(num, sizeof num, "%d", i + 1);
+            text(p, num, body, 1, col.x, y, indent, 1, ALIGN_LEFT, 0, NULL);
+            text(p, c->orders[i], body, 0, col.x + indent, y, col.w - indent, lines, ALIGN_LEFT, 0,
+                 &L->orders[i]);
+            y += hgt + 4;
+        }
+    }
+    if (nn) {
+        int ny = col.y + col.h - need_h;
+        int lh = text(p, "SCORES NEEDED", label, 1, col.x, ny, col.w, 1, ALIGN_LEFT, 0, NULL);
+        hline(p->cr, col.x, col.x + col.w, ny + lh + 2, 1);
+        ny += lh + 6;
+        for (int i = 0; i < nn; i++)
+            ny += text(p, c->needed[i], body, 0, col.x, ny, col.w, 1, ALIGN_LEFT, 0, &L->needed[i]);
+    }
+}
+
+static void layout_compact(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L) {
+    int W = p->w, H = p->h;
+    int hdr_h = 20;
+    header(p, c, (opfor_epd_rect_t){0, 0, W, hdr_h}, 13, L);
+    int m = 4;
+    int y = hdr_h + 2;
+    int portrait = H > W;
+    y += text(p, c->unit, 15, 1, m, y, W - 2 * m, portrait ? 2 : 1, ALIGN_LEFT, 0, &L->unit) + 1;
+    int nn = c->n_needed > OPFOR_CARD_LINES ? OPFOR_CARD_LINES : c->n_needed;
+    /* landscape: the scores joined on one bottom line; portrait: one line each */
+    char need[OPFOR_CARD_LINES][4 * OPFOR_CARD_NEED_LEN + 16];
+    int nlines = portrait ? nn : (nn ? 1 : 0);
+    memset(need, 0, sizeof need);
+    for (int i = 0; i < nn; i++) {
+        char *dst = need[portrait ? i : 0];
+        if (!portrait && i)
+            strcat(dst, " \xC2\xB7 "); /* middle dot */
+        strncat(dst, c->needed[i], OPFOR_CARD_NEED_LEN - 1);
+    }
+    int need_h = 0;
+    for (int i = 0; i < nlines; i++)
+        need_h += text(p, need[i], 12, 1, 0, 0, W - 2 * m, 1, ALIGN_LEFT, 1, NULL);
+    int bottom = H - (nn ? need_h + 4 : 0);
+    int no = c->n_orders > OPFOR_CARD_LINES ? OPFOR_CARD_LINES : c->n_orders;
+    for (int i = 0; i < no; i++) {
+        char line[OPFOR_CARD_LINE_LEN + 8];
+        snprintf(line, sizeof line, "%d %s", i + 1, c->orders[i]);
+        int hgt = text(p, line, 12, 0, 0, 0, W - 2 * m, portrait ? 2 : 1, ALIGN_LEFT, 1, NULL);
+        if (y + hgt > bottom)
+            break;
+        text(p, line, 12, 0, m, y, W - 2 * m, portrait ? 2 : 1, ALIGN_LEFT, 0, &L->orders[i]);
+        y += hgt;
+    }
+    if (nn) {
+        ink(p->cr);
+        int ny = H - need_h - 1;
+        hline(p->cr, 0, W, ny - 1.5, 1);
+        for (int i = 0; i < nlines; i++)
+            ny += text(p, need[i], 12, 1, m, ny, W - 2 * m, 1, ALIGN_LEFT, 0, &L->needed[i]);
+    }
+}
+
+int opfor_card_render(const opfor_card_t *card, int native_w, int native_h, int rotation,
+                      opfor_epd_frame_t *out, opfor_card_layout_t *layout) {
+    if (!card || !out || !opfor_epd_rotation_valid(rotation))
+        return OPFOR_EINVAL;
+    int rc = opfor_epd_frame_init(out, native_w, native_h, 1);
+    if (rc)
+        return rc;
+    opfor_card_layout_t tmp;
+    opfor_card_layout_t *L = layout ? layout : &tmp;
+    memset(L, 0, sizeof *L);
+    int lw, lh;
+    opfor_epd_logical_size(native_w, native_h, rotation, &lw, &lh);
+    L->width = lw;
+    L->height = lh;
+    L->rotation = rotation;
+    /* the large card needs 400 x 300 (landscape) or 300 x 400 (portrait) */
+    L->compact = lh > lw ? (lw < 300 || lh < 400) : (lw < 400 || lh < 300);
+
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, lw, lh);
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return OPFOR_ENOMEM;
+    }
+    cairo_t *cr = cairo_create(s);
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_NONE);
+    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_FULL);
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_ON);
+    cairo_set_font_options(cr, fo);
+    /* A private font map, released below: Pango's process-wide default one would keep
+     * fontconfig patterns alive forever (and be shared mutable state). */
+    PangoFontMap *fm = pango_cairo_font_map_new();
+    PangoContext *ctx = pango_font_map_create_context(fm);
+    pango_cairo_update_context(cr, ctx);
+    pango_cairo_context_set_font_options(ctx, fo);
+    pango_cairo_context_set_resolution(ctx, 96);
+    pen_t p = {cr, pango_layout_new(ctx), lw, lh};
+
+    if (L->compact)
+        layout_compact(&p, card, L);
+    else
+        layout_large(&p, card, L);
+
+    g_object_unref(p.lay);
+    g_object_unref(ctx);
+    g_object_unref(fm);
+    cairo_font_options_destroy(fo);
+    cairo_destroy(cr);
+    cairo_surface_flush(s);
+    const uint8_t *data = cairo_image_surface_get_data(s);
+    int stride = cairo_image_surface_get_stride(s);
+    for (int y = 0; y < lh; y++) {
+        const uint8_t *row = data + (size_t)y * (size_t)stride;
+        for (int x = 0; x < lw; x++)
+            if (row[x] >= 128) {
+                int nx, ny;
+                opfor_epd_logical_to_native(native_w, native_h, rotation, x, y, &nx, &ny);
+                opfor_epd_frame_set(out, nx, ny, 0);
+            }
+    }
+    cairo_surface_destroy(s);
+    return 0;
+}
+
+#else
+
+int opfor_card_render(const opfor_card_t *card, int native_w, int native_h, int rotation,
+                      opfor_epd_frame_t *out, opfor_card_layout_t *layout) {
+    return OPFOR_ENOTSUP;
+}
+
+#endif
