@@ -1,0 +1,220 @@
+/* opfor/geom.h — table geometry in inches: points, vectors, segments, figure bases,
+ * polygons, fire arcs and the compass.
+ *
+ * Frame: the origin is the south-west corner of the table as seen from the player's
+ * edge; x runs right along the width, y away from the player along the depth. Floats,
+ * because the rules engine copies thousands of positions per second. Only + - * / and
+ * sqrtf are used (all exactly rounded by IEEE-754, built with -ffp-contract=off), never
+ * sin/cos/atan2, so every result is bit-identical on x86-64 and arm64. Angles are
+ * handled with precomputed cosines and dot/cross products. Nothing here allocates.
+ */
+#ifndef OPFOR_GEOM_H
+#define OPFOR_GEOM_H
+
+#include <math.h>
+
+#include "opfor/vocab.h"
+
+/* Most points a terrain polygon or polyline may have. */
+#define OPFOR_POLY_MAX_PTS 24
+
+/* cos 45° = sin 45° = 1/sqrt(2): diagonal compass points. */
+#define OPFOR_SQRT1_2 0.70710678f
+/* cos and sin of 22.5°: half of a 45° fire arc. */
+#define OPFOR_COS_22_5 0.92387953f
+#define OPFOR_SIN_22_5 0.38268343f
+/* tan 22.5°: the border between a compass point and its neighbour. */
+#define OPFOR_TAN_22_5 0.41421356f
+/* cos² of the half-angles of 45° and 90° arcs, for tests without a square root. */
+#define OPFOR_COS2_22_5 0.85355339f
+#define OPFOR_COS2_45 0.5f
+
+/* Base radii (Viktoria! IV: bases 25-30 mm, about an inch; cavalry bases twice as deep).
+ * A figure on foot is a circle of radius 0.5 inch. A mounted figure's 1 x 2 inch base is
+ * modelled by a circle of the same area (radius 0.8). A gun, wagon or other equipment
+ * model is a circle of radius 1. */
+#define OPFOR_RADIUS_FOOT 0.5f
+#define OPFOR_RADIUS_MOUNTED 0.8f
+#define OPFOR_RADIUS_EQUIPMENT 1.0f
+
+/* A point on the table, or a vector between two points, in inches. */
+typedef struct opfor_pt {
+    float x; /* across the table, from the left (west when north is the far edge) */
+    float y; /* away from the player's edge */
+} opfor_pt_t;
+typedef opfor_pt_t opfor_vec_t;
+
+/* A figure's base, or any other circle. */
+typedef struct opfor_circle {
+    opfor_pt_t c; /* centre */
+    float r;      /* radius in inches */
+} opfor_circle_t;
+
+/* The four table edges as seen from the player's side. Also used to say which edge is
+ * north (Viktoria! XV.B: the players pick a north before play) and where a side enters. */
+typedef enum opfor_edge {
+    OPFOR_EDGE_TOP = 0, /* the far edge, y == depth (the default north) */
+    OPFOR_EDGE_RIGHT,   /* x == width */
+    OPFOR_EDGE_BOTTOM,  /* the player's edge, y == 0 */
+    OPFOR_EDGE_LEFT,    /* x == 0 */
+    OPFOR_EDGE_COUNT
+} opfor_edge_t;
+/* Which edge is north; same values as opfor_edge_t. */
+typedef opfor_edge_t opfor_table_north_t;
+/* "top", "right", "bottom", "left" (aliases "far", "near"). */
+extern const opfor_name_t opfor_edge_names[];
+
+/* Fire arcs (Viktoria! IX, machineguns): a single 45° arc, a 90° arc, a double 45° arc
+ * (the same wedge as a single 45° arc, but every figure in it tests twice), and a 180°
+ * half-plane (front/rear). */
+typedef enum opfor_arc {
+    OPFOR_ARC_45 = 0,
+    OPFOR_ARC_90,
+    OPFOR_ARC_DOUBLE_45,
+    OPFOR_ARC_180,
+    OPFOR_ARC_COUNT
+} opfor_arc_t;
+/* "45", "90", "double_45", "180". */
+extern const opfor_name_t opfor_arc_names[];
+
+/* ---- vectors (inline: they sit in every hot loop) ---- */
+
+static inline opfor_pt_t opfor_pt(float x, float y) {
+    opfor_pt_t p = {x, y};
+    return p;
+}
+static inline opfor_vec_t opfor_vadd(opfor_vec_t a, opfor_vec_t b) {
+    return opfor_pt(a.x + b.x, a.y + b.y);
+}
+static inline opfor_vec_t opfor_vsub(opfor_vec_t a, opfor_vec_t b) {
+    return opfor_pt(a.x - b.x, a.y - b.y);
+}
+static inline opfor_vec_t opfor_vscale(opfor_vec_t a, float s) {
+    return opfor_pt(a.x * s, a.y * s);
+}
+static inline float opfor_vdot(opfor_vec_t a, opfor_vec_t b) {
+    return a.x * b.x + a.y * b.y;
+}
+/* z of the 3-D cross product: > 0 when b is counter-clockwise (to the left) of a. */
+static inline float opfor_vcross(opfor_vec_t a, opfor_vec_t b) {
+    return a.x * b.y - a.y * b.x;
+}
+static inline float opfor_vlen2(opfor_vec_t a) {
+    return a.x * a.x + a.y * a.y;
+}
+static inline float opfor_vlen(opfor_vec_t a) {
+    return sqrtf(opfor_vlen2(a));
+}
+static inline float opfor_dist2(opfor_pt_t a, opfor_pt_t b) {
+    return opfor_vlen2(opfor_vsub(a, b));
+}
+static inline float opfor_dist(opfor_pt_t a, opfor_pt_t b) {
+    return sqrtf(opfor_dist2(a, b));
+}
+/* a turned 90° counter-clockwise (to its left). */
+static inline opfor_vec_t opfor_vperp(opfor_vec_t a) {
+    return opfor_pt(-a.y, a.x);
+}
+/* a + (b - a) * t. */
+static inline opfor_pt_t opfor_vlerp(opfor_pt_t a, opfor_pt_t b, float t) {
+    return opfor_pt(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+}
+
+/* v scaled to length 1; the zero vector (or a non-finite one) gives (0, 0). */
+opfor_vec_t opfor_vnorm(opfor_vec_t v);
+/* v turned counter-clockwise by the angle whose cosine is c and sine is s (pass the
+ * OPFOR_COS_ / OPFOR_SIN_ constants; negate s to turn clockwise). */
+opfor_vec_t opfor_vrot(opfor_vec_t v, float c, float s);
+
+/* ---- segments ---- */
+
+/* Parameter t in [0, 1] of the point of segment a-b closest to p (0 when a == b). */
+float opfor_seg_closest_t(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p);
+/* The point of segment a-b closest to p. */
+opfor_pt_t opfor_seg_closest(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p);
+/* Distance from p to segment a-b. */
+float opfor_seg_dist_pt(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p);
+/* Whether closed segments a-b and c-d share a point (touching ends count). Returns 1 and,
+ * when the pointers are not NULL, the parameters along a-b (*t) and c-d (*u) of the first
+ * common point; 0 otherwise. Collinear overlaps report their first point along a-b. */
+int opfor_seg_intersect(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, opfor_pt_t d, float *t, float *u);
+/* Shortest distance between segments a-b and c-d (0 when they intersect). */
+float opfor_seg_seg_dist(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, opfor_pt_t d);
+/* Whether segment a-b meets the closed disc (c, r). Returns 1 with [*t0, *t1] the
+ * parameters (clipped to [0, 1]) of the part of the segment inside the disc; 0 otherwise.
+ * t0 and t1 may be NULL. */
+int opfor_seg_circle(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, float r, float *t0, float *t1);
+
+/* ---- figure bases ---- */
+
+/* Base-to-base distance (Viktoria! IX: ranges are measured base to base): centre
+ * distance minus both radii, never below 0. */
+float opfor_base_dist(opfor_pt_t c1, float r1, opfor_pt_t c2, float r2);
+/* Whether two bases overlap by more than tol inches (touching is not overlapping). */
+int opfor_bases_overlap(opfor_pt_t c1, float r1, opfor_pt_t c2, float r2, float tol);
+
+/* ---- polygons (closed: the last point joins the first) and polylines ----
+ * n is the number of points, at most OPFOR_POLY_MAX_PTS; fewer than 3 (polygon) or 2
+ * (polyline) points make the shape empty. */
+
+/* Whether p is inside the polygon (even-odd rule; points exactly on an edge may go either
+ * way, but always the same way). */
+int opfor_poly_contains(const opfor_pt_t *pts, int n, opfor_pt_t p);
+/* Twice the signed area (positive when counter-clockwise). */
+float opfor_poly_area2(const opfor_pt_t *pts, int n);
+/* Bounding box of the points. */
+void opfor_poly_bbox(const opfor_pt_t *pts, int n, opfor_pt_t *lo, opfor_pt_t *hi);
+/* Distance from p to the polygon's boundary (0 on it; the same inside and outside). */
+float opfor_poly_dist_pt(const opfor_pt_t *pts, int n, opfor_pt_t p);
+/* Whether segment a-b touches the polygon's area: crosses an edge or lies inside. */
+int opfor_poly_seg_intersects(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b);
+/* Writes into ts (room for max) the parameters along a-b where it crosses the polygon's
+ * edges, unsorted; returns how many (at most max, and at most n). */
+int opfor_poly_seg_params(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b, float *ts,
+                          int max);
+/* Length in inches of the part of segment a-b inside the polygon. */
+float opfor_poly_seg_length_inside(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b);
+/* Whether the disc (c, r) overlaps the polygon at all (centre inside, or an edge within r). */
+int opfor_poly_circle_overlap(const opfor_pt_t *pts, int n, opfor_pt_t c, float r);
+
+/* Distance from p to the polyline. */
+float opfor_polyline_dist_pt(const opfor_pt_t *pts, int n, opfor_pt_t p);
+/* Shortest distance between segment a-b and the polyline. */
+float opfor_polyline_seg_dist(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b);
+/* How many of the polyline's segments segment a-b crosses or touches. */
+int opfor_polyline_seg_crossings(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b);
+
+/* ---- fire arcs ---- */
+
+/* How many times p falls in the arc centred on facing from origin: 0 outside, 1 inside,
+ * 2 inside a double 45° arc. The arc's edges count as inside, and so does origin itself.
+ * facing need not be unit length; a zero facing gives 0. */
+int opfor_arc_contains(opfor_arc_t arc, opfor_pt_t origin, opfor_vec_t facing, opfor_pt_t p);
+/* Like opfor_arc_contains, but for a base: counts when any part of disc (c, r) is in the
+ * arc (Viktoria! IX: a figure partly in an area of effect is affected). */
+int opfor_arc_touches_circle(opfor_arc_t arc, opfor_pt_t origin, opfor_vec_t facing, opfor_pt_t c,
+                             float r);
+
+/* ---- compass (Viktoria! XV.B) ---- */
+
+/* Unit vector, in table coordinates, of compass point dir when edge `north` is north.
+ * Diagonals use OPFOR_SQRT1_2. An out-of-range dir or north gives (0, 0). */
+opfor_vec_t opfor_compass_vec(opfor_table_north_t north, opfor_compass_t dir);
+/* The compass point nearest to direction v (borders at 22.5° from each point, found with
+ * tan 22.5°, no trigonometry). The zero vector gives OPFOR_N. */
+opfor_compass_t opfor_compass_nearest(opfor_table_north_t north, opfor_vec_t v);
+/* dir turned by steps eighths of a turn (positive clockwise). */
+opfor_compass_t opfor_compass_turn(opfor_compass_t dir, int steps);
+/* Unit vector pointing from edge e into the table (bottom gives (0, 1)). */
+opfor_vec_t opfor_edge_inward(opfor_edge_t e);
+
+/* ---- the table rectangle [0, width] x [0, depth] ---- */
+
+/* Whether p lies on the table (edges included). */
+int opfor_rect_contains(float width, float depth, opfor_pt_t p);
+/* Where a ray from p (on the table) in direction dir leaves the table: returns the
+ * distance in units of |dir| (so inches when dir is a unit vector) and stores the point
+ * in *out (may be NULL). A zero dir returns 0 with *out = p. */
+float opfor_ray_rect_exit(opfor_pt_t p, opfor_vec_t dir, float width, float depth, opfor_pt_t *out);
+
+#endif

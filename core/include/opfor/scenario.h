@@ -1,0 +1,121 @@
+/* opfor/scenario.h — scenario files: the table, its terrain, the two sides, their units
+ * and figures, generals, objectives, weather, and the Patrol Mode settings.
+ *
+ * A scenario is YAML (docs/scenario-format.md), parsed with libfyaml and checked before
+ * anything uses it: every problem is reported as file:line:column with what was expected.
+ * The result is one fixed-size struct: the table (shared read-only by every simulated
+ * game) plus the starting unit and figure arrays, which a game copies with memcpy. Only
+ * the `patrol:` block is kept as a parsed YAML node, for the Patrol Mode module to read.
+ * Rules: Viktoria! XIII (weather), XIV (scenarios), XV (Patrol Mode).
+ */
+#ifndef OPFOR_SCENARIO_H
+#define OPFOR_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opfor/error.h"
+#include "opfor/geom.h"
+#include "opfor/terrain.h"
+#include "opfor/unit.h"
+#include "opfor/vocab.h"
+
+#define OPFOR_MAX_OBJECTIVES 8
+#define OPFOR_MAX_SIDES 2
+/* Warnings kept (more are counted in nwarnings_total). */
+#define OPFOR_SCENARIO_MAX_WARNINGS 8
+/* Largest scenario file accepted, in bytes. */
+#define OPFOR_SCENARIO_MAX_BYTES (1024 * 1024)
+
+/* How the game is played (Viktoria! XV). */
+typedef enum opfor_mode {
+    OPFOR_MODE_COMPETITIVE = 0, /* two sides, initiative diced for */
+    OPFOR_MODE_PATROL,          /* players patrol; opfor places and plays the enemy */
+    OPFOR_MODE_COUNT
+} opfor_mode_t;
+/* "competitive", "patrol". */
+extern const opfor_name_t opfor_mode_names[];
+
+/* Rulesets a scenario may name. */
+typedef enum opfor_ruleset { OPFOR_RULESET_VIKTORIA = 0, OPFOR_RULESET_COUNT } opfor_ruleset_t;
+/* "viktoria". */
+extern const opfor_name_t opfor_ruleset_names[];
+
+/* One side of the battle. */
+typedef struct opfor_side {
+    char name[32];      /* unique, NUL-terminated */
+    uint8_t player;     /* 1 when people play it, 0 when opfor does */
+    int8_t edge;        /* opfor_edge_t it holds or enters from, -1 for none */
+    uint8_t nterritory; /* points in territory, 0 for none */
+    uint8_t pad;
+    opfor_pt_t territory[OPFOR_POLY_MAX_PTS]; /* area it controls at the start */
+} opfor_side_t;
+
+/* A scenario objective (Viktoria! XV.B scoring). */
+typedef struct opfor_objective {
+    char name[32];  /* NUL-terminated */
+    opfor_pt_t pos; /* centre on the table */
+    float radius;   /* inches: a figure within it holds the objective */
+    int points;     /* score for taking it */
+} opfor_objective_t;
+
+/* Wind and weather (Viktoria! XIII). */
+typedef struct opfor_weather {
+    int level;            /* 1 calm .. 5 gale */
+    opfor_compass_t wind; /* direction the wind blows from */
+} opfor_weather_t;
+
+struct fy_document;
+struct fy_node;
+
+/* A loaded scenario. Large (about 29 KiB): keep it off small stacks. */
+typedef struct opfor_scenario {
+    char name[64];         /* title */
+    char description[256]; /* first 255 bytes of the description, "" when none */
+    opfor_ruleset_t ruleset;
+    opfor_mode_t mode;
+    int turn_limit;          /* 0 for none */
+    opfor_weather_t weather; /* default level 1, wind from the north */
+    opfor_table_t table;     /* size, north and terrain */
+    opfor_side_t sides[OPFOR_MAX_SIDES];
+    int nunits;
+    int nfigures;
+    int nobjectives;
+    opfor_unit_t units[OPFOR_MAX_UNITS];
+    opfor_figure_t figures[OPFOR_MAX_FIGURES];
+    opfor_objective_t objectives[OPFOR_MAX_OBJECTIVES];
+    /* Patrol Mode (Viktoria! XV): the `patrol:` mapping, NULL when absent. Its keys are
+     * kept unchecked for the Patrol Mode module (see docs/scenario-format.md). */
+    struct fy_node *patrol;
+    struct fy_document *doc; /* owns patrol; NULL when there is no patrol block */
+    char *text;              /* the YAML text doc points into; NULL with doc */
+    int nwarnings;           /* warnings kept in warnings[] */
+    int nwarnings_total;     /* all warnings, kept or not */
+    opfor_diag_t warnings[OPFOR_SCENARIO_MAX_WARNINGS];
+} opfor_scenario_t;
+
+/* Parses and checks a scenario from text[0..len) (need not be NUL-terminated; may hold
+ * any bytes). name labels diagnostics (a file name, or "builtin:patrol_default"); NULL
+ * gives "". On success returns 0 and fills *sc (release with opfor_scenario_free). On
+ * failure returns a negative OPFOR_E* code (EPARSE for YAML or schema errors, ERANGE for
+ * values out of range or off the table, EFULL for exceeded maxima, EINVAL for bad
+ * arguments), fills *diag (when not NULL) with file:line:column and the message, and
+ * leaves *sc needing no free. */
+int opfor_scenario_load_string(const char *text, size_t len, const char *name, opfor_scenario_t *sc,
+                               opfor_diag_t *diag);
+
+/* Reads the file at path (at most OPFOR_SCENARIO_MAX_BYTES) and parses it as
+ * opfor_scenario_load_string does, naming the file in diagnostics. OPFOR_EIO when it
+ * cannot be read. */
+int opfor_scenario_load_file(const char *path, opfor_scenario_t *sc, opfor_diag_t *diag);
+
+/* Releases what a successful load holds (the patrol block). Safe to call twice, and on a
+ * zeroed struct. */
+void opfor_scenario_free(opfor_scenario_t *sc);
+
+/* Index of the side named name (case-insensitive), or -1. */
+int opfor_scenario_side(const opfor_scenario_t *sc, const char *name);
+/* Index of the unit named name (case-insensitive), or -1. */
+int opfor_scenario_unit(const opfor_scenario_t *sc, const char *name);
+
+#endif

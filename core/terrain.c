@@ -1,0 +1,494 @@
+/* core/terrain.c — terrain features and the queries the rules ask of them: line of sight,
+ * cover, movement along a path, impassable ground, hiding places, the half-inch gap rule.
+ *
+ * Every query walks the (at most 64) features with a bounding-box reject first and works
+ * on stack buffers of fixed size, so a rules engine can call them millions of times
+ * without allocating. Line features are capsules (polyline widened by width / 2).
+ */
+#include "opfor/terrain.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "opfor/error.h"
+
+const opfor_name_t opfor_sight_names[] = {
+    {"clear", OPFOR_SIGHT_CLEAR},
+    {"foliage", OPFOR_SIGHT_FOLIAGE},
+    {"blocks", OPFOR_SIGHT_BLOCKS},
+    {"open", OPFOR_SIGHT_CLEAR},
+    {"block", OPFOR_SIGHT_BLOCKS},
+    {"blocking", OPFOR_SIGHT_BLOCKS},
+    {NULL, 0},
+};
+
+const opfor_name_t opfor_move_class_names[] = {
+    {"open", OPFOR_MOVE_OPEN},
+    {"rough", OPFOR_MOVE_ROUGH},
+    {"obstacle", OPFOR_MOVE_OBSTACLE},
+    {"impassable", OPFOR_MOVE_IMPASSABLE},
+    {"road", OPFOR_MOVE_ROAD},
+    {"clear", OPFOR_MOVE_OPEN},
+    {"linear_obstacle", OPFOR_MOVE_OBSTACLE},
+    {NULL, 0},
+};
+
+/* Defaults by kind (Viktoria! VIII, IX, XV.B). Hedges block sight (dense foliage), woods
+ * let it through for 2 inches; buildings are entered through windows and doors (an
+ * obstacle for each crossing of the wall) and are closed to horses and limbers; rivers
+ * are impassable unless the scenario calls them fordable. */
+const opfor_terrain_props_t opfor_terrain_defaults[OPFOR_TK_COUNT] = {
+    [OPFOR_TK_OPEN] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OPEN, 0},
+    [OPFOR_TK_WOODS] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_FOLIAGE, OPFOR_MOVE_ROUGH, OPFOR_TF_HIDES},
+    [OPFOR_TK_BUILDING] = {OPFOR_COVER_HARD, OPFOR_SIGHT_BLOCKS, OPFOR_MOVE_OBSTACLE,
+                           OPFOR_TF_NO_MOUNTED | OPFOR_TF_HIDES},
+    [OPFOR_TK_WALL] = {OPFOR_COVER_HARD, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OBSTACLE, 0},
+    [OPFOR_TK_HEDGE] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_BLOCKS, OPFOR_MOVE_OBSTACLE, 0},
+    [OPFOR_TK_FENCE] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OBSTACLE, 0},
+    [OPFOR_TK_HILL] = {OPFOR_COVER_NONE, OPFOR_SIGHT_BLOCKS, OPFOR_MOVE_OPEN, 0},
+    [OPFOR_TK_ROAD] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_ROAD, 0},
+    [OPFOR_TK_RIVER] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_IMPASSABLE, 0},
+    [OPFOR_TK_FIELD_WORKS] = {OPFOR_COVER_FORT, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OBSTACLE, 0},
+    [OPFOR_TK_ROUGH] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_ROUGH, 0},
+    [OPFOR_TK_IMPASSABLE] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_IMPASSABLE, 0},
+};
+
+/* Rule distances (2 inches of foliage, 1 inch from a wall) are compared with this slack,
+ * so that a measurement landing exactly on the limit is not lost to float rounding. */
+#define TOL 1e-4f
+/* Room for the breakpoints of one path query. */
+#define PATH_MAX_BREAKS 1024
+
+static float minf(float a, float b) {
+    return a < b ? a : b;
+}
+static float maxf(float a, float b) {
+    return a > b ? a : b;
+}
+
+void opfor_table_init(opfor_table_t *t, float width, float depth, opfor_table_north_t north) {
+    memset(t, 0, sizeof *t);
+    t->width = width;
+    t->depth = depth;
+    t->north = (uint8_t)((unsigned)north < OPFOR_EDGE_COUNT ? north : OPFOR_EDGE_TOP);
+}
+
+int opfor_terrain_feature_init(opfor_terrain_feature_t *f, opfor_terrain_kind_t kind,
+                               opfor_shape_t shape, const char *name, const opfor_pt_t *pts, int n,
+                               float width) {
+    if (!f || !pts || (unsigned)kind >= OPFOR_TK_COUNT || (unsigned)shape >= OPFOR_SHAPE_COUNT)
+        return OPFOR_EINVAL;
+    if (n > OPFOR_POLY_MAX_PTS || n < (shape == OPFOR_SHAPE_AREA ? 3 : 2))
+        return OPFOR_EINVAL;
+    if (shape == OPFOR_SHAPE_AREA)
+        width = 0.0f;
+    if (!isfinite(width) || width < 0.0f)
+        return OPFOR_EINVAL;
+    for (int i = 0; i < n; i++)
+        if (!isfinite(pts[i].x) || !isfinite(pts[i].y))
+            return OPFOR_EINVAL;
+    memset(f, 0, sizeof *f);
+    const opfor_terrain_props_t *d = &opfor_terrain_defaults[kind];
+    f->kind = (uint8_t)kind;
+    f->shape = (uint8_t)shape;
+    f->npts = (uint8_t)n;
+    f->cover = d->cover;
+    f->sight = d->sight;
+    f->move = d->move;
+    f->flags = d->flags;
+    f->width = width;
+    if (name) {
+        size_t len = strlen(name);
+        if (len >= sizeof f->name)
+            len = sizeof f->name - 1;
+        memcpy(f->name, name, len);
+    }
+    memcpy(f->pts, pts, (size_t)n * sizeof *pts);
+    opfor_poly_bbox(pts, n, &f->lo, &f->hi);
+    float h = 0.5f * width;
+    f->lo.x -= h;
+    f->lo.y -= h;
+    f->hi.x += h;
+    f->hi.y += h;
+    return 0;
+}
+
+int opfor_table_add(opfor_table_t *t, const opfor_terrain_feature_t *f) {
+    if (t->nfeatures >= OPFOR_MAX_FEATURES)
+        return OPFOR_EFULL;
+    t->features[t->nfeatures] = *f;
+    return t->nfeatures++;
+}
+
+/* Whether the bounding box of segment a-b, widened by m, meets the feature's box. */
+static int bbox_hit(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b, float m) {
+    return minf(a.x, b.x) - m <= f->hi.x && maxf(a.x, b.x) + m >= f->lo.x &&
+           minf(a.y, b.y) - m <= f->hi.y && maxf(a.y, b.y) + m >= f->lo.y;
+}
+
+int opfor_feature_contains(const opfor_terrain_feature_t *f, opfor_pt_t p) {
+    if (p.x < f->lo.x || p.x > f->hi.x || p.y < f->lo.y || p.y > f->hi.y)
+        return 0;
+    if (f->shape == OPFOR_SHAPE_AREA)
+        return opfor_poly_contains(f->pts, f->npts, p);
+    return opfor_polyline_dist_pt(f->pts, f->npts, p) <= 0.5f * f->width;
+}
+
+int opfor_feature_circle_overlap(const opfor_terrain_feature_t *f, opfor_pt_t c, float r) {
+    if (!bbox_hit(f, c, c, r))
+        return 0;
+    if (f->shape == OPFOR_SHAPE_AREA)
+        return opfor_poly_circle_overlap(f->pts, f->npts, c, r);
+    return opfor_polyline_dist_pt(f->pts, f->npts, c) <= r + 0.5f * f->width;
+}
+
+/* The parameter interval of segment a-b inside the capsule around p-q of half-width h.
+ * The capsule is convex, so the part inside is one interval: the union of the parts in
+ * the two end discs and in the rectangle. Returns 1 when it is not empty. */
+static int capsule_interval(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p, opfor_pt_t q, float h,
+                            float *t0, float *t1) {
+    float lo = 2.0f, hi = -1.0f, c0, c1;
+    if (opfor_seg_circle(a, b, p, h, &c0, &c1)) {
+        lo = minf(lo, c0);
+        hi = maxf(hi, c1);
+    }
+    if (opfor_seg_circle(a, b, q, h, &c0, &c1)) {
+        lo = minf(lo, c0);
+        hi = maxf(hi, c1);
+    }
+    opfor_vec_t pq = opfor_vsub(q, p);
+    float len = opfor_vlen(pq);
+    if (len > 0.0f) {
+        /* Liang-Barsky clip against 0 <= along <= len and -h <= across <= h. */
+        opfor_vec_t e = opfor_vscale(pq, 1.0f / len), nv = opfor_vperp(e);
+        opfor_vec_t r = opfor_vsub(b, a), ap = opfor_vsub(a, p);
+        float al[2] = {opfor_vdot(ap, e), opfor_vdot(ap, nv)};
+        float be[2] = {opfor_vdot(r, e), opfor_vdot(r, nv)};
+        float mn[2] = {0.0f, -h}, mx[2] = {len, h};
+        float r0 = 0.0f, r1 = 1.0f;
+        int ok = 1;
+        for (int k = 0; k < 2 && ok; k++) {
+            if (be[k] == 0.0f) {
+                ok = al[k] >= mn[k] && al[k] <= mx[k];
+                continue;
+            }
+            float u0 = (mn[k] - al[k]) / be[k], u1 = (mx[k] - al[k]) / be[k];
+            if (u0 > u1) {
+                float s = u0;
+                u0 = u1;
+                u1 = s;
+            }
+            r0 = maxf(r0, u0);
+            r1 = minf(r1, u1);
+            ok = r0 <= r1;
+        }
+        if (ok) {
+            lo = minf(lo, r0);
+            hi = maxf(hi, r1);
+        }
+    }
+    if (!(lo <= hi))
+        return 0;
+    *t0 = lo;
+    *t1 = hi;
+    return 1;
+}
+
+/* Intervals (pairs in iv) of segment a-b inside line feature f; returns how many. */
+static int line_intervals(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b,
+                          float iv[][2]) {
+    int k = 0;
+    float h = 0.5f * f->width;
+    if (!(h > 0.0f))
+        return 0;
+    for (int i = 1; i < f->npts; i++)
+        if (capsule_interval(a, b, f->pts[i - 1], f->pts[i], h, &iv[k][0], &iv[k][1]))
+            k++;
+    return k;
+}
+
+/* Total length of the union of n intervals (sorted here) times len. */
+static float union_length(float iv[][2], int n, float len) {
+    for (int i = 1; i < n; i++) {
+        float s0 = iv[i][0], s1 = iv[i][1];
+        int j = i - 1;
+        while (j >= 0 && iv[j][0] > s0) {
+            iv[j + 1][0] = iv[j][0];
+            iv[j + 1][1] = iv[j][1];
+            j--;
+        }
+        iv[j + 1][0] = s0;
+        iv[j + 1][1] = s1;
+    }
+    float total = 0.0f, cs = 0.0f, ce = -1.0f;
+    for (int i = 0; i < n; i++) {
+        if (iv[i][0] > ce) {
+            if (ce > cs)
+                total += ce - cs;
+            cs = iv[i][0];
+            ce = iv[i][1];
+        } else if (iv[i][1] > ce) {
+            ce = iv[i][1];
+        }
+    }
+    if (ce > cs)
+        total += ce - cs;
+    return total * len;
+}
+
+/* Inches of segment a-b inside feature f. */
+static float length_inside(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
+    if (f->shape == OPFOR_SHAPE_AREA)
+        return opfor_poly_seg_length_inside(f->pts, f->npts, a, b);
+    float iv[OPFOR_POLY_MAX_PTS][2];
+    int n = line_intervals(f, a, b, iv);
+    return union_length(iv, n, opfor_dist(a, b));
+}
+
+/* Whether segment a-b enters feature f at all. */
+static int seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
+    if (f->shape == OPFOR_SHAPE_AREA)
+        return opfor_poly_seg_intersects(f->pts, f->npts, a, b);
+    return opfor_polyline_seg_dist(f->pts, f->npts, a, b) <= 0.5f * f->width;
+}
+
+int opfor_terrain_los_r(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt_t b, float rb,
+                        opfor_los_t *out) {
+    float foliage = 0.0f;
+    int blocker = -1;
+    for (int i = 0; i < t->nfeatures && blocker < 0; i++) {
+        const opfor_terrain_feature_t *f = &t->features[i];
+        if (f->sight == OPFOR_SIGHT_CLEAR || !bbox_hit(f, a, b, 0.0f))
+            continue;
+        if (f->sight == OPFOR_SIGHT_FOLIAGE) {
+            foliage += length_inside(f, a, b);
+            continue;
+        }
+        if (f->shape == OPFOR_SHAPE_AREA) {
+            if (opfor_poly_seg_intersects(f->pts, f->npts, a, b) &&
+                !opfor_poly_contains(f->pts, f->npts, a) &&
+                !opfor_poly_contains(f->pts, f->npts, b))
+                blocker = i;
+        } else {
+            float h = 0.5f * f->width;
+            if (opfor_polyline_seg_crossings(f->pts, f->npts, a, b) > 0 &&
+                opfor_polyline_dist_pt(f->pts, f->npts, a) - ra - h > OPFOR_LINE_COVER_DIST + TOL &&
+                opfor_polyline_dist_pt(f->pts, f->npts, b) - rb - h > OPFOR_LINE_COVER_DIST + TOL)
+                blocker = i;
+        }
+    }
+    int visible = blocker < 0 && foliage <= OPFOR_FOLIAGE_SIGHT + TOL;
+    if (out) {
+        out->visible = visible;
+        out->blocker = blocker;
+        out->foliage = foliage;
+    }
+    return visible;
+}
+
+int opfor_terrain_los(const opfor_table_t *t, opfor_pt_t a, opfor_pt_t b, opfor_los_t *out) {
+    return opfor_terrain_los_r(t, a, OPFOR_RADIUS_FOOT, b, OPFOR_RADIUS_FOOT, out);
+}
+
+opfor_cover_t opfor_terrain_cover(const opfor_table_t *t, opfor_pt_t firer, opfor_pt_t target,
+                                  float r, int *feature) {
+    int best = OPFOR_COVER_NONE, bf = -1;
+    for (int i = 0; i < t->nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &t->features[i];
+        if (f->cover <= best)
+            continue;
+        int covered;
+        if (f->shape == OPFOR_SHAPE_AREA) {
+            covered = opfor_feature_circle_overlap(f, target, r);
+        } else {
+            float h = 0.5f * f->width;
+            covered = bbox_hit(f, target, target, r + OPFOR_LINE_COVER_DIST) &&
+                      opfor_polyline_dist_pt(f->pts, f->npts, target) - r - h <=
+                          OPFOR_LINE_COVER_DIST + TOL &&
+                      opfor_polyline_seg_crossings(f->pts, f->npts, firer, target) > 0;
+        }
+        if (covered) {
+            best = f->cover;
+            bf = i;
+        }
+    }
+    if (feature)
+        *feature = bf;
+    return (opfor_cover_t)best;
+}
+
+/* Number of distinct crossing parameters in ts[0..n) (a crossing exactly at a vertex is
+ * found on two edges but is one crossing). Sorts ts. */
+static int count_distinct(float *ts, int n) {
+    for (int i = 1; i < n; i++) {
+        float x = ts[i];
+        int j = i - 1;
+        while (j >= 0 && ts[j] > x) {
+            ts[j + 1] = ts[j];
+            j--;
+        }
+        ts[j + 1] = x;
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (i == 0 || ts[i] - ts[i - 1] > 1e-6f)
+            k++;
+    return k;
+}
+
+/* Crossings of segment a-b with feature f's outline (areas) or centre line (lines). */
+static int crossings(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
+    float ts[OPFOR_POLY_MAX_PTS];
+    int n = 0;
+    if (f->shape == OPFOR_SHAPE_AREA) {
+        n = opfor_poly_seg_params(f->pts, f->npts, a, b, ts, OPFOR_POLY_MAX_PTS);
+    } else {
+        for (int i = 1; i < f->npts; i++) {
+            float t;
+            if (opfor_seg_intersect(a, b, f->pts[i - 1], f->pts[i], &t, NULL))
+                ts[n++] = t;
+        }
+    }
+    return count_distinct(ts, n);
+}
+
+int opfor_terrain_path(const opfor_table_t *t, opfor_pt_t a, opfor_pt_t b, opfor_path_t *out) {
+    float br[PATH_MAX_BREAKS];
+    uint8_t cls[OPFOR_MAX_FEATURES]; /* indices of rough and road features met */
+    int nb = 0, ncls = 0, err = 0;
+    opfor_path_t p = {0};
+    p.blocker = -1;
+    p.length = opfor_dist(a, b);
+    br[nb++] = 0.0f;
+    br[nb++] = 1.0f;
+    for (int i = 0; i < t->nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &t->features[i];
+        if (!bbox_hit(f, a, b, 0.0f))
+            continue;
+        int closed = f->move == OPFOR_MOVE_IMPASSABLE, closed_m = (f->flags & OPFOR_TF_NO_MOUNTED);
+        if ((closed || closed_m) && seg_enters(f, a, b)) {
+            if (closed)
+                p.impassable = 1;
+            p.no_mounted = 1;
+            if (p.blocker < 0)
+                p.blocker = i;
+        }
+        if (f->move == OPFOR_MOVE_OBSTACLE) {
+            p.obstacles += crossings(f, a, b);
+        } else if (f->move == OPFOR_MOVE_ROUGH || f->move == OPFOR_MOVE_ROAD) {
+            int used;
+            if (f->shape == OPFOR_SHAPE_AREA) {
+                if (nb + OPFOR_POLY_MAX_PTS > PATH_MAX_BREAKS) {
+                    err = OPFOR_EFULL;
+                    continue;
+                }
+                int n = opfor_poly_seg_params(f->pts, f->npts, a, b, br + nb, OPFOR_POLY_MAX_PTS);
+                nb += n;
+                /* A path wholly inside the area crosses no edge but is still in it. */
+                used = n > 0 || opfor_poly_contains(f->pts, f->npts, a);
+            } else {
+                float iv[OPFOR_POLY_MAX_PTS][2];
+                int n = line_intervals(f, a, b, iv);
+                if (nb + 2 * n > PATH_MAX_BREAKS) {
+                    err = OPFOR_EFULL;
+                    continue;
+                }
+                for (int k = 0; k < n; k++) {
+                    br[nb++] = iv[k][0];
+                    br[nb++] = iv[k][1];
+                }
+                used = n > 0;
+            }
+            if (used)
+                cls[ncls++] = (uint8_t)i;
+        }
+    }
+    if (ncls > 0 && p.length > 0.0f) {
+        /* Classify each piece between breakpoints by its midpoint. */
+        for (int i = 1; i < nb; i++) {
+            float x = br[i];
+            int j = i - 1;
+            while (j >= 0 && br[j] > x) {
+                br[j + 1] = br[j];
+                j--;
+            }
+            br[j + 1] = x;
+        }
+        for (int i = 0; i + 1 < nb; i++) {
+            float t0 = maxf(br[i], 0.0f), t1 = minf(br[i + 1], 1.0f);
+            if (!(t1 > t0))
+                continue;
+            opfor_pt_t m = opfor_vlerp(a, b, 0.5f * (t0 + t1));
+            int rough = 0, road = 0;
+            for (int k = 0; k < ncls && !road; k++) {
+                const opfor_terrain_feature_t *f = &t->features[cls[k]];
+                if (opfor_feature_contains(f, m)) {
+                    if (f->move == OPFOR_MOVE_ROAD)
+                        road = 1;
+                    else
+                        rough = 1;
+                }
+            }
+            float len = (t1 - t0) * p.length;
+            if (road)
+                p.road += len;
+            else if (rough)
+                p.rough += len;
+        }
+    }
+    if (out)
+        *out = p;
+    return err;
+}
+
+int opfor_terrain_impassable_at(const opfor_table_t *t, opfor_pt_t c, int mounted) {
+    for (int i = 0; i < t->nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &t->features[i];
+        int closed =
+            f->move == OPFOR_MOVE_IMPASSABLE || (mounted && (f->flags & OPFOR_TF_NO_MOUNTED));
+        if (closed && opfor_feature_contains(f, c))
+            return i;
+    }
+    return -1;
+}
+
+int opfor_terrain_hiding_at(const opfor_table_t *t, opfor_pt_t p) {
+    for (int i = 0; i < t->nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &t->features[i];
+        if ((f->flags & OPFOR_TF_HIDES) && opfor_feature_contains(f, p))
+            return i;
+    }
+    return -1;
+}
+
+int opfor_fire_lane_blocked(opfor_pt_t a, opfor_pt_t b, const opfor_circle_t *circles, int n,
+                            float gap) {
+    if (n > OPFOR_GAP_MAX_CIRCLES)
+        return OPFOR_ERANGE;
+    uint16_t near[OPFOR_GAP_MAX_CIRCLES];
+    int nn = 0;
+    for (int i = 0; i < n; i++) {
+        opfor_pt_t c = circles[i].c;
+        float r = circles[i].r;
+        if (!(r > 0.0f))
+            continue;
+        if (opfor_dist2(a, c) <= r * r || opfor_dist2(b, c) <= r * r)
+            continue; /* the firer's or the target's own base */
+        float d = opfor_seg_dist_pt(a, b, c);
+        if (d < r)
+            return 1; /* through a base */
+        if (d <= r + gap)
+            near[nn++] = (uint16_t)i;
+    }
+    /* Only bases within r + gap of the line can flank a narrow gap that it crosses. */
+    for (int i = 0; i < nn; i++) {
+        const opfor_circle_t *ci = &circles[near[i]];
+        for (int j = i + 1; j < nn; j++) {
+            const opfor_circle_t *cj = &circles[near[j]];
+            if (opfor_base_dist(ci->c, ci->r, cj->c, cj->r) < gap &&
+                opfor_seg_intersect(a, b, ci->c, cj->c, NULL, NULL))
+                return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# tests/cli/scenario.sh BIN_DIR SOURCE_DIR — `opfor scenario` end to end: check on good and
+# bad files (exit codes, file:line:col messages, JSON), list and show of the built-ins,
+# and usage errors. Each check greps the output for exact text; any failure exits 1.
+set -u
+bin="$(cd "$1" && pwd)/opfor"
+src="$(cd "${2:-$(dirname "$0")/../..}" && pwd)"
+data="$src/tests/data/scenarios"
+fails=0
+out=$(mktemp); err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; fails=$((fails+1)); }
+run() {
+  local want=$1; shift
+  "$bin" "$@" >"$out" 2>"$err"; local rc=$?
+  [ "$rc" -eq "$want" ] || fail "opfor $* exited $rc, want $want"
+}
+has()     { grep -qF -- "$1" "$out" || fail "stdout lacks '$1'"; }
+has_err() { grep -qF -- "$1" "$err" || fail "stderr lacks '$1'"; }
+json_ok() { python3 -m json.tool "$out" >/dev/null 2>&1 || fail "stdout is not valid JSON"; }
+json_eq() { # json_eq PYTHON_EXPR EXPECTED: evaluates EXPR on the document d
+  local got
+  got=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($1)" "$out" 2>&1)
+  [ "$got" = "$2" ] || fail "json $1 = '$got', want '$2'"
+}
+
+cd "$data" || { echo "no $data"; exit 1; }
+
+# A valid file.
+run 0 scenario check good.yaml
+has "good.yaml: valid: 'Skirmish at the Ford', competitive, 2 units, 10 figures, 2 terrain features"
+run 0 scenario check good.yaml --json
+json_ok
+json_eq 'd["valid"], d["units"], d["figures"], len(d["errors"])' "True 2 10 0"
+
+# Each kind of error names file:line:col and what was expected; exit 1.
+run 1 scenario check bad_key.yaml
+has "bad_key.yaml:9:5: unknown key 'colour' in unit; allowed keys: name, side, type, quality,"
+run 1 scenario check bad_enum.yaml
+has "bad_enum.yaml:11:29: unknown quality 'heroic'; expected one of: civilian, conscript, soldier, veteran, elite"
+run 1 scenario check off_table.yaml
+has "off_table.yaml:6:29: objective position [80, 10] is off the table"
+run 1 scenario check overlap.yaml
+has "overlap.yaml:10:59: figure 2 of unit 'Blue Foot' at [10.50, 10.00] overlaps figure 1 of unit 'Blue Foot'"
+run 1 scenario check syntax.yaml
+has "syntax.yaml:3:1: YAML syntax: flow sequence without a closing bracket"
+run 1 scenario check missing.yaml
+has "missing.yaml: cannot open: No such file or directory"
+run 1 scenario check bad_enum.yaml --json
+json_ok
+json_eq 'd["valid"], d["errors"][0]["line"], d["errors"][0]["col"], d["errors"][0]["file"]' \
+  "False 11 29 bad_enum.yaml"
+
+# A warning does not make the file invalid.
+run 0 scenario check no_leader.yaml
+has "no_leader.yaml:6:5: warning: unit 'Rabble' has no leader"
+has "no_leader.yaml: valid:"
+run 0 scenario check no_leader.yaml --json
+json_eq 'd["valid"], d["warnings"][0]["line"], d["warnings"][0]["col"]' "True 6 5"
+
+# Built-ins: listed, valid, shown by name.
+run 0 scenario list
+has "patrol_default         patrol       The Farm at Hollebeke"
+has "competitive_default    competitive  Encounter at Lindenau"
+run 0 scenario list --json
+json_ok
+json_eq '[s["name"] for s in d["scenarios"]], all(s["valid"] for s in d["scenarios"])' \
+  "['patrol_default', 'competitive_default'] True"
+run 0 scenario check "$src/rulesets/viktoria/scenarios/patrol_default.yaml"
+has "valid: 'The Farm at Hollebeke', patrol, 6 units, 31 figures"
+run 0 scenario check "$src/rulesets/viktoria/scenarios/competitive_default.yaml"
+has "valid: 'Encounter at Lindenau', competitive"
+run 0 scenario show
+has "scenario   The Farm at Hollebeke"
+has "table      72 x 48 inches, north is the top edge"
+has "Hussar Troop            British    cavalry      veteran    6 figures at [56.0, 6.0] facing N"
+has "[50.75,  6.00] veteran   mounted; pistol, carbine, sword; leader"
+has "patrol block present"
+run 0 scenario show competitive_default --json
+json_ok
+json_eq 'd["mode"], len(d["units"]), d["units"][2]["name"], d["units"][2]["figures_count"]' \
+  "competitive 8 Fusiliers 12"
+json_eq 'd["units"][2]["figures"][0]["pos"], d["units"][2]["figures"][0]["skills"]' \
+  "[15.75, 8] ['leader']"
+run 0 scenario show good.yaml
+has "   1 river        River                line of  2 points  cover none, sight clear, move rough"
+has "  Red Horse               Red        cavalry      soldier    4 figures at [24.0, 40.0] facing S"
+has "  Ford                 at [24.0, 24.0], radius 3, 3 points"
+run 1 scenario show bad_key.yaml
+has_err "bad_key.yaml:9:5: unknown key 'colour'"
+
+# The full example in docs/scenario-format.md stays valid.
+doc=$(mktemp --suffix=.yaml)
+awk '/^```yaml$/{on=1; next} /^```$/{if (on) exit} on' "$src/docs/scenario-format.md" >"$doc"
+run 0 scenario check "$doc"
+has "valid: 'The Farm at Hollebeke', patrol, 4 units, 20 figures, 6 terrain features"
+rm -f "$doc"
+
+# Usage errors exit 2 and say what is allowed.
+run 2 scenario
+has_err "opfor: scenario: missing command (allowed: check, list, show)"
+run 2 scenario frob
+has_err "opfor: scenario: unknown command 'frob' (allowed: check, list, show)"
+run 2 scenario check
+has_err "opfor: scenario check: missing FILE"
+run 2 scenario check a.yaml b.yaml
+has_err "opfor: scenario check: takes one FILE"
+run 2 scenario list --yaml
+has_err "opfor: scenario: unknown option '--yaml' (allowed: --json, --help)"
+run 0 scenario --help
+has "usage: opfor scenario check FILE [--json]"
+
+if [ "$fails" -ne 0 ]; then echo "scenario.sh: $fails failed"; exit 1; fi
+echo "scenario.sh: all passed"

@@ -1,0 +1,442 @@
+/* tools/opfor/cmd_scenario.c — `opfor scenario`: check, list and show scenario files.
+ *
+ *   opfor scenario check FILE [--json]
+ *   opfor scenario list [--json]
+ *   opfor scenario show [NAME|FILE] [--json]
+ *
+ * A thin shell over core/scenario.c and the built-in Viktoria! scenarios: it parses the
+ * command line, loads, and prints. Diagnostics are gcc-style "file:line:col: message"
+ * lines so editors can jump to them. Exit 0 valid, 1 invalid or unreadable, 2 usage.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "json_out.h"
+#include "opfor/scenario.h"
+#include "opfor/viktoria/builtin.h"
+
+static void scenario_help(FILE *f) {
+    fprintf(f, "usage: opfor scenario check FILE [--json]\n"
+               "       opfor scenario list [--json]\n"
+               "       opfor scenario show [NAME|FILE] [--json]\n"
+               "\n"
+               "Scenario files are YAML (docs/scenario-format.md): table, terrain, sides, units,\n"
+               "generals, objectives and, in patrol mode, a patrol block.\n"
+               "\n"
+               "commands:\n"
+               "  check FILE   parse and check FILE; prints FILE:LINE:COL: MESSAGE for the first\n"
+               "               error and for each warning. Exit 0 valid, 1 invalid.\n"
+               "  list         the built-in scenarios (name, mode, title)\n"
+               "  show         summary of a scenario: table, terrain, sides, units (figure counts\n"
+               "               and positions), objectives. NAME is a built-in scenario (default\n"
+               "               patrol_default); anything else is read as a file.\n"
+               "\n"
+               "options:\n"
+               "  --json       print one JSON document instead of text\n"
+               "  -h, --help   this text\n");
+}
+
+/* Loads what arg names: an existing file first, else a built-in scenario ("NAME" or
+ * "builtin:NAME"). */
+static int load_any(const char *arg, opfor_scenario_t *sc, opfor_diag_t *d) {
+    struct stat st;
+    if (stat(arg, &st) != 0 && opfor_viktoria_builtin_text(arg, NULL))
+        return opfor_viktoria_builtin_load(arg, sc, d);
+    return opfor_scenario_load_file(arg, sc, d);
+}
+
+static void json_diag(opfor_json_t *j, const opfor_diag_t *d) {
+    opfor_json_obj_begin(j);
+    opfor_json_kv_str(j, "file", d->file);
+    opfor_json_kv_int(j, "line", d->line);
+    opfor_json_kv_int(j, "col", d->col);
+    opfor_json_kv_str(j, "message", d->msg);
+    opfor_json_obj_end(j);
+}
+
+static void print_warnings(FILE *f, const opfor_scenario_t *sc) {
+    char buf[1024];
+    for (int i = 0; i < sc->nwarnings; i++) {
+        opfor_diag_t w = sc->warnings[i];
+        w.msg[0] = '\0'; /* format only "file:line:col: " */
+        fprintf(f, "%swarning: %s\n", opfor_diag_format(&w, buf, sizeof buf), sc->warnings[i].msg);
+    }
+    if (sc->nwarnings_total > sc->nwarnings)
+        fprintf(f, "(%d more warnings)\n", sc->nwarnings_total - sc->nwarnings);
+}
+
+static int cmd_check(const char *file, int json) {
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    if (!sc)
+        return opfor_cli_fail("scenario: out of memory");
+    opfor_diag_t d;
+    char buf[1024];
+    int rc = load_any(file, sc, &d);
+    if (json) {
+        opfor_json_t j;
+        opfor_json_init(&j, stdout);
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_str(&j, "file", file);
+        opfor_json_kv_bool(&j, "valid", rc == 0);
+        opfor_json_key(&j, "errors");
+        opfor_json_arr_begin(&j);
+        if (rc)
+            json_diag(&j, &d);
+        opfor_json_arr_end(&j);
+        opfor_json_key(&j, "warnings");
+        opfor_json_arr_begin(&j);
+        for (int i = 0; rc == 0 && i < sc->nwarnings; i++)
+            json_diag(&j, &sc->warnings[i]);
+        opfor_json_arr_end(&j);
+        if (rc == 0) {
+            opfor_json_kv_str(&j, "name", sc->name);
+            opfor_json_kv_int(&j, "units", sc->nunits);
+            opfor_json_kv_int(&j, "figures", sc->nfigures);
+            opfor_json_kv_int(&j, "features", sc->table.nfeatures);
+        }
+        opfor_json_obj_end(&j);
+        opfor_json_end(&j);
+    } else if (rc) {
+        printf("%s\n", opfor_diag_format(&d, buf, sizeof buf));
+    } else {
+        print_warnings(stdout, sc);
+        printf("%s: valid: '%s', %s, %d units, %d figures, %d terrain features\n", file, sc->name,
+               opfor_vocab_name(opfor_mode_names, sc->mode), sc->nunits, sc->nfigures,
+               sc->table.nfeatures);
+    }
+    opfor_scenario_free(sc);
+    free(sc);
+    return rc ? OPFOR_EXIT_FAIL : OPFOR_EXIT_OK;
+}
+
+static int cmd_list(int json) {
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    if (!sc)
+        return opfor_cli_fail("scenario: out of memory");
+    opfor_json_t j;
+    int bad = 0;
+    if (json) {
+        opfor_json_init(&j, stdout);
+        opfor_json_obj_begin(&j);
+        opfor_json_key(&j, "scenarios");
+        opfor_json_arr_begin(&j);
+    }
+    for (size_t i = 0; i < opfor_viktoria_builtin_count(); i++) {
+        const char *name = opfor_viktoria_builtin_name(i);
+        opfor_diag_t d;
+        char buf[1024];
+        int rc = opfor_viktoria_builtin_load(name, sc, &d);
+        if (rc) {
+            fprintf(stderr, "opfor: %s\n", opfor_diag_format(&d, buf, sizeof buf));
+            bad = 1;
+        }
+        const char *mode = rc ? "?" : opfor_vocab_name(opfor_mode_names, sc->mode);
+        if (json) {
+            opfor_json_obj_begin(&j);
+            opfor_json_kv_str(&j, "name", name);
+            opfor_json_kv_str(&j, "ruleset", "viktoria");
+            opfor_json_kv_str(&j, "mode", mode);
+            opfor_json_kv_str(&j, "title", rc ? "" : sc->name);
+            opfor_json_kv_bool(&j, "valid", rc == 0);
+            opfor_json_obj_end(&j);
+        } else {
+            printf("%-22s %-12s %s\n", name, mode, rc ? "(invalid)" : sc->name);
+        }
+        opfor_scenario_free(sc);
+    }
+    if (json) {
+        opfor_json_arr_end(&j);
+        opfor_json_obj_end(&j);
+        opfor_json_end(&j);
+    }
+    free(sc);
+    return bad ? OPFOR_EXIT_FAIL : OPFOR_EXIT_OK;
+}
+
+/* "N", "NE", ... nearest to a unit's facing. */
+static const char *facing_name(const opfor_scenario_t *sc, opfor_vec_t v) {
+    return opfor_vocab_name(opfor_compass_names,
+                            opfor_compass_nearest((opfor_table_north_t)sc->table.north, v));
+}
+
+/* Writes "rifle, bayonet" style names of the bits set in bits. */
+static const char *bit_names(const opfor_name_t *table, unsigned bits, char *buf, size_t size) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned b = 1; b && b <= 0x8000u; b <<= 1) {
+        if (!(bits & b))
+            continue;
+        int w = snprintf(buf + used, size - used, "%s%s", used ? ", " : "",
+                         opfor_vocab_name(table, (int)b));
+        if (w < 0 || (size_t)w >= size - used)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
+}
+
+static void show_text(const opfor_scenario_t *sc) {
+    const opfor_table_t *t = &sc->table;
+    char b1[256];
+    printf("scenario   %s\n", sc->name);
+    if (sc->description[0])
+        printf("about      %s\n", sc->description);
+    printf("ruleset    %s   mode %s   turn limit %d\n",
+           opfor_vocab_name(opfor_ruleset_names, sc->ruleset),
+           opfor_vocab_name(opfor_mode_names, sc->mode), sc->turn_limit);
+    printf("table      %g x %g inches, north is the %s edge\n", (double)t->width, (double)t->depth,
+           opfor_vocab_name(opfor_edge_names, t->north));
+    printf("weather    level %d, wind %s\n", sc->weather.level,
+           opfor_vocab_name(opfor_compass_names, sc->weather.wind));
+    for (int i = 0; i < OPFOR_MAX_SIDES; i++) {
+        const opfor_side_t *s = &sc->sides[i];
+        printf("side %d     %s (%s)%s%s\n", i, s->name, s->player ? "player" : "opfor",
+               s->edge >= 0 ? ", edge " : "",
+               s->edge >= 0 ? opfor_vocab_name(opfor_edge_names, s->edge) : "");
+    }
+    printf("\nterrain (%d features)\n", t->nfeatures);
+    for (int i = 0; i < t->nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &t->features[i];
+        printf("  %2d %-12s %-20s %s of %2d points  cover %s, sight %s, move %s\n", i + 1,
+               opfor_vocab_name(opfor_terrain_kind_names, f->kind), f->name[0] ? f->name : "-",
+               f->shape == OPFOR_SHAPE_AREA ? "area" : "line", f->npts,
+               opfor_vocab_name(opfor_cover_names, f->cover),
+               opfor_vocab_name(opfor_sight_names, f->sight),
+               opfor_vocab_name(opfor_move_class_names, f->move));
+    }
+    printf("\nunits (%d units, %d figures)\n", sc->nunits, sc->nfigures);
+    for (int i = 0; i < sc->nunits; i++) {
+        const opfor_unit_t *u = &sc->units[i];
+        opfor_pt_t c = {0, 0};
+        opfor_unit_centre(u, sc->figures, &c);
+        printf("  %-23s %-10s %-12s %-9s %2d figure%s at [%.1f, %.1f] facing %s%s%s%s\n", u->name,
+               sc->sides[u->side].name, opfor_vocab_name(opfor_unit_type_names, u->type),
+               opfor_vocab_name(opfor_quality_names, u->quality), u->count,
+               u->count == 1 ? " " : "s", (double)c.x, (double)c.y, facing_name(sc, u->facing),
+               (u->flags & OPFOR_UNIT_GENERAL) ? ", general" : "",
+               (u->flags & OPFOR_UNIT_LIMBERED) ? ", limbered" : "",
+               (u->flags & OPFOR_UNIT_SELF_COMMANDING) ? ", self-commanding" : "");
+        for (int k = u->first; k < u->first + u->count; k++) {
+            const opfor_figure_t *f = &sc->figures[k];
+            char b2[128];
+            printf("      [%5.2f, %5.2f] %-9s %s%s%s%s%s\n", (double)f->pos.x, (double)f->pos.y,
+                   opfor_vocab_name(opfor_quality_names, f->quality),
+                   (f->flags & OPFOR_FIG_EQUIPMENT) ? "equipment; " : "",
+                   (f->flags & OPFOR_FIG_MOUNTED) ? "mounted; " : "",
+                   bit_names(opfor_weapon_names, f->weapons, b1, sizeof b1), f->skills ? "; " : "",
+                   bit_names(opfor_skill_names, f->skills, b2, sizeof b2));
+        }
+    }
+    if (sc->nobjectives)
+        printf("\nobjectives\n");
+    for (int i = 0; i < sc->nobjectives; i++) {
+        const opfor_objective_t *o = &sc->objectives[i];
+        printf("  %-20s at [%.1f, %.1f], radius %g, %d points\n", o->name, (double)o->pos.x,
+               (double)o->pos.y, (double)o->radius, o->points);
+    }
+    if (sc->patrol)
+        printf("\npatrol block present (read by the Patrol Mode module)\n");
+}
+
+static void json_pt(opfor_json_t *j, const char *key, opfor_pt_t p) {
+    opfor_json_key(j, key);
+    opfor_json_arr_begin(j);
+    opfor_json_num(j, p.x);
+    opfor_json_num(j, p.y);
+    opfor_json_arr_end(j);
+}
+
+static void json_bits(opfor_json_t *j, const char *key, const opfor_name_t *table, unsigned bits) {
+    opfor_json_key(j, key);
+    opfor_json_arr_begin(j);
+    for (unsigned b = 1; b && b <= 0x8000u; b <<= 1)
+        if (bits & b)
+            opfor_json_str(j, opfor_vocab_name(table, (int)b));
+    opfor_json_arr_end(j);
+}
+
+static void show_json(const opfor_scenario_t *sc) {
+    const opfor_table_t *t = &sc->table;
+    opfor_json_t j;
+    opfor_json_init(&j, stdout);
+    opfor_json_obj_begin(&j);
+    opfor_json_kv_str(&j, "name", sc->name);
+    opfor_json_kv_str(&j, "description", sc->description);
+    opfor_json_kv_str(&j, "ruleset", opfor_vocab_name(opfor_ruleset_names, sc->ruleset));
+    opfor_json_kv_str(&j, "mode", opfor_vocab_name(opfor_mode_names, sc->mode));
+    opfor_json_kv_int(&j, "turn_limit", sc->turn_limit);
+    opfor_json_key(&j, "table");
+    opfor_json_obj_begin(&j);
+    opfor_json_kv_num(&j, "width", t->width);
+    opfor_json_kv_num(&j, "depth", t->depth);
+    opfor_json_kv_str(&j, "north", opfor_vocab_name(opfor_edge_names, t->north));
+    opfor_json_obj_end(&j);
+    opfor_json_key(&j, "weather");
+    opfor_json_obj_begin(&j);
+    opfor_json_kv_int(&j, "level", sc->weather.level);
+    opfor_json_kv_str(&j, "wind", opfor_vocab_name(opfor_compass_names, sc->weather.wind));
+    opfor_json_obj_end(&j);
+    opfor_json_key(&j, "sides");
+    opfor_json_arr_begin(&j);
+    for (int i = 0; i < OPFOR_MAX_SIDES; i++) {
+        const opfor_side_t *s = &sc->sides[i];
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_str(&j, "name", s->name);
+        opfor_json_kv_bool(&j, "player", s->player);
+        if (s->edge >= 0)
+            opfor_json_kv_str(&j, "edge", opfor_vocab_name(opfor_edge_names, s->edge));
+        opfor_json_obj_end(&j);
+    }
+    opfor_json_arr_end(&j);
+    opfor_json_key(&j, "terrain");
+    opfor_json_arr_begin(&j);
+    for (int i = 0; i < t->nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &t->features[i];
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_str(&j, "name", f->name);
+        opfor_json_kv_str(&j, "kind", opfor_vocab_name(opfor_terrain_kind_names, f->kind));
+        opfor_json_kv_str(&j, "shape", f->shape == OPFOR_SHAPE_AREA ? "area" : "line");
+        if (f->shape == OPFOR_SHAPE_LINE)
+            opfor_json_kv_num(&j, "width", f->width);
+        opfor_json_kv_str(&j, "cover", opfor_vocab_name(opfor_cover_names, f->cover));
+        opfor_json_kv_str(&j, "sight", opfor_vocab_name(opfor_sight_names, f->sight));
+        opfor_json_kv_str(&j, "move", opfor_vocab_name(opfor_move_class_names, f->move));
+        opfor_json_kv_bool(&j, "hides", (f->flags & OPFOR_TF_HIDES) != 0);
+        opfor_json_kv_bool(&j, "closed_to_mounted", (f->flags & OPFOR_TF_NO_MOUNTED) != 0);
+        opfor_json_key(&j, "points");
+        opfor_json_arr_begin(&j);
+        for (int k = 0; k < f->npts; k++) {
+            opfor_json_arr_begin(&j);
+            opfor_json_num(&j, f->pts[k].x);
+            opfor_json_num(&j, f->pts[k].y);
+            opfor_json_arr_end(&j);
+        }
+        opfor_json_arr_end(&j);
+        opfor_json_obj_end(&j);
+    }
+    opfor_json_arr_end(&j);
+    opfor_json_key(&j, "units");
+    opfor_json_arr_begin(&j);
+    for (int i = 0; i < sc->nunits; i++) {
+        const opfor_unit_t *u = &sc->units[i];
+        opfor_pt_t c = {0, 0};
+        opfor_unit_centre(u, sc->figures, &c);
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_str(&j, "name", u->name);
+        opfor_json_kv_str(&j, "side", sc->sides[u->side].name);
+        opfor_json_kv_str(&j, "type", opfor_vocab_name(opfor_unit_type_names, u->type));
+        opfor_json_kv_str(&j, "quality", opfor_vocab_name(opfor_quality_names, u->quality));
+        opfor_json_kv_str(&j, "status", opfor_vocab_name(opfor_status_names, u->status));
+        opfor_json_kv_int(&j, "figures_count", u->count);
+        json_pt(&j, "centre", c);
+        json_pt(&j, "facing", u->facing);
+        opfor_json_kv_str(&j, "facing_compass", facing_name(sc, u->facing));
+        opfor_json_kv_bool(&j, "general", (u->flags & OPFOR_UNIT_GENERAL) != 0);
+        opfor_json_kv_bool(&j, "limbered", (u->flags & OPFOR_UNIT_LIMBERED) != 0);
+        opfor_json_kv_bool(&j, "self_commanding", (u->flags & OPFOR_UNIT_SELF_COMMANDING) != 0);
+        opfor_json_kv_bool(&j, "off_table", (u->flags & OPFOR_UNIT_OFF_TABLE) != 0);
+        opfor_json_key(&j, "figures");
+        opfor_json_arr_begin(&j);
+        for (int k = u->first; k < u->first + u->count; k++) {
+            const opfor_figure_t *f = &sc->figures[k];
+            opfor_json_obj_begin(&j);
+            json_pt(&j, "pos", f->pos);
+            opfor_json_kv_str(&j, "quality", opfor_vocab_name(opfor_quality_names, f->quality));
+            json_bits(&j, "weapons", opfor_weapon_names, f->weapons);
+            json_bits(&j, "skills", opfor_skill_names, f->skills);
+            opfor_json_kv_bool(&j, "mounted", (f->flags & OPFOR_FIG_MOUNTED) != 0);
+            opfor_json_kv_bool(&j, "equipment", (f->flags & OPFOR_FIG_EQUIPMENT) != 0);
+            opfor_json_kv_bool(&j, "wounded", (f->flags & OPFOR_FIG_WOUNDED) != 0);
+            opfor_json_obj_end(&j);
+        }
+        opfor_json_arr_end(&j);
+        opfor_json_obj_end(&j);
+    }
+    opfor_json_arr_end(&j);
+    opfor_json_key(&j, "objectives");
+    opfor_json_arr_begin(&j);
+    for (int i = 0; i < sc->nobjectives; i++) {
+        const opfor_objective_t *o = &sc->objectives[i];
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_str(&j, "name", o->name);
+        json_pt(&j, "position", o->pos);
+        opfor_json_kv_num(&j, "radius", o->radius);
+        opfor_json_kv_int(&j, "points", o->points);
+        opfor_json_obj_end(&j);
+    }
+    opfor_json_arr_end(&j);
+    opfor_json_kv_bool(&j, "patrol", sc->patrol != NULL);
+    opfor_json_obj_end(&j);
+    opfor_json_end(&j);
+}
+
+static int cmd_show(const char *arg, int json) {
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    if (!sc)
+        return opfor_cli_fail("scenario: out of memory");
+    opfor_diag_t d;
+    char buf[1024];
+    int rc = load_any(arg, sc, &d);
+    if (rc) {
+        fprintf(stderr, "%s\n", opfor_diag_format(&d, buf, sizeof buf));
+        free(sc);
+        return OPFOR_EXIT_FAIL;
+    }
+    if (json) {
+        show_json(sc);
+    } else {
+        print_warnings(stderr, sc);
+        show_text(sc);
+    }
+    opfor_scenario_free(sc);
+    free(sc);
+    return OPFOR_EXIT_OK;
+}
+
+int opfor_cmd_scenario(int argc, char **argv) {
+    const char *pos[3] = {NULL, NULL, NULL};
+    int npos = 0, json = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (opfor_cli_is_help(a)) {
+            scenario_help(stdout);
+            return OPFOR_EXIT_OK;
+        }
+        if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return opfor_cli_usage_error("scenario: unknown option '%s' (allowed: --json, --help)",
+                                         a);
+        } else if (npos < 3) {
+            pos[npos++] = a;
+        } else {
+            return opfor_cli_usage_error("scenario: too many arguments at '%s'", a);
+        }
+    }
+    if (npos == 0) {
+        scenario_help(stderr);
+        return opfor_cli_usage_error("scenario: missing command (allowed: check, list, show)");
+    }
+    const char *cmd = pos[0];
+    if (strcmp(cmd, "check") == 0) {
+        if (npos != 2)
+            return opfor_cli_usage_error(npos < 2 ? "scenario check: missing FILE"
+                                                  : "scenario check: takes one FILE");
+        return cmd_check(pos[1], json);
+    }
+    if (strcmp(cmd, "list") == 0) {
+        if (npos != 1)
+            return opfor_cli_usage_error("scenario list: takes no arguments, found '%s'", pos[1]);
+        return cmd_list(json);
+    }
+    if (strcmp(cmd, "show") == 0) {
+        if (npos > 2)
+            return opfor_cli_usage_error("scenario show: takes one NAME or FILE");
+        return cmd_show(npos == 2 ? pos[1] : "patrol_default", json);
+    }
+    return opfor_cli_usage_error("scenario: unknown command '%s' (allowed: check, list, show)",
+                                 cmd);
+}
