@@ -1,0 +1,515 @@
+/* io/config.c — opford's option table, defaults, YAML loading (libfyaml) and checks.
+ *
+ * Flags and YAML keys share opfor_config_set(), so a value means the same thing in either
+ * place. libfyaml is told to collect its diagnostics instead of printing them (libraries never
+ * print); the first collected error becomes the opfor_diag_t with file:line:col.
+ */
+#include "opfor/config.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libfyaml.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+static const opfor_config_option_t options[] = {
+    {"socket", "PATH", "Unix socket to listen on, or \"none\" (default: see below)"},
+    {"listen", "tcp://HOST:PORT", "also listen on TCP; loopback only unless --token-file is set"},
+    {"token-file", "FILE", "file holding the token TCP clients must give in hello (mode 0600)"},
+    {"state-dir", "DIR", "directory for saved games (created 0700)"},
+    {"log-level", "LEVEL", "error, warn, info (default) or debug"},
+    {"hello-timeout", "DURATION", "drop clients that do not say hello in time (default 10s)"},
+    {"idle-timeout", "DURATION", "drop clients silent this long; 0 = never (default 10m)"},
+    {"max-inflight", "N", "requests one client may have awaiting responses (default 8)"},
+    {"max-clients", "N", "connections at once (default 64)"},
+    {"write-queue-max", "SIZE",
+     "bytes queued to a client that is not reading before it is "
+     "dropped (default 4MiB)"},
+    {NULL, NULL, NULL},
+};
+
+const opfor_config_option_t *opfor_config_options(void) {
+    return options;
+}
+
+static const char *const level_names[] = {"error", "warn", "info", "debug"};
+
+const char *opfor_log_level_name(int level) {
+    return level >= 0 && level <= OPFOR_LOG_DEBUG ? level_names[level] : "?";
+}
+
+int opfor_log_level_parse(const char *s) {
+    for (int i = 0; i <= OPFOR_LOG_DEBUG; i++)
+        if (strcasecmp(s, level_names[i]) == 0)
+            return i;
+    if (strcasecmp(s, "warning") == 0)
+        return OPFOR_LOG_WARN;
+    return -1;
+}
+
+static int fits(char *buf, size_t size, int n) {
+    return n >= 0 && (size_t)n < size ? 0 : OPFOR_ERANGE;
+}
+
+int opfor_config_default_socket(char *buf, size_t size, const char *runtime_directory,
+                                const char *xdg_runtime_dir, unsigned uid) {
+    int n;
+    if (runtime_directory && *runtime_directory) {
+        /* systemd may list several directories separated by ':'; ours is the first. */
+        const char *colon = strchr(runtime_directory, ':');
+        int len = colon ? (int)(colon - runtime_directory) : (int)strlen(runtime_directory);
+        n = snprintf(buf, size, "%.*s/opford.sock", len, runtime_directory);
+    } else if (xdg_runtime_dir && *xdg_runtime_dir) {
+        n = snprintf(buf, size, "%s/opfor/opford.sock", xdg_runtime_dir);
+    } else if (uid == 0) {
+        n = snprintf(buf, size, "/run/opfor/opford.sock");
+    } else {
+        n = snprintf(buf, size, "/tmp/opfor-%u/opford.sock", uid);
+    }
+    if (fits(buf, size, n) || (size_t)n >= sizeof(((struct sockaddr_un *)0)->sun_path))
+        return OPFOR_ERANGE;
+    return 0;
+}
+
+int opfor_config_default_state_dir(char *buf, size_t size, const char *state_directory,
+                                   const char *xdg_state_home, const char *home) {
+    int n;
+    if (state_directory && *state_directory) {
+        const char *colon = strchr(state_directory, ':');
+        int len = colon ? (int)(colon - state_directory) : (int)strlen(state_directory);
+        n = snprintf(buf, size, "%.*s", len, state_directory);
+    } else if (xdg_state_home && *xdg_state_home) {
+        n = snprintf(buf, size, "%s/opfor", xdg_state_home);
+    } else if (home && *home) {
+        n = snprintf(buf, size, "%s/.local/state/opfor", home);
+    } else {
+        n = snprintf(buf, size, "/var/lib/opfor");
+    }
+    return fits(buf, size, n);
+}
+
+void opfor_config_defaults(opfor_config_t *c) {
+    memset(c, 0, sizeof *c);
+    if (opfor_config_default_socket(c->socket, sizeof c->socket, getenv("RUNTIME_DIRECTORY"),
+                                    getenv("XDG_RUNTIME_DIR"), (unsigned)getuid()) < 0)
+        snprintf(c->socket, sizeof c->socket, "/tmp/opfor-%u/opford.sock", (unsigned)getuid());
+    if (opfor_config_default_state_dir(c->state_dir, sizeof c->state_dir, getenv("STATE_DIRECTORY"),
+                                       getenv("XDG_STATE_HOME"), getenv("HOME")) < 0)
+        snprintf(c->state_dir, sizeof c->state_dir, "/var/lib/opfor");
+    c->log_level = OPFOR_LOG_INFO;
+    c->hello_timeout_ms = 10 * 1000;
+    c->idle_timeout_ms = 10 * 60 * 1000;
+    c->max_inflight = 8;
+    c->max_clients = 64;
+    c->write_queue_max = 4u << 20;
+}
+
+static int msg(opfor_diag_t *d, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int msg(opfor_diag_t *d, int err, const char *fmt, ...) {
+    if (d) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+        va_end(ap);
+    }
+    return err;
+}
+
+/* Splits "NUMBER[unit]"; the number is a whole decimal. Returns 0 or -1. */
+static int number_unit(const char *s, unsigned long long *num, const char **unit) {
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    errno = 0;
+    char *end;
+    *num = strtoull(s, &end, 10);
+    if (errno)
+        return -1;
+    while (*end == ' ')
+        end++;
+    *unit = end;
+    return 0;
+}
+
+static int parse_duration(const char *key, const char *v, uint32_t *out, opfor_diag_t *d) {
+    unsigned long long n;
+    const char *u;
+    unsigned long long mult = 0;
+    if (number_unit(v, &n, &u) == 0) {
+        if (!*u || strcmp(u, "s") == 0)
+            mult = 1000;
+        else if (strcmp(u, "ms") == 0)
+            mult = 1;
+        else if (strcmp(u, "m") == 0 || strcmp(u, "min") == 0)
+            mult = 60 * 1000;
+        else if (strcmp(u, "h") == 0)
+            mult = 3600 * 1000;
+    }
+    if (!mult)
+        return msg(d, OPFOR_EINVAL, "%s: '%s' is not a duration (NUMBER[ms|s|m|h], e.g. 10s)", key,
+                   v);
+    if (n > UINT32_MAX / mult)
+        return msg(d, OPFOR_ERANGE, "%s: '%s' is too long (at most 49 days)", key, v);
+    *out = (uint32_t)(n * mult);
+    return 0;
+}
+
+static int parse_size(const char *key, const char *v, uint32_t *out, opfor_diag_t *d) {
+    unsigned long long n;
+    const char *u;
+    unsigned long long mult = 0;
+    if (number_unit(v, &n, &u) == 0) {
+        if (!*u || strcmp(u, "B") == 0)
+            mult = 1;
+        else if (strcmp(u, "K") == 0 || strcmp(u, "k") == 0 || strcmp(u, "KiB") == 0)
+            mult = 1024;
+        else if (strcmp(u, "M") == 0 || strcmp(u, "MiB") == 0)
+            mult = 1024 * 1024;
+    }
+    if (!mult)
+        return msg(d, OPFOR_EINVAL, "%s: '%s' is not a size (NUMBER[K|M|KiB|MiB], e.g. 4MiB)", key,
+                   v);
+    if (n > UINT32_MAX / mult || n * mult < 1024)
+        return msg(d, OPFOR_ERANGE, "%s: '%s' must be between 1KiB and 4095MiB", key, v);
+    *out = (uint32_t)(n * mult);
+    return 0;
+}
+
+static int parse_count(const char *key, const char *v, uint32_t lo, uint32_t hi, uint32_t *out,
+                       opfor_diag_t *d) {
+    unsigned long long n;
+    const char *u;
+    if (number_unit(v, &n, &u) < 0 || *u)
+        return msg(d, OPFOR_EINVAL, "%s: '%s' is not a whole number", key, v);
+    if (n < lo || n > hi)
+        return msg(d, OPFOR_ERANGE, "%s: %s is out of range (%u..%u)", key, v, lo, hi);
+    *out = (uint32_t)n;
+    return 0;
+}
+
+static int copy_path(const char *key, const char *v, char *dst, size_t size, opfor_diag_t *d) {
+    size_t n = strlen(v);
+    if (n >= size)
+        return msg(d, OPFOR_ERANGE, "%s: path is longer than %zu bytes", key, size - 1);
+    memcpy(dst, v, n + 1);
+    return 0;
+}
+
+static int is_none(const char *v) {
+    return !*v || strcasecmp(v, "none") == 0 || strcasecmp(v, "off") == 0;
+}
+
+int opfor_config_set(opfor_config_t *c, const char *key, const char *v, opfor_diag_t *d) {
+    if (strcmp(key, "socket") == 0) {
+        if (is_none(v)) {
+            c->socket[0] = '\0';
+            return 0;
+        }
+        if (strlen(v) >= sizeof c->socket)
+            return msg(d, OPFOR_ERANGE,
+                       "socket: path is longer than %zu bytes (a limit of Unix "
+                       "sockets)",
+                       sizeof c->socket - 1);
+        return copy_path(key, v, c->socket, sizeof c->socket, d);
+    }
+    if (strcmp(key, "listen") == 0) {
+        if (is_none(v)) {
+            c->listen[0] = '\0';
+            return 0;
+        }
+        opfor_listen_addr_t a;
+        int rc = opfor_config_parse_listen(v, &a, d);
+        if (rc < 0)
+            return rc;
+        return copy_path(key, v, c->listen, sizeof c->listen, d);
+    }
+    if (strcmp(key, "token-file") == 0) {
+        if (is_none(v)) {
+            c->token_file[0] = '\0';
+            return 0;
+        }
+        return copy_path(key, v, c->token_file, sizeof c->token_file, d);
+    }
+    if (strcmp(key, "state-dir") == 0) {
+        if (!*v)
+            return msg(d, OPFOR_EINVAL, "state-dir: must not be empty");
+        return copy_path(key, v, c->state_dir, sizeof c->state_dir, d);
+    }
+    if (strcmp(key, "log-level") == 0) {
+        int l = opfor_log_level_parse(v);
+        if (l < 0)
+            return msg(d, OPFOR_EINVAL, "log-level: '%s' is not one of error, warn, info, debug",
+                       v);
+        c->log_level = l;
+        return 0;
+    }
+    if (strcmp(key, "hello-timeout") == 0)
+        return parse_duration(key, v, &c->hello_timeout_ms, d);
+    if (strcmp(key, "idle-timeout") == 0)
+        return parse_duration(key, v, &c->idle_timeout_ms, d);
+    if (strcmp(key, "max-inflight") == 0)
+        return parse_count(key, v, 1, 1024, &c->max_inflight, d);
+    if (strcmp(key, "max-clients") == 0)
+        return parse_count(key, v, 1, 4096, &c->max_clients, d);
+    if (strcmp(key, "write-queue-max") == 0)
+        return parse_size(key, v, &c->write_queue_max, d);
+    return msg(d, OPFOR_ENOENT, "unknown option '%s'", key);
+}
+
+/* --- YAML --- */
+
+static void mark_of(struct fy_node *n, int *line, int *col) {
+    *line = 0;
+    *col = 0;
+    struct fy_token *t = n ? fy_node_get_scalar_token(n) : NULL;
+    const struct fy_mark *m = t ? fy_token_start_mark(t) : NULL;
+    if (m) {
+        *line = m->line + 1;
+        *col = m->column + 1;
+    }
+}
+
+static int load_doc(opfor_config_t *c, struct fy_document *doc, opfor_diag_t *d) {
+    struct fy_node *root = fy_document_root(doc);
+    if (!root)
+        return 0; /* an empty file sets nothing */
+    if (fy_node_get_type(root) != FYNT_MAPPING) {
+        if (fy_node_get_type(root) == FYNT_SCALAR && fy_node_is_null(root))
+            return 0;
+        int line, col;
+        mark_of(root, &line, &col);
+        d->line = line ? line : 1;
+        d->col = col ? col : 1;
+        return msg(d, OPFOR_EPARSE, "the config must be a mapping of option: value");
+    }
+    void *it = NULL;
+    struct fy_node_pair *p;
+    while ((p = fy_node_mapping_iterate(root, &it)) != NULL) {
+        struct fy_node *k = fy_node_pair_key(p), *v = fy_node_pair_value(p);
+        int line, col;
+        mark_of(k, &line, &col);
+        d->line = line;
+        d->col = col;
+        if (!k || fy_node_get_type(k) != FYNT_SCALAR)
+            return msg(d, OPFOR_EPARSE, "option names must be plain words");
+        size_t klen;
+        const char *ktext = fy_node_get_scalar(k, &klen);
+        char key[64];
+        if (!ktext || klen >= sizeof key)
+            return msg(d, OPFOR_EPARSE, "unknown option");
+        memcpy(key, ktext, klen);
+        key[klen] = '\0';
+        const opfor_config_option_t *o = options;
+        while (o->key && strcmp(o->key, key) != 0)
+            o++;
+        if (!o->key)
+            return msg(d, OPFOR_EPARSE, "unknown option '%s' (see opford --help)", key);
+        char val[OPFOR_CONFIG_PATH_MAX];
+        val[0] = '\0';
+        if (v && !fy_node_is_null(v)) {
+            if (fy_node_get_type(v) != FYNT_SCALAR)
+                return msg(d, OPFOR_EPARSE, "%s: expected a single value", key);
+            mark_of(v, &line, &col);
+            d->line = line;
+            d->col = col;
+            size_t vlen;
+            const char *vtext = fy_node_get_scalar(v, &vlen);
+            if (!vtext || vlen >= sizeof val || memchr(vtext, 0, vlen))
+                return msg(d, OPFOR_EPARSE, "%s: value is too long", key);
+            memcpy(val, vtext, vlen);
+            val[vlen] = '\0';
+        }
+        int rc = opfor_config_set(c, key, val, d);
+        if (rc < 0)
+            return rc == OPFOR_ENOENT ? OPFOR_EPARSE : rc;
+    }
+    d->line = 0;
+    d->col = 0;
+    return 0;
+}
+
+static int load(opfor_config_t *c, const char *text, size_t len, const char *path, const char *name,
+                opfor_diag_t *d) {
+    opfor_diag_t local;
+    if (!d)
+        d = &local;
+    opfor_diag_clear(d);
+    snprintf(d->file, sizeof d->file, "%s", name ? name : "");
+
+    struct fy_diag_cfg dcfg;
+    fy_diag_cfg_default(&dcfg);
+    dcfg.fp = NULL;
+    dcfg.colorize = false;
+    struct fy_diag *diag = fy_diag_create(&dcfg);
+    if (!diag)
+        return msg(d, OPFOR_ENOMEM, "out of memory");
+    fy_diag_set_collect_errors(diag, true);
+    struct fy_parse_cfg cfg = {.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG, .diag = diag};
+    struct fy_document *doc = path ? fy_document_build_from_file(&cfg, path)
+                                   : fy_document_build_from_string(&cfg, text, len);
+    int rc;
+    if (!doc) {
+        void *it = NULL;
+        struct fy_diag_error *e = fy_diag_errors_iterate(diag, &it);
+        if (e) {
+            d->line = e->line + 1;
+            d->col = e->column + 1;
+            rc = msg(d, OPFOR_EPARSE, "%s", e->msg ? e->msg : "invalid YAML");
+        } else if (path && access(path, R_OK) != 0) {
+            rc = msg(d, OPFOR_EIO, "cannot read: %s", strerror(errno));
+        } else {
+            rc = 0; /* no document at all (empty, or only comments): nothing to set */
+        }
+    } else {
+        rc = load_doc(c, doc, d);
+        fy_document_destroy(doc);
+    }
+    fy_diag_set_collect_errors(diag, false); /* frees the collected errors (0.7.12 leaks them) */
+    fy_diag_unref(diag);
+    return rc;
+}
+
+int opfor_config_load_string(opfor_config_t *c, const char *text, size_t len, const char *name,
+                             opfor_diag_t *d) {
+    return load(c, text, len, NULL, name, d);
+}
+
+int opfor_config_load_file(opfor_config_t *c, const char *path, opfor_diag_t *d) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        int e = errno;
+        if (d) {
+            opfor_diag_clear(d);
+            snprintf(d->file, sizeof d->file, "%s", path);
+        }
+        return msg(d, e == ENOENT ? OPFOR_ENOENT : OPFOR_EIO, "cannot read: %s", strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        if (d) {
+            opfor_diag_clear(d);
+            snprintf(d->file, sizeof d->file, "%s", path);
+        }
+        return msg(d, OPFOR_EIO, "not a regular file");
+    }
+    return load(c, NULL, 0, path, path, d);
+}
+
+/* --- listen address --- */
+
+int opfor_config_parse_listen(const char *s, opfor_listen_addr_t *out, opfor_diag_t *d) {
+    memset(out, 0, sizeof *out);
+    if (strncmp(s, "tcp://", 6) != 0)
+        return msg(d, OPFOR_EINVAL, "listen: '%s' must look like tcp://HOST:PORT", s);
+    const char *h = s + 6, *colon;
+    size_t hlen;
+    if (*h == '[') {
+        const char *close = strchr(h, ']');
+        if (!close || close[1] != ':')
+            return msg(d, OPFOR_EINVAL,
+                       "listen: '%s': an IPv6 address goes in brackets, "
+                       "then :PORT",
+                       s);
+        hlen = (size_t)(close - h - 1);
+        h++;
+        colon = close + 1;
+        out->ipv6 = 1;
+    } else {
+        colon = strrchr(h, ':');
+        if (!colon)
+            return msg(d, OPFOR_EINVAL, "listen: '%s' lacks :PORT", s);
+        hlen = (size_t)(colon - h);
+    }
+    if (hlen == 0 || hlen >= sizeof out->host)
+        return msg(d, OPFOR_EINVAL, "listen: '%s' lacks a host", s);
+    memcpy(out->host, h, hlen);
+    out->host[hlen] = '\0';
+    const char *p = colon + 1;
+    if (!*p || strlen(p) > 5)
+        return msg(d, OPFOR_EINVAL, "listen: '%s': the port must be 0..65535", s);
+    for (const char *q = p; *q; q++)
+        if (!isdigit((unsigned char)*q))
+            return msg(d, OPFOR_EINVAL, "listen: '%s': the port must be 0..65535", s);
+    long port = strtol(p, NULL, 10);
+    if (port > 65535)
+        return msg(d, OPFOR_EINVAL, "listen: '%s': the port must be 0..65535", s);
+    out->port = (int)port;
+    if (!out->ipv6 && strcasecmp(out->host, "localhost") == 0)
+        snprintf(out->host, sizeof out->host, "127.0.0.1");
+    if (out->ipv6) {
+        struct in6_addr a6;
+        if (inet_pton(AF_INET6, out->host, &a6) != 1)
+            return msg(d, OPFOR_EINVAL, "listen: '%s' is not an IPv6 address", out->host);
+        out->loopback = IN6_IS_ADDR_LOOPBACK(&a6);
+    } else {
+        struct in_addr a4;
+        if (inet_pton(AF_INET, out->host, &a4) != 1)
+            return msg(d, OPFOR_EINVAL,
+                       "listen: '%s' is not a numeric IPv4 address (names are not resolved; "
+                       "use localhost, 127.0.0.1 or [::1])",
+                       out->host);
+        out->loopback = (ntohl(a4.s_addr) >> 24) == 127;
+    }
+    return 0;
+}
+
+int opfor_config_check(const opfor_config_t *c, opfor_diag_t *d) {
+    if (c->listen[0]) {
+        opfor_listen_addr_t a;
+        int rc = opfor_config_parse_listen(c->listen, &a, d);
+        if (rc < 0)
+            return rc;
+        if (!a.loopback && !c->token_file[0])
+            return msg(d, OPFOR_EINVAL,
+                       "listen: %s is not a loopback address; set token-file so that remote "
+                       "clients must authenticate",
+                       c->listen);
+    }
+    if (!c->socket[0] && !c->listen[0])
+        return msg(d, OPFOR_EINVAL, "nothing to listen on: socket is none and listen is unset");
+    return 0;
+}
+
+int opfor_config_read_token(const char *path, char *buf, size_t size, opfor_diag_t *d) {
+    if (d) {
+        opfor_diag_clear(d);
+        snprintf(d->file, sizeof d->file, "%s", path);
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return msg(d, errno == ENOENT ? OPFOR_ENOENT : OPFOR_EIO, "cannot read token file: %s",
+                   strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return msg(d, OPFOR_EIO, "token file is not a regular file");
+    }
+    if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+        close(fd);
+        return msg(d, OPFOR_EAUTH, "token file is readable by others (mode %03o); chmod 600 it",
+                   (unsigned)(st.st_mode & 0777));
+    }
+    char tmp[512];
+    ssize_t n = read(fd, tmp, sizeof tmp - 1);
+    close(fd);
+    if (n < 0)
+        return msg(d, OPFOR_EIO, "cannot read token file: %s", strerror(errno));
+    while (n > 0 && isspace((unsigned char)tmp[n - 1]))
+        n--;
+    tmp[n] = '\0';
+    if (n < 8 || n > 255 || (size_t)n >= size)
+        return msg(d, OPFOR_EINVAL, "the token must be 8 to 255 characters (found %zd)", n);
+    for (ssize_t i = 0; i < n; i++)
+        if (!isgraph((unsigned char)tmp[i]))
+            return msg(d, OPFOR_EINVAL, "the token must be printable ASCII without spaces");
+    memcpy(buf, tmp, (size_t)n + 1);
+    return 0;
+}

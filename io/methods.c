@@ -1,0 +1,100 @@
+/* io/methods.c — the method table built from OPFOR__METHODS, and the session methods.
+ *
+ * hello opens a session (and checks the token on connections that need one); ping answers at
+ * once. Game and calculator methods live in their own files and only add a row to the list in
+ * methods_int.h. Handlers here answer synchronously; see opfor_method_fn for deferred answers.
+ */
+#include "methods_int.h"
+
+#include "server_int.h"
+
+#include <string.h>
+
+const opfor__method_t opfor__methods[OPFOR__METHOD_COUNT] = {
+#define OPFOR__XX(id, name, fn, flags) [OPFOR__METHOD_##id] = {name, fn, flags},
+    OPFOR__METHODS(OPFOR__XX)
+#undef OPFOR__XX
+};
+
+int opfor__method_find(const char *name, size_t len) {
+    for (int i = 0; i < OPFOR__METHOD_COUNT; i++)
+        if (strlen(opfor__methods[i].name) == len && memcmp(opfor__methods[i].name, name, len) == 0)
+            return i;
+    return -1;
+}
+
+/* Rulesets this build can play; kept in step with rulesets/. */
+static const char *const rulesets[] = {"viktoria"};
+
+int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"token", "client", "api_level", NULL};
+    char why[160];
+    if (opfor_rpc_params_check(params, allowed, why, sizeof why) < 0) {
+        opfor_call_error(call, OPFOR_RPC_E_INVALID_PARAMS, "%s", why);
+        return 0;
+    }
+    char token[256] = "", client[64] = "";
+    int64_t api = 0;
+    int rc_tok = opfor_rpc_params_str(params, "token", token, sizeof token, why, sizeof why);
+    if (rc_tok == OPFOR_EINVAL ||
+        opfor_rpc_params_str(params, "client", client, sizeof client, why, sizeof why) ==
+            OPFOR_EINVAL ||
+        opfor_rpc_params_int(params, "api_level", 1, 1000000, &api, why, sizeof why) ==
+            OPFOR_EINVAL) {
+        opfor_call_error(call, OPFOR_RPC_E_INVALID_PARAMS, "%s", why);
+        return 0;
+    }
+    opfor_client_t *c = call->client;
+    opfor_server_t *s = call->srv;
+    if (c->token_required && (rc_tok != 0 || !opfor__server_token_ok(s, token))) {
+        opfor_server_log(s, OPFOR_LOG_WARN, "%s: hello with %s token", c->peer,
+                         rc_tok ? "no" : "a wrong");
+        opfor_call_error(call, OPFOR_RPC_E_UNAUTHORIZED, "%s",
+                         rc_tok ? "this connection needs a token in hello" : "wrong token");
+        opfor__client_drain(c, "authentication failed");
+        return 0;
+    }
+    opfor__client_hello_ok(c, 1);
+    opfor_server_log(s, OPFOR_LOG_INFO, "%s: hello from %s (api_level %lld)", c->peer,
+                     client[0] ? client : "an unnamed client", (long long)api);
+
+    const opfor_config_t *cfg = opfor__server_cfg(s);
+    msgpack_packer *pk = opfor_call_result_begin(call);
+    msgpack_pack_map(pk, 6);
+    opfor_rpc_pack_cstr(pk, "server");
+    opfor_rpc_pack_cstr(pk, "opford");
+    opfor_rpc_pack_cstr(pk, "version");
+    opfor_rpc_pack_cstr(pk, opfor_server_version());
+    opfor_rpc_pack_cstr(pk, "api_level");
+    msgpack_pack_int(pk, OPFOR_API_LEVEL);
+    opfor_rpc_pack_cstr(pk, "rulesets");
+    msgpack_pack_array(pk, sizeof rulesets / sizeof rulesets[0]);
+    for (size_t i = 0; i < sizeof rulesets / sizeof rulesets[0]; i++)
+        opfor_rpc_pack_cstr(pk, rulesets[i]);
+    opfor_rpc_pack_cstr(pk, "max_frame");
+    msgpack_pack_uint32(pk, OPFOR_FRAME_MAX_SIZE_DEFAULT);
+    opfor_rpc_pack_cstr(pk, "max_inflight");
+    msgpack_pack_uint32(pk, cfg->max_inflight);
+    opfor_call_result_end(call);
+    return 0;
+}
+
+int opfor__method_ping(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"data", NULL};
+    char why[160];
+    if (opfor_rpc_params_check(params, allowed, why, sizeof why) < 0) {
+        opfor_call_error(call, OPFOR_RPC_E_INVALID_PARAMS, "%s", why);
+        return 0;
+    }
+    const msgpack_object *data = opfor_rpc_params_get(params, "data");
+    msgpack_packer *pk = opfor_call_result_begin(call);
+    msgpack_pack_map(pk, data ? 2 : 1);
+    opfor_rpc_pack_cstr(pk, "pong");
+    msgpack_pack_true(pk);
+    if (data) {
+        opfor_rpc_pack_cstr(pk, "data");
+        msgpack_pack_object(pk, *data);
+    }
+    opfor_call_result_end(call);
+    return 0;
+}

@@ -1,0 +1,44 @@
+/* io/methods_int.h — the RPC method table: one X-macro row per method.
+ *
+ * A row gives the enum suffix, the wire name, the handler (an opfor_method_fn defined in some
+ * io/<module>.c) and flags. The enum, the handler declarations and the lookup table are all
+ * generated from this list, so adding a method is one row here plus its handler. Keep rows sorted
+ * by wire name within a group and document each method in docs/protocol.md.
+ */
+#ifndef OPFOR_METHODS_INT_H
+#define OPFOR_METHODS_INT_H
+
+#include <stddef.h>
+
+#include "opfor/server.h"
+
+#define OPFOR_METHOD_PREAUTH 1u /* allowed before hello even when a token is required */
+
+#define OPFOR__METHODS(XX)                                                                         \
+    XX(HELLO, "hello", opfor__method_hello, OPFOR_METHOD_PREAUTH)                                  \
+    XX(PING, "ping", opfor__method_ping, 0)
+
+typedef enum opfor__method_id {
+#define OPFOR__XX(id, name, fn, flags) OPFOR__METHOD_##id,
+    OPFOR__METHODS(OPFOR__XX)
+#undef OPFOR__XX
+        OPFOR__METHOD_COUNT
+} opfor__method_id_t;
+
+#define OPFOR__XX(id, name, fn, flags) int fn(opfor_call_t *call, const msgpack_object *params);
+OPFOR__METHODS(OPFOR__XX)
+#undef OPFOR__XX
+
+typedef struct opfor__method {
+    const char *name;   /* wire name */
+    opfor_method_fn fn; /* handler */
+    unsigned flags;     /* OPFOR_METHOD_* */
+} opfor__method_t;
+
+/* The table, indexed by opfor__method_id_t. */
+extern const opfor__method_t opfor__methods[OPFOR__METHOD_COUNT];
+
+/* The method named by the len bytes at name, or -1. */
+int opfor__method_find(const char *name, size_t len);
+
+#endif

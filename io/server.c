@@ -1,0 +1,1090 @@
+/* io/server.c — opford's libuv server: listeners, clients, framing, dispatch, signals.
+ *
+ * Bytes from a client accumulate in its input buffer; opfor_frame_scan() decides where each
+ * frame ends before msgpack-c is involved, so the buffer never grows past one maximum frame
+ * plus one read. Every handle is embedded in the struct that owns it and that struct is freed
+ * only when its last handle's close callback runs; write buffers live until their write
+ * callback. Answers go through opfor_call_t, which a closing client detaches from, so late
+ * answers from worker threads are dropped safely.
+ */
+#include "server_int.h"
+
+#include "methods_int.h"
+#include "opfor/notify.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#ifndef OPFOR_VERSION_STRING
+#define OPFOR_VERSION_STRING "0.1.0"
+#endif
+
+#ifndef S_ISVTX
+#define S_ISVTX 01000 /* sticky bit: an XSI name that plain POSIX 2008 headers hide */
+#endif
+
+#define MAX_LISTENERS 8
+#define READ_CHUNK (64 * 1024)
+#define DRAIN_TIMEOUT_MS 5000
+#define LISTEN_BACKLOG 128
+
+typedef struct opfor_listener {
+    union {
+        uv_handle_t handle;
+        uv_stream_t stream;
+        uv_pipe_t pipe;
+        uv_tcp_t tcp;
+    } h;                 /* the listening socket */
+    opfor_server_t *srv; /* owner */
+    int is_tcp;          /* 1 for TCP */
+    int active;          /* 1 between init and uv_close */
+    char name[160];      /* "unix:/run/opfor/opford.sock", "tcp://127.0.0.1:7373" */
+} opfor_listener_t;
+
+struct opfor_server {
+    uv_loop_t *loop;                           /* the caller's loop */
+    opfor_config_t cfg;                        /* settings in force */
+    opfor_server_hooks_t hooks;                /* log and reload callbacks */
+    opfor_frame_limits_t limits;               /* frame size and nesting limits */
+    opfor_listener_t listeners[MAX_LISTENERS]; /* listening sockets */
+    int nlisteners;                            /* used entries of listeners */
+    uv_signal_t sigs[3];                       /* SIGINT, SIGTERM, SIGHUP */
+    int sigs_on;                               /* 1 while the signal handles are open */
+    uv_async_t async;                          /* wakes the loop for posts */
+    int async_on;                              /* 1 while async is open */
+    uv_mutex_t post_lock;                      /* guards posts */
+    opfor_post_t *posts;                       /* queued completions, newest first */
+    opfor_client_t *clients;                   /* connected clients */
+    unsigned nclients;                         /* length of clients */
+    uint64_t next_serial;                      /* next connection number */
+    char token[256];                           /* TCP token, "" when none */
+    char sock_path[108];                       /* the Unix socket file we created */
+    int owns_socket;                           /* 1 while sock_path is ours to remove */
+    dev_t sock_dev;                            /* its device, to remove only our file */
+    ino_t sock_ino;                            /* and its inode */
+    int tcp_port;                              /* bound TCP port or -1 */
+    int stopping;                              /* 1 after the first stop request */
+    unsigned pending_closes;                   /* handles closed but not yet called back */
+    void *app;                                 /* for method handlers */
+};
+
+static void client_close(opfor_client_t *c);
+static void on_connection(uv_stream_t *server, int status);
+
+/* ------------------------------------------------------------------ misc */
+
+const char *opfor_server_version(void) {
+    return OPFOR_VERSION_STRING;
+}
+
+void opfor_server_log(opfor_server_t *s, int level, const char *fmt, ...) {
+    if (!s->hooks.log || level > s->cfg.log_level)
+        return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    s->hooks.log(s->hooks.log_ud, level, line);
+}
+
+#define LOG(s, lvl, ...) opfor_server_log((s), OPFOR_LOG_##lvl, __VA_ARGS__)
+
+int opfor_server_tcp_port(const opfor_server_t *s) {
+    return s->tcp_port;
+}
+
+const opfor_config_t *opfor_server_config(const opfor_server_t *s) {
+    return &s->cfg;
+}
+
+const opfor_config_t *opfor__server_cfg(const opfor_server_t *s) {
+    return &s->cfg;
+}
+
+void opfor_server_set_app(opfor_server_t *s, void *app) {
+    s->app = app;
+}
+
+void *opfor_server_app(const opfor_server_t *s) {
+    return s->app;
+}
+
+int opfor__server_token_ok(const opfor_server_t *s, const char *token) {
+    size_t a = strlen(s->token), b = strlen(token);
+    unsigned diff = (unsigned)(a ^ b);
+    for (size_t i = 0; i < a; i++)
+        diff |=
+            (unsigned)(unsigned char)s->token[i] ^ (unsigned)(unsigned char)(i < b ? token[i] : 0);
+    return a > 0 && diff == 0;
+}
+
+static int dmsg(opfor_diag_t *d, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int dmsg(opfor_diag_t *d, int err, const char *fmt, ...) {
+    if (d) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+        va_end(ap);
+    }
+    return err;
+}
+
+/* ------------------------------------------------------------------ writing */
+
+typedef struct wreq {
+    uv_write_t req; /* libuv's request; req.data is the client */
+    char *data;     /* the bytes, owned until the callback */
+    size_t len;     /* their count */
+} wreq_t;
+
+static void on_write(uv_write_t *req, int status) {
+    wreq_t *w = (wreq_t *)req;
+    opfor_client_t *c = req->data;
+    free(w->data);
+    free(w);
+    if (status < 0 && status != UV_ECANCELED && !c->closing) {
+        LOG(c->srv, DEBUG, "%s: write failed: %s", c->peer, uv_strerror(status));
+        client_close(c);
+    }
+}
+
+/* Queues the packed bytes of sb (taking them over) unless the client stopped reading. */
+static void client_send(opfor_client_t *c, msgpack_sbuffer *sb) {
+    size_t len = sb->size;
+    char *data = msgpack_sbuffer_release(sb);
+    if (!data || !len || c->closing) {
+        free(data);
+        return;
+    }
+    size_t queued = uv_stream_get_write_queue_size(&c->h.stream);
+    if (queued + len > c->srv->cfg.write_queue_max) {
+        LOG(c->srv, WARN, "%s: %zu bytes wait to be read (limit %u); disconnecting", c->peer,
+            queued + len, c->srv->cfg.write_queue_max);
+        free(data);
+        client_close(c);
+        return;
+    }
+    wreq_t *w = malloc(sizeof *w);
+    if (!w) {
+        free(data);
+        client_close(c);
+        return;
+    }
+    w->data = data;
+    w->len = len;
+    w->req.data = c;
+    uv_buf_t b = uv_buf_init(data, (unsigned)len);
+    int rc = uv_write(&w->req, &c->h.stream, &b, 1, on_write);
+    if (rc < 0) {
+        free(data);
+        free(w);
+        LOG(c->srv, DEBUG, "%s: write failed: %s", c->peer, uv_strerror(rc));
+        client_close(c);
+    }
+}
+
+static void send_error(opfor_client_t *c, uint32_t id, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void send_error(opfor_client_t *c, uint32_t id, int code, const char *fmt, ...) {
+    char m[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof m, fmt, ap);
+    va_end(ap);
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    opfor_rpc_pack_error(&pk, id, code, m);
+    LOG(c->srv, DEBUG, "%s: error response to #%u: %d %s", c->peer, id, code, m);
+    client_send(c, &sb);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+/* Sends the notification [2, "error", [{code, message}]] and ends the session. */
+static void protocol_error(opfor_client_t *c, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void protocol_error(opfor_client_t *c, int code, const char *fmt, ...) {
+    char m[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof m, fmt, ap);
+    va_end(ap);
+    LOG(c->srv, WARN, "%s: %s; closing", c->peer, m);
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    opfor_rpc_pack_notify_begin(&pk, "error");
+    msgpack_pack_map(&pk, 2);
+    opfor_rpc_pack_cstr(&pk, "code");
+    msgpack_pack_int(&pk, code);
+    opfor_rpc_pack_cstr(&pk, "message");
+    opfor_rpc_pack_cstr(&pk, m);
+    client_send(c, &sb);
+    msgpack_sbuffer_destroy(&sb);
+    opfor__client_drain(c, m);
+}
+
+/* ------------------------------------------------------------------ calls */
+
+static void call_free(opfor_call_t *call) {
+    opfor_client_t *c = call->client;
+    if (c) {
+        if (call->prev)
+            call->prev->next = call->next;
+        else
+            c->calls = call->next;
+        if (call->next)
+            call->next->prev = call->prev;
+        c->inflight--;
+    }
+    msgpack_sbuffer_destroy(&call->buf);
+    free(call);
+}
+
+/* Sends (or drops) the packed answer; frees the call unless the dispatcher will. */
+static void call_finish(opfor_call_t *call) {
+    call->answered = 1;
+    call->packing = 0;
+    opfor_client_t *c = call->client;
+    if (c && !call->notification && !c->closing)
+        client_send(c, &call->buf);
+    if (!call->in_handler)
+        call_free(call);
+}
+
+opfor_server_t *opfor_call_server(const opfor_call_t *call) {
+    return call->srv;
+}
+
+uint32_t opfor_call_id(const opfor_call_t *call) {
+    return call->id;
+}
+
+int opfor_call_is_notification(const opfor_call_t *call) {
+    return call->notification;
+}
+
+int opfor_call_cancelled(const opfor_call_t *call) {
+    return atomic_load(&call->cancelled);
+}
+
+msgpack_packer *opfor_call_result_begin(opfor_call_t *call) {
+    msgpack_sbuffer_clear(&call->buf);
+    msgpack_packer_init(&call->pk, &call->buf, msgpack_sbuffer_write);
+    opfor_rpc_pack_response_begin(&call->pk, call->id);
+    call->packing = 1;
+    return &call->pk;
+}
+
+void opfor_call_result_end(opfor_call_t *call) {
+    if (call->answered)
+        return;
+    call_finish(call);
+}
+
+void opfor_call_error(opfor_call_t *call, int code, const char *fmt, ...) {
+    if (call->answered)
+        return;
+    char m[512] = "";
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(m, sizeof m, fmt, ap);
+        va_end(ap);
+    }
+    msgpack_sbuffer_clear(&call->buf);
+    msgpack_packer_init(&call->pk, &call->buf, msgpack_sbuffer_write);
+    opfor_rpc_pack_error(&call->pk, call->id, code, m);
+    if (call->client)
+        LOG(call->srv, DEBUG, "%s: error response to #%u: %d %s", call->client->peer, call->id,
+            code, m[0] ? m : opfor_rpc_err_message(code));
+    call_finish(call);
+}
+
+/* ------------------------------------------------------------------ dispatch */
+
+static void handle_frame(opfor_client_t *c, const uint8_t *p, size_t len) {
+    opfor_server_t *s = c->srv;
+    opfor_rpc_msg_t m;
+    opfor_rpc_fault_t f;
+    if (opfor_rpc_decode(&m, p, len, &f) < 0) {
+        if (f.has_id)
+            send_error(c, f.id, f.code, "%s", f.message);
+        else
+            protocol_error(c, f.code, "%s", f.message);
+        goto out;
+    }
+    if (m.kind == OPFOR_RPC_RESPONSE) {
+        protocol_error(c, OPFOR_RPC_E_INVALID_REQUEST, "clients must not send responses");
+        goto out;
+    }
+    const int notif = m.kind == OPFOR_RPC_NOTIFY;
+    const int mlen = (int)m.method_len;
+    int mid = opfor__method_find(m.method, m.method_len);
+    if (notif)
+        LOG(s, DEBUG, "%s: notification %.*s", c->peer, mlen, m.method);
+    else
+        LOG(s, DEBUG, "%s: request #%u %.*s", c->peer, m.id, mlen, m.method);
+    if (mid < 0) {
+        if (!notif)
+            send_error(c, m.id, OPFOR_RPC_E_METHOD_NOT_FOUND, "unknown method '%.*s'", mlen,
+                       m.method);
+        goto out;
+    }
+    const opfor__method_t *meth = &opfor__methods[mid];
+    if (c->token_required && !c->authed && !(meth->flags & OPFOR_METHOD_PREAUTH)) {
+        if (!notif)
+            send_error(c, m.id, OPFOR_RPC_E_UNAUTHORIZED, "'%s' needs a hello with the token first",
+                       meth->name);
+        goto out;
+    }
+    if (c->inflight >= s->cfg.max_inflight) {
+        if (!notif)
+            send_error(c, m.id, OPFOR_RPC_E_BUSY, "%u requests already await answers (limit %u)",
+                       c->inflight, s->cfg.max_inflight);
+        goto out;
+    }
+    opfor_call_t *call = calloc(1, sizeof *call);
+    if (!call) {
+        if (!notif)
+            send_error(c, m.id, OPFOR_RPC_E_INTERNAL, "out of memory");
+        goto out;
+    }
+    call->srv = s;
+    call->client = c;
+    call->id = notif ? 0 : m.id;
+    call->method = mid;
+    call->notification = notif;
+    atomic_init(&call->cancelled, 0);
+    msgpack_sbuffer_init(&call->buf);
+    call->next = c->calls;
+    if (c->calls)
+        c->calls->prev = call;
+    c->calls = call;
+    c->inflight++;
+
+    call->in_handler = 1;
+    int rc = meth->fn(call, m.params);
+    call->in_handler = 0;
+    if (!call->answered && rc < 0)
+        opfor_call_error(call, opfor_rpc_err_from_opfor(rc), "%s", opfor_strerror(rc));
+    if (call->answered)
+        call_free(call);
+out:
+    opfor_rpc_msg_free(&m);
+}
+
+/* ------------------------------------------------------------------ clients */
+
+static void on_idle(uv_timer_t *t);
+
+static void restart_idle(opfor_client_t *c) {
+    if (c->closing || c->draining)
+        return;
+    uint32_t ms = c->srv->cfg.idle_timeout_ms;
+    if (ms)
+        uv_timer_start(&c->timer, on_idle, ms, 0);
+    else
+        uv_timer_stop(&c->timer);
+}
+
+static void on_idle(uv_timer_t *t) {
+    opfor_client_t *c = t->data;
+    if (c->inflight > 0) { /* waiting for an answer is not idleness */
+        restart_idle(c);
+        return;
+    }
+    LOG(c->srv, INFO, "%s: silent for %u ms", c->peer, c->srv->cfg.idle_timeout_ms);
+    protocol_error(c, OPFOR_RPC_E_TIMEOUT, "idle timeout: no request for %u ms",
+                   c->srv->cfg.idle_timeout_ms);
+}
+
+static void on_hello_timeout(uv_timer_t *t) {
+    opfor_client_t *c = t->data;
+    protocol_error(c, OPFOR_RPC_E_TIMEOUT, "no hello within %u ms", c->srv->cfg.hello_timeout_ms);
+}
+
+void opfor__client_hello_ok(opfor_client_t *c, int auth) {
+    c->hello_done = 1;
+    if (auth)
+        c->authed = 1;
+    restart_idle(c);
+}
+
+static void on_client_closed(uv_handle_t *h) {
+    opfor_client_t *c = h->data;
+    c->srv->pending_closes--;
+    if (--c->open_handles == 0) {
+        free(c->in);
+        free(c);
+    }
+}
+
+static void client_close(opfor_client_t *c) {
+    if (c->closing)
+        return;
+    c->closing = 1;
+    opfor_server_t *s = c->srv;
+    for (opfor_call_t *call = c->calls; call; call = call->next) {
+        call->client = NULL;
+        atomic_store(&call->cancelled, 1);
+    }
+    c->calls = NULL;
+    c->inflight = 0;
+    if (c->prev)
+        c->prev->next = c->next;
+    else if (s->clients == c)
+        s->clients = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    c->prev = c->next = NULL;
+    s->nclients--;
+    LOG(s, INFO, "%s: disconnected", c->peer);
+    s->pending_closes += 2;
+    uv_close(&c->h.handle, on_client_closed);
+    uv_close((uv_handle_t *)&c->timer, on_client_closed);
+}
+
+static void on_drain_timeout(uv_timer_t *t) {
+    client_close(t->data);
+}
+
+static void on_shutdown(uv_shutdown_t *req, int status) {
+    client_close(req->data);
+}
+
+void opfor__client_drain(opfor_client_t *c, const char *why) {
+    if (c->closing || c->draining)
+        return;
+    c->draining = 1;
+    LOG(c->srv, DEBUG, "%s: closing after pending writes (%s)", c->peer, why);
+    uv_read_stop(&c->h.stream);
+    uv_timer_start(&c->timer, on_drain_timeout, DRAIN_TIMEOUT_MS, 0);
+    c->shutdown_req.data = c;
+    if (uv_shutdown(&c->shutdown_req, &c->h.stream, on_shutdown) < 0)
+        client_close(c);
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
+    opfor_client_t *c = h->data;
+    size_t want = c->in_len + READ_CHUNK;
+    if (c->in_cap < want) {
+        size_t cap = c->in_cap ? c->in_cap : READ_CHUNK;
+        while (cap < want)
+            cap *= 2;
+        const size_t most = (size_t)c->srv->limits.max_size + READ_CHUNK;
+        if (cap > most)
+            cap = most > want ? most : want;
+        uint8_t *p = realloc(c->in, cap);
+        if (!p) {
+            *buf = uv_buf_init(NULL, 0); /* read_cb gets UV_ENOBUFS */
+            return;
+        }
+        c->in = p;
+        c->in_cap = cap;
+    }
+    *buf = uv_buf_init((char *)c->in + c->in_len, (unsigned)(c->in_cap - c->in_len));
+}
+
+static void process_input(opfor_client_t *c) {
+    size_t off = 0;
+    while (!c->closing && !c->draining && off < c->in_len) {
+        opfor_frame_result_t r;
+        opfor_frame_status_t st =
+            opfor_frame_scan(c->in + off, c->in_len - off, &c->srv->limits, &r);
+        if (st == OPFOR_FRAME_NEED_MORE)
+            break;
+        if (st == OPFOR_FRAME_INVALID) {
+            protocol_error(c, OPFOR_RPC_E_PARSE, "invalid frame (byte %zu of the frame): %s",
+                           r.offset, r.reason);
+            break;
+        }
+        handle_frame(c, c->in + off, r.len);
+        off += r.len;
+    }
+    if (off) {
+        memmove(c->in, c->in + off, c->in_len - off);
+        c->in_len -= off;
+    }
+    if (c->in_len == 0 && c->in_cap > 4 * READ_CHUNK) { /* give back a big frame's buffer */
+        free(c->in);
+        c->in = NULL;
+        c->in_cap = 0;
+    }
+}
+
+static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf) {
+    opfor_client_t *c = stream->data;
+    if (nread == 0 || c->closing)
+        return;
+    if (nread < 0) {
+        if (nread != UV_EOF)
+            LOG(c->srv, DEBUG, "%s: read failed: %s", c->peer, uv_strerror((int)nread));
+        client_close(c);
+        return;
+    }
+    if (c->draining)
+        return;
+    c->in_len += (size_t)nread;
+    if (c->hello_done || !c->srv->cfg.hello_timeout_ms)
+        restart_idle(c);
+    process_input(c);
+}
+
+static void describe_peer(opfor_client_t *c) {
+    if (!c->is_tcp) {
+        snprintf(c->peer, sizeof c->peer, "unix#%llu", (unsigned long long)c->serial);
+        return;
+    }
+    struct sockaddr_storage ss;
+    int len = sizeof ss;
+    char host[INET6_ADDRSTRLEN] = "?";
+    int port = 0;
+    if (uv_tcp_getpeername(&c->h.tcp, (struct sockaddr *)&ss, &len) == 0) {
+        if (ss.ss_family == AF_INET6) {
+            struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+            uv_ip6_name(a, host, sizeof host);
+            port = ntohs(a->sin6_port);
+        } else {
+            struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+            uv_ip4_name(a, host, sizeof host);
+            port = ntohs(a->sin_port);
+        }
+    }
+    snprintf(c->peer, sizeof c->peer, "tcp %s:%d#%llu", host, port, (unsigned long long)c->serial);
+}
+
+static void on_connection(uv_stream_t *server, int status) {
+    opfor_listener_t *L = server->data;
+    opfor_server_t *s = L->srv;
+    if (status < 0) {
+        LOG(s, WARN, "%s: accept failed: %s", L->name, uv_strerror(status));
+        return;
+    }
+    opfor_client_t *c = calloc(1, sizeof *c);
+    if (!c) {
+        LOG(s, ERROR, "out of memory accepting a client");
+        return;
+    }
+    c->srv = s;
+    c->is_tcp = L->is_tcp;
+    c->serial = ++s->next_serial;
+    if (L->is_tcp)
+        uv_tcp_init(s->loop, &c->h.tcp);
+    else
+        uv_pipe_init(s->loop, &c->h.pipe, 0);
+    c->h.handle.data = c;
+    uv_timer_init(s->loop, &c->timer);
+    c->timer.data = c;
+    c->open_handles = 2;
+    c->next = s->clients;
+    if (s->clients)
+        s->clients->prev = c;
+    s->clients = c;
+    s->nclients++;
+    int rc = uv_accept(server, &c->h.stream);
+    if (rc < 0) {
+        snprintf(c->peer, sizeof c->peer, "client#%llu", (unsigned long long)c->serial);
+        LOG(s, WARN, "%s: accept failed: %s", L->name, uv_strerror(rc));
+        client_close(c);
+        return;
+    }
+    describe_peer(c);
+    if (s->stopping) {
+        client_close(c);
+        return;
+    }
+    if (s->nclients > s->cfg.max_clients) {
+        LOG(s, WARN, "%s: refused: %u clients already connected", c->peer, s->nclients - 1);
+        protocol_error(c, OPFOR_RPC_E_BUSY, "too many clients (limit %u)", s->cfg.max_clients);
+        return;
+    }
+    if (c->is_tcp)
+        uv_tcp_nodelay(&c->h.tcp, 1);
+    c->token_required = c->is_tcp && s->token[0];
+    c->authed = !c->token_required;
+    LOG(s, INFO, "%s: connected%s", c->peer, c->token_required ? " (token required)" : "");
+    if (s->cfg.hello_timeout_ms)
+        uv_timer_start(&c->timer, on_hello_timeout, s->cfg.hello_timeout_ms, 0);
+    else
+        restart_idle(c);
+    rc = uv_read_start(&c->h.stream, on_alloc, on_read);
+    if (rc < 0)
+        client_close(c);
+}
+
+/* ------------------------------------------------------------------ listeners */
+
+/* Creates the missing directories of path, each with mode. */
+static int mkdir_p(const char *path, mode_t mode, opfor_diag_t *d) {
+    char buf[OPFOR_CONFIG_PATH_MAX];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof buf)
+        return dmsg(d, OPFOR_ERANGE, "%s: path too long", path);
+    memcpy(buf, path, n + 1);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char saved = *p;
+            *p = '\0';
+            if (mkdir(buf, mode) != 0 && errno != EEXIST)
+                return dmsg(d, OPFOR_EIO, "cannot create directory %s: %s", buf, strerror(errno));
+            struct stat st;
+            if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
+                return dmsg(d, OPFOR_EIO, "%s exists and is not a directory", buf);
+            *p = saved;
+            if (!saved)
+                break;
+        }
+    }
+    return 0;
+}
+
+/* Makes sure the socket's directory exists (0700 when created) and is safe to use. */
+static int prepare_socket_dir(const char *sock, opfor_diag_t *d) {
+    char dir[sizeof((struct sockaddr_un *)0)->sun_path];
+    snprintf(dir, sizeof dir, "%s", sock);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return 0; /* relative name in the working directory */
+    if (slash == dir)
+        return 0; /* directly under / */
+    *slash = '\0';
+    int rc = mkdir_p(dir, 0700, d);
+    if (rc < 0)
+        return rc;
+    struct stat st;
+    if (lstat(dir, &st) != 0)
+        return dmsg(d, OPFOR_EIO, "cannot inspect %s: %s", dir, strerror(errno));
+    if (st.st_uid != geteuid() && st.st_uid != 0)
+        return dmsg(d, OPFOR_EAUTH,
+                    "socket directory %s belongs to uid %u, not to us (uid %u); refusing to use "
+                    "it",
+                    dir, (unsigned)st.st_uid, (unsigned)geteuid());
+    if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+        return dmsg(d, OPFOR_EAUTH, "socket directory %s is writable by anyone; refusing to use it",
+                    dir);
+    return 0;
+}
+
+/* 0 when path is free (absent, or a stale socket we removed); an error when in use. */
+static int clear_stale_socket(opfor_server_t *s, const char *path, opfor_diag_t *d) {
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? 0 : dmsg(d, OPFOR_EIO, "%s: %s", path, strerror(errno));
+    if (!S_ISSOCK(st.st_mode))
+        return dmsg(d, OPFOR_EBUSY,
+                    "%s exists and is not a socket; remove it or choose another "
+                    "--socket",
+                    path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return dmsg(d, OPFOR_EIO, "socket(): %s", strerror(errno));
+    struct sockaddr_un sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+    int rc = connect(fd, (struct sockaddr *)&sa, sizeof sa);
+    int e = errno;
+    close(fd);
+    if (rc == 0)
+        return dmsg(d, OPFOR_EBUSY,
+                    "another opford is already listening on %s; stop it first or choose another "
+                    "--socket",
+                    path);
+    if (e != ECONNREFUSED)
+        return dmsg(d, OPFOR_EIO, "cannot check the existing socket %s: %s", path, strerror(e));
+    if (unlink(path) != 0 && errno != ENOENT)
+        return dmsg(d, OPFOR_EIO, "cannot remove the stale socket %s: %s", path, strerror(errno));
+    LOG(s, INFO, "removed a stale socket file %s (left by a crash?)", path);
+    return 0;
+}
+
+static opfor_listener_t *new_listener(opfor_server_t *s, int is_tcp) {
+    if (s->nlisteners >= MAX_LISTENERS)
+        return NULL;
+    opfor_listener_t *L = &s->listeners[s->nlisteners++];
+    memset(L, 0, sizeof *L);
+    L->srv = s;
+    L->is_tcp = is_tcp;
+    if (is_tcp)
+        uv_tcp_init(s->loop, &L->h.tcp);
+    else
+        uv_pipe_init(s->loop, &L->h.pipe, 0);
+    L->h.handle.data = L;
+    L->active = 1;
+    return L;
+}
+
+static void remove_socket_file(opfor_server_t *s) {
+    if (!s->owns_socket)
+        return;
+    s->owns_socket = 0;
+    struct stat st;
+    if (lstat(s->sock_path, &st) == 0 && st.st_dev == s->sock_dev && st.st_ino == s->sock_ino)
+        unlink(s->sock_path);
+}
+
+static int listen_unix(opfor_server_t *s, opfor_diag_t *d) {
+    const char *path = s->cfg.socket;
+    int rc = prepare_socket_dir(path, d);
+    if (rc < 0)
+        return rc;
+    rc = clear_stale_socket(s, path, d);
+    if (rc < 0)
+        return rc;
+    opfor_listener_t *L = new_listener(s, 0);
+    if (!L)
+        return dmsg(d, OPFOR_EFULL, "too many listeners");
+    snprintf(L->name, sizeof L->name, "unix:%s", path);
+    mode_t old = umask(0177); /* the socket is born 0600 */
+    rc = uv_pipe_bind(&L->h.pipe, path);
+    umask(old);
+    if (rc < 0)
+        return dmsg(d, OPFOR_EIO, "cannot bind %s: %s", path, uv_strerror(rc));
+    struct stat st;
+    if (chmod(path, 0600) != 0 || lstat(path, &st) != 0)
+        return dmsg(d, OPFOR_EIO, "cannot set the mode of %s: %s", path, strerror(errno));
+    snprintf(s->sock_path, sizeof s->sock_path, "%s", path);
+    s->sock_dev = st.st_dev;
+    s->sock_ino = st.st_ino;
+    s->owns_socket = 1;
+    rc = uv_listen(&L->h.stream, LISTEN_BACKLOG, on_connection);
+    if (rc < 0)
+        return dmsg(d, OPFOR_EIO, "cannot listen on %s: %s", path, uv_strerror(rc));
+    LOG(s, INFO, "listening on %s", L->name);
+    return 0;
+}
+
+static int bound_port(opfor_listener_t *L) {
+    struct sockaddr_storage ss;
+    int len = sizeof ss;
+    if (uv_tcp_getsockname(&L->h.tcp, (struct sockaddr *)&ss, &len) != 0)
+        return -1;
+    if (ss.ss_family == AF_INET6)
+        return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+    return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
+
+static int listen_tcp(opfor_server_t *s, opfor_diag_t *d) {
+    opfor_listen_addr_t a;
+    int rc = opfor_config_parse_listen(s->cfg.listen, &a, d);
+    if (rc < 0)
+        return rc;
+    struct sockaddr_storage ss;
+    memset(&ss, 0, sizeof ss);
+    if (a.ipv6)
+        rc = uv_ip6_addr(a.host, a.port, (struct sockaddr_in6 *)&ss);
+    else
+        rc = uv_ip4_addr(a.host, a.port, (struct sockaddr_in *)&ss);
+    if (rc < 0)
+        return dmsg(d, OPFOR_EINVAL, "listen: bad address %s: %s", a.host, uv_strerror(rc));
+    opfor_listener_t *L = new_listener(s, 1);
+    if (!L)
+        return dmsg(d, OPFOR_EFULL, "too many listeners");
+    rc = uv_tcp_bind(&L->h.tcp, (struct sockaddr *)&ss, a.ipv6 ? UV_TCP_IPV6ONLY : 0);
+    if (rc == 0)
+        rc = uv_listen(&L->h.stream, LISTEN_BACKLOG, on_connection);
+    if (rc < 0)
+        return dmsg(d, OPFOR_EIO, "cannot listen on %s: %s", s->cfg.listen, uv_strerror(rc));
+    s->tcp_port = bound_port(L);
+    snprintf(L->name, sizeof L->name, a.ipv6 ? "tcp://[%s]:%d" : "tcp://%s:%d", a.host,
+             s->tcp_port);
+    LOG(s, INFO, "listening on %s%s", L->name, s->token[0] ? " (token required)" : "");
+    return 0;
+}
+
+/* Adopts sockets passed by systemd (LISTEN_PID/LISTEN_FDS, starting at fd 3). Returns the number
+ * adopted (0 when not socket-activated) or a negative code. */
+static int adopt_activated(opfor_server_t *s, opfor_diag_t *d) {
+    const char *pid = getenv("LISTEN_PID"), *fds = getenv("LISTEN_FDS");
+    if (!pid || !fds)
+        return 0;
+    char *end;
+    long lp = strtol(pid, &end, 10);
+    if (*end || lp != (long)getpid())
+        return 0;
+    long n = strtol(fds, &end, 10);
+    if (*end || n < 1)
+        return 0;
+    unsetenv("LISTEN_PID");
+    unsetenv("LISTEN_FDS");
+    unsetenv("LISTEN_FDNAMES");
+    if (n > MAX_LISTENERS)
+        return dmsg(d, OPFOR_EFULL, "systemd passed %ld sockets; at most %d are supported", n,
+                    MAX_LISTENERS);
+    for (int fd = 3; fd < 3 + n; fd++) {
+        int type = 0;
+        socklen_t tl = sizeof type;
+        struct sockaddr_storage ss;
+        socklen_t sl = sizeof ss;
+        if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) != 0 || type != SOCK_STREAM ||
+            getsockname(fd, (struct sockaddr *)&ss, &sl) != 0)
+            return dmsg(d, OPFOR_EINVAL, "passed fd %d is not a stream socket", fd);
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+        int is_tcp = ss.ss_family == AF_INET || ss.ss_family == AF_INET6;
+        if (!is_tcp && ss.ss_family != AF_UNIX)
+            return dmsg(d, OPFOR_EINVAL, "passed fd %d is neither a Unix nor a TCP socket", fd);
+        if (is_tcp && !s->token[0]) {
+            int loop4 = ss.ss_family == AF_INET &&
+                        (ntohl(((struct sockaddr_in *)&ss)->sin_addr.s_addr) >> 24) == 127;
+            int loop6 = ss.ss_family == AF_INET6 &&
+                        IN6_IS_ADDR_LOOPBACK(&((struct sockaddr_in6 *)&ss)->sin6_addr);
+            if (!loop4 && !loop6)
+                return dmsg(d, OPFOR_EINVAL,
+                            "passed TCP socket (fd %d) is not on a loopback address; set "
+                            "token-file",
+                            fd);
+        }
+        opfor_listener_t *L = new_listener(s, is_tcp);
+        int rc = is_tcp ? uv_tcp_open(&L->h.tcp, fd) : uv_pipe_open(&L->h.pipe, fd);
+        if (rc == 0)
+            rc = uv_listen(&L->h.stream, LISTEN_BACKLOG, on_connection);
+        if (rc < 0)
+            return dmsg(d, OPFOR_EIO, "cannot listen on passed fd %d: %s", fd, uv_strerror(rc));
+        if (is_tcp) {
+            s->tcp_port = bound_port(L);
+            snprintf(L->name, sizeof L->name, "tcp fd %d (port %d)", fd, s->tcp_port);
+        } else {
+            struct sockaddr_un *un = (struct sockaddr_un *)&ss;
+            snprintf(L->name, sizeof L->name, "unix fd %d (%s)", fd,
+                     un->sun_path[0] ? un->sun_path : "unnamed");
+        }
+        LOG(s, INFO, "listening on %s (socket activation)", L->name);
+    }
+    return (int)n;
+}
+
+/* ------------------------------------------------------------------ posts, signals */
+
+void opfor_server_post(opfor_server_t *s, opfor_post_t *p) {
+    uv_mutex_lock(&s->post_lock);
+    p->next = s->posts;
+    s->posts = p;
+    uv_mutex_unlock(&s->post_lock);
+    uv_async_send(&s->async);
+}
+
+static void run_posts(opfor_server_t *s) {
+    uv_mutex_lock(&s->post_lock);
+    opfor_post_t *list = s->posts;
+    s->posts = NULL;
+    uv_mutex_unlock(&s->post_lock);
+    opfor_post_t *fifo = NULL; /* the queue is LIFO; reverse it */
+    while (list) {
+        opfor_post_t *next = list->next;
+        list->next = fifo;
+        fifo = list;
+        list = next;
+    }
+    while (fifo) {
+        opfor_post_t *next = fifo->next;
+        fifo->next = NULL;
+        fifo->fn(fifo);
+        fifo = next;
+    }
+}
+
+static void on_async(uv_async_t *a) {
+    run_posts(a->data);
+}
+
+static void reload(opfor_server_t *s) {
+    if (!s->hooks.reload) {
+        LOG(s, INFO, "SIGHUP: no config file to reload");
+        return;
+    }
+    opfor_sd_notify(NULL, "RELOADING=1");
+    opfor_config_t n;
+    opfor_diag_t d;
+    opfor_diag_clear(&d);
+    char where[1024];
+    int rc = s->hooks.reload(s->hooks.reload_ud, &n, &d);
+    if (rc == 0) {
+        /* Listeners and the state directory stay as they are until a restart. */
+        if (strcmp(n.socket, s->cfg.socket) || strcmp(n.listen, s->cfg.listen) ||
+            strcmp(n.state_dir, s->cfg.state_dir))
+            LOG(s, WARN, "reload: socket, listen and state-dir changes take effect on restart");
+        memcpy(n.socket, s->cfg.socket, sizeof n.socket);
+        memcpy(n.listen, s->cfg.listen, sizeof n.listen);
+        memcpy(n.state_dir, s->cfg.state_dir, sizeof n.state_dir);
+        rc = opfor_config_check(&n, &d);
+    }
+    char token[sizeof s->token] = "";
+    if (rc == 0 && n.token_file[0])
+        rc = opfor_config_read_token(n.token_file, token, sizeof token, &d);
+    if (rc < 0) {
+        LOG(s, ERROR, "reload failed, keeping the running settings: %s",
+            opfor_diag_format(&d, where, sizeof where));
+    } else {
+        s->cfg = n;
+        memcpy(s->token, token, sizeof token);
+        LOG(s, INFO,
+            "reloaded: log-level %s, hello-timeout %u ms, idle-timeout %u ms, max-inflight %u, "
+            "max-clients %u, write-queue-max %u, token %s",
+            opfor_log_level_name(n.log_level), n.hello_timeout_ms, n.idle_timeout_ms,
+            n.max_inflight, n.max_clients, n.write_queue_max, token[0] ? "set" : "none");
+    }
+    opfor_sd_notify(NULL, "READY=1");
+}
+
+static void on_signal(uv_signal_t *h, int signum) {
+    opfor_server_t *s = h->data;
+    if (signum == SIGHUP) {
+        reload(s);
+        return;
+    }
+    if (s->stopping) {
+        LOG(s, ERROR, "second %s: exiting at once", signum == SIGINT ? "SIGINT" : "SIGTERM");
+        remove_socket_file(s);
+        _exit(128 + signum);
+    }
+    LOG(s, INFO, "%s: shutting down", signum == SIGINT ? "SIGINT" : "SIGTERM");
+    opfor_server_stop(s);
+}
+
+/* ------------------------------------------------------------------ lifecycle */
+
+int opfor_server_new(opfor_server_t **out, uv_loop_t *loop, const opfor_config_t *cfg,
+                     const opfor_server_hooks_t *hooks) {
+    opfor_server_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return OPFOR_ENOMEM;
+    if (uv_mutex_init(&s->post_lock) != 0) {
+        free(s);
+        return OPFOR_ENOMEM;
+    }
+    s->loop = loop;
+    s->cfg = *cfg;
+    if (hooks)
+        s->hooks = *hooks;
+    s->limits = opfor_frame_limits_default();
+    s->tcp_port = -1;
+    *out = s;
+    return 0;
+}
+
+int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
+
+    int rc = opfor_config_check(&s->cfg, d);
+    if (rc < 0)
+        return rc;
+    if (s->cfg.token_file[0]) {
+        rc = opfor_config_read_token(s->cfg.token_file, s->token, sizeof s->token, d);
+        if (rc < 0)
+            return rc;
+    }
+    rc = mkdir_p(s->cfg.state_dir, 0700, d);
+    if (rc < 0)
+        return rc;
+
+    rc = adopt_activated(s, d);
+    if (rc < 0)
+        return rc;
+    if (rc > 0) {
+        if (s->cfg.listen[0])
+            LOG(s, INFO, "socket activation: ignoring listen %s", s->cfg.listen);
+    } else {
+        if (s->cfg.socket[0] && (rc = listen_unix(s, d)) < 0)
+            return rc;
+        if (s->cfg.listen[0] && (rc = listen_tcp(s, d)) < 0)
+            return rc;
+    }
+
+    static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++) {
+        uv_signal_init(s->loop, &s->sigs[i]);
+        s->sigs[i].data = s;
+        uv_signal_start(&s->sigs[i], on_signal, signums[i]);
+    }
+    s->sigs_on = 1;
+    uv_async_init(s->loop, &s->async, on_async);
+    s->async.data = s;
+    uv_unref((uv_handle_t *)&s->async); /* posts never keep the loop alive on their own */
+    s->async_on = 1;
+    return 0;
+}
+
+/* Close callback of the server's own handles (listeners, signals, async); data is the server. */
+static void on_server_handle_closed(uv_handle_t *h) {
+    opfor_server_t *s = h->data;
+    s->pending_closes--;
+}
+
+static void server_close_handle(opfor_server_t *s, uv_handle_t *h) {
+    h->data = s;
+    s->pending_closes++;
+    uv_close(h, on_server_handle_closed);
+}
+
+static void close_listeners(opfor_server_t *s) {
+    remove_socket_file(s);
+    for (int i = 0; i < s->nlisteners; i++)
+        if (s->listeners[i].active) {
+            s->listeners[i].active = 0;
+            server_close_handle(s, &s->listeners[i].h.handle);
+        }
+}
+
+void opfor_server_stop(opfor_server_t *s) {
+    if (s->stopping)
+        return;
+    s->stopping = 1;
+    opfor_sd_notify(NULL, "STOPPING=1");
+    close_listeners(s);
+    while (s->clients) {
+        opfor_client_t *c = s->clients;
+        for (opfor_call_t *call = c->calls; call; call = call->next)
+            atomic_store(&call->cancelled, 1);
+        client_close(c);
+    }
+    if (s->sigs_on) /* keep catching signals (a second one exits at once), but let uv_run end */
+        for (int i = 0; i < 3; i++)
+            uv_unref((uv_handle_t *)&s->sigs[i]);
+}
+
+void opfor_server_free(opfor_server_t *s) {
+    if (!s)
+        return;
+    s->stopping = 1;
+    close_listeners(s);
+    while (s->clients)
+        client_close(s->clients);
+    if (s->sigs_on) {
+        for (int i = 0; i < 3; i++)
+            server_close_handle(s, (uv_handle_t *)&s->sigs[i]);
+        s->sigs_on = 0;
+    }
+    if (s->async_on) {
+        run_posts(s);
+        server_close_handle(s, (uv_handle_t *)&s->async);
+        s->async_on = 0;
+    }
+    /* Only until our own closes are done: the loop may hold other handles that stay open. With
+     * closing handles pending, one iteration never blocks. */
+    while (s->pending_closes > 0)
+        uv_run(s->loop, UV_RUN_ONCE);
+    uv_mutex_destroy(&s->post_lock);
+    free(s);
+}

@@ -1,0 +1,69 @@
+/* io/server_int.h — opford server internals shared by server.c and the method handlers.
+ *
+ * The uv handles are embedded in the structs that own them (a client holds its stream, timer
+ * and shutdown request) and a struct is freed only in the close callback of its last handle.
+ * Calls hold a pointer to their client that the client clears when it closes, so an answer
+ * computed after a disconnect is dropped instead of touching freed memory.
+ */
+#ifndef OPFOR_SERVER_INT_H
+#define OPFOR_SERVER_INT_H
+
+#include "opfor/frame.h"
+#include "opfor/rpc.h"
+#include "opfor/server.h"
+
+#include <stdatomic.h>
+
+typedef struct opfor_client opfor_client_t;
+
+struct opfor_call {
+    opfor_server_t *srv;            /* the server; never NULL */
+    opfor_client_t *client;         /* NULL once the client has gone */
+    struct opfor_call *prev, *next; /* the client's list of calls awaiting an answer */
+    uint32_t id;                    /* request id */
+    int method;                     /* opfor__method_id_t */
+    int notification;               /* 1: nobody waits for an answer */
+    int in_handler;                 /* 1 while the handler runs (the dispatcher frees) */
+    int answered;                   /* 1 once an answer was sent or dropped */
+    int packing;                    /* 1 between result_begin and result_end */
+    atomic_int cancelled;           /* set on the loop thread, read by workers */
+    msgpack_sbuffer buf;            /* the response being packed */
+    msgpack_packer pk;              /* packs into buf */
+};
+
+struct opfor_client {
+    union {
+        uv_handle_t handle;
+        uv_stream_t stream;
+        uv_pipe_t pipe;
+        uv_tcp_t tcp;
+    } h;                         /* the connection */
+    uv_timer_t timer;            /* hello deadline, then idle timeout */
+    uv_shutdown_t shutdown_req;  /* used by a graceful close */
+    opfor_server_t *srv;         /* owner */
+    opfor_client_t *prev, *next; /* the server's client list */
+    uint64_t serial;             /* connection number, for logs */
+    char peer[80];               /* "unix#3", "tcp 127.0.0.1:4242 #4" */
+    int is_tcp;                  /* 1 for TCP connections */
+    int token_required;          /* 1 when hello must carry the token */
+    int hello_done;              /* 1 after a successful hello */
+    int authed;                  /* 1 when no token is needed or it was given */
+    int draining;                /* 1: no more input, closing after pending writes */
+    int closing;                 /* 1 once uv_close was called */
+    int open_handles;            /* handles not yet closed; freed at 0 */
+    uint8_t *in;                 /* received bytes not yet consumed */
+    size_t in_len, in_cap;       /* bytes held, bytes allocated */
+    unsigned inflight;           /* requests awaiting an answer */
+    struct opfor_call *calls;    /* those requests */
+};
+
+/* Ends a client's session after the pending writes (and a final message) have gone out. */
+void opfor__client_drain(opfor_client_t *c, const char *why);
+/* Marks the client as past hello (authorised when auth is 1) and arms the idle timer. */
+void opfor__client_hello_ok(opfor_client_t *c, int auth);
+/* Compares a presented token with the configured one in constant time; 1 when equal. */
+int opfor__server_token_ok(const opfor_server_t *s, const char *token);
+/* The current configuration's limits, for hello's answer. */
+const opfor_config_t *opfor__server_cfg(const opfor_server_t *s);
+
+#endif
