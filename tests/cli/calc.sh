@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# tests/cli/calc.sh BIN_DIR [SOURCE_DIR] — `opfor calc`, `opfor demo` and `opfor bench calc`
+# end to end: what the app would show, --json that parses, --list, --help, edited models,
+# and exit codes (0 ok, 2 for a wrong ruleset/action/field/value, 1 for a bad model file)
+# with messages that list what is allowed. Any failure makes the script exit 1.
+set -u
+bin="$1/opfor"
+fails=0
+tmp=$(mktemp -d)
+out="$tmp/out"; err="$tmp/err"
+trap 'rm -rf "$tmp"' EXIT
+
+fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; fails=$((fails+1)); }
+
+# run WANT_RC ARGS... : runs opfor, checks the exit code.
+run() {
+  local want=$1; shift
+  "$bin" "$@" >"$out" 2>"$err"; local rc=$?
+  [ "$rc" -eq "$want" ] || fail "opfor $* exited $rc, want $want"
+}
+has()     { grep -qF -- "$1" "$out" || fail "stdout lacks '$1'"; }
+has_err() { grep -qF -- "$1" "$err" || fail "stderr lacks '$1'"; }
+json_ok() { python3 -m json.tool "$out" >/dev/null 2>&1 || fail "stdout is not valid JSON"; }
+
+# --- what the app shows ---------------------------------------------------------------
+run 0 calc viktoria fire_rifle --actor veteran --target soldier --cover soft --range 20
+has "Fire Rifle (Viktoria! VI, IX): actor veteran, target soldier, cover soft, range 20 in"
+has "To hit: 4+ (exact 46.3%, as rolled 50.0%)"
+has "Critical: 6, then 6 kills (2.8%)"
+has "Save: 6+ (exact 21.4%, as rolled 16.7%)"
+has "Effect (D6): 1-2 scratch; 3-5 wounded; 6 killed"
+has "Range bracket: medium"
+
+# the same with --flag=value forms and a bracket name
+run 0 calc viktoria fire-rifle --actor=veteran --target=soldier --cover=soft --range=medium
+has "To hit: 4+ (exact 46.3%, as rolled 50.0%)"
+
+run 0 calc viktoria attack_lance --actor soldier --charging
+has "actor-mounted, charging"
+has "To hit: 2+ (exact 83.2%, as rolled 83.3%)"
+has "Effect (D6): 1 scratch; 2-4 wounded; 5-6 killed"
+
+run 0 calc viktoria check_morale --actor veteran --general
+has "Morale check: 5+ on 2D6 (exact 87.0%, as rolled 83.3%)"
+run 0 calc viktoria check_morale --actor veteran --general=no --half-strength=yes
+has "Morale check: 7+ on 2D6"
+
+run 0 calc viktoria advance --actor soldier --terrain rough --obstacles 1
+has "Move (open ground): 4 plus 1d3 inches (5-7 in, mean 6)"
+has "Adjusted for terrain: (3 plus 1d3) x 1/2 inches (2-3 in, mean 2.5)"
+
+run 0 calc viktoria call_support_fire --registered 2 --guns heavy
+has "Call for fire: 8+ on 2D6 (41.7%)"
+has "Blast radius: 6 in"
+
+run 0 calc viktoria weather_event --level 3 --wind NW
+has "2 backs two points -> SW"
+has "6 rises one level -> 4 (High Winds/Inclement)"
+
+run 0 calc viktoria test_out_of_command --actor soldier --range 10 --weather 5
+has "Command test: "
+has "Command radius: 6 in"
+
+run 0 calc viktoria test_vs_blast --actor transport --cover fortification
+has "Effect (D6): 1 no damage; 2-4 damaged; 5-6 destroyed"
+
+# every action answers its defaults
+for a in fire_pistol fire_carbine fire_rifle test_vs_mg fire_artillery call_support_fire \
+         throw_bomb test_vs_blast attack_sword attack_lance attack_bayonet attack_dagger \
+         hypnotic_attack test_vs_mesmerism heal check_morale rally test_out_of_command \
+         advance run_gallop charge crawl weather_event; do
+  run 0 calc viktoria "$a"
+  run 0 calc viktoria "$a" --json
+  json_ok
+done
+
+# --- JSON -------------------------------------------------------------------------------
+run 0 calc viktoria fire_rifle --actor veteran --target soldier --cover soft --range 20 --json
+json_ok
+python3 - "$out" <<'EOF' || fail "fire_rifle JSON has the wrong content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ruleset"] == "viktoria" and d["action"] == "fire_rifle"
+assert d["fields"]["actor"] == "veteran" and d["fields"]["range"] == 20
+rolls = {r["name"]: r for r in d["rolls"]}
+assert set(rolls) == {"hit", "critical", "save"}
+for r in d["rolls"]:
+    assert set(r) >= {"name", "dice", "need", "p_exact", "p_rendered", "error"}
+    assert abs(r["p_rendered"] - r["p_exact"] - r["error"]) < 1e-9
+assert rolls["hit"]["need"] == "4+" and rolls["hit"]["dice"] == "D6"
+assert abs(rolls["hit"]["p_rendered"] - 0.5) < 1e-12
+assert abs(rolls["critical"]["p_exact"] - 1 / 36) < 1e-9
+o = {x["name"]: x for x in d["outcomes"]}
+assert abs(sum(x["p_exact"] for x in d["outcomes"]) - 1) < 1e-9
+assert d["facts"]["bracket"] == "medium"
+EOF
+
+run 0 calc viktoria check_morale --json --actor elite
+json_ok
+python3 - "$out" <<'EOF' || fail "check_morale JSON wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["rolls"][0]["dice"] == "2D6" and d["rolls"][0]["need"].endswith("on 2D6")
+EOF
+
+# --- --list and --help --------------------------------------------------------------------
+run 0 calc viktoria --list
+has "fire_pistol  Fire Pistol (VI, IX)"
+has "--range           inches 0-9, or point_blank (to 2 in), short (to 4 in), medium (to 6 in), long (to 9 in) [default short]"
+has "weather_event  Weather Event"
+run 0 calc viktoria --list --json
+json_ok
+python3 - "$out" <<'EOF' || fail "--list --json wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [a["name"] for a in d["actions"]]
+assert len(names) == 23 and names[0] == "fire_pistol" and "weather_event" in names
+f = {x["name"]: x for x in d["actions"][2]["fields"]}
+assert f["actor"]["values"] == ["civilian", "conscript", "soldier", "veteran", "elite"]
+assert f["cover"]["values"] == ["none", "soft", "hard", "fortification"]
+assert f["actor-mounted"]["kind"] == "flag"
+EOF
+run 0 calc --help
+has "usage: opfor calc RULESET ACTION"
+run 0 calc viktoria fire_pistol --help
+has "--target-prone"
+has "Target Prone/Crawling"
+
+# --- wrong input: exit 2, saying what is allowed ------------------------------------------
+run 2 calc
+has_err "missing ruleset; allowed: viktoria"
+run 2 calc warhammer fire_rifle
+has_err "unknown ruleset 'warhammer'; allowed: viktoria"
+run 2 calc viktoria
+has_err "missing action; allowed: fire_pistol, fire_carbine"
+run 2 calc viktoria fire_cannon
+has_err "unknown action 'fire_cannon'; allowed: fire_pistol"
+run 2 calc viktoria fire_rifle --colour red
+has_err "unknown field --colour; fire_rifle takes: --actor, --target, --cover, --range"
+run 2 calc viktoria fire_rifle --general
+has_err "fire_rifle has no field --general"
+run 2 calc viktoria fire_rifle --actor sergeant
+has_err "bad value 'sergeant' for --actor (fire_rifle); allowed: civilian, conscript, soldier, veteran, elite"
+run 2 calc viktoria fire_rifle --cover bush
+has_err "allowed: none, soft, hard, fortification"
+run 2 calc viktoria fire_rifle --actor-mounted=perhaps
+has_err "allowed: yes, no"
+run 2 calc viktoria fire_pistol --range 12
+has_err "out of range: a pistol reaches 9 in at most"
+run 2 calc viktoria fire_carbine --range 40
+has_err "36 in at most"
+run 2 calc viktoria attack_lance --no-actor-mounted
+has_err "horseback"
+run 2 calc viktoria fire_rifle --range
+has_err "--range needs a value"
+run 2 calc viktoria --actor veteran fire_rifle
+has_err "before the action"
+
+# --- edited model files --------------------------------------------------------------------
+printf 'fire:\n  hit:\n    actor: {veteran: 3.0, elite: 3.0}\n' >"$tmp/hot.yaml"
+run 0 calc viktoria fire_rifle --actor veteran --model "$tmp/hot.yaml"
+has "To hit: 2+, re-roll a 1 needing"
+printf 'fire:\n  hit:\n    sharpshootr: 1\n' >"$tmp/bad.yaml"
+run 1 calc viktoria fire_rifle --model "$tmp/bad.yaml"
+has_err "$tmp/bad.yaml:3:5: unknown key 'fire.hit.sharpshootr'"
+printf 'fire:\n  hit:\n    actor: {veteran: 3.0}\n' >"$tmp/order.yaml"
+run 1 calc viktoria fire_rifle --model "$tmp/order.yaml"
+has_err "$tmp/order.yaml:3:22: fire.hit.actor.veteran (3) and fire.hit.actor.elite (0.8)"
+run 1 calc viktoria fire_rifle --model "$tmp/missing.yaml"
+has_err "$tmp/missing.yaml: cannot open"
+if [ $# -ge 2 ]; then
+  run 0 calc viktoria heal --model "$2/rulesets/viktoria/model.yaml"
+  has "Heal: 4+"
+fi
+
+# --- demo and bench --------------------------------------------------------------------------
+run 0 demo
+has "1. A veteran fires his rifle at a soldier in soft cover, 20 inches away"
+has "To hit: 4+ (exact 46.3%, as rolled 50.0%)"
+has "Morale check: 5+ on 2D6"
+lines=$(wc -l <"$out")
+[ "$lines" -le 32 ] || fail "demo prints $lines lines, want at most 32"
+run 2 demo --fast
+run 0 bench calc --seconds 0.05 --json
+json_ok
+python3 - "$out" <<'EOF' || fail "bench JSON wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["benchmarks"][0]
+assert b["name"] == "calc" and b["unit"] == "queries/s" and len(b["per_run"]) == 5
+assert b["min"] <= b["median"] <= b["max"] and b["median"] > 1000
+assert d["machine"] and d["cpu"]
+EOF
+run 2 bench nosuch
+has_err "unknown benchmark 'nosuch'; allowed: calc"
+run 2 bench --seconds 0
+has_err "--seconds"
+
+if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
+echo "calc.sh: all checks passed"

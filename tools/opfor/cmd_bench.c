@@ -1,0 +1,266 @@
+/* tools/opfor/cmd_bench.c — `opfor bench [NAME] [--json] [--seconds S]`: benchmarks.
+ *
+ * One table row per benchmark; each row's function runs its workload for a given time and
+ * reports operations per second. Every benchmark runs 5 times and reports the median, with
+ * the machine (uname) and CPU model (/proc/cpuinfo), so docs/BENCHMARKS.md can record the
+ * exact figure and where it came from. Later benchmarks (engine, search) add rows.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "cli.h"
+#include "json_out.h"
+#include "opfor/viktoria/calc.h"
+
+#define BENCH_RUNS 5
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------------------------ calc */
+
+/* The fixed mix: one request per common kind of query, in the proportions a game asks them
+ * (fire and tests most often). Each string is "action field value field value ...". */
+static const char *const CALC_MIX[] = {
+    "fire_rifle actor veteran target soldier cover soft range 20",
+    "fire_rifle actor soldier target conscript range 30 moving yes",
+    "fire_carbine actor soldier target veteran cover hard range 10 actor-mounted yes",
+    "fire_pistol actor elite target soldier range 3",
+    "test_vs_mg actor soldier cover soft range 25",
+    "test_vs_blast actor conscript cover none",
+    "attack_lance actor soldier target soldier charging yes",
+    "attack_bayonet actor veteran target soldier cover hard",
+    "check_morale actor veteran general yes",
+    "rally actor soldier musician yes colours yes",
+    "test_out_of_command actor soldier range 26",
+    "advance actor soldier terrain rough obstacles 1",
+    "call_support_fire registered 2",
+    "throw_bomb actor soldier range 4",
+    "weather_event level 3 wind N",
+    "hypnotic_attack actor elite target soldier range 5",
+};
+#define CALC_MIX_N (sizeof CALC_MIX / sizeof CALC_MIX[0])
+
+typedef struct calc_ctx {
+    opfor_viktoria_model_t model;
+    opfor_viktoria_req_t reqs[CALC_MIX_N];
+} calc_ctx_t;
+
+/* Parses the mix into requests; 0 or -1 with a message on stderr. */
+static int calc_prepare(calc_ctx_t *c) {
+    opfor_diag_t d;
+    if (opfor_viktoria_model_default(&c->model, &d) != 0) {
+        fprintf(stderr, "opfor: bench calc: model: %s\n", d.msg);
+        return -1;
+    }
+    for (size_t i = 0; i < CALC_MIX_N; i++) {
+        char buf[256], *save = NULL;
+        snprintf(buf, sizeof buf, "%s", CALC_MIX[i]);
+        char *word = strtok_r(buf, " ", &save);
+        int id = opfor_viktoria_action_find(word);
+        if (id < 0 || opfor_viktoria_req_init(&c->reqs[i], id) != 0) {
+            fprintf(stderr, "opfor: bench calc: bad mix entry '%s'\n", CALC_MIX[i]);
+            return -1;
+        }
+        char *field, *value;
+        while ((field = strtok_r(NULL, " ", &save)) && (value = strtok_r(NULL, " ", &save)))
+            if (opfor_viktoria_req_set(&c->reqs[i], field, value, &d) != 0) {
+                fprintf(stderr, "opfor: bench calc: %s\n", d.msg);
+                return -1;
+            }
+    }
+    return 0;
+}
+
+/* Answers the mix round and round for `seconds`; returns queries per second. */
+static double calc_run(void *ctx, double seconds) {
+    calc_ctx_t *c = ctx;
+    opfor_viktoria_result_t res;
+    opfor_diag_t d;
+    volatile double sink = 0.0; /* keeps the answers alive */
+    long n = 0;
+    double t0 = now_seconds(), t = t0;
+    while (t - t0 < seconds) {
+        for (int k = 0; k < 64; k++)
+            for (size_t i = 0; i < CALC_MIX_N; i++) {
+                if (opfor_viktoria_calc(&c->model, &c->reqs[i], &res, &d) == 0 && res.nrolls)
+                    sink += res.rolls[0].roll.p_exact;
+                n++;
+            }
+        t = now_seconds();
+    }
+    (void)sink;
+    return (double)n / (t - t0);
+}
+
+/* ------------------------------------------------------------------ the table */
+
+typedef struct bench {
+    const char *name;                      /* `opfor bench NAME` */
+    const char *what;                      /* one line */
+    const char *unit;                      /* what run() counts per second */
+    size_t ctx_size;                       /* bytes of context to allocate */
+    int (*prepare)(void *ctx);             /* once, before the runs; 0 or -1 */
+    double (*run)(void *ctx, double secs); /* one timed run: units per second */
+} bench_t;
+
+static int calc_prepare_v(void *ctx) {
+    return calc_prepare(ctx);
+}
+
+static const bench_t BENCHES[] = {
+    {"calc", "Viktoria! calculator: answers per second over a fixed mix of 16 queries", "queries/s",
+     sizeof(calc_ctx_t), calc_prepare_v, calc_run},
+};
+#define NBENCH (sizeof BENCHES / sizeof BENCHES[0])
+
+/* ------------------------------------------------------------------ machine */
+
+static void cpu_model(char *buf, size_t size) {
+    snprintf(buf, size, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Hardware", 8) == 0 ||
+            strncmp(line, "Model", 5) == 0) {
+            char *colon = strchr(line, ':');
+            if (!colon)
+                continue;
+            colon++;
+            while (*colon == ' ' || *colon == '\t')
+                colon++;
+            colon[strcspn(colon, "\n")] = 0;
+            snprintf(buf, size, "%s", colon);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: opfor bench [NAME ...] [--json] [--seconds S]\n\n"
+            "Runs each benchmark %d times for S seconds (default 1) and reports the median\n"
+            "with the machine and CPU model. Without a NAME, runs them all.\n\nbenchmarks:\n",
+            BENCH_RUNS);
+    for (size_t i = 0; i < NBENCH; i++)
+        fprintf(f, "  %-8s %s\n", BENCHES[i].name, BENCHES[i].what);
+}
+
+int opfor_cmd_bench(int argc, char **argv) {
+    int json = 0;
+    double seconds = 1.0;
+    int chosen[NBENCH] = {0}, any = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (opfor_cli_is_help(s)) {
+            usage(stdout);
+            return OPFOR_EXIT_OK;
+        } else if (strcmp(s, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(s, "--seconds") == 0 || strncmp(s, "--seconds=", 10) == 0) {
+            const char *v = s[9] == '=' ? s + 10 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!v || opfor_cli_parse_double(v, &seconds) != 0 || !(seconds > 0) || seconds > 60)
+                return opfor_cli_usage_error("bench: --seconds needs a number above 0 and at "
+                                             "most 60, got '%s'",
+                                             v ? v : "");
+        } else if (s[0] == '-') {
+            return opfor_cli_usage_error("bench: unknown option '%s'; allowed: --json, "
+                                         "--seconds S, --help",
+                                         s);
+        } else {
+            size_t k = 0;
+            while (k < NBENCH && strcmp(BENCHES[k].name, s) != 0)
+                k++;
+            if (k == NBENCH) {
+                char names[256] = "";
+                for (size_t j = 0; j < NBENCH; j++)
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                             j ? ", " : "", BENCHES[j].name);
+                return opfor_cli_usage_error("bench: unknown benchmark '%s'; allowed: %s", s,
+                                             names);
+            }
+            chosen[k] = 1;
+            any = 1;
+        }
+    }
+
+    struct utsname u;
+    char machine[400], cpu[256];
+    if (uname(&u) == 0)
+        snprintf(machine, sizeof machine, "%s %s %s", u.sysname, u.release, u.machine);
+    else
+        snprintf(machine, sizeof machine, "unknown");
+    cpu_model(cpu, sizeof cpu);
+
+    opfor_json_t j;
+    if (json) {
+        opfor_json_init(&j, stdout);
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_str(&j, "machine", machine);
+        opfor_json_kv_str(&j, "cpu", cpu);
+        opfor_json_kv_num(&j, "seconds_per_run", seconds);
+        opfor_json_kv_int(&j, "runs", BENCH_RUNS);
+        opfor_json_key(&j, "benchmarks");
+        opfor_json_arr_begin(&j);
+    } else {
+        printf("machine: %s\ncpu: %s\n", machine, cpu);
+    }
+    int rc = OPFOR_EXIT_OK;
+    for (size_t k = 0; k < NBENCH; k++) {
+        if (any && !chosen[k])
+            continue;
+        const bench_t *b = &BENCHES[k];
+        void *ctx = calloc(1, b->ctx_size);
+        if (!ctx || b->prepare(ctx) != 0) {
+            free(ctx);
+            rc = OPFOR_EXIT_FAIL;
+            continue;
+        }
+        double runs[BENCH_RUNS], sorted[BENCH_RUNS];
+        for (int r = 0; r < BENCH_RUNS; r++)
+            runs[r] = sorted[r] = b->run(ctx, seconds);
+        free(ctx);
+        qsort(sorted, BENCH_RUNS, sizeof sorted[0], cmp_double);
+        double median = sorted[BENCH_RUNS / 2];
+        if (json) {
+            opfor_json_obj_begin(&j);
+            opfor_json_kv_str(&j, "name", b->name);
+            opfor_json_kv_str(&j, "what", b->what);
+            opfor_json_kv_str(&j, "unit", b->unit);
+            opfor_json_kv_num(&j, "median", median);
+            opfor_json_kv_num(&j, "min", sorted[0]);
+            opfor_json_kv_num(&j, "max", sorted[BENCH_RUNS - 1]);
+            opfor_json_key(&j, "per_run");
+            opfor_json_arr_begin(&j);
+            for (int r = 0; r < BENCH_RUNS; r++)
+                opfor_json_num(&j, runs[r]);
+            opfor_json_arr_end(&j);
+            opfor_json_obj_end(&j);
+        } else {
+            printf("%s: %.0f %s (median of %d runs of %g s; min %.0f, max %.0f)\n  %s\n", b->name,
+                   median, b->unit, BENCH_RUNS, seconds, sorted[0], sorted[BENCH_RUNS - 1],
+                   b->what);
+        }
+    }
+    if (json) {
+        opfor_json_arr_end(&j);
+        opfor_json_obj_end(&j);
+        opfor_json_end(&j);
+    }
+    return rc;
+}
