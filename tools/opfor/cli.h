@@ -27,6 +27,13 @@ int opfor_cmd_dice(int argc, char **argv);
 int opfor_cmd_scenario(int argc, char **argv);
 int opfor_cmd_bench(int argc, char **argv);
 int opfor_cmd_demo(int argc, char **argv);
+int opfor_cmd_patrol(int argc, char **argv);
+int opfor_cmd_scores(int argc, char **argv);
+int opfor_cmd_selfplay(int argc, char **argv);
+/* `opfor bench engine` (bench_engine.c): rules engine speed. */
+int opfor_bench_engine(int argc, char **argv);
+/* `opfor bench display` (tools/opfor/bench_display.c). */
+int opfor_bench_display(int argc, char **argv);
 
 /* Prints "opfor: <message>" to stderr and returns OPFOR_EXIT_USAGE. */
 int opfor_cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

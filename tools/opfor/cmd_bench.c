@@ -151,6 +151,29 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* Benchmarks with their own options and several figures each live in their own files; the
+ * ones not built yet resolve to NULL and are hidden. */
+#pragma weak opfor_bench_engine
+#pragma weak opfor_bench_rpc
+#pragma weak opfor_bench_mcts
+#pragma weak opfor_bench_display
+int opfor_bench_rpc(int argc, char **argv);
+int opfor_bench_mcts(int argc, char **argv);
+
+typedef struct bench_cmd {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *what;
+} bench_cmd_t;
+
+static const bench_cmd_t BENCH_CMDS[] = {
+    {"engine", opfor_bench_engine, "Viktoria! engine: activations and games per second"},
+    {"mcts", opfor_bench_mcts, "MCTS: iterations per second and decision latency by level"},
+    {"rpc", opfor_bench_rpc, "opford: calc requests per second and latency from N clients"},
+    {"display", opfor_bench_display, "e-ink: render time and bytes per refresh, per panel"},
+};
+#define NBENCH_CMDS (sizeof BENCH_CMDS / sizeof BENCH_CMDS[0])
+
 static void usage(FILE *f) {
     fprintf(f,
             "usage: opfor bench [NAME ...] [--json] [--seconds S]\n\n"
@@ -159,9 +182,17 @@ static void usage(FILE *f) {
             BENCH_RUNS);
     for (size_t i = 0; i < NBENCH; i++)
         fprintf(f, "  %-8s %s\n", BENCHES[i].name, BENCHES[i].what);
+    for (size_t i = 0; i < NBENCH_CMDS; i++)
+        if (BENCH_CMDS[i].fn)
+            fprintf(f, "  %-8s %s (own options: opfor bench %s --help)\n", BENCH_CMDS[i].name,
+                    BENCH_CMDS[i].what, BENCH_CMDS[i].name);
 }
 
 int opfor_cmd_bench(int argc, char **argv) {
+    if (argc > 1)
+        for (size_t k = 0; k < NBENCH_CMDS; k++)
+            if (BENCH_CMDS[k].fn && strcmp(argv[1], BENCH_CMDS[k].name) == 0)
+                return BENCH_CMDS[k].fn(argc - 1, argv + 1);
     int json = 0;
     double seconds = 1.0;
     int chosen[NBENCH] = {0}, any = 0;

@@ -17,6 +17,9 @@
 #pragma weak opfor_cmd_scenario
 #pragma weak opfor_cmd_bench
 #pragma weak opfor_cmd_demo
+#pragma weak opfor_cmd_patrol
+#pragma weak opfor_cmd_scores
+#pragma weak opfor_cmd_selfplay
 
 static const opfor_cli_cmd_t commands[] = {
     {"calc", opfor_cmd_calc, "the Viktoria! calculator: scores needed for any action"},
@@ -24,6 +27,9 @@ static const opfor_cli_cmd_t commands[] = {
     {"scenario", opfor_cmd_scenario, "check, list and show scenario files"},
     {"bench", opfor_cmd_bench, "benchmarks (calc, ...)"},
     {"demo", opfor_cmd_demo, "a short tour of the calculator"},
+    {"patrol", opfor_cmd_patrol, "Patrol Mode: initiative, spotting, placement, score (solo/coop)"},
+    {"scores", opfor_cmd_scores, "the Patrol Mode high-score table"},
+    {"selfplay", opfor_cmd_selfplay, "whole games between built-in policies on the rules engine"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
