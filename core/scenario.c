@@ -8,6 +8,7 @@
  * Rules: Viktoria! IV (units), VII (leaders), XIII (weather), XIV and XV (scenarios).
  */
 #include "opfor/scenario.h"
+#include "opfor/yamltext.h"
 
 #include <errno.h>
 #include <libfyaml.h>
@@ -1126,65 +1127,6 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
     return validate(c, root);
 }
 
-/* Checks that text is YAML-printable UTF-8 before libfyaml sees it: valid UTF-8 (no
- * overlong forms, surrogates or values past U+10FFFF) and no control characters other than
- * tab, line feed and carriage return (YAML 1.2 5.1). Scenario files are text, and this
- * also keeps bytes away from libfyaml 0.7's scanner, which can loop on some invalid input.
- * Returns 0, or fills d (1-based line, column in characters) and returns OPFOR_EPARSE. */
-static int check_text(const unsigned char *s, size_t len, opfor_diag_t *d) {
-    int line = 1, col = 1;
-    size_t i = 0;
-    while (i < len) {
-        unsigned c = s[i];
-        size_t n = 1;
-        unsigned cp = c;
-        if (c >= 0x80) {
-            unsigned min;
-            if (c >= 0xC2 && c <= 0xDF) {
-                n = 2;
-                cp = c & 0x1F;
-                min = 0x80;
-            } else if (c >= 0xE0 && c <= 0xEF) {
-                n = 3;
-                cp = c & 0x0F;
-                min = 0x800;
-            } else if (c >= 0xF0 && c <= 0xF4) {
-                n = 4;
-                cp = c & 0x07;
-                min = 0x10000;
-            } else {
-                return opfor_diag_set(d, OPFOR_EPARSE, line, col,
-                                      "not UTF-8 text (byte 0x%02x): scenario files are UTF-8", c);
-            }
-            if (i + n > len)
-                return opfor_diag_set(d, OPFOR_EPARSE, line, col,
-                                      "not UTF-8 text (sequence cut short at the end)");
-            for (size_t k = 1; k < n; k++) {
-                if ((s[i + k] & 0xC0) != 0x80)
-                    return opfor_diag_set(d, OPFOR_EPARSE, line, col,
-                                          "not UTF-8 text (byte 0x%02x after 0x%02x)", s[i + k], c);
-                cp = (cp << 6) | (s[i + k] & 0x3F);
-            }
-            if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-                return opfor_diag_set(d, OPFOR_EPARSE, line, col,
-                                      "not UTF-8 text (invalid sequence at byte 0x%02x)", c);
-        }
-        int control = (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0x7F ||
-                      (cp >= 0x80 && cp <= 0x9F && cp != 0x85) || cp == 0xFFFE || cp == 0xFFFF;
-        if (control)
-            return opfor_diag_set(d, OPFOR_EPARSE, line, col,
-                                  "control character U+%04X is not allowed in a scenario file", cp);
-        if (cp == '\n') {
-            line++;
-            col = 1;
-        } else {
-            col++;
-        }
-        i += n;
-    }
-    return 0;
-}
-
 static void quiet_output(struct fy_diag *diag, void *user, const char *buf, size_t len) {
     (void)diag;
     (void)user;
@@ -1209,7 +1151,7 @@ int opfor_scenario_load_string(const char *text, size_t len, const char *name, o
         return opfor_diag_set(diag, OPFOR_EFULL, 0, 0, "scenario is larger than %d bytes",
                               OPFOR_SCENARIO_MAX_BYTES);
 
-    int rc0 = check_text((const unsigned char *)text, len, diag);
+    int rc0 = opfor_yaml_text_check(text, len, diag);
     if (rc0)
         return rc0;
 

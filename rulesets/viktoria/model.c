@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <libfyaml.h>
+#include "opfor/yamltext.h"
 
 /* ------------------------------------------------------------------ name tables */
 
@@ -549,6 +550,9 @@ static int check(loader_t *L) {
 /* ------------------------------------------------------------------ entry points */
 
 static int load_text(loader_t *L, const char *text, size_t len) {
+    int trc = opfor_yaml_text_check(text, len, L->diag);
+    if (trc)
+        return trc;
     struct fy_diag_cfg dcfg;
     fy_diag_cfg_default(&dcfg);
     dcfg.fp = NULL;
