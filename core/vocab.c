@@ -107,8 +107,7 @@ const opfor_name_t opfor_status_names[] = {
     {NULL, 0},
 };
 
-/* Compares a user-written name with a table name: case-insensitive, '-' and ' ' as '_'. */
-static int name_eq(const char *a, const char *b) {
+int opfor_vocab_name_eq(const char *a, const char *b) {
     for (;; a++, b++) {
         char x = *a, y = *b;
         if (x >= 'A' && x <= 'Z')
@@ -130,7 +129,7 @@ int opfor_vocab_lookup(const opfor_name_t *table, const char *s, int *out) {
     if (!table || !s)
         return OPFOR_EINVAL;
     for (const opfor_name_t *n = table; n->name; n++) {
-        if (name_eq(n->name, s)) {
+        if (opfor_vocab_name_eq(n->name, s)) {
             if (out)
                 *out = n->value;
             return 0;

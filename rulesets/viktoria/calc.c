@@ -261,30 +261,11 @@ const opfor_viktoria_action_t *opfor_viktoria_action_get(int id) {
     return id >= 0 && id < OPFOR_VK_A_COUNT ? &ACTIONS[id] : NULL;
 }
 
-/* Case-insensitive, '-' and ' ' equal to '_'. */
-static int name_eq(const char *a, const char *b) {
-    for (;; a++, b++) {
-        char x = *a, y = *b;
-        if (x >= 'A' && x <= 'Z')
-            x = (char)(x - 'A' + 'a');
-        if (y >= 'A' && y <= 'Z')
-            y = (char)(y - 'A' + 'a');
-        if (x == '-' || x == ' ')
-            x = '_';
-        if (y == '-' || y == ' ')
-            y = '_';
-        if (x != y)
-            return 0;
-        if (!x)
-            return 1;
-    }
-}
-
 int opfor_viktoria_action_find(const char *name) {
     if (!name)
         return OPFOR_ENOENT;
     for (int i = 0; i < OPFOR_VK_A_COUNT; i++)
-        if (name_eq(ACTIONS[i].name, name))
+        if (opfor_vocab_name_eq(ACTIONS[i].name, name))
             return i;
     return OPFOR_ENOENT;
 }
@@ -316,10 +297,10 @@ const opfor_viktoria_field_t *opfor_viktoria_field_get(int id) {
 int opfor_viktoria_field_find(const char *name) {
     if (!name)
         return OPFOR_ENOENT;
-    if (name_eq(name, "colors"))
+    if (opfor_vocab_name_eq(name, "colors"))
         return OPFOR_VK_F_COLOURS;
     for (int i = 0; i < OPFOR_VK_F_COUNT; i++)
-        if (name_eq(FIELDS[i].name, name))
+        if (opfor_vocab_name_eq(FIELDS[i].name, name))
             return i;
     return OPFOR_ENOENT;
 }

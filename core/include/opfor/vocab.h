@@ -19,6 +19,9 @@ typedef struct opfor_name {
     int value;
 } opfor_name_t;
 
+/* Whether a user-written name a matches name b: case-insensitive, with '-' and ' ' equal
+ * to '_' ("Field-Works" matches "field_works"). */
+int opfor_vocab_name_eq(const char *a, const char *b);
 /* Finds s (case-insensitive, '-' and ' ' equal to '_') in table; 0 and *out on success,
  * OPFOR_ENOENT otherwise. */
 int opfor_vocab_lookup(const opfor_name_t *table, const char *s, int *out);
