@@ -1,0 +1,1814 @@
+/* rulesets/viktoria/engine.c — the Viktoria! rules engine: context, state, the turn's phases,
+ * the legal action lists and the dispatch of apply.
+ *
+ * The sequence of play (V.A) is a small state machine over opfor_vk_state_t.phase; the only
+ * place that decides who activates next is vk_next_side (the mode hook). Legal lists are
+ * generated from the situation in a fixed order and never allocate; apply checks the action
+ * against the phase and the unit, then hands it to the rules files (engine_move.c, _fire.c,
+ * _morale.c, _melee.c, _blast.c, _special.c). See engine_int.h for the design.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_int.h"
+
+/* ---------------------------------------------------------------- events */
+
+void vk_ev(opfor_vk_events_t *ev, const char *fmt, ...) {
+    if (!ev || !ev->buf || ev->size == 0)
+        return;
+    if (ev->len >= ev->size - 1) {
+        ev->truncated = 1;
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(ev->buf + ev->len, ev->size - ev->len, fmt, ap);
+    va_end(ap);
+    if (w < 0)
+        return;
+    if ((size_t)w >= ev->size - ev->len - 1) {
+        ev->len = ev->size - 1;
+        ev->buf[ev->len] = 0;
+        ev->truncated = 1;
+        return;
+    }
+    ev->len += (size_t)w;
+    ev->buf[ev->len++] = '\n';
+    ev->buf[ev->len] = 0;
+}
+
+/* ---------------------------------------------------------------- geometry helpers */
+
+void vk_unit_geo(const opfor_vk_state_t *st, int u, vk_ugeo_t *g) {
+    const opfor_unit_t *un = &st->units[u];
+    float sx = 0.0f, sy = 0.0f;
+    int n = 0;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!vk_alive(st, i))
+            continue;
+        sx += st->figures[i].pos.x;
+        sy += st->figures[i].pos.y;
+        n++;
+    }
+    g->n = n;
+    g->r = 0.0f;
+    if (n == 0) {
+        g->c = opfor_pt(0.0f, 0.0f);
+        return;
+    }
+    g->c = opfor_pt(sx / (float)n, sy / (float)n);
+    float r2 = 0.0f;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!vk_alive(st, i))
+            continue;
+        float d = opfor_dist(g->c, st->figures[i].pos) + vk_radius(&st->figures[i]);
+        if (d > r2)
+            r2 = d;
+    }
+    g->r = r2;
+}
+
+float vk_nearest_pair(const opfor_vk_state_t *st, int a, int b, int *fa, int *fb) {
+    const opfor_unit_t *ua = &st->units[a], *ub = &st->units[b];
+    /* b's centre and radius bound the search: a figure of a farther from b's centre than
+       the best so far plus b's radius cannot improve it */
+    float sx = 0.0f, sy = 0.0f;
+    int nb = 0;
+    for (int j = ub->first; j < ub->first + ub->count; j++)
+        if (vk_alive(st, j)) {
+            sx += st->figures[j].pos.x;
+            sy += st->figures[j].pos.y;
+            nb++;
+        }
+    float best = 1e30f;
+    int ba = -1, bb = -1;
+    if (nb > 0) {
+        opfor_pt_t cb = opfor_pt(sx / (float)nb, sy / (float)nb);
+        float rb2 = 0.0f;
+        for (int j = ub->first; j < ub->first + ub->count; j++)
+            if (vk_alive(st, j)) {
+                float d2 = opfor_dist2(cb, st->figures[j].pos);
+                if (d2 > rb2)
+                    rb2 = d2;
+            }
+        float rb = sqrtf(rb2);
+        for (int i = ua->first; i < ua->first + ua->count; i++) {
+            if (!vk_alive(st, i))
+                continue;
+            opfor_pt_t p = st->figures[i].pos;
+            float dc = opfor_dist(p, cb);
+            if (ba >= 0 && dc > rb) {
+                float lb = dc - rb;
+                if (lb * lb > best)
+                    continue;
+            }
+            for (int j = ub->first; j < ub->first + ub->count; j++) {
+                if (!vk_alive(st, j))
+                    continue;
+                float d2 = opfor_dist2(p, st->figures[j].pos);
+                if (d2 < best) {
+                    best = d2;
+                    ba = i;
+                    bb = j;
+                }
+            }
+        }
+    }
+    if (fa)
+        *fa = ba;
+    if (fb)
+        *fb = bb;
+    if (ba < 0)
+        return 1e30f;
+    float gap = sqrtf(best) - vk_radius(&st->figures[ba]) - vk_radius(&st->figures[bb]);
+    return gap < 0.0f ? 0.0f : gap;
+}
+
+int vk_nearest_fig(const opfor_vk_state_t *st, int u, opfor_pt_t p, float *d2out) {
+    const opfor_unit_t *un = &st->units[u];
+    float best = 1e30f;
+    int bi = -1;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!vk_alive(st, i))
+            continue;
+        float d2 = opfor_dist2(st->figures[i].pos, p);
+        if (d2 < best) {
+            best = d2;
+            bi = i;
+        }
+    }
+    if (d2out)
+        *d2out = best;
+    return bi;
+}
+
+int vk_los(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int g) {
+    const opfor_figure_t *a = &st->figures[f], *b = &st->figures[g];
+    return opfor_terrain_los_r(&ctx->sc.table, a->pos, vk_radius(a), b->pos, vk_radius(b), NULL);
+}
+
+/* vk_unit_sees with the nearest pair (fa, fb) and its gap already known. */
+static int unit_sees_from(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                          int fa, int fb, float gap, float max_range) {
+    if (fa < 0 || gap > max_range)
+        return 0;
+    if (vk_los(ctx, st, fa, fb))
+        return 1;
+    /* Try the other ends of both units: each figure of u against its nearest of t, for a
+       few figures spread through the unit. */
+    const opfor_unit_t *un = &st->units[u];
+    int tries = 0;
+    int step = un->count > 4 ? un->count / 4 : 1;
+    for (int i = un->first; i < un->first + un->count && tries < 4; i += step) {
+        if (!vk_alive(st, i) || i == fa)
+            continue;
+        float d2;
+        int j = vk_nearest_fig(st, t, st->figures[i].pos, &d2);
+        if (j < 0)
+            continue;
+        tries++;
+        float g = sqrtf(d2) - vk_radius(&st->figures[i]) - vk_radius(&st->figures[j]);
+        if (g > max_range)
+            continue;
+        if (vk_los(ctx, st, i, j))
+            return 1;
+    }
+    return 0;
+}
+
+int vk_unit_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                 float max_range) {
+    int fa, fb;
+    float gap = vk_nearest_pair(st, u, t, &fa, &fb);
+    return unit_sees_from(ctx, st, u, t, fa, fb, gap, max_range);
+}
+
+int vk_unit_active(const opfor_vk_state_t *st, int u) {
+    if (u < 0 || u >= st->nunits)
+        return 0;
+    if (st->ux[u].removed || (st->units[u].flags & OPFOR_UNIT_OFF_TABLE))
+        return 0;
+    /* A unit is its people: a gun or wagon whose crew is gone stays on the table as a
+       wreck, not a unit (XI: transport is left standing). Machines act on their own (XII). */
+    const opfor_unit_t *un = &st->units[u];
+    int machine = un->type >= OPFOR_UT_VEHICLE;
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (machine || vk_is_person(&st->figures[i])))
+            return 1;
+    return 0;
+}
+
+int opfor_vk_unit_in_play(const opfor_vk_state_t *st, int u) {
+    return vk_unit_active(st, u);
+}
+
+int opfor_vk_unit_present(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    int n = 0;
+    for (int i = un->first; i < un->first + un->count; i++)
+        n += vk_alive(st, i);
+    return n;
+}
+
+/* A unit that may still take an activation this turn. */
+static int unit_ready(const opfor_vk_state_t *st, int u) {
+    return vk_unit_active(st, u) && !(st->units[u].flags & OPFOR_UNIT_ACTED);
+}
+
+int opfor_vk_side_ready(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int side) {
+    (void)ctx;
+    for (int u = 0; u < st->nunits; u++)
+        if (st->units[u].side == side && unit_ready(st, u))
+            return 1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- harm */
+
+void vk_harm(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int effect, int melee,
+             int by_side, opfor_vk_events_t *ev) {
+    (void)ctx;
+    opfor_figure_t *fg = &st->figures[f];
+    int u = fg->unit;
+    if (effect <= 0 || !(fg->flags & OPFOR_FIG_ALIVE))
+        return;
+    if (effect == 1 && !(fg->flags & OPFOR_FIG_WOUNDED)) {
+        fg->flags |= OPFOR_FIG_WOUNDED;
+        fg->flags &= (uint16_t)~OPFOR_FIG_BOUND;
+        /* Walkers: wounds do nothing singly (a second counts as a kill), but a walker
+           checks morale even when only wounded (XII.E). */
+        if (st->units[u].type == OPFOR_UT_WALKER && (fg->flags & OPFOR_FIG_EQUIPMENT))
+            st->ux[u].casualties++;
+        return;
+    }
+    if (st->units[u].type == OPFOR_UT_WALKER && (fg->flags & OPFOR_FIG_EQUIPMENT)) {
+        /* A kill makes the walker hesitate for a turn instead (XII.E). */
+        fg->flags &= (uint16_t)~OPFOR_FIG_WOUNDED;
+        st->ux[u].hesitate = (uint8_t)(st->turn + 1);
+        st->ux[u].casualties++;
+        VK_EV(ev, "  %s is staggered and must recover next turn", st->units[u].name);
+        return;
+    }
+    fg->flags &= (uint16_t) ~(OPFOR_FIG_ALIVE | OPFOR_FIG_MESMERIZED);
+    st->figx[f] &= (uint8_t)~OPFOR_VK_FX_CONTROLLED;
+    st->ux[u].casualties++;
+    /* Colours (XI): picked up by a nearby friend after fire, captured in melee. */
+    if (fg->skills & OPFOR_S_COLOURS) {
+        fg->skills &= (uint16_t)~OPFOR_S_COLOURS;
+        if (melee) {
+            if (by_side >= 0 && by_side < 2)
+                st->colours_taken[by_side]++;
+            VK_EV(ev, "  the colours of %s are captured!", st->units[u].name);
+        } else {
+            int best = -1;
+            float bd = 1e30f;
+            for (int i = 0; i < st->nfigures; i++) {
+                if (!vk_alive(st, i) || st->units[st->figures[i].unit].side != st->units[u].side ||
+                    !vk_is_person(&st->figures[i]) || st->ux[st->figures[i].unit].removed)
+                    continue;
+                float d = opfor_dist2(st->figures[i].pos, fg->pos);
+                /* own unit first */
+                if (st->figures[i].unit == u)
+                    d *= 0.25f;
+                if (d < bd) {
+                    bd = d;
+                    best = i;
+                }
+            }
+            if (best >= 0 && bd <= 36.0f) {
+                st->figures[best].skills |= OPFOR_S_COLOURS;
+                VK_EV(ev, "  the colours of %s are picked up", st->units[u].name);
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- context */
+
+int opfor_vk_ctx_init(opfor_vk_ctx_t **out, const opfor_scenario_t *sc,
+                      const opfor_viktoria_model_t *m, const opfor_vk_options_t *options,
+                      opfor_diag_t *diag) {
+    if (!out || !sc || !m)
+        return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0, "no context, scenario or model");
+    *out = NULL;
+    if (sc->nunits <= 0 || sc->nunits > OPFOR_MAX_UNITS || sc->nfigures <= 0 ||
+        sc->nfigures > OPFOR_MAX_FIGURES)
+        return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0, "scenario has %d units and %d figures",
+                              sc->nunits, sc->nfigures);
+    for (int u = 0; u < sc->nunits; u++) {
+        const opfor_unit_t *un = &sc->units[u];
+        if (un->side > 1 || un->first + un->count > sc->nfigures || un->count == 0)
+            return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0, "unit %d (%s) has bad figures or side",
+                                  u, un->name);
+        for (int i = un->first; i < un->first + un->count; i++)
+            if (sc->figures[i].unit != u || sc->figures[i].quality >= OPFOR_Q_COUNT)
+                return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0,
+                                      "figure %d does not belong to unit %d (%s)", i, u, un->name);
+    }
+    opfor_vk_ctx_t *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "no memory for the context");
+    memcpy(&ctx->sc, sc, sizeof *sc);
+    ctx->sc.patrol = NULL;
+    ctx->sc.doc = NULL;
+    memcpy(&ctx->model, m, sizeof *m);
+    if (options)
+        ctx->opt = *options;
+    ctx->turn_limit = ctx->opt.turn_limit > 0 ? ctx->opt.turn_limit
+                      : sc->turn_limit > 0    ? sc->turn_limit
+                                              : 12;
+    for (int s = 0; s < 2; s++) {
+        ctx->ngeneral[s] = 0;
+        for (int k = 0; k < 4; k++)
+            ctx->general_unit[s][k] = -1;
+        /* Home direction: toward the side's edge, else away from the enemy's. */
+        int e = sc->sides[s].edge;
+        if (e < 0 || e >= OPFOR_EDGE_COUNT) {
+            int oe = sc->sides[1 - s].edge;
+            if (oe >= 0 && oe < OPFOR_EDGE_COUNT)
+                ctx->home[s] = opfor_edge_inward((opfor_edge_t)oe);
+            else
+                ctx->home[s] = opfor_pt(0.0f, s == 0 ? -1.0f : 1.0f);
+        } else {
+            ctx->home[s] = opfor_vscale(opfor_edge_inward((opfor_edge_t)e), -1.0f);
+        }
+    }
+    for (int u = 0; u < sc->nunits; u++) {
+        const opfor_unit_t *un = &sc->units[u];
+        int is_gen = (un->flags & OPFOR_UNIT_GENERAL) != 0;
+        for (int i = un->first; i < un->first + un->count && !is_gen; i++)
+            if (sc->figures[i].skills & OPFOR_S_GENERAL)
+                is_gen = 1;
+        if (is_gen && ctx->ngeneral[un->side] < 4)
+            ctx->general_unit[un->side][ctx->ngeneral[un->side]++] = u;
+    }
+    for (int i = 0; i < sc->table.nfeatures; i++)
+        if (sc->table.features[i].move != OPFOR_MOVE_OPEN)
+            ctx->move_feat[ctx->nmove_feat++] = (uint8_t)i;
+    int rc = vk_tabs_build(ctx, diag);
+    if (rc) {
+        free(ctx);
+        return rc;
+    }
+    *out = ctx;
+    return 0;
+}
+
+void opfor_vk_ctx_free(opfor_vk_ctx_t *ctx) {
+    if (!ctx)
+        return;
+    free(ctx->tab);
+    free(ctx);
+}
+
+const opfor_scenario_t *opfor_vk_ctx_scenario(const opfor_vk_ctx_t *ctx) {
+    return &ctx->sc;
+}
+
+int opfor_vk_ctx_turn_limit(const opfor_vk_ctx_t *ctx) {
+    return ctx->turn_limit;
+}
+
+/* ---------------------------------------------------------------- state */
+
+void opfor_vk_state_init(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, uint64_t seed) {
+    memset(st, 0, sizeof *st);
+    opfor_rng_seed(&st->rng, seed, 0x566b5f656e67696eULL); /* "Vk_engin" stream */
+    st->phase = OPFOR_VK_PH_START_TURN;
+    st->cur = OPFOR_VK_NONE;
+    st->winner = -2;
+    st->nunits = (uint8_t)ctx->sc.nunits;
+    st->nfigures = (uint16_t)ctx->sc.nfigures;
+    int lv = ctx->sc.weather.level;
+    st->level = (uint8_t)(lv < 1 ? 1 : lv > 5 ? 5 : lv);
+    st->wind = (uint8_t)(ctx->sc.weather.wind & 7);
+    /* Copy units and figures field by field into the zeroed arrays (no padding bytes from the
+       scenario reach the state, so hashes depend on values only). */
+    for (int u = 0; u < ctx->sc.nunits; u++) {
+        const opfor_unit_t *s = &ctx->sc.units[u];
+        opfor_unit_t *d = &st->units[u];
+        memcpy(d->name, s->name, sizeof d->name);
+        d->name[OPFOR_UNIT_NAME_MAX - 1] = 0;
+        d->facing = s->facing;
+        d->first = s->first;
+        d->count = s->count;
+        d->strength = s->strength ? s->strength : s->count;
+        d->flags = (uint16_t)(s->flags & ~OPFOR_UNIT_ACTED);
+        d->side = s->side;
+        d->type = s->type;
+        d->status = s->status;
+        d->quality = s->quality;
+        d->formation = s->formation;
+        /* Guns start loaded; MGs ready (IX). */
+        d->flags |= OPFOR_UNIT_LOADED;
+    }
+    for (int i = 0; i < ctx->sc.nfigures; i++) {
+        const opfor_figure_t *s = &ctx->sc.figures[i];
+        opfor_figure_t *d = &st->figures[i];
+        d->pos = s->pos;
+        d->unit = s->unit;
+        d->quality = s->quality;
+        d->weapons = s->weapons;
+        d->skills = s->skills;
+        d->flags = (uint16_t)(s->flags & ~(OPFOR_FIG_ACTED | OPFOR_FIG_MOVED | OPFOR_FIG_RUNNING));
+    }
+    for (int s = 0; s < 2; s++)
+        st->reg[s].point = opfor_pt(-1.0f, -1.0f);
+}
+
+/* ---------------------------------------------------------------- ending */
+
+static int side_units(const opfor_vk_state_t *st, int side) {
+    int n = 0;
+    for (int u = 0; u < st->nunits; u++)
+        if (st->units[u].side == side && !(st->units[u].flags & OPFOR_UNIT_GENERAL) &&
+            vk_unit_active(st, u))
+            n++;
+    return n;
+}
+
+/* Score (XIV, XV.B guidance): objectives held, enemy units destroyed, colours taken. */
+static void scores(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int out[2]) {
+    out[0] = out[1] = 0;
+    for (int o = 0; o < ctx->sc.nobjectives; o++) {
+        const opfor_objective_t *ob = &ctx->sc.objectives[o];
+        int held[2] = {0, 0};
+        float r2 = ob->radius * ob->radius;
+        for (int i = 0; i < st->nfigures; i++) {
+            if (!vk_alive(st, i) || !vk_is_person(&st->figures[i]) ||
+                !vk_unit_active(st, st->figures[i].unit))
+                continue;
+            if (opfor_dist2(st->figures[i].pos, ob->pos) <= r2)
+                held[st->units[st->figures[i].unit].side] = 1;
+        }
+        if (held[0] && !held[1])
+            out[0] += ob->points;
+        else if (held[1] && !held[0])
+            out[1] += ob->points;
+    }
+    for (int u = 0; u < st->nunits; u++) {
+        if (st->units[u].flags & OPFOR_UNIT_GENERAL)
+            continue;
+        int merged_away = st->units[u].count == 0;
+        if (!vk_unit_active(st, u) && !merged_away)
+            out[1 - st->units[u].side] += 1;
+    }
+    out[0] += st->colours_taken[0];
+    out[1] += st->colours_taken[1];
+}
+
+/* Ends the game when a side has no units left or the turn limit has passed. Returns 1 when
+ * over. */
+static int check_end(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int turn_over,
+                     opfor_vk_events_t *ev) {
+    int n0 = side_units(st, 0), n1 = side_units(st, 1);
+    int over = 0, winner = -2;
+    if (n0 == 0 || n1 == 0) {
+        over = 1;
+        winner = n0 == 0 && n1 == 0 ? -1 : n0 == 0 ? 1 : 0;
+    } else if (turn_over && st->turn >= ctx->turn_limit) {
+        over = 1;
+    }
+    if (!over)
+        return 0;
+    int sc[2];
+    scores(ctx, st, sc);
+    st->score[0] = (int16_t)sc[0];
+    st->score[1] = (int16_t)sc[1];
+    if (winner == -2) {
+        if (sc[0] != sc[1])
+            winner = sc[0] > sc[1] ? 0 : 1;
+        else {
+            int k0 = 0, k1 = 0;
+            for (int i = 0; i < st->nfigures; i++)
+                if (!(st->figures[i].flags & OPFOR_FIG_ALIVE)) {
+                    if (st->units[st->figures[i].unit].side == 0)
+                        k1++;
+                    else
+                        k0++;
+                }
+            winner = k0 > k1 ? 0 : k1 > k0 ? 1 : -1;
+        }
+    }
+    st->winner = (int8_t)winner;
+    st->phase = OPFOR_VK_PH_OVER;
+    st->cur = OPFOR_VK_NONE;
+    VK_EV(ev, "Game over after turn %d: %s (score %d-%d)", st->turn,
+          winner == -1  ? "a draw"
+          : winner == 0 ? ctx->sc.sides[0].name
+                        : ctx->sc.sides[1].name,
+          sc[0], sc[1]);
+    return 1;
+}
+
+int opfor_vk_is_terminal(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
+    (void)ctx;
+    return st->phase == OPFOR_VK_PH_OVER;
+}
+
+void opfor_vk_result(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_vk_result_t *r) {
+    memset(r, 0, sizeof *r);
+    r->over = st->phase == OPFOR_VK_PH_OVER;
+    r->winner = r->over ? st->winner : -2;
+    if (r->over) {
+        r->score[0] = st->score[0];
+        r->score[1] = st->score[1];
+    } else {
+        scores(ctx, st, r->score);
+    }
+    for (int i = 0; i < st->nfigures; i++) {
+        int s = st->units[st->figures[i].unit].side;
+        if (!(st->figures[i].flags & OPFOR_FIG_ALIVE))
+            r->killed[s]++;
+        else if (vk_alive(st, i) && vk_unit_active(st, st->figures[i].unit))
+            r->alive[s]++;
+    }
+    r->units[0] = side_units(st, 0);
+    r->units[1] = side_units(st, 1);
+    r->turn = st->turn;
+}
+
+/* ---------------------------------------------------------------- sequencing */
+
+/* The mode hook (V.A, XV): who selects the next unit. -1 ends the turn. */
+static int vk_next_side(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
+    int r0 = opfor_vk_side_ready(ctx, st, 0), r1 = opfor_vk_side_ready(ctx, st, 1);
+    if (!r0 && !r1)
+        return -1;
+    if (ctx->opt.initiative) {
+        int s = ctx->opt.initiative(ctx, st, ctx->opt.initiative_user);
+        /* a mode may only hand the initiative to a side that can use it */
+        if (s == 0 && !r0)
+            s = 1;
+        else if (s == 1 && !r1)
+            s = 0;
+        return s;
+    }
+    if (ctx->opt.seq == OPFOR_VK_SEQ_SIDE_BY_SIDE) {
+        int first = st->seq_side;
+        return (first == 0 ? r0 : r1) ? first : 1 - first;
+    }
+    if (!r0 || !r1)
+        return r0 ? 0 : 1; /* only one side has units left to move: no roll needed */
+    for (;;) {
+        int a = vk_d6(st), b = vk_d6(st);
+        st->init_die[0] = (uint8_t)a;
+        st->init_die[1] = (uint8_t)b;
+        if (a != b) {
+            VK_EV(ev, "Initiative: %s %d, %s %d", ctx->sc.sides[0].name, a, ctx->sc.sides[1].name,
+                  b);
+            return a > b ? 0 : 1;
+        }
+    }
+}
+
+static void start_turn(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
+    st->turn++;
+    VK_EV(ev, "Turn %d", st->turn);
+    for (int u = 0; u < st->nunits; u++) {
+        st->units[u].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
+        st->ux[u].flags &= (uint8_t) ~(OPFOR_VK_UX_FOUGHT | OPFOR_VK_UX_FLED);
+    }
+    for (int i = 0; i < st->nfigures; i++) {
+        st->figures[i].flags &= (uint16_t)~OPFOR_FIG_ACTED;
+        st->figx[i] &= (uint8_t) ~(OPFOR_VK_FX_PLAYING | OPFOR_VK_FX_RELAY | OPFOR_VK_FX_ATTACKED);
+    }
+    if (ctx->opt.weather_events)
+        vk_weather_event(ctx, st, ev);
+    if (ctx->opt.specials)
+        vk_specials_turn(ctx, st, ev);
+    if (ctx->opt.seq == OPFOR_VK_SEQ_SIDE_BY_SIDE && !ctx->opt.initiative) {
+        int a, b;
+        do {
+            a = vk_d6(st);
+            b = vk_d6(st);
+        } while (a == b);
+        st->seq_side = (uint8_t)(a > b ? 0 : 1);
+        VK_EV(ev, "Initiative for the turn: %s", ctx->sc.sides[st->seq_side].name);
+    }
+    st->phase = OPFOR_VK_PH_INITIATIVE;
+}
+
+/* Ends the current activation: morale, promotions, melee links, game end, next phase. */
+static void end_activation(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
+    vk_morale_after(ctx, st, ev);
+    for (int u = 0; u < st->nunits; u++) {
+        st->ux[u].flags &= (uint8_t)~OPFOR_VK_UX_CHARGED;
+        if (vk_unit_active(st, u))
+            vk_promote(st, u, ev);
+    }
+    vk_melee_refresh(st);
+    st->cur = OPFOR_VK_NONE;
+    st->restricted = 0;
+    st->charge.active = 0;
+    if (check_end(ctx, st, 0, ev))
+        return;
+    st->phase = OPFOR_VK_PH_INITIATIVE;
+}
+
+/* After an action: go on to control of mesmerised figures, or end the activation. */
+static void after_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
+    int u = st->cur;
+    if (u != OPFOR_VK_NONE && vk_unit_active(st, u)) {
+        const opfor_unit_t *un = &st->units[u];
+        for (int i = un->first; i < un->first + un->count; i++)
+            if (vk_alive(st, i) && (st->figx[i] & OPFOR_VK_FX_CONTROLLED)) {
+                vk_morale_after(ctx, st, ev);
+                if (!vk_unit_active(st, u))
+                    break;
+                st->phase = OPFOR_VK_PH_CONTROL;
+                st->side = (uint8_t)(1 - un->side);
+                st->charge.control = (uint8_t)(i - un->first);
+                return;
+            }
+    }
+    end_activation(ctx, st, ev);
+}
+
+/* ---------------------------------------------------------------- what a unit may do */
+
+enum {
+    K_MOVE = 1u << 0,  /* advance, run */
+    K_CRAWL = 1u << 1, /* crawl / take cover */
+    K_FIRE = 1u << 2,  /* fire, MG, artillery, support, bombs */
+    K_CHARGE = 1u << 3,
+    K_STAND = 1u << 4, /* stand, load */
+    K_RALLY = 1u << 5,
+    K_FIGHT = 1u << 6,
+    K_OTHER = 1u << 7, /* heal (any), mesmerise, limber, mount, split, merge, rear */
+    K_HEAL = 1u << 8,  /* heal within 6 in */
+    K_TOREAR = 1u << 9,
+};
+
+static unsigned allowed_kinds(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    if (vk_in_melee(st, u))
+        return K_FIGHT | (un->status == OPFOR_WAVERING ? K_RALLY : 0u);
+    if (st->ux[u].hesitate && st->ux[u].hesitate >= st->turn)
+        return K_STAND; /* a staggered walker recovers (XII.E) */
+    if (un->status == OPFOR_WAVERING)
+        return K_RALLY | (st->restricted ? K_CRAWL : K_MOVE | K_CRAWL); /* XI */
+    if (st->restricted) /* VII: take cover, fire, bombs, stand/load, medics within 6 in */
+        return K_CRAWL | K_FIRE | K_STAND | K_HEAL;
+    return K_MOVE | K_CRAWL | K_FIRE | K_CHARGE | K_STAND | K_OTHER | K_HEAL | K_TOREAR;
+}
+
+static unsigned kind_class(int kind) {
+    switch (kind) {
+    case OPFOR_VK_STAND:
+    case OPFOR_VK_LOAD:
+        return K_STAND;
+    case OPFOR_VK_RALLY:
+        return K_RALLY;
+    case OPFOR_VK_ADVANCE:
+    case OPFOR_VK_RUN:
+        return K_MOVE;
+    case OPFOR_VK_CRAWL:
+        return K_CRAWL;
+    case OPFOR_VK_CHARGE:
+        return K_CHARGE;
+    case OPFOR_VK_FIRE:
+    case OPFOR_VK_FIRE_MG:
+    case OPFOR_VK_FIRE_ARTILLERY:
+    case OPFOR_VK_CALL_SUPPORT:
+    case OPFOR_VK_THROW_BOMB:
+        return K_FIRE;
+    case OPFOR_VK_FIGHT:
+        return K_FIGHT;
+    case OPFOR_VK_HEAL:
+        return K_HEAL;
+    case OPFOR_VK_TO_REAR:
+        return K_TOREAR;
+    default:
+        return K_OTHER;
+    }
+}
+
+static int gun_unit(const opfor_vk_state_t *st, int u) {
+    return vk_gun_figure(st, u) >= 0;
+}
+
+/* Whether a unit can move at all (unlimbered guns cannot: VIII). */
+static int can_move(const opfor_vk_state_t *st, int u) {
+    if (gun_unit(st, u) && !(st->units[u].flags & OPFOR_UNIT_LIMBERED))
+        return 0;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- legal lists */
+
+typedef struct lister {
+    opfor_vk_action_t *out;
+    int n, max;
+} lister_t;
+
+static opfor_vk_action_t *push(lister_t *l, int kind, int unit) {
+    if (l->n >= l->max)
+        return NULL;
+    opfor_vk_action_t *a = &l->out[l->n++];
+    memset(a, 0, sizeof *a);
+    a->kind = (uint8_t)kind;
+    a->unit = (uint8_t)unit;
+    a->target = OPFOR_VK_NONE;
+    a->figure = OPFOR_VK_NO_FIGURE;
+    return a;
+}
+
+/* Enemy units by distance (nearest first), at most max; returns count. Each carries its
+ * geometry, the exact base-to-base gap of the nearest pair and (lazily) visibility. */
+typedef struct enemy {
+    int u;
+    int fa, fb;    /* the nearest pair: our figure, theirs */
+    float gap;     /* nearest pair, base to base */
+    int vis;       /* -1 not yet known, 0 hidden, 1 some figure sees some figure */
+    vk_ugeo_t geo; /* its centre and radius */
+} enemy_t;
+
+/* Geometry of every unit in one pass over the figures. */
+static void scan_geo(const opfor_vk_state_t *st, vk_ugeo_t *geo) {
+    float sx[OPFOR_MAX_UNITS], sy[OPFOR_MAX_UNITS];
+    for (int u = 0; u < st->nunits; u++) {
+        sx[u] = sy[u] = 0.0f;
+        geo[u].n = 0;
+        geo[u].r = 0.0f;
+    }
+    for (int i = 0; i < st->nfigures; i++) {
+        if (!vk_alive(st, i))
+            continue;
+        int u = st->figures[i].unit;
+        sx[u] += st->figures[i].pos.x;
+        sy[u] += st->figures[i].pos.y;
+        geo[u].n++;
+    }
+    for (int u = 0; u < st->nunits; u++)
+        geo[u].c = geo[u].n ? opfor_pt(sx[u] / (float)geo[u].n, sy[u] / (float)geo[u].n)
+                            : opfor_pt(0.0f, 0.0f);
+    for (int i = 0; i < st->nfigures; i++) {
+        if (!vk_alive(st, i))
+            continue;
+        int u = st->figures[i].unit;
+        float d2 = opfor_dist2(geo[u].c, st->figures[i].pos);
+        float r = vk_radius(&st->figures[i]);
+        /* radius bound: sqrt only when it may grow */
+        float cur = geo[u].r - r;
+        if (cur < 0.0f || d2 > cur * cur) {
+            float d = sqrtf(d2) + r;
+            if (d > geo[u].r)
+                geo[u].r = d;
+        }
+    }
+}
+
+static int enemies_by_distance(const opfor_vk_state_t *st, int u, const vk_ugeo_t *geo,
+                               enemy_t *out, int max) {
+    int side = st->units[u].side;
+    /* order by a lower bound of the gap (centre distance less both radii), keep 2 * max */
+    int cand[OPFOR_MAX_UNITS];
+    float lb[OPFOR_MAX_UNITS];
+    int nc = 0;
+    for (int t = 0; t < st->nunits; t++) {
+        if (st->units[t].side == side || geo[t].n == 0 || st->ux[t].removed ||
+            (st->units[t].flags & OPFOR_UNIT_OFF_TABLE))
+            continue;
+        float d = opfor_dist(geo[u].c, geo[t].c) - geo[u].r - geo[t].r;
+        int k = nc++;
+        while (k > 0 && lb[k - 1] > d) {
+            lb[k] = lb[k - 1];
+            cand[k] = cand[k - 1];
+            k--;
+        }
+        lb[k] = d;
+        cand[k] = t;
+    }
+    int keep = nc < 2 * max ? nc : 2 * max;
+    int n = 0;
+    for (int i = 0; i < keep; i++) {
+        int t = cand[i];
+        int fa, fb;
+        float gap = vk_nearest_pair(st, u, t, &fa, &fb);
+        int k = n < max ? n++ : max;
+        if (k == max && (max == 0 || gap >= out[max - 1].gap))
+            continue;
+        if (k == max)
+            k = max - 1;
+        while (k > 0 && out[k - 1].gap > gap) {
+            out[k] = out[k - 1];
+            k--;
+        }
+        out[k].u = t;
+        out[k].fa = fa;
+        out[k].fb = fb;
+        out[k].gap = gap;
+        out[k].vis = -1;
+        out[k].geo = geo[t];
+    }
+    return n;
+}
+
+static int enemy_visible(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, enemy_t *e) {
+    if (e->vis < 0)
+        e->vis = unit_sees_from(ctx, st, u, e->u, e->fa, e->fb, e->gap, 1e9f);
+    return e->vis;
+}
+
+static opfor_pt_t clamp_table(const opfor_vk_ctx_t *ctx, opfor_pt_t p) {
+    float w = ctx->sc.table.width, d = ctx->sc.table.depth;
+    if (p.x < 1.0f)
+        p.x = 1.0f;
+    if (p.y < 1.0f)
+        p.y = 1.0f;
+    if (p.x > w - 1.0f)
+        p.x = w - 1.0f;
+    if (p.y > d - 1.0f)
+        p.y = d - 1.0f;
+    return p;
+}
+
+/* Centre of the nearest area feature giving cover, within reach inches of p; 0 if none. */
+static int nearest_cover(const opfor_vk_ctx_t *ctx, opfor_pt_t p, float reach, int mounted,
+                         opfor_pt_t *out) {
+    float best = reach * reach;
+    int found = 0;
+    for (int i = 0; i < ctx->sc.table.nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &ctx->sc.table.features[i];
+        if (f->cover == OPFOR_COVER_NONE || f->move == OPFOR_MOVE_IMPASSABLE)
+            continue;
+        if (mounted && (f->flags & OPFOR_TF_NO_MOUNTED))
+            continue;
+        opfor_pt_t c;
+        if (f->shape == OPFOR_SHAPE_AREA)
+            c = opfor_pt(0.5f * (f->lo.x + f->hi.x), 0.5f * (f->lo.y + f->hi.y));
+        else {
+            /* just behind the line (wall, hedge), on the side of p */
+            float bestd = 1e30f;
+            c = p;
+            for (int k = 0; k + 1 < f->npts; k++) {
+                opfor_pt_t q = opfor_seg_closest(f->pts[k], f->pts[k + 1], p);
+                float d = opfor_dist2(q, p);
+                if (d < bestd) {
+                    bestd = d;
+                    c = q;
+                }
+            }
+            opfor_vec_t back = opfor_vnorm(opfor_vsub(p, c));
+            c = opfor_vadd(c, opfor_vscale(back, 0.5f * f->width + 0.7f));
+        }
+        float d = opfor_dist2(c, p);
+        if (d < best) {
+            best = d;
+            *out = c;
+            found = 1;
+        }
+    }
+    return found;
+}
+
+static int unit_mounted(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (st->figures[i].flags & OPFOR_FIG_MOUNTED))
+            return 1;
+    return 0;
+}
+
+static int has_wounded_target(const opfor_vk_state_t *st, int t) {
+    const opfor_unit_t *un = &st->units[t];
+    int w = 0, n = 0;
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && vk_is_person(&st->figures[i])) {
+            n++;
+            w += (st->figures[i].flags & OPFOR_FIG_WOUNDED) != 0;
+        }
+    return w > 0 && w < n;
+}
+
+static int has_leader_target(const opfor_vk_state_t *st, int t) {
+    const opfor_unit_t *un = &st->units[t];
+    int l = 0, n = 0;
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && vk_is_person(&st->figures[i])) {
+            n++;
+            l += (st->figures[i].skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
+        }
+    return l > 0 && l < n;
+}
+
+static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                       const vk_ugeo_t *ug, enemy_t *en, int nen, unsigned k, lister_t *l) {
+    vk_ugeo_t g = *ug;
+    int side = st->units[u].side;
+    opfor_pt_t dests[16];
+    int nd = 0;
+    int wavering = st->units[u].status == OPFOR_WAVERING;
+    if (!wavering) {
+        for (int i = 0; i < nen && i < 3; i++)
+            dests[nd++] = en[i].geo.c;
+        for (int o = 0; o < ctx->sc.nobjectives && nd < 9; o++)
+            dests[nd++] = ctx->sc.objectives[o].pos;
+        if (nen > 0) {
+            vk_ugeo_t eg = en[0].geo;
+            opfor_vec_t d = opfor_vnorm(opfor_vsub(eg.c, g.c));
+            opfor_vec_t p = opfor_vperp(d);
+            float off = eg.r + g.r + 6.0f;
+            dests[nd++] = clamp_table(ctx, opfor_vadd(eg.c, opfor_vscale(p, off)));
+            dests[nd++] = clamp_table(ctx, opfor_vsub(eg.c, opfor_vscale(p, off)));
+        }
+    }
+    opfor_pt_t cov;
+    if (nearest_cover(ctx, g.c, 14.0f, unit_mounted(st, u), &cov))
+        dests[nd++] = cov;
+    /* back toward the own edge */
+    dests[nd++] = clamp_table(ctx, opfor_vadd(g.c, opfor_vscale(ctx->home[side], 12.0f)));
+    if (k & K_MOVE) {
+        for (int i = 0; i < nd; i++) {
+            opfor_vk_action_t *a = push(l, OPFOR_VK_ADVANCE, u);
+            if (a)
+                a->dest = dests[i];
+        }
+        for (int i = 0; i < nd; i++) {
+            opfor_vk_action_t *a = push(l, OPFOR_VK_RUN, u);
+            if (a)
+                a->dest = dests[i];
+        }
+    }
+    if (k & K_CRAWL) {
+        opfor_vk_action_t *a = push(l, OPFOR_VK_CRAWL, u);
+        if (a)
+            a->dest = g.c; /* take cover where it stands */
+        if ((k & K_MOVE) && nearest_cover(ctx, g.c, 6.0f, 0, &cov)) {
+            a = push(l, OPFOR_VK_CRAWL, u);
+            if (a)
+                a->dest = cov;
+        }
+    }
+}
+
+static int fire_targets(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, enemy_t *en,
+                        int nen, int *out, int max) {
+    float reach = vk_unit_reach(st, u);
+    int n = 0;
+    if (reach <= 0.0f)
+        return 0;
+    for (int i = 0; i < nen && n < max; i++) {
+        int t = en[i].u;
+        if (en[i].gap > reach || !vk_fire_target_ok(st, t))
+            continue;
+        if (enemy_visible(ctx, st, u, &en[i]))
+            out[n++] = i;
+    }
+    return n;
+}
+
+static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, lister_t *l) {
+    int u = st->cur;
+    const opfor_unit_t *un = &st->units[u];
+    unsigned k = allowed_kinds(st, u);
+    if (k & K_FIGHT)
+        push(l, OPFOR_VK_FIGHT, u);
+    if (k & K_RALLY)
+        push(l, OPFOR_VK_RALLY, u);
+    if (k & K_STAND) {
+        push(l, OPFOR_VK_STAND, u);
+        int mg = vk_mg_figure(st, u), gun = vk_gun_figure(st, u);
+        if ((mg >= 0 || gun >= 0) && !(un->flags & OPFOR_UNIT_LOADED) && vk_crew(st, u, NULL) > 0)
+            push(l, OPFOR_VK_LOAD, u);
+    }
+    if (k == K_FIGHT || k == (K_FIGHT | K_RALLY) || k == K_STAND)
+        return;
+    enemy_t en[VK_MAX_ENEMY_CAND];
+    vk_ugeo_t geo[OPFOR_MAX_UNITS];
+    scan_geo(st, geo);
+    int nen = enemies_by_distance(st, u, geo, en, VK_MAX_ENEMY_CAND);
+    int mobile = can_move(st, u);
+    if ((k & (K_MOVE | K_CRAWL)) && mobile)
+        list_moves(ctx, st, u, &geo[u], en, nen, k, l);
+    int tg[4];
+    int ntg = (k & K_FIRE) ? fire_targets(ctx, st, u, en, nen, tg, 4) : 0;
+    if ((k & K_MOVE) && mobile) {
+        for (int i = 0; i < ntg && i < 3; i++) { /* advance with moving fire (VI) */
+            opfor_vk_action_t *a = push(l, OPFOR_VK_ADVANCE, u);
+            if (!a)
+                break;
+            a->dest = en[tg[i]].geo.c;
+            a->target = (uint8_t)en[tg[i]].u;
+            a->flags = OPFOR_VK_AF_FIRE;
+        }
+    }
+    if ((k & K_CHARGE) && vk_gun_figure(st, u) < 0) {
+        float reach = vk_charge_reach(ctx, st, u);
+        for (int i = 0; i < nen; i++)
+            if (en[i].gap <= reach && vk_charge_target_ok(st, u, en[i].u) &&
+                enemy_visible(ctx, st, u, &en[i])) {
+                opfor_vk_action_t *a = push(l, OPFOR_VK_CHARGE, u);
+                if (a)
+                    a->target = (uint8_t)en[i].u;
+            }
+    }
+    for (int i = 0; i < ntg; i++) {
+        int t = en[tg[i]].u;
+        opfor_vk_action_t *a = push(l, OPFOR_VK_FIRE, u);
+        if (a)
+            a->target = (uint8_t)t;
+        if (i < 2 && has_wounded_target(st, t) && (a = push(l, OPFOR_VK_FIRE, u))) {
+            a->target = (uint8_t)t;
+            a->flags = OPFOR_VK_AF_AIM_WOUNDED;
+        }
+        if (i < 2 && has_leader_target(st, t) && (a = push(l, OPFOR_VK_FIRE, u))) {
+            a->target = (uint8_t)t;
+            a->flags = OPFOR_VK_AF_AIM_GENERAL;
+        }
+    }
+    if (k & K_FIRE) {
+        /* MG arcs (IX) toward each visible enemy */
+        if (vk_mg_figure(st, u) >= 0) {
+            int mgt[3], nm = 0;
+            for (int i = 0; i < nen && nm < 3; i++)
+                if (enemy_visible(ctx, st, u, &en[i]))
+                    mgt[nm++] = i;
+            static const int ARCS[3] = {OPFOR_ARC_45, OPFOR_ARC_DOUBLE_45, OPFOR_ARC_90};
+            for (int i = 0; i < nm; i++)
+                for (int a = 0; a < 3; a++)
+                    if (vk_can_fire_mg(st, u, ARCS[a])) {
+                        opfor_vk_action_t *x = push(l, OPFOR_VK_FIRE_MG, u);
+                        if (!x)
+                            break;
+                        x->dest = en[mgt[i]].geo.c;
+                        x->arc = (uint8_t)ARCS[a];
+                        x->target = (uint8_t)en[mgt[i]].u;
+                    }
+        }
+        if (vk_can_fire_gun(st, u)) {
+            int gun = vk_gun_figure(st, u);
+            for (int i = 0, m = 0; i < nen && m < 3; i++) {
+                int j = vk_nearest_fig(st, en[i].u, st->figures[gun].pos, NULL);
+                if (j < 0 || !vk_los(ctx, st, gun, j))
+                    continue;
+                opfor_vk_action_t *x = push(l, OPFOR_VK_FIRE_ARTILLERY, u);
+                if (!x)
+                    break;
+                x->dest = en[i].geo.c;
+                x->target = (uint8_t)en[i].u;
+                m++;
+            }
+        }
+        if (vk_can_call_support(st, u) && st->reg[un->side].lost < st->turn) {
+            for (int i = 0, m = 0; i < nen && m < 3; i++) {
+                if (!enemy_visible(ctx, st, u, &en[i]))
+                    continue;
+                opfor_vk_action_t *x = push(l, OPFOR_VK_CALL_SUPPORT, u);
+                if (!x)
+                    break;
+                x->dest = en[i].geo.c;
+                x->target = (uint8_t)en[i].u;
+                m++;
+            }
+            const opfor_vk_reg_t *rg = &st->reg[un->side];
+            if (rg->turns > 0) { /* keep calling on the registered point (IX) */
+                opfor_vk_action_t *x = push(l, OPFOR_VK_CALL_SUPPORT, u);
+                if (x)
+                    x->dest = rg->point;
+            }
+        }
+        if (vk_bombers(st, u) > 0) {
+            for (int i = 0, m = 0; i < nen && m < 3; i++) {
+                if (en[i].gap > VK_BOMB_RANGE)
+                    continue;
+                opfor_vk_action_t *x = push(l, OPFOR_VK_THROW_BOMB, u);
+                if (!x)
+                    break;
+                x->target = (uint8_t)en[i].u;
+                m++;
+            }
+        }
+    }
+    if ((k & K_HEAL) && vk_can_heal(st, u))
+        push(l, OPFOR_VK_HEAL, u);
+    if (!(k & K_OTHER))
+        return;
+    if (vk_mesmerists(st, u) > 0) {
+        const opfor_unit_t *mu = &st->units[u];
+        for (int i = 0, m = 0; i < nen && m < 3; i++) {
+            if (en[i].gap > VK_MESMER_RANGE)
+                continue;
+            /* the nearest visible person of that unit to a mesmerist */
+            int best = -1;
+            float bd = 1e30f;
+            for (int f = mu->first; f < mu->first + mu->count; f++) {
+                if (!vk_alive(st, f) || !(st->figures[f].skills & OPFOR_S_MESMERIST))
+                    continue;
+                const opfor_unit_t *tu = &st->units[en[i].u];
+                for (int g2 = tu->first; g2 < tu->first + tu->count; g2++) {
+                    if (!vk_alive(st, g2) || !vk_is_person(&st->figures[g2]) ||
+                        (st->figures[g2].flags & OPFOR_FIG_MESMERIZED))
+                        continue;
+                    float d = opfor_dist2(st->figures[f].pos, st->figures[g2].pos);
+                    if (d < bd && sqrtf(d) - 1.0f <= VK_MESMER_RANGE && vk_los(ctx, st, f, g2)) {
+                        bd = d;
+                        best = g2;
+                    }
+                }
+            }
+            if (best < 0)
+                continue;
+            opfor_vk_action_t *x = push(l, OPFOR_VK_MESMERIZE, u);
+            if (!x)
+                break;
+            x->target = (uint8_t)en[i].u;
+            x->figure = (uint16_t)best;
+            m++;
+        }
+    }
+    if (gun_unit(st, u)) {
+        if (un->flags & OPFOR_UNIT_LIMBERED) {
+            opfor_vk_action_t *x = push(l, OPFOR_VK_UNLIMBER, u);
+            if (x) {
+                vk_ugeo_t g, eg;
+                vk_unit_geo(st, u, &g);
+                if (nen > 0) {
+                    vk_unit_geo(st, en[0].u, &eg);
+                    x->dest = eg.c;
+                } else {
+                    x->dest = opfor_vadd(g.c, un->facing);
+                }
+            }
+        } else {
+            push(l, OPFOR_VK_LIMBER, u);
+        }
+    }
+    if (vk_can_mount(ctx, st, u))
+        push(l, OPFOR_VK_MOUNT, u);
+    if (vk_can_dismount(st, u))
+        push(l, OPFOR_VK_DISMOUNT, u);
+    if (vk_split_leaders(st, u) >= 2 && st->nunits < OPFOR_MAX_UNITS)
+        push(l, OPFOR_VK_SPLIT, u);
+    for (int f = 0; f < st->nunits; f++) {
+        if (f == u || st->units[f].side != un->side || !vk_unit_active(st, f) ||
+            (st->units[f].flags & OPFOR_UNIT_GENERAL) || (un->flags & OPFOR_UNIT_GENERAL) ||
+            vk_in_melee(st, f) || st->units[f].type != un->type)
+            continue;
+        float lb = opfor_dist(geo[u].c, geo[f].c) - geo[u].r - geo[f].r;
+        if (lb <= VK_MERGE_DIST && vk_nearest_pair(st, u, f, NULL, NULL) <= VK_MERGE_DIST) {
+            opfor_vk_action_t *x = push(l, OPFOR_VK_MERGE, u);
+            if (x)
+                x->target = (uint8_t)f;
+        }
+    }
+    if ((k & K_TOREAR) && vk_wounded_count(st, u) > 0 &&
+        vk_wounded_count(st, u) < opfor_vk_unit_present(st, u))
+        push(l, OPFOR_VK_TO_REAR, u);
+}
+
+static void list_reactions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, lister_t *l) {
+    int t = st->charge.target, c = st->charge.charger;
+    push(l, OPFOR_VK_REACT_STAND, t);
+    if (vk_can_defensive_fire(st, t))
+        push(l, OPFOR_VK_REACT_FIRE, t);
+    vk_ugeo_t tg, cg;
+    vk_unit_geo(st, t, &tg);
+    vk_unit_geo(st, c, &cg);
+    opfor_vk_action_t *a = push(l, OPFOR_VK_REACT_FLEE, t);
+    if (a) {
+        opfor_vec_t away = opfor_vnorm(opfor_vsub(tg.c, cg.c));
+        if (away.x == 0.0f && away.y == 0.0f)
+            away = ctx->home[st->units[t].side];
+        a->dest = clamp_table(ctx, opfor_vadd(tg.c, opfor_vscale(away, 24.0f)));
+    }
+    if (vk_can_counter(ctx, st, t))
+        push(l, OPFOR_VK_REACT_COUNTER, t);
+}
+
+static void list_control(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, lister_t *l) {
+    int u = st->cur;
+    int g = st->units[u].first + st->charge.control;
+    opfor_vk_action_t *a = push(l, OPFOR_VK_CONTROL, u);
+    if (a)
+        a->figure = (uint16_t)g;
+    int side = st->units[u].side; /* the figure's own side: its fellows are the targets */
+    float reach = 0.0f;
+    for (int w = 2; w >= 0; w--)
+        if (st->figures[g].weapons & (OPFOR_W_PISTOL << w)) {
+            reach = (float)ctx->model.range_edge[w][OPFOR_VK_BRACKET_COUNT - 1];
+            break;
+        }
+    int m = 0;
+    for (int t = 0; t < st->nunits && m < 3 && reach > 0.0f; t++) {
+        if (st->units[t].side != side || !vk_unit_active(st, t))
+            continue;
+        float d2;
+        int j = vk_nearest_fig(st, t, st->figures[g].pos, &d2);
+        if (t == u) { /* its own unit: nearest other figure */
+            j = -1;
+            float bd = 1e30f;
+            const opfor_unit_t *un = &st->units[u];
+            for (int i = un->first; i < un->first + un->count; i++)
+                if (i != g && vk_alive(st, i) && vk_is_person(&st->figures[i])) {
+                    float d = opfor_dist2(st->figures[i].pos, st->figures[g].pos);
+                    if (d < bd) {
+                        bd = d;
+                        j = i;
+                    }
+                }
+            d2 = bd;
+        }
+        if (j < 0 || sqrtf(d2) - 1.0f > reach)
+            continue;
+        a = push(l, OPFOR_VK_CONTROL, u);
+        if (!a)
+            break;
+        a->figure = (uint16_t)g;
+        a->target = (uint8_t)t;
+        m++;
+    }
+    /* walk toward the mesmerist's side */
+    enemy_t en[1];
+    vk_ugeo_t geo[OPFOR_MAX_UNITS];
+    scan_geo(st, geo);
+    if (enemies_by_distance(st, u, geo, en, 1) > 0) {
+        vk_ugeo_t eg;
+        vk_unit_geo(st, en[0].u, &eg);
+        a = push(l, OPFOR_VK_CONTROL, u);
+        if (a) {
+            a->figure = (uint16_t)g;
+            a->flags = OPFOR_VK_AF_MOVE;
+            a->dest = eg.c;
+        }
+    }
+}
+
+int opfor_vk_current(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
+    (void)ctx;
+    switch (st->phase) {
+    case OPFOR_VK_PH_START_TURN:
+    case OPFOR_VK_PH_INITIATIVE:
+    case OPFOR_VK_PH_COMMAND:
+        return OPFOR_VK_CHANCE;
+    case OPFOR_VK_PH_SELECT_UNIT:
+    case OPFOR_VK_PH_ACTION:
+    case OPFOR_VK_PH_REACTION:
+    case OPFOR_VK_PH_CONTROL:
+        return st->side;
+    default:
+        return OPFOR_VK_TERMINAL;
+    }
+}
+
+int opfor_vk_legal(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_vk_action_t *out,
+                   int max) {
+    lister_t l = {out, 0, max};
+    switch (st->phase) {
+    case OPFOR_VK_PH_START_TURN:
+    case OPFOR_VK_PH_INITIATIVE:
+    case OPFOR_VK_PH_COMMAND:
+        push(&l, OPFOR_VK_ROLL, OPFOR_VK_NONE);
+        break;
+    case OPFOR_VK_PH_SELECT_UNIT:
+        for (int u = 0; u < st->nunits; u++)
+            if (st->units[u].side == st->side && unit_ready(st, u))
+                push(&l, OPFOR_VK_SELECT_UNIT, u);
+        break;
+    case OPFOR_VK_PH_ACTION:
+        list_actions(ctx, st, &l);
+        break;
+    case OPFOR_VK_PH_REACTION:
+        list_reactions(ctx, st, &l);
+        break;
+    case OPFOR_VK_PH_CONTROL:
+        list_control(ctx, st, &l);
+        break;
+    default:
+        break;
+    }
+    return l.n;
+}
+
+/* ---------------------------------------------------------------- apply */
+
+static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
+                        const opfor_vk_action_t *a) {
+    int u = st->cur;
+    if (a->kind >= OPFOR_VK_KIND_COUNT)
+        return 0;
+    switch (st->phase) {
+    case OPFOR_VK_PH_START_TURN:
+    case OPFOR_VK_PH_INITIATIVE:
+    case OPFOR_VK_PH_COMMAND:
+        return a->kind == OPFOR_VK_ROLL;
+    case OPFOR_VK_PH_SELECT_UNIT:
+        return a->kind == OPFOR_VK_SELECT_UNIT && a->unit < st->nunits &&
+               st->units[a->unit].side == st->side && unit_ready(st, a->unit);
+    case OPFOR_VK_PH_REACTION:
+        if (a->kind == OPFOR_VK_REACT_STAND || a->kind == OPFOR_VK_REACT_FLEE)
+            return 1;
+        if (a->kind == OPFOR_VK_REACT_FIRE)
+            return vk_can_defensive_fire(st, st->charge.target);
+        if (a->kind == OPFOR_VK_REACT_COUNTER)
+            return vk_can_counter(ctx, st, st->charge.target);
+        return 0;
+    case OPFOR_VK_PH_CONTROL:
+        if (a->kind != OPFOR_VK_CONTROL || a->figure != st->units[u].first + st->charge.control)
+            return 0;
+        if (a->target != OPFOR_VK_NONE &&
+            (a->target >= st->nunits || st->units[a->target].side != st->units[u].side ||
+             !vk_unit_active(st, a->target)))
+            return 0;
+        return 1;
+    case OPFOR_VK_PH_ACTION:
+        break;
+    default:
+        return 0;
+    }
+    if (a->unit != u || u == OPFOR_VK_NONE)
+        return 0;
+    unsigned k = allowed_kinds(st, u);
+    if (!(kind_class(a->kind) & k))
+        return 0;
+    if (a->kind == OPFOR_VK_SELECT_UNIT || a->kind == OPFOR_VK_ROLL ||
+        (a->kind >= OPFOR_VK_REACT_STAND && a->kind <= OPFOR_VK_CONTROL))
+        return 0;
+    const opfor_unit_t *un = &st->units[u];
+    int side = un->side;
+    int t = a->target;
+    int needs_enemy = a->kind == OPFOR_VK_CHARGE || a->kind == OPFOR_VK_FIRE ||
+                      a->kind == OPFOR_VK_THROW_BOMB || a->kind == OPFOR_VK_MESMERIZE ||
+                      (a->kind == OPFOR_VK_ADVANCE && (a->flags & OPFOR_VK_AF_FIRE));
+    if (needs_enemy && (t >= st->nunits || st->units[t].side == side || !vk_unit_active(st, t)))
+        return 0;
+    switch (a->kind) {
+    case OPFOR_VK_ADVANCE:
+    case OPFOR_VK_RUN:
+    case OPFOR_VK_CRAWL:
+        if (!can_move(st, u))
+            return 0;
+        if (a->dest.x != a->dest.x || a->dest.y != a->dest.y)
+            return 0;
+        if ((a->flags & OPFOR_VK_AF_FIRE) && (!vk_fire_target_ok(st, t) || a->kind == OPFOR_VK_RUN))
+            return 0;
+        return 1;
+    case OPFOR_VK_LOAD:
+        return (vk_mg_figure(st, u) >= 0 || vk_gun_figure(st, u) >= 0) &&
+               !(un->flags & OPFOR_UNIT_LOADED) && vk_crew(st, u, NULL) > 0;
+    case OPFOR_VK_FIRE:
+        return vk_fire_target_ok(st, t) &&
+               vk_nearest_pair(st, u, t, NULL, NULL) <= vk_unit_reach(st, u) &&
+               vk_unit_sees(ctx, st, u, t, 1e9f);
+    case OPFOR_VK_CHARGE:
+        return vk_can_charge(ctx, st, u, t);
+    case OPFOR_VK_FIRE_MG:
+        return a->arc < OPFOR_ARC_180 && vk_can_fire_mg(st, u, a->arc);
+    case OPFOR_VK_FIRE_ARTILLERY:
+        return vk_can_fire_gun(st, u) &&
+               opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest);
+    case OPFOR_VK_CALL_SUPPORT:
+        return vk_can_call_support(st, u) && st->reg[side].lost < st->turn &&
+               opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest);
+    case OPFOR_VK_THROW_BOMB:
+        return vk_bombers(st, u) > 0 && vk_nearest_pair(st, u, t, NULL, NULL) <= VK_BOMB_RANGE;
+    case OPFOR_VK_HEAL:
+        return vk_can_heal(st, u);
+    case OPFOR_VK_MESMERIZE:
+        return vk_mesmerists(st, u) > 0 && a->figure < st->nfigures &&
+               st->figures[a->figure].unit == t && vk_alive(st, a->figure);
+    case OPFOR_VK_LIMBER:
+        return gun_unit(st, u) && !(un->flags & OPFOR_UNIT_LIMBERED);
+    case OPFOR_VK_UNLIMBER:
+        return gun_unit(st, u) && (un->flags & OPFOR_UNIT_LIMBERED);
+    case OPFOR_VK_MOUNT:
+        return vk_can_mount(ctx, st, u);
+    case OPFOR_VK_DISMOUNT:
+        return vk_can_dismount(st, u);
+    case OPFOR_VK_SPLIT:
+        return vk_split_leaders(st, u) >= 2 && st->nunits < OPFOR_MAX_UNITS;
+    case OPFOR_VK_MERGE:
+        return t < st->nunits && t != u && st->units[t].side == side && vk_unit_active(st, t) &&
+               !(st->units[t].flags & OPFOR_UNIT_GENERAL) && !(un->flags & OPFOR_UNIT_GENERAL) &&
+               !vk_in_melee(st, t) && vk_nearest_pair(st, u, t, NULL, NULL) <= VK_MERGE_DIST;
+    case OPFOR_VK_TO_REAR:
+        return vk_wounded_count(st, u) > 0;
+    default:
+        return 1;
+    }
+}
+
+static void select_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u,
+                        opfor_vk_events_t *ev) {
+    st->cur = (uint8_t)u;
+    st->restricted = 0;
+    st->activations++;
+    for (int v = 0; v < st->nunits; v++)
+        st->ux[v].casualties = 0;
+    opfor_unit_t *un = &st->units[u];
+    VK_EV(ev, "%s: %s activates", ctx->sc.sides[un->side].name, un->name);
+    /* Running and moving marks last until the unit acts again. */
+    for (int i = un->first; i < un->first + un->count; i++)
+        st->figures[i].flags &= (uint16_t) ~(OPFOR_FIG_RUNNING | OPFOR_FIG_MOVED);
+    vk_mesmer_tests(ctx, st, u, ev);
+    if (!vk_in_melee(st, u) && vk_needs_command_test(ctx, st, u))
+        st->phase = OPFOR_VK_PH_COMMAND;
+    else
+        st->phase = OPFOR_VK_PH_ACTION;
+}
+
+static int musician_plays_with(int kind) {
+    switch (kind) {
+    case OPFOR_VK_STAND:
+    case OPFOR_VK_ADVANCE:
+    case OPFOR_VK_FIRE:
+    case OPFOR_VK_FIRE_MG:
+    case OPFOR_VK_FIRE_ARTILLERY:
+    case OPFOR_VK_LOAD:
+    case OPFOR_VK_FIGHT:
+    case OPFOR_VK_RALLY:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void do_control(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *a,
+                       opfor_vk_events_t *ev) {
+    int g = a->figure;
+    int u = st->cur;
+    st->figx[g] &= (uint8_t)~OPFOR_VK_FX_CONTROLLED;
+    if (a->flags & OPFOR_VK_AF_MOVE) {
+        float allow = (float)(vk_move_x(ctx, st, g, VK_MV_ADVANCE) + vk_d3(st));
+        float d = vk_move_figure(ctx, st, g, a->dest, allow, -1);
+        VK_EV(ev, "  a mesmerised figure of %s walks %.1f in", st->units[u].name, d);
+    } else if (a->target != OPFOR_VK_NONE) {
+        int t = a->target;
+        float d2;
+        int j = -1;
+        const opfor_unit_t *tu = &st->units[t];
+        float bd = 1e30f;
+        for (int i = tu->first; i < tu->first + tu->count; i++)
+            if (i != g && vk_alive(st, i) && vk_is_person(&st->figures[i])) {
+                d2 = opfor_dist2(st->figures[i].pos, st->figures[g].pos);
+                if (d2 < bd) {
+                    bd = d2;
+                    j = i;
+                }
+            }
+        if (j >= 0) {
+            float gap = sqrtf(bd) - vk_radius(&st->figures[g]) - vk_radius(&st->figures[j]);
+            int w = vk_firearm(&st->figures[g], gap < 0 ? 0 : gap);
+            VK_EV(ev, "  a mesmerised figure of %s turns its weapon on %s", st->units[u].name,
+                  st->units[t].name);
+            if (w >= 0)
+                vk_shoot(ctx, st, g, j, w, gap < 0 ? 0 : gap, 0, ev);
+        }
+    } else {
+        VK_EV(ev, "  a mesmerised figure of %s stands idle", st->units[u].name);
+    }
+    /* next controlled figure, or done */
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (st->figx[i] & OPFOR_VK_FX_CONTROLLED)) {
+            st->charge.control = (uint8_t)(i - un->first);
+            return;
+        }
+    end_activation(ctx, st, ev);
+}
+
+static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *a,
+                      opfor_vk_events_t *ev) {
+    int u = a->unit;
+    opfor_unit_t *un = &st->units[u];
+    int has_via = (a->flags & OPFOR_VK_AF_VIA) != 0;
+    /* SPLIT and MERGE do not use the action (V.A): the unit goes on to act. */
+    if (a->kind == OPFOR_VK_SPLIT) {
+        vk_split(ctx, st, u, ev);
+        return;
+    }
+    if (a->kind == OPFOR_VK_MERGE) {
+        int into = a->target;
+        int joined_acted = (st->units[into].flags & OPFOR_UNIT_ACTED) != 0;
+        vk_merge(ctx, st, u, into, ev);
+        if (joined_acted) {
+            vk_mark_acted(st, into);
+            after_action(ctx, st, ev);
+        } else {
+            st->cur = (uint8_t)into; /* the whole new unit acts now */
+        }
+        return;
+    }
+    vk_mark_acted(st, u);
+    if (musician_plays_with(a->kind))
+        vk_musician_play(ctx, st, u);
+    switch (a->kind) {
+    case OPFOR_VK_STAND:
+        VK_EV(ev, "  %s stands", un->name);
+        break;
+    case OPFOR_VK_RALLY:
+        vk_rally(ctx, st, u, ev);
+        break;
+    case OPFOR_VK_LOAD:
+        un->flags |= OPFOR_UNIT_LOADED;
+        VK_EV(ev, "  %s loads", un->name);
+        break;
+    case OPFOR_VK_ADVANCE:
+    case OPFOR_VK_RUN:
+    case OPFOR_VK_CRAWL: {
+        int mv = a->kind == OPFOR_VK_ADVANCE ? VK_MV_ADVANCE
+                 : a->kind == OPFOR_VK_RUN   ? VK_MV_RUN
+                                             : VK_MV_CRAWL;
+        if ((a->flags & OPFOR_VK_AF_MOUNT) && vk_can_mount(ctx, st, u))
+            vk_mount(ctx, st, u, 1, 0);
+        if ((a->flags & OPFOR_VK_AF_DISMOUNT) && vk_can_dismount(st, u))
+            vk_mount(ctx, st, u, 0, 0);
+        vk_move_unit(ctx, st, u, mv, a->dest, has_via, a->via, 0, -1, ev);
+        if ((a->flags & OPFOR_VK_AF_FIRE) && a->kind != OPFOR_VK_RUN &&
+            vk_unit_active(st, a->target) && vk_fire_target_ok(st, a->target))
+            vk_fire_unit(ctx, st, u, a->target, 1, 0, ev);
+        break;
+    }
+    case OPFOR_VK_CHARGE:
+        if (vk_charge(ctx, st, u, a->target, ev)) {
+            st->phase = OPFOR_VK_PH_REACTION;
+            st->side = st->units[a->target].side;
+            return;
+        }
+        break;
+    case OPFOR_VK_FIRE:
+        vk_fire_unit(ctx, st, u, a->target, 0,
+                     a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL), ev);
+        break;
+    case OPFOR_VK_FIRE_MG:
+        vk_fire_mg(ctx, st, u, a->arc, a->dest, ev);
+        break;
+    case OPFOR_VK_FIRE_ARTILLERY:
+        vk_fire_gun(ctx, st, u, a->dest, ev);
+        break;
+    case OPFOR_VK_CALL_SUPPORT:
+        vk_call_support(ctx, st, u, a->dest, ev);
+        break;
+    case OPFOR_VK_THROW_BOMB:
+        vk_throw_bombs(ctx, st, u, a->target, ev);
+        break;
+    case OPFOR_VK_HEAL:
+        vk_heal(ctx, st, u, ev);
+        break;
+    case OPFOR_VK_MESMERIZE:
+        vk_mesmerize(ctx, st, u, a->figure, ev);
+        break;
+    case OPFOR_VK_LIMBER:
+        un->flags |= OPFOR_UNIT_LIMBERED;
+        VK_EV(ev, "  %s limbers up", un->name);
+        break;
+    case OPFOR_VK_UNLIMBER: {
+        un->flags &= (uint16_t)~OPFOR_UNIT_LIMBERED;
+        vk_ugeo_t g;
+        vk_unit_geo(st, u, &g);
+        opfor_vec_t f = opfor_vnorm(opfor_vsub(a->dest, g.c));
+        if (f.x != 0.0f || f.y != 0.0f)
+            un->facing = f;
+        VK_EV(ev, "  %s unlimbers", un->name);
+        break;
+    }
+    case OPFOR_VK_MOUNT:
+        vk_mount(ctx, st, u, 1, 0);
+        VK_EV(ev, "  %s mounts", un->name);
+        break;
+    case OPFOR_VK_DISMOUNT:
+        vk_mount(ctx, st, u, 0, 0);
+        VK_EV(ev, "  %s dismounts", un->name);
+        break;
+    case OPFOR_VK_TO_REAR:
+        vk_to_rear(ctx, st, u, ev);
+        break;
+    case OPFOR_VK_FIGHT:
+        vk_fight(ctx, st, u, ev);
+        break;
+    default:
+        break;
+    }
+    after_action(ctx, st, ev);
+}
+
+int opfor_vk_apply(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *a,
+                   opfor_vk_events_t *ev) {
+    if (!ctx || !st || !a || !check_action(ctx, st, a))
+        return OPFOR_EILLEGAL;
+    switch (st->phase) {
+    case OPFOR_VK_PH_START_TURN:
+        if (check_end(ctx, st, 1, ev))
+            return 0;
+        start_turn(ctx, st, ev);
+        return 0;
+    case OPFOR_VK_PH_INITIATIVE: {
+        int s = vk_next_side(ctx, st, ev);
+        if (s < 0 || s > 1) {
+            st->phase = OPFOR_VK_PH_START_TURN;
+            check_end(ctx, st, 1, ev);
+            return 0;
+        }
+        st->side = (uint8_t)s;
+        st->phase = OPFOR_VK_PH_SELECT_UNIT;
+        return 0;
+    }
+    case OPFOR_VK_PH_COMMAND:
+        if (!vk_command_test(ctx, st, st->cur, ev))
+            st->restricted = 1;
+        st->phase = OPFOR_VK_PH_ACTION;
+        st->side = st->units[st->cur].side;
+        return 0;
+    case OPFOR_VK_PH_SELECT_UNIT:
+        select_unit(ctx, st, a->unit, ev);
+        return 0;
+    case OPFOR_VK_PH_ACTION:
+        do_action(ctx, st, a, ev);
+        return 0;
+    case OPFOR_VK_PH_REACTION:
+        vk_charge_react(ctx, st, a->kind, a->dest, ev);
+        st->side = st->units[st->cur].side;
+        after_action(ctx, st, ev);
+        return 0;
+    case OPFOR_VK_PH_CONTROL:
+        do_control(ctx, st, a, ev);
+        return 0;
+    default:
+        return OPFOR_EILLEGAL;
+    }
+}
+
+void opfor_vk_settle(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
+    opfor_vk_action_t roll;
+    memset(&roll, 0, sizeof roll);
+    roll.kind = OPFOR_VK_ROLL;
+    roll.unit = OPFOR_VK_NONE;
+    roll.target = OPFOR_VK_NONE;
+    roll.figure = OPFOR_VK_NO_FIGURE;
+    while (opfor_vk_current(ctx, st) == OPFOR_VK_CHANCE)
+        opfor_vk_apply(ctx, st, &roll, ev);
+}
+
+/* ---------------------------------------------------------------- text, hash, replay */
+
+static const char *const KIND_NAMES[OPFOR_VK_KIND_COUNT] = {
+    "roll",         "select_unit", "stand",      "rally",         "load",    "advance",
+    "run",          "crawl",       "charge",     "fire",          "fire_mg", "fire_artillery",
+    "call_support", "throw_bomb",  "heal",       "mesmerize",     "limber",  "unlimber",
+    "mount",        "dismount",    "split",      "merge",         "to_rear", "fight",
+    "react_stand",  "react_fire",  "react_flee", "react_counter", "control",
+};
+
+const char *opfor_vk_kind_name(int kind) {
+    return kind >= 0 && kind < OPFOR_VK_KIND_COUNT ? KIND_NAMES[kind] : "?";
+}
+
+const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
+                                const opfor_vk_action_t *a, char *buf, size_t n) {
+    if (!buf || n == 0)
+        return buf;
+    const char *un = a->unit < st->nunits ? st->units[a->unit].name : "?";
+    const char *tn = a->target < st->nunits ? st->units[a->target].name : "?";
+    float dist = 0.0f;
+    if (a->unit < st->nunits) {
+        vk_ugeo_t g;
+        vk_unit_geo(st, a->unit, &g);
+        dist = opfor_dist(g.c, a->dest);
+    }
+    static const char *const ARC[] = {"45-degree", "90-degree", "double 45-degree", "180-degree"};
+    switch (a->kind) {
+    case OPFOR_VK_ROLL:
+        snprintf(buf, n, "Roll the dice (%s)",
+                 st->phase == OPFOR_VK_PH_START_TURN   ? "start of turn"
+                 : st->phase == OPFOR_VK_PH_INITIATIVE ? "initiative"
+                                                       : "command test");
+        break;
+    case OPFOR_VK_SELECT_UNIT:
+        snprintf(buf, n, "%s takes the initiative with %s", ctx->sc.sides[st->side].name, un);
+        break;
+    case OPFOR_VK_STAND:
+        snprintf(buf, n, "%s stands", un);
+        break;
+    case OPFOR_VK_RALLY:
+        snprintf(buf, n, "%s tries to rally", un);
+        break;
+    case OPFOR_VK_LOAD:
+        snprintf(buf, n, "%s loads", un);
+        break;
+    case OPFOR_VK_ADVANCE:
+        if (a->flags & OPFOR_VK_AF_FIRE)
+            snprintf(buf, n, "%s advances toward (%.0f, %.0f), firing at %s", un, a->dest.x,
+                     a->dest.y, tn);
+        else
+            snprintf(buf, n, "%s advances toward (%.0f, %.0f), %.0f in away", un, a->dest.x,
+                     a->dest.y, dist);
+        break;
+    case OPFOR_VK_RUN:
+        snprintf(buf, n, "%s runs toward (%.0f, %.0f), %.0f in away", un, a->dest.x, a->dest.y,
+                 dist);
+        break;
+    case OPFOR_VK_CRAWL:
+        if (dist < 0.5f)
+            snprintf(buf, n, "%s takes cover where it stands", un);
+        else
+            snprintf(buf, n, "%s crawls toward (%.0f, %.0f)", un, a->dest.x, a->dest.y);
+        break;
+    case OPFOR_VK_CHARGE:
+        snprintf(buf, n, "%s charges %s", un, tn);
+        break;
+    case OPFOR_VK_FIRE:
+        snprintf(buf, n, "%s fires at %s%s", un, tn,
+                 (a->flags & OPFOR_VK_AF_AIM_WOUNDED)   ? ", aiming at the wounded"
+                 : (a->flags & OPFOR_VK_AF_AIM_GENERAL) ? ", aiming at its leaders"
+                                                        : "");
+        break;
+    case OPFOR_VK_FIRE_MG:
+        snprintf(buf, n, "%s fires a %s arc toward %s", un, ARC[a->arc & 3],
+                 a->target < st->nunits ? tn : "the aim point");
+        break;
+    case OPFOR_VK_FIRE_ARTILLERY:
+        snprintf(buf, n, "%s fires at (%.0f, %.0f)%s%s", un, a->dest.x, a->dest.y,
+                 a->target < st->nunits ? ", on " : "", a->target < st->nunits ? tn : "");
+        break;
+    case OPFOR_VK_CALL_SUPPORT:
+        snprintf(buf, n, "%s calls for supporting fire on (%.0f, %.0f)", un, a->dest.x, a->dest.y);
+        break;
+    case OPFOR_VK_THROW_BOMB:
+        snprintf(buf, n, "%s throws bombs at %s", un, tn);
+        break;
+    case OPFOR_VK_HEAL:
+        snprintf(buf, n, "%s's medics bind wounds", un);
+        break;
+    case OPFOR_VK_MESMERIZE:
+        snprintf(buf, n, "%s tries to mesmerise a figure of %s", un, tn);
+        break;
+    case OPFOR_VK_LIMBER:
+        snprintf(buf, n, "%s limbers", un);
+        break;
+    case OPFOR_VK_UNLIMBER:
+        snprintf(buf, n, "%s unlimbers", un);
+        break;
+    case OPFOR_VK_MOUNT:
+        snprintf(buf, n, "%s mounts", un);
+        break;
+    case OPFOR_VK_DISMOUNT:
+        snprintf(buf, n, "%s dismounts", un);
+        break;
+    case OPFOR_VK_SPLIT:
+        snprintf(buf, n, "%s splits in two", un);
+        break;
+    case OPFOR_VK_MERGE:
+        snprintf(buf, n, "%s joins %s", un, tn);
+        break;
+    case OPFOR_VK_TO_REAR:
+        snprintf(buf, n, "%s sends its wounded to the rear", un);
+        break;
+    case OPFOR_VK_FIGHT:
+        snprintf(buf, n, "%s fights on in the melee", un);
+        break;
+    case OPFOR_VK_REACT_STAND:
+        snprintf(buf, n, "%s stands to receive the charge", un);
+        break;
+    case OPFOR_VK_REACT_FIRE:
+        snprintf(buf, n, "%s fires at the chargers", un);
+        break;
+    case OPFOR_VK_REACT_FLEE:
+        snprintf(buf, n, "%s flees from the charge", un);
+        break;
+    case OPFOR_VK_REACT_COUNTER:
+        snprintf(buf, n, "%s counter-charges", un);
+        break;
+    case OPFOR_VK_CONTROL:
+        if (a->flags & OPFOR_VK_AF_MOVE)
+            snprintf(buf, n, "The mesmerised figure of %s walks toward (%.0f, %.0f)", un, a->dest.x,
+                     a->dest.y);
+        else if (a->target < st->nunits)
+            snprintf(buf, n, "The mesmerised figure of %s fires on %s", un, tn);
+        else
+            snprintf(buf, n, "The mesmerised figure of %s stands idle", un);
+        break;
+    default:
+        snprintf(buf, n, "?");
+        break;
+    }
+    return buf;
+}
+
+uint64_t opfor_vk_state_hash(const opfor_vk_state_t *st) {
+    const unsigned char *p = (const unsigned char *)st;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < sizeof *st; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+int opfor_vk_replay(const opfor_vk_ctx_t *ctx, uint64_t seed, const opfor_vk_action_t *log, int n,
+                    opfor_vk_state_t *st, int *done) {
+    opfor_vk_state_init(ctx, st, seed);
+    for (int i = 0; i < n; i++) {
+        if (opfor_vk_apply(ctx, st, &log[i], NULL) != 0) {
+            if (done)
+                *done = i;
+            return OPFOR_EILLEGAL;
+        }
+    }
+    if (done)
+        *done = n;
+    return 0;
+}

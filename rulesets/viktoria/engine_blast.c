@@ -1,0 +1,313 @@
+/* rulesets/viktoria/engine_blast.c — area weapons (Viktoria! IX): machinegun arcs and the
+ * tests every figure inside them makes, field guns (two crew, firing over troops at 6 in or
+ * more, deviation, 3 in blast), off-board support fire (a signaller, 2D6, registration,
+ * communications failure, 6 in blast for heavy guns) and thrown bombs (2 in blast).
+ *
+ * Every figure an arc or blast touches tests, friend or foe, with the calculator's
+ * test_vs_mg / test_vs_blast roll for its own class, cover, range and state; guns, MGs and
+ * wagons test as transport. Deviation uses the calculator's dice and its D8 direction table.
+ */
+#include <string.h>
+
+#include "engine_int.h"
+
+int vk_mg_figure(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    int best = -1;
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (st->figures[i].weapons & OPFOR_W_MG)) {
+            if (st->figures[i].flags & OPFOR_FIG_EQUIPMENT)
+                return i;
+            if (best < 0)
+                best = i;
+        }
+    return best;
+}
+
+int vk_gun_figure(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (st->figures[i].weapons & OPFOR_W_FIELD_GUN))
+            return i;
+    return -1;
+}
+
+int vk_crew(const opfor_vk_state_t *st, int u, int *unwounded) {
+    const opfor_unit_t *un = &st->units[u];
+    int n = 0, uw = 0, persons = 0, puw = 0;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!vk_alive(st, i) || !vk_is_person(&st->figures[i]))
+            continue;
+        int w = (st->figures[i].flags & OPFOR_FIG_WOUNDED) != 0;
+        persons++;
+        puw += !w;
+        if (st->figures[i].skills & OPFOR_S_CREW) {
+            n++;
+            uw += !w;
+        }
+    }
+    if (n == 0) { /* no one marked as crew: everyone serves the piece */
+        n = persons;
+        uw = puw;
+    }
+    if (unwounded)
+        *unwounded = uw;
+    return n;
+}
+
+int vk_can_fire_mg(const opfor_vk_state_t *st, int u, int arc) {
+    if (vk_mg_figure(st, u) < 0 || vk_in_melee(st, u))
+        return 0;
+    int uw;
+    int crew = vk_crew(st, u, &uw);
+    if (crew == 0)
+        return 0;
+    if (crew == 1 && !(st->units[u].flags & OPFOR_UNIT_LOADED))
+        return 0; /* a lone gunner reloads after a wide or double burst (IX) */
+    if (uw == 0 && arc != OPFOR_ARC_45)
+        return 0; /* all crew wounded: a single 45-degree arc only (IX) */
+    return arc == OPFOR_ARC_45 || arc == OPFOR_ARC_90 || arc == OPFOR_ARC_DOUBLE_45;
+}
+
+/* Whether hard terrain (a hill, a building, hard cover) hides figure g from point p: MG
+ * bullets pass through foliage and hedges but not through earth and masonry (IX). */
+static int concealed(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_pt_t p, int g) {
+    opfor_los_t los;
+    const opfor_figure_t *f = &st->figures[g];
+    if (opfor_terrain_los_r(&ctx->sc.table, p, 0.5f, f->pos, vk_radius(f), &los))
+        return 0;
+    if (los.blocker < 0)
+        return 0; /* only foliage in the way */
+    const opfor_terrain_feature_t *ft = &ctx->sc.table.features[los.blocker];
+    return ft->kind == OPFOR_TK_HILL || ft->kind == OPFOR_TK_BUILDING ||
+           ft->cover >= OPFOR_COVER_HARD;
+}
+
+void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc, opfor_pt_t aim,
+                opfor_vk_events_t *ev) {
+    int mg = vk_mg_figure(st, u);
+    if (mg < 0)
+        return;
+    opfor_pt_t o = st->figures[mg].pos;
+    opfor_vec_t facing = opfor_vsub(aim, o);
+    if (facing.x == 0.0f && facing.y == 0.0f)
+        facing = st->units[u].facing;
+    opfor_vec_t fn = opfor_vnorm(facing);
+    if (fn.x != 0.0f || fn.y != 0.0f)
+        st->units[u].facing = fn; /* field mounts turn freely as part of firing (IX) */
+    int moving_platform = (st->figures[mg].flags & OPFOR_FIG_MOVED) != 0;
+    int tests = 0, wounded = 0, killed = 0;
+    for (int g = 0; g < st->nfigures; g++) {
+        if (!vk_alive(st, g) || st->figures[g].unit == u || st->ux[st->figures[g].unit].removed)
+            continue;
+        const opfor_figure_t *f = &st->figures[g];
+        int times = opfor_arc_touches_circle((opfor_arc_t)arc, o, facing, f->pos, vk_radius(f));
+        if (times <= 0 || concealed(ctx, st, o, g))
+            continue;
+        float gap = opfor_dist(o, f->pos) - vk_radius(&st->figures[mg]) - vk_radius(f);
+        int br = opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_MG, gap < 0 ? 0 : gap);
+        if (br < 0)
+            br = OPFOR_VK_LONG;
+        int cl = vk_class(f), cov = vk_cover(ctx, st, g, o);
+        for (int k = 0; k < times && (st->figures[g].flags & OPFOR_FIG_ALIVE); k++) {
+            int am = (f->flags & OPFOR_FIG_MOUNTED) != 0, aw = (f->flags & OPFOR_FIG_WOUNDED) != 0;
+            tests++;
+            if (vk_roll(st, &ctx->tab->mg_pass[cl][cov][br][am][aw][moving_platform], NULL))
+                continue;
+            int e = vk_effect_roll(
+                st, &ctx->tab->effect[OPFOR_VK_EFFECT_MG][aw][cl == OPFOR_VK_TRANSPORT], NULL);
+            if (e > 0)
+                vk_harm(ctx, st, g, e, 0, st->units[u].side, NULL);
+            wounded += e == 1;
+            killed += e == 2;
+        }
+    }
+    int uw;
+    if (vk_crew(st, u, &uw) == 1 && arc != OPFOR_ARC_45)
+        st->units[u].flags &= (uint16_t)~OPFOR_UNIT_LOADED;
+    static const char *const ARC[] = {"45-degree", "90-degree", "double 45-degree", "180-degree"};
+    VK_EV(ev, "  %s fires a %s arc: %d tests, %d wounded, %d killed", st->units[u].name,
+          ARC[arc & 3], tests, wounded, killed);
+}
+
+void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, float radius, int k,
+              int by_side, opfor_vk_events_t *ev) {
+    int tests = 0, wounded = 0, killed = 0;
+    for (int g = 0; g < st->nfigures; g++) {
+        if (!vk_alive(st, g) || st->ux[st->figures[g].unit].removed)
+            continue;
+        const opfor_figure_t *f = &st->figures[g];
+        float lim = radius + vk_radius(f);
+        if (opfor_dist2(p, f->pos) > lim * lim)
+            continue;
+        int cl = vk_class(f);
+        int cov = opfor_terrain_cover(&ctx->sc.table, p, f->pos, vk_radius(f), NULL);
+        int arm = vk_armour(ctx, st, f->unit);
+        if (arm > cov)
+            cov = arm;
+        int am = (f->flags & OPFOR_FIG_MOUNTED) != 0, aw = (f->flags & OPFOR_FIG_WOUNDED) != 0;
+        tests++;
+        if (vk_roll(st, &ctx->tab->blast_pass[cl][cov][am][aw][k], NULL))
+            continue;
+        int e = vk_effect_roll(
+            st, &ctx->tab->effect[OPFOR_VK_EFFECT_BLAST][aw][cl == OPFOR_VK_TRANSPORT], NULL);
+        if (e > 0)
+            vk_harm(ctx, st, g, e, 0, by_side, NULL);
+        wounded += e == 1;
+        killed += e == 2;
+    }
+    VK_EV(ev, "    blast of %.0f in at (%.1f, %.1f): %d tests, %d wounded, %d killed", radius, p.x,
+          p.y, tests, wounded, killed);
+}
+
+int vk_can_fire_gun(const opfor_vk_state_t *st, int u) {
+    if (vk_gun_figure(st, u) < 0 || vk_in_melee(st, u))
+        return 0;
+    if (st->units[u].flags & OPFOR_UNIT_LIMBERED)
+        return 0; /* limbered guns neither load nor fire (VIII) */
+    int crew = vk_crew(st, u, NULL);
+    if (crew >= 2)
+        return 1;
+    return crew == 1 && (st->units[u].flags & OPFOR_UNIT_LOADED);
+}
+
+void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
+                 opfor_vk_events_t *ev) {
+    int gun = vk_gun_figure(st, u);
+    if (gun < 0)
+        return;
+    opfor_pt_t o = st->figures[gun].pos;
+    opfor_vec_t dir = opfor_vnorm(opfor_vsub(aim, o));
+    if (dir.x != 0.0f || dir.y != 0.0f)
+        st->units[u].facing = dir;
+    float dist = opfor_dist(o, aim);
+    /* Under 6 in the shell cannot clear troops in the way: it bursts on the first base. */
+    if (dist < VK_OVERHEAD) {
+        float best = dist;
+        for (int g = 0; g < st->nfigures; g++) {
+            if (!vk_alive(st, g) || st->figures[g].unit == u)
+                continue;
+            float t0;
+            if (opfor_seg_circle(o, aim, st->figures[g].pos, vk_radius(&st->figures[g]), &t0,
+                                 NULL) &&
+                t0 * dist < best) {
+                best = t0 * dist;
+                aim = st->figures[g].pos;
+            }
+        }
+        dist = opfor_dist(o, aim);
+    }
+    int br = opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_ARTILLERY, dist);
+    if (br < 0)
+        br = OPFOR_VK_LONG;
+    opfor_pt_t hit = aim;
+    if (!vk_roll(st, &ctx->tab->art_on[br], NULL)) {
+        float moved;
+        hit = vk_deviate(st, o, aim, &ctx->tab->art_dev[br], &moved);
+        VK_EV(ev, "  %s's shell deviates %.0f in", st->units[u].name, moved);
+    } else {
+        VK_EV(ev, "  %s's shell lands on target", st->units[u].name);
+    }
+    if (vk_crew(st, u, NULL) < 2)
+        st->units[u].flags &= (uint16_t)~OPFOR_UNIT_LOADED;
+    vk_blast(ctx, st, hit, ctx->tab->shell_radius, OPFOR_VK_BLAST_SHELL, st->units[u].side, ev);
+}
+
+int vk_can_call_support(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    if (vk_in_melee(st, u))
+        return 0;
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (st->figures[i].skills & OPFOR_S_SIGNALLER))
+            return 1;
+    return 0;
+}
+
+void vk_call_support(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
+                     opfor_vk_events_t *ev) {
+    int s = st->units[u].side;
+    opfor_vk_reg_t *rg = &st->reg[s];
+    int heavy = ctx->opt.heavy_support[s] ? 1 : 0;
+    uint8_t now = (uint8_t)st->turn, prev = (uint8_t)(st->turn - 1);
+    int same = rg->turns > 0 && (rg->last == prev || rg->last == now) &&
+               opfor_dist2(rg->point, aim) <= 9.0f;
+    int reg = same ? rg->turns : 0;
+    if (reg > 20)
+        reg = 20;
+    const vk_roll_t *call = &ctx->tab->support_call[reg][heavy];
+    int d = vk_d6(st) + vk_d6(st);
+    if (d <= ctx->tab->support_fail) {
+        rg->turns = 0;
+        rg->last = 0;
+        rg->lost = (uint8_t)(st->turn + 1);
+        VK_EV(ev, "  %s calls for fire: rolled %d, communications lost", st->units[u].name, d);
+        return;
+    }
+    int arrives =
+        call->kind == OPFOR_ROLL_ALWAYS || (call->kind == OPFOR_ROLL_2D6 && d >= call->need);
+    if (!same || rg->last != now) {
+        rg->point = same ? rg->point : aim;
+        rg->turns = (uint8_t)(same ? rg->turns + 1 : 1);
+        rg->last = now;
+    }
+    if (!arrives) {
+        VK_EV(ev, "  %s calls for fire: rolled %d (+%d registered), nothing arrives",
+              st->units[u].name, d, reg);
+        return;
+    }
+    VK_EV(ev, "  %s calls for fire: rolled %d (+%d registered), %s guns fire", st->units[u].name, d,
+          reg, heavy ? "heavy" : "field");
+    opfor_pt_t hit = aim;
+    if (!vk_roll(st, &ctx->tab->support_on, NULL)) {
+        float moved;
+        opfor_pt_t from = opfor_vadd(aim, opfor_vscale(ctx->home[s], 100.0f));
+        hit = vk_deviate(st, from, aim, &ctx->tab->support_dev, &moved);
+        VK_EV(ev, "    the fall of shot deviates %.0f in", moved);
+    }
+    vk_blast(ctx, st, hit, heavy ? ctx->tab->heavy_radius : ctx->tab->shell_radius,
+             heavy ? OPFOR_VK_BLAST_HEAVY : OPFOR_VK_BLAST_SHELL, s, ev);
+}
+
+int vk_bombers(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    int n = 0;
+    for (int i = un->first; i < un->first + un->count; i++)
+        n += vk_alive(st, i) && vk_is_person(&st->figures[i]) &&
+             (st->figures[i].weapons & OPFOR_W_BOMBS) && !(st->figx[i] & OPFOR_VK_FX_CONTROLLED);
+    return n;
+}
+
+void vk_throw_bombs(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
+                    opfor_vk_events_t *ev) {
+    const opfor_unit_t *un = &st->units[u];
+    int thrown = 0;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        const opfor_figure_t *f = &st->figures[i];
+        if (!vk_alive(st, i) || !vk_is_person(f) || !(f->weapons & OPFOR_W_BOMBS) ||
+            (st->figx[i] & OPFOR_VK_FX_CONTROLLED))
+            continue;
+        if (!vk_unit_active(st, t))
+            break;
+        float d2;
+        int g = vk_nearest_fig(st, t, f->pos, &d2);
+        if (g < 0)
+            break;
+        opfor_pt_t aim = st->figures[g].pos;
+        float dist = sqrtf(d2);
+        if (dist > VK_BOMB_RANGE) {
+            /* thrown the full 6 in toward the target */
+            aim = opfor_vadd(f->pos,
+                             opfor_vscale(opfor_vnorm(opfor_vsub(aim, f->pos)), VK_BOMB_RANGE));
+            dist = VK_BOMB_RANGE;
+        }
+        int br = opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_BOMB, dist);
+        if (br < 0)
+            br = OPFOR_VK_LONG;
+        opfor_pt_t hit = aim;
+        if (!vk_roll(st, &ctx->tab->bomb_on[f->quality][br], NULL))
+            hit = vk_deviate(st, f->pos, aim, &ctx->tab->bomb_dev[br], NULL);
+        thrown++;
+        vk_blast(ctx, st, hit, ctx->tab->bomb_radius, OPFOR_VK_BLAST_BOMB, un->side, ev);
+    }
+    VK_EV(ev, "  %s throws %d bombs at %s", un->name, thrown, st->units[t].name);
+}

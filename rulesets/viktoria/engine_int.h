@@ -1,0 +1,529 @@
+/* rulesets/viktoria/engine_int.h — private to the Viktoria! rules engine (engine*.c, policy.c).
+ *
+ * Holds the design of the engine (below), the context layout, the chance tables and the
+ * helpers the engine's files share. Nothing here is public API: callers use engine.h.
+ */
+#ifndef OPFOR_VIKTORIA_ENGINE_INT_H
+#define OPFOR_VIKTORIA_ENGINE_INT_H
+
+/* ======================================================================== DESIGN
+ *
+ * State layout. opfor_vk_state_t (engine.h) is every mutable byte of a game: the random
+ * stream, turn and phase, the current unit, weather, off-board registration, the pending
+ * charge, melee links (a 32-bit mask per unit), per-unit extras (opfor_vk_unitx_t), a byte
+ * of flags per figure (figx), and the shared core unit and figure arrays (core/unit.h). It
+ * has no pointers and no implicit padding, is zeroed before it is filled, and is copied
+ * with memcpy; its hash is FNV-1a over its bytes. A unit's figures are contiguous; merging
+ * two units rotates the figure array so that they become one block (unit indices never
+ * change; a merged-away or routed unit keeps its slot with ux.removed = 1). Dead figures
+ * keep their slot with OPFOR_FIG_ALIVE cleared.
+ *
+ * Context. opfor_vk_ctx_t holds a copy of the scenario (its table is the shared, read-only
+ * terrain), the model, the options and the chance tables. It is never written after
+ * opfor_vk_ctx_init, so any number of threads may simulate from one context.
+ *
+ * Phases (Viktoria! V.A). START_TURN (chance: clear the turn's flags, weather event) ->
+ * INITIATIVE (chance: the sequencer picks the side; competitive mode rolls a D6 a side and
+ * re-rolls ties) -> SELECT_UNIT (the side picks a ready unit; mesmerised figures test to
+ * break the spell) -> COMMAND (chance, only when the unit is beyond command: the
+ * calculator's test_out_of_command) -> ACTION (the unit's action, resolved at once with
+ * dice from the state) -> [REACTION when a charge waits for the charged unit's choice] ->
+ * [CONTROL when a mesmerist directs captured figures] -> morale checks of every unit that
+ * lost a figure killed -> INITIATIVE again, or START_TURN when no unit is ready, or OVER.
+ * The sequencer is the one place that decides who activates next (vk_next_side in
+ * engine.c): options.initiative (a mode's function, e.g. Patrol Mode) when set, else the
+ * built-in competitive or side-by-side rule.
+ *
+ * Granularity. A unit's activation is one action for all its figures (a group action),
+ * each figure rolling its own dice where the rules make the action individual (fire,
+ * attacks, tests). Moving fire is ADVANCE with a fire target: the unit moves, then every
+ * figure able to fire shoots with the moving modifier. A musician plays whenever its
+ * unit stands, advances, fires or fights (playing is free in this model), so its morale
+ * and command relay apply; it does not play while its unit runs, crawls or charges.
+ *
+ * Action encoding. opfor_vk_action_t (24 bytes) carries kind, unit, target unit, target
+ * figure, MG arc, flags, a destination and one waypoint. Movement is continuous: any point
+ * on the table is a legal destination and the unit moves toward it as far as allowed. The
+ * legal list is a bounded sample of useful destinations generated from the situation:
+ * toward each enemy unit (stopping short of contact), toward objectives, into the nearest
+ * cover, flanking points, back toward the own edge, crawl in place. The order is fixed:
+ * kinds in enum order, then units / candidates by index. At most OPFOR_VK_MAX_ACTIONS.
+ *
+ * Movement (VIII). One 1d3 per group; each figure's allowance is X (from the calculator's
+ * move actions, by class, mounted, wounded, limbered) plus the d3. The unit moves as a
+ * rigid formation along its legs; the distance is the largest fraction every figure can
+ * afford: rough ground costs 2 in per inch on foot and 4 mounted or as transport, roads
+ * cancel rough and let transport and limbered guns go double, each linear obstacle crossed
+ * takes 1 in off the allowance, impassable terrain (and buildings for riders and guns) stops
+ * the move, as does the table edge and any other base (enemy bases keep a small gap unless
+ * charging). Stragglers beyond 3 in of the unit then close up (coherency).
+ *
+ * Chances (the calculator is the only source). engine_tab.c calls opfor_viktoria_calc once
+ * for every combination of discrete fields that the scenario can reach (qualities present,
+ * mounted only when a figure has a horse, ...) and stores the rendered rolls (kind, score,
+ * second score) in flat tables; apply() is then index arithmetic plus dice. Rolls are made
+ * as a player would make them (opfor_roll_t semantics: one D6, 6-then-N, 2+-re-roll-a-1,
+ * 2D6), so events can show faces. The fire critical (IX) is the calculator's "critical":
+ * when a hit's first die shows 6, one more die, 6 kills outright. Effects (scratch, wound,
+ * kill) come from the calculator's effect tables; movement X from its move actions; the
+ * weather event from its level and wind tables; deviation from its dice and D8 direction
+ * table; the command radius from opfor_viktoria_command_radius.
+ *
+ * Determinism. No libm transcendental function is used (only +, -, *, /, sqrtf through
+ * core/geom.h; the build has -ffp-contract=off). No global mutable state. Every die comes
+ * from st->rng in an order fixed by the code: units and figures in index order. Policies
+ * draw from their own stream. The same seed and the same action log give the same state
+ * hash on x86-64 and arm64 (tests pin one).
+ *
+ * Simplifications (documented where they are made): the pending charge resolves the nine
+ * steps of X inside apply, with the charged unit's reaction as its own decision; a unit
+ * fighting an ongoing melee resolves every attack of the melee and all its units count as
+ * having acted; a Wavering unit that fails another morale check outside melee stays
+ * Wavering; off-board communications, once lost, come back after a turn; the legal list
+ * never proposes a waypoint (apply honours one); a crewless gun or wagon is a wreck, not a
+ * unit; a side reduced to its generals has lost.
+ *
+ * Scoring (XIV leaves victory to the scenario; the scenario format has objectives and a turn
+ * limit): at the end each side scores the points of the objectives it alone holds, one per
+ * enemy unit destroyed or routed, and one per colours captured; a side with no units left
+ * loses at once; ties go to the side that killed more.
+ *
+ * XII options (options.specials): automatons (soft armour), vehicles (hard) and walkers
+ * (transport in fortifications: proof against small arms and MGs through the calculator) add
+ * armour to cover; machines move at transport speeds; walkers check morale as elite even
+ * when only wounded, leave on a failure, and a kill makes them recover for a turn; balloons
+ * and dirigibles start aloft, drift downwind each turn, sink when damaged and may be damaged
+ * or wrecked by high winds and gales (crash roll for passengers). Not modelled: vehicle
+ * passengers and turning costs, trains, dirigible steering, aeroplanes' off-table moves,
+ * fire at or from flying craft by altitude bracket, walkers' three shots a turn.
+ * ======================================================================== */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opfor/chance.h"
+#include "opfor/geom.h"
+#include "opfor/rng.h"
+#include "opfor/scenario.h"
+#include "opfor/terrain.h"
+#include "opfor/unit.h"
+#include "opfor/viktoria/calc.h"
+#include "opfor/viktoria/engine.h"
+#include "opfor/viktoria/model.h"
+
+/* Internal functions shared by the engine's files carry the opfor__ prefix in the object
+ * files (project convention); these aliases keep the code readable. */
+#define vk_ev opfor__vk_ev
+#define vk_roll opfor__vk_roll
+#define vk_effect_roll opfor__vk_effect_roll
+#define vk_deviate opfor__vk_deviate
+#define vk_unit_geo opfor__vk_unit_geo
+#define vk_nearest_pair opfor__vk_nearest_pair
+#define vk_nearest_fig opfor__vk_nearest_fig
+#define vk_los opfor__vk_los
+#define vk_unit_sees opfor__vk_unit_sees
+#define vk_unit_active opfor__vk_unit_active
+#define vk_harm opfor__vk_harm
+#define vk_move_x opfor__vk_move_x
+#define vk_move_unit opfor__vk_move_unit
+#define vk_move_figure opfor__vk_move_figure
+#define vk_flee opfor__vk_flee
+#define vk_cohere opfor__vk_cohere
+#define vk_spot_blocked opfor__vk_spot_blocked
+#define vk_mount opfor__vk_mount
+#define vk_can_mount opfor__vk_can_mount
+#define vk_can_dismount opfor__vk_can_dismount
+#define vk_firearm_m opfor__vk_firearm_m
+#define vk_fire_unit opfor__vk_fire_unit
+#define vk_shoot opfor__vk_shoot
+#define vk_cover opfor__vk_cover
+#define vk_lane_blocked opfor__vk_lane_blocked
+#define vk_fire_target_ok opfor__vk_fire_target_ok
+#define vk_unit_reach_m opfor__vk_unit_reach_m
+#define vk_morale_check opfor__vk_morale_check
+#define vk_morale_after opfor__vk_morale_after
+#define vk_rally opfor__vk_rally
+#define vk_command_distance opfor__vk_command_distance
+#define vk_needs_command_test opfor__vk_needs_command_test
+#define vk_command_test opfor__vk_command_test
+#define vk_musician_play opfor__vk_musician_play
+#define vk_promote opfor__vk_promote
+#define vk_remove_unit opfor__vk_remove_unit
+#define vk_split_leaders opfor__vk_split_leaders
+#define vk_split opfor__vk_split
+#define vk_merge opfor__vk_merge
+#define vk_half_strength opfor__vk_half_strength
+#define vk_can_charge opfor__vk_can_charge
+#define vk_charge_reach opfor__vk_charge_reach
+#define vk_charge_target_ok opfor__vk_charge_target_ok
+#define vk_charge opfor__vk_charge
+#define vk_charge_react opfor__vk_charge_react
+#define vk_can_counter opfor__vk_can_counter
+#define vk_can_defensive_fire opfor__vk_can_defensive_fire
+#define vk_fight opfor__vk_fight
+#define vk_melee_refresh opfor__vk_melee_refresh
+#define vk_mg_figure opfor__vk_mg_figure
+#define vk_gun_figure opfor__vk_gun_figure
+#define vk_crew opfor__vk_crew
+#define vk_can_fire_mg opfor__vk_can_fire_mg
+#define vk_can_fire_gun opfor__vk_can_fire_gun
+#define vk_fire_mg opfor__vk_fire_mg
+#define vk_fire_gun opfor__vk_fire_gun
+#define vk_can_call_support opfor__vk_can_call_support
+#define vk_call_support opfor__vk_call_support
+#define vk_bombers opfor__vk_bombers
+#define vk_throw_bombs opfor__vk_throw_bombs
+#define vk_blast opfor__vk_blast
+#define vk_wounded_count opfor__vk_wounded_count
+#define vk_to_rear opfor__vk_to_rear
+#define vk_can_heal opfor__vk_can_heal
+#define vk_heal opfor__vk_heal
+#define vk_mesmerists opfor__vk_mesmerists
+#define vk_mesmerize opfor__vk_mesmerize
+#define vk_mesmer_tests opfor__vk_mesmer_tests
+#define vk_weather_event opfor__vk_weather_event
+#define vk_specials_turn opfor__vk_specials_turn
+#define vk_armour opfor__vk_armour
+#define vk_tabs_build opfor__vk_tabs_build
+
+/* ---------------------------------------------------------------- constants */
+
+#define VK_COHERENCY 3.0f      /* figures stay within 3 in of another of their unit (VIII) */
+#define VK_CONTACT 0.05f       /* bases this close count as touching (X) */
+#define VK_ENEMY_GAP 0.25f     /* moving figures keep this gap from enemy bases (VIII) */
+#define VK_MERGE_DIST 3.0f     /* merging units within 3 in (V.A) */
+#define VK_GENERAL_MORALE 6.0f /* a general within 6 in counts for morale (XI) */
+#define VK_NEAR_3 3.0f         /* colours / musician within 3 in (XI) */
+#define VK_HEAL_REACH 6.0f     /* medics move up to 6 in to bind wounds (VI) */
+#define VK_BOMB_RANGE 6.0f     /* bombs thrown up to 6 in (VI) */
+#define VK_MESMER_RANGE 9.0f   /* mesmerism works up to 9 in (XII.B) */
+#define VK_OVERHEAD 6.0f       /* guns fire over troops at 6 in or more (IX) */
+#define VK_CMD_MAX_INCH 120    /* command table: distances beyond are clamped */
+#define VK_MAX_ENEMY_CAND 6    /* enemy units considered per decision */
+#define VK_EPS 0.01f
+
+/* ---------------------------------------------------------------- chance tables */
+
+/* A rendered roll: opfor_roll_kind_t, need, need2. */
+typedef struct vk_roll {
+    uint8_t kind, need, need2, ok; /* ok: 1 when filled from the calculator */
+} vk_roll_t;
+
+/* Effect of a failed save or test: faces from which a wound / a kill. */
+typedef struct vk_effect {
+    uint8_t wound_from, kill_from;
+} vk_effect_t;
+
+/* Posture of a target: none, running, prone. */
+enum { VK_POST_NONE = 0, VK_POST_RUNNING, VK_POST_PRONE, VK_POST_COUNT };
+
+#define VK_NQ OPFOR_Q_COUNT
+#define VK_NC OPFOR_VK_CLASS_COUNT
+#define VK_NB OPFOR_VK_BRACKET_COUNT
+#define VK_NCOV OPFOR_COVER_COUNT
+
+/* Index helpers for the flat tables (row-major, last index fastest). */
+#define VK_FIRE_HIT_N (3 * VK_NQ * VK_NC * VK_NCOV * VK_NB * 64 * VK_POST_COUNT)
+#define VK_MELEE_N (OPFOR_VK_MELEE_COUNT * VK_NQ * VK_NQ * VK_NCOV * 32)
+
+typedef struct vk_tabs {
+    /* fire (IX): hit by weapon, actor quality, target class, cover, bracket,
+       6 booleans (am, ss, aw, moving, tw, tm), posture */
+    vk_roll_t fire_hit[VK_FIRE_HIT_N];
+    vk_roll_t fire_save[3][VK_NC][VK_NCOV][VK_NB][2][2]; /* w, tc, cov, br, tw, tm */
+    vk_roll_t critical;                                  /* the 6-then-6 (IX) */
+    /* melee (X): [w][aq][tq][cov][am tm ch aw tw] */
+    vk_roll_t melee_hit[VK_MELEE_N];
+    vk_roll_t melee_save[VK_MELEE_N];
+    vk_effect_t effect[OPFOR_VK_EFFECT_COUNT][2][2];   /* kind, wounded, transport */
+    vk_roll_t mg_pass[VK_NC][VK_NCOV][VK_NB][2][2][2]; /* class, cov, br, am, aw, moving */
+    vk_roll_t blast_pass[VK_NC][VK_NCOV][2][2][OPFOR_VK_BLAST_COUNT]; /* class cov am aw k */
+    vk_roll_t art_on[VK_NB];
+    opfor_dice_t art_dev[VK_NB];
+    vk_roll_t bomb_on[VK_NQ][VK_NB];
+    opfor_dice_t bomb_dev[VK_NB];
+    float bomb_radius, shell_radius, heavy_radius;
+    vk_roll_t support_call[21][2]; /* registered turns 0..20, guns field/heavy */
+    uint8_t support_fail;          /* natural 2D6 at or below: communications lost */
+    vk_roll_t support_on;          /* on target at the longest bracket */
+    opfor_dice_t support_dev;
+    vk_roll_t mesmerise[VK_NQ][VK_NQ][VK_NB];
+    vk_roll_t resist[VK_NQ];
+    vk_roll_t heal[VK_NQ];
+    vk_roll_t morale[VK_NQ][16]; /* general, musician, colours, half as 4 bits */
+    vk_roll_t rally[VK_NQ][16];
+    vk_roll_t command[VK_NQ][5][VK_CMD_MAX_INCH + 1];   /* leader quality, level-1, inches */
+    int8_t move_x[OPFOR_VK_MOVE_COUNT][VK_NC][2][2][2]; /* kind, class, mounted, wnd, limb */
+    uint8_t weather_level[5][7];                        /* [level-1][d6 face] -> new level */
+    uint8_t weather_wind[8][13];                        /* [wind][2d6 total] -> new wind */
+    int nfilled;                                        /* calculator calls made */
+} vk_tabs_t;
+
+static inline int vk_fire_idx(int w, int aq, int tc, int cov, int br, int am, int ss, int aw,
+                              int mv, int tw, int tm, int post) {
+    int i = ((((w * VK_NQ + aq) * VK_NC + tc) * VK_NCOV + cov) * VK_NB + br);
+    i = i * 64 + (am << 5 | ss << 4 | aw << 3 | mv << 2 | tw << 1 | tm);
+    return i * VK_POST_COUNT + post;
+}
+static inline int vk_melee_idx(int w, int aq, int tq, int cov, int am, int tm, int ch, int aw,
+                               int tw) {
+    int i = (((w * VK_NQ + aq) * VK_NQ + tq) * VK_NCOV + cov);
+    return i * 32 + (am << 4 | tm << 3 | ch << 2 | aw << 1 | tw);
+}
+
+/* ---------------------------------------------------------------- context */
+
+struct opfor_vk_ctx {
+    opfor_scenario_t sc;          /* copy; patrol/doc pointers cleared */
+    opfor_viktoria_model_t model; /* copy */
+    opfor_vk_options_t opt;
+    int turn_limit;
+    int general_unit[2][4]; /* general units per side (-1 unused) */
+    int ngeneral[2];
+    float spawn_edge_y[2]; /* own edge direction: +1 if a side's edge is the bottom */
+    opfor_vec_t home[2];   /* unit vector toward each side's own edge */
+    uint8_t move_feat[OPFOR_MAX_FEATURES]; /* features affecting movement */
+    int nmove_feat;
+    vk_tabs_t *tab; /* heap: chance tables */
+};
+
+/* ---------------------------------------------------------------- events */
+
+void vk_ev(opfor_vk_events_t *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define VK_EV(ev, ...)                                                                             \
+    do {                                                                                           \
+        if (ev)                                                                                    \
+            vk_ev(ev, __VA_ARGS__);                                                                \
+    } while (0)
+
+/* ---------------------------------------------------------------- small helpers */
+
+static inline int vk_alive(const opfor_vk_state_t *st, int f) {
+    return (st->figures[f].flags & (OPFOR_FIG_ALIVE | OPFOR_FIG_REAR)) == OPFOR_FIG_ALIVE;
+}
+static inline int vk_side_of(const opfor_vk_state_t *st, int u) {
+    return st->units[u].side;
+}
+/* Base radius: opfor_figure_radius, inlined for the hot loops (same values). */
+static inline float vk_radius(const opfor_figure_t *f) {
+    return (f->flags & OPFOR_FIG_EQUIPMENT) ? OPFOR_RADIUS_EQUIPMENT
+           : (f->flags & OPFOR_FIG_MOUNTED) ? OPFOR_RADIUS_MOUNTED
+                                            : OPFOR_RADIUS_FOOT;
+}
+static inline int vk_is_person(const opfor_figure_t *f) {
+    return !(f->flags & OPFOR_FIG_EQUIPMENT);
+}
+static inline int vk_in_melee(const opfor_vk_state_t *st, int u) {
+    return st->melee[u] != 0;
+}
+/* Class of a figure for tests and targeting: its quality, or transport for equipment. */
+static inline int vk_class(const opfor_figure_t *f) {
+    return (f->flags & OPFOR_FIG_EQUIPMENT) ? OPFOR_VK_TRANSPORT : f->quality;
+}
+
+/* Marks unit u (and its figures) as having acted this turn (V.A). */
+static inline void vk_mark_acted(opfor_vk_state_t *st, int u) {
+    opfor_unit_t *un = &st->units[u];
+    un->flags |= OPFOR_UNIT_ACTED;
+    for (int i = un->first; i < un->first + un->count; i++)
+        st->figures[i].flags |= OPFOR_FIG_ACTED;
+}
+
+/* One die as a player rolls it. */
+static inline int vk_d6(opfor_vk_state_t *st) {
+    return (int)opfor_rng_below(&st->rng, 6) + 1;
+}
+/* A d3: a d6 halved, rounded up (VIII). */
+static inline int vk_d3(opfor_vk_state_t *st) {
+    return (vk_d6(st) + 1) / 2;
+}
+/* Rolls r as a player would; 1 success. *first gets the first die (0 if none rolled). */
+int vk_roll(opfor_vk_state_t *st, const vk_roll_t *r, int *first);
+/* Rolls an effect table after a failed save/test: 0 scratch, 1 wound, 2 kill. */
+int vk_effect_roll(opfor_vk_state_t *st, const vk_effect_t *e, int *face);
+/* Rolls deviation: a D8 direction relative to the line of fire, distance from dice. */
+opfor_pt_t vk_deviate(opfor_vk_state_t *st, opfor_pt_t from, opfor_pt_t aim,
+                      const opfor_dice_t *dist, float *moved);
+
+/* Unit geometry. */
+typedef struct vk_ugeo {
+    opfor_pt_t c; /* mean position of living figures */
+    float r;      /* largest distance from c to a living figure's base edge */
+    int n;        /* living figures */
+} vk_ugeo_t;
+void vk_unit_geo(const opfor_vk_state_t *st, int u, vk_ugeo_t *g);
+/* Closest pair of living figures of units a and b; returns the base-to-base gap (or a
+ * large number when one has none) and the figure indices. */
+float vk_nearest_pair(const opfor_vk_state_t *st, int a, int b, int *fa, int *fb);
+/* Nearest living figure of unit u to point p (centre distance squared in *d2). */
+int vk_nearest_fig(const opfor_vk_state_t *st, int u, opfor_pt_t p, float *d2);
+/* Whether figure f can see figure g (terrain only). */
+int vk_los(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int g);
+/* Whether some figure of u sees some figure of t within max_range (base to base); tries the
+ * nearest pairs. */
+int vk_unit_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                 float max_range);
+/* Whether unit u is in play and on the table. */
+int vk_unit_active(const opfor_vk_state_t *st, int u);
+/* Whether f is a figure of a unit that is in play. */
+
+/* ---------------------------------------------------------------- harm */
+
+/* Applies an effect to figure f: 1 wound, 2 kill; melee 1 when dealt in melee (colours
+ * are captured then). Records casualties for morale. */
+void vk_harm(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int effect, int melee,
+             int by_side, opfor_vk_events_t *ev);
+
+/* ---------------------------------------------------------------- movement (engine_move.c) */
+
+/* Movement kinds for vk_move_unit. */
+enum { VK_MV_ADVANCE = 0, VK_MV_RUN, VK_MV_CHARGE, VK_MV_CRAWL };
+/* Or-ed into the kind: move the people only, leaving guns and wagons behind (X: crews
+ * abandon their pieces when they flee). */
+#define VK_MV_PERSONS 0x10
+/* X for figure f moving with kind mv (the calculator's move action), limbered gun flag. */
+int vk_move_x(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int mv);
+/* Moves unit u as a group toward dest (through via when has_via) with one d3 roll (or the
+ * given allowance bonus when d3 > 0). Returns the distance moved by the formation.
+ * contact_unit: enemy unit whose bases may be touched (charges), or -1. stop_gap: stop when
+ * the nearest figure is within this gap of contact_unit (charges), else 0. */
+float vk_move_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mv, opfor_pt_t dest,
+                   int has_via, opfor_pt_t via, int d3, int contact_unit, opfor_vk_events_t *ev);
+/* Moves figure f alone toward p up to `allow` inches (terrain adjusted); stops at contact
+ * with contact_unit's bases (or keeps the enemy gap). Returns the distance moved. */
+float vk_move_figure(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, opfor_pt_t p,
+                     float allow, int contact_unit);
+/* Flight: unit u runs (full run move) directly away from point from. */
+float vk_flee(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t from,
+              opfor_vk_events_t *ev);
+/* Closes up stragglers beyond VK_COHERENCY (VIII). */
+void vk_cohere(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, float allow);
+/* Whether figure f standing at p (radius r) would overlap another base or stand in
+ * impassable terrain or off the table. */
+int vk_spot_blocked(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, opfor_pt_t p,
+                    float r, int mounted);
+int vk_mount(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mount, int dry_run);
+int vk_can_mount(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+int vk_can_dismount(const opfor_vk_state_t *st, int u);
+
+/* ---------------------------------------------------------------- fire (engine_fire.c) */
+
+/* Best firearm of figure f that reaches gap inches: OPFOR_VK_R_PISTOL.. or -1. */
+int vk_firearm_m(const opfor_viktoria_model_t *m, const opfor_figure_t *f, float gap);
+#define vk_firearm(f, gap) vk_firearm_m(&ctx->model, (f), (gap))
+/* Unit u fires personal weapons at unit t (moving 1 for moving fire; aim flags). Returns
+ * shots fired. */
+int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int moving,
+                 unsigned aim, opfor_vk_events_t *ev);
+/* Fire at figure g from figure f with weapon w at gap inches (bracket from the model),
+ * given the fire modifiers; returns the effect (0 none/scratch/saved, 1 wound, 2 kill). */
+int vk_shoot(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int g, int w, float gap,
+             int moving, opfor_vk_events_t *ev);
+/* Cover of target figure g against fire from point from (terrain, prone counts separately;
+ * automaton armour adds). */
+int vk_cover(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int g, opfor_pt_t from);
+/* Whether fire from f to g is blocked by the half-inch gap rule (IX). */
+int vk_lane_blocked(const opfor_vk_state_t *st, int f, int g);
+/* Whether unit t may be fired on (not in melee, has person figures). */
+int vk_fire_target_ok(const opfor_vk_state_t *st, int t);
+/* Max firearm reach of unit u's figures (inches), 0 when none. */
+float vk_unit_reach_m(const opfor_viktoria_model_t *m, const opfor_vk_state_t *st, int u);
+#define vk_unit_reach(st, u) vk_unit_reach_m(&ctx->model, (st), (u))
+
+/* ---------------------------------------------------------------- morale (engine_morale.c) */
+
+/* Checks morale of unit u (XI): returns 1 passed, 0 failed (status becomes Wavering). */
+int vk_morale_check(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* Morale checks of every unit with casualties this activation (in index order). */
+void vk_morale_after(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev);
+/* Rally (XI): 1 Solid again, 0 removed. */
+int vk_rally(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* Distance from unit u to its nearest commanding general; large when none (VII). */
+float vk_command_distance(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+/* Whether unit u must test for command (VII): not self-commanding, not a general, beyond
+ * the radius, not relayed by a playing musician. */
+int vk_needs_command_test(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+/* The command test roll for u (VII). */
+int vk_command_test(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* Musicians of u start playing (VII, XI) when allowed. */
+void vk_musician_play(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u);
+/* Promotes an NCO when u has no leader (VII). */
+void vk_promote(opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* Removes unit u from play (rout, surrender, failed rally). */
+void vk_remove_unit(opfor_vk_state_t *st, int u, const char *why, opfor_vk_events_t *ev);
+/* Leaders of u that may head a split (not promoted) — count. */
+int vk_split_leaders(const opfor_vk_state_t *st, int u);
+int vk_split(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+int vk_merge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int into,
+             opfor_vk_events_t *ev);
+/* Half or more of the unit gone (XI). */
+int vk_half_strength(const opfor_vk_state_t *st, int u);
+
+/* ---------------------------------------------------------------- melee (engine_melee.c) */
+
+/* Whether u may charge t (visible, within reach of a charge roll). */
+int vk_can_charge(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t);
+/* The farthest a charge by u could reach (best charge X plus a 3), inches. */
+float vk_charge_reach(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+/* t is an enemy in play with people to charge, and u is free to charge. */
+int vk_charge_target_ok(const opfor_vk_state_t *st, int u, int t);
+/* Declares and starts a charge; returns 1 when the charged unit must now choose a reaction
+ * (phase REACTION), 0 when the charge was resolved in full. */
+int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, opfor_vk_events_t *ev);
+/* Completes the pending charge with the charged unit's reaction (kind, flight dest). */
+void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind, opfor_pt_t dest,
+                     opfor_vk_events_t *ev);
+/* Reactions open to the charged unit. */
+int vk_can_counter(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t);
+int vk_can_defensive_fire(const opfor_vk_state_t *st, int t);
+/* Ongoing melee (X): resolves every attack in u's melee. */
+void vk_fight(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* Drops melee links that no longer have figures in contact. */
+void vk_melee_refresh(opfor_vk_state_t *st);
+
+/* ---------------------------------------------------------------- blast (engine_blast.c) */
+
+int vk_mg_figure(const opfor_vk_state_t *st, int u);            /* the MG equipment figure or -1 */
+int vk_gun_figure(const opfor_vk_state_t *st, int u);           /* the field gun figure or -1 */
+int vk_crew(const opfor_vk_state_t *st, int u, int *unwounded); /* living crew */
+int vk_can_fire_mg(const opfor_vk_state_t *st, int u, int arc);
+int vk_can_fire_gun(const opfor_vk_state_t *st, int u);
+void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc, opfor_pt_t aim,
+                opfor_vk_events_t *ev);
+void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
+                 opfor_vk_events_t *ev);
+int vk_can_call_support(const opfor_vk_state_t *st, int u);
+void vk_call_support(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
+                     opfor_vk_events_t *ev);
+int vk_bombers(const opfor_vk_state_t *st, int u);
+void vk_throw_bombs(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
+                    opfor_vk_events_t *ev);
+/* Every figure within radius of p tests versus blast kind k (IX). */
+void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, float radius, int k,
+              int by_side, opfor_vk_events_t *ev);
+
+/* ---------------------------------------------------------------- specials (engine_special.c) */
+
+int vk_wounded_count(const opfor_vk_state_t *st, int u);
+void vk_to_rear(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* Medics of u within reach of a wounded friendly figure (restricted: 6 in only). */
+int vk_can_heal(const opfor_vk_state_t *st, int u);
+void vk_heal(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+int vk_mesmerists(const opfor_vk_state_t *st, int u);
+void vk_mesmerize(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int g,
+                  opfor_vk_events_t *ev);
+/* At activation: each mesmerised figure of u tests to break the spell (XII.B); those still
+ * held are flagged OPFOR_VK_FX_CONTROLLED. Returns how many remain controlled. */
+int vk_mesmer_tests(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* The start-of-turn weather event (XIII) and its effects on flying craft (XII.D). */
+void vk_weather_event(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev);
+/* Start-of-turn specials: flying craft drift, walkers recover (XII). */
+void vk_specials_turn(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev);
+/* Armour of special units as extra cover levels (XII.A, XII.C). */
+int vk_armour(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+
+/* ---------------------------------------------------------------- tables (engine_tab.c) */
+
+int vk_tabs_build(opfor_vk_ctx_t *ctx, opfor_diag_t *diag);
+
+#endif

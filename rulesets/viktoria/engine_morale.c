@@ -1,0 +1,370 @@
+/* rulesets/viktoria/engine_morale.c — morale, rally, command and the unit's organisation
+ * (Viktoria! V.A splitting and merging, VII command, XI morale): generals, musicians,
+ * colours, half strength, NCO promotion, removal from play.
+ *
+ * Morale and rally rolls are the calculator's 2D6 checks, looked up by the unit's best
+ * quality and its four check-boxes (general within 6 in, a playing musician within 3 in,
+ * colours within 3 in, half strength). A split cuts the unit's figure block in two; a merge
+ * rotates the figure array so that the joining block sits beside the unit it joins.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine_int.h"
+
+int vk_half_strength(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    int present = opfor_vk_unit_present(st, u);
+    int gone = (int)un->strength - present;
+    return gone * 2 >= (int)un->strength;
+}
+
+/* Best quality among the unit's present people; -1 when only equipment is left (transport
+ * never checks morale, XI). */
+static int best_person_quality(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    int best = -1;
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && vk_is_person(&st->figures[i]) && st->figures[i].quality > best)
+            best = st->figures[i].quality;
+    return best;
+}
+
+/* Within d inches, base to base, of any present figure of u (excluding figure skip). */
+static int near_unit(const opfor_vk_state_t *st, int u, opfor_pt_t p, float r, float d, int skip) {
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (i == skip || !vk_alive(st, i))
+            continue;
+        float lim = d + r + vk_radius(&st->figures[i]);
+        if (opfor_dist2(p, st->figures[i].pos) <= lim * lim)
+            return 1;
+    }
+    return 0;
+}
+
+/* The four morale check-boxes as bits: general 8, musician 4, colours 2, half strength 1. */
+static int morale_bits(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    int bits = 0;
+    for (int i = 0; i < st->nfigures && !(bits & 8); i++) {
+        const opfor_figure_t *g = &st->figures[i];
+        if (!(g->skills & OPFOR_S_GENERAL) || g->unit == u || !vk_alive(st, i) ||
+            st->units[g->unit].side != un->side || st->ux[g->unit].removed)
+            continue;
+        if (near_unit(st, u, g->pos, vk_radius(g), VK_GENERAL_MORALE, -1))
+            bits |= 8;
+    }
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!vk_alive(st, i))
+            continue;
+        const opfor_figure_t *f = &st->figures[i];
+        if ((f->skills & OPFOR_S_MUSICIAN) && (st->figx[i] & OPFOR_VK_FX_PLAYING) &&
+            near_unit(st, u, f->pos, vk_radius(f), VK_NEAR_3, i))
+            bits |= 4;
+        if ((f->skills & OPFOR_S_COLOURS) && near_unit(st, u, f->pos, vk_radius(f), VK_NEAR_3, i))
+            bits |= 2;
+    }
+    if (vk_half_strength(st, u))
+        bits |= 1;
+    return bits;
+}
+
+int vk_morale_check(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+    int q = best_person_quality(st, u);
+    if (ctx->opt.specials && st->units[u].type == OPFOR_UT_WALKER)
+        q = OPFOR_Q_ELITE; /* walkers check as elite (XII.E) */
+    if (q < 0)
+        return 1;
+    int bits = morale_bits(st, u);
+    int total;
+    int ok = vk_roll(st, &ctx->tab->morale[q][bits], &total);
+    VK_EV(ev, "  %s checks morale: rolled %d, %s", st->units[u].name, total,
+          ok ? "stays Solid" : "Wavering");
+    if (!ok)
+        st->units[u].status = OPFOR_WAVERING;
+    return ok;
+}
+
+void vk_morale_after(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
+    for (int u = 0; u < st->nunits; u++) {
+        if (!st->ux[u].casualties)
+            continue;
+        st->ux[u].casualties = 0;
+        if (!vk_unit_active(st, u))
+            continue;
+        if (ctx->opt.specials && st->units[u].type == OPFOR_UT_WALKER) {
+            /* a walker that fails has decided to leave the area (XII.E) */
+            if (!vk_morale_check(ctx, st, u, ev))
+                vk_remove_unit(st, u, "leaves the area", ev);
+            continue;
+        }
+        /* A unit already Wavering that fails again outside melee stays Wavering. */
+        vk_morale_check(ctx, st, u, ev);
+    }
+}
+
+int vk_rally(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+    int q = best_person_quality(st, u);
+    if (q < 0)
+        q = OPFOR_Q_CIVILIAN;
+    int bits = morale_bits(st, u);
+    int total;
+    int ok = vk_roll(st, &ctx->tab->rally[q][bits], &total);
+    VK_EV(ev, "  %s rallies: rolled %d, %s", st->units[u].name, total,
+          ok ? "Solid again" : "fails and leaves the field");
+    if (ok)
+        st->units[u].status = OPFOR_SOLID;
+    else
+        vk_remove_unit(st, u, "routs", ev);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- command (VII) */
+
+float vk_command_distance(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    float best = 1e30f;
+    int side = un->side;
+    /* generals are the scenario's general units (their slots never move) */
+    for (int k = 0; k < ctx->ngeneral[side]; k++) {
+        int gu = ctx->general_unit[side][k];
+        if (st->ux[gu].removed)
+            continue;
+        const opfor_unit_t *gun = &st->units[gu];
+        for (int g = gun->first; g < gun->first + gun->count; g++) {
+            const opfor_figure_t *gf = &st->figures[g];
+            if (!(gf->skills & OPFOR_S_GENERAL) || !vk_alive(st, g))
+                continue;
+            for (int i = un->first; i < un->first + un->count; i++) {
+                if (!vk_alive(st, i))
+                    continue;
+                float d2 = opfor_dist2(gf->pos, st->figures[i].pos);
+                if (d2 < best)
+                    best = d2;
+            }
+        }
+    }
+    if (best >= 1e29f)
+        return 1e9f;
+    float d = sqrtf(best) - 1.0f; /* about base to base */
+    return d < 0.0f ? 0.0f : d;
+}
+
+int vk_needs_command_test(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    if (un->flags & (OPFOR_UNIT_SELF_COMMANDING | OPFOR_UNIT_GENERAL))
+        return 0;
+    if (un->type == OPFOR_UT_SUPPLY)
+        return 0; /* supply transport is always in command (XV.B) */
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (st->figures[i].skills & OPFOR_S_GENERAL))
+            return 0;
+    float radius = (float)opfor_viktoria_command_radius(st->level);
+    if (vk_command_distance(ctx, st, u) <= radius)
+        return 0;
+    /* A musician who played within command relays it (VII). */
+    float mr = (float)opfor_viktoria_musician_radius(st->level);
+    for (int m = 0; m < st->nfigures; m++) {
+        if (!(st->figx[m] & OPFOR_VK_FX_RELAY) || !vk_alive(st, m) ||
+            st->units[st->figures[m].unit].side != un->side)
+            continue;
+        if (near_unit(st, u, st->figures[m].pos, vk_radius(&st->figures[m]), mr, -1))
+            return 0;
+    }
+    return 1;
+}
+
+int vk_command_test(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+    vk_promote(st, u, ev);
+    int l = opfor_unit_leader(&st->units[u], st->figures);
+    int q = l >= 0 ? st->figures[l].quality : best_person_quality(st, u);
+    if (q < 0)
+        q = OPFOR_Q_CIVILIAN;
+    float d = vk_command_distance(ctx, st, u);
+    int di = d >= (float)VK_CMD_MAX_INCH ? VK_CMD_MAX_INCH : (int)(d + 0.5f);
+    int lv = st->level < 1 ? 1 : st->level > 5 ? 5 : st->level;
+    const vk_roll_t *r = &ctx->tab->command[q][lv - 1][di];
+    int ok = r->ok ? vk_roll(st, r, NULL) : 1;
+    VK_EV(ev, "  %s is %.0f in from its general: command test %s", st->units[u].name,
+          d > 1e8f ? 999.0f : d, ok ? "passed" : "failed (take cover, fire, stand or load only)");
+    return ok;
+}
+
+void vk_musician_play(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    float radius = (float)opfor_viktoria_command_radius(st->level);
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!vk_alive(st, i) || !(st->figures[i].skills & OPFOR_S_MUSICIAN))
+            continue;
+        if (st->figures[i].flags & (OPFOR_FIG_PRONE | OPFOR_FIG_RUNNING))
+            continue; /* no playing while running or crawling (VI) */
+        st->figx[i] |= OPFOR_VK_FX_PLAYING;
+        /* within command of a general: relays command for the rest of the turn (VII) */
+        for (int g = 0; g < st->nfigures; g++) {
+            const opfor_figure_t *gf = &st->figures[g];
+            if (!(gf->skills & OPFOR_S_GENERAL) || !vk_alive(st, g) ||
+                st->units[gf->unit].side != un->side)
+                continue;
+            float lim = radius + 1.0f;
+            if (opfor_dist2(gf->pos, st->figures[i].pos) <= lim * lim) {
+                st->figx[i] |= OPFOR_VK_FX_RELAY;
+                break;
+            }
+        }
+    }
+    (void)ctx;
+}
+
+void vk_promote(opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+    const opfor_unit_t *un = &st->units[u];
+    int best = -1, score = -1;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!vk_alive(st, i) || !vk_is_person(&st->figures[i]))
+            continue;
+        if (st->figures[i].skills & OPFOR_S_LEADER)
+            return;
+        int s = st->figures[i].quality * 2 + !(st->figures[i].flags & OPFOR_FIG_WOUNDED);
+        if (s > score) {
+            score = s;
+            best = i;
+        }
+    }
+    if (best < 0)
+        return;
+    st->figures[best].skills |= OPFOR_S_LEADER;
+    st->figx[best] |= OPFOR_VK_FX_PROMOTED;
+    VK_EV(ev, "  an NCO of %s is promoted from the ranks", un->name);
+}
+
+void vk_remove_unit(opfor_vk_state_t *st, int u, const char *why, opfor_vk_events_t *ev) {
+    st->ux[u].removed = 1;
+    st->units[u].flags |= OPFOR_UNIT_OFF_TABLE;
+    for (int v = 0; v < st->nunits; v++)
+        st->melee[v] &= ~(1u << u);
+    st->melee[u] = 0;
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++)
+        st->figx[i] &= (uint8_t)~OPFOR_VK_FX_CONTROLLED;
+    if (why)
+        VK_EV(ev, "  %s %s and is removed from play", un->name, why);
+}
+
+/* ---------------------------------------------------------------- split and merge (V.A) */
+
+int vk_split_leaders(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    if (un->flags & OPFOR_UNIT_GENERAL)
+        return 0;
+    int n = 0;
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && vk_is_person(&st->figures[i]) &&
+            (st->figures[i].skills & OPFOR_S_LEADER) && !(st->figx[i] & OPFOR_VK_FX_PROMOTED))
+            n++;
+    return n;
+}
+
+int vk_split(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+    (void)ctx;
+    opfor_unit_t *un = &st->units[u];
+    int lead[2], nl = 0;
+    for (int i = un->first; i < un->first + un->count && nl < 2; i++)
+        if (vk_alive(st, i) && vk_is_person(&st->figures[i]) &&
+            (st->figures[i].skills & OPFOR_S_LEADER) && !(st->figx[i] & OPFOR_VK_FX_PROMOTED))
+            lead[nl++] = i;
+    if (nl < 2 || st->nunits >= OPFOR_MAX_UNITS)
+        return 0;
+    int k = un->first + un->count / 2;
+    if (k <= lead[0])
+        k = lead[0] + 1;
+    if (k > lead[1])
+        k = lead[1];
+    int v = st->nunits++;
+    opfor_unit_t *nu = &st->units[v];
+    *nu = *un;
+    nu->first = (uint16_t)k;
+    nu->count = (uint16_t)(un->first + un->count - k);
+    un->count = (uint16_t)(k - un->first);
+    nu->flags &= (uint16_t)~OPFOR_UNIT_ACTED; /* the other part waits for its own initiative */
+    memset(&st->ux[v], 0, sizeof st->ux[v]);
+    st->melee[v] = 0;
+    /* name: "<name> II" within the fixed size */
+    char name[OPFOR_UNIT_NAME_MAX];
+    snprintf(name, sizeof name, "%.*s II", OPFOR_UNIT_NAME_MAX - 4, un->name);
+    memset(nu->name, 0, sizeof nu->name);
+    memcpy(nu->name, name, strlen(name));
+    for (int i = nu->first; i < nu->first + nu->count; i++)
+        st->figures[i].unit = (uint8_t)v;
+    /* strength after a split is the sub-unit's size (XI) */
+    un->strength = (uint16_t)opfor_vk_unit_present(st, u);
+    nu->strength = (uint16_t)opfor_vk_unit_present(st, v);
+    VK_EV(ev, "  %s splits: %d and %d figures", un->name, un->strength, nu->strength);
+    return 1;
+}
+
+static void reverse(opfor_vk_state_t *st, int lo, int hi) {
+    for (hi--; lo < hi; lo++, hi--) {
+        opfor_figure_t t = st->figures[lo];
+        st->figures[lo] = st->figures[hi];
+        st->figures[hi] = t;
+        uint8_t x = st->figx[lo];
+        st->figx[lo] = st->figx[hi];
+        st->figx[hi] = x;
+    }
+}
+
+/* Rotates figures [lo, hi) left by k. */
+static void rotate(opfor_vk_state_t *st, int lo, int hi, int k) {
+    if (k <= 0 || k >= hi - lo)
+        return;
+    reverse(st, lo, lo + k);
+    reverse(st, lo + k, hi);
+    reverse(st, lo, hi);
+}
+
+int vk_merge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int into,
+             opfor_vk_events_t *ev) {
+    (void)ctx;
+    opfor_unit_t *a = &st->units[u], *b = &st->units[into];
+    int na = a->count;
+    int alive_total = opfor_vk_unit_present(st, u) + opfor_vk_unit_present(st, into);
+    int strength = alive_total;
+    if (a->strength > strength)
+        strength = a->strength;
+    if (b->strength > strength)
+        strength = b->strength;
+    if (b->first < a->first) {
+        int bend = b->first + b->count, aend = a->first + a->count;
+        int gap = a->first - bend;
+        if (gap > 0) {
+            rotate(st, bend, aend, gap);
+            for (int v = 0; v < st->nunits; v++)
+                if (v != u && st->units[v].count > 0 && st->units[v].first >= bend &&
+                    st->units[v].first < a->first)
+                    st->units[v].first = (uint16_t)(st->units[v].first + na);
+            a->first = (uint16_t)bend;
+        }
+    } else {
+        int aend = a->first + a->count;
+        int gap = b->first - aend;
+        if (gap > 0) {
+            rotate(st, a->first, b->first, na);
+            for (int v = 0; v < st->nunits; v++)
+                if (v != u && st->units[v].count > 0 && st->units[v].first >= aend &&
+                    st->units[v].first < b->first)
+                    st->units[v].first = (uint16_t)(st->units[v].first - na);
+            a->first = (uint16_t)(b->first - na);
+        }
+        b->first = a->first;
+    }
+    b->count = (uint16_t)(b->count + na);
+    for (int i = b->first; i < b->first + b->count; i++)
+        st->figures[i].unit = (uint8_t)into;
+    b->strength = (uint16_t)strength;
+    a->count = 0;
+    a->first = b->first;
+    st->ux[u].removed = 1;
+    a->flags |= OPFOR_UNIT_OFF_TABLE;
+    VK_EV(ev, "  %s joins %s (%d figures)", a->name, b->name, alive_total);
+    return 1;
+}

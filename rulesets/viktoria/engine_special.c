@@ -1,0 +1,271 @@
+/* rulesets/viktoria/engine_special.c — wounds and the special rules: wounded sent to the rear
+ * (IX), medics binding wounds (VI), mesmerism and breaking it (XII.B), the weather event
+ * (XIII) and, when the scenario option is on, flying craft in the wind, walkers that
+ * hesitate, and the armour of automatons, vehicles and walkers (XII).
+ *
+ * Chances are the calculator's (heal, hypnotic attack, test versus mesmerism, weather
+ * event). The wind damage to flying craft and the crash roll for passengers are fixed die
+ * scores printed in XII.D itself, used as written.
+ */
+#include <string.h>
+
+#include "engine_int.h"
+
+/* ---------------------------------------------------------------- wounded (IX) */
+
+int vk_wounded_count(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    int n = 0;
+    for (int i = un->first; i < un->first + un->count; i++)
+        n += vk_alive(st, i) && vk_is_person(&st->figures[i]) &&
+             (st->figures[i].flags & OPFOR_FIG_WOUNDED);
+    return n;
+}
+
+/* Wounded men ordered out of line go to the rear and stop counting as losses: the unit's
+ * strength drops by one for each of them (IX, XI). Leaders stay. */
+void vk_to_rear(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+    (void)ctx;
+    opfor_unit_t *un = &st->units[u];
+    int n = 0;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        opfor_figure_t *f = &st->figures[i];
+        if (!vk_alive(st, i) || !vk_is_person(f) || !(f->flags & OPFOR_FIG_WOUNDED) ||
+            (f->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)))
+            continue;
+        if (opfor_vk_unit_present(st, u) <= 1)
+            break;
+        f->flags |= OPFOR_FIG_REAR;
+        if (un->strength > 1)
+            un->strength--;
+        n++;
+    }
+    VK_EV(ev, "  %s sends %d wounded to the rear", un->name, n);
+}
+
+/* ---------------------------------------------------------------- medics (VI) */
+
+static int touches_enemy(const opfor_vk_state_t *st, int f) {
+    const opfor_figure_t *a = &st->figures[f];
+    int side = st->units[a->unit].side;
+    for (int j = 0; j < st->nfigures; j++) {
+        if (!vk_alive(st, j) || st->units[st->figures[j].unit].side == side)
+            continue;
+        float lim = vk_radius(a) + vk_radius(&st->figures[j]) + VK_CONTACT;
+        if (opfor_dist2(a->pos, st->figures[j].pos) <= lim * lim)
+            return 1;
+    }
+    return 0;
+}
+
+/* The wounded friend nearest medic m within reach, not touching an enemy; -1. */
+static int patient_for(const opfor_vk_state_t *st, int m) {
+    const opfor_figure_t *mf = &st->figures[m];
+    int side = st->units[mf->unit].side;
+    int best = -1;
+    float bd = 1e30f;
+    for (int j = 0; j < st->nfigures; j++) {
+        const opfor_figure_t *f = &st->figures[j];
+        if (j == m || !vk_alive(st, j) || !vk_is_person(f) || !(f->flags & OPFOR_FIG_WOUNDED) ||
+            st->units[f->unit].side != side || st->ux[f->unit].removed)
+            continue;
+        float gap = opfor_dist(mf->pos, f->pos) - vk_radius(mf) - vk_radius(f);
+        if (gap > VK_HEAL_REACH || gap >= bd)
+            continue;
+        if (touches_enemy(st, j))
+            continue;
+        bd = gap;
+        best = j;
+    }
+    return best;
+}
+
+int vk_can_heal(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (st->figures[i].skills & OPFOR_S_MEDIC) &&
+            !(st->figx[i] & OPFOR_VK_FX_CONTROLLED) && patient_for(st, i) >= 0)
+            return 1;
+    return 0;
+}
+
+void vk_heal(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!vk_alive(st, i) || !(st->figures[i].skills & OPFOR_S_MEDIC) ||
+            (st->figx[i] & OPFOR_VK_FX_CONTROLLED))
+            continue;
+        int p = patient_for(st, i);
+        if (p < 0)
+            continue;
+        /* up to 6 in into contact with the patient */
+        vk_move_figure(ctx, st, i, st->figures[p].pos, VK_HEAL_REACH, st->figures[p].unit);
+        int ok = vk_roll(st, &ctx->tab->heal[st->figures[i].quality], NULL);
+        if (ok) {
+            st->figures[p].flags &= (uint16_t)~OPFOR_FIG_WOUNDED;
+            st->figures[p].flags |= OPFOR_FIG_BOUND;
+        }
+        VK_EV(ev, "  a medic of %s tends a wounded man of %s: %s", un->name,
+              st->units[st->figures[p].unit].name, ok ? "wound bound" : "no luck");
+    }
+}
+
+/* ---------------------------------------------------------------- mesmerism (XII.B) */
+
+int vk_mesmerists(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    int n = 0;
+    for (int i = un->first; i < un->first + un->count; i++)
+        n += vk_alive(st, i) && (st->figures[i].skills & OPFOR_S_MESMERIST) &&
+             !(st->figx[i] & OPFOR_VK_FX_CONTROLLED);
+    return n;
+}
+
+void vk_mesmerize(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int g,
+                  opfor_vk_events_t *ev) {
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!vk_alive(st, i) || !(st->figures[i].skills & OPFOR_S_MESMERIST) ||
+            (st->figx[i] & OPFOR_VK_FX_CONTROLLED))
+            continue;
+        if (!vk_alive(st, g) || (st->figures[g].flags & OPFOR_FIG_MESMERIZED))
+            break;
+        const opfor_figure_t *m = &st->figures[i], *t = &st->figures[g];
+        float gap = opfor_dist(m->pos, t->pos) - vk_radius(m) - vk_radius(t);
+        if (gap < 0.0f)
+            gap = 0.0f;
+        int br = opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_MESMERISM, gap);
+        if (br < 0 || !vk_los(ctx, st, i, g))
+            continue;
+        int ok = vk_roll(st, &ctx->tab->mesmerise[m->quality][t->quality][br], NULL);
+        if (ok)
+            st->figures[g].flags |= OPFOR_FIG_MESMERIZED;
+        VK_EV(ev, "  %s's mesmerist fixes a figure of %s with a stare: %s", un->name,
+              st->units[t->unit].name, ok ? "mesmerised" : "resisted");
+    }
+}
+
+int vk_mesmer_tests(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+    const opfor_unit_t *un = &st->units[u];
+    int held = 0;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        st->figx[i] &= (uint8_t)~OPFOR_VK_FX_CONTROLLED;
+        if (!vk_alive(st, i) || !(st->figures[i].flags & OPFOR_FIG_MESMERIZED))
+            continue;
+        if (vk_roll(st, &ctx->tab->resist[st->figures[i].quality], NULL)) {
+            st->figures[i].flags &= (uint16_t)~OPFOR_FIG_MESMERIZED;
+            VK_EV(ev, "  a figure of %s breaks the spell", un->name);
+        } else {
+            st->figx[i] |= OPFOR_VK_FX_CONTROLLED;
+            held++;
+            VK_EV(ev, "  a figure of %s remains mesmerised", un->name);
+        }
+    }
+    return held;
+}
+
+/* ---------------------------------------------------------------- weather (XIII) */
+
+void vk_weather_event(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
+    int lv = st->level < 1 ? 1 : st->level > 5 ? 5 : st->level;
+    int d = vk_d6(st);
+    int nl = ctx->tab->weather_level[lv - 1][d];
+    int w = vk_d6(st) + vk_d6(st);
+    int nw = ctx->tab->weather_wind[st->wind & 7][w];
+    VK_EV(ev, "  weather event: level %d -> %d (rolled %d), wind %s -> %s (rolled %d)", lv, nl, d,
+          opfor_vocab_name(opfor_compass_names, st->wind & 7),
+          opfor_vocab_name(opfor_compass_names, nw), w);
+    st->level = (uint8_t)(nl < 1 ? 1 : nl > 5 ? 5 : nl);
+    st->wind = (uint8_t)(nw & 7);
+}
+
+/* ---------------------------------------------------------------- machines (XII) */
+
+int vk_armour(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    if (!ctx->opt.specials)
+        return 0;
+    switch (st->units[u].type) {
+    case OPFOR_UT_AUTOMATON:
+        return OPFOR_COVER_SOFT;
+    case OPFOR_UT_VEHICLE:
+        return OPFOR_COVER_HARD;
+    case OPFOR_UT_WALKER:
+        return OPFOR_COVER_FORT; /* transport in fortifications (XII.E) */
+    default:
+        return 0;
+    }
+}
+
+static int flying(int type) {
+    return type == OPFOR_UT_BALLOON || type == OPFOR_UT_DIRIGIBLE || type == OPFOR_UT_AEROPLANE;
+}
+
+/* A craft destroyed in the air: each passenger rolls, plus one per level of altitude
+ * (XII.D): 1-2 unhurt, 3-5 wounded, 6 or more killed. */
+static void crash(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+    const opfor_unit_t *un = &st->units[u];
+    int alt = st->ux[u].altitude;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!vk_alive(st, i))
+            continue;
+        int r = vk_d6(st) + alt;
+        if (st->figures[i].flags & OPFOR_FIG_EQUIPMENT)
+            r = 6; /* the craft itself */
+        vk_harm(ctx, st, i, r >= 6 ? 2 : r >= 3 ? 1 : 0, 0, -1, NULL);
+    }
+    st->ux[u].altitude = 0;
+    VK_EV(ev, "  %s comes down!", un->name);
+}
+
+void vk_specials_turn(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
+    for (int u = 0; u < st->nunits; u++) {
+        if (!vk_unit_active(st, u) || !flying(st->units[u].type))
+            continue;
+        opfor_vk_unitx_t *x = &st->ux[u];
+        if (x->altitude == 0 && st->turn == 1)
+            x->altitude = 1; /* flying craft start aloft */
+        if (x->altitude == 0)
+            continue;
+        /* a damaged balloon sinks a level each turn (XII.D) */
+        if (x->damage > 0 && st->units[u].type != OPFOR_UT_AEROPLANE && x->altitude > 0)
+            x->altitude--;
+        /* drift with the wind (balloons and dirigibles) */
+        int lv = st->level;
+        if (st->units[u].type != OPFOR_UT_AEROPLANE && lv > 1) {
+            int first = st->units[u].first;
+            int base = lv == 2 ? ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][0][0][0]
+                               : ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][1][0][0];
+            int mult = lv >= 5 ? 3 : lv == 4 ? 2 : 1;
+            float dist = (float)((base + vk_d3(st)) * mult);
+            /* the wind blows from st->wind: the craft moves the opposite way */
+            opfor_vec_t from = opfor_compass_vec((opfor_table_north_t)ctx->sc.table.north,
+                                                 (opfor_compass_t)(st->wind & 7));
+            opfor_vec_t v = opfor_vscale(from, -dist);
+            const opfor_unit_t *un = &st->units[u];
+            for (int i = un->first; i < un->first + un->count; i++) {
+                opfor_figure_t *f = &st->figures[i];
+                f->pos = opfor_vadd(f->pos, v);
+                if (f->pos.x < 0.5f || f->pos.y < 0.5f || f->pos.x > ctx->sc.table.width - 0.5f ||
+                    f->pos.y > ctx->sc.table.depth - 0.5f) {
+                    vk_remove_unit(st, u, "is blown off the table", ev);
+                    break;
+                }
+            }
+            (void)first;
+            if (st->ux[u].removed)
+                continue;
+        }
+        /* high winds and gales damage or destroy craft aloft (XII.D) */
+        if (lv >= 4) {
+            int d = vk_d6(st);
+            int destroyed = lv == 4 ? d == 6 : d >= 5;
+            int damaged = lv == 4 ? (d == 4 || d == 5) : (d == 3 || d == 4);
+            if (damaged)
+                x->damage++;
+            if (destroyed || x->damage >= 2)
+                crash(ctx, st, u, ev);
+            else if (damaged)
+                VK_EV(ev, "  %s is damaged by the wind", st->units[u].name);
+        }
+    }
+}

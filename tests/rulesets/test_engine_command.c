@@ -1,0 +1,294 @@
+/* tests/rulesets/test_engine_command.c — command and control (Viktoria! VII, V.A): the
+ * 18 in radius (12 and 6 in high winds and gales), the out-of-command test and what a unit
+ * that fails it may still do, musicians relaying command, self-commanding units, NCO
+ * promotion, and units splitting and merging.
+ *
+ * Pass rates are compared with the calculator's test_out_of_command over fixed seeds (4-sigma).
+ */
+#include "rulesets/vk_fixture.h"
+
+#include "engine_int.h"
+#include "opfor/viktoria/calc.h"
+
+/* A general at (10, 4) and one unit at distance `far` up the table from him. */
+static opfor_scenario_t *general_and_unit(float far) {
+    opfor_scenario_t *sc = fx_new(48, 96);
+    fx_general(sc, 0, opfor_pt(10, 4));
+    fx_unit(sc, "Away", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(10, 4 + far),
+            opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    fx_unit(sc, "Enemy", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(40, 90),
+            opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+    return sc;
+}
+
+static int phase_after_select(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u) {
+    opfor_vk_action_t roll = fx_act(OPFOR_VK_ROLL, OPFOR_VK_NONE);
+    opfor_vk_apply(ctx, st, &roll, NULL);
+    st->phase = OPFOR_VK_PH_SELECT_UNIT;
+    st->side = st->units[u].side;
+    opfor_vk_action_t sel = fx_act(OPFOR_VK_SELECT_UNIT, u);
+    assert_int_equal(opfor_vk_apply(ctx, st, &sel, NULL), 0);
+    return st->phase;
+}
+
+static void command_within_radius_needs_no_test(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = general_and_unit(14);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 1);
+    assert_int_equal(phase_after_select(ctx, &st, 1), OPFOR_VK_PH_ACTION);
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+    sc = general_and_unit(26);
+    ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_init(ctx, &st, 1);
+    assert_int_equal(phase_after_select(ctx, &st, 1), OPFOR_VK_PH_COMMAND);
+    assert_int_equal(opfor_vk_current(ctx, &st), OPFOR_VK_CHANCE);
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
+static void command_pass_rate_is_the_calculators(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = general_and_unit(30);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st0;
+    opfor_vk_state_init(ctx, &st0, 1);
+    float d = vk_command_distance(ctx, &st0, 1);
+    /* the same request through the calculator */
+    opfor_viktoria_model_t m;
+    opfor_viktoria_model_default(&m, NULL);
+    opfor_viktoria_req_t req;
+    opfor_viktoria_req_init(&req, OPFOR_VK_A_TEST_OUT_OF_COMMAND);
+    req.v[OPFOR_VK_F_ACTOR] = OPFOR_Q_SOLDIER;
+    req.v[OPFOR_VK_F_WEATHER] = 2;
+    req.v[OPFOR_VK_F_RANGE] = OPFOR_VK_INCHES;
+    req.inches = (int)(d + 0.5f);
+    opfor_viktoria_result_t res;
+    assert_int_equal(opfor_viktoria_calc(&m, &req, &res, NULL), 0);
+    double p = opfor_viktoria_result_roll(&res, "pass")->roll.p_rendered;
+    assert_true(p > 0.05 && p < 0.95);
+    int pass = 0;
+    const int n = 3000;
+    opfor_vk_action_t roll = fx_act(OPFOR_VK_ROLL, OPFOR_VK_NONE);
+    for (int s = 0; s < n; s++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, (uint64_t)s);
+        assert_int_equal(phase_after_select(ctx, &st, 1), OPFOR_VK_PH_COMMAND);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &roll, NULL), 0);
+        assert_int_equal(st.phase, OPFOR_VK_PH_ACTION);
+        pass += !st.restricted;
+    }
+    fx_assert_rate(pass, n, p, 4.0);
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
+static void command_failure_limits_the_actions(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = general_and_unit(30);
+    fx_fig(sc, 1, 1)->skills |= OPFOR_S_MEDIC;
+    fx_fig(sc, 1, 2)->flags |= OPFOR_FIG_WOUNDED;
+    /* an enemy in rifle range so that fire is possible */
+    sc->figures[sc->units[2].first].pos = opfor_pt(10, 60);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 1);
+    fx_activate(ctx, &st, 1);
+    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+    int nfree = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+    assert_true(fx_find(a, nfree, OPFOR_VK_ADVANCE, OPFOR_VK_NONE) >= 0);
+    st.restricted = 1;
+    int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+    int fire = 0, heal = 0, crawl = 0, stand = 0;
+    for (int i = 0; i < n; i++) {
+        switch (a[i].kind) {
+        case OPFOR_VK_FIRE:
+            fire++;
+            break;
+        case OPFOR_VK_HEAL:
+            heal++;
+            break;
+        case OPFOR_VK_CRAWL: /* taking cover where it stands: no movement */
+            crawl++;
+            break;
+        case OPFOR_VK_STAND:
+        case OPFOR_VK_LOAD:
+            stand++;
+            break;
+        default:
+            fail_msg("an out-of-command unit was offered %s", opfor_vk_kind_name(a[i].kind));
+        }
+    }
+    assert_true(fire > 0 && heal == 1 && crawl == 1 && stand == 1);
+    opfor_vk_action_t adv = fx_act(OPFOR_VK_ADVANCE, 1);
+    adv.dest = opfor_pt(10, 60);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &adv, NULL), OPFOR_EILLEGAL);
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
+static void command_radius_shrinks_in_high_winds(void **state) {
+    (void)state;
+    static const struct {
+        int level;
+        float far;
+        int tests;
+    } cases[] = {{2, 16, 0}, {4, 16, 1}, {4, 10, 0}, {5, 10, 1}, {5, 4, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        opfor_scenario_t *sc = general_and_unit(cases[k].far);
+        sc->weather.level = cases[k].level;
+        opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, 1);
+        assert_int_equal(phase_after_select(ctx, &st, 1),
+                         cases[k].tests ? OPFOR_VK_PH_COMMAND : OPFOR_VK_PH_ACTION);
+        opfor_vk_ctx_free(ctx);
+        free(sc);
+    }
+}
+
+static void command_relayed_by_a_playing_musician(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 96);
+    fx_general(sc, 0, opfor_pt(10, 4));
+    int band = fx_unit(sc, "Band", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 2, opfor_pt(10, 18),
+                       opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    fx_fig(sc, band, 1)->skills |= OPFOR_S_MUSICIAN;
+    int far = fx_unit(sc, "Far", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(10, 38),
+                      opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    fx_unit(sc, "Enemy", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(40, 90),
+            opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 1);
+    assert_true(vk_needs_command_test(ctx, &st, far));
+    fx_activate(ctx, &st, band);
+    opfor_vk_action_t stand = fx_act(OPFOR_VK_STAND, band); /* the musician plays */
+    assert_int_equal(opfor_vk_apply(ctx, &st, &stand, NULL), 0);
+    assert_true(st.figx[st.units[band].first + 1] & OPFOR_VK_FX_PLAYING);
+    assert_false(vk_needs_command_test(ctx, &st, far)); /* within 24 in of the musician */
+    /* a new turn: the relay is over */
+    opfor_vk_state_t st2 = st;
+    st2.phase = OPFOR_VK_PH_START_TURN;
+    opfor_vk_action_t roll = fx_act(OPFOR_VK_ROLL, OPFOR_VK_NONE);
+    assert_int_equal(opfor_vk_apply(ctx, &st2, &roll, NULL), 0);
+    assert_true(vk_needs_command_test(ctx, &st2, far));
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
+static void command_self_commanding_units_never_test(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = general_and_unit(40);
+    sc->units[1].flags |= OPFOR_UNIT_SELF_COMMANDING;
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 1);
+    assert_int_equal(phase_after_select(ctx, &st, 1), OPFOR_VK_PH_ACTION);
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
+static void command_nco_promoted_when_leaders_fall(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = general_and_unit(10);
+    fx_fig(sc, 1, 2)->quality = OPFOR_Q_VETERAN; /* the best man left */
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 1);
+    fx_activate(ctx, &st, 1);
+    int lead = st.units[1].first;
+    vk_harm(ctx, &st, lead, 2, 0, 1, NULL); /* the officer is killed */
+    opfor_vk_action_t stand = fx_act(OPFOR_VK_STAND, 1);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &stand, NULL), 0);
+    int nco = lead + 2;
+    assert_true(st.figures[nco].skills & OPFOR_S_LEADER);
+    assert_true(st.figx[nco] & OPFOR_VK_FX_PROMOTED);
+    assert_int_equal(opfor_unit_leader(&st.units[1], st.figures), nco);
+    /* a promoted NCO does not let the unit split (VII) */
+    assert_int_equal(vk_split_leaders(&st, 1), 0);
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
+static void command_units_split_and_merge(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    fx_general(sc, 0, opfor_pt(24, 4));
+    int big = fx_unit(sc, "Big", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 8, opfor_pt(20, 10),
+                      opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    fx_fig(sc, big, 5)->skills |= OPFOR_S_LEADER; /* a second officer */
+    int small = fx_unit(sc, "Small", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(34, 10),
+                        opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    int other = fx_unit(sc, "Other", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(40, 20),
+                        opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    fx_unit(sc, "Enemy", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(40, 44),
+            opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 1);
+    fx_activate(ctx, &st, big);
+    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+    int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+    assert_true(fx_find(a, n, OPFOR_VK_SPLIT, OPFOR_VK_NONE) >= 0);
+    int nunits = st.nunits;
+    opfor_vk_action_t split = fx_act(OPFOR_VK_SPLIT, big);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &split, NULL), 0);
+    int part = nunits;
+    assert_int_equal(st.nunits, nunits + 1);
+    assert_int_equal(st.units[big].count + st.units[part].count, 8);
+    assert_true(opfor_unit_leader(&st.units[big], st.figures) >= 0);
+    assert_true(opfor_unit_leader(&st.units[part], st.figures) >= 0);
+    /* strength is the size just after the split (XI) */
+    assert_int_equal(st.units[big].strength, st.units[big].count);
+    assert_int_equal(st.units[part].strength, st.units[part].count);
+    /* the first part goes on acting; the other waits for its own initiative */
+    assert_int_equal(st.phase, OPFOR_VK_PH_ACTION);
+    assert_int_equal(st.cur, big);
+    assert_false(st.units[part].flags & OPFOR_UNIT_ACTED);
+    for (int i = st.units[part].first; i < st.units[part].first + st.units[part].count; i++)
+        assert_int_equal(st.figures[i].unit, part);
+    opfor_vk_action_t stand = fx_act(OPFOR_VK_STAND, big);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &stand, NULL), 0);
+
+    /* merging: Small walks up to within 3 in of Other and joins it */
+    st.phase = OPFOR_VK_PH_ACTION;
+    st.cur = (uint8_t)small;
+    for (int i = st.units[small].first; i < st.units[small].first + 3; i++)
+        st.figures[i].pos.y += 8.0f;                                       /* now beside Other */
+    st.figures[st.units[small].first].flags &= (uint16_t)~OPFOR_FIG_ALIVE; /* one lost */
+    st.units[other].strength = 6; /* Other was once larger */
+    n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+    int k = fx_find(a, n, OPFOR_VK_MERGE, other);
+    assert_true(k >= 0);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &a[k], NULL), 0);
+    assert_int_equal(st.units[other].count, 6);
+    assert_int_equal(opfor_vk_unit_present(&st, other), 5);
+    assert_int_equal(st.units[other].strength, 6); /* the larger of 5 and the old strengths */
+    assert_false(opfor_vk_unit_in_play(&st, small));
+    /* the block is contiguous and every unit still owns exactly its figures */
+    for (int u = 0; u < st.nunits; u++)
+        for (int i = st.units[u].first; i < st.units[u].first + st.units[u].count; i++)
+            assert_int_equal(st.figures[i].unit, u);
+    /* Other had not acted: the whole new unit acts now */
+    assert_int_equal(st.cur, other);
+    assert_int_equal(st.phase, OPFOR_VK_PH_ACTION);
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(command_within_radius_needs_no_test),
+        cmocka_unit_test(command_pass_rate_is_the_calculators),
+        cmocka_unit_test(command_failure_limits_the_actions),
+        cmocka_unit_test(command_radius_shrinks_in_high_winds),
+        cmocka_unit_test(command_relayed_by_a_playing_musician),
+        cmocka_unit_test(command_self_commanding_units_never_test),
+        cmocka_unit_test(command_nco_promoted_when_leaders_fall),
+        cmocka_unit_test(command_units_split_and_merge),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,282 @@
+/* tests/rulesets/test_engine_fire.c — personal weapons (Viktoria! IX): pistol 9 in, carbine
+ * 36 in, rifle without limit; line of sight; the half-inch gap rule; cover, prone targets and
+ * moving fire; aiming at the wounded; no fire at units locked in melee; and the outcome of a
+ * shot (killed, wounded) matching the calculator's outcomes.
+ *
+ * Outcome rates use fixed seeds and a 4-sigma band around the calculator's rendered chances.
+ */
+#include "rulesets/vk_fixture.h"
+
+#include "engine_int.h"
+#include "opfor/viktoria/calc.h"
+
+/* One shooter (side 0) at (10, 10) and a target unit of n figures whose first figure stands
+ * `gap` inches (base to base) up the table. */
+static opfor_scenario_t *range_pair(unsigned weapon, float gap, int n, int tq) {
+    opfor_scenario_t *sc = fx_new(48, 96);
+    fx_unit(sc, "Shooter", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(10, 10),
+            opfor_pt(0, 1), 0, weapon, 0);
+    fx_unit(sc, "Target", 1, OPFOR_UT_INFANTRY, tq, n, opfor_pt(10, 10 + gap + 1.0f),
+            opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+    fx_general(sc, 0, opfor_pt(4, 6));
+    fx_general(sc, 1, opfor_pt(46, 94));
+    return sc;
+}
+
+static int fire_listed(opfor_scenario_t *sc) {
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 1);
+    fx_activate(ctx, &st, 0);
+    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+    int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+    int k = fx_find(a, n, OPFOR_VK_FIRE, 1);
+    opfor_vk_ctx_free(ctx);
+    return k >= 0;
+}
+
+static void fire_ranges_by_weapon(void **state) {
+    (void)state;
+    static const struct {
+        unsigned w;
+        float gap;
+        int ok;
+    } cases[] = {
+        {OPFOR_W_PISTOL, 8.5f, 1},   {OPFOR_W_PISTOL, 9.5f, 0}, {OPFOR_W_CARBINE, 35.0f, 1},
+        {OPFOR_W_CARBINE, 37.0f, 0}, {OPFOR_W_RIFLE, 80.0f, 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        opfor_scenario_t *sc = range_pair(cases[k].w, cases[k].gap, 1, OPFOR_Q_SOLDIER);
+        if (fire_listed(sc) != cases[k].ok)
+            fail_msg("weapon %u at %g in: expected %d", cases[k].w, cases[k].gap, cases[k].ok);
+        free(sc);
+    }
+}
+
+static void fire_needs_line_of_sight(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 1, OPFOR_Q_SOLDIER);
+    fx_rect(sc, OPFOR_TK_BUILDING, 5, 18, 15, 24); /* squarely in the way */
+    assert_false(fire_listed(sc));
+    free(sc);
+    sc = range_pair(OPFOR_W_RIFLE, 20.0f, 1, OPFOR_Q_SOLDIER);
+    fx_rect(sc, OPFOR_TK_BUILDING, 12, 18, 22, 24); /* off to the side */
+    assert_true(fire_listed(sc));
+    free(sc);
+}
+
+/* Shots fired by a lone rifleman at a target behind a friendly screen with gaps `spacing`
+ * inches apart, centre to centre. */
+static int shots_through(float spacing) {
+    opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 1, OPFOR_Q_SOLDIER);
+    int screen = fx_unit(sc, "Screen", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 4, opfor_pt(10, 14),
+                         opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    for (int k = 0; k < 4; k++) /* centred on the line of fire: 10 - 1.5 s .. 10 + 1.5 s */
+        fx_fig(sc, screen, k)->pos = opfor_pt(10.0f + ((float)k - 1.5f) * spacing, 14);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 1);
+    fx_activate(ctx, &st, 0);
+    int shots = vk_fire_unit(ctx, &st, 0, 1, 0, 0, NULL);
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+    return shots;
+}
+
+static void fire_half_inch_gap_rule(void **state) {
+    (void)state;
+    assert_int_equal(shots_through(1.3f), 0); /* gaps of 0.3 in: blocked (IX) */
+    assert_int_equal(shots_through(1.8f), 1); /* gaps of 0.8 in: clear */
+}
+
+/* The calculator's killed / wounded chances for one shot. */
+static void calc_outcome(int action, int aq, int tq, int cover, float range, int moving, int prone,
+                         double *pk, double *pw) {
+    opfor_viktoria_model_t m;
+    opfor_viktoria_model_default(&m, NULL);
+    opfor_viktoria_req_t req;
+    opfor_viktoria_req_init(&req, action);
+    req.v[OPFOR_VK_F_ACTOR] = aq;
+    req.v[OPFOR_VK_F_TARGET] = tq;
+    req.v[OPFOR_VK_F_COVER] = cover;
+    req.v[OPFOR_VK_F_RANGE] = OPFOR_VK_INCHES;
+    req.inches = range;
+    req.v[OPFOR_VK_F_MOVING] = moving;
+    req.v[OPFOR_VK_F_TARGET_PRONE] = prone;
+    opfor_viktoria_result_t res;
+    assert_int_equal(opfor_viktoria_calc(&m, &req, &res, NULL), 0);
+    *pk = opfor_viktoria_result_outcome(&res, "killed")->p_rendered;
+    *pw = opfor_viktoria_result_outcome(&res, "wounded")->p_rendered;
+}
+
+/* Shoots n times (fresh state each) and counts kills and wounds of the target figure. */
+static void shoot_many(opfor_scenario_t *sc, int n, int moving, int prone, int *kills,
+                       int *wounds) {
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    *kills = *wounds = 0;
+    for (int s = 0; s < n; s++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, (uint64_t)s * 7 + 1);
+        fx_activate(ctx, &st, 0);
+        int t = st.units[1].first;
+        if (prone)
+            st.figures[t].flags |= OPFOR_FIG_PRONE;
+        opfor_vk_action_t a = fx_act(moving ? OPFOR_VK_ADVANCE : OPFOR_VK_FIRE, 0);
+        a.target = 1;
+        if (moving) {
+            a.flags = OPFOR_VK_AF_FIRE;
+            a.dest = st.figures[0].pos; /* moving fire without closing the range */
+            a.dest.x += 0.0f;
+        }
+        assert_int_equal(opfor_vk_apply(ctx, &st, &a, NULL), 0);
+        if (!(st.figures[t].flags & OPFOR_FIG_ALIVE))
+            (*kills)++;
+        else if (st.figures[t].flags & OPFOR_FIG_WOUNDED)
+            (*wounds)++;
+    }
+    opfor_vk_ctx_free(ctx);
+}
+
+static void fire_outcomes_match_the_calculator(void **state) {
+    (void)state;
+    const int n = 6000;
+    double pk, pw;
+    int kills, wounds;
+    /* open ground, medium range */
+    opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 1, OPFOR_Q_CONSCRIPT);
+    calc_outcome(OPFOR_VK_A_FIRE_RIFLE, OPFOR_Q_SOLDIER, OPFOR_Q_CONSCRIPT, OPFOR_COVER_NONE, 20.0f,
+                 0, 0, &pk, &pw);
+    shoot_many(sc, n, 0, 0, &kills, &wounds);
+    fx_assert_rate(kills, n, pk, 4.0);
+    fx_assert_rate(wounds, n, pw, 4.0);
+    /* a prone target */
+    calc_outcome(OPFOR_VK_A_FIRE_RIFLE, OPFOR_Q_SOLDIER, OPFOR_Q_CONSCRIPT, OPFOR_COVER_NONE, 20.0f,
+                 0, 1, &pk, &pw);
+    shoot_many(sc, n, 0, 1, &kills, &wounds);
+    fx_assert_rate(kills, n, pk, 4.0);
+    fx_assert_rate(wounds, n, pw, 4.0);
+    free(sc);
+    /* in woods (soft cover) */
+    sc = range_pair(OPFOR_W_RIFLE, 20.0f, 1, OPFOR_Q_CONSCRIPT);
+    fx_rect(sc, OPFOR_TK_WOODS, 8, 30, 12, 33);
+    calc_outcome(OPFOR_VK_A_FIRE_RIFLE, OPFOR_Q_SOLDIER, OPFOR_Q_CONSCRIPT, OPFOR_COVER_SOFT, 20.0f,
+                 0, 0, &pk, &pw);
+    shoot_many(sc, n, 0, 0, &kills, &wounds);
+    fx_assert_rate(kills, n, pk, 4.0);
+    fx_assert_rate(wounds, n, pw, 4.0);
+    free(sc);
+    /* moving fire with a pistol at short range */
+    sc = range_pair(OPFOR_W_PISTOL, 3.0f, 1, OPFOR_Q_CONSCRIPT);
+    calc_outcome(OPFOR_VK_A_FIRE_PISTOL, OPFOR_Q_SOLDIER, OPFOR_Q_CONSCRIPT, OPFOR_COVER_NONE, 3.0f,
+                 1, 0, &pk, &pw);
+    shoot_many(sc, n, 1, 0, &kills, &wounds);
+    fx_assert_rate(kills, n, pk, 4.0);
+    fx_assert_rate(wounds, n, pw, 4.0);
+    free(sc);
+}
+
+static void fire_aimed_at_the_wounded(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 10.0f, 4, OPFOR_Q_CONSCRIPT);
+    fx_fig(sc, 1, 3)->flags |= OPFOR_FIG_WOUNDED;
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int others = 0, wounded_hit = 0;
+    for (int s = 0; s < 600; s++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, (uint64_t)s);
+        fx_activate(ctx, &st, 0);
+        opfor_vk_action_t a = fx_act(OPFOR_VK_FIRE, 0);
+        a.target = 1;
+        a.flags = OPFOR_VK_AF_AIM_WOUNDED;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &a, NULL), 0);
+        int base = st.units[1].first;
+        for (int k = 0; k < 3; k++)
+            others += st.figures[base + k].flags != sc->figures[base + k].flags;
+        wounded_hit += !(st.figures[base + 3].flags & OPFOR_FIG_ALIVE);
+    }
+    assert_int_equal(others, 0); /* every shot went at the wounded man */
+    assert_true(wounded_hit > 0);
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
+static void fire_not_at_units_in_melee(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 2, OPFOR_Q_SOLDIER);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 1);
+    fx_activate(ctx, &st, 0);
+    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+    int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+    assert_true(fx_find(a, n, OPFOR_VK_FIRE, 1) >= 0);
+    st.melee[1] = 1u << 2; /* locked in combat with someone */
+    st.melee[2] = 1u << 1;
+    n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+    assert_int_equal(fx_find(a, n, OPFOR_VK_FIRE, 1), -1);
+    opfor_vk_action_t f = fx_act(OPFOR_VK_FIRE, 0);
+    f.target = 1;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &f, NULL), OPFOR_EILLEGAL);
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
+static void fire_tables_agree_with_the_calculator(void **state) {
+    (void)state;
+    opfor_scenario_t *sc =
+        range_pair(OPFOR_W_RIFLE | OPFOR_W_PISTOL | OPFOR_W_CARBINE, 20.0f, 2, OPFOR_Q_VETERAN);
+    fx_fig(sc, 0, 0)->flags |= OPFOR_FIG_HORSE;
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_viktoria_model_t m;
+    opfor_viktoria_model_default(&m, NULL);
+    opfor_rng_t r;
+    opfor_rng_seed(&r, 99, 1);
+    int checked = 0;
+    for (int k = 0; k < 400; k++) {
+        int w = (int)opfor_rng_below(&r, 3),
+            tc = (int)opfor_rng_below(&r, 2) ? OPFOR_Q_VETERAN : OPFOR_Q_SOLDIER;
+        int cov = (int)opfor_rng_below(&r, 4), br = (int)opfor_rng_below(&r, 4);
+        int bits = (int)opfor_rng_below(&r, 64) & ~(1 << 4); /* no sharpshooter here */
+        int post = (int)opfor_rng_below(&r, 3);
+        const vk_roll_t *e = &ctx->tab->fire_hit[vk_fire_idx(
+            w, OPFOR_Q_SOLDIER, tc, cov, br, bits >> 5 & 1, 0, bits >> 3 & 1, bits >> 2 & 1,
+            bits >> 1 & 1, bits & 1, post)];
+        assert_int_equal(e->ok, 1);
+        opfor_viktoria_req_t req;
+        opfor_viktoria_req_init(&req, OPFOR_VK_A_FIRE_PISTOL + w);
+        req.v[OPFOR_VK_F_ACTOR] = OPFOR_Q_SOLDIER;
+        req.v[OPFOR_VK_F_TARGET] = tc;
+        req.v[OPFOR_VK_F_COVER] = cov;
+        req.v[OPFOR_VK_F_RANGE] = br;
+        req.v[OPFOR_VK_F_ACTOR_MOUNTED] = bits >> 5 & 1;
+        req.v[OPFOR_VK_F_ACTOR_WOUNDED] = bits >> 3 & 1;
+        req.v[OPFOR_VK_F_MOVING] = bits >> 2 & 1;
+        req.v[OPFOR_VK_F_TARGET_WOUNDED] = bits >> 1 & 1;
+        req.v[OPFOR_VK_F_TARGET_MOUNTED] = bits & 1;
+        req.v[OPFOR_VK_F_TARGET_RUNNING] = post == VK_POST_RUNNING;
+        req.v[OPFOR_VK_F_TARGET_PRONE] = post == VK_POST_PRONE;
+        opfor_viktoria_result_t res;
+        assert_int_equal(opfor_viktoria_calc(&m, &req, &res, NULL), 0);
+        const opfor_viktoria_named_roll_t *h = opfor_viktoria_result_roll(&res, "hit");
+        assert_int_equal(e->kind, h->roll.kind);
+        assert_int_equal(e->need, h->roll.need);
+        assert_int_equal(e->need2, h->roll.need2);
+        checked++;
+    }
+    assert_int_equal(checked, 400);
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fire_ranges_by_weapon),
+        cmocka_unit_test(fire_needs_line_of_sight),
+        cmocka_unit_test(fire_half_inch_gap_rule),
+        cmocka_unit_test(fire_outcomes_match_the_calculator),
+        cmocka_unit_test(fire_aimed_at_the_wounded),
+        cmocka_unit_test(fire_not_at_units_in_melee),
+        cmocka_unit_test(fire_tables_agree_with_the_calculator),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,180 @@
+/* tests/rulesets/test_engine_invariants.c — properties that must hold in every game: over
+ * thousands of random games on the built-in competitive scenario (and some with weather, the
+ * XII options and the greedy policy) no figure comes back from the dead, no unit acts twice
+ * in a turn, no figure ends inside impassable terrain or another base, the dead never move
+ * or act, and every listed action applies.
+ *
+ * 2000 games normally; OPFOR_TEST_SCALE (or a sanitizer build) scales the count down.
+ */
+#include "rulesets/vk_fixture.h"
+
+#include "engine_int.h"
+#include "opfor/viktoria/builtin.h"
+
+static opfor_scenario_t *builtin(void) {
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    opfor_diag_t d;
+    assert_non_null(sc);
+    if (opfor_viktoria_builtin_load("competitive_default", sc, &d) != 0)
+        fail_msg("competitive_default: %s", d.msg);
+    return sc;
+}
+
+typedef struct checker {
+    uint8_t dead[OPFOR_MAX_FIGURES];
+    opfor_pt_t deadpos[OPFOR_MAX_FIGURES];
+    int acted_turn[OPFOR_MAX_UNITS];
+    long checks;
+} checker_t;
+
+static void check_state(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, checker_t *c,
+                        int specials) {
+    const opfor_scenario_t *sc = opfor_vk_ctx_scenario(ctx);
+    int live[OPFOR_MAX_FIGURES], nl = 0;
+    float rad[OPFOR_MAX_FIGURES];
+    int inplay[OPFOR_MAX_UNITS];
+    for (int u = 0; u < st->nunits; u++)
+        inplay[u] = opfor_vk_unit_in_play(st, u);
+    for (int i = 0; i < st->nfigures; i++) {
+        const opfor_figure_t *f = &st->figures[i];
+        int alive = (f->flags & OPFOR_FIG_ALIVE) != 0;
+        if (c->dead[i]) {
+            if (alive)
+                fail_msg("figure %d came back to life", i);
+            if (f->pos.x != c->deadpos[i].x || f->pos.y != c->deadpos[i].y)
+                fail_msg("dead figure %d moved", i);
+            continue;
+        }
+        if (!alive) {
+            c->dead[i] = 1;
+            c->deadpos[i] = f->pos;
+            continue;
+        }
+        if (!inplay[f->unit] || (f->flags & OPFOR_FIG_REAR))
+            continue;
+        if (specials && st->ux[f->unit].altitude > 0)
+            continue; /* flying craft pass over everything */
+        int mounted = (f->flags & (OPFOR_FIG_MOUNTED | OPFOR_FIG_EQUIPMENT)) != 0;
+        if (opfor_terrain_impassable_at(&sc->table, f->pos, mounted) >= 0)
+            fail_msg("figure %d (%s) stands in impassable terrain at (%.2f, %.2f)", i,
+                     st->units[f->unit].name, f->pos.x, f->pos.y);
+        if (f->pos.x < 0 || f->pos.y < 0 || f->pos.x > sc->table.width ||
+            f->pos.y > sc->table.depth)
+            fail_msg("figure %d left the table", i);
+        rad[nl] = opfor_figure_radius(f);
+        live[nl++] = i;
+    }
+    /* no two bases overlap (touching is allowed; 0.02 in of slack for rounding) */
+    for (int a = 0; a < nl; a++) {
+        const opfor_figure_t *f = &st->figures[live[a]];
+        for (int b = a + 1; b < nl; b++) {
+            const opfor_figure_t *g = &st->figures[live[b]];
+            float lim = rad[a] + rad[b] - 0.02f;
+            float dx = f->pos.x - g->pos.x, dy = f->pos.y - g->pos.y;
+            if (dx * dx + dy * dy < lim * lim)
+                fail_msg("figures %d (%s) and %d (%s) overlap: (%.3f, %.3f) (%.3f, %.3f)", live[a],
+                         st->units[f->unit].name, live[b], st->units[g->unit].name, f->pos.x,
+                         f->pos.y, g->pos.x, g->pos.y);
+        }
+    }
+    c->checks++;
+}
+
+static int alive_count(const opfor_vk_state_t *st) {
+    int n = 0;
+    for (int i = 0; i < st->nfigures; i++)
+        n += (st->figures[i].flags & OPFOR_FIG_ALIVE) != 0;
+    return n;
+}
+
+static void play_checked(const opfor_vk_ctx_t *ctx, uint64_t seed, opfor_vk_policy_t pa,
+                         opfor_vk_policy_t pb, int specials, checker_t *c) {
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, seed);
+    memset(c->dead, 0, sizeof c->dead);
+    for (int u = 0; u < OPFOR_MAX_UNITS; u++)
+        c->acted_turn[u] = -1;
+    opfor_rng_t pr;
+    opfor_rng_seed(&pr, seed ^ 0x55, 1);
+    check_state(ctx, &st, c, specials);
+    int alive = alive_count(&st);
+    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+    for (int steps = 0; !opfor_vk_is_terminal(ctx, &st); steps++) {
+        assert_true(steps < 100000);
+        int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+        assert_true(n > 0 && n <= OPFOR_VK_MAX_ACTIONS);
+        int cur = opfor_vk_current(ctx, &st);
+        int i = cur == OPFOR_VK_CHANCE
+                    ? 0
+                    : opfor_vk_policy_choose(ctx, &st, cur == 0 ? pa : pb, a, n, &pr);
+        if (a[i].kind == OPFOR_VK_SELECT_UNIT) {
+            int u = a[i].unit;
+            if (c->acted_turn[u] == st.turn)
+                fail_msg("unit %d (%s) selected twice in turn %d", u, st.units[u].name, st.turn);
+            c->acted_turn[u] = st.turn;
+            assert_true(opfor_vk_unit_present(&st, u) > 0); /* the dead never act */
+            assert_false(st.units[u].flags & OPFOR_UNIT_ACTED);
+        }
+        if (st.phase == OPFOR_VK_PH_ACTION)
+            assert_true(opfor_vk_unit_present(&st, st.cur) > 0);
+        int rc = opfor_vk_apply(ctx, &st, &a[i], NULL);
+        if (rc != 0) {
+            char buf[200];
+            fail_msg("listed action refused: %s",
+                     opfor_vk_action_str(ctx, &st, &a[i], buf, sizeof buf));
+        }
+        int now = alive_count(&st);
+        assert_true(now <= alive); /* figure counts never grow */
+        alive = now;
+        check_state(ctx, &st, c, specials);
+    }
+}
+
+static void invariants_hold_over_random_games(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = builtin();
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int games = (int)(2000 * fx_scale());
+    if (games < 20)
+        games = 20;
+    checker_t c;
+    memset(&c, 0, sizeof c);
+    for (int g = 0; g < games; g++)
+        play_checked(ctx, (uint64_t)g * 7919 + 1, OPFOR_VK_POLICY_RANDOM, OPFOR_VK_POLICY_RANDOM, 0,
+                     &c);
+    assert_true(c.checks > (long)games * 50);
+    opfor_vk_ctx_free(ctx);
+    opfor_scenario_free(sc);
+    free(sc);
+}
+
+static void invariants_hold_with_weather_specials_and_greedy(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = builtin();
+    opfor_vk_options_t opt;
+    memset(&opt, 0, sizeof opt);
+    opt.weather_events = 1;
+    opt.specials = 1;
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
+    int games = (int)(200 * fx_scale());
+    if (games < 10)
+        games = 10;
+    checker_t c;
+    memset(&c, 0, sizeof c);
+    for (int g = 0; g < games; g++)
+        play_checked(ctx, (uint64_t)g + 99, OPFOR_VK_POLICY_RANDOM, OPFOR_VK_POLICY_RANDOM, 1, &c);
+    int greedy = fx_scale() < 1.0 ? 1 : 4;
+    for (int g = 0; g < greedy; g++)
+        play_checked(ctx, (uint64_t)g + 5, OPFOR_VK_POLICY_GREEDY, OPFOR_VK_POLICY_RANDOM, 1, &c);
+    opfor_vk_ctx_free(ctx);
+    opfor_scenario_free(sc);
+    free(sc);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(invariants_hold_over_random_games),
+        cmocka_unit_test(invariants_hold_with_weather_specials_and_greedy),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

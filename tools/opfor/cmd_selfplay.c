@@ -1,0 +1,271 @@
+/* tools/opfor/cmd_selfplay.c — `opfor selfplay viktoria [--scenario FILE] --games N --seed S
+ * [--policy-a P] [--policy-b P] [--turns N] [--weather] [--specials] [--json]`: whole games
+ * between built-in policies on the Viktoria! rules engine. Each game's seed derives from S and
+ * its number, and no timings are printed, so the same command prints the same output every
+ * time. A thin shell over rulesets/viktoria/engine.h and policy.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json_out.h"
+#include "opfor/rng.h"
+#include "opfor/scenario.h"
+#include "opfor/viktoria/builtin.h"
+#include "opfor/viktoria/engine.h"
+#include "opfor/viktoria/model.h"
+
+#define SELFPLAY_MAX_GAMES 1000000L
+
+static void help(FILE *f) {
+    fprintf(f,
+            "usage: opfor selfplay viktoria [--scenario FILE] --games N --seed S\n"
+            "                               [--policy-a random|greedy] [--policy-b random|greedy]\n"
+            "                               [--turns N] [--weather] [--specials] [--json]\n"
+            "\n"
+            "Plays N whole Viktoria! games with simple built-in policies and prints each\n"
+            "result (winner, score, turns, casualties, activations, final state hash) and a\n"
+            "summary. The same command prints the same output every time.\n"
+            "\n"
+            "options:\n"
+            "  --scenario FILE  scenario YAML (default: the built-in competitive_default)\n"
+            "  --games N        games to play, 1..%ld (required)\n"
+            "  --seed S         seed, a whole number >= 0 (required)\n"
+            "  --policy-a P     policy of the first side: random (default) or greedy\n"
+            "  --policy-b P     policy of the second side: random (default) or greedy\n"
+            "  --turns N        turn limit, 1..1000 (default: the scenario's, else 12)\n"
+            "  --weather        roll a weather event every turn (XIII)\n"
+            "  --specials       vehicles, automatons, walkers and flying craft rules (XII)\n"
+            "  --json           print one JSON document instead of text\n"
+            "  -h, --help       this text\n",
+            SELFPLAY_MAX_GAMES);
+}
+
+/* Value of flag `name` from "--name=value" or the next argument; NULL after a usage error. */
+static const char *value_of(int argc, char **argv, int *i, const char *name, int *rc) {
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (a[n] == '=')
+        return a + n + 1;
+    if (*i + 1 >= argc) {
+        *rc = opfor_cli_usage_error("selfplay: %s needs a value", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int is_flag(const char *a, const char *name) {
+    size_t n = strlen(name);
+    return strncmp(a, name, n) == 0 && (a[n] == 0 || a[n] == '=');
+}
+
+static int parse_policy(const char *flag, const char *v, opfor_vk_policy_t *out) {
+    int p;
+    if (!v || opfor_vocab_lookup(opfor_vk_policy_names, v, &p) != 0)
+        return opfor_cli_usage_error("selfplay: %s must be random or greedy, got '%s'", flag,
+                                     v ? v : "");
+    *out = (opfor_vk_policy_t)p;
+    return 0;
+}
+
+int opfor_cmd_selfplay(int argc, char **argv) {
+    const char *scenario = NULL;
+    long games = -1, seed = -1, turns = 0;
+    int json = 0, rc = 0;
+    opfor_vk_policy_t pa = OPFOR_VK_POLICY_RANDOM, pb = OPFOR_VK_POLICY_RANDOM;
+    opfor_vk_options_t opt;
+    memset(&opt, 0, sizeof opt);
+    int i = 1;
+    if (argc > 1 && opfor_cli_is_help(argv[1])) {
+        help(stdout);
+        return OPFOR_EXIT_OK;
+    }
+    if (argc < 2 || strcmp(argv[1], "viktoria") != 0)
+        return opfor_cli_usage_error("selfplay: the first argument must be a ruleset; allowed: "
+                                     "viktoria (see opfor selfplay --help)");
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (opfor_cli_is_help(a)) {
+            help(stdout);
+            return OPFOR_EXIT_OK;
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(a, "--weather") == 0) {
+            opt.weather_events = 1;
+        } else if (strcmp(a, "--specials") == 0) {
+            opt.specials = 1;
+        } else if (is_flag(a, "--scenario")) {
+            if (!(scenario = value_of(argc, argv, &i, "--scenario", &rc)))
+                return rc;
+        } else if (is_flag(a, "--games")) {
+            if (!(v = value_of(argc, argv, &i, "--games", &rc)))
+                return rc;
+            if (opfor_cli_parse_long(v, &games) != 0 || games < 1 || games > SELFPLAY_MAX_GAMES)
+                return opfor_cli_usage_error("selfplay: --games must be a whole number from 1 to "
+                                             "%ld, got '%s'",
+                                             SELFPLAY_MAX_GAMES, v);
+        } else if (is_flag(a, "--seed")) {
+            if (!(v = value_of(argc, argv, &i, "--seed", &rc)))
+                return rc;
+            if (opfor_cli_parse_long(v, &seed) != 0 || seed < 0)
+                return opfor_cli_usage_error("selfplay: --seed must be a whole number >= 0, got "
+                                             "'%s'",
+                                             v);
+        } else if (is_flag(a, "--turns")) {
+            if (!(v = value_of(argc, argv, &i, "--turns", &rc)))
+                return rc;
+            if (opfor_cli_parse_long(v, &turns) != 0 || turns < 1 || turns > 1000)
+                return opfor_cli_usage_error("selfplay: --turns must be a whole number from 1 to "
+                                             "1000, got '%s'",
+                                             v);
+        } else if (is_flag(a, "--policy-a")) {
+            if (!(v = value_of(argc, argv, &i, "--policy-a", &rc)) ||
+                (rc = parse_policy("--policy-a", v, &pa)) != 0)
+                return rc ? rc : OPFOR_EXIT_USAGE;
+        } else if (is_flag(a, "--policy-b")) {
+            if (!(v = value_of(argc, argv, &i, "--policy-b", &rc)) ||
+                (rc = parse_policy("--policy-b", v, &pb)) != 0)
+                return rc ? rc : OPFOR_EXIT_USAGE;
+        } else {
+            return opfor_cli_usage_error("selfplay: unknown option '%s'; allowed: --scenario, "
+                                         "--games, --seed, --policy-a, --policy-b, --turns, "
+                                         "--weather, --specials, --json, --help",
+                                         a);
+        }
+    }
+    if (games < 0)
+        return opfor_cli_usage_error("selfplay: --games N is required (1 to %ld)",
+                                     SELFPLAY_MAX_GAMES);
+    if (seed < 0)
+        return opfor_cli_usage_error("selfplay: --seed S is required (a whole number >= 0)");
+    opt.turn_limit = (int)turns;
+
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    if (!sc)
+        return opfor_cli_fail("selfplay: out of memory");
+    opfor_diag_t d;
+    opfor_diag_clear(&d);
+    int err = scenario ? opfor_scenario_load_file(scenario, sc, &d)
+                       : opfor_viktoria_builtin_load("competitive_default", sc, &d);
+    if (err) {
+        char where[1024];
+        opfor_diag_format(&d, where, sizeof where);
+        free(sc);
+        return opfor_cli_fail("selfplay: %s", where);
+    }
+    opfor_viktoria_model_t model;
+    if (opfor_viktoria_model_default(&model, &d) != 0) {
+        opfor_scenario_free(sc);
+        free(sc);
+        return opfor_cli_fail("selfplay: model: %s", d.msg);
+    }
+    opfor_vk_ctx_t *ctx = NULL;
+    if (opfor_vk_ctx_init(&ctx, sc, &model, &opt, &d) != 0) {
+        opfor_scenario_free(sc);
+        free(sc);
+        return opfor_cli_fail("selfplay: %s", d.msg);
+    }
+    const char *names[2] = {sc->sides[0].name, sc->sides[1].name};
+    opfor_json_t j;
+    if (json) {
+        opfor_json_init(&j, stdout);
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_str(&j, "ruleset", "viktoria");
+        opfor_json_kv_str(&j, "scenario", sc->name);
+        opfor_json_kv_int(&j, "seed", seed);
+        opfor_json_kv_str(&j, "policy_a", opfor_vocab_name(opfor_vk_policy_names, pa));
+        opfor_json_kv_str(&j, "policy_b", opfor_vocab_name(opfor_vk_policy_names, pb));
+        opfor_json_kv_int(&j, "turn_limit", opfor_vk_ctx_turn_limit(ctx));
+        opfor_json_key(&j, "games");
+        opfor_json_arr_begin(&j);
+    } else {
+        printf("scenario: %s\nsides: %s (%s) vs %s (%s), turn limit %d\n", sc->name, names[0],
+               opfor_vocab_name(opfor_vk_policy_names, pa), names[1],
+               opfor_vocab_name(opfor_vk_policy_names, pb), opfor_vk_ctx_turn_limit(ctx));
+    }
+    long wins[2] = {0, 0}, draws = 0, total_turns = 0, total_acts = 0;
+    long killed[2] = {0, 0};
+    opfor_vk_state_t *fin = malloc(sizeof *fin);
+    if (!fin) {
+        opfor_vk_ctx_free(ctx);
+        opfor_scenario_free(sc);
+        free(sc);
+        return opfor_cli_fail("selfplay: out of memory");
+    }
+    for (long g = 0; g < games; g++) {
+        uint64_t gseed = opfor_rng_mix64((uint64_t)seed * 0x9E3779B97F4A7C15ULL + (uint64_t)g);
+        uint64_t pseed = opfor_rng_mix64(gseed ^ 0x5bd1e995ULL);
+        opfor_vk_result_t r;
+        long acts = opfor_vk_play(ctx, gseed, pa, pb, pseed, &r, fin, NULL, 0, NULL);
+        uint64_t h = opfor_vk_state_hash(fin);
+        if (r.winner == 0 || r.winner == 1)
+            wins[r.winner]++;
+        else
+            draws++;
+        total_turns += r.turn;
+        total_acts += acts;
+        killed[0] += r.killed[0];
+        killed[1] += r.killed[1];
+        const char *w = r.winner == 0 ? names[0] : r.winner == 1 ? names[1] : "draw";
+        char hex[24];
+        snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+        if (json) {
+            opfor_json_obj_begin(&j);
+            opfor_json_kv_int(&j, "game", g + 1);
+            opfor_json_kv_str(&j, "winner", w);
+            opfor_json_kv_int(&j, "winner_side", r.winner);
+            opfor_json_key(&j, "score");
+            opfor_json_arr_begin(&j);
+            opfor_json_int(&j, r.score[0]);
+            opfor_json_int(&j, r.score[1]);
+            opfor_json_arr_end(&j);
+            opfor_json_key(&j, "killed");
+            opfor_json_arr_begin(&j);
+            opfor_json_int(&j, r.killed[0]);
+            opfor_json_int(&j, r.killed[1]);
+            opfor_json_arr_end(&j);
+            opfor_json_key(&j, "units_left");
+            opfor_json_arr_begin(&j);
+            opfor_json_int(&j, r.units[0]);
+            opfor_json_int(&j, r.units[1]);
+            opfor_json_arr_end(&j);
+            opfor_json_kv_int(&j, "turns", r.turn);
+            opfor_json_kv_int(&j, "activations", acts);
+            opfor_json_kv_str(&j, "hash", hex);
+            opfor_json_obj_end(&j);
+        } else {
+            printf("game %ld: %s wins, score %d-%d, turns %d, killed %d-%d, units left %d-%d, "
+                   "activations %ld, hash %s\n",
+                   g + 1, w, r.score[0], r.score[1], r.turn, r.killed[0], r.killed[1], r.units[0],
+                   r.units[1], acts, hex);
+        }
+    }
+    if (json) {
+        opfor_json_arr_end(&j);
+        opfor_json_key(&j, "summary");
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_int(&j, "games", games);
+        opfor_json_kv_int(&j, "wins_a", wins[0]);
+        opfor_json_kv_int(&j, "wins_b", wins[1]);
+        opfor_json_kv_int(&j, "draws", draws);
+        opfor_json_kv_num(&j, "mean_turns", (double)total_turns / (double)games);
+        opfor_json_kv_num(&j, "mean_activations", (double)total_acts / (double)games);
+        opfor_json_kv_num(&j, "mean_killed_a", (double)killed[0] / (double)games);
+        opfor_json_kv_num(&j, "mean_killed_b", (double)killed[1] / (double)games);
+        opfor_json_obj_end(&j);
+        opfor_json_obj_end(&j);
+        opfor_json_end(&j);
+    } else {
+        printf("summary: %ld games, %s %ld wins, %s %ld wins, %ld draws; mean %.2f turns, %.1f "
+               "activations, killed %.2f-%.2f\n",
+               games, names[0], wins[0], names[1], wins[1], draws,
+               (double)total_turns / (double)games, (double)total_acts / (double)games,
+               (double)killed[0] / (double)games, (double)killed[1] / (double)games);
+    }
+    free(fin);
+    opfor_vk_ctx_free(ctx);
+    opfor_scenario_free(sc);
+    free(sc);
+    return OPFOR_EXIT_OK;
+}
