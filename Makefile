@@ -19,7 +19,7 @@ build: deps
 	@cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	@$(BUILD)/bin/opfor demo
+	@$(BUILD)/bin/opfor patrol
 
 test-unit: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -32,6 +32,8 @@ int opfor_cmd_scores(int argc, char **argv);
 int opfor_cmd_selfplay(int argc, char **argv);
 /* `opfor bench engine` (bench_engine.c): rules engine speed. */
 int opfor_bench_engine(int argc, char **argv);
+/* `opfor bench rpc` (bench_rpc.c): opford calc requests per second and latency. */
+int opfor_bench_rpc(int argc, char **argv);
 /* `opfor bench display` (tools/opfor/bench_display.c). */
 int opfor_bench_display(int argc, char **argv);
 

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# tests/cli/patrol.sh BIN_DIR SOURCE_DIR — `opfor patrol` (place, spawns, the game) and
+# `opfor scores` end to end: exact placements on the built-in scenario, JSON documents,
+# tallies against their expected shares, a scripted game that saves a high score, and the
+# usage and file errors. Each check greps the output for exact text; any failure exits 1.
+set -u
+bin="$(cd "$1" && pwd)/opfor"
+src="$(cd "${2:-$(dirname "$0")/../..}" && pwd)"
+fails=0
+tmp=$(mktemp -d)
+out="$tmp/out"; err="$tmp/err"
+trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/xdg" HOME="$tmp/home" USER=tester
+
+fail() { echo "FAIL: $*"; echo "--- stdout"; head -50 "$out"; echo "--- stderr"; cat "$err"; fails=$((fails+1)); }
+run() {
+  local want=$1; shift
+  "$bin" "$@" >"$out" 2>"$err" </dev/null; local rc=$?
+  [ "$rc" -eq "$want" ] || fail "opfor $* exited $rc, want $want"
+}
+has()     { grep -qF -- "$1" "$out" || fail "stdout lacks '$1'"; }
+has_err() { grep -qF -- "$1" "$err" || fail "stderr lacks '$1'"; }
+json_ok() { python3 -m json.tool "$out" >/dev/null 2>&1 || fail "stdout is not valid JSON"; }
+json_eq() { # json_eq PYTHON_EXPR EXPECTED: evaluates EXPR on the document d
+  local got
+  got=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($1)" "$out" 2>&1)
+  [ "$got" = "$2" ] || fail "json $1 = '$got', want '$2'"
+}
+
+# ---- help and usage errors
+run 0 patrol --help
+has "usage: opfor patrol [--scenario FILE]"
+run 0 patrol place --help
+has "--direction D"
+run 0 patrol spawns --help
+has "--presses N"
+run 0 scores --help
+has "usage: opfor scores"
+run 2 patrol place --distance 10
+has_err "opfor: patrol place: --direction is required (N, NE, E, SE, S, SW, W or NW)"
+run 2 patrol place --direction NNE --distance 10
+has_err "opfor: patrol place: --direction needs a compass point: N, NE, E, SE, S, SW, W, NW"
+run 2 patrol place --direction N --distance far
+has_err "opfor: patrol place: --distance needs a number of inches from 0 to 1000"
+run 2 patrol spawns --presses 10
+has_err "opfor: patrol spawns: --seed is required"
+run 2 patrol spawns --presses 0 --seed 1
+has_err "--presses needs a whole number from 1 to"
+run 2 patrol --seed -4
+has_err "opfor: patrol: --seed needs a whole number >= 0"
+run 2 patrol --frobnicate
+has_err "opfor: patrol: unknown argument '--frobnicate'"
+run 2 scores --limit 0
+has_err "opfor: scores: --limit needs a whole number from 1 to 1000"
+
+# ---- place on the built-in scenario: the dot is the 1st Section's front at (24.2, 9.5)
+run 0 patrol place --direction N --distance 14
+has "line      furthest-forward point at x 24.2, y 9.5"
+has "appears   at x 24.2, y 23.5 inches from the south-west corner; 14.0 in from the nearest player figure (front:"
+run 0 patrol place --direction E --distance 14 --json
+json_ok
+json_eq 'd["rule"], d["placed"], d["point"]["x"], d["point"]["y"], d["edge"]["y"], d["traced"]' "flank True 71 17.25 9.5 7.75"
+run 0 patrol place --direction W --distance 14 --json
+json_eq 'd["rule"], d["point"]["x"], d["point"]["y"], d["traced"]' "flank 1 9.5 0"
+for dir in S SE SW; do
+  run 0 patrol place --direction $dir --distance 14 --json
+  json_eq 'd["rule"], d["placed"], "point" in d' "refused_behind False False"
+done
+run 0 patrol place --direction S --distance 14
+has "appears   not placed (refused_behind) - refused: it would appear behind the players' line"
+for dir in NE NW; do
+  run 0 patrol place --direction $dir --distance 14 --json
+  json_eq 'd["rule"], d["distance"] >= 14' "front True"
+done
+run 0 patrol place --direction N --distance 60 --json
+json_eq 'd["rule"], d["placed"]' "refused_no_room False"
+run 0 patrol place --direction N --distance 30 --json
+json_eq 'd["rule"], d["point"]["y"], d["distance"] >= 30' "front 39.5 True"
+run 0 patrol place --direction N --distance 40 --json
+json_eq 'd["rule"], d["point"]["y"], d["distance"] >= 40, d["edge"]["x"], d["edge"]["y"]' "off_table 47 True 24.19 47"
+
+# ---- spawns: a tally whose parts add up and sit near their expected shares
+run 0 patrol spawns --presses 20000 --seed 7 --fresh 20 --json
+json_ok
+json_eq 'd["presses"], sum(v["count"] for v in d["kinds"].values())' "20000 20000"
+json_eq 'd["position"]["spot_chance"], d["position"]["ready_player"], d["position"]["ready_enemy"]' "0.5 5 1"
+json_eq 'sum(v["count"] for v in d["types"].values()) == d["kinds"]["spotting"]["count"]' "True"
+json_eq 'all(abs(v["count"]-v["expected"]) < 5*max(1,v["expected"])**0.5 for k in ("kinds","types","qualities","directions") for v in d[k].values())' "True"
+cp "$out" "$tmp/spawns1"
+run 0 patrol spawns --presses 20000 --seed 7 --fresh 20 --json
+cmp -s "$out" "$tmp/spawns1" || fail "spawns is not deterministic"
+run 0 patrol spawns --presses 1000 --seed 3
+has "spotting chance 4.00% a press"
+has "spotted types"
+
+# ---- scenario errors
+cat >"$tmp/bad.yaml" <<'EOF'
+name: Bad patrol
+mode: patrol
+sides:
+  - {name: Blue, player: true, edge: bottom}
+  - {name: Red, edge: top}
+units:
+  - {name: A, side: Blue, type: infantry, position: [10, 10], figures: [{count: 2, skills: leader}]}
+patrol:
+  spotting: {base: 0.1, maximum: 0.5}
+EOF
+run 1 patrol place --scenario "$tmp/bad.yaml" --direction N --distance 10
+has_err "bad.yaml:9:25: unknown key 'maximum' in spotting; allowed keys: base, per_sqft, max, limit"
+run 1 patrol place --scenario competitive_default --direction N --distance 10
+has_err "builtin:competitive_default: not a Patrol Mode scenario (mode: competitive)"
+run 1 patrol place --scenario "$tmp/none.yaml" --direction N --distance 10
+has_err "none.yaml: cannot open"
+
+# ---- scores: empty, then a scripted game saves one
+run 0 scores
+has "no high scores yet ($tmp/xdg/opfor/opfor.db)"
+run 0 scores --json
+json_eq 'd["scores"]' "[]"
+script() { # presses, each answered by whichever player unit may act (the others are
+  # refused harmlessly), the patrol moving up the table
+  for t in $(seq 1 40); do
+    echo i; echo "a Major at 36 $((3+t/2))"; echo "a Sharp"; echo "a 9-p"
+    echo "a 1st at 26 $((10+t/2))"; echo "a Hussar at 56 $((6+t/2))"
+  done
+  echo "r Jager Picket killed 6"; echo "r 1st killed 2 wounded 1"; echo s; echo u; echo l; echo q
+}
+script | "$bin" patrol --seed 11 --name Ada >"$out" 2>"$err"; rc=$?
+[ "$rc" -eq 0 ] || fail "game exited $rc"
+has "The Farm at Hollebeke - Viktoria! Patrol Mode (builtin:patrol_default), seed 11"
+has "--- Turn 2 ---"
+has "Jager Picket: 6 killed, 0 wounded; 0 of 6 left (0 wounded) - destroyed"
+has "1st Section: 2 killed, 1 wounded; 10 of 12 left (1 wounded)"
+grep -q "^Score [0-9]* recorded for Ada on patrol_default ($tmp/xdg/opfor/opfor.db)" "$out" || fail "no score recorded"
+grep -q "^Initiative: Germans." "$out" || fail "the enemy never had the initiative"
+grep -q "^  Orders: " "$out" || fail "no enemy orders printed"
+cp "$out" "$tmp/game1"
+script | "$bin" patrol --seed 11 --name Ada --no-save >"$out" 2>"$err"
+diff <(grep -v "recorded" "$tmp/game1") <(grep -v "recorded" "$out") >/dev/null || fail "same seed, same reports, different game"
+score=$(sed -n 's/^Score \([0-9]*\) recorded.*/\1/p' "$tmp/game1")
+run 0 scores
+has "rank score  player"
+grep -q "^   1 *$score  Ada *patrol_default *ended" "$out" || fail "scores table lacks Ada's $score"
+run 0 scores --scenario PATROL_DEFAULT --json
+json_eq 'len(d["scores"]), d["scores"][0]["player"], d["scores"][0]["score"], d["scores"][0]["seed"], d["scores"][0]["result"]' "1 Ada $score 11 ended"
+run 0 scores --scenario other --json
+json_eq 'd["scores"]' "[]"
+# A second game, another name, a database of its own choosing.
+printf 'i\nq\n' | "$bin" patrol --seed 2 --name Bea --db "$tmp/own.db" >"$out" 2>"$err" || fail "game 2"
+run 0 scores --db "$tmp/own.db" --json
+json_eq 'len(d["scores"]), d["scores"][0]["player"]' "1 Bea"
+
+# ---- a spotting in the game prints its placement and the unit from the collection
+script | "$bin" patrol --seed 4 --no-save --scenario "$src/rulesets/viktoria/scenarios/patrol_default.yaml" >"$out" 2>"$err"
+grep -q "^Spotted: " "$out" || fail "no spotting in 40 presses"
+n=$(grep -c "^Spotted: " "$out"); p=$(grep -c "^  Placement: " "$out")
+[ "$n" -eq "$p" ] || fail "$n spottings but $p placements"
+grep -q "appears: .* figures, centre x" "$out" || fail "no unit appeared"
+
+if [ "$fails" -ne 0 ]; then
+  echo "$fails check(s) failed"
+  exit 1
+fi
+echo "patrol.sh: all checks passed"

@@ -1,0 +1,484 @@
+/* tools/opfor/cmd_patrol.c — `opfor patrol`: Viktoria! Patrol Mode at the table (XV).
+ *
+ *   opfor patrol [--scenario FILE] [--seed S] [--name PLAYER] [--db FILE] [--no-save]
+ *   opfor patrol place [--scenario FILE] --direction D --distance INCHES [--mounted] [--json]
+ *   opfor patrol spawns [--scenario FILE] --presses N --seed S [--fresh SQFT] [--json]
+ *
+ * A shell over rulesets/viktoria/patrol*.c (the rules and odds). This file parses the
+ * command lines and answers place and spawns; the game itself (line-based, so it plays
+ * from a pipe as well as a terminal) is in cmd_patrol_game.c, and both share the loading
+ * helpers declared in cmd_patrol_int.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "json_out.h"
+#include "opfor/scenario.h"
+#include "opfor/viktoria/builtin.h"
+#include "opfor/viktoria/patrol.h"
+
+#include "cmd_patrol_int.h"
+
+#define PATROL_DEFAULT "patrol_default"
+#define SPAWNS_MAX_PRESSES 100000000L
+
+/* ---- shared: loading ---- */
+
+int opfor__patrol_load(const char *arg, opfor_scenario_t *sc, opfor_patrol_config_t *cfg,
+                       char *label, size_t label_size) {
+    opfor_diag_t d;
+    char buf[1024];
+    struct stat st;
+    int rc;
+    if (!arg)
+        arg = PATROL_DEFAULT;
+    if (stat(arg, &st) != 0 && opfor_viktoria_builtin_text(arg, NULL)) {
+        rc = opfor_viktoria_builtin_load(arg, sc, &d);
+        snprintf(label, label_size, "builtin:%s", strncmp(arg, "builtin:", 8) == 0 ? arg + 8 : arg);
+    } else {
+        rc = opfor_scenario_load_file(arg, sc, &d);
+        snprintf(label, label_size, "%s", arg);
+    }
+    if (rc)
+        return opfor_cli_fail("%s", opfor_diag_format(&d, buf, sizeof buf));
+    if (sc->mode != OPFOR_MODE_PATROL) {
+        opfor_scenario_free(sc);
+        return opfor_cli_fail("%s: not a Patrol Mode scenario (mode: %s); patrol needs "
+                              "mode: patrol",
+                              label, opfor_vocab_name(opfor_mode_names, sc->mode));
+    }
+    rc = opfor_patrol_config_load(cfg, sc, label, &d);
+    if (rc) {
+        opfor_scenario_free(sc);
+        return opfor_cli_fail("%s", opfor_diag_format(&d, buf, sizeof buf));
+    }
+    return 0;
+}
+
+/* Scenario, config, forces and patrol state of a game at its opening position. */
+int opfor__patrol_open(opfor__patrol_game_t *g, const char *arg) {
+    int rc = opfor__patrol_load(arg, &g->sc, &g->cfg, g->label, sizeof g->label);
+    if (rc)
+        return rc;
+    memcpy(g->units, g->sc.units, sizeof g->units);
+    memcpy(g->figures, g->sc.figures, sizeof g->figures);
+    g->fo.units = g->units;
+    g->fo.figures = g->figures;
+    g->fo.nunits = g->sc.nunits;
+    g->fo.nfigures = g->sc.nfigures;
+    opfor_patrol_init(&g->cfg, &g->ps, &g->fo);
+    return 0;
+}
+
+static void json_pt(opfor_json_t *j, const char *key, opfor_pt_t p) {
+    opfor_json_key(j, key);
+    opfor_json_obj_begin(j);
+    opfor_json_kv_num(j, "x", round((double)p.x * 100.0) / 100.0);
+    opfor_json_kv_num(j, "y", round((double)p.y * 100.0) / 100.0);
+    opfor_json_obj_end(j);
+}
+
+void opfor__patrol_json_placement(opfor_json_t *j, const opfor_patrol_placement_t *pl) {
+    opfor_json_kv_str(j, "direction", opfor_vocab_name(opfor_compass_names, pl->direction));
+    opfor_json_kv_num(j, "min_distance", (double)pl->min_distance);
+    opfor_json_kv_bool(j, "placed", pl->placed);
+    opfor_json_kv_str(j, "rule", opfor_vocab_name(opfor_patrol_rule_names, pl->rule));
+    opfor_json_kv_str(j, "rule_text", opfor_patrol_rule_text(pl->rule));
+    json_pt(j, "dot", pl->dot);
+    if (pl->placed) {
+        json_pt(j, "point", pl->point);
+        opfor_json_kv_num(j, "distance", round((double)pl->distance * 100.0) / 100.0);
+        if (pl->rule == OPFOR_PLACE_FLANK || pl->rule == OPFOR_PLACE_OFF_TABLE) {
+            json_pt(j, "edge", pl->edge);
+            opfor_json_kv_num(j, "traced", round((double)pl->traced * 100.0) / 100.0);
+        }
+    }
+}
+
+const char *opfor__patrol_placement_str(const opfor_patrol_placement_t *pl, char *buf, size_t n) {
+    if (!pl->placed)
+        snprintf(buf, n, "not placed (%s) - %s",
+                 opfor_vocab_name(opfor_patrol_rule_names, pl->rule),
+                 opfor_patrol_rule_text(pl->rule));
+    else
+        snprintf(buf, n,
+                 "at x %.1f, y %.1f inches from the south-west corner; %.1f in from the nearest "
+                 "player figure (%s: %s)",
+                 (double)pl->point.x, (double)pl->point.y, (double)pl->distance,
+                 opfor_vocab_name(opfor_patrol_rule_names, pl->rule),
+                 opfor_patrol_rule_text(pl->rule));
+    return buf;
+}
+
+/* ---- opfor patrol place ---- */
+
+static void place_help(FILE *f) {
+    fprintf(f,
+            "usage: opfor patrol place [--scenario FILE] --direction D --distance INCHES\n"
+            "                          [--mounted] [--json]\n"
+            "\n"
+            "Where would an enemy spotted in compass direction D at a minimum distance of\n"
+            "INCHES appear, in the scenario's opening position (Viktoria! XV.B)? Prints the\n"
+            "furthest-forward point of the players' line, the point of appearance in inches\n"
+            "from the south-west corner (x across, y away from the player's edge), the rule\n"
+            "applied and the distance achieved; or why the appearance is refused.\n"
+            "\n"
+            "options:\n"
+            "  --scenario FILE   a scenario file or built-in name (default %s)\n"
+            "  --direction D     N, NE, E, SE, S, SW, W or NW\n"
+            "  --distance INCHES minimum distance, 0..1000 (a rolled \"3 dice + 6 inches\")\n"
+            "  --mounted         the unit is mounted, a gun or a wagon: not in buildings\n"
+            "  --json            print one JSON document instead of text\n"
+            "  -h, --help        this text\n",
+            PATROL_DEFAULT);
+}
+
+static int cmd_place(int argc, char **argv) {
+    const char *scen = NULL;
+    int dir = -1, json = 0, mounted = 0;
+    double dist = -1.0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (opfor_cli_is_help(a)) {
+            place_help(stdout);
+            return OPFOR_EXIT_OK;
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(a, "--mounted") == 0) {
+            mounted = 1;
+        } else if (strcmp(a, "--scenario") == 0) {
+            if (++i >= argc)
+                return opfor_cli_usage_error("patrol place: --scenario needs a file or name");
+            scen = argv[i];
+        } else if (strcmp(a, "--direction") == 0) {
+            char list[128];
+            if (++i >= argc || opfor_vocab_lookup(opfor_compass_names, argv[i], &dir) != 0)
+                return opfor_cli_usage_error(
+                    "patrol place: --direction needs a compass point: %s",
+                    opfor_vocab_list(opfor_compass_names, list, sizeof list));
+        } else if (strcmp(a, "--distance") == 0) {
+            if (++i >= argc || opfor_cli_parse_double(argv[i], &dist) != 0 || dist < 0 ||
+                dist > 1000)
+                return opfor_cli_usage_error(
+                    "patrol place: --distance needs a number of inches from 0 to 1000");
+        } else {
+            return opfor_cli_usage_error("patrol place: unknown argument '%s' (see opfor patrol "
+                                         "place --help)",
+                                         a);
+        }
+    }
+    if (dir < 0)
+        return opfor_cli_usage_error(
+            "patrol place: --direction is required (N, NE, E, SE, S, SW, W or NW)");
+    if (dist < 0)
+        return opfor_cli_usage_error("patrol place: --distance is required (inches, 0 to 1000)");
+    opfor__patrol_game_t *g = calloc(1, sizeof *g);
+    if (!g)
+        return opfor_cli_fail("patrol: out of memory");
+    int rc = opfor__patrol_open(g, scen);
+    if (rc) {
+        free(g);
+        return rc;
+    }
+    opfor_patrol_placement_t pl;
+    opfor_patrol_place(&g->cfg, &g->ps, &g->fo, dir, (float)dist, mounted, &pl);
+    if (json) {
+        opfor_json_t j;
+        opfor_json_init(&j, stdout);
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_str(&j, "scenario", g->label);
+        opfor__patrol_json_placement(&j, &pl);
+        opfor_json_obj_end(&j);
+        opfor_json_end(&j);
+    } else {
+        char buf[512];
+        printf("scenario  %s (%s)\n", g->sc.name, g->label);
+        printf("line      furthest-forward point at x %.1f, y %.1f\n", (double)pl.dot.x,
+               (double)pl.dot.y);
+        printf("spotted   %s, at least %g inches\n", opfor_vocab_name(opfor_compass_names, dir),
+               dist);
+        printf("appears   %s\n", opfor__patrol_placement_str(&pl, buf, sizeof buf));
+        if (pl.placed && (pl.rule == OPFOR_PLACE_FLANK || pl.rule == OPFOR_PLACE_OFF_TABLE))
+            printf("traced    %.1f inches along the edge from x %.1f, y %.1f\n", (double)pl.traced,
+                   (double)pl.edge.x, (double)pl.edge.y);
+    }
+    opfor_scenario_free(&g->sc);
+    free(g);
+    return OPFOR_EXIT_OK;
+}
+
+/* ---- opfor patrol spawns ---- */
+
+static void spawns_help(FILE *f) {
+    fprintf(f,
+            "usage: opfor patrol spawns [--scenario FILE] --presses N --seed S\n"
+            "                           [--fresh SQFT] [--ready-player K] [--ready-enemy K]\n"
+            "                           [--json]\n"
+            "\n"
+            "Presses the initiative button N times on one position (Viktoria! XV.A) and\n"
+            "tallies the answers: player and enemy initiatives, spottings by type, quality,\n"
+            "direction and distance, each beside its exact expected share\n"
+            "(docs/patrol-mode.md). The position is the scenario's opening one, unless\n"
+            "changed with the options below; presses do not change it.\n"
+            "\n"
+            "options:\n"
+            "  --scenario FILE   a scenario file or built-in name (default %s)\n"
+            "  --presses N       presses, 1..%ld\n"
+            "  --seed S          seed, a whole number >= 0; same seed, same tally\n"
+            "  --fresh SQFT      square feet of ground taken since the last spotting (0..10000)\n"
+            "  --ready-player K  player units still to act this turn (0..32)\n"
+            "  --ready-enemy K   enemy units still to act this turn (0..32)\n"
+            "  --json            print one JSON document instead of text\n"
+            "  -h, --help        this text\n",
+            PATROL_DEFAULT, SPAWNS_MAX_PRESSES);
+}
+
+static void json_tally(opfor_json_t *j, const char *key, const opfor_name_t *names, int n,
+                       const long *count, const double *expect, long total) {
+    opfor_json_key(j, key);
+    opfor_json_obj_begin(j);
+    for (int i = 0; i < n; i++) {
+        opfor_json_key(j, opfor_vocab_name(names, i));
+        opfor_json_obj_begin(j);
+        opfor_json_kv_int(j, "count", count[i]);
+        opfor_json_kv_num(j, "expected", expect[i] * (double)total);
+        opfor_json_obj_end(j);
+    }
+    opfor_json_obj_end(j);
+}
+
+static void print_tally(const char *title, const opfor_name_t *names, int n, const long *count,
+                        const double *expect, long total) {
+    printf("%s (of %ld)\n", title, total);
+    for (int i = 0; i < n; i++)
+        printf("  %-14s %9ld  %6.2f%%   expected %6.2f%%\n", opfor_vocab_name(names, i), count[i],
+               total ? 100.0 * (double)count[i] / (double)total : 0.0, 100.0 * expect[i]);
+}
+
+static int cmd_spawns(int argc, char **argv) {
+    const char *scen = NULL;
+    long presses = -1, seed = -1, rp = -1, re = -1;
+    double fresh = -1.0;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (opfor_cli_is_help(a)) {
+            spawns_help(stdout);
+            return OPFOR_EXIT_OK;
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(a, "--scenario") == 0) {
+            if (++i >= argc)
+                return opfor_cli_usage_error("patrol spawns: --scenario needs a file or name");
+            scen = argv[i];
+        } else if (strcmp(a, "--presses") == 0) {
+            if (++i >= argc || opfor_cli_parse_long(argv[i], &presses) != 0 || presses < 1 ||
+                presses > SPAWNS_MAX_PRESSES)
+                return opfor_cli_usage_error(
+                    "patrol spawns: --presses needs a whole number from 1 to %ld",
+                    SPAWNS_MAX_PRESSES);
+        } else if (strcmp(a, "--seed") == 0) {
+            if (++i >= argc || opfor_cli_parse_long(argv[i], &seed) != 0 || seed < 0)
+                return opfor_cli_usage_error("patrol spawns: --seed needs a whole number >= 0");
+        } else if (strcmp(a, "--fresh") == 0) {
+            if (++i >= argc || opfor_cli_parse_double(argv[i], &fresh) != 0 || fresh < 0 ||
+                fresh > 10000)
+                return opfor_cli_usage_error(
+                    "patrol spawns: --fresh needs square feet from 0 to 10000");
+        } else if (strcmp(a, "--ready-player") == 0 || strcmp(a, "--ready-enemy") == 0) {
+            long *dst = a[8] == 'p' ? &rp : &re;
+            if (++i >= argc || opfor_cli_parse_long(argv[i], dst) != 0 || *dst < 0 || *dst > 32)
+                return opfor_cli_usage_error("patrol spawns: %s needs a whole number from 0 to 32",
+                                             a);
+        } else {
+            return opfor_cli_usage_error("patrol spawns: unknown argument '%s' (see opfor patrol "
+                                         "spawns --help)",
+                                         a);
+        }
+    }
+    if (presses < 0)
+        return opfor_cli_usage_error("patrol spawns: --presses is required (1 to %ld)",
+                                     SPAWNS_MAX_PRESSES);
+    if (seed < 0)
+        return opfor_cli_usage_error("patrol spawns: --seed is required (a whole number >= 0)");
+    opfor__patrol_game_t *g = calloc(1, sizeof *g);
+    if (!g)
+        return opfor_cli_fail("patrol: out of memory");
+    int rc = opfor__patrol_open(g, scen);
+    if (rc) {
+        free(g);
+        return rc;
+    }
+    const opfor_patrol_config_t *cfg = &g->cfg;
+    opfor_patrol_summary_t s;
+    opfor_patrol_summarize(cfg, &g->ps, &g->fo, &s);
+    if (fresh >= 0)
+        s.fresh_sqft = fresh;
+    if (rp >= 0)
+        s.ready[0] = (int)rp;
+    if (re >= 0)
+        s.ready[1] = (int)re;
+    opfor_patrol_probs_t pr;
+    opfor_patrol_probs(cfg, &s, &pr);
+    long kind[OPFOR_PRESS_KIND_COUNT] = {0}, type[OPFOR_PT_COUNT] = {0};
+    long qual[OPFOR_Q_COUNT] = {0}, dir[OPFOR_COMPASS_COUNT] = {0};
+    long dopt[OPFOR_PT_COUNT][OPFOR_PATROL_MAX_DIST];
+    double rolled_sum = 0.0;
+    memset(dopt, 0, sizeof dopt);
+    opfor_rng_t rng;
+    opfor_rng_seed(&rng, (uint64_t)seed, 0x7061u);
+    for (long k = 0; k < presses; k++) {
+        opfor_patrol_press_t p;
+        opfor_patrol_press(cfg, &s, &rng, &p);
+        kind[p.kind]++;
+        if (p.kind != OPFOR_PRESS_SPOTTING)
+            continue;
+        type[p.spot.type]++;
+        qual[p.spot.quality]++;
+        dir[p.spot.direction]++;
+        dopt[p.spot.type][p.spot.dist_opt]++;
+        rolled_sum += p.spot.rolled;
+    }
+    long spots = kind[OPFOR_PRESS_SPOTTING];
+    /* Expected quality over all spottings: mix the per-type tables by type odds. */
+    double eq[OPFOR_Q_COUNT] = {0};
+    for (int t = 0; t < OPFOR_PT_COUNT; t++)
+        for (int q = 0; q < OPFOR_Q_COUNT; q++)
+            eq[q] += pr.type[t] * pr.quality[t][q];
+    if (json) {
+        opfor_json_t j;
+        opfor_json_init(&j, stdout);
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_str(&j, "scenario", g->label);
+        opfor_json_kv_int(&j, "presses", presses);
+        opfor_json_kv_int(&j, "seed", seed);
+        opfor_json_key(&j, "position");
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_int(&j, "ready_player", s.ready[0]);
+        opfor_json_kv_int(&j, "ready_enemy", s.ready[1]);
+        opfor_json_kv_num(&j, "fresh_sqft", s.fresh_sqft);
+        opfor_json_kv_num(&j, "spot_chance", pr.spot);
+        opfor_json_obj_end(&j);
+        json_tally(&j, "kinds", opfor_patrol_press_names, OPFOR_PRESS_KIND_COUNT, kind, pr.kind,
+                   presses);
+        json_tally(&j, "types", opfor_patrol_type_names, OPFOR_PT_COUNT, type, pr.type, spots);
+        json_tally(&j, "qualities", opfor_quality_names, OPFOR_Q_COUNT, qual, eq, spots);
+        json_tally(&j, "directions", opfor_compass_names, OPFOR_COMPASS_COUNT, dir, pr.direction,
+                   spots);
+        opfor_json_key(&j, "distances");
+        opfor_json_arr_begin(&j);
+        for (int t = 0; t < OPFOR_PT_COUNT; t++)
+            for (int i = 0; i < cfg->ndist[t]; i++) {
+                char buf[48];
+                opfor_dice_format(&cfg->dist[t][i].dice, buf, sizeof buf);
+                opfor_json_obj_begin(&j);
+                opfor_json_kv_str(&j, "type", opfor_vocab_name(opfor_patrol_type_names, t));
+                opfor_json_kv_str(&j, "dice", buf);
+                opfor_json_kv_int(&j, "count", dopt[t][i]);
+                opfor_json_kv_num(&j, "expected", (double)type[t] * pr.dist[t][i]);
+                opfor_json_obj_end(&j);
+            }
+        opfor_json_arr_end(&j);
+        opfor_json_kv_num(&j, "mean_distance", spots ? rolled_sum / (double)spots : 0.0);
+        opfor_json_obj_end(&j);
+        opfor_json_end(&j);
+    } else {
+        printf("scenario  %s (%s)\n", g->sc.name, g->label);
+        printf("position  %d player and %d enemy units ready, %.2f sq ft fresh ground: "
+               "spotting chance %.2f%% a press\n\n",
+               s.ready[0], s.ready[1], s.fresh_sqft, 100.0 * pr.spot);
+        print_tally("presses", opfor_patrol_press_names, OPFOR_PRESS_KIND_COUNT, kind, pr.kind,
+                    presses);
+        print_tally("spotted types", opfor_patrol_type_names, OPFOR_PT_COUNT, type, pr.type, spots);
+        print_tally("qualities", opfor_quality_names, OPFOR_Q_COUNT, qual, eq, spots);
+        print_tally("directions", opfor_compass_names, OPFOR_COMPASS_COUNT, dir, pr.direction,
+                    spots);
+        printf("distances (given the type)\n");
+        for (int t = 0; t < OPFOR_PT_COUNT; t++)
+            for (int i = 0; i < cfg->ndist[t]; i++) {
+                char buf[48];
+                opfor_dice_format(&cfg->dist[t][i].dice, buf, sizeof buf);
+                printf("  %-12s %-14s %9ld  %6.2f%%   expected %6.2f%%\n",
+                       opfor_vocab_name(opfor_patrol_type_names, t), buf, dopt[t][i],
+                       type[t] ? 100.0 * (double)dopt[t][i] / (double)type[t] : 0.0,
+                       100.0 * pr.dist[t][i]);
+            }
+        printf("mean distance rolled: %.2f inches\n", spots ? rolled_sum / (double)spots : 0.0);
+    }
+    opfor_scenario_free(&g->sc);
+    free(g);
+    return OPFOR_EXIT_OK;
+}
+
+/* ---- opfor patrol ---- */
+
+static void patrol_help(FILE *f) {
+    fprintf(f,
+            "usage: opfor patrol [--scenario FILE] [--seed S] [--name PLAYER] [--db FILE]\n"
+            "                    [--no-save]\n"
+            "       opfor patrol place [--scenario FILE] --direction D --distance INCHES [--json]\n"
+            "       opfor patrol spawns [--scenario FILE] --presses N --seed S [--json]\n"
+            "\n"
+            "Viktoria! Patrol Mode (XV) for solo and cooperative play: opfor presses the\n"
+            "initiative button, says which side acts, spots and places new enemy forces,\n"
+            "orders the enemy, and keeps the score. Commands are read line by line\n"
+            "(type `help` in the game). docs/patrol-mode.md describes the odds and rules.\n"
+            "\n"
+            "options:\n"
+            "  --scenario FILE  a scenario file or built-in name (default %s)\n"
+            "  --seed S         seed, a whole number >= 0 (default 1); same seed and same\n"
+            "                   reports, same game\n"
+            "  --name PLAYER    name for the high-score table (default $USER)\n"
+            "  --db FILE        high-score database (default $XDG_DATA_HOME/opfor/opfor.db)\n"
+            "  --no-save        do not record the score\n"
+            "  -h, --help       this text\n"
+            "\n"
+            "`opfor patrol place --help` and `opfor patrol spawns --help` describe the others.\n",
+            PATROL_DEFAULT);
+}
+
+int opfor_cmd_patrol(int argc, char **argv) {
+    if (argc >= 2 && strcmp(argv[1], "place") == 0)
+        return cmd_place(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "spawns") == 0)
+        return cmd_spawns(argc - 1, argv + 1);
+    opfor__patrol_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        long v;
+        if (opfor_cli_is_help(a)) {
+            patrol_help(stdout);
+            return OPFOR_EXIT_OK;
+        } else if (strcmp(a, "--scenario") == 0) {
+            if (++i >= argc)
+                return opfor_cli_usage_error("patrol: --scenario needs a file or name");
+            o.scenario = argv[i];
+        } else if (strcmp(a, "--seed") == 0) {
+            if (++i >= argc || opfor_cli_parse_long(argv[i], &v) != 0 || v < 0)
+                return opfor_cli_usage_error("patrol: --seed needs a whole number >= 0");
+            o.seed = (uint64_t)v;
+        } else if (strcmp(a, "--name") == 0) {
+            if (++i >= argc || !argv[i][0] || strlen(argv[i]) > 63)
+                return opfor_cli_usage_error("patrol: --name needs a name of 1 to 63 bytes");
+            o.name = argv[i];
+        } else if (strcmp(a, "--db") == 0) {
+            if (++i >= argc || !argv[i][0])
+                return opfor_cli_usage_error("patrol: --db needs a file name");
+            o.db = argv[i];
+        } else if (strcmp(a, "--no-save") == 0) {
+            o.no_save = 1;
+        } else {
+            return opfor_cli_usage_error("patrol: unknown argument '%s'; commands: place, spawns "
+                                         "(see opfor patrol --help)",
+                                         a);
+        }
+    }
+    return opfor__patrol_play(&o);
+}

@@ -1,0 +1,716 @@
+/* tools/opfor/cmd_patrol_game.c — `opfor patrol`: a Patrol Mode game at the table
+ * (Viktoria! XV), line by line so it plays from a terminal or a script.
+ *
+ * The table is the truth: the game keeps its own unit and figure arrays, which the players
+ * update with reports (who acted, where a unit now stands, casualties, units driven off or
+ * captured). opfor presses the initiative button (rulesets/viktoria/patrol_press.c), places
+ * and brings on spotted enemies (patrol_place.c, patrol_spawn.c), keeps the score live
+ * (patrol_score.c) and saves it (io/scores.c). When the enemy has the initiative, the rules
+ * engine's greedy policy chooses the unit and its orders on a copy of the position; opfor
+ * prints the orders and keeps the engine's movement, while the dice at the table decide
+ * the casualties, which the players report.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd_patrol_int.h"
+#include "opfor/scores.h"
+#include "opfor/viktoria/calc.h"
+#include "opfor/viktoria/engine.h"
+#include "opfor/viktoria/model.h"
+
+#define LINE_MAX_LEN 512
+#define MAX_WORDS 16
+
+/* The game beyond its data: engine, random streams, pending initiative. */
+typedef struct play {
+    opfor__patrol_game_t *g;
+    opfor_vk_ctx_t *ctx;    /* rules engine context, NULL when it could not be built */
+    opfor_vk_state_t *st;   /* scratch engine state for the enemy's orders */
+    opfor_rng_t rng;        /* presses, spottings, substitution dice */
+    opfor_rng_t policy_rng; /* the greedy policy's tie-breaks */
+    uint64_t seed;
+    int pending_player; /* 1: a player unit may act; waiting for `a UNIT` */
+    int over;           /* 1: the game has ended */
+    const char *why;    /* why it ended */
+    int interactive;    /* stdin is a terminal: print prompts */
+} play_t;
+
+/* ---- small helpers ---- */
+
+static const char *side_name(const play_t *p, int side) {
+    return p->g->sc.sides[side].name;
+}
+
+static int alive_count(const opfor_patrol_forces_t *fo, int u, int *wounded) {
+    const opfor_unit_t *un = &fo->units[u];
+    int a = 0, w = 0;
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (fo->figures[i].flags & OPFOR_FIG_ALIVE) {
+            a++;
+            w += (fo->figures[i].flags & OPFOR_FIG_WOUNDED) != 0;
+        }
+    if (wounded)
+        *wounded = w;
+    return a;
+}
+
+/* Finds a unit by name: exact (case-insensitive) first, else a unique prefix. Returns the
+ * unit or -1 (-2 when the prefix is ambiguous). */
+static int find_unit(const opfor_patrol_forces_t *fo, const char *name) {
+    int found = -1;
+    size_t len = strlen(name);
+    for (int u = 0; u < fo->nunits; u++)
+        if (strcasecmp(fo->units[u].name, name) == 0)
+            return u;
+    for (int u = 0; u < fo->nunits; u++)
+        if (len > 0 && strncasecmp(fo->units[u].name, name, len) == 0) {
+            if (found >= 0)
+                return -2;
+            found = u;
+        }
+    return found;
+}
+
+/* Splits line into words (in place). */
+static int split(char *line, char **w, int max) {
+    int n = 0;
+    for (char *s = strtok(line, " \t\r\n"); s && n < max; s = strtok(NULL, " \t\r\n"))
+        w[n++] = s;
+    return n;
+}
+
+/* The longest run of words from w[0] naming a unit: returns the unit (or -1 / -2) and
+ * how many words the name took in *used. */
+static int unit_words(const opfor_patrol_forces_t *fo, char **w, int n, int *used) {
+    char name[256];
+    int best = -1;
+    *used = 0;
+    for (int k = n; k >= 1; k--) {
+        name[0] = '\0';
+        for (int i = 0; i < k; i++) {
+            if (strlen(name) + strlen(w[i]) + 2 >= sizeof name)
+                break;
+            if (i)
+                strcat(name, " ");
+            strcat(name, w[i]);
+        }
+        int u = find_unit(fo, name);
+        if (u >= 0) {
+            *used = k;
+            return u;
+        }
+        if (k == 1)
+            best = u;
+    }
+    return best;
+}
+
+static void print_score(play_t *p) {
+    opfor_patrol_score_t s;
+    opfor_patrol_score(&p->g->cfg, &p->g->ps, &p->g->fo, &s);
+    printf("Score: %d (survivors %d, at half strength %d, unscathed %d, supply %d x2, "
+           "HQ members %d x2, driven off %d, objectives %d)%s\n",
+           s.total, s.survived, s.half_strength, s.unscathed, s.supply, s.hq_members, s.driven_off,
+           s.objectives, s.lost ? " - every unit lost" : "");
+}
+
+static void print_units(play_t *p) {
+    const opfor_patrol_forces_t *fo = &p->g->fo;
+    for (int side = p->g->cfg.player, k = 0; k < 2; k++, side = 1 - side) {
+        printf("%s:\n", side_name(p, side));
+        for (int u = 0; u < fo->nunits; u++) {
+            const opfor_unit_t *un = &fo->units[u];
+            if (un->side != side)
+                continue;
+            int w, a = alive_count(fo, u, &w);
+            opfor_pt_t c = {0, 0};
+            opfor_unit_centre(un, fo->figures, &c);
+            const char *state = p->g->ps.fate[u] == OPFOR_PATROL_FATE_DRIVEN_OFF ? "driven off"
+                                : p->g->ps.fate[u] == OPFOR_PATROL_FATE_CAPTURED ? "captured"
+                                : a == 0                                         ? "destroyed"
+                                : (un->flags & OPFOR_UNIT_ACTED)                 ? "acted"
+                                                                                 : "ready";
+            printf("  %-22s %-12s %-9s %2d/%-2d figures (%d wounded)  at x %.1f, y %.1f  %s\n",
+                   un->name, opfor_vocab_name(opfor_unit_type_names, un->type),
+                   opfor_vocab_name(opfor_quality_names, un->quality), a, un->strength, w,
+                   (double)c.x, (double)c.y, state);
+        }
+    }
+}
+
+static void print_line(play_t *p) {
+    opfor_pt_t dot;
+    opfor_patrol_observe(&p->g->cfg, &p->g->ps, &p->g->fo);
+    if (opfor_patrol_dot(&p->g->cfg, &p->g->ps, &p->g->fo, &dot) == 0)
+        printf("Front line: furthest-forward point at x %.1f, y %.1f; %.1f sq ft held\n",
+               (double)dot.x, (double)dot.y,
+               (double)opfor_patrol_area(&p->g->cfg, &p->g->ps) / 144.0);
+    else
+        printf("Front line: none (no player unit on the table)\n");
+}
+
+static void help(void) {
+    printf("commands (one per line):\n"
+           "  i                    press the initiative button\n"
+           "  a UNIT [at X Y]      the player unit UNIT used the initiative (and now stands\n"
+           "                       with its centre at X Y)\n"
+           "  r UNIT killed N [wounded M]\n"
+           "                       UNIT (either side) lost N figures killed, M wounded\n"
+           "  m UNIT X Y           UNIT's centre now stands at X Y (inches from the SW corner)\n"
+           "  off UNIT             UNIT left the table (routed, fled, driven off)\n"
+           "  cap UNIT             UNIT was captured (supply transport, headquarters)\n"
+           "  s                    the score now\n"
+           "  u                    the units, their strength, position and state\n"
+           "  l                    the players' front line\n"
+           "  q                    end the game here and record the score\n"
+           "  help                 this list\n");
+}
+
+/* ---- the enemy's orders through the rules engine ---- */
+
+static void engine_open(play_t *p) {
+    opfor_viktoria_model_t *m = calloc(1, sizeof *m);
+    opfor_diag_t d;
+    if (!m)
+        return;
+    if (opfor_viktoria_model_default(m, &d) == 0 &&
+        opfor_vk_ctx_init(&p->ctx, &p->g->sc, m, NULL, &d) == 0)
+        p->st = calloc(1, sizeof *p->st);
+    if (!p->st) {
+        opfor_vk_ctx_free(p->ctx);
+        p->ctx = NULL;
+    }
+    free(m);
+}
+
+/* Moves the acting unit's figures from the engine's state into the game (movement only:
+ * casualties are the table's to report). */
+static void take_movement(play_t *p, int u) {
+    const opfor_unit_t *eu = &p->st->units[u];
+    opfor_unit_t *gu = &p->g->fo.units[u];
+    const uint16_t keep = OPFOR_FIG_MOUNTED | OPFOR_FIG_PRONE | OPFOR_FIG_RUNNING | OPFOR_FIG_MOVED;
+    gu->facing = eu->facing;
+    gu->flags = (uint16_t)((gu->flags & ~OPFOR_UNIT_LIMBERED) | (eu->flags & OPFOR_UNIT_LIMBERED));
+    for (int i = gu->first; i < gu->first + gu->count; i++) {
+        opfor_figure_t *f = &p->g->fo.figures[i];
+        if (!(f->flags & OPFOR_FIG_ALIVE))
+            continue;
+        f->pos = p->st->figures[i].pos;
+        f->flags = (uint16_t)((f->flags & ~keep) | (p->st->figures[i].flags & keep));
+    }
+}
+
+/* Whether unit u has a general of its side within command radius (VII), counting the
+ * generals and headquarters that Patrol Mode brought on. The engine's own test knows only
+ * the scenario's generals, so the game asks this first. */
+static int in_command(const play_t *p, int u) {
+    const opfor_patrol_forces_t *fo = &p->g->fo;
+    const opfor_unit_t *un = &fo->units[u];
+    float radius = (float)opfor_viktoria_command_radius(p->g->sc.weather.level);
+    for (int v = 0; v < fo->nunits; v++) {
+        const opfor_unit_t *gv = &fo->units[v];
+        if (gv->side != un->side || !opfor_patrol_in_play(fo, v) ||
+            !((gv->flags & OPFOR_UNIT_GENERAL) || gv->type == OPFOR_UT_HEADQUARTERS))
+            continue;
+        for (int g = gv->first; g < gv->first + gv->count; g++) {
+            const opfor_figure_t *gf = &fo->figures[g];
+            if (!(gf->flags & OPFOR_FIG_ALIVE))
+                continue;
+            for (int i = un->first; i < un->first + un->count; i++)
+                if ((fo->figures[i].flags & OPFOR_FIG_ALIVE) &&
+                    opfor_dist(gf->pos, fo->figures[i].pos) - 1.0f <= radius)
+                    return 1;
+        }
+    }
+    return 0;
+}
+
+/* The enemy activation: picks a unit and its orders with the greedy policy. Returns the
+ * unit that acted, or -1. */
+static int enemy_orders_engine(play_t *p) {
+    opfor__patrol_game_t *g = p->g;
+    opfor_vk_state_t *st = p->st;
+    int enemy = g->cfg.enemy;
+    opfor_vk_state_init(p->ctx, st, opfor_rng_mix64(p->seed ^ g->ps.presses));
+    memcpy(st->units, g->units, sizeof st->units);
+    memcpy(st->figures, g->figures, sizeof st->figures);
+    st->nunits = (uint8_t)g->fo.nunits;
+    st->nfigures = (uint16_t)g->fo.nfigures;
+    for (int u = 0; u < g->fo.nunits; u++)
+        st->ux[u].removed = !opfor_patrol_in_play(&g->fo, u);
+    st->turn = g->ps.turn;
+    st->phase = OPFOR_VK_PH_SELECT_UNIT;
+    st->side = (uint8_t)enemy;
+    st->cur = OPFOR_VK_NONE;
+    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+    char buf[256], evbuf[2048];
+    int acted = -1;
+    for (int step = 0; step < 64; step++) {
+        int cur = opfor_vk_current(p->ctx, st);
+        if (cur == OPFOR_VK_TERMINAL)
+            break;
+        int n = opfor_vk_legal(p->ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
+        if (n <= 0)
+            break;
+        if (cur != OPFOR_VK_CHANCE && cur != enemy) {
+            printf("  (%s must answer: decide at the table)\n", side_name(p, cur));
+            break;
+        }
+        int phase = st->phase, k = 0;
+        if (phase == OPFOR_VK_PH_COMMAND && acted >= 0 && in_command(p, acted)) {
+            st->phase = OPFOR_VK_PH_ACTION; /* a Patrol Mode general is near: no test */
+            st->restricted = 0;
+            continue;
+        }
+        if (cur == enemy)
+            k = opfor_vk_policy_choose(p->ctx, st, OPFOR_VK_POLICY_GREEDY, acts, n, &p->policy_rng);
+        opfor_vk_action_str(p->ctx, st, &acts[k], buf, sizeof buf);
+        opfor_vk_events_t ev = {evbuf, sizeof evbuf, 0, 0};
+        evbuf[0] = '\0';
+        if (phase == OPFOR_VK_PH_SELECT_UNIT)
+            acted = acts[k].unit;
+        if (opfor_vk_apply(p->ctx, st, &acts[k], phase == OPFOR_VK_PH_COMMAND ? &ev : NULL) != 0)
+            break;
+        if (phase == OPFOR_VK_PH_COMMAND && evbuf[0]) {
+            for (char *line = strtok(evbuf, "\n"); line; line = strtok(NULL, "\n"))
+                printf("  %s\n", line);
+        } else if (cur == enemy && phase != OPFOR_VK_PH_SELECT_UNIT) {
+            printf("  Orders: %s\n", buf);
+        }
+        if (st->phase == OPFOR_VK_PH_INITIATIVE || st->phase == OPFOR_VK_PH_START_TURN ||
+            st->phase == OPFOR_VK_PH_OVER)
+            break;
+    }
+    if (acted >= 0 && acted < g->fo.nunits)
+        take_movement(p, acted);
+    return acted;
+}
+
+/* Without the engine: the first ready enemy unit stands and fires at the nearest player
+ * unit it can see. */
+static int enemy_orders_simple(play_t *p) {
+    opfor_patrol_forces_t *fo = &p->g->fo;
+    for (int u = 0; u < fo->nunits; u++) {
+        const opfor_unit_t *un = &fo->units[u];
+        if (un->side != p->g->cfg.enemy || (un->flags & OPFOR_UNIT_ACTED) ||
+            !opfor_patrol_in_play(fo, u))
+            continue;
+        printf("  Orders: %s stands ready and fires at the nearest player unit in sight\n",
+               un->name);
+        return u;
+    }
+    return -1;
+}
+
+/* ---- a press ---- */
+
+static void check_end(play_t *p) {
+    opfor_patrol_score_t s;
+    opfor_patrol_score(&p->g->cfg, &p->g->ps, &p->g->fo, &s);
+    if (s.lost) {
+        p->over = 1;
+        p->why = "lost";
+    } else if (s.enemy_wiped) {
+        p->over = 1;
+        p->why = "won";
+    }
+}
+
+static void new_turn(play_t *p) {
+    opfor_patrol_new_turn(&p->g->ps, &p->g->fo);
+    int limit = p->g->cfg.turn_limit;
+    if (limit > 0 && p->g->ps.turn > limit) {
+        p->g->ps.turn = (uint16_t)limit;
+        p->over = 1;
+        p->why = "ended";
+        printf("Turn %d was the last: the game is over.\n", limit);
+        return;
+    }
+    printf("--- Turn %d%s ---\n", p->g->ps.turn,
+           limit > 0 && p->g->ps.turn == limit ? " (the last)" : "");
+}
+
+static void report_spawn(play_t *p, const opfor_patrol_placement_t *pl,
+                         const opfor_patrol_spawn_t *sw) {
+    char buf[512];
+    const opfor_patrol_forces_t *fo = &p->g->fo;
+    printf("  Placement: %s\n", opfor__patrol_placement_str(pl, buf, sizeof buf));
+    if (!pl->placed)
+        return;
+    if (sw->unit < 0) {
+        printf("  No miniatures free for it: the game master may substitute or cancel it.\n");
+        return;
+    }
+    const opfor_unit_t *u = &fo->units[sw->unit];
+    opfor_pt_t c = pl->point;
+    opfor_unit_centre(u, fo->figures, &c);
+    printf("  %s appears: %s %s, %d figures, centre x %.1f, y %.1f, facing %s%s%s\n", u->name,
+           opfor_vocab_name(opfor_quality_names, u->quality),
+           opfor_vocab_name(opfor_unit_type_names, u->type), u->count, (double)c.x, (double)c.y,
+           opfor_vocab_name(
+               opfor_compass_names,
+               opfor_compass_nearest((opfor_table_north_t)p->g->cfg.table.north, u->facing)),
+           sw->candidates > 1 ? " (diced among the free units)" : "",
+           sw->tmpl < 0 ? " (generic unit)" : "");
+    for (int k = 0; k < sw->ngenerals; k++) {
+        const opfor_unit_t *gu = &fo->units[sw->generals[k]];
+        const opfor_figure_t *gf = &fo->figures[gu->first];
+        printf("  %s, a general, rides in with it at x %.1f, y %.1f\n", gu->name, (double)gf->pos.x,
+               (double)gf->pos.y);
+    }
+}
+
+static void press(play_t *p) {
+    opfor__patrol_game_t *g = p->g;
+    if (p->pending_player) {
+        printf("A player unit still holds the initiative: report it with `a UNIT` first.\n");
+        return;
+    }
+    opfor_patrol_observe(&g->cfg, &g->ps, &g->fo);
+    for (int guard = 0; guard < 4 && !p->over; guard++) {
+        opfor_patrol_summary_t s;
+        opfor_patrol_press_t pr;
+        opfor_patrol_summarize(&g->cfg, &g->ps, &g->fo, &s);
+        opfor_patrol_press(&g->cfg, &s, &p->rng, &pr);
+        g->ps.presses++;
+        if (pr.kind == OPFOR_PRESS_END_TURN) {
+            printf("Every unit has acted.\n");
+            new_turn(p);
+            continue; /* the button answers again in the new turn */
+        }
+        if (pr.kind == OPFOR_PRESS_PLAYER) {
+            printf("Initiative: %s - one of your units may act:", side_name(p, g->cfg.player));
+            for (int u = 0, first = 1; u < g->fo.nunits; u++)
+                if (g->units[u].side == g->cfg.player && !(g->units[u].flags & OPFOR_UNIT_ACTED) &&
+                    opfor_patrol_in_play(&g->fo, u)) {
+                    printf("%s %s", first ? "" : ",", g->units[u].name);
+                    first = 0;
+                }
+            printf(".\n  Report it with `a UNIT [at X Y]`, then any casualties with `r`.\n");
+            p->pending_player = 1;
+            return;
+        }
+        if (pr.kind == OPFOR_PRESS_ENEMY) {
+            printf("Initiative: %s.\n", side_name(p, g->cfg.enemy));
+            int u = p->ctx ? enemy_orders_engine(p) : -1;
+            if (u < 0 || u >= g->fo.nunits || g->units[u].side != g->cfg.enemy ||
+                (g->units[u].flags & OPFOR_UNIT_ACTED))
+                u = enemy_orders_simple(p);
+            if (u >= 0) {
+                g->units[u].flags |= OPFOR_UNIT_ACTED;
+                opfor_pt_t c = {0, 0};
+                opfor_unit_centre(&g->units[u], g->figures, &c);
+                printf("  %s acted; it now stands at x %.1f, y %.1f. Report casualties with `r`.\n",
+                       g->units[u].name, (double)c.x, (double)c.y);
+            }
+            return;
+        }
+        char buf[256];
+        printf("Spotted: %s\n", opfor_patrol_spot_str(&pr.spot, buf, sizeof buf));
+        opfor_patrol_placement_t pl;
+        opfor_patrol_spawn_t sw;
+        opfor_patrol_resolve_spot(&g->cfg, &g->ps, &g->fo, &pr.spot, &p->rng, &pl, &sw);
+        report_spawn(p, &pl, &sw);
+        print_score(p);
+        return;
+    }
+}
+
+/* ---- reports ---- */
+
+static int parse_num(const char *s, double *out) {
+    return opfor_cli_parse_double(s, out);
+}
+
+/* Moves unit u so its living figures' centre is at (x, y). */
+static void move_unit(play_t *p, int u, double x, double y) {
+    opfor_patrol_forces_t *fo = &p->g->fo;
+    opfor_unit_t *un = &fo->units[u];
+    opfor_pt_t c;
+    if (!opfor_unit_centre(un, fo->figures, &c))
+        return;
+    float dx = (float)x - c.x, dy = (float)y - c.y;
+    const opfor_table_t *t = &p->g->cfg.table;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        opfor_figure_t *f = &fo->figures[i];
+        f->pos.x += dx;
+        f->pos.y += dy;
+        if (f->pos.x < 0)
+            f->pos.x = 0;
+        if (f->pos.x > t->width)
+            f->pos.x = t->width;
+        if (f->pos.y < 0)
+            f->pos.y = 0;
+        if (f->pos.y > t->depth)
+            f->pos.y = t->depth;
+    }
+}
+
+/* Kills k and wounds w living figures of u: the wounded die first, leaders last. */
+static void casualties(play_t *p, int u, int k, int w) {
+    opfor_patrol_forces_t *fo = &p->g->fo;
+    const opfor_unit_t *un = &fo->units[u];
+    for (int pass = 0; pass < 3 && k > 0; pass++)
+        for (int i = un->first + un->count - 1; i >= un->first && k > 0; i--) {
+            opfor_figure_t *f = &fo->figures[i];
+            int wounded = (f->flags & OPFOR_FIG_WOUNDED) != 0;
+            int leader = (f->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
+            int fit = pass == 0 ? wounded && !leader : pass == 1 ? !leader : 1;
+            if ((f->flags & OPFOR_FIG_ALIVE) && fit) {
+                f->flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+                k--;
+            }
+        }
+    for (int pass = 0; pass < 2 && w > 0; pass++)
+        for (int i = un->first + un->count - 1; i >= un->first && w > 0; i--) {
+            opfor_figure_t *f = &fo->figures[i];
+            int leader = (f->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
+            if ((f->flags & OPFOR_FIG_ALIVE) && !(f->flags & OPFOR_FIG_WOUNDED) &&
+                (pass == 1 || !leader)) {
+                f->flags |= OPFOR_FIG_WOUNDED;
+                w--;
+            }
+        }
+}
+
+static int need_unit(play_t *p, char **w, int n, int *used, const char *cmd) {
+    int u = n > 0 ? unit_words(&p->g->fo, w, n, used) : -1;
+    if (u == -2)
+        printf("'%s' could mean several units: give more of the name (`u` lists them).\n", w[0]);
+    else if (u < 0)
+        printf("%s needs a unit name (`u` lists them).\n", cmd);
+    return u;
+}
+
+static void cmd_acted(play_t *p, char **w, int n) {
+    int used, u = need_unit(p, w, n, &used, "a");
+    if (u < 0)
+        return;
+    opfor__patrol_game_t *g = p->g;
+    if (!p->pending_player) {
+        printf("No player initiative is waiting: press `i` first.\n");
+        return;
+    }
+    if (g->units[u].side != g->cfg.player || !opfor_patrol_in_play(&g->fo, u)) {
+        printf("%s is not one of your units on the table.\n", g->units[u].name);
+        return;
+    }
+    if (g->units[u].flags & OPFOR_UNIT_ACTED) {
+        printf("%s has already acted this turn.\n", g->units[u].name);
+        return;
+    }
+    double x, y;
+    if (used < n) {
+        if (n - used != 3 || strcasecmp(w[used], "at") != 0 || parse_num(w[used + 1], &x) ||
+            parse_num(w[used + 2], &y)) {
+            printf("usage: a UNIT [at X Y]\n");
+            return;
+        }
+        move_unit(p, u, x, y);
+    }
+    g->units[u].flags |= OPFOR_UNIT_ACTED;
+    p->pending_player = 0;
+    opfor_patrol_observe(&g->cfg, &g->ps, &g->fo);
+    printf("%s acted.\n", g->units[u].name);
+}
+
+static void cmd_report(play_t *p, char **w, int n) {
+    int used, u = need_unit(p, w, n, &used, "r");
+    if (u < 0)
+        return;
+    long killed = 0, wounded = 0;
+    for (int i = used; i < n; i += 2) {
+        long v;
+        if (i + 1 >= n || opfor_cli_parse_long(w[i + 1], &v) != 0 || v < 0 || v > 256) {
+            printf("usage: r UNIT killed N [wounded M]\n");
+            return;
+        }
+        if (strcasecmp(w[i], "killed") == 0 || strcasecmp(w[i], "k") == 0)
+            killed = v;
+        else if (strcasecmp(w[i], "wounded") == 0 || strcasecmp(w[i], "w") == 0)
+            wounded = v;
+        else {
+            printf("usage: r UNIT killed N [wounded M]\n");
+            return;
+        }
+    }
+    casualties(p, u, (int)killed, (int)wounded);
+    int wd, a = alive_count(&p->g->fo, u, &wd);
+    printf("%s: %ld killed, %ld wounded; %d of %d left (%d wounded)%s\n", p->g->units[u].name,
+           killed, wounded, a, p->g->units[u].strength, wd, a == 0 ? " - destroyed" : "");
+    print_score(p);
+}
+
+static void cmd_fate(play_t *p, char **w, int n, int fate) {
+    int used, u = need_unit(p, w, n, &used, fate == OPFOR_PATROL_FATE_CAPTURED ? "cap" : "off");
+    if (u < 0)
+        return;
+    p->g->ps.fate[u] = (uint8_t)fate;
+    p->g->units[u].flags |= OPFOR_UNIT_OFF_TABLE;
+    printf("%s %s.\n", p->g->units[u].name,
+           fate == OPFOR_PATROL_FATE_CAPTURED ? "is captured" : "has left the table");
+    print_score(p);
+}
+
+static void cmd_move(play_t *p, char **w, int n) {
+    int used, u = need_unit(p, w, n, &used, "m");
+    double x, y;
+    if (u < 0)
+        return;
+    if (n - used != 2 || parse_num(w[used], &x) || parse_num(w[used + 1], &y)) {
+        printf("usage: m UNIT X Y\n");
+        return;
+    }
+    move_unit(p, u, x, y);
+    opfor_patrol_observe(&p->g->cfg, &p->g->ps, &p->g->fo);
+    printf("%s now stands at x %.1f, y %.1f.\n", p->g->units[u].name, x, y);
+}
+
+/* ---- the game ---- */
+
+static void briefing(play_t *p) {
+    opfor__patrol_game_t *g = p->g;
+    printf("%s - Viktoria! Patrol Mode (%s), seed %llu\n", g->sc.name, g->label,
+           (unsigned long long)p->seed);
+    if (g->sc.description[0])
+        printf("%s\n", g->sc.description);
+    printf("Table %g x %g inches; north is the %s edge. You command the %s; opfor plays the "
+           "%s.\n",
+           (double)g->cfg.table.width, (double)g->cfg.table.depth,
+           opfor_vocab_name(opfor_edge_names, g->cfg.table.north), side_name(p, g->cfg.player),
+           side_name(p, g->cfg.enemy));
+    if (g->cfg.turn_limit > 0)
+        printf("Turn limit: %d.\n", g->cfg.turn_limit);
+    for (int k = 0; k < g->cfg.nobjectives; k++)
+        printf("Objective: %s at x %.1f, y %.1f (within %g in), %d points.\n",
+               g->cfg.objectives[k].name, (double)g->cfg.objectives[k].pos.x,
+               (double)g->cfg.objectives[k].pos.y, (double)g->cfg.objectives[k].radius,
+               g->cfg.objectives[k].points);
+    print_units(p);
+    print_line(p);
+    if (!p->ctx)
+        printf("(The rules engine is not available: enemy orders are simple.)\n");
+    printf("--- Turn %d ---\n", g->ps.turn);
+    printf("Type `help` for the commands; `i` presses the initiative button.\n");
+}
+
+static void finish(play_t *p, const opfor__patrol_opts_t *o) {
+    opfor__patrol_game_t *g = p->g;
+    opfor_patrol_score_t s;
+    opfor_patrol_score(&g->cfg, &g->ps, &g->fo, &s);
+    const char *result = s.lost ? "lost" : p->why ? p->why : "ended";
+    printf("Game over (%s) after %d turns, %d presses, %d spottings (%d placed, %d refused).\n",
+           result, g->ps.turn, g->ps.presses, g->ps.spottings, g->ps.placed, g->ps.refused);
+    print_score(p);
+    if (o->no_save)
+        return;
+    char path[4096], err[1024];
+    const char *dbpath = o->db;
+    if (!dbpath) {
+        if (opfor_scores_default_path(path, sizeof path) != 0) {
+            printf("(score not saved: no database path; set HOME or give --db)\n");
+            return;
+        }
+        dbpath = path;
+    }
+    opfor_scores_t *db;
+    if (opfor_scores_open(&db, dbpath, err, sizeof err) != 0) {
+        fprintf(stderr, "opfor: patrol: score not saved: %s\n", err);
+        return;
+    }
+    opfor_score_row_t row;
+    memset(&row, 0, sizeof row);
+    const char *label = strncmp(g->label, "builtin:", 8) == 0 ? g->label + 8 : g->label;
+    const char *base = strrchr(label, '/');
+    base = base ? base + 1 : label;
+    snprintf(row.scenario, sizeof row.scenario, "%.63s", base);
+    char *dot = strrchr(row.scenario, '.');
+    if (dot && (strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0))
+        *dot = '\0';
+    const char *who = o->name ? o->name : getenv("USER");
+    snprintf(row.player, sizeof row.player, "%.63s", who && *who ? who : "player");
+    row.score = s.lost ? 0 : s.total;
+    row.seed = p->seed;
+    snprintf(row.result, sizeof row.result, "%s", result);
+    row.turns = g->ps.turn;
+    if (opfor_scores_add(db, &row, NULL) != 0)
+        fprintf(stderr, "opfor: patrol: score not saved: %s\n", opfor_scores_errmsg(db));
+    else
+        printf("Score %d recorded for %s on %s (%s).\n", row.score, row.player, row.scenario,
+               dbpath);
+    opfor_scores_close(db);
+}
+
+int opfor__patrol_play(const opfor__patrol_opts_t *o) {
+    play_t p;
+    memset(&p, 0, sizeof p);
+    p.g = calloc(1, sizeof *p.g);
+    if (!p.g)
+        return opfor_cli_fail("patrol: out of memory");
+    int rc = opfor__patrol_open(p.g, o->scenario);
+    if (rc) {
+        free(p.g);
+        return rc;
+    }
+    p.seed = o->seed;
+    opfor_rng_seed(&p.rng, o->seed, 0x70617472u);
+    opfor_rng_derive(&p.policy_rng, o->seed, 0x706f6cu);
+    p.interactive = isatty(0);
+    engine_open(&p);
+    briefing(&p);
+    char line[LINE_MAX_LEN];
+    while (!p.over) {
+        if (p.interactive) {
+            printf("> ");
+            fflush(stdout);
+        }
+        if (!fgets(line, sizeof line, stdin))
+            break;
+        char *w[MAX_WORDS];
+        int n = split(line, w, MAX_WORDS);
+        if (n == 0 || w[0][0] == '#')
+            continue;
+        for (char *c = w[0]; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        if (strcmp(w[0], "i") == 0 || strcmp(w[0], "initiative") == 0)
+            press(&p);
+        else if (strcmp(w[0], "a") == 0 || strcmp(w[0], "acted") == 0)
+            cmd_acted(&p, w + 1, n - 1);
+        else if (strcmp(w[0], "r") == 0 || strcmp(w[0], "report") == 0)
+            cmd_report(&p, w + 1, n - 1);
+        else if (strcmp(w[0], "m") == 0 || strcmp(w[0], "move") == 0)
+            cmd_move(&p, w + 1, n - 1);
+        else if (strcmp(w[0], "off") == 0)
+            cmd_fate(&p, w + 1, n - 1, OPFOR_PATROL_FATE_DRIVEN_OFF);
+        else if (strcmp(w[0], "cap") == 0 || strcmp(w[0], "capture") == 0)
+            cmd_fate(&p, w + 1, n - 1, OPFOR_PATROL_FATE_CAPTURED);
+        else if (strcmp(w[0], "s") == 0 || strcmp(w[0], "score") == 0)
+            print_score(&p);
+        else if (strcmp(w[0], "u") == 0 || strcmp(w[0], "units") == 0)
+            print_units(&p);
+        else if (strcmp(w[0], "l") == 0 || strcmp(w[0], "line") == 0)
+            print_line(&p);
+        else if (strcmp(w[0], "q") == 0 || strcmp(w[0], "quit") == 0) {
+            p.why = "ended";
+            break;
+        } else if (strcmp(w[0], "help") == 0 || strcmp(w[0], "h") == 0 || strcmp(w[0], "?") == 0)
+            help();
+        else
+            printf("Unknown command '%s': type `help` for the list.\n", w[0]);
+        if (!p.over)
+            check_end(&p);
+        fflush(stdout);
+    }
+    finish(&p, o);
+    opfor_vk_ctx_free(p.ctx);
+    free(p.st);
+    opfor_scenario_free(&p.g->sc);
+    free(p.g);
+    return OPFOR_EXIT_OK;
+}

@@ -1,0 +1,51 @@
+/* tools/opfor/cmd_patrol_int.h — what the two halves of `opfor patrol` share:
+ * cmd_patrol.c (command line, place, spawns) and cmd_patrol_game.c (the game at the table).
+ *
+ * A game is the scenario, its Patrol Mode config, the patrol state and the game's own unit
+ * and figure arrays, all in one heap block (about 100 KiB).
+ */
+#ifndef OPFOR_CMD_PATROL_INT_H
+#define OPFOR_CMD_PATROL_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "json_out.h"
+#include "opfor/scenario.h"
+#include "opfor/viktoria/patrol.h"
+
+/* Options of the game. */
+typedef struct opfor__patrol_opts {
+    const char *scenario; /* file or built-in name; NULL: patrol_default */
+    uint64_t seed;        /* game seed */
+    const char *name;     /* player's name for the high scores; NULL: $USER */
+    const char *db;       /* high-score database; NULL: the default path */
+    int no_save;          /* 1: do not record the score */
+} opfor__patrol_opts_t;
+
+/* One game's data. */
+typedef struct opfor__patrol_game {
+    opfor_scenario_t sc;                 /* the scenario as loaded */
+    opfor_patrol_config_t cfg;           /* its Patrol Mode settings */
+    opfor_patrol_state_t ps;             /* patrol state */
+    opfor_unit_t units[OPFOR_MAX_UNITS]; /* the game's units (scenario's, then spawned) */
+    opfor_figure_t figures[OPFOR_MAX_FIGURES];
+    opfor_patrol_forces_t fo; /* points at units and figures */
+    char label[280];          /* "builtin:patrol_default" or the file name */
+} opfor__patrol_game_t;
+
+/* Loads scenario arg (file, or built-in name; NULL: patrol_default) and its patrol config.
+ * Prints "opfor: file:line:col: ..." and returns OPFOR_EXIT_FAIL on error, else 0. The
+ * label names the scenario. On success the caller frees sc with opfor_scenario_free. */
+int opfor__patrol_load(const char *arg, opfor_scenario_t *sc, opfor_patrol_config_t *cfg,
+                       char *label, size_t label_size);
+/* opfor__patrol_load, then the opening forces and patrol state into g. */
+int opfor__patrol_open(opfor__patrol_game_t *g, const char *arg);
+/* Members describing a placement, inside an open JSON object. */
+void opfor__patrol_json_placement(opfor_json_t *j, const opfor_patrol_placement_t *pl);
+/* One line describing a placement. Returns buf. */
+const char *opfor__patrol_placement_str(const opfor_patrol_placement_t *pl, char *buf, size_t n);
+/* Plays a game at the table; returns the exit code. */
+int opfor__patrol_play(const opfor__patrol_opts_t *o);
+
+#endif
