@@ -79,7 +79,9 @@ static void check_golden(const opfor_card_t *card, const opfor_epd_panel_t *p, i
     assert_int_equal(opfor_epd_frame_diff(shown, &frame, NULL), 0);
 
     char out[256], gpath[512];
-    snprintf(out, sizeof out, "render_%s", name);
+    /* The emulator's PNG goes to the temporary directory, never into the tree. */
+    const char *tmp = getenv("TMPDIR");
+    snprintf(out, sizeof out, "%s/opfor_render_%s", tmp && *tmp ? tmp : "/tmp", name);
     assert_int_equal(opfor_epd_emu_write_png(e, out), 0);
     golden_path(gpath, sizeof gpath, name);
     const char *upd = getenv("OPFOR_UPDATE_GOLDEN");
