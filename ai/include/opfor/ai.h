@@ -1,0 +1,82 @@
+/* opfor/ai.h — difficulty levels and the AI's explained decision.
+ *
+ * A level is a search budget plus how far the AI may stray from the most visited action:
+ * actions under cutoff * (best visits) are dropped, one of the rest is drawn with weight
+ * visits^(1/T) from a stream keyed by (game seed, decision number); T = 0 takes the best, so
+ * ruthless and challenge are deterministic. Only challenge cheats (reads hidden state). Every
+ * decision has a one-line reason naming the runner-up; a verbose form lists the top choices.
+ */
+#ifndef OPFOR_AI_H
+#define OPFOR_AI_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opfor/mcts.h"
+#include "opfor/vocab.h"
+
+typedef enum opfor_ai_level {
+    OPFOR_AI_NOVICE = 0, /* small budget, loose choice among good actions */
+    OPFOR_AI_STANDARD,   /* the default: p95 decision within 150 ms on one core */
+    OPFOR_AI_VETERAN,    /* larger budget, rarely strays from the best */
+    OPFOR_AI_RUTHLESS,   /* largest budget, always the best found (deterministic) */
+    OPFOR_AI_CHALLENGE,  /* ruthless that also reads the hidden state: a cheating level */
+    OPFOR_AI_LEVEL_COUNT
+} opfor_ai_level_t;
+
+/* One row of the level table. */
+typedef struct opfor_ai_level_info {
+    const char *name;    /* "novice", ... */
+    uint32_t iterations; /* search budget */
+    uint32_t wall_ms;    /* wall-clock cap (a safety net for the deterministic levels) */
+    double temperature;  /* softmax temperature over visits; 0: argmax */
+    double cutoff;       /* candidates need visits >= cutoff * best visits */
+    int cheat;           /* 1: the search reads the true hidden state */
+    const char *summary; /* one line for --help and the GM's menu */
+} opfor_ai_level_info_t;
+
+/* Level names for opfor_vocab_lookup: "novice", "standard", "veteran", "ruthless",
+ * "challenge". */
+extern const opfor_name_t opfor_ai_level_names[];
+
+/* The table row for level, or NULL when out of range. */
+const opfor_ai_level_info_t *opfor_ai_level_info(int level);
+/* Finds a level by name (case-insensitive). 0 and *level, or OPFOR_ENOENT. */
+int opfor_ai_level_find(const char *name, int *level);
+/* Applies a level to a search configuration: iterations, wall cap and cheat; the rest of
+ * cfg (memory, threads, seed, widening) is kept. OPFOR_EINVAL for a bad level. */
+int opfor_ai_level_apply(int level, opfor_mcts_config_t *cfg);
+
+/* Chooses among the search's top actions as level says (see the header comment), drawing
+ * from a stream keyed by (game_seed, decision). Returns the index into r->top, or
+ * OPFOR_EINVAL when r has no choices or the level is bad. Same inputs, same index. */
+int opfor_ai_choose(int level, const opfor_mcts_result_t *r, uint64_t game_seed, uint64_t decision);
+
+/* A decision of the AI, explained. */
+typedef struct opfor_ai_decision {
+    opfor_action_t action;         /* what to do */
+    int chosen;                    /* its index in search.top */
+    int level;                     /* the level that chose */
+    int has_runner_up;             /* 1 when another action was searched */
+    opfor_mcts_choice_t runner_up; /* the best of the others (most visits) */
+    char reason[256];              /* one line: the choice, its value, the runner-up's */
+    opfor_mcts_result_t search;    /* the search's statistics */
+} opfor_ai_decision_t;
+
+/* Searches state with m at level (m's configured seed is the game seed; memory, threads
+ * and widening stay as configured), chooses, and explains. decision numbers the AI's
+ * decisions in the game (0, 1, ...): with the game seed it keys the search and the choice,
+ * so a replayed game repeats its decisions. cancel as in opfor_mcts_search. Returns 0;
+ * OPFOR_ECANCELED (nothing chosen); or an error of opfor_mcts_configure/search. */
+int opfor_ai_decide(opfor_mcts_t *m, const opfor_game_t *g, const void *state,
+                    const opfor_evaluator_t *ev, int level, uint64_t decision,
+                    const atomic_int *cancel, opfor_ai_decision_t *out);
+
+/* The verbose explanation: one line per top alternative ("2. A1 fires at B2  visits 412
+ * (27.5%)  value +0.21  prior 0.40"), the chosen one marked, then the search's totals.
+ * state is the decision's state (for the action phrases). Returns buf. */
+const char *opfor_ai_explain(const opfor_game_t *g, const void *state, const opfor_ai_decision_t *d,
+                             char *buf, size_t n);
+
+#endif

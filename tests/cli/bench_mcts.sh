@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# tests/cli/bench_mcts.sh BIN_DIR [SOURCE_DIR] — `opfor bench mcts` end to end: a short run at
+# one level in text and JSON (the keys the benchmark table relies on), and usage errors.
+# Each check greps the output for exact expected text; any failure makes the script exit 1.
+set -u
+bin="$1/opfor"
+fails=0
+out=$(mktemp); err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; fails=$((fails+1)); }
+run() {
+  local want=$1; shift
+  "$bin" "$@" >"$out" 2>"$err"; local rc=$?
+  [ "$rc" -eq "$want" ] || fail "opfor $* exited $rc, want $want"
+}
+has()     { grep -qF -- "$1" "$out" || fail "stdout lacks '$1'"; }
+has_err() { grep -qF -- "$1" "$err" || fail "stderr lacks '$1'"; }
+
+run 0 bench mcts --help
+has "usage: opfor bench mcts"
+
+# Text: says it is a toy workload, one row for the level asked, the standard target line.
+run 0 bench mcts --level standard --decisions 4
+has "mcts on toy-skirmish: toy game"
+has "4 decisions from random games (seed 20261126), 1 thread, pool 64 MiB"
+grep -qE '^standard +1500 +120 ' "$out" || fail "no standard row"
+grep -q '^novice' "$out" && fail "novice row printed though only standard was asked"
+has "target at standard (p95 <= 150 ms, pool <= 64 MiB): "
+
+# JSON: one document with the figures per level.
+run 0 bench mcts --level novice --decisions 3 --json
+python3 - "$out" <<'PY' || fail "JSON lacks the expected figures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["benchmark"] == "mcts" and d["toy"] is True and d["ruleset"] == "toy-skirmish"
+assert d["decisions"] == 3 and d["threads"] == 1
+lv = d["levels"]["novice"]
+for k in ("iterations_per_s", "median_ms", "p95_ms", "max_ms", "pool_bytes", "peak_node_bytes"):
+    assert k in lv, k
+assert lv["budget_iterations"] == 200 and lv["pool_bytes"] <= 64 << 20
+assert 0 < lv["peak_node_bytes"] <= lv["pool_bytes"]
+assert lv["median_ms"] <= lv["p95_ms"] <= lv["max_ms"]
+assert d["target"]["met"] == "not measured"
+PY
+
+# Usage errors name the flag and the allowed values; exit 2.
+run 2 bench mcts --level godlike
+has_err "opfor: bench mcts: --level must be one of novice, standard, veteran, ruthless, challenge; got 'godlike'"
+run 2 bench mcts --ruleset nope
+has_err "--ruleset must be one of toy-skirmish"
+run 2 bench mcts --decisions 0
+has_err "--decisions needs a whole number from 1 to 10000"
+run 2 bench mcts --threads 99
+has_err "--threads needs a whole number from 1 to 64"
+run 2 bench mcts --frobnicate
+has_err "unknown option '--frobnicate'"
+
+[ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
+echo "bench_mcts: all checks passed"
