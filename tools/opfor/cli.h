@@ -36,6 +36,8 @@ int opfor_bench_engine(int argc, char **argv);
 int opfor_bench_rpc(int argc, char **argv);
 /* `opfor bench display` (tools/opfor/bench_display.c). */
 int opfor_bench_display(int argc, char **argv);
+/* `opfor bench mcts` (tools/opfor/bench_mcts.c): search speed, latency and memory by level. */
+int opfor_bench_mcts(int argc, char **argv);
 
 /* Prints "opfor: <message>" to stderr and returns OPFOR_EXIT_USAGE. */
 int opfor_cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
