@@ -33,6 +33,9 @@ static const opfor_config_option_t options[] = {
     {"write-queue-max", "SIZE",
      "bytes queued to a client that is not reading before it is "
      "dropped (default 4MiB)"},
+    {"model", "FILE", "Viktoria! calculator model (YAML) for calc; default: the built-in one"},
+    {"workers", "N", "threads for AI searches; 0 = one fewer than the cores, at least 1 (default)"},
+    {"debug-methods", "yes|no", "enable debug.* methods such as debug.sleep (default no)"},
     {NULL, NULL, NULL},
 };
 
@@ -262,6 +265,30 @@ int opfor_config_set(opfor_config_t *c, const char *key, const char *v, opfor_di
         return parse_count(key, v, 1, 4096, &c->max_clients, d);
     if (strcmp(key, "write-queue-max") == 0)
         return parse_size(key, v, &c->write_queue_max, d);
+    if (strcmp(key, "model") == 0) {
+        if (is_none(v) || strcasecmp(v, "builtin") == 0 || strcasecmp(v, "built-in") == 0) {
+            c->model[0] = '\0';
+            return 0;
+        }
+        return copy_path(key, v, c->model, sizeof c->model, d);
+    }
+    if (strcmp(key, "workers") == 0)
+        return parse_count(key, v, 0, 256, &c->workers, d);
+    if (strcmp(key, "debug-methods") == 0) {
+        static const char *const yes[] = {"yes", "true", "on", "1"};
+        static const char *const no[] = {"no", "false", "off", "0"};
+        for (int i = 0; i < 4; i++) {
+            if (strcasecmp(v, yes[i]) == 0) {
+                c->debug_methods = 1;
+                return 0;
+            }
+            if (strcasecmp(v, no[i]) == 0) {
+                c->debug_methods = 0;
+                return 0;
+            }
+        }
+        return msg(d, OPFOR_EINVAL, "debug-methods: '%s' is not one of yes, no", v);
+    }
     return msg(d, OPFOR_ENOENT, "unknown option '%s'", key);
 }
 

@@ -44,17 +44,17 @@ int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {
         opfor_call_error(call, OPFOR_RPC_E_INVALID_PARAMS, "%s", why);
         return 0;
     }
-    opfor_client_t *c = call->client;
+    opfor_peer_t *c = call->client;
     opfor_server_t *s = call->srv;
     if (c->token_required && (rc_tok != 0 || !opfor__server_token_ok(s, token))) {
         opfor_server_log(s, OPFOR_LOG_WARN, "%s: hello with %s token", c->peer,
                          rc_tok ? "no" : "a wrong");
         opfor_call_error(call, OPFOR_RPC_E_UNAUTHORIZED, "%s",
                          rc_tok ? "this connection needs a token in hello" : "wrong token");
-        opfor__client_drain(c, "authentication failed");
+        opfor__peer_drain(c, "authentication failed");
         return 0;
     }
-    opfor__client_hello_ok(c, 1);
+    opfor__peer_hello_ok(c, 1);
     opfor_server_log(s, OPFOR_LOG_INFO, "%s: hello from %s (api_level %lld)", c->peer,
                      client[0] ? client : "an unnamed client", (long long)api);
 

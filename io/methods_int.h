@@ -13,10 +13,16 @@
 #include "opfor/server.h"
 
 #define OPFOR_METHOD_PREAUTH 1u /* allowed before hello even when a token is required */
+#define OPFOR_METHOD_DEBUG 2u   /* exists only with the debug-methods setting */
 
 #define OPFOR__METHODS(XX)                                                                         \
     XX(HELLO, "hello", opfor__method_hello, OPFOR_METHOD_PREAUTH)                                  \
-    XX(PING, "ping", opfor__method_ping, 0)
+    XX(PING, "ping", opfor__method_ping, 0)                                                        \
+    XX(CALC, "calc", opfor__method_calc, 0)                                                        \
+    XX(CALC_LIST, "calc.list", opfor__method_calc_list, 0)                                         \
+    XX(DEBUG_GAME_CHANGED, "debug.game_changed", opfor__method_debug_game_changed,                 \
+       OPFOR_METHOD_DEBUG)                                                                         \
+    XX(DEBUG_SLEEP, "debug.sleep", opfor__method_debug_sleep, OPFOR_METHOD_DEBUG)
 
 typedef enum opfor__method_id {
 #define OPFOR__XX(id, name, fn, flags) OPFOR__METHOD_##id,

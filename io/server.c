@@ -11,6 +11,9 @@
 
 #include "methods_int.h"
 #include "opfor/notify.h"
+#include "opfor/store.h"
+#include "opfor/viktoria/model.h"
+#include "opfor/workers.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -38,6 +41,7 @@
 #define READ_CHUNK (64 * 1024)
 #define DRAIN_TIMEOUT_MS 5000
 #define LISTEN_BACKLOG 128
+#define BATCH_MAX (64 * 1024) /* answers gathered for one client before a write */
 
 typedef struct opfor_listener {
     union {
@@ -65,7 +69,7 @@ struct opfor_server {
     int async_on;                              /* 1 while async is open */
     uv_mutex_t post_lock;                      /* guards posts */
     opfor_post_t *posts;                       /* queued completions, newest first */
-    opfor_client_t *clients;                   /* connected clients */
+    opfor_peer_t *clients;                     /* connected clients */
     unsigned nclients;                         /* length of clients */
     uint64_t next_serial;                      /* next connection number */
     char token[256];                           /* TCP token, "" when none */
@@ -77,9 +81,14 @@ struct opfor_server {
     int stopping;                              /* 1 after the first stop request */
     unsigned pending_closes;                   /* handles closed but not yet called back */
     void *app;                                 /* for method handlers */
+    opfor_call_t *call_cache;                  /* freed calls for reuse (loop thread only) */
+    unsigned ncached;                          /* length of call_cache */
+    opfor_viktoria_model_t *model;             /* calculator model in force */
+    opfor_workers_t *workers;                  /* threads for long jobs; NULL before start */
+    opfor_store_t *store;                      /* saved games, <state-dir>/opfor.db */
 };
 
-static void client_close(opfor_client_t *c);
+static void client_close(opfor_peer_t *c);
 static void on_connection(uv_stream_t *server, int status);
 
 /* ------------------------------------------------------------------ misc */
@@ -121,6 +130,31 @@ void *opfor_server_app(const opfor_server_t *s) {
     return s->app;
 }
 
+const opfor_viktoria_model_t *opfor__server_model(const opfor_server_t *s) {
+    return s->model;
+}
+
+opfor_workers_t *opfor__server_workers(const opfor_server_t *s) {
+    return s->workers;
+}
+
+opfor_store_t *opfor__server_store(const opfor_server_t *s) {
+    return s->store;
+}
+
+/* Loads the calculator model named by cfg (the built-in one when none) into *m. */
+static int load_model(const opfor_config_t *cfg, opfor_viktoria_model_t *m, opfor_diag_t *d) {
+    opfor_diag_t md;
+    opfor_diag_clear(&md);
+    int rc = cfg->model[0] ? opfor_viktoria_model_load_file(cfg->model, m, &md)
+                           : opfor_viktoria_model_default(m, &md);
+    if (rc < 0 && d) {
+        *d = md; /* keeps file:line:col of the model file */
+        snprintf(d->msg, sizeof d->msg, "calculator model: %.*s", (int)sizeof d->msg - 20, md.msg);
+    }
+    return rc;
+}
+
 int opfor__server_token_ok(const opfor_server_t *s, const char *token) {
     size_t a = strlen(s->token), b = strlen(token);
     unsigned diff = (unsigned)(a ^ b);
@@ -147,60 +181,111 @@ static int dmsg(opfor_diag_t *d, int err, const char *fmt, ...) {
 
 typedef struct wreq {
     uv_write_t req; /* libuv's request; req.data is the client */
-    char *data;     /* the bytes, owned until the callback */
-    size_t len;     /* their count */
+    size_t len;     /* bytes in data */
+    char data[];    /* the bytes still to write, owned until the callback */
 } wreq_t;
 
 static void on_write(uv_write_t *req, int status) {
-    wreq_t *w = (wreq_t *)req;
-    opfor_client_t *c = req->data;
-    free(w->data);
-    free(w);
+    opfor_peer_t *c = req->data;
+    free(req);
     if (status < 0 && status != UV_ECANCELED && !c->closing) {
         LOG(c->srv, DEBUG, "%s: write failed: %s", c->peer, uv_strerror(status));
         client_close(c);
     }
 }
 
-/* Queues the packed bytes of sb (taking them over) unless the client stopped reading. */
-static void client_send(opfor_client_t *c, msgpack_sbuffer *sb) {
-    size_t len = sb->size;
-    char *data = msgpack_sbuffer_release(sb);
-    if (!data || !len || c->closing) {
-        free(data);
+/* Writes len bytes now: uv_try_write() first (the usual case: the socket takes it all and
+ * nothing is allocated), and only what it left over is copied into a queued uv_write. libuv
+ * refuses try_write while earlier writes are queued, so the order is kept. */
+static void write_now(opfor_peer_t *c, const char *data, size_t len) {
+    if (!len || c->closing)
         return;
-    }
     size_t queued = uv_stream_get_write_queue_size(&c->h.stream);
     if (queued + len > c->srv->cfg.write_queue_max) {
         LOG(c->srv, WARN, "%s: %zu bytes wait to be read (limit %u); disconnecting", c->peer,
             queued + len, c->srv->cfg.write_queue_max);
-        free(data);
         client_close(c);
         return;
     }
-    wreq_t *w = malloc(sizeof *w);
+    uv_buf_t b = uv_buf_init((char *)data, (unsigned)len);
+    int n = uv_try_write(&c->h.stream, &b, 1);
+    if (n == (int)len)
+        return;
+    if (n < 0 && n != UV_EAGAIN && n != UV_ENOSYS) {
+        LOG(c->srv, DEBUG, "%s: write failed: %s", c->peer, uv_strerror(n));
+        client_close(c);
+        return;
+    }
+    size_t off = n > 0 ? (size_t)n : 0;
+    wreq_t *w = malloc(sizeof *w + (len - off));
     if (!w) {
-        free(data);
         client_close(c);
         return;
     }
-    w->data = data;
-    w->len = len;
+    w->len = len - off;
+    memcpy(w->data, data + off, w->len);
     w->req.data = c;
-    uv_buf_t b = uv_buf_init(data, (unsigned)len);
+    b = uv_buf_init(w->data, (unsigned)w->len);
     int rc = uv_write(&w->req, &c->h.stream, &b, 1, on_write);
     if (rc < 0) {
-        free(data);
         free(w);
         LOG(c->srv, DEBUG, "%s: write failed: %s", c->peer, uv_strerror(rc));
         client_close(c);
     }
 }
 
-static void send_error(opfor_client_t *c, uint32_t id, int code, const char *fmt, ...)
+/* Sends the packed bytes of sb (which stays the caller's) unless the client stopped reading.
+ * While the client's input is being processed the bytes are gathered in its output buffer and
+ * go out in one write at the end (flush_output), so pipelined requests cost one syscall. */
+static void client_send(opfor_peer_t *c, msgpack_sbuffer *sb) {
+    if (!sb->size || c->closing)
+        return;
+    if (c->batching && c->out_len + sb->size > BATCH_MAX && c->out_len) {
+        size_t n = c->out_len; /* a long burst goes out in pieces, each checked by write_now */
+        c->out_len = 0;
+        write_now(c, c->out, n);
+        if (c->closing)
+            return;
+    }
+    if (c->batching && sb->size <= BATCH_MAX) {
+        if (c->out_len + sb->size > c->out_cap) {
+            size_t cap = c->out_cap ? c->out_cap : 16384;
+            while (cap < c->out_len + sb->size)
+                cap *= 2;
+            char *p = realloc(c->out, cap);
+            if (!p) {
+                client_close(c);
+                return;
+            }
+            c->out = p;
+            c->out_cap = cap;
+        }
+        memcpy(c->out + c->out_len, sb->data, sb->size);
+        c->out_len += sb->size;
+        return;
+    }
+    write_now(c, sb->data, sb->size);
+}
+
+/* Writes what client_send gathered during input processing. */
+static void flush_output(opfor_peer_t *c) {
+    c->batching = 0;
+    if (c->out_len) {
+        size_t n = c->out_len;
+        c->out_len = 0;
+        write_now(c, c->out, n);
+    }
+    if (c->out_cap > 4 * BATCH_MAX) { /* give back an unusually big buffer */
+        free(c->out);
+        c->out = NULL;
+        c->out_cap = 0;
+    }
+}
+
+static void send_error(opfor_peer_t *c, uint32_t id, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-static void send_error(opfor_client_t *c, uint32_t id, int code, const char *fmt, ...) {
+static void send_error(opfor_peer_t *c, uint32_t id, int code, const char *fmt, ...) {
     char m[512];
     va_list ap;
     va_start(ap, fmt);
@@ -217,10 +302,10 @@ static void send_error(opfor_client_t *c, uint32_t id, int code, const char *fmt
 }
 
 /* Sends the notification [2, "error", [{code, message}]] and ends the session. */
-static void protocol_error(opfor_client_t *c, int code, const char *fmt, ...)
+static void protocol_error(opfor_peer_t *c, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static void protocol_error(opfor_client_t *c, int code, const char *fmt, ...) {
+static void protocol_error(opfor_peer_t *c, int code, const char *fmt, ...) {
     char m[512];
     va_list ap;
     va_start(ap, fmt);
@@ -239,13 +324,16 @@ static void protocol_error(opfor_client_t *c, int code, const char *fmt, ...) {
     opfor_rpc_pack_cstr(&pk, m);
     client_send(c, &sb);
     msgpack_sbuffer_destroy(&sb);
-    opfor__client_drain(c, m);
+    opfor__peer_drain(c, m);
 }
 
 /* ------------------------------------------------------------------ calls */
 
+#define CALL_CACHE_MAX 256         /* freed calls kept for reuse, with their buffers */
+#define CALL_BUF_KEEP (64u * 1024) /* larger response buffers are not kept */
+
 static void call_free(opfor_call_t *call) {
-    opfor_client_t *c = call->client;
+    opfor_peer_t *c = call->client;
     if (c) {
         if (call->prev)
             call->prev->next = call->next;
@@ -255,15 +343,40 @@ static void call_free(opfor_call_t *call) {
             call->next->prev = call->prev;
         c->inflight--;
     }
+    opfor_server_t *s = call->srv;
+    if (s->ncached < CALL_CACHE_MAX && call->buf.alloc <= CALL_BUF_KEEP) {
+        call->next = s->call_cache;
+        s->call_cache = call;
+        s->ncached++;
+        return;
+    }
     msgpack_sbuffer_destroy(&call->buf);
     free(call);
+}
+
+/* A zeroed call, from the cache when possible (its response buffer is kept, emptied). */
+static opfor_call_t *call_alloc(opfor_server_t *s) {
+    opfor_call_t *call = s->call_cache;
+    if (call) {
+        s->call_cache = call->next;
+        s->ncached--;
+        msgpack_sbuffer keep = call->buf;
+        memset(call, 0, sizeof *call);
+        call->buf = keep;
+        msgpack_sbuffer_clear(&call->buf);
+        return call;
+    }
+    call = calloc(1, sizeof *call);
+    if (call)
+        msgpack_sbuffer_init(&call->buf);
+    return call;
 }
 
 /* Sends (or drops) the packed answer; frees the call unless the dispatcher will. */
 static void call_finish(opfor_call_t *call) {
     call->answered = 1;
     call->packing = 0;
-    opfor_client_t *c = call->client;
+    opfor_peer_t *c = call->client;
     if (c && !call->notification && !c->closing)
         client_send(c, &call->buf);
     if (!call->in_handler)
@@ -321,7 +434,7 @@ void opfor_call_error(opfor_call_t *call, int code, const char *fmt, ...) {
 
 /* ------------------------------------------------------------------ dispatch */
 
-static void handle_frame(opfor_client_t *c, const uint8_t *p, size_t len) {
+static void handle_frame(opfor_peer_t *c, const uint8_t *p, size_t len) {
     opfor_server_t *s = c->srv;
     opfor_rpc_msg_t m;
     opfor_rpc_fault_t f;
@@ -350,6 +463,12 @@ static void handle_frame(opfor_client_t *c, const uint8_t *p, size_t len) {
         goto out;
     }
     const opfor__method_t *meth = &opfor__methods[mid];
+    if ((meth->flags & OPFOR_METHOD_DEBUG) && !s->cfg.debug_methods) {
+        if (!notif)
+            send_error(c, m.id, OPFOR_RPC_E_METHOD_NOT_FOUND,
+                       "unknown method '%.*s' (debug methods are off)", mlen, m.method);
+        goto out;
+    }
     if (c->token_required && !c->authed && !(meth->flags & OPFOR_METHOD_PREAUTH)) {
         if (!notif)
             send_error(c, m.id, OPFOR_RPC_E_UNAUTHORIZED, "'%s' needs a hello with the token first",
@@ -362,7 +481,7 @@ static void handle_frame(opfor_client_t *c, const uint8_t *p, size_t len) {
                        c->inflight, s->cfg.max_inflight);
         goto out;
     }
-    opfor_call_t *call = calloc(1, sizeof *call);
+    opfor_call_t *call = call_alloc(s);
     if (!call) {
         if (!notif)
             send_error(c, m.id, OPFOR_RPC_E_INTERNAL, "out of memory");
@@ -374,7 +493,6 @@ static void handle_frame(opfor_client_t *c, const uint8_t *p, size_t len) {
     call->method = mid;
     call->notification = notif;
     atomic_init(&call->cancelled, 0);
-    msgpack_sbuffer_init(&call->buf);
     call->next = c->calls;
     if (c->calls)
         c->calls->prev = call;
@@ -396,7 +514,7 @@ out:
 
 static void on_idle(uv_timer_t *t);
 
-static void restart_idle(opfor_client_t *c) {
+static void restart_idle(opfor_peer_t *c) {
     if (c->closing || c->draining)
         return;
     uint32_t ms = c->srv->cfg.idle_timeout_ms;
@@ -407,7 +525,7 @@ static void restart_idle(opfor_client_t *c) {
 }
 
 static void on_idle(uv_timer_t *t) {
-    opfor_client_t *c = t->data;
+    opfor_peer_t *c = t->data;
     if (c->inflight > 0) { /* waiting for an answer is not idleness */
         restart_idle(c);
         return;
@@ -418,11 +536,11 @@ static void on_idle(uv_timer_t *t) {
 }
 
 static void on_hello_timeout(uv_timer_t *t) {
-    opfor_client_t *c = t->data;
+    opfor_peer_t *c = t->data;
     protocol_error(c, OPFOR_RPC_E_TIMEOUT, "no hello within %u ms", c->srv->cfg.hello_timeout_ms);
 }
 
-void opfor__client_hello_ok(opfor_client_t *c, int auth) {
+void opfor__peer_hello_ok(opfor_peer_t *c, int auth) {
     c->hello_done = 1;
     if (auth)
         c->authed = 1;
@@ -430,15 +548,16 @@ void opfor__client_hello_ok(opfor_client_t *c, int auth) {
 }
 
 static void on_client_closed(uv_handle_t *h) {
-    opfor_client_t *c = h->data;
+    opfor_peer_t *c = h->data;
     c->srv->pending_closes--;
     if (--c->open_handles == 0) {
         free(c->in);
+        free(c->out);
         free(c);
     }
 }
 
-static void client_close(opfor_client_t *c) {
+static void client_close(opfor_peer_t *c) {
     if (c->closing)
         return;
     c->closing = 1;
@@ -471,11 +590,12 @@ static void on_shutdown(uv_shutdown_t *req, int status) {
     client_close(req->data);
 }
 
-void opfor__client_drain(opfor_client_t *c, const char *why) {
+void opfor__peer_drain(opfor_peer_t *c, const char *why) {
     if (c->closing || c->draining)
         return;
     c->draining = 1;
     LOG(c->srv, DEBUG, "%s: closing after pending writes (%s)", c->peer, why);
+    flush_output(c); /* gathered answers (and the final notice) go out before the shutdown */
     uv_read_stop(&c->h.stream);
     uv_timer_start(&c->timer, on_drain_timeout, DRAIN_TIMEOUT_MS, 0);
     c->shutdown_req.data = c;
@@ -484,7 +604,7 @@ void opfor__client_drain(opfor_client_t *c, const char *why) {
 }
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
-    opfor_client_t *c = h->data;
+    opfor_peer_t *c = h->data;
     size_t want = c->in_len + READ_CHUNK;
     if (c->in_cap < want) {
         size_t cap = c->in_cap ? c->in_cap : READ_CHUNK;
@@ -504,8 +624,9 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
     *buf = uv_buf_init((char *)c->in + c->in_len, (unsigned)(c->in_cap - c->in_len));
 }
 
-static void process_input(opfor_client_t *c) {
+static void process_input(opfor_peer_t *c) {
     size_t off = 0;
+    c->batching = 1;
     while (!c->closing && !c->draining && off < c->in_len) {
         opfor_frame_result_t r;
         opfor_frame_status_t st =
@@ -520,6 +641,7 @@ static void process_input(opfor_client_t *c) {
         handle_frame(c, c->in + off, r.len);
         off += r.len;
     }
+    flush_output(c);
     if (off) {
         memmove(c->in, c->in + off, c->in_len - off);
         c->in_len -= off;
@@ -532,7 +654,7 @@ static void process_input(opfor_client_t *c) {
 }
 
 static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf) {
-    opfor_client_t *c = stream->data;
+    opfor_peer_t *c = stream->data;
     if (nread == 0 || c->closing)
         return;
     if (nread < 0) {
@@ -549,7 +671,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf) {
     process_input(c);
 }
 
-static void describe_peer(opfor_client_t *c) {
+static void describe_peer(opfor_peer_t *c) {
     if (!c->is_tcp) {
         snprintf(c->peer, sizeof c->peer, "unix#%llu", (unsigned long long)c->serial);
         return;
@@ -579,7 +701,7 @@ static void on_connection(uv_stream_t *server, int status) {
         LOG(s, WARN, "%s: accept failed: %s", L->name, uv_strerror(status));
         return;
     }
-    opfor_client_t *c = calloc(1, sizeof *c);
+    opfor_peer_t *c = calloc(1, sizeof *c);
     if (!c) {
         LOG(s, ERROR, "out of memory accepting a client");
         return;
@@ -930,17 +1052,29 @@ static void reload(opfor_server_t *s) {
     char token[sizeof s->token] = "";
     if (rc == 0 && n.token_file[0])
         rc = opfor_config_read_token(n.token_file, token, sizeof token, &d);
+    opfor_viktoria_model_t *model = NULL;
+    if (rc == 0) {
+        model = malloc(sizeof *model);
+        rc = model ? load_model(&n, model, &d) : OPFOR_ENOMEM;
+    }
+    if (rc == 0 && n.workers != s->cfg.workers)
+        LOG(s, WARN, "reload: a new workers count takes effect on restart");
     if (rc < 0) {
+        free(model);
         LOG(s, ERROR, "reload failed, keeping the running settings: %s",
             opfor_diag_format(&d, where, sizeof where));
     } else {
+        free(s->model);
+        s->model = model;
+        n.workers = s->cfg.workers;
         s->cfg = n;
         memcpy(s->token, token, sizeof token);
         LOG(s, INFO,
             "reloaded: log-level %s, hello-timeout %u ms, idle-timeout %u ms, max-inflight %u, "
-            "max-clients %u, write-queue-max %u, token %s",
+            "max-clients %u, write-queue-max %u, token %s, model %s",
             opfor_log_level_name(n.log_level), n.hello_timeout_ms, n.idle_timeout_ms,
-            n.max_inflight, n.max_clients, n.write_queue_max, token[0] ? "set" : "none");
+            n.max_inflight, n.max_clients, n.write_queue_max, token[0] ? "set" : "none",
+            n.model[0] ? n.model : "built-in");
     }
     opfor_sd_notify(NULL, "READY=1");
 }
@@ -971,6 +1105,13 @@ int opfor_server_new(opfor_server_t **out, uv_loop_t *loop, const opfor_config_t
         free(s);
         return OPFOR_ENOMEM;
     }
+    s->model = malloc(sizeof *s->model);
+    if (!s->model || opfor_viktoria_model_default(s->model, NULL) < 0) {
+        free(s->model);
+        uv_mutex_destroy(&s->post_lock);
+        free(s);
+        return OPFOR_ENOMEM;
+    }
     s->loop = loop;
     s->cfg = *cfg;
     if (hooks)
@@ -998,6 +1139,20 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
     rc = mkdir_p(s->cfg.state_dir, 0700, d);
     if (rc < 0)
         return rc;
+    char dbpath[OPFOR_CONFIG_PATH_MAX + 16];
+    if (opfor_store_path(dbpath, sizeof dbpath, s->cfg.state_dir) < 0)
+        return dmsg(d, OPFOR_ERANGE, "state-dir path too long");
+    rc = opfor_store_open(&s->store, dbpath, d); /* runs PRAGMA quick_check */
+    if (rc < 0)
+        return rc;
+    LOG(s, INFO, "game store %s (schema %d, integrity ok)", dbpath,
+        opfor_store_schema_version(s->store));
+    if (s->cfg.model[0]) {
+        rc = load_model(&s->cfg, s->model, d);
+        if (rc < 0)
+            return rc;
+        LOG(s, INFO, "calculator model: %s", s->cfg.model);
+    }
 
     rc = adopt_activated(s, d);
     if (rc < 0)
@@ -1023,6 +1178,11 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
     s->async.data = s;
     uv_unref((uv_handle_t *)&s->async); /* posts never keep the loop alive on their own */
     s->async_on = 1;
+    rc = opfor_workers_new(&s->workers, s, s->cfg.workers);
+    if (rc < 0)
+        return dmsg(d, rc, "cannot start the worker threads: %s", opfor_strerror(rc));
+    LOG(s, INFO, "%u worker thread%s for searches", opfor_workers_count(s->workers),
+        opfor_workers_count(s->workers) == 1 ? "" : "s");
     return 0;
 }
 
@@ -1054,7 +1214,7 @@ void opfor_server_stop(opfor_server_t *s) {
     opfor_sd_notify(NULL, "STOPPING=1");
     close_listeners(s);
     while (s->clients) {
-        opfor_client_t *c = s->clients;
+        opfor_peer_t *c = s->clients;
         for (opfor_call_t *call = c->calls; call; call = call->next)
             atomic_store(&call->cancelled, 1);
         client_close(c);
@@ -1076,6 +1236,9 @@ void opfor_server_free(opfor_server_t *s) {
             server_close_handle(s, (uv_handle_t *)&s->sigs[i]);
         s->sigs_on = 0;
     }
+    /* Joins the threads; their jobs' completions are posted and run just below. */
+    opfor_workers_free(s->workers);
+    s->workers = NULL;
     if (s->async_on) {
         run_posts(s);
         server_close_handle(s, (uv_handle_t *)&s->async);
@@ -1085,6 +1248,14 @@ void opfor_server_free(opfor_server_t *s) {
      * closing handles pending, one iteration never blocks. */
     while (s->pending_closes > 0)
         uv_run(s->loop, UV_RUN_ONCE);
+    opfor_store_close(s->store);
+    while (s->call_cache) {
+        opfor_call_t *call = s->call_cache;
+        s->call_cache = call->next;
+        msgpack_sbuffer_destroy(&call->buf);
+        free(call);
+    }
     uv_mutex_destroy(&s->post_lock);
+    free(s->model);
     free(s);
 }

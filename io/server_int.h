@@ -14,11 +14,11 @@
 
 #include <stdatomic.h>
 
-typedef struct opfor_client opfor_client_t;
+typedef struct opfor_peer opfor_peer_t;
 
 struct opfor_call {
     opfor_server_t *srv;            /* the server; never NULL */
-    opfor_client_t *client;         /* NULL once the client has gone */
+    opfor_peer_t *client;           /* NULL once the client has gone */
     struct opfor_call *prev, *next; /* the client's list of calls awaiting an answer */
     uint32_t id;                    /* request id */
     int method;                     /* opfor__method_id_t */
@@ -31,39 +31,49 @@ struct opfor_call {
     msgpack_packer pk;              /* packs into buf */
 };
 
-struct opfor_client {
+struct opfor_peer {
     union {
         uv_handle_t handle;
         uv_stream_t stream;
         uv_pipe_t pipe;
         uv_tcp_t tcp;
-    } h;                         /* the connection */
-    uv_timer_t timer;            /* hello deadline, then idle timeout */
-    uv_shutdown_t shutdown_req;  /* used by a graceful close */
-    opfor_server_t *srv;         /* owner */
-    opfor_client_t *prev, *next; /* the server's client list */
-    uint64_t serial;             /* connection number, for logs */
-    char peer[80];               /* "unix#3", "tcp 127.0.0.1:4242 #4" */
-    int is_tcp;                  /* 1 for TCP connections */
-    int token_required;          /* 1 when hello must carry the token */
-    int hello_done;              /* 1 after a successful hello */
-    int authed;                  /* 1 when no token is needed or it was given */
-    int draining;                /* 1: no more input, closing after pending writes */
-    int closing;                 /* 1 once uv_close was called */
-    int open_handles;            /* handles not yet closed; freed at 0 */
-    uint8_t *in;                 /* received bytes not yet consumed */
-    size_t in_len, in_cap;       /* bytes held, bytes allocated */
-    unsigned inflight;           /* requests awaiting an answer */
-    struct opfor_call *calls;    /* those requests */
+    } h;                        /* the connection */
+    uv_timer_t timer;           /* hello deadline, then idle timeout */
+    uv_shutdown_t shutdown_req; /* used by a graceful close */
+    opfor_server_t *srv;        /* owner */
+    opfor_peer_t *prev, *next;  /* the server's client list */
+    uint64_t serial;            /* connection number, for logs */
+    char peer[80];              /* "unix#3", "tcp 127.0.0.1:4242 #4" */
+    int is_tcp;                 /* 1 for TCP connections */
+    int token_required;         /* 1 when hello must carry the token */
+    int hello_done;             /* 1 after a successful hello */
+    int authed;                 /* 1 when no token is needed or it was given */
+    int draining;               /* 1: no more input, closing after pending writes */
+    int closing;                /* 1 once uv_close was called */
+    int open_handles;           /* handles not yet closed; freed at 0 */
+    uint8_t *in;                /* received bytes not yet consumed */
+    char *out;                  /* responses gathered while input is processed */
+    size_t out_len, out_cap;    /* bytes gathered, bytes allocated */
+    int batching;               /* 1 while process_input runs: sends gather in out */
+    size_t in_len, in_cap;      /* bytes held, bytes allocated */
+    unsigned inflight;          /* requests awaiting an answer */
+    struct opfor_call *calls;   /* those requests */
 };
 
 /* Ends a client's session after the pending writes (and a final message) have gone out. */
-void opfor__client_drain(opfor_client_t *c, const char *why);
+void opfor__peer_drain(opfor_peer_t *c, const char *why);
 /* Marks the client as past hello (authorised when auth is 1) and arms the idle timer. */
-void opfor__client_hello_ok(opfor_client_t *c, int auth);
+void opfor__peer_hello_ok(opfor_peer_t *c, int auth);
 /* Compares a presented token with the configured one in constant time; 1 when equal. */
 int opfor__server_token_ok(const opfor_server_t *s, const char *token);
 /* The current configuration's limits, for hello's answer. */
 const opfor_config_t *opfor__server_cfg(const opfor_server_t *s);
+/* The Viktoria! calculator model in force (built in, or the `model` file; swapped on SIGHUP,
+ * on the loop thread, so handlers may use it freely during a call). */
+const struct opfor_viktoria_model *opfor__server_model(const opfor_server_t *s);
+/* The worker pool for long jobs (started by opfor_server_start). */
+struct opfor_workers *opfor__server_workers(const opfor_server_t *s);
+/* The game store, opened (and quick_checked) by opfor_server_start; loop thread only. */
+struct opfor_store *opfor__server_store(const opfor_server_t *s);
 
 #endif

@@ -161,7 +161,24 @@ static void config_value_syntax(void **state) {
         opfor_config_defaults(&t);
         assert_int_not_equal(opfor_config_set(&t, o->key, "", &d), OPFOR_ENOENT);
     }
-    assert_int_equal(rows, 10);
+    assert_int_equal(rows, 13);
+    /* The calculator model, worker threads and debug methods. */
+    opfor_config_t t;
+    opfor_config_defaults(&t);
+    assert_string_equal(t.model, "");
+    assert_int_equal(t.workers, 0);
+    assert_int_equal(t.debug_methods, 0);
+    assert_int_equal(opfor_config_set(&t, "model", "/etc/opfor/model.yaml", &d), 0);
+    assert_string_equal(t.model, "/etc/opfor/model.yaml");
+    assert_int_equal(opfor_config_set(&t, "model", "built-in", &d), 0);
+    assert_string_equal(t.model, "");
+    assert_int_equal(opfor_config_set(&t, "workers", "3", &d), 0);
+    assert_int_equal(t.workers, 3);
+    assert_int_equal(opfor_config_set(&t, "workers", "257", &d), OPFOR_ERANGE);
+    assert_int_equal(opfor_config_set(&t, "debug-methods", "yes", &d), 0);
+    assert_int_equal(t.debug_methods, 1);
+    assert_int_equal(opfor_config_set(&t, "debug-methods", "maybe", &d), OPFOR_EINVAL);
+    assert_non_null(strstr(d.msg, "yes, no"));
 }
 
 static void config_listen_and_loopback_rule(void **state) {

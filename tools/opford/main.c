@@ -38,7 +38,8 @@ static void usage(FILE *f) {
     fprintf(f, "  %-32s %s\n", "--version", "print the version");
     fprintf(f,
             "\ndefaults here: socket %s, state-dir %s\n"
-            "signals: SIGTERM/SIGINT stop (a second one exits at once), SIGHUP reloads --config\n",
+            "signals: SIGTERM/SIGINT stop (a second one exits at once), SIGHUP reloads --config\n"
+            "and the --model file\n",
             def.socket[0] ? def.socket : "none", def.state_dir);
 }
 
@@ -165,7 +166,7 @@ int main(int argc, char **argv) {
     opfor_server_hooks_t hooks = {
         .log = log_line,
         .log_ud = getenv("JOURNAL_STREAM") ? &journal : NULL,
-        .reload = args.config ? reload_config : NULL,
+        .reload = reload_config, /* also re-reads a --model file without --config */
         .reload_ud = &args,
     };
     uv_loop_t loop;

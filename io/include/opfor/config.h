@@ -33,6 +33,9 @@ typedef struct opfor_config {
     uint32_t max_inflight;                  /* requests per client awaiting a response */
     uint32_t max_clients;                   /* connections at once; more are closed at accept */
     uint32_t write_queue_max;               /* bytes queued to one client before it is dropped */
+    char model[OPFOR_CONFIG_PATH_MAX];      /* Viktoria! calculator model file; "" = built-in */
+    uint32_t workers;                       /* search worker threads; 0 = cores - 1 (at least 1) */
+    int debug_methods;                      /* 1 enables the debug.* methods (tests, diagnosis) */
 } opfor_config_t;
 
 /* One row of the option table: key (YAML key and long flag), argument name, help text. */
@@ -61,7 +64,8 @@ void opfor_config_defaults(opfor_config_t *c);
 
 /* Sets one option by key from its text value (as a flag or a YAML scalar would give it).
  * Values: socket PATH|none; listen tcp://HOST:PORT|none; log-level error|warn|info|debug;
- * durations as NUMBER[ms|s|m|h] (plain numbers are seconds); sizes as NUMBER[K|M|KiB|MiB].
+ * durations as NUMBER[ms|s|m|h] (plain numbers are seconds); sizes as NUMBER[K|M|KiB|MiB];
+ * model FILE|none; workers N (0 = auto); debug-methods yes|no.
  * Returns 0, OPFOR_ENOENT for an unknown key, or OPFOR_EINVAL/OPFOR_ERANGE with d->msg
  * filled (d may be NULL; its line/col are left alone). */
 int opfor_config_set(opfor_config_t *c, const char *key, const char *value, opfor_diag_t *d);

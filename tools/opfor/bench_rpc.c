@@ -1,0 +1,806 @@
+/* tools/opfor/bench_rpc.c — `opfor bench rpc`: opford's calc throughput and latency.
+ *
+ *   opfor bench rpc [--clients N] [--requests M] [--pipeline D] [--threads T] [--runs R]
+ *                   [--socket PATH | --connect ADDR] [--json]
+ * By default it starts its own opford (the binary next to this one) on a socket in a fresh
+ * temporary directory. The load comes from one libuv loop per client thread holding N/T
+ * connections, each keeping D calc requests in flight (D = 1: strict request-response), so the
+ * client costs little next to the server. Request bytes are packed once per request kind and
+ * only the id is patched; responses are framed with opfor_frame_scan() and matched by id
+ * without decoding the result. Every run reports requests per second and the p50/p99 latency
+ * of all its requests (send to full response); the median run of R is the answer. When it
+ * spawns the daemon on a machine with two or more CPUs, the daemon is pinned to one CPU and the
+ * client threads to the others (--no-pin turns this off): unpinned, the kernel keeps putting
+ * the client and the daemon on the same core, where each wake-up preempts the other, and the
+ * benchmark then measures that ping-pong rather than the daemon.
+ */
+#ifdef __linux__
+#define _GNU_SOURCE /* sched_setaffinity and the CPU_* macros (Linux only) */
+#include <sched.h>
+#endif
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <msgpack.h>
+#include <uv.h>
+
+#include "cli.h"
+#include "json_out.h"
+#include "opfor/client.h"
+#include "opfor/config.h"
+#include "opfor/frame.h"
+#include "opfor/rpc.h"
+
+#define MAX_CLIENTS 1000
+#define MAX_THREADS 16
+#define MAX_PIPELINE 64
+#define MAX_RUNS 9
+
+/* The request mix: common calculator queries as `opfor calc` takes them. Each entry is
+ * "action field value field value ...". */
+static const char *const MIX[] = {
+    "fire_rifle actor veteran target soldier cover soft range 20",
+    "fire_rifle actor soldier target conscript range 30 moving yes",
+    "fire_carbine actor soldier target veteran cover hard range 10",
+    "fire_pistol actor elite target soldier range 3",
+    "test_vs_mg actor soldier cover soft range 25",
+    "test_vs_blast actor conscript cover none",
+    "attack_lance actor soldier target soldier charging yes",
+    "attack_bayonet actor veteran target soldier cover hard",
+    "check_morale actor veteran general yes",
+    "rally actor soldier musician yes colours yes",
+    "advance actor soldier terrain rough obstacles 1",
+    "weather_event level 3 wind N",
+};
+#define MIX_N (sizeof MIX / sizeof MIX[0])
+
+/* A packed request: bytes with a 4-byte big-endian id at offset ID_OFFSET. */
+#define ID_OFFSET 3 /* 0x94, 0x00, 0xce, then the id */
+typedef struct packed_req {
+    char *bytes; /* the whole message */
+    size_t len;  /* its length */
+} packed_req_t;
+
+typedef struct bench bench_t;
+typedef struct worker worker_t;
+
+typedef struct conn {
+    uv_pipe_t pipe;                 /* Unix socket connection (pipe or tcp: see is_tcp) */
+    uv_tcp_t tcp;                   /* TCP connection when --connect tcp:// */
+    uv_connect_t connect_req;       /* the connect request */
+    worker_t *w;                    /* owner */
+    int is_tcp;                     /* which handle is in use */
+    uint8_t *in;                    /* received bytes not yet framed */
+    size_t in_len, in_cap;          /* held, allocated */
+    uint32_t next_id;               /* id of the next request */
+    unsigned inflight;              /* requests awaiting a response */
+    uint64_t sent_ns[MAX_PIPELINE]; /* send time per id % pipeline */
+    int mix;                        /* next mix entry */
+} conn_t;
+
+struct worker {
+    bench_t *b;         /* shared settings */
+    uv_loop_t loop;     /* this thread's loop */
+    uv_thread_t thread; /* the thread */
+    conn_t *conns;      /* its connections */
+    int nconns;         /* how many */
+    int connected;      /* connections established */
+    long quota;         /* requests this worker sends per run */
+    long sent, done;    /* this run: sent, answered */
+    long errors;        /* error responses or broken frames */
+    float *lat_us;      /* latency of each answered request this run */
+    int failed;         /* a connection failed: message in b->err */
+    int stop;           /* 1: close everything and leave */
+};
+
+struct bench {
+    char addr[200]; /* where the daemon listens */
+    int clients, threads, pipeline, runs, json;
+    long requests;            /* per run, all clients together */
+    packed_req_t reqs[MIX_N]; /* the mix, packed */
+    worker_t w[MAX_THREADS];  /* client threads */
+    uv_barrier_t start, end;  /* run boundaries */
+    char err[600];            /* first failure */
+    pid_t daemon;             /* spawned opford, or 0 */
+    int pin;                  /* 1: pin the daemon and the clients to separate CPUs */
+    int daemon_cpu;           /* the daemon's CPU when pinned, else -1 */
+    char dir[64];             /* its temporary directory */
+};
+
+static uint64_t now_ns(void) {
+    return uv_hrtime();
+}
+
+/* ------------------------------------------------------------------ CPU pinning */
+
+/* Chooses the daemon's CPU: the first one this process may use, when it may use two or more.
+ * Returns the CPU or -1 (no pinning possible). */
+static int choose_daemon_cpu(void) {
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) < 2)
+        return -1;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &set))
+            return cpu;
+#endif
+    return -1;
+}
+
+/* Pins the calling thread to one CPU (only), or to every allowed CPU but `except`. */
+static void pin_thread(int only, int except) {
+#ifdef __linux__
+    cpu_set_t set;
+    if (only >= 0) {
+        CPU_ZERO(&set);
+        CPU_SET(only, &set);
+    } else if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        return;
+    }
+    if (except >= 0)
+        CPU_CLR(except, &set);
+    sched_setaffinity(0, sizeof set, &set);
+#else
+    (void)only;
+    (void)except;
+#endif
+}
+
+/* ------------------------------------------------------------------ request packing */
+
+static int pack_mix(bench_t *b) {
+    for (size_t i = 0; i < MIX_N; i++) {
+        char buf[256], *save = NULL, *words[16];
+        int n = 0;
+        snprintf(buf, sizeof buf, "%s", MIX[i]);
+        for (char *t = strtok_r(buf, " ", &save); t && n < 16; t = strtok_r(NULL, " ", &save))
+            words[n++] = t;
+        msgpack_sbuffer sb;
+        msgpack_sbuffer_init(&sb);
+        msgpack_packer pk;
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        msgpack_pack_array(&pk, 4);
+        msgpack_pack_uint8(&pk, 0);
+        /* A fixed-width id (0xce + 4 bytes) so each send only patches it. */
+        static const char id_hdr[5] = {(char)0xce, 0, 0, 0, 0};
+        msgpack_sbuffer_write(&sb, id_hdr, sizeof id_hdr);
+        opfor_rpc_pack_cstr(&pk, "calc");
+        msgpack_pack_array(&pk, 1);
+        msgpack_pack_map(&pk, 2);
+        opfor_rpc_pack_cstr(&pk, "action");
+        opfor_rpc_pack_cstr(&pk, words[0]);
+        opfor_rpc_pack_cstr(&pk, "fields");
+        msgpack_pack_map(&pk, (size_t)(n - 1) / 2);
+        for (int k = 1; k + 1 < n; k += 2) {
+            opfor_rpc_pack_cstr(&pk, words[k]);
+            opfor_rpc_pack_cstr(&pk, words[k + 1]);
+        }
+        b->reqs[i].len = sb.size;
+        b->reqs[i].bytes = msgpack_sbuffer_release(&sb);
+        if (!b->reqs[i].bytes)
+            return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ connections */
+
+static uv_stream_t *conn_stream(conn_t *c) {
+    return c->is_tcp ? (uv_stream_t *)&c->tcp : (uv_stream_t *)&c->pipe;
+}
+
+static void fail_worker(worker_t *w, const char *fmt, const char *what) {
+    if (!w->failed)
+        snprintf(w->b->err, sizeof w->b->err, fmt, what);
+    w->failed = 1;
+    uv_stop(&w->loop);
+}
+
+typedef struct wcopy {
+    uv_write_t req; /* libuv's request */
+    char data[];    /* the bytes, owned until the callback */
+} wcopy_t;
+
+static void on_write_copy(uv_write_t *req, int status) {
+    (void)status;
+    free(req);
+}
+
+/* Sends the next request of the mix on c. */
+static void send_one(conn_t *c) {
+    worker_t *w = c->w;
+    const packed_req_t *r = &w->b->reqs[c->mix];
+    c->mix = (c->mix + 1) % (int)MIX_N;
+    char msg[512];
+    memcpy(msg, r->bytes, r->len);
+    uint32_t id = c->next_id++;
+    msg[ID_OFFSET] = (char)(id >> 24);
+    msg[ID_OFFSET + 1] = (char)(id >> 16);
+    msg[ID_OFFSET + 2] = (char)(id >> 8);
+    msg[ID_OFFSET + 3] = (char)id;
+    c->sent_ns[id % (uint32_t)w->b->pipeline] = now_ns();
+    c->inflight++;
+    w->sent++;
+    uv_buf_t buf = uv_buf_init(msg, (unsigned)r->len);
+    int n = uv_try_write(conn_stream(c), &buf, 1);
+    if (n == (int)r->len)
+        return;
+    size_t off = n > 0 ? (size_t)n : 0;
+    if (n < 0 && n != UV_EAGAIN) {
+        fail_worker(w, "write failed: %s", uv_strerror(n));
+        return;
+    }
+    wcopy_t *wc = malloc(sizeof *wc + r->len - off);
+    if (!wc) {
+        fail_worker(w, "%s", "out of memory");
+        return;
+    }
+    memcpy(wc->data, msg + off, r->len - off);
+    buf = uv_buf_init(wc->data, (unsigned)(r->len - off));
+    if (uv_write(&wc->req, conn_stream(c), &buf, 1, on_write_copy) < 0) {
+        free(wc);
+        fail_worker(w, "%s", "write failed");
+    }
+}
+
+/* Reads a MessagePack unsigned integer at p (n bytes available); -1 when it is not one. */
+static long long read_uint(const uint8_t *p, size_t n, size_t *used) {
+    if (n < 1)
+        return -1;
+    if (p[0] <= 0x7f) {
+        *used = 1;
+        return p[0];
+    }
+    int bytes = p[0] == 0xcc ? 1 : p[0] == 0xcd ? 2 : p[0] == 0xce ? 4 : 0;
+    if (!bytes || n < (size_t)bytes + 1)
+        return -1;
+    long long v = 0;
+    for (int i = 1; i <= bytes; i++)
+        v = (v << 8) | p[i];
+    *used = (size_t)bytes + 1;
+    return v;
+}
+
+static void handle_response(conn_t *c, const uint8_t *p, size_t len) {
+    worker_t *w = c->w;
+    size_t used = 0;
+    long long id = len > 2 && p[0] == 0x94 && p[1] == 0x01 ? read_uint(p + 2, len - 2, &used) : -1;
+    if (id < 0) {
+        w->errors++;
+        return;
+    }
+    if (p[2 + used] != 0xc0) /* error is not nil */
+        w->errors++;
+    uint64_t t = now_ns() - c->sent_ns[(uint32_t)id % (uint32_t)w->b->pipeline];
+    if (w->done < w->quota)
+        w->lat_us[w->done] = (float)((double)t / 1e3);
+    w->done++;
+    c->inflight--;
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
+    (void)suggested;
+    conn_t *c = h->data;
+    if (c->in_cap - c->in_len < 16384) {
+        size_t cap = c->in_cap ? c->in_cap * 2 : 65536;
+        uint8_t *p = realloc(c->in, cap);
+        if (!p) {
+            *buf = uv_buf_init(NULL, 0);
+            return;
+        }
+        c->in = p;
+        c->in_cap = cap;
+    }
+    *buf = uv_buf_init((char *)c->in + c->in_len, (unsigned)(c->in_cap - c->in_len));
+}
+
+static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
+    (void)buf;
+    conn_t *c = s->data;
+    worker_t *w = c->w;
+    if (nread < 0) {
+        if (!w->stop)
+            fail_worker(w, "the daemon closed a connection: %s", uv_strerror((int)nread));
+        return;
+    }
+    c->in_len += (size_t)nread;
+    size_t off = 0;
+    opfor_frame_limits_t lim = {16u << 20, 64};
+    while (off < c->in_len) {
+        opfor_frame_result_t r;
+        opfor_frame_status_t st = opfor_frame_scan(c->in + off, c->in_len - off, &lim, &r);
+        if (st == OPFOR_FRAME_NEED_MORE)
+            break;
+        if (st == OPFOR_FRAME_INVALID) {
+            fail_worker(w, "bad frame from the daemon: %s", r.reason);
+            return;
+        }
+        handle_response(c, c->in + off, r.len);
+        off += r.len;
+    }
+    if (off) {
+        memmove(c->in, c->in + off, c->in_len - off);
+        c->in_len -= off;
+    }
+    /* Keep the pipeline full while this run still owes requests. */
+    while (c->inflight < (unsigned)w->b->pipeline && w->sent < w->quota && !w->failed)
+        send_one(c);
+    if (w->done >= w->quota)
+        uv_stop(&w->loop);
+}
+
+static void on_connect(uv_connect_t *req, int status) {
+    conn_t *c = req->data;
+    worker_t *w = c->w;
+    if (status < 0) {
+        fail_worker(w, "cannot connect: %s", uv_strerror(status));
+        return;
+    }
+    uv_read_start(conn_stream(c), on_alloc, on_read);
+    if (++w->connected == w->nconns)
+        uv_stop(&w->loop);
+}
+
+/* Starts a run (or, once w->stop is set, closes the connections) on the worker's thread. */
+static void kick(worker_t *w) {
+    if (w->stop) {
+        for (int i = 0; i < w->nconns; i++)
+            uv_close((uv_handle_t *)conn_stream(&w->conns[i]), NULL);
+        return;
+    }
+    /* Start a run: every connection fills its pipeline. */
+    for (int i = 0; i < w->nconns && w->sent < w->quota; i++)
+        for (int k = 0; k < w->b->pipeline && w->sent < w->quota; k++)
+            send_one(&w->conns[i]);
+}
+
+static int open_conns(worker_t *w) {
+    bench_t *b = w->b;
+    int is_tcp = strncmp(b->addr, "tcp://", 6) == 0;
+    struct sockaddr_storage ss;
+    memset(&ss, 0, sizeof ss);
+    if (is_tcp) {
+        opfor_listen_addr_t la;
+        opfor_diag_t d;
+        if (opfor_config_parse_listen(b->addr, &la, &d) < 0) {
+            snprintf(b->err, sizeof b->err, "%s", d.msg);
+            return -1;
+        }
+        if (la.ipv6)
+            uv_ip6_addr(la.host, la.port, (struct sockaddr_in6 *)&ss);
+        else
+            uv_ip4_addr(la.host, la.port, (struct sockaddr_in *)&ss);
+    }
+    const char *path = strncmp(b->addr, "unix:", 5) == 0 ? b->addr + 5 : b->addr;
+    for (int i = 0; i < w->nconns; i++) {
+        conn_t *c = &w->conns[i];
+        c->w = w;
+        c->is_tcp = is_tcp;
+        c->next_id = 1;
+        c->mix = i % (int)MIX_N;
+        c->connect_req.data = c;
+        if (is_tcp) {
+            uv_tcp_init(&w->loop, &c->tcp);
+            c->tcp.data = c;
+            uv_tcp_nodelay(&c->tcp, 1);
+            uv_tcp_connect(&c->connect_req, &c->tcp, (struct sockaddr *)&ss, on_connect);
+        } else {
+            uv_pipe_init(&w->loop, &c->pipe, 0);
+            c->pipe.data = c;
+            uv_pipe_connect(&c->connect_req, &c->pipe, path, on_connect);
+        }
+    }
+    uv_run(&w->loop, UV_RUN_DEFAULT);
+    return w->failed ? -1 : 0;
+}
+
+/* One client thread: connect, then per run wait at the start barrier, run, wait at the end. */
+static void worker_main(void *arg) {
+    worker_t *w = arg;
+    bench_t *b = w->b;
+    if (b->daemon_cpu >= 0)
+        pin_thread(-1, b->daemon_cpu); /* the clients keep off the daemon's CPU */
+    int ok = open_conns(w) == 0;
+    for (int run = 0; run < b->runs + 1; run++) { /* run 0 warms up */
+        uv_barrier_wait(&b->start);
+        w->sent = w->done = 0;
+        if (ok && !w->failed) {
+            kick(w);
+            uv_run(&w->loop, UV_RUN_DEFAULT);
+        }
+        uv_barrier_wait(&b->end);
+    }
+    w->stop = 1;
+    kick(w);
+    uv_run(&w->loop, UV_RUN_DEFAULT);
+}
+
+/* ------------------------------------------------------------------ the daemon */
+
+static int spawn_daemon(bench_t *b) {
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 16);
+    if (n <= 0)
+        return opfor_cli_fail("bench rpc: cannot find my own binary (/proc/self/exe)");
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    snprintf(slash + 1, sizeof exe - (size_t)(slash + 1 - exe), "opford");
+    if (access(exe, X_OK) != 0)
+        return opfor_cli_fail("bench rpc: %s not found; build it, or give --socket/--connect to "
+                              "use a running daemon",
+                              exe);
+    snprintf(b->dir, sizeof b->dir, "/tmp/opfor-bench-XXXXXX");
+    if (!mkdtemp(b->dir))
+        return opfor_cli_fail("bench rpc: cannot create a temporary directory: %s",
+                              strerror(errno));
+    char sock[128], state[128], maxc[16], infl[16];
+    snprintf(sock, sizeof sock, "%s/opford.sock", b->dir);
+    snprintf(state, sizeof state, "%s/state", b->dir);
+    snprintf(maxc, sizeof maxc, "%d", b->clients + 8);
+    snprintf(infl, sizeof infl, "%d", b->pipeline > 8 ? b->pipeline : 8);
+    snprintf(b->addr, sizeof b->addr, "unix:%s", sock);
+    pid_t pid = fork();
+    if (pid < 0)
+        return opfor_cli_fail("bench rpc: fork: %s", strerror(errno));
+    if (pid == 0) {
+        if (b->daemon_cpu >= 0)
+            pin_thread(b->daemon_cpu, -1); /* inherited across exec */
+        execl(exe, exe, "--socket", sock, "--state-dir", state, "--log-level", "warn",
+              "--max-clients", maxc, "--max-inflight", infl, "--hello-timeout", "0",
+              "--idle-timeout", "0", (char *)NULL);
+        _exit(127);
+    }
+    b->daemon = pid;
+    /* Ready when a client can connect (bounded: 10 s). */
+    for (int i = 0; i < 1000; i++) {
+        opfor_client_t *c;
+        if (opfor_client_connect(&c, b->addr, 1000, NULL) == 0) {
+            opfor_client_close(c);
+            return 0;
+        }
+        int st;
+        if (waitpid(pid, &st, WNOHANG) == pid) {
+            b->daemon = 0;
+            return opfor_cli_fail("bench rpc: opford exited at start (status %d)", st);
+        }
+        uv_sleep(10);
+    }
+    return opfor_cli_fail("bench rpc: opford did not start listening within 10 s");
+}
+
+static void stop_daemon(bench_t *b) {
+    if (b->daemon > 0) {
+        kill(b->daemon, SIGTERM);
+        int st;
+        for (int i = 0; i < 500 && waitpid(b->daemon, &st, WNOHANG) == 0; i++)
+            uv_sleep(10);
+        if (waitpid(b->daemon, &st, WNOHANG) == 0) {
+            kill(b->daemon, SIGKILL);
+            waitpid(b->daemon, &st, 0);
+        }
+        b->daemon = 0;
+    }
+    if (b->dir[0]) {
+        char p[160];
+        snprintf(p, sizeof p, "%s/state/opfor.db-wal", b->dir);
+        unlink(p);
+        snprintf(p, sizeof p, "%s/state/opfor.db-shm", b->dir);
+        unlink(p);
+        snprintf(p, sizeof p, "%s/state/opfor.db", b->dir);
+        unlink(p);
+        snprintf(p, sizeof p, "%s/state", b->dir);
+        rmdir(p);
+        snprintf(p, sizeof p, "%s/opford.sock", b->dir);
+        unlink(p);
+        rmdir(b->dir);
+    }
+}
+
+/* CPU seconds (user + system) used so far by process pid, from /proc; -1 when unknown. */
+static double proc_cpu_seconds(pid_t pid) {
+    char path[64], line[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[n] = '\0';
+    char *p = strrchr(line, ')');
+    if (!p)
+        return -1;
+    unsigned long ut = 0, st = 0;
+    /* fields after the command: state(3) ... utime(14) stime(15) */
+    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+        return -1;
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* ------------------------------------------------------------------ the command */
+
+typedef struct run_result {
+    double rps;             /* requests per second */
+    double p50_ms, p99_ms;  /* latency percentiles */
+    double p90_ms, p999_ms; /* two more, to show the shape of the tail */
+    double max_ms;          /* worst latency */
+    double server_cpu_us;   /* daemon CPU microseconds per request, or -1 */
+    long errors;            /* error responses */
+} run_result_t;
+
+static int cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_rps(const void *a, const void *b) {
+    double x = ((const run_result_t *)a)->rps, y = ((const run_result_t *)b)->rps;
+    return (x > y) - (x < y);
+}
+
+static void usage(FILE *f) {
+    fprintf(
+        f,
+        "usage: opfor bench rpc [--clients N] [--requests M] [--pipeline D] [--threads T]\n"
+        "                       [--runs R] [--socket PATH | --connect ADDR] [--no-pin] [--json]\n\n"
+        "Measures opford: N connections send calc requests (a fixed mix of common\n"
+        "calculator queries), each keeping D requests in flight, from T client threads.\n"
+        "Prints requests per second and the p50/p99 latency (send to full response) of\n"
+        "the median of R runs of M requests, after one warm-up run. Without --socket or\n"
+        "--connect it starts its own opford (next to this binary) on a temporary socket\n"
+        "and also reports the daemon's CPU time per request; with two or more CPUs it pins\n"
+        "the daemon to one CPU and the clients to the others (else the two keep preempting\n"
+        "each other on one core).\n\n"
+        "options:\n"
+        "  --clients N     connections (1-%d, default 50)\n"
+        "  --requests M    requests per run, all connections together (default 200000)\n"
+        "  --pipeline D    requests in flight per connection (1-%d, default 1)\n"
+        "  --threads T     client threads (1-%d, default 1)\n"
+        "  --runs R        measured runs (1-%d, default 3)\n"
+        "  --socket PATH   use the daemon listening on this Unix socket\n"
+        "  --connect ADDR  use the daemon at unix:PATH or tcp://HOST:PORT\n"
+        "  --no-pin        let the kernel place the spawned daemon and the clients\n"
+        "  --json          print one JSON document\n",
+        MAX_CLIENTS, MAX_PIPELINE, MAX_THREADS, MAX_RUNS);
+}
+
+static int parse_int_flag(const char *flag, const char *v, long lo, long hi, long *out) {
+    long n;
+    if (!v)
+        return opfor_cli_usage_error("bench rpc: %s needs a value", flag);
+    if (opfor_cli_parse_long(v, &n) != 0 || n < lo || n > hi)
+        return opfor_cli_usage_error("bench rpc: %s must be a whole number from %ld to %ld "
+                                     "(got '%s')",
+                                     flag, lo, hi, v);
+    *out = n;
+    return 0;
+}
+
+static void machine(char *buf, size_t size) {
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(buf, size, "%s %s, %ld cores", u.sysname, u.machine,
+                 sysconf(_SC_NPROCESSORS_ONLN));
+    else
+        snprintf(buf, size, "unknown");
+}
+
+int opfor_bench_rpc(int argc, char **argv) {
+    bench_t *b = calloc(1, sizeof *b);
+    if (!b)
+        return opfor_cli_fail("bench rpc: out of memory");
+    long clients = 50, requests = 200000, pipeline = 1, threads = 1, runs = 3;
+    const char *addr = NULL;
+    int rc = 0, pin = 1;
+    for (int i = 1; i < argc && rc == 0; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (opfor_cli_is_help(a)) {
+            usage(stdout);
+            free(b);
+            return OPFOR_EXIT_OK;
+        } else if (strcmp(a, "--json") == 0) {
+            b->json = 1;
+        } else if (strcmp(a, "--no-pin") == 0) {
+            pin = 0;
+        } else if (strcmp(a, "--clients") == 0) {
+            rc = parse_int_flag(a, v, 1, MAX_CLIENTS, &clients);
+            i++;
+        } else if (strcmp(a, "--requests") == 0) {
+            rc = parse_int_flag(a, v, 100, 100000000, &requests);
+            i++;
+        } else if (strcmp(a, "--pipeline") == 0) {
+            rc = parse_int_flag(a, v, 1, MAX_PIPELINE, &pipeline);
+            i++;
+        } else if (strcmp(a, "--threads") == 0) {
+            rc = parse_int_flag(a, v, 1, MAX_THREADS, &threads);
+            i++;
+        } else if (strcmp(a, "--runs") == 0) {
+            rc = parse_int_flag(a, v, 1, MAX_RUNS, &runs);
+            i++;
+        } else if (strcmp(a, "--socket") == 0 || strcmp(a, "--connect") == 0) {
+            if (!v)
+                rc = opfor_cli_usage_error("bench rpc: %s needs a value", a);
+            else
+                addr = v;
+            i++;
+        } else {
+            rc = opfor_cli_usage_error("bench rpc: unknown option '%s' (allowed: --clients, "
+                                       "--requests, --pipeline, --threads, --runs, --socket, "
+                                       "--connect, --no-pin, --json, --help)",
+                                       a);
+        }
+    }
+    if (rc) {
+        free(b);
+        return rc;
+    }
+    if (threads > clients)
+        threads = clients;
+    b->pin = pin;
+    b->clients = (int)clients;
+    b->threads = (int)threads;
+    b->pipeline = (int)pipeline;
+    b->runs = (int)runs;
+    b->requests = requests;
+    b->daemon_cpu = -1;
+    if (pack_mix(b) < 0) {
+        free(b);
+        return opfor_cli_fail("bench rpc: out of memory");
+    }
+    if (addr) {
+        if (opfor_client_default_addr(addr, b->addr, sizeof b->addr) < 0) {
+            free(b);
+            return opfor_cli_usage_error("bench rpc: address too long");
+        }
+        opfor_client_t *c;
+        opfor_diag_t d;
+        if (opfor_client_connect(&c, b->addr, 3000, &d) != 0) {
+            free(b);
+            return opfor_cli_fail("bench rpc: %s", d.msg);
+        }
+        opfor_client_close(c);
+    } else if ((b->daemon_cpu = b->pin ? choose_daemon_cpu() : -1), (rc = spawn_daemon(b)) != 0) {
+        stop_daemon(b);
+        free(b);
+        return rc;
+    }
+
+    run_result_t res[MAX_RUNS];
+    uv_barrier_init(&b->start, (unsigned)b->threads + 1);
+    uv_barrier_init(&b->end, (unsigned)b->threads + 1);
+    for (int t = 0; t < b->threads; t++) {
+        worker_t *w = &b->w[t];
+        w->b = b;
+        w->nconns = b->clients / b->threads + (t < b->clients % b->threads);
+        w->quota = b->requests / b->threads + (t < b->requests % b->threads);
+        w->conns = calloc((size_t)w->nconns, sizeof *w->conns);
+        w->lat_us = malloc((size_t)w->quota * sizeof *w->lat_us);
+        uv_loop_init(&w->loop);
+        uv_thread_create(&w->thread, worker_main, w);
+    }
+    float *all = malloc((size_t)b->requests * sizeof *all);
+    int failed = 0;
+    for (int run = 0; run < b->runs + 1; run++) {
+        double cpu0 = b->daemon ? proc_cpu_seconds(b->daemon) : -1;
+        uint64_t t0 = now_ns();
+        uv_barrier_wait(&b->start);
+        uv_barrier_wait(&b->end);
+        double secs = (double)(now_ns() - t0) / 1e9;
+        double cpu1 = b->daemon ? proc_cpu_seconds(b->daemon) : -1;
+        long done = 0, errors = 0;
+        for (int t = 0; t < b->threads; t++) {
+            failed |= b->w[t].failed;
+            long n = b->w[t].done < b->w[t].quota ? b->w[t].done : b->w[t].quota;
+            memcpy(all + done, b->w[t].lat_us, (size_t)n * sizeof *all);
+            done += n;
+            errors += b->w[t].errors;
+            b->w[t].errors = 0;
+        }
+        if (failed || run == 0)
+            continue;
+        qsort(all, (size_t)done, sizeof *all, cmp_float);
+        run_result_t *r = &res[run - 1];
+        r->rps = (double)done / secs;
+        r->p50_ms = all[done / 2] / 1e3;
+        r->p99_ms = all[(size_t)((double)done * 0.99)] / 1e3;
+        r->p90_ms = all[(size_t)((double)done * 0.90)] / 1e3;
+        r->p999_ms = all[(size_t)((double)done * 0.999)] / 1e3;
+        r->max_ms = all[done - 1] / 1e3;
+        r->server_cpu_us = cpu0 >= 0 && cpu1 >= 0 ? (cpu1 - cpu0) * 1e6 / (double)done : -1;
+        r->errors = errors;
+    }
+    for (int t = 0; t < b->threads; t++) {
+        uv_thread_join(&b->w[t].thread);
+        uv_loop_close(&b->w[t].loop);
+        for (int i = 0; i < b->w[t].nconns; i++)
+            free(b->w[t].conns[i].in);
+        free(b->w[t].conns);
+        free(b->w[t].lat_us);
+    }
+    int spawned = b->daemon != 0;
+    stop_daemon(b);
+    free(all);
+    uv_barrier_destroy(&b->start);
+    uv_barrier_destroy(&b->end);
+    for (size_t i = 0; i < MIX_N; i++)
+        free(b->reqs[i].bytes);
+    if (failed) {
+        int r = opfor_cli_fail("bench rpc: %s", b->err);
+        free(b);
+        return r;
+    }
+
+    qsort(res, (size_t)b->runs, sizeof res[0], cmp_rps);
+    const run_result_t *med = &res[b->runs / 2];
+    char mach[256];
+    machine(mach, sizeof mach);
+    long errors = 0;
+    for (int i = 0; i < b->runs; i++)
+        errors += res[i].errors;
+    if (b->json) {
+        opfor_json_t j;
+        opfor_json_init(&j, stdout);
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_str(&j, "bench", "rpc");
+        opfor_json_kv_str(&j, "method", "calc");
+        opfor_json_kv_int(&j, "clients", b->clients);
+        opfor_json_kv_int(&j, "pipeline", b->pipeline);
+        opfor_json_kv_int(&j, "threads", b->threads);
+        opfor_json_kv_int(&j, "requests_per_run", b->requests);
+        opfor_json_kv_int(&j, "runs", b->runs);
+        opfor_json_kv_str(&j, "daemon", spawned ? "spawned" : b->addr);
+        opfor_json_key(&j, "daemon_cpu");
+        if (b->daemon_cpu >= 0)
+            opfor_json_int(&j, b->daemon_cpu);
+        else
+            opfor_json_null(&j);
+        opfor_json_kv_num(&j, "requests_per_second", med->rps);
+        opfor_json_kv_num(&j, "latency_p50_ms", med->p50_ms);
+        opfor_json_kv_num(&j, "latency_p90_ms", med->p90_ms);
+        opfor_json_kv_num(&j, "latency_p99_ms", med->p99_ms);
+        opfor_json_kv_num(&j, "latency_p999_ms", med->p999_ms);
+        opfor_json_kv_num(&j, "latency_max_ms", med->max_ms);
+        opfor_json_key(&j, "server_cpu_us_per_request");
+        if (med->server_cpu_us >= 0)
+            opfor_json_num(&j, med->server_cpu_us);
+        else
+            opfor_json_null(&j);
+        opfor_json_kv_int(&j, "error_responses", errors);
+        opfor_json_key(&j, "all_runs_rps");
+        opfor_json_arr_begin(&j);
+        for (int i = 0; i < b->runs; i++)
+            opfor_json_num(&j, res[i].rps);
+        opfor_json_arr_end(&j);
+        opfor_json_kv_str(&j, "machine", mach);
+        opfor_json_obj_end(&j);
+        opfor_json_end(&j);
+    } else {
+        printf("opford calc RPC: %d clients, pipeline %d, %d client thread%s, %ld requests x %d "
+               "runs (median)\n",
+               b->clients, b->pipeline, b->threads, b->threads == 1 ? "" : "s", b->requests,
+               b->runs);
+        printf("  requests/s  %.0f\n", med->rps);
+        printf("  latency     p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms\n",
+               med->p50_ms, med->p90_ms, med->p99_ms, med->p999_ms, med->max_ms);
+        if (med->server_cpu_us >= 0)
+            printf("  daemon CPU  %.2f us per request\n", med->server_cpu_us);
+        if (errors)
+            printf("  error responses: %ld (the mix should have none)\n", errors);
+        char pinned[64] = "";
+        if (b->daemon_cpu >= 0)
+            snprintf(pinned, sizeof pinned, ", pinned to CPU %d (clients on the others)",
+                     b->daemon_cpu);
+        printf("  daemon      %s%s; client and daemon share this machine (%s)\n",
+               spawned ? "spawned next to this binary" : b->addr, pinned, mach);
+    }
+    free(b);
+    return errors ? OPFOR_EXIT_FAIL : OPFOR_EXIT_OK;
+}
