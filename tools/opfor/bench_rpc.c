@@ -454,9 +454,28 @@ static int spawn_daemon(bench_t *b) {
     if (pid == 0) {
         if (b->daemon_cpu >= 0)
             pin_thread(b->daemon_cpu, -1); /* inherited across exec */
-        execl(exe, exe, "--socket", sock, "--state-dir", state, "--log-level", "warn",
-              "--max-clients", maxc, "--max-inflight", infl, "--hello-timeout", "0",
-              "--idle-timeout", "0", (char *)NULL);
+        /* Under a cross build's emulator (qemu-user without binfmt_misc) the daemon must be
+         * started through it too: OPFOR_EXEC_WRAPPER holds its command words. */
+        char *argv[32];
+        int na = 0;
+        char wrap[512];
+        const char *w = getenv("OPFOR_EXEC_WRAPPER");
+        snprintf(wrap, sizeof wrap, "%s", w ? w : "");
+        for (char *save = NULL, *tok = strtok_r(wrap, " ", &save); tok && na < 8;
+             tok = strtok_r(NULL, " ", &save))
+            argv[na++] = tok;
+        int wrapped = na > 0;
+        const char *rest[] = {exe,   "--socket",       sock,   "--state-dir",
+                              state, "--log-level",    "warn", "--max-clients",
+                              maxc,  "--max-inflight", infl,   "--hello-timeout",
+                              "0",   "--idle-timeout", "0"};
+        for (size_t k = 0; k < sizeof rest / sizeof rest[0]; k++)
+            argv[na++] = (char *)rest[k];
+        argv[na] = NULL;
+        if (wrapped)
+            execvp(argv[0], argv);
+        else
+            execv(exe, argv);
         _exit(127);
     }
     b->daemon = pid;
