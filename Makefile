@@ -39,11 +39,22 @@ fuzz: deps
 format:
 	@clang-format -i $(CFILES)
 
-format-check:
+format-check: deps
 	@clang-format --dry-run -Werror $(CFILES) && echo "format: clean"
 
-test: format-check test-unit test-asan fuzz
+test: format-check test-unit test-asan fuzz test-arm64
 	@echo "make test: all suites passed"
 
+# Cross build for the Raspberry Pi (aarch64) and the whole suite under qemu-user; installs the
+# cross compiler, qemu and the :arm64 libraries first (tools/deps.sh --arm64). docs/building.md.
+ARM64BUILD ?= build-arm64
+.PHONY: test-arm64 valgrind
+test-arm64:
+	@JOBS=$(JOBS) bash tests/arm64.sh $(ARM64BUILD)
+
+# Every unit test program of the normal build under valgrind memcheck (tests/valgrind.sh).
+valgrind: build
+	@JOBS=$(JOBS) bash tests/valgrind.sh $(BUILD)
+
 clean:
-	rm -rf $(BUILD) $(ASAN) $(FUZZBUILD)
+	rm -rf $(BUILD) $(ASAN) $(FUZZBUILD) $(ARM64BUILD)

@@ -2,7 +2,24 @@
 # tools/deps.sh — installs the Debian packages opfor needs to build and test.
 # Idempotent: asks dpkg what is already there and installs only what is missing.
 # Works as root, or through sudo for an ordinary user. Debian 12 / Raspberry Pi OS.
+#   tools/deps.sh          the native build's packages (what `make build` and `make test` need)
+#   tools/deps.sh --arm64  also adds Debian's arm64 architecture and installs the aarch64 cross
+#                          compiler, qemu-user and the :arm64 -dev libraries (`make test-arm64`)
 set -euo pipefail
+
+MODE=native
+case "${1:-}" in
+  "") ;;
+  --arm64) MODE=arm64 ;;
+  -h | --help)
+    echo "usage: tools/deps.sh [--arm64]"
+    exit 0
+    ;;
+  *)
+    echo "deps: unknown option '$1' (allowed: --arm64)" >&2
+    exit 2
+    ;;
+esac
 
 PKGS=(
   build-essential cmake pkg-config       # compiler and build
@@ -20,10 +37,39 @@ PKGS=(
   valgrind                               # memory checks
 )
 
+# Cross build for the Raspberry Pi (64-bit Raspberry Pi OS / Debian arm64). The :arm64 -dev
+# packages install beside the amd64 ones (Debian multiarch) as long as both are the same version,
+# which is why the native packages above are part of this list too.
+if [ "$MODE" = arm64 ]; then
+  PKGS+=(
+    crossbuild-essential-arm64 # aarch64-linux-gnu-gcc, binutils, arm64 libc
+    qemu-user                  # qemu-aarch64 runs the test binaries
+    libuv1-dev:arm64 libmsgpack-dev:arm64 libgpiod-dev:arm64 libsqlite3-dev:arm64
+    libfyaml-dev:arm64 libcmocka-dev:arm64
+    libcairo2-dev:arm64 libpango1.0-dev:arm64
+  )
+  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    echo "deps: adding the arm64 architecture"
+    $SUDO dpkg --add-architecture arm64 # the install below runs apt-get update first
+  fi
+fi
+
+# have PKG: true when PKG is installed. A plain name means the native (or arch: all) package;
+# once a foreign architecture is added dpkg lists one line per installed architecture.
+NATIVE_ARCH=$(dpkg --print-architecture)
+have() {
+  local want="$NATIVE_ARCH"
+  case "$1" in *:*) want="${1##*:}" ;; esac
+  local rows
+  rows=$(dpkg-query -W -f='${db:Status-Status} ${Architecture}\n' "$1" 2>/dev/null || true)
+  grep -qE "^installed ($want|all)\$" <<<"$rows"
+}
+
 missing=()
 for p in "${PKGS[@]}"; do
-  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-  [ "$status" = "installed" ] || missing+=("$p")
+  have "$p" || missing+=("$p")
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
