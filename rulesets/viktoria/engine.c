@@ -55,6 +55,7 @@ void vk_unit_geo(const opfor_vk_state_t *st, int u, vk_ugeo_t *g) {
     }
     g->n = n;
     g->r = 0.0f;
+    g->rc = 0.0f;
     if (n == 0) {
         g->c = opfor_pt(0.0f, 0.0f);
         return;
@@ -71,30 +72,13 @@ void vk_unit_geo(const opfor_vk_state_t *st, int u, vk_ugeo_t *g) {
     g->r = r2;
 }
 
-float vk_nearest_pair(const opfor_vk_state_t *st, int a, int b, int *fa, int *fb) {
+/* vk_nearest_pair with b's centre cb, centre radius rb and living count nb known. */
+static float nearest_pair_in(const opfor_vk_state_t *st, int a, int b, opfor_pt_t cb, float rb,
+                             int nb, int *fa, int *fb) {
     const opfor_unit_t *ua = &st->units[a], *ub = &st->units[b];
-    /* b's centre and radius bound the search: a figure of a farther from b's centre than
-       the best so far plus b's radius cannot improve it */
-    float sx = 0.0f, sy = 0.0f;
-    int nb = 0;
-    for (int j = ub->first; j < ub->first + ub->count; j++)
-        if (vk_alive(st, j)) {
-            sx += st->figures[j].pos.x;
-            sy += st->figures[j].pos.y;
-            nb++;
-        }
     float best = 1e30f;
     int ba = -1, bb = -1;
     if (nb > 0) {
-        opfor_pt_t cb = opfor_pt(sx / (float)nb, sy / (float)nb);
-        float rb2 = 0.0f;
-        for (int j = ub->first; j < ub->first + ub->count; j++)
-            if (vk_alive(st, j)) {
-                float d2 = opfor_dist2(cb, st->figures[j].pos);
-                if (d2 > rb2)
-                    rb2 = d2;
-            }
-        float rb = sqrtf(rb2);
         for (int i = ua->first; i < ua->first + ua->count; i++) {
             if (!vk_alive(st, i))
                 continue;
@@ -127,6 +111,32 @@ float vk_nearest_pair(const opfor_vk_state_t *st, int a, int b, int *fa, int *fb
     return gap < 0.0f ? 0.0f : gap;
 }
 
+float vk_nearest_pair(const opfor_vk_state_t *st, int a, int b, int *fa, int *fb) {
+    const opfor_unit_t *ub = &st->units[b];
+    /* b's centre and radius bound the search: a figure of a farther from b's centre than
+       the best so far plus b's radius cannot improve it */
+    float sx = 0.0f, sy = 0.0f;
+    int nb = 0;
+    for (int j = ub->first; j < ub->first + ub->count; j++)
+        if (vk_alive(st, j)) {
+            sx += st->figures[j].pos.x;
+            sy += st->figures[j].pos.y;
+            nb++;
+        }
+    opfor_pt_t cb = opfor_pt(0.0f, 0.0f);
+    float rb2 = 0.0f;
+    if (nb > 0) {
+        cb = opfor_pt(sx / (float)nb, sy / (float)nb);
+        for (int j = ub->first; j < ub->first + ub->count; j++)
+            if (vk_alive(st, j)) {
+                float d2 = opfor_dist2(cb, st->figures[j].pos);
+                if (d2 > rb2)
+                    rb2 = d2;
+            }
+    }
+    return nearest_pair_in(st, a, b, cb, sqrtf(rb2), nb, fa, fb);
+}
+
 int vk_nearest_fig(const opfor_vk_state_t *st, int u, opfor_pt_t p, float *d2out) {
     const opfor_unit_t *un = &st->units[u];
     float best = 1e30f;
@@ -147,7 +157,7 @@ int vk_nearest_fig(const opfor_vk_state_t *st, int u, opfor_pt_t p, float *d2out
 
 int vk_los(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int g) {
     const opfor_figure_t *a = &st->figures[f], *b = &st->figures[g];
-    return opfor_terrain_los_r(&ctx->sc.table, a->pos, vk_radius(a), b->pos, vk_radius(b), NULL);
+    return vk_terrain_los(ctx, a->pos, vk_radius(a), b->pos, vk_radius(b), NULL);
 }
 
 /* vk_unit_sees with the nearest pair (fa, fb) and its gap already known. */
@@ -321,9 +331,6 @@ int opfor_vk_ctx_init(opfor_vk_ctx_t **out, const opfor_scenario_t *sc,
                       : sc->turn_limit > 0    ? sc->turn_limit
                                               : 12;
     for (int s = 0; s < 2; s++) {
-        ctx->ngeneral[s] = 0;
-        for (int k = 0; k < 4; k++)
-            ctx->general_unit[s][k] = -1;
         /* Home direction: toward the side's edge, else away from the enemy's. */
         int e = sc->sides[s].edge;
         if (e < 0 || e >= OPFOR_EDGE_COUNT) {
@@ -336,18 +343,19 @@ int opfor_vk_ctx_init(opfor_vk_ctx_t **out, const opfor_scenario_t *sc,
             ctx->home[s] = opfor_vscale(opfor_edge_inward((opfor_edge_t)e), -1.0f);
         }
     }
-    for (int u = 0; u < sc->nunits; u++) {
-        const opfor_unit_t *un = &sc->units[u];
-        int is_gen = (un->flags & OPFOR_UNIT_GENERAL) != 0;
-        for (int i = un->first; i < un->first + un->count && !is_gen; i++)
-            if (sc->figures[i].skills & OPFOR_S_GENERAL)
-                is_gen = 1;
-        if (is_gen && ctx->ngeneral[un->side] < 4)
-            ctx->general_unit[un->side][ctx->ngeneral[un->side]++] = u;
-    }
-    for (int i = 0; i < sc->table.nfeatures; i++)
-        if (sc->table.features[i].move != OPFOR_MOVE_OPEN)
+    for (int i = 0; i < sc->table.nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &sc->table.features[i];
+        if (f->move != OPFOR_MOVE_OPEN)
             ctx->move_feat[ctx->nmove_feat++] = (uint8_t)i;
+        if (f->move == OPFOR_MOVE_IMPASSABLE || (f->flags & OPFOR_TF_NO_MOUNTED))
+            ctx->block_feat[ctx->nblock_feat++] = (uint8_t)i;
+    }
+    opfor_tgrid_build(&ctx->grid, &ctx->sc.table);
+    /* With few features the bounding-box loops of core/terrain.c beat walking the grid's
+       cells; measured (docs/BENCHMARKS.md): the short move and cover tests pay from about a
+       dozen features, long sight lines only on very busy tables. */
+    ctx->grid_move = sc->table.nfeatures >= VK_GRID_MOVE_MIN;
+    ctx->grid_los = sc->table.nfeatures >= VK_GRID_LOS_MIN;
     int rc = vk_tabs_build(ctx, diag);
     if (rc) {
         free(ctx);
@@ -687,13 +695,16 @@ static unsigned kind_class(int kind) {
     }
 }
 
-static int gun_unit(const opfor_vk_state_t *st, int u) {
+/* A unit that limbers its field gun to move (VIII); a walker under the XII options carries
+ * its guns and walks (XII.E). */
+static int gun_unit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    if (ctx->opt.specials && st->units[u].type == OPFOR_UT_WALKER)
+        return 0;
     return vk_gun_figure(st, u) >= 0;
 }
 
-/* Whether a unit can move at all (unlimbered guns cannot: VIII). */
-static int can_move(const opfor_vk_state_t *st, int u) {
-    if (gun_unit(st, u) && !(st->units[u].flags & OPFOR_UNIT_LIMBERED))
+static int can_move(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    if (gun_unit(ctx, st, u) && !(st->units[u].flags & OPFOR_UNIT_LIMBERED))
         return 0;
     return 1;
 }
@@ -703,10 +714,17 @@ static int can_move(const opfor_vk_state_t *st, int u) {
 typedef struct lister {
     opfor_vk_action_t *out;
     int n, max;
+    uint32_t want; /* groups to list (bit per opfor_vk_group); all bits: the full list */
 } lister_t;
 
-static opfor_vk_action_t *push(lister_t *l, int kind, int unit) {
-    if (l->n >= l->max)
+#define G(g) (1u << (g))
+#define G_ALL 0xFFFFFFFFu
+_Static_assert(OPFOR_VK_GROUP_COUNT <= 32, "groups fit a 32-bit mask");
+
+/* Appends an action of group g (a kind, or OPFOR_VK_GROUP_MOVING_FIRE) when the lister
+ * wants that group and has room; NULL otherwise. */
+static opfor_vk_action_t *push_g(lister_t *l, int g, int kind, int unit) {
+    if (!(l->want & G(g)) || l->n >= l->max)
         return NULL;
     opfor_vk_action_t *a = &l->out[l->n++];
     memset(a, 0, sizeof *a);
@@ -715,6 +733,10 @@ static opfor_vk_action_t *push(lister_t *l, int kind, int unit) {
     a->target = OPFOR_VK_NONE;
     a->figure = OPFOR_VK_NO_FIGURE;
     return a;
+}
+
+static opfor_vk_action_t *push(lister_t *l, int kind, int unit) {
+    return push_g(l, kind, kind, unit);
 }
 
 /* Enemy units by distance (nearest first), at most max; returns count. Each carries its
@@ -730,10 +752,12 @@ typedef struct enemy {
 /* Geometry of every unit in one pass over the figures. */
 static void scan_geo(const opfor_vk_state_t *st, vk_ugeo_t *geo) {
     float sx[OPFOR_MAX_UNITS], sy[OPFOR_MAX_UNITS];
+    float rc2[OPFOR_MAX_UNITS];
     for (int u = 0; u < st->nunits; u++) {
         sx[u] = sy[u] = 0.0f;
         geo[u].n = 0;
         geo[u].r = 0.0f;
+        rc2[u] = 0.0f;
     }
     for (int i = 0; i < st->nfigures; i++) {
         if (!vk_alive(st, i))
@@ -752,6 +776,8 @@ static void scan_geo(const opfor_vk_state_t *st, vk_ugeo_t *geo) {
         int u = st->figures[i].unit;
         float d2 = opfor_dist2(geo[u].c, st->figures[i].pos);
         float r = vk_radius(&st->figures[i]);
+        if (d2 > rc2[u])
+            rc2[u] = d2;
         /* radius bound: sqrt only when it may grow */
         float cur = geo[u].r - r;
         if (cur < 0.0f || d2 > cur * cur) {
@@ -760,6 +786,8 @@ static void scan_geo(const opfor_vk_state_t *st, vk_ugeo_t *geo) {
                 geo[u].r = d;
         }
     }
+    for (int u = 0; u < st->nunits; u++)
+        geo[u].rc = sqrtf(rc2[u]);
 }
 
 static int enemies_by_distance(const opfor_vk_state_t *st, int u, const vk_ugeo_t *geo,
@@ -788,7 +816,7 @@ static int enemies_by_distance(const opfor_vk_state_t *st, int u, const vk_ugeo_
     for (int i = 0; i < keep; i++) {
         int t = cand[i];
         int fa, fb;
-        float gap = vk_nearest_pair(st, u, t, &fa, &fb);
+        float gap = nearest_pair_in(st, u, t, geo[t].c, geo[t].rc, geo[t].n, &fa, &fb);
         int k = n < max ? n++ : max;
         if (k == max && (max == 0 || gap >= out[max - 1].gap))
             continue;
@@ -874,6 +902,16 @@ static int unit_mounted(const opfor_vk_state_t *st, int u) {
     return 0;
 }
 
+/* Whether terrain closed to riders stops unit u: riders, guns or wagons among its living
+ * figures (VIII). */
+static int unit_rides(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (st->figures[i].flags & (OPFOR_FIG_MOUNTED | OPFOR_FIG_EQUIPMENT)))
+            return 1;
+    return 0;
+}
+
 static int has_wounded_target(const opfor_vk_state_t *st, int t) {
     const opfor_unit_t *un = &st->units[t];
     int w = 0, n = 0;
@@ -894,6 +932,129 @@ static int has_leader_target(const opfor_vk_state_t *st, int t) {
             l += (st->figures[i].skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
         }
     return l > 0 && l < n;
+}
+
+/* The first feature (in ctx->block_feat order) that stops a move along the line a-b:
+ * impassable terrain, or ground closed to riders and guns when `riders` (VIII); -1 if none. */
+static int move_blocker(const opfor_vk_ctx_t *ctx, opfor_pt_t a, opfor_pt_t b, int riders) {
+    float lox = a.x < b.x ? a.x : b.x, hix = a.x > b.x ? a.x : b.x;
+    float loy = a.y < b.y ? a.y : b.y, hiy = a.y > b.y ? a.y : b.y;
+    for (int i = 0; i < ctx->nblock_feat; i++) {
+        const opfor_terrain_feature_t *f = &ctx->sc.table.features[ctx->block_feat[i]];
+        if (f->move != OPFOR_MOVE_IMPASSABLE && !riders)
+            continue;
+        if (f->hi.x < lox || f->lo.x > hix || f->hi.y < loy || f->lo.y > hiy)
+            continue;
+        /* (a line ending inside an area crosses its outline) */
+        int hit = f->shape == OPFOR_SHAPE_AREA
+                      ? opfor_poly_seg_intersects(f->pts, f->npts, a, b)
+                      : opfor_polyline_seg_dist(f->pts, f->npts, a, b) <= 0.5f * f->width;
+        if (hit)
+            return ctx->block_feat[i];
+    }
+    return -1;
+}
+
+/* move_blocker for a formation of radius r: its centre line and its two flanks. */
+static int move_blocker_wide(const opfor_vk_ctx_t *ctx, opfor_pt_t a, opfor_pt_t b, float r,
+                             int riders) {
+    float lox = (a.x < b.x ? a.x : b.x) - r, hix = (a.x > b.x ? a.x : b.x) + r;
+    float loy = (a.y < b.y ? a.y : b.y) - r, hiy = (a.y > b.y ? a.y : b.y) + r;
+    int near = 0;
+    for (int i = 0; i < ctx->nblock_feat && !near; i++) {
+        const opfor_terrain_feature_t *f = &ctx->sc.table.features[ctx->block_feat[i]];
+        near = (riders || f->move == OPFOR_MOVE_IMPASSABLE) && f->hi.x >= lox && f->lo.x <= hix &&
+               f->hi.y >= loy && f->lo.y <= hiy;
+    }
+    if (!near)
+        return -1;
+    int fi = move_blocker(ctx, a, b, riders);
+    if (fi >= 0 || r <= 0.0f)
+        return fi;
+    opfor_vec_t side = opfor_vscale(opfor_vperp(opfor_vnorm(opfor_vsub(b, a))), r);
+    if (side.x == 0.0f && side.y == 0.0f)
+        return -1;
+    fi = move_blocker(ctx, opfor_vadd(a, side), opfor_vadd(b, side), riders);
+    if (fi >= 0)
+        return fi;
+    return move_blocker(ctx, opfor_vsub(a, side), opfor_vsub(b, side), riders);
+}
+
+/* A waypoint around feature fi for a unit (centre c, radius r) heading for dest: a corner of
+ * the feature pushed outward by the unit's radius and an inch, reachable from c without
+ * meeting a blocker and shortest in total (corners with a clear way on first); 0 when there
+ * is none. */
+static int waypoint_around(const opfor_vk_ctx_t *ctx, int fi, opfor_pt_t c, float r,
+                           opfor_pt_t dest, int riders, opfor_pt_t *via) {
+    const opfor_terrain_feature_t *f = &ctx->sc.table.features[fi];
+    opfor_pt_t mid = opfor_pt(0.5f * (f->lo.x + f->hi.x), 0.5f * (f->lo.y + f->hi.y));
+    float off = r + 1.0f + (f->shape == OPFOR_SHAPE_LINE ? 0.5f * f->width : 0.0f);
+    opfor_pt_t cand[OPFOR_POLY_MAX_PTS];
+    float len[OPFOR_POLY_MAX_PTS];
+    int n = 0;
+    for (int k = 0; k < f->npts; k++) {
+        opfor_pt_t p = f->pts[k];
+        opfor_vec_t out = opfor_vnorm(opfor_vsub(p, mid));
+        if (f->shape == OPFOR_SHAPE_LINE && f->npts >= 2 && (k == 0 || k == f->npts - 1)) {
+            /* past the end of a line, along it */
+            opfor_pt_t q = f->pts[k == 0 ? 1 : f->npts - 2];
+            out = opfor_vnorm(opfor_vsub(p, q));
+        } else if (f->shape == OPFOR_SHAPE_LINE) {
+            continue; /* only a line's ends lead around it */
+        }
+        if (out.x == 0.0f && out.y == 0.0f)
+            continue;
+        opfor_pt_t v = clamp_table(ctx, opfor_vadd(p, opfor_vscale(out, off)));
+        float d = opfor_dist(c, v) + opfor_dist(v, dest);
+        int j = n++; /* stable insertion by total length */
+        while (j > 0 && len[j - 1] > d) {
+            len[j] = len[j - 1];
+            cand[j] = cand[j - 1];
+            j--;
+        }
+        len[j] = d;
+        cand[j] = v;
+    }
+    /* The shortest corner reachable in a straight line from which the way on is clear, else
+       the shortest reachable one. */
+    int fallback = -1;
+    for (int j = 0; j < n; j++) {
+        if (move_blocker_wide(ctx, c, cand[j], r, riders) >= 0)
+            continue;
+        if (move_blocker_wide(ctx, cand[j], dest, r, riders) < 0) {
+            *via = cand[j];
+            return 1;
+        }
+        if (fallback < 0)
+            fallback = j;
+    }
+    if (fallback < 0)
+        return 0;
+    *via = cand[fallback];
+    return 1;
+}
+
+/* Moves of a balloon or dirigible (XII.D): a dirigible aloft steers toward the usual
+ * destinations; either may climb or descend in place (one level, or one or two). */
+static void list_flight(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                        const opfor_pt_t *dests, int nd, opfor_pt_t here, lister_t *l) {
+    if (vk_craft(ctx, st, u) == VK_CRAFT_DIRIGIBLE && st->ux[u].altitude > 0)
+        for (int i = 0; i < nd; i++) {
+            opfor_vk_action_t *a = push(l, OPFOR_VK_ADVANCE, u);
+            if (a)
+                a->dest = dests[i];
+        }
+    static const int DZ[4] = {1, 2, -1, -2};
+    for (int i = 0; i < 4; i++) {
+        if (!vk_fly_ok(ctx, st, u, DZ[i]))
+            continue;
+        opfor_vk_action_t *a = push(l, OPFOR_VK_ADVANCE, u);
+        if (!a)
+            break;
+        a->dest = here;
+        a->flags = DZ[i] > 0 ? OPFOR_VK_AF_CLIMB : OPFOR_VK_AF_DESCEND;
+        a->arc = (uint8_t)(DZ[i] > 0 ? DZ[i] : -DZ[i]);
+    }
 }
 
 static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
@@ -922,23 +1083,62 @@ static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
         dests[nd++] = cov;
     /* back toward the own edge */
     dests[nd++] = clamp_table(ctx, opfor_vadd(g.c, opfor_vscale(ctx->home[side], 12.0f)));
+    if (vk_craft(ctx, st, u) != VK_CRAFT_NONE) { /* flying craft neither run nor crawl */
+        if (k & K_MOVE)
+            list_flight(ctx, st, u, dests, nd, g.c, l);
+        return;
+    }
+    /* Waypoints (VIII moves are straight legs): for the first few destinations whose straight
+       line runs into impassable ground (or a building, for riders and guns), a way round. */
+    opfor_pt_t wdest[VK_MAX_WAYPOINTS], wvia[VK_MAX_WAYPOINTS];
+    int nw = 0;
+    if ((k & K_MOVE) && ctx->nblock_feat > 0) {
+        int riders = unit_rides(st, u);
+        /* at most a few searches: each costs several sight-line tests */
+        for (int i = 0, tries = 0; i < nd && nw < VK_MAX_WAYPOINTS && tries < VK_MAX_WAYPOINTS;
+             i++) {
+            int fi = move_blocker_wide(ctx, g.c, dests[i], g.r, riders);
+            if (fi >= 0 && ++tries &&
+                waypoint_around(ctx, fi, g.c, g.r, dests[i], riders, &wvia[nw])) {
+                wdest[nw] = dests[i];
+                nw++;
+            }
+        }
+    }
     if (k & K_MOVE) {
         for (int i = 0; i < nd; i++) {
             opfor_vk_action_t *a = push(l, OPFOR_VK_ADVANCE, u);
             if (a)
                 a->dest = dests[i];
         }
+        for (int i = 0; i < nw; i++) {
+            opfor_vk_action_t *a = push(l, OPFOR_VK_ADVANCE, u);
+            if (a) {
+                a->dest = wdest[i];
+                a->via = wvia[i];
+                a->flags = OPFOR_VK_AF_VIA;
+            }
+        }
         for (int i = 0; i < nd; i++) {
             opfor_vk_action_t *a = push(l, OPFOR_VK_RUN, u);
             if (a)
                 a->dest = dests[i];
+        }
+        for (int i = 0; i < nw; i++) {
+            opfor_vk_action_t *a = push(l, OPFOR_VK_RUN, u);
+            if (a) {
+                a->dest = wdest[i];
+                a->via = wvia[i];
+                a->flags = OPFOR_VK_AF_VIA;
+            }
         }
     }
     if (k & K_CRAWL) {
         opfor_vk_action_t *a = push(l, OPFOR_VK_CRAWL, u);
         if (a)
             a->dest = g.c; /* take cover where it stands */
-        if ((k & K_MOVE) && nearest_cover(ctx, g.c, 6.0f, 0, &cov)) {
+        if ((k & K_MOVE) && (l->want & G(OPFOR_VK_CRAWL)) &&
+            nearest_cover(ctx, g.c, 6.0f, 0, &cov)) {
             a = push(l, OPFOR_VK_CRAWL, u);
             if (a)
                 a->dest = cov;
@@ -978,18 +1178,28 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     }
     if (k == K_FIGHT || k == (K_FIGHT | K_RALLY) || k == K_STAND)
         return;
+    uint32_t want = l->want;
+    if (!(want & ~(G(OPFOR_VK_FIGHT) | G(OPFOR_VK_RALLY) | G(OPFOR_VK_STAND) | G(OPFOR_VK_LOAD))))
+        return;
     enemy_t en[VK_MAX_ENEMY_CAND];
     vk_ugeo_t geo[OPFOR_MAX_UNITS];
     scan_geo(st, geo);
-    int nen = enemies_by_distance(st, u, geo, en, VK_MAX_ENEMY_CAND);
-    int mobile = can_move(st, u);
-    if ((k & (K_MOVE | K_CRAWL)) && mobile)
+    /* Groups that need no enemy: skip the search (lazy listing of one group). */
+    const uint32_t no_enemy = G(OPFOR_VK_HEAL) | G(OPFOR_VK_LIMBER) | G(OPFOR_VK_MOUNT) |
+                              G(OPFOR_VK_DISMOUNT) | G(OPFOR_VK_SPLIT) | G(OPFOR_VK_MERGE) |
+                              G(OPFOR_VK_TO_REAR);
+    int nen = (want & ~no_enemy) ? enemies_by_distance(st, u, geo, en, VK_MAX_ENEMY_CAND) : 0;
+    int mobile = can_move(ctx, st, u);
+    if ((k & (K_MOVE | K_CRAWL)) && mobile &&
+        (want & (G(OPFOR_VK_ADVANCE) | G(OPFOR_VK_RUN) | G(OPFOR_VK_CRAWL))))
         list_moves(ctx, st, u, &geo[u], en, nen, k, l);
     int tg[4];
-    int ntg = (k & K_FIRE) ? fire_targets(ctx, st, u, en, nen, tg, 4) : 0;
-    if ((k & K_MOVE) && mobile) {
+    int ntg = (k & K_FIRE) && (want & (G(OPFOR_VK_FIRE) | G(OPFOR_VK_GROUP_MOVING_FIRE)))
+                  ? fire_targets(ctx, st, u, en, nen, tg, 4)
+                  : 0;
+    if ((k & K_MOVE) && mobile && vk_craft(ctx, st, u) == VK_CRAFT_NONE) {
         for (int i = 0; i < ntg && i < 3; i++) { /* advance with moving fire (VI) */
-            opfor_vk_action_t *a = push(l, OPFOR_VK_ADVANCE, u);
+            opfor_vk_action_t *a = push_g(l, OPFOR_VK_GROUP_MOVING_FIRE, OPFOR_VK_ADVANCE, u);
             if (!a)
                 break;
             a->dest = en[tg[i]].geo.c;
@@ -997,7 +1207,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             a->flags = OPFOR_VK_AF_FIRE;
         }
     }
-    if ((k & K_CHARGE) && vk_gun_figure(st, u) < 0) {
+    if ((k & K_CHARGE) && (want & G(OPFOR_VK_CHARGE)) && vk_gun_figure(st, u) < 0) {
         float reach = vk_charge_reach(ctx, st, u);
         for (int i = 0; i < nen; i++)
             if (en[i].gap <= reach && vk_charge_target_ok(st, u, en[i].u) &&
@@ -1023,7 +1233,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     }
     if (k & K_FIRE) {
         /* MG arcs (IX) toward each visible enemy */
-        if (vk_mg_figure(st, u) >= 0) {
+        if ((want & G(OPFOR_VK_FIRE_MG)) && vk_mg_figure(st, u) >= 0) {
             int mgt[3], nm = 0;
             for (int i = 0; i < nen && nm < 3; i++)
                 if (enemy_visible(ctx, st, u, &en[i]))
@@ -1040,7 +1250,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                         x->target = (uint8_t)en[mgt[i]].u;
                     }
         }
-        if (vk_can_fire_gun(st, u)) {
+        if ((want & G(OPFOR_VK_FIRE_ARTILLERY)) && vk_can_fire_gun(ctx, st, u)) {
             int gun = vk_gun_figure(st, u);
             for (int i = 0, m = 0; i < nen && m < 3; i++) {
                 int j = vk_nearest_fig(st, en[i].u, st->figures[gun].pos, NULL);
@@ -1054,7 +1264,8 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                 m++;
             }
         }
-        if (vk_can_call_support(st, u) && st->reg[un->side].lost < st->turn) {
+        if ((want & G(OPFOR_VK_CALL_SUPPORT)) && vk_can_call_support(st, u) &&
+            st->reg[un->side].lost < st->turn) {
             for (int i = 0, m = 0; i < nen && m < 3; i++) {
                 if (!enemy_visible(ctx, st, u, &en[i]))
                     continue;
@@ -1072,7 +1283,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                     x->dest = rg->point;
             }
         }
-        if (vk_bombers(st, u) > 0) {
+        if ((want & G(OPFOR_VK_THROW_BOMB)) && vk_bombers(st, u) > 0) {
             for (int i = 0, m = 0; i < nen && m < 3; i++) {
                 if (en[i].gap > VK_BOMB_RANGE)
                     continue;
@@ -1088,7 +1299,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         push(l, OPFOR_VK_HEAL, u);
     if (!(k & K_OTHER))
         return;
-    if (vk_mesmerists(st, u) > 0) {
+    if ((want & G(OPFOR_VK_MESMERIZE)) && vk_mesmerists(st, u) > 0) {
         const opfor_unit_t *mu = &st->units[u];
         for (int i = 0, m = 0; i < nen && m < 3; i++) {
             if (en[i].gap > VK_MESMER_RANGE)
@@ -1121,7 +1332,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             m++;
         }
     }
-    if (gun_unit(st, u)) {
+    if (gun_unit(ctx, st, u)) {
         if (un->flags & OPFOR_UNIT_LIMBERED) {
             opfor_vk_action_t *x = push(l, OPFOR_VK_UNLIMBER, u);
             if (x) {
@@ -1138,13 +1349,13 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             push(l, OPFOR_VK_LIMBER, u);
         }
     }
-    if (vk_can_mount(ctx, st, u))
+    if ((want & G(OPFOR_VK_MOUNT)) && vk_can_mount(ctx, st, u))
         push(l, OPFOR_VK_MOUNT, u);
     if (vk_can_dismount(st, u))
         push(l, OPFOR_VK_DISMOUNT, u);
     if (vk_split_leaders(st, u) >= 2 && st->nunits < OPFOR_MAX_UNITS)
         push(l, OPFOR_VK_SPLIT, u);
-    for (int f = 0; f < st->nunits; f++) {
+    for (int f = 0; f < st->nunits && (want & G(OPFOR_VK_MERGE)); f++) {
         if (f == u || st->units[f].side != un->side || !vk_unit_active(st, f) ||
             (st->units[f].flags & OPFOR_UNIT_GENERAL) || (un->flags & OPFOR_UNIT_GENERAL) ||
             vk_in_melee(st, f) || st->units[f].type != un->type)
@@ -1257,7 +1468,7 @@ int opfor_vk_current(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
 
 int opfor_vk_legal(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_vk_action_t *out,
                    int max) {
-    lister_t l = {out, 0, max};
+    lister_t l = {out, 0, max, G_ALL};
     switch (st->phase) {
     case OPFOR_VK_PH_START_TURN:
     case OPFOR_VK_PH_INITIATIVE:
@@ -1281,6 +1492,115 @@ int opfor_vk_legal(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_
     default:
         break;
     }
+    return l.n;
+}
+
+/* Whether some enemy of u is in play on the table (a cheap test: no geometry). */
+static int any_enemy(const opfor_vk_state_t *st, int u) {
+    int side = st->units[u].side;
+    for (int t = 0; t < st->nunits; t++)
+        if (st->units[t].side != side && !st->ux[t].removed &&
+            !(st->units[t].flags & OPFOR_UNIT_OFF_TABLE) && opfor_vk_unit_present(st, t) > 0)
+            return 1;
+    return 0;
+}
+
+uint32_t opfor_vk_legal_groups(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
+    if (st->phase != OPFOR_VK_PH_ACTION) {
+        opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, st, a, OPFOR_VK_MAX_ACTIONS);
+        uint32_t m = 0;
+        for (int i = 0; i < n; i++)
+            m |= G(a[i].kind);
+        return m;
+    }
+    /* A superset, from cheap tests only; groups whose listing turns out empty are dropped by
+       the caller (opfor_vk_legal_group returns 0 for them). */
+    int u = st->cur;
+    const opfor_unit_t *un = &st->units[u];
+    unsigned k = allowed_kinds(st, u);
+    uint32_t m = 0;
+    if (k & K_FIGHT)
+        m |= G(OPFOR_VK_FIGHT);
+    if (k & K_RALLY)
+        m |= G(OPFOR_VK_RALLY);
+    if (k & K_STAND) {
+        m |= G(OPFOR_VK_STAND);
+        if ((vk_mg_figure(st, u) >= 0 || vk_gun_figure(st, u) >= 0) &&
+            !(un->flags & OPFOR_UNIT_LOADED) && vk_crew(st, u, NULL) > 0)
+            m |= G(OPFOR_VK_LOAD);
+    }
+    if (k == K_FIGHT || k == (K_FIGHT | K_RALLY) || k == K_STAND)
+        return m;
+    int mobile = can_move(ctx, st, u), enemy = any_enemy(st, u);
+    if ((k & K_MOVE) && mobile)
+        m |= G(OPFOR_VK_ADVANCE) | G(OPFOR_VK_RUN);
+    if ((k & K_CRAWL) && mobile)
+        m |= G(OPFOR_VK_CRAWL);
+    if (enemy && (k & K_FIRE)) {
+        if (vk_unit_reach(st, u) > 0.0f) {
+            m |= G(OPFOR_VK_FIRE);
+            if ((k & K_MOVE) && mobile)
+                m |= G(OPFOR_VK_GROUP_MOVING_FIRE);
+        }
+        if (vk_mg_figure(st, u) >= 0)
+            m |= G(OPFOR_VK_FIRE_MG);
+        if (vk_can_fire_gun(ctx, st, u))
+            m |= G(OPFOR_VK_FIRE_ARTILLERY);
+        if (vk_bombers(st, u) > 0)
+            m |= G(OPFOR_VK_THROW_BOMB);
+    }
+    if ((k & K_FIRE) && vk_can_call_support(st, u) && st->reg[un->side].lost < st->turn &&
+        (enemy || st->reg[un->side].turns > 0))
+        m |= G(OPFOR_VK_CALL_SUPPORT);
+    if (enemy && (k & K_CHARGE) && vk_gun_figure(st, u) < 0)
+        m |= G(OPFOR_VK_CHARGE);
+    if ((k & K_HEAL) && vk_can_heal(st, u))
+        m |= G(OPFOR_VK_HEAL);
+    if (!(k & K_OTHER))
+        return m;
+    if (enemy && vk_mesmerists(st, u) > 0)
+        m |= G(OPFOR_VK_MESMERIZE);
+    if (gun_unit(ctx, st, u))
+        m |= (un->flags & OPFOR_UNIT_LIMBERED) ? G(OPFOR_VK_UNLIMBER) : G(OPFOR_VK_LIMBER);
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (st->figures[i].flags & OPFOR_FIG_HORSE) &&
+            !(st->figures[i].flags & OPFOR_FIG_MOUNTED)) {
+            m |= G(OPFOR_VK_MOUNT);
+            break;
+        }
+    if (vk_can_dismount(st, u))
+        m |= G(OPFOR_VK_DISMOUNT);
+    if (vk_split_leaders(st, u) >= 2 && st->nunits < OPFOR_MAX_UNITS)
+        m |= G(OPFOR_VK_SPLIT);
+    if (!(un->flags & OPFOR_UNIT_GENERAL))
+        for (int f = 0; f < st->nunits; f++)
+            if (f != u && st->units[f].side == un->side && st->units[f].type == un->type &&
+                !(st->units[f].flags & OPFOR_UNIT_GENERAL) && !vk_in_melee(st, f) &&
+                vk_unit_active(st, f)) {
+                m |= G(OPFOR_VK_MERGE);
+                break;
+            }
+    if ((k & K_TOREAR) && vk_wounded_count(st, u) > 0 &&
+        vk_wounded_count(st, u) < opfor_vk_unit_present(st, u))
+        m |= G(OPFOR_VK_TO_REAR);
+    return m;
+}
+
+int opfor_vk_legal_group(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int group,
+                         opfor_vk_action_t *out, int max) {
+    if (group < 0 || group >= OPFOR_VK_GROUP_COUNT)
+        return 0;
+    if (st->phase != OPFOR_VK_PH_ACTION) {
+        opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, st, a, OPFOR_VK_MAX_ACTIONS), k = 0;
+        for (int i = 0; i < n && k < max; i++)
+            if (a[i].kind == group)
+                out[k++] = a[i];
+        return k;
+    }
+    lister_t l = {out, 0, max, G(group)};
+    list_actions(ctx, st, &l);
     return l.n;
 }
 
@@ -1340,9 +1660,22 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     case OPFOR_VK_ADVANCE:
     case OPFOR_VK_RUN:
     case OPFOR_VK_CRAWL:
-        if (!can_move(st, u))
+        if (!can_move(ctx, st, u))
             return 0;
         if (a->dest.x != a->dest.x || a->dest.y != a->dest.y)
+            return 0;
+        if (vk_craft(ctx, st, u) != VK_CRAFT_NONE) { /* XII.D: flights and climbs only */
+            int dz = (a->flags & OPFOR_VK_AF_CLIMB)     ? a->arc
+                     : (a->flags & OPFOR_VK_AF_DESCEND) ? -(int)a->arc
+                                                        : 0;
+            if (a->kind != OPFOR_VK_ADVANCE ||
+                (a->flags & ~(OPFOR_VK_AF_CLIMB | OPFOR_VK_AF_DESCEND)) ||
+                ((a->flags & OPFOR_VK_AF_CLIMB) && (a->flags & OPFOR_VK_AF_DESCEND)) ||
+                (dz == 0 && (a->flags & (OPFOR_VK_AF_CLIMB | OPFOR_VK_AF_DESCEND))))
+                return 0;
+            return vk_fly_ok(ctx, st, u, dz);
+        }
+        if (a->flags & (OPFOR_VK_AF_CLIMB | OPFOR_VK_AF_DESCEND))
             return 0;
         if ((a->flags & OPFOR_VK_AF_FIRE) && (!vk_fire_target_ok(st, t) || a->kind == OPFOR_VK_RUN))
             return 0;
@@ -1359,7 +1692,7 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     case OPFOR_VK_FIRE_MG:
         return a->arc < OPFOR_ARC_180 && vk_can_fire_mg(st, u, a->arc);
     case OPFOR_VK_FIRE_ARTILLERY:
-        return vk_can_fire_gun(st, u) &&
+        return vk_can_fire_gun(ctx, st, u) &&
                opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest);
     case OPFOR_VK_CALL_SUPPORT:
         return vk_can_call_support(st, u) && st->reg[side].lost < st->turn &&
@@ -1372,9 +1705,9 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         return vk_mesmerists(st, u) > 0 && a->figure < st->nfigures &&
                st->figures[a->figure].unit == t && vk_alive(st, a->figure);
     case OPFOR_VK_LIMBER:
-        return gun_unit(st, u) && !(un->flags & OPFOR_UNIT_LIMBERED);
+        return gun_unit(ctx, st, u) && !(un->flags & OPFOR_UNIT_LIMBERED);
     case OPFOR_VK_UNLIMBER:
-        return gun_unit(st, u) && (un->flags & OPFOR_UNIT_LIMBERED);
+        return gun_unit(ctx, st, u) && (un->flags & OPFOR_UNIT_LIMBERED);
     case OPFOR_VK_MOUNT:
         return vk_can_mount(ctx, st, u);
     case OPFOR_VK_DISMOUNT:
@@ -1513,6 +1846,13 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         int mv = a->kind == OPFOR_VK_ADVANCE ? VK_MV_ADVANCE
                  : a->kind == OPFOR_VK_RUN   ? VK_MV_RUN
                                              : VK_MV_CRAWL;
+        if (vk_craft(ctx, st, u) != VK_CRAFT_NONE) {
+            int dz = (a->flags & OPFOR_VK_AF_CLIMB)     ? a->arc
+                     : (a->flags & OPFOR_VK_AF_DESCEND) ? -(int)a->arc
+                                                        : 0;
+            vk_fly(ctx, st, u, a->dest, dz, ev);
+            break;
+        }
         if ((a->flags & OPFOR_VK_AF_MOUNT) && vk_can_mount(ctx, st, u))
             vk_mount(ctx, st, u, 1, 0);
         if ((a->flags & OPFOR_VK_AF_DISMOUNT) && vk_can_dismount(st, u))

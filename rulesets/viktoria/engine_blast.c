@@ -74,7 +74,7 @@ int vk_can_fire_mg(const opfor_vk_state_t *st, int u, int arc) {
 static int concealed(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_pt_t p, int g) {
     opfor_los_t los;
     const opfor_figure_t *f = &st->figures[g];
-    if (opfor_terrain_los_r(&ctx->sc.table, p, 0.5f, f->pos, vk_radius(f), &los))
+    if (vk_terrain_los(ctx, p, 0.5f, f->pos, vk_radius(f), &los))
         return 0;
     if (los.blocker < 0)
         return 0; /* only foliage in the way */
@@ -141,7 +141,7 @@ void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, flo
         if (opfor_dist2(p, f->pos) > lim * lim)
             continue;
         int cl = vk_class(f);
-        int cov = opfor_terrain_cover(&ctx->sc.table, p, f->pos, vk_radius(f), NULL);
+        int cov = vk_terrain_cover(ctx, p, f->pos, vk_radius(f));
         int arm = vk_armour(ctx, st, f->unit);
         if (arm > cov)
             cov = arm;
@@ -160,9 +160,20 @@ void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, flo
           p.y, tests, wounded, killed);
 }
 
-int vk_can_fire_gun(const opfor_vk_state_t *st, int u) {
+/* A walker whose guns its own crew serves (XII.E, under the XII options). */
+static int walker_gun(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    return ctx->opt.specials && st->units[u].type == OPFOR_UT_WALKER;
+}
+
+int vk_gun_shots(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    return walker_gun(ctx, st, u) ? 3 : 1;
+}
+
+int vk_can_fire_gun(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
     if (vk_gun_figure(st, u) < 0 || vk_in_melee(st, u))
         return 0;
+    if (walker_gun(ctx, st, u))
+        return 1; /* an integral crew, no loading: three shots every turn (XII.E) */
     if (st->units[u].flags & OPFOR_UNIT_LIMBERED)
         return 0; /* limbered guns neither load nor fire (VIII) */
     int crew = vk_crew(st, u, NULL);
@@ -200,17 +211,21 @@ void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_p
     int br = opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_ARTILLERY, dist);
     if (br < 0)
         br = OPFOR_VK_LONG;
-    opfor_pt_t hit = aim;
-    if (!vk_roll(st, &ctx->tab->art_on[br], NULL)) {
-        float moved;
-        hit = vk_deviate(st, o, aim, &ctx->tab->art_dev[br], &moved);
-        VK_EV(ev, "  %s's shell deviates %.0f in", st->units[u].name, moved);
-    } else {
-        VK_EV(ev, "  %s's shell lands on target", st->units[u].name);
+    /* One shell, or a walker's three, each resolved as artillery fire on its own (XII.E). */
+    int shots = vk_gun_shots(ctx, st, u);
+    for (int s = 0; s < shots && vk_gun_figure(st, u) >= 0; s++) {
+        opfor_pt_t hit = aim;
+        if (!vk_roll(st, &ctx->tab->art_on[br], NULL)) {
+            float moved;
+            hit = vk_deviate(st, o, aim, &ctx->tab->art_dev[br], &moved);
+            VK_EV(ev, "  %s's shell deviates %.0f in", st->units[u].name, moved);
+        } else {
+            VK_EV(ev, "  %s's shell lands on target", st->units[u].name);
+        }
+        if (vk_crew(st, u, NULL) < 2)
+            st->units[u].flags &= (uint16_t)~OPFOR_UNIT_LOADED;
+        vk_blast(ctx, st, hit, ctx->tab->shell_radius, OPFOR_VK_BLAST_SHELL, st->units[u].side, ev);
     }
-    if (vk_crew(st, u, NULL) < 2)
-        st->units[u].flags &= (uint16_t)~OPFOR_UNIT_LOADED;
-    vk_blast(ctx, st, hit, ctx->tab->shell_radius, OPFOR_VK_BLAST_SHELL, st->units[u].side, ev);
 }
 
 int vk_can_call_support(const opfor_vk_state_t *st, int u) {

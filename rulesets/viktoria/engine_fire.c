@@ -53,7 +53,7 @@ int vk_fire_target_ok(const opfor_vk_state_t *st, int t) {
 
 int vk_cover(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int g, opfor_pt_t from) {
     const opfor_figure_t *f = &st->figures[g];
-    int c = opfor_terrain_cover(&ctx->sc.table, from, f->pos, vk_radius(f), NULL);
+    int c = vk_terrain_cover(ctx, from, f->pos, vk_radius(f));
     int arm = vk_armour(ctx, st, f->unit);
     if (arm > 0) {
         /* soft cover raises armour one level, hard cover two (XII.A) */
@@ -148,12 +148,11 @@ int vk_shoot(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int g, int 
                                                : VK_POST_NONE;
     const vk_roll_t *hit =
         &T->fire_hit[vk_fire_idx(w, aq, tc, cov, br, am, ss, aw, moving ? 1 : 0, tw, tm, post)];
-    int first;
-    if (!vk_roll(st, hit, &first))
+    int crit;
+    if (!vk_roll_hit(st, hit, &T->critical, &crit))
         return 0;
     int effect;
-    if (first == 6 && T->critical.kind != OPFOR_ROLL_NEVER &&
-        vk_d6(st) >= (T->critical.need2 ? T->critical.need2 : 6)) {
+    if (crit) {
         effect = 2; /* a 6 then a 6: dead, no save (IX) */
         VK_EV(ev, "    a critical hit on a figure of %s", st->units[tg->unit].name);
     } else {

@@ -19,8 +19,17 @@
  * keep their slot with OPFOR_FIG_ALIVE cleared.
  *
  * Context. opfor_vk_ctx_t holds a copy of the scenario (its table is the shared, read-only
- * terrain), the model, the options and the chance tables. It is never written after
- * opfor_vk_ctx_init, so any number of threads may simulate from one context.
+ * terrain), the model, the options, the chance tables and a spatial index of the terrain
+ * (core/terrain_grid.c: per-cell masks of the features near each 2-inch cell; its queries
+ * answer exactly as core/terrain.c's). It is never written after opfor_vk_ctx_init, so any
+ * number of threads may simulate from one context. The index is consulted only on busy
+ * tables (VK_GRID_MOVE_MIN, VK_GRID_LOS_MIN): with a handful of features the bounding-box
+ * loops of core/terrain.c are cheaper than walking the cells.
+ *
+ * Command (VII, XV.B). Whoever commands is read from the state at each test, never cached:
+ * a living figure with the general skill, any figure of a general unit, or of a
+ * headquarters unit, in play on the table (vk_commander). Generals a mode brings on during
+ * the game (Patrol Mode's spawns) give command from the moment they appear.
  *
  * Phases (Viktoria! V.A). START_TURN (chance: clear the turn's flags, weather event) ->
  * INITIATIVE (chance: the sequencer picks the side; competitive mode rolls a D6 a side and
@@ -46,8 +55,16 @@
  * on the table is a legal destination and the unit moves toward it as far as allowed. The
  * legal list is a bounded sample of useful destinations generated from the situation:
  * toward each enemy unit (stopping short of contact), toward objectives, into the nearest
- * cover, flanking points, back toward the own edge, crawl in place. The order is fixed:
+ * cover, flanking points, back toward the own edge, crawl in place, and detours (a
+ * waypoint round a corner) where a straight line is blocked. The order is fixed:
  * kinds in enum order, then units / candidates by index. At most OPFOR_VK_MAX_ACTIONS.
+ *
+ * Lazy listing. The actions of a decision fall into groups (a kind, with moving fire a group
+ * of its own). opfor_vk_legal_groups gives a cheap superset of the groups open to the unit
+ * (no distances or sight lines), opfor_vk_legal_group lists one group, computing only what
+ * it needs, in the order of the full list. The random_kind policy (a group uniformly, then
+ * an action of it uniformly) uses them in opfor_vk_play: a group that turns out empty is
+ * dropped and another drawn, which is uniform over the groups that really have actions.
  *
  * Movement (VIII). One 1d3 per group; each figure's allowance is X (from the calculator's
  * move actions, by class, mounted, wounded, limbered) plus the d3. The unit moves as a
@@ -63,9 +80,10 @@
  * mounted only when a figure has a horse, ...) and stores the rendered rolls (kind, score,
  * second score) in flat tables; apply() is then index arithmetic plus dice. Rolls are made
  * as a player would make them (opfor_roll_t semantics: one D6, 6-then-N, 2+-re-roll-a-1,
- * 2D6), so events can show faces. The fire critical (IX) is the calculator's "critical":
- * when a hit's first die shows 6, one more die, 6 kills outright. Effects (scratch, wound,
- * kill) come from the calculator's effect tables; movement X from its move actions; the
+ * 2D6), so events can show faces. The fire critical (IX) is the calculator's "critical"
+ * roll (6 then 6, 1 in 36 whenever a hit is possible): after a one-die hit showing 6, one more
+ * die; for a hit rendered "6, then N+" the hit's own second die (vk_roll_hit). Effects (scratch,
+ * wound, kill) come from the calculator's effect tables; movement X from its move actions; the
  * weather event from its level and wind tables; deviation from its dice and D8 direction
  * table; the command radius from opfor_viktoria_command_radius.
  *
@@ -80,8 +98,10 @@
  * fighting an ongoing melee resolves every attack of the melee and all its units count as
  * having acted; a Wavering unit that fails another morale check outside melee stays
  * Wavering; off-board communications, once lost, come back after a turn; the legal list
- * never proposes a waypoint (apply honours one); a crewless gun or wagon is a wreck, not a
- * unit; a side reduced to its generals has lost.
+ * proposes a waypoint only round the first feature that blocks a straight move
+ * (impassable ground, or a building for riders and guns), for at most two destinations per
+ * move kind (apply honours any waypoint); a crewless gun or wagon is a wreck, not a unit; a
+ * side reduced to its generals has lost.
  *
  * Scoring (XIV leaves victory to the scenario; the scenario format has objectives and a turn
  * limit): at the end each side scores the points of the objectives it alone holds, one per
@@ -91,11 +111,20 @@
  * XII options (options.specials): automatons (soft armour), vehicles (hard) and walkers
  * (transport in fortifications: proof against small arms and MGs through the calculator) add
  * armour to cover; machines move at transport speeds; walkers check morale as elite even
- * when only wounded, leave on a failure, and a kill makes them recover for a turn; balloons
- * and dirigibles start aloft, drift downwind each turn, sink when damaged and may be damaged
- * or wrecked by high winds and gales (crash roll for passengers). Not modelled: vehicle
- * passengers and turning costs, trains, dirigible steering, aeroplanes' off-table moves,
- * fire at or from flying craft by altitude bracket, walkers' three shots a turn.
+ * when only wounded, leave on a failure, and a kill makes them recover for a turn; a walker
+ * serves its own guns (no crew, no loading, no limbering: it walks) and one FIRE_ARTILLERY
+ * action fires its three shots of the turn, each resolved as artillery fire with its own
+ * on-target roll and deviation, all at the one aim point (XII.E); balloons and dirigibles
+ * start aloft, drift downwind each turn, sink when damaged and may be damaged or wrecked by
+ * high winds and gales (crash roll for passengers); a balloon climbs or descends one level
+ * a move (never up once damaged), a dirigible up to two, and a dirigible aloft also steers
+ * up to twice transport advance mounted (X + d3) in a straight line, over terrain and
+ * figures, kept on the table (XII.D; ADVANCE with OPFOR_VK_AF_CLIMB / _DESCEND, levels in
+ * `arc`); craft neither run, crawl nor fire on the move. Not modelled: vehicle passengers
+ * (boarding and leaving at 1 in, being carried, firing out) and turning costs, trains and
+ * their speed limits, aeroplanes (runways, off-table moves, always running as targets),
+ * fire at or from flying craft by altitude bracket, landed craft moving on the ground, a
+ * walker's three shots at different aim points.
  * ======================================================================== */
 
 #include <stddef.h>
@@ -106,6 +135,7 @@
 #include "opfor/rng.h"
 #include "opfor/scenario.h"
 #include "opfor/terrain.h"
+#include "opfor/terrain_grid.h"
 #include "opfor/unit.h"
 #include "opfor/viktoria/calc.h"
 #include "opfor/viktoria/engine.h"
@@ -115,6 +145,7 @@
  * files (project convention); these aliases keep the code readable. */
 #define vk_ev opfor__vk_ev
 #define vk_roll opfor__vk_roll
+#define vk_roll_hit opfor__vk_roll_hit
 #define vk_effect_roll opfor__vk_effect_roll
 #define vk_deviate opfor__vk_deviate
 #define vk_unit_geo opfor__vk_unit_geo
@@ -128,6 +159,8 @@
 #define vk_move_unit opfor__vk_move_unit
 #define vk_move_figure opfor__vk_move_figure
 #define vk_flee opfor__vk_flee
+#define vk_fly opfor__vk_fly
+#define vk_fly_ok opfor__vk_fly_ok
 #define vk_cohere opfor__vk_cohere
 #define vk_spot_blocked opfor__vk_spot_blocked
 #define vk_mount opfor__vk_mount
@@ -167,6 +200,7 @@
 #define vk_crew opfor__vk_crew
 #define vk_can_fire_mg opfor__vk_can_fire_mg
 #define vk_can_fire_gun opfor__vk_can_fire_gun
+#define vk_gun_shots opfor__vk_gun_shots
 #define vk_fire_mg opfor__vk_fire_mg
 #define vk_fire_gun opfor__vk_fire_gun
 #define vk_can_call_support opfor__vk_can_call_support
@@ -200,7 +234,10 @@
 #define VK_OVERHEAD 6.0f       /* guns fire over troops at 6 in or more (IX) */
 #define VK_CMD_MAX_INCH 120    /* command table: distances beyond are clamped */
 #define VK_MAX_ENEMY_CAND 6    /* enemy units considered per decision */
+#define VK_MAX_WAYPOINTS 2     /* detours proposed per unit and move kind */
 #define VK_EPS 0.01f
+#define VK_GRID_MOVE_MIN 12 /* features from which move and cover tests use the grid */
+#define VK_GRID_LOS_MIN 48  /* features from which sight lines use the grid */
 
 /* ---------------------------------------------------------------- chance tables */
 
@@ -278,14 +315,43 @@ struct opfor_vk_ctx {
     opfor_viktoria_model_t model; /* copy */
     opfor_vk_options_t opt;
     int turn_limit;
-    int general_unit[2][4]; /* general units per side (-1 unused) */
-    int ngeneral[2];
     float spawn_edge_y[2]; /* own edge direction: +1 if a side's edge is the bottom */
     opfor_vec_t home[2];   /* unit vector toward each side's own edge */
     uint8_t move_feat[OPFOR_MAX_FEATURES]; /* features affecting movement */
     int nmove_feat;
-    vk_tabs_t *tab; /* heap: chance tables */
+    uint8_t block_feat[OPFOR_MAX_FEATURES]; /* impassable, or closed to riders (waypoints) */
+    int nblock_feat;
+    vk_tabs_t *tab;     /* heap: chance tables */
+    opfor_tgrid_t grid; /* spatial index of the terrain (core/terrain_grid.c) */
+    int grid_move;      /* 1: move and cover tests use the grid (tables busy enough) */
+    int grid_los;       /* 1: sight lines use the grid (very busy tables) */
 };
+
+/* Line of sight and cover on the scenario's table: through the terrain grid on busy tables,
+ * else core/terrain.c directly (the same answers either way). */
+static inline int vk_terrain_los(const opfor_vk_ctx_t *ctx, opfor_pt_t a, float ra, opfor_pt_t b,
+                                 float rb, opfor_los_t *out) {
+    return ctx->grid_los ? opfor_tgrid_los_r(&ctx->grid, &ctx->sc.table, a, ra, b, rb, out)
+                         : opfor_terrain_los_r(&ctx->sc.table, a, ra, b, rb, out);
+}
+static inline int vk_terrain_cover(const opfor_vk_ctx_t *ctx, opfor_pt_t from, opfor_pt_t target,
+                                   float r) {
+    return ctx->grid_move
+               ? (int)opfor_tgrid_cover(&ctx->grid, &ctx->sc.table, from, target, r, NULL)
+               : (int)opfor_terrain_cover(&ctx->sc.table, from, target, r, NULL);
+}
+
+/* Lighter-than-air craft under the XII options (XII.D): 1 balloon, 2 dirigible, else 0. */
+enum { VK_CRAFT_NONE = 0, VK_CRAFT_BALLOON, VK_CRAFT_DIRIGIBLE };
+#define VK_MAX_ALTITUDE 9 /* highest altitude level a craft climbs to */
+static inline int vk_craft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    if (!ctx->opt.specials)
+        return VK_CRAFT_NONE;
+    int t = st->units[u].type;
+    return t == OPFOR_UT_BALLOON     ? VK_CRAFT_BALLOON
+           : t == OPFOR_UT_DIRIGIBLE ? VK_CRAFT_DIRIGIBLE
+                                     : VK_CRAFT_NONE;
+}
 
 /* ---------------------------------------------------------------- events */
 
@@ -339,6 +405,11 @@ static inline int vk_d3(opfor_vk_state_t *st) {
 }
 /* Rolls r as a player would; 1 success. *first gets the first die (0 if none rolled). */
 int vk_roll(opfor_vk_state_t *st, const vk_roll_t *r, int *first);
+/* Rolls a fire hit as a player would, with the critical (IX) as the calculator renders it
+ * (crit: its "critical" roll, a 6 then a 6): *critical is 1 for a hit that kills outright.
+ * The critical's chance is crit's rendered chance whenever a hit is possible, and a critical
+ * is always a hit. Returns 1 on a hit. */
+int vk_roll_hit(opfor_vk_state_t *st, const vk_roll_t *hit, const vk_roll_t *crit, int *critical);
 /* Rolls an effect table after a failed save/test: 0 scratch, 1 wound, 2 kill. */
 int vk_effect_roll(opfor_vk_state_t *st, const vk_effect_t *e, int *face);
 /* Rolls deviation: a D8 direction relative to the line of fire, distance from dice. */
@@ -349,6 +420,7 @@ opfor_pt_t vk_deviate(opfor_vk_state_t *st, opfor_pt_t from, opfor_pt_t aim,
 typedef struct vk_ugeo {
     opfor_pt_t c; /* mean position of living figures */
     float r;      /* largest distance from c to a living figure's base edge */
+    float rc;     /* largest distance from c to a living figure's centre (scan only) */
     int n;        /* living figures */
 } vk_ugeo_t;
 void vk_unit_geo(const opfor_vk_state_t *st, int u, vk_ugeo_t *g);
@@ -393,6 +465,14 @@ float vk_move_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int m
  * with contact_unit's bases (or keeps the enemy gap). Returns the distance moved. */
 float vk_move_figure(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, opfor_pt_t p,
                      float allow, int contact_unit);
+/* Whether craft u may make the altitude change dz (levels, negative down) this move: one
+ * level for a balloon (none up once damaged), two for a dirigible, never below the ground. */
+int vk_fly_ok(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int dz);
+/* A balloon's or dirigible's move (XII.D): the altitude change dz, and for a dirigible aloft
+ * a straight flight toward dest of up to twice transport advance mounted (X + d3), over
+ * terrain and figures, kept on the table. Returns the distance flown. */
+float vk_fly(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t dest, int dz,
+             opfor_vk_events_t *ev);
 /* Flight: unit u runs (full run move) directly away from point from. */
 float vk_flee(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t from,
               opfor_vk_events_t *ev);
@@ -438,7 +518,20 @@ int vk_morale_check(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfo
 void vk_morale_after(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev);
 /* Rally (XI): 1 Solid again, 0 removed. */
 int vk_rally(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
-/* Distance from unit u to its nearest commanding general; large when none (VII). */
+/* Whether figure f gives command to side: alive, a person, in play on the table, and a
+ * general (skill or general unit, VII) or a member of a headquarters unit (XV.B). Read from
+ * the state, so generals brought on during the game count. */
+static inline int vk_commander(const opfor_vk_state_t *st, int f, int side) {
+    const opfor_figure_t *g = &st->figures[f];
+    const opfor_unit_t *gu = &st->units[g->unit];
+    if (!(g->skills & OPFOR_S_GENERAL) && !(gu->flags & OPFOR_UNIT_GENERAL) &&
+        gu->type != OPFOR_UT_HEADQUARTERS)
+        return 0;
+    return gu->side == side && (g->flags & (OPFOR_FIG_ALIVE | OPFOR_FIG_REAR)) == OPFOR_FIG_ALIVE &&
+           !(g->flags & OPFOR_FIG_EQUIPMENT) && !st->ux[g->unit].removed &&
+           !(gu->flags & OPFOR_UNIT_OFF_TABLE);
+}
+/* Distance from unit u to its nearest commander (vk_commander); large when none (VII). */
 float vk_command_distance(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
 /* Whether unit u must test for command (VII): not self-commanding, not a general, beyond
  * the radius, not relayed by a playing musician. */
@@ -487,7 +580,11 @@ int vk_mg_figure(const opfor_vk_state_t *st, int u);            /* the MG equipm
 int vk_gun_figure(const opfor_vk_state_t *st, int u);           /* the field gun figure or -1 */
 int vk_crew(const opfor_vk_state_t *st, int u, int *unwounded); /* living crew */
 int vk_can_fire_mg(const opfor_vk_state_t *st, int u, int arc);
-int vk_can_fire_gun(const opfor_vk_state_t *st, int u);
+/* Whether u's field gun may fire: crewed, unlimbered, loaded or crewed by two; a walker's
+ * guns are served by its own integral crew under the XII options. */
+int vk_can_fire_gun(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+/* Shots a gun unit fires per action: 3 for a walker under the XII options (XII.E), else 1. */
+int vk_gun_shots(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
 void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc, opfor_pt_t aim,
                 opfor_vk_events_t *ev);
 void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,

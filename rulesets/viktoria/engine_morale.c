@@ -123,26 +123,22 @@ int vk_rally(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_ev
 /* ---------------------------------------------------------------- command (VII) */
 
 float vk_command_distance(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    (void)ctx;
     const opfor_unit_t *un = &st->units[u];
     float best = 1e30f;
     int side = un->side;
-    /* generals are the scenario's general units (their slots never move) */
-    for (int k = 0; k < ctx->ngeneral[side]; k++) {
-        int gu = ctx->general_unit[side][k];
-        if (st->ux[gu].removed)
+    /* Whoever is on the table now commands: generals a mode brings on mid-game count as soon
+       as they appear, dead or departed ones stop counting (VII, XV.B). */
+    for (int g = 0; g < st->nfigures; g++) {
+        if (!vk_commander(st, g, side))
             continue;
-        const opfor_unit_t *gun = &st->units[gu];
-        for (int g = gun->first; g < gun->first + gun->count; g++) {
-            const opfor_figure_t *gf = &st->figures[g];
-            if (!(gf->skills & OPFOR_S_GENERAL) || !vk_alive(st, g))
+        opfor_pt_t gp = st->figures[g].pos;
+        for (int i = un->first; i < un->first + un->count; i++) {
+            if (!vk_alive(st, i))
                 continue;
-            for (int i = un->first; i < un->first + un->count; i++) {
-                if (!vk_alive(st, i))
-                    continue;
-                float d2 = opfor_dist2(gf->pos, st->figures[i].pos);
-                if (d2 < best)
-                    best = d2;
-            }
+            float d2 = opfor_dist2(gp, st->figures[i].pos);
+            if (d2 < best)
+                best = d2;
         }
     }
     if (best >= 1e29f)
@@ -203,8 +199,7 @@ void vk_musician_play(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u) {
         /* within command of a general: relays command for the rest of the turn (VII) */
         for (int g = 0; g < st->nfigures; g++) {
             const opfor_figure_t *gf = &st->figures[g];
-            if (!(gf->skills & OPFOR_S_GENERAL) || !vk_alive(st, g) ||
-                st->units[gf->unit].side != un->side)
+            if (!vk_commander(st, g, un->side))
                 continue;
             float lim = radius + 1.0f;
             if (opfor_dist2(gf->pos, st->figures[i].pos) <= lim * lim) {

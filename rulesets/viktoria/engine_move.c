@@ -273,6 +273,8 @@ static int one_ok(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, const m
     float cost;
     if (!seg_near_feature(ctx, m, f->pos, b)) {
         cost = t * opfor_vlen(v); /* open ground all the way */
+    } else if (ctx->grid_move && opfor_tgrid_path_open(&ctx->grid, f->pos, b)) {
+        cost = opfor_dist(f->pos, b); /* what the path query would say: length only */
     } else {
         opfor_path_t p;
         if (opfor_terrain_path(&ctx->sc.table, f->pos, b, &p) != 0)
@@ -428,6 +430,73 @@ float vk_move_figure(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, opf
     if (t > 0.0f)
         st->figures[f].flags |= OPFOR_FIG_MOVED;
     return t * len;
+}
+
+int vk_fly_ok(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int dz) {
+    int craft = vk_craft(ctx, st, u), alt = st->ux[u].altitude;
+    if (craft == VK_CRAFT_NONE)
+        return dz == 0;
+    int most = craft == VK_CRAFT_DIRIGIBLE ? 2 : 1;
+    if (dz > most || dz < -most || alt + dz < 0 || alt + dz > VK_MAX_ALTITUDE)
+        return 0;
+    if (dz > 0 && craft == VK_CRAFT_BALLOON && st->ux[u].damage > 0)
+        return 0; /* a damaged balloon may no longer ascend */
+    return 1;
+}
+
+float vk_fly(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t dest, int dz,
+             opfor_vk_events_t *ev) {
+    opfor_unit_t *un = &st->units[u];
+    float flown = 0.0f;
+    if (vk_craft(ctx, st, u) == VK_CRAFT_DIRIGIBLE && st->ux[u].altitude > 0) {
+        /* steering: twice transport advance mounted, in any direction (XII.D) */
+        int x = ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][1][0][0];
+        float allow = 2.0f * (float)(x + vk_d3(st));
+        vk_ugeo_t g;
+        vk_unit_geo(st, u, &g);
+        opfor_vec_t v = opfor_vsub(dest, g.c);
+        float len = opfor_vlen(v);
+        if (len > allow)
+            v = opfor_vscale(v, allow / len), len = allow;
+        /* over terrain and figures, but not off the table */
+        float t = 1.0f, W = ctx->sc.table.width, D = ctx->sc.table.depth;
+        for (int i = un->first; i < un->first + un->count; i++) {
+            if (!vk_alive(st, i))
+                continue;
+            const opfor_figure_t *f = &st->figures[i];
+            float r = vk_radius(f);
+            if (v.x > 0.0f && f->pos.x + t * v.x > W - r)
+                t = (W - r - f->pos.x) / v.x;
+            if (v.x < 0.0f && f->pos.x + t * v.x < r)
+                t = (r - f->pos.x) / v.x;
+            if (v.y > 0.0f && f->pos.y + t * v.y > D - r)
+                t = (D - r - f->pos.y) / v.y;
+            if (v.y < 0.0f && f->pos.y + t * v.y < r)
+                t = (r - f->pos.y) / v.y;
+            if (t < 0.0f)
+                t = 0.0f;
+        }
+        for (int i = un->first; i < un->first + un->count; i++) {
+            if (!vk_alive(st, i))
+                continue;
+            st->figures[i].pos.x += t * v.x;
+            st->figures[i].pos.y += t * v.y;
+            if (t > 0.0f)
+                st->figures[i].flags |= OPFOR_FIG_MOVED;
+        }
+        flown = t * len;
+        opfor_vec_t fdir = opfor_vnorm(v);
+        if (flown > 0.0f && (fdir.x != 0.0f || fdir.y != 0.0f))
+            un->facing = fdir;
+    }
+    if (vk_fly_ok(ctx, st, u, dz))
+        st->ux[u].altitude = (uint8_t)(st->ux[u].altitude + dz);
+    VK_EV(ev, "  %s flies %.1f in%s, now at altitude %d", un->name, flown,
+          dz > 0   ? " climbing"
+          : dz < 0 ? " descending"
+                   : "",
+          st->ux[u].altitude);
+    return flown;
 }
 
 float vk_flee(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t from,

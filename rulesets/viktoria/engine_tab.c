@@ -454,8 +454,9 @@ int vk_tabs_build(opfor_vk_ctx_t *ctx, opfor_diag_t *diag) {
     }
     c->m = &ctx->model;
     /* Defaults that make sense before any table says otherwise. */
-    t->critical.kind = OPFOR_ROLL_D6;
+    t->critical.kind = OPFOR_ROLL_D6_THEN;
     t->critical.need = 6;
+    t->critical.need2 = 6;
     t->critical.ok = 1;
     for (int k = 0; k < OPFOR_VK_EFFECT_COUNT; k++)
         for (int w = 0; w < 2; w++)
@@ -545,6 +546,57 @@ int vk_roll(opfor_vk_state_t *st, const vk_roll_t *r, int *first) {
         if (first)
             *first = d;
         return d >= r->need;
+    }
+    return 0;
+}
+
+int vk_roll_hit(opfor_vk_state_t *st, const vk_roll_t *hit, const vk_roll_t *crit, int *critical) {
+    /* The critical is the calculator's "critical" roll: a first die of crit->need (6) and a
+       second of crit->need2 (6), 1 in 36 whenever a hit is possible (IX). The second die is
+       the hit's own where the hit already needs one (6-then-N: the critical is its 6-6),
+       both dice of a 2D6 hit, or one more die after a single-die hit. */
+    int on = crit && crit->kind == OPFOR_ROLL_D6_THEN;
+    int c1 = on ? crit->need : 7, c2 = on ? crit->need2 : 7;
+    int d, e;
+    *critical = 0;
+    switch (hit->kind) {
+    case OPFOR_ROLL_NEVER:
+        return 0;
+    case OPFOR_ROLL_ALWAYS:
+        if (on && vk_d6(st) >= c1)
+            *critical = vk_d6(st) >= c2;
+        return 1;
+    case OPFOR_ROLL_D6:
+        d = vk_d6(st);
+        if (d < hit->need)
+            return 0;
+        if (d >= c1)
+            *critical = vk_d6(st) >= c2;
+        return 1;
+    case OPFOR_ROLL_D6_THEN:
+        d = vk_d6(st);
+        if (d < hit->need)
+            return 0;
+        e = vk_d6(st);
+        if (e < hit->need2)
+            return 0;
+        *critical = d >= c1 && e >= c2;
+        return 1;
+    case OPFOR_ROLL_D6_REROLL:
+        d = vk_d6(st);
+        if (d >= hit->need) {
+            if (d >= c1)
+                *critical = vk_d6(st) >= c2;
+            return 1;
+        }
+        return d == 1 && vk_d6(st) >= hit->need2; /* a re-rolled die never starts a critical */
+    case OPFOR_ROLL_2D6:
+        d = vk_d6(st);
+        e = vk_d6(st);
+        if (d + e < hit->need)
+            return 0;
+        *critical = d >= c1 && e >= c2;
+        return 1;
     }
     return 0;
 }

@@ -5,6 +5,8 @@
  * legal action to a copy of the state whose dice are re-seeded from the policy's own stream
  * (so it never peeks at the game's future dice), averages a simple evaluation over two
  * samples and keeps the best. Choosing a unit looks through to that unit's best action.
+ * random_kind draws an action group first, then one of its actions; in opfor_vk_play it
+ * lists only the group drawn (opfor_vk_legal_group), the cheap rollout policy.
  */
 #include <string.h>
 
@@ -13,6 +15,7 @@
 const opfor_name_t opfor_vk_policy_names[] = {
     {"random", OPFOR_VK_POLICY_RANDOM},
     {"greedy", OPFOR_VK_POLICY_GREEDY},
+    {"random_kind", OPFOR_VK_POLICY_RANDOM_KIND},
     {NULL, 0},
 };
 
@@ -118,6 +121,58 @@ static int greedy(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     return best;
 }
 
+static int group_of(const opfor_vk_action_t *a) {
+    return a->kind == OPFOR_VK_ADVANCE && (a->flags & OPFOR_VK_AF_FIRE) ? OPFOR_VK_GROUP_MOVING_FIRE
+                                                                        : a->kind;
+}
+
+/* The n-th set bit of m (0-based). */
+static int nth_bit(uint32_t m, uint32_t n) {
+    for (;; n--) {
+        int b = __builtin_ctz(m);
+        if (n == 0)
+            return b;
+        m &= m - 1;
+    }
+}
+
+/* random_kind over a full list: a group uniformly among those present, then an action of it
+ * uniformly. */
+static int random_kind_of(const opfor_vk_action_t *acts, int n, opfor_rng_t *rng) {
+    uint32_t m = 0;
+    for (int i = 0; i < n; i++)
+        m |= 1u << group_of(&acts[i]);
+    int g = nth_bit(m, opfor_rng_below(rng, (uint32_t)__builtin_popcount(m)));
+    int c = 0;
+    for (int i = 0; i < n; i++)
+        c += group_of(&acts[i]) == g;
+    uint32_t k = opfor_rng_below(rng, (uint32_t)c);
+    for (int i = 0; i < n; i++)
+        if (group_of(&acts[i]) == g && k-- == 0)
+            return i;
+    return 0;
+}
+
+/* random_kind listing lazily (ACTION phase): draws a group from the cheap superset, lists
+ * only that group, and draws again without it when it turns out empty; the result is uniform
+ * over the groups that really have actions (a uniformly shuffled superset's first member that
+ * is in the true set). Returns 1 with *out filled, 0 when nothing is legal. */
+static int random_kind_lazy(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_rng_t *rng,
+                            opfor_vk_action_t *out) {
+    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+    uint32_t m = opfor_vk_legal_groups(ctx, st);
+    while (m) {
+        int g = nth_bit(m, opfor_rng_below(rng, (uint32_t)__builtin_popcount(m)));
+        int n = opfor_vk_legal_group(ctx, st, g, acts, OPFOR_VK_MAX_ACTIONS);
+        if (n > 0) {
+            *out = acts[n > 1 ? opfor_rng_below(rng, (uint32_t)n) : 0];
+            return 1;
+        }
+        m &= ~(1u << g);
+    }
+    return 0;
+}
+
 int opfor_vk_policy_choose(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
                            opfor_vk_policy_t policy, const opfor_vk_action_t *acts, int n,
                            opfor_rng_t *rng) {
@@ -125,6 +180,8 @@ int opfor_vk_policy_choose(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st
         return 0;
     if (policy == OPFOR_VK_POLICY_GREEDY)
         return greedy(ctx, st, acts, n, rng);
+    if (policy == OPFOR_VK_POLICY_RANDOM_KIND)
+        return random_kind_of(acts, n, rng);
     return (int)opfor_rng_below(rng, (uint32_t)n);
 }
 
@@ -141,12 +198,24 @@ long opfor_vk_play(const opfor_vk_ctx_t *ctx, uint64_t seed, opfor_vk_policy_t p
         int cur = opfor_vk_current(ctx, &st);
         if (cur == OPFOR_VK_TERMINAL)
             break;
+        opfor_vk_policy_t pol = cur == 0 ? pa : pb;
+        if (cur != OPFOR_VK_CHANCE && pol == OPFOR_VK_POLICY_RANDOM_KIND &&
+            st.phase == OPFOR_VK_PH_ACTION) {
+            if (!random_kind_lazy(ctx, &st, &prng, &acts[0]))
+                break;
+            if (log && nl < logmax)
+                log[nl] = acts[0];
+            nl++;
+            if (opfor_vk_apply(ctx, &st, &acts[0], NULL) != 0)
+                break;
+            continue;
+        }
         int n = opfor_vk_legal(ctx, &st, acts, OPFOR_VK_MAX_ACTIONS);
         if (n <= 0)
             break; /* cannot happen: every live phase lists something */
         int i = 0;
         if (cur != OPFOR_VK_CHANCE)
-            i = opfor_vk_policy_choose(ctx, &st, cur == 0 ? pa : pb, acts, n, &prng);
+            i = opfor_vk_policy_choose(ctx, &st, pol, acts, n, &prng);
         if (log && nl < logmax)
             log[nl] = acts[i];
         nl++;

@@ -46,7 +46,7 @@ has "turn limit 2"
 run 2 selfplay viktoria --games 0 --seed 1
 has_err "--games"
 run 2 selfplay viktoria --games 2 --seed 1 --policy-a clever
-has_err "--policy-a must be random or greedy"
+has_err "--policy-a must be random, greedy or random_kind"
 run 2 selfplay chess --games 1 --seed 1
 has_err "allowed: viktoria"
 run 2 selfplay viktoria --seed 1

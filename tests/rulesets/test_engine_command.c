@@ -1,7 +1,8 @@
 /* tests/rulesets/test_engine_command.c — command and control (Viktoria! VII, V.A): the
  * 18 in radius (12 and 6 in high winds and gales), the out-of-command test and what a unit
  * that fails it may still do, musicians relaying command, self-commanding units, NCO
- * promotion, and units splitting and merging.
+ * promotion, and units splitting and merging; generals and headquarters that arrive during
+ * the game (XV.B) give command from the moment they are on the table.
  *
  * Pass rates are compared with the calculator's test_out_of_command over fixed seeds (4-sigma).
  */
@@ -179,6 +180,79 @@ static void command_relayed_by_a_playing_musician(void **state) {
     free(sc);
 }
 
+/* Appends a one-figure unit to a running game, as a game mode does (Patrol Mode's generals
+ * and headquarters, XV.B), at p for side. Returns the unit index. */
+static int add_to_state(opfor_vk_state_t *st, int side, int type, unsigned uflags, unsigned skills,
+                        opfor_pt_t p) {
+    int u = st->nunits++, f = st->nfigures++;
+    opfor_unit_t *un = &st->units[u];
+    memset(un, 0, sizeof *un);
+    snprintf(un->name, sizeof un->name, "Arrival %d", u);
+    un->first = (uint16_t)f;
+    un->count = un->strength = 1;
+    un->side = (uint8_t)side;
+    un->type = (uint8_t)type;
+    un->quality = OPFOR_Q_ELITE;
+    un->flags = (uint16_t)uflags;
+    un->facing = opfor_pt(0, 1);
+    opfor_figure_t *g = &st->figures[f];
+    memset(g, 0, sizeof *g);
+    g->pos = p;
+    g->unit = (uint8_t)u;
+    g->quality = OPFOR_Q_ELITE;
+    g->weapons = OPFOR_W_PISTOL;
+    g->skills = (uint16_t)(OPFOR_S_LEADER | skills);
+    g->flags = OPFOR_FIG_ALIVE;
+    memset(&st->ux[u], 0, sizeof st->ux[u]);
+    st->figx[f] = 0;
+    return u;
+}
+
+static void command_generals_arriving_mid_game_give_command(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = general_and_unit(40); /* the scenario's general is far away */
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st0, st;
+    opfor_vk_state_init(ctx, &st0, 1);
+    st = st0;
+    assert_true(vk_needs_command_test(ctx, &st, 1));
+    assert_int_equal(phase_after_select(ctx, &st, 1), OPFOR_VK_PH_COMMAND);
+    /* a general unit arrives 8 in from the unit: it no longer tests */
+    st = st0;
+    int g = add_to_state(&st, 0, OPFOR_UT_INFANTRY, OPFOR_UNIT_GENERAL, OPFOR_S_GENERAL,
+                         opfor_pt(18, 44));
+    assert_true(vk_command_distance(ctx, &st, 1) < 9.0f);
+    assert_false(vk_needs_command_test(ctx, &st, 1));
+    opfor_vk_state_t with_general = st;
+    assert_int_equal(phase_after_select(ctx, &st, 1), OPFOR_VK_PH_ACTION);
+    /* the general figure alone (its unit not flagged) commands as well */
+    st = st0;
+    add_to_state(&st, 0, OPFOR_UT_CAVALRY, 0, OPFOR_S_GENERAL, opfor_pt(18, 44));
+    assert_int_equal(phase_after_select(ctx, &st, 1), OPFOR_VK_PH_ACTION);
+    /* once the new general falls, or leaves play, the unit tests again */
+    st = with_general;
+    st.figures[st.units[g].first].flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+    assert_int_equal(phase_after_select(ctx, &st, 1), OPFOR_VK_PH_COMMAND);
+    st = with_general;
+    st.ux[g].removed = 1;
+    st.units[g].flags |= OPFOR_UNIT_OFF_TABLE;
+    assert_true(vk_needs_command_test(ctx, &st, 1));
+    /* an enemy general gives no command */
+    st = st0;
+    add_to_state(&st, 1, OPFOR_UT_INFANTRY, OPFOR_UNIT_GENERAL, OPFOR_S_GENERAL, opfor_pt(18, 44));
+    assert_true(vk_needs_command_test(ctx, &st, 1));
+    /* a headquarters unit may give command (XV.B) */
+    st = st0;
+    add_to_state(&st, 0, OPFOR_UT_HEADQUARTERS, 0, 0, opfor_pt(18, 44));
+    assert_int_equal(phase_after_select(ctx, &st, 1), OPFOR_VK_PH_ACTION);
+    /* ... but not beyond the radius */
+    st = st0;
+    add_to_state(&st, 0, OPFOR_UT_HEADQUARTERS, 0, 0, opfor_pt(40, 80));
+    assert_true(vk_needs_command_test(ctx, &st, 1));
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
 static void command_self_commanding_units_never_test(void **state) {
     (void)state;
     opfor_scenario_t *sc = general_and_unit(40);
@@ -286,6 +360,7 @@ int main(void) {
         cmocka_unit_test(command_failure_limits_the_actions),
         cmocka_unit_test(command_radius_shrinks_in_high_winds),
         cmocka_unit_test(command_relayed_by_a_playing_musician),
+        cmocka_unit_test(command_generals_arriving_mid_game_give_command),
         cmocka_unit_test(command_self_commanding_units_never_test),
         cmocka_unit_test(command_nco_promoted_when_leaders_fall),
         cmocka_unit_test(command_units_split_and_merge),

@@ -1,7 +1,7 @@
 /* tests/rulesets/test_engine_fire.c — personal weapons (Viktoria! IX): pistol 9 in, carbine
  * 36 in, rifle without limit; line of sight; the half-inch gap rule; cover, prone targets and
  * moving fire; aiming at the wounded; no fire at units locked in melee; and the outcome of a
- * shot (killed, wounded) matching the calculator's outcomes.
+ * shot (killed, wounded) matching the calculator's outcomes, criticals included.
  *
  * Outcome rates use fixed seeds and a 4-sigma band around the calculator's rendered chances.
  */
@@ -268,6 +268,70 @@ static void fire_tables_agree_with_the_calculator(void **state) {
     free(sc);
 }
 
+/* Criticals (IX) come out at the calculator's rendered "critical" chance, also when the hit
+ * itself is rendered as "6, then N+" (the critical is then that roll's 6-6, not one more die
+ * after it), and kills in all at its "killed" chance. */
+static void fire_critical_is_the_calculators(void **state) {
+    (void)state;
+    static const struct {
+        int aq, kind; /* shooter quality, the hit roll's expected rendering */
+    } cases[] = {
+        {OPFOR_Q_SOLDIER, OPFOR_ROLL_D6_THEN}, /* 6, then 3+ */
+        {OPFOR_Q_VETERAN, OPFOR_ROLL_D6},      /* 6+ */
+    };
+    opfor_viktoria_model_t m;
+    opfor_viktoria_model_default(&m, NULL);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 60.0f, 1, OPFOR_Q_SOLDIER);
+        fx_fig(sc, 0, 0)->quality = (uint8_t)cases[c].aq;
+        fx_rect(sc, OPFOR_TK_WOODS, 7, 68, 13, 74); /* soft cover around the target */
+        opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+        opfor_vk_state_t st0;
+        opfor_vk_state_init(ctx, &st0, 1);
+        int f = 0, g = st0.units[1].first;
+        st0.figures[g].flags |= OPFOR_FIG_PRONE;
+        float gap = opfor_dist(st0.figures[f].pos, st0.figures[g].pos) - 2.0f * OPFOR_RADIUS_FOOT;
+        int br = opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_RIFLE, gap);
+        int cov = vk_cover(ctx, &st0, g, st0.figures[f].pos);
+        assert_int_equal(cov, OPFOR_COVER_SOFT);
+        const vk_roll_t *hit =
+            &ctx->tab->fire_hit[vk_fire_idx(OPFOR_VK_R_RIFLE, cases[c].aq, OPFOR_Q_SOLDIER, cov, br,
+                                            0, 0, 0, 0, 0, 0, VK_POST_PRONE)];
+        assert_int_equal(hit->kind, cases[c].kind);
+        /* the calculator on the same request */
+        opfor_viktoria_req_t req;
+        opfor_viktoria_req_init(&req, OPFOR_VK_A_FIRE_RIFLE);
+        req.v[OPFOR_VK_F_ACTOR] = cases[c].aq;
+        req.v[OPFOR_VK_F_TARGET] = OPFOR_Q_SOLDIER;
+        req.v[OPFOR_VK_F_COVER] = cov;
+        req.v[OPFOR_VK_F_RANGE] = br;
+        req.v[OPFOR_VK_F_TARGET_PRONE] = 1;
+        opfor_viktoria_result_t res;
+        assert_int_equal(opfor_viktoria_calc(&m, &req, &res, NULL), 0);
+        const opfor_viktoria_named_roll_t *h = opfor_viktoria_result_roll(&res, "hit");
+        assert_int_equal(h->roll.kind, hit->kind);
+        double pc = opfor_viktoria_result_roll(&res, "critical")->roll.p_rendered;
+        double pk = opfor_viktoria_result_outcome(&res, "killed")->p_rendered;
+        assert_true(fabs(pc - 1.0 / 36.0) < 1e-9);
+        const int n = 30000;
+        int crits = 0, kills = 0;
+        char buf[256];
+        for (int s = 0; s < n; s++) {
+            opfor_vk_state_t st = st0;
+            opfor_rng_seed(&st.rng, (uint64_t)s, 11);
+            opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
+            buf[0] = 0;
+            int e = vk_shoot(ctx, &st, f, g, OPFOR_VK_R_RIFLE, gap, 0, &ev);
+            crits += strstr(buf, "critical") != NULL;
+            kills += e == 2;
+        }
+        fx_assert_rate(crits, n, pc, 4.0);
+        fx_assert_rate(kills, n, pk, 4.0);
+        opfor_vk_ctx_free(ctx);
+        free(sc);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fire_ranges_by_weapon),
@@ -277,6 +341,7 @@ int main(void) {
         cmocka_unit_test(fire_aimed_at_the_wounded),
         cmocka_unit_test(fire_not_at_units_in_melee),
         cmocka_unit_test(fire_tables_agree_with_the_calculator),
+        cmocka_unit_test(fire_critical_is_the_calculators),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

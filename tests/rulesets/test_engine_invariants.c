@@ -2,7 +2,8 @@
  * thousands of random games on the built-in competitive scenario (and some with weather, the
  * XII options and the greedy policy) no figure comes back from the dead, no unit acts twice
  * in a turn, no figure ends inside impassable terrain or another base, the dead never move
- * or act, and every listed action applies.
+ * or act, and every listed action applies; the lazy listing of one action group agrees with
+ * the full list, and the random_kind policy is uniform over the groups open to a unit.
  *
  * 2000 games normally; OPFOR_TEST_SCALE (or a sanitizer build) scales the count down.
  */
@@ -171,10 +172,107 @@ static void invariants_hold_with_weather_specials_and_greedy(void **state) {
     free(sc);
 }
 
+static int group_of(const opfor_vk_action_t *a) {
+    return a->kind == OPFOR_VK_ADVANCE && (a->flags & OPFOR_VK_AF_FIRE) ? OPFOR_VK_GROUP_MOVING_FIRE
+                                                                        : a->kind;
+}
+
+/* Lazy listing: at every decision of random games, each group's own listing is exactly that
+ * group's part of the full list (same actions, same order), and the cheap group mask covers
+ * every group the full list has. */
+static void invariants_lazy_listing_matches_the_full_list(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = builtin();
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int games = (int)(200 * fx_scale());
+    long checked = 0;
+    opfor_rng_t prng;
+    opfor_rng_seed(&prng, 5, 5);
+    for (int g = 0; g < games; g++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, (uint64_t)g + 1000);
+        for (int step = 0; step < 5000 && opfor_vk_current(ctx, &st) != OPFOR_VK_TERMINAL; step++) {
+            opfor_vk_action_t full[OPFOR_VK_MAX_ACTIONS], part[OPFOR_VK_MAX_ACTIONS];
+            int n = opfor_vk_legal(ctx, &st, full, OPFOR_VK_MAX_ACTIONS);
+            assert_true(n > 0);
+            if (opfor_vk_current(ctx, &st) != OPFOR_VK_CHANCE && n < OPFOR_VK_MAX_ACTIONS) {
+                uint32_t mask = opfor_vk_legal_groups(ctx, &st);
+                for (int grp = 0; grp < OPFOR_VK_GROUP_COUNT; grp++) {
+                    int m = opfor_vk_legal_group(ctx, &st, grp, part, OPFOR_VK_MAX_ACTIONS);
+                    int k = 0;
+                    for (int i = 0; i < n; i++) {
+                        if (group_of(&full[i]) != grp)
+                            continue;
+                        assert_true(k < m);
+                        assert_memory_equal(&full[i], &part[k], sizeof full[i]);
+                        k++;
+                    }
+                    assert_int_equal(k, m);
+                    if (m > 0 && !(mask >> grp & 1))
+                        fail_msg("group %d has actions but is not in the mask", grp);
+                    checked++;
+                }
+            }
+            int i = opfor_vk_current(ctx, &st) == OPFOR_VK_CHANCE
+                        ? 0
+                        : (int)opfor_rng_below(&prng, (uint32_t)n);
+            assert_int_equal(opfor_vk_apply(ctx, &st, &full[i], NULL), 0);
+        }
+    }
+    assert_true(checked > 1000 * fx_scale());
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
+/* random_kind: its lazy games replay from their logs, and at one decision it picks each open
+ * group equally often (4-sigma). */
+static void invariants_random_kind_is_uniform_over_groups(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = builtin();
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    static opfor_vk_action_t log[20000];
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        opfor_vk_state_t fin, rep;
+        int nlog = 0, done = 0;
+        opfor_vk_play(ctx, seed, OPFOR_VK_POLICY_RANDOM_KIND, OPFOR_VK_POLICY_RANDOM_KIND, seed,
+                      NULL, &fin, log, 20000, &nlog);
+        assert_true(opfor_vk_is_terminal(ctx, &fin));
+        assert_int_equal(opfor_vk_replay(ctx, seed, log, nlog, &rep, &done), 0);
+        assert_true(opfor_vk_state_hash(&rep) == opfor_vk_state_hash(&fin));
+    }
+    /* the Fusiliers' first activation */
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 9);
+    fx_activate(ctx, &st, 2);
+    opfor_vk_action_t full[OPFOR_VK_MAX_ACTIONS];
+    int n = opfor_vk_legal(ctx, &st, full, OPFOR_VK_MAX_ACTIONS);
+    int count[OPFOR_VK_GROUP_COUNT] = {0}, ngroups = 0;
+    for (int i = 0; i < n; i++)
+        if (count[group_of(&full[i])]++ == 0)
+            ngroups++;
+    assert_true(ngroups >= 3);
+    int hits[OPFOR_VK_GROUP_COUNT] = {0};
+    const int draws = 6000;
+    opfor_rng_t r;
+    opfor_rng_seed(&r, 77, 1);
+    for (int k = 0; k < draws; k++)
+        hits[group_of(
+            &full[opfor_vk_policy_choose(ctx, &st, OPFOR_VK_POLICY_RANDOM_KIND, full, n, &r)])]++;
+    for (int grp = 0; grp < OPFOR_VK_GROUP_COUNT; grp++)
+        if (count[grp])
+            fx_assert_rate(hits[grp], draws, 1.0 / ngroups, 4.0);
+        else
+            assert_int_equal(hits[grp], 0);
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(invariants_hold_over_random_games),
         cmocka_unit_test(invariants_hold_with_weather_specials_and_greedy),
+        cmocka_unit_test(invariants_lazy_listing_matches_the_full_list),
+        cmocka_unit_test(invariants_random_kind_is_uniform_over_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

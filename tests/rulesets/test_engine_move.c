@@ -1,7 +1,8 @@
 /* tests/rulesets/test_engine_move.c — movement (Viktoria! VIII): X plus 1d3 with X from the
  * calculator, rough ground at half (foot) and quarter (mounted) speed, roads cancelling rough,
  * linear obstacles costing an inch, impassable terrain, no moving through figures or into
- * enemy contact, the table edge, coherency, crawling, mounting and limbering.
+ * enemy contact, the table edge, coherency, crawling, mounting and limbering, and detours
+ * (waypoints) round terrain that blocks a straight move.
  *
  * Distances are checked exactly for each d3 face; face frequencies with a 4-sigma band over
  * fixed seeds.
@@ -336,6 +337,78 @@ static void move_guns_limber_to_move_and_unlimber_to_fire(void **state) {
     free(sc);
 }
 
+/* Detours (VIII): where a straight move is blocked (impassable ground; a building for riders),
+ * the legal list offers a waypoint round the obstacle, reachable in a straight line, and
+ * moving by it gets further than running into the obstacle. */
+static int find_via(const opfor_vk_action_t *a, int n, int kind, opfor_pt_t dest) {
+    for (int i = 0; i < n; i++)
+        if (a[i].kind == kind && (a[i].flags & OPFOR_VK_AF_VIA) &&
+            opfor_dist(a[i].dest, dest) < 0.01f)
+            return i;
+    return -1;
+}
+
+static void move_detours_round_blocking_terrain(void **state) {
+    (void)state;
+    static const opfor_pt_t house[4] = {{18, 26}, {30, 26}, {30, 32}, {18, 32}};
+    for (int riders = 0; riders < 2; riders++) {
+        opfor_scenario_t *sc = fx_new(48, 48);
+        fx_unit(sc, riders ? "Hussars" : "Rifles", 0, riders ? OPFOR_UT_CAVALRY : OPFOR_UT_INFANTRY,
+                OPFOR_Q_SOLDIER, 3, opfor_pt(24, 20), opfor_pt(0, 1), 0, OPFOR_W_CARBINE,
+                riders ? OPFOR_FIG_MOUNTED | OPFOR_FIG_HORSE : 0);
+        fx_unit(sc, "Far", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(24, 46),
+                opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+        fx_general(sc, 0, opfor_pt(24, 14));
+        fx_feature(sc, OPFOR_TK_BUILDING, OPFOR_SHAPE_AREA, house, 4, 0.0f);
+        opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+        opfor_vk_state_t st0;
+        opfor_vk_state_init(ctx, &st0, 3);
+        fx_activate(ctx, &st0, 0);
+        opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, &st0, a, OPFOR_VK_MAX_ACTIONS);
+        opfor_pt_t enemy = st0.figures[st0.units[1].first].pos;
+        int iv = find_via(a, n, OPFOR_VK_ADVANCE, enemy);
+        if (!riders) { /* men on foot go through the house's doors: no detour needed */
+            assert_int_equal(iv, -1);
+            opfor_vk_ctx_free(ctx);
+            free(sc);
+            continue;
+        }
+        assert_true(iv >= 0);
+        assert_true(find_via(a, n, OPFOR_VK_RUN, enemy) >= 0);
+        assert_false(opfor_poly_seg_intersects(house, 4, opfor_pt(24, 20), a[iv].via));
+        assert_false(opfor_poly_contains(house, 4, a[iv].via));
+        /* four advances on the enemy: straight on they stop at the wall, by the offered
+           detours they get round the house */
+        for (int detour = 0; detour < 2; detour++) {
+            opfor_vk_state_t st = st0;
+            for (int k = 0; k < 4; k++) {
+                st.units[0].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
+                st.phase = OPFOR_VK_PH_ACTION;
+                st.cur = 0;
+                st.side = 0;
+                n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+                int i = detour ? find_via(a, n, OPFOR_VK_ADVANCE, enemy) : -1;
+                opfor_vk_action_t mv = fx_act(OPFOR_VK_ADVANCE, 0);
+                mv.dest = enemy;
+                if (i >= 0)
+                    mv = a[i];
+                assert_int_equal(opfor_vk_apply(ctx, &st, &mv, NULL), 0);
+                for (int f = 0; f < 3; f++) /* nobody ever stands in the house */
+                    assert_false(opfor_poly_contains(house, 4, st.figures[f].pos));
+            }
+            for (int f = 0; f < 3; f++) {
+                if (detour)
+                    assert_true(st.figures[f].pos.y > 32.0f);
+                else
+                    assert_true(st.figures[f].pos.y < 26.0f);
+            }
+        }
+        opfor_vk_ctx_free(ctx);
+        free(sc);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(move_open_ground_is_x_plus_d3),
@@ -349,6 +422,7 @@ int main(void) {
         cmocka_unit_test(move_crawl_goes_prone_and_dismounts),
         cmocka_unit_test(move_mount_and_dismount),
         cmocka_unit_test(move_guns_limber_to_move_and_unlimber_to_fire),
+        cmocka_unit_test(move_detours_round_blocking_terrain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* tests/rulesets/test_engine_special.c — wounds and special rules: medics binding wounds (VI),
  * mesmerism, the test to break it and the mesmerist's control of the figure (XII.B), the
- * start-of-turn weather event (XIII), and the XII options: armour of machines, walkers, and
- * balloons drifting with the wind.
+ * start-of-turn weather event (XIII), and the XII options: armour of machines, walkers (and
+ * their three shells a turn), balloons drifting with the wind, dirigibles steering and
+ * climbing, balloons climbing.
  *
  * Rates use fixed seeds and a 4-sigma band around the calculator's rendered chances.
  */
@@ -255,6 +256,178 @@ static void special_balloons_drift_downwind(void **state) {
     free(sc);
 }
 
+/* Walkers (XII.E) under the XII options: three shots a turn, each resolved as artillery
+ * fire, in any direction, served by the walker itself (no crew, no loading, no limbering: it
+ * walks); a staggered walker may not fire. */
+static int count_of(const char *s, const char *w) {
+    int n = 0;
+    for (const char *p = strstr(s, w); p; p = strstr(p + 1, w))
+        n++;
+    return n;
+}
+
+static void special_walker_fires_three_shells(void **state) {
+    (void)state;
+    for (int specials = 0; specials < 2; specials++) {
+        opfor_scenario_t *sc = fx_new(48, 48);
+        int walker = fx_unit(sc, "Tripod", 1, OPFOR_UT_WALKER, OPFOR_Q_ELITE, 1, opfor_pt(24, 30),
+                             opfor_pt(0, -1), 0, OPFOR_W_FIELD_GUN, OPFOR_FIG_EQUIPMENT);
+        int rifles = fx_unit(sc, "Rifles", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 8,
+                             opfor_pt(24, 10), opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+        fx_general(sc, 0, opfor_pt(4, 4));
+        opfor_vk_options_t opt;
+        memset(&opt, 0, sizeof opt);
+        opt.specials = specials;
+        opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, 4);
+        fx_activate(ctx, &st, walker);
+        opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+        int k = fx_find(a, n, OPFOR_VK_FIRE_ARTILLERY, rifles);
+        if (!specials) { /* without the XII options a crewless gun does not fire */
+            assert_int_equal(k, -1);
+            opfor_vk_ctx_free(ctx);
+            free(sc);
+            continue;
+        }
+        assert_true(k >= 0);
+        assert_true(fx_find(a, n, OPFOR_VK_ADVANCE, OPFOR_VK_NONE) >= 0); /* it walks */
+        assert_int_equal(fx_find(a, n, OPFOR_VK_LIMBER, OPFOR_VK_NONE), -1);
+        assert_int_equal(fx_find(a, n, OPFOR_VK_UNLIMBER, OPFOR_VK_NONE), -1);
+        opfor_vk_state_t staggered = st;
+        char buf[2048];
+        opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
+        buf[0] = 0;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &a[k], &ev), 0);
+        assert_int_equal(count_of(buf, "shell"), 3);
+        /* next turn it fires again, with no loading in between */
+        st.units[walker].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
+        st.phase = OPFOR_VK_PH_ACTION;
+        st.cur = (uint8_t)walker;
+        st.side = 1;
+        n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+        assert_true(fx_find(a, n, OPFOR_VK_FIRE_ARTILLERY, OPFOR_VK_NONE) >= 0);
+        /* a staggered walker only recovers */
+        staggered.ux[walker].hesitate = (uint8_t)(staggered.turn + 1);
+        n = opfor_vk_legal(ctx, &staggered, a, OPFOR_VK_MAX_ACTIONS);
+        assert_int_equal(fx_find(a, n, OPFOR_VK_FIRE_ARTILLERY, OPFOR_VK_NONE), -1);
+        opfor_vk_ctx_free(ctx);
+        free(sc);
+    }
+}
+
+/* Balloons and dirigibles (XII.D) under the XII options: a dirigible steers up to twice
+ * transport advance mounted (X + d3) in any direction, over buildings, and climbs or
+ * descends up to two levels a move; a balloon only climbs or descends one level (and no
+ * longer climbs once damaged); nobody flies below the ground. */
+static void special_dirigibles_steer_and_climb(void **state) {
+    (void)state;
+    static const opfor_pt_t house[4] = {{16, 18}, {22, 18}, {22, 30}, {16, 30}};
+    opfor_scenario_t *sc = fx_new(60, 48);
+    sc->weather.level = 1; /* calm: no drift */
+    int d = fx_unit(sc, "Airship", 0, OPFOR_UT_DIRIGIBLE, OPFOR_Q_SOLDIER, 2, opfor_pt(10, 24),
+                    opfor_pt(1, 0), 0, OPFOR_W_RIFLE, 0);
+    int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 1, opfor_pt(10, 40),
+                    opfor_pt(1, 0), 0, OPFOR_W_RIFLE, 0);
+    fx_unit(sc, "Foe", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(56, 4), opfor_pt(0, 1), 0,
+            OPFOR_W_RIFLE, 0);
+    fx_general(sc, 0, opfor_pt(4, 4));
+    fx_feature(sc, OPFOR_TK_BUILDING, OPFOR_SHAPE_AREA, house, 4, 0.0f);
+    opfor_vk_options_t opt;
+    memset(&opt, 0, sizeof opt);
+    opt.specials = 1;
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
+    int x = ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][1][0][0];
+    assert_true(x > 0);
+    int seen[4] = {0, 0, 0, 0};
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, seed);
+        fx_activate(ctx, &st, d);
+        assert_int_equal(st.ux[d].altitude, 1); /* aloft from the start */
+        opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+        int climbs = 0, runs = 0;
+        for (int i = 0; i < n; i++) {
+            climbs += (a[i].flags & OPFOR_VK_AF_CLIMB) != 0;
+            runs += a[i].kind == OPFOR_VK_RUN || a[i].kind == OPFOR_VK_CRAWL;
+        }
+        assert_int_equal(climbs, 2); /* one or two levels */
+        assert_int_equal(runs, 0);
+        opfor_vk_action_t fly = fx_act(OPFOR_VK_ADVANCE, d);
+        fly.dest = opfor_pt(58, 24); /* straight over the house */
+        fly.flags = OPFOR_VK_AF_CLIMB;
+        fly.arc = 2;
+        opfor_pt_t p0 = st.figures[st.units[d].first].pos;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &fly, NULL), 0);
+        opfor_pt_t p1 = st.figures[st.units[d].first].pos;
+        float flown = p1.x - p0.x;
+        int face = (int)(flown / 2.0f + 0.5f) - x; /* the d3 */
+        assert_true(face >= 1 && face <= 3);
+        assert_true(fabsf(flown - 2.0f * (float)(x + face)) < 0.01f);
+        assert_true(fabsf(p1.y - p0.y) < 0.001f);
+        seen[face]++;
+        assert_int_equal(st.ux[d].altitude, 3);
+        /* three levels down in one move, or below the ground, are not allowed */
+        opfor_vk_state_t s2 = st;
+        s2.units[d].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
+        s2.phase = OPFOR_VK_PH_ACTION;
+        s2.cur = (uint8_t)d;
+        s2.side = 0;
+        opfor_vk_action_t down = fx_act(OPFOR_VK_ADVANCE, d);
+        down.dest = p1;
+        down.flags = OPFOR_VK_AF_DESCEND;
+        down.arc = 3;
+        assert_int_equal(opfor_vk_apply(ctx, &s2, &down, NULL), OPFOR_EILLEGAL);
+        s2.ux[d].altitude = 1;
+        down.arc = 2;
+        assert_int_equal(opfor_vk_apply(ctx, &s2, &down, NULL), OPFOR_EILLEGAL);
+        down.arc = 1;
+        assert_int_equal(opfor_vk_apply(ctx, &s2, &down, NULL), 0);
+        assert_int_equal(s2.ux[d].altitude, 0);
+    }
+    for (int f = 1; f <= 3; f++) /* every d3 face comes up */
+        assert_true(seen[f] > 5);
+    /* the balloon: one level, no steering, no climbing once damaged */
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 1);
+    fx_activate(ctx, &st, b);
+    opfor_vk_action_t up = fx_act(OPFOR_VK_ADVANCE, b);
+    up.dest = opfor_pt(40, 40);
+    up.flags = OPFOR_VK_AF_CLIMB;
+    up.arc = 2;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &up, NULL), OPFOR_EILLEGAL);
+    opfor_vk_state_t damaged = st;
+    up.arc = 1;
+    opfor_pt_t p0 = st.figures[st.units[b].first].pos;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &up, NULL), 0);
+    assert_int_equal(st.ux[b].altitude, 2);
+    assert_true(opfor_dist(p0, st.figures[st.units[b].first].pos) < 0.001f);
+    damaged.ux[b].damage = 1;
+    assert_int_equal(opfor_vk_apply(ctx, &damaged, &up, NULL), OPFOR_EILLEGAL);
+    /* whole random games with both craft: every listed action applies, nobody sinks below
+       the ground or climbs past the ceiling */
+    opfor_rng_t r;
+    opfor_rng_seed(&r, 3, 3);
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        opfor_vk_state_init(ctx, &st, seed);
+        for (int step = 0; step < 3000 && opfor_vk_current(ctx, &st) != OPFOR_VK_TERMINAL; step++) {
+            opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+            int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+            assert_true(n > 0);
+            int i = opfor_vk_current(ctx, &st) == OPFOR_VK_CHANCE
+                        ? 0
+                        : (int)opfor_rng_below(&r, (uint32_t)n);
+            assert_int_equal(opfor_vk_apply(ctx, &st, &a[i], NULL), 0);
+            assert_true(st.ux[d].altitude <= VK_MAX_ALTITUDE &&
+                        st.ux[b].altitude <= VK_MAX_ALTITUDE);
+        }
+    }
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(special_medics_bind_wounds),
@@ -263,6 +436,8 @@ int main(void) {
         cmocka_unit_test(special_weather_event_each_turn),
         cmocka_unit_test(special_machines_armour_and_walkers),
         cmocka_unit_test(special_balloons_drift_downwind),
+        cmocka_unit_test(special_walker_fires_three_shells),
+        cmocka_unit_test(special_dirigibles_steer_and_climb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

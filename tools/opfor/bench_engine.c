@@ -1,10 +1,12 @@
 /* tools/opfor/bench_engine.c — `opfor bench engine [--json] [--seconds S]`: how fast the
  * Viktoria! rules engine plays.
  *
- * Plays whole games on the built-in competitive scenario with the random policy on one
- * thread and reports unit activations per second and whole games per second (median of 5
- * runs), the size of the game state in bytes, and state copies per second. The lead wires
- * opfor_bench_engine into `opfor bench`; it takes argv with argv[0] == "engine".
+ * Plays whole games on the built-in competitive scenario on one thread, with the random
+ * policy (uniform over the full legal list) and with random_kind (a group of actions first,
+ * listed lazily: the cheap rollout policy), and reports unit activations per second and
+ * whole games per second for each (median of 5 runs), the size of the game state in bytes,
+ * and state copies per second. The lead wires opfor_bench_engine into `opfor bench`; it takes
+ * argv with argv[0] == "engine".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,13 +67,13 @@ typedef struct run {
     double wall_acts_per_s;         /* per second of wall-clock time */
 } run_t;
 
-static run_t one_run(const opfor_vk_ctx_t *ctx, double seconds, uint64_t *seed) {
+static run_t one_run(const opfor_vk_ctx_t *ctx, double seconds, uint64_t *seed,
+                     opfor_vk_policy_t pol) {
     double c0 = cpu_now(), c = c0, w0 = secs_now();
     long acts = 0, games = 0;
     while (c - c0 < seconds) {
         opfor_vk_result_t r;
-        acts += opfor_vk_play(ctx, *seed, OPFOR_VK_POLICY_RANDOM, OPFOR_VK_POLICY_RANDOM,
-                              *seed ^ 0xabcdefULL, &r, NULL, NULL, 0, NULL);
+        acts += opfor_vk_play(ctx, *seed, pol, pol, *seed ^ 0xabcdefULL, &r, NULL, NULL, 0, NULL);
         (*seed)++;
         games++;
         c = cpu_now();
@@ -111,12 +113,13 @@ int opfor_bench_engine(int argc, char **argv) {
         const char *s = argv[i];
         if (opfor_cli_is_help(s)) {
             printf("usage: opfor bench engine [--json] [--seconds S]\n\n"
-                   "Plays whole Viktoria! games on the built-in competitive scenario with the\n"
-                   "random policy (one thread), %d runs of S seconds of the thread's CPU time\n"
-                   "(default 1), and reports the median unit activations and games per CPU\n"
-                   "second (and activations per wall-clock second), the state size in bytes and\n"
-                   "state copies per second.\n",
-                   ENGINE_RUNS);
+                   "Plays whole Viktoria! games on the built-in competitive scenario (one\n"
+                   "thread), %d runs of S seconds of the thread's CPU time (default 1) with the\n"
+                   "random policy (uniform over the full legal list), then %d with random_kind\n"
+                   "(an action group first, listed lazily), and reports for each the median unit\n"
+                   "activations and games per CPU second (and activations per wall-clock\n"
+                   "second), the state size in bytes and state copies per second.\n",
+                   ENGINE_RUNS, ENGINE_RUNS);
             return OPFOR_EXIT_OK;
         } else if (strcmp(s, "--json") == 0) {
             json = 1;
@@ -151,17 +154,22 @@ int opfor_bench_engine(int argc, char **argv) {
     double ctx_secs = secs_now() - ctx_t0;
     opfor_vk_ctx_free(tmp);
 
-    uint64_t seed = 1;
-    double acts[ENGINE_RUNS], games[ENGINE_RUNS], sa[ENGINE_RUNS], sg[ENGINE_RUNS], sw[ENGINE_RUNS];
-    for (int r = 0; r < ENGINE_RUNS; r++) {
-        run_t x = one_run(ctx, seconds, &seed);
-        acts[r] = sa[r] = x.acts_per_s;
-        games[r] = sg[r] = x.games_per_s;
-        sw[r] = x.wall_acts_per_s;
+    /* [0] random, [1] random_kind; each over the same seeds */
+    static const opfor_vk_policy_t POL[2] = {OPFOR_VK_POLICY_RANDOM, OPFOR_VK_POLICY_RANDOM_KIND};
+    double acts[2][ENGINE_RUNS], games[2][ENGINE_RUNS], sa[2][ENGINE_RUNS], sg[2][ENGINE_RUNS],
+        sw[2][ENGINE_RUNS];
+    for (int p = 0; p < 2; p++) {
+        uint64_t seed = 1;
+        for (int r = 0; r < ENGINE_RUNS; r++) {
+            run_t x = one_run(ctx, seconds, &seed, POL[p]);
+            acts[p][r] = sa[p][r] = x.acts_per_s;
+            games[p][r] = sg[p][r] = x.games_per_s;
+            sw[p][r] = x.wall_acts_per_s;
+        }
+        qsort(sa[p], ENGINE_RUNS, sizeof sa[p][0], cmp_d);
+        qsort(sg[p], ENGINE_RUNS, sizeof sg[p][0], cmp_d);
+        qsort(sw[p], ENGINE_RUNS, sizeof sw[p][0], cmp_d);
     }
-    qsort(sa, ENGINE_RUNS, sizeof sa[0], cmp_d);
-    qsort(sg, ENGINE_RUNS, sizeof sg[0], cmp_d);
-    qsort(sw, ENGINE_RUNS, sizeof sw[0], cmp_d);
     double copies = copies_per_s(ctx, seconds);
     struct utsname u;
     char machine[400], cpu[256];
@@ -182,20 +190,29 @@ int opfor_bench_engine(int argc, char **argv) {
         opfor_json_kv_int(&j, "threads", 1);
         opfor_json_kv_num(&j, "seconds_per_run", seconds);
         opfor_json_kv_int(&j, "runs", ENGINE_RUNS);
-        opfor_json_kv_num(&j, "activations_per_s", sa[ENGINE_RUNS / 2]);
-        opfor_json_kv_num(&j, "games_per_s", sg[ENGINE_RUNS / 2]);
         opfor_json_kv_str(&j, "clock", "thread CPU time");
-        opfor_json_kv_num(&j, "wall_activations_per_s", sw[ENGINE_RUNS / 2]);
-        opfor_json_key(&j, "activations_per_run");
-        opfor_json_arr_begin(&j);
-        for (int r = 0; r < ENGINE_RUNS; r++)
-            opfor_json_num(&j, acts[r]);
-        opfor_json_arr_end(&j);
-        opfor_json_key(&j, "games_per_run");
-        opfor_json_arr_begin(&j);
-        for (int r = 0; r < ENGINE_RUNS; r++)
-            opfor_json_num(&j, games[r]);
-        opfor_json_arr_end(&j);
+        for (int p = 0; p < 2; p++) {
+            const char *pfx = p == 0 ? "" : "random_kind_";
+            char key[64];
+            snprintf(key, sizeof key, "%sactivations_per_s", pfx);
+            opfor_json_kv_num(&j, key, sa[p][ENGINE_RUNS / 2]);
+            snprintf(key, sizeof key, "%sgames_per_s", pfx);
+            opfor_json_kv_num(&j, key, sg[p][ENGINE_RUNS / 2]);
+            snprintf(key, sizeof key, "%swall_activations_per_s", pfx);
+            opfor_json_kv_num(&j, key, sw[p][ENGINE_RUNS / 2]);
+            snprintf(key, sizeof key, "%sactivations_per_run", pfx);
+            opfor_json_key(&j, key);
+            opfor_json_arr_begin(&j);
+            for (int r = 0; r < ENGINE_RUNS; r++)
+                opfor_json_num(&j, acts[p][r]);
+            opfor_json_arr_end(&j);
+            snprintf(key, sizeof key, "%sgames_per_run", pfx);
+            opfor_json_key(&j, key);
+            opfor_json_arr_begin(&j);
+            for (int r = 0; r < ENGINE_RUNS; r++)
+                opfor_json_num(&j, games[p][r]);
+            opfor_json_arr_end(&j);
+        }
         opfor_json_kv_int(&j, "state_bytes", (int64_t)sizeof(opfor_vk_state_t));
         opfor_json_kv_num(&j, "state_copies_per_s", copies);
         opfor_json_kv_num(&j, "context_init_s", ctx_secs);
@@ -203,11 +220,13 @@ int opfor_bench_engine(int argc, char **argv) {
         opfor_json_end(&j);
     } else {
         printf("machine: %s\ncpu: %s\n", machine, cpu);
-        printf("engine: %.0f activations/s, %.1f games/s (random policy, one thread, per CPU "
-               "second; median of %d runs of %g s; activations min %.0f max %.0f; wall clock "
-               "%.0f/s)\n",
-               sa[ENGINE_RUNS / 2], sg[ENGINE_RUNS / 2], ENGINE_RUNS, seconds, sa[0],
-               sa[ENGINE_RUNS - 1], sw[ENGINE_RUNS / 2]);
+        for (int p = 0; p < 2; p++)
+            printf("engine: %.0f activations/s, %.1f games/s (%s policy, one thread, per CPU "
+                   "second; median of %d runs of %g s; activations min %.0f max %.0f; wall "
+                   "clock %.0f/s)\n",
+                   sa[p][ENGINE_RUNS / 2], sg[p][ENGINE_RUNS / 2],
+                   p == 0 ? "random" : "random_kind", ENGINE_RUNS, seconds, sa[p][0],
+                   sa[p][ENGINE_RUNS - 1], sw[p][ENGINE_RUNS / 2]);
         printf("  scenario: %s\n  state: %zu bytes, %.0f copies/s; context built in %.3f s\n",
                sc->name, sizeof(opfor_vk_state_t), copies, ctx_secs);
     }

@@ -21,7 +21,7 @@
 static void help(FILE *f) {
     fprintf(f,
             "usage: opfor selfplay viktoria [--scenario FILE] --games N --seed S\n"
-            "                               [--policy-a random|greedy] [--policy-b random|greedy]\n"
+            "                               [--policy-a P] [--policy-b P]\n"
             "                               [--turns N] [--weather] [--specials] [--json]\n"
             "\n"
             "Plays N whole Viktoria! games with simple built-in policies and prints each\n"
@@ -32,8 +32,10 @@ static void help(FILE *f) {
             "  --scenario FILE  scenario YAML (default: the built-in competitive_default)\n"
             "  --games N        games to play, 1..%ld (required)\n"
             "  --seed S         seed, a whole number >= 0 (required)\n"
-            "  --policy-a P     policy of the first side: random (default) or greedy\n"
-            "  --policy-b P     policy of the second side: random (default) or greedy\n"
+            "  --policy-a P     policy of the first side: random (default, uniform over the\n"
+            "                   legal actions), greedy (one ply), or random_kind (an action\n"
+            "                   group first, then one of its actions; lists lazily)\n"
+            "  --policy-b P     policy of the second side: random, greedy or random_kind\n"
             "  --turns N        turn limit, 1..1000 (default: the scenario's, else 12)\n"
             "  --weather        roll a weather event every turn (XIII)\n"
             "  --specials       vehicles, automatons, walkers and flying craft rules (XII)\n"
@@ -63,8 +65,8 @@ static int is_flag(const char *a, const char *name) {
 static int parse_policy(const char *flag, const char *v, opfor_vk_policy_t *out) {
     int p;
     if (!v || opfor_vocab_lookup(opfor_vk_policy_names, v, &p) != 0)
-        return opfor_cli_usage_error("selfplay: %s must be random or greedy, got '%s'", flag,
-                                     v ? v : "");
+        return opfor_cli_usage_error("selfplay: %s must be random, greedy or random_kind, got '%s'",
+                                     flag, v ? v : "");
     *out = (opfor_vk_policy_t)p;
     return 0;
 }

@@ -73,6 +73,9 @@ enum {
     OPFOR_VK_AF_MOVE = 1u << 4,        /* CONTROL: walk the figure to dest */
     OPFOR_VK_AF_MOUNT = 1u << 5,       /* ADVANCE/RUN: remount before moving (VIII) */
     OPFOR_VK_AF_DISMOUNT = 1u << 6,    /* ADVANCE: dismount before moving (VIII) */
+    OPFOR_VK_AF_CLIMB = 1u << 7,       /* ADVANCE of a balloon or dirigible (XII options):
+                                          climb `arc` levels (1, or 2 for a dirigible) */
+    OPFOR_VK_AF_DESCEND = 1u << 8,     /* ... or descend `arc` levels (XII.D) */
 };
 
 /* One action with its parameters. 24 bytes, plain data: logs store it as is. */
@@ -258,6 +261,18 @@ int opfor_vk_current(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
  * the list is the single ROLL action. Never allocates. */
 int opfor_vk_legal(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_vk_action_t *out,
                    int max);
+/* Action groups for lazy listing: an action kind (opfor_vk_kind_t), or
+ * OPFOR_VK_GROUP_MOVING_FIRE for ADVANCE with OPFOR_VK_AF_FIRE (a group of its own because
+ * listing it needs sight of the enemy, which plain moves do not). */
+#define OPFOR_VK_GROUP_MOVING_FIRE OPFOR_VK_KIND_COUNT
+#define OPFOR_VK_GROUP_COUNT (OPFOR_VK_KIND_COUNT + 1)
+/* Bit g set for each group that may have legal actions in st: at the ACTION phase a cheap
+ * superset (no sight or distance tests; a group may turn out empty), elsewhere exact. */
+uint32_t opfor_vk_legal_groups(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
+/* The legal actions of st in group g, in the order opfor_vk_legal lists them, computing only
+ * what that group needs; returns how many (0 when the group has none). Never allocates. */
+int opfor_vk_legal_group(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int group,
+                         opfor_vk_action_t *out, int max);
 /* Applies action a to st, drawing dice from st->rng, and appends events to ev (may be
  * NULL). Returns 0, or OPFOR_EILLEGAL (st unchanged) when the action does not fit the
  * phase, unit or target. Any destination on the table is legal for a movement action: the
@@ -296,11 +311,13 @@ int opfor_vk_replay(const opfor_vk_ctx_t *ctx, uint64_t seed, const opfor_vk_act
 /* ---- policies (rulesets/viktoria/policy.c) ---- */
 
 typedef enum opfor_vk_policy {
-    OPFOR_VK_POLICY_RANDOM = 0, /* uniform over the legal actions */
-    OPFOR_VK_POLICY_GREEDY,     /* one ply: best immediate expected value */
+    OPFOR_VK_POLICY_RANDOM = 0,  /* uniform over the legal actions */
+    OPFOR_VK_POLICY_GREEDY,      /* one ply: best immediate expected value */
+    OPFOR_VK_POLICY_RANDOM_KIND, /* uniform over the action groups open to the unit, then over
+                                    that group's actions: lists lazily (cheap rollouts) */
     OPFOR_VK_POLICY_COUNT
 } opfor_vk_policy_t;
-/* "random", "greedy". */
+/* "random", "greedy", "random_kind". */
 extern const opfor_name_t opfor_vk_policy_names[];
 
 /* Picks one of the n legal actions of st for the side to decide, drawing from rng (not
