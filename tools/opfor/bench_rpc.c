@@ -157,6 +157,14 @@ static void pin_thread(int only, int except) {
 
 /* ------------------------------------------------------------------ request packing */
 
+/* Frees what pack_mix() built. */
+static void free_mix(bench_t *b) {
+    for (size_t i = 0; i < MIX_N; i++) {
+        free(b->reqs[i].bytes);
+        b->reqs[i].bytes = NULL;
+    }
+}
+
 static int pack_mix(bench_t *b) {
     for (size_t i = 0; i < MIX_N; i++) {
         char buf[256], *save = NULL, *words[16];
@@ -671,23 +679,27 @@ int opfor_bench_rpc(int argc, char **argv) {
     b->requests = requests;
     b->daemon_cpu = -1;
     if (pack_mix(b) < 0) {
+        free_mix(b);
         free(b);
         return opfor_cli_fail("bench rpc: out of memory");
     }
     if (addr) {
         if (opfor_client_default_addr(addr, b->addr, sizeof b->addr) < 0) {
+            free_mix(b);
             free(b);
             return opfor_cli_usage_error("bench rpc: address too long");
         }
         opfor_client_t *c;
         opfor_diag_t d;
         if (opfor_client_connect(&c, b->addr, 3000, &d) != 0) {
+            free_mix(b);
             free(b);
             return opfor_cli_fail("bench rpc: %s", d.msg);
         }
         opfor_client_close(c);
     } else if ((b->daemon_cpu = b->pin ? choose_daemon_cpu() : -1), (rc = spawn_daemon(b)) != 0) {
         stop_daemon(b);
+        free_mix(b);
         free(b);
         return rc;
     }
@@ -749,8 +761,7 @@ int opfor_bench_rpc(int argc, char **argv) {
     free(all);
     uv_barrier_destroy(&b->start);
     uv_barrier_destroy(&b->end);
-    for (size_t i = 0; i < MIX_N; i++)
-        free(b->reqs[i].bytes);
+    free_mix(b);
     if (failed) {
         int r = opfor_cli_fail("bench rpc: %s", b->err);
         free(b);
