@@ -18,8 +18,15 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# The daemon on a temporary socket (and state directory, removed on exit) with the default
+# scenario, and the terminal Patrol Mode game played against it.
 run: build
-	@$(BUILD)/bin/opfor patrol
+	@dir=$$(mktemp -d /tmp/opfor-run.XXXXXX); \
+	$(BUILD)/bin/opford --socket $$dir/opford.sock --state-dir $$dir/state --log-level warn & \
+	pid=$$!; \
+	trap 'kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; rm -rf "$$dir"' EXIT INT TERM; \
+	for i in $$(seq 100); do [ -S $$dir/opford.sock ] && break; sleep 0.05; done; \
+	$(BUILD)/bin/opfor patrol --connect $$dir/opford.sock --scenario patrol_default
 
 test-unit: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

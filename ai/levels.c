@@ -4,7 +4,9 @@
  * level's temperature from a stream keyed by (game seed, decision number), so a replay repeats
  * every choice; powers use opfor_exp/opfor_log, the same on every machine. The standard
  * level's wall cap keeps it within 150 ms on one core; the strongest levels' caps are only
- * safety nets, so their budgets (and answers) are fixed.
+ * safety nets, so their budgets (and answers) are fixed. No level cheats: challenge searches
+ * as veteran does and leaves the game's balance to the director; reading hidden state is
+ * the caller's explicit cfg.cheat (`--cheat`), which opfor_ai_level_apply never touches.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,14 +14,16 @@
 #include "opfor/ai.h"
 #include "opfor/mathx.h"
 
-/* The level table. Budgets in iterations; the wall cap stops a slow machine early. */
+/* The level table. Budgets in iterations; the wall cap stops a slow machine early. Measured
+ * with `opfor bench mcts` on Viktoria! (docs/BENCHMARKS.md): standard's 1000 iterations take
+ * about 35 ms (median) of one core, and most of its searches end on the budget. */
 static const opfor_ai_level_info_t LEVELS[OPFOR_AI_LEVEL_COUNT] = {
     {"novice", 200, 40, 1.0, 0.2, 0, "a quick look; often picks a good move that is not the best"},
-    {"standard", 1500, 120, 0.5, 0.5, 0, "a solid opponent; now and then takes the second best"},
-    {"veteran", 5000, 400, 0.25, 0.75, 0, "a long look; rarely strays from the best move"},
+    {"standard", 1000, 120, 0.5, 0.5, 0, "a solid opponent; now and then takes the second best"},
+    {"veteran", 4000, 400, 0.25, 0.75, 0, "a long look; rarely strays from the best move"},
     {"ruthless", 20000, 30000, 0.0, 1.0, 0, "the longest look; always the best move found"},
-    {"challenge", 20000, 30000, 0.0, 1.0, 1,
-     "ruthless, and it cheats: it sees hidden spawns and cards"},
+    {"challenge", 4000, 400, 0.25, 0.75, 0,
+     "veteran play; the director keeps the game close by steering the spawns"},
 };
 
 const opfor_name_t opfor_ai_level_names[] = {
@@ -46,7 +50,6 @@ int opfor_ai_level_apply(int level, opfor_mcts_config_t *cfg) {
         return OPFOR_EINVAL;
     cfg->iterations = lv->iterations;
     cfg->wall_ms = lv->wall_ms;
-    cfg->cheat = lv->cheat;
     return 0;
 }
 
@@ -92,12 +95,20 @@ static void fmt_value(char *buf, size_t n, double v) {
 int opfor_ai_decide(opfor_mcts_t *m, const opfor_game_t *g, const void *state,
                     const opfor_evaluator_t *ev, int level, uint64_t decision,
                     const atomic_int *cancel, opfor_ai_decision_t *out) {
+    return opfor_ai_decide_opts(m, g, state, ev, level, decision, cancel, 0, out);
+}
+
+int opfor_ai_decide_opts(opfor_mcts_t *m, const opfor_game_t *g, const void *state,
+                         const opfor_evaluator_t *ev, int level, uint64_t decision,
+                         const atomic_int *cancel, unsigned opts, opfor_ai_decision_t *out) {
     if (!m || !g || !state || !out)
         return OPFOR_EINVAL;
     memset(out, 0, sizeof *out);
     out->level = level;
     opfor_mcts_config_t cfg = *opfor_mcts_config(m);
     int rc = opfor_ai_level_apply(level, &cfg);
+    if (opts & OPFOR_AI_EXACT)
+        cfg.wall_ms = 0;
     if (rc == 0)
         rc = opfor_mcts_configure(m, &cfg);
     if (rc == 0)

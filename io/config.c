@@ -36,6 +36,15 @@ static const opfor_config_option_t options[] = {
     {"model", "FILE", "Viktoria! calculator model (YAML) for calc; default: the built-in one"},
     {"workers", "N", "threads for AI searches; 0 = one fewer than the cores, at least 1 (default)"},
     {"debug-methods", "yes|no", "enable debug.* methods such as debug.sleep (default no)"},
+    {"display", "SPEC", "e-ink panel for the orders: epd:2in13v4, epd:7in5v2, sim:PANEL:DIR"},
+    {"display-rotation", "DEG", "display: 0, 90, 180 or 270; default: landscape"},
+    {"display-spidev", "PATH", "display: SPI device (default /dev/spidev0.0)"},
+    {"display-gpiochip", "CHIP", "display: GPIO chip label, name or path (default: search)"},
+    {"display-gpio-line", "NAME", "display: line name to find the GPIO chip by (default GPIO17)"},
+    {"display-pin-rst", "N", "display: reset line (default 17)"},
+    {"display-pin-dc", "N", "display: data/command line (default 25)"},
+    {"display-pin-busy", "N", "display: busy line (default 24)"},
+    {"display-pin-pwr", "N|none", "display: panel supply line (default 18)"},
     {NULL, NULL, NULL},
 };
 
@@ -113,6 +122,9 @@ void opfor_config_defaults(opfor_config_t *c) {
     c->max_inflight = 8;
     c->max_clients = 64;
     c->write_queue_max = 4u << 20;
+    c->display_rotation = -1;
+    c->display_pin_rst = c->display_pin_dc = OPFOR_CONFIG_PIN_DEFAULT;
+    c->display_pin_busy = c->display_pin_pwr = OPFOR_CONFIG_PIN_DEFAULT;
 }
 
 static int msg(opfor_diag_t *d, int err, const char *fmt, ...)
@@ -211,6 +223,56 @@ static int is_none(const char *v) {
     return !*v || strcasecmp(v, "none") == 0 || strcasecmp(v, "off") == 0;
 }
 
+/* display-* settings: io stores them; the binaries that drive a panel interpret them. */
+static int set_display(opfor_config_t *c, const char *key, const char *v, opfor_diag_t *d) {
+    static const char *const pins[] = {"display-pin-rst", "display-pin-dc", "display-pin-busy",
+                                       "display-pin-pwr"};
+    int *const pin_fields[] = {&c->display_pin_rst, &c->display_pin_dc, &c->display_pin_busy,
+                               &c->display_pin_pwr};
+    if (strcmp(key, "display") == 0) {
+        if (is_none(v)) {
+            c->display[0] = '\0';
+            return 0;
+        }
+        return copy_path(key, v, c->display, sizeof c->display, d);
+    }
+    if (strcmp(key, "display-rotation") == 0) {
+        if (!*v || strcasecmp(v, "default") == 0) {
+            c->display_rotation = -1;
+            return 0;
+        }
+        if (strcmp(v, "0") && strcmp(v, "90") && strcmp(v, "180") && strcmp(v, "270"))
+            return msg(d, OPFOR_EINVAL, "display-rotation: '%s' is not one of 0, 90, 180, 270", v);
+        c->display_rotation = atoi(v);
+        return 0;
+    }
+    if (strcmp(key, "display-spidev") == 0)
+        return copy_path(key, v, c->display_spidev, sizeof c->display_spidev, d);
+    if (strcmp(key, "display-gpiochip") == 0)
+        return copy_path(key, v, c->display_gpiochip, sizeof c->display_gpiochip, d);
+    if (strcmp(key, "display-gpio-line") == 0)
+        return copy_path(key, v, c->display_gpio_line, sizeof c->display_gpio_line, d);
+    for (int i = 0; i < 4; i++) {
+        if (strcmp(key, pins[i]) != 0)
+            continue;
+        if (!*v || strcasecmp(v, "default") == 0) {
+            *pin_fields[i] = OPFOR_CONFIG_PIN_DEFAULT;
+            return 0;
+        }
+        if (i == 3 && is_none(v)) {
+            *pin_fields[i] = -1;
+            return 0;
+        }
+        uint32_t n;
+        int rc = parse_count(key, v, 0, 511, &n, d);
+        if (rc < 0)
+            return rc;
+        *pin_fields[i] = (int)n;
+        return 0;
+    }
+    return msg(d, OPFOR_ENOENT, "unknown option '%s'", key);
+}
+
 int opfor_config_set(opfor_config_t *c, const char *key, const char *v, opfor_diag_t *d) {
     if (strcmp(key, "socket") == 0) {
         if (is_none(v)) {
@@ -289,6 +351,8 @@ int opfor_config_set(opfor_config_t *c, const char *key, const char *v, opfor_di
         }
         return msg(d, OPFOR_EINVAL, "debug-methods: '%s' is not one of yes, no", v);
     }
+    if (strncmp(key, "display", 7) == 0)
+        return set_display(c, key, v, d);
     return msg(d, OPFOR_ENOENT, "unknown option '%s'", key);
 }
 

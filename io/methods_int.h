@@ -20,6 +20,15 @@
     XX(PING, "ping", opfor__method_ping, 0)                                                        \
     XX(CALC, "calc", opfor__method_calc, 0)                                                        \
     XX(CALC_LIST, "calc.list", opfor__method_calc_list, 0)                                         \
+    XX(AI_ORDERS, "ai.orders", opfor__method_ai_orders, 0)                                         \
+    XX(GAME_CLOSE, "game.close", opfor__method_game_close, 0)                                      \
+    XX(GAME_LIST, "game.list", opfor__method_game_list, 0)                                         \
+    XX(GAME_NEW, "game.new", opfor__method_game_new, 0)                                            \
+    XX(GAME_STATE, "game.state", opfor__method_game_state, 0)                                      \
+    XX(PATROL_INITIATIVE, "patrol.initiative", opfor__method_patrol_initiative, 0)                 \
+    XX(REPORT, "report", opfor__method_report, 0)                                                  \
+    XX(SUBSCRIBE, "subscribe", opfor__method_subscribe, 0)                                         \
+    XX(UNSUBSCRIBE, "unsubscribe", opfor__method_unsubscribe, 0)                                   \
     XX(DEBUG_GAME_CHANGED, "debug.game_changed", opfor__method_debug_game_changed,                 \
        OPFOR_METHOD_DEBUG)                                                                         \
     XX(DEBUG_SLEEP, "debug.sleep", opfor__method_debug_sleep, OPFOR_METHOD_DEBUG)

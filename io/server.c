@@ -9,6 +9,7 @@
  */
 #include "server_int.h"
 
+#include "games_int.h"
 #include "methods_int.h"
 #include "opfor/notify.h"
 #include "opfor/store.h"
@@ -86,6 +87,9 @@ struct opfor_server {
     opfor_viktoria_model_t *model;             /* calculator model in force */
     opfor_workers_t *workers;                  /* threads for long jobs; NULL before start */
     opfor_store_t *store;                      /* saved games, <state-dir>/opfor.db */
+    struct opfor__games *games;                /* games in memory, subscriptions */
+    opfor_event_fn on_event;                   /* listener for every published event */
+    void *on_event_ud;                         /* its argument */
 };
 
 static void client_close(opfor_peer_t *c);
@@ -130,6 +134,21 @@ void *opfor_server_app(const opfor_server_t *s) {
     return s->app;
 }
 
+void opfor_server_on_event(opfor_server_t *s, opfor_event_fn fn, void *ud) {
+    s->on_event = fn;
+    s->on_event_ud = ud;
+}
+
+int opfor__server_has_event_listener(const opfor_server_t *s) {
+    return s->on_event != NULL;
+}
+
+void opfor__server_event(opfor_server_t *s, const char *event, size_t event_len, const char *state,
+                         size_t state_len) {
+    if (s->on_event)
+        s->on_event(s->on_event_ud, event, event_len, state, state_len);
+}
+
 const opfor_viktoria_model_t *opfor__server_model(const opfor_server_t *s) {
     return s->model;
 }
@@ -140,6 +159,10 @@ opfor_workers_t *opfor__server_workers(const opfor_server_t *s) {
 
 opfor_store_t *opfor__server_store(const opfor_server_t *s) {
     return s->store;
+}
+
+struct opfor__games *opfor__server_games(const opfor_server_t *s) {
+    return s->games;
 }
 
 /* Loads the calculator model named by cfg (the built-in one when none) into *m. */
@@ -280,6 +303,18 @@ static void flush_output(opfor_peer_t *c) {
         c->out = NULL;
         c->out_cap = 0;
     }
+}
+
+void opfor__peer_send(opfor_peer_t *c, const char *data, size_t len) {
+    msgpack_sbuffer sb = {len, (char *)data, len}; /* a view: client_send copies or writes */
+    client_send(c, &sb);
+}
+
+opfor_peer_t *opfor__server_peer(opfor_server_t *s, uint64_t serial) {
+    for (opfor_peer_t *c = s->clients; c; c = c->next)
+        if (c->serial == serial)
+            return c->closing || c->draining ? NULL : c;
+    return NULL;
 }
 
 static void send_error(opfor_peer_t *c, uint32_t id, int code, const char *fmt, ...)
@@ -1147,6 +1182,9 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
         return rc;
     LOG(s, INFO, "game store %s (schema %d, integrity ok)", dbpath,
         opfor_store_schema_version(s->store));
+    rc = opfor__games_new(&s->games, s, dbpath);
+    if (rc < 0)
+        return dmsg(d, rc, "cannot set up the games: %s", opfor_strerror(rc));
     if (s->cfg.model[0]) {
         rc = load_model(&s->cfg, s->model, d);
         if (rc < 0)
@@ -1244,6 +1282,8 @@ void opfor_server_free(opfor_server_t *s) {
         server_close_handle(s, (uv_handle_t *)&s->async);
         s->async_on = 0;
     }
+    opfor__games_free(s->games); /* after the jobs' completions: they hold games */
+    s->games = NULL;
     /* Only until our own closes are done: the loop may hold other handles that stay open. With
      * closing handles pending, one iteration never blocks. */
     while (s->pending_closes > 0)

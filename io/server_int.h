@@ -75,5 +75,19 @@ const struct opfor_viktoria_model *opfor__server_model(const opfor_server_t *s);
 struct opfor_workers *opfor__server_workers(const opfor_server_t *s);
 /* The game store, opened (and quick_checked) by opfor_server_start; loop thread only. */
 struct opfor_store *opfor__server_store(const opfor_server_t *s);
+/* The games in memory (io/methods_game.c), made by opfor_server_start; loop thread only. */
+struct opfor__games *opfor__server_games(const opfor_server_t *s);
+/* The connected client with this connection number, or NULL when it has gone (or is
+ * closing): subscriptions keep serials, not pointers, so they never dangle. */
+opfor_peer_t *opfor__server_peer(opfor_server_t *s, uint64_t serial);
+/* Sends len bytes (one or more whole MessagePack messages) to c, gathered with its other
+ * answers while its input is being processed. */
+void opfor__peer_send(opfor_peer_t *c, const char *data, size_t len);
+
+/* For the code that publishes game events: whether a listener is set (then pack the state
+ * once per change), and the call that hands it one packed event with that state. */
+int opfor__server_has_event_listener(const opfor_server_t *s);
+void opfor__server_event(opfor_server_t *s, const char *event, size_t event_len, const char *state,
+                         size_t state_len);
 
 #endif

@@ -11,11 +11,13 @@
 #include <strings.h>
 
 #include "opfor/ruleset.h"
+#include "opfor/viktoria/adapter.h"
 
 /* ---------------------------------------------------------------- the registry */
 
 /* Add a ruleset with one line: {"name", &opfor_<name>_ruleset}, before the sentinel. */
 static const opfor_ruleset_entry_t REGISTRY[] = {
+    {"viktoria", &opfor_viktoria_ruleset},
     {NULL, NULL},
 };
 

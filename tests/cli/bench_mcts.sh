@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# tests/cli/bench_mcts.sh BIN_DIR [SOURCE_DIR] — `opfor bench mcts` end to end: a short run at
-# one level in text and JSON (the keys the benchmark table relies on), and usage errors.
+# tests/cli/bench_mcts.sh BIN_DIR [SOURCE_DIR] — `opfor bench mcts` end to end: short runs at
+# one level on Viktoria! (text and JSON, the keys the benchmark table relies on), the toy
+# workload on request, and usage errors.
 # Each check greps the output for exact expected text; any failure makes the script exit 1.
 set -u
 bin="$1/opfor"
@@ -20,35 +21,52 @@ has_err() { grep -qF -- "$1" "$err" || fail "stderr lacks '$1'"; }
 run 0 bench mcts --help
 has "usage: opfor bench mcts"
 
-# Text: says it is a toy workload, one row for the level asked, the standard target line.
+# Text: Viktoria! by default, one row for the level asked, the standard target line.
 run 0 bench mcts --level standard --decisions 4
-has "mcts on toy-skirmish: toy game"
-has "4 decisions from random games (seed 20261126), 1 thread, pool 64 MiB"
-grep -qE '^standard +1500 +120 ' "$out" || fail "no standard row"
+has "mcts on viktoria: Viktoria!, heuristic planner; positions from competitive_default and patrol_default"
+has "4 decisions (seed 20261126), 1 thread, pool 64 MiB, 1 run (medians)"
+grep -qE '^standard +[0-9]+ +[0-9]+ ' "$out" || fail "no standard row"
 grep -q '^novice' "$out" && fail "novice row printed though only standard was asked"
 has "target at standard (p95 <= 150 ms, pool <= 64 MiB): "
 
-# JSON: one document with the figures per level.
-run 0 bench mcts --level novice --decisions 3 --json
+# JSON on one scenario, two runs: one document with the figures per level.
+run 0 bench mcts --level novice --decisions 3 --runs 2 --scenario patrol_default --json
 python3 - "$out" <<'PY' || fail "JSON lacks the expected figures"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["benchmark"] == "mcts" and d["toy"] is True and d["ruleset"] == "toy-skirmish"
-assert d["decisions"] == 3 and d["threads"] == 1
+assert d["benchmark"] == "mcts" and d["toy"] is False and d["ruleset"] == "viktoria"
+assert d["evaluator"] == "planner" and "patrol_default" in d["workload"]
+assert d["decisions"] == 3 and d["threads"] == 1 and d["runs"] == 2
 lv = d["levels"]["novice"]
-for k in ("iterations_per_s", "median_ms", "p95_ms", "max_ms", "pool_bytes", "peak_node_bytes"):
+for k in ("iterations_per_s", "mean_iterations", "median_ms", "p95_ms", "max_ms", "pool_bytes",
+          "peak_node_bytes", "memory_bytes"):
     assert k in lv, k
-assert lv["budget_iterations"] == 200 and lv["pool_bytes"] <= 64 << 20
-assert 0 < lv["peak_node_bytes"] <= lv["pool_bytes"]
+assert lv["pool_bytes"] <= 64 << 20
+assert 0 < lv["peak_node_bytes"] <= lv["pool_bytes"] <= lv["memory_bytes"]
 assert lv["median_ms"] <= lv["p95_ms"] <= lv["max_ms"]
 assert d["target"]["met"] == "not measured"
+PY
+
+# The toy workload on request.
+run 0 bench mcts --ruleset toy --level novice --decisions 3 --json
+python3 - "$out" <<'PY' || fail "toy JSON lacks the expected figures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["toy"] is True and d["ruleset"] == "toy-skirmish" and d["evaluator"] == "random"
+assert d["levels"]["novice"]["budget_iterations"] == 200
 PY
 
 # Usage errors name the flag and the allowed values; exit 2.
 run 2 bench mcts --level godlike
 has_err "opfor: bench mcts: --level must be one of novice, standard, veteran, ruthless, challenge; got 'godlike'"
 run 2 bench mcts --ruleset nope
-has_err "--ruleset must be one of toy-skirmish"
+has_err "--ruleset must be one of viktoria, toy"
+run 2 bench mcts --ruleset toy --scenario patrol_default
+has_err "--scenario works with --ruleset viktoria only"
+run 1 bench mcts --scenario no_such_scenario --decisions 1
+has_err "opfor: bench mcts: viktoria: no_such_scenario"
+run 2 bench mcts --runs 0
+has_err "--runs needs a whole number from 1 to 15"
 run 2 bench mcts --decisions 0
 has_err "--decisions needs a whole number from 1 to 10000"
 run 2 bench mcts --threads 99

@@ -50,6 +50,8 @@ run 2 patrol --seed -4
 has_err "opfor: patrol: --seed needs a whole number >= 0"
 run 2 patrol --frobnicate
 has_err "opfor: patrol: unknown argument '--frobnicate'"
+run 2 patrol --level godlike
+has_err "opfor: patrol: --level must be one of novice, standard, veteran, ruthless, challenge; got 'godlike'"
 run 2 scores --limit 0
 has_err "opfor: scores: --limit needs a whole number from 1 to 1000"
 
@@ -134,6 +136,9 @@ has "1st Section: 2 killed, 1 wounded; 10 of 12 left (1 wounded)"
 grep -q "^Score [0-9]* recorded for Ada on patrol_default ($tmp/xdg/opfor/opfor.db)" "$out" || fail "no score recorded"
 grep -q "^Initiative: Germans." "$out" || fail "the enemy never had the initiative"
 grep -q "^  Orders: " "$out" || fail "no enemy orders printed"
+grep -q "^    why: .*value [-+][0-9.]* over [0-9]* of [0-9]* playouts" "$out" || fail "orders without a reason"
+grep -q "^    runner-up: .*(value [-+][0-9.]*)" "$out" || fail "orders without a runner-up"
+has "The enemy is played by the AI at level standard."
 cp "$out" "$tmp/game1"
 script | "$bin" patrol --seed 11 --name Ada --no-save >"$out" 2>"$err"
 diff <(grep -v "recorded" "$tmp/game1") <(grep -v "recorded" "$out") >/dev/null || fail "same seed, same reports, different game"
@@ -149,6 +154,14 @@ json_eq 'd["scores"]' "[]"
 printf 'i\nq\n' | "$bin" patrol --seed 2 --name Bea --db "$tmp/own.db" >"$out" 2>"$err" || fail "game 2"
 run 0 scores --db "$tmp/own.db" --json
 json_eq 'len(d["scores"]), d["scores"][0]["player"]' "1 Bea"
+
+# ---- levels, cheating and the verbose alternatives
+short() { for t in $(seq 1 10); do echo i; echo "a Major"; echo "a Sharp"; echo "a 9-p"; echo "a 1st"; echo "a Hussar"; done; echo q; }
+short | "$bin" patrol --seed 11 --no-save --level novice --cheat --verbose >"$out" 2>"$err" || fail "novice game"
+has "The enemy is played by the AI at level novice, cheating: it knows what will be spotted next."
+grep -q "^  Orders: " "$out" || fail "the novice game gave no orders"
+grep -q "^  \* [0-9]\. .* visits " "$out" || fail "verbose orders lack the alternatives"
+grep -q "^  search: [0-9]* playouts in " "$out" || fail "verbose orders lack the search totals"
 
 # ---- a spotting in the game prints its placement and the unit from the collection
 script | "$bin" patrol --seed 4 --no-save --scenario "$src/rulesets/viktoria/scenarios/patrol_default.yaml" >"$out" 2>"$err"

@@ -1,10 +1,13 @@
 /* tools/opfor/bench_mcts.c — `opfor bench mcts`: search speed, latency and memory per level.
  *
- * Has the AI decide N positions from random games at each level and reports iterations per
- * second, decision latency (median, p95, max; wall clock) and memory (pool allocated, nodes
- * used). Target at standard on one core: p95 <= 150 ms, pool <= 64 MiB. Until the Viktoria!
- * adapter is registered the workload is the toy skirmish of tests/ai/toy_games.c, compiled
- * in here, and the output says so; --ruleset picks a registered ruleset.
+ * Has the AI decide N positions at each level and reports iterations per second, decision
+ * latency (median, p95, max; wall clock) and memory (pool allocated, nodes used, all the
+ * search allocated). The workload is Viktoria! with the heuristic planner as prior, playout
+ * policy and leaf value, on positions taken from planner-against-planner games on the
+ * built-in scenarios (competitive and Patrol Mode, half each); `--ruleset toy` measures the
+ * toy skirmish of tests/ai/toy_games.c (compiled in here) with random playouts instead.
+ * With --runs R each level is measured R times and every figure is the median of the runs.
+ * Target at standard on one core: p95 <= 150 ms, pool <= 64 MiB.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,13 +18,19 @@
 #include "cli.h"
 #include "json_out.h"
 #include "opfor/ai.h"
+#include "opfor/heuristic.h"
 #include "opfor/mcts.h"
 #include "opfor/ruleset.h"
+#include "opfor/viktoria/adapter.h"
 
-/* The toy workload: compiled into this one binary until a real ruleset is registered. */
+/* The toy workload (--ruleset toy). */
 #include "../../tests/ai/toy_games.c"
 
 #define DEFAULT_DECISIONS 30
+#define MAX_RUNS 15
+/* The built-in scenarios the Viktoria! positions come from. */
+static const char *const SCENARIOS[] = {"competitive_default", "patrol_default"};
+#define NSCEN 2
 #define MAX_DECISIONS 10000
 #define POOL_BYTES ((size_t)64 << 20)
 #define TARGET_LEVEL OPFOR_AI_STANDARD
@@ -31,6 +40,14 @@
 static double ms_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* CPU time of the calling thread, ms: with one search thread, the decision's own work,
+ * whatever else the machine is doing. */
+static double cpu_ms_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
@@ -64,46 +81,58 @@ static int cmp_d(const void *a, const void *b) {
 
 static void help(FILE *f) {
     fprintf(f,
-            "usage: opfor bench mcts [--json] [--ruleset NAME] [--level L] [--decisions N]\n"
-            "                        [--threads T] [--seed S]\n"
+            "usage: opfor bench mcts [--json] [--ruleset NAME] [--scenario NAME] [--level L]\n"
+            "                        [--decisions N] [--runs R] [--threads T] [--seed S]\n"
             "\n"
-            "Has the AI decide N positions (default %d) taken from random games, at each\n"
-            "level (or only L: novice, standard, veteran, ruthless, challenge), and reports\n"
-            "iterations per second, decision latency (median, p95 and max, wall clock, ms)\n"
-            "and memory (pool allocated, nodes used) per level. Searches run on T threads\n"
-            "(default 1: the one-core figures). Target at standard on one core: p95 at most\n"
-            "%.0f ms with a pool of at most %.0f MiB.\n"
+            "Has the AI decide N positions (default %d) at each level (or only L: novice,\n"
+            "standard, veteran, ruthless, challenge) and reports iterations per second,\n"
+            "decision latency (median, p95 and max, wall clock, ms) and memory (pool\n"
+            "allocated, nodes used, all the search allocated) per level. Searches run on T\n"
+            "threads (default 1: the one-core figures; iterations per second and the cpu\n"
+            "columns count the search thread's CPU time, so a busy machine slows the wall\n"
+            "clock figures, not those). With --runs R (default 1, at most %d)\n"
+            "each level is measured R times and each figure is the median of the runs.\n"
+            "Target at standard on one core: p95 at most %.0f ms with a pool of at most\n"
+            "%.0f MiB.\n"
             "\n"
-            "--ruleset NAME picks a registered ruleset (its default scenario); the default\n"
-            "is the built-in toy skirmish (2 x 4 units on a lane, 6 turns) while no real\n"
-            "ruleset is registered.\n",
-            DEFAULT_DECISIONS, TARGET_P95_MS, TARGET_POOL_MIB);
+            "The default workload is Viktoria! with the heuristic planner, on positions from\n"
+            "planner-against-planner games on the built-in scenarios (competitive_default\n"
+            "and patrol_default, half each; --scenario picks one). --ruleset toy measures\n"
+            "the toy skirmish (2 x 4 units on a lane, 6 turns) with random playouts.\n",
+            DEFAULT_DECISIONS, MAX_RUNS, TARGET_P95_MS, TARGET_POOL_MIB);
 }
 
 /* The ruleset names --ruleset accepts, for error messages. */
 static void allowed_rulesets(char *buf, size_t n) {
     size_t k = 0;
     const opfor_ruleset_entry_t *list = opfor_ruleset_list(&k);
-    snprintf(buf, n, "%s", toy_sk_ruleset.name);
+    buf[0] = 0;
     for (size_t i = 0; i < k; i++)
-        snprintf(buf + strlen(buf), n - strlen(buf), ", %s", list[i].name);
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s, ", list[i].name);
+    snprintf(buf + strlen(buf), n - strlen(buf), "toy");
 }
 
-/* Fills states (room for n, each rs->state_size bytes) with decision states that have at
- * least two legal actions, from random games played with the given seed. Returns how many
- * were found (fewer than n only if the games offer too few). */
-static int collect_states(const opfor_game_t *g0, unsigned char *states, int n, uint64_t seed) {
+/* One position to decide: a state and the game (context) it belongs to. */
+typedef struct position {
+    const opfor_game_t *game;
+    unsigned char *state;
+} position_t;
+
+/* Collects up to n decision states with at least two legal actions from games of g, into
+ * pos[*have ..]. Viktoria! games are played by the planner (one move in ten uniform, so the
+ * games differ); the toy's by uniform choice. About one decision in three is kept. */
+static void collect_states(const opfor_game_t *g0, const opfor_heur_t *h, position_t *pos,
+                           int *have, int n, uint64_t seed) {
     opfor_game_t g = *g0;
     const opfor_ruleset_t *rs = g.rs;
     unsigned char *s = malloc(rs->state_size);
     opfor_action_t *acts = malloc((size_t)rs->max_actions * sizeof *acts);
-    int found = 0;
     opfor_rng_t rng;
     opfor_rng_seed(&rng, seed, 0xBE7C);
-    for (uint64_t game = 0; s && acts && found < n && game < 1000; game++) {
+    for (uint64_t game = 0; s && acts && *have < n && game < 1000; game++) {
         if (opfor_game_new_state(&g, s, seed + game) != 0)
             break;
-        for (int step = 0; step < 100000 && found < n; step++) {
+        for (int step = 0; step < 100000 && *have < n; step++) {
             int p = opfor_game_current(&g, s);
             if (p == OPFOR_PLAYER_TERMINAL)
                 break;
@@ -112,10 +141,21 @@ static int collect_states(const opfor_game_t *g0, unsigned char *states, int n, 
                 break;
             int pick = 0;
             if (p >= 0) {
-                /* take about one decision in three, to spread over the game */
-                if (k > 1 && opfor_rng_below(&rng, 3) == 0)
-                    memcpy(states + (size_t)found++ * rs->state_size, s, rs->state_size);
+                if (k > 1 && opfor_rng_below(&rng, 3) == 0) {
+                    unsigned char *copy = malloc(rs->state_size);
+                    if (!copy)
+                        break;
+                    memcpy(copy, s, rs->state_size);
+                    pos[*have].game = g0;
+                    pos[*have].state = copy;
+                    (*have)++;
+                }
                 pick = (int)opfor_rng_below(&rng, (uint32_t)k);
+                if (h && opfor_rng_below(&rng, 10) != 0) {
+                    int b = opfor_heur_best(h, &g, s, acts, k, NULL);
+                    if (b >= 0)
+                        pick = b;
+                }
             }
             if (opfor_game_apply(&g, s, &acts[pick]) != 0)
                 break;
@@ -123,56 +163,61 @@ static int collect_states(const opfor_game_t *g0, unsigned char *states, int n, 
     }
     free(s);
     free(acts);
-    return found;
 }
 
 /* Figures for one level. */
 typedef struct level_run {
     int level;
-    double median_ms, p95_ms, max_ms;
-    double iters_per_s;
-    uint64_t iterations; /* all decisions */
-    uint64_t peak_nodes; /* most nodes one decision used */
-    size_t pool_bytes;   /* node pool allocated */
-    size_t memory_bytes; /* everything the search allocated */
-    int wall_capped;     /* decisions stopped by the wall cap */
-    int decisions;       /* decided */
+    double median_ms, p95_ms, max_ms; /* wall clock */
+    double cpu_median_ms, cpu_p95_ms; /* the search thread's CPU time (one thread) */
+    double iters_per_s;               /* per CPU second of the calling thread */
+    double mean_iterations;           /* per decision */
+    uint64_t peak_nodes;              /* most nodes one decision used */
+    size_t pool_bytes;                /* node pool allocated */
+    size_t memory_bytes;              /* everything the search allocated */
+    int wall_capped;                  /* decisions stopped by the wall cap */
+    int decisions;                    /* decided */
 } level_run_t;
 
-static int run_level(const opfor_game_t *g, const unsigned char *states, int n, int level,
-                     int threads, uint64_t seed, double *lat, level_run_t *out) {
+static int run_level(const position_t *pos, int n, const opfor_ruleset_t *rs,
+                     const opfor_evaluator_t *ev, int level, int threads, uint64_t seed,
+                     double *lat, double *cpu, level_run_t *out) {
     memset(out, 0, sizeof *out);
     out->level = level;
     opfor_mcts_config_t cfg;
     opfor_mcts_config_default(&cfg);
+    if (ev)
+        opfor_heur_search_config(&cfg);
     cfg.memory_bytes = POOL_BYTES;
     cfg.threads = threads;
     cfg.seed = seed;
     opfor_ai_level_apply(level, &cfg);
     opfor_mcts_t *m = NULL;
-    int rc = opfor_mcts_create(&m, g->rs, &cfg, 0);
+    int rc = opfor_mcts_create(&m, rs, &cfg, ev ? ev->scratch_size : 0);
     if (rc)
         return rc;
     double busy = 0.0;
+    uint64_t iterations = 0;
     for (int i = 0; i < n; i++) {
         opfor_ai_decision_t d;
-        double t0 = ms_now();
-        rc = opfor_ai_decide(m, g, states + (size_t)i * g->rs->state_size, NULL, level, (uint64_t)i,
-                             NULL, &d);
-        double dt = ms_now() - t0;
+        double t0 = ms_now(), c0 = cpu_ms_now();
+        rc = opfor_ai_decide(m, pos[i].game, pos[i].state, ev, level, (uint64_t)i, NULL, &d);
+        double dt = ms_now() - t0, dc = cpu_ms_now() - c0;
         if (rc) {
             opfor_mcts_free(m);
             return rc;
         }
         lat[i] = dt;
-        busy += dt;
-        out->iterations += d.search.iterations;
+        cpu[i] = dc;
+        busy += dc;
+        iterations += d.search.iterations;
         if (d.search.nodes > out->peak_nodes)
             out->peak_nodes = d.search.nodes;
         out->wall_capped += d.search.stop == OPFOR_MCTS_STOP_WALL;
         out->pool_bytes = (size_t)d.search.node_capacity * OPFOR_MCTS_NODE_BYTES;
     }
     out->decisions = n;
+    out->mean_iterations = (double)iterations / n;
     out->memory_bytes = opfor_mcts_memory(m);
     opfor_mcts_free(m);
     qsort(lat, (size_t)n, sizeof *lat, cmp_d);
@@ -180,15 +225,57 @@ static int run_level(const opfor_game_t *g, const unsigned char *states, int n, 
     int r95 = (95 * n + 99) / 100; /* nearest rank */
     out->p95_ms = lat[(r95 > 0 ? r95 : 1) - 1];
     out->max_ms = lat[n - 1];
-    out->iters_per_s = busy > 0.0 ? (double)out->iterations / (busy / 1000.0) : 0.0;
+    qsort(cpu, (size_t)n, sizeof *cpu, cmp_d);
+    out->cpu_median_ms = n % 2 ? cpu[n / 2] : 0.5 * (cpu[n / 2 - 1] + cpu[n / 2]);
+    out->cpu_p95_ms = cpu[(r95 > 0 ? r95 : 1) - 1];
+    out->iters_per_s = busy > 0.0 ? (double)iterations / (busy / 1000.0) : 0.0;
     return 0;
 }
 
+static double median_of(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The median over runs of each figure (peaks and memory: the largest). */
+static void merge_runs(const level_run_t *runs, int r, level_run_t *out) {
+    double a[MAX_RUNS], b[MAX_RUNS], c[MAX_RUNS], d[MAX_RUNS], e[MAX_RUNS], f[MAX_RUNS],
+        g[MAX_RUNS];
+    *out = runs[0];
+    int capped = 0;
+    for (int i = 0; i < r; i++) {
+        a[i] = runs[i].median_ms;
+        b[i] = runs[i].p95_ms;
+        c[i] = runs[i].max_ms;
+        d[i] = runs[i].iters_per_s;
+        e[i] = runs[i].mean_iterations;
+        f[i] = runs[i].cpu_median_ms;
+        g[i] = runs[i].cpu_p95_ms;
+        if (runs[i].peak_nodes > out->peak_nodes)
+            out->peak_nodes = runs[i].peak_nodes;
+        capped += runs[i].wall_capped;
+    }
+    out->median_ms = median_of(a, r);
+    out->p95_ms = median_of(b, r);
+    out->max_ms = median_of(c, r);
+    out->iters_per_s = median_of(d, r);
+    out->mean_iterations = median_of(e, r);
+    out->cpu_median_ms = median_of(f, r);
+    out->cpu_p95_ms = median_of(g, r);
+    out->wall_capped = capped;
+}
+
+static void free_positions(position_t *pos, int n) {
+    for (int i = 0; i < n; i++)
+        free(pos[i].state);
+    free(pos);
+}
+
 int opfor_bench_mcts(int argc, char **argv) {
-    int json = 0, only = -1, threads = 1;
+    int json = 0, only = -1, threads = 1, runs = 1;
     long decisions = DEFAULT_DECISIONS, v;
     uint64_t seed = 20261126;
-    const char *rsname = NULL;
+    const char *rsname = NULL, *scen = NULL;
     char names[256];
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
@@ -212,6 +299,12 @@ int opfor_bench_mcts(int argc, char **argv) {
                 return opfor_cli_usage_error("bench mcts: --decisions needs a whole number "
                                              "from 1 to %d, got '%s'",
                                              MAX_DECISIONS, val);
+        } else if (OPT("--runs")) {
+            if (opfor_cli_parse_long(val, &v) != 0 || v < 1 || v > MAX_RUNS)
+                return opfor_cli_usage_error("bench mcts: --runs needs a whole number from 1 "
+                                             "to %d, got '%s'",
+                                             MAX_RUNS, val);
+            runs = (int)v;
         } else if (OPT("--threads")) {
             if (opfor_cli_parse_long(val, &v) != 0 || v < 1 || v > OPFOR_MCTS_MAX_THREADS)
                 return opfor_cli_usage_error("bench mcts: --threads needs a whole number from "
@@ -226,57 +319,82 @@ int opfor_bench_mcts(int argc, char **argv) {
             seed = (uint64_t)v;
         } else if (OPT("--ruleset")) {
             rsname = val;
+        } else if (OPT("--scenario")) {
+            scen = val;
         } else {
             return opfor_cli_usage_error("bench mcts: unknown option '%s'; allowed: --json, "
-                                         "--ruleset NAME, --level L, --decisions N, "
-                                         "--threads T, --seed S, --help",
+                                         "--ruleset NAME, --scenario NAME, --level L, "
+                                         "--decisions N, --runs R, --threads T, --seed S, --help",
                                          s);
         }
 #undef OPT
     }
 
-    const opfor_ruleset_t *rs = &toy_sk_ruleset;
-    int toy = 1;
-    if (rsname && strcmp(rsname, toy_sk_ruleset.name) != 0) {
+    const opfor_ruleset_t *rs = &opfor_viktoria_ruleset;
+    int toy = 0;
+    if (rsname && (strcmp(rsname, "toy") == 0 || strcmp(rsname, toy_sk_ruleset.name) == 0)) {
+        rs = &toy_sk_ruleset;
+        toy = 1;
+    } else if (rsname) {
         rs = opfor_ruleset_find(rsname);
-        toy = 0;
         if (!rs) {
             allowed_rulesets(names, sizeof names);
             return opfor_cli_usage_error("bench mcts: --ruleset must be one of %s; got '%s'", names,
                                          rsname);
         }
     }
-    void *ctx = NULL;
+    int viktoria = rs == &opfor_viktoria_ruleset;
+    if (scen && !viktoria)
+        return opfor_cli_usage_error("bench mcts: --scenario works with --ruleset viktoria only");
+
+    /* contexts: the built-in scenarios (or the one asked), or the ruleset's default */
+    const char *scen_names[NSCEN];
+    int nctx = 0;
+    if (viktoria && !scen) {
+        for (int i = 0; i < NSCEN; i++)
+            scen_names[nctx++] = SCENARIOS[i];
+    } else {
+        scen_names[nctx++] = scen;
+    }
+    void *ctx[NSCEN] = {NULL};
+    opfor_game_t games[NSCEN];
     opfor_diag_t diag;
     memset(&diag, 0, sizeof diag);
-    if (!toy) {
-        int rc = opfor_ruleset_ctx_new(rs, NULL, &ctx, &diag);
-        if (rc != 0 && rc != OPFOR_ENOTSUP)
-            return opfor_cli_fail("bench mcts: %s: no default scenario: %s", rs->name,
+    for (int c = 0; c < nctx; c++) {
+        int rc = toy ? 0 : opfor_ruleset_ctx_new(rs, scen_names[c], &ctx[c], &diag);
+        if (rc != 0 && rc != OPFOR_ENOTSUP) {
+            for (int k = 0; k < c; k++)
+                opfor_ruleset_ctx_free(rs, ctx[k]);
+            return opfor_cli_fail("bench mcts: %s: %s: %s", rs->name,
+                                  scen_names[c] ? scen_names[c] : "default scenario",
                                   diag.msg[0] ? diag.msg : opfor_strerror(rc));
+        }
+        if (opfor_game_init(&games[c], rs, ctx[c], 0) != 0) {
+            for (int k = 0; k <= c; k++)
+                opfor_ruleset_ctx_free(rs, ctx[k]);
+            return opfor_cli_fail("bench mcts: %s: the ruleset is incomplete", rs->name);
+        }
     }
-    opfor_game_t g;
-    if (opfor_game_init(&g, rs, ctx, 0) != 0) {
-        opfor_ruleset_ctx_free(rs, ctx);
-        return opfor_cli_fail("bench mcts: %s: the ruleset is incomplete", rs->name);
-    }
+    opfor_heur_t heur;
+    opfor_heur_init(&heur);
+    opfor_evaluator_t evaluator;
+    opfor_heur_evaluator(&evaluator, &heur);
+    const opfor_evaluator_t *ev = viktoria ? &evaluator : NULL;
 
     int n = (int)decisions;
-    unsigned char *states = malloc((size_t)n * rs->state_size);
-    double *lat = malloc((size_t)n * sizeof *lat);
-    if (!states || !lat) {
-        free(states);
-        free(lat);
-        opfor_ruleset_ctx_free(rs, ctx);
-        return opfor_cli_fail("bench mcts: out of memory");
-    }
-    n = collect_states(&g, states, n, seed);
-    if (n < 1) {
-        free(states);
-        free(lat);
-        opfor_ruleset_ctx_free(rs, ctx);
-        return opfor_cli_fail("bench mcts: %s: random games gave no decision to search", rs->name);
-    }
+    position_t *pos = calloc((size_t)n, sizeof *pos);
+    double *lat = malloc((size_t)n * sizeof *lat), *cpus = malloc((size_t)n * sizeof *cpus);
+    int have = 0;
+    if (pos && lat && cpus)
+        for (int c = 0; c < nctx; c++)
+            collect_states(&games[c], viktoria ? &heur : NULL, pos, &have,
+                           c == nctx - 1 ? n : have + (n - have) / (nctx - c), seed + 7919u * c);
+    int rc = 0;
+    if (!pos || !lat || !cpus)
+        rc = OPFOR_ENOMEM;
+    else if (have < 1)
+        rc = OPFOR_EINVAL;
+    n = have;
 
     struct utsname u;
     char machine[400], cpu[256];
@@ -285,30 +403,40 @@ int opfor_bench_mcts(int argc, char **argv) {
     else
         snprintf(machine, sizeof machine, "unknown");
     cpu_name(cpu, sizeof cpu);
-    const char *workload = toy ? "toy game (the Viktoria! adapter is not registered yet): "
-                                 "2 x 4 units on a lane, 6 turns, buckets of hits"
-                               : rs->title;
+    char workload[256];
+    if (toy)
+        snprintf(workload, sizeof workload,
+                 "toy game: 2 x 4 units on a lane, 6 turns, buckets of hits; random playouts");
+    else if (viktoria)
+        snprintf(workload, sizeof workload, "%s, heuristic planner; positions from %s%s%s",
+                 rs->title, scen_names[0], nctx > 1 ? " and " : "", nctx > 1 ? scen_names[1] : "");
+    else
+        snprintf(workload, sizeof workload, "%s", rs->title);
 
-    level_run_t runs[OPFOR_AI_LEVEL_COUNT];
-    int nruns = 0, rc = 0;
-    for (int lv = 0; lv < OPFOR_AI_LEVEL_COUNT; lv++) {
+    level_run_t results[OPFOR_AI_LEVEL_COUNT], tries[MAX_RUNS];
+    int nres = 0;
+    for (int lv = 0; lv < OPFOR_AI_LEVEL_COUNT && rc == 0; lv++) {
         if (only >= 0 && lv != only)
             continue;
-        rc = run_level(&g, states, n, lv, threads, seed, lat, &runs[nruns]);
-        if (rc)
-            break;
-        nruns++;
+        for (int r = 0; r < runs && rc == 0; r++)
+            rc = run_level(pos, n, rs, ev, lv, threads, seed, lat, cpus, &tries[r]);
+        if (rc == 0)
+            merge_runs(tries, runs, &results[nres++]);
     }
-    free(states);
+    free_positions(pos, have);
     free(lat);
-    opfor_ruleset_ctx_free(rs, ctx);
+    free(cpus);
+    for (int c = 0; c < nctx; c++)
+        opfor_ruleset_ctx_free(rs, ctx[c]);
+    if (rc == OPFOR_EINVAL && have < 1)
+        return opfor_cli_fail("bench mcts: %s: the games gave no decision to search", rs->name);
     if (rc)
         return opfor_cli_fail("bench mcts: search failed: %s", opfor_strerror(rc));
 
     const level_run_t *target = NULL;
-    for (int i = 0; i < nruns; i++)
-        if (runs[i].level == TARGET_LEVEL)
-            target = &runs[i];
+    for (int i = 0; i < nres; i++)
+        if (results[i].level == TARGET_LEVEL)
+            target = &results[i];
     int met = target && target->p95_ms <= TARGET_P95_MS &&
               target->pool_bytes <= (size_t)(TARGET_POOL_MIB * 1048576.0);
 
@@ -320,25 +448,29 @@ int opfor_bench_mcts(int argc, char **argv) {
         opfor_json_kv_str(&j, "ruleset", rs->name);
         opfor_json_kv_bool(&j, "toy", toy);
         opfor_json_kv_str(&j, "workload", workload);
+        opfor_json_kv_str(&j, "evaluator", ev ? ev->name : "random");
         opfor_json_kv_str(&j, "machine", machine);
         opfor_json_kv_str(&j, "cpu", cpu);
         opfor_json_kv_int(&j, "threads", threads);
         opfor_json_kv_int(&j, "decisions", n);
+        opfor_json_kv_int(&j, "runs", runs);
         opfor_json_kv_int(&j, "seed", (int64_t)seed);
         opfor_json_key(&j, "levels");
         opfor_json_obj_begin(&j);
-        for (int i = 0; i < nruns; i++) {
-            const level_run_t *r = &runs[i];
+        for (int i = 0; i < nres; i++) {
+            const level_run_t *r = &results[i];
             const opfor_ai_level_info_t *lv = opfor_ai_level_info(r->level);
             opfor_json_key(&j, lv->name);
             opfor_json_obj_begin(&j);
             opfor_json_kv_int(&j, "budget_iterations", lv->iterations);
             opfor_json_kv_int(&j, "wall_cap_ms", lv->wall_ms);
             opfor_json_kv_num(&j, "iterations_per_s", r->iters_per_s);
-            opfor_json_kv_num(&j, "mean_iterations", (double)r->iterations / r->decisions);
+            opfor_json_kv_num(&j, "mean_iterations", r->mean_iterations);
             opfor_json_kv_num(&j, "median_ms", r->median_ms);
             opfor_json_kv_num(&j, "p95_ms", r->p95_ms);
             opfor_json_kv_num(&j, "max_ms", r->max_ms);
+            opfor_json_kv_num(&j, "cpu_median_ms", r->cpu_median_ms);
+            opfor_json_kv_num(&j, "cpu_p95_ms", r->cpu_p95_ms);
             opfor_json_kv_int(&j, "wall_capped", r->wall_capped);
             opfor_json_kv_int(&j, "pool_bytes", (int64_t)r->pool_bytes);
             opfor_json_kv_int(&j, "peak_node_bytes",
@@ -364,19 +496,21 @@ int opfor_bench_mcts(int argc, char **argv) {
 
     printf("mcts on %s: %s\n", rs->name, workload);
     printf("machine: %s\ncpu: %s\n", machine, cpu);
-    printf("%d decisions from random games (seed %llu), %d thread%s, pool %.0f MiB\n\n", n,
+    printf("%d decisions (seed %llu), %d thread%s, pool %.0f MiB, %d run%s (medians)\n\n", n,
            (unsigned long long)seed, threads, threads == 1 ? "" : "s",
-           (double)POOL_BYTES / 1048576.0);
-    printf("%-10s %9s %8s %11s %9s %9s %9s %9s %9s\n", "level", "budget", "wall ms", "iter/s",
-           "median ms", "p95 ms", "max ms", "pool MiB", "used MiB");
-    for (int i = 0; i < nruns; i++) {
-        const level_run_t *r = &runs[i];
+           (double)POOL_BYTES / 1048576.0, runs, runs == 1 ? "" : "s");
+    printf("%-10s %7s %7s %9s %8s %9s %8s %8s %8s %8s %8s %8s %8s\n", "level", "budget", "wall ms",
+           "iter/s", "iter/dec", "median ms", "p95 ms", "max ms", "cpu med", "cpu p95", "pool MiB",
+           "used MiB", "mem MiB");
+    for (int i = 0; i < nres; i++) {
+        const level_run_t *r = &results[i];
         const opfor_ai_level_info_t *lv = opfor_ai_level_info(r->level);
-        printf("%-10s %9u %8u %11.0f %9.2f %9.2f %9.2f %9.1f %9.2f%s\n", lv->name, lv->iterations,
-               lv->wall_ms, r->iters_per_s, r->median_ms, r->p95_ms, r->max_ms,
+        printf("%-10s %7u %7u %9.0f %8.0f %9.2f %8.2f %8.2f %8.2f %8.2f %8.1f %8.2f %8.1f%s\n",
+               lv->name, lv->iterations, lv->wall_ms, r->iters_per_s, r->mean_iterations,
+               r->median_ms, r->p95_ms, r->max_ms, r->cpu_median_ms, r->cpu_p95_ms,
                (double)r->pool_bytes / 1048576.0,
                (double)r->peak_nodes * OPFOR_MCTS_NODE_BYTES / 1048576.0,
-               r->wall_capped ? "  (wall cap hit)" : "");
+               (double)r->memory_bytes / 1048576.0, r->wall_capped ? "  (wall cap hit)" : "");
     }
     if (target)
         printf("\ntarget at %s (p95 <= %.0f ms, pool <= %.0f MiB): %s\n",

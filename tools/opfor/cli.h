@@ -30,6 +30,18 @@ int opfor_cmd_demo(int argc, char **argv);
 int opfor_cmd_patrol(int argc, char **argv);
 int opfor_cmd_scores(int argc, char **argv);
 int opfor_cmd_selfplay(int argc, char **argv);
+/* `opfor display` (cmd_display.c): a display-only client of a daemon, on an e-ink panel. */
+int opfor_cmd_display(int argc, char **argv);
+int opfor_cmd_arena(int argc, char **argv);
+/* Games kept by the daemon (cmd_game.c). */
+int opfor_cmd_new(int argc, char **argv);
+int opfor_cmd_games(int argc, char **argv);
+int opfor_cmd_state(int argc, char **argv);
+int opfor_cmd_initiative(int argc, char **argv);
+int opfor_cmd_report(int argc, char **argv);
+int opfor_cmd_orders(int argc, char **argv);
+int opfor_cmd_watch(int argc, char **argv);
+int opfor_cmd_close(int argc, char **argv);
 /* `opfor bench engine` (bench_engine.c): rules engine speed. */
 int opfor_bench_engine(int argc, char **argv);
 /* `opfor bench rpc` (bench_rpc.c): opford calc requests per second and latency. */

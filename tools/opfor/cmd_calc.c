@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "game_rpc.h"
 #include "json_out.h"
 
 /* ------------------------------------------------------------------ text helpers */
@@ -432,6 +433,7 @@ static void help_calc(FILE *f) {
             "  --list          list the actions with their fields and allowed values\n"
             "  --json          print one JSON document instead of text\n"
             "  --model FILE    use an edited model.yaml (a partial file overrides the defaults)\n"
+            "  --connect ADDR  ask a daemon (opford) instead: unix:PATH, PATH or tcp://HOST:PORT\n"
             "  --FIELD VALUE   a field of the action (--FIELD=VALUE also works; flags such as\n"
             "                  --actor-mounted take no value, or =yes / =no)\n\n"
             "examples:\n"
@@ -483,6 +485,9 @@ int opfor_cmd_calc(int argc, char **argv) {
     }
     if (strcmp(argv[1], "viktoria") != 0)
         return opfor_cli_usage_error("calc: unknown ruleset '%s'; allowed: viktoria", argv[1]);
+    for (int i = 2; i < argc; i++) /* ask a daemon instead: cmd_calc_remote.c */
+        if (strcmp(argv[i], "--connect") == 0)
+            return opfor__calc_remote(argc, argv);
 
     int json = 0, list = 0, help = 0, action = -1;
     const char *model_path = NULL;

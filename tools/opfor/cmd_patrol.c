@@ -1,6 +1,7 @@
 /* tools/opfor/cmd_patrol.c — `opfor patrol`: Viktoria! Patrol Mode at the table (XV).
  *
  *   opfor patrol [--scenario FILE] [--seed S] [--name PLAYER] [--db FILE] [--no-save]
+ *                [--level L] [--cheat] [--verbose]
  *   opfor patrol place [--scenario FILE] --direction D --distance INCHES [--mounted] [--json]
  *   opfor patrol spawns [--scenario FILE] --presses N --seed S [--fresh SQFT] [--json]
  *
@@ -18,11 +19,13 @@
 
 #include "cli.h"
 #include "json_out.h"
+#include "opfor/ai.h"
 #include "opfor/scenario.h"
 #include "opfor/viktoria/builtin.h"
 #include "opfor/viktoria/patrol.h"
 
 #include "cmd_patrol_int.h"
+#include "game_rpc.h"
 
 #define PATROL_DEFAULT "patrol_default"
 #define SPAWNS_MAX_PRESSES 100000000L
@@ -420,7 +423,7 @@ static int cmd_spawns(int argc, char **argv) {
 static void patrol_help(FILE *f) {
     fprintf(f,
             "usage: opfor patrol [--scenario FILE] [--seed S] [--name PLAYER] [--db FILE]\n"
-            "                    [--no-save]\n"
+            "                    [--no-save] [--level L] [--cheat] [--verbose]\n"
             "       opfor patrol place [--scenario FILE] --direction D --distance INCHES [--json]\n"
             "       opfor patrol spawns [--scenario FILE] --presses N --seed S [--json]\n"
             "\n"
@@ -436,7 +439,17 @@ static void patrol_help(FILE *f) {
             "  --name PLAYER    name for the high-score table (default $USER)\n"
             "  --db FILE        high-score database (default $XDG_DATA_HOME/opfor/opfor.db)\n"
             "  --no-save        do not record the score\n"
+            "  --level L        how well the AI plays the enemy: novice, standard (default),\n"
+            "                   veteran, ruthless or challenge (veteran play; the director\n"
+            "                   keeps the game close)\n"
+            "  --cheat          let the AI know what will be spotted next (off by default at\n"
+            "                   every level)\n"
+            "  --verbose        print the alternatives the AI weighed, with visits and values\n"
             "  -h, --help       this text\n"
+            "\n"
+            "Each enemy order is one sentence (unit, action, inches and compass direction\n"
+            "with the nearest landmark, target, the scores needed), then why (the terms that\n"
+            "decided it and the search's value) and the runner-up with its value.\n"
             "\n"
             "`opfor patrol place --help` and `opfor patrol spawns --help` describe the others.\n",
             PATROL_DEFAULT);
@@ -447,9 +460,13 @@ int opfor_cmd_patrol(int argc, char **argv) {
         return cmd_place(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "spawns") == 0)
         return cmd_spawns(argc - 1, argv + 1);
+    for (int i = 1; i < argc; i++) /* against the daemon: cmd_patrol_remote.c */
+        if (strcmp(argv[i], "--connect") == 0)
+            return opfor__patrol_remote(argc, argv);
     opfor__patrol_opts_t o;
     memset(&o, 0, sizeof o);
     o.seed = 1;
+    o.level = OPFOR_AI_STANDARD;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         long v;
@@ -474,6 +491,17 @@ int opfor_cmd_patrol(int argc, char **argv) {
             o.db = argv[i];
         } else if (strcmp(a, "--no-save") == 0) {
             o.no_save = 1;
+        } else if (strcmp(a, "--level") == 0) {
+            char names[128];
+            if (++i >= argc || opfor_ai_level_find(argv[i], &o.level) != 0)
+                return opfor_cli_usage_error(
+                    "patrol: --level must be one of %s; got '%s'",
+                    opfor_vocab_list(opfor_ai_level_names, names, sizeof names),
+                    i < argc ? argv[i] : "");
+        } else if (strcmp(a, "--cheat") == 0) {
+            o.cheat = 1;
+        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
+            o.verbose = 1;
         } else {
             return opfor_cli_usage_error("patrol: unknown argument '%s'; commands: place, spawns "
                                          "(see opfor patrol --help)",

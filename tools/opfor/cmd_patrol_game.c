@@ -5,10 +5,12 @@
  * update with reports (who acted, where a unit now stands, casualties, units driven off or
  * captured). opfor presses the initiative button (rulesets/viktoria/patrol_press.c), places
  * and brings on spotted enemies (patrol_place.c, patrol_spawn.c), keeps the score live
- * (patrol_score.c) and saves it (io/scores.c). When the enemy has the initiative, the rules
- * engine's greedy policy chooses the unit and its orders on a copy of the position; opfor
- * prints the orders and keeps the engine's movement, while the dice at the table decide
- * the casualties, which the players report.
+ * (patrol_score.c) and saves it (io/scores.c). When the enemy has the initiative, the AI
+ * (ai/mcts.c with the heuristic planner, at the chosen level) searches the position taken
+ * from the table and gives its orders as sentences with their reasons; opfor keeps the
+ * engine's movement, while the dice at the table decide the casualties, which the players
+ * report. Searches run on their iteration budget only, so the same seed and the same
+ * reports give the same game; the AI reads the future spawns only with --cheat.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -19,7 +21,12 @@
 
 #include "cli.h"
 #include "cmd_patrol_int.h"
+#include "opfor/ai.h"
+#include "opfor/heuristic.h"
+#include "opfor/mcts.h"
+#include "opfor/orders.h"
 #include "opfor/scores.h"
+#include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/calc.h"
 #include "opfor/viktoria/engine.h"
 #include "opfor/viktoria/model.h"
@@ -27,14 +34,21 @@
 #define LINE_MAX_LEN 512
 #define MAX_WORDS 16
 
-/* The game beyond its data: engine, random streams, pending initiative. */
+/* The game beyond its data: the AI, random streams, pending initiative. */
 typedef struct play {
     opfor__patrol_game_t *g;
-    opfor_vk_ctx_t *ctx;    /* rules engine context, NULL when it could not be built */
-    opfor_vk_state_t *st;   /* scratch engine state for the enemy's orders */
-    opfor_rng_t rng;        /* presses, spottings, substitution dice */
-    opfor_rng_t policy_rng; /* the greedy policy's tie-breaks */
+    opfor_vk_rs_ctx_t *ctx;  /* the ruleset's context, NULL when it could not be built */
+    opfor_vk_rs_state_t *st; /* the position handed to the AI */
+    opfor_game_t game;       /* the ruleset bound to ctx */
+    opfor_mcts_t *mcts;      /* the search */
+    opfor_heur_t heur;       /* the planner */
+    opfor_evaluator_t ev;    /* the planner as the search's evaluator */
+    opfor_rng_t rng;         /* presses, spottings, substitution dice */
     uint64_t seed;
+    uint64_t decisions; /* AI decisions so far: with the seed, they key each search */
+    int level;          /* opfor_ai_level_t */
+    int cheat;          /* 1: the search reads the true future spawns */
+    int verbose;        /* 1: print the alternatives the search weighed */
     int pending_player; /* 1: a player unit may act; waiting for `a UNIT` */
     int over;           /* 1: the game has ended */
     const char *why;    /* why it ended */
@@ -172,27 +186,46 @@ static void help(void) {
            "  help                 this list\n");
 }
 
-/* ---- the enemy's orders through the rules engine ---- */
+/* ---- the enemy's orders through the AI ---- */
 
-static void engine_open(play_t *p) {
-    opfor_viktoria_model_t *m = calloc(1, sizeof *m);
+/* Search memory for the terminal game: the standard level uses a few MiB of it. */
+#define PATROL_POOL_BYTES ((size_t)32 << 20)
+
+static void ai_open(play_t *p) {
     opfor_diag_t d;
-    if (!m)
+    memset(&d, 0, sizeof d);
+    if (opfor_vk_rs_ctx_new(&p->ctx, &p->g->sc, p->g->label, NULL, &d) != 0) {
+        p->ctx = NULL;
         return;
-    if (opfor_viktoria_model_default(m, &d) == 0 &&
-        opfor_vk_ctx_init(&p->ctx, &p->g->sc, m, NULL, &d) == 0)
-        p->st = calloc(1, sizeof *p->st);
-    if (!p->st) {
-        opfor_vk_ctx_free(p->ctx);
+    }
+    opfor_heur_init(&p->heur);
+    opfor_heur_evaluator(&p->ev, &p->heur);
+    opfor_mcts_config_t cfg;
+    opfor_mcts_config_default(&cfg);
+    opfor_heur_search_config(&cfg);
+    cfg.memory_bytes = PATROL_POOL_BYTES;
+    cfg.seed = p->seed;
+    cfg.cheat = p->cheat;
+    p->st = calloc(1, sizeof *p->st);
+    if (!p->st || opfor_game_init(&p->game, &opfor_viktoria_ruleset, p->ctx, 0) != 0 ||
+        opfor_mcts_create(&p->mcts, &opfor_viktoria_ruleset, &cfg, 0) != 0) {
+        free(p->st);
+        p->st = NULL;
+        opfor_vk_rs_ctx_free(p->ctx);
         p->ctx = NULL;
     }
-    free(m);
 }
 
-/* Moves the acting unit's figures from the engine's state into the game (movement only:
+static void ai_close(play_t *p) {
+    opfor_mcts_free(p->mcts);
+    opfor_vk_rs_ctx_free(p->ctx);
+    free(p->st);
+}
+
+/* Moves the acting unit's figures from the AI's position into the game (movement only:
  * casualties are the table's to report). */
 static void take_movement(play_t *p, int u) {
-    const opfor_unit_t *eu = &p->st->units[u];
+    const opfor_unit_t *eu = &p->st->vk.units[u];
     opfor_unit_t *gu = &p->g->fo.units[u];
     const uint16_t keep = OPFOR_FIG_MOUNTED | OPFOR_FIG_PRONE | OPFOR_FIG_RUNNING | OPFOR_FIG_MOVED;
     gu->facing = eu->facing;
@@ -201,90 +234,83 @@ static void take_movement(play_t *p, int u) {
         opfor_figure_t *f = &p->g->fo.figures[i];
         if (!(f->flags & OPFOR_FIG_ALIVE))
             continue;
-        f->pos = p->st->figures[i].pos;
-        f->flags = (uint16_t)((f->flags & ~keep) | (p->st->figures[i].flags & keep));
+        f->pos = p->st->vk.figures[i].pos;
+        f->flags = (uint16_t)((f->flags & ~keep) | (p->st->vk.figures[i].flags & keep));
     }
 }
 
-/* Whether unit u has a general of its side within command radius (VII), counting the
- * generals and headquarters that Patrol Mode brought on. The engine's own test knows only
- * the scenario's generals, so the game asks this first. */
-static int in_command(const play_t *p, int u) {
-    const opfor_patrol_forces_t *fo = &p->g->fo;
-    const opfor_unit_t *un = &fo->units[u];
-    float radius = (float)opfor_viktoria_command_radius(p->g->sc.weather.level);
-    for (int v = 0; v < fo->nunits; v++) {
-        const opfor_unit_t *gv = &fo->units[v];
-        if (gv->side != un->side || !opfor_patrol_in_play(fo, v) ||
-            !((gv->flags & OPFOR_UNIT_GENERAL) || gv->type == OPFOR_UT_HEADQUARTERS))
-            continue;
-        for (int g = gv->first; g < gv->first + gv->count; g++) {
-            const opfor_figure_t *gf = &fo->figures[g];
-            if (!(gf->flags & OPFOR_FIG_ALIVE))
-                continue;
-            for (int i = un->first; i < un->first + un->count; i++)
-                if ((fo->figures[i].flags & OPFOR_FIG_ALIVE) &&
-                    opfor_dist(gf->pos, fo->figures[i].pos) - 1.0f <= radius)
-                    return 1;
-        }
-    }
-    return 0;
-}
-
-/* The enemy activation: picks a unit and its orders with the greedy policy. Returns the
- * unit that acted, or -1. */
-static int enemy_orders_engine(play_t *p) {
+/* The enemy activation: the AI picks a unit and its orders on the position taken from the
+ * table, printing each order with its reason. Returns the unit that acted, or -1. */
+static int enemy_orders_ai(play_t *p) {
     opfor__patrol_game_t *g = p->g;
-    opfor_vk_state_t *st = p->st;
+    opfor_vk_rs_state_t *st = p->st;
     int enemy = g->cfg.enemy;
-    opfor_vk_state_init(p->ctx, st, opfor_rng_mix64(p->seed ^ g->ps.presses));
-    memcpy(st->units, g->units, sizeof st->units);
-    memcpy(st->figures, g->figures, sizeof st->figures);
-    st->nunits = (uint8_t)g->fo.nunits;
-    st->nfigures = (uint16_t)g->fo.nfigures;
-    for (int u = 0; u < g->fo.nunits; u++)
-        st->ux[u].removed = !opfor_patrol_in_play(&g->fo, u);
-    st->turn = g->ps.turn;
-    st->phase = OPFOR_VK_PH_SELECT_UNIT;
-    st->side = (uint8_t)enemy;
-    st->cur = OPFOR_VK_NONE;
-    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
-    char buf[256], evbuf[2048];
+    /* The dice stream of the position is the game's; the patrol stream is the button's
+       (the search redraws it unless it cheats). */
+    uint64_t dice = opfor_rng_mix64(p->seed ^ ((uint64_t)g->ps.presses << 20));
+    if (opfor_vk_rs_state_from_table(p->ctx, st, g->units, g->fo.nunits, g->figures, g->fo.nfigures,
+                                     g->ps.turn, &g->ps, &p->rng, enemy, dice) != 0)
+        return -1;
+    const opfor_vk_ctx_t *vk = opfor_vk_rs_engine(p->ctx);
+    opfor_action_t acts[OPFOR_VK_RS_MAX_ACTIONS];
+    char buf[4096], evbuf[2048];
     int acted = -1;
     for (int step = 0; step < 64; step++) {
-        int cur = opfor_vk_current(p->ctx, st);
-        if (cur == OPFOR_VK_TERMINAL)
+        int cur = opfor_game_current(&p->game, st);
+        if (cur == OPFOR_PLAYER_TERMINAL)
             break;
-        int n = opfor_vk_legal(p->ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
+        int n = opfor_game_legal(&p->game, st, acts, OPFOR_VK_RS_MAX_ACTIONS);
         if (n <= 0)
             break;
-        if (cur != OPFOR_VK_CHANCE && cur != enemy) {
+        if (cur != OPFOR_PLAYER_CHANCE && cur != enemy) {
             printf("  (%s must answer: decide at the table)\n", side_name(p, cur));
             break;
         }
-        int phase = st->phase, k = 0;
-        if (phase == OPFOR_VK_PH_COMMAND && acted >= 0 && in_command(p, acted)) {
-            st->phase = OPFOR_VK_PH_ACTION; /* a Patrol Mode general is near: no test */
-            st->restricted = 0;
-            continue;
+        int phase = st->vk.phase;
+        opfor_action_t a = acts[0];
+        if (cur == enemy) {
+            opfor_ai_decision_t d;
+            if (opfor_ai_decide_opts(p->mcts, &p->game, st, &p->ev, p->level, p->decisions++, NULL,
+                                     OPFOR_AI_EXACT, &d) != 0)
+                break;
+            a = d.action;
+            opfor_order_t o;
+            if (opfor_order_from_decision(&p->game, st, &d, &p->heur, &o) == 0) {
+                if (phase == OPFOR_VK_PH_SELECT_UNIT) {
+                    if (p->verbose)
+                        printf("  %s is chosen to act: %s\n", o.unit_name, o.reason);
+                } else {
+                    printf("  Orders: %s\n    why: %s\n", o.sentence, o.reason);
+                    if (o.has_runner_up)
+                        printf("    runner-up: %s (value %+.2f)\n", o.runner_up, o.runner_up_value);
+                    if (p->verbose) {
+                        opfor_order_format(&o, 1, buf, sizeof buf);
+                        /* the alternatives: skip the three lines printed above */
+                        const char *alts = buf;
+                        for (int k = 0; k < 2 + o.has_runner_up && alts; k++) {
+                            alts = strchr(alts, '\n');
+                            if (alts)
+                                alts++;
+                        }
+                        if (alts && *alts)
+                            printf("%s", alts);
+                    }
+                }
+            }
         }
-        if (cur == enemy)
-            k = opfor_vk_policy_choose(p->ctx, st, OPFOR_VK_POLICY_GREEDY, acts, n, &p->policy_rng);
-        opfor_vk_action_str(p->ctx, st, &acts[k], buf, sizeof buf);
         opfor_vk_events_t ev = {evbuf, sizeof evbuf, 0, 0};
         evbuf[0] = '\0';
         if (phase == OPFOR_VK_PH_SELECT_UNIT)
-            acted = acts[k].unit;
-        if (opfor_vk_apply(p->ctx, st, &acts[k], phase == OPFOR_VK_PH_COMMAND ? &ev : NULL) != 0)
+            acted = a.unit;
+        opfor_vk_action_t ea;
+        opfor_vk_rs_action_to_engine(&a, &ea);
+        if (opfor_vk_apply(vk, &st->vk, &ea, phase == OPFOR_VK_PH_COMMAND ? &ev : NULL) != 0)
             break;
-        if (phase == OPFOR_VK_PH_COMMAND && evbuf[0]) {
+        if (phase == OPFOR_VK_PH_COMMAND && evbuf[0])
             for (char *line = strtok(evbuf, "\n"); line; line = strtok(NULL, "\n"))
                 printf("  %s\n", line);
-        } else if (cur == enemy && phase != OPFOR_VK_PH_SELECT_UNIT) {
-            printf("  Orders: %s\n", buf);
-        }
-        if (st->phase == OPFOR_VK_PH_INITIATIVE || st->phase == OPFOR_VK_PH_START_TURN ||
-            st->phase == OPFOR_VK_PH_OVER)
+        int ph = st->vk.phase;
+        if (ph == OPFOR_VK_PH_INITIATIVE || ph == OPFOR_VK_PH_START_TURN || ph == OPFOR_VK_PH_OVER)
             break;
     }
     if (acted >= 0 && acted < g->fo.nunits)
@@ -398,7 +424,7 @@ static void press(play_t *p) {
         }
         if (pr.kind == OPFOR_PRESS_ENEMY) {
             printf("Initiative: %s.\n", side_name(p, g->cfg.enemy));
-            int u = p->ctx ? enemy_orders_engine(p) : -1;
+            int u = p->ctx ? enemy_orders_ai(p) : -1;
             if (u < 0 || u >= g->fo.nunits || g->units[u].side != g->cfg.enemy ||
                 (g->units[u].flags & OPFOR_UNIT_ACTED))
                 u = enemy_orders_simple(p);
@@ -595,7 +621,11 @@ static void briefing(play_t *p) {
     print_units(p);
     print_line(p);
     if (!p->ctx)
-        printf("(The rules engine is not available: enemy orders are simple.)\n");
+        printf("(The AI is not available: enemy orders are simple.)\n");
+    else
+        printf("The enemy is played by the AI at level %s%s.\n",
+               opfor_ai_level_info(p->level)->name,
+               p->cheat ? ", cheating: it knows what will be spotted next" : "");
     printf("--- Turn %d ---\n", g->ps.turn);
     printf("Type `help` for the commands; `i` presses the initiative button.\n");
 }
@@ -660,9 +690,11 @@ int opfor__patrol_play(const opfor__patrol_opts_t *o) {
     }
     p.seed = o->seed;
     opfor_rng_seed(&p.rng, o->seed, 0x70617472u);
-    opfor_rng_derive(&p.policy_rng, o->seed, 0x706f6cu);
+    p.level = o->level;
+    p.cheat = o->cheat;
+    p.verbose = o->verbose;
     p.interactive = isatty(0);
-    engine_open(&p);
+    ai_open(&p);
     briefing(&p);
     char line[LINE_MAX_LEN];
     while (!p.over) {
@@ -708,8 +740,7 @@ int opfor__patrol_play(const opfor__patrol_opts_t *o) {
         fflush(stdout);
     }
     finish(&p, o);
-    opfor_vk_ctx_free(p.ctx);
-    free(p.st);
+    ai_close(&p);
     opfor_scenario_free(&p.g->sc);
     free(p.g);
     return OPFOR_EXIT_OK;

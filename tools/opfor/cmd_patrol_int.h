@@ -21,6 +21,9 @@ typedef struct opfor__patrol_opts {
     const char *name;     /* player's name for the high scores; NULL: $USER */
     const char *db;       /* high-score database; NULL: the default path */
     int no_save;          /* 1: do not record the score */
+    int level;            /* opfor_ai_level_t the enemy is played at (default standard) */
+    int cheat;            /* 1: the AI reads the future spawns (off by default) */
+    int verbose;          /* 1: print the alternatives behind each order */
 } opfor__patrol_opts_t;
 
 /* One game's data. */

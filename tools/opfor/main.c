@@ -20,6 +20,16 @@
 #pragma weak opfor_cmd_patrol
 #pragma weak opfor_cmd_scores
 #pragma weak opfor_cmd_selfplay
+#pragma weak opfor_cmd_display
+#pragma weak opfor_cmd_arena
+#pragma weak opfor_cmd_new
+#pragma weak opfor_cmd_games
+#pragma weak opfor_cmd_state
+#pragma weak opfor_cmd_initiative
+#pragma weak opfor_cmd_report
+#pragma weak opfor_cmd_orders
+#pragma weak opfor_cmd_watch
+#pragma weak opfor_cmd_close
 
 static const opfor_cli_cmd_t commands[] = {
     {"calc", opfor_cmd_calc, "the Viktoria! calculator: scores needed for any action"},
@@ -30,6 +40,16 @@ static const opfor_cli_cmd_t commands[] = {
     {"patrol", opfor_cmd_patrol, "Patrol Mode: initiative, spotting, placement, score (solo/coop)"},
     {"scores", opfor_cmd_scores, "the Patrol Mode high-score table"},
     {"selfplay", opfor_cmd_selfplay, "whole games between built-in policies on the rules engine"},
+    {"display", opfor_cmd_display, "show a daemon's orders on an e-ink panel (or PNG frames)"},
+    {"arena", opfor_cmd_arena, "seeded matches between AI policies, with win rates and intervals"},
+    {"new", opfor_cmd_new, "start a game in the daemon (opford)"},
+    {"games", opfor_cmd_games, "the daemon's saved games"},
+    {"state", opfor_cmd_state, "a daemon game's position"},
+    {"initiative", opfor_cmd_initiative, "press a daemon game's initiative button"},
+    {"report", opfor_cmd_report, "tell the daemon what happened at the table"},
+    {"orders", opfor_cmd_orders, "the AI's orders for the non-player unit holding the initiative"},
+    {"watch", opfor_cmd_watch, "stream a daemon game's events"},
+    {"close", opfor_cmd_close, "close a daemon game"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

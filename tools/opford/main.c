@@ -15,6 +15,8 @@
 #include "opfor/notify.h"
 #include "opfor/server.h"
 
+#include "display_sink.h"
+
 typedef struct opford_args {
     const char *config;    /* --config FILE, or NULL */
     int nflags;            /* entries used in key/value */
@@ -121,8 +123,19 @@ static int build_config(const opford_args_t *a, opfor_config_t *c, opfor_diag_t 
     }
     opfor_diag_clear(d);
     int rc = opfor_config_check(c, d);
-    if (rc < 0)
+    if (rc < 0) {
         *bad_flag = 1;
+        return rc;
+    }
+    /* The display-* settings are parsed here, not in io (io does not know display/). */
+    rc = opford_display_check(c, d->msg, sizeof d->msg);
+    if (rc < 0) {
+        for (int i = 0; i < a->nflags; i++)
+            if (strncmp(a->key[i], "display", 7) == 0)
+                *bad_flag = 1;
+        if (!*bad_flag && a->config)
+            snprintf(d->file, sizeof d->file, "%s", a->config);
+    }
     return rc;
 }
 
@@ -179,10 +192,18 @@ int main(int argc, char **argv) {
         fprintf(stderr, "opford: error: out of memory\n");
         return 1;
     }
+    opford_display_t *display = NULL; /* --display: the e-ink panel (display_sink.c) */
+    if (opford_display_start(&display, srv, &cfg, hooks.log_ud != NULL, where, sizeof where) < 0) {
+        log_line(hooks.log_ud, OPFOR_LOG_ERROR, where);
+        opfor_server_free(srv);
+        uv_loop_close(&loop);
+        return 1;
+    }
     opfor_diag_clear(&d);
     rc = opfor_server_start(srv, &d);
     if (rc < 0) {
         log_line(hooks.log_ud, OPFOR_LOG_ERROR, diag_text(&d, where, sizeof where));
+        opford_display_stop(display, srv);
         opfor_server_free(srv);
         uv_loop_close(&loop);
         return 1;
@@ -191,6 +212,7 @@ int main(int argc, char **argv) {
                      (long)uv_os_getpid());
     opfor_sd_notify(NULL, "READY=1\nSTATUS=accepting connections");
     uv_run(&loop, UV_RUN_DEFAULT);
+    opford_display_stop(display, srv); /* the panel sleeps */
     opfor_server_free(srv);
     uv_loop_close(&loop);
     return 0;

@@ -3,8 +3,11 @@
  * A level is a search budget plus how far the AI may stray from the most visited action:
  * actions under cutoff * (best visits) are dropped, one of the rest is drawn with weight
  * visits^(1/T) from a stream keyed by (game seed, decision number); T = 0 takes the best, so
- * ruthless and challenge are deterministic. Only challenge cheats (reads hidden state). Every
- * decision has a one-line reason naming the runner-up; a verbose form lists the top choices.
+ * ruthless is deterministic. Challenge searches like veteran; what makes it the challenge
+ * setting is the director (another module), which steers the spawns so the players' chance
+ * of winning stays in a band. No level cheats: reading the hidden state is a separate,
+ * explicit option (opfor_mcts_config_t.cheat, `--cheat`), off by default. Every decision has
+ * a one-line reason naming the runner-up; a verbose form lists the top choices.
  */
 #ifndef OPFOR_AI_H
 #define OPFOR_AI_H
@@ -21,7 +24,8 @@ typedef enum opfor_ai_level {
     OPFOR_AI_STANDARD,   /* the default: p95 decision within 150 ms on one core */
     OPFOR_AI_VETERAN,    /* larger budget, rarely strays from the best */
     OPFOR_AI_RUTHLESS,   /* largest budget, always the best found (deterministic) */
-    OPFOR_AI_CHALLENGE,  /* ruthless that also reads the hidden state: a cheating level */
+    OPFOR_AI_CHALLENGE,  /* the director's setting: searches like veteran, the director
+                            adjusts the spawns to keep the game close */
     OPFOR_AI_LEVEL_COUNT
 } opfor_ai_level_t;
 
@@ -32,7 +36,7 @@ typedef struct opfor_ai_level_info {
     uint32_t wall_ms;    /* wall-clock cap (a safety net for the deterministic levels) */
     double temperature;  /* softmax temperature over visits; 0: argmax */
     double cutoff;       /* candidates need visits >= cutoff * best visits */
-    int cheat;           /* 1: the search reads the true hidden state */
+    int cheat;           /* always 0: cheating is the caller's explicit option, not a level */
     const char *summary; /* one line for --help and the GM's menu */
 } opfor_ai_level_info_t;
 
@@ -44,8 +48,9 @@ extern const opfor_name_t opfor_ai_level_names[];
 const opfor_ai_level_info_t *opfor_ai_level_info(int level);
 /* Finds a level by name (case-insensitive). 0 and *level, or OPFOR_ENOENT. */
 int opfor_ai_level_find(const char *name, int *level);
-/* Applies a level to a search configuration: iterations, wall cap and cheat; the rest of
- * cfg (memory, threads, seed, widening) is kept. OPFOR_EINVAL for a bad level. */
+/* Applies a level to a search configuration: iterations and wall cap; the rest of cfg
+ * (memory, threads, seed, widening, and cheat, which only the caller sets) is kept.
+ * OPFOR_EINVAL for a bad level. */
 int opfor_ai_level_apply(int level, opfor_mcts_config_t *cfg);
 
 /* Chooses among the search's top actions as level says (see the header comment), drawing
@@ -64,14 +69,25 @@ typedef struct opfor_ai_decision {
     opfor_mcts_result_t search;    /* the search's statistics */
 } opfor_ai_decision_t;
 
-/* Searches state with m at level (m's configured seed is the game seed; memory, threads
- * and widening stay as configured), chooses, and explains. decision numbers the AI's
+/* Searches state with m at level (m's configured seed is the game seed; memory, threads,
+ * widening and cheat stay as configured), chooses, and explains. decision numbers the AI's
  * decisions in the game (0, 1, ...): with the game seed it keys the search and the choice,
  * so a replayed game repeats its decisions. cancel as in opfor_mcts_search. Returns 0;
  * OPFOR_ECANCELED (nothing chosen); or an error of opfor_mcts_configure/search. */
 int opfor_ai_decide(opfor_mcts_t *m, const opfor_game_t *g, const void *state,
                     const opfor_evaluator_t *ev, int level, uint64_t decision,
                     const atomic_int *cancel, opfor_ai_decision_t *out);
+
+/* Options of opfor_ai_decide_opts. */
+enum {
+    OPFOR_AI_EXACT = 1u << 0 /* budget only: no wall cap, so the decision depends on nothing but
+                                (game seed, decision number) and the position, however busy
+                                the machine (replayable games) */
+};
+/* opfor_ai_decide with options (OPFOR_AI_*). */
+int opfor_ai_decide_opts(opfor_mcts_t *m, const opfor_game_t *g, const void *state,
+                         const opfor_evaluator_t *ev, int level, uint64_t decision,
+                         const atomic_int *cancel, unsigned opts, opfor_ai_decision_t *out);
 
 /* The verbose explanation: one line per top alternative ("2. A1 fires at B2  visits 412
  * (27.5%)  value +0.21  prior 0.40"), the chosen one marked, then the search's totals.

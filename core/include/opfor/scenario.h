@@ -37,7 +37,10 @@ typedef enum opfor_mode {
 extern const opfor_name_t opfor_mode_names[];
 
 /* Rulesets a scenario may name. */
-typedef enum opfor_ruleset { OPFOR_RULESET_VIKTORIA = 0, OPFOR_RULESET_COUNT } opfor_ruleset_t;
+typedef enum opfor_ruleset_id {
+    OPFOR_RULESET_VIKTORIA = 0,
+    OPFOR_RULESET_COUNT
+} opfor_ruleset_id_t; /* (not opfor_ruleset_t: that is the interface of opfor/ruleset.h) */
 /* "viktoria". */
 extern const opfor_name_t opfor_ruleset_names[];
 
@@ -72,7 +75,7 @@ struct fy_node;
 typedef struct opfor_scenario {
     char name[64];         /* title */
     char description[256]; /* first 255 bytes of the description, "" when none */
-    opfor_ruleset_t ruleset;
+    opfor_ruleset_id_t ruleset;
     opfor_mode_t mode;
     int turn_limit;          /* 0 for none */
     opfor_weather_t weather; /* default level 1, wind from the north */

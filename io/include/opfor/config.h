@@ -36,7 +36,21 @@ typedef struct opfor_config {
     char model[OPFOR_CONFIG_PATH_MAX];      /* Viktoria! calculator model file; "" = built-in */
     uint32_t workers;                       /* search worker threads; 0 = cores - 1 (at least 1) */
     int debug_methods;                      /* 1 enables the debug.* methods (tests, diagnosis) */
+    /* The e-ink display of the binary that shows orders (opford --display, opfor display). io
+     * only stores these; the binaries parse the spec and open the panel (display/ is not a
+     * dependency of io). Changes take effect on restart. */
+    char display[OPFOR_CONFIG_PATH_MAX]; /* "" none, "epd:PANEL" or "sim:PANEL:DIR" */
+    int display_rotation;                /* 0, 90, 180, 270; -1 = the panel's default */
+    char display_spidev[64];             /* SPI device; "" = the driver's default */
+    char display_gpiochip[64];           /* GPIO chip label, name or path; "" = search */
+    char display_gpio_line[32];          /* line name to find the chip by; "" = default */
+    int display_pin_rst;                 /* line offsets; OPFOR_CONFIG_PIN_DEFAULT = the */
+    int display_pin_dc;                  /* Waveshare HAT's (see docs/display.md) */
+    int display_pin_busy;                /* ... */
+    int display_pin_pwr;                 /* ...; -1 = the board has no supply switch */
 } opfor_config_t;
+
+#define OPFOR_CONFIG_PIN_DEFAULT (-2) /* display pin not set: the driver's default */
 
 /* One row of the option table: key (YAML key and long flag), argument name, help text. */
 typedef struct opfor_config_option {
@@ -65,7 +79,10 @@ void opfor_config_defaults(opfor_config_t *c);
 /* Sets one option by key from its text value (as a flag or a YAML scalar would give it).
  * Values: socket PATH|none; listen tcp://HOST:PORT|none; log-level error|warn|info|debug;
  * durations as NUMBER[ms|s|m|h] (plain numbers are seconds); sizes as NUMBER[K|M|KiB|MiB];
- * model FILE|none; workers N (0 = auto); debug-methods yes|no.
+ * model FILE|none; workers N (0 = auto); debug-methods yes|no; display SPEC|none (stored as
+ * given); display-rotation 0|90|180|270|default; display-spidev PATH; display-gpiochip NAME;
+ * display-gpio-line NAME; display-pin-rst/dc/busy N (0..511|default); display-pin-pwr
+ * N|none|default.
  * Returns 0, OPFOR_ENOENT for an unknown key, or OPFOR_EINVAL/OPFOR_ERANGE with d->msg
  * filled (d may be NULL; its line/col are left alone). */
 int opfor_config_set(opfor_config_t *c, const char *key, const char *value, opfor_diag_t *d);

@@ -20,7 +20,7 @@
 #include "opfor/config.h"
 #include "opfor/error.h"
 
-#define OPFOR_API_LEVEL 2 /* raised whenever the protocol gains or changes a method */
+#define OPFOR_API_LEVEL 3 /* raised whenever the protocol gains or changes a method */
 
 typedef struct opfor_server opfor_server_t;
 typedef struct opfor_call opfor_call_t;
@@ -68,6 +68,15 @@ const opfor_config_t *opfor_server_config(const opfor_server_t *s);
 /* An application pointer for method handlers (game registry, thread pool, ...); NULL by default. */
 void opfor_server_set_app(opfor_server_t *s, void *app);
 void *opfor_server_app(const opfor_server_t *s);
+/* Receives each game event the server publishes, on the loop thread, right after it went to the
+ * subscribers: event is the packed params map of the `event` notification (docs/protocol.md,
+ * Game events), state the packed `game.state` result after the change that produced it (NULL
+ * and 0 when not available). Both are valid only during the call. For in-process consumers
+ * such as opford's e-ink display; keep it quick (hand work to another thread). */
+typedef void (*opfor_event_fn)(void *ud, const char *event, size_t event_len, const char *state,
+                               size_t state_len);
+/* Sets the one event listener (fn NULL removes it). */
+void opfor_server_on_event(opfor_server_t *s, opfor_event_fn fn, void *ud);
 /* Formats a line and hands it to the log hook when level passes the configured filter. */
 void opfor_server_log(opfor_server_t *s, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

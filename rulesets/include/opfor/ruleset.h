@@ -132,8 +132,8 @@ typedef struct opfor_ruleset_entry {
     const opfor_ruleset_t *rs; /* the descriptor */
 } opfor_ruleset_entry_t;
 
-/* The registered rulesets in registration order; *n gets the count (0 today: the
- * Viktoria! adapter registers later). Never NULL. */
+/* The registered rulesets in registration order ("viktoria": rulesets/viktoria/adapter.c);
+ * *n gets the count. Never NULL. */
 const opfor_ruleset_entry_t *opfor_ruleset_list(size_t *n);
 /* The ruleset registered under name (case-insensitive), or NULL. */
 const opfor_ruleset_t *opfor_ruleset_find(const char *name);

@@ -1,0 +1,686 @@
+/* ai/explain.c — orders a player reads at the table (opfor/orders.h).
+ *
+ * Turns an action of the Viktoria! ruleset (and, when there was one, the search behind it)
+ * into a short sentence: unit, verb, how far and which way it goes with the nearest
+ * landmark, the target, and the scores needed, which come from the calculator (the same
+ * source as the rules engine's chance tables) with the fields read off the position: the
+ * shooters' quality and weapon, the range, the target's class and cover. The reason joins
+ * the heuristic terms that decided the action with the search's value; the runner-up and
+ * the alternatives come from the search's statistics.
+ */
+#include "opfor/orders.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "opfor/viktoria/adapter.h"
+#include "opfor/viktoria/calc.h"
+#include "opfor/viktoria/engine_query.h"
+
+/* ---------------------------------------------------------------- small helpers */
+
+static void copy(char *dst, size_t n, const char *src) {
+    snprintf(dst, n, "%s", src ? src : "");
+}
+
+/* Appends to buf (n bytes, *len used), cutting what does not fit. Output is cut on purpose
+ * (fixed-size fields), so it goes through vsnprintf rather than snprintf. */
+static void appendf(char *buf, size_t n, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void appendf(char *buf, size_t n, size_t *len, const char *fmt, ...) {
+    if (*len + 1 >= n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *len, n - *len, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        *len += (size_t)w < n - *len ? (size_t)w : n - *len - 1;
+}
+
+/* Writes buf (n bytes) from the start, cutting what does not fit. */
+static void setf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void setf(char *buf, size_t n, const char *fmt, ...) {
+    if (n == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, n, fmt, ap);
+    va_end(ap);
+}
+
+static float round_half(float x) {
+    return (float)(int)(x * 2.0f + 0.5f) / 2.0f;
+}
+
+/* The most common quality among unit u's present people (weapon mask: only those carrying
+ * one of these; 0: any). Ties go to the better quality. -1 when none. */
+static int common_quality(const opfor_vk_state_t *st, int u, unsigned weapons, int *mounted) {
+    int count[OPFOR_Q_COUNT] = {0}, riders = 0, n = 0;
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++) {
+        const opfor_figure_t *f = &st->figures[i];
+        if (!opfor_vk_query_fig_present(st, i) || (f->flags & OPFOR_FIG_EQUIPMENT))
+            continue;
+        if (weapons && !(f->weapons & weapons))
+            continue;
+        if (f->quality < OPFOR_Q_COUNT)
+            count[f->quality]++;
+        riders += (f->flags & OPFOR_FIG_MOUNTED) != 0;
+        n++;
+    }
+    if (mounted)
+        *mounted = n > 0 && 2 * riders > n;
+    int best = -1;
+    for (int q = 0; q < OPFOR_Q_COUNT; q++)
+        if (count[q] > 0 && (best < 0 || count[q] >= count[best]))
+            best = q;
+    return best;
+}
+
+/* Target class and state of unit t: its common quality ("transport" when only equipment
+ * is left), and whether most of it is mounted, running, prone. */
+typedef struct tgt {
+    const char *cls;
+    int mounted, running, prone;
+} tgt_t;
+
+static void read_target(const opfor_vk_state_t *st, int t, tgt_t *out) {
+    int m = 0;
+    int q = common_quality(st, t, 0, &m);
+    out->cls = q < 0 ? "transport" : opfor_vocab_name(opfor_quality_names, q);
+    out->mounted = m;
+    int run = 0, prone = 0, n = 0;
+    const opfor_unit_t *un = &st->units[t];
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!opfor_vk_query_fig_present(st, i))
+            continue;
+        n++;
+        run += (st->figures[i].flags & OPFOR_FIG_RUNNING) != 0;
+        prone += (st->figures[i].flags & OPFOR_FIG_PRONE) != 0;
+    }
+    out->running = n > 0 && 2 * run > n;
+    out->prone = !out->running && n > 0 && 2 * prone > n;
+}
+
+static void add_roll(opfor_order_t *o, const char *label, const char *need, double p) {
+    if (o->nrolls >= OPFOR_ORDER_MAX_ROLLS)
+        return;
+    opfor_order_roll_t *r = &o->rolls[o->nrolls++];
+    copy(r->label, sizeof r->label, label);
+    copy(r->need, sizeof r->need, need);
+    r->p = p;
+}
+
+/* Adds the result's roll called name to the order under label. */
+static void take_roll(opfor_order_t *o, const opfor_viktoria_result_t *res, const char *name,
+                      const char *label) {
+    const opfor_viktoria_named_roll_t *r = opfor_viktoria_result_roll(res, name);
+    if (!r)
+        return;
+    char buf[32];
+    opfor_roll_format(&r->roll, buf, sizeof buf);
+    add_roll(o, label, buf, r->roll.p_rendered);
+}
+
+typedef struct calc {
+    opfor_viktoria_req_t req;
+    int ok;
+} calc_t;
+
+static void calc_start(calc_t *c, int action) {
+    c->ok = opfor_viktoria_req_init(&c->req, action) == 0;
+}
+
+static void calc_set(calc_t *c, const char *field, const char *value) {
+    if (c->ok && opfor_viktoria_req_set(&c->req, field, value, NULL) != 0)
+        c->ok = 0;
+}
+
+static void calc_flag(calc_t *c, const char *field, int on) {
+    if (on)
+        calc_set(c, field, "yes");
+}
+
+static void calc_inches(calc_t *c, const char *field, float in) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.1f", (double)(in < 0.0f ? 0.0f : in));
+    calc_set(c, field, buf);
+}
+
+static int calc_run(calc_t *c, const opfor_vk_ctx_t *vk, opfor_viktoria_result_t *res) {
+    return c->ok && opfor_viktoria_calc(opfor_vk_query_model(vk), &c->req, res, NULL) == 0;
+}
+
+/* ---------------------------------------------------------------- rolls per action */
+
+/* To hit and save for u's personal weapons at t (moving: moving fire). */
+static void fire_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int u, int t,
+                       int moving, opfor_order_t *o) {
+    const opfor_viktoria_model_t *m = opfor_vk_query_model(vk);
+    float gap = opfor_vk_query_gap(st, u, t);
+    static const int ACTION[3] = {OPFOR_VK_A_FIRE_PISTOL, OPFOR_VK_A_FIRE_CARBINE,
+                                  OPFOR_VK_A_FIRE_RIFLE};
+    int w = -1;
+    for (int k = 2; k >= 0 && w < 0; k--) {
+        double edge = m->range_edge[k][OPFOR_VK_BRACKET_COUNT - 1];
+        if (common_quality(st, u, OPFOR_W_PISTOL << k, NULL) >= 0 && gap <= edge)
+            w = k;
+    }
+    if (w < 0)
+        return;
+    int mounted = 0;
+    int q = common_quality(st, u, OPFOR_W_PISTOL << w, &mounted);
+    tgt_t tg;
+    read_target(st, t, &tg);
+    opfor_vk_ugeo_t a, b;
+    opfor_vk_query_geo(st, u, &a);
+    opfor_vk_query_geo(st, t, &b);
+    int cov = opfor_vk_query_cover(vk, a.c, b.c, OPFOR_RADIUS_FOOT);
+    calc_t c;
+    calc_start(&c, ACTION[w]);
+    calc_set(&c, "actor", opfor_vocab_name(opfor_quality_names, q));
+    calc_set(&c, "target", tg.cls);
+    calc_set(&c, "cover", opfor_vocab_name(opfor_cover_names, cov));
+    calc_inches(&c, "range", gap);
+    calc_flag(&c, "actor-mounted", mounted);
+    calc_flag(&c, "target-mounted", tg.mounted);
+    calc_flag(&c, "moving", moving);
+    calc_flag(&c, "target-running", tg.running);
+    calc_flag(&c, "target-prone", tg.prone);
+    opfor_viktoria_result_t res;
+    if (calc_run(&c, vk, &res)) {
+        take_roll(o, &res, "hit", "to hit");
+        take_roll(o, &res, "save", "save");
+    }
+}
+
+/* To hit and save in melee with u's main weapon against t (charging or not). */
+static void melee_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int u, int t,
+                        int charging, opfor_order_t *o) {
+    int mounted = 0;
+    int q = common_quality(st, u, 0, &mounted);
+    if (q < 0)
+        return;
+    unsigned w = 0;
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (opfor_vk_query_fig_present(st, i))
+            w |= st->figures[i].weapons;
+    int action = (mounted && (w & OPFOR_W_LANCE)) ? OPFOR_VK_A_ATTACK_LANCE
+                 : (w & OPFOR_W_SWORD)            ? OPFOR_VK_A_ATTACK_SWORD
+                 : (w & OPFOR_W_BAYONET)          ? OPFOR_VK_A_ATTACK_BAYONET
+                                                  : OPFOR_VK_A_ATTACK_DAGGER;
+    tgt_t tg;
+    read_target(st, t, &tg);
+    if (strcmp(tg.cls, "transport") == 0)
+        tg.cls = "conscript"; /* melee targets people: the crew of a piece */
+    opfor_vk_ugeo_t a, b;
+    opfor_vk_query_geo(st, u, &a);
+    opfor_vk_query_geo(st, t, &b);
+    int cov = opfor_vk_query_cover(vk, a.c, b.c, OPFOR_RADIUS_FOOT);
+    calc_t c;
+    calc_start(&c, action);
+    calc_set(&c, "actor", opfor_vocab_name(opfor_quality_names, q));
+    calc_set(&c, "target", tg.cls);
+    calc_set(&c, "cover", opfor_vocab_name(opfor_cover_names, cov));
+    calc_flag(&c, "actor-mounted", mounted);
+    calc_flag(&c, "target-mounted", tg.mounted);
+    calc_flag(&c, "charging", charging);
+    opfor_viktoria_result_t res;
+    if (calc_run(&c, vk, &res)) {
+        take_roll(o, &res, "hit", "to hit");
+        take_roll(o, &res, "save", "save");
+    }
+}
+
+/* The move dice for u moving with kind (advance, run or gallop, crawl, charge). */
+static void move_roll(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int u, int kind,
+                      opfor_order_t *o) {
+    int mounted = 0;
+    int q = common_quality(st, u, 0, &mounted);
+    if (q < 0)
+        return;
+    int action = kind == OPFOR_VK_RUN      ? OPFOR_VK_A_RUN_GALLOP
+                 : kind == OPFOR_VK_CRAWL  ? OPFOR_VK_A_CRAWL
+                 : kind == OPFOR_VK_CHARGE ? OPFOR_VK_A_CHARGE
+                                           : OPFOR_VK_A_ADVANCE;
+    calc_t c;
+    calc_start(&c, action);
+    calc_set(&c, "actor", opfor_vocab_name(opfor_quality_names, q));
+    if (action != OPFOR_VK_A_CRAWL)
+        calc_flag(&c, "actor-mounted", mounted);
+    if (action == OPFOR_VK_A_ADVANCE || action == OPFOR_VK_A_RUN_GALLOP)
+        calc_flag(&c, "limbered", (st->units[u].flags & OPFOR_UNIT_LIMBERED) != 0);
+    opfor_viktoria_result_t res;
+    if (!calc_run(&c, vk, &res))
+        return;
+    const opfor_viktoria_distance_t *d = opfor_viktoria_result_distance(&res, "move");
+    if (!d)
+        return;
+    char buf[32];
+    opfor_dice_format(&d->dice, buf, sizeof buf); /* "1d3+4 inches" */
+    add_roll(o, kind == OPFOR_VK_CHARGE ? "charge" : "move", buf, 0.0);
+}
+
+static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
+                      const opfor_vk_action_t *a, opfor_order_t *o) {
+    int u = a->unit, t = a->target < st->nunits ? a->target : -1;
+    calc_t c;
+    opfor_viktoria_result_t res;
+    switch (a->kind) {
+    case OPFOR_VK_ADVANCE:
+    case OPFOR_VK_RUN:
+    case OPFOR_VK_CRAWL:
+        if (o->has_move)
+            move_roll(vk, st, u, a->kind, o);
+        if (t >= 0 && (a->flags & OPFOR_VK_AF_FIRE))
+            fire_rolls(vk, st, u, t, 1, o);
+        break;
+    case OPFOR_VK_FIRE:
+        if (t >= 0)
+            fire_rolls(vk, st, u, t, 0, o);
+        break;
+    case OPFOR_VK_REACT_FIRE:
+        if (st->charge.charger < st->nunits)
+            fire_rolls(vk, st, u, st->charge.charger, 0, o);
+        break;
+    case OPFOR_VK_CHARGE:
+        if (t >= 0) {
+            move_roll(vk, st, u, OPFOR_VK_CHARGE, o);
+            melee_rolls(vk, st, u, t, 1, o);
+        }
+        break;
+    case OPFOR_VK_REACT_COUNTER:
+        if (st->charge.charger < st->nunits)
+            melee_rolls(vk, st, u, st->charge.charger, 1, o);
+        break;
+    case OPFOR_VK_FIRE_MG:
+        if (t >= 0) {
+            tgt_t tg;
+            read_target(st, t, &tg);
+            opfor_vk_ugeo_t ga, gb;
+            opfor_vk_query_geo(st, u, &ga);
+            opfor_vk_query_geo(st, t, &gb);
+            calc_start(&c, OPFOR_VK_A_TEST_VS_MG);
+            calc_set(&c, "actor", tg.cls);
+            calc_set(&c, "cover",
+                     opfor_vocab_name(opfor_cover_names,
+                                      opfor_vk_query_cover(vk, ga.c, gb.c, OPFOR_RADIUS_FOOT)));
+            calc_inches(&c, "range", opfor_vk_query_gap(st, u, t));
+            calc_flag(&c, "actor-mounted", tg.mounted);
+            if (calc_run(&c, vk, &res))
+                take_roll(o, &res, "pass", "targets pass");
+        }
+        break;
+    case OPFOR_VK_FIRE_ARTILLERY: {
+        int gun = opfor_vk_query_gun_figure(st, u);
+        if (gun >= 0) {
+            calc_start(&c, OPFOR_VK_A_FIRE_ARTILLERY);
+            calc_inches(&c, "range", opfor_dist(st->figures[gun].pos, a->dest));
+            if (calc_run(&c, vk, &res))
+                take_roll(o, &res, "on_target", "on target");
+        }
+        break;
+    }
+    case OPFOR_VK_CALL_SUPPORT:
+        calc_start(&c, OPFOR_VK_A_CALL_SUPPORT_FIRE);
+        if (calc_run(&c, vk, &res)) {
+            take_roll(o, &res, "call", "call");
+            take_roll(o, &res, "on_target", "on target");
+        }
+        break;
+    case OPFOR_VK_THROW_BOMB:
+        if (t >= 0) {
+            int q = common_quality(st, u, OPFOR_W_BOMBS, NULL);
+            calc_start(&c, OPFOR_VK_A_THROW_BOMB);
+            if (q >= 0)
+                calc_set(&c, "actor", opfor_vocab_name(opfor_quality_names, q));
+            calc_inches(&c, "range", opfor_vk_query_gap(st, u, t));
+            if (calc_run(&c, vk, &res))
+                take_roll(o, &res, "on_target", "on target");
+        }
+        break;
+    case OPFOR_VK_RALLY: {
+        int q = common_quality(st, u, 0, NULL);
+        calc_start(&c, OPFOR_VK_A_RALLY);
+        if (q >= 0)
+            calc_set(&c, "actor", opfor_vocab_name(opfor_quality_names, q));
+        if (calc_run(&c, vk, &res))
+            take_roll(o, &res, "pass", "rally");
+        break;
+    }
+    case OPFOR_VK_HEAL: {
+        int q = common_quality(st, u, 0, NULL);
+        calc_start(&c, OPFOR_VK_A_HEAL);
+        if (q >= 0)
+            calc_set(&c, "actor", opfor_vocab_name(opfor_quality_names, q));
+        if (calc_run(&c, vk, &res))
+            take_roll(o, &res, "heal", "heal");
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* ---------------------------------------------------------------- words */
+
+static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *a, int prone_here) {
+    int u = a->unit;
+    int mounted = 0;
+    if (u < st->nunits)
+        common_quality(st, u, 0, &mounted);
+    switch (a->kind) {
+    case OPFOR_VK_SELECT_UNIT:
+        return "activate";
+    case OPFOR_VK_STAND:
+        return "stand";
+    case OPFOR_VK_RALLY:
+        return "rally";
+    case OPFOR_VK_LOAD:
+        return "reload";
+    case OPFOR_VK_ADVANCE:
+        return (a->flags & OPFOR_VK_AF_FIRE) ? "advance firing" : "advance";
+    case OPFOR_VK_RUN:
+        return mounted ? "gallop" : "run";
+    case OPFOR_VK_CRAWL:
+        return prone_here ? "take cover where it stands" : "crawl";
+    case OPFOR_VK_CHARGE:
+        return "charge";
+    case OPFOR_VK_FIRE:
+        return (a->flags & OPFOR_VK_AF_AIM_WOUNDED)   ? "fire at the wounded of"
+               : (a->flags & OPFOR_VK_AF_AIM_GENERAL) ? "fire at the leaders of"
+                                                      : "fire at";
+    case OPFOR_VK_FIRE_MG:
+        return a->arc == OPFOR_ARC_DOUBLE_45 ? "sweep the MG (double 45) over"
+               : a->arc == OPFOR_ARC_90      ? "sweep the MG (90) over"
+                                             : "fire the MG (45) at";
+    case OPFOR_VK_FIRE_ARTILLERY:
+        return "fire the gun at";
+    case OPFOR_VK_CALL_SUPPORT:
+        return "call supporting fire on";
+    case OPFOR_VK_THROW_BOMB:
+        return "throw bombs at";
+    case OPFOR_VK_HEAL:
+        return "bind the wounded";
+    case OPFOR_VK_MESMERIZE:
+        return "mesmerise a figure of";
+    case OPFOR_VK_LIMBER:
+        return "limber the gun";
+    case OPFOR_VK_UNLIMBER:
+        return "unlimber the gun";
+    case OPFOR_VK_MOUNT:
+        return "mount";
+    case OPFOR_VK_DISMOUNT:
+        return "dismount";
+    case OPFOR_VK_SPLIT:
+        return "split into two units";
+    case OPFOR_VK_MERGE:
+        return "join";
+    case OPFOR_VK_TO_REAR:
+        return "send the wounded to the rear";
+    case OPFOR_VK_FIGHT:
+        return "fight the melee";
+    case OPFOR_VK_REACT_STAND:
+        return "stand and receive the charge";
+    case OPFOR_VK_REACT_FIRE:
+        return "fire at the chargers";
+    case OPFOR_VK_REACT_FLEE:
+        return "flee";
+    case OPFOR_VK_REACT_COUNTER:
+        return "counter-charge";
+    case OPFOR_VK_CONTROL:
+        return (a->flags & OPFOR_VK_AF_MOVE) ? "walk the mesmerised figure"
+               : a->target != OPFOR_VK_NONE  ? "make the mesmerised figure fire at"
+                                             : "hold the mesmerised figure";
+    default:
+        return opfor_vk_kind_name(a->kind);
+    }
+}
+
+/* Distance from p to feature f (0 inside an area). */
+static float feature_dist(const opfor_terrain_feature_t *f, opfor_pt_t p) {
+    if (f->shape == OPFOR_SHAPE_AREA)
+        return opfor_poly_contains(f->pts, f->npts, p) ? 0.0f
+                                                       : opfor_poly_dist_pt(f->pts, f->npts, p);
+    float d = opfor_polyline_dist_pt(f->pts, f->npts, p) - 0.5f * f->width;
+    return d < 0.0f ? 0.0f : d;
+}
+
+/* The named landmark nearest to p: an objective (distance to its edge) or a terrain
+ * feature. Returns the distance (large when none), name in *name. */
+static float landmark(const opfor_scenario_t *sc, opfor_pt_t p, const char **name, int *inside) {
+    float best = 1e30f;
+    *name = NULL;
+    *inside = 0;
+    for (int o = 0; o < sc->nobjectives; o++) {
+        const opfor_objective_t *ob = &sc->objectives[o];
+        if (!ob->name[0])
+            continue;
+        float d = opfor_dist(p, ob->pos) - ob->radius;
+        if (d < 0.0f)
+            d = 0.0f;
+        if (d < best) {
+            best = d;
+            *name = ob->name;
+            *inside = d <= 0.0f;
+        }
+    }
+    for (int i = 0; i < sc->table.nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &sc->table.features[i];
+        if (!f->name[0])
+            continue;
+        float d = feature_dist(f, p);
+        if (d < best - 0.5f) { /* objectives win ties: they are what the players watch */
+            best = d;
+            *name = f->name;
+            *inside = d <= 0.0f && f->shape == OPFOR_SHAPE_AREA;
+        }
+    }
+    return best;
+}
+
+/* ---------------------------------------------------------------- building */
+
+static void fill_action(const opfor_game_t *g, const void *state, const opfor_action_t *ga,
+                        const opfor_heur_t *h, opfor_order_t *o) {
+    const opfor_vk_rs_state_t *rs = state;
+    const opfor_vk_state_t *st = &rs->vk;
+    const opfor_vk_ctx_t *vk = opfor_vk_rs_engine(g->ctx);
+    const opfor_scenario_t *sc = opfor_vk_ctx_scenario(vk);
+    opfor_vk_action_t a;
+    opfor_vk_rs_action_to_engine(ga, &a);
+    int cur = opfor_vk_current(vk, st);
+    o->side = cur;
+    o->kind = a.kind;
+    o->unit = a.unit < st->nunits ? a.unit : -1;
+    if (a.kind >= OPFOR_VK_REACT_STAND && a.kind <= OPFOR_VK_REACT_COUNTER)
+        o->unit = st->charge.target < st->nunits ? st->charge.target : o->unit;
+    o->target = a.target < st->nunits ? a.target : -1;
+    if ((a.kind == OPFOR_VK_REACT_FIRE || a.kind == OPFOR_VK_REACT_COUNTER) &&
+        st->charge.charger < st->nunits)
+        o->target = st->charge.charger;
+    if (o->unit >= 0)
+        copy(o->unit_name, sizeof o->unit_name, st->units[o->unit].name);
+    if (o->target >= 0) {
+        copy(o->target_name, sizeof o->target_name, st->units[o->target].name);
+        if (o->unit >= 0)
+            o->target_gap = opfor_vk_query_gap(st, o->unit, o->target);
+    }
+    opfor_heur_score(h, g, state, ga, &o->score);
+
+    /* movement: where it stops, which way, near what */
+    int prone_here = 0;
+    char where[160] = "";
+    if (o->unit >= 0 &&
+        (a.kind == OPFOR_VK_ADVANCE || a.kind == OPFOR_VK_RUN || a.kind == OPFOR_VK_CRAWL)) {
+        opfor_vk_ugeo_t geo;
+        opfor_vk_query_geo(st, o->unit, &geo);
+        float d = opfor_dist(geo.c, a.dest);
+        float allow = opfor_vk_query_move(vk, st, o->unit, a.kind);
+        if (a.kind == OPFOR_VK_CRAWL && d < 0.5f) {
+            prone_here = 1;
+        } else if (d >= 0.25f) {
+            float go = d < allow ? d : allow;
+            opfor_pt_t stop = opfor_vlerp(geo.c, a.dest, go / d);
+            o->has_move = 1;
+            o->move_in = round_half(go);
+            o->x = stop.x;
+            o->y = stop.y;
+            opfor_compass_t dir = opfor_compass_nearest((opfor_table_north_t)sc->table.north,
+                                                        opfor_vsub(a.dest, geo.c));
+            copy(o->direction, sizeof o->direction, opfor_vocab_name(opfor_compass_names, dir));
+            const char *lm = NULL;
+            int inside = 0;
+            float ld = landmark(sc, a.dest, &lm, &inside);
+            if (lm && ld > 12.0f)
+                ld = landmark(sc, stop, &lm, &inside);
+            if (lm) {
+                int inside_stop = 0;
+                const char *lm2 = NULL;
+                landmark(sc, stop, &lm2, &inside_stop);
+                const char *rel = "near";
+                if (inside && lm2 == lm && inside_stop)
+                    rel = "into";
+                else {
+                    /* closer to the landmark than where it started: toward */
+                    float d0 = 1e30f, d1 = 1e30f;
+                    for (int k = 0; k < sc->nobjectives; k++)
+                        if (strcmp(sc->objectives[k].name, lm) == 0) {
+                            d0 = opfor_dist(geo.c, sc->objectives[k].pos);
+                            d1 = opfor_dist(stop, sc->objectives[k].pos);
+                        }
+                    for (int k = 0; k < sc->table.nfeatures && d0 >= 1e29f; k++)
+                        if (strcmp(sc->table.features[k].name, lm) == 0) {
+                            d0 = feature_dist(&sc->table.features[k], geo.c);
+                            d1 = feature_dist(&sc->table.features[k], stop);
+                        }
+                    if (d1 < d0 - 0.5f)
+                        rel = "toward";
+                    else if (d1 > d0 + 0.5f)
+                        rel = "away from";
+                }
+                copy(o->landmark, sizeof o->landmark, lm);
+                copy(o->landmark_rel, sizeof o->landmark_rel, rel);
+            }
+            if (o->landmark[0])
+                setf(where, sizeof where, " %g in %s %s %s, to x %.1f y %.1f", (double)o->move_in,
+                     o->direction, o->landmark_rel, o->landmark, (double)o->x, (double)o->y);
+            else
+                setf(where, sizeof where, " %g in %s, to x %.1f y %.1f", (double)o->move_in,
+                     o->direction, (double)o->x, (double)o->y);
+        }
+    }
+    copy(o->verb, sizeof o->verb, verb_of(st, &a, prone_here));
+    rolls_for(vk, st, &a, o);
+
+    /* the sentence */
+    char tgt[80] = "", rolls[160] = "", mv[48] = "";
+    if (o->target >= 0 && a.kind != OPFOR_VK_MERGE && a.kind != OPFOR_VK_CONTROL)
+        setf(tgt, sizeof tgt, " %s, %.0f in away", o->target_name, (double)o->target_gap);
+    else if (o->target >= 0)
+        setf(tgt, sizeof tgt, " %s", o->target_name);
+    if (a.kind == OPFOR_VK_ADVANCE && (a.flags & OPFOR_VK_AF_FIRE) && o->target >= 0)
+        setf(tgt, sizeof tgt, " at %s", o->target_name);
+    size_t rl = 0;
+    for (int i = 0; i < o->nrolls; i++) {
+        const opfor_order_roll_t *r = &o->rolls[i];
+        if (strcmp(r->label, "move") == 0 || strcmp(r->label, "charge") == 0)
+            setf(mv, sizeof mv, " (%s %s)", r->label, r->need);
+        else
+            appendf(rolls, sizeof rolls, &rl, "%s%s %s", rl ? ", " : ": ", r->label, r->need);
+    }
+    if (a.kind == OPFOR_VK_ADVANCE && (a.flags & OPFOR_VK_AF_FIRE))
+        setf(o->sentence, sizeof o->sentence, "%s: advance%s%s, firing%s%s.",
+             o->unit_name[0] ? o->unit_name : "?", where, mv, tgt, rolls);
+    else if (o->has_move)
+        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s.", o->unit_name[0] ? o->unit_name : "?",
+             o->verb, where, mv, rolls);
+    else if (a.kind == OPFOR_VK_SELECT_UNIT || o->unit < 0)
+        setf(o->sentence, sizeof o->sentence, "%s%s%s.", o->unit_name[0] ? o->unit_name : "",
+             o->unit_name[0] ? ": " : "", o->verb);
+    else
+        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s%s.", o->unit_name, o->verb, tgt,
+             prone_here ? " (go prone)" : "", mv, rolls);
+}
+
+int opfor_order_from_action(const opfor_game_t *g, const void *state, const opfor_action_t *a,
+                            const opfor_heur_t *h, opfor_order_t *out) {
+    if (!g || !state || !a || !out || g->rs != &opfor_viktoria_ruleset || !g->ctx)
+        return OPFOR_EINVAL;
+    memset(out, 0, sizeof *out);
+    out->unit = out->target = -1;
+    int cur = opfor_game_current(g, state);
+    if (cur < 0)
+        return OPFOR_EINVAL;
+    fill_action(g, state, a, h, out);
+    opfor_heur_reason(&out->score, 3, out->reason, sizeof out->reason);
+    return 0;
+}
+
+int opfor_order_from_decision(const opfor_game_t *g, const void *state,
+                              const opfor_ai_decision_t *d, const opfor_heur_t *h,
+                              opfor_order_t *out) {
+    if (!d)
+        return OPFOR_EINVAL;
+    int rc = opfor_order_from_action(g, state, &d->action, h, out);
+    if (rc)
+        return rc;
+    const opfor_mcts_result_t *r = &d->search;
+    out->iterations = r->iterations;
+    out->elapsed_ms = r->elapsed_ms;
+    char terms[160];
+    opfor_heur_reason(&out->score, 3, terms, sizeof terms);
+    if (r->stop == OPFOR_MCTS_STOP_FORCED || r->nchoices < 1) {
+        size_t len = 0;
+        appendf(out->reason, sizeof out->reason, &len, "the only thing it can do (%s)", terms);
+    } else {
+        const opfor_mcts_choice_t *c = &r->top[d->chosen];
+        out->value = c->value;
+        size_t len = 0;
+        appendf(out->reason, sizeof out->reason, &len, "%s; value %+.2f over %u of %llu playouts%s",
+                terms, c->value, c->visits, (unsigned long long)r->iterations,
+                d->chosen > 0 ? " (a near-best choice)" : "");
+    }
+    if (d->has_runner_up) {
+        out->has_runner_up = 1;
+        out->runner_up_value = d->runner_up.value;
+        opfor_game_action_str(g, state, &d->runner_up.action, out->runner_up,
+                              sizeof out->runner_up);
+    }
+    out->nalts = r->nchoices < OPFOR_ORDER_MAX_ALTS ? r->nchoices : OPFOR_ORDER_MAX_ALTS;
+    for (int i = 0; i < out->nalts; i++) {
+        opfor_order_alt_t *x = &out->alts[i];
+        opfor_game_action_str(g, state, &r->top[i].action, x->text, sizeof x->text);
+        x->visits = r->top[i].visits;
+        x->value = r->top[i].value;
+        x->prior = r->top[i].prior;
+        x->chosen = i == d->chosen;
+    }
+    return 0;
+}
+
+const char *opfor_order_format(const opfor_order_t *o, int verbose, char *buf, size_t n) {
+    if (!buf || n == 0)
+        return buf;
+    size_t len = 0;
+    buf[0] = 0;
+    appendf(buf, n, &len, "%s\n  why: %s\n", o->sentence, o->reason);
+    if (o->has_runner_up)
+        appendf(buf, n, &len, "  runner-up: %s (value %+.2f)\n", o->runner_up, o->runner_up_value);
+    if (verbose) {
+        uint64_t total = o->iterations ? o->iterations : 1;
+        for (int i = 0; i < o->nalts; i++) {
+            const opfor_order_alt_t *x = &o->alts[i];
+            appendf(buf, n, &len, "  %c %d. %-46s visits %6u (%5.1f%%) value %+.2f score %+.2f\n",
+                    x->chosen ? '*' : ' ', i + 1, x->text, x->visits,
+                    100.0 * x->visits / (double)total, x->value, (double)x->prior);
+        }
+        if (o->iterations)
+            appendf(buf, n, &len, "  search: %llu playouts in %.1f ms\n",
+                    (unsigned long long)o->iterations, o->elapsed_ms);
+    }
+    return buf;
+}

@@ -1,0 +1,740 @@
+/* io/game.c — the daemon's game model: opening a game, presses of the initiative button,
+ * orders, closing, events, replay of log entries, the state's hash and its packed form.
+ *
+ * Everything here is a pure function of (scenario, seed, log): the game's own random stream
+ * lives in the table state, so replaying the same entries in the same order rebuilds the same
+ * bytes (and the same hash, and the same event numbers). Reports from the table are in
+ * game_report.c, the AI's orders in game_plan.c. Rules: Viktoria! V.A (competitive initiative),
+ * XV.A (the initiative button), XV.B (spotting, placement, scoring).
+ */
+#include "game_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "opfor/ai.h"
+#include "opfor/rpc.h"
+#include "opfor/viktoria/adapter.h"
+#include "opfor/viktoria/builtin.h"
+
+#define DEFAULT_SCENARIO "patrol_default"
+
+/* ------------------------------------------------------------------ small helpers */
+
+static int gerr(opfor__gerr_t *e, int code, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int gerr(opfor__gerr_t *e, int code, int rc, const char *fmt, ...) {
+    if (e) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+        e->code = code;
+    }
+    return rc;
+}
+
+const char *opfor__game_result_name(int result) {
+    static const char *const n[] = {"", "won", "lost", "ended"};
+    return result >= 0 && result < 4 ? n[result] : "";
+}
+
+const char *opfor__game_status_name(int status) {
+    static const char *const n[] = {"active", "finished", "closed"};
+    return status >= 0 && status < 3 ? n[status] : "active";
+}
+
+const char *opfor__game_pending_name(int pending) {
+    static const char *const n[] = {"none", "player", "enemy"};
+    return pending >= 0 && pending < 3 ? n[pending] : "none";
+}
+
+void opfor__evlist_init(opfor__evlist_t *e) {
+    e->n = 0;
+    for (int i = 0; i < OPFOR__GAME_EV_MAX; i++)
+        msgpack_sbuffer_init(&e->buf[i]);
+    msgpack_sbuffer_init(&e->scratch);
+}
+
+void opfor__evlist_free(opfor__evlist_t *e) {
+    for (int i = 0; i < OPFOR__GAME_EV_MAX; i++)
+        msgpack_sbuffer_destroy(&e->buf[i]);
+    msgpack_sbuffer_destroy(&e->scratch);
+    e->n = 0;
+}
+
+msgpack_packer *opfor__ev_begin(opfor__evlist_t *ev, msgpack_packer *pk, const opfor__game_t *g,
+                                opfor__table_t *t, uint64_t log_seq, const char *kind) {
+    t->ev_seq++;
+    msgpack_sbuffer *sb = &ev->scratch;
+    if (ev->n < OPFOR__GAME_EV_MAX)
+        sb = &ev->buf[ev->n++];
+    msgpack_sbuffer_clear(sb);
+    msgpack_packer_init(pk, sb, msgpack_sbuffer_write);
+    msgpack_pack_map(pk, 6);
+    opfor_rpc_pack_cstr(pk, "game");
+    opfor_rpc_pack_cstr(pk, g->row.id);
+    opfor_rpc_pack_cstr(pk, "seq");
+    msgpack_pack_uint64(pk, t->ev_seq);
+    opfor_rpc_pack_cstr(pk, "kind");
+    opfor_rpc_pack_cstr(pk, kind);
+    opfor_rpc_pack_cstr(pk, "turn");
+    msgpack_pack_int32(pk, t->ps.turn);
+    opfor_rpc_pack_cstr(pk, "log_seq");
+    msgpack_pack_uint64(pk, log_seq);
+    opfor_rpc_pack_cstr(pk, "data");
+    return pk;
+}
+
+opfor_patrol_forces_t opfor__game_forces(opfor__table_t *t) {
+    opfor_patrol_forces_t fo = {t->units, t->figures, t->nunits, t->nfigures};
+    return fo;
+}
+
+int opfor__game_alive(const opfor__table_t *t, int u, int *wounded) {
+    const opfor_unit_t *un = &t->units[u];
+    int a = 0, w = 0;
+    for (int i = un->first; i < un->first + un->count && i < t->nfigures; i++)
+        if (t->figures[i].flags & OPFOR_FIG_ALIVE) {
+            a++;
+            w += (t->figures[i].flags & OPFOR_FIG_WOUNDED) != 0;
+        }
+    if (wounded)
+        *wounded = w;
+    return a;
+}
+
+int opfor__game_in_play(const opfor__table_t *t, int u) {
+    if (u < 0 || u >= t->nunits || (t->units[u].flags & OPFOR_UNIT_OFF_TABLE))
+        return 0;
+    return opfor__game_alive(t, u, NULL) > 0;
+}
+
+int opfor__game_find_unit(const opfor__table_t *t, const char *name, size_t len) {
+    int found = -1;
+    for (int u = 0; u < t->nunits; u++)
+        if (strlen(t->units[u].name) == len && strncasecmp(t->units[u].name, name, len) == 0)
+            return u;
+    for (int u = 0; u < t->nunits; u++)
+        if (len > 0 && strncasecmp(t->units[u].name, name, len) == 0) {
+            if (found >= 0)
+                return -2;
+            found = u;
+        }
+    return found;
+}
+
+void opfor__pack_pt(msgpack_packer *pk, opfor_pt_t p) {
+    msgpack_pack_map(pk, 2);
+    opfor_rpc_pack_cstr(pk, "x");
+    msgpack_pack_double(pk,
+                        (double)(int64_t)((double)p.x * 100.0 + (p.x < 0 ? -0.5 : 0.5)) / 100.0);
+    opfor_rpc_pack_cstr(pk, "y");
+    msgpack_pack_double(pk,
+                        (double)(int64_t)((double)p.y * 100.0 + (p.y < 0 ? -0.5 : 0.5)) / 100.0);
+}
+
+/* Units of side that may act now: in play and not yet acted this turn. */
+static int ready_units(const opfor__table_t *t, int side, int *list) {
+    int n = 0;
+    for (int u = 0; u < t->nunits; u++)
+        if (t->units[u].side == side && !(t->units[u].flags & OPFOR_UNIT_ACTED) &&
+            opfor__game_in_play(t, u))
+            list[n++] = u;
+    return n;
+}
+
+/* ------------------------------------------------------------------ open / free */
+
+int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const char *yaml,
+                     size_t yaml_len, const opfor_viktoria_model_t *m, opfor__gerr_t *err) {
+    *out = NULL;
+    if (strcasecmp(row->ruleset, "viktoria") != 0 && row->ruleset[0])
+        return gerr(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
+                    "ruleset: '%s' is not supported here (rulesets: viktoria)", row->ruleset);
+    opfor__game_t *g = calloc(1, sizeof *g);
+    if (!g)
+        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_ENOMEM, "out of memory");
+    g->row = *row;
+    snprintf(g->row.ruleset, sizeof g->row.ruleset, "viktoria");
+    g->refs = 1;
+    for (int i = 0; i < OPFOR__GAME_EVENTS_KEEP; i++)
+        msgpack_sbuffer_init(&g->ev[i]);
+    g->sc = calloc(1, sizeof *g->sc);
+    g->cfg = calloc(1, sizeof *g->cfg);
+    if (!g->sc || !g->cfg) {
+        opfor__game_free(g);
+        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_ENOMEM, "out of memory");
+    }
+    opfor_diag_t d;
+    opfor_diag_clear(&d);
+    char label[160], where[700];
+    int rc;
+    if (yaml) {
+        snprintf(label, sizeof label, "%s", row->scenario_name[0] ? row->scenario_name : "inline");
+        rc = opfor_scenario_load_string(yaml, yaml_len, label, g->sc, &d);
+    } else {
+        const char *name = row->scenario_name[0] ? row->scenario_name : DEFAULT_SCENARIO;
+        snprintf(label, sizeof label, "builtin:%s", name);
+        rc = opfor_viktoria_builtin_load(name, g->sc, &d);
+        if (!row->scenario_name[0])
+            snprintf(g->row.scenario_name, sizeof g->row.scenario_name, "%s", DEFAULT_SCENARIO);
+    }
+    if (rc < 0) {
+        int code = rc == OPFOR_ENOENT ? OPFOR_RPC_E_NOT_FOUND : OPFOR_RPC_E_INVALID_PARAMS;
+        gerr(err, code, rc, "scenario: %s", opfor_diag_format(&d, where, sizeof where));
+        opfor__game_free(g);
+        return rc;
+    }
+    int mode = g->sc->mode;
+    if (row->mode[0] && opfor_vocab_lookup(opfor_mode_names, row->mode, &mode) != 0) {
+        opfor__game_free(g);
+        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                    "mode: '%s' is not a mode (patrol, competitive)", row->mode);
+    }
+    g->mode = mode;
+    snprintf(g->row.mode, sizeof g->row.mode, "%s", opfor_vocab_name(opfor_mode_names, mode));
+    if (mode == OPFOR_MODE_PATROL) {
+        rc = opfor_patrol_config_load(g->cfg, g->sc, label, &d);
+        if (rc < 0) {
+            gerr(err, OPFOR_RPC_E_INVALID_PARAMS, rc, "scenario: %s",
+                 opfor_diag_format(&d, where, sizeof where));
+            opfor__game_free(g);
+            return rc;
+        }
+        g->player = g->cfg->player;
+        g->enemy = g->cfg->enemy;
+    } else {
+        opfor_patrol_config_default(g->cfg, g->sc);
+        g->player = g->sc->sides[1].player && !g->sc->sides[0].player ? 1 : 0;
+        g->enemy = 1 - g->player;
+    }
+    g->level = OPFOR_AI_STANDARD;
+    if (row->difficulty[0] && opfor_ai_level_find(row->difficulty, &g->level) != 0) {
+        opfor__game_free(g);
+        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                    "difficulty: '%s' is not a level (novice, standard, veteran, ruthless, "
+                    "challenge)",
+                    row->difficulty);
+    }
+    snprintf(g->row.difficulty, sizeof g->row.difficulty, "%s",
+             opfor_vocab_name(opfor_ai_level_names, g->level));
+    rc = opfor_vk_ctx_init(&g->ctx, g->sc, m, NULL, &d);
+    if (rc < 0) {
+        gerr(err, OPFOR_RPC_E_INVALID_PARAMS, rc, "scenario: the rules engine refuses it: %s",
+             opfor_diag_format(&d, where, sizeof where));
+        opfor__game_free(g);
+        return rc;
+    }
+    if (opfor_vk_rs_ctx_new(&g->rs, g->sc, label, NULL, &d) != 0)
+        g->rs = NULL; /* orders then come from the engine's look-ahead */
+    /* the opening table */
+    opfor__table_t *t = &g->t;
+    memset(t, 0, sizeof *t);
+    t->magic = OPFOR__TABLE_MAGIC;
+    t->size = (uint32_t)sizeof *t;
+    opfor_rng_seed(&t->rng, row->seed, 0x70617472u); /* the same stream as `opfor patrol` */
+    memcpy(t->units, g->sc->units, sizeof t->units);
+    memcpy(t->figures, g->sc->figures, sizeof t->figures);
+    t->nunits = g->sc->nunits;
+    t->nfigures = g->sc->nfigures;
+    opfor_patrol_forces_t fo = opfor__game_forces(t);
+    if (mode == OPFOR_MODE_PATROL)
+        opfor_patrol_init(g->cfg, &t->ps, &fo);
+    else
+        t->ps.turn = 1;
+    for (int u = 0; u < t->nunits; u++)
+        t->units[u].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
+    t->order.target = -1;
+    t->order.unit = -1;
+    *out = g;
+    return 0;
+}
+
+void opfor__game_free(opfor__game_t *g) {
+    if (!g)
+        return;
+    opfor_vk_ctx_free(g->ctx);
+    opfor_vk_rs_ctx_free(g->rs);
+    if (g->sc)
+        opfor_scenario_free(g->sc);
+    free(g->sc);
+    free(g->cfg);
+    for (int i = 0; i < OPFOR__GAME_EVENTS_KEEP; i++)
+        msgpack_sbuffer_destroy(&g->ev[i]);
+    free(g->subs);
+    free(g);
+}
+
+/* ------------------------------------------------------------------ score and end */
+
+void opfor__game_pack_score(const opfor__game_t *g, const opfor__table_t *t, msgpack_packer *pk) {
+    if (g->mode == OPFOR_MODE_PATROL) {
+        opfor__table_t *tt = (opfor__table_t *)t; /* forces point into it; nothing is written */
+        opfor_patrol_forces_t fo = opfor__game_forces(tt);
+        opfor_patrol_score_t s;
+        opfor_patrol_score(g->cfg, &t->ps, &fo, &s);
+        msgpack_pack_map(pk, 9);
+        opfor_rpc_pack_cstr(pk, "total");
+        msgpack_pack_int(pk, s.total);
+        opfor_rpc_pack_cstr(pk, "survived");
+        msgpack_pack_int(pk, s.survived);
+        opfor_rpc_pack_cstr(pk, "half_strength");
+        msgpack_pack_int(pk, s.half_strength);
+        opfor_rpc_pack_cstr(pk, "unscathed");
+        msgpack_pack_int(pk, s.unscathed);
+        opfor_rpc_pack_cstr(pk, "supply");
+        msgpack_pack_int(pk, s.supply);
+        opfor_rpc_pack_cstr(pk, "hq_members");
+        msgpack_pack_int(pk, s.hq_members);
+        opfor_rpc_pack_cstr(pk, "driven_off");
+        msgpack_pack_int(pk, s.driven_off);
+        opfor_rpc_pack_cstr(pk, "objectives");
+        msgpack_pack_int(pk, s.objectives);
+        opfor_rpc_pack_cstr(pk, "lost");
+        msgpack_pack_int(pk, s.lost);
+        return;
+    }
+    int units[2] = {0, 0}, alive[2] = {0, 0};
+    for (int u = 0; u < t->nunits; u++)
+        if (opfor__game_in_play(t, u)) {
+            units[t->units[u].side & 1]++;
+            alive[t->units[u].side & 1] += opfor__game_alive(t, u, NULL);
+        }
+    msgpack_pack_map(pk, 3);
+    opfor_rpc_pack_cstr(pk, "total");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_int(pk, alive[0]);
+    msgpack_pack_int(pk, alive[1]);
+    opfor_rpc_pack_cstr(pk, "units");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_int(pk, units[0]);
+    msgpack_pack_int(pk, units[1]);
+    opfor_rpc_pack_cstr(pk, "lost");
+    msgpack_pack_int(pk, units[g->player] == 0);
+}
+
+int opfor__game_score_total(const opfor__game_t *g, const opfor__table_t *t) {
+    if (g->mode == OPFOR_MODE_PATROL) {
+        opfor_patrol_forces_t fo = opfor__game_forces((opfor__table_t *)t);
+        opfor_patrol_score_t s;
+        opfor_patrol_score(g->cfg, &t->ps, &fo, &s);
+        return s.lost ? 0 : s.total;
+    }
+    int alive = 0;
+    for (int u = 0; u < t->nunits; u++)
+        if (t->units[u].side == g->player && opfor__game_in_play(t, u))
+            alive += opfor__game_alive(t, u, NULL);
+    return alive;
+}
+
+void opfor__game_ev_score(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+                          opfor__evlist_t *ev) {
+    msgpack_packer pk;
+    opfor__ev_begin(ev, &pk, g, t, log_seq, "score");
+    opfor__game_pack_score(g, t, &pk);
+}
+
+static void finish(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq, opfor__evlist_t *ev,
+                   int result) {
+    t->status = OPFOR__GS_FINISHED;
+    t->result = result;
+    t->pending = OPFOR__PEND_NONE;
+    t->order.open = 0;
+    msgpack_packer pk;
+    opfor__ev_begin(ev, &pk, g, t, log_seq, "game_over");
+    msgpack_pack_map(&pk, 3);
+    opfor_rpc_pack_cstr(&pk, "result");
+    opfor_rpc_pack_cstr(&pk, opfor__game_result_name(result));
+    opfor_rpc_pack_cstr(&pk, "score");
+    msgpack_pack_int(&pk, opfor__game_score_total(g, t));
+    opfor_rpc_pack_cstr(&pk, "turns");
+    msgpack_pack_int(&pk, t->ps.turn);
+}
+
+void opfor__game_check_end(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+                           opfor__evlist_t *ev) {
+    if (t->status != OPFOR__GS_ACTIVE)
+        return;
+    if (g->mode == OPFOR_MODE_PATROL) {
+        opfor_patrol_forces_t fo = opfor__game_forces(t);
+        opfor_patrol_score_t s;
+        opfor_patrol_score(g->cfg, &t->ps, &fo, &s);
+        if (s.lost)
+            finish(g, t, log_seq, ev, OPFOR__RES_LOST);
+        else if (s.enemy_wiped)
+            finish(g, t, log_seq, ev, OPFOR__RES_WON);
+        return;
+    }
+    int units[2] = {0, 0};
+    for (int u = 0; u < t->nunits; u++)
+        if (opfor__game_in_play(t, u) && !(t->units[u].flags & OPFOR_UNIT_GENERAL))
+            units[t->units[u].side & 1]++;
+    if (units[g->player] == 0)
+        finish(g, t, log_seq, ev, OPFOR__RES_LOST);
+    else if (units[g->enemy] == 0)
+        finish(g, t, log_seq, ev, OPFOR__RES_WON);
+}
+
+/* A new turn; 1 when the turn limit ended the game. */
+static int new_turn(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+                    opfor__evlist_t *ev) {
+    opfor_patrol_forces_t fo = opfor__game_forces(t);
+    opfor_patrol_new_turn(&t->ps, &fo);
+    t->pending = OPFOR__PEND_NONE;
+    int limit = g->mode == OPFOR_MODE_PATROL ? g->cfg->turn_limit : g->sc->turn_limit;
+    if (limit > 0 && t->ps.turn > limit) {
+        t->ps.turn = (uint16_t)limit;
+        finish(g, t, log_seq, ev, OPFOR__RES_ENDED);
+        return 1;
+    }
+    msgpack_packer pk;
+    opfor__ev_begin(ev, &pk, g, t, log_seq, "turn");
+    msgpack_pack_map(&pk, 2);
+    opfor_rpc_pack_cstr(&pk, "turn");
+    msgpack_pack_int(&pk, t->ps.turn);
+    opfor_rpc_pack_cstr(&pk, "last");
+    msgpack_pack_int(&pk, limit > 0 && t->ps.turn == limit);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ presses */
+
+static void ev_initiative(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+                          opfor__evlist_t *ev, int side) {
+    int list[OPFOR_MAX_UNITS];
+    int n = ready_units(t, side, list);
+    msgpack_packer pk;
+    opfor__ev_begin(ev, &pk, g, t, log_seq, "initiative");
+    int comp = g->mode != OPFOR_MODE_PATROL;
+    msgpack_pack_map(&pk, 4 + comp);
+    opfor_rpc_pack_cstr(&pk, "holder");
+    opfor_rpc_pack_cstr(&pk, side == g->player ? "player" : "enemy");
+    opfor_rpc_pack_cstr(&pk, "side");
+    opfor_rpc_pack_cstr(&pk, g->sc->sides[side].name);
+    opfor_rpc_pack_cstr(&pk, "ready");
+    msgpack_pack_array(&pk, (size_t)n);
+    for (int i = 0; i < n; i++)
+        opfor_rpc_pack_cstr(&pk, t->units[list[i]].name);
+    opfor_rpc_pack_cstr(&pk, "press");
+    msgpack_pack_int(&pk, t->presses);
+    if (comp) {
+        opfor_rpc_pack_cstr(&pk, "dice");
+        msgpack_pack_array(&pk, 2);
+        msgpack_pack_int(&pk, t->dice[0]);
+        msgpack_pack_int(&pk, t->dice[1]);
+    }
+}
+
+static void ev_spotted(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+                       opfor__evlist_t *ev, const opfor_patrol_spot_t *sp,
+                       const opfor_patrol_placement_t *pl, const opfor_patrol_spawn_t *sw) {
+    char dice[32], text[256];
+    opfor_dice_format(&sp->dice, dice, sizeof dice);
+    opfor_patrol_spot_str(sp, text, sizeof text);
+    int unit = pl->placed ? sw->unit : -1;
+    msgpack_packer pk;
+    opfor__ev_begin(ev, &pk, g, t, log_seq, "spotted");
+    msgpack_pack_map(&pk, 13);
+    opfor_rpc_pack_cstr(&pk, "type");
+    opfor_rpc_pack_cstr(&pk, opfor_vocab_name(opfor_patrol_type_names, sp->type));
+    opfor_rpc_pack_cstr(&pk, "quality");
+    opfor_rpc_pack_cstr(&pk, opfor_vocab_name(opfor_quality_names, sp->quality));
+    opfor_rpc_pack_cstr(&pk, "distance");
+    opfor_rpc_pack_cstr(&pk, dice);
+    opfor_rpc_pack_cstr(&pk, "rolled");
+    msgpack_pack_int(&pk, sp->rolled);
+    opfor_rpc_pack_cstr(&pk, "direction");
+    opfor_rpc_pack_cstr(&pk, opfor_vocab_name(opfor_compass_names, sp->direction));
+    opfor_rpc_pack_cstr(&pk, "placed");
+    msgpack_pack_int(&pk, pl->placed ? 1 : 0);
+    opfor_rpc_pack_cstr(&pk, "rule");
+    opfor_rpc_pack_cstr(&pk, opfor_vocab_name(opfor_patrol_rule_names, pl->rule));
+    opfor_rpc_pack_cstr(&pk, "rule_text");
+    opfor_rpc_pack_cstr(&pk, opfor_patrol_rule_text(pl->rule));
+    opfor_rpc_pack_cstr(&pk, "point");
+    if (pl->placed)
+        opfor__pack_pt(&pk, pl->point);
+    else
+        msgpack_pack_nil(&pk);
+    opfor_rpc_pack_cstr(&pk, "unit");
+    if (unit >= 0)
+        opfor_rpc_pack_cstr(&pk, t->units[unit].name);
+    else
+        msgpack_pack_nil(&pk);
+    opfor_rpc_pack_cstr(&pk, "figures");
+    msgpack_pack_int(&pk, unit >= 0 ? t->units[unit].count : 0);
+    opfor_rpc_pack_cstr(&pk, "generals");
+    int ng = pl->placed && unit >= 0 ? sw->ngenerals : 0;
+    msgpack_pack_array(&pk, (size_t)ng);
+    for (int k = 0; k < ng; k++)
+        opfor_rpc_pack_cstr(&pk, t->units[sw->generals[k]].name);
+    opfor_rpc_pack_cstr(&pk, "text");
+    opfor_rpc_pack_cstr(&pk, text);
+}
+
+static int press_state_ok(const opfor__game_t *g, const opfor__table_t *t, opfor__gerr_t *err) {
+    if (t->status != OPFOR__GS_ACTIVE)
+        return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL, "the game is %s",
+                    t->status == OPFOR__GS_CLOSED ? "closed" : "over");
+    if (t->pending == OPFOR__PEND_PLAYER)
+        return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                    "a unit of the %s holds the initiative: report which one acted first "
+                    "(report with `acted`)",
+                    g->sc->sides[g->player].name);
+    if (t->pending == OPFOR__PEND_ENEMY)
+        return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                    "the %s hold the initiative: ask for its orders (ai.orders) first",
+                    g->sc->sides[g->enemy].name);
+    return 0;
+}
+
+static int press_patrol(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+                        opfor__evlist_t *ev) {
+    opfor_patrol_forces_t fo = opfor__game_forces(t);
+    opfor_patrol_observe(g->cfg, &t->ps, &fo);
+    for (int guard = 0; guard < 4 && t->status == OPFOR__GS_ACTIVE; guard++) {
+        opfor_patrol_summary_t s;
+        opfor_patrol_press_t pr;
+        opfor_patrol_summarize(g->cfg, &t->ps, &fo, &s);
+        opfor_patrol_press(g->cfg, &s, &t->rng, &pr);
+        t->ps.presses++;
+        t->presses++;
+        if (pr.kind == OPFOR_PRESS_END_TURN) {
+            if (new_turn(g, t, log_seq, ev))
+                return 0;
+            continue; /* the button answers again in the new turn */
+        }
+        if (pr.kind == OPFOR_PRESS_PLAYER || pr.kind == OPFOR_PRESS_ENEMY) {
+            int side = pr.kind == OPFOR_PRESS_PLAYER ? g->player : g->enemy;
+            t->pending = side == g->player ? OPFOR__PEND_PLAYER : OPFOR__PEND_ENEMY;
+            ev_initiative(g, t, log_seq, ev, side);
+            return 0;
+        }
+        opfor_patrol_placement_t pl;
+        opfor_patrol_spawn_t sw;
+        memset(&pl, 0, sizeof pl);
+        memset(&sw, 0, sizeof sw);
+        sw.unit = -1;
+        opfor_patrol_resolve_spot(g->cfg, &t->ps, &fo, &pr.spot, &t->rng, &pl, &sw);
+        t->nunits = fo.nunits;
+        t->nfigures = fo.nfigures;
+        ev_spotted(g, t, log_seq, ev, &pr.spot, &pl, &sw);
+        opfor__game_ev_score(g, t, log_seq, ev);
+        return 0;
+    }
+    return 0;
+}
+
+static int press_competitive(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+                             opfor__evlist_t *ev) {
+    for (int guard = 0; guard < 4 && t->status == OPFOR__GS_ACTIVE; guard++) {
+        int list[OPFOR_MAX_UNITS];
+        int ready[2] = {ready_units(t, 0, list), ready_units(t, 1, list)};
+        t->presses++;
+        if (!ready[0] && !ready[1]) {
+            if (new_turn(g, t, log_seq, ev))
+                return 0;
+            continue;
+        }
+        int side;
+        t->dice[0] = t->dice[1] = 0;
+        if (!ready[0] || !ready[1]) {
+            side = ready[0] ? 0 : 1;
+        } else { /* V.A: a D6 each, the higher takes the initiative; ties roll again */
+            int tries = 0;
+            do {
+                t->dice[0] = opfor_rng_d6(&t->rng);
+                t->dice[1] = opfor_rng_d6(&t->rng);
+            } while (t->dice[0] == t->dice[1] && ++tries < 32);
+            side = t->dice[0] >= t->dice[1] ? 0 : 1;
+        }
+        t->pending = side == g->player ? OPFOR__PEND_PLAYER : OPFOR__PEND_ENEMY;
+        ev_initiative(g, t, log_seq, ev, side);
+        return 0;
+    }
+    return 0;
+}
+
+int opfor__game_press(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+                      opfor__evlist_t *ev, opfor__gerr_t *err) {
+    int rc = press_state_ok(g, t, err);
+    if (rc < 0)
+        return rc;
+    t->order.open = 0; /* the last order's outcome is settled once the button is pressed */
+    if (g->mode == OPFOR_MODE_PATROL)
+        press_patrol(g, t, log_seq, ev);
+    else
+        press_competitive(g, t, log_seq, ev);
+    opfor__game_check_end(g, t, log_seq, ev);
+    t->log_seq = log_seq;
+    return 0;
+}
+
+int opfor__game_close(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+                      opfor__evlist_t *ev, opfor__gerr_t *err) {
+    (void)err;
+    t->status = OPFOR__GS_CLOSED;
+    t->pending = OPFOR__PEND_NONE;
+    t->order.open = 0;
+    msgpack_packer pk;
+    opfor__ev_begin(ev, &pk, g, t, log_seq, "closed");
+    msgpack_pack_map(&pk, 0);
+    t->log_seq = log_seq;
+    return 0;
+}
+
+int opfor__game_apply_entry(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
+                            const char *kind, const void *payload, size_t len, opfor__evlist_t *ev,
+                            opfor__gerr_t *err) {
+    if (strcmp(kind, "press") == 0)
+        return opfor__game_press(g, t, seq, ev, err);
+    if (strcmp(kind, "close") == 0)
+        return opfor__game_close(g, t, seq, ev, err);
+    if (strcmp(kind, "report") != 0 && strcmp(kind, "order") != 0)
+        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO, "log entry %llu: unknown kind '%s'",
+                    (unsigned long long)seq, kind);
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    size_t off = 0;
+    int rc;
+    if (!len || msgpack_unpack_next(&u, payload, len, &off) != MSGPACK_UNPACK_SUCCESS ||
+        u.data.type != MSGPACK_OBJECT_MAP)
+        rc = gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO, "log entry %llu: unreadable payload",
+                  (unsigned long long)seq);
+    else if (kind[0] == 'r')
+        rc = opfor__game_report(g, t, seq, &u.data, ev, err);
+    else
+        rc = opfor__game_order(g, t, seq, &u.data, ev, err);
+    msgpack_unpacked_destroy(&u);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ reading */
+
+uint64_t opfor__game_hash(const opfor__table_t *t) {
+    const unsigned char *p = (const unsigned char *)t;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < sizeof *t; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static void pack_unit(const opfor__game_t *g, const opfor__table_t *t, int u, msgpack_packer *pk) {
+    const opfor_unit_t *un = &t->units[u];
+    int w, a = opfor__game_alive(t, u, &w);
+    opfor_pt_t c = {0, 0};
+    int has_c = opfor_unit_centre(un, t->figures, &c);
+    const char *state = t->ps.fate[u] == OPFOR_PATROL_FATE_DRIVEN_OFF ? "driven_off"
+                        : t->ps.fate[u] == OPFOR_PATROL_FATE_CAPTURED ? "captured"
+                        : (un->flags & OPFOR_UNIT_OFF_TABLE)          ? "off_table"
+                        : a == 0                                      ? "destroyed"
+                        : (un->flags & OPFOR_UNIT_ACTED)              ? "acted"
+                                                                      : "ready";
+    msgpack_pack_map(pk, 12);
+    opfor_rpc_pack_cstr(pk, "index");
+    msgpack_pack_int(pk, u);
+    opfor_rpc_pack_cstr(pk, "name");
+    opfor_rpc_pack_cstr(pk, un->name);
+    opfor_rpc_pack_cstr(pk, "side");
+    opfor_rpc_pack_cstr(pk, g->sc->sides[un->side & 1].name);
+    opfor_rpc_pack_cstr(pk, "player");
+    msgpack_pack_int(pk, un->side == g->player);
+    opfor_rpc_pack_cstr(pk, "type");
+    opfor_rpc_pack_cstr(pk, opfor_vocab_name(opfor_unit_type_names, un->type));
+    opfor_rpc_pack_cstr(pk, "quality");
+    opfor_rpc_pack_cstr(pk, opfor_vocab_name(opfor_quality_names, un->quality));
+    opfor_rpc_pack_cstr(pk, "status");
+    opfor_rpc_pack_cstr(pk, opfor_vocab_name(opfor_status_names, un->status));
+    opfor_rpc_pack_cstr(pk, "state");
+    opfor_rpc_pack_cstr(pk, state);
+    opfor_rpc_pack_cstr(pk, "alive");
+    msgpack_pack_int(pk, a);
+    opfor_rpc_pack_cstr(pk, "wounded");
+    msgpack_pack_int(pk, w);
+    opfor_rpc_pack_cstr(pk, "strength");
+    msgpack_pack_int(pk, un->strength);
+    opfor_rpc_pack_cstr(pk, "at");
+    if (has_c)
+        opfor__pack_pt(pk, c);
+    else
+        msgpack_pack_nil(pk);
+}
+
+void opfor__game_pack_state(const opfor__game_t *g, msgpack_packer *pk) {
+    const opfor__table_t *t = &g->t;
+    char hash[24];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)opfor__game_hash(t));
+    int list[OPFOR_MAX_UNITS], nready = 0;
+    if (t->pending == OPFOR__PEND_PLAYER || t->pending == OPFOR__PEND_ENEMY)
+        nready = ready_units(t, t->pending == OPFOR__PEND_PLAYER ? g->player : g->enemy, list);
+    msgpack_pack_map(pk, 22);
+    opfor_rpc_pack_cstr(pk, "game");
+    opfor_rpc_pack_cstr(pk, g->row.id);
+    opfor_rpc_pack_cstr(pk, "ruleset");
+    opfor_rpc_pack_cstr(pk, g->row.ruleset);
+    opfor_rpc_pack_cstr(pk, "scenario");
+    opfor_rpc_pack_cstr(pk, g->row.scenario_name);
+    opfor_rpc_pack_cstr(pk, "title");
+    opfor_rpc_pack_cstr(pk, g->sc->name);
+    opfor_rpc_pack_cstr(pk, "mode");
+    opfor_rpc_pack_cstr(pk, g->row.mode);
+    opfor_rpc_pack_cstr(pk, "seed");
+    msgpack_pack_uint64(pk, g->row.seed);
+    opfor_rpc_pack_cstr(pk, "difficulty");
+    opfor_rpc_pack_cstr(pk, g->row.difficulty);
+    opfor_rpc_pack_cstr(pk, "status");
+    opfor_rpc_pack_cstr(pk, opfor__game_status_name(t->status));
+    opfor_rpc_pack_cstr(pk, "result");
+    opfor_rpc_pack_cstr(pk, opfor__game_result_name(t->result));
+    opfor_rpc_pack_cstr(pk, "turn");
+    msgpack_pack_int(pk, t->ps.turn);
+    opfor_rpc_pack_cstr(pk, "turn_limit");
+    msgpack_pack_int(pk, g->mode == OPFOR_MODE_PATROL ? g->cfg->turn_limit : g->sc->turn_limit);
+    opfor_rpc_pack_cstr(pk, "presses");
+    msgpack_pack_int(pk, t->presses);
+    opfor_rpc_pack_cstr(pk, "pending");
+    opfor_rpc_pack_cstr(pk, opfor__game_pending_name(t->pending));
+    opfor_rpc_pack_cstr(pk, "ready");
+    msgpack_pack_array(pk, (size_t)nready);
+    for (int i = 0; i < nready; i++)
+        opfor_rpc_pack_cstr(pk, t->units[list[i]].name);
+    opfor_rpc_pack_cstr(pk, "log_seq");
+    msgpack_pack_uint64(pk, t->log_seq);
+    opfor_rpc_pack_cstr(pk, "event_seq");
+    msgpack_pack_uint64(pk, t->ev_seq);
+    opfor_rpc_pack_cstr(pk, "hash");
+    opfor_rpc_pack_cstr(pk, hash);
+    opfor_rpc_pack_cstr(pk, "sides");
+    msgpack_pack_array(pk, 2);
+    for (int s = 0; s < 2; s++) {
+        msgpack_pack_map(pk, 2);
+        opfor_rpc_pack_cstr(pk, "name");
+        opfor_rpc_pack_cstr(pk, g->sc->sides[s].name);
+        opfor_rpc_pack_cstr(pk, "player");
+        msgpack_pack_int(pk, s == g->player);
+    }
+    opfor_rpc_pack_cstr(pk, "table");
+    msgpack_pack_map(pk, 2);
+    opfor_rpc_pack_cstr(pk, "width");
+    msgpack_pack_double(pk, (double)g->cfg->table.width);
+    opfor_rpc_pack_cstr(pk, "depth");
+    msgpack_pack_double(pk, (double)g->cfg->table.depth);
+    opfor_rpc_pack_cstr(pk, "units");
+    msgpack_pack_array(pk, (size_t)t->nunits);
+    for (int u = 0; u < t->nunits; u++)
+        pack_unit(g, t, u, pk);
+    opfor_rpc_pack_cstr(pk, "order");
+    if (t->order.active)
+        opfor__order_pack(g, t, &t->order, pk);
+    else
+        msgpack_pack_nil(pk);
+    opfor_rpc_pack_cstr(pk, "score");
+    opfor__game_pack_score(g, t, pk);
+}

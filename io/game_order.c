@@ -1,0 +1,589 @@
+/* io/game_order.c — the non-player side's orders: planning one on a worker thread, its wire
+ * and log form, and recording it in the game.
+ *
+ * The plan looks one ply ahead with the rules engine: every unit that may act and every
+ * action the engine lists for it is tried on copies of the position whose dice come from the
+ * decision's own stream (never the game's future dice), scored with the engine's evaluation
+ * averaged over a few samples (more at higher difficulty), and the best is the order; the
+ * second best is the runner-up the reason names. The log keeps the chosen engine actions as
+ * bytes, so replay never searches again. When the AI library's planner (ai/) offers orders
+ * this is the place to call it. Rules: Viktoria! V.A (activation), VII (command test).
+ */
+#include "game_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opfor/ai.h"
+#include "opfor/heuristic.h"
+#include "opfor/mcts.h"
+#include "opfor/orders.h"
+#include "opfor/rpc.h"
+#include "opfor/viktoria/adapter.h"
+#include "opfor/viktoria/calc.h"
+
+#define AI_POOL_BYTES ((size_t)16 << 20) /* search memory of one order */
+
+/* ------------------------------------------------------------------ engine glue */
+
+uint64_t opfor__game_decision_seed(const opfor__game_t *g, int decision) {
+    return opfor_rng_mix64(g->row.seed ^ 0x6f72646572ull ^
+                           ((uint64_t)(decision + 1) * 0x9E3779B97F4A7C15ull));
+}
+
+void opfor__game_engine_state(const opfor__game_t *g, const opfor__table_t *t, opfor_vk_state_t *st,
+                              uint64_t seed, int side) {
+    opfor_vk_state_init(g->ctx, st, seed);
+    memcpy(st->units, t->units, sizeof st->units);
+    memcpy(st->figures, t->figures, sizeof st->figures);
+    st->nunits = (uint8_t)t->nunits;
+    st->nfigures = (uint16_t)t->nfigures;
+    for (int u = 0; u < t->nunits; u++)
+        st->ux[u].removed = !opfor__game_in_play(t, u);
+    st->turn = t->ps.turn;
+    st->phase = OPFOR_VK_PH_SELECT_UNIT;
+    st->side = (uint8_t)side;
+    st->cur = OPFOR_VK_NONE;
+}
+
+int opfor__game_in_command(const opfor__game_t *g, const opfor__table_t *t, int u) {
+    const opfor_unit_t *un = &t->units[u];
+    float radius = (float)opfor_viktoria_command_radius(g->sc->weather.level);
+    for (int v = 0; v < t->nunits; v++) {
+        const opfor_unit_t *gv = &t->units[v];
+        if (gv->side != un->side || !opfor__game_in_play(t, v) ||
+            !((gv->flags & OPFOR_UNIT_GENERAL) || gv->type == OPFOR_UT_HEADQUARTERS))
+            continue;
+        for (int k = gv->first; k < gv->first + gv->count; k++) {
+            const opfor_figure_t *gf = &t->figures[k];
+            if (!(gf->flags & OPFOR_FIG_ALIVE))
+                continue;
+            for (int i = un->first; i < un->first + un->count; i++)
+                if ((t->figures[i].flags & OPFOR_FIG_ALIVE) &&
+                    opfor_dist(gf->pos, t->figures[i].pos) - 1.0f <= radius)
+                    return 1;
+        }
+    }
+    return 0;
+}
+
+void opfor__game_take_engine(const opfor__game_t *g, opfor__table_t *t,
+                             const opfor_vk_state_t *st) {
+    const uint16_t ukeep = OPFOR_UNIT_LIMBERED | OPFOR_UNIT_LOADED | OPFOR_UNIT_IN_MELEE;
+    int n = st->nunits < t->nunits ? st->nunits : t->nunits;
+    for (int u = 0; u < n; u++) {
+        opfor_unit_t *tu = &t->units[u];
+        const opfor_unit_t *eu = &st->units[u];
+        tu->facing = eu->facing;
+        tu->status = eu->status;
+        tu->flags = (uint16_t)((tu->flags & ~ukeep) | (eu->flags & ukeep));
+        for (int i = tu->first; i < tu->first + tu->count && i < st->nfigures; i++)
+            t->figures[i] = st->figures[i];
+        if (st->ux[u].removed && opfor__game_in_play(t, u)) { /* routed, fled, surrendered */
+            tu->flags |= OPFOR_UNIT_OFF_TABLE;
+            if (g->mode == OPFOR_MODE_PATROL && t->ps.fate[u] == OPFOR_PATROL_FATE_NONE)
+                t->ps.fate[u] = OPFOR_PATROL_FATE_DRIVEN_OFF;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ planning */
+
+static int action_has_target(const opfor_vk_action_t *a) {
+    switch (a->kind) {
+    case OPFOR_VK_CHARGE:
+    case OPFOR_VK_FIRE:
+    case OPFOR_VK_THROW_BOMB:
+    case OPFOR_VK_MERGE:
+        return a->target != OPFOR_VK_NONE;
+    default:
+        return (a->flags & OPFOR_VK_AF_FIRE) && a->target != OPFOR_VK_NONE;
+    }
+}
+
+static int action_has_dest(const opfor_vk_action_t *a) {
+    switch (a->kind) {
+    case OPFOR_VK_ADVANCE:
+    case OPFOR_VK_RUN:
+    case OPFOR_VK_CRAWL:
+    case OPFOR_VK_FIRE_MG:
+    case OPFOR_VK_FIRE_ARTILLERY:
+    case OPFOR_VK_CALL_SUPPORT:
+    case OPFOR_VK_UNLIMBER:
+    case OPFOR_VK_REACT_FLEE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Samples averaged per action by AI level. */
+static int level_samples(int level) {
+    static const int s[OPFOR_AI_LEVEL_COUNT] = {1, 2, 3, 4, 4};
+    return level >= 0 && level < OPFOR_AI_LEVEL_COUNT ? s[level] : 2;
+}
+
+typedef struct cand {
+    opfor_vk_action_t select; /* the unit's SELECT action */
+    opfor_vk_action_t action; /* the action */
+    double value;             /* mean evaluation after it */
+    int command;              /* OPFOR__CMD_* for that unit */
+} cand_t;
+
+/* Brings st (just after SELECT_UNIT for unit u) to its ACTION phase: a unit near a Patrol Mode
+ * general needs no test; otherwise the engine rolls the command test. */
+int opfor__game_to_action(const opfor__game_t *g, const opfor__table_t *t, opfor_vk_state_t *st,
+                          int u) {
+    int command = OPFOR__CMD_IN_COMMAND;
+    for (int guard = 0; guard < 4 && st->phase == OPFOR_VK_PH_COMMAND; guard++) {
+        if (opfor__game_in_command(g, t, u)) {
+            st->phase = OPFOR_VK_PH_ACTION;
+            st->restricted = 0;
+            break;
+        }
+        opfor_vk_action_t roll;
+        if (opfor_vk_legal(g->ctx, st, &roll, 1) < 1 || opfor_vk_apply(g->ctx, st, &roll, NULL))
+            break;
+        command = st->restricted ? OPFOR__CMD_FAILED : OPFOR__CMD_PASSED;
+    }
+    return command;
+}
+
+static int plan_greedy(const opfor__game_t *g, const opfor__table_t *t, opfor__cancel_fn cancelled,
+                       void *ud, opfor__order_t *o);
+
+void opfor__game_force_command(opfor_vk_state_t *st, int command) {
+    if (st->phase != OPFOR_VK_PH_COMMAND)
+        return;
+    st->phase = OPFOR_VK_PH_ACTION;
+    st->restricted = command == OPFOR__CMD_FAILED;
+}
+
+static void order_common(const opfor__game_t *g, const opfor__table_t *t, opfor__order_t *o) {
+    o->unit = o->action.unit != OPFOR_VK_NONE ? o->action.unit : o->select.unit;
+    o->target =
+        action_has_target(&o->action) && o->action.target < t->nunits ? o->action.target : -1;
+    o->has_dest = action_has_dest(&o->action);
+    o->turn = t->ps.turn;
+    snprintf(o->level, sizeof o->level, "%s", opfor_vocab_name(opfor_ai_level_names, g->level));
+    snprintf(o->command_text, sizeof o->command_text, "%s",
+             o->command == OPFOR__CMD_IN_COMMAND ? "in command"
+             : o->command == OPFOR__CMD_PASSED   ? "passed"
+                                                 : "failed: restricted");
+}
+
+/* "8+ on 2D6" -> "2D6"; "4+" -> "D6"; a move's dice stay as they are. */
+static void need_dice(const char *need, char *dice, size_t n) {
+    const char *on = strstr(need, " on ");
+    if (on)
+        snprintf(dice, n, "%.7s", on + 4);
+    else if (need[0] >= '1' && need[0] <= '6')
+        snprintf(dice, n, "D6");
+    else
+        dice[0] = '\0';
+}
+
+/* The AI of ai/: a search per decision (the unit to act, then its action) on the position
+ * taken from the table; Patrol Mode's generals spare the command test as in `opfor patrol`. */
+static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cancel_fn cancelled,
+                   void *ud, const atomic_int *cancel, opfor__order_t *o) {
+    opfor_game_t game;
+    if (opfor_game_init(&game, &opfor_viktoria_ruleset, g->rs, 0) != 0)
+        return OPFOR_EINVAL;
+    opfor_heur_t heur;
+    opfor_heur_init(&heur);
+    opfor_evaluator_t ev;
+    opfor_heur_evaluator(&ev, &heur);
+    opfor_mcts_config_t cfg;
+    opfor_mcts_config_default(&cfg);
+    opfor_heur_search_config(&cfg);
+    cfg.memory_bytes = AI_POOL_BYTES;
+    cfg.seed = g->row.seed;
+    cfg.cheat = g->level == OPFOR_AI_CHALLENGE;
+    opfor_mcts_t *m = NULL;
+    opfor_vk_rs_state_t *st = calloc(1, sizeof *st);
+    opfor_order_t *ord = calloc(1, sizeof *ord);
+    opfor_ai_decision_t *d = calloc(1, sizeof *d);
+    int rc =
+        st && ord && d ? opfor_mcts_create(&m, &opfor_viktoria_ruleset, &cfg, 0) : OPFOR_ENOMEM;
+    const int decision = t->decisions;
+    if (rc == 0)
+        rc =
+            opfor_vk_rs_state_from_table(g->rs, st, t->units, t->nunits, t->figures, t->nfigures,
+                                         t->ps.turn, g->mode == OPFOR_MODE_PATROL ? &t->ps : NULL,
+                                         &t->rng, g->enemy, opfor__game_decision_seed(g, decision));
+    memset(o, 0, sizeof *o);
+    o->decision = decision;
+    o->command = OPFOR__CMD_IN_COMMAND;
+    int done = 0;
+    for (int step = 0; rc == 0 && !done && step < 8; step++) {
+        if (cancelled && cancelled(ud)) {
+            rc = OPFOR_ECANCELED;
+            break;
+        }
+        int cur = opfor_game_current(&game, st);
+        int phase = st->vk.phase;
+        if (cur == OPFOR_PLAYER_CHANCE && phase == OPFOR_VK_PH_COMMAND) {
+            o->command = opfor__game_to_action(g, t, &st->vk, o->select.unit);
+            continue;
+        }
+        if (cur != g->enemy || (phase != OPFOR_VK_PH_SELECT_UNIT && phase != OPFOR_VK_PH_ACTION)) {
+            rc = OPFOR_EILLEGAL;
+            break;
+        }
+        rc = opfor_ai_decide_opts(m, &game, st, &ev, g->level,
+                                  (uint64_t)decision * 2u + (phase == OPFOR_VK_PH_ACTION), cancel,
+                                  OPFOR_AI_EXACT, d);
+        if (rc < 0)
+            break;
+        opfor_vk_action_t ea;
+        opfor_vk_rs_action_to_engine(&d->action, &ea);
+        if (phase == OPFOR_VK_PH_SELECT_UNIT) {
+            o->select = ea;
+            rc = opfor_vk_apply(opfor_vk_rs_engine(g->rs), &st->vk, &ea, NULL);
+            continue;
+        }
+        o->action = ea;
+        rc = opfor_order_from_decision(&game, st, d, &heur, ord);
+        if (rc < 0)
+            break;
+        snprintf(o->sentence, sizeof o->sentence, "%.191s", ord->sentence);
+        snprintf(o->reason, sizeof o->reason, "%.255s", ord->reason);
+        if (ord->has_runner_up) {
+            o->has_runner = 1;
+            snprintf(o->runner_sentence, sizeof o->runner_sentence, "%.111s", ord->runner_up);
+            if (d->has_runner_up)
+                opfor_vk_rs_action_to_engine(&d->runner_up.action, &o->runner);
+            else
+                o->runner = ea;
+        }
+        for (int i = 0; i < ord->nrolls && o->nneeds < OPFOR__ORDER_NEEDS; i++) {
+            opfor__need_t *nd = &o->needs[o->nneeds++];
+            snprintf(nd->name, sizeof nd->name, "%.15s", ord->rolls[i].label);
+            snprintf(nd->label, sizeof nd->label, "%.23s", ord->rolls[i].label);
+            snprintf(nd->need, sizeof nd->need, "%.31s", ord->rolls[i].need);
+            need_dice(nd->need, nd->dice, sizeof nd->dice);
+        }
+        snprintf(o->engine, sizeof o->engine, "mcts");
+        done = 1;
+    }
+    if (rc == 0 && !done)
+        rc = OPFOR_EILLEGAL;
+    if (rc == 0)
+        order_common(g, t, o);
+    opfor_mcts_free(m);
+    free(st);
+    free(ord);
+    free(d);
+    return rc;
+}
+
+int opfor__game_plan(const opfor__game_t *g, const opfor__table_t *t, opfor__cancel_fn cancelled,
+                     void *ud, const atomic_int *cancel, opfor__order_t *o) {
+    if (t->pending != OPFOR__PEND_ENEMY || !g->ctx)
+        return OPFOR_EILLEGAL;
+    if (g->rs) {
+        int rc = plan_ai(g, t, cancelled, ud, cancel, o);
+        if (rc == 0 || rc == OPFOR_ECANCELED || (cancelled && cancelled(ud)))
+            return rc == 0 ? 0 : OPFOR_ECANCELED;
+        /* the search could not decide here: the engine's look-ahead still can */
+    }
+    return plan_greedy(g, t, cancelled, ud, o);
+}
+
+static int plan_greedy(const opfor__game_t *g, const opfor__table_t *t, opfor__cancel_fn cancelled,
+                       void *ud, opfor__order_t *o) {
+    if (t->pending != OPFOR__PEND_ENEMY || !g->ctx)
+        return OPFOR_EILLEGAL;
+    opfor_vk_state_t *st = malloc(sizeof *st), *unit_st = malloc(sizeof *unit_st),
+                     *tmp = malloc(sizeof *tmp);
+    opfor_vk_action_t *sel = malloc(sizeof *sel * OPFOR_VK_MAX_ACTIONS);
+    opfor_vk_action_t *acts = malloc(sizeof *acts * OPFOR_VK_MAX_ACTIONS);
+    cand_t *cands = malloc(sizeof *cands * OPFOR_VK_MAX_ACTIONS * OPFOR_MAX_UNITS);
+    int rc = 0, ncand = 0;
+    if (!st || !unit_st || !tmp || !sel || !acts || !cands) {
+        rc = OPFOR_ENOMEM;
+        goto out;
+    }
+    const int decision = t->decisions;
+    const uint64_t seed = opfor__game_decision_seed(g, decision);
+    const int samples = level_samples(g->level);
+    opfor_rng_t srng;
+    opfor_rng_derive(&srng, seed, 0x73616d70u);
+    opfor__game_engine_state(g, t, st, seed, g->enemy);
+    int nsel = opfor_vk_legal(g->ctx, st, sel, OPFOR_VK_MAX_ACTIONS);
+    for (int i = 0; i < nsel; i++) {
+        if (sel[i].kind != OPFOR_VK_SELECT_UNIT || sel[i].unit >= t->nunits ||
+            t->units[sel[i].unit].side != g->enemy)
+            continue;
+        memcpy(unit_st, st, sizeof *st);
+        if (opfor_vk_apply(g->ctx, unit_st, &sel[i], NULL) != 0)
+            continue;
+        int command = opfor__game_to_action(g, t, unit_st, sel[i].unit);
+        if (unit_st->phase != OPFOR_VK_PH_ACTION || opfor_vk_current(g->ctx, unit_st) != g->enemy)
+            continue;
+        int n = opfor_vk_legal(g->ctx, unit_st, acts, OPFOR_VK_MAX_ACTIONS);
+        for (int k = 0; k < n; k++) {
+            if (cancelled && cancelled(ud)) {
+                rc = OPFOR_ECANCELED;
+                goto out;
+            }
+            double sum = 0.0;
+            int ok = 0;
+            for (int s = 0; s < samples; s++) {
+                memcpy(tmp, unit_st, sizeof *tmp);
+                opfor_rng_seed(&tmp->rng,
+                               opfor_rng_u32(&srng) | (uint64_t)opfor_rng_u32(&srng) << 32,
+                               (uint64_t)s);
+                if (opfor_vk_apply(g->ctx, tmp, &acts[k], NULL) != 0)
+                    break;
+                opfor_vk_settle(g->ctx, tmp, NULL);
+                sum += opfor_vk_evaluate(g->ctx, tmp, g->enemy);
+                ok++;
+            }
+            if (!ok)
+                continue;
+            cand_t *c = &cands[ncand++];
+            c->select = sel[i];
+            c->action = acts[k];
+            c->value = sum / ok;
+            c->command = command;
+        }
+    }
+    if (ncand == 0) {
+        rc = OPFOR_EILLEGAL;
+        goto out;
+    }
+    /* best and runner-up; novice picks among the best three with the decision's stream */
+    int best = 0, second = -1;
+    for (int i = 1; i < ncand; i++)
+        if (cands[i].value > cands[best].value)
+            best = i;
+    for (int i = 0; i < ncand; i++)
+        if (i != best && (second < 0 || cands[i].value > cands[second].value))
+            second = i;
+    if (g->level == OPFOR_AI_NOVICE && second >= 0 && opfor_rng_below(&srng, 3) == 0) {
+        int swap = best;
+        best = second;
+        second = swap;
+    }
+    /* the order: re-derive the chosen unit's state so the command test is the real one */
+    memset(o, 0, sizeof *o);
+    o->decision = decision;
+    o->turn = t->ps.turn;
+    o->select = cands[best].select;
+    o->action = cands[best].action;
+    o->unit = o->action.unit != OPFOR_VK_NONE ? o->action.unit : o->select.unit;
+    o->target = action_has_target(&o->action) ? o->action.target : -1;
+    o->has_dest = action_has_dest(&o->action);
+    o->command = cands[best].command;
+    memcpy(unit_st, st, sizeof *st);
+    opfor_vk_apply(g->ctx, unit_st, &o->select, NULL);
+    opfor__game_to_action(g, t, unit_st, o->select.unit);
+    opfor_vk_action_str(g->ctx, unit_st, &o->action, o->sentence, sizeof o->sentence);
+    if (second >= 0) {
+        o->has_runner = 1;
+        o->runner = cands[second].action;
+        if (cands[second].select.unit == o->select.unit) {
+            opfor_vk_action_str(g->ctx, unit_st, &o->runner, o->runner_sentence,
+                                sizeof o->runner_sentence);
+        } else {
+            memcpy(tmp, st, sizeof *st);
+            opfor_vk_apply(g->ctx, tmp, &cands[second].select, NULL);
+            opfor__game_to_action(g, t, tmp, cands[second].select.unit);
+            opfor_vk_action_str(g->ctx, tmp, &o->runner, o->runner_sentence,
+                                sizeof o->runner_sentence);
+        }
+    }
+    snprintf(o->engine, sizeof o->engine, "greedy");
+    snprintf(o->level, sizeof o->level, "%s", opfor_vocab_name(opfor_ai_level_names, g->level));
+    snprintf(o->command_text, sizeof o->command_text, "%s",
+             o->command == OPFOR__CMD_IN_COMMAND ? "in command"
+             : o->command == OPFOR__CMD_PASSED   ? "passed"
+                                                 : "failed: restricted");
+    if (second >= 0)
+        snprintf(o->reason, sizeof o->reason,
+                 "best expected position of %d choices (%+.2f); runner-up: %.120s (%+.2f)", ncand,
+                 cands[best].value, o->runner_sentence, cands[second].value);
+    else
+        snprintf(o->reason, sizeof o->reason, "the only choice (%+.2f)", cands[best].value);
+out:
+    free(st);
+    free(unit_st);
+    free(tmp);
+    free(sel);
+    free(acts);
+    free(cands);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ wire and log form */
+
+void opfor__order_pack(const opfor__game_t *g, const opfor__table_t *t, const opfor__order_t *o,
+                       msgpack_packer *pk) {
+    const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
+    msgpack_pack_map(pk, 17);
+    opfor_rpc_pack_cstr(pk, "game");
+    opfor_rpc_pack_cstr(pk, g->row.id);
+    opfor_rpc_pack_cstr(pk, "order_id");
+    msgpack_pack_uint64(pk, o->log_seq);
+    opfor_rpc_pack_cstr(pk, "turn");
+    msgpack_pack_int(pk, o->turn);
+    opfor_rpc_pack_cstr(pk, "side");
+    opfor_rpc_pack_cstr(pk, g->sc->sides[g->enemy].name);
+    opfor_rpc_pack_cstr(pk, "unit");
+    opfor_rpc_pack_cstr(pk, unit);
+    opfor_rpc_pack_cstr(pk, "action");
+    opfor_rpc_pack_cstr(pk, opfor_vk_kind_name(o->action.kind));
+    opfor_rpc_pack_cstr(pk, "sentence");
+    opfor_rpc_pack_cstr(pk, o->sentence);
+    opfor_rpc_pack_cstr(pk, "destination");
+    if (o->has_dest)
+        opfor__pack_pt(pk, o->action.dest);
+    else
+        msgpack_pack_nil(pk);
+    opfor_rpc_pack_cstr(pk, "target");
+    if (o->target >= 0 && o->target < t->nunits)
+        opfor_rpc_pack_cstr(pk, t->units[o->target].name);
+    else
+        msgpack_pack_nil(pk);
+    opfor_rpc_pack_cstr(pk, "needs");
+    msgpack_pack_array(pk, (size_t)o->nneeds);
+    for (int i = 0; i < o->nneeds; i++) {
+        msgpack_pack_map(pk, 4);
+        opfor_rpc_pack_cstr(pk, "name");
+        opfor_rpc_pack_cstr(pk, o->needs[i].name);
+        opfor_rpc_pack_cstr(pk, "label");
+        opfor_rpc_pack_cstr(pk, o->needs[i].label);
+        opfor_rpc_pack_cstr(pk, "dice");
+        opfor_rpc_pack_cstr(pk, o->needs[i].dice);
+        opfor_rpc_pack_cstr(pk, "need");
+        opfor_rpc_pack_cstr(pk, o->needs[i].need);
+    }
+    opfor_rpc_pack_cstr(pk, "reason");
+    opfor_rpc_pack_cstr(pk, o->reason);
+    opfor_rpc_pack_cstr(pk, "runner_up");
+    if (o->has_runner) {
+        int ru = o->runner.unit;
+        msgpack_pack_map(pk, 3);
+        opfor_rpc_pack_cstr(pk, "sentence");
+        opfor_rpc_pack_cstr(pk, o->runner_sentence);
+        opfor_rpc_pack_cstr(pk, "action");
+        opfor_rpc_pack_cstr(pk, opfor_vk_kind_name(o->runner.kind));
+        opfor_rpc_pack_cstr(pk, "unit");
+        opfor_rpc_pack_cstr(pk, ru < t->nunits ? t->units[ru].name : "");
+    } else {
+        msgpack_pack_nil(pk);
+    }
+    opfor_rpc_pack_cstr(pk, "level");
+    opfor_rpc_pack_cstr(pk, o->level);
+    opfor_rpc_pack_cstr(pk, "engine");
+    opfor_rpc_pack_cstr(pk, o->engine);
+    opfor_rpc_pack_cstr(pk, "command");
+    opfor_rpc_pack_cstr(pk, o->command_text);
+    opfor_rpc_pack_cstr(pk, "resolved");
+    msgpack_pack_int(pk, o->resolved);
+    opfor_rpc_pack_cstr(pk, "raw");
+    msgpack_pack_map(pk, 6);
+    opfor_rpc_pack_cstr(pk, "select");
+    msgpack_pack_bin(pk, sizeof o->select);
+    msgpack_pack_bin_body(pk, &o->select, sizeof o->select);
+    opfor_rpc_pack_cstr(pk, "action");
+    msgpack_pack_bin(pk, sizeof o->action);
+    msgpack_pack_bin_body(pk, &o->action, sizeof o->action);
+    opfor_rpc_pack_cstr(pk, "runner");
+    msgpack_pack_bin(pk, sizeof o->runner);
+    msgpack_pack_bin_body(pk, &o->runner, sizeof o->runner);
+    opfor_rpc_pack_cstr(pk, "decision");
+    msgpack_pack_int(pk, o->decision);
+    opfor_rpc_pack_cstr(pk, "command");
+    msgpack_pack_int(pk, o->command);
+    opfor_rpc_pack_cstr(pk, "has_runner");
+    msgpack_pack_int(pk, o->has_runner);
+}
+
+static int get_bin(const msgpack_object *m, const char *key, void *out, size_t size) {
+    const msgpack_object *v = opfor_rpc_params_get(m, key);
+    if (!v || v->type != MSGPACK_OBJECT_BIN || v->via.bin.size != size)
+        return -1;
+    memcpy(out, v->via.bin.ptr, size);
+    return 0;
+}
+
+static void get_str(const msgpack_object *m, const char *key, char *buf, size_t size) {
+    char why[8];
+    if (opfor_rpc_params_str(m, key, buf, size, why, sizeof why) < 0)
+        buf[0] = '\0';
+}
+
+static int64_t get_int(const msgpack_object *m, const char *key, int64_t lo, int64_t hi,
+                       int64_t def) {
+    int64_t v;
+    char why[8];
+    return opfor_rpc_params_int(m, key, lo, hi, &v, why, sizeof why) == 0 ? v : def;
+}
+
+int opfor__game_order(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+                      const msgpack_object *payload, opfor__evlist_t *ev, opfor__gerr_t *err) {
+    if (t->status != OPFOR__GS_ACTIVE || t->pending != OPFOR__PEND_ENEMY) {
+        err->code = OPFOR_RPC_E_ILLEGAL;
+        snprintf(err->msg, sizeof err->msg, "no unit of the %s holds the initiative",
+                 g->sc->sides[g->enemy].name);
+        return OPFOR_EILLEGAL;
+    }
+    opfor__order_t o;
+    memset(&o, 0, sizeof o);
+    const msgpack_object *raw = opfor_rpc_params_get(payload, "raw");
+    if (!raw || raw->type != MSGPACK_OBJECT_MAP || get_bin(raw, "select", &o.select, 24) ||
+        get_bin(raw, "action", &o.action, 24) || get_bin(raw, "runner", &o.runner, 24)) {
+        err->code = OPFOR_RPC_E_INTERNAL;
+        snprintf(err->msg, sizeof err->msg, "order: malformed log payload");
+        return OPFOR_EPROTO;
+    }
+    o.unit = o.action.unit != OPFOR_VK_NONE ? o.action.unit : o.select.unit;
+    if (o.unit >= t->nunits || t->units[o.unit].side != g->enemy ||
+        (t->units[o.unit].flags & OPFOR_UNIT_ACTED) || !opfor__game_in_play(t, o.unit)) {
+        err->code = OPFOR_RPC_E_ILLEGAL;
+        snprintf(err->msg, sizeof err->msg, "order: unit %d cannot act now", o.unit);
+        return OPFOR_EILLEGAL;
+    }
+    o.active = 1;
+    o.open = 1;
+    o.log_seq = log_seq;
+    o.turn = t->ps.turn;
+    o.decision = (int32_t)get_int(raw, "decision", 0, INT32_MAX, t->decisions);
+    o.command = (int32_t)get_int(raw, "command", 0, 2, 0);
+    o.has_runner = (int32_t)get_int(raw, "has_runner", 0, 1, 0);
+    o.target = action_has_target(&o.action) && o.action.target < t->nunits ? o.action.target : -1;
+    o.has_dest = action_has_dest(&o.action);
+    get_str(payload, "sentence", o.sentence, sizeof o.sentence);
+    get_str(payload, "reason", o.reason, sizeof o.reason);
+    get_str(payload, "engine", o.engine, sizeof o.engine);
+    get_str(payload, "level", o.level, sizeof o.level);
+    get_str(payload, "command", o.command_text, sizeof o.command_text);
+    const msgpack_object *ru = opfor_rpc_params_get(payload, "runner_up");
+    if (ru && ru->type == MSGPACK_OBJECT_MAP)
+        get_str(ru, "sentence", o.runner_sentence, sizeof o.runner_sentence);
+    const msgpack_object *needs = opfor_rpc_params_get(payload, "needs");
+    if (needs && needs->type == MSGPACK_OBJECT_ARRAY)
+        for (uint32_t i = 0; i < needs->via.array.size && o.nneeds < OPFOR__ORDER_NEEDS; i++) {
+            const msgpack_object *n = &needs->via.array.ptr[i];
+            if (n->type != MSGPACK_OBJECT_MAP)
+                continue;
+            opfor__need_t *nd = &o.needs[o.nneeds++];
+            get_str(n, "name", nd->name, sizeof nd->name);
+            get_str(n, "label", nd->label, sizeof nd->label);
+            get_str(n, "dice", nd->dice, sizeof nd->dice);
+            get_str(n, "need", nd->need, sizeof nd->need);
+        }
+    memcpy(&t->order, &o, sizeof o);
+    t->units[o.unit].flags |= OPFOR_UNIT_ACTED;
+    t->pending = OPFOR__PEND_NONE;
+    t->decisions++;
+    msgpack_packer pk;
+    opfor__ev_begin(ev, &pk, g, t, log_seq, "order");
+    opfor__order_pack(g, t, &t->order, &pk);
+    t->log_seq = log_seq;
+    return 0;
+}

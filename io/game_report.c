@@ -1,0 +1,723 @@
+/* io/game_report.c — reports from the table: the unit that acted, moves, casualties, morale
+ * results, units off the table; the daemon's dice when the players ask it to roll, and the
+ * engine's resolution of the open AI order.
+ *
+ * The players are the truth for what happened at the table, so a report changes the game's
+ * units directly; every field is checked first and the first fault is answered with a message
+ * naming it ("casualties[1].killed: ..."), the whole report then changing nothing (the caller
+ * works on a copy). The same function replays a logged report, so it must stay a pure
+ * function of (table, params). Rules: Viktoria! IX (wounds), XI (morale: Solid, Wavering,
+ * routed), XV.B (units driven off or captured count for the score).
+ */
+#include "game_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "opfor/dice.h"
+#include "opfor/rpc.h"
+
+#define MAX_ITEMS 32 /* entries per list in one report */
+#define TEXT_MAX 2048
+
+static int fail(opfor__gerr_t *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(opfor__gerr_t *e, int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+    e->code = code;
+    return code == OPFOR_RPC_E_ILLEGAL     ? OPFOR_EILLEGAL
+           : code == OPFOR_RPC_E_NOT_FOUND ? OPFOR_ENOENT
+                                           : OPFOR_EINVAL;
+}
+
+static int num(const msgpack_object *o, double *out) {
+    switch (o->type) {
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        *out = (double)o->via.u64;
+        return 0;
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+        *out = (double)o->via.i64;
+        return 0;
+    case MSGPACK_OBJECT_FLOAT32:
+    case MSGPACK_OBJECT_FLOAT64:
+        *out = o->via.f64;
+        return *out == *out ? 0 : -1; /* NaN is not a number here */
+    default:
+        return -1;
+    }
+}
+
+/* A list of units' names for error messages. */
+static const char *unit_list(const opfor__table_t *t, char *buf, size_t n) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int u = 0; u < t->nunits && len + 4 < n; u++) {
+        int w = snprintf(buf + len, n - len, "%s%s", u ? ", " : "", t->units[u].name);
+        if (w < 0 || (size_t)w >= n - len) {
+            snprintf(buf + (n > 4 ? n - 4 : 0), 4, "...");
+            break;
+        }
+        len += (size_t)w;
+    }
+    return buf;
+}
+
+/* Reads a unit reference (a name, a unique prefix, or an index) at field `path`. */
+static int get_unit(const opfor__table_t *t, const msgpack_object *v, const char *path,
+                    opfor__gerr_t *e, int *u) {
+    char names[300];
+    if (!v)
+        return fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s: a unit name is required", path);
+    if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER) {
+        if (v->via.u64 >= (uint64_t)t->nunits)
+            return fail(e, OPFOR_RPC_E_NOT_FOUND, "%s: no unit number %llu (0 to %d)", path,
+                        (unsigned long long)v->via.u64, t->nunits - 1);
+        *u = (int)v->via.u64;
+        return 0;
+    }
+    if (v->type != MSGPACK_OBJECT_STR)
+        return fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s: must be a unit name", path);
+    int r = opfor__game_find_unit(t, v->via.str.ptr, v->via.str.size);
+    if (r == -2)
+        return fail(e, OPFOR_RPC_E_INVALID_PARAMS,
+                    "%s: '%.*s' could mean several units; give more of the name (%s)", path,
+                    (int)(v->via.str.size > 40 ? 40 : v->via.str.size), v->via.str.ptr,
+                    unit_list(t, names, sizeof names));
+    if (r < 0)
+        return fail(e, OPFOR_RPC_E_NOT_FOUND, "%s: no unit '%.*s' in this game (units: %s)", path,
+                    (int)(v->via.str.size > 40 ? 40 : v->via.str.size), v->via.str.ptr,
+                    unit_list(t, names, sizeof names));
+    *u = r;
+    return 0;
+}
+
+/* Reads a table point at path: {x, y} or [x, y], inside the table. */
+static int get_point(const opfor__game_t *g, const msgpack_object *v, const char *path,
+                     opfor__gerr_t *e, opfor_pt_t *p) {
+    const msgpack_object *ox = NULL, *oy = NULL;
+    if (v && v->type == MSGPACK_OBJECT_MAP) {
+        ox = opfor_rpc_params_get(v, "x");
+        oy = opfor_rpc_params_get(v, "y");
+    } else if (v && v->type == MSGPACK_OBJECT_ARRAY && v->via.array.size == 2) {
+        ox = &v->via.array.ptr[0];
+        oy = &v->via.array.ptr[1];
+    }
+    double x, y;
+    if (!ox || !oy || num(ox, &x) || num(oy, &y))
+        return fail(e, OPFOR_RPC_E_INVALID_PARAMS,
+                    "%s: must be a point {x, y} in inches from the south-west corner", path);
+    double w = g->cfg->table.width, d = g->cfg->table.depth;
+    if (x < 0 || x > w)
+        return fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s.x: %g is off the table (0 to %g inches)",
+                    path, x, w);
+    if (y < 0 || y > d)
+        return fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s.y: %g is off the table (0 to %g inches)",
+                    path, y, d);
+    p->x = (float)x;
+    p->y = (float)y;
+    return 0;
+}
+
+/* Moves unit u so its living figures' centre is at p (figures stay on the table). */
+static void move_unit(const opfor__game_t *g, opfor__table_t *t, int u, opfor_pt_t p) {
+    opfor_unit_t *un = &t->units[u];
+    opfor_pt_t c;
+    if (!opfor_unit_centre(un, t->figures, &c))
+        return;
+    float dx = p.x - c.x, dy = p.y - c.y;
+    const opfor_table_t *tb = &g->cfg->table;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        opfor_figure_t *f = &t->figures[i];
+        f->pos.x += dx;
+        f->pos.y += dy;
+        f->pos.x = f->pos.x < 0 ? 0 : f->pos.x > tb->width ? tb->width : f->pos.x;
+        f->pos.y = f->pos.y < 0 ? 0 : f->pos.y > tb->depth ? tb->depth : f->pos.y;
+    }
+}
+
+/* Kills k living figures of u (the wounded first, leaders last), then wounds w of the
+ * unwounded ones (leaders last), as `opfor patrol` does. */
+static void casualties(opfor__table_t *t, int u, int k, int w) {
+    const opfor_unit_t *un = &t->units[u];
+    for (int pass = 0; pass < 3 && k > 0; pass++)
+        for (int i = un->first + un->count - 1; i >= un->first && k > 0; i--) {
+            opfor_figure_t *f = &t->figures[i];
+            int wounded = (f->flags & OPFOR_FIG_WOUNDED) != 0;
+            int leader = (f->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
+            int fit = pass == 0 ? wounded && !leader : pass == 1 ? !leader : 1;
+            if ((f->flags & OPFOR_FIG_ALIVE) && fit) {
+                f->flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+                k--;
+            }
+        }
+    for (int pass = 0; pass < 2 && w > 0; pass++)
+        for (int i = un->first + un->count - 1; i >= un->first && w > 0; i--) {
+            opfor_figure_t *f = &t->figures[i];
+            int leader = (f->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
+            if ((f->flags & OPFOR_FIG_ALIVE) && !(f->flags & OPFOR_FIG_WOUNDED) &&
+                (pass == 1 || !leader)) {
+                f->flags |= OPFOR_FIG_WOUNDED;
+                w--;
+            }
+        }
+}
+
+static int unwounded(const opfor__table_t *t, int u) {
+    int w, a = opfor__game_alive(t, u, &w);
+    return a - w;
+}
+
+/* Morale results a report may give (XI): Solid, Wavering, routed (leaves the table),
+ * surrendered (captured). */
+enum { MR_SOLID, MR_WAVERING, MR_ROUTED, MR_SURRENDERED, MR_COUNT };
+static const char *const MORALE[MR_COUNT] = {"solid", "wavering", "routed", "surrendered"};
+
+/* What the report said, kept for its event. */
+typedef struct item {
+    int unit;     /* unit index */
+    int a, b;     /* killed/wounded, or a result/fate code */
+    opfor_pt_t p; /* moves */
+} item_t;
+
+typedef struct rep {
+    int acted;     /* unit, -1 none */
+    int has_at;    /* 1 when `at` moved it */
+    opfor_pt_t at; /* its new centre */
+    int nmoves, ncas, nmor, noff;
+    item_t moves[MAX_ITEMS], cas[MAX_ITEMS], mor[MAX_ITEMS], off[MAX_ITEMS];
+    int rolled;          /* 1 with `roll` */
+    char dice[48];       /* the dice rolled */
+    int total;           /* their total */
+    int resolved;        /* 1 with `resolve` */
+    char text[TEXT_MAX]; /* readable lines, '\n'-separated */
+} rep_t;
+
+static void add_text(rep_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add_text(rep_t *r, const char *fmt, ...) {
+    size_t len = strlen(r->text);
+    if (len + 2 >= sizeof r->text)
+        return;
+    if (len)
+        r->text[len++] = '\n';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->text + len, sizeof r->text - len, fmt, ap);
+    va_end(ap);
+}
+
+static const msgpack_object *list_of(const msgpack_object *params, const char *key,
+                                     opfor__gerr_t *e, int *rc) {
+    const msgpack_object *v = opfor_rpc_params_get(params, key);
+    *rc = 0;
+    if (!v || v->type == MSGPACK_OBJECT_NIL)
+        return NULL;
+    if (v->type != MSGPACK_OBJECT_ARRAY || v->via.array.size > MAX_ITEMS) {
+        *rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s: must be a list of at most %d maps", key,
+                   MAX_ITEMS);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < v->via.array.size; i++)
+        if (v->via.array.ptr[i].type != MSGPACK_OBJECT_MAP) {
+            *rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s[%u]: must be a map", key, i);
+            return NULL;
+        }
+    return v;
+}
+
+/* Checks that map m has only the listed keys. */
+static int keys_ok(const msgpack_object *m, const char *const *allowed, const char *path,
+                   opfor__gerr_t *e) {
+    char why[160];
+    if (opfor_rpc_params_check(m, allowed, why, sizeof why) < 0)
+        return fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s: %s", path, why);
+    return 0;
+}
+
+static int get_count(const msgpack_object *m, const char *key, const char *path, int *out,
+                     opfor__gerr_t *e) {
+    const msgpack_object *v = opfor_rpc_params_get(m, key);
+    *out = 0;
+    if (!v)
+        return 0;
+    if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+        return fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s.%s: %lld is negative", path, key,
+                    (long long)v->via.i64);
+    if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER || v->via.u64 > 4096)
+        return fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s.%s: must be a whole number of figures", path,
+                    key);
+    *out = (int)v->via.u64;
+    return 0;
+}
+
+/* The engine's resolution of the open order: the command test as planned, the action with
+ * the engine's dice, and any reaction it calls for (the charged unit stands, X). */
+static int resolve(const opfor__game_t *g, opfor__table_t *t, rep_t *r, uint64_t log_seq,
+                   opfor__evlist_t *ev, opfor__gerr_t *e) {
+    opfor__order_t *o = &t->order;
+    if (!o->active || !o->open || o->resolved)
+        return fail(e, OPFOR_RPC_E_ILLEGAL,
+                    "resolve: there is no open order to resolve (ask ai.orders when the %s hold "
+                    "the initiative)",
+                    g->sc->sides[g->enemy].name);
+    opfor_vk_state_t *st = malloc(sizeof *st);
+    if (!st)
+        return fail(e, OPFOR_RPC_E_INTERNAL, "out of memory");
+    uint8_t status[OPFOR_MAX_UNITS];
+    int was[OPFOR_MAX_UNITS];
+    for (int u = 0; u < t->nunits; u++) {
+        status[u] = t->units[u].status;
+        was[u] = opfor__game_in_play(t, u);
+    }
+    /* the unit has acted already in the table; the engine must see it ready */
+    opfor__table_t *copy = malloc(sizeof *copy);
+    if (!copy) {
+        free(st);
+        return fail(e, OPFOR_RPC_E_INTERNAL, "out of memory");
+    }
+    memcpy(copy, t, sizeof *copy);
+    copy->units[o->select.unit].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
+    opfor__game_engine_state(g, copy, st, opfor__game_decision_seed(g, o->decision), g->enemy);
+    free(copy);
+    char evbuf[TEXT_MAX];
+    evbuf[0] = '\0';
+    opfor_vk_events_t vev = {evbuf, sizeof evbuf, 0, 0};
+    int rc = opfor_vk_apply(g->ctx, st, &o->select, NULL);
+    if (rc == 0) {
+        opfor__game_force_command(st, o->command); /* as the order was given */
+        rc = opfor_vk_apply(g->ctx, st, &o->action, &vev);
+    }
+    if (rc != 0) {
+        free(st);
+        return fail(e, OPFOR_RPC_E_ILLEGAL,
+                    "resolve: the order no longer fits the table (%s): report its outcome "
+                    "instead",
+                    opfor_strerror(rc));
+    }
+    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+    for (int step = 0; step < 16; step++) {
+        int ph = st->phase;
+        if (ph == OPFOR_VK_PH_INITIATIVE || ph == OPFOR_VK_PH_START_TURN ||
+            ph == OPFOR_VK_PH_OVER || ph == OPFOR_VK_PH_SELECT_UNIT)
+            break;
+        int n = opfor_vk_legal(g->ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
+        if (n <= 0)
+            break;
+        int k = 0;
+        for (int i = 0; i < n && ph == OPFOR_VK_PH_REACTION; i++)
+            if (acts[i].kind == OPFOR_VK_REACT_STAND) {
+                k = i;
+                break;
+            }
+        if (opfor_vk_apply(g->ctx, st, &acts[k], &vev) != 0)
+            break;
+    }
+    opfor__game_take_engine(g, t, st);
+    free(st);
+    t->units[o->select.unit].flags |= OPFOR_UNIT_ACTED;
+    o->resolved = 1;
+    o->open = 0;
+    r->resolved = 1;
+    add_text(r, "%s", o->sentence);
+    for (char *save = NULL, *line = strtok_r(evbuf, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save))
+        add_text(r, "%s", line);
+    for (int u = 0; u < t->nunits; u++) {
+        int res = -1;
+        if (was[u] && !opfor__game_in_play(t, u) && (t->units[u].flags & OPFOR_UNIT_OFF_TABLE))
+            res = MR_ROUTED;
+        else if (t->units[u].status != status[u])
+            res = t->units[u].status == OPFOR_WAVERING ? MR_WAVERING : MR_SOLID;
+        if (res < 0)
+            continue;
+        msgpack_packer pk;
+        opfor__ev_begin(ev, &pk, g, t, log_seq, "morale");
+        msgpack_pack_map(&pk, 2);
+        opfor_rpc_pack_cstr(&pk, "unit");
+        opfor_rpc_pack_cstr(&pk, t->units[u].name);
+        opfor_rpc_pack_cstr(&pk, "result");
+        opfor_rpc_pack_cstr(&pk, MORALE[res]);
+    }
+    return 0;
+}
+
+static void pack_items_unit(msgpack_packer *pk, const opfor__table_t *t, const item_t *it) {
+    opfor_rpc_pack_cstr(pk, "unit");
+    opfor_rpc_pack_cstr(pk, t->units[it->unit].name);
+}
+
+static void ev_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+                      opfor__evlist_t *ev, const rep_t *r) {
+    msgpack_packer pk;
+    opfor__ev_begin(ev, &pk, g, t, log_seq, "report");
+    msgpack_pack_map(&pk, 8);
+    opfor_rpc_pack_cstr(&pk, "kind");
+    opfor_rpc_pack_cstr(&pk, r->acted >= 0 ? "acted"
+                             : r->resolved ? "resolve"
+                             : r->rolled && !r->nmoves && !r->ncas && !r->nmor && !r->noff
+                                 ? "roll"
+                                 : "report");
+    opfor_rpc_pack_cstr(&pk, "acted");
+    if (r->acted >= 0)
+        opfor_rpc_pack_cstr(&pk, t->units[r->acted].name);
+    else
+        msgpack_pack_nil(&pk);
+    opfor_rpc_pack_cstr(&pk, "moves");
+    msgpack_pack_array(&pk, (size_t)r->nmoves + (r->has_at ? 1 : 0));
+    if (r->has_at) {
+        msgpack_pack_map(&pk, 2);
+        opfor_rpc_pack_cstr(&pk, "unit");
+        opfor_rpc_pack_cstr(&pk, t->units[r->acted].name);
+        opfor_rpc_pack_cstr(&pk, "at");
+        opfor__pack_pt(&pk, r->at);
+    }
+    for (int i = 0; i < r->nmoves; i++) {
+        msgpack_pack_map(&pk, 2);
+        pack_items_unit(&pk, t, &r->moves[i]);
+        opfor_rpc_pack_cstr(&pk, "at");
+        opfor__pack_pt(&pk, r->moves[i].p);
+    }
+    opfor_rpc_pack_cstr(&pk, "casualties");
+    msgpack_pack_array(&pk, (size_t)r->ncas);
+    for (int i = 0; i < r->ncas; i++) {
+        msgpack_pack_map(&pk, 4);
+        pack_items_unit(&pk, t, &r->cas[i]);
+        opfor_rpc_pack_cstr(&pk, "killed");
+        msgpack_pack_int(&pk, r->cas[i].a);
+        opfor_rpc_pack_cstr(&pk, "wounded");
+        msgpack_pack_int(&pk, r->cas[i].b);
+        opfor_rpc_pack_cstr(&pk, "alive");
+        msgpack_pack_int(&pk, opfor__game_alive(t, r->cas[i].unit, NULL));
+    }
+    opfor_rpc_pack_cstr(&pk, "morale");
+    msgpack_pack_array(&pk, (size_t)r->nmor);
+    for (int i = 0; i < r->nmor; i++) {
+        msgpack_pack_map(&pk, 2);
+        pack_items_unit(&pk, t, &r->mor[i]);
+        opfor_rpc_pack_cstr(&pk, "result");
+        opfor_rpc_pack_cstr(&pk, MORALE[r->mor[i].a]);
+    }
+    opfor_rpc_pack_cstr(&pk, "off_table");
+    msgpack_pack_array(&pk, (size_t)r->noff);
+    for (int i = 0; i < r->noff; i++) {
+        msgpack_pack_map(&pk, 2);
+        pack_items_unit(&pk, t, &r->off[i]);
+        opfor_rpc_pack_cstr(&pk, "fate");
+        opfor_rpc_pack_cstr(&pk,
+                            r->off[i].a == OPFOR_PATROL_FATE_CAPTURED ? "captured" : "driven_off");
+    }
+    opfor_rpc_pack_cstr(&pk, "roll");
+    if (r->rolled) {
+        msgpack_pack_map(&pk, 2);
+        opfor_rpc_pack_cstr(&pk, "dice");
+        opfor_rpc_pack_cstr(&pk, r->dice);
+        opfor_rpc_pack_cstr(&pk, "total");
+        msgpack_pack_int(&pk, r->total);
+    } else {
+        msgpack_pack_nil(&pk);
+    }
+    opfor_rpc_pack_cstr(&pk, "text");
+    int nlines = 0;
+    for (const char *c = r->text; *c; c++)
+        nlines += *c == '\n';
+    nlines += r->text[0] != '\0';
+    msgpack_pack_array(&pk, (size_t)nlines);
+    for (const char *c = r->text; *c;) {
+        const char *end = strchr(c, '\n');
+        size_t n = end ? (size_t)(end - c) : strlen(c);
+        msgpack_pack_str(&pk, n);
+        msgpack_pack_str_body(&pk, c, n);
+        c += n + (end ? 1 : 0);
+    }
+}
+
+int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+                       const msgpack_object *params, opfor__evlist_t *ev, opfor__gerr_t *e) {
+    static const char *const top[] = {"game",       "acted",  "at",        "moves",
+                                      "casualties", "morale", "off_table", "roll",
+                                      "resolve",    "note",   NULL};
+    static const char *const k_move[] = {"unit", "x", "y", "at", NULL};
+    static const char *const k_cas[] = {"unit", "killed", "wounded", NULL};
+    static const char *const k_mor[] = {"unit", "result", NULL};
+    static const char *const k_off[] = {"unit", "fate", NULL};
+    int rc = keys_ok(params, top, "report", e);
+    if (rc < 0)
+        return rc;
+    if (t->status != OPFOR__GS_ACTIVE)
+        return fail(e, OPFOR_RPC_E_ILLEGAL, "the game is %s: it takes no more reports",
+                    t->status == OPFOR__GS_CLOSED ? "closed" : "over");
+    rep_t *r = calloc(1, sizeof *r);
+    if (!r)
+        return fail(e, OPFOR_RPC_E_INTERNAL, "out of memory");
+    r->acted = -1;
+    char path[64], why[160];
+    int any = 0;
+    const msgpack_object *v;
+
+    /* note: free text, kept in the log only */
+    v = opfor_rpc_params_get(params, "note");
+    if (v && (v->type != MSGPACK_OBJECT_STR || v->via.str.size > 500)) {
+        rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS, "note: must be text of at most 500 bytes");
+        goto out;
+    }
+
+    /* acted (+ at): the player unit that used the initiative */
+    v = opfor_rpc_params_get(params, "acted");
+    const msgpack_object *at = opfor_rpc_params_get(params, "at");
+    if (at && !v) {
+        rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS,
+                  "at: goes with `acted` (use moves: [{unit, x, y}] for other units)");
+        goto out;
+    }
+    if (v) {
+        int u;
+        if ((rc = get_unit(t, v, "acted", e, &u)) < 0)
+            goto out;
+        if (t->pending != OPFOR__PEND_PLAYER) {
+            rc = fail(e, OPFOR_RPC_E_ILLEGAL,
+                      "acted: no initiative of the %s is waiting (press the initiative button "
+                      "first)",
+                      g->sc->sides[g->player].name);
+            goto out;
+        }
+        if (t->units[u].side != g->player || !opfor__game_in_play(t, u)) {
+            rc = fail(e, OPFOR_RPC_E_ILLEGAL, "acted: %s is not a unit of the %s on the table",
+                      t->units[u].name, g->sc->sides[g->player].name);
+            goto out;
+        }
+        if (t->units[u].flags & OPFOR_UNIT_ACTED) {
+            rc = fail(e, OPFOR_RPC_E_ILLEGAL, "acted: %s has already acted this turn",
+                      t->units[u].name);
+            goto out;
+        }
+        if (at) {
+            if ((rc = get_point(g, at, "at", e, &r->at)) < 0)
+                goto out;
+            move_unit(g, t, u, r->at);
+            r->has_at = 1;
+        }
+        t->units[u].flags |= OPFOR_UNIT_ACTED;
+        t->pending = OPFOR__PEND_NONE;
+        r->acted = u;
+        add_text(r, "%s acted", t->units[u].name);
+        any = 1;
+    }
+
+    /* moves */
+    v = list_of(params, "moves", e, &rc);
+    if (rc < 0)
+        goto out;
+    for (uint32_t i = 0; v && i < v->via.array.size; i++) {
+        const msgpack_object *m = &v->via.array.ptr[i];
+        snprintf(path, sizeof path, "moves[%u]", i);
+        item_t *it = &r->moves[r->nmoves];
+        if ((rc = keys_ok(m, k_move, path, e)) < 0)
+            goto out;
+        snprintf(why, sizeof why, "%s.unit", path);
+        if ((rc = get_unit(t, opfor_rpc_params_get(m, "unit"), why, e, &it->unit)) < 0)
+            goto out;
+        const msgpack_object *pt = opfor_rpc_params_get(m, "at");
+        rc = pt ? get_point(g, pt, path, e, &it->p) : get_point(g, m, path, e, &it->p);
+        if (rc < 0)
+            goto out;
+        if (!opfor__game_in_play(t, it->unit)) {
+            rc = fail(e, OPFOR_RPC_E_ILLEGAL, "%s.unit: %s is not on the table", path,
+                      t->units[it->unit].name);
+            goto out;
+        }
+        move_unit(g, t, it->unit, it->p);
+        add_text(r, "%s moved to x %.1f, y %.1f", t->units[it->unit].name, (double)it->p.x,
+                 (double)it->p.y);
+        r->nmoves++;
+        any = 1;
+    }
+
+    /* casualties */
+    v = list_of(params, "casualties", e, &rc);
+    if (rc < 0)
+        goto out;
+    for (uint32_t i = 0; v && i < v->via.array.size; i++) {
+        const msgpack_object *m = &v->via.array.ptr[i];
+        snprintf(path, sizeof path, "casualties[%u]", i);
+        item_t *it = &r->cas[r->ncas];
+        if ((rc = keys_ok(m, k_cas, path, e)) < 0)
+            goto out;
+        snprintf(why, sizeof why, "%s.unit", path);
+        if ((rc = get_unit(t, opfor_rpc_params_get(m, "unit"), why, e, &it->unit)) < 0)
+            goto out;
+        if ((rc = get_count(m, "killed", path, &it->a, e)) < 0 ||
+            (rc = get_count(m, "wounded", path, &it->b, e)) < 0)
+            goto out;
+        const char *name = t->units[it->unit].name;
+        int alive = opfor__game_alive(t, it->unit, NULL);
+        if (it->a > alive) {
+            rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s.killed: %d, but %s has %d figure%s alive",
+                      path, it->a, name, alive, alive == 1 ? "" : "s");
+            goto out;
+        }
+        casualties(t, it->unit, it->a, 0);
+        int fit = unwounded(t, it->unit);
+        if (it->b > fit) {
+            rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS,
+                      "%s.wounded: %d, but %s has %d unwounded figure%s left", path, it->b, name,
+                      fit, fit == 1 ? "" : "s");
+            goto out;
+        }
+        casualties(t, it->unit, 0, it->b);
+        int left = opfor__game_alive(t, it->unit, NULL);
+        add_text(r, "%s: %d killed, %d wounded; %d of %d left%s", name, it->a, it->b, left,
+                 t->units[it->unit].strength, left == 0 ? " (destroyed)" : "");
+        r->ncas++;
+        any = 1;
+    }
+
+    /* morale results */
+    v = list_of(params, "morale", e, &rc);
+    if (rc < 0)
+        goto out;
+    for (uint32_t i = 0; v && i < v->via.array.size; i++) {
+        const msgpack_object *m = &v->via.array.ptr[i];
+        snprintf(path, sizeof path, "morale[%u]", i);
+        item_t *it = &r->mor[r->nmor];
+        if ((rc = keys_ok(m, k_mor, path, e)) < 0)
+            goto out;
+        snprintf(why, sizeof why, "%s.unit", path);
+        if ((rc = get_unit(t, opfor_rpc_params_get(m, "unit"), why, e, &it->unit)) < 0)
+            goto out;
+        const msgpack_object *res = opfor_rpc_params_get(m, "result");
+        it->a = -1;
+        for (int k = 0; res && res->type == MSGPACK_OBJECT_STR && k < MR_COUNT; k++)
+            if (strlen(MORALE[k]) == res->via.str.size &&
+                strncasecmp(MORALE[k], res->via.str.ptr, res->via.str.size) == 0)
+                it->a = k;
+        if (it->a < 0) {
+            rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS,
+                      "%s.result: must be solid, wavering, routed or surrendered", path);
+            goto out;
+        }
+        if (!opfor__game_in_play(t, it->unit)) {
+            rc = fail(e, OPFOR_RPC_E_ILLEGAL, "%s.unit: %s is not on the table", path,
+                      t->units[it->unit].name);
+            goto out;
+        }
+        opfor_unit_t *un = &t->units[it->unit];
+        if (it->a == MR_SOLID || it->a == MR_WAVERING) {
+            un->status = (uint8_t)(it->a == MR_SOLID ? OPFOR_SOLID : OPFOR_WAVERING);
+        } else {
+            un->flags |= OPFOR_UNIT_OFF_TABLE;
+            if (g->mode == OPFOR_MODE_PATROL)
+                t->ps.fate[it->unit] = (uint8_t)(it->a == MR_ROUTED ? OPFOR_PATROL_FATE_DRIVEN_OFF
+                                                                    : OPFOR_PATROL_FATE_CAPTURED);
+        }
+        add_text(r, "%s: %s", un->name, MORALE[it->a]);
+        r->nmor++;
+        any = 1;
+    }
+
+    /* units off the table */
+    v = list_of(params, "off_table", e, &rc);
+    if (rc < 0)
+        goto out;
+    for (uint32_t i = 0; v && i < v->via.array.size; i++) {
+        const msgpack_object *m = &v->via.array.ptr[i];
+        snprintf(path, sizeof path, "off_table[%u]", i);
+        item_t *it = &r->off[r->noff];
+        if ((rc = keys_ok(m, k_off, path, e)) < 0)
+            goto out;
+        snprintf(why, sizeof why, "%s.unit", path);
+        if ((rc = get_unit(t, opfor_rpc_params_get(m, "unit"), why, e, &it->unit)) < 0)
+            goto out;
+        char fate[24] = "driven_off";
+        if (opfor_rpc_params_str(m, "fate", fate, sizeof fate, why, sizeof why) == OPFOR_EINVAL ||
+            (strcasecmp(fate, "driven_off") != 0 && strcasecmp(fate, "captured") != 0)) {
+            rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s.fate: must be driven_off or captured",
+                      path);
+            goto out;
+        }
+        if (!opfor__game_in_play(t, it->unit)) {
+            rc = fail(e, OPFOR_RPC_E_ILLEGAL, "%s.unit: %s is not on the table", path,
+                      t->units[it->unit].name);
+            goto out;
+        }
+        it->a = strcasecmp(fate, "captured") == 0 ? OPFOR_PATROL_FATE_CAPTURED
+                                                  : OPFOR_PATROL_FATE_DRIVEN_OFF;
+        t->units[it->unit].flags |= OPFOR_UNIT_OFF_TABLE;
+        if (g->mode == OPFOR_MODE_PATROL)
+            t->ps.fate[it->unit] = (uint8_t)it->a;
+        add_text(r, "%s %s", t->units[it->unit].name,
+                 it->a == OPFOR_PATROL_FATE_CAPTURED ? "is captured" : "has left the table");
+        r->noff++;
+        any = 1;
+    }
+
+    /* resolve: the daemon's dice settle the open order */
+    int flag = 0;
+    v = opfor_rpc_params_get(params, "resolve");
+    if (v && opfor_rpc_params_bool(params, "resolve", &flag, why, sizeof why) < 0) {
+        rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS, "resolve: must be true or false");
+        goto out;
+    }
+    if (flag) {
+        if ((rc = resolve(g, t, r, log_seq, ev, e)) < 0)
+            goto out;
+        any = 1;
+    }
+
+    /* roll: any dice, from the game's own stream */
+    v = opfor_rpc_params_get(params, "roll");
+    if (v) {
+        opfor_dice_t dice;
+        opfor_diag_t d;
+        opfor_diag_clear(&d);
+        if (v->type != MSGPACK_OBJECT_STR || v->via.str.size >= sizeof r->dice) {
+            rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS, "roll: must be dice such as \"2D6\"");
+            goto out;
+        }
+        memcpy(r->dice, v->via.str.ptr, v->via.str.size);
+        r->dice[v->via.str.size] = '\0';
+        if (opfor_dice_parse(r->dice, &dice, &d) < 0) {
+            rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS, "roll: '%s' is not dice (%s)", r->dice, d.msg);
+            goto out;
+        }
+        r->total = opfor_dice_roll(&dice, &t->rng);
+        r->rolled = 1;
+        add_text(r, "rolled %s: %d", r->dice, r->total);
+        any = 1;
+    }
+
+    if (!any) {
+        rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS,
+                  "report: nothing to report (give acted, moves, casualties, morale, off_table, "
+                  "roll or resolve)");
+        goto out;
+    }
+    if (g->mode == OPFOR_MODE_PATROL) {
+        opfor_patrol_forces_t fo = opfor__game_forces(t);
+        opfor_patrol_observe(g->cfg, &t->ps, &fo);
+    }
+    ev_report(g, t, log_seq, ev, r);
+    for (int i = 0; i < r->nmor; i++) {
+        msgpack_packer pk;
+        opfor__ev_begin(ev, &pk, g, t, log_seq, "morale");
+        msgpack_pack_map(&pk, 2);
+        opfor_rpc_pack_cstr(&pk, "unit");
+        opfor_rpc_pack_cstr(&pk, t->units[r->mor[i].unit].name);
+        opfor_rpc_pack_cstr(&pk, "result");
+        opfor_rpc_pack_cstr(&pk, MORALE[r->mor[i].a]);
+    }
+    if (r->ncas || r->nmor || r->noff || r->resolved || r->acted >= 0 || r->nmoves)
+        opfor__game_ev_score(g, t, log_seq, ev);
+    opfor__game_check_end(g, t, log_seq, ev);
+    t->log_seq = log_seq;
+    rc = 0;
+out:
+    free(r);
+    return rc;
+}

@@ -1,0 +1,21 @@
+/* io/games_int.h — the daemon's registry of games in memory (io/methods_game.c).
+ *
+ * Games are loaded from the store on first use by replaying their logs and stay in memory
+ * while the daemon runs; subscriptions, the AI jobs and the high-score table hang off this
+ * registry. The server creates it after opening the store and frees it after the worker
+ * threads have been joined (their completions hold references to games). Loop thread only.
+ */
+#ifndef OPFOR_GAMES_INT_H
+#define OPFOR_GAMES_INT_H
+
+#include "opfor/server.h"
+
+struct opfor__games;
+
+/* Makes the registry for server s whose store is the database at dbpath (the high-score
+ * table goes into the same file). Returns 0 or OPFOR_ENOMEM. */
+int opfor__games_new(struct opfor__games **out, opfor_server_t *s, const char *dbpath);
+/* Frees every game and the registry (NULL is fine). */
+void opfor__games_free(struct opfor__games *gs);
+
+#endif

@@ -1,0 +1,877 @@
+/* io/methods_game.c — the game methods: game.new, game.list, game.state, game.close,
+ * patrol.initiative, report, ai.orders, subscribe, unsubscribe; and the registry behind them.
+ *
+ * A mutation is computed on a copy of the game's table (game*.c), appended to the store's log,
+ * and only then swapped in, published as `event` notifications and answered: the answer is the
+ * acknowledgement that the entry is durable. Games load lazily by replaying their logs from
+ * the latest snapshot; a snapshot is written every OPFOR__GAME_SNAPSHOT_EVERY entries. AI
+ * orders are planned on the daemon's worker threads on a copy of the table; a job holds a
+ * reference on its game and is cancelled when its client leaves or the game changes. Loop
+ * thread only, except plan_run.
+ */
+#include "games_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "game_int.h"
+#include "methods_int.h"
+#include "opfor/scores.h"
+#include "opfor/store.h"
+#include "opfor/workers.h"
+#include "server_int.h"
+
+struct opfor__games {
+    opfor_server_t *srv; /* the server */
+    opfor__game_t *list; /* games in memory */
+    opfor_scores_t *hs;  /* high-score table, opened on first use */
+    char dbpath[4200];   /* <state-dir>/opfor.db */
+    uint64_t counter;    /* for generated ids */
+};
+
+int opfor__games_new(struct opfor__games **out, opfor_server_t *s, const char *dbpath) {
+    struct opfor__games *gs = calloc(1, sizeof *gs);
+    if (!gs)
+        return OPFOR_ENOMEM;
+    gs->srv = s;
+    snprintf(gs->dbpath, sizeof gs->dbpath, "%s", dbpath);
+    *out = gs;
+    return 0;
+}
+
+static void game_unref(opfor__game_t *g) {
+    if (--g->refs == 0)
+        opfor__game_free(g);
+}
+
+void opfor__games_free(struct opfor__games *gs) {
+    if (!gs)
+        return;
+    while (gs->list) {
+        opfor__game_t *g = gs->list;
+        gs->list = g->next;
+        g->unloaded = 1;
+        game_unref(g);
+    }
+    opfor_scores_close(gs->hs);
+    free(gs);
+}
+
+/* ------------------------------------------------------------------ helpers */
+
+#define LOG(s, lvl, ...) opfor_server_log((s), OPFOR_LOG_##lvl, __VA_ARGS__)
+
+/* Answers INVALID_PARAMS (or another code) and returns 0, as handlers do. */
+static int answer(opfor_call_t *call, int code, const char *msg) {
+    opfor_call_error(call, code, "%s", msg);
+    return 0;
+}
+
+/* Appends already-packed MessagePack bytes as the next object. */
+static void pack_raw(msgpack_packer *pk, const char *data, size_t len) {
+    pk->callback(pk->data, data, len);
+}
+
+static opfor__game_t *find_loaded(struct opfor__games *gs, const char *id) {
+    for (opfor__game_t *g = gs->list; g; g = g->next)
+        if (strcmp(g->row.id, id) == 0)
+            return g;
+    return NULL;
+}
+
+static void ring_push(opfor__game_t *g, const char *data, size_t len, uint64_t seq) {
+    unsigned slot = (g->ev_head + g->ev_count) % OPFOR__GAME_EVENTS_KEEP;
+    if (g->ev_count == OPFOR__GAME_EVENTS_KEEP) {
+        slot = g->ev_head;
+        g->ev_head = (g->ev_head + 1) % OPFOR__GAME_EVENTS_KEEP;
+    } else {
+        g->ev_count++;
+    }
+    msgpack_sbuffer_clear(&g->ev[slot]);
+    msgpack_sbuffer_write(&g->ev[slot], data, len);
+    g->ev_seq_of[slot] = seq;
+}
+
+/* The seq numbers of ev's events are t->ev_seq - n + 1 .. t->ev_seq. */
+static void keep_events(opfor__game_t *g, const opfor__evlist_t *ev, uint64_t last_seq) {
+    for (int i = 0; i < ev->n; i++)
+        ring_push(g, ev->buf[i].data, ev->buf[i].size, last_seq - (uint64_t)(ev->n - 1 - i));
+}
+
+static void publish(struct opfor__games *gs, opfor__game_t *g, const opfor__evlist_t *ev) {
+    keep_events(g, ev, g->t.ev_seq);
+    if (ev->n && opfor__server_has_event_listener(gs->srv)) {
+        /* opford's e-ink display (opfor_server_on_event): each event with the new state */
+        msgpack_sbuffer st;
+        msgpack_sbuffer_init(&st);
+        msgpack_packer spk;
+        msgpack_packer_init(&spk, &st, msgpack_sbuffer_write);
+        opfor__game_pack_state(g, &spk);
+        for (int i = 0; i < ev->n; i++)
+            opfor__server_event(gs->srv, ev->buf[i].data, ev->buf[i].size, st.data, st.size);
+        msgpack_sbuffer_destroy(&st);
+    }
+    if (!g->nsubs || !ev->n)
+        return;
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    for (int i = 0; i < ev->n; i++) {
+        msgpack_sbuffer_clear(&sb);
+        opfor_rpc_pack_notify_begin(&pk, "event");
+        pack_raw(&pk, ev->buf[i].data, ev->buf[i].size);
+        for (unsigned k = 0; k < g->nsubs;) {
+            opfor_peer_t *c = opfor__server_peer(gs->srv, g->subs[k]);
+            if (!c) { /* the client left: its subscription goes with it */
+                g->subs[k] = g->subs[--g->nsubs];
+                continue;
+            }
+            opfor__peer_send(c, sb.data, sb.size);
+            k++;
+        }
+    }
+    msgpack_sbuffer_destroy(&sb);
+}
+
+/* ------------------------------------------------------------------ loading (replay) */
+
+typedef struct replay {
+    struct opfor__games *gs; /* registry */
+    opfor__game_t *g;        /* game being rebuilt */
+    opfor__table_t *tmp;     /* scratch copy */
+    int bad_snapshot;        /* 1: the snapshot was unusable; replay from the start */
+    unsigned skipped;        /* entries that did not apply (logged) */
+} replay_t;
+
+static int on_snapshot(void *ud, uint64_t seq, const void *state, size_t len) {
+    replay_t *r = ud;
+    opfor__table_t head;
+    if (len != sizeof head) {
+        r->bad_snapshot = 1;
+        return 1;
+    }
+    memcpy(&head, state, sizeof head);
+    if (head.magic != OPFOR__TABLE_MAGIC || head.size != sizeof head || head.log_seq != seq) {
+        r->bad_snapshot = 1;
+        return 1;
+    }
+    memcpy(&r->g->t, state, sizeof head);
+    return 0;
+}
+
+static int on_entry(void *ud, const opfor_store_entry_t *e) {
+    replay_t *r = ud;
+    opfor__game_t *g = r->g;
+    opfor__evlist_t ev;
+    opfor__evlist_init(&ev);
+    opfor__gerr_t err = {0, ""};
+    memcpy(r->tmp, &g->t, sizeof *r->tmp);
+    int rc = opfor__game_apply_entry(g, r->tmp, e->seq, e->kind, e->payload, e->len, &ev, &err);
+    if (rc < 0) {
+        LOG(r->gs->srv, WARN, "game %s: log entry %llu (%s) does not apply: %s", g->row.id,
+            (unsigned long long)e->seq, e->kind, err.msg);
+        g->t.log_seq = e->seq;
+        r->skipped++;
+    } else {
+        memcpy(&g->t, r->tmp, sizeof g->t);
+        keep_events(g, &ev, g->t.ev_seq);
+    }
+    opfor__evlist_free(&ev);
+    return 0;
+}
+
+/* The game with this id, loaded (by replay) when needed. Answers the call on failure. */
+static opfor__game_t *get_game(opfor_call_t *call, const char *id) {
+    struct opfor__games *gs = opfor__server_games(call->srv);
+    opfor__game_t *g = find_loaded(gs, id);
+    if (g)
+        return g;
+    opfor_store_t *store = opfor__server_store(call->srv);
+    opfor_store_game_t row;
+    int rc = opfor_store_game_get(store, id, &row);
+    if (rc == OPFOR_ENOENT) {
+        opfor_call_error(call, OPFOR_RPC_E_NOT_FOUND, "game: no game '%s' (game.list lists them)",
+                         id);
+        return NULL;
+    }
+    char *yaml = NULL;
+    size_t ylen = 0;
+    if (rc == 0)
+        rc = opfor_store_game_yaml(store, id, &yaml, &ylen);
+    if (rc < 0) {
+        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s", opfor_store_errmsg(store));
+        return NULL;
+    }
+    opfor__gerr_t err = {0, ""};
+    rc = opfor__game_open(&g, &row, yaml, ylen, opfor__server_model(call->srv), &err);
+    free(yaml);
+    if (rc < 0) {
+        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game %s cannot be rebuilt: %s", id, err.msg);
+        return NULL;
+    }
+    replay_t r = {gs, g, NULL, 0, 0};
+    r.tmp = malloc(sizeof *r.tmp);
+    if (!r.tmp) {
+        opfor__game_free(g);
+        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "out of memory");
+        return NULL;
+    }
+    opfor__table_t opening;
+    memcpy(&opening, &g->t, sizeof opening);
+    rc = opfor_store_load(store, id, on_snapshot, on_entry, &r);
+    if (rc == 1 && r.bad_snapshot) { /* from the opening position, every entry */
+        memcpy(&g->t, &opening, sizeof opening);
+        rc = opfor_store_entries(store, id, 0, on_entry, &r);
+    }
+    free(r.tmp);
+    if (rc < 0) {
+        opfor__game_free(g);
+        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s", opfor_store_errmsg(store));
+        return NULL;
+    }
+    if (strcmp(row.status, "closed") == 0)
+        g->t.status = OPFOR__GS_CLOSED;
+    LOG(call->srv, INFO, "game %s: loaded, %llu log entries, turn %d%s", id,
+        (unsigned long long)g->t.log_seq, g->t.ps.turn, r.skipped ? " (some entries skipped)" : "");
+    g->next = gs->list;
+    gs->list = g;
+    return g;
+}
+
+/* Reads the required `game` param after checking the keys. Answers the call on failure. */
+static int game_param(opfor_call_t *call, const msgpack_object *params, const char *const *allowed,
+                      char *id, size_t n) {
+    char why[200];
+    if (opfor_rpc_params_check(params, allowed, why, sizeof why) < 0) {
+        answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
+        return -1;
+    }
+    int rc = opfor_rpc_params_str(params, "game", id, n, why, sizeof why);
+    if (rc == OPFOR_ENOENT) {
+        answer(call, OPFOR_RPC_E_INVALID_PARAMS, "game: the game id is required");
+        return -1;
+    }
+    if (rc < 0) {
+        answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ committing */
+
+static void stop_searches(opfor__game_t *g);
+
+typedef int (*apply_fn)(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
+                        opfor__evlist_t *ev, opfor__gerr_t *err);
+
+static int apply_press(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
+                       opfor__evlist_t *ev, opfor__gerr_t *err) {
+    (void)arg;
+    return opfor__game_press(g, t, seq, ev, err);
+}
+
+static int apply_report(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
+                        opfor__evlist_t *ev, opfor__gerr_t *err) {
+    return opfor__game_report(g, t, seq, arg, ev, err);
+}
+
+static int apply_order(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
+                       opfor__evlist_t *ev, opfor__gerr_t *err) {
+    return opfor__game_order(g, t, seq, arg, ev, err);
+}
+
+static int apply_close(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
+                       opfor__evlist_t *ev, opfor__gerr_t *err) {
+    (void)arg;
+    return opfor__game_close(g, t, seq, ev, err);
+}
+
+static void record_score(struct opfor__games *gs, opfor__game_t *g) {
+    char err[512];
+    if (!gs->hs && opfor_scores_open(&gs->hs, gs->dbpath, err, sizeof err) != 0) {
+        LOG(gs->srv, ERROR, "game %s: high score not saved: %s", g->row.id, err);
+        return;
+    }
+    opfor_score_row_t row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.scenario, sizeof row.scenario, "%.63s", g->row.scenario_name);
+    snprintf(row.player, sizeof row.player, "%.63s", g->row.id);
+    row.score = opfor__game_score_total(g, &g->t);
+    row.seed = g->row.seed;
+    snprintf(row.result, sizeof row.result, "%s", opfor__game_result_name(g->t.result));
+    row.turns = g->t.ps.turn;
+    if (opfor_scores_add(gs->hs, &row, NULL) != 0)
+        LOG(gs->srv, ERROR, "game %s: high score not saved: %s", g->row.id,
+            opfor_scores_errmsg(gs->hs));
+    else
+        LOG(gs->srv, INFO, "game %s: %s with %d points (high-score table)", g->row.id, row.result,
+            row.score);
+}
+
+/* Applies a mutation to a copy, appends it to the log (durably), then swaps it in and
+ * publishes its events. Returns 0 with ev filled, or answers the call and returns -1. */
+static int commit(opfor_call_t *call, opfor__game_t *g, const char *kind, const void *payload,
+                  size_t len, apply_fn fn, const void *arg, opfor__evlist_t *ev) {
+    opfor_server_t *s = call->srv;
+    struct opfor__games *gs = opfor__server_games(s);
+    opfor_store_t *store = opfor__server_store(s);
+    opfor__table_t *tmp = malloc(sizeof *tmp);
+    if (!tmp) {
+        answer(call, OPFOR_RPC_E_INTERNAL, "out of memory");
+        return -1;
+    }
+    memcpy(tmp, &g->t, sizeof *tmp);
+    const uint64_t seq = g->t.log_seq + 1;
+    const int was_status = g->t.status;
+    opfor__gerr_t err = {OPFOR_RPC_E_INTERNAL, ""};
+    int rc = fn(g, tmp, seq, arg, ev, &err);
+    if (rc < 0) {
+        free(tmp);
+        opfor_call_error(call, err.code ? err.code : opfor_rpc_err_from_opfor(rc), "%s",
+                         err.msg[0] ? err.msg : opfor_strerror(rc));
+        return -1;
+    }
+    uint64_t got = 0;
+    rc = opfor_store_append(store, g->row.id, kind, payload, len, &got);
+    if (rc < 0 || got != seq) {
+        free(tmp);
+        LOG(s, ERROR, "game %s: cannot save a %s: %s", g->row.id, kind,
+            rc < 0 ? opfor_store_errmsg(store) : "the log and the game disagree");
+        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "the %s was not saved (%s): nothing changed",
+                         kind, rc < 0 ? opfor_store_errmsg(store) : "log out of step");
+        if (rc == 0) { /* reload the game from its log next time */
+            for (opfor__game_t **pp = &gs->list; *pp; pp = &(*pp)->next)
+                if (*pp == g) {
+                    *pp = g->next;
+                    break;
+                }
+            g->unloaded = 1;
+            game_unref(g);
+        }
+        return -1;
+    }
+    memcpy(&g->t, tmp, sizeof g->t);
+    free(tmp);
+    opfor_workers_game_changed(opfor__server_workers(s), g->row.id);
+    stop_searches(g);
+    publish(gs, g, ev);
+    if (seq % OPFOR__GAME_SNAPSHOT_EVERY == 0 &&
+        opfor_store_snapshot_put(store, g->row.id, seq, &g->t, sizeof g->t) < 0)
+        LOG(s, WARN, "game %s: snapshot at %llu not saved: %s", g->row.id, (unsigned long long)seq,
+            opfor_store_errmsg(store));
+    if (was_status == OPFOR__GS_ACTIVE && g->t.status != OPFOR__GS_ACTIVE) {
+        const char *st = opfor__game_status_name(g->t.status);
+        if (opfor_store_game_set_status(store, g->row.id, st) < 0)
+            LOG(s, WARN, "game %s: status not saved: %s", g->row.id, opfor_store_errmsg(store));
+        snprintf(g->row.status, sizeof g->row.status, "%s", st);
+        if (g->t.status == OPFOR__GS_FINISHED)
+            record_score(gs, g);
+    }
+    return 0;
+}
+
+/* The common answer of a mutation: where the game stands and the events it caused. */
+static void answer_ack(opfor_call_t *call, const opfor__game_t *g, const opfor__evlist_t *ev,
+                       int with_order) {
+    msgpack_packer *pk = opfor_call_result_begin(call);
+    msgpack_pack_map(pk, 9 + (with_order ? 1 : 0));
+    opfor_rpc_pack_cstr(pk, "game");
+    opfor_rpc_pack_cstr(pk, g->row.id);
+    opfor_rpc_pack_cstr(pk, "log_seq");
+    msgpack_pack_uint64(pk, g->t.log_seq);
+    opfor_rpc_pack_cstr(pk, "event_seq");
+    msgpack_pack_uint64(pk, g->t.ev_seq);
+    opfor_rpc_pack_cstr(pk, "turn");
+    msgpack_pack_int(pk, g->t.ps.turn);
+    opfor_rpc_pack_cstr(pk, "pending");
+    opfor_rpc_pack_cstr(pk, opfor__game_pending_name(g->t.pending));
+    opfor_rpc_pack_cstr(pk, "status");
+    opfor_rpc_pack_cstr(pk, opfor__game_status_name(g->t.status));
+    opfor_rpc_pack_cstr(pk, "result");
+    opfor_rpc_pack_cstr(pk, opfor__game_result_name(g->t.result));
+    opfor_rpc_pack_cstr(pk, "score");
+    opfor__game_pack_score(g, &g->t, pk);
+    if (with_order) {
+        opfor_rpc_pack_cstr(pk, "order");
+        if (g->t.order.active)
+            opfor__order_pack(g, &g->t, &g->t.order, pk);
+        else
+            msgpack_pack_nil(pk);
+    }
+    opfor_rpc_pack_cstr(pk, "events");
+    msgpack_pack_array(pk, (size_t)(ev ? ev->n : 0));
+    for (int i = 0; ev && i < ev->n; i++)
+        pack_raw(pk, ev->buf[i].data, ev->buf[i].size);
+    opfor_call_result_end(call);
+}
+
+/* ------------------------------------------------------------------ game.new, list, state */
+
+static int id_char_ok(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '_' || c == '.';
+}
+
+int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"id",   "ruleset", "scenario",   "scenario_yaml",
+                                          "mode", "seed",    "difficulty", NULL};
+    char why[200];
+    if (opfor_rpc_params_check(params, allowed, why, sizeof why) < 0)
+        return answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
+    opfor_store_game_t row;
+    memset(&row, 0, sizeof row);
+    int64_t seed = -1;
+    struct {
+        const char *key;
+        char *buf;
+        size_t n;
+    } strs[] = {{"id", row.id, 41},
+                {"ruleset", row.ruleset, sizeof row.ruleset},
+                {"scenario", row.scenario_name, sizeof row.scenario_name},
+                {"mode", row.mode, sizeof row.mode},
+                {"difficulty", row.difficulty, sizeof row.difficulty}};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        if (opfor_rpc_params_str(params, strs[i].key, strs[i].buf, strs[i].n, why, sizeof why) ==
+            OPFOR_EINVAL)
+            return answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
+    if (opfor_rpc_params_int(params, "seed", 0, INT64_MAX, &seed, why, sizeof why) == OPFOR_EINVAL)
+        return answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
+    for (const char *c = row.id; *c; c++)
+        if (!id_char_ok(*c))
+            return answer(call, OPFOR_RPC_E_INVALID_PARAMS,
+                          "id: letters, digits, '-', '_' and '.' only (at most 40)");
+    const msgpack_object *yo = opfor_rpc_params_get(params, "scenario_yaml");
+    const char *yaml = NULL;
+    size_t ylen = 0;
+    if (yo) {
+        if (yo->type != MSGPACK_OBJECT_STR || yo->via.str.size == 0)
+            return answer(call, OPFOR_RPC_E_INVALID_PARAMS,
+                          "scenario_yaml: must be the scenario's YAML text");
+        yaml = yo->via.str.ptr;
+        ylen = yo->via.str.size;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct opfor__games *gs = opfor__server_games(call->srv);
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    row.seed = seed >= 0 ? (uint64_t)seed : opfor_rng_mix64(now) >> 1;
+    opfor__game_t *g = NULL;
+    opfor__gerr_t err = {0, ""};
+    int rc = opfor__game_open(&g, &row, yaml, ylen, opfor__server_model(call->srv), &err);
+    if (rc < 0)
+        return answer(call, err.code, err.msg);
+    opfor_store_t *store = opfor__server_store(call->srv);
+    const int given = row.id[0] != '\0';
+    for (int attempt = 0; attempt < 8; attempt++) {
+        if (!given)
+            snprintf(g->row.id, sizeof g->row.id, "g%08llx",
+                     (unsigned long long)(opfor_rng_mix64(now ^ ++gs->counter) & 0xffffffffu));
+        rc = opfor_store_game_create(store, &g->row, yaml, ylen);
+        if (rc != OPFOR_EBUSY || given)
+            break;
+    }
+    if (rc < 0) {
+        opfor__game_free(g);
+        if (rc == OPFOR_EBUSY)
+            return answer(call, OPFOR_RPC_E_ILLEGAL, "id: a game with that id exists already");
+        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s", opfor_store_errmsg(store));
+        return 0;
+    }
+    snprintf(g->row.status, sizeof g->row.status, "active");
+    g->next = gs->list;
+    gs->list = g;
+    LOG(call->srv, INFO, "game %s: new %s game on %s, seed %llu, %s", g->row.id, g->row.mode,
+        g->row.scenario_name[0] ? g->row.scenario_name : "inline YAML",
+        (unsigned long long)g->row.seed, g->row.difficulty);
+    msgpack_packer *pk = opfor_call_result_begin(call);
+    opfor__game_pack_state(g, pk);
+    opfor_call_result_end(call);
+    return 0;
+}
+
+typedef struct list_ctx {
+    opfor_store_game_t *rows; /* gathered rows */
+    size_t n, cap;            /* used, allocated */
+    char status[16];          /* filter, "" all */
+} list_ctx_t;
+
+static int on_list(void *ud, const opfor_store_game_t *g) {
+    list_ctx_t *l = ud;
+    if (l->status[0] && strcmp(l->status, g->status) != 0)
+        return 0;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        opfor_store_game_t *p = realloc(l->rows, cap * sizeof *p);
+        if (!p)
+            return OPFOR_ENOMEM;
+        l->rows = p;
+        l->cap = cap;
+    }
+    l->rows[l->n++] = *g;
+    return 0;
+}
+
+int opfor__method_game_list(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"status", NULL};
+    char why[200];
+    list_ctx_t l;
+    memset(&l, 0, sizeof l);
+    if (opfor_rpc_params_check(params, allowed, why, sizeof why) < 0 ||
+        opfor_rpc_params_str(params, "status", l.status, sizeof l.status, why, sizeof why) ==
+            OPFOR_EINVAL)
+        return answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
+    opfor_store_t *store = opfor__server_store(call->srv);
+    int rc = opfor_store_game_list(store, on_list, &l);
+    if (rc < 0) {
+        free(l.rows);
+        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s",
+                         rc == OPFOR_ENOMEM ? "out of memory" : opfor_store_errmsg(store));
+        return 0;
+    }
+    msgpack_packer *pk = opfor_call_result_begin(call);
+    msgpack_pack_map(pk, 1);
+    opfor_rpc_pack_cstr(pk, "games");
+    msgpack_pack_array(pk, l.n);
+    for (size_t i = 0; i < l.n; i++) {
+        const opfor_store_game_t *r = &l.rows[i];
+        msgpack_pack_map(pk, 10);
+        opfor_rpc_pack_cstr(pk, "game");
+        opfor_rpc_pack_cstr(pk, r->id);
+        opfor_rpc_pack_cstr(pk, "ruleset");
+        opfor_rpc_pack_cstr(pk, r->ruleset);
+        opfor_rpc_pack_cstr(pk, "scenario");
+        opfor_rpc_pack_cstr(pk, r->scenario_name);
+        opfor_rpc_pack_cstr(pk, "mode");
+        opfor_rpc_pack_cstr(pk, r->mode);
+        opfor_rpc_pack_cstr(pk, "seed");
+        msgpack_pack_uint64(pk, r->seed);
+        opfor_rpc_pack_cstr(pk, "difficulty");
+        opfor_rpc_pack_cstr(pk, r->difficulty);
+        opfor_rpc_pack_cstr(pk, "status");
+        opfor_rpc_pack_cstr(pk, r->status);
+        opfor_rpc_pack_cstr(pk, "created");
+        msgpack_pack_int64(pk, r->created);
+        opfor_rpc_pack_cstr(pk, "updated");
+        msgpack_pack_int64(pk, r->updated);
+        opfor_rpc_pack_cstr(pk, "log_seq");
+        msgpack_pack_uint64(pk, r->last_seq);
+    }
+    opfor_call_result_end(call);
+    free(l.rows);
+    return 0;
+}
+
+int opfor__method_game_state(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"game", NULL};
+    char id[64];
+    if (game_param(call, params, allowed, id, sizeof id) < 0)
+        return 0;
+    opfor__game_t *g = get_game(call, id);
+    if (!g)
+        return 0;
+    msgpack_packer *pk = opfor_call_result_begin(call);
+    opfor__game_pack_state(g, pk);
+    opfor_call_result_end(call);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ close, press, report */
+
+int opfor__method_game_close(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"game", NULL};
+    char id[64];
+    if (game_param(call, params, allowed, id, sizeof id) < 0)
+        return 0;
+    opfor__game_t *g = get_game(call, id);
+    if (!g)
+        return 0;
+    opfor__evlist_t ev;
+    opfor__evlist_init(&ev);
+    if (g->t.status != OPFOR__GS_CLOSED &&
+        commit(call, g, "close", NULL, 0, apply_close, NULL, &ev) < 0) {
+        opfor__evlist_free(&ev);
+        return 0;
+    }
+    answer_ack(call, g, &ev, 0);
+    opfor__evlist_free(&ev);
+    return 0;
+}
+
+int opfor__method_patrol_initiative(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"game", NULL};
+    char id[64];
+    if (game_param(call, params, allowed, id, sizeof id) < 0)
+        return 0;
+    opfor__game_t *g = get_game(call, id);
+    if (!g)
+        return 0;
+    opfor__evlist_t ev;
+    opfor__evlist_init(&ev);
+    if (commit(call, g, "press", NULL, 0, apply_press, NULL, &ev) == 0)
+        answer_ack(call, g, &ev, 0);
+    opfor__evlist_free(&ev);
+    return 0;
+}
+
+int opfor__method_report(opfor_call_t *call, const msgpack_object *params) {
+    char id[64], why[200];
+    int rc = opfor_rpc_params_str(params, "game", id, sizeof id, why, sizeof why);
+    if (rc < 0)
+        return answer(call, OPFOR_RPC_E_INVALID_PARAMS,
+                      rc == OPFOR_ENOENT ? "game: the game id is required" : why);
+    opfor__game_t *g = get_game(call, id);
+    if (!g)
+        return 0;
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_object(&pk, *params); /* the report as given is the log entry */
+    opfor__evlist_t ev;
+    opfor__evlist_init(&ev);
+    if (commit(call, g, "report", sb.data, sb.size, apply_report, params, &ev) == 0)
+        answer_ack(call, g, &ev, 0);
+    opfor__evlist_free(&ev);
+    msgpack_sbuffer_destroy(&sb);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ ai.orders */
+
+typedef struct plan_job {
+    opfor_job_t job;       /* must stay first */
+    struct plan_job *next; /* the game's list of running searches (g->jobs) */
+    opfor__game_t *g;      /* the game (a reference is held) */
+    uint64_t log_seq;      /* the game's log when the search began */
+    int rc;                /* opfor__game_plan's result */
+    opfor__order_t order;  /* the plan */
+    opfor__table_t t;      /* the position searched (a copy) */
+} plan_job_t;
+
+/* The game changed: searches still running for it stop within one iteration (their calls
+ * are answered with the new order, or CANCELLED). */
+static void stop_searches(opfor__game_t *g) {
+    for (plan_job_t *pj = g->jobs; pj; pj = pj->next)
+        if (pj->job.call)
+            atomic_store(&pj->job.call->cancelled, 1);
+}
+
+static int plan_cancelled(void *ud) {
+    return opfor_job_cancelled(ud);
+}
+
+static void plan_run(opfor_job_t *job) {
+    plan_job_t *pj = (plan_job_t *)job;
+    pj->rc =
+        opfor__game_plan(pj->g, &pj->t, plan_cancelled, job, &job->call->cancelled, &pj->order);
+}
+
+/* Answers with the game's open order when one was given since `since`. */
+static int answer_existing(opfor_call_t *call, opfor__game_t *g, uint64_t since) {
+    if (!g->t.order.active || !g->t.order.open || g->t.order.log_seq <= since)
+        return 0;
+    msgpack_packer *pk = opfor_call_result_begin(call);
+    opfor__order_pack(g, &g->t, &g->t.order, pk);
+    opfor_call_result_end(call);
+    return 1;
+}
+
+static void plan_done(opfor_job_t *job) {
+    plan_job_t *pj = (plan_job_t *)job;
+    opfor__game_t *g = pj->g;
+    opfor_call_t *call = job->call;
+    g->searching--;
+    for (plan_job_t **pp = (plan_job_t **)&g->jobs; *pp; pp = &(*pp)->next)
+        if (*pp == pj) {
+            *pp = pj->next;
+            break;
+        }
+    if (g->unloaded) {
+        opfor_call_error(call, OPFOR_RPC_E_CANCELLED, "the game was unloaded during the search");
+    } else if (answer_existing(call, g, pj->log_seq)) {
+        /* another search for the same initiative finished first: its order stands */
+    } else if (!job->ran || pj->rc == OPFOR_ECANCELED || opfor_job_cancelled(job)) {
+        opfor_call_error(call, OPFOR_RPC_E_CANCELLED,
+                         "the search was cancelled (the client left, the game changed or the "
+                         "server is stopping)");
+    } else if (g->t.log_seq != pj->log_seq) {
+        opfor_call_error(call, OPFOR_RPC_E_CANCELLED,
+                         "the game changed during the search: ask "
+                         "again");
+    } else if (pj->rc == OPFOR_EILLEGAL) {
+        opfor_call_error(call, OPFOR_RPC_E_ILLEGAL, "no unit of the %s can act now",
+                         g->sc->sides[g->enemy].name);
+    } else if (pj->rc < 0) {
+        opfor_call_error(call, opfor_rpc_err_from_opfor(pj->rc), "the search failed: %s",
+                         opfor_strerror(pj->rc));
+    } else {
+        msgpack_sbuffer sb;
+        msgpack_sbuffer_init(&sb);
+        msgpack_packer pk;
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        pj->order.log_seq = g->t.log_seq + 1;
+        opfor__order_pack(g, &g->t, &pj->order, &pk);
+        msgpack_unpacked u;
+        msgpack_unpacked_init(&u);
+        size_t off = 0;
+        if (msgpack_unpack_next(&u, sb.data, sb.size, &off) != MSGPACK_UNPACK_SUCCESS) {
+            opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "order packing failed");
+        } else {
+            opfor__evlist_t ev;
+            opfor__evlist_init(&ev);
+            if (commit(call, g, "order", sb.data, sb.size, apply_order, &u.data, &ev) == 0) {
+                msgpack_packer *rp = opfor_call_result_begin(call);
+                opfor__order_pack(g, &g->t, &g->t.order, rp);
+                opfor_call_result_end(call);
+            }
+            opfor__evlist_free(&ev);
+        }
+        msgpack_unpacked_destroy(&u);
+        msgpack_sbuffer_destroy(&sb);
+    }
+    game_unref(g);
+    free(pj);
+}
+
+int opfor__method_ai_orders(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"game", NULL};
+    char id[64];
+    if (game_param(call, params, allowed, id, sizeof id) < 0)
+        return 0;
+    opfor__game_t *g = get_game(call, id);
+    if (!g)
+        return 0;
+    if (g->t.pending != OPFOR__PEND_ENEMY) {
+        if (answer_existing(call, g, 0))
+            return 0; /* the order of this activation, again */
+        opfor_call_error(call, OPFOR_RPC_E_ILLEGAL,
+                         "no unit of the %s holds the initiative (%s): press the initiative "
+                         "button first",
+                         g->sc->sides[g->enemy].name,
+                         g->t.status != OPFOR__GS_ACTIVE      ? "the game is over"
+                         : g->t.pending == OPFOR__PEND_PLAYER ? "the players hold it"
+                                                              : "nobody holds it");
+        return 0;
+    }
+    plan_job_t *pj = malloc(sizeof *pj);
+    if (!pj)
+        return OPFOR_ENOMEM;
+    memset(&pj->job, 0, sizeof pj->job);
+    pj->g = g;
+    pj->log_seq = g->t.log_seq;
+    pj->rc = 0;
+    memcpy(&pj->t, &g->t, sizeof pj->t);
+    pj->job.run = plan_run;
+    pj->job.done = plan_done;
+    pj->job.call = call;
+    snprintf(pj->job.key, sizeof pj->job.key, "%s", g->row.id);
+    int rc = opfor_workers_submit(opfor__server_workers(call->srv), &pj->job);
+    if (rc < 0) {
+        free(pj);
+        return rc;
+    }
+    g->refs++;
+    g->searching++;
+    pj->next = g->jobs;
+    g->jobs = pj;
+    return 0; /* answered by plan_done */
+}
+
+/* ------------------------------------------------------------------ subscriptions */
+
+int opfor__method_subscribe(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"game", "after", NULL};
+    char id[64], why[200];
+    int64_t after = -1;
+    if (game_param(call, params, allowed, id, sizeof id) < 0)
+        return 0;
+    if (opfor_rpc_params_int(params, "after", 0, INT64_MAX, &after, why, sizeof why) ==
+        OPFOR_EINVAL)
+        return answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
+    opfor__game_t *g = get_game(call, id);
+    if (!g || !call->client)
+        return 0;
+    uint64_t serial = call->client->serial;
+    unsigned k = 0;
+    while (k < g->nsubs && g->subs[k] != serial)
+        k++;
+    if (k == g->nsubs) {
+        if (g->nsubs == g->subs_cap) {
+            unsigned cap = g->subs_cap ? g->subs_cap * 2 : 4;
+            uint64_t *p = realloc(g->subs, cap * sizeof *p);
+            if (!p)
+                return OPFOR_ENOMEM;
+            g->subs = p;
+            g->subs_cap = cap;
+        }
+        g->subs[g->nsubs++] = serial;
+    }
+    /* events after `after` that are still kept */
+    unsigned first = g->ev_count;
+    for (unsigned i = 0; i < g->ev_count && after >= 0; i++)
+        if (g->ev_seq_of[(g->ev_head + i) % OPFOR__GAME_EVENTS_KEEP] > (uint64_t)after) {
+            first = i;
+            break;
+        }
+    unsigned n = after >= 0 ? g->ev_count - first : 0;
+    int missed = 0;
+    if (after >= 0 && (uint64_t)after < g->t.ev_seq) {
+        uint64_t oldest =
+            n ? g->ev_seq_of[(g->ev_head + first) % OPFOR__GAME_EVENTS_KEEP] : g->t.ev_seq + 1;
+        missed = oldest > (uint64_t)after + 1;
+    }
+    msgpack_packer *pk = opfor_call_result_begin(call);
+    msgpack_pack_map(pk, 5);
+    opfor_rpc_pack_cstr(pk, "game");
+    opfor_rpc_pack_cstr(pk, g->row.id);
+    opfor_rpc_pack_cstr(pk, "subscribed");
+    msgpack_pack_true(pk);
+    opfor_rpc_pack_cstr(pk, "seq");
+    msgpack_pack_uint64(pk, g->t.ev_seq);
+    opfor_rpc_pack_cstr(pk, "missed");
+    msgpack_pack_int(pk, missed);
+    opfor_rpc_pack_cstr(pk, "events");
+    msgpack_pack_array(pk, n);
+    for (unsigned i = first; i < g->ev_count && n; i++) {
+        const msgpack_sbuffer *b = &g->ev[(g->ev_head + i) % OPFOR__GAME_EVENTS_KEEP];
+        pack_raw(pk, b->data, b->size);
+    }
+    opfor_call_result_end(call);
+    return 0;
+}
+
+int opfor__method_unsubscribe(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"game", NULL};
+    char id[64];
+    if (game_param(call, params, allowed, id, sizeof id) < 0)
+        return 0;
+    struct opfor__games *gs = opfor__server_games(call->srv);
+    opfor__game_t *g = find_loaded(gs, id);
+    int was = 0;
+    if (g && call->client)
+        for (unsigned k = 0; k < g->nsubs; k++)
+            if (g->subs[k] == call->client->serial) {
+                g->subs[k] = g->subs[--g->nsubs];
+                was = 1;
+                break;
+            }
+    if (!g) {
+        opfor_store_game_t row;
+        if (opfor_store_game_get(opfor__server_store(call->srv), id, &row) == OPFOR_ENOENT)
+            return answer(call, OPFOR_RPC_E_NOT_FOUND, "game: no such game");
+    }
+    msgpack_packer *pk = opfor_call_result_begin(call);
+    msgpack_pack_map(pk, 3);
+    opfor_rpc_pack_cstr(pk, "game");
+    opfor_rpc_pack_cstr(pk, id);
+    opfor_rpc_pack_cstr(pk, "subscribed");
+    msgpack_pack_false(pk);
+    opfor_rpc_pack_cstr(pk, "was_subscribed");
+    msgpack_pack_int(pk, was);
+    opfor_call_result_end(call);
+    return 0;
+}

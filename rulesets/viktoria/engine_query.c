@@ -1,0 +1,142 @@
+/* rulesets/viktoria/engine_query.c — read-only questions about a position for the AI
+ * (opfor/viktoria/engine_query.h).
+ *
+ * The one file outside the engine proper that includes engine_int.h: each function forwards
+ * to an engine helper or reads a context field, so the AI sees a stable, narrow surface
+ * while the engine's internals keep changing. Nothing here writes to a state or context.
+ */
+#include "opfor/viktoria/engine_query.h"
+
+#include <math.h>
+
+#include "engine_int.h"
+#include "opfor/viktoria/calc.h"
+
+const opfor_viktoria_model_t *opfor_vk_query_model(const opfor_vk_ctx_t *ctx) {
+    return &ctx->model;
+}
+
+const opfor_table_t *opfor_vk_query_table(const opfor_vk_ctx_t *ctx) {
+    return &ctx->sc.table;
+}
+
+opfor_vec_t opfor_vk_query_home(const opfor_vk_ctx_t *ctx, int side) {
+    return ctx->home[side & 1];
+}
+
+void opfor_vk_query_geo(const opfor_vk_state_t *st, int u, opfor_vk_ugeo_t *g) {
+    vk_ugeo_t v;
+    vk_unit_geo(st, u, &v);
+    g->c = v.c;
+    g->r = v.r;
+    g->n = v.n;
+}
+
+float opfor_vk_query_gap(const opfor_vk_state_t *st, int a, int b) {
+    return vk_nearest_pair(st, a, b, NULL, NULL);
+}
+
+int opfor_vk_query_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t) {
+    return vk_unit_sees(ctx, st, u, t, 1e9f);
+}
+
+int opfor_vk_query_los(const opfor_vk_ctx_t *ctx, opfor_pt_t a, opfor_pt_t b) {
+    return opfor_tgrid_los_r(&ctx->grid, &ctx->sc.table, a, OPFOR_RADIUS_FOOT, b, OPFOR_RADIUS_FOOT,
+                             NULL);
+}
+
+int opfor_vk_query_cover(const opfor_vk_ctx_t *ctx, opfor_pt_t from, opfor_pt_t at, float r) {
+    if (r > OPFOR_TGRID_COVER_R)
+        return (int)opfor_terrain_cover(&ctx->sc.table, from, at, r, NULL);
+    return (int)opfor_tgrid_cover(&ctx->grid, &ctx->sc.table, from, at, r, NULL);
+}
+
+int opfor_vk_query_cover_any(const opfor_vk_ctx_t *ctx, opfor_pt_t at, float r) {
+    const opfor_table_t *t = &ctx->sc.table;
+    uint64_t mask = r <= OPFOR_TGRID_COVER_R ? opfor_tgrid_at(&ctx->grid, OPFOR_TGRID_COVER, at)
+                                             : ctx->grid.layer_all[OPFOR_TGRID_COVER];
+    int best = OPFOR_COVER_NONE;
+    for (int i = 0; i < t->nfeatures && mask; i++) {
+        if (!(mask & (UINT64_C(1) << i)))
+            continue;
+        mask &= ~(UINT64_C(1) << i);
+        const opfor_terrain_feature_t *f = &t->features[i];
+        if (f->cover <= best)
+            continue;
+        float m = r + OPFOR_LINE_COVER_DIST + 0.5f * f->width;
+        if (at.x < f->lo.x - m || at.x > f->hi.x + m || at.y < f->lo.y - m || at.y > f->hi.y + m)
+            continue;
+        int in;
+        if (f->shape == OPFOR_SHAPE_AREA)
+            in = opfor_feature_circle_overlap(f, at, r);
+        else
+            in = opfor_polyline_dist_pt(f->pts, f->npts, at) <=
+                 0.5f * f->width + r + OPFOR_LINE_COVER_DIST;
+        if (in)
+            best = f->cover;
+    }
+    return best;
+}
+
+int opfor_vk_query_impassable(const opfor_vk_ctx_t *ctx, opfor_pt_t p, int mounted) {
+    return opfor_terrain_impassable_at(&ctx->sc.table, p, mounted) >= 0;
+}
+
+float opfor_vk_query_reach(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    return vk_unit_reach(st, u);
+}
+
+float opfor_vk_query_charge_reach(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    return vk_charge_reach(ctx, st, u);
+}
+
+int opfor_vk_query_can_charge(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t) {
+    return vk_can_charge(ctx, st, u, t);
+}
+
+float opfor_vk_query_move(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int kind) {
+    int mv = kind == OPFOR_VK_RUN      ? VK_MV_RUN
+             : kind == OPFOR_VK_CRAWL  ? VK_MV_CRAWL
+             : kind == OPFOR_VK_CHARGE ? VK_MV_CHARGE
+                                       : VK_MV_ADVANCE;
+    const opfor_unit_t *un = &st->units[u];
+    int slow = -1;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!vk_alive(st, i))
+            continue;
+        int x = vk_move_x(ctx, st, i, mv);
+        if (slow < 0 || x < slow)
+            slow = x;
+    }
+    return slow < 0 ? 0.0f : (float)slow + 2.0f;
+}
+
+float opfor_vk_query_command_distance(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
+                                      int u) {
+    return vk_command_distance(ctx, st, u);
+}
+
+int opfor_vk_query_needs_command_test(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
+                                      int u) {
+    return vk_needs_command_test(ctx, st, u);
+}
+
+float opfor_vk_query_command_radius(const opfor_vk_state_t *st) {
+    return (float)opfor_viktoria_command_radius(st->level ? st->level : 1);
+}
+
+int opfor_vk_query_gun_figure(const opfor_vk_state_t *st, int u) {
+    return vk_gun_figure(st, u);
+}
+
+int opfor_vk_query_mg_figure(const opfor_vk_state_t *st, int u) {
+    return vk_mg_figure(st, u);
+}
+
+int opfor_vk_query_in_melee(const opfor_vk_state_t *st, int u) {
+    return vk_in_melee(st, u);
+}
+
+int opfor_vk_query_fig_present(const opfor_vk_state_t *st, int f) {
+    return vk_alive(st, f);
+}

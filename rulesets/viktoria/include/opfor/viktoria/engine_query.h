@@ -1,0 +1,72 @@
+/* opfor/viktoria/engine_query.h — read-only questions about a Viktoria! position that the AI
+ * (heuristic planner, orders, candidate moves) asks and engine.h does not answer.
+ *
+ * Thin accessors over the engine's private helpers (rulesets/viktoria/engine_query.c is the
+ * only file that includes engine_int.h for this), so ai/ never depends on the engine's
+ * internal layout and the engine's authors may change it freely behind these functions.
+ * Every function is pure, never allocates and may run on many threads at once.
+ */
+#ifndef OPFOR_VIKTORIA_ENGINE_QUERY_H
+#define OPFOR_VIKTORIA_ENGINE_QUERY_H
+
+#include "opfor/geom.h"
+#include "opfor/terrain.h"
+#include "opfor/viktoria/engine.h"
+#include "opfor/viktoria/model.h"
+
+/* A unit's footprint: the mean of its living figures and how far they spread. */
+typedef struct opfor_vk_ugeo {
+    opfor_pt_t c; /* mean position of the living figures */
+    float r;      /* largest distance from c to a living figure's base edge */
+    int n;        /* living figures (people and equipment) */
+} opfor_vk_ugeo_t;
+
+/* The model the context was built with (ranges, chances, movement). */
+const opfor_viktoria_model_t *opfor_vk_query_model(const opfor_vk_ctx_t *ctx);
+/* The table (terrain) of the context's scenario. */
+const opfor_table_t *opfor_vk_query_table(const opfor_vk_ctx_t *ctx);
+/* Unit vector pointing toward side's own table edge (its line of retreat). */
+opfor_vec_t opfor_vk_query_home(const opfor_vk_ctx_t *ctx, int side);
+
+/* Footprint of unit u (n = 0 when nothing of it lives). */
+void opfor_vk_query_geo(const opfor_vk_state_t *st, int u, opfor_vk_ugeo_t *g);
+/* Base-to-base gap between the nearest living figures of units a and b (large when one has
+ * none). */
+float opfor_vk_query_gap(const opfor_vk_state_t *st, int a, int b);
+/* Whether some figure of u sees some figure of t (terrain only, any range). */
+int opfor_vk_query_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t);
+/* Line of sight between two points for bases on foot (the engine's terrain index). */
+int opfor_vk_query_los(const opfor_vk_ctx_t *ctx, opfor_pt_t a, opfor_pt_t b);
+/* Cover a base of radius r at `at` would have against fire from `from` (terrain only). */
+int opfor_vk_query_cover(const opfor_vk_ctx_t *ctx, opfor_pt_t from, opfor_pt_t at, float r);
+/* Best cover the terrain gives at `at` against fire from any direction (areas, and lines
+ * within reach of the base). */
+int opfor_vk_query_cover_any(const opfor_vk_ctx_t *ctx, opfor_pt_t at, float r);
+/* Whether a figure centred at p would stand in impassable terrain (mounted: also terrain
+ * closed to riders and guns). */
+int opfor_vk_query_impassable(const opfor_vk_ctx_t *ctx, opfor_pt_t p, int mounted);
+
+/* Farthest reach of u's personal firearms in inches (0: none). */
+float opfor_vk_query_reach(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+/* Farthest a charge by u could reach (best charge allowance plus a 3). */
+float opfor_vk_query_charge_reach(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+/* Whether u may charge t now (target, reach, sight: the engine's own test). */
+int opfor_vk_query_can_charge(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t);
+/* Mean inches u moves with an advance (kind OPFOR_VK_ADVANCE), a run (OPFOR_VK_RUN) or a
+ * crawl (OPFOR_VK_CRAWL) in the open: the slowest living figure's allowance plus a mean d3. */
+float opfor_vk_query_move(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int kind);
+/* Distance from u to its nearest commander (general or headquarters); large when none. */
+float opfor_vk_query_command_distance(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+/* Whether u would have to test for command if it activated now (VII). */
+int opfor_vk_query_needs_command_test(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+/* Command radius at the state's weather level (VII, XIII), inches. */
+float opfor_vk_query_command_radius(const opfor_vk_state_t *st);
+/* Whether the unit has a field gun (and whether it is limbered), an MG, bombs. */
+int opfor_vk_query_gun_figure(const opfor_vk_state_t *st, int u);
+int opfor_vk_query_mg_figure(const opfor_vk_state_t *st, int u);
+/* Whether u is in melee. */
+int opfor_vk_query_in_melee(const opfor_vk_state_t *st, int u);
+/* Whether the living figure f is present (alive, not sent to the rear). */
+int opfor_vk_query_fig_present(const opfor_vk_state_t *st, int f);
+
+#endif

@@ -1,0 +1,326 @@
+/* tests/ai/test_heuristic.c — the Viktoria! planner's roles on positions built in code.
+ *
+ * XV.B says how each kind of unit behaves; each test sets up a small position where that
+ * behaviour is the sensible one and checks the planner's choice among the ruleset's legal
+ * actions: an MG team keeps its range, headquarters and supply run from a threat, cavalry
+ * charges an exposed gun, infantry under fire prefers the wood to the open. Then the
+ * contracts: term names and the reason phrase, the value's symmetry, other rulesets
+ * refused, and the evaluator hooks.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+#include <string.h>
+
+#include "ai/toy_games.c"
+#include "ai/viktoria_fixture.h"
+#include "opfor/heuristic.h"
+
+/* The best action of the fixture's legal list by the planner, with its score. */
+static int best(vkfix_t *f, opfor_heur_score_t *sc) {
+    opfor_heur_t h;
+    opfor_heur_init(&h);
+    int k = opfor_heur_best(&h, &f->game, f->st, f->acts, f->n, sc);
+    assert_true(k >= 0 && k < f->n);
+    return k;
+}
+
+/* The best-scoring movement action (-1 when none). */
+static int best_move(vkfix_t *f) {
+    opfor_heur_t h;
+    opfor_heur_init(&h);
+    opfor_heur_score_t s[OPFOR_VK_RS_MAX_ACTIONS];
+    assert_int_equal(opfor_heur_score_all(&h, &f->game, f->st, f->acts, f->n, s), 0);
+    int k = -1;
+    for (int i = 0; i < f->n; i++)
+        if (vkfix_is_move(&f->acts[i]) && !(f->acts[i].flags & OPFOR_VK_AF_FIRE) &&
+            (k < 0 || s[i].total > s[k].total))
+            k = i;
+    return k;
+}
+
+static const char MG_VS_RIFLES[] = VKFIX_HEAD "units:\n"
+                                              "  - name: Maxim\n"
+                                              "    side: Red\n"
+                                              "    type: machinegun\n"
+                                              "    position: [36, 18]\n"
+                                              "    figures:\n"
+                                              "      - {count: 1, equipment: true, weapons: mg}\n"
+                                              "      - {count: 3, weapons: pistol, skills: crew}\n"
+                                              "  - name: Rifles\n"
+                                              "    side: Blue\n"
+                                              "    type: infantry\n"
+                                              "    position: [36, 26]\n"
+                                              "    figures:\n"
+                                              "      - {count: 10, weapons: [rifle, bayonet]}\n";
+
+static void heuristic_artillery_keeps_range(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, MG_VS_RIFLES, 3), 0);
+    int mg = vkfix_act(&f, "Maxim"), rifles = vkfix_unit(&f, "Rifles");
+    assert_true(mg >= 0 && rifles >= 0 && f.n > 3);
+    opfor_pt_t c = vkfix_centre(&f, mg), e = vkfix_centre(&f, rifles);
+    float d0 = opfor_dist(c, e);
+    /* the best move opens the range ... */
+    int k = best_move(&f);
+    assert_true(k >= 0);
+    float d1 = opfor_dist(vkfix_stop(&f, mg, &f.acts[k]), e);
+    assert_true(d1 > d0 + 2.0f);
+    /* ... and whatever it does, it does not close in on the rifles */
+    opfor_heur_score_t sc;
+    int b = best(&f, &sc);
+    if (vkfix_is_move(&f.acts[b]))
+        assert_true(opfor_dist(vkfix_stop(&f, mg, &f.acts[b]), e) >= d0);
+    assert_int_not_equal(f.acts[b].kind, OPFOR_VK_CHARGE);
+    vkfix_close(&f);
+}
+
+static const char HQ_AND_SUPPLY[] =
+    VKFIX_HEAD "units:\n"
+               "  - name: Staff\n"
+               "    side: Red\n"
+               "    type: headquarters\n"
+               "    position: [36, 20]\n"
+               "    figures:\n"
+               "      - {count: 3, quality: elite, weapons: [sword, pistol]}\n"
+               "  - name: Wagon\n"
+               "    side: Red\n"
+               "    type: supply\n"
+               "    position: [12, 20]\n"
+               "    figures:\n"
+               "      - {count: 1, equipment: true}\n"
+               "      - {count: 3, quality: conscript, weapons: rifle}\n"
+               "  - name: Rifles\n"
+               "    side: Blue\n"
+               "    type: infantry\n"
+               "    position: [36, 30]\n"
+               "    figures:\n"
+               "      - {count: 10, weapons: [rifle, bayonet]}\n"
+               "  - name: Scouts\n"
+               "    side: Blue\n"
+               "    type: infantry\n"
+               "    position: [12, 30]\n"
+               "    figures:\n"
+               "      - {count: 6, weapons: [rifle, bayonet]}\n";
+
+static void heuristic_hq_and_supply_escape(void **state) {
+    (void)state;
+    const char *units[2] = {"Staff", "Wagon"}, *threats[2] = {"Rifles", "Scouts"};
+    for (int i = 0; i < 2; i++) {
+        vkfix_t f;
+        assert_int_equal(vkfix_open(&f, HQ_AND_SUPPLY, 5), 0);
+        int u = vkfix_act(&f, units[i]), t = vkfix_unit(&f, threats[i]);
+        assert_true(u >= 0 && t >= 0 && f.n > 2);
+        opfor_pt_t c = vkfix_centre(&f, u), e = vkfix_centre(&f, t);
+        opfor_heur_score_t sc;
+        int b = best(&f, &sc);
+        /* it moves, and ends farther from the threat than it started */
+        assert_true(vkfix_is_move(&f.acts[b]));
+        assert_true(opfor_dist(vkfix_stop(&f, u, &f.acts[b]), e) > opfor_dist(c, e) + 3.0f);
+        vkfix_close(&f);
+    }
+}
+
+static const char CAVALRY_AND_GUN[] =
+    VKFIX_HEAD "units:\n"
+               "  - name: Lancers\n"
+               "    side: Red\n"
+               "    type: cavalry\n"
+               "    position: [36, 18]\n"
+               "    figures:\n"
+               "      - {count: 6, quality: veteran, mounted: true, weapons: [lance, sword]}\n"
+               "  - name: Gun\n"
+               "    side: Blue\n"
+               "    type: artillery\n"
+               "    position: [40, 25]\n"
+               "    figures:\n"
+               "      - {count: 1, equipment: true, weapons: field_gun}\n"
+               "      - {count: 3, weapons: pistol, skills: crew}\n"
+               "  - name: Grenadiers\n"
+               "    side: Blue\n"
+               "    type: infantry\n"
+               "    quality: elite\n"
+               "    position: [20, 40]\n"
+               "    figures:\n"
+               "      - {count: 12, weapons: [rifle, bayonet]}\n";
+
+static void heuristic_cavalry_charges_exposed_target(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, CAVALRY_AND_GUN, 7), 0);
+    int cav = vkfix_act(&f, "Lancers"), gun = vkfix_unit(&f, "Gun");
+    assert_true(cav >= 0 && gun >= 0);
+    int can = 0;
+    for (int i = 0; i < f.n; i++)
+        can |= f.acts[i].kind == OPFOR_VK_CHARGE && f.acts[i].target == gun;
+    assert_true(can); /* the charge is on the list ... */
+    opfor_heur_score_t sc;
+    int b = best(&f, &sc);
+    assert_int_equal(f.acts[b].kind, OPFOR_VK_CHARGE); /* ... and the planner takes it */
+    assert_int_equal(f.acts[b].target, gun);
+    assert_true(sc.term[OPFOR_HT_ROLE] > 0.0);      /* the role asked for it */
+    assert_true(sc.term[OPFOR_HT_THREAT_TO] > 0.0); /* and it hurts the enemy */
+    vkfix_close(&f);
+}
+
+static const char INFANTRY_UNDER_FIRE[] =
+    VKFIX_HEAD "terrain:\n"
+               "  - {name: Copse, kind: woods, rect: [22, 16, 8, 8]}\n"
+               "units:\n"
+               "  - name: Line\n"
+               "    side: Red\n"
+               "    type: infantry\n"
+               "    position: [17, 20]\n"
+               "    figures:\n"
+               "      - {count: 10, weapons: [rifle, bayonet]}\n"
+               "  - name: Maxim\n"
+               "    side: Blue\n"
+               "    type: machinegun\n"
+               "    position: [20, 44]\n"
+               "    figures:\n"
+               "      - {count: 1, equipment: true, weapons: mg}\n"
+               "      - {count: 3, weapons: pistol, skills: crew}\n"
+               "  - name: Rifles\n"
+               "    side: Blue\n"
+               "    type: infantry\n"
+               "    position: [36, 40]\n"
+               "    figures:\n"
+               "      - {count: 12, weapons: [rifle, bayonet]}\n";
+
+static void heuristic_infantry_prefers_cover_under_fire(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, INFANTRY_UNDER_FIRE, 9), 0);
+    int u = vkfix_act(&f, "Line");
+    assert_true(u >= 0 && f.n > 3);
+    const opfor_vk_ctx_t *vk = opfor_vk_rs_engine(f.ctx);
+    opfor_heur_t h;
+    opfor_heur_init(&h);
+    /* into the copse beats standing in the open, and beats a move of the same length that
+       stays in the open */
+    opfor_pt_t c = vkfix_centre(&f, u);
+    opfor_action_t into = f.acts[0], open = f.acts[0], stand = f.acts[0];
+    memset(&into, 0, sizeof into);
+    into.kind = OPFOR_VK_ADVANCE;
+    into.unit = (uint8_t)u;
+    into.target = OPFOR_ACTION_NONE;
+    into.arg = OPFOR_VK_NO_FIGURE;
+    open = into;
+    into.x = 26.0f;
+    into.y = 20.0f;
+    open.x = c.x - 9.0f;
+    open.y = c.y;
+    stand = into;
+    stand.kind = OPFOR_VK_STAND;
+    stand.x = stand.y = 0.0f;
+    assert_true(opfor_vk_query_cover_any(vk, vkfix_stop(&f, u, &into), OPFOR_RADIUS_FOOT) >=
+                OPFOR_COVER_SOFT);
+    opfor_heur_score_t si, so, ss;
+    assert_int_equal(opfor_heur_score(&h, &f.game, f.st, &into, &si), 0);
+    assert_int_equal(opfor_heur_score(&h, &f.game, f.st, &open, &so), 0);
+    assert_int_equal(opfor_heur_score(&h, &f.game, f.st, &stand, &ss), 0);
+    assert_true(si.total > so.total);
+    assert_true(si.total > ss.total);
+    assert_true(si.term[OPFOR_HT_COVER] > ss.term[OPFOR_HT_COVER]);
+    assert_true(si.term[OPFOR_HT_THREAT_FROM] > ss.term[OPFOR_HT_THREAT_FROM]); /* less exposed */
+    /* the planner's own pick from the legal list also ends in cover (or goes prone) */
+    opfor_heur_score_t sb;
+    int b = opfor_heur_best(&h, &f.game, f.st, f.acts, f.n, &sb);
+    assert_true(b >= 0);
+    const opfor_action_t *a = &f.acts[b];
+    int covered =
+        a->kind == OPFOR_VK_CRAWL ||
+        (vkfix_is_move(a) &&
+         opfor_vk_query_cover_any(vk, vkfix_stop(&f, u, a), OPFOR_RADIUS_FOOT) >= OPFOR_COVER_SOFT);
+    assert_true(covered);
+    vkfix_close(&f);
+}
+
+static void heuristic_contracts(void **state) {
+    (void)state;
+    /* names and labels */
+    assert_string_equal(opfor_vocab_name(opfor_heur_term_names, OPFOR_HT_THREAT_TO), "threat_to");
+    assert_string_equal(opfor_heur_term_label(OPFOR_HT_ROLE), "role");
+    assert_string_equal(opfor_heur_term_label(99), "?");
+    /* the reason lists the largest terms first, at most max of them */
+    opfor_heur_score_t s;
+    memset(&s, 0, sizeof s);
+    s.term[OPFOR_HT_COVER] = 0.7;
+    s.term[OPFOR_HT_THREAT_FROM] = -1.25;
+    s.term[OPFOR_HT_OBJECTIVE] = 0.01;
+    char buf[160];
+    assert_string_equal(opfor_heur_reason(&s, 3, buf, sizeof buf),
+                        "threat from the enemy -1.25, cover +0.70");
+    assert_string_equal(opfor_heur_reason(&s, 1, buf, sizeof buf), "threat from the enemy -1.25");
+    memset(&s, 0, sizeof s);
+    assert_string_equal(opfor_heur_reason(&s, 3, buf, sizeof buf), "no strong reason");
+
+    /* values are zero-sum and in range; another ruleset is refused */
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, MG_VS_RIFLES, 1), 0);
+    opfor_heur_t h;
+    opfor_heur_init(&h);
+    double v[2];
+    assert_int_equal(opfor_heur_value(&h, &f.game, f.st, v), 0);
+    assert_true(v[0] >= -1.0 && v[0] <= 1.0);
+    assert_true(v[0] + v[1] == 0.0);
+    /* kill half the rifles: Red's value rises */
+    opfor_vk_rs_state_t *copy = malloc(sizeof *copy);
+    assert_non_null(copy);
+    memcpy(copy, f.st, sizeof *copy);
+    int r = vkfix_unit(&f, "Rifles");
+    for (int i = 0; i < 5; i++)
+        copy->vk.figures[copy->vk.units[r].first + i].flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+    double w[2];
+    assert_int_equal(opfor_heur_value(&h, &f.game, copy, w), 0);
+    assert_true(w[0] > v[0]);
+    free(copy);
+    opfor_game_t toy;
+    assert_int_equal(opfor_game_init(&toy, &toy_ttt_ruleset, NULL, 0), 0);
+    toy_ttt_state_t ts;
+    toy_ttt_set(&ts, ".........", 0);
+    opfor_action_t a = toy_ttt_action(0);
+    assert_int_equal(opfor_heur_value(&h, &toy, &ts, v), OPFOR_EINVAL);
+    assert_int_equal(opfor_heur_score(&h, &toy, &ts, &a, &s), OPFOR_EINVAL);
+    assert_int_equal(opfor_heur_best(&h, &toy, &ts, &a, 1, NULL), OPFOR_EINVAL);
+
+    /* the evaluator: prior scores every action; the policy picks in range, and with
+       epsilon 0 it is the planner's best */
+    vkfix_act(&f, "Maxim");
+    opfor_evaluator_t ev;
+    h.epsilon = 0.0;
+    h.fast_playouts = 0;
+    opfor_heur_evaluator(&ev, &h);
+    assert_non_null(ev.prior);
+    assert_non_null(ev.policy);
+    assert_non_null(ev.evaluate);
+    float prior[OPFOR_VK_RS_MAX_ACTIONS];
+    assert_int_equal(ev.prior(ev.user, NULL, &f.game, f.st, f.acts, f.n, prior), 0);
+    opfor_rng_t rng;
+    opfor_rng_seed(&rng, 1, 2);
+    int k = ev.policy(ev.user, NULL, &f.game, f.st, f.acts, f.n, &rng);
+    assert_int_equal(k, opfor_heur_best(&h, &f.game, f.st, f.acts, f.n, NULL));
+    /* search settings: only exploration and widening change */
+    opfor_mcts_config_t cfg, before;
+    opfor_mcts_config_default(&cfg);
+    before = cfg;
+    opfor_heur_search_config(&cfg);
+    assert_true(cfg.uct_c < before.uct_c);
+    assert_int_equal(cfg.iterations, before.iterations);
+    assert_int_equal(cfg.cheat, before.cheat);
+    vkfix_close(&f);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(heuristic_artillery_keeps_range),
+        cmocka_unit_test(heuristic_hq_and_supply_escape),
+        cmocka_unit_test(heuristic_cavalry_charges_exposed_target),
+        cmocka_unit_test(heuristic_infantry_prefers_cover_under_fire),
+        cmocka_unit_test(heuristic_contracts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

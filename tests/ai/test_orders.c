@@ -1,0 +1,210 @@
+/* tests/ai/test_orders.c — orders as sentences, for fixed actions on positions built in code.
+ *
+ * Checks the words a player reads: the unit, the verb, the distance and compass direction,
+ * the landmark and the end point in inches, the target with its distance, the scores needed
+ * (which must match the calculator's answer for the same fields), the reason and the
+ * runner-up with its value, and the verbose list of alternatives.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+#include <string.h>
+
+#include "ai/viktoria_fixture.h"
+#include "opfor/orders.h"
+#include "opfor/viktoria/calc.h"
+
+static const char FIELD[] =
+    VKFIX_HEAD "terrain:\n"
+               "  - {name: Farmhouse, kind: building, rect: [46, 30, 6, 4]}\n"
+               "  - {name: Long hedge, kind: hedge, line: [[2, 36], [30, 36]]}\n"
+               "units:\n"
+               "  - name: Fusiliers\n"
+               "    side: Red\n"
+               "    type: infantry\n"
+               "    position: [36, 14]\n"
+               "    figures:\n"
+               "      - {count: 10, quality: veteran, weapons: [rifle, bayonet]}\n"
+               "  - name: Uhlans\n"
+               "    side: Red\n"
+               "    type: cavalry\n"
+               "    position: [60, 14]\n"
+               "    figures:\n"
+               "      - {count: 6, mounted: true, weapons: [lance, sword]}\n"
+               "  - name: Jager\n"
+               "    side: Blue\n"
+               "    type: infantry\n"
+               "    position: [36, 30]\n"
+               "    figures:\n"
+               "      - {count: 8, weapons: [rifle, bayonet]}\n"
+               "  - name: Gunners\n"
+               "    side: Blue\n"
+               "    type: artillery\n"
+               "    position: [62, 22]\n"
+               "    figures:\n"
+               "      - {count: 1, equipment: true, weapons: field_gun}\n"
+               "      - {count: 3, weapons: pistol, skills: crew}\n"
+               "objectives:\n"
+               "  - {name: The Farm, position: [49, 32], radius: 4, points: 5}\n";
+
+static opfor_action_t make(int kind, int unit, int target, float x, float y) {
+    opfor_action_t a;
+    memset(&a, 0, sizeof a);
+    a.kind = (uint8_t)kind;
+    a.unit = (uint8_t)unit;
+    a.target = target < 0 ? OPFOR_ACTION_NONE : (uint8_t)target;
+    a.arg = OPFOR_VK_NO_FIGURE;
+    a.x = x;
+    a.y = y;
+    return a;
+}
+
+static void orders_advance_sentence(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, FIELD, 1), 0);
+    int u = vkfix_act(&f, "Fusiliers");
+    opfor_pt_t c = vkfix_centre(&f, u);
+    /* due north-east toward the farm, far beyond one move */
+    opfor_action_t a = make(OPFOR_VK_ADVANCE, u, -1, c.x + 10.0f, c.y + 10.0f);
+    opfor_order_t o;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, NULL, &o), 0);
+    float allow = opfor_vk_query_move(opfor_vk_rs_engine(f.ctx), &f.st->vk, u, OPFOR_VK_ADVANCE);
+    assert_int_equal(o.unit, u);
+    assert_string_equal(o.unit_name, "Fusiliers");
+    assert_string_equal(o.verb, "advance");
+    assert_int_equal(o.has_move, 1);
+    assert_string_equal(o.direction, "NE");
+    assert_float_equal(o.move_in, (float)(int)(allow * 2.0f + 0.5f) / 2.0f, 1e-6);
+    assert_float_equal(o.x, c.x + allow * 0.70710678f, 0.05);
+    assert_float_equal(o.y, c.y + allow * 0.70710678f, 0.05);
+    assert_string_equal(o.landmark, "The Farm"); /* objectives first */
+    assert_string_equal(o.landmark_rel, "toward");
+    char want[160];
+    snprintf(want, sizeof want, "Fusiliers: advance %g in NE toward The Farm, to x %.1f y %.1f",
+             (double)o.move_in, (double)o.x, (double)o.y);
+    assert_non_null(strstr(o.sentence, want));
+    assert_non_null(strstr(o.sentence, "(move 1d3+")); /* the move roll, from the calculator */
+    assert_int_equal(o.target, -1);
+    assert_true(o.reason[0] != 0);
+    assert_int_equal(o.has_runner_up, 0);
+
+    /* a short move west stops at the point itself, near the hedge's end */
+    a = make(OPFOR_VK_ADVANCE, u, -1, c.x - 2.0f, c.y);
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, NULL, &o), 0);
+    assert_string_equal(o.direction, "W");
+    assert_float_equal(o.move_in, 2.0, 1e-6);
+    assert_float_equal(o.x, c.x - 2.0f, 1e-4);
+    /* taking cover in place is not a move */
+    a = make(OPFOR_VK_CRAWL, u, -1, c.x, c.y);
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, NULL, &o), 0);
+    assert_int_equal(o.has_move, 0);
+    assert_string_equal(o.sentence, "Fusiliers: take cover where it stands (go prone).");
+    vkfix_close(&f);
+}
+
+static void orders_fire_quotes_the_calculator(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, FIELD, 2), 0);
+    int u = vkfix_act(&f, "Fusiliers"), t = vkfix_unit(&f, "Jager");
+    opfor_action_t a = make(OPFOR_VK_FIRE, u, t, 0.0f, 0.0f);
+    opfor_order_t o;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, NULL, &o), 0);
+    assert_string_equal(o.verb, "fire at");
+    assert_string_equal(o.target_name, "Jager");
+    float gap = opfor_vk_query_gap(&f.st->vk, u, t);
+    assert_float_equal(o.target_gap, gap, 1e-4);
+    /* the same question put to the calculator by hand */
+    opfor_viktoria_req_t req;
+    assert_int_equal(opfor_viktoria_req_init(&req, OPFOR_VK_A_FIRE_RIFLE), 0);
+    char in[32];
+    snprintf(in, sizeof in, "%.1f", (double)gap);
+    assert_int_equal(opfor_viktoria_req_set(&req, "actor", "veteran", NULL), 0);
+    assert_int_equal(opfor_viktoria_req_set(&req, "target", "soldier", NULL), 0);
+    assert_int_equal(opfor_viktoria_req_set(&req, "range", in, NULL), 0);
+    opfor_viktoria_result_t res;
+    assert_int_equal(
+        opfor_viktoria_calc(opfor_vk_query_model(opfor_vk_rs_engine(f.ctx)), &req, &res, NULL), 0);
+    char hit[32], save[32];
+    opfor_roll_format(&opfor_viktoria_result_roll(&res, "hit")->roll, hit, sizeof hit);
+    opfor_roll_format(&opfor_viktoria_result_roll(&res, "save")->roll, save, sizeof save);
+    assert_int_equal(o.nrolls, 2);
+    assert_string_equal(o.rolls[0].label, "to hit");
+    assert_string_equal(o.rolls[0].need, hit);
+    assert_string_equal(o.rolls[1].label, "save");
+    assert_string_equal(o.rolls[1].need, save);
+    char want[160];
+    snprintf(want, sizeof want, "Fusiliers: fire at Jager, %.0f in away: to hit %s, save %s.",
+             (double)gap, hit, save);
+    assert_string_equal(o.sentence, want);
+    vkfix_close(&f);
+}
+
+static void orders_charge_and_decision(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, FIELD, 3), 0);
+    int u = vkfix_act(&f, "Uhlans"), t = vkfix_unit(&f, "Gunners");
+    opfor_action_t a = make(OPFOR_VK_CHARGE, u, t, 0.0f, 0.0f);
+    opfor_action_t b = make(OPFOR_VK_STAND, u, -1, 0.0f, 0.0f);
+    /* a made-up search: the charge chosen, standing the runner-up */
+    opfor_ai_decision_t d;
+    memset(&d, 0, sizeof d);
+    d.action = a;
+    d.chosen = 0;
+    d.level = OPFOR_AI_STANDARD;
+    d.has_runner_up = 1;
+    d.search.nchoices = 2;
+    d.search.iterations = 100;
+    d.search.top[0].action = a;
+    d.search.top[0].visits = 70;
+    d.search.top[0].value = 0.25;
+    d.search.top[1].action = b;
+    d.search.top[1].visits = 30;
+    d.search.top[1].value = -0.125;
+    d.runner_up = d.search.top[1];
+    opfor_order_t o;
+    assert_int_equal(opfor_order_from_decision(&f.game, f.st, &d, NULL, &o), 0);
+    assert_string_equal(o.verb, "charge");
+    assert_non_null(strstr(o.sentence, "Uhlans: charge Gunners, "));
+    assert_non_null(strstr(o.sentence, "(charge 1d3+"));
+    assert_non_null(strstr(o.sentence, ": to hit "));
+    assert_non_null(strstr(o.sentence, ", save "));
+    assert_non_null(strstr(o.reason, "value +0.25 over 70 of 100 playouts"));
+    assert_null(strchr(o.reason, '\n'));
+    assert_int_equal(o.has_runner_up, 1);
+    assert_float_equal(o.runner_up_value, -0.125, 1e-12);
+    assert_non_null(strstr(o.runner_up, "Uhlans"));
+    assert_int_equal(o.nalts, 2);
+    assert_int_equal(o.alts[0].chosen, 1);
+    assert_int_equal(o.alts[1].visits, 30);
+    char buf[2048];
+    opfor_order_format(&o, 0, buf, sizeof buf);
+    assert_non_null(strstr(buf, "  why: "));
+    assert_non_null(strstr(buf, "  runner-up: "));
+    assert_non_null(strstr(buf, "(value -0.12)"));
+    assert_null(strstr(buf, "visits"));
+    opfor_order_format(&o, 1, buf, sizeof buf);
+    assert_non_null(strstr(buf, "* 1. "));
+    assert_non_null(strstr(buf, "visits     70 ( 70.0%) value +0.25"));
+    assert_non_null(strstr(buf, "search: 100 playouts"));
+    /* another ruleset, or a chance node, is refused */
+    opfor_game_t other = f.game;
+    other.rs = NULL;
+    assert_int_equal(opfor_order_from_action(&other, f.st, &a, NULL, &o), OPFOR_EINVAL);
+    f.st->vk.phase = OPFOR_VK_PH_INITIATIVE;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, NULL, &o), OPFOR_EINVAL);
+    vkfix_close(&f);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(orders_advance_sentence),
+        cmocka_unit_test(orders_fire_quotes_the_calculator),
+        cmocka_unit_test(orders_charge_and_decision),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

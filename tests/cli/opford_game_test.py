@@ -1,0 +1,528 @@
+#!/usr/bin/env python3
+"""tests/cli/opford_game_test.py BIN_DIR WORKDIR -- a whole Patrol Mode game driven through
+opford by a stock MessagePack client (python3-msgpack), over a Unix socket and loopback TCP;
+events to a second subscriber; validation errors; SIGKILL during a stream of reports then a
+restart (every acknowledged report is there and the state hash equals a clean replay of the
+same reports); SIGTERM exits 0 and removes the socket; the `opfor` game commands.
+
+Run by tests/cli/opford_game.sh. Every wait is bounded, daemons are recorded in WORKDIR/pids,
+traffic goes only to Unix sockets in WORKDIR and to 127.0.0.1, and the run ends with the line
+"N passed, N failed".
+"""
+import json
+import os
+import random
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+
+import msgpack
+
+BIN, WORK = sys.argv[1], sys.argv[2]
+OPFORD = os.path.join(BIN, "opford")
+OPFOR = os.path.join(BIN, "opfor")
+passed = 0
+failed = 0
+INVALID_PARAMS, NOT_FOUND, ILLEGAL = -32602, 3, 4
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok   {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name} {str(detail)[:800]}")
+
+
+class Daemon:
+    """An opford process; ready once its socket answers."""
+
+    def __init__(self, name, args=(), state=None):
+        self.name = name
+        self.sock = os.path.join(WORK, name + ".sock")
+        self.log_path = os.path.join(WORK, name + ".log")
+        self.state = state or os.path.join(WORK, name + "-state")
+        self.args = list(args)
+        self.start()
+
+    def start(self):
+        self.log = open(self.log_path, "ab")
+        cmd = [OPFORD, "--socket", self.sock, "--log-level", "info", "--state-dir",
+               self.state] + self.args
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=self.log,
+                                     stderr=self.log)
+        with open(os.path.join(WORK, "pids"), "a") as f:
+            f.write(f"{self.proc.pid}\n")
+        self.ready = self.wait_ready()
+
+    def wait_ready(self, secs=10):
+        end = time.time() + secs
+        while time.time() < end:
+            if self.proc.poll() is not None:
+                return False
+            try:
+                Client(self.sock, timeout=1).close()
+                return True
+            except OSError:
+                time.sleep(0.05)
+        return False
+
+    def logtext(self):
+        with open(self.log_path, "rb") as f:
+            return f.read().decode(errors="replace")
+
+    def tcp_port(self, secs=5):
+        end = time.time() + secs
+        while time.time() < end:
+            m = re.findall(r"listening on tcp://127\.0\.0\.1:(\d+)", self.logtext())
+            if m:
+                return int(m[-1])
+            time.sleep(0.05)
+        return None
+
+    def kill9(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.log.close()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = ("killed", self.proc.wait(timeout=5))
+        self.log.close()
+        return rc
+
+
+class Client:
+    """A MessagePack-RPC client; keeps the `event` notifications it receives."""
+
+    def __init__(self, path=None, tcp=None, timeout=20.0):
+        if tcp:
+            self.s = socket.create_connection(("127.0.0.1", tcp), timeout=timeout)
+        else:
+            self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.s.settimeout(timeout)
+            self.s.connect(path)
+        self.u = msgpack.Unpacker(raw=False, strict_map_key=False)
+        self.next_id = 1
+        self.events = []
+
+    def _take(self, m):
+        if m[0] == 2 and m[1] == "event":
+            self.events.append(m[2][0])
+
+    def call(self, method, params=None):
+        i = self.send(method, params)
+        return self.wait(i)
+
+    def send(self, method, params=None):
+        i = self.next_id
+        self.next_id += 1
+        self.s.sendall(msgpack.packb([0, i, method, [params if params is not None else {}]]))
+        return i
+
+    def wait(self, i):
+        while True:
+            for m in self.u:
+                if m[0] == 1 and m[1] == i:
+                    return (m[2], m[3])
+                self._take(m)
+            d = self.s.recv(1 << 20)
+            if not d:
+                return ("closed", None)
+            self.u.feed(d)
+
+    def pump(self, secs=0.3):
+        """Reads notifications for a while."""
+        end = time.time() + secs
+        self.s.settimeout(0.05)
+        try:
+            while time.time() < end:
+                try:
+                    d = self.s.recv(1 << 20)
+                except (socket.timeout, BlockingIOError):
+                    continue
+                if not d:
+                    break
+                self.u.feed(d)
+                for m in self.u:
+                    self._take(m)
+        finally:
+            self.s.settimeout(20.0)
+
+    def close(self):
+        self.s.close()
+
+
+def play_turns(c, game, presses, orders_log=None):
+    """Presses the button and answers each initiative like a table would: a player unit acts
+    (moving a little), the AI's orders are asked for and alternately resolved by the daemon
+    or reported as casualties. Returns (presses made, orders seen, errors)."""
+    errors, orders, made = [], 0, 0
+    for k in range(presses):
+        err, st = c.call("game.state", {"game": game})
+        if err or st["status"] != "active":
+            break
+        if st["pending"] == "none":
+            err, res = c.call("patrol.initiative", {"game": game})
+            made += 1
+            if err:
+                errors.append(("press", err))
+                break
+            continue
+        if st["pending"] == "player":
+            unit = st["ready"][0]
+            u = next(x for x in st["units"] if x["name"] == unit)
+            x = min(max(u["at"]["x"] + 1.0, 1.0), st["table"]["width"] - 1)
+            y = min(max(u["at"]["y"] + 1.5, 1.0), st["table"]["depth"] - 1)
+            err, res = c.call("report", {"game": game, "acted": unit, "at": {"x": x, "y": y}})
+            if err:
+                errors.append(("acted", err))
+                break
+        else:
+            err, order = c.call("ai.orders", {"game": game})
+            if err:
+                errors.append(("orders", err))
+                break
+            orders += 1
+            if orders_log is not None:
+                orders_log.append(order)
+            if orders % 2:
+                err, res = c.call("report", {"game": game, "resolve": True})
+            elif order.get("target"):
+                err, res = c.call("report", {"game": game, "casualties": [
+                    {"unit": order["target"], "killed": 0, "wounded": 0}]})
+            else:
+                err = None
+            if err and err[0] != ILLEGAL:
+                errors.append(("outcome", err))
+                break
+    return made, orders, errors
+
+
+# ---------------------------------------------------------------- a whole game, two transports
+d = Daemon("game", ["--listen", "tcp://127.0.0.1:0"])
+check("daemon_ready", d.ready, d.logtext()[-2000:])
+port = d.tcp_port()
+check("daemon_tcp_port", port is not None, d.logtext()[-2000:])
+
+c = Client(d.sock)
+err, hello = c.call("hello", {"client": "game-test"})
+check("hello_api_level_3", err is None and hello["api_level"] >= 3, repr((err, hello)))
+
+err, g = c.call("game.new", {"seed": 42, "id": "py1", "difficulty": "standard"})
+check("game_new_defaults_to_builtin_patrol",
+      err is None and g["game"] == "py1" and g["mode"] == "patrol" and
+      g["scenario"] == "patrol_default" and g["turn"] == 1 and g["pending"] == "none" and
+      len(g["units"]) >= 5 and g["log_seq"] == 0 and re.match(r"^[0-9a-f]{16}$", g["hash"]),
+      repr((err, g))[:600])
+
+# A watcher subscribed over TCP sees every event, numbered without gaps.
+w = Client(tcp=port)
+w.call("hello", {"client": "watcher"})  # a session: the hello timeout no longer applies
+err, sub = w.call("subscribe", {"game": "py1"})
+check("subscribe_over_tcp", err is None and sub["subscribed"] is True and sub["seq"] == 0,
+      repr((err, sub)))
+
+orders_seen = []
+made, norders, errors = play_turns(c, "py1", 120, orders_seen)
+check("whole_game_no_errors", not errors, repr(errors))
+check("whole_game_pressed_and_ordered", made >= 10 and norders >= 3, repr((made, norders)))
+o = orders_seen[0] if orders_seen else {}
+check("order_format",
+      set(o) >= {"game", "order_id", "turn", "side", "unit", "action", "sentence",
+                 "destination", "target", "needs", "reason", "runner_up", "level", "engine",
+                 "command", "resolved"} and o["side"] == "Germans" and o["sentence"] and
+      o["reason"] and o["level"] == "standard", repr(o)[:600])
+err, st = c.call("game.state", {"game": "py1"})
+w.pump(0.5)
+seqs = [e["seq"] for e in w.events]
+check("events_numbered_without_gaps",
+      seqs == list(range(1, len(seqs) + 1)) and seqs and seqs[-1] == st["event_seq"],
+      repr((seqs[-5:], st and st["event_seq"])))
+kinds = {e["kind"] for e in w.events}
+check("event_kinds", {"initiative", "order", "report", "score"} <= kinds, repr(kinds))
+check("event_shape", all(set(e) == {"game", "seq", "kind", "turn", "log_seq", "data"} and
+                         e["game"] == "py1" for e in w.events), repr(w.events[:2])[:400])
+ev_orders = [e["data"] for e in w.events if e["kind"] == "order"]
+check("order_events_match_answers",
+      [x["order_id"] for x in ev_orders] == [x["order_id"] for x in orders_seen[:len(ev_orders)]]
+      and len(ev_orders) == len(orders_seen), repr((len(ev_orders), len(orders_seen))))
+
+# The same game driven over TCP by another client.
+t = Client(tcp=port)
+t.call("hello", {"client": "tcp-player"})
+err, st2 = t.call("game.state", {"game": "py1"})
+check("state_over_tcp_equals_unix", err is None and st2["hash"] == st["hash"], repr(err))
+made2, _, errors2 = play_turns(t, "py1", 20)
+check("play_over_tcp", not errors2 and made2 >= 1, repr(errors2))
+
+# A reconnecting watcher catches up from the last seq it saw.
+last = w.events[-1]["seq"] if w.events else 0
+w.close()
+err, st3 = c.call("game.state", {"game": "py1"})
+w2 = Client(d.sock)
+w2.call("hello", {"client": "watcher-again"})
+err, sub = w2.call("subscribe", {"game": "py1", "after": last})
+check("resubscribe_reports_missed",
+      err is None and sub["seq"] == st3["event_seq"] and
+      ([e["seq"] for e in sub["events"]] == list(range(last + 1, st3["event_seq"] + 1))
+       or sub["missed"]), repr((err, sub and sub["seq"], last))[:400])
+err, res = w2.call("unsubscribe", {"game": "py1"})
+check("unsubscribe", err is None and res["subscribed"] is False and res["was_subscribed"],
+      repr((err, res)))
+w2.close()
+t.close()
+
+# ---------------------------------------------------------------- validation over the wire
+err, st = c.call("game.state", {"game": "py1"})
+h0 = st["hash"]
+bad = [
+    ({"casualties": [{"unit": "Zeppelin Crew", "killed": 1}]}, NOT_FOUND,
+     "casualties[0].unit"),
+    ({"casualties": [{"unit": "1st Section", "killed": -1}]}, INVALID_PARAMS,
+     "casualties[0].killed"),
+    ({"casualties": [{"unit": "1st Section", "killed": 500}]}, INVALID_PARAMS,
+     "casualties[0].killed"),
+    ({"moves": [{"unit": "1st Section", "x": 10, "y": 480}]}, INVALID_PARAMS, "moves[0].y"),
+    ({"morale": [{"unit": "1st Section", "result": "jolly"}]}, INVALID_PARAMS, "morale[0].result"),
+    ({"off_table": [{"unit": "1st Section", "fate": "eaten"}]}, INVALID_PARAMS,
+     "off_table[0].fate"),
+    ({"roll": "7 cabbages"}, INVALID_PARAMS, "roll"),
+    ({"colour": "red"}, INVALID_PARAMS, "colour"),
+    ({}, INVALID_PARAMS, "nothing to report"),
+]
+problems = []
+for p, code, field in bad:
+    p = dict(p, game="py1")
+    err, _ = c.call("report", p)
+    if not err or err[0] != code or field not in err[1]:
+        problems.append((p, err))
+check("report_errors_name_the_field", not problems, repr(problems))
+err, st = c.call("game.state", {"game": "py1"})
+check("bad_reports_change_nothing", st["hash"] == h0, repr((h0, st["hash"])))
+err, _ = c.call("game.state", {"game": "nope"})
+check("unknown_game_not_found", err is not None and err[0] == NOT_FOUND, repr(err))
+err, _ = c.call("game.new", {"scenario": "atlantis"})
+check("unknown_scenario_not_found", err is not None and err[0] == NOT_FOUND and
+      "patrol_default" in err[1], repr(err))
+err, _ = c.call("game.new", {"difficulty": "godlike"})
+check("bad_difficulty", err is not None and err[0] == INVALID_PARAMS and "difficulty" in err[1],
+      repr(err))
+err, _ = c.call("game.new", {"scenario_yaml": "name: [broken"})
+check("bad_inline_yaml", err is not None and err[0] == INVALID_PARAMS and "scenario" in err[1],
+      repr(err))
+err, r = c.call("report", {"game": "py1", "roll": "2D6"})
+roll = [e for e in r["events"] if e["kind"] == "report"][0]["data"]["roll"] if r else None
+check("roll_for_me", err is None and roll and 2 <= roll["total"] <= 12 and roll["dice"] == "2D6",
+      repr((err, roll)))
+
+# Inline YAML: the built-in competitive scenario as text, played competitively.
+src = os.environ.get("OPFOR_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+with open(os.path.join(src, "rulesets", "viktoria", "scenarios", "competitive_default.yaml")) as f:
+    yaml_text = f.read()
+err, cg = c.call("game.new", {"scenario_yaml": yaml_text, "scenario": "my_battle", "seed": 9,
+                              "difficulty": "novice"})
+check("inline_yaml_competitive", err is None and cg["mode"] == "competitive" and
+      cg["scenario"] == "my_battle" and cg["difficulty"] == "novice", repr(err))
+if cg:
+    made, norders, errors = play_turns(c, cg["game"], 30)
+    check("competitive_plays", not errors and made >= 3, repr(errors))
+
+# Game over: every British unit leaves the table; the score goes to the high-score table.
+err, st = c.call("game.new", {"seed": 5, "id": "doomed"})
+brit = [u["name"] for u in st["units"] if u["player"]]
+err, res = c.call("report", {"game": "doomed",
+                             "off_table": [{"unit": n} for n in brit]})
+over = [e for e in (res or {}).get("events", []) if e["kind"] == "game_over"]
+check("game_over_event", err is None and res["status"] == "finished" and over and
+      over[0]["data"]["result"] == "lost", repr((err, res and res["status"])))
+err, _ = c.call("patrol.initiative", {"game": "doomed"})
+check("finished_game_refuses_presses", err is not None and err[0] == ILLEGAL, repr(err))
+con = sqlite3.connect(os.path.join(d.state, "opfor.db"))
+rows = con.execute("SELECT scenario, player, result FROM scores").fetchall()
+con.close()
+check("high_score_in_same_db", ("patrol_default", "doomed", "lost") in rows, repr(rows))
+err, res = c.call("game.close", {"game": "py1"})
+check("game_close", err is None and res["status"] == "closed", repr(err))
+err, _ = c.call("report", {"game": "py1", "roll": "D6"})
+check("closed_game_refuses_reports", err is not None and err[0] == ILLEGAL, repr(err))
+err, lst = c.call("game.list")
+ids = {x["game"]: x["status"] for x in lst["games"]} if lst else {}
+check("game_list", ids.get("py1") == "closed" and ids.get("doomed") == "finished", repr(ids))
+c.close()
+
+# ---------------------------------------------------------------- SIGTERM
+rc = d.stop()
+check("sigterm_exit_0", rc == 0, repr(rc))
+check("sigterm_removes_socket", not os.path.exists(d.sock), d.sock)
+
+# Restarted: the saved games are listed and rebuilt where they were.
+d.args = []
+d.start()
+c = Client(d.sock)
+err, lst = c.call("game.list")
+check("restart_lists_games", err is None and {"py1", "doomed"} <= {x["game"] for x in lst["games"]},
+      repr(err))
+err, st = c.call("game.state", {"game": "py1"})
+check("restart_keeps_state", err is None and st["status"] == "closed" and st["log_seq"] > 16,
+      repr(err))
+c.close()
+check("quick_check_at_start", re.search(r"integrity ok", d.logtext()) is not None, "")
+d.stop()
+
+# ---------------------------------------------------------------- SIGKILL during reports
+REPORTS = 400
+rng = random.Random(1234)
+
+
+def report_stream(n):
+    """The same stream of reports every time: rolls and moves of the British units."""
+    r = random.Random(99)
+    out = []
+    units = ["1st Section", "Hussar Troop", "Sharpshooter", "9-pounder"]
+    for i in range(n):
+        if i % 3 == 0:
+            out.append({"roll": r.choice(["D6", "2D6", "3D6"])})
+        else:
+            out.append({"moves": [{"unit": r.choice(units), "x": round(r.uniform(2, 70), 2),
+                                   "y": round(r.uniform(1, 20), 2)}]})
+    return out
+
+
+stream = report_stream(REPORTS)
+k = Daemon("kill")
+c = Client(k.sock)
+err, _ = c.call("game.new", {"seed": 77, "id": "k1"})
+check("kill_game_created", err is None, repr(err))
+acked = 0
+kill_at = rng.randint(40, 300)  # acknowledged reports before the kill: past a few snapshots
+killed = False
+try:
+    for i, p in enumerate(stream):
+        err, res = c.call("report", dict(p, game="k1"))
+        if err is not None:
+            break
+        if res["log_seq"] != i + 1:
+            check("ack_seq_in_order", False, repr((i, res["log_seq"])))
+            break
+        acked = i + 1
+        if not killed and acked >= kill_at:
+            # kill while the next report is in flight
+            c.send("report", dict(stream[i + 1], game="k1"))
+            k.kill9()
+            killed = True
+            break
+except OSError:
+    pass
+c.close()
+if not killed:
+    k.kill9()
+check("kill_happened_mid_stream", 0 < acked < REPORTS, repr(acked))
+k.start()
+c = Client(k.sock)
+err, st = c.call("game.state", {"game": "k1"})
+check("kill_restart_ready", k.ready and err is None, repr(err))
+after = st["log_seq"] if st else -1
+check("every_acked_report_kept", after in (acked, acked + 1), repr((acked, after)))
+con = sqlite3.connect(os.path.join(k.state, "opfor.db"))
+snaps = con.execute("SELECT max(seq) FROM snapshots WHERE game_id = 'k1'").fetchone()[0]
+con.close()
+check("snapshots_were_taken", snaps is not None and snaps % 16 == 0 and after - 16 < snaps <= after,
+      repr((snaps, after)))
+# A clean replay of the same reports in another daemon reaches the same hash.
+c.close()
+k.stop()
+r = Daemon("replay")
+c = Client(r.sock)
+c.call("game.new", {"seed": 77, "id": "k1"})
+for p in stream[:after]:
+    c.call("report", dict(p, game="k1"))
+err, st2 = c.call("game.state", {"game": "k1"})
+check("kill_state_hash_matches_clean_replay", st and st2 and st["hash"] == st2["hash"] and
+      st["event_seq"] == st2["event_seq"], repr((st and st["hash"], st2 and st2["hash"])))
+# and one more report goes on from there in both
+c.close()
+r.stop()
+
+# ---------------------------------------------------------------- the opfor commands
+cl = Daemon("cli")
+env = dict(os.environ, OPFOR_SOCKET=cl.sock)
+
+
+def opfor(*args, ok=True):
+    p = subprocess.run([OPFOR, *args], env=env, capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+rc, out, errt = opfor("new", "--seed", "3", "--id", "cli1", "--json")
+doc = json.loads(out) if rc == 0 else {}
+check("opfor_new_json", rc == 0 and doc.get("game") == "cli1" and doc.get("mode") == "patrol",
+      errt)
+watcher = subprocess.Popen([OPFOR, "watch", "cli1", "--json", "--timeout", "20", "--count", "3"],
+                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+time.sleep(0.5)
+rc, out, errt = opfor("initiative")  # the most recent active game
+check("opfor_initiative_default_game", rc == 0 and ("Initiative" in out or "Spotted" in out),
+      out + errt)
+rc, out, errt = opfor("state", "cli1")
+check("opfor_state_text", rc == 0 and "Game cli1" in out and "1st Section" in out, errt)
+pending = json.loads(opfor("state", "cli1", "--json")[1])["pending"]
+if pending == "player":
+    rc, out, errt = opfor("report", "cli1", "--acted", "1st Section", "--at", "25,12")
+    check("opfor_report_acted", rc == 0 and "1st Section acted" in out, out + errt)
+else:
+    rc, out, errt = opfor("report", "cli1", "--roll", "2D6")
+    check("opfor_report_roll", rc == 0 and "rolled 2D6" in out, out + errt)
+rc, out, errt = opfor("report", "cli1", "--killed", "Zeppelin=1")
+check("opfor_report_error_names_field", rc == 1 and "casualties[0].unit" in errt, errt)
+rc, out, errt = opfor("report", "cli1", "--bogus")
+check("opfor_report_usage_error", rc == 2 and "--bogus" in errt, errt)
+for _ in range(8):
+    st = json.loads(opfor("state", "cli1", "--json")[1])
+    if st["pending"] == "enemy":
+        break
+    if st["pending"] == "player":
+        opfor("report", "cli1", "--acted", st["ready"][0])
+    else:
+        opfor("initiative", "cli1")
+if st["pending"] == "enemy":
+    rc, out, errt = opfor("orders", "cli1")
+    check("opfor_orders_text", rc == 0 and "Orders for" in out and "why:" in out, out + errt)
+try:
+    wout, werr = watcher.communicate(timeout=30)
+except subprocess.TimeoutExpired:
+    watcher.kill()
+    wout, werr = watcher.communicate()
+lines = [json.loads(x) for x in wout.splitlines() if x.strip()]
+check("opfor_watch_streams_events", watcher.returncode == 0 and len(lines) == 3 and
+      [x["seq"] for x in lines] == [1, 2, 3], repr((watcher.returncode, wout[-400:], werr)))
+rc, out, errt = opfor("games")
+check("opfor_games", rc == 0 and "cli1" in out, errt)
+rc, out, errt = opfor("calc", "viktoria", "fire_rifle", "--actor", "veteran", "--range", "20",
+                      "--json", "--connect", cl.sock)
+doc = json.loads(out) if rc == 0 else {}
+check("opfor_calc_connect", rc == 0 and doc.get("action") == "fire_rifle" and
+      any(r["name"] == "hit" for r in doc.get("rolls", [])), errt)
+rc, out, errt = opfor("calc", "viktoria", "fire_rifle", "--actor", "sergeant", "--connect",
+                      cl.sock)
+check("opfor_calc_connect_error", rc == 2 and "actor" in errt, errt)
+rc, out, errt = opfor("close", "cli1")
+check("opfor_close", rc == 0, errt)
+cl.stop()
+env["OPFOR_SOCKET"] = os.path.join(WORK, "nobody.sock")
+rc, out, errt = opfor("state", "cli1")
+check("opfor_without_daemon", rc == 1 and "no daemon at" in errt and "opfor patrol" in errt, errt)
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,761 @@
+/* tests/cli/test_display_cards.c — the pieces opford --display and `opfor display` share:
+ * panel specs, the display-* settings, cards built from wire events and game states, and the
+ * emulated output writing what the panel shows as PNG.
+ *
+ * card_build.c and display_out.c live in tools/opfor and are compiled into both binaries, so
+ * this program includes them directly. Events and states are packed here with msgpack-c in the
+ * shapes docs/protocol.md gives, as the daemon sends them.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "card_build.c"
+#include "display_out.c"
+
+/* ---- packing helpers ---- */
+
+typedef struct mp {
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_unpacked up;
+} mp_t;
+
+static void mp_begin(mp_t *m) {
+    msgpack_sbuffer_init(&m->sb);
+    msgpack_packer_init(&m->pk, &m->sb, msgpack_sbuffer_write);
+    msgpack_unpacked_init(&m->up);
+}
+
+static const msgpack_object *mp_end(mp_t *m) {
+    size_t off = 0;
+    assert_int_equal(msgpack_unpack_next(&m->up, m->sb.data, m->sb.size, &off),
+                     MSGPACK_UNPACK_SUCCESS);
+    return &m->up.data;
+}
+
+static void mp_free(mp_t *m) {
+    msgpack_unpacked_destroy(&m->up);
+    msgpack_sbuffer_destroy(&m->sb);
+}
+
+static void s(msgpack_packer *pk, const char *str) {
+    msgpack_pack_str(pk, strlen(str));
+    msgpack_pack_str_body(pk, str, strlen(str));
+}
+
+static void pt(msgpack_packer *pk, double x, double y) {
+    msgpack_pack_map(pk, 2);
+    s(pk, "x");
+    msgpack_pack_double(pk, x);
+    s(pk, "y");
+    msgpack_pack_double(pk, y);
+}
+
+static void unit(msgpack_packer *pk, const char *name, int player, double x, double y,
+                 const char *state) {
+    msgpack_pack_map(pk, 4);
+    s(pk, "name");
+    s(pk, name);
+    s(pk, "player");
+    msgpack_pack_int(pk, player);
+    s(pk, "state");
+    s(pk, state);
+    s(pk, "at");
+    pt(pk, x, y);
+}
+
+/* A game.state like opford's: a 72 x 48 table, three terrain pieces, five units (one gone). */
+static const msgpack_object *pack_state(mp_t *m, const char *pending, int with_order) {
+    mp_begin(m);
+    msgpack_packer *pk = &m->pk;
+    msgpack_pack_map(pk, 10);
+    s(pk, "game");
+    s(pk, "g-1");
+    s(pk, "turn");
+    msgpack_pack_int(pk, 2);
+    s(pk, "status");
+    s(pk, "active");
+    s(pk, "pending");
+    s(pk, pending);
+    s(pk, "ready");
+    msgpack_pack_array(pk, 2);
+    s(pk, "1st Section");
+    s(pk, "Hussar Troop");
+    s(pk, "sides");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_map(pk, 2);
+    s(pk, "name");
+    s(pk, "British");
+    s(pk, "player");
+    msgpack_pack_int(pk, 1);
+    msgpack_pack_map(pk, 2);
+    s(pk, "name");
+    s(pk, "Germans");
+    s(pk, "player");
+    msgpack_pack_int(pk, 0);
+    s(pk, "table");
+    msgpack_pack_map(pk, 2);
+    s(pk, "width");
+    msgpack_pack_double(pk, 72);
+    s(pk, "depth");
+    msgpack_pack_double(pk, 48);
+    s(pk, "terrain");
+    msgpack_pack_array(pk, 3);
+    /* a wood with 20 points: thinned to 12 */
+    msgpack_pack_map(pk, 3);
+    s(pk, "kind");
+    s(pk, "woods");
+    s(pk, "area");
+    msgpack_pack_true(pk);
+    s(pk, "points");
+    msgpack_pack_array(pk, 20);
+    for (int i = 0; i < 20; i++)
+        pt(pk, 10 + i * 0.5, i % 2 ? 20 : 30);
+    /* a road as a line */
+    msgpack_pack_map(pk, 2);
+    s(pk, "kind");
+    s(pk, "road");
+    s(pk, "line");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_double(pk, 36);
+    msgpack_pack_double(pk, 0);
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_double(pk, 36);
+    msgpack_pack_double(pk, 48);
+    /* a building as a rect */
+    msgpack_pack_map(pk, 2);
+    s(pk, "kind");
+    s(pk, "building");
+    s(pk, "rect");
+    msgpack_pack_array(pk, 4);
+    msgpack_pack_double(pk, 46);
+    msgpack_pack_double(pk, 30);
+    msgpack_pack_double(pk, 6);
+    msgpack_pack_double(pk, 4);
+    s(pk, "units");
+    msgpack_pack_array(pk, 5);
+    unit(pk, "1st Section", 1, 24, 9, "ready");
+    unit(pk, "Hussar Troop", 1, 40, 5, "ready");
+    unit(pk, "Jager Picket", 0, 59, 29.6, "ready");
+    unit(pk, "Uhlans", 0, 10, 44, "ready");
+    unit(pk, "Lost Patrol", 0, 30, 30, "destroyed");
+    s(pk, "order");
+    if (with_order) {
+        msgpack_pack_map(pk, 5);
+        s(pk, "unit");
+        s(pk, "Jager Picket");
+        s(pk, "sentence");
+        s(pk, "Jager Picket fires at 1st Section");
+        s(pk, "target");
+        s(pk, "1st Section");
+        s(pk, "command");
+        s(pk, "in command");
+        s(pk, "resolved");
+        msgpack_pack_int(pk, 0);
+    } else {
+        msgpack_pack_nil(pk);
+    }
+    return mp_end(m);
+}
+
+/* The head of an `event` params map; the caller packs data. */
+static void ev_head(msgpack_packer *pk, const char *kind, int seq, int turn) {
+    msgpack_pack_map(pk, 5);
+    s(pk, "game");
+    s(pk, "g-1");
+    s(pk, "seq");
+    msgpack_pack_int(pk, seq);
+    s(pk, "kind");
+    s(pk, kind);
+    s(pk, "turn");
+    msgpack_pack_int(pk, turn);
+    s(pk, "data");
+}
+
+static const msgpack_object *pack_order(mp_t *m, int turn) {
+    mp_begin(m);
+    msgpack_packer *pk = &m->pk;
+    ev_head(pk, "order", 7, turn);
+    msgpack_pack_map(pk, 6);
+    s(pk, "side");
+    s(pk, "Germans");
+    s(pk, "unit");
+    s(pk, "Jager Picket");
+    s(pk, "sentence");
+    s(pk, "Jager Picket fires at 1st Section");
+    s(pk, "target");
+    s(pk, "1st Section");
+    s(pk, "command");
+    s(pk, "failed: restricted");
+    s(pk, "needs");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_map(pk, 3);
+    s(pk, "label");
+    s(pk, "To hit");
+    s(pk, "dice");
+    s(pk, "D6");
+    s(pk, "need");
+    s(pk, "4+");
+    msgpack_pack_map(pk, 2);
+    s(pk, "name");
+    s(pk, "save");
+    s(pk, "need");
+    s(pk, "8+ on 2D6");
+    return mp_end(m);
+}
+
+static const msgpack_object *pack_spotted(mp_t *m, int turn, const char *unit_name) {
+    mp_begin(m);
+    msgpack_packer *pk = &m->pk;
+    ev_head(pk, "spotted", 5, turn);
+    msgpack_pack_map(pk, 9);
+    s(pk, "type");
+    s(pk, "infantry");
+    s(pk, "quality");
+    s(pk, "veteran");
+    s(pk, "distance");
+    s(pk, "3D6+6");
+    s(pk, "rolled");
+    msgpack_pack_int(pk, 17);
+    s(pk, "direction");
+    s(pk, "NE");
+    s(pk, "placed");
+    msgpack_pack_true(pk);
+    s(pk, "point");
+    pt(pk, 10, 44);
+    s(pk, "unit");
+    if (unit_name)
+        s(pk, unit_name);
+    else
+        msgpack_pack_nil(pk);
+    s(pk, "text");
+    s(pk, "A veteran infantry section appears on the edge of the wood");
+    return mp_end(m);
+}
+
+static const opfor_card_unit_t *find_unit(const opfor_card_map_t *m, float x, float y) {
+    for (int i = 0; i < m->n_units; i++)
+        if (m->units[i].at.x == x && m->units[i].at.y == y)
+            return &m->units[i];
+    return NULL;
+}
+
+/* ---- specs and settings ---- */
+
+static void spec_parse(void **st) {
+    (void)st;
+    opfor_dout_spec_t sp;
+    char err[256];
+    assert_int_equal(opfor_dout_parse_spec("epd:2in13v4", &sp, err, sizeof err), 0);
+    assert_int_equal(sp.kind, OPFOR_DOUT_EPD);
+    assert_ptr_equal(sp.panel, &opfor_epd_panel_ws_2in13_v4);
+    assert_int_equal(opfor_dout_parse_spec("EPD:7IN5V2", &sp, err, sizeof err), 0);
+    assert_ptr_equal(sp.panel, &opfor_epd_panel_ws_7in5_v2);
+    assert_int_equal(opfor_dout_parse_spec("epd:ws-7in5-v2", &sp, err, sizeof err), 0);
+    assert_ptr_equal(sp.panel, &opfor_epd_panel_ws_7in5_v2);
+    assert_int_equal(opfor_dout_parse_spec("sim:7in5v2:/tmp/a:b", &sp, err, sizeof err), 0);
+    assert_int_equal(sp.kind, OPFOR_DOUT_SIM);
+    assert_string_equal(sp.dir, "/tmp/a:b");
+
+    static const struct {
+        const char *spec, *says;
+    } bad[] = {
+        {"", "epd:PANEL or sim:PANEL:DIR"},
+        {"7in5v2", "epd:PANEL or sim:PANEL:DIR"},
+        {"usb:7in5v2", "unknown backend 'usb'"},
+        {"epd:", "name a panel (2in13v4, 7in5v2)"},
+        {"epd:9in7", "unknown panel '9in7' (panels: 2in13v4, 7in5v2)"},
+        {"epd:7in5v2:/x", "epd takes only a panel"},
+        {"sim:7in5v2", "sim:7in5v2:DIR"},
+        {"sim:7in5v2:", "sim:7in5v2:DIR"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        assert_int_equal(opfor_dout_parse_spec(bad[i].spec, &sp, err, sizeof err), OPFOR_EINVAL);
+        if (!strstr(err, bad[i].says))
+            fail_msg("spec '%s': message '%s' lacks '%s'", bad[i].spec, err, bad[i].says);
+    }
+}
+
+static void spec_settings_from_config(void **st) {
+    (void)st;
+    opfor_config_t c;
+    opfor_diag_t d;
+    opfor_dout_config_t dc;
+    char err[256];
+    opfor_config_defaults(&c);
+    assert_int_equal(opfor_dout_config_from(&c, &dc, err, sizeof err), OPFOR_ENOENT);
+    static const char yaml[] = "display: epd:2in13v4\n"
+                               "display-rotation: 270\n"
+                               "display-spidev: /dev/spidev1.0\n"
+                               "display-gpiochip: gpiochip4\n"
+                               "display-gpio-line: GPIO5\n"
+                               "display-pin-rst: 5\n"
+                               "display-pin-dc: 6\n"
+                               "display-pin-busy: 13\n"
+                               "display-pin-pwr: none\n";
+    assert_int_equal(opfor_config_load_string(&c, yaml, sizeof yaml - 1, "d.yaml", &d), 0);
+    assert_int_equal(opfor_dout_config_from(&c, &dc, err, sizeof err), 0);
+    assert_ptr_equal(dc.spec.panel, &opfor_epd_panel_ws_2in13_v4);
+    assert_int_equal(dc.rotation, 270);
+    assert_string_equal(dc.hw.spidev, "/dev/spidev1.0");
+    assert_string_equal(dc.hw.chip, "gpiochip4");
+    assert_string_equal(dc.hw.find_line, "GPIO5");
+    assert_int_equal(dc.hw.pin_rst, 5);
+    assert_int_equal(dc.hw.pin_dc, 6);
+    assert_int_equal(dc.hw.pin_busy, 13);
+    assert_int_equal(dc.hw.pin_pwr, -1);
+    /* unset keys keep the HAT's wiring */
+    opfor_config_defaults(&c);
+    assert_int_equal(opfor_config_set(&c, "display", "epd:7in5v2", &d), 0);
+    assert_int_equal(opfor_dout_config_from(&c, &dc, err, sizeof err), 0);
+    assert_int_equal(dc.rotation, -1);
+    assert_int_equal(dc.hw.pin_rst, 17);
+    assert_int_equal(dc.hw.pin_dc, 25);
+    assert_int_equal(dc.hw.pin_busy, 24);
+    assert_int_equal(dc.hw.pin_pwr, 18);
+    assert_string_equal(dc.hw.spidev, "/dev/spidev0.0");
+    /* two signals on one line */
+    assert_int_equal(opfor_config_set(&c, "display-pin-pwr", "25", &d), 0);
+    assert_int_equal(opfor_dout_config_from(&c, &dc, err, sizeof err), OPFOR_EINVAL);
+    assert_non_null(strstr(err, "share a line"));
+    /* values io itself refuses */
+    assert_int_equal(opfor_config_set(&c, "display-rotation", "45", &d), OPFOR_EINVAL);
+    assert_non_null(strstr(d.msg, "0, 90, 180, 270"));
+    assert_int_equal(opfor_config_set(&c, "display-pin-rst", "600", &d), OPFOR_ERANGE);
+    assert_int_equal(opfor_config_set(&c, "display-pin-dc", "none", &d), OPFOR_EINVAL);
+    assert_int_equal(opfor_config_set(&c, "display-pin-dc", "default", &d), 0);
+    assert_int_equal(c.display_pin_dc, OPFOR_CONFIG_PIN_DEFAULT);
+    assert_int_equal(opfor_config_set(&c, "display", "none", &d), 0);
+    assert_string_equal(c.display, "");
+    static const char bad[] = "display-rotation: 91\n";
+    opfor_diag_clear(&d);
+    assert_true(opfor_config_load_string(&c, bad, sizeof bad - 1, "bad.yaml", &d) < 0);
+    assert_int_equal(d.line, 1);
+}
+
+/* ---- cards ---- */
+
+static void card_order_event(void **st) {
+    (void)st;
+    mp_t ms, me;
+    const msgpack_object *state = pack_state(&ms, "enemy", 0);
+    const msgpack_object *ev = pack_order(&me, 2);
+    opfor_card_memo_t memo;
+    opfor_card_memo_reset(&memo);
+    opfor_card_t c;
+    assert_int_equal(opfor_card_from_event(ev, state, &memo, &c), 1);
+    assert_int_equal(c.initiative, OPFOR_CARD_SIDE_OPFOR);
+    assert_string_equal(c.side_name, "Germans");
+    assert_string_equal(c.unit, "Jager Picket");
+    assert_string_equal(c.turn, "Turn 2");
+    assert_int_equal(c.n_orders, 2);
+    assert_string_equal(c.orders[0], "Fires at 1st Section");
+    assert_string_equal(c.orders[1], "Command test failed: restricted");
+    assert_int_equal(c.n_needed, 2);
+    assert_string_equal(c.needed[0], "To hit 4+");
+    assert_string_equal(c.needed[1], "Save 8+ on 2D6");
+    assert_string_equal(memo.game, "g-1");
+    assert_int_equal(memo.last_seq, 7);
+    /* the map: y flipped (south-west origin to top-left), the gone unit left out */
+    const opfor_card_map_t *m = &c.map;
+    assert_true(m->table_w == 72.0f && m->table_h == 48.0f);
+    assert_int_equal(m->n_units, 4);
+    const opfor_card_unit_t *act = find_unit(m, 59.0f, (float)(48 - 29.6));
+    const opfor_card_unit_t *tgt = find_unit(m, 24.0f, 39.0f);
+    const opfor_card_unit_t *hus = find_unit(m, 40.0f, 43.0f);
+    assert_non_null(act);
+    assert_non_null(tgt);
+    assert_non_null(hus);
+    assert_int_equal(act->flags, OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_ACTING);
+    assert_int_equal(tgt->flags, OPFOR_CARD_U_TARGET);
+    assert_int_equal(hus->flags, 0);
+    assert_null(find_unit(m, 30.0f, 18.0f)); /* destroyed */
+    /* the acting unit and its target come first, so they survive a full map */
+    assert_true((m->units[0].flags | m->units[1].flags) ==
+                (OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_ACTING | OPFOR_CARD_U_TARGET));
+    assert_int_equal(m->n_terrain, 3);
+    assert_int_equal(m->terrain[0].n, OPFOR_CARD_MAX_VERTS); /* 20 points thinned */
+    assert_int_equal(m->terrain[0].closed, 1);
+    assert_true(m->terrain[0].v[0].x == 10.0f && m->terrain[0].v[0].y == 18.0f);
+    assert_true(m->terrain[0].v[11].x == 19.5f); /* the last point is kept */
+    assert_int_equal(m->terrain[1].kind, OPFOR_TK_ROAD);
+    assert_int_equal(m->terrain[1].closed, 0);
+    assert_int_equal(m->terrain[1].n, 2);
+    assert_true(m->terrain[1].v[0].y == 48.0f && m->terrain[1].v[1].y == 0.0f);
+    assert_int_equal(m->terrain[2].kind, OPFOR_TK_BUILDING);
+    assert_int_equal(m->terrain[2].n, 4);
+    assert_true(m->terrain[2].v[2].x == 52.0f && m->terrain[2].v[2].y == 14.0f);
+    /* without a state: the same text, no map */
+    assert_int_equal(opfor_card_from_event(ev, NULL, NULL, &c), 1);
+    assert_string_equal(c.orders[0], "Fires at 1st Section");
+    assert_true(c.map.table_w == 0.0f);
+    /* the card draws on both panels */
+    static opfor_epd_frame_t f;
+    opfor_card_layout_t lay;
+    assert_int_equal(opfor_card_from_event(ev, state, &memo, &c), 1);
+    assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_7in5_v2, -1, &f, &lay), 0);
+    assert_false(opfor_epd_rect_empty(&lay.map));
+    assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_2in13_v4, -1, &f, &lay), 0);
+    assert_int_equal(lay.compact, 1);
+    mp_free(&ms);
+    mp_free(&me);
+}
+
+static void card_spotting_lasts_its_turn(void **st) {
+    (void)st;
+    mp_t ms, m1, m2, m3;
+    const msgpack_object *state = pack_state(&ms, "enemy", 0);
+    opfor_card_memo_t memo;
+    opfor_card_memo_reset(&memo);
+    opfor_card_t c;
+    /* a spotting whose unit is in the state: that unit gets the flag, the arrow from NE */
+    assert_int_equal(opfor_card_from_event(pack_spotted(&m1, 2, "Uhlans"), state, &memo, &c), 1);
+    assert_string_equal(c.unit, "Spotted: Uhlans");
+    assert_string_equal(c.orders[0], "A veteran infantry section appears on the edge of the wood");
+    assert_string_equal(c.orders[1], "Place at 10, 44 from the NE");
+    assert_string_equal(c.needed[0], "Distance 17 in");
+    const opfor_card_unit_t *u = find_unit(&c.map, 10.0f, 4.0f);
+    assert_non_null(u);
+    assert_int_equal(u->flags, OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_SPOTTED);
+    assert_true(u->from.x == 72.0f && u->from.y == 0.0f);
+    /* the order of the same turn still shows it */
+    assert_int_equal(opfor_card_from_event(pack_order(&m2, 2), state, &memo, &c), 1);
+    u = find_unit(&c.map, 10.0f, 4.0f);
+    assert_non_null(u);
+    assert_true(u->flags & OPFOR_CARD_U_SPOTTED);
+    /* the next turn does not */
+    assert_int_equal(opfor_card_from_event(pack_order(&m3, 3), state, &memo, &c), 1);
+    u = find_unit(&c.map, 10.0f, 4.0f);
+    assert_non_null(u);
+    assert_false(u->flags & OPFOR_CARD_U_SPOTTED);
+    mp_free(&m1);
+    mp_free(&m2);
+    mp_free(&m3);
+    /* an unnamed spotting: a marker where it is placed */
+    opfor_card_memo_reset(&memo);
+    assert_int_equal(opfor_card_from_event(pack_spotted(&m1, 2, NULL), state, &memo, &c), 1);
+    assert_string_equal(c.unit, "Spotted: veteran infantry");
+    assert_int_equal(c.map.n_units, 5);
+    assert_int_equal(c.map.units[4].flags, OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_SPOTTED);
+    mp_free(&m1);
+    mp_free(&ms);
+}
+
+static void card_initiative_and_others(void **st) {
+    (void)st;
+    mp_t m;
+    opfor_card_t c;
+    mp_begin(&m);
+    ev_head(&m.pk, "initiative", 3, 1);
+    msgpack_pack_map(&m.pk, 3);
+    s(&m.pk, "holder");
+    s(&m.pk, "player");
+    s(&m.pk, "side");
+    s(&m.pk, "British");
+    s(&m.pk, "ready");
+    msgpack_pack_array(&m.pk, 2);
+    s(&m.pk, "1st Section");
+    s(&m.pk, "Hussar Troop");
+    assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 1);
+    assert_int_equal(c.initiative, OPFOR_CARD_SIDE_PLAYER);
+    assert_string_equal(c.side_name, "British");
+    assert_string_equal(c.orders[0], "Activate one of: 1st Section, Hussar Troop");
+    assert_string_equal(c.turn, "Turn 1");
+    mp_free(&m);
+
+    mp_begin(&m);
+    ev_head(&m.pk, "game_over", 30, 9);
+    msgpack_pack_map(&m.pk, 3);
+    s(&m.pk, "result");
+    s(&m.pk, "won");
+    s(&m.pk, "score");
+    msgpack_pack_int(&m.pk, 42);
+    s(&m.pk, "turns");
+    msgpack_pack_int(&m.pk, 9);
+    assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 1);
+    assert_string_equal(c.unit, "Game over: victory");
+    assert_string_equal(c.orders[0], "Score 42");
+    assert_string_equal(c.orders[1], "After 9 turns");
+    mp_free(&m);
+
+    /* kinds without a card, and malformed events */
+    mp_begin(&m);
+    ev_head(&m.pk, "score", 4, 1);
+    msgpack_pack_map(&m.pk, 0);
+    assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 0);
+    mp_free(&m);
+    mp_begin(&m);
+    ev_head(&m.pk, "order", 4, 1);
+    msgpack_pack_nil(&m.pk);
+    assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), OPFOR_EINVAL);
+    mp_free(&m);
+    mp_begin(&m);
+    msgpack_pack_array(&m.pk, 0);
+    assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), OPFOR_EINVAL);
+    mp_free(&m);
+}
+
+static void card_long_text_is_cut_cleanly(void **st) {
+    (void)st;
+    opfor_card_t c;
+    memset(&c, 0, sizeof c);
+    /* 3 lines of room: breaks at spaces, ends with an ellipsis, never splits a UTF-8 char */
+    char text[400] = "";
+    for (int i = 0; i < 30; i++)
+        strcat(text, "Gr\xC3\xBC\xC3\x9F"
+                     "e ");
+    add_wrapped(&c, text, 3);
+    assert_int_equal(c.n_orders, 3);
+    for (int i = 0; i < 3; i++) {
+        size_t n = strlen(c.orders[i]);
+        assert_true(n < OPFOR_CARD_LINE_LEN);
+        assert_true(c.orders[i][0] != ' ');
+        /* ends on a whole character */
+        assert_true(((unsigned char)c.orders[i][n - 1] & 0xC0) != 0xC0);
+    }
+    assert_non_null(strstr(c.orders[2], "\xE2\x80\xA6"));
+    /* unit prefix removed, first letter raised */
+    char out[64];
+    strip_unit(out, sizeof out, "jager company advance 6 in", "Jager Company");
+    assert_string_equal(out, "Advance 6 in");
+    strip_unit(out, sizeof out, "Hold the line", "Jager Company");
+    assert_string_equal(out, "Hold the line");
+    /* the AI's form (ai/explain.c): "UNIT: phrase: rolls." */
+    strip_unit(out, sizeof out, "Jager Picket: fire at 9-pounder, 27 in away: to hit 5+.",
+               "Jager Picket");
+    assert_string_equal(out, "Fire at 9-pounder, 27 in away: to hit 5+");
+    /* a long phrase is split after its last ", " that fits */
+    memset(&c, 0, sizeof c);
+    add_phrase(&c, "Advance 11 in NE, to x 30.0 y 12.0, toward the walls of the farmhouse "
+                   "(move 1d3+4)");
+    assert_int_equal(c.n_orders, 2);
+    assert_string_equal(c.orders[0], "Advance 11 in NE, to x 30.0 y 12.0");
+    assert_string_equal(c.orders[1], "Toward the walls of the farmhouse (move 1d3+4)");
+}
+
+static void card_from_state_picks_what_matters(void **st) {
+    (void)st;
+    mp_t m;
+    opfor_card_t c;
+    opfor_card_memo_t memo;
+    opfor_card_memo_reset(&memo);
+    /* an open order: shown again (after a reconnect) */
+    assert_int_equal(opfor_card_from_state(pack_state(&m, "enemy", 1), &memo, &c), 1);
+    assert_string_equal(c.unit, "Jager Picket");
+    assert_string_equal(c.orders[0], "Fires at 1st Section");
+    assert_int_equal(c.n_orders, 1);
+    assert_true(c.map.n_units == 4);
+    mp_free(&m);
+    /* the players hold the initiative */
+    assert_int_equal(opfor_card_from_state(pack_state(&m, "player", 1), &memo, &c), 1);
+    assert_int_equal(c.initiative, OPFOR_CARD_SIDE_PLAYER);
+    assert_string_equal(c.side_name, "British");
+    assert_string_equal(c.orders[0], "Activate one of: 1st Section, Hussar Troop");
+    mp_free(&m);
+    /* nobody: press the button */
+    assert_int_equal(opfor_card_from_state(pack_state(&m, "none", 0), &memo, &c), 1);
+    assert_string_equal(c.unit, "Press for the initiative");
+    assert_string_equal(c.turn, "Turn 2");
+    mp_free(&m);
+}
+
+static void card_terrain_from_builtin_scenario(void **st) {
+    (void)st;
+    /* a state without a terrain list names a built-in scenario: its terrain is drawn */
+    opfor_scenario_t *sc = malloc(sizeof *sc);
+    assert_non_null(sc);
+    assert_int_equal(opfor_viktoria_builtin_load("patrol_default", sc, NULL), 0);
+    assert_true(sc->table.nfeatures > 0);
+    mp_t m;
+    mp_begin(&m);
+    msgpack_pack_map(&m.pk, 3);
+    s(&m.pk, "scenario");
+    s(&m.pk, "patrol_default");
+    s(&m.pk, "table");
+    msgpack_pack_map(&m.pk, 2);
+    s(&m.pk, "width");
+    msgpack_pack_double(&m.pk, sc->table.width);
+    s(&m.pk, "depth");
+    msgpack_pack_double(&m.pk, sc->table.depth);
+    s(&m.pk, "units");
+    msgpack_pack_array(&m.pk, 0);
+    const msgpack_object *state = mp_end(&m);
+    opfor_card_memo_t *memo = calloc(1, sizeof *memo);
+    assert_non_null(memo);
+    opfor_card_map_t map;
+    for (int round = 0; round < 2; round++) { /* the second from the cache */
+        assert_int_equal(opfor_card_map_from_state(state, NULL, NULL, memo, &map), 0);
+        int want = sc->table.nfeatures < OPFOR_CARD_MAX_TERRAIN ? sc->table.nfeatures
+                                                                : OPFOR_CARD_MAX_TERRAIN;
+        assert_int_equal(map.n_terrain, want);
+        const opfor_terrain_feature_t *f = &sc->table.features[0];
+        assert_int_equal(map.terrain[0].kind, f->kind);
+        assert_int_equal(map.terrain[0].closed, f->shape == OPFOR_SHAPE_AREA);
+        assert_true(map.terrain[0].v[0].x == f->pts[0].x);
+        assert_true(map.terrain[0].v[0].y == sc->table.depth - f->pts[0].y);
+        assert_string_equal(memo->terrain_of, "patrol_default");
+    }
+    /* without a memo there is no cache, and no terrain */
+    assert_int_equal(opfor_card_map_from_state(state, NULL, NULL, NULL, &map), 0);
+    assert_int_equal(map.n_terrain, 0);
+    assert_true(map.table_w == sc->table.width);
+    mp_free(&m);
+    free(memo);
+    opfor_scenario_free(sc);
+    free(sc);
+}
+
+static void card_order_sentence_forms(void **st) {
+    (void)st;
+    static const struct {
+        const char *sentence;
+        int with_needs;
+        const char *lines[3];
+    } cases[] = {
+        {"Jager Picket: fire at the leaders of 9-pounder, 27 in away: to hit 5+, save 5+.",
+         1,
+         {"Fire at the leaders of 9-pounder, 27 in away", NULL, NULL}},
+        {"Jager Picket: fire at the leaders of 9-pounder, 27 in away: to hit 5+, save 5+.",
+         0,
+         {"Fire at the leaders of 9-pounder, 27 in away", "To hit 5+, save 5+", NULL}},
+        {"Jager Picket: take cover.", 0, {"Take cover", NULL, NULL}},
+        {"Jager Picket fires at 1st Section", 0, {"Fires at 1st Section", NULL, NULL}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        mp_t m;
+        mp_begin(&m);
+        msgpack_packer *pk = &m.pk;
+        ev_head(pk, "order", 1, 1);
+        msgpack_pack_map(pk, 3);
+        s(pk, "unit");
+        s(pk, "Jager Picket");
+        s(pk, "sentence");
+        s(pk, cases[k].sentence);
+        s(pk, "needs");
+        msgpack_pack_array(pk, cases[k].with_needs ? 1 : 0);
+        if (cases[k].with_needs) {
+            msgpack_pack_map(pk, 2);
+            s(pk, "label");
+            s(pk, "to hit");
+            s(pk, "need");
+            s(pk, "5+");
+        }
+        opfor_card_t c;
+        assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 1);
+        int n = 0;
+        while (n < 3 && cases[k].lines[n])
+            n++;
+        assert_int_equal(c.n_orders, n);
+        for (int i = 0; i < n; i++)
+            assert_string_equal(c.orders[i], cases[k].lines[i]);
+        assert_int_equal(c.n_needed, cases[k].with_needs);
+        if (cases[k].with_needs)
+            assert_string_equal(c.needed[0], "To hit 5+");
+        mp_free(&m);
+    }
+}
+
+/* ---- the emulated output ---- */
+
+/* Counts warnings and errors into *(int *)ud. */
+static void count_log(void *ud, int level, const char *line) {
+    (void)line;
+    if (level <= OPFOR_LOG_WARN)
+        ++*(int *)ud;
+}
+
+static void dout_sim_writes_what_the_panel_shows(void **st) {
+    (void)st;
+    char dir[] = "/tmp/opfor-dout-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sub[64], err[256];
+    snprintf(sub, sizeof sub, "%s/a/b", dir); /* created on open */
+    opfor_config_t c;
+    opfor_config_defaults(&c);
+    snprintf(c.display, sizeof c.display, "sim:7in5v2:%s", sub);
+    opfor_dout_config_t dc;
+    assert_int_equal(opfor_dout_config_from(&c, &dc, err, sizeof err), 0);
+    dc.pol.min_interval_ms = 0; /* two cards, two refreshes */
+    opfor_dout_t *o;
+    int n_logged = 0;
+    assert_int_equal(opfor_dout_open(&o, &dc, count_log, &n_logged, err, sizeof err), 0);
+    opfor_card_t a, b;
+    opfor_card_sample(&a);
+    opfor_card_waiting(&b, "Waiting for orders", "line");
+    opfor_dout_show(o, &b);
+    assert_int_equal(opfor_dout_flush(o, 10000), 0);
+    opfor_dout_show(o, &a);
+    assert_int_equal(opfor_dout_flush(o, 10000), 0);
+    assert_int_equal(opfor_dout_refreshes(o), 2);
+    assert_int_equal(opfor_dout_close(o), 2);
+    assert_int_equal(n_logged, 0); /* no emulator protocol errors, no failures */
+    /* the second PNG is exactly the rendered sample card */
+    static opfor_epd_frame_t want, got;
+    assert_int_equal(opfor_card_render_panel(&a, &opfor_epd_panel_ws_7in5_v2, -1, &want, NULL), 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/frame-000002.png", sub);
+    assert_int_equal(opfor_epd_frame_read_png(&got, 800, 480, 0, path), 0);
+    opfor_epd_rect_t box;
+    assert_int_equal(opfor_epd_frame_diff(&want, &got, &box), 0);
+    snprintf(path, sizeof path, "%s/frame-000001.png", sub);
+    assert_int_equal(access(path, R_OK), 0);
+    snprintf(path, sizeof path, "%s/frame-000003.png", sub);
+    assert_int_not_equal(access(path, R_OK), 0);
+    /* opened again (a restart): numbering goes on after the files there; the same card
+     * twice makes one refresh (the second replaces the first or is unchanged) */
+    assert_int_equal(opfor_dout_open(&o, &dc, count_log, &n_logged, err, sizeof err), 0);
+    opfor_dout_show(o, &a);
+    opfor_dout_show(o, &a);
+    assert_int_equal(opfor_dout_flush(o, 10000), 0);
+    assert_int_equal(opfor_dout_close(o), 1);
+    assert_int_equal(n_logged, 0);
+    snprintf(path, sizeof path, "%s/frame-000003.png", sub);
+    assert_int_equal(access(path, R_OK), 0);
+    assert_int_equal(opfor_epd_frame_read_png(&got, 800, 480, 0, path), 0);
+    assert_int_equal(opfor_epd_frame_diff(&want, &got, &box), 0);
+    snprintf(path, sizeof path, "%s/frame-000004.png", sub);
+    assert_int_not_equal(access(path, R_OK), 0);
+    /* a directory that cannot be made */
+    snprintf(c.display, sizeof c.display, "sim:2in13v4:/proc/no/such");
+    assert_int_equal(opfor_dout_config_from(&c, &dc, err, sizeof err), 0);
+    assert_int_equal(opfor_dout_open(&o, &dc, NULL, NULL, err, sizeof err), OPFOR_EIO);
+    assert_non_null(strstr(err, "/proc/no/such"));
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Under LeakSanitizer: fontconfig leaks a few hundred bytes once, while parsing its XML config
+ * (as tests/display/test_display_render.c notes); that library alone is suppressed. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) {
+    return "leak:libfontconfig.so\n";
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(spec_parse),
+        cmocka_unit_test(spec_settings_from_config),
+        cmocka_unit_test(card_order_event),
+        cmocka_unit_test(card_order_sentence_forms),
+        cmocka_unit_test(card_spotting_lasts_its_turn),
+        cmocka_unit_test(card_initiative_and_others),
+        cmocka_unit_test(card_long_text_is_cut_cleanly),
+        cmocka_unit_test(card_from_state_picks_what_matters),
+        cmocka_unit_test(card_terrain_from_builtin_scenario),
+        cmocka_unit_test(dout_sim_writes_what_the_panel_shows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

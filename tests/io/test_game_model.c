@@ -1,0 +1,620 @@
+/* tests/io/test_game_model.c — the daemon's game model (io/game*.c) without sockets:
+ * game.new's opening position, presses of the initiative button, reports from the table with
+ * their validation (each fault names its field and changes nothing), the AI's orders and
+ * their resolution by the engine's dice, and replay: applying the same log entries to a fresh
+ * game rebuilds the same bytes, the same hash and the same event numbers.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../io/game_int.h"
+#include "opfor/rpc.h"
+
+/* A log kept by the test: what the daemon would append to the store. */
+typedef struct tlog {
+    int n;                  /* entries */
+    char kind[256][8];      /* "press", "report", "order" */
+    msgpack_sbuffer p[256]; /* payloads */
+} tlog_t;
+
+static opfor__game_t *open_game(const char *scenario, const char *mode, uint64_t seed) {
+    opfor_store_game_t row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.id, sizeof row.id, "t1");
+    snprintf(row.scenario_name, sizeof row.scenario_name, "%s", scenario);
+    snprintf(row.mode, sizeof row.mode, "%s", mode);
+    row.seed = seed;
+    static opfor_viktoria_model_t m;
+    assert_int_equal(opfor_viktoria_model_default(&m, NULL), 0);
+    opfor__game_t *g = NULL;
+    opfor__gerr_t err = {0, ""};
+    int rc = opfor__game_open(&g, &row, NULL, 0, &m, &err);
+    if (rc != 0)
+        fprintf(stderr, "open: %s\n", err.msg);
+    assert_int_equal(rc, 0);
+    return g;
+}
+
+/* Parses a msgpack object from a tiny JSON-like builder: the test packs with the packer. */
+typedef struct obj {
+    msgpack_sbuffer sb;
+    msgpack_unpacked u;
+} obj_t;
+
+static void obj_done(obj_t *o) {
+    msgpack_unpacked_init(&o->u);
+    size_t off = 0;
+    assert_int_equal(msgpack_unpack_next(&o->u, o->sb.data, o->sb.size, &off),
+                     MSGPACK_UNPACK_SUCCESS);
+}
+
+static void obj_free(obj_t *o) {
+    msgpack_unpacked_destroy(&o->u);
+    msgpack_sbuffer_destroy(&o->sb);
+}
+
+static void kstr(msgpack_packer *pk, const char *k, const char *v) {
+    opfor_rpc_pack_cstr(pk, k);
+    opfor_rpc_pack_cstr(pk, v);
+}
+
+/* Applies a mutation on a copy; on success commits it to g->t and to the log. */
+static int mutate(opfor__game_t *g, tlog_t *log, const char *kind, const msgpack_sbuffer *payload,
+                  opfor__evlist_t *ev, opfor__gerr_t *err) {
+    opfor__table_t *tmp = malloc(sizeof *tmp);
+    memcpy(tmp, &g->t, sizeof *tmp);
+    int rc = opfor__game_apply_entry(g, tmp, g->t.log_seq + 1, kind, payload ? payload->data : NULL,
+                                     payload ? payload->size : 0, ev, err);
+    if (rc == 0) {
+        memcpy(&g->t, tmp, sizeof *tmp);
+        strcpy(log->kind[log->n], kind);
+        msgpack_sbuffer_init(&log->p[log->n]);
+        if (payload)
+            msgpack_sbuffer_write(&log->p[log->n], payload->data, payload->size);
+        log->n++;
+    }
+    free(tmp);
+    return rc;
+}
+
+static int press(opfor__game_t *g, tlog_t *log, opfor__evlist_t *ev) {
+    opfor__gerr_t err = {0, ""};
+    opfor__evlist_init(ev);
+    int rc = mutate(g, log, "press", NULL, ev, &err);
+    if (rc)
+        fprintf(stderr, "press: %s\n", err.msg);
+    return rc;
+}
+
+/* The kind of event i of ev. */
+static void ev_kind(const opfor__evlist_t *ev, int i, char *out, size_t n, uint64_t *seq) {
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    size_t off = 0;
+    assert_int_equal(msgpack_unpack_next(&u, ev->buf[i].data, ev->buf[i].size, &off),
+                     MSGPACK_UNPACK_SUCCESS);
+    char why[64];
+    assert_int_equal(opfor_rpc_params_str(&u.data, "kind", out, n, why, sizeof why), 0);
+    int64_t s;
+    assert_int_equal(opfor_rpc_params_int(&u.data, "seq", 1, INT64_MAX, &s, why, sizeof why), 0);
+    *seq = (uint64_t)s;
+    msgpack_unpacked_destroy(&u);
+}
+
+static int first_unit_of(const opfor__game_t *g, int side, int ready) {
+    for (int u = 0; u < g->t.nunits; u++)
+        if (g->t.units[u].side == side && opfor__game_in_play(&g->t, u) &&
+            (!ready || !(g->t.units[u].flags & OPFOR_UNIT_ACTED)))
+            return u;
+    return -1;
+}
+
+/* Presses until someone holds the initiative; returns the pending kind. */
+static int press_until(opfor__game_t *g, tlog_t *log, int want) {
+    for (int i = 0; i < 200 && g->t.status == OPFOR__GS_ACTIVE; i++) {
+        opfor__evlist_t ev;
+        assert_int_equal(press(g, log, &ev), 0);
+        uint64_t prev = 0;
+        for (int k = 0; k < ev.n; k++) { /* events are numbered 1, 2, 3 ... without gaps */
+            char kind[32];
+            uint64_t seq;
+            ev_kind(&ev, k, kind, sizeof kind, &seq);
+            if (prev)
+                assert_int_equal(seq, prev + 1);
+            prev = seq;
+        }
+        opfor__evlist_free(&ev);
+        if (g->t.pending == want)
+            return want;
+        if (g->t.pending == OPFOR__PEND_PLAYER) { /* the player's unit acts where it stands */
+            int u = first_unit_of(g, g->player, 1);
+            msgpack_sbuffer sb;
+            msgpack_sbuffer_init(&sb);
+            msgpack_packer pk;
+            msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+            msgpack_pack_map(&pk, 1);
+            kstr(&pk, "acted", g->t.units[u].name);
+            opfor__evlist_t e2;
+            opfor__evlist_init(&e2);
+            opfor__gerr_t err = {0, ""};
+            assert_int_equal(mutate(g, log, "report", &sb, &e2, &err), 0);
+            opfor__evlist_free(&e2);
+            msgpack_sbuffer_destroy(&sb);
+        } else if (g->t.pending == OPFOR__PEND_ENEMY) {
+            opfor__order_t o;
+            assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &o), 0);
+            msgpack_sbuffer sb;
+            msgpack_sbuffer_init(&sb);
+            msgpack_packer pk;
+            msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+            opfor__order_pack(g, &g->t, &o, &pk);
+            opfor__evlist_t e2;
+            opfor__evlist_init(&e2);
+            opfor__gerr_t err = {0, ""};
+            assert_int_equal(mutate(g, log, "order", &sb, &e2, &err), 0);
+            opfor__evlist_free(&e2);
+            msgpack_sbuffer_destroy(&sb);
+        }
+    }
+    return g->t.pending;
+}
+
+static void log_free(tlog_t *log) {
+    for (int i = 0; i < log->n; i++)
+        msgpack_sbuffer_destroy(&log->p[i]);
+    log->n = 0;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static void game_model_opens_the_builtin_patrol(void **state) {
+    (void)state;
+    opfor__game_t *g = open_game("patrol_default", "", 7);
+    assert_int_equal(g->mode, OPFOR_MODE_PATROL);
+    assert_string_equal(g->row.mode, "patrol");
+    assert_string_equal(g->row.difficulty, "standard");
+    assert_int_equal(g->t.ps.turn, 1);
+    assert_int_equal(g->t.pending, OPFOR__PEND_NONE);
+    assert_true(g->t.nunits >= 5);
+    assert_string_equal(g->sc->sides[g->player].name, "British");
+    /* two games with the same seed start byte-identical */
+    opfor__game_t *h = open_game("patrol_default", "", 7);
+    assert_int_equal(opfor__game_hash(&g->t), opfor__game_hash(&h->t));
+    opfor__game_free(h);
+    h = open_game("patrol_default", "", 8);
+    assert_true(opfor__game_hash(&g->t) != opfor__game_hash(&h->t));
+    opfor__game_free(h);
+    opfor__game_free(g);
+}
+
+static void game_model_refuses_bad_new_games(void **state) {
+    (void)state;
+    static opfor_viktoria_model_t m;
+    assert_int_equal(opfor_viktoria_model_default(&m, NULL), 0);
+    opfor_store_game_t row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.scenario_name, sizeof row.scenario_name, "no_such_scenario");
+    opfor__game_t *g = NULL;
+    opfor__gerr_t err = {0, ""};
+    assert_true(opfor__game_open(&g, &row, NULL, 0, &m, &err) < 0);
+    assert_int_equal(err.code, OPFOR_RPC_E_NOT_FOUND);
+    assert_non_null(strstr(err.msg, "scenario"));
+    memset(&row, 0, sizeof row);
+    snprintf(row.difficulty, sizeof row.difficulty, "godlike");
+    assert_true(opfor__game_open(&g, &row, NULL, 0, &m, &err) < 0);
+    assert_int_equal(err.code, OPFOR_RPC_E_INVALID_PARAMS);
+    assert_non_null(strstr(err.msg, "difficulty"));
+    memset(&row, 0, sizeof row);
+    snprintf(row.ruleset, sizeof row.ruleset, "chess");
+    assert_true(opfor__game_open(&g, &row, NULL, 0, &m, &err) < 0);
+    assert_int_equal(err.code, OPFOR_RPC_E_UNSUPPORTED);
+    const char *yaml = "name: x\nnot: [valid";
+    memset(&row, 0, sizeof row);
+    assert_true(opfor__game_open(&g, &row, yaml, strlen(yaml), &m, &err) < 0);
+    assert_int_equal(err.code, OPFOR_RPC_E_INVALID_PARAMS);
+    assert_non_null(strstr(err.msg, "inline:"));
+    assert_null(g);
+}
+
+/* One bad report: its error code and a piece of its message; the table must not change. */
+static void bad_report(opfor__game_t *g, void (*build)(msgpack_packer *pk, opfor__game_t *g),
+                       int code, const char *needle) {
+    obj_t o;
+    msgpack_sbuffer_init(&o.sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &o.sb, msgpack_sbuffer_write);
+    build(&pk, g);
+    obj_done(&o);
+    opfor__table_t *tmp = malloc(sizeof *tmp);
+    memcpy(tmp, &g->t, sizeof *tmp);
+    uint64_t before = opfor__game_hash(&g->t);
+    opfor__evlist_t ev;
+    opfor__evlist_init(&ev);
+    opfor__gerr_t err = {0, ""};
+    assert_true(opfor__game_report(g, tmp, g->t.log_seq + 1, &o.u.data, &ev, &err) < 0);
+    if (!strstr(err.msg, needle))
+        fprintf(stderr, "expected '%s' in: %s\n", needle, err.msg);
+    assert_non_null(strstr(err.msg, needle));
+    assert_int_equal(err.code, code);
+    assert_int_equal(opfor__game_hash(&g->t), before); /* the committed table is untouched */
+    opfor__evlist_free(&ev);
+    free(tmp);
+    obj_free(&o);
+}
+
+static void b_unknown_unit(msgpack_packer *pk, opfor__game_t *g) {
+    (void)g;
+    msgpack_pack_map(pk, 1);
+    opfor_rpc_pack_cstr(pk, "casualties");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_map(pk, 2);
+    kstr(pk, "unit", "1st Section");
+    opfor_rpc_pack_cstr(pk, "killed");
+    msgpack_pack_int(pk, 1);
+    msgpack_pack_map(pk, 2);
+    kstr(pk, "unit", "Zeppelin Crew");
+    opfor_rpc_pack_cstr(pk, "killed");
+    msgpack_pack_int(pk, 1);
+}
+
+static void b_too_many(msgpack_packer *pk, opfor__game_t *g) {
+    (void)g;
+    msgpack_pack_map(pk, 1);
+    opfor_rpc_pack_cstr(pk, "casualties");
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_map(pk, 2);
+    kstr(pk, "unit", "1st Section");
+    opfor_rpc_pack_cstr(pk, "killed");
+    msgpack_pack_int(pk, 99);
+}
+
+static void b_negative(msgpack_packer *pk, opfor__game_t *g) {
+    (void)g;
+    msgpack_pack_map(pk, 1);
+    opfor_rpc_pack_cstr(pk, "casualties");
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_map(pk, 2);
+    kstr(pk, "unit", "1st Section");
+    opfor_rpc_pack_cstr(pk, "wounded");
+    msgpack_pack_int(pk, -2);
+}
+
+static void b_off_table(msgpack_packer *pk, opfor__game_t *g) {
+    (void)g;
+    msgpack_pack_map(pk, 1);
+    opfor_rpc_pack_cstr(pk, "moves");
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_map(pk, 3);
+    kstr(pk, "unit", "Hussar Troop");
+    opfor_rpc_pack_cstr(pk, "x");
+    msgpack_pack_double(pk, 80.5);
+    opfor_rpc_pack_cstr(pk, "y");
+    msgpack_pack_int(pk, 10);
+}
+
+static void b_bad_morale(msgpack_packer *pk, opfor__game_t *g) {
+    (void)g;
+    msgpack_pack_map(pk, 1);
+    opfor_rpc_pack_cstr(pk, "morale");
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_map(pk, 2);
+    kstr(pk, "unit", "Jager Picket");
+    kstr(pk, "result", "panicked");
+}
+
+static void b_nothing(msgpack_packer *pk, opfor__game_t *g) {
+    (void)g;
+    msgpack_pack_map(pk, 1);
+    kstr(pk, "game", "t1");
+}
+
+static void b_acted_without_initiative(msgpack_packer *pk, opfor__game_t *g) {
+    (void)g;
+    msgpack_pack_map(pk, 1);
+    kstr(pk, "acted", "1st Section");
+}
+
+static void b_unknown_key(msgpack_packer *pk, opfor__game_t *g) {
+    (void)g;
+    msgpack_pack_map(pk, 1);
+    kstr(pk, "casulaties", "x");
+}
+
+static void b_resolve_without_order(msgpack_packer *pk, opfor__game_t *g) {
+    (void)g;
+    msgpack_pack_map(pk, 1);
+    opfor_rpc_pack_cstr(pk, "resolve");
+    msgpack_pack_true(pk);
+}
+
+static void b_bad_dice(msgpack_packer *pk, opfor__game_t *g) {
+    (void)g;
+    msgpack_pack_map(pk, 1);
+    kstr(pk, "roll", "3 bananas");
+}
+
+/* The second entry is bad: the first (valid) one must not stay applied either. */
+static void b_partly_good(msgpack_packer *pk, opfor__game_t *g) {
+    (void)g;
+    msgpack_pack_map(pk, 2);
+    opfor_rpc_pack_cstr(pk, "moves");
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_map(pk, 3);
+    kstr(pk, "unit", "Hussar Troop");
+    opfor_rpc_pack_cstr(pk, "x");
+    msgpack_pack_int(pk, 20);
+    opfor_rpc_pack_cstr(pk, "y");
+    msgpack_pack_int(pk, 20);
+    opfor_rpc_pack_cstr(pk, "casualties");
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_map(pk, 2);
+    kstr(pk, "unit", "Hussar Troop");
+    opfor_rpc_pack_cstr(pk, "killed");
+    msgpack_pack_int(pk, 40);
+}
+
+static void game_model_report_validation_names_the_field(void **state) {
+    (void)state;
+    opfor__game_t *g = open_game("patrol_default", "", 11);
+    bad_report(g, b_unknown_unit, OPFOR_RPC_E_NOT_FOUND, "casualties[1].unit: no unit 'Zeppelin");
+    bad_report(g, b_too_many, OPFOR_RPC_E_INVALID_PARAMS, "casualties[0].killed: 99");
+    bad_report(g, b_negative, OPFOR_RPC_E_INVALID_PARAMS, "casualties[0].wounded: -2 is negative");
+    bad_report(g, b_off_table, OPFOR_RPC_E_INVALID_PARAMS, "moves[0].x: 80.5 is off the table");
+    bad_report(g, b_bad_morale, OPFOR_RPC_E_INVALID_PARAMS, "morale[0].result");
+    bad_report(g, b_nothing, OPFOR_RPC_E_INVALID_PARAMS, "nothing to report");
+    bad_report(g, b_acted_without_initiative, OPFOR_RPC_E_ILLEGAL, "acted: no initiative");
+    bad_report(g, b_unknown_key, OPFOR_RPC_E_INVALID_PARAMS, "casulaties");
+    bad_report(g, b_resolve_without_order, OPFOR_RPC_E_ILLEGAL, "resolve: there is no open order");
+    bad_report(g, b_bad_dice, OPFOR_RPC_E_INVALID_PARAMS, "roll: '3 bananas'");
+    bad_report(g, b_partly_good, OPFOR_RPC_E_INVALID_PARAMS, "casualties[0].killed: 40");
+    opfor__game_free(g);
+}
+
+static void game_model_reports_change_the_table(void **state) {
+    (void)state;
+    opfor__game_t *g = open_game("patrol_default", "", 11);
+    int u = opfor__game_find_unit(&g->t, "1st Section", 11);
+    assert_true(u >= 0);
+    int alive = opfor__game_alive(&g->t, u, NULL);
+    assert_true(alive >= 4);
+    obj_t o;
+    msgpack_sbuffer_init(&o.sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &o.sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 4);
+    opfor_rpc_pack_cstr(&pk, "casualties");
+    msgpack_pack_array(&pk, 1);
+    msgpack_pack_map(&pk, 3);
+    kstr(&pk, "unit", "1st sec"); /* a unique prefix, any case */
+    opfor_rpc_pack_cstr(&pk, "killed");
+    msgpack_pack_int(&pk, 2);
+    opfor_rpc_pack_cstr(&pk, "wounded");
+    msgpack_pack_int(&pk, 1);
+    opfor_rpc_pack_cstr(&pk, "moves");
+    msgpack_pack_array(&pk, 1);
+    msgpack_pack_map(&pk, 2);
+    kstr(&pk, "unit", "Hussar Troop");
+    opfor_rpc_pack_cstr(&pk, "at");
+    msgpack_pack_array(&pk, 2);
+    msgpack_pack_int(&pk, 20);
+    msgpack_pack_double(&pk, 14.5);
+    opfor_rpc_pack_cstr(&pk, "morale");
+    msgpack_pack_array(&pk, 1);
+    msgpack_pack_map(&pk, 2);
+    kstr(&pk, "unit", "Jager Picket");
+    kstr(&pk, "result", "routed");
+    kstr(&pk, "roll", "2D6");
+    obj_done(&o);
+    opfor__evlist_t ev;
+    opfor__evlist_init(&ev);
+    opfor__gerr_t err = {0, ""};
+    opfor__table_t *t = malloc(sizeof *t);
+    memcpy(t, &g->t, sizeof *t);
+    int rc = opfor__game_report(g, t, 1, &o.u.data, &ev, &err);
+    if (rc)
+        fprintf(stderr, "report: %s\n", err.msg);
+    assert_int_equal(rc, 0);
+    int w;
+    assert_int_equal(opfor__game_alive(t, u, &w), alive - 2);
+    assert_int_equal(w, 1);
+    int hu = opfor__game_find_unit(t, "Hussar Troop", 12);
+    opfor_pt_t c;
+    assert_true(opfor_unit_centre(&t->units[hu], t->figures, &c));
+    assert_true(c.x > 19.9f && c.x < 20.1f && c.y > 14.4f && c.y < 14.6f);
+    int jp = opfor__game_find_unit(t, "Jager Picket", 12);
+    assert_false(opfor__game_in_play(t, jp));
+    assert_int_equal(t->ps.fate[jp], OPFOR_PATROL_FATE_DRIVEN_OFF);
+    assert_int_equal(t->log_seq, 1);
+    /* events: report, morale, score (and perhaps game_over: the only enemy has gone) */
+    assert_true(ev.n >= 3);
+    char kind[32];
+    uint64_t seq;
+    ev_kind(&ev, 0, kind, sizeof kind, &seq);
+    assert_string_equal(kind, "report");
+    assert_int_equal(seq, 1);
+    ev_kind(&ev, 1, kind, sizeof kind, &seq);
+    assert_string_equal(kind, "morale");
+    assert_int_equal(seq, 2);
+    ev_kind(&ev, 2, kind, sizeof kind, &seq);
+    assert_string_equal(kind, "score");
+    assert_int_equal(t->ev_seq, (uint64_t)ev.n);
+    opfor__evlist_free(&ev);
+    free(t);
+    obj_free(&o);
+    opfor__game_free(g);
+}
+
+static void game_model_presses_orders_and_resolution(void **state) {
+    (void)state;
+    opfor__game_t *g = open_game("patrol_default", "", 3);
+    tlog_t *log = calloc(1, sizeof *log);
+    /* a press while the players hold the initiative is refused */
+    int got_player = 0, got_enemy = 0;
+    for (int round = 0; round < 12 && g->t.status == OPFOR__GS_ACTIVE; round++) {
+        int p = press_until(g, log, OPFOR__PEND_ENEMY);
+        if (p != OPFOR__PEND_ENEMY)
+            break;
+        got_enemy++;
+        /* pressing now is refused, and so is resolving (no order yet) */
+        opfor__evlist_t ev;
+        opfor__evlist_init(&ev);
+        opfor__gerr_t err = {0, ""};
+        opfor__table_t *tmp = malloc(sizeof *tmp);
+        memcpy(tmp, &g->t, sizeof *tmp);
+        assert_int_equal(opfor__game_press(g, tmp, 99, &ev, &err), OPFOR_EILLEGAL);
+        assert_non_null(strstr(err.msg, "ai.orders"));
+        free(tmp);
+        opfor__evlist_free(&ev);
+        opfor__order_t o;
+        assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &o), 0);
+        assert_true(o.unit >= 0 && o.unit < g->t.nunits);
+        assert_int_equal(g->t.units[o.unit].side, g->enemy);
+        assert_true(o.sentence[0] != '\0');
+        assert_string_equal(o.engine, "mcts"); /* the AI of ai/: search and heuristic */
+        assert_string_equal(o.level, "standard");
+        assert_true(o.reason[0] != '\0');
+        /* without the AI the engine's look-ahead still gives an order for the same unit kind */
+        struct opfor_vk_rs_ctx *rs = g->rs;
+        g->rs = NULL;
+        opfor__order_t og;
+        assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &og), 0);
+        g->rs = rs;
+        assert_string_equal(og.engine, "greedy");
+        assert_int_equal(g->t.units[og.unit].side, g->enemy);
+        assert_true(strstr(og.reason, "runner-up") || strstr(og.reason, "only choice"));
+        /* planning is deterministic: same table, same order */
+        opfor__order_t o2;
+        assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &o2), 0);
+        assert_int_equal(memcmp(&o.action, &o2.action, sizeof o.action), 0);
+        assert_string_equal(o.sentence, o2.sentence);
+        msgpack_sbuffer sb;
+        msgpack_sbuffer_init(&sb);
+        msgpack_packer pk;
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        opfor__order_pack(g, &g->t, &o, &pk);
+        opfor__evlist_init(&ev);
+        assert_int_equal(mutate(g, log, "order", &sb, &ev, &err), 0);
+        msgpack_sbuffer_destroy(&sb);
+        char kind[32];
+        uint64_t seq;
+        ev_kind(&ev, 0, kind, sizeof kind, &seq);
+        assert_string_equal(kind, "order");
+        opfor__evlist_free(&ev);
+        assert_int_equal(g->t.pending, OPFOR__PEND_NONE);
+        assert_true(g->t.units[o.unit].flags & OPFOR_UNIT_ACTED);
+        assert_int_equal(g->t.order.open, 1);
+        assert_string_equal(g->t.order.sentence, o.sentence);
+        /* every other order: the daemon resolves it with the engine's dice */
+        if (round % 2 == 0) {
+            msgpack_sbuffer_init(&sb);
+            msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+            msgpack_pack_map(&pk, 1);
+            opfor_rpc_pack_cstr(&pk, "resolve");
+            msgpack_pack_true(&pk);
+            opfor__evlist_init(&ev);
+            int rc = mutate(g, log, "report", &sb, &ev, &err);
+            if (rc)
+                fprintf(stderr, "resolve: %s\n", err.msg);
+            assert_int_equal(rc, 0);
+            assert_int_equal(g->t.order.resolved, 1);
+            assert_int_equal(g->t.order.open, 0);
+            opfor__evlist_free(&ev);
+            msgpack_sbuffer_destroy(&sb);
+        }
+        got_player += g->t.presses > 0;
+    }
+    assert_true(got_enemy >= 2);
+    assert_true(log->n >= 6);
+
+    /* replay: the same entries applied to a fresh game give the same bytes */
+    opfor__game_t *h = open_game("patrol_default", "", 3);
+    for (int i = 0; i < log->n; i++) {
+        opfor__evlist_t ev;
+        opfor__evlist_init(&ev);
+        opfor__gerr_t err = {0, ""};
+        int rc = opfor__game_apply_entry(h, &h->t, h->t.log_seq + 1, log->kind[i], log->p[i].data,
+                                         log->p[i].size, &ev, &err);
+        if (rc)
+            fprintf(stderr, "replay %d (%s): %s\n", i, log->kind[i], err.msg);
+        assert_int_equal(rc, 0);
+        opfor__evlist_free(&ev);
+    }
+    assert_int_equal(h->t.log_seq, g->t.log_seq);
+    assert_int_equal(h->t.ev_seq, g->t.ev_seq);
+    assert_int_equal(opfor__game_hash(&h->t), opfor__game_hash(&g->t));
+    assert_int_equal(memcmp(&h->t, &g->t, sizeof h->t), 0);
+    opfor__game_free(h);
+    log_free(log);
+    free(log);
+    opfor__game_free(g);
+}
+
+static void game_model_competitive_rolls_for_the_initiative(void **state) {
+    (void)state;
+    opfor__game_t *g = open_game("competitive_default", "competitive", 5);
+    assert_int_equal(g->mode, OPFOR_MODE_COMPETITIVE);
+    tlog_t *log = calloc(1, sizeof *log);
+    int seen[3] = {0, 0, 0};
+    for (int i = 0; i < 30 && g->t.status == OPFOR__GS_ACTIVE; i++) {
+        int p = press_until(g, log, i % 2 ? OPFOR__PEND_PLAYER : OPFOR__PEND_ENEMY);
+        seen[p]++;
+        if (p == OPFOR__PEND_NONE)
+            break;
+        if (g->t.dice[0]) /* V.A: the higher die wins; ties were rolled again */
+            assert_true(g->t.dice[0] != g->t.dice[1]);
+        /* act with whoever holds it so the next press can go on */
+        if (p == OPFOR__PEND_PLAYER) {
+            int u = first_unit_of(g, g->player, 1);
+            msgpack_sbuffer sb;
+            msgpack_sbuffer_init(&sb);
+            msgpack_packer pk;
+            msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+            msgpack_pack_map(&pk, 1);
+            kstr(&pk, "acted", g->t.units[u].name);
+            opfor__evlist_t ev;
+            opfor__evlist_init(&ev);
+            opfor__gerr_t err = {0, ""};
+            assert_int_equal(mutate(g, log, "report", &sb, &ev, &err), 0);
+            opfor__evlist_free(&ev);
+            msgpack_sbuffer_destroy(&sb);
+        } else {
+            opfor__order_t o;
+            assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &o), 0);
+            msgpack_sbuffer sb;
+            msgpack_sbuffer_init(&sb);
+            msgpack_packer pk;
+            msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+            opfor__order_pack(g, &g->t, &o, &pk);
+            opfor__evlist_t ev;
+            opfor__evlist_init(&ev);
+            opfor__gerr_t err = {0, ""};
+            assert_int_equal(mutate(g, log, "order", &sb, &ev, &err), 0);
+            opfor__evlist_free(&ev);
+            msgpack_sbuffer_destroy(&sb);
+        }
+    }
+    assert_true(seen[OPFOR__PEND_PLAYER] > 0);
+    assert_true(seen[OPFOR__PEND_ENEMY] > 0);
+    assert_true(g->t.ps.turn >= 2); /* every unit acted at least once: a new turn began */
+    log_free(log);
+    free(log);
+    opfor__game_free(g);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(game_model_opens_the_builtin_patrol),
+        cmocka_unit_test(game_model_refuses_bad_new_games),
+        cmocka_unit_test(game_model_report_validation_names_the_field),
+        cmocka_unit_test(game_model_reports_change_the_table),
+        cmocka_unit_test(game_model_presses_orders_and_resolution),
+        cmocka_unit_test(game_model_competitive_rolls_for_the_initiative),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

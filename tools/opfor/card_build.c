@@ -1,0 +1,781 @@
+/* tools/opfor/card_build.c — event + game state (MessagePack) -> orders card (card_build.h).
+ *
+ * Reads the documented wire shapes (docs/protocol.md: Game events, Orders, game.state) and
+ * ignores keys it does not know, so a newer daemon never breaks an older display. Table
+ * coordinates arrive with a south-west origin (y up); the card's mini-map wants y down, so
+ * every point is flipped here. Shapes with more vertices than the card holds are thinned
+ * evenly, and when there are more units than fit, the acting unit, its target and the spotted
+ * unit are kept first.
+ */
+#include "card_build.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include <stdlib.h>
+
+#include "opfor/error.h"
+#include "opfor/scenario.h"
+#include "opfor/viktoria/builtin.h"
+#include "opfor/vocab.h"
+
+/* ---- msgpack helpers ---- */
+
+const msgpack_object *opfor_mp_get(const msgpack_object *m, const char *key) {
+    if (!m || m->type != MSGPACK_OBJECT_MAP)
+        return NULL;
+    size_t klen = strlen(key);
+    for (uint32_t i = 0; i < m->via.map.size; i++) {
+        const msgpack_object *k = &m->via.map.ptr[i].key;
+        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == klen &&
+            memcmp(k->via.str.ptr, key, klen) == 0)
+            return &m->via.map.ptr[i].val;
+    }
+    return NULL;
+}
+
+/* Largest n <= len that does not cut a UTF-8 sequence. */
+static size_t utf8_cut(const char *s, size_t len) {
+    size_t n = len;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    return n;
+}
+
+static void copy_text(char *buf, size_t size, const char *s, size_t len) {
+    if (len >= size)
+        len = utf8_cut(s, size - 1);
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+}
+
+int opfor_mp_str(const msgpack_object *o, char *buf, size_t size) {
+    if (!o || o->type != MSGPACK_OBJECT_STR || size == 0)
+        return -1;
+    copy_text(buf, size, o->via.str.ptr, o->via.str.size);
+    return 0;
+}
+
+int opfor_mp_num(const msgpack_object *o, double *out) {
+    if (!o)
+        return -1;
+    switch (o->type) {
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        *out = (double)o->via.u64;
+        return 0;
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+        *out = (double)o->via.i64;
+        return 0;
+    case MSGPACK_OBJECT_FLOAT32:
+    case MSGPACK_OBJECT_FLOAT64:
+        *out = o->via.f64;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static int mp_int(const msgpack_object *o, long long *out) {
+    double v;
+    if (opfor_mp_num(o, &v) < 0)
+        return -1;
+    *out = (long long)v;
+    return 0;
+}
+
+/* A flag written true/false or 1/0 (game.state packs some flags as integers). */
+static int mp_flag(const msgpack_object *o, int *out) {
+    if (o && o->type == MSGPACK_OBJECT_BOOLEAN) {
+        *out = o->via.boolean;
+        return 0;
+    }
+    if (o && o->type == MSGPACK_OBJECT_POSITIVE_INTEGER) {
+        *out = o->via.u64 != 0;
+        return 0;
+    }
+    return -1;
+}
+
+static int mp_bool(const msgpack_object *o) {
+    int v = 0;
+    return mp_flag(o, &v) == 0 && v;
+}
+
+/* "key" as a string into buf; "" when absent. */
+static void get_str(const msgpack_object *m, const char *key, char *buf, size_t size) {
+    if (opfor_mp_str(opfor_mp_get(m, key), buf, size) < 0)
+        buf[0] = '\0';
+}
+
+static int str_is(const msgpack_object *o, const char *s) {
+    size_t n = strlen(s);
+    return o && o->type == MSGPACK_OBJECT_STR && o->via.str.size == n &&
+           strncasecmp(o->via.str.ptr, s, n) == 0;
+}
+
+/* A point written [x, y] or {x, y}. */
+static int mp_point(const msgpack_object *o, double *x, double *y) {
+    if (!o)
+        return -1;
+    if (o->type == MSGPACK_OBJECT_ARRAY && o->via.array.size >= 2)
+        return opfor_mp_num(&o->via.array.ptr[0], x) < 0 ||
+                       opfor_mp_num(&o->via.array.ptr[1], y) < 0
+                   ? -1
+                   : 0;
+    if (o->type == MSGPACK_OBJECT_MAP)
+        return opfor_mp_num(opfor_mp_get(o, "x"), x) < 0 ||
+                       opfor_mp_num(opfor_mp_get(o, "y"), y) < 0
+                   ? -1
+                   : 0;
+    return -1;
+}
+
+/* ---- text ---- */
+
+/* Appends a line to the card's order lines (truncated to fit); 0, or -1 when full. */
+static int add_order(opfor_card_t *c, const char *text) {
+    if (c->n_orders >= OPFOR_CARD_LINES || !text[0])
+        return -1;
+    copy_text(c->orders[c->n_orders], OPFOR_CARD_LINE_LEN, text, strlen(text));
+    c->n_orders++;
+    return 0;
+}
+
+static int add_needed(opfor_card_t *c, const char *text) {
+    if (c->n_needed >= OPFOR_CARD_LINES || !text[0])
+        return -1;
+    copy_text(c->needed[c->n_needed], OPFOR_CARD_NEED_LEN, text, strlen(text));
+    c->n_needed++;
+    return 0;
+}
+
+/* Adds text as order lines, broken at spaces so each fits, using at most max_lines. */
+static void add_wrapped(opfor_card_t *c, const char *text, int max_lines) {
+    const size_t width = OPFOR_CARD_LINE_LEN - 1;
+    while (*text == ' ')
+        text++;
+    while (*text && max_lines-- > 0 && c->n_orders < OPFOR_CARD_LINES) {
+        size_t len = strlen(text);
+        if (len > width && max_lines > 0) {
+            size_t cut = width;
+            while (cut > width / 2 && text[cut] != ' ')
+                cut--;
+            if (text[cut] != ' ')
+                cut = utf8_cut(text, width);
+            char line[OPFOR_CARD_LINE_LEN];
+            copy_text(line, sizeof line, text, cut);
+            add_order(c, line);
+            text += cut;
+            while (*text == ' ')
+                text++;
+            continue;
+        }
+        if (len > width) { /* last line: end with an ellipsis */
+            char line[OPFOR_CARD_LINE_LEN];
+            size_t cut = utf8_cut(text, width - 3);
+            copy_text(line, sizeof line, text, cut);
+            snprintf(line + strlen(line), sizeof line - strlen(line), "\xE2\x80\xA6");
+            add_order(c, line);
+        } else {
+            add_order(c, text);
+        }
+        return;
+    }
+}
+
+static void upper_first(char *s) {
+    if (s[0] >= 'a' && s[0] <= 'z')
+        s[0] = (char)(s[0] - 'a' + 'A');
+}
+
+/* The order sentence without the unit's name in front ("Jager Company: advance 6 in" or
+ * "Jager Company advance 6 in" -> "Advance 6 in") and without the final full stop, first
+ * letter upper-case. */
+static void strip_unit(char *out, size_t size, const char *sentence, const char *unit) {
+    size_t ul = strlen(unit);
+    const char *s = sentence;
+    if (ul && strncasecmp(s, unit, ul) == 0 && (s[ul] == ' ' || s[ul] == ':')) {
+        s += ul + (s[ul] == ':');
+        while (*s == ' ')
+            s++;
+    }
+    snprintf(out, size, "%s", s);
+    size_t n = strlen(out);
+    if (n > 0 && out[n - 1] == '.')
+        out[n - 1] = '\0';
+    upper_first(out);
+}
+
+/* Adds one phrase of an order: as one line when it fits, else split after its last ", "
+ * that fits, the rest on a second line (cut with an ellipsis if still too long). */
+static void add_phrase(opfor_card_t *c, const char *text) {
+    const size_t width = OPFOR_CARD_LINE_LEN - 1;
+    size_t len = strlen(text);
+    if (len <= width) {
+        add_order(c, text);
+        return;
+    }
+    size_t cut = 0;
+    for (size_t i = 0; i + 1 < width && text[i]; i++)
+        if (text[i] == ',' && text[i + 1] == ' ')
+            cut = i;
+    if (cut < width / 3) {
+        add_wrapped(c, text, 2);
+        return;
+    }
+    char head[OPFOR_CARD_LINE_LEN], tail[256];
+    copy_text(head, sizeof head, text, cut);
+    snprintf(tail, sizeof tail, "%s", text + cut + 2);
+    upper_first(tail);
+    add_order(c, head);
+    add_wrapped(c, tail, 1);
+}
+
+static void set_turn(opfor_card_t *c, long long turn) {
+    if (turn > 0 && turn < 100000)
+        snprintf(c->turn, sizeof c->turn, "Turn %d", (int)turn);
+}
+
+/* ---- the map ---- */
+
+/* Appends a terrain piece from a list of points (thinned to the card's vertex limit). */
+static void add_terrain(opfor_card_map_t *m, int kind, int closed, const double *xs,
+                        const double *ys, int n) {
+    if (m->n_terrain >= OPFOR_CARD_MAX_TERRAIN || n < 2)
+        return;
+    opfor_card_terrain_t *t = &m->terrain[m->n_terrain++];
+    t->kind = (uint8_t)kind;
+    t->closed = (uint8_t)(closed && n >= 3);
+    int k = n <= OPFOR_CARD_MAX_VERTS ? n : OPFOR_CARD_MAX_VERTS;
+    for (int i = 0; i < k; i++) {
+        /* evenly spaced, always keeping the first and (for lines) the last point */
+        int j = k == n ? i : (int)((long)i * (n - 1) / (k - 1));
+        t->v[i].x = (float)xs[j];
+        t->v[i].y = (float)(m->table_h - ys[j]);
+    }
+    t->n = (uint8_t)k;
+}
+
+/* One terrain entry of game.state: kind plus polygon | line | rect | circle | points. */
+static void read_terrain(opfor_card_map_t *m, const msgpack_object *t) {
+    char kname[32];
+    get_str(t, "kind", kname, sizeof kname);
+    int kind = OPFOR_TK_OPEN;
+    if (opfor_vocab_lookup(opfor_terrain_kind_names, kname, &kind) < 0)
+        kind = OPFOR_TK_OPEN;
+    double xs[64], ys[64];
+    int n = 0, closed = 1;
+    const msgpack_object *pts = opfor_mp_get(t, "polygon");
+    if (!pts)
+        pts = opfor_mp_get(t, "points");
+    if (!pts) {
+        pts = opfor_mp_get(t, "line");
+        if (pts)
+            closed = 0;
+    }
+    mp_flag(opfor_mp_get(t, "closed"), &closed);
+    mp_flag(opfor_mp_get(t, "area"), &closed);
+    if (pts && pts->type == MSGPACK_OBJECT_ARRAY) {
+        for (uint32_t i = 0; i < pts->via.array.size && n < 64; i++)
+            if (mp_point(&pts->via.array.ptr[i], &xs[n], &ys[n]) == 0)
+                n++;
+        add_terrain(m, kind, closed, xs, ys, n);
+        return;
+    }
+    const msgpack_object *r = opfor_mp_get(t, "rect");
+    if (r && r->type == MSGPACK_OBJECT_ARRAY && r->via.array.size == 4) {
+        double v[4];
+        for (int i = 0; i < 4; i++)
+            if (opfor_mp_num(&r->via.array.ptr[i], &v[i]) < 0)
+                return;
+        double rx[4] = {v[0], v[0] + v[2], v[0] + v[2], v[0]};
+        double ry[4] = {v[1], v[1], v[1] + v[3], v[1] + v[3]};
+        add_terrain(m, kind, 1, rx, ry, 4);
+        return;
+    }
+    const msgpack_object *c = opfor_mp_get(t, "circle");
+    double cx, cy, rad;
+    if (c && mp_point(opfor_mp_get(c, "center"), &cx, &cy) == 0 &&
+        opfor_mp_num(opfor_mp_get(c, "radius"), &rad) == 0) {
+        /* a 12-gon through the circle: cos/sin of multiples of 30 degrees, as constants */
+        static const double co[12] = {1,  0.8660254,  0.5,  0, -0.5, -0.8660254,
+                                      -1, -0.8660254, -0.5, 0, 0.5,  0.8660254};
+        for (int i = 0; i < 12; i++) {
+            xs[i] = cx + rad * co[i];
+            ys[i] = cy + rad * co[(i + 9) % 12];
+        }
+        add_terrain(m, kind, 1, xs, ys, 12);
+    }
+}
+
+/* Is this unit entry on the non-player side? Accepts "player": bool, "enemy": bool, or a
+ * "side"/"owner" string compared with the names of the player and non-player sides. */
+static int unit_is_opfor(const msgpack_object *u, const char *opfor_side) {
+    int v;
+    if (mp_flag(opfor_mp_get(u, "player"), &v) == 0)
+        return !v;
+    if (mp_flag(opfor_mp_get(u, "enemy"), &v) == 0)
+        return v;
+    const msgpack_object *s = opfor_mp_get(u, "side");
+    if (str_is(s, "enemy") || str_is(s, "opfor"))
+        return 1;
+    if (str_is(s, "player"))
+        return 0;
+    return opfor_side[0] && str_is(s, opfor_side);
+}
+
+/* The non-player side's name from game.state: "enemy_side", or the side marked player:false. */
+static void opfor_side_name(const msgpack_object *state, char *buf, size_t size) {
+    buf[0] = '\0';
+    get_str(state, "enemy_side", buf, size);
+    if (buf[0])
+        return;
+    const msgpack_object *sides = opfor_mp_get(state, "sides");
+    if (!sides || sides->type != MSGPACK_OBJECT_ARRAY)
+        return;
+    for (uint32_t i = 0; i < sides->via.array.size; i++) {
+        const msgpack_object *s = &sides->via.array.ptr[i];
+        int player;
+        if (mp_flag(opfor_mp_get(s, "player"), &player) == 0 && !player) {
+            get_str(s, "name", buf, size);
+            return;
+        }
+    }
+}
+
+static int unit_gone(const msgpack_object *u) {
+    if (mp_bool(opfor_mp_get(u, "off_table")) || mp_bool(opfor_mp_get(u, "removed")) ||
+        mp_bool(opfor_mp_get(u, "destroyed")) || mp_bool(opfor_mp_get(u, "hidden")))
+        return 1;
+    /* game.state: "state" is ready, acted, off_table, destroyed, driven_off or captured */
+    const msgpack_object *st = opfor_mp_get(u, "state");
+    return str_is(st, "destroyed") || str_is(st, "off_table") || str_is(st, "driven_off") ||
+           str_is(st, "captured") || str_is(st, "removed");
+}
+
+static int unit_pos(const msgpack_object *u, double *x, double *y) {
+    static const char *const keys[] = {"position", "pos", "at", "point"};
+    for (int i = 0; i < 4; i++)
+        if (mp_point(opfor_mp_get(u, keys[i]), x, y) == 0)
+            return 0;
+    if (opfor_mp_num(opfor_mp_get(u, "x"), x) == 0 && opfor_mp_num(opfor_mp_get(u, "y"), y) == 0)
+        return 0;
+    return -1;
+}
+
+static int name_is(const msgpack_object *u, const char *name) {
+    return name && name[0] && str_is(opfor_mp_get(u, "name"), name);
+}
+
+/* The arrow of a spotted unit starts at the table edge its compass point names. */
+static opfor_card_pt_t spot_from(const opfor_card_map_t *m, opfor_card_pt_t at, const char *dir) {
+    opfor_card_pt_t f = at;
+    if (!dir[0])
+        return f; /* equal to `at`: the renderer picks the nearest edge */
+    if (strchr(dir, 'N') || strchr(dir, 'n'))
+        f.y = 0;
+    if (strchr(dir, 'S') || strchr(dir, 's'))
+        f.y = m->table_h;
+    if (strchr(dir, 'E') || strchr(dir, 'e'))
+        f.x = m->table_w;
+    if (strchr(dir, 'W') || strchr(dir, 'w'))
+        f.x = 0;
+    return f;
+}
+
+/* Fills memo's terrain cache from the built-in scenario called name (nothing when there is no
+ * such scenario: a game made from inline YAML). */
+static void builtin_terrain(opfor_card_memo_t *memo, const char *name) {
+    if (strcmp(memo->terrain_of, name) == 0)
+        return;
+    snprintf(memo->terrain_of, sizeof memo->terrain_of, "%s", name);
+    memo->n_terrain = 0;
+    if (!opfor_viktoria_builtin_text(name, NULL))
+        return;
+    opfor_scenario_t *sc = malloc(sizeof *sc); /* large: not on the stack */
+    if (!sc)
+        return;
+    if (opfor_viktoria_builtin_load(name, sc, NULL) == 0) {
+        opfor_card_map_t tmp; /* add_terrain flips y with table_h: 0 keeps table coordinates */
+        memset(&tmp, 0, sizeof tmp);
+        for (int i = 0; i < sc->table.nfeatures; i++) {
+            const opfor_terrain_feature_t *f = &sc->table.features[i];
+            double xs[OPFOR_POLY_MAX_PTS], ys[OPFOR_POLY_MAX_PTS];
+            for (int j = 0; j < f->npts; j++) {
+                xs[j] = f->pts[j].x;
+                ys[j] = -f->pts[j].y;
+            }
+            add_terrain(&tmp, f->kind, f->shape == OPFOR_SHAPE_AREA, xs, ys, f->npts);
+        }
+        memo->n_terrain = tmp.n_terrain;
+        memcpy(memo->terrain, tmp.terrain, sizeof memo->terrain);
+        opfor_scenario_free(sc);
+    }
+    free(sc);
+}
+
+int opfor_card_map_from_state(const msgpack_object *state, const char *acting, const char *target,
+                              opfor_card_memo_t *memo, opfor_card_map_t *m) {
+    memset(m, 0, sizeof *m);
+    const msgpack_object *table = opfor_mp_get(state, "table");
+    double w = 0, h = 0;
+    if (opfor_mp_num(opfor_mp_get(table, "width"), &w) < 0)
+        return 0;
+    if (opfor_mp_num(opfor_mp_get(table, "depth"), &h) < 0 &&
+        opfor_mp_num(opfor_mp_get(table, "height"), &h) < 0)
+        return 0;
+    if (!(w > 0 && h > 0 && w < 10000 && h < 10000))
+        return 0;
+    m->table_w = (float)w;
+    m->table_h = (float)h;
+    const msgpack_object *ter = opfor_mp_get(state, "terrain");
+    char scen[64];
+    if (ter && ter->type == MSGPACK_OBJECT_ARRAY) {
+        for (uint32_t i = 0; i < ter->via.array.size; i++)
+            read_terrain(m, &ter->via.array.ptr[i]);
+    } else if (memo && opfor_mp_str(opfor_mp_get(state, "scenario"), scen, sizeof scen) == 0) {
+        builtin_terrain(memo, scen);
+        for (int i = 0; i < memo->n_terrain; i++) {
+            opfor_card_terrain_t *t = &m->terrain[m->n_terrain++];
+            *t = memo->terrain[i];
+            for (int j = 0; j < t->n; j++)
+                t->v[j].y = m->table_h - t->v[j].y;
+        }
+    }
+
+    char oside[48];
+    opfor_side_name(state, oside, sizeof oside);
+    const msgpack_object *units = opfor_mp_get(state, "units");
+    int have_spot = memo && memo->have_spot;
+    /* Two passes: first the units that must be shown, then the rest while room remains. */
+    for (int pass = 0; pass < 2 && units && units->type == MSGPACK_OBJECT_ARRAY; pass++) {
+        for (uint32_t i = 0; i < units->via.array.size; i++) {
+            const msgpack_object *u = &units->via.array.ptr[i];
+            int is_act = name_is(u, acting), is_tgt = name_is(u, target);
+            int is_spot = have_spot && name_is(u, memo->spot_unit);
+            if ((pass == 0) != (is_act || is_tgt || is_spot))
+                continue;
+            double x, y;
+            if (m->n_units >= OPFOR_CARD_MAX_UNITS || unit_gone(u) || unit_pos(u, &x, &y) < 0)
+                continue;
+            opfor_card_unit_t *cu = &m->units[m->n_units++];
+            cu->at = (opfor_card_pt_t){(float)x, (float)(h - y)};
+            cu->from = cu->at;
+            cu->flags = 0;
+            if (unit_is_opfor(u, oside))
+                cu->flags |= OPFOR_CARD_U_OPFOR;
+            if (is_act)
+                cu->flags |= OPFOR_CARD_U_ACTING;
+            if (is_tgt)
+                cu->flags |= OPFOR_CARD_U_TARGET;
+            if (is_spot) {
+                cu->flags |= OPFOR_CARD_U_SPOTTED;
+                cu->from = spot_from(m, cu->at, memo->spot_dir);
+                have_spot = 2; /* drawn */
+            }
+        }
+    }
+    /* A spotting whose unit is not in the state (yet): mark the point where it appears. */
+    if (have_spot == 1 && memo->spot_placed && m->n_units < OPFOR_CARD_MAX_UNITS) {
+        opfor_card_unit_t *cu = &m->units[m->n_units++];
+        cu->at = (opfor_card_pt_t){memo->spot_x, (float)(h - memo->spot_y)};
+        cu->from = spot_from(m, cu->at, memo->spot_dir);
+        cu->flags = OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_SPOTTED;
+    }
+    return m->n_units;
+}
+
+/* ---- cards ---- */
+
+void opfor_card_memo_reset(opfor_card_memo_t *memo) {
+    memset(memo, 0, sizeof *memo);
+}
+
+void opfor_card_waiting(opfor_card_t *c, const char *title, const char *line) {
+    memset(c, 0, sizeof *c);
+    c->initiative = OPFOR_CARD_SIDE_PLAYER;
+    snprintf(c->side_name, sizeof c->side_name, "Nobody"); /* the bar reads "Nobody acts" */
+    copy_text(c->unit, sizeof c->unit, title, strlen(title));
+    if (line && line[0])
+        add_wrapped(c, line, 2);
+}
+
+static void card_order(opfor_card_t *c, const msgpack_object *o) {
+    char unit[sizeof c->unit], sentence[256], text[256], cmd[64];
+    c->initiative = OPFOR_CARD_SIDE_OPFOR;
+    get_str(o, "side", c->side_name, sizeof c->side_name);
+    get_str(o, "unit", unit, sizeof unit);
+    snprintf(c->unit, sizeof c->unit, "%s", unit[0] ? unit : "Orders");
+    get_str(o, "sentence", sentence, sizeof sentence);
+    if (!sentence[0])
+        get_str(o, "action", sentence, sizeof sentence);
+    strip_unit(text, sizeof text, sentence, unit);
+    /* "fire at X, 27 in away: to hit 5+, save 5+": the action, then the rolls, which go to
+     * the scores-needed block when the order lists them */
+    const msgpack_object *needs = opfor_mp_get(o, "needs");
+    int have_needs = needs && needs->type == MSGPACK_OBJECT_ARRAY && needs->via.array.size > 0;
+    char *rolls = strstr(text, ": ");
+    if (rolls) {
+        *rolls = '\0';
+        rolls += 2;
+    }
+    add_phrase(c, text);
+    if (rolls && !have_needs) {
+        upper_first(rolls);
+        add_phrase(c, rolls);
+    }
+    get_str(o, "command", cmd, sizeof cmd);
+    if (strncasecmp(cmd, "failed", 6) == 0) {
+        snprintf(text, sizeof text, "Command test %s", cmd);
+        add_order(c, text);
+    }
+    if (have_needs) {
+        for (uint32_t i = 0; i < needs->via.array.size; i++) {
+            char label[40], need[40], line[96];
+            const msgpack_object *n = &needs->via.array.ptr[i];
+            get_str(n, "label", label, sizeof label);
+            if (!label[0])
+                get_str(n, "name", label, sizeof label);
+            get_str(n, "need", need, sizeof need);
+            if (!need[0])
+                continue;
+            snprintf(line, sizeof line, "%s%s%s", label, label[0] ? " " : "", need);
+            upper_first(line);
+            add_needed(c, line);
+        }
+    }
+}
+
+static void card_spotted(opfor_card_t *c, const msgpack_object *d, opfor_card_memo_t *memo) {
+    char unit[48], type[24], quality[24], text[256], dist[24], dir[8];
+    c->initiative = OPFOR_CARD_SIDE_OPFOR; /* side_name "": the bar reads "Enemy acts" */
+    get_str(d, "unit", unit, sizeof unit);
+    get_str(d, "type", type, sizeof type);
+    get_str(d, "quality", quality, sizeof quality);
+    get_str(d, "text", text, sizeof text);
+    get_str(d, "distance", dist, sizeof dist);
+    get_str(d, "direction", dir, sizeof dir);
+    char title[160];
+    if (unit[0])
+        snprintf(title, sizeof title, "Spotted: %s", unit);
+    else
+        snprintf(title, sizeof title, "Spotted: %s%s%s", quality, quality[0] ? " " : "",
+                 type[0] ? type : "enemy");
+    copy_text(c->unit, sizeof c->unit, title, strlen(title));
+    upper_first(text);
+    if (text[0])
+        add_wrapped(c, text, 2);
+    long long rolled = 0, figures = 0;
+    mp_int(opfor_mp_get(d, "rolled"), &rolled);
+    mp_int(opfor_mp_get(d, "figures"), &figures);
+    double x, y;
+    int placed =
+        mp_bool(opfor_mp_get(d, "placed")) && mp_point(opfor_mp_get(d, "point"), &x, &y) == 0;
+    char line[96];
+    if (placed)
+        snprintf(line, sizeof line, "Place at %.0f, %.0f%s%s", x, y, dir[0] ? " from the " : "",
+                 dir);
+    else if (rolled > 0)
+        snprintf(line, sizeof line, "%lld in to the %s", rolled, dir[0] ? dir : "front");
+    else
+        line[0] = '\0';
+    add_order(c, line);
+    if (figures > 0) {
+        snprintf(line, sizeof line, "%lld figure%s", figures, figures == 1 ? "" : "s");
+        add_needed(c, line);
+    }
+    if (rolled > 0) { /* the dice are in the text; the column is narrow */
+        snprintf(line, sizeof line, "Distance %lld in", rolled);
+        add_needed(c, line);
+    } else if (dist[0]) {
+        snprintf(line, sizeof line, "Distance %s", dist);
+        add_needed(c, line);
+    }
+    if (memo) {
+        memo->have_spot = 1;
+        snprintf(memo->spot_unit, sizeof memo->spot_unit, "%s", unit);
+        memo->spot_placed = placed;
+        memo->spot_x = placed ? (float)x : 0;
+        memo->spot_y = placed ? (float)y : 0;
+        snprintf(memo->spot_dir, sizeof memo->spot_dir, "%.3s", dir);
+    }
+}
+
+/* The initiative card: player 1 when the people at the table may activate one of ready. */
+static void card_initiative_parts(opfor_card_t *c, int player, const char *side,
+                                  const msgpack_object *ready) {
+    copy_text(c->side_name, sizeof c->side_name, side, strlen(side));
+    if (player) {
+        c->initiative = OPFOR_CARD_SIDE_PLAYER;
+        snprintf(c->unit, sizeof c->unit, "Your initiative");
+        char line[256] = "Activate a unit";
+        if (ready && ready->type == MSGPACK_OBJECT_ARRAY && ready->via.array.size > 0) {
+            size_t len = (size_t)snprintf(line, sizeof line, "Activate one of: ");
+            for (uint32_t i = 0; i < ready->via.array.size && len < sizeof line - 1; i++) {
+                char name[64];
+                if (opfor_mp_str(&ready->via.array.ptr[i], name, sizeof name) < 0)
+                    continue;
+                len += (size_t)snprintf(line + len, sizeof line - len, "%s%s", i ? ", " : "", name);
+            }
+        }
+        add_wrapped(c, line, 3);
+    } else {
+        c->initiative = OPFOR_CARD_SIDE_OPFOR;
+        snprintf(c->unit, sizeof c->unit, "Enemy initiative");
+        add_order(c, "Waiting for the enemy's orders");
+    }
+}
+
+static void card_initiative(opfor_card_t *c, const msgpack_object *d) {
+    char side[48];
+    get_str(d, "side", side, sizeof side);
+    card_initiative_parts(c, str_is(opfor_mp_get(d, "holder"), "player"), side,
+                          opfor_mp_get(d, "ready"));
+}
+
+static void card_game_over(opfor_card_t *c, const msgpack_object *d) {
+    char line[64];
+    long long score = 0, turns = 0;
+    mp_int(opfor_mp_get(d, "score"), &score);
+    mp_int(opfor_mp_get(d, "turns"), &turns);
+    c->initiative = OPFOR_CARD_SIDE_PLAYER;
+    snprintf(c->side_name, sizeof c->side_name, "Nobody");
+    const msgpack_object *res = opfor_mp_get(d, "result");
+    snprintf(c->unit, sizeof c->unit, "Game over: %s",
+             str_is(res, "won")    ? "victory"
+             : str_is(res, "lost") ? "defeat"
+                                   : "ended");
+    snprintf(line, sizeof line, "Score %lld", score);
+    add_order(c, line);
+    if (turns > 0) {
+        snprintf(line, sizeof line, "After %lld turn%s", turns, turns == 1 ? "" : "s");
+        add_order(c, line);
+    }
+}
+
+int opfor_card_from_event(const msgpack_object *ev, const msgpack_object *state,
+                          opfor_card_memo_t *memo, opfor_card_t *c) {
+    memset(c, 0, sizeof *c);
+    if (!ev || ev->type != MSGPACK_OBJECT_MAP)
+        return OPFOR_EINVAL;
+    const msgpack_object *kind = opfor_mp_get(ev, "kind");
+    const msgpack_object *data = opfor_mp_get(ev, "data");
+    if (!kind || kind->type != MSGPACK_OBJECT_STR)
+        return OPFOR_EINVAL;
+    long long turn = 0, seq = 0;
+    mp_int(opfor_mp_get(ev, "turn"), &turn);
+    mp_int(opfor_mp_get(ev, "seq"), &seq);
+    if (memo) {
+        char game[64];
+        get_str(ev, "game", game, sizeof game);
+        if (strcmp(game, memo->game) != 0) {
+            opfor_card_memo_reset(memo);
+            snprintf(memo->game, sizeof memo->game, "%s", game);
+        }
+        if (seq > 0)
+            memo->last_seq = seq;
+        if (turn > 0 && turn != memo->turn) {
+            memo->turn = (int)turn;
+            memo->have_spot = 0; /* a spotting is news for the rest of its turn only */
+        }
+    }
+    char acting[48] = "", target[48] = "";
+    if (str_is(kind, "order")) {
+        if (!data || data->type != MSGPACK_OBJECT_MAP)
+            return OPFOR_EINVAL;
+        card_order(c, data);
+        get_str(data, "unit", acting, sizeof acting);
+        get_str(data, "target", target, sizeof target);
+    } else if (str_is(kind, "spotted")) {
+        if (!data || data->type != MSGPACK_OBJECT_MAP)
+            return OPFOR_EINVAL;
+        card_spotted(c, data, memo);
+    } else if (str_is(kind, "initiative")) {
+        if (!data || data->type != MSGPACK_OBJECT_MAP)
+            return OPFOR_EINVAL;
+        card_initiative(c, data);
+    } else if (str_is(kind, "game_over")) {
+        card_game_over(c, data);
+    } else {
+        return 0;
+    }
+    set_turn(c, turn);
+    if (state)
+        opfor_card_map_from_state(state, acting, target, memo, &c->map);
+    return 1;
+}
+
+/* The name of the side that is (player 1) or is not (player 0) played by people. */
+static void side_name_of(const msgpack_object *state, int player, char *buf, size_t size) {
+    buf[0] = '\0';
+    const msgpack_object *sides = opfor_mp_get(state, "sides");
+    if (!sides || sides->type != MSGPACK_OBJECT_ARRAY)
+        return;
+    for (uint32_t i = 0; i < sides->via.array.size; i++) {
+        int p;
+        if (mp_flag(opfor_mp_get(&sides->via.array.ptr[i], "player"), &p) == 0 && p == player) {
+            get_str(&sides->via.array.ptr[i], "name", buf, size);
+            return;
+        }
+    }
+}
+
+int opfor_card_from_state(const msgpack_object *state, opfor_card_memo_t *memo, opfor_card_t *c) {
+    memset(c, 0, sizeof *c);
+    if (!state || state->type != MSGPACK_OBJECT_MAP)
+        return OPFOR_EINVAL;
+    long long turn = 0;
+    mp_int(opfor_mp_get(state, "turn"), &turn);
+    if (memo) {
+        char game[64];
+        get_str(state, "game", game, sizeof game);
+        if (strcmp(game, memo->game) != 0) {
+            opfor_card_memo_reset(memo);
+            snprintf(memo->game, sizeof memo->game, "%s", game);
+        }
+        long long seq = 0;
+        if (mp_int(opfor_mp_get(state, "event_seq"), &seq) == 0)
+            memo->last_seq = seq;
+        if (turn > 0 && turn != memo->turn) {
+            memo->turn = (int)turn;
+            memo->have_spot = 0;
+        }
+    }
+    const msgpack_object *pend = opfor_mp_get(state, "pending");
+    const msgpack_object *ord = opfor_mp_get(state, "order");
+    char acting[48] = "", target[48] = "", side[48];
+    if (str_is(opfor_mp_get(state, "status"), "finished")) {
+        const msgpack_object *res = opfor_mp_get(state, "result");
+        long long total = 0;
+        mp_int(opfor_mp_get(opfor_mp_get(state, "score"), "total"), &total);
+        c->initiative = OPFOR_CARD_SIDE_PLAYER;
+        snprintf(c->side_name, sizeof c->side_name, "Nobody");
+        snprintf(c->unit, sizeof c->unit, "Game over: %s",
+                 str_is(res, "won")    ? "victory"
+                 : str_is(res, "lost") ? "defeat"
+                                       : "ended");
+        char line[64];
+        snprintf(line, sizeof line, "Score %lld", total);
+        add_order(c, line);
+    } else if (ord && ord->type == MSGPACK_OBJECT_MAP && !mp_bool(opfor_mp_get(ord, "resolved")) &&
+               !str_is(pend, "player")) {
+        /* the last order, still to be carried out */
+        card_order(c, ord);
+        get_str(ord, "unit", acting, sizeof acting);
+        get_str(ord, "target", target, sizeof target);
+    } else if (str_is(pend, "player") || str_is(pend, "enemy")) {
+        int player = str_is(pend, "player");
+        side_name_of(state, player, side, sizeof side);
+        card_initiative_parts(c, player, side, opfor_mp_get(state, "ready"));
+    } else {
+        char title[64];
+        get_str(state, "title", title, sizeof title);
+        opfor_card_waiting(c, "Press for the initiative",
+                           title[0] ? title : "Press the initiative button to go on");
+    }
+    set_turn(c, turn);
+    opfor_card_map_from_state(state, acting, target, memo, &c->map);
+    return 1;
+}

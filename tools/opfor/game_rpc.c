@@ -1,0 +1,337 @@
+/* tools/opfor/game_rpc.c — the daemon-side helpers of the `opfor` game commands
+ * (see game_rpc.h): connection, calls, result readers, JSON and text printing.
+ *
+ * The daemon's answers are MessagePack maps whose shapes docs/protocol.md documents; the
+ * printers read them by key and skip what is absent, so a newer daemon that adds keys prints
+ * the same way.
+ */
+#include "game_rpc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "opfor/rpc.h"
+
+opfor_client_t *opfor__rpc_open(const char *addr) {
+    char resolved[256];
+    if (opfor_client_default_addr(addr, resolved, sizeof resolved) < 0) {
+        opfor_cli_fail("--connect: address too long");
+        return NULL;
+    }
+    opfor_client_t *c = NULL;
+    opfor_diag_t d;
+    opfor_diag_clear(&d);
+    int rc = opfor_client_connect(&c, resolved, 3000, &d);
+    if (rc != 0) {
+        const char *shown = strncmp(resolved, "unix:", 5) == 0 ? resolved + 5 : resolved;
+        if (rc == OPFOR_ENOENT || rc == OPFOR_EIO)
+            opfor_cli_fail("no daemon at %s: start it with `opford` or use `opfor patrol` for a "
+                           "local game",
+                           shown);
+        else
+            opfor_cli_fail("%s", d.msg);
+        return NULL;
+    }
+    rc = opfor_client_hello(c, "opfor", getenv("OPFOR_TOKEN"));
+    if (rc != 0) {
+        opfor_cli_fail("the daemon at %s refused us: %s", resolved, opfor_client_error_message(c));
+        opfor_client_close(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void pack_prebuilt(msgpack_packer *pk, void *ud) {
+    const msgpack_sbuffer *sb = ud;
+    if (sb && sb->size)
+        pk->callback(pk->data, sb->data, sb->size);
+    else
+        msgpack_pack_map(pk, 0);
+}
+
+int opfor__rpc_call(opfor_client_t *c, const char *what, const char *method,
+                    const msgpack_sbuffer *params, const msgpack_object **res) {
+    int rc = opfor_client_call(c, method, pack_prebuilt, (void *)params, res);
+    if (rc == 0)
+        return 0;
+    if (rc == OPFOR_CLIENT_REMOTE) {
+        int code = opfor_client_error_code(c);
+        fprintf(stderr, "opfor: %s: %s\n", what, opfor_client_error_message(c));
+        return code == OPFOR_RPC_E_INVALID_PARAMS ? OPFOR_EXIT_USAGE : OPFOR_EXIT_FAIL;
+    }
+    fprintf(stderr, "opfor: %s: %s\n", what, opfor_client_error_message(c));
+    return OPFOR_EXIT_FAIL;
+}
+
+const msgpack_object *opfor__rpc_get(const msgpack_object *m, const char *key) {
+    if (!m || m->type != MSGPACK_OBJECT_MAP)
+        return NULL;
+    size_t n = strlen(key);
+    for (uint32_t i = 0; i < m->via.map.size; i++) {
+        const msgpack_object *k = &m->via.map.ptr[i].key;
+        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == n &&
+            memcmp(k->via.str.ptr, key, n) == 0)
+            return &m->via.map.ptr[i].val;
+    }
+    return NULL;
+}
+
+const char *opfor__rpc_str(const msgpack_object *m, const char *key, char *buf, size_t n) {
+    const msgpack_object *v = opfor__rpc_get(m, key);
+    buf[0] = '\0';
+    if (v && v->type == MSGPACK_OBJECT_STR)
+        snprintf(buf, n, "%.*s", (int)v->via.str.size, v->via.str.ptr);
+    return buf;
+}
+
+int64_t opfor__rpc_int(const msgpack_object *m, const char *key, int64_t def) {
+    const msgpack_object *v = opfor__rpc_get(m, key);
+    if (!v)
+        return def;
+    if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return (int64_t)v->via.u64;
+    if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+        return v->via.i64;
+    if (v->type == MSGPACK_OBJECT_BOOLEAN)
+        return v->via.boolean;
+    return def;
+}
+
+double opfor__rpc_num(const msgpack_object *m, const char *key, double def) {
+    const msgpack_object *v = opfor__rpc_get(m, key);
+    if (!v)
+        return def;
+    if (v->type == MSGPACK_OBJECT_FLOAT32 || v->type == MSGPACK_OBJECT_FLOAT64)
+        return v->via.f64;
+    if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return (double)v->via.u64;
+    if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+        return (double)v->via.i64;
+    return def;
+}
+
+void opfor__rpc_json(opfor_json_t *j, const msgpack_object *o) {
+    char buf[1024];
+    switch (o->type) {
+    case MSGPACK_OBJECT_NIL:
+        opfor_json_null(j);
+        break;
+    case MSGPACK_OBJECT_BOOLEAN:
+        opfor_json_bool(j, o->via.boolean);
+        break;
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        if (o->via.u64 > (uint64_t)INT64_MAX)
+            opfor_json_num(j, (double)o->via.u64);
+        else
+            opfor_json_int(j, (int64_t)o->via.u64);
+        break;
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+        opfor_json_int(j, o->via.i64);
+        break;
+    case MSGPACK_OBJECT_FLOAT32:
+    case MSGPACK_OBJECT_FLOAT64:
+        opfor_json_num(j, o->via.f64);
+        break;
+    case MSGPACK_OBJECT_STR:
+        snprintf(buf, sizeof buf, "%.*s", (int)o->via.str.size, o->via.str.ptr);
+        opfor_json_str(j, buf);
+        break;
+    case MSGPACK_OBJECT_ARRAY:
+        opfor_json_arr_begin(j);
+        for (uint32_t i = 0; i < o->via.array.size; i++)
+            opfor__rpc_json(j, &o->via.array.ptr[i]);
+        opfor_json_arr_end(j);
+        break;
+    case MSGPACK_OBJECT_MAP:
+        opfor_json_obj_begin(j);
+        for (uint32_t i = 0; i < o->via.map.size; i++) {
+            const msgpack_object *k = &o->via.map.ptr[i].key;
+            if (k->type != MSGPACK_OBJECT_STR)
+                continue;
+            snprintf(buf, sizeof buf, "%.*s", (int)k->via.str.size, k->via.str.ptr);
+            if (strcmp(buf, "raw") == 0) /* engine bytes: not for people */
+                continue;
+            opfor_json_key(j, buf);
+            opfor__rpc_json(j, &o->via.map.ptr[i].val);
+        }
+        opfor_json_obj_end(j);
+        break;
+    default: /* bin and ext: their size */
+        opfor_json_null(j);
+        break;
+    }
+}
+
+void opfor__rpc_print_json(FILE *f, const msgpack_object *o) {
+    opfor_json_t j;
+    opfor_json_init(&j, f);
+    opfor__rpc_json(&j, o);
+    opfor_json_end(&j);
+}
+
+static void print_pt(FILE *f, const msgpack_object *p) {
+    fprintf(f, "x %.1f, y %.1f", opfor__rpc_num(p, "x", 0), opfor__rpc_num(p, "y", 0));
+}
+
+/* Prints the strings of an array, comma-separated. */
+static void print_names(FILE *f, const msgpack_object *a) {
+    if (!a || a->type != MSGPACK_OBJECT_ARRAY)
+        return;
+    for (uint32_t i = 0; i < a->via.array.size; i++) {
+        const msgpack_object *s = &a->via.array.ptr[i];
+        if (s->type == MSGPACK_OBJECT_STR)
+            fprintf(f, "%s%.*s", i ? ", " : "", (int)s->via.str.size, s->via.str.ptr);
+    }
+}
+
+void opfor__rpc_print_order(FILE *f, const msgpack_object *o) {
+    char unit[64], sentence[320], reason[320], cmd[80], level[32], eng[32];
+    fprintf(f, "  Orders for %s: %s\n", opfor__rpc_str(o, "unit", unit, sizeof unit),
+            opfor__rpc_str(o, "sentence", sentence, sizeof sentence));
+    const msgpack_object *dst = opfor__rpc_get(o, "destination");
+    if (dst && dst->type == MSGPACK_OBJECT_MAP) {
+        fprintf(f, "    to ");
+        print_pt(f, dst);
+        fprintf(f, "\n");
+    }
+    const msgpack_object *needs = opfor__rpc_get(o, "needs");
+    if (needs && needs->type == MSGPACK_OBJECT_ARRAY && needs->via.array.size) {
+        fprintf(f, "    needs:");
+        for (uint32_t i = 0; i < needs->via.array.size; i++) {
+            char label[64], need[64];
+            fprintf(f, "%s %s %s", i ? "," : "",
+                    opfor__rpc_str(&needs->via.array.ptr[i], "label", label, sizeof label),
+                    opfor__rpc_str(&needs->via.array.ptr[i], "need", need, sizeof need));
+        }
+        fprintf(f, "\n");
+    }
+    opfor__rpc_str(o, "command", cmd, sizeof cmd);
+    if (cmd[0])
+        fprintf(f, "    command: %s\n", cmd);
+    fprintf(f, "    why: %s\n", opfor__rpc_str(o, "reason", reason, sizeof reason));
+    fprintf(f, "    (%s AI, %s)\n", opfor__rpc_str(o, "level", level, sizeof level),
+            opfor__rpc_str(o, "engine", eng, sizeof eng));
+}
+
+void opfor__rpc_print_event(FILE *f, const msgpack_object *ev) {
+    char kind[32], buf[320], buf2[64];
+    const msgpack_object *d = opfor__rpc_get(ev, "data");
+    opfor__rpc_str(ev, "kind", kind, sizeof kind);
+    long long seq = (long long)opfor__rpc_int(ev, "seq", 0);
+    fprintf(f, "[%lld] ", seq);
+    if (strcmp(kind, "initiative") == 0) {
+        fprintf(f, "Initiative: %s (%s)", opfor__rpc_str(d, "side", buf, sizeof buf),
+                opfor__rpc_str(d, "holder", buf2, sizeof buf2));
+        const msgpack_object *dice = opfor__rpc_get(d, "dice");
+        if (dice && dice->type == MSGPACK_OBJECT_ARRAY && dice->via.array.size == 2 &&
+            dice->via.array.ptr[0].via.u64)
+            fprintf(f, " - dice %llu v %llu", (unsigned long long)dice->via.array.ptr[0].via.u64,
+                    (unsigned long long)dice->via.array.ptr[1].via.u64);
+        fprintf(f, "; ready: ");
+        print_names(f, opfor__rpc_get(d, "ready"));
+        fprintf(f, "\n");
+    } else if (strcmp(kind, "spotted") == 0) {
+        fprintf(f, "Spotted: %s\n", opfor__rpc_str(d, "text", buf, sizeof buf));
+        const msgpack_object *pt = opfor__rpc_get(d, "point");
+        if (pt && pt->type == MSGPACK_OBJECT_MAP) {
+            fprintf(f, "    %s appears at ", opfor__rpc_str(d, "unit", buf, sizeof buf));
+            print_pt(f, pt);
+            fprintf(f, " (%s)\n", opfor__rpc_str(d, "rule_text", buf, sizeof buf));
+        } else {
+            fprintf(f, "    not placed: %s\n", opfor__rpc_str(d, "rule_text", buf, sizeof buf));
+        }
+    } else if (strcmp(kind, "order") == 0) {
+        fprintf(f, "Order\n");
+        opfor__rpc_print_order(f, d);
+    } else if (strcmp(kind, "report") == 0) {
+        const msgpack_object *text = opfor__rpc_get(d, "text");
+        fprintf(f, "Report (%s)\n", opfor__rpc_str(d, "kind", buf, sizeof buf));
+        for (uint32_t i = 0; text && text->type == MSGPACK_OBJECT_ARRAY && i < text->via.array.size;
+             i++)
+            fprintf(f, "    %.*s\n", (int)text->via.array.ptr[i].via.str.size,
+                    text->via.array.ptr[i].via.str.ptr);
+    } else if (strcmp(kind, "morale") == 0) {
+        fprintf(f, "Morale: %s is %s\n", opfor__rpc_str(d, "unit", buf, sizeof buf),
+                opfor__rpc_str(d, "result", buf2, sizeof buf2));
+    } else if (strcmp(kind, "score") == 0) {
+        const msgpack_object *tot = opfor__rpc_get(d, "total");
+        if (tot && tot->type == MSGPACK_OBJECT_ARRAY && tot->via.array.size == 2)
+            fprintf(f, "Score: %lld figures v %lld\n", (long long)tot->via.array.ptr[0].via.i64,
+                    (long long)tot->via.array.ptr[1].via.i64);
+        else
+            fprintf(f, "Score: %lld (survivors %lld, driven off %lld, objectives %lld)\n",
+                    (long long)opfor__rpc_int(d, "total", 0),
+                    (long long)opfor__rpc_int(d, "survived", 0),
+                    (long long)opfor__rpc_int(d, "driven_off", 0),
+                    (long long)opfor__rpc_int(d, "objectives", 0));
+    } else if (strcmp(kind, "turn") == 0) {
+        fprintf(f, "--- Turn %lld%s ---\n", (long long)opfor__rpc_int(d, "turn", 0),
+                opfor__rpc_int(d, "last", 0) ? " (the last)" : "");
+    } else if (strcmp(kind, "game_over") == 0) {
+        fprintf(f, "Game over: %s, score %lld after %lld turns\n",
+                opfor__rpc_str(d, "result", buf, sizeof buf),
+                (long long)opfor__rpc_int(d, "score", 0), (long long)opfor__rpc_int(d, "turns", 0));
+    } else if (strcmp(kind, "closed") == 0) {
+        fprintf(f, "The game was closed.\n");
+    } else {
+        fprintf(f, "%s\n", kind);
+    }
+}
+
+void opfor__rpc_print_state(FILE *f, const msgpack_object *st) {
+    char a[160], b[64], c[64], d[64], e[32];
+    fprintf(f, "Game %s: %s (%s, %s mode, seed %llu, %s AI)\n",
+            opfor__rpc_str(st, "game", a, sizeof a), opfor__rpc_str(st, "title", b, sizeof b),
+            opfor__rpc_str(st, "scenario", c, sizeof c), opfor__rpc_str(st, "mode", d, sizeof d),
+            (unsigned long long)opfor__rpc_int(st, "seed", 0),
+            opfor__rpc_str(st, "difficulty", e, sizeof e));
+    long long limit = (long long)opfor__rpc_int(st, "turn_limit", 0);
+    fprintf(f, "Turn %lld; status %s", (long long)opfor__rpc_int(st, "turn", 0),
+            opfor__rpc_str(st, "status", c, sizeof c));
+    if (limit)
+        fprintf(f, " (turn limit %lld)", limit);
+    opfor__rpc_str(st, "result", d, sizeof d);
+    if (d[0])
+        fprintf(f, ", %s", d);
+    fprintf(f, "; initiative: %s", opfor__rpc_str(st, "pending", a, sizeof a));
+    const msgpack_object *ready = opfor__rpc_get(st, "ready");
+    if (ready && ready->type == MSGPACK_OBJECT_ARRAY && ready->via.array.size) {
+        fprintf(f, " (ready: ");
+        print_names(f, ready);
+        fprintf(f, ")");
+    }
+    fprintf(f, "\n");
+    const msgpack_object *units = opfor__rpc_get(st, "units");
+    for (uint32_t i = 0; units && units->type == MSGPACK_OBJECT_ARRAY && i < units->via.array.size;
+         i++) {
+        const msgpack_object *u = &units->via.array.ptr[i];
+        char name[64], side[64], type[32], state[32], status[32];
+        fprintf(
+            f, "  %-22s %-10s %-12s %2lld/%-2lld (%lld wounded) %-9s %-10s",
+            opfor__rpc_str(u, "name", name, sizeof name),
+            opfor__rpc_str(u, "side", side, sizeof side),
+            opfor__rpc_str(u, "type", type, sizeof type), (long long)opfor__rpc_int(u, "alive", 0),
+            (long long)opfor__rpc_int(u, "strength", 0), (long long)opfor__rpc_int(u, "wounded", 0),
+            opfor__rpc_str(u, "status", status, sizeof status),
+            opfor__rpc_str(u, "state", state, sizeof state));
+        const msgpack_object *at = opfor__rpc_get(u, "at");
+        if (at && at->type == MSGPACK_OBJECT_MAP) {
+            fprintf(f, " at ");
+            print_pt(f, at);
+        }
+        fprintf(f, "\n");
+    }
+    const msgpack_object *order = opfor__rpc_get(st, "order");
+    if (order && order->type == MSGPACK_OBJECT_MAP) {
+        fprintf(f, "Last order%s:\n", opfor__rpc_int(order, "resolved", 0) ? " (resolved)" : "");
+        opfor__rpc_print_order(f, order);
+    }
+    const msgpack_object *sc = opfor__rpc_get(st, "score");
+    const msgpack_object *tot = opfor__rpc_get(sc, "total");
+    if (tot && tot->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+        fprintf(f, "Score: %lld\n", (long long)tot->via.u64);
+    fprintf(f, "Log entries %lld, events %lld, hash %s\n",
+            (long long)opfor__rpc_int(st, "log_seq", 0),
+            (long long)opfor__rpc_int(st, "event_seq", 0), opfor__rpc_str(st, "hash", a, sizeof a));
+}

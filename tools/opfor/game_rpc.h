@@ -1,0 +1,57 @@
+/* tools/opfor/game_rpc.h — what the `opfor` commands that talk to opford share: connecting
+ * with a clear message when no daemon runs, calling with a prebuilt params map, reading
+ * result maps, printing any result as JSON, and one readable line per game event.
+ *
+ * Used by cmd_game.c (new, games, state, initiative, report, orders, watch, close) and
+ * cmd_patrol_remote.c (`opfor patrol --connect`). Nothing here keeps global state.
+ */
+#ifndef OPFOR_GAME_RPC_H
+#define OPFOR_GAME_RPC_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <msgpack.h>
+
+#include "json_out.h"
+#include "opfor/client.h"
+
+/* Connects to addr (NULL: $OPFOR_SOCKET or the default socket) and says hello. On failure
+ * prints "opfor: no daemon at ADDR: start it with `opford` or use `opfor patrol` for a local
+ * game" (or the server's refusal) and returns NULL. */
+opfor_client_t *opfor__rpc_open(const char *addr);
+
+/* Calls method with params (a packed map, or NULL for {}); on success *res is the result
+ * (valid until the next call). On failure prints "opfor: WHAT: message" (WHAT names the
+ * command) and returns OPFOR_EXIT_FAIL (or OPFOR_EXIT_USAGE for INVALID_PARAMS). */
+int opfor__rpc_call(opfor_client_t *c, const char *what, const char *method,
+                    const msgpack_sbuffer *params, const msgpack_object **res);
+
+/* Readers of a result map: the value under key or NULL; a string copied into buf ("" when
+ * absent); an integer (def when absent); a double (def when absent). */
+const msgpack_object *opfor__rpc_get(const msgpack_object *m, const char *key);
+const char *opfor__rpc_str(const msgpack_object *m, const char *key, char *buf, size_t n);
+int64_t opfor__rpc_int(const msgpack_object *m, const char *key, int64_t def);
+double opfor__rpc_num(const msgpack_object *m, const char *key, double def);
+
+/* Writes any MessagePack object as JSON through j. */
+void opfor__rpc_json(opfor_json_t *j, const msgpack_object *o);
+/* Prints o as one JSON document (and a newline) on f. */
+void opfor__rpc_print_json(FILE *f, const msgpack_object *o);
+
+/* Prints one event (an `event` params map) as readable lines on f. */
+void opfor__rpc_print_event(FILE *f, const msgpack_object *ev);
+/* Prints an order (docs/protocol.md, Orders) as readable lines on f. */
+void opfor__rpc_print_order(FILE *f, const msgpack_object *o);
+/* Prints a game.state result: title, turn, initiative, units, score. */
+void opfor__rpc_print_state(FILE *f, const msgpack_object *st);
+
+/* `opfor patrol --connect ADDR ...` (cmd_patrol_remote.c): the terminal game against the
+ * daemon. argv is the patrol command's. */
+int opfor__patrol_remote(int argc, char **argv);
+
+/* `opfor calc RULESET ... --connect ADDR` (cmd_calc_remote.c): the calculator asked of the
+ * daemon. argv is the calc command's. */
+int opfor__calc_remote(int argc, char **argv);
+
+#endif
