@@ -1,0 +1,433 @@
+/* tools/opfor/cmd_arena.c — `opfor arena --a POLICY --b POLICY --games N --seed S
+ * [--mode competitive|patrol] [--scenario FILE] [--threads T] [--director on|off]
+ * [--band LO-HI] [--rollouts N] [--quiet] [--json]`: seeded matches between policies on
+ * the Viktoria! rules (ai/arena.c), with the Patrol Mode director as referee in patrol games.
+ * Standard output is the same for the same command whatever the thread count; progress
+ * and timing go to standard error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "cli.h"
+#include "json_out.h"
+#include "opfor/arena.h"
+#include "opfor/director.h"
+#include "opfor/player_bots.h"
+#include "opfor/scenario.h"
+#include "opfor/viktoria/adapter.h"
+#include "opfor/viktoria/builtin.h"
+
+#define ARENA_MAX_GAMES 1000000L
+#define ARENA_MAX_SCENARIOS 8
+
+static void help(FILE *f) {
+    fprintf(f,
+            "usage: opfor arena --a POLICY --b POLICY --games N --seed S\n"
+            "                   [--mode competitive|patrol] [--scenario FILE] [--threads T]\n"
+            "                   [--director on|off] [--band LO-HI] [--rollouts N]\n"
+            "                   [--quiet] [--json]\n"
+            "\n"
+            "Plays N seeded Viktoria! games between two policies and reports wins, draws,\n"
+            "win_rate_a with its Wilson 95%% interval. Competitive games swap the sides every\n"
+            "other game and cycle through the built-in competitive scenarios (or --scenario).\n"
+            "In Patrol Mode, policy a plays the non-player side and b the player side, on the\n"
+            "built-in patrol scenario (or --scenario), with the director choosing spottings.\n"
+            "The same command prints the same result whatever --threads is.\n"
+            "\n"
+            "policies: %s\n"
+            "\n"
+            "options:\n"
+            "  --a POLICY, --b POLICY  the two policies (required)\n"
+            "  --games N         games to play, 1..%ld (required; 400+ for a real measure)\n"
+            "  --seed S          seed, a whole number >= 0 (required)\n"
+            "  --mode M          competitive (default) or patrol\n"
+            "  --scenario FILE   play this scenario file instead of the built-ins\n"
+            "  --threads T       worker threads, 1..%d (default 1)\n"
+            "  --director on|off patrol: the director steers spottings (default on)\n"
+            "  --band LO-HI      patrol: the director's band for the player's win chance, in\n"
+            "                    percent (default 40-60)\n"
+            "  --rollouts N      patrol: the director's rollouts per estimate, 1..1000 (12)\n"
+            "  --quiet           no progress on standard error\n"
+            "  --json            print one JSON document instead of text\n"
+            "  -h, --help        this text\n",
+            opfor_arena_policy_specs, ARENA_MAX_GAMES, OPFOR_ARENA_MAX_THREADS);
+}
+
+static const char *value_of(int argc, char **argv, int *i, const char *name, int *rc) {
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (a[n] == '=')
+        return a + n + 1;
+    if (*i + 1 >= argc) {
+        *rc = opfor_cli_usage_error("arena: %s needs a value", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int is_flag(const char *a, const char *name) {
+    size_t n = strlen(name);
+    return strncmp(a, name, n) == 0 && (a[n] == 0 || a[n] == '=');
+}
+
+/* Whether a spec names a known policy (so a typo is a usage error, not a runtime one). */
+static int known_policy(const char *s) {
+    static const char *const names[] = {"random", "table", "weak", "medium", "strong", "heuristic"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcasecmp(s, names[i]) == 0)
+            return 1;
+    if (strncasecmp(s, "mcts:", 5) == 0) {
+        static const char *const levels[] = {"novice", "standard", "veteran", "ruthless",
+                                             "challenge"};
+        for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+            if (strcasecmp(s + 5, levels[i]) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+typedef struct progress {
+    int on;       /* print at all */
+    long step;    /* print at most every step games ... */
+    double start; /* seconds at the start */
+    double last;  /* ... and every 5 seconds: when the last line was printed */
+} progress_t;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void on_progress(void *user, long done, long total) {
+    progress_t *p = user;
+    if (!p->on || (done % p->step != 0 && done != total))
+        return;
+    double t = now_s() - p->start;
+    if (t - p->last < 5.0)
+        return;
+    p->last = t;
+    double eta = done > 0 ? t * (double)(total - done) / (double)done : 0.0;
+    fprintf(stderr, "arena: %ld/%ld games, %.0f s, about %.0f s left\n", done, total, t, eta);
+}
+
+/* Loads a scenario (a file, or a built-in stem) into a context of the given mode. */
+static int load_ctx(const char *file, const char *builtin, int mode, opfor_vk_rs_ctx_t **ctx,
+                    char *name, size_t nname) {
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    if (!sc)
+        return opfor_cli_fail("arena: out of memory");
+    opfor_diag_t d;
+    opfor_diag_clear(&d);
+    int err = file ? opfor_scenario_load_file(file, sc, &d)
+                   : opfor_viktoria_builtin_load(builtin, sc, &d);
+    if (err == 0) {
+        snprintf(name, nname, "%s", file ? file : builtin);
+        sc->mode = mode;
+        char label[300];
+        snprintf(label, sizeof label, "%s%s", file ? "" : "builtin:", file ? file : builtin);
+        err = opfor_vk_rs_ctx_new(ctx, sc, label, NULL, &d);
+        opfor_scenario_free(sc);
+    }
+    free(sc);
+    if (err) {
+        char where[1024];
+        opfor_diag_format(&d, where, sizeof where);
+        return opfor_cli_fail("arena: %s", where);
+    }
+    return 0;
+}
+
+int opfor_cmd_arena(int argc, char **argv) {
+    const char *pa = NULL, *pb = NULL, *scenario = NULL;
+    long games = -1, seed = -1, threads = 1, rollouts = 12;
+    int json = 0, quiet = 0, mode = OPFOR_MODE_COMPETITIVE, director = 1, rc = 0;
+    double band_lo = 0.40, band_hi = 0.60;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (opfor_cli_is_help(a)) {
+            help(stdout);
+            return OPFOR_EXIT_OK;
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(a, "--quiet") == 0) {
+            quiet = 1;
+        } else if (is_flag(a, "--a") || is_flag(a, "--b")) {
+            int isa = a[2] == 'a';
+            if (!(v = value_of(argc, argv, &i, isa ? "--a" : "--b", &rc)))
+                return rc;
+            if (!known_policy(v))
+                return opfor_cli_usage_error("arena: %s must be one of %s; got '%s'",
+                                             isa ? "--a" : "--b", opfor_arena_policy_specs, v);
+            if (isa)
+                pa = v;
+            else
+                pb = v;
+        } else if (is_flag(a, "--games")) {
+            if (!(v = value_of(argc, argv, &i, "--games", &rc)))
+                return rc;
+            if (opfor_cli_parse_long(v, &games) != 0 || games < 1 || games > ARENA_MAX_GAMES)
+                return opfor_cli_usage_error(
+                    "arena: --games must be a whole number from 1 to %ld, got '%s'",
+                    ARENA_MAX_GAMES, v);
+        } else if (is_flag(a, "--seed")) {
+            if (!(v = value_of(argc, argv, &i, "--seed", &rc)))
+                return rc;
+            if (opfor_cli_parse_long(v, &seed) != 0 || seed < 0)
+                return opfor_cli_usage_error("arena: --seed must be a whole number >= 0, got '%s'",
+                                             v);
+        } else if (is_flag(a, "--threads")) {
+            if (!(v = value_of(argc, argv, &i, "--threads", &rc)))
+                return rc;
+            if (opfor_cli_parse_long(v, &threads) != 0 || threads < 1 ||
+                threads > OPFOR_ARENA_MAX_THREADS)
+                return opfor_cli_usage_error(
+                    "arena: --threads must be a whole number from 1 to %d, got '%s'",
+                    OPFOR_ARENA_MAX_THREADS, v);
+        } else if (is_flag(a, "--rollouts")) {
+            if (!(v = value_of(argc, argv, &i, "--rollouts", &rc)))
+                return rc;
+            if (opfor_cli_parse_long(v, &rollouts) != 0 || rollouts < 1 || rollouts > 1000)
+                return opfor_cli_usage_error(
+                    "arena: --rollouts must be a whole number from 1 to 1000, got '%s'", v);
+        } else if (is_flag(a, "--mode")) {
+            if (!(v = value_of(argc, argv, &i, "--mode", &rc)))
+                return rc;
+            if (strcasecmp(v, "competitive") == 0)
+                mode = OPFOR_MODE_COMPETITIVE;
+            else if (strcasecmp(v, "patrol") == 0)
+                mode = OPFOR_MODE_PATROL;
+            else
+                return opfor_cli_usage_error(
+                    "arena: --mode must be competitive or patrol, got '%s'", v);
+        } else if (is_flag(a, "--director")) {
+            if (!(v = value_of(argc, argv, &i, "--director", &rc)))
+                return rc;
+            if (strcasecmp(v, "on") == 0)
+                director = 1;
+            else if (strcasecmp(v, "off") == 0)
+                director = 0;
+            else
+                return opfor_cli_usage_error("arena: --director must be on or off, got '%s'", v);
+        } else if (is_flag(a, "--band")) {
+            if (!(v = value_of(argc, argv, &i, "--band", &rc)))
+                return rc;
+            int lo = -1, hi = -1, used = 0;
+            if (sscanf(v, "%d-%d%n", &lo, &hi, &used) != 2 || v[used] != 0 || lo < 0 || hi > 100 ||
+                lo > hi)
+                return opfor_cli_usage_error("arena: --band must be LO-HI in percent with 0 <= LO "
+                                             "<= HI <= 100 (e.g. 40-60), got '%s'",
+                                             v);
+            band_lo = lo / 100.0;
+            band_hi = hi / 100.0;
+        } else if (is_flag(a, "--scenario")) {
+            if (!(scenario = value_of(argc, argv, &i, "--scenario", &rc)))
+                return rc;
+        } else {
+            return opfor_cli_usage_error("arena: unknown option '%s'; allowed: --a, --b, --games, "
+                                         "--seed, --mode, --scenario, --threads, --director, "
+                                         "--band, --rollouts, --quiet, --json, --help",
+                                         a);
+        }
+    }
+    if (!pa || !pb)
+        return opfor_cli_usage_error("arena: --a POLICY and --b POLICY are required (%s)",
+                                     opfor_arena_policy_specs);
+    if (games < 0)
+        return opfor_cli_usage_error("arena: --games N is required (1 to %ld)", ARENA_MAX_GAMES);
+    if (seed < 0)
+        return opfor_cli_usage_error("arena: --seed S is required (a whole number >= 0)");
+
+    /* The scenarios: the file, or every built-in whose own mode is the one asked for. */
+    opfor_vk_rs_ctx_t *ctxs[ARENA_MAX_SCENARIOS];
+    char names[ARENA_MAX_SCENARIOS][256];
+    int nctx = 0;
+    if (scenario) {
+        if ((rc = load_ctx(scenario, NULL, mode, &ctxs[0], names[0], sizeof names[0])) != 0)
+            return rc;
+        nctx = 1;
+    } else {
+        for (size_t k = 0; k < opfor_viktoria_builtin_count() && nctx < ARENA_MAX_SCENARIOS; k++) {
+            const char *stem = opfor_viktoria_builtin_name(k);
+            opfor_scenario_t *sc = calloc(1, sizeof *sc);
+            opfor_diag_t d;
+            int own = -1;
+            if (sc && opfor_viktoria_builtin_load(stem, sc, &d) == 0) {
+                own = sc->mode;
+                opfor_scenario_free(sc);
+            }
+            free(sc);
+            if (own != mode)
+                continue;
+            if ((rc = load_ctx(NULL, stem, mode, &ctxs[nctx], names[nctx], sizeof names[0])) != 0)
+                break;
+            nctx++;
+        }
+        if (rc == 0 && nctx == 0)
+            rc = opfor_cli_fail("arena: no built-in scenario for that mode");
+        if (rc != 0) {
+            for (int k = 0; k < nctx; k++)
+                opfor_vk_rs_ctx_free(ctxs[k]);
+            return rc;
+        }
+    }
+
+    opfor_arena_config_t cfg;
+    opfor_arena_config_default(&cfg);
+    cfg.rs = &opfor_viktoria_ruleset;
+    cfg.ctxs = (const void *const *)ctxs;
+    cfg.nctx = nctx;
+    cfg.a = pa;
+    cfg.b = pb;
+    cfg.games = games;
+    cfg.seed = (uint64_t)seed;
+    cfg.threads = (int)threads;
+    opfor_director_config_t dcfg;
+    opfor_director_config_default(&dcfg);
+    dcfg.band_lo = band_lo;
+    dcfg.band_hi = band_hi;
+    dcfg.rollouts = (int)rollouts;
+    dcfg.steer = director;
+    /* The director models the players as the player bot b is (medium for any other policy)
+       and the non-player side with the heuristic unless a is one of the scripted bots. */
+    int model;
+    dcfg.player_model = opfor_vocab_lookup(opfor_player_bot_names, pb, &model) == 0
+                            ? model
+                            : OPFOR_PLAYER_BOT_MEDIUM;
+    dcfg.enemy_model = strcasecmp(pa, "heuristic") == 0 || strncasecmp(pa, "mcts:", 5) == 0
+                           ? OPFOR_DIRECTOR_ENEMY_HEURISTIC
+                           : OPFOR_DIRECTOR_ENEMY_TABLE;
+    int player = 0, enemy = 1;
+    if (mode == OPFOR_MODE_PATROL) {
+        const opfor_patrol_config_t *pc = opfor_vk_rs_patrol(ctxs[0]);
+        player = pc->player;
+        enemy = pc->enemy;
+        cfg.swap = 0;
+        cfg.a_side = enemy;
+        cfg.referee = opfor_director_referee;
+        cfg.referee_user = &dcfg;
+    }
+    progress_t prog = {!quiet && games >= 20, games >= 20 ? games / 20 : 1, now_s(), 0.0};
+    cfg.progress = on_progress;
+    cfg.progress_user = &prog;
+    opfor_arena_result_t res;
+    int err = opfor_arena_run(&cfg, &res);
+    if (err != 0) {
+        for (int k = 0; k < nctx; k++)
+            opfor_vk_rs_ctx_free(ctxs[k]);
+        if (err == OPFOR_ENOTSUP)
+            return opfor_cli_fail("arena: a policy is not available in this build (%s)",
+                                  opfor_strerror(err));
+        return opfor_cli_fail("arena: %s", opfor_strerror(err));
+    }
+    long spottings = 0, steered = 0, generals = 0, quiet_games = 0, quiet_wins = 0;
+    for (long i = 0; i < res.games; i++) {
+        spottings += res.log[i].referee[0];
+        steered += res.log[i].referee[1];
+        generals += res.log[i].referee[2];
+        if (res.log[i].referee[0] == 0 && res.log[i].outcome != -2) {
+            quiet_games++; /* over before anything was spotted: out of the director's reach */
+            quiet_wins += res.log[i].outcome == -1;
+        }
+    }
+    long played = res.games - res.errors;
+    double plo, phi, prate = played > 0 ? (double)res.wins_b / (double)played : 0.0;
+    opfor_arena_wilson(res.wins_b, played, OPFOR_ARENA_Z95, &plo, &phi);
+    const char *mname = mode == OPFOR_MODE_PATROL ? "patrol" : "competitive";
+    if (json) {
+        opfor_json_t j;
+        opfor_json_init(&j, stdout);
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_str(&j, "ruleset", "viktoria");
+        opfor_json_kv_str(&j, "mode", mname);
+        opfor_json_kv_str(&j, "a", pa);
+        opfor_json_kv_str(&j, "b", pb);
+        opfor_json_kv_int(&j, "seed", seed);
+        opfor_json_key(&j, "scenarios");
+        opfor_json_arr_begin(&j);
+        for (int k = 0; k < nctx; k++)
+            opfor_json_str(&j, names[k]);
+        opfor_json_arr_end(&j);
+        opfor_json_kv_int(&j, "games", res.games);
+        opfor_json_kv_int(&j, "wins_a", res.wins_a);
+        opfor_json_kv_int(&j, "wins_b", res.wins_b);
+        opfor_json_kv_int(&j, "draws", res.draws);
+        opfor_json_kv_int(&j, "losses_a", res.wins_b);
+        opfor_json_kv_int(&j, "errors", res.errors);
+        opfor_json_kv_num(&j, "win_rate_a", res.win_rate_a);
+        opfor_json_key(&j, "ci95");
+        opfor_json_arr_begin(&j);
+        opfor_json_num(&j, res.ci_lo);
+        opfor_json_num(&j, res.ci_hi);
+        opfor_json_arr_end(&j);
+        opfor_json_kv_num(&j, "score_a", res.score_a);
+        opfor_json_key(&j, "a_by_side");
+        opfor_json_arr_begin(&j);
+        for (int s = 0; s < 2; s++) {
+            opfor_json_obj_begin(&j);
+            opfor_json_kv_int(&j, "side", s);
+            opfor_json_kv_int(&j, "games", res.a_games_side[s]);
+            opfor_json_kv_int(&j, "wins", res.a_wins_side[s]);
+            opfor_json_obj_end(&j);
+        }
+        opfor_json_arr_end(&j);
+        opfor_json_kv_num(&j, "mean_actions", res.mean_steps);
+        if (mode == OPFOR_MODE_PATROL) {
+            opfor_json_key(&j, "patrol");
+            opfor_json_obj_begin(&j);
+            opfor_json_kv_int(&j, "player_side", player);
+            opfor_json_kv_int(&j, "enemy_side", enemy);
+            opfor_json_kv_num(&j, "player_win_rate", prate);
+            opfor_json_key(&j, "player_ci95");
+            opfor_json_arr_begin(&j);
+            opfor_json_num(&j, plo);
+            opfor_json_num(&j, phi);
+            opfor_json_arr_end(&j);
+            opfor_json_kv_bool(&j, "director", director);
+            opfor_json_key(&j, "band");
+            opfor_json_arr_begin(&j);
+            opfor_json_num(&j, band_lo);
+            opfor_json_num(&j, band_hi);
+            opfor_json_arr_end(&j);
+            opfor_json_kv_int(&j, "rollouts", rollouts);
+            opfor_json_kv_int(&j, "spottings", spottings);
+            opfor_json_kv_int(&j, "steered", steered);
+            opfor_json_kv_int(&j, "generals_placed", generals);
+            opfor_json_kv_int(&j, "games_without_spotting", quiet_games);
+            opfor_json_kv_int(&j, "player_wins_without_spotting", quiet_wins);
+            opfor_json_obj_end(&j);
+        }
+        opfor_json_obj_end(&j);
+        opfor_json_end(&j);
+    } else {
+        printf("arena: %s (a) vs %s (b), %s, %ld games, seed %ld\n", pa, pb, mname, res.games,
+               seed);
+        for (int k = 0; k < nctx; k++)
+            printf("scenario: %s\n", names[k]);
+        printf("a wins %ld, b wins %ld, draws %ld, errors %ld\n", res.wins_a, res.wins_b, res.draws,
+               res.errors);
+        printf("win_rate_a %.3f (95%% CI %.3f-%.3f), score_a %.3f\n", res.win_rate_a, res.ci_lo,
+               res.ci_hi, res.score_a);
+        if (mode == OPFOR_MODE_PATROL)
+            printf("player (b) win rate %.3f (95%% CI %.3f-%.3f); director %s, band %.0f-%.0f%%, "
+                   "%ld spottings, %ld steered, %ld generals placed\n",
+                   prate, plo, phi, director ? "on" : "off", band_lo * 100.0, band_hi * 100.0,
+                   spottings, steered, generals);
+        if (mode == OPFOR_MODE_PATROL)
+            printf("%ld games over before any spotting, %ld of them won by the players\n",
+                   quiet_games, quiet_wins);
+        else
+            printf("a as side 0: %ld of %ld won; as side 1: %ld of %ld won\n", res.a_wins_side[0],
+                   res.a_games_side[0], res.a_wins_side[1], res.a_games_side[1]);
+        printf("mean %.1f actions per game\n", res.mean_steps);
+    }
+    if (!quiet && now_s() - prog.start >= 5.0)
+        fprintf(stderr, "arena: done in %.1f s\n", now_s() - prog.start);
+    opfor_arena_result_free(&res);
+    for (int k = 0; k < nctx; k++)
+        opfor_vk_rs_ctx_free(ctxs[k]);
+    return OPFOR_EXIT_OK;
+}
