@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "opfor/ai.h"
+#include "opfor/director.h"
 #include "opfor/rpc.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/builtin.h"
@@ -494,7 +495,7 @@ static int press_state_ok(const opfor__game_t *g, const opfor__table_t *t, opfor
 }
 
 static int press_patrol(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
-                        opfor__evlist_t *ev) {
+                        opfor__press_opt_t *opt, opfor__evlist_t *ev, opfor__gerr_t *err) {
     opfor_patrol_forces_t fo = opfor__game_forces(t);
     opfor_patrol_observe(g->cfg, &t->ps, &fo);
     for (int guard = 0; guard < 4 && t->status == OPFOR__GS_ACTIVE; guard++) {
@@ -520,7 +521,23 @@ static int press_patrol(const opfor__game_t *g, opfor__table_t *t, uint64_t log_
         memset(&pl, 0, sizeof pl);
         memset(&sw, 0, sizeof sw);
         sw.unit = -1;
+        if (opt && opt->steer) {
+            int rc = opt->steer(opt->ud, g, t, &pr.spot);
+            if (rc < 0)
+                return gerr(err, OPFOR_RPC_E_INTERNAL, rc, "the director failed: %s",
+                            opfor_strerror(rc));
+        } else if (opt && opt->has_spot) {
+            pr.spot = opt->spot;
+        }
+        if (opt) {
+            opt->spotted = 1;
+            opt->used = pr.spot;
+        }
         opfor_patrol_resolve_spot(g->cfg, &t->ps, &fo, &pr.spot, &t->rng, &pl, &sw);
+        /* Where the new generals stand: beside the unit they keep most in command. */
+        for (int k = 0; pl.placed && k < sw.ngenerals; k++)
+            opfor_director_place_general(g->cfg, &fo, sw.generals[k],
+                                         OPFOR_DIRECTOR_COMMAND_RADIUS);
         t->nunits = fo.nunits;
         t->nfigures = fo.nfigures;
         ev_spotted(g, t, log_seq, ev, &pr.spot, &pl, &sw);
@@ -561,14 +578,16 @@ static int press_competitive(const opfor__game_t *g, opfor__table_t *t, uint64_t
 }
 
 int opfor__game_press(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
-                      opfor__evlist_t *ev, opfor__gerr_t *err) {
+                      opfor__press_opt_t *opt, opfor__evlist_t *ev, opfor__gerr_t *err) {
     int rc = press_state_ok(g, t, err);
     if (rc < 0)
         return rc;
     t->order.open = 0; /* the last order's outcome is settled once the button is pressed */
-    if (g->mode == OPFOR_MODE_PATROL)
-        press_patrol(g, t, log_seq, ev);
-    else
+    if (g->mode == OPFOR_MODE_PATROL) {
+        rc = press_patrol(g, t, log_seq, opt, ev, err);
+        if (rc < 0)
+            return rc;
+    } else
         press_competitive(g, t, log_seq, ev);
     opfor__game_check_end(g, t, log_seq, ev);
     t->log_seq = log_seq;
@@ -591,8 +610,24 @@ int opfor__game_close(const opfor__game_t *g, opfor__table_t *t, uint64_t log_se
 int opfor__game_apply_entry(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
                             const char *kind, const void *payload, size_t len, opfor__evlist_t *ev,
                             opfor__gerr_t *err) {
-    if (strcmp(kind, "press") == 0)
-        return opfor__game_press(g, t, seq, ev, err);
+    if (strcmp(kind, "press") == 0) {
+        if (!len)
+            return opfor__game_press(g, t, seq, NULL, ev, err);
+        opfor__press_opt_t opt;
+        memset(&opt, 0, sizeof opt);
+        msgpack_unpacked u;
+        msgpack_unpacked_init(&u);
+        size_t off = 0;
+        int rc = msgpack_unpack_next(&u, payload, len, &off) == MSGPACK_UNPACK_SUCCESS
+                     ? opfor__press_payload_read(g, &u.data, &opt.spot, err)
+                     : gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+                            "log entry %llu: unreadable press payload", (unsigned long long)seq);
+        msgpack_unpacked_destroy(&u);
+        if (rc < 0)
+            return rc;
+        opt.has_spot = 1;
+        return opfor__game_press(g, t, seq, &opt, ev, err);
+    }
     if (strcmp(kind, "close") == 0)
         return opfor__game_close(g, t, seq, ev, err);
     if (strcmp(kind, "report") != 0 && strcmp(kind, "order") != 0)
@@ -612,6 +647,62 @@ int opfor__game_apply_entry(const opfor__game_t *g, opfor__table_t *t, uint64_t 
         rc = opfor__game_order(g, t, seq, &u.data, ev, err);
     msgpack_unpacked_destroy(&u);
     return rc;
+}
+
+/* ------------------------------------------------------------------ press payload */
+
+void opfor__press_payload_pack(const opfor_patrol_spot_t *spot, msgpack_packer *pk) {
+    msgpack_pack_map(pk, 1);
+    opfor_rpc_pack_cstr(pk, "spot");
+    msgpack_pack_map(pk, 5);
+    opfor_rpc_pack_cstr(pk, "type");
+    msgpack_pack_int(pk, spot->type);
+    opfor_rpc_pack_cstr(pk, "quality");
+    msgpack_pack_int(pk, spot->quality);
+    opfor_rpc_pack_cstr(pk, "dist_opt");
+    msgpack_pack_int(pk, spot->dist_opt);
+    opfor_rpc_pack_cstr(pk, "rolled");
+    msgpack_pack_int(pk, spot->rolled);
+    opfor_rpc_pack_cstr(pk, "direction");
+    msgpack_pack_int(pk, spot->direction);
+}
+
+int opfor__press_payload_read(const opfor__game_t *g, const msgpack_object *o,
+                              opfor_patrol_spot_t *spot, opfor__gerr_t *err) {
+    static const char *const keys[5] = {"type", "quality", "dist_opt", "rolled", "direction"};
+    int64_t v[5];
+    const msgpack_object *m = NULL;
+    if (o->type == MSGPACK_OBJECT_MAP)
+        for (uint32_t i = 0; i < o->via.map.size; i++) {
+            const msgpack_object_kv *kv = &o->via.map.ptr[i];
+            if (kv->key.type == MSGPACK_OBJECT_STR && kv->key.via.str.size == 4 &&
+                memcmp(kv->key.via.str.ptr, "spot", 4) == 0 && kv->val.type == MSGPACK_OBJECT_MAP)
+                m = &kv->val;
+        }
+    if (!m)
+        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO, "press payload: no `spot` map");
+    char why[160];
+    for (int k = 0; k < 5; k++) {
+        int rc = opfor_rpc_params_int(m, keys[k], -1000, 1000, &v[k], why, sizeof why);
+        if (rc == OPFOR_ENOENT)
+            snprintf(why, sizeof why, "missing");
+        if (rc != 0)
+            return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO, "press payload: spot.%s: %s",
+                        keys[k], why);
+    }
+    memset(spot, 0, sizeof *spot);
+    spot->type = (int)v[0];
+    spot->quality = (int)v[1];
+    spot->dist_opt = (int)v[2];
+    spot->rolled = (int)v[3];
+    spot->direction = (int)v[4];
+    if (spot->type >= 0 && spot->type < OPFOR_PT_COUNT && spot->dist_opt >= 0 &&
+        spot->dist_opt < g->cfg->ndist[spot->type])
+        spot->dice = g->cfg->dist[spot->type][spot->dist_opt].dice;
+    if (!opfor_director_allowed(g->cfg, spot))
+        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+                    "press payload: the spotting is not an allowed outcome of this scenario");
+    return 0;
 }
 
 /* ------------------------------------------------------------------ reading */

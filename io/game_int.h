@@ -149,9 +149,32 @@ void opfor__game_free(opfor__game_t *g);
  * negative code with err filled (t is then garbage: discard it). log_seq is the number the
  * log entry gets. --- */
 
-/* A press of the initiative button (XV.A; competitive: a D6 each, ties re-rolled). */
+/* How a press treats a spotting (Patrol Mode at level challenge, where the director picks
+ * among the allowed outcomes). The director runs on a worker (steer set, on a copy of the
+ * table); the outcome it picked is then logged with the press and given back as `spot`, so
+ * the committed press and every replay use it without running the director again. */
+typedef struct opfor__press_opt {
+    /* On a worker: called with the spotting the dice drew, may replace it; the table is as
+     * it stands at that press. Returns 0 or a negative code (the press then fails). */
+    int (*steer)(void *ud, const opfor__game_t *g, const opfor__table_t *t,
+                 opfor_patrol_spot_t *spot);
+    void *ud;                 /* passed to steer */
+    int has_spot;             /* 1: a spotting of this press takes `spot` instead of the dice */
+    opfor_patrol_spot_t spot; /* an allowed outcome (opfor_director_allowed) */
+    int spotted;              /* out: 1 when the press made a spotting */
+    opfor_patrol_spot_t used; /* out: the outcome it resolved */
+} opfor__press_opt_t;
+
+/* A press of the initiative button (XV.A; competitive: a D6 each, ties re-rolled). opt may
+ * be NULL (the dice decide every spotting). A new general joins the unit where he keeps the
+ * most units in command (the director's rule, ai/director.h). */
 int opfor__game_press(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
-                      opfor__evlist_t *ev, opfor__gerr_t *err);
+                      opfor__press_opt_t *opt, opfor__evlist_t *ev, opfor__gerr_t *err);
+/* The log payload of a steered press (a map {"spot": {...}}) into sb, and back: 0, or
+ * OPFOR_EPROTO with err when the payload is not a valid allowed outcome for g. */
+void opfor__press_payload_pack(const opfor_patrol_spot_t *spot, msgpack_packer *pk);
+int opfor__press_payload_read(const opfor__game_t *g, const msgpack_object *o,
+                              opfor_patrol_spot_t *spot, opfor__gerr_t *err);
 /* A report from the table: params as the `report` method takes them (the `game` key is
  * ignored). With `roll` the rolled dice go to *roll_total (may be NULL). */
 int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,

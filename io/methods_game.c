@@ -18,6 +18,8 @@
 
 #include "game_int.h"
 #include "methods_int.h"
+#include "opfor/ai.h"
+#include "opfor/director.h"
 #include "opfor/scores.h"
 #include "opfor/store.h"
 #include "opfor/workers.h"
@@ -270,8 +272,13 @@ typedef int (*apply_fn)(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
 
 static int apply_press(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
                        opfor__evlist_t *ev, opfor__gerr_t *err) {
-    (void)arg;
-    return opfor__game_press(g, t, seq, ev, err);
+    opfor__press_opt_t opt;
+    memset(&opt, 0, sizeof opt);
+    if (arg) {
+        opt.has_spot = 1;
+        opt.spot = *(const opfor_patrol_spot_t *)arg;
+    }
+    return opfor__game_press(g, t, seq, arg ? &opt : NULL, ev, err);
 }
 
 static int apply_report(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
@@ -601,6 +608,81 @@ int opfor__method_game_close(opfor_call_t *call, const msgpack_object *params) {
     return 0;
 }
 
+/* A press at level challenge: the director (ai/director.h) picks the outcome of a spotting on
+ * a worker, from a copy of the table; the press is then committed with that outcome in its
+ * log entry, so replays need no director. */
+typedef struct press_job {
+    opfor_job_t job;        /* must stay first */
+    opfor__game_t *g;       /* the game (a reference is held) */
+    uint64_t log_seq;       /* the game's log when the job began */
+    int rc;                 /* the dry press's result */
+    opfor__press_opt_t opt; /* out: whether it spotted, and what */
+    opfor__table_t t;       /* the table pressed (a copy) */
+} press_job_t;
+
+static int press_steer(void *ud, const opfor__game_t *g, const opfor__table_t *t,
+                       opfor_patrol_spot_t *spot) {
+    (void)ud;
+    opfor_director_config_t dc;
+    opfor_director_config_default(&dc);
+    opfor_director_t *d = NULL;
+    int rc = opfor_director_create(&d, &dc);
+    if (rc < 0)
+        return rc;
+    opfor_director_table_t tb = {
+        t->units,    t->nunits,  t->figures,
+        t->nfigures, t->ps.turn, &t->ps,
+        &t->rng,     g->enemy,   opfor_rng_mix64(g->row.seed ^ ((uint64_t)t->presses << 24))};
+    rc = opfor_director_steer_table(d, g->rs, &tb, spot);
+    opfor_director_free(d);
+    return rc < 0 ? rc : 0;
+}
+
+static void press_run(opfor_job_t *job) {
+    press_job_t *pj = (press_job_t *)job;
+    opfor__evlist_t ev;
+    opfor__evlist_init(&ev);
+    opfor__gerr_t err = {0, ""};
+    pj->opt.steer = press_steer;
+    pj->rc = opfor__game_press(pj->g, &pj->t, pj->log_seq + 1, &pj->opt, &ev, &err);
+    opfor__evlist_free(&ev);
+}
+
+static void press_done(opfor_job_t *job) {
+    press_job_t *pj = (press_job_t *)job;
+    opfor__game_t *g = pj->g;
+    opfor_call_t *call = job->call;
+    g->searching--;
+    if (g->unloaded) {
+        opfor_call_error(call, OPFOR_RPC_E_CANCELLED, "the game was unloaded during the press");
+    } else if (!job->ran || opfor_job_cancelled(job)) {
+        opfor_call_error(call, OPFOR_RPC_E_CANCELLED,
+                         "the press was cancelled (the client left or the server is stopping): "
+                         "press again");
+    } else if (g->t.log_seq != pj->log_seq) {
+        opfor_call_error(call, OPFOR_RPC_E_CANCELLED,
+                         "the game changed while the director chose the spotting: press again");
+    } else {
+        /* pj->rc < 0: the committed press reports the same error. */
+        msgpack_sbuffer sb;
+        msgpack_sbuffer_init(&sb);
+        msgpack_packer pk;
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        int spotted = pj->rc == 0 && pj->opt.spotted;
+        if (spotted)
+            opfor__press_payload_pack(&pj->opt.used, &pk);
+        opfor__evlist_t ev;
+        opfor__evlist_init(&ev);
+        if (commit(call, g, "press", spotted ? sb.data : NULL, spotted ? sb.size : 0, apply_press,
+                   spotted ? &pj->opt.used : NULL, &ev) == 0)
+            answer_ack(call, g, &ev, 0);
+        opfor__evlist_free(&ev);
+        msgpack_sbuffer_destroy(&sb);
+    }
+    game_unref(g);
+    free(pj);
+}
+
 int opfor__method_patrol_initiative(opfor_call_t *call, const msgpack_object *params) {
     static const char *const allowed[] = {"game", NULL};
     char id[64];
@@ -609,6 +691,28 @@ int opfor__method_patrol_initiative(opfor_call_t *call, const msgpack_object *pa
     opfor__game_t *g = get_game(call, id);
     if (!g)
         return 0;
+    if (g->mode == OPFOR_MODE_PATROL && g->level == OPFOR_AI_CHALLENGE && g->rs &&
+        g->t.status == OPFOR__GS_ACTIVE) {
+        press_job_t *pj = malloc(sizeof *pj);
+        if (!pj)
+            return OPFOR_ENOMEM;
+        memset(pj, 0, sizeof *pj);
+        pj->g = g;
+        pj->log_seq = g->t.log_seq;
+        memcpy(&pj->t, &g->t, sizeof pj->t);
+        pj->job.run = press_run;
+        pj->job.done = press_done;
+        pj->job.call = call;
+        snprintf(pj->job.key, sizeof pj->job.key, "%s", g->row.id);
+        int rc = opfor_workers_submit(opfor__server_workers(call->srv), &pj->job);
+        if (rc < 0) {
+            free(pj);
+            return rc;
+        }
+        g->refs++;
+        g->searching++;
+        return 0; /* answered by press_done */
+    }
     opfor__evlist_t ev;
     opfor__evlist_init(&ev);
     if (commit(call, g, "press", NULL, 0, apply_press, NULL, &ev) == 0)

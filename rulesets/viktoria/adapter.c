@@ -83,6 +83,16 @@ static int patrol_initiative(const struct opfor_vk_ctx *vctx, struct opfor_vk_st
     return opfor_patrol_engine_initiative(vctx, vst, &h);
 }
 
+/* The engine's reinforce hook in Patrol Mode: the enemy may still appear while spottings
+ * can place units, so killing the last known enemy does not end the game. */
+static int patrol_reinforce(const struct opfor_vk_ctx *vctx, const struct opfor_vk_state *vst,
+                            int side, void *user) {
+    (void)vctx;
+    const opfor_vk_rs_ctx_t *ctx = user;
+    const opfor_vk_rs_state_t *s = (const opfor_vk_rs_state_t *)(const void *)vst;
+    return opfor_patrol_engine_may_reinforce(ctx->pcfg, &s->ps, vst, side);
+}
+
 /* ---------------------------------------------------------------- context */
 
 int opfor_vk_rs_ctx_new(opfor_vk_rs_ctx_t **out, const opfor_scenario_t *sc, const char *label,
@@ -112,6 +122,7 @@ int opfor_vk_rs_ctx_new(opfor_vk_rs_ctx_t **out, const opfor_scenario_t *sc, con
         else
             rc = opfor_patrol_config_load(ctx->pcfg, sc, label ? label : "", diag);
         opt.initiative = patrol_initiative;
+        opt.reinforce = patrol_reinforce;
         opt.initiative_user = ctx;
     }
     if (rc == 0)

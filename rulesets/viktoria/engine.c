@@ -474,6 +474,13 @@ static int check_end(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int turn_o
                      opfor_vk_events_t *ev) {
     int n0 = side_units(st, 0), n1 = side_units(st, 1);
     int over = 0, winner = -2;
+    /* A side that may still gain units (a mode's reinforcements) has not lost yet. */
+    if (ctx->opt.reinforce) {
+        if (n0 == 0 && ctx->opt.reinforce(ctx, st, 0, ctx->opt.initiative_user))
+            n0 = -1;
+        if (n1 == 0 && ctx->opt.reinforce(ctx, st, 1, ctx->opt.initiative_user))
+            n1 = -1;
+    }
     if (n0 == 0 || n1 == 0) {
         over = 1;
         winner = n0 == 0 && n1 == 0 ? -1 : n0 == 0 ? 1 : 0;

@@ -63,3 +63,13 @@ int opfor_patrol_engine_initiative(const struct opfor_vk_ctx *ctx, struct opfor_
     }
     return ready[0] ? cfg->player : cfg->enemy;
 }
+
+int opfor_patrol_engine_may_reinforce(const opfor_patrol_config_t *cfg,
+                                      const opfor_patrol_state_t *ps,
+                                      const struct opfor_vk_state *st, int side) {
+    if (side != cfg->enemy)
+        return 0;
+    if (cfg->spot_limit > 0 && ps->placed >= cfg->spot_limit)
+        return 0;
+    return st->nunits < OPFOR_MAX_UNITS;
+}

@@ -339,6 +339,19 @@ if cg:
     made, norders, errors = play_turns(c, cg["game"], 30)
     check("competitive_plays", not errors and made >= 3, repr(errors))
 
+# Level challenge: the director picks spottings on a worker thread; the presses still answer,
+# the spotted units appear, and the restarted daemon rebuilds the same game from its log.
+err, cg = c.call("game.new", {"seed": 4, "id": "chal", "difficulty": "challenge"})
+n0 = len(cg["units"]) if cg else 0
+made, orders, errors = play_turns(c, "chal", 160)
+err, st = c.call("game.state", {"game": "chal"})
+check("challenge_plays", not errors and made >= 5 and orders >= 1 and err is None,
+      repr((errors, err))[:400])
+check("challenge_spots_units", st is not None and len(st["units"]) > n0,
+      repr((n0, st and len(st["units"]))))
+chal_hash = st and st["hash"]
+chal_seq = st and st["log_seq"]
+
 # Game over: every British unit leaves the table; the score goes to the high-score table.
 err, st = c.call("game.new", {"seed": 5, "id": "doomed"})
 brit = [u["name"] for u in st["units"] if u["player"]]
@@ -377,6 +390,9 @@ check("restart_lists_games", err is None and {"py1", "doomed"} <= {x["game"] for
 err, st = c.call("game.state", {"game": "py1"})
 check("restart_keeps_state", err is None and st["status"] == "closed" and st["log_seq"] > 16,
       repr(err))
+err, st = c.call("game.state", {"game": "chal"})
+check("restart_replays_director_presses", err is None and st["hash"] == chal_hash and
+      st["log_seq"] == chal_seq, repr((err, chal_hash, st and st["hash"])))
 c.close()
 check("quick_check_at_start", re.search(r"integrity ok", d.logtext()) is not None, "")
 d.stop()

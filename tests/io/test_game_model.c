@@ -92,6 +92,87 @@ static int press(opfor__game_t *g, tlog_t *log, opfor__evlist_t *ev) {
     return rc;
 }
 
+/* The string under key in event i of ev, at its top or (in_data) in its data map ("" when
+ * absent). */
+static void ev_str(const opfor__evlist_t *ev, int i, int in_data, const char *key, char *out,
+                   size_t n) {
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    size_t off = 0;
+    assert_int_equal(msgpack_unpack_next(&u, ev->buf[i].data, ev->buf[i].size, &off),
+                     MSGPACK_UNPACK_SUCCESS);
+    char why[64];
+    const msgpack_object *data = in_data ? opfor_rpc_params_get(&u.data, "data") : &u.data;
+    out[0] = '\0';
+    if (!data || opfor_rpc_params_str(data, key, out, n, why, sizeof why) != 0)
+        out[0] = '\0';
+    msgpack_unpacked_destroy(&u);
+}
+
+/* What the test's stand-in for the director did. */
+typedef struct steer_log {
+    int calls;                 /* spottings it saw */
+    opfor_patrol_spot_t drawn; /* the last draw */
+    opfor_patrol_spot_t chose; /* what it chose instead */
+} steer_log_t;
+
+/* A stand-in for the director: turns every spotting to the opposite compass point when that
+ * point has weight. */
+static int test_steer(void *ud, const opfor__game_t *g, const opfor__table_t *t,
+                      opfor_patrol_spot_t *spot) {
+    (void)t;
+    steer_log_t *sl = ud;
+    sl->calls++;
+    sl->drawn = *spot;
+    int d = (spot->direction + 4) % OPFOR_COMPASS_COUNT;
+    if (g->cfg->dir_weight[d] > 0)
+        spot->direction = d;
+    sl->chose = *spot;
+    return 0;
+}
+
+/* A press as the daemon makes it at level challenge: a dry run on a copy with the steering
+ * hook, then the committed press with the chosen outcome in its log payload. */
+static int press_steered(opfor__game_t *g, tlog_t *log, opfor__evlist_t *ev, steer_log_t *sl) {
+    opfor__table_t *dry = malloc(sizeof *dry);
+    memcpy(dry, &g->t, sizeof *dry);
+    opfor__press_opt_t opt;
+    memset(&opt, 0, sizeof opt);
+    opt.steer = test_steer;
+    opt.ud = sl;
+    opfor__evlist_t scratch;
+    opfor__evlist_init(&scratch);
+    opfor__gerr_t err = {0, ""};
+    int rc = opfor__game_press(g, dry, g->t.log_seq + 1, &opt, &scratch, &err);
+    opfor__evlist_free(&scratch);
+    free(dry);
+    if (rc < 0 || !opt.spotted)
+        return press(g, log, ev);
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    opfor__press_payload_pack(&opt.used, &pk);
+    opfor__evlist_init(ev);
+    rc = mutate(g, log, "press", &sb, ev, &err);
+    if (rc)
+        fprintf(stderr, "steered press: %s\n", err.msg);
+    /* The committed press spotted the chosen outcome. */
+    int spotted = 0;
+    for (int k = 0; rc == 0 && k < ev->n; k++) {
+        char kind[32], dir[32];
+        ev_str(ev, k, 0, "kind", kind, sizeof kind);
+        if (strcmp(kind, "spotted") != 0)
+            continue;
+        ev_str(ev, k, 1, "direction", dir, sizeof dir);
+        assert_string_equal(dir, opfor_vocab_name(opfor_compass_names, sl->chose.direction));
+        spotted++;
+    }
+    assert_true(rc != 0 || spotted == 1);
+    msgpack_sbuffer_destroy(&sb);
+    return rc;
+}
+
 /* The kind of event i of ev. */
 static void ev_kind(const opfor__evlist_t *ev, int i, char *out, size_t n, uint64_t *seq) {
     msgpack_unpacked u;
@@ -116,10 +197,10 @@ static int first_unit_of(const opfor__game_t *g, int side, int ready) {
 }
 
 /* Presses until someone holds the initiative; returns the pending kind. */
-static int press_until(opfor__game_t *g, tlog_t *log, int want) {
+static int press_until_steered(opfor__game_t *g, tlog_t *log, int want, steer_log_t *sl) {
     for (int i = 0; i < 200 && g->t.status == OPFOR__GS_ACTIVE; i++) {
         opfor__evlist_t ev;
-        assert_int_equal(press(g, log, &ev), 0);
+        assert_int_equal(sl ? press_steered(g, log, &ev, sl) : press(g, log, &ev), 0);
         uint64_t prev = 0;
         for (int k = 0; k < ev.n; k++) { /* events are numbered 1, 2, 3 ... without gaps */
             char kind[32];
@@ -163,6 +244,10 @@ static int press_until(opfor__game_t *g, tlog_t *log, int want) {
         }
     }
     return g->t.pending;
+}
+
+static int press_until(opfor__game_t *g, tlog_t *log, int want) {
+    return press_until_steered(g, log, want, NULL);
 }
 
 static void log_free(tlog_t *log) {
@@ -467,7 +552,7 @@ static void game_model_presses_orders_and_resolution(void **state) {
         opfor__gerr_t err = {0, ""};
         opfor__table_t *tmp = malloc(sizeof *tmp);
         memcpy(tmp, &g->t, sizeof *tmp);
-        assert_int_equal(opfor__game_press(g, tmp, 99, &ev, &err), OPFOR_EILLEGAL);
+        assert_int_equal(opfor__game_press(g, tmp, 99, NULL, &ev, &err), OPFOR_EILLEGAL);
         assert_non_null(strstr(err.msg, "ai.orders"));
         free(tmp);
         opfor__evlist_free(&ev);
@@ -607,6 +692,125 @@ static void game_model_competitive_rolls_for_the_initiative(void **state) {
     opfor__game_free(g);
 }
 
+/* Level challenge: the outcome the director chose is logged with the press, the spotting
+ * resolves it (not the dice's draw), and replay gives the same game without a director.
+ * Payloads that are not an allowed outcome are refused and change nothing. */
+static void game_model_steered_presses_are_logged_and_replayed(void **state) {
+    (void)state;
+    opfor__game_t *g = open_game("patrol_default", "", 21);
+    tlog_t *log = calloc(1, sizeof *log);
+    steer_log_t sl;
+    memset(&sl, 0, sizeof sl);
+    int steered_seen = 0;
+    for (int round = 0; round < 40 && g->t.status == OPFOR__GS_ACTIVE && steered_seen < 3;
+         round++) {
+        int before = sl.calls;
+        int p = press_until_steered(g, log, OPFOR__PEND_ENEMY, &sl);
+        (void)p;
+        if (sl.calls > before && sl.chose.direction != sl.drawn.direction) {
+            /* The committed game placed the chosen outcome: the log's last press payload
+               holds it, and a spotted event named its direction. */
+            steered_seen++;
+        }
+        if (g->t.pending == OPFOR__PEND_ENEMY) {
+            opfor__order_t o;
+            assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &o), 0);
+            msgpack_sbuffer sb;
+            msgpack_sbuffer_init(&sb);
+            msgpack_packer pk;
+            msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+            opfor__order_pack(g, &g->t, &o, &pk);
+            opfor__evlist_t e2;
+            opfor__evlist_init(&e2);
+            opfor__gerr_t err = {0, ""};
+            assert_int_equal(mutate(g, log, "order", &sb, &e2, &err), 0);
+            opfor__evlist_free(&e2);
+            msgpack_sbuffer_destroy(&sb);
+        }
+    }
+    assert_true(steered_seen >= 1);
+    int payloads = 0;
+    for (int i = 0; i < log->n; i++)
+        if (strcmp(log->kind[i], "press") == 0 && log->p[i].size > 0) {
+            msgpack_unpacked u;
+            msgpack_unpacked_init(&u);
+            size_t off = 0;
+            assert_int_equal(msgpack_unpack_next(&u, log->p[i].data, log->p[i].size, &off),
+                             MSGPACK_UNPACK_SUCCESS);
+            opfor_patrol_spot_t sp;
+            opfor__gerr_t err = {0, ""};
+            assert_int_equal(opfor__press_payload_read(g, &u.data, &sp, &err), 0);
+            msgpack_unpacked_destroy(&u);
+            payloads++;
+        }
+    assert_int_equal(payloads, sl.calls);
+
+    /* Replay from the log alone (no director) gives the same game. */
+    opfor__game_t *h = open_game("patrol_default", "", 21);
+    for (int i = 0; i < log->n; i++) {
+        opfor__evlist_t ev;
+        opfor__evlist_init(&ev);
+        opfor__gerr_t err = {0, ""};
+        int rc = opfor__game_apply_entry(h, &h->t, h->t.log_seq + 1, log->kind[i], log->p[i].data,
+                                         log->p[i].size, &ev, &err);
+        if (rc)
+            fprintf(stderr, "replay %d (%s): %s\n", i, log->kind[i], err.msg);
+        assert_int_equal(rc, 0);
+        opfor__evlist_free(&ev);
+    }
+    assert_int_equal(memcmp(&h->t, &g->t, sizeof h->t), 0);
+    opfor__game_free(h);
+
+    /* Bad payloads: named, refused, nothing changed. */
+    static const char *const bad[][2] = {
+        {"{}", "no `spot`"},
+        {"dir9", "not an allowed outcome"},
+        {"noq", "spot.quality: missing"},
+    };
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        msgpack_sbuffer sb;
+        msgpack_sbuffer_init(&sb);
+        msgpack_packer pk;
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        if (b == 0) {
+            msgpack_pack_map(&pk, 0);
+        } else {
+            msgpack_pack_map(&pk, 1);
+            opfor_rpc_pack_cstr(&pk, "spot");
+            msgpack_pack_map(&pk, b == 2 ? 4 : 5);
+            opfor_rpc_pack_cstr(&pk, "type");
+            msgpack_pack_int(&pk, 0);
+            if (b != 2) {
+                opfor_rpc_pack_cstr(&pk, "quality");
+                msgpack_pack_int(&pk, 2);
+            }
+            opfor_rpc_pack_cstr(&pk, "dist_opt");
+            msgpack_pack_int(&pk, 0);
+            opfor_rpc_pack_cstr(&pk, "rolled");
+            msgpack_pack_int(&pk, 12);
+            opfor_rpc_pack_cstr(&pk, "direction");
+            msgpack_pack_int(&pk, 9);
+        }
+        opfor__table_t *tmp = malloc(sizeof *tmp);
+        memcpy(tmp, &g->t, sizeof *tmp);
+        opfor__evlist_t ev;
+        opfor__evlist_init(&ev);
+        opfor__gerr_t err = {0, ""};
+        assert_int_equal(
+            opfor__game_apply_entry(g, tmp, g->t.log_seq + 1, "press", sb.data, sb.size, &ev, &err),
+            OPFOR_EPROTO);
+        if (!strstr(err.msg, bad[b][1]))
+            fprintf(stderr, "bad payload %zu: %s\n", b, err.msg);
+        assert_non_null(strstr(err.msg, bad[b][1]));
+        opfor__evlist_free(&ev);
+        free(tmp);
+        msgpack_sbuffer_destroy(&sb);
+    }
+    log_free(log);
+    free(log);
+    opfor__game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(game_model_opens_the_builtin_patrol),
@@ -615,6 +819,7 @@ int main(void) {
         cmocka_unit_test(game_model_reports_change_the_table),
         cmocka_unit_test(game_model_presses_orders_and_resolution),
         cmocka_unit_test(game_model_competitive_rolls_for_the_initiative),
+        cmocka_unit_test(game_model_steered_presses_are_logged_and_replayed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,6 +31,34 @@ static void game_open(game_t *gm, double spot_base) {
     free(m);
 }
 
+/* The engine's reinforce hook over the test's patrol hook. */
+static int reinforce(const struct opfor_vk_ctx *ctx, const struct opfor_vk_state *st, int side,
+                     void *user) {
+    (void)ctx;
+    const opfor_patrol_hook_t *h = user;
+    return opfor_patrol_engine_may_reinforce(h->cfg, h->ps, st, side);
+}
+
+static void game_open_reinforced(game_t *gm, double spot_base) {
+    memset(gm, 0, sizeof *gm);
+    gm->x = pfx_builtin();
+    gm->x->cfg.spot_base = spot_base;
+    gm->hook.cfg = &gm->x->cfg;
+    gm->hook.ps = &gm->x->ps;
+    gm->hook.rng = &gm->rng;
+    opfor_rng_seed(&gm->rng, 99, 1);
+    opfor_vk_options_t opt;
+    memset(&opt, 0, sizeof opt);
+    opt.initiative = opfor_patrol_engine_initiative;
+    opt.reinforce = reinforce;
+    opt.initiative_user = &gm->hook;
+    opfor_viktoria_model_t *m = calloc(1, sizeof *m);
+    opfor_diag_t d;
+    assert_int_equal(opfor_viktoria_model_default(m, &d), 0);
+    assert_int_equal(opfor_vk_ctx_init(&gm->ctx, &gm->x->sc, m, &opt, &d), 0);
+    free(m);
+}
+
 static void game_close(game_t *gm) {
     opfor_vk_ctx_free(gm->ctx);
     pfx_free(gm->x);
@@ -97,10 +125,96 @@ static void patrol_engine_no_spotting_without_odds(void **state) {
     game_close(&gm);
 }
 
+/* Plays st on with greedy choices until the game is over or `steps` decisions were made;
+ * returns the decisions made. */
+static int play_on(game_t *gm, opfor_vk_state_t *st, int steps) {
+    opfor_vk_action_t *acts = calloc(OPFOR_VK_MAX_ACTIONS, sizeof *acts);
+    opfor_rng_t prng;
+    opfor_rng_seed(&prng, 5, 2);
+    int k = 0;
+    for (; k < steps; k++) {
+        opfor_vk_settle(gm->ctx, st, NULL);
+        if (opfor_vk_is_terminal(gm->ctx, st))
+            break;
+        int n = opfor_vk_legal(gm->ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
+        assert_true(n > 0);
+        int i = opfor_vk_policy_choose(gm->ctx, st, OPFOR_VK_POLICY_GREEDY, acts, n, &prng);
+        assert_int_equal(opfor_vk_apply(gm->ctx, st, &acts[i], NULL), 0);
+    }
+    free(acts);
+    return k;
+}
+
+static void kill_side(opfor_vk_state_t *st, int side) {
+    for (int i = 0; i < st->nfigures; i++)
+        if (st->units[st->figures[i].unit].side == side)
+            st->figures[i].flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+}
+
+/* Destroying every enemy unit on the table ends a Patrol Mode game only when no more enemies
+ * can appear (docs/patrol-mode.md): while spottings may still place units, play goes on and
+ * the next spotting brings a new enemy; without the reinforce hook (or with the spotting
+ * limit reached) the players have won at the next end check. */
+static void patrol_engine_empty_enemy_waits_for_spottings(void **state) {
+    (void)state;
+    opfor_vk_state_t *st = calloc(1, sizeof *st);
+    /* With the hook and spottings to come: the game goes on until a unit is placed. */
+    game_t gm;
+    game_open_reinforced(&gm, 0.2);
+    int enemy = gm.x->cfg.enemy;
+    opfor_vk_state_init(gm.ctx, st, 11);
+    kill_side(st, enemy);
+    int n0 = st->nunits;
+    int steps = play_on(&gm, st, 400);
+    assert_true(gm.x->ps.placed > 0);
+    assert_true(st->nunits > n0);
+    assert_true(steps > 3);
+    /* The game lasted beyond the first activation: it is over only by the turn limit, or
+     * still running, or a side lost after the new enemies came. */
+    if (opfor_vk_is_terminal(gm.ctx, st))
+        assert_true(st->turn > 1 || st->nunits > n0);
+    game_close(&gm);
+
+    /* Spotting limit reached: the enemy is beaten at the next end check. */
+    game_open_reinforced(&gm, 0.2);
+    gm.x->cfg.spot_limit = 2;
+    gm.x->ps.placed = 2;
+    opfor_vk_state_init(gm.ctx, st, 11);
+    kill_side(st, enemy);
+    steps = play_on(&gm, st, 400);
+    assert_true(steps <= 1);
+    assert_true(opfor_vk_is_terminal(gm.ctx, st));
+    assert_int_equal(st->winner, gm.x->cfg.player);
+    game_close(&gm);
+
+    /* No reinforce hook (the plain engine): the same. */
+    game_open(&gm, 0.2);
+    opfor_vk_state_init(gm.ctx, st, 11);
+    kill_side(st, enemy);
+    steps = play_on(&gm, st, 400);
+    assert_true(steps <= 1);
+    assert_true(opfor_vk_is_terminal(gm.ctx, st));
+    assert_int_equal(st->winner, gm.x->cfg.player);
+    assert_int_equal(gm.x->ps.placed, 0);
+    game_close(&gm);
+
+    /* The players' side never gains units: losing them all ends the game at once. */
+    game_open_reinforced(&gm, 0.2);
+    opfor_vk_state_init(gm.ctx, st, 11);
+    kill_side(st, gm.x->cfg.player);
+    opfor_vk_settle(gm.ctx, st, NULL);
+    steps = play_on(&gm, st, 400);
+    assert_true(opfor_vk_is_terminal(gm.ctx, st));
+    assert_true(steps <= 1);
+    free(st);
+    game_close(&gm);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(patrol_engine_games_spawn_units),
         cmocka_unit_test(patrol_engine_no_spotting_without_odds),
+        cmocka_unit_test(patrol_engine_empty_enemy_waits_for_spottings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

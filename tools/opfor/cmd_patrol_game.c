@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "cmd_patrol_int.h"
 #include "opfor/ai.h"
+#include "opfor/director.h"
 #include "opfor/heuristic.h"
 #include "opfor/mcts.h"
 #include "opfor/orders.h"
@@ -37,13 +38,14 @@
 /* The game beyond its data: the AI, random streams, pending initiative. */
 typedef struct play {
     opfor__patrol_game_t *g;
-    opfor_vk_rs_ctx_t *ctx;  /* the ruleset's context, NULL when it could not be built */
-    opfor_vk_rs_state_t *st; /* the position handed to the AI */
-    opfor_game_t game;       /* the ruleset bound to ctx */
-    opfor_mcts_t *mcts;      /* the search */
-    opfor_heur_t heur;       /* the planner */
-    opfor_evaluator_t ev;    /* the planner as the search's evaluator */
-    opfor_rng_t rng;         /* presses, spottings, substitution dice */
+    opfor_vk_rs_ctx_t *ctx;     /* the ruleset's context, NULL when it could not be built */
+    opfor_vk_rs_state_t *st;    /* the position handed to the AI */
+    opfor_game_t game;          /* the ruleset bound to ctx */
+    opfor_mcts_t *mcts;         /* the search */
+    opfor_director_t *director; /* level challenge: steers spottings into the band, or NULL */
+    opfor_heur_t heur;          /* the planner */
+    opfor_evaluator_t ev;       /* the planner as the search's evaluator */
+    opfor_rng_t rng;            /* presses, spottings, substitution dice */
     uint64_t seed;
     uint64_t decisions; /* AI decisions so far: with the seed, they key each search */
     int level;          /* opfor_ai_level_t */
@@ -213,10 +215,18 @@ static void ai_open(play_t *p) {
         p->st = NULL;
         opfor_vk_rs_ctx_free(p->ctx);
         p->ctx = NULL;
+        return;
+    }
+    if (p->level == OPFOR_AI_CHALLENGE) { /* the game master who keeps the game close */
+        opfor_director_config_t dc;
+        opfor_director_config_default(&dc);
+        if (opfor_director_create(&p->director, &dc) != 0)
+            p->director = NULL;
     }
 }
 
 static void ai_close(play_t *p) {
+    opfor_director_free(p->director);
     opfor_mcts_free(p->mcts);
     opfor_vk_rs_ctx_free(p->ctx);
     free(p->st);
@@ -438,10 +448,29 @@ static void press(play_t *p) {
             return;
         }
         char buf[256];
-        printf("Spotted: %s\n", opfor_patrol_spot_str(&pr.spot, buf, sizeof buf));
+        int steered = 0;
+        if (p->director) { /* level challenge: an allowed outcome that keeps the game close */
+            opfor_director_table_t tb = {
+                g->units,
+                g->fo.nunits,
+                g->figures,
+                g->fo.nfigures,
+                g->ps.turn,
+                &g->ps,
+                &p->rng,
+                g->cfg.enemy,
+                opfor_rng_mix64(p->seed ^ ((uint64_t)g->ps.presses << 24))};
+            steered = opfor_director_steer_table(p->director, p->ctx, &tb, &pr.spot) == 1;
+        }
+        printf("Spotted: %s%s\n", opfor_patrol_spot_str(&pr.spot, buf, sizeof buf),
+               steered && p->verbose ? " (the director chose it over the dice's draw)" : "");
         opfor_patrol_placement_t pl;
         opfor_patrol_spawn_t sw;
         opfor_patrol_resolve_spot(&g->cfg, &g->ps, &g->fo, &pr.spot, &p->rng, &pl, &sw);
+        /* A new general joins the unit where he keeps the most units in command. */
+        for (int k = 0; pl.placed && k < sw.ngenerals; k++)
+            opfor_director_place_general(&g->cfg, &g->fo, sw.generals[k],
+                                         OPFOR_DIRECTOR_COMMAND_RADIUS);
         report_spawn(p, &pl, &sw);
         print_score(p);
         return;
@@ -623,9 +652,10 @@ static void briefing(play_t *p) {
     if (!p->ctx)
         printf("(The AI is not available: enemy orders are simple.)\n");
     else
-        printf("The enemy is played by the AI at level %s%s.\n",
-               opfor_ai_level_info(p->level)->name,
-               p->cheat ? ", cheating: it knows what will be spotted next" : "");
+        printf(
+            "The enemy is played by the AI at level %s%s%s.\n", opfor_ai_level_info(p->level)->name,
+            p->cheat ? ", cheating: it knows what will be spotted next" : "",
+            p->director ? "; the director keeps your chance to win between 40 and 60 percent" : "");
     printf("--- Turn %d ---\n", g->ps.turn);
     printf("Type `help` for the commands; `i` presses the initiative button.\n");
 }

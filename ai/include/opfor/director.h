@@ -136,6 +136,29 @@ int opfor_director_general_unit(const opfor_patrol_config_t *cfg, const opfor_pa
 int opfor_director_place_general(const opfor_patrol_config_t *cfg, opfor_patrol_forces_t *fo,
                                  int general, float radius);
 
+/* A Patrol Mode game kept as a table rather than as an engine state: the daemon's games and
+ * the terminal `opfor patrol` (ai/director_table.c). The units and figures as they stand at
+ * the spotting press, the patrol state and stream at that moment. */
+typedef struct opfor_director_table {
+    const opfor_unit_t *units;      /* unit slots in use: nunits */
+    int nunits;                     /* 1..OPFOR_MAX_UNITS */
+    const opfor_figure_t *figures;  /* figure slots in use: nfigures */
+    int nfigures;                   /* 1..OPFOR_MAX_FIGURES */
+    int turn;                       /* 1-based */
+    const opfor_patrol_state_t *ps; /* the game's patrol state */
+    const opfor_rng_t *rng;         /* the game's patrol stream (spotting and substitution) */
+    int enemy;                      /* the non-player side */
+    uint64_t key;                   /* keys the director's draws: the game seed and the press */
+} opfor_director_table_t;
+
+/* opfor_director_steer for a game kept as a table: builds the engine position at the
+ * initiative press (a "viktoria" Patrol Mode ruleset context rs, the AI's view of the game),
+ * keys the director to tb->key (opfor_director_begin) and steers *spot. Allocates the
+ * position (one state) for the call. Returns as opfor_director_steer, or OPFOR_ENOMEM. */
+struct opfor_vk_rs_ctx;
+int opfor_director_steer_table(opfor_director_t *d, const struct opfor_vk_rs_ctx *rs,
+                               const opfor_director_table_t *tb, opfor_patrol_spot_t *spot);
+
 /* An arena referee (opfor/arena.h) running a director with the config passed as user (NULL:
  * defaults) on each worker. */
 int opfor_director_referee(void *user, const opfor_game_t *g, opfor_arena_referee_t *out);

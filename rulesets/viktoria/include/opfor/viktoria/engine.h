@@ -113,6 +113,12 @@ struct opfor_vk_state;
 typedef int (*opfor_vk_initiative_fn)(const struct opfor_vk_ctx *ctx, struct opfor_vk_state *st,
                                       void *user);
 
+/* Whether a side that has no unit left may still gain units later (a mode's reinforcements,
+ * e.g. Patrol Mode's spottings): returns 1 to keep the game going. user is
+ * options.initiative_user. NULL: no side ever gains units, so an empty side has lost. */
+typedef int (*opfor_vk_reinforce_fn)(const struct opfor_vk_ctx *ctx,
+                                     const struct opfor_vk_state *st, int side, void *user);
+
 /* Built-in sequencing (used when options.initiative is NULL). */
 typedef enum opfor_vk_seq {
     OPFOR_VK_SEQ_COMPETITIVE = 0, /* a D6 per side for every activation, ties re-rolled */
@@ -128,7 +134,8 @@ typedef struct opfor_vk_options {
     int heavy_support[2]; /* per side: off-board guns are heavy (6 in blast) instead of field */
     opfor_vk_seq_t seq;   /* built-in sequencing */
     opfor_vk_initiative_fn initiative; /* a mode's own sequencing (Patrol Mode), or NULL */
-    void *initiative_user;             /* passed to initiative */
+    void *initiative_user;             /* passed to initiative and reinforce */
+    opfor_vk_reinforce_fn reinforce;   /* may an empty side still gain units? or NULL */
 } opfor_vk_options_t;
 
 /* Per-side off-board fire registration (IX). 16 bytes. */

@@ -33,4 +33,11 @@ typedef struct opfor_patrol_hook {
 int opfor_patrol_engine_initiative(const struct opfor_vk_ctx *ctx, struct opfor_vk_state *st,
                                    void *user);
 
+/* Whether `side` may still gain units in Patrol Mode: only the enemy does, through
+ * spottings, until the spotting limit is reached or no unit slot is free. For the engine's
+ * opfor_vk_options_t.reinforce, through a wrapper that finds cfg and ps. */
+int opfor_patrol_engine_may_reinforce(const opfor_patrol_config_t *cfg,
+                                      const opfor_patrol_state_t *ps,
+                                      const struct opfor_vk_state *st, int side);
+
 #endif
