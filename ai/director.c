@@ -472,12 +472,11 @@ int opfor_director_steer(opfor_director_t *d, const opfor_game_t *g, const void 
         d->outs[m] = t;
         thr[m] = tt;
     }
-    /* Of the draw and the candidates, the estimate nearest the target: the band's middle
-       when the game is too hard, its lower edge when it is too easy (some games are won
-       before anything is spotted, out of the director's reach, so it leans the other way
-       when it can act). A candidate that overshoots further than the draw misses is not
-       taken. */
-    double mid = harder ? d->cfg.band_lo : 0.5 * (d->cfg.band_lo + d->cfg.band_hi);
+    /* Of the draw and the candidates, the estimate nearest the band's middle. (Patrol Mode
+       games no longer end when the last known enemy falls while more may appear, so no
+       share of games is out of the director's reach and it need not lean either way.) A
+       candidate that overshoots further than the draw misses is not taken. */
+    double mid = 0.5 * (d->cfg.band_lo + d->cfg.band_hi);
     int best = 0;
     double best_gap = p > mid ? p - mid : mid - p;
     for (int i = 1; i <= k; i++) {

@@ -42,7 +42,10 @@ const char *opfor_heur_term_label(int term) {
 /* The one table of weights. Action terms first (threat to, threat from, cover, objective,
  * command, morale, role), then the position value. */
 const opfor_heur_weights_t opfor_heur_default_weights = {
-    .term = {1.0, 0.8, 0.35, 0.6, 0.45, 0.6, 0.6},
+    /* tuned against the behaviour table on seeds 2-4 of `opfor arena` (docs/ai.md): harm done
+       counts most, then the role's wishes; morale bonuses cost more activations than they
+       save, so they only break ties */
+    .term = {3.0, 0.8, 0.9, 0.8, 0.25, 0.2, 2.0},
     .figure = 1.0,
     .wounded = 0.6,
     .equipment = 3.0,

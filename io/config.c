@@ -20,6 +20,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "opfor/yamltext.h"
+
 static const opfor_config_option_t options[] = {
     {"socket", "PATH", "Unix socket to listen on, or \"none\" (default: see below)"},
     {"listen", "tcp://HOST:PORT", "also listen on TCP; loopback only unless --token-file is set"},
@@ -428,7 +430,7 @@ static int load_doc(opfor_config_t *c, struct fy_document *doc, opfor_diag_t *d)
     return 0;
 }
 
-static int load(opfor_config_t *c, const char *text, size_t len, const char *path, const char *name,
+static int load(opfor_config_t *c, const char *text, size_t len, const char *name,
                 opfor_diag_t *d) {
     opfor_diag_t local;
     if (!d)
@@ -445,8 +447,13 @@ static int load(opfor_config_t *c, const char *text, size_t len, const char *pat
         return msg(d, OPFOR_ENOMEM, "out of memory");
     fy_diag_set_collect_errors(diag, true);
     struct fy_parse_cfg cfg = {.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG, .diag = diag};
-    struct fy_document *doc = path ? fy_document_build_from_file(&cfg, path)
-                                   : fy_document_build_from_string(&cfg, text, len);
+    /* Text is checked before libfyaml sees it (its 0.7 scanner can loop on bad bytes). */
+    int trc = opfor_yaml_text_check(text, len, d);
+    if (trc < 0) {
+        fy_diag_unref(diag);
+        return trc;
+    }
+    struct fy_document *doc = fy_document_build_from_string(&cfg, text, len);
     int rc;
     if (!doc) {
         void *it = NULL;
@@ -455,8 +462,6 @@ static int load(opfor_config_t *c, const char *text, size_t len, const char *pat
             d->line = e->line + 1;
             d->col = e->column + 1;
             rc = msg(d, OPFOR_EPARSE, "%s", e->msg ? e->msg : "invalid YAML");
-        } else if (path && access(path, R_OK) != 0) {
-            rc = msg(d, OPFOR_EIO, "cannot read: %s", strerror(errno));
         } else {
             rc = 0; /* no document at all (empty, or only comments): nothing to set */
         }
@@ -471,7 +476,7 @@ static int load(opfor_config_t *c, const char *text, size_t len, const char *pat
 
 int opfor_config_load_string(opfor_config_t *c, const char *text, size_t len, const char *name,
                              opfor_diag_t *d) {
-    return load(c, text, len, NULL, name, d);
+    return load(c, text, len, name, d);
 }
 
 int opfor_config_load_file(opfor_config_t *c, const char *path, opfor_diag_t *d) {
@@ -491,7 +496,33 @@ int opfor_config_load_file(opfor_config_t *c, const char *path, opfor_diag_t *d)
         }
         return msg(d, OPFOR_EIO, "not a regular file");
     }
-    return load(c, NULL, 0, path, path, d);
+    if (st.st_size > OPFOR_CONFIG_MAX_BYTES) {
+        if (d) {
+            opfor_diag_clear(d);
+            snprintf(d->file, sizeof d->file, "%s", path);
+        }
+        return msg(d, OPFOR_EINVAL, "larger than %d bytes: not a config file",
+                   OPFOR_CONFIG_MAX_BYTES);
+    }
+    FILE *fp = fopen(path, "rb");
+    char *buf = fp ? malloc(OPFOR_CONFIG_MAX_BYTES + 1) : NULL;
+    size_t n = buf ? fread(buf, 1, OPFOR_CONFIG_MAX_BYTES + 1, fp) : 0;
+    int e = errno;
+    int bad = !fp || !buf || ferror(fp) || n > OPFOR_CONFIG_MAX_BYTES;
+    if (fp)
+        fclose(fp);
+    if (bad) {
+        free(buf);
+        if (d) {
+            opfor_diag_clear(d);
+            snprintf(d->file, sizeof d->file, "%s", path);
+        }
+        return msg(d, !buf && fp ? OPFOR_ENOMEM : OPFOR_EIO, "cannot read: %s",
+                   !buf && fp ? "out of memory" : strerror(e));
+    }
+    int rc = load(c, buf, n, path, d);
+    free(buf);
+    return rc;
 }
 
 /* --- listen address --- */

@@ -227,6 +227,35 @@ static void write_file(const char *path, const char *text, mode_t mode) {
     assert_int_equal(chmod(path, mode), 0);
 }
 
+/* A config file with bytes that are not UTF-8 is refused with its line and column before
+ * libfyaml sees it (its 0.7 scanner can loop on such input); good files still load, and a
+ * refused file changes nothing. */
+static void config_file_rejects_bad_bytes(void **state) {
+    (void)state;
+    char dir[] = "/tmp/opfor-test-cfg-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char good[300], bad[300];
+    snprintf(good, sizeof good, "%s/good.yaml", dir);
+    snprintf(bad, sizeof bad, "%s/bad.yaml", dir);
+    write_file(good, "log-level: debug\nmax-inflight: 7\n", 0600);
+    write_file(bad, "log-level: warn\nsocket: /tmp/\xc3\x28.sock\n", 0600);
+    opfor_config_t c;
+    opfor_config_defaults(&c);
+    opfor_diag_t d;
+    assert_int_equal(opfor_config_load_file(&c, good, &d), 0);
+    assert_int_equal(c.max_inflight, 7);
+    opfor_config_t before = c;
+    assert_int_equal(opfor_config_load_file(&c, bad, &d), OPFOR_EPARSE);
+    assert_string_equal(d.file, bad);
+    assert_int_equal(d.line, 2);
+    assert_int_equal(d.col, 14);
+    assert_int_equal(memcmp(&before, &c, sizeof c), 0);
+    assert_int_equal(opfor_config_load_file(&c, dir, &d), OPFOR_EIO); /* a directory */
+    unlink(good);
+    unlink(bad);
+    rmdir(dir);
+}
+
 static void config_token_file_checks(void **state) {
     (void)state;
     char dir[] = "/tmp/opfor-test-token-XXXXXX";
@@ -259,6 +288,7 @@ int main(void) {
         cmocka_unit_test(config_value_syntax),
         cmocka_unit_test(config_listen_and_loopback_rule),
         cmocka_unit_test(config_token_file_checks),
+        cmocka_unit_test(config_file_rejects_bad_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,7 +9,7 @@
  * opfor/player_bots.h and opfor/heuristic.h), and when that estimate leaves the challenge band
  * (default 40 to 60 percent) it compares by rollouts the allowed outcomes that push back
  * hardest by a quick threat guess, and takes the one (the draw included) whose estimate lies
- * nearest the band's middle, or its lower edge when the game is too easy for the players;
+ * nearest the band's middle;
  * inside the band the dice decide. It also places each general a spotting brings on with the
  * unit where he keeps the most units in command (VII: 18 inches).
  *

@@ -92,7 +92,10 @@ int opfor_config_set(opfor_config_t *c, const char *key, const char *value, opfo
  * negative OPFOR_E* code with d filled. */
 int opfor_config_load_string(opfor_config_t *c, const char *text, size_t len, const char *name,
                              opfor_diag_t *d);
-/* Same, reading the file at path. */
+/* Largest config file read (1 MiB): a config is a few lines. */
+#define OPFOR_CONFIG_MAX_BYTES (1 << 20)
+/* Same, reading the file at path (at most OPFOR_CONFIG_MAX_BYTES; text that is not UTF-8 is
+ * refused with its line and column before it is parsed). */
 int opfor_config_load_file(opfor_config_t *c, const char *path, opfor_diag_t *d);
 
 /* Checks the options together: listen must name a loopback address unless token_file is set.
