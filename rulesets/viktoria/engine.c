@@ -555,11 +555,14 @@ static int vk_next_side(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_v
         return -1;
     if (ctx->opt.initiative) {
         int s = ctx->opt.initiative(ctx, st, ctx->opt.initiative_user);
-        /* a mode may only hand the initiative to a side that can use it */
+        /* The hook may have brought units on (Patrol Mode's spottings act at once, XV.B): ask
+           again who can act. A mode may only hand the initiative to a side that can use it. */
+        r0 = opfor_vk_side_ready(ctx, st, 0);
+        r1 = opfor_vk_side_ready(ctx, st, 1);
         if (s == 0 && !r0)
-            s = 1;
+            s = r1 ? 1 : -1;
         else if (s == 1 && !r1)
-            s = 0;
+            s = r0 ? 0 : -1;
         return s;
     }
     if (ctx->opt.seq == OPFOR_VK_SEQ_SIDE_BY_SIDE) {

@@ -210,11 +210,45 @@ static void patrol_engine_empty_enemy_waits_for_spottings(void **state) {
     game_close(&gm);
 }
 
+/* Units a spotting brings on may act at once (XV.B): when the enemy has nobody ready and a
+ * press spots a unit, the next press may hand it the initiative. (The engine used to decide
+ * who could act before its hook spawned anything, so the newcomer had to wait.) */
+static void patrol_engine_spotted_units_may_act_at_once(void **state) {
+    (void)state;
+    opfor_vk_state_t *st = calloc(1, sizeof *st);
+    game_t gm;
+    game_open_reinforced(&gm, 0.5);
+    gm.x->cfg.spot_max = 0.6;
+    const opfor_patrol_state_t ps0 = gm.x->ps;
+    int enemy = gm.x->cfg.enemy, spotted = 0, enemy_first = 0;
+    for (uint64_t seed = 1; seed <= 120; seed++) {
+        gm.x->ps = ps0;
+        opfor_vk_state_init(gm.ctx, st, seed);
+        kill_side(st, enemy);
+        int n0 = st->nunits;
+        opfor_vk_settle(gm.ctx, st, NULL);
+        assert_false(opfor_vk_is_terminal(gm.ctx, st));
+        assert_int_equal(st->phase, OPFOR_VK_PH_SELECT_UNIT);
+        assert_true(opfor_vk_side_ready(gm.ctx, st, st->side)); /* whoever got it can act */
+        if (st->nunits > n0) {
+            spotted++;
+            enemy_first += st->side == enemy;
+        }
+    }
+    /* with a 50% spotting chance and one new unit against five players, about one game in
+       eleven: 120 games give a handful */
+    assert_true(spotted >= 30);
+    assert_true(enemy_first >= 2);
+    free(st);
+    game_close(&gm);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(patrol_engine_games_spawn_units),
         cmocka_unit_test(patrol_engine_no_spotting_without_odds),
         cmocka_unit_test(patrol_engine_empty_enemy_waits_for_spottings),
+        cmocka_unit_test(patrol_engine_spotted_units_may_act_at_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

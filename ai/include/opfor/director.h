@@ -18,13 +18,10 @@
  * opfor_patrol_engine_initiative (rulesets/viktoria/patrol_engine.c) on the state's own patrol
  * stream with the public Patrol Mode functions: while the next press would be a spotting it
  * presses, chooses, places and spawns; the first press that names a side is left to the
- * engine's hook, which then draws exactly what the director saw. (One difference from the
- * plain path: the engine checks which sides can act before its hook spawns anything, so a
- * unit spotted while its side had none ready cannot take the next press there; settled
- * first, it can, as XV.B lets spotted units act at once.) So no file of the rules changes, searches
- * (which copy states and never call the director) see the plain odds, and the patrol stream stays
- * the only source of the presses. A game loop calls opfor_director_chance at each chance node (the
- * arena does it through its referee).
+ * engine's hook, which then draws exactly what the director saw. So no file of the rules changes,
+ * searches (which copy states and never call the director) see the plain odds, and the patrol
+ * stream stays the only source of the presses. A game loop calls opfor_director_chance at each
+ * chance node (the arena does it through its referee).
  */
 #ifndef OPFOR_DIRECTOR_H
 #define OPFOR_DIRECTOR_H
