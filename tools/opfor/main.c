@@ -11,31 +11,11 @@
 
 #include "cli.h"
 
-/* Subcommands whose files have not landed yet resolve to NULL and are hidden. */
-#pragma weak opfor_cmd_calc
-#pragma weak opfor_cmd_dice
-#pragma weak opfor_cmd_scenario
-#pragma weak opfor_cmd_bench
-#pragma weak opfor_cmd_demo
-#pragma weak opfor_cmd_patrol
-#pragma weak opfor_cmd_scores
-#pragma weak opfor_cmd_selfplay
-#pragma weak opfor_cmd_display
-#pragma weak opfor_cmd_arena
-#pragma weak opfor_cmd_new
-#pragma weak opfor_cmd_games
-#pragma weak opfor_cmd_state
-#pragma weak opfor_cmd_initiative
-#pragma weak opfor_cmd_report
-#pragma weak opfor_cmd_orders
-#pragma weak opfor_cmd_watch
-#pragma weak opfor_cmd_close
-
 static const opfor_cli_cmd_t commands[] = {
     {"calc", opfor_cmd_calc, "the Viktoria! calculator: scores needed for any action"},
     {"dice", opfor_cmd_dice, "parse, roll and tabulate dice notation (\"3 dice + 6 inches\")"},
     {"scenario", opfor_cmd_scenario, "check, list and show scenario files"},
-    {"bench", opfor_cmd_bench, "benchmarks (calc, ...)"},
+    {"bench", opfor_cmd_bench, "benchmarks: calc, engine, mcts, rpc, display"},
     {"demo", opfor_cmd_demo, "a short tour of the calculator"},
     {"patrol", opfor_cmd_patrol, "Patrol Mode: initiative, spotting, placement, score (solo/coop)"},
     {"scores", opfor_cmd_scores, "the Patrol Mode high-score table"},
@@ -58,8 +38,7 @@ static void usage(FILE *f) {
                "opfor plays the non-player side of tabletop miniatures wargames.\n\n"
                "commands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
-        if (commands[i].fn)
-            fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n`opfor COMMAND --help` describes each command.\n");
 }
 
@@ -125,7 +104,7 @@ int main(int argc, char **argv) {
         return OPFOR_EXIT_OK;
     }
     for (size_t i = 0; i < NCOMMANDS; i++)
-        if (commands[i].fn && strcmp(argv[1], commands[i].name) == 0)
+        if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "opfor: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
