@@ -5,9 +5,10 @@
  * and only then swapped in, published as `event` notifications and answered: the answer is the
  * acknowledgement that the entry is durable. Games load lazily by replaying their logs from
  * the latest snapshot; a snapshot is written every OPFOR__GAME_SNAPSHOT_EVERY entries. AI
- * orders are planned on the daemon's worker threads on a copy of the table; a job holds a
- * reference on its game and is cancelled when its client leaves or the game changes. Loop
- * thread only, except plan_run.
+ * orders (and, at level challenge, the director's choice of a spotting) are worked out on the
+ * daemon's worker threads on a copy of the table; a job holds a reference on its game and is
+ * cancelled when its client leaves or the game changes. Loop thread only, except plan_run and
+ * press_run.
  */
 #include "games_int.h"
 
@@ -608,6 +609,22 @@ int opfor__method_game_close(opfor_call_t *call, const msgpack_object *params) {
     return 0;
 }
 
+/* Hands a job for game g to the worker threads (keyed by the game, so a change to it cancels
+ * the job); the game is held until the job's done callback. 0 or a negative error. */
+static int submit_job(opfor_call_t *call, opfor__game_t *g, opfor_job_t *job, opfor_job_fn run,
+                      opfor_job_fn done) {
+    job->run = run;
+    job->done = done;
+    job->call = call;
+    snprintf(job->key, sizeof job->key, "%s", g->row.id);
+    int rc = opfor_workers_submit(opfor__server_workers(call->srv), job);
+    if (rc < 0)
+        return rc;
+    g->refs++;
+    g->searching++;
+    return 0;
+}
+
 /* A press at level challenge: the director (ai/director.h) picks the outcome of a spotting on
  * a worker, from a copy of the table; the press is then committed with that outcome in its
  * log entry, so replays need no director. */
@@ -700,18 +717,10 @@ int opfor__method_patrol_initiative(opfor_call_t *call, const msgpack_object *pa
         pj->g = g;
         pj->log_seq = g->t.log_seq;
         memcpy(&pj->t, &g->t, sizeof pj->t);
-        pj->job.run = press_run;
-        pj->job.done = press_done;
-        pj->job.call = call;
-        snprintf(pj->job.key, sizeof pj->job.key, "%s", g->row.id);
-        int rc = opfor_workers_submit(opfor__server_workers(call->srv), &pj->job);
-        if (rc < 0) {
+        int rc = submit_job(call, g, &pj->job, press_run, press_done);
+        if (rc < 0)
             free(pj);
-            return rc;
-        }
-        g->refs++;
-        g->searching++;
-        return 0; /* answered by press_done */
+        return rc; /* 0: answered by press_done */
     }
     opfor__evlist_t ev;
     opfor__evlist_init(&ev);
@@ -869,17 +878,11 @@ int opfor__method_ai_orders(opfor_call_t *call, const msgpack_object *params) {
     pj->log_seq = g->t.log_seq;
     pj->rc = 0;
     memcpy(&pj->t, &g->t, sizeof pj->t);
-    pj->job.run = plan_run;
-    pj->job.done = plan_done;
-    pj->job.call = call;
-    snprintf(pj->job.key, sizeof pj->job.key, "%s", g->row.id);
-    int rc = opfor_workers_submit(opfor__server_workers(call->srv), &pj->job);
+    int rc = submit_job(call, g, &pj->job, plan_run, plan_done);
     if (rc < 0) {
         free(pj);
         return rc;
     }
-    g->refs++;
-    g->searching++;
     pj->next = g->jobs;
     g->jobs = pj;
     return 0; /* answered by plan_done */

@@ -196,6 +196,23 @@ static int first_unit_of(const opfor__game_t *g, int side, int ready) {
     return -1;
 }
 
+/* The AI plans the order of the enemy unit holding the initiative; it is logged. */
+static void give_order(opfor__game_t *g, tlog_t *log) {
+    opfor__order_t o;
+    assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &o), 0);
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    opfor__order_pack(g, &g->t, &o, &pk);
+    opfor__evlist_t e2;
+    opfor__evlist_init(&e2);
+    opfor__gerr_t err = {0, ""};
+    assert_int_equal(mutate(g, log, "order", &sb, &e2, &err), 0);
+    opfor__evlist_free(&e2);
+    msgpack_sbuffer_destroy(&sb);
+}
+
 /* Presses until someone holds the initiative; returns the pending kind. */
 static int press_until_steered(opfor__game_t *g, tlog_t *log, int want, steer_log_t *sl) {
     for (int i = 0; i < 200 && g->t.status == OPFOR__GS_ACTIVE; i++) {
@@ -228,19 +245,7 @@ static int press_until_steered(opfor__game_t *g, tlog_t *log, int want, steer_lo
             opfor__evlist_free(&e2);
             msgpack_sbuffer_destroy(&sb);
         } else if (g->t.pending == OPFOR__PEND_ENEMY) {
-            opfor__order_t o;
-            assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &o), 0);
-            msgpack_sbuffer sb;
-            msgpack_sbuffer_init(&sb);
-            msgpack_packer pk;
-            msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-            opfor__order_pack(g, &g->t, &o, &pk);
-            opfor__evlist_t e2;
-            opfor__evlist_init(&e2);
-            opfor__gerr_t err = {0, ""};
-            assert_int_equal(mutate(g, log, "order", &sb, &e2, &err), 0);
-            opfor__evlist_free(&e2);
-            msgpack_sbuffer_destroy(&sb);
+            give_order(g, log);
         }
     }
     return g->t.pending;
@@ -669,19 +674,7 @@ static void game_model_competitive_rolls_for_the_initiative(void **state) {
             opfor__evlist_free(&ev);
             msgpack_sbuffer_destroy(&sb);
         } else {
-            opfor__order_t o;
-            assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &o), 0);
-            msgpack_sbuffer sb;
-            msgpack_sbuffer_init(&sb);
-            msgpack_packer pk;
-            msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-            opfor__order_pack(g, &g->t, &o, &pk);
-            opfor__evlist_t ev;
-            opfor__evlist_init(&ev);
-            opfor__gerr_t err = {0, ""};
-            assert_int_equal(mutate(g, log, "order", &sb, &ev, &err), 0);
-            opfor__evlist_free(&ev);
-            msgpack_sbuffer_destroy(&sb);
+            give_order(g, log);
         }
     }
     assert_true(seen[OPFOR__PEND_PLAYER] > 0);
@@ -712,21 +705,8 @@ static void game_model_steered_presses_are_logged_and_replayed(void **state) {
                holds it, and a spotted event named its direction. */
             steered_seen++;
         }
-        if (g->t.pending == OPFOR__PEND_ENEMY) {
-            opfor__order_t o;
-            assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &o), 0);
-            msgpack_sbuffer sb;
-            msgpack_sbuffer_init(&sb);
-            msgpack_packer pk;
-            msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-            opfor__order_pack(g, &g->t, &o, &pk);
-            opfor__evlist_t e2;
-            opfor__evlist_init(&e2);
-            opfor__gerr_t err = {0, ""};
-            assert_int_equal(mutate(g, log, "order", &sb, &e2, &err), 0);
-            opfor__evlist_free(&e2);
-            msgpack_sbuffer_destroy(&sb);
-        }
+        if (g->t.pending == OPFOR__PEND_ENEMY)
+            give_order(g, log);
     }
     assert_true(steered_seen >= 1);
     int payloads = 0;

@@ -12,25 +12,6 @@ typedef struct game {
     opfor_rng_t rng;
 } game_t;
 
-static void game_open(game_t *gm, double spot_base) {
-    memset(gm, 0, sizeof *gm);
-    gm->x = pfx_builtin();
-    gm->x->cfg.spot_base = spot_base;
-    gm->hook.cfg = &gm->x->cfg;
-    gm->hook.ps = &gm->x->ps;
-    gm->hook.rng = &gm->rng;
-    opfor_rng_seed(&gm->rng, 99, 1);
-    opfor_vk_options_t opt;
-    memset(&opt, 0, sizeof opt);
-    opt.initiative = opfor_patrol_engine_initiative;
-    opt.initiative_user = &gm->hook;
-    opfor_viktoria_model_t *m = calloc(1, sizeof *m);
-    opfor_diag_t d;
-    assert_int_equal(opfor_viktoria_model_default(m, &d), 0);
-    assert_int_equal(opfor_vk_ctx_init(&gm->ctx, &gm->x->sc, m, &opt, &d), 0);
-    free(m);
-}
-
 /* The engine's reinforce hook over the test's patrol hook. */
 static int reinforce(const struct opfor_vk_ctx *ctx, const struct opfor_vk_state *st, int side,
                      void *user) {
@@ -39,7 +20,9 @@ static int reinforce(const struct opfor_vk_ctx *ctx, const struct opfor_vk_state
     return opfor_patrol_engine_may_reinforce(h->cfg, h->ps, st, side);
 }
 
-static void game_open_reinforced(game_t *gm, double spot_base) {
+/* A game on the built-in patrol scenario with the Patrol Mode hook; with_reinforce also plugs
+ * the reinforce hook in (the enemy is beaten only when none may appear). */
+static void game_open_with(game_t *gm, double spot_base, int with_reinforce) {
     memset(gm, 0, sizeof *gm);
     gm->x = pfx_builtin();
     gm->x->cfg.spot_base = spot_base;
@@ -50,13 +33,21 @@ static void game_open_reinforced(game_t *gm, double spot_base) {
     opfor_vk_options_t opt;
     memset(&opt, 0, sizeof opt);
     opt.initiative = opfor_patrol_engine_initiative;
-    opt.reinforce = reinforce;
+    opt.reinforce = with_reinforce ? reinforce : NULL;
     opt.initiative_user = &gm->hook;
     opfor_viktoria_model_t *m = calloc(1, sizeof *m);
     opfor_diag_t d;
     assert_int_equal(opfor_viktoria_model_default(m, &d), 0);
     assert_int_equal(opfor_vk_ctx_init(&gm->ctx, &gm->x->sc, m, &opt, &d), 0);
     free(m);
+}
+
+static void game_open(game_t *gm, double spot_base) {
+    game_open_with(gm, spot_base, 0);
+}
+
+static void game_open_reinforced(game_t *gm, double spot_base) {
+    game_open_with(gm, spot_base, 1);
 }
 
 static void game_close(game_t *gm) {
