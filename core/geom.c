@@ -41,13 +41,7 @@ static int clamp_n(int n) {
     return n > OPFOR_POLY_MAX_PTS ? OPFOR_POLY_MAX_PTS : n;
 }
 
-opfor_vec_t opfor_vnorm(opfor_vec_t v) {
-    float l2 = opfor_vlen2(v);
-    if (!(l2 > 0.0f) || !isfinite(l2))
-        return opfor_pt(0.0f, 0.0f);
-    float l = sqrtf(l2);
-    return opfor_pt(v.x / l, v.y / l);
-}
+/* (opfor_vnorm is inline in geom.h) */
 
 opfor_vec_t opfor_vrot(opfor_vec_t v, float c, float s) {
     return opfor_pt(v.x * c - v.y * s, v.x * s + v.y * c);
@@ -55,21 +49,7 @@ opfor_vec_t opfor_vrot(opfor_vec_t v, float c, float s) {
 
 /* ---- segments ---- */
 
-float opfor_seg_closest_t(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p) {
-    opfor_vec_t ab = opfor_vsub(b, a);
-    float l2 = opfor_vlen2(ab);
-    if (!(l2 > 0.0f))
-        return 0.0f;
-    return clamp01(opfor_vdot(opfor_vsub(p, a), ab) / l2);
-}
-
-opfor_pt_t opfor_seg_closest(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p) {
-    return opfor_vlerp(a, b, opfor_seg_closest_t(a, b, p));
-}
-
-float opfor_seg_dist_pt(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p) {
-    return opfor_dist(opfor_seg_closest(a, b, p), p);
-}
+/* (opfor_seg_closest_t, opfor_seg_closest, opfor_seg_dist_pt are inline in geom.h) */
 
 /* Collinear (or degenerate) segments: the first point of a-b that also lies on c-d. */
 static int collinear_overlap(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, opfor_pt_t d, float *t,
@@ -114,28 +94,17 @@ static int collinear_overlap(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, opfor_pt_
     return 1;
 }
 
-int opfor_seg_intersect(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, opfor_pt_t d, float *t,
-                        float *u) {
+/* The general case of opfor_seg_intersect is inline in geom.h. */
+int opfor__seg_intersect_parallel(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, opfor_pt_t d, float *t,
+                                  float *u) {
     opfor_vec_t r = opfor_vsub(b, a), s = opfor_vsub(d, c), qp = opfor_vsub(c, a);
-    float den = opfor_vcross(r, s);
-    if (den == 0.0f) {
-        /* Parallel: they meet only when collinear. */
-        if (opfor_vcross(qp, r) != 0.0f || opfor_vcross(qp, s) != 0.0f) {
-            /* Not on one line, unless one of them is a single point. */
-            if (opfor_vlen2(r) > 0.0f && opfor_vlen2(s) > 0.0f)
-                return 0;
-        }
-        return collinear_overlap(a, b, c, d, t, u);
+    /* Parallel: they meet only when collinear. */
+    if (opfor_vcross(qp, r) != 0.0f || opfor_vcross(qp, s) != 0.0f) {
+        /* Not on one line, unless one of them is a single point. */
+        if (opfor_vlen2(r) > 0.0f && opfor_vlen2(s) > 0.0f)
+            return 0;
     }
-    float tt = opfor_vcross(qp, s) / den;
-    float uu = opfor_vcross(qp, r) / den;
-    if (!(tt >= 0.0f && tt <= 1.0f && uu >= 0.0f && uu <= 1.0f))
-        return 0;
-    if (t)
-        *t = tt;
-    if (u)
-        *u = uu;
-    return 1;
+    return collinear_overlap(a, b, c, d, t, u);
 }
 
 float opfor_seg_seg_dist(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, opfor_pt_t d) {
@@ -181,17 +150,7 @@ int opfor_seg_circle(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, float r, float *t
 
 /* ---- bases ---- */
 
-float opfor_base_dist(opfor_pt_t c1, float r1, opfor_pt_t c2, float r2) {
-    float d = opfor_dist(c1, c2) - r1 - r2;
-    return d > 0.0f ? d : 0.0f;
-}
-
-int opfor_bases_overlap(opfor_pt_t c1, float r1, opfor_pt_t c2, float r2, float tol) {
-    float rs = r1 + r2 - tol;
-    if (!(rs > 0.0f))
-        return 0;
-    return opfor_dist2(c1, c2) < rs * rs;
-}
+/* (opfor_base_dist and opfor_bases_overlap are inline in geom.h) */
 
 /* ---- polygons ---- */
 
@@ -266,6 +225,16 @@ int opfor_poly_seg_intersects(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_
         return 0;
     if (opfor_poly_contains(pts, n, a) || opfor_poly_contains(pts, n, b))
         return 1;
+    for (int i = 0, j = n - 1; i < n; j = i++)
+        if (opfor_seg_intersect(a, b, pts[j], pts[i], NULL, NULL))
+            return 1;
+    return 0;
+}
+
+int opfor_poly_seg_crosses(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b) {
+    n = clamp_n(n);
+    if (n < 3)
+        return 0;
     for (int i = 0, j = n - 1; i < n; j = i++)
         if (opfor_seg_intersect(a, b, pts[j], pts[i], NULL, NULL))
             return 1;

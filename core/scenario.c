@@ -5,7 +5,11 @@
  * the table is reported at its file:line:column with the allowed alternatives. Parsing
  * fills the fixed-size opfor_scenario_t directly; nothing here is needed after loading
  * except the `patrol:` node, whose document is kept alive until opfor_scenario_free.
- * Rules: Viktoria! IV (units), VII (leaders), XIII (weather), XIV and XV (scenarios).
+ * Tracks and runways (XII.C, XII.D) are written as terrain entries but stored apart
+ * (opfor_route_t); the machine keys of a unit (payload, fire_out, embarked_in, track,
+ * airborne) fill opfor_unit_machine_t, resolved once every unit is known.
+ * Rules: Viktoria! IV (units), VII (leaders), XII.C-D (machines), XIII (weather), XIV and XV
+ * (scenarios).
  */
 #include "opfor/scenario.h"
 #include "opfor/yamltext.h"
@@ -58,6 +62,7 @@ typedef struct ctx {
     int err; /* first error, 0 while none */
     struct fy_node *fig_src[OPFOR_MAX_FIGURES];
     struct fy_node *unit_src[OPFOR_MAX_UNITS];
+    struct fy_node *embark_src[OPFOR_MAX_UNITS]; /* value of a unit's embarked_in, or NULL */
 } ctx_t;
 
 /* One key of a mapping: its name and, once read, its key and value nodes. */
@@ -443,6 +448,51 @@ static int kind_line_ok(int kind) {
            kind == OPFOR_TK_ROAD || kind == OPFOR_TK_RIVER || kind == OPFOR_TK_FIELD_WORKS;
 }
 
+/* A track or runway (XII.C, XII.D): only name, kind and line are allowed; a runway is one
+ * straight segment. f holds the terrain entry's fields; line is the index of `line`. */
+static int parse_route(ctx_t *c, struct fy_node *n, struct fy_node *alt, const field_t *f, int nf,
+                       int line, const char *name, int kind) {
+    opfor_scenario_t *sc = c->sc;
+    const char *what = kind == OPFOR_ROUTE_TRACK ? "track" : "runway";
+    for (int i = 0; i < nf; i++)
+        if (f[i].v && i > 1 && i != line)
+            return fail(c, OPFOR_EPARSE, f[i].k, n, "a %s takes only name, kind and line", what);
+    if (!f[line].v)
+        return fail(c, OPFOR_EPARSE, n, alt, "a %s is drawn with line: [[x, y], ...]", what);
+    if (sc->nroutes >= OPFOR_MAX_ROUTES)
+        return fail(c, OPFOR_EFULL, n, alt, "too many tracks and runways: at most %d",
+                    OPFOR_MAX_ROUTES);
+    opfor_route_t *r = &sc->routes[sc->nroutes];
+    memset(r, 0, sizeof *r);
+    int np = 0;
+    if (kind == OPFOR_ROUTE_RUNWAY && fy_node_is_sequence(f[line].v) &&
+        fy_node_sequence_item_count(f[line].v) != 2)
+        return fail(c, OPFOR_EPARSE, f[line].v, f[line].k,
+                    "a runway is one straight strip: line: [[x, y], [x, y]], found %d points",
+                    fy_node_sequence_item_count(f[line].v));
+    if (get_pts(c, f[line].v, f[line].k, what, 2,
+                kind == OPFOR_ROUTE_RUNWAY ? 2 : OPFOR_POLY_MAX_PTS, &sc->table, r->pts, &np))
+        return c->err;
+    for (int i = 0; i + 1 < np; i++)
+        r->length += opfor_dist(r->pts[i], r->pts[i + 1]);
+    if (!(r->length > 0.1f))
+        return fail(c, OPFOR_ERANGE, f[line].v, f[line].k, "the %s has no length", what);
+    for (int i = 0; i < sc->nroutes; i++)
+        if (name[0] && strcasecmp(sc->routes[i].name, name) == 0)
+            return fail(c, OPFOR_EPARSE, f[0].v, n, "a track or runway named '%s' already exists",
+                        name);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->kind = (uint8_t)kind;
+    r->npts = (uint8_t)np;
+    if (kind == OPFOR_ROUTE_RUNWAY && r->length < OPFOR_RUNWAY_MIN)
+        warn(c, f[line].v, f[line].k,
+             "runway '%s' is %.1f in long: aeroplanes need %g in to take off or land "
+             "(Viktoria! XII.D)",
+             name, (double)r->length, (double)OPFOR_RUNWAY_MIN);
+    sc->nroutes++;
+    return 0;
+}
+
 static int parse_feature(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
     enum { NAME, KIND, POLY, LINE, RECT, CIRC, WIDTH, COVER, SIGHT, MOVE, HIDES, CLOSED, NF };
     field_t f[NF] = {{"name", 0, 0},  {"kind", 0, 0},  {"polygon", 0, 0},
@@ -460,8 +510,20 @@ static int parse_feature(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
         return c->err;
     if (f[NAME].v && get_str(c, f[NAME].v, f[NAME].k, "feature name", name, sizeof name))
         return c->err;
-    if (get_enum(c, f[KIND].v, f[KIND].k, "terrain kind", opfor_terrain_kind_names, &kind))
-        return c->err;
+    {
+        char kbuf[SCALAR_MAX], sh[48], list[400];
+        if (get_str(c, f[KIND].v, f[KIND].k, "terrain kind", kbuf, sizeof kbuf))
+            return c->err;
+        if (strcasecmp(kbuf, "track") == 0 || strcasecmp(kbuf, "runway") == 0)
+            return parse_route(c, n, alt, f, NF, LINE, name,
+                               strcasecmp(kbuf, "track") == 0 ? OPFOR_ROUTE_TRACK
+                                                              : OPFOR_ROUTE_RUNWAY);
+        if (opfor_vocab_lookup(opfor_terrain_kind_names, kbuf, &kind) != 0)
+            return fail(c, OPFOR_EPARSE, f[KIND].v, f[KIND].k,
+                        "unknown terrain kind %s; expected one of: %s, track, runway",
+                        shown(f[KIND].v, sh, sizeof sh),
+                        opfor_vocab_list(opfor_terrain_kind_names, list, sizeof list));
+    }
     struct fy_node *second = NULL;
     int nshapes = 0;
     for (int i = POLY; i <= CIRC; i++)
@@ -808,12 +870,85 @@ static int new_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, opfor_unit
     return 0;
 }
 
+/* The machine keys of the unit being parsed (index sc->nunits), XII.C and XII.D: payload and
+ * fire_out for vehicles, track for trains (vehicles confined to a track), airborne for
+ * aeroplanes, embarked_in (resolved later, by resolve_machines) for any unit. */
+static int parse_machine(ctx_t *c, struct fy_node *pk, struct fy_node *pv, struct fy_node *fk,
+                         struct fy_node *fv, struct fy_node *ev, struct fy_node *tk,
+                         struct fy_node *tv, struct fy_node *ak, struct fy_node *av, int type) {
+    opfor_scenario_t *sc = c->sc;
+    opfor_unit_machine_t *m = &sc->machine[sc->nunits];
+    const char *tname = opfor_vocab_name(opfor_unit_type_names, type);
+    int v;
+    memset(m, 0, sizeof *m);
+    c->embark_src[sc->nunits] = ev;
+    if (pv) {
+        if (get_int(c, pv, pk, "payload", 0, 64, &v))
+            return c->err;
+        if (v > 0 && type != OPFOR_UT_VEHICLE)
+            return fail(c, OPFOR_EPARSE, pv, pk,
+                        "only vehicles carry passengers (Viktoria! XII.C); this unit is %s", tname);
+        m->payload = (uint8_t)v;
+    }
+    if (fv) {
+        if (get_int(c, fv, fk, "fire_out", 0, 64, &v))
+            return c->err;
+        if (v > m->payload)
+            return fail(c, OPFOR_ERANGE, fv, fk,
+                        "fire_out (%d) may not exceed the vehicle's payload (%d)", v, m->payload);
+        m->fire_out = (uint8_t)v;
+    }
+    if (tv) {
+        char name[SCALAR_MAX];
+        if (get_str(c, tv, tk, "track", name, sizeof name))
+            return c->err;
+        if (type != OPFOR_UT_VEHICLE)
+            return fail(c, OPFOR_EPARSE, tv, tk,
+                        "only vehicles run on a track (Viktoria! XII.C); this unit is %s", tname);
+        int r = opfor_scenario_route(sc, name);
+        if (r < 0 || sc->routes[r].kind != OPFOR_ROUTE_TRACK)
+            return fail(c, OPFOR_EPARSE, tv, tk,
+                        "no track named '%s': draw it first in terrain with kind: track", name);
+        m->track = (uint8_t)(r + 1);
+    }
+    if (av) {
+        if (get_bool(c, av, ak, "airborne", &v))
+            return c->err;
+        if (type != OPFOR_UT_AEROPLANE)
+            return fail(c, OPFOR_EPARSE, av, ak,
+                        "airborne applies to aeroplanes (Viktoria! XII.D); this unit is %s", tname);
+        m->grounded = (uint8_t)!v;
+    }
+    return 0;
+}
+
 static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned char *autoplace) {
-    enum { NAME, SIDE, TYPE, QUAL, STATUS, POS, FACE, FORM, SELF, LIMB, OFF, FIGS, NF };
+    enum {
+        NAME,
+        SIDE,
+        TYPE,
+        QUAL,
+        STATUS,
+        POS,
+        FACE,
+        FORM,
+        SELF,
+        LIMB,
+        OFF,
+        FIGS,
+        PAYLOAD,
+        FIREOUT,
+        EMBARK,
+        TRACK,
+        AIRBORNE,
+        NF
+    };
     field_t f[NF] = {{"name", 0, 0},     {"side", 0, 0},      {"type", 0, 0},
                      {"quality", 0, 0},  {"status", 0, 0},    {"position", 0, 0},
                      {"facing", 0, 0},   {"formation", 0, 0}, {"self_commanding", 0, 0},
-                     {"limbered", 0, 0}, {"off_table", 0, 0}, {"figures", 0, 0}};
+                     {"limbered", 0, 0}, {"off_table", 0, 0}, {"figures", 0, 0},
+                     {"payload", 0, 0},  {"fire_out", 0, 0},  {"embarked_in", 0, 0},
+                     {"track", 0, 0},    {"airborne", 0, 0}};
     opfor_scenario_t *sc = c->sc;
     opfor_unit_t *u;
     int side, type, quality = OPFOR_Q_SOLDIER, v;
@@ -869,6 +1004,10 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
         if (v)
             u->flags |= OPFOR_UNIT_OFF_TABLE;
     }
+    if (parse_machine(c, f[PAYLOAD].v ? f[PAYLOAD].k : NULL, f[PAYLOAD].v, f[FIREOUT].k,
+                      f[FIREOUT].v, f[EMBARK].v, f[TRACK].k, f[TRACK].v, f[AIRBORNE].k,
+                      f[AIRBORNE].v, type))
+        return c->err;
     if (f[POS].v && get_pt(c, f[POS].v, f[POS].k, "position", NULL, &pos))
         return c->err;
     if (require(c, &f[FIGS], n, "unit") || want_seq(c, f[FIGS].v, f[FIGS].k, "figures"))
@@ -885,7 +1024,7 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
     int need_pos = 0;
     for (int i = u->first; i < sc->nfigures; i++)
         need_pos |= autoplace[i];
-    if (need_pos && !f[POS].v)
+    if (need_pos && !f[POS].v && !f[EMBARK].v)
         return fail(c, OPFOR_EPARSE, n, alt,
                     "unit '%s' needs a position: [x, y] (or positions for every figure group)",
                     u->name);
@@ -981,14 +1120,91 @@ static int parse_objective(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
 
 /* ---- whole-scenario checks ---- */
 
+/* The figure passengers sit on: the vehicle's first equipment figure, else its first. */
+static int hull_of(const opfor_scenario_t *sc, int u) {
+    const opfor_unit_t *un = &sc->units[u];
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (sc->figures[i].flags & OPFOR_FIG_EQUIPMENT)
+            return i;
+    return un->first;
+}
+
+/* embarked_in (XII.C): the carrier exists, is a vehicle of the same side with room, and the
+ * passengers are people on foot; they are placed on the carrier's hull. */
+static int resolve_machines(ctx_t *c) {
+    opfor_scenario_t *sc = c->sc;
+    int load[OPFOR_MAX_UNITS] = {0};
+    for (int u = 0; u < sc->nunits; u++) {
+        struct fy_node *ev = c->embark_src[u];
+        if (!ev)
+            continue;
+        char name[SCALAR_MAX];
+        if (get_str(c, ev, c->unit_src[u], "embarked_in", name, sizeof name))
+            return c->err;
+        int v = opfor_scenario_unit(sc, name);
+        const opfor_unit_t *pu = &sc->units[u];
+        if (v < 0)
+            return fail(c, OPFOR_EPARSE, ev, NULL, "embarked_in: no unit named '%s'", name);
+        if (v == u || sc->machine[v].payload == 0)
+            return fail(c, OPFOR_EPARSE, ev, NULL,
+                        "embarked_in: unit '%s' carries no passengers (give it payload: N)",
+                        sc->units[v].name);
+        if (sc->units[v].side != pu->side)
+            return fail(c, OPFOR_EPARSE, ev, NULL, "embarked_in: '%s' belongs to the other side",
+                        sc->units[v].name);
+        if (sc->machine[v].embarked_in || sc->machine[u].payload || sc->machine[u].track ||
+            pu->type >= OPFOR_UT_VEHICLE ||
+            (pu->flags & (OPFOR_UNIT_GENERAL | OPFOR_UNIT_OFF_TABLE)))
+            return fail(c, OPFOR_EPARSE, ev, NULL,
+                        "embarked_in: unit '%s' cannot ride in a vehicle (it is a machine, a "
+                        "general, off the table, or its carrier is itself aboard another)",
+                        pu->name);
+        for (int i = pu->first; i < pu->first + pu->count; i++)
+            if (sc->figures[i].flags & (OPFOR_FIG_EQUIPMENT | OPFOR_FIG_MOUNTED))
+                return fail(c, OPFOR_EPARSE, ev, NULL,
+                            "embarked_in: unit '%s' has riders or equipment; only people on foot "
+                            "ride as passengers (Viktoria! XII.C)",
+                            pu->name);
+        load[v] += pu->count;
+        if (load[v] > sc->machine[v].payload)
+            return fail(c, OPFOR_ERANGE, ev, NULL,
+                        "embarked_in: '%s' carries at most %d passengers, %d are put aboard",
+                        sc->units[v].name, sc->machine[v].payload, load[v]);
+        sc->machine[u].embarked_in = (uint8_t)(v + 1);
+        opfor_pt_t at = sc->figures[hull_of(sc, v)].pos;
+        for (int i = pu->first; i < pu->first + pu->count; i++) {
+            sc->figures[i].pos = at;
+            c->fig_src[i] = ev;
+        }
+    }
+    /* trains start on their track */
+    for (int u = 0; u < sc->nunits; u++) {
+        if (!sc->machine[u].track || (sc->units[u].flags & OPFOR_UNIT_OFF_TABLE))
+            continue;
+        const opfor_route_t *r = &sc->routes[sc->machine[u].track - 1];
+        const opfor_unit_t *un = &sc->units[u];
+        for (int i = un->first; i < un->first + un->count; i++) {
+            float off;
+            opfor_route_project(r, sc->figures[i].pos, &off);
+            if (off > 0.5f)
+                return fail(c, OPFOR_ERANGE, c->fig_src[i], c->unit_src[u],
+                            "figure %d of train '%s' at [%.2f, %.2f] is %.2f in from its track "
+                            "'%s' (at most 0.5)",
+                            i - un->first + 1, un->name, (double)sc->figures[i].pos.x,
+                            (double)sc->figures[i].pos.y, (double)off, r->name);
+        }
+    }
+    return 0;
+}
+
 static int validate(ctx_t *c, struct fy_node *root) {
     opfor_scenario_t *sc = c->sc;
     const opfor_table_t *t = &sc->table;
     for (int i = 0; i < sc->nfigures; i++) {
         const opfor_figure_t *f = &sc->figures[i];
         const opfor_unit_t *u = &sc->units[f->unit];
-        if (u->flags & OPFOR_UNIT_OFF_TABLE)
-            continue;
+        if ((u->flags & OPFOR_UNIT_OFF_TABLE) || sc->machine[f->unit].embarked_in)
+            continue; /* passengers sit on their vehicle's hull (XII.C) */
         int k = i - u->first + 1;
         if (!opfor_rect_contains(t->width, t->depth, f->pos))
             return fail(c, OPFOR_ERANGE, c->fig_src[i], c->unit_src[f->unit],
@@ -1012,7 +1228,8 @@ static int validate(ctx_t *c, struct fy_node *root) {
         float r = opfor_figure_radius(f);
         for (int j = 0; j < i; j++) {
             const opfor_figure_t *g = &sc->figures[j];
-            if (sc->units[g->unit].flags & OPFOR_UNIT_OFF_TABLE)
+            if ((sc->units[g->unit].flags & OPFOR_UNIT_OFF_TABLE) ||
+                sc->machine[g->unit].embarked_in)
                 continue;
             if (opfor_bases_overlap(f->pos, r, g->pos, opfor_figure_radius(g), 0.01f))
                 return fail(c, OPFOR_ERANGE, c->fig_src[i], c->unit_src[f->unit],
@@ -1124,6 +1341,8 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
         if (sc->mode != OPFOR_MODE_PATROL)
             warn(c, f[PATROL].k, NULL, "a patrol block is ignored unless mode is patrol");
     }
+    if (resolve_machines(c))
+        return c->err;
     return validate(c, root);
 }
 
@@ -1274,4 +1493,46 @@ int opfor_scenario_unit(const opfor_scenario_t *sc, const char *name) {
         if (strcasecmp(sc->units[i].name, name) == 0)
             return i;
     return -1;
+}
+
+int opfor_scenario_route(const opfor_scenario_t *sc, const char *name) {
+    for (int i = 0; i < sc->nroutes; i++)
+        if (strcasecmp(sc->routes[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+opfor_pt_t opfor_route_point(const opfor_route_t *r, float s) {
+    if (r->npts == 0)
+        return opfor_pt(0.0f, 0.0f);
+    if (!(s > 0.0f))
+        return r->pts[0];
+    for (int i = 0; i + 1 < r->npts; i++) {
+        float L = opfor_dist(r->pts[i], r->pts[i + 1]);
+        if (s <= L && L > 0.0f) {
+            float t = s / L;
+            return opfor_pt(r->pts[i].x + (r->pts[i + 1].x - r->pts[i].x) * t,
+                            r->pts[i].y + (r->pts[i + 1].y - r->pts[i].y) * t);
+        }
+        s -= L;
+    }
+    return r->pts[r->npts - 1];
+}
+
+float opfor_route_project(const opfor_route_t *r, opfor_pt_t p, float *off) {
+    float best = 1e30f, at = 0.0f, run = 0.0f;
+    for (int i = 0; i + 1 < r->npts; i++) {
+        float L = opfor_dist(r->pts[i], r->pts[i + 1]);
+        float t = opfor_seg_closest_t(r->pts[i], r->pts[i + 1], p);
+        opfor_pt_t q = opfor_seg_closest(r->pts[i], r->pts[i + 1], p);
+        float d = opfor_dist(q, p);
+        if (d < best) {
+            best = d;
+            at = run + t * L;
+        }
+        run += L;
+    }
+    if (off)
+        *off = r->npts ? best : 0.0f;
+    return at;
 }

@@ -56,13 +56,16 @@ const opfor_terrain_props_t opfor_terrain_defaults[OPFOR_TK_COUNT] = {
 /* Rule distances (2 inches of foliage, 1 inch from a wall) are compared with this slack,
  * so that a measurement landing exactly on the limit is not lost to float rounding. */
 #define TOL 1e-4f
+/* Clearance for the cheap segment-versus-box reject (opfor_seg_box_apart): far above float
+ * rounding, so a feature it skips is one the exact tests would not have met either. */
+#define APART 0.01f
 /* Room for the breakpoints of one path query. */
 #define PATH_MAX_BREAKS 1024
 
-static float minf(float a, float b) {
+static inline float minf(float a, float b) {
     return a < b ? a : b;
 }
-static float maxf(float a, float b) {
+static inline float maxf(float a, float b) {
     return a > b ? a : b;
 }
 
@@ -121,9 +124,20 @@ int opfor_table_add(opfor_table_t *t, const opfor_terrain_feature_t *f) {
 }
 
 /* Whether the bounding box of segment a-b, widened by m, meets the feature's box. */
-static int bbox_hit(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b, float m) {
+static inline int bbox_hit(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b, float m) {
     return minf(a.x, b.x) - m <= f->hi.x && maxf(a.x, b.x) + m >= f->lo.x &&
            minf(a.y, b.y) - m <= f->hi.y && maxf(a.y, b.y) + m >= f->lo.y;
+}
+
+static int seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b);
+
+/* opfor_poly_contains for an area feature, with its box first: a point clearly outside the
+ * box is outside the polygon (no edge straddles it, or an even number do). */
+static int area_contains(const opfor_terrain_feature_t *f, opfor_pt_t p) {
+    if (p.x < f->lo.x - APART || p.x > f->hi.x + APART || p.y < f->lo.y - APART ||
+        p.y > f->hi.y + APART)
+        return 0;
+    return opfor_poly_contains(f->pts, f->npts, p);
 }
 
 int opfor_feature_contains(const opfor_terrain_feature_t *f, opfor_pt_t p) {
@@ -201,9 +215,15 @@ static int line_intervals(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_
     float h = 0.5f * f->width;
     if (!(h > 0.0f))
         return 0;
-    for (int i = 1; i < f->npts; i++)
-        if (capsule_interval(a, b, f->pts[i - 1], f->pts[i], h, &iv[k][0], &iv[k][1]))
+    for (int i = 1; i < f->npts; i++) {
+        opfor_pt_t p = f->pts[i - 1], q = f->pts[i];
+        opfor_pt_t lo = opfor_pt(minf(p.x, q.x) - h, minf(p.y, q.y) - h);
+        opfor_pt_t hi = opfor_pt(maxf(p.x, q.x) + h, maxf(p.y, q.y) + h);
+        if (opfor_seg_box_apart(a, b, lo, hi, APART))
+            continue; /* far from this piece's capsule: no interval */
+        if (capsule_interval(a, b, p, q, h, &iv[k][0], &iv[k][1]))
             k++;
+    }
     return k;
 }
 
@@ -245,10 +265,17 @@ static float length_inside(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor
     return union_length(iv, n, opfor_dist(a, b));
 }
 
+int opfor_feature_seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
+    if (opfor_seg_box_apart(a, b, f->lo, f->hi, APART))
+        return 0;
+    return seg_enters(f, a, b);
+}
+
 /* Whether segment a-b enters feature f at all. */
 static int seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
-    if (f->shape == OPFOR_SHAPE_AREA)
-        return opfor_poly_seg_intersects(f->pts, f->npts, a, b);
+    if (f->shape == OPFOR_SHAPE_AREA) /* opfor_poly_seg_intersects, boxes first */
+        return f->npts >= 3 && (area_contains(f, a) || area_contains(f, b) ||
+                                opfor_poly_seg_crosses(f->pts, f->npts, a, b));
     return opfor_polyline_seg_dist(f->pts, f->npts, a, b) <= 0.5f * f->width;
 }
 
@@ -258,16 +285,18 @@ int opfor_terrain_los_r(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt
     int blocker = -1;
     for (int i = 0; i < t->nfeatures && blocker < 0; i++) {
         const opfor_terrain_feature_t *f = &t->features[i];
-        if (f->sight == OPFOR_SIGHT_CLEAR || !bbox_hit(f, a, b, 0.0f))
+        if (f->sight == OPFOR_SIGHT_CLEAR || !bbox_hit(f, a, b, 0.0f) ||
+            opfor_seg_box_apart(a, b, f->lo, f->hi, APART))
             continue;
         if (f->sight == OPFOR_SIGHT_FOLIAGE) {
             foliage += length_inside(f, a, b);
             continue;
         }
         if (f->shape == OPFOR_SHAPE_AREA) {
-            if (opfor_poly_seg_intersects(f->pts, f->npts, a, b) &&
-                !opfor_poly_contains(f->pts, f->npts, a) &&
-                !opfor_poly_contains(f->pts, f->npts, b))
+            /* entering the area blocks unless either end stands inside it (the same as
+               opfor_poly_seg_intersects with both ends outside) */
+            if (!area_contains(f, a) && !area_contains(f, b) &&
+                opfor_poly_seg_crosses(f->pts, f->npts, a, b))
                 blocker = i;
         } else {
             float h = 0.5f * f->width;
@@ -352,7 +381,21 @@ static int crossings(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t 
     return count_distinct(ts, n);
 }
 
+/* opfor_terrain_path over the features idx[0..n) (every feature when idx is NULL). */
+static int path_impl(const opfor_table_t *t, const uint8_t *idx, int n_idx, opfor_pt_t a,
+                     opfor_pt_t b, opfor_path_t *out);
+
 int opfor_terrain_path(const opfor_table_t *t, opfor_pt_t a, opfor_pt_t b, opfor_path_t *out) {
+    return path_impl(t, NULL, t->nfeatures, a, b, out);
+}
+
+int opfor_terrain_path_in(const opfor_table_t *t, const uint8_t *idx, int n, opfor_pt_t a,
+                          opfor_pt_t b, opfor_path_t *out) {
+    return path_impl(t, idx, n, a, b, out);
+}
+
+static int path_impl(const opfor_table_t *t, const uint8_t *idx, int n_idx, opfor_pt_t a,
+                     opfor_pt_t b, opfor_path_t *out) {
     float br[PATH_MAX_BREAKS];
     uint8_t cls[OPFOR_MAX_FEATURES]; /* indices of rough and road features met */
     int nb = 0, ncls = 0, err = 0;
@@ -361,9 +404,12 @@ int opfor_terrain_path(const opfor_table_t *t, opfor_pt_t a, opfor_pt_t b, opfor
     p.length = opfor_dist(a, b);
     br[nb++] = 0.0f;
     br[nb++] = 1.0f;
-    for (int i = 0; i < t->nfeatures; i++) {
+    for (int ii = 0; ii < n_idx; ii++) {
+        int i = idx ? idx[ii] : ii;
         const opfor_terrain_feature_t *f = &t->features[i];
-        if (!bbox_hit(f, a, b, 0.0f))
+        if (f->move == OPFOR_MOVE_OPEN && !(f->flags & OPFOR_TF_NO_MOUNTED))
+            continue; /* adds nothing to a path */
+        if (!bbox_hit(f, a, b, 0.0f) || opfor_seg_box_apart(a, b, f->lo, f->hi, APART))
             continue;
         int closed = f->move == OPFOR_MOVE_IMPASSABLE, closed_m = (f->flags & OPFOR_TF_NO_MOUNTED);
         if ((closed || closed_m) && seg_enters(f, a, b)) {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "engine_machine_int.h"
 
 /* ---------------------------------------------------------------- events */
 
@@ -72,32 +73,47 @@ void vk_unit_geo(const opfor_vk_state_t *st, int u, vk_ugeo_t *g) {
     g->r = r2;
 }
 
-/* vk_nearest_pair with b's centre cb, centre radius rb and living count nb known. */
+/* vk_nearest_pair with b's centre cb, centre radius rb and living count nb known. b's living
+ * positions are copied to compact arrays first, so the inner loop is a plain scan (same pairs
+ * in the same order as a loop over the figures: the same answer to the bit). */
 static float nearest_pair_in(const opfor_vk_state_t *st, int a, int b, opfor_pt_t cb, float rb,
                              int nb, int *fa, int *fb) {
     const opfor_unit_t *ua = &st->units[a], *ub = &st->units[b];
     float best = 1e30f;
     int ba = -1, bb = -1;
     if (nb > 0) {
+        float bx[OPFOR_MAX_FIGURES], by[OPFOR_MAX_FIGURES];
+        int bi[OPFOR_MAX_FIGURES], m = 0;
+        for (int j = ub->first; j < ub->first + ub->count; j++)
+            if (vk_alive(st, j)) {
+                bx[m] = st->figures[j].pos.x;
+                by[m] = st->figures[j].pos.y;
+                bi[m++] = j;
+            }
         for (int i = ua->first; i < ua->first + ua->count; i++) {
             if (!vk_alive(st, i))
                 continue;
             opfor_pt_t p = st->figures[i].pos;
-            float dc = opfor_dist(p, cb);
-            if (ba >= 0 && dc > rb) {
-                float lb = dc - rb;
-                if (lb * lb > best)
-                    continue;
+            if (ba >= 0) {
+                float dc = opfor_dist(p, cb);
+                if (dc > rb) {
+                    float lb = dc - rb;
+                    if (lb * lb > best)
+                        continue;
+                }
             }
-            for (int j = ub->first; j < ub->first + ub->count; j++) {
-                if (!vk_alive(st, j))
-                    continue;
-                float d2 = opfor_dist2(p, st->figures[j].pos);
+            int k = -1;
+            for (int j = 0; j < m; j++) {
+                float dx = p.x - bx[j], dy = p.y - by[j];
+                float d2 = dx * dx + dy * dy;
                 if (d2 < best) {
                     best = d2;
-                    ba = i;
-                    bb = j;
+                    k = j;
                 }
+            }
+            if (k >= 0) {
+                ba = i;
+                bb = bi[k];
             }
         }
     }
@@ -196,21 +212,6 @@ int vk_unit_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, i
     return unit_sees_from(ctx, st, u, t, fa, fb, gap, max_range);
 }
 
-int vk_unit_active(const opfor_vk_state_t *st, int u) {
-    if (u < 0 || u >= st->nunits)
-        return 0;
-    if (st->ux[u].removed || (st->units[u].flags & OPFOR_UNIT_OFF_TABLE))
-        return 0;
-    /* A unit is its people: a gun or wagon whose crew is gone stays on the table as a
-       wreck, not a unit (XI: transport is left standing). Machines act on their own (XII). */
-    const opfor_unit_t *un = &st->units[u];
-    int machine = un->type >= OPFOR_UT_VEHICLE;
-    for (int i = un->first; i < un->first + un->count; i++)
-        if (vk_alive(st, i) && (machine || vk_is_person(&st->figures[i])))
-            return 1;
-    return 0;
-}
-
 int opfor_vk_unit_in_play(const opfor_vk_state_t *st, int u) {
     return vk_unit_active(st, u);
 }
@@ -225,7 +226,8 @@ int opfor_vk_unit_present(const opfor_vk_state_t *st, int u) {
 
 /* A unit that may still take an activation this turn. */
 static int unit_ready(const opfor_vk_state_t *st, int u) {
-    return vk_unit_active(st, u) && !(st->units[u].flags & OPFOR_UNIT_ACTED);
+    return (vk_unit_active(st, u) || vk_air_away(st, u)) && /* XII.D: may come back */
+           !(st->units[u].flags & OPFOR_UNIT_ACTED);
 }
 
 int opfor_vk_side_ready(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int side) {
@@ -425,6 +427,7 @@ void opfor_vk_state_init(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, uint64
     }
     for (int s = 0; s < 2; s++)
         st->reg[s].point = opfor_pt(-1.0f, -1.0f);
+    vk_machines_init(ctx, st); /* XII.C-D: passengers aboard, aeroplanes aloft */
 }
 
 /* ---------------------------------------------------------------- ending */
@@ -433,7 +436,7 @@ static int side_units(const opfor_vk_state_t *st, int side) {
     int n = 0;
     for (int u = 0; u < st->nunits; u++)
         if (st->units[u].side == side && !(st->units[u].flags & OPFOR_UNIT_GENERAL) &&
-            vk_unit_active(st, u))
+            (vk_unit_active(st, u) || vk_air_away(st, u)))
             n++;
     return n;
 }
@@ -461,7 +464,7 @@ static void scores(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int ou
         if (st->units[u].flags & OPFOR_UNIT_GENERAL)
             continue;
         int merged_away = st->units[u].count == 0;
-        if (!vk_unit_active(st, u) && !merged_away)
+        if (!vk_unit_active(st, u) && !merged_away && !vk_air_away(st, u))
             out[1 - st->units[u].side] += 1;
     }
     out[0] += st->colours_taken[0];
@@ -612,6 +615,7 @@ static void start_turn(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk
 
 /* Ends the current activation: morale, promotions, melee links, game end, next phase. */
 static void end_activation(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
+    vk_machines_settle(ctx, st, ev); /* XII.C-D: passengers ride along, aeroplanes fly */
     vk_morale_after(ctx, st, ev);
     for (int u = 0; u < st->nunits; u++) {
         st->ux[u].flags &= (uint8_t)~OPFOR_VK_UX_CHARGED;
@@ -707,10 +711,14 @@ static unsigned kind_class(int kind) {
 
 /* A unit that limbers its field gun to move (VIII); a walker under the XII options carries
  * its guns and walks (XII.E). */
-static int gun_unit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+static int gun_unit_f(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int gunf) {
     if (ctx->opt.specials && st->units[u].type == OPFOR_UT_WALKER)
         return 0;
-    return vk_gun_figure(st, u) >= 0;
+    return gunf >= 0;
+}
+/* gun_unit_f with u's gun figure looked up (gunf: vk_gun_figure, when already known). */
+static int gun_unit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    return gun_unit_f(ctx, st, u, vk_gun_figure(st, u));
 }
 
 static int can_move(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
@@ -759,57 +767,59 @@ typedef struct enemy {
     vk_ugeo_t geo; /* its centre and radius */
 } enemy_t;
 
-/* Geometry of every unit in one pass over the figures. */
-static void scan_geo(const opfor_vk_state_t *st, vk_ugeo_t *geo) {
-    float sx[OPFOR_MAX_UNITS], sy[OPFOR_MAX_UNITS];
-    float rc2[OPFOR_MAX_UNITS];
-    for (int u = 0; u < st->nunits; u++) {
-        sx[u] = sy[u] = 0.0f;
-        geo[u].n = 0;
-        geo[u].r = 0.0f;
-        rc2[u] = 0.0f;
-    }
-    for (int i = 0; i < st->nfigures; i++) {
+/* Geometry of one unit as scan_geo computes it (its figures are one block, so the sums run in
+ * the same order as a pass over all figures). */
+static void scan_geo_unit(const opfor_vk_state_t *st, int u, vk_ugeo_t *g) {
+    const opfor_unit_t *un = &st->units[u];
+    int lo = un->first, hi = un->first + un->count;
+    float sx = 0.0f, sy = 0.0f;
+    int n = 0;
+    for (int i = lo; i < hi; i++) {
         if (!vk_alive(st, i))
             continue;
-        int u = st->figures[i].unit;
-        sx[u] += st->figures[i].pos.x;
-        sy[u] += st->figures[i].pos.y;
-        geo[u].n++;
+        sx += st->figures[i].pos.x;
+        sy += st->figures[i].pos.y;
+        n++;
     }
-    for (int u = 0; u < st->nunits; u++)
-        geo[u].c = geo[u].n ? opfor_pt(sx[u] / (float)geo[u].n, sy[u] / (float)geo[u].n)
-                            : opfor_pt(0.0f, 0.0f);
-    for (int i = 0; i < st->nfigures; i++) {
+    g->n = n;
+    g->r = 0.0f;
+    g->c = n ? opfor_pt(sx / (float)n, sy / (float)n) : opfor_pt(0.0f, 0.0f);
+    float rc2 = 0.0f, R = 0.0f;
+    for (int i = lo; i < hi; i++) {
         if (!vk_alive(st, i))
             continue;
-        int u = st->figures[i].unit;
-        float d2 = opfor_dist2(geo[u].c, st->figures[i].pos);
+        float d2 = opfor_dist2(g->c, st->figures[i].pos);
         float r = vk_radius(&st->figures[i]);
-        if (d2 > rc2[u])
-            rc2[u] = d2;
+        if (d2 > rc2)
+            rc2 = d2;
         /* radius bound: sqrt only when it may grow */
-        float cur = geo[u].r - r;
+        float cur = R - r;
         if (cur < 0.0f || d2 > cur * cur) {
             float d = sqrtf(d2) + r;
-            if (d > geo[u].r)
-                geo[u].r = d;
+            if (d > R)
+                R = d;
         }
     }
-    for (int u = 0; u < st->nunits; u++)
-        geo[u].rc = sqrtf(rc2[u]);
+    g->r = R;
+    g->rc = sqrtf(rc2);
 }
 
-static int enemies_by_distance(const opfor_vk_state_t *st, int u, const vk_ugeo_t *geo,
-                               enemy_t *out, int max) {
+/* Enemy units of u by distance (nearest first), at most max; returns the count. geo[u] must be
+ * filled; geo[t] is filled here for every enemy t on the table (units are measured only when
+ * needed). */
+static int enemies_by_distance(const opfor_vk_state_t *st, int u, vk_ugeo_t *geo, enemy_t *out,
+                               int max) {
     int side = st->units[u].side;
     /* order by a lower bound of the gap (centre distance less both radii), keep 2 * max */
     int cand[OPFOR_MAX_UNITS];
     float lb[OPFOR_MAX_UNITS];
     int nc = 0;
     for (int t = 0; t < st->nunits; t++) {
-        if (st->units[t].side == side || geo[t].n == 0 || st->ux[t].removed ||
+        if (st->units[t].side == side || st->ux[t].removed ||
             (st->units[t].flags & OPFOR_UNIT_OFF_TABLE))
+            continue;
+        scan_geo_unit(st, t, &geo[t]); /* enemies only: friends are not needed here */
+        if (geo[t].n == 0)
             continue;
         float d = opfor_dist(geo[u].c, geo[t].c) - geo[u].r - geo[t].r;
         int k = nc++;
@@ -865,16 +875,17 @@ static opfor_pt_t clamp_table(const opfor_vk_ctx_t *ctx, opfor_pt_t p) {
     return p;
 }
 
-/* Centre of the nearest area feature giving cover, within reach inches of p; 0 if none. */
-static int nearest_cover(const opfor_vk_ctx_t *ctx, opfor_pt_t p, float reach, int mounted,
-                         opfor_pt_t *out) {
-    float best = reach * reach;
-    int found = 0;
+/* Cover near p (the centre of an area feature giving cover, or a spot just behind a wall or
+ * hedge): the nearest within 14 in that a unit (riders when mounted) may enter, in *out14
+ * (*found14), and the nearest within 6 in for anyone, in *out6 (*found6). One pass over the
+ * features for both. */
+static void nearest_cover2(const opfor_vk_ctx_t *ctx, opfor_pt_t p, int mounted, int *found14,
+                           opfor_pt_t *out14, int *found6, opfor_pt_t *out6) {
+    float best14 = 14.0f * 14.0f, best6 = 6.0f * 6.0f;
+    *found14 = *found6 = 0;
     for (int i = 0; i < ctx->sc.table.nfeatures; i++) {
         const opfor_terrain_feature_t *f = &ctx->sc.table.features[i];
         if (f->cover == OPFOR_COVER_NONE || f->move == OPFOR_MOVE_IMPASSABLE)
-            continue;
-        if (mounted && (f->flags & OPFOR_TF_NO_MOUNTED))
             continue;
         opfor_pt_t c;
         if (f->shape == OPFOR_SHAPE_AREA)
@@ -895,13 +906,17 @@ static int nearest_cover(const opfor_vk_ctx_t *ctx, opfor_pt_t p, float reach, i
             c = opfor_vadd(c, opfor_vscale(back, 0.5f * f->width + 0.7f));
         }
         float d = opfor_dist2(c, p);
-        if (d < best) {
-            best = d;
-            *out = c;
-            found = 1;
+        if (d < best14 && !(mounted && (f->flags & OPFOR_TF_NO_MOUNTED))) {
+            best14 = d;
+            *out14 = c;
+            *found14 = 1;
+        }
+        if (d < best6) {
+            best6 = d;
+            *out6 = c;
+            *found6 = 1;
         }
     }
-    return found;
 }
 
 static int unit_mounted(const opfor_vk_state_t *st, int u) {
@@ -956,10 +971,7 @@ static int move_blocker(const opfor_vk_ctx_t *ctx, opfor_pt_t a, opfor_pt_t b, i
         if (f->hi.x < lox || f->lo.x > hix || f->hi.y < loy || f->lo.y > hiy)
             continue;
         /* (a line ending inside an area crosses its outline) */
-        int hit = f->shape == OPFOR_SHAPE_AREA
-                      ? opfor_poly_seg_intersects(f->pts, f->npts, a, b)
-                      : opfor_polyline_seg_dist(f->pts, f->npts, a, b) <= 0.5f * f->width;
-        if (hit)
+        if (opfor_feature_seg_enters(f, a, b))
             return ctx->block_feat[i];
     }
     return -1;
@@ -1088,8 +1100,10 @@ static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
             dests[nd++] = clamp_table(ctx, opfor_vsub(eg.c, opfor_vscale(p, off)));
         }
     }
-    opfor_pt_t cov;
-    if (nearest_cover(ctx, g.c, 14.0f, unit_mounted(st, u), &cov))
+    opfor_pt_t cov, cov6 = g.c;
+    int has_cov, has_cov6;
+    nearest_cover2(ctx, g.c, unit_mounted(st, u), &has_cov, &cov, &has_cov6, &cov6);
+    if (has_cov)
         dests[nd++] = cov;
     /* back toward the own edge */
     dests[nd++] = clamp_table(ctx, opfor_vadd(g.c, opfor_vscale(ctx->home[side], 12.0f)));
@@ -1147,11 +1161,10 @@ static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
         opfor_vk_action_t *a = push(l, OPFOR_VK_CRAWL, u);
         if (a)
             a->dest = g.c; /* take cover where it stands */
-        if ((k & K_MOVE) && (l->want & G(OPFOR_VK_CRAWL)) &&
-            nearest_cover(ctx, g.c, 6.0f, 0, &cov)) {
+        if ((k & K_MOVE) && (l->want & G(OPFOR_VK_CRAWL)) && has_cov6) {
             a = push(l, OPFOR_VK_CRAWL, u);
             if (a)
-                a->dest = cov;
+                a->dest = cov6;
         }
     }
 }
@@ -1176,13 +1189,14 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     int u = st->cur;
     const opfor_unit_t *un = &st->units[u];
     unsigned k = allowed_kinds(st, u);
+    int gunf = vk_gun_figure(st, u); /* looked up once: listing changes nothing */
     if (k & K_FIGHT)
         push(l, OPFOR_VK_FIGHT, u);
     if (k & K_RALLY)
         push(l, OPFOR_VK_RALLY, u);
     if (k & K_STAND) {
         push(l, OPFOR_VK_STAND, u);
-        int mg = vk_mg_figure(st, u), gun = vk_gun_figure(st, u);
+        int mg = vk_mg_figure(st, u), gun = gunf;
         if ((mg >= 0 || gun >= 0) && !(un->flags & OPFOR_UNIT_LOADED) && vk_crew(st, u, NULL) > 0)
             push(l, OPFOR_VK_LOAD, u);
     }
@@ -1192,14 +1206,15 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     if (!(want & ~(G(OPFOR_VK_FIGHT) | G(OPFOR_VK_RALLY) | G(OPFOR_VK_STAND) | G(OPFOR_VK_LOAD))))
         return;
     enemy_t en[VK_MAX_ENEMY_CAND];
-    vk_ugeo_t geo[OPFOR_MAX_UNITS];
-    scan_geo(st, geo);
+    vk_ugeo_t geo[OPFOR_MAX_UNITS]; /* filled as needed: u now, enemies, merge partners */
+    scan_geo_unit(st, u, &geo[u]);
     /* Groups that need no enemy: skip the search (lazy listing of one group). */
     const uint32_t no_enemy = G(OPFOR_VK_HEAL) | G(OPFOR_VK_LIMBER) | G(OPFOR_VK_MOUNT) |
                               G(OPFOR_VK_DISMOUNT) | G(OPFOR_VK_SPLIT) | G(OPFOR_VK_MERGE) |
                               G(OPFOR_VK_TO_REAR);
     int nen = (want & ~no_enemy) ? enemies_by_distance(st, u, geo, en, VK_MAX_ENEMY_CAND) : 0;
-    int mobile = can_move(ctx, st, u);
+    int mobile =
+        !(gun_unit_f(ctx, st, u, gunf) && !(un->flags & OPFOR_UNIT_LIMBERED)); /* can_move */
     if ((k & (K_MOVE | K_CRAWL)) && mobile &&
         (want & (G(OPFOR_VK_ADVANCE) | G(OPFOR_VK_RUN) | G(OPFOR_VK_CRAWL))))
         list_moves(ctx, st, u, &geo[u], en, nen, k, l);
@@ -1217,7 +1232,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             a->flags = OPFOR_VK_AF_FIRE;
         }
     }
-    if ((k & K_CHARGE) && (want & G(OPFOR_VK_CHARGE)) && vk_gun_figure(st, u) < 0) {
+    if ((k & K_CHARGE) && (want & G(OPFOR_VK_CHARGE)) && gunf < 0) {
         float reach = vk_charge_reach(ctx, st, u);
         for (int i = 0; i < nen; i++)
             if (en[i].gap <= reach && vk_charge_target_ok(st, u, en[i].u) &&
@@ -1261,7 +1276,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                     }
         }
         if ((want & G(OPFOR_VK_FIRE_ARTILLERY)) && vk_can_fire_gun(ctx, st, u)) {
-            int gun = vk_gun_figure(st, u);
+            int gun = gunf;
             for (int i = 0, m = 0; i < nen && m < 3; i++) {
                 int j = vk_nearest_fig(st, en[i].u, st->figures[gun].pos, NULL);
                 if (j < 0 || !vk_los(ctx, st, gun, j))
@@ -1342,7 +1357,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             m++;
         }
     }
-    if (gun_unit(ctx, st, u)) {
+    if (gun_unit_f(ctx, st, u, gunf)) {
         if (un->flags & OPFOR_UNIT_LIMBERED) {
             opfor_vk_action_t *x = push(l, OPFOR_VK_UNLIMBER, u);
             if (x) {
@@ -1370,6 +1385,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             (st->units[f].flags & OPFOR_UNIT_GENERAL) || (un->flags & OPFOR_UNIT_GENERAL) ||
             vk_in_melee(st, f) || st->units[f].type != un->type)
             continue;
+        scan_geo_unit(st, f, &geo[f]);
         float lb = opfor_dist(geo[u].c, geo[f].c) - geo[u].r - geo[f].r;
         if (lb <= VK_MERGE_DIST && vk_nearest_pair(st, u, f, NULL, NULL) <= VK_MERGE_DIST) {
             opfor_vk_action_t *x = push(l, OPFOR_VK_MERGE, u);
@@ -1446,7 +1462,7 @@ static void list_control(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     /* walk toward the mesmerist's side */
     enemy_t en[1];
     vk_ugeo_t geo[OPFOR_MAX_UNITS];
-    scan_geo(st, geo);
+    scan_geo_unit(st, u, &geo[u]);
     if (enemies_by_distance(st, u, geo, en, 1) > 0) {
         vk_ugeo_t eg;
         vk_unit_geo(st, en[0].u, &eg);
@@ -1491,7 +1507,10 @@ int opfor_vk_legal(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_
                 push(&l, OPFOR_VK_SELECT_UNIT, u);
         break;
     case OPFOR_VK_PH_ACTION:
+        if (vk_machine_list(ctx, st, l.want, out, max, &l.n)) /* XII.C-D machines, riders */
+            break;
         list_actions(ctx, st, &l);
+        vk_machine_list_more(ctx, st, l.want, out, max, &l.n);
         break;
     case OPFOR_VK_PH_REACTION:
         list_reactions(ctx, st, &l);
@@ -1530,6 +1549,8 @@ uint32_t opfor_vk_legal_groups(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
     const opfor_unit_t *un = &st->units[u];
     unsigned k = allowed_kinds(st, u);
     uint32_t m = 0;
+    if (vk_machine_groups(ctx, st, &m)) /* XII.C-D machines, riders; or-s EMBARK for others */
+        return m;
     if (k & K_FIGHT)
         m |= G(OPFOR_VK_FIGHT);
     if (k & K_RALLY)
@@ -1610,7 +1631,10 @@ int opfor_vk_legal_group(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         return k;
     }
     lister_t l = {out, 0, max, G(group)};
+    if (vk_machine_list(ctx, st, l.want, out, max, &l.n)) /* XII.C-D machines, riders */
+        return l.n;
     list_actions(ctx, st, &l);
+    vk_machine_list_more(ctx, st, l.want, out, max, &l.n);
     return l.n;
 }
 
@@ -1652,6 +1676,9 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     }
     if (a->unit != u || u == OPFOR_VK_NONE)
         return 0;
+    int mr = vk_machine_check(ctx, st, a); /* XII.C-D: decided there, or -1 */
+    if (mr >= 0)
+        return mr;
     unsigned k = allowed_kinds(st, u);
     if (!(kind_class(a->kind) & k))
         return 0;
@@ -1693,10 +1720,13 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     case OPFOR_VK_LOAD:
         return (vk_mg_figure(st, u) >= 0 || vk_gun_figure(st, u) >= 0) &&
                !(un->flags & OPFOR_UNIT_LOADED) && vk_crew(st, u, NULL) > 0;
-    case OPFOR_VK_FIRE:
-        return vk_fire_target_ok(st, t) &&
-               vk_nearest_pair(st, u, t, NULL, NULL) <= vk_unit_reach(st, u) &&
-               vk_unit_sees(ctx, st, u, t, 1e9f);
+    case OPFOR_VK_FIRE: {
+        if (!vk_fire_target_ok(st, t))
+            return 0;
+        int fa, fb; /* one nearest-pair search for the reach and the sight test */
+        float gap = vk_nearest_pair(st, u, t, &fa, &fb);
+        return gap <= vk_unit_reach(st, u) && unit_sees_from(ctx, st, u, t, fa, fb, gap, 1e9f);
+    }
     case OPFOR_VK_CHARGE:
         return vk_can_charge(ctx, st, u, t);
     case OPFOR_VK_FIRE_MG:
@@ -1839,6 +1869,10 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
     vk_mark_acted(st, u);
     if (musician_plays_with(a->kind))
         vk_musician_play(ctx, st, u);
+    if (vk_machine_do(ctx, st, a, ev)) { /* XII.C-D: boarding, trains, aeroplanes, firing out */
+        after_action(ctx, st, ev);
+        return;
+    }
     switch (a->kind) {
     case OPFOR_VK_STAND:
         VK_EV(ev, "  %s stands", un->name);
@@ -2000,7 +2034,8 @@ static const char *const KIND_NAMES[OPFOR_VK_KIND_COUNT] = {
     "run",          "crawl",       "charge",     "fire",          "fire_mg", "fire_artillery",
     "call_support", "throw_bomb",  "heal",       "mesmerize",     "limber",  "unlimber",
     "mount",        "dismount",    "split",      "merge",         "to_rear", "fight",
-    "react_stand",  "react_fire",  "react_flee", "react_counter", "control",
+    "react_stand",  "react_fire",  "react_flee", "react_counter", "control", "embark",
+    "drive",
 };
 
 const char *opfor_vk_kind_name(int kind) {
@@ -2132,7 +2167,8 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
             snprintf(buf, n, "The mesmerised figure of %s stands idle", un);
         break;
     default:
-        snprintf(buf, n, "?");
+        if (!vk_machine_str(ctx, st, a, buf, n)) /* XII.C-D: EMBARK, DRIVE */
+            snprintf(buf, n, "?");
         break;
     }
     return buf;

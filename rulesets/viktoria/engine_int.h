@@ -93,6 +93,22 @@
  * draw from their own stream. The same seed and the same action log give the same state
  * hash on x86-64 and arm64 (tests pin one).
  *
+ * Speed. Nothing is cached in the state or between calls: every answer is recomputed from the
+ * state, so there is no invalidation to get wrong. The work is made cheaper without changing
+ * a single bit of any answer: terrain queries skip features and polygon edges that a box test
+ * (opfor_seg_box_apart, with a hundredth of an inch of clearance, far above float rounding)
+ * shows the segment cannot meet, and test points against a polygon's box before its edges;
+ * a move's path queries look only at the features in its swept box (opfor_terrain_path_in);
+ * each figure's last successful path test in a move is reused when the formation's final
+ * fraction is the one tested; nearest pairs and coherency scan compact copies of the living
+ * positions in index order; a listing measures only the units it needs (the unit, the enemies,
+ * merge partners). tests/core/test_terrain_fast.c and tests/rulesets/test_engine_fast.c
+ * compare these with the plain versions over thousands of random positions. The time goes,
+ * roughly a third each, to listing (nearest pairs to every enemy unit, their sight lines, the
+ * move destinations' blockers), to movement (collisions with every base, per-figure terrain
+ * paths with a bisection where terrain stops a figure) and to the rest of apply (fire per
+ * figure with its sight line and the gap rule, melee, the end of the activation).
+ *
  * Simplifications (documented where they are made): the pending charge resolves the nine
  * steps of X inside apply, with the charged unit's reaction as its own decision; a unit
  * fighting an ongoing melee resolves every attack of the melee and all its units count as
@@ -120,10 +136,10 @@
  * a move (never up once damaged), a dirigible up to two, and a dirigible aloft also steers
  * up to twice transport advance mounted (X + d3) in a straight line, over terrain and
  * figures, kept on the table (XII.D; ADVANCE with OPFOR_VK_AF_CLIMB / _DESCEND, levels in
- * `arc`); craft neither run, crawl nor fire on the move. Not modelled: vehicle passengers
- * (boarding and leaving at 1 in, being carried, firing out) and turning costs, trains and
- * their speed limits, aeroplanes (runways, off-table moves, always running as targets),
- * fire at or from flying craft by altitude bracket, landed craft moving on the ground, a
+ * `arc`); craft neither run, crawl nor fire on the move. Vehicle passengers, trains and
+ * aeroplanes (XII.C-D) are engine_vehicle.c's and engine_air.c's, reached through small hooks
+ * (engine_machine_int.h; docs/viktoria-model.md section 8). Not modelled: turning costs,
+ * fire at or from flying craft by altitude bracket, landed balloons moving on the ground, a
  * walker's three shots at different aim points.
  * ======================================================================== */
 
@@ -435,8 +451,21 @@ int vk_los(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int g);
  * nearest pairs. */
 int vk_unit_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
                  float max_range);
-/* Whether unit u is in play and on the table. */
-int vk_unit_active(const opfor_vk_state_t *st, int u);
+/* Whether unit u is in play and on the table. Inline: the engine asks it everywhere. */
+static inline int vk_unit_active(const opfor_vk_state_t *st, int u) {
+    if (u < 0 || u >= st->nunits)
+        return 0;
+    if (st->ux[u].removed || (st->units[u].flags & OPFOR_UNIT_OFF_TABLE))
+        return 0;
+    /* A unit is its people: a gun or wagon whose crew is gone stays on the table as a
+       wreck, not a unit (XI: transport is left standing). Machines act on their own (XII). */
+    const opfor_unit_t *un = &st->units[u];
+    int machine = un->type >= OPFOR_UT_VEHICLE;
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (machine || vk_is_person(&st->figures[i])))
+            return 1;
+    return 0;
+}
 /* Whether f is a figure of a unit that is in play. */
 
 /* ---------------------------------------------------------------- harm */

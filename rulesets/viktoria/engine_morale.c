@@ -129,16 +129,23 @@ float vk_command_distance(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     int side = un->side;
     /* Whoever is on the table now commands: generals a mode brings on mid-game count as soon
        as they appear, dead or departed ones stop counting (VII, XV.B). */
-    for (int g = 0; g < st->nfigures; g++) {
-        if (!vk_commander(st, g, side))
+    /* unit by unit (the least distance does not depend on the order): a unit that is not of
+       the side, or not on the table, holds no commander */
+    for (int v = 0; v < st->nunits; v++) {
+        const opfor_unit_t *gu = &st->units[v];
+        if (gu->side != side || st->ux[v].removed || (gu->flags & OPFOR_UNIT_OFF_TABLE))
             continue;
-        opfor_pt_t gp = st->figures[g].pos;
-        for (int i = un->first; i < un->first + un->count; i++) {
-            if (!vk_alive(st, i))
+        for (int g = gu->first; g < gu->first + gu->count; g++) {
+            if (!vk_commander(st, g, side))
                 continue;
-            float d2 = opfor_dist2(gp, st->figures[i].pos);
-            if (d2 < best)
-                best = d2;
+            opfor_pt_t gp = st->figures[g].pos;
+            for (int i = un->first; i < un->first + un->count; i++) {
+                if (!vk_alive(st, i))
+                    continue;
+                float d2 = opfor_dist2(gp, st->figures[i].pos);
+                if (d2 < best)
+                    best = d2;
+            }
         }
     }
     if (best >= 1e29f)

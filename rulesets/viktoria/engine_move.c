@@ -81,8 +81,10 @@ typedef struct mover {
     uint8_t ride[OPFOR_MAX_FIGURES];
     uint8_t limbered[OPFOR_MAX_FIGURES];
     uint32_t mask[OPFOR_MAX_FIGURES / 32]; /* moving figures, excluded from collisions */
-    int nfeat;                             /* features the swept box meets */
+    int nfeat;                             /* movement features the swept box meets */
     uint8_t feat[OPFOR_MAX_FEATURES];
+    int npfeat;                        /* features a path query in the swept box must see: */
+    uint8_t pfeat[OPFOR_MAX_FEATURES]; /* feat, plus roads that do not matter to this set */
 } mover_t;
 
 static void mover_add(mover_t *m, const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f,
@@ -174,12 +176,10 @@ static float collide_limit(const opfor_vk_state_t *st, const mover_t *m, opfor_v
     }
     opfor_pt_t c1 = opfor_pt(c0.x + tmax * v.x, c0.y + tmax * v.y);
     for (int o = 0; o < st->nfigures; o++) {
-        if (moving(m, o) || !vk_alive(st, o))
-            continue;
         const opfor_figure_t *of = &st->figures[o];
-        if (of->pos.x < lox || of->pos.x > hix || of->pos.y < loy || of->pos.y > hiy)
-            continue;
-        if (st->ux[of->unit].removed)
+        /* the swept box first, without branches: it rejects nearly every figure */
+        int out = (of->pos.x < lox) | (of->pos.x > hix) | (of->pos.y < loy) | (of->pos.y > hiy);
+        if (out || moving(m, o) || !vk_alive(st, o) || st->ux[of->unit].removed)
             continue;
         int enemy = st->units[of->unit].side != side;
         float gap = (enemy && of->unit != contact_unit) ? VK_ENEMY_GAP : 0.0f;
@@ -234,17 +234,23 @@ static int swept_hits_terrain(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t 
         hiy = y1 > hiy ? y1 : hiy;
         roads_matter |= m->tclass[k] == TC_TRANSPORT || m->limbered[k];
     }
-    for (int i = 0; i < ctx->nmove_feat; i++) {
-        const opfor_terrain_feature_t *f = &ctx->sc.table.features[ctx->move_feat[i]];
-        /* A road alone changes nothing for men and riders: it only cancels rough ground,
-           which is a feature of its own (VIII). */
-        if (f->move == OPFOR_MOVE_ROAD && !roads_matter)
-            continue;
+    m->npfeat = 0;
+    for (int i = 0; i < ctx->sc.table.nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &ctx->sc.table.features[i];
+        if (f->move == OPFOR_MOVE_OPEN && !(f->flags & OPFOR_TF_NO_MOUNTED))
+            continue; /* nothing to a path */
         float pad = 0.5f * f->width + 0.01f;
         if (f->hi.x + pad < lox || f->lo.x - pad > hix || f->hi.y + pad < loy ||
             f->lo.y - pad > hiy)
             continue;
-        m->feat[m->nfeat++] = ctx->move_feat[i];
+        /* every path query of this move lies in the swept box: features outside it are
+           never met, so the path looks at these only (opfor_terrain_path_in) */
+        m->pfeat[m->npfeat++] = (uint8_t)i;
+        /* A road alone changes nothing for men and riders: it only cancels rough ground,
+           which is a feature of its own (VIII). */
+        if (f->move == OPFOR_MOVE_OPEN || (f->move == OPFOR_MOVE_ROAD && !roads_matter))
+            continue;
+        m->feat[m->nfeat++] = (uint8_t)i;
     }
     return m->nfeat;
 }
@@ -277,7 +283,7 @@ static int one_ok(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, const m
         cost = opfor_dist(f->pos, b); /* what the path query would say: length only */
     } else {
         opfor_path_t p;
-        if (opfor_terrain_path(&ctx->sc.table, f->pos, b, &p) != 0)
+        if (opfor_terrain_path_in(&ctx->sc.table, m->pfeat, m->npfeat, f->pos, b, &p) != 0)
             return 0;
         if (p.impassable || (m->ride[k] && p.no_mounted))
             return 0;
@@ -318,22 +324,33 @@ static float move_set(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, mover_t *
             spent[k] = t * len;
     } else {
         /* Each figure's own limit, by bisection only for the figures the terrain stops;
-           feasibility is monotone in t, so the smallest limit is the formation's. */
+           feasibility is monotone in t, so the smallest limit is the formation's. Each
+           figure's last successful test (fraction tk, cost spent) is kept: nothing moves
+           before the final pass, so a figure tested at the final fraction needs no second
+           path query. */
+        float tk[OPFOR_MAX_FIGURES];
         for (int k = 0; k < m->n && t > 0.0f; k++) {
-            if (one_ok(ctx, st, m, k, v, t, NULL))
+            tk[k] = -1.0f;
+            if (one_ok(ctx, st, m, k, v, t, &spent[k])) {
+                tk[k] = t;
                 continue;
+            }
             float lo = 0.0f, hi = t;
             for (int it = 0; it < 8; it++) {
                 float mid = 0.5f * (lo + hi);
-                if (one_ok(ctx, st, m, k, v, mid, NULL))
+                float sp;
+                if (one_ok(ctx, st, m, k, v, mid, &sp)) {
                     lo = mid;
-                else
+                    tk[k] = mid;
+                    spent[k] = sp;
+                } else {
                     hi = mid;
+                }
             }
             t = lo;
         }
         for (int k = 0; k < m->n && t > 0.0f; k++)
-            if (!one_ok(ctx, st, m, k, v, t, &spent[k]))
+            if (tk[k] != t && !one_ok(ctx, st, m, k, v, t, &spent[k]))
                 t = 0.0f;
     }
     if (t <= 0.0f)
@@ -516,24 +533,32 @@ float vk_flee(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t
 
 void vk_cohere(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, float allow) {
     const opfor_unit_t *un = &st->units[u];
-    int n = 0;
+    /* the living figures' positions, compact (kept up to date as stragglers walk) */
+    float px[OPFOR_MAX_FIGURES], py[OPFOR_MAX_FIGURES];
+    int idx[OPFOR_MAX_FIGURES], n = 0;
     for (int i = un->first; i < un->first + un->count; i++)
-        n += vk_alive(st, i);
+        if (vk_alive(st, i)) {
+            px[n] = st->figures[i].pos.x;
+            py[n] = st->figures[i].pos.y;
+            idx[n++] = i;
+        }
     if (n < 2)
         return;
-    for (int i = un->first; i < un->first + un->count; i++) {
-        if (!vk_alive(st, i) || !vk_is_person(&st->figures[i]))
+    for (int k = 0; k < n; k++) {
+        int i = idx[k];
+        if (!vk_is_person(&st->figures[i]))
             continue; /* guns and wagons do not walk back on their own */
         const opfor_figure_t *f = &st->figures[i];
         float best = 1e30f;
         int bj = -1;
-        for (int j = un->first; j < un->first + un->count; j++) {
-            if (j == i || !vk_alive(st, j))
+        for (int q = 0; q < n; q++) {
+            if (q == k)
                 continue;
-            float d = opfor_dist2(f->pos, st->figures[j].pos);
+            float dx = f->pos.x - px[q], dy = f->pos.y - py[q];
+            float d = dx * dx + dy * dy;
             if (d < best) {
                 best = d;
-                bj = j;
+                bj = idx[q];
             }
         }
         if (bj < 0)
@@ -549,6 +574,8 @@ void vk_cohere(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, float all
         if (need > allow)
             need = allow;
         vk_move_figure(ctx, st, i, opfor_vadd(f->pos, opfor_vscale(d, need)), need, -1);
+        px[k] = st->figures[i].pos.x;
+        py[k] = st->figures[i].pos.y;
     }
 }
 

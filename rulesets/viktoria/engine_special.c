@@ -191,8 +191,8 @@ int vk_armour(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
         return OPFOR_COVER_HARD;
     case OPFOR_UT_WALKER:
         return OPFOR_COVER_FORT; /* transport in fortifications (XII.E) */
-    default:
-        return 0;
+    default: /* passengers are covered by their vehicle's armour (XII.C, engine_vehicle.c) */
+        return st->ux[u].aboard ? vk_armour(ctx, st, st->ux[u].aboard - 1) : 0;
     }
 }
 
@@ -222,8 +222,8 @@ void vk_specials_turn(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_
         if (!vk_unit_active(st, u) || !flying(st->units[u].type))
             continue;
         opfor_vk_unitx_t *x = &st->ux[u];
-        if (x->altitude == 0 && st->turn == 1)
-            x->altitude = 1; /* flying craft start aloft */
+        if (x->altitude == 0 && st->turn == 1 && st->units[u].type != OPFOR_UT_AEROPLANE)
+            x->altitude = 1; /* flying craft start aloft (aeroplanes: engine_air.c) */
         if (x->altitude == 0)
             continue;
         /* a damaged balloon sinks a level each turn (XII.D) */

@@ -120,24 +120,62 @@ static inline opfor_pt_t opfor_vlerp(opfor_pt_t a, opfor_pt_t b, float t) {
     return opfor_pt(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
 }
 
-/* v scaled to length 1; the zero vector (or a non-finite one) gives (0, 0). */
-opfor_vec_t opfor_vnorm(opfor_vec_t v);
+/* v scaled to length 1; the zero vector (or a non-finite one) gives (0, 0). Inline: the
+ * rules engine normalises in its inner loops. */
+static inline opfor_vec_t opfor_vnorm(opfor_vec_t v) {
+    float l2 = opfor_vlen2(v);
+    if (!(l2 > 0.0f) || !isfinite(l2))
+        return opfor_pt(0.0f, 0.0f);
+    float l = sqrtf(l2);
+    return opfor_pt(v.x / l, v.y / l);
+}
 /* v turned counter-clockwise by the angle whose cosine is c and sine is s (pass the
  * OPFOR_COS_ / OPFOR_SIN_ constants; negate s to turn clockwise). */
 opfor_vec_t opfor_vrot(opfor_vec_t v, float c, float s);
 
 /* ---- segments ---- */
 
-/* Parameter t in [0, 1] of the point of segment a-b closest to p (0 when a == b). */
-float opfor_seg_closest_t(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p);
+/* Parameter t in [0, 1] of the point of segment a-b closest to p (0 when a == b). Inline
+ * (with the two below): the rules engine calls them in its innermost loops. */
+static inline float opfor_seg_closest_t(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p) {
+    opfor_vec_t ab = opfor_vsub(b, a);
+    float l2 = opfor_vlen2(ab);
+    if (!(l2 > 0.0f))
+        return 0.0f;
+    float t = opfor_vdot(opfor_vsub(p, a), ab) / l2;
+    return t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+}
 /* The point of segment a-b closest to p. */
-opfor_pt_t opfor_seg_closest(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p);
+static inline opfor_pt_t opfor_seg_closest(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p) {
+    return opfor_vlerp(a, b, opfor_seg_closest_t(a, b, p));
+}
 /* Distance from p to segment a-b. */
-float opfor_seg_dist_pt(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p);
+static inline float opfor_seg_dist_pt(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p) {
+    return opfor_dist(opfor_seg_closest(a, b, p), p);
+}
+/* opfor_seg_intersect for parallel segments (den == 0): out of line, it is rare. */
+int opfor__seg_intersect_parallel(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, opfor_pt_t d, float *t,
+                                  float *u);
 /* Whether closed segments a-b and c-d share a point (touching ends count). Returns 1 and,
  * when the pointers are not NULL, the parameters along a-b (*t) and c-d (*u) of the first
- * common point; 0 otherwise. Collinear overlaps report their first point along a-b. */
-int opfor_seg_intersect(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, opfor_pt_t d, float *t, float *u);
+ * common point; 0 otherwise. Collinear overlaps report their first point along a-b. Inline:
+ * every terrain query tests polygon edges with it. */
+static inline int opfor_seg_intersect(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, opfor_pt_t d,
+                                      float *t, float *u) {
+    opfor_vec_t r = opfor_vsub(b, a), s = opfor_vsub(d, c), qp = opfor_vsub(c, a);
+    float den = opfor_vcross(r, s);
+    if (den == 0.0f)
+        return opfor__seg_intersect_parallel(a, b, c, d, t, u);
+    float tt = opfor_vcross(qp, s) / den;
+    float uu = opfor_vcross(qp, r) / den;
+    if (!(tt >= 0.0f && tt <= 1.0f && uu >= 0.0f && uu <= 1.0f))
+        return 0;
+    if (t)
+        *t = tt;
+    if (u)
+        *u = uu;
+    return 1;
+}
 /* Shortest distance between segments a-b and c-d (0 when they intersect). */
 float opfor_seg_seg_dist(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, opfor_pt_t d);
 /* Whether segment a-b meets the closed disc (c, r). Returns 1 with [*t0, *t1] the
@@ -145,13 +183,41 @@ float opfor_seg_seg_dist(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, opfor_pt_t d)
  * t0 and t1 may be NULL. */
 int opfor_seg_circle(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, float r, float *t0, float *t1);
 
+/* Whether segment a-b certainly stays more than m inches from the box [lo, hi]: the boxes
+ * are apart, or all four corners lie on one side of the line through a and b by more than m.
+ * A cheap, conservative reject for the exact tests below (m well above float rounding, e.g.
+ * 0.01 in): when it returns 1, no point of the box is within m of the segment. Inline: it
+ * guards every terrain query in the rules engine's hot loops. */
+static inline int opfor_seg_box_apart(opfor_pt_t a, opfor_pt_t b, opfor_pt_t lo, opfor_pt_t hi,
+                                      float m) {
+    if ((a.x < b.x ? a.x : b.x) > hi.x + m || (a.x > b.x ? a.x : b.x) < lo.x - m ||
+        (a.y < b.y ? a.y : b.y) > hi.y + m || (a.y > b.y ? a.y : b.y) < lo.y - m)
+        return 1;
+    float rx = b.x - a.x, ry = b.y - a.y;
+    /* |rx| + |ry| >= |r|: the bound asks for at least m of clearance, without a root */
+    float lim = m * ((rx < 0.0f ? -rx : rx) + (ry < 0.0f ? -ry : ry));
+    float x0 = lo.x - a.x, x1 = hi.x - a.x, y0 = lo.y - a.y, y1 = hi.y - a.y;
+    float c0 = rx * y0 - ry * x0, c1 = rx * y0 - ry * x1, c2 = rx * y1 - ry * x0,
+          c3 = rx * y1 - ry * x1;
+    return (c0 > lim && c1 > lim && c2 > lim && c3 > lim) ||
+           (c0 < -lim && c1 < -lim && c2 < -lim && c3 < -lim);
+}
+
 /* ---- figure bases ---- */
 
 /* Base-to-base distance (Viktoria! IX: ranges are measured base to base): centre
  * distance minus both radii, never below 0. */
-float opfor_base_dist(opfor_pt_t c1, float r1, opfor_pt_t c2, float r2);
+static inline float opfor_base_dist(opfor_pt_t c1, float r1, opfor_pt_t c2, float r2) {
+    float d = opfor_dist(c1, c2) - r1 - r2;
+    return d > 0.0f ? d : 0.0f;
+}
 /* Whether two bases overlap by more than tol inches (touching is not overlapping). */
-int opfor_bases_overlap(opfor_pt_t c1, float r1, opfor_pt_t c2, float r2, float tol);
+static inline int opfor_bases_overlap(opfor_pt_t c1, float r1, opfor_pt_t c2, float r2, float tol) {
+    float rs = r1 + r2 - tol;
+    if (!(rs > 0.0f))
+        return 0;
+    return opfor_dist2(c1, c2) < rs * rs;
+}
 
 /* ---- polygons (closed: the last point joins the first) and polylines ----
  * n is the number of points, at most OPFOR_POLY_MAX_PTS; fewer than 3 (polygon) or 2
@@ -168,6 +234,9 @@ void opfor_poly_bbox(const opfor_pt_t *pts, int n, opfor_pt_t *lo, opfor_pt_t *h
 float opfor_poly_dist_pt(const opfor_pt_t *pts, int n, opfor_pt_t p);
 /* Whether segment a-b touches the polygon's area: crosses an edge or lies inside. */
 int opfor_poly_seg_intersects(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b);
+/* Whether segment a-b crosses or touches an edge of the polygon (the edge half of
+ * opfor_poly_seg_intersects, for callers that test the end points themselves). */
+int opfor_poly_seg_crosses(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b);
 /* Writes into ts (room for max) the parameters along a-b where it crosses the polygon's
  * edges, unsorted; returns how many (at most max, and at most n). */
 int opfor_poly_seg_params(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b, float *ts,

@@ -6,7 +6,8 @@
  * The result is one fixed-size struct: the table (shared read-only by every simulated
  * game) plus the starting unit and figure arrays, which a game copies with memcpy. Only
  * the `patrol:` block is kept as a parsed YAML node, for the Patrol Mode module to read.
- * Rules: Viktoria! XIII (weather), XIV (scenarios), XV (Patrol Mode).
+ * Rules: Viktoria! XII.C-D (tracks, runways, payload), XIII (weather), XIV (scenarios), XV
+ * (Patrol Mode).
  */
 #ifndef OPFOR_SCENARIO_H
 #define OPFOR_SCENARIO_H
@@ -68,6 +69,39 @@ typedef struct opfor_weather {
     opfor_compass_t wind; /* direction the wind blows from */
 } opfor_weather_t;
 
+/* Machines of Viktoria! XII.C and XII.D: a train's track and an aeroplane's runway. They are
+ * drawn in the `terrain:` list (kinds `track` and `runway`) but kept apart from the terrain
+ * features: they change neither sight, cover nor movement for anyone else. */
+#define OPFOR_MAX_ROUTES 8
+/* Shortest runway an aeroplane may take off from or land on, inches (Viktoria! XII.D). */
+#define OPFOR_RUNWAY_MIN 24.0f
+typedef enum opfor_route_kind {
+    OPFOR_ROUTE_TRACK = 0, /* a railway: a polyline a train unit is confined to (XII.C) */
+    OPFOR_ROUTE_RUNWAY,    /* a runway or airfield strip: one straight segment (XII.D) */
+    OPFOR_ROUTE_COUNT
+} opfor_route_kind_t;
+
+/* One track or runway. */
+typedef struct opfor_route {
+    char name[32];                      /* scenario name, NUL-terminated, may be "" */
+    uint8_t kind;                       /* opfor_route_kind_t */
+    uint8_t npts;                       /* points in pts: 2 for a runway, 2.. for a track */
+    uint8_t pad[2];                     /* zero */
+    float length;                       /* total length along the points, inches */
+    opfor_pt_t pts[OPFOR_POLY_MAX_PTS]; /* the polyline, on the table */
+} opfor_route_t;
+
+/* Per-unit machine settings read from the scenario (XII.C, XII.D); all zero for ordinary
+ * units. Kept beside the unit array so that opfor_unit_t stays 48 bytes. */
+typedef struct opfor_unit_machine {
+    uint8_t payload;     /* passengers (figures) a vehicle may carry, 0 none (XII.C) */
+    uint8_t fire_out;    /* of those, how many may fire out with personal weapons */
+    uint8_t embarked_in; /* 1 + index of the vehicle the unit starts aboard, 0 none */
+    uint8_t track;       /* 1 + index into routes of the track a train runs on, 0 not a train */
+    uint8_t grounded;    /* aeroplanes: 1 when it starts on the ground (airborne: false) */
+    uint8_t pad[3];      /* zero */
+} opfor_unit_machine_t;
+
 struct fy_document;
 struct fy_node;
 
@@ -87,6 +121,9 @@ typedef struct opfor_scenario {
     opfor_unit_t units[OPFOR_MAX_UNITS];
     opfor_figure_t figures[OPFOR_MAX_FIGURES];
     opfor_objective_t objectives[OPFOR_MAX_OBJECTIVES];
+    int nroutes;                                   /* tracks and runways in routes */
+    opfor_route_t routes[OPFOR_MAX_ROUTES];        /* XII.C trains, XII.D aeroplanes */
+    opfor_unit_machine_t machine[OPFOR_MAX_UNITS]; /* per unit, by index (XII.C, XII.D) */
     /* Patrol Mode (Viktoria! XV): the `patrol:` mapping, NULL when absent. Its keys are
      * kept unchecked for the Patrol Mode module (see docs/scenario-format.md). */
     struct fy_node *patrol;
@@ -120,5 +157,12 @@ void opfor_scenario_free(opfor_scenario_t *sc);
 int opfor_scenario_side(const opfor_scenario_t *sc, const char *name);
 /* Index of the unit named name (case-insensitive), or -1. */
 int opfor_scenario_unit(const opfor_scenario_t *sc, const char *name);
+/* Index of the track or runway named name (case-insensitive), or -1. */
+int opfor_scenario_route(const opfor_scenario_t *sc, const char *name);
+/* Where a point s inches along route r lies (s clamped to 0 .. length). */
+opfor_pt_t opfor_route_point(const opfor_route_t *r, float s);
+/* The distance along route r of the route point nearest p; *off gets how far p is from the
+ * route (either may be NULL). */
+float opfor_route_project(const opfor_route_t *r, opfor_pt_t p, float *off);
 
 #endif

@@ -145,6 +145,10 @@ int opfor_table_add(opfor_table_t *t, const opfor_terrain_feature_t *f);
 int opfor_feature_contains(const opfor_terrain_feature_t *f, opfor_pt_t p);
 /* Whether the disc (c, r) overlaps feature f. */
 int opfor_feature_circle_overlap(const opfor_terrain_feature_t *f, opfor_pt_t c, float r);
+/* Whether segment a-b enters feature f: touches the area (crosses its outline or lies inside)
+ * or comes within width / 2 of the line. Same answer as opfor_poly_seg_intersects /
+ * opfor_polyline_seg_dist, with cheap box rejects first. */
+int opfor_feature_seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b);
 
 /* Line of sight between figure centres a and b whose bases have radii ra and rb,
  * Viktoria! IX:
@@ -176,6 +180,11 @@ opfor_cover_t opfor_terrain_cover(const opfor_table_t *t, opfor_pt_t firer, opfo
  * caller applies the speeds. Returns 0, or OPFOR_EFULL if the path crosses more feature
  * edges than the internal buffer holds (over 1000: not a real table). */
 int opfor_terrain_path(const opfor_table_t *t, opfor_pt_t a, opfor_pt_t b, opfor_path_t *out);
+/* opfor_terrain_path looking only at the features listed in idx (n indices, ascending): the
+ * same answer whenever every feature left out is open ground or lies wholly outside the box of
+ * segment a-b (a caller that has already culled the table for a larger box). */
+int opfor_terrain_path_in(const opfor_table_t *t, const uint8_t *idx, int n, opfor_pt_t a,
+                          opfor_pt_t b, opfor_path_t *out);
 
 /* Whether a figure centred at c would stand in impassable terrain: c inside an IMPASSABLE
  * feature, or, when mounted is non-zero (mounted figures, transport, limbered guns),

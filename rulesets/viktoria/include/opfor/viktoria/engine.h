@@ -61,6 +61,13 @@ typedef enum opfor_vk_kind {
     OPFOR_VK_REACT_COUNTER,  /* charged cavalry in the open: counter-charge (X) */
     OPFOR_VK_CONTROL,        /* mesmerist decides what figure `figure` does (XII.B): stand, fire
                                 at unit `target`, or (flag OPFOR_VK_AF_MOVE) walk to dest */
+    OPFOR_VK_EMBARK,         /* board vehicle `target` (XII.C); with OPFOR_VK_AF_DISEMBARK, leave
+                                the vehicle the unit rides in, getting out toward dest */
+    OPFOR_VK_DRIVE,          /* XII.C-D: a train runs `arc` half-inches along its track (flag
+                                OPFOR_VK_AF_REVERSE: backward); an aeroplane takes off, flies to
+                                dest, lands or leaves the table (OPFOR_VK_AF_TAKE_OFF, _LAND,
+                                _OFF_TABLE; climb / descend `arc` levels); OPFOR_VK_AF_FIRE:
+                                moving fire at `target` afterwards */
     OPFOR_VK_KIND_COUNT
 } opfor_vk_kind_t;
 
@@ -76,6 +83,11 @@ enum {
     OPFOR_VK_AF_CLIMB = 1u << 7,       /* ADVANCE of a balloon or dirigible (XII options):
                                           climb `arc` levels (1, or 2 for a dirigible) */
     OPFOR_VK_AF_DESCEND = 1u << 8,     /* ... or descend `arc` levels (XII.D) */
+    OPFOR_VK_AF_DISEMBARK = 1u << 9,   /* EMBARK: get out of the vehicle (XII.C) */
+    OPFOR_VK_AF_REVERSE = 1u << 10,    /* DRIVE of a train: toward the track's first point */
+    OPFOR_VK_AF_TAKE_OFF = 1u << 11,   /* DRIVE of an aeroplane: take off from its runway */
+    OPFOR_VK_AF_LAND = 1u << 12,       /* DRIVE of an aeroplane: land on a runway */
+    OPFOR_VK_AF_OFF_TABLE = 1u << 13,  /* DRIVE of an aeroplane: fly off the table */
 };
 
 /* One action with its parameters. 24 bytes, plain data: logs store it as is. */
@@ -170,7 +182,8 @@ typedef struct opfor_vk_unitx {
     uint8_t removed;    /* 1 removed from play (rout, surrender, merged away, left the table) */
     uint8_t casualties; /* figures killed in the current activation (morale trigger, XI) */
     uint8_t flags;      /* OPFOR_VK_UX_* */
-    uint8_t pad[2];
+    uint8_t aboard;     /* 1 + index of the vehicle the unit rides in, 0 none (XII.C) */
+    uint8_t run;        /* trains: last move in half-inches (bits 0-6), bit 7 backward (XII.C) */
 } opfor_vk_unitx_t;
 
 /* Per-unit engine flags. */
