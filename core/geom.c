@@ -47,6 +47,36 @@ opfor_vec_t opfor_vrot(opfor_vec_t v, float c, float s) {
     return opfor_pt(v.x * c - v.y * s, v.x * s + v.y * c);
 }
 
+float opfor_vangle(opfor_vec_t a, opfor_vec_t b) {
+    double la = sqrt((double)a.x * a.x + (double)a.y * a.y);
+    double lb = sqrt((double)b.x * b.x + (double)b.y * b.y);
+    if (la <= 0.0 || lb <= 0.0)
+        return 0.0f;
+    double c = ((double)a.x * b.x + (double)a.y * b.y) / (la * lb);
+    double s = ((double)a.x * b.y - (double)a.y * b.x) / (la * lb);
+    if (s < 0.0)
+        s = -s;
+    /* Past a right angle, measure from the opposite direction: the halving below stays
+       well-conditioned only while the cosine is not near -1. */
+    double base = 0.0;
+    if (c < 0.0) {
+        base = 3.14159265358979323846;
+        c = -c;
+        /* the angle is now pi - x with x the angle whose cosine is -c_old = c */
+    }
+    /* Half-angle steps: cos(x/2) = sqrt((1 + cos x) / 2), sin(x/2) = sin x / (2 cos(x/2)). */
+    int k = 0;
+    for (; k < 8; k++) {
+        double ch = sqrt((1.0 + c) * 0.5);
+        s = s / (2.0 * ch);
+        c = ch;
+    }
+    /* Small angle y: asin(s) = s + s^3/6 + 3 s^5/40 (|s| < 0.007: error below 1e-14). */
+    double y = s + s * s * s / 6.0 + 3.0 * s * s * s * s * s / 40.0;
+    double x = y * 256.0;
+    return (float)(base > 0.0 ? base - x : x);
+}
+
 /* ---- segments ---- */
 
 /* (opfor_seg_closest_t, opfor_seg_closest, opfor_seg_dist_pt are inline in geom.h) */

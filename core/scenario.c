@@ -873,9 +873,27 @@ static int new_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, opfor_unit
 /* The machine keys of the unit being parsed (index sc->nunits), XII.C and XII.D: payload and
  * fire_out for vehicles, track for trains (vehicles confined to a track), airborne for
  * aeroplanes, embarked_in (resolved later, by resolve_machines) for any unit. */
-static int parse_machine(ctx_t *c, struct fy_node *pk, struct fy_node *pv, struct fy_node *fk,
-                         struct fy_node *fv, struct fy_node *ev, struct fy_node *tk,
-                         struct fy_node *tv, struct fy_node *ak, struct fy_node *av, int type) {
+/* Speed classes of a vehicle (XII.C) and how it drives over rough ground. */
+static const opfor_name_t SPEED_NAMES[] = {
+    {"slow", OPFOR_SPEED_SLOW},
+    {"fast", OPFOR_SPEED_FAST},
+    {"very_fast", OPFOR_SPEED_VERY_FAST},
+    {"extremely_fast", OPFOR_SPEED_EXTREMELY_FAST},
+    {NULL, 0},
+};
+static const opfor_name_t DRIVE_NAMES[] = {
+    {"wheeled", OPFOR_DRIVE_WHEELED},
+    {"tracked", OPFOR_DRIVE_TRACKED},
+    {NULL, 0},
+};
+
+/* The machine fields of a unit, in this order (a slice of parse_unit's fields). */
+enum { MF_PAYLOAD, MF_FIREOUT, MF_EMBARK, MF_TRACK, MF_AIRBORNE, MF_SPEED, MF_DRIVE, MF_N };
+
+static int parse_machine(ctx_t *c, const field_t *mf, int type) {
+    struct fy_node *pk = mf[MF_PAYLOAD].k, *pv = mf[MF_PAYLOAD].v, *fk = mf[MF_FIREOUT].k,
+                   *fv = mf[MF_FIREOUT].v, *ev = mf[MF_EMBARK].v, *tk = mf[MF_TRACK].k,
+                   *tv = mf[MF_TRACK].v, *ak = mf[MF_AIRBORNE].k, *av = mf[MF_AIRBORNE].v;
     opfor_scenario_t *sc = c->sc;
     opfor_unit_machine_t *m = &sc->machine[sc->nunits];
     const char *tname = opfor_vocab_name(opfor_unit_type_names, type);
@@ -919,6 +937,23 @@ static int parse_machine(ctx_t *c, struct fy_node *pk, struct fy_node *pv, struc
                         "airborne applies to aeroplanes (Viktoria! XII.D); this unit is %s", tname);
         m->grounded = (uint8_t)!v;
     }
+    for (int k = MF_SPEED; k <= MF_DRIVE; k++) {
+        if (!mf[k].v)
+            continue;
+        if (type != OPFOR_UT_VEHICLE)
+            return fail(c, OPFOR_EPARSE, mf[k].v, mf[k].k,
+                        "%s applies to vehicles (Viktoria! XII.C); this unit is %s", mf[k].key,
+                        tname);
+        if (get_enum(c, mf[k].v, mf[k].k, mf[k].key, k == MF_SPEED ? SPEED_NAMES : DRIVE_NAMES, &v))
+            return c->err;
+        if (k == MF_SPEED)
+            m->speed = (uint8_t)v;
+        else
+            m->drive = (uint8_t)v;
+    }
+    if (m->track && m->speed)
+        return fail(c, OPFOR_EPARSE, mf[MF_SPEED].v, mf[MF_SPEED].k,
+                    "a train's speed is set by its runs along the track (XII.C), not by speed");
     return 0;
 }
 
@@ -941,6 +976,8 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
         EMBARK,
         TRACK,
         AIRBORNE,
+        SPEED,
+        DRIVE,
         NF
     };
     field_t f[NF] = {{"name", 0, 0},     {"side", 0, 0},      {"type", 0, 0},
@@ -948,7 +985,8 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
                      {"facing", 0, 0},   {"formation", 0, 0}, {"self_commanding", 0, 0},
                      {"limbered", 0, 0}, {"off_table", 0, 0}, {"figures", 0, 0},
                      {"payload", 0, 0},  {"fire_out", 0, 0},  {"embarked_in", 0, 0},
-                     {"track", 0, 0},    {"airborne", 0, 0}};
+                     {"track", 0, 0},    {"airborne", 0, 0},  {"speed", 0, 0},
+                     {"drive", 0, 0}};
     opfor_scenario_t *sc = c->sc;
     opfor_unit_t *u;
     int side, type, quality = OPFOR_Q_SOLDIER, v;
@@ -1004,9 +1042,9 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
         if (v)
             u->flags |= OPFOR_UNIT_OFF_TABLE;
     }
-    if (parse_machine(c, f[PAYLOAD].v ? f[PAYLOAD].k : NULL, f[PAYLOAD].v, f[FIREOUT].k,
-                      f[FIREOUT].v, f[EMBARK].v, f[TRACK].k, f[TRACK].v, f[AIRBORNE].k,
-                      f[AIRBORNE].v, type))
+    _Static_assert(FIREOUT - PAYLOAD == MF_FIREOUT && DRIVE - PAYLOAD == MF_DRIVE,
+                   "parse_unit's machine fields follow parse_machine's order");
+    if (parse_machine(c, &f[PAYLOAD], type))
         return c->err;
     if (f[POS].v && get_pt(c, f[POS].v, f[POS].k, "position", NULL, &pos))
         return c->err;

@@ -138,9 +138,10 @@
  * figures, kept on the table (XII.D; ADVANCE with OPFOR_VK_AF_CLIMB / _DESCEND, levels in
  * `arc`); craft neither run, crawl nor fire on the move. Vehicle passengers, trains and
  * aeroplanes (XII.C-D) are engine_vehicle.c's and engine_air.c's, reached through small hooks
- * (engine_machine_int.h; docs/viktoria-model.md section 8). Not modelled: turning costs,
- * fire at or from flying craft by altitude bracket, landed balloons moving on the ground, a
- * walker's three shots at different aim points.
+ * (engine_machine_int.h; docs/viktoria-model.md section 8). Vehicles' speed classes, turning
+ * cost (frontage times the angle) and wheels against tracks are engine_move.c's (vk_move_x,
+ * vk_turn_cost, terrain_class). Not modelled: fire at or from flying craft by altitude bracket,
+ * landed balloons moving on the ground, a walker's three shots at different aim points.
  * ======================================================================== */
 
 #include <stddef.h>
@@ -484,6 +485,10 @@ enum { VK_MV_ADVANCE = 0, VK_MV_RUN, VK_MV_CHARGE, VK_MV_CRAWL };
 #define VK_MV_PERSONS 0x10
 /* X for figure f moving with kind mv (the calculator's move action), limbered gun flag. */
 int vk_move_x(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int mv);
+/* Inches of allowance a vehicle (XII options, not a train) pays to turn from its facing to
+ * direction dir before it moves: its frontage times the angle (XII.C); 0 for other units. */
+#define vk_turn_cost opfor__vk_turn_cost
+float vk_turn_cost(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, opfor_vec_t dir);
 /* Moves unit u as a group toward dest (through via when has_via) with one d3 roll (or the
  * given allowance bonus when d3 > 0). Returns the distance moved by the formation.
  * contact_unit: enemy unit whose bases may be touched (charges), or -1. stop_gap: stop when

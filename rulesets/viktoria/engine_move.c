@@ -9,14 +9,24 @@
 
 #include "engine_int.h"
 
-/* How terrain treats a figure: foot, mounted (or transport), walker (ignores rough). */
-enum { TC_FOOT = 0, TC_MOUNTED, TC_TRANSPORT, TC_WALKER };
+/* How terrain treats a figure: foot, mounted (or transport), walker (ignores rough), tracked
+ * vehicle (rough as on foot, roads as transport). */
+enum { TC_FOOT = 0, TC_MOUNTED, TC_TRANSPORT, TC_WALKER, TC_TRACKED };
+
+/* The scenario's machine settings of unit u (zero for units a mode brought on). */
+static const opfor_unit_machine_t *machine_of(const opfor_vk_ctx_t *ctx, int u) {
+    return &ctx->sc.machine[u];
+}
 
 static int terrain_class(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f) {
     const opfor_figure_t *fg = &st->figures[f];
     int ut = st->units[fg->unit].type;
     if (ctx->opt.specials && ut == OPFOR_UT_WALKER)
         return TC_WALKER;
+    /* XII.C: wheels pay twice the foot cost in rough ground (as transport), tracks the same */
+    if (ctx->opt.specials && ut == OPFOR_UT_VEHICLE && (fg->flags & OPFOR_FIG_EQUIPMENT) &&
+        machine_of(ctx, fg->unit)->drive == OPFOR_DRIVE_TRACKED)
+        return TC_TRACKED;
     if (fg->flags & OPFOR_FIG_EQUIPMENT)
         return TC_TRANSPORT;
     if (fg->flags & OPFOR_FIG_MOUNTED)
@@ -42,7 +52,18 @@ int vk_move_x(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int 
         if (un->type == OPFOR_UT_WALKER)
             return x_of(ctx, mv == VK_MV_RUN ? VK_MV_RUN : VK_MV_ADVANCE, OPFOR_VK_TRANSPORT, 1, 0,
                         0);
-        if (un->type == OPFOR_UT_AUTOMATON || un->type == OPFOR_UT_VEHICLE)
+        if (un->type == OPFOR_UT_VEHICLE) {
+            /* XII.C speed classes: slow / fast as transport on foot / mounted, very and
+               extremely fast twice those; unset, by the model's mount */
+            int sp = machine_of(ctx, fg->unit)->speed;
+            int mounted = sp == OPFOR_SPEED_UNSET
+                              ? (fg->flags & OPFOR_FIG_MOUNTED) != 0
+                              : sp == OPFOR_SPEED_FAST || sp == OPFOR_SPEED_EXTREMELY_FAST;
+            int x = x_of(ctx, mv == VK_MV_RUN ? VK_MV_RUN : VK_MV_ADVANCE, OPFOR_VK_TRANSPORT,
+                         mounted, 0, 0);
+            return sp >= OPFOR_SPEED_VERY_FAST ? 2 * x : x;
+        }
+        if (un->type == OPFOR_UT_AUTOMATON)
             return x_of(ctx, mv == VK_MV_RUN ? VK_MV_RUN : VK_MV_ADVANCE, OPFOR_VK_TRANSPORT,
                         (fg->flags & OPFOR_FIG_MOUNTED) != 0, 0, 0);
     }
@@ -109,8 +130,8 @@ static float path_cost(const opfor_path_t *p, int tclass, int limbered) {
     float open = p->length - rough - road;
     if (open < 0.0f)
         open = 0.0f;
-    float rf = tclass == TC_FOOT ? 2.0f : tclass == TC_WALKER ? 1.0f : 4.0f;
-    float roadf = (tclass == TC_TRANSPORT || limbered) ? 0.5f : 1.0f;
+    float rf = tclass == TC_FOOT || tclass == TC_TRACKED ? 2.0f : tclass == TC_WALKER ? 1.0f : 4.0f;
+    float roadf = (tclass == TC_TRANSPORT || tclass == TC_TRACKED || limbered) ? 0.5f : 1.0f;
     return open + rough * rf + road * roadf + (float)p->obstacles;
 }
 
@@ -366,6 +387,15 @@ static float move_set(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, mover_t *
 
 /* ---------------------------------------------------------------- group moves */
 
+float vk_turn_cost(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, opfor_vec_t dir) {
+    const opfor_unit_t *un = &st->units[u];
+    if (!ctx->opt.specials || un->type != OPFOR_UT_VEHICLE || machine_of(ctx, u)->track)
+        return 0.0f;
+    /* XII.C: the vehicle wheels about a front corner; the other front corner travels an arc
+       whose radius is the frontage (the model's base, 2 * OPFOR_RADIUS_EQUIPMENT). */
+    return 2.0f * OPFOR_RADIUS_EQUIPMENT * opfor_vangle(un->facing, dir);
+}
+
 float vk_move_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mv, opfor_pt_t dest,
                    int has_via, opfor_pt_t via, int d3, int contact_unit, opfor_vk_events_t *ev) {
     opfor_unit_t *un = &st->units[u];
@@ -401,6 +431,9 @@ float vk_move_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int m
     if (has_via)
         legs[nlegs++] = via;
     legs[nlegs++] = dest;
+    float turn = vk_turn_cost(ctx, st, u, opfor_vsub(legs[0], start));
+    for (int k = 0; turn > 0.0f && k < m.n; k++)
+        m.allow[k] = m.allow[k] > turn ? m.allow[k] - turn : 0.0f;
     for (int l = 0; l < nlegs; l++) {
         opfor_vec_t v = opfor_vsub(legs[l], cur);
         float len = opfor_vlen(v);

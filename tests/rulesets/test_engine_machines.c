@@ -266,7 +266,7 @@ static void machines_passengers_ride_and_fire_out(void **state) {
     /* the car drives 6+ in north; at the end of its activation the riders are on it */
     fx_activate(ctx, st, 0);
     opfor_vk_action_t adv = fx_act(OPFOR_VK_ADVANCE, 0);
-    adv.dest = opfor_pt(50.0f, 10.0f);
+    adv.dest = opfor_pt(30.0f, 22.0f); /* straight ahead: no turning cost (XII.C) */
     opfor_pt_t before = st->figures[hull_of(st, 0)].pos;
     assert_int_equal(opfor_vk_apply(ctx, st, &adv, NULL), 0);
     opfor_pt_t after = st->figures[hull_of(st, 0)].pos;

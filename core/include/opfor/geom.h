@@ -132,6 +132,10 @@ static inline opfor_vec_t opfor_vnorm(opfor_vec_t v) {
 /* v turned counter-clockwise by the angle whose cosine is c and sine is s (pass the
  * OPFOR_COS_ / OPFOR_SIN_ constants; negate s to turn clockwise). */
 opfor_vec_t opfor_vrot(opfor_vec_t v, float c, float s);
+/* The angle between vectors a and b in radians, 0..pi (0 when either is zero). No trig: the
+ * angle is halved by square roots until small and then summed up, so it is the same bit for
+ * bit on every machine (within 1e-6 of the true angle). */
+float opfor_vangle(opfor_vec_t a, opfor_vec_t b);
 
 /* ---- segments ---- */
 

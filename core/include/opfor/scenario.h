@@ -99,8 +99,27 @@ typedef struct opfor_unit_machine {
     uint8_t embarked_in; /* 1 + index of the vehicle the unit starts aboard, 0 none */
     uint8_t track;       /* 1 + index into routes of the track a train runs on, 0 not a train */
     uint8_t grounded;    /* aeroplanes: 1 when it starts on the ground (airborne: false) */
-    uint8_t pad[3];      /* zero */
+    uint8_t speed;       /* vehicles: opfor_speed_class_t, 0 (unset) = by the model's mount */
+    uint8_t drive;       /* vehicles: opfor_drive_t (wheeled unless the scenario says) */
+    uint8_t pad[1];      /* zero */
 } opfor_unit_machine_t;
+
+/* A vehicle's speed class (Viktoria! XII.C): slow moves as transport advancing on foot, fast
+ * as transport advancing mounted, very fast and extremely fast twice those. */
+typedef enum opfor_speed_class {
+    OPFOR_SPEED_UNSET = 0, /* by the vehicle model: mounted is fast, else slow */
+    OPFOR_SPEED_SLOW,
+    OPFOR_SPEED_FAST,
+    OPFOR_SPEED_VERY_FAST,
+    OPFOR_SPEED_EXTREMELY_FAST,
+} opfor_speed_class_t;
+
+/* How a vehicle meets rough ground (XII.C): wheels pay twice what a figure on foot pays,
+ * tracks (and walkers' legs) the same as on foot. */
+typedef enum opfor_drive {
+    OPFOR_DRIVE_WHEELED = 0,
+    OPFOR_DRIVE_TRACKED,
+} opfor_drive_t;
 
 struct fy_document;
 struct fy_node;

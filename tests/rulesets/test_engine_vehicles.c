@@ -1,0 +1,219 @@
+/* tests/rulesets/test_engine_vehicles.c — how vehicles move under the Viktoria! XII options:
+ * speed classes (slow and fast as transport on foot and mounted, very and extremely fast twice
+ * those), the cost of turning (frontage times the angle, XII.C), tracks against wheels in rough
+ * ground, the scenario keys that set them, and the trigonometry-free angle they rest on.
+ *
+ * Positions are written as YAML; each case moves the same vehicle with the same dice stream
+ * and compares distances, so the d3 of the move cancels out.
+ */
+#include "vk_fixture.h"
+
+#include "opfor/geom.h"
+
+/* A 72 x 48 table with one vehicle (facing north, +y) on the left and a far enemy picket;
+ * `extra` is YAML added to the vehicle's keys, `terrain` a terrain list (may be ""). */
+static opfor_scenario_t *vehicle_scenario(const char *extra, const char *terrain) {
+    char yaml[2048];
+    snprintf(yaml, sizeof yaml,
+             "name: Vehicle test\n"
+             "mode: competitive\n"
+             "table: {width: 72, depth: 48}\n"
+             "sides:\n"
+             "  - {name: Blue, edge: bottom}\n"
+             "  - {name: Red, edge: top}\n"
+             "%s"
+             "units:\n"
+             "  - name: Car\n"
+             "    side: Blue\n"
+             "    type: vehicle\n"
+             "    self_commanding: true\n"
+             "    position: [20, 10]\n"
+             "    facing: N\n"
+             "%s"
+             "    figures:\n"
+             "      - {count: 1, equipment: true, weapons: mg}\n"
+             "      - {count: 1, weapons: pistol, skills: [leader, crew], positions: [[20, 8]]}\n"
+             "  - name: Picket\n"
+             "    side: Red\n"
+             "    type: infantry\n"
+             "    position: [66, 44]\n"
+             "    figures:\n"
+             "      - {count: 2, weapons: rifle, skills: leader}\n",
+             terrain, extra);
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    assert_non_null(sc);
+    opfor_diag_t d;
+    int rc = opfor_scenario_load_string(yaml, strlen(yaml), "vehicle.yaml", sc, &d);
+    if (rc)
+        fprintf(stderr, "%s:%d:%d: %s\n", d.file, d.line, d.col, d.msg);
+    assert_int_equal(rc, 0);
+    return sc;
+}
+
+/* Where the hull stands after the car advances toward dest, from the opening state of seed. */
+static opfor_pt_t advance(const char *extra, const char *terrain, opfor_pt_t dest, uint64_t seed,
+                          int specials) {
+    opfor_scenario_t *sc = vehicle_scenario(extra, terrain);
+    opfor_vk_options_t opt;
+    memset(&opt, 0, sizeof opt);
+    opt.specials = specials;
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
+    opfor_vk_state_t *st = calloc(1, sizeof *st);
+    opfor_vk_state_init(ctx, st, seed);
+    fx_activate(ctx, st, 0);
+    opfor_vk_action_t a = fx_act(OPFOR_VK_ADVANCE, 0);
+    a.dest = dest;
+    assert_int_equal(opfor_vk_apply(ctx, st, &a, NULL), 0);
+    opfor_pt_t p = st->figures[st->units[0].first].pos;
+    free(st);
+    opfor_vk_ctx_free(ctx);
+    opfor_scenario_free(sc);
+    free(sc);
+    return p;
+}
+
+static float moved(opfor_pt_t p) {
+    return opfor_dist(p, opfor_pt(20, 10));
+}
+
+static void vehicle_angle_without_trig(void **state) {
+    (void)state;
+    const float PI = 3.14159265f;
+    assert_float_equal(opfor_vangle(opfor_pt(0, 1), opfor_pt(0, 1)), 0.0f, 1e-6);
+    assert_float_equal(opfor_vangle(opfor_pt(0, 1), opfor_pt(1, 0)), PI / 2, 1e-6);
+    assert_float_equal(opfor_vangle(opfor_pt(0, 1), opfor_pt(0, -3)), PI, 1e-6);
+    assert_float_equal(opfor_vangle(opfor_pt(1, 0), opfor_pt(1, 1)), PI / 4, 1e-6);
+    assert_float_equal(opfor_vangle(opfor_pt(1, 0), opfor_pt(-1, 1)), 3 * PI / 4, 1e-6);
+    assert_float_equal(opfor_vangle(opfor_pt(2, 0), opfor_pt(1, -1.7320508f)), PI / 3, 1e-6);
+    assert_float_equal(opfor_vangle(opfor_pt(0, 0), opfor_pt(1, 0)), 0.0f, 0);
+    /* against cos over a sweep: symmetric, within 1e-6 everywhere */
+    for (int k = 0; k <= 360; k++) {
+        float c = (float)(k - 180) / 180.0f; /* cosine from -1 to 1 */
+        float s = sqrtf(1.0f - c * c);
+        float ang = opfor_vangle(opfor_pt(1, 0), opfor_pt(c, s));
+        assert_float_equal(cosf(ang), c, 2e-6);
+        assert_float_equal(ang, opfor_vangle(opfor_pt(c, -s), opfor_pt(1, 0)), 0);
+    }
+}
+
+/* XII.C: turning costs the frontage times the angle. Straight ahead and a right-angle turn
+ * with the same dice differ by 2 * pi / 2 inches (within float noise); without the XII
+ * options vehicles turn for free. */
+static void vehicle_turning_costs_frontage_times_angle(void **state) {
+    (void)state;
+    const float PI = 3.14159265f;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        const char *fast = "    speed: fast\n";
+        float ahead = moved(advance(fast, "", opfor_pt(20, 46), seed, 1));
+        float right = moved(advance(fast, "", opfor_pt(70, 9), seed, 1)); /* from the centre */
+        float back = moved(advance(fast, "", opfor_pt(20, 1.5f), seed, 1));
+        assert_true(ahead > 5.0f);
+        assert_float_equal(ahead - right, 2.0f * OPFOR_RADIUS_EQUIPMENT * PI / 2, 0.02);
+        /* reversing is a half turn (the rules have no reverse gear), unless the edge stops it */
+        assert_true(back <= ahead - 2.0f * OPFOR_RADIUS_EQUIPMENT * PI + 0.02f);
+        float free_ahead = moved(advance(fast, "", opfor_pt(20, 46), seed, 0));
+        float free_right = moved(advance(fast, "", opfor_pt(70, 10), seed, 0));
+        assert_float_equal(free_ahead, free_right, 0.02);
+    }
+}
+
+/* XII.C speed classes: slow as transport on foot, fast as transport mounted, very fast and
+ * extremely fast twice those (the d3 is added once, so doubled X shows as the difference). */
+static void vehicle_speed_classes(void **state) {
+    (void)state;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        opfor_pt_t far = opfor_pt(20, 47);
+        float slow = moved(advance("    speed: slow\n", "", far, seed, 1));
+        float fast = moved(advance("    speed: fast\n", "", far, seed, 1));
+        float vfast = moved(advance("    speed: very_fast\n", "", far, seed, 1));
+        float xfast = moved(advance("    speed: extremely_fast\n", "", far, seed, 1));
+        assert_true(slow > 0.5f && slow < fast);
+        assert_true(fast < xfast && slow < vfast);
+        /* X doubles: the extra distance is X itself */
+        assert_float_equal(vfast - slow, xfast - fast - (fast - slow), 0.05);
+        assert_true(vfast - slow >= 1.5f); /* X on foot, 2 in by the default model */
+        float unset = moved(advance("", "", far, seed, 1));
+        assert_float_equal(unset, slow, 0.01); /* an unmounted model is slow */
+    }
+}
+
+/* XII.C: wheels pay twice the foot cost in rough ground, tracks the same as on foot. */
+static void vehicle_tracks_cross_rough_ground(void **state) {
+    (void)state;
+    const char *rough = "terrain:\n  - {name: Scrub, kind: rough, rect: [10, 12, 20, 30]}\n";
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        opfor_pt_t far = opfor_pt(20, 40);
+        float wheels = moved(advance("    speed: fast\n", rough, far, seed, 1));
+        float tracks = moved(advance("    speed: fast\n    drive: tracked\n", rough, far, seed, 1));
+        float open = moved(advance("    speed: fast\n", "", far, seed, 1));
+        assert_true(wheels < tracks && tracks < open);
+        /* the hull starts 1 in short of the scrub (its base edge at 11): the rest costs 4 in
+           an inch on wheels, 2 on tracks */
+        float pre = 12.0f - 10.0f;
+        assert_float_equal((tracks - pre) * 2.0f, (wheels - pre) * 4.0f, 0.3);
+    }
+}
+
+/* The scenario keys: named values, vehicles only, not on trains; errors say where. */
+static void vehicle_scenario_keys(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = vehicle_scenario("    speed: very_fast\n    drive: tracked\n", "");
+    assert_int_equal(sc->machine[0].speed, OPFOR_SPEED_VERY_FAST);
+    assert_int_equal(sc->machine[0].drive, OPFOR_DRIVE_TRACKED);
+    assert_int_equal(sc->machine[1].speed, OPFOR_SPEED_UNSET);
+    opfor_scenario_free(sc);
+    free(sc);
+    static const struct {
+        const char *yaml, *msg;
+        int line;
+    } bad[] = {
+        {"    speed: warp\n",
+         "unknown speed 'warp'; expected one of: slow, fast, very_fast, "
+         "extremely_fast",
+         15},
+        {"    drive: legs\n", "unknown drive 'legs'; expected one of: wheeled, tracked", 15},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char yaml[2048];
+        snprintf(yaml, sizeof yaml,
+                 "name: Bad\nmode: competitive\ntable: {width: 72, depth: 48}\nsides:\n"
+                 "  - {name: Blue, edge: bottom}\n  - {name: Red, edge: top}\nunits:\n"
+                 "  - name: Car\n    side: Blue\n    type: vehicle\n    self_commanding: true\n"
+                 "    position: [20, 10]\n    facing: N\n    figures: [{count: 1, equipment: "
+                 "true}, {count: 1, skills: [leader, crew]}]\n%s",
+                 bad[i].yaml);
+        opfor_scenario_t *b = calloc(1, sizeof *b);
+        opfor_diag_t d;
+        assert_int_equal(opfor_scenario_load_string(yaml, strlen(yaml), "bad.yaml", b, &d),
+                         OPFOR_EPARSE);
+        if (!strstr(d.msg, bad[i].msg))
+            fprintf(stderr, "got %d: %s\n", d.line, d.msg);
+        assert_non_null(strstr(d.msg, bad[i].msg));
+        assert_int_equal(d.line, bad[i].line);
+        opfor_scenario_free(b);
+        free(b);
+    }
+    /* infantry cannot have a speed class */
+    const char *inf = "name: Bad\nmode: competitive\ntable: {width: 72, depth: 48}\nsides:\n"
+                      "  - {name: Blue, edge: bottom}\n  - {name: Red, edge: top}\nunits:\n"
+                      "  - name: Foot\n    side: Blue\n    type: infantry\n    speed: fast\n"
+                      "    position: [20, 10]\n    figures: [{count: 2, skills: leader}]\n";
+    opfor_scenario_t *b = calloc(1, sizeof *b);
+    opfor_diag_t d;
+    assert_int_equal(opfor_scenario_load_string(inf, strlen(inf), "bad.yaml", b, &d), OPFOR_EPARSE);
+    assert_non_null(strstr(d.msg, "speed applies to vehicles (Viktoria! XII.C)"));
+    assert_int_equal(d.line, 11);
+    opfor_scenario_free(b);
+    free(b);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(vehicle_angle_without_trig),
+        cmocka_unit_test(vehicle_turning_costs_frontage_times_angle),
+        cmocka_unit_test(vehicle_speed_classes),
+        cmocka_unit_test(vehicle_tracks_cross_rough_ground),
+        cmocka_unit_test(vehicle_scenario_keys),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
