@@ -255,6 +255,21 @@ static int press_until(opfor__game_t *g, tlog_t *log, int want) {
     return press_until_steered(g, log, want, NULL);
 }
 
+/* Applies every entry of log to h, as the daemon does when it loads a game. */
+static void replay(opfor__game_t *h, const tlog_t *log) {
+    for (int i = 0; i < log->n; i++) {
+        opfor__evlist_t ev;
+        opfor__evlist_init(&ev);
+        opfor__gerr_t err = {0, ""};
+        int rc = opfor__game_apply_entry(h, &h->t, h->t.log_seq + 1, log->kind[i], log->p[i].data,
+                                         log->p[i].size, &ev, &err);
+        if (rc)
+            fprintf(stderr, "replay %d (%s): %s\n", i, log->kind[i], err.msg);
+        assert_int_equal(rc, 0);
+        opfor__evlist_free(&ev);
+    }
+}
+
 static void log_free(tlog_t *log) {
     for (int i = 0; i < log->n; i++)
         msgpack_sbuffer_destroy(&log->p[i]);
@@ -624,17 +639,7 @@ static void game_model_presses_orders_and_resolution(void **state) {
 
     /* replay: the same entries applied to a fresh game give the same bytes */
     opfor__game_t *h = open_game("patrol_default", "", 3);
-    for (int i = 0; i < log->n; i++) {
-        opfor__evlist_t ev;
-        opfor__evlist_init(&ev);
-        opfor__gerr_t err = {0, ""};
-        int rc = opfor__game_apply_entry(h, &h->t, h->t.log_seq + 1, log->kind[i], log->p[i].data,
-                                         log->p[i].size, &ev, &err);
-        if (rc)
-            fprintf(stderr, "replay %d (%s): %s\n", i, log->kind[i], err.msg);
-        assert_int_equal(rc, 0);
-        opfor__evlist_free(&ev);
-    }
+    replay(h, log);
     assert_int_equal(h->t.log_seq, g->t.log_seq);
     assert_int_equal(h->t.ev_seq, g->t.ev_seq);
     assert_int_equal(opfor__game_hash(&h->t), opfor__game_hash(&g->t));
@@ -727,17 +732,7 @@ static void game_model_steered_presses_are_logged_and_replayed(void **state) {
 
     /* Replay from the log alone (no director) gives the same game. */
     opfor__game_t *h = open_game("patrol_default", "", 21);
-    for (int i = 0; i < log->n; i++) {
-        opfor__evlist_t ev;
-        opfor__evlist_init(&ev);
-        opfor__gerr_t err = {0, ""};
-        int rc = opfor__game_apply_entry(h, &h->t, h->t.log_seq + 1, log->kind[i], log->p[i].data,
-                                         log->p[i].size, &ev, &err);
-        if (rc)
-            fprintf(stderr, "replay %d (%s): %s\n", i, log->kind[i], err.msg);
-        assert_int_equal(rc, 0);
-        opfor__evlist_free(&ev);
-    }
+    replay(h, log);
     assert_int_equal(memcmp(&h->t, &g->t, sizeof h->t), 0);
     opfor__game_free(h);
 

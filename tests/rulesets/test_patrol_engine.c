@@ -166,28 +166,23 @@ static void patrol_engine_empty_enemy_waits_for_spottings(void **state) {
         assert_true(st->turn > 1 || st->nunits > n0);
     game_close(&gm);
 
-    /* Spotting limit reached: the enemy is beaten at the next end check. */
-    game_open_reinforced(&gm, 0.2);
-    gm.x->cfg.spot_limit = 2;
-    gm.x->ps.placed = 2;
-    opfor_vk_state_init(gm.ctx, st, 11);
-    kill_side(st, enemy);
-    steps = play_on(&gm, st, 400);
-    assert_true(steps <= 1);
-    assert_true(opfor_vk_is_terminal(gm.ctx, st));
-    assert_int_equal(st->winner, gm.x->cfg.player);
-    game_close(&gm);
-
-    /* No reinforce hook (the plain engine): the same. */
-    game_open(&gm, 0.2);
-    opfor_vk_state_init(gm.ctx, st, 11);
-    kill_side(st, enemy);
-    steps = play_on(&gm, st, 400);
-    assert_true(steps <= 1);
-    assert_true(opfor_vk_is_terminal(gm.ctx, st));
-    assert_int_equal(st->winner, gm.x->cfg.player);
-    assert_int_equal(gm.x->ps.placed, 0);
-    game_close(&gm);
+    /* Spotting limit reached, or no reinforce hook (the plain engine): the enemy is beaten at
+       the next end check, and nothing was spotted. */
+    for (int variant = 0; variant < 2; variant++) {
+        game_open_with(&gm, 0.2, variant == 0);
+        if (variant == 0) {
+            gm.x->cfg.spot_limit = 2;
+            gm.x->ps.placed = 2;
+        }
+        opfor_vk_state_init(gm.ctx, st, 11);
+        kill_side(st, enemy);
+        steps = play_on(&gm, st, 400);
+        assert_true(steps <= 1);
+        assert_true(opfor_vk_is_terminal(gm.ctx, st));
+        assert_int_equal(st->winner, gm.x->cfg.player);
+        assert_int_equal(gm.x->ps.placed, variant == 0 ? 2 : 0);
+        game_close(&gm);
+    }
 
     /* The players' side never gains units: losing them all ends the game at once. */
     game_open_reinforced(&gm, 0.2);
