@@ -1,11 +1,12 @@
 /* tests/fuzz/fuzz_dispatch_game.c — libFuzzer target for the game methods' params: the
- * `report` params and the logged `order` payload, applied to a game in progress.
+ * `report` params and the logged `order` and `press` payloads, applied to a game in progress.
  *
- * The first byte picks what the rest is (even: report params, odd: an order's log payload);
- * the rest is one MessagePack object as opford would receive it after the frame scanner. A
- * refusal must carry an RPC error code and a message; an accepted mutation must be
- * deterministic (applied twice to copies of the same table, the bytes agree, as replay needs)
- * and its events must read back as maps. Anything else (a crash, a sanitizer report) aborts.
+ * The first byte picks what the rest is (mod 3: report params, an order's log payload, a
+ * press's log payload); the rest is one MessagePack object as opford would receive it after
+ * the frame scanner. A refusal must carry an RPC error code and a message; an accepted
+ * mutation must be deterministic (applied twice to copies of the same table, the bytes agree,
+ * as replay needs) and its events must read back as maps. Anything else (a crash, a sanitizer
+ * report) aborts.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,18 +56,22 @@ static void setup(void) {
                                     &ev, &err);
             msgpack_sbuffer_destroy(&sb);
         } else {
-            opfor__game_press(game, &game->t, game->t.log_seq + 1, &ev, &err);
+            opfor__game_press(game, &game->t, game->t.log_seq + 1, NULL, &ev, &err);
         }
         opfor__evlist_free(&ev);
     }
     memcpy(&opening, &game->t, sizeof opening);
 }
 
-static int apply(const msgpack_object *o, int order, opfor__table_t *t, opfor__evlist_t *ev,
-                 opfor__gerr_t *err) {
+/* mode 0: report params, 1: an order's payload, 2: a press's payload (the director's
+ * choice of a spotting, raw bytes raw/len as the log holds them). */
+static int apply(const msgpack_object *o, const uint8_t *raw, size_t len, int mode,
+                 opfor__table_t *t, opfor__evlist_t *ev, opfor__gerr_t *err) {
     memcpy(t, &opening, sizeof *t);
-    return order ? opfor__game_order(game, t, t->log_seq + 1, o, ev, err)
-                 : opfor__game_report(game, t, t->log_seq + 1, o, ev, err);
+    if (mode == 2)
+        return opfor__game_apply_entry(game, t, t->log_seq + 1, "press", raw, len, ev, err);
+    return mode ? opfor__game_order(game, t, t->log_seq + 1, o, ev, err)
+                : opfor__game_report(game, t, t->log_seq + 1, o, ev, err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -74,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         setup();
     if (size < 2)
         return 0;
-    int order = data[0] & 1;
+    int mode = data[0] % 3;
     data++;
     size--;
     opfor_frame_result_t fr;
@@ -93,8 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     opfor__evlist_init(&ev);
     opfor__evlist_init(&ev2);
     opfor__gerr_t e1 = {0, ""}, e2 = {0, ""};
-    int r1 = apply(&u.data, order, &a, &ev, &e1);
-    int r2 = apply(&u.data, order, &b, &ev2, &e2);
+    int r1 = apply(&u.data, data, fr.len, mode, &a, &ev, &e1);
+    int r2 = apply(&u.data, data, fr.len, mode, &b, &ev2, &e2);
     if (r1 != r2)
         abort();
     if (r1 < 0) {
