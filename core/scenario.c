@@ -874,14 +874,14 @@ static int new_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, opfor_unit
  * fire_out for vehicles, track for trains (vehicles confined to a track), airborne for
  * aeroplanes, embarked_in (resolved later, by resolve_machines) for any unit. */
 /* Speed classes of a vehicle (XII.C) and how it drives over rough ground. */
-static const opfor_name_t SPEED_NAMES[] = {
+const opfor_name_t opfor_speed_names[] = {
     {"slow", OPFOR_SPEED_SLOW},
     {"fast", OPFOR_SPEED_FAST},
     {"very_fast", OPFOR_SPEED_VERY_FAST},
     {"extremely_fast", OPFOR_SPEED_EXTREMELY_FAST},
     {NULL, 0},
 };
-static const opfor_name_t DRIVE_NAMES[] = {
+const opfor_name_t opfor_drive_names[] = {
     {"wheeled", OPFOR_DRIVE_WHEELED},
     {"tracked", OPFOR_DRIVE_TRACKED},
     {NULL, 0},
@@ -944,7 +944,8 @@ static int parse_machine(ctx_t *c, const field_t *mf, int type) {
             return fail(c, OPFOR_EPARSE, mf[k].v, mf[k].k,
                         "%s applies to vehicles (Viktoria! XII.C); this unit is %s", mf[k].key,
                         tname);
-        if (get_enum(c, mf[k].v, mf[k].k, mf[k].key, k == MF_SPEED ? SPEED_NAMES : DRIVE_NAMES, &v))
+        if (get_enum(c, mf[k].v, mf[k].k, mf[k].key,
+                     k == MF_SPEED ? opfor_speed_names : opfor_drive_names, &v))
             return c->err;
         if (k == MF_SPEED)
             m->speed = (uint8_t)v;

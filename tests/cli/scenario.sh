@@ -111,5 +111,15 @@ has_err "opfor: scenario: unknown option '--yaml' (allowed: --json, --help)"
 run 0 scenario --help
 has "usage: opfor scenario check FILE [--json]"
 
+# Machines (XII.C-D): tracks and runways, and each unit's machine keys, in show.
+run 0 scenario show "$src/rulesets/viktoria/scenarios/machines_demo.yaml"
+has "terrain (4 features, 2 tracks and runways)"
+has "runway       Airstrip             line of  2 points  30.0 in long (XII.D)"
+has "payload 6 (fire out 3), wheeled"
+has "aboard Armoured Car"
+run 0 scenario show "$src/rulesets/viktoria/scenarios/machines_demo.yaml" --json
+json_eq '[r["kind"] for r in d["routes"]], [u.get("payload") for u in d["units"] if u["name"] == "Armoured Car"]' "['runway', 'track'] [6]"
+json_eq '[u.get("track") for u in d["units"] if u["type"] == "vehicle"]' "[None, 'Main line']"
+
 if [ "$fails" -ne 0 ]; then echo "scenario.sh: $fails failed"; exit 1; fi
 echo "scenario.sh: all passed"

@@ -178,6 +178,36 @@ static const char *bit_names(const opfor_name_t *table, unsigned bits, char *buf
     return buf;
 }
 
+/* The machine keys of unit u (XII.C-D) as one line into buf; 0 when it has none. */
+static int machine_text(const opfor_scenario_t *sc, int u, char *buf, size_t n) {
+    const opfor_unit_machine_t *m = &sc->machine[u];
+    size_t len = 0;
+    buf[0] = '\0';
+#define ADD(...)                                                                                   \
+    do {                                                                                           \
+        int w_ = snprintf(buf + len, n - len, "%s", len ? ", " : "");                              \
+        if (w_ > 0 && (size_t)w_ < n - len)                                                        \
+            len += (size_t)w_;                                                                     \
+        w_ = snprintf(buf + len, n - len, __VA_ARGS__);                                            \
+        if (w_ > 0 && (size_t)w_ < n - len)                                                        \
+            len += (size_t)w_;                                                                     \
+    } while (0)
+    if (m->payload)
+        ADD("payload %d (fire out %d)", m->payload, m->fire_out);
+    if (m->embarked_in)
+        ADD("aboard %s", sc->units[m->embarked_in - 1].name);
+    if (m->track)
+        ADD("train on %s", sc->routes[m->track - 1].name);
+    if (m->speed)
+        ADD("speed %s", opfor_vocab_name(opfor_speed_names, m->speed));
+    if (sc->units[u].type == OPFOR_UT_VEHICLE && !m->track)
+        ADD("%s", opfor_vocab_name(opfor_drive_names, m->drive));
+    if (sc->units[u].type == OPFOR_UT_AEROPLANE)
+        ADD("%s", m->grounded ? "on the ground" : "airborne");
+#undef ADD
+    return len > 0;
+}
+
 static void show_text(const opfor_scenario_t *sc) {
     const opfor_table_t *t = &sc->table;
     char b1[256];
@@ -197,7 +227,10 @@ static void show_text(const opfor_scenario_t *sc) {
                s->edge >= 0 ? ", edge " : "",
                s->edge >= 0 ? opfor_vocab_name(opfor_edge_names, s->edge) : "");
     }
-    printf("\nterrain (%d features)\n", t->nfeatures);
+    if (sc->nroutes)
+        printf("\nterrain (%d features, %d tracks and runways)\n", t->nfeatures, sc->nroutes);
+    else
+        printf("\nterrain (%d features)\n", t->nfeatures);
     for (int i = 0; i < t->nfeatures; i++) {
         const opfor_terrain_feature_t *f = &t->features[i];
         printf("  %2d %-12s %-20s %s of %2d points  cover %s, sight %s, move %s\n", i + 1,
@@ -206,6 +239,13 @@ static void show_text(const opfor_scenario_t *sc) {
                opfor_vocab_name(opfor_cover_names, f->cover),
                opfor_vocab_name(opfor_sight_names, f->sight),
                opfor_vocab_name(opfor_move_class_names, f->move));
+    }
+    for (int i = 0; i < sc->nroutes; i++) {
+        const opfor_route_t *r = &sc->routes[i];
+        printf("  %2d %-12s %-20s line of %2d points  %.1f in long (XII.%s)\n",
+               t->nfeatures + i + 1, r->kind == OPFOR_ROUTE_TRACK ? "track" : "runway",
+               r->name[0] ? r->name : "-", r->npts, (double)r->length,
+               r->kind == OPFOR_ROUTE_TRACK ? "C" : "D");
     }
     printf("\nunits (%d units, %d figures)\n", sc->nunits, sc->nfigures);
     for (int i = 0; i < sc->nunits; i++) {
@@ -219,6 +259,9 @@ static void show_text(const opfor_scenario_t *sc) {
                (u->flags & OPFOR_UNIT_GENERAL) ? ", general" : "",
                (u->flags & OPFOR_UNIT_LIMBERED) ? ", limbered" : "",
                (u->flags & OPFOR_UNIT_SELF_COMMANDING) ? ", self-commanding" : "");
+        char mach[256];
+        if (machine_text(sc, i, mach, sizeof mach))
+            printf("      %s\n", mach);
         for (int k = u->first; k < u->first + u->count; k++) {
             const opfor_figure_t *f = &sc->figures[k];
             char b2[128];
@@ -318,6 +361,26 @@ static void show_json(const opfor_scenario_t *sc) {
         opfor_json_obj_end(&j);
     }
     opfor_json_arr_end(&j);
+    opfor_json_key(&j, "routes");
+    opfor_json_arr_begin(&j);
+    for (int i = 0; i < sc->nroutes; i++) {
+        const opfor_route_t *r = &sc->routes[i];
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_str(&j, "name", r->name);
+        opfor_json_kv_str(&j, "kind", r->kind == OPFOR_ROUTE_TRACK ? "track" : "runway");
+        opfor_json_kv_num(&j, "length", r->length);
+        opfor_json_key(&j, "points");
+        opfor_json_arr_begin(&j);
+        for (int k = 0; k < r->npts; k++) {
+            opfor_json_arr_begin(&j);
+            opfor_json_num(&j, r->pts[k].x);
+            opfor_json_num(&j, r->pts[k].y);
+            opfor_json_arr_end(&j);
+        }
+        opfor_json_arr_end(&j);
+        opfor_json_obj_end(&j);
+    }
+    opfor_json_arr_end(&j);
     opfor_json_key(&j, "units");
     opfor_json_arr_begin(&j);
     for (int i = 0; i < sc->nunits; i++) {
@@ -338,6 +401,21 @@ static void show_json(const opfor_scenario_t *sc) {
         opfor_json_kv_bool(&j, "limbered", (u->flags & OPFOR_UNIT_LIMBERED) != 0);
         opfor_json_kv_bool(&j, "self_commanding", (u->flags & OPFOR_UNIT_SELF_COMMANDING) != 0);
         opfor_json_kv_bool(&j, "off_table", (u->flags & OPFOR_UNIT_OFF_TABLE) != 0);
+        const opfor_unit_machine_t *m = &sc->machine[i];
+        if (m->payload) {
+            opfor_json_kv_int(&j, "payload", m->payload);
+            opfor_json_kv_int(&j, "fire_out", m->fire_out);
+        }
+        if (m->embarked_in)
+            opfor_json_kv_str(&j, "embarked_in", sc->units[m->embarked_in - 1].name);
+        if (m->track)
+            opfor_json_kv_str(&j, "track", sc->routes[m->track - 1].name);
+        if (m->speed)
+            opfor_json_kv_str(&j, "speed", opfor_vocab_name(opfor_speed_names, m->speed));
+        if (u->type == OPFOR_UT_VEHICLE && !m->track)
+            opfor_json_kv_str(&j, "drive", opfor_vocab_name(opfor_drive_names, m->drive));
+        if (u->type == OPFOR_UT_AEROPLANE)
+            opfor_json_kv_bool(&j, "airborne", !m->grounded);
         opfor_json_key(&j, "figures");
         opfor_json_arr_begin(&j);
         for (int k = u->first; k < u->first + u->count; k++) {

@@ -120,6 +120,9 @@ typedef enum opfor_drive {
     OPFOR_DRIVE_WHEELED = 0,
     OPFOR_DRIVE_TRACKED,
 } opfor_drive_t;
+/* "slow", "fast", "very_fast", "extremely_fast"; "wheeled", "tracked". */
+extern const opfor_name_t opfor_speed_names[];
+extern const opfor_name_t opfor_drive_names[];
 
 struct fy_document;
 struct fy_node;
