@@ -171,15 +171,23 @@ n=$(grep -c "^Spotted: " "$out"); p=$(grep -c "^  Placement: " "$out")
 grep -q "appears: .* figures, centre x" "$out" || fail "no unit appeared"
 
 # ---- level challenge: the director picks among the allowed spottings; same game every time
-script | "$bin" patrol --seed 4 --no-save --level challenge --verbose >"$out" 2>"$err" || fail "challenge game"
+# (20 rounds: enough for the director to steer a spotting, short enough for qemu)
+chal_script() {
+  for t in $(seq 1 20); do
+    echo i; echo "a Major at 36 $((3+t/2))"; echo "a Sharp"; echo "a 9-p"
+    echo "a 1st at 26 $((10+t/2))"; echo "a Hussar at 56 $((6+t/2))"
+  done
+  echo q
+}
+chal_script | "$bin" patrol --seed 4 --no-save --level challenge --verbose >"$out" 2>"$err" || fail "challenge game"
 has "The enemy is played by the AI at level challenge; the director keeps your chance to win between 40 and 60 percent."
 grep -q "^Spotted: .* (the director chose it over the dice's draw)" "$out" || fail "the director never steered a spotting"
 grep -q "^  Orders: " "$out" || fail "the challenge game gave no orders"
 cp "$out" "$tmp/chal1"
-script | "$bin" patrol --seed 4 --no-save --level challenge --verbose >"$out" 2>"$err" || fail "challenge game 2"
+chal_script | "$bin" patrol --seed 4 --no-save --level challenge --verbose >"$out" 2>"$err" || fail "challenge game 2"
 diff <(grep -v "^  search: " "$tmp/chal1") <(grep -v "^  search: " "$out") >/dev/null || fail "challenge: same seed, same reports, different game"
 # the plain dice at another level spot other things from the same presses
-script | "$bin" patrol --seed 4 --no-save --level standard >"$out" 2>"$err" || fail "standard game"
+chal_script | "$bin" patrol --seed 4 --no-save --level standard >"$out" 2>"$err" || fail "standard game"
 grep -q "director" "$out" && fail "the director spoke at level standard"
 
 if [ "$fails" -ne 0 ]; then
