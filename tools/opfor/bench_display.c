@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_util.h"
 #include "cli.h"
 #include "json_out.h"
 #include "opfor/display_bench.h"
@@ -15,16 +16,6 @@
 
 #define RUNS 5
 #define TARGET_SHARE 0.05
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof v[0], cmp_double);
-    return v[n / 2];
-}
 
 int opfor_bench_display(int argc, char **argv) {
     int json = 0;
@@ -77,7 +68,8 @@ int opfor_bench_display(int argc, char **argv) {
             send[r] = runs[r][k].send_ms;
             panel[r] = runs[r][k].panel_ms;
         }
-        double rm = median(render, RUNS), sm = median(send, RUNS), pm = median(panel, RUNS);
+        double rm = opfor_bench_median(render, RUNS), sm = opfor_bench_median(send, RUNS),
+               pm = opfor_bench_median(panel, RUNS);
         double share = pm > 0 ? (rm + sm) / pm : 0;
         int ok = share < TARGET_SHARE;
         all_ok &= ok;

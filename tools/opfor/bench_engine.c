@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "cli.h"
 #include "json_out.h"
 #include "opfor/viktoria/builtin.h"
@@ -32,34 +33,6 @@ static double cpu_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void cpu_name(char *buf, size_t size) {
-    snprintf(buf, size, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Hardware", 8) == 0 ||
-            strncmp(line, "Model", 5) == 0) {
-            char *c = strchr(line, ':');
-            if (!c)
-                continue;
-            c++;
-            while (*c == ' ' || *c == '\t')
-                c++;
-            c[strcspn(c, "\n")] = 0;
-            snprintf(buf, size, "%s", c);
-            break;
-        }
-    }
-    fclose(f);
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 typedef struct run {
@@ -109,6 +82,7 @@ static double copies_per_s(const opfor_vk_ctx_t *ctx, double seconds) {
 int opfor_bench_engine(int argc, char **argv) {
     int json = 0;
     double seconds = 1.0;
+    int sr;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         if (opfor_cli_is_help(s)) {
@@ -123,12 +97,9 @@ int opfor_bench_engine(int argc, char **argv) {
             return OPFOR_EXIT_OK;
         } else if (strcmp(s, "--json") == 0) {
             json = 1;
-        } else if (strcmp(s, "--seconds") == 0 || strncmp(s, "--seconds=", 10) == 0) {
-            const char *v = s[9] == '=' ? s + 10 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!v || opfor_cli_parse_double(v, &seconds) != 0 || !(seconds > 0) || seconds > 60)
-                return opfor_cli_usage_error("bench engine: --seconds needs a number above 0 "
-                                             "and at most 60, got '%s'",
-                                             v ? v : "");
+        } else if ((sr = opfor_bench_seconds_opt("bench engine", argc, argv, &i, &seconds)) != 0) {
+            if (sr < 0)
+                return -sr;
         } else {
             return opfor_cli_usage_error("bench engine: unknown option '%s'; allowed: --json, "
                                          "--seconds S, --help",
@@ -166,9 +137,9 @@ int opfor_bench_engine(int argc, char **argv) {
             games[p][r] = sg[p][r] = x.games_per_s;
             sw[p][r] = x.wall_acts_per_s;
         }
-        qsort(sa[p], ENGINE_RUNS, sizeof sa[p][0], cmp_d);
-        qsort(sg[p], ENGINE_RUNS, sizeof sg[p][0], cmp_d);
-        qsort(sw[p], ENGINE_RUNS, sizeof sw[p][0], cmp_d);
+        qsort(sa[p], ENGINE_RUNS, sizeof sa[p][0], opfor_bench_cmp_double);
+        qsort(sg[p], ENGINE_RUNS, sizeof sg[p][0], opfor_bench_cmp_double);
+        qsort(sw[p], ENGINE_RUNS, sizeof sw[p][0], opfor_bench_cmp_double);
     }
     double copies = copies_per_s(ctx, seconds);
     struct utsname u;
@@ -177,7 +148,7 @@ int opfor_bench_engine(int argc, char **argv) {
         snprintf(machine, sizeof machine, "%s %s %s", u.sysname, u.release, u.machine);
     else
         snprintf(machine, sizeof machine, "unknown");
-    cpu_name(cpu, sizeof cpu);
+    opfor_bench_cpu_model(cpu, sizeof cpu);
     if (json) {
         opfor_json_t j;
         opfor_json_init(&j, stdout);

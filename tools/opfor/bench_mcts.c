@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "cli.h"
 #include "json_out.h"
 #include "opfor/ai.h"
@@ -49,34 +50,6 @@ static double cpu_ms_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static void cpu_name(char *buf, size_t size) {
-    snprintf(buf, size, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Hardware", 8) == 0 ||
-            strncmp(line, "Model", 5) == 0) {
-            char *c = strchr(line, ':');
-            if (!c)
-                continue;
-            c++;
-            while (*c == ' ' || *c == '\t')
-                c++;
-            c[strcspn(c, "\n")] = 0;
-            snprintf(buf, size, "%s", c);
-            break;
-        }
-    }
-    fclose(f);
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 static void help(FILE *f) {
@@ -220,12 +193,12 @@ static int run_level(const position_t *pos, int n, const opfor_ruleset_t *rs,
     out->mean_iterations = (double)iterations / n;
     out->memory_bytes = opfor_mcts_memory(m);
     opfor_mcts_free(m);
-    qsort(lat, (size_t)n, sizeof *lat, cmp_d);
+    qsort(lat, (size_t)n, sizeof *lat, opfor_bench_cmp_double);
     out->median_ms = n % 2 ? lat[n / 2] : 0.5 * (lat[n / 2 - 1] + lat[n / 2]);
     int r95 = (95 * n + 99) / 100; /* nearest rank */
     out->p95_ms = lat[(r95 > 0 ? r95 : 1) - 1];
     out->max_ms = lat[n - 1];
-    qsort(cpu, (size_t)n, sizeof *cpu, cmp_d);
+    qsort(cpu, (size_t)n, sizeof *cpu, opfor_bench_cmp_double);
     out->cpu_median_ms = n % 2 ? cpu[n / 2] : 0.5 * (cpu[n / 2 - 1] + cpu[n / 2]);
     out->cpu_p95_ms = cpu[(r95 > 0 ? r95 : 1) - 1];
     out->iters_per_s = busy > 0.0 ? (double)iterations / (busy / 1000.0) : 0.0;
@@ -233,7 +206,7 @@ static int run_level(const position_t *pos, int n, const opfor_ruleset_t *rs,
 }
 
 static double median_of(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    qsort(v, (size_t)n, sizeof *v, opfor_bench_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
@@ -402,7 +375,7 @@ int opfor_bench_mcts(int argc, char **argv) {
         snprintf(machine, sizeof machine, "%s %s %s", u.sysname, u.release, u.machine);
     else
         snprintf(machine, sizeof machine, "unknown");
-    cpu_name(cpu, sizeof cpu);
+    opfor_bench_cpu_model(cpu, sizeof cpu);
     char workload[256];
     if (toy)
         snprintf(workload, sizeof workload,

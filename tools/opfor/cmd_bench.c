@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "cli.h"
 #include "json_out.h"
 #include "opfor/viktoria/calc.h"
@@ -123,34 +124,6 @@ static const bench_t BENCHES[] = {
 
 /* ------------------------------------------------------------------ machine */
 
-static void cpu_model(char *buf, size_t size) {
-    snprintf(buf, size, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Hardware", 8) == 0 ||
-            strncmp(line, "Model", 5) == 0) {
-            char *colon = strchr(line, ':');
-            if (!colon)
-                continue;
-            colon++;
-            while (*colon == ' ' || *colon == '\t')
-                colon++;
-            colon[strcspn(colon, "\n")] = 0;
-            snprintf(buf, size, "%s", colon);
-            break;
-        }
-    }
-    fclose(f);
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Benchmarks with their own options and several figures each live in their own files; the
  * ones not built yet resolve to NULL and are hidden. */
 #pragma weak opfor_bench_engine
@@ -196,6 +169,7 @@ int opfor_cmd_bench(int argc, char **argv) {
     int json = 0;
     double seconds = 1.0;
     int chosen[NBENCH] = {0}, any = 0;
+    int sr;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         if (opfor_cli_is_help(s)) {
@@ -203,12 +177,9 @@ int opfor_cmd_bench(int argc, char **argv) {
             return OPFOR_EXIT_OK;
         } else if (strcmp(s, "--json") == 0) {
             json = 1;
-        } else if (strcmp(s, "--seconds") == 0 || strncmp(s, "--seconds=", 10) == 0) {
-            const char *v = s[9] == '=' ? s + 10 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!v || opfor_cli_parse_double(v, &seconds) != 0 || !(seconds > 0) || seconds > 60)
-                return opfor_cli_usage_error("bench: --seconds needs a number above 0 and at "
-                                             "most 60, got '%s'",
-                                             v ? v : "");
+        } else if ((sr = opfor_bench_seconds_opt("bench", argc, argv, &i, &seconds)) != 0) {
+            if (sr < 0)
+                return -sr;
         } else if (s[0] == '-') {
             return opfor_cli_usage_error("bench: unknown option '%s'; allowed: --json, "
                                          "--seconds S, --help",
@@ -236,7 +207,7 @@ int opfor_cmd_bench(int argc, char **argv) {
         snprintf(machine, sizeof machine, "%s %s %s", u.sysname, u.release, u.machine);
     else
         snprintf(machine, sizeof machine, "unknown");
-    cpu_model(cpu, sizeof cpu);
+    opfor_bench_cpu_model(cpu, sizeof cpu);
 
     opfor_json_t j;
     if (json) {
@@ -266,7 +237,7 @@ int opfor_cmd_bench(int argc, char **argv) {
         for (int r = 0; r < BENCH_RUNS; r++)
             runs[r] = sorted[r] = b->run(ctx, seconds);
         free(ctx);
-        qsort(sorted, BENCH_RUNS, sizeof sorted[0], cmp_double);
+        qsort(sorted, BENCH_RUNS, sizeof sorted[0], opfor_bench_cmp_double);
         double median = sorted[BENCH_RUNS / 2];
         if (json) {
             opfor_json_obj_begin(&j);

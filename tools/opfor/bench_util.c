@@ -1,0 +1,68 @@
+/* tools/opfor/bench_util.c — helpers shared by the `opfor bench` programs (bench_util.h). */
+#include "bench_util.h"
+
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void opfor_bench_cpu_model(char *buf, size_t size) {
+    snprintf(buf, size, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Hardware", 8) == 0 ||
+            strncmp(line, "Model", 5) == 0) {
+            char *colon = strchr(line, ':');
+            if (!colon)
+                continue;
+            colon++;
+            while (*colon == ' ' || *colon == '\t')
+                colon++;
+            colon[strcspn(colon, "\n")] = 0;
+            snprintf(buf, size, "%s", colon);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+int opfor_bench_cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double opfor_bench_median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof v[0], opfor_bench_cmp_double);
+    return v[n / 2];
+}
+
+static double ms_of(clockid_t id) {
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+double opfor_bench_thread_cpu_ms(void) {
+    return ms_of(CLOCK_THREAD_CPUTIME_ID);
+}
+
+double opfor_bench_wall_ms(void) {
+    return ms_of(CLOCK_MONOTONIC);
+}
+
+int opfor_bench_seconds_opt(const char *who, int argc, char **argv, int *i, double *seconds) {
+    const char *s = argv[*i];
+    if (strcmp(s, "--seconds") != 0 && strncmp(s, "--seconds=", 10) != 0)
+        return 0;
+    const char *v = s[9] == '=' ? s + 10 : (*i + 1 < argc ? argv[++*i] : NULL);
+    if (!v || opfor_cli_parse_double(v, seconds) != 0 || !(*seconds > 0) || *seconds > 60)
+        return -opfor_cli_usage_error("%s: --seconds needs a number above 0 and at most 60, "
+                                      "got '%s'",
+                                      who, v ? v : "");
+    return 1;
+}

@@ -1,0 +1,26 @@
+/* tools/opfor/bench_util.h — what every `opfor bench` program shares: the CPU's name for the
+ * report, sorting and medians of repeated runs, and the clocks the figures are read from
+ * (thread CPU time, so a shared machine measures our work rather than its neighbours').
+ */
+#ifndef OPFOR_TOOLS_BENCH_UTIL_H
+#define OPFOR_TOOLS_BENCH_UTIL_H
+
+#include <stddef.h>
+
+/* The CPU model from /proc/cpuinfo ("model name", or "Hardware"/"Model" on ARM boards), or
+ * "unknown". */
+void opfor_bench_cpu_model(char *buf, size_t size);
+/* qsort comparator for doubles, ascending. */
+int opfor_bench_cmp_double(const void *a, const void *b);
+/* Sorts v (n > 0 values) and returns its median (the upper one for even n). */
+double opfor_bench_median(double *v, int n);
+/* Milliseconds of the calling thread's CPU time, and of the monotonic clock. */
+double opfor_bench_thread_cpu_ms(void);
+double opfor_bench_wall_ms(void);
+
+/* When argv[*i] is `--seconds S` or `--seconds=S`, reads S (above 0, at most 60) into
+ * *seconds, moves *i past it and returns 1, or prints "opfor: WHO: --seconds needs ..." and
+ * returns the usage exit code (2, negative: -2). Returns 0 for any other argument. */
+int opfor_bench_seconds_opt(const char *who, int argc, char **argv, int *i, double *seconds);
+
+#endif
