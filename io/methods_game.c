@@ -264,6 +264,16 @@ static int game_param(opfor_call_t *call, const msgpack_object *params, const ch
     return 0;
 }
 
+/* The game a call's params name (params checked against allowed), loaded if need be; NULL
+ * when the call has been answered with the error. */
+static opfor__game_t *game_of_params(opfor_call_t *call, const msgpack_object *params,
+                                     const char *const *allowed) {
+    char id[64];
+    if (game_param(call, params, allowed, id, sizeof id) < 0)
+        return NULL;
+    return get_game(call, id);
+}
+
 /* ------------------------------------------------------------------ committing */
 
 static void stop_searches(opfor__game_t *g);
@@ -575,10 +585,7 @@ int opfor__method_game_list(opfor_call_t *call, const msgpack_object *params) {
 
 int opfor__method_game_state(opfor_call_t *call, const msgpack_object *params) {
     static const char *const allowed[] = {"game", NULL};
-    char id[64];
-    if (game_param(call, params, allowed, id, sizeof id) < 0)
-        return 0;
-    opfor__game_t *g = get_game(call, id);
+    opfor__game_t *g = game_of_params(call, params, allowed);
     if (!g)
         return 0;
     msgpack_packer *pk = opfor_call_result_begin(call);
@@ -591,10 +598,7 @@ int opfor__method_game_state(opfor_call_t *call, const msgpack_object *params) {
 
 int opfor__method_game_close(opfor_call_t *call, const msgpack_object *params) {
     static const char *const allowed[] = {"game", NULL};
-    char id[64];
-    if (game_param(call, params, allowed, id, sizeof id) < 0)
-        return 0;
-    opfor__game_t *g = get_game(call, id);
+    opfor__game_t *g = game_of_params(call, params, allowed);
     if (!g)
         return 0;
     opfor__evlist_t ev;
@@ -702,10 +706,7 @@ static void press_done(opfor_job_t *job) {
 
 int opfor__method_patrol_initiative(opfor_call_t *call, const msgpack_object *params) {
     static const char *const allowed[] = {"game", NULL};
-    char id[64];
-    if (game_param(call, params, allowed, id, sizeof id) < 0)
-        return 0;
-    opfor__game_t *g = get_game(call, id);
+    opfor__game_t *g = game_of_params(call, params, allowed);
     if (!g)
         return 0;
     if (g->mode == OPFOR_MODE_PATROL && g->level == OPFOR_AI_CHALLENGE && g->rs &&
@@ -852,10 +853,7 @@ static void plan_done(opfor_job_t *job) {
 
 int opfor__method_ai_orders(opfor_call_t *call, const msgpack_object *params) {
     static const char *const allowed[] = {"game", NULL};
-    char id[64];
-    if (game_param(call, params, allowed, id, sizeof id) < 0)
-        return 0;
-    opfor__game_t *g = get_game(call, id);
+    opfor__game_t *g = game_of_params(call, params, allowed);
     if (!g)
         return 0;
     if (g->t.pending != OPFOR__PEND_ENEMY) {
