@@ -352,6 +352,12 @@ int opfor_vk_ctx_init(opfor_vk_ctx_t **out, const opfor_scenario_t *sc,
         if (f->move == OPFOR_MOVE_IMPASSABLE || (f->flags & OPFOR_TF_NO_MOUNTED))
             ctx->block_feat[ctx->nblock_feat++] = (uint8_t)i;
     }
+    /* Without the XII options the machine code can only matter through a scenario unit's
+       machine keys (passengers aboard, payload): otherwise every hook is a no-op. */
+    static const opfor_unit_machine_t no_machine;
+    ctx->machines = ctx->opt.specials != 0;
+    for (int u = 0; u < sc->nunits && !ctx->machines; u++)
+        ctx->machines = memcmp(&sc->machine[u], &no_machine, sizeof no_machine) != 0;
     opfor_tgrid_build(&ctx->grid, &ctx->sc.table);
     /* With few features the bounding-box loops of core/terrain.c beat walking the grid's
        cells; measured (docs/BENCHMARKS.md): the short move and cover tests pay from about a
@@ -432,13 +438,13 @@ void opfor_vk_state_init(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, uint64
 
 /* ---------------------------------------------------------------- ending */
 
-static int side_units(const opfor_vk_state_t *st, int side) {
-    int n = 0;
+/* Units of each side still in the fight (generals apart), in one pass. */
+static void side_units(const opfor_vk_state_t *st, int n[2]) {
+    n[0] = n[1] = 0;
     for (int u = 0; u < st->nunits; u++)
-        if (st->units[u].side == side && !(st->units[u].flags & OPFOR_UNIT_GENERAL) &&
+        if (!(st->units[u].flags & OPFOR_UNIT_GENERAL) &&
             (vk_unit_active(st, u) || vk_air_away(st, u)))
-            n++;
-    return n;
+            n[st->units[u].side & 1]++;
 }
 
 /* Score (XIV, XV.B guidance): objectives held, enemy units destroyed, colours taken. */
@@ -475,7 +481,9 @@ static void scores(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int ou
  * over. */
 static int check_end(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int turn_over,
                      opfor_vk_events_t *ev) {
-    int n0 = side_units(st, 0), n1 = side_units(st, 1);
+    int n[2];
+    side_units(st, n);
+    int n0 = n[0], n1 = n[1];
     int over = 0, winner = -2;
     /* A side that may still gain units (a mode's reinforcements) has not lost yet. */
     if (ctx->opt.reinforce) {
@@ -544,8 +552,7 @@ void opfor_vk_result(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfo
         else if (vk_alive(st, i) && vk_unit_active(st, st->figures[i].unit))
             r->alive[s]++;
     }
-    r->units[0] = side_units(st, 0);
-    r->units[1] = side_units(st, 1);
+    side_units(st, r->units);
     r->turn = st->turn;
 }
 
@@ -615,7 +622,8 @@ static void start_turn(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk
 
 /* Ends the current activation: morale, promotions, melee links, game end, next phase. */
 static void end_activation(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
-    vk_machines_settle(ctx, st, ev); /* XII.C-D: passengers ride along, aeroplanes fly */
+    if (ctx->machines)
+        vk_machines_settle(ctx, st, ev); /* XII.C-D: passengers ride along, aeroplanes fly */
     vk_morale_after(ctx, st, ev);
     for (int u = 0; u < st->nunits; u++) {
         st->ux[u].flags &= (uint8_t)~OPFOR_VK_UX_CHARGED;
@@ -1507,10 +1515,12 @@ int opfor_vk_legal(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_
                 push(&l, OPFOR_VK_SELECT_UNIT, u);
         break;
     case OPFOR_VK_PH_ACTION:
-        if (vk_machine_list(ctx, st, l.want, out, max, &l.n)) /* XII.C-D machines, riders */
+        if (ctx->machines &&
+            vk_machine_list(ctx, st, l.want, out, max, &l.n)) /* XII.C-D machines, riders */
             break;
         list_actions(ctx, st, &l);
-        vk_machine_list_more(ctx, st, l.want, out, max, &l.n);
+        if (ctx->machines)
+            vk_machine_list_more(ctx, st, l.want, out, max, &l.n);
         break;
     case OPFOR_VK_PH_REACTION:
         list_reactions(ctx, st, &l);
@@ -1549,7 +1559,8 @@ uint32_t opfor_vk_legal_groups(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
     const opfor_unit_t *un = &st->units[u];
     unsigned k = allowed_kinds(st, u);
     uint32_t m = 0;
-    if (vk_machine_groups(ctx, st, &m)) /* XII.C-D machines, riders; or-s EMBARK for others */
+    if (ctx->machines &&
+        vk_machine_groups(ctx, st, &m)) /* XII.C-D machines, riders; or-s EMBARK for others */
         return m;
     if (k & K_FIGHT)
         m |= G(OPFOR_VK_FIGHT);
@@ -1631,10 +1642,12 @@ int opfor_vk_legal_group(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         return k;
     }
     lister_t l = {out, 0, max, G(group)};
-    if (vk_machine_list(ctx, st, l.want, out, max, &l.n)) /* XII.C-D machines, riders */
+    if (ctx->machines &&
+        vk_machine_list(ctx, st, l.want, out, max, &l.n)) /* XII.C-D machines, riders */
         return l.n;
     list_actions(ctx, st, &l);
-    vk_machine_list_more(ctx, st, l.want, out, max, &l.n);
+    if (ctx->machines)
+        vk_machine_list_more(ctx, st, l.want, out, max, &l.n);
     return l.n;
 }
 
@@ -1974,6 +1987,11 @@ int opfor_vk_apply(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_
                    opfor_vk_events_t *ev) {
     if (!ctx || !st || !a || !check_action(ctx, st, a))
         return OPFOR_EILLEGAL;
+    return opfor_vk_apply_listed(ctx, st, a, ev);
+}
+
+int opfor_vk_apply_listed(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
+                          const opfor_vk_action_t *a, opfor_vk_events_t *ev) {
     switch (st->phase) {
     case OPFOR_VK_PH_START_TURN:
         if (check_end(ctx, st, 1, ev))

@@ -4,6 +4,8 @@
  * pursuit. CHARGE rolls the d3 and the target's morale (steps 1-2); when the target may react
  * the state waits in phase REACTION, then vk_charge_react runs steps 3-9. Attacks in one step
  * are rolled first and the harm applied after, so a figure struck down still strikes back.
+ * The figures a striker may reach are copied once per loop into a compact list (vk_foes_t):
+ * nothing they are made of changes until the loop is over.
  */
 #include <string.h>
 
@@ -14,10 +16,25 @@
 static int charge_x(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int *minx) {
     const opfor_unit_t *un = &st->units[u];
     int best = 0, worst = 1000;
-    for (int i = un->first; i < un->first + un->count; i++) {
+    /* vk_move_x of a person depends only on its unit, quality, mounted and wounded: a run of
+       alike figures (the usual unit) asks it once */
+    const unsigned key_flags = OPFOR_FIG_MOUNTED | OPFOR_FIG_WOUNDED | OPFOR_FIG_EQUIPMENT;
+    unsigned last_key = ~0u;
+    int last_x = 0;
+    for (int i = un->first, e = un->first + un->count; i < e; i++) {
         if (!vk_alive(st, i))
             continue;
-        int x = vk_move_x(ctx, st, i, VK_MV_CHARGE);
+        const opfor_figure_t *fg = &st->figures[i];
+        unsigned key =
+            (unsigned)fg->unit << 24 | (unsigned)fg->quality << 16 | (fg->flags & key_flags);
+        int x;
+        if (key == last_key) {
+            x = last_x;
+        } else {
+            x = vk_move_x(ctx, st, i, VK_MV_CHARGE);
+            last_key = (fg->flags & OPFOR_FIG_EQUIPMENT) ? ~0u : key; /* equipment: never reused */
+            last_x = x;
+        }
         if (x > best)
             best = x;
         if (x < worst)
@@ -33,13 +50,16 @@ float vk_charge_reach(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int
 }
 
 int vk_charge_target_ok(const opfor_vk_state_t *st, int u, int t) {
-    if (!vk_unit_active(st, t) || st->units[t].side == st->units[u].side)
-        return 0;
-    if (vk_in_melee(st, u))
+    /* A unit in play on the table with a living person is active (vk_unit_active), so one
+       scan answers both. */
+    if (t < 0 || t >= st->nunits || st->ux[t].removed ||
+        (st->units[t].flags & OPFOR_UNIT_OFF_TABLE) || st->units[t].side == st->units[u].side ||
+        vk_in_melee(st, u))
         return 0;
     const opfor_unit_t *tu = &st->units[t];
-    for (int i = tu->first; i < tu->first + tu->count; i++)
-        if (vk_alive(st, i) && vk_is_person(&st->figures[i]))
+    for (int i = tu->first, e = tu->first + tu->count; i < e; i++)
+        if ((st->figures[i].flags & (OPFOR_FIG_ALIVE | OPFOR_FIG_REAR | OPFOR_FIG_EQUIPMENT)) ==
+            OPFOR_FIG_ALIVE)
             return 1;
     return 0;
 }
@@ -87,28 +107,69 @@ int vk_can_counter(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t)
 }
 
 /* Whether figures a and b touch. */
-static int touching(const opfor_vk_state_t *st, int a, int b) {
+static inline int touching(const opfor_vk_state_t *st, int a, int b) {
     const opfor_figure_t *fa = &st->figures[a], *fb = &st->figures[b];
     float lim = vk_radius(fa) + vk_radius(fb) + VK_CONTACT;
     return opfor_dist2(fa->pos, fb->pos) <= lim * lim;
 }
 
-/* Nearest living person of an enemy unit in enemies (bit mask) touching figure a; -1. */
-static int contact_target(const opfor_vk_state_t *st, int a, uint32_t enemies) {
-    int best = -1;
-    float bd = 1e30f;
+/* The living people of the units in a mask (units in index order, then figures), compact: the
+ * bases a figure may strike (foes_contact). Built once for a loop in which they do not change
+ * (harm is applied after the loop; a figure that moves is never one of them). */
+typedef struct vk_foes {
+    int n;
+    float lox, loy, hix, hiy, rmax; /* box of the centres, largest base radius */
+    int idx[OPFOR_MAX_FIGURES];
+    float x[OPFOR_MAX_FIGURES], y[OPFOR_MAX_FIGURES], r[OPFOR_MAX_FIGURES];
+} vk_foes_t;
+
+static void foes_build(const opfor_vk_state_t *st, uint32_t enemies, vk_foes_t *F) {
+    int n = 0;
+    F->lox = F->loy = 1e30f;
+    F->hix = F->hiy = -1e30f;
+    F->rmax = 0.0f;
     for (int t = 0; t < st->nunits; t++) {
         if (!(enemies >> t & 1))
             continue;
         const opfor_unit_t *tu = &st->units[t];
-        for (int j = tu->first; j < tu->first + tu->count; j++) {
-            if (!vk_alive(st, j) || !vk_is_person(&st->figures[j]) || !touching(st, a, j))
+        for (int j = tu->first, e = tu->first + tu->count; j < e; j++) {
+            const opfor_figure_t *g = &st->figures[j];
+            if (!vk_alive(st, j) || !vk_is_person(g))
                 continue;
-            float d = opfor_dist2(st->figures[a].pos, st->figures[j].pos);
-            if (d < bd) {
-                bd = d;
-                best = j;
-            }
+            F->idx[n] = j;
+            F->x[n] = g->pos.x;
+            F->y[n] = g->pos.y;
+            F->r[n] = vk_radius(g);
+            F->lox = g->pos.x < F->lox ? g->pos.x : F->lox;
+            F->hix = g->pos.x > F->hix ? g->pos.x : F->hix;
+            F->loy = g->pos.y < F->loy ? g->pos.y : F->loy;
+            F->hiy = g->pos.y > F->hiy ? g->pos.y : F->hiy;
+            F->rmax = F->r[n] > F->rmax ? F->r[n] : F->rmax;
+            n++;
+        }
+    }
+    F->n = n;
+}
+
+/* Nearest of the foes touching figure a (the first in their order on ties); -1. The same
+ * tests as touching() and the same squared distance. A figure farther from the foes' box than
+ * any contact reaches (with a hundredth of an inch to spare, far above the rounding) touches
+ * none of them. */
+static int foes_contact(const opfor_vk_state_t *st, const vk_foes_t *F, int a) {
+    const opfor_figure_t *fa = &st->figures[a];
+    float ax = fa->pos.x, ay = fa->pos.y, ra = vk_radius(fa);
+    float reach = ra + F->rmax + VK_CONTACT + 0.01f;
+    if (ax < F->lox - reach || ax > F->hix + reach || ay < F->loy - reach || ay > F->hiy + reach)
+        return -1;
+    int best = -1;
+    float bd = 1e30f;
+    for (int k = 0; k < F->n; k++) {
+        float lim = ra + F->r[k] + VK_CONTACT;
+        float dx = ax - F->x[k], dy = ay - F->y[k];
+        float d = dx * dx + dy * dy; /* opfor_dist2(a, j) */
+        if (d <= lim * lim && d < bd) {
+            bd = d;
+            best = F->idx[k];
         }
     }
     return best;
@@ -166,11 +227,15 @@ static int strike(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, uint32_t atta
                 vk_unit_active(st, t))
                 enemies |= 1u << t;
         const opfor_unit_t *un = &st->units[u];
+        vk_foes_t foes; /* built at the first striker: no harm lands during the rolls */
+        foes.n = -1;
         for (int f = un->first; f < un->first + un->count; f++) {
             if (!vk_alive(st, f) || !vk_is_person(&st->figures[f]) ||
                 (st->figx[f] & (OPFOR_VK_FX_ATTACKED | OPFOR_VK_FX_CONTROLLED)))
                 continue;
-            int d = contact_target(st, f, enemies);
+            if (foes.n < 0)
+                foes_build(st, enemies, &foes);
+            int d = foes_contact(st, &foes, f);
             if (d < 0)
                 continue;
             int cov = 0;
@@ -220,6 +285,11 @@ static void link_contacts(opfor_vk_state_t *st, int a, int b) {
 }
 
 void vk_melee_refresh(opfor_vk_state_t *st) {
+    uint32_t any = 0; /* most activations end with no melee on the table: nothing to drop */
+    for (int a = 0; a < st->nunits; a++)
+        any |= st->melee[a];
+    if (!any)
+        return;
     for (int a = 0; a < st->nunits; a++) {
         if (!st->melee[a])
             continue;
@@ -300,10 +370,12 @@ static void follow_up(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, ui
         return;
     int d3 = vk_d3(st);
     const opfor_unit_t *un = &st->units[u];
+    vk_foes_t foes; /* only figures of u move below */
+    foes_build(st, enemies, &foes);
     for (int f = un->first; f < un->first + un->count; f++) {
         if (!vk_alive(st, f) || !vk_is_person(&st->figures[f]))
             continue;
-        if (contact_target(st, f, enemies) >= 0)
+        if (foes_contact(st, &foes, f) >= 0)
             continue;
         /* nearest enemy figure */
         int best = -1;
@@ -341,10 +413,12 @@ static void charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, 
     opfor_pt_t dest = opfor_vadd(g.c, d);
     float moved = vk_move_unit(ctx, st, u, VK_MV_CHARGE, dest, 0, dest, d3, t, ev);
     const opfor_unit_t *un = &st->units[u];
+    vk_foes_t foes; /* only figures of u move below */
+    foes_build(st, 1u << t, &foes);
     for (int f = un->first; f < un->first + un->count; f++) {
         if (!vk_alive(st, f) || !vk_is_person(&st->figures[f]))
             continue;
-        if (contact_target(st, f, 1u << t) >= 0)
+        if (foes_contact(st, &foes, f) >= 0)
             continue;
         float left = (float)(vk_move_x(ctx, st, f, VK_MV_CHARGE) + d3) - moved;
         if (left <= 0.0f)
@@ -359,8 +433,10 @@ static void charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, 
 
 static int any_contact(const opfor_vk_state_t *st, int u, int t) {
     const opfor_unit_t *un = &st->units[u];
+    vk_foes_t foes;
+    foes_build(st, 1u << t, &foes);
     for (int f = un->first; f < un->first + un->count; f++)
-        if (vk_alive(st, f) && contact_target(st, f, 1u << t) >= 0)
+        if (vk_alive(st, f) && foes_contact(st, &foes, f) >= 0)
             return 1;
     return 0;
 }

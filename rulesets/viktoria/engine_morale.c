@@ -6,6 +6,9 @@
  * quality and its four check-boxes (general within 6 in, a playing musician within 3 in,
  * colours within 3 in, half strength). A split cuts the unit's figure block in two; a merge
  * rotates the figure array so that the joining block sits beside the unit it joins.
+ * Commanders are looked for in the general's and headquarters units first, and in an ordinary
+ * unit only when one of its figures has the general skill; the command test of every
+ * activation stops at the first commander within the radius.
  */
 #include <stdio.h>
 #include <string.h>
@@ -87,6 +90,11 @@ int vk_morale_check(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfo
 }
 
 void vk_morale_after(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
+    unsigned any = 0; /* most activations kill no one: nothing to check */
+    for (int u = 0; u < st->nunits; u++)
+        any |= st->ux[u].casualties;
+    if (!any)
+        return;
     for (int u = 0; u < st->nunits; u++) {
         if (!st->ux[u].casualties)
             continue;
@@ -122,58 +130,119 @@ int vk_rally(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_ev
 
 /* ---------------------------------------------------------------- command (VII) */
 
-float vk_command_distance(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
-    (void)ctx;
-    const opfor_unit_t *un = &st->units[u];
-    float best = 1e30f;
-    int side = un->side;
-    /* Whoever is on the table now commands: generals a mode brings on mid-game count as soon
-       as they appear, dead or departed ones stop counting (VII, XV.B). */
-    /* unit by unit (the least distance does not depend on the order): a unit that is not of
-       the side, or not on the table, holds no commander */
-    for (int v = 0; v < st->nunits; v++) {
-        const opfor_unit_t *gu = &st->units[v];
-        if (gu->side != side || st->ux[v].removed || (gu->flags & OPFOR_UNIT_OFF_TABLE))
-            continue;
-        for (int g = gu->first; g < gu->first + gu->count; g++) {
-            if (!vk_commander(st, g, side))
-                continue;
-            opfor_pt_t gp = st->figures[g].pos;
-            for (int i = un->first; i < un->first + un->count; i++) {
-                if (!vk_alive(st, i))
-                    continue;
-                float d2 = opfor_dist2(gp, st->figures[i].pos);
-                if (d2 < best)
-                    best = d2;
-            }
-        }
-    }
+/* vk_command_distance's answer from the least squared centre distance. */
+static float command_value(float best) {
     if (best >= 1e29f)
         return 1e9f;
     float d = sqrtf(best) - 1.0f; /* about base to base */
     return d < 0.0f ? 0.0f : d;
 }
 
+/* Whether the block of unit v holds a figure with the general skill, the only figures of an
+ * ordinary unit that may command: the skills of the block or-ed, without a branch per figure
+ * (a figure is always in the block of its own unit: the scenario loader, splits, merges and
+ * spawns keep figure.unit so). */
+static int command_skilled(const opfor_vk_state_t *st, int v) {
+    const opfor_unit_t *gu = &st->units[v];
+    unsigned acc = 0;
+    for (int g = gu->first, e = gu->first + gu->count; g < e; g++)
+        acc |= st->figures[g].skills;
+    return (acc & OPFOR_S_GENERAL) != 0;
+}
+
+/* Lowers *best to the least squared centre distance from commander figure g to a living
+ * figure of u; returns 1 as soon as *best is within radius (radius >= 0; command_value). */
+static int command_pairs(const opfor_vk_state_t *st, int g, int u, float radius, float *best) {
+    const opfor_unit_t *un = &st->units[u];
+    opfor_pt_t gp = st->figures[g].pos;
+    for (int i = un->first, e = un->first + un->count; i < e; i++) {
+        if (!vk_alive(st, i))
+            continue;
+        float d2 = opfor_dist2(gp, st->figures[i].pos);
+        if (d2 < *best) {
+            *best = d2;
+            if (radius >= 0.0f && command_value(d2) <= radius)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The least squared centre distance from a commander of u's side (vk_commander) to a living
+ * figure of u, 1e30 when none. With radius >= 0 it stops as soon as the distance so far is
+ * within radius (command_value), which the least one then is too (command_value never
+ * decreases below 1e29). The least distance does not depend on the order, so a general's or
+ * headquarters unit (every living person in it commands) is looked at as it comes, the other
+ * units of the side (only a figure with the general skill may command there) after them. */
+static float command_nearest2(const opfor_vk_state_t *st, int u, float radius) {
+    int side = st->units[u].side;
+    float best = 1e30f;
+    uint8_t oth[OPFOR_MAX_UNITS];
+    int noth = 0;
+    for (int v = 0; v < st->nunits; v++) {
+        const opfor_unit_t *gu = &st->units[v];
+        if (gu->side != side || st->ux[v].removed || (gu->flags & OPFOR_UNIT_OFF_TABLE))
+            continue;
+        if (!(gu->flags & OPFOR_UNIT_GENERAL) && gu->type != OPFOR_UT_HEADQUARTERS) {
+            oth[noth++] = (uint8_t)v;
+            continue;
+        }
+        for (int g = gu->first, e = gu->first + gu->count; g < e; g++)
+            if (vk_commander(st, g, side) && command_pairs(st, g, u, radius, &best))
+                return best;
+    }
+    for (int k = 0; k < noth; k++) {
+        int v = oth[k];
+        if (!command_skilled(st, v))
+            continue;
+        const opfor_unit_t *gu = &st->units[v];
+        for (int g = gu->first, e = gu->first + gu->count; g < e; g++)
+            if (vk_commander(st, g, side) && command_pairs(st, g, u, radius, &best))
+                return best;
+    }
+    return best;
+}
+
+float vk_command_distance(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    (void)ctx;
+    /* Whoever is on the table now commands: generals a mode brings on mid-game count as soon
+       as they appear, dead or departed ones stop counting (VII, XV.B). */
+    return command_value(command_nearest2(st, u, -1.0f));
+}
+
+_Static_assert(sizeof(((opfor_vk_state_t *)0)->figx) % 8 == 0, "figx is read 8 bytes at a time");
+
 int vk_needs_command_test(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    (void)ctx;
     const opfor_unit_t *un = &st->units[u];
     if (un->flags & (OPFOR_UNIT_SELF_COMMANDING | OPFOR_UNIT_GENERAL))
         return 0;
     if (un->type == OPFOR_UT_SUPPLY)
         return 0; /* supply transport is always in command (XV.B) */
-    for (int i = un->first; i < un->first + un->count; i++)
-        if (vk_alive(st, i) && (st->figures[i].skills & OPFOR_S_GENERAL))
+    for (int i = un->first, e = un->first + un->count; i < e; i++)
+        if ((st->figures[i].skills & OPFOR_S_GENERAL) && vk_alive(st, i))
             return 0;
     float radius = (float)opfor_viktoria_command_radius(st->level);
-    if (vk_command_distance(ctx, st, u) <= radius)
+    /* vk_command_distance(u) <= radius, stopping at the first commander close enough */
+    if (command_value(command_nearest2(st, u, radius)) <= radius)
         return 0;
-    /* A musician who played within command relays it (VII). */
+    /* A musician who played within command relays it (VII). Relays are rare: the flags are
+       read eight at a time (the mask has the flag in every byte, so the byte order does not
+       matter; figx is OPFOR_MAX_FIGURES long, a multiple of 8). */
     float mr = (float)opfor_viktoria_musician_radius(st->level);
-    for (int m = 0; m < st->nfigures; m++) {
-        if (!(st->figx[m] & OPFOR_VK_FX_RELAY) || !vk_alive(st, m) ||
-            st->units[st->figures[m].unit].side != un->side)
+    const uint64_t relay8 = 0x0101010101010101ull * OPFOR_VK_FX_RELAY;
+    for (int m8 = 0; m8 < st->nfigures; m8 += 8) {
+        uint64_t w;
+        memcpy(&w, &st->figx[m8], sizeof w);
+        if (!(w & relay8))
             continue;
-        if (near_unit(st, u, st->figures[m].pos, vk_radius(&st->figures[m]), mr, -1))
-            return 0;
+        for (int m = m8; m < m8 + 8 && m < st->nfigures; m++) {
+            if (!(st->figx[m] & OPFOR_VK_FX_RELAY) || !vk_alive(st, m) ||
+                st->units[st->figures[m].unit].side != un->side)
+                continue;
+            if (near_unit(st, u, st->figures[m].pos, vk_radius(&st->figures[m]), mr, -1))
+                return 0;
+        }
     }
     return 1;
 }
@@ -194,38 +263,60 @@ int vk_command_test(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfo
     return ok;
 }
 
+/* Whether a commander of side (vk_commander) stands within lim of point p, centre to centre;
+ * units scanned as in command_nearest2. */
+static int commander_within(const opfor_vk_state_t *st, int side, opfor_pt_t p, float lim) {
+    uint8_t oth[OPFOR_MAX_UNITS];
+    int noth = 0;
+    for (int v = 0; v < st->nunits; v++) {
+        const opfor_unit_t *gu = &st->units[v];
+        if (gu->side != side || st->ux[v].removed || (gu->flags & OPFOR_UNIT_OFF_TABLE))
+            continue;
+        if (!(gu->flags & OPFOR_UNIT_GENERAL) && gu->type != OPFOR_UT_HEADQUARTERS) {
+            oth[noth++] = (uint8_t)v;
+            continue;
+        }
+        for (int g = gu->first, e = gu->first + gu->count; g < e; g++)
+            if (vk_commander(st, g, side) && opfor_dist2(st->figures[g].pos, p) <= lim * lim)
+                return 1;
+    }
+    for (int k = 0; k < noth; k++) {
+        int v = oth[k];
+        if (!command_skilled(st, v))
+            continue;
+        const opfor_unit_t *gu = &st->units[v];
+        for (int g = gu->first, e = gu->first + gu->count; g < e; g++)
+            if (vk_commander(st, g, side) && opfor_dist2(st->figures[g].pos, p) <= lim * lim)
+                return 1;
+    }
+    return 0;
+}
+
 void vk_musician_play(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u) {
     const opfor_unit_t *un = &st->units[u];
     float radius = (float)opfor_viktoria_command_radius(st->level);
-    for (int i = un->first; i < un->first + un->count; i++) {
-        if (!vk_alive(st, i) || !(st->figures[i].skills & OPFOR_S_MUSICIAN))
+    for (int i = un->first, e = un->first + un->count; i < e; i++) {
+        if (!(st->figures[i].skills & OPFOR_S_MUSICIAN) || !vk_alive(st, i))
             continue;
         if (st->figures[i].flags & (OPFOR_FIG_PRONE | OPFOR_FIG_RUNNING))
             continue; /* no playing while running or crawling (VI) */
         st->figx[i] |= OPFOR_VK_FX_PLAYING;
         /* within command of a general: relays command for the rest of the turn (VII) */
-        for (int g = 0; g < st->nfigures; g++) {
-            const opfor_figure_t *gf = &st->figures[g];
-            if (!vk_commander(st, g, un->side))
-                continue;
-            float lim = radius + 1.0f;
-            if (opfor_dist2(gf->pos, st->figures[i].pos) <= lim * lim) {
-                st->figx[i] |= OPFOR_VK_FX_RELAY;
-                break;
-            }
-        }
+        if (commander_within(st, un->side, st->figures[i].pos, radius + 1.0f))
+            st->figx[i] |= OPFOR_VK_FX_RELAY;
     }
     (void)ctx;
 }
 
-void vk_promote(opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+/* vk_promote once no living leader is left: the best soldier, unwounded first (VII). Out of
+ * line: the common case (a leader is there) stays a small leaf. */
+__attribute__((noinline)) static void promote_nco(opfor_vk_state_t *st, int u,
+                                                  opfor_vk_events_t *ev) {
     const opfor_unit_t *un = &st->units[u];
     int best = -1, score = -1;
-    for (int i = un->first; i < un->first + un->count; i++) {
+    for (int i = un->first, e = un->first + un->count; i < e; i++) {
         if (!vk_alive(st, i) || !vk_is_person(&st->figures[i]))
             continue;
-        if (st->figures[i].skills & OPFOR_S_LEADER)
-            return;
         int s = st->figures[i].quality * 2 + !(st->figures[i].flags & OPFOR_FIG_WOUNDED);
         if (s > score) {
             score = s;
@@ -237,6 +328,17 @@ void vk_promote(opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
     st->figures[best].skills |= OPFOR_S_LEADER;
     st->figx[best] |= OPFOR_VK_FX_PROMOTED;
     VK_EV(ev, "  an NCO of %s is promoted from the ranks", un->name);
+}
+
+void vk_promote(opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+    /* nothing to do while a living leader is left: looked for first (it usually heads the
+       unit), the skill before the rest */
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first, e = un->first + un->count; i < e; i++)
+        if ((st->figures[i].skills & OPFOR_S_LEADER) && vk_alive(st, i) &&
+            vk_is_person(&st->figures[i]))
+            return;
+    promote_nco(st, u, ev);
 }
 
 void vk_remove_unit(opfor_vk_state_t *st, int u, const char *why, opfor_vk_events_t *ev) {
@@ -259,10 +361,9 @@ int vk_split_leaders(const opfor_vk_state_t *st, int u) {
     if (un->flags & OPFOR_UNIT_GENERAL)
         return 0;
     int n = 0;
-    for (int i = un->first; i < un->first + un->count; i++)
-        if (vk_alive(st, i) && vk_is_person(&st->figures[i]) &&
-            (st->figures[i].skills & OPFOR_S_LEADER) && !(st->figx[i] & OPFOR_VK_FX_PROMOTED))
-            n++;
+    for (int i = un->first, e = un->first + un->count; i < e; i++)
+        n += (st->figures[i].skills & OPFOR_S_LEADER) && vk_alive(st, i) &&
+             vk_is_person(&st->figures[i]) && !(st->figx[i] & OPFOR_VK_FX_PROMOTED);
     return n;
 }
 

@@ -16,9 +16,11 @@
 int vk_wounded_count(const opfor_vk_state_t *st, int u) {
     const opfor_unit_t *un = &st->units[u];
     int n = 0;
-    for (int i = un->first; i < un->first + un->count; i++)
-        n += vk_alive(st, i) && vk_is_person(&st->figures[i]) &&
-             (st->figures[i].flags & OPFOR_FIG_WOUNDED);
+    /* alive, not at the rear, a person and wounded: one mask test */
+    const unsigned mask =
+        OPFOR_FIG_ALIVE | OPFOR_FIG_REAR | OPFOR_FIG_EQUIPMENT | OPFOR_FIG_WOUNDED;
+    for (int i = un->first, e = un->first + un->count; i < e; i++)
+        n += (st->figures[i].flags & mask) == (OPFOR_FIG_ALIVE | OPFOR_FIG_WOUNDED);
     return n;
 }
 
@@ -82,8 +84,8 @@ static int patient_for(const opfor_vk_state_t *st, int m) {
 
 int vk_can_heal(const opfor_vk_state_t *st, int u) {
     const opfor_unit_t *un = &st->units[u];
-    for (int i = un->first; i < un->first + un->count; i++)
-        if (vk_alive(st, i) && (st->figures[i].skills & OPFOR_S_MEDIC) &&
+    for (int i = un->first, e = un->first + un->count; i < e; i++)
+        if ((st->figures[i].skills & OPFOR_S_MEDIC) && vk_alive(st, i) &&
             !(st->figx[i] & OPFOR_VK_FX_CONTROLLED) && patient_for(st, i) >= 0)
             return 1;
     return 0;
@@ -115,8 +117,8 @@ void vk_heal(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_ev
 int vk_mesmerists(const opfor_vk_state_t *st, int u) {
     const opfor_unit_t *un = &st->units[u];
     int n = 0;
-    for (int i = un->first; i < un->first + un->count; i++)
-        n += vk_alive(st, i) && (st->figures[i].skills & OPFOR_S_MESMERIST) &&
+    for (int i = un->first, e = un->first + un->count; i < e; i++)
+        n += (st->figures[i].skills & OPFOR_S_MESMERIST) && vk_alive(st, i) &&
              !(st->figx[i] & OPFOR_VK_FX_CONTROLLED);
     return n;
 }
@@ -148,9 +150,10 @@ void vk_mesmerize(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int g,
 int vk_mesmer_tests(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
     const opfor_unit_t *un = &st->units[u];
     int held = 0;
-    for (int i = un->first; i < un->first + un->count; i++) {
+    /* the bounds are read once: the byte stores below could alias them for the compiler */
+    for (int i = un->first, e = un->first + un->count; i < e; i++) {
         st->figx[i] &= (uint8_t)~OPFOR_VK_FX_CONTROLLED;
-        if (!vk_alive(st, i) || !(st->figures[i].flags & OPFOR_FIG_MESMERIZED))
+        if (!(st->figures[i].flags & OPFOR_FIG_MESMERIZED) || !vk_alive(st, i))
             continue;
         if (vk_roll(st, &ctx->tab->resist[st->figures[i].quality], NULL)) {
             st->figures[i].flags &= (uint16_t)~OPFOR_FIG_MESMERIZED;

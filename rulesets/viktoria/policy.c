@@ -206,7 +206,7 @@ long opfor_vk_play(const opfor_vk_ctx_t *ctx, uint64_t seed, opfor_vk_policy_t p
             if (log && nl < logmax)
                 log[nl] = acts[0];
             nl++;
-            if (opfor_vk_apply(ctx, &st, &acts[0], NULL) != 0)
+            if (opfor_vk_apply_listed(ctx, &st, &acts[0], NULL) != 0)
                 break;
             continue;
         }
@@ -219,7 +219,7 @@ long opfor_vk_play(const opfor_vk_ctx_t *ctx, uint64_t seed, opfor_vk_policy_t p
         if (log && nl < logmax)
             log[nl] = acts[i];
         nl++;
-        if (opfor_vk_apply(ctx, &st, &acts[i], NULL) != 0)
+        if (opfor_vk_apply_listed(ctx, &st, &acts[i], NULL) != 0)
             break;
     }
     if (nlog)

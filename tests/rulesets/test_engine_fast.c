@@ -3,7 +3,9 @@
  * The nearest pair of figures between two units (the gap behind every reach, charge and sight
  * test) is searched over compact copies of the positions for speed. Games must not change, so
  * this compares it, to the bit, with the straightforward scan it replaced over thousands of
- * positions taken from random games, with figures shot, moved and jittered on top.
+ * positions taken from random games, with figures shot, moved and jittered on top. The play
+ * loops apply listed actions without re-checking them (opfor_vk_apply_listed): every step of
+ * those games is applied both ways and the states must be equal to the byte.
  */
 #include "rulesets/vk_fixture.h"
 
@@ -102,7 +104,7 @@ static void engine_fast_nearest_pair_matches_reference(void **state) {
     assert_non_null(st);
     assert_non_null(tmp);
     opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
-    int games = (int)(40 * fx_scale()) + 2, checked = 0;
+    int games = (int)(40 * fx_scale()) + 2, checked = 0, applied = 0;
     for (int g = 0; g < games; g++) {
         opfor_vk_state_init(ctx, st, (uint64_t)g + 1);
         for (int step = 0; step < 4000 && opfor_vk_current(ctx, st) != OPFOR_VK_TERMINAL; step++) {
@@ -130,10 +132,15 @@ static void engine_fast_nearest_pair_matches_reference(void **state) {
             int i = opfor_vk_current(ctx, st) == OPFOR_VK_CHANCE
                         ? 0
                         : (int)opfor_rng_below(&pr, (uint32_t)n);
+            memcpy(tmp, st, sizeof *tmp);
+            assert_int_equal(opfor_vk_apply_listed(ctx, tmp, &acts[i], NULL), 0);
             assert_int_equal(opfor_vk_apply(ctx, st, &acts[i], NULL), 0);
+            assert_memory_equal(tmp, st, sizeof *st);
+            applied++;
         }
     }
     assert_true(checked > 5000 * fx_scale());
+    assert_true(applied > 1000 * fx_scale());
     free(st);
     free(tmp);
     opfor_vk_ctx_free(ctx);

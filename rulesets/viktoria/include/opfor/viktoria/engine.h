@@ -299,6 +299,12 @@ int opfor_vk_legal_group(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
  * unit moves toward it as far as its roll, the terrain and other figures allow. */
 int opfor_vk_apply(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *a,
                    opfor_vk_events_t *ev);
+/* opfor_vk_apply for an action that opfor_vk_legal or opfor_vk_legal_group has just listed
+ * for this very state (the play loops and rollouts): skips the legality checks, which would
+ * repeat the listing's sight and distance tests. Anything else must go through
+ * opfor_vk_apply. */
+int opfor_vk_apply_listed(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
+                          const opfor_vk_action_t *a, opfor_vk_events_t *ev);
 /* Resolves chance nodes until a side must decide or the game ends. */
 void opfor_vk_settle(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev);
 
