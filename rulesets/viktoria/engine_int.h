@@ -342,8 +342,8 @@ struct opfor_vk_ctx {
     opfor_tgrid_t grid; /* spatial index of the terrain (core/terrain_grid.c) */
     int grid_move;      /* 1: move and cover tests use the grid (tables busy enough) */
     int grid_los;       /* 1: sight lines use the grid (very busy tables) */
-    int machines; /* 1: the XII machine hooks may matter (specials on, or a scenario unit with
-                     machine keys); 0: they are no-ops and engine.c skips them */
+    int machines;       /* 1: the XII machine hooks may matter (specials on, or a scenario unit with
+                           machine keys); 0: they are no-ops and engine.c skips them */
 };
 
 /* Line of sight and cover on the scenario's table: through the terrain grid on busy tables,
