@@ -4,6 +4,14 @@
  * Every query walks the (at most 64) features with a bounding-box reject first and works
  * on stack buffers of fixed size, so a rules engine can call them millions of times
  * without allocating. Line features are capsules (polyline widened by width / 2).
+ *
+ * The rules engine calls these in its hottest loops, so they are tuned without changing a
+ * bit of any answer (tests/core/test_terrain_ref.c keeps the plain code to compare with): the
+ * segment's terms of the rejects are computed once per query, not once per feature; the
+ * polygon tests of area features are inline copies of geom.c's (the same arithmetic); a
+ * building on a path has its outline crossed once for both "does the path enter it" and
+ * "how many crossings"; and a point is tested against a line piece by piece, far pieces
+ * skipped.
  */
 #include "opfor/terrain.h"
 
@@ -129,23 +137,148 @@ static inline int bbox_hit(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor
            minf(a.y, b.y) - m <= f->hi.y && maxf(a.y, b.y) + m >= f->lo.y;
 }
 
+/* Segment a-b prepared for the loops over features: its box and the terms of the corner test of
+ * opfor_seg_box_apart, computed once per query instead of once per feature. */
+typedef struct seg_box {
+    opfor_pt_t a;
+    float lx, hx, ly, hy; /* the segment's box: bbox_hit's minf / maxf of the ends */
+    float rx, ry, lim;    /* b - a, and opfor_seg_box_apart's clearance for m = APART */
+} seg_box_t;
+
+static inline void seg_box_init(seg_box_t *s, opfor_pt_t a, opfor_pt_t b) {
+    s->a = a;
+    s->lx = minf(a.x, b.x);
+    s->hx = maxf(a.x, b.x);
+    s->ly = minf(a.y, b.y);
+    s->hy = maxf(a.y, b.y);
+    s->rx = b.x - a.x;
+    s->ry = b.y - a.y;
+    /* (fabsf for opfor_seg_box_apart's x < 0 ? -x : x: they differ only in the sign of a zero,
+       which no comparison below can tell) */
+    s->lim = APART * (fabsf(s->rx) + fabsf(s->ry));
+}
+
+/* !bbox_hit(f, a, b, 0) || opfor_seg_box_apart(a, b, f->lo, f->hi, APART), term for term (the
+ * box half of opfor_seg_box_apart cannot fire once the boxes meet, so only its corner test is
+ * left): whether feature f's box certainly keeps clear of the segment. */
+static inline int seg_box_misses_box(const seg_box_t *s, opfor_pt_t lo, opfor_pt_t hi) {
+    if (!(s->lx <= hi.x && s->hx >= lo.x && s->ly <= hi.y && s->hy >= lo.y))
+        return 1;
+    float rx = s->rx, ry = s->ry, lim = s->lim;
+    float x0 = lo.x - s->a.x, x1 = hi.x - s->a.x, y0 = lo.y - s->a.y, y1 = hi.y - s->a.y;
+    float c0 = rx * y0 - ry * x0, c1 = rx * y0 - ry * x1, c2 = rx * y1 - ry * x0,
+          c3 = rx * y1 - ry * x1;
+    return (c0 > lim && c1 > lim && c2 > lim && c3 > lim) ||
+           (c0 < -lim && c1 < -lim && c2 < -lim && c3 < -lim);
+}
+static inline int seg_box_misses(const seg_box_t *s, const opfor_terrain_feature_t *f) {
+    return seg_box_misses_box(s, f->lo, f->hi);
+}
+/* opfor_seg_box_apart(a, b, lo, hi, APART), term for term, with the segment's terms hoisted. */
+static inline int seg_box_apart(const seg_box_t *s, opfor_pt_t lo, opfor_pt_t hi) {
+    if (s->lx > hi.x + APART || s->hx < lo.x - APART || s->ly > hi.y + APART ||
+        s->hy < lo.y - APART)
+        return 1;
+    return seg_box_misses_box(s, lo, hi);
+}
+
 static int seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b);
+
+/* opfor_poly_contains(f->pts, f->npts, p), inline: the same even-odd count with the same
+ * arithmetic. */
+static inline int poly_in(const opfor_terrain_feature_t *f, opfor_pt_t p) {
+    int n = f->npts > OPFOR_POLY_MAX_PTS ? OPFOR_POLY_MAX_PTS : f->npts;
+    if (n < 3)
+        return 0;
+    int inside = 0;
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        opfor_pt_t pi = f->pts[i], pj = f->pts[j];
+        if ((pi.y > p.y) != (pj.y > p.y)) {
+            float x = (pj.x - pi.x) * (p.y - pi.y) / (pj.y - pi.y) + pi.x;
+            if (p.x < x)
+                inside = !inside;
+        }
+    }
+    return inside;
+}
 
 /* opfor_poly_contains for an area feature, with its box first: a point clearly outside the
  * box is outside the polygon (no edge straddles it, or an even number do). */
-static int area_contains(const opfor_terrain_feature_t *f, opfor_pt_t p) {
+static inline int area_contains(const opfor_terrain_feature_t *f, opfor_pt_t p) {
     if (p.x < f->lo.x - APART || p.x > f->hi.x + APART || p.y < f->lo.y - APART ||
         p.y > f->hi.y + APART)
         return 0;
-    return opfor_poly_contains(f->pts, f->npts, p);
+    return poly_in(f, p);
+}
+
+/* opfor_poly_seg_crosses for an area feature, inline here for the loops over features: whether
+ * segment a-b meets an edge of the outline (the same edges, tests and answer). */
+static inline int area_crosses(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
+    int n = f->npts > OPFOR_POLY_MAX_PTS ? OPFOR_POLY_MAX_PTS : f->npts;
+    if (n < 3)
+        return 0;
+    for (int i = 0, j = n - 1; i < n; j = i++)
+        if (opfor_seg_intersect(a, b, f->pts[j], f->pts[i], NULL, NULL))
+            return 1;
+    return 0;
+}
+
+/* opfor_poly_seg_params for an area feature, inline here: the parameters along a-b where it
+ * crosses the outline's edges, in edge order (room for OPFOR_POLY_MAX_PTS in ts). */
+static inline int area_params(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b,
+                              float *ts) {
+    int n = f->npts > OPFOR_POLY_MAX_PTS ? OPFOR_POLY_MAX_PTS : f->npts, k = 0;
+    if (n < 3)
+        return 0;
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        float t;
+        if (opfor_seg_intersect(a, b, f->pts[j], f->pts[i], &t, NULL))
+            ts[k++] = t;
+    }
+    return k;
+}
+
+/* Whether p lies within width / 2 of line feature f: opfor_polyline_dist_pt(...) <= width / 2,
+ * asked piece by piece. The minimum is within the limit exactly when one piece's distance is,
+ * and a piece whose box, widened by width / 2 + APART, leaves p out is farther than that. On a
+ * table of sane size (the box within +-LINE_NEAR inches, so that rounding stays far below
+ * APART and no distance overflows) those pieces are skipped and the first near one decides;
+ * elsewhere the plain minimum is taken. */
+#define LINE_NEAR 1e4f
+static int line_contains(const opfor_terrain_feature_t *f, opfor_pt_t p) {
+    float h = 0.5f * f->width;
+    int n = f->npts > OPFOR_POLY_MAX_PTS ? OPFOR_POLY_MAX_PTS : f->npts;
+    if (n < 2 || !(f->lo.x >= -LINE_NEAR && f->lo.y >= -LINE_NEAR && f->hi.x <= LINE_NEAR &&
+                   f->hi.y <= LINE_NEAR))
+        return opfor_polyline_dist_pt(f->pts, f->npts, p) <= h;
+    float reach = h + APART;
+    for (int i = 1; i < n; i++) {
+        opfor_pt_t u = f->pts[i - 1], v = f->pts[i];
+        if (p.x < minf(u.x, v.x) - reach || p.x > maxf(u.x, v.x) + reach ||
+            p.y < minf(u.y, v.y) - reach || p.y > maxf(u.y, v.y) + reach)
+            continue;
+        if (opfor_seg_dist_pt(u, v, p) <= h)
+            return 1;
+    }
+    return 0;
+}
+
+/* opfor_feature_contains once p is known to lie in f's box. */
+static int feature_contains_boxed(const opfor_terrain_feature_t *f, opfor_pt_t p) {
+    if (f->shape == OPFOR_SHAPE_AREA)
+        return poly_in(f, p);
+    return line_contains(f, p);
+}
+
+/* opfor_feature_contains with its box test inline, for the loops over features. */
+static inline int feature_contains(const opfor_terrain_feature_t *f, opfor_pt_t p) {
+    if (p.x < f->lo.x || p.x > f->hi.x || p.y < f->lo.y || p.y > f->hi.y)
+        return 0;
+    return feature_contains_boxed(f, p);
 }
 
 int opfor_feature_contains(const opfor_terrain_feature_t *f, opfor_pt_t p) {
-    if (p.x < f->lo.x || p.x > f->hi.x || p.y < f->lo.y || p.y > f->hi.y)
-        return 0;
-    if (f->shape == OPFOR_SHAPE_AREA)
-        return opfor_poly_contains(f->pts, f->npts, p);
-    return opfor_polyline_dist_pt(f->pts, f->npts, p) <= 0.5f * f->width;
+    return feature_contains(f, p);
 }
 
 int opfor_feature_circle_overlap(const opfor_terrain_feature_t *f, opfor_pt_t c, float r) {
@@ -215,11 +348,13 @@ static int line_intervals(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_
     float h = 0.5f * f->width;
     if (!(h > 0.0f))
         return 0;
+    seg_box_t sb;
+    seg_box_init(&sb, a, b);
     for (int i = 1; i < f->npts; i++) {
         opfor_pt_t p = f->pts[i - 1], q = f->pts[i];
         opfor_pt_t lo = opfor_pt(minf(p.x, q.x) - h, minf(p.y, q.y) - h);
         opfor_pt_t hi = opfor_pt(maxf(p.x, q.x) + h, maxf(p.y, q.y) + h);
-        if (opfor_seg_box_apart(a, b, lo, hi, APART))
+        if (seg_box_apart(&sb, lo, hi))
             continue; /* far from this piece's capsule: no interval */
         if (capsule_interval(a, b, p, q, h, &iv[k][0], &iv[k][1]))
             k++;
@@ -274,38 +409,36 @@ int opfor_feature_seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opf
 /* Whether segment a-b enters feature f at all. */
 static int seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
     if (f->shape == OPFOR_SHAPE_AREA) /* opfor_poly_seg_intersects, boxes first */
-        return f->npts >= 3 && (area_contains(f, a) || area_contains(f, b) ||
-                                opfor_poly_seg_crosses(f->pts, f->npts, a, b));
+        return f->npts >= 3 &&
+               (area_contains(f, a) || area_contains(f, b) || area_crosses(f, a, b));
     return opfor_polyline_seg_dist(f->pts, f->npts, a, b) <= 0.5f * f->width;
 }
 
-int opfor_terrain_los_r(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt_t b, float rb,
-                        opfor_los_t *out) {
-    float foliage = 0.0f;
-    int blocker = -1;
-    for (int i = 0; i < t->nfeatures && blocker < 0; i++) {
-        const opfor_terrain_feature_t *f = &t->features[i];
-        if (f->sight == OPFOR_SIGHT_CLEAR || !bbox_hit(f, a, b, 0.0f) ||
-            opfor_seg_box_apart(a, b, f->lo, f->hi, APART))
-            continue;
-        if (f->sight == OPFOR_SIGHT_FOLIAGE) {
-            foliage += length_inside(f, a, b);
-            continue;
-        }
-        if (f->shape == OPFOR_SHAPE_AREA) {
-            /* entering the area blocks unless either end stands inside it (the same as
-               opfor_poly_seg_intersects with both ends outside) */
-            if (!area_contains(f, a) && !area_contains(f, b) &&
-                opfor_poly_seg_crosses(f->pts, f->npts, a, b))
-                blocker = i;
-        } else {
-            float h = 0.5f * f->width;
-            if (opfor_polyline_seg_crossings(f->pts, f->npts, a, b) > 0 &&
-                opfor_polyline_dist_pt(f->pts, f->npts, a) - ra - h > OPFOR_LINE_COVER_DIST + TOL &&
-                opfor_polyline_dist_pt(f->pts, f->npts, b) - rb - h > OPFOR_LINE_COVER_DIST + TOL)
-                blocker = i;
-        }
+/* Whether the sight line a-b is blocked by area feature f, which blocks sight: entering the
+ * area blocks unless either end stands inside it (the same as opfor_poly_seg_intersects with
+ * both ends outside). */
+static inline int area_blocks(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
+    return !area_contains(f, a) && !area_contains(f, b) && area_crosses(f, a, b);
+}
+
+/* Feature f's part in the sight line a-b (Viktoria! IX), for the loops of opfor_terrain_los_r
+ * and opfor_terrain_los_in once f affects sight and its box is near: adds the inches the line
+ * runs in foliage to *foliage, and returns 1 when f blocks the line. */
+static int los_feature(const opfor_terrain_feature_t *f, opfor_pt_t a, float ra, opfor_pt_t b,
+                       float rb, float *foliage) {
+    if (f->sight == OPFOR_SIGHT_FOLIAGE) {
+        *foliage += length_inside(f, a, b);
+        return 0;
     }
+    if (f->shape == OPFOR_SHAPE_AREA)
+        return area_blocks(f, a, b);
+    float h = 0.5f * f->width;
+    return opfor_polyline_seg_crossings(f->pts, f->npts, a, b) > 0 &&
+           opfor_polyline_dist_pt(f->pts, f->npts, a) - ra - h > OPFOR_LINE_COVER_DIST + TOL &&
+           opfor_polyline_dist_pt(f->pts, f->npts, b) - rb - h > OPFOR_LINE_COVER_DIST + TOL;
+}
+
+static int los_result(int blocker, float foliage, opfor_los_t *out) {
     int visible = blocker < 0 && foliage <= OPFOR_FOLIAGE_SIGHT + TOL;
     if (out) {
         out->visible = visible;
@@ -313,6 +446,41 @@ int opfor_terrain_los_r(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt
         out->foliage = foliage;
     }
     return visible;
+}
+
+int opfor_terrain_los_r(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt_t b, float rb,
+                        opfor_los_t *out) {
+    float foliage = 0.0f;
+    int blocker = -1;
+    seg_box_t sb;
+    seg_box_init(&sb, a, b);
+    for (int i = 0; i < t->nfeatures && blocker < 0; i++) {
+        const opfor_terrain_feature_t *f = &t->features[i];
+        if (f->sight != OPFOR_SIGHT_CLEAR && !seg_box_misses(&sb, f) &&
+            los_feature(f, a, ra, b, rb, &foliage))
+            blocker = i;
+    }
+    return los_result(blocker, foliage, out);
+}
+
+int opfor_terrain_los_in(const opfor_table_t *t, uint64_t mask, opfor_pt_t a, float ra,
+                         opfor_pt_t b, float rb, opfor_los_t *out) {
+    float foliage = 0.0f;
+    int blocker = -1;
+    seg_box_t sb;
+    seg_box_init(&sb, a, b);
+    if (t->nfeatures < 64)
+        mask &= (1ULL << t->nfeatures) - 1;
+    /* the features of the mask in index order, as the full loop meets them */
+    while (mask && blocker < 0) {
+        int i = __builtin_ctzll(mask);
+        mask &= mask - 1;
+        const opfor_terrain_feature_t *f = &t->features[i];
+        if (f->sight != OPFOR_SIGHT_CLEAR && !seg_box_misses(&sb, f) &&
+            los_feature(f, a, ra, b, rb, &foliage))
+            blocker = i;
+    }
+    return los_result(blocker, foliage, out);
 }
 
 int opfor_terrain_los(const opfor_table_t *t, opfor_pt_t a, opfor_pt_t b, opfor_los_t *out) {
@@ -370,7 +538,7 @@ static int crossings(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t 
     float ts[OPFOR_POLY_MAX_PTS];
     int n = 0;
     if (f->shape == OPFOR_SHAPE_AREA) {
-        n = opfor_poly_seg_params(f->pts, f->npts, a, b, ts, OPFOR_POLY_MAX_PTS);
+        n = area_params(f, a, b, ts);
     } else {
         for (int i = 1; i < f->npts; i++) {
             float t;
@@ -404,14 +572,32 @@ static int path_impl(const opfor_table_t *t, const uint8_t *idx, int n_idx, opfo
     p.length = opfor_dist(a, b);
     br[nb++] = 0.0f;
     br[nb++] = 1.0f;
+    seg_box_t sb;
+    seg_box_init(&sb, a, b);
     for (int ii = 0; ii < n_idx; ii++) {
         int i = idx ? idx[ii] : ii;
         const opfor_terrain_feature_t *f = &t->features[i];
         if (f->move == OPFOR_MOVE_OPEN && !(f->flags & OPFOR_TF_NO_MOUNTED))
             continue; /* adds nothing to a path */
-        if (!bbox_hit(f, a, b, 0.0f) || opfor_seg_box_apart(a, b, f->lo, f->hi, APART))
+        if (seg_box_misses(&sb, f))
             continue;
         int closed = f->move == OPFOR_MOVE_IMPASSABLE, closed_m = (f->flags & OPFOR_TF_NO_MOUNTED);
+        if (f->move == OPFOR_MOVE_OBSTACLE && f->shape == OPFOR_SHAPE_AREA) {
+            /* A building: one pass over its outline answers both questions. The crossing
+               parameters count the obstacle crossings, and any crossing is seg_enters' edge
+               half, so the ends are tested only when there is none. */
+            float ts[OPFOR_POLY_MAX_PTS];
+            int n = area_params(f, a, b, ts);
+            if ((closed || closed_m) && (n > 0 || area_contains(f, a) || area_contains(f, b))) {
+                if (closed)
+                    p.impassable = 1;
+                p.no_mounted = 1;
+                if (p.blocker < 0)
+                    p.blocker = i;
+            }
+            p.obstacles += count_distinct(ts, n);
+            continue;
+        }
         if ((closed || closed_m) && seg_enters(f, a, b)) {
             if (closed)
                 p.impassable = 1;
@@ -428,10 +614,10 @@ static int path_impl(const opfor_table_t *t, const uint8_t *idx, int n_idx, opfo
                     err = OPFOR_EFULL;
                     continue;
                 }
-                int n = opfor_poly_seg_params(f->pts, f->npts, a, b, br + nb, OPFOR_POLY_MAX_PTS);
+                int n = area_params(f, a, b, br + nb);
                 nb += n;
                 /* A path wholly inside the area crosses no edge but is still in it. */
-                used = n > 0 || opfor_poly_contains(f->pts, f->npts, a);
+                used = n > 0 || area_contains(f, a);
             } else {
                 float iv[OPFOR_POLY_MAX_PTS][2];
                 int n = line_intervals(f, a, b, iv);
@@ -468,7 +654,7 @@ static int path_impl(const opfor_table_t *t, const uint8_t *idx, int n_idx, opfo
             int rough = 0, road = 0;
             for (int k = 0; k < ncls && !road; k++) {
                 const opfor_terrain_feature_t *f = &t->features[cls[k]];
-                if (opfor_feature_contains(f, m)) {
+                if (feature_contains(f, m)) {
                     if (f->move == OPFOR_MOVE_ROAD)
                         road = 1;
                     else
@@ -492,7 +678,7 @@ int opfor_terrain_impassable_at(const opfor_table_t *t, opfor_pt_t c, int mounte
         const opfor_terrain_feature_t *f = &t->features[i];
         int closed =
             f->move == OPFOR_MOVE_IMPASSABLE || (mounted && (f->flags & OPFOR_TF_NO_MOUNTED));
-        if (closed && opfor_feature_contains(f, c))
+        if (closed && feature_contains(f, c))
             return i;
     }
     return -1;
@@ -501,7 +687,7 @@ int opfor_terrain_impassable_at(const opfor_table_t *t, opfor_pt_t c, int mounte
 int opfor_terrain_hiding_at(const opfor_table_t *t, opfor_pt_t p) {
     for (int i = 0; i < t->nfeatures; i++) {
         const opfor_terrain_feature_t *f = &t->features[i];
-        if ((f->flags & OPFOR_TF_HIDES) && opfor_feature_contains(f, p))
+        if ((f->flags & OPFOR_TF_HIDES) && feature_contains(f, p))
             return i;
     }
     return -1;
@@ -513,6 +699,9 @@ int opfor_fire_lane_blocked(opfor_pt_t a, opfor_pt_t b, const opfor_circle_t *ci
         return OPFOR_ERANGE;
     uint16_t near[OPFOR_GAP_MAX_CIRCLES];
     int nn = 0;
+    /* opfor_seg_dist_pt(a, b, c) below, with the segment's terms computed once */
+    opfor_vec_t ab = opfor_vsub(b, a);
+    float l2 = opfor_vlen2(ab);
     for (int i = 0; i < n; i++) {
         opfor_pt_t c = circles[i].c;
         float r = circles[i].r;
@@ -520,7 +709,12 @@ int opfor_fire_lane_blocked(opfor_pt_t a, opfor_pt_t b, const opfor_circle_t *ci
             continue;
         if (opfor_dist2(a, c) <= r * r || opfor_dist2(b, c) <= r * r)
             continue; /* the firer's or the target's own base */
-        float d = opfor_seg_dist_pt(a, b, c);
+        float t = 0.0f;
+        if (l2 > 0.0f) {
+            t = opfor_vdot(opfor_vsub(c, a), ab) / l2;
+            t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+        }
+        float d = opfor_dist(opfor_vlerp(a, b, t), c);
         if (d < r)
             return 1; /* through a base */
         if (d <= r + gap)

@@ -3,9 +3,10 @@
  * Binning is by distance from a cell's centre (half the cell's diagonal plus the layer's
  * margin plus half a line's width), so a feature that comes within the margin of any point
  * of a cell is in that cell's mask. Segment queries walk the columns the segment crosses and
- * OR the rows it spans in each, widened by a small epsilon. The sight and cover queries repeat
- * core/terrain.c's per-feature tests for the features in the mask only, in index order, so
- * their answers are bit for bit the same as the full queries'.
+ * OR the rows it spans in each, widened by a small epsilon. The cover query repeats
+ * core/terrain.c's per-feature tests for the features in the mask only, in index order, and
+ * line of sight hands its mask to opfor_terrain_los_in, so their answers are bit for bit the
+ * same as the full queries'.
  */
 #include "opfor/terrain_grid.h"
 
@@ -62,8 +63,6 @@ int opfor_tgrid_build(opfor_tgrid_t *g, const opfor_table_t *t) {
             reach[OPFOR_TGRID_MOVE] = half_diag + lw;
         if (f->cover != OPFOR_COVER_NONE)
             reach[OPFOR_TGRID_COVER] = half_diag + lw + OPFOR_LINE_COVER_DIST + OPFOR_TGRID_COVER_R;
-        if (f->shape == OPFOR_SHAPE_LINE && f->sight == OPFOR_SIGHT_FOLIAGE)
-            g->line_foliage |= bit;
         float rmax = -1.0f;
         for (int l = 0; l < OPFOR_TGRID_LAYERS; l++) {
             if (reach[l] >= 0.0f)
@@ -139,55 +138,15 @@ uint64_t opfor_tgrid_seg(const opfor_tgrid_t *g, int layer, opfor_pt_t a, opfor_
     return out;
 }
 
-/* core/terrain.c's bbox_hit with a zero margin. */
-static int bbox_hit0(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
-    return minf(a.x, b.x) - 0.0f <= f->hi.x && maxf(a.x, b.x) + 0.0f >= f->lo.x &&
-           minf(a.y, b.y) - 0.0f <= f->hi.y && maxf(a.y, b.y) + 0.0f >= f->lo.y;
-}
-
 static int lowest_bit(uint64_t m) {
     return __builtin_ctzll(m);
 }
 
 int opfor_tgrid_los_r(const opfor_tgrid_t *g, const opfor_table_t *t, opfor_pt_t a, float ra,
                       opfor_pt_t b, float rb, opfor_los_t *out) {
-    uint64_t m = opfor_tgrid_seg(g, OPFOR_TGRID_SIGHT, a, b);
-    if (m & g->line_foliage) /* foliage lines need terrain.c's private interval code */
-        return opfor_terrain_los_r(t, a, ra, b, rb, out);
-    /* The same loop as opfor_terrain_los_r over the features that can touch the line: the
-       others would add nothing (no length inside, no crossing). */
-    float foliage = 0.0f;
-    int blocker = -1;
-    while (m && blocker < 0) {
-        int i = lowest_bit(m);
-        m &= m - 1;
-        const opfor_terrain_feature_t *f = &t->features[i];
-        if (f->sight == OPFOR_SIGHT_CLEAR || !bbox_hit0(f, a, b))
-            continue;
-        if (f->sight == OPFOR_SIGHT_FOLIAGE) {
-            foliage += opfor_poly_seg_length_inside(f->pts, f->npts, a, b);
-            continue;
-        }
-        if (f->shape == OPFOR_SHAPE_AREA) {
-            if (opfor_poly_seg_intersects(f->pts, f->npts, a, b) &&
-                !opfor_poly_contains(f->pts, f->npts, a) &&
-                !opfor_poly_contains(f->pts, f->npts, b))
-                blocker = i;
-        } else {
-            float h = 0.5f * f->width;
-            if (opfor_polyline_seg_crossings(f->pts, f->npts, a, b) > 0 &&
-                opfor_polyline_dist_pt(f->pts, f->npts, a) - ra - h > OPFOR_LINE_COVER_DIST + TOL &&
-                opfor_polyline_dist_pt(f->pts, f->npts, b) - rb - h > OPFOR_LINE_COVER_DIST + TOL)
-                blocker = i;
-        }
-    }
-    int visible = blocker < 0 && foliage <= OPFOR_FOLIAGE_SIGHT + TOL;
-    if (out) {
-        out->visible = visible;
-        out->blocker = blocker;
-        out->foliage = foliage;
-    }
-    return visible;
+    /* the features that can touch the line; the others would add nothing (no length inside,
+       no crossing) */
+    return opfor_terrain_los_in(t, opfor_tgrid_seg(g, OPFOR_TGRID_SIGHT, a, b), a, ra, b, rb, out);
 }
 
 opfor_cover_t opfor_tgrid_cover(const opfor_tgrid_t *g, const opfor_table_t *t, opfor_pt_t firer,

@@ -3,9 +3,10 @@
  *
  * The sequence of play (V.A) is a small state machine over opfor_vk_state_t.phase; the only
  * place that decides who activates next is vk_next_side (the mode hook). Legal lists are
- * generated from the situation in a fixed order and never allocate; apply checks the action
- * against the phase and the unit, then hands it to the rules files (engine_move.c, _fire.c,
- * _morale.c, _melee.c, _blast.c, _special.c). See engine_int.h for the design.
+ * generated from the situation in a fixed order and never allocate (each unit a listing needs
+ * is measured once, its living figures copied to compact arrays, and passed down); apply checks
+ * the action against the phase and the unit, then hands it to the rules files (engine_move.c,
+ * _fire.c, _morale.c, _melee.c, _blast.c, _special.c). See engine_int.h for the design.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -73,28 +74,126 @@ void vk_unit_geo(const opfor_vk_state_t *st, int u, vk_ugeo_t *g) {
     g->r = r2;
 }
 
-/* vk_nearest_pair with b's centre cb, centre radius rb and living count nb known. b's living
- * positions are copied to compact arrays first, so the inner loop is a plain scan (same pairs
- * in the same order as a loop over the figures: the same answer to the bit). */
-static float nearest_pair_in(const opfor_vk_state_t *st, int a, int b, opfor_pt_t cb, float rb,
-                             int nb, int *fa, int *fb) {
-    const opfor_unit_t *ua = &st->units[a], *ub = &st->units[b];
-    float best = 1e30f;
-    int ba = -1, bb = -1;
-    if (nb > 0) {
-        float bx[OPFOR_MAX_FIGURES], by[OPFOR_MAX_FIGURES];
-        int bi[OPFOR_MAX_FIGURES], m = 0;
-        for (int j = ub->first; j < ub->first + ub->count; j++)
-            if (vk_alive(st, j)) {
-                bx[m] = st->figures[j].pos.x;
-                by[m] = st->figures[j].pos.y;
-                bi[m++] = j;
-            }
-        for (int i = ua->first; i < ua->first + ua->count; i++) {
-            if (!vk_alive(st, i))
-                continue;
-            opfor_pt_t p = st->figures[i].pos;
-            if (ba >= 0) {
+/* Living figures of the units a caller measures, copied in index order to compact arrays
+ * (a pool shared by the units of one listing: each unit's run starts at at[u]). Every scan
+ * over them visits the same figures in the same order as a pass over st->figures, so sums,
+ * minima and ties come out to the bit as they did. Each run is padded to a multiple of
+ * VK_LANES with far-away sentinels (VK_FAR: a squared distance near 1e36, above any best a
+ * search starts from), so the nearest-pair scan runs in whole groups the compiler can
+ * vectorise. */
+#define VK_LANES 4
+#define VK_FAR 1e18f
+_Static_assert(VK_LANES == 4, "nearest_pair_in's lane minimum is written out for four lanes");
+typedef struct vk_lfigs {
+    float x[OPFOR_MAX_FIGURES + VK_LANES * OPFOR_MAX_UNITS];
+    float y[OPFOR_MAX_FIGURES + VK_LANES * OPFOR_MAX_UNITS];
+    float r[OPFOR_MAX_FIGURES + VK_LANES * OPFOR_MAX_UNITS];
+    int16_t i[OPFOR_MAX_FIGURES + VK_LANES * OPFOR_MAX_UNITS];
+    int n;
+    int at[OPFOR_MAX_UNITS];
+} vk_lfigs_t;
+
+/* Copies unit u's living figures to the pool and measures it: g as vk_unit_geo gives it (the
+ * same centre: the sums run in index order), plus rc, the largest distance from the centre to
+ * a living figure's centre. With prof, also u's profile. Inline into the two wrappers below,
+ * so the profile's work is compiled only where it is asked for. */
+__attribute__((always_inline)) static inline void
+measure_impl(const opfor_vk_state_t *st, int u, vk_lfigs_t *lf, vk_ugeo_t *g, vk_uprof_t *prof) {
+    const opfor_unit_t *un = &st->units[u];
+    int at = lf->n, m = at;
+    float sx = 0.0f, sy = 0.0f;
+    unsigned fl = 0, wp = 0, sk = 0;
+    int wounded = 0, leaders = 0, horse_free = 0, gun = -1;
+    for (int i = un->first, e = un->first + un->count; i < e; i++) {
+        const opfor_figure_t *f = &st->figures[i];
+        if (!vk_alive(st, i))
+            continue;
+        lf->x[m] = f->pos.x;
+        lf->y[m] = f->pos.y;
+        lf->r[m] = vk_radius(f);
+        lf->i[m] = (int16_t)i;
+        m++;
+        sx += f->pos.x;
+        sy += f->pos.y;
+        if (prof) {
+            fl |= f->flags;
+            wp |= f->weapons;
+            sk |= f->skills;
+            wounded += (f->flags & (OPFOR_FIG_EQUIPMENT | OPFOR_FIG_WOUNDED)) == OPFOR_FIG_WOUNDED;
+            leaders += (f->skills & OPFOR_S_LEADER) != 0;
+            horse_free |= (f->flags & (OPFOR_FIG_HORSE | OPFOR_FIG_MOUNTED)) == OPFOR_FIG_HORSE;
+            if (gun < 0 && (f->weapons & OPFOR_W_FIELD_GUN))
+                gun = i;
+        }
+    }
+    int n = m - at;
+    for (int k = m; k < at + ((n + VK_LANES - 1) & -VK_LANES); k++) {
+        lf->x[k] = VK_FAR;
+        lf->y[k] = VK_FAR;
+    }
+    lf->at[u] = at;
+    lf->n = at + ((n + VK_LANES - 1) & -VK_LANES);
+    if (prof) {
+        prof->alive = n;
+        prof->flags = fl;
+        prof->weapons = wp;
+        prof->skills = sk;
+        prof->wounded = wounded;
+        prof->leaders = leaders;
+        prof->horse_free = horse_free;
+        prof->gun = gun;
+    }
+    g->n = n;
+    g->c = n ? opfor_pt(sx / (float)n, sy / (float)n) : opfor_pt(0.0f, 0.0f);
+    float rc2 = 0.0f, R = 0.0f;
+    for (int k = at; k < m; k++) {
+        float d2 = opfor_dist2(g->c, opfor_pt(lf->x[k], lf->y[k]));
+        float r = lf->r[k];
+        if (d2 > rc2)
+            rc2 = d2;
+        /* radius bound: sqrt only when it may grow */
+        float cur = R - r;
+        if (cur < 0.0f || d2 > cur * cur) {
+            float d = sqrtf(d2) + r;
+            if (d > R)
+                R = d;
+        }
+    }
+    g->r = R;
+    g->rc = sqrtf(rc2);
+}
+static void measure_unit(const opfor_vk_state_t *st, int u, vk_lfigs_t *lf, vk_ugeo_t *g) {
+    measure_impl(st, u, lf, g, NULL);
+}
+static void measure_self(const opfor_vk_state_t *st, int u, vk_lfigs_t *lf, vk_ugeo_t *g,
+                         vk_uprof_t *prof) {
+    measure_impl(st, u, lf, g, prof);
+}
+
+void vk_unit_profile(const opfor_vk_state_t *st, int u, vk_uprof_t *prof) {
+    vk_lfigs_t lf;
+    vk_ugeo_t g;
+    lf.n = 0;
+    measure_self(st, u, &lf, &g, prof);
+}
+
+/* The nearest pair between measured units a and b (gb: b's geometry): b's centre and centre
+ * radius bound the search, a figure of a farther from b's centre than the best so far plus
+ * b's radius cannot improve it. The same pairs in the same order as a loop over the figures
+ * (b's sentinels never win): the same answer to the bit (tests/rulesets/test_engine_fast.c). */
+static float nearest_pair_in(const vk_lfigs_t *lf, int a, int na, int b, const vk_ugeo_t *gb,
+                             int *fa, int *fb) {
+    const float *ax = lf->x + lf->at[a], *ay = lf->y + lf->at[a];
+    const float *bx = lf->x + lf->at[b], *by = lf->y + lf->at[b];
+    int nb = gb->n, nbp = (nb + VK_LANES - 1) & -VK_LANES;
+    opfor_pt_t cb = gb->c;
+    float rb = gb->rc, best = 1e30f;
+    int ka = -1, kb = -1;
+    float row[OPFOR_MAX_FIGURES + VK_LANES];
+    if (nb > 0)
+        for (int i = 0; i < na; i++) {
+            opfor_pt_t p = opfor_pt(ax[i], ay[i]);
+            if (ka >= 0) {
                 float dc = opfor_dist(p, cb);
                 if (dc > rb) {
                     float lb = dc - rb;
@@ -102,55 +201,55 @@ static float nearest_pair_in(const opfor_vk_state_t *st, int a, int b, opfor_pt_
                         continue;
                 }
             }
-            int k = -1;
-            for (int j = 0; j < m; j++) {
-                float dx = p.x - bx[j], dy = p.y - by[j];
-                float d2 = dx * dx + dy * dy;
-                if (d2 < best) {
-                    best = d2;
-                    k = j;
+            /* the row's squared distances in whole groups and their least, lane by lane
+               (exact: a minimum rounds nothing; a NaN never enters it, as it never passes the
+               strict comparison of a scan), then the first figure at it: the one a scan in
+               order with a strict comparison keeps */
+            float mv[VK_LANES] = {3e38f, 3e38f, 3e38f, 3e38f};
+            for (int j = 0; j < nbp; j += VK_LANES)
+                for (int q = 0; q < VK_LANES; q++) {
+                    float dx = p.x - bx[j + q], dy = p.y - by[j + q];
+                    float d2 = dx * dx + dy * dy;
+                    row[j + q] = d2;
+                    mv[q] = d2 < mv[q] ? d2 : mv[q];
                 }
+            float m0 = mv[1] < mv[0] ? mv[1] : mv[0], m1 = mv[3] < mv[2] ? mv[3] : mv[2];
+            float m = m1 < m0 ? m1 : m0;
+            int k = -1;
+            if (m < best) {
+                best = m;
+                for (k = 0; row[k] != m; k++)
+                    ;
             }
             if (k >= 0) {
-                ba = i;
-                bb = bi[k];
+                ka = i;
+                kb = k;
             }
         }
-    }
-    if (fa)
-        *fa = ba;
-    if (fb)
-        *fb = bb;
-    if (ba < 0)
+    if (ka < 0) {
+        if (fa)
+            *fa = -1;
+        if (fb)
+            *fb = -1;
         return 1e30f;
-    float gap = sqrtf(best) - vk_radius(&st->figures[ba]) - vk_radius(&st->figures[bb]);
+    }
+    ka += lf->at[a];
+    kb += lf->at[b];
+    if (fa)
+        *fa = lf->i[ka];
+    if (fb)
+        *fb = lf->i[kb];
+    float gap = sqrtf(best) - lf->r[ka] - lf->r[kb];
     return gap < 0.0f ? 0.0f : gap;
 }
 
 float vk_nearest_pair(const opfor_vk_state_t *st, int a, int b, int *fa, int *fb) {
-    const opfor_unit_t *ub = &st->units[b];
-    /* b's centre and radius bound the search: a figure of a farther from b's centre than
-       the best so far plus b's radius cannot improve it */
-    float sx = 0.0f, sy = 0.0f;
-    int nb = 0;
-    for (int j = ub->first; j < ub->first + ub->count; j++)
-        if (vk_alive(st, j)) {
-            sx += st->figures[j].pos.x;
-            sy += st->figures[j].pos.y;
-            nb++;
-        }
-    opfor_pt_t cb = opfor_pt(0.0f, 0.0f);
-    float rb2 = 0.0f;
-    if (nb > 0) {
-        cb = opfor_pt(sx / (float)nb, sy / (float)nb);
-        for (int j = ub->first; j < ub->first + ub->count; j++)
-            if (vk_alive(st, j)) {
-                float d2 = opfor_dist2(cb, st->figures[j].pos);
-                if (d2 > rb2)
-                    rb2 = d2;
-            }
-    }
-    return nearest_pair_in(st, a, b, cb, sqrtf(rb2), nb, fa, fb);
+    vk_lfigs_t lf;
+    vk_ugeo_t ga, gb;
+    lf.n = 0;
+    measure_unit(st, a, &lf, &ga);
+    measure_unit(st, b, &lf, &gb);
+    return nearest_pair_in(&lf, a, ga.n, b, &gb, fa, fb);
 }
 
 int vk_nearest_fig(const opfor_vk_state_t *st, int u, opfor_pt_t p, float *d2out) {
@@ -176,30 +275,42 @@ int vk_los(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int g) 
     return vk_terrain_los(ctx, a->pos, vk_radius(a), b->pos, vk_radius(b), NULL);
 }
 
-/* vk_unit_sees with the nearest pair (fa, fb) and its gap already known. */
+/* vk_unit_sees with the nearest pair (fa, fb) and its gap already known, t measured into lf
+ * (nt living figures). */
 static int unit_sees_from(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
-                          int fa, int fb, float gap, float max_range) {
+                          const vk_lfigs_t *lf, int nt, int fa, int fb, float gap,
+                          float max_range) {
     if (fa < 0 || gap > max_range)
         return 0;
     if (vk_los(ctx, st, fa, fb))
         return 1;
     /* Try the other ends of both units: each figure of u against its nearest of t, for a
-       few figures spread through the unit. */
+       few figures spread through the unit (vk_nearest_fig over t's compact copy). */
     const opfor_unit_t *un = &st->units[u];
+    const float *tx = lf->x + lf->at[t], *ty = lf->y + lf->at[t];
     int tries = 0;
     int step = un->count > 4 ? un->count / 4 : 1;
     for (int i = un->first; i < un->first + un->count && tries < 4; i += step) {
         if (!vk_alive(st, i) || i == fa)
             continue;
-        float d2;
-        int j = vk_nearest_fig(st, t, st->figures[i].pos, &d2);
-        if (j < 0)
+        opfor_pt_t p = st->figures[i].pos;
+        float d2 = 1e30f;
+        int k = -1;
+        for (int j = 0; j < nt; j++) {
+            float e = opfor_dist2(opfor_pt(tx[j], ty[j]), p);
+            if (e < d2) {
+                d2 = e;
+                k = j;
+            }
+        }
+        if (k < 0)
             continue;
         tries++;
-        float g = sqrtf(d2) - vk_radius(&st->figures[i]) - vk_radius(&st->figures[j]);
+        k += lf->at[t];
+        float g = sqrtf(d2) - vk_radius(&st->figures[i]) - lf->r[k];
         if (g > max_range)
             continue;
-        if (vk_los(ctx, st, i, j))
+        if (vk_los(ctx, st, i, lf->i[k]))
             return 1;
     }
     return 0;
@@ -207,9 +318,14 @@ static int unit_sees_from(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
 
 int vk_unit_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
                  float max_range) {
+    vk_lfigs_t lf;
+    vk_ugeo_t gu, gt;
     int fa, fb;
-    float gap = vk_nearest_pair(st, u, t, &fa, &fb);
-    return unit_sees_from(ctx, st, u, t, fa, fb, gap, max_range);
+    lf.n = 0;
+    measure_unit(st, u, &lf, &gu);
+    measure_unit(st, t, &lf, &gt);
+    float gap = nearest_pair_in(&lf, u, gu.n, t, &gt, &fa, &fb);
+    return unit_sees_from(ctx, st, u, t, &lf, gt.n, fa, fb, gap, max_range);
 }
 
 int opfor_vk_unit_in_play(const opfor_vk_state_t *st, int u) {
@@ -224,10 +340,10 @@ int opfor_vk_unit_present(const opfor_vk_state_t *st, int u) {
     return n;
 }
 
-/* A unit that may still take an activation this turn. */
+/* A unit that may still take an activation this turn (the cheap flag first). */
 static int unit_ready(const opfor_vk_state_t *st, int u) {
-    return (vk_unit_active(st, u) || vk_air_away(st, u)) && /* XII.D: may come back */
-           !(st->units[u].flags & OPFOR_UNIT_ACTED);
+    return !(st->units[u].flags & OPFOR_UNIT_ACTED) &&
+           (vk_unit_active(st, u) || vk_air_away(st, u)); /* XII.D: may come back */
 }
 
 int opfor_vk_side_ready(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int side) {
@@ -236,6 +352,16 @@ int opfor_vk_side_ready(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, i
         if (st->units[u].side == side && unit_ready(st, u))
             return 1;
     return 0;
+}
+
+/* opfor_vk_side_ready for both sides in one pass, stopping once both are known. */
+static void sides_ready(const opfor_vk_state_t *st, int r[2]) {
+    r[0] = r[1] = 0;
+    for (int u = 0; u < st->nunits && !(r[0] && r[1]); u++) {
+        int s = st->units[u].side;
+        if (s < 2 && !r[s] && unit_ready(st, u))
+            r[s] = 1;
+    }
 }
 
 /* ---------------------------------------------------------------- harm */
@@ -477,12 +603,24 @@ static void scores(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int ou
     out[1] += st->colours_taken[1];
 }
 
+/* Whether each side still has a unit in the fight (side_units above zero), stopping once both
+ * are known. */
+static void sides_in_fight(const opfor_vk_state_t *st, int in[2]) {
+    in[0] = in[1] = 0;
+    for (int u = 0; u < st->nunits && !(in[0] && in[1]); u++) {
+        int s = st->units[u].side & 1;
+        if (!in[s] && !(st->units[u].flags & OPFOR_UNIT_GENERAL) &&
+            (vk_unit_active(st, u) || vk_air_away(st, u)))
+            in[s] = 1;
+    }
+}
+
 /* Ends the game when a side has no units left or the turn limit has passed. Returns 1 when
  * over. */
 static int check_end(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int turn_over,
                      opfor_vk_events_t *ev) {
-    int n[2];
-    side_units(st, n);
+    int n[2]; /* only whether each is zero matters */
+    sides_in_fight(st, n);
     int n0 = n[0], n1 = n[1];
     int over = 0, winner = -2;
     /* A side that may still gain units (a mode's reinforcements) has not lost yet. */
@@ -560,7 +698,9 @@ void opfor_vk_result(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfo
 
 /* The mode hook (V.A, XV): who selects the next unit. -1 ends the turn. */
 static int vk_next_side(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
-    int r0 = opfor_vk_side_ready(ctx, st, 0), r1 = opfor_vk_side_ready(ctx, st, 1);
+    int r[2];
+    sides_ready(st, r);
+    int r0 = r[0], r1 = r[1];
     if (!r0 && !r1)
         return -1;
     if (ctx->opt.initiative) {
@@ -627,7 +767,16 @@ static void end_activation(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfo
     vk_morale_after(ctx, st, ev);
     for (int u = 0; u < st->nunits; u++) {
         st->ux[u].flags &= (uint8_t)~OPFOR_VK_UX_CHARGED;
-        if (vk_unit_active(st, u))
+        if (st->ux[u].removed || (st->units[u].flags & OPFOR_UNIT_OFF_TABLE))
+            continue; /* not active */
+        /* A living person with the leader skill: the unit is active and vk_promote would find
+           it and do nothing. */
+        const opfor_unit_t *un = &st->units[u];
+        int led = 0;
+        for (int i = un->first, e = un->first + un->count; i < e && !led; i++)
+            led = (st->figures[i].skills & OPFOR_S_LEADER) && vk_alive(st, i) &&
+                  vk_is_person(&st->figures[i]);
+        if (!led && vk_unit_active(st, u))
             vk_promote(st, u, ev);
     }
     vk_melee_refresh(st);
@@ -753,11 +902,10 @@ static opfor_vk_action_t *push_g(lister_t *l, int g, int kind, int unit) {
     if (!(l->want & G(g)) || l->n >= l->max)
         return NULL;
     opfor_vk_action_t *a = &l->out[l->n++];
-    memset(a, 0, sizeof *a);
-    a->kind = (uint8_t)kind;
-    a->unit = (uint8_t)unit;
-    a->target = OPFOR_VK_NONE;
-    a->figure = OPFOR_VK_NO_FIGURE;
+    *a = (opfor_vk_action_t){.kind = (uint8_t)kind,
+                             .unit = (uint8_t)unit,
+                             .target = OPFOR_VK_NONE,
+                             .figure = OPFOR_VK_NO_FIGURE};
     return a;
 }
 
@@ -775,48 +923,11 @@ typedef struct enemy {
     vk_ugeo_t geo; /* its centre and radius */
 } enemy_t;
 
-/* Geometry of one unit as scan_geo computes it (its figures are one block, so the sums run in
- * the same order as a pass over all figures). */
-static void scan_geo_unit(const opfor_vk_state_t *st, int u, vk_ugeo_t *g) {
-    const opfor_unit_t *un = &st->units[u];
-    int lo = un->first, hi = un->first + un->count;
-    float sx = 0.0f, sy = 0.0f;
-    int n = 0;
-    for (int i = lo; i < hi; i++) {
-        if (!vk_alive(st, i))
-            continue;
-        sx += st->figures[i].pos.x;
-        sy += st->figures[i].pos.y;
-        n++;
-    }
-    g->n = n;
-    g->r = 0.0f;
-    g->c = n ? opfor_pt(sx / (float)n, sy / (float)n) : opfor_pt(0.0f, 0.0f);
-    float rc2 = 0.0f, R = 0.0f;
-    for (int i = lo; i < hi; i++) {
-        if (!vk_alive(st, i))
-            continue;
-        float d2 = opfor_dist2(g->c, st->figures[i].pos);
-        float r = vk_radius(&st->figures[i]);
-        if (d2 > rc2)
-            rc2 = d2;
-        /* radius bound: sqrt only when it may grow */
-        float cur = R - r;
-        if (cur < 0.0f || d2 > cur * cur) {
-            float d = sqrtf(d2) + r;
-            if (d > R)
-                R = d;
-        }
-    }
-    g->r = R;
-    g->rc = sqrtf(rc2);
-}
-
-/* Enemy units of u by distance (nearest first), at most max; returns the count. geo[u] must be
- * filled; geo[t] is filled here for every enemy t on the table (units are measured only when
- * needed). */
-static int enemies_by_distance(const opfor_vk_state_t *st, int u, vk_ugeo_t *geo, enemy_t *out,
-                               int max) {
+/* Enemy units of u by distance (nearest first), at most max; returns the count. u must be
+ * measured into lf and geo[u]; every enemy t on the table is measured here (units are measured
+ * only when needed). */
+static int enemies_by_distance(const opfor_vk_state_t *st, int u, vk_lfigs_t *lf, vk_ugeo_t *geo,
+                               enemy_t *out, int max) {
     int side = st->units[u].side;
     /* order by a lower bound of the gap (centre distance less both radii), keep 2 * max */
     int cand[OPFOR_MAX_UNITS];
@@ -826,7 +937,7 @@ static int enemies_by_distance(const opfor_vk_state_t *st, int u, vk_ugeo_t *geo
         if (st->units[t].side == side || st->ux[t].removed ||
             (st->units[t].flags & OPFOR_UNIT_OFF_TABLE))
             continue;
-        scan_geo_unit(st, t, &geo[t]); /* enemies only: friends are not needed here */
+        measure_unit(st, t, lf, &geo[t]); /* enemies only: friends are not needed here */
         if (geo[t].n == 0)
             continue;
         float d = opfor_dist(geo[u].c, geo[t].c) - geo[u].r - geo[t].r;
@@ -844,7 +955,7 @@ static int enemies_by_distance(const opfor_vk_state_t *st, int u, vk_ugeo_t *geo
     for (int i = 0; i < keep; i++) {
         int t = cand[i];
         int fa, fb;
-        float gap = nearest_pair_in(st, u, t, geo[t].c, geo[t].rc, geo[t].n, &fa, &fb);
+        float gap = nearest_pair_in(lf, u, geo[u].n, t, &geo[t], &fa, &fb);
         int k = n < max ? n++ : max;
         if (k == max && (max == 0 || gap >= out[max - 1].gap))
             continue;
@@ -864,9 +975,10 @@ static int enemies_by_distance(const opfor_vk_state_t *st, int u, vk_ugeo_t *geo
     return n;
 }
 
-static int enemy_visible(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, enemy_t *e) {
+static int enemy_visible(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                         const vk_lfigs_t *lf, enemy_t *e) {
     if (e->vis < 0)
-        e->vis = unit_sees_from(ctx, st, u, e->u, e->fa, e->fb, e->gap, 1e9f);
+        e->vis = unit_sees_from(ctx, st, u, e->u, lf, e->geo.n, e->fa, e->fb, e->gap, 1e9f);
     return e->vis;
 }
 
@@ -927,95 +1039,89 @@ static void nearest_cover2(const opfor_vk_ctx_t *ctx, opfor_pt_t p, int mounted,
     }
 }
 
-static int unit_mounted(const opfor_vk_state_t *st, int u) {
-    const opfor_unit_t *un = &st->units[u];
-    for (int i = un->first; i < un->first + un->count; i++)
-        if (vk_alive(st, i) && (st->figures[i].flags & OPFOR_FIG_MOUNTED))
-            return 1;
-    return 0;
-}
-
-/* Whether terrain closed to riders stops unit u: riders, guns or wagons among its living
- * figures (VIII). */
-static int unit_rides(const opfor_vk_state_t *st, int u) {
-    const opfor_unit_t *un = &st->units[u];
-    for (int i = un->first; i < un->first + un->count; i++)
-        if (vk_alive(st, i) && (st->figures[i].flags & (OPFOR_FIG_MOUNTED | OPFOR_FIG_EQUIPMENT)))
-            return 1;
-    return 0;
-}
-
-static int has_wounded_target(const opfor_vk_state_t *st, int t) {
+/* Whether unit t has some living persons wounded and some not (*wounded), some leaders or
+ * generals and some not (*leader): the targets of aimed fire (IX), in one pass. */
+static void aim_targets(const opfor_vk_state_t *st, int t, int *wounded, int *leader) {
     const opfor_unit_t *un = &st->units[t];
-    int w = 0, n = 0;
+    int w = 0, l = 0, n = 0;
     for (int i = un->first; i < un->first + un->count; i++)
         if (vk_alive(st, i) && vk_is_person(&st->figures[i])) {
             n++;
             w += (st->figures[i].flags & OPFOR_FIG_WOUNDED) != 0;
-        }
-    return w > 0 && w < n;
-}
-
-static int has_leader_target(const opfor_vk_state_t *st, int t) {
-    const opfor_unit_t *un = &st->units[t];
-    int l = 0, n = 0;
-    for (int i = un->first; i < un->first + un->count; i++)
-        if (vk_alive(st, i) && vk_is_person(&st->figures[i])) {
-            n++;
             l += (st->figures[i].skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
         }
-    return l > 0 && l < n;
+    *wounded = w > 0 && w < n;
+    *leader = l > 0 && l < n;
 }
 
-/* The first feature (in ctx->block_feat order) that stops a move along the line a-b:
- * impassable terrain, or ground closed to riders and guns when `riders` (VIII); -1 if none. */
-static int move_blocker(const opfor_vk_ctx_t *ctx, opfor_pt_t a, opfor_pt_t b, int riders) {
+/* The first of the features bf[0..nbf) (in that order) that stops a move along the line a-b;
+ * -1 if none. */
+static inline int line_blocker(const opfor_vk_ctx_t *ctx, const uint8_t *bf, int nbf, opfor_pt_t a,
+                               opfor_pt_t b) {
     float lox = a.x < b.x ? a.x : b.x, hix = a.x > b.x ? a.x : b.x;
     float loy = a.y < b.y ? a.y : b.y, hiy = a.y > b.y ? a.y : b.y;
-    for (int i = 0; i < ctx->nblock_feat; i++) {
-        const opfor_terrain_feature_t *f = &ctx->sc.table.features[ctx->block_feat[i]];
-        if (f->move != OPFOR_MOVE_IMPASSABLE && !riders)
-            continue;
+    for (int i = 0; i < nbf; i++) {
+        const opfor_terrain_feature_t *f = &ctx->sc.table.features[bf[i]];
         if (f->hi.x < lox || f->lo.x > hix || f->hi.y < loy || f->lo.y > hiy)
             continue;
         /* (a line ending inside an area crosses its outline) */
         if (opfor_feature_seg_enters(f, a, b))
-            return ctx->block_feat[i];
+            return bf[i];
     }
     return -1;
 }
 
-/* move_blocker for a formation of radius r: its centre line and its two flanks. */
-static int move_blocker_wide(const opfor_vk_ctx_t *ctx, opfor_pt_t a, opfor_pt_t b, float r,
-                             int riders) {
+/* The features of ctx->block_feat (in that order) that can stop a move: impassable terrain,
+ * and ground closed to riders and guns when `riders` (VIII). Returns how many, in bf. A listing
+ * sorts them out once for all its blocker searches. */
+static int block_features(const opfor_vk_ctx_t *ctx, int riders, uint8_t *bf) {
+    int n = 0;
+    for (int i = 0; i < ctx->nblock_feat; i++)
+        if (riders || ctx->sc.table.features[ctx->block_feat[i]].move == OPFOR_MOVE_IMPASSABLE)
+            bf[n++] = ctx->block_feat[i];
+    return n;
+}
+
+/* The first of the blocking features bf[0..nbf) (block_features) that stops a formation of
+ * radius r moving along a-b, met by its centre line, else by its left flank, else by its right;
+ * -1 if none, and -1 whenever no feature's box meets the box of the swept capsule (the
+ * segment's box grown by r). */
+static int move_blocker_in(const opfor_vk_ctx_t *ctx, const uint8_t *bf, int nbf, opfor_pt_t a,
+                           opfor_pt_t b, float r) {
     float lox = (a.x < b.x ? a.x : b.x) - r, hix = (a.x > b.x ? a.x : b.x) + r;
     float loy = (a.y < b.y ? a.y : b.y) - r, hiy = (a.y > b.y ? a.y : b.y) + r;
     int near = 0;
-    for (int i = 0; i < ctx->nblock_feat && !near; i++) {
-        const opfor_terrain_feature_t *f = &ctx->sc.table.features[ctx->block_feat[i]];
-        near = (riders || f->move == OPFOR_MOVE_IMPASSABLE) && f->hi.x >= lox && f->lo.x <= hix &&
-               f->hi.y >= loy && f->lo.y <= hiy;
+    for (int i = 0; i < nbf && !near; i++) {
+        const opfor_terrain_feature_t *f = &ctx->sc.table.features[bf[i]];
+        near = f->hi.x >= lox && f->lo.x <= hix && f->hi.y >= loy && f->lo.y <= hiy;
     }
     if (!near)
         return -1;
-    int fi = move_blocker(ctx, a, b, riders);
+    int fi = line_blocker(ctx, bf, nbf, a, b);
     if (fi >= 0 || r <= 0.0f)
         return fi;
     opfor_vec_t side = opfor_vscale(opfor_vperp(opfor_vnorm(opfor_vsub(b, a))), r);
     if (side.x == 0.0f && side.y == 0.0f)
         return -1;
-    fi = move_blocker(ctx, opfor_vadd(a, side), opfor_vadd(b, side), riders);
+    fi = line_blocker(ctx, bf, nbf, opfor_vadd(a, side), opfor_vadd(b, side));
     if (fi >= 0)
         return fi;
-    return move_blocker(ctx, opfor_vsub(a, side), opfor_vsub(b, side), riders);
+    return line_blocker(ctx, bf, nbf, opfor_vsub(a, side), opfor_vsub(b, side));
+}
+
+int vk_move_blocker_wide(const opfor_vk_ctx_t *ctx, opfor_pt_t a, opfor_pt_t b, float r,
+                         int riders) {
+    uint8_t bf[OPFOR_MAX_FEATURES];
+    int nbf = block_features(ctx, riders, bf);
+    return move_blocker_in(ctx, bf, nbf, a, b, r);
 }
 
 /* A waypoint around feature fi for a unit (centre c, radius r) heading for dest: a corner of
  * the feature pushed outward by the unit's radius and an inch, reachable from c without
  * meeting a blocker and shortest in total (corners with a clear way on first); 0 when there
  * is none. */
-static int waypoint_around(const opfor_vk_ctx_t *ctx, int fi, opfor_pt_t c, float r,
-                           opfor_pt_t dest, int riders, opfor_pt_t *via) {
+static int waypoint_around(const opfor_vk_ctx_t *ctx, const uint8_t *bf, int nbf, int fi,
+                           opfor_pt_t c, float r, opfor_pt_t dest, opfor_pt_t *via) {
     const opfor_terrain_feature_t *f = &ctx->sc.table.features[fi];
     opfor_pt_t mid = opfor_pt(0.5f * (f->lo.x + f->hi.x), 0.5f * (f->lo.y + f->hi.y));
     float off = r + 1.0f + (f->shape == OPFOR_SHAPE_LINE ? 0.5f * f->width : 0.0f);
@@ -1049,9 +1155,9 @@ static int waypoint_around(const opfor_vk_ctx_t *ctx, int fi, opfor_pt_t c, floa
        the shortest reachable one. */
     int fallback = -1;
     for (int j = 0; j < n; j++) {
-        if (move_blocker_wide(ctx, c, cand[j], r, riders) >= 0)
+        if (move_blocker_in(ctx, bf, nbf, c, cand[j], r) >= 0)
             continue;
-        if (move_blocker_wide(ctx, cand[j], dest, r, riders) < 0) {
+        if (move_blocker_in(ctx, bf, nbf, cand[j], dest, r) < 0) {
             *via = cand[j];
             return 1;
         }
@@ -1088,7 +1194,8 @@ static void list_flight(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, i
 }
 
 static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
-                       const vk_ugeo_t *ug, enemy_t *en, int nen, unsigned k, lister_t *l) {
+                       const vk_ugeo_t *ug, const vk_uprof_t *prof, enemy_t *en, int nen,
+                       unsigned k, lister_t *l) {
     vk_ugeo_t g = *ug;
     int side = st->units[u].side;
     opfor_pt_t dests[16];
@@ -1110,7 +1217,8 @@ static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
     }
     opfor_pt_t cov, cov6 = g.c;
     int has_cov, has_cov6;
-    nearest_cover2(ctx, g.c, unit_mounted(st, u), &has_cov, &cov, &has_cov6, &cov6);
+    nearest_cover2(ctx, g.c, (prof->flags & OPFOR_FIG_MOUNTED) != 0, &has_cov, &cov, &has_cov6,
+                   &cov6);
     if (has_cov)
         dests[nd++] = cov;
     /* back toward the own edge */
@@ -1125,13 +1233,17 @@ static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
     opfor_pt_t wdest[VK_MAX_WAYPOINTS], wvia[VK_MAX_WAYPOINTS];
     int nw = 0;
     if ((k & K_MOVE) && ctx->nblock_feat > 0) {
-        int riders = unit_rides(st, u);
+        /* terrain closed to riders stops riders, guns and wagons (VIII); with no feature that
+           can stop this unit, no line is blocked */
+        int riders = (prof->flags & (OPFOR_FIG_MOUNTED | OPFOR_FIG_EQUIPMENT)) != 0;
+        uint8_t bf[OPFOR_MAX_FEATURES];
+        int nbf = block_features(ctx, riders, bf);
         /* at most a few searches: each costs several sight-line tests */
-        for (int i = 0, tries = 0; i < nd && nw < VK_MAX_WAYPOINTS && tries < VK_MAX_WAYPOINTS;
-             i++) {
-            int fi = move_blocker_wide(ctx, g.c, dests[i], g.r, riders);
+        for (int i = 0, tries = 0;
+             nbf > 0 && i < nd && nw < VK_MAX_WAYPOINTS && tries < VK_MAX_WAYPOINTS; i++) {
+            int fi = move_blocker_in(ctx, bf, nbf, g.c, dests[i], g.r);
             if (fi >= 0 && ++tries &&
-                waypoint_around(ctx, fi, g.c, g.r, dests[i], riders, &wvia[nw])) {
+                waypoint_around(ctx, bf, nbf, fi, g.c, g.r, dests[i], &wvia[nw])) {
                 wdest[nw] = dests[i];
                 nw++;
             }
@@ -1177,8 +1289,8 @@ static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
     }
 }
 
-static int fire_targets(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, enemy_t *en,
-                        int nen, int *out, int max) {
+static int fire_targets(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                        const vk_lfigs_t *lf, enemy_t *en, int nen, int *out, int max) {
     float reach = vk_unit_reach(st, u);
     int n = 0;
     if (reach <= 0.0f)
@@ -1187,25 +1299,34 @@ static int fire_targets(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, i
         int t = en[i].u;
         if (en[i].gap > reach || !vk_fire_target_ok(st, t))
             continue;
-        if (enemy_visible(ctx, st, u, &en[i]))
+        if (enemy_visible(ctx, st, u, lf, &en[i]))
             out[n++] = i;
     }
     return n;
 }
 
+/* The acting unit's actions. Everything is measured once and passed down: the unit (its living
+ * figures, geometry and profile, in one pass), each enemy unit, the nearest pairs, sight on
+ * demand. The profile's or-ed skills and weapons skip the helpers whose answer must be no (a
+ * unit without a signaller cannot call support, ...); its counts replace the recounts. */
 static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, lister_t *l) {
     int u = st->cur;
     const opfor_unit_t *un = &st->units[u];
     unsigned k = allowed_kinds(st, u);
-    int gunf = vk_gun_figure(st, u); /* looked up once: listing changes nothing */
+    vk_lfigs_t lf;
+    vk_ugeo_t geo[OPFOR_MAX_UNITS]; /* filled as needed: u now, enemies, merge partners */
+    vk_uprof_t prof;
+    lf.n = 0;
+    measure_self(st, u, &lf, &geo[u], &prof);
+    int gunf = prof.gun; /* vk_gun_figure, looked up once: listing changes nothing */
+    int has_mg = (prof.weapons & OPFOR_W_MG) != 0; /* vk_mg_figure(st, u) >= 0 */
     if (k & K_FIGHT)
         push(l, OPFOR_VK_FIGHT, u);
     if (k & K_RALLY)
         push(l, OPFOR_VK_RALLY, u);
     if (k & K_STAND) {
         push(l, OPFOR_VK_STAND, u);
-        int mg = vk_mg_figure(st, u), gun = gunf;
-        if ((mg >= 0 || gun >= 0) && !(un->flags & OPFOR_UNIT_LOADED) && vk_crew(st, u, NULL) > 0)
+        if ((has_mg || gunf >= 0) && !(un->flags & OPFOR_UNIT_LOADED) && vk_crew(st, u, NULL) > 0)
             push(l, OPFOR_VK_LOAD, u);
     }
     if (k == K_FIGHT || k == (K_FIGHT | K_RALLY) || k == K_STAND)
@@ -1214,21 +1335,19 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     if (!(want & ~(G(OPFOR_VK_FIGHT) | G(OPFOR_VK_RALLY) | G(OPFOR_VK_STAND) | G(OPFOR_VK_LOAD))))
         return;
     enemy_t en[VK_MAX_ENEMY_CAND];
-    vk_ugeo_t geo[OPFOR_MAX_UNITS]; /* filled as needed: u now, enemies, merge partners */
-    scan_geo_unit(st, u, &geo[u]);
     /* Groups that need no enemy: skip the search (lazy listing of one group). */
     const uint32_t no_enemy = G(OPFOR_VK_HEAL) | G(OPFOR_VK_LIMBER) | G(OPFOR_VK_MOUNT) |
                               G(OPFOR_VK_DISMOUNT) | G(OPFOR_VK_SPLIT) | G(OPFOR_VK_MERGE) |
                               G(OPFOR_VK_TO_REAR);
-    int nen = (want & ~no_enemy) ? enemies_by_distance(st, u, geo, en, VK_MAX_ENEMY_CAND) : 0;
+    int nen = (want & ~no_enemy) ? enemies_by_distance(st, u, &lf, geo, en, VK_MAX_ENEMY_CAND) : 0;
     int mobile =
         !(gun_unit_f(ctx, st, u, gunf) && !(un->flags & OPFOR_UNIT_LIMBERED)); /* can_move */
     if ((k & (K_MOVE | K_CRAWL)) && mobile &&
         (want & (G(OPFOR_VK_ADVANCE) | G(OPFOR_VK_RUN) | G(OPFOR_VK_CRAWL))))
-        list_moves(ctx, st, u, &geo[u], en, nen, k, l);
+        list_moves(ctx, st, u, &geo[u], &prof, en, nen, k, l);
     int tg[4];
     int ntg = (k & K_FIRE) && (want & (G(OPFOR_VK_FIRE) | G(OPFOR_VK_GROUP_MOVING_FIRE)))
-                  ? fire_targets(ctx, st, u, en, nen, tg, 4)
+                  ? fire_targets(ctx, st, u, &lf, en, nen, tg, 4)
                   : 0;
     if ((k & K_MOVE) && mobile && vk_craft(ctx, st, u) == VK_CRAFT_NONE) {
         for (int i = 0; i < ntg && i < 3; i++) { /* advance with moving fire (VI) */
@@ -1244,7 +1363,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         float reach = vk_charge_reach(ctx, st, u);
         for (int i = 0; i < nen; i++)
             if (en[i].gap <= reach && vk_charge_target_ok(st, u, en[i].u) &&
-                enemy_visible(ctx, st, u, &en[i])) {
+                enemy_visible(ctx, st, u, &lf, &en[i])) {
                 opfor_vk_action_t *a = push(l, OPFOR_VK_CHARGE, u);
                 if (a)
                     a->target = (uint8_t)en[i].u;
@@ -1255,26 +1374,33 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         opfor_vk_action_t *a = push(l, OPFOR_VK_FIRE, u);
         if (a)
             a->target = (uint8_t)t;
-        if (i < 2 && has_wounded_target(st, t) && (a = push(l, OPFOR_VK_FIRE, u))) {
+        if (i >= 2)
+            continue;
+        int aim_wounded, aim_leader;
+        aim_targets(st, t, &aim_wounded, &aim_leader);
+        if (aim_wounded && (a = push(l, OPFOR_VK_FIRE, u))) {
             a->target = (uint8_t)t;
             a->flags = OPFOR_VK_AF_AIM_WOUNDED;
         }
-        if (i < 2 && has_leader_target(st, t) && (a = push(l, OPFOR_VK_FIRE, u))) {
+        if (aim_leader && (a = push(l, OPFOR_VK_FIRE, u))) {
             a->target = (uint8_t)t;
             a->flags = OPFOR_VK_AF_AIM_GENERAL;
         }
     }
     if (k & K_FIRE) {
         /* MG arcs (IX) toward each visible enemy */
-        if ((want & G(OPFOR_VK_FIRE_MG)) && vk_mg_figure(st, u) >= 0) {
+        if ((want & G(OPFOR_VK_FIRE_MG)) && has_mg) {
             int mgt[3], nm = 0;
             for (int i = 0; i < nen && nm < 3; i++)
-                if (enemy_visible(ctx, st, u, &en[i]))
+                if (enemy_visible(ctx, st, u, &lf, &en[i]))
                     mgt[nm++] = i;
             static const int ARCS[3] = {OPFOR_ARC_45, OPFOR_ARC_DOUBLE_45, OPFOR_ARC_90};
+            int arc_ok[3] = {0, 0, 0}; /* the same for every target: asked once */
+            for (int a = 0; a < 3 && nm > 0; a++)
+                arc_ok[a] = vk_can_fire_mg(st, u, ARCS[a]);
             for (int i = 0; i < nm; i++)
                 for (int a = 0; a < 3; a++)
-                    if (vk_can_fire_mg(st, u, ARCS[a])) {
+                    if (arc_ok[a]) {
                         opfor_vk_action_t *x = push(l, OPFOR_VK_FIRE_MG, u);
                         if (!x)
                             break;
@@ -1283,7 +1409,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                         x->target = (uint8_t)en[mgt[i]].u;
                     }
         }
-        if ((want & G(OPFOR_VK_FIRE_ARTILLERY)) && vk_can_fire_gun(ctx, st, u)) {
+        if ((want & G(OPFOR_VK_FIRE_ARTILLERY)) && gunf >= 0 && vk_can_fire_gun(ctx, st, u)) {
             int gun = gunf;
             for (int i = 0, m = 0; i < nen && m < 3; i++) {
                 int j = vk_nearest_fig(st, en[i].u, st->figures[gun].pos, NULL);
@@ -1297,10 +1423,10 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                 m++;
             }
         }
-        if ((want & G(OPFOR_VK_CALL_SUPPORT)) && vk_can_call_support(st, u) &&
-            st->reg[un->side].lost < st->turn) {
+        if ((want & G(OPFOR_VK_CALL_SUPPORT)) && (prof.skills & OPFOR_S_SIGNALLER) &&
+            vk_can_call_support(st, u) && st->reg[un->side].lost < st->turn) {
             for (int i = 0, m = 0; i < nen && m < 3; i++) {
-                if (!enemy_visible(ctx, st, u, &en[i]))
+                if (!enemy_visible(ctx, st, u, &lf, &en[i]))
                     continue;
                 opfor_vk_action_t *x = push(l, OPFOR_VK_CALL_SUPPORT, u);
                 if (!x)
@@ -1316,7 +1442,8 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                     x->dest = rg->point;
             }
         }
-        if ((want & G(OPFOR_VK_THROW_BOMB)) && vk_bombers(st, u) > 0) {
+        if ((want & G(OPFOR_VK_THROW_BOMB)) && (prof.weapons & OPFOR_W_BOMBS) &&
+            vk_bombers(st, u) > 0) {
             for (int i = 0, m = 0; i < nen && m < 3; i++) {
                 if (en[i].gap > VK_BOMB_RANGE)
                     continue;
@@ -1328,11 +1455,12 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             }
         }
     }
-    if ((k & K_HEAL) && vk_can_heal(st, u))
+    if ((k & K_HEAL) && (prof.skills & OPFOR_S_MEDIC) && vk_can_heal(st, u))
         push(l, OPFOR_VK_HEAL, u);
     if (!(k & K_OTHER))
         return;
-    if ((want & G(OPFOR_VK_MESMERIZE)) && vk_mesmerists(st, u) > 0) {
+    if ((want & G(OPFOR_VK_MESMERIZE)) && (prof.skills & OPFOR_S_MESMERIST) &&
+        vk_mesmerists(st, u) > 0) {
         const opfor_unit_t *mu = &st->units[u];
         for (int i = 0, m = 0; i < nen && m < 3; i++) {
             if (en[i].gap > VK_MESMER_RANGE)
@@ -1368,41 +1496,34 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     if (gun_unit_f(ctx, st, u, gunf)) {
         if (un->flags & OPFOR_UNIT_LIMBERED) {
             opfor_vk_action_t *x = push(l, OPFOR_VK_UNLIMBER, u);
-            if (x) {
-                vk_ugeo_t g, eg;
-                vk_unit_geo(st, u, &g);
-                if (nen > 0) {
-                    vk_unit_geo(st, en[0].u, &eg);
-                    x->dest = eg.c;
-                } else {
-                    x->dest = opfor_vadd(g.c, un->facing);
-                }
-            }
+            if (x) /* toward the nearest enemy's centre (vk_unit_geo's, as measured) */
+                x->dest = nen > 0 ? en[0].geo.c : opfor_vadd(geo[u].c, un->facing);
         } else {
             push(l, OPFOR_VK_LIMBER, u);
         }
     }
-    if ((want & G(OPFOR_VK_MOUNT)) && vk_can_mount(ctx, st, u))
+    if ((want & G(OPFOR_VK_MOUNT)) && prof.horse_free && vk_can_mount(ctx, st, u))
         push(l, OPFOR_VK_MOUNT, u);
-    if (vk_can_dismount(st, u))
+    if (prof.flags & OPFOR_FIG_MOUNTED) /* vk_can_dismount */
         push(l, OPFOR_VK_DISMOUNT, u);
-    if (vk_split_leaders(st, u) >= 2 && st->nunits < OPFOR_MAX_UNITS)
+    if (prof.leaders >= 2 && vk_split_leaders(st, u) >= 2 && st->nunits < OPFOR_MAX_UNITS)
         push(l, OPFOR_VK_SPLIT, u);
     for (int f = 0; f < st->nunits && (want & G(OPFOR_VK_MERGE)); f++) {
         if (f == u || st->units[f].side != un->side || !vk_unit_active(st, f) ||
             (st->units[f].flags & OPFOR_UNIT_GENERAL) || (un->flags & OPFOR_UNIT_GENERAL) ||
             vk_in_melee(st, f) || st->units[f].type != un->type)
             continue;
-        scan_geo_unit(st, f, &geo[f]);
+        measure_unit(st, f, &lf, &geo[f]);
         float lb = opfor_dist(geo[u].c, geo[f].c) - geo[u].r - geo[f].r;
-        if (lb <= VK_MERGE_DIST && vk_nearest_pair(st, u, f, NULL, NULL) <= VK_MERGE_DIST) {
+        if (lb <= VK_MERGE_DIST &&
+            nearest_pair_in(&lf, u, geo[u].n, f, &geo[f], NULL, NULL) <= VK_MERGE_DIST) {
             opfor_vk_action_t *x = push(l, OPFOR_VK_MERGE, u);
             if (x)
                 x->target = (uint8_t)f;
         }
     }
-    if ((k & K_TOREAR) && vk_wounded_count(st, u) > 0 &&
-        vk_wounded_count(st, u) < opfor_vk_unit_present(st, u))
+    /* vk_wounded_count and opfor_vk_unit_present, as the profile counts them */
+    if ((k & K_TOREAR) && prof.wounded > 0 && prof.wounded < prof.alive)
         push(l, OPFOR_VK_TO_REAR, u);
 }
 
@@ -1469,16 +1590,16 @@ static void list_control(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     }
     /* walk toward the mesmerist's side */
     enemy_t en[1];
+    vk_lfigs_t lf;
     vk_ugeo_t geo[OPFOR_MAX_UNITS];
-    scan_geo_unit(st, u, &geo[u]);
-    if (enemies_by_distance(st, u, geo, en, 1) > 0) {
-        vk_ugeo_t eg;
-        vk_unit_geo(st, en[0].u, &eg);
+    lf.n = 0;
+    measure_unit(st, u, &lf, &geo[u]);
+    if (enemies_by_distance(st, u, &lf, geo, en, 1) > 0) {
         a = push(l, OPFOR_VK_CONTROL, u);
         if (a) {
             a->figure = (uint16_t)g;
             a->flags = OPFOR_VK_AF_MOVE;
-            a->dest = eg.c;
+            a->dest = en[0].geo.c; /* vk_unit_geo's centre */
         }
     }
 }
@@ -1736,9 +1857,16 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     case OPFOR_VK_FIRE: {
         if (!vk_fire_target_ok(st, t))
             return 0;
-        int fa, fb; /* one nearest-pair search for the reach and the sight test */
-        float gap = vk_nearest_pair(st, u, t, &fa, &fb);
-        return gap <= vk_unit_reach(st, u) && unit_sees_from(ctx, st, u, t, fa, fb, gap, 1e9f);
+        /* one nearest-pair search for the reach and the sight test */
+        vk_lfigs_t lf;
+        vk_ugeo_t gu, gt;
+        int fa, fb;
+        lf.n = 0;
+        measure_unit(st, u, &lf, &gu);
+        measure_unit(st, t, &lf, &gt);
+        float gap = nearest_pair_in(&lf, u, gu.n, t, &gt, &fa, &fb);
+        return gap <= vk_unit_reach(st, u) &&
+               unit_sees_from(ctx, st, u, t, &lf, gt.n, fa, fb, gap, 1e9f);
     }
     case OPFOR_VK_CHARGE:
         return vk_can_charge(ctx, st, u, t);

@@ -170,6 +170,8 @@
 #define vk_nearest_fig opfor__vk_nearest_fig
 #define vk_los opfor__vk_los
 #define vk_unit_sees opfor__vk_unit_sees
+#define vk_move_blocker_wide opfor__vk_move_blocker_wide
+#define vk_unit_profile opfor__vk_unit_profile
 #define vk_unit_active opfor__vk_unit_active
 #define vk_harm opfor__vk_harm
 #define vk_move_x opfor__vk_move_x
@@ -454,6 +456,23 @@ int vk_los(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int g);
  * nearest pairs. */
 int vk_unit_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
                  float max_range);
+/* The first feature that stops a formation of radius r moving along a-b (impassable, or closed
+ * to riders when riders), met by its centre line or a flank; -1 if none (the legal list's
+ * waypoint search, engine.c). */
+int vk_move_blocker_wide(const opfor_vk_ctx_t *ctx, opfor_pt_t a, opfor_pt_t b, float r,
+                         int riders);
+/* What a listing knows of a unit's living figures from the one pass that measures it: or-ed
+ * flags, weapons and skills, and the counts the helpers would count again. The legal list skips
+ * a helper whose answer the profile shows must be no (tests/rulesets/test_engine_list_fast.c). */
+typedef struct vk_uprof {
+    unsigned flags, weapons, skills;
+    int alive;      /* living figures: opfor_vk_unit_present */
+    int wounded;    /* living wounded persons: vk_wounded_count */
+    int leaders;    /* living figures with the leader skill (vk_split_leaders counts fewer) */
+    int horse_free; /* a living figure with a horse, not mounted (vk_can_mount's first test) */
+    int gun;        /* the first living figure with a field gun, or -1: vk_gun_figure */
+} vk_uprof_t;
+void vk_unit_profile(const opfor_vk_state_t *st, int u, vk_uprof_t *prof);
 /* Whether unit u is in play and on the table. Inline: the engine asks it everywhere. */
 static inline int vk_unit_active(const opfor_vk_state_t *st, int u) {
     if (u < 0 || u >= st->nunits)

@@ -4,6 +4,12 @@
  * every figure can afford without entering impassable terrain, leaving the table or passing
  * through another base. Collisions are solved exactly; terrain is consulted only when the
  * swept box meets a feature that affects movement, then by bisection over terrain paths.
+ *
+ * Speed without changing a result (tests/rulesets/test_engine_move_fast.c holds the plain
+ * version): the movers are kept compact; the collision scan culls pairs that never meet;
+ * a bisection's path queries are skipped when the plan of its segment already knows their
+ * answers; stragglers are judged by their neighbours first; mounting checks the bases near
+ * the unit only.
  */
 #include <string.h>
 
@@ -96,27 +102,35 @@ int vk_move_x(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int 
 
 typedef struct mover {
     int n;
-    int idx[OPFOR_MAX_FIGURES];     /* figure indices */
+    int idx[OPFOR_MAX_FIGURES]; /* figure indices */
+    /* positions (always equal to the figures' own) and base radii, compact for the scans */
+    float x[OPFOR_MAX_FIGURES], y[OPFOR_MAX_FIGURES], r[OPFOR_MAX_FIGURES];
     float allow[OPFOR_MAX_FIGURES]; /* inches of allowance left */
     uint8_t tclass[OPFOR_MAX_FIGURES];
     uint8_t ride[OPFOR_MAX_FIGURES];
     uint8_t limbered[OPFOR_MAX_FIGURES];
     uint32_t mask[OPFOR_MAX_FIGURES / 32]; /* moving figures, excluded from collisions */
-    int nfeat;                             /* movement features the swept box meets */
+    int skip0, skip1; /* figures [skip0, skip1) are all moving or not alive (may be empty) */
+    int nfeat;        /* movement features the swept box meets */
     uint8_t feat[OPFOR_MAX_FEATURES];
+    float fbox[OPFOR_MAX_FEATURES][4]; /* their boxes padded (seg_near_feature): lo x y, hi x y */
     int npfeat;                        /* features a path query in the swept box must see: */
     uint8_t pfeat[OPFOR_MAX_FEATURES]; /* feat, plus roads that do not matter to this set */
 } mover_t;
 
-static void mover_add(mover_t *m, const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f,
-                      float allow) {
+/* Adds figure f with its terrain class tclass (terrain_class). */
+static void mover_add(mover_t *m, const opfor_vk_state_t *st, int f, float allow, int tclass) {
+    const opfor_figure_t *fg = &st->figures[f];
     int k = m->n++;
     m->idx[k] = f;
+    m->x[k] = fg->pos.x;
+    m->y[k] = fg->pos.y;
+    m->r[k] = vk_radius(fg);
     m->allow[k] = allow;
-    m->tclass[k] = (uint8_t)terrain_class(ctx, st, f);
-    m->ride[k] = (uint8_t)rides(&st->figures[f]);
-    m->limbered[k] = (uint8_t)((st->figures[f].flags & OPFOR_FIG_EQUIPMENT) &&
-                               (st->units[st->figures[f].unit].flags & OPFOR_UNIT_LIMBERED));
+    m->tclass[k] = (uint8_t)tclass;
+    m->ride[k] = (uint8_t)rides(fg);
+    m->limbered[k] = (uint8_t)((fg->flags & OPFOR_FIG_EQUIPMENT) &&
+                               (st->units[fg->unit].flags & OPFOR_UNIT_LIMBERED));
     m->mask[f >> 5] |= 1u << (f & 31);
 }
 
@@ -136,13 +150,11 @@ static float path_cost(const opfor_path_t *p, int tclass, int limbered) {
 }
 
 /* Largest t in [0, tmax] such that moving every figure by t*v keeps it on the table. */
-static float edge_limit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, const mover_t *m,
-                        opfor_vec_t v, float tmax) {
+static float edge_limit(const opfor_vk_ctx_t *ctx, const mover_t *m, opfor_vec_t v, float tmax) {
     float W = ctx->sc.table.width, D = ctx->sc.table.depth;
     for (int k = 0; k < m->n; k++) {
-        const opfor_figure_t *f = &st->figures[m->idx[k]];
-        float r = vk_radius(f);
-        float x = f->pos.x, y = f->pos.y;
+        float r = m->r[k];
+        float x = m->x[k], y = m->y[k];
         if (v.x > 0.0f && x + tmax * v.x > W - r)
             tmax = (W - r - x) / v.x;
         if (v.x < 0.0f && x + tmax * v.x < r)
@@ -157,17 +169,27 @@ static float edge_limit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, c
     return tmax;
 }
 
-/* First contact of moving circles with every other base (VIII: no moving through figures). */
+/* Slack of the pair cull in collide_limit, in inches: far above float rounding. */
+#define VK_CULL_SLACK 0.06f
+
+/* First contact of moving circles with every other base (VIII: no moving through figures).
+ * The answer is the least contact time over the (figure, mover) pairs, so the pairs may be
+ * taken in any order, and the scan stops once a mover already touches and closes in (0). A
+ * figure is tested when inside the movers' swept box and within the capsule their centroid
+ * sweeps (its radius: their reach about it, plus the figure's own and the gap), as ever. A
+ * pair is then skipped when the two centres pass further apart across the move than their
+ * radii, the gap and VK_CULL_SLACK: its discriminant is then below zero by about
+ * 8 * slack * |v|^2, far beyond its rounding (some 3e-6 |w|^2 |v|^2), so solving it would have
+ * found no contact either. */
 static float collide_limit(const opfor_vk_state_t *st, const mover_t *m, opfor_vec_t v, float tmax,
                            int contact_unit, int side) {
     if (tmax <= 0.0f)
         return 0.0f;
-    /* swept box of the moving set */
-    float lox = 1e30f, loy = 1e30f, hix = -1e30f, hiy = -1e30f;
+    /* swept box of the moving set, and the centroid */
+    float lox = 1e30f, loy = 1e30f, hix = -1e30f, hiy = -1e30f, cx = 0.0f, cy = 0.0f;
     for (int k = 0; k < m->n; k++) {
-        const opfor_figure_t *f = &st->figures[m->idx[k]];
-        float r = vk_radius(f) + VK_ENEMY_GAP + 1.0f;
-        float x0 = f->pos.x, y0 = f->pos.y, x1 = x0 + tmax * v.x, y1 = y0 + tmax * v.y;
+        float r = m->r[k] + VK_ENEMY_GAP + 1.0f;
+        float x0 = m->x[k], y0 = m->y[k], x1 = x0 + tmax * v.x, y1 = y0 + tmax * v.y;
         if ((x0 < x1 ? x0 : x1) - r < lox)
             lox = (x0 < x1 ? x0 : x1) - r;
         if ((y0 < y1 ? y0 : y1) - r < loy)
@@ -176,75 +198,85 @@ static float collide_limit(const opfor_vk_state_t *st, const mover_t *m, opfor_v
             hix = (x0 > x1 ? x0 : x1) + r;
         if ((y0 > y1 ? y0 : y1) + r > hiy)
             hiy = (y0 > y1 ? y0 : y1) + r;
+        cx += x0;
+        cy += y0;
     }
     float a = opfor_vdot(v, v);
     if (a <= 0.0f)
         return 0.0f;
     /* the movers' bounding circle, swept along the move: others farther from that capsule
-       than its radius plus their own cannot be touched */
-    float cx = 0.0f, cy = 0.0f;
-    for (int k = 0; k < m->n; k++) {
-        cx += st->figures[m->idx[k]].pos.x;
-        cy += st->figures[m->idx[k]].pos.y;
-    }
+       than its radius plus their own cannot be touched. lat: each mover's offset across the
+       move, times |v|; lim: its radius and the slack, times |v| */
     opfor_pt_t c0 = opfor_pt(cx / (float)m->n, cy / (float)m->n);
-    float rc = 0.0f;
+    float rc = 0.0f, lv = sqrtf(a);
+    float lat[OPFOR_MAX_FIGURES], lim[OPFOR_MAX_FIGURES];
     for (int k = 0; k < m->n; k++) {
-        const opfor_figure_t *f = &st->figures[m->idx[k]];
-        float d = opfor_dist(c0, f->pos) + vk_radius(f);
+        opfor_pt_t p = opfor_pt(m->x[k], m->y[k]);
+        float d = opfor_dist(c0, p) + m->r[k];
         if (d > rc)
             rc = d;
+        lat[k] = (p.x - c0.x) * v.y - (p.y - c0.y) * v.x;
+        lim[k] = (m->r[k] + VK_CULL_SLACK) * lv;
     }
     opfor_pt_t c1 = opfor_pt(c0.x + tmax * v.x, c0.y + tmax * v.y);
-    for (int o = 0; o < st->nfigures; o++) {
-        const opfor_figure_t *of = &st->figures[o];
-        /* the swept box first, without branches: it rejects nearly every figure */
-        int out = (of->pos.x < lox) | (of->pos.x > hix) | (of->pos.y < loy) | (of->pos.y > hiy);
-        if (out || moving(m, o) || !vk_alive(st, o) || st->ux[of->unit].removed)
-            continue;
-        int enemy = st->units[of->unit].side != side;
-        float gap = (enemy && of->unit != contact_unit) ? VK_ENEMY_GAP : 0.0f;
-        float ro = vk_radius(of);
-        float reach = rc + ro + gap + 0.01f;
-        opfor_pt_t q = opfor_seg_closest(c0, c1, of->pos);
-        if (opfor_dist2(q, of->pos) > reach * reach)
-            continue;
-        for (int k = 0; k < m->n; k++) {
-            const opfor_figure_t *f = &st->figures[m->idx[k]];
-            float R = vk_radius(f) + ro + gap;
-            opfor_vec_t w = opfor_vsub(f->pos, of->pos);
-            float b = 2.0f * opfor_vdot(w, v);
-            float c = opfor_vdot(w, w) - R * R;
-            if (b >= 0.0f)
-                continue; /* moving apart (or sideways): never closer than now */
-            float th;
-            if (c <= 0.0f) {
-                th = 0.0f; /* already touching and closing in: cannot move this way */
-            } else {
+    /* every figure but the movers' own run */
+    int run[2][2] = {{0, st->nfigures}, {0, 0}};
+    if (m->skip0 >= 0) {
+        run[0][1] = m->skip0;
+        run[1][0] = m->skip1;
+        run[1][1] = st->nfigures;
+    }
+    for (int ri = 0; ri < 2; ri++)
+        for (int o = run[ri][0]; o < run[ri][1]; o++) {
+            const opfor_figure_t *of = &st->figures[o];
+            /* the swept box first, one axis at a time: it rejects nearly every figure */
+            if (of->pos.x < lox || of->pos.x > hix)
+                continue;
+            if (of->pos.y < loy || of->pos.y > hiy || moving(m, o) || !vk_alive(st, o) ||
+                st->ux[of->unit].removed)
+                continue;
+            int enemy = st->units[of->unit].side != side;
+            float gap = (enemy && of->unit != contact_unit) ? VK_ENEMY_GAP : 0.0f;
+            float ro = vk_radius(of);
+            float reach = rc + ro + gap + 0.01f;
+            opfor_pt_t q = opfor_seg_closest(c0, c1, of->pos);
+            if (opfor_dist2(q, of->pos) > reach * reach)
+                continue;
+            float ox = of->pos.x, oy = of->pos.y;
+            float cr = (ox - c0.x) * v.y - (oy - c0.y) * v.x, og = (ro + gap) * lv;
+            for (int k = 0; k < m->n; k++) {
+                float e = cr - lat[k], el = lim[k] + og;
+                if (e > el || e < -el)
+                    continue; /* apart across the move: never in contact */
+                float R = m->r[k] + ro + gap;
+                opfor_vec_t w = opfor_pt(m->x[k] - ox, m->y[k] - oy);
+                float b = 2.0f * opfor_vdot(w, v);
+                if (b >= 0.0f)
+                    continue; /* moving apart (or sideways): never closer than now */
+                float c = opfor_vdot(w, w) - R * R;
+                if (c <= 0.0f)
+                    return 0.0f; /* already touching and closing in: cannot move this way */
                 float disc = b * b - 4.0f * a * c;
                 if (disc < 0.0f)
                     continue;
-                th = (-b - sqrtf(disc)) / (2.0f * a);
+                float th = (-b - sqrtf(disc)) / (2.0f * a);
+                if (th < tmax)
+                    tmax = th < 0.0f ? 0.0f : th;
             }
-            if (th < tmax)
-                tmax = th < 0.0f ? 0.0f : th;
         }
-    }
     return tmax;
 }
 
 /* Collects into m->feat the movement features the swept box of the move t*v meets;
  * returns how many. */
-static int swept_hits_terrain(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, mover_t *m,
-                              opfor_vec_t v, float t) {
+static int swept_hits_terrain(const opfor_vk_ctx_t *ctx, mover_t *m, opfor_vec_t v, float t) {
     m->nfeat = 0;
     if (ctx->nmove_feat == 0)
         return 0;
     float lox = 1e30f, loy = 1e30f, hix = -1e30f, hiy = -1e30f;
     int roads_matter = 0;
     for (int k = 0; k < m->n; k++) {
-        const opfor_figure_t *f = &st->figures[m->idx[k]];
-        float x0 = f->pos.x, y0 = f->pos.y, x1 = x0 + t * v.x, y1 = y0 + t * v.y;
+        float x0 = m->x[k], y0 = m->y[k], x1 = x0 + t * v.x, y1 = y0 + t * v.y;
         lox = x0 < lox ? x0 : lox;
         lox = x1 < lox ? x1 : lox;
         hix = x0 > hix ? x0 : hix;
@@ -271,40 +303,307 @@ static int swept_hits_terrain(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t 
            which is a feature of its own (VIII). */
         if (f->move == OPFOR_MOVE_OPEN || (f->move == OPFOR_MOVE_ROAD && !roads_matter))
             continue;
+        m->fbox[m->nfeat][0] = f->lo.x - pad;
+        m->fbox[m->nfeat][1] = f->lo.y - pad;
+        m->fbox[m->nfeat][2] = f->hi.x + pad;
+        m->fbox[m->nfeat][3] = f->hi.y + pad;
         m->feat[m->nfeat++] = (uint8_t)i;
     }
     return m->nfeat;
 }
 
 /* Whether segment a-b's box meets any of the mover's features. */
-static int seg_near_feature(const opfor_vk_ctx_t *ctx, const mover_t *m, opfor_pt_t a,
-                            opfor_pt_t b) {
+static int seg_near_feature(const mover_t *m, opfor_pt_t a, opfor_pt_t b) {
     float lox = a.x < b.x ? a.x : b.x, hix = a.x > b.x ? a.x : b.x;
     float loy = a.y < b.y ? a.y : b.y, hiy = a.y > b.y ? a.y : b.y;
     for (int i = 0; i < m->nfeat; i++) {
-        const opfor_terrain_feature_t *f = &ctx->sc.table.features[m->feat[i]];
-        float pad = 0.5f * f->width + 0.01f;
-        if (f->hi.x + pad < lox || f->lo.x - pad > hix || f->hi.y + pad < loy ||
-            f->lo.y - pad > hiy)
+        const float *fb = m->fbox[i];
+        if (fb[2] < lox || fb[0] > hix || fb[3] < loy || fb[1] > hiy)
             continue;
         return 1;
     }
     return 0;
 }
 
-/* Whether mover k can afford and make the move t*v; *spent gets the cost. */
-static int one_ok(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, const mover_t *m, int k,
-                  opfor_vec_t v, float t, float *spent) {
-    const opfor_figure_t *f = &st->figures[m->idx[k]];
-    opfor_pt_t b = opfor_pt(f->pos.x + t * v.x, f->pos.y + t * v.y);
+/* ---------------------------------------------------------------- bisection plans
+ *
+ * A bisection asks the path of eight prefixes of one segment, a-b0. Its plan, made once,
+ * lists where a-b0 crosses an outline or a centre line cleanly (each end of either piece
+ * further than VK_PATH_CLEAR from the other's line) and the fraction, danger, from which a-b0
+ * comes within VK_PATH_CLEAR of anything else that matters (an edge met otherwise, a road,
+ * rough ground entered, a line closed to movers). A prefix ending short of danger, its end
+ * further than VK_PATH_CLEAR from every crossed edge, is then what its query says: the
+ * crossings before its end counted (each feature's lie well apart, so the query merges none),
+ * entered into a closed area if it starts inside or has crossed into it, rough all along if
+ * it starts inside rough ground; its length opfor_dist. The clearances measured across a
+ * crossing keep the float crossing tests of the query some hundred times their rounding from
+ * flipping (VK_PATH_CLEAR is also the clearance the query itself trusts to skip a feature:
+ * core/terrain.c, APART); other prefixes go to the query. */
+#define VK_PATH_CLEAR 0.01
+#define VK_PLAN_MAX 16
+
+typedef struct path_plan {
+    int state;                                /* -1 not made, 0 of no use, 1 ready */
+    float t0;                                 /* the fraction a-b0 stands for */
+    double len, danger;                       /* |a-b0|, and danger as a fraction of it */
+    int imp, closed, rough;                   /* a inside an impassable / closed / rough area */
+    int nev;                                  /* crossings: */
+    double s[VK_PLAN_MAX], sine[VK_PLAN_MAX]; /* where along a-b0, at what angle */
+    uint8_t ev[VK_PLAN_MAX];                  /* PE_* */
+} path_plan_t;
+
+enum { PE_OBSTACLE = 1, PE_IMPASSABLE = 2, PE_CLOSED = 4 };
+
+/* First s >= 0 at which a + s*d comes within rho of segment p-q (HUGE_VAL: never): the least
+ * first time over the capsule's convex parts, its two end discs and its band. */
+static double ray_capsule(double ax, double ay, double dx, double dy, opfor_pt_t p, opfor_pt_t q,
+                          double rho) {
+    double best = HUGE_VAL, A = dx * dx + dy * dy;
+    for (int e = 0; e < 2; e++) {
+        opfor_pt_t c = e ? q : p;
+        double wx = ax - c.x, wy = ay - c.y;
+        double C = wx * wx + wy * wy - rho * rho;
+        if (C <= 0.0)
+            return 0.0;
+        double B = wx * dx + wy * dy, disc = B * B - A * C;
+        if (B < 0.0 && disc >= 0.0) {
+            double s = (-B - sqrt(disc)) / A;
+            best = s < best ? s : best;
+        }
+    }
+    double ex = (double)q.x - p.x, ey = (double)q.y - p.y, L = sqrt(ex * ex + ey * ey);
+    if (L > 0.0) {
+        /* along the piece within [0, L] and across it within [-rho, rho] */
+        double ux = ex / L, uy = ey / L, wx = ax - p.x, wy = ay - p.y;
+        double x0[2] = {wx * ux + wy * uy, wy * ux - wx * uy};
+        double dd[2] = {dx * ux + dy * uy, dy * ux - dx * uy};
+        double lo[2] = {0.0, -rho}, hi[2] = {L, rho};
+        double s0 = 0.0, s1 = HUGE_VAL;
+        int in = 1;
+        for (int i = 0; i < 2 && in; i++) {
+            if (dd[i] == 0.0) {
+                in = x0[i] >= lo[i] && x0[i] <= hi[i];
+                continue;
+            }
+            double u0 = (lo[i] - x0[i]) / dd[i], u1 = (hi[i] - x0[i]) / dd[i];
+            if (u0 > u1) {
+                double w = u0;
+                u0 = u1;
+                u1 = w;
+            }
+            s0 = u0 > s0 ? u0 : s0;
+            s1 = u1 < s1 ? u1 : s1;
+            in = s0 <= s1;
+        }
+        if (in)
+            best = s0 < best ? s0 : best;
+    }
+    return best;
+}
+
+/* Squared distance from point (x, y) to segment p-q. */
+static double pt_seg_d2(double x, double y, double px, double py, double qx, double qy) {
+    double ex = qx - px, ey = qy - py, wx = x - px, wy = y - py;
+    double l2 = ex * ex + ey * ey, u = l2 > 0.0 ? (wx * ex + wy * ey) / l2 : 0.0;
+    u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+    double dx = wx - u * ex, dy = wy - u * ey;
+    return dx * dx + dy * dy;
+}
+
+/* Whether (x, y) is inside area f by the crossing rule (sure only away from its edges). */
+static int area_inside(const opfor_terrain_feature_t *f, double x, double y) {
+    int in = 0;
+    for (int i = 0, j = f->npts - 1; i < f->npts; j = i++) {
+        opfor_pt_t pi = f->pts[i], pj = f->pts[j];
+        if ((pi.y > y) != (pj.y > y) &&
+            x < ((double)pj.x - pi.x) * (y - pi.y) / ((double)pj.y - pi.y) + pi.x)
+            in = !in;
+    }
+    return in;
+}
+
+/* Whether a-b crosses edge p-q cleanly (*s: where along a-b, *sine: the angle's sine); if
+ * not, whether the two are more than VK_PATH_CLEAR apart (*near = 0) or not (*near = 1). */
+static int plan_cross(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p, opfor_pt_t q, double *s,
+                      double *sine, int *near) {
+    const double c = VK_PATH_CLEAR;
+    *near = 0;
+    if ((a.x < b.x ? a.x : b.x) - c > (p.x > q.x ? p.x : q.x) ||
+        (a.x > b.x ? a.x : b.x) + c < (p.x < q.x ? p.x : q.x) ||
+        (a.y < b.y ? a.y : b.y) - c > (p.y > q.y ? p.y : q.y) ||
+        (a.y > b.y ? a.y : b.y) + c < (p.y < q.y ? p.y : q.y))
+        return 0;
+    double rx = (double)b.x - a.x, ry = (double)b.y - a.y, sx = (double)q.x - p.x,
+           sy = (double)q.y - p.y, wx = (double)p.x - a.x, wy = (double)p.y - a.y;
+    double den = rx * sy - ry * sx, lr2 = rx * rx + ry * ry, ls2 = sx * sx + sy * sy;
+    if (den != 0.0) {
+        double tt = (wx * sy - wy * sx) / den, uu = (wx * ry - wy * rx) / den;
+        if (tt >= 0.0 && tt <= 1.0 && uu >= 0.0 && uu <= 1.0) {
+            /* a, p and q further than c from the other's line */
+            double sn = fabs(den) / sqrt(lr2 * ls2), ls = sqrt(ls2) * sn;
+            if (uu * ls > c && (1.0 - uu) * ls > c && tt * sqrt(lr2) * sn > c) {
+                *s = tt;
+                *sine = sn;
+                return 1;
+            }
+            *near = 1;
+            return 0;
+        }
+    }
+    /* apart: the nearest points include an end of one of them */
+    double d = pt_seg_d2(a.x, a.y, p.x, p.y, q.x, q.y);
+    double e = pt_seg_d2(b.x, b.y, p.x, p.y, q.x, q.y);
+    d = e < d ? e : d;
+    e = pt_seg_d2(p.x, p.y, a.x, a.y, b.x, b.y);
+    d = e < d ? e : d;
+    e = pt_seg_d2(q.x, q.y, a.x, a.y, b.x, b.y);
+    d = e < d ? e : d;
+    *near = !(d > c * c);
+    return 0;
+}
+
+/* Makes the plan of mover k's move t0*v over the features of pfeat. */
+static void plan_make(const opfor_vk_ctx_t *ctx, const mover_t *m, int k, opfor_vec_t v, float t0,
+                      path_plan_t *pl) {
+    opfor_pt_t a = opfor_pt(m->x[k], m->y[k]);
+    opfor_pt_t b = opfor_pt(a.x + t0 * v.x, a.y + t0 * v.y);
+    double dx = (double)b.x - a.x, dy = (double)b.y - a.y;
+    pl->state = 0;
+    pl->t0 = t0;
+    pl->len = sqrt(dx * dx + dy * dy);
+    pl->danger = HUGE_VAL;
+    pl->imp = pl->closed = pl->rough = 0;
+    pl->nev = 0;
+    if (!(pl->len > 0.0))
+        return;
+    for (int i = 0; i < m->npfeat; i++) {
+        const opfor_terrain_feature_t *f = &ctx->sc.table.features[m->pfeat[i]];
+        /* the query's own cull (core/terrain.c): nothing of it is within 0.01 of a-b0 */
+        if ((a.x < b.x ? a.x : b.x) > f->hi.x || (a.x > b.x ? a.x : b.x) < f->lo.x ||
+            (a.y < b.y ? a.y : b.y) > f->hi.y || (a.y > b.y ? a.y : b.y) < f->lo.y ||
+            opfor_seg_box_apart(a, b, f->lo, f->hi, 0.01f))
+            continue;
+        int imp = f->move == OPFOR_MOVE_IMPASSABLE;
+        int closed = imp || (f->flags & OPFOR_TF_NO_MOUNTED);
+        int rough = f->move == OPFOR_MOVE_ROUGH, road = f->move == OPFOR_MOVE_ROAD;
+        int ev = (f->move == OPFOR_MOVE_OBSTACLE ? PE_OBSTACLE : 0);
+        if (f->npts > OPFOR_POLY_MAX_PTS)
+            return;
+        int first = pl->nev;
+        if (f->shape == OPFOR_SHAPE_AREA) {
+            if (f->npts < 3)
+                return;
+            ev |= (imp ? PE_IMPASSABLE : 0) | (closed ? PE_CLOSED : 0);
+            for (int e = 0, j = f->npts - 1; e < f->npts; j = e++) {
+                double sc, sn;
+                int near;
+                if (plan_cross(a, b, f->pts[j], f->pts[e], &sc, &sn, &near)) {
+                    if (pl->nev == VK_PLAN_MAX)
+                        return;
+                    pl->s[pl->nev] = sc;
+                    pl->sine[pl->nev] = sn;
+                    pl->ev[pl->nev++] = (uint8_t)ev;
+                    if (rough || road)
+                        pl->danger = sc < pl->danger ? sc : pl->danger;
+                } else if (near) {
+                    double sd = ray_capsule(a.x, a.y, dx, dy, f->pts[j], f->pts[e], VK_PATH_CLEAR);
+                    pl->danger = sd < pl->danger ? sd : pl->danger;
+                }
+            }
+            if (!(pl->danger > 0.0))
+                return;
+            /* a is clear of every edge here: inside or out for sure */
+            if (area_inside(f, a.x, a.y)) {
+                pl->imp |= imp;
+                pl->closed |= closed;
+                pl->rough |= rough;
+                if (road)
+                    return;
+            }
+        } else {
+            if (f->npts < 2 || !(f->width >= 0.0f))
+                return;
+            double h = 0.5 * f->width;
+            for (int e = 1; e < f->npts; e++) {
+                /* within the width: closed, or rough or road ground (when it has a width) */
+                if (closed || ((rough || road) && h > 0.0)) {
+                    double sd =
+                        ray_capsule(a.x, a.y, dx, dy, f->pts[e - 1], f->pts[e], h + VK_PATH_CLEAR);
+                    pl->danger = sd < pl->danger ? sd : pl->danger;
+                }
+                if (!ev)
+                    continue;
+                double sc, sn;
+                int near;
+                if (plan_cross(a, b, f->pts[e - 1], f->pts[e], &sc, &sn, &near)) {
+                    if (pl->nev == VK_PLAN_MAX)
+                        return;
+                    pl->s[pl->nev] = sc;
+                    pl->sine[pl->nev] = sn;
+                    pl->ev[pl->nev++] = (uint8_t)ev;
+                } else if (near) {
+                    double sd =
+                        ray_capsule(a.x, a.y, dx, dy, f->pts[e - 1], f->pts[e], VK_PATH_CLEAR);
+                    pl->danger = sd < pl->danger ? sd : pl->danger;
+                }
+            }
+        }
+        if (!(pl->danger > 0.0))
+            return;
+        /* one feature's crossings well apart: the query counts each (it merges within 1e-6) */
+        for (int e = first; e < pl->nev; e++)
+            for (int j = first; j < e; j++)
+                if (fabs(pl->s[e] - pl->s[j]) * pl->len <= VK_PATH_CLEAR)
+                    return;
+    }
+    pl->state = 1;
+}
+
+/* The path query's answer for a-b, b = a + t*v with t below the plan's t0, when the plan
+ * knows it: fills *out and returns 1. */
+static int plan_path(const path_plan_t *pl, opfor_pt_t a, opfor_pt_t b, float t,
+                     opfor_path_t *out) {
+    double sg = (double)t / (double)pl->t0;
+    if (!(sg < pl->danger))
+        return 0;
+    opfor_path_t p = {0};
+    p.blocker = -1;
+    int imp = pl->imp, closed = pl->closed;
+    for (int e = 0; e < pl->nev; e++) {
+        if (fabs(sg - pl->s[e]) * pl->len * pl->sine[e] <= VK_PATH_CLEAR)
+            return 0; /* ends at the crossed edge */
+        if (pl->s[e] < sg) {
+            p.obstacles += (pl->ev[e] & PE_OBSTACLE) != 0;
+            imp |= (pl->ev[e] & PE_IMPASSABLE) != 0;
+            closed |= (pl->ev[e] & PE_CLOSED) != 0;
+        }
+    }
+    p.length = opfor_dist(a, b);
+    p.impassable = imp;
+    p.no_mounted = closed;
+    if (pl->rough && p.length > 0.0f)
+        p.rough = 1.0f * p.length; /* one piece, 0 to 1, all rough */
+    *out = p;
+    return 1;
+}
+
+/* Whether mover k can afford and make the move t*v; *spent gets the cost. pl: the plan of
+ * the bisection under way, or NULL. */
+static int one_ok(const opfor_vk_ctx_t *ctx, mover_t *m, int k, opfor_vec_t v, float t,
+                  float *spent, path_plan_t *pl) {
+    opfor_pt_t a = opfor_pt(m->x[k], m->y[k]);
+    opfor_pt_t b = opfor_pt(a.x + t * v.x, a.y + t * v.y);
     float cost;
-    if (!seg_near_feature(ctx, m, f->pos, b)) {
+    if (!seg_near_feature(m, a, b)) {
         cost = t * opfor_vlen(v); /* open ground all the way */
-    } else if (ctx->grid_move && opfor_tgrid_path_open(&ctx->grid, f->pos, b)) {
-        cost = opfor_dist(f->pos, b); /* what the path query would say: length only */
+    } else if (ctx->grid_move && opfor_tgrid_path_open(&ctx->grid, a, b)) {
+        cost = opfor_dist(a, b); /* what the path query would say: length only */
     } else {
         opfor_path_t p;
-        if (opfor_terrain_path_in(&ctx->sc.table, m->pfeat, m->npfeat, f->pos, b, &p) != 0)
+        if (pl && pl->state < 0)
+            plan_make(ctx, m, k, v, pl->t0, pl);
+        int known = pl && pl->state > 0 && plan_path(pl, a, b, t, &p);
+        if (!known && opfor_terrain_path_in(&ctx->sc.table, m->pfeat, m->npfeat, a, b, &p) != 0)
             return 0;
         if (p.impassable || (m->ride[k] && p.no_mounted))
             return 0;
@@ -330,7 +629,7 @@ static float move_set(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, mover_t *
     if (minallow <= 0.0f)
         return 0.0f;
     float t = 1.0f;
-    t = edge_limit(ctx, st, m, v, t);
+    t = edge_limit(ctx, m, v, t);
     t = collide_limit(st, m, v, t, contact_unit, side);
     /* back off a hair from a contact so bases touch rather than overlap */
     float eps = VK_EPS / len;
@@ -340,7 +639,7 @@ static float move_set(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, mover_t *
     float spent[OPFOR_MAX_FIGURES];
     if (t * len > minallow) /* nobody goes further than open ground allows */
         t = minallow / len;
-    if (!swept_hits_terrain(ctx, st, m, v, t)) {
+    if (!swept_hits_terrain(ctx, m, v, t)) {
         for (int k = 0; k < m->n; k++)
             spent[k] = t * len;
     } else {
@@ -352,15 +651,19 @@ static float move_set(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, mover_t *
         float tk[OPFOR_MAX_FIGURES];
         for (int k = 0; k < m->n && t > 0.0f; k++) {
             tk[k] = -1.0f;
-            if (one_ok(ctx, st, m, k, v, t, &spent[k])) {
+            if (one_ok(ctx, m, k, v, t, &spent[k], NULL)) {
                 tk[k] = t;
                 continue;
             }
+            /* the eight tests look at prefixes of the move just refused: one plan serves */
+            path_plan_t plan;
+            plan.state = -1;
+            plan.t0 = t;
             float lo = 0.0f, hi = t;
             for (int it = 0; it < 8; it++) {
                 float mid = 0.5f * (lo + hi);
                 float sp;
-                if (one_ok(ctx, st, m, k, v, mid, &sp)) {
+                if (one_ok(ctx, m, k, v, mid, &sp, &plan)) {
                     lo = mid;
                     tk[k] = mid;
                     spent[k] = sp;
@@ -371,7 +674,7 @@ static float move_set(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, mover_t *
             t = lo;
         }
         for (int k = 0; k < m->n && t > 0.0f; k++)
-            if (tk[k] != t && !one_ok(ctx, st, m, k, v, t, &spent[k]))
+            if (tk[k] != t && !one_ok(ctx, m, k, v, t, &spent[k], NULL))
                 t = 0.0f;
     }
     if (t <= 0.0f)
@@ -380,6 +683,8 @@ static float move_set(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, mover_t *
         opfor_figure_t *f = &st->figures[m->idx[k]];
         f->pos.x += t * v.x;
         f->pos.y += t * v.y;
+        m->x[k] = f->pos.x;
+        m->y[k] = f->pos.y;
         m->allow[k] -= spent[k];
     }
     return t;
@@ -406,21 +711,42 @@ float vk_move_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int m
     mover_t m;
     m.n = 0;
     memset(m.mask, 0, sizeof m.mask);
+    m.skip0 = un->first;
+    m.skip1 = un->first + un->count;
+    int last_key = -1, last_x = 0, last_tc = 0;
     for (int i = un->first; i < un->first + un->count; i++) {
-        if (!vk_alive(st, i) || (st->figx[i] & OPFOR_VK_FX_CONTROLLED))
+        if (!vk_alive(st, i))
             continue;
         opfor_figure_t *f = &st->figures[i];
-        if (persons_only && !vk_is_person(f))
+        if ((st->figx[i] & OPFOR_VK_FX_CONTROLLED) || (persons_only && !vk_is_person(f))) {
+            m.skip0 = m.skip1 = -1; /* a living figure stays: the unit's figures are scanned */
             continue;
+        }
         if (mv == VK_MV_CRAWL) {
             f->flags &= (uint16_t)~OPFOR_FIG_MOUNTED; /* riders dismount to crawl (VI) */
             f->flags |= OPFOR_FIG_PRONE;
         } else {
             f->flags &= (uint16_t)~OPFOR_FIG_PRONE;
         }
-        int x = vk_move_x(ctx, st, i, mv);
+        /* a person's allowance and terrain class follow from its unit, mount, wounds and
+           quality alone: figures alike (most of a unit) share one look-up. A gun's allowance
+           follows its crew, whose flags this loop may change: looked up each time. */
+        int x, tc;
+        if (f->flags & OPFOR_FIG_EQUIPMENT) {
+            x = vk_move_x(ctx, st, i, mv);
+            tc = terrain_class(ctx, st, i);
+        } else {
+            int key = (f->flags & (OPFOR_FIG_MOUNTED | OPFOR_FIG_WOUNDED)) | f->quality << 16;
+            if (key != last_key) {
+                last_key = key;
+                last_x = vk_move_x(ctx, st, i, mv);
+                last_tc = terrain_class(ctx, st, i);
+            }
+            x = last_x;
+            tc = last_tc;
+        }
         float a = (float)(x + d3);
-        mover_add(&m, ctx, st, i, a < 0.0f ? 0.0f : a);
+        mover_add(&m, st, i, a < 0.0f ? 0.0f : a, tc);
     }
     vk_ugeo_t g;
     vk_unit_geo(st, u, &g);
@@ -469,7 +795,9 @@ float vk_move_figure(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, opf
     mover_t m;
     m.n = 0;
     memset(m.mask, 0, sizeof m.mask);
-    mover_add(&m, ctx, st, f, allow);
+    m.skip0 = f;
+    m.skip1 = f + 1;
+    mover_add(&m, st, f, allow, terrain_class(ctx, st, f));
     opfor_vec_t v = opfor_vsub(p, st->figures[f].pos);
     float len = opfor_vlen(v);
     if (len < 1e-3f)
@@ -582,6 +910,20 @@ void vk_cohere(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, float all
         if (!vk_is_person(&st->figures[i]))
             continue; /* guns and wagons do not walk back on their own */
         const opfor_figure_t *f = &st->figures[i];
+        /* A fellow next in the unit's order within reach settles it (formations keep them
+           side by side): the nearest is no farther and no smaller than a foot base, so its
+           gap is no more than this one's, here a thousandth under VK_COHERENCY at most. */
+        float near = VK_COHERENCY + vk_radius(f) + OPFOR_RADIUS_FOOT - 0.001f;
+        if (k > 0) {
+            float dx = px[k] - px[k - 1], dy = py[k] - py[k - 1];
+            if (dx * dx + dy * dy <= near * near)
+                continue;
+        }
+        if (k + 1 < n) {
+            float dx = px[k] - px[k + 1], dy = py[k] - py[k + 1];
+            if (dx * dx + dy * dy <= near * near)
+                continue;
+        }
         float best = 1e30f;
         int bj = -1;
         for (int q = 0; q < n; q++) {
@@ -637,8 +979,45 @@ int vk_can_dismount(const opfor_vk_state_t *st, int u) {
     return 0;
 }
 
+/* Bases that could overlap a spot lie within the largest base radius (1 in) twice of it: the
+ * box of the spots is padded by that and a slack far above rounding. */
+#define VK_NEAR_PAD (2.0f * OPFOR_RADIUS_EQUIPMENT + 0.1f)
+
+/* The living figures on the table whose centres lie in the box lo-hi (padded by pad), other
+ * than unit skip's (-1: none): indices, positions and radii, compact. Returns how many. */
+static int near_figs(const opfor_vk_state_t *st, opfor_pt_t lo, opfor_pt_t hi, float pad, int skip,
+                     int *idx, float *x, float *y, float *r) {
+    float lox = lo.x - pad, loy = lo.y - pad, hix = hi.x + pad, hiy = hi.y + pad;
+    int n = 0;
+    for (int o = 0; o < st->nfigures; o++) {
+        const opfor_figure_t *of = &st->figures[o];
+        if (of->pos.x < lox || of->pos.x > hix)
+            continue;
+        if (of->pos.y < loy || of->pos.y > hiy || of->unit == skip || !vk_alive(st, o) ||
+            st->ux[of->unit].removed)
+            continue;
+        idx[n] = o;
+        x[n] = of->pos.x;
+        y[n] = of->pos.y;
+        r[n] = vk_radius(of);
+        n++;
+    }
+    return n;
+}
+
+/* Whether spot p of radius r (figure self, -1: none) overlaps any of the n bases near. */
+static int near_overlap(int n, const int *idx, const float *x, const float *y, const float *r,
+                        int self, opfor_pt_t p, float rp) {
+    for (int o = 0; o < n; o++)
+        if (idx[o] != self && opfor_bases_overlap(p, rp, opfor_pt(x[o], y[o]), r[o], 0.01f))
+            return 1;
+    return 0;
+}
+
 /* Mounting (VIII): riders with horses mount in place; when the bigger bases would overlap,
- * the unit re-forms around its centre (opfor_unit_place) and every spot must be free. */
+ * the unit re-forms around its centre (opfor_unit_place) and every spot must be free. Both
+ * checks are yes-or-no over every figure: they test the cheap conditions (table edge, the
+ * bases near, compact) before the terrain. */
 int vk_mount(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mount, int dry_run) {
     opfor_unit_t *un = &st->units[u];
     if (!mount) {
@@ -656,26 +1035,43 @@ int vk_mount(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mount, 
             any = 1;
     if (!any)
         return 0;
-    /* In place first. */
+    int nidx[OPFOR_MAX_FIGURES];
+    float nx[OPFOR_MAX_FIGURES], ny[OPFOR_MAX_FIGURES], nr[OPFOR_MAX_FIGURES];
+    /* In place first: every spot on the table, clear of every other base (vk_spot_blocked),
+       of this unit's other mounted bases and of closed terrain. */
+    int ui[OPFOR_MAX_FIGURES], um[OPFOR_MAX_FIGURES], nu = 0;
+    float ur[OPFOR_MAX_FIGURES];
+    opfor_pt_t lo = opfor_pt(1e30f, 1e30f), hi = opfor_pt(-1e30f, -1e30f);
     int ok = 1;
-    for (int i = un->first; i < un->first + un->count && ok; i++) {
+    for (int i = un->first; i < un->first + un->count; i++) {
         const opfor_figure_t *f = &st->figures[i];
         if (!vk_alive(st, i))
             continue;
         int m = (f->flags & (OPFOR_FIG_HORSE | OPFOR_FIG_MOUNTED)) != 0;
         float r = m ? OPFOR_RADIUS_MOUNTED : vk_radius(f);
-        if (vk_spot_blocked(ctx, st, i, f->pos, r, m || (f->flags & OPFOR_FIG_EQUIPMENT)))
+        opfor_pt_t p = f->pos;
+        if (p.x < r || p.y < r || p.x > ctx->sc.table.width - r || p.y > ctx->sc.table.depth - r)
             ok = 0;
-        /* bases of this unit that would overlap each other once mounted */
-        for (int j = un->first; j < i && ok; j++) {
-            if (!vk_alive(st, j))
-                continue;
-            const opfor_figure_t *g = &st->figures[j];
-            int mj = (g->flags & (OPFOR_FIG_HORSE | OPFOR_FIG_MOUNTED)) != 0;
-            float rj = mj ? OPFOR_RADIUS_MOUNTED : vk_radius(g);
-            if (opfor_bases_overlap(f->pos, r, g->pos, rj, 0.01f))
+        ui[nu] = i;
+        um[nu] = m || (f->flags & OPFOR_FIG_EQUIPMENT);
+        ur[nu++] = r;
+        lo = opfor_pt(p.x < lo.x ? p.x : lo.x, p.y < lo.y ? p.y : lo.y);
+        hi = opfor_pt(p.x > hi.x ? p.x : hi.x, p.y > hi.y ? p.y : hi.y);
+    }
+    /* the unit's own bases first: riders in a foot formation often overlap */
+    for (int k = 0; k < nu && ok; k++)
+        for (int j = 0; j < k && ok; j++)
+            if (opfor_bases_overlap(st->figures[ui[k]].pos, ur[k], st->figures[ui[j]].pos, ur[j],
+                                    0.01f))
                 ok = 0;
-        }
+    if (ok) {
+        int nn = near_figs(st, lo, hi, VK_NEAR_PAD, -1, nidx, nx, ny, nr);
+        for (int k = 0; k < nu && ok; k++)
+            if (near_overlap(nn, nidx, nx, ny, nr, ui[k], st->figures[ui[k]].pos, ur[k]))
+                ok = 0;
+        for (int k = 0; k < nu && ok; k++)
+            if (opfor_terrain_impassable_at(&ctx->sc.table, st->figures[ui[k]].pos, um[k]) >= 0)
+                ok = 0;
     }
     opfor_figure_t tmp[OPFOR_MAX_FIGURES];
     int idx[OPFOR_MAX_FIGURES], n = 0;
@@ -693,28 +1089,29 @@ int vk_mount(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mount, 
         }
         opfor_unit_place(tmp, n, g.c, un->facing, OPFOR_FORMATION_LINE);
         /* spacing for riders: stretch the line so 1.6 in bases fit (place uses foot spacing) */
+        lo = opfor_pt(1e30f, 1e30f), hi = opfor_pt(-1e30f, -1e30f);
+        ok = 1;
         for (int k = 0; k < n; k++) {
             opfor_vec_t d = opfor_vsub(tmp[k].pos, g.c);
             tmp[k].pos = opfor_vadd(g.c, opfor_vscale(d, 1.25f));
-        }
-        ok = 1;
-        for (int k = 0; k < n && ok; k++) {
-            /* check against everyone but this unit's own figures */
             float r = vk_radius(&tmp[k]);
             opfor_pt_t p = tmp[k].pos;
             if (p.x < r || p.y < r || p.x > ctx->sc.table.width - r ||
-                p.y > ctx->sc.table.depth - r ||
-                opfor_terrain_impassable_at(&ctx->sc.table, p, 1) >= 0)
+                p.y > ctx->sc.table.depth - r)
                 ok = 0;
-            for (int o = 0; o < st->nfigures && ok; o++) {
-                if (st->figures[o].unit == u || !vk_alive(st, o) ||
-                    st->ux[st->figures[o].unit].removed)
-                    continue;
-                if (opfor_bases_overlap(p, r, st->figures[o].pos, vk_radius(&st->figures[o]),
-                                        0.01f))
-                    ok = 0;
-            }
+            lo = opfor_pt(p.x < lo.x ? p.x : lo.x, p.y < lo.y ? p.y : lo.y);
+            hi = opfor_pt(p.x > hi.x ? p.x : hi.x, p.y > hi.y ? p.y : hi.y);
         }
+        /* every spot clear of everyone but this unit's own figures */
+        if (ok && n > 0) {
+            int nn = near_figs(st, lo, hi, VK_NEAR_PAD, u, nidx, nx, ny, nr);
+            for (int k = 0; k < n && ok; k++)
+                if (near_overlap(nn, nidx, nx, ny, nr, -1, tmp[k].pos, vk_radius(&tmp[k])))
+                    ok = 0;
+        }
+        for (int k = 0; k < n && ok; k++)
+            if (opfor_terrain_impassable_at(&ctx->sc.table, tmp[k].pos, 1) >= 0)
+                ok = 0;
         if (!ok)
             return 0;
     }

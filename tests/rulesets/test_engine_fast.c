@@ -1,11 +1,13 @@
 /* tests/rulesets/test_engine_fast.c — the engine's fast geometry answers as the plain version.
  *
  * The nearest pair of figures between two units (the gap behind every reach, charge and sight
- * test) is searched over compact copies of the positions for speed. Games must not change, so
- * this compares it, to the bit, with the straightforward scan it replaced over thousands of
- * positions taken from random games, with figures shot, moved and jittered on top. The play
- * loops apply listed actions without re-checking them (opfor_vk_apply_listed): every step of
- * those games is applied both ways and the states must be equal to the byte.
+ * test) is searched over compact copies of the positions for speed, a row's distances in
+ * whole groups of lanes; unit sight looks for its fallback pairs in the same copies. Games must
+ * not change, so this compares both, to the bit, with the straightforward scans they replaced
+ * over thousands of positions taken from random games, with figures shot, moved and jittered
+ * on top. The play loops apply listed actions without re-checking them
+ * (opfor_vk_apply_listed): every step of those games is applied both ways and the states must
+ * be equal to the byte.
  */
 #include "rulesets/vk_fixture.h"
 
@@ -69,8 +71,39 @@ static float ref_nearest_pair(const opfor_vk_state_t *st, int a, int b, int *fa,
     return gap < 0.0f ? 0.0f : gap;
 }
 
-/* Compares every ordered pair of units in st; returns the pairs checked. */
-static int check_all_pairs(const opfor_vk_state_t *st) {
+/* Unit sight as first written: the nearest pair, else a few figures of u spread through it,
+ * each against its nearest of t. */
+static int ref_unit_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                         float max_range) {
+    int fa, fb;
+    float gap = ref_nearest_pair(st, u, t, &fa, &fb);
+    if (fa < 0 || gap > max_range)
+        return 0;
+    if (vk_los(ctx, st, fa, fb))
+        return 1;
+    const opfor_unit_t *un = &st->units[u];
+    int tries = 0;
+    int step = un->count > 4 ? un->count / 4 : 1;
+    for (int i = un->first; i < un->first + un->count && tries < 4; i += step) {
+        if (!vk_alive(st, i) || i == fa)
+            continue;
+        float d2;
+        int j = vk_nearest_fig(st, t, st->figures[i].pos, &d2);
+        if (j < 0)
+            continue;
+        tries++;
+        float g = sqrtf(d2) - vk_radius(&st->figures[i]) - vk_radius(&st->figures[j]);
+        if (g > max_range)
+            continue;
+        if (vk_los(ctx, st, i, j))
+            return 1;
+    }
+    return 0;
+}
+
+/* Compares every ordered pair of units in st, the nearest pair and sight (at a few ranges);
+ * returns the pairs checked. */
+static int check_all_pairs(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
     int n = 0;
     for (int a = 0; a < st->nunits; a++)
         for (int b = 0; b < st->nunits; b++) {
@@ -82,6 +115,10 @@ static int check_all_pairs(const opfor_vk_state_t *st) {
             assert_memory_equal(&g, &r, sizeof g);
             assert_int_equal(fa, ra);
             assert_int_equal(fb, rb);
+            static const float RANGES[3] = {1e9f, 12.0f, 3.0f};
+            float range = RANGES[(a + b) % 3];
+            assert_int_equal(vk_unit_sees(ctx, st, a, b, range),
+                             ref_unit_sees(ctx, st, a, b, range));
             n++;
         }
     return n;
@@ -111,7 +148,7 @@ static void engine_fast_nearest_pair_matches_reference(void **state) {
             int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
             assert_true(n > 0);
             if (st->phase == OPFOR_VK_PH_ACTION) {
-                checked += check_all_pairs(st);
+                checked += check_all_pairs(ctx, st);
                 /* the same position shaken: figures nudged (ties and near-ties between
                    pairs), some laid low or sent to the rear */
                 memcpy(tmp, st, sizeof *tmp);
@@ -127,7 +164,7 @@ static void engine_fast_nearest_pair_matches_reference(void **state) {
                     else if (k == 3)
                         tmp->figures[i].pos.x += (float)opfor_rng_unit(&jr) - 0.5f;
                 }
-                checked += check_all_pairs(tmp);
+                checked += check_all_pairs(ctx, tmp);
             }
             int i = opfor_vk_current(ctx, st) == OPFOR_VK_CHANCE
                         ? 0

@@ -199,7 +199,7 @@ static inline int opfor_seg_box_apart(opfor_pt_t a, opfor_pt_t b, opfor_pt_t lo,
         return 1;
     float rx = b.x - a.x, ry = b.y - a.y;
     /* |rx| + |ry| >= |r|: the bound asks for at least m of clearance, without a root */
-    float lim = m * ((rx < 0.0f ? -rx : rx) + (ry < 0.0f ? -ry : ry));
+    float lim = m * (fabsf(rx) + fabsf(ry));
     float x0 = lo.x - a.x, x1 = hi.x - a.x, y0 = lo.y - a.y, y1 = hi.y - a.y;
     float c0 = rx * y0 - ry * x0, c1 = rx * y0 - ry * x1, c2 = rx * y1 - ry * x0,
           c3 = rx * y1 - ry * x1;

@@ -161,6 +161,12 @@ int opfor_feature_seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opf
  * Returns 1 when visible, 0 when blocked; fills *out when not NULL. */
 int opfor_terrain_los_r(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt_t b, float rb,
                         opfor_los_t *out);
+/* opfor_terrain_los_r looking only at the features whose bits are set in mask (bit i: feature i):
+ * the same answer whenever every feature left out does not affect sight or stays more than
+ * 0.01 inch from segment a-b (a line feature: from its band of width / 2 around the centre line).
+ * For callers that have culled the table already (core/terrain_grid.c). */
+int opfor_terrain_los_in(const opfor_table_t *t, uint64_t mask, opfor_pt_t a, float ra,
+                         opfor_pt_t b, float rb, opfor_los_t *out);
 /* opfor_terrain_los_r for two figures on foot (radius OPFOR_RADIUS_FOOT). */
 int opfor_terrain_los(const opfor_table_t *t, opfor_pt_t a, opfor_pt_t b, opfor_los_t *out);
 

@@ -34,7 +34,6 @@ typedef struct opfor_tgrid {
     float inv;                              /* 1 / cell */
     int nx, ny;                             /* cells across and up the table */
     uint64_t layer_all[OPFOR_TGRID_LAYERS]; /* every feature of each layer */
-    uint64_t line_foliage;                  /* foliage lines (the sight query defers them) */
     uint64_t mask[OPFOR_TGRID_LAYERS][OPFOR_TGRID_MAX * OPFOR_TGRID_MAX]; /* per cell */
 } opfor_tgrid_t;
 

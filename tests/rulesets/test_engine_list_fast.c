@@ -1,0 +1,302 @@
+/* tests/rulesets/test_engine_list_fast.c — the legal list's shortcuts answer as the plain code.
+ *
+ * The legal list (engine.c) measures the acting unit in one pass and keeps a profile of its
+ * living figures (or-ed flags, weapons and skills, counts), then skips every helper whose
+ * answer the profile shows must be no. Its waypoint search sorts out once the features that can
+ * stop the unit and tests a formation's centre line and flanks against those alone. Games must
+ * not change, so this compares both with the plain computations: the profile with the helpers
+ * on thousands of units from random games with their figures' flags, skills and weapons
+ * scrambled, and the blocker search with the three-line scan it replaced over many random
+ * segments on the built-in table and on random crowded tables.
+ */
+#include "rulesets/vk_fixture.h"
+
+#include "engine_int.h"
+#include "opfor/rng.h"
+#include "opfor/viktoria/builtin.h"
+
+static float rnd(opfor_rng_t *r, float lo, float hi) {
+    return lo + (hi - lo) * (float)opfor_rng_unit(r);
+}
+
+/* ---------------------------------------------------------------- the blocker search */
+
+/* The first feature in ctx->block_feat order that stops a move along a-b, as first written. */
+static int ref_move_blocker(const opfor_vk_ctx_t *ctx, opfor_pt_t a, opfor_pt_t b, int riders) {
+    float lox = a.x < b.x ? a.x : b.x, hix = a.x > b.x ? a.x : b.x;
+    float loy = a.y < b.y ? a.y : b.y, hiy = a.y > b.y ? a.y : b.y;
+    for (int i = 0; i < ctx->nblock_feat; i++) {
+        const opfor_terrain_feature_t *f = &ctx->sc.table.features[ctx->block_feat[i]];
+        if (f->move != OPFOR_MOVE_IMPASSABLE && !riders)
+            continue;
+        if (f->hi.x < lox || f->lo.x > hix || f->hi.y < loy || f->lo.y > hiy)
+            continue;
+        if (opfor_feature_seg_enters(f, a, b))
+            return ctx->block_feat[i];
+    }
+    return -1;
+}
+
+/* The centre line, then the two flanks, each against every feature (as first written). */
+static int ref_move_blocker_wide(const opfor_vk_ctx_t *ctx, opfor_pt_t a, opfor_pt_t b, float r,
+                                 int riders) {
+    float lox = (a.x < b.x ? a.x : b.x) - r, hix = (a.x > b.x ? a.x : b.x) + r;
+    float loy = (a.y < b.y ? a.y : b.y) - r, hiy = (a.y > b.y ? a.y : b.y) + r;
+    int near = 0;
+    for (int i = 0; i < ctx->nblock_feat && !near; i++) {
+        const opfor_terrain_feature_t *f = &ctx->sc.table.features[ctx->block_feat[i]];
+        near = (riders || f->move == OPFOR_MOVE_IMPASSABLE) && f->hi.x >= lox && f->lo.x <= hix &&
+               f->hi.y >= loy && f->lo.y <= hiy;
+    }
+    if (!near)
+        return -1;
+    int fi = ref_move_blocker(ctx, a, b, riders);
+    if (fi >= 0 || r <= 0.0f)
+        return fi;
+    opfor_vec_t side = opfor_vscale(opfor_vperp(opfor_vnorm(opfor_vsub(b, a))), r);
+    if (side.x == 0.0f && side.y == 0.0f)
+        return -1;
+    fi = ref_move_blocker(ctx, opfor_vadd(a, side), opfor_vadd(b, side), riders);
+    if (fi >= 0)
+        return fi;
+    return ref_move_blocker(ctx, opfor_vsub(a, side), opfor_vsub(b, side), riders);
+}
+
+/* A random table of n features crowded onto w x d: buildings and impassable ground (which block
+ * moves), woods and hills (which do not), rivers, walls and hedges. */
+static void random_table(opfor_rng_t *r, opfor_table_t *t, float w, float d, int n) {
+    opfor_table_init(t, w, d, OPFOR_EDGE_TOP);
+    static const opfor_terrain_kind_t AREAS[] = {OPFOR_TK_BUILDING, OPFOR_TK_IMPASSABLE,
+                                                 OPFOR_TK_BUILDING, OPFOR_TK_WOODS, OPFOR_TK_HILL};
+    static const opfor_terrain_kind_t LINES[] = {OPFOR_TK_RIVER, OPFOR_TK_WALL, OPFOR_TK_HEDGE};
+    for (int i = 0; i < n; i++) {
+        opfor_terrain_feature_t f;
+        opfor_pt_t p[OPFOR_POLY_MAX_PTS];
+        float cx = rnd(r, 2, w - 8), cy = rnd(r, 2, d - 8);
+        if (opfor_rng_below(r, 4) != 0) {
+            opfor_terrain_kind_t k = AREAS[opfor_rng_below(r, 5)];
+            if (opfor_rng_below(r, 2)) { /* a rectangle */
+                float fw = rnd(r, 1, 7), fh = rnd(r, 1, 7);
+                p[0] = opfor_pt(cx, cy);
+                p[1] = opfor_pt(cx + fw, cy);
+                p[2] = opfor_pt(cx + fw, cy + fh);
+                p[3] = opfor_pt(cx, cy + fh);
+            } else { /* a rough quadrilateral */
+                p[0] = opfor_pt(cx, cy);
+                p[1] = opfor_pt(cx + rnd(r, 2, 7), cy + rnd(r, -1, 1));
+                p[2] = opfor_pt(cx + rnd(r, 2, 7), cy + rnd(r, 2, 7));
+                p[3] = opfor_pt(cx + rnd(r, -1, 1), cy + rnd(r, 2, 7));
+            }
+            assert_int_equal(opfor_terrain_feature_init(&f, k, OPFOR_SHAPE_AREA, "a", p, 4, 0), 0);
+        } else {
+            opfor_terrain_kind_t k = LINES[opfor_rng_below(r, 3)];
+            int np = 2 + (int)opfor_rng_below(r, 3);
+            p[0] = opfor_pt(cx, cy);
+            for (int k2 = 1; k2 < np; k2++)
+                p[k2] = opfor_pt(p[k2 - 1].x + rnd(r, -10, 10), p[k2 - 1].y + rnd(r, -10, 10));
+            float fw = k == OPFOR_TK_RIVER ? rnd(r, 1, 3) : rnd(r, 0.2f, 0.6f);
+            assert_int_equal(opfor_terrain_feature_init(&f, k, OPFOR_SHAPE_LINE, "l", p, np, fw),
+                             0);
+        }
+        assert_true(opfor_table_add(t, &f) >= 0);
+    }
+}
+
+/* A random move on ctx's table: across it, short, degenerate, or toward a feature's corner
+ * pushed out by the radius and an inch (as the waypoint search tries them), or grazing a
+ * feature's box. */
+static void random_move(opfor_rng_t *r, const opfor_vk_ctx_t *ctx, float rad, opfor_pt_t *a,
+                        opfor_pt_t *b) {
+    const opfor_table_t *t = &ctx->sc.table;
+    *a = opfor_pt(rnd(r, 0, t->width), rnd(r, 0, t->depth));
+    uint32_t k = opfor_rng_below(r, 6);
+    const opfor_terrain_feature_t *f =
+        t->nfeatures ? &t->features[opfor_rng_below(r, (uint32_t)t->nfeatures)] : NULL;
+    if (k == 0)
+        *b = opfor_pt(a->x + rnd(r, -2, 2), a->y + rnd(r, -2, 2));
+    else if (k == 1)
+        *b = *a;
+    else if (k == 2 && f) {
+        opfor_pt_t mid = opfor_pt(0.5f * (f->lo.x + f->hi.x), 0.5f * (f->lo.y + f->hi.y));
+        opfor_pt_t p = f->pts[opfor_rng_below(r, (uint32_t)f->npts)];
+        *b = opfor_vadd(p, opfor_vscale(opfor_vnorm(opfor_vsub(p, mid)), rad + 1.0f));
+    } else if (k == 3 && f) { /* along an edge of the box grown by the radius */
+        float x = opfor_rng_below(r, 2) ? f->lo.x - rad : f->hi.x + rad;
+        *a = opfor_pt(x, rnd(r, 0, t->depth));
+        *b = opfor_pt(x, rnd(r, 0, t->depth));
+    } else {
+        *b = opfor_pt(rnd(r, 0, t->width), rnd(r, 0, t->depth));
+    }
+}
+
+/* Compares the blocker search over n random moves on ctx's table; returns how many met a
+ * blocker. */
+static int check_moves(opfor_rng_t *r, const opfor_vk_ctx_t *ctx, int n) {
+    int blocked = 0;
+    for (int i = 0; i < n; i++) {
+        float rad = opfor_rng_below(r, 5) == 0 ? 0.0f : rnd(r, 0.5f, 7.0f);
+        int riders = (int)opfor_rng_below(r, 2);
+        opfor_pt_t a, b;
+        random_move(r, ctx, rad, &a, &b);
+        int want = ref_move_blocker_wide(ctx, a, b, rad, riders);
+        assert_int_equal(vk_move_blocker_wide(ctx, a, b, rad, riders), want);
+        blocked += want >= 0;
+    }
+    return blocked;
+}
+
+static void list_fast_move_blocker_matches_reference(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    assert_non_null(sc);
+    opfor_diag_t d;
+    opfor_viktoria_model_t m;
+    opfor_vk_ctx_t *ctx = NULL;
+    assert_int_equal(opfor_viktoria_builtin_load("competitive_default", sc, &d), 0);
+    assert_int_equal(opfor_viktoria_model_default(&m, &d), 0);
+    opfor_rng_t r;
+    opfor_rng_seed(&r, 11, 3);
+    int per = (int)(4000 * fx_scale()) + 200, blocked = 0;
+    /* the built-in table, then random crowded ones */
+    int tables = (int)(12 * fx_scale()) + 2;
+    for (int k = 0; k <= tables; k++) {
+        if (k > 0)
+            random_table(&r, &sc->table, sc->table.width, sc->table.depth,
+                         8 + (int)opfor_rng_below(&r, 40));
+        assert_int_equal(opfor_vk_ctx_init(&ctx, sc, &m, NULL, &d), 0);
+        assert_true(ctx->nblock_feat > 0);
+        blocked += check_moves(&r, ctx, per);
+        opfor_vk_ctx_free(ctx);
+        ctx = NULL;
+    }
+    assert_true(blocked * 10 > (tables + 1) * per); /* blockers met often enough to matter */
+    opfor_scenario_free(sc);
+    free(sc);
+}
+
+/* ---------------------------------------------------------------- the unit profile */
+
+/* Figures' flags, skills and weapons scrambled: the rare properties the profile looks for
+ * turn up often, alone and together. */
+static void scramble(opfor_rng_t *r, opfor_vk_state_t *st) {
+    static const uint16_t FLAGS[] = {OPFOR_FIG_ALIVE,   OPFOR_FIG_REAR,  OPFOR_FIG_EQUIPMENT,
+                                     OPFOR_FIG_MOUNTED, OPFOR_FIG_HORSE, OPFOR_FIG_WOUNDED};
+    static const uint16_t SKILLS[] = {OPFOR_S_LEADER,    OPFOR_S_GENERAL,   OPFOR_S_MEDIC,
+                                      OPFOR_S_MESMERIST, OPFOR_S_SIGNALLER, OPFOR_S_CREW};
+    static const uint16_t WEAPONS[] = {OPFOR_W_MG, OPFOR_W_FIELD_GUN, OPFOR_W_BOMBS, OPFOR_W_RIFLE};
+    for (int i = 0; i < st->nfigures; i++) {
+        opfor_figure_t *f = &st->figures[i];
+        for (int k = 0; k < 6; k++)
+            if (opfor_rng_below(r, 5) == 0)
+                f->flags ^= FLAGS[k];
+        for (int k = 0; k < 6; k++)
+            if (opfor_rng_below(r, 6) == 0)
+                f->skills ^= SKILLS[k];
+        for (int k = 0; k < 4; k++)
+            if (opfor_rng_below(r, 6) == 0)
+                f->weapons ^= WEAPONS[k];
+        if (opfor_rng_below(r, 8) == 0)
+            st->figx[i] ^= OPFOR_VK_FX_CONTROLLED;
+        if (opfor_rng_below(r, 8) == 0)
+            st->figx[i] ^= OPFOR_VK_FX_PROMOTED;
+    }
+    for (int u = 0; u < st->nunits; u++)
+        if (opfor_rng_below(r, 8) == 0)
+            st->units[u].flags ^= OPFOR_UNIT_GENERAL;
+}
+
+/* Whether some living figure of u has any of the flags in m (the plain loop). */
+static int any_living_flag(const opfor_vk_state_t *st, int u, unsigned m) {
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (st->figures[i].flags & m))
+            return 1;
+    return 0;
+}
+
+/* Checks every unit's profile against the helpers; returns how many skips it would allow. */
+static int check_profiles(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
+    int skips = 0;
+    for (int u = 0; u < st->nunits; u++) {
+        vk_uprof_t p;
+        vk_unit_profile(st, u, &p);
+        assert_int_equal(p.alive, opfor_vk_unit_present(st, u));
+        assert_int_equal(p.wounded, vk_wounded_count(st, u));
+        assert_int_equal(p.gun, vk_gun_figure(st, u));
+        assert_int_equal((p.weapons & OPFOR_W_MG) != 0, vk_mg_figure(st, u) >= 0);
+        assert_int_equal((p.flags & OPFOR_FIG_MOUNTED) != 0, vk_can_dismount(st, u));
+        assert_int_equal((p.flags & OPFOR_FIG_MOUNTED) != 0,
+                         any_living_flag(st, u, OPFOR_FIG_MOUNTED));
+        assert_int_equal((p.flags & (OPFOR_FIG_MOUNTED | OPFOR_FIG_EQUIPMENT)) != 0,
+                         any_living_flag(st, u, OPFOR_FIG_MOUNTED | OPFOR_FIG_EQUIPMENT));
+        /* skips: the helper must say no whenever the profile says it cannot say yes */
+        if (!(p.skills & OPFOR_S_SIGNALLER) && ++skips)
+            assert_false(vk_can_call_support(st, u));
+        if (!(p.weapons & OPFOR_W_BOMBS) && ++skips)
+            assert_int_equal(vk_bombers(st, u), 0);
+        if (!(p.skills & OPFOR_S_MEDIC) && ++skips)
+            assert_false(vk_can_heal(st, u));
+        if (!(p.skills & OPFOR_S_MESMERIST) && ++skips)
+            assert_int_equal(vk_mesmerists(st, u), 0);
+        if (p.leaders < 2 && ++skips)
+            assert_true(vk_split_leaders(st, u) < 2);
+        if (!p.horse_free && ++skips)
+            assert_false(vk_can_mount(ctx, st, u));
+        if (p.gun < 0 && ++skips)
+            assert_false(vk_can_fire_gun(ctx, st, u));
+    }
+    return skips;
+}
+
+static void list_fast_profile_matches_helpers(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    assert_non_null(sc);
+    opfor_diag_t d;
+    opfor_viktoria_model_t m;
+    opfor_vk_ctx_t *ctx = NULL;
+    assert_int_equal(opfor_viktoria_builtin_load("competitive_default", sc, &d), 0);
+    assert_int_equal(opfor_viktoria_model_default(&m, &d), 0);
+    assert_int_equal(opfor_vk_ctx_init(&ctx, sc, &m, NULL, &d), 0);
+    opfor_rng_t pr, jr;
+    opfor_rng_seed(&pr, 7, 1);
+    opfor_rng_seed(&jr, 8, 1);
+    opfor_vk_state_t *st = malloc(sizeof *st), *tmp = malloc(sizeof *tmp);
+    assert_non_null(st);
+    assert_non_null(tmp);
+    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+    int games = (int)(20 * fx_scale()) + 2, checked = 0, skips = 0;
+    for (int g = 0; g < games; g++) {
+        opfor_vk_state_init(ctx, st, (uint64_t)g + 100);
+        for (int step = 0; step < 4000 && opfor_vk_current(ctx, st) != OPFOR_VK_TERMINAL; step++) {
+            int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
+            assert_true(n > 0);
+            if (st->phase == OPFOR_VK_PH_ACTION) {
+                skips += check_profiles(ctx, st);
+                memcpy(tmp, st, sizeof *tmp);
+                scramble(&jr, tmp);
+                skips += check_profiles(ctx, tmp);
+                checked += 2 * st->nunits;
+            }
+            int i = opfor_vk_current(ctx, st) == OPFOR_VK_CHANCE
+                        ? 0
+                        : (int)opfor_rng_below(&pr, (uint32_t)n);
+            assert_int_equal(opfor_vk_apply(ctx, st, &acts[i], NULL), 0);
+        }
+    }
+    assert_true(checked > 4000 * fx_scale());
+    assert_true(skips > checked);
+    free(st);
+    free(tmp);
+    opfor_vk_ctx_free(ctx);
+    opfor_scenario_free(sc);
+    free(sc);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(list_fast_move_blocker_matches_reference),
+        cmocka_unit_test(list_fast_profile_matches_helpers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
