@@ -1119,14 +1119,18 @@ int vk_move_blocker_wide(const opfor_vk_ctx_t *ctx, opfor_pt_t a, opfor_pt_t b, 
 /* A waypoint around feature fi for a unit (centre c, radius r) heading for dest: a corner of
  * the feature pushed outward by the unit's radius and an inch, reachable from c without
  * meeting a blocker and shortest in total (corners with a clear way on first); 0 when there
- * is none. */
+ * is none. reach[k] remembers whether corner k of fi is reachable from c (0 not yet known,
+ * 1 yes, 2 no): the corners and that answer depend on fi, c and r only, so searches around
+ * the same feature for other destinations of the same unit share it. */
 static int waypoint_around(const opfor_vk_ctx_t *ctx, const uint8_t *bf, int nbf, int fi,
-                           opfor_pt_t c, float r, opfor_pt_t dest, opfor_pt_t *via) {
+                           opfor_pt_t c, float r, opfor_pt_t dest, uint8_t *reach,
+                           opfor_pt_t *via) {
     const opfor_terrain_feature_t *f = &ctx->sc.table.features[fi];
     opfor_pt_t mid = opfor_pt(0.5f * (f->lo.x + f->hi.x), 0.5f * (f->lo.y + f->hi.y));
     float off = r + 1.0f + (f->shape == OPFOR_SHAPE_LINE ? 0.5f * f->width : 0.0f);
     opfor_pt_t cand[OPFOR_POLY_MAX_PTS];
     float len[OPFOR_POLY_MAX_PTS];
+    int ck[OPFOR_POLY_MAX_PTS]; /* each candidate's corner */
     int n = 0;
     for (int k = 0; k < f->npts; k++) {
         opfor_pt_t p = f->pts[k];
@@ -1146,16 +1150,21 @@ static int waypoint_around(const opfor_vk_ctx_t *ctx, const uint8_t *bf, int nbf
         while (j > 0 && len[j - 1] > d) {
             len[j] = len[j - 1];
             cand[j] = cand[j - 1];
+            ck[j] = ck[j - 1];
             j--;
         }
         len[j] = d;
         cand[j] = v;
+        ck[j] = k;
     }
     /* The shortest corner reachable in a straight line from which the way on is clear, else
        the shortest reachable one. */
     int fallback = -1;
     for (int j = 0; j < n; j++) {
-        if (move_blocker_in(ctx, bf, nbf, c, cand[j], r) >= 0)
+        uint8_t *rk = &reach[ck[j]];
+        if (!*rk)
+            *rk = move_blocker_in(ctx, bf, nbf, c, cand[j], r) >= 0 ? 2 : 1;
+        if (*rk == 2)
             continue;
         if (move_blocker_in(ctx, bf, nbf, cand[j], dest, r) < 0) {
             *via = cand[j];
@@ -1239,11 +1248,17 @@ static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
         uint8_t bf[OPFOR_MAX_FEATURES];
         int nbf = block_features(ctx, riders, bf);
         /* at most a few searches: each costs several sight-line tests */
+        uint8_t reach[OPFOR_POLY_MAX_PTS]; /* waypoint_around's memo for feature reach_fi */
+        int reach_fi = -1;
         for (int i = 0, tries = 0;
              nbf > 0 && i < nd && nw < VK_MAX_WAYPOINTS && tries < VK_MAX_WAYPOINTS; i++) {
             int fi = move_blocker_in(ctx, bf, nbf, g.c, dests[i], g.r);
+            if (fi >= 0 && fi != reach_fi) {
+                memset(reach, 0, sizeof reach);
+                reach_fi = fi;
+            }
             if (fi >= 0 && ++tries &&
-                waypoint_around(ctx, bf, nbf, fi, g.c, g.r, dests[i], &wvia[nw])) {
+                waypoint_around(ctx, bf, nbf, fi, g.c, g.r, dests[i], reach, &wvia[nw])) {
                 wdest[nw] = dests[i];
                 nw++;
             }

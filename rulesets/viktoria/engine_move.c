@@ -6,7 +6,8 @@
  * swept box meets a feature that affects movement, then by bisection over terrain paths.
  *
  * Speed without changing a result (tests/rulesets/test_engine_move_fast.c holds the plain
- * version): the movers are kept compact; the collision scan culls pairs that never meet;
+ * version): the movers are kept compact; the collision scan culls pairs that never meet,
+ * or meet only past the figures' allowance;
  * a bisection's path queries are skipped when the plan of its segment already knows their
  * answers; stragglers are judged by their neighbours first; mounting checks the bases near
  * the unit only.
@@ -119,7 +120,8 @@ typedef struct mover {
 } mover_t;
 
 /* Adds figure f with its terrain class tclass (terrain_class). */
-static void mover_add(mover_t *m, const opfor_vk_state_t *st, int f, float allow, int tclass) {
+static inline void mover_add(mover_t *m, const opfor_vk_state_t *st, int f, float allow,
+                             int tclass) {
     const opfor_figure_t *fg = &st->figures[f];
     int k = m->n++;
     m->idx[k] = f;
@@ -180,9 +182,15 @@ static float edge_limit(const opfor_vk_ctx_t *ctx, const mover_t *m, opfor_vec_t
  * pair is then skipped when the two centres pass further apart across the move than their
  * radii, the gap and VK_CULL_SLACK: its discriminant is then below zero by about
  * 8 * slack * |v|^2, far beyond its rounding (some 3e-6 |w|^2 |v|^2), so solving it would have
- * found no contact either. */
+ * found no contact either.
+ * Contacts after tneed do not matter to the caller: a figure, or a pair, that is ahead by
+ * more than its reach, VK_CULL_SLACK and the move up to the lesser of tmax and tneed cannot
+ * meet before then (its exact contact time is later by slack / |v|, far beyond the rounding
+ * of the solved one), nor touch now; so is a figure outside the box swept up to tneed padded
+ * by the reach of the largest base (1 in), the gap and the slack. The answer is thus the
+ * same below tneed, and at least tneed when it would have been. */
 static float collide_limit(const opfor_vk_state_t *st, const mover_t *m, opfor_vec_t v, float tmax,
-                           int contact_unit, int side) {
+                           float tneed, int contact_unit, int side) {
     if (tmax <= 0.0f)
         return 0.0f;
     /* swept box of the moving set, and the centroid */
@@ -200,6 +208,25 @@ static float collide_limit(const opfor_vk_state_t *st, const mover_t *m, opfor_v
             hiy = (y0 > y1 ? y0 : y1) + r;
         cx += x0;
         cy += y0;
+    }
+    if (tneed < tmax) {
+        /* and within the box swept up to tneed, padded by the slack: a figure outside it is
+           further than its reach all the way to tneed, so it could only be met after */
+        float lx = 1e30f, ly = 1e30f, hx = -1e30f, hy = -1e30f;
+        for (int k = 0; k < m->n; k++) {
+            float r = m->r[k] + VK_ENEMY_GAP + 1.0f + VK_CULL_SLACK;
+            float x0 = m->x[k], y0 = m->y[k], x1 = x0 + tneed * v.x, y1 = y0 + tneed * v.y;
+            float l = (x0 < x1 ? x0 : x1) - r, h = (x0 > x1 ? x0 : x1) + r;
+            lx = l < lx ? l : lx;
+            hx = h > hx ? h : hx;
+            l = (y0 < y1 ? y0 : y1) - r, h = (y0 > y1 ? y0 : y1) + r;
+            ly = l < ly ? l : ly;
+            hy = h > hy ? h : hy;
+        }
+        lox = lx > lox ? lx : lox;
+        loy = ly > loy ? ly : loy;
+        hix = hx < hix ? hx : hix;
+        hiy = hy < hiy ? hy : hiy;
     }
     float a = opfor_vdot(v, v);
     if (a <= 0.0f)
@@ -238,11 +265,15 @@ static float collide_limit(const opfor_vk_state_t *st, const mover_t *m, opfor_v
             int enemy = st->units[of->unit].side != side;
             float gap = (enemy && of->unit != contact_unit) ? VK_ENEMY_GAP : 0.0f;
             float ro = vk_radius(of);
+            float ox = of->pos.x, oy = of->pos.y;
+            /* ahead of every mover by more than the move left (tmax, as contacts cut it) */
+            float al = (ox - c0.x) * v.x + (oy - c0.y) * v.y, tc = tmax < tneed ? tmax : tneed;
+            if (al - (rc + ro + gap + VK_CULL_SLACK) * lv > tc * a)
+                continue;
             float reach = rc + ro + gap + 0.01f;
             opfor_pt_t q = opfor_seg_closest(c0, c1, of->pos);
             if (opfor_dist2(q, of->pos) > reach * reach)
                 continue;
-            float ox = of->pos.x, oy = of->pos.y;
             float cr = (ox - c0.x) * v.y - (oy - c0.y) * v.x, og = (ro + gap) * lv;
             for (int k = 0; k < m->n; k++) {
                 float e = cr - lat[k], el = lim[k] + og;
@@ -253,6 +284,8 @@ static float collide_limit(const opfor_vk_state_t *st, const mover_t *m, opfor_v
                 float b = 2.0f * opfor_vdot(w, v);
                 if (b >= 0.0f)
                     continue; /* moving apart (or sideways): never closer than now */
+                if (-0.5f * b - (R + VK_CULL_SLACK) * lv > (tmax < tneed ? tmax : tneed) * a)
+                    continue; /* ahead by more than the move left */
                 float c = opfor_vdot(w, w) - R * R;
                 if (c <= 0.0f)
                     return 0.0f; /* already touching and closing in: cannot move this way */
@@ -630,9 +663,11 @@ static float move_set(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, mover_t *
         return 0.0f;
     float t = 1.0f;
     t = edge_limit(ctx, m, v, t);
-    t = collide_limit(st, m, v, t, contact_unit, side);
     /* back off a hair from a contact so bases touch rather than overlap */
     float eps = VK_EPS / len;
+    /* A contact at or beyond tneed leaves the move to the allowance (below): backed off by
+       eps it is still a quarter inch past minallow, so the exact time does not matter. */
+    t = collide_limit(st, m, v, t, (minallow + 0.25f) / len + eps, contact_unit, side);
     int limited_by_contact = t < 1.0f;
     if (limited_by_contact)
         t = t > eps ? t - eps : 0.0f;

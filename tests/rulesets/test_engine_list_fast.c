@@ -3,11 +3,13 @@
  * The legal list (engine.c) measures the acting unit in one pass and keeps a profile of its
  * living figures (or-ed flags, weapons and skills, counts), then skips every helper whose
  * answer the profile shows must be no. Its waypoint search sorts out once the features that can
- * stop the unit and tests a formation's centre line and flanks against those alone. Games must
- * not change, so this compares both with the plain computations: the profile with the helpers
- * on thousands of units from random games with their figures' flags, skills and weapons
- * scrambled, and the blocker search with the three-line scan it replaced over many random
- * segments on the built-in table and on random crowded tables.
+ * stop the unit and tests a formation's centre line and flanks against those alone, and the
+ * searches round one feature for several destinations share which of its corners the unit can
+ * reach. Games must not change, so this compares them with the plain computations: the profile
+ * with the helpers on thousands of units from random games with their figures' flags, skills
+ * and weapons scrambled, the blocker search with the three-line scan it replaced over many
+ * random segments on the built-in table and on random crowded tables, and the listed ways
+ * round with a search that tests every corner afresh.
  */
 #include "rulesets/vk_fixture.h"
 
@@ -174,6 +176,110 @@ static void list_fast_move_blocker_matches_reference(void **state) {
     free(sc);
 }
 
+/* ---------------------------------------------------------------- the waypoints */
+
+/* Whether some living figure of u has any of the flags in m (the plain loop). */
+static int any_living_flag(const opfor_vk_state_t *st, int u, unsigned m) {
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (st->figures[i].flags & m))
+            return 1;
+    return 0;
+}
+
+static opfor_pt_t ref_clamp(const opfor_vk_ctx_t *ctx, opfor_pt_t p) {
+    float w = ctx->sc.table.width, d = ctx->sc.table.depth;
+    p.x = p.x < 1.0f ? 1.0f : p.x;
+    p.y = p.y < 1.0f ? 1.0f : p.y;
+    p.x = p.x > w - 1.0f ? w - 1.0f : p.x;
+    p.y = p.y > d - 1.0f ? d - 1.0f : p.y;
+    return p;
+}
+
+/* The way round feature fi for a unit (centre c, radius r) heading for dest, as first
+ * written: every corner's reach tested afresh. */
+static int ref_waypoint(const opfor_vk_ctx_t *ctx, int riders, int fi, opfor_pt_t c, float r,
+                        opfor_pt_t dest, opfor_pt_t *via) {
+    const opfor_terrain_feature_t *f = &ctx->sc.table.features[fi];
+    opfor_pt_t mid = opfor_pt(0.5f * (f->lo.x + f->hi.x), 0.5f * (f->lo.y + f->hi.y));
+    float off = r + 1.0f + (f->shape == OPFOR_SHAPE_LINE ? 0.5f * f->width : 0.0f);
+    opfor_pt_t cand[OPFOR_POLY_MAX_PTS];
+    float len[OPFOR_POLY_MAX_PTS];
+    int n = 0;
+    for (int k = 0; k < f->npts; k++) {
+        opfor_pt_t p = f->pts[k];
+        opfor_vec_t out = opfor_vnorm(opfor_vsub(p, mid));
+        if (f->shape == OPFOR_SHAPE_LINE && f->npts >= 2 && (k == 0 || k == f->npts - 1))
+            out = opfor_vnorm(opfor_vsub(p, f->pts[k == 0 ? 1 : f->npts - 2]));
+        else if (f->shape == OPFOR_SHAPE_LINE)
+            continue;
+        if (out.x == 0.0f && out.y == 0.0f)
+            continue;
+        opfor_pt_t v = ref_clamp(ctx, opfor_vadd(p, opfor_vscale(out, off)));
+        float d = opfor_dist(c, v) + opfor_dist(v, dest);
+        int j = n++;
+        while (j > 0 && len[j - 1] > d) {
+            len[j] = len[j - 1];
+            cand[j] = cand[j - 1];
+            j--;
+        }
+        len[j] = d;
+        cand[j] = v;
+    }
+    int fallback = -1;
+    for (int j = 0; j < n; j++) {
+        if (vk_move_blocker_wide(ctx, c, cand[j], r, riders) >= 0)
+            continue;
+        if (vk_move_blocker_wide(ctx, cand[j], dest, r, riders) < 0) {
+            *via = cand[j];
+            return 1;
+        }
+        if (fallback < 0)
+            fallback = j;
+    }
+    if (fallback < 0)
+        return 0;
+    *via = cand[fallback];
+    return 1;
+}
+
+/* Checks the acting unit's listed ways round (ADVANCE with a waypoint) against the plain
+ * search over its listed destinations; returns how many it listed. */
+static int check_waypoints(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
+                           const opfor_vk_action_t *acts, int n) {
+    int u = st->cur;
+    if (u == OPFOR_VK_NONE || vk_craft(ctx, st, u) != VK_CRAFT_NONE)
+        return 0;
+    opfor_pt_t dests[32], wd[32], wv[32];
+    int nd = 0, nw = 0;
+    for (int i = 0; i < n; i++) {
+        if (acts[i].kind != OPFOR_VK_ADVANCE || acts[i].unit != u)
+            continue;
+        if (acts[i].flags == 0 && nd < 32)
+            dests[nd++] = acts[i].dest;
+        else if (acts[i].flags == OPFOR_VK_AF_VIA && nw < 32) {
+            wd[nw] = acts[i].dest;
+            wv[nw++] = acts[i].via;
+        }
+    }
+    vk_ugeo_t g;
+    vk_unit_geo(st, u, &g);
+    int riders = any_living_flag(st, u, OPFOR_FIG_MOUNTED | OPFOR_FIG_EQUIPMENT);
+    int k = 0;
+    for (int i = 0, tries = 0; i < nd && k < VK_MAX_WAYPOINTS && tries < VK_MAX_WAYPOINTS; i++) {
+        int fi = vk_move_blocker_wide(ctx, g.c, dests[i], g.r, riders);
+        opfor_pt_t via;
+        if (fi >= 0 && ++tries && ref_waypoint(ctx, riders, fi, g.c, g.r, dests[i], &via)) {
+            assert_true(k < nw);
+            assert_memory_equal(&wd[k], &dests[i], sizeof via);
+            assert_memory_equal(&wv[k], &via, sizeof via);
+            k++;
+        }
+    }
+    assert_int_equal(k, nw);
+    return nw;
+}
+
 /* ---------------------------------------------------------------- the unit profile */
 
 /* Figures' flags, skills and weapons scrambled: the rare properties the profile looks for
@@ -203,15 +309,6 @@ static void scramble(opfor_rng_t *r, opfor_vk_state_t *st) {
     for (int u = 0; u < st->nunits; u++)
         if (opfor_rng_below(r, 8) == 0)
             st->units[u].flags ^= OPFOR_UNIT_GENERAL;
-}
-
-/* Whether some living figure of u has any of the flags in m (the plain loop). */
-static int any_living_flag(const opfor_vk_state_t *st, int u, unsigned m) {
-    const opfor_unit_t *un = &st->units[u];
-    for (int i = un->first; i < un->first + un->count; i++)
-        if (vk_alive(st, i) && (st->figures[i].flags & m))
-            return 1;
-    return 0;
 }
 
 /* Checks every unit's profile against the helpers; returns how many skips it would allow. */
@@ -265,13 +362,14 @@ static void list_fast_profile_matches_helpers(void **state) {
     assert_non_null(st);
     assert_non_null(tmp);
     opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
-    int games = (int)(20 * fx_scale()) + 2, checked = 0, skips = 0;
+    int games = (int)(20 * fx_scale()) + 2, checked = 0, skips = 0, ways = 0;
     for (int g = 0; g < games; g++) {
         opfor_vk_state_init(ctx, st, (uint64_t)g + 100);
         for (int step = 0; step < 4000 && opfor_vk_current(ctx, st) != OPFOR_VK_TERMINAL; step++) {
             int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
             assert_true(n > 0);
             if (st->phase == OPFOR_VK_PH_ACTION) {
+                ways += check_waypoints(ctx, st, acts, n);
                 skips += check_profiles(ctx, st);
                 memcpy(tmp, st, sizeof *tmp);
                 scramble(&jr, tmp);
@@ -286,6 +384,7 @@ static void list_fast_profile_matches_helpers(void **state) {
     }
     assert_true(checked > 4000 * fx_scale());
     assert_true(skips > checked);
+    assert_true(ways > 0); /* the listing's ways round checked too */
     free(st);
     free(tmp);
     opfor_vk_ctx_free(ctx);

@@ -1,14 +1,15 @@
 /* tests/rulesets/test_engine_move_fast.c — the fast movement code as the plain version.
  *
  * Movement (rulesets/viktoria/engine_move.c) answers from compact copies, culls and plans: the
- * collision scan skips pairs that never meet, a bisection's terrain path queries are answered
- * by the plan of its segment when it knows them, stragglers are judged by their neighbours
- * first, and mounting checks only the bases near.
- * Games must not change, so this runs every entry point (a unit's move, one figure's move,
- * coherency, mounting) on copies of thousands of positions from random games, shaken as well,
- * against the code as first written (below, unchanged), and asserts the same answers and the
- * same states to the bit. Three tables: the built-in encounter, the machines demo with the
- * special rules, and a busy table (every kind of feature, enough for the terrain grid).
+ * collision scan skips pairs that never meet or meet only past the allowance (single figures
+ * are also sent at others with an allowance near the distance to contact, so the two tie), a
+ * bisection's terrain path queries are answered by the plan of its segment when it knows them,
+ * stragglers are judged by their neighbours first, and mounting checks only the bases near. Games
+ * must not change, so this runs every entry point (a unit's move, one figure's move, coherency,
+ * mounting) on copies of thousands of positions from random games, shaken as well, against the code
+ * as first written (below, unchanged), and asserts the same answers and the same states to the bit.
+ * Three tables: the built-in encounter, the machines demo with the special rules, and a busy table
+ * (every kind of feature, enough for the terrain grid).
  */
 #include "rulesets/vk_fixture.h"
 
@@ -629,9 +630,15 @@ static int compare_one(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, op
         int f = rand_fig(st, r, u), o = (int)opfor_rng_below(r, (uint32_t)st->nfigures);
         if (f < 0)
             return 0;
-        opfor_pt_t p =
-            opfor_rng_below(r, 2) ? st->figures[o].pos : rand_pt(ctx, r, st->figures[f].pos, 10.0f);
+        int aim = (int)opfor_rng_below(r, 2);
+        opfor_pt_t p = aim ? st->figures[o].pos : rand_pt(ctx, r, st->figures[f].pos, 10.0f);
         float allow = (float)opfor_rng_unit(r) * 14.0f;
+        if (aim && o != f && opfor_rng_below(r, 2)) {
+            /* an allowance near the distance to contact: the contact and the allowance tie */
+            allow = opfor_dist(st->figures[f].pos, p) - vk_radius(&st->figures[f]) -
+                    vk_radius(&st->figures[o]) + ((float)opfor_rng_unit(r) - 0.5f) * 0.6f;
+            allow = allow < 0.0f ? 0.0f : allow;
+        }
         x = vk_move_figure(ctx, a, f, p, allow, contact);
         y = ref_move_figure(ctx, b, f, p, allow, contact);
         break;
