@@ -101,9 +101,12 @@
  * a move's path queries look only at the features in its swept box (opfor_terrain_path_in);
  * each figure's last successful path test in a move is reused when the formation's final
  * fraction is the one tested; nearest pairs and coherency scan compact copies of the living
- * positions in index order; a listing measures only the units it needs (the unit, the enemies,
- * merge partners). tests/core/test_terrain_fast.c and tests/rulesets/test_engine_fast.c
- * compare these with the plain versions over thousands of random positions. The time goes,
+ * positions in index order; a listing measures each unit it needs once (compact copies padded
+ * to groups of four lanes) and skips the helpers the acting unit's profile (vk_uprof_t) shows
+ * must say no; collisions beyond the smallest allowance are left unsolved (the move stops
+ * there anyway); the play loops apply listed actions unchecked (opfor_vk_apply_listed).
+ * tests/core/test_terrain_fast.c, test_terrain_ref.c and tests/rulesets/test_engine_*_fast.c
+ * compare these with the original code over thousands of random positions. The time goes,
  * roughly a third each, to listing (nearest pairs to every enemy unit, their sight lines, the
  * move destinations' blockers), to movement (collisions with every base, per-figure terrain
  * paths with a bisection where terrain stops a figure) and to the rest of apply (fire per
