@@ -126,14 +126,8 @@ static int check_all_pairs(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st
 
 static void engine_fast_nearest_pair_matches_reference(void **state) {
     (void)state;
-    opfor_scenario_t *sc = calloc(1, sizeof *sc);
-    assert_non_null(sc);
-    opfor_diag_t d;
-    opfor_viktoria_model_t m;
-    opfor_vk_ctx_t *ctx = NULL;
-    assert_int_equal(opfor_viktoria_builtin_load("competitive_default", sc, &d), 0);
-    assert_int_equal(opfor_viktoria_model_default(&m, &d), 0);
-    assert_int_equal(opfor_vk_ctx_init(&ctx, sc, &m, NULL, &d), 0);
+    opfor_scenario_t *sc = fx_builtin("competitive_default");
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_rng_t pr, jr;
     opfor_rng_seed(&pr, 5, 1);
     opfor_rng_seed(&jr, 6, 1);

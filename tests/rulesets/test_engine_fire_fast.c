@@ -1192,10 +1192,7 @@ static long run_games(opfor_scenario_t *sc, const opfor_vk_options_t *opt, int g
 
 static void engine_fire_fast_default_matches_plain(void **state) {
     (void)state;
-    opfor_scenario_t *sc = calloc(1, sizeof *sc);
-    assert_non_null(sc);
-    opfor_diag_t d;
-    assert_int_equal(opfor_viktoria_builtin_load("competitive_default", sc, &d), 0);
+    opfor_scenario_t *sc = fx_builtin("competitive_default");
     int games = (int)(24 * fx_scale()) + 2;
     long checks = run_games(sc, NULL, games, 11);
     assert_true(checks > 20000 * fx_scale());

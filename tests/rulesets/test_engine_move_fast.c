@@ -722,10 +722,7 @@ static int compare_games(const opfor_scenario_t *sc, int specials, int games, ui
 
 static void move_fast_encounter(void **state) {
     (void)state;
-    opfor_scenario_t *sc = calloc(1, sizeof *sc);
-    assert_non_null(sc);
-    opfor_diag_t d;
-    assert_int_equal(opfor_viktoria_builtin_load("competitive_default", sc, &d), 0);
+    opfor_scenario_t *sc = fx_builtin("competitive_default");
     int games = (int)(16 * fx_scale()) + 2;
     assert_true(compare_games(sc, 0, games, 11) > 4000 * fx_scale());
     assert_true(compare_games(sc, 1, games / 2 + 1, 12) > 2000 * fx_scale());

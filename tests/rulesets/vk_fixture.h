@@ -21,6 +21,7 @@
 #include "opfor/scenario.h"
 #include "opfor/terrain.h"
 #include "opfor/unit.h"
+#include "opfor/viktoria/builtin.h"
 #include "opfor/viktoria/engine.h"
 #include "opfor/viktoria/model.h"
 
@@ -53,6 +54,17 @@ static inline opfor_scenario_t *fx_new(float w, float d) {
     snprintf(sc->sides[1].name, sizeof sc->sides[1].name, "Red");
     sc->sides[0].edge = OPFOR_EDGE_BOTTOM;
     sc->sides[1].edge = OPFOR_EDGE_TOP;
+    return sc;
+}
+
+/* A built-in scenario by name ("competitive_default", "patrol_default"); free with
+ * opfor_scenario_free and free. */
+static inline opfor_scenario_t *fx_builtin(const char *name) {
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    assert_non_null(sc);
+    opfor_diag_t d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(opfor_viktoria_builtin_load(name, sc, &d), 0);
     return sc;
 }
 
