@@ -564,10 +564,11 @@ void opfor_vk_state_init(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, uint64
 
 /* ---------------------------------------------------------------- ending */
 
-/* Units of each side still in the fight (generals apart), in one pass. */
-static void side_units(const opfor_vk_state_t *st, int n[2]) {
+/* Units of each side still in the fight (generals apart), in one pass; with any_only, stops
+ * once both sides have one (only whether each count is zero is then right). */
+static void side_units(const opfor_vk_state_t *st, int n[2], int any_only) {
     n[0] = n[1] = 0;
-    for (int u = 0; u < st->nunits; u++)
+    for (int u = 0; u < st->nunits && !(any_only && n[0] && n[1]); u++)
         if (!(st->units[u].flags & OPFOR_UNIT_GENERAL) &&
             (vk_unit_active(st, u) || vk_air_away(st, u)))
             n[st->units[u].side & 1]++;
@@ -603,24 +604,12 @@ static void scores(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int ou
     out[1] += st->colours_taken[1];
 }
 
-/* Whether each side still has a unit in the fight (side_units above zero), stopping once both
- * are known. */
-static void sides_in_fight(const opfor_vk_state_t *st, int in[2]) {
-    in[0] = in[1] = 0;
-    for (int u = 0; u < st->nunits && !(in[0] && in[1]); u++) {
-        int s = st->units[u].side & 1;
-        if (!in[s] && !(st->units[u].flags & OPFOR_UNIT_GENERAL) &&
-            (vk_unit_active(st, u) || vk_air_away(st, u)))
-            in[s] = 1;
-    }
-}
-
 /* Ends the game when a side has no units left or the turn limit has passed. Returns 1 when
  * over. */
 static int check_end(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int turn_over,
                      opfor_vk_events_t *ev) {
     int n[2]; /* only whether each is zero matters */
-    sides_in_fight(st, n);
+    side_units(st, n, 1);
     int n0 = n[0], n1 = n[1];
     int over = 0, winner = -2;
     /* A side that may still gain units (a mode's reinforcements) has not lost yet. */
@@ -690,7 +679,7 @@ void opfor_vk_result(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfo
         else if (vk_alive(st, i) && vk_unit_active(st, st->figures[i].unit))
             r->alive[s]++;
     }
-    side_units(st, r->units);
+    side_units(st, r->units, 0);
     r->turn = st->turn;
 }
 
@@ -767,16 +756,9 @@ static void end_activation(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfo
     vk_morale_after(ctx, st, ev);
     for (int u = 0; u < st->nunits; u++) {
         st->ux[u].flags &= (uint8_t)~OPFOR_VK_UX_CHARGED;
-        if (st->ux[u].removed || (st->units[u].flags & OPFOR_UNIT_OFF_TABLE))
-            continue; /* not active */
-        /* A living person with the leader skill: the unit is active and vk_promote would find
-           it and do nothing. */
-        const opfor_unit_t *un = &st->units[u];
-        int led = 0;
-        for (int i = un->first, e = un->first + un->count; i < e && !led; i++)
-            led = (st->figures[i].skills & OPFOR_S_LEADER) && vk_alive(st, i) &&
-                  vk_is_person(&st->figures[i]);
-        if (!led && vk_unit_active(st, u))
+        /* vk_unit_active apart from its living-person scan: vk_promote looks for a living
+           leader first and promotes only a living person, so it does nothing without one */
+        if (!st->ux[u].removed && !(st->units[u].flags & OPFOR_UNIT_OFF_TABLE))
             vk_promote(st, u, ev);
     }
     vk_melee_refresh(st);
