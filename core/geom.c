@@ -184,21 +184,8 @@ int opfor_seg_circle(opfor_pt_t a, opfor_pt_t b, opfor_pt_t c, float r, float *t
 
 /* ---- polygons ---- */
 
-int opfor_poly_contains(const opfor_pt_t *pts, int n, opfor_pt_t p) {
-    n = clamp_n(n);
-    if (n < 3)
-        return 0;
-    int inside = 0;
-    for (int i = 0, j = n - 1; i < n; j = i++) {
-        opfor_pt_t pi = pts[i], pj = pts[j];
-        if ((pi.y > p.y) != (pj.y > p.y)) {
-            float x = (pj.x - pi.x) * (p.y - pi.y) / (pj.y - pi.y) + pi.x;
-            if (p.x < x)
-                inside = !inside;
-        }
-    }
-    return inside;
-}
+/* (opfor_poly_contains, opfor_poly_seg_crosses and opfor_poly_seg_params are inline in geom.h:
+   core/terrain.c runs them in its loops over features) */
 
 float opfor_poly_area2(const opfor_pt_t *pts, int n) {
     n = clamp_n(n);
@@ -235,36 +222,12 @@ float opfor_poly_dist_pt(const opfor_pt_t *pts, int n, opfor_pt_t p) {
     return m;
 }
 
-int opfor_poly_seg_params(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b, float *ts,
-                          int max) {
-    n = clamp_n(n);
-    int k = 0;
-    if (n < 3)
-        return 0;
-    for (int i = 0, j = n - 1; i < n && k < max; j = i++) {
-        float t;
-        if (opfor_seg_intersect(a, b, pts[j], pts[i], &t, NULL))
-            ts[k++] = t;
-    }
-    return k;
-}
-
 int opfor_poly_seg_intersects(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b) {
     n = clamp_n(n);
     if (n < 3)
         return 0;
     if (opfor_poly_contains(pts, n, a) || opfor_poly_contains(pts, n, b))
         return 1;
-    for (int i = 0, j = n - 1; i < n; j = i++)
-        if (opfor_seg_intersect(a, b, pts[j], pts[i], NULL, NULL))
-            return 1;
-    return 0;
-}
-
-int opfor_poly_seg_crosses(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b) {
-    n = clamp_n(n);
-    if (n < 3)
-        return 0;
     for (int i = 0, j = n - 1; i < n; j = i++)
         if (opfor_seg_intersect(a, b, pts[j], pts[i], NULL, NULL))
             return 1;

@@ -8,7 +8,7 @@
  * The rules engine calls these in its hottest loops, so they are tuned without changing a
  * bit of any answer (tests/core/test_terrain_ref.c keeps the plain code to compare with): the
  * segment's terms of the rejects are computed once per query, not once per feature; the
- * polygon tests of area features are inline copies of geom.c's (the same arithmetic); a
+ * polygon tests of area features are geom.h's inline ones; a
  * building on a path has its outline crossed once for both "does the path enter it" and
  * "how many crossings"; and a point is tested against a line piece by piece, far pieces
  * skipped.
@@ -184,58 +184,13 @@ static inline int seg_box_apart(const seg_box_t *s, opfor_pt_t lo, opfor_pt_t hi
 
 static int seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b);
 
-/* opfor_poly_contains(f->pts, f->npts, p), inline: the same even-odd count with the same
- * arithmetic. */
-static inline int poly_in(const opfor_terrain_feature_t *f, opfor_pt_t p) {
-    int n = f->npts > OPFOR_POLY_MAX_PTS ? OPFOR_POLY_MAX_PTS : f->npts;
-    if (n < 3)
-        return 0;
-    int inside = 0;
-    for (int i = 0, j = n - 1; i < n; j = i++) {
-        opfor_pt_t pi = f->pts[i], pj = f->pts[j];
-        if ((pi.y > p.y) != (pj.y > p.y)) {
-            float x = (pj.x - pi.x) * (p.y - pi.y) / (pj.y - pi.y) + pi.x;
-            if (p.x < x)
-                inside = !inside;
-        }
-    }
-    return inside;
-}
-
 /* opfor_poly_contains for an area feature, with its box first: a point clearly outside the
  * box is outside the polygon (no edge straddles it, or an even number do). */
 static inline int area_contains(const opfor_terrain_feature_t *f, opfor_pt_t p) {
     if (p.x < f->lo.x - APART || p.x > f->hi.x + APART || p.y < f->lo.y - APART ||
         p.y > f->hi.y + APART)
         return 0;
-    return poly_in(f, p);
-}
-
-/* opfor_poly_seg_crosses for an area feature, inline here for the loops over features: whether
- * segment a-b meets an edge of the outline (the same edges, tests and answer). */
-static inline int area_crosses(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
-    int n = f->npts > OPFOR_POLY_MAX_PTS ? OPFOR_POLY_MAX_PTS : f->npts;
-    if (n < 3)
-        return 0;
-    for (int i = 0, j = n - 1; i < n; j = i++)
-        if (opfor_seg_intersect(a, b, f->pts[j], f->pts[i], NULL, NULL))
-            return 1;
-    return 0;
-}
-
-/* opfor_poly_seg_params for an area feature, inline here: the parameters along a-b where it
- * crosses the outline's edges, in edge order (room for OPFOR_POLY_MAX_PTS in ts). */
-static inline int area_params(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b,
-                              float *ts) {
-    int n = f->npts > OPFOR_POLY_MAX_PTS ? OPFOR_POLY_MAX_PTS : f->npts, k = 0;
-    if (n < 3)
-        return 0;
-    for (int i = 0, j = n - 1; i < n; j = i++) {
-        float t;
-        if (opfor_seg_intersect(a, b, f->pts[j], f->pts[i], &t, NULL))
-            ts[k++] = t;
-    }
-    return k;
+    return opfor_poly_contains(f->pts, f->npts, p);
 }
 
 /* Whether p lies within width / 2 of line feature f: opfor_polyline_dist_pt(...) <= width / 2,
@@ -266,7 +221,7 @@ static int line_contains(const opfor_terrain_feature_t *f, opfor_pt_t p) {
 /* opfor_feature_contains once p is known to lie in f's box. */
 static int feature_contains_boxed(const opfor_terrain_feature_t *f, opfor_pt_t p) {
     if (f->shape == OPFOR_SHAPE_AREA)
-        return poly_in(f, p);
+        return opfor_poly_contains(f->pts, f->npts, p);
     return line_contains(f, p);
 }
 
@@ -409,8 +364,8 @@ int opfor_feature_seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opf
 /* Whether segment a-b enters feature f at all. */
 static int seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
     if (f->shape == OPFOR_SHAPE_AREA) /* opfor_poly_seg_intersects, boxes first */
-        return f->npts >= 3 &&
-               (area_contains(f, a) || area_contains(f, b) || area_crosses(f, a, b));
+        return f->npts >= 3 && (area_contains(f, a) || area_contains(f, b) ||
+                                opfor_poly_seg_crosses(f->pts, f->npts, a, b));
     return opfor_polyline_seg_dist(f->pts, f->npts, a, b) <= 0.5f * f->width;
 }
 
@@ -418,7 +373,8 @@ static int seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t
  * area blocks unless either end stands inside it (the same as opfor_poly_seg_intersects with
  * both ends outside). */
 static inline int area_blocks(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
-    return !area_contains(f, a) && !area_contains(f, b) && area_crosses(f, a, b);
+    return !area_contains(f, a) && !area_contains(f, b) &&
+           opfor_poly_seg_crosses(f->pts, f->npts, a, b);
 }
 
 /* Feature f's part in the sight line a-b (Viktoria! IX), for the loops of opfor_terrain_los_r
@@ -538,7 +494,7 @@ static int crossings(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t 
     float ts[OPFOR_POLY_MAX_PTS];
     int n = 0;
     if (f->shape == OPFOR_SHAPE_AREA) {
-        n = area_params(f, a, b, ts);
+        n = opfor_poly_seg_params(f->pts, f->npts, a, b, ts, OPFOR_POLY_MAX_PTS);
     } else {
         for (int i = 1; i < f->npts; i++) {
             float t;
@@ -587,7 +543,7 @@ static int path_impl(const opfor_table_t *t, const uint8_t *idx, int n_idx, opfo
                parameters count the obstacle crossings, and any crossing is seg_enters' edge
                half, so the ends are tested only when there is none. */
             float ts[OPFOR_POLY_MAX_PTS];
-            int n = area_params(f, a, b, ts);
+            int n = opfor_poly_seg_params(f->pts, f->npts, a, b, ts, OPFOR_POLY_MAX_PTS);
             if ((closed || closed_m) && (n > 0 || area_contains(f, a) || area_contains(f, b))) {
                 if (closed)
                     p.impassable = 1;
@@ -614,7 +570,7 @@ static int path_impl(const opfor_table_t *t, const uint8_t *idx, int n_idx, opfo
                     err = OPFOR_EFULL;
                     continue;
                 }
-                int n = area_params(f, a, b, br + nb);
+                int n = opfor_poly_seg_params(f->pts, f->npts, a, b, br + nb, OPFOR_POLY_MAX_PTS);
                 nb += n;
                 /* A path wholly inside the area crosses no edge but is still in it. */
                 used = n > 0 || area_contains(f, a);

@@ -229,7 +229,21 @@ static inline int opfor_bases_overlap(opfor_pt_t c1, float r1, opfor_pt_t c2, fl
 
 /* Whether p is inside the polygon (even-odd rule; points exactly on an edge may go either
  * way, but always the same way). */
-int opfor_poly_contains(const opfor_pt_t *pts, int n, opfor_pt_t p);
+static inline int opfor_poly_contains(const opfor_pt_t *pts, int n, opfor_pt_t p) {
+    n = n > OPFOR_POLY_MAX_PTS ? OPFOR_POLY_MAX_PTS : n;
+    if (n < 3)
+        return 0;
+    int inside = 0;
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        opfor_pt_t pi = pts[i], pj = pts[j];
+        if ((pi.y > p.y) != (pj.y > p.y)) {
+            float x = (pj.x - pi.x) * (p.y - pi.y) / (pj.y - pi.y) + pi.x;
+            if (p.x < x)
+                inside = !inside;
+        }
+    }
+    return inside;
+}
 /* Twice the signed area (positive when counter-clockwise). */
 float opfor_poly_area2(const opfor_pt_t *pts, int n);
 /* Bounding box of the points. */
@@ -240,11 +254,30 @@ float opfor_poly_dist_pt(const opfor_pt_t *pts, int n, opfor_pt_t p);
 int opfor_poly_seg_intersects(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b);
 /* Whether segment a-b crosses or touches an edge of the polygon (the edge half of
  * opfor_poly_seg_intersects, for callers that test the end points themselves). */
-int opfor_poly_seg_crosses(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b);
+static inline int opfor_poly_seg_crosses(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b) {
+    n = n > OPFOR_POLY_MAX_PTS ? OPFOR_POLY_MAX_PTS : n;
+    if (n < 3)
+        return 0;
+    for (int i = 0, j = n - 1; i < n; j = i++)
+        if (opfor_seg_intersect(a, b, pts[j], pts[i], NULL, NULL))
+            return 1;
+    return 0;
+}
 /* Writes into ts (room for max) the parameters along a-b where it crosses the polygon's
  * edges, unsorted; returns how many (at most max, and at most n). */
-int opfor_poly_seg_params(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b, float *ts,
-                          int max);
+static inline int opfor_poly_seg_params(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b,
+                                        float *ts, int max) {
+    n = n > OPFOR_POLY_MAX_PTS ? OPFOR_POLY_MAX_PTS : n;
+    int k = 0;
+    if (n < 3)
+        return 0;
+    for (int i = 0, j = n - 1; i < n && k < max; j = i++) {
+        float t;
+        if (opfor_seg_intersect(a, b, pts[j], pts[i], &t, NULL))
+            ts[k++] = t;
+    }
+    return k;
+}
 /* Length in inches of the part of segment a-b inside the polygon. */
 float opfor_poly_seg_length_inside(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b);
 /* Whether the disc (c, r) overlaps the polygon at all (centre inside, or an edge within r). */
