@@ -6,8 +6,9 @@
  * swept box meets a feature that affects movement, then by bisection over terrain paths.
  *
  * Speed without changing a result (tests/rulesets/test_engine_move_fast.c holds the plain
- * version): the movers are kept compact; the collision scan culls pairs that never meet,
- * or meet only past the figures' allowance;
+ * version): the movers are kept compact, with their extreme coordinates, from which the swept
+ * boxes and the table edge are judged without a pass over them; the collision scan culls
+ * pairs that never meet, or meet only past the figures' allowance;
  * a bisection's path queries are skipped when the plan of its segment already knows their
  * answers; stragglers are judged by their neighbours first; mounting checks the bases near
  * the unit only.
@@ -112,12 +113,29 @@ typedef struct mover {
     uint8_t limbered[OPFOR_MAX_FIGURES];
     uint32_t mask[OPFOR_MAX_FIGURES / 32]; /* moving figures, excluded from collisions */
     int skip0, skip1; /* figures [skip0, skip1) are all moving or not alive (may be empty) */
-    int nfeat;        /* movement features the swept box meets */
+    /* the least and greatest x and y of the movers (kept exact as they move: adding the same
+       float to every coordinate keeps their order), the largest radius, and whether roads
+       change a path's cost for one of them */
+    float bx0, by0, bx1, by1, rmax;
+    int roads;
+    int nfeat; /* movement features the swept box meets */
     uint8_t feat[OPFOR_MAX_FEATURES];
     float fbox[OPFOR_MAX_FEATURES][4]; /* their boxes padded (seg_near_feature): lo x y, hi x y */
     int npfeat;                        /* features a path query in the swept box must see: */
     uint8_t pfeat[OPFOR_MAX_FEATURES]; /* feat, plus roads that do not matter to this set */
 } mover_t;
+
+/* An empty moving set; figures [skip0, skip1) its own run (mover_t). */
+static void mover_init(mover_t *m, int skip0, int skip1) {
+    m->n = 0;
+    memset(m->mask, 0, sizeof m->mask);
+    m->skip0 = skip0;
+    m->skip1 = skip1;
+    m->bx0 = m->by0 = 1e30f;
+    m->bx1 = m->by1 = -1e30f;
+    m->rmax = 0.0f;
+    m->roads = 0;
+}
 
 /* Adds figure f with its terrain class tclass (terrain_class). */
 static inline void mover_add(mover_t *m, const opfor_vk_state_t *st, int f, float allow,
@@ -134,6 +152,12 @@ static inline void mover_add(mover_t *m, const opfor_vk_state_t *st, int f, floa
     m->limbered[k] = (uint8_t)((fg->flags & OPFOR_FIG_EQUIPMENT) &&
                                (st->units[fg->unit].flags & OPFOR_UNIT_LIMBERED));
     m->mask[f >> 5] |= 1u << (f & 31);
+    m->bx0 = fg->pos.x < m->bx0 ? fg->pos.x : m->bx0;
+    m->bx1 = fg->pos.x > m->bx1 ? fg->pos.x : m->bx1;
+    m->by0 = fg->pos.y < m->by0 ? fg->pos.y : m->by0;
+    m->by1 = fg->pos.y > m->by1 ? fg->pos.y : m->by1;
+    m->rmax = m->r[k] > m->rmax ? m->r[k] : m->rmax;
+    m->roads |= tclass == TC_TRANSPORT || m->limbered[k];
 }
 
 static int moving(const mover_t *m, int f) {
@@ -154,6 +178,12 @@ static float path_cost(const opfor_path_t *p, int tclass, int limbered) {
 /* Largest t in [0, tmax] such that moving every figure by t*v keeps it on the table. */
 static float edge_limit(const opfor_vk_ctx_t *ctx, const mover_t *m, opfor_vec_t v, float tmax) {
     float W = ctx->sc.table.width, D = ctx->sc.table.depth;
+    /* The loop changes nothing when the extreme movers stay clear at tmax: x + tmax * v.x is
+       no more than for the greatest x, and W - r no less than for the largest radius. */
+    float cx = tmax * v.x, cy = tmax * v.y, rm = m->rmax;
+    if (!(v.x > 0.0f && m->bx1 + cx > W - rm) && !(v.x < 0.0f && m->bx0 + cx < rm) &&
+        !(v.y > 0.0f && m->by1 + cy > D - rm) && !(v.y < 0.0f && m->by0 + cy < rm) && tmax >= 0.0f)
+        return tmax;
     for (int k = 0; k < m->n; k++) {
         float r = m->r[k];
         float x = m->x[k], y = m->y[k];
@@ -193,36 +223,23 @@ static float collide_limit(const opfor_vk_state_t *st, const mover_t *m, opfor_v
                            float tneed, int contact_unit, int side) {
     if (tmax <= 0.0f)
         return 0.0f;
-    /* swept box of the moving set, and the centroid */
-    float lox = 1e30f, loy = 1e30f, hix = -1e30f, hiy = -1e30f, cx = 0.0f, cy = 0.0f;
-    for (int k = 0; k < m->n; k++) {
-        float r = m->r[k] + VK_ENEMY_GAP + 1.0f;
-        float x0 = m->x[k], y0 = m->y[k], x1 = x0 + tmax * v.x, y1 = y0 + tmax * v.y;
-        if ((x0 < x1 ? x0 : x1) - r < lox)
-            lox = (x0 < x1 ? x0 : x1) - r;
-        if ((y0 < y1 ? y0 : y1) - r < loy)
-            loy = (y0 < y1 ? y0 : y1) - r;
-        if ((x0 > x1 ? x0 : x1) + r > hix)
-            hix = (x0 > x1 ? x0 : x1) + r;
-        if ((y0 > y1 ? y0 : y1) + r > hiy)
-            hiy = (y0 > y1 ? y0 : y1) + r;
-        cx += x0;
-        cy += y0;
-    }
+    /* The swept box of the moving set, from the movers' extremes (mover_t): the least
+       min(x0, x1) over the movers is that of the least x0, as x1 = x0 + tmax * v.x adds the
+       same float to each, and the largest radius pads it no less than each mover's own. */
+    float cx = tmax * v.x, cy = tmax * v.y, pad = m->rmax + VK_ENEMY_GAP + 1.0f;
+    float lox = (cx < 0.0f ? m->bx0 + cx : m->bx0) - pad;
+    float hix = (cx > 0.0f ? m->bx1 + cx : m->bx1) + pad;
+    float loy = (cy < 0.0f ? m->by0 + cy : m->by0) - pad;
+    float hiy = (cy > 0.0f ? m->by1 + cy : m->by1) + pad;
     if (tneed < tmax) {
         /* and within the box swept up to tneed, padded by the slack: a figure outside it is
            further than its reach all the way to tneed, so it could only be met after */
-        float lx = 1e30f, ly = 1e30f, hx = -1e30f, hy = -1e30f;
-        for (int k = 0; k < m->n; k++) {
-            float r = m->r[k] + VK_ENEMY_GAP + 1.0f + VK_CULL_SLACK;
-            float x0 = m->x[k], y0 = m->y[k], x1 = x0 + tneed * v.x, y1 = y0 + tneed * v.y;
-            float l = (x0 < x1 ? x0 : x1) - r, h = (x0 > x1 ? x0 : x1) + r;
-            lx = l < lx ? l : lx;
-            hx = h > hx ? h : hx;
-            l = (y0 < y1 ? y0 : y1) - r, h = (y0 > y1 ? y0 : y1) + r;
-            ly = l < ly ? l : ly;
-            hy = h > hy ? h : hy;
-        }
+        float nx = tneed * v.x, ny = tneed * v.y,
+              np = m->rmax + VK_ENEMY_GAP + 1.0f + VK_CULL_SLACK;
+        float lx = (nx < 0.0f ? m->bx0 + nx : m->bx0) - np;
+        float hx = (nx > 0.0f ? m->bx1 + nx : m->bx1) + np;
+        float ly = (ny < 0.0f ? m->by0 + ny : m->by0) - np;
+        float hy = (ny > 0.0f ? m->by1 + ny : m->by1) + np;
         lox = lx > lox ? lx : lox;
         loy = ly > loy ? ly : loy;
         hix = hx < hix ? hx : hix;
@@ -233,19 +250,12 @@ static float collide_limit(const opfor_vk_state_t *st, const mover_t *m, opfor_v
         return 0.0f;
     /* the movers' bounding circle, swept along the move: others farther from that capsule
        than its radius plus their own cannot be touched. lat: each mover's offset across the
-       move, times |v|; lim: its radius and the slack, times |v| */
-    opfor_pt_t c0 = opfor_pt(cx / (float)m->n, cy / (float)m->n);
-    float rc = 0.0f, lv = sqrtf(a);
+       move, times |v|; lim: its radius and the slack, times |v|. Made for the first figure
+       in the box (most moves have none). */
+    opfor_pt_t c0 = opfor_pt(0.0f, 0.0f), c1 = c0;
+    float rc = 0.0f, lv = 0.0f;
     float lat[OPFOR_MAX_FIGURES], lim[OPFOR_MAX_FIGURES];
-    for (int k = 0; k < m->n; k++) {
-        opfor_pt_t p = opfor_pt(m->x[k], m->y[k]);
-        float d = opfor_dist(c0, p) + m->r[k];
-        if (d > rc)
-            rc = d;
-        lat[k] = (p.x - c0.x) * v.y - (p.y - c0.y) * v.x;
-        lim[k] = (m->r[k] + VK_CULL_SLACK) * lv;
-    }
-    opfor_pt_t c1 = opfor_pt(c0.x + tmax * v.x, c0.y + tmax * v.y);
+    int circle = 0;
     /* every figure but the movers' own run */
     int run[2][2] = {{0, st->nfigures}, {0, 0}};
     if (m->skip0 >= 0) {
@@ -262,6 +272,25 @@ static float collide_limit(const opfor_vk_state_t *st, const mover_t *m, opfor_v
             if (of->pos.y < loy || of->pos.y > hiy || moving(m, o) || !vk_alive(st, o) ||
                 st->ux[of->unit].removed)
                 continue;
+            if (!circle) {
+                circle = 1;
+                float sx = 0.0f, sy = 0.0f;
+                for (int k = 0; k < m->n; k++) {
+                    sx += m->x[k];
+                    sy += m->y[k];
+                }
+                c0 = opfor_pt(sx / (float)m->n, sy / (float)m->n);
+                lv = sqrtf(a);
+                for (int k = 0; k < m->n; k++) {
+                    opfor_pt_t p = opfor_pt(m->x[k], m->y[k]);
+                    float d = opfor_dist(c0, p) + m->r[k];
+                    if (d > rc)
+                        rc = d;
+                    lat[k] = (p.x - c0.x) * v.y - (p.y - c0.y) * v.x;
+                    lim[k] = (m->r[k] + VK_CULL_SLACK) * lv;
+                }
+                c1 = opfor_pt(c0.x + tmax * v.x, c0.y + tmax * v.y);
+            }
             int enemy = st->units[of->unit].side != side;
             float gap = (enemy && of->unit != contact_unit) ? VK_ENEMY_GAP : 0.0f;
             float ro = vk_radius(of);
@@ -306,20 +335,11 @@ static int swept_hits_terrain(const opfor_vk_ctx_t *ctx, mover_t *m, opfor_vec_t
     m->nfeat = 0;
     if (ctx->nmove_feat == 0)
         return 0;
-    float lox = 1e30f, loy = 1e30f, hix = -1e30f, hiy = -1e30f;
-    int roads_matter = 0;
-    for (int k = 0; k < m->n; k++) {
-        float x0 = m->x[k], y0 = m->y[k], x1 = x0 + t * v.x, y1 = y0 + t * v.y;
-        lox = x0 < lox ? x0 : lox;
-        lox = x1 < lox ? x1 : lox;
-        hix = x0 > hix ? x0 : hix;
-        hix = x1 > hix ? x1 : hix;
-        loy = y0 < loy ? y0 : loy;
-        loy = y1 < loy ? y1 : loy;
-        hiy = y0 > hiy ? y0 : hiy;
-        hiy = y1 > hiy ? y1 : hiy;
-        roads_matter |= m->tclass[k] == TC_TRANSPORT || m->limbered[k];
-    }
+    /* the movers' box swept by t * v, exactly, from their extremes (as in collide_limit) */
+    float cx = t * v.x, cy = t * v.y;
+    float lox = cx < 0.0f ? m->bx0 + cx : m->bx0, hix = cx > 0.0f ? m->bx1 + cx : m->bx1;
+    float loy = cy < 0.0f ? m->by0 + cy : m->by0, hiy = cy > 0.0f ? m->by1 + cy : m->by1;
+    int roads_matter = m->roads;
     m->npfeat = 0;
     for (int i = 0; i < ctx->sc.table.nfeatures; i++) {
         const opfor_terrain_feature_t *f = &ctx->sc.table.features[i];
@@ -620,28 +640,37 @@ static int plan_path(const path_plan_t *pl, opfor_pt_t a, opfor_pt_t b, float t,
     return 1;
 }
 
+/* The cost of mover k's move a-b (b = a + t*v) near terrain into *cost; 0 when it may not
+ * make it. pl: the plan of the bisection under way, or NULL. */
+static int terrain_cost(const opfor_vk_ctx_t *ctx, mover_t *m, int k, opfor_vec_t v, float t,
+                        opfor_pt_t a, opfor_pt_t b, path_plan_t *pl, float *cost) {
+    if (ctx->grid_move && opfor_tgrid_path_open(&ctx->grid, a, b)) {
+        *cost = opfor_dist(a, b); /* what the path query would say: length only */
+        return 1;
+    }
+    opfor_path_t p;
+    if (pl && pl->state < 0)
+        plan_make(ctx, m, k, v, pl->t0, pl);
+    int known = pl && pl->state > 0 && plan_path(pl, a, b, t, &p);
+    if (!known && opfor_terrain_path_in(&ctx->sc.table, m->pfeat, m->npfeat, a, b, &p) != 0)
+        return 0;
+    if (p.impassable || (m->ride[k] && p.no_mounted))
+        return 0;
+    *cost = path_cost(&p, m->tclass[k], m->limbered[k]);
+    return 1;
+}
+
 /* Whether mover k can afford and make the move t*v; *spent gets the cost. pl: the plan of
- * the bisection under way, or NULL. */
-static int one_ok(const opfor_vk_ctx_t *ctx, mover_t *m, int k, opfor_vec_t v, float t,
-                  float *spent, path_plan_t *pl) {
+ * the bisection under way, or NULL. Open ground (most moves) is answered here, inline. */
+static inline int one_ok(const opfor_vk_ctx_t *ctx, mover_t *m, int k, opfor_vec_t v, float t,
+                         float *spent, path_plan_t *pl) {
     opfor_pt_t a = opfor_pt(m->x[k], m->y[k]);
     opfor_pt_t b = opfor_pt(a.x + t * v.x, a.y + t * v.y);
     float cost;
-    if (!seg_near_feature(m, a, b)) {
+    if (!seg_near_feature(m, a, b))
         cost = t * opfor_vlen(v); /* open ground all the way */
-    } else if (ctx->grid_move && opfor_tgrid_path_open(&ctx->grid, a, b)) {
-        cost = opfor_dist(a, b); /* what the path query would say: length only */
-    } else {
-        opfor_path_t p;
-        if (pl && pl->state < 0)
-            plan_make(ctx, m, k, v, pl->t0, pl);
-        int known = pl && pl->state > 0 && plan_path(pl, a, b, t, &p);
-        if (!known && opfor_terrain_path_in(&ctx->sc.table, m->pfeat, m->npfeat, a, b, &p) != 0)
-            return 0;
-        if (p.impassable || (m->ride[k] && p.no_mounted))
-            return 0;
-        cost = path_cost(&p, m->tclass[k], m->limbered[k]);
-    }
+    else if (!terrain_cost(ctx, m, k, v, t, a, b, pl, &cost))
+        return 0;
     if (cost > m->allow[k] + 1e-4f)
         return 0;
     if (spent)
@@ -674,6 +703,8 @@ static float move_set(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, mover_t *
     float spent[OPFOR_MAX_FIGURES];
     if (t * len > minallow) /* nobody goes further than open ground allows */
         t = minallow / len;
+    if (t <= 0.0f)
+        return 0.0f; /* stopped by a contact or the edge: no terrain to ask about */
     if (!swept_hits_terrain(ctx, m, v, t)) {
         for (int k = 0; k < m->n; k++)
             spent[k] = t * len;
@@ -722,6 +753,10 @@ static float move_set(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, mover_t *
         m->y[k] = f->pos.y;
         m->allow[k] -= spent[k];
     }
+    m->bx0 += t * v.x;
+    m->bx1 += t * v.x;
+    m->by0 += t * v.y;
+    m->by1 += t * v.y;
     return t;
 }
 
@@ -744,15 +779,18 @@ float vk_move_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int m
     if (d3 <= 0)
         d3 = vk_d3(st);
     mover_t m;
-    m.n = 0;
-    memset(m.mask, 0, sizeof m.mask);
-    m.skip0 = un->first;
-    m.skip1 = un->first + un->count;
+    mover_init(&m, un->first, un->first + un->count);
     int last_key = -1, last_x = 0, last_tc = 0;
+    /* the unit's centre as vk_unit_geo has it: the living figures' mean, summed in order */
+    float sx = 0.0f, sy = 0.0f;
+    int alive = 0;
     for (int i = un->first; i < un->first + un->count; i++) {
         if (!vk_alive(st, i))
             continue;
         opfor_figure_t *f = &st->figures[i];
+        sx += f->pos.x;
+        sy += f->pos.y;
+        alive++;
         if ((st->figx[i] & OPFOR_VK_FX_CONTROLLED) || (persons_only && !vk_is_person(f))) {
             m.skip0 = m.skip1 = -1; /* a living figure stays: the unit's figures are scanned */
             continue;
@@ -783,9 +821,9 @@ float vk_move_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int m
         float a = (float)(x + d3);
         mover_add(&m, st, i, a < 0.0f ? 0.0f : a, tc);
     }
-    vk_ugeo_t g;
-    vk_unit_geo(st, u, &g);
-    opfor_pt_t start = g.c, cur = g.c;
+    opfor_pt_t start =
+        alive > 0 ? opfor_pt(sx / (float)alive, sy / (float)alive) : opfor_pt(0.0f, 0.0f);
+    opfor_pt_t cur = start;
     float total = 0.0f;
     opfor_pt_t legs[2];
     int nlegs = 0;
@@ -828,10 +866,7 @@ float vk_move_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int m
 float vk_move_figure(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, opfor_pt_t p,
                      float allow, int contact_unit) {
     mover_t m;
-    m.n = 0;
-    memset(m.mask, 0, sizeof m.mask);
-    m.skip0 = f;
-    m.skip1 = f + 1;
+    mover_init(&m, f, f + 1);
     mover_add(&m, st, f, allow, terrain_class(ctx, st, f));
     opfor_vec_t v = opfor_vsub(p, st->figures[f].pos);
     float len = opfor_vlen(v);
@@ -976,10 +1011,15 @@ void vk_cohere(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, float all
         float gap = sqrtf(best) - vk_radius(f) - vk_radius(&st->figures[bj]);
         if (gap <= VK_COHERENCY)
             continue;
-        /* walk toward the unit's centre until back within reach of a fellow */
-        vk_ugeo_t g;
-        vk_unit_geo(st, u, &g);
-        opfor_vec_t d = opfor_vnorm(opfor_vsub(g.c, f->pos));
+        /* walk toward the unit's centre (vk_unit_geo's: the mean of the living figures, summed
+           in order) until back within reach of a fellow */
+        float sx = 0.0f, sy = 0.0f;
+        for (int q = 0; q < n; q++) {
+            sx += px[q];
+            sy += py[q];
+        }
+        opfor_pt_t c = opfor_pt(sx / (float)n, sy / (float)n);
+        opfor_vec_t d = opfor_vnorm(opfor_vsub(c, f->pos));
         float need = gap - VK_COHERENCY + 0.5f;
         if (need > allow)
             need = allow;
