@@ -127,9 +127,12 @@ measure_impl(const opfor_vk_state_t *st, int u, vk_lfigs_t *lf, vk_ugeo_t *g, vk
         }
     }
     int n = m - at;
-    for (int k = m; k < at + ((n + VK_LANES - 1) & -VK_LANES); k++) {
-        lf->x[k] = VK_FAR;
-        lf->y[k] = VK_FAR;
+    /* the padding: a whole group of sentinels from m on (those past the padded run are
+       overwritten by the next unit's figures, or never read; the pool has room for them, as
+       each unit is measured once per pool and runs are padded by less than VK_LANES) */
+    for (int k = 0; k < VK_LANES; k++) {
+        lf->x[m + k] = VK_FAR;
+        lf->y[m + k] = VK_FAR;
     }
     lf->at[u] = at;
     lf->n = at + ((n + VK_LANES - 1) & -VK_LANES);
@@ -270,9 +273,14 @@ int vk_nearest_fig(const opfor_vk_state_t *st, int u, opfor_pt_t p, float *d2out
     return bi;
 }
 
-int vk_los(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int g) {
+/* vk_los, inline for the listing's sight tests. */
+static inline int los_figs(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int g) {
     const opfor_figure_t *a = &st->figures[f], *b = &st->figures[g];
     return vk_terrain_los(ctx, a->pos, vk_radius(a), b->pos, vk_radius(b), NULL);
+}
+
+int vk_los(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int g) {
+    return los_figs(ctx, st, f, g);
 }
 
 /* vk_unit_sees with the nearest pair (fa, fb) and its gap already known, t measured into lf
@@ -282,7 +290,7 @@ static int unit_sees_from(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
                           float max_range) {
     if (fa < 0 || gap > max_range)
         return 0;
-    if (vk_los(ctx, st, fa, fb))
+    if (los_figs(ctx, st, fa, fb))
         return 1;
     /* Try the other ends of both units: each figure of u against its nearest of t, for a
        few figures spread through the unit (vk_nearest_fig over t's compact copy). */
@@ -310,7 +318,7 @@ static int unit_sees_from(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         float g = sqrtf(d2) - vk_radius(&st->figures[i]) - lf->r[k];
         if (g > max_range)
             continue;
-        if (vk_los(ctx, st, i, lf->i[k]))
+        if (los_figs(ctx, st, i, lf->i[k]))
             return 1;
     }
     return 0;
@@ -570,6 +578,7 @@ static void side_units(const opfor_vk_state_t *st, int n[2], int any_only) {
     n[0] = n[1] = 0;
     for (int u = 0; u < st->nunits && !(any_only && n[0] && n[1]); u++)
         if (!(st->units[u].flags & OPFOR_UNIT_GENERAL) &&
+            !(any_only && n[st->units[u].side & 1]) && /* that side is known to have one */
             (vk_unit_active(st, u) || vk_air_away(st, u)))
             n[st->units[u].side & 1]++;
 }
@@ -758,8 +767,15 @@ static void end_activation(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfo
         st->ux[u].flags &= (uint8_t)~OPFOR_VK_UX_CHARGED;
         /* vk_unit_active apart from its living-person scan: vk_promote looks for a living
            leader first and promotes only a living person, so it does nothing without one */
-        if (!st->ux[u].removed && !(st->units[u].flags & OPFOR_UNIT_OFF_TABLE))
-            vk_promote(st, u, ev);
+        if (st->ux[u].removed || (st->units[u].flags & OPFOR_UNIT_OFF_TABLE))
+            continue;
+        /* vk_promote returns at once when a living leader is left; the first figure usually
+           is one */
+        int f0 = st->units[u].first;
+        if (st->units[u].count && (st->figures[f0].skills & OPFOR_S_LEADER) && vk_alive(st, f0) &&
+            vk_is_person(&st->figures[f0]))
+            continue;
+        vk_promote(st, u, ev);
     }
     vk_melee_refresh(st);
     st->cur = OPFOR_VK_NONE;
@@ -895,6 +911,33 @@ static opfor_vk_action_t *push(lister_t *l, int kind, int unit) {
     return push_g(l, kind, kind, unit);
 }
 
+/* push (kind, unit) once per destination dests[i], i < nd, each with flags and via (the same
+ * actions as a loop of push, setting dest, flags and via of each that fits): one test of the
+ * lister, then whole actions copied from a template. */
+static void push_dests(lister_t *l, int kind, int unit, const opfor_pt_t *dests, int nd,
+                       unsigned flags, const opfor_pt_t *via) {
+    if (!(l->want & G(kind)))
+        return;
+    int room = l->max - l->n, n = nd < room ? nd : room;
+    opfor_vk_action_t t = {.kind = (uint8_t)kind,
+                           .unit = (uint8_t)unit,
+                           .target = OPFOR_VK_NONE,
+                           .figure = OPFOR_VK_NO_FIGURE,
+                           .flags = (uint16_t)flags};
+    /* the first eight bytes (kind .. flags) as one word, stored whole */
+    _Static_assert(offsetof(opfor_vk_action_t, dest) == 8, "dest follows eight bytes of fields");
+    uint64_t head;
+    memcpy(&head, &t, sizeof head);
+    opfor_vk_action_t *a = &l->out[l->n];
+    for (int i = 0; i < n; i++) {
+        memcpy(&a[i], &head, sizeof head);
+        a[i].dest = dests[i];
+        a[i].via = via ? via[i] : opfor_pt(0.0f, 0.0f);
+    }
+    if (n > 0)
+        l->n += n;
+}
+
 /* Enemy units by distance (nearest first), at most max; returns count. Each carries its
  * geometry, the exact base-to-base gap of the nearest pair and (lazily) visibility. */
 typedef struct enemy {
@@ -993,6 +1036,13 @@ static void nearest_cover2(const opfor_vk_ctx_t *ctx, opfor_pt_t p, int mounted,
         if (f->shape == OPFOR_SHAPE_AREA)
             c = opfor_pt(0.5f * (f->lo.x + f->hi.x), 0.5f * (f->lo.y + f->hi.y));
         else {
+            /* A line whose box (which holds its points) is more than its spot's offset and 15
+               in from p on an axis offers a spot more than 14 in away (an inch to spare for
+               rounding): neither best can take it. */
+            float off = 0.5f * f->width + 0.7f + 15.0f;
+            if (f->lo.x - p.x > off || p.x - f->hi.x > off || f->lo.y - p.y > off ||
+                p.y - f->hi.y > off)
+                continue;
             /* just behind the line (wall, hedge), on the side of p */
             float bestd = 1e30f;
             c = p;
@@ -1022,16 +1072,19 @@ static void nearest_cover2(const opfor_vk_ctx_t *ctx, opfor_pt_t p, int mounted,
 }
 
 /* Whether unit t has some living persons wounded and some not (*wounded), some leaders or
- * generals and some not (*leader): the targets of aimed fire (IX), in one pass. */
-static void aim_targets(const opfor_vk_state_t *st, int t, int *wounded, int *leader) {
-    const opfor_unit_t *un = &st->units[t];
+ * generals and some not (*leader): the targets of aimed fire (IX), in one pass over its living
+ * figures as measured into lf (nt of them). */
+static void aim_targets(const opfor_vk_state_t *st, const vk_lfigs_t *lf, int t, int nt,
+                        int *wounded, int *leader) {
     int w = 0, l = 0, n = 0;
-    for (int i = un->first; i < un->first + un->count; i++)
-        if (vk_alive(st, i) && vk_is_person(&st->figures[i])) {
+    for (int k = lf->at[t], e = k + nt; k < e; k++) {
+        const opfor_figure_t *f = &st->figures[lf->i[k]];
+        if (vk_is_person(f)) {
             n++;
-            w += (st->figures[i].flags & OPFOR_FIG_WOUNDED) != 0;
-            l += (st->figures[i].skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
+            w += (f->flags & OPFOR_FIG_WOUNDED) != 0;
+            l += (f->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
         }
+    }
     *wounded = w > 0 && w < n;
     *leader = l > 0 && l < n;
 }
@@ -1247,32 +1300,10 @@ static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
         }
     }
     if (k & K_MOVE) {
-        for (int i = 0; i < nd; i++) {
-            opfor_vk_action_t *a = push(l, OPFOR_VK_ADVANCE, u);
-            if (a)
-                a->dest = dests[i];
-        }
-        for (int i = 0; i < nw; i++) {
-            opfor_vk_action_t *a = push(l, OPFOR_VK_ADVANCE, u);
-            if (a) {
-                a->dest = wdest[i];
-                a->via = wvia[i];
-                a->flags = OPFOR_VK_AF_VIA;
-            }
-        }
-        for (int i = 0; i < nd; i++) {
-            opfor_vk_action_t *a = push(l, OPFOR_VK_RUN, u);
-            if (a)
-                a->dest = dests[i];
-        }
-        for (int i = 0; i < nw; i++) {
-            opfor_vk_action_t *a = push(l, OPFOR_VK_RUN, u);
-            if (a) {
-                a->dest = wdest[i];
-                a->via = wvia[i];
-                a->flags = OPFOR_VK_AF_VIA;
-            }
-        }
+        push_dests(l, OPFOR_VK_ADVANCE, u, dests, nd, 0, NULL);
+        push_dests(l, OPFOR_VK_ADVANCE, u, wdest, nw, OPFOR_VK_AF_VIA, wvia);
+        push_dests(l, OPFOR_VK_RUN, u, dests, nd, 0, NULL);
+        push_dests(l, OPFOR_VK_RUN, u, wdest, nw, OPFOR_VK_AF_VIA, wvia);
     }
     if (k & K_CRAWL) {
         opfor_vk_action_t *a = push(l, OPFOR_VK_CRAWL, u);
@@ -1374,7 +1405,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         if (i >= 2)
             continue;
         int aim_wounded, aim_leader;
-        aim_targets(st, t, &aim_wounded, &aim_leader);
+        aim_targets(st, &lf, t, en[tg[i]].geo.n, &aim_wounded, &aim_leader);
         if (aim_wounded && (a = push(l, OPFOR_VK_FIRE, u))) {
             a->target = (uint8_t)t;
             a->flags = OPFOR_VK_AF_AIM_WOUNDED;
@@ -1505,10 +1536,13 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         push(l, OPFOR_VK_DISMOUNT, u);
     if (prof.leaders >= 2 && vk_split_leaders(st, u) >= 2 && st->nunits < OPFOR_MAX_UNITS)
         push(l, OPFOR_VK_SPLIT, u);
-    for (int f = 0; f < st->nunits && (want & G(OPFOR_VK_MERGE)); f++) {
-        if (f == u || st->units[f].side != un->side || !vk_unit_active(st, f) ||
-            (st->units[f].flags & OPFOR_UNIT_GENERAL) || (un->flags & OPFOR_UNIT_GENERAL) ||
-            vk_in_melee(st, f) || st->units[f].type != un->type)
+    /* (a general unit merges with no one: the loop is skipped; the cheap tests come before
+       vk_unit_active's figure scan) */
+    for (int f = 0;
+         f < st->nunits && (want & G(OPFOR_VK_MERGE)) && !(un->flags & OPFOR_UNIT_GENERAL); f++) {
+        if (f == u || st->units[f].side != un->side || st->units[f].type != un->type ||
+            (st->units[f].flags & OPFOR_UNIT_GENERAL) || vk_in_melee(st, f) ||
+            !vk_unit_active(st, f))
             continue;
         measure_unit(st, f, &lf, &geo[f]);
         float lb = opfor_dist(geo[u].c, geo[f].c) - geo[u].r - geo[f].r;
@@ -1913,9 +1947,14 @@ static void select_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u,
     opfor_unit_t *un = &st->units[u];
     VK_EV(ev, "%s: %s activates", ctx->sc.sides[un->side].name, un->name);
     /* Running and moving marks last until the unit acts again. */
-    for (int i = un->first; i < un->first + un->count; i++)
+    unsigned spell = 0; /* a mesmerised or controlled figure: else vk_mesmer_tests does nothing */
+    for (int i = un->first; i < un->first + un->count; i++) {
         st->figures[i].flags &= (uint16_t) ~(OPFOR_FIG_RUNNING | OPFOR_FIG_MOVED);
-    vk_mesmer_tests(ctx, st, u, ev);
+        spell |=
+            (st->figures[i].flags & OPFOR_FIG_MESMERIZED) | (st->figx[i] & OPFOR_VK_FX_CONTROLLED);
+    }
+    if (spell)
+        vk_mesmer_tests(ctx, st, u, ev);
     if (!vk_in_melee(st, u) && vk_needs_command_test(ctx, st, u))
         st->phase = OPFOR_VK_PH_COMMAND;
     else

@@ -9,7 +9,9 @@
  * with the helpers on thousands of units from random games with their figures' flags, skills
  * and weapons scrambled, the blocker search with the three-line scan it replaced over many
  * random segments on the built-in table and on random crowded tables, and the listed ways
- * round with a search that tests every corner afresh.
+ * round with a search that tests every corner afresh. The cover search skips walls and hedges
+ * far from the unit and aimed fire counts the target's figures from the listing's compact
+ * copy: both are compared with the plain scans in games on the built-in and crowded tables.
  */
 #include "rulesets/vk_fixture.h"
 
@@ -386,10 +388,171 @@ static void list_fast_profile_matches_helpers(void **state) {
     free(sc);
 }
 
+/* ---------------------------------------------------------------- cover and aimed fire */
+
+/* The cover spots near p as first written (every feature looked at): the nearest within 14 in
+ * that the unit may enter, the nearest within 6 in for anyone. */
+static void ref_cover(const opfor_vk_ctx_t *ctx, opfor_pt_t p, int mounted, int *found14,
+                      opfor_pt_t *out14, int *found6, opfor_pt_t *out6) {
+    float best14 = 14.0f * 14.0f, best6 = 6.0f * 6.0f;
+    *found14 = *found6 = 0;
+    for (int i = 0; i < ctx->sc.table.nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &ctx->sc.table.features[i];
+        if (f->cover == OPFOR_COVER_NONE || f->move == OPFOR_MOVE_IMPASSABLE)
+            continue;
+        opfor_pt_t c;
+        if (f->shape == OPFOR_SHAPE_AREA)
+            c = opfor_pt(0.5f * (f->lo.x + f->hi.x), 0.5f * (f->lo.y + f->hi.y));
+        else {
+            float bestd = 1e30f;
+            c = p;
+            for (int k = 0; k + 1 < f->npts; k++) {
+                opfor_pt_t q = opfor_seg_closest(f->pts[k], f->pts[k + 1], p);
+                float d = opfor_dist2(q, p);
+                if (d < bestd) {
+                    bestd = d;
+                    c = q;
+                }
+            }
+            opfor_vec_t back = opfor_vnorm(opfor_vsub(p, c));
+            c = opfor_vadd(c, opfor_vscale(back, 0.5f * f->width + 0.7f));
+        }
+        float d = opfor_dist2(c, p);
+        if (d < best14 && !(mounted && (f->flags & OPFOR_TF_NO_MOUNTED))) {
+            best14 = d;
+            *out14 = c;
+            *found14 = 1;
+        }
+        if (d < best6) {
+            best6 = d;
+            *out6 = c;
+            *found6 = 1;
+        }
+    }
+}
+
+/* Checks the acting unit's cover moves against ref_cover: the second crawl goes to the spot
+ * within 6 in exactly when there is one, and the advance toward cover (the destination before
+ * the last, "back toward the own edge") to the one within 14 in. Returns 1 when checked. */
+static int check_cover(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
+                       const opfor_vk_action_t *acts, int n) {
+    int u = st->cur;
+    if (u == OPFOR_VK_NONE || vk_craft(ctx, st, u) != VK_CRAFT_NONE)
+        return 0;
+    opfor_pt_t adv[32], crawl[4];
+    int nadv = 0, ncrawl = 0;
+    for (int i = 0; i < n; i++) {
+        if (acts[i].unit != u)
+            continue;
+        if (acts[i].kind == OPFOR_VK_ADVANCE && acts[i].flags == 0 && nadv < 32)
+            adv[nadv++] = acts[i].dest;
+        if (acts[i].kind == OPFOR_VK_CRAWL && ncrawl < 4)
+            crawl[ncrawl++] = acts[i].dest;
+    }
+    if (nadv == 0 || ncrawl == 0 || n >= OPFOR_VK_MAX_ACTIONS)
+        return 0; /* no free move this activation, or a full list */
+    vk_ugeo_t g;
+    vk_unit_geo(st, u, &g);
+    assert_memory_equal(&crawl[0], &g.c, sizeof g.c);
+    int f14, f6;
+    opfor_pt_t c14, c6;
+    ref_cover(ctx, g.c, any_living_flag(st, u, OPFOR_FIG_MOUNTED), &f14, &c14, &f6, &c6);
+    assert_int_equal(ncrawl, 1 + f6);
+    if (f6)
+        assert_memory_equal(&crawl[1], &c6, sizeof c6);
+    if (f14) {
+        assert_true(nadv >= 2);
+        assert_memory_equal(&adv[nadv - 2], &c14, sizeof c14);
+    }
+    return 1;
+}
+
+/* Checks aimed fire: each of the first two targets fired on gets the aim at its wounded (at its
+ * leaders) exactly when some of its living persons are wounded (leaders) and some not. */
+static int check_aims(const opfor_vk_state_t *st, const opfor_vk_action_t *acts, int n) {
+    int seen = 0;
+    for (int i = 0; i < n && seen < 2; i++) {
+        if (acts[i].kind != OPFOR_VK_FIRE || acts[i].flags != 0)
+            continue;
+        int t = acts[i].target, w = 0, l = 0, np = 0;
+        const opfor_unit_t *tu = &st->units[t];
+        for (int f = tu->first; f < tu->first + tu->count; f++)
+            if (vk_alive(st, f) && vk_is_person(&st->figures[f])) {
+                np++;
+                w += (st->figures[f].flags & OPFOR_FIG_WOUNDED) != 0;
+                l += (st->figures[f].skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
+            }
+        int aw = 0, al = 0;
+        for (int j = 0; j < n; j++)
+            if (acts[j].kind == OPFOR_VK_FIRE && acts[j].target == t) {
+                aw += acts[j].flags == OPFOR_VK_AF_AIM_WOUNDED;
+                al += acts[j].flags == OPFOR_VK_AF_AIM_GENERAL;
+            }
+        if (n < OPFOR_VK_MAX_ACTIONS) {
+            assert_int_equal(aw, w > 0 && w < np);
+            assert_int_equal(al, l > 0 && l < np);
+        }
+        seen++;
+    }
+    return seen;
+}
+
+static void list_fast_cover_and_aims_match_reference(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_builtin("competitive_default");
+    opfor_diag_t d;
+    opfor_viktoria_model_t m;
+    assert_int_equal(opfor_viktoria_model_default(&m, &d), 0);
+    opfor_rng_t pr, tr;
+    opfor_rng_seed(&pr, 17, 1);
+    opfor_rng_seed(&tr, 18, 1);
+    opfor_vk_state_t *st = malloc(sizeof *st);
+    assert_non_null(st);
+    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+    int tables = (int)(6 * fx_scale()) + 2, games = (int)(6 * fx_scale()) + 1;
+    int covers = 0, aims = 0, spots6 = 0;
+    /* the built-in table, then crowded random ones (many walls, hedges and rivers) */
+    for (int k = 0; k <= tables; k++) {
+        if (k > 0)
+            random_table(&tr, &sc->table, sc->table.width, sc->table.depth,
+                         8 + (int)opfor_rng_below(&tr, 30));
+        opfor_vk_ctx_t *ctx = NULL;
+        assert_int_equal(opfor_vk_ctx_init(&ctx, sc, &m, NULL, &d), 0);
+        for (int g = 0; g < games; g++) {
+            opfor_vk_state_init(ctx, st, (uint64_t)(k * 100 + g));
+            for (int step = 0; step < 3000 && opfor_vk_current(ctx, st) != OPFOR_VK_TERMINAL;
+                 step++) {
+                int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
+                assert_true(n > 0);
+                if (st->phase == OPFOR_VK_PH_ACTION) {
+                    int c = check_cover(ctx, st, acts, n);
+                    covers += c;
+                    for (int i = 0; i < n && c; i++)
+                        spots6 += acts[i].kind == OPFOR_VK_CRAWL && i > 0 &&
+                                  acts[i - 1].kind == OPFOR_VK_CRAWL;
+                    aims += check_aims(st, acts, n);
+                }
+                int i = opfor_vk_current(ctx, st) == OPFOR_VK_CHANCE
+                            ? 0
+                            : (int)opfor_rng_below(&pr, (uint32_t)n);
+                assert_int_equal(opfor_vk_apply(ctx, st, &acts[i], NULL), 0);
+            }
+        }
+        opfor_vk_ctx_free(ctx);
+    }
+    assert_true(covers > 200 * fx_scale());
+    assert_true(spots6 > 0);
+    assert_true(aims > 0);
+    free(st);
+    opfor_scenario_free(sc);
+    free(sc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(list_fast_move_blocker_matches_reference),
         cmocka_unit_test(list_fast_profile_matches_helpers),
+        cmocka_unit_test(list_fast_cover_and_aims_match_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
