@@ -989,7 +989,7 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
                      {"track", 0, 0},    {"airborne", 0, 0},  {"speed", 0, 0},
                      {"drive", 0, 0}};
     opfor_scenario_t *sc = c->sc;
-    opfor_unit_t *u;
+    opfor_unit_t *u = NULL; /* set by new_unit; NULL keeps -O3 from warning */
     int side, type, quality = OPFOR_Q_SOLDIER, v;
     opfor_pt_t pos = {0, 0};
     /* Required keys are checked as they are needed, so errors come in the documented
@@ -1078,7 +1078,7 @@ static int parse_general(ctx_t *c, struct fy_node *n, struct fy_node *alt,
     field_t f[NF] = {{"name", 0, 0},    {"side", 0, 0},    {"position", 0, 0}, {"quality", 0, 0},
                      {"mounted", 0, 0}, {"weapons", 0, 0}, {"skills", 0, 0},   {"facing", 0, 0}};
     opfor_scenario_t *sc = c->sc;
-    opfor_unit_t *u;
+    opfor_unit_t *u = NULL;
     int side, quality = OPFOR_Q_ELITE, mounted = 0;
     uint16_t weapons = OPFOR_W_SWORD | OPFOR_W_PISTOL, skills = 0;
     if (read_fields(c, n, alt, "general", f, NF) || new_unit(c, n, alt, &u))

@@ -154,6 +154,7 @@ static const char *const RANGE_LIMIT[OPFOR_VK_R_COUNT] = {
 static int bracket_of(const opfor_viktoria_model_t *m, const opfor_viktoria_req_t *req, int r,
                       opfor_viktoria_result_t *res, opfor_diag_t *diag, int *out) {
     int v = req->v[OPFOR_VK_F_RANGE];
+    *out = 0; /* set on every path: -O3 cannot see that callers stop on an error */
     if (v == OPFOR_VK_INCHES) {
         int b = opfor_viktoria_bracket_of(m, (opfor_viktoria_ranged_t)r, req->inches);
         if (b == OPFOR_ERANGE)
