@@ -7,7 +7,9 @@
  * test_vs_mg / test_vs_blast roll for its own class, cover, range and state; guns, MGs and
  * wagons test as transport. Deviation uses the calculator's dice and its D8 direction table.
  * An MG burst first drops, by two dot products, the figures that stand clearly outside its
- * wedge (wedge_misses), before the exact arc test.
+ * wedge (wedge_misses), before the exact arc test; a figure whose centre is inside the arc is
+ * counted by core's own arithmetic set up once a burst (arcin_contains), and only the others
+ * go to opfor_arc_touches_circle.
  */
 #include <string.h>
 
@@ -150,6 +152,43 @@ static void wedge_init(vk_wedge_t *w, int arc, opfor_vec_t facing) {
     w->nr = opfor_pt(r.y, -r.x);
 }
 
+/* opfor_arc_contains (core/geom.c) with its per-burst terms worked out once: the same float
+ * operations in the same order, so the same answer. A centre inside the arc is all that
+ * opfor_arc_touches_circle asks first (it returns that count at once), so the burst calls it
+ * only for the figures whose centre is outside. */
+typedef struct vk_arcin {
+    int count;          /* 2 for a double arc, else 1; 0: an unknown arc or a zero facing */
+    opfor_vec_t facing; /* as given */
+    float c2f2;         /* the squared cosine of the half-angle times |facing|^2 */
+} vk_arcin_t;
+
+static void arcin_init(vk_arcin_t *a, int arc, opfor_vec_t facing) {
+    float f2 = opfor_vlen2(facing);
+    a->facing = facing;
+    a->count = 0;
+    a->c2f2 = 0.0f;
+    if (!(f2 > 0.0f) || (unsigned)arc >= OPFOR_ARC_COUNT)
+        return;
+    float c2 = arc == OPFOR_ARC_45 || arc == OPFOR_ARC_DOUBLE_45 ? OPFOR_COS2_22_5
+               : arc == OPFOR_ARC_90                             ? OPFOR_COS2_45
+                                                                 : 0.0f;
+    a->count = arc == OPFOR_ARC_DOUBLE_45 ? 2 : 1;
+    a->c2f2 = c2 * f2;
+}
+
+static int arcin_contains(const vk_arcin_t *a, opfor_pt_t o, opfor_pt_t p) {
+    if (!a->count)
+        return 0;
+    opfor_vec_t d = opfor_vsub(p, o);
+    float d2 = opfor_vlen2(d);
+    if (d2 == 0.0f)
+        return a->count;
+    float dt = opfor_vdot(a->facing, d);
+    if (dt < 0.0f)
+        return 0;
+    return dt * dt >= a->c2f2 * d2 ? a->count : 0;
+}
+
 /* 1 when the circle (c, r) surely does not touch the arc from o. */
 static int wedge_misses(const vk_wedge_t *w, opfor_pt_t o, opfor_pt_t c, float r) {
     if (!w->on)
@@ -175,13 +214,17 @@ void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc,
     int tests = 0, wounded = 0, killed = 0;
     vk_wedge_t wedge;
     wedge_init(&wedge, arc, facing);
+    vk_arcin_t arcin;
+    arcin_init(&arcin, arc, facing);
     for (int g = 0; g < st->nfigures; g++) {
         if (!vk_alive(st, g) || st->figures[g].unit == u || st->ux[st->figures[g].unit].removed)
             continue;
         const opfor_figure_t *f = &st->figures[g];
         if (wedge_misses(&wedge, o, f->pos, vk_radius(f)))
             continue;
-        int times = opfor_arc_touches_circle((opfor_arc_t)arc, o, facing, f->pos, vk_radius(f));
+        int times = arcin_contains(&arcin, o, f->pos);
+        if (!times)
+            times = opfor_arc_touches_circle((opfor_arc_t)arc, o, facing, f->pos, vk_radius(f));
         if (times <= 0 || concealed(ctx, st, o, g))
             continue;
         float gap = opfor_dist(o, f->pos) - vk_radius(&st->figures[mg]) - vk_radius(f);

@@ -8,11 +8,15 @@
  * per firer, so the cost stays linear in the figures involved.
  *
  * Speed: a volley copies once the figures that could stand in a line of fire and the target's
- * people into compact arrays; each shot then tests the gap rule in one pass over them, with a
- * sure rejection by the distance to the line of fire first, and the sight line only when the
- * lane is clear (both tests are pure). The answers are those of the plain code (lane_blocked_in
- * and core/terrain.c's opfor_fire_lane_blocked, a full selection of the three nearest targets):
- * tests/rulesets/test_engine_fire_fast.c compares whole volleys to the byte.
+ * people into compact arrays and keeps them up to date itself (a shot changes no figure but
+ * the one hit); each firer's targets come from a partial selection over the target's people,
+ * whose keys also give the range; each shot tests the sight line, then (as that fails more
+ * often) the gap rule in one pass over the candidates, the firer and the target hidden from
+ * it, with a sure rejection by the distance to the line of fire first (both tests are pure).
+ * The answers are those of the plain code (lane_blocked_in and core/terrain.c's
+ * opfor_fire_lane_blocked, a full selection of the three nearest targets, the target's people
+ * listed again after every hit): tests/rulesets/test_engine_fire_fast.c compares whole
+ * volleys to the byte.
  */
 #include <math.h>
 #include <string.h>
@@ -107,14 +111,35 @@ static int lane_blocked_in(const opfor_vk_state_t *st, int f, int g, const int *
     return opfor_fire_lane_blocked(a, b, c, n, OPFOR_FIRE_GAP) == 1;
 }
 
-/* Figures that could stand in the way of fire between units u and t: those inside the box
- * around both units. */
-static int lane_candidates(const opfor_vk_state_t *st, int u, int t, int *out) {
+/* A volley's lane candidates as compact arrays (index order), for the gap rule of each shot.
+ * Positions and base sizes do not change during a volley, and the only figure that can die in
+ * one is the one shot at: a candidate that dies gets x = INFINITY, which no box of the gap
+ * rule takes, so the rule never reads life again. For the length of one firer, and of one
+ * shot, the firer's and the target's own places get INFINITY too (the rule skips them): see
+ * lanes_hide. lim2: the square of the base's radius plus the gap and a margin (below). */
+#define VK_LANE_BLOCK 4 /* candidates the first tests of lanes_blocked take at a time */
+typedef struct vk_lanes {
+    int n;
+    int idx[OPFOR_MAX_FIGURES];
+    float r[OPFOR_MAX_FIGURES];
+    /* padded to whole blocks of VK_LANE_BLOCK with points at infinity, which no box takes */
+    float x[OPFOR_MAX_FIGURES + VK_LANE_BLOCK - 1], y[OPFOR_MAX_FIGURES + VK_LANE_BLOCK - 1];
+    float lim2[OPFOR_MAX_FIGURES + VK_LANE_BLOCK - 1];
+    /* place of a figure of the two units (by figure index) among the candidates, or -1 */
+    int16_t slot[OPFOR_MAX_FIGURES];
+} vk_lanes_t;
+
+#define VK_LANE_MARGIN 0.05f
+
+/* The figures that could stand in the way of fire between units u and t: the living ones of
+ * units in play inside the box around both units' living figures, in index order. */
+static void lanes_build(const opfor_vk_state_t *st, int u, int t, vk_lanes_t *L) {
     float lox = 1e30f, loy = 1e30f, hix = -1e30f, hiy = -1e30f;
     int us[2] = {u, t};
     for (int k = 0; k < 2; k++) {
         const opfor_unit_t *un = &st->units[us[k]];
-        for (int i = un->first; i < un->first + un->count; i++) {
+        for (int i = un->first, e = un->first + un->count; i < e; i++) {
+            L->slot[i] = -1;
             if (!vk_alive(st, i))
                 continue;
             opfor_pt_t p = st->figures[i].pos;
@@ -129,66 +154,62 @@ static int lane_candidates(const opfor_vk_state_t *st, int u, int t, int *out) {
     hix += 1.5f;
     hiy += 1.5f;
     int n = 0;
-    for (int i = 0; i < st->nfigures; i++) {
-        opfor_pt_t p = st->figures[i].pos;
+    for (int i = 0, e = st->nfigures; i < e; i++) {
+        const opfor_figure_t *o = &st->figures[i];
+        opfor_pt_t p = o->pos;
         if (p.x < lox || p.x > hix || p.y < loy || p.y > hiy)
             continue;
-        if (!vk_alive(st, i) || st->ux[st->figures[i].unit].removed)
+        if (!vk_alive(st, i) || st->ux[o->unit].removed)
             continue;
-        out[n++] = i;
-    }
-    return n;
-}
-
-int vk_lane_blocked(const opfor_vk_state_t *st, int f, int g) {
-    int cand[OPFOR_MAX_FIGURES];
-    int n = lane_candidates(st, st->figures[f].unit, st->figures[g].unit, cand);
-    return lane_blocked_in(st, f, g, cand, n);
-}
-
-/* A volley's lane candidates as compact arrays (index order), for the gap rule of each shot.
- * Positions and base sizes do not change during a volley; whether a candidate still lives is
- * read at each shot. lim2: the square of the base's radius plus the gap and a margin (below). */
-#define VK_LANE_BLOCK 4 /* candidates the first tests of lanes_blocked take at a time */
-typedef struct vk_lanes {
-    int n;
-    int idx[OPFOR_MAX_FIGURES];
-    float r[OPFOR_MAX_FIGURES];
-    /* padded to whole blocks of VK_LANE_BLOCK with points at infinity, which no box takes */
-    float x[OPFOR_MAX_FIGURES + VK_LANE_BLOCK - 1], y[OPFOR_MAX_FIGURES + VK_LANE_BLOCK - 1];
-    float lim2[OPFOR_MAX_FIGURES + VK_LANE_BLOCK - 1];
-} vk_lanes_t;
-
-#define VK_LANE_MARGIN 0.05f
-
-static void lanes_build(const opfor_vk_state_t *st, int u, int t, vk_lanes_t *L) {
-    L->n = lane_candidates(st, u, t, L->idx);
-    for (int k = 0; k < L->n; k++) {
-        const opfor_figure_t *o = &st->figures[L->idx[k]];
         float r = vk_radius(o), lim = r + OPFOR_FIRE_GAP + VK_LANE_MARGIN;
-        L->x[k] = o->pos.x;
-        L->y[k] = o->pos.y;
-        L->r[k] = r;
-        L->lim2[k] = lim * lim;
+        if (o->unit == u || o->unit == t)
+            L->slot[i] = (int16_t)n;
+        L->idx[n] = i;
+        L->x[n] = p.x;
+        L->y[n] = p.y;
+        L->r[n] = r;
+        L->lim2[n] = lim * lim;
+        n++;
     }
-    for (int k = L->n; k % VK_LANE_BLOCK; k++) {
+    L->n = n;
+    for (int k = n; k % VK_LANE_BLOCK; k++) {
         L->x[k] = INFINITY;
         L->y[k] = INFINITY;
         L->lim2[k] = 0.0f;
     }
 }
 
+int vk_lane_blocked(const opfor_vk_state_t *st, int f, int g) {
+    vk_lanes_t L;
+    lanes_build(st, st->figures[f].unit, st->figures[g].unit, &L);
+    return lane_blocked_in(st, f, g, L.idx, L.n);
+}
+
+/* Hides place k (a no-op for -1) from the gap rule; returns its x to put back. */
+static float lanes_hide(vk_lanes_t *L, int k) {
+    if (k < 0)
+        return 0.0f;
+    float x = L->x[k];
+    L->x[k] = INFINITY;
+    return x;
+}
+
+static void lanes_unhide(vk_lanes_t *L, int k, float x) {
+    if (k >= 0)
+        L->x[k] = x;
+}
+
 /* lane_blocked_in and opfor_fire_lane_blocked in one pass over the compact candidates, the
- * same answer: the same box, then the same circle tests in the same order (a base the line
- * passes through blocks; bases within r + gap are paired in index order for the narrow-gap
- * test). lane_blocked_in's reject beyond r + 1.2 in only dropped circles that the gap rule
- * ignores (beyond r + gap), so it is not repeated. After the box, the distance to the line of
- * fire (never more than to the segment) rejects bases clearly beyond r + gap: its rounding
- * (the cross product with the firer's terms taken out) is under 1e-6 times the coordinates,
- * far below the margin of VK_LANE_MARGIN on any table. Below 0.5 in between firer and target
- * it is not used. */
-static int lanes_blocked(const opfor_vk_state_t *st, const vk_lanes_t *L, int f, int g) {
-    opfor_pt_t a = st->figures[f].pos, b = st->figures[g].pos;
+ * same answer for fire from a to b when the firer's and the target's places are hidden and
+ * the dead are at infinity: the same box, then the same circle tests in the same order (a
+ * base the line passes through blocks; bases within r + gap are paired in index order for the
+ * narrow-gap test). lane_blocked_in's reject beyond r + 1.2 in only dropped circles that the
+ * gap rule ignores (beyond r + gap), so it is not repeated. After the box, the distance to the
+ * line of fire (never more than to the segment) rejects bases clearly beyond r + gap: its
+ * rounding (the cross product with the firer's terms taken out) is under 1e-6 times the
+ * coordinates, far below the margin of VK_LANE_MARGIN on any table. Below 0.5 in between
+ * firer and target it is not used. */
+static int lanes_blocked(const vk_lanes_t *L, opfor_pt_t a, opfor_pt_t b) {
     float lox = (a.x < b.x ? a.x : b.x) - 1.5f, hix = (a.x > b.x ? a.x : b.x) + 1.5f;
     float loy = (a.y < b.y ? a.y : b.y) - 1.5f, hiy = (a.y > b.y ? a.y : b.y) + 1.5f;
     float abx = b.x - a.x, aby = b.y - a.y;
@@ -217,12 +238,8 @@ static int lanes_blocked(const opfor_vk_state_t *st, const vk_lanes_t *L, int f,
             if (!keep[j])
                 continue;
             int k = k0 + j;
-            float px = L->x[k], py = L->y[k];
-            int i = L->idx[k];
-            if (i == f || i == g || !vk_alive(st, i))
-                continue;
             float r = L->r[k];
-            opfor_pt_t c = opfor_pt(px, py);
+            opfor_pt_t c = opfor_pt(L->x[k], L->y[k]);
             if (opfor_dist2(a, c) <= r * r || opfor_dist2(b, c) <= r * r)
                 continue; /* the firer's or the target's own base */
             float d = opfor_seg_dist_pt(a, b, c);
@@ -281,55 +298,98 @@ int vk_shoot(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int g, int 
     return effect;
 }
 
-/* The living people of the target unit as compact arrays (index order), with the offset that
- * puts stated targets first (1e6 added to the squared distance of the others; 0 adds nothing).
- * Rebuilt after every shot that harms, the only thing that changes them. */
+/* The living people of the target unit as compact arrays (index order): their places among
+ * the lane candidates (or -1), their base radii, and the offset that puts stated targets first
+ * (1e6 added to the squared distance of the others; 0 adds nothing). Brought up to date by
+ * marks_update after every shot that harms, the only thing that changes them. Padded to whole
+ * blocks of four for picks_start. */
+#define VK_MARK_BLOCK 4
 typedef struct vk_marks {
     int n;
-    int idx[OPFOR_MAX_FIGURES];
-    float x[OPFOR_MAX_FIGURES], y[OPFOR_MAX_FIGURES], off[OPFOR_MAX_FIGURES];
+    int idx[OPFOR_MAX_FIGURES], slot[OPFOR_MAX_FIGURES];
+    float r[OPFOR_MAX_FIGURES];
+    float x[OPFOR_MAX_FIGURES + VK_MARK_BLOCK - 1], y[OPFOR_MAX_FIGURES + VK_MARK_BLOCK - 1];
+    float off[OPFOR_MAX_FIGURES + VK_MARK_BLOCK - 1];
 } vk_marks_t;
 
-static void marks_build(const opfor_vk_state_t *st, int t, unsigned aim, vk_marks_t *M) {
+/* The offset of figure g's key: 0 for a stated target, or when none is stated (IX). */
+static float mark_off(const opfor_figure_t *g, unsigned aim) {
+    int pref = 0;
+    if ((aim & OPFOR_VK_AF_AIM_WOUNDED) && (g->flags & OPFOR_FIG_WOUNDED))
+        pref = 1;
+    if ((aim & OPFOR_VK_AF_AIM_GENERAL) && (g->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)))
+        pref = 1;
+    return aim && !pref ? 1e6f : 0.0f;
+}
+
+static void marks_build(const opfor_vk_state_t *st, int t, unsigned aim, const vk_lanes_t *L,
+                        vk_marks_t *M) {
     const opfor_unit_t *tu = &st->units[t];
     int n = 0;
-    for (int i = tu->first; i < tu->first + tu->count; i++) {
+    for (int i = tu->first, e = tu->first + tu->count; i < e; i++) {
         const opfor_figure_t *g = &st->figures[i];
         if (!vk_alive(st, i) || !vk_is_person(g))
             continue;
-        int pref = 0;
-        if ((aim & OPFOR_VK_AF_AIM_WOUNDED) && (g->flags & OPFOR_FIG_WOUNDED))
-            pref = 1;
-        if ((aim & OPFOR_VK_AF_AIM_GENERAL) && (g->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)))
-            pref = 1;
         M->idx[n] = i;
+        M->slot[n] = L->slot[i];
+        M->r[n] = vk_radius(g);
         M->x[n] = g->pos.x;
         M->y[n] = g->pos.y;
-        M->off[n] = aim && !pref ? 1e6f : 0.0f; /* stated targets first (IX) */
+        M->off[n] = mark_off(g, aim);
         n++;
     }
     M->n = n;
+    for (int k = n; k % VK_MARK_BLOCK; k++) {
+        M->x[k] = 0.0f;
+        M->y[k] = 0.0f;
+        M->off[k] = 0.0f;
+    }
+}
+
+/* The marks after a shot that harmed the figure at place m, as marks_build would make them
+ * again: vk_harm changes no figure of the target unit but that one (a wound, or its life; the
+ * colours it may pass on are no one's preference), so the figure either leaves the marks (the
+ * others move down, keeping index order; the padding stays as it was) or may become a stated
+ * target. */
+static void marks_update(const opfor_vk_state_t *st, unsigned aim, vk_marks_t *M, int m) {
+    int g = M->idx[m];
+    if (vk_alive(st, g)) {
+        M->off[m] = mark_off(&st->figures[g], aim);
+        return;
+    }
+    for (int k = m + 1; k < M->n; k++) {
+        M->idx[k - 1] = M->idx[k];
+        M->slot[k - 1] = M->slot[k];
+        M->r[k - 1] = M->r[k];
+        M->x[k - 1] = M->x[k];
+        M->y[k - 1] = M->y[k];
+        M->off[k - 1] = M->off[k];
+    }
+    M->n--;
 }
 
 /* A firer's candidate targets, nearest first, preferred ones first: a partial selection sort
  * (swapping in place, so ties go as the swaps leave them) advanced one target at a time, as a
- * firer that shoots at its first choice needs no second; its first pass is made while the
- * distances are computed. */
+ * firer that shoots at its first choice needs no second. The keys are worked out a block at a
+ * time (padding included, never read), then the sort's first pass finds the first smallest. */
 typedef struct vk_picks {
     int n, next;
-    float d[OPFOR_MAX_FIGURES];
-    int pos[OPFOR_MAX_FIGURES]; /* indices into the marks */
+    float d[OPFOR_MAX_FIGURES + VK_MARK_BLOCK - 1];
+    int pos[OPFOR_MAX_FIGURES + VK_MARK_BLOCK - 1]; /* places in the marks */
 } vk_picks_t;
 
 static void picks_start(vk_picks_t *P, const vk_marks_t *M, opfor_pt_t p) {
     int nc = M->n, b = 0;
-    for (int k = 0; k < nc; k++) {
-        float dx = p.x - M->x[k], dy = p.y - M->y[k];
-        P->d[k] = (dx * dx + dy * dy) + M->off[k]; /* opfor_dist2, then the offset */
-        P->pos[k] = k;
-        if (P->d[k] < P->d[b]) /* the sort's first pass, on the way */
+    for (int k0 = 0; k0 < nc; k0 += VK_MARK_BLOCK)
+        for (int j = 0; j < VK_MARK_BLOCK; j++) {
+            int k = k0 + j;
+            float dx = p.x - M->x[k], dy = p.y - M->y[k];
+            P->d[k] = (dx * dx + dy * dy) + M->off[k]; /* opfor_dist2, then the offset */
+            P->pos[k] = k;
+        }
+    for (int k = 1; k < nc; k++)
+        if (P->d[k] < P->d[b])
             b = k;
-    }
     P->n = nc;
     P->next = 0;
     if (nc > 0) {
@@ -341,8 +401,8 @@ static void picks_start(vk_picks_t *P, const vk_marks_t *M, opfor_pt_t p) {
     }
 }
 
-/* The next candidate (a figure index), or -1 after max of them. */
-static int picks_next(vk_picks_t *P, const vk_marks_t *M, int max) {
+/* The next candidate (a place in the marks), or -1 after max of them; *key: its sort key. */
+static int picks_next(vk_picks_t *P, int max, float *key) {
     int k = P->next;
     if (k >= max || k >= P->n)
         return -1;
@@ -359,7 +419,8 @@ static int picks_next(vk_picks_t *P, const vk_marks_t *M, int max) {
         P->pos[b] = ti;
     }
     P->next = k + 1;
-    return M->idx[P->pos[k]];
+    *key = P->d[k];
+    return P->pos[k];
 }
 
 int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int moving,
@@ -369,9 +430,9 @@ int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, 
     vk_lanes_t lanes;
     vk_marks_t marks;
     lanes_build(st, u, t, &lanes);
-    marks_build(st, t, aim, &marks);
+    marks_build(st, t, aim, &lanes, &marks);
     int t_active = vk_unit_active(st, t); /* changes only when a shot harms */
-    for (int f = un->first; f < un->first + un->count; f++) {
+    for (int f = un->first, fe = un->first + un->count; f < fe; f++) {
         const opfor_figure_t *fr = &st->figures[f];
         if (!vk_alive(st, f) || !vk_is_person(fr) ||
             !(fr->weapons & (OPFOR_W_PISTOL | OPFOR_W_CARBINE | OPFOR_W_RIFLE)))
@@ -380,29 +441,48 @@ int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, 
             continue; /* a playing musician does not shoot; controlled figures act later */
         if (!t_active)
             break;
+        float rf = vk_radius(fr);
+        int kf = lanes.slot[f];
+        float xf = lanes_hide(&lanes, kf);
         vk_picks_t picks;
         picks_start(&picks, &marks, fr->pos);
-        for (int g; (g = picks_next(&picks, &marks, 3)) >= 0;) {
+        float key;
+        for (int m; (m = picks_next(&picks, 3, &key)) >= 0;) {
+            int g = marks.idx[m];
             const opfor_figure_t *tg = &st->figures[g];
-            float gap = opfor_dist(fr->pos, tg->pos) - vk_radius(fr) - vk_radius(tg);
+            /* the key is opfor_dist2(fr->pos, tg->pos) itself when nothing was added */
+            float d2 = marks.off[m] == 0.0f ? key : opfor_dist2(fr->pos, tg->pos);
+            float gap = sqrtf(d2) - rf - marks.r[m];
             if (gap < 0.0f)
                 gap = 0.0f;
             int w = vk_firearm(fr, gap);
             if (w < 0)
                 continue;
-            /* both tests are pure: the cheaper gap rule first */
-            if (lanes_blocked(st, &lanes, f, g) || !vk_los(ctx, st, f, g))
+            /* both tests are pure: the sight line first, as it fails more often */
+            if (!vk_los(ctx, st, f, g))
+                continue;
+            int kg = marks.slot[m];
+            float xg = lanes_hide(&lanes, kg);
+            int blocked = lanes_blocked(&lanes, fr->pos, tg->pos);
+            lanes_unhide(&lanes, kg, xg);
+            if (blocked)
                 continue;
             shots++;
             int e = vk_shoot(ctx, st, f, g, w, gap, moving, NULL);
             wounds += e == 1;
             kills += e == 2;
             if (e > 0) {
-                marks_build(st, t, aim, &marks);
-                t_active = vk_unit_active(st, t);
+                marks_update(st, aim, &marks, m);
+                if (!vk_alive(st, g)) {
+                    lanes_hide(&lanes, kg); /* for good */
+                    t_active = vk_unit_active(st, t);
+                }
             }
             break;
         }
+        /* the firer back in the lanes (it cannot fall to its own shot unless u is t) */
+        if (vk_alive(st, f))
+            lanes_unhide(&lanes, kf, xf);
     }
     VK_EV(ev, "  %s fires%s at %s: %d shots, %d wounded, %d killed", un->name,
           moving ? " on the move" : "", st->units[t].name, shots, wounds, kills);

@@ -2,9 +2,10 @@
  * cheaper (engine_fire.c, engine_blast.c, engine_melee.c, engine_morale.c, engine_special.c)
  * against the plain versions they replaced.
  *
- * Games must not change: a volley's compact lane and target lists and its one-pass gap rule,
- * the MG arc's wedge rejection, the melee's compact foe lists, the commander scans with their
- * early stop, and the reordered unit helpers must give the same answers, draw the same dice
+ * Games must not change: a volley's compact lane and target lists (kept up to date through
+ * the volley, the firer and target hidden from the gap rule) and its one-pass gap rule, the MG
+ * arc's wedge rejection and inside count, the melee's compact foe lists, the commander scans with
+ * their early stop, and the reordered unit helpers must give the same answers, draw the same dice
  * and leave the same bytes. The plain versions are copied here as first written; each fast
  * function runs on one copy of a position and its plain version on another, and the two
  * copies must be equal to the byte. Positions come from random games on the default scenario
@@ -1048,18 +1049,32 @@ static void check_unit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
     if (vk_in_melee(st, u))
         BOTH("fight", -1, vk_fight(ctx, &c->a, u, NULL), ref_fight(ctx, &c->b, u));
     if (vk_mg_figure(st, u) >= 0) {
+        /* every arc, each at a figure, anywhere on the table, or at the gun itself (no
+           direction: the unit's facing) */
         static const int arcs[] = {OPFOR_ARC_45, OPFOR_ARC_90, OPFOR_ARC_DOUBLE_45, OPFOR_ARC_180};
-        int arc = arcs[opfor_rng_below(r, 4)];
-        /* at a figure, or anywhere on the table */
-        opfor_pt_t aim = opfor_pt((float)opfor_rng_unit(r) * ctx->sc.table.width,
-                                  (float)opfor_rng_unit(r) * ctx->sc.table.depth);
-        if (opfor_rng_below(r, 2))
-            aim = st->figures[opfor_rng_below(r, (uint32_t)st->nfigures)].pos;
-        BOTH("machinegun", arc, vk_fire_mg(ctx, &c->a, u, arc, aim, NULL),
-             ref_fire_mg(ctx, &c->b, u, arc, aim));
+        for (int a = 0; a < 4; a++) {
+            int arc = arcs[a], how = (int)opfor_rng_below(r, 8);
+            opfor_pt_t aim = opfor_pt((float)opfor_rng_unit(r) * ctx->sc.table.width,
+                                      (float)opfor_rng_unit(r) * ctx->sc.table.depth);
+            if (how < 4)
+                aim = st->figures[opfor_rng_below(r, (uint32_t)st->nfigures)].pos;
+            else if (how == 7)
+                aim = st->figures[vk_mg_figure(st, u)].pos;
+            BOTH("machinegun", arc, vk_fire_mg(ctx, &c->a, u, arc, aim, NULL),
+                 ref_fire_mg(ctx, &c->b, u, arc, aim));
+        }
     }
     static const unsigned aims[] = {0, OPFOR_VK_AF_AIM_WOUNDED, OPFOR_VK_AF_AIM_GENERAL,
                                     OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL};
+    /* a unit firing on itself: never asked in play, but the volley's bookkeeping (the firer's
+       and the target's places hidden from the gap rule) must still give the plain answer */
+    if (vk_fire_target_ok(st, u) && opfor_rng_below(r, 4) == 0) {
+        unsigned aim = aims[opfor_rng_below(r, 4)];
+        int sa = 0, sb = 0;
+        BOTH("fire at itself", u, sa = vk_fire_unit(ctx, &c->a, u, u, 0, aim, NULL),
+             sb = ref_fire_unit(ctx, &c->b, u, u, 0, aim));
+        assert_int_equal(sa, sb);
+    }
     int charged = 0;
     for (int t = 0; t < st->nunits; t++) {
         if (t == u || st->units[t].side == st->units[u].side || !vk_fire_target_ok(st, t))
