@@ -10,8 +10,9 @@
  * segment's terms of the rejects are computed once per query, not once per feature; the
  * polygon tests of area features are geom.h's inline ones; a
  * building on a path has its outline crossed once for both "does the path enter it" and
- * "how many crossings"; and a point is tested against a line piece by piece, far pieces
- * skipped.
+ * "how many crossings"; a segment meeting an area is tested against the outline before its
+ * ends (the usual answer comes first); and a point is tested against a line piece by piece,
+ * far pieces skipped.
  */
 #include "opfor/terrain.h"
 
@@ -363,9 +364,12 @@ int opfor_feature_seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opf
 
 /* Whether segment a-b enters feature f at all. */
 static int seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
-    if (f->shape == OPFOR_SHAPE_AREA) /* opfor_poly_seg_intersects, boxes first */
-        return f->npts >= 3 && (area_contains(f, a) || area_contains(f, b) ||
-                                opfor_poly_seg_crosses(f->pts, f->npts, a, b));
+    /* opfor_poly_seg_intersects, boxes first; the outline first, as a move line that meets a
+       building almost always crosses it (the three tests are pure, so any order gives the same
+       answer) */
+    if (f->shape == OPFOR_SHAPE_AREA)
+        return f->npts >= 3 && (opfor_poly_seg_crosses(f->pts, f->npts, a, b) ||
+                                area_contains(f, a) || area_contains(f, b));
     return opfor_polyline_seg_dist(f->pts, f->npts, a, b) <= 0.5f * f->width;
 }
 
@@ -472,7 +476,11 @@ opfor_cover_t opfor_terrain_cover(const opfor_table_t *t, opfor_pt_t firer, opfo
 
 /* Number of distinct crossing parameters in ts[0..n) (a crossing exactly at a vertex is
  * found on two edges but is one crossing). Sorts ts. */
-static int count_distinct(float *ts, int n) {
+static int count_distinct_sort(float *ts, int n);
+static inline int count_distinct(float *ts, int n) {
+    return n < 2 ? n : count_distinct_sort(ts, n); /* none or one: nothing to sort */
+}
+static int count_distinct_sort(float *ts, int n) {
     for (int i = 1; i < n; i++) {
         float x = ts[i];
         int j = i - 1;
