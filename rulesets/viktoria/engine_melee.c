@@ -5,7 +5,9 @@
  * the state waits in phase REACTION, then vk_charge_react runs steps 3-9. Attacks in one step
  * are rolled first and the harm applied after, so a figure struck down still strikes back.
  * The figures a striker may reach are copied once per loop into a compact list (vk_foes_t):
- * nothing they are made of changes until the loop is over.
+ * nothing they are made of changes until the loop is over. The charge allowance reads the move
+ * table once per kind of person present (tests/rulesets/test_engine_melee_fast.c holds the
+ * plain version).
  */
 #include <string.h>
 
@@ -13,32 +15,43 @@
 
 /* ---------------------------------------------------------------- helpers */
 
+/* vk_move_x(VK_MV_CHARGE) of a person depends only on its quality, mounted and wounded, read
+ * from the table (move_x[charge][quality][mounted][wounded][unlimbered]) unless the unit moves by
+ * the special rules (walkers, vehicles, automatons: vk_move_x). The kinds of person present are
+ * gathered as bits (bit 4 * quality + 2 * mounted + wounded), then each kind is looked up once;
+ * equipment and special units ask vk_move_x figure by figure. The largest and least are the
+ * same whatever the order. (A figure is always in its own unit's block.) */
+_Static_assert(OPFOR_FIG_WOUNDED == 1u << 1 && OPFOR_FIG_MOUNTED == 1u << 2,
+               "charge_x: the kind bits are flags bits 1-2");
+_Static_assert(VK_NC * 4 <= 32, "charge_x: every class of the move table has its bits");
+
 static int charge_x(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int *minx) {
     const opfor_unit_t *un = &st->units[u];
     int best = 0, worst = 1000;
-    /* vk_move_x of a person depends only on its unit, quality, mounted and wounded: a run of
-       alike figures (the usual unit) asks it once */
-    const unsigned key_flags = OPFOR_FIG_MOUNTED | OPFOR_FIG_WOUNDED | OPFOR_FIG_EQUIPMENT;
-    unsigned last_key = ~0u;
-    int last_x = 0;
+    int special =
+        ctx->opt.specials && (un->type == OPFOR_UT_WALKER || un->type == OPFOR_UT_VEHICLE ||
+                              un->type == OPFOR_UT_AUTOMATON);
+    uint32_t kinds = 0;
     for (int i = un->first, e = un->first + un->count; i < e; i++) {
-        if (!vk_alive(st, i))
-            continue;
         const opfor_figure_t *fg = &st->figures[i];
-        unsigned key =
-            (unsigned)fg->unit << 24 | (unsigned)fg->quality << 16 | (fg->flags & key_flags);
-        int x;
-        if (key == last_key) {
-            x = last_x;
-        } else {
-            x = vk_move_x(ctx, st, i, VK_MV_CHARGE);
-            last_key = (fg->flags & OPFOR_FIG_EQUIPMENT) ? ~0u : key; /* equipment: never reused */
-            last_x = x;
+        unsigned fl = fg->flags;
+        if ((fl & (OPFOR_FIG_ALIVE | OPFOR_FIG_REAR)) != OPFOR_FIG_ALIVE) /* vk_alive */
+            continue;
+        if (!special && !(fl & OPFOR_FIG_EQUIPMENT)) {
+            kinds |= 1u << (fg->quality * 4u + (fl >> 1 & 3u));
+            continue;
         }
-        if (x > best)
-            best = x;
-        if (x < worst)
-            worst = x;
+        int x = vk_move_x(ctx, st, i, VK_MV_CHARGE);
+        best = x > best ? x : best;
+        worst = x < worst ? x : worst;
+    }
+    const int8_t(*mx)[2][2][2] = ctx->tab->move_x[VK_MV_CHARGE];
+    while (kinds) {
+        int k = __builtin_ctz(kinds);
+        kinds &= kinds - 1;
+        int x = mx[k >> 2][k >> 1 & 1][k & 1][0];
+        best = x > best ? x : best;
+        worst = x < worst ? x : worst;
     }
     if (minx)
         *minx = worst == 1000 ? 0 : worst;
@@ -284,12 +297,9 @@ static void link_contacts(opfor_vk_state_t *st, int a, int b) {
     }
 }
 
-void vk_melee_refresh(opfor_vk_state_t *st) {
-    uint32_t any = 0; /* most activations end with no melee on the table: nothing to drop */
-    for (int a = 0; a < st->nunits; a++)
-        any |= st->melee[a];
-    if (!any)
-        return;
+/* vk_melee_refresh once some melee link exists. Out of line: the common case (none) stays a
+ * small leaf without the saving of registers these loops need. */
+__attribute__((noinline)) static void melee_refresh_links(opfor_vk_state_t *st) {
     for (int a = 0; a < st->nunits; a++) {
         if (!st->melee[a])
             continue;
@@ -321,6 +331,14 @@ void vk_melee_refresh(opfor_vk_state_t *st) {
             st->melee[a] = 0;
         }
     }
+}
+
+void vk_melee_refresh(opfor_vk_state_t *st) {
+    uint32_t any = 0; /* most activations end with no melee on the table: nothing to drop */
+    for (int a = 0; a < st->nunits; a++)
+        any |= st->melee[a];
+    if (any)
+        melee_refresh_links(st);
 }
 
 /* Step 7: morale after melee casualties; failure means flight (or removal when already

@@ -89,12 +89,10 @@ int vk_morale_check(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfo
     return ok;
 }
 
-void vk_morale_after(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
-    unsigned any = 0; /* most activations kill no one: nothing to check */
-    for (int u = 0; u < st->nunits; u++)
-        any |= st->ux[u].casualties;
-    if (!any)
-        return;
+/* vk_morale_after once some unit has casualties. Out of line: the common case (none) stays a
+ * small leaf without the saving of registers this loop needs. */
+__attribute__((noinline)) static void
+morale_after_checks(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
     for (int u = 0; u < st->nunits; u++) {
         if (!st->ux[u].casualties)
             continue;
@@ -110,6 +108,14 @@ void vk_morale_after(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_e
         /* A unit already Wavering that fails again outside melee stays Wavering. */
         vk_morale_check(ctx, st, u, ev);
     }
+}
+
+void vk_morale_after(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
+    unsigned any = 0; /* most activations kill no one: nothing to check */
+    for (int u = 0; u < st->nunits; u++)
+        any |= st->ux[u].casualties;
+    if (any)
+        morale_after_checks(ctx, st, ev);
 }
 
 int vk_rally(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {

@@ -1,0 +1,147 @@
+/* tests/rulesets/test_engine_melee_fast.c — the fast charge reach as the plain version.
+ *
+ * rulesets/viktoria/engine_melee.c finds a unit's charge allowance (charge_x, behind
+ * vk_charge_reach) by gathering the kinds of person present (quality, mounted, wounded) and
+ * reading the move table once per kind, asking vk_move_x only for equipment and for the units
+ * that move by the special rules. Games must not change, so this plays random games on three
+ * tables (the built-in encounter with and without the special rules, the machines demo with
+ * walkers, vehicles and automatons), and at every action asks the reach of every unit on the
+ * position as played and shaken (figures killed, sent to the rear, wounded, mounted, given
+ * another quality, turned into equipment), comparing it to the bit with the code as first
+ * written (below, unchanged).
+ */
+#include "rulesets/vk_fixture.h"
+
+#include "engine_int.h"
+#include "opfor/rng.h"
+#include "opfor/scenario.h"
+#include "opfor/viktoria/builtin.h"
+
+extern const unsigned char opfor_viktoria_scenario_machines_demo[];
+extern const unsigned long opfor_viktoria_scenario_machines_demo_len;
+
+/* ---------------------------------------------------------------- the plain version */
+
+static int ref_charge_x(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    int best = 0;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!vk_alive(st, i))
+            continue;
+        int x = vk_move_x(ctx, st, i, VK_MV_CHARGE);
+        if (x > best)
+            best = x;
+    }
+    return best;
+}
+
+static float ref_charge_reach(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    return (float)(ref_charge_x(ctx, st, u) + 3);
+}
+
+/* ---------------------------------------------------------------- the comparison */
+
+/* Every unit's reach by the engine and by the reference; returns the comparisons made. */
+static int compare_all(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
+    for (int u = 0; u < st->nunits; u++) {
+        float a = vk_charge_reach(ctx, st, u), b = ref_charge_reach(ctx, st, u);
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+    return st->nunits;
+}
+
+/* Plays random games on sc and compares at every action, on the position as played and
+ * shaken. Returns the comparisons made. */
+static int compare_games(const opfor_scenario_t *sc, int specials, int games, uint64_t seed) {
+    opfor_vk_options_t opt;
+    memset(&opt, 0, sizeof opt);
+    opt.specials = specials;
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
+    opfor_rng_t pr, jr;
+    opfor_rng_seed(&pr, seed, 1);
+    opfor_rng_seed(&jr, seed, 2);
+    opfor_vk_state_t *st = malloc(sizeof *st), *tmp = malloc(sizeof *tmp);
+    assert_true(st && tmp);
+    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+    int checked = 0;
+    for (int gm = 0; gm < games; gm++) {
+        opfor_vk_state_init(ctx, st, seed * 1000 + (uint64_t)gm + 1);
+        for (int step = 0; step < 4000 && opfor_vk_current(ctx, st) != OPFOR_VK_TERMINAL; step++) {
+            int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
+            assert_true(n > 0);
+            if (st->phase == OPFOR_VK_PH_ACTION) {
+                checked += compare_all(ctx, st);
+                memcpy(tmp, st, sizeof *tmp);
+                for (int i = 0; i < tmp->nfigures; i++) {
+                    opfor_figure_t *f = &tmp->figures[i];
+                    switch (opfor_rng_below(&jr, 12)) {
+                    case 0:
+                        f->flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+                        break;
+                    case 1:
+                        f->flags |= OPFOR_FIG_REAR;
+                        break;
+                    case 2:
+                        f->flags ^= OPFOR_FIG_WOUNDED;
+                        break;
+                    case 3:
+                        f->flags ^= OPFOR_FIG_MOUNTED;
+                        break;
+                    case 4:
+                        f->quality = (uint8_t)opfor_rng_below(&jr, OPFOR_Q_COUNT);
+                        break;
+                    case 5:
+                        if (opfor_rng_below(&jr, 4) == 0)
+                            f->flags ^= OPFOR_FIG_EQUIPMENT;
+                        break;
+                    default:
+                        break;
+                    }
+                }
+                checked += compare_all(ctx, tmp);
+            }
+            int i = opfor_vk_current(ctx, st) == OPFOR_VK_CHANCE
+                        ? 0
+                        : (int)opfor_rng_below(&pr, (uint32_t)n);
+            assert_int_equal(opfor_vk_apply(ctx, st, &acts[i], NULL), 0);
+        }
+    }
+    free(st);
+    free(tmp);
+    opfor_vk_ctx_free(ctx);
+    return checked;
+}
+
+static void melee_fast_encounter(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_builtin("competitive_default");
+    int games = (int)(10 * fx_scale()) + 2;
+    assert_true(compare_games(sc, 0, games, 41) > 4000 * fx_scale());
+    assert_true(compare_games(sc, 1, games, 42) > 4000 * fx_scale());
+    opfor_scenario_free(sc);
+    free(sc);
+}
+
+static void melee_fast_machines(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    assert_non_null(sc);
+    opfor_diag_t d;
+    assert_int_equal(opfor_scenario_load_string((const char *)opfor_viktoria_scenario_machines_demo,
+                                                opfor_viktoria_scenario_machines_demo_len, "demo",
+                                                sc, &d),
+                     0);
+    int games = (int)(8 * fx_scale()) + 2;
+    assert_true(compare_games(sc, 1, games, 51) > 2000 * fx_scale());
+    assert_true(compare_games(sc, 0, games / 2 + 1, 52) > 1000 * fx_scale());
+    opfor_scenario_free(sc);
+    free(sc);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(melee_fast_encounter),
+        cmocka_unit_test(melee_fast_machines),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
