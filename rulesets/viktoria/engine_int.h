@@ -104,13 +104,15 @@
  * positions in index order; a listing measures each unit it needs once (compact copies padded
  * to groups of four lanes) and skips the helpers the acting unit's profile (vk_uprof_t) shows
  * must say no; collisions beyond the smallest allowance are left unsolved (the move stops
- * there anyway); the play loops apply listed actions unchecked (opfor_vk_apply_listed).
+ * there anyway); a moving set keeps its extremes so edge, terrain and collision passes it
+ * clears are skipped; a volley hides the dead and the firer from its lanes and updates its
+ * targets in place; the play loops apply listed actions unchecked (opfor_vk_apply_listed).
  * tests/core/test_terrain_fast.c, test_terrain_ref.c and tests/rulesets/test_engine_*_fast.c
- * compare these with the original code over thousands of random positions. The time goes,
- * roughly a third each, to listing (nearest pairs to every enemy unit, their sight lines, the
- * move destinations' blockers), to movement (collisions with every base, per-figure terrain
- * paths with a bisection where terrain stops a figure) and to the rest of apply (fire per
- * figure with its sight line and the gap rule, melee, the end of the activation).
+ * (list, move, fire, melee) compare these with the original code over thousands of random
+ * positions. The time goes, roughly a third each, to listing (nearest pairs to every enemy unit,
+ * their sight lines, the move destinations' blockers), to movement (collisions with every base,
+ * per-figure terrain paths with a bisection where terrain stops a figure) and to the rest of apply
+ * (fire per figure with its sight line and the gap rule, melee, the end of the activation).
  *
  * Simplifications (documented where they are made): the pending charge resolves the nine
  * steps of X inside apply, with the charged unit's reaction as its own decision; a unit
