@@ -18,9 +18,6 @@
 #include "opfor/rng.h"
 #include "opfor/viktoria/builtin.h"
 
-extern const unsigned char opfor_viktoria_scenario_machines_demo[];
-extern const unsigned long opfor_viktoria_scenario_machines_demo_len;
-
 /* ======================================================================== fire (plain) */
 
 static int ref_lane_blocked_in(const opfor_vk_state_t *st, int f, int g, const int *cand, int nc) {
@@ -1217,13 +1214,7 @@ static void engine_fire_fast_default_matches_plain(void **state) {
 
 static void engine_fire_fast_machines_matches_plain(void **state) {
     (void)state;
-    opfor_scenario_t *sc = calloc(1, sizeof *sc);
-    assert_non_null(sc);
-    opfor_diag_t d;
-    assert_int_equal(opfor_scenario_load_string((const char *)opfor_viktoria_scenario_machines_demo,
-                                                opfor_viktoria_scenario_machines_demo_len, "demo",
-                                                sc, &d),
-                     0);
+    opfor_scenario_t *sc = fx_machines_demo();
     opfor_vk_options_t opt;
     memset(&opt, 0, sizeof opt);
     opt.specials = 1;

@@ -8,9 +8,6 @@
  */
 #include "vk_fixture.h"
 
-extern const unsigned char opfor_viktoria_scenario_machines_demo[];
-extern const unsigned long opfor_viktoria_scenario_machines_demo_len;
-
 /* A scenario from YAML text; fails the test when it does not load. */
 static opfor_scenario_t *load(const char *yaml) {
     opfor_scenario_t *sc = calloc(1, sizeof *sc);
@@ -108,11 +105,7 @@ static void machines_scenario_keys_and_errors(void **state) {
     (void)state;
     opfor_diag_t d;
     /* the demo: all three machines */
-    opfor_scenario_t *sc = calloc(1, sizeof *sc);
-    assert_int_equal(opfor_scenario_load_string((const char *)opfor_viktoria_scenario_machines_demo,
-                                                opfor_viktoria_scenario_machines_demo_len, "demo",
-                                                sc, &d),
-                     0);
+    opfor_scenario_t *sc = fx_machines_demo();
     assert_int_equal(sc->nroutes, 2);
     assert_int_equal(sc->routes[0].kind, OPFOR_ROUTE_RUNWAY);
     assert_true(fabsf(sc->routes[0].length - 30.0f) < 1e-4f);
@@ -654,12 +647,7 @@ static void machines_plane_off_table_and_running_target(void **state) {
  * the machine actions are all used. */
 static void machines_invariants_demo(void **state) {
     (void)state;
-    opfor_scenario_t *sc = calloc(1, sizeof *sc);
-    opfor_diag_t d;
-    assert_int_equal(opfor_scenario_load_string((const char *)opfor_viktoria_scenario_machines_demo,
-                                                opfor_viktoria_scenario_machines_demo_len, "demo",
-                                                sc, &d),
-                     0);
+    opfor_scenario_t *sc = fx_machines_demo();
     opfor_vk_options_t opt;
     memset(&opt, 0, sizeof opt);
     opt.specials = 1;

@@ -17,9 +17,6 @@
 #include "opfor/scenario.h"
 #include "opfor/viktoria/builtin.h"
 
-extern const unsigned char opfor_viktoria_scenario_machines_demo[];
-extern const unsigned long opfor_viktoria_scenario_machines_demo_len;
-
 /* ---------------------------------------------------------------- the plain version */
 
 static int ref_charge_x(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
@@ -124,13 +121,7 @@ static void melee_fast_encounter(void **state) {
 
 static void melee_fast_machines(void **state) {
     (void)state;
-    opfor_scenario_t *sc = calloc(1, sizeof *sc);
-    assert_non_null(sc);
-    opfor_diag_t d;
-    assert_int_equal(opfor_scenario_load_string((const char *)opfor_viktoria_scenario_machines_demo,
-                                                opfor_viktoria_scenario_machines_demo_len, "demo",
-                                                sc, &d),
-                     0);
+    opfor_scenario_t *sc = fx_machines_demo();
     int games = (int)(8 * fx_scale()) + 2;
     assert_true(compare_games(sc, 1, games, 51) > 2000 * fx_scale());
     assert_true(compare_games(sc, 0, games / 2 + 1, 52) > 1000 * fx_scale());

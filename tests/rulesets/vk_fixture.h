@@ -68,6 +68,23 @@ static inline opfor_scenario_t *fx_builtin(const char *name) {
     return sc;
 }
 
+/* The machines demo (rulesets/viktoria/scenarios/machines_demo.yaml, compiled into the rulesets
+ * library for the tests): every XII machine on one table. Free with opfor_scenario_free and
+ * free. */
+extern const unsigned char opfor_viktoria_scenario_machines_demo[];
+extern const unsigned long opfor_viktoria_scenario_machines_demo_len;
+static inline opfor_scenario_t *fx_machines_demo(void) {
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    assert_non_null(sc);
+    opfor_diag_t d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(opfor_scenario_load_string((const char *)opfor_viktoria_scenario_machines_demo,
+                                                opfor_viktoria_scenario_machines_demo_len, "demo",
+                                                sc, &d),
+                     0);
+    return sc;
+}
+
 /* Adds a unit of n figures drawn up in formation around c facing `facing`; figure 0 is a
  * leader. Returns the unit index. All figures get quality q, weapons w and figure flags ff. */
 static inline int fx_unit(opfor_scenario_t *sc, const char *name, int side, int type, int q, int n,
