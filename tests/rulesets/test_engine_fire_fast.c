@@ -1160,6 +1160,26 @@ static void shake(const opfor_vk_state_t *st, opfor_vk_state_t *out, opfor_rng_t
 
 /* Random games on sc (options opt) with every position of an action checked, plain and
  * shaken. Returns the checks made. */
+/* Scratch of the visitor: the results, the shaking stream and a state buffer. */
+typedef struct {
+    cmp_t c;
+    opfor_rng_t jr;
+    opfor_vk_state_t tmp;
+} walk_t;
+
+/* At every other action: the acting unit on the position as played, then on a shaken copy
+ * the acting unit and one at random. The checks are counted in w->c. */
+static long visit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, void *user) {
+    walk_t *w = user;
+    if (opfor_rng_below(&w->jr, 2) != 0)
+        return 0;
+    check_unit(ctx, st, st->cur, &w->c, &w->jr);
+    shake(st, &w->tmp, &w->jr);
+    check_unit(ctx, &w->tmp, w->tmp.cur, &w->c, &w->jr);
+    check_unit(ctx, &w->tmp, (int)opfor_rng_below(&w->jr, (uint32_t)w->tmp.nunits), &w->c, &w->jr);
+    return 0;
+}
+
 static long run_games(opfor_scenario_t *sc, const opfor_vk_options_t *opt, int games,
                       uint64_t seed) {
     opfor_diag_t d;
@@ -1167,37 +1187,13 @@ static long run_games(opfor_scenario_t *sc, const opfor_vk_options_t *opt, int g
     opfor_vk_ctx_t *ctx = NULL;
     assert_int_equal(opfor_viktoria_model_default(&m, &d), 0);
     assert_int_equal(opfor_vk_ctx_init(&ctx, sc, &m, opt, &d), 0);
-    opfor_rng_t pr, jr;
-    opfor_rng_seed(&pr, seed, 1);
-    opfor_rng_seed(&jr, seed, 2);
-    opfor_vk_state_t *st = malloc(sizeof *st), *tmp = malloc(sizeof *tmp);
-    cmp_t *c = malloc(sizeof *c);
-    assert_non_null(st);
-    assert_non_null(tmp);
-    assert_non_null(c);
-    c->checks = 0;
-    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
-    for (int g = 0; g < games; g++) {
-        opfor_vk_state_init(ctx, st, seed * 1000 + (uint64_t)g);
-        for (int step = 0; step < 4000 && opfor_vk_current(ctx, st) != OPFOR_VK_TERMINAL; step++) {
-            int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
-            assert_true(n > 0);
-            if (st->phase == OPFOR_VK_PH_ACTION && opfor_rng_below(&jr, 2) == 0) {
-                check_unit(ctx, st, st->cur, c, &jr);
-                shake(st, tmp, &jr);
-                check_unit(ctx, tmp, tmp->cur, c, &jr);
-                check_unit(ctx, tmp, (int)opfor_rng_below(&jr, (uint32_t)tmp->nunits), c, &jr);
-            }
-            int i = opfor_vk_current(ctx, st) == OPFOR_VK_CHANCE
-                        ? 0
-                        : (int)opfor_rng_below(&pr, (uint32_t)n);
-            assert_int_equal(opfor_vk_apply(ctx, st, &acts[i], NULL), 0);
-        }
-    }
-    long checks = c->checks;
-    free(st);
-    free(tmp);
-    free(c);
+    walk_t *w = malloc(sizeof *w);
+    assert_non_null(w);
+    w->c.checks = 0;
+    opfor_rng_seed(&w->jr, seed, 2);
+    fx_walk_games(ctx, games, seed, 0, visit, w);
+    long checks = w->c.checks;
+    free(w);
     opfor_vk_ctx_free(ctx);
     return checks;
 }

@@ -47,64 +47,59 @@ static int compare_all(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
     return st->nunits;
 }
 
+/* At one action: the position as played and a shaken copy (kills, rear, wounds, mounts,
+ * qualities and equipment flipped at random). */
+typedef struct {
+    opfor_rng_t jr;
+    opfor_vk_state_t tmp;
+} shake_t;
+
+static long visit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, void *user) {
+    shake_t *sh = user;
+    long checked = compare_all(ctx, st);
+    opfor_vk_state_t *tmp = &sh->tmp;
+    memcpy(tmp, st, sizeof *tmp);
+    for (int i = 0; i < tmp->nfigures; i++) {
+        opfor_figure_t *f = &tmp->figures[i];
+        switch (opfor_rng_below(&sh->jr, 12)) {
+        case 0:
+            f->flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+            break;
+        case 1:
+            f->flags |= OPFOR_FIG_REAR;
+            break;
+        case 2:
+            f->flags ^= OPFOR_FIG_WOUNDED;
+            break;
+        case 3:
+            f->flags ^= OPFOR_FIG_MOUNTED;
+            break;
+        case 4:
+            f->quality = (uint8_t)opfor_rng_below(&sh->jr, OPFOR_Q_COUNT);
+            break;
+        case 5:
+            if (opfor_rng_below(&sh->jr, 4) == 0)
+                f->flags ^= OPFOR_FIG_EQUIPMENT;
+            break;
+        default:
+            break;
+        }
+    }
+    return checked + compare_all(ctx, tmp);
+}
+
 /* Plays random games on sc and compares at every action, on the position as played and
  * shaken. Returns the comparisons made. */
-static int compare_games(const opfor_scenario_t *sc, int specials, int games, uint64_t seed) {
+static long compare_games(const opfor_scenario_t *sc, int specials, int games, uint64_t seed) {
     opfor_vk_options_t opt;
     memset(&opt, 0, sizeof opt);
     opt.specials = specials;
     opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
-    opfor_rng_t pr, jr;
-    opfor_rng_seed(&pr, seed, 1);
-    opfor_rng_seed(&jr, seed, 2);
-    opfor_vk_state_t *st = malloc(sizeof *st), *tmp = malloc(sizeof *tmp);
-    assert_true(st && tmp);
-    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
-    int checked = 0;
-    for (int gm = 0; gm < games; gm++) {
-        opfor_vk_state_init(ctx, st, seed * 1000 + (uint64_t)gm + 1);
-        for (int step = 0; step < 4000 && opfor_vk_current(ctx, st) != OPFOR_VK_TERMINAL; step++) {
-            int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
-            assert_true(n > 0);
-            if (st->phase == OPFOR_VK_PH_ACTION) {
-                checked += compare_all(ctx, st);
-                memcpy(tmp, st, sizeof *tmp);
-                for (int i = 0; i < tmp->nfigures; i++) {
-                    opfor_figure_t *f = &tmp->figures[i];
-                    switch (opfor_rng_below(&jr, 12)) {
-                    case 0:
-                        f->flags &= (uint16_t)~OPFOR_FIG_ALIVE;
-                        break;
-                    case 1:
-                        f->flags |= OPFOR_FIG_REAR;
-                        break;
-                    case 2:
-                        f->flags ^= OPFOR_FIG_WOUNDED;
-                        break;
-                    case 3:
-                        f->flags ^= OPFOR_FIG_MOUNTED;
-                        break;
-                    case 4:
-                        f->quality = (uint8_t)opfor_rng_below(&jr, OPFOR_Q_COUNT);
-                        break;
-                    case 5:
-                        if (opfor_rng_below(&jr, 4) == 0)
-                            f->flags ^= OPFOR_FIG_EQUIPMENT;
-                        break;
-                    default:
-                        break;
-                    }
-                }
-                checked += compare_all(ctx, tmp);
-            }
-            int i = opfor_vk_current(ctx, st) == OPFOR_VK_CHANCE
-                        ? 0
-                        : (int)opfor_rng_below(&pr, (uint32_t)n);
-            assert_int_equal(opfor_vk_apply(ctx, st, &acts[i], NULL), 0);
-        }
-    }
-    free(st);
-    free(tmp);
+    shake_t *sh = malloc(sizeof *sh);
+    assert_non_null(sh);
+    opfor_rng_seed(&sh->jr, seed, 2);
+    long checked = fx_walk_games(ctx, games, seed, 1, visit, sh);
+    free(sh);
     opfor_vk_ctx_free(ctx);
     return checked;
 }

@@ -662,57 +662,51 @@ static int compare_one(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, op
     return 1;
 }
 
+/* Scratch of the visitor: the shaking stream and three state buffers. */
+typedef struct {
+    opfor_rng_t jr;
+    opfor_vk_state_t tmp, a, b;
+} shake_t;
+
+/* At one action: six comparisons on the position as played, then six on a shaken copy
+ * (figures nudged into near contact, laid low, sent to the rear, onto a grid of exact ties). */
+static long visit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, void *user) {
+    shake_t *sh = user;
+    long checked = 0;
+    for (int k = 0; k < 6; k++)
+        checked += compare_one(ctx, st, &sh->jr, &sh->a, &sh->b);
+    opfor_vk_state_t *tmp = &sh->tmp;
+    memcpy(tmp, st, sizeof *tmp);
+    for (int i = 0; i < tmp->nfigures; i++) {
+        opfor_figure_t *f = &tmp->figures[i];
+        uint32_t k = opfor_rng_below(&sh->jr, 10);
+        if (k == 0)
+            f->flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+        else if (k == 1)
+            f->flags |= OPFOR_FIG_REAR;
+        else if (k == 2)
+            f->pos = opfor_pt(floorf(f->pos.x), floorf(f->pos.y));
+        else if (k <= 5)
+            f->pos = opfor_pt(f->pos.x + ((float)opfor_rng_unit(&sh->jr) - 0.5f) * 2.0f,
+                              f->pos.y + ((float)opfor_rng_unit(&sh->jr) - 0.5f) * 2.0f);
+    }
+    for (int k = 0; k < 6; k++)
+        checked += compare_one(ctx, tmp, &sh->jr, &sh->a, &sh->b);
+    return checked;
+}
+
 /* Plays random games on sc and compares at every unit's action, on the position as played
- * and shaken (figures nudged into near contact, laid low, sent to the rear, onto a grid of
- * exact ties). Returns the comparisons made. */
-static int compare_games(const opfor_scenario_t *sc, int specials, int games, uint64_t seed) {
+ * and shaken. Returns the comparisons made. */
+static long compare_games(const opfor_scenario_t *sc, int specials, int games, uint64_t seed) {
     opfor_vk_options_t opt;
     memset(&opt, 0, sizeof opt);
     opt.specials = specials;
     opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
-    opfor_rng_t pr, jr;
-    opfor_rng_seed(&pr, seed, 1);
-    opfor_rng_seed(&jr, seed, 2);
-    opfor_vk_state_t *st = malloc(sizeof *st), *tmp = malloc(sizeof *tmp);
-    opfor_vk_state_t *a = malloc(sizeof *a), *b = malloc(sizeof *b);
-    assert_true(st && tmp && a && b);
-    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
-    int checked = 0;
-    for (int gm = 0; gm < games; gm++) {
-        opfor_vk_state_init(ctx, st, seed * 1000 + (uint64_t)gm + 1);
-        for (int step = 0; step < 4000 && opfor_vk_current(ctx, st) != OPFOR_VK_TERMINAL; step++) {
-            int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
-            assert_true(n > 0);
-            if (st->phase == OPFOR_VK_PH_ACTION) {
-                for (int k = 0; k < 6; k++)
-                    checked += compare_one(ctx, st, &jr, a, b);
-                memcpy(tmp, st, sizeof *tmp);
-                for (int i = 0; i < tmp->nfigures; i++) {
-                    opfor_figure_t *f = &tmp->figures[i];
-                    uint32_t k = opfor_rng_below(&jr, 10);
-                    if (k == 0)
-                        f->flags &= (uint16_t)~OPFOR_FIG_ALIVE;
-                    else if (k == 1)
-                        f->flags |= OPFOR_FIG_REAR;
-                    else if (k == 2)
-                        f->pos = opfor_pt(floorf(f->pos.x), floorf(f->pos.y));
-                    else if (k <= 5)
-                        f->pos = opfor_pt(f->pos.x + ((float)opfor_rng_unit(&jr) - 0.5f) * 2.0f,
-                                          f->pos.y + ((float)opfor_rng_unit(&jr) - 0.5f) * 2.0f);
-                }
-                for (int k = 0; k < 6; k++)
-                    checked += compare_one(ctx, tmp, &jr, a, b);
-            }
-            int i = opfor_vk_current(ctx, st) == OPFOR_VK_CHANCE
-                        ? 0
-                        : (int)opfor_rng_below(&pr, (uint32_t)n);
-            assert_int_equal(opfor_vk_apply(ctx, st, &acts[i], NULL), 0);
-        }
-    }
-    free(st);
-    free(tmp);
-    free(a);
-    free(b);
+    shake_t *sh = malloc(sizeof *sh);
+    assert_non_null(sh);
+    opfor_rng_seed(&sh->jr, seed, 2);
+    long checked = fx_walk_games(ctx, games, seed, 1, visit, sh);
+    free(sh);
     opfor_vk_ctx_free(ctx);
     return checked;
 }

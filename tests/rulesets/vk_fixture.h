@@ -158,6 +158,37 @@ static inline opfor_vk_ctx_t *fx_ctx(const opfor_scenario_t *sc, const opfor_vk_
     return ctx;
 }
 
+/* A visitor of fx_walk_games: called at every unit's action (ACTION phase) with the position
+ * as played; returns the comparisons it made. */
+typedef long (*fx_visit_t)(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, void *user);
+
+/* Plays `games` random games on ctx (game g from seed * 1000 + g + first, choices from the
+ * stream (seed, 1)) and calls visit at every unit's action. Returns the sum of its returns. */
+static inline long fx_walk_games(const opfor_vk_ctx_t *ctx, int games, uint64_t seed,
+                                 uint64_t first, fx_visit_t visit, void *user) {
+    opfor_rng_t pr;
+    opfor_rng_seed(&pr, seed, 1);
+    opfor_vk_state_t *st = malloc(sizeof *st);
+    assert_non_null(st);
+    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+    long total = 0;
+    for (int g = 0; g < games; g++) {
+        opfor_vk_state_init(ctx, st, seed * 1000 + (uint64_t)g + first);
+        for (int step = 0; step < 4000 && opfor_vk_current(ctx, st) != OPFOR_VK_TERMINAL; step++) {
+            int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
+            assert_true(n > 0);
+            if (st->phase == OPFOR_VK_PH_ACTION)
+                total += visit(ctx, st, user);
+            int i = opfor_vk_current(ctx, st) == OPFOR_VK_CHANCE
+                        ? 0
+                        : (int)opfor_rng_below(&pr, (uint32_t)n);
+            assert_int_equal(opfor_vk_apply(ctx, st, &acts[i], NULL), 0);
+        }
+    }
+    free(st);
+    return total;
+}
+
 /* Puts st at unit u's ACTION phase in turn 1 (as if its side won the initiative and the unit
  * passed any command test). */
 static inline void fx_activate(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u) {
