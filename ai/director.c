@@ -424,6 +424,16 @@ static double threat(const opfor_patrol_config_t *cfg, const opfor_vk_rs_state_t
     return TYPE[sp->type] * QUAL[sp->quality] * 24.0 / (24.0 + (double)pl.distance);
 }
 
+/* Swaps candidates i and j with their threat guesses. */
+static void swap_out(opfor_patrol_spot_t *outs, double *thr, int i, int j) {
+    opfor_patrol_spot_t t = outs[i];
+    double tt = thr[i];
+    outs[i] = outs[j];
+    thr[i] = thr[j];
+    outs[j] = t;
+    thr[j] = tt;
+}
+
 int opfor_director_steer(opfor_director_t *d, const opfor_game_t *g, const void *state,
                          opfor_patrol_spot_t *spot) {
     const opfor_vk_ctx_t *vk = NULL;
@@ -452,12 +462,7 @@ int opfor_director_steer(opfor_director_t *d, const opfor_game_t *g, const void 
     opfor_rng_derive(&rng, d->game_seed, DIR_SALT ^ key);
     for (int i = n - 1; i > 1; i--) {
         int j = 1 + (int)opfor_rng_below(&rng, (uint32_t)i);
-        opfor_patrol_spot_t t = d->outs[i];
-        double tt = thr[i];
-        d->outs[i] = d->outs[j];
-        thr[i] = thr[j];
-        d->outs[j] = t;
-        thr[j] = tt;
+        swap_out(d->outs, thr, i, j);
     }
     int k = d->cfg.candidates - 1 < n - 1 ? d->cfg.candidates - 1 : n - 1;
     for (int i = 1; i <= k; i++) { /* partial selection sort: the k most extreme first */
@@ -465,12 +470,7 @@ int opfor_director_steer(opfor_director_t *d, const opfor_game_t *g, const void 
         for (int j = i + 1; j < n; j++)
             if (harder ? thr[j] > thr[m] : thr[j] < thr[m])
                 m = j;
-        opfor_patrol_spot_t t = d->outs[i];
-        double tt = thr[i];
-        d->outs[i] = d->outs[m];
-        thr[i] = thr[m];
-        d->outs[m] = t;
-        thr[m] = tt;
+        swap_out(d->outs, thr, i, m);
     }
     /* Of the draw and the candidates, the estimate nearest the band's middle. (Patrol Mode
        games no longer end when the last known enemy falls while more may appear, so no

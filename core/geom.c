@@ -363,21 +363,7 @@ int opfor_arc_touches_circle(opfor_arc_t arc, opfor_pt_t origin, opfor_vec_t fac
     if (opfor_dist2(origin, c) <= r * r)
         return arc_count(arc);
     float cs, sn;
-    switch (arc) {
-    case OPFOR_ARC_45:
-    case OPFOR_ARC_DOUBLE_45:
-        cs = OPFOR_COS_22_5;
-        sn = OPFOR_SIN_22_5;
-        break;
-    case OPFOR_ARC_90:
-        cs = OPFOR_SQRT1_2;
-        sn = OPFOR_SQRT1_2;
-        break;
-    default:
-        cs = 0.0f;
-        sn = 1.0f;
-        break;
-    }
+    opfor_arc_half(arc, &cs, &sn);
     opfor_vec_t left = opfor_vrot(facing, cs, sn), right = opfor_vrot(facing, cs, -sn);
     if (ray_dist(origin, left, c) <= r || ray_dist(origin, right, c) <= r)
         return arc_count(arc);

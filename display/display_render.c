@@ -191,6 +191,14 @@ static int text_width(pen_t *p, const char *s, int px, int bold) {
     return logical.width;
 }
 
+/* The mark in front of order line i: its number, or a bullet when the lines are a choice. */
+static void order_mark(const opfor_card_t *c, int i, char *buf, size_t n) {
+    if (c->choice)
+        snprintf(buf, n, "\xE2\x80\xA2"); /* bullet */
+    else
+        snprintf(buf, n, "%d", i + 1);
+}
+
 /* The initiative bar: filled when the non-player side acts, outlined when the players do. The
  * turn note goes to the right when both fit. */
 static void header(pen_t *p, const opfor_card_t *c, opfor_epd_rect_t r, int px,
@@ -199,7 +207,8 @@ static void header(pen_t *p, const opfor_card_t *c, opfor_epd_rect_t r, int px,
     int pad = px / 2 > 4 ? px / 2 : 4;
     char title[64];
     int opfor = c->initiative != OPFOR_CARD_SIDE_PLAYER;
-    snprintf(title, sizeof title, "%s %s", side_label(c), "acts");
+    snprintf(title, sizeof title, "%s to act",
+             side_label(c)); /* "Germans to act", "Enemy to act" */
     ink(cr);
     if (opfor) {
         fill_rect(cr, r.x, r.y, r.w, r.h);
@@ -288,6 +297,15 @@ static void stroke_style(cairo_t *cr, double width, const double *dash, int ndas
     cairo_set_dash(cr, NULL, 0, 0);
 }
 
+/* A closed area's texture (pattern number tx), then its outline path again for the stroke:
+   the path is not part of the state texture() saves and restores. */
+static void textured_area(pen_t *p, const mapxf_t *m, const opfor_card_terrain_t *t, int tx) {
+    if (!t->closed)
+        return;
+    texture(p->cr, p->w, p->h, tx);
+    path_terrain(p->cr, m, t);
+}
+
 static void draw_terrain(pen_t *p, const mapxf_t *m, const opfor_card_terrain_t *t) {
     cairo_t *cr = p->cr;
     static const double d_woods[] = {5, 3}, d_hedge[] = {4, 2}, d_fence[] = {3, 2},
@@ -298,31 +316,19 @@ static void draw_terrain(pen_t *p, const mapxf_t *m, const opfor_card_terrain_t 
     path_terrain(cr, m, t);
     switch (t->kind) {
     case OPFOR_TK_WOODS:
-        if (t->closed) {
-            texture(cr, p->w, p->h, 0);
-            path_terrain(cr, m, t); /* the path is not part of the saved state */
-        }
+        textured_area(p, m, t, 0);
         stroke_style(cr, 2, d_woods, 2);
         break;
     case OPFOR_TK_BUILDING:
-        if (t->closed) {
-            texture(cr, p->w, p->h, 2);
-            path_terrain(cr, m, t); /* the path is not part of the saved state */
-        }
+        textured_area(p, m, t, 2);
         stroke_style(cr, 2, NULL, 0);
         break;
     case OPFOR_TK_IMPASSABLE:
-        if (t->closed) {
-            texture(cr, p->w, p->h, 3);
-            path_terrain(cr, m, t); /* the path is not part of the saved state */
-        }
+        textured_area(p, m, t, 3);
         stroke_style(cr, 2, NULL, 0);
         break;
     case OPFOR_TK_ROUGH:
-        if (t->closed) {
-            texture(cr, p->w, p->h, 1);
-            path_terrain(cr, m, t); /* the path is not part of the saved state */
-        }
+        textured_area(p, m, t, 1);
         stroke_style(cr, 1, d_rough, 2);
         break;
     case OPFOR_TK_HILL: {
@@ -555,7 +561,8 @@ static void layout_large(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L
     }
     int bottom = col.y + col.h - need_h - (nn ? body / 2 : 0);
     if (no) {
-        int lh = text(p, "ORDERS", label, 1, col.x, y, col.w, 1, ALIGN_LEFT, 0, NULL);
+        int lh = text(p, c->choice ? "ACTIVATE ONE" : "ORDERS", label, 1, col.x, y, col.w, 1,
+                      ALIGN_LEFT, 0, NULL);
         hline(p->cr, col.x, col.x + col.w, y + lh + 2, 1);
         y += lh + 6;
         int indent = body * 3 / 2;
@@ -571,7 +578,7 @@ static void layout_large(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L
             if (y + hgt > bottom)
                 break;
             char num[8];
-            snprintf(num, sizeof num, "%d", i + 1);
+            order_mark(c, i, num, sizeof num);
             text(p, num, body, 1, col.x, y, indent, 1, ALIGN_LEFT, 0, NULL);
             text(p, c->orders[i], body, 0, col.x + indent, y, col.w - indent, lines, ALIGN_LEFT, 0,
                  &L->orders[i]);
@@ -613,8 +620,9 @@ static void layout_compact(pen_t *p, const opfor_card_t *c, opfor_card_layout_t 
     int bottom = H - (nn ? need_h + 4 : 0);
     int no = c->n_orders > OPFOR_CARD_LINES ? OPFOR_CARD_LINES : c->n_orders;
     for (int i = 0; i < no; i++) {
-        char line[OPFOR_CARD_LINE_LEN + 8];
-        snprintf(line, sizeof line, "%d %s", i + 1, c->orders[i]);
+        char line[OPFOR_CARD_LINE_LEN + 8], num[8];
+        order_mark(c, i, num, sizeof num);
+        snprintf(line, sizeof line, "%s %s", num, c->orders[i]);
         int hgt = text(p, line, 12, 0, 0, 0, W - 2 * m, portrait ? 2 : 1, ALIGN_LEFT, 1, NULL);
         if (y + hgt > bottom)
             break;

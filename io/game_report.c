@@ -19,6 +19,8 @@
 
 #include "opfor/dice.h"
 #include "opfor/rpc.h"
+#include "opfor/rpc_num.h"
+#include "opfor/viktoria/table_report.h"
 
 #define MAX_ITEMS 32 /* entries per list in one report */
 #define TEXT_MAX 2048
@@ -37,21 +39,11 @@ static int fail(opfor__gerr_t *e, int code, const char *fmt, ...) {
                                            : OPFOR_EINVAL;
 }
 
+/* A number, NaN refused. */
 static int num(const msgpack_object *o, double *out) {
-    switch (o->type) {
-    case MSGPACK_OBJECT_POSITIVE_INTEGER:
-        *out = (double)o->via.u64;
-        return 0;
-    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
-        *out = (double)o->via.i64;
-        return 0;
-    case MSGPACK_OBJECT_FLOAT32:
-    case MSGPACK_OBJECT_FLOAT64:
-        *out = o->via.f64;
-        return *out == *out ? 0 : -1; /* NaN is not a number here */
-    default:
+    if (opfor_rpc_num(o, out) < 0)
         return -1;
-    }
+    return *out == *out ? 0 : -1; /* NaN is not a number here */
 }
 
 /* A list of units' names for error messages. */
@@ -127,46 +119,13 @@ static int get_point(const opfor__game_t *g, const msgpack_object *v, const char
 
 /* Moves unit u so its living figures' centre is at p (figures stay on the table). */
 static void move_unit(const opfor__game_t *g, opfor__table_t *t, int u, opfor_pt_t p) {
-    opfor_unit_t *un = &t->units[u];
-    opfor_pt_t c;
-    if (!opfor_unit_centre(un, t->figures, &c))
-        return;
-    float dx = p.x - c.x, dy = p.y - c.y;
-    const opfor_table_t *tb = &g->cfg->table;
-    for (int i = un->first; i < un->first + un->count; i++) {
-        opfor_figure_t *f = &t->figures[i];
-        f->pos.x += dx;
-        f->pos.y += dy;
-        f->pos.x = f->pos.x < 0 ? 0 : f->pos.x > tb->width ? tb->width : f->pos.x;
-        f->pos.y = f->pos.y < 0 ? 0 : f->pos.y > tb->depth ? tb->depth : f->pos.y;
-    }
+    opfor_vk_table_move(&t->units[u], t->figures, &g->cfg->table, p);
 }
 
 /* Kills k living figures of u (the wounded first, leaders last), then wounds w of the
  * unwounded ones (leaders last), as `opfor patrol` does. */
 static void casualties(opfor__table_t *t, int u, int k, int w) {
-    const opfor_unit_t *un = &t->units[u];
-    for (int pass = 0; pass < 3 && k > 0; pass++)
-        for (int i = un->first + un->count - 1; i >= un->first && k > 0; i--) {
-            opfor_figure_t *f = &t->figures[i];
-            int wounded = (f->flags & OPFOR_FIG_WOUNDED) != 0;
-            int leader = (f->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
-            int fit = pass == 0 ? wounded && !leader : pass == 1 ? !leader : 1;
-            if ((f->flags & OPFOR_FIG_ALIVE) && fit) {
-                f->flags &= (uint16_t)~OPFOR_FIG_ALIVE;
-                k--;
-            }
-        }
-    for (int pass = 0; pass < 2 && w > 0; pass++)
-        for (int i = un->first + un->count - 1; i >= un->first && w > 0; i--) {
-            opfor_figure_t *f = &t->figures[i];
-            int leader = (f->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
-            if ((f->flags & OPFOR_FIG_ALIVE) && !(f->flags & OPFOR_FIG_WOUNDED) &&
-                (pass == 1 || !leader)) {
-                f->flags |= OPFOR_FIG_WOUNDED;
-                w--;
-            }
-        }
+    opfor_vk_table_casualties(&t->units[u], t->figures, k, w);
 }
 
 static int unwounded(const opfor__table_t *t, int u) {
@@ -239,6 +198,25 @@ static int keys_ok(const msgpack_object *m, const char *const *allowed, const ch
     if (opfor_rpc_params_check(m, allowed, why, sizeof why) < 0)
         return fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s: %s", path, why);
     return 0;
+}
+
+/* Entry i of list `key`: names it in path ("moves[2]"), checks its keys, reads its unit. */
+static int entry_unit(const opfor__table_t *t, const msgpack_object *m, const char *key, uint32_t i,
+                      const char *const *allowed, char *path, size_t n, opfor__gerr_t *e, int *u) {
+    char field[160];
+    snprintf(path, n, "%s[%u]", key, i);
+    int rc = keys_ok(m, allowed, path, e);
+    if (rc < 0)
+        return rc;
+    snprintf(field, sizeof field, "%s.unit", path);
+    return get_unit(t, opfor_rpc_params_get(m, "unit"), field, e, u);
+}
+
+/* Refuses unit u of the entry at path when it has left the table or has no figure alive. */
+static int on_table(const opfor__table_t *t, int u, const char *path, opfor__gerr_t *e) {
+    if (opfor__game_in_play(t, u))
+        return 0;
+    return fail(e, OPFOR_RPC_E_ILLEGAL, "%s.unit: %s is not on the table", path, t->units[u].name);
 }
 
 static int get_count(const msgpack_object *m, const char *key, const char *path, int *out,
@@ -516,22 +494,15 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
         goto out;
     for (uint32_t i = 0; v && i < v->via.array.size; i++) {
         const msgpack_object *m = &v->via.array.ptr[i];
-        snprintf(path, sizeof path, "moves[%u]", i);
         item_t *it = &r->moves[r->nmoves];
-        if ((rc = keys_ok(m, k_move, path, e)) < 0)
-            goto out;
-        snprintf(why, sizeof why, "%s.unit", path);
-        if ((rc = get_unit(t, opfor_rpc_params_get(m, "unit"), why, e, &it->unit)) < 0)
+        if ((rc = entry_unit(t, m, "moves", i, k_move, path, sizeof path, e, &it->unit)) < 0)
             goto out;
         const msgpack_object *pt = opfor_rpc_params_get(m, "at");
         rc = pt ? get_point(g, pt, path, e, &it->p) : get_point(g, m, path, e, &it->p);
         if (rc < 0)
             goto out;
-        if (!opfor__game_in_play(t, it->unit)) {
-            rc = fail(e, OPFOR_RPC_E_ILLEGAL, "%s.unit: %s is not on the table", path,
-                      t->units[it->unit].name);
+        if ((rc = on_table(t, it->unit, path, e)) < 0)
             goto out;
-        }
         move_unit(g, t, it->unit, it->p);
         add_text(r, "%s moved to x %.1f, y %.1f", t->units[it->unit].name, (double)it->p.x,
                  (double)it->p.y);
@@ -545,12 +516,8 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
         goto out;
     for (uint32_t i = 0; v && i < v->via.array.size; i++) {
         const msgpack_object *m = &v->via.array.ptr[i];
-        snprintf(path, sizeof path, "casualties[%u]", i);
         item_t *it = &r->cas[r->ncas];
-        if ((rc = keys_ok(m, k_cas, path, e)) < 0)
-            goto out;
-        snprintf(why, sizeof why, "%s.unit", path);
-        if ((rc = get_unit(t, opfor_rpc_params_get(m, "unit"), why, e, &it->unit)) < 0)
+        if ((rc = entry_unit(t, m, "casualties", i, k_cas, path, sizeof path, e, &it->unit)) < 0)
             goto out;
         if ((rc = get_count(m, "killed", path, &it->a, e)) < 0 ||
             (rc = get_count(m, "wounded", path, &it->b, e)) < 0)
@@ -584,12 +551,8 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
         goto out;
     for (uint32_t i = 0; v && i < v->via.array.size; i++) {
         const msgpack_object *m = &v->via.array.ptr[i];
-        snprintf(path, sizeof path, "morale[%u]", i);
         item_t *it = &r->mor[r->nmor];
-        if ((rc = keys_ok(m, k_mor, path, e)) < 0)
-            goto out;
-        snprintf(why, sizeof why, "%s.unit", path);
-        if ((rc = get_unit(t, opfor_rpc_params_get(m, "unit"), why, e, &it->unit)) < 0)
+        if ((rc = entry_unit(t, m, "morale", i, k_mor, path, sizeof path, e, &it->unit)) < 0)
             goto out;
         const msgpack_object *res = opfor_rpc_params_get(m, "result");
         it->a = -1;
@@ -602,11 +565,8 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
                       "%s.result: must be solid, wavering, routed or surrendered", path);
             goto out;
         }
-        if (!opfor__game_in_play(t, it->unit)) {
-            rc = fail(e, OPFOR_RPC_E_ILLEGAL, "%s.unit: %s is not on the table", path,
-                      t->units[it->unit].name);
+        if ((rc = on_table(t, it->unit, path, e)) < 0)
             goto out;
-        }
         opfor_unit_t *un = &t->units[it->unit];
         if (it->a == MR_SOLID || it->a == MR_WAVERING) {
             un->status = (uint8_t)(it->a == MR_SOLID ? OPFOR_SOLID : OPFOR_WAVERING);
@@ -627,12 +587,8 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
         goto out;
     for (uint32_t i = 0; v && i < v->via.array.size; i++) {
         const msgpack_object *m = &v->via.array.ptr[i];
-        snprintf(path, sizeof path, "off_table[%u]", i);
         item_t *it = &r->off[r->noff];
-        if ((rc = keys_ok(m, k_off, path, e)) < 0)
-            goto out;
-        snprintf(why, sizeof why, "%s.unit", path);
-        if ((rc = get_unit(t, opfor_rpc_params_get(m, "unit"), why, e, &it->unit)) < 0)
+        if ((rc = entry_unit(t, m, "off_table", i, k_off, path, sizeof path, e, &it->unit)) < 0)
             goto out;
         char fate[24] = "driven_off";
         if (opfor_rpc_params_str(m, "fate", fate, sizeof fate, why, sizeof why) == OPFOR_EINVAL ||
@@ -641,11 +597,8 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
                       path);
             goto out;
         }
-        if (!opfor__game_in_play(t, it->unit)) {
-            rc = fail(e, OPFOR_RPC_E_ILLEGAL, "%s.unit: %s is not on the table", path,
-                      t->units[it->unit].name);
+        if ((rc = on_table(t, it->unit, path, e)) < 0)
             goto out;
-        }
         it->a = strcasecmp(fate, "captured") == 0 ? OPFOR_PATROL_FATE_CAPTURED
                                                   : OPFOR_PATROL_FATE_DRIVEN_OFF;
         t->units[it->unit].flags |= OPFOR_UNIT_OFF_TABLE;

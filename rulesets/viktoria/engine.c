@@ -246,13 +246,21 @@ static float nearest_pair_in(const vk_lfigs_t *lf, int a, int na, int b, const v
     return gap < 0.0f ? 0.0f : gap;
 }
 
+/* Measures a, then b, into lf (emptied first) and returns their nearest pair (nearest_pair_in);
+ * gb gets b's geometry. */
+static inline float measure_pair(const opfor_vk_state_t *st, int a, int b, vk_lfigs_t *lf,
+                                 vk_ugeo_t *gb, int *fa, int *fb) {
+    vk_ugeo_t ga;
+    lf->n = 0;
+    measure_unit(st, a, lf, &ga);
+    measure_unit(st, b, lf, gb);
+    return nearest_pair_in(lf, a, ga.n, b, gb, fa, fb);
+}
+
 float vk_nearest_pair(const opfor_vk_state_t *st, int a, int b, int *fa, int *fb) {
     vk_lfigs_t lf;
-    vk_ugeo_t ga, gb;
-    lf.n = 0;
-    measure_unit(st, a, &lf, &ga);
-    measure_unit(st, b, &lf, &gb);
-    return nearest_pair_in(&lf, a, ga.n, b, &gb, fa, fb);
+    vk_ugeo_t gb;
+    return measure_pair(st, a, b, &lf, &gb, fa, fb);
 }
 
 int vk_nearest_fig(const opfor_vk_state_t *st, int u, opfor_pt_t p, float *d2out) {
@@ -327,12 +335,9 @@ static int unit_sees_from(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
 int vk_unit_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
                  float max_range) {
     vk_lfigs_t lf;
-    vk_ugeo_t gu, gt;
+    vk_ugeo_t gt;
     int fa, fb;
-    lf.n = 0;
-    measure_unit(st, u, &lf, &gu);
-    measure_unit(st, t, &lf, &gt);
-    float gap = nearest_pair_in(&lf, u, gu.n, t, &gt, &fa, &fb);
+    float gap = measure_pair(st, u, t, &lf, &gt, &fa, &fb);
     return unit_sees_from(ctx, st, u, t, &lf, gt.n, fa, fb, gap, max_range);
 }
 
@@ -948,6 +953,16 @@ typedef struct enemy {
     vk_ugeo_t geo; /* its centre and radius */
 } enemy_t;
 
+/* push (kind, unit) aimed at enemy e: its centre and its unit. */
+static inline opfor_vk_action_t *push_at(lister_t *l, int kind, int unit, const enemy_t *e) {
+    opfor_vk_action_t *x = push(l, kind, unit);
+    if (x) {
+        x->dest = e->geo.c;
+        x->target = (uint8_t)e->u;
+    }
+    return x;
+}
+
 /* Enemy units of u by distance (nearest first), at most max; returns the count. u must be
  * measured into lf and geo[u]; every enemy t on the table is measured here (units are measured
  * only when needed). */
@@ -1443,11 +1458,8 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                 int j = vk_nearest_fig(st, en[i].u, st->figures[gun].pos, NULL);
                 if (j < 0 || !vk_los(ctx, st, gun, j))
                     continue;
-                opfor_vk_action_t *x = push(l, OPFOR_VK_FIRE_ARTILLERY, u);
-                if (!x)
+                if (!push_at(l, OPFOR_VK_FIRE_ARTILLERY, u, &en[i]))
                     break;
-                x->dest = en[i].geo.c;
-                x->target = (uint8_t)en[i].u;
                 m++;
             }
         }
@@ -1456,11 +1468,8 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             for (int i = 0, m = 0; i < nen && m < 3; i++) {
                 if (!enemy_visible(ctx, st, u, &lf, &en[i]))
                     continue;
-                opfor_vk_action_t *x = push(l, OPFOR_VK_CALL_SUPPORT, u);
-                if (!x)
+                if (!push_at(l, OPFOR_VK_CALL_SUPPORT, u, &en[i]))
                     break;
-                x->dest = en[i].geo.c;
-                x->target = (uint8_t)en[i].u;
                 m++;
             }
             const opfor_vk_reg_t *rg = &st->reg[un->side];
@@ -1890,12 +1899,9 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
             return 0;
         /* one nearest-pair search for the reach and the sight test */
         vk_lfigs_t lf;
-        vk_ugeo_t gu, gt;
+        vk_ugeo_t gt;
         int fa, fb;
-        lf.n = 0;
-        measure_unit(st, u, &lf, &gu);
-        measure_unit(st, t, &lf, &gt);
-        float gap = nearest_pair_in(&lf, u, gu.n, t, &gt, &fa, &fb);
+        float gap = measure_pair(st, u, t, &lf, &gt, &fa, &fb);
         return gap <= vk_unit_reach(st, u) &&
                unit_sees_from(ctx, st, u, t, &lf, gt.n, fa, fb, gap, 1e9f);
     }
@@ -2224,6 +2230,33 @@ const char *opfor_vk_kind_name(int kind) {
     return kind >= 0 && kind < OPFOR_VK_KIND_COUNT ? KIND_NAMES[kind] : "?";
 }
 
+/* The kinds whose text is the unit's name and a set phrase, the target's name after it for
+ * those marked. */
+static const struct {
+    const char *text;
+    int target;
+} KIND_TEXT[OPFOR_VK_KIND_COUNT] = {
+    [OPFOR_VK_STAND] = {" stands", 0},
+    [OPFOR_VK_RALLY] = {" tries to rally", 0},
+    [OPFOR_VK_LOAD] = {" loads", 0},
+    [OPFOR_VK_CHARGE] = {" charges ", 1},
+    [OPFOR_VK_THROW_BOMB] = {" throws bombs at ", 1},
+    [OPFOR_VK_HEAL] = {"'s medics bind wounds", 0},
+    [OPFOR_VK_MESMERIZE] = {" tries to mesmerise a figure of ", 1},
+    [OPFOR_VK_LIMBER] = {" limbers", 0},
+    [OPFOR_VK_UNLIMBER] = {" unlimbers", 0},
+    [OPFOR_VK_MOUNT] = {" mounts", 0},
+    [OPFOR_VK_DISMOUNT] = {" dismounts", 0},
+    [OPFOR_VK_SPLIT] = {" splits in two", 0},
+    [OPFOR_VK_MERGE] = {" joins ", 1},
+    [OPFOR_VK_TO_REAR] = {" sends its wounded to the rear", 0},
+    [OPFOR_VK_FIGHT] = {" fights on in the melee", 0},
+    [OPFOR_VK_REACT_STAND] = {" stands to receive the charge", 0},
+    [OPFOR_VK_REACT_FIRE] = {" fires at the chargers", 0},
+    [OPFOR_VK_REACT_FLEE] = {" flees from the charge", 0},
+    [OPFOR_VK_REACT_COUNTER] = {" counter-charges", 0},
+};
+
 const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
                                 const opfor_vk_action_t *a, char *buf, size_t n) {
     if (!buf || n == 0)
@@ -2236,6 +2269,11 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         vk_unit_geo(st, a->unit, &g);
         dist = opfor_dist(g.c, a->dest);
     }
+    if (a->kind < OPFOR_VK_KIND_COUNT && KIND_TEXT[a->kind].text) {
+        snprintf(buf, n, "%s%s%s", un, KIND_TEXT[a->kind].text,
+                 KIND_TEXT[a->kind].target ? tn : "");
+        return buf;
+    }
     static const char *const ARC[] = {"45-degree", "90-degree", "double 45-degree", "180-degree"};
     switch (a->kind) {
     case OPFOR_VK_ROLL:
@@ -2246,15 +2284,6 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         break;
     case OPFOR_VK_SELECT_UNIT:
         snprintf(buf, n, "%s takes the initiative with %s", ctx->sc.sides[st->side].name, un);
-        break;
-    case OPFOR_VK_STAND:
-        snprintf(buf, n, "%s stands", un);
-        break;
-    case OPFOR_VK_RALLY:
-        snprintf(buf, n, "%s tries to rally", un);
-        break;
-    case OPFOR_VK_LOAD:
-        snprintf(buf, n, "%s loads", un);
         break;
     case OPFOR_VK_ADVANCE:
         if (a->flags & OPFOR_VK_AF_FIRE)
@@ -2274,9 +2303,6 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         else
             snprintf(buf, n, "%s crawls toward (%.0f, %.0f)", un, a->dest.x, a->dest.y);
         break;
-    case OPFOR_VK_CHARGE:
-        snprintf(buf, n, "%s charges %s", un, tn);
-        break;
     case OPFOR_VK_FIRE:
         snprintf(buf, n, "%s fires at %s%s", un, tn,
                  (a->flags & OPFOR_VK_AF_AIM_WOUNDED)   ? ", aiming at the wounded"
@@ -2293,51 +2319,6 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         break;
     case OPFOR_VK_CALL_SUPPORT:
         snprintf(buf, n, "%s calls for supporting fire on (%.0f, %.0f)", un, a->dest.x, a->dest.y);
-        break;
-    case OPFOR_VK_THROW_BOMB:
-        snprintf(buf, n, "%s throws bombs at %s", un, tn);
-        break;
-    case OPFOR_VK_HEAL:
-        snprintf(buf, n, "%s's medics bind wounds", un);
-        break;
-    case OPFOR_VK_MESMERIZE:
-        snprintf(buf, n, "%s tries to mesmerise a figure of %s", un, tn);
-        break;
-    case OPFOR_VK_LIMBER:
-        snprintf(buf, n, "%s limbers", un);
-        break;
-    case OPFOR_VK_UNLIMBER:
-        snprintf(buf, n, "%s unlimbers", un);
-        break;
-    case OPFOR_VK_MOUNT:
-        snprintf(buf, n, "%s mounts", un);
-        break;
-    case OPFOR_VK_DISMOUNT:
-        snprintf(buf, n, "%s dismounts", un);
-        break;
-    case OPFOR_VK_SPLIT:
-        snprintf(buf, n, "%s splits in two", un);
-        break;
-    case OPFOR_VK_MERGE:
-        snprintf(buf, n, "%s joins %s", un, tn);
-        break;
-    case OPFOR_VK_TO_REAR:
-        snprintf(buf, n, "%s sends its wounded to the rear", un);
-        break;
-    case OPFOR_VK_FIGHT:
-        snprintf(buf, n, "%s fights on in the melee", un);
-        break;
-    case OPFOR_VK_REACT_STAND:
-        snprintf(buf, n, "%s stands to receive the charge", un);
-        break;
-    case OPFOR_VK_REACT_FIRE:
-        snprintf(buf, n, "%s fires at the chargers", un);
-        break;
-    case OPFOR_VK_REACT_FLEE:
-        snprintf(buf, n, "%s flees from the charge", un);
-        break;
-    case OPFOR_VK_REACT_COUNTER:
-        snprintf(buf, n, "%s counter-charges", un);
         break;
     case OPFOR_VK_CONTROL:
         if (a->flags & OPFOR_VK_AF_MOVE)

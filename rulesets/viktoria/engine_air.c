@@ -94,16 +94,8 @@ static int plane_dests(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
         gd[ng++] = opfor_dist2(g.c, from);
     }
     for (int k = 0; k < ng && n < 3; k++) {
-        int b = k;
-        for (int j = k + 1; j < ng; j++)
-            if (gd[j] < gd[b])
-                b = j;
-        float td = gd[k];
-        gd[k] = gd[b];
-        gd[b] = td;
+        vk_select_least(gd, gu, k, ng);
         int tu = gu[k];
-        gu[k] = gu[b];
-        gu[b] = tu;
         vk_ugeo_t g;
         vk_unit_geo(st, tu, &g);
         /* a pass 8 in short of the target, on the side it is seen from */
@@ -134,22 +126,9 @@ int vk_air_list(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, ui
                 opfor_vk_action_t *out, int max) {
     int n = 0;
     const uint32_t GD = 1u << OPFOR_VK_DRIVE;
-    if (st->units[u].status == OPFOR_WAVERING && (want & (1u << OPFOR_VK_RALLY)) && n < max) {
-        opfor_vk_action_t *a = &out[n++];
-        memset(a, 0, sizeof *a);
-        a->kind = OPFOR_VK_RALLY;
-        a->unit = (uint8_t)u;
-        a->target = OPFOR_VK_NONE;
-        a->figure = OPFOR_VK_NO_FIGURE;
-    }
-    if ((want & (1u << OPFOR_VK_STAND)) && n < max) {
-        opfor_vk_action_t *a = &out[n++];
-        memset(a, 0, sizeof *a);
-        a->kind = OPFOR_VK_STAND;
-        a->unit = (uint8_t)u;
-        a->target = OPFOR_VK_NONE;
-        a->figure = OPFOR_VK_NO_FIGURE;
-    }
+    if (st->units[u].status == OPFOR_WAVERING)
+        vk_put(out, max, &n, want, OPFOR_VK_RALLY, u);
+    vk_put(out, max, &n, want, OPFOR_VK_STAND, u);
     if (!(want & GD))
         return n;
     opfor_pt_t d[8];

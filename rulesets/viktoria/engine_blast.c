@@ -39,24 +39,38 @@ int vk_gun_figure(const opfor_vk_state_t *st, int u) {
     return -1;
 }
 
-int vk_crew(const opfor_vk_state_t *st, int u, int *unwounded) {
+/* Counts u's living crew into *n and the unwounded among them into *uw: the persons marked as
+ * crew, or every person when no one is. With stop set it returns 1 as soon as two crew are
+ * found, one of them unwounded unless need_uw is 0 (*n, *uw then unfinished); else 0. */
+static inline int crew_scan(const opfor_vk_state_t *st, int u, int stop, int need_uw, int *n,
+                            int *uw) {
     const opfor_unit_t *un = &st->units[u];
-    int n = 0, uw = 0, persons = 0, puw = 0;
-    for (int i = un->first; i < un->first + un->count; i++) {
+    int c = 0, cuw = 0, persons = 0, puw = 0;
+    for (int i = un->first, e = un->first + un->count; i < e; i++) {
         if (!vk_alive(st, i) || !vk_is_person(&st->figures[i]))
             continue;
         int w = (st->figures[i].flags & OPFOR_FIG_WOUNDED) != 0;
         persons++;
         puw += !w;
         if (st->figures[i].skills & OPFOR_S_CREW) {
-            n++;
-            uw += !w;
+            c++;
+            cuw += !w;
+            if (stop && c >= 2 && (cuw > 0 || !need_uw))
+                return 1;
         }
     }
-    if (n == 0) { /* no one marked as crew: everyone serves the piece */
-        n = persons;
-        uw = puw;
+    if (c == 0) { /* no one marked as crew: everyone serves the piece */
+        c = persons;
+        cuw = puw;
     }
+    *n = c;
+    *uw = cuw;
+    return 0;
+}
+
+int vk_crew(const opfor_vk_state_t *st, int u, int *unwounded) {
+    int n, uw;
+    crew_scan(st, u, 0, 0, &n, &uw);
     if (unwounded)
         *unwounded = uw;
     return n;
@@ -67,28 +81,12 @@ int vk_can_fire_mg(const opfor_vk_state_t *st, int u, int arc) {
         return 0;
     if (vk_in_melee(st, u) || vk_mg_figure(st, u) < 0)
         return 0;
-    /* vk_crew with an early stop: two crew, one of them unwounded when the arc needs it,
-       settle every test below */
+    /* two crew, one of them unwounded when the arc needs it, settle every test below */
     int need_uw = arc != OPFOR_ARC_45;
+    int n, uw;
+    if (crew_scan(st, u, 1, need_uw, &n, &uw))
+        return 1;
     const opfor_unit_t *un = &st->units[u];
-    int n = 0, uw = 0, persons = 0, puw = 0;
-    for (int i = un->first, e = un->first + un->count; i < e; i++) {
-        if (!vk_alive(st, i) || !vk_is_person(&st->figures[i]))
-            continue;
-        int w = (st->figures[i].flags & OPFOR_FIG_WOUNDED) != 0;
-        persons++;
-        puw += !w;
-        if (st->figures[i].skills & OPFOR_S_CREW) {
-            n++;
-            uw += !w;
-            if (n >= 2 && (uw > 0 || !need_uw))
-                return 1;
-        }
-    }
-    if (n == 0) { /* no one marked as crew: everyone serves the piece */
-        n = persons;
-        uw = puw;
-    }
     if (n == 0)
         return 0;
     if (n == 1 && !(un->flags & OPFOR_UNIT_LOADED))
@@ -126,23 +124,8 @@ typedef struct vk_wedge {
 static void wedge_init(vk_wedge_t *w, int arc, opfor_vec_t facing) {
     memset(w, 0, sizeof *w);
     float cs, sn;
-    switch (arc) {
-    case OPFOR_ARC_45:
-    case OPFOR_ARC_DOUBLE_45:
-        cs = OPFOR_COS_22_5;
-        sn = OPFOR_SIN_22_5;
-        break;
-    case OPFOR_ARC_90:
-        cs = OPFOR_SQRT1_2;
-        sn = OPFOR_SQRT1_2;
-        break;
-    case OPFOR_ARC_180:
-        cs = 0.0f;
-        sn = 1.0f;
-        break;
-    default:
+    if (!opfor_arc_half(arc, &cs, &sn))
         return; /* off */
-    }
     w->flen = opfor_vlen(facing);
     w->on = w->flen > 0.0f;
     /* left edge: facing turned counter-clockwise, its outward normal a further quarter turn;

@@ -151,6 +151,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "opfor/chance.h"
 #include "opfor/geom.h"
@@ -494,6 +495,35 @@ static inline int vk_unit_active(const opfor_vk_state_t *st, int u) {
     return 0;
 }
 /* Whether f is a figure of a unit that is in play. */
+
+/* Appends an action of kind for unit u (no target, no figure, the rest zero) when want has the
+ * kind's bit and out has room; NULL otherwise. For the listers outside engine.c's own. */
+static inline opfor_vk_action_t *vk_put(opfor_vk_action_t *out, int max, int *n, uint32_t want,
+                                        int kind, int u) {
+    if (!(want & (1u << kind)) || *n >= max)
+        return NULL;
+    opfor_vk_action_t *a = &out[(*n)++];
+    memset(a, 0, sizeof *a);
+    a->kind = (uint8_t)kind;
+    a->unit = (uint8_t)u;
+    a->target = OPFOR_VK_NONE;
+    a->figure = OPFOR_VK_NO_FIGURE;
+    return a;
+}
+/* One step of a selection sort by key: moves the least of key[j..n) (the first of equal ones)
+ * and its id to slot j. */
+static inline void vk_select_least(float *key, int *id, int j, int n) {
+    int b = j;
+    for (int i = j + 1; i < n; i++)
+        if (key[i] < key[b])
+            b = i;
+    float tk = key[j];
+    key[j] = key[b];
+    key[b] = tk;
+    int ti = id[j];
+    id[j] = id[b];
+    id[b] = ti;
+}
 
 /* ---------------------------------------------------------------- harm */
 

@@ -174,15 +174,17 @@ static int command_pairs(const opfor_vk_state_t *st, int g, int u, float radius,
     return 0;
 }
 
-/* The least squared centre distance from a commander of u's side (vk_commander) to a living
- * figure of u, 1e30 when none. With radius >= 0 it stops as soon as the distance so far is
- * within radius (command_value), which the least one then is too (command_value never
- * decreases below 1e29). The least distance does not depend on the order, so a general's or
- * headquarters unit (every living person in it commands) is looked at as it comes, the other
- * units of the side (only a figure with the general skill may command there) after them. */
-static float command_nearest2(const opfor_vk_state_t *st, int u, float radius) {
-    int side = st->units[u].side;
-    float best = 1e30f;
+/* Walks the commanders g of side (vk_commander) and returns 1 at the first that hits: with pairs,
+ * command_pairs(g, u, radius, best) (the least squared centre distance from a commander to a
+ * living figure of u, stopping within radius >= 0); without, g standing within lim of point p,
+ * centre to centre. A general's or headquarters unit (every living person in it commands) is
+ * looked at as it comes, the other units of the side (only a figure with the general skill may
+ * command there) after them: the least distance does not depend on the order. Inline, so each
+ * caller gets its own test compiled in. */
+__attribute__((always_inline)) static inline int commander_scan(const opfor_vk_state_t *st,
+                                                                int side, int pairs, int u,
+                                                                float radius, float *best,
+                                                                opfor_pt_t p, float lim) {
     uint8_t oth[OPFOR_MAX_UNITS];
     int noth = 0;
     for (int v = 0; v < st->nunits; v++) {
@@ -194,8 +196,10 @@ static float command_nearest2(const opfor_vk_state_t *st, int u, float radius) {
             continue;
         }
         for (int g = gu->first, e = gu->first + gu->count; g < e; g++)
-            if (vk_commander(st, g, side) && command_pairs(st, g, u, radius, &best))
-                return best;
+            if (vk_commander(st, g, side) &&
+                (pairs ? command_pairs(st, g, u, radius, best)
+                       : opfor_dist2(st->figures[g].pos, p) <= lim * lim))
+                return 1;
     }
     for (int k = 0; k < noth; k++) {
         int v = oth[k];
@@ -203,9 +207,20 @@ static float command_nearest2(const opfor_vk_state_t *st, int u, float radius) {
             continue;
         const opfor_unit_t *gu = &st->units[v];
         for (int g = gu->first, e = gu->first + gu->count; g < e; g++)
-            if (vk_commander(st, g, side) && command_pairs(st, g, u, radius, &best))
-                return best;
+            if (vk_commander(st, g, side) &&
+                (pairs ? command_pairs(st, g, u, radius, best)
+                       : opfor_dist2(st->figures[g].pos, p) <= lim * lim))
+                return 1;
     }
+    return 0;
+}
+
+/* The least squared centre distance from a commander of u's side to a living figure of u, 1e30
+ * when none. With radius >= 0 it stops as soon as the distance so far is within radius
+ * (command_value), which the least one then is too (command_value never decreases below 1e29). */
+static float command_nearest2(const opfor_vk_state_t *st, int u, float radius) {
+    float best = 1e30f;
+    commander_scan(st, st->units[u].side, 1, u, radius, &best, opfor_pt(0.0f, 0.0f), 0.0f);
     return best;
 }
 
@@ -269,33 +284,9 @@ int vk_command_test(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfo
     return ok;
 }
 
-/* Whether a commander of side (vk_commander) stands within lim of point p, centre to centre;
- * units scanned as in command_nearest2. */
+/* Whether a commander of side (vk_commander) stands within lim of point p, centre to centre. */
 static int commander_within(const opfor_vk_state_t *st, int side, opfor_pt_t p, float lim) {
-    uint8_t oth[OPFOR_MAX_UNITS];
-    int noth = 0;
-    for (int v = 0; v < st->nunits; v++) {
-        const opfor_unit_t *gu = &st->units[v];
-        if (gu->side != side || st->ux[v].removed || (gu->flags & OPFOR_UNIT_OFF_TABLE))
-            continue;
-        if (!(gu->flags & OPFOR_UNIT_GENERAL) && gu->type != OPFOR_UT_HEADQUARTERS) {
-            oth[noth++] = (uint8_t)v;
-            continue;
-        }
-        for (int g = gu->first, e = gu->first + gu->count; g < e; g++)
-            if (vk_commander(st, g, side) && opfor_dist2(st->figures[g].pos, p) <= lim * lim)
-                return 1;
-    }
-    for (int k = 0; k < noth; k++) {
-        int v = oth[k];
-        if (!command_skilled(st, v))
-            continue;
-        const opfor_unit_t *gu = &st->units[v];
-        for (int g = gu->first, e = gu->first + gu->count; g < e; g++)
-            if (vk_commander(st, g, side) && opfor_dist2(st->figures[g].pos, p) <= lim * lim)
-                return 1;
-    }
-    return 0;
+    return commander_scan(st, side, 0, -1, -1.0f, NULL, p, lim);
 }
 
 void vk_musician_play(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u) {

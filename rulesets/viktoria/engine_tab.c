@@ -111,6 +111,28 @@ static const opfor_viktoria_named_roll_t *roll_of(caller_t *c, const char *name)
 
 #define V(f) c->req.v[OPFOR_VK_F_##f]
 
+/* Reads the "on_target" roll of the last result into on and its deviation dice, when it has
+ * them, into dev. */
+static void to_aim(caller_t *c, vk_roll_t *on, opfor_dice_t *dev) {
+    to_roll(roll_of(c, "on_target"), on);
+    const opfor_viktoria_distance_t *d = opfor_viktoria_result_distance(&c->res, "deviation");
+    if (d)
+        *dev = d->dice;
+}
+
+/* Runs the request and reads its "pass" roll into p; returns 1, or 0 when the calculator
+ * refuses it (no test to take: p always passes). */
+static int run_pass(caller_t *c, vk_roll_t *p) {
+    if (run(c) != 0) {
+        memset(p, 0, sizeof *p);
+        p->kind = OPFOR_ROLL_ALWAYS;
+        p->ok = 1;
+        return 0;
+    }
+    to_roll(roll_of(c, "pass"), p);
+    return 1;
+}
+
 static void fill_fire(caller_t *c, vk_tabs_t *t, const reach_t *r) {
     for (int w = 0; w < 3; w++) {
         if (!r->fire_q[w])
@@ -223,15 +245,8 @@ static void fill_tests(caller_t *c, vk_tabs_t *t, const reach_t *r) {
                     V(ACTOR_MOUNTED) = am;
                     V(ACTOR_WOUNDED) = aw;
                     V(MOVING) = mv;
-                    vk_roll_t *p = &t->mg_pass[cl][cov][br][am][aw][mv];
-                    if (run(c) != 0) {
-                        memset(p, 0, sizeof *p);
-                        p->kind = OPFOR_ROLL_ALWAYS;
-                        p->ok = 1;
-                        continue;
-                    }
-                    to_roll(roll_of(c, "pass"), p);
-                    if (!am && !mv && cov == 0 && br == 0)
+                    if (run_pass(c, &t->mg_pass[cl][cov][br][am][aw][mv]) && !am && !mv &&
+                        cov == 0 && br == 0)
                         to_effect(&c->res,
                                   &t->effect[OPFOR_VK_EFFECT_MG][aw][cl == OPFOR_VK_TRANSPORT]);
                 }
@@ -249,15 +264,8 @@ static void fill_tests(caller_t *c, vk_tabs_t *t, const reach_t *r) {
                         V(ACTOR_MOUNTED) = am;
                         V(ACTOR_WOUNDED) = aw;
                         V(BLAST) = k;
-                        vk_roll_t *p = &t->blast_pass[cl][cov][am][aw][k];
-                        if (run(c) != 0) {
-                            memset(p, 0, sizeof *p);
-                            p->kind = OPFOR_ROLL_ALWAYS;
-                            p->ok = 1;
-                            continue;
-                        }
-                        to_roll(roll_of(c, "pass"), p);
-                        if (!am && cov == 0 && k == 0)
+                        if (run_pass(c, &t->blast_pass[cl][cov][am][aw][k]) && !am && cov == 0 &&
+                            k == 0)
                             to_effect(
                                 &c->res,
                                 &t->effect[OPFOR_VK_EFFECT_BLAST][aw][cl == OPFOR_VK_TRANSPORT]);
@@ -277,11 +285,7 @@ static void fill_blast_weapons(caller_t *c, vk_tabs_t *t, const reach_t *r) {
     for (int br = 0; br < VK_NB; br++) {
         V(RANGE) = br;
         if (run(c) == 0) {
-            to_roll(roll_of(c, "on_target"), &t->art_on[br]);
-            const opfor_viktoria_distance_t *d =
-                opfor_viktoria_result_distance(&c->res, "deviation");
-            if (d)
-                t->art_dev[br] = d->dice;
+            to_aim(c, &t->art_on[br], &t->art_dev[br]);
             t->shell_radius = fact_of(&c->res, "blast_radius", 3.0f);
         }
     }
@@ -291,11 +295,7 @@ static void fill_blast_weapons(caller_t *c, vk_tabs_t *t, const reach_t *r) {
             V(ACTOR) = aq;
             V(RANGE) = br;
             if (run(c) == 0) {
-                to_roll(roll_of(c, "on_target"), &t->bomb_on[aq][br]);
-                const opfor_viktoria_distance_t *d =
-                    opfor_viktoria_result_distance(&c->res, "deviation");
-                if (d)
-                    t->bomb_dev[br] = d->dice;
+                to_aim(c, &t->bomb_on[aq][br], &t->bomb_dev[br]);
                 t->bomb_radius = fact_of(&c->res, "blast_radius", 2.0f);
             }
         }
@@ -309,11 +309,7 @@ static void fill_blast_weapons(caller_t *c, vk_tabs_t *t, const reach_t *r) {
                 continue;
             to_roll(roll_of(c, "call"), &t->support_call[reg][g]);
             if (reg == 0 && g == 0) {
-                to_roll(roll_of(c, "on_target"), &t->support_on);
-                const opfor_viktoria_distance_t *d =
-                    opfor_viktoria_result_distance(&c->res, "deviation");
-                if (d)
-                    t->support_dev = d->dice;
+                to_aim(c, &t->support_on, &t->support_dev);
                 const opfor_viktoria_table_t *nat = opfor_viktoria_result_table(&c->res, "natural");
                 t->support_fail = (uint8_t)(nat && nat->n > 0 ? nat->e[0].hi : 0);
             }
@@ -441,6 +437,20 @@ static void fill_weather(caller_t *c, vk_tabs_t *t) {
         }
 }
 
+/* Asks action for the effect rows e[wounded][transport] of a soldier and of transport, wounded
+ * or not: class_f and wounded_f are the request fields that carry the class and the wound. */
+static void fill_effect_rows(caller_t *c, int action, int class_f, int wounded_f,
+                             vk_effect_t e[2][2]) {
+    begin(c, action);
+    for (int w = 0; w < 2; w++)
+        for (int tr = 0; tr < 2; tr++) {
+            c->req.v[class_f] = tr ? OPFOR_VK_TRANSPORT : OPFOR_Q_SOLDIER;
+            c->req.v[wounded_f] = w;
+            if (run(c) == 0)
+                to_effect(&c->res, &e[w][tr]);
+        }
+}
+
 int vk_tabs_build(opfor_vk_ctx_t *ctx, opfor_diag_t *diag) {
     vk_tabs_t *t = calloc(1, sizeof *t);
     if (!t)
@@ -473,30 +483,12 @@ int vk_tabs_build(opfor_vk_ctx_t *ctx, opfor_diag_t *diag) {
     fill_weather(c, t);
     /* The effect tables by kind do not depend on the actor: fill the transport rows that no
        reachable class asked for from a direct request, so every lookup is defined. */
-    begin(c, OPFOR_VK_A_TEST_VS_BLAST);
-    for (int aw = 0; aw < 2; aw++)
-        for (int tr = 0; tr < 2; tr++) {
-            V(ACTOR) = tr ? OPFOR_VK_TRANSPORT : OPFOR_Q_SOLDIER;
-            V(ACTOR_WOUNDED) = aw;
-            if (run(c) == 0)
-                to_effect(&c->res, &t->effect[OPFOR_VK_EFFECT_BLAST][aw][tr]);
-        }
-    begin(c, OPFOR_VK_A_TEST_VS_MG);
-    for (int aw = 0; aw < 2; aw++)
-        for (int tr = 0; tr < 2; tr++) {
-            V(ACTOR) = tr ? OPFOR_VK_TRANSPORT : OPFOR_Q_SOLDIER;
-            V(ACTOR_WOUNDED) = aw;
-            if (run(c) == 0)
-                to_effect(&c->res, &t->effect[OPFOR_VK_EFFECT_MG][aw][tr]);
-        }
-    begin(c, OPFOR_VK_A_FIRE_RIFLE);
-    for (int tw = 0; tw < 2; tw++)
-        for (int tr = 0; tr < 2; tr++) {
-            V(TARGET) = tr ? OPFOR_VK_TRANSPORT : OPFOR_Q_SOLDIER;
-            V(TARGET_WOUNDED) = tw;
-            if (run(c) == 0)
-                to_effect(&c->res, &t->effect[OPFOR_VK_EFFECT_FIREARM][tw][tr]);
-        }
+    fill_effect_rows(c, OPFOR_VK_A_TEST_VS_BLAST, OPFOR_VK_F_ACTOR, OPFOR_VK_F_ACTOR_WOUNDED,
+                     t->effect[OPFOR_VK_EFFECT_BLAST]);
+    fill_effect_rows(c, OPFOR_VK_A_TEST_VS_MG, OPFOR_VK_F_ACTOR, OPFOR_VK_F_ACTOR_WOUNDED,
+                     t->effect[OPFOR_VK_EFFECT_MG]);
+    fill_effect_rows(c, OPFOR_VK_A_FIRE_RIFLE, OPFOR_VK_F_TARGET, OPFOR_VK_F_TARGET_WOUNDED,
+                     t->effect[OPFOR_VK_EFFECT_FIREARM]);
     for (int w = 0; w < OPFOR_VK_MELEE_COUNT; w++) {
         begin(c, OPFOR_VK_A_ATTACK_SWORD + w);
         V(ACTOR_MOUNTED) = 1;

@@ -171,16 +171,7 @@ static int shoot_targets(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     }
     int k = 0;
     for (int j = 0; j < n && k < max; j++) {
-        int b = j;
-        for (int i = j + 1; i < n; i++)
-            if (gap[i] < gap[b])
-                b = i;
-        float tg = gap[j];
-        gap[j] = gap[b];
-        gap[b] = tg;
-        int tc = cand[j];
-        cand[j] = cand[b];
-        cand[b] = tc;
+        vk_select_least(gap, cand, j, n);
         if (vk_unit_sees(ctx, st, p, cand[j], 1e9f))
             out[k++] = cand[j];
     }
@@ -204,20 +195,6 @@ static opfor_pt_t toward_enemy(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
         }
     }
     return best;
-}
-
-/* Appends one action when the group is wanted and there is room. */
-static opfor_vk_action_t *put(opfor_vk_action_t *out, int max, int *n, uint32_t want, int kind,
-                              int u) {
-    if (!(want & (1u << kind)) || *n >= max)
-        return NULL;
-    opfor_vk_action_t *a = &out[(*n)++];
-    memset(a, 0, sizeof *a);
-    a->kind = (uint8_t)kind;
-    a->unit = (uint8_t)u;
-    a->target = OPFOR_VK_NONE;
-    a->figure = OPFOR_VK_NO_FIGURE;
-    return a;
 }
 
 /* ---------------------------------------------------------------- trains (XII.C) */
@@ -351,7 +328,7 @@ static int train_list(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int
                       opfor_vk_action_t *out, int max) {
     int n = 0, sp[6], ns = train_speeds(ctx, st, u, sp);
     for (int k = 0; k < ns; k++) {
-        opfor_vk_action_t *a = put(out, max, &n, want, OPFOR_VK_DRIVE, u);
+        opfor_vk_action_t *a = vk_put(out, max, &n, want, OPFOR_VK_DRIVE, u);
         if (!a)
             break;
         a->arc = (uint8_t)(sp[k] < 0 ? -sp[k] : sp[k]);
@@ -364,7 +341,7 @@ static int train_list(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int
         if (sp[k] == (int)(train_last(st, u) * 2.0f))
             keep = sp[k];
     for (int k = 0; k < nt; k++) {
-        opfor_vk_action_t *a = put(out, max, &n, want, OPFOR_VK_DRIVE, u);
+        opfor_vk_action_t *a = vk_put(out, max, &n, want, OPFOR_VK_DRIVE, u);
         if (!a)
             break;
         a->arc = (uint8_t)(keep < 0 ? -keep : keep);
@@ -400,12 +377,12 @@ static int rider_list(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int
     int n = 0, v = vk_aboard(st, p);
     int wavering = st->units[p].status == OPFOR_WAVERING;
     if (wavering)
-        put(out, max, &n, want, OPFOR_VK_RALLY, p);
-    put(out, max, &n, want, OPFOR_VK_STAND, p);
+        vk_put(out, max, &n, want, OPFOR_VK_RALLY, p);
+    vk_put(out, max, &n, want, OPFOR_VK_STAND, p);
     if (!wavering && ctx->sc.machine[v].fire_out > 0 && (want & (1u << OPFOR_VK_FIRE))) {
         int tg[4], nt = shoot_targets(ctx, st, p, tg, 4);
         for (int k = 0; k < nt; k++) {
-            opfor_vk_action_t *a = put(out, max, &n, want, OPFOR_VK_FIRE, p);
+            opfor_vk_action_t *a = vk_put(out, max, &n, want, OPFOR_VK_FIRE, p);
             if (a)
                 a->target = (uint8_t)tg[k];
         }
@@ -418,7 +395,7 @@ static int rider_list(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int
         for (int k = 0; k < 2; k++) {
             if (!can_get_out(ctx, st, p, d[k]))
                 continue;
-            opfor_vk_action_t *a = put(out, max, &n, want, OPFOR_VK_EMBARK, p);
+            opfor_vk_action_t *a = vk_put(out, max, &n, want, OPFOR_VK_EMBARK, p);
             if (a) {
                 a->dest = d[k];
                 a->flags = OPFOR_VK_AF_DISEMBARK;
@@ -520,7 +497,7 @@ void vk_machine_list_more(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         return;
     for (int v = 0; v < st->nunits; v++)
         if (can_board(ctx, st, u, v)) {
-            opfor_vk_action_t *a = put(out, max, n, want, OPFOR_VK_EMBARK, u);
+            opfor_vk_action_t *a = vk_put(out, max, n, want, OPFOR_VK_EMBARK, u);
             if (a) {
                 a->target = (uint8_t)v;
                 a->dest = st->figures[vk_hull(st, v)].pos;

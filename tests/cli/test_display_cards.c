@@ -471,8 +471,32 @@ static void card_initiative_and_others(void **st) {
     assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 1);
     assert_int_equal(c.initiative, OPFOR_CARD_SIDE_PLAYER);
     assert_string_equal(c.side_name, "British");
-    assert_string_equal(c.orders[0], "Activate one of: 1st Section, Hussar Troop");
+    assert_int_equal(c.choice, 1); /* a choice of units, one a line, not numbered orders */
+    assert_int_equal(c.n_orders, 2);
+    assert_string_equal(c.orders[0], "1st Section");
+    assert_string_equal(c.orders[1], "Hussar Troop");
     assert_string_equal(c.turn, "Turn 1");
+    mp_free(&m);
+
+    /* more units may act than there are lines: the last line names the rest together */
+    mp_begin(&m);
+    ev_head(&m.pk, "initiative", 3, 1);
+    msgpack_pack_map(&m.pk, 3);
+    s(&m.pk, "holder");
+    s(&m.pk, "player");
+    s(&m.pk, "side");
+    s(&m.pk, "British");
+    s(&m.pk, "ready");
+    msgpack_pack_array(&m.pk, 6);
+    static const char *const six[] = {"A1", "B2", "C3", "D4", "E5", "F6"};
+    for (int i = 0; i < 6; i++)
+        s(&m.pk, six[i]);
+    assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 1);
+    assert_int_equal(c.choice, 1);
+    assert_int_equal(c.n_orders, OPFOR_CARD_LINES);
+    assert_string_equal(c.orders[0], "A1");
+    assert_string_equal(c.orders[2], "C3");
+    assert_string_equal(c.orders[3], "D4, E5, F6");
     mp_free(&m);
 
     mp_begin(&m);
@@ -562,11 +586,14 @@ static void card_from_state_picks_what_matters(void **st) {
     assert_int_equal(opfor_card_from_state(pack_state(&m, "player", 1), &memo, &c), 1);
     assert_int_equal(c.initiative, OPFOR_CARD_SIDE_PLAYER);
     assert_string_equal(c.side_name, "British");
-    assert_string_equal(c.orders[0], "Activate one of: 1st Section, Hussar Troop");
+    assert_int_equal(c.choice, 1);
+    assert_string_equal(c.orders[0], "1st Section");
+    assert_string_equal(c.orders[1], "Hussar Troop");
     mp_free(&m);
     /* nobody: press the button */
     assert_int_equal(opfor_card_from_state(pack_state(&m, "none", 0), &memo, &c), 1);
     assert_string_equal(c.unit, "Press for the initiative");
+    assert_int_equal(c.choice, 0); /* reset from the players' card before */
     assert_string_equal(c.turn, "Turn 2");
     mp_free(&m);
 }

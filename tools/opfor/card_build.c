@@ -17,6 +17,8 @@
 #include <stdlib.h>
 
 #include "opfor/error.h"
+#include "opfor/rpc.h"
+#include "opfor/rpc_num.h"
 #include "opfor/scenario.h"
 #include "opfor/viktoria/builtin.h"
 #include "opfor/vocab.h"
@@ -24,16 +26,7 @@
 /* ---- msgpack helpers ---- */
 
 const msgpack_object *opfor_mp_get(const msgpack_object *m, const char *key) {
-    if (!m || m->type != MSGPACK_OBJECT_MAP)
-        return NULL;
-    size_t klen = strlen(key);
-    for (uint32_t i = 0; i < m->via.map.size; i++) {
-        const msgpack_object *k = &m->via.map.ptr[i].key;
-        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == klen &&
-            memcmp(k->via.str.ptr, key, klen) == 0)
-            return &m->via.map.ptr[i].val;
-    }
-    return NULL;
+    return opfor_rpc_params_get(m, key);
 }
 
 /* Largest n <= len that does not cut a UTF-8 sequence. */
@@ -59,22 +52,7 @@ int opfor_mp_str(const msgpack_object *o, char *buf, size_t size) {
 }
 
 int opfor_mp_num(const msgpack_object *o, double *out) {
-    if (!o)
-        return -1;
-    switch (o->type) {
-    case MSGPACK_OBJECT_POSITIVE_INTEGER:
-        *out = (double)o->via.u64;
-        return 0;
-    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
-        *out = (double)o->via.i64;
-        return 0;
-    case MSGPACK_OBJECT_FLOAT32:
-    case MSGPACK_OBJECT_FLOAT64:
-        *out = o->via.f64;
-        return 0;
-    default:
-        return -1;
-    }
+    return opfor_rpc_num(o, out);
 }
 
 static int mp_int(const msgpack_object *o, long long *out) {
@@ -134,21 +112,24 @@ static int mp_point(const msgpack_object *o, double *x, double *y) {
 
 /* ---- text ---- */
 
-/* Appends a line to the card's order lines (truncated to fit); 0, or -1 when full. */
-static int add_order(opfor_card_t *c, const char *text) {
-    if (c->n_orders >= OPFOR_CARD_LINES || !text[0])
+/* Appends text (truncated to fit) to lines, an array of OPFOR_CARD_LINES lines of len bytes
+ * with *n in use; 0, or -1 when full or text is empty. */
+static int add_line(char *lines, size_t len, uint8_t *n, const char *text) {
+    if (*n >= OPFOR_CARD_LINES || !text[0])
         return -1;
-    copy_text(c->orders[c->n_orders], OPFOR_CARD_LINE_LEN, text, strlen(text));
-    c->n_orders++;
+    copy_text(lines + (size_t)*n * len, len, text, strlen(text));
+    (*n)++;
     return 0;
 }
 
+/* Appends a line to the card's order lines. */
+static int add_order(opfor_card_t *c, const char *text) {
+    return add_line((char *)c->orders, OPFOR_CARD_LINE_LEN, &c->n_orders, text);
+}
+
+/* Appends a line to the card's score lines. */
 static int add_needed(opfor_card_t *c, const char *text) {
-    if (c->n_needed >= OPFOR_CARD_LINES || !text[0])
-        return -1;
-    copy_text(c->needed[c->n_needed], OPFOR_CARD_NEED_LEN, text, strlen(text));
-    c->n_needed++;
-    return 0;
+    return add_line((char *)c->needed, OPFOR_CARD_NEED_LEN, &c->n_needed, text);
 }
 
 /* Adds text as order lines, broken at spaces so each fits, using at most max_lines. */
@@ -610,17 +591,30 @@ static void card_initiative_parts(opfor_card_t *c, int player, const char *side,
     if (player) {
         c->initiative = OPFOR_CARD_SIDE_PLAYER;
         snprintf(c->unit, sizeof c->unit, "Your initiative");
-        char line[256] = "Activate a unit";
-        if (ready && ready->type == MSGPACK_OBJECT_ARRAY && ready->via.array.size > 0) {
-            size_t len = (size_t)snprintf(line, sizeof line, "Activate one of: ");
-            for (uint32_t i = 0; i < ready->via.array.size && len < sizeof line - 1; i++) {
-                char name[64];
-                if (opfor_mp_str(&ready->via.array.ptr[i], name, sizeof name) < 0)
-                    continue;
-                len += (size_t)snprintf(line + len, sizeof line - len, "%s%s", i ? ", " : "", name);
-            }
+        uint32_t n = ready && ready->type == MSGPACK_OBJECT_ARRAY ? ready->via.array.size : 0;
+        if (n == 0) {
+            add_order(c, "Activate a unit");
+            return;
         }
-        add_wrapped(c, line, 3);
+        /* One line a unit that may act; when they are more than the lines, the last line
+           names the rest together (the renderer ends it with an ellipsis if it must). */
+        c->choice = 1;
+        char line[OPFOR_CARD_LINE_LEN];
+        size_t len = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            char name[64];
+            if (opfor_mp_str(&ready->via.array.ptr[i], name, sizeof name) < 0)
+                continue;
+            if (c->n_orders < OPFOR_CARD_LINES - 1 || n <= OPFOR_CARD_LINES) {
+                add_order(c, name);
+                continue;
+            }
+            if (len < sizeof line - 1)
+                len +=
+                    (size_t)snprintf(line + len, sizeof line - len, "%s%s", len ? ", " : "", name);
+        }
+        if (len)
+            add_order(c, line);
     } else {
         c->initiative = OPFOR_CARD_SIDE_OPFOR;
         snprintf(c->unit, sizeof c->unit, "Enemy initiative");
@@ -635,23 +629,43 @@ static void card_initiative(opfor_card_t *c, const msgpack_object *d) {
                           opfor_mp_get(d, "ready"));
 }
 
-static void card_game_over(opfor_card_t *c, const msgpack_object *d) {
+/* The head of a game-over card: nobody holds the initiative; the result and the score. */
+static void game_over_head(opfor_card_t *c, const msgpack_object *res, long long score) {
     char line[64];
-    long long score = 0, turns = 0;
-    mp_int(opfor_mp_get(d, "score"), &score);
-    mp_int(opfor_mp_get(d, "turns"), &turns);
     c->initiative = OPFOR_CARD_SIDE_PLAYER;
     snprintf(c->side_name, sizeof c->side_name, "Nobody");
-    const msgpack_object *res = opfor_mp_get(d, "result");
     snprintf(c->unit, sizeof c->unit, "Game over: %s",
              str_is(res, "won")    ? "victory"
              : str_is(res, "lost") ? "defeat"
                                    : "ended");
     snprintf(line, sizeof line, "Score %lld", score);
     add_order(c, line);
+}
+
+static void card_game_over(opfor_card_t *c, const msgpack_object *d) {
+    char line[64];
+    long long score = 0, turns = 0;
+    mp_int(opfor_mp_get(d, "score"), &score);
+    mp_int(opfor_mp_get(d, "turns"), &turns);
+    game_over_head(c, opfor_mp_get(d, "result"), score);
     if (turns > 0) {
         snprintf(line, sizeof line, "After %lld turn%s", turns, turns == 1 ? "" : "s");
         add_order(c, line);
+    }
+}
+
+/* Points memo at the game m names (a new game clears it) and at turn (a new turn forgets the
+ * spotting: it is news for the rest of its turn only). */
+static void memo_follow(opfor_card_memo_t *memo, const msgpack_object *m, long long turn) {
+    char game[64];
+    get_str(m, "game", game, sizeof game);
+    if (strcmp(game, memo->game) != 0) {
+        opfor_card_memo_reset(memo);
+        snprintf(memo->game, sizeof memo->game, "%s", game);
+    }
+    if (turn > 0 && turn != memo->turn) {
+        memo->turn = (int)turn;
+        memo->have_spot = 0;
     }
 }
 
@@ -668,18 +682,9 @@ int opfor_card_from_event(const msgpack_object *ev, const msgpack_object *state,
     mp_int(opfor_mp_get(ev, "turn"), &turn);
     mp_int(opfor_mp_get(ev, "seq"), &seq);
     if (memo) {
-        char game[64];
-        get_str(ev, "game", game, sizeof game);
-        if (strcmp(game, memo->game) != 0) {
-            opfor_card_memo_reset(memo);
-            snprintf(memo->game, sizeof memo->game, "%s", game);
-        }
+        memo_follow(memo, ev, turn);
         if (seq > 0)
             memo->last_seq = seq;
-        if (turn > 0 && turn != memo->turn) {
-            memo->turn = (int)turn;
-            memo->have_spot = 0; /* a spotting is news for the rest of its turn only */
-        }
     }
     char acting[48] = "", target[48] = "";
     if (str_is(kind, "order")) {
@@ -729,36 +734,18 @@ int opfor_card_from_state(const msgpack_object *state, opfor_card_memo_t *memo, 
     long long turn = 0;
     mp_int(opfor_mp_get(state, "turn"), &turn);
     if (memo) {
-        char game[64];
-        get_str(state, "game", game, sizeof game);
-        if (strcmp(game, memo->game) != 0) {
-            opfor_card_memo_reset(memo);
-            snprintf(memo->game, sizeof memo->game, "%s", game);
-        }
+        memo_follow(memo, state, turn);
         long long seq = 0;
         if (mp_int(opfor_mp_get(state, "event_seq"), &seq) == 0)
             memo->last_seq = seq;
-        if (turn > 0 && turn != memo->turn) {
-            memo->turn = (int)turn;
-            memo->have_spot = 0;
-        }
     }
     const msgpack_object *pend = opfor_mp_get(state, "pending");
     const msgpack_object *ord = opfor_mp_get(state, "order");
     char acting[48] = "", target[48] = "", side[48];
     if (str_is(opfor_mp_get(state, "status"), "finished")) {
-        const msgpack_object *res = opfor_mp_get(state, "result");
         long long total = 0;
         mp_int(opfor_mp_get(opfor_mp_get(state, "score"), "total"), &total);
-        c->initiative = OPFOR_CARD_SIDE_PLAYER;
-        snprintf(c->side_name, sizeof c->side_name, "Nobody");
-        snprintf(c->unit, sizeof c->unit, "Game over: %s",
-                 str_is(res, "won")    ? "victory"
-                 : str_is(res, "lost") ? "defeat"
-                                       : "ended");
-        char line[64];
-        snprintf(line, sizeof line, "Score %lld", total);
-        add_order(c, line);
+        game_over_head(c, opfor_mp_get(state, "result"), total);
     } else if (ord && ord->type == MSGPACK_OBJECT_MAP && !mp_bool(opfor_mp_get(ord, "resolved")) &&
                !str_is(pend, "player")) {
         /* the last order, still to be carried out */

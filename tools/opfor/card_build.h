@@ -57,7 +57,8 @@ void opfor_card_waiting(opfor_card_t *card, const char *title, const char *line)
 int opfor_card_map_from_state(const msgpack_object *state, const char *acting, const char *target,
                               opfor_card_memo_t *memo, opfor_card_map_t *map);
 
-/* Helpers over msgpack objects, also used by cmd_display.c. */
+/* Helpers over msgpack objects, also used by cmd_display.c (the first and the last are
+ * io's opfor_rpc_params_get and opfor_rpc_num under the display's names). */
 /* The value under key in map m, or NULL (m may be NULL or not a map). */
 const msgpack_object *opfor_mp_get(const msgpack_object *m, const char *key);
 /* Copies a str object into buf (truncated at a UTF-8 boundary); 0, or -1 when o is not a str. */

@@ -3,12 +3,13 @@
  *
  * The table is the truth: the game keeps its own unit and figure arrays, which the players
  * update with reports (who acted, where a unit now stands, casualties, units driven off or
- * captured). opfor presses the initiative button (rulesets/viktoria/patrol_press.c), places
- * and brings on spotted enemies (patrol_place.c, patrol_spawn.c), keeps the score live
- * (patrol_score.c) and saves it (io/scores.c). When the enemy has the initiative, the AI
- * (ai/mcts.c with the heuristic planner, at the chosen level) searches the position taken
- * from the table and gives its orders as sentences with their reasons; opfor keeps the
- * engine's movement, while the dice at the table decide the casualties, which the players
+ * captured; moves and casualties change the figures through rulesets/viktoria/table_report.c,
+ * as in the daemon's game.report). opfor presses the initiative button
+ * (rulesets/viktoria/patrol_press.c), places and brings on spotted enemies (patrol_place.c,
+ * patrol_spawn.c), keeps the score live (patrol_score.c) and saves it (io/scores.c). When the enemy
+ * has the initiative, the AI (ai/mcts.c with the heuristic planner, at the chosen level) searches
+ * the position taken from the table and gives its orders as sentences with their reasons; opfor
+ * keeps the engine's movement, while the dice at the table decide the casualties, which the players
  * report. Searches run on their iteration budget only, so the same seed and the same
  * reports give the same game; the AI reads the future spawns only with --cheat.
  */
@@ -31,6 +32,7 @@
 #include "opfor/viktoria/calc.h"
 #include "opfor/viktoria/engine.h"
 #include "opfor/viktoria/model.h"
+#include "opfor/viktoria/table_report.h"
 
 #define LINE_MAX_LEN 512
 #define MAX_WORDS 16
@@ -485,53 +487,8 @@ static int parse_num(const char *s, double *out) {
 
 /* Moves unit u so its living figures' centre is at (x, y). */
 static void move_unit(play_t *p, int u, double x, double y) {
-    opfor_patrol_forces_t *fo = &p->g->fo;
-    opfor_unit_t *un = &fo->units[u];
-    opfor_pt_t c;
-    if (!opfor_unit_centre(un, fo->figures, &c))
-        return;
-    float dx = (float)x - c.x, dy = (float)y - c.y;
-    const opfor_table_t *t = &p->g->cfg.table;
-    for (int i = un->first; i < un->first + un->count; i++) {
-        opfor_figure_t *f = &fo->figures[i];
-        f->pos.x += dx;
-        f->pos.y += dy;
-        if (f->pos.x < 0)
-            f->pos.x = 0;
-        if (f->pos.x > t->width)
-            f->pos.x = t->width;
-        if (f->pos.y < 0)
-            f->pos.y = 0;
-        if (f->pos.y > t->depth)
-            f->pos.y = t->depth;
-    }
-}
-
-/* Kills k and wounds w living figures of u: the wounded die first, leaders last. */
-static void casualties(play_t *p, int u, int k, int w) {
-    opfor_patrol_forces_t *fo = &p->g->fo;
-    const opfor_unit_t *un = &fo->units[u];
-    for (int pass = 0; pass < 3 && k > 0; pass++)
-        for (int i = un->first + un->count - 1; i >= un->first && k > 0; i--) {
-            opfor_figure_t *f = &fo->figures[i];
-            int wounded = (f->flags & OPFOR_FIG_WOUNDED) != 0;
-            int leader = (f->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
-            int fit = pass == 0 ? wounded && !leader : pass == 1 ? !leader : 1;
-            if ((f->flags & OPFOR_FIG_ALIVE) && fit) {
-                f->flags &= (uint16_t)~OPFOR_FIG_ALIVE;
-                k--;
-            }
-        }
-    for (int pass = 0; pass < 2 && w > 0; pass++)
-        for (int i = un->first + un->count - 1; i >= un->first && w > 0; i--) {
-            opfor_figure_t *f = &fo->figures[i];
-            int leader = (f->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
-            if ((f->flags & OPFOR_FIG_ALIVE) && !(f->flags & OPFOR_FIG_WOUNDED) &&
-                (pass == 1 || !leader)) {
-                f->flags |= OPFOR_FIG_WOUNDED;
-                w--;
-            }
-        }
+    opfor_pt_t to = {(float)x, (float)y};
+    opfor_vk_table_move(&p->g->fo.units[u], p->g->fo.figures, &p->g->cfg.table, to);
 }
 
 static int need_unit(play_t *p, char **w, int n, int *used, const char *cmd) {
@@ -595,7 +552,7 @@ static void cmd_report(play_t *p, char **w, int n) {
             return;
         }
     }
-    casualties(p, u, (int)killed, (int)wounded);
+    opfor_vk_table_casualties(&p->g->fo.units[u], p->g->fo.figures, (int)killed, (int)wounded);
     int wd, a = alive_count(&p->g->fo, u, &wd);
     printf("%s: %ld killed, %ld wounded; %d of %d left (%d wounded)%s\n", p->g->units[u].name,
            killed, wounded, a, p->g->units[u].strength, wd, a == 0 ? " - destroyed" : "");

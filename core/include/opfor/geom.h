@@ -296,6 +296,30 @@ int opfor_polyline_seg_crossings(const opfor_pt_t *pts, int n, opfor_pt_t a, opf
  * 2 inside a double 45° arc. The arc's edges count as inside, and so does origin itself.
  * facing need not be unit length; a zero facing gives 0. */
 int opfor_arc_contains(opfor_arc_t arc, opfor_pt_t origin, opfor_vec_t facing, opfor_pt_t p);
+/* The cosine and sine of the arc's half-angle into cs and sn (22.5° for single and double 45°
+ * arcs, 45° for 90°, 90° for 180°): its edges are the facing turned by it (opfor_vrot) either
+ * way. Returns 1, or 0 for an unknown arc (cs, sn then as for 180°). */
+static inline int opfor_arc_half(opfor_arc_t arc, float *cs, float *sn) {
+    switch (arc) {
+    case OPFOR_ARC_45:
+    case OPFOR_ARC_DOUBLE_45:
+        *cs = OPFOR_COS_22_5;
+        *sn = OPFOR_SIN_22_5;
+        return 1;
+    case OPFOR_ARC_90:
+        *cs = OPFOR_SQRT1_2;
+        *sn = OPFOR_SQRT1_2;
+        return 1;
+    case OPFOR_ARC_180:
+        *cs = 0.0f;
+        *sn = 1.0f;
+        return 1;
+    default:
+        *cs = 0.0f;
+        *sn = 1.0f;
+        return 0;
+    }
+}
 /* Like opfor_arc_contains, but for a base: counts when any part of disc (c, r) is in the
  * arc (Viktoria! IX: a figure partly in an area of effect is affected). */
 int opfor_arc_touches_circle(opfor_arc_t arc, opfor_pt_t origin, opfor_vec_t facing, opfor_pt_t c,

@@ -74,6 +74,9 @@ typedef struct opfor_card {
     char unit[48];                                      /* the acting unit */
     char turn[16];                                      /* optional corner note, "Turn 3" */
     uint8_t n_orders;                                   /* order lines used */
+    uint8_t choice;                                     /* 1: the order lines are alternatives
+                                                           (units that may act), listed with
+                                                           bullets under "ACTIVATE ONE" */
     char orders[OPFOR_CARD_LINES][OPFOR_CARD_LINE_LEN]; /* short imperative lines */
     uint8_t n_needed;                                   /* score lines used */
     char needed[OPFOR_CARD_LINES][OPFOR_CARD_NEED_LEN]; /* "Hit 4+", "Save 5+"... */

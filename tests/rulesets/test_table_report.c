@@ -1,0 +1,158 @@
+/* tests/rulesets/test_table_report.c — a table report's changes to the figures
+ * (opfor/viktoria/table_report.h): a unit moved to a new centre and kept on the table, and
+ * casualties taken in order (the wounded rank and file die first, leaders last; wounds go to
+ * the rank and file before the leaders).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "opfor/viktoria/table_report.h"
+
+/* Unit 0 of five figures in a row at y 10 (x 10 to 14), figure 0 its leader; figure 5 belongs
+ * to another unit. */
+typedef struct fx {
+    opfor_unit_t un;
+    opfor_figure_t figs[6];
+    opfor_table_t table;
+} fx_t;
+
+static void fx_init(fx_t *x) {
+    memset(x, 0, sizeof *x);
+    x->un.first = 0;
+    x->un.count = 5;
+    x->un.strength = 5;
+    for (int i = 0; i < 6; i++) {
+        x->figs[i].pos.x = 10.0f + (float)i;
+        x->figs[i].pos.y = 10.0f;
+        x->figs[i].flags = OPFOR_FIG_ALIVE;
+        x->figs[i].unit = i < 5 ? 0 : 1;
+    }
+    x->figs[0].skills = OPFOR_S_LEADER;
+    x->table.width = 48.0f;
+    x->table.depth = 24.0f;
+}
+
+/* A fresh unit with figure hurt already wounded (-1: none) takes killed and wounded. */
+static void fx_hit(fx_t *x, int hurt, int killed, int wounded) {
+    fx_init(x);
+    if (hurt >= 0)
+        x->figs[hurt].flags |= OPFOR_FIG_WOUNDED;
+    opfor_vk_table_casualties(&x->un, x->figs, killed, wounded);
+}
+
+static int alive(const fx_t *x, int i) {
+    return (x->figs[i].flags & OPFOR_FIG_ALIVE) != 0;
+}
+
+static int wounded(const fx_t *x, int i) {
+    return (x->figs[i].flags & OPFOR_FIG_WOUNDED) != 0;
+}
+
+static void move_keeps_the_formation(void **state) {
+    (void)state;
+    fx_t x;
+    fx_init(&x);
+    opfor_vk_table_move(&x.un, x.figs, &x.table, (opfor_pt_t){30.0f, 5.0f});
+    for (int i = 0; i < 5; i++) {
+        assert_float_equal(x.figs[i].pos.x, 28.0f + (float)i, 1e-5);
+        assert_float_equal(x.figs[i].pos.y, 5.0f, 1e-5);
+    }
+    assert_float_equal(x.figs[5].pos.x, 15.0f, 1e-5); /* the other unit stays */
+}
+
+static void move_counts_only_the_living(void **state) {
+    (void)state;
+    fx_t x;
+    fx_init(&x);
+    x.figs[3].flags = 0;
+    x.figs[4].flags = 0; /* living centre: x 11 */
+    opfor_vk_table_move(&x.un, x.figs, &x.table, (opfor_pt_t){21.0f, 10.0f});
+    assert_float_equal(x.figs[0].pos.x, 20.0f, 1e-5);
+    assert_float_equal(x.figs[4].pos.x, 24.0f, 1e-5); /* the dead move with the unit */
+}
+
+static void move_clamps_to_the_table(void **state) {
+    (void)state;
+    fx_t x;
+    fx_init(&x);
+    opfor_vk_table_move(&x.un, x.figs, &x.table, (opfor_pt_t){47.0f, 30.0f});
+    assert_float_equal(x.figs[0].pos.x, 45.0f, 1e-5);
+    assert_float_equal(x.figs[1].pos.x, 46.0f, 1e-5);
+    assert_float_equal(x.figs[2].pos.x, 47.0f, 1e-5);
+    assert_float_equal(x.figs[3].pos.x, 48.0f, 1e-5);
+    assert_float_equal(x.figs[4].pos.x, 48.0f, 1e-5);
+    for (int i = 0; i < 5; i++)
+        assert_float_equal(x.figs[i].pos.y, 24.0f, 1e-5);
+    opfor_vk_table_move(&x.un, x.figs, &x.table, (opfor_pt_t){-5.0f, -5.0f});
+    for (int i = 0; i < 5; i++) {
+        assert_true(x.figs[i].pos.x >= 0.0f);
+        assert_float_equal(x.figs[i].pos.y, 0.0f, 1e-5);
+    }
+}
+
+static void move_of_a_dead_unit_does_nothing(void **state) {
+    (void)state;
+    fx_t x;
+    fx_init(&x);
+    for (int i = 0; i < 5; i++)
+        x.figs[i].flags = 0;
+    opfor_vk_table_move(&x.un, x.figs, &x.table, (opfor_pt_t){30.0f, 5.0f});
+    assert_float_equal(x.figs[0].pos.x, 10.0f, 1e-5);
+    assert_float_equal(x.figs[0].pos.y, 10.0f, 1e-5);
+}
+
+static void kills_take_the_wounded_first_and_the_leader_last(void **state) {
+    (void)state;
+    fx_t x;
+    fx_hit(&x, 1, 2, 0);
+    /* the wounded figure 1, then the last of the rank and file */
+    assert_false(alive(&x, 1));
+    assert_false(alive(&x, 4));
+    assert_true(alive(&x, 0) && alive(&x, 2) && alive(&x, 3));
+    opfor_vk_table_casualties(&x.un, x.figs, 2, 0);
+    assert_false(alive(&x, 3));
+    assert_false(alive(&x, 2));
+    assert_true(alive(&x, 0)); /* the leader falls last */
+    opfor_vk_table_casualties(&x.un, x.figs, 3, 0);
+    assert_false(alive(&x, 0));
+    assert_true(alive(&x, 5)); /* more kills than figures stop at the unit */
+}
+
+static void wounds_go_to_the_unwounded_rank_and_file_first(void **state) {
+    (void)state;
+    fx_t x;
+    fx_hit(&x, 4, 0, 3);
+    assert_true(wounded(&x, 3) && wounded(&x, 2) && wounded(&x, 1));
+    assert_false(wounded(&x, 0));
+    opfor_vk_table_casualties(&x.un, x.figs, 0, 5);
+    assert_true(wounded(&x, 0)); /* then the leader */
+    for (int i = 0; i < 5; i++)
+        assert_true(alive(&x, i));
+    assert_false(wounded(&x, 5));
+}
+
+static void kills_come_before_wounds(void **state) {
+    (void)state;
+    fx_t x;
+    fx_hit(&x, -1, 1, 1);
+    assert_false(alive(&x, 4));
+    assert_true(wounded(&x, 3));
+    assert_false(wounded(&x, 2));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(move_keeps_the_formation),
+        cmocka_unit_test(move_counts_only_the_living),
+        cmocka_unit_test(move_clamps_to_the_table),
+        cmocka_unit_test(move_of_a_dead_unit_does_nothing),
+        cmocka_unit_test(kills_take_the_wounded_first_and_the_leader_last),
+        cmocka_unit_test(wounds_go_to_the_unwounded_rank_and_file_first),
+        cmocka_unit_test(kills_come_before_wounds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
