@@ -1,10 +1,11 @@
 /* core/scenario.c — loads and checks YAML scenario files (format: docs/scenario-format.md).
  *
  * libfyaml builds the document (quietly: its messages are collected, never printed); this
- * file walks it with a strict schema, so an unknown key, a misspelt name or a figure off
- * the table is reported at its file:line:column with the allowed alternatives. Parsing
- * fills the fixed-size opfor_scenario_t directly; nothing here is needed after loading
- * except the `patrol:` node, whose document is kept alive until opfor_scenario_free.
+ * file walks it with a strict schema (the typed readers of opfor/yamlread.h), so an unknown
+ * key, a misspelt name or a figure off the table is reported at its file:line:column with
+ * the allowed alternatives. Parsing fills the fixed-size opfor_scenario_t directly; nothing
+ * here is needed after loading except the `patrol:` node, whose document is kept alive until
+ * opfor_scenario_free.
  * Tracks and runways (XII.C, XII.D) are written as terrain entries but stored apart
  * (opfor_route_t); the machine keys of a unit (payload, fire_out, embarked_in, track,
  * airborne) fill opfor_unit_machine_t, resolved once every unit is known.
@@ -12,6 +13,7 @@
  * (scenarios).
  */
 #include "opfor/scenario.h"
+#include "opfor/yamlread.h"
 #include "opfor/yamltext.h"
 
 #include <errno.h>
@@ -57,71 +59,12 @@ static const float cos16[16] = {
 /* Parse state. The *_src arrays remember which YAML node placed each figure, unit and
  * objective, so checks made after parsing still point at the right line. */
 typedef struct ctx {
+    opfor_yaml_rd_t rd; /* strict: errors go to rd.diag, the first is rd.err */
     opfor_scenario_t *sc;
-    opfor_diag_t *diag;
-    int err; /* first error, 0 while none */
     struct fy_node *fig_src[OPFOR_MAX_FIGURES];
     struct fy_node *unit_src[OPFOR_MAX_UNITS];
     struct fy_node *embark_src[OPFOR_MAX_UNITS]; /* value of a unit's embarked_in, or NULL */
 } ctx_t;
-
-/* One key of a mapping: its name and, once read, its key and value nodes. */
-typedef struct field {
-    const char *key;
-    struct fy_node *k;
-    struct fy_node *v;
-} field_t;
-
-/* ---- locations and messages ---- */
-
-/* 1-based line and column of a node: a scalar's own token; a collection's first key or
- * item. 0 when the node has none (an empty collection). */
-static void mark_of(struct fy_node *n, int *line, int *col) {
-    *line = *col = 0;
-    for (int depth = 0; n && depth < 64; depth++) {
-        if (fy_node_is_scalar(n) || fy_node_is_alias(n)) {
-            struct fy_token *t = fy_node_get_scalar_token(n);
-            const struct fy_mark *m = t ? fy_token_start_mark(t) : NULL;
-            if (m) {
-                *line = m->line + 1;
-                *col = m->column + 1;
-            }
-            return;
-        }
-        if (fy_node_is_mapping(n)) {
-            struct fy_node_pair *p = fy_node_mapping_get_by_index(n, 0);
-            n = p ? fy_node_pair_key(p) : NULL;
-        } else if (fy_node_is_sequence(n)) {
-            n = fy_node_sequence_get_by_index(n, 0);
-        } else {
-            return;
-        }
-    }
-}
-
-static void vreport(opfor_diag_t *d, int err, struct fy_node *n, struct fy_node *alt,
-                    const char *fmt, va_list ap) {
-    char msg[sizeof d->msg];
-    int line, col;
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    mark_of(n, &line, &col);
-    if (line == 0)
-        mark_of(alt, &line, &col);
-    opfor_diag_set(d, err, line, col, "%s", msg);
-}
-
-/* Records the first error at node n (or alt when n has no position) and returns err. */
-__attribute__((format(printf, 5, 6))) static int fail(ctx_t *c, int err, struct fy_node *n,
-                                                      struct fy_node *alt, const char *fmt, ...) {
-    if (c->err)
-        return c->err;
-    c->err = err;
-    va_list ap;
-    va_start(ap, fmt);
-    vreport(c->diag, err, n, alt, fmt, ap);
-    va_end(ap);
-    return err;
-}
 
 __attribute__((format(printf, 4, 5))) static void warn(ctx_t *c, struct fy_node *n,
                                                        struct fy_node *alt, const char *fmt, ...) {
@@ -131,212 +74,44 @@ __attribute__((format(printf, 4, 5))) static void warn(ctx_t *c, struct fy_node 
         return;
     opfor_diag_t *w = &sc->warnings[sc->nwarnings++];
     opfor_diag_clear(w);
-    if (c->diag)
-        memcpy(w->file, c->diag->file, sizeof w->file);
+    if (c->rd.diag)
+        memcpy(w->file, c->rd.diag->file, sizeof w->file);
     va_list ap;
     va_start(ap, fmt);
-    vreport(w, 0, n, alt, fmt, ap);
+    opfor_yaml_vreport(w, 0, n, alt, fmt, ap);
     va_end(ap);
 }
 
-/* ---- typed readers: each returns 0 or the (first) error ---- */
+/* ---- typed readers (opfor/yamlread.h, strict): each returns 0 or the (first) error ---- */
 
-static int not_alias(ctx_t *c, struct fy_node *n, struct fy_node *alt, const char *what) {
-    if (!n)
-        return fail(c, OPFOR_EPARSE, alt, NULL, "missing value for %s", what);
-    if (fy_node_is_alias(n))
-        return fail(c, OPFOR_EPARSE, n, alt, "YAML aliases are not supported (in %s)", what);
-    return 0;
-}
-
-static int want_map(ctx_t *c, struct fy_node *n, struct fy_node *alt, const char *what) {
-    int e = not_alias(c, n, alt, what);
-    if (e)
-        return e;
-    if (!fy_node_is_mapping(n))
-        return fail(c, OPFOR_EPARSE, n, alt, "expected a mapping (key: value) for %s", what);
-    return 0;
-}
-
-static int want_seq(ctx_t *c, struct fy_node *n, struct fy_node *alt, const char *what) {
-    int e = not_alias(c, n, alt, what);
-    if (e)
-        return e;
-    if (!fy_node_is_sequence(n))
-        return fail(c, OPFOR_EPARSE, n, alt, "expected a list for %s", what);
-    return 0;
-}
-
-/* Copies a scalar's text into buf (NUL-terminated). */
-static int get_str(ctx_t *c, struct fy_node *n, struct fy_node *alt, const char *what, char *buf,
-                   size_t size) {
-    int e = not_alias(c, n, alt, what);
-    if (e)
-        return e;
-    size_t len = 0;
-    const char *s = fy_node_is_scalar(n) ? fy_node_get_scalar(n, &len) : NULL;
-    if (!s)
-        return fail(c, OPFOR_EPARSE, n, alt, "expected a single value for %s", what);
-    if (len >= size)
-        return fail(c, OPFOR_ERANGE, n, alt, "%s is too long: at most %zu bytes", what, size - 1);
-    if (memchr(s, '\0', len))
-        return fail(c, OPFOR_EPARSE, n, alt, "%s contains a NUL character", what);
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    return 0;
-}
-
-/* Shows a scalar (or "a list"/"a mapping") in messages. */
-static const char *shown(struct fy_node *n, char *buf, size_t size) {
-    size_t len = 0;
-    const char *s = n && fy_node_is_scalar(n) ? fy_node_get_scalar(n, &len) : NULL;
-    if (!s)
-        return n && fy_node_is_sequence(n)  ? "a list"
-               : n && fy_node_is_mapping(n) ? "a mapping"
-                                            : "nothing";
-    if (len > 40)
-        len = 40;
-    size_t k = 0;
-    buf[k++] = '\'';
-    for (size_t i = 0; i < len && k + 2 < size; i++)
-        buf[k++] = (s[i] >= 32 && s[i] < 127) ? s[i] : '?';
-    buf[k++] = '\'';
-    buf[k] = '\0';
-    return buf;
-}
-
+/* A number within lo..hi, kept as a float. */
 static int get_num(ctx_t *c, struct fy_node *n, struct fy_node *alt, const char *what, float lo,
                    float hi, float *out) {
-    char buf[SCALAR_MAX], sh[48];
-    int e = not_alias(c, n, alt, what);
+    double v;
+    int e = opfor_yaml_get_num(&c->rd, n, alt, what, lo, hi, &v);
     if (e)
         return e;
-    if (!fy_node_is_scalar(n) || get_str(c, n, alt, what, buf, sizeof buf))
-        return c->err ? c->err
-                      : fail(c, OPFOR_EPARSE, n, alt, "expected a number for %s, found %s", what,
-                             shown(n, sh, sizeof sh));
-    char *end;
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (end == buf || *end || errno == ERANGE || !(v == v) || v > 1e9 || v < -1e9)
-        return fail(c, OPFOR_EPARSE, n, alt, "expected a number for %s, found %s", what,
-                    shown(n, sh, sizeof sh));
-    if (v < lo || v > hi)
-        return fail(c, OPFOR_ERANGE, n, alt, "%s must be between %g and %g, found %g", what,
-                    (double)lo, (double)hi, v);
     *out = (float)v;
-    return 0;
-}
-
-static int get_int(ctx_t *c, struct fy_node *n, struct fy_node *alt, const char *what, long lo,
-                   long hi, int *out) {
-    char buf[SCALAR_MAX], sh[48];
-    int e = not_alias(c, n, alt, what);
-    if (e)
-        return e;
-    if (!fy_node_is_scalar(n) || get_str(c, n, alt, what, buf, sizeof buf))
-        return c->err ? c->err
-                      : fail(c, OPFOR_EPARSE, n, alt, "expected a whole number for %s, found %s",
-                             what, shown(n, sh, sizeof sh));
-    char *end;
-    errno = 0;
-    long v = strtol(buf, &end, 10);
-    if (end == buf || *end || errno == ERANGE)
-        return fail(c, OPFOR_EPARSE, n, alt, "expected a whole number for %s, found %s", what,
-                    shown(n, sh, sizeof sh));
-    if (v < lo || v > hi)
-        return fail(c, OPFOR_ERANGE, n, alt, "%s must be between %ld and %ld, found %ld", what, lo,
-                    hi, v);
-    *out = (int)v;
-    return 0;
-}
-
-static int get_bool(ctx_t *c, struct fy_node *n, struct fy_node *alt, const char *what, int *out) {
-    static const char *const yes[] = {"true", "yes", "on"}, *const no[] = {"false", "no", "off"};
-    char buf[SCALAR_MAX], sh[48];
-    int e = not_alias(c, n, alt, what);
-    if (e)
-        return e;
-    if (fy_node_is_scalar(n) && !get_str(c, n, alt, what, buf, sizeof buf)) {
-        for (int i = 0; i < 3; i++) {
-            if (strcasecmp(buf, yes[i]) == 0) {
-                *out = 1;
-                return 0;
-            }
-            if (strcasecmp(buf, no[i]) == 0) {
-                *out = 0;
-                return 0;
-            }
-        }
-    }
-    if (c->err)
-        return c->err;
-    return fail(c, OPFOR_EPARSE, n, alt, "expected true or false for %s, found %s", what,
-                shown(n, sh, sizeof sh));
-}
-
-static int get_enum(ctx_t *c, struct fy_node *n, struct fy_node *alt, const char *what,
-                    const opfor_name_t *table, int *out) {
-    char buf[SCALAR_MAX], sh[48], list[400];
-    int e = not_alias(c, n, alt, what);
-    if (e)
-        return e;
-    if (fy_node_is_scalar(n) && !get_str(c, n, alt, what, buf, sizeof buf) &&
-        opfor_vocab_lookup(table, buf, out) == 0)
-        return 0;
-    if (c->err)
-        return c->err;
-    return fail(c, OPFOR_EPARSE, n, alt, "unknown %s %s; expected one of: %s", what,
-                shown(n, sh, sizeof sh), opfor_vocab_list(table, list, sizeof list));
-}
-
-/* Bits from a name or a list of names ("none" or [] for no bits). */
-static int get_bits(ctx_t *c, struct fy_node *n, struct fy_node *alt, const char *what,
-                    const opfor_name_t *table, uint16_t *out) {
-    int e = not_alias(c, n, alt, what);
-    if (e)
-        return e;
-    unsigned bits = 0;
-    int v;
-    if (fy_node_is_scalar(n)) {
-        char buf[SCALAR_MAX];
-        if (get_str(c, n, alt, what, buf, sizeof buf))
-            return c->err;
-        if (strcasecmp(buf, "none") != 0) {
-            if (get_enum(c, n, alt, what, table, &v))
-                return c->err;
-            bits = (unsigned)v;
-        }
-    } else if (fy_node_is_sequence(n)) {
-        void *it = NULL;
-        struct fy_node *item;
-        while ((item = fy_node_sequence_iterate(n, &it)) != NULL) {
-            if (get_enum(c, item, n, what, table, &v))
-                return c->err;
-            bits |= (unsigned)v;
-        }
-    } else {
-        return fail(c, OPFOR_EPARSE, n, alt, "expected a name or a list of names for %s", what);
-    }
-    *out = (uint16_t)bits;
     return 0;
 }
 
 /* A point [x, y]; on the table unless table is NULL. */
 static int get_pt(ctx_t *c, struct fy_node *n, struct fy_node *alt, const char *what,
                   const opfor_table_t *table, opfor_pt_t *out) {
-    if (want_seq(c, n, alt, what))
-        return c->err;
+    if (opfor_yaml_want_seq(&c->rd, n, alt, what))
+        return c->rd.err;
     if (fy_node_sequence_item_count(n) != 2)
-        return fail(c, OPFOR_EPARSE, n, alt, "expected [x, y] (two numbers, inches) for %s", what);
+        return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, n, alt,
+                               "expected [x, y] (two numbers, inches) for %s", what);
     float x, y;
     if (get_num(c, fy_node_sequence_get_by_index(n, 0), n, what, -1e6f, 1e6f, &x) ||
         get_num(c, fy_node_sequence_get_by_index(n, 1), n, what, -1e6f, 1e6f, &y))
-        return c->err;
+        return c->rd.err;
     if (table && !opfor_rect_contains(table->width, table->depth, opfor_pt(x, y)))
-        return fail(c, OPFOR_ERANGE, n, alt,
-                    "%s [%g, %g] is off the table: x must be within 0..%g and y within 0..%g", what,
-                    (double)x, (double)y, (double)table->width, (double)table->depth);
+        return opfor_yaml_fail(
+            &c->rd, OPFOR_ERANGE, n, alt,
+            "%s [%g, %g] is off the table: x must be within 0..%g and y within 0..%g", what,
+            (double)x, (double)y, (double)table->width, (double)table->depth);
     *out = opfor_pt(x, y);
     return 0;
 }
@@ -344,96 +119,60 @@ static int get_pt(ctx_t *c, struct fy_node *n, struct fy_node *alt, const char *
 /* A list of min..max points, all on the table. */
 static int get_pts(ctx_t *c, struct fy_node *n, struct fy_node *alt, const char *what, int min,
                    int max, const opfor_table_t *table, opfor_pt_t *pts, int *np) {
-    if (want_seq(c, n, alt, what))
-        return c->err;
+    if (opfor_yaml_want_seq(&c->rd, n, alt, what))
+        return c->rd.err;
     int k = fy_node_sequence_item_count(n);
     if (k < min || k > max)
-        return fail(c, OPFOR_EPARSE, n, alt, "%s needs %d to %d points [x, y], found %d", what, min,
-                    max, k);
+        return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, n, alt,
+                               "%s needs %d to %d points [x, y], found %d", what, min, max, k);
     void *it = NULL;
     struct fy_node *item;
     int i = 0;
     while ((item = fy_node_sequence_iterate(n, &it)) != NULL && i < max)
         if (get_pt(c, item, n, what, table, &pts[i++]))
-            return c->err;
+            return c->rd.err;
     *np = i;
     return 0;
 }
 
-/* Reads mapping n into fields (values stay NULL for absent keys); an unknown or non-scalar
- * key is an error listing the allowed keys. */
-static int read_fields(ctx_t *c, struct fy_node *n, struct fy_node *alt, const char *what,
-                       field_t *f, int nf) {
-    if (want_map(c, n, alt, what))
-        return c->err;
-    void *it = NULL;
-    struct fy_node_pair *p;
-    while ((p = fy_node_mapping_iterate(n, &it)) != NULL) {
-        struct fy_node *k = fy_node_pair_key(p);
-        size_t len = 0;
-        const char *s =
-            k && fy_node_is_scalar(k) && !fy_node_is_alias(k) ? fy_node_get_scalar(k, &len) : NULL;
-        int found = -1;
-        for (int i = 0; s && i < nf; i++)
-            if (strlen(f[i].key) == len && memcmp(f[i].key, s, len) == 0)
-                found = i;
-        if (found < 0) {
-            char allowed[400], sh[48];
-            size_t used = 0;
-            allowed[0] = '\0';
-            for (int i = 0; i < nf; i++) {
-                int w = snprintf(allowed + used, sizeof allowed - used, "%s%s", i ? ", " : "",
-                                 f[i].key);
-                if (w < 0 || (size_t)w >= sizeof allowed - used)
-                    break;
-                used += (size_t)w;
-            }
-            return fail(c, OPFOR_EPARSE, k, n, "unknown key %s in %s; allowed keys: %s",
-                        s ? shown(k, sh, sizeof sh) : "(not a plain name)", what, allowed);
-        }
-        f[found].k = k;
-        f[found].v = fy_node_pair_value(p);
-        if (!f[found].v)
-            return fail(c, OPFOR_EPARSE, k, n, "missing value for '%s' in %s", f[found].key, what);
-    }
-    return 0;
-}
-
-static int require(ctx_t *c, const field_t *f, struct fy_node *map, const char *what) {
+static int require(ctx_t *c, const opfor_yaml_field_t *f, struct fy_node *map, const char *what) {
     if (f->v)
         return 0;
-    return fail(c, OPFOR_EPARSE, map, NULL, "missing required key '%s' in %s", f->key, what);
+    return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, map, NULL, "missing required key '%s' in %s",
+                           f->key, what);
 }
 
 /* ---- sections ---- */
 
 static int parse_table(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
     enum { W, D, N, NF };
-    field_t f[NF] = {{"width", 0, 0}, {"depth", 0, 0}, {"north", 0, 0}};
+    opfor_yaml_field_t f[NF] = {{"width", 0, 0}, {"depth", 0, 0}, {"north", 0, 0}};
     float w = 72.0f, d = 48.0f;
     int north = OPFOR_EDGE_TOP;
-    if (n && read_fields(c, n, alt, "table", f, NF))
-        return c->err;
+    if (n && opfor_yaml_read_fields(&c->rd, n, alt, "table", f, NF))
+        return c->rd.err;
     if (f[W].v && get_num(c, f[W].v, f[W].k, "table width", 6.0f, 480.0f, &w))
-        return c->err;
+        return c->rd.err;
     if (f[D].v && get_num(c, f[D].v, f[D].k, "table depth", 6.0f, 480.0f, &d))
-        return c->err;
-    if (f[N].v && get_enum(c, f[N].v, f[N].k, "north edge", opfor_edge_names, &north))
-        return c->err;
+        return c->rd.err;
+    if (f[N].v &&
+        opfor_yaml_get_enum(&c->rd, f[N].v, f[N].k, "north edge", opfor_edge_names, &north))
+        return c->rd.err;
     opfor_table_init(&c->sc->table, w, d, (opfor_table_north_t)north);
     return 0;
 }
 
 static int parse_weather(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
     enum { L, WD, NF };
-    field_t f[NF] = {{"level", 0, 0}, {"wind", 0, 0}};
+    opfor_yaml_field_t f[NF] = {{"level", 0, 0}, {"wind", 0, 0}};
     int level = 1, wind = OPFOR_N;
-    if (read_fields(c, n, alt, "weather", f, NF))
-        return c->err;
-    if (f[L].v && get_int(c, f[L].v, f[L].k, "weather level", 1, 5, &level))
-        return c->err;
-    if (f[WD].v && get_enum(c, f[WD].v, f[WD].k, "wind direction", opfor_compass_names, &wind))
-        return c->err;
+    if (opfor_yaml_read_fields(&c->rd, n, alt, "weather", f, NF))
+        return c->rd.err;
+    if (f[L].v && opfor_yaml_get_int(&c->rd, f[L].v, f[L].k, "weather level", 1, 5, &level))
+        return c->rd.err;
+    if (f[WD].v &&
+        opfor_yaml_get_enum(&c->rd, f[WD].v, f[WD].k, "wind direction", opfor_compass_names, &wind))
+        return c->rd.err;
     c->sc->weather.level = level;
     c->sc->weather.wind = (opfor_compass_t)wind;
     return 0;
@@ -450,37 +189,41 @@ static int kind_line_ok(int kind) {
 
 /* A track or runway (XII.C, XII.D): only name, kind and line are allowed; a runway is one
  * straight segment. f holds the terrain entry's fields; line is the index of `line`. */
-static int parse_route(ctx_t *c, struct fy_node *n, struct fy_node *alt, const field_t *f, int nf,
-                       int line, const char *name, int kind) {
+static int parse_route(ctx_t *c, struct fy_node *n, struct fy_node *alt,
+                       const opfor_yaml_field_t *f, int nf, int line, const char *name, int kind) {
     opfor_scenario_t *sc = c->sc;
     const char *what = kind == OPFOR_ROUTE_TRACK ? "track" : "runway";
     for (int i = 0; i < nf; i++)
         if (f[i].v && i > 1 && i != line)
-            return fail(c, OPFOR_EPARSE, f[i].k, n, "a %s takes only name, kind and line", what);
+            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, f[i].k, n,
+                                   "a %s takes only name, kind and line", what);
     if (!f[line].v)
-        return fail(c, OPFOR_EPARSE, n, alt, "a %s is drawn with line: [[x, y], ...]", what);
+        return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, n, alt,
+                               "a %s is drawn with line: [[x, y], ...]", what);
     if (sc->nroutes >= OPFOR_MAX_ROUTES)
-        return fail(c, OPFOR_EFULL, n, alt, "too many tracks and runways: at most %d",
-                    OPFOR_MAX_ROUTES);
+        return opfor_yaml_fail(&c->rd, OPFOR_EFULL, n, alt,
+                               "too many tracks and runways: at most %d", OPFOR_MAX_ROUTES);
     opfor_route_t *r = &sc->routes[sc->nroutes];
     memset(r, 0, sizeof *r);
     int np = 0;
     if (kind == OPFOR_ROUTE_RUNWAY && fy_node_is_sequence(f[line].v) &&
         fy_node_sequence_item_count(f[line].v) != 2)
-        return fail(c, OPFOR_EPARSE, f[line].v, f[line].k,
-                    "a runway is one straight strip: line: [[x, y], [x, y]], found %d points",
-                    fy_node_sequence_item_count(f[line].v));
+        return opfor_yaml_fail(
+            &c->rd, OPFOR_EPARSE, f[line].v, f[line].k,
+            "a runway is one straight strip: line: [[x, y], [x, y]], found %d points",
+            fy_node_sequence_item_count(f[line].v));
     if (get_pts(c, f[line].v, f[line].k, what, 2,
                 kind == OPFOR_ROUTE_RUNWAY ? 2 : OPFOR_POLY_MAX_PTS, &sc->table, r->pts, &np))
-        return c->err;
+        return c->rd.err;
     for (int i = 0; i + 1 < np; i++)
         r->length += opfor_dist(r->pts[i], r->pts[i + 1]);
     if (!(r->length > 0.1f))
-        return fail(c, OPFOR_ERANGE, f[line].v, f[line].k, "the %s has no length", what);
+        return opfor_yaml_fail(&c->rd, OPFOR_ERANGE, f[line].v, f[line].k, "the %s has no length",
+                               what);
     for (int i = 0; i < sc->nroutes; i++)
         if (name[0] && strcasecmp(sc->routes[i].name, name) == 0)
-            return fail(c, OPFOR_EPARSE, f[0].v, n, "a track or runway named '%s' already exists",
-                        name);
+            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, f[0].v, n,
+                                   "a track or runway named '%s' already exists", name);
     snprintf(r->name, sizeof r->name, "%s", name);
     r->kind = (uint8_t)kind;
     r->npts = (uint8_t)np;
@@ -495,34 +238,35 @@ static int parse_route(ctx_t *c, struct fy_node *n, struct fy_node *alt, const f
 
 static int parse_feature(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
     enum { NAME, KIND, POLY, LINE, RECT, CIRC, WIDTH, COVER, SIGHT, MOVE, HIDES, CLOSED, NF };
-    field_t f[NF] = {{"name", 0, 0},  {"kind", 0, 0},  {"polygon", 0, 0},
-                     {"line", 0, 0},  {"rect", 0, 0},  {"circle", 0, 0},
-                     {"width", 0, 0}, {"cover", 0, 0}, {"sight", 0, 0},
-                     {"move", 0, 0},  {"hides", 0, 0}, {"closed_to_mounted", 0, 0}};
+    opfor_yaml_field_t f[NF] = {{"name", 0, 0},  {"kind", 0, 0},  {"polygon", 0, 0},
+                                {"line", 0, 0},  {"rect", 0, 0},  {"circle", 0, 0},
+                                {"width", 0, 0}, {"cover", 0, 0}, {"sight", 0, 0},
+                                {"move", 0, 0},  {"hides", 0, 0}, {"closed_to_mounted", 0, 0}};
     opfor_table_t *t = &c->sc->table;
     char name[32] = "";
     int kind, v;
     opfor_pt_t pts[OPFOR_POLY_MAX_PTS];
     int np = 0, shape = OPFOR_SHAPE_AREA;
     struct fy_node *shape_node = NULL;
-    if (read_fields(c, n, alt, "terrain feature", f, NF) ||
+    if (opfor_yaml_read_fields(&c->rd, n, alt, "terrain feature", f, NF) ||
         require(c, &f[KIND], n, "terrain feature"))
-        return c->err;
-    if (f[NAME].v && get_str(c, f[NAME].v, f[NAME].k, "feature name", name, sizeof name))
-        return c->err;
+        return c->rd.err;
+    if (f[NAME].v &&
+        opfor_yaml_get_str(&c->rd, f[NAME].v, f[NAME].k, "feature name", name, sizeof name))
+        return c->rd.err;
     {
         char kbuf[SCALAR_MAX], sh[48], list[400];
-        if (get_str(c, f[KIND].v, f[KIND].k, "terrain kind", kbuf, sizeof kbuf))
-            return c->err;
+        if (opfor_yaml_get_str(&c->rd, f[KIND].v, f[KIND].k, "terrain kind", kbuf, sizeof kbuf))
+            return c->rd.err;
         if (strcasecmp(kbuf, "track") == 0 || strcasecmp(kbuf, "runway") == 0)
             return parse_route(c, n, alt, f, NF, LINE, name,
                                strcasecmp(kbuf, "track") == 0 ? OPFOR_ROUTE_TRACK
                                                               : OPFOR_ROUTE_RUNWAY);
         if (opfor_vocab_lookup(opfor_terrain_kind_names, kbuf, &kind) != 0)
-            return fail(c, OPFOR_EPARSE, f[KIND].v, f[KIND].k,
-                        "unknown terrain kind %s; expected one of: %s, track, runway",
-                        shown(f[KIND].v, sh, sizeof sh),
-                        opfor_vocab_list(opfor_terrain_kind_names, list, sizeof list));
+            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, f[KIND].v, f[KIND].k,
+                                   "unknown terrain kind %s; expected one of: %s, track, runway",
+                                   opfor_yaml_shown(f[KIND].v, sh, sizeof sh),
+                                   opfor_vocab_list(opfor_terrain_kind_names, list, sizeof list));
     }
     struct fy_node *second = NULL;
     int nshapes = 0;
@@ -530,36 +274,37 @@ static int parse_feature(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
         if (f[i].v && ++nshapes == 2)
             second = f[i].k;
     if (nshapes != 1)
-        return fail(c, OPFOR_EPARSE, second ? second : n, n,
-                    "a terrain feature needs exactly one of: polygon, line, rect, circle");
+        return opfor_yaml_fail(
+            &c->rd, OPFOR_EPARSE, second ? second : n, n,
+            "a terrain feature needs exactly one of: polygon, line, rect, circle");
     if (t->nfeatures >= OPFOR_MAX_FEATURES)
-        return fail(c, OPFOR_EFULL, n, alt, "too many terrain features: at most %d",
-                    OPFOR_MAX_FEATURES);
+        return opfor_yaml_fail(&c->rd, OPFOR_EFULL, n, alt, "too many terrain features: at most %d",
+                               OPFOR_MAX_FEATURES);
     if (f[POLY].v) {
         shape_node = f[POLY].k;
         if (get_pts(c, f[POLY].v, f[POLY].k, "polygon", 3, OPFOR_POLY_MAX_PTS, t, pts, &np))
-            return c->err;
+            return c->rd.err;
     } else if (f[LINE].v) {
         shape = OPFOR_SHAPE_LINE;
         shape_node = f[LINE].k;
         if (get_pts(c, f[LINE].v, f[LINE].k, "line", 2, OPFOR_POLY_MAX_PTS, t, pts, &np))
-            return c->err;
+            return c->rd.err;
     } else if (f[RECT].v) {
         struct fy_node *r = f[RECT].v;
         float x, y, w, d;
         shape_node = f[RECT].k;
-        if (want_seq(c, r, f[RECT].k, "rect"))
-            return c->err;
+        if (opfor_yaml_want_seq(&c->rd, r, f[RECT].k, "rect"))
+            return c->rd.err;
         if (fy_node_sequence_item_count(r) != 4)
-            return fail(c, OPFOR_EPARSE, r, f[RECT].k,
-                        "expected [x, y, width, depth] (inches) for rect");
+            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, r, f[RECT].k,
+                                   "expected [x, y, width, depth] (inches) for rect");
         if (get_num(c, fy_node_sequence_get_by_index(r, 0), r, "rect x", 0.0f, t->width, &x) ||
             get_num(c, fy_node_sequence_get_by_index(r, 1), r, "rect y", 0.0f, t->depth, &y) ||
             get_num(c, fy_node_sequence_get_by_index(r, 2), r, "rect width", 0.01f, t->width - x,
                     &w) ||
             get_num(c, fy_node_sequence_get_by_index(r, 3), r, "rect depth", 0.01f, t->depth - y,
                     &d))
-            return c->err;
+            return c->rd.err;
         pts[0] = opfor_pt(x, y);
         pts[1] = opfor_pt(x + w, y);
         pts[2] = opfor_pt(x + w, y + d);
@@ -567,68 +312,71 @@ static int parse_feature(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
         np = 4;
     } else {
         enum { CEN, RAD, CNF };
-        field_t cf[CNF] = {{"center", 0, 0}, {"radius", 0, 0}};
+        opfor_yaml_field_t cf[CNF] = {{"center", 0, 0}, {"radius", 0, 0}};
         opfor_pt_t ctr;
         float rad;
         shape_node = f[CIRC].k;
-        if (read_fields(c, f[CIRC].v, f[CIRC].k, "circle", cf, CNF) ||
+        if (opfor_yaml_read_fields(&c->rd, f[CIRC].v, f[CIRC].k, "circle", cf, CNF) ||
             require(c, &cf[CEN], f[CIRC].v, "circle") || require(c, &cf[RAD], f[CIRC].v, "circle"))
-            return c->err;
+            return c->rd.err;
         if (get_pt(c, cf[CEN].v, cf[CEN].k, "circle center", t, &ctr) ||
             get_num(c, cf[RAD].v, cf[RAD].k, "circle radius", 0.1f, 240.0f, &rad))
-            return c->err;
+            return c->rd.err;
         for (int k = 0; k < 16; k++) {
             pts[k] = opfor_pt(ctr.x + rad * cos16[k], ctr.y + rad * cos16[(k + 12) % 16]);
             if (!opfor_rect_contains(t->width, t->depth, pts[k]))
-                return fail(c, OPFOR_ERANGE, cf[RAD].v, cf[RAD].k,
-                            "circle of radius %g around [%g, %g] runs off the table", (double)rad,
-                            (double)ctr.x, (double)ctr.y);
+                return opfor_yaml_fail(&c->rd, OPFOR_ERANGE, cf[RAD].v, cf[RAD].k,
+                                       "circle of radius %g around [%g, %g] runs off the table",
+                                       (double)rad, (double)ctr.x, (double)ctr.y);
         }
         np = 16;
     }
     const char *kname = opfor_vocab_name(opfor_terrain_kind_names, kind);
     if (shape == OPFOR_SHAPE_AREA && !kind_area_ok(kind))
-        return fail(c, OPFOR_EPARSE, shape_node, n, "a %s is drawn with line: [[x, y], ...]",
-                    kname);
+        return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, shape_node, n,
+                               "a %s is drawn with line: [[x, y], ...]", kname);
     if (shape == OPFOR_SHAPE_LINE && !kind_line_ok(kind))
-        return fail(c, OPFOR_EPARSE, shape_node, n, "a %s is an area: use polygon, rect or circle",
-                    kname);
+        return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, shape_node, n,
+                               "a %s is an area: use polygon, rect or circle", kname);
     if (shape == OPFOR_SHAPE_AREA && !(fabsf(opfor_poly_area2(pts, np)) > 0.02f))
-        return fail(c, OPFOR_ERANGE, shape_node, n, "the %s's polygon has no area", kname);
+        return opfor_yaml_fail(&c->rd, OPFOR_ERANGE, shape_node, n, "the %s's polygon has no area",
+                               kname);
     float width = line_width_default[kind];
     if (f[WIDTH].v) {
         if (shape == OPFOR_SHAPE_AREA)
-            return fail(c, OPFOR_EPARSE, f[WIDTH].k, n, "width applies only to line features");
+            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, f[WIDTH].k, n,
+                                   "width applies only to line features");
         if (get_num(c, f[WIDTH].v, f[WIDTH].k, "line width", 0.0f, 24.0f, &width))
-            return c->err;
+            return c->rd.err;
     }
     opfor_terrain_feature_t feat;
     if (opfor_terrain_feature_init(&feat, (opfor_terrain_kind_t)kind, (opfor_shape_t)shape, name,
                                    pts, np, width) != 0)
-        return fail(c, OPFOR_EINVAL, n, alt, "invalid terrain feature");
+        return opfor_yaml_fail(&c->rd, OPFOR_EINVAL, n, alt, "invalid terrain feature");
     if (f[COVER].v) {
-        if (get_enum(c, f[COVER].v, f[COVER].k, "cover", opfor_cover_names, &v))
-            return c->err;
+        if (opfor_yaml_get_enum(&c->rd, f[COVER].v, f[COVER].k, "cover", opfor_cover_names, &v))
+            return c->rd.err;
         feat.cover = (uint8_t)v;
     }
     if (f[SIGHT].v) {
-        if (get_enum(c, f[SIGHT].v, f[SIGHT].k, "sight", opfor_sight_names, &v))
-            return c->err;
+        if (opfor_yaml_get_enum(&c->rd, f[SIGHT].v, f[SIGHT].k, "sight", opfor_sight_names, &v))
+            return c->rd.err;
         feat.sight = (uint8_t)v;
     }
     if (f[MOVE].v) {
-        if (get_enum(c, f[MOVE].v, f[MOVE].k, "movement class", opfor_move_class_names, &v))
-            return c->err;
+        if (opfor_yaml_get_enum(&c->rd, f[MOVE].v, f[MOVE].k, "movement class",
+                                opfor_move_class_names, &v))
+            return c->rd.err;
         feat.move = (uint8_t)v;
     }
     if (f[HIDES].v) {
-        if (get_bool(c, f[HIDES].v, f[HIDES].k, "hides", &v))
-            return c->err;
+        if (opfor_yaml_get_bool(&c->rd, f[HIDES].v, f[HIDES].k, "hides", &v))
+            return c->rd.err;
         feat.flags = (uint16_t)(v ? feat.flags | OPFOR_TF_HIDES : feat.flags & ~OPFOR_TF_HIDES);
     }
     if (f[CLOSED].v) {
-        if (get_bool(c, f[CLOSED].v, f[CLOSED].k, "closed_to_mounted", &v))
-            return c->err;
+        if (opfor_yaml_get_bool(&c->rd, f[CLOSED].v, f[CLOSED].k, "closed_to_mounted", &v))
+            return c->rd.err;
         feat.flags =
             (uint16_t)(v ? feat.flags | OPFOR_TF_NO_MOUNTED : feat.flags & ~OPFOR_TF_NO_MOUNTED);
     }
@@ -637,70 +385,73 @@ static int parse_feature(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
 }
 
 static int parse_terrain(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
-    if (want_seq(c, n, alt, "terrain"))
-        return c->err;
+    if (opfor_yaml_want_seq(&c->rd, n, alt, "terrain"))
+        return c->rd.err;
     void *it = NULL;
     struct fy_node *item;
     while ((item = fy_node_sequence_iterate(n, &it)) != NULL)
         if (parse_feature(c, item, n))
-            return c->err;
+            return c->rd.err;
     return 0;
 }
 
 static int parse_side(ctx_t *c, struct fy_node *n, struct fy_node *alt, opfor_side_t *s) {
     enum { NAME, PLAYER, EDGE, TERR, NF };
-    field_t f[NF] = {{"name", 0, 0}, {"player", 0, 0}, {"edge", 0, 0}, {"territory", 0, 0}};
+    opfor_yaml_field_t f[NF] = {
+        {"name", 0, 0}, {"player", 0, 0}, {"edge", 0, 0}, {"territory", 0, 0}};
     int v;
-    if (read_fields(c, n, alt, "side", f, NF) || require(c, &f[NAME], n, "side"))
-        return c->err;
-    if (get_str(c, f[NAME].v, f[NAME].k, "side name", s->name, sizeof s->name))
-        return c->err;
+    if (opfor_yaml_read_fields(&c->rd, n, alt, "side", f, NF) || require(c, &f[NAME], n, "side"))
+        return c->rd.err;
+    if (opfor_yaml_get_str(&c->rd, f[NAME].v, f[NAME].k, "side name", s->name, sizeof s->name))
+        return c->rd.err;
     if (!s->name[0])
-        return fail(c, OPFOR_EPARSE, f[NAME].v, f[NAME].k, "a side's name may not be empty");
+        return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, f[NAME].v, f[NAME].k,
+                               "a side's name may not be empty");
     s->edge = -1;
     if (f[PLAYER].v) {
-        if (get_bool(c, f[PLAYER].v, f[PLAYER].k, "player", &v))
-            return c->err;
+        if (opfor_yaml_get_bool(&c->rd, f[PLAYER].v, f[PLAYER].k, "player", &v))
+            return c->rd.err;
         s->player = (uint8_t)v;
     }
     if (f[EDGE].v) {
-        if (get_enum(c, f[EDGE].v, f[EDGE].k, "table edge", opfor_edge_names, &v))
-            return c->err;
+        if (opfor_yaml_get_enum(&c->rd, f[EDGE].v, f[EDGE].k, "table edge", opfor_edge_names, &v))
+            return c->rd.err;
         s->edge = (int8_t)v;
     }
     if (f[TERR].v) {
         int np = 0;
         if (get_pts(c, f[TERR].v, f[TERR].k, "territory", 3, OPFOR_POLY_MAX_PTS, &c->sc->table,
                     s->territory, &np))
-            return c->err;
+            return c->rd.err;
         s->nterritory = (uint8_t)np;
     }
     return 0;
 }
 
 static int parse_sides(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
-    if (want_seq(c, n, alt, "sides"))
-        return c->err;
+    if (opfor_yaml_want_seq(&c->rd, n, alt, "sides"))
+        return c->rd.err;
     if (fy_node_sequence_item_count(n) != OPFOR_MAX_SIDES)
-        return fail(c, OPFOR_EPARSE, n, alt, "expected exactly 2 sides, found %d",
-                    fy_node_sequence_item_count(n));
+        return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, n, alt, "expected exactly 2 sides, found %d",
+                               fy_node_sequence_item_count(n));
     for (int i = 0; i < OPFOR_MAX_SIDES; i++)
         if (parse_side(c, fy_node_sequence_get_by_index(n, i), n, &c->sc->sides[i]))
-            return c->err;
+            return c->rd.err;
     if (strcasecmp(c->sc->sides[0].name, c->sc->sides[1].name) == 0)
-        return fail(c, OPFOR_EPARSE, fy_node_sequence_get_by_index(n, 1), n,
-                    "both sides are named '%s'", c->sc->sides[0].name);
+        return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, fy_node_sequence_get_by_index(n, 1), n,
+                               "both sides are named '%s'", c->sc->sides[0].name);
     return 0;
 }
 
 static int get_side(ctx_t *c, struct fy_node *n, struct fy_node *alt, int *out) {
     char name[SCALAR_MAX];
-    if (get_str(c, n, alt, "side", name, sizeof name))
-        return c->err;
+    if (opfor_yaml_get_str(&c->rd, n, alt, "side", name, sizeof name))
+        return c->rd.err;
     *out = opfor_scenario_side(c->sc, name);
     if (*out < 0)
-        return fail(c, OPFOR_EPARSE, n, alt, "unknown side '%s'; expected one of: %s, %s", name,
-                    c->sc->sides[0].name, c->sc->sides[1].name);
+        return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, n, alt,
+                               "unknown side '%s'; expected one of: %s, %s", name,
+                               c->sc->sides[0].name, c->sc->sides[1].name);
     return 0;
 }
 
@@ -709,15 +460,16 @@ static int get_facing(ctx_t *c, struct fy_node *n, struct fy_node *alt, opfor_ve
     if (n && fy_node_is_sequence(n)) {
         opfor_pt_t v;
         if (get_pt(c, n, alt, "facing", NULL, &v))
-            return c->err;
+            return c->rd.err;
         if (!(opfor_vlen2(v) > 0.0f))
-            return fail(c, OPFOR_ERANGE, n, alt, "facing [0, 0] has no direction");
+            return opfor_yaml_fail(&c->rd, OPFOR_ERANGE, n, alt, "facing [0, 0] has no direction");
         *out = opfor_vnorm(v);
         return 0;
     }
     int d;
-    if (get_enum(c, n, alt, "facing (a compass point or [dx, dy])", opfor_compass_names, &d))
-        return c->err;
+    if (opfor_yaml_get_enum(&c->rd, n, alt, "facing (a compass point or [dx, dy])",
+                            opfor_compass_names, &d))
+        return c->rd.err;
     *out = opfor_compass_vec((opfor_table_north_t)c->sc->table.north, (opfor_compass_t)d);
     return 0;
 }
@@ -732,15 +484,17 @@ static opfor_vec_t side_facing(const opfor_scenario_t *sc, int side) {
 
 static int unit_name(ctx_t *c, struct fy_node *n, struct fy_node *alt, opfor_unit_t *u) {
     char name[SCALAR_MAX];
-    if (get_str(c, n, alt, "unit name", name, sizeof name))
-        return c->err;
+    if (opfor_yaml_get_str(&c->rd, n, alt, "unit name", name, sizeof name))
+        return c->rd.err;
     if (!name[0])
-        return fail(c, OPFOR_EPARSE, n, alt, "a unit's name may not be empty");
+        return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, n, alt, "a unit's name may not be empty");
     if (strlen(name) >= sizeof u->name)
-        return fail(c, OPFOR_ERANGE, n, alt, "unit name '%s' is too long: at most %d bytes", name,
-                    OPFOR_UNIT_NAME_MAX - 1);
+        return opfor_yaml_fail(&c->rd, OPFOR_ERANGE, n, alt,
+                               "unit name '%s' is too long: at most %d bytes", name,
+                               OPFOR_UNIT_NAME_MAX - 1);
     if (opfor_scenario_unit(c->sc, name) >= 0)
-        return fail(c, OPFOR_EPARSE, n, alt, "a unit named '%s' already exists", name);
+        return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, n, alt, "a unit named '%s' already exists",
+                               name);
     memcpy(u->name, name, strlen(name) + 1);
     return 0;
 }
@@ -750,37 +504,43 @@ static int unit_name(ctx_t *c, struct fy_node *n, struct fy_node *alt, opfor_uni
 static int parse_group(ctx_t *c, struct fy_node *n, struct fy_node *alt, int unit, int quality,
                        unsigned char *autoplace) {
     enum { COUNT, QUAL, WEAP, SKILL, MOUNTED, HORSE, EQUIP, WOUNDED, POS, NF };
-    field_t f[NF] = {{"count", 0, 0},     {"quality", 0, 0}, {"weapons", 0, 0},
-                     {"skills", 0, 0},    {"mounted", 0, 0}, {"horse", 0, 0},
-                     {"equipment", 0, 0}, {"wounded", 0, 0}, {"positions", 0, 0}};
+    opfor_yaml_field_t f[NF] = {{"count", 0, 0},     {"quality", 0, 0}, {"weapons", 0, 0},
+                                {"skills", 0, 0},    {"mounted", 0, 0}, {"horse", 0, 0},
+                                {"equipment", 0, 0}, {"wounded", 0, 0}, {"positions", 0, 0}};
     opfor_scenario_t *sc = c->sc;
     int count = 1, mounted = 0, horse = -1, equip = 0, wounded = 0;
-    uint16_t weapons = 0, skills = 0;
-    if (read_fields(c, n, alt, "figure group", f, NF))
-        return c->err;
-    if (f[COUNT].v && get_int(c, f[COUNT].v, f[COUNT].k, "count", 1, OPFOR_MAX_FIGURES, &count))
-        return c->err;
-    if (f[QUAL].v && get_enum(c, f[QUAL].v, f[QUAL].k, "quality", opfor_quality_names, &quality))
-        return c->err;
-    if (f[WEAP].v && get_bits(c, f[WEAP].v, f[WEAP].k, "weapon", opfor_weapon_names, &weapons))
-        return c->err;
-    if (f[SKILL].v && get_bits(c, f[SKILL].v, f[SKILL].k, "skill", opfor_skill_names, &skills))
-        return c->err;
-    if ((f[MOUNTED].v && get_bool(c, f[MOUNTED].v, f[MOUNTED].k, "mounted", &mounted)) ||
-        (f[HORSE].v && get_bool(c, f[HORSE].v, f[HORSE].k, "horse", &horse)) ||
-        (f[EQUIP].v && get_bool(c, f[EQUIP].v, f[EQUIP].k, "equipment", &equip)) ||
-        (f[WOUNDED].v && get_bool(c, f[WOUNDED].v, f[WOUNDED].k, "wounded", &wounded)))
-        return c->err;
+    unsigned weapons = 0, skills = 0;
+    if (opfor_yaml_read_fields(&c->rd, n, alt, "figure group", f, NF))
+        return c->rd.err;
+    if (f[COUNT].v &&
+        opfor_yaml_get_int(&c->rd, f[COUNT].v, f[COUNT].k, "count", 1, OPFOR_MAX_FIGURES, &count))
+        return c->rd.err;
+    if (f[QUAL].v &&
+        opfor_yaml_get_enum(&c->rd, f[QUAL].v, f[QUAL].k, "quality", opfor_quality_names, &quality))
+        return c->rd.err;
+    if (f[WEAP].v && opfor_yaml_get_bits(&c->rd, f[WEAP].v, f[WEAP].k, "weapon", opfor_weapon_names,
+                                         OPFOR_YAML_BITS_NONE, &weapons))
+        return c->rd.err;
+    if (f[SKILL].v && opfor_yaml_get_bits(&c->rd, f[SKILL].v, f[SKILL].k, "skill",
+                                          opfor_skill_names, OPFOR_YAML_BITS_NONE, &skills))
+        return c->rd.err;
+    if ((f[MOUNTED].v &&
+         opfor_yaml_get_bool(&c->rd, f[MOUNTED].v, f[MOUNTED].k, "mounted", &mounted)) ||
+        (f[HORSE].v && opfor_yaml_get_bool(&c->rd, f[HORSE].v, f[HORSE].k, "horse", &horse)) ||
+        (f[EQUIP].v && opfor_yaml_get_bool(&c->rd, f[EQUIP].v, f[EQUIP].k, "equipment", &equip)) ||
+        (f[WOUNDED].v &&
+         opfor_yaml_get_bool(&c->rd, f[WOUNDED].v, f[WOUNDED].k, "wounded", &wounded)))
+        return c->rd.err;
     if (sc->nfigures + count > OPFOR_MAX_FIGURES)
-        return fail(c, OPFOR_EFULL, f[COUNT].v ? f[COUNT].v : n, alt,
-                    "too many figures: a scenario holds at most %d", OPFOR_MAX_FIGURES);
+        return opfor_yaml_fail(&c->rd, OPFOR_EFULL, f[COUNT].v ? f[COUNT].v : n, alt,
+                               "too many figures: a scenario holds at most %d", OPFOR_MAX_FIGURES);
     if (f[POS].v) {
-        if (want_seq(c, f[POS].v, f[POS].k, "positions"))
-            return c->err;
+        if (opfor_yaml_want_seq(&c->rd, f[POS].v, f[POS].k, "positions"))
+            return c->rd.err;
         if (fy_node_sequence_item_count(f[POS].v) != count)
-            return fail(c, OPFOR_EPARSE, f[POS].v, f[POS].k,
-                        "positions lists %d points but count is %d",
-                        fy_node_sequence_item_count(f[POS].v), count);
+            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, f[POS].v, f[POS].k,
+                                   "positions lists %d points but count is %d",
+                                   fy_node_sequence_item_count(f[POS].v), count);
     }
     if (horse < 0)
         horse = mounted;
@@ -799,15 +559,15 @@ static int parse_group(ctx_t *c, struct fy_node *n, struct fy_node *alt, int uni
         memset(fig, 0, sizeof *fig);
         fig->unit = (uint8_t)unit;
         fig->quality = (uint8_t)quality;
-        fig->weapons = weapons;
-        fig->skills = skills;
+        fig->weapons = (uint16_t)weapons;
+        fig->skills = (uint16_t)skills;
         fig->flags = flags;
         c->fig_src[fi] = n;
         autoplace[fi] = 1;
         if (f[POS].v) {
             struct fy_node *p = fy_node_sequence_get_by_index(f[POS].v, i);
             if (get_pt(c, p, f[POS].v, "figure position", NULL, &fig->pos))
-                return c->err;
+                return c->rd.err;
             c->fig_src[fi] = p;
             autoplace[fi] = 0;
         }
@@ -860,8 +620,8 @@ static void finish_unit(ctx_t *c, opfor_unit_t *u, struct fy_node *n, struct fy_
 static int new_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, opfor_unit_t **out) {
     opfor_scenario_t *sc = c->sc;
     if (sc->nunits >= OPFOR_MAX_UNITS)
-        return fail(c, OPFOR_EFULL, n, alt, "too many units: a scenario holds at most %d",
-                    OPFOR_MAX_UNITS);
+        return opfor_yaml_fail(&c->rd, OPFOR_EFULL, n, alt,
+                               "too many units: a scenario holds at most %d", OPFOR_MAX_UNITS);
     c->unit_src[sc->nunits] = n;
     opfor_unit_t *u = &sc->units[sc->nunits];
     memset(u, 0, sizeof *u);
@@ -890,7 +650,7 @@ const opfor_name_t opfor_drive_names[] = {
 /* The machine fields of a unit, in this order (a slice of parse_unit's fields). */
 enum { MF_PAYLOAD, MF_FIREOUT, MF_EMBARK, MF_TRACK, MF_AIRBORNE, MF_SPEED, MF_DRIVE, MF_N };
 
-static int parse_machine(ctx_t *c, const field_t *mf, int type) {
+static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf, int type) {
     struct fy_node *pk = mf[MF_PAYLOAD].k, *pv = mf[MF_PAYLOAD].v, *fk = mf[MF_FIREOUT].k,
                    *fv = mf[MF_FIREOUT].v, *ev = mf[MF_EMBARK].v, *tk = mf[MF_TRACK].k,
                    *tv = mf[MF_TRACK].v, *ak = mf[MF_AIRBORNE].k, *av = mf[MF_AIRBORNE].v;
@@ -901,60 +661,66 @@ static int parse_machine(ctx_t *c, const field_t *mf, int type) {
     memset(m, 0, sizeof *m);
     c->embark_src[sc->nunits] = ev;
     if (pv) {
-        if (get_int(c, pv, pk, "payload", 0, 64, &v))
-            return c->err;
+        if (opfor_yaml_get_int(&c->rd, pv, pk, "payload", 0, 64, &v))
+            return c->rd.err;
         if (v > 0 && type != OPFOR_UT_VEHICLE)
-            return fail(c, OPFOR_EPARSE, pv, pk,
-                        "only vehicles carry passengers (Viktoria! XII.C); this unit is %s", tname);
+            return opfor_yaml_fail(
+                &c->rd, OPFOR_EPARSE, pv, pk,
+                "only vehicles carry passengers (Viktoria! XII.C); this unit is %s", tname);
         m->payload = (uint8_t)v;
     }
     if (fv) {
-        if (get_int(c, fv, fk, "fire_out", 0, 64, &v))
-            return c->err;
+        if (opfor_yaml_get_int(&c->rd, fv, fk, "fire_out", 0, 64, &v))
+            return c->rd.err;
         if (v > m->payload)
-            return fail(c, OPFOR_ERANGE, fv, fk,
-                        "fire_out (%d) may not exceed the vehicle's payload (%d)", v, m->payload);
+            return opfor_yaml_fail(&c->rd, OPFOR_ERANGE, fv, fk,
+                                   "fire_out (%d) may not exceed the vehicle's payload (%d)", v,
+                                   m->payload);
         m->fire_out = (uint8_t)v;
     }
     if (tv) {
         char name[SCALAR_MAX];
-        if (get_str(c, tv, tk, "track", name, sizeof name))
-            return c->err;
+        if (opfor_yaml_get_str(&c->rd, tv, tk, "track", name, sizeof name))
+            return c->rd.err;
         if (type != OPFOR_UT_VEHICLE)
-            return fail(c, OPFOR_EPARSE, tv, tk,
-                        "only vehicles run on a track (Viktoria! XII.C); this unit is %s", tname);
+            return opfor_yaml_fail(
+                &c->rd, OPFOR_EPARSE, tv, tk,
+                "only vehicles run on a track (Viktoria! XII.C); this unit is %s", tname);
         int r = opfor_scenario_route(sc, name);
         if (r < 0 || sc->routes[r].kind != OPFOR_ROUTE_TRACK)
-            return fail(c, OPFOR_EPARSE, tv, tk,
-                        "no track named '%s': draw it first in terrain with kind: track", name);
+            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, tv, tk,
+                                   "no track named '%s': draw it first in terrain with kind: track",
+                                   name);
         m->track = (uint8_t)(r + 1);
     }
     if (av) {
-        if (get_bool(c, av, ak, "airborne", &v))
-            return c->err;
+        if (opfor_yaml_get_bool(&c->rd, av, ak, "airborne", &v))
+            return c->rd.err;
         if (type != OPFOR_UT_AEROPLANE)
-            return fail(c, OPFOR_EPARSE, av, ak,
-                        "airborne applies to aeroplanes (Viktoria! XII.D); this unit is %s", tname);
+            return opfor_yaml_fail(
+                &c->rd, OPFOR_EPARSE, av, ak,
+                "airborne applies to aeroplanes (Viktoria! XII.D); this unit is %s", tname);
         m->grounded = (uint8_t)!v;
     }
     for (int k = MF_SPEED; k <= MF_DRIVE; k++) {
         if (!mf[k].v)
             continue;
         if (type != OPFOR_UT_VEHICLE)
-            return fail(c, OPFOR_EPARSE, mf[k].v, mf[k].k,
-                        "%s applies to vehicles (Viktoria! XII.C); this unit is %s", mf[k].key,
-                        tname);
-        if (get_enum(c, mf[k].v, mf[k].k, mf[k].key,
-                     k == MF_SPEED ? opfor_speed_names : opfor_drive_names, &v))
-            return c->err;
+            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, mf[k].v, mf[k].k,
+                                   "%s applies to vehicles (Viktoria! XII.C); this unit is %s",
+                                   mf[k].key, tname);
+        if (opfor_yaml_get_enum(&c->rd, mf[k].v, mf[k].k, mf[k].key,
+                                k == MF_SPEED ? opfor_speed_names : opfor_drive_names, &v))
+            return c->rd.err;
         if (k == MF_SPEED)
             m->speed = (uint8_t)v;
         else
             m->drive = (uint8_t)v;
     }
     if (m->track && m->speed)
-        return fail(c, OPFOR_EPARSE, mf[MF_SPEED].v, mf[MF_SPEED].k,
-                    "a train's speed is set by its runs along the track (XII.C), not by speed");
+        return opfor_yaml_fail(
+            &c->rd, OPFOR_EPARSE, mf[MF_SPEED].v, mf[MF_SPEED].k,
+            "a train's speed is set by its runs along the track (XII.C), not by speed");
     return 0;
 }
 
@@ -981,92 +747,97 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
         DRIVE,
         NF
     };
-    field_t f[NF] = {{"name", 0, 0},     {"side", 0, 0},      {"type", 0, 0},
-                     {"quality", 0, 0},  {"status", 0, 0},    {"position", 0, 0},
-                     {"facing", 0, 0},   {"formation", 0, 0}, {"self_commanding", 0, 0},
-                     {"limbered", 0, 0}, {"off_table", 0, 0}, {"figures", 0, 0},
-                     {"payload", 0, 0},  {"fire_out", 0, 0},  {"embarked_in", 0, 0},
-                     {"track", 0, 0},    {"airborne", 0, 0},  {"speed", 0, 0},
-                     {"drive", 0, 0}};
+    opfor_yaml_field_t f[NF] = {{"name", 0, 0},     {"side", 0, 0},      {"type", 0, 0},
+                                {"quality", 0, 0},  {"status", 0, 0},    {"position", 0, 0},
+                                {"facing", 0, 0},   {"formation", 0, 0}, {"self_commanding", 0, 0},
+                                {"limbered", 0, 0}, {"off_table", 0, 0}, {"figures", 0, 0},
+                                {"payload", 0, 0},  {"fire_out", 0, 0},  {"embarked_in", 0, 0},
+                                {"track", 0, 0},    {"airborne", 0, 0},  {"speed", 0, 0},
+                                {"drive", 0, 0}};
     opfor_scenario_t *sc = c->sc;
     opfor_unit_t *u = NULL; /* set by new_unit; NULL keeps -O3 from warning */
     int side, type, quality = OPFOR_Q_SOLDIER, v;
     opfor_pt_t pos = {0, 0};
     /* Required keys are checked as they are needed, so errors come in the documented
      * key order (name, side, type, ..., figures). */
-    if (read_fields(c, n, alt, "unit", f, NF) || new_unit(c, n, alt, &u))
-        return c->err;
+    if (opfor_yaml_read_fields(&c->rd, n, alt, "unit", f, NF) || new_unit(c, n, alt, &u))
+        return c->rd.err;
     if (require(c, &f[NAME], n, "unit") || unit_name(c, f[NAME].v, f[NAME].k, u) ||
         require(c, &f[SIDE], n, "unit") || get_side(c, f[SIDE].v, f[SIDE].k, &side) ||
         require(c, &f[TYPE], n, "unit") ||
-        get_enum(c, f[TYPE].v, f[TYPE].k, "unit type", opfor_unit_type_names, &type))
-        return c->err;
+        opfor_yaml_get_enum(&c->rd, f[TYPE].v, f[TYPE].k, "unit type", opfor_unit_type_names,
+                            &type))
+        return c->rd.err;
     u->side = (uint8_t)side;
     u->type = (uint8_t)type;
     if (f[QUAL].v) {
-        if (get_enum(c, f[QUAL].v, f[QUAL].k, "quality", opfor_quality_names, &quality))
-            return c->err;
+        if (opfor_yaml_get_enum(&c->rd, f[QUAL].v, f[QUAL].k, "quality", opfor_quality_names,
+                                &quality))
+            return c->rd.err;
         u->quality = (uint8_t)quality;
     }
     if (f[STATUS].v) {
-        if (get_enum(c, f[STATUS].v, f[STATUS].k, "status", opfor_status_names, &v))
-            return c->err;
+        if (opfor_yaml_get_enum(&c->rd, f[STATUS].v, f[STATUS].k, "status", opfor_status_names, &v))
+            return c->rd.err;
         u->status = (uint8_t)v;
     }
     u->facing = side_facing(sc, side);
     if (f[FACE].v && get_facing(c, f[FACE].v, f[FACE].k, &u->facing))
-        return c->err;
+        return c->rd.err;
     if (f[FORM].v) {
-        if (get_enum(c, f[FORM].v, f[FORM].k, "formation", opfor_formation_names, &v))
-            return c->err;
+        if (opfor_yaml_get_enum(&c->rd, f[FORM].v, f[FORM].k, "formation", opfor_formation_names,
+                                &v))
+            return c->rd.err;
         u->formation = (uint8_t)v;
     }
     if (f[SELF].v) {
-        if (get_bool(c, f[SELF].v, f[SELF].k, "self_commanding", &v))
-            return c->err;
+        if (opfor_yaml_get_bool(&c->rd, f[SELF].v, f[SELF].k, "self_commanding", &v))
+            return c->rd.err;
         if (v)
             u->flags |= OPFOR_UNIT_SELF_COMMANDING;
     }
     if (f[LIMB].v) {
-        if (get_bool(c, f[LIMB].v, f[LIMB].k, "limbered", &v))
-            return c->err;
+        if (opfor_yaml_get_bool(&c->rd, f[LIMB].v, f[LIMB].k, "limbered", &v))
+            return c->rd.err;
         if (v && type != OPFOR_UT_ARTILLERY)
-            return fail(c, OPFOR_EPARSE, f[LIMB].v, f[LIMB].k,
-                        "only artillery units limber (Viktoria! VIII); this unit is %s",
-                        opfor_vocab_name(opfor_unit_type_names, type));
+            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, f[LIMB].v, f[LIMB].k,
+                                   "only artillery units limber (Viktoria! VIII); this unit is %s",
+                                   opfor_vocab_name(opfor_unit_type_names, type));
         if (v)
             u->flags |= OPFOR_UNIT_LIMBERED;
     }
     if (f[OFF].v) {
-        if (get_bool(c, f[OFF].v, f[OFF].k, "off_table", &v))
-            return c->err;
+        if (opfor_yaml_get_bool(&c->rd, f[OFF].v, f[OFF].k, "off_table", &v))
+            return c->rd.err;
         if (v)
             u->flags |= OPFOR_UNIT_OFF_TABLE;
     }
     _Static_assert(FIREOUT - PAYLOAD == MF_FIREOUT && DRIVE - PAYLOAD == MF_DRIVE,
                    "parse_unit's machine fields follow parse_machine's order");
     if (parse_machine(c, &f[PAYLOAD], type))
-        return c->err;
+        return c->rd.err;
     if (f[POS].v && get_pt(c, f[POS].v, f[POS].k, "position", NULL, &pos))
-        return c->err;
-    if (require(c, &f[FIGS], n, "unit") || want_seq(c, f[FIGS].v, f[FIGS].k, "figures"))
-        return c->err;
+        return c->rd.err;
+    if (require(c, &f[FIGS], n, "unit") ||
+        opfor_yaml_want_seq(&c->rd, f[FIGS].v, f[FIGS].k, "figures"))
+        return c->rd.err;
     if (fy_node_sequence_item_count(f[FIGS].v) == 0)
-        return fail(c, OPFOR_EPARSE, f[FIGS].v, f[FIGS].k, "a unit needs at least one figure");
+        return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, f[FIGS].v, f[FIGS].k,
+                               "a unit needs at least one figure");
     void *it = NULL;
     struct fy_node *g;
     while ((g = fy_node_sequence_iterate(f[FIGS].v, &it)) != NULL)
         if (parse_group(c, g, f[FIGS].v, sc->nunits, quality, autoplace))
-            return c->err;
+            return c->rd.err;
     u->count = (uint16_t)(sc->nfigures - u->first);
     u->strength = u->count;
     int need_pos = 0;
     for (int i = u->first; i < sc->nfigures; i++)
         need_pos |= autoplace[i];
     if (need_pos && !f[POS].v && !f[EMBARK].v)
-        return fail(c, OPFOR_EPARSE, n, alt,
-                    "unit '%s' needs a position: [x, y] (or positions for every figure group)",
-                    u->name);
+        return opfor_yaml_fail(
+            &c->rd, OPFOR_EPARSE, n, alt,
+            "unit '%s' needs a position: [x, y] (or positions for every figure group)", u->name);
     sc->nunits++;
     finish_unit(c, u, n, f[POS].v, pos, autoplace, f[QUAL].v != NULL);
     return 0;
@@ -1075,41 +846,45 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
 static int parse_general(ctx_t *c, struct fy_node *n, struct fy_node *alt,
                          unsigned char *autoplace) {
     enum { NAME, SIDE, POS, QUAL, MOUNTED, WEAP, SKILL, FACE, NF };
-    field_t f[NF] = {{"name", 0, 0},    {"side", 0, 0},    {"position", 0, 0}, {"quality", 0, 0},
-                     {"mounted", 0, 0}, {"weapons", 0, 0}, {"skills", 0, 0},   {"facing", 0, 0}};
+    opfor_yaml_field_t f[NF] = {{"name", 0, 0},    {"side", 0, 0},    {"position", 0, 0},
+                                {"quality", 0, 0}, {"mounted", 0, 0}, {"weapons", 0, 0},
+                                {"skills", 0, 0},  {"facing", 0, 0}};
     opfor_scenario_t *sc = c->sc;
     opfor_unit_t *u = NULL;
     int side, quality = OPFOR_Q_ELITE, mounted = 0;
-    uint16_t weapons = OPFOR_W_SWORD | OPFOR_W_PISTOL, skills = 0;
-    if (read_fields(c, n, alt, "general", f, NF) || new_unit(c, n, alt, &u))
-        return c->err;
+    unsigned weapons = OPFOR_W_SWORD | OPFOR_W_PISTOL, skills = 0;
+    if (opfor_yaml_read_fields(&c->rd, n, alt, "general", f, NF) || new_unit(c, n, alt, &u))
+        return c->rd.err;
     if (require(c, &f[NAME], n, "general") || unit_name(c, f[NAME].v, f[NAME].k, u) ||
         require(c, &f[SIDE], n, "general") || get_side(c, f[SIDE].v, f[SIDE].k, &side) ||
         require(c, &f[POS], n, "general"))
-        return c->err;
+        return c->rd.err;
     if (sc->nfigures >= OPFOR_MAX_FIGURES)
-        return fail(c, OPFOR_EFULL, n, alt, "too many figures: a scenario holds at most %d",
-                    OPFOR_MAX_FIGURES);
-    if ((f[QUAL].v &&
-         get_enum(c, f[QUAL].v, f[QUAL].k, "quality", opfor_quality_names, &quality)) ||
-        (f[MOUNTED].v && get_bool(c, f[MOUNTED].v, f[MOUNTED].k, "mounted", &mounted)) ||
-        (f[WEAP].v && get_bits(c, f[WEAP].v, f[WEAP].k, "weapon", opfor_weapon_names, &weapons)) ||
-        (f[SKILL].v && get_bits(c, f[SKILL].v, f[SKILL].k, "skill", opfor_skill_names, &skills)))
-        return c->err;
+        return opfor_yaml_fail(&c->rd, OPFOR_EFULL, n, alt,
+                               "too many figures: a scenario holds at most %d", OPFOR_MAX_FIGURES);
+    if ((f[QUAL].v && opfor_yaml_get_enum(&c->rd, f[QUAL].v, f[QUAL].k, "quality",
+                                          opfor_quality_names, &quality)) ||
+        (f[MOUNTED].v &&
+         opfor_yaml_get_bool(&c->rd, f[MOUNTED].v, f[MOUNTED].k, "mounted", &mounted)) ||
+        (f[WEAP].v && opfor_yaml_get_bits(&c->rd, f[WEAP].v, f[WEAP].k, "weapon",
+                                          opfor_weapon_names, OPFOR_YAML_BITS_NONE, &weapons)) ||
+        (f[SKILL].v && opfor_yaml_get_bits(&c->rd, f[SKILL].v, f[SKILL].k, "skill",
+                                           opfor_skill_names, OPFOR_YAML_BITS_NONE, &skills)))
+        return c->rd.err;
     u->side = (uint8_t)side;
     u->type = OPFOR_UT_HEADQUARTERS;
     u->quality = (uint8_t)quality;
     u->flags = OPFOR_UNIT_GENERAL;
     u->facing = side_facing(sc, side);
     if (f[FACE].v && get_facing(c, f[FACE].v, f[FACE].k, &u->facing))
-        return c->err;
+        return c->rd.err;
     opfor_figure_t *fig = &sc->figures[sc->nfigures];
     memset(fig, 0, sizeof *fig);
     if (get_pt(c, f[POS].v, f[POS].k, "position", NULL, &fig->pos))
-        return c->err;
+        return c->rd.err;
     fig->unit = (uint8_t)sc->nunits;
     fig->quality = (uint8_t)quality;
-    fig->weapons = weapons;
+    fig->weapons = (uint16_t)weapons;
     fig->skills = (uint16_t)(skills | OPFOR_S_LEADER | OPFOR_S_GENERAL);
     fig->flags = (uint16_t)(OPFOR_FIG_ALIVE | (mounted ? OPFOR_FIG_MOUNTED | OPFOR_FIG_HORSE : 0));
     c->fig_src[sc->nfigures] = f[POS].v;
@@ -1123,36 +898,39 @@ static int parse_general(ctx_t *c, struct fy_node *n, struct fy_node *alt,
 static int parse_list(ctx_t *c, struct fy_node *n, struct fy_node *alt, const char *what,
                       int (*fn)(ctx_t *, struct fy_node *, struct fy_node *, unsigned char *),
                       unsigned char *autoplace) {
-    if (want_seq(c, n, alt, what))
-        return c->err;
+    if (opfor_yaml_want_seq(&c->rd, n, alt, what))
+        return c->rd.err;
     void *it = NULL;
     struct fy_node *item;
     while ((item = fy_node_sequence_iterate(n, &it)) != NULL)
         if (fn(c, item, n, autoplace))
-            return c->err;
+            return c->rd.err;
     return 0;
 }
 
 static int parse_objective(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
     enum { NAME, POS, RAD, PTS, NF };
-    field_t f[NF] = {{"name", 0, 0}, {"position", 0, 0}, {"radius", 0, 0}, {"points", 0, 0}};
+    opfor_yaml_field_t f[NF] = {
+        {"name", 0, 0}, {"position", 0, 0}, {"radius", 0, 0}, {"points", 0, 0}};
     opfor_scenario_t *sc = c->sc;
-    if (read_fields(c, n, alt, "objective", f, NF))
-        return c->err;
+    if (opfor_yaml_read_fields(&c->rd, n, alt, "objective", f, NF))
+        return c->rd.err;
     if (sc->nobjectives >= OPFOR_MAX_OBJECTIVES)
-        return fail(c, OPFOR_EFULL, n, alt, "too many objectives: at most %d",
-                    OPFOR_MAX_OBJECTIVES);
+        return opfor_yaml_fail(&c->rd, OPFOR_EFULL, n, alt, "too many objectives: at most %d",
+                               OPFOR_MAX_OBJECTIVES);
     opfor_objective_t *o = &sc->objectives[sc->nobjectives];
     memset(o, 0, sizeof *o);
     o->radius = 3.0f;
     o->points = 1;
     if (require(c, &f[NAME], n, "objective") ||
-        get_str(c, f[NAME].v, f[NAME].k, "objective name", o->name, sizeof o->name) ||
+        opfor_yaml_get_str(&c->rd, f[NAME].v, f[NAME].k, "objective name", o->name,
+                           sizeof o->name) ||
         require(c, &f[POS], n, "objective") ||
         get_pt(c, f[POS].v, f[POS].k, "objective position", &sc->table, &o->pos) ||
         (f[RAD].v && get_num(c, f[RAD].v, f[RAD].k, "objective radius", 0.1f, 48.0f, &o->radius)) ||
-        (f[PTS].v && get_int(c, f[PTS].v, f[PTS].k, "objective points", -100, 100, &o->points)))
-        return c->err;
+        (f[PTS].v &&
+         opfor_yaml_get_int(&c->rd, f[PTS].v, f[PTS].k, "objective points", -100, 100, &o->points)))
+        return c->rd.err;
     sc->nobjectives++;
     return 0;
 }
@@ -1178,37 +956,43 @@ static int resolve_machines(ctx_t *c) {
         if (!ev)
             continue;
         char name[SCALAR_MAX];
-        if (get_str(c, ev, c->unit_src[u], "embarked_in", name, sizeof name))
-            return c->err;
+        if (opfor_yaml_get_str(&c->rd, ev, c->unit_src[u], "embarked_in", name, sizeof name))
+            return c->rd.err;
         int v = opfor_scenario_unit(sc, name);
         const opfor_unit_t *pu = &sc->units[u];
         if (v < 0)
-            return fail(c, OPFOR_EPARSE, ev, NULL, "embarked_in: no unit named '%s'", name);
+            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, ev, NULL,
+                                   "embarked_in: no unit named '%s'", name);
         if (v == u || sc->machine[v].payload == 0)
-            return fail(c, OPFOR_EPARSE, ev, NULL,
-                        "embarked_in: unit '%s' carries no passengers (give it payload: N)",
-                        sc->units[v].name);
+            return opfor_yaml_fail(
+                &c->rd, OPFOR_EPARSE, ev, NULL,
+                "embarked_in: unit '%s' carries no passengers (give it payload: N)",
+                sc->units[v].name);
         if (sc->units[v].side != pu->side)
-            return fail(c, OPFOR_EPARSE, ev, NULL, "embarked_in: '%s' belongs to the other side",
-                        sc->units[v].name);
+            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, ev, NULL,
+                                   "embarked_in: '%s' belongs to the other side",
+                                   sc->units[v].name);
         if (sc->machine[v].embarked_in || sc->machine[u].payload || sc->machine[u].track ||
             pu->type >= OPFOR_UT_VEHICLE ||
             (pu->flags & (OPFOR_UNIT_GENERAL | OPFOR_UNIT_OFF_TABLE)))
-            return fail(c, OPFOR_EPARSE, ev, NULL,
-                        "embarked_in: unit '%s' cannot ride in a vehicle (it is a machine, a "
-                        "general, off the table, or its carrier is itself aboard another)",
-                        pu->name);
+            return opfor_yaml_fail(
+                &c->rd, OPFOR_EPARSE, ev, NULL,
+                "embarked_in: unit '%s' cannot ride in a vehicle (it is a machine, a "
+                "general, off the table, or its carrier is itself aboard another)",
+                pu->name);
         for (int i = pu->first; i < pu->first + pu->count; i++)
             if (sc->figures[i].flags & (OPFOR_FIG_EQUIPMENT | OPFOR_FIG_MOUNTED))
-                return fail(c, OPFOR_EPARSE, ev, NULL,
-                            "embarked_in: unit '%s' has riders or equipment; only people on foot "
-                            "ride as passengers (Viktoria! XII.C)",
-                            pu->name);
+                return opfor_yaml_fail(
+                    &c->rd, OPFOR_EPARSE, ev, NULL,
+                    "embarked_in: unit '%s' has riders or equipment; only people on foot "
+                    "ride as passengers (Viktoria! XII.C)",
+                    pu->name);
         load[v] += pu->count;
         if (load[v] > sc->machine[v].payload)
-            return fail(c, OPFOR_ERANGE, ev, NULL,
-                        "embarked_in: '%s' carries at most %d passengers, %d are put aboard",
-                        sc->units[v].name, sc->machine[v].payload, load[v]);
+            return opfor_yaml_fail(
+                &c->rd, OPFOR_ERANGE, ev, NULL,
+                "embarked_in: '%s' carries at most %d passengers, %d are put aboard",
+                sc->units[v].name, sc->machine[v].payload, load[v]);
         sc->machine[u].embarked_in = (uint8_t)(v + 1);
         opfor_pt_t at = sc->figures[hull_of(sc, v)].pos;
         for (int i = pu->first; i < pu->first + pu->count; i++) {
@@ -1226,11 +1010,12 @@ static int resolve_machines(ctx_t *c) {
             float off;
             opfor_route_project(r, sc->figures[i].pos, &off);
             if (off > 0.5f)
-                return fail(c, OPFOR_ERANGE, c->fig_src[i], c->unit_src[u],
-                            "figure %d of train '%s' at [%.2f, %.2f] is %.2f in from its track "
-                            "'%s' (at most 0.5)",
-                            i - un->first + 1, un->name, (double)sc->figures[i].pos.x,
-                            (double)sc->figures[i].pos.y, (double)off, r->name);
+                return opfor_yaml_fail(
+                    &c->rd, OPFOR_ERANGE, c->fig_src[i], c->unit_src[u],
+                    "figure %d of train '%s' at [%.2f, %.2f] is %.2f in from its track "
+                    "'%s' (at most 0.5)",
+                    i - un->first + 1, un->name, (double)sc->figures[i].pos.x,
+                    (double)sc->figures[i].pos.y, (double)off, r->name);
         }
     }
     return 0;
@@ -1246,23 +1031,24 @@ static int validate(ctx_t *c, struct fy_node *root) {
             continue; /* passengers sit on their vehicle's hull (XII.C) */
         int k = i - u->first + 1;
         if (!opfor_rect_contains(t->width, t->depth, f->pos))
-            return fail(c, OPFOR_ERANGE, c->fig_src[i], c->unit_src[f->unit],
-                        "figure %d of unit '%s' would stand at [%.2f, %.2f], off the %g x %g "
-                        "table",
-                        k, u->name, (double)f->pos.x, (double)f->pos.y, (double)t->width,
-                        (double)t->depth);
+            return opfor_yaml_fail(
+                &c->rd, OPFOR_ERANGE, c->fig_src[i], c->unit_src[f->unit],
+                "figure %d of unit '%s' would stand at [%.2f, %.2f], off the %g x %g "
+                "table",
+                k, u->name, (double)f->pos.x, (double)f->pos.y, (double)t->width, (double)t->depth);
         int closed_m = (f->flags & (OPFOR_FIG_MOUNTED | OPFOR_FIG_EQUIPMENT)) != 0 ||
                        (u->flags & OPFOR_UNIT_LIMBERED);
         int fi = opfor_terrain_impassable_at(t, f->pos, closed_m);
         if (fi >= 0) {
             const opfor_terrain_feature_t *tf = &t->features[fi];
-            return fail(c, OPFOR_ERANGE, c->fig_src[i], c->unit_src[f->unit],
-                        "figure %d of unit '%s' at [%.2f, %.2f] is inside %s '%s' (terrain "
-                        "feature %d), %s",
-                        k, u->name, (double)f->pos.x, (double)f->pos.y,
-                        opfor_vocab_name(opfor_terrain_kind_names, tf->kind), tf->name, fi + 1,
-                        tf->move == OPFOR_MOVE_IMPASSABLE ? "which is impassable"
-                                                          : "closed to mounted figures and guns");
+            return opfor_yaml_fail(
+                &c->rd, OPFOR_ERANGE, c->fig_src[i], c->unit_src[f->unit],
+                "figure %d of unit '%s' at [%.2f, %.2f] is inside %s '%s' (terrain "
+                "feature %d), %s",
+                k, u->name, (double)f->pos.x, (double)f->pos.y,
+                opfor_vocab_name(opfor_terrain_kind_names, tf->kind), tf->name, fi + 1,
+                tf->move == OPFOR_MOVE_IMPASSABLE ? "which is impassable"
+                                                  : "closed to mounted figures and guns");
         }
         float r = opfor_figure_radius(f);
         for (int j = 0; j < i; j++) {
@@ -1271,25 +1057,28 @@ static int validate(ctx_t *c, struct fy_node *root) {
                 sc->machine[g->unit].embarked_in)
                 continue;
             if (opfor_bases_overlap(f->pos, r, g->pos, opfor_figure_radius(g), 0.01f))
-                return fail(c, OPFOR_ERANGE, c->fig_src[i], c->unit_src[f->unit],
-                            "figure %d of unit '%s' at [%.2f, %.2f] overlaps figure %d of unit "
-                            "'%s' at [%.2f, %.2f]",
-                            k, u->name, (double)f->pos.x, (double)f->pos.y,
-                            j - sc->units[g->unit].first + 1, sc->units[g->unit].name,
-                            (double)g->pos.x, (double)g->pos.y);
+                return opfor_yaml_fail(
+                    &c->rd, OPFOR_ERANGE, c->fig_src[i], c->unit_src[f->unit],
+                    "figure %d of unit '%s' at [%.2f, %.2f] overlaps figure %d of unit "
+                    "'%s' at [%.2f, %.2f]",
+                    k, u->name, (double)f->pos.x, (double)f->pos.y,
+                    j - sc->units[g->unit].first + 1, sc->units[g->unit].name, (double)g->pos.x,
+                    (double)g->pos.y);
         }
     }
     if (sc->mode == OPFOR_MODE_PATROL) {
         int players = sc->sides[0].player + sc->sides[1].player;
         if (players != 1)
-            return fail(c, OPFOR_EPARSE, root, NULL,
-                        "patrol mode needs exactly one side with player: true, found %d", players);
+            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, root, NULL,
+                                   "patrol mode needs exactly one side with player: true, found %d",
+                                   players);
         int ps = sc->sides[0].player ? 0 : 1, n = 0;
         for (int i = 0; i < sc->nunits; i++)
             n += sc->units[i].side == ps;
         if (n == 0)
-            return fail(c, OPFOR_EPARSE, root, NULL,
-                        "patrol mode: the player side '%s' has no units", sc->sides[ps].name);
+            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, root, NULL,
+                                   "patrol mode: the player side '%s' has no units",
+                                   sc->sides[ps].name);
     }
     return 0;
 }
@@ -1313,27 +1102,30 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
         PATROL,
         NF
     };
-    field_t f[NF] = {{"name", 0, 0},    {"description", 0, 0}, {"ruleset", 0, 0},
-                     {"mode", 0, 0},    {"table", 0, 0},       {"turn_limit", 0, 0},
-                     {"weather", 0, 0}, {"terrain", 0, 0},     {"sides", 0, 0},
-                     {"units", 0, 0},   {"generals", 0, 0},    {"objectives", 0, 0},
-                     {"patrol", 0, 0}};
+    opfor_yaml_field_t f[NF] = {{"name", 0, 0},    {"description", 0, 0}, {"ruleset", 0, 0},
+                                {"mode", 0, 0},    {"table", 0, 0},       {"turn_limit", 0, 0},
+                                {"weather", 0, 0}, {"terrain", 0, 0},     {"sides", 0, 0},
+                                {"units", 0, 0},   {"generals", 0, 0},    {"objectives", 0, 0},
+                                {"patrol", 0, 0}};
     opfor_scenario_t *sc = c->sc;
     unsigned char autoplace[OPFOR_MAX_FIGURES];
     int v;
     if (!root)
-        return fail(c, OPFOR_EPARSE, NULL, NULL,
-                    "empty scenario: expected a mapping with at least name and sides");
-    if (read_fields(c, root, NULL, "scenario", f, NF) || require(c, &f[NAME], root, "scenario") ||
-        get_str(c, f[NAME].v, f[NAME].k, "scenario name", sc->name, sizeof sc->name))
-        return c->err;
+        return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, NULL, NULL,
+                               "empty scenario: expected a mapping with at least name and sides");
+    if (opfor_yaml_read_fields(&c->rd, root, NULL, "scenario", f, NF) ||
+        require(c, &f[NAME], root, "scenario") ||
+        opfor_yaml_get_str(&c->rd, f[NAME].v, f[NAME].k, "scenario name", sc->name,
+                           sizeof sc->name))
+        return c->rd.err;
     if (f[DESC].v) {
         size_t len = 0;
         const char *s;
-        if (not_alias(c, f[DESC].v, f[DESC].k, "description"))
-            return c->err;
+        if (opfor_yaml_not_alias(&c->rd, f[DESC].v, f[DESC].k, "description"))
+            return c->rd.err;
         if (!fy_node_is_scalar(f[DESC].v) || !(s = fy_node_get_scalar(f[DESC].v, &len)))
-            return fail(c, OPFOR_EPARSE, f[DESC].v, f[DESC].k, "expected text for description");
+            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, f[DESC].v, f[DESC].k,
+                                   "expected text for description");
         if (len >= sizeof sc->description) {
             len = sizeof sc->description - 1;
             while (len > 0 && ((unsigned char)s[len] & 0xC0) == 0x80)
@@ -1342,46 +1134,48 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
         memcpy(sc->description, s, len);
         sc->description[len] = '\0';
     }
-    if (f[RULES].v && get_enum(c, f[RULES].v, f[RULES].k, "ruleset", opfor_ruleset_names, &v))
-        return c->err;
+    if (f[RULES].v &&
+        opfor_yaml_get_enum(&c->rd, f[RULES].v, f[RULES].k, "ruleset", opfor_ruleset_names, &v))
+        return c->rd.err;
     sc->ruleset = OPFOR_RULESET_VIKTORIA;
     if (f[MODE].v) {
-        if (get_enum(c, f[MODE].v, f[MODE].k, "mode", opfor_mode_names, &v))
-            return c->err;
+        if (opfor_yaml_get_enum(&c->rd, f[MODE].v, f[MODE].k, "mode", opfor_mode_names, &v))
+            return c->rd.err;
         sc->mode = (opfor_mode_t)v;
     }
-    if (f[TURNS].v && get_int(c, f[TURNS].v, f[TURNS].k, "turn_limit", 0, 1000, &sc->turn_limit))
-        return c->err;
+    if (f[TURNS].v &&
+        opfor_yaml_get_int(&c->rd, f[TURNS].v, f[TURNS].k, "turn_limit", 0, 1000, &sc->turn_limit))
+        return c->rd.err;
     sc->weather.level = 1;
     sc->weather.wind = OPFOR_N;
     if (parse_table(c, f[TABLE].v, f[TABLE].k) ||
         (f[WEATHER].v && parse_weather(c, f[WEATHER].v, f[WEATHER].k)) ||
         (f[TERRAIN].v && parse_terrain(c, f[TERRAIN].v, f[TERRAIN].k)) ||
         require(c, &f[SIDES], root, "scenario") || parse_sides(c, f[SIDES].v, f[SIDES].k))
-        return c->err;
+        return c->rd.err;
     memset(autoplace, 0, sizeof autoplace);
     if ((f[GENERALS].v &&
          parse_list(c, f[GENERALS].v, f[GENERALS].k, "generals", parse_general, autoplace)) ||
         (f[UNITS].v && parse_list(c, f[UNITS].v, f[UNITS].k, "units", parse_unit, autoplace)))
-        return c->err;
+        return c->rd.err;
     if (f[OBJ].v) {
-        if (want_seq(c, f[OBJ].v, f[OBJ].k, "objectives"))
-            return c->err;
+        if (opfor_yaml_want_seq(&c->rd, f[OBJ].v, f[OBJ].k, "objectives"))
+            return c->rd.err;
         void *it = NULL;
         struct fy_node *item;
         while ((item = fy_node_sequence_iterate(f[OBJ].v, &it)) != NULL)
             if (parse_objective(c, item, f[OBJ].v))
-                return c->err;
+                return c->rd.err;
     }
     if (f[PATROL].v) {
-        if (want_map(c, f[PATROL].v, f[PATROL].k, "patrol"))
-            return c->err;
+        if (opfor_yaml_want_map(&c->rd, f[PATROL].v, f[PATROL].k, "patrol"))
+            return c->rd.err;
         sc->patrol = f[PATROL].v;
         if (sc->mode != OPFOR_MODE_PATROL)
             warn(c, f[PATROL].k, NULL, "a patrol block is ignored unless mode is patrol");
     }
     if (resolve_machines(c))
-        return c->err;
+        return c->rd.err;
     return validate(c, root);
 }
 
@@ -1460,7 +1254,8 @@ int opfor_scenario_load_string(const char *text, size_t len, const char *name, o
         rc = opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "out of memory");
     } else {
         c->sc = sc;
-        c->diag = diag;
+        c->rd.diag = diag;
+        c->rd.strict = 1;
         rc = parse_root(c, fy_document_root(doc));
         free(c);
     }

@@ -8,6 +8,8 @@
  */
 #include "opfor/client.h"
 
+#include "diag_int.h"
+
 #include "opfor/config.h"
 #include "opfor/frame.h"
 #include "opfor/rpc.h"
@@ -64,19 +66,6 @@ static int fail(opfor_client_t *c, int code, const char *fmt, ...) {
     return code;
 }
 
-static int dfail(opfor_diag_t *d, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int dfail(opfor_diag_t *d, int code, const char *fmt, ...) {
-    if (d) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(d->msg, sizeof d->msg, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
 static int64_t now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -123,7 +112,7 @@ int opfor_client_connect(opfor_client_t **out, const char *addr, int timeout_ms,
     *out = NULL;
     char a[1100];
     if (opfor_client_default_addr(addr, a, sizeof a) < 0)
-        return dfail(d, OPFOR_EINVAL, "address too long");
+        return opfor__diag_msg(d, OPFOR_EINVAL, "address too long");
     struct sockaddr_storage ss;
     socklen_t slen;
     memset(&ss, 0, sizeof ss);
@@ -133,7 +122,7 @@ int opfor_client_connect(opfor_client_t **out, const char *addr, int timeout_ms,
         opfor_diag_t pd;
         opfor_diag_clear(&pd);
         if (opfor_config_parse_listen(a, &la, &pd) < 0)
-            return dfail(d, OPFOR_EINVAL, "%s", pd.msg);
+            return opfor__diag_msg(d, OPFOR_EINVAL, "%s", pd.msg);
         if (la.ipv6) {
             struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
             s6->sin6_family = AF_INET6;
@@ -148,30 +137,31 @@ int opfor_client_connect(opfor_client_t **out, const char *addr, int timeout_ms,
             slen = sizeof *s4;
         }
         if (la.port == 0)
-            return dfail(d, OPFOR_EINVAL, "%s: port 0 cannot be connected to", a);
+            return opfor__diag_msg(d, OPFOR_EINVAL, "%s: port 0 cannot be connected to", a);
     } else {
         const char *path = strncmp(a, "unix:", 5) == 0 ? a + 5 : a;
         if (path == a && !strchr(a, '/'))
-            return dfail(d, OPFOR_EINVAL,
-                         "'%s' is not an address: use unix:PATH, a path, or tcp://HOST:PORT", a);
+            return opfor__diag_msg(
+                d, OPFOR_EINVAL,
+                "'%s' is not an address: use unix:PATH, a path, or tcp://HOST:PORT", a);
         struct sockaddr_un *su = (struct sockaddr_un *)&ss;
         if (strlen(path) >= sizeof su->sun_path)
-            return dfail(d, OPFOR_EINVAL, "%s: socket path too long", path);
+            return opfor__diag_msg(d, OPFOR_EINVAL, "%s: socket path too long", path);
         su->sun_family = AF_UNIX;
         memcpy(su->sun_path, path, strlen(path) + 1);
         slen = sizeof *su;
     }
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0)
-        return dfail(d, OPFOR_EIO, "socket(): %s", strerror(errno));
+        return opfor__diag_msg(d, OPFOR_EIO, "socket(): %s", strerror(errno));
     int64_t deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : OPFOR_CLIENT_TIMEOUT_DEFAULT_MS);
     int rc = connect(fd, (struct sockaddr *)&ss, slen);
     if (rc < 0 && (errno == EINPROGRESS || errno == EAGAIN)) {
         int w = wait_fd(fd, POLLOUT, deadline);
         if (w < 0) {
             close(fd);
-            return dfail(d, w, "cannot connect to %s: %s", a,
-                         w == OPFOR_ETIMEDOUT ? "timed out" : "poll failed");
+            return opfor__diag_msg(d, w, "cannot connect to %s: %s", a,
+                                   w == OPFOR_ETIMEDOUT ? "timed out" : "poll failed");
         }
         int soerr = 0;
         socklen_t sl = sizeof soerr;
@@ -183,9 +173,9 @@ int opfor_client_connect(opfor_client_t **out, const char *addr, int timeout_ms,
         int e = errno;
         close(fd);
         if (!is_tcp && (e == ENOENT || e == ECONNREFUSED))
-            return dfail(d, e == ENOENT ? OPFOR_ENOENT : OPFOR_EIO,
-                         "cannot connect to %s: %s (is opford running?)", a, strerror(e));
-        return dfail(d, OPFOR_EIO, "cannot connect to %s: %s", a, strerror(e));
+            return opfor__diag_msg(d, e == ENOENT ? OPFOR_ENOENT : OPFOR_EIO,
+                                   "cannot connect to %s: %s (is opford running?)", a, strerror(e));
+        return opfor__diag_msg(d, OPFOR_EIO, "cannot connect to %s: %s", a, strerror(e));
     }
     if (is_tcp) {
         int one = 1;
@@ -194,7 +184,7 @@ int opfor_client_connect(opfor_client_t **out, const char *addr, int timeout_ms,
     opfor_client_t *c = calloc(1, sizeof *c);
     if (!c) {
         close(fd);
-        return dfail(d, OPFOR_ENOMEM, "out of memory");
+        return opfor__diag_msg(d, OPFOR_ENOMEM, "out of memory");
     }
     c->fd = fd;
     c->timeout_ms = OPFOR_CLIENT_TIMEOUT_DEFAULT_MS;

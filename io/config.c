@@ -6,12 +6,13 @@
  */
 #include "opfor/config.h"
 
+#include "diag_int.h"
+
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libfyaml.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,14 +74,19 @@ static int fits(char *buf, size_t size, int n) {
     return n >= 0 && (size_t)n < size ? 0 : OPFOR_ERANGE;
 }
 
+/* The length of the first directory in a systemd list: it may name several, separated by ':';
+ * ours is the first. */
+static int first_dir_len(const char *list) {
+    const char *colon = strchr(list, ':');
+    return colon ? (int)(colon - list) : (int)strlen(list);
+}
+
 int opfor_config_default_socket(char *buf, size_t size, const char *runtime_directory,
                                 const char *xdg_runtime_dir, unsigned uid) {
     int n;
     if (runtime_directory && *runtime_directory) {
-        /* systemd may list several directories separated by ':'; ours is the first. */
-        const char *colon = strchr(runtime_directory, ':');
-        int len = colon ? (int)(colon - runtime_directory) : (int)strlen(runtime_directory);
-        n = snprintf(buf, size, "%.*s/opford.sock", len, runtime_directory);
+        n = snprintf(buf, size, "%.*s/opford.sock", first_dir_len(runtime_directory),
+                     runtime_directory);
     } else if (xdg_runtime_dir && *xdg_runtime_dir) {
         n = snprintf(buf, size, "%s/opfor/opford.sock", xdg_runtime_dir);
     } else if (uid == 0) {
@@ -97,9 +103,7 @@ int opfor_config_default_state_dir(char *buf, size_t size, const char *state_dir
                                    const char *xdg_state_home, const char *home) {
     int n;
     if (state_directory && *state_directory) {
-        const char *colon = strchr(state_directory, ':');
-        int len = colon ? (int)(colon - state_directory) : (int)strlen(state_directory);
-        n = snprintf(buf, size, "%.*s", len, state_directory);
+        n = snprintf(buf, size, "%.*s", first_dir_len(state_directory), state_directory);
     } else if (xdg_state_home && *xdg_state_home) {
         n = snprintf(buf, size, "%s/opfor", xdg_state_home);
     } else if (home && *home) {
@@ -129,19 +133,6 @@ void opfor_config_defaults(opfor_config_t *c) {
     c->display_pin_busy = c->display_pin_pwr = OPFOR_CONFIG_PIN_DEFAULT;
 }
 
-static int msg(opfor_diag_t *d, int err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int msg(opfor_diag_t *d, int err, const char *fmt, ...) {
-    if (d) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(d->msg, sizeof d->msg, fmt, ap);
-        va_end(ap);
-    }
-    return err;
-}
-
 /* Splits "NUMBER[unit]"; the number is a whole decimal. Returns 0 or -1. */
 static int number_unit(const char *s, unsigned long long *num, const char **unit) {
     if (!isdigit((unsigned char)*s))
@@ -157,46 +148,57 @@ static int number_unit(const char *s, unsigned long long *num, const char **unit
     return 0;
 }
 
-static int parse_duration(const char *key, const char *v, uint32_t *out, opfor_diag_t *d) {
-    unsigned long long n;
-    const char *u;
-    unsigned long long mult = 0;
-    if (number_unit(v, &n, &u) == 0) {
-        if (!*u || strcmp(u, "s") == 0)
-            mult = 1000;
-        else if (strcmp(u, "ms") == 0)
-            mult = 1;
-        else if (strcmp(u, "m") == 0 || strcmp(u, "min") == 0)
-            mult = 60 * 1000;
-        else if (strcmp(u, "h") == 0)
-            mult = 3600 * 1000;
-    }
-    if (!mult)
-        return msg(d, OPFOR_EINVAL, "%s: '%s' is not a duration (NUMBER[ms|s|m|h], e.g. 10s)", key,
-                   v);
-    if (n > UINT32_MAX / mult)
-        return msg(d, OPFOR_ERANGE, "%s: '%s' is too long (at most 49 days)", key, v);
-    *out = (uint32_t)(n * mult);
-    return 0;
-}
+/* A number with a unit suffix: the units it accepts, what a bad value and an out-of-range one
+ * are told, and the smallest total allowed. */
+typedef struct unit {
+    const char *name;        /* suffix; "" for none */
+    unsigned long long mult; /* what one of it is worth */
+} unit_t;
 
-static int parse_size(const char *key, const char *v, uint32_t *out, opfor_diag_t *d) {
+typedef struct scaled {
+    const char *not_one;   /* after "KEY: 'VALUE' " when the value is not one */
+    const char *range;     /* after "KEY: 'VALUE' " when it is out of range */
+    unsigned long long lo; /* smallest total */
+    unit_t units[8];       /* ends with {NULL, 0} */
+} scaled_t;
+
+static const scaled_t as_duration = {"is not a duration (NUMBER[ms|s|m|h], e.g. 10s)",
+                                     "is too long (at most 49 days)",
+                                     0,
+                                     {{"", 1000},
+                                      {"s", 1000},
+                                      {"ms", 1},
+                                      {"m", 60 * 1000},
+                                      {"min", 60 * 1000},
+                                      {"h", 3600 * 1000},
+                                      {NULL, 0}}};
+
+static const scaled_t as_size = {"is not a size (NUMBER[K|M|KiB|MiB], e.g. 4MiB)",
+                                 "must be between 1KiB and 4095MiB",
+                                 1024,
+                                 {{"", 1},
+                                  {"B", 1},
+                                  {"K", 1024},
+                                  {"k", 1024},
+                                  {"KiB", 1024},
+                                  {"M", 1024 * 1024},
+                                  {"MiB", 1024 * 1024},
+                                  {NULL, 0}}};
+
+/* Parses v as a number of sc's units into *out (the total in the smallest unit). */
+static int parse_scaled(const char *key, const char *v, const scaled_t *sc, uint32_t *out,
+                        opfor_diag_t *d) {
     unsigned long long n;
     const char *u;
     unsigned long long mult = 0;
-    if (number_unit(v, &n, &u) == 0) {
-        if (!*u || strcmp(u, "B") == 0)
-            mult = 1;
-        else if (strcmp(u, "K") == 0 || strcmp(u, "k") == 0 || strcmp(u, "KiB") == 0)
-            mult = 1024;
-        else if (strcmp(u, "M") == 0 || strcmp(u, "MiB") == 0)
-            mult = 1024 * 1024;
-    }
+    if (number_unit(v, &n, &u) == 0)
+        for (const unit_t *x = sc->units; x->name && !mult; x++)
+            if (strcmp(u, x->name) == 0)
+                mult = x->mult;
     if (!mult)
-        return msg(d, OPFOR_EINVAL, "%s: '%s' is not a size (NUMBER[K|M|KiB|MiB], e.g. 4MiB)", key,
-                   v);
-    if (n > UINT32_MAX / mult || n * mult < 1024)
-        return msg(d, OPFOR_ERANGE, "%s: '%s' must be between 1KiB and 4095MiB", key, v);
+        return opfor__diag_msg(d, OPFOR_EINVAL, "%s: '%s' %s", key, v, sc->not_one);
+    if (n > UINT32_MAX / mult || n * mult < sc->lo)
+        return opfor__diag_msg(d, OPFOR_ERANGE, "%s: '%s' %s", key, v, sc->range);
     *out = (uint32_t)(n * mult);
     return 0;
 }
@@ -206,9 +208,9 @@ static int parse_count(const char *key, const char *v, uint32_t lo, uint32_t hi,
     unsigned long long n;
     const char *u;
     if (number_unit(v, &n, &u) < 0 || *u)
-        return msg(d, OPFOR_EINVAL, "%s: '%s' is not a whole number", key, v);
+        return opfor__diag_msg(d, OPFOR_EINVAL, "%s: '%s' is not a whole number", key, v);
     if (n < lo || n > hi)
-        return msg(d, OPFOR_ERANGE, "%s: %s is out of range (%u..%u)", key, v, lo, hi);
+        return opfor__diag_msg(d, OPFOR_ERANGE, "%s: %s is out of range (%u..%u)", key, v, lo, hi);
     *out = (uint32_t)n;
     return 0;
 }
@@ -216,7 +218,7 @@ static int parse_count(const char *key, const char *v, uint32_t lo, uint32_t hi,
 static int copy_path(const char *key, const char *v, char *dst, size_t size, opfor_diag_t *d) {
     size_t n = strlen(v);
     if (n >= size)
-        return msg(d, OPFOR_ERANGE, "%s: path is longer than %zu bytes", key, size - 1);
+        return opfor__diag_msg(d, OPFOR_ERANGE, "%s: path is longer than %zu bytes", key, size - 1);
     memcpy(dst, v, n + 1);
     return 0;
 }
@@ -244,7 +246,8 @@ static int set_display(opfor_config_t *c, const char *key, const char *v, opfor_
             return 0;
         }
         if (strcmp(v, "0") && strcmp(v, "90") && strcmp(v, "180") && strcmp(v, "270"))
-            return msg(d, OPFOR_EINVAL, "display-rotation: '%s' is not one of 0, 90, 180, 270", v);
+            return opfor__diag_msg(d, OPFOR_EINVAL,
+                                   "display-rotation: '%s' is not one of 0, 90, 180, 270", v);
         c->display_rotation = atoi(v);
         return 0;
     }
@@ -272,7 +275,7 @@ static int set_display(opfor_config_t *c, const char *key, const char *v, opfor_
         *pin_fields[i] = (int)n;
         return 0;
     }
-    return msg(d, OPFOR_ENOENT, "unknown option '%s'", key);
+    return opfor__diag_msg(d, OPFOR_ENOENT, "unknown option '%s'", key);
 }
 
 int opfor_config_set(opfor_config_t *c, const char *key, const char *v, opfor_diag_t *d) {
@@ -282,10 +285,10 @@ int opfor_config_set(opfor_config_t *c, const char *key, const char *v, opfor_di
             return 0;
         }
         if (strlen(v) >= sizeof c->socket)
-            return msg(d, OPFOR_ERANGE,
-                       "socket: path is longer than %zu bytes (a limit of Unix "
-                       "sockets)",
-                       sizeof c->socket - 1);
+            return opfor__diag_msg(d, OPFOR_ERANGE,
+                                   "socket: path is longer than %zu bytes (a limit of Unix "
+                                   "sockets)",
+                                   sizeof c->socket - 1);
         return copy_path(key, v, c->socket, sizeof c->socket, d);
     }
     if (strcmp(key, "listen") == 0) {
@@ -308,27 +311,27 @@ int opfor_config_set(opfor_config_t *c, const char *key, const char *v, opfor_di
     }
     if (strcmp(key, "state-dir") == 0) {
         if (!*v)
-            return msg(d, OPFOR_EINVAL, "state-dir: must not be empty");
+            return opfor__diag_msg(d, OPFOR_EINVAL, "state-dir: must not be empty");
         return copy_path(key, v, c->state_dir, sizeof c->state_dir, d);
     }
     if (strcmp(key, "log-level") == 0) {
         int l = opfor_log_level_parse(v);
         if (l < 0)
-            return msg(d, OPFOR_EINVAL, "log-level: '%s' is not one of error, warn, info, debug",
-                       v);
+            return opfor__diag_msg(d, OPFOR_EINVAL,
+                                   "log-level: '%s' is not one of error, warn, info, debug", v);
         c->log_level = l;
         return 0;
     }
     if (strcmp(key, "hello-timeout") == 0)
-        return parse_duration(key, v, &c->hello_timeout_ms, d);
+        return parse_scaled(key, v, &as_duration, &c->hello_timeout_ms, d);
     if (strcmp(key, "idle-timeout") == 0)
-        return parse_duration(key, v, &c->idle_timeout_ms, d);
+        return parse_scaled(key, v, &as_duration, &c->idle_timeout_ms, d);
     if (strcmp(key, "max-inflight") == 0)
         return parse_count(key, v, 1, 1024, &c->max_inflight, d);
     if (strcmp(key, "max-clients") == 0)
         return parse_count(key, v, 1, 4096, &c->max_clients, d);
     if (strcmp(key, "write-queue-max") == 0)
-        return parse_size(key, v, &c->write_queue_max, d);
+        return parse_scaled(key, v, &as_size, &c->write_queue_max, d);
     if (strcmp(key, "model") == 0) {
         if (is_none(v) || strcasecmp(v, "builtin") == 0 || strcasecmp(v, "built-in") == 0) {
             c->model[0] = '\0';
@@ -351,11 +354,11 @@ int opfor_config_set(opfor_config_t *c, const char *key, const char *v, opfor_di
                 return 0;
             }
         }
-        return msg(d, OPFOR_EINVAL, "debug-methods: '%s' is not one of yes, no", v);
+        return opfor__diag_msg(d, OPFOR_EINVAL, "debug-methods: '%s' is not one of yes, no", v);
     }
     if (strncmp(key, "display", 7) == 0)
         return set_display(c, key, v, d);
-    return msg(d, OPFOR_ENOENT, "unknown option '%s'", key);
+    return opfor__diag_msg(d, OPFOR_ENOENT, "unknown option '%s'", key);
 }
 
 /* --- YAML --- */
@@ -382,7 +385,7 @@ static int load_doc(opfor_config_t *c, struct fy_document *doc, opfor_diag_t *d)
         mark_of(root, &line, &col);
         d->line = line ? line : 1;
         d->col = col ? col : 1;
-        return msg(d, OPFOR_EPARSE, "the config must be a mapping of option: value");
+        return opfor__diag_msg(d, OPFOR_EPARSE, "the config must be a mapping of option: value");
     }
     void *it = NULL;
     struct fy_node_pair *p;
@@ -393,31 +396,31 @@ static int load_doc(opfor_config_t *c, struct fy_document *doc, opfor_diag_t *d)
         d->line = line;
         d->col = col;
         if (!k || fy_node_get_type(k) != FYNT_SCALAR)
-            return msg(d, OPFOR_EPARSE, "option names must be plain words");
+            return opfor__diag_msg(d, OPFOR_EPARSE, "option names must be plain words");
         size_t klen;
         const char *ktext = fy_node_get_scalar(k, &klen);
         char key[64];
         if (!ktext || klen >= sizeof key)
-            return msg(d, OPFOR_EPARSE, "unknown option");
+            return opfor__diag_msg(d, OPFOR_EPARSE, "unknown option");
         memcpy(key, ktext, klen);
         key[klen] = '\0';
         const opfor_config_option_t *o = options;
         while (o->key && strcmp(o->key, key) != 0)
             o++;
         if (!o->key)
-            return msg(d, OPFOR_EPARSE, "unknown option '%s' (see opford --help)", key);
+            return opfor__diag_msg(d, OPFOR_EPARSE, "unknown option '%s' (see opford --help)", key);
         char val[OPFOR_CONFIG_PATH_MAX];
         val[0] = '\0';
         if (v && !fy_node_is_null(v)) {
             if (fy_node_get_type(v) != FYNT_SCALAR)
-                return msg(d, OPFOR_EPARSE, "%s: expected a single value", key);
+                return opfor__diag_msg(d, OPFOR_EPARSE, "%s: expected a single value", key);
             mark_of(v, &line, &col);
             d->line = line;
             d->col = col;
             size_t vlen;
             const char *vtext = fy_node_get_scalar(v, &vlen);
             if (!vtext || vlen >= sizeof val || memchr(vtext, 0, vlen))
-                return msg(d, OPFOR_EPARSE, "%s: value is too long", key);
+                return opfor__diag_msg(d, OPFOR_EPARSE, "%s: value is too long", key);
             memcpy(val, vtext, vlen);
             val[vlen] = '\0';
         }
@@ -444,7 +447,7 @@ static int load(opfor_config_t *c, const char *text, size_t len, const char *nam
     dcfg.colorize = false;
     struct fy_diag *diag = fy_diag_create(&dcfg);
     if (!diag)
-        return msg(d, OPFOR_ENOMEM, "out of memory");
+        return opfor__diag_msg(d, OPFOR_ENOMEM, "out of memory");
     fy_diag_set_collect_errors(diag, true);
     struct fy_parse_cfg cfg = {.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG, .diag = diag};
     /* Text is checked before libfyaml sees it (its 0.7 scanner can loop on bad bytes). */
@@ -461,7 +464,7 @@ static int load(opfor_config_t *c, const char *text, size_t len, const char *nam
         if (e) {
             d->line = e->line + 1;
             d->col = e->column + 1;
-            rc = msg(d, OPFOR_EPARSE, "%s", e->msg ? e->msg : "invalid YAML");
+            rc = opfor__diag_msg(d, OPFOR_EPARSE, "%s", e->msg ? e->msg : "invalid YAML");
         } else {
             rc = 0; /* no document at all (empty, or only comments): nothing to set */
         }
@@ -487,22 +490,23 @@ int opfor_config_load_file(opfor_config_t *c, const char *path, opfor_diag_t *d)
             opfor_diag_clear(d);
             snprintf(d->file, sizeof d->file, "%s", path);
         }
-        return msg(d, e == ENOENT ? OPFOR_ENOENT : OPFOR_EIO, "cannot read: %s", strerror(e));
+        return opfor__diag_msg(d, e == ENOENT ? OPFOR_ENOENT : OPFOR_EIO, "cannot read: %s",
+                               strerror(e));
     }
     if (!S_ISREG(st.st_mode)) {
         if (d) {
             opfor_diag_clear(d);
             snprintf(d->file, sizeof d->file, "%s", path);
         }
-        return msg(d, OPFOR_EIO, "not a regular file");
+        return opfor__diag_msg(d, OPFOR_EIO, "not a regular file");
     }
     if (st.st_size > OPFOR_CONFIG_MAX_BYTES) {
         if (d) {
             opfor_diag_clear(d);
             snprintf(d->file, sizeof d->file, "%s", path);
         }
-        return msg(d, OPFOR_EINVAL, "larger than %d bytes: not a config file",
-                   OPFOR_CONFIG_MAX_BYTES);
+        return opfor__diag_msg(d, OPFOR_EINVAL, "larger than %d bytes: not a config file",
+                               OPFOR_CONFIG_MAX_BYTES);
     }
     FILE *fp = fopen(path, "rb");
     char *buf = fp ? malloc(OPFOR_CONFIG_MAX_BYTES + 1) : NULL;
@@ -517,8 +521,8 @@ int opfor_config_load_file(opfor_config_t *c, const char *path, opfor_diag_t *d)
             opfor_diag_clear(d);
             snprintf(d->file, sizeof d->file, "%s", path);
         }
-        return msg(d, !buf && fp ? OPFOR_ENOMEM : OPFOR_EIO, "cannot read: %s",
-                   !buf && fp ? "out of memory" : strerror(e));
+        return opfor__diag_msg(d, !buf && fp ? OPFOR_ENOMEM : OPFOR_EIO, "cannot read: %s",
+                               !buf && fp ? "out of memory" : strerror(e));
     }
     int rc = load(c, buf, n, path, d);
     free(buf);
@@ -530,16 +534,16 @@ int opfor_config_load_file(opfor_config_t *c, const char *path, opfor_diag_t *d)
 int opfor_config_parse_listen(const char *s, opfor_listen_addr_t *out, opfor_diag_t *d) {
     memset(out, 0, sizeof *out);
     if (strncmp(s, "tcp://", 6) != 0)
-        return msg(d, OPFOR_EINVAL, "listen: '%s' must look like tcp://HOST:PORT", s);
+        return opfor__diag_msg(d, OPFOR_EINVAL, "listen: '%s' must look like tcp://HOST:PORT", s);
     const char *h = s + 6, *colon;
     size_t hlen;
     if (*h == '[') {
         const char *close = strchr(h, ']');
         if (!close || close[1] != ':')
-            return msg(d, OPFOR_EINVAL,
-                       "listen: '%s': an IPv6 address goes in brackets, "
-                       "then :PORT",
-                       s);
+            return opfor__diag_msg(d, OPFOR_EINVAL,
+                                   "listen: '%s': an IPv6 address goes in brackets, "
+                                   "then :PORT",
+                                   s);
         hlen = (size_t)(close - h - 1);
         h++;
         colon = close + 1;
@@ -547,37 +551,39 @@ int opfor_config_parse_listen(const char *s, opfor_listen_addr_t *out, opfor_dia
     } else {
         colon = strrchr(h, ':');
         if (!colon)
-            return msg(d, OPFOR_EINVAL, "listen: '%s' lacks :PORT", s);
+            return opfor__diag_msg(d, OPFOR_EINVAL, "listen: '%s' lacks :PORT", s);
         hlen = (size_t)(colon - h);
     }
     if (hlen == 0 || hlen >= sizeof out->host)
-        return msg(d, OPFOR_EINVAL, "listen: '%s' lacks a host", s);
+        return opfor__diag_msg(d, OPFOR_EINVAL, "listen: '%s' lacks a host", s);
     memcpy(out->host, h, hlen);
     out->host[hlen] = '\0';
     const char *p = colon + 1;
     if (!*p || strlen(p) > 5)
-        return msg(d, OPFOR_EINVAL, "listen: '%s': the port must be 0..65535", s);
+        return opfor__diag_msg(d, OPFOR_EINVAL, "listen: '%s': the port must be 0..65535", s);
     for (const char *q = p; *q; q++)
         if (!isdigit((unsigned char)*q))
-            return msg(d, OPFOR_EINVAL, "listen: '%s': the port must be 0..65535", s);
+            return opfor__diag_msg(d, OPFOR_EINVAL, "listen: '%s': the port must be 0..65535", s);
     long port = strtol(p, NULL, 10);
     if (port > 65535)
-        return msg(d, OPFOR_EINVAL, "listen: '%s': the port must be 0..65535", s);
+        return opfor__diag_msg(d, OPFOR_EINVAL, "listen: '%s': the port must be 0..65535", s);
     out->port = (int)port;
     if (!out->ipv6 && strcasecmp(out->host, "localhost") == 0)
         snprintf(out->host, sizeof out->host, "127.0.0.1");
     if (out->ipv6) {
         struct in6_addr a6;
         if (inet_pton(AF_INET6, out->host, &a6) != 1)
-            return msg(d, OPFOR_EINVAL, "listen: '%s' is not an IPv6 address", out->host);
+            return opfor__diag_msg(d, OPFOR_EINVAL, "listen: '%s' is not an IPv6 address",
+                                   out->host);
         out->loopback = IN6_IS_ADDR_LOOPBACK(&a6);
     } else {
         struct in_addr a4;
         if (inet_pton(AF_INET, out->host, &a4) != 1)
-            return msg(d, OPFOR_EINVAL,
-                       "listen: '%s' is not a numeric IPv4 address (names are not resolved; "
-                       "use localhost, 127.0.0.1 or [::1])",
-                       out->host);
+            return opfor__diag_msg(
+                d, OPFOR_EINVAL,
+                "listen: '%s' is not a numeric IPv4 address (names are not resolved; "
+                "use localhost, 127.0.0.1 or [::1])",
+                out->host);
         out->loopback = (ntohl(a4.s_addr) >> 24) == 127;
     }
     return 0;
@@ -590,13 +596,15 @@ int opfor_config_check(const opfor_config_t *c, opfor_diag_t *d) {
         if (rc < 0)
             return rc;
         if (!a.loopback && !c->token_file[0])
-            return msg(d, OPFOR_EINVAL,
-                       "listen: %s is not a loopback address; set token-file so that remote "
-                       "clients must authenticate",
-                       c->listen);
+            return opfor__diag_msg(
+                d, OPFOR_EINVAL,
+                "listen: %s is not a loopback address; set token-file so that remote "
+                "clients must authenticate",
+                c->listen);
     }
     if (!c->socket[0] && !c->listen[0])
-        return msg(d, OPFOR_EINVAL, "nothing to listen on: socket is none and listen is unset");
+        return opfor__diag_msg(d, OPFOR_EINVAL,
+                               "nothing to listen on: socket is none and listen is unset");
     return 0;
 }
 
@@ -607,31 +615,34 @@ int opfor_config_read_token(const char *path, char *buf, size_t size, opfor_diag
     }
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
-        return msg(d, errno == ENOENT ? OPFOR_ENOENT : OPFOR_EIO, "cannot read token file: %s",
-                   strerror(errno));
+        return opfor__diag_msg(d, errno == ENOENT ? OPFOR_ENOENT : OPFOR_EIO,
+                               "cannot read token file: %s", strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        return msg(d, OPFOR_EIO, "token file is not a regular file");
+        return opfor__diag_msg(d, OPFOR_EIO, "token file is not a regular file");
     }
     if (st.st_mode & (S_IRWXG | S_IRWXO)) {
         close(fd);
-        return msg(d, OPFOR_EAUTH, "token file is readable by others (mode %03o); chmod 600 it",
-                   (unsigned)(st.st_mode & 0777));
+        return opfor__diag_msg(d, OPFOR_EAUTH,
+                               "token file is readable by others (mode %03o); chmod 600 it",
+                               (unsigned)(st.st_mode & 0777));
     }
     char tmp[512];
     ssize_t n = read(fd, tmp, sizeof tmp - 1);
     close(fd);
     if (n < 0)
-        return msg(d, OPFOR_EIO, "cannot read token file: %s", strerror(errno));
+        return opfor__diag_msg(d, OPFOR_EIO, "cannot read token file: %s", strerror(errno));
     while (n > 0 && isspace((unsigned char)tmp[n - 1]))
         n--;
     tmp[n] = '\0';
     if (n < 8 || n > 255 || (size_t)n >= size)
-        return msg(d, OPFOR_EINVAL, "the token must be 8 to 255 characters (found %zd)", n);
+        return opfor__diag_msg(d, OPFOR_EINVAL, "the token must be 8 to 255 characters (found %zd)",
+                               n);
     for (ssize_t i = 0; i < n; i++)
         if (!isgraph((unsigned char)tmp[i]))
-            return msg(d, OPFOR_EINVAL, "the token must be printable ASCII without spaces");
+            return opfor__diag_msg(d, OPFOR_EINVAL,
+                                   "the token must be printable ASCII without spaces");
     memcpy(buf, tmp, (size_t)n + 1);
     return 0;
 }

@@ -20,6 +20,7 @@
 #include "opfor/rpc.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/builtin.h"
+#include "pack_int.h"
 
 #define DEFAULT_SCENARIO "patrol_default"
 
@@ -77,16 +78,11 @@ msgpack_packer *opfor__ev_begin(opfor__evlist_t *ev, msgpack_packer *pk, const o
     msgpack_sbuffer_clear(sb);
     msgpack_packer_init(pk, sb, msgpack_sbuffer_write);
     msgpack_pack_map(pk, 6);
-    opfor_rpc_pack_cstr(pk, "game");
-    opfor_rpc_pack_cstr(pk, g->row.id);
-    opfor_rpc_pack_cstr(pk, "seq");
-    msgpack_pack_uint64(pk, t->ev_seq);
-    opfor_rpc_pack_cstr(pk, "kind");
-    opfor_rpc_pack_cstr(pk, kind);
-    opfor_rpc_pack_cstr(pk, "turn");
-    msgpack_pack_int32(pk, t->ps.turn);
-    opfor_rpc_pack_cstr(pk, "log_seq");
-    msgpack_pack_uint64(pk, log_seq);
+    opfor__kv_str(pk, "game", g->row.id);
+    opfor__kv_u64(pk, "seq", t->ev_seq);
+    opfor__kv_str(pk, "kind", kind);
+    opfor__kv_int(pk, "turn", t->ps.turn);
+    opfor__kv_u64(pk, "log_seq", log_seq);
     opfor_rpc_pack_cstr(pk, "data");
     return pk;
 }
@@ -280,24 +276,15 @@ void opfor__game_pack_score(const opfor__game_t *g, const opfor__table_t *t, msg
         opfor_patrol_score_t s;
         opfor_patrol_score(g->cfg, &t->ps, &fo, &s);
         msgpack_pack_map(pk, 9);
-        opfor_rpc_pack_cstr(pk, "total");
-        msgpack_pack_int(pk, s.total);
-        opfor_rpc_pack_cstr(pk, "survived");
-        msgpack_pack_int(pk, s.survived);
-        opfor_rpc_pack_cstr(pk, "half_strength");
-        msgpack_pack_int(pk, s.half_strength);
-        opfor_rpc_pack_cstr(pk, "unscathed");
-        msgpack_pack_int(pk, s.unscathed);
-        opfor_rpc_pack_cstr(pk, "supply");
-        msgpack_pack_int(pk, s.supply);
-        opfor_rpc_pack_cstr(pk, "hq_members");
-        msgpack_pack_int(pk, s.hq_members);
-        opfor_rpc_pack_cstr(pk, "driven_off");
-        msgpack_pack_int(pk, s.driven_off);
-        opfor_rpc_pack_cstr(pk, "objectives");
-        msgpack_pack_int(pk, s.objectives);
-        opfor_rpc_pack_cstr(pk, "lost");
-        msgpack_pack_int(pk, s.lost);
+        opfor__kv_int(pk, "total", s.total);
+        opfor__kv_int(pk, "survived", s.survived);
+        opfor__kv_int(pk, "half_strength", s.half_strength);
+        opfor__kv_int(pk, "unscathed", s.unscathed);
+        opfor__kv_int(pk, "supply", s.supply);
+        opfor__kv_int(pk, "hq_members", s.hq_members);
+        opfor__kv_int(pk, "driven_off", s.driven_off);
+        opfor__kv_int(pk, "objectives", s.objectives);
+        opfor__kv_int(pk, "lost", s.lost);
         return;
     }
     int units[2] = {0, 0}, alive[2] = {0, 0};
@@ -315,8 +302,7 @@ void opfor__game_pack_score(const opfor__game_t *g, const opfor__table_t *t, msg
     msgpack_pack_array(pk, 2);
     msgpack_pack_int(pk, units[0]);
     msgpack_pack_int(pk, units[1]);
-    opfor_rpc_pack_cstr(pk, "lost");
-    msgpack_pack_int(pk, units[g->player] == 0);
+    opfor__kv_int(pk, "lost", units[g->player] == 0);
 }
 
 int opfor__game_score_total(const opfor__game_t *g, const opfor__table_t *t) {
@@ -340,21 +326,26 @@ void opfor__game_ev_score(const opfor__game_t *g, opfor__table_t *t, uint64_t lo
     opfor__game_pack_score(g, t, &pk);
 }
 
-static void finish(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq, opfor__evlist_t *ev,
-                   int result) {
-    t->status = OPFOR__GS_FINISHED;
-    t->result = result;
+/* Ends play on t with status (nothing pending, no order open) and starts the event of kind
+ * that says so; returns pk ready for the event's data. */
+static msgpack_packer *stop_play(const opfor__game_t *g, opfor__table_t *t, int32_t status,
+                                 uint64_t log_seq, opfor__evlist_t *ev, const char *kind,
+                                 msgpack_packer *pk) {
+    t->status = status;
     t->pending = OPFOR__PEND_NONE;
     t->order.open = 0;
+    return opfor__ev_begin(ev, pk, g, t, log_seq, kind);
+}
+
+static void finish(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq, opfor__evlist_t *ev,
+                   int result) {
+    t->result = result;
     msgpack_packer pk;
-    opfor__ev_begin(ev, &pk, g, t, log_seq, "game_over");
+    stop_play(g, t, OPFOR__GS_FINISHED, log_seq, ev, "game_over", &pk);
     msgpack_pack_map(&pk, 3);
-    opfor_rpc_pack_cstr(&pk, "result");
-    opfor_rpc_pack_cstr(&pk, opfor__game_result_name(result));
-    opfor_rpc_pack_cstr(&pk, "score");
-    msgpack_pack_int(&pk, opfor__game_score_total(g, t));
-    opfor_rpc_pack_cstr(&pk, "turns");
-    msgpack_pack_int(&pk, t->ps.turn);
+    opfor__kv_str(&pk, "result", opfor__game_result_name(result));
+    opfor__kv_int(&pk, "score", opfor__game_score_total(g, t));
+    opfor__kv_int(&pk, "turns", t->ps.turn);
 }
 
 void opfor__game_check_end(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
@@ -396,10 +387,8 @@ static int new_turn(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
     msgpack_packer pk;
     opfor__ev_begin(ev, &pk, g, t, log_seq, "turn");
     msgpack_pack_map(&pk, 2);
-    opfor_rpc_pack_cstr(&pk, "turn");
-    msgpack_pack_int(&pk, t->ps.turn);
-    opfor_rpc_pack_cstr(&pk, "last");
-    msgpack_pack_int(&pk, limit > 0 && t->ps.turn == limit);
+    opfor__kv_int(&pk, "turn", t->ps.turn);
+    opfor__kv_int(&pk, "last", limit > 0 && t->ps.turn == limit);
     return 0;
 }
 
@@ -413,16 +402,13 @@ static void ev_initiative(const opfor__game_t *g, opfor__table_t *t, uint64_t lo
     opfor__ev_begin(ev, &pk, g, t, log_seq, "initiative");
     int comp = g->mode != OPFOR_MODE_PATROL;
     msgpack_pack_map(&pk, 4 + comp);
-    opfor_rpc_pack_cstr(&pk, "holder");
-    opfor_rpc_pack_cstr(&pk, side == g->player ? "player" : "enemy");
-    opfor_rpc_pack_cstr(&pk, "side");
-    opfor_rpc_pack_cstr(&pk, g->sc->sides[side].name);
+    opfor__kv_str(&pk, "holder", side == g->player ? "player" : "enemy");
+    opfor__kv_str(&pk, "side", g->sc->sides[side].name);
     opfor_rpc_pack_cstr(&pk, "ready");
     msgpack_pack_array(&pk, (size_t)n);
     for (int i = 0; i < n; i++)
         opfor_rpc_pack_cstr(&pk, t->units[list[i]].name);
-    opfor_rpc_pack_cstr(&pk, "press");
-    msgpack_pack_int(&pk, t->presses);
+    opfor__kv_int(&pk, "press", t->presses);
     if (comp) {
         opfor_rpc_pack_cstr(&pk, "dice");
         msgpack_pack_array(&pk, 2);
@@ -441,22 +427,14 @@ static void ev_spotted(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
     msgpack_packer pk;
     opfor__ev_begin(ev, &pk, g, t, log_seq, "spotted");
     msgpack_pack_map(&pk, 13);
-    opfor_rpc_pack_cstr(&pk, "type");
-    opfor_rpc_pack_cstr(&pk, opfor_vocab_name(opfor_patrol_type_names, sp->type));
-    opfor_rpc_pack_cstr(&pk, "quality");
-    opfor_rpc_pack_cstr(&pk, opfor_vocab_name(opfor_quality_names, sp->quality));
-    opfor_rpc_pack_cstr(&pk, "distance");
-    opfor_rpc_pack_cstr(&pk, dice);
-    opfor_rpc_pack_cstr(&pk, "rolled");
-    msgpack_pack_int(&pk, sp->rolled);
-    opfor_rpc_pack_cstr(&pk, "direction");
-    opfor_rpc_pack_cstr(&pk, opfor_vocab_name(opfor_compass_names, sp->direction));
-    opfor_rpc_pack_cstr(&pk, "placed");
-    msgpack_pack_int(&pk, pl->placed ? 1 : 0);
-    opfor_rpc_pack_cstr(&pk, "rule");
-    opfor_rpc_pack_cstr(&pk, opfor_vocab_name(opfor_patrol_rule_names, pl->rule));
-    opfor_rpc_pack_cstr(&pk, "rule_text");
-    opfor_rpc_pack_cstr(&pk, opfor_patrol_rule_text(pl->rule));
+    opfor__kv_str(&pk, "type", opfor_vocab_name(opfor_patrol_type_names, sp->type));
+    opfor__kv_str(&pk, "quality", opfor_vocab_name(opfor_quality_names, sp->quality));
+    opfor__kv_str(&pk, "distance", dice);
+    opfor__kv_int(&pk, "rolled", sp->rolled);
+    opfor__kv_str(&pk, "direction", opfor_vocab_name(opfor_compass_names, sp->direction));
+    opfor__kv_int(&pk, "placed", pl->placed ? 1 : 0);
+    opfor__kv_str(&pk, "rule", opfor_vocab_name(opfor_patrol_rule_names, pl->rule));
+    opfor__kv_str(&pk, "rule_text", opfor_patrol_rule_text(pl->rule));
     opfor_rpc_pack_cstr(&pk, "point");
     if (pl->placed)
         opfor__pack_pt(&pk, pl->point);
@@ -467,15 +445,13 @@ static void ev_spotted(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
         opfor_rpc_pack_cstr(&pk, t->units[unit].name);
     else
         msgpack_pack_nil(&pk);
-    opfor_rpc_pack_cstr(&pk, "figures");
-    msgpack_pack_int(&pk, unit >= 0 ? t->units[unit].count : 0);
+    opfor__kv_int(&pk, "figures", unit >= 0 ? t->units[unit].count : 0);
     opfor_rpc_pack_cstr(&pk, "generals");
     int ng = pl->placed && unit >= 0 ? sw->ngenerals : 0;
     msgpack_pack_array(&pk, (size_t)ng);
     for (int k = 0; k < ng; k++)
         opfor_rpc_pack_cstr(&pk, t->units[sw->generals[k]].name);
-    opfor_rpc_pack_cstr(&pk, "text");
-    opfor_rpc_pack_cstr(&pk, text);
+    opfor__kv_str(&pk, "text", text);
 }
 
 static int press_state_ok(const opfor__game_t *g, const opfor__table_t *t, opfor__gerr_t *err) {
@@ -597,11 +573,8 @@ int opfor__game_press(const opfor__game_t *g, opfor__table_t *t, uint64_t log_se
 int opfor__game_close(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
                       opfor__evlist_t *ev, opfor__gerr_t *err) {
     (void)err;
-    t->status = OPFOR__GS_CLOSED;
-    t->pending = OPFOR__PEND_NONE;
-    t->order.open = 0;
     msgpack_packer pk;
-    opfor__ev_begin(ev, &pk, g, t, log_seq, "closed");
+    stop_play(g, t, OPFOR__GS_CLOSED, log_seq, ev, "closed", &pk);
     msgpack_pack_map(&pk, 0);
     t->log_seq = log_seq;
     return 0;
@@ -655,16 +628,11 @@ void opfor__press_payload_pack(const opfor_patrol_spot_t *spot, msgpack_packer *
     msgpack_pack_map(pk, 1);
     opfor_rpc_pack_cstr(pk, "spot");
     msgpack_pack_map(pk, 5);
-    opfor_rpc_pack_cstr(pk, "type");
-    msgpack_pack_int(pk, spot->type);
-    opfor_rpc_pack_cstr(pk, "quality");
-    msgpack_pack_int(pk, spot->quality);
-    opfor_rpc_pack_cstr(pk, "dist_opt");
-    msgpack_pack_int(pk, spot->dist_opt);
-    opfor_rpc_pack_cstr(pk, "rolled");
-    msgpack_pack_int(pk, spot->rolled);
-    opfor_rpc_pack_cstr(pk, "direction");
-    msgpack_pack_int(pk, spot->direction);
+    opfor__kv_int(pk, "type", spot->type);
+    opfor__kv_int(pk, "quality", spot->quality);
+    opfor__kv_int(pk, "dist_opt", spot->dist_opt);
+    opfor__kv_int(pk, "rolled", spot->rolled);
+    opfor__kv_int(pk, "direction", spot->direction);
 }
 
 int opfor__press_payload_read(const opfor__game_t *g, const msgpack_object *o,
@@ -729,28 +697,17 @@ static void pack_unit(const opfor__game_t *g, const opfor__table_t *t, int u, ms
                         : (un->flags & OPFOR_UNIT_ACTED)              ? "acted"
                                                                       : "ready";
     msgpack_pack_map(pk, 12);
-    opfor_rpc_pack_cstr(pk, "index");
-    msgpack_pack_int(pk, u);
-    opfor_rpc_pack_cstr(pk, "name");
-    opfor_rpc_pack_cstr(pk, un->name);
-    opfor_rpc_pack_cstr(pk, "side");
-    opfor_rpc_pack_cstr(pk, g->sc->sides[un->side & 1].name);
-    opfor_rpc_pack_cstr(pk, "player");
-    msgpack_pack_int(pk, un->side == g->player);
-    opfor_rpc_pack_cstr(pk, "type");
-    opfor_rpc_pack_cstr(pk, opfor_vocab_name(opfor_unit_type_names, un->type));
-    opfor_rpc_pack_cstr(pk, "quality");
-    opfor_rpc_pack_cstr(pk, opfor_vocab_name(opfor_quality_names, un->quality));
-    opfor_rpc_pack_cstr(pk, "status");
-    opfor_rpc_pack_cstr(pk, opfor_vocab_name(opfor_status_names, un->status));
-    opfor_rpc_pack_cstr(pk, "state");
-    opfor_rpc_pack_cstr(pk, state);
-    opfor_rpc_pack_cstr(pk, "alive");
-    msgpack_pack_int(pk, a);
-    opfor_rpc_pack_cstr(pk, "wounded");
-    msgpack_pack_int(pk, w);
-    opfor_rpc_pack_cstr(pk, "strength");
-    msgpack_pack_int(pk, un->strength);
+    opfor__kv_int(pk, "index", u);
+    opfor__kv_str(pk, "name", un->name);
+    opfor__kv_str(pk, "side", g->sc->sides[un->side & 1].name);
+    opfor__kv_int(pk, "player", un->side == g->player);
+    opfor__kv_str(pk, "type", opfor_vocab_name(opfor_unit_type_names, un->type));
+    opfor__kv_str(pk, "quality", opfor_vocab_name(opfor_quality_names, un->quality));
+    opfor__kv_str(pk, "status", opfor_vocab_name(opfor_status_names, un->status));
+    opfor__kv_str(pk, "state", state);
+    opfor__kv_int(pk, "alive", a);
+    opfor__kv_int(pk, "wounded", w);
+    opfor__kv_int(pk, "strength", un->strength);
     opfor_rpc_pack_cstr(pk, "at");
     if (has_c)
         opfor__pack_pt(pk, c);
@@ -766,57 +723,38 @@ void opfor__game_pack_state(const opfor__game_t *g, msgpack_packer *pk) {
     if (t->pending == OPFOR__PEND_PLAYER || t->pending == OPFOR__PEND_ENEMY)
         nready = ready_units(t, t->pending == OPFOR__PEND_PLAYER ? g->player : g->enemy, list);
     msgpack_pack_map(pk, 22);
-    opfor_rpc_pack_cstr(pk, "game");
-    opfor_rpc_pack_cstr(pk, g->row.id);
-    opfor_rpc_pack_cstr(pk, "ruleset");
-    opfor_rpc_pack_cstr(pk, g->row.ruleset);
-    opfor_rpc_pack_cstr(pk, "scenario");
-    opfor_rpc_pack_cstr(pk, g->row.scenario_name);
-    opfor_rpc_pack_cstr(pk, "title");
-    opfor_rpc_pack_cstr(pk, g->sc->name);
-    opfor_rpc_pack_cstr(pk, "mode");
-    opfor_rpc_pack_cstr(pk, g->row.mode);
-    opfor_rpc_pack_cstr(pk, "seed");
-    msgpack_pack_uint64(pk, g->row.seed);
-    opfor_rpc_pack_cstr(pk, "difficulty");
-    opfor_rpc_pack_cstr(pk, g->row.difficulty);
-    opfor_rpc_pack_cstr(pk, "status");
-    opfor_rpc_pack_cstr(pk, opfor__game_status_name(t->status));
-    opfor_rpc_pack_cstr(pk, "result");
-    opfor_rpc_pack_cstr(pk, opfor__game_result_name(t->result));
-    opfor_rpc_pack_cstr(pk, "turn");
-    msgpack_pack_int(pk, t->ps.turn);
-    opfor_rpc_pack_cstr(pk, "turn_limit");
-    msgpack_pack_int(pk, g->mode == OPFOR_MODE_PATROL ? g->cfg->turn_limit : g->sc->turn_limit);
-    opfor_rpc_pack_cstr(pk, "presses");
-    msgpack_pack_int(pk, t->presses);
-    opfor_rpc_pack_cstr(pk, "pending");
-    opfor_rpc_pack_cstr(pk, opfor__game_pending_name(t->pending));
+    opfor__kv_str(pk, "game", g->row.id);
+    opfor__kv_str(pk, "ruleset", g->row.ruleset);
+    opfor__kv_str(pk, "scenario", g->row.scenario_name);
+    opfor__kv_str(pk, "title", g->sc->name);
+    opfor__kv_str(pk, "mode", g->row.mode);
+    opfor__kv_u64(pk, "seed", g->row.seed);
+    opfor__kv_str(pk, "difficulty", g->row.difficulty);
+    opfor__kv_str(pk, "status", opfor__game_status_name(t->status));
+    opfor__kv_str(pk, "result", opfor__game_result_name(t->result));
+    opfor__kv_int(pk, "turn", t->ps.turn);
+    opfor__kv_int(pk, "turn_limit",
+                  g->mode == OPFOR_MODE_PATROL ? g->cfg->turn_limit : g->sc->turn_limit);
+    opfor__kv_int(pk, "presses", t->presses);
+    opfor__kv_str(pk, "pending", opfor__game_pending_name(t->pending));
     opfor_rpc_pack_cstr(pk, "ready");
     msgpack_pack_array(pk, (size_t)nready);
     for (int i = 0; i < nready; i++)
         opfor_rpc_pack_cstr(pk, t->units[list[i]].name);
-    opfor_rpc_pack_cstr(pk, "log_seq");
-    msgpack_pack_uint64(pk, t->log_seq);
-    opfor_rpc_pack_cstr(pk, "event_seq");
-    msgpack_pack_uint64(pk, t->ev_seq);
-    opfor_rpc_pack_cstr(pk, "hash");
-    opfor_rpc_pack_cstr(pk, hash);
+    opfor__kv_u64(pk, "log_seq", t->log_seq);
+    opfor__kv_u64(pk, "event_seq", t->ev_seq);
+    opfor__kv_str(pk, "hash", hash);
     opfor_rpc_pack_cstr(pk, "sides");
     msgpack_pack_array(pk, 2);
     for (int s = 0; s < 2; s++) {
         msgpack_pack_map(pk, 2);
-        opfor_rpc_pack_cstr(pk, "name");
-        opfor_rpc_pack_cstr(pk, g->sc->sides[s].name);
-        opfor_rpc_pack_cstr(pk, "player");
-        msgpack_pack_int(pk, s == g->player);
+        opfor__kv_str(pk, "name", g->sc->sides[s].name);
+        opfor__kv_int(pk, "player", s == g->player);
     }
     opfor_rpc_pack_cstr(pk, "table");
     msgpack_pack_map(pk, 2);
-    opfor_rpc_pack_cstr(pk, "width");
-    msgpack_pack_double(pk, (double)g->cfg->table.width);
-    opfor_rpc_pack_cstr(pk, "depth");
-    msgpack_pack_double(pk, (double)g->cfg->table.depth);
+    opfor__kv_double(pk, "width", (double)g->cfg->table.width);
+    opfor__kv_double(pk, "depth", (double)g->cfg->table.depth);
     opfor_rpc_pack_cstr(pk, "units");
     msgpack_pack_array(pk, (size_t)t->nunits);
     for (int u = 0; u < t->nunits; u++)

@@ -22,6 +22,7 @@
 #include "opfor/rpc.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/calc.h"
+#include "pack_int.h"
 
 #define AI_POOL_BYTES ((size_t)16 << 20) /* search memory of one order */
 
@@ -424,20 +425,13 @@ void opfor__order_pack(const opfor__game_t *g, const opfor__table_t *t, const op
                        msgpack_packer *pk) {
     const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
     msgpack_pack_map(pk, 17);
-    opfor_rpc_pack_cstr(pk, "game");
-    opfor_rpc_pack_cstr(pk, g->row.id);
-    opfor_rpc_pack_cstr(pk, "order_id");
-    msgpack_pack_uint64(pk, o->log_seq);
-    opfor_rpc_pack_cstr(pk, "turn");
-    msgpack_pack_int(pk, o->turn);
-    opfor_rpc_pack_cstr(pk, "side");
-    opfor_rpc_pack_cstr(pk, g->sc->sides[g->enemy].name);
-    opfor_rpc_pack_cstr(pk, "unit");
-    opfor_rpc_pack_cstr(pk, unit);
-    opfor_rpc_pack_cstr(pk, "action");
-    opfor_rpc_pack_cstr(pk, opfor_vk_kind_name(o->action.kind));
-    opfor_rpc_pack_cstr(pk, "sentence");
-    opfor_rpc_pack_cstr(pk, o->sentence);
+    opfor__kv_str(pk, "game", g->row.id);
+    opfor__kv_u64(pk, "order_id", o->log_seq);
+    opfor__kv_int(pk, "turn", o->turn);
+    opfor__kv_str(pk, "side", g->sc->sides[g->enemy].name);
+    opfor__kv_str(pk, "unit", unit);
+    opfor__kv_str(pk, "action", opfor_vk_kind_name(o->action.kind));
+    opfor__kv_str(pk, "sentence", o->sentence);
     opfor_rpc_pack_cstr(pk, "destination");
     if (o->has_dest)
         opfor__pack_pt(pk, o->action.dest);
@@ -452,38 +446,26 @@ void opfor__order_pack(const opfor__game_t *g, const opfor__table_t *t, const op
     msgpack_pack_array(pk, (size_t)o->nneeds);
     for (int i = 0; i < o->nneeds; i++) {
         msgpack_pack_map(pk, 4);
-        opfor_rpc_pack_cstr(pk, "name");
-        opfor_rpc_pack_cstr(pk, o->needs[i].name);
-        opfor_rpc_pack_cstr(pk, "label");
-        opfor_rpc_pack_cstr(pk, o->needs[i].label);
-        opfor_rpc_pack_cstr(pk, "dice");
-        opfor_rpc_pack_cstr(pk, o->needs[i].dice);
-        opfor_rpc_pack_cstr(pk, "need");
-        opfor_rpc_pack_cstr(pk, o->needs[i].need);
+        opfor__kv_str(pk, "name", o->needs[i].name);
+        opfor__kv_str(pk, "label", o->needs[i].label);
+        opfor__kv_str(pk, "dice", o->needs[i].dice);
+        opfor__kv_str(pk, "need", o->needs[i].need);
     }
-    opfor_rpc_pack_cstr(pk, "reason");
-    opfor_rpc_pack_cstr(pk, o->reason);
+    opfor__kv_str(pk, "reason", o->reason);
     opfor_rpc_pack_cstr(pk, "runner_up");
     if (o->has_runner) {
         int ru = o->runner.unit;
         msgpack_pack_map(pk, 3);
-        opfor_rpc_pack_cstr(pk, "sentence");
-        opfor_rpc_pack_cstr(pk, o->runner_sentence);
-        opfor_rpc_pack_cstr(pk, "action");
-        opfor_rpc_pack_cstr(pk, opfor_vk_kind_name(o->runner.kind));
-        opfor_rpc_pack_cstr(pk, "unit");
-        opfor_rpc_pack_cstr(pk, ru < t->nunits ? t->units[ru].name : "");
+        opfor__kv_str(pk, "sentence", o->runner_sentence);
+        opfor__kv_str(pk, "action", opfor_vk_kind_name(o->runner.kind));
+        opfor__kv_str(pk, "unit", ru < t->nunits ? t->units[ru].name : "");
     } else {
         msgpack_pack_nil(pk);
     }
-    opfor_rpc_pack_cstr(pk, "level");
-    opfor_rpc_pack_cstr(pk, o->level);
-    opfor_rpc_pack_cstr(pk, "engine");
-    opfor_rpc_pack_cstr(pk, o->engine);
-    opfor_rpc_pack_cstr(pk, "command");
-    opfor_rpc_pack_cstr(pk, o->command_text);
-    opfor_rpc_pack_cstr(pk, "resolved");
-    msgpack_pack_int(pk, o->resolved);
+    opfor__kv_str(pk, "level", o->level);
+    opfor__kv_str(pk, "engine", o->engine);
+    opfor__kv_str(pk, "command", o->command_text);
+    opfor__kv_int(pk, "resolved", o->resolved);
     opfor_rpc_pack_cstr(pk, "raw");
     msgpack_pack_map(pk, 6);
     opfor_rpc_pack_cstr(pk, "select");
@@ -495,12 +477,9 @@ void opfor__order_pack(const opfor__game_t *g, const opfor__table_t *t, const op
     opfor_rpc_pack_cstr(pk, "runner");
     msgpack_pack_bin(pk, sizeof o->runner);
     msgpack_pack_bin_body(pk, &o->runner, sizeof o->runner);
-    opfor_rpc_pack_cstr(pk, "decision");
-    msgpack_pack_int(pk, o->decision);
-    opfor_rpc_pack_cstr(pk, "command");
-    msgpack_pack_int(pk, o->command);
-    opfor_rpc_pack_cstr(pk, "has_runner");
-    msgpack_pack_int(pk, o->has_runner);
+    opfor__kv_int(pk, "decision", o->decision);
+    opfor__kv_int(pk, "command", o->command);
+    opfor__kv_int(pk, "has_runner", o->has_runner);
 }
 
 static int get_bin(const msgpack_object *m, const char *key, void *out, size_t size) {

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "opfor/viktoria/calc.h"
+#include "opfor/viktoria/calc_list.h"
 
 /* A string value; NULL packs as "". */
 static void pack_text(msgpack_packer *pk, const char *v) {
@@ -336,43 +337,12 @@ int opfor__method_calc(opfor_call_t *call, const msgpack_object *params) {
     return 0;
 }
 
-static const char *kind_name(opfor_viktoria_field_kind_t k) {
-    switch (k) {
-    case OPFOR_VK_FK_QUALITY:
-        return "quality";
-    case OPFOR_VK_FK_CLASS:
-        return "class";
-    case OPFOR_VK_FK_ENUM:
-        return "choice";
-    case OPFOR_VK_FK_BOOL:
-        return "flag";
-    case OPFOR_VK_FK_INT:
-        return "number";
-    case OPFOR_VK_FK_RANGE:
-        return "range";
-    case OPFOR_VK_FK_INCHES:
-        return "inches";
-    }
-    return "?";
-}
-
 /* Distinct canonical names of a table (aliases share a value and are skipped). */
 static void pack_names(msgpack_packer *pk, const opfor_name_t *names) {
-    size_t n = 0;
-    for (const opfor_name_t *p = names; p->name; p++) {
-        int seen = 0;
-        for (const opfor_name_t *q = names; q != p; q++)
-            seen |= q->value == p->value;
-        n += !seen;
-    }
-    msgpack_pack_array(pk, n);
-    for (const opfor_name_t *p = names; p->name; p++) {
-        int seen = 0;
-        for (const opfor_name_t *q = names; q != p; q++)
-            seen |= q->value == p->value;
-        if (!seen)
-            opfor_rpc_pack_cstr(pk, p->name);
-    }
+    msgpack_pack_array(pk, opfor_viktoria_name_count(names));
+    for (const opfor_name_t *p = opfor_viktoria_name_next(names, names); p;
+         p = opfor_viktoria_name_next(names, p + 1))
+        opfor_rpc_pack_cstr(pk, p->name);
 }
 
 int opfor__method_calc_list(opfor_call_t *call, const msgpack_object *params) {
@@ -407,20 +377,12 @@ int opfor__method_calc_list(opfor_call_t *call, const msgpack_object *params) {
         for (int i = 0; i < a->nfields; i++) {
             const opfor_viktoria_action_field_t *af = &a->fields[i];
             const opfor_viktoria_field_t *fd = opfor_viktoria_field_get(af->id);
-            const opfor_name_t *names = NULL;
-            if (af->kind == OPFOR_VK_FK_QUALITY)
-                names = opfor_quality_names;
-            else if (af->kind == OPFOR_VK_FK_CLASS || af->kind == OPFOR_VK_FK_ENUM)
-                names = fd->values;
-            else if (af->kind == OPFOR_VK_FK_RANGE)
-                names = opfor_viktoria_bracket_names;
-            else if (af->kind == OPFOR_VK_FK_BOOL)
-                names = NULL;
+            const opfor_name_t *names = opfor_viktoria_field_names(af);
             int is_int = af->kind == OPFOR_VK_FK_INT;
             msgpack_pack_map(pk, 5 + (names != NULL) + 2 * is_int);
             kv_str(pk, "name", fd->name);
             kv_str(pk, "label", fd->label);
-            kv_str(pk, "kind", kind_name(af->kind));
+            kv_str(pk, "kind", opfor_viktoria_kind_name(af->kind));
             kv_str(pk, "allowed", opfor_viktoria_field_allowed(m, id, af->id, buf, sizeof buf));
             kv_str(pk, "default", opfor_viktoria_req_value(&req, af->id, buf, sizeof buf));
             if (names) {

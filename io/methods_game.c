@@ -24,6 +24,7 @@
 #include "opfor/scores.h"
 #include "opfor/store.h"
 #include "opfor/workers.h"
+#include "pack_int.h"
 #include "server_int.h"
 
 struct opfor__games {
@@ -397,20 +398,13 @@ static void answer_ack(opfor_call_t *call, const opfor__game_t *g, const opfor__
                        int with_order) {
     msgpack_packer *pk = opfor_call_result_begin(call);
     msgpack_pack_map(pk, 9 + (with_order ? 1 : 0));
-    opfor_rpc_pack_cstr(pk, "game");
-    opfor_rpc_pack_cstr(pk, g->row.id);
-    opfor_rpc_pack_cstr(pk, "log_seq");
-    msgpack_pack_uint64(pk, g->t.log_seq);
-    opfor_rpc_pack_cstr(pk, "event_seq");
-    msgpack_pack_uint64(pk, g->t.ev_seq);
-    opfor_rpc_pack_cstr(pk, "turn");
-    msgpack_pack_int(pk, g->t.ps.turn);
-    opfor_rpc_pack_cstr(pk, "pending");
-    opfor_rpc_pack_cstr(pk, opfor__game_pending_name(g->t.pending));
-    opfor_rpc_pack_cstr(pk, "status");
-    opfor_rpc_pack_cstr(pk, opfor__game_status_name(g->t.status));
-    opfor_rpc_pack_cstr(pk, "result");
-    opfor_rpc_pack_cstr(pk, opfor__game_result_name(g->t.result));
+    opfor__kv_str(pk, "game", g->row.id);
+    opfor__kv_u64(pk, "log_seq", g->t.log_seq);
+    opfor__kv_u64(pk, "event_seq", g->t.ev_seq);
+    opfor__kv_int(pk, "turn", g->t.ps.turn);
+    opfor__kv_str(pk, "pending", opfor__game_pending_name(g->t.pending));
+    opfor__kv_str(pk, "status", opfor__game_status_name(g->t.status));
+    opfor__kv_str(pk, "result", opfor__game_result_name(g->t.result));
     opfor_rpc_pack_cstr(pk, "score");
     opfor__game_pack_score(g, &g->t, pk);
     if (with_order) {
@@ -557,26 +551,16 @@ int opfor__method_game_list(opfor_call_t *call, const msgpack_object *params) {
     for (size_t i = 0; i < l.n; i++) {
         const opfor_store_game_t *r = &l.rows[i];
         msgpack_pack_map(pk, 10);
-        opfor_rpc_pack_cstr(pk, "game");
-        opfor_rpc_pack_cstr(pk, r->id);
-        opfor_rpc_pack_cstr(pk, "ruleset");
-        opfor_rpc_pack_cstr(pk, r->ruleset);
-        opfor_rpc_pack_cstr(pk, "scenario");
-        opfor_rpc_pack_cstr(pk, r->scenario_name);
-        opfor_rpc_pack_cstr(pk, "mode");
-        opfor_rpc_pack_cstr(pk, r->mode);
-        opfor_rpc_pack_cstr(pk, "seed");
-        msgpack_pack_uint64(pk, r->seed);
-        opfor_rpc_pack_cstr(pk, "difficulty");
-        opfor_rpc_pack_cstr(pk, r->difficulty);
-        opfor_rpc_pack_cstr(pk, "status");
-        opfor_rpc_pack_cstr(pk, r->status);
-        opfor_rpc_pack_cstr(pk, "created");
-        msgpack_pack_int64(pk, r->created);
-        opfor_rpc_pack_cstr(pk, "updated");
-        msgpack_pack_int64(pk, r->updated);
-        opfor_rpc_pack_cstr(pk, "log_seq");
-        msgpack_pack_uint64(pk, r->last_seq);
+        opfor__kv_str(pk, "game", r->id);
+        opfor__kv_str(pk, "ruleset", r->ruleset);
+        opfor__kv_str(pk, "scenario", r->scenario_name);
+        opfor__kv_str(pk, "mode", r->mode);
+        opfor__kv_u64(pk, "seed", r->seed);
+        opfor__kv_str(pk, "difficulty", r->difficulty);
+        opfor__kv_str(pk, "status", r->status);
+        opfor__kv_i64(pk, "created", r->created);
+        opfor__kv_i64(pk, "updated", r->updated);
+        opfor__kv_u64(pk, "log_seq", r->last_seq);
     }
     opfor_call_result_end(call);
     free(l.rows);
@@ -859,13 +843,14 @@ int opfor__method_ai_orders(opfor_call_t *call, const msgpack_object *params) {
     if (g->t.pending != OPFOR__PEND_ENEMY) {
         if (answer_existing(call, g, 0))
             return 0; /* the order of this activation, again */
-        opfor_call_error(call, OPFOR_RPC_E_ILLEGAL,
-                         "no unit of the %s holds the initiative (%s): press the initiative "
-                         "button first",
+        /* what to do instead: the game is over, a player unit must be reported first, or
+           nobody holds the initiative yet */
+        opfor_call_error(call, OPFOR_RPC_E_ILLEGAL, "no unit of the %s holds the initiative (%s)",
                          g->sc->sides[g->enemy].name,
-                         g->t.status != OPFOR__GS_ACTIVE      ? "the game is over"
-                         : g->t.pending == OPFOR__PEND_PLAYER ? "the players hold it"
-                                                              : "nobody holds it");
+                         g->t.status != OPFOR__GS_ACTIVE ? "the game is over"
+                         : g->t.pending == OPFOR__PEND_PLAYER
+                             ? "the players hold it: report which of their units acted first"
+                             : "nobody holds it: press the initiative button first");
         return 0;
     }
     plan_job_t *pj = malloc(sizeof *pj);
@@ -931,14 +916,10 @@ int opfor__method_subscribe(opfor_call_t *call, const msgpack_object *params) {
     }
     msgpack_packer *pk = opfor_call_result_begin(call);
     msgpack_pack_map(pk, 5);
-    opfor_rpc_pack_cstr(pk, "game");
-    opfor_rpc_pack_cstr(pk, g->row.id);
-    opfor_rpc_pack_cstr(pk, "subscribed");
-    msgpack_pack_true(pk);
-    opfor_rpc_pack_cstr(pk, "seq");
-    msgpack_pack_uint64(pk, g->t.ev_seq);
-    opfor_rpc_pack_cstr(pk, "missed");
-    msgpack_pack_int(pk, missed);
+    opfor__kv_str(pk, "game", g->row.id);
+    opfor__kv_bool(pk, "subscribed", 1);
+    opfor__kv_u64(pk, "seq", g->t.ev_seq);
+    opfor__kv_int(pk, "missed", missed);
     opfor_rpc_pack_cstr(pk, "events");
     msgpack_pack_array(pk, n);
     for (unsigned i = first; i < g->ev_count && n; i++) {
@@ -971,12 +952,9 @@ int opfor__method_unsubscribe(opfor_call_t *call, const msgpack_object *params) 
     }
     msgpack_packer *pk = opfor_call_result_begin(call);
     msgpack_pack_map(pk, 3);
-    opfor_rpc_pack_cstr(pk, "game");
-    opfor_rpc_pack_cstr(pk, id);
-    opfor_rpc_pack_cstr(pk, "subscribed");
-    msgpack_pack_false(pk);
-    opfor_rpc_pack_cstr(pk, "was_subscribed");
-    msgpack_pack_int(pk, was);
+    opfor__kv_str(pk, "game", id);
+    opfor__kv_bool(pk, "subscribed", 0);
+    opfor__kv_int(pk, "was_subscribed", was);
     opfor_call_result_end(call);
     return 0;
 }

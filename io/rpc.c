@@ -13,28 +13,34 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *opfor_rpc_err_name(int code) {
-    switch (code) {
-#define OPFOR__XX(name, num, msg)                                                                  \
-    case num:                                                                                      \
-        return #name;
-        OPFOR_RPC_ERRORS(OPFOR__XX)
+/* The error table as data: one lookup serves both the name and the message. */
+typedef struct rpc_err {
+    int code;
+    const char *name, *msg;
+} rpc_err_t;
+
+static const rpc_err_t rpc_errs[] = {
+#define OPFOR__XX(name, num, msg) {num, #name, msg},
+    OPFOR_RPC_ERRORS(OPFOR__XX)
 #undef OPFOR__XX
-    default:
-        return "UNKNOWN";
-    }
+};
+
+/* The table's row for code, or NULL. */
+static const rpc_err_t *err_find(int code) {
+    for (size_t i = 0; i < sizeof rpc_errs / sizeof rpc_errs[0]; i++)
+        if (rpc_errs[i].code == code)
+            return &rpc_errs[i];
+    return NULL;
+}
+
+const char *opfor_rpc_err_name(int code) {
+    const rpc_err_t *e = err_find(code);
+    return e ? e->name : "UNKNOWN";
 }
 
 const char *opfor_rpc_err_message(int code) {
-    switch (code) {
-#define OPFOR__XX(name, num, msg)                                                                  \
-    case num:                                                                                      \
-        return msg;
-        OPFOR_RPC_ERRORS(OPFOR__XX)
-#undef OPFOR__XX
-    default:
-        return "unknown error";
-    }
+    const rpc_err_t *e = err_find(code);
+    return e ? e->msg : "unknown error";
 }
 
 int opfor_rpc_err_from_opfor(int opfor_err) {

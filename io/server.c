@@ -9,6 +9,7 @@
  */
 #include "server_int.h"
 
+#include "diag_int.h"
 #include "games_int.h"
 #include "methods_int.h"
 #include "opfor/notify.h"
@@ -185,19 +186,6 @@ int opfor__server_token_ok(const opfor_server_t *s, const char *token) {
         diff |=
             (unsigned)(unsigned char)s->token[i] ^ (unsigned)(unsigned char)(i < b ? token[i] : 0);
     return a > 0 && diff == 0;
-}
-
-static int dmsg(opfor_diag_t *d, int err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int dmsg(opfor_diag_t *d, int err, const char *fmt, ...) {
-    if (d) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(d->msg, sizeof d->msg, fmt, ap);
-        va_end(ap);
-    }
-    return err;
 }
 
 /* ------------------------------------------------------------------ writing */
@@ -795,17 +783,18 @@ static int mkdir_p(const char *path, mode_t mode, opfor_diag_t *d) {
     char buf[OPFOR_CONFIG_PATH_MAX];
     size_t n = strlen(path);
     if (n == 0 || n >= sizeof buf)
-        return dmsg(d, OPFOR_ERANGE, "%s: path too long", path);
+        return opfor__diag_msg(d, OPFOR_ERANGE, "%s: path too long", path);
     memcpy(buf, path, n + 1);
     for (char *p = buf + 1;; p++) {
         if (*p == '/' || *p == '\0') {
             char saved = *p;
             *p = '\0';
             if (mkdir(buf, mode) != 0 && errno != EEXIST)
-                return dmsg(d, OPFOR_EIO, "cannot create directory %s: %s", buf, strerror(errno));
+                return opfor__diag_msg(d, OPFOR_EIO, "cannot create directory %s: %s", buf,
+                                       strerror(errno));
             struct stat st;
             if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
-                return dmsg(d, OPFOR_EIO, "%s exists and is not a directory", buf);
+                return opfor__diag_msg(d, OPFOR_EIO, "%s exists and is not a directory", buf);
             *p = saved;
             if (!saved)
                 break;
@@ -829,15 +818,16 @@ static int prepare_socket_dir(const char *sock, opfor_diag_t *d) {
         return rc;
     struct stat st;
     if (lstat(dir, &st) != 0)
-        return dmsg(d, OPFOR_EIO, "cannot inspect %s: %s", dir, strerror(errno));
+        return opfor__diag_msg(d, OPFOR_EIO, "cannot inspect %s: %s", dir, strerror(errno));
     if (st.st_uid != geteuid() && st.st_uid != 0)
-        return dmsg(d, OPFOR_EAUTH,
-                    "socket directory %s belongs to uid %u, not to us (uid %u); refusing to use "
-                    "it",
-                    dir, (unsigned)st.st_uid, (unsigned)geteuid());
+        return opfor__diag_msg(
+            d, OPFOR_EAUTH,
+            "socket directory %s belongs to uid %u, not to us (uid %u); refusing to use "
+            "it",
+            dir, (unsigned)st.st_uid, (unsigned)geteuid());
     if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
-        return dmsg(d, OPFOR_EAUTH, "socket directory %s is writable by anyone; refusing to use it",
-                    dir);
+        return opfor__diag_msg(
+            d, OPFOR_EAUTH, "socket directory %s is writable by anyone; refusing to use it", dir);
     return 0;
 }
 
@@ -845,15 +835,15 @@ static int prepare_socket_dir(const char *sock, opfor_diag_t *d) {
 static int clear_stale_socket(opfor_server_t *s, const char *path, opfor_diag_t *d) {
     struct stat st;
     if (lstat(path, &st) != 0)
-        return errno == ENOENT ? 0 : dmsg(d, OPFOR_EIO, "%s: %s", path, strerror(errno));
+        return errno == ENOENT ? 0 : opfor__diag_msg(d, OPFOR_EIO, "%s: %s", path, strerror(errno));
     if (!S_ISSOCK(st.st_mode))
-        return dmsg(d, OPFOR_EBUSY,
-                    "%s exists and is not a socket; remove it or choose another "
-                    "--socket",
-                    path);
+        return opfor__diag_msg(d, OPFOR_EBUSY,
+                               "%s exists and is not a socket; remove it or choose another "
+                               "--socket",
+                               path);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
-        return dmsg(d, OPFOR_EIO, "socket(): %s", strerror(errno));
+        return opfor__diag_msg(d, OPFOR_EIO, "socket(): %s", strerror(errno));
     struct sockaddr_un sa;
     memset(&sa, 0, sizeof sa);
     sa.sun_family = AF_UNIX;
@@ -862,14 +852,17 @@ static int clear_stale_socket(opfor_server_t *s, const char *path, opfor_diag_t 
     int e = errno;
     close(fd);
     if (rc == 0)
-        return dmsg(d, OPFOR_EBUSY,
-                    "another opford is already listening on %s; stop it first or choose another "
-                    "--socket",
-                    path);
+        return opfor__diag_msg(
+            d, OPFOR_EBUSY,
+            "another opford is already listening on %s; stop it first or choose another "
+            "--socket",
+            path);
     if (e != ECONNREFUSED)
-        return dmsg(d, OPFOR_EIO, "cannot check the existing socket %s: %s", path, strerror(e));
+        return opfor__diag_msg(d, OPFOR_EIO, "cannot check the existing socket %s: %s", path,
+                               strerror(e));
     if (unlink(path) != 0 && errno != ENOENT)
-        return dmsg(d, OPFOR_EIO, "cannot remove the stale socket %s: %s", path, strerror(errno));
+        return opfor__diag_msg(d, OPFOR_EIO, "cannot remove the stale socket %s: %s", path,
+                               strerror(errno));
     LOG(s, INFO, "removed a stale socket file %s (left by a crash?)", path);
     return 0;
 }
@@ -909,23 +902,24 @@ static int listen_unix(opfor_server_t *s, opfor_diag_t *d) {
         return rc;
     opfor_listener_t *L = new_listener(s, 0);
     if (!L)
-        return dmsg(d, OPFOR_EFULL, "too many listeners");
+        return opfor__diag_msg(d, OPFOR_EFULL, "too many listeners");
     snprintf(L->name, sizeof L->name, "unix:%s", path);
     mode_t old = umask(0177); /* the socket is born 0600 */
     rc = uv_pipe_bind(&L->h.pipe, path);
     umask(old);
     if (rc < 0)
-        return dmsg(d, OPFOR_EIO, "cannot bind %s: %s", path, uv_strerror(rc));
+        return opfor__diag_msg(d, OPFOR_EIO, "cannot bind %s: %s", path, uv_strerror(rc));
     struct stat st;
     if (chmod(path, 0600) != 0 || lstat(path, &st) != 0)
-        return dmsg(d, OPFOR_EIO, "cannot set the mode of %s: %s", path, strerror(errno));
+        return opfor__diag_msg(d, OPFOR_EIO, "cannot set the mode of %s: %s", path,
+                               strerror(errno));
     snprintf(s->sock_path, sizeof s->sock_path, "%s", path);
     s->sock_dev = st.st_dev;
     s->sock_ino = st.st_ino;
     s->owns_socket = 1;
     rc = uv_listen(&L->h.stream, LISTEN_BACKLOG, on_connection);
     if (rc < 0)
-        return dmsg(d, OPFOR_EIO, "cannot listen on %s: %s", path, uv_strerror(rc));
+        return opfor__diag_msg(d, OPFOR_EIO, "cannot listen on %s: %s", path, uv_strerror(rc));
     LOG(s, INFO, "listening on %s", L->name);
     return 0;
 }
@@ -952,15 +946,17 @@ static int listen_tcp(opfor_server_t *s, opfor_diag_t *d) {
     else
         rc = uv_ip4_addr(a.host, a.port, (struct sockaddr_in *)&ss);
     if (rc < 0)
-        return dmsg(d, OPFOR_EINVAL, "listen: bad address %s: %s", a.host, uv_strerror(rc));
+        return opfor__diag_msg(d, OPFOR_EINVAL, "listen: bad address %s: %s", a.host,
+                               uv_strerror(rc));
     opfor_listener_t *L = new_listener(s, 1);
     if (!L)
-        return dmsg(d, OPFOR_EFULL, "too many listeners");
+        return opfor__diag_msg(d, OPFOR_EFULL, "too many listeners");
     rc = uv_tcp_bind(&L->h.tcp, (struct sockaddr *)&ss, a.ipv6 ? UV_TCP_IPV6ONLY : 0);
     if (rc == 0)
         rc = uv_listen(&L->h.stream, LISTEN_BACKLOG, on_connection);
     if (rc < 0)
-        return dmsg(d, OPFOR_EIO, "cannot listen on %s: %s", s->cfg.listen, uv_strerror(rc));
+        return opfor__diag_msg(d, OPFOR_EIO, "cannot listen on %s: %s", s->cfg.listen,
+                               uv_strerror(rc));
     s->tcp_port = bound_port(L);
     snprintf(L->name, sizeof L->name, a.ipv6 ? "tcp://[%s]:%d" : "tcp://%s:%d", a.host,
              s->tcp_port);
@@ -985,8 +981,9 @@ static int adopt_activated(opfor_server_t *s, opfor_diag_t *d) {
     unsetenv("LISTEN_FDS");
     unsetenv("LISTEN_FDNAMES");
     if (n > MAX_LISTENERS)
-        return dmsg(d, OPFOR_EFULL, "systemd passed %ld sockets; at most %d are supported", n,
-                    MAX_LISTENERS);
+        return opfor__diag_msg(d, OPFOR_EFULL,
+                               "systemd passed %ld sockets; at most %d are supported", n,
+                               MAX_LISTENERS);
     for (int fd = 3; fd < 3 + n; fd++) {
         int type = 0;
         socklen_t tl = sizeof type;
@@ -994,28 +991,31 @@ static int adopt_activated(opfor_server_t *s, opfor_diag_t *d) {
         socklen_t sl = sizeof ss;
         if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) != 0 || type != SOCK_STREAM ||
             getsockname(fd, (struct sockaddr *)&ss, &sl) != 0)
-            return dmsg(d, OPFOR_EINVAL, "passed fd %d is not a stream socket", fd);
+            return opfor__diag_msg(d, OPFOR_EINVAL, "passed fd %d is not a stream socket", fd);
         fcntl(fd, F_SETFD, FD_CLOEXEC);
         int is_tcp = ss.ss_family == AF_INET || ss.ss_family == AF_INET6;
         if (!is_tcp && ss.ss_family != AF_UNIX)
-            return dmsg(d, OPFOR_EINVAL, "passed fd %d is neither a Unix nor a TCP socket", fd);
+            return opfor__diag_msg(d, OPFOR_EINVAL,
+                                   "passed fd %d is neither a Unix nor a TCP socket", fd);
         if (is_tcp && !s->token[0]) {
             int loop4 = ss.ss_family == AF_INET &&
                         (ntohl(((struct sockaddr_in *)&ss)->sin_addr.s_addr) >> 24) == 127;
             int loop6 = ss.ss_family == AF_INET6 &&
                         IN6_IS_ADDR_LOOPBACK(&((struct sockaddr_in6 *)&ss)->sin6_addr);
             if (!loop4 && !loop6)
-                return dmsg(d, OPFOR_EINVAL,
-                            "passed TCP socket (fd %d) is not on a loopback address; set "
-                            "token-file",
-                            fd);
+                return opfor__diag_msg(
+                    d, OPFOR_EINVAL,
+                    "passed TCP socket (fd %d) is not on a loopback address; set "
+                    "token-file",
+                    fd);
         }
         opfor_listener_t *L = new_listener(s, is_tcp);
         int rc = is_tcp ? uv_tcp_open(&L->h.tcp, fd) : uv_pipe_open(&L->h.pipe, fd);
         if (rc == 0)
             rc = uv_listen(&L->h.stream, LISTEN_BACKLOG, on_connection);
         if (rc < 0)
-            return dmsg(d, OPFOR_EIO, "cannot listen on passed fd %d: %s", fd, uv_strerror(rc));
+            return opfor__diag_msg(d, OPFOR_EIO, "cannot listen on passed fd %d: %s", fd,
+                                   uv_strerror(rc));
         if (is_tcp) {
             s->tcp_port = bound_port(L);
             snprintf(L->name, sizeof L->name, "tcp fd %d (port %d)", fd, s->tcp_port);
@@ -1176,7 +1176,7 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
         return rc;
     char dbpath[OPFOR_CONFIG_PATH_MAX + 16];
     if (opfor_store_path(dbpath, sizeof dbpath, s->cfg.state_dir) < 0)
-        return dmsg(d, OPFOR_ERANGE, "state-dir path too long");
+        return opfor__diag_msg(d, OPFOR_ERANGE, "state-dir path too long");
     rc = opfor_store_open(&s->store, dbpath, d); /* runs PRAGMA quick_check */
     if (rc < 0)
         return rc;
@@ -1184,7 +1184,7 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
         opfor_store_schema_version(s->store));
     rc = opfor__games_new(&s->games, s, dbpath);
     if (rc < 0)
-        return dmsg(d, rc, "cannot set up the games: %s", opfor_strerror(rc));
+        return opfor__diag_msg(d, rc, "cannot set up the games: %s", opfor_strerror(rc));
     if (s->cfg.model[0]) {
         rc = load_model(&s->cfg, s->model, d);
         if (rc < 0)
@@ -1218,7 +1218,7 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
     s->async_on = 1;
     rc = opfor_workers_new(&s->workers, s, s->cfg.workers);
     if (rc < 0)
-        return dmsg(d, rc, "cannot start the worker threads: %s", opfor_strerror(rc));
+        return opfor__diag_msg(d, rc, "cannot start the worker threads: %s", opfor_strerror(rc));
     LOG(s, INFO, "%u worker thread%s for searches", opfor_workers_count(s->workers),
         opfor_workers_count(s->workers) == 1 ? "" : "s");
     return 0;

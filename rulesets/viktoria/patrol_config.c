@@ -1,20 +1,18 @@
 /* rulesets/viktoria/patrol_config.c — Patrol Mode settings: defaults and the scenario's
  * `patrol:` block (Viktoria! XV; keys in docs/patrol-mode.md).
  *
- * core/scenario.c keeps the block as a libfyaml node and leaves its keys to this module.
- * The reader here is strict in the same way: an unknown key, a misspelt name, a weight
- * below zero or a bad dice expression is reported at its file:line:column with what was
- * expected. The defaults are the odds documented in docs/patrol-mode.md; a scenario
- * overrides only what it names. The collection (the game master's own miniatures) is
- * read into fixed arrays so the config needs no pointers.
+ * core/scenario.c keeps the block as a libfyaml node and leaves its keys to this module,
+ * which walks it with the same typed readers (opfor/yamlread.h): an unknown key, a misspelt
+ * name, a weight below zero or a bad dice expression is reported at its file:line:column
+ * with what was expected. The defaults are the odds documented in docs/patrol-mode.md; a
+ * scenario overrides only what it names. The collection (the game master's own miniatures)
+ * is read into fixed arrays so the config needs no pointers.
  */
 #include "opfor/viktoria/patrol.h"
+#include "opfor/yamlread.h"
 
-#include <errno.h>
 #include <libfyaml.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -139,250 +137,11 @@ void opfor_patrol_config_default(opfor_patrol_config_t *cfg, const opfor_scenari
 
 /* ---- the reader ---- */
 
+/* Patrol settings read with the lax rules of opfor/yamlread.h (rd.strict = 0). */
 typedef struct rd {
+    opfor_yaml_rd_t rd; /* errors go to rd.diag, the first is rd.err */
     opfor_patrol_config_t *cfg;
-    opfor_diag_t *diag;
-    int err; /* first error, 0 while none */
 } rd_t;
-
-typedef struct field {
-    const char *key;
-    struct fy_node *k;
-    struct fy_node *v;
-} field_t;
-
-/* 1-based line and column of a node: a scalar's token, a collection's first item. */
-static void mark_of(struct fy_node *n, int *line, int *col) {
-    *line = *col = 0;
-    for (int depth = 0; n && depth < 64; depth++) {
-        if (fy_node_is_scalar(n) || fy_node_is_alias(n)) {
-            struct fy_token *t = fy_node_get_scalar_token(n);
-            const struct fy_mark *m = t ? fy_token_start_mark(t) : NULL;
-            if (m) {
-                *line = m->line + 1;
-                *col = m->column + 1;
-            }
-            return;
-        }
-        if (fy_node_is_mapping(n)) {
-            struct fy_node_pair *p = fy_node_mapping_get_by_index(n, 0);
-            n = p ? fy_node_pair_key(p) : NULL;
-        } else if (fy_node_is_sequence(n)) {
-            n = fy_node_sequence_get_by_index(n, 0);
-        } else {
-            return;
-        }
-    }
-}
-
-__attribute__((format(printf, 5, 6))) static int fail(rd_t *r, int err, struct fy_node *n,
-                                                      struct fy_node *alt, const char *fmt, ...) {
-    if (r->err)
-        return r->err;
-    r->err = err;
-    char msg[sizeof r->diag->msg];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    int line, col;
-    mark_of(n, &line, &col);
-    if (line == 0)
-        mark_of(alt, &line, &col);
-    opfor_diag_set(r->diag, err, line, col, "%s", msg);
-    return err;
-}
-
-/* Shows a scalar (or "a list"/"a mapping") in messages. */
-static const char *shown(struct fy_node *n, char *buf, size_t size) {
-    size_t len = 0;
-    const char *s = n && fy_node_is_scalar(n) ? fy_node_get_scalar(n, &len) : NULL;
-    if (!s)
-        return n && fy_node_is_sequence(n)  ? "a list"
-               : n && fy_node_is_mapping(n) ? "a mapping"
-                                            : "nothing";
-    if (len > 40)
-        len = 40;
-    size_t k = 0;
-    buf[k++] = '\'';
-    for (size_t i = 0; i < len && k + 2 < size; i++)
-        buf[k++] = (s[i] >= 32 && s[i] < 127) ? s[i] : '?';
-    buf[k++] = '\'';
-    buf[k] = '\0';
-    return buf;
-}
-
-static int want(rd_t *r, struct fy_node *n, struct fy_node *alt, const char *what, int mapping) {
-    if (!n)
-        return fail(r, OPFOR_EPARSE, alt, NULL, "missing value for %s", what);
-    if (fy_node_is_alias(n))
-        return fail(r, OPFOR_EPARSE, n, alt, "YAML aliases are not supported (in %s)", what);
-    if (mapping && !fy_node_is_mapping(n))
-        return fail(r, OPFOR_EPARSE, n, alt, "expected a mapping (key: value) for %s", what);
-    if (!mapping && !fy_node_is_sequence(n))
-        return fail(r, OPFOR_EPARSE, n, alt, "expected a list for %s", what);
-    return 0;
-}
-
-static int get_str(rd_t *r, struct fy_node *n, struct fy_node *alt, const char *what, char *buf,
-                   size_t size) {
-    size_t len = 0;
-    const char *s =
-        n && !fy_node_is_alias(n) && fy_node_is_scalar(n) ? fy_node_get_scalar(n, &len) : NULL;
-    if (!s)
-        return fail(r, OPFOR_EPARSE, n, alt, "expected a single value for %s", what);
-    if (len >= size)
-        return fail(r, OPFOR_ERANGE, n, alt, "%s is too long: at most %zu bytes", what, size - 1);
-    if (memchr(s, '\0', len))
-        return fail(r, OPFOR_EPARSE, n, alt, "%s contains a NUL character", what);
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    return 0;
-}
-
-static int get_num(rd_t *r, struct fy_node *n, struct fy_node *alt, const char *what, double lo,
-                   double hi, double *out) {
-    char buf[64], sh[48];
-    if (!n || !fy_node_is_scalar(n) || fy_node_is_alias(n) ||
-        get_str(r, n, alt, what, buf, sizeof buf))
-        return r->err ? r->err
-                      : fail(r, OPFOR_EPARSE, n, alt, "expected a number for %s, found %s", what,
-                             shown(n, sh, sizeof sh));
-    char *end;
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (end == buf || *end || errno == ERANGE || !(v == v))
-        return fail(r, OPFOR_EPARSE, n, alt, "expected a number for %s, found %s", what,
-                    shown(n, sh, sizeof sh));
-    if (v < lo || v > hi)
-        return fail(r, OPFOR_ERANGE, n, alt, "%s must be between %g and %g, found %g", what, lo, hi,
-                    v);
-    *out = v;
-    return 0;
-}
-
-static int get_int(rd_t *r, struct fy_node *n, struct fy_node *alt, const char *what, long lo,
-                   long hi, int *out) {
-    char buf[64], sh[48];
-    if (!n || !fy_node_is_scalar(n) || fy_node_is_alias(n) ||
-        get_str(r, n, alt, what, buf, sizeof buf))
-        return r->err ? r->err
-                      : fail(r, OPFOR_EPARSE, n, alt, "expected a whole number for %s, found %s",
-                             what, shown(n, sh, sizeof sh));
-    char *end;
-    errno = 0;
-    long v = strtol(buf, &end, 10);
-    if (end == buf || *end || errno == ERANGE)
-        return fail(r, OPFOR_EPARSE, n, alt, "expected a whole number for %s, found %s", what,
-                    shown(n, sh, sizeof sh));
-    if (v < lo || v > hi)
-        return fail(r, OPFOR_ERANGE, n, alt, "%s must be between %ld and %ld, found %ld", what, lo,
-                    hi, v);
-    *out = (int)v;
-    return 0;
-}
-
-static int get_bool(rd_t *r, struct fy_node *n, struct fy_node *alt, const char *what, int *out) {
-    static const char *const yes[] = {"true", "yes", "on"}, *const no[] = {"false", "no", "off"};
-    char buf[16], sh[48];
-    if (n && fy_node_is_scalar(n) && !fy_node_is_alias(n)) {
-        size_t len = 0;
-        const char *s = fy_node_get_scalar(n, &len);
-        if (s && len < sizeof buf) {
-            memcpy(buf, s, len);
-            buf[len] = '\0';
-            for (int i = 0; i < 3; i++) {
-                if (strcasecmp(buf, yes[i]) == 0) {
-                    *out = 1;
-                    return 0;
-                }
-                if (strcasecmp(buf, no[i]) == 0) {
-                    *out = 0;
-                    return 0;
-                }
-            }
-        }
-    }
-    return fail(r, OPFOR_EPARSE, n, alt, "expected true or false for %s, found %s", what,
-                shown(n, sh, sizeof sh));
-}
-
-static int get_enum(rd_t *r, struct fy_node *n, struct fy_node *alt, const char *what,
-                    const opfor_name_t *table, int *out) {
-    char buf[64], sh[48], list[400];
-    size_t len = 0;
-    const char *s =
-        n && fy_node_is_scalar(n) && !fy_node_is_alias(n) ? fy_node_get_scalar(n, &len) : NULL;
-    if (s && len < sizeof buf) {
-        memcpy(buf, s, len);
-        buf[len] = '\0';
-        if (opfor_vocab_lookup(table, buf, out) == 0)
-            return 0;
-    }
-    return fail(r, OPFOR_EPARSE, n, alt, "unknown %s %s; expected one of: %s", what,
-                shown(n, sh, sizeof sh), opfor_vocab_list(table, list, sizeof list));
-}
-
-/* Bits from a name or a list of names. */
-static int get_bits(rd_t *r, struct fy_node *n, struct fy_node *alt, const char *what,
-                    const opfor_name_t *table, unsigned *out, int shift) {
-    unsigned bits = 0;
-    int v;
-    if (n && fy_node_is_scalar(n) && !fy_node_is_alias(n)) {
-        if (get_enum(r, n, alt, what, table, &v))
-            return r->err;
-        bits = shift ? 1u << v : (unsigned)v;
-    } else if (n && fy_node_is_sequence(n)) {
-        void *it = NULL;
-        struct fy_node *item;
-        while ((item = fy_node_sequence_iterate(n, &it)) != NULL) {
-            if (get_enum(r, item, n, what, table, &v))
-                return r->err;
-            bits |= shift ? 1u << v : (unsigned)v;
-        }
-    } else {
-        return fail(r, OPFOR_EPARSE, n, alt, "expected a name or a list of names for %s", what);
-    }
-    *out = bits;
-    return 0;
-}
-
-static int read_fields(rd_t *r, struct fy_node *n, struct fy_node *alt, const char *what,
-                       field_t *f, int nf) {
-    if (want(r, n, alt, what, 1))
-        return r->err;
-    void *it = NULL;
-    struct fy_node_pair *p;
-    while ((p = fy_node_mapping_iterate(n, &it)) != NULL) {
-        struct fy_node *k = fy_node_pair_key(p);
-        size_t len = 0;
-        const char *s =
-            k && fy_node_is_scalar(k) && !fy_node_is_alias(k) ? fy_node_get_scalar(k, &len) : NULL;
-        int found = -1;
-        for (int i = 0; s && i < nf; i++)
-            if (strlen(f[i].key) == len && memcmp(f[i].key, s, len) == 0)
-                found = i;
-        if (found < 0) {
-            char allowed[600], sh[48];
-            size_t used = 0;
-            allowed[0] = '\0';
-            for (int i = 0; i < nf; i++) {
-                int w = snprintf(allowed + used, sizeof allowed - used, "%s%s", i ? ", " : "",
-                                 f[i].key);
-                if (w < 0 || (size_t)w >= sizeof allowed - used)
-                    break;
-                used += (size_t)w;
-            }
-            return fail(r, OPFOR_EPARSE, k, n, "unknown key %s in %s; allowed keys: %s",
-                        s ? shown(k, sh, sizeof sh) : "(not a plain name)", what, allowed);
-        }
-        f[found].k = k;
-        f[found].v = fy_node_pair_value(p);
-        if (!f[found].v)
-            return fail(r, OPFOR_EPARSE, k, n, "missing value for '%s' in %s", f[found].key, what);
-    }
-    return 0;
-}
 
 /* A weight map {name: weight, ...} over table's values 0..count-1; absent names weigh 0.
  * At least one weight must be positive. */
@@ -390,23 +149,26 @@ static int get_weights(rd_t *r, struct fy_node *n, struct fy_node *alt, const ch
                        const opfor_name_t *table, int count, uint32_t *out) {
     uint32_t w[16] = {0};
     uint64_t total = 0;
-    if (want(r, n, alt, what, 1))
-        return r->err;
+    if (opfor_yaml_want_map(&r->rd, n, alt, what))
+        return r->rd.err;
     void *it = NULL;
     struct fy_node_pair *p;
     while ((p = fy_node_mapping_iterate(n, &it)) != NULL) {
         int v, x;
-        if (get_enum(r, fy_node_pair_key(p), n, what, table, &v) ||
-            get_int(r, fy_node_pair_value(p), fy_node_pair_key(p), "a weight", 0, 1000000, &x))
-            return r->err;
+        if (opfor_yaml_get_enum(&r->rd, fy_node_pair_key(p), n, what, table, &v) ||
+            opfor_yaml_get_int(&r->rd, fy_node_pair_value(p), fy_node_pair_key(p), "a weight", 0,
+                               1000000, &x))
+            return r->rd.err;
         if (v < 0 || v >= count)
-            return fail(r, OPFOR_ERANGE, fy_node_pair_key(p), n, "%s: value out of range", what);
+            return opfor_yaml_fail(&r->rd, OPFOR_ERANGE, fy_node_pair_key(p), n,
+                                   "%s: value out of range", what);
         w[v] = (uint32_t)x;
     }
     for (int i = 0; i < count; i++)
         total += w[i];
     if (total == 0)
-        return fail(r, OPFOR_ERANGE, n, alt, "%s: at least one weight must be above 0", what);
+        return opfor_yaml_fail(&r->rd, OPFOR_ERANGE, n, alt,
+                               "%s: at least one weight must be above 0", what);
     memcpy(out, w, sizeof(uint32_t) * (size_t)count);
     return 0;
 }
@@ -418,31 +180,33 @@ static int get_dist_opt(rd_t *r, struct fy_node *n, struct fy_node *alt,
     int weight = 1;
     if (n && fy_node_is_mapping(n)) {
         enum { DICE, WEIGHT, NF };
-        field_t f[NF] = {{"dice", 0, 0}, {"weight", 0, 0}};
-        if (read_fields(r, n, alt, "distance choice", f, NF))
-            return r->err;
+        opfor_yaml_field_t f[NF] = {{"dice", 0, 0}, {"weight", 0, 0}};
+        if (opfor_yaml_read_fields(&r->rd, n, alt, "distance choice", f, NF))
+            return r->rd.err;
         if (!f[DICE].v)
-            return fail(r, OPFOR_EPARSE, n, alt, "missing required key 'dice' in distance choice");
-        if (f[WEIGHT].v &&
-            get_int(r, f[WEIGHT].v, f[WEIGHT].k, "distance weight", 1, 1000000, &weight))
-            return r->err;
+            return opfor_yaml_fail(&r->rd, OPFOR_EPARSE, n, alt,
+                                   "missing required key 'dice' in distance choice");
+        if (f[WEIGHT].v && opfor_yaml_get_int(&r->rd, f[WEIGHT].v, f[WEIGHT].k, "distance weight",
+                                              1, 1000000, &weight))
+            return r->rd.err;
         dn = f[DICE].v;
     }
     char buf[128];
-    if (get_str(r, dn, n, "distance dice", buf, sizeof buf))
-        return r->err;
+    if (opfor_yaml_get_str(&r->rd, dn, n, "distance dice", buf, sizeof buf))
+        return r->rd.err;
     opfor_diag_t dd;
     opfor_dice_t d;
     opfor_diag_clear(&dd);
     if (opfor_dice_parse(buf, &d, &dd) != 0)
-        return fail(r, OPFOR_EPARSE, dn, n,
-                    "bad distance '%s' at character %d: %s; write dice plus inches, such as "
-                    "\"3 dice + 6 inches\" or 3d6+6",
-                    buf, dd.col, dd.msg);
+        return opfor_yaml_fail(
+            &r->rd, OPFOR_EPARSE, dn, n,
+            "bad distance '%s' at character %d: %s; write dice plus inches, such as "
+            "\"3 dice + 6 inches\" or 3d6+6",
+            buf, dd.col, dd.msg);
     if (opfor_dice_min(&d) < 0 || opfor_dice_max(&d) > 240)
-        return fail(r, OPFOR_ERANGE, dn, n,
-                    "distance '%s' must stay within 0..240 inches (it spans %d..%d)", buf,
-                    opfor_dice_min(&d), opfor_dice_max(&d));
+        return opfor_yaml_fail(&r->rd, OPFOR_ERANGE, dn, n,
+                               "distance '%s' must stay within 0..240 inches (it spans %d..%d)",
+                               buf, opfor_dice_min(&d), opfor_dice_max(&d));
     d.inches = 1;
     o->dice = d;
     o->weight = (uint32_t)weight;
@@ -455,20 +219,21 @@ static int get_dist_list(rd_t *r, struct fy_node *n, struct fy_node *alt, int ty
     int k = 0;
     if (n && fy_node_is_scalar(n)) {
         if (get_dist_opt(r, n, alt, &opts[0]))
-            return r->err;
+            return r->rd.err;
         k = 1;
     } else {
-        if (want(r, n, alt, "distance", 0))
-            return r->err;
+        if (opfor_yaml_want_seq(&r->rd, n, alt, "distance"))
+            return r->rd.err;
         int cnt = fy_node_sequence_item_count(n);
         if (cnt < 1 || cnt > OPFOR_PATROL_MAX_DIST)
-            return fail(r, OPFOR_ERANGE, n, alt, "distance lists 1 to %d choices, found %d",
-                        OPFOR_PATROL_MAX_DIST, cnt);
+            return opfor_yaml_fail(&r->rd, OPFOR_ERANGE, n, alt,
+                                   "distance lists 1 to %d choices, found %d",
+                                   OPFOR_PATROL_MAX_DIST, cnt);
         void *it = NULL;
         struct fy_node *item;
         while ((item = fy_node_sequence_iterate(n, &it)) != NULL)
             if (get_dist_opt(r, item, n, &opts[k++]))
-                return r->err;
+                return r->rd.err;
     }
     for (int t = 0; t < OPFOR_PT_COUNT; t++) {
         if (type >= 0 && t != type)
@@ -485,27 +250,31 @@ static int get_dist_list(rd_t *r, struct fy_node *n, struct fy_node *alt, int ty
 static int parse_group(rd_t *r, struct fy_node *n, struct fy_node *alt, opfor_patrol_template_t *t,
                        int quality) {
     enum { COUNT, QUAL, WEAP, SKILL, MOUNTED, HORSE, EQUIP, NF };
-    field_t f[NF] = {{"count", 0, 0},   {"quality", 0, 0}, {"weapons", 0, 0},  {"skills", 0, 0},
-                     {"mounted", 0, 0}, {"horse", 0, 0},   {"equipment", 0, 0}};
+    opfor_yaml_field_t f[NF] = {{"count", 0, 0},    {"quality", 0, 0}, {"weapons", 0, 0},
+                                {"skills", 0, 0},   {"mounted", 0, 0}, {"horse", 0, 0},
+                                {"equipment", 0, 0}};
     opfor_patrol_config_t *cfg = r->cfg;
     int count = 1, mounted = 0, horse = -1, equip = 0;
     unsigned weapons = 0, skills = 0;
-    if (read_fields(r, n, alt, "figure group", f, NF))
-        return r->err;
-    if ((f[COUNT].v && get_int(r, f[COUNT].v, f[COUNT].k, "count", 1, 64, &count)) ||
-        (f[QUAL].v &&
-         get_enum(r, f[QUAL].v, f[QUAL].k, "quality", opfor_quality_names, &quality)) ||
-        (f[WEAP].v &&
-         get_bits(r, f[WEAP].v, f[WEAP].k, "weapon", opfor_weapon_names, &weapons, 0)) ||
-        (f[SKILL].v &&
-         get_bits(r, f[SKILL].v, f[SKILL].k, "skill", opfor_skill_names, &skills, 0)) ||
-        (f[MOUNTED].v && get_bool(r, f[MOUNTED].v, f[MOUNTED].k, "mounted", &mounted)) ||
-        (f[HORSE].v && get_bool(r, f[HORSE].v, f[HORSE].k, "horse", &horse)) ||
-        (f[EQUIP].v && get_bool(r, f[EQUIP].v, f[EQUIP].k, "equipment", &equip)))
-        return r->err;
+    if (opfor_yaml_read_fields(&r->rd, n, alt, "figure group", f, NF))
+        return r->rd.err;
+    if ((f[COUNT].v &&
+         opfor_yaml_get_int(&r->rd, f[COUNT].v, f[COUNT].k, "count", 1, 64, &count)) ||
+        (f[QUAL].v && opfor_yaml_get_enum(&r->rd, f[QUAL].v, f[QUAL].k, "quality",
+                                          opfor_quality_names, &quality)) ||
+        (f[WEAP].v && opfor_yaml_get_bits(&r->rd, f[WEAP].v, f[WEAP].k, "weapon",
+                                          opfor_weapon_names, 0, &weapons)) ||
+        (f[SKILL].v && opfor_yaml_get_bits(&r->rd, f[SKILL].v, f[SKILL].k, "skill",
+                                           opfor_skill_names, 0, &skills)) ||
+        (f[MOUNTED].v &&
+         opfor_yaml_get_bool(&r->rd, f[MOUNTED].v, f[MOUNTED].k, "mounted", &mounted)) ||
+        (f[HORSE].v && opfor_yaml_get_bool(&r->rd, f[HORSE].v, f[HORSE].k, "horse", &horse)) ||
+        (f[EQUIP].v && opfor_yaml_get_bool(&r->rd, f[EQUIP].v, f[EQUIP].k, "equipment", &equip)))
+        return r->rd.err;
     if (cfg->nfigs + count > OPFOR_PATROL_MAX_TEMPLATE_FIGS)
-        return fail(r, OPFOR_EFULL, n, alt, "the collection holds at most %d figures in all",
-                    OPFOR_PATROL_MAX_TEMPLATE_FIGS);
+        return opfor_yaml_fail(&r->rd, OPFOR_EFULL, n, alt,
+                               "the collection holds at most %d figures in all",
+                               OPFOR_PATROL_MAX_TEMPLATE_FIGS);
     if (horse < 0)
         horse = mounted;
     uint16_t flags = OPFOR_FIG_ALIVE;
@@ -529,7 +298,7 @@ static int parse_group(rd_t *r, struct fy_node *n, struct fy_node *alt, opfor_pa
 
 static int parse_entry(rd_t *r, struct fy_node *n, struct fy_node *alt) {
     enum { NAME, TYPE, QUAL, QUALS, STANDS, COPIES, FORM, SELF, FIGS, NF };
-    field_t f[NF] = {
+    opfor_yaml_field_t f[NF] = {
         {"name", 0, 0},       {"type", 0, 0},   {"quality", 0, 0},   {"qualities", 0, 0},
         {"stands_for", 0, 0}, {"copies", 0, 0}, {"formation", 0, 0}, {"self_commanding", 0, 0},
         {"figures", 0, 0}};
@@ -537,85 +306,95 @@ static int parse_entry(rd_t *r, struct fy_node *n, struct fy_node *alt) {
     char name[64];
     int type, quality = OPFOR_Q_SOLDIER, v;
     unsigned bits;
-    if (read_fields(r, n, alt, "collection unit", f, NF))
-        return r->err;
+    if (opfor_yaml_read_fields(&r->rd, n, alt, "collection unit", f, NF))
+        return r->rd.err;
     if (cfg->ntemplates >= OPFOR_PATROL_MAX_TEMPLATES)
-        return fail(r, OPFOR_EFULL, n, alt, "the collection holds at most %d units",
-                    OPFOR_PATROL_MAX_TEMPLATES);
+        return opfor_yaml_fail(&r->rd, OPFOR_EFULL, n, alt, "the collection holds at most %d units",
+                               OPFOR_PATROL_MAX_TEMPLATES);
     if (!f[NAME].v)
-        return fail(r, OPFOR_EPARSE, n, alt, "missing required key 'name' in collection unit");
-    if (get_str(r, f[NAME].v, f[NAME].k, "unit name", name, sizeof name))
-        return r->err;
+        return opfor_yaml_fail(&r->rd, OPFOR_EPARSE, n, alt,
+                               "missing required key 'name' in collection unit");
+    if (opfor_yaml_get_str(&r->rd, f[NAME].v, f[NAME].k, "unit name", name, sizeof name))
+        return r->rd.err;
     if (!name[0] || strlen(name) >= OPFOR_UNIT_NAME_MAX)
-        return fail(r, OPFOR_ERANGE, f[NAME].v, f[NAME].k,
-                    "a collection unit's name needs 1 to %d bytes", OPFOR_UNIT_NAME_MAX - 1);
+        return opfor_yaml_fail(&r->rd, OPFOR_ERANGE, f[NAME].v, f[NAME].k,
+                               "a collection unit's name needs 1 to %d bytes",
+                               OPFOR_UNIT_NAME_MAX - 1);
     for (int i = 0; i < cfg->ntemplates; i++)
         if (strcasecmp(cfg->templates[i].unit.name, name) == 0)
-            return fail(r, OPFOR_EPARSE, f[NAME].v, f[NAME].k,
-                        "the collection already has a unit named '%s'", name);
+            return opfor_yaml_fail(&r->rd, OPFOR_EPARSE, f[NAME].v, f[NAME].k,
+                                   "the collection already has a unit named '%s'", name);
     if (!f[TYPE].v)
-        return fail(r, OPFOR_EPARSE, n, alt, "missing required key 'type' in collection unit");
-    if (get_enum(r, f[TYPE].v, f[TYPE].k, "unit type", opfor_unit_type_names, &type))
-        return r->err;
+        return opfor_yaml_fail(&r->rd, OPFOR_EPARSE, n, alt,
+                               "missing required key 'type' in collection unit");
+    if (opfor_yaml_get_enum(&r->rd, f[TYPE].v, f[TYPE].k, "unit type", opfor_unit_type_names,
+                            &type))
+        return r->rd.err;
     opfor_patrol_template_t *t = &cfg->templates[cfg->ntemplates];
     memset(t, 0, sizeof *t);
     memcpy(t->unit.name, name, strlen(name) + 1);
     t->unit.type = (uint8_t)type;
     t->unit.first = (uint16_t)cfg->nfigs;
     t->copies = 1;
-    if (f[QUAL].v && get_enum(r, f[QUAL].v, f[QUAL].k, "quality", opfor_quality_names, &quality))
-        return r->err;
+    if (f[QUAL].v &&
+        opfor_yaml_get_enum(&r->rd, f[QUAL].v, f[QUAL].k, "quality", opfor_quality_names, &quality))
+        return r->rd.err;
     t->unit.quality = (uint8_t)quality;
     if (f[QUALS].v) {
-        if (get_bits(r, f[QUALS].v, f[QUALS].k, "quality", opfor_quality_names, &bits, 1))
-            return r->err;
+        if (opfor_yaml_get_bits(&r->rd, f[QUALS].v, f[QUALS].k, "quality", opfor_quality_names,
+                                OPFOR_YAML_BITS_SHIFT, &bits))
+            return r->rd.err;
         t->qualities = (uint8_t)bits;
     }
     int pt = opfor_patrol_type_of_unit(type);
     if (f[STANDS].v) {
-        if (get_bits(r, f[STANDS].v, f[STANDS].k, "spotted type", opfor_patrol_type_names, &bits,
-                     1))
-            return r->err;
+        if (opfor_yaml_get_bits(&r->rd, f[STANDS].v, f[STANDS].k, "spotted type",
+                                opfor_patrol_type_names, OPFOR_YAML_BITS_SHIFT, &bits))
+            return r->rd.err;
         t->stands_for = (uint8_t)bits;
     } else if (pt >= 0) {
         t->stands_for = (uint8_t)(1u << pt);
     } else {
-        return fail(r, OPFOR_EPARSE, f[TYPE].v, f[TYPE].k,
-                    "a %s stands for no spotted type by itself: add stands_for: [infantry, "
-                    "cavalry, artillery, headquarters or supply] (Viktoria! XV.B substitution)",
-                    opfor_vocab_name(opfor_unit_type_names, type));
+        return opfor_yaml_fail(
+            &r->rd, OPFOR_EPARSE, f[TYPE].v, f[TYPE].k,
+            "a %s stands for no spotted type by itself: add stands_for: [infantry, "
+            "cavalry, artillery, headquarters or supply] (Viktoria! XV.B substitution)",
+            opfor_vocab_name(opfor_unit_type_names, type));
     }
     if (f[COPIES].v) {
-        if (get_int(r, f[COPIES].v, f[COPIES].k, "copies", 1, 8, &v))
-            return r->err;
+        if (opfor_yaml_get_int(&r->rd, f[COPIES].v, f[COPIES].k, "copies", 1, 8, &v))
+            return r->rd.err;
         t->copies = (uint8_t)v;
     }
     if (f[FORM].v) {
-        if (get_enum(r, f[FORM].v, f[FORM].k, "formation", opfor_formation_names, &v))
-            return r->err;
+        if (opfor_yaml_get_enum(&r->rd, f[FORM].v, f[FORM].k, "formation", opfor_formation_names,
+                                &v))
+            return r->rd.err;
         t->unit.formation = (uint8_t)v;
     }
     if (f[SELF].v) {
-        if (get_bool(r, f[SELF].v, f[SELF].k, "self_commanding", &v))
-            return r->err;
+        if (opfor_yaml_get_bool(&r->rd, f[SELF].v, f[SELF].k, "self_commanding", &v))
+            return r->rd.err;
         if (v)
             t->unit.flags |= OPFOR_UNIT_SELF_COMMANDING;
     }
     if (!f[FIGS].v)
-        return fail(r, OPFOR_EPARSE, n, alt, "missing required key 'figures' in collection unit");
-    if (want(r, f[FIGS].v, f[FIGS].k, "figures", 0))
-        return r->err;
+        return opfor_yaml_fail(&r->rd, OPFOR_EPARSE, n, alt,
+                               "missing required key 'figures' in collection unit");
+    if (opfor_yaml_want_seq(&r->rd, f[FIGS].v, f[FIGS].k, "figures"))
+        return r->rd.err;
     if (fy_node_sequence_item_count(f[FIGS].v) == 0)
-        return fail(r, OPFOR_EPARSE, f[FIGS].v, f[FIGS].k, "a unit needs at least one figure");
+        return opfor_yaml_fail(&r->rd, OPFOR_EPARSE, f[FIGS].v, f[FIGS].k,
+                               "a unit needs at least one figure");
     void *it = NULL;
     struct fy_node *g;
     while ((g = fy_node_sequence_iterate(f[FIGS].v, &it)) != NULL)
         if (parse_group(r, g, f[FIGS].v, t, quality))
-            return r->err;
+            return r->rd.err;
     t->unit.strength = t->unit.count;
     if (t->unit.count > 64)
-        return fail(r, OPFOR_ERANGE, f[FIGS].v, f[FIGS].k, "unit '%s' has %d figures: at most 64",
-                    name, t->unit.count);
+        return opfor_yaml_fail(&r->rd, OPFOR_ERANGE, f[FIGS].v, f[FIGS].k,
+                               "unit '%s' has %d figures: at most 64", name, t->unit.count);
     /* Every unit is led (Viktoria! VII): the best figure on foot leads when none is named. */
     int best = -1;
     for (int i = t->unit.first; i < t->unit.first + t->unit.count; i++) {
@@ -628,11 +407,29 @@ static int parse_entry(rd_t *r, struct fy_node *n, struct fy_node *alt) {
             best = i;
     }
     if (best == -1)
-        return fail(r, OPFOR_EPARSE, f[FIGS].v, f[FIGS].k,
-                    "unit '%s' has no figure able to lead it (Viktoria! VII)", name);
+        return opfor_yaml_fail(&r->rd, OPFOR_EPARSE, f[FIGS].v, f[FIGS].k,
+                               "unit '%s' has no figure able to lead it (Viktoria! VII)", name);
     if (best >= 0)
         cfg->figs[best].skills |= OPFOR_S_LEADER;
     cfg->ntemplates++;
+    return 0;
+}
+
+/* quality_by_type (dist = 0) or distance_by_type (1): {spotted type: weights or distances}. */
+static int parse_by_type(rd_t *r, const opfor_yaml_field_t *f, int dist) {
+    if (opfor_yaml_want_map(&r->rd, f->v, f->k, f->key))
+        return r->rd.err;
+    void *it = NULL;
+    struct fy_node_pair *p;
+    int v;
+    while ((p = fy_node_mapping_iterate(f->v, &it)) != NULL) {
+        struct fy_node *k = fy_node_pair_key(p), *val = fy_node_pair_value(p);
+        if (opfor_yaml_get_enum(&r->rd, k, f->v, "spotted type", opfor_patrol_type_names, &v) ||
+            (dist ? get_dist_list(r, val, k, v)
+                  : get_weights(r, val, k, "quality", opfor_quality_names, OPFOR_Q_COUNT,
+                                r->cfg->quality_weight[v])))
+            return r->rd.err;
+    }
     return 0;
 }
 
@@ -657,152 +454,136 @@ static int parse_block(rd_t *r, struct fy_node *n) {
         COLL,
         NF
     };
-    field_t f[NF] = {{"front_line_gap", 0, 0}, {"keep_passed_ground", 0, 0},
-                     {"hiding_terrain", 0, 0}, {"allow_behind", 0, 0},
-                     {"edge_inset", 0, 0},     {"initiative", 0, 0},
-                     {"spotting", 0, 0},       {"types", 0, 0},
-                     {"quality", 0, 0},        {"quality_by_type", 0, 0},
-                     {"distance", 0, 0},       {"distance_by_type", 0, 0},
-                     {"directions", 0, 0},     {"generals", 0, 0},
-                     {"collection", 0, 0}};
+    opfor_yaml_field_t f[NF] = {{"front_line_gap", 0, 0}, {"keep_passed_ground", 0, 0},
+                                {"hiding_terrain", 0, 0}, {"allow_behind", 0, 0},
+                                {"edge_inset", 0, 0},     {"initiative", 0, 0},
+                                {"spotting", 0, 0},       {"types", 0, 0},
+                                {"quality", 0, 0},        {"quality_by_type", 0, 0},
+                                {"distance", 0, 0},       {"distance_by_type", 0, 0},
+                                {"directions", 0, 0},     {"generals", 0, 0},
+                                {"collection", 0, 0}};
     opfor_patrol_config_t *cfg = r->cfg;
     double x;
     int v;
-    if (read_fields(r, n, NULL, "patrol", f, NF))
-        return r->err;
+    if (opfor_yaml_read_fields(&r->rd, n, NULL, "patrol", f, NF))
+        return r->rd.err;
     if (f[GAP].v) {
-        if (get_num(r, f[GAP].v, f[GAP].k, "front_line_gap", 0, 120, &x))
-            return r->err;
+        if (opfor_yaml_get_num(&r->rd, f[GAP].v, f[GAP].k, "front_line_gap", 0, 120, &x))
+            return r->rd.err;
         cfg->front_line_gap = (float)x;
     }
-    if (f[KEEP].v &&
-        get_bool(r, f[KEEP].v, f[KEEP].k, "keep_passed_ground", &cfg->keep_passed_ground))
-        return r->err;
-    if (f[HIDE].v && get_bool(r, f[HIDE].v, f[HIDE].k, "hiding_terrain", &cfg->hiding_terrain))
-        return r->err;
-    if (f[BEHIND].v && get_bool(r, f[BEHIND].v, f[BEHIND].k, "allow_behind", &cfg->allow_behind))
-        return r->err;
+    if (f[KEEP].v && opfor_yaml_get_bool(&r->rd, f[KEEP].v, f[KEEP].k, "keep_passed_ground",
+                                         &cfg->keep_passed_ground))
+        return r->rd.err;
+    if (f[HIDE].v &&
+        opfor_yaml_get_bool(&r->rd, f[HIDE].v, f[HIDE].k, "hiding_terrain", &cfg->hiding_terrain))
+        return r->rd.err;
+    if (f[BEHIND].v &&
+        opfor_yaml_get_bool(&r->rd, f[BEHIND].v, f[BEHIND].k, "allow_behind", &cfg->allow_behind))
+        return r->rd.err;
     if (f[INSET].v) {
-        if (get_num(r, f[INSET].v, f[INSET].k, "edge_inset", 0, 6, &x))
-            return r->err;
+        if (opfor_yaml_get_num(&r->rd, f[INSET].v, f[INSET].k, "edge_inset", 0, 6, &x))
+            return r->rd.err;
         cfg->edge_inset = (float)x;
     }
     if (f[INIT].v) {
         enum { PL, EN, INF };
-        field_t g[INF] = {{"player", 0, 0}, {"enemy", 0, 0}};
-        if (read_fields(r, f[INIT].v, f[INIT].k, "initiative", g, INF) ||
-            (g[PL].v &&
-             get_num(r, g[PL].v, g[PL].k, "player weight", 0, 1000, &cfg->side_weight[0])) ||
-            (g[EN].v &&
-             get_num(r, g[EN].v, g[EN].k, "enemy weight", 0, 1000, &cfg->side_weight[1])))
-            return r->err;
+        opfor_yaml_field_t g[INF] = {{"player", 0, 0}, {"enemy", 0, 0}};
+        if (opfor_yaml_read_fields(&r->rd, f[INIT].v, f[INIT].k, "initiative", g, INF) ||
+            (g[PL].v && opfor_yaml_get_num(&r->rd, g[PL].v, g[PL].k, "player weight", 0, 1000,
+                                           &cfg->side_weight[0])) ||
+            (g[EN].v && opfor_yaml_get_num(&r->rd, g[EN].v, g[EN].k, "enemy weight", 0, 1000,
+                                           &cfg->side_weight[1])))
+            return r->rd.err;
         if (!(cfg->side_weight[0] + cfg->side_weight[1] > 0))
-            return fail(r, OPFOR_ERANGE, f[INIT].v, f[INIT].k,
-                        "initiative: the player and enemy weights may not both be 0");
+            return opfor_yaml_fail(&r->rd, OPFOR_ERANGE, f[INIT].v, f[INIT].k,
+                                   "initiative: the player and enemy weights may not both be 0");
     }
     if (f[SPOT].v) {
         enum { BASE, PER, MAX, LIMIT, SNF };
-        field_t g[SNF] = {{"base", 0, 0}, {"per_sqft", 0, 0}, {"max", 0, 0}, {"limit", 0, 0}};
-        if (read_fields(r, f[SPOT].v, f[SPOT].k, "spotting", g, SNF) ||
-            (g[BASE].v &&
-             get_num(r, g[BASE].v, g[BASE].k, "spotting base", 0, 1, &cfg->spot_base)) ||
-            (g[PER].v &&
-             get_num(r, g[PER].v, g[PER].k, "spotting per_sqft", 0, 1, &cfg->spot_per_sqft)) ||
-            (g[MAX].v && get_num(r, g[MAX].v, g[MAX].k, "spotting max", 0, 1, &cfg->spot_max)) ||
-            (g[LIMIT].v &&
-             get_int(r, g[LIMIT].v, g[LIMIT].k, "spotting limit", 0, 1000, &cfg->spot_limit)))
-            return r->err;
+        opfor_yaml_field_t g[SNF] = {
+            {"base", 0, 0}, {"per_sqft", 0, 0}, {"max", 0, 0}, {"limit", 0, 0}};
+        if (opfor_yaml_read_fields(&r->rd, f[SPOT].v, f[SPOT].k, "spotting", g, SNF) ||
+            (g[BASE].v && opfor_yaml_get_num(&r->rd, g[BASE].v, g[BASE].k, "spotting base", 0, 1,
+                                             &cfg->spot_base)) ||
+            (g[PER].v && opfor_yaml_get_num(&r->rd, g[PER].v, g[PER].k, "spotting per_sqft", 0, 1,
+                                            &cfg->spot_per_sqft)) ||
+            (g[MAX].v && opfor_yaml_get_num(&r->rd, g[MAX].v, g[MAX].k, "spotting max", 0, 1,
+                                            &cfg->spot_max)) ||
+            (g[LIMIT].v && opfor_yaml_get_int(&r->rd, g[LIMIT].v, g[LIMIT].k, "spotting limit", 0,
+                                              1000, &cfg->spot_limit)))
+            return r->rd.err;
         if (cfg->spot_base > cfg->spot_max)
-            return fail(r, OPFOR_ERANGE, g[BASE].v ? g[BASE].v : f[SPOT].v, f[SPOT].k,
-                        "spotting base (%g) is above spotting max (%g)", cfg->spot_base,
-                        cfg->spot_max);
+            return opfor_yaml_fail(&r->rd, OPFOR_ERANGE, g[BASE].v ? g[BASE].v : f[SPOT].v,
+                                   f[SPOT].k, "spotting base (%g) is above spotting max (%g)",
+                                   cfg->spot_base, cfg->spot_max);
     }
     if (f[TYPES].v && get_weights(r, f[TYPES].v, f[TYPES].k, "spotted type",
                                   opfor_patrol_type_names, OPFOR_PT_COUNT, cfg->type_weight))
-        return r->err;
+        return r->rd.err;
     if (f[QUAL].v) {
         uint32_t w[OPFOR_Q_COUNT];
         if (get_weights(r, f[QUAL].v, f[QUAL].k, "quality", opfor_quality_names, OPFOR_Q_COUNT, w))
-            return r->err;
+            return r->rd.err;
         for (int t = 0; t < OPFOR_PT_COUNT; t++)
             memcpy(cfg->quality_weight[t], w, sizeof w);
     }
-    if (f[QBT].v) {
-        if (want(r, f[QBT].v, f[QBT].k, "quality_by_type", 1))
-            return r->err;
-        void *it = NULL;
-        struct fy_node_pair *p;
-        while ((p = fy_node_mapping_iterate(f[QBT].v, &it)) != NULL) {
-            if (get_enum(r, fy_node_pair_key(p), f[QBT].v, "spotted type", opfor_patrol_type_names,
-                         &v) ||
-                get_weights(r, fy_node_pair_value(p), fy_node_pair_key(p), "quality",
-                            opfor_quality_names, OPFOR_Q_COUNT, cfg->quality_weight[v]))
-                return r->err;
-        }
-    }
+    if (f[QBT].v && parse_by_type(r, &f[QBT], 0))
+        return r->rd.err;
     if (f[DIST].v && get_dist_list(r, f[DIST].v, f[DIST].k, -1))
-        return r->err;
-    if (f[DBT].v) {
-        if (want(r, f[DBT].v, f[DBT].k, "distance_by_type", 1))
-            return r->err;
-        void *it = NULL;
-        struct fy_node_pair *p;
-        while ((p = fy_node_mapping_iterate(f[DBT].v, &it)) != NULL) {
-            if (get_enum(r, fy_node_pair_key(p), f[DBT].v, "spotted type", opfor_patrol_type_names,
-                         &v) ||
-                get_dist_list(r, fy_node_pair_value(p), fy_node_pair_key(p), v))
-                return r->err;
-        }
-    }
+        return r->rd.err;
+    if (f[DBT].v && parse_by_type(r, &f[DBT], 1))
+        return r->rd.err;
     if (f[DIRS].v && get_weights(r, f[DIRS].v, f[DIRS].k, "compass direction", opfor_compass_names,
                                  OPFOR_COMPASS_COUNT, cfg->dir_weight))
-        return r->err;
+        return r->rd.err;
     if (f[GEN].v) {
         enum { PER, GQ, GM, GW, GN, GNF };
-        field_t g[GNF] = {{"per_units", 0, 0},
-                          {"quality", 0, 0},
-                          {"mounted", 0, 0},
-                          {"weapons", 0, 0},
-                          {"name", 0, 0}};
+        opfor_yaml_field_t g[GNF] = {{"per_units", 0, 0},
+                                     {"quality", 0, 0},
+                                     {"mounted", 0, 0},
+                                     {"weapons", 0, 0},
+                                     {"name", 0, 0}};
         unsigned bits;
-        if (read_fields(r, f[GEN].v, f[GEN].k, "generals", g, GNF) ||
-            (g[PER].v &&
-             get_int(r, g[PER].v, g[PER].k, "generals per_units", 0, 32, &cfg->units_per_general)))
-            return r->err;
+        if (opfor_yaml_read_fields(&r->rd, f[GEN].v, f[GEN].k, "generals", g, GNF) ||
+            (g[PER].v && opfor_yaml_get_int(&r->rd, g[PER].v, g[PER].k, "generals per_units", 0, 32,
+                                            &cfg->units_per_general)))
+            return r->rd.err;
         if (g[GQ].v) {
-            if (get_enum(r, g[GQ].v, g[GQ].k, "quality", opfor_quality_names, &v))
-                return r->err;
+            if (opfor_yaml_get_enum(&r->rd, g[GQ].v, g[GQ].k, "quality", opfor_quality_names, &v))
+                return r->rd.err;
             cfg->general_quality = (uint8_t)v;
         }
         if (g[GM].v) {
-            if (get_bool(r, g[GM].v, g[GM].k, "mounted", &v))
-                return r->err;
+            if (opfor_yaml_get_bool(&r->rd, g[GM].v, g[GM].k, "mounted", &v))
+                return r->rd.err;
             cfg->general_mounted = (uint8_t)v;
         }
         if (g[GW].v) {
-            if (get_bits(r, g[GW].v, g[GW].k, "weapon", opfor_weapon_names, &bits, 0))
-                return r->err;
+            if (opfor_yaml_get_bits(&r->rd, g[GW].v, g[GW].k, "weapon", opfor_weapon_names, 0,
+                                    &bits))
+                return r->rd.err;
             cfg->general_weapons = (uint16_t)bits;
         }
         if (g[GN].v) {
             char buf[64];
-            if (get_str(r, g[GN].v, g[GN].k, "general name", buf, sizeof buf))
-                return r->err;
+            if (opfor_yaml_get_str(&r->rd, g[GN].v, g[GN].k, "general name", buf, sizeof buf))
+                return r->rd.err;
             if (!buf[0] || strlen(buf) >= sizeof cfg->general_name)
-                return fail(r, OPFOR_ERANGE, g[GN].v, g[GN].k,
-                            "the generals' name needs 1 to %zu bytes",
-                            sizeof cfg->general_name - 1);
+                return opfor_yaml_fail(&r->rd, OPFOR_ERANGE, g[GN].v, g[GN].k,
+                                       "the generals' name needs 1 to %zu bytes",
+                                       sizeof cfg->general_name - 1);
             memcpy(cfg->general_name, buf, strlen(buf) + 1);
         }
     }
     if (f[COLL].v) {
-        if (want(r, f[COLL].v, f[COLL].k, "collection", 0))
-            return r->err;
+        if (opfor_yaml_want_seq(&r->rd, f[COLL].v, f[COLL].k, "collection"))
+            return r->rd.err;
         void *it = NULL;
         struct fy_node *item;
         while ((item = fy_node_sequence_iterate(f[COLL].v, &it)) != NULL)
             if (parse_entry(r, item, f[COLL].v))
-                return r->err;
+                return r->rd.err;
     }
     return 0;
 }
@@ -823,6 +604,6 @@ int opfor_patrol_config_load(opfor_patrol_config_t *cfg, const opfor_scenario_t 
     opfor_patrol_config_default(cfg, sc);
     if (!sc->patrol)
         return 0;
-    rd_t r = {cfg, diag, 0};
+    rd_t r = {{diag, 0, 0}, cfg};
     return parse_block(&r, sc->patrol);
 }

@@ -70,36 +70,6 @@ static void frame_of(const opfor_patrol_config_t *cfg, frame_t *f) {
     f->cw = f->ls / (float)OPFOR_PATROL_COLS;
 }
 
-static void to_sd(const frame_t *f, opfor_pt_t p, float *s, float *d) {
-    switch (f->axis) {
-    case 0:
-        *s = p.x, *d = p.y;
-        break;
-    case 1:
-        *s = p.x, *d = f->D - p.y;
-        break;
-    case 2:
-        *s = p.y, *d = p.x;
-        break;
-    default:
-        *s = p.y, *d = f->W - p.x;
-        break;
-    }
-}
-
-static opfor_pt_t from_sd(const frame_t *f, float s, float d) {
-    switch (f->axis) {
-    case 0:
-        return opfor_pt(s, d);
-    case 1:
-        return opfor_pt(s, f->D - d);
-    case 2:
-        return opfor_pt(d, s);
-    default:
-        return opfor_pt(f->W - d, s);
-    }
-}
-
 /* A direction in the frame: (across, forward) components. */
 static void vec_sd(const frame_t *f, opfor_vec_t v, float *vs, float *vd) {
     switch (f->axis) {
@@ -115,6 +85,29 @@ static void vec_sd(const frame_t *f, opfor_vec_t v, float *vs, float *vd) {
     default:
         *vs = v.y, *vd = -v.x;
         break;
+    }
+}
+
+/* A point in the frame: its components as a direction, shifted by the table's size where
+ * depth runs against the table's axis. */
+static void to_sd(const frame_t *f, opfor_pt_t p, float *s, float *d) {
+    vec_sd(f, p, s, d);
+    if (f->axis == 1)
+        *d += f->D;
+    else if (f->axis == 3)
+        *d += f->W;
+}
+
+static opfor_pt_t from_sd(const frame_t *f, float s, float d) {
+    switch (f->axis) {
+    case 0:
+        return opfor_pt(s, d);
+    case 1:
+        return opfor_pt(s, f->D - d);
+    case 2:
+        return opfor_pt(d, s);
+    default:
+        return opfor_pt(f->W - d, s);
     }
 }
 

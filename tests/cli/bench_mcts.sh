@@ -73,6 +73,13 @@ run 2 bench mcts --threads 99
 has_err "--threads needs a whole number from 1 to 64"
 run 2 bench mcts --frobnicate
 has_err "unknown option '--frobnicate'"
+# the bench command's own table names every benchmark, and mcts runs only alone
+run 2 bench nope
+has_err "unknown benchmark 'nope'; allowed: calc, engine, mcts, rpc, display"
+run 2 bench calc mcts
+has_err "bench: mcts runs alone, with its own options: opfor bench mcts --help"
+run 0 bench --help
+has "opfor bench engine|mcts|rpc|display [OPTIONS]"
 
 [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
 echo "bench_mcts: all checks passed"

@@ -520,17 +520,26 @@ rc, out, errt = opfor("report", "cli1", "--killed", "Zeppelin=1")
 check("opfor_report_error_names_field", rc == 1 and "casualties[0].unit" in errt, errt)
 rc, out, errt = opfor("report", "cli1", "--bogus")
 check("opfor_report_usage_error", rc == 2 and "--bogus" in errt, errt)
+hinted = False
 for _ in range(8):
     st = json.loads(opfor("state", "cli1", "--json")[1])
     if st["pending"] == "enemy":
         break
     if st["pending"] == "player":
+        if not hinted:  # asking for orders now says what to do instead
+            rc, out, errt = opfor("orders", "cli1")
+            check("opfor_orders_players_hold", rc == 1 and
+                  "the players hold it: report which of their units acted first" in errt, errt)
+            hinted = True
         opfor("report", "cli1", "--acted", st["ready"][0])
     else:
         opfor("initiative", "cli1")
 if st["pending"] == "enemy":
     rc, out, errt = opfor("orders", "cli1")
     check("opfor_orders_text", rc == 0 and "Orders for" in out and "why:" in out, out + errt)
+    head = out.splitlines()[0] if out else ""  # "  Orders for UNIT: what it does", once
+    unit = head.split("Orders for ", 1)[-1].split(":", 1)[0]
+    check("opfor_orders_names_unit_once", unit and head.count(unit) == 1, head)
 try:
     wout, werr = watcher.communicate(timeout=30)
 except subprocess.TimeoutExpired:

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "bench_util.h"
@@ -142,20 +141,15 @@ int opfor_bench_engine(int argc, char **argv) {
         qsort(sw[p], ENGINE_RUNS, sizeof sw[p][0], opfor_bench_cmp_double);
     }
     double copies = copies_per_s(ctx, seconds);
-    struct utsname u;
-    char machine[400], cpu[256];
-    if (uname(&u) == 0)
-        snprintf(machine, sizeof machine, "%s %s %s", u.sysname, u.release, u.machine);
-    else
-        snprintf(machine, sizeof machine, "unknown");
-    opfor_bench_cpu_model(cpu, sizeof cpu);
+    opfor_bench_host_t host;
+    opfor_bench_host(&host);
     if (json) {
         opfor_json_t j;
         opfor_json_init(&j, stdout);
         opfor_json_obj_begin(&j);
         opfor_json_kv_str(&j, "name", "engine");
-        opfor_json_kv_str(&j, "machine", machine);
-        opfor_json_kv_str(&j, "cpu", cpu);
+        opfor_json_kv_str(&j, "machine", host.machine);
+        opfor_json_kv_str(&j, "cpu", host.cpu);
         opfor_json_kv_str(&j, "scenario", sc->name);
         opfor_json_kv_str(&j, "policy", "random");
         opfor_json_kv_int(&j, "threads", 1);
@@ -190,7 +184,7 @@ int opfor_bench_engine(int argc, char **argv) {
         opfor_json_obj_end(&j);
         opfor_json_end(&j);
     } else {
-        printf("machine: %s\ncpu: %s\n", machine, cpu);
+        printf("machine: %s\ncpu: %s\n", host.machine, host.cpu);
         for (int p = 0; p < 2; p++)
             printf("engine: %.0f activations/s, %.1f games/s (%s policy, one thread, per CPU "
                    "second; median of %d runs of %g s; activations min %.0f max %.0f; wall "

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "bench_util.h"
@@ -369,13 +368,8 @@ int opfor_bench_mcts(int argc, char **argv) {
         rc = OPFOR_EINVAL;
     n = have;
 
-    struct utsname u;
-    char machine[400], cpu[256];
-    if (uname(&u) == 0)
-        snprintf(machine, sizeof machine, "%s %s %s", u.sysname, u.release, u.machine);
-    else
-        snprintf(machine, sizeof machine, "unknown");
-    opfor_bench_cpu_model(cpu, sizeof cpu);
+    opfor_bench_host_t host;
+    opfor_bench_host(&host);
     char workload[256];
     if (toy)
         snprintf(workload, sizeof workload,
@@ -422,8 +416,8 @@ int opfor_bench_mcts(int argc, char **argv) {
         opfor_json_kv_bool(&j, "toy", toy);
         opfor_json_kv_str(&j, "workload", workload);
         opfor_json_kv_str(&j, "evaluator", ev ? ev->name : "random");
-        opfor_json_kv_str(&j, "machine", machine);
-        opfor_json_kv_str(&j, "cpu", cpu);
+        opfor_json_kv_str(&j, "machine", host.machine);
+        opfor_json_kv_str(&j, "cpu", host.cpu);
         opfor_json_kv_int(&j, "threads", threads);
         opfor_json_kv_int(&j, "decisions", n);
         opfor_json_kv_int(&j, "runs", runs);
@@ -468,7 +462,7 @@ int opfor_bench_mcts(int argc, char **argv) {
     }
 
     printf("mcts on %s: %s\n", rs->name, workload);
-    printf("machine: %s\ncpu: %s\n", machine, cpu);
+    printf("machine: %s\ncpu: %s\n", host.machine, host.cpu);
     printf("%d decisions (seed %llu), %d thread%s, pool %.0f MiB, %d run%s (medians)\n\n", n,
            (unsigned long long)seed, threads, threads == 1 ? "" : "s",
            (double)POOL_BYTES / 1048576.0, runs, runs == 1 ? "" : "s");

@@ -33,6 +33,7 @@
 #include <msgpack.h>
 #include <uv.h>
 
+#include "bench_util.h"
 #include "cli.h"
 #include "json_out.h"
 #include "opfor/client.h"
@@ -51,13 +52,7 @@ static const char *const MIX[] = {
     "fire_rifle actor veteran target soldier cover soft range 20",
     "fire_rifle actor soldier target conscript range 30 moving yes",
     "fire_carbine actor soldier target veteran cover hard range 10",
-    "fire_pistol actor elite target soldier range 3",
-    "test_vs_mg actor soldier cover soft range 25",
-    "test_vs_blast actor conscript cover none",
-    "attack_lance actor soldier target soldier charging yes",
-    "attack_bayonet actor veteran target soldier cover hard",
-    "check_morale actor veteran general yes",
-    "rally actor soldier musician yes colours yes",
+    OPFOR_BENCH_CALC_CORE_QUERIES,
     "advance actor soldier terrain rough obstacles 1",
     "weather_event level 3 wind N",
 };

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 
 void opfor_bench_cpu_model(char *buf, size_t size) {
@@ -29,6 +30,15 @@ void opfor_bench_cpu_model(char *buf, size_t size) {
         }
     }
     fclose(f);
+}
+
+void opfor_bench_host(opfor_bench_host_t *h) {
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(h->machine, sizeof h->machine, "%s %s %s", u.sysname, u.release, u.machine);
+    else
+        snprintf(h->machine, sizeof h->machine, "unknown");
+    opfor_bench_cpu_model(h->cpu, sizeof h->cpu);
 }
 
 int opfor_bench_cmp_double(const void *a, const void *b) {

@@ -1,11 +1,30 @@
 /* tools/opfor/bench_util.h — what every `opfor bench` program shares: the CPU's name for the
- * report, sorting and medians of repeated runs, and the clocks the figures are read from
- * (thread CPU time, so a shared machine measures our work rather than its neighbours').
+ * report (with the machine's uname), sorting and medians of repeated runs, and the clocks the
+ * figures are read from (thread CPU time, so a shared machine measures our work rather than its
+ * neighbours').
  */
 #ifndef OPFOR_TOOLS_BENCH_UTIL_H
 #define OPFOR_TOOLS_BENCH_UTIL_H
 
 #include <stddef.h>
+
+/* Seven common calculator queries ("action field value ..."), the middle of the request mix
+ * of both calc benchmarks: `opfor bench calc` (cmd_bench.c) and `opfor bench rpc`. */
+#define OPFOR_BENCH_CALC_CORE_QUERIES                                                              \
+    "fire_pistol actor elite target soldier range 3",                                              \
+        "test_vs_mg actor soldier cover soft range 25",                                            \
+        "test_vs_blast actor conscript cover none",                                                \
+        "attack_lance actor soldier target soldier charging yes",                                  \
+        "attack_bayonet actor veteran target soldier cover hard",                                  \
+        "check_morale actor veteran general yes", "rally actor soldier musician yes colours yes"
+
+/* Where a benchmark ran, for its report: uname's "sysname release machine" (or "unknown")
+ * and the CPU model (opfor_bench_cpu_model). */
+typedef struct opfor_bench_host {
+    char machine[400];
+    char cpu[256];
+} opfor_bench_host_t;
+void opfor_bench_host(opfor_bench_host_t *h);
 
 /* The CPU model from /proc/cpuinfo ("model name", or "Hardware"/"Model" on ARM boards), or
  * "unknown". */

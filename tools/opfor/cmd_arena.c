@@ -5,6 +5,7 @@
  * Standard output is the same for the same command whatever the thread count; progress
  * and timing go to standard error.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,23 +55,6 @@ static void help(FILE *f) {
             "  --json            print one JSON document instead of text\n"
             "  -h, --help        this text\n",
             opfor_arena_policy_specs, ARENA_MAX_GAMES, OPFOR_ARENA_MAX_THREADS);
-}
-
-static const char *value_of(int argc, char **argv, int *i, const char *name, int *rc) {
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (a[n] == '=')
-        return a + n + 1;
-    if (*i + 1 >= argc) {
-        *rc = opfor_cli_usage_error("arena: %s needs a value", name);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static int is_flag(const char *a, const char *name) {
-    size_t n = strlen(name);
-    return strncmp(a, name, n) == 0 && (a[n] == 0 || a[n] == '=');
 }
 
 /* Whether a spec names a known policy (so a typo is a usage error, not a runtime one). */
@@ -146,8 +130,15 @@ int opfor_cmd_arena(int argc, char **argv) {
     long games = -1, seed = -1, threads = 1, rollouts = 12;
     int json = 0, quiet = 0, mode = OPFOR_MODE_COMPETITIVE, director = 1, rc = 0;
     double band_lo = 0.40, band_hi = 0.60;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
+    const opfor_cli_long_flag_t numbers[] = {
+        {"--games", 1, ARENA_MAX_GAMES, &games},
+        {"--seed", 0, LONG_MAX, &seed},
+        {"--threads", 1, OPFOR_ARENA_MAX_THREADS, &threads},
+        {"--rollouts", 1, 1000, &rollouts},
+    };
+    opfor_cli_args_t args = {argc, argv, 1, "arena", 0};
+    for (; args.i < argc; args.i++) {
+        const char *a = argv[args.i], *v;
         if (opfor_cli_is_help(a)) {
             help(stdout);
             return OPFOR_EXIT_OK;
@@ -155,10 +146,10 @@ int opfor_cmd_arena(int argc, char **argv) {
             json = 1;
         } else if (strcmp(a, "--quiet") == 0) {
             quiet = 1;
-        } else if (is_flag(a, "--a") || is_flag(a, "--b")) {
+        } else if (opfor_cli_is_flag(a, "--a") || opfor_cli_is_flag(a, "--b")) {
             int isa = a[2] == 'a';
-            if (!(v = value_of(argc, argv, &i, isa ? "--a" : "--b", &rc)))
-                return rc;
+            if (!(v = opfor_cli_value(&args, NULL)))
+                return OPFOR_EXIT_USAGE;
             if (!known_policy(v))
                 return opfor_cli_usage_error("arena: %s must be one of %s; got '%s'",
                                              isa ? "--a" : "--b", opfor_arena_policy_specs, v);
@@ -166,36 +157,12 @@ int opfor_cmd_arena(int argc, char **argv) {
                 pa = v;
             else
                 pb = v;
-        } else if (is_flag(a, "--games")) {
-            if (!(v = value_of(argc, argv, &i, "--games", &rc)))
+        } else if (opfor_cli_long_flag(&args, numbers, sizeof numbers / sizeof numbers[0], &rc)) {
+            if (rc)
                 return rc;
-            if (opfor_cli_parse_long(v, &games) != 0 || games < 1 || games > ARENA_MAX_GAMES)
-                return opfor_cli_usage_error(
-                    "arena: --games must be a whole number from 1 to %ld, got '%s'",
-                    ARENA_MAX_GAMES, v);
-        } else if (is_flag(a, "--seed")) {
-            if (!(v = value_of(argc, argv, &i, "--seed", &rc)))
-                return rc;
-            if (opfor_cli_parse_long(v, &seed) != 0 || seed < 0)
-                return opfor_cli_usage_error("arena: --seed must be a whole number >= 0, got '%s'",
-                                             v);
-        } else if (is_flag(a, "--threads")) {
-            if (!(v = value_of(argc, argv, &i, "--threads", &rc)))
-                return rc;
-            if (opfor_cli_parse_long(v, &threads) != 0 || threads < 1 ||
-                threads > OPFOR_ARENA_MAX_THREADS)
-                return opfor_cli_usage_error(
-                    "arena: --threads must be a whole number from 1 to %d, got '%s'",
-                    OPFOR_ARENA_MAX_THREADS, v);
-        } else if (is_flag(a, "--rollouts")) {
-            if (!(v = value_of(argc, argv, &i, "--rollouts", &rc)))
-                return rc;
-            if (opfor_cli_parse_long(v, &rollouts) != 0 || rollouts < 1 || rollouts > 1000)
-                return opfor_cli_usage_error(
-                    "arena: --rollouts must be a whole number from 1 to 1000, got '%s'", v);
-        } else if (is_flag(a, "--mode")) {
-            if (!(v = value_of(argc, argv, &i, "--mode", &rc)))
-                return rc;
+        } else if (opfor_cli_is_flag(a, "--mode")) {
+            if (!(v = opfor_cli_value(&args, NULL)))
+                return OPFOR_EXIT_USAGE;
             if (strcasecmp(v, "competitive") == 0)
                 mode = OPFOR_MODE_COMPETITIVE;
             else if (strcasecmp(v, "patrol") == 0)
@@ -203,18 +170,18 @@ int opfor_cmd_arena(int argc, char **argv) {
             else
                 return opfor_cli_usage_error(
                     "arena: --mode must be competitive or patrol, got '%s'", v);
-        } else if (is_flag(a, "--director")) {
-            if (!(v = value_of(argc, argv, &i, "--director", &rc)))
-                return rc;
+        } else if (opfor_cli_is_flag(a, "--director")) {
+            if (!(v = opfor_cli_value(&args, NULL)))
+                return OPFOR_EXIT_USAGE;
             if (strcasecmp(v, "on") == 0)
                 director = 1;
             else if (strcasecmp(v, "off") == 0)
                 director = 0;
             else
                 return opfor_cli_usage_error("arena: --director must be on or off, got '%s'", v);
-        } else if (is_flag(a, "--band")) {
-            if (!(v = value_of(argc, argv, &i, "--band", &rc)))
-                return rc;
+        } else if (opfor_cli_is_flag(a, "--band")) {
+            if (!(v = opfor_cli_value(&args, NULL)))
+                return OPFOR_EXIT_USAGE;
             int lo = -1, hi = -1, used = 0;
             if (sscanf(v, "%d-%d%n", &lo, &hi, &used) != 2 || v[used] != 0 || lo < 0 || hi > 100 ||
                 lo > hi)
@@ -223,9 +190,9 @@ int opfor_cmd_arena(int argc, char **argv) {
                                              v);
             band_lo = lo / 100.0;
             band_hi = hi / 100.0;
-        } else if (is_flag(a, "--scenario")) {
-            if (!(scenario = value_of(argc, argv, &i, "--scenario", &rc)))
-                return rc;
+        } else if (opfor_cli_is_flag(a, "--scenario")) {
+            if (!(scenario = opfor_cli_value(&args, NULL)))
+                return OPFOR_EXIT_USAGE;
         } else {
             return opfor_cli_usage_error("arena: unknown option '%s'; allowed: --a, --b, --games, "
                                          "--seed, --mode, --scenario, --threads, --director, "

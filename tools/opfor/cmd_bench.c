@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "bench_util.h"
@@ -33,13 +32,7 @@ static const char *const CALC_MIX[] = {
     "fire_rifle actor veteran target soldier cover soft range 20",
     "fire_rifle actor soldier target conscript range 30 moving yes",
     "fire_carbine actor soldier target veteran cover hard range 10 actor-mounted yes",
-    "fire_pistol actor elite target soldier range 3",
-    "test_vs_mg actor soldier cover soft range 25",
-    "test_vs_blast actor conscript cover none",
-    "attack_lance actor soldier target soldier charging yes",
-    "attack_bayonet actor veteran target soldier cover hard",
-    "check_morale actor veteran general yes",
-    "rally actor soldier musician yes colours yes",
+    OPFOR_BENCH_CALC_CORE_QUERIES,
     "test_out_of_command actor soldier range 26",
     "advance actor soldier terrain rough obstacles 1",
     "call_support_fire registered 2",
@@ -124,15 +117,8 @@ static const bench_t BENCHES[] = {
 
 /* ------------------------------------------------------------------ machine */
 
-/* Benchmarks with their own options and several figures each live in their own files; the
- * ones not built yet resolve to NULL and are hidden. */
-#pragma weak opfor_bench_engine
-#pragma weak opfor_bench_rpc
-#pragma weak opfor_bench_mcts
-#pragma weak opfor_bench_display
-int opfor_bench_rpc(int argc, char **argv);
-int opfor_bench_mcts(int argc, char **argv);
-
+/* Benchmarks with their own options and several figures each live in their own files
+ * (bench_engine.c, bench_mcts.c, bench_rpc.c, bench_display.c; declared in cli.h). */
 typedef struct bench_cmd {
     const char *name;
     int (*fn)(int argc, char **argv);
@@ -149,22 +135,23 @@ static const bench_cmd_t BENCH_CMDS[] = {
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: opfor bench [NAME ...] [--json] [--seconds S]\n\n"
-            "Runs each benchmark %d times for S seconds (default 1) and reports the median\n"
-            "with the machine and CPU model. Without a NAME, runs them all.\n\nbenchmarks:\n",
+            "usage: opfor bench [calc] [--json] [--seconds S]\n"
+            "       opfor bench engine|mcts|rpc|display [OPTIONS]\n\n"
+            "The first form runs the calculator benchmark %d times for S seconds (default 1)\n"
+            "and reports the median with the machine and CPU model. The others run alone,\n"
+            "each with its own options.\n\nbenchmarks:\n",
             BENCH_RUNS);
     for (size_t i = 0; i < NBENCH; i++)
         fprintf(f, "  %-8s %s\n", BENCHES[i].name, BENCHES[i].what);
     for (size_t i = 0; i < NBENCH_CMDS; i++)
-        if (BENCH_CMDS[i].fn)
-            fprintf(f, "  %-8s %s (own options: opfor bench %s --help)\n", BENCH_CMDS[i].name,
-                    BENCH_CMDS[i].what, BENCH_CMDS[i].name);
+        fprintf(f, "  %-8s %s (own options: opfor bench %s --help)\n", BENCH_CMDS[i].name,
+                BENCH_CMDS[i].what, BENCH_CMDS[i].name);
 }
 
 int opfor_cmd_bench(int argc, char **argv) {
     if (argc > 1)
         for (size_t k = 0; k < NBENCH_CMDS; k++)
-            if (BENCH_CMDS[k].fn && strcmp(argv[1], BENCH_CMDS[k].name) == 0)
+            if (strcmp(argv[1], BENCH_CMDS[k].name) == 0)
                 return BENCH_CMDS[k].fn(argc - 1, argv + 1);
     int json = 0;
     double seconds = 1.0;
@@ -189,10 +176,16 @@ int opfor_cmd_bench(int argc, char **argv) {
             while (k < NBENCH && strcmp(BENCHES[k].name, s) != 0)
                 k++;
             if (k == NBENCH) {
+                for (size_t j = 0; j < NBENCH_CMDS; j++)
+                    if (strcmp(BENCH_CMDS[j].name, s) == 0)
+                        return opfor_cli_usage_error("bench: %s runs alone, with its own "
+                                                     "options: opfor bench %s --help",
+                                                     s, s);
                 char names[256] = "";
-                for (size_t j = 0; j < NBENCH; j++)
+                for (size_t j = 0; j < NBENCH + NBENCH_CMDS; j++)
                     snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-                             j ? ", " : "", BENCHES[j].name);
+                             j ? ", " : "",
+                             j < NBENCH ? BENCHES[j].name : BENCH_CMDS[j - NBENCH].name);
                 return opfor_cli_usage_error("bench: unknown benchmark '%s'; allowed: %s", s,
                                              names);
             }
@@ -201,26 +194,21 @@ int opfor_cmd_bench(int argc, char **argv) {
         }
     }
 
-    struct utsname u;
-    char machine[400], cpu[256];
-    if (uname(&u) == 0)
-        snprintf(machine, sizeof machine, "%s %s %s", u.sysname, u.release, u.machine);
-    else
-        snprintf(machine, sizeof machine, "unknown");
-    opfor_bench_cpu_model(cpu, sizeof cpu);
+    opfor_bench_host_t host;
+    opfor_bench_host(&host);
 
     opfor_json_t j;
     if (json) {
         opfor_json_init(&j, stdout);
         opfor_json_obj_begin(&j);
-        opfor_json_kv_str(&j, "machine", machine);
-        opfor_json_kv_str(&j, "cpu", cpu);
+        opfor_json_kv_str(&j, "machine", host.machine);
+        opfor_json_kv_str(&j, "cpu", host.cpu);
         opfor_json_kv_num(&j, "seconds_per_run", seconds);
         opfor_json_kv_int(&j, "runs", BENCH_RUNS);
         opfor_json_key(&j, "benchmarks");
         opfor_json_arr_begin(&j);
     } else {
-        printf("machine: %s\ncpu: %s\n", machine, cpu);
+        printf("machine: %s\ncpu: %s\n", host.machine, host.cpu);
     }
     int rc = OPFOR_EXIT_OK;
     for (size_t k = 0; k < NBENCH; k++) {

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "game_rpc.h"
 #include "json_out.h"
+#include "opfor/viktoria/calc_list.h"
 
 /* ------------------------------------------------------------------ text helpers */
 
@@ -28,24 +29,9 @@ const char *opfor_calc_pct(double p, char *buf, size_t size) {
     return buf;
 }
 
+/* The CLI's list spells the class kind out; every other kind reads as calc.list gives it. */
 static const char *kind_name(opfor_viktoria_field_kind_t k) {
-    switch (k) {
-    case OPFOR_VK_FK_QUALITY:
-        return "quality";
-    case OPFOR_VK_FK_CLASS:
-        return "quality or transport";
-    case OPFOR_VK_FK_ENUM:
-        return "choice";
-    case OPFOR_VK_FK_BOOL:
-        return "flag";
-    case OPFOR_VK_FK_INT:
-        return "number";
-    case OPFOR_VK_FK_RANGE:
-        return "range";
-    case OPFOR_VK_FK_INCHES:
-        return "inches";
-    }
-    return "?";
+    return k == OPFOR_VK_FK_CLASS ? "quality or transport" : opfor_viktoria_kind_name(k);
 }
 
 /* Dice text without the " inches" suffix: "2d6", "1d3+4". */
@@ -386,23 +372,13 @@ static void list_json(FILE *f, const opfor_viktoria_model_t *m) {
                               opfor_viktoria_field_allowed(m, id, af->id, buf, sizeof buf));
             opfor_json_kv_str(&j, "default",
                               opfor_viktoria_req_value(&req, af->id, buf, sizeof buf));
-            const opfor_name_t *names = NULL;
-            if (af->kind == OPFOR_VK_FK_QUALITY)
-                names = opfor_quality_names;
-            else if (af->kind == OPFOR_VK_FK_CLASS || af->kind == OPFOR_VK_FK_ENUM)
-                names = fd->values;
-            else if (af->kind == OPFOR_VK_FK_RANGE)
-                names = opfor_viktoria_bracket_names;
+            const opfor_name_t *names = opfor_viktoria_field_names(af);
             if (names) {
                 opfor_json_key(&j, "values");
                 opfor_json_arr_begin(&j);
-                for (const opfor_name_t *n = names; n->name; n++) {
-                    int seen = 0;
-                    for (const opfor_name_t *p = names; p != n; p++)
-                        seen |= p->value == n->value;
-                    if (!seen)
-                        opfor_json_str(&j, n->name);
-                }
+                for (const opfor_name_t *n = opfor_viktoria_name_next(names, names); n;
+                     n = opfor_viktoria_name_next(names, n + 1))
+                    opfor_json_str(&j, n->name);
                 opfor_json_arr_end(&j);
             }
             if (af->kind == OPFOR_VK_FK_INT) {

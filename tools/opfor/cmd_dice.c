@@ -8,6 +8,7 @@
  * prints. Words of EXPR may be given unquoted (they are joined with spaces), so a bad
  * expression is echoed back with a caret under the column the parser reported.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,27 +63,6 @@ static void chance_help(FILE *f) {
                "  -h, --help   this text\n");
 }
 
-/* Takes the value of flag `name` from "--name=value" or the next argument. Returns NULL (after
- * printing a usage error into *rc) when it is missing. */
-static const char *flag_value(int argc, char **argv, int *i, const char *name, const char *what,
-                              int *rc) {
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (a[n] == '=')
-        return a + n + 1;
-    if (*i + 1 >= argc) {
-        *rc = opfor_cli_usage_error("dice: %s needs a value: %s", name, what);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-/* True when argument a is flag `name`, alone or as "name=value". */
-static int is_flag(const char *a, const char *name) {
-    size_t n = strlen(name);
-    return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
-}
-
 /* Prints the expression with a caret under 1-based column col, on stderr. */
 static void show_caret(const char *expr, int col) {
     fputs("  ", stderr);
@@ -97,31 +77,25 @@ static void show_caret(const char *expr, int col) {
 }
 
 static int dice_expr(int argc, char **argv) {
-    static const char roll_what[] = "a whole number from 1 to 1000000";
-    static const char seed_what[] = "a whole number >= 0";
     char expr[EXPR_MAX] = "";
     size_t elen = 0;
     int json = 0, rc = OPFOR_EXIT_OK;
     long nroll = 0, seed = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+    const opfor_cli_long_flag_t numbers[] = {
+        {"--roll", 1, DICE_MAX_ROLLS, &nroll},
+        {"--seed", 0, LONG_MAX, &seed},
+    };
+    opfor_cli_args_t args = {argc, argv, 1, "dice", 1};
+    for (; args.i < argc; args.i++) {
+        const char *a = argv[args.i];
         if (opfor_cli_is_help(a)) {
             dice_help(stdout);
             return OPFOR_EXIT_OK;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
-        } else if (is_flag(a, "--roll")) {
-            const char *v = flag_value(argc, argv, &i, "--roll", roll_what, &rc);
-            if (!v)
+        } else if (opfor_cli_long_flag(&args, numbers, sizeof numbers / sizeof numbers[0], &rc)) {
+            if (rc)
                 return rc;
-            if (opfor_cli_parse_long(v, &nroll) != 0 || nroll < 1 || nroll > DICE_MAX_ROLLS)
-                return opfor_cli_usage_error("dice: --roll must be %s, got '%s'", roll_what, v);
-        } else if (is_flag(a, "--seed")) {
-            const char *v = flag_value(argc, argv, &i, "--seed", seed_what, &rc);
-            if (!v)
-                return rc;
-            if (opfor_cli_parse_long(v, &seed) != 0 || seed < 0)
-                return opfor_cli_usage_error("dice: --seed must be %s, got '%s'", seed_what, v);
         } else if (strncmp(a, "--", 2) == 0) {
             return opfor_cli_usage_error("dice: unknown flag '%s' (flags: --roll N, --seed S, "
                                          "--json, --help)",
@@ -277,20 +251,21 @@ static int parse_chance(const char *s, double *p) {
 
 static int dice_chance(int argc, char **argv) {
     static const char modes[] = "d6, fine or 2d6";
-    int json = 0, rc = OPFOR_EXIT_OK;
+    int json = 0;
     opfor_render_mode_t mode = OPFOR_RENDER_D6;
     const char *ptext = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+    opfor_cli_args_t args = {argc, argv, 1, "dice", 1};
+    for (; args.i < argc; args.i++) {
+        const char *a = argv[args.i];
         if (opfor_cli_is_help(a)) {
             chance_help(stdout);
             return OPFOR_EXIT_OK;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
-        } else if (is_flag(a, "--mode")) {
-            const char *v = flag_value(argc, argv, &i, "--mode", modes, &rc);
+        } else if (opfor_cli_is_flag(a, "--mode")) {
+            const char *v = opfor_cli_value(&args, modes);
             if (!v)
-                return rc;
+                return OPFOR_EXIT_USAGE;
             if (strcasecmp(v, "d6") == 0)
                 mode = OPFOR_RENDER_D6;
             else if (strcasecmp(v, "fine") == 0)

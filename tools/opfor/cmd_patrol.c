@@ -10,6 +10,7 @@
  * from a pipe as well as a terminal) is in cmd_patrol_game.c, and both share the loading
  * helpers declared in cmd_patrol_int.h.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,34 +142,75 @@ static void place_help(FILE *f) {
             PATROL_DEFAULT);
 }
 
+/* What place and spawns both take: -h/--help, --json and --scenario FILE. */
+typedef struct sub_opts {
+    const char *scen; /* --scenario, or NULL */
+    int json;         /* --json */
+} sub_opts_t;
+
+/* Returns 0 when argv[i] is none of the shared options; else 1, with *done set to -1 (read on)
+ * or to the exit code to return (the help was printed, or the usage error). */
+static int sub_opt(opfor_cli_args_t *args, void (*help)(FILE *f), sub_opts_t *o, int *done) {
+    const char *a = args->argv[args->i];
+    *done = -1;
+    if (opfor_cli_is_help(a)) {
+        help(stdout);
+        *done = OPFOR_EXIT_OK;
+    } else if (strcmp(a, "--json") == 0) {
+        o->json = 1;
+    } else if (strcmp(a, "--scenario") == 0) {
+        if (!(o->scen = opfor_cli_next(args, "a file or name")))
+            *done = OPFOR_EXIT_USAGE;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* A new game on the scenario scen (NULL: the default) for place and spawns; NULL after the
+ * error, whose exit code is then in *rc. */
+static opfor__patrol_game_t *open_game(const char *scen, int *rc) {
+    opfor__patrol_game_t *g = calloc(1, sizeof *g);
+    if (!g) {
+        *rc = opfor_cli_fail("patrol: out of memory");
+        return NULL;
+    }
+    if ((*rc = opfor__patrol_open(g, scen)) != 0) {
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+/* Frees a game from open_game; returns OPFOR_EXIT_OK for the command to end with. */
+static int close_game(opfor__patrol_game_t *g) {
+    opfor_scenario_free(&g->sc);
+    free(g);
+    return OPFOR_EXIT_OK;
+}
+
 static int cmd_place(int argc, char **argv) {
-    const char *scen = NULL;
-    int dir = -1, json = 0, mounted = 0;
+    sub_opts_t o = {NULL, 0};
+    int dir = -1, mounted = 0, done;
     double dist = -1.0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (opfor_cli_is_help(a)) {
-            place_help(stdout);
-            return OPFOR_EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            json = 1;
+    opfor_cli_args_t args = {argc, argv, 1, "patrol place", 0};
+    for (; args.i < argc; args.i++) {
+        const char *a = argv[args.i];
+        if (sub_opt(&args, place_help, &o, &done)) {
+            if (done >= 0)
+                return done;
         } else if (strcmp(a, "--mounted") == 0) {
             mounted = 1;
-        } else if (strcmp(a, "--scenario") == 0) {
-            if (++i >= argc)
-                return opfor_cli_usage_error("patrol place: --scenario needs a file or name");
-            scen = argv[i];
         } else if (strcmp(a, "--direction") == 0) {
             char list[128];
-            if (++i >= argc || opfor_vocab_lookup(opfor_compass_names, argv[i], &dir) != 0)
+            if (++args.i >= argc ||
+                opfor_vocab_lookup(opfor_compass_names, argv[args.i], &dir) != 0)
                 return opfor_cli_usage_error(
                     "patrol place: --direction needs a compass point: %s",
                     opfor_vocab_list(opfor_compass_names, list, sizeof list));
         } else if (strcmp(a, "--distance") == 0) {
-            if (++i >= argc || opfor_cli_parse_double(argv[i], &dist) != 0 || dist < 0 ||
-                dist > 1000)
-                return opfor_cli_usage_error(
-                    "patrol place: --distance needs a number of inches from 0 to 1000");
+            if (opfor_cli_next_double(&args, 0, 1000, "a number of inches from 0 to 1000", &dist))
+                return OPFOR_EXIT_USAGE;
         } else {
             return opfor_cli_usage_error("patrol place: unknown argument '%s' (see opfor patrol "
                                          "place --help)",
@@ -180,17 +222,13 @@ static int cmd_place(int argc, char **argv) {
             "patrol place: --direction is required (N, NE, E, SE, S, SW, W or NW)");
     if (dist < 0)
         return opfor_cli_usage_error("patrol place: --distance is required (inches, 0 to 1000)");
-    opfor__patrol_game_t *g = calloc(1, sizeof *g);
+    int rc;
+    opfor__patrol_game_t *g = open_game(o.scen, &rc);
     if (!g)
-        return opfor_cli_fail("patrol: out of memory");
-    int rc = opfor__patrol_open(g, scen);
-    if (rc) {
-        free(g);
         return rc;
-    }
     opfor_patrol_placement_t pl;
     opfor_patrol_place(&g->cfg, &g->ps, &g->fo, dir, (float)dist, mounted, &pl);
-    if (json) {
+    if (o.json) {
         opfor_json_t j;
         opfor_json_init(&j, stdout);
         opfor_json_obj_begin(&j);
@@ -210,9 +248,7 @@ static int cmd_place(int argc, char **argv) {
             printf("traced    %.1f inches along the edge from x %.1f, y %.1f\n", (double)pl.traced,
                    (double)pl.edge.x, (double)pl.edge.y);
     }
-    opfor_scenario_free(&g->sc);
-    free(g);
-    return OPFOR_EXIT_OK;
+    return close_game(g);
 }
 
 /* ---- opfor patrol spawns ---- */
@@ -264,40 +300,28 @@ static void print_tally(const char *title, const opfor_name_t *names, int n, con
 }
 
 static int cmd_spawns(int argc, char **argv) {
-    const char *scen = NULL;
+    sub_opts_t o = {NULL, 0};
     long presses = -1, seed = -1, rp = -1, re = -1;
     double fresh = -1.0;
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (opfor_cli_is_help(a)) {
-            spawns_help(stdout);
-            return OPFOR_EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if (strcmp(a, "--scenario") == 0) {
-            if (++i >= argc)
-                return opfor_cli_usage_error("patrol spawns: --scenario needs a file or name");
-            scen = argv[i];
+    int done;
+    opfor_cli_args_t args = {argc, argv, 1, "patrol spawns", 0};
+    for (; args.i < argc; args.i++) {
+        const char *a = argv[args.i];
+        if (sub_opt(&args, spawns_help, &o, &done)) {
+            if (done >= 0)
+                return done;
         } else if (strcmp(a, "--presses") == 0) {
-            if (++i >= argc || opfor_cli_parse_long(argv[i], &presses) != 0 || presses < 1 ||
-                presses > SPAWNS_MAX_PRESSES)
-                return opfor_cli_usage_error(
-                    "patrol spawns: --presses needs a whole number from 1 to %ld",
-                    SPAWNS_MAX_PRESSES);
+            if (opfor_cli_next_long(&args, 1, SPAWNS_MAX_PRESSES, &presses))
+                return OPFOR_EXIT_USAGE;
         } else if (strcmp(a, "--seed") == 0) {
-            if (++i >= argc || opfor_cli_parse_long(argv[i], &seed) != 0 || seed < 0)
-                return opfor_cli_usage_error("patrol spawns: --seed needs a whole number >= 0");
+            if (opfor_cli_next_long(&args, 0, LONG_MAX, &seed))
+                return OPFOR_EXIT_USAGE;
         } else if (strcmp(a, "--fresh") == 0) {
-            if (++i >= argc || opfor_cli_parse_double(argv[i], &fresh) != 0 || fresh < 0 ||
-                fresh > 10000)
-                return opfor_cli_usage_error(
-                    "patrol spawns: --fresh needs square feet from 0 to 10000");
+            if (opfor_cli_next_double(&args, 0, 10000, "square feet from 0 to 10000", &fresh))
+                return OPFOR_EXIT_USAGE;
         } else if (strcmp(a, "--ready-player") == 0 || strcmp(a, "--ready-enemy") == 0) {
-            long *dst = a[8] == 'p' ? &rp : &re;
-            if (++i >= argc || opfor_cli_parse_long(argv[i], dst) != 0 || *dst < 0 || *dst > 32)
-                return opfor_cli_usage_error("patrol spawns: %s needs a whole number from 0 to 32",
-                                             a);
+            if (opfor_cli_next_long(&args, 0, 32, a[8] == 'p' ? &rp : &re))
+                return OPFOR_EXIT_USAGE;
         } else {
             return opfor_cli_usage_error("patrol spawns: unknown argument '%s' (see opfor patrol "
                                          "spawns --help)",
@@ -309,14 +333,10 @@ static int cmd_spawns(int argc, char **argv) {
                                      SPAWNS_MAX_PRESSES);
     if (seed < 0)
         return opfor_cli_usage_error("patrol spawns: --seed is required (a whole number >= 0)");
-    opfor__patrol_game_t *g = calloc(1, sizeof *g);
+    int rc;
+    opfor__patrol_game_t *g = open_game(o.scen, &rc);
     if (!g)
-        return opfor_cli_fail("patrol: out of memory");
-    int rc = opfor__patrol_open(g, scen);
-    if (rc) {
-        free(g);
         return rc;
-    }
     const opfor_patrol_config_t *cfg = &g->cfg;
     opfor_patrol_summary_t s;
     opfor_patrol_summarize(cfg, &g->ps, &g->fo, &s);
@@ -353,7 +373,7 @@ static int cmd_spawns(int argc, char **argv) {
     for (int t = 0; t < OPFOR_PT_COUNT; t++)
         for (int q = 0; q < OPFOR_Q_COUNT; q++)
             eq[q] += pr.type[t] * pr.quality[t][q];
-    if (json) {
+    if (o.json) {
         opfor_json_t j;
         opfor_json_init(&j, stdout);
         opfor_json_obj_begin(&j);
@@ -413,9 +433,7 @@ static int cmd_spawns(int argc, char **argv) {
             }
         printf("mean distance rolled: %.2f inches\n", spots ? rolled_sum / (double)spots : 0.0);
     }
-    opfor_scenario_free(&g->sc);
-    free(g);
-    return OPFOR_EXIT_OK;
+    return close_game(g);
 }
 
 /* ---- opfor patrol ---- */
@@ -467,37 +485,37 @@ int opfor_cmd_patrol(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     o.seed = 1;
     o.level = OPFOR_AI_STANDARD;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+    opfor_cli_args_t args = {argc, argv, 1, "patrol", 0};
+    for (; args.i < argc; args.i++) {
+        const char *a = argv[args.i];
         long v;
         if (opfor_cli_is_help(a)) {
             patrol_help(stdout);
             return OPFOR_EXIT_OK;
         } else if (strcmp(a, "--scenario") == 0) {
-            if (++i >= argc)
-                return opfor_cli_usage_error("patrol: --scenario needs a file or name");
-            o.scenario = argv[i];
+            if (!(o.scenario = opfor_cli_next(&args, "a file or name")))
+                return OPFOR_EXIT_USAGE;
         } else if (strcmp(a, "--seed") == 0) {
-            if (++i >= argc || opfor_cli_parse_long(argv[i], &v) != 0 || v < 0)
-                return opfor_cli_usage_error("patrol: --seed needs a whole number >= 0");
+            if (opfor_cli_next_long(&args, 0, LONG_MAX, &v))
+                return OPFOR_EXIT_USAGE;
             o.seed = (uint64_t)v;
         } else if (strcmp(a, "--name") == 0) {
-            if (++i >= argc || !argv[i][0] || strlen(argv[i]) > 63)
+            if (++args.i >= argc || !argv[args.i][0] || strlen(argv[args.i]) > 63)
                 return opfor_cli_usage_error("patrol: --name needs a name of 1 to 63 bytes");
-            o.name = argv[i];
+            o.name = argv[args.i];
         } else if (strcmp(a, "--db") == 0) {
-            if (++i >= argc || !argv[i][0])
+            if (++args.i >= argc || !argv[args.i][0])
                 return opfor_cli_usage_error("patrol: --db needs a file name");
-            o.db = argv[i];
+            o.db = argv[args.i];
         } else if (strcmp(a, "--no-save") == 0) {
             o.no_save = 1;
         } else if (strcmp(a, "--level") == 0) {
             char names[128];
-            if (++i >= argc || opfor_ai_level_find(argv[i], &o.level) != 0)
+            if (++args.i >= argc || opfor_ai_level_find(argv[args.i], &o.level) != 0)
                 return opfor_cli_usage_error(
                     "patrol: --level must be one of %s; got '%s'",
                     opfor_vocab_list(opfor_ai_level_names, names, sizeof names),
-                    i < argc ? argv[i] : "");
+                    args.i < argc ? argv[args.i] : "");
         } else if (strcmp(a, "--cheat") == 0) {
             o.cheat = 1;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {

@@ -10,6 +10,7 @@
  * initiative the AI's orders are asked for at once.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,16 @@ static void check_over(remote_t *r, const msgpack_object *res) {
 
 /* Prints the events of a mutation's answer; asks for orders when the enemy holds the
  * initiative. */
+/* Starts the params map {game: ID, ...} in a new sb, with room for nkeys more keys that the
+ * caller packs with pk; the caller destroys sb. */
+static void game_params(const remote_t *r, msgpack_sbuffer *sb, msgpack_packer *pk, size_t nkeys) {
+    msgpack_sbuffer_init(sb);
+    msgpack_packer_init(pk, sb, msgpack_sbuffer_write);
+    msgpack_pack_map(pk, nkeys + 1);
+    opfor_rpc_pack_cstr(pk, "game");
+    opfor_rpc_pack_cstr(pk, r->game);
+}
+
 static void after_ack(remote_t *r, const msgpack_object *res) {
     const msgpack_object *evs = opfor__rpc_get(res, "events");
     for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size; i++)
@@ -78,12 +89,8 @@ static void after_ack(remote_t *r, const msgpack_object *res) {
         return;
     }
     msgpack_sbuffer sb;
-    msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, 1);
-    opfor_rpc_pack_cstr(&pk, "game");
-    opfor_rpc_pack_cstr(&pk, r->game);
+    game_params(r, &sb, &pk, 0);
     const msgpack_object *order;
     if (opfor__rpc_call(r->c, "patrol", "ai.orders", &sb, &order) == 0) {
         opfor__rpc_print_order(stdout, order);
@@ -97,12 +104,8 @@ static void after_ack(remote_t *r, const msgpack_object *res) {
 static void send_report(remote_t *r, int nkeys, void (*pack)(msgpack_packer *pk, void *ud),
                         void *ud) {
     msgpack_sbuffer sb;
-    msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, (size_t)nkeys + 1);
-    opfor_rpc_pack_cstr(&pk, "game");
-    opfor_rpc_pack_cstr(&pk, r->game);
+    game_params(r, &sb, &pk, (size_t)nkeys);
     pack(&pk, ud);
     const msgpack_object *res;
     if (opfor__rpc_call(r->c, "patrol", "report", &sb, &res) == 0)
@@ -121,12 +124,37 @@ typedef struct rep_args {
 
 enum { R_ACTED, R_CAS, R_MOVE, R_MORALE, R_OFF, R_CAP, R_RESOLVE, R_ROLL };
 
+/* Packs one `key: value` pair of a map. */
+static void pack_kv_str(msgpack_packer *pk, const char *key, const char *s) {
+    opfor_rpc_pack_cstr(pk, key);
+    opfor_rpc_pack_cstr(pk, s);
+}
+
+static void pack_kv_int(msgpack_packer *pk, const char *key, int64_t v) {
+    opfor_rpc_pack_cstr(pk, key);
+    msgpack_pack_int64(pk, v);
+}
+
+static void pack_kv_num(msgpack_packer *pk, const char *key, double v) {
+    opfor_rpc_pack_cstr(pk, key);
+    msgpack_pack_double(pk, v);
+}
+
+/* Packs `key: [{unit: UNIT, ...}]` up to the unit: the caller packs the other nfields - 1
+ * fields of that one entry. */
+static void pack_unit_entry(msgpack_packer *pk, const char *key, uint32_t nfields,
+                            const char *unit) {
+    opfor_rpc_pack_cstr(pk, key);
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_map(pk, nfields);
+    pack_kv_str(pk, "unit", unit);
+}
+
 static void pack_rep(msgpack_packer *pk, void *ud) {
     const rep_args_t *a = ud;
     switch (a->kind) {
     case R_ACTED:
-        opfor_rpc_pack_cstr(pk, "acted");
-        opfor_rpc_pack_cstr(pk, a->unit);
+        pack_kv_str(pk, "acted", a->unit);
         if (a->has_pt) {
             opfor_rpc_pack_cstr(pk, "at");
             msgpack_pack_array(pk, 2);
@@ -135,65 +163,38 @@ static void pack_rep(msgpack_packer *pk, void *ud) {
         }
         break;
     case R_CAS:
-        opfor_rpc_pack_cstr(pk, "casualties");
-        msgpack_pack_array(pk, 1);
-        msgpack_pack_map(pk, 3);
-        opfor_rpc_pack_cstr(pk, "unit");
-        opfor_rpc_pack_cstr(pk, a->unit);
-        opfor_rpc_pack_cstr(pk, "killed");
-        msgpack_pack_int64(pk, a->killed);
-        opfor_rpc_pack_cstr(pk, "wounded");
-        msgpack_pack_int64(pk, a->wounded);
+        pack_unit_entry(pk, "casualties", 3, a->unit);
+        pack_kv_int(pk, "killed", a->killed);
+        pack_kv_int(pk, "wounded", a->wounded);
         break;
     case R_MOVE:
-        opfor_rpc_pack_cstr(pk, "moves");
-        msgpack_pack_array(pk, 1);
-        msgpack_pack_map(pk, 3);
-        opfor_rpc_pack_cstr(pk, "unit");
-        opfor_rpc_pack_cstr(pk, a->unit);
-        opfor_rpc_pack_cstr(pk, "x");
-        msgpack_pack_double(pk, a->x);
-        opfor_rpc_pack_cstr(pk, "y");
-        msgpack_pack_double(pk, a->y);
+        pack_unit_entry(pk, "moves", 3, a->unit);
+        pack_kv_num(pk, "x", a->x);
+        pack_kv_num(pk, "y", a->y);
         break;
     case R_MORALE:
-        opfor_rpc_pack_cstr(pk, "morale");
-        msgpack_pack_array(pk, 1);
-        msgpack_pack_map(pk, 2);
-        opfor_rpc_pack_cstr(pk, "unit");
-        opfor_rpc_pack_cstr(pk, a->unit);
-        opfor_rpc_pack_cstr(pk, "result");
-        opfor_rpc_pack_cstr(pk, a->text);
+        pack_unit_entry(pk, "morale", 2, a->unit);
+        pack_kv_str(pk, "result", a->text);
         break;
     case R_OFF:
     case R_CAP:
-        opfor_rpc_pack_cstr(pk, "off_table");
-        msgpack_pack_array(pk, 1);
-        msgpack_pack_map(pk, 2);
-        opfor_rpc_pack_cstr(pk, "unit");
-        opfor_rpc_pack_cstr(pk, a->unit);
-        opfor_rpc_pack_cstr(pk, "fate");
-        opfor_rpc_pack_cstr(pk, a->kind == R_CAP ? "captured" : "driven_off");
+        pack_unit_entry(pk, "off_table", 2, a->unit);
+        pack_kv_str(pk, "fate", a->kind == R_CAP ? "captured" : "driven_off");
         break;
     case R_RESOLVE:
         opfor_rpc_pack_cstr(pk, "resolve");
         msgpack_pack_true(pk);
         break;
     default:
-        opfor_rpc_pack_cstr(pk, "roll");
-        opfor_rpc_pack_cstr(pk, a->text);
+        pack_kv_str(pk, "roll", a->text);
         break;
     }
 }
 
 static void call_game(remote_t *r, const char *method, int state) {
     msgpack_sbuffer sb;
-    msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, 1);
-    opfor_rpc_pack_cstr(&pk, "game");
-    opfor_rpc_pack_cstr(&pk, r->game);
+    game_params(r, &sb, &pk, 0);
     const msgpack_object *res;
     if (opfor__rpc_call(r->c, "patrol", method, &sb, &res) == 0) {
         if (state == 1) {
@@ -308,8 +309,9 @@ static int command(remote_t *r, char **w, int n) {
 int opfor__patrol_remote(int argc, char **argv) {
     const char *addr = NULL, *scenario = NULL, *diff = NULL, *game = NULL;
     long seed = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+    opfor_cli_args_t args = {argc, argv, 1, "patrol", 0};
+    for (; args.i < argc; args.i++) {
+        const char *a = argv[args.i];
         if (opfor_cli_is_help(a)) {
             printf("usage: opfor patrol --connect ADDR [--scenario NAME|FILE] [--seed S]\n"
                    "                    [--difficulty LEVEL] [--game ID]\n\n"
@@ -324,12 +326,11 @@ int opfor__patrol_remote(int argc, char **argv) {
                            : !strcmp(a, "--game")       ? &game
                                                         : NULL;
         if (dst) {
-            if (++i >= argc)
-                return opfor_cli_usage_error("patrol: %s needs a value", a);
-            *dst = argv[i];
+            if (!(*dst = opfor_cli_next(&args, "a value")))
+                return OPFOR_EXIT_USAGE;
         } else if (!strcmp(a, "--seed")) {
-            if (++i >= argc || opfor_cli_parse_long(argv[i], &seed) != 0 || seed < 0)
-                return opfor_cli_usage_error("patrol: --seed needs a whole number >= 0");
+            if (opfor_cli_next_long(&args, 0, LONG_MAX, &seed))
+                return OPFOR_EXIT_USAGE;
         } else {
             return opfor_cli_usage_error("patrol: with --connect, unknown argument '%s' (see "
                                          "opfor patrol --connect x --help)",

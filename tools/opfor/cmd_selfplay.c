@@ -4,6 +4,7 @@
  * its number, and no timings are printed, so the same command prints the same output every
  * time. A thin shell over rulesets/viktoria/engine.h and policy.c.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,24 +45,6 @@ static void help(FILE *f) {
             SELFPLAY_MAX_GAMES);
 }
 
-/* Value of flag `name` from "--name=value" or the next argument; NULL after a usage error. */
-static const char *value_of(int argc, char **argv, int *i, const char *name, int *rc) {
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (a[n] == '=')
-        return a + n + 1;
-    if (*i + 1 >= argc) {
-        *rc = opfor_cli_usage_error("selfplay: %s needs a value", name);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static int is_flag(const char *a, const char *name) {
-    size_t n = strlen(name);
-    return strncmp(a, name, n) == 0 && (a[n] == 0 || a[n] == '=');
-}
-
 static int parse_policy(const char *flag, const char *v, opfor_vk_policy_t *out) {
     int p;
     if (!v || opfor_vocab_lookup(opfor_vk_policy_names, v, &p) != 0)
@@ -78,7 +61,6 @@ int opfor_cmd_selfplay(int argc, char **argv) {
     opfor_vk_policy_t pa = OPFOR_VK_POLICY_RANDOM, pb = OPFOR_VK_POLICY_RANDOM;
     opfor_vk_options_t opt;
     memset(&opt, 0, sizeof opt);
-    int i = 1;
     if (argc > 1 && opfor_cli_is_help(argv[1])) {
         help(stdout);
         return OPFOR_EXIT_OK;
@@ -86,8 +68,14 @@ int opfor_cmd_selfplay(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "viktoria") != 0)
         return opfor_cli_usage_error("selfplay: the first argument must be a ruleset; allowed: "
                                      "viktoria (see opfor selfplay --help)");
-    for (i = 2; i < argc; i++) {
-        const char *a = argv[i], *v;
+    const opfor_cli_long_flag_t numbers[] = {
+        {"--games", 1, SELFPLAY_MAX_GAMES, &games},
+        {"--seed", 0, LONG_MAX, &seed},
+        {"--turns", 1, 1000, &turns},
+    };
+    opfor_cli_args_t args = {argc, argv, 2, "selfplay", 0};
+    for (; args.i < argc; args.i++) {
+        const char *a = argv[args.i], *v;
         if (opfor_cli_is_help(a)) {
             help(stdout);
             return OPFOR_EXIT_OK;
@@ -97,38 +85,18 @@ int opfor_cmd_selfplay(int argc, char **argv) {
             opt.weather_events = 1;
         } else if (strcmp(a, "--specials") == 0) {
             opt.specials = 1;
-        } else if (is_flag(a, "--scenario")) {
-            if (!(scenario = value_of(argc, argv, &i, "--scenario", &rc)))
+        } else if (opfor_cli_is_flag(a, "--scenario")) {
+            if (!(scenario = opfor_cli_value(&args, NULL)))
+                return OPFOR_EXIT_USAGE;
+        } else if (opfor_cli_long_flag(&args, numbers, sizeof numbers / sizeof numbers[0], &rc)) {
+            if (rc)
                 return rc;
-        } else if (is_flag(a, "--games")) {
-            if (!(v = value_of(argc, argv, &i, "--games", &rc)))
+        } else if (opfor_cli_is_flag(a, "--policy-a") || opfor_cli_is_flag(a, "--policy-b")) {
+            const char *flag = a[9] == 'a' ? "--policy-a" : "--policy-b";
+            if (!(v = opfor_cli_value(&args, NULL)))
+                return OPFOR_EXIT_USAGE;
+            if ((rc = parse_policy(flag, v, a[9] == 'a' ? &pa : &pb)) != 0)
                 return rc;
-            if (opfor_cli_parse_long(v, &games) != 0 || games < 1 || games > SELFPLAY_MAX_GAMES)
-                return opfor_cli_usage_error("selfplay: --games must be a whole number from 1 to "
-                                             "%ld, got '%s'",
-                                             SELFPLAY_MAX_GAMES, v);
-        } else if (is_flag(a, "--seed")) {
-            if (!(v = value_of(argc, argv, &i, "--seed", &rc)))
-                return rc;
-            if (opfor_cli_parse_long(v, &seed) != 0 || seed < 0)
-                return opfor_cli_usage_error("selfplay: --seed must be a whole number >= 0, got "
-                                             "'%s'",
-                                             v);
-        } else if (is_flag(a, "--turns")) {
-            if (!(v = value_of(argc, argv, &i, "--turns", &rc)))
-                return rc;
-            if (opfor_cli_parse_long(v, &turns) != 0 || turns < 1 || turns > 1000)
-                return opfor_cli_usage_error("selfplay: --turns must be a whole number from 1 to "
-                                             "1000, got '%s'",
-                                             v);
-        } else if (is_flag(a, "--policy-a")) {
-            if (!(v = value_of(argc, argv, &i, "--policy-a", &rc)) ||
-                (rc = parse_policy("--policy-a", v, &pa)) != 0)
-                return rc ? rc : OPFOR_EXIT_USAGE;
-        } else if (is_flag(a, "--policy-b")) {
-            if (!(v = value_of(argc, argv, &i, "--policy-b", &rc)) ||
-                (rc = parse_policy("--policy-b", v, &pb)) != 0)
-                return rc ? rc : OPFOR_EXIT_USAGE;
         } else {
             return opfor_cli_usage_error("selfplay: unknown option '%s'; allowed: --scenario, "
                                          "--games, --seed, --policy-a, --policy-b, --turns, "

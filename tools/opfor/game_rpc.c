@@ -174,6 +174,15 @@ static void print_pt(FILE *f, const msgpack_object *p) {
     fprintf(f, "x %.1f, y %.1f", opfor__rpc_num(p, "x", 0), opfor__rpc_num(p, "y", 0));
 }
 
+/* When p is a point (a map), prints lead and the point and returns 1; else prints nothing. */
+static int print_lead_pt(FILE *f, const char *lead, const msgpack_object *p) {
+    if (!p || p->type != MSGPACK_OBJECT_MAP)
+        return 0;
+    fputs(lead, f);
+    print_pt(f, p);
+    return 1;
+}
+
 /* Prints the strings of an array, comma-separated. */
 static void print_names(FILE *f, const msgpack_object *a) {
     if (!a || a->type != MSGPACK_OBJECT_ARRAY)
@@ -187,14 +196,19 @@ static void print_names(FILE *f, const msgpack_object *a) {
 
 void opfor__rpc_print_order(FILE *f, const msgpack_object *o) {
     char unit[64], sentence[320], reason[320], cmd[80], level[32], eng[32];
-    fprintf(f, "  Orders for %s: %s\n", opfor__rpc_str(o, "unit", unit, sizeof unit),
-            opfor__rpc_str(o, "sentence", sentence, sizeof sentence));
-    const msgpack_object *dst = opfor__rpc_get(o, "destination");
-    if (dst && dst->type == MSGPACK_OBJECT_MAP) {
-        fprintf(f, "    to ");
-        print_pt(f, dst);
-        fprintf(f, "\n");
+    opfor__rpc_str(o, "unit", unit, sizeof unit);
+    opfor__rpc_str(o, "sentence", sentence, sizeof sentence);
+    /* the sentence names the unit first ("Jager Picket: fire at ..."): not twice */
+    const char *rest = sentence;
+    size_t ul = strlen(unit);
+    if (ul && strncmp(rest, unit, ul) == 0 && (rest[ul] == ':' || rest[ul] == ' ')) {
+        rest += ul + (rest[ul] == ':');
+        while (*rest == ' ')
+            rest++;
     }
+    fprintf(f, "  Orders for %s: %s\n", unit, rest);
+    if (print_lead_pt(f, "    to ", opfor__rpc_get(o, "destination")))
+        fprintf(f, "\n");
     const msgpack_object *needs = opfor__rpc_get(o, "needs");
     if (needs && needs->type == MSGPACK_OBJECT_ARRAY && needs->via.array.size) {
         fprintf(f, "    needs:");
@@ -233,10 +247,10 @@ void opfor__rpc_print_event(FILE *f, const msgpack_object *ev) {
         fprintf(f, "\n");
     } else if (strcmp(kind, "spotted") == 0) {
         fprintf(f, "Spotted: %s\n", opfor__rpc_str(d, "text", buf, sizeof buf));
-        const msgpack_object *pt = opfor__rpc_get(d, "point");
-        if (pt && pt->type == MSGPACK_OBJECT_MAP) {
-            fprintf(f, "    %s appears at ", opfor__rpc_str(d, "unit", buf, sizeof buf));
-            print_pt(f, pt);
+        char lead[sizeof buf + 16]; /* "    " + the unit + " appears at " */
+        snprintf(lead, sizeof lead, "    %s appears at ",
+                 opfor__rpc_str(d, "unit", buf, sizeof buf));
+        if (print_lead_pt(f, lead, opfor__rpc_get(d, "point"))) {
             fprintf(f, " (%s)\n", opfor__rpc_str(d, "rule_text", buf, sizeof buf));
         } else {
             fprintf(f, "    not placed: %s\n", opfor__rpc_str(d, "rule_text", buf, sizeof buf));
@@ -315,11 +329,7 @@ void opfor__rpc_print_state(FILE *f, const msgpack_object *st) {
             (long long)opfor__rpc_int(u, "strength", 0), (long long)opfor__rpc_int(u, "wounded", 0),
             opfor__rpc_str(u, "status", status, sizeof status),
             opfor__rpc_str(u, "state", state, sizeof state));
-        const msgpack_object *at = opfor__rpc_get(u, "at");
-        if (at && at->type == MSGPACK_OBJECT_MAP) {
-            fprintf(f, " at ");
-            print_pt(f, at);
-        }
+        print_lead_pt(f, " at ", opfor__rpc_get(u, "at"));
         fprintf(f, "\n");
     }
     const msgpack_object *order = opfor__rpc_get(st, "order");

@@ -1,13 +1,10 @@
 /* tools/opfor/main.c — `opfor`, the command-line client and tool box.
  *
  * A thin main(): the first word picks a subcommand from the table below; each lives in
- * its own cmd_<name>.c and reports its own errors.
+ * its own cmd_<name>.c and reports its own errors (with the helpers of cli.c).
  */
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <errno.h>
 
 #include "cli.h"
 
@@ -40,54 +37,6 @@ static void usage(FILE *f) {
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n`opfor COMMAND --help` describes each command.\n");
-}
-
-int opfor_cli_usage_error(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("opfor: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return OPFOR_EXIT_USAGE;
-}
-
-int opfor_cli_fail(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("opfor: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return OPFOR_EXIT_FAIL;
-}
-
-int opfor_cli_is_help(const char *s) {
-    return s && (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0);
-}
-
-int opfor_cli_parse_long(const char *s, long *out) {
-    if (!s || !*s)
-        return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-int opfor_cli_parse_double(const char *s, double *out) {
-    if (!s || !*s)
-        return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || v != v)
-        return -1;
-    *out = v;
-    return 0;
 }
 
 int main(int argc, char **argv) {

@@ -1,0 +1,40 @@
+/* io/pack_int.h — one call per key and value of a MessagePack map, for io's replies and events.
+ *
+ * Game states, acks, orders and events are long maps; packing each entry with one call keeps
+ * the key beside its value. Each helper packs the key as opfor_rpc_pack_cstr() does and the
+ * value with the msgpack-c call it names, so the bytes are exactly those of the two calls.
+ */
+#ifndef OPFOR_IO_PACK_INT_H
+#define OPFOR_IO_PACK_INT_H
+
+#include <stdint.h>
+
+#include <msgpack.h>
+
+#include "opfor/rpc.h"
+
+/* static inline void opfor__kv_NAME(msgpack_packer *pk, const char *key, TYPE v): key, then v
+ * packed by PACK. */
+#define OPFOR__KV_FN(NAME, TYPE, PACK)                                                             \
+    static inline void opfor__kv_##NAME(msgpack_packer *pk, const char *key, TYPE v) {             \
+        opfor_rpc_pack_cstr(pk, key);                                                              \
+        PACK(pk, v);                                                                               \
+    }
+
+OPFOR__KV_FN(str, const char *, opfor_rpc_pack_cstr) /* a NUL-terminated string */
+OPFOR__KV_FN(int, int, msgpack_pack_int)
+OPFOR__KV_FN(i64, int64_t, msgpack_pack_int64)
+OPFOR__KV_FN(u64, uint64_t, msgpack_pack_uint64)
+OPFOR__KV_FN(double, double, msgpack_pack_double)
+#undef OPFOR__KV_FN
+
+/* key: true or false (msgpack_pack_true / msgpack_pack_false) */
+static inline void opfor__kv_bool(msgpack_packer *pk, const char *key, int v) {
+    opfor_rpc_pack_cstr(pk, key);
+    if (v)
+        msgpack_pack_true(pk);
+    else
+        msgpack_pack_false(pk);
+}
+
+#endif
