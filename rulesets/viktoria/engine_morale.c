@@ -279,8 +279,11 @@ int vk_command_test(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfo
     int lv = st->level < 1 ? 1 : st->level > 5 ? 5 : st->level;
     const vk_roll_t *r = &ctx->tab->command[q][lv - 1][di];
     int ok = r->ok ? vk_roll(st, r, NULL) : 1;
-    VK_EV(ev, "  %s is %.0f in from its general: command test %s", st->units[u].name,
-          d > 1e8f ? 999.0f : d, ok ? "passed" : "failed (take cover, fire, stand or load only)");
+    const char *res = ok ? "passed" : "failed (take cover, fire, stand or load only)";
+    if (d > 1e8f) /* no general or headquarters of its side on the table */
+        VK_EV(ev, "  %s has no general on the table: command test %s", st->units[u].name, res);
+    else
+        VK_EV(ev, "  %s is %.0f in from its general: command test %s", st->units[u].name, d, res);
     return ok;
 }
 

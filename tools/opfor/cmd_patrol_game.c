@@ -95,14 +95,6 @@ static int find_unit(const opfor_patrol_forces_t *fo, const char *name) {
     return found;
 }
 
-/* Splits line into words (in place). */
-static int split(char *line, char **w, int max) {
-    int n = 0;
-    for (char *s = strtok(line, " \t\r\n"); s && n < max; s = strtok(NULL, " \t\r\n"))
-        w[n++] = s;
-    return n;
-}
-
 /* The longest run of words from w[0] naming a unit: returns the unit (or -1 / -2) and
  * how many words the name took in *used. */
 static int unit_words(const opfor_patrol_forces_t *fo, char **w, int n, int *used) {
@@ -187,7 +179,9 @@ static void help(void) {
            "  u                    the units, their strength, position and state\n"
            "  l                    the players' front line\n"
            "  q                    end the game here and record the score\n"
-           "  help                 this list\n");
+           "  help                 this list\n"
+           "UNIT is a unit's name, or the start of one, in any case; quote a name with\n"
+           "spaces if you like (\"Jager Picket\").\n");
 }
 
 /* ---- the enemy's orders through the AI ---- */
@@ -692,7 +686,7 @@ int opfor__patrol_play(const opfor__patrol_opts_t *o) {
         if (!fgets(line, sizeof line, stdin))
             break;
         char *w[MAX_WORDS];
-        int n = split(line, w, MAX_WORDS);
+        int n = opfor__patrol_words(line, w, MAX_WORDS);
         if (n == 0 || w[0][0] == '#')
             continue;
         for (char *c = w[0]; *c; c++)

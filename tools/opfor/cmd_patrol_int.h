@@ -48,6 +48,10 @@ int opfor__patrol_open(opfor__patrol_game_t *g, const char *arg);
 void opfor__patrol_json_placement(opfor_json_t *j, const opfor_patrol_placement_t *pl);
 /* One line describing a placement. Returns buf. */
 const char *opfor__patrol_placement_str(const opfor_patrol_placement_t *pl, char *buf, size_t n);
+/* Splits a typed command line into at most max words, in place: blanks separate words, and
+ * "..." or '...' makes one word of what it encloses ("Jager Picket"), without the quotes (an
+ * unclosed quote runs to the end of the line). Returns the number of words. */
+int opfor__patrol_words(char *line, char **w, int max);
 /* Plays a game at the table; returns the exit code. */
 int opfor__patrol_play(const opfor__patrol_opts_t *o);
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd_patrol_int.h"
 #include "game_rpc.h"
 #include "opfor/rpc.h"
 
@@ -45,7 +46,9 @@ static void help(void) {
         "  resolve                  opford rolls the open order's dice and reports\n"
         "  roll DICE                opford rolls DICE (\"2D6\") with the game's dice\n"
         "  s | u                    the score | the units and the game\n"
-        "  q                        leave (the game stays saved: --game ID resumes it)\n");
+        "  q                        leave (the game stays saved: --game ID resumes it)\n"
+        "UNIT is a unit's name, or the start of one, in any case; quote a name with\n"
+        "spaces if you like (\"Jager Picket\").\n");
 }
 
 /* Joins words[from..to) with spaces. */
@@ -412,9 +415,7 @@ int opfor__patrol_remote(int argc, char **argv) {
         if (!fgets(line, sizeof line, stdin))
             break;
         char *w[MAX_WORDS];
-        int n = 0;
-        for (char *s = strtok(line, " \t\r\n"); s && n < MAX_WORDS; s = strtok(NULL, " \t\r\n"))
-            w[n++] = s;
+        int n = opfor__patrol_words(line, w, MAX_WORDS);
         if (n == 0 || w[0][0] == '#')
             continue;
         for (char *c = w[0]; *c; c++)
