@@ -161,26 +161,5 @@ const char *opfor_roll_format(const opfor_roll_t *r, char *buf, size_t size) {
 }
 
 int opfor_roll_sample(const opfor_roll_t *r, opfor_rng_t *rng) {
-    switch (r->kind) {
-    case OPFOR_ROLL_NEVER:
-        return 0;
-    case OPFOR_ROLL_ALWAYS:
-        return 1;
-    case OPFOR_ROLL_D6:
-        return opfor_rng_d6(rng) >= r->need;
-    case OPFOR_ROLL_D6_THEN:
-        return opfor_rng_d6(rng) >= r->need && opfor_rng_d6(rng) >= r->need2;
-    case OPFOR_ROLL_D6_REROLL: {
-        int first = opfor_rng_d6(rng);
-        if (first >= r->need)
-            return 1;
-        return first == 1 && opfor_rng_d6(rng) >= r->need2;
-    }
-    case OPFOR_ROLL_2D6: {
-        int a = opfor_rng_d6(rng);
-        int b = opfor_rng_d6(rng);
-        return a + b >= r->need;
-    }
-    }
-    return 0;
+    return opfor_roll_dice(r->kind, r->need, r->need2, rng, NULL);
 }

@@ -125,6 +125,18 @@ static int num_text_len(const tok_t *t) {
     return t->len > 24 ? 24 : (int)t->len;
 }
 
+/* Reads the number after a 'd' (the current word) into *sides, its token into *at, and moves
+ * past it. OPFOR_OK, or the parse error when no number follows the 'd'. */
+static int read_sides(lexer_t *lx, opfor_diag_t *diag, tok_t *at, long *sides) {
+    lex_next(lx);
+    if (lx->tok.kind != TOK_NUM)
+        return expected(lx, diag, "the number of sides after 'd'");
+    *at = lx->tok;
+    *sides = lx->tok.value;
+    lex_next(lx);
+    return OPFOR_OK;
+}
+
 int opfor_dice_parse(const char *text, opfor_dice_t *out, opfor_diag_t *diag) {
     if (!text || !out)
         return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0, "no dice expression given");
@@ -148,13 +160,10 @@ int opfor_dice_parse(const char *text, opfor_dice_t *out, opfor_diag_t *diag) {
             count = lx.tok.value;
             lex_next(&lx);
             if (word_is(&lx, "d")) {
-                lex_next(&lx);
-                if (lx.tok.kind != TOK_NUM)
-                    return expected(&lx, diag, "the number of sides after 'd'");
-                sides_tok = lx.tok;
-                sides = lx.tok.value;
+                int rc = read_sides(&lx, diag, &sides_tok, &sides);
+                if (rc != OPFOR_OK)
+                    return rc;
                 is_dice = 1;
-                lex_next(&lx);
             } else if (word_is(&lx, "dice") || word_is(&lx, "die")) {
                 sides = 6;
                 is_dice = 1;
@@ -163,13 +172,10 @@ int opfor_dice_parse(const char *text, opfor_dice_t *out, opfor_diag_t *diag) {
                 constant = count;
             }
         } else if (word_is(&lx, "d")) {
-            lex_next(&lx);
-            if (lx.tok.kind != TOK_NUM)
-                return expected(&lx, diag, "the number of sides after 'd'");
-            sides_tok = lx.tok;
-            sides = lx.tok.value;
+            int rc = read_sides(&lx, diag, &sides_tok, &sides);
+            if (rc != OPFOR_OK)
+                return rc;
             is_dice = 1;
-            lex_next(&lx);
         } else if (word_is(&lx, "a") || word_is(&lx, "one")) {
             lex_next(&lx);
             if (!word_is(&lx, "die") && !word_is(&lx, "dice"))

@@ -210,16 +210,22 @@ void opfor_poly_bbox(const opfor_pt_t *pts, int n, opfor_pt_t *lo, opfor_pt_t *h
         *hi = h;
 }
 
-float opfor_poly_dist_pt(const opfor_pt_t *pts, int n, opfor_pt_t p) {
+/* Distance from p to the edges of pts[0..n): the closing edge (last point to first) first when
+ * closed, then each point to the next; to the one point when n == 1. */
+static inline float edges_dist_pt(const opfor_pt_t *pts, int n, opfor_pt_t p, int closed) {
     n = clamp_n(n);
     if (n <= 0)
         return INFINITY;
     if (n == 1)
         return opfor_dist(pts[0], p);
     float m = INFINITY;
-    for (int i = 0, j = n - 1; i < n; j = i++)
+    for (int i = closed ? 0 : 1, j = closed ? n - 1 : 0; i < n; j = i++)
         m = minf(m, opfor_seg_dist_pt(pts[j], pts[i], p));
     return m;
+}
+
+float opfor_poly_dist_pt(const opfor_pt_t *pts, int n, opfor_pt_t p) {
+    return edges_dist_pt(pts, n, p, 1);
 }
 
 int opfor_poly_seg_intersects(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b) {
@@ -279,15 +285,7 @@ int opfor_poly_circle_overlap(const opfor_pt_t *pts, int n, opfor_pt_t c, float 
 /* ---- polylines ---- */
 
 float opfor_polyline_dist_pt(const opfor_pt_t *pts, int n, opfor_pt_t p) {
-    n = clamp_n(n);
-    if (n <= 0)
-        return INFINITY;
-    if (n == 1)
-        return opfor_dist(pts[0], p);
-    float m = INFINITY;
-    for (int i = 1; i < n; i++)
-        m = minf(m, opfor_seg_dist_pt(pts[i - 1], pts[i], p));
-    return m;
+    return edges_dist_pt(pts, n, p, 0);
 }
 
 float opfor_polyline_seg_dist(const opfor_pt_t *pts, int n, opfor_pt_t a, opfor_pt_t b) {

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "opfor/error.h"
+#include "terrain_int.h"
 
 const opfor_name_t opfor_sight_names[] = {
     {"clear", OPFOR_SIGHT_CLEAR},
@@ -62,21 +63,12 @@ const opfor_terrain_props_t opfor_terrain_defaults[OPFOR_TK_COUNT] = {
     [OPFOR_TK_IMPASSABLE] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_IMPASSABLE, 0},
 };
 
-/* Rule distances (2 inches of foliage, 1 inch from a wall) are compared with this slack,
- * so that a measurement landing exactly on the limit is not lost to float rounding. */
-#define TOL 1e-4f
+#define TOL OPFOR__TERRAIN_TOL /* the slack on rule distances (terrain_int.h) */
 /* Clearance for the cheap segment-versus-box reject (opfor_seg_box_apart): far above float
  * rounding, so a feature it skips is one the exact tests would not have met either. */
 #define APART 0.01f
 /* Room for the breakpoints of one path query. */
 #define PATH_MAX_BREAKS 1024
-
-static inline float minf(float a, float b) {
-    return a < b ? a : b;
-}
-static inline float maxf(float a, float b) {
-    return a > b ? a : b;
-}
 
 void opfor_table_init(opfor_table_t *t, float width, float depth, opfor_table_north_t north) {
     memset(t, 0, sizeof *t);
@@ -130,12 +122,6 @@ int opfor_table_add(opfor_table_t *t, const opfor_terrain_feature_t *f) {
         return OPFOR_EFULL;
     t->features[t->nfeatures] = *f;
     return t->nfeatures++;
-}
-
-/* Whether the bounding box of segment a-b, widened by m, meets the feature's box. */
-static inline int bbox_hit(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b, float m) {
-    return minf(a.x, b.x) - m <= f->hi.x && maxf(a.x, b.x) + m >= f->lo.x &&
-           minf(a.y, b.y) - m <= f->hi.y && maxf(a.y, b.y) + m >= f->lo.y;
 }
 
 /* Segment a-b prepared for the loops over features: its box and the terms of the corner test of
@@ -454,17 +440,7 @@ opfor_cover_t opfor_terrain_cover(const opfor_table_t *t, opfor_pt_t firer, opfo
         const opfor_terrain_feature_t *f = &t->features[i];
         if (f->cover <= best)
             continue;
-        int covered;
-        if (f->shape == OPFOR_SHAPE_AREA) {
-            covered = opfor_feature_circle_overlap(f, target, r);
-        } else {
-            float h = 0.5f * f->width;
-            covered = bbox_hit(f, target, target, r + OPFOR_LINE_COVER_DIST) &&
-                      opfor_polyline_dist_pt(f->pts, f->npts, target) - r - h <=
-                          OPFOR_LINE_COVER_DIST + TOL &&
-                      opfor_polyline_seg_crossings(f->pts, f->npts, firer, target) > 0;
-        }
-        if (covered) {
+        if (opfor__feature_covers(f, firer, target, r)) {
             best = f->cover;
             bf = i;
         }

@@ -3,26 +3,20 @@
  * Binning is by distance from a cell's centre (half the cell's diagonal plus the layer's
  * margin plus half a line's width), so a feature that comes within the margin of any point
  * of a cell is in that cell's mask. Segment queries walk the columns the segment crosses and
- * OR the rows it spans in each, widened by a small epsilon. The cover query repeats
- * core/terrain.c's per-feature tests for the features in the mask only, in index order, and
- * line of sight hands its mask to opfor_terrain_los_in, so their answers are bit for bit the
- * same as the full queries'.
+ * OR the rows it spans in each, widened by a small epsilon. The cover query runs the full
+ * query's per-feature test (core/terrain_int.h) on the features in the mask only, in index
+ * order, and line of sight hands its mask to opfor_terrain_los_in, so their answers are bit
+ * for bit the same as the full queries'.
  */
 #include "opfor/terrain_grid.h"
 
 #include <math.h>
 #include <string.h>
 
-#define TOL 1e-4f    /* core/terrain.c's slack on the 1-inch and 2-inch limits */
+#include "terrain_int.h"
+
 #define MARGIN 0.05f /* extra distance a feature is binned at, for rounding */
 #define EPS 1e-3f    /* cells a segment touches are widened by this much */
-
-static float minf(float a, float b) {
-    return a < b ? a : b;
-}
-static float maxf(float a, float b) {
-    return a > b ? a : b;
-}
 
 /* Distance from p to feature f's area or line (0 inside an area); half a line's width is
  * not included. */
@@ -161,19 +155,7 @@ opfor_cover_t opfor_tgrid_cover(const opfor_tgrid_t *g, const opfor_table_t *t, 
         const opfor_terrain_feature_t *f = &t->features[i];
         if (f->cover <= best)
             continue;
-        int covered;
-        if (f->shape == OPFOR_SHAPE_AREA) {
-            covered = opfor_feature_circle_overlap(f, target, r);
-        } else {
-            float h = 0.5f * f->width;
-            float mm = r + OPFOR_LINE_COVER_DIST;
-            covered = target.x - mm <= f->hi.x && target.x + mm >= f->lo.x &&
-                      target.y - mm <= f->hi.y && target.y + mm >= f->lo.y &&
-                      opfor_polyline_dist_pt(f->pts, f->npts, target) - r - h <=
-                          OPFOR_LINE_COVER_DIST + TOL &&
-                      opfor_polyline_seg_crossings(f->pts, f->npts, firer, target) > 0;
-        }
-        if (covered) {
+        if (opfor__feature_covers(f, firer, target, r)) {
             best = f->cover;
             bf = i;
         }

@@ -17,6 +17,7 @@
 
 #include "opfor/ai.h"
 #include "opfor/director.h"
+#include "opfor/hash.h"
 #include "opfor/rpc.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/builtin.h"
@@ -676,13 +677,7 @@ int opfor__press_payload_read(const opfor__game_t *g, const msgpack_object *o,
 /* ------------------------------------------------------------------ reading */
 
 uint64_t opfor__game_hash(const opfor__table_t *t) {
-    const unsigned char *p = (const unsigned char *)t;
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < sizeof *t; i++) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
+    return opfor_fnv1a(OPFOR_FNV1A_BASIS_SHORT, t, sizeof *t);
 }
 
 static void pack_unit(const opfor__game_t *g, const opfor__table_t *t, int u, msgpack_packer *pk) {

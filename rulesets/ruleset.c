@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "opfor/hash.h"
 #include "opfor/ruleset.h"
 #include "opfor/viktoria/adapter.h"
 
@@ -175,13 +176,7 @@ int opfor_game_deserialize(const opfor_game_t *g, void *state, const void *buf, 
 uint64_t opfor_game_hash(const opfor_game_t *g, const void *state) {
     if (g->rs->hash)
         return g->rs->hash(g->ctx, state);
-    const unsigned char *p = state;
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < g->rs->state_size; i++) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
+    return opfor_fnv1a(OPFOR_FNV1A_BASIS_SHORT, state, g->rs->state_size);
 }
 
 const char *opfor_game_action_str(const opfor_game_t *g, const void *state, const opfor_action_t *a,

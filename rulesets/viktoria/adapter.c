@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "opfor/hash.h"
 #include "opfor/viktoria/builtin.h"
 #include "opfor/viktoria/engine_query.h"
 #include "opfor/viktoria/model.h"
@@ -588,13 +589,7 @@ static int rs_progress(const void *ctx, const void *state, opfor_progress_t *out
 }
 
 static uint64_t fnv(const void *p, size_t n) {
-    const unsigned char *b = p;
-    uint64_t h = UINT64_C(1469598103934665603);
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= UINT64_C(1099511628211);
-    }
-    return h;
+    return opfor_fnv1a(OPFOR_FNV1A_BASIS_SHORT, p, n);
 }
 
 static void put32(unsigned char *p, uint32_t v) {

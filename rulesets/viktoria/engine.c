@@ -15,6 +15,7 @@
 
 #include "engine_int.h"
 #include "engine_machine_int.h"
+#include "opfor/hash.h"
 
 /* ---------------------------------------------------------------- events */
 
@@ -2338,13 +2339,7 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
 }
 
 uint64_t opfor_vk_state_hash(const opfor_vk_state_t *st) {
-    const unsigned char *p = (const unsigned char *)st;
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < sizeof *st; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
+    return opfor_fnv1a(OPFOR_FNV1A_BASIS, st, sizeof *st);
 }
 
 int opfor_vk_replay(const opfor_vk_ctx_t *ctx, uint64_t seed, const opfor_vk_action_t *log, int n,

@@ -507,39 +507,7 @@ int vk_tabs_build(opfor_vk_ctx_t *ctx, opfor_diag_t *diag) {
 /* ---------------------------------------------------------------- rolling */
 
 int vk_roll(opfor_vk_state_t *st, const vk_roll_t *r, int *first) {
-    int d;
-    if (first)
-        *first = 0;
-    switch (r->kind) {
-    case OPFOR_ROLL_NEVER:
-        return 0;
-    case OPFOR_ROLL_ALWAYS:
-        return 1;
-    case OPFOR_ROLL_D6:
-        d = vk_d6(st);
-        if (first)
-            *first = d;
-        return d >= r->need;
-    case OPFOR_ROLL_D6_THEN:
-        d = vk_d6(st);
-        if (first)
-            *first = d;
-        return d >= r->need && vk_d6(st) >= r->need2;
-    case OPFOR_ROLL_D6_REROLL:
-        d = vk_d6(st);
-        if (first)
-            *first = d;
-        if (d >= r->need)
-            return 1;
-        return d == 1 && vk_d6(st) >= r->need2;
-    case OPFOR_ROLL_2D6:
-        d = vk_d6(st);
-        d += vk_d6(st);
-        if (first)
-            *first = d;
-        return d >= r->need;
-    }
-    return 0;
+    return opfor_roll_dice(r->kind, r->need, r->need2, &st->rng, first);
 }
 
 int vk_roll_hit(opfor_vk_state_t *st, const vk_roll_t *hit, const vk_roll_t *crit, int *critical) {

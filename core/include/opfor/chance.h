@@ -54,4 +54,49 @@ const char *opfor_roll_format(const opfor_roll_t *r, char *buf, size_t size);
 /* Rolls it as a player would, with dice from rng: 1 on success, 0 on failure. */
 int opfor_roll_sample(const opfor_roll_t *r, opfor_rng_t *rng);
 
+/* One d6 from rng: opfor_rng_d6's value and draw, inline for the roller below. */
+static inline int opfor__roll_d6(opfor_rng_t *rng) {
+    return 1 + (int)opfor_rng_below(rng, 6);
+}
+
+/* Rolls a roll of this kind and scores as a player would, with dice from rng: 1 on success,
+ * 0 on failure. *first (when not NULL) gets the first die, the total of a 2D6 roll, or 0 when
+ * no die is rolled. Inline because rules engines roll this in their hottest paths; the dice
+ * are drawn in the order a player throws them, and no more than the roll needs. */
+static inline int opfor_roll_dice(int kind, int need, int need2, opfor_rng_t *rng, int *first) {
+    int d;
+    if (first)
+        *first = 0;
+    switch (kind) {
+    case OPFOR_ROLL_NEVER:
+        return 0;
+    case OPFOR_ROLL_ALWAYS:
+        return 1;
+    case OPFOR_ROLL_D6:
+        d = opfor__roll_d6(rng);
+        if (first)
+            *first = d;
+        return d >= need;
+    case OPFOR_ROLL_D6_THEN:
+        d = opfor__roll_d6(rng);
+        if (first)
+            *first = d;
+        return d >= need && opfor__roll_d6(rng) >= need2;
+    case OPFOR_ROLL_D6_REROLL:
+        d = opfor__roll_d6(rng);
+        if (first)
+            *first = d;
+        if (d >= need)
+            return 1;
+        return d == 1 && opfor__roll_d6(rng) >= need2;
+    case OPFOR_ROLL_2D6:
+        d = opfor__roll_d6(rng);
+        d += opfor__roll_d6(rng);
+        if (first)
+            *first = d;
+        return d >= need;
+    }
+    return 0;
+}
+
 #endif
