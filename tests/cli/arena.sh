@@ -4,22 +4,10 @@
 # JSON is valid and complete (also in Patrol Mode with the director), and bad flags exit 2
 # naming the flag and its allowed values while an unreadable scenario exits 1.
 set -u
-bin="$1/opfor"
-fails=0
-out=$(mktemp); err=$(mktemp); first=$(mktemp)
-trap 'rm -f "$out" "$err" "$first"' EXIT
-
-fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; fails=$((fails+1)); }
-
-run() {
-  local want=$1; shift
-  "$bin" "$@" >"$out" 2>"$err"; local rc=$?
-  [ "$rc" -eq "$want" ] || fail "opfor $* exited $rc, want $want"
-}
-has()     { grep -qF -- "$1" "$out" || fail "stdout lacks '$1'"; }
-has_err() { grep -qF -- "$1" "$err" || fail "stderr lacks '$1'"; }
-json_ok() { python3 -m json.tool "$out" >/dev/null 2>&1 || fail "stdout is not valid JSON"; }
-json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$out" "$1"; }
+# shellcheck source=SCRIPTDIR/lib.bash
+. "$(dirname "$0")/lib.bash"
+cli_init "$@"
+first="$tmp/first"
 
 # Help, and the command is listed.
 run 0 arena --help
@@ -76,5 +64,4 @@ has_err "unknown option '--bogus'"
 run 1 arena --a table --b random --games 2 --seed 1 --scenario /nonexistent/x.yaml
 has_err "opfor: arena: "
 
-echo "arena.sh: $fails failed"
-[ "$fails" -eq 0 ]
+finish "arena.sh: $fails failed" "arena.sh: $fails failed"

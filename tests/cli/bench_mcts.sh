@@ -4,19 +4,9 @@
 # workload on request, and usage errors.
 # Each check greps the output for exact expected text; any failure makes the script exit 1.
 set -u
-bin="$1/opfor"
-fails=0
-out=$(mktemp); err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-
-fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; fails=$((fails+1)); }
-run() {
-  local want=$1; shift
-  "$bin" "$@" >"$out" 2>"$err"; local rc=$?
-  [ "$rc" -eq "$want" ] || fail "opfor $* exited $rc, want $want"
-}
-has()     { grep -qF -- "$1" "$out" || fail "stdout lacks '$1'"; }
-has_err() { grep -qF -- "$1" "$err" || fail "stderr lacks '$1'"; }
+# shellcheck source=SCRIPTDIR/lib.bash
+. "$(dirname "$0")/lib.bash"
+cli_init "$@"
 
 run 0 bench mcts --help
 has "usage: opfor bench mcts"
@@ -81,5 +71,4 @@ has_err "bench: mcts runs alone, with its own options: opfor bench mcts --help"
 run 0 bench --help
 has "opfor bench engine|mcts|rpc|display [OPTIONS]"
 
-[ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
-echo "bench_mcts: all checks passed"
+finish "$fails check(s) failed" "bench_mcts: all checks passed"

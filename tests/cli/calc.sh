@@ -4,23 +4,9 @@
 # and exit codes (0 ok, 2 for a wrong ruleset/action/field/value, 1 for a bad model file)
 # with messages that list what is allowed. Any failure makes the script exit 1.
 set -u
-bin="$1/opfor"
-fails=0
-tmp=$(mktemp -d)
-out="$tmp/out"; err="$tmp/err"
-trap 'rm -rf "$tmp"' EXIT
-
-fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; fails=$((fails+1)); }
-
-# run WANT_RC ARGS... : runs opfor, checks the exit code.
-run() {
-  local want=$1; shift
-  "$bin" "$@" >"$out" 2>"$err"; local rc=$?
-  [ "$rc" -eq "$want" ] || fail "opfor $* exited $rc, want $want"
-}
-has()     { grep -qF -- "$1" "$out" || fail "stdout lacks '$1'"; }
-has_err() { grep -qF -- "$1" "$err" || fail "stderr lacks '$1'"; }
-json_ok() { python3 -m json.tool "$out" >/dev/null 2>&1 || fail "stdout is not valid JSON"; }
+# shellcheck source=SCRIPTDIR/lib.bash
+. "$(dirname "$0")/lib.bash"
+cli_init "$@"
 
 # --- what the app shows ---------------------------------------------------------------
 run 0 calc viktoria fire_rifle --actor veteran --target soldier --cover soft --range 20
@@ -196,5 +182,4 @@ has_err "unknown benchmark 'nosuch'; allowed: calc"
 run 2 bench --seconds 0
 has_err "--seconds"
 
-if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
-echo "calc.sh: all checks passed"
+finish "$fails check(s) failed" "calc.sh: all checks passed"

@@ -3,22 +3,9 @@
 # rendering, JSON validity, and exit codes/messages for bad input.
 # Each check greps the output for exact expected text; any failure makes the script exit 1.
 set -u
-bin="$1/opfor"
-fails=0
-out=$(mktemp); err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-
-fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; fails=$((fails+1)); }
-
-# run WANT_RC ARGS... : runs opfor, checks the exit code.
-run() {
-  local want=$1; shift
-  "$bin" "$@" >"$out" 2>"$err"; local rc=$?
-  [ "$rc" -eq "$want" ] || fail "opfor $* exited $rc, want $want"
-}
-has()    { grep -qF -- "$1" "$out" || fail "stdout lacks '$1'"; }
-has_err() { grep -qF -- "$1" "$err" || fail "stderr lacks '$1'"; }
-json_ok() { python3 -m json.tool "$out" >/dev/null 2>&1 || fail "stdout is not valid JSON"; }
+# shellcheck source=SCRIPTDIR/lib.bash
+. "$(dirname "$0")/lib.bash"
+cli_init "$@"
 
 # Table of an expression given as several words.
 run 0 dice 3 dice + 6 inches
@@ -114,5 +101,4 @@ has "usage: opfor dice EXPR"
 run 0 dice chance --help
 has "--mode fine"
 
-if [ "$fails" -ne 0 ]; then echo "dice.sh: $fails failure(s)"; exit 1; fi
-echo "dice.sh: all checks passed"
+finish "dice.sh: $fails failure(s)" "dice.sh: all checks passed"

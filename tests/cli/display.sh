@@ -8,22 +8,11 @@
 set -euo pipefail
 bin=$1
 src=$2
-py=""
-for p in python3 /usr/bin/python3; do
-  if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import msgpack' 2>/dev/null; then py=$p; break; fi
-done
-if [ -z "$py" ]; then
-  echo "display.sh: needs python3 with msgpack (apt-get install python3-msgpack; see tools/deps.sh)"
-  exit 1
-fi
+# shellcheck source=SCRIPTDIR/lib.bash
+. "$(dirname "$0")/lib.bash"
+need_msgpack_python display.sh
 drive() { timeout -k 5 60 "$py" "$src/tests/cli/display_drive.py" "$@"; }
-work=$(mktemp -d /tmp/opfor-disp.XXXXXX) # short: Unix socket paths must fit in 107 bytes
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+daemon_workdir opfor-disp # daemons and clients go in $work/pids, killed on exit
 # Sanitizer builds: fontconfig leaks a few hundred bytes once while parsing its XML config; not
 # ours to fix, so that library alone is suppressed (no effect on ordinary builds).
 echo "leak:libfontconfig.so" >"$work/lsan.supp"
@@ -49,7 +38,7 @@ start_daemon() {
   "$bin/opford" --socket "$sock" --state-dir "$work/state" --display "sim:7in5v2:$work/frames" \
     --log-level debug >>"$work/opford.log" 2>&1 &
   dpid=$!
-  pids+=("$dpid")
+  echo "$dpid" >>"$work/pids"
   wait_for 10 test -S "$sock" || fail "opford did not create its socket"
 }
 stop_daemon() {
@@ -121,7 +110,7 @@ timeout -k 5 30 "$bin/opfor" display --connect "$sock" --sim "$work/small" --pan
 # --- a long-running client reconnects after a daemon restart and draws the next event
 "$bin/opfor" display --connect "unix:$sock" --sim "$work/live" --verbose >"$work/client.log" 2>&1 &
 cpid=$!
-pids+=("$cpid")
+echo "$cpid" >>"$work/pids"
 wait_for 15 grep -q "following game $game" "$work/client.log" || fail "the client did not follow $game"
 wait_for 10 frames_at_least "$work/live" 1 || fail "the client drew nothing"
 stop_daemon

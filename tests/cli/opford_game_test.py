@@ -9,11 +9,11 @@ Run by tests/cli/opford_game.sh. Every wait is bounded, daemons are recorded in 
 traffic goes only to Unix sockets in WORKDIR and to 127.0.0.1, and the run ends with the line
 "N passed, N failed".
 """
+import functools
 import json
 import os
 import random
 import re
-import signal
 import socket
 import sqlite3
 import subprocess
@@ -22,125 +22,28 @@ import time
 
 import msgpack
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import opford_lib  # noqa: E402 (after the line above)
+
 BIN, WORK = sys.argv[1], sys.argv[2]
 OPFORD = os.path.join(BIN, "opford")
 OPFOR = os.path.join(BIN, "opfor")
-passed = 0
-failed = 0
 INVALID_PARAMS, NOT_FOUND, ILLEGAL = -32602, 3, 4
+checks = opford_lib.Checks(detail_max=800)
+check = checks.check
+Daemon = functools.partial(opford_lib.Daemon, OPFORD, WORK)
 
 
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {str(detail)[:800]}")
-
-
-class Daemon:
-    """An opford process; ready once its socket answers."""
-
-    def __init__(self, name, args=(), state=None):
-        self.name = name
-        self.sock = os.path.join(WORK, name + ".sock")
-        self.log_path = os.path.join(WORK, name + ".log")
-        self.state = state or os.path.join(WORK, name + "-state")
-        self.args = list(args)
-        self.start()
-
-    def start(self):
-        self.log = open(self.log_path, "ab")
-        cmd = [OPFORD, "--socket", self.sock, "--log-level", "info", "--state-dir",
-               self.state] + self.args
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=self.log,
-                                     stderr=self.log)
-        with open(os.path.join(WORK, "pids"), "a") as f:
-            f.write(f"{self.proc.pid}\n")
-        self.ready = self.wait_ready()
-
-    def wait_ready(self, secs=10):
-        end = time.time() + secs
-        while time.time() < end:
-            if self.proc.poll() is not None:
-                return False
-            try:
-                Client(self.sock, timeout=1).close()
-                return True
-            except OSError:
-                time.sleep(0.05)
-        return False
-
-    def logtext(self):
-        with open(self.log_path, "rb") as f:
-            return f.read().decode(errors="replace")
-
-    def tcp_port(self, secs=5):
-        end = time.time() + secs
-        while time.time() < end:
-            m = re.findall(r"listening on tcp://127\.0\.0\.1:(\d+)", self.logtext())
-            if m:
-                return int(m[-1])
-            time.sleep(0.05)
-        return None
-
-    def kill9(self):
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        self.log.close()
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            rc = self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            rc = ("killed", self.proc.wait(timeout=5))
-        self.log.close()
-        return rc
-
-
-class Client:
-    """A MessagePack-RPC client; keeps the `event` notifications it receives."""
+class Client(opford_lib.Client):
+    """Keeps the `event` notifications it receives."""
 
     def __init__(self, path=None, tcp=None, timeout=20.0):
-        if tcp:
-            self.s = socket.create_connection(("127.0.0.1", tcp), timeout=timeout)
-        else:
-            self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            self.s.settimeout(timeout)
-            self.s.connect(path)
-        self.u = msgpack.Unpacker(raw=False, strict_map_key=False)
-        self.next_id = 1
+        super().__init__(("127.0.0.1", tcp) if tcp else path, timeout)
         self.events = []
 
-    def _take(self, m):
+    def other(self, m):
         if m[0] == 2 and m[1] == "event":
             self.events.append(m[2][0])
-
-    def call(self, method, params=None):
-        i = self.send(method, params)
-        return self.wait(i)
-
-    def send(self, method, params=None):
-        i = self.next_id
-        self.next_id += 1
-        self.s.sendall(msgpack.packb([0, i, method, [params if params is not None else {}]]))
-        return i
-
-    def wait(self, i):
-        while True:
-            for m in self.u:
-                if m[0] == 1 and m[1] == i:
-                    return (m[2], m[3])
-                self._take(m)
-            d = self.s.recv(1 << 20)
-            if not d:
-                return ("closed", None)
-            self.u.feed(d)
 
     def pump(self, secs=0.3):
         """Reads notifications for a while."""
@@ -156,12 +59,9 @@ class Client:
                     break
                 self.u.feed(d)
                 for m in self.u:
-                    self._take(m)
+                    self.other(m)
         finally:
             self.s.settimeout(20.0)
-
-    def close(self):
-        self.s.close()
 
 
 def play_turns(c, game, presses, orders_log=None, until=None):
@@ -565,5 +465,4 @@ env["OPFOR_SOCKET"] = os.path.join(WORK, "nobody.sock")
 rc, out, errt = opfor("state", "cli1")
 check("opfor_without_daemon", rc == 1 and "no daemon at" in errt and "opfor patrol" in errt, errt)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+checks.finish()

@@ -3,23 +3,7 @@
 # reload, game store checks and `opfor bench rpc`, driven by a stock MessagePack client
 # (tests/cli/opford_rpc_test.py, python3-msgpack). Bounded in time; kills any daemon it left.
 set -euo pipefail
-bin=$1
-src=$2
-py=""
-for p in python3 /usr/bin/python3; do
-  if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import msgpack' 2>/dev/null; then py=$p; break; fi
-done
-if [ -z "$py" ]; then
-  echo "opford_rpc.sh: needs python3 with msgpack (apt-get install python3-msgpack; see tools/deps.sh)"
-  exit 1
-fi
-[ -x "$bin/opford" ] || { echo "opford_rpc.sh: $bin/opford not built"; exit 1; }
-work=$(mktemp -d /tmp/opford-rpc.XXXXXX) # short: Unix socket paths must fit in 107 bytes
-cleanup() {
-  if [ -f "$work/pids" ]; then
-    while read -r pid; do kill -KILL "$pid" 2>/dev/null || true; done <"$work/pids"
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=SCRIPTDIR/lib.bash
+. "$(dirname "$0")/lib.bash"
+daemon_test opford_rpc.sh opford-rpc "$@"
 timeout -k 5 240 "$py" "$src/tests/cli/opford_rpc_test.py" "$bin" "$work"

@@ -6,11 +6,11 @@ Run by tests/cli/opford_rpc.sh. Every wait is bounded, daemons are recorded in W
 and the run ends with the line "N passed, N failed". Traffic goes only to Unix sockets in
 WORKDIR.
 """
+import functools
 import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -18,108 +18,20 @@ import time
 
 import msgpack
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import opford_lib  # noqa: E402 (after the line above)
+
 BIN, WORK = sys.argv[1], sys.argv[2]
 OPFORD = os.path.join(BIN, "opford")
 OPFOR = os.path.join(BIN, "opfor")
-passed = 0
-failed = 0
+checks = opford_lib.Checks()
+check = checks.check
+Daemon = functools.partial(opford_lib.Daemon, OPFORD, WORK)
 
 
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
-
-
-class Daemon:
-    """An opford process; ready once its socket answers."""
-
-    def __init__(self, name, args, wait_ready=True):
-        self.name = name
-        self.sock = os.path.join(WORK, name + ".sock")
-        self.log_path = os.path.join(WORK, name + ".log")
-        self.log = open(self.log_path, "wb")
-        cmd = [OPFORD, "--socket", self.sock, "--log-level", "info"] + args
-        if "--state-dir" not in args:
-            cmd += ["--state-dir", os.path.join(WORK, name + "-state")]
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=self.log,
-                                     stderr=self.log)
-        with open(os.path.join(WORK, "pids"), "a") as f:
-            f.write(f"{self.proc.pid}\n")
-        self.ready = self.wait_ready() if wait_ready else False
-
-    def wait_ready(self, secs=10):
-        end = time.time() + secs
-        while time.time() < end:
-            if self.proc.poll() is not None:
-                return False
-            try:
-                c = Client(self.sock, timeout=1)
-                c.close()
-                return True
-            except OSError:
-                time.sleep(0.05)
-        return False
-
-    def logtext(self):
-        with open(self.log_path, "rb") as f:
-            return f.read().decode(errors="replace")
-
-    def wait_log(self, pattern, secs=5):
-        end = time.time() + secs
-        while time.time() < end:
-            m = re.search(pattern, self.logtext())
-            if m:
-                return m
-            time.sleep(0.05)
-        return None
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            rc = self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            rc = ("killed", self.proc.wait(timeout=5))
-        self.log.close()
-        return rc
-
-
-class Client:
+class Client(opford_lib.Client):
     def __init__(self, path, timeout=10.0):
-        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.s.settimeout(timeout)
-        self.s.connect(path)
-        self.u = msgpack.Unpacker(raw=False, strict_map_key=False)
-        self.next_id = 1
-
-    def call(self, method, params=None):
-        i = self.next_id
-        self.next_id += 1
-        self.s.sendall(msgpack.packb([0, i, method, [params if params is not None else {}]]))
-        while True:
-            for m in self.u:
-                if m[0] == 1 and m[1] == i:
-                    return (m[2], m[3])
-            d = self.s.recv(1 << 20)
-            if not d:
-                return ("closed", None)
-            self.u.feed(d)
-
-    def send(self, method, params=None):
-        """Sends a request without waiting; returns its id."""
-        i = self.next_id
-        self.next_id += 1
-        self.s.sendall(msgpack.packb([0, i, method, [params if params is not None else {}]]))
-        return i
-
-    def close(self):
-        self.s.close()
+        super().__init__(path, timeout)
 
 
 def roll(res, name):
@@ -319,10 +231,7 @@ c.close()
 d.stop()
 bad_model = os.path.join(WORK, "nomodel.yaml")
 d = Daemon("badmodel", ["--model", bad_model], wait_ready=False)
-try:
-    rc = d.proc.wait(timeout=10)
-except subprocess.TimeoutExpired:
-    rc = None
+rc = d.exit_code()
 check("missing_model_refuses_start", rc == 1 and "nomodel.yaml" in d.logtext(), d.logtext())
 d.stop()
 
@@ -331,11 +240,8 @@ state = os.path.join(WORK, "damaged-state")
 os.makedirs(state, mode=0o700)
 with open(os.path.join(state, "opfor.db"), "wb") as f:
     f.write(b"this is not a database " * 400)
-d = Daemon("damaged", ["--state-dir", state], wait_ready=False)
-try:
-    rc = d.proc.wait(timeout=10)
-except subprocess.TimeoutExpired:
-    rc = None
+d = Daemon("damaged", [], state=state, wait_ready=False)
+rc = d.exit_code()
 check("damaged_store_refuses_start", rc == 1 and "damaged" in d.logtext()
       and "move the file aside" in d.logtext(), d.logtext())
 d.stop()
@@ -358,5 +264,4 @@ if os.access(OPFOR, os.X_OK):
     check("bench_rpc_no_daemon", p.returncode == 1 and b"opford running" in p.stderr,
           repr(p.stderr))
 
-print(f"opford_rpc: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+checks.finish("opford_rpc: ")

@@ -17,32 +17,24 @@ import time
 
 import msgpack
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import opford_lib  # noqa: E402 (after the line above)
+
 # Under AddressSanitizer freed memory sits in a quarantine (256 MiB by default), which would
 # hide or fake growth in the memory check below; keep it small for the daemons started here.
 if "ASAN_OPTIONS" in os.environ:
     os.environ["ASAN_OPTIONS"] += ":quarantine_size_mb=1"
 
 OPFORD, WORK = sys.argv[1], sys.argv[2]
-passed = 0
-failed = 0
+checks = opford_lib.Checks()
+check = checks.check
 
 
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
-
-
-class Daemon:
+class Daemon(opford_lib.Process):
     """An opford process with a notify socket, its stderr in a file."""
 
-    def __init__(self, name, args, env_extra=None, wait_ready=True, popen_kw=None, argv=None):
-        self.name = name
-        self.log_path = os.path.join(WORK, name + ".log")
+    def __init__(self, name, args, wait_ready=True):
+        super().__init__(WORK, name)
         self.notify_path = os.path.join(WORK, name + ".notify")
         self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.notify.bind(self.notify_path)
@@ -51,13 +43,7 @@ class Daemon:
         env.pop("LISTEN_PID", None)
         env.pop("LISTEN_FDS", None)
         env["NOTIFY_SOCKET"] = self.notify_path
-        env.update(env_extra or {})
-        self.log = open(self.log_path, "wb")
-        cmd = argv if argv else [OPFORD] + args
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=self.log,
-                                     stderr=self.log, env=env, **(popen_kw or {}))
-        with open(os.path.join(WORK, "pids"), "a") as f:
-            f.write(f"{self.proc.pid}\n")
+        self.spawn([OPFORD] + args, env=env)
         self.ready = self.wait_notify("READY=1", 10) if wait_ready else False
 
     def wait_notify(self, what, secs):
@@ -72,76 +58,43 @@ class Daemon:
                 pass
         return False
 
-    def logtext(self):
-        with open(self.log_path, "rb") as f:
-            return f.read().decode(errors="replace")
-
-    def wait_log(self, pattern, secs=5):
-        end = time.time() + secs
-        while time.time() < end:
-            m = re.search(pattern, self.logtext())
-            if m:
-                return m
-            time.sleep(0.05)
-        return None
-
-    def alive(self):
-        return self.proc.poll() is None
-
     def stop(self, secs=10):
-        if self.alive():
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            rc = self.proc.wait(timeout=secs)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            rc = self.proc.wait(timeout=5)
-            rc = ("killed", rc)
+        rc = super().stop(secs)
         self.notify.close()
-        self.log.close()
         return rc
 
 
-class Client:
+class Client(opford_lib.Client):
+    """Also reads one message at a time, keeps every other message in notes, takes a reset
+    for a hang-up, and can send any object as a frame."""
+
+    chunk = 65536
+
     def __init__(self, addr, timeout=5.0):
-        if isinstance(addr, tuple):
-            self.s = socket.create_connection(addr, timeout=timeout)
-        else:
-            self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            self.s.settimeout(timeout)
-            self.s.connect(addr)
-        self.s.settimeout(timeout)
-        self.u = msgpack.Unpacker(raw=False, strict_map_key=False)
-        self.next_id = 1
+        super().__init__(addr, timeout)
         self.notes = []
 
-    def send(self, obj):
+    def send_raw(self, obj):
         self.s.sendall(msgpack.packb(obj))
+
+    def read(self):
+        try:
+            return super().read()
+        except (ConnectionResetError, BrokenPipeError):
+            return b""
+
+    def other(self, m):
+        self.notes.append(m)
 
     def recv(self):
         """The next message, or None at EOF/reset; raises socket.timeout."""
         while True:
             for o in self.u:
                 return o
-            try:
-                d = self.s.recv(65536)
-            except (ConnectionResetError, BrokenPipeError):
-                return None
+            d = self.read()
             if not d:
                 return None
             self.u.feed(d)
-
-    def call(self, method, params=None):
-        i = self.next_id
-        self.next_id += 1
-        self.send([0, i, method, [params if params is not None else {}]])
-        while True:
-            m = self.recv()
-            if m is None:
-                return ("closed", None)
-            if m[0] == 1 and m[1] == i:
-                return (m[2], m[3])
-            self.notes.append(m)
 
     def closed_within(self, secs):
         """Reads until EOF; True when the server closed within secs."""
@@ -158,9 +111,6 @@ class Client:
                 return True
             self.notes.append(m)
         return False
-
-    def close(self):
-        self.s.close()
 
 
 def hello_ok(addr, **params):
@@ -206,13 +156,13 @@ for label, addr in (("unix", sock), ("tcp", tcp)):
           and "no.such.method" in err[1], repr(err))
     err, res = c.call("ping", {"bogus": 1})
     check(f"{label}_bad_params", err is not None and err[0] == -32602, repr(err))
-    c.send([0, 77, "ping", {}])  # params not an array
+    c.send_raw([0, 77, "ping", {}])  # params not an array
     m = c.recv()
     check(f"{label}_params_not_array", m[0] == 1 and m[1] == 77 and m[2][0] == -32602, repr(m))
     err, res = c.call("ping")
     check(f"{label}_connection_stays_after_errors", err is None and res["pong"] is True)
     # Empty params array is accepted as an empty map.
-    c.send([0, 78, "ping", []])
+    c.send_raw([0, 78, "ping", []])
     m = c.recv()
     check(f"{label}_empty_params_array", m[1] == 78 and m[2] is None, repr(m))
 
@@ -305,10 +255,7 @@ c.close()
 # A second daemon on the same live socket must refuse to start.
 d_dup = Daemon("dup", ["--socket", sock, "--state-dir", os.path.join(WORK, "state")],
                wait_ready=False)
-try:
-    rc = d_dup.proc.wait(timeout=10)
-except subprocess.TimeoutExpired:
-    rc = None
+rc = d_dup.exit_code()
 check("live_socket_refused", rc == 1 and "already listening" in d_dup.logtext(), d_dup.logtext())
 d_dup.stop()
 check("first_daemon_unharmed", d1.alive() and hello_ok(sock))
@@ -317,10 +264,7 @@ check("first_daemon_unharmed", d1.alive() and hello_ok(sock))
 d_open = Daemon("open", ["--socket", os.path.join(WORK, "o.sock"), "--listen",
                          "tcp://0.0.0.0:0", "--state-dir", os.path.join(WORK, "state")],
                 wait_ready=False)
-try:
-    rc = d_open.proc.wait(timeout=10)
-except subprocess.TimeoutExpired:
-    rc = None
+rc = d_open.exit_code()
 check("non_loopback_needs_token", rc == 2 and "token-file" in d_open.logtext(), d_open.logtext())
 d_open.stop()
 
@@ -468,12 +412,8 @@ check("activation_socket_left_for_systemd", os.path.exists(sock3))
 sock4 = os.path.join(WORK, "d4.sock")
 d4 = Daemon("d4", ["--socket", sock4, "--state-dir", os.path.join(WORK, "state")])
 d4.proc.send_signal(signal.SIGINT)
-try:
-    rc4 = d4.proc.wait(timeout=10)
-except subprocess.TimeoutExpired:
-    rc4 = None
+rc4 = d4.exit_code()
 check("sigint_exit_0", d4.ready and rc4 == 0 and not os.path.exists(sock4), repr(rc4))
 d4.stop()
 
-print(f"opford: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+checks.finish("opford: ")

@@ -4,28 +4,13 @@
 # tallies against their expected shares, a scripted game that saves a high score, and the
 # usage and file errors. Each check greps the output for exact text; any failure exits 1.
 set -u
-bin="$(cd "$1" && pwd)/opfor"
-src="$(cd "${2:-$(dirname "$0")/../..}" && pwd)"
-fails=0
-tmp=$(mktemp -d)
-out="$tmp/out"; err="$tmp/err"
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=SCRIPTDIR/lib.bash
+. "$(dirname "$0")/lib.bash"
+cli_init "$@"
+fail_head=50 # the games print long reports: a failure shows their start
+# opfor reads a game's presses from stdin: nothing unless a check pipes them in
+exec </dev/null
 export XDG_DATA_HOME="$tmp/xdg" HOME="$tmp/home" USER=tester
-
-fail() { echo "FAIL: $*"; echo "--- stdout"; head -50 "$out"; echo "--- stderr"; cat "$err"; fails=$((fails+1)); }
-run() {
-  local want=$1; shift
-  "$bin" "$@" >"$out" 2>"$err" </dev/null; local rc=$?
-  [ "$rc" -eq "$want" ] || fail "opfor $* exited $rc, want $want"
-}
-has()     { grep -qF -- "$1" "$out" || fail "stdout lacks '$1'"; }
-has_err() { grep -qF -- "$1" "$err" || fail "stderr lacks '$1'"; }
-json_ok() { python3 -m json.tool "$out" >/dev/null 2>&1 || fail "stdout is not valid JSON"; }
-json_eq() { # json_eq PYTHON_EXPR EXPECTED: evaluates EXPR on the document d
-  local got
-  got=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($1)" "$out" 2>&1)
-  [ "$got" = "$2" ] || fail "json $1 = '$got', want '$2'"
-}
 
 # ---- help and usage errors
 run 0 patrol --help
@@ -155,6 +140,12 @@ printf 'i\nq\n' | "$bin" patrol --seed 2 --name Bea --db "$tmp/own.db" >"$out" 2
 run 0 scores --db "$tmp/own.db" --json
 json_eq 'len(d["scores"]), d["scores"][0]["player"]' "1 Bea"
 
+# Unit names with spaces may be quoted at the table ("..." or '...'): the same as unquoted.
+printf 'i\na "Major Harcourt" at 36 5\nr "Jager Picket" killed 1 wounded 1\nr '"'"'Hussar Troop'"'"' wounded 1\nq\n' |
+  "$bin" patrol --seed 2 --no-save >"$out" 2>"$err" || fail "quoted names game"
+has "Jager Picket: 1 killed, 1 wounded; 5 of 6 left (1 wounded)"
+has "Hussar Troop: 0 killed, 1 wounded; 6 of 6 left (1 wounded)"
+
 # ---- levels, cheating and the verbose alternatives
 short() { for t in $(seq 1 10); do echo i; echo "a Major"; echo "a Sharp"; echo "a 9-p"; echo "a 1st"; echo "a Hussar"; done; echo q; }
 short | "$bin" patrol --seed 11 --no-save --level novice --cheat --verbose >"$out" 2>"$err" || fail "novice game"
@@ -190,8 +181,4 @@ diff <(grep -v "^  search: " "$tmp/chal1") <(grep -v "^  search: " "$out") >/dev
 chal_script | "$bin" patrol --seed 4 --no-save --level standard >"$out" 2>"$err" || fail "standard game"
 grep -q "director" "$out" && fail "the director spoke at level standard"
 
-if [ "$fails" -ne 0 ]; then
-  echo "$fails check(s) failed"
-  exit 1
-fi
-echo "patrol.sh: all checks passed"
+finish "$fails check(s) failed" "patrol.sh: all checks passed"

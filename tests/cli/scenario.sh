@@ -3,27 +3,10 @@
 # bad files (exit codes, file:line:col messages, JSON), list and show of the built-ins,
 # and usage errors. Each check greps the output for exact text; any failure exits 1.
 set -u
-bin="$(cd "$1" && pwd)/opfor"
-src="$(cd "${2:-$(dirname "$0")/../..}" && pwd)"
+# shellcheck source=SCRIPTDIR/lib.bash
+. "$(dirname "$0")/lib.bash"
+cli_init "$@"
 data="$src/tests/data/scenarios"
-fails=0
-out=$(mktemp); err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-
-fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; fails=$((fails+1)); }
-run() {
-  local want=$1; shift
-  "$bin" "$@" >"$out" 2>"$err"; local rc=$?
-  [ "$rc" -eq "$want" ] || fail "opfor $* exited $rc, want $want"
-}
-has()     { grep -qF -- "$1" "$out" || fail "stdout lacks '$1'"; }
-has_err() { grep -qF -- "$1" "$err" || fail "stderr lacks '$1'"; }
-json_ok() { python3 -m json.tool "$out" >/dev/null 2>&1 || fail "stdout is not valid JSON"; }
-json_eq() { # json_eq PYTHON_EXPR EXPECTED: evaluates EXPR on the document d
-  local got
-  got=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($1)" "$out" 2>&1)
-  [ "$got" = "$2" ] || fail "json $1 = '$got', want '$2'"
-}
 
 cd "$data" || { echo "no $data"; exit 1; }
 
@@ -121,5 +104,4 @@ run 0 scenario show "$src/rulesets/viktoria/scenarios/machines_demo.yaml" --json
 json_eq '[r["kind"] for r in d["routes"]], [u.get("payload") for u in d["units"] if u["name"] == "Armoured Car"]' "['runway', 'track'] [6]"
 json_eq '[u.get("track") for u in d["units"] if u["type"] == "vehicle"]' "[None, 'Main line']"
 
-if [ "$fails" -ne 0 ]; then echo "scenario.sh: $fails failed"; exit 1; fi
-echo "scenario.sh: all passed"
+finish "scenario.sh: $fails failed" "scenario.sh: all passed"

@@ -3,21 +3,10 @@
 # command prints the same output, seeds matter, JSON is valid and complete, and bad flags
 # exit 2 naming the flag and its allowed values while unreadable files exit 1.
 set -u
-bin="$1/opfor"
-fails=0
-out=$(mktemp); err=$(mktemp); first=$(mktemp)
-trap 'rm -f "$out" "$err" "$first"' EXIT
-
-fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; fails=$((fails+1)); }
-
-run() {
-  local want=$1; shift
-  "$bin" "$@" >"$out" 2>"$err"; local rc=$?
-  [ "$rc" -eq "$want" ] || fail "opfor $* exited $rc, want $want"
-}
-has()     { grep -qF -- "$1" "$out" || fail "stdout lacks '$1'"; }
-has_err() { grep -qF -- "$1" "$err" || fail "stderr lacks '$1'"; }
-json_ok() { python3 -m json.tool "$out" >/dev/null 2>&1 || fail "stdout is not valid JSON"; }
+# shellcheck source=SCRIPTDIR/lib.bash
+. "$(dirname "$0")/lib.bash"
+cli_init "$@"
+first="$tmp/first"
 
 # Same command, same output; the built-in scenario is the default.
 run 0 selfplay viktoria --games 4 --seed 11
@@ -61,5 +50,4 @@ has_err "/nonexistent/x.yaml"
 run 0 selfplay --help
 has "usage: opfor selfplay viktoria"
 
-[ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
-echo "selfplay: all checks passed"
+finish "$fails check(s) failed" "selfplay: all checks passed"

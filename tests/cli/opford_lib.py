@@ -1,0 +1,191 @@
+"""tests/cli/opford_lib.py -- what the opford end-to-end scripts (opford_test.py,
+opford_rpc_test.py, opford_game_test.py) share: the pass/fail tally, a MessagePack-RPC client
+and the handling of an opford process (its log file, its pid in WORKDIR/pids for the shell
+wrapper to kill, a bounded wait for its socket, SIGTERM or SIGKILL).
+
+The scripts import it from their own folder (python puts a script's folder first on sys.path).
+"""
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+
+import msgpack
+
+
+class Checks:
+    """Counts and prints named checks; detail_max cuts the detail printed with a failure."""
+
+    def __init__(self, detail_max=None):
+        self.passed = 0
+        self.failed = 0
+        self.detail_max = detail_max
+
+    def check(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            print(f"ok   {name}")
+        else:
+            self.failed += 1
+            if self.detail_max is not None:
+                detail = str(detail)[:self.detail_max]
+            print(f"FAIL {name} {detail}")
+
+    def finish(self, prefix=""):
+        """Prints the tally line "PREFIXN passed, N failed" and exits 1 when a check failed."""
+        print(f"{prefix}{self.passed} passed, {self.failed} failed")
+        raise SystemExit(1 if self.failed else 0)
+
+
+class Client:
+    """A MessagePack-RPC client on a Unix socket path or a (host, port) loopback address.
+
+    Messages that are not the awaited response go to other(); a subclass keeps what it needs.
+    """
+
+    chunk = 1 << 20
+
+    def __init__(self, addr, timeout):
+        if isinstance(addr, tuple):
+            self.s = socket.create_connection(addr, timeout=timeout)
+        else:
+            self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.s.settimeout(timeout)
+            self.s.connect(addr)
+        self.s.settimeout(timeout)
+        self.u = msgpack.Unpacker(raw=False, strict_map_key=False)
+        self.next_id = 1
+
+    def send(self, method, params=None):
+        """Sends a request without waiting; returns its id."""
+        i = self.next_id
+        self.next_id += 1
+        self.s.sendall(msgpack.packb([0, i, method, [params if params is not None else {}]]))
+        return i
+
+    def read(self):
+        """The next bytes from the server (empty at EOF)."""
+        return self.s.recv(self.chunk)
+
+    def other(self, m):
+        """A message that is not the awaited response: dropped here."""
+
+    def wait(self, i):
+        """(error, result) of request i, or ("closed", None) when the server hangs up first."""
+        while True:
+            for m in self.u:
+                if m[0] == 1 and m[1] == i:
+                    return (m[2], m[3])
+                self.other(m)
+            d = self.read()
+            if not d:
+                return ("closed", None)
+            self.u.feed(d)
+
+    def call(self, method, params=None):
+        return self.wait(self.send(method, params))
+
+    def close(self):
+        self.s.close()
+
+
+class Process:
+    """An opford process started by spawn(), its stdout and stderr in WORK/NAME.log."""
+
+    def __init__(self, work, name):
+        self.work = work
+        self.name = name
+        self.log_path = os.path.join(work, name + ".log")
+
+    def spawn(self, cmd, mode="wb", **popen_kw):
+        self.log = open(self.log_path, mode)
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=self.log,
+                                     stderr=self.log, **popen_kw)
+        with open(os.path.join(self.work, "pids"), "a") as f:
+            f.write(f"{self.proc.pid}\n")
+
+    def logtext(self):
+        with open(self.log_path, "rb") as f:
+            return f.read().decode(errors="replace")
+
+    def wait_log(self, pattern, secs=5):
+        """The first match of pattern in the log within secs, or None."""
+        end = time.time() + secs
+        while time.time() < end:
+            m = re.search(pattern, self.logtext())
+            if m:
+                return m
+            time.sleep(0.05)
+        return None
+
+    def wait_socket(self, path, secs=10):
+        """True once a client can connect to path; False when the process exits or time runs
+        out first."""
+        end = time.time() + secs
+        while time.time() < end:
+            if self.proc.poll() is not None:
+                return False
+            try:
+                Client(path, timeout=1).close()
+                return True
+            except OSError:
+                time.sleep(0.05)
+        return False
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def exit_code(self, secs=10):
+        """The exit code once the process ends by itself within secs, else None."""
+        try:
+            return self.proc.wait(timeout=secs)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self, secs=10):
+        """SIGTERM, then SIGKILL after secs; returns the exit code, or ("killed", code)."""
+        if self.alive():
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = self.proc.wait(timeout=secs)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = ("killed", self.proc.wait(timeout=5))
+        self.log.close()
+        return rc
+
+    def kill9(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.log.close()
+
+
+class Daemon(Process):
+    """opford on WORK/NAME.sock at log level info, its state in WORK/NAME-state unless state is
+    given; ready once its socket answers. start() again after stop() restarts it with the same
+    socket, state and log (appended to)."""
+
+    def __init__(self, opford, work, name, args=(), state=None, wait_ready=True):
+        super().__init__(work, name)
+        self.opford = opford
+        self.sock = os.path.join(work, name + ".sock")
+        self.state = state or os.path.join(work, name + "-state")
+        self.args = list(args)
+        self.start(wait_ready)
+
+    def start(self, wait_ready=True):
+        self.spawn([self.opford, "--socket", self.sock, "--log-level", "info", "--state-dir",
+                    self.state] + self.args, mode="ab")
+        self.ready = self.wait_socket(self.sock) if wait_ready else False
+
+    def tcp_port(self, secs=5):
+        """The port of the last loopback TCP listener logged within secs, or None."""
+        end = time.time() + secs
+        while time.time() < end:
+            m = re.findall(r"listening on tcp://127\.0\.0\.1:(\d+)", self.logtext())
+            if m:
+                return int(m[-1])
+            time.sleep(0.05)
+        return None
