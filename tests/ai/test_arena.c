@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ai/arena_match.h"
 #include "ai/toy_games.c"
 #include "opfor/arena.h"
 #include "opfor/table_bot.h"
@@ -55,11 +56,11 @@ static int toy_open(void *user, const char *spec, const opfor_game_t *g,
     return opfor_arena_policy_open(NULL, spec, g, out);
 }
 
-static void config_toy(opfor_arena_config_t *cfg, const opfor_ruleset_t *rs, const void **ctx) {
-    opfor_arena_config_default(cfg);
+/* a against b on rs (its default context in *ctx), with the toy policies on offer. */
+static void config_toy(opfor_arena_config_t *cfg, const opfor_ruleset_t *rs, const void **ctx,
+                       const char *a, const char *b) {
     *ctx = toy_default_ctx(rs);
-    cfg->rs = rs;
-    cfg->ctxs = (const void *const *)ctx;
+    arena_match(cfg, rs, (const void *const *)ctx, a, b);
     cfg->nctx = 1;
     cfg->open = toy_open;
 }
@@ -90,9 +91,7 @@ static void arena_swaps_sides_every_other_game(void **state) {
     (void)state;
     opfor_arena_config_t cfg;
     const void *ctx;
-    config_toy(&cfg, &toy_sk_ruleset, &ctx);
-    cfg.a = "sharp";
-    cfg.b = "random";
+    config_toy(&cfg, &toy_sk_ruleset, &ctx, "sharp", "random");
     cfg.games = 40;
     cfg.seed = 7;
     opfor_arena_result_t r;
@@ -120,9 +119,7 @@ static void arena_same_results_with_any_thread_count(void **state) {
     (void)state;
     opfor_arena_config_t cfg;
     const void *ctx;
-    config_toy(&cfg, &toy_sk_ruleset, &ctx);
-    cfg.a = "random";
-    cfg.b = "random";
+    config_toy(&cfg, &toy_sk_ruleset, &ctx, "random", "random");
     cfg.games = 101;
     cfg.seed = 12345;
     opfor_arena_result_t r1, r2, r3;
@@ -158,9 +155,7 @@ static void arena_summary_adds_up(void **state) {
     (void)state;
     opfor_arena_config_t cfg;
     const void *ctx;
-    config_toy(&cfg, &toy_ttt_ruleset, &ctx);
-    cfg.a = "random";
-    cfg.b = "random";
+    config_toy(&cfg, &toy_ttt_ruleset, &ctx, "random", "random");
     cfg.games = 200;
     cfg.seed = 3;
     cfg.threads = 2;
@@ -202,9 +197,7 @@ static void arena_rejects_bad_configs(void **state) {
     opfor_arena_config_t cfg;
     const void *ctx;
     opfor_arena_result_t r;
-    config_toy(&cfg, &toy_sk_ruleset, &ctx);
-    cfg.a = "random";
-    cfg.b = "nonsense";
+    config_toy(&cfg, &toy_sk_ruleset, &ctx, "random", "nonsense");
     assert_int_equal(opfor_arena_run(&cfg, &r), OPFOR_ENOENT);
     assert_null(r.log);
     cfg.b = "random";
@@ -216,14 +209,11 @@ static void arena_rejects_bad_configs(void **state) {
     cfg.games = 0;
     assert_int_equal(opfor_arena_run(&cfg, &r), OPFOR_EINVAL);
     /* one player is not a match */
-    config_toy(&cfg, &toy_bandit_ruleset, &ctx);
-    cfg.a = cfg.b = "random";
+    config_toy(&cfg, &toy_bandit_ruleset, &ctx, "random", "random");
     assert_int_equal(opfor_arena_run(&cfg, &r), OPFOR_EINVAL);
     /* the Viktoria! policies refuse other rulesets */
-    config_toy(&cfg, &toy_sk_ruleset, &ctx);
+    config_toy(&cfg, &toy_sk_ruleset, &ctx, "table", "random");
     cfg.open = NULL;
-    cfg.a = "table";
-    cfg.b = "random";
     assert_int_equal(opfor_arena_run(&cfg, &r), OPFOR_ENOTSUP);
 }
 
@@ -234,11 +224,7 @@ static void arena_table_bot_beats_random(void **state) {
     assert_int_equal(opfor_vk_rs_ctx_load(&vctx, "competitive_default", &d), 0);
     const void *ctxs[1] = {vctx};
     opfor_arena_config_t cfg;
-    opfor_arena_config_default(&cfg);
-    cfg.rs = &opfor_viktoria_ruleset;
-    cfg.ctxs = ctxs;
-    cfg.a = "table";
-    cfg.b = "random";
+    arena_match(&cfg, &opfor_viktoria_ruleset, ctxs, "table", "random");
     cfg.games = 60;
     cfg.seed = 2026;
     cfg.threads = 2;

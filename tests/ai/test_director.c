@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ai/arena_match.h"
 #include "opfor/director.h"
 #include "opfor/player_bots.h"
 #include "opfor/table_bot.h"
@@ -110,6 +111,23 @@ static double estimate_after(fix_t *f, opfor_director_t *d, const opfor_patrol_s
     return p;
 }
 
+/* The default director settings with a small budget: rollouts per estimate, candidates. */
+static opfor_director_config_t small_director(int rollouts, int candidates) {
+    opfor_director_config_t dc;
+    opfor_director_config_default(&dc);
+    dc.rollouts = rollouts;
+    dc.candidates = candidates;
+    return dc;
+}
+
+/* A director with dc, begun for the game of seed. */
+static opfor_director_t *director_for(const opfor_director_config_t *dc, uint64_t seed) {
+    opfor_director_t *d = NULL;
+    assert_int_equal(opfor_director_create(&d, dc), 0);
+    opfor_director_begin(d, seed);
+    return d;
+}
+
 /* ---------------------------------------------------------------- tests */
 
 static void director_outcomes_are_allowed(void **state) {
@@ -182,10 +200,7 @@ static void director_choices_stay_allowed(void **state) {
     (void)state;
     fix_t f;
     fix_open(&f);
-    opfor_director_config_t dc;
-    opfor_director_config_default(&dc);
-    dc.rollouts = 4;
-    dc.candidates = 6;
+    opfor_director_config_t dc = small_director(4, 6);
     opfor_director_t *d = NULL;
     int steered = 0, kept = 0;
     for (uint64_t seed = 1; seed <= 6; seed++) {
@@ -194,8 +209,7 @@ static void director_choices_stay_allowed(void **state) {
         opfor_patrol_spot_t natural = draw_spot(&f, seed);
         /* a band the estimate cannot be in: the director must look for another outcome */
         dc.band_lo = dc.band_hi = (seed & 1) ? 1.0 : 0.0;
-        assert_int_equal(opfor_director_create(&d, &dc), 0);
-        opfor_director_begin(d, seed);
+        d = director_for(&dc, seed);
         opfor_patrol_spot_t sp = natural;
         int rc = opfor_director_steer(d, &f.g, f.st, &sp);
         assert_true(rc == 0 || rc == 1);
@@ -205,8 +219,7 @@ static void director_choices_stay_allowed(void **state) {
         opfor_director_free(d);
         dc.band_lo = 0.0;
         dc.band_hi = 1.0;
-        assert_int_equal(opfor_director_create(&d, &dc), 0);
-        opfor_director_begin(d, seed);
+        d = director_for(&dc, seed);
         sp = natural;
         assert_int_equal(opfor_director_steer(d, &f.g, f.st, &sp), 0);
         assert_memory_equal(&sp, &natural, sizeof sp);
@@ -238,10 +251,7 @@ static void director_steers_toward_the_band(void **state) {
     (void)state;
     fix_t f;
     fix_open(&f);
-    opfor_director_config_t dc;
-    opfor_director_config_default(&dc);
-    dc.rollouts = 8;
-    dc.candidates = 6;
+    opfor_director_config_t dc = small_director(8, 6);
     opfor_director_t *d = NULL, *judge = NULL;
     opfor_director_config_t jc = dc;
     jc.rollouts = 32;
@@ -254,14 +264,12 @@ static void director_steers_toward_the_band(void **state) {
         opfor_patrol_spot_t natural = draw_spot(&f, seed + 100), hi = natural, lo = natural;
         /* a band above any estimate: make the game easier for the players */
         dc.band_lo = dc.band_hi = 1.0;
-        assert_int_equal(opfor_director_create(&d, &dc), 0);
-        opfor_director_begin(d, seed);
+        d = director_for(&dc, seed);
         assert_true(opfor_director_steer(d, &f.g, f.st, &hi) >= 0);
         opfor_director_free(d);
         /* a band below any estimate: harder */
         dc.band_lo = dc.band_hi = 0.0;
-        assert_int_equal(opfor_director_create(&d, &dc), 0);
-        opfor_director_begin(d, seed);
+        d = director_for(&dc, seed);
         assert_true(opfor_director_steer(d, &f.g, f.st, &lo) >= 0);
         opfor_director_free(d);
         /* judged by an independent, larger estimate on common seeds */
@@ -355,16 +363,9 @@ static void director_games_replay_identically(void **state) {
     fix_t f;
     fix_open(&f);
     const void *ctxs[1] = {f.ctx};
-    opfor_director_config_t dc;
-    opfor_director_config_default(&dc);
-    dc.rollouts = 3;
-    dc.candidates = 4;
+    opfor_director_config_t dc = small_director(3, 4);
     opfor_arena_config_t cfg;
-    opfor_arena_config_default(&cfg);
-    cfg.rs = &opfor_viktoria_ruleset;
-    cfg.ctxs = ctxs;
-    cfg.a = "table";
-    cfg.b = "medium";
+    arena_match(&cfg, &opfor_viktoria_ruleset, ctxs, "table", "medium");
     cfg.games = 6;
     cfg.seed = 77;
     cfg.swap = 0;

@@ -16,6 +16,7 @@
 
 #include "ai/toy_games.c"
 #include "ai/viktoria_fixture.h"
+#include "ai/vkfix_units.h"
 #include "opfor/heuristic.h"
 
 /* The best action of the fixture's legal list by the planner, with its score. */
@@ -41,20 +42,13 @@ static int best_move(vkfix_t *f) {
     return k;
 }
 
-static const char MG_VS_RIFLES[] = VKFIX_HEAD "units:\n"
-                                              "  - name: Maxim\n"
-                                              "    side: Red\n"
-                                              "    type: machinegun\n"
-                                              "    position: [36, 18]\n"
-                                              "    figures:\n"
-                                              "      - {count: 1, equipment: true, weapons: mg}\n"
-                                              "      - {count: 3, weapons: pistol, skills: crew}\n"
-                                              "  - name: Rifles\n"
-                                              "    side: Blue\n"
-                                              "    type: infantry\n"
-                                              "    position: [36, 26]\n"
-                                              "    figures:\n"
-                                              "      - {count: 10, weapons: [rifle, bayonet]}\n";
+/* clang-format off */
+static const char MG_VS_RIFLES[] =
+    VKFIX_HEAD
+    "units:\n"
+    VKFIX_UNIT("Maxim", "Red", "machinegun", "[36, 18]") VKFIX_TEAM("mg")
+    VKFIX_UNIT("Rifles", "Blue", "infantry", "[36, 26]") VKFIX_RIFLES(10);
+/* clang-format on */
 
 static void heuristic_artillery_keeps_range(void **state) {
     (void)state;
@@ -78,33 +72,18 @@ static void heuristic_artillery_keeps_range(void **state) {
     vkfix_close(&f);
 }
 
+/* clang-format off */
 static const char HQ_AND_SUPPLY[] =
-    VKFIX_HEAD "units:\n"
-               "  - name: Staff\n"
-               "    side: Red\n"
-               "    type: headquarters\n"
-               "    position: [36, 20]\n"
-               "    figures:\n"
-               "      - {count: 3, quality: elite, weapons: [sword, pistol]}\n"
-               "  - name: Wagon\n"
-               "    side: Red\n"
-               "    type: supply\n"
-               "    position: [12, 20]\n"
-               "    figures:\n"
-               "      - {count: 1, equipment: true}\n"
-               "      - {count: 3, quality: conscript, weapons: rifle}\n"
-               "  - name: Rifles\n"
-               "    side: Blue\n"
-               "    type: infantry\n"
-               "    position: [36, 30]\n"
-               "    figures:\n"
-               "      - {count: 10, weapons: [rifle, bayonet]}\n"
-               "  - name: Scouts\n"
-               "    side: Blue\n"
-               "    type: infantry\n"
-               "    position: [12, 30]\n"
-               "    figures:\n"
-               "      - {count: 6, weapons: [rifle, bayonet]}\n";
+    VKFIX_HEAD
+    "units:\n"
+    VKFIX_UNIT("Staff", "Red", "headquarters", "[36, 20]")
+    "      - {count: 3, quality: elite, weapons: [sword, pistol]}\n"
+    VKFIX_UNIT("Wagon", "Red", "supply", "[12, 20]")
+    "      - {count: 1, equipment: true}\n"
+    "      - {count: 3, quality: conscript, weapons: rifle}\n"
+    VKFIX_UNIT("Rifles", "Blue", "infantry", "[36, 30]") VKFIX_RIFLES(10)
+    VKFIX_UNIT("Scouts", "Blue", "infantry", "[12, 30]") VKFIX_RIFLES(6);
+/* clang-format on */
 
 static void heuristic_hq_and_supply_escape(void **state) {
     (void)state;
@@ -124,28 +103,20 @@ static void heuristic_hq_and_supply_escape(void **state) {
     }
 }
 
+/* clang-format off */
 static const char CAVALRY_AND_GUN[] =
-    VKFIX_HEAD "units:\n"
-               "  - name: Lancers\n"
-               "    side: Red\n"
-               "    type: cavalry\n"
-               "    position: [36, 18]\n"
-               "    figures:\n"
-               "      - {count: 6, quality: veteran, mounted: true, weapons: [lance, sword]}\n"
-               "  - name: Gun\n"
-               "    side: Blue\n"
-               "    type: artillery\n"
-               "    position: [40, 25]\n"
-               "    figures:\n"
-               "      - {count: 1, equipment: true, weapons: field_gun}\n"
-               "      - {count: 3, weapons: pistol, skills: crew}\n"
-               "  - name: Grenadiers\n"
-               "    side: Blue\n"
-               "    type: infantry\n"
-               "    quality: elite\n"
-               "    position: [20, 40]\n"
-               "    figures:\n"
-               "      - {count: 12, weapons: [rifle, bayonet]}\n";
+    VKFIX_HEAD
+    "units:\n"
+    VKFIX_UNIT("Lancers", "Red", "cavalry", "[36, 18]")
+    "      - {count: 6, quality: veteran, mounted: true, weapons: [lance, sword]}\n"
+    VKFIX_UNIT("Gun", "Blue", "artillery", "[40, 25]") VKFIX_TEAM("field_gun")
+    "  - name: Grenadiers\n"
+    "    side: Blue\n"
+    "    type: infantry\n"
+    "    quality: elite\n"
+    "    position: [20, 40]\n"
+    "    figures:\n" VKFIX_RIFLES(12);
+/* clang-format on */
 
 static void heuristic_cavalry_charges_exposed_target(void **state) {
     (void)state;
@@ -166,29 +137,16 @@ static void heuristic_cavalry_charges_exposed_target(void **state) {
     vkfix_close(&f);
 }
 
+/* clang-format off */
 static const char INFANTRY_UNDER_FIRE[] =
-    VKFIX_HEAD "terrain:\n"
-               "  - {name: Copse, kind: woods, rect: [22, 16, 8, 8]}\n"
-               "units:\n"
-               "  - name: Line\n"
-               "    side: Red\n"
-               "    type: infantry\n"
-               "    position: [17, 20]\n"
-               "    figures:\n"
-               "      - {count: 10, weapons: [rifle, bayonet]}\n"
-               "  - name: Maxim\n"
-               "    side: Blue\n"
-               "    type: machinegun\n"
-               "    position: [20, 44]\n"
-               "    figures:\n"
-               "      - {count: 1, equipment: true, weapons: mg}\n"
-               "      - {count: 3, weapons: pistol, skills: crew}\n"
-               "  - name: Rifles\n"
-               "    side: Blue\n"
-               "    type: infantry\n"
-               "    position: [36, 40]\n"
-               "    figures:\n"
-               "      - {count: 12, weapons: [rifle, bayonet]}\n";
+    VKFIX_HEAD
+    "terrain:\n"
+    "  - {name: Copse, kind: woods, rect: [22, 16, 8, 8]}\n"
+    "units:\n"
+    VKFIX_UNIT("Line", "Red", "infantry", "[17, 20]") VKFIX_RIFLES(10)
+    VKFIX_UNIT("Maxim", "Blue", "machinegun", "[20, 44]") VKFIX_TEAM("mg")
+    VKFIX_UNIT("Rifles", "Blue", "infantry", "[36, 40]") VKFIX_RIFLES(12);
+/* clang-format on */
 
 static void heuristic_infantry_prefers_cover_under_fire(void **state) {
     (void)state;

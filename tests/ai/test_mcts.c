@@ -67,19 +67,73 @@ static void sk_opening(const opfor_game_t *g, toy_sk_state_t *s, uint64_t seed) 
     assert_true(opfor_game_current(&gg, s) >= 0);
 }
 
+/* The game of rs over ctx. */
+static opfor_game_t game_of(const opfor_ruleset_t *rs, const void *ctx) {
+    opfor_game_t g;
+    assert_int_equal(opfor_game_init(&g, rs, ctx, 0), 0);
+    return g;
+}
+
+/* Tic-tac-toe at board (see toy_ttt_set) with to_move to play. */
+static opfor_game_t ttt_at(toy_ttt_state_t *s, const char *board, int to_move) {
+    opfor_game_t g = game_of(&toy_ttt_ruleset, NULL);
+    toy_ttt_set(s, board, to_move);
+    return g;
+}
+
+/* The dice race at its start (seed 5). */
+static opfor_game_t race_start(toy_race_state_t *s) {
+    opfor_game_t g = game_of(&toy_race_ruleset, NULL);
+    race_init(NULL, s, 5);
+    return g;
+}
+
+/* The skirmish at its first decision for seed. */
+static opfor_game_t sk_at(toy_sk_state_t *s, uint64_t seed) {
+    opfor_game_t g = game_of(&toy_sk_ruleset, NULL);
+    sk_opening(&g, s, seed);
+    return g;
+}
+
+/* The bandit with arms of 0.3, 0.6 and 0.5, its hooks' counters and its position. */
+typedef struct bandit {
+    atomic_int leaks, resamples;
+    toy_bandit_ctx_t ctx;
+    toy_bandit_state_t s;
+    opfor_game_t g;
+} bandit_t;
+
+/* Sets b up (watch: count leaks) with the truth in b->s: arm 0 always wins; the search must
+ * not know it. */
+static void bandit_at(bandit_t *b, int watch) {
+    atomic_init(&b->leaks, 0);
+    atomic_init(&b->resamples, 0);
+    toy_bandit_ctx_t ctx = {{0.3, 0.6, 0.5}, watch, &b->leaks, &b->resamples};
+    b->ctx = ctx;
+    b->g = game_of(&toy_bandit_ruleset, &b->ctx);
+    bandit_init(&b->ctx, &b->s, 1);
+    b->s.jackpot = 0;
+}
+
+/* A search made for g's ruleset (as make) that has searched s once (decision 0, no
+ * evaluator) into r. */
+static opfor_mcts_t *searched(const opfor_game_t *g, const void *s, uint32_t iterations,
+                              uint64_t seed, int threads, opfor_mcts_result_t *r) {
+    opfor_mcts_t *m = make(g->rs, iterations, seed, threads);
+    assert_int_equal(opfor_mcts_search(m, g, s, NULL, 0, NULL, r), 0);
+    return m;
+}
+
 /* ---------------------------------------------------------------- known answers */
 
 static void mcts_solves_forced_win(void **st) {
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_ttt_ruleset, NULL, 0), 0);
     toy_ttt_state_t s;
     /* x o .
      * x o .
      * . . .   X to move: square 6 (a3) wins at once; O threatens 7. */
-    toy_ttt_set(&s, "xo.xo....", 0);
-    opfor_mcts_t *m = make(&toy_ttt_ruleset, 3000, 42, 1);
+    opfor_game_t g = ttt_at(&s, "xo.xo....", 0);
     opfor_mcts_result_t r;
-    assert_int_equal(opfor_mcts_search(m, &g, &s, NULL, 0, NULL, &r), 0);
+    opfor_mcts_t *m = searched(&g, &s, 3000, 42, 1, &r);
     assert_int_equal(r.player, 0);
     assert_int_equal(r.stop, OPFOR_MCTS_STOP_BUDGET);
     assert_int_equal(r.iterations, 3000);
@@ -91,26 +145,21 @@ static void mcts_solves_forced_win(void **st) {
 }
 
 static void mcts_blocks_forced_loss(void **st) {
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_ttt_ruleset, NULL, 0), 0);
     toy_ttt_state_t s;
     /* o o .
      * x . .
      * . x .   X to move with no win of its own: it must block at 2 (c1). */
-    toy_ttt_set(&s, "oo.x...x.", 0);
-    opfor_mcts_t *m = make(&toy_ttt_ruleset, 6000, 7, 1);
+    opfor_game_t g = ttt_at(&s, "oo.x...x.", 0);
     opfor_mcts_result_t r;
-    assert_int_equal(opfor_mcts_search(m, &g, &s, NULL, 0, NULL, &r), 0);
+    opfor_mcts_t *m = searched(&g, &s, 6000, 7, 1, &r);
     opfor_action_t block = toy_ttt_action(2);
     assert_true(opfor_action_eq(&r.top[0].action, &block));
     opfor_mcts_free(m);
 }
 
 static void mcts_race_takes_the_sure_point(void **st) {
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_race_ruleset, NULL, 0), 0);
     toy_race_state_t s;
-    race_init(NULL, &s, 5);
+    opfor_game_t g = race_start(&s);
     s.score[0] = TOY_RACE_TARGET - 1;
     s.score[1] = TOY_RACE_TARGET - 1;
     for (int chance = 1; chance >= 0; chance--) {
@@ -129,13 +178,10 @@ static void mcts_race_takes_the_sure_point(void **st) {
 static void mcts_race_gambles_early(void **st) {
     /* At 0-0 the gamble is worth 2 points on average against 1, and the horizon (end of
      * the turn) scores the lead: RISKY must win, with SAFE the runner-up. */
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_race_ruleset, NULL, 0), 0);
     toy_race_state_t s;
-    race_init(NULL, &s, 5);
-    opfor_mcts_t *m = make(&toy_race_ruleset, 3000, 3, 1);
+    opfor_game_t g = race_start(&s);
     opfor_mcts_result_t r;
-    assert_int_equal(opfor_mcts_search(m, &g, &s, NULL, 0, NULL, &r), 0);
+    opfor_mcts_t *m = searched(&g, &s, 3000, 3, 1, &r);
     assert_int_equal(r.top[0].action.kind, TOY_RACE_RISKY);
     assert_int_equal(r.top[1].action.kind, TOY_RACE_SAFE);
     assert_true(r.top[0].value > r.top[1].value);
@@ -145,13 +191,10 @@ static void mcts_race_gambles_early(void **st) {
 /* ---------------------------------------------------------------- chance nodes */
 
 static void mcts_chance_nodes_follow_probabilities(void **st) {
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_race_ruleset, NULL, 0), 0);
     toy_race_state_t s;
-    race_init(NULL, &s, 5);
-    opfor_mcts_t *m = make(&toy_race_ruleset, 4000, 9, 1);
+    opfor_game_t g = race_start(&s);
     opfor_mcts_result_t r;
-    assert_int_equal(opfor_mcts_search(m, &g, &s, NULL, 0, NULL, &r), 0);
+    opfor_mcts_t *m = searched(&g, &s, 4000, 9, 1, &r);
     /* Below the root's RISKY child: the three outcomes as explicit chance children. */
     const opfor__mcts_worker_t *w = m->workers[0];
     uint32_t risky = OPFOR__MCTS_NIL;
@@ -183,10 +226,8 @@ static void mcts_chance_nodes_follow_probabilities(void **st) {
 
 static void mcts_open_loop_without_chance_nodes(void **st) {
     /* Chance nodes off: the tree holds only decisions; the engine rolls its own dice. */
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_race_ruleset, NULL, 0), 0);
     toy_race_state_t s;
-    race_init(NULL, &s, 5);
+    opfor_game_t g = race_start(&s);
     opfor_mcts_t *m = make(&toy_race_ruleset, 3000, 9, 1);
     set_cfg(m, edit_no_chance, NULL);
     opfor_mcts_result_t r;
@@ -201,18 +242,10 @@ static void mcts_open_loop_without_chance_nodes(void **st) {
 /* ---------------------------------------------------------------- hidden information */
 
 static void mcts_bandit_prefers_better_arm(void **st) {
-    atomic_int leaks, resamples;
-    atomic_init(&leaks, 0);
-    atomic_init(&resamples, 0);
-    toy_bandit_ctx_t ctx = {{0.3, 0.6, 0.5}, 0, &leaks, &resamples};
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_bandit_ruleset, &ctx, 0), 0);
-    toy_bandit_state_t s;
-    bandit_init(&ctx, &s, 1);
-    s.jackpot = 0; /* the truth: arm 0 always wins; the search must not know it */
-    opfor_mcts_t *m = make(&toy_bandit_ruleset, 6000, 21, 1);
+    bandit_t b;
+    bandit_at(&b, 0);
     opfor_mcts_result_t r;
-    assert_int_equal(opfor_mcts_search(m, &g, &s, NULL, 0, NULL, &r), 0);
+    opfor_mcts_t *m = searched(&b.g, &b.s, 6000, 21, 1, &r);
     /* Not knowing the jackpot (uniform over 3 arms), arm a is worth p + (1 - p) / 3:
      * 0.533, 0.733, 0.667. */
     assert_int_equal(r.top[0].action.sub, 1);
@@ -222,31 +255,23 @@ static void mcts_bandit_prefers_better_arm(void **st) {
 }
 
 static void mcts_resampler_hides_the_truth(void **st) {
-    atomic_int leaks, resamples;
-    atomic_init(&leaks, 0);
-    atomic_init(&resamples, 0);
-    toy_bandit_ctx_t ctx = {{0.3, 0.6, 0.5}, 1, &leaks, &resamples};
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_bandit_ruleset, &ctx, 0), 0);
-    toy_bandit_state_t s;
-    bandit_init(&ctx, &s, 1);
-    s.jackpot = 0;
-    opfor_mcts_t *m = make(&toy_bandit_ruleset, 800, 21, 2);
+    bandit_t b;
+    bandit_at(&b, 1);
     opfor_mcts_result_t r;
-    assert_int_equal(opfor_mcts_search(m, &g, &s, NULL, 0, NULL, &r), 0);
+    opfor_mcts_t *m = searched(&b.g, &b.s, 800, 21, 2, &r);
     assert_int_equal(r.iterations, 800);
     assert_int_equal(r.resamples, 800); /* once per iteration */
-    assert_true(atomic_load(&resamples) >= 800);
-    assert_int_equal(atomic_load(&leaks), 0); /* no hook saw the true jackpot */
+    assert_true(atomic_load(&b.resamples) >= 800);
+    assert_int_equal(atomic_load(&b.leaks), 0); /* no hook saw the true jackpot */
 
     /* The cheating level reads the truth, and goes for the jackpot arm. */
     int cheat = 1;
     set_cfg(m, edit_cheat, &cheat);
-    atomic_store(&resamples, 0);
-    assert_int_equal(opfor_mcts_search(m, &g, &s, NULL, 0, NULL, &r), 0);
+    atomic_store(&b.resamples, 0);
+    assert_int_equal(opfor_mcts_search(m, &b.g, &b.s, NULL, 0, NULL, &r), 0);
     assert_int_equal(r.resamples, 0);
-    assert_int_equal(atomic_load(&resamples), 0);
-    assert_true(atomic_load(&leaks) > 0);
+    assert_int_equal(atomic_load(&b.resamples), 0);
+    assert_true(atomic_load(&b.leaks) > 0);
     assert_int_equal(r.top[0].action.sub, 0);
     assert_float_equal(r.top[0].value, 1.0, 1e-12);
     opfor_mcts_free(m);
@@ -267,10 +292,8 @@ static void same_result(const opfor_mcts_result_t *a, const opfor_mcts_result_t 
 }
 
 static void mcts_deterministic(void **st) {
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_sk_ruleset, NULL, 0), 0);
     toy_sk_state_t s;
-    sk_opening(&g, &s, 77);
+    opfor_game_t g = sk_at(&s, 77);
     toy_sk_state_t before = s;
     for (int threads = 1; threads <= 2; threads++) {
         opfor_mcts_t *m = make(&toy_sk_ruleset, 2000, 1234, threads);
@@ -296,13 +319,10 @@ static void mcts_deterministic(void **st) {
 }
 
 static void mcts_two_threads_merge(void **st) {
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_sk_ruleset, NULL, 0), 0);
     toy_sk_state_t s;
-    sk_opening(&g, &s, 3);
-    opfor_mcts_t *m = make(&toy_sk_ruleset, 1001, 9, 2);
+    opfor_game_t g = sk_at(&s, 3);
     opfor_mcts_result_t r;
-    assert_int_equal(opfor_mcts_search(m, &g, &s, NULL, 0, NULL, &r), 0);
+    opfor_mcts_t *m = searched(&g, &s, 1001, 9, 2, &r);
     assert_int_equal(r.iterations, 1001);
     assert_int_equal(m->workers[0]->iterations, 501);
     assert_int_equal(m->workers[1]->iterations, 500);
@@ -324,10 +344,8 @@ static void mcts_two_threads_merge(void **st) {
 /* ---------------------------------------------------------------- memory, time, cancel */
 
 static void mcts_memory_cap_respected(void **st) {
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_sk_ruleset, NULL, 0), 0);
     toy_sk_state_t s;
-    sk_opening(&g, &s, 8);
+    opfor_game_t g = sk_at(&s, 8);
     opfor_mcts_config_t cfg;
     opfor_mcts_config_default(&cfg);
     cfg.iterations = 5000;
@@ -376,10 +394,8 @@ static void *cancel_thread(void *arg) {
 }
 
 static void mcts_cancel_stops_quickly(void **st) {
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_sk_ruleset, NULL, 0), 0);
     toy_sk_state_t s;
-    sk_opening(&g, &s, 4);
+    opfor_game_t g = sk_at(&s, 4);
     opfor_mcts_t *m = make(&toy_sk_ruleset, 2000000000u, 1, 1);
     atomic_int cancel;
     atomic_init(&cancel, 0);
@@ -404,10 +420,8 @@ static void mcts_cancel_stops_quickly(void **st) {
 }
 
 static void mcts_wall_cap(void **st) {
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_sk_ruleset, NULL, 0), 0);
     toy_sk_state_t s;
-    sk_opening(&g, &s, 4);
+    opfor_game_t g = sk_at(&s, 4);
     opfor_mcts_config_t cfg;
     opfor_mcts_config_default(&cfg);
     cfg.iterations = 2000000000u;
@@ -463,10 +477,8 @@ static int probe_policy(const void *user, void *scratch, const opfor_game_t *g, 
 }
 
 static void mcts_widening_follows_prior(void **st) {
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_sk_ruleset, NULL, 0), 0);
     toy_sk_state_t s;
-    sk_opening(&g, &s, 12);
+    opfor_game_t g = sk_at(&s, 12);
     /* Spread the lines out so that there is a wide choice. */
     static const uint8_t spread[2][TOY_SK_UNITS] = {{0, 2, 4, 6}, {11, 9, 8, 7}};
     memcpy(s.pos, spread, sizeof s.pos);
@@ -507,10 +519,8 @@ static void mcts_widening_follows_prior(void **st) {
 }
 
 static void mcts_horizon_ends_playouts(void **st) {
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_race_ruleset, NULL, 0), 0);
     toy_race_state_t s;
-    race_init(NULL, &s, 5);
+    opfor_game_t g = race_start(&s);
     s.decisions = 4; /* turn 2, first decision */
     probe_t probe;
     memset(&probe, 0, sizeof probe);
@@ -533,13 +543,10 @@ static void mcts_horizon_ends_playouts(void **st) {
 /* ---------------------------------------------------------------- edges */
 
 static void mcts_forced_move_needs_no_search(void **st) {
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_ttt_ruleset, NULL, 0), 0);
     toy_ttt_state_t s;
-    toy_ttt_set(&s, "xoxxoo.xo", 0);
-    opfor_mcts_t *m = make(&toy_ttt_ruleset, 1000, 1, 1);
+    opfor_game_t g = ttt_at(&s, "xoxxoo.xo", 0);
     opfor_mcts_result_t r;
-    assert_int_equal(opfor_mcts_search(m, &g, &s, NULL, 0, NULL, &r), 0);
+    opfor_mcts_t *m = searched(&g, &s, 1000, 1, 1, &r);
     assert_int_equal(r.stop, OPFOR_MCTS_STOP_FORCED);
     assert_int_equal(r.iterations, 0);
     assert_int_equal(r.nchoices, 1);
@@ -566,15 +573,12 @@ static void mcts_rejects_bad_input(void **st) {
     assert_null(m);
 
     m = make(&toy_ttt_ruleset, 100, 1, 1);
-    opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, &toy_ttt_ruleset, NULL, 0), 0);
     toy_ttt_state_t s;
-    toy_ttt_set(&s, "xxxoo....", 1); /* X has won: terminal */
+    opfor_game_t g = ttt_at(&s, "xxxoo....", 1); /* X has won: terminal */
     opfor_mcts_result_t r;
     assert_int_equal(opfor_mcts_search(m, &g, &s, NULL, 0, NULL, &r), OPFOR_EINVAL);
     /* A chance node is no decision either. */
-    opfor_game_t gr;
-    assert_int_equal(opfor_game_init(&gr, &toy_race_ruleset, NULL, 0), 0);
+    opfor_game_t gr = game_of(&toy_race_ruleset, NULL);
     toy_race_state_t rs;
     race_init(NULL, &rs, 1);
     rs.pending = 1;
@@ -582,9 +586,7 @@ static void mcts_rejects_bad_input(void **st) {
     assert_int_equal(opfor_mcts_search(mr, &gr, &rs, NULL, 0, NULL, &r), OPFOR_EINVAL);
     /* A ruleset larger than the one the search was made for. */
     toy_sk_state_t sk;
-    opfor_game_t gs;
-    assert_int_equal(opfor_game_init(&gs, &toy_sk_ruleset, NULL, 0), 0);
-    sk_opening(&gs, &sk, 1);
+    opfor_game_t gs = sk_at(&sk, 1);
     assert_int_equal(opfor_mcts_search(m, &gs, &sk, NULL, 0, NULL, &r), OPFOR_EINVAL);
     /* Reconfiguring the pool or the threads is refused; the budget is not. */
     cfg = *opfor_mcts_config(m);

@@ -13,41 +13,26 @@
 #include <string.h>
 
 #include "ai/viktoria_fixture.h"
+#include "ai/vkfix_units.h"
 #include "opfor/orders.h"
 #include "opfor/viktoria/calc.h"
 
+/* clang-format off */
 static const char FIELD[] =
-    VKFIX_HEAD "terrain:\n"
-               "  - {name: Farmhouse, kind: building, rect: [46, 30, 6, 4]}\n"
-               "  - {name: Long hedge, kind: hedge, line: [[2, 36], [30, 36]]}\n"
-               "units:\n"
-               "  - name: Fusiliers\n"
-               "    side: Red\n"
-               "    type: infantry\n"
-               "    position: [36, 14]\n"
-               "    figures:\n"
-               "      - {count: 10, quality: veteran, weapons: [rifle, bayonet]}\n"
-               "  - name: Uhlans\n"
-               "    side: Red\n"
-               "    type: cavalry\n"
-               "    position: [60, 14]\n"
-               "    figures:\n"
-               "      - {count: 6, mounted: true, weapons: [lance, sword]}\n"
-               "  - name: Jager\n"
-               "    side: Blue\n"
-               "    type: infantry\n"
-               "    position: [36, 30]\n"
-               "    figures:\n"
-               "      - {count: 8, weapons: [rifle, bayonet]}\n"
-               "  - name: Gunners\n"
-               "    side: Blue\n"
-               "    type: artillery\n"
-               "    position: [62, 22]\n"
-               "    figures:\n"
-               "      - {count: 1, equipment: true, weapons: field_gun}\n"
-               "      - {count: 3, weapons: pistol, skills: crew}\n"
-               "objectives:\n"
-               "  - {name: The Farm, position: [49, 32], radius: 4, points: 5}\n";
+    VKFIX_HEAD
+    "terrain:\n"
+    "  - {name: Farmhouse, kind: building, rect: [46, 30, 6, 4]}\n"
+    "  - {name: Long hedge, kind: hedge, line: [[2, 36], [30, 36]]}\n"
+    "units:\n"
+    VKFIX_UNIT("Fusiliers", "Red", "infantry", "[36, 14]")
+    "      - {count: 10, quality: veteran, weapons: [rifle, bayonet]}\n"
+    VKFIX_UNIT("Uhlans", "Red", "cavalry", "[60, 14]")
+    "      - {count: 6, mounted: true, weapons: [lance, sword]}\n"
+    VKFIX_UNIT("Jager", "Blue", "infantry", "[36, 30]") VKFIX_RIFLES(8)
+    VKFIX_UNIT("Gunners", "Blue", "artillery", "[62, 22]") VKFIX_TEAM("field_gun")
+    "objectives:\n"
+    "  - {name: The Farm, position: [49, 32], radius: 4, points: 5}\n";
+/* clang-format on */
 
 static opfor_action_t make(int kind, int unit, int target, float x, float y) {
     opfor_action_t a;

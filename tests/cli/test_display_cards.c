@@ -21,6 +21,7 @@
 
 #include "card_build.c"
 #include "display_out.c"
+#include "io/pack_kv.h"
 
 /* ---- packing helpers ---- */
 
@@ -31,8 +32,7 @@ typedef struct mp {
 } mp_t;
 
 static void mp_begin(mp_t *m) {
-    msgpack_sbuffer_init(&m->sb);
-    msgpack_packer_init(&m->pk, &m->sb, msgpack_sbuffer_write);
+    pack_open(&m->sb, &m->pk);
     msgpack_unpacked_init(&m->up);
 }
 
@@ -53,6 +53,15 @@ static void s(msgpack_packer *pk, const char *str) {
     msgpack_pack_str_body(pk, str, strlen(str));
 }
 
+/* An array of the n strings of v. */
+static void names(msgpack_packer *pk, const char *const *v, int n) {
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < n; i++)
+        s(pk, v[i]);
+}
+
+static const char *const ready_two[] = {"1st Section", "Hussar Troop"};
+
 static void pt(msgpack_packer *pk, double x, double y) {
     msgpack_pack_map(pk, 2);
     s(pk, "x");
@@ -64,12 +73,9 @@ static void pt(msgpack_packer *pk, double x, double y) {
 static void unit(msgpack_packer *pk, const char *name, int player, double x, double y,
                  const char *state) {
     msgpack_pack_map(pk, 4);
-    s(pk, "name");
-    s(pk, name);
-    s(pk, "player");
-    msgpack_pack_int(pk, player);
-    s(pk, "state");
-    s(pk, state);
+    kstr(pk, "name", name);
+    kint(pk, "player", player);
+    kstr(pk, "state", state);
     s(pk, "at");
     pt(pk, x, y);
 }
@@ -79,30 +85,20 @@ static const msgpack_object *pack_state(mp_t *m, const char *pending, int with_o
     mp_begin(m);
     msgpack_packer *pk = &m->pk;
     msgpack_pack_map(pk, 10);
-    s(pk, "game");
-    s(pk, "g-1");
-    s(pk, "turn");
-    msgpack_pack_int(pk, 2);
-    s(pk, "status");
-    s(pk, "active");
-    s(pk, "pending");
-    s(pk, pending);
+    kstr(pk, "game", "g-1");
+    kint(pk, "turn", 2);
+    kstr(pk, "status", "active");
+    kstr(pk, "pending", pending);
     s(pk, "ready");
-    msgpack_pack_array(pk, 2);
-    s(pk, "1st Section");
-    s(pk, "Hussar Troop");
+    names(pk, ready_two, 2);
     s(pk, "sides");
     msgpack_pack_array(pk, 2);
     msgpack_pack_map(pk, 2);
-    s(pk, "name");
-    s(pk, "British");
-    s(pk, "player");
-    msgpack_pack_int(pk, 1);
+    kstr(pk, "name", "British");
+    kint(pk, "player", 1);
     msgpack_pack_map(pk, 2);
-    s(pk, "name");
-    s(pk, "Germans");
-    s(pk, "player");
-    msgpack_pack_int(pk, 0);
+    kstr(pk, "name", "Germans");
+    kint(pk, "player", 0);
     s(pk, "table");
     msgpack_pack_map(pk, 2);
     s(pk, "width");
@@ -113,8 +109,7 @@ static const msgpack_object *pack_state(mp_t *m, const char *pending, int with_o
     msgpack_pack_array(pk, 3);
     /* a wood with 20 points: thinned to 12 */
     msgpack_pack_map(pk, 3);
-    s(pk, "kind");
-    s(pk, "woods");
+    kstr(pk, "kind", "woods");
     s(pk, "area");
     msgpack_pack_true(pk);
     s(pk, "points");
@@ -123,8 +118,7 @@ static const msgpack_object *pack_state(mp_t *m, const char *pending, int with_o
         pt(pk, 10 + i * 0.5, i % 2 ? 20 : 30);
     /* a road as a line */
     msgpack_pack_map(pk, 2);
-    s(pk, "kind");
-    s(pk, "road");
+    kstr(pk, "kind", "road");
     s(pk, "line");
     msgpack_pack_array(pk, 2);
     msgpack_pack_array(pk, 2);
@@ -135,8 +129,7 @@ static const msgpack_object *pack_state(mp_t *m, const char *pending, int with_o
     msgpack_pack_double(pk, 48);
     /* a building as a rect */
     msgpack_pack_map(pk, 2);
-    s(pk, "kind");
-    s(pk, "building");
+    kstr(pk, "kind", "building");
     s(pk, "rect");
     msgpack_pack_array(pk, 4);
     msgpack_pack_double(pk, 46);
@@ -153,83 +146,59 @@ static const msgpack_object *pack_state(mp_t *m, const char *pending, int with_o
     s(pk, "order");
     if (with_order) {
         msgpack_pack_map(pk, 5);
-        s(pk, "unit");
-        s(pk, "Jager Picket");
-        s(pk, "sentence");
-        s(pk, "Jager Picket fires at 1st Section");
-        s(pk, "target");
-        s(pk, "1st Section");
-        s(pk, "command");
-        s(pk, "in command");
-        s(pk, "resolved");
-        msgpack_pack_int(pk, 0);
+        kstr(pk, "unit", "Jager Picket");
+        kstr(pk, "sentence", "Jager Picket fires at 1st Section");
+        kstr(pk, "target", "1st Section");
+        kstr(pk, "command", "in command");
+        kint(pk, "resolved", 0);
     } else {
         msgpack_pack_nil(pk);
     }
     return mp_end(m);
 }
 
-/* The head of an `event` params map; the caller packs data. */
-static void ev_head(msgpack_packer *pk, const char *kind, int seq, int turn) {
+/* Begins m with the head of an `event` params map; the caller packs data with the packer
+ * returned. */
+static msgpack_packer *ev_begin(mp_t *m, const char *kind, int seq, int turn) {
+    mp_begin(m);
+    msgpack_packer *pk = &m->pk;
     msgpack_pack_map(pk, 5);
-    s(pk, "game");
-    s(pk, "g-1");
-    s(pk, "seq");
-    msgpack_pack_int(pk, seq);
-    s(pk, "kind");
-    s(pk, kind);
-    s(pk, "turn");
-    msgpack_pack_int(pk, turn);
+    kstr(pk, "game", "g-1");
+    kint(pk, "seq", seq);
+    kstr(pk, "kind", kind);
+    kint(pk, "turn", turn);
     s(pk, "data");
+    return pk;
 }
 
 static const msgpack_object *pack_order(mp_t *m, int turn) {
-    mp_begin(m);
-    msgpack_packer *pk = &m->pk;
-    ev_head(pk, "order", 7, turn);
+    msgpack_packer *pk = ev_begin(m, "order", 7, turn);
     msgpack_pack_map(pk, 6);
-    s(pk, "side");
-    s(pk, "Germans");
-    s(pk, "unit");
-    s(pk, "Jager Picket");
-    s(pk, "sentence");
-    s(pk, "Jager Picket fires at 1st Section");
-    s(pk, "target");
-    s(pk, "1st Section");
-    s(pk, "command");
-    s(pk, "failed: restricted");
+    kstr(pk, "side", "Germans");
+    kstr(pk, "unit", "Jager Picket");
+    kstr(pk, "sentence", "Jager Picket fires at 1st Section");
+    kstr(pk, "target", "1st Section");
+    kstr(pk, "command", "failed: restricted");
     s(pk, "needs");
     msgpack_pack_array(pk, 2);
     msgpack_pack_map(pk, 3);
-    s(pk, "label");
-    s(pk, "To hit");
-    s(pk, "dice");
-    s(pk, "D6");
-    s(pk, "need");
-    s(pk, "4+");
+    kstr(pk, "label", "To hit");
+    kstr(pk, "dice", "D6");
+    kstr(pk, "need", "4+");
     msgpack_pack_map(pk, 2);
-    s(pk, "name");
-    s(pk, "save");
-    s(pk, "need");
-    s(pk, "8+ on 2D6");
+    kstr(pk, "name", "save");
+    kstr(pk, "need", "8+ on 2D6");
     return mp_end(m);
 }
 
 static const msgpack_object *pack_spotted(mp_t *m, int turn, const char *unit_name) {
-    mp_begin(m);
-    msgpack_packer *pk = &m->pk;
-    ev_head(pk, "spotted", 5, turn);
+    msgpack_packer *pk = ev_begin(m, "spotted", 5, turn);
     msgpack_pack_map(pk, 9);
-    s(pk, "type");
-    s(pk, "infantry");
-    s(pk, "quality");
-    s(pk, "veteran");
-    s(pk, "distance");
-    s(pk, "3D6+6");
-    s(pk, "rolled");
-    msgpack_pack_int(pk, 17);
-    s(pk, "direction");
-    s(pk, "NE");
+    kstr(pk, "type", "infantry");
+    kstr(pk, "quality", "veteran");
+    kstr(pk, "distance", "3D6+6");
+    kint(pk, "rolled", 17);
+    kstr(pk, "direction", "NE");
     s(pk, "placed");
     msgpack_pack_true(pk);
     s(pk, "point");
@@ -239,8 +208,18 @@ static const msgpack_object *pack_spotted(mp_t *m, int turn, const char *unit_na
         s(pk, unit_name);
     else
         msgpack_pack_nil(pk);
-    s(pk, "text");
-    s(pk, "A veteran infantry section appears on the edge of the wood");
+    kstr(pk, "text", "A veteran infantry section appears on the edge of the wood");
+    return mp_end(m);
+}
+
+/* The player's initiative (the British) in turn 1 with the n units of ready to choose from. */
+static const msgpack_object *pack_initiative(mp_t *m, const char *const *ready, int n) {
+    msgpack_packer *pk = ev_begin(m, "initiative", 3, 1);
+    msgpack_pack_map(pk, 3);
+    kstr(pk, "holder", "player");
+    kstr(pk, "side", "British");
+    s(pk, "ready");
+    names(pk, ready, n);
     return mp_end(m);
 }
 
@@ -457,18 +436,7 @@ static void card_initiative_and_others(void **st) {
     (void)st;
     mp_t m;
     opfor_card_t c;
-    mp_begin(&m);
-    ev_head(&m.pk, "initiative", 3, 1);
-    msgpack_pack_map(&m.pk, 3);
-    s(&m.pk, "holder");
-    s(&m.pk, "player");
-    s(&m.pk, "side");
-    s(&m.pk, "British");
-    s(&m.pk, "ready");
-    msgpack_pack_array(&m.pk, 2);
-    s(&m.pk, "1st Section");
-    s(&m.pk, "Hussar Troop");
-    assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 1);
+    assert_int_equal(opfor_card_from_event(pack_initiative(&m, ready_two, 2), NULL, NULL, &c), 1);
     assert_int_equal(c.initiative, OPFOR_CARD_SIDE_PLAYER);
     assert_string_equal(c.side_name, "British");
     assert_int_equal(c.choice, 1); /* a choice of units, one a line, not numbered orders */
@@ -479,19 +447,8 @@ static void card_initiative_and_others(void **st) {
     mp_free(&m);
 
     /* more units may act than there are lines: the last line names the rest together */
-    mp_begin(&m);
-    ev_head(&m.pk, "initiative", 3, 1);
-    msgpack_pack_map(&m.pk, 3);
-    s(&m.pk, "holder");
-    s(&m.pk, "player");
-    s(&m.pk, "side");
-    s(&m.pk, "British");
-    s(&m.pk, "ready");
-    msgpack_pack_array(&m.pk, 6);
     static const char *const six[] = {"A1", "B2", "C3", "D4", "E5", "F6"};
-    for (int i = 0; i < 6; i++)
-        s(&m.pk, six[i]);
-    assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 1);
+    assert_int_equal(opfor_card_from_event(pack_initiative(&m, six, 6), NULL, NULL, &c), 1);
     assert_int_equal(c.choice, 1);
     assert_int_equal(c.n_orders, OPFOR_CARD_LINES);
     assert_string_equal(c.orders[0], "A1");
@@ -499,15 +456,11 @@ static void card_initiative_and_others(void **st) {
     assert_string_equal(c.orders[3], "D4, E5, F6");
     mp_free(&m);
 
-    mp_begin(&m);
-    ev_head(&m.pk, "game_over", 30, 9);
+    ev_begin(&m, "game_over", 30, 9);
     msgpack_pack_map(&m.pk, 3);
-    s(&m.pk, "result");
-    s(&m.pk, "won");
-    s(&m.pk, "score");
-    msgpack_pack_int(&m.pk, 42);
-    s(&m.pk, "turns");
-    msgpack_pack_int(&m.pk, 9);
+    kstr(&m.pk, "result", "won");
+    kint(&m.pk, "score", 42);
+    kint(&m.pk, "turns", 9);
     assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 1);
     assert_string_equal(c.unit, "Game over: victory");
     assert_string_equal(c.orders[0], "Score 42");
@@ -515,13 +468,11 @@ static void card_initiative_and_others(void **st) {
     mp_free(&m);
 
     /* kinds without a card, and malformed events */
-    mp_begin(&m);
-    ev_head(&m.pk, "score", 4, 1);
+    ev_begin(&m, "score", 4, 1);
     msgpack_pack_map(&m.pk, 0);
     assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 0);
     mp_free(&m);
-    mp_begin(&m);
-    ev_head(&m.pk, "order", 4, 1);
+    ev_begin(&m, "order", 4, 1);
     msgpack_pack_nil(&m.pk);
     assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), OPFOR_EINVAL);
     mp_free(&m);
@@ -608,8 +559,7 @@ static void card_terrain_from_builtin_scenario(void **st) {
     mp_t m;
     mp_begin(&m);
     msgpack_pack_map(&m.pk, 3);
-    s(&m.pk, "scenario");
-    s(&m.pk, "patrol_default");
+    kstr(&m.pk, "scenario", "patrol_default");
     s(&m.pk, "table");
     msgpack_pack_map(&m.pk, 2);
     s(&m.pk, "width");
@@ -662,22 +612,16 @@ static void card_order_sentence_forms(void **st) {
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         mp_t m;
-        mp_begin(&m);
-        msgpack_packer *pk = &m.pk;
-        ev_head(pk, "order", 1, 1);
+        msgpack_packer *pk = ev_begin(&m, "order", 1, 1);
         msgpack_pack_map(pk, 3);
-        s(pk, "unit");
-        s(pk, "Jager Picket");
-        s(pk, "sentence");
-        s(pk, cases[k].sentence);
+        kstr(pk, "unit", "Jager Picket");
+        kstr(pk, "sentence", cases[k].sentence);
         s(pk, "needs");
         msgpack_pack_array(pk, cases[k].with_needs ? 1 : 0);
         if (cases[k].with_needs) {
             msgpack_pack_map(pk, 2);
-            s(pk, "label");
-            s(pk, "to hit");
-            s(pk, "need");
-            s(pk, "5+");
+            kstr(pk, "label", "to hit");
+            kstr(pk, "need", "5+");
         }
         opfor_card_t c;
         assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 1);

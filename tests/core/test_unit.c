@@ -22,6 +22,12 @@ static opfor_figure_t fig(float x, float y, int q, unsigned skills, unsigned fla
     return f;
 }
 
+/* Figure f stands at (x, y). */
+static void at(const opfor_figure_t *f, double x, double y) {
+    assert_float_equal(f->pos.x, x, EPS);
+    assert_float_equal(f->pos.y, y, EPS);
+}
+
 static void unit_sizes_and_copy(void **state) {
     (void)state;
     assert_int_equal(sizeof(opfor_figure_t), 16);
@@ -97,21 +103,17 @@ static void unit_place_formations(void **state) {
     opfor_unit_place(f, 3, opfor_pt(10, 10), opfor_pt(0, 1), OPFOR_FORMATION_LINE);
     assert_float_equal(f[0].pos.x, 8.5, EPS);
     assert_float_equal(f[1].pos.x, 10.0, EPS);
-    assert_float_equal(f[2].pos.x, 11.5, EPS);
-    assert_float_equal(f[2].pos.y, 10.0, EPS);
+    at(&f[2], 11.5, 10.0);
     /* Facing right (east on a top-north table): the line runs down the table. */
     opfor_unit_place(f, 3, opfor_pt(10, 10), opfor_pt(5, 0), OPFOR_FORMATION_LINE);
-    assert_float_equal(f[0].pos.x, 10.0, EPS);
-    assert_float_equal(f[0].pos.y, 11.5, EPS);
+    at(&f[0], 10.0, 11.5);
     assert_float_equal(f[2].pos.y, 8.5, EPS);
     /* Column of 5, two abreast: rows at y 11.5, 10, 8.5; the odd one last and central. */
     opfor_unit_place(f, 5, opfor_pt(10, 10), opfor_pt(0, 1), OPFOR_FORMATION_COLUMN);
-    assert_float_equal(f[0].pos.x, 9.25, EPS);
-    assert_float_equal(f[0].pos.y, 11.5, EPS);
+    at(&f[0], 9.25, 11.5);
     assert_float_equal(f[1].pos.x, 10.75, EPS);
     assert_float_equal(f[3].pos.y, 10.0, EPS);
-    assert_float_equal(f[4].pos.x, 10.0, EPS);
-    assert_float_equal(f[4].pos.y, 8.5, EPS);
+    at(&f[4], 10.0, 8.5);
     /* Skirmishers 3 inches apart. */
     opfor_unit_place(f, 2, opfor_pt(10, 10), opfor_pt(0, 1), OPFOR_FORMATION_SKIRMISH);
     assert_float_equal(f[0].pos.x, 8.5, EPS);
@@ -126,18 +128,15 @@ static void unit_place_formations(void **state) {
         f[i] = fig(0, 0, 0, 0, OPFOR_FIG_ALIVE);
     f[0].flags |= OPFOR_FIG_EQUIPMENT;
     opfor_unit_place(f, 4, opfor_pt(10, 10), opfor_pt(0, 1), OPFOR_FORMATION_LINE);
-    assert_float_equal(f[0].pos.x, 10.0, EPS);
-    assert_float_equal(f[0].pos.y, 10.0, EPS);
-    assert_float_equal(f[1].pos.x, 8.5, EPS);
-    assert_float_equal(f[1].pos.y, 8.0, EPS);
+    at(&f[0], 10.0, 10.0);
+    at(&f[1], 8.5, 8.0);
     assert_float_equal(f[3].pos.x, 11.5, EPS);
     /* Facing south: the crew stand north of the gun. */
     opfor_unit_place(f, 4, opfor_pt(10, 10), opfor_pt(0, -1), OPFOR_FORMATION_LINE);
     assert_float_equal(f[2].pos.y, 12.0, EPS);
     /* A zero facing means up the table. */
     opfor_unit_place(f + 1, 2, opfor_pt(10, 10), opfor_pt(0, 0), OPFOR_FORMATION_LINE);
-    assert_float_equal(f[1].pos.x, 9.25, EPS);
-    assert_float_equal(f[1].pos.y, 10.0, EPS);
+    at(&f[1], 9.25, 10.0);
     int v = -1;
     assert_int_equal(opfor_vocab_lookup(opfor_formation_names, "Skirmish", &v), 0);
     assert_int_equal(v, OPFOR_FORMATION_SKIRMISH);

@@ -26,6 +26,15 @@ static int str_is(const msgpack_object *o, const char *s) {
            memcmp(o->via.str.ptr, s, o->via.str.size) == 0;
 }
 
+/* Starts the server of h (set up by harness_init) and connects a client to it. */
+static opfor_client_t *start_and_connect(harness_t *h) {
+    assert_int_equal(harness_start(h), 0);
+    opfor_client_t *c;
+    opfor_diag_t d;
+    assert_int_equal(opfor_client_connect(&c, h->addr, 2000, &d), 0);
+    return c;
+}
+
 static void client_connect_errors_are_clear(void **state) {
     (void)state;
     opfor_client_t *c = NULL;
@@ -83,10 +92,7 @@ static void client_calls_get_results_and_remote_errors(void **state) {
     (void)state;
     harness_t h;
     harness_init(&h);
-    assert_int_equal(harness_start(&h), 0);
-    opfor_client_t *c;
-    opfor_diag_t d;
-    assert_int_equal(opfor_client_connect(&c, h.addr, 2000, &d), 0);
+    opfor_client_t *c = start_and_connect(&h);
     assert_true(opfor_client_fd(c) >= 0);
     assert_int_equal(opfor_client_hello(c, "test_client", NULL), 0);
     assert_int_equal(opfor_client_api_level(c), OPFOR_API_LEVEL);
@@ -189,10 +195,7 @@ static void client_timeout_keeps_connection_usable(void **state) {
     harness_init(&h);
     h.cfg.debug_methods = 1;
     h.cfg.workers = 1;
-    assert_int_equal(harness_start(&h), 0);
-    opfor_client_t *c;
-    opfor_diag_t d;
-    assert_int_equal(opfor_client_connect(&c, h.addr, 2000, &d), 0);
+    opfor_client_t *c = start_and_connect(&h);
     opfor_client_set_timeout(c, 100);
     int ms = 600;
     double t0 = harness_ms();
@@ -231,10 +234,7 @@ static void client_notifications_reach_callback(void **state) {
     harness_t h;
     harness_init(&h);
     h.cfg.hello_timeout_ms = 200;
-    assert_int_equal(harness_start(&h), 0);
-    opfor_client_t *c;
-    opfor_diag_t d;
-    assert_int_equal(opfor_client_connect(&c, h.addr, 2000, &d), 0);
+    opfor_client_t *c = start_and_connect(&h);
     notes_t n = {0, "", 0};
     opfor_client_on_notify(c, on_note, &n);
     assert_int_equal(opfor_client_poll(c, 0), 0); /* nothing yet, no wait */
@@ -254,10 +254,7 @@ static void client_sees_server_stop_as_eio(void **state) {
     (void)state;
     harness_t h;
     harness_init(&h);
-    assert_int_equal(harness_start(&h), 0);
-    opfor_client_t *c;
-    opfor_diag_t d;
-    assert_int_equal(opfor_client_connect(&c, h.addr, 2000, &d), 0);
+    opfor_client_t *c = start_and_connect(&h);
     assert_int_equal(opfor_client_hello(c, NULL, NULL), 0);
     harness_stop(&h);
     int rc = opfor_client_call(c, "ping", NULL, NULL, NULL);

@@ -12,25 +12,13 @@
 
 #include <msgpack.h>
 
+#include "io/pack_kv.h"
 #include "opfor/frame.h"
 #include "opfor/rng.h"
 
 /* ---- helpers ---- */
 
 typedef void (*pack_fn)(msgpack_packer *pk);
-
-static size_t packed(pack_fn f, uint8_t *out, size_t cap) {
-    msgpack_sbuffer sb;
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    f(&pk);
-    assert_true(sb.size <= cap);
-    memcpy(out, sb.data, sb.size);
-    size_t n = sb.size;
-    msgpack_sbuffer_destroy(&sb);
-    return n;
-}
 
 static opfor_frame_status_t scan(const uint8_t *b, size_t n, opfor_frame_result_t *r) {
     return opfor_frame_scan(b, n, NULL, r);
@@ -51,95 +39,8 @@ static void assert_frame_exact(const uint8_t *b, size_t n) {
 
 static char big[70000]; /* zero bytes for str/bin bodies (read-only after start) */
 
-static void p_nil(msgpack_packer *pk) {
-    msgpack_pack_nil(pk);
-}
-static void p_true(msgpack_packer *pk) {
-    msgpack_pack_true(pk);
-}
-static void p_false(msgpack_packer *pk) {
-    msgpack_pack_false(pk);
-}
-static void p_posfix(msgpack_packer *pk) {
-    msgpack_pack_uint8(pk, 7);
-}
-static void p_negfix(msgpack_packer *pk) {
-    msgpack_pack_int8(pk, -3);
-}
-static void p_u8(msgpack_packer *pk) {
-    msgpack_pack_uint64(pk, 200);
-}
-static void p_u16(msgpack_packer *pk) {
-    msgpack_pack_uint64(pk, 60000);
-}
-static void p_u32(msgpack_packer *pk) {
-    msgpack_pack_uint64(pk, 4000000000u);
-}
-static void p_u64(msgpack_packer *pk) {
-    msgpack_pack_uint64(pk, UINT64_MAX);
-}
-static void p_i8(msgpack_packer *pk) {
-    msgpack_pack_int64(pk, -100);
-}
-static void p_i16(msgpack_packer *pk) {
-    msgpack_pack_int64(pk, -30000);
-}
-static void p_i32(msgpack_packer *pk) {
-    msgpack_pack_int64(pk, -2000000000);
-}
-static void p_i64(msgpack_packer *pk) {
-    msgpack_pack_int64(pk, INT64_MIN);
-}
-static void p_f32(msgpack_packer *pk) {
-    msgpack_pack_float(pk, 1.5f);
-}
-static void p_f64(msgpack_packer *pk) {
-    msgpack_pack_double(pk, 2.25);
-}
 static void p_fixstr(msgpack_packer *pk) {
     msgpack_pack_str_with_body(pk, "hello", 5);
-}
-static void p_str8(msgpack_packer *pk) {
-    msgpack_pack_str_with_body(pk, big, 200);
-}
-static void p_str16(msgpack_packer *pk) {
-    msgpack_pack_str_with_body(pk, big, 300);
-}
-static void p_str32(msgpack_packer *pk) {
-    msgpack_pack_str_with_body(pk, big, 66000);
-}
-static void p_bin8(msgpack_packer *pk) {
-    msgpack_pack_bin_with_body(pk, big, 3);
-}
-static void p_bin16(msgpack_packer *pk) {
-    msgpack_pack_bin_with_body(pk, big, 1000);
-}
-static void p_bin32(msgpack_packer *pk) {
-    msgpack_pack_bin_with_body(pk, big, 65536);
-}
-static void p_fixext1(msgpack_packer *pk) {
-    msgpack_pack_ext_with_body(pk, big, 1, 5);
-}
-static void p_fixext2(msgpack_packer *pk) {
-    msgpack_pack_ext_with_body(pk, big, 2, 5);
-}
-static void p_fixext4(msgpack_packer *pk) {
-    msgpack_pack_ext_with_body(pk, big, 4, 5);
-}
-static void p_fixext8(msgpack_packer *pk) {
-    msgpack_pack_ext_with_body(pk, big, 8, 5);
-}
-static void p_fixext16(msgpack_packer *pk) {
-    msgpack_pack_ext_with_body(pk, big, 16, 5);
-}
-static void p_ext8(msgpack_packer *pk) {
-    msgpack_pack_ext_with_body(pk, big, 3, 5);
-}
-static void p_ext16(msgpack_packer *pk) {
-    msgpack_pack_ext_with_body(pk, big, 400, 5);
-}
-static void p_ext32(msgpack_packer *pk) {
-    msgpack_pack_ext_with_body(pk, big, 66000, 5);
 }
 static void p_fixarray(msgpack_packer *pk) {
     msgpack_pack_array(pk, 3);
@@ -179,21 +80,105 @@ static void p_map32(msgpack_packer *pk) {
     }
 }
 
+/* One sample frame: how it is packed (a scalar, n zero bytes of a str, bin or ext 5 body, or
+ * a function) and the type byte it must start with. */
+typedef enum {
+    S_NIL,
+    S_TRUE,
+    S_FALSE,
+    S_U8,
+    S_I8,
+    S_U64,
+    S_I64,
+    S_F32,
+    S_F64,
+    S_STR,
+    S_BIN,
+    S_EXT,
+    S_FN
+} sample_kind_t;
+
 typedef struct {
-    pack_fn f;
     uint8_t first; /* expected type byte */
+    sample_kind_t kind;
+    uint64_t u; /* S_U8, S_U64: the value; S_STR, S_BIN, S_EXT: the body's length */
+    int64_t i;  /* S_I8, S_I64: the value */
+    double d;   /* S_F32, S_F64: the value */
+    pack_fn f;  /* S_FN: packs the sample */
 } sample_t;
 
+static void pack_sample(msgpack_packer *pk, const sample_t *s) {
+    switch (s->kind) {
+    case S_NIL:
+        msgpack_pack_nil(pk);
+        break;
+    case S_U8:
+        msgpack_pack_uint8(pk, (uint8_t)s->u);
+        break;
+    case S_U64:
+        msgpack_pack_uint64(pk, s->u);
+        break;
+    case S_TRUE:
+        msgpack_pack_true(pk);
+        break;
+    case S_STR:
+        msgpack_pack_str_with_body(pk, big, (size_t)s->u);
+        break;
+    case S_I8:
+        msgpack_pack_int8(pk, (int8_t)s->i);
+        break;
+    case S_FALSE:
+        msgpack_pack_false(pk);
+        break;
+    case S_I64:
+        msgpack_pack_int64(pk, s->i);
+        break;
+    case S_EXT:
+        msgpack_pack_ext_with_body(pk, big, (size_t)s->u, 5);
+        break;
+    case S_F32:
+        msgpack_pack_float(pk, (float)s->d);
+        break;
+    case S_BIN:
+        msgpack_pack_bin_with_body(pk, big, (size_t)s->u);
+        break;
+    case S_F64:
+        msgpack_pack_double(pk, s->d);
+        break;
+    case S_FN:
+        s->f(pk);
+        break;
+    }
+}
+
 static const sample_t samples[] = {
-    {p_nil, 0xc0},      {p_true, 0xc3},     {p_false, 0xc2},   {p_posfix, 0x07},  {p_negfix, 0xfd},
-    {p_u8, 0xcc},       {p_u16, 0xcd},      {p_u32, 0xce},     {p_u64, 0xcf},     {p_i8, 0xd0},
-    {p_i16, 0xd1},      {p_i32, 0xd2},      {p_i64, 0xd3},     {p_f32, 0xca},     {p_f64, 0xcb},
-    {p_fixstr, 0xa5},   {p_str8, 0xd9},     {p_str16, 0xda},   {p_str32, 0xdb},   {p_bin8, 0xc4},
-    {p_bin16, 0xc5},    {p_bin32, 0xc6},    {p_fixext1, 0xd4}, {p_fixext2, 0xd5}, {p_fixext4, 0xd6},
-    {p_fixext8, 0xd7},  {p_fixext16, 0xd8}, {p_ext8, 0xc7},    {p_ext16, 0xc8},   {p_ext32, 0xc9},
-    {p_fixarray, 0x93}, {p_array16, 0xdc},  {p_array32, 0xdd}, {p_fixmap, 0x82},  {p_map16, 0xde},
-    {p_map32, 0xdf},
+    {0xc0, S_NIL, .f = NULL},      {0xc3, S_TRUE, .f = NULL},       {0xc2, S_FALSE, .f = NULL},
+    {0x07, S_U8, .u = 7},          {0xfd, S_I8, .i = -3},           {0xcc, S_U64, .u = 200},
+    {0xcd, S_U64, .u = 60000},     {0xce, S_U64, .u = 4000000000u}, {0xcf, S_U64, .u = UINT64_MAX},
+    {0xd0, S_I64, .i = -100},      {0xd1, S_I64, .i = -30000},      {0xd2, S_I64, .i = -2000000000},
+    {0xd3, S_I64, .i = INT64_MIN}, {0xca, S_F32, .d = 1.5},         {0xcb, S_F64, .d = 2.25},
+    {0xa5, S_FN, .f = p_fixstr},   {0xd9, S_STR, .u = 200},         {0xda, S_STR, .u = 300},
+    {0xdb, S_STR, .u = 66000},     {0xc4, S_BIN, .u = 3},           {0xc5, S_BIN, .u = 1000},
+    {0xc6, S_BIN, .u = 65536},     {0xd4, S_EXT, .u = 1},           {0xd5, S_EXT, .u = 2},
+    {0xd6, S_EXT, .u = 4},         {0xd7, S_EXT, .u = 8},           {0xd8, S_EXT, .u = 16},
+    {0xc7, S_EXT, .u = 3},         {0xc8, S_EXT, .u = 400},         {0xc9, S_EXT, .u = 66000},
+    {0x93, S_FN, .f = p_fixarray}, {0xdc, S_FN, .f = p_array16},    {0xdd, S_FN, .f = p_array32},
+    {0x82, S_FN, .f = p_fixmap},   {0xde, S_FN, .f = p_map16},      {0xdf, S_FN, .f = p_map32},
 };
+
+/* Packs sample s into out (at most cap bytes); returns its length. */
+static size_t packed(const sample_t *s, uint8_t *out, size_t cap) {
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    pack_open(&sb, &pk);
+    pack_sample(&pk, s);
+    assert_true(sb.size <= cap);
+    memcpy(out, sb.data, sb.size);
+    size_t n = sb.size;
+    msgpack_sbuffer_destroy(&sb);
+    return n;
+}
+
 #define NSAMPLES (sizeof samples / sizeof samples[0])
 #define SAMPLE_CAP (300 * 1024)
 
@@ -203,7 +188,7 @@ static void frame_each_type_complete_and_byte_by_byte(void **state) {
     (void)state;
     uint8_t *b = malloc(SAMPLE_CAP);
     for (size_t i = 0; i < NSAMPLES; i++) {
-        size_t n = packed(samples[i].f, b, SAMPLE_CAP);
+        size_t n = packed(&samples[i], b, SAMPLE_CAP);
         assert_int_equal(b[0], samples[i].first);
         assert_frame_exact(b, n);
     }
@@ -215,7 +200,7 @@ static void frame_many_frames_in_one_buffer(void **state) {
     uint8_t *b = malloc(NSAMPLES * SAMPLE_CAP);
     size_t lens[NSAMPLES], total = 0;
     for (size_t i = 0; i < NSAMPLES; i++) {
-        lens[i] = packed(samples[i].f, b + total, SAMPLE_CAP);
+        lens[i] = packed(&samples[i], b + total, SAMPLE_CAP);
         total += lens[i];
     }
     size_t off = 0;
@@ -478,9 +463,8 @@ static void frame_property_agrees_with_msgpack(void **state) {
     uint8_t *tmp = malloc(OPFOR_FRAME_MAX_SIZE_DEFAULT);
     for (int iter = 0; iter < 3000; iter++) {
         msgpack_sbuffer sb;
-        msgpack_sbuffer_init(&sb);
         msgpack_packer pk;
-        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        pack_open(&sb, &pk);
         gen(&pk, &rng, 0);
         if (sb.size > OPFOR_FRAME_MAX_SIZE_DEFAULT) {
             msgpack_sbuffer_destroy(&sb);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../../io/game_int.h"
+#include "io/pack_kv.h"
 #include "opfor/rpc.h"
 
 /* A log kept by the test: what the daemon would append to the store. */
@@ -47,11 +48,15 @@ typedef struct obj {
     msgpack_unpacked u;
 } obj_t;
 
-static void obj_done(obj_t *o) {
-    msgpack_unpacked_init(&o->u);
+/* Unpacks into u (initialised here) the first object of sb, which must hold one. */
+static void unpack_first(msgpack_unpacked *u, const msgpack_sbuffer *sb) {
+    msgpack_unpacked_init(u);
     size_t off = 0;
-    assert_int_equal(msgpack_unpack_next(&o->u, o->sb.data, o->sb.size, &off),
-                     MSGPACK_UNPACK_SUCCESS);
+    assert_int_equal(msgpack_unpack_next(u, sb->data, sb->size, &off), MSGPACK_UNPACK_SUCCESS);
+}
+
+static void obj_done(obj_t *o) {
+    unpack_first(&o->u, &o->sb);
 }
 
 static void obj_free(obj_t *o) {
@@ -59,9 +64,16 @@ static void obj_free(obj_t *o) {
     msgpack_sbuffer_destroy(&o->sb);
 }
 
-static void kstr(msgpack_packer *pk, const char *k, const char *v) {
-    opfor_rpc_pack_cstr(pk, k);
-    opfor_rpc_pack_cstr(pk, v);
+/* The key of a report's list and the list's length. */
+static void klist(msgpack_packer *pk, const char *k, size_t n) {
+    msgpack_pack_array(pack_key(pk, k), n);
+}
+
+/* One casualty entry: {unit, key: n}. */
+static void casualty(msgpack_packer *pk, const char *unit, const char *key, int n) {
+    msgpack_pack_map(pk, 2);
+    kstr(pk, "unit", unit);
+    kint(pk, key, n);
 }
 
 /* Applies a mutation on a copy; on success commits it to g->t and to the log. */
@@ -97,10 +109,7 @@ static int press(opfor__game_t *g, tlog_t *log, opfor__evlist_t *ev) {
 static void ev_str(const opfor__evlist_t *ev, int i, int in_data, const char *key, char *out,
                    size_t n) {
     msgpack_unpacked u;
-    msgpack_unpacked_init(&u);
-    size_t off = 0;
-    assert_int_equal(msgpack_unpack_next(&u, ev->buf[i].data, ev->buf[i].size, &off),
-                     MSGPACK_UNPACK_SUCCESS);
+    unpack_first(&u, &ev->buf[i]);
     char why[64];
     const msgpack_object *data = in_data ? opfor_rpc_params_get(&u.data, "data") : &u.data;
     out[0] = '\0';
@@ -149,9 +158,8 @@ static int press_steered(opfor__game_t *g, tlog_t *log, opfor__evlist_t *ev, ste
     if (rc < 0 || !opt.spotted)
         return press(g, log, ev);
     msgpack_sbuffer sb;
-    msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    pack_open(&sb, &pk);
     opfor__press_payload_pack(&opt.used, &pk);
     opfor__evlist_init(ev);
     rc = mutate(g, log, "press", &sb, ev, &err);
@@ -176,10 +184,7 @@ static int press_steered(opfor__game_t *g, tlog_t *log, opfor__evlist_t *ev, ste
 /* The kind of event i of ev. */
 static void ev_kind(const opfor__evlist_t *ev, int i, char *out, size_t n, uint64_t *seq) {
     msgpack_unpacked u;
-    msgpack_unpacked_init(&u);
-    size_t off = 0;
-    assert_int_equal(msgpack_unpack_next(&u, ev->buf[i].data, ev->buf[i].size, &off),
-                     MSGPACK_UNPACK_SUCCESS);
+    unpack_first(&u, &ev->buf[i]);
     char why[64];
     assert_int_equal(opfor_rpc_params_str(&u.data, "kind", out, n, why, sizeof why), 0);
     int64_t s;
@@ -196,21 +201,35 @@ static int first_unit_of(const opfor__game_t *g, int side, int ready) {
     return -1;
 }
 
+/* Applies the entry kind with the payload in sb, which must succeed, logs it and frees sb. */
+static void commit(opfor__game_t *g, tlog_t *log, const char *kind, msgpack_sbuffer *sb) {
+    opfor__evlist_t ev;
+    opfor__evlist_init(&ev);
+    opfor__gerr_t err = {0, ""};
+    assert_int_equal(mutate(g, log, kind, sb, &ev, &err), 0);
+    opfor__evlist_free(&ev);
+    msgpack_sbuffer_destroy(sb);
+}
+
 /* The AI plans the order of the enemy unit holding the initiative; it is logged. */
 static void give_order(opfor__game_t *g, tlog_t *log) {
     opfor__order_t o;
     assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &o), 0);
     msgpack_sbuffer sb;
-    msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    pack_open(&sb, &pk);
     opfor__order_pack(g, &g->t, &o, &pk);
-    opfor__evlist_t e2;
-    opfor__evlist_init(&e2);
-    opfor__gerr_t err = {0, ""};
-    assert_int_equal(mutate(g, log, "order", &sb, &e2, &err), 0);
-    opfor__evlist_free(&e2);
-    msgpack_sbuffer_destroy(&sb);
+    commit(g, log, "order", &sb);
+}
+
+/* The player's report that unit u acted where it stands; it is logged. */
+static void report_acted(opfor__game_t *g, tlog_t *log, int u) {
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    pack_open(&sb, &pk);
+    msgpack_pack_map(&pk, 1);
+    kstr(&pk, "acted", g->t.units[u].name);
+    commit(g, log, "report", &sb);
 }
 
 /* Presses until someone holds the initiative; returns the pending kind. */
@@ -231,19 +250,7 @@ static int press_until_steered(opfor__game_t *g, tlog_t *log, int want, steer_lo
         if (g->t.pending == want)
             return want;
         if (g->t.pending == OPFOR__PEND_PLAYER) { /* the player's unit acts where it stands */
-            int u = first_unit_of(g, g->player, 1);
-            msgpack_sbuffer sb;
-            msgpack_sbuffer_init(&sb);
-            msgpack_packer pk;
-            msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-            msgpack_pack_map(&pk, 1);
-            kstr(&pk, "acted", g->t.units[u].name);
-            opfor__evlist_t e2;
-            opfor__evlist_init(&e2);
-            opfor__gerr_t err = {0, ""};
-            assert_int_equal(mutate(g, log, "report", &sb, &e2, &err), 0);
-            opfor__evlist_free(&e2);
-            msgpack_sbuffer_destroy(&sb);
+            report_acted(g, log, first_unit_of(g, g->player, 1));
         } else if (g->t.pending == OPFOR__PEND_ENEMY) {
             give_order(g, log);
         }
@@ -274,6 +281,13 @@ static void log_free(tlog_t *log) {
     for (int i = 0; i < log->n; i++)
         msgpack_sbuffer_destroy(&log->p[i]);
     log->n = 0;
+}
+
+/* Frees a test's game and its log (from calloc). */
+static void game_done(opfor__game_t *g, tlog_t *log) {
+    log_free(log);
+    free(log);
+    opfor__game_free(g);
 }
 
 /* ---------------------------------------------------------------- tests */
@@ -327,22 +341,17 @@ static void game_model_refuses_bad_new_games(void **state) {
     assert_null(g);
 }
 
-/* One bad report: its error code and a piece of its message; the table must not change. */
-static void bad_report(opfor__game_t *g, void (*build)(msgpack_packer *pk, opfor__game_t *g),
-                       int code, const char *needle) {
-    obj_t o;
-    msgpack_sbuffer_init(&o.sb);
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, &o.sb, msgpack_sbuffer_write);
-    build(&pk, g);
-    obj_done(&o);
+/* One bad report, packed into o: its error code and a piece of its message; the table must
+ * not change. Frees o. */
+static void bad_obj(opfor__game_t *g, obj_t *o, int code, const char *needle) {
+    obj_done(o);
     opfor__table_t *tmp = malloc(sizeof *tmp);
     memcpy(tmp, &g->t, sizeof *tmp);
     uint64_t before = opfor__game_hash(&g->t);
     opfor__evlist_t ev;
     opfor__evlist_init(&ev);
     opfor__gerr_t err = {0, ""};
-    assert_true(opfor__game_report(g, tmp, g->t.log_seq + 1, &o.u.data, &ev, &err) < 0);
+    assert_true(opfor__game_report(g, tmp, g->t.log_seq + 1, &o->u.data, &ev, &err) < 0);
     if (!strstr(err.msg, needle))
         fprintf(stderr, "expected '%s' in: %s\n", needle, err.msg);
     assert_non_null(strstr(err.msg, needle));
@@ -350,85 +359,70 @@ static void bad_report(opfor__game_t *g, void (*build)(msgpack_packer *pk, opfor
     assert_int_equal(opfor__game_hash(&g->t), before); /* the committed table is untouched */
     opfor__evlist_free(&ev);
     free(tmp);
-    obj_free(&o);
+    obj_free(o);
+}
+
+/* A bad report that build packs. */
+static void bad_report(opfor__game_t *g, void (*build)(msgpack_packer *pk, opfor__game_t *g),
+                       int code, const char *needle) {
+    obj_t o;
+    msgpack_packer pk;
+    pack_open(&o.sb, &pk);
+    build(&pk, g);
+    bad_obj(g, &o, code, needle);
+}
+
+/* A bad report of one key with a string value. */
+static void bad_pair(opfor__game_t *g, const char *key, const char *value, int code,
+                     const char *needle) {
+    obj_t o;
+    msgpack_packer pk;
+    pack_open(&o.sb, &pk);
+    msgpack_pack_map(&pk, 1);
+    kstr(&pk, key, value);
+    bad_obj(g, &o, code, needle);
 }
 
 static void b_unknown_unit(msgpack_packer *pk, opfor__game_t *g) {
     (void)g;
     msgpack_pack_map(pk, 1);
-    opfor_rpc_pack_cstr(pk, "casualties");
-    msgpack_pack_array(pk, 2);
-    msgpack_pack_map(pk, 2);
-    kstr(pk, "unit", "1st Section");
-    opfor_rpc_pack_cstr(pk, "killed");
-    msgpack_pack_int(pk, 1);
-    msgpack_pack_map(pk, 2);
-    kstr(pk, "unit", "Zeppelin Crew");
-    opfor_rpc_pack_cstr(pk, "killed");
-    msgpack_pack_int(pk, 1);
+    klist(pk, "casualties", 2);
+    casualty(pk, "1st Section", "killed", 1);
+    casualty(pk, "Zeppelin Crew", "killed", 1);
 }
 
 static void b_too_many(msgpack_packer *pk, opfor__game_t *g) {
     (void)g;
     msgpack_pack_map(pk, 1);
-    opfor_rpc_pack_cstr(pk, "casualties");
-    msgpack_pack_array(pk, 1);
-    msgpack_pack_map(pk, 2);
-    kstr(pk, "unit", "1st Section");
-    opfor_rpc_pack_cstr(pk, "killed");
-    msgpack_pack_int(pk, 99);
+    klist(pk, "casualties", 1);
+    casualty(pk, "1st Section", "killed", 99);
 }
 
 static void b_negative(msgpack_packer *pk, opfor__game_t *g) {
     (void)g;
     msgpack_pack_map(pk, 1);
-    opfor_rpc_pack_cstr(pk, "casualties");
-    msgpack_pack_array(pk, 1);
-    msgpack_pack_map(pk, 2);
-    kstr(pk, "unit", "1st Section");
-    opfor_rpc_pack_cstr(pk, "wounded");
-    msgpack_pack_int(pk, -2);
+    klist(pk, "casualties", 1);
+    casualty(pk, "1st Section", "wounded", -2);
 }
 
 static void b_off_table(msgpack_packer *pk, opfor__game_t *g) {
     (void)g;
     msgpack_pack_map(pk, 1);
-    opfor_rpc_pack_cstr(pk, "moves");
-    msgpack_pack_array(pk, 1);
+    klist(pk, "moves", 1);
     msgpack_pack_map(pk, 3);
     kstr(pk, "unit", "Hussar Troop");
     opfor_rpc_pack_cstr(pk, "x");
     msgpack_pack_double(pk, 80.5);
-    opfor_rpc_pack_cstr(pk, "y");
-    msgpack_pack_int(pk, 10);
+    kint(pk, "y", 10);
 }
 
 static void b_bad_morale(msgpack_packer *pk, opfor__game_t *g) {
     (void)g;
     msgpack_pack_map(pk, 1);
-    opfor_rpc_pack_cstr(pk, "morale");
-    msgpack_pack_array(pk, 1);
+    klist(pk, "morale", 1);
     msgpack_pack_map(pk, 2);
     kstr(pk, "unit", "Jager Picket");
     kstr(pk, "result", "panicked");
-}
-
-static void b_nothing(msgpack_packer *pk, opfor__game_t *g) {
-    (void)g;
-    msgpack_pack_map(pk, 1);
-    kstr(pk, "game", "t1");
-}
-
-static void b_acted_without_initiative(msgpack_packer *pk, opfor__game_t *g) {
-    (void)g;
-    msgpack_pack_map(pk, 1);
-    kstr(pk, "acted", "1st Section");
-}
-
-static void b_unknown_key(msgpack_packer *pk, opfor__game_t *g) {
-    (void)g;
-    msgpack_pack_map(pk, 1);
-    kstr(pk, "casulaties", "x");
 }
 
 static void b_resolve_without_order(msgpack_packer *pk, opfor__game_t *g) {
@@ -438,30 +432,17 @@ static void b_resolve_without_order(msgpack_packer *pk, opfor__game_t *g) {
     msgpack_pack_true(pk);
 }
 
-static void b_bad_dice(msgpack_packer *pk, opfor__game_t *g) {
-    (void)g;
-    msgpack_pack_map(pk, 1);
-    kstr(pk, "roll", "3 bananas");
-}
-
 /* The second entry is bad: the first (valid) one must not stay applied either. */
 static void b_partly_good(msgpack_packer *pk, opfor__game_t *g) {
     (void)g;
     msgpack_pack_map(pk, 2);
-    opfor_rpc_pack_cstr(pk, "moves");
-    msgpack_pack_array(pk, 1);
+    klist(pk, "moves", 1);
     msgpack_pack_map(pk, 3);
     kstr(pk, "unit", "Hussar Troop");
-    opfor_rpc_pack_cstr(pk, "x");
-    msgpack_pack_int(pk, 20);
-    opfor_rpc_pack_cstr(pk, "y");
-    msgpack_pack_int(pk, 20);
-    opfor_rpc_pack_cstr(pk, "casualties");
-    msgpack_pack_array(pk, 1);
-    msgpack_pack_map(pk, 2);
-    kstr(pk, "unit", "Hussar Troop");
-    opfor_rpc_pack_cstr(pk, "killed");
-    msgpack_pack_int(pk, 40);
+    kint(pk, "x", 20);
+    kint(pk, "y", 20);
+    klist(pk, "casualties", 1);
+    casualty(pk, "Hussar Troop", "killed", 40);
 }
 
 static void game_model_report_validation_names_the_field(void **state) {
@@ -472,11 +453,11 @@ static void game_model_report_validation_names_the_field(void **state) {
     bad_report(g, b_negative, OPFOR_RPC_E_INVALID_PARAMS, "casualties[0].wounded: -2 is negative");
     bad_report(g, b_off_table, OPFOR_RPC_E_INVALID_PARAMS, "moves[0].x: 80.5 is off the table");
     bad_report(g, b_bad_morale, OPFOR_RPC_E_INVALID_PARAMS, "morale[0].result");
-    bad_report(g, b_nothing, OPFOR_RPC_E_INVALID_PARAMS, "nothing to report");
-    bad_report(g, b_acted_without_initiative, OPFOR_RPC_E_ILLEGAL, "acted: no initiative");
-    bad_report(g, b_unknown_key, OPFOR_RPC_E_INVALID_PARAMS, "casulaties");
+    bad_pair(g, "game", "t1", OPFOR_RPC_E_INVALID_PARAMS, "nothing to report");
+    bad_pair(g, "acted", "1st Section", OPFOR_RPC_E_ILLEGAL, "acted: no initiative");
+    bad_pair(g, "casulaties", "x", OPFOR_RPC_E_INVALID_PARAMS, "casulaties");
     bad_report(g, b_resolve_without_order, OPFOR_RPC_E_ILLEGAL, "resolve: there is no open order");
-    bad_report(g, b_bad_dice, OPFOR_RPC_E_INVALID_PARAMS, "roll: '3 bananas'");
+    bad_pair(g, "roll", "3 bananas", OPFOR_RPC_E_INVALID_PARAMS, "roll: '3 bananas'");
     bad_report(g, b_partly_good, OPFOR_RPC_E_INVALID_PARAMS, "casualties[0].killed: 40");
     opfor__game_free(g);
 }
@@ -489,28 +470,21 @@ static void game_model_reports_change_the_table(void **state) {
     int alive = opfor__game_alive(&g->t, u, NULL);
     assert_true(alive >= 4);
     obj_t o;
-    msgpack_sbuffer_init(&o.sb);
     msgpack_packer pk;
-    msgpack_packer_init(&pk, &o.sb, msgpack_sbuffer_write);
+    pack_open(&o.sb, &pk);
     msgpack_pack_map(&pk, 4);
-    opfor_rpc_pack_cstr(&pk, "casualties");
-    msgpack_pack_array(&pk, 1);
+    klist(&pk, "casualties", 1);
     msgpack_pack_map(&pk, 3);
     kstr(&pk, "unit", "1st sec"); /* a unique prefix, any case */
-    opfor_rpc_pack_cstr(&pk, "killed");
-    msgpack_pack_int(&pk, 2);
-    opfor_rpc_pack_cstr(&pk, "wounded");
-    msgpack_pack_int(&pk, 1);
-    opfor_rpc_pack_cstr(&pk, "moves");
-    msgpack_pack_array(&pk, 1);
+    kint(&pk, "killed", 2);
+    kint(&pk, "wounded", 1);
+    klist(&pk, "moves", 1);
     msgpack_pack_map(&pk, 2);
     kstr(&pk, "unit", "Hussar Troop");
-    opfor_rpc_pack_cstr(&pk, "at");
-    msgpack_pack_array(&pk, 2);
+    klist(&pk, "at", 2);
     msgpack_pack_int(&pk, 20);
     msgpack_pack_double(&pk, 14.5);
-    opfor_rpc_pack_cstr(&pk, "morale");
-    msgpack_pack_array(&pk, 1);
+    klist(&pk, "morale", 1);
     msgpack_pack_map(&pk, 2);
     kstr(&pk, "unit", "Jager Picket");
     kstr(&pk, "result", "routed");
@@ -599,9 +573,8 @@ static void game_model_presses_orders_and_resolution(void **state) {
         assert_int_equal(memcmp(&o.action, &o2.action, sizeof o.action), 0);
         assert_string_equal(o.sentence, o2.sentence);
         msgpack_sbuffer sb;
-        msgpack_sbuffer_init(&sb);
         msgpack_packer pk;
-        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        pack_open(&sb, &pk);
         opfor__order_pack(g, &g->t, &o, &pk);
         opfor__evlist_init(&ev);
         assert_int_equal(mutate(g, log, "order", &sb, &ev, &err), 0);
@@ -617,8 +590,7 @@ static void game_model_presses_orders_and_resolution(void **state) {
         assert_string_equal(g->t.order.sentence, o.sentence);
         /* every other order: the daemon resolves it with the engine's dice */
         if (round % 2 == 0) {
-            msgpack_sbuffer_init(&sb);
-            msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+            pack_open(&sb, &pk);
             msgpack_pack_map(&pk, 1);
             opfor_rpc_pack_cstr(&pk, "resolve");
             msgpack_pack_true(&pk);
@@ -645,9 +617,7 @@ static void game_model_presses_orders_and_resolution(void **state) {
     assert_int_equal(opfor__game_hash(&h->t), opfor__game_hash(&g->t));
     assert_int_equal(memcmp(&h->t, &g->t, sizeof h->t), 0);
     opfor__game_free(h);
-    log_free(log);
-    free(log);
-    opfor__game_free(g);
+    game_done(g, log);
 }
 
 static void game_model_competitive_rolls_for_the_initiative(void **state) {
@@ -665,19 +635,7 @@ static void game_model_competitive_rolls_for_the_initiative(void **state) {
             assert_true(g->t.dice[0] != g->t.dice[1]);
         /* act with whoever holds it so the next press can go on */
         if (p == OPFOR__PEND_PLAYER) {
-            int u = first_unit_of(g, g->player, 1);
-            msgpack_sbuffer sb;
-            msgpack_sbuffer_init(&sb);
-            msgpack_packer pk;
-            msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-            msgpack_pack_map(&pk, 1);
-            kstr(&pk, "acted", g->t.units[u].name);
-            opfor__evlist_t ev;
-            opfor__evlist_init(&ev);
-            opfor__gerr_t err = {0, ""};
-            assert_int_equal(mutate(g, log, "report", &sb, &ev, &err), 0);
-            opfor__evlist_free(&ev);
-            msgpack_sbuffer_destroy(&sb);
+            report_acted(g, log, first_unit_of(g, g->player, 1));
         } else {
             give_order(g, log);
         }
@@ -685,9 +643,7 @@ static void game_model_competitive_rolls_for_the_initiative(void **state) {
     assert_true(seen[OPFOR__PEND_PLAYER] > 0);
     assert_true(seen[OPFOR__PEND_ENEMY] > 0);
     assert_true(g->t.ps.turn >= 2); /* every unit acted at least once: a new turn began */
-    log_free(log);
-    free(log);
-    opfor__game_free(g);
+    game_done(g, log);
 }
 
 /* Level challenge: the outcome the director chose is logged with the press, the spotting
@@ -718,10 +674,7 @@ static void game_model_steered_presses_are_logged_and_replayed(void **state) {
     for (int i = 0; i < log->n; i++)
         if (strcmp(log->kind[i], "press") == 0 && log->p[i].size > 0) {
             msgpack_unpacked u;
-            msgpack_unpacked_init(&u);
-            size_t off = 0;
-            assert_int_equal(msgpack_unpack_next(&u, log->p[i].data, log->p[i].size, &off),
-                             MSGPACK_UNPACK_SUCCESS);
+            unpack_first(&u, &log->p[i]);
             opfor_patrol_spot_t sp;
             opfor__gerr_t err = {0, ""};
             assert_int_equal(opfor__press_payload_read(g, &u.data, &sp, &err), 0);
@@ -744,27 +697,20 @@ static void game_model_steered_presses_are_logged_and_replayed(void **state) {
     };
     for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
         msgpack_sbuffer sb;
-        msgpack_sbuffer_init(&sb);
         msgpack_packer pk;
-        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        pack_open(&sb, &pk);
         if (b == 0) {
             msgpack_pack_map(&pk, 0);
         } else {
             msgpack_pack_map(&pk, 1);
             opfor_rpc_pack_cstr(&pk, "spot");
             msgpack_pack_map(&pk, b == 2 ? 4 : 5);
-            opfor_rpc_pack_cstr(&pk, "type");
-            msgpack_pack_int(&pk, 0);
-            if (b != 2) {
-                opfor_rpc_pack_cstr(&pk, "quality");
-                msgpack_pack_int(&pk, 2);
-            }
-            opfor_rpc_pack_cstr(&pk, "dist_opt");
-            msgpack_pack_int(&pk, 0);
-            opfor_rpc_pack_cstr(&pk, "rolled");
-            msgpack_pack_int(&pk, 12);
-            opfor_rpc_pack_cstr(&pk, "direction");
-            msgpack_pack_int(&pk, 9);
+            kint(&pk, "type", 0);
+            if (b != 2)
+                kint(&pk, "quality", 2);
+            kint(&pk, "dist_opt", 0);
+            kint(&pk, "rolled", 12);
+            kint(&pk, "direction", 9);
         }
         opfor__table_t *tmp = malloc(sizeof *tmp);
         memcpy(tmp, &g->t, sizeof *tmp);
@@ -781,9 +727,7 @@ static void game_model_steered_presses_are_logged_and_replayed(void **state) {
         free(tmp);
         msgpack_sbuffer_destroy(&sb);
     }
-    log_free(log);
-    free(log);
-    opfor__game_free(g);
+    game_done(g, log);
 }
 
 int main(void) {

@@ -11,6 +11,7 @@
 
 #include <msgpack.h>
 
+#include "io/pack_kv.h"
 #include "opfor/error.h"
 #include "opfor/rpc.h"
 
@@ -20,8 +21,7 @@ typedef struct {
 } buf_t;
 
 static void buf_init(buf_t *b) {
-    msgpack_sbuffer_init(&b->sb);
-    msgpack_packer_init(&b->pk, &b->sb, msgpack_sbuffer_write);
+    pack_open(&b->sb, &b->pk);
 }
 
 static void str(msgpack_packer *pk, const char *s) {
