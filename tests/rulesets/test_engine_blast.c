@@ -8,18 +8,20 @@
  */
 #include "rulesets/vk_fixture.h"
 
-#include "engine_int.h"
-#include "opfor/viktoria/calc.h"
+#include "rulesets/vk_calc_fixture.h"
 
-/* An MG (equipment + crew) of side 0 at (24, 6) facing up the table. */
-static int add_mg(opfor_scenario_t *sc, int crew) {
-    int u = fx_unit(sc, "MG", 0, OPFOR_UT_MACHINEGUN, OPFOR_Q_SOLDIER, crew + 1, opfor_pt(24, 6),
-                    opfor_pt(0, 1), 0, OPFOR_W_PISTOL, 0);
-    opfor_figure_t *mg = fx_fig(sc, u, 0);
-    mg->flags |= OPFOR_FIG_EQUIPMENT;
-    mg->weapons = OPFOR_W_MG;
-    mg->skills = 0;
-    mg->pos = opfor_pt(24, 6);
+#include "engine_int.h"
+
+/* A crewed weapon of side 0 facing up the table: the equipment figure (weapon `gun`) at
+ * (24, 6) and `crew` crew behind it, the first of them the leader. */
+static int add_crewed(opfor_scenario_t *sc, const char *name, int type, unsigned gun, int crew) {
+    int u = fx_unit(sc, name, 0, type, OPFOR_Q_SOLDIER, crew + 1, opfor_pt(24, 6), opfor_pt(0, 1),
+                    0, OPFOR_W_PISTOL, 0);
+    opfor_figure_t *g = fx_fig(sc, u, 0);
+    g->flags |= OPFOR_FIG_EQUIPMENT;
+    g->weapons = (uint16_t)gun;
+    g->skills = 0;
+    g->pos = opfor_pt(24, 6);
     for (int k = 1; k <= crew; k++) {
         fx_fig(sc, u, k)->skills |= OPFOR_S_CREW | (k == 1 ? OPFOR_S_LEADER : 0);
         fx_fig(sc, u, k)->pos = opfor_pt(22.0f + 1.5f * (float)k, 4);
@@ -27,33 +29,27 @@ static int add_mg(opfor_scenario_t *sc, int crew) {
     return u;
 }
 
+/* An MG (equipment + crew) of side 0 at (24, 6) facing up the table. */
+static int add_mg(opfor_scenario_t *sc, int crew) {
+    return add_crewed(sc, "MG", OPFOR_UT_MACHINEGUN, OPFOR_W_MG, crew);
+}
+
 static double mg_harm_p(int cls, int cover, float range) {
-    opfor_viktoria_model_t m;
-    opfor_viktoria_model_default(&m, NULL);
-    opfor_viktoria_req_t req;
-    opfor_viktoria_req_init(&req, OPFOR_VK_A_TEST_VS_MG);
-    req.v[OPFOR_VK_F_ACTOR] = cls;
+    opfor_viktoria_req_t req = fx_req_at(OPFOR_VK_A_TEST_VS_MG, cls, range);
     req.v[OPFOR_VK_F_COVER] = cover;
-    req.v[OPFOR_VK_F_RANGE] = OPFOR_VK_INCHES;
-    req.inches = range;
     opfor_viktoria_result_t res;
-    assert_int_equal(opfor_viktoria_calc(&m, &req, &res, NULL), 0);
-    return opfor_viktoria_result_outcome(&res, "killed")->p_rendered +
-           opfor_viktoria_result_outcome(&res, "wounded")->p_rendered;
+    fx_calc(&req, &res);
+    return fx_outcome_p(&res, "killed") + fx_outcome_p(&res, "wounded");
 }
 
 static void mg_every_figure_in_the_arc_tests(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
     int mg = add_mg(sc, 2);
-    int foe = fx_unit(sc, "Foe", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(24, 27.5f),
-                      opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
-    int friend = fx_unit(sc, "Friend", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(25, 16),
-                         opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
-    int aside = fx_unit(sc, "Aside", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(4, 26),
-                        opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
-    fx_general(sc, 0, opfor_pt(40, 2));
-    fx_general(sc, 1, opfor_pt(44, 46));
+    int foe = fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(24, 27.5f), OPFOR_W_RIFLE);
+    int friend = fx_foot(sc, "Friend", 0, OPFOR_Q_SOLDIER, 1, opfor_pt(25, 16), OPFOR_W_RIFLE);
+    int aside = fx_foot(sc, "Aside", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(4, 26), OPFOR_W_RIFLE);
+    fx_generals(sc, opfor_pt(40, 2), opfor_pt(44, 46));
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     double p = mg_harm_p(OPFOR_Q_SOLDIER, OPFOR_COVER_NONE, 20.0f);
     int hit_foe = 0, hit_friend = 0, hit_aside = 0, hit_foe2 = 0;
@@ -61,12 +57,10 @@ static void mg_every_figure_in_the_arc_tests(void **state) {
     for (int s = 0; s < n; s++) {
         for (int dbl = 0; dbl < 2; dbl++) {
             opfor_vk_state_t st;
-            opfor_vk_state_init(ctx, &st, (uint64_t)s * 2 + (uint64_t)dbl);
-            fx_activate(ctx, &st, mg);
             opfor_vk_action_t a = fx_act(OPFOR_VK_FIRE_MG, mg);
             a.arc = dbl ? OPFOR_ARC_DOUBLE_45 : OPFOR_ARC_45;
             a.dest = opfor_pt(24, 30);
-            assert_int_equal(opfor_vk_apply(ctx, &st, &a, NULL), 0);
+            fx_play(ctx, &st, (uint64_t)s * 2 + (uint64_t)dbl, &a);
             int f = st.units[foe].first;
             int harmed =
                 (st.figures[f].flags & (OPFOR_FIG_ALIVE | OPFOR_FIG_WOUNDED)) != OPFOR_FIG_ALIVE;
@@ -86,8 +80,7 @@ static void mg_every_figure_in_the_arc_tests(void **state) {
     assert_true(hit_friend > 0);                          /* friend or foe (IX) */
     assert_int_equal(hit_aside, 0);                       /* outside the arc */
     assert_true(hit_foe2 > hit_foe + (int)(0.3 * p * n)); /* a double arc tests twice */
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static int mg_listed(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc) {
@@ -103,13 +96,11 @@ static void mg_lone_gunner_reloads_and_wounded_crews_narrow(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
     int mg = add_mg(sc, 1);
-    fx_unit(sc, "Foe", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(24, 30), opfor_pt(0, -1),
-            0, OPFOR_W_RIFLE, 0);
+    fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 3, opfor_pt(24, 30), OPFOR_W_RIFLE);
     fx_general(sc, 0, opfor_pt(40, 2));
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    fx_activate(ctx, &st, mg);
+    fx_start(ctx, &st, 1, mg);
     assert_true(mg_listed(ctx, &st, mg, OPFOR_ARC_90));
     opfor_vk_action_t a = fx_act(OPFOR_VK_FIRE_MG, mg);
     a.arc = OPFOR_ARC_45;
@@ -121,23 +112,18 @@ static void mg_lone_gunner_reloads_and_wounded_crews_narrow(void **state) {
     a.arc = OPFOR_ARC_90;
     assert_int_equal(opfor_vk_apply(ctx, &st, &a, NULL), 0);
     assert_false(st.units[mg].flags & OPFOR_UNIT_LOADED);
-    st.units[mg].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
-    st.phase = OPFOR_VK_PH_ACTION;
-    st.cur = (uint8_t)mg;
+    fx_again(&st, mg);
     assert_false(mg_listed(ctx, &st, mg, -1));
     opfor_vk_action_t load = fx_act(OPFOR_VK_LOAD, mg);
     assert_int_equal(opfor_vk_apply(ctx, &st, &load, NULL), 0);
     assert_true(st.units[mg].flags & OPFOR_UNIT_LOADED);
     /* the only gunner wounded: one 45-degree arc, nothing wider or doubled */
-    st.units[mg].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
-    st.phase = OPFOR_VK_PH_ACTION;
-    st.cur = (uint8_t)mg;
+    fx_again(&st, mg);
     st.figures[st.units[mg].first + 1].flags |= OPFOR_FIG_WOUNDED;
     assert_true(mg_listed(ctx, &st, mg, OPFOR_ARC_45));
     assert_false(mg_listed(ctx, &st, mg, OPFOR_ARC_90));
     assert_false(mg_listed(ctx, &st, mg, OPFOR_ARC_DOUBLE_45));
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void mg_hard_terrain_hides_foliage_does_not(void **state) {
@@ -145,73 +131,50 @@ static void mg_hard_terrain_hides_foliage_does_not(void **state) {
     for (int kind = 0; kind < 2; kind++) {
         opfor_scenario_t *sc = fx_new(48, 48);
         int mg = add_mg(sc, 2);
-        int foe = fx_unit(sc, "Foe", 1, OPFOR_UT_INFANTRY, OPFOR_Q_CIVILIAN, 1, opfor_pt(24, 30),
-                          opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+        int foe = fx_foot(sc, "Foe", 1, OPFOR_Q_CIVILIAN, 1, opfor_pt(24, 30), OPFOR_W_RIFLE);
         fx_rect(sc, kind ? OPFOR_TK_WOODS : OPFOR_TK_BUILDING, 20, 24, 28, 28.5f);
-        fx_general(sc, 0, opfor_pt(40, 2));
-        fx_general(sc, 1, opfor_pt(44, 46));
+        fx_generals(sc, opfor_pt(40, 2), opfor_pt(44, 46));
         opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
         int harmed = 0;
+        opfor_vk_action_t a = fx_act(OPFOR_VK_FIRE_MG, mg);
+        a.arc = OPFOR_ARC_45;
+        a.dest = opfor_pt(24, 30);
         for (int s = 0; s < 300; s++) {
             opfor_vk_state_t st;
-            opfor_vk_state_init(ctx, &st, (uint64_t)s);
-            fx_activate(ctx, &st, mg);
-            opfor_vk_action_t a = fx_act(OPFOR_VK_FIRE_MG, mg);
-            a.arc = OPFOR_ARC_45;
-            a.dest = opfor_pt(24, 30);
-            assert_int_equal(opfor_vk_apply(ctx, &st, &a, NULL), 0);
+            fx_play(ctx, &st, (uint64_t)s, &a);
             harmed += st.figures[st.units[foe].first].flags != OPFOR_FIG_ALIVE;
         }
         if (kind)
             assert_true(harmed > 0);
         else
             assert_int_equal(harmed, 0);
-        opfor_vk_ctx_free(ctx);
-        free(sc);
+        fx_done(ctx, sc);
     }
 }
 
 /* A field gun with `crew` crew at (24, 6). */
 static int add_gun(opfor_scenario_t *sc, int crew) {
-    int u = fx_unit(sc, "Gun", 0, OPFOR_UT_ARTILLERY, OPFOR_Q_SOLDIER, crew + 1, opfor_pt(24, 6),
-                    opfor_pt(0, 1), 0, OPFOR_W_PISTOL, 0);
-    opfor_figure_t *g = fx_fig(sc, u, 0);
-    g->flags |= OPFOR_FIG_EQUIPMENT;
-    g->weapons = OPFOR_W_FIELD_GUN;
-    g->skills = 0;
-    g->pos = opfor_pt(24, 6);
-    for (int k = 1; k <= crew; k++) {
-        fx_fig(sc, u, k)->skills |= OPFOR_S_CREW | (k == 1 ? OPFOR_S_LEADER : 0);
-        fx_fig(sc, u, k)->pos = opfor_pt(22.0f + 1.5f * (float)k, 4);
-    }
-    return u;
+    return add_crewed(sc, "Gun", OPFOR_UT_ARTILLERY, OPFOR_W_FIELD_GUN, crew);
 }
 
 static void artillery_needs_two_crew_and_lands_as_the_calculator_says(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
     int gun = add_gun(sc, 2);
-    fx_unit(sc, "Foe", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 6, opfor_pt(24, 36), opfor_pt(0, -1),
-            0, OPFOR_W_RIFLE, 0);
-    fx_general(sc, 0, opfor_pt(40, 2));
-    fx_general(sc, 1, opfor_pt(44, 46));
+    fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 6, opfor_pt(24, 36), OPFOR_W_RIFLE);
+    fx_generals(sc, opfor_pt(40, 2), opfor_pt(44, 46));
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
-    opfor_viktoria_model_t m;
-    opfor_viktoria_model_default(&m, NULL);
     opfor_viktoria_req_t req;
     opfor_viktoria_req_init(&req, OPFOR_VK_A_FIRE_ARTILLERY);
     req.v[OPFOR_VK_F_RANGE] = OPFOR_VK_INCHES;
     req.inches = 30.0;
-    opfor_viktoria_result_t res;
-    assert_int_equal(opfor_viktoria_calc(&m, &req, &res, NULL), 0);
-    double p = opfor_viktoria_result_roll(&res, "on_target")->roll.p_rendered;
+    double p = fx_calc_roll(&req, "on_target");
     char buf[4096];
     int on = 0;
     const int n = 2000;
     for (int s = 0; s < n; s++) {
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, (uint64_t)s);
-        fx_activate(ctx, &st, gun);
+        fx_start(ctx, &st, (uint64_t)s, gun);
         opfor_vk_action_t a = fx_act(OPFOR_VK_FIRE_ARTILLERY, gun);
         a.dest = opfor_pt(24, 36);
         opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
@@ -223,8 +186,7 @@ static void artillery_needs_two_crew_and_lands_as_the_calculator_says(void **sta
     fx_assert_rate(on, n, p, 4.0);
     /* one crewman: load, then fire (VI, IX) */
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    fx_activate(ctx, &st, gun);
+    fx_start(ctx, &st, 1, gun);
     st.figures[st.units[gun].first + 2].flags &= (uint16_t)~OPFOR_FIG_ALIVE;
     st.units[gun].flags &= (uint16_t)~OPFOR_UNIT_LOADED;
     opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
@@ -237,19 +199,15 @@ static void artillery_needs_two_crew_and_lands_as_the_calculator_says(void **sta
     assert_true(k >= 0);
     assert_int_equal(opfor_vk_apply(ctx, &st, &acts[k], NULL), 0);
     assert_false(st.units[gun].flags & OPFOR_UNIT_LOADED);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void blast_tests_only_inside_the_radius(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
-    int in = fx_unit(sc, "In", 1, OPFOR_UT_INFANTRY, OPFOR_Q_CIVILIAN, 1, opfor_pt(20, 22.3f),
-                     opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
-    int out = fx_unit(sc, "Out", 1, OPFOR_UT_INFANTRY, OPFOR_Q_CIVILIAN, 1, opfor_pt(20, 16.4f),
-                      opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
-    fx_unit(sc, "Us", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(4, 4), opfor_pt(0, 1), 0,
-            OPFOR_W_RIFLE, 0);
+    int in = fx_foot(sc, "In", 1, OPFOR_Q_CIVILIAN, 1, opfor_pt(20, 22.3f), OPFOR_W_RIFLE);
+    int out = fx_foot(sc, "Out", 1, OPFOR_Q_CIVILIAN, 1, opfor_pt(20, 16.4f), OPFOR_W_RIFLE);
+    fx_foot(sc, "Us", 0, OPFOR_Q_SOLDIER, 1, opfor_pt(4, 4), OPFOR_W_RIFLE);
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     int hin = 0, hout = 0;
     for (int s = 0; s < 300; s++) {
@@ -262,8 +220,7 @@ static void blast_tests_only_inside_the_radius(void **state) {
     }
     assert_true(hin > 0);
     assert_int_equal(hout, 0);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void support_fire_registers_and_loses_communications(void **state) {
@@ -272,10 +229,8 @@ static void support_fire_registers_and_loses_communications(void **state) {
     int sig = fx_unit(sc, "Signals", 0, OPFOR_UT_ARTILLERY, OPFOR_Q_SOLDIER, 2, opfor_pt(24, 6),
                       opfor_pt(0, 1), 0, OPFOR_W_PISTOL, 0);
     fx_fig(sc, sig, 1)->skills |= OPFOR_S_SIGNALLER;
-    fx_unit(sc, "Foe", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 6, opfor_pt(24, 36), opfor_pt(0, -1),
-            0, OPFOR_W_RIFLE, 0);
-    fx_general(sc, 0, opfor_pt(40, 2));
-    fx_general(sc, 1, opfor_pt(44, 46));
+    fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 6, opfor_pt(24, 36), OPFOR_W_RIFLE);
+    fx_generals(sc, opfor_pt(40, 2), opfor_pt(44, 46));
     opfor_vk_options_t opt;
     memset(&opt, 0, sizeof opt);
     opt.heavy_support[0] = 1;
@@ -285,14 +240,11 @@ static void support_fire_registers_and_loses_communications(void **state) {
     const int n = 3000;
     for (int s = 0; s < n; s++) {
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, (uint64_t)s);
-        fx_activate(ctx, &st, sig);
-        opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
-        int na = opfor_vk_legal(ctx, &st, acts, OPFOR_VK_MAX_ACTIONS);
-        int k = fx_find(acts, na, OPFOR_VK_CALL_SUPPORT, OPFOR_VK_NONE);
-        assert_true(k >= 0);
+        fx_start(ctx, &st, (uint64_t)s, sig);
+        opfor_vk_action_t call;
+        assert_true(fx_offered(ctx, &st, OPFOR_VK_CALL_SUPPORT, OPFOR_VK_NONE, &call) >= 0);
         opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
-        assert_int_equal(opfor_vk_apply(ctx, &st, &acts[k], &ev), 0);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &call, &ev), 0);
         if (strstr(buf, "communications lost")) {
             lost++;
             assert_int_equal(st.reg[0].turns, 0);
@@ -311,8 +263,7 @@ static void support_fire_registers_and_loses_communications(void **state) {
     assert_int_equal(heavy_blast, arrived);
     /* successive turns on the same point add +1 each (IX) */
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 5);
-    fx_activate(ctx, &st, sig);
+    fx_start(ctx, &st, 5, sig);
     st.reg[0].point = opfor_pt(24, 36);
     st.reg[0].turns = 3;
     st.reg[0].last = (uint8_t)(st.turn - 1);
@@ -324,8 +275,7 @@ static void support_fire_registers_and_loses_communications(void **state) {
         d = st.reg[0].turns;
     }
     assert_true(d == 4 || d == 0); /* registered again, or communications lost */
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void bombs_reach_six_inches(void **state) {
@@ -334,25 +284,21 @@ static void bombs_reach_six_inches(void **state) {
         opfor_scenario_t *sc = fx_new(48, 48);
         int b = fx_unit(sc, "Bombers", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 2, opfor_pt(24, 6),
                         opfor_pt(0, 1), 0, OPFOR_W_BOMBS | OPFOR_W_PISTOL, 0);
-        fx_unit(sc, "Foe", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1,
-                opfor_pt(24, 7 + (k ? 7.5f : 5.0f)), opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+        fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(24, 7 + (k ? 7.5f : 5.0f)),
+                OPFOR_W_RIFLE);
         fx_general(sc, 0, opfor_pt(40, 2));
         opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, 1);
-        fx_activate(ctx, &st, b);
-        opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
-        int na = opfor_vk_legal(ctx, &st, acts, OPFOR_VK_MAX_ACTIONS);
-        assert_int_equal(fx_find(acts, na, OPFOR_VK_THROW_BOMB, 1) >= 0, k == 0);
+        fx_start(ctx, &st, 1, b);
+        opfor_vk_action_t bomb;
+        assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_THROW_BOMB, 1, &bomb) >= 0, k == 0);
         if (k == 0) {
             char buf[2048];
             opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
-            int i = fx_find(acts, na, OPFOR_VK_THROW_BOMB, 1);
-            assert_int_equal(opfor_vk_apply(ctx, &st, &acts[i], &ev), 0);
+            assert_int_equal(opfor_vk_apply(ctx, &st, &bomb, &ev), 0);
             assert_non_null(strstr(buf, "blast of 2 in"));
         }
-        opfor_vk_ctx_free(ctx);
-        free(sc);
+        fx_done(ctx, sc);
     }
 }
 

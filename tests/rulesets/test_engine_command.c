@@ -8,17 +8,16 @@
  */
 #include "rulesets/vk_fixture.h"
 
+#include "rulesets/vk_calc_fixture.h"
+
 #include "engine_int.h"
-#include "opfor/viktoria/calc.h"
 
 /* A general at (10, 4) and one unit at distance `far` up the table from him. */
 static opfor_scenario_t *general_and_unit(float far) {
     opfor_scenario_t *sc = fx_new(48, 96);
     fx_general(sc, 0, opfor_pt(10, 4));
-    fx_unit(sc, "Away", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(10, 4 + far),
-            opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
-    fx_unit(sc, "Enemy", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(40, 90),
-            opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+    fx_foot(sc, "Away", 0, OPFOR_Q_SOLDIER, 3, opfor_pt(10, 4 + far), OPFOR_W_RIFLE);
+    fx_foot(sc, "Enemy", 1, OPFOR_Q_SOLDIER, 3, opfor_pt(40, 90), OPFOR_W_RIFLE);
     return sc;
 }
 
@@ -32,22 +31,28 @@ static int phase_after_select(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, i
     return st->phase;
 }
 
-static void command_within_radius_needs_no_test(void **state) {
-    (void)state;
-    opfor_scenario_t *sc = general_and_unit(14);
+/* The phase unit 1 reaches when selected in a fresh game (seed 1) on sc. */
+static int fresh_phase(const opfor_scenario_t *sc) {
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
     opfor_vk_state_init(ctx, &st, 1);
-    assert_int_equal(phase_after_select(ctx, &st, 1), OPFOR_VK_PH_ACTION);
+    int phase = phase_after_select(ctx, &st, 1);
     opfor_vk_ctx_free(ctx);
+    return phase;
+}
+
+static void command_within_radius_needs_no_test(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = general_and_unit(14);
+    assert_int_equal(fresh_phase(sc), OPFOR_VK_PH_ACTION);
     free(sc);
     sc = general_and_unit(26);
-    ctx = fx_ctx(sc, NULL);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
     opfor_vk_state_init(ctx, &st, 1);
     assert_int_equal(phase_after_select(ctx, &st, 1), OPFOR_VK_PH_COMMAND);
     assert_int_equal(opfor_vk_current(ctx, &st), OPFOR_VK_CHANCE);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void command_pass_rate_is_the_calculators(void **state) {
@@ -58,17 +63,10 @@ static void command_pass_rate_is_the_calculators(void **state) {
     opfor_vk_state_init(ctx, &st0, 1);
     float d = vk_command_distance(ctx, &st0, 1);
     /* the same request through the calculator */
-    opfor_viktoria_model_t m;
-    opfor_viktoria_model_default(&m, NULL);
-    opfor_viktoria_req_t req;
-    opfor_viktoria_req_init(&req, OPFOR_VK_A_TEST_OUT_OF_COMMAND);
-    req.v[OPFOR_VK_F_ACTOR] = OPFOR_Q_SOLDIER;
+    opfor_viktoria_req_t req =
+        fx_req_at(OPFOR_VK_A_TEST_OUT_OF_COMMAND, OPFOR_Q_SOLDIER, (int)(d + 0.5f));
     req.v[OPFOR_VK_F_WEATHER] = 2;
-    req.v[OPFOR_VK_F_RANGE] = OPFOR_VK_INCHES;
-    req.inches = (int)(d + 0.5f);
-    opfor_viktoria_result_t res;
-    assert_int_equal(opfor_viktoria_calc(&m, &req, &res, NULL), 0);
-    double p = opfor_viktoria_result_roll(&res, "pass")->roll.p_rendered;
+    double p = fx_calc_roll(&req, "pass");
     assert_true(p > 0.05 && p < 0.95);
     int pass = 0;
     const int n = 3000;
@@ -82,8 +80,7 @@ static void command_pass_rate_is_the_calculators(void **state) {
         pass += !st.restricted;
     }
     fx_assert_rate(pass, n, p, 4.0);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void command_failure_limits_the_actions(void **state) {
@@ -95,12 +92,10 @@ static void command_failure_limits_the_actions(void **state) {
     sc->figures[sc->units[2].first].pos = opfor_pt(10, 60);
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    fx_activate(ctx, &st, 1);
-    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
-    int nfree = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
-    assert_true(fx_find(a, nfree, OPFOR_VK_ADVANCE, OPFOR_VK_NONE) >= 0);
+    fx_start(ctx, &st, 1, 1);
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_ADVANCE, OPFOR_VK_NONE, NULL) >= 0);
     st.restricted = 1;
+    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
     int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
     int fire = 0, heal = 0, crawl = 0, stand = 0;
     for (int i = 0; i < n; i++) {
@@ -126,8 +121,7 @@ static void command_failure_limits_the_actions(void **state) {
     opfor_vk_action_t adv = fx_act(OPFOR_VK_ADVANCE, 1);
     adv.dest = opfor_pt(10, 60);
     assert_int_equal(opfor_vk_apply(ctx, &st, &adv, NULL), OPFOR_EILLEGAL);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void command_radius_shrinks_in_high_winds(void **state) {
@@ -140,12 +134,8 @@ static void command_radius_shrinks_in_high_winds(void **state) {
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         opfor_scenario_t *sc = general_and_unit(cases[k].far);
         sc->weather.level = cases[k].level;
-        opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
-        opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, 1);
-        assert_int_equal(phase_after_select(ctx, &st, 1),
+        assert_int_equal(fresh_phase(sc),
                          cases[k].tests ? OPFOR_VK_PH_COMMAND : OPFOR_VK_PH_ACTION);
-        opfor_vk_ctx_free(ctx);
         free(sc);
     }
 }
@@ -154,13 +144,10 @@ static void command_relayed_by_a_playing_musician(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 96);
     fx_general(sc, 0, opfor_pt(10, 4));
-    int band = fx_unit(sc, "Band", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 2, opfor_pt(10, 18),
-                       opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    int band = fx_foot(sc, "Band", 0, OPFOR_Q_SOLDIER, 2, opfor_pt(10, 18), OPFOR_W_RIFLE);
     fx_fig(sc, band, 1)->skills |= OPFOR_S_MUSICIAN;
-    int far = fx_unit(sc, "Far", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(10, 38),
-                      opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
-    fx_unit(sc, "Enemy", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(40, 90),
-            opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+    int far = fx_foot(sc, "Far", 0, OPFOR_Q_SOLDIER, 3, opfor_pt(10, 38), OPFOR_W_RIFLE);
+    fx_foot(sc, "Enemy", 1, OPFOR_Q_SOLDIER, 3, opfor_pt(40, 90), OPFOR_W_RIFLE);
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
     opfor_vk_state_init(ctx, &st, 1);
@@ -176,8 +163,7 @@ static void command_relayed_by_a_playing_musician(void **state) {
     opfor_vk_action_t roll = fx_act(OPFOR_VK_ROLL, OPFOR_VK_NONE);
     assert_int_equal(opfor_vk_apply(ctx, &st2, &roll, NULL), 0);
     assert_true(vk_needs_command_test(ctx, &st2, far));
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 /* Appends a one-figure unit to a running game, as a game mode does (Patrol Mode's generals
@@ -249,19 +235,29 @@ static void command_generals_arriving_mid_game_give_command(void **state) {
     st = st0;
     add_to_state(&st, 0, OPFOR_UT_HEADQUARTERS, 0, 0, opfor_pt(40, 80));
     assert_true(vk_needs_command_test(ctx, &st, 1));
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    /* the test's event gives the distance, or says that no general is on the table */
+    char buf[512];
+    opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
+    buf[0] = '\0';
+    st = st0;
+    vk_command_test(ctx, &st, 1, &ev);
+    assert_non_null(strstr(buf, " in from its general: command test "));
+    st = st0;
+    for (int i = st.units[0].first; i < st.units[0].first + st.units[0].count; i++)
+        st.figures[i].flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+    ev.len = 0;
+    buf[0] = '\0';
+    vk_command_test(ctx, &st, 1, &ev);
+    assert_non_null(strstr(buf, " has no general on the table: command test "));
+    assert_null(strstr(buf, "999"));
+    fx_done(ctx, sc);
 }
 
 static void command_self_commanding_units_never_test(void **state) {
     (void)state;
     opfor_scenario_t *sc = general_and_unit(40);
     sc->units[1].flags |= OPFOR_UNIT_SELF_COMMANDING;
-    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
-    opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    assert_int_equal(phase_after_select(ctx, &st, 1), OPFOR_VK_PH_ACTION);
-    opfor_vk_ctx_free(ctx);
+    assert_int_equal(fresh_phase(sc), OPFOR_VK_PH_ACTION);
     free(sc);
 }
 
@@ -271,8 +267,7 @@ static void command_nco_promoted_when_leaders_fall(void **state) {
     fx_fig(sc, 1, 2)->quality = OPFOR_Q_VETERAN; /* the best man left */
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    fx_activate(ctx, &st, 1);
+    fx_start(ctx, &st, 1, 1);
     int lead = st.units[1].first;
     vk_harm(ctx, &st, lead, 2, 0, 1, NULL); /* the officer is killed */
     opfor_vk_action_t stand = fx_act(OPFOR_VK_STAND, 1);
@@ -283,30 +278,22 @@ static void command_nco_promoted_when_leaders_fall(void **state) {
     assert_int_equal(opfor_unit_leader(&st.units[1], st.figures), nco);
     /* a promoted NCO does not let the unit split (VII) */
     assert_int_equal(vk_split_leaders(&st, 1), 0);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void command_units_split_and_merge(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
     fx_general(sc, 0, opfor_pt(24, 4));
-    int big = fx_unit(sc, "Big", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 8, opfor_pt(20, 10),
-                      opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    int big = fx_foot(sc, "Big", 0, OPFOR_Q_SOLDIER, 8, opfor_pt(20, 10), OPFOR_W_RIFLE);
     fx_fig(sc, big, 5)->skills |= OPFOR_S_LEADER; /* a second officer */
-    int small = fx_unit(sc, "Small", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(34, 10),
-                        opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
-    int other = fx_unit(sc, "Other", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(40, 20),
-                        opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
-    fx_unit(sc, "Enemy", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(40, 44),
-            opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+    int small = fx_foot(sc, "Small", 0, OPFOR_Q_SOLDIER, 3, opfor_pt(34, 10), OPFOR_W_RIFLE);
+    int other = fx_foot(sc, "Other", 0, OPFOR_Q_SOLDIER, 3, opfor_pt(40, 20), OPFOR_W_RIFLE);
+    fx_foot(sc, "Enemy", 1, OPFOR_Q_SOLDIER, 3, opfor_pt(40, 44), OPFOR_W_RIFLE);
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    fx_activate(ctx, &st, big);
-    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
-    int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
-    assert_true(fx_find(a, n, OPFOR_VK_SPLIT, OPFOR_VK_NONE) >= 0);
+    fx_start(ctx, &st, 1, big);
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_SPLIT, OPFOR_VK_NONE, NULL) >= 0);
     int nunits = st.nunits;
     opfor_vk_action_t split = fx_act(OPFOR_VK_SPLIT, big);
     assert_int_equal(opfor_vk_apply(ctx, &st, &split, NULL), 0);
@@ -334,10 +321,9 @@ static void command_units_split_and_merge(void **state) {
         st.figures[i].pos.y += 8.0f;                                       /* now beside Other */
     st.figures[st.units[small].first].flags &= (uint16_t)~OPFOR_FIG_ALIVE; /* one lost */
     st.units[other].strength = 6; /* Other was once larger */
-    n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
-    int k = fx_find(a, n, OPFOR_VK_MERGE, other);
-    assert_true(k >= 0);
-    assert_int_equal(opfor_vk_apply(ctx, &st, &a[k], NULL), 0);
+    opfor_vk_action_t merge;
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_MERGE, other, &merge) >= 0);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &merge, NULL), 0);
     assert_int_equal(st.units[other].count, 6);
     assert_int_equal(opfor_vk_unit_present(&st, other), 5);
     assert_int_equal(st.units[other].strength, 6); /* the larger of 5 and the old strengths */
@@ -349,8 +335,7 @@ static void command_units_split_and_merge(void **state) {
     /* Other had not acted: the whole new unit acts now */
     assert_int_equal(st.cur, other);
     assert_int_equal(st.phase, OPFOR_VK_PH_ACTION);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 int main(void) {

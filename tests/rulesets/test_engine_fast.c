@@ -9,7 +9,7 @@
  * (opfor_vk_apply_listed): every step of those games is applied both ways and the states must
  * be equal to the byte.
  */
-#include "rulesets/vk_fixture.h"
+#include "rulesets/vk_walk_fixture.h"
 
 #include "engine_int.h"
 #include "opfor/rng.h"
@@ -124,59 +124,65 @@ static int check_all_pairs(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st
     return n;
 }
 
+/* Scratch of the walk: the shaking stream, a state buffer and the actions applied. */
+typedef struct {
+    opfor_rng_t jr;
+    opfor_vk_state_t tmp;
+    int applied;
+} walk_t;
+
+/* At every action: all pairs on the position as played, then on the same position shaken:
+ * figures nudged (ties and near-ties between pairs), some laid low or sent to the rear. */
+static long visit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, void *user) {
+    walk_t *w = user;
+    opfor_vk_state_t *tmp = &w->tmp;
+    long checked = check_all_pairs(ctx, st);
+    memcpy(tmp, st, sizeof *tmp);
+    for (int i = 0; i < tmp->nfigures; i++) {
+        uint32_t k = opfor_rng_below(&w->jr, 8);
+        if (k == 0)
+            tmp->figures[i].flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+        else if (k == 1)
+            tmp->figures[i].flags |= OPFOR_FIG_REAR;
+        else if (k == 2) /* onto a coarse grid: many exact ties */
+            tmp->figures[i].pos =
+                opfor_pt(floorf(tmp->figures[i].pos.x), floorf(tmp->figures[i].pos.y));
+        else if (k == 3)
+            tmp->figures[i].pos.x += (float)opfor_rng_unit(&w->jr) - 0.5f;
+    }
+    return checked + check_all_pairs(ctx, tmp);
+}
+
+/* Plays every choice both as listed (opfor_vk_apply_listed) and checked (opfor_vk_apply):
+ * the two must leave the same bytes. */
+static void apply_both(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *a,
+                       void *user) {
+    walk_t *w = user;
+    memcpy(&w->tmp, st, sizeof w->tmp);
+    assert_int_equal(opfor_vk_apply_listed(ctx, &w->tmp, a, NULL), 0);
+    assert_int_equal(opfor_vk_apply(ctx, st, a, NULL), 0);
+    assert_memory_equal(&w->tmp, st, sizeof *st);
+    w->applied++;
+}
+
 static void engine_fast_nearest_pair_matches_reference(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_builtin("competitive_default");
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
-    opfor_rng_t pr, jr;
+    opfor_rng_t pr;
     opfor_rng_seed(&pr, 5, 1);
-    opfor_rng_seed(&jr, 6, 1);
-    opfor_vk_state_t *st = malloc(sizeof *st), *tmp = malloc(sizeof *tmp);
-    assert_non_null(st);
-    assert_non_null(tmp);
-    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
-    int games = (int)(40 * fx_scale()) + 2, checked = 0, applied = 0;
-    for (int g = 0; g < games; g++) {
-        opfor_vk_state_init(ctx, st, (uint64_t)g + 1);
-        for (int step = 0; step < 4000 && opfor_vk_current(ctx, st) != OPFOR_VK_TERMINAL; step++) {
-            int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
-            assert_true(n > 0);
-            if (st->phase == OPFOR_VK_PH_ACTION) {
-                checked += check_all_pairs(ctx, st);
-                /* the same position shaken: figures nudged (ties and near-ties between
-                   pairs), some laid low or sent to the rear */
-                memcpy(tmp, st, sizeof *tmp);
-                for (int i = 0; i < tmp->nfigures; i++) {
-                    uint32_t k = opfor_rng_below(&jr, 8);
-                    if (k == 0)
-                        tmp->figures[i].flags &= (uint16_t)~OPFOR_FIG_ALIVE;
-                    else if (k == 1)
-                        tmp->figures[i].flags |= OPFOR_FIG_REAR;
-                    else if (k == 2) /* onto a coarse grid: many exact ties */
-                        tmp->figures[i].pos =
-                            opfor_pt(floorf(tmp->figures[i].pos.x), floorf(tmp->figures[i].pos.y));
-                    else if (k == 3)
-                        tmp->figures[i].pos.x += (float)opfor_rng_unit(&jr) - 0.5f;
-                }
-                checked += check_all_pairs(ctx, tmp);
-            }
-            int i = opfor_vk_current(ctx, st) == OPFOR_VK_CHANCE
-                        ? 0
-                        : (int)opfor_rng_below(&pr, (uint32_t)n);
-            memcpy(tmp, st, sizeof *tmp);
-            assert_int_equal(opfor_vk_apply_listed(ctx, tmp, &acts[i], NULL), 0);
-            assert_int_equal(opfor_vk_apply(ctx, st, &acts[i], NULL), 0);
-            assert_memory_equal(tmp, st, sizeof *st);
-            applied++;
-        }
-    }
+    walk_t *w = malloc(sizeof *w);
+    assert_non_null(w);
+    opfor_rng_seed(&w->jr, 6, 1);
+    w->applied = 0;
+    int games = (int)(40 * fx_scale()) + 2;
+    fx_walk_t walk = {&pr, 1, 4000, visit, apply_both, w};
+    long checked = fx_walk(ctx, games, &walk);
     assert_true(checked > 5000 * fx_scale());
-    assert_true(applied > 1000 * fx_scale());
-    free(st);
-    free(tmp);
+    assert_true(w->applied > 1000 * fx_scale());
+    free(w);
     opfor_vk_ctx_free(ctx);
-    opfor_scenario_free(sc);
-    free(sc);
+    fx_scenario_free(sc);
 }
 
 int main(void) {

@@ -7,8 +7,9 @@
  */
 #include "rulesets/vk_fixture.h"
 
+#include "rulesets/vk_calc_fixture.h"
+
 #include "engine_int.h"
-#include "opfor/viktoria/calc.h"
 
 /* One shooter (side 0) at (10, 10) and a target unit of n figures whose first figure stands
  * `gap` inches (base to base) up the table. */
@@ -16,21 +17,16 @@ static opfor_scenario_t *range_pair(unsigned weapon, float gap, int n, int tq) {
     opfor_scenario_t *sc = fx_new(48, 96);
     fx_unit(sc, "Shooter", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(10, 10),
             opfor_pt(0, 1), 0, weapon, 0);
-    fx_unit(sc, "Target", 1, OPFOR_UT_INFANTRY, tq, n, opfor_pt(10, 10 + gap + 1.0f),
-            opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
-    fx_general(sc, 0, opfor_pt(4, 6));
-    fx_general(sc, 1, opfor_pt(46, 94));
+    fx_foot(sc, "Target", 1, tq, n, opfor_pt(10, 10 + gap + 1.0f), OPFOR_W_RIFLE);
+    fx_generals(sc, opfor_pt(4, 6), opfor_pt(46, 94));
     return sc;
 }
 
 static int fire_listed(opfor_scenario_t *sc) {
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    fx_activate(ctx, &st, 0);
-    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
-    int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
-    int k = fx_find(a, n, OPFOR_VK_FIRE, 1);
+    fx_start(ctx, &st, 1, 0);
+    int k = fx_offered(ctx, &st, OPFOR_VK_FIRE, 1, NULL);
     opfor_vk_ctx_free(ctx);
     return k >= 0;
 }
@@ -69,17 +65,14 @@ static void fire_needs_line_of_sight(void **state) {
  * inches apart, centre to centre. */
 static int shots_through(float spacing) {
     opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 1, OPFOR_Q_SOLDIER);
-    int screen = fx_unit(sc, "Screen", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 4, opfor_pt(10, 14),
-                         opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    int screen = fx_foot(sc, "Screen", 0, OPFOR_Q_SOLDIER, 4, opfor_pt(10, 14), OPFOR_W_RIFLE);
     for (int k = 0; k < 4; k++) /* centred on the line of fire: 10 - 1.5 s .. 10 + 1.5 s */
         fx_fig(sc, screen, k)->pos = opfor_pt(10.0f + ((float)k - 1.5f) * spacing, 14);
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    fx_activate(ctx, &st, 0);
+    fx_start(ctx, &st, 1, 0);
     int shots = vk_fire_unit(ctx, &st, 0, 1, 0, 0, NULL);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
     return shots;
 }
 
@@ -92,21 +85,15 @@ static void fire_half_inch_gap_rule(void **state) {
 /* The calculator's killed / wounded chances for one shot. */
 static void calc_outcome(int action, int aq, int tq, int cover, float range, int moving, int prone,
                          double *pk, double *pw) {
-    opfor_viktoria_model_t m;
-    opfor_viktoria_model_default(&m, NULL);
-    opfor_viktoria_req_t req;
-    opfor_viktoria_req_init(&req, action);
-    req.v[OPFOR_VK_F_ACTOR] = aq;
+    opfor_viktoria_req_t req = fx_req_at(action, aq, range);
     req.v[OPFOR_VK_F_TARGET] = tq;
     req.v[OPFOR_VK_F_COVER] = cover;
-    req.v[OPFOR_VK_F_RANGE] = OPFOR_VK_INCHES;
-    req.inches = range;
     req.v[OPFOR_VK_F_MOVING] = moving;
     req.v[OPFOR_VK_F_TARGET_PRONE] = prone;
     opfor_viktoria_result_t res;
-    assert_int_equal(opfor_viktoria_calc(&m, &req, &res, NULL), 0);
-    *pk = opfor_viktoria_result_outcome(&res, "killed")->p_rendered;
-    *pw = opfor_viktoria_result_outcome(&res, "wounded")->p_rendered;
+    fx_calc(&req, &res);
+    *pk = fx_outcome_p(&res, "killed");
+    *pw = fx_outcome_p(&res, "wounded");
 }
 
 /* Shoots n times (fresh state each) and counts kills and wounds of the target figure. */
@@ -116,8 +103,7 @@ static void shoot_many(opfor_scenario_t *sc, int n, int moving, int prone, int *
     *kills = *wounds = 0;
     for (int s = 0; s < n; s++) {
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, (uint64_t)s * 7 + 1);
-        fx_activate(ctx, &st, 0);
+        fx_start(ctx, &st, (uint64_t)s * 7 + 1, 0);
         int t = st.units[1].first;
         if (prone)
             st.figures[t].flags |= OPFOR_FIG_PRONE;
@@ -137,41 +123,35 @@ static void shoot_many(opfor_scenario_t *sc, int n, int moving, int prone, int *
     opfor_vk_ctx_free(ctx);
 }
 
+/* Shoots n times at sc's target (moving, prone as given) and checks the kills and wounds
+ * against the calculator's chances for a soldier firing at a conscript (4-sigma). */
+static void outcomes_match(opfor_scenario_t *sc, int n, int action, int cover, float range,
+                           int moving, int prone) {
+    double pk, pw;
+    int kills, wounds;
+    calc_outcome(action, OPFOR_Q_SOLDIER, OPFOR_Q_CONSCRIPT, cover, range, moving, prone, &pk, &pw);
+    shoot_many(sc, n, moving, prone, &kills, &wounds);
+    fx_assert_rate(kills, n, pk, 4.0);
+    fx_assert_rate(wounds, n, pw, 4.0);
+}
+
 static void fire_outcomes_match_the_calculator(void **state) {
     (void)state;
     const int n = 6000;
-    double pk, pw;
-    int kills, wounds;
     /* open ground, medium range */
     opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 1, OPFOR_Q_CONSCRIPT);
-    calc_outcome(OPFOR_VK_A_FIRE_RIFLE, OPFOR_Q_SOLDIER, OPFOR_Q_CONSCRIPT, OPFOR_COVER_NONE, 20.0f,
-                 0, 0, &pk, &pw);
-    shoot_many(sc, n, 0, 0, &kills, &wounds);
-    fx_assert_rate(kills, n, pk, 4.0);
-    fx_assert_rate(wounds, n, pw, 4.0);
+    outcomes_match(sc, n, OPFOR_VK_A_FIRE_RIFLE, OPFOR_COVER_NONE, 20.0f, 0, 0);
     /* a prone target */
-    calc_outcome(OPFOR_VK_A_FIRE_RIFLE, OPFOR_Q_SOLDIER, OPFOR_Q_CONSCRIPT, OPFOR_COVER_NONE, 20.0f,
-                 0, 1, &pk, &pw);
-    shoot_many(sc, n, 0, 1, &kills, &wounds);
-    fx_assert_rate(kills, n, pk, 4.0);
-    fx_assert_rate(wounds, n, pw, 4.0);
+    outcomes_match(sc, n, OPFOR_VK_A_FIRE_RIFLE, OPFOR_COVER_NONE, 20.0f, 0, 1);
     free(sc);
     /* in woods (soft cover) */
     sc = range_pair(OPFOR_W_RIFLE, 20.0f, 1, OPFOR_Q_CONSCRIPT);
     fx_rect(sc, OPFOR_TK_WOODS, 8, 30, 12, 33);
-    calc_outcome(OPFOR_VK_A_FIRE_RIFLE, OPFOR_Q_SOLDIER, OPFOR_Q_CONSCRIPT, OPFOR_COVER_SOFT, 20.0f,
-                 0, 0, &pk, &pw);
-    shoot_many(sc, n, 0, 0, &kills, &wounds);
-    fx_assert_rate(kills, n, pk, 4.0);
-    fx_assert_rate(wounds, n, pw, 4.0);
+    outcomes_match(sc, n, OPFOR_VK_A_FIRE_RIFLE, OPFOR_COVER_SOFT, 20.0f, 0, 0);
     free(sc);
     /* moving fire with a pistol at short range */
     sc = range_pair(OPFOR_W_PISTOL, 3.0f, 1, OPFOR_Q_CONSCRIPT);
-    calc_outcome(OPFOR_VK_A_FIRE_PISTOL, OPFOR_Q_SOLDIER, OPFOR_Q_CONSCRIPT, OPFOR_COVER_NONE, 3.0f,
-                 1, 0, &pk, &pw);
-    shoot_many(sc, n, 1, 0, &kills, &wounds);
-    fx_assert_rate(kills, n, pk, 4.0);
-    fx_assert_rate(wounds, n, pw, 4.0);
+    outcomes_match(sc, n, OPFOR_VK_A_FIRE_PISTOL, OPFOR_COVER_NONE, 3.0f, 1, 0);
     free(sc);
 }
 
@@ -181,14 +161,11 @@ static void fire_aimed_at_the_wounded(void **state) {
     fx_fig(sc, 1, 3)->flags |= OPFOR_FIG_WOUNDED;
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     int others = 0, wounded_hit = 0;
+    opfor_vk_action_t a = fx_aim(OPFOR_VK_FIRE, 0, 1);
+    a.flags = OPFOR_VK_AF_AIM_WOUNDED;
     for (int s = 0; s < 600; s++) {
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, (uint64_t)s);
-        fx_activate(ctx, &st, 0);
-        opfor_vk_action_t a = fx_act(OPFOR_VK_FIRE, 0);
-        a.target = 1;
-        a.flags = OPFOR_VK_AF_AIM_WOUNDED;
-        assert_int_equal(opfor_vk_apply(ctx, &st, &a, NULL), 0);
+        fx_play(ctx, &st, (uint64_t)s, &a);
         int base = st.units[1].first;
         for (int k = 0; k < 3; k++)
             others += st.figures[base + k].flags != sc->figures[base + k].flags;
@@ -196,8 +173,7 @@ static void fire_aimed_at_the_wounded(void **state) {
     }
     assert_int_equal(others, 0); /* every shot went at the wounded man */
     assert_true(wounded_hit > 0);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void fire_not_at_units_in_melee(void **state) {
@@ -205,20 +181,14 @@ static void fire_not_at_units_in_melee(void **state) {
     opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 2, OPFOR_Q_SOLDIER);
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    fx_activate(ctx, &st, 0);
-    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
-    int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
-    assert_true(fx_find(a, n, OPFOR_VK_FIRE, 1) >= 0);
+    fx_start(ctx, &st, 1, 0);
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_FIRE, 1, NULL) >= 0);
     st.melee[1] = 1u << 2; /* locked in combat with someone */
     st.melee[2] = 1u << 1;
-    n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
-    assert_int_equal(fx_find(a, n, OPFOR_VK_FIRE, 1), -1);
-    opfor_vk_action_t f = fx_act(OPFOR_VK_FIRE, 0);
-    f.target = 1;
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_FIRE, 1, NULL), -1);
+    opfor_vk_action_t f = fx_aim(OPFOR_VK_FIRE, 0, 1);
     assert_int_equal(opfor_vk_apply(ctx, &st, &f, NULL), OPFOR_EILLEGAL);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void fire_tables_agree_with_the_calculator(void **state) {
@@ -227,8 +197,6 @@ static void fire_tables_agree_with_the_calculator(void **state) {
         range_pair(OPFOR_W_RIFLE | OPFOR_W_PISTOL | OPFOR_W_CARBINE, 20.0f, 2, OPFOR_Q_VETERAN);
     fx_fig(sc, 0, 0)->flags |= OPFOR_FIG_HORSE;
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
-    opfor_viktoria_model_t m;
-    opfor_viktoria_model_default(&m, NULL);
     opfor_rng_t r;
     opfor_rng_seed(&r, 99, 1);
     int checked = 0;
@@ -256,7 +224,7 @@ static void fire_tables_agree_with_the_calculator(void **state) {
         req.v[OPFOR_VK_F_TARGET_RUNNING] = post == VK_POST_RUNNING;
         req.v[OPFOR_VK_F_TARGET_PRONE] = post == VK_POST_PRONE;
         opfor_viktoria_result_t res;
-        assert_int_equal(opfor_viktoria_calc(&m, &req, &res, NULL), 0);
+        fx_calc(&req, &res);
         const opfor_viktoria_named_roll_t *h = opfor_viktoria_result_roll(&res, "hit");
         assert_int_equal(e->kind, h->roll.kind);
         assert_int_equal(e->need, h->roll.need);
@@ -264,8 +232,7 @@ static void fire_tables_agree_with_the_calculator(void **state) {
         checked++;
     }
     assert_int_equal(checked, 400);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 /* Criticals (IX) come out at the calculator's rendered "critical" chance, also when the hit
@@ -279,8 +246,6 @@ static void fire_critical_is_the_calculators(void **state) {
         {OPFOR_Q_SOLDIER, OPFOR_ROLL_D6_THEN}, /* 6, then 3+ */
         {OPFOR_Q_VETERAN, OPFOR_ROLL_D6},      /* 6+ */
     };
-    opfor_viktoria_model_t m;
-    opfor_viktoria_model_default(&m, NULL);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 60.0f, 1, OPFOR_Q_SOLDIER);
         fx_fig(sc, 0, 0)->quality = (uint8_t)cases[c].aq;
@@ -307,11 +272,11 @@ static void fire_critical_is_the_calculators(void **state) {
         req.v[OPFOR_VK_F_RANGE] = br;
         req.v[OPFOR_VK_F_TARGET_PRONE] = 1;
         opfor_viktoria_result_t res;
-        assert_int_equal(opfor_viktoria_calc(&m, &req, &res, NULL), 0);
+        fx_calc(&req, &res);
         const opfor_viktoria_named_roll_t *h = opfor_viktoria_result_roll(&res, "hit");
         assert_int_equal(h->roll.kind, hit->kind);
-        double pc = opfor_viktoria_result_roll(&res, "critical")->roll.p_rendered;
-        double pk = opfor_viktoria_result_outcome(&res, "killed")->p_rendered;
+        double pc = fx_roll_p(&res, "critical");
+        double pk = fx_outcome_p(&res, "killed");
         assert_true(fabs(pc - 1.0 / 36.0) < 1e-9);
         const int n = 30000;
         int crits = 0, kills = 0;
@@ -327,8 +292,7 @@ static void fire_critical_is_the_calculators(void **state) {
         }
         fx_assert_rate(crits, n, pc, 4.0);
         fx_assert_rate(kills, n, pk, 4.0);
-        opfor_vk_ctx_free(ctx);
-        free(sc);
+        fx_done(ctx, sc);
     }
 }
 

@@ -12,7 +12,7 @@
  * and on the machines demo (specials on), each also shaken: figures killed, wounded, sent to
  * the rear, put on a coarse grid (ties between targets) or nudged.
  */
-#include "rulesets/vk_fixture.h"
+#include "rulesets/vk_walk_fixture.h"
 
 #include "engine_int.h"
 #include "opfor/rng.h"
@@ -1118,16 +1118,10 @@ static void shake(const opfor_vk_state_t *st, opfor_vk_state_t *out, opfor_rng_t
     memcpy(out, st, sizeof *out);
     for (int i = 0; i < out->nfigures; i++) {
         opfor_figure_t *f = &out->figures[i];
-        switch (opfor_rng_below(r, 12)) {
-        case 0:
-            f->flags &= (uint16_t)~OPFOR_FIG_ALIVE;
-            break;
-        case 1:
-            f->flags |= OPFOR_FIG_REAR;
-            break;
-        case 2:
-            f->flags ^= OPFOR_FIG_WOUNDED;
-            break;
+        uint32_t k = opfor_rng_below(r, 12);
+        if (fx_shake_figure(f, k))
+            continue;
+        switch (k) {
         case 3:
             f->pos = opfor_pt(floorf(f->pos.x), floorf(f->pos.y));
             break;
@@ -1158,68 +1152,49 @@ static void shake(const opfor_vk_state_t *st, opfor_vk_state_t *out, opfor_rng_t
             }
 }
 
-/* Random games on sc (options opt) with every position of an action checked, plain and
- * shaken. Returns the checks made. */
-/* Scratch of the visitor: the results, the shaking stream and a state buffer. */
+/* Scratch of the visitor: the shaking stream, the results and a state buffer. */
 typedef struct {
+    opfor_rng_t jr; /* first: fx_walk_scratch seeds it */
     cmp_t c;
-    opfor_rng_t jr;
     opfor_vk_state_t tmp;
 } walk_t;
 
 /* At every other action: the acting unit on the position as played, then on a shaken copy
- * the acting unit and one at random. The checks are counted in w->c. */
+ * the acting unit and one at random. Returns the checks made. */
 static long visit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, void *user) {
     walk_t *w = user;
+    long before = w->c.checks;
     if (opfor_rng_below(&w->jr, 2) != 0)
         return 0;
     check_unit(ctx, st, st->cur, &w->c, &w->jr);
     shake(st, &w->tmp, &w->jr);
     check_unit(ctx, &w->tmp, w->tmp.cur, &w->c, &w->jr);
     check_unit(ctx, &w->tmp, (int)opfor_rng_below(&w->jr, (uint32_t)w->tmp.nunits), &w->c, &w->jr);
-    return 0;
+    return w->c.checks - before;
 }
 
-static long run_games(opfor_scenario_t *sc, const opfor_vk_options_t *opt, int games,
-                      uint64_t seed) {
-    opfor_diag_t d;
-    opfor_viktoria_model_t m;
-    opfor_vk_ctx_t *ctx = NULL;
-    assert_int_equal(opfor_viktoria_model_default(&m, &d), 0);
-    assert_int_equal(opfor_vk_ctx_init(&ctx, sc, &m, opt, &d), 0);
-    walk_t *w = malloc(sizeof *w);
-    assert_non_null(w);
-    w->c.checks = 0;
-    opfor_rng_seed(&w->jr, seed, 2);
-    fx_walk_games(ctx, games, seed, 0, visit, w);
-    long checks = w->c.checks;
-    free(w);
-    opfor_vk_ctx_free(ctx);
-    return checks;
+/* Random games on sc (the XII options and weather events on or off) with every other position
+ * of an action checked, plain and shaken. Returns the checks made. */
+static long run_games(opfor_scenario_t *sc, int machines, int games, uint64_t seed) {
+    return fx_walk_scratch(sc, machines, machines, games, seed, 0, visit, sizeof(walk_t));
 }
 
 static void engine_fire_fast_default_matches_plain(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_builtin("competitive_default");
     int games = (int)(24 * fx_scale()) + 2;
-    long checks = run_games(sc, NULL, games, 11);
+    long checks = run_games(sc, 0, games, 11);
     assert_true(checks > 20000 * fx_scale());
-    opfor_scenario_free(sc);
-    free(sc);
+    fx_scenario_free(sc);
 }
 
 static void engine_fire_fast_machines_matches_plain(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_machines_demo();
-    opfor_vk_options_t opt;
-    memset(&opt, 0, sizeof opt);
-    opt.specials = 1;
-    opt.weather_events = 1;
     int games = (int)(24 * fx_scale()) + 2;
-    long checks = run_games(sc, &opt, games, 12);
+    long checks = run_games(sc, 1, games, 12);
     assert_true(checks > 5000 * fx_scale());
-    opfor_scenario_free(sc);
-    free(sc);
+    fx_scenario_free(sc);
 }
 
 int main(void) {

@@ -13,7 +13,7 @@
  * far from the unit and aimed fire counts the target's figures from the listing's compact
  * copy: both are compared with the plain scans in games on the built-in and crowded tables.
  */
-#include "rulesets/vk_fixture.h"
+#include "rulesets/vk_walk_fixture.h"
 
 #include "engine_int.h"
 #include "opfor/rng.h"
@@ -174,8 +174,7 @@ static void list_fast_move_blocker_matches_reference(void **state) {
         ctx = NULL;
     }
     assert_true(blocked * 10 > (tables + 1) * per); /* blockers met often enough to matter */
-    opfor_scenario_free(sc);
-    free(sc);
+    fx_scenario_free(sc);
 }
 
 /* ---------------------------------------------------------------- the waypoints */
@@ -347,45 +346,46 @@ static int check_profiles(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st)
     return skips;
 }
 
+/* Scratch of the profile walk: the scrambling stream, a state buffer and the counts. */
+typedef struct {
+    opfor_rng_t jr;
+    opfor_vk_state_t tmp;
+    int skips, ways;
+} profile_walk_t;
+
+/* At every action: the waypoints offered (the legal list asked again, as the walk has it),
+ * then every unit's profile on the position as played and scrambled. Returns the profiles
+ * checked. */
+static long visit_profiles(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, void *user) {
+    profile_walk_t *w = user;
+    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+    int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
+    w->ways += check_waypoints(ctx, st, acts, n);
+    w->skips += check_profiles(ctx, st);
+    memcpy(&w->tmp, st, sizeof w->tmp);
+    scramble(&w->jr, &w->tmp);
+    w->skips += check_profiles(ctx, &w->tmp);
+    return 2 * st->nunits;
+}
+
 static void list_fast_profile_matches_helpers(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_builtin("competitive_default");
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
-    opfor_rng_t pr, jr;
+    opfor_rng_t pr;
     opfor_rng_seed(&pr, 7, 1);
-    opfor_rng_seed(&jr, 8, 1);
-    opfor_vk_state_t *st = malloc(sizeof *st), *tmp = malloc(sizeof *tmp);
-    assert_non_null(st);
-    assert_non_null(tmp);
-    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
-    int games = (int)(20 * fx_scale()) + 2, checked = 0, skips = 0, ways = 0;
-    for (int g = 0; g < games; g++) {
-        opfor_vk_state_init(ctx, st, (uint64_t)g + 100);
-        for (int step = 0; step < 4000 && opfor_vk_current(ctx, st) != OPFOR_VK_TERMINAL; step++) {
-            int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
-            assert_true(n > 0);
-            if (st->phase == OPFOR_VK_PH_ACTION) {
-                ways += check_waypoints(ctx, st, acts, n);
-                skips += check_profiles(ctx, st);
-                memcpy(tmp, st, sizeof *tmp);
-                scramble(&jr, tmp);
-                skips += check_profiles(ctx, tmp);
-                checked += 2 * st->nunits;
-            }
-            int i = opfor_vk_current(ctx, st) == OPFOR_VK_CHANCE
-                        ? 0
-                        : (int)opfor_rng_below(&pr, (uint32_t)n);
-            assert_int_equal(opfor_vk_apply(ctx, st, &acts[i], NULL), 0);
-        }
-    }
+    profile_walk_t *w = calloc(1, sizeof *w);
+    assert_non_null(w);
+    opfor_rng_seed(&w->jr, 8, 1);
+    int games = (int)(20 * fx_scale()) + 2;
+    fx_walk_t walk = {&pr, 100, 4000, visit_profiles, NULL, w};
+    long checked = fx_walk(ctx, games, &walk);
     assert_true(checked > 4000 * fx_scale());
-    assert_true(skips > checked);
-    assert_true(ways > 0); /* the listing's ways round checked too */
-    free(st);
-    free(tmp);
+    assert_true(w->skips > checked);
+    assert_true(w->ways > 0); /* the listing's ways round checked too */
+    free(w);
     opfor_vk_ctx_free(ctx);
-    opfor_scenario_free(sc);
-    free(sc);
+    fx_scenario_free(sc);
 }
 
 /* ---------------------------------------------------------------- cover and aimed fire */
@@ -497,6 +497,26 @@ static int check_aims(const opfor_vk_state_t *st, const opfor_vk_action_t *acts,
     return seen;
 }
 
+/* The counts of the cover walk. */
+typedef struct {
+    int covers, aims, spots6;
+} cover_walk_t;
+
+/* At every action: the cover spots offered (and how often the 6 in spot comes too) and the
+ * aimed fire, on the legal list asked again as the walk has it. Returns 0: the counts are
+ * kept in user. */
+static long visit_cover(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, void *user) {
+    cover_walk_t *w = user;
+    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+    int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
+    int c = check_cover(ctx, st, acts, n);
+    w->covers += c;
+    for (int i = 0; i < n && c; i++)
+        w->spots6 += acts[i].kind == OPFOR_VK_CRAWL && i > 0 && acts[i - 1].kind == OPFOR_VK_CRAWL;
+    w->aims += check_aims(st, acts, n);
+    return 0;
+}
+
 static void list_fast_cover_and_aims_match_reference(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_builtin("competitive_default");
@@ -506,11 +526,8 @@ static void list_fast_cover_and_aims_match_reference(void **state) {
     opfor_rng_t pr, tr;
     opfor_rng_seed(&pr, 17, 1);
     opfor_rng_seed(&tr, 18, 1);
-    opfor_vk_state_t *st = malloc(sizeof *st);
-    assert_non_null(st);
-    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
     int tables = (int)(6 * fx_scale()) + 2, games = (int)(6 * fx_scale()) + 1;
-    int covers = 0, aims = 0, spots6 = 0;
+    cover_walk_t w = {0, 0, 0};
     /* the built-in table, then crowded random ones (many walls, hedges and rivers) */
     for (int k = 0; k <= tables; k++) {
         if (k > 0)
@@ -518,34 +535,14 @@ static void list_fast_cover_and_aims_match_reference(void **state) {
                          8 + (int)opfor_rng_below(&tr, 30));
         opfor_vk_ctx_t *ctx = NULL;
         assert_int_equal(opfor_vk_ctx_init(&ctx, sc, &m, NULL, &d), 0);
-        for (int g = 0; g < games; g++) {
-            opfor_vk_state_init(ctx, st, (uint64_t)(k * 100 + g));
-            for (int step = 0; step < 3000 && opfor_vk_current(ctx, st) != OPFOR_VK_TERMINAL;
-                 step++) {
-                int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
-                assert_true(n > 0);
-                if (st->phase == OPFOR_VK_PH_ACTION) {
-                    int c = check_cover(ctx, st, acts, n);
-                    covers += c;
-                    for (int i = 0; i < n && c; i++)
-                        spots6 += acts[i].kind == OPFOR_VK_CRAWL && i > 0 &&
-                                  acts[i - 1].kind == OPFOR_VK_CRAWL;
-                    aims += check_aims(st, acts, n);
-                }
-                int i = opfor_vk_current(ctx, st) == OPFOR_VK_CHANCE
-                            ? 0
-                            : (int)opfor_rng_below(&pr, (uint32_t)n);
-                assert_int_equal(opfor_vk_apply(ctx, st, &acts[i], NULL), 0);
-            }
-        }
+        fx_walk_t walk = {&pr, (uint64_t)(k * 100), 3000, visit_cover, NULL, &w};
+        fx_walk(ctx, games, &walk);
         opfor_vk_ctx_free(ctx);
     }
-    assert_true(covers > 200 * fx_scale());
-    assert_true(spots6 > 0);
-    assert_true(aims > 0);
-    free(st);
-    opfor_scenario_free(sc);
-    free(sc);
+    assert_true(w.covers > 200 * fx_scale());
+    assert_true(w.spots6 > 0);
+    assert_true(w.aims > 0);
+    fx_scenario_free(sc);
 }
 
 int main(void) {

@@ -10,14 +10,7 @@
 
 /* A scenario from YAML text; fails the test when it does not load. */
 static opfor_scenario_t *load(const char *yaml) {
-    opfor_scenario_t *sc = calloc(1, sizeof *sc);
-    assert_non_null(sc);
-    opfor_diag_t d;
-    int rc = opfor_scenario_load_string(yaml, strlen(yaml), "test", sc, &d);
-    if (rc)
-        fprintf(stderr, "%s:%d:%d: %s\n", d.file, d.line, d.col, d.msg);
-    assert_int_equal(rc, 0);
-    return sc;
+    return fx_load(yaml, "test");
 }
 
 /* The error a bad scenario gives: its code, and line and message checked by the caller. */
@@ -31,10 +24,7 @@ static int load_err(const char *yaml, opfor_diag_t *d) {
 }
 
 static opfor_vk_ctx_t *ctx_of(const opfor_scenario_t *sc) {
-    opfor_vk_options_t opt;
-    memset(&opt, 0, sizeof opt);
-    opt.specials = 1;
-    return fx_ctx(sc, &opt);
+    return fx_ctx_opt(sc, 1, 0);
 }
 
 static int list(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_vk_action_t *a) {

@@ -7,8 +7,9 @@
  */
 #include "rulesets/vk_fixture.h"
 
+#include "rulesets/vk_calc_fixture.h"
+
 #include "engine_int.h"
-#include "opfor/viktoria/calc.h"
 
 /* Lancers (side 0, mounted) `gap` inches below a target unit (side 1). */
 static opfor_scenario_t *charge_pair(float gap, int tn, int tq, unsigned tw, unsigned tff) {
@@ -18,9 +19,14 @@ static opfor_scenario_t *charge_pair(float gap, int tn, int tq, unsigned tw, uns
     float tr = (tff & OPFOR_FIG_MOUNTED) ? OPFOR_RADIUS_MOUNTED : OPFOR_RADIUS_FOOT;
     fx_unit(sc, "Target", 1, (tff & OPFOR_FIG_MOUNTED) ? OPFOR_UT_CAVALRY : OPFOR_UT_INFANTRY, tq,
             tn, opfor_pt(20, 10 + OPFOR_RADIUS_MOUNTED + gap + tr), opfor_pt(0, -1), 0, tw, tff);
-    fx_general(sc, 0, opfor_pt(4, 4));
-    fx_general(sc, 1, opfor_pt(44, 44));
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(44, 44));
     return sc;
+}
+
+/* A fresh game (from seed) in which the lancers have charged the target. */
+static void charged(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, uint64_t seed) {
+    opfor_vk_action_t c = fx_aim(OPFOR_VK_CHARGE, 0, 1);
+    fx_play(ctx, st, seed, &c);
 }
 
 static void melee_charge_needs_reach_and_sight(void **state) {
@@ -33,26 +39,18 @@ static void melee_charge_needs_reach_and_sight(void **state) {
         opfor_scenario_t *sc = charge_pair(gap, 1, OPFOR_Q_SOLDIER, OPFOR_W_RIFLE, 0);
         opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, 1);
-        fx_activate(ctx, &st, 0);
-        opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
-        int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
-        assert_int_equal(fx_find(a, n, OPFOR_VK_CHARGE, 1) >= 0, k == 0);
-        opfor_vk_ctx_free(ctx);
-        free(sc);
+        fx_start(ctx, &st, 1, 0);
+        assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_CHARGE, 1, NULL) >= 0, k == 0);
+        fx_done(ctx, sc);
     }
     /* a building in the way hides the target: no charge */
     opfor_scenario_t *sc = charge_pair(6.0f, 1, OPFOR_Q_SOLDIER, OPFOR_W_RIFLE, 0);
     fx_rect(sc, OPFOR_TK_BUILDING, 17, 12, 23, 15);
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    fx_activate(ctx, &st, 0);
-    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
-    int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
-    assert_int_equal(fx_find(a, n, OPFOR_VK_CHARGE, 1), -1);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_start(ctx, &st, 1, 0);
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_CHARGE, 1, NULL), -1);
+    fx_done(ctx, sc);
 }
 
 static void melee_short_charge_leaves_the_target_alone(void **state) {
@@ -65,11 +63,7 @@ static void melee_short_charge_leaves_the_target_alone(void **state) {
     int shorts = 0, reached = 0;
     for (int s = 0; s < 300; s++) {
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, (uint64_t)s);
-        fx_activate(ctx, &st, 0);
-        opfor_vk_action_t c = fx_act(OPFOR_VK_CHARGE, 0);
-        c.target = 1;
-        assert_int_equal(opfor_vk_apply(ctx, &st, &c, NULL), 0);
+        charged(ctx, &st, (uint64_t)s);
         if (st.charge.d3 < 3) { /* x + 1 or x + 2 < the gap: falls short */
             shorts++;
             assert_false(st.units[1].flags & OPFOR_UNIT_ACTED);
@@ -81,31 +75,22 @@ static void melee_short_charge_leaves_the_target_alone(void **state) {
         }
     }
     assert_true(shorts > 150 && reached > 60);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void melee_target_checks_morale_and_may_flee(void **state) {
     (void)state;
     opfor_scenario_t *sc = charge_pair(4.0f, 3, OPFOR_Q_CONSCRIPT, OPFOR_W_RIFLE, 0);
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
-    opfor_viktoria_model_t m;
-    opfor_viktoria_model_default(&m, NULL);
     opfor_viktoria_req_t req;
     opfor_viktoria_req_init(&req, OPFOR_VK_A_CHECK_MORALE);
     req.v[OPFOR_VK_F_ACTOR] = OPFOR_Q_CONSCRIPT;
-    opfor_viktoria_result_t res;
-    opfor_viktoria_calc(&m, &req, &res, NULL);
-    double p = opfor_viktoria_result_roll(&res, "pass")->roll.p_rendered;
+    double p = fx_calc_roll(&req, "pass");
     int fled = 0;
     const int n = 2000;
     for (int s = 0; s < n; s++) {
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, (uint64_t)s);
-        fx_activate(ctx, &st, 0);
-        opfor_vk_action_t c = fx_act(OPFOR_VK_CHARGE, 0);
-        c.target = 1;
-        assert_int_equal(opfor_vk_apply(ctx, &st, &c, NULL), 0);
+        charged(ctx, &st, (uint64_t)s);
         if (st.phase == OPFOR_VK_PH_REACTION) {
             assert_int_equal(opfor_vk_current(ctx, &st), 1); /* the charged side decides */
             assert_int_equal(st.units[1].status, OPFOR_SOLID);
@@ -116,8 +101,7 @@ static void melee_target_checks_morale_and_may_flee(void **state) {
         }
     }
     fx_assert_rate(fled, n, 1.0 - p, 4.0);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 /* The reactions listed for a target; returns a bit mask of kinds. */
@@ -126,11 +110,7 @@ static unsigned reactions(opfor_scenario_t *sc) {
     unsigned mask = 0;
     for (int s = 0; s < 40 && !mask; s++) {
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, (uint64_t)s);
-        fx_activate(ctx, &st, 0);
-        opfor_vk_action_t c = fx_act(OPFOR_VK_CHARGE, 0);
-        c.target = 1;
-        assert_int_equal(opfor_vk_apply(ctx, &st, &c, NULL), 0);
+        charged(ctx, &st, (uint64_t)s);
         if (st.phase != OPFOR_VK_PH_REACTION)
             continue;
         opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
@@ -166,25 +146,17 @@ static void melee_charge_attack_matches_the_calculator(void **state) {
     (void)state;
     opfor_scenario_t *sc = charge_pair(4.0f, 1, OPFOR_Q_ELITE, OPFOR_W_DAGGER, 0);
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
-    opfor_viktoria_model_t m;
-    opfor_viktoria_model_default(&m, NULL);
     opfor_viktoria_req_t req;
     opfor_viktoria_req_init(&req, OPFOR_VK_A_ATTACK_LANCE);
     req.v[OPFOR_VK_F_ACTOR] = OPFOR_Q_SOLDIER;
     req.v[OPFOR_VK_F_TARGET] = OPFOR_Q_ELITE;
     req.v[OPFOR_VK_F_ACTOR_MOUNTED] = 1;
     req.v[OPFOR_VK_F_CHARGING] = 1;
-    opfor_viktoria_result_t res;
-    assert_int_equal(opfor_viktoria_calc(&m, &req, &res, NULL), 0);
-    double pk = opfor_viktoria_result_outcome(&res, "killed")->p_rendered;
+    double pk = fx_calc_outcome(&req, "killed");
     int stood = 0, killed = 0, linked = 0;
     for (int s = 0; s < 6000; s++) {
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, (uint64_t)s);
-        fx_activate(ctx, &st, 0);
-        opfor_vk_action_t c = fx_act(OPFOR_VK_CHARGE, 0);
-        c.target = 1;
-        assert_int_equal(opfor_vk_apply(ctx, &st, &c, NULL), 0);
+        charged(ctx, &st, (uint64_t)s);
         if (st.phase != OPFOR_VK_PH_REACTION)
             continue;
         opfor_vk_action_t r = fx_act(OPFOR_VK_REACT_STAND, 1);
@@ -200,8 +172,7 @@ static void melee_charge_attack_matches_the_calculator(void **state) {
     assert_true(stood > 2000);
     fx_assert_rate(killed, stood, pk, 4.0);
     assert_true(linked > 0); /* survivors stay locked in melee */
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void melee_defensive_fire_can_stop_a_charge(void **state) {
@@ -210,19 +181,13 @@ static void melee_defensive_fire_can_stop_a_charge(void **state) {
     opfor_scenario_t *sc = fx_new(48, 48);
     fx_unit(sc, "Lancers", 0, OPFOR_UT_CAVALRY, OPFOR_Q_CONSCRIPT, 4, opfor_pt(20, 10),
             opfor_pt(0, 1), 0, OPFOR_W_LANCE, OPFOR_FIG_MOUNTED | OPFOR_FIG_HORSE);
-    fx_unit(sc, "Rifles", 1, OPFOR_UT_INFANTRY, OPFOR_Q_ELITE, 10, opfor_pt(20, 19),
-            opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
-    fx_general(sc, 0, opfor_pt(4, 4));
-    fx_general(sc, 1, opfor_pt(44, 44));
+    fx_foot(sc, "Rifles", 1, OPFOR_Q_ELITE, 10, opfor_pt(20, 19), OPFOR_W_RIFLE);
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(44, 44));
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     int fired = 0, losses = 0, faltered = 0;
     for (int s = 0; s < 400; s++) {
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, (uint64_t)s);
-        fx_activate(ctx, &st, 0);
-        opfor_vk_action_t c = fx_act(OPFOR_VK_CHARGE, 0);
-        c.target = 1;
-        assert_int_equal(opfor_vk_apply(ctx, &st, &c, NULL), 0);
+        charged(ctx, &st, (uint64_t)s);
         if (st.phase != OPFOR_VK_PH_REACTION)
             continue;
         int before = opfor_vk_unit_present(&st, 0);
@@ -237,19 +202,17 @@ static void melee_defensive_fire_can_stop_a_charge(void **state) {
     assert_true(fired > 100);
     assert_true(losses > 0);
     assert_true(faltered > 0); /* step 4: a failed check stops the charge short */
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void melee_goes_on_into_later_turns(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
-    int a = fx_unit(sc, "A", 0, OPFOR_UT_INFANTRY, OPFOR_Q_VETERAN, 6, opfor_pt(20, 20),
-                    opfor_pt(0, 1), 0, OPFOR_W_BAYONET | OPFOR_W_RIFLE, 0);
-    int b = fx_unit(sc, "B", 1, OPFOR_UT_INFANTRY, OPFOR_Q_VETERAN, 6, opfor_pt(20, 21.02f),
-                    opfor_pt(0, -1), 0, OPFOR_W_BAYONET | OPFOR_W_RIFLE, 0);
-    fx_general(sc, 0, opfor_pt(4, 4));
-    fx_general(sc, 1, opfor_pt(44, 44));
+    int a =
+        fx_foot(sc, "A", 0, OPFOR_Q_VETERAN, 6, opfor_pt(20, 20), OPFOR_W_BAYONET | OPFOR_W_RIFLE);
+    int b = fx_foot(sc, "B", 1, OPFOR_Q_VETERAN, 6, opfor_pt(20, 21.02f),
+                    OPFOR_W_BAYONET | OPFOR_W_RIFLE);
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(44, 44));
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     int fights = 0;
     for (int s = 0; s < 50; s++) {
@@ -272,8 +235,7 @@ static void melee_goes_on_into_later_turns(void **state) {
         assert_true(after <= alive);
     }
     assert_int_equal(fights, 50);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void melee_fleeing_unit_is_pursued(void **state) {
@@ -283,10 +245,8 @@ static void melee_fleeing_unit_is_pursued(void **state) {
     int caught = 0, fled = 0;
     for (int s = 0; s < 300; s++) {
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, (uint64_t)s);
-        fx_activate(ctx, &st, 0);
-        opfor_vk_action_t c = fx_act(OPFOR_VK_CHARGE, 0);
-        c.target = 1;
+        fx_start(ctx, &st, (uint64_t)s, 0);
+        opfor_vk_action_t c = fx_aim(OPFOR_VK_CHARGE, 0, 1);
         opfor_pt_t start = st.figures[0].pos;
         assert_int_equal(opfor_vk_apply(ctx, &st, &c, NULL), 0);
         if (st.phase == OPFOR_VK_PH_REACTION)
@@ -301,8 +261,7 @@ static void melee_fleeing_unit_is_pursued(void **state) {
     }
     assert_true(fled > 20);
     assert_true(caught > 0); /* galloping lancers catch running civilians (X) */
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 int main(void) {

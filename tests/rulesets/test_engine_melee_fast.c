@@ -10,7 +10,7 @@
  * another quality, turned into equipment), comparing it to the bit with the code as first
  * written (below, unchanged).
  */
-#include "rulesets/vk_fixture.h"
+#include "rulesets/vk_walk_fixture.h"
 
 #include "engine_int.h"
 #include "opfor/rng.h"
@@ -50,7 +50,7 @@ static int compare_all(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
 /* At one action: the position as played and a shaken copy (kills, rear, wounds, mounts,
  * qualities and equipment flipped at random). */
 typedef struct {
-    opfor_rng_t jr;
+    opfor_rng_t jr; /* first: fx_walk_scratch seeds it */
     opfor_vk_state_t tmp;
 } shake_t;
 
@@ -61,29 +61,15 @@ static long visit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, void *u
     memcpy(tmp, st, sizeof *tmp);
     for (int i = 0; i < tmp->nfigures; i++) {
         opfor_figure_t *f = &tmp->figures[i];
-        switch (opfor_rng_below(&sh->jr, 12)) {
-        case 0:
-            f->flags &= (uint16_t)~OPFOR_FIG_ALIVE;
-            break;
-        case 1:
-            f->flags |= OPFOR_FIG_REAR;
-            break;
-        case 2:
-            f->flags ^= OPFOR_FIG_WOUNDED;
-            break;
-        case 3:
+        uint32_t k = opfor_rng_below(&sh->jr, 12);
+        if (fx_shake_figure(f, k))
+            continue;
+        if (k == 3)
             f->flags ^= OPFOR_FIG_MOUNTED;
-            break;
-        case 4:
+        else if (k == 4)
             f->quality = (uint8_t)opfor_rng_below(&sh->jr, OPFOR_Q_COUNT);
-            break;
-        case 5:
-            if (opfor_rng_below(&sh->jr, 4) == 0)
-                f->flags ^= OPFOR_FIG_EQUIPMENT;
-            break;
-        default:
-            break;
-        }
+        else if (k == 5 && opfor_rng_below(&sh->jr, 4) == 0)
+            f->flags ^= OPFOR_FIG_EQUIPMENT;
     }
     return checked + compare_all(ctx, tmp);
 }
@@ -91,17 +77,7 @@ static long visit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, void *u
 /* Plays random games on sc and compares at every action, on the position as played and
  * shaken. Returns the comparisons made. */
 static long compare_games(const opfor_scenario_t *sc, int specials, int games, uint64_t seed) {
-    opfor_vk_options_t opt;
-    memset(&opt, 0, sizeof opt);
-    opt.specials = specials;
-    opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
-    shake_t *sh = malloc(sizeof *sh);
-    assert_non_null(sh);
-    opfor_rng_seed(&sh->jr, seed, 2);
-    long checked = fx_walk_games(ctx, games, seed, 1, visit, sh);
-    free(sh);
-    opfor_vk_ctx_free(ctx);
-    return checked;
+    return fx_walk_scratch(sc, specials, 0, games, seed, 1, visit, sizeof(shake_t));
 }
 
 static void melee_fast_encounter(void **state) {
@@ -110,8 +86,7 @@ static void melee_fast_encounter(void **state) {
     int games = (int)(10 * fx_scale()) + 2;
     assert_true(compare_games(sc, 0, games, 41) > 4000 * fx_scale());
     assert_true(compare_games(sc, 1, games, 42) > 4000 * fx_scale());
-    opfor_scenario_free(sc);
-    free(sc);
+    fx_scenario_free(sc);
 }
 
 static void melee_fast_machines(void **state) {
@@ -120,8 +95,7 @@ static void melee_fast_machines(void **state) {
     int games = (int)(8 * fx_scale()) + 2;
     assert_true(compare_games(sc, 1, games, 51) > 2000 * fx_scale());
     assert_true(compare_games(sc, 0, games / 2 + 1, 52) > 1000 * fx_scale());
-    opfor_scenario_free(sc);
-    free(sc);
+    fx_scenario_free(sc);
 }
 
 int main(void) {

@@ -15,8 +15,7 @@
 static opfor_vk_ctx_t *lone(opfor_scenario_t *sc, opfor_pt_t p, unsigned ff) {
     fx_unit(sc, "Walker", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, p, opfor_pt(1, 0), 0,
             OPFOR_W_RIFLE, ff);
-    fx_unit(sc, "Far", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(46, 46), opfor_pt(0, -1),
-            0, OPFOR_W_RIFLE, 0);
+    fx_foot(sc, "Far", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(46, 46), OPFOR_W_RIFLE);
     fx_general(sc, 0, opfor_pt(p.x, p.y + 4));
     return fx_ctx(sc, NULL);
 }
@@ -25,8 +24,7 @@ static opfor_vk_ctx_t *lone(opfor_scenario_t *sc, opfor_pt_t p, unsigned ff) {
 static float move_once(const opfor_vk_ctx_t *ctx, uint64_t seed, int kind, opfor_pt_t dest,
                        opfor_vk_state_t *out) {
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, seed);
-    fx_activate(ctx, &st, 0);
+    fx_start(ctx, &st, seed, 0);
     opfor_pt_t p0 = st.figures[0].pos;
     opfor_vk_action_t a = fx_act(kind, 0);
     a.dest = dest;
@@ -65,8 +63,7 @@ static void move_open_ground_is_x_plus_d3(void **state) {
     /* a destination closer than the allowance is reached exactly */
     d = move_once(ctx, 2, OPFOR_VK_ADVANCE, opfor_pt(8, 20), NULL);
     assert_true(near(d, 2.0f));
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void move_rough_ground_halves_foot_and_quarters_riders(void **state) {
@@ -88,8 +85,7 @@ static void move_rough_ground_halves_foot_and_quarters_riders(void **state) {
                 ok |= fabsf(d - (float)(x + k) / div) < 0.05f;
             assert_true(ok);
         }
-        opfor_vk_ctx_free(ctx);
-        free(sc);
+        fx_done(ctx, sc);
     }
 }
 
@@ -107,8 +103,7 @@ static void move_road_cancels_rough(void **state) {
         float d = move_once(ctx, (uint64_t)s, OPFOR_VK_ADVANCE, opfor_pt(40, 20), NULL);
         assert_true(d >= (float)x + 1 - 0.05f && d <= (float)x + 3 + 0.05f);
     }
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void move_linear_obstacle_costs_an_inch(void **state) {
@@ -129,8 +124,7 @@ static void move_linear_obstacle_costs_an_inch(void **state) {
         seen[k] = 1;
     }
     assert_true(seen[1] && seen[2] && seen[3]);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void move_never_enters_impassable_terrain(void **state) {
@@ -152,10 +146,8 @@ static void move_never_enters_impassable_terrain(void **state) {
     opfor_vk_state_t st;
     move_once(ctx2, 3, OPFOR_VK_RUN, opfor_pt(40, 20), &st);
     assert_true(st.figures[0].pos.x <= 10.0f);
-    opfor_vk_ctx_free(ctx2);
-    free(sc2);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx2, sc2);
+    fx_done(ctx, sc);
 }
 
 static void move_does_not_pass_through_figures(void **state) {
@@ -166,8 +158,7 @@ static void move_does_not_pass_through_figures(void **state) {
                 opfor_pt(1, 0), 0, OPFOR_W_RIFLE, 0);
         fx_unit(sc, "Block", enemy, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(11, 20),
                 opfor_pt(-1, 0), 0, OPFOR_W_RIFLE, 0);
-        fx_unit(sc, "Far", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(46, 46),
-                opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+        fx_foot(sc, "Far", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(46, 46), OPFOR_W_RIFLE);
         fx_general(sc, 0, opfor_pt(6, 24));
         opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
         for (int s = 0; s < 20; s++) {
@@ -180,8 +171,7 @@ static void move_does_not_pass_through_figures(void **state) {
             else
                 assert_true(gap < 0.1f); /* it went right up to its friend */
         }
-        opfor_vk_ctx_free(ctx);
-        free(sc);
+        fx_done(ctx, sc);
     }
 }
 
@@ -193,24 +183,20 @@ static void move_stays_on_the_table(void **state) {
     move_once(ctx, 1, OPFOR_VK_RUN, opfor_pt(-30, 20), &st);
     assert_true(st.figures[0].pos.x >= 0.5f - 0.001f);
     assert_true(st.figures[0].pos.x < 0.6f);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void move_keeps_units_together(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
-    int u = fx_unit(sc, "Line", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 5, opfor_pt(20, 10),
-                    opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
-    fx_unit(sc, "Far", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(46, 46), opfor_pt(0, -1),
-            0, OPFOR_W_RIFLE, 0);
+    int u = fx_foot(sc, "Line", 0, OPFOR_Q_SOLDIER, 5, opfor_pt(20, 10), OPFOR_W_RIFLE);
+    fx_foot(sc, "Far", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(46, 46), OPFOR_W_RIFLE);
     fx_general(sc, 0, opfor_pt(20, 4));
     /* one man has strayed 6 in to the side */
     fx_fig(sc, u, 4)->pos.x += 6.0f;
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    fx_activate(ctx, &st, u);
+    fx_start(ctx, &st, 1, u);
     opfor_pt_t before[5];
     for (int k = 0; k < 5; k++)
         before[k] = st.figures[k].pos;
@@ -232,8 +218,7 @@ static void move_keeps_units_together(void **state) {
             best = g;
     }
     assert_true(best <= 3.0f + 0.01f);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void move_crawl_goes_prone_and_dismounts(void **state) {
@@ -253,8 +238,7 @@ static void move_crawl_goes_prone_and_dismounts(void **state) {
     opfor_vk_state_t st2;
     move_once(ctx, 5, OPFOR_VK_ADVANCE, opfor_pt(40, 20), &st2);
     assert_false(st2.figures[0].flags & OPFOR_FIG_PRONE);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void move_mount_and_dismount(void **state) {
@@ -262,17 +246,13 @@ static void move_mount_and_dismount(void **state) {
     opfor_scenario_t *sc = fx_new(48, 48);
     int u = fx_unit(sc, "Dragoons", 0, OPFOR_UT_CAVALRY, OPFOR_Q_SOLDIER, 4, opfor_pt(20, 10),
                     opfor_pt(0, 1), 0, OPFOR_W_CARBINE | OPFOR_W_SWORD, OPFOR_FIG_HORSE);
-    fx_unit(sc, "Far", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(46, 46), opfor_pt(0, -1),
-            0, OPFOR_W_RIFLE, 0);
+    fx_foot(sc, "Far", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(46, 46), OPFOR_W_RIFLE);
     fx_general(sc, 0, opfor_pt(20, 4));
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    fx_activate(ctx, &st, u);
-    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
-    int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
-    assert_true(fx_find(a, n, OPFOR_VK_MOUNT, OPFOR_VK_NONE) >= 0);
-    assert_int_equal(fx_find(a, n, OPFOR_VK_DISMOUNT, OPFOR_VK_NONE), -1);
+    fx_start(ctx, &st, 1, u);
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_MOUNT, OPFOR_VK_NONE, NULL) >= 0);
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_DISMOUNT, OPFOR_VK_NONE, NULL), -1);
     opfor_vk_action_t mount = fx_act(OPFOR_VK_MOUNT, u);
     assert_int_equal(opfor_vk_apply(ctx, &st, &mount, NULL), 0);
     for (int k = 0; k < 4; k++) {
@@ -282,14 +262,10 @@ static void move_mount_and_dismount(void **state) {
                                              st.figures[j].pos, OPFOR_RADIUS_MOUNTED, 0.01f));
     }
     /* next turn: mounted now, so dismount is offered and mount is not */
-    st.units[u].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
-    st.phase = OPFOR_VK_PH_ACTION;
-    st.cur = (uint8_t)u;
-    n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
-    assert_true(fx_find(a, n, OPFOR_VK_DISMOUNT, OPFOR_VK_NONE) >= 0);
-    assert_int_equal(fx_find(a, n, OPFOR_VK_MOUNT, OPFOR_VK_NONE), -1);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_again(&st, u);
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_DISMOUNT, OPFOR_VK_NONE, NULL) >= 0);
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_MOUNT, OPFOR_VK_NONE, NULL), -1);
+    fx_done(ctx, sc);
 }
 
 static void move_guns_limber_to_move_and_unlimber_to_fire(void **state) {
@@ -302,13 +278,11 @@ static void move_guns_limber_to_move_and_unlimber_to_fire(void **state) {
     gun->weapons = OPFOR_W_FIELD_GUN;
     fx_fig(sc, u, 0)->skills |= OPFOR_S_CREW;
     fx_fig(sc, u, 2)->skills |= OPFOR_S_CREW;
-    fx_unit(sc, "Target", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(20, 40),
-            opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+    fx_foot(sc, "Target", 1, OPFOR_Q_SOLDIER, 3, opfor_pt(20, 40), OPFOR_W_RIFLE);
     fx_general(sc, 0, opfor_pt(26, 4));
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    fx_activate(ctx, &st, u);
+    fx_start(ctx, &st, 1, u);
     opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
     int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
     /* unlimbered: fires, limbers, may not move (VIII) */
@@ -322,9 +296,7 @@ static void move_guns_limber_to_move_and_unlimber_to_fire(void **state) {
     opfor_vk_action_t limber = fx_act(OPFOR_VK_LIMBER, u);
     assert_int_equal(opfor_vk_apply(ctx, &st, &limber, NULL), 0);
     assert_true(st.units[u].flags & OPFOR_UNIT_LIMBERED);
-    st.units[u].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
-    st.phase = OPFOR_VK_PH_ACTION;
-    st.cur = (uint8_t)u;
+    fx_again(&st, u);
     n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
     /* limbered: moves, unlimbers, may not fire */
     assert_true(fx_find(a, n, OPFOR_VK_ADVANCE, OPFOR_VK_NONE) >= 0);
@@ -333,8 +305,7 @@ static void move_guns_limber_to_move_and_unlimber_to_fire(void **state) {
     opfor_pt_t g0 = st.figures[st.units[u].first + 1].pos;
     assert_int_equal(opfor_vk_apply(ctx, &st, &adv, NULL), 0);
     assert_true(st.figures[st.units[u].first + 1].pos.y > g0.y + 1.0f); /* the gun went along */
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 /* Detours (VIII): where a straight move is blocked (impassable ground; a building for riders),
@@ -356,22 +327,19 @@ static void move_detours_round_blocking_terrain(void **state) {
         fx_unit(sc, riders ? "Hussars" : "Rifles", 0, riders ? OPFOR_UT_CAVALRY : OPFOR_UT_INFANTRY,
                 OPFOR_Q_SOLDIER, 3, opfor_pt(24, 20), opfor_pt(0, 1), 0, OPFOR_W_CARBINE,
                 riders ? OPFOR_FIG_MOUNTED | OPFOR_FIG_HORSE : 0);
-        fx_unit(sc, "Far", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(24, 46),
-                opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+        fx_foot(sc, "Far", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(24, 46), OPFOR_W_RIFLE);
         fx_general(sc, 0, opfor_pt(24, 14));
         fx_feature(sc, OPFOR_TK_BUILDING, OPFOR_SHAPE_AREA, house, 4, 0.0f);
         opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
         opfor_vk_state_t st0;
-        opfor_vk_state_init(ctx, &st0, 3);
-        fx_activate(ctx, &st0, 0);
+        fx_start(ctx, &st0, 3, 0);
         opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
         int n = opfor_vk_legal(ctx, &st0, a, OPFOR_VK_MAX_ACTIONS);
         opfor_pt_t enemy = st0.figures[st0.units[1].first].pos;
         int iv = find_via(a, n, OPFOR_VK_ADVANCE, enemy);
         if (!riders) { /* men on foot go through the house's doors: no detour needed */
             assert_int_equal(iv, -1);
-            opfor_vk_ctx_free(ctx);
-            free(sc);
+            fx_done(ctx, sc);
             continue;
         }
         assert_true(iv >= 0);
@@ -383,9 +351,7 @@ static void move_detours_round_blocking_terrain(void **state) {
         for (int detour = 0; detour < 2; detour++) {
             opfor_vk_state_t st = st0;
             for (int k = 0; k < 4; k++) {
-                st.units[0].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
-                st.phase = OPFOR_VK_PH_ACTION;
-                st.cur = 0;
+                fx_again(&st, 0);
                 st.side = 0;
                 n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
                 int i = detour ? find_via(a, n, OPFOR_VK_ADVANCE, enemy) : -1;
@@ -404,8 +370,7 @@ static void move_detours_round_blocking_terrain(void **state) {
                     assert_true(st.figures[f].pos.y < 26.0f);
             }
         }
-        opfor_vk_ctx_free(ctx);
-        free(sc);
+        fx_done(ctx, sc);
     }
 }
 

@@ -11,7 +11,7 @@
  * Three tables: the built-in encounter, the machines demo with the special rules, and a busy table
  * (every kind of feature, enough for the terrain grid).
  */
-#include "rulesets/vk_fixture.h"
+#include "rulesets/vk_walk_fixture.h"
 
 #include "engine_int.h"
 #include "opfor/rng.h"
@@ -664,7 +664,7 @@ static int compare_one(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, op
 
 /* Scratch of the visitor: the shaking stream and three state buffers. */
 typedef struct {
-    opfor_rng_t jr;
+    opfor_rng_t jr; /* first: fx_walk_scratch seeds it */
     opfor_vk_state_t tmp, a, b;
 } shake_t;
 
@@ -698,17 +698,7 @@ static long visit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, void *u
 /* Plays random games on sc and compares at every unit's action, on the position as played
  * and shaken. Returns the comparisons made. */
 static long compare_games(const opfor_scenario_t *sc, int specials, int games, uint64_t seed) {
-    opfor_vk_options_t opt;
-    memset(&opt, 0, sizeof opt);
-    opt.specials = specials;
-    opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
-    shake_t *sh = malloc(sizeof *sh);
-    assert_non_null(sh);
-    opfor_rng_seed(&sh->jr, seed, 2);
-    long checked = fx_walk_games(ctx, games, seed, 1, visit, sh);
-    free(sh);
-    opfor_vk_ctx_free(ctx);
-    return checked;
+    return fx_walk_scratch(sc, specials, 0, games, seed, 1, visit, sizeof(shake_t));
 }
 
 static void move_fast_encounter(void **state) {
@@ -717,8 +707,7 @@ static void move_fast_encounter(void **state) {
     int games = (int)(16 * fx_scale()) + 2;
     assert_true(compare_games(sc, 0, games, 11) > 4000 * fx_scale());
     assert_true(compare_games(sc, 1, games / 2 + 1, 12) > 2000 * fx_scale());
-    opfor_scenario_free(sc);
-    free(sc);
+    fx_scenario_free(sc);
 }
 
 static void move_fast_machines(void **state) {
@@ -727,8 +716,7 @@ static void move_fast_machines(void **state) {
     int games = (int)(12 * fx_scale()) + 2;
     assert_true(compare_games(sc, 1, games, 21) > 2000 * fx_scale());
     assert_true(compare_games(sc, 0, games / 2 + 1, 22) > 1000 * fx_scale());
-    opfor_scenario_free(sc);
-    free(sc);
+    fx_scenario_free(sc);
 }
 
 /* A busy table: buildings square and not, walls, hedges, a fence, field works, woods, rough
@@ -786,8 +774,7 @@ static void move_fast_busy_table(void **state) {
     opfor_scenario_t *sc = busy_table();
     int games = (int)(16 * fx_scale()) + 2;
     assert_true(compare_games(sc, 0, games, 31) > 4000 * fx_scale());
-    opfor_scenario_free(sc);
-    free(sc);
+    fx_scenario_free(sc);
 }
 
 int main(void) {

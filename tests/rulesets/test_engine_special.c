@@ -8,32 +8,26 @@
  */
 #include "rulesets/vk_fixture.h"
 
+#include "rulesets/vk_calc_fixture.h"
+
 #include "engine_int.h"
-#include "opfor/viktoria/calc.h"
 
 static double roll_p(int action, const char *roll, int field, int v) {
-    opfor_viktoria_model_t m;
-    opfor_viktoria_model_default(&m, NULL);
     opfor_viktoria_req_t req;
     opfor_viktoria_req_init(&req, action);
     if (field >= 0)
         req.v[field] = v;
-    opfor_viktoria_result_t res;
-    assert_int_equal(opfor_viktoria_calc(&m, &req, &res, NULL), 0);
-    return opfor_viktoria_result_roll(&res, roll)->roll.p_rendered;
+    return fx_calc_roll(&req, roll);
 }
 
 static void special_medics_bind_wounds(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
-    int u = fx_unit(sc, "Aid", 0, OPFOR_UT_INFANTRY, OPFOR_Q_VETERAN, 2, opfor_pt(20, 10),
-                    opfor_pt(0, 1), 0, OPFOR_W_PISTOL, 0);
+    int u = fx_foot(sc, "Aid", 0, OPFOR_Q_VETERAN, 2, opfor_pt(20, 10), OPFOR_W_PISTOL);
     fx_fig(sc, u, 1)->skills |= OPFOR_S_MEDIC;
-    int w = fx_unit(sc, "Hurt", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 2, opfor_pt(20, 14),
-                    opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    int w = fx_foot(sc, "Hurt", 0, OPFOR_Q_SOLDIER, 2, opfor_pt(20, 14), OPFOR_W_RIFLE);
     fx_fig(sc, w, 1)->flags |= OPFOR_FIG_WOUNDED;
-    fx_unit(sc, "Foe", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(44, 44), opfor_pt(0, -1),
-            0, OPFOR_W_RIFLE, 0);
+    fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(44, 44), OPFOR_W_RIFLE);
     fx_general(sc, 0, opfor_pt(4, 4));
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     double p = roll_p(OPFOR_VK_A_HEAL, "heal", OPFOR_VK_F_ACTOR, OPFOR_Q_VETERAN);
@@ -41,13 +35,10 @@ static void special_medics_bind_wounds(void **state) {
     const int n = 3000;
     for (int s = 0; s < n; s++) {
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, (uint64_t)s);
-        fx_activate(ctx, &st, u);
-        opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
-        int na = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
-        int k = fx_find(a, na, OPFOR_VK_HEAL, OPFOR_VK_NONE);
-        assert_true(k >= 0);
-        assert_int_equal(opfor_vk_apply(ctx, &st, &a[k], NULL), 0);
+        fx_start(ctx, &st, (uint64_t)s, u);
+        opfor_vk_action_t heal;
+        assert_true(fx_offered(ctx, &st, OPFOR_VK_HEAL, OPFOR_VK_NONE, &heal) >= 0);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &heal, NULL), 0);
         int f = st.units[w].first + 1;
         if (!(st.figures[f].flags & OPFOR_FIG_WOUNDED)) {
             healed++;
@@ -58,20 +49,16 @@ static void special_medics_bind_wounds(void **state) {
         assert_true(gap < 0.1f);
     }
     fx_assert_rate(healed, n, p, 4.0);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 /* A mesmerist (side 0) 4 in from a unit of 3 soldiers (side 1). */
 static opfor_scenario_t *mesmer_pair(void) {
     opfor_scenario_t *sc = fx_new(48, 48);
-    int m = fx_unit(sc, "Cult", 0, OPFOR_UT_INFANTRY, OPFOR_Q_ELITE, 1, opfor_pt(20, 10),
-                    opfor_pt(0, 1), 0, OPFOR_W_PISTOL, 0);
+    int m = fx_foot(sc, "Cult", 0, OPFOR_Q_ELITE, 1, opfor_pt(20, 10), OPFOR_W_PISTOL);
     fx_fig(sc, m, 0)->skills |= OPFOR_S_MESMERIST;
-    fx_unit(sc, "Subjects", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 3, opfor_pt(20, 15),
-            opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
-    fx_general(sc, 0, opfor_pt(4, 4));
-    fx_general(sc, 1, opfor_pt(44, 44));
+    fx_foot(sc, "Subjects", 1, OPFOR_Q_SOLDIER, 3, opfor_pt(20, 15), OPFOR_W_RIFLE);
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(44, 44));
     return sc;
 }
 
@@ -79,38 +66,26 @@ static void special_mesmerism_takes_hold_at_the_calculators_rate(void **state) {
     (void)state;
     opfor_scenario_t *sc = mesmer_pair();
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
-    opfor_viktoria_model_t m;
-    opfor_viktoria_model_default(&m, NULL);
     int held = 0;
     const int n = 3000;
     double p = 0;
     for (int s = 0; s < n; s++) {
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, (uint64_t)s);
-        fx_activate(ctx, &st, 0);
-        opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
-        int na = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
-        int k = fx_find(a, na, OPFOR_VK_MESMERIZE, 1);
-        assert_true(k >= 0);
-        int g = a[k].figure;
+        fx_start(ctx, &st, (uint64_t)s, 0);
+        opfor_vk_action_t mes;
+        assert_true(fx_offered(ctx, &st, OPFOR_VK_MESMERIZE, 1, &mes) >= 0);
+        int g = mes.figure;
         if (s == 0) {
             float gap = opfor_dist(st.figures[0].pos, st.figures[g].pos) - 1.0f;
-            opfor_viktoria_req_t req;
-            opfor_viktoria_req_init(&req, OPFOR_VK_A_HYPNOTIC_ATTACK);
-            req.v[OPFOR_VK_F_ACTOR] = OPFOR_Q_ELITE;
+            opfor_viktoria_req_t req = fx_req_at(OPFOR_VK_A_HYPNOTIC_ATTACK, OPFOR_Q_ELITE, gap);
             req.v[OPFOR_VK_F_TARGET] = OPFOR_Q_SOLDIER;
-            req.v[OPFOR_VK_F_RANGE] = OPFOR_VK_INCHES;
-            req.inches = gap;
-            opfor_viktoria_result_t res;
-            assert_int_equal(opfor_viktoria_calc(&m, &req, &res, NULL), 0);
-            p = opfor_viktoria_result_roll(&res, "mesmerise")->roll.p_rendered;
+            p = fx_calc_roll(&req, "mesmerise");
         }
-        assert_int_equal(opfor_vk_apply(ctx, &st, &a[k], NULL), 0);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &mes, NULL), 0);
         held += (st.figures[g].flags & OPFOR_FIG_MESMERIZED) != 0;
     }
     fx_assert_rate(held, n, p, 4.0);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void special_mesmerised_figure_tests_then_obeys(void **state) {
@@ -153,8 +128,7 @@ static void special_mesmerised_figure_tests_then_obeys(void **state) {
     }
     fx_assert_rate(broke, n, p, 4.0);
     assert_true(controlled > 0);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void special_weather_event_each_turn(void **state) {
@@ -162,20 +136,15 @@ static void special_weather_event_each_turn(void **state) {
     opfor_scenario_t *sc = mesmer_pair();
     sc->weather.level = 3;
     sc->weather.wind = OPFOR_N;
-    opfor_vk_options_t opt;
-    memset(&opt, 0, sizeof opt);
-    opt.weather_events = 1;
-    opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
-    opfor_viktoria_model_t m;
-    opfor_viktoria_model_default(&m, NULL);
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 0, 1);
     opfor_viktoria_req_t req;
     opfor_viktoria_req_init(&req, OPFOR_VK_A_WEATHER_EVENT);
     req.v[OPFOR_VK_F_LEVEL] = 3;
     req.v[OPFOR_VK_F_WIND] = OPFOR_N;
     opfor_viktoria_result_t res;
-    assert_int_equal(opfor_viktoria_calc(&m, &req, &res, NULL), 0);
-    double pl = opfor_viktoria_result_outcome(&res, "level_changes")->p_rendered;
-    double pw = opfor_viktoria_result_outcome(&res, "wind_shifts")->p_rendered;
+    fx_calc(&req, &res);
+    double pl = fx_outcome_p(&res, "level_changes");
+    double pw = fx_outcome_p(&res, "wind_shifts");
     int lc = 0, wc = 0;
     const int n = 3000;
     opfor_vk_action_t roll = fx_act(OPFOR_VK_ROLL, OPFOR_VK_NONE);
@@ -199,8 +168,7 @@ static void special_weather_event_each_turn(void **state) {
         assert_int_equal(st.wind, OPFOR_N);
     }
     opfor_vk_ctx_free(still);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void special_machines_armour_and_walkers(void **state) {
@@ -208,27 +176,20 @@ static void special_machines_armour_and_walkers(void **state) {
     opfor_scenario_t *sc = fx_new(48, 48);
     int walker = fx_unit(sc, "Tripod", 1, OPFOR_UT_WALKER, OPFOR_Q_ELITE, 1, opfor_pt(24, 30),
                          opfor_pt(0, -1), 0, OPFOR_W_FIELD_GUN, OPFOR_FIG_EQUIPMENT);
-    int rifles = fx_unit(sc, "Rifles", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 4, opfor_pt(24, 10),
-                         opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    int rifles = fx_foot(sc, "Rifles", 0, OPFOR_Q_SOLDIER, 4, opfor_pt(24, 10), OPFOR_W_RIFLE);
     fx_general(sc, 0, opfor_pt(4, 4));
-    opfor_vk_options_t opt;
-    memset(&opt, 0, sizeof opt);
-    opt.specials = 1;
-    opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
     opfor_vk_state_t st;
     opfor_vk_state_init(ctx, &st, 1);
     assert_int_equal(vk_armour(ctx, &st, walker), OPFOR_COVER_FORT);
     fx_activate(ctx, &st, rifles);
-    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
-    int na = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
     /* small arms cannot touch a walker (XII.E) */
-    assert_int_equal(fx_find(a, na, OPFOR_VK_FIRE, walker), -1);
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_FIRE, walker, NULL), -1);
     /* a kill only staggers it for a turn */
     vk_harm(ctx, &st, st.units[walker].first, 2, 0, 0, NULL);
     assert_true(st.figures[st.units[walker].first].flags & OPFOR_FIG_ALIVE);
     assert_true(st.ux[walker].hesitate > st.turn);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 static void special_balloons_drift_downwind(void **state) {
@@ -238,12 +199,8 @@ static void special_balloons_drift_downwind(void **state) {
     sc->weather.wind = OPFOR_W; /* blowing from the west: drift east */
     int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 2, opfor_pt(10, 24),
                     opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
-    fx_unit(sc, "Foe", 1, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 1, opfor_pt(44, 44), opfor_pt(0, -1),
-            0, OPFOR_W_RIFLE, 0);
-    opfor_vk_options_t opt;
-    memset(&opt, 0, sizeof opt);
-    opt.specials = 1;
-    opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
+    fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(44, 44), OPFOR_W_RIFLE);
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
     opfor_vk_state_t st;
     opfor_vk_state_init(ctx, &st, 1);
     float x0 = st.figures[st.units[b].first].pos.x, y0 = st.figures[st.units[b].first].pos.y;
@@ -252,8 +209,7 @@ static void special_balloons_drift_downwind(void **state) {
     assert_int_equal(st.ux[b].altitude, 1);
     assert_true(st.figures[st.units[b].first].pos.x > x0 + 1.0f);
     assert_true(fabsf(st.figures[st.units[b].first].pos.y - y0) < 0.01f);
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 /* Walkers (XII.E) under the XII options: three shots a turn, each resolved as artillery
@@ -272,23 +228,17 @@ static void special_walker_fires_three_shells(void **state) {
         opfor_scenario_t *sc = fx_new(48, 48);
         int walker = fx_unit(sc, "Tripod", 1, OPFOR_UT_WALKER, OPFOR_Q_ELITE, 1, opfor_pt(24, 30),
                              opfor_pt(0, -1), 0, OPFOR_W_FIELD_GUN, OPFOR_FIG_EQUIPMENT);
-        int rifles = fx_unit(sc, "Rifles", 0, OPFOR_UT_INFANTRY, OPFOR_Q_SOLDIER, 8,
-                             opfor_pt(24, 10), opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+        int rifles = fx_foot(sc, "Rifles", 0, OPFOR_Q_SOLDIER, 8, opfor_pt(24, 10), OPFOR_W_RIFLE);
         fx_general(sc, 0, opfor_pt(4, 4));
-        opfor_vk_options_t opt;
-        memset(&opt, 0, sizeof opt);
-        opt.specials = specials;
-        opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
+        opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, specials, 0);
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, 4);
-        fx_activate(ctx, &st, walker);
+        fx_start(ctx, &st, 4, walker);
         opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
         int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
         int k = fx_find(a, n, OPFOR_VK_FIRE_ARTILLERY, rifles);
         if (!specials) { /* without the XII options a crewless gun does not fire */
             assert_int_equal(k, -1);
-            opfor_vk_ctx_free(ctx);
-            free(sc);
+            fx_done(ctx, sc);
             continue;
         }
         assert_true(k >= 0);
@@ -302,9 +252,7 @@ static void special_walker_fires_three_shells(void **state) {
         assert_int_equal(opfor_vk_apply(ctx, &st, &a[k], &ev), 0);
         assert_int_equal(count_of(buf, "shell"), 3);
         /* next turn it fires again, with no loading in between */
-        st.units[walker].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
-        st.phase = OPFOR_VK_PH_ACTION;
-        st.cur = (uint8_t)walker;
+        fx_again(&st, walker);
         st.side = 1;
         n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
         assert_true(fx_find(a, n, OPFOR_VK_FIRE_ARTILLERY, OPFOR_VK_NONE) >= 0);
@@ -312,8 +260,7 @@ static void special_walker_fires_three_shells(void **state) {
         staggered.ux[walker].hesitate = (uint8_t)(staggered.turn + 1);
         n = opfor_vk_legal(ctx, &staggered, a, OPFOR_VK_MAX_ACTIONS);
         assert_int_equal(fx_find(a, n, OPFOR_VK_FIRE_ARTILLERY, OPFOR_VK_NONE), -1);
-        opfor_vk_ctx_free(ctx);
-        free(sc);
+        fx_done(ctx, sc);
     }
 }
 
@@ -334,17 +281,13 @@ static void special_dirigibles_steer_and_climb(void **state) {
             OPFOR_W_RIFLE, 0);
     fx_general(sc, 0, opfor_pt(4, 4));
     fx_feature(sc, OPFOR_TK_BUILDING, OPFOR_SHAPE_AREA, house, 4, 0.0f);
-    opfor_vk_options_t opt;
-    memset(&opt, 0, sizeof opt);
-    opt.specials = 1;
-    opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
     int x = ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][1][0][0];
     assert_true(x > 0);
     int seen[4] = {0, 0, 0, 0};
     for (uint64_t seed = 1; seed <= 60; seed++) {
         opfor_vk_state_t st;
-        opfor_vk_state_init(ctx, &st, seed);
-        fx_activate(ctx, &st, d);
+        fx_start(ctx, &st, seed, d);
         assert_int_equal(st.ux[d].altitude, 1); /* aloft from the start */
         opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
         int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
@@ -371,9 +314,7 @@ static void special_dirigibles_steer_and_climb(void **state) {
         assert_int_equal(st.ux[d].altitude, 3);
         /* three levels down in one move, or below the ground, are not allowed */
         opfor_vk_state_t s2 = st;
-        s2.units[d].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
-        s2.phase = OPFOR_VK_PH_ACTION;
-        s2.cur = (uint8_t)d;
+        fx_again(&s2, d);
         s2.side = 0;
         opfor_vk_action_t down = fx_act(OPFOR_VK_ADVANCE, d);
         down.dest = p1;
@@ -391,8 +332,7 @@ static void special_dirigibles_steer_and_climb(void **state) {
         assert_true(seen[f] > 5);
     /* the balloon: one level, no steering, no climbing once damaged */
     opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    fx_activate(ctx, &st, b);
+    fx_start(ctx, &st, 1, b);
     opfor_vk_action_t up = fx_act(OPFOR_VK_ADVANCE, b);
     up.dest = opfor_pt(40, 40);
     up.flags = OPFOR_VK_AF_CLIMB;
@@ -424,8 +364,7 @@ static void special_dirigibles_steer_and_climb(void **state) {
                         st.ux[b].altitude <= VK_MAX_ALTITUDE);
         }
     }
-    opfor_vk_ctx_free(ctx);
-    free(sc);
+    fx_done(ctx, sc);
 }
 
 int main(void) {

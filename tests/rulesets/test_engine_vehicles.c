@@ -40,24 +40,14 @@ static opfor_scenario_t *vehicle_scenario(const char *extra, const char *terrain
              "    figures:\n"
              "      - {count: 2, weapons: rifle, skills: leader}\n",
              terrain, extra);
-    opfor_scenario_t *sc = calloc(1, sizeof *sc);
-    assert_non_null(sc);
-    opfor_diag_t d;
-    int rc = opfor_scenario_load_string(yaml, strlen(yaml), "vehicle.yaml", sc, &d);
-    if (rc)
-        fprintf(stderr, "%s:%d:%d: %s\n", d.file, d.line, d.col, d.msg);
-    assert_int_equal(rc, 0);
-    return sc;
+    return fx_load(yaml, "vehicle.yaml");
 }
 
 /* Where the hull stands after the car advances toward dest, from the opening state of seed. */
 static opfor_pt_t advance(const char *extra, const char *terrain, opfor_pt_t dest, uint64_t seed,
                           int specials) {
     opfor_scenario_t *sc = vehicle_scenario(extra, terrain);
-    opfor_vk_options_t opt;
-    memset(&opt, 0, sizeof opt);
-    opt.specials = specials;
-    opfor_vk_ctx_t *ctx = fx_ctx(sc, &opt);
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, specials, 0);
     opfor_vk_state_t *st = calloc(1, sizeof *st);
     opfor_vk_state_init(ctx, st, seed);
     fx_activate(ctx, st, 0);
@@ -67,8 +57,7 @@ static opfor_pt_t advance(const char *extra, const char *terrain, opfor_pt_t des
     opfor_pt_t p = st->figures[st->units[0].first].pos;
     free(st);
     opfor_vk_ctx_free(ctx);
-    opfor_scenario_free(sc);
-    free(sc);
+    fx_scenario_free(sc);
     return p;
 }
 

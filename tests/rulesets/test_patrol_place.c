@@ -19,10 +19,36 @@ static opfor_patrol_placement_t place(pfx_t *x, int dir, float m, int mounted) {
     return pl;
 }
 
+/* place() (on foot) that must place the enemy by `rule`. */
+static opfor_patrol_placement_t placed_by(pfx_t *x, int dir, float m, int rule) {
+    opfor_patrol_placement_t pl = place(x, dir, m, 0);
+    assert_true(pl.placed);
+    assert_int_equal(pl.rule, rule);
+    return pl;
+}
+
+/* place() (on foot) that must refuse by `rule`. */
+static void refused_by(pfx_t *x, int dir, float m, int rule) {
+    opfor_patrol_placement_t pl = place(x, dir, m, 0);
+    assert_false(pl.placed);
+    assert_int_equal(pl.rule, rule);
+}
+
+/* p is (px, py), x within tx and y within ty. */
+static void near_pt(opfor_pt_t p, double px, double tx, double py, double ty) {
+    NEAR(p.x, px, tx);
+    NEAR(p.y, py, ty);
+}
+
+/* One unit of 6 in line at (x, y), north being the top edge; extra YAML as pfx_table takes. */
+static pfx_t *line_at(float x, float y, const char *extra) {
+    char u[512];
+    return pfx_table("top", pfx_unit(u, sizeof u, "Line", x, y, 6), extra);
+}
+
 /* One unit of 6 in line at (36, 12): bases span x 31.75..40.25, front edge at y 12.5. */
 static pfx_t *lone_unit(const char *extra) {
-    char u[512];
-    return pfx_table("top", pfx_unit(u, sizeof u, "Line", 36, 12, 6), extra);
+    return line_at(36, 12, extra);
 }
 
 static void patrol_place_dot_is_front_of_line(void **state) {
@@ -30,8 +56,7 @@ static void patrol_place_dot_is_front_of_line(void **state) {
     pfx_t *x = lone_unit(NULL);
     opfor_pt_t dot;
     assert_int_equal(opfor_patrol_dot(&x->cfg, &x->ps, &x->fo, &dot), 0);
-    NEAR(dot.x, 36.0, 0.01);
-    NEAR(dot.y, 12.5, 0.001);
+    near_pt(dot, 36.0, 0.01, 12.5, 0.001);
     assert_true(opfor_patrol_controlled(&x->cfg, &x->ps, opfor_pt(36, 5)));
     assert_true(opfor_patrol_controlled(&x->cfg, &x->ps, opfor_pt(33, 12.4f)));
     assert_false(opfor_patrol_controlled(&x->cfg, &x->ps, opfor_pt(36, 12.6f)));
@@ -44,17 +69,12 @@ static void patrol_place_dot_is_front_of_line(void **state) {
 static void patrol_place_front_directions(void **state) {
     (void)state;
     pfx_t *x = lone_unit(NULL);
-    opfor_patrol_placement_t pl = place(x, OPFOR_N, 10, 0);
-    assert_true(pl.placed);
-    assert_int_equal(pl.rule, OPFOR_PLACE_FRONT);
-    NEAR(pl.point.x, 36.0, 0.01);
-    NEAR(pl.point.y, 22.5, 0.01);
+    opfor_patrol_placement_t pl = placed_by(x, OPFOR_N, 10, OPFOR_PLACE_FRONT);
+    near_pt(pl.point, 36.0, 0.01, 22.5, 0.01);
     NEAR(pl.traced, 0, 0);
     /* The diagonals go out along their ray, as far as the distance needs. */
     for (int dir = OPFOR_NW; dir != OPFOR_E; dir = dir == OPFOR_NW ? OPFOR_NE : OPFOR_E) {
-        pl = place(x, dir, 10, 0);
-        assert_true(pl.placed);
-        assert_int_equal(pl.rule, OPFOR_PLACE_FRONT);
+        pl = placed_by(x, dir, 10, OPFOR_PLACE_FRONT);
         float dx = pl.point.x - pl.dot.x, dy = pl.point.y - pl.dot.y;
         NEAR(dy, fabsf(dx), 0.01); /* on the 45-degree ray */
         assert_true(dir == OPFOR_NE ? dx > 0 : dx < 0);
@@ -70,17 +90,13 @@ static void patrol_place_front_directions(void **state) {
 static void patrol_place_flank_directions(void **state) {
     (void)state;
     pfx_t *x = lone_unit(NULL);
-    opfor_patrol_placement_t pl = place(x, OPFOR_E, 10, 0);
-    assert_true(pl.placed);
-    assert_int_equal(pl.rule, OPFOR_PLACE_FLANK);
-    NEAR(pl.point.x, 71.0, 0.001); /* the edge, 1 inch in */
-    NEAR(pl.point.y, 12.5, 0.001);
+    opfor_patrol_placement_t pl = placed_by(x, OPFOR_E, 10, OPFOR_PLACE_FLANK);
+    near_pt(pl.point, 71.0, 0.001, 12.5, 0.001); /* the edge, 1 inch in */
     NEAR(pl.traced, 0, 0.001);
     NEAR(pl.distance, 71.0 - 39.75 - 0.5, 0.01);
     pl = place(x, OPFOR_W, 10, 0);
     assert_int_equal(pl.rule, OPFOR_PLACE_FLANK);
-    NEAR(pl.point.x, 1.0, 0.001);
-    NEAR(pl.point.y, 12.5, 0.001);
+    near_pt(pl.point, 1.0, 0.001, 12.5, 0.001);
     /* A flank edge too close: traced up the edge until far enough. With 40 inches needed,
      * the right edge point must rise until 40.5 from the figure at (39.75, 12). */
     pl = place(x, OPFOR_E, 40, 0);
@@ -96,26 +112,19 @@ static void patrol_place_behind_refused(void **state) {
     (void)state;
     pfx_t *x = lone_unit(NULL);
     int dirs[3] = {OPFOR_S, OPFOR_SE, OPFOR_SW};
-    for (int i = 0; i < 3; i++) {
-        opfor_patrol_placement_t pl = place(x, dirs[i], 10, 0);
-        assert_false(pl.placed);
-        assert_int_equal(pl.rule, OPFOR_PLACE_REFUSED_BEHIND);
-    }
+    for (int i = 0; i < 3; i++)
+        refused_by(x, dirs[i], 10, OPFOR_PLACE_REFUSED_BEHIND);
     pfx_free(x);
 }
 
 /* A unit near the right edge at (64, 30): bases x 59.75..68.25, front 30.5. */
 static void patrol_place_back_diagonal_on_flank(void **state) {
     (void)state;
-    char u[512];
-    pfx_t *x = pfx_table("top", pfx_unit(u, sizeof u, "Line", 64, 30, 6), NULL);
+    pfx_t *x = line_at(64, 30, NULL);
     /* SE leaves through the right (flank) edge outside the line: a flank appearance,
      * traced up that edge until 10.5 inches from the figure at (67.75, 30). */
-    opfor_patrol_placement_t pl = place(x, OPFOR_SE, 10, 0);
-    assert_true(pl.placed);
-    assert_int_equal(pl.rule, OPFOR_PLACE_FLANK);
-    NEAR(pl.edge.x, 71.0, 0.001);
-    NEAR(pl.edge.y, 30.5f - (71.0f - pl.dot.x), 0.01); /* the dot sits at x 64.1 */
+    opfor_patrol_placement_t pl = placed_by(x, OPFOR_SE, 10, OPFOR_PLACE_FLANK);
+    near_pt(pl.edge, 71.0, 0.001, 30.5f - (71.0f - pl.dot.x), 0.01); /* the dot sits at x 64.1 */
     NEAR(pl.point.x, 71.0, 0.001);
     double need = 30.0 + sqrt(10.5 * 10.5 - 3.25 * 3.25);
     assert_true(pl.point.y >= need - 0.01 && pl.point.y <= need + 0.3);
@@ -133,22 +142,16 @@ static void patrol_place_back_diagonal_on_flank(void **state) {
 /* Near the enemy edge, straight ahead falls off the table. */
 static void patrol_place_off_table_ahead(void **state) {
     (void)state;
-    char u[512];
-    pfx_t *x = pfx_table("top", pfx_unit(u, sizeof u, "Line", 36, 40, 6), NULL);
-    opfor_patrol_placement_t pl = place(x, OPFOR_N, 10, 0);
-    assert_true(pl.placed);
-    assert_int_equal(pl.rule, OPFOR_PLACE_OFF_TABLE);
-    NEAR(pl.edge.x, 36.0, 0.01);
-    NEAR(pl.edge.y, 47.0, 0.001);
+    pfx_t *x = line_at(36, 40, NULL);
+    opfor_patrol_placement_t pl = placed_by(x, OPFOR_N, 10, OPFOR_PLACE_OFF_TABLE);
+    near_pt(pl.edge, 36.0, 0.01, 47.0, 0.001);
     NEAR(pl.point.y, 47.0, 0.001);
     /* Along the enemy edge to 10.5 inches from (39.75, 40): x >= 39.75 + 7.83. Ties between
      * the two ways go east. */
     assert_true(pl.point.x >= 47.58 && pl.point.x <= 47.9);
     NEAR(pl.traced, pl.point.x - 36.0f, 0.02);
     /* Too far for the table: nowhere qualifies. */
-    pl = place(x, OPFOR_N, 80, 0);
-    assert_false(pl.placed);
-    assert_int_equal(pl.rule, OPFOR_PLACE_REFUSED_ROOM);
+    refused_by(x, OPFOR_N, 80, OPFOR_PLACE_REFUSED_ROOM);
     pfx_free(x);
 }
 
@@ -176,10 +179,9 @@ static void patrol_place_gap_joins_line(void **state) {
 
 static void patrol_place_hiding_terrain(void **state) {
     (void)state;
-    char u[512];
     const char *terrain = "terrain:\n"
                           "  - {name: Copse, kind: woods, rect: [34, 10, 4, 6]}\n";
-    pfx_t *x = pfx_table("top", pfx_unit(u, sizeof u, "Line", 36, 30, 6), terrain);
+    pfx_t *x = line_at(36, 30, terrain);
     /* The copse lies behind the line but nobody has entered it: not held. */
     assert_false(opfor_patrol_controlled(&x->cfg, &x->ps, opfor_pt(36, 13)));
     assert_true(opfor_patrol_controlled(&x->cfg, &x->ps, opfor_pt(33, 13)));
@@ -194,9 +196,9 @@ static void patrol_place_hiding_terrain(void **state) {
     assert_true(opfor_patrol_controlled(&x->cfg, &x->ps, opfor_pt(36, 13)));
     pfx_free(x);
     /* A scenario may ignore hiding terrain. */
-    x = pfx_table("top", pfx_unit(u, sizeof u, "Line", 36, 30, 6),
-                  "terrain:\n  - {name: Copse, kind: woods, rect: [34, 10, 4, 6]}\n"
-                  "patrol: {hiding_terrain: false}\n");
+    x = line_at(36, 30,
+                "terrain:\n  - {name: Copse, kind: woods, rect: [34, 10, 4, 6]}\n"
+                "patrol: {hiding_terrain: false}\n");
     assert_true(opfor_patrol_controlled(&x->cfg, &x->ps, opfor_pt(36, 13)));
     pfx_free(x);
 }
@@ -227,10 +229,8 @@ static void patrol_place_territory_held(void **state) {
 
 static void patrol_place_keeps_ground_passed(void **state) {
     (void)state;
-    char u[512];
     for (int keep = 1; keep >= 0; keep--) {
-        pfx_t *x = pfx_table("top", pfx_unit(u, sizeof u, "Line", 36, 30, 6),
-                             keep ? NULL : "patrol: {keep_passed_ground: false}\n");
+        pfx_t *x = line_at(36, 30, keep ? NULL : "patrol: {keep_passed_ground: false}\n");
         for (int i = 0; i < x->fo.nfigures; i++)
             x->fo.figures[i].pos.y -= 20;
         opfor_patrol_observe(&x->cfg, &x->ps, &x->fo);
@@ -244,10 +244,8 @@ static void patrol_place_keeps_ground_passed(void **state) {
 
 static void patrol_place_avoids_impassable_and_buildings(void **state) {
     (void)state;
-    char u[512];
     pfx_t *x =
-        pfx_table("top", pfx_unit(u, sizeof u, "Line", 36, 12, 6),
-                  "terrain:\n"
+        lone_unit("terrain:\n"
                   "  - {name: Pond, kind: impassable, circle: {center: [36, 23], radius: 2}}\n"
                   "  - {name: Barn, kind: building, rect: [20, 20, 6, 6]}\n");
     opfor_patrol_placement_t pl = place(x, OPFOR_N, 10, 0);
@@ -267,15 +265,11 @@ static void patrol_place_avoids_impassable_and_buildings(void **state) {
 static void patrol_place_behind_allowed(void **state) {
     (void)state;
     pfx_t *x = lone_unit("patrol: {allow_behind: true}\n");
-    opfor_patrol_placement_t pl = place(x, OPFOR_S, 5, 0);
-    assert_true(pl.placed);
-    assert_int_equal(pl.rule, OPFOR_PLACE_BEHIND);
+    opfor_patrol_placement_t pl = placed_by(x, OPFOR_S, 5, OPFOR_PLACE_BEHIND);
     NEAR(pl.point.x, 36.0, 0.01);
     assert_true(pl.point.y < 7.0f && pl.point.y > 5.5f);
     /* Too far to fit behind: traced along the players' edge instead. */
-    pl = place(x, OPFOR_SE, 30, 0);
-    assert_true(pl.placed);
-    assert_int_equal(pl.rule, OPFOR_PLACE_OFF_TABLE);
+    placed_by(x, OPFOR_SE, 30, OPFOR_PLACE_OFF_TABLE);
     /* Front directions are unchanged. */
     assert_int_equal(place(x, OPFOR_N, 10, 0).rule, OPFOR_PLACE_FRONT);
     pfx_free(x);
@@ -288,8 +282,7 @@ static void patrol_place_other_norths_and_edges(void **state) {
     pfx_t *x = pfx_table("right", pfx_unit(u, sizeof u, "Line", 36, 12, 6), NULL);
     opfor_patrol_placement_t pl = place(x, OPFOR_W, 10, 0);
     assert_int_equal(pl.rule, OPFOR_PLACE_FRONT);
-    NEAR(pl.point.x, 36.0, 0.01);
-    NEAR(pl.point.y, 22.5, 0.01);
+    near_pt(pl.point, 36.0, 0.01, 22.5, 0.01);
     assert_int_equal(place(x, OPFOR_N, 10, 0).rule, OPFOR_PLACE_FLANK); /* the right edge */
     assert_int_equal(place(x, OPFOR_E, 10, 0).rule, OPFOR_PLACE_REFUSED_BEHIND);
     pfx_free(x);
@@ -324,9 +317,7 @@ static void patrol_place_no_players_and_bad_args(void **state) {
                      OPFOR_EINVAL);
     pfx_kill_unit(x, 0);
     opfor_patrol_init(&x->cfg, &x->ps, &x->fo);
-    pl = place(x, OPFOR_N, 10, 0);
-    assert_false(pl.placed);
-    assert_int_equal(pl.rule, OPFOR_PLACE_REFUSED_NONE);
+    refused_by(x, OPFOR_N, 10, OPFOR_PLACE_REFUSED_NONE);
     pfx_free(x);
 }
 

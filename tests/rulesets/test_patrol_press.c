@@ -284,29 +284,36 @@ static void expect_error(const char *patrol, int err, int line, int col, const c
 static void patrol_config_errors_name_place(void **state) {
     (void)state;
     /* The patrol block's first key is on line 10. */
-    expect_error("  front_line_gapp: 12\n", OPFOR_EPARSE, 10, 3,
-                 "unknown key 'front_line_gapp' in patrol; allowed keys: front_line_gap,");
-    expect_error("  front_line_gap: wide\n", OPFOR_EPARSE, 10, 19,
-                 "expected a number for front_line_gap, found 'wide'");
-    expect_error("  spotting: {base: 0.9, max: 0.5}\n", OPFOR_ERANGE, 10, 20,
-                 "spotting base (0.9) is above spotting max (0.5)");
-    expect_error("  types: {infantry: 0}\n", OPFOR_ERANGE, 10, 11,
-                 "spotted type: at least one weight must be above 0");
-    expect_error("  types: {zouaves: 1}\n", OPFOR_EPARSE, 10, 11,
-                 "unknown spotted type 'zouaves'; expected one of: infantry, cavalry, artillery,");
-    expect_error("  directions:\n    N: 1\n    NNE: 2\n", OPFOR_EPARSE, 12, 5,
-                 "unknown compass direction 'NNE'");
-    expect_error("  distance: [\"3 dice + lots\"]\n", OPFOR_EPARSE, 10, 15,
-                 "bad distance '3 dice + lots'");
-    expect_error("  quality: {veteran: -1}\n", OPFOR_ERANGE, 10, 22,
-                 "a weight must be between 0 and 1000000, found -1");
-    expect_error("  collection:\n    - {name: Walkers, type: walker, figures: [{count: 1}]}\n",
-                 OPFOR_EPARSE, 11, 29, "a walker stands for no spotted type by itself");
-    expect_error("  collection:\n    - {name: Guns, type: artillery, figures: [{count: 1, "
-                 "equipment: true}]}\n",
-                 OPFOR_EPARSE, 11, 48, "has no figure able to lead it");
-    expect_error("  generals: {per_units: 3, rank: major}\n", OPFOR_EPARSE, 10, 28,
-                 "unknown key 'rank' in generals");
+    static const struct {
+        const char *patrol;
+        int err, line, col;
+        const char *msg;
+    } cases[] = {
+        {"  front_line_gapp: 12\n", OPFOR_EPARSE, 10, 3,
+         "unknown key 'front_line_gapp' in patrol; allowed keys: front_line_gap,"},
+        {"  front_line_gap: wide\n", OPFOR_EPARSE, 10, 19,
+         "expected a number for front_line_gap, found 'wide'"},
+        {"  spotting: {base: 0.9, max: 0.5}\n", OPFOR_ERANGE, 10, 20,
+         "spotting base (0.9) is above spotting max (0.5)"},
+        {"  types: {infantry: 0}\n", OPFOR_ERANGE, 10, 11,
+         "spotted type: at least one weight must be above 0"},
+        {"  types: {zouaves: 1}\n", OPFOR_EPARSE, 10, 11,
+         "unknown spotted type 'zouaves'; expected one of: infantry, cavalry, artillery,"},
+        {"  directions:\n    N: 1\n    NNE: 2\n", OPFOR_EPARSE, 12, 5,
+         "unknown compass direction 'NNE'"},
+        {"  distance: [\"3 dice + lots\"]\n", OPFOR_EPARSE, 10, 15, "bad distance '3 dice + lots'"},
+        {"  quality: {veteran: -1}\n", OPFOR_ERANGE, 10, 22,
+         "a weight must be between 0 and 1000000, found -1"},
+        {"  collection:\n    - {name: Walkers, type: walker, figures: [{count: 1}]}\n",
+         OPFOR_EPARSE, 11, 29, "a walker stands for no spotted type by itself"},
+        {"  collection:\n    - {name: Guns, type: artillery, figures: [{count: 1, "
+         "equipment: true}]}\n",
+         OPFOR_EPARSE, 11, 48, "has no figure able to lead it"},
+        {"  generals: {per_units: 3, rank: major}\n", OPFOR_EPARSE, 10, 28,
+         "unknown key 'rank' in generals"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        expect_error(cases[k].patrol, cases[k].err, cases[k].line, cases[k].col, cases[k].msg);
 }
 
 static void patrol_config_defaults_and_collection(void **state) {

@@ -1,8 +1,8 @@
 /* tests/rulesets/vk_fixture.h — small Viktoria! positions built in code for the engine tests.
  *
- * Each test builds a scenario with a few units on an open (or lightly dressed) table, makes a
- * context and a state, and then checks legal actions or outcome distributions. Everything is
- * static inline so each test program includes it alone; no YAML is needed.
+ * Each test builds a scenario with a few units on an open (or lightly dressed) table (or loads
+ * a built-in one), makes a context and a state, and then checks legal actions or outcome
+ * distributions. Everything is static inline so each test program includes it alone.
  */
 #ifndef OPFOR_TEST_VK_FIXTURE_H
 #define OPFOR_TEST_VK_FIXTURE_H
@@ -57,8 +57,14 @@ static inline opfor_scenario_t *fx_new(float w, float d) {
     return sc;
 }
 
+/* Frees a scenario (fx_builtin, fx_machines_demo, fx_new) with what it holds. */
+static inline void fx_scenario_free(opfor_scenario_t *sc) {
+    opfor_scenario_free(sc);
+    free(sc);
+}
+
 /* A built-in scenario by name ("competitive_default", "patrol_default"); free with
- * opfor_scenario_free and free. */
+ * fx_scenario_free. */
 static inline opfor_scenario_t *fx_builtin(const char *name) {
     opfor_scenario_t *sc = calloc(1, sizeof *sc);
     assert_non_null(sc);
@@ -68,9 +74,21 @@ static inline opfor_scenario_t *fx_builtin(const char *name) {
     return sc;
 }
 
+/* A scenario from YAML text read as file `name`; fails the test (saying why) when it does not
+ * load. Free with fx_scenario_free. */
+static inline opfor_scenario_t *fx_load(const char *yaml, const char *name) {
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    assert_non_null(sc);
+    opfor_diag_t d;
+    int rc = opfor_scenario_load_string(yaml, strlen(yaml), name, sc, &d);
+    if (rc)
+        fprintf(stderr, "%s:%d:%d: %s\n", d.file, d.line, d.col, d.msg);
+    assert_int_equal(rc, 0);
+    return sc;
+}
+
 /* The machines demo (rulesets/viktoria/scenarios/machines_demo.yaml, compiled into the rulesets
- * library for the tests): every XII machine on one table. Free with opfor_scenario_free and
- * free. */
+ * library for the tests): every XII machine on one table. Free with fx_scenario_free. */
 extern const unsigned char opfor_viktoria_scenario_machines_demo[];
 extern const unsigned long opfor_viktoria_scenario_machines_demo_len;
 static inline opfor_scenario_t *fx_machines_demo(void) {
@@ -126,6 +144,20 @@ static inline int fx_general(opfor_scenario_t *sc, int side, opfor_pt_t p) {
     return u;
 }
 
+/* Generals for both sides: Blue's at p0, Red's at p1. */
+static inline void fx_generals(opfor_scenario_t *sc, opfor_pt_t p0, opfor_pt_t p1) {
+    fx_general(sc, 0, p0);
+    fx_general(sc, 1, p1);
+}
+
+/* An infantry unit of n figures in formation 0 facing the enemy (up the table for side 0,
+ * down for side 1), with weapons w and no figure flags. Returns the unit index. */
+static inline int fx_foot(opfor_scenario_t *sc, const char *name, int side, int q, int n,
+                          opfor_pt_t c, unsigned w) {
+    return fx_unit(sc, name, side, OPFOR_UT_INFANTRY, q, n, c, opfor_pt(0, side ? -1.0f : 1.0f), 0,
+                   w, 0);
+}
+
 static inline opfor_figure_t *fx_fig(opfor_scenario_t *sc, int u, int k) {
     return &sc->figures[sc->units[u].first + k];
 }
@@ -158,35 +190,20 @@ static inline opfor_vk_ctx_t *fx_ctx(const opfor_scenario_t *sc, const opfor_vk_
     return ctx;
 }
 
-/* A visitor of fx_walk_games: called at every unit's action (ACTION phase) with the position
- * as played; returns the comparisons it made. */
-typedef long (*fx_visit_t)(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, void *user);
+/* A context with the XII options (specials) and the weather events (XIII) on or off. */
+static inline opfor_vk_ctx_t *fx_ctx_opt(const opfor_scenario_t *sc, int specials,
+                                         int weather_events) {
+    opfor_vk_options_t opt;
+    memset(&opt, 0, sizeof opt);
+    opt.specials = specials;
+    opt.weather_events = weather_events;
+    return fx_ctx(sc, &opt);
+}
 
-/* Plays `games` random games on ctx (game g from seed * 1000 + g + first, choices from the
- * stream (seed, 1)) and calls visit at every unit's action. Returns the sum of its returns. */
-static inline long fx_walk_games(const opfor_vk_ctx_t *ctx, int games, uint64_t seed,
-                                 uint64_t first, fx_visit_t visit, void *user) {
-    opfor_rng_t pr;
-    opfor_rng_seed(&pr, seed, 1);
-    opfor_vk_state_t *st = malloc(sizeof *st);
-    assert_non_null(st);
-    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
-    long total = 0;
-    for (int g = 0; g < games; g++) {
-        opfor_vk_state_init(ctx, st, seed * 1000 + (uint64_t)g + first);
-        for (int step = 0; step < 4000 && opfor_vk_current(ctx, st) != OPFOR_VK_TERMINAL; step++) {
-            int n = opfor_vk_legal(ctx, st, acts, OPFOR_VK_MAX_ACTIONS);
-            assert_true(n > 0);
-            if (st->phase == OPFOR_VK_PH_ACTION)
-                total += visit(ctx, st, user);
-            int i = opfor_vk_current(ctx, st) == OPFOR_VK_CHANCE
-                        ? 0
-                        : (int)opfor_rng_below(&pr, (uint32_t)n);
-            assert_int_equal(opfor_vk_apply(ctx, st, &acts[i], NULL), 0);
-        }
-    }
-    free(st);
-    return total;
+/* Frees a context and the fx_new scenario it was made from. */
+static inline void fx_done(opfor_vk_ctx_t *ctx, opfor_scenario_t *sc) {
+    opfor_vk_ctx_free(ctx);
+    free(sc);
 }
 
 /* Puts st at unit u's ACTION phase in turn 1 (as if its side won the initiative and the unit
@@ -210,6 +227,19 @@ static inline void fx_activate(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, 
     assert_int_equal(st->phase, OPFOR_VK_PH_ACTION);
 }
 
+/* A fresh state from seed, at unit u's action (fx_activate). */
+static inline void fx_start(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, uint64_t seed, int u) {
+    opfor_vk_state_init(ctx, st, seed);
+    fx_activate(ctx, st, u);
+}
+
+/* Gives unit u its action again, as in a later turn: not acted, ACTION phase, current unit. */
+static inline void fx_again(opfor_vk_state_t *st, int u) {
+    st->units[u].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
+    st->phase = OPFOR_VK_PH_ACTION;
+    st->cur = (uint8_t)u;
+}
+
 /* Finds the first legal action of a kind (and target, unless OPFOR_VK_NONE); -1 if none. */
 static inline int fx_find(const opfor_vk_action_t *a, int n, int kind, int target) {
     for (int i = 0; i < n; i++)
@@ -226,6 +256,31 @@ static inline opfor_vk_action_t fx_act(int kind, int unit) {
     a.target = OPFOR_VK_NONE;
     a.figure = OPFOR_VK_NO_FIGURE;
     return a;
+}
+
+/* An action of a kind by unit at target (OPFOR_VK_NONE for none). */
+static inline opfor_vk_action_t fx_aim(int kind, int unit, int target) {
+    opfor_vk_action_t a = fx_act(kind, unit);
+    a.target = (uint8_t)target;
+    return a;
+}
+
+/* fx_start at a's unit, then plays a, which must succeed. */
+static inline void fx_play(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, uint64_t seed,
+                           const opfor_vk_action_t *a) {
+    fx_start(ctx, st, seed, a->unit);
+    assert_int_equal(opfor_vk_apply(ctx, st, a, NULL), 0);
+}
+
+/* The index in st's legal list of the first action of a kind (and target, unless
+ * OPFOR_VK_NONE), -1 if none; the action is copied to *out when found and out is not NULL. */
+static inline int fx_offered(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int kind,
+                             int target, opfor_vk_action_t *out) {
+    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+    int k = fx_find(a, opfor_vk_legal(ctx, st, a, OPFOR_VK_MAX_ACTIONS), kind, target);
+    if (k >= 0 && out)
+        *out = a[k];
+    return k;
 }
 
 static inline int fx_alive(const opfor_vk_state_t *st, int u) {
