@@ -1,5 +1,6 @@
 /* tests/cli/test_patrol_words.c — the table's command lines split into words
- * (tools/opfor/patrol_words.c): blanks, quoted names with spaces, unclosed quotes, the word limit.
+ * (tools/opfor/patrol_words.c): blanks, quoted names with spaces, unclosed quotes, the word limit,
+ * and the reading of commands (blank lines and comments skipped, the command lower-cased).
  * The file is a part of the opfor binary, so this program includes it directly. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,11 +58,28 @@ static void test_limit(void **state) {
     assert_string_equal(w[2], "c");
 }
 
+static void test_read_command(void **state) {
+    (void)state;
+    static const char text[] = "\n  \n# a comment\nR \"Jager Picket\" killed 1\n\nQ\n";
+    FILE *in = fmemopen((void *)text, sizeof text - 1, "r");
+    assert_non_null(in);
+    char line[64], *w[8];
+    /* blank lines and comments are skipped; the command word is lower-cased, the rest not */
+    assert_int_equal(opfor__patrol_read_command(in, line, sizeof line, 0, w, 8), 4);
+    assert_string_equal(w[0], "r");
+    assert_string_equal(w[1], "Jager Picket");
+    assert_int_equal(opfor__patrol_read_command(in, line, sizeof line, 0, w, 8), 1);
+    assert_string_equal(w[0], "q");
+    assert_int_equal(opfor__patrol_read_command(in, line, sizeof line, 0, w, 8), -1);
+    fclose(in);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blanks),
         cmocka_unit_test(test_quotes),
         cmocka_unit_test(test_limit),
+        cmocka_unit_test(test_read_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

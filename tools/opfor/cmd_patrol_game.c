@@ -13,7 +13,6 @@
  * report. Searches run on their iteration budget only, so the same seed and the same
  * reports give the same game; the AI reads the future spawns only with --cheat.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -679,18 +678,10 @@ int opfor__patrol_play(const opfor__patrol_opts_t *o) {
     briefing(&p);
     char line[LINE_MAX_LEN];
     while (!p.over) {
-        if (p.interactive) {
-            printf("> ");
-            fflush(stdout);
-        }
-        if (!fgets(line, sizeof line, stdin))
-            break;
         char *w[MAX_WORDS];
-        int n = opfor__patrol_words(line, w, MAX_WORDS);
-        if (n == 0 || w[0][0] == '#')
-            continue;
-        for (char *c = w[0]; *c; c++)
-            *c = (char)tolower((unsigned char)*c);
+        int n = opfor__patrol_read_command(stdin, line, sizeof line, p.interactive, w, MAX_WORDS);
+        if (n < 0)
+            break;
         if (strcmp(w[0], "i") == 0 || strcmp(w[0], "initiative") == 0)
             press(&p);
         else if (strcmp(w[0], "a") == 0 || strcmp(w[0], "acted") == 0)

@@ -408,18 +408,10 @@ int opfor__patrol_remote(int argc, char **argv) {
     printf("Type `help` for the commands; `i` presses the initiative button.\n");
     char line[LINE_LEN];
     while (!r.over) {
-        if (r.interactive) {
-            printf("> ");
-            fflush(stdout);
-        }
-        if (!fgets(line, sizeof line, stdin))
-            break;
         char *w[MAX_WORDS];
-        int n = opfor__patrol_words(line, w, MAX_WORDS);
-        if (n == 0 || w[0][0] == '#')
-            continue;
-        for (char *c = w[0]; *c; c++)
-            *c = (char)tolower((unsigned char)*c);
+        int n = opfor__patrol_read_command(stdin, line, sizeof line, r.interactive, w, MAX_WORDS);
+        if (n < 0)
+            break;
         if (!strcmp(w[0], "q") || !strcmp(w[0], "quit"))
             break;
         command(&r, w, n);

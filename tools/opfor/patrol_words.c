@@ -1,7 +1,9 @@
-/* tools/opfor/patrol_words.c — splitting a line typed at the table into words (see
- * cmd_patrol_int.h): the local game (cmd_patrol_game.c) and the daemon's (cmd_patrol_remote.c)
- * read the same commands, so both split them here. Own file so tests/cli can include it alone.
+/* tools/opfor/patrol_words.c — reading the commands typed at the table (see cmd_patrol_int.h):
+ * the local game (cmd_patrol_game.c) and the daemon's (cmd_patrol_remote.c) read the same
+ * commands, so both read and split them here. Own file so tests/cli can include it alone.
  */
+#include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cmd_patrol_int.h"
@@ -34,4 +36,21 @@ int opfor__patrol_words(char *line, char **w, int max) {
         *s++ = '\0';
     }
     return n;
+}
+
+int opfor__patrol_read_command(FILE *in, char *line, size_t size, int prompt, char **w, int max) {
+    for (;;) {
+        if (prompt) {
+            printf("> ");
+            fflush(stdout);
+        }
+        if (!fgets(line, (int)size, in))
+            return -1;
+        int n = opfor__patrol_words(line, w, max);
+        if (n == 0 || w[0][0] == '#')
+            continue;
+        for (char *c = w[0]; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        return n;
+    }
 }
