@@ -1290,11 +1290,11 @@ int opfor_scenario_load_file(const char *path, opfor_scenario_t *sc, opfor_diag_
         return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "out of memory");
     }
     size_t n = fread(buf, 1, OPFOR_SCENARIO_MAX_BYTES + 1, fp);
-    int bad = ferror(fp);
+    int bad = ferror(fp) ? errno : 0;
     fclose(fp);
     int rc;
-    if (bad)
-        rc = opfor_diag_set(diag, OPFOR_EIO, 0, 0, "cannot read the file");
+    if (bad) /* a directory, say */
+        rc = opfor_diag_set(diag, OPFOR_EIO, 0, 0, "cannot read: %s", strerror(bad));
     else if (n > OPFOR_SCENARIO_MAX_BYTES)
         rc = opfor_diag_set(diag, OPFOR_EFULL, 0, 0, "file is larger than %d bytes",
                             OPFOR_SCENARIO_MAX_BYTES);

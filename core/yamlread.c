@@ -168,9 +168,13 @@ int opfor_yaml_get_num(opfor_yaml_rd_t *rd, struct fy_node *n, struct fy_node *a
     char *end;
     errno = 0;
     double v = strtod(buf, &end);
-    if (end == buf || *end || errno == ERANGE || !(v == v) || (rd->strict && (v > 1e9 || v < -1e9)))
+    if (end == buf || *end || !(v == v))
         return opfor_yaml_fail(rd, OPFOR_EPARSE, n, alt, "expected a number for %s, found %s", what,
                                opfor_yaml_shown(n, sh, sizeof sh));
+    /* a number, but a huge one (1e300, inf): say what range is wanted */
+    if (errno == ERANGE || (rd->strict && (v > 1e9 || v < -1e9)))
+        return opfor_yaml_fail(rd, OPFOR_ERANGE, n, alt, "%s must be between %g and %g, found %s",
+                               what, lo, hi, opfor_yaml_shown(n, sh, sizeof sh));
     if (v < lo || v > hi)
         return opfor_yaml_fail(rd, OPFOR_ERANGE, n, alt, "%s must be between %g and %g, found %g",
                                what, lo, hi, v);

@@ -505,8 +505,12 @@ int opfor_viktoria_req_set(opfor_viktoria_req_t *req, const char *field, const c
     case OPFOR_VK_FK_INCHES:
         if (!value || parse_inches(value, &inches) != 0)
             return bad_value(diag, req->action, id, shown, OPFOR_EINVAL);
-        if (inches < 0 || inches > 10000)
-            return bad_value(diag, req->action, id, shown, OPFOR_ERANGE);
+        if (inches < 0 || inches > 10000) /* a distance, but not one on any table */
+            return opfor_diag_set(
+                diag, OPFOR_ERANGE, 0, 0,
+                "bad value '%s' for --%s (%s): inches must be from 0 to 10000%s", shown, f->name,
+                a->name,
+                af->kind == OPFOR_VK_FK_RANGE ? ", or point_blank, short, medium, long" : "");
         v = OPFOR_VK_INCHES;
         break;
     }

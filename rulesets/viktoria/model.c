@@ -551,8 +551,11 @@ static int check(loader_t *L) {
 
 static int load_text(loader_t *L, const char *text, size_t len) {
     int trc = opfor_yaml_text_check(text, len, L->diag);
-    if (trc)
+    if (trc) {
+        if (L->diag) /* name the file, not "<input>" */
+            snprintf(L->diag->file, sizeof L->diag->file, "%s", L->name);
         return trc;
+    }
     struct fy_diag_cfg dcfg;
     fy_diag_cfg_default(&dcfg);
     dcfg.fp = NULL;
@@ -668,12 +671,12 @@ int opfor_viktoria_model_load_file(const char *path, opfor_viktoria_model_t *m,
         if (n == 0)
             break;
     }
-    int rerr = ferror(f);
+    int rerr = ferror(f) ? errno : 0;
     fclose(f);
     if (!buf)
         return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "out of memory");
-    if (rc == 0 && rerr)
-        rc = opfor_diag_set(diag, OPFOR_EIO, 0, 0, "read error");
+    if (rc == 0 && rerr) /* a directory, say */
+        rc = opfor_diag_set(diag, OPFOR_EIO, 0, 0, "cannot read: %s", strerror(rerr));
     if (rc == 0 && memchr(buf, 0, len))
         rc = opfor_diag_set(diag, OPFOR_EPARSE, 0, 0, "file contains a NUL byte");
     if (rc) {

@@ -141,6 +141,16 @@ run 2 calc viktoria fire_rifle --range
 has_err "--range needs a value"
 run 2 calc viktoria --actor veteran fire_rifle
 has_err "before the action"
+# --no- turns a flag off; on a field with values it is refused, not read as the value
+run 2 calc viktoria fire_rifle --no-actor veteran
+has_err "--no-actor: only flags take no- (--actor is not a flag; write --actor VALUE)"
+run 0 calc viktoria fire_rifle --no-moving --actor elite
+has "actor elite, target soldier"
+# a number of inches beyond any table says the bound, not "allowed: inches"
+run 2 calc viktoria fire_rifle --range 20000
+has_err "bad value '20000' for --range (fire_rifle): inches must be from 0 to 10000, or point_blank"
+run 2 calc viktoria test_out_of_command --range -1
+has_err "bad value '-1' for --range (test_out_of_command): inches must be from 0 to 10000"
 
 # --- edited model files --------------------------------------------------------------------
 printf 'fire:\n  hit:\n    actor: {veteran: 3.0, elite: 3.0}\n' >"$tmp/hot.yaml"
@@ -154,6 +164,12 @@ run 1 calc viktoria fire_rifle --model "$tmp/order.yaml"
 has_err "$tmp/order.yaml:3:22: fire.hit.actor.veteran (3) and fire.hit.actor.elite (0.8)"
 run 1 calc viktoria fire_rifle --model "$tmp/missing.yaml"
 has_err "$tmp/missing.yaml: cannot open"
+# a folder, or a file that is not UTF-8: the message names the file and says why
+run 1 calc viktoria fire_rifle --model "$tmp"
+has_err "$tmp: cannot read: Is a directory"
+printf 'fire:\n  hit: {sharpshooter: 1.1}\n# \377\n' >"$tmp/latin1.yaml"
+run 1 calc viktoria fire_rifle --model "$tmp/latin1.yaml"
+has_err "$tmp/latin1.yaml:3:3: not UTF-8 text (byte 0xff)"
 if [ $# -ge 2 ]; then
   run 0 calc viktoria heal --model "$2/rulesets/viktoria/model.yaml"
   has "Heal: 4+"
@@ -181,5 +197,29 @@ run 2 bench nosuch
 has_err "unknown benchmark 'nosuch'; allowed: calc"
 run 2 bench --seconds 0
 has_err "--seconds"
+
+# --- asking a daemon (--connect): the same words as the local calculator -------------------
+if [ -x "$(dirname "$bin")/opford" ]; then
+  dwork=$(mktemp -d /tmp/calcsh.XXXXXX)
+  "$(dirname "$bin")/opford" --socket "$dwork/s" --state-dir "$dwork/st" --log-level error \
+    >"$dwork/log" 2>&1 &
+  dpid=$!
+  trap 'kill "$dpid" 2>/dev/null; rm -rf "$tmp" "$dwork"' EXIT
+  for _ in $(seq 100); do [ -S "$dwork/s" ] && break; sleep 0.1; done
+  run 0 calc viktoria fire_rifle --range=20 --no-moving --actor=veteran --cover soft --json \
+    --connect "$dwork/s"
+  json_eq 'd["fields"]["range"], d["fields"]["moving"], d["fields"]["actor"]' "20 False veteran"
+  run 0 calc viktoria fire_rifle --connect="$dwork/s" --json
+  json_eq 'd["action"]' "fire_rifle"
+  run 0 calc viktoria fire_pistol --help --connect "$dwork/s"
+  has "--target-prone"
+  run 2 calc viktoria fire_rifle --no-actor veteran --connect "$dwork/s"
+  has_err "--no-actor: only flags take no-"
+  run 1 calc viktoria fire_rifle --model "$tmp" --connect "$dwork/s"
+  has_err "$tmp: cannot read: Is a directory"
+  head -c 1100000 /dev/zero | tr '\0' '#' >"$tmp/huge.yaml"
+  run 1 calc viktoria fire_rifle --model "$tmp/huge.yaml" --connect "$dwork/s"
+  has_err "larger than 1 MiB"
+fi
 
 finish "$fails check(s) failed" "calc.sh: all checks passed"

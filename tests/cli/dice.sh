@@ -98,6 +98,12 @@ has_err "--mode must be d6, fine or 2d6, got '3d6'"
 # Help.
 run 0 dice --help
 has "usage: opfor dice EXPR"
+# the help states the spread limit the parser enforces
+has "at most 600 (6d100, not 7d100)"
+run 0 dice 6d100
+has "min 6  max 600"
+run 2 dice 7d100
+has_err "too many outcomes: max - min would be 693, at most 600"
 run 0 dice chance --help
 has "--mode fine"
 

@@ -81,6 +81,12 @@ has "valid: 'The Farm at Hollebeke', patrol, 4 units, 20 figures, 6 terrain feat
 rm -f "$doc"
 
 # Usage errors exit 2 and say what is allowed.
+# A folder, and a name that is neither a file nor a built-in, say so.
+run 1 scenario check "$src/tests/data/scenarios"
+has "scenarios: cannot read: Is a directory"
+run 1 scenario show machines_demo
+has_err "machines_demo: cannot open: No such file or directory; nor is it a built-in scenario: patrol_default, competitive_default"
+
 run 2 scenario
 has_err "opfor: scenario: missing command (allowed: check, list, show)"
 run 2 scenario frob

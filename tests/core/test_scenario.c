@@ -314,6 +314,11 @@ static void scenario_errors_name_line_and_column(void **state) {
                         "expected a number for table width, found 'abc'");
     bad += expect_error(HEAD "table: {width: 2}\n", OPFOR_ERANGE, 3, 16,
                         "table width must be between 6 and 480, found 2");
+    /* A huge number is still a number: say the range, not "expected a number". */
+    bad += expect_error(HEAD "table: {width: 1e300}\n", OPFOR_ERANGE, 3, 16,
+                        "table width must be between 6 and 480, found '1e300'");
+    bad += expect_error(HEAD "table: {depth: 1e400}\n", OPFOR_ERANGE, 3, 16,
+                        "table depth must be between 6 and 480, found '1e400'");
     bad += expect_error(HEAD "weather: {level: 7}\n", OPFOR_ERANGE, 3, 18,
                         "weather level must be between 1 and 5");
     bad +=

@@ -461,9 +461,16 @@ int opfor_cmd_calc(int argc, char **argv) {
     }
     if (strcmp(argv[1], "viktoria") != 0)
         return opfor_cli_usage_error("calc: unknown ruleset '%s'; allowed: viktoria", argv[1]);
-    for (int i = 2; i < argc; i++) /* ask a daemon instead: cmd_calc_remote.c */
-        if (strcmp(argv[i], "--connect") == 0)
+    /* ask a daemon instead (cmd_calc_remote.c); --help is always answered here */
+    int remote = 0;
+    for (int i = 2; i < argc; i++) {
+        if (opfor_cli_is_help(argv[i]))
+            break;
+        if (strncmp(argv[i], "--connect", 9) == 0 && (argv[i][9] == 0 || argv[i][9] == '='))
+            remote = 1;
+        if (i == argc - 1 && remote)
             return opfor__calc_remote(argc, argv);
+    }
 
     int json = 0, list = 0, help = 0, action = -1;
     const char *model_path = NULL;
@@ -488,6 +495,10 @@ int opfor_cmd_calc(int argc, char **argv) {
             model_path = argv[++i];
         } else if (strncmp(s, "--model=", 8) == 0)
             model_path = s + 8;
+        else if (strcmp(s, "--connect") == 0) /* only with --help, answered here */
+            i++;
+        else if (strncmp(s, "--connect=", 10) == 0)
+            continue;
         else if (strncmp(s, "--", 2) == 0) {
             if (action < 0)
                 return opfor_cli_usage_error("calc: '%s' before the action; write "
@@ -567,6 +578,11 @@ int opfor_cmd_calc(int argc, char **argv) {
         }
         const opfor_viktoria_action_field_t *af =
             fid >= 0 ? opfor_viktoria_action_field(action, fid) : NULL;
+        /* --no-FIELD only turns a flag off; --no-actor veteran must not set the actor */
+        if (negate && af && af->kind != OPFOR_VK_FK_BOOL)
+            return opfor_cli_usage_error("calc: --%s: only flags take no- (--%s is not a flag; "
+                                         "write --%s VALUE)",
+                                         name, name + 3, name + 3);
         if (eq)
             value = eq + 1;
         else if (negate && af && af->kind == OPFOR_VK_FK_BOOL)

@@ -8,6 +8,7 @@
  * its errors (naming the field and what is allowed) are printed as they come. Useful where
  * the daemon runs a game master's edited model (`model:` in its config).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +16,35 @@
 #include "cli.h"
 #include "game_rpc.h"
 #include "opfor/rpc.h"
+#include "opfor/viktoria/calc.h"
+
+/* Reads the model file into a fresh buffer (*len bytes); 0, or an exit code after saying why. */
+static int read_model(const char *path, char **out, size_t *len) {
+    enum { MAX = 1024 * 1024 };
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return opfor_cli_fail("calc: %s: cannot open: %s", path, strerror(errno));
+    char *buf = malloc(MAX + 1);
+    size_t n = buf ? fread(buf, 1, MAX + 1, f) : 0;
+    int err = ferror(f) ? errno : 0;
+    fclose(f);
+    if (!buf)
+        return opfor_cli_fail("calc: out of memory");
+    if (err || n > MAX) {
+        free(buf);
+        return err ? opfor_cli_fail("calc: %s: cannot read: %s", path, strerror(err))
+                   : opfor_cli_fail("calc: %s: larger than 1 MiB", path);
+    }
+    *out = buf;
+    *len = n;
+    return 0;
+}
 
 int opfor__calc_remote(int argc, char **argv) {
     const char *addr = NULL, *action = NULL, *model = NULL;
     int json = 0, list = 0, nfields = 0;
-    const char *fk[64], *fv[64];
+    const char *fv[64];
+    char fk[64][64];
     for (int i = 2; i < argc; i++) {
         const char *s = argv[i];
         if (!strcmp(s, "--json")) {
@@ -30,11 +55,40 @@ int opfor__calc_remote(int argc, char **argv) {
             if (++i >= argc)
                 return opfor_cli_usage_error("calc: %s needs a value", s);
             *(s[2] == 'c' ? &addr : &model) = argv[i];
+        } else if (!strncmp(s, "--connect=", 10)) {
+            addr = s + 10;
+        } else if (!strncmp(s, "--model=", 8)) {
+            model = s + 8;
         } else if (!strncmp(s, "--", 2)) {
             if (nfields >= 64)
                 return opfor_cli_usage_error("calc: too many fields");
-            fk[nfields] = s + 2; /* a flag without a value means yes */
-            fv[nfields++] = i + 1 < argc && strncmp(argv[i + 1], "--", 2) ? argv[++i] : "yes";
+            /* the same forms as the local calculator: --FIELD VALUE, --FIELD=VALUE, a bare
+             * flag (yes) and --no-FLAG (no) */
+            const char *eq = strchr(s + 2, '=');
+            size_t n = eq ? (size_t)(eq - (s + 2)) : strlen(s + 2);
+            if (n >= sizeof fk[0])
+                n = sizeof fk[0] - 1;
+            memcpy(fk[nfields], s + 2, n);
+            fk[nfields][n] = 0;
+            const opfor_viktoria_field_t *fd =
+                opfor_viktoria_field_get(opfor_viktoria_field_find(fk[nfields]));
+            const opfor_viktoria_field_t *neg =
+                !eq && !fd && !strncmp(fk[nfields], "no-", 3)
+                    ? opfor_viktoria_field_get(opfor_viktoria_field_find(fk[nfields] + 3))
+                    : NULL;
+            if (eq) {
+                fv[nfields] = eq + 1;
+            } else if (neg && neg->kind == OPFOR_VK_FK_BOOL) {
+                memmove(fk[nfields], fk[nfields] + 3, strlen(fk[nfields] + 3) + 1);
+                fv[nfields] = "no";
+            } else if (neg) {
+                return opfor_cli_usage_error("calc: --%s: only flags take no- (--%s is not a "
+                                             "flag; write --%s VALUE)",
+                                             fk[nfields], fk[nfields] + 3, fk[nfields] + 3);
+            } else {
+                fv[nfields] = i + 1 < argc && strncmp(argv[i + 1], "--", 2) ? argv[++i] : "yes";
+            }
+            nfields++;
         } else if (!action) {
             action = s;
         } else {
@@ -47,15 +101,9 @@ int opfor__calc_remote(int argc, char **argv) {
     char *yaml = NULL;
     size_t ylen = 0;
     if (model) {
-        FILE *f = fopen(model, "rb");
-        yaml = malloc(1024 * 1024 + 1);
-        ylen = f && yaml ? fread(yaml, 1, 1024 * 1024, f) : 0;
-        if (f)
-            fclose(f);
-        if (!f || !yaml) {
-            free(yaml);
-            return opfor_cli_fail("calc: %s: cannot read the model", model);
-        }
+        int rc = read_model(model, &yaml, &ylen);
+        if (rc)
+            return rc;
     }
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);

@@ -34,6 +34,7 @@ static void dice_help(FILE *f) {
             "  2d6, D6, d3 (a d6 halved, rounding up), 1d3+4, 2d6-1, 3 dice + 6 inches,\n"
             "  a die + 2, 4 inches, 2d6+1d3+2. Up to %d dice terms of 1..%d dice with 2..100\n"
             "  sides, whole-number constants within -10000..10000; dice cannot be subtracted.\n"
+            "  The highest total may exceed the lowest by at most 600 (6d100, not 7d100).\n"
             "\n"
             "options:\n"
             "  --roll N   also roll the expression N times (1..%ld) and print the results\n"

@@ -43,9 +43,20 @@ static void scenario_help(FILE *f) {
  * "builtin:NAME"). */
 static int load_any(const char *arg, opfor_scenario_t *sc, opfor_diag_t *d) {
     struct stat st;
-    if (stat(arg, &st) != 0 && opfor_viktoria_builtin_text(arg, NULL))
+    int missing = stat(arg, &st) != 0;
+    if (missing && opfor_viktoria_builtin_text(arg, NULL))
         return opfor_viktoria_builtin_load(arg, sc, d);
-    return opfor_scenario_load_file(arg, sc, d);
+    int rc = opfor_scenario_load_file(arg, sc, d);
+    if (rc && missing && !strchr(arg, '/')) { /* a misspelt built-in name, perhaps */
+        size_t len = strlen(d->msg);
+        snprintf(d->msg + len, sizeof d->msg - len, "; nor is it a built-in scenario:");
+        for (size_t i = 0; i < opfor_viktoria_builtin_count(); i++) {
+            len = strlen(d->msg);
+            snprintf(d->msg + len, sizeof d->msg - len, "%s %s", i ? "," : "",
+                     opfor_viktoria_builtin_name(i));
+        }
+    }
+    return rc;
 }
 
 static void json_diag(opfor_json_t *j, const opfor_diag_t *d) {
