@@ -191,24 +191,30 @@ static int text_width(pen_t *p, const char *s, int px, int bold) {
     return logical.width;
 }
 
-/* The mark in front of order line i: its number, or a bullet when the lines are a choice. */
+/* The mark in front of order line i: its number, a bullet when the lines are a choice, nothing
+ * for notes. */
 static void order_mark(const opfor_card_t *c, int i, char *buf, size_t n) {
-    if (c->choice)
+    if (c->choice == OPFOR_CARD_NOTES || (i < 8 && (c->cont >> i) & 1))
+        buf[0] = '\0';
+    else if (c->choice)
         snprintf(buf, n, "\xE2\x80\xA2"); /* bullet */
     else
         snprintf(buf, n, "%d", i + 1);
 }
 
-/* The initiative bar: filled when the non-player side acts, outlined when the players do. The
- * turn note goes to the right when both fit. */
+/* The initiative bar: filled when the non-player side acts, outlined when the players do (or
+ * nobody: a notes card's bar gives its side name as it is, "No initiative"). The turn note goes
+ * to the right when both fit. */
 static void header(pen_t *p, const opfor_card_t *c, opfor_epd_rect_t r, int px,
                    opfor_card_layout_t *L) {
     cairo_t *cr = p->cr;
     int pad = px / 2 > 4 ? px / 2 : 4;
     char title[64];
     int opfor = c->initiative != OPFOR_CARD_SIDE_PLAYER;
-    snprintf(title, sizeof title, "%s to act",
-             side_label(c)); /* "Germans to act", "Enemy to act" */
+    if (c->choice == OPFOR_CARD_NOTES)
+        snprintf(title, sizeof title, "%s", side_label(c));
+    else
+        snprintf(title, sizeof title, "%s to act", side_label(c)); /* "Germans to act" */
     ink(cr);
     if (opfor) {
         fill_rect(cr, r.x, r.y, r.w, r.h);
@@ -561,17 +567,24 @@ static void layout_large(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L
     }
     int bottom = col.y + col.h - need_h - (nn ? body / 2 : 0);
     if (no) {
-        int lh = text(p, c->choice ? "ACTIVATE ONE" : "ORDERS", label, 1, col.x, y, col.w, 1,
-                      ALIGN_LEFT, 0, NULL);
-        hline(p->cr, col.x, col.x + col.w, y + lh + 2, 1);
-        y += lh + 6;
-        int indent = body * 3 / 2;
-        /* two lines per order when they all fit, else one */
-        int lines = 2, total = 0;
-        for (int i = 0; i < no; i++)
-            total += text(p, c->orders[i], body, 0, 0, 0, col.w - indent, 2, ALIGN_LEFT, 1, NULL);
-        if (y + total + no * 4 > bottom)
-            lines = 1;
+        int notes = c->choice == OPFOR_CARD_NOTES;
+        if (!notes) {
+            int lh = text(p, c->choice ? "ACTIVATE ONE" : "ORDERS", label, 1, col.x, y, col.w, 1,
+                          ALIGN_LEFT, 0, NULL);
+            hline(p->cr, col.x, col.x + col.w, y + lh + 2, 1);
+            y += lh + 6;
+        }
+        int indent = notes ? 0 : body * 3 / 2;
+        /* as many lines per order (three at most) as let them all fit */
+        int lines = 3;
+        for (; lines > 1; lines--) {
+            int total = 0;
+            for (int i = 0; i < no; i++)
+                total += text(p, c->orders[i], body, 0, 0, 0, col.w - indent, lines, ALIGN_LEFT, 1,
+                              NULL);
+            if (y + total + no * 4 <= bottom)
+                break;
+        }
         for (int i = 0; i < no; i++) {
             int hgt =
                 text(p, c->orders[i], body, 0, 0, 0, col.w - indent, lines, ALIGN_LEFT, 1, NULL);
@@ -579,7 +592,8 @@ static void layout_large(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L
                 break;
             char num[8];
             order_mark(c, i, num, sizeof num);
-            text(p, num, body, 1, col.x, y, indent, 1, ALIGN_LEFT, 0, NULL);
+            if (num[0])
+                text(p, num, body, 1, col.x, y, indent, 1, ALIGN_LEFT, 0, NULL);
             text(p, c->orders[i], body, 0, col.x + indent, y, col.w - indent, lines, ALIGN_LEFT, 0,
                  &L->orders[i]);
             y += hgt + 4;
@@ -622,7 +636,7 @@ static void layout_compact(pen_t *p, const opfor_card_t *c, opfor_card_layout_t 
     for (int i = 0; i < no; i++) {
         char line[OPFOR_CARD_LINE_LEN + 8], num[8];
         order_mark(c, i, num, sizeof num);
-        snprintf(line, sizeof line, "%s %s", num, c->orders[i]);
+        snprintf(line, sizeof line, "%s%s%s", num, num[0] ? " " : "", c->orders[i]);
         int hgt = text(p, line, 12, 0, 0, 0, W - 2 * m, portrait ? 2 : 1, ALIGN_LEFT, 1, NULL);
         if (y + hgt > bottom)
             break;

@@ -16,8 +16,9 @@
 #include <time.h>
 
 struct opfor_scores {
-    sqlite3 *db;   /* the connection */
-    char err[512]; /* last error message */
+    sqlite3 *db;    /* the connection */
+    char *path;     /* the database file, named in every error */
+    char err[1024]; /* last error message */
 };
 
 static const char SCHEMA[] =
@@ -95,6 +96,10 @@ int opfor_scores_open(opfor_scores_t **out, const char *path, char *err, size_t 
     if (rc)
         return rc;
     opfor_scores_t *s = calloc(1, sizeof *s);
+    if (s && !(s->path = strdup(path))) {
+        free(s);
+        s = NULL;
+    }
     if (!s) {
         snprintf(err, errsize, "%s: out of memory", path);
         return OPFOR_ENOMEM;
@@ -114,6 +119,7 @@ int opfor_scores_open(opfor_scores_t **out, const char *path, char *err, size_t 
                          : sqlite3_errstr(src));
         sqlite3_free(emsg);
         sqlite3_close(s->db);
+        free(s->path);
         free(s);
         return OPFOR_EIO;
     }
@@ -125,6 +131,7 @@ void opfor_scores_close(opfor_scores_t *db) {
     if (!db)
         return;
     sqlite3_close(db->db);
+    free(db->path);
     free(db);
 }
 
@@ -133,13 +140,18 @@ const char *opfor_scores_errmsg(const opfor_scores_t *db) {
 }
 
 static int fail(opfor_scores_t *db, const char *what) {
-    snprintf(db->err, sizeof db->err, "%s: %s", what, sqlite3_errmsg(db->db));
+    snprintf(db->err, sizeof db->err, "%s: %s: %s", db->path, what, sqlite3_errmsg(db->db));
     return OPFOR_EIO;
 }
 
 int opfor_scores_add(opfor_scores_t *db, const opfor_score_row_t *row, int64_t *id) {
-    if (!db || !row || !row->scenario[0] || !row->player[0])
+    if (!db || !row)
         return OPFOR_EINVAL;
+    if (!row->scenario[0] || !row->player[0]) {
+        snprintf(db->err, sizeof db->err, "%s: a score needs a scenario and a player name",
+                 db->path);
+        return OPFOR_EINVAL;
+    }
     char date[32];
     if (row->date[0]) {
         snprintf(date, sizeof date, "%s", row->date);

@@ -46,6 +46,16 @@ has "director off"
 has "player (b) win rate "
 has " 0 steered"
 
+# Progress on standard error also for fewer than 20 games, when they take long (a line at most
+# every 5 s: checked only when the run took 7 s or more); --quiet silences it.
+start=$(date +%s)
+run 0 arena --a mcts:novice --b random --games 12 --seed 1
+if [ $(($(date +%s) - start)) -ge 7 ]; then
+  grep -qE '^arena: [0-9]+/12 games, ' "$err" || fail "no progress line in a run of 7 s or more"
+fi
+run 0 arena --a table --b random --games 12 --seed 1 --quiet
+[ -s "$err" ] && fail "--quiet printed on standard error"
+
 # Usage errors name the flag and the allowed values; missing files fail with exit 1.
 run 2 arena --a table --b nonsense --games 2 --seed 1
 has_err "--b must be one of"
@@ -61,6 +71,8 @@ run 2 arena --a table --b random --games 2 --seed 1 --band 70-30
 has_err "--band must be LO-HI"
 run 2 arena --a table --b random --games 2 --seed 1 --bogus
 has_err "unknown option '--bogus'"
+run 2 arena --a table --b random --games 2 --seed 1 --scenario=
+has_err "arena: --scenario needs a file name"
 run 1 arena --a table --b random --games 2 --seed 1 --scenario /nonexistent/x.yaml
 has_err "opfor: arena: "
 

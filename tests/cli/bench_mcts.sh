@@ -37,6 +37,16 @@ assert lv["median_ms"] <= lv["p95_ms"] <= lv["max_ms"]
 assert d["target"]["met"] == "not measured"
 PY
 
+# Progress on standard error in long runs (a line at most every 5 s of measuring: checked only
+# when the command took 8 s or more); the table stays on standard output.
+start=$(date +%s)
+run 0 bench mcts --level veteran --decisions 10 --runs 10
+if [ $(($(date +%s) - start)) -ge 8 ]; then
+  grep -qE '^bench mcts: [0-9]+/10 level runs done \(veteran run [0-9]+ of 10\), [0-9]+ s$' "$err" ||
+    fail "no progress line in a run of 8 s or more"
+fi
+grep -q '^veteran ' "$out" || fail "no veteran row"
+
 # The toy workload on request.
 run 0 bench mcts --ruleset toy --level novice --decisions 3 --json
 python3 - "$out" <<'PY' || fail "toy JSON lacks the expected figures"

@@ -146,6 +146,64 @@ printf 'i\na "Major Harcourt" at 36 5\nr "Jager Picket" killed 1 wounded 1\nr '"
 has "Jager Picket: 1 killed, 1 wounded; 5 of 6 left (1 wounded)"
 has "Hussar Troop: 0 killed, 1 wounded; 6 of 6 left (1 wounded)"
 
+# Mistakes at the table are refused with what and why, and change nothing: unknown and
+# ambiguous names, points off the table, more casualties than figures, units already gone.
+sed 's/name: Sharpshooter/name: Hussar Scouts/' "$src/rulesets/viktoria/scenarios/patrol_default.yaml" >"$tmp/amb.yaml"
+cat >"$tmp/mistakes" <<'EOF'
+r Nobody killed 1
+r Hussar killed 1
+r Jager
+r Jager killed 7
+r Jager killed 6 wounded 1
+r Jager killed 4 wounded 3
+m 1st 999 999
+m 1st -5 2
+i
+a Major at 36 49
+u
+r Jager killed 6
+r Jager killed 1
+m Jager 10 10
+off Jager
+off Major now
+off Major
+off Major
+cap Major
+q
+EOF
+"$bin" patrol --scenario "$tmp/amb.yaml" --seed 3 --no-save <"$tmp/mistakes" >"$out" 2>"$err" || fail "mistakes game"
+has "No unit is called 'Nobody' (\`u\` lists them)."
+has "'Hussar' could mean several units: Hussar Scouts, Hussar Troop; give more of the name."
+has "usage: r UNIT killed N [wounded M]"
+has "Jager Picket has only 6 figures alive, not 7 to kill: nothing changed."
+has "Jager Picket would have only 0 unwounded figures left to wound, not 1: nothing changed."
+has "Jager Picket would have only 2 unwounded figures left to wound, not 3: nothing changed."
+has "x 999, y 999 is off the table (x 0 to 72, y 0 to 48 inches): nothing changed."
+has "x -5, y 2 is off the table (x 0 to 72, y 0 to 48 inches): nothing changed."
+has "x 36, y 49 is off the table (x 0 to 72, y 0 to 48 inches): nothing changed."
+# (the last listing is the `u` after the refused reports; the first is the briefing's)
+grep "^  1st Section " "$out" | tail -1 | grep -q " at x 24.0, y 9.0 " || fail "a refused move moved the 1st Section"
+grep "^  Jager Picket " "$out" | tail -1 | grep -q " 6/6  figures (0 wounded)  at x 60.0, y 29.6 " ||
+  fail "refused casualties changed the Jager Picket"
+has "Jager Picket: 6 killed, 0 wounded; 0 of 6 left (0 wounded) - destroyed"
+[ "$(grep -c "^Jager Picket is not on the table (destroyed): nothing changed.$" "$out")" -eq 3 ] ||
+  fail "r, m and off on a destroyed unit were not refused"
+has "usage: off UNIT"
+has "Major Harcourt has left the table."
+[ "$(grep -c "^Major Harcourt is not on the table (driven off): nothing changed.$" "$out")" -eq 2 ] ||
+  fail "off and cap on a unit already off were not refused"
+# a line too long for the reader is dropped whole, not read as several commands
+{ printf 'r Jager killed 1 %0600d s\n' 0; echo s; echo q; } | "$bin" patrol --no-save >"$out" 2>"$err" || fail "long line game"
+has "That line is too long (over 511 characters): ignored."
+grep -q "Unknown command" "$out" && fail "the rest of a long line was read as a command"
+grep -q "^Jager Picket: " "$out" && fail "a long line's start was read as a command"
+# a score that cannot be recorded fails the command (the game's report is still printed)
+echo "not a database" >"$tmp/junk.db"
+echo q | "$bin" patrol --db "$tmp/junk.db" >"$out" 2>"$err"; rc=$?
+[ "$rc" -eq 1 ] || fail "a game whose score was not saved exited $rc, want 1"
+has "Game over (ended)"
+has_err "opfor: patrol: score not saved: $tmp/junk.db: file is not a database"
+
 # ---- levels, cheating and the verbose alternatives
 short() { for t in $(seq 1 10); do echo i; echo "a Major"; echo "a Sharp"; echo "a 9-p"; echo "a 1st"; echo "a Hussar"; done; echo q; }
 short | "$bin" patrol --seed 11 --no-save --level novice --cheat --verbose >"$out" 2>"$err" || fail "novice game"
@@ -160,6 +218,10 @@ grep -q "^Spotted: " "$out" || fail "no spotting in 40 presses"
 n=$(grep -c "^Spotted: " "$out"); p=$(grep -c "^  Placement: " "$out")
 [ "$n" -eq "$p" ] || fail "$n spottings but $p placements"
 grep -q "appears: .* figures, centre x" "$out" || fail "no unit appeared"
+
+# a new general posted beside another unit than the one he came with says where he went
+script | "$bin" patrol --seed 9 --level novice --no-save >"$out" 2>"$err" || fail "general game"
+has "Oberst 1, a general, comes on with it and takes post beside Jager Picket, at x 60.0, y 32.6"
 
 # ---- level challenge: the director picks among the allowed spottings; same game every time
 # (20 rounds: enough for the director to steer a spotting, short enough for qemu)

@@ -26,6 +26,12 @@ has '"policy_a":"greedy"'
 has '"games":[{"game":1,'
 has '"summary":{"games":2,'
 has '"hash":"'
+has '"weather":false,"specials":false'
+
+# The options asked for are in the JSON document.
+run 0 selfplay viktoria --games 1 --seed 1 --turns 2 --weather --specials --json
+json_ok
+json_eq '(d["turn_limit"], d["weather"], d["specials"])' "(2, True, True)"
 
 # Options: turn limit and weather.
 run 0 selfplay viktoria --games 1 --seed 1 --turns 2 --weather
@@ -42,6 +48,10 @@ run 2 selfplay viktoria --seed 1
 has_err "--games N is required"
 run 2 selfplay viktoria --games 1 --seed 1 --frobnicate
 has_err "unknown option '--frobnicate'"
+
+# An empty file name is a command-line error.
+run 2 selfplay viktoria --games 1 --seed 1 --scenario=
+has_err "selfplay: --scenario needs a file name"
 
 # A scenario file that cannot be read is a runtime failure.
 run 1 selfplay viktoria --games 1 --seed 1 --scenario /nonexistent/x.yaml

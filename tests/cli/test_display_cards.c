@@ -403,7 +403,10 @@ static void card_spotting_lasts_its_turn(void **st) {
     assert_int_equal(opfor_card_from_event(pack_spotted(&m1, 2, "Uhlans"), state, &memo, &c), 1);
     assert_string_equal(c.unit, "Spotted: Uhlans");
     assert_string_equal(c.orders[0], "A veteran infantry section appears on the edge of the wood");
-    assert_string_equal(c.orders[1], "Place at 10, 44 from the NE");
+    /* table coordinates as `opfor state` writes them, not "from the NE" (a compass point is a
+       direction from the front line, not a corner to measure from) */
+    assert_string_equal(c.orders[1], "Place at x 10.0, y 44.0");
+    assert_string_equal(c.side_name, "Germans"); /* the side's name, as on its orders */
     assert_string_equal(c.needed[0], "Distance 17 in");
     const opfor_card_unit_t *u = find_unit(&c.map, 10.0f, 4.0f);
     assert_non_null(u);
@@ -422,6 +425,25 @@ static void card_spotting_lasts_its_turn(void **st) {
     mp_free(&m1);
     mp_free(&m2);
     mp_free(&m3);
+    /* a spotting the daemon refused to place: no instruction to place it, the reason */
+    {
+        msgpack_packer *pk = ev_begin(&m1, "spotted", 6, 2);
+        msgpack_pack_map(pk, 8);
+        kstr(pk, "type", "artillery");
+        kstr(pk, "quality", "soldier");
+        kint(pk, "rolled", 18);
+        kstr(pk, "direction", "SW");
+        kint(pk, "placed", 0);
+        kstr(pk, "rule_text", "refused: it would appear behind the players' line");
+        s(pk, "point");
+        msgpack_pack_nil(pk);
+        kstr(pk, "text", "artillery/MG (soldier), 3d6+12 inches (rolled 18), SW");
+        assert_int_equal(opfor_card_from_event(mp_end(&m1), state, &memo, &c), 1);
+        assert_int_equal(c.n_orders, 2);
+        assert_string_equal(c.orders[1], "Not placed: it would appear behind the players' line");
+        assert_int_equal(c.n_needed, 0); /* no distance to measure */
+        mp_free(&m1);
+    }
     /* an unnamed spotting: a marker where it is placed */
     opfor_card_memo_reset(&memo);
     assert_int_equal(opfor_card_from_event(pack_spotted(&m1, 2, NULL), state, &memo, &c), 1);
@@ -465,6 +487,7 @@ static void card_initiative_and_others(void **st) {
     assert_string_equal(c.unit, "Game over: victory");
     assert_string_equal(c.orders[0], "Score 42");
     assert_string_equal(c.orders[1], "After 9 turns");
+    assert_int_equal(c.choice, OPFOR_CARD_NOTES); /* facts, not numbered orders */
     mp_free(&m);
 
     /* kinds without a card, and malformed events */
@@ -517,7 +540,34 @@ static void card_long_text_is_cut_cleanly(void **st) {
                    "(move 1d3+4)");
     assert_int_equal(c.n_orders, 2);
     assert_string_equal(c.orders[0], "Advance 11 in NE, to x 30.0 y 12.0");
-    assert_string_equal(c.orders[1], "Toward the walls of the farmhouse (move 1d3+4)");
+    /* the rest of the same order: not numbered as a second order */
+    assert_string_equal(c.orders[1], "toward the walls of the farmhouse (move 1d3+4)");
+    assert_int_equal(c.cont, 1 << 1);
+    static opfor_epd_frame_t f;
+    opfor_card_layout_t lay;
+    snprintf(c.unit, sizeof c.unit, "Oberst 1");
+    assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_7in5_v2, -1, &f, &lay), 0);
+    /* nothing in the mark's place in front of the second line (7.5 inch: rotation 0, so the
+       frame's pixels are the card's) */
+    opfor_epd_rect_t mark = {lay.unit.x, lay.orders[1].y, lay.orders[1].x - lay.unit.x,
+                             lay.orders[1].h};
+    assert_int_equal(opfor_epd_frame_count_black(&f, &mark), 0);
+    mark.y = lay.orders[0].y; /* the first line has its number */
+    assert_true(opfor_epd_frame_count_black(&f, &mark) > 0);
+    /* an order needing three lines of the column gets them when there is room, instead of
+       being cut after two (the charge's dice were lost that way) */
+    memset(&c, 0, sizeof c);
+    snprintf(c.unit, sizeof c.unit, "Oberst 1");
+    c.n_orders = 1;
+    snprintf(c.orders[0], sizeof c.orders[0],
+             "Charge Major Harcourt, 12 in away (charge 1d3+16 inches)");
+    c.map.table_w = 72; /* the map takes the right part: a narrow column */
+    c.map.table_h = 48;
+    assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_7in5_v2, -1, &f, &lay), 0);
+    int three = lay.orders[0].h;
+    snprintf(c.orders[0], sizeof c.orders[0], "Charge");
+    assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_7in5_v2, -1, &f, &lay), 0);
+    assert_true(three >= 3 * lay.orders[0].h);
 }
 
 static void card_from_state_picks_what_matters(void **st) {
@@ -526,12 +576,22 @@ static void card_from_state_picks_what_matters(void **st) {
     opfor_card_t c;
     opfor_card_memo_t memo;
     opfor_card_memo_reset(&memo);
-    /* an open order: shown again (after a reconnect) */
-    assert_int_equal(opfor_card_from_state(pack_state(&m, "enemy", 1), &memo, &c), 1);
+    /* an open order (ai.orders leaves nobody holding the initiative): shown again (after a
+       reconnect) */
+    assert_int_equal(opfor_card_from_state(pack_state(&m, "none", 1), &memo, &c), 1);
     assert_string_equal(c.unit, "Jager Picket");
     assert_string_equal(c.orders[0], "Fires at 1st Section");
     assert_int_equal(c.n_orders, 1);
     assert_true(c.map.n_units == 4);
+    mp_free(&m);
+    /* the enemy holds the initiative again: that order belongs to an earlier activation, even
+       unresolved (the table rolled its own dice) */
+    assert_int_equal(opfor_card_from_state(pack_state(&m, "enemy", 1), &memo, &c), 1);
+    assert_string_equal(c.unit, "Enemy initiative");
+    assert_string_equal(c.side_name, "Germans");
+    assert_int_equal(c.map.n_units, 4);
+    for (int i = 0; i < c.map.n_units; i++)
+        assert_false(c.map.units[i].flags & (OPFOR_CARD_U_ACTING | OPFOR_CARD_U_TARGET));
     mp_free(&m);
     /* the players hold the initiative */
     assert_int_equal(opfor_card_from_state(pack_state(&m, "player", 1), &memo, &c), 1);
@@ -544,9 +604,69 @@ static void card_from_state_picks_what_matters(void **st) {
     /* nobody: press the button */
     assert_int_equal(opfor_card_from_state(pack_state(&m, "none", 0), &memo, &c), 1);
     assert_string_equal(c.unit, "Press for the initiative");
-    assert_int_equal(c.choice, 0); /* reset from the players' card before */
+    assert_int_equal(c.choice, OPFOR_CARD_NOTES); /* a hint: no number, no "ORDERS" */
     assert_string_equal(c.turn, "Turn 2");
     mp_free(&m);
+}
+
+/* A `report` event of the given kind ("acted", "resolve", "report"). */
+static const msgpack_object *pack_report(mp_t *m, const char *kind) {
+    msgpack_packer *pk = ev_begin(m, "report", 9, 2);
+    msgpack_pack_map(pk, 1);
+    kstr(pk, "kind", kind);
+    return mp_end(m);
+}
+
+static void card_after_an_activation(void **st) {
+    (void)st;
+    mp_t ms, me;
+    opfor_card_t c;
+    opfor_card_memo_t memo;
+    opfor_card_memo_reset(&memo);
+    /* the order was resolved (or a player unit acted) and nobody holds the initiative: the
+       order card is done with, the panel says to press the button */
+    static const char *const done[] = {"resolve", "acted"};
+    for (int i = 0; i < 2; i++) {
+        const msgpack_object *state = pack_state(&ms, "none", 0);
+        assert_int_equal(opfor_card_from_event(pack_report(&me, done[i]), state, &memo, &c), 1);
+        assert_string_equal(c.unit, "Press for the initiative");
+        assert_string_equal(c.side_name, "No initiative");
+        assert_int_equal(c.choice, OPFOR_CARD_NOTES);
+        assert_string_equal(c.turn, "Turn 2");
+        assert_int_equal(c.map.n_units, 4); /* where the table left the units */
+        mp_free(&me);
+        mp_free(&ms);
+    }
+    /* other reports (moves, casualties while an order is carried out), or someone still holds
+       the initiative, or no state: the card stays */
+    const msgpack_object *state = pack_state(&ms, "none", 0);
+    assert_int_equal(opfor_card_from_event(pack_report(&me, "report"), state, &memo, &c), 0);
+    mp_free(&me);
+    assert_int_equal(opfor_card_from_event(pack_report(&me, "acted"), NULL, &memo, &c), 0);
+    mp_free(&me);
+    mp_free(&ms);
+    state = pack_state(&ms, "player", 0);
+    assert_int_equal(opfor_card_from_event(pack_report(&me, "acted"), state, &memo, &c), 0);
+    mp_free(&me);
+    mp_free(&ms);
+}
+
+static void card_notes_are_not_numbered(void **st) {
+    (void)st;
+    static opfor_epd_frame_t f;
+    opfor_card_layout_t lay;
+    opfor_card_t c;
+    /* a hint: the line starts at the column's edge, with no number and no "ORDERS" above */
+    opfor_card_waiting(&c, "Waiting for orders", "Start or resume a game");
+    assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_7in5_v2, -1, &f, &lay), 0);
+    assert_int_equal(lay.orders[0].x, lay.unit.x);
+    int notes_y = lay.orders[0].y;
+    /* orders: numbered, so indented, under their heading */
+    snprintf(c.orders[0], sizeof c.orders[0], "Start or resume a game");
+    c.choice = OPFOR_CARD_ORDERS;
+    assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_7in5_v2, -1, &f, &lay), 0);
+    assert_true(lay.orders[0].x > lay.unit.x);
+    assert_true(lay.orders[0].y > notes_y);
 }
 
 static void card_terrain_from_builtin_scenario(void **st) {
@@ -725,6 +845,8 @@ int main(void) {
         cmocka_unit_test(card_initiative_and_others),
         cmocka_unit_test(card_long_text_is_cut_cleanly),
         cmocka_unit_test(card_from_state_picks_what_matters),
+        cmocka_unit_test(card_after_an_activation),
+        cmocka_unit_test(card_notes_are_not_numbered),
         cmocka_unit_test(card_terrain_from_builtin_scenario),
         cmocka_unit_test(dout_sim_writes_what_the_panel_shows),
     };

@@ -1,6 +1,7 @@
 /* tests/cli/test_patrol_words.c — the table's command lines split into words
  * (tools/opfor/patrol_words.c): blanks, quoted names with spaces, unclosed quotes, the word limit,
- * and the reading of commands (blank lines and comments skipped, the command lower-cased).
+ * and the reading of commands (blank lines and comments skipped, the command lower-cased, a line
+ * too long for the buffer dropped whole).
  * The file is a part of the opfor binary, so this program includes it directly. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -74,12 +75,29 @@ static void test_read_command(void **state) {
     fclose(in);
 }
 
+static void test_read_long_line(void **state) {
+    (void)state;
+    /* line holds 15 characters: a longer line is dropped whole (not read as two commands),
+       one that fits exactly, with or without its line end, is read */
+    static const char text[] = "r Jager killed 1 wounded 2\ns\nm 1st 24 10 xyz\nm 1st 24 10 xyz";
+    FILE *in = fmemopen((void *)text, sizeof text - 1, "r");
+    assert_non_null(in);
+    char line[16], *w[8];
+    assert_int_equal(opfor__patrol_read_command(in, line, sizeof line, 0, w, 8), 1);
+    assert_string_equal(w[0], "s");
+    assert_int_equal(opfor__patrol_read_command(in, line, sizeof line, 0, w, 8), 5);
+    assert_string_equal(w[4], "xyz");
+    assert_int_equal(opfor__patrol_read_command(in, line, sizeof line, 0, w, 8), 5);
+    assert_string_equal(w[4], "xyz");
+    assert_int_equal(opfor__patrol_read_command(in, line, sizeof line, 0, w, 8), -1);
+    fclose(in);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_blanks),
-        cmocka_unit_test(test_quotes),
-        cmocka_unit_test(test_limit),
-        cmocka_unit_test(test_read_command),
+        cmocka_unit_test(test_blanks),         cmocka_unit_test(test_quotes),
+        cmocka_unit_test(test_limit),          cmocka_unit_test(test_read_command),
+        cmocka_unit_test(test_read_long_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

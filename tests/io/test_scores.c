@@ -160,6 +160,32 @@ static void scores_open_errors(void **state) {
     opfor_scores_close(NULL);
 }
 
+/* A statement that fails names the database, so the player knows which file to look at. */
+static void scores_statement_errors(void **state) {
+    (void)state;
+    char path[400], err[512];
+    snprintf(path, sizeof path, "%s/dropped.db", dir);
+    opfor_scores_t *db;
+    assert_int_equal(opfor_scores_open(&db, path, err, sizeof err), 0);
+    opfor_score_row_t r = row("patrol_default", "", 3, "");
+    assert_int_equal(opfor_scores_add(db, &r, NULL), OPFOR_EINVAL);
+    assert_non_null(strstr(opfor_scores_errmsg(db), "needs a scenario and a player name"));
+    assert_true(strncmp(opfor_scores_errmsg(db), path, strlen(path)) == 0);
+    sqlite3 *other;
+    assert_int_equal(sqlite3_open(path, &other), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(other, "DROP TABLE scores;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(other);
+    r = row("patrol_default", "Ada", 3, "");
+    assert_int_equal(opfor_scores_add(db, &r, NULL), OPFOR_EIO);
+    assert_true(strncmp(opfor_scores_errmsg(db), path, strlen(path)) == 0);
+    assert_non_null(strstr(opfor_scores_errmsg(db), "insert: no such table: scores"));
+    opfor_score_row_t rows[2];
+    int n = -1;
+    assert_int_equal(opfor_scores_list(db, NULL, rows, 2, &n), OPFOR_EIO);
+    assert_true(strncmp(opfor_scores_errmsg(db), path, strlen(path)) == 0);
+    opfor_scores_close(db);
+}
+
 static void scores_default_path(void **state) {
     (void)state;
     char buf[512];
@@ -180,9 +206,8 @@ static void scores_default_path(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(scores_create_add_list),
-        cmocka_unit_test(scores_awkward_values),
-        cmocka_unit_test(scores_open_errors),
+        cmocka_unit_test(scores_create_add_list), cmocka_unit_test(scores_awkward_values),
+        cmocka_unit_test(scores_open_errors),     cmocka_unit_test(scores_statement_errors),
         cmocka_unit_test(scores_default_path),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -65,7 +65,7 @@ static void help(FILE *f) {
             "clock figures, not those). With --runs R (default 1, at most %d)\n"
             "each level is measured R times and each figure is the median of the runs.\n"
             "Target at standard on one core: p95 at most %.0f ms with a pool of at most\n"
-            "%.0f MiB.\n"
+            "%.0f MiB. Long runs report progress on standard error.\n"
             "\n"
             "The default workload is Viktoria! with the heuristic planner, on positions from\n"
             "planner-against-planner games on the built-in scenarios (competitive_default\n"
@@ -382,11 +382,24 @@ int opfor_bench_mcts(int argc, char **argv) {
 
     level_run_t results[OPFOR_AI_LEVEL_COUNT], tries[MAX_RUNS];
     int nres = 0;
+    /* Progress on standard error (the table comes at the end): after a level's run, at most
+     * once every 5 s, so short runs print none. */
+    int steps = (only >= 0 ? 1 : OPFOR_AI_LEVEL_COUNT) * runs, step = 0;
+    double start = ms_now(), last = start;
     for (int lv = 0; lv < OPFOR_AI_LEVEL_COUNT && rc == 0; lv++) {
         if (only >= 0 && lv != only)
             continue;
-        for (int r = 0; r < runs && rc == 0; r++)
+        for (int r = 0; r < runs && rc == 0; r++) {
             rc = run_level(pos, n, rs, ev, lv, threads, seed, lat, cpus, &tries[r]);
+            double t = ms_now();
+            step++;
+            if (t - last >= 5000.0) {
+                last = t;
+                fprintf(stderr, "bench mcts: %d/%d level runs done (%s run %d of %d), %.0f s\n",
+                        step, steps, opfor_ai_level_info(lv)->name, r + 1, runs,
+                        (t - start) / 1000.0);
+            }
+        }
         if (rc == 0)
             merge_runs(tries, runs, &results[nres++]);
     }

@@ -17,6 +17,7 @@
 #ifdef __linux__
 #define _GNU_SOURCE /* sched_setaffinity and the CPU_* macros (Linux only) */
 #include <sched.h>
+#include <sys/prctl.h>
 #endif
 #include <errno.h>
 #include <limits.h>
@@ -80,6 +81,7 @@ typedef struct conn {
     unsigned inflight;              /* requests awaiting a response */
     uint64_t sent_ns[MAX_PIPELINE]; /* send time per id % pipeline */
     int mix;                        /* next mix entry */
+    int waiting;                    /* closed after a full listen queue: connect again */
 } conn_t;
 
 struct worker {
@@ -95,7 +97,17 @@ struct worker {
     float *lat_us;      /* latency of each answered request this run */
     int failed;         /* a connection failed: message in b->err */
     int stop;           /* 1: close everything and leave */
+    uv_timer_t retry;   /* connects again the connections the listen queue turned away */
+    uint64_t give_up;   /* loop time (ms) after which a full listen queue is a failure */
+    int is_tcp;         /* the daemon's address: TCP (peer) or a Unix socket (path) */
+    struct sockaddr_storage peer;
+    const char *path;
 };
+
+/* How long connections turned away by a full listen queue (the daemon has not accepted the
+ * earlier ones yet) are tried again, and how often. */
+#define CONNECT_RETRY_MS 10000
+#define CONNECT_RETRY_EVERY_MS 5
 
 struct bench {
     char addr[200]; /* where the daemon listens */
@@ -201,6 +213,11 @@ static uv_stream_t *conn_stream(conn_t *c) {
     return c->is_tcp ? (uv_stream_t *)&c->tcp : (uv_stream_t *)&c->pipe;
 }
 
+/* The error when the daemon hung up (%s: why). */
+#define DAEMON_CLOSED                                                                              \
+    "the daemon closed a connection: %s (opford drops the clients beyond its --max-clients, 64 "   \
+    "unless set)"
+
 static void fail_worker(worker_t *w, const char *fmt, const char *what) {
     if (!w->failed)
         snprintf(w->b->err, sizeof w->b->err, fmt, what);
@@ -238,6 +255,10 @@ static void send_one(conn_t *c) {
     if (n == (int)r->len)
         return;
     size_t off = n > 0 ? (size_t)n : 0;
+    if (n == UV_EPIPE || n == UV_ECONNRESET) {
+        fail_worker(w, DAEMON_CLOSED, uv_strerror(n));
+        return;
+    }
     if (n < 0 && n != UV_EAGAIN) {
         fail_worker(w, "write failed: %s", uv_strerror(n));
         return;
@@ -312,7 +333,7 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
     worker_t *w = c->w;
     if (nread < 0) {
         if (!w->stop)
-            fail_worker(w, "the daemon closed a connection: %s", uv_strerror((int)nread));
+            fail_worker(w, DAEMON_CLOSED, uv_strerror((int)nread));
         return;
     }
     c->in_len += (size_t)nread;
@@ -341,9 +362,33 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
         uv_stop(&w->loop);
 }
 
+static void on_retry(uv_timer_t *t);
+
+/* A connection closed after a full listen queue: connect it again shortly. */
+static void on_closed_for_retry(uv_handle_t *h) {
+    conn_t *c = h->data;
+    if (c->w->failed || c->w->stop)
+        return; /* closed for good */
+    c->waiting = 1;
+    if (!uv_is_active((uv_handle_t *)&c->w->retry))
+        uv_timer_start(&c->w->retry, on_retry, CONNECT_RETRY_EVERY_MS, 0);
+}
+
 static void on_connect(uv_connect_t *req, int status) {
     conn_t *c = req->data;
     worker_t *w = c->w;
+    if (status == UV_EAGAIN && uv_now(&w->loop) < w->give_up) {
+        /* The daemon's queue of connections not yet accepted is full: many clients at once. */
+        uv_close((uv_handle_t *)conn_stream(c), on_closed_for_retry);
+        return;
+    }
+    if (status == UV_EAGAIN) {
+        fail_worker(w,
+                    "cannot connect: %s (the daemon's queue of new connections stayed full "
+                    "for 10 s)",
+                    uv_strerror(status));
+        return;
+    }
     if (status < 0) {
         fail_worker(w, "cannot connect: %s", uv_strerror(status));
         return;
@@ -357,13 +402,40 @@ static void on_connect(uv_connect_t *req, int status) {
 static void kick(worker_t *w) {
     if (w->stop) {
         for (int i = 0; i < w->nconns; i++)
-            uv_close((uv_handle_t *)conn_stream(&w->conns[i]), NULL);
+            if (!uv_is_closing((uv_handle_t *)conn_stream(&w->conns[i])))
+                uv_close((uv_handle_t *)conn_stream(&w->conns[i]), NULL);
+        uv_close((uv_handle_t *)&w->retry, NULL);
         return;
     }
     /* Start a run: every connection fills its pipeline. */
     for (int i = 0; i < w->nconns && w->sent < w->quota; i++)
         for (int k = 0; k < w->b->pipeline && w->sent < w->quota; k++)
             send_one(&w->conns[i]);
+}
+
+/* Opens connection c (again after a full listen queue) to the worker's daemon. */
+static void start_connect(conn_t *c) {
+    worker_t *w = c->w;
+    c->connect_req.data = c;
+    if (w->is_tcp) {
+        uv_tcp_init(&w->loop, &c->tcp);
+        c->tcp.data = c;
+        uv_tcp_nodelay(&c->tcp, 1);
+        uv_tcp_connect(&c->connect_req, &c->tcp, (struct sockaddr *)&w->peer, on_connect);
+    } else {
+        uv_pipe_init(&w->loop, &c->pipe, 0);
+        c->pipe.data = c;
+        uv_pipe_connect(&c->connect_req, &c->pipe, w->path, on_connect);
+    }
+}
+
+static void on_retry(uv_timer_t *t) {
+    worker_t *w = t->data;
+    for (int i = 0; i < w->nconns; i++)
+        if (w->conns[i].waiting) {
+            w->conns[i].waiting = 0;
+            start_connect(&w->conns[i]);
+        }
 }
 
 static int open_conns(worker_t *w) {
@@ -383,26 +455,23 @@ static int open_conns(worker_t *w) {
         else
             uv_ip4_addr(la.host, la.port, (struct sockaddr_in *)&ss);
     }
-    const char *path = strncmp(b->addr, "unix:", 5) == 0 ? b->addr + 5 : b->addr;
+    w->is_tcp = is_tcp;
+    w->peer = ss;
+    w->path = strncmp(b->addr, "unix:", 5) == 0 ? b->addr + 5 : b->addr;
+    uv_timer_init(&w->loop, &w->retry);
+    w->retry.data = w;
+    uv_update_time(&w->loop);
+    w->give_up = uv_now(&w->loop) + CONNECT_RETRY_MS;
     for (int i = 0; i < w->nconns; i++) {
         conn_t *c = &w->conns[i];
         c->w = w;
         c->is_tcp = is_tcp;
         c->next_id = 1;
         c->mix = i % (int)MIX_N;
-        c->connect_req.data = c;
-        if (is_tcp) {
-            uv_tcp_init(&w->loop, &c->tcp);
-            c->tcp.data = c;
-            uv_tcp_nodelay(&c->tcp, 1);
-            uv_tcp_connect(&c->connect_req, &c->tcp, (struct sockaddr *)&ss, on_connect);
-        } else {
-            uv_pipe_init(&w->loop, &c->pipe, 0);
-            c->pipe.data = c;
-            uv_pipe_connect(&c->connect_req, &c->pipe, path, on_connect);
-        }
+        start_connect(c);
     }
     uv_run(&w->loop, UV_RUN_DEFAULT);
+    uv_timer_stop(&w->retry);
     return w->failed ? -1 : 0;
 }
 
@@ -451,10 +520,18 @@ static int spawn_daemon(bench_t *b) {
     snprintf(maxc, sizeof maxc, "%d", b->clients + 8);
     snprintf(infl, sizeof infl, "%d", b->pipeline > 8 ? b->pipeline : 8);
     snprintf(b->addr, sizeof b->addr, "unix:%s", sock);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0)
         return opfor_cli_fail("bench rpc: fork: %s", strerror(errno));
     if (pid == 0) {
+#ifdef __linux__
+        /* The daemon goes when this process goes, even when killed (SIGTERM, SIGKILL). */
+        if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+            _exit(127);
+#else
+        (void)parent;
+#endif
         if (b->daemon_cpu >= 0)
             pin_thread(b->daemon_cpu, -1); /* inherited across exec */
         /* Under a cross build's emulator (qemu-user without binfmt_misc) the daemon must be
@@ -583,7 +660,8 @@ static void usage(FILE *f) {
         "each other on one core).\n\n"
         "options:\n"
         "  --clients N     connections (1-%d, default 50)\n"
-        "  --requests M    requests per run, all connections together (default 200000)\n"
+        "  --requests M    requests per run, all connections together (100-100000000,\n"
+        "                  default 200000)\n"
         "  --pipeline D    requests in flight per connection (1-%d, default 1)\n"
         "  --threads T     client threads (1-%d, default 1)\n"
         "  --runs R        measured runs (1-%d, default 3)\n"
@@ -616,6 +694,9 @@ static void machine(char *buf, size_t size) {
 }
 
 int opfor_bench_rpc(int argc, char **argv) {
+    /* A daemon that drops a connection must make a write fail with EPIPE (reported), not
+     * kill this process silently. */
+    signal(SIGPIPE, SIG_IGN);
     bench_t *b = calloc(1, sizeof *b);
     if (!b)
         return opfor_cli_fail("bench rpc: out of memory");

@@ -209,9 +209,11 @@ static void add_phrase(opfor_card_t *c, const char *text) {
     char head[OPFOR_CARD_LINE_LEN], tail[256];
     copy_text(head, sizeof head, text, cut);
     snprintf(tail, sizeof tail, "%s", text + cut + 2);
-    upper_first(tail);
     add_order(c, head);
+    uint8_t n = c->n_orders;
     add_wrapped(c, tail, 1);
+    if (c->n_orders > n) /* the same order goes on: no number of its own */
+        c->cont |= (uint8_t)(1u << n);
 }
 
 static void set_turn(opfor_card_t *c, long long turn) {
@@ -477,7 +479,8 @@ void opfor_card_memo_reset(opfor_card_memo_t *memo) {
 void opfor_card_waiting(opfor_card_t *c, const char *title, const char *line) {
     memset(c, 0, sizeof *c);
     c->initiative = OPFOR_CARD_SIDE_PLAYER;
-    snprintf(c->side_name, sizeof c->side_name, "Nobody"); /* the bar reads "Nobody acts" */
+    c->choice = OPFOR_CARD_NOTES; /* a hint, not an order to number */
+    snprintf(c->side_name, sizeof c->side_name, "No initiative"); /* the bar, as it is */
     copy_text(c->unit, sizeof c->unit, title, strlen(title));
     if (line && line[0])
         add_wrapped(c, line, 2);
@@ -554,10 +557,19 @@ static void card_spotted(opfor_card_t *c, const msgpack_object *d, opfor_card_me
     double x, y;
     int placed =
         mp_bool(opfor_mp_get(d, "placed")) && mp_point(opfor_mp_get(d, "point"), &x, &y) == 0;
-    char line[96];
-    if (placed)
-        snprintf(line, sizeof line, "Place at %.0f, %.0f%s%s", x, y, dir[0] ? " from the " : "",
-                 dir);
+    char line[128], rule[96];
+    get_str(d, "rule_text", rule, sizeof rule);
+    int refused = !placed && strncmp(rule, "refused: ", 9) == 0;
+    if (refused) { /* the daemon placed nothing: nothing to put on the table */
+        snprintf(line, sizeof line, "Not placed: %s", rule + 9);
+        add_wrapped(c, line, 2);
+        line[0] = '\0';
+        rolled = figures = 0;
+        dist[0] = '\0';
+    } else if (placed)
+        /* table coordinates (south-west origin), as `opfor state` writes them; the compass
+           point is the direction from the front line, already in the text */
+        snprintf(line, sizeof line, "Place at x %.1f, y %.1f", x, y);
     else if (rolled > 0)
         snprintf(line, sizeof line, "%lld in to the %s", rolled, dir[0] ? dir : "front");
     else
@@ -598,7 +610,7 @@ static void card_initiative_parts(opfor_card_t *c, int player, const char *side,
         }
         /* One line a unit that may act; when they are more than the lines, the last line
            names the rest together (the renderer ends it with an ellipsis if it must). */
-        c->choice = 1;
+        c->choice = OPFOR_CARD_CHOICE;
         char line[OPFOR_CARD_LINE_LEN];
         size_t len = 0;
         for (uint32_t i = 0; i < n; i++) {
@@ -633,13 +645,14 @@ static void card_initiative(opfor_card_t *c, const msgpack_object *d) {
 static void game_over_head(opfor_card_t *c, const msgpack_object *res, long long score) {
     char line[64];
     c->initiative = OPFOR_CARD_SIDE_PLAYER;
-    snprintf(c->side_name, sizeof c->side_name, "Nobody");
+    snprintf(c->side_name, sizeof c->side_name, "No initiative"); /* the bar, as it is */
     snprintf(c->unit, sizeof c->unit, "Game over: %s",
              str_is(res, "won")    ? "victory"
              : str_is(res, "lost") ? "defeat"
                                    : "ended");
     snprintf(line, sizeof line, "Score %lld", score);
     add_order(c, line);
+    c->choice = OPFOR_CARD_NOTES; /* facts, not orders */
 }
 
 static void card_game_over(opfor_card_t *c, const msgpack_object *d) {
@@ -652,6 +665,25 @@ static void card_game_over(opfor_card_t *c, const msgpack_object *d) {
         snprintf(line, sizeof line, "After %lld turn%s", turns, turns == 1 ? "" : "s");
         add_order(c, line);
     }
+}
+
+/* The card while nobody holds the initiative: press the button (the scenario's title below). */
+static void press_card(opfor_card_t *c, const msgpack_object *state) {
+    char title[64];
+    get_str(state, "title", title, sizeof title);
+    opfor_card_waiting(c, "Press for the initiative",
+                       title[0] ? title : "Press the initiative button to go on");
+}
+
+/* A report event that ends an activation (a player unit acted, the open order was resolved)
+ * and leaves nobody holding the initiative in a game still going: the card of the activation
+ * is done with, the table presses the button next. */
+static int activation_done(const msgpack_object *data, const msgpack_object *state) {
+    const msgpack_object *k = opfor_mp_get(data, "kind");
+    if (!state || !(str_is(k, "acted") || str_is(k, "resolve")))
+        return 0;
+    return str_is(opfor_mp_get(state, "pending"), "none") &&
+           str_is(opfor_mp_get(state, "status"), "active");
 }
 
 /* Points memo at the game m names (a new game clears it) and at turn (a new turn forgets the
@@ -697,12 +729,18 @@ int opfor_card_from_event(const msgpack_object *ev, const msgpack_object *state,
         if (!data || data->type != MSGPACK_OBJECT_MAP)
             return OPFOR_EINVAL;
         card_spotted(c, data, memo);
+        if (state) /* the bar names the side, as on its orders */
+            opfor_side_name(state, c->side_name, sizeof c->side_name);
     } else if (str_is(kind, "initiative")) {
         if (!data || data->type != MSGPACK_OBJECT_MAP)
             return OPFOR_EINVAL;
         card_initiative(c, data);
     } else if (str_is(kind, "game_over")) {
         card_game_over(c, data);
+    } else if (str_is(kind, "report")) {
+        if (!activation_done(data, state))
+            return 0;
+        press_card(c, state);
     } else {
         return 0;
     }
@@ -727,6 +765,18 @@ static void side_name_of(const msgpack_object *state, int player, char *buf, siz
     }
 }
 
+/* Is the state's last order the one to carry out now? Only while nobody holds the initiative in
+ * the order's turn and the order is not resolved: ai.orders hands the initiative back, so once
+ * someone holds it again the order belongs to an earlier activation. */
+static int order_current(const msgpack_object *ord, const msgpack_object *pend, long long turn) {
+    long long oturn = 0;
+    if (!ord || ord->type != MSGPACK_OBJECT_MAP || mp_bool(opfor_mp_get(ord, "resolved")))
+        return 0;
+    if (str_is(pend, "player") || str_is(pend, "enemy"))
+        return 0;
+    return mp_int(opfor_mp_get(ord, "turn"), &oturn) < 0 || oturn == turn;
+}
+
 int opfor_card_from_state(const msgpack_object *state, opfor_card_memo_t *memo, opfor_card_t *c) {
     memset(c, 0, sizeof *c);
     if (!state || state->type != MSGPACK_OBJECT_MAP)
@@ -746,8 +796,7 @@ int opfor_card_from_state(const msgpack_object *state, opfor_card_memo_t *memo, 
         long long total = 0;
         mp_int(opfor_mp_get(opfor_mp_get(state, "score"), "total"), &total);
         game_over_head(c, opfor_mp_get(state, "result"), total);
-    } else if (ord && ord->type == MSGPACK_OBJECT_MAP && !mp_bool(opfor_mp_get(ord, "resolved")) &&
-               !str_is(pend, "player")) {
+    } else if (order_current(ord, pend, turn)) {
         /* the last order, still to be carried out */
         card_order(c, ord);
         get_str(ord, "unit", acting, sizeof acting);
@@ -757,10 +806,7 @@ int opfor_card_from_state(const msgpack_object *state, opfor_card_memo_t *memo, 
         side_name_of(state, player, side, sizeof side);
         card_initiative_parts(c, player, side, opfor_mp_get(state, "ready"));
     } else {
-        char title[64];
-        get_str(state, "title", title, sizeof title);
-        opfor_card_waiting(c, "Press for the initiative",
-                           title[0] ? title : "Press the initiative button to go on");
+        press_card(c, state);
     }
     set_turn(c, turn);
     opfor_card_map_from_state(state, acting, target, memo, &c->map);

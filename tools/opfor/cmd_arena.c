@@ -193,6 +193,8 @@ int opfor_cmd_arena(int argc, char **argv) {
         } else if (opfor_cli_is_flag(a, "--scenario")) {
             if (!(scenario = opfor_cli_value(&args, NULL)))
                 return OPFOR_EXIT_USAGE;
+            if (!*scenario)
+                return opfor_cli_usage_error("arena: --scenario needs a file name, got ''");
         } else {
             return opfor_cli_usage_error("arena: unknown option '%s'; allowed: --a, --b, --games, "
                                          "--seed, --mode, --scenario, --threads, --director, "
@@ -277,7 +279,8 @@ int opfor_cmd_arena(int argc, char **argv) {
         cfg.referee = opfor_director_referee;
         cfg.referee_user = &dcfg;
     }
-    progress_t prog = {!quiet && games >= 20, games >= 20 ? games / 20 : 1, now_s(), 0.0};
+    /* Every 5 percent of the games (every game under 20: a few slow games also take long). */
+    progress_t prog = {!quiet, games >= 20 ? games / 20 : 1, now_s(), 0.0};
     cfg.progress = on_progress;
     cfg.progress_user = &prog;
     opfor_arena_result_t res;

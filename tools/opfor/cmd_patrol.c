@@ -442,7 +442,9 @@ static void patrol_help(FILE *f) {
     fprintf(f,
             "usage: opfor patrol [--scenario FILE] [--seed S] [--name PLAYER] [--db FILE]\n"
             "                    [--no-save] [--level L] [--cheat] [--verbose]\n"
-            "       opfor patrol place [--scenario FILE] --direction D --distance INCHES [--json]\n"
+            "       opfor patrol --connect ADDR ...   (the daemon keeps the game)\n"
+            "       opfor patrol place [--scenario FILE] --direction D --distance INCHES\n"
+            "                          [--mounted] [--json]\n"
             "       opfor patrol spawns [--scenario FILE] --presses N --seed S [--json]\n"
             "\n"
             "Viktoria! Patrol Mode (XV) for solo and cooperative play: opfor presses the\n"
@@ -455,7 +457,8 @@ static void patrol_help(FILE *f) {
             "  --seed S         seed, a whole number >= 0 (default 1); same seed and same\n"
             "                   reports, same game\n"
             "  --name PLAYER    name for the high-score table (default $USER)\n"
-            "  --db FILE        high-score database (default $XDG_DATA_HOME/opfor/opfor.db)\n"
+            "  --db FILE        high-score database (default $XDG_DATA_HOME/opfor/opfor.db,\n"
+            "                   else ~/.local/share/opfor/opfor.db)\n"
             "  --no-save        do not record the score\n"
             "  --level L        how well the AI plays the enemy: novice, standard (default),\n"
             "                   veteran, ruthless or challenge (veteran play; the director\n"
@@ -469,7 +472,9 @@ static void patrol_help(FILE *f) {
             "with the nearest landmark, target, the scores needed), then why (the terms that\n"
             "decided it and the search's value) and the runner-up with its value.\n"
             "\n"
-            "`opfor patrol place --help` and `opfor patrol spawns --help` describe the others.\n",
+            "A score that cannot be recorded makes the command fail (exit code 1).\n"
+            "`opfor patrol place --help`, `opfor patrol spawns --help` and\n"
+            "`opfor patrol --connect ADDR --help` describe the others.\n",
             PATROL_DEFAULT);
 }
 

@@ -120,6 +120,18 @@ static int unit_words(const opfor_patrol_forces_t *fo, char **w, int n, int *use
     return best;
 }
 
+/* What became of unit u: "driven off", "captured", "destroyed", or NULL while on the table. */
+static const char *unit_gone(const play_t *p, int u) {
+    int fate = p->g->ps.fate[u];
+    if (fate == OPFOR_PATROL_FATE_DRIVEN_OFF)
+        return "driven off";
+    if (fate == OPFOR_PATROL_FATE_CAPTURED)
+        return "captured";
+    if (!opfor_patrol_in_play(&p->g->fo, u))
+        return alive_count(&p->g->fo, u, NULL) ? "off the table" : "destroyed";
+    return NULL;
+}
+
 static void print_score(play_t *p) {
     opfor_patrol_score_t s;
     opfor_patrol_score(&p->g->cfg, &p->g->ps, &p->g->fo, &s);
@@ -139,16 +151,15 @@ static void print_units(play_t *p) {
                 continue;
             int w, a = alive_count(fo, u, &w);
             opfor_pt_t c = {0, 0};
-            opfor_unit_centre(un, fo->figures, &c);
-            const char *state = p->g->ps.fate[u] == OPFOR_PATROL_FATE_DRIVEN_OFF ? "driven off"
-                                : p->g->ps.fate[u] == OPFOR_PATROL_FATE_CAPTURED ? "captured"
-                                : a == 0                                         ? "destroyed"
-                                : (un->flags & OPFOR_UNIT_ACTED)                 ? "acted"
-                                                                                 : "ready";
-            printf("  %-22s %-12s %-9s %2d/%-2d figures (%d wounded)  at x %.1f, y %.1f  %s\n",
-                   un->name, opfor_vocab_name(opfor_unit_type_names, un->type),
-                   opfor_vocab_name(opfor_quality_names, un->quality), a, un->strength, w,
-                   (double)c.x, (double)c.y, state);
+            const char *gone = unit_gone(p, u);
+            const char *state = gone ? gone : (un->flags & OPFOR_UNIT_ACTED) ? "acted" : "ready";
+            char where[48] = "";
+            if (opfor_unit_centre(un, fo->figures, &c)) /* none for a unit with no one left */
+                snprintf(where, sizeof where, "at x %.1f, y %.1f", (double)c.x, (double)c.y);
+            printf("  %-22s %-12s %-9s %2d/%-2d figures (%d wounded)  %-20s  %s\n", un->name,
+                   opfor_vocab_name(opfor_unit_type_names, un->type),
+                   opfor_vocab_name(opfor_quality_names, un->quality), a, un->strength, w, where,
+                   state);
         }
     }
 }
@@ -367,8 +378,9 @@ static void new_turn(play_t *p) {
            limit > 0 && p->g->ps.turn == limit ? " (the last)" : "");
 }
 
+/* joined[k]: the unit new general k took post beside, or -1 (he stays by the new unit). */
 static void report_spawn(play_t *p, const opfor_patrol_placement_t *pl,
-                         const opfor_patrol_spawn_t *sw) {
+                         const opfor_patrol_spawn_t *sw, const int *joined) {
     char buf[512];
     const opfor_patrol_forces_t *fo = &p->g->fo;
     printf("  Placement: %s\n", opfor__patrol_placement_str(pl, buf, sizeof buf));
@@ -392,8 +404,13 @@ static void report_spawn(play_t *p, const opfor_patrol_placement_t *pl,
     for (int k = 0; k < sw->ngenerals; k++) {
         const opfor_unit_t *gu = &fo->units[sw->generals[k]];
         const opfor_figure_t *gf = &fo->figures[gu->first];
-        printf("  %s, a general, rides in with it at x %.1f, y %.1f\n", gu->name, (double)gf->pos.x,
-               (double)gf->pos.y);
+        if (joined[k] >= 0 && joined[k] != sw->unit)
+            printf(
+                "  %s, a general, comes on with it and takes post beside %s, at x %.1f, y %.1f\n",
+                gu->name, fo->units[joined[k]].name, (double)gf->pos.x, (double)gf->pos.y);
+        else
+            printf("  %s, a general, rides in with it at x %.1f, y %.1f\n", gu->name,
+                   (double)gf->pos.x, (double)gf->pos.y);
     }
 }
 
@@ -463,10 +480,12 @@ static void press(play_t *p) {
         opfor_patrol_spawn_t sw;
         opfor_patrol_resolve_spot(&g->cfg, &g->ps, &g->fo, &pr.spot, &p->rng, &pl, &sw);
         /* A new general joins the unit where he keeps the most units in command. */
-        for (int k = 0; pl.placed && k < sw.ngenerals; k++)
-            opfor_director_place_general(&g->cfg, &g->fo, sw.generals[k],
-                                         OPFOR_DIRECTOR_COMMAND_RADIUS);
-        report_spawn(p, &pl, &sw);
+        int joined[OPFOR_MAX_UNITS];
+        for (int k = 0; k < sw.ngenerals && k < OPFOR_MAX_UNITS; k++)
+            joined[k] = pl.placed ? opfor_director_place_general(&g->cfg, &g->fo, sw.generals[k],
+                                                                 OPFOR_DIRECTOR_COMMAND_RADIUS)
+                                  : -1;
+        report_spawn(p, &pl, &sw, joined);
         print_score(p);
         return;
     }
@@ -485,12 +504,40 @@ static void move_unit(play_t *p, int u, double x, double y) {
 }
 
 static int need_unit(play_t *p, char **w, int n, int *used, const char *cmd) {
-    int u = n > 0 ? unit_words(&p->g->fo, w, n, used) : -1;
-    if (u == -2)
-        printf("'%s' could mean several units: give more of the name (`u` lists them).\n", w[0]);
-    else if (u < 0)
+    const opfor_patrol_forces_t *fo = &p->g->fo;
+    int u = n > 0 ? unit_words(fo, w, n, used) : -1;
+    if (n == 0) {
         printf("%s needs a unit name (`u` lists them).\n", cmd);
+    } else if (u == -2) {
+        printf("'%s' could mean several units:", w[0]);
+        for (int k = 0, first = 1; k < fo->nunits; k++)
+            if (strncasecmp(fo->units[k].name, w[0], strlen(w[0])) == 0) {
+                printf("%s %s", first ? "" : ",", fo->units[k].name);
+                first = 0;
+            }
+        printf("; give more of the name.\n");
+    } else if (u < 0) {
+        printf("No unit is called '%s' (`u` lists them).\n", w[0]);
+    }
     return u;
+}
+
+/* Whether unit u is still on the table to be reported on; says why not. */
+static int still_on_table(play_t *p, int u) {
+    const char *gone = unit_gone(p, u);
+    if (gone)
+        printf("%s is not on the table (%s): nothing changed.\n", p->g->units[u].name, gone);
+    return gone == NULL;
+}
+
+/* Whether (x, y) is on the table; says why not. */
+static int point_on_table(play_t *p, double x, double y) {
+    double w = p->g->cfg.table.width, d = p->g->cfg.table.depth;
+    if (x >= 0 && x <= w && y >= 0 && y <= d)
+        return 1;
+    printf("x %g, y %g is off the table (x 0 to %g, y 0 to %g inches): nothing changed.\n", x, y, w,
+           d);
+    return 0;
 }
 
 static void cmd_acted(play_t *p, char **w, int n) {
@@ -517,6 +564,8 @@ static void cmd_acted(play_t *p, char **w, int n) {
             printf("usage: a UNIT [at X Y]\n");
             return;
         }
+        if (!point_on_table(p, x, y))
+            return;
         move_unit(p, u, x, y);
     }
     g->units[u].flags |= OPFOR_UNIT_ACTED;
@@ -529,6 +578,10 @@ static void cmd_report(play_t *p, char **w, int n) {
     int used, u = need_unit(p, w, n, &used, "r");
     if (u < 0)
         return;
+    if (used == n) {
+        printf("usage: r UNIT killed N [wounded M]\n");
+        return;
+    }
     long killed = 0, wounded = 0;
     for (int i = used; i < n; i += 2) {
         long v;
@@ -545,8 +598,32 @@ static void cmd_report(play_t *p, char **w, int n) {
             return;
         }
     }
-    opfor_vk_table_casualties(&p->g->fo.units[u], p->g->fo.figures, (int)killed, (int)wounded);
+    if (!still_on_table(p, u))
+        return;
+    const opfor_unit_t *un = &p->g->fo.units[u];
+    opfor_figure_t *figs = p->g->fo.figures;
     int wd, a = alive_count(&p->g->fo, u, &wd);
+    if (killed > a) {
+        printf("%s has only %d figure%s alive, not %ld to kill: nothing changed.\n", un->name, a,
+               a == 1 ? "" : "s", killed);
+        return;
+    }
+    /* the kills take the wounded first: count the unwounded left after them */
+    uint16_t saved[OPFOR_MAX_FIGURES];
+    for (int i = 0; i < un->count; i++)
+        saved[i] = figs[un->first + i].flags;
+    opfor_vk_table_casualties(un, figs, (int)killed, 0);
+    a = alive_count(&p->g->fo, u, &wd);
+    if (wounded > a - wd) {
+        for (int i = 0; i < un->count; i++)
+            figs[un->first + i].flags = saved[i];
+        printf("%s would have only %d unwounded figure%s left to wound, not %ld: nothing "
+               "changed.\n",
+               un->name, a - wd, a - wd == 1 ? "" : "s", wounded);
+        return;
+    }
+    opfor_vk_table_casualties(un, figs, 0, (int)wounded);
+    a = alive_count(&p->g->fo, u, &wd);
     printf("%s: %ld killed, %ld wounded; %d of %d left (%d wounded)%s\n", p->g->units[u].name,
            killed, wounded, a, p->g->units[u].strength, wd, a == 0 ? " - destroyed" : "");
     print_score(p);
@@ -555,6 +632,12 @@ static void cmd_report(play_t *p, char **w, int n) {
 static void cmd_fate(play_t *p, char **w, int n, int fate) {
     int used, u = need_unit(p, w, n, &used, fate == OPFOR_PATROL_FATE_CAPTURED ? "cap" : "off");
     if (u < 0)
+        return;
+    if (used < n) {
+        printf("usage: %s UNIT\n", fate == OPFOR_PATROL_FATE_CAPTURED ? "cap" : "off");
+        return;
+    }
+    if (!still_on_table(p, u))
         return;
     p->g->ps.fate[u] = (uint8_t)fate;
     p->g->units[u].flags |= OPFOR_UNIT_OFF_TABLE;
@@ -572,6 +655,8 @@ static void cmd_move(play_t *p, char **w, int n) {
         printf("usage: m UNIT X Y\n");
         return;
     }
+    if (!still_on_table(p, u) || !point_on_table(p, x, y))
+        return;
     move_unit(p, u, x, y);
     opfor_patrol_observe(&p->g->cfg, &p->g->ps, &p->g->fo);
     printf("%s now stands at x %.1f, y %.1f.\n", p->g->units[u].name, x, y);
@@ -610,7 +695,9 @@ static void briefing(play_t *p) {
     printf("Type `help` for the commands; `i` presses the initiative button.\n");
 }
 
-static void finish(play_t *p, const opfor__patrol_opts_t *o) {
+/* Ends the game: prints the result and records the score. Returns the exit code: failure
+ * when the score was to be recorded and could not be. */
+static int finish(play_t *p, const opfor__patrol_opts_t *o) {
     opfor__patrol_game_t *g = p->g;
     opfor_patrol_score_t s;
     opfor_patrol_score(&g->cfg, &g->ps, &g->fo, &s);
@@ -618,22 +705,20 @@ static void finish(play_t *p, const opfor__patrol_opts_t *o) {
     printf("Game over (%s) after %d turns, %d presses, %d spottings (%d placed, %d refused).\n",
            result, g->ps.turn, g->ps.presses, g->ps.spottings, g->ps.placed, g->ps.refused);
     print_score(p);
+    fflush(stdout); /* before any error on stderr */
     if (o->no_save)
-        return;
+        return OPFOR_EXIT_OK;
     char path[4096], err[1024];
     const char *dbpath = o->db;
     if (!dbpath) {
-        if (opfor_scores_default_path(path, sizeof path) != 0) {
-            printf("(score not saved: no database path; set HOME or give --db)\n");
-            return;
-        }
+        if (opfor_scores_default_path(path, sizeof path) != 0)
+            return opfor_cli_fail("patrol: score not saved: no database path; set "
+                                  "XDG_DATA_HOME or HOME, or give --db FILE");
         dbpath = path;
     }
     opfor_scores_t *db;
-    if (opfor_scores_open(&db, dbpath, err, sizeof err) != 0) {
-        fprintf(stderr, "opfor: patrol: score not saved: %s\n", err);
-        return;
-    }
+    if (opfor_scores_open(&db, dbpath, err, sizeof err) != 0)
+        return opfor_cli_fail("patrol: score not saved: %s", err);
     opfor_score_row_t row;
     memset(&row, 0, sizeof row);
     const char *label = strncmp(g->label, "builtin:", 8) == 0 ? g->label + 8 : g->label;
@@ -649,12 +734,14 @@ static void finish(play_t *p, const opfor__patrol_opts_t *o) {
     row.seed = p->seed;
     snprintf(row.result, sizeof row.result, "%s", result);
     row.turns = g->ps.turn;
+    int rc = OPFOR_EXIT_OK;
     if (opfor_scores_add(db, &row, NULL) != 0)
-        fprintf(stderr, "opfor: patrol: score not saved: %s\n", opfor_scores_errmsg(db));
+        rc = opfor_cli_fail("patrol: score not saved: %s", opfor_scores_errmsg(db));
     else
         printf("Score %d recorded for %s on %s (%s).\n", row.score, row.player, row.scenario,
                dbpath);
     opfor_scores_close(db);
+    return rc;
 }
 
 int opfor__patrol_play(const opfor__patrol_opts_t *o) {
@@ -711,9 +798,9 @@ int opfor__patrol_play(const opfor__patrol_opts_t *o) {
             check_end(&p);
         fflush(stdout);
     }
-    finish(&p, o);
+    rc = finish(&p, o);
     ai_close(&p);
     opfor_scenario_free(&p.g->sc);
     free(p.g);
-    return OPFOR_EXIT_OK;
+    return rc;
 }

@@ -54,8 +54,10 @@ const char *opfor__patrol_placement_str(const opfor_patrol_placement_t *pl, char
  * unclosed quote runs to the end of the line). Returns the number of words. */
 int opfor__patrol_words(char *line, char **w, int max);
 /* Reads the next command from in into line (size bytes) and splits it into w: blank lines and
- * lines starting with # are skipped, and the command word is lower-cased. Prints "> " before
- * each read when prompt is set. Returns the number of words, or -1 at the end of input. */
+ * lines starting with # are skipped, and the command word is lower-cased; a line that does not
+ * fit in line is skipped whole, with a message, rather than read as several commands. Prints
+ * "> " before each read when prompt is set. Returns the number of words, or -1 at the end of
+ * input. */
 int opfor__patrol_read_command(FILE *in, char *line, size_t size, int prompt, char **w, int max);
 /* Plays a game at the table; returns the exit code. */
 int opfor__patrol_play(const opfor__patrol_opts_t *o);

@@ -82,7 +82,7 @@ int opfor_cmd_scores(int argc, char **argv) {
             return opfor_cli_fail("scores: %s", err);
         }
         if (opfor_scores_list(db, scen, rows, (int)limit, &n) != 0) {
-            int rc = opfor_cli_fail("scores: %s: %s", dbpath, opfor_scores_errmsg(db));
+            int rc = opfor_cli_fail("scores: %s", opfor_scores_errmsg(db));
             opfor_scores_close(db);
             free(rows);
             return rc;

@@ -88,6 +88,8 @@ int opfor_cmd_selfplay(int argc, char **argv) {
         } else if (opfor_cli_is_flag(a, "--scenario")) {
             if (!(scenario = opfor_cli_value(&args, NULL)))
                 return OPFOR_EXIT_USAGE;
+            if (!*scenario)
+                return opfor_cli_usage_error("selfplay: --scenario needs a file name, got ''");
         } else if (opfor_cli_long_flag(&args, numbers, sizeof numbers / sizeof numbers[0], &rc)) {
             if (rc)
                 return rc;
@@ -147,6 +149,8 @@ int opfor_cmd_selfplay(int argc, char **argv) {
         opfor_json_kv_str(&j, "policy_a", opfor_vocab_name(opfor_vk_policy_names, pa));
         opfor_json_kv_str(&j, "policy_b", opfor_vocab_name(opfor_vk_policy_names, pb));
         opfor_json_kv_int(&j, "turn_limit", opfor_vk_ctx_turn_limit(ctx));
+        opfor_json_kv_bool(&j, "weather", opt.weather_events);
+        opfor_json_kv_bool(&j, "specials", opt.specials);
         opfor_json_key(&j, "games");
         opfor_json_arr_begin(&j);
     } else {

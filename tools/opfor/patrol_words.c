@@ -46,6 +46,16 @@ int opfor__patrol_read_command(FILE *in, char *line, size_t size, int prompt, ch
         }
         if (!fgets(line, (int)size, in))
             return -1;
+        size_t len = strlen(line);
+        if (len + 1 == size && line[len - 1] != '\n') {
+            int c = fgetc(in);
+            if (c != EOF && c != '\n') { /* longer than line: drop it whole */
+                while ((c = fgetc(in)) != EOF && c != '\n')
+                    ;
+                printf("That line is too long (over %zu characters): ignored.\n", size - 1);
+                continue;
+            }
+        }
         int n = opfor__patrol_words(line, w, max);
         if (n == 0 || w[0][0] == '#')
             continue;

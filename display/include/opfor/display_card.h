@@ -40,6 +40,13 @@ typedef struct opfor_card_terrain {
     opfor_card_pt_t v[OPFOR_CARD_MAX_VERTS]; /* outline or line, in order */
 } opfor_card_terrain_t;
 
+/* How a card's order lines read (opfor_card_t.choice). */
+typedef enum opfor_card_list {
+    OPFOR_CARD_ORDERS = 0, /* orders to carry out: numbered under "ORDERS" */
+    OPFOR_CARD_CHOICE = 1, /* alternatives (units that may act): bullets under "ACTIVATE ONE" */
+    OPFOR_CARD_NOTES = 2   /* a hint or facts (waiting, game over): plain lines, no heading */
+} opfor_card_list_t;
+
 /* Unit flags. */
 enum {
     OPFOR_CARD_U_OPFOR = 1 << 0,   /* belongs to the non-player side: drawn filled */
@@ -74,11 +81,12 @@ typedef struct opfor_card {
     char unit[48];                                      /* the acting unit */
     char turn[16];                                      /* optional corner note, "Turn 3" */
     uint8_t n_orders;                                   /* order lines used */
-    uint8_t choice;                                     /* 1: the order lines are alternatives
-                                                           (units that may act), listed with
-                                                           bullets under "ACTIVATE ONE" */
+    uint8_t choice;                                     /* how the lines read:
+                                                           opfor_card_list_t */
     char orders[OPFOR_CARD_LINES][OPFOR_CARD_LINE_LEN]; /* short imperative lines */
-    uint8_t n_needed;                                   /* score lines used */
+    uint8_t cont;     /* bit i: order line i goes on with the line before (one order too long for
+                         a line): drawn without a mark of its own */
+    uint8_t n_needed; /* score lines used */
     char needed[OPFOR_CARD_LINES][OPFOR_CARD_NEED_LEN]; /* "Hit 4+", "Save 5+"... */
     opfor_card_map_t map;                               /* optional mini-map */
 } opfor_card_t;

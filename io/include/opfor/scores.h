@@ -56,7 +56,7 @@ int opfor_scores_add(opfor_scores_t *db, const opfor_score_row_t *row, int64_t *
 int opfor_scores_list(opfor_scores_t *db, const char *scenario, opfor_score_row_t *rows, int max,
                       int *n);
 
-/* The message of the last failure on db ("" when none). */
+/* The message of the last failure on db ("" when none), starting with the database's path. */
 const char *opfor_scores_errmsg(const opfor_scores_t *db);
 
 #endif
