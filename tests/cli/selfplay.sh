@@ -33,6 +33,13 @@ run 0 selfplay viktoria --games 1 --seed 1 --turns 2 --weather --specials --json
 json_ok
 json_eq '(d["turn_limit"], d["weather"], d["specials"])' "(2, True, True)"
 
+# Results read as English: "won by SIDE" or "a draw" (seed 7 has a drawn game 28), and the
+# summary's tallies.
+run 0 selfplay viktoria --games 30 --seed 7
+has "game 28: a draw, score 0-0"
+has "game 1: won by Austrians, score 0-5"
+has "summary: 30 games, Prussians won 12, Austrians won 17, 1 drawn;"
+
 # Options: turn limit and weather.
 run 0 selfplay viktoria --games 1 --seed 1 --turns 2 --weather
 has "turn limit 2"

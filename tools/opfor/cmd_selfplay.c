@@ -209,9 +209,14 @@ int opfor_cmd_selfplay(int argc, char **argv) {
             opfor_json_kv_str(&j, "hash", hex);
             opfor_json_obj_end(&j);
         } else {
-            printf("game %ld: %s wins, score %d-%d, turns %d, killed %d-%d, units left %d-%d, "
+            char res[64]; /* "won by Austrians" or "a draw" */
+            if (r.winner == 0 || r.winner == 1)
+                snprintf(res, sizeof res, "won by %s", w);
+            else
+                snprintf(res, sizeof res, "a draw");
+            printf("game %ld: %s, score %d-%d, turns %d, killed %d-%d, units left %d-%d, "
                    "activations %ld, hash %s\n",
-                   g + 1, w, r.score[0], r.score[1], r.turn, r.killed[0], r.killed[1], r.units[0],
+                   g + 1, res, r.score[0], r.score[1], r.turn, r.killed[0], r.killed[1], r.units[0],
                    r.units[1], acts, hex);
         }
     }
@@ -231,7 +236,7 @@ int opfor_cmd_selfplay(int argc, char **argv) {
         opfor_json_obj_end(&j);
         opfor_json_end(&j);
     } else {
-        printf("summary: %ld games, %s %ld wins, %s %ld wins, %ld draws; mean %.2f turns, %.1f "
+        printf("summary: %ld games, %s won %ld, %s won %ld, %ld drawn; mean %.2f turns, %.1f "
                "activations, killed %.2f-%.2f\n",
                games, names[0], wins[0], names[1], wins[1], draws,
                (double)total_turns / (double)games, (double)total_acts / (double)games,
