@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "opfor/move_stop.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/calc.h"
 #include "opfor/viktoria/engine_query.h"
@@ -512,7 +513,7 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
     opfor_heur_score(h, g, state, ga, &o->score);
 
     /* movement: where it stops, which way, near what */
-    int prone_here = 0;
+    int prone_here = 0, barred = 0;
     char where[160] = "";
     if (o->unit >= 0 &&
         (a.kind == OPFOR_VK_ADVANCE || a.kind == OPFOR_VK_RUN || a.kind == OPFOR_VK_CRAWL)) {
@@ -520,11 +521,27 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
         opfor_vk_query_geo(st, o->unit, &geo);
         float d = opfor_dist(geo.c, a.dest);
         float allow = opfor_vk_query_move(vk, st, o->unit, a.kind);
+        /* where it stops: its allowance along the line, short of ground it may not enter (a
+           rider at a farmhouse wall stays where it is) */
+        opfor_pt_t stop = geo.c;
+        float go = 0.0f;
+        int blk = -1;
         if (a.kind == OPFOR_VK_CRAWL && d < 0.5f) {
             prone_here = 1;
         } else if (d >= 0.25f) {
-            float go = d < allow ? d : allow;
-            opfor_pt_t stop = opfor_vlerp(geo.c, a.dest, go / d);
+            go = d < allow ? d : allow;
+            stop = opfor_move_stop(vk, opfor_move_rides(st, o->unit), geo.c,
+                                   opfor_vlerp(geo.c, a.dest, go / d), &blk);
+            go = opfor_dist(geo.c, stop);
+            barred = go < 0.25f && blk >= 0;
+        }
+        if (barred) {
+            const char *nm = opfor_vk_query_table(vk)->features[blk].name;
+            opfor_compass_t bd = opfor_compass_nearest((opfor_table_north_t)sc->table.north,
+                                                       opfor_vsub(a.dest, geo.c));
+            setf(where, sizeof where, " %s, but %s bars the way: it stays where it is",
+                 opfor_vocab_name(opfor_compass_names, bd), nm[0] ? nm : "the ground");
+        } else if (!prone_here && d >= 0.25f) {
             o->has_move = 1;
             o->move_in = round_half(go);
             o->x = stop.x;
@@ -595,7 +612,7 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
     if (a.kind == OPFOR_VK_ADVANCE && (a.flags & OPFOR_VK_AF_FIRE))
         setf(o->sentence, sizeof o->sentence, "%s: advance%s%s, firing%s%s.",
              o->unit_name[0] ? o->unit_name : "?", where, mv, tgt, rolls);
-    else if (o->has_move)
+    else if (o->has_move || barred)
         setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s.", o->unit_name[0] ? o->unit_name : "?",
              o->verb, where, mv, rolls);
     else if (a.kind == OPFOR_VK_SELECT_UNIT || o->unit < 0)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "opfor/move_stop.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/engine_query.h"
 
@@ -111,6 +112,7 @@ typedef struct sit {
     float reach[OPFOR_MAX_UNITS];       /* farthest it can shoot */
     float good[OPFOR_MAX_UNITS];        /* distance up to which its fire is effective */
     float move[OPFOR_MAX_UNITS];        /* mean advance, inches */
+    uint8_t rides[OPFOR_MAX_UNITS];     /* has riders, guns or transport (opfor_move_rides) */
     float charge[OPFOR_MAX_UNITS];      /* charge reach, inches */
     float danger_here[OPFOR_MAX_UNITS]; /* cached danger where it stands (-1: not yet) */
     uint8_t melee_now[OPFOR_MAX_UNITS]; /* 1: in melee (not a target for fire) */
@@ -149,6 +151,7 @@ static void read_unit(sit_t *s, const opfor_viktoria_model_t *m, int u) {
     s->danger_here[u] = -1.0f;
     s->melee_now[u] = (uint8_t)opfor_vk_query_in_melee(st, u);
     opfor_vk_query_geo(st, u, &s->geo[u]);
+    s->rides[u] = (uint8_t)opfor_move_rides(st, u);
     float people = 0, fire = 0, melee = 0, value = 0;
     unsigned w = 0;
     int equip = 0, crew = 0;
@@ -436,7 +439,8 @@ static float exposure(const sit_t *s, int u, int t) {
     return e;
 }
 
-/* Where a move of kind toward dest stops: the mean allowance along the line. */
+/* Where a move of kind toward dest stops: the mean allowance along the line, or where it
+ * stands when ground it may not enter bars the way at once (opfor_move_stop). */
 static opfor_pt_t end_point(sit_t *s, int u, int kind, opfor_pt_t dest) {
     opfor_pt_t c = s->geo[u].c;
     float d = opfor_dist(c, dest);
@@ -451,9 +455,12 @@ static opfor_pt_t end_point(sit_t *s, int u, int kind, opfor_pt_t dest) {
             allow = *slot;
         }
     }
-    if (d <= allow || d <= 0.0f)
-        return dest;
-    return opfor_vlerp(c, dest, allow / d);
+    opfor_pt_t e = d <= allow || d <= 0.0f ? dest : opfor_vlerp(c, dest, allow / d);
+    /* a way barred at once (a rider at a farmhouse wall) goes nowhere; a way barred further on
+       is scored to its end as before (the weights were tuned so) */
+    if (opfor_dist(c, opfor_move_stop(s->vk, s->rides[u], c, e, NULL)) < 0.25f)
+        return c;
+    return e;
 }
 
 /* ---------------------------------------------------------------- action scores */
