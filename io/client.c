@@ -121,8 +121,9 @@ int opfor_client_connect(opfor_client_t **out, const char *addr, int timeout_ms,
         opfor_listen_addr_t la;
         opfor_diag_t pd;
         opfor_diag_clear(&pd);
-        if (opfor_config_parse_listen(a, &la, &pd) < 0)
-            return opfor__diag_msg(d, OPFOR_EINVAL, "%s", pd.msg);
+        if (opfor_config_parse_listen(a, &la, &pd) < 0) /* its "listen: " is the daemon's */
+            return opfor__diag_msg(d, OPFOR_EINVAL, "%s",
+                                   pd.msg + (strncmp(pd.msg, "listen: ", 8) == 0 ? 8 : 0));
         if (la.ipv6) {
             struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
             s6->sin6_family = AF_INET6;

@@ -216,7 +216,11 @@ static int entry_unit(const opfor__table_t *t, const msgpack_object *m, const ch
 static int on_table(const opfor__table_t *t, int u, const char *path, opfor__gerr_t *e) {
     if (opfor__game_in_play(t, u))
         return 0;
-    return fail(e, OPFOR_RPC_E_ILLEGAL, "%s.unit: %s is not on the table", path, t->units[u].name);
+    if (t->units[u].flags & OPFOR_UNIT_OFF_TABLE)
+        return fail(e, OPFOR_RPC_E_ILLEGAL, "%s.unit: %s has already left the table", path,
+                    t->units[u].name);
+    return fail(e, OPFOR_RPC_E_ILLEGAL, "%s.unit: %s has no figure alive (destroyed)", path,
+                t->units[u].name);
 }
 
 static int get_count(const msgpack_object *m, const char *key, const char *path, int *out,

@@ -9,9 +9,10 @@
  *   opfor watch [GAME] [--after SEQ] [--count N] [--timeout SECONDS]
  *   opfor close [GAME]
  *
- * Every command takes --connect ADDR (default: $OPFOR_SOCKET or the user's opford socket) and
- * --json (one JSON document; `watch` prints one JSON object per line, per event). GAME may be
- * left out: the most recently changed active game is meant. Each is one or two RPC calls
+ * Every command takes --connect ADDR (default: $OPFOR_SOCKET or the user's opford socket),
+ * --token-file FILE (default: $OPFOR_TOKEN) and --json (one JSON document; `watch` prints one
+ * JSON object per line, per event). GAME may be left out: the most recently changed active
+ * game is meant. Each is one or two RPC calls
  * (docs/protocol.md); all game logic stays in the daemon.
  */
 #include <stdio.h>
@@ -28,9 +29,10 @@
 
 /* Options every game command shares. */
 typedef struct gopts {
-    const char *connect; /* --connect ADDR */
-    const char *game;    /* GAME, or NULL */
-    int json;            /* --json */
+    const char *connect;    /* --connect ADDR */
+    const char *token_file; /* --token-file FILE */
+    const char *game;       /* GAME, or NULL */
+    int json;               /* --json */
 } gopts_t;
 
 /* Handles --connect, --json and GAME; returns 1 when argv[*i] was one of them, 0 when not,
@@ -51,12 +53,28 @@ static int common_arg(const char *cmd, int argc, char **argv, int *i, gopts_t *o
         o->connect = argv[*i];
         return 1;
     }
+    if (strcmp(a, "--token-file") == 0) {
+        if (++*i >= argc) {
+            opfor_cli_usage_error("%s: --token-file needs a file (the daemon's token, mode 0600)",
+                                  cmd);
+            return -1;
+        }
+        o->token_file = argv[*i];
+        return 1;
+    }
     if (takes_game && a[0] != '-' && !o->game) {
         o->game = a;
         return 1;
     }
     return 0;
 }
+
+/* The options every game command takes, for the end of its --help. */
+#define CONN_HELP                                                                                  \
+    "  --connect ADDR        the daemon: unix:PATH, PATH or tcp://HOST:PORT\n"                     \
+    "                        (default: $OPFOR_SOCKET, else the local opford socket)\n"             \
+    "  --token-file FILE     the daemon's token (a file of mode 0600), needed over TCP when\n"     \
+    "                        opford runs with --token-file (default: $OPFOR_TOKEN)\n"
 
 static int unknown(const char *cmd, const char *a) {
     return opfor_cli_usage_error("%s: unknown argument '%s' (see opfor %s --help)", cmd, a, cmd);
@@ -101,7 +119,7 @@ static int resolve_game(opfor_client_t *c, const char *cmd, const char *given, c
 /* Connects, finds the game, calls method with {"game": id}, prints the result. */
 static int simple_call(const char *cmd, const gopts_t *o, const char *method,
                        void (*print)(const msgpack_object *res)) {
-    opfor_client_t *c = opfor__rpc_open(o->connect);
+    opfor_client_t *c = opfor__rpc_open_token(o->connect, o->token_file);
     if (!c)
         return OPFOR_EXIT_FAIL;
     char id[64];
@@ -152,7 +170,8 @@ static void print_order(const msgpack_object *res) {
 
 static void new_help(FILE *f) {
     fprintf(f, "usage: opfor new [--scenario NAME|FILE] [--mode patrol|competitive] [--seed S]\n"
-               "                 [--difficulty LEVEL] [--id ID] [--connect ADDR] [--json]\n"
+               "                 [--difficulty LEVEL] [--id ID] [--connect ADDR]\n"
+               "                 [--token-file FILE] [--json]\n"
                "\n"
                "Starts a game in the daemon (opford) and prints its id and opening position.\n"
                "The daemon keeps the game (its log survives restarts); the other game commands\n"
@@ -165,9 +184,8 @@ static void new_help(FILE *f) {
                "  --mode M              patrol or competitive (default: the scenario's)\n"
                "  --seed S              the game's seed, a whole number >= 0 (default: random)\n"
                "  --difficulty LEVEL    novice, standard, veteran, ruthless or challenge\n"
-               "  --id ID               the game's id (letters, digits, - _ .; default generated)\n"
-               "  --connect ADDR        the daemon: unix:PATH, PATH or tcp://HOST:PORT\n"
-               "  --json                print one JSON document\n");
+               "  --id ID               the game's id (letters, digits, - _ .; default "
+               "generated)\n" CONN_HELP "  --json                print one JSON document\n");
 }
 
 /* Reads a whole file (at most 1 MiB) into a malloc'd buffer. */
@@ -223,6 +241,13 @@ int opfor_cmd_new(int argc, char **argv) {
     size_t ylen = 0;
     char stem[128] = "";
     struct stat st;
+    size_t sl = scenario ? strlen(scenario) : 0;
+    if (scenario && stat(scenario, &st) != 0 &&
+        (strchr(scenario, '/') || (sl > 5 && strcmp(scenario + sl - 5, ".yaml") == 0) ||
+         (sl > 4 && strcmp(scenario + sl - 4, ".yml") == 0)))
+        return opfor_cli_fail("new: --scenario %s: no such file (built-in scenarios: "
+                              "patrol_default, competitive_default)",
+                              scenario);
     if (scenario && stat(scenario, &st) == 0 && S_ISREG(st.st_mode)) {
         yaml = read_file(scenario, &ylen);
         if (!yaml)
@@ -266,7 +291,7 @@ int opfor_cmd_new(int argc, char **argv) {
         msgpack_pack_int64(&pk, seed);
     }
     free(yaml);
-    opfor_client_t *c = opfor__rpc_open(o.connect);
+    opfor_client_t *c = opfor__rpc_open_token(o.connect, o.token_file);
     if (!c) {
         msgpack_sbuffer_destroy(&sb);
         return OPFOR_EXIT_FAIL;
@@ -300,8 +325,12 @@ int opfor_cmd_games(int argc, char **argv) {
         if (r)
             continue;
         if (opfor_cli_is_help(argv[i])) {
-            printf("usage: opfor games [--status active|finished|closed] [--connect ADDR] "
-                   "[--json]\n\nLists the daemon's saved games, most recently changed first.\n");
+            printf("usage: opfor games [--status active|finished|closed] [--connect ADDR]\n"
+                   "                   [--token-file FILE] [--json]\n\n"
+                   "Lists the daemon's saved games, most recently changed first.\n\n"
+                   "options:\n"
+                   "  --status S            only the active, finished or closed games\n" CONN_HELP
+                   "  --json                print one JSON document\n");
             return OPFOR_EXIT_OK;
         }
         if (strcmp(argv[i], "--status") == 0) {
@@ -314,7 +343,7 @@ int opfor_cmd_games(int argc, char **argv) {
             return unknown("games", argv[i]);
         }
     }
-    opfor_client_t *c = opfor__rpc_open(o.connect);
+    opfor_client_t *c = opfor__rpc_open_token(o.connect, o.token_file);
     if (!c)
         return OPFOR_EXIT_FAIL;
     msgpack_sbuffer sb;
@@ -338,14 +367,15 @@ int opfor_cmd_games(int argc, char **argv) {
         for (uint32_t i = 0; i < n; i++) {
             char id[64], sc[128], mode[32], st[32], diff[32];
             const msgpack_object *r = &g->via.array.ptr[i];
-            printf("%-12s %-22s %-12s %-9s %-9s seed %-20llu %lld entries\n",
+            long long entries = (long long)opfor__rpc_int(r, "log_seq", 0);
+            printf("%-12s %-22s %-12s %-9s %-9s seed %-20llu %lld entr%s\n",
                    opfor__rpc_str(r, "game", id, sizeof id),
                    opfor__rpc_str(r, "scenario", sc, sizeof sc),
                    opfor__rpc_str(r, "mode", mode, sizeof mode),
                    opfor__rpc_str(r, "status", st, sizeof st),
                    opfor__rpc_str(r, "difficulty", diff, sizeof diff),
-                   (unsigned long long)opfor__rpc_int(r, "seed", 0),
-                   (long long)opfor__rpc_int(r, "log_seq", 0));
+                   (unsigned long long)opfor__rpc_int(r, "seed", 0), entries,
+                   entries == 1 ? "y" : "ies");
         }
     }
     msgpack_sbuffer_destroy(&sb);
@@ -364,8 +394,9 @@ static int game_cmd(int argc, char **argv, const char *cmd, const char *method, 
         if (r)
             continue;
         if (opfor_cli_is_help(argv[i])) {
-            printf("usage: opfor %s [GAME] [--connect ADDR] [--json]\n\n%s\nGAME defaults to "
-                   "the most recently changed active game.\n",
+            printf("usage: opfor %s [GAME] [--connect ADDR] [--token-file FILE] [--json]\n\n%s\n"
+                   "GAME defaults to the most recently changed active game.\n\n"
+                   "options:\n" CONN_HELP "  --json                print one JSON document\n",
                    cmd, help);
             return OPFOR_EXIT_OK;
         }
@@ -407,22 +438,27 @@ static void report_help(FILE *f) {
     fprintf(f, "usage: opfor report [GAME] [--acted UNIT [--at X,Y]] [--move UNIT=X,Y]\n"
                "                    [--killed UNIT=N] [--wounded UNIT=N] [--morale UNIT=RESULT]\n"
                "                    [--off UNIT[=captured]] [--roll DICE] [--resolve]\n"
-               "                    [--note TEXT] [--connect ADDR] [--json]\n"
+               "                    [--note TEXT] [--connect ADDR] [--token-file FILE]\n"
+               "                    [--json]\n"
                "\n"
-               "Tells the daemon what happened at the table. The list options may repeat.\n"
+               "Tells the daemon what happened at the table. The list options may repeat\n"
+               "(--killed and --wounded once per unit).\n"
                "Coordinates are inches from the south-west corner. Nothing is applied when any\n"
                "part is wrong; the error names the part.\n"
                "\n"
-               "  --acted UNIT       the player unit that used the initiative\n"
-               "  --at X,Y           with --acted: where its centre now stands\n"
-               "  --move UNIT=X,Y    a unit's centre now stands at X,Y\n"
-               "  --killed UNIT=N    N figures of UNIT were killed\n"
-               "  --wounded UNIT=N   N figures of UNIT were wounded\n"
-               "  --morale UNIT=R    a morale result: solid, wavering, routed or surrendered\n"
-               "  --off UNIT[=F]     UNIT left the table: driven_off (default) or captured\n"
-               "  --roll DICE        the daemon rolls DICE (\"2D6\") with the game's dice\n"
-               "  --resolve          the daemon resolves the open AI order with its dice\n"
-               "  --note TEXT        a note kept in the game's log\n");
+               "  --acted UNIT          the player unit that used the initiative\n"
+               "  --at X,Y              with --acted: where its centre now stands\n"
+               "  --move UNIT=X,Y       a unit's centre now stands at X,Y\n"
+               "  --killed UNIT=N       N figures of UNIT were killed\n"
+               "  --wounded UNIT=N      N figures of UNIT were wounded\n"
+               "  --morale UNIT=R       a morale result: solid, wavering, routed or surrendered\n"
+               "  --off UNIT[=F]        UNIT left the table: driven_off (default) or captured\n"
+               "  --roll DICE           the daemon rolls DICE (\"2D6\") with the game's dice\n"
+               "  --resolve             the daemon resolves the open AI order with its dice\n"
+               "  --note TEXT           a note kept in the game's log\n"
+               "\n"
+               "GAME defaults to the most recently changed active game.\n"
+               "\n" CONN_HELP "  --json                print one JSON document\n");
 }
 
 typedef struct kv {
@@ -481,6 +517,13 @@ int opfor_cmd_report(int argc, char **argv) {
             return strncmp(a, "--", 2) == 0 ? opfor_cli_usage_error("report: %s needs a value", a)
                                             : unknown("report", a);
         const char *v = argv[++i];
+        const char **once = strcmp(a, "--acted") == 0  ? &acted
+                            : strcmp(a, "--at") == 0   ? &at
+                            : strcmp(a, "--roll") == 0 ? &roll
+                            : strcmp(a, "--note") == 0 ? &note
+                                                       : NULL;
+        if (once && *once)
+            return opfor_cli_usage_error("report: %s given twice ('%s', then '%s')", a, *once, v);
         if (strcmp(a, "--acted") == 0) {
             acted = v;
         } else if (strcmp(a, "--at") == 0) {
@@ -511,8 +554,8 @@ int opfor_cmd_report(int argc, char **argv) {
             long num;
             if (split_kv("report", a, v, &kv, 1))
                 return OPFOR_EXIT_USAGE;
-            if (opfor_cli_parse_long(kv.val, &num) != 0)
-                return opfor_cli_usage_error("report: %s needs UNIT=N with a whole number", a);
+            if (opfor_cli_parse_long(kv.val, &num) != 0 || num < 0)
+                return opfor_cli_usage_error("report: %s needs UNIT=N with a whole number >= 0", a);
             int k = 0;
             while (k < ncas && strcmp(cas[k].unit, kv.unit) != 0)
                 k++;
@@ -521,20 +564,25 @@ int opfor_cmd_report(int argc, char **argv) {
                     return opfor_cli_usage_error("report: at most %d units with casualties",
                                                  MAX_LIST);
                 snprintf(cas[k].unit, sizeof cas[k].unit, "%s", kv.unit);
-                cas[k].killed = cas[k].wounded = 0;
+                cas[k].killed = cas[k].wounded = -1; /* -1: not given */
                 ncas++;
             }
-            if (a[2] == 'k')
-                cas[k].killed = num;
-            else
-                cas[k].wounded = num;
+            long *dst = a[2] == 'k' ? &cas[k].killed : &cas[k].wounded;
+            if (*dst >= 0)
+                return opfor_cli_usage_error("report: %s given twice for %s (%ld, then %ld)", a,
+                                             kv.unit, *dst, num);
+            *dst = num;
         } else {
             return unknown("report", a);
         }
     }
     if (at && !acted)
         return opfor_cli_usage_error("report: --at goes with --acted (use --move for others)");
-    opfor_client_t *c = opfor__rpc_open(o.connect);
+    if (!acted && !nmove && !ncas && !nmor && !noff && !roll && !resolve)
+        return opfor_cli_usage_error("report: nothing to report: give --acted, --move, --killed, "
+                                     "--wounded, --morale, --off, --roll or --resolve (see opfor "
+                                     "report --help)");
+    opfor_client_t *c = opfor__rpc_open_token(o.connect, o.token_file);
     if (!c)
         return OPFOR_EXIT_FAIL;
     char id[64];
@@ -585,9 +633,9 @@ int opfor_cmd_report(int argc, char **argv) {
             opfor_rpc_pack_cstr(&pk, "unit");
             opfor_rpc_pack_cstr(&pk, cas[i].unit);
             opfor_rpc_pack_cstr(&pk, "killed");
-            msgpack_pack_int64(&pk, cas[i].killed);
+            msgpack_pack_int64(&pk, cas[i].killed < 0 ? 0 : cas[i].killed);
             opfor_rpc_pack_cstr(&pk, "wounded");
-            msgpack_pack_int64(&pk, cas[i].wounded);
+            msgpack_pack_int64(&pk, cas[i].wounded < 0 ? 0 : cas[i].wounded);
         }
     }
     if (nmor) {
@@ -646,11 +694,12 @@ typedef struct watch {
     long count;   /* events printed */
     long max;     /* stop after this many (0: never) */
     int64_t last; /* last seq seen */
+    int closed;   /* 1 after the `closed` event: the game has no more to say */
 } watch_t;
 
 static void watch_event(watch_t *w, const msgpack_object *ev) {
     int64_t seq = opfor__rpc_int(ev, "seq", 0);
-    if (seq <= w->last)
+    if (seq <= w->last || (w->max && w->count >= w->max)) /* --count holds for kept ones too */
         return;
     w->last = seq;
     if (w->json)
@@ -659,6 +708,9 @@ static void watch_event(watch_t *w, const msgpack_object *ev) {
         opfor__rpc_print_event(stdout, ev);
     fflush(stdout);
     w->count++;
+    char kind[16];
+    if (strcmp(opfor__rpc_str(ev, "kind", kind, sizeof kind), "closed") == 0)
+        w->closed = 1;
 }
 
 static void on_notify(void *ud, const char *method, size_t len, const msgpack_object *params) {
@@ -679,11 +731,14 @@ int opfor_cmd_watch(int argc, char **argv) {
             continue;
         if (opfor_cli_is_help(a)) {
             printf("usage: opfor watch [GAME] [--after SEQ] [--count N] [--timeout SECONDS]\n"
-                   "                   [--connect ADDR] [--json]\n\n"
+                   "                   [--connect ADDR] [--token-file FILE] [--json]\n\n"
                    "Streams a game's events as they happen (one line each; with --json one\n"
                    "JSON object per line). --after SEQ first prints the kept events after SEQ\n"
                    "(a reconnecting watcher passes the last seq it saw); --count stops after N\n"
-                   "events, --timeout after SECONDS.\n");
+                   "events, --timeout after SECONDS; it also stops when the game is closed.\n"
+                   "GAME defaults to the most recently changed active game.\n\n"
+                   "options:\n" CONN_HELP
+                   "  --json                one JSON object per event and line\n");
             return OPFOR_EXIT_OK;
         }
         if (strcmp(a, "--after") == 0) {
@@ -699,7 +754,7 @@ int opfor_cmd_watch(int argc, char **argv) {
             return unknown("watch", a);
         }
     }
-    opfor_client_t *c = opfor__rpc_open(o.connect);
+    opfor_client_t *c = opfor__rpc_open_token(o.connect, o.token_file);
     if (!c)
         return OPFOR_EXIT_FAIL;
     char id[64];
@@ -708,7 +763,7 @@ int opfor_cmd_watch(int argc, char **argv) {
         opfor_client_close(c);
         return rc;
     }
-    watch_t w = {o.json, 0, count, after >= 0 ? after : 0};
+    watch_t w = {o.json, 0, count, after >= 0 ? after : 0, 0};
     opfor_client_on_notify(c, on_notify, &w);
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
@@ -737,18 +792,21 @@ int opfor_cmd_watch(int argc, char **argv) {
         watch_event(&w, &evs->via.array.ptr[i]);
     if (w.last < now_seq)
         w.last = now_seq;
-    if (!o.json)
+    if (!o.json && !w.closed && (!w.max || w.count < w.max))
         fprintf(stderr, "watching game %s from event %lld (Ctrl-C stops)\n", id,
                 (long long)now_seq);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = OPFOR_EXIT_OK;
     int quiet_s = 0; /* a ping a minute keeps the daemon's idle timeout away */
-    while (!w.max || w.count < w.max) {
+    while (!w.closed && (!w.max || w.count < w.max)) {
         if (++quiet_s >= 60) {
             quiet_s = 0;
             if (opfor_client_call(c, "ping", NULL, NULL, NULL) < 0) {
-                rc = opfor_cli_fail("watch: %s", opfor_client_error_message(c));
+                rc = opfor_cli_fail(
+                    "watch: %s (`opfor watch %s --after %lld` goes on from the last event "
+                    "seen)",
+                    opfor_client_error_message(c), id, (long long)w.last);
                 break;
             }
         }
@@ -763,7 +821,10 @@ int opfor_cmd_watch(int argc, char **argv) {
         }
         int r = opfor_client_poll(c, wait);
         if (r < 0) {
-            rc = opfor_cli_fail("watch: %s", opfor_client_error_message(c));
+            rc = opfor_cli_fail(
+                "watch: %s (`opfor watch %s --after %lld` goes on from the last event "
+                "seen)",
+                opfor_client_error_message(c), id, (long long)w.last);
             break;
         }
     }

@@ -11,9 +11,25 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opfor/config.h"
 #include "opfor/rpc.h"
 
 opfor_client_t *opfor__rpc_open(const char *addr) {
+    return opfor__rpc_open_token(addr, NULL);
+}
+
+opfor_client_t *opfor__rpc_open_token(const char *addr, const char *token_file) {
+    char token[256] = "";
+    if (token_file) {
+        opfor_diag_t td;
+        char where[1024];
+        if (opfor_config_read_token(token_file, token, sizeof token, &td) < 0) {
+            opfor_cli_fail("--token-file: %s", opfor_diag_format(&td, where, sizeof where));
+            return NULL;
+        }
+    } else if (getenv("OPFOR_TOKEN")) {
+        snprintf(token, sizeof token, "%s", getenv("OPFOR_TOKEN"));
+    }
     char resolved[256];
     if (opfor_client_default_addr(addr, resolved, sizeof resolved) < 0) {
         opfor_cli_fail("--connect: address too long");
@@ -33,9 +49,13 @@ opfor_client_t *opfor__rpc_open(const char *addr) {
             opfor_cli_fail("%s", d.msg);
         return NULL;
     }
-    rc = opfor_client_hello(c, "opfor", getenv("OPFOR_TOKEN"));
+    rc = opfor_client_hello(c, "opfor", token[0] ? token : NULL);
     if (rc != 0) {
-        opfor_cli_fail("the daemon at %s refused us: %s", resolved, opfor_client_error_message(c));
+        int auth =
+            rc == OPFOR_CLIENT_REMOTE && opfor_client_error_code(c) == OPFOR_RPC_E_UNAUTHORIZED;
+        opfor_cli_fail("the daemon at %s refused us: %s%s", resolved, opfor_client_error_message(c),
+                       auth ? " (give the daemon's token with --token-file FILE or $OPFOR_TOKEN)"
+                            : "");
         opfor_client_close(c);
         return NULL;
     }
@@ -283,9 +303,10 @@ void opfor__rpc_print_event(FILE *f, const msgpack_object *ev) {
         fprintf(f, "--- Turn %lld%s ---\n", (long long)opfor__rpc_int(d, "turn", 0),
                 opfor__rpc_int(d, "last", 0) ? " (the last)" : "");
     } else if (strcmp(kind, "game_over") == 0) {
-        fprintf(f, "Game over: %s, score %lld after %lld turns\n",
+        long long turns = (long long)opfor__rpc_int(d, "turns", 0);
+        fprintf(f, "Game over: %s, score %lld after %lld turn%s\n",
                 opfor__rpc_str(d, "result", buf, sizeof buf),
-                (long long)opfor__rpc_int(d, "score", 0), (long long)opfor__rpc_int(d, "turns", 0));
+                (long long)opfor__rpc_int(d, "score", 0), turns, turns == 1 ? "" : "s");
     } else if (strcmp(kind, "closed") == 0) {
         fprintf(f, "The game was closed.\n");
     } else {
@@ -341,6 +362,9 @@ void opfor__rpc_print_state(FILE *f, const msgpack_object *st) {
     const msgpack_object *tot = opfor__rpc_get(sc, "total");
     if (tot && tot->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
         fprintf(f, "Score: %lld\n", (long long)tot->via.u64);
+    else if (tot && tot->type == MSGPACK_OBJECT_ARRAY && tot->via.array.size == 2) /* competitive */
+        fprintf(f, "Score: %lld figures v %lld\n", (long long)tot->via.array.ptr[0].via.i64,
+                (long long)tot->via.array.ptr[1].via.i64);
     fprintf(f, "Log entries %lld, events %lld, hash %s\n",
             (long long)opfor__rpc_int(st, "log_seq", 0),
             (long long)opfor__rpc_int(st, "event_seq", 0), opfor__rpc_str(st, "hash", a, sizeof a));

@@ -20,6 +20,9 @@
  * prints "opfor: no daemon at ADDR: start it with `opford` or use `opfor patrol` for a local
  * game" (or the server's refusal) and returns NULL. */
 opfor_client_t *opfor__rpc_open(const char *addr);
+/* The same with the daemon's token read from token_file (a file of mode 0600; NULL: the
+ * token in $OPFOR_TOKEN, if set), which a TCP daemon started with --token-file asks for. */
+opfor_client_t *opfor__rpc_open_token(const char *addr, const char *token_file);
 
 /* Calls method with params (a packed map, or NULL for {}); on success *res is the result
  * (valid until the next call). On failure prints "opfor: WHAT: message" (WHAT names the
