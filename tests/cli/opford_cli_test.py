@@ -58,6 +58,20 @@ check("report_move_after_off_says_left", rc == 1 and "has already left the table
 rc, out, err = opfor("new", "--scenario", "scens/no_such.yaml")
 check("new_scenario_file_missing", rc == 1 and "scens/no_such.yaml: no such file" in err, err)
 
+# ---------------------------------------------------------------- hints name commands
+# The daemon's hints name protocol methods; the game commands print the command to type.
+rc, out, err = opfor("state", "no-such-game")
+check("hint_games_command", rc == 1 and "(`opfor games` lists them)" in err
+      and "game.list" not in err, err)
+opfor("new", "--seed", "5", "--id", "h1")
+rc, out, err = opfor("report", "h1", "--resolve")
+check("hint_orders_command", rc == 1 and "ask `opfor orders` when" in err
+      and "ai.orders" not in err, err)
+opfor("initiative", "h1")  # seed 5 gives the players the first initiative
+rc, out, err = opfor("initiative", "h1")
+check("hint_report_acted_command", rc == 1 and "(`opfor report --acted UNIT`)" in err
+      and "report with `acted`" not in err, err)
+
 # ---------------------------------------------------------------- game over and games
 opfor("new", "--seed", "5", "--id", "c2")
 rc, out, err = opfor("report", "c2", "--killed", "Major=1", "--killed", "Sharp=1",

@@ -105,7 +105,7 @@ static int resolve_game(opfor_client_t *c, const char *cmd, const char *given, c
     opfor_rpc_pack_cstr(&pk, "status");
     opfor_rpc_pack_cstr(&pk, "active");
     const msgpack_object *res;
-    int rc = opfor__rpc_call(c, cmd, "game.list", &sb, &res);
+    int rc = opfor__rpc_call_cmd(c, cmd, "game.list", &sb, &res);
     msgpack_sbuffer_destroy(&sb);
     if (rc)
         return rc;
@@ -131,7 +131,7 @@ static int simple_call(const char *cmd, const gopts_t *o, const char *method,
         msgpack_sbuffer_init(&sb);
         params_game(&sb, id);
         const msgpack_object *res;
-        rc = opfor__rpc_call(c, cmd, method, &sb, &res);
+        rc = opfor__rpc_call_cmd(c, cmd, method, &sb, &res);
         msgpack_sbuffer_destroy(&sb);
         if (rc == 0) {
             if (o->json)
@@ -297,7 +297,7 @@ int opfor_cmd_new(int argc, char **argv) {
         return OPFOR_EXIT_FAIL;
     }
     const msgpack_object *res;
-    int rc = opfor__rpc_call(c, "new", "game.new", &sb, &res);
+    int rc = opfor__rpc_call_cmd(c, "new", "game.new", &sb, &res);
     if (rc == 0) {
         if (o.json) {
             opfor__rpc_print_json(stdout, res);
@@ -356,7 +356,7 @@ int opfor_cmd_games(int argc, char **argv) {
         opfor_rpc_pack_cstr(&pk, status);
     }
     const msgpack_object *res;
-    int rc = opfor__rpc_call(c, "games", "game.list", &sb, &res);
+    int rc = opfor__rpc_call_cmd(c, "games", "game.list", &sb, &res);
     if (rc == 0 && o.json) {
         opfor__rpc_print_json(stdout, res);
     } else if (rc == 0) {
@@ -675,7 +675,7 @@ int opfor_cmd_report(int argc, char **argv) {
         opfor_rpc_pack_cstr(&pk, note);
     }
     const msgpack_object *res;
-    rc = opfor__rpc_call(c, "report", "report", &sb, &res);
+    rc = opfor__rpc_call_cmd(c, "report", "report", &sb, &res);
     if (rc == 0) {
         if (o.json)
             opfor__rpc_print_json(stdout, res);
@@ -777,7 +777,7 @@ int opfor_cmd_watch(int argc, char **argv) {
         msgpack_pack_int64(&pk, after);
     }
     const msgpack_object *res;
-    rc = opfor__rpc_call(c, "watch", "subscribe", &sb, &res);
+    rc = opfor__rpc_call_cmd(c, "watch", "subscribe", &sb, &res);
     msgpack_sbuffer_destroy(&sb);
     if (rc) {
         opfor_client_close(c);

@@ -70,18 +70,53 @@ static void pack_prebuilt(msgpack_packer *pk, void *ud) {
         msgpack_pack_map(pk, 0);
 }
 
-int opfor__rpc_call(opfor_client_t *c, const char *what, const char *method,
-                    const msgpack_sbuffer *params, const msgpack_object **res) {
+/* The daemon's messages name protocol methods and keys, for every client; people at the
+ * game commands type commands, so those say what to type instead: each pair is (what the
+ * daemon says, what the game commands say). */
+static const char *const CMD_WORDS[][2] = {
+    {"ask for its orders (ai.orders) first", "ask for its orders first (`opfor orders`)"},
+    {"(report with `acted`)", "(`opfor report --acted UNIT`)"},
+    {"(game.list lists them)", "(`opfor games` lists them)"},
+    {"(ask ai.orders when", "(ask `opfor orders` when"},
+    {"at: goes with `acted` (use moves: [{unit, x, y}] for other units)",
+     "--at goes with --acted (use --move UNIT=X,Y for other units)"},
+};
+
+/* msg with the first protocol phrase of CMD_WORDS found in it put as the game commands say it
+ * (cmd_words), else as it is. */
+static const char *say(const char *msg, int cmd_words, char *buf, size_t n) {
+    for (size_t i = 0; cmd_words && i < sizeof CMD_WORDS / sizeof CMD_WORDS[0]; i++) {
+        const char *at = strstr(msg, CMD_WORDS[i][0]);
+        if (at) {
+            snprintf(buf, n, "%.*s%s%s", (int)(at - msg), msg, CMD_WORDS[i][1],
+                     at + strlen(CMD_WORDS[i][0]));
+            return buf;
+        }
+    }
+    return msg;
+}
+
+static int call_as(opfor_client_t *c, const char *what, const char *method,
+                   const msgpack_sbuffer *params, const msgpack_object **res, int cmd_words) {
     int rc = opfor_client_call(c, method, pack_prebuilt, (void *)params, res);
     if (rc == 0)
         return 0;
-    if (rc == OPFOR_CLIENT_REMOTE) {
-        int code = opfor_client_error_code(c);
-        fprintf(stderr, "opfor: %s: %s\n", what, opfor_client_error_message(c));
-        return code == OPFOR_RPC_E_INVALID_PARAMS ? OPFOR_EXIT_USAGE : OPFOR_EXIT_FAIL;
-    }
-    fprintf(stderr, "opfor: %s: %s\n", what, opfor_client_error_message(c));
+    char buf[1024];
+    fprintf(stderr, "opfor: %s: %s\n", what,
+            say(opfor_client_error_message(c), cmd_words, buf, sizeof buf));
+    if (rc == OPFOR_CLIENT_REMOTE && opfor_client_error_code(c) == OPFOR_RPC_E_INVALID_PARAMS)
+        return OPFOR_EXIT_USAGE;
     return OPFOR_EXIT_FAIL;
+}
+
+int opfor__rpc_call(opfor_client_t *c, const char *what, const char *method,
+                    const msgpack_sbuffer *params, const msgpack_object **res) {
+    return call_as(c, what, method, params, res, 0);
+}
+
+int opfor__rpc_call_cmd(opfor_client_t *c, const char *what, const char *method,
+                        const msgpack_sbuffer *params, const msgpack_object **res) {
+    return call_as(c, what, method, params, res, 1);
 }
 
 const msgpack_object *opfor__rpc_get(const msgpack_object *m, const char *key) {
