@@ -424,7 +424,7 @@ out:
 void opfor__order_pack(const opfor__game_t *g, const opfor__table_t *t, const opfor__order_t *o,
                        msgpack_packer *pk) {
     const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
-    msgpack_pack_map(pk, 17);
+    msgpack_pack_map(pk, 18);
     opfor__kv_str(pk, "game", g->row.id);
     opfor__kv_u64(pk, "order_id", o->log_seq);
     opfor__kv_int(pk, "turn", o->turn);
@@ -466,6 +466,7 @@ void opfor__order_pack(const opfor__game_t *g, const opfor__table_t *t, const op
     opfor__kv_str(pk, "engine", o->engine);
     opfor__kv_str(pk, "command", o->command_text);
     opfor__kv_int(pk, "resolved", o->resolved);
+    opfor__kv_int(pk, "open", o->open); /* may it still be resolved (until the next press) */
     opfor_rpc_pack_cstr(pk, "raw");
     msgpack_pack_map(pk, 6);
     opfor_rpc_pack_cstr(pk, "select");

@@ -81,6 +81,7 @@ static void unit(msgpack_packer *pk, const char *name, int player, double x, dou
 }
 
 /* A game.state like opford's: a 72 x 48 table, three terrain pieces, five units (one gone). */
+/* with_order: 0 none, 1 an order (no `open` key, as older daemons send), 2 one no longer open. */
 static const msgpack_object *pack_state(mp_t *m, const char *pending, int with_order) {
     mp_begin(m);
     msgpack_packer *pk = &m->pk;
@@ -145,12 +146,14 @@ static const msgpack_object *pack_state(mp_t *m, const char *pending, int with_o
     unit(pk, "Lost Patrol", 0, 30, 30, "destroyed");
     s(pk, "order");
     if (with_order) {
-        msgpack_pack_map(pk, 5);
+        msgpack_pack_map(pk, with_order == 2 ? 6 : 5);
         kstr(pk, "unit", "Jager Picket");
         kstr(pk, "sentence", "Jager Picket fires at 1st Section");
         kstr(pk, "target", "1st Section");
         kstr(pk, "command", "in command");
         kint(pk, "resolved", 0);
+        if (with_order == 2)
+            kint(pk, "open", 0); /* the game moved on: no longer to be carried out */
     } else {
         msgpack_pack_nil(pk);
     }
@@ -583,6 +586,10 @@ static void card_from_state_picks_what_matters(void **st) {
     assert_string_equal(c.orders[0], "Fires at 1st Section");
     assert_int_equal(c.n_orders, 1);
     assert_true(c.map.n_units == 4);
+    mp_free(&m);
+    /* the daemon says the order is no longer open (a press came after it): not shown */
+    assert_int_equal(opfor_card_from_state(pack_state(&m, "none", 2), &memo, &c), 1);
+    assert_string_equal(c.unit, "Press for the initiative");
     mp_free(&m);
     /* the enemy holds the initiative again: that order belongs to an earlier activation, even
        unresolved (the table rolled its own dice) */

@@ -765,12 +765,16 @@ static void side_name_of(const msgpack_object *state, int player, char *buf, siz
     }
 }
 
-/* Is the state's last order the one to carry out now? Only while nobody holds the initiative in
- * the order's turn and the order is not resolved: ai.orders hands the initiative back, so once
- * someone holds it again the order belongs to an earlier activation. */
+/* Is the state's last order the one to carry out now? Only while it is open (the daemon says
+ * so; an older daemon does not, and then the turn must be the order's), nobody holds the
+ * initiative and it is not resolved: ai.orders hands the initiative back, so once someone
+ * holds it again the order belongs to an earlier activation. */
 static int order_current(const msgpack_object *ord, const msgpack_object *pend, long long turn) {
     long long oturn = 0;
     if (!ord || ord->type != MSGPACK_OBJECT_MAP || mp_bool(opfor_mp_get(ord, "resolved")))
+        return 0;
+    const msgpack_object *open = opfor_mp_get(ord, "open");
+    if (open && !mp_bool(open))
         return 0;
     if (str_is(pend, "player") || str_is(pend, "enemy"))
         return 0;
