@@ -107,6 +107,13 @@ timeout -k 5 30 "$bin/opfor" display --connect "$sock" --sim "$work/small" --pan
   2>>"$work/once.log" || fail "--panel 2in13v4 --once failed"
 [ "$(drive png "$(last_frame "$work/small")")" = 250x122 ] || fail "2.13 inch frame size"
 
+# --- bad wiring in a config file: one clear line naming the file, exit 1
+printf 'display-pin-rst: 25\ndisplay-pin-dc: 25\n' >"$work/pins.yaml"
+"$bin/opfor" display --config "$work/pins.yaml" --sim "$work/pins" --once 2>"$work/pins.err" &&
+  fail "shared pins accepted"
+grep -q "^opfor: display: $work/pins.yaml: two of the pins share a line" "$work/pins.err" ||
+  fail "shared pins: $(cat "$work/pins.err")"
+
 # --- a long-running client reconnects after a daemon restart and draws the next event
 "$bin/opfor" display --connect "unix:$sock" --sim "$work/live" --verbose >"$work/client.log" 2>&1 &
 cpid=$!

@@ -409,8 +409,11 @@ static int make_out_config(const display_opts_t *o, opfor_dout_config_t *dc) {
         return opfor_cli_usage_error("display: --sim: the directory name is too long");
     if (o->rotate >= 0)
         cfg.display_rotation = (int)o->rotate;
-    if (opfor_dout_config_from(&cfg, dc, err, sizeof err) < 0)
-        return opfor_cli_fail("display: %s", err);
+    if (opfor_dout_config_from(&cfg, dc, err, sizeof err) < 0) {
+        /* the wiring's message names the display already; say where the wiring came from */
+        const char *msg = strncmp(err, "display: ", 9) == 0 ? err + 9 : err;
+        return opfor_cli_fail("display: %s: %s", o->config ? o->config : "command line", msg);
+    }
     return 0;
 }
 
