@@ -217,6 +217,36 @@ if [ -x "$(dirname "$bin")/opford" ]; then
   has_err "--no-actor: only flags take no-"
   run 1 calc viktoria fire_rifle --model "$tmp" --connect "$dwork/s"
   has_err "$tmp: cannot read: Is a directory"
+  # the text through the daemon is the local text: title with the fields, tables, distances,
+  # facts, notes, and the critical as "6, then 6 kills"; so is --list and an error's exit code
+  same_text() {
+    run "$1" calc viktoria "${@:2}"
+    cp "$out" "$tmp/local.out"
+    cp "$err" "$tmp/local.err"
+    run "$1" calc viktoria "${@:2}" --connect "$dwork/s"
+    cmp -s "$tmp/local.out" "$out" || fail "--connect text differs: ${*:2}"
+    cmp -s "$tmp/local.err" "$err" || fail "--connect message differs: ${*:2}"
+  }
+  same_text 0 fire_rifle --actor veteran --target soldier --cover soft --range 20
+  has "Critical: 6, then 6 kills (2.8%)"
+  has "Range: 20 in; Range bracket: medium; Maximum range: no limit"
+  same_text 0 advance --actor soldier --terrain rough --obstacles 1
+  has "Adjusted for terrain: (3 plus 1d3) x 1/2 inches (2-3 in, mean 2.5)"
+  same_text 0 advance --actor transport --terrain road
+  same_text 0 weather_event --level 3 --wind NW
+  has "2 backs two points -> SW"
+  same_text 0 weather_event
+  same_text 0 call_support_fire --registered 2 --guns heavy
+  same_text 0 test_out_of_command --actor soldier --range 10 --weather 5
+  same_text 0 attack_lance --actor soldier --charging
+  same_text 0 check_morale --actor veteran --general --half-strength
+  same_text 0 fire_artillery --range 30
+  same_text 0 test_vs_blast --actor transport --cover fortification
+  same_text 0 --list
+  has "fire_pistol  Fire Pistol (VI, IX)"
+  same_text 2 fire_pistol --range 12
+  same_text 2 fire_rifle --target-running --target-prone
+  has_err "opfor: calc: a target cannot be both running and prone"
   head -c 1100000 /dev/zero | tr '\0' '#' >"$tmp/huge.yaml"
   run 1 calc viktoria fire_rifle --model "$tmp/huge.yaml" --connect "$dwork/s"
   has_err "larger than 1 MiB"

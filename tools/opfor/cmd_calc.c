@@ -324,20 +324,33 @@ void opfor_calc_print_json(FILE *f, const opfor_viktoria_req_t *req,
 
 /* ------------------------------------------------------------------ --list, --help */
 
+void opfor_calc_print_list_head(FILE *f) {
+    fprintf(f, "Viktoria! calculator actions: opfor calc viktoria ACTION [--FIELD VALUE ...]\n");
+}
+
+void opfor_calc_print_list_action(FILE *f, const char *name, const char *title, const char *rules,
+                                  const char *summary) {
+    fprintf(f, "\n%s  %s (%s): %s\n", name, title, rules, summary);
+}
+
+void opfor_calc_print_list_field(FILE *f, const char *name, const char *allowed, const char *def) {
+    fprintf(f, "  --%-15s %s [default %s]\n", name, allowed, def);
+}
+
 static void list_text(FILE *f, const opfor_viktoria_model_t *m) {
     char allowed[512], def[64];
-    fprintf(f, "Viktoria! calculator actions: opfor calc viktoria ACTION [--FIELD VALUE ...]\n");
+    opfor_calc_print_list_head(f);
     for (int id = 0; id < OPFOR_VK_A_COUNT; id++) {
         const opfor_viktoria_action_t *a = opfor_viktoria_action_get(id);
         opfor_viktoria_req_t req;
         opfor_viktoria_req_init(&req, id);
-        fprintf(f, "\n%s  %s (%s): %s\n", a->name, a->title, a->rules, a->summary);
+        opfor_calc_print_list_action(f, a->name, a->title, a->rules, a->summary);
         for (int i = 0; i < a->nfields; i++) {
             const opfor_viktoria_action_field_t *af = &a->fields[i];
             const opfor_viktoria_field_t *fd = opfor_viktoria_field_get(af->id);
             opfor_viktoria_field_allowed(m, id, af->id, allowed, sizeof allowed);
             opfor_viktoria_req_value(&req, af->id, def, sizeof def);
-            fprintf(f, "  --%-15s %s [default %s]\n", fd->name, allowed, def);
+            opfor_calc_print_list_field(f, fd->name, allowed, def);
         }
     }
 }
@@ -447,7 +460,8 @@ static int report_diag(int rc, const opfor_diag_t *d, int exit_code) {
     /* opfor_diag_format writes "<input>: " when no file is known; drop it for CLI errors. */
     const char *msg = strncmp(buf, "<input>: ", 9) == 0 ? buf + 9 : buf;
     (void)rc;
-    fprintf(stderr, "opfor: %s\n", msg);
+    /* "calc: " as in the usage errors, and as a daemon's answer reads under --connect */
+    fprintf(stderr, "opfor: calc: %s\n", msg);
     return exit_code;
 }
 
