@@ -164,8 +164,10 @@ static void *worker(void *arg) {
         pthread_mutex_lock(&r->lock);
         int stop = r->open_rc != 0;
         pthread_mutex_unlock(&r->lock);
-        if (stop)
+        if (stop || (cfg->stop && atomic_load_explicit(cfg->stop, memory_order_relaxed)))
             break;
+        /* Every number taken below games is played to its end, so the games played are
+           0..next-1 whatever the threads: a prefix. */
         long i = atomic_fetch_add(&r->next, 1);
         if (i >= cfg->games)
             break;
@@ -197,9 +199,9 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-static void summarize(const opfor_arena_config_t *cfg, opfor_arena_result_t *out) {
+static void summarize(long played, opfor_arena_result_t *out) {
     long steps = 0;
-    for (long i = 0; i < cfg->games; i++) {
+    for (long i = 0; i < played; i++) {
         const opfor_arena_game_t *gm = &out->log[i];
         out->games++;
         steps += gm->steps;
@@ -261,7 +263,11 @@ int opfor_arena_run(const opfor_arena_config_t *cfg, opfor_arena_result_t *out) 
         opfor_arena_result_free(out);
         return r.open_rc;
     }
-    summarize(cfg, out);
+    long played = atomic_load(&r.next);
+    if (played > cfg->games)
+        played = cfg->games;
+    out->interrupted = played < cfg->games;
+    summarize(played, out);
     return 0;
 }
 

@@ -1,6 +1,7 @@
 /* tests/ai/test_arena.c — the match runner: the Wilson interval against worked values, side
- * swapping, results that do not depend on the thread count, the summary's arithmetic, and
- * (on the Viktoria! rules) the behaviour-table bot beating uniform random play.
+ * swapping, results that do not depend on the thread count, a stop flag ending the run with
+ * a prefix of the games, the summary's arithmetic, and (on the Viktoria! rules) the
+ * behaviour-table bot beating uniform random play.
  *
  * Toy games from tests/ai/toy_games.c give fast, exactly known games; the Viktoria! batch
  * uses the built-in competitive scenario with a fixed seed.
@@ -151,6 +152,72 @@ static void arena_same_results_with_any_thread_count(void **state) {
     opfor_arena_result_free(&r4);
 }
 
+/* Sets the stop flag once `after` games are done (as a signal handler would mid-run). */
+typedef struct stopper {
+    atomic_int flag;
+    long after;
+} stopper_t;
+
+static void stop_after(void *user, long done, long total) {
+    stopper_t *s = user;
+    (void)total;
+    if (done >= s->after)
+        atomic_store(&s->flag, 1);
+}
+
+static void arena_stop_flag_ends_with_a_prefix(void **state) {
+    (void)state;
+    opfor_arena_config_t cfg;
+    const void *ctx;
+    config_toy(&cfg, &toy_sk_ruleset, &ctx, "random", "random");
+    cfg.games = 200;
+    cfg.seed = 99;
+    opfor_arena_result_t full;
+    assert_int_equal(opfor_arena_run(&cfg, &full), 0);
+    assert_false(full.interrupted);
+    assert_int_equal(full.games, 200);
+    for (int t = 1; t <= 3; t++) {
+        stopper_t s = {0, 10};
+        cfg.threads = t;
+        cfg.stop = &s.flag;
+        cfg.progress = stop_after;
+        cfg.progress_user = &s;
+        opfor_arena_result_t r;
+        assert_int_equal(opfor_arena_run(&cfg, &r), 0);
+        /* games 0..N-1, each as in the full run, N from 10 to 10 + threads - 1 */
+        assert_true(r.interrupted);
+        assert_true(r.games >= 10 && r.games < 10 + t);
+        assert_memory_equal(r.log, full.log, sizeof *r.log * (size_t)r.games);
+        long wins = 0, draws = 0;
+        for (long i = 0; i < r.games; i++) {
+            wins += r.log[i].outcome == 1;
+            draws += r.log[i].outcome == 0;
+        }
+        assert_int_equal(r.wins_a, wins);
+        assert_int_equal(r.draws, draws);
+        assert_int_equal(r.wins_a + r.wins_b + r.draws + r.errors, r.games);
+        opfor_arena_result_free(&r);
+    }
+    /* a flag set before the start: no game, an empty summary */
+    stopper_t s = {1, 0};
+    cfg.stop = &s.flag;
+    cfg.progress = NULL;
+    opfor_arena_result_t r;
+    assert_int_equal(opfor_arena_run(&cfg, &r), 0);
+    assert_true(r.interrupted);
+    assert_int_equal(r.games, 0);
+    assert_true(r.win_rate_a == 0.0 && r.ci_lo == 0.0 && r.ci_hi == 1.0);
+    opfor_arena_result_free(&r);
+    /* a flag that stays 0 changes nothing */
+    atomic_store(&s.flag, 0);
+    assert_int_equal(opfor_arena_run(&cfg, &r), 0);
+    assert_false(r.interrupted);
+    assert_int_equal(r.games, 200);
+    assert_memory_equal(r.log, full.log, sizeof *r.log * 200);
+    opfor_arena_result_free(&r);
+    opfor_arena_result_free(&full);
+}
+
 static void arena_summary_adds_up(void **state) {
     (void)state;
     opfor_arena_config_t cfg;
@@ -244,6 +311,7 @@ int main(void) {
         cmocka_unit_test(arena_wilson_known_values),
         cmocka_unit_test(arena_swaps_sides_every_other_game),
         cmocka_unit_test(arena_same_results_with_any_thread_count),
+        cmocka_unit_test(arena_stop_flag_ends_with_a_prefix),
         cmocka_unit_test(arena_summary_adds_up),
         cmocka_unit_test(arena_rejects_bad_configs),
         cmocka_unit_test(arena_table_bot_beats_random),

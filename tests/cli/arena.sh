@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/cli/arena.sh BIN_DIR [SOURCE_DIR] — `opfor arena` end to end with small N: the same
 # command prints the same result with one or two threads, seeds matter, the counts add up,
-# JSON is valid and complete (also in Patrol Mode with the director), and bad flags exit 2
-# naming the flag and its allowed values while an unreadable scenario exits 1.
+# JSON is valid and complete (also in Patrol Mode with the director), bad flags exit 2
+# naming the flag and its allowed values while an unreadable scenario exits 1, and SIGINT or
+# SIGTERM mid-run prints the summary of the games finished (exit 130 / 143).
 set -u
 # shellcheck source=SCRIPTDIR/lib.bash
 . "$(dirname "$0")/lib.bash"
@@ -55,6 +56,55 @@ if [ $(($(date +%s) - start)) -ge 7 ]; then
 fi
 run 0 arena --a table --b random --games 12 --seed 1 --quiet
 [ -s "$err" ] && fail "--quiet printed on standard error"
+
+# A signal mid-run: no new games, the summary of games 1..N marked as interrupted, exit
+# 128 + the signal; those N games are the same as a run of N games. A second signal kills.
+# signal_run SIG DELAY SECOND ARGS...: runs opfor ARGS (SIG not ignored), sends SIG after
+# DELAY seconds (and again SECOND seconds later when SECOND > 0); prints the exit code
+# (-SIG when the signal killed it).
+signal_run() {
+  python3 - "$bin" "$out" "$err" "$@" <<'PY'
+import signal, subprocess, sys, time
+binary, out, err, sig, delay, second = sys.argv[1:7]
+sig = getattr(signal, sig)
+dfl = lambda: (signal.signal(signal.SIGINT, signal.SIG_DFL),
+               signal.signal(signal.SIGTERM, signal.SIG_DFL))
+with open(out, "w") as o, open(err, "w") as e:
+    p = subprocess.Popen([binary] + sys.argv[7:], stdout=o, stderr=e, preexec_fn=dfl)
+    time.sleep(float(delay))
+    p.send_signal(sig)
+    if float(second) > 0:
+        time.sleep(float(second))
+        if p.poll() is None:
+            p.send_signal(sig)
+    print(p.wait(timeout=120))
+PY
+}
+rc=$(signal_run SIGINT 1.5 0 arena --a table --b random --games 1000000 --seed 4 --threads 2)
+[ "$rc" = 130 ] || fail "SIGINT: exit $rc, want 130"
+n=$(sed -n 's/^arena: interrupted after \([0-9]*\) of 1000000 games (the summary covers games 1-\1)$/\1/p' "$out")
+if [ -z "$n" ] || [ "$n" -lt 1 ]; then
+  fail "SIGINT: no 'interrupted after N of 1000000 games' line"
+else
+  has "competitive, $n games, seed 4"
+  has_err "arena: interrupted: no new games"
+  tail -n +2 "$out" >"$first"
+  run 0 arena --a table --b random --games "$n" --seed 4 --threads 1
+  cmp -s "$out" "$first" || fail "the interrupted run's $n games differ from a run of $n games"
+fi
+rc=$(signal_run SIGTERM 1.5 0 arena --a table --b random --games 1000000 --seed 4 --json --quiet)
+[ "$rc" = 143 ] || fail "SIGTERM: exit $rc, want 143"
+json_ok
+[ "$(json_get 'd["interrupted"] and d["games_played"] == d["games"] >= 1 and '`
+  `'d["games_requested"] == 1000000 and '`
+  `'d["wins_a"] + d["wins_b"] + d["draws"] + d["errors"] == d["games"]')" = True ] ||
+  fail "SIGTERM: the JSON summary is not marked interrupted or does not add up"
+run 0 arena --a table --b random --games 3 --seed 4 --json
+[ "$(json_get 'd["interrupted"]')" = False ] || fail "a whole run is marked interrupted"
+# A game of mcts:challenge takes seconds: the second SIGINT ends the run at once, no summary.
+rc=$(signal_run SIGINT 0.5 0.5 arena --a mcts:challenge --b heuristic --games 4 --seed 1)
+[ "$rc" = -2 ] || fail "a second SIGINT did not kill the run (exit $rc)"
+[ -s "$out" ] && fail "a run killed by a second SIGINT printed a summary"
 
 # Usage errors name the flag and the allowed values; missing files fail with exit 1.
 run 2 arena --a table --b nonsense --games 2 --seed 1

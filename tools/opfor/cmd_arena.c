@@ -3,14 +3,19 @@
  * [--band LO-HI] [--rollouts N] [--quiet] [--json]`: seeded matches between policies on
  * the Viktoria! rules (ai/arena.c), with the Patrol Mode director as referee in patrol games.
  * Standard output is the same for the same command whatever the thread count; progress
- * and timing go to standard error.
+ * and timing go to standard error. The first SIGINT/SIGTERM stops new games, lets the
+ * games in progress finish and prints the summary of games 1..N marked as interrupted (exit
+ * 128 + the signal); a second one ends the process at once.
  */
 #include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "json_out.h"
@@ -37,6 +42,10 @@ static void help(FILE *f) {
             "In Patrol Mode, policy a plays the non-player side and b the player side, on the\n"
             "built-in patrol scenario (or --scenario), with the director choosing spottings.\n"
             "The same command prints the same result whatever --threads is.\n"
+            "Ctrl-C (SIGINT) or SIGTERM starts no new game, lets the games in progress end\n"
+            "and prints the summary of games 1..N, marked \"interrupted after N of M games\"\n"
+            "(JSON: \"interrupted\": true, \"games_played\": N), exit 130 (SIGTERM: 143);\n"
+            "a second one quits at once.\n"
             "\n"
             "policies: %s\n"
             "\n"
@@ -55,6 +64,21 @@ static void help(FILE *f) {
             "  --json            print one JSON document instead of text\n"
             "  -h, --help        this text\n",
             opfor_arena_policy_specs, ARENA_MAX_GAMES, OPFOR_ARENA_MAX_THREADS);
+}
+
+/* The signal that asked the run to stop (0: none): the one global a handler needs. A lock-free
+ * atomic, so the handler may set it and the arena's worker threads read it (C11 7.14.1.1). */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the stop flag must be lock-free");
+static atomic_int arena_stop;
+
+/* First SIGINT/SIGTERM: note it (SA_RESETHAND makes a second one fatal at once). */
+static void on_stop_signal(int sig) {
+    static const char msg[] = "\narena: interrupted: no new games; finishing the games in "
+                              "progress (interrupt again to quit at once)\n";
+    atomic_store_explicit(&arena_stop, sig, memory_order_relaxed);
+    if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+        /* nothing to do: the summary still comes */
+    }
 }
 
 /* Whether a spec names a known policy (so a typo is a usage error, not a runtime one). */
@@ -283,8 +307,25 @@ int opfor_cmd_arena(int argc, char **argv) {
     progress_t prog = {!quiet, games >= 20 ? games / 20 : 1, now_s(), 0.0};
     cfg.progress = on_progress;
     cfg.progress_user = &prog;
+    /* Ctrl-C or SIGTERM keeps the games already played (see on_stop_signal). */
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    atomic_store(&arena_stop, 0);
+    /* A signal the caller ignores (SIGINT for `opfor arena ... &` in a script) stays ignored. */
+    sigaction(SIGINT, NULL, &old_int);
+    sigaction(SIGTERM, NULL, &old_term);
+    if (old_int.sa_handler != SIG_IGN)
+        sigaction(SIGINT, &sa, NULL);
+    if (old_term.sa_handler != SIG_IGN)
+        sigaction(SIGTERM, &sa, NULL);
+    cfg.stop = &arena_stop;
     opfor_arena_result_t res;
     int err = opfor_arena_run(&cfg, &res);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     if (err != 0) {
         for (int k = 0; k < nctx; k++)
             opfor_vk_rs_ctx_free(ctxs[k]);
@@ -322,6 +363,11 @@ int opfor_cmd_arena(int argc, char **argv) {
             opfor_json_str(&j, names[k]);
         opfor_json_arr_end(&j);
         opfor_json_kv_int(&j, "games", res.games);
+        opfor_json_kv_bool(&j, "interrupted", res.interrupted);
+        if (res.interrupted) {
+            opfor_json_kv_int(&j, "games_played", res.games);
+            opfor_json_kv_int(&j, "games_requested", games);
+        }
         opfor_json_kv_int(&j, "wins_a", res.wins_a);
         opfor_json_kv_int(&j, "wins_b", res.wins_b);
         opfor_json_kv_int(&j, "draws", res.draws);
@@ -373,6 +419,11 @@ int opfor_cmd_arena(int argc, char **argv) {
         opfor_json_obj_end(&j);
         opfor_json_end(&j);
     } else {
+        if (res.interrupted && res.games > 0)
+            printf("arena: interrupted after %ld of %ld games (the summary covers games 1-%ld)\n",
+                   res.games, games, res.games);
+        else if (res.interrupted)
+            printf("arena: interrupted after 0 of %ld games (no game finished)\n", games);
         printf("arena: %s (a) vs %s (b), %s, %ld games, seed %ld\n", pa, pb, mname, res.games,
                seed);
         for (int k = 0; k < nctx; k++)
@@ -399,5 +450,8 @@ int opfor_cmd_arena(int argc, char **argv) {
     opfor_arena_result_free(&res);
     for (int k = 0; k < nctx; k++)
         opfor_vk_rs_ctx_free(ctxs[k]);
+    int sig = atomic_load(&arena_stop);
+    if (res.interrupted && sig)
+        return 128 + sig; /* the shell's convention: 130 for SIGINT, 143 for SIGTERM */
     return OPFOR_EXIT_OK;
 }

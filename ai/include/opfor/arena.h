@@ -10,6 +10,7 @@
 #ifndef OPFOR_ARENA_H
 #define OPFOR_ARENA_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -80,6 +81,11 @@ typedef struct opfor_arena_config {
     void *referee_user;               /* passed to referee */
     opfor_arena_progress_fn progress; /* NULL: silent */
     void *progress_user;              /* passed to progress */
+    /* NULL: run every game. Otherwise, once *stop is nonzero (e.g. set by a signal handler:
+     * a lock-free atomic_int may be, and the worker threads read it without a race) no new
+     * game starts; games in progress play to their end, so the run covers games 0..N-1 for
+     * some N and result.interrupted is 1 when N < games. */
+    const atomic_int *stop;
 } opfor_arena_config_t;
 
 /* One game's outcome, by game number. */
@@ -97,7 +103,9 @@ typedef struct opfor_arena_game {
 
 /* The summary of a run. */
 typedef struct opfor_arena_result {
-    long games;              /* games played (errors included) */
+    long games;              /* games played (errors included): cfg->games, or fewer when
+                                stopped */
+    int interrupted;         /* 1: cfg->stop ended the run before cfg->games games */
     long wins_a;             /* a won */
     long wins_b;             /* b won */
     long draws;              /* neither */
@@ -112,7 +120,7 @@ typedef struct opfor_arena_result {
 } opfor_arena_result_t;
 
 /* Defaults: no ruleset, 1 game, seed 0, 1 thread, swap on, a_side 0, 1,000,000 steps, the
- * built-in catalogue, no referee, no progress. */
+ * built-in catalogue, no referee, no progress, no stop flag. */
 void opfor_arena_config_default(opfor_arena_config_t *cfg);
 
 /* The Wilson score interval of k successes in n trials at z (OPFOR_ARENA_Z95): *lo, *hi in
@@ -122,7 +130,8 @@ void opfor_arena_wilson(long k, long n, double z, double *lo, double *hi);
 /* Seed of game i of a run seeded with seed. */
 uint64_t opfor_arena_game_seed(uint64_t seed, long i);
 
-/* Plays cfg->games games and fills *out (release with opfor_arena_result_free). Each
+/* Plays cfg->games games (or, once *cfg->stop is set, the games 0..N-1 already started)
+ * and fills *out (release with opfor_arena_result_free). Each
  * worker opens its own policy instances (and referee) once. Returns 0 (games that fail
  * count as errors in *out), OPFOR_EINVAL (bad config, a ruleset that is not for two
  * players), OPFOR_ENOMEM, or the error of opening a policy (OPFOR_ENOENT for an unknown
