@@ -40,7 +40,7 @@ PY
 # Progress on standard error in long runs (a line at most every 5 s of measuring: checked only
 # when the command took 8 s or more); the table stays on standard output.
 start=$(date +%s)
-run 0 bench mcts --level veteran --decisions 10 --runs 10
+run 0 bench mcts --level veteran --decisions 4 --runs 10
 if [ $(($(date +%s) - start)) -ge 8 ]; then
   grep -qE '^bench mcts: [0-9]+/10 level runs done \(veteran run [0-9]+ of 10\), [0-9]+ s$' "$err" ||
     fail "no progress line in a run of 8 s or more"
