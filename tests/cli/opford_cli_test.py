@@ -112,10 +112,12 @@ except subprocess.TimeoutExpired:
     out, err = w.communicate()
 check("watch_daemon_gone_says_how_to_go_on",
       w.returncode == 1 and "`opfor watch c1 --after 2` goes on" in err, (w.returncode, err))
+listeners = len(d.tcp_listeners())
 d.start()
 
 # ---------------------------------------------------------------- TCP and the token
-port = d.tcp_port()
+# the restarted daemon's own port: its unix socket may answer before its TCP line is logged
+port = d.tcp_port(secs=30, after=listeners)
 tcp = f"tcp://127.0.0.1:{port}"
 rc, out, err = opfor("games", "--connect", tcp)
 check("tcp_without_token_says_how", rc == 1 and "--token-file" in err, err)

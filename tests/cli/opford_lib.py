@@ -180,12 +180,19 @@ class Daemon(Process):
                     self.state] + self.args, mode="ab")
         self.ready = self.wait_socket(self.sock) if wait_ready else False
 
-    def tcp_port(self, secs=5):
-        """The port of the last loopback TCP listener logged within secs, or None."""
+    def tcp_listeners(self):
+        """The loopback TCP ports logged so far, oldest first (the log is kept across
+        restarts)."""
+        return [int(x) for x in re.findall(r"listening on tcp://127\.0\.0\.1:(\d+)",
+                                           self.logtext())]
+
+    def tcp_port(self, secs=5, after=0):
+        """The port of the last loopback TCP listener logged within secs, once more than
+        `after` have been logged (after a restart: the count before it), or None."""
         end = time.time() + secs
         while time.time() < end:
-            m = re.findall(r"listening on tcp://127\.0\.0\.1:(\d+)", self.logtext())
-            if m:
-                return int(m[-1])
+            m = self.tcp_listeners()
+            if len(m) > after:
+                return m[-1]
             time.sleep(0.05)
         return None
