@@ -154,6 +154,25 @@ int opfor_game_reseed(const opfor_game_t *g, void *state, uint64_t seed) {
     return g->rs->reseed(g->ctx, state, seed);
 }
 
+int opfor_game_view(const opfor_game_t *g, const void *state, int viewer, void *out) {
+    if (!out || viewer < OPFOR_VIEW_ALL || viewer >= g->rs->max_players)
+        return OPFOR_EINVAL;
+    if (!g->rs->view) {
+        memcpy(out, state, g->rs->state_size);
+        return 0;
+    }
+    return g->rs->view(g->ctx, state, viewer, out);
+}
+
+int opfor_game_scene(const opfor_game_t *g, const void *state, int viewer, opfor_scene_t *out) {
+    if (!out || viewer < OPFOR_VIEW_ALL || viewer >= g->rs->max_players)
+        return OPFOR_EINVAL;
+    memset(out, 0, sizeof *out);
+    if (!g->rs->scene)
+        return OPFOR_ENOTSUP;
+    return g->rs->scene(g->ctx, state, viewer, out);
+}
+
 int opfor_game_progress(const opfor_game_t *g, const void *state, opfor_progress_t *out) {
     if (!g->rs->progress)
         return OPFOR_ENOTSUP;

@@ -14,12 +14,19 @@
 
 #include "opfor/error.h"
 #include "opfor/rng.h"
+#include "opfor/scene.h"
+
+struct opfor_ruleset_ai;      /* opfor/ruleset_ai.h: the AI's knowledge of the game */
+struct opfor_ruleset_calc;    /* opfor/ruleset_calc.h: the calculator */
+struct opfor_ruleset_session; /* opfor/session.h: the table session */
 
 /* Who decides in a state, besides a side (0 .. max_players-1). */
 #define OPFOR_PLAYER_CHANCE (-1)   /* dice decide: apply the roll action (or an outcome) */
 #define OPFOR_PLAYER_TERMINAL (-2) /* the game is over: read the returns */
-/* The most players any ruleset may declare. */
-#define OPFOR_MAX_PLAYERS 4
+/* The most players any ruleset may declare (VIKTORY II is played by 2 to 8). */
+#define OPFOR_MAX_PLAYERS 8
+/* The viewer that sees everything (a game master), for the view and scene hooks. */
+#define OPFOR_VIEW_ALL (-1)
 /* "No unit" / "no target" in opfor_action_t. */
 #define OPFOR_ACTION_NONE 0xFF
 
@@ -122,6 +129,26 @@ typedef struct opfor_ruleset {
      * into buf (n bytes). Returns buf. */
     const char *(*action_str)(const void *ctx, const void *state, const opfor_action_t *a,
                               char *buf, size_t n);
+
+    /* ---- beyond the game: every field below is optional (NULL or 0: none) ---- */
+
+    /* The version of the rules as this build reads them ("1"); a saved game records it, and
+     * a log written under another version is replayed only by rules that can read it. */
+    const char *rules_version;
+    /* A copy of state as `viewer` may know it (a side, or OPFOR_VIEW_ALL for everything)
+     * into out (state_size bytes): what the viewer cannot see (the other hands, the AI's
+     * hidden draws) replaced by neutral values. 0, or OPFOR_EINVAL (bad viewer). Without the
+     * hook a ruleset has no hidden information and the view is the state itself. */
+    int (*view)(const void *ctx, const void *state, int viewer, void *out);
+    /* The table as a picture for `viewer` (opfor/scene.h) into *out (zeroed by the caller).
+     * 0, or a negative error. */
+    int (*scene)(const void *ctx, const void *state, int viewer, opfor_scene_t *out);
+    /* The AI's knowledge of the game: evaluator, bots, order wording, director. */
+    const struct opfor_ruleset_ai *ai;
+    /* The calculator: typed actions and the shared answer schema. */
+    const struct opfor_ruleset_calc *calc;
+    /* The table session: reports, table actions, events. */
+    const struct opfor_ruleset_session *session;
 } opfor_ruleset_t;
 
 /* ---------------------------------------------------------------- the registry */
@@ -189,6 +216,13 @@ int opfor_game_evaluate(const opfor_game_t *g, const void *state, double *out);
 int opfor_game_resample(const opfor_game_t *g, void *state, int observer, opfor_rng_t *rng);
 /* Re-seeds the state's dice stream; OPFOR_ENOTSUP without the hook. */
 int opfor_game_reseed(const opfor_game_t *g, void *state, uint64_t seed);
+/* The state as viewer may know it into out; a plain copy without the hook (a ruleset with
+ * no hidden information), OPFOR_EINVAL for a viewer that is neither a side nor
+ * OPFOR_VIEW_ALL. */
+int opfor_game_view(const opfor_game_t *g, const void *state, int viewer, void *out);
+/* The ruleset's picture of state for viewer into *out (zeroed here first); OPFOR_ENOTSUP
+ * without the hook. */
+int opfor_game_scene(const opfor_game_t *g, const void *state, int viewer, opfor_scene_t *out);
 /* Turn and activation counters; OPFOR_ENOTSUP without the hook. */
 int opfor_game_progress(const opfor_game_t *g, const void *state, opfor_progress_t *out);
 /* Serialize / deserialize; OPFOR_ENOTSUP without the hooks. */

@@ -1,0 +1,79 @@
+/* opfor/order.h — the AI's chosen action as an order a player carries out at the table.
+ *
+ * An order names the unit, the action, where it goes (inches from the south-west corner, a
+ * compass direction of travel and the nearest landmark), the target, and the scores needed on
+ * the dice, with a one-line reason (the terms that decided it and the search's value) and the
+ * runner-up; a verbose form adds the top alternatives with their visits and values. The
+ * ruleset fills what it knows (opfor_ruleset_ai_t.order: unit, verb, target, move, rolls,
+ * sentence, terms); ai/ adds the search's part (value, runner-up, alternatives). Plain data
+ * with fixed-size strings, so the daemon can send it and the orders card can draw it
+ * without touching the game.
+ */
+#ifndef OPFOR_ORDER_H
+#define OPFOR_ORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Most dice rolls an order quotes, terms a reason names, alternatives a verbose order lists. */
+#define OPFOR_ORDER_MAX_ROLLS 4
+#define OPFOR_ORDER_MAX_TERMS 8
+#define OPFOR_ORDER_MAX_ALTS 8
+
+/* One roll the player makes for the order. */
+typedef struct opfor_order_roll {
+    char label[24]; /* "to hit", "save", "on target", "move", "targets pass" */
+    char need[32];  /* "4+", "6, then 4+", "8+ on 2D6", or dice "1d3+4" for a move */
+    double p;       /* chance of success as rendered (0 for a move) */
+} opfor_order_roll_t;
+
+/* One named term of the score that decided an order ("cover", +0.70). */
+typedef struct opfor_order_term {
+    char name[24];  /* short name: "threat_to" */
+    char label[32]; /* for people: "threat to the enemy" */
+    double value;   /* weighted contribution */
+} opfor_order_term_t;
+
+/* One alternative the search weighed (verbose orders). */
+typedef struct opfor_order_alt {
+    char text[112];  /* the action as a phrase */
+    uint32_t visits; /* search iterations through it */
+    double value;    /* its mean value for the deciding side, [-1, 1] */
+    float prior;     /* the heuristic's score of it */
+    int chosen;      /* 1 for the order given */
+} opfor_order_alt_t;
+
+/* An order. Strings are NUL-terminated ("" when absent). */
+typedef struct opfor_order {
+    int side;              /* the deciding side */
+    int unit;              /* acting unit index, -1 for none */
+    char unit_name[24];    /* "Jager Company" */
+    int kind;              /* the ruleset's action kind */
+    char verb[40];         /* "advance", "fire at", "charge", "take cover" */
+    int target;            /* target unit index, -1 for none */
+    char target_name[24];  /* "1st Section" */
+    float target_gap;      /* inches between the nearest figures, when there is a target */
+    int has_move;          /* 1 when the unit moves */
+    float move_in;         /* inches it is expected to move (mean roll, cut at the point) */
+    float x, y;            /* where it is expected to stop, inches from the SW corner */
+    char direction[4];     /* compass direction of travel: "N", "NE", ... */
+    char landmark[40];     /* nearest named feature or objective to that point */
+    char landmark_rel[12]; /* "toward", "into", "near", "away from" */
+    int nrolls;            /* rolls used */
+    opfor_order_roll_t rolls[OPFOR_ORDER_MAX_ROLLS];
+    char sentence[256]; /* the order as read at the table */
+    char reason[200];   /* one line: the deciding terms and the search's value */
+    double total;       /* the heuristic's score of the chosen action (sum of terms) */
+    int nterms;         /* terms used */
+    opfor_order_term_t terms[OPFOR_ORDER_MAX_TERMS];
+    int has_runner_up;      /* 1 when another action was searched */
+    char runner_up[112];    /* the runner-up as a phrase */
+    double value;           /* the chosen action's search value (0 without a search) */
+    double runner_up_value; /* the runner-up's */
+    int nalts;              /* alternatives listed */
+    opfor_order_alt_t alts[OPFOR_ORDER_MAX_ALTS];
+    uint64_t iterations; /* the search's iterations, 0 without a search */
+    double elapsed_ms;   /* the search's time */
+} opfor_order_t;
+
+#endif
