@@ -7,7 +7,7 @@ FUZZBUILD ?= build-fuzz
 FUZZ_SECONDS ?= 20
 CFILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find core rulesets ai io display tools tests -name '*.[ch]')
 
-.PHONY: all deps build run test test-unit test-asan fuzz format format-check clean
+.PHONY: all deps build run test test-unit test-asan fuzz format format-check check-names clean
 
 all: build
 
@@ -49,7 +49,11 @@ format:
 format-check: deps
 	@clang-format --dry-run -Werror $(CFILES) && echo "format: clean"
 
-test: format-check test-unit test-asan fuzz test-arm64
+# core/, ai/, io/, display/ and tools/ name no ruleset (tests/arch/check_ruleset_names.sh).
+check-names:
+	@bash tests/arch/check_ruleset_names.sh
+
+test: format-check check-names test-unit test-asan fuzz test-arm64
 	@echo "make test: all suites passed"
 
 # Cross build for the Raspberry Pi (aarch64) and the whole suite under qemu-user; installs the
