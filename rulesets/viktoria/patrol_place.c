@@ -48,6 +48,16 @@ const char *opfor_patrol_rule_text(int rule) {
     }
 }
 
+int opfor_patrol_rule_refused(int rule, const char **why) {
+    int refused = rule == OPFOR_PLACE_REFUSED_BEHIND || rule == OPFOR_PLACE_REFUSED_ROOM ||
+                  rule == OPFOR_PLACE_REFUSED_NONE;
+    if (why) {
+        const char *t = opfor_patrol_rule_text(rule), *colon = strchr(t, ':');
+        *why = refused && colon ? colon + 2 : "";
+    }
+    return refused;
+}
+
 /* ---- the frame ---- */
 
 typedef struct frame {
