@@ -1,4 +1,4 @@
-/* tools/opfor/card_build.c — event + game state (MessagePack) -> orders card (card_build.h).
+/* tools/app/card_build.c — event + game state (MessagePack) -> orders card (card_build.h).
  *
  * Reads the documented wire shapes (docs/protocol.md: Game events, Orders, game.state) and
  * ignores keys it does not know, so a newer daemon never breaks an older display. Table
