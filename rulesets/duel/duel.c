@@ -554,7 +554,8 @@ static void last_event(const opfor_duel_state_t *s, char *buf, size_t n) {
     if (s->last_kind == OPFOR_DUEL_PASS)
         snprintf(buf, n, "%s guarded", who);
     else if (s->last_kind == OPFOR_DUEL_PLAY)
-        snprintf(buf, n, "%s: %u+%u, %u dmg", who, s->last_card, s->last_roll, s->last_damage);
+        snprintf(buf, n, "%s: card %u + die %u, %u dmg", who, s->last_card, s->last_roll,
+                 s->last_damage);
     else
         snprintf(buf, n, "the duel begins");
 }
@@ -589,7 +590,7 @@ static int duel_scene(const void *ctx, const void *state, int viewer, opfor_scen
         if (rc < 0)
             return rc;
         char hand[OPFOR_SCENE_NAME_LEN];
-        size_t k = (size_t)snprintf(hand, sizeof hand, "hand:");
+        size_t k = (size_t)snprintf(hand, sizeof hand, "%s hand:", opfor_duel_side_name(sd));
         for (int i = 0; i < OPFOR_DUEL_HAND && v.hand[sd][i]; i++)
             k += (size_t)snprintf(hand + k, sizeof hand - k, " %c",
                                   v.hand[sd][i] == OPFOR_DUEL_UNKNOWN ? '?' : '0' + v.hand[sd][i]);
