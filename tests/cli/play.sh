@@ -51,6 +51,16 @@ has "ai (side 0): Red "
 has "your move (side 1):"
 has "result: "
 
+# A scenario file: one round of 2 hit points ends after two turns at most.
+printf 'hp: 2\nrounds: 1\n' >"$tmp/short.duel"
+play 0 '' --seed 3 --level novice --scenario "$tmp/short.duel"
+has "table: Red 2hp (to act), Blue 2hp"
+has "result: "
+[ "$(grep -c '^your move' "$out")" -eq 1 ] || fail "a one-round duel asked for more than one move"
+printf 'hp: 2\nspeed: 3\n' >"$tmp/bad.duel"
+play 1 '' --scenario "$tmp/bad.duel"
+has_err "bad.duel:2:1: unknown key 'speed'"
+
 # quit leaves at once; input ending before the game is a failure.
 { echo quit; } | "$bin" play duel --seed 1 --level novice >"$out" 2>"$err"
 [ $? -eq 0 ] || fail "quit did not exit 0"
