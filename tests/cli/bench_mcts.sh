@@ -60,7 +60,9 @@ PY
 run 2 bench mcts --level godlike
 has_err "opfor: bench mcts: --level must be one of novice, standard, veteran, ruthless, challenge; got 'godlike'"
 run 2 bench mcts --ruleset nope
-has_err "--ruleset must be one of viktoria, toy"
+# (the registered rulesets, then toy: test builds register the duel too)
+has_err "--ruleset must be one of viktoria, "
+has_err ", toy; got 'nope'"
 run 2 bench mcts --ruleset toy --scenario patrol_default
 has_err "--scenario works with --ruleset viktoria only"
 run 1 bench mcts --scenario no_such_scenario --decisions 1
