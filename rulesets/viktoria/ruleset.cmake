@@ -6,6 +6,8 @@
 set(RULESET_NAME viktoria)
 set(RULESET_SYMBOL opfor_viktoria_ruleset)
 set(RULESET_TEST_ONLY OFF)
+# Its short prefix, which the layer check (tests/arch/check_ruleset_names.sh) also looks for.
+set(OPFOR_RULESET_PREFIX vk_)
 file(GLOB RULESET_SOURCES CONFIGURE_DEPENDS ${RULESET_DIR}/*.c)
 set(RULESET_INCLUDE ${RULESET_DIR}/include)
 set(vk_model ${RULESET_DIR}/model.yaml)
