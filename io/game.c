@@ -174,7 +174,7 @@ int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const c
     int rc;
     if (yaml) {
         snprintf(label, sizeof label, "%s", row->scenario_name[0] ? row->scenario_name : "inline");
-        rc = opfor_scenario_load_string(yaml, yaml_len, label, g->sc, &d);
+        rc = opfor_viktoria_scenario_load_string(yaml, yaml_len, label, g->sc, &d);
     } else {
         const char *name = row->scenario_name[0] ? row->scenario_name : DEFAULT_SCENARIO;
         snprintf(label, sizeof label, "builtin:%s", name);

@@ -11,6 +11,7 @@
  * docs/patrol-mode.md for the exact rules and their names.
  */
 #include "opfor/viktoria/patrol.h"
+#include "opfor/viktoria/scenario.h"
 
 #include <math.h>
 #include <string.h>
@@ -156,7 +157,8 @@ static float clearance(const opfor_patrol_config_t *cfg, const opfor_patrol_forc
     for (int i = 0; i < fo->nfigures; i++) {
         if (!player_fig(cfg, fo, i))
             continue;
-        float dd = opfor_dist(p, fo->figures[i].pos) - opfor_figure_radius(&fo->figures[i]);
+        float dd = opfor_dist(p, fo->figures[i].pos) -
+                   opfor_figure_radius(&opfor_viktoria_terrain_rules.radii, &fo->figures[i]);
         if (dd < best)
             best = dd;
     }
@@ -179,7 +181,7 @@ static void current_line(const opfor_patrol_config_t *cfg, const opfor_patrol_fo
             const opfor_figure_t *g = &fo->figures[i];
             if (!(g->flags & OPFOR_FIG_ALIVE))
                 continue;
-            float s, d, r = opfor_figure_radius(g);
+            float s, d, r = opfor_figure_radius(&opfor_viktoria_terrain_rules.radii, g);
             to_sd(f, g->pos, &s, &d);
             smin = fminf(smin, s - r);
             smax = fmaxf(smax, s + r);
