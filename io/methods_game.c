@@ -21,6 +21,7 @@
 #include "methods_int.h"
 #include "opfor/ai.h"
 #include "opfor/director.h"
+#include "opfor/ruleset.h"
 #include "opfor/scores.h"
 #include "opfor/store.h"
 #include "opfor/workers.h"
@@ -428,9 +429,65 @@ static int id_char_ok(char c) {
            c == '_' || c == '.';
 }
 
+/* `level` (the AI level) and its deprecated alias `difficulty` (api_level 3) into
+ * row->difficulty: either may be given, both only when they agree. Answers the call and
+ * returns -1 on failure. */
+static int level_param(opfor_call_t *call, const msgpack_object *params, opfor_store_game_t *row) {
+    char level[sizeof row->difficulty] = "", why[200];
+    if (opfor_rpc_params_str(params, "level", level, sizeof level, why, sizeof why) ==
+        OPFOR_EINVAL) {
+        answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
+        return -1;
+    }
+    if (!level[0])
+        return 0; /* difficulty alone (checked when the game opens), or neither */
+    int lv;
+    if (opfor_ai_level_find(level, &lv) != 0) {
+        opfor_call_error(call, OPFOR_RPC_E_INVALID_PARAMS,
+                         "level: '%s' is not a level (novice, standard, veteran, ruthless, "
+                         "challenge)",
+                         level);
+        return -1;
+    }
+    int dv;
+    if (row->difficulty[0] && (opfor_ai_level_find(row->difficulty, &dv) != 0 || dv != lv)) {
+        opfor_call_error(call, OPFOR_RPC_E_INVALID_PARAMS,
+                         "level: '%s' and difficulty: '%s' disagree (difficulty is the old name "
+                         "of level: give one)",
+                         level, row->difficulty);
+        return -1;
+    }
+    snprintf(row->difficulty, sizeof row->difficulty, "%s", level);
+    return 0;
+}
+
+/* The registered ruleset row->ruleset names ("" : the first registered), its name written
+ * back into the row; NULL when there is none, with the call answered (listing the
+ * registered rulesets). */
+static const opfor_ruleset_t *ruleset_param(opfor_call_t *call, opfor_store_game_t *row) {
+    size_t n = 0;
+    const opfor_ruleset_entry_t *reg = opfor_ruleset_list(&n);
+    const opfor_ruleset_t *rs = row->ruleset[0] ? opfor_ruleset_find(row->ruleset)
+                                : n             ? reg[0].rs
+                                                : NULL;
+    if (rs) {
+        snprintf(row->ruleset, sizeof row->ruleset, "%s", rs->name);
+        return rs;
+    }
+    char names[256] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < n && len < sizeof names; i++)
+        len +=
+            (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", reg[i].name);
+    opfor_call_error(call, OPFOR_RPC_E_UNSUPPORTED,
+                     "ruleset: no ruleset '%s' in this build (registered: %s)", row->ruleset,
+                     n ? names : "none");
+    return NULL;
+}
+
 int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
-    static const char *const allowed[] = {"id",   "ruleset", "scenario",   "scenario_yaml",
-                                          "mode", "seed",    "difficulty", NULL};
+    static const char *const allowed[] = {
+        "id", "ruleset", "scenario", "scenario_yaml", "mode", "seed", "difficulty", "level", NULL};
     char why[200];
     if (opfor_rpc_params_check(params, allowed, why, sizeof why) < 0)
         return answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
@@ -452,6 +509,10 @@ int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
             return answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
     if (opfor_rpc_params_int(params, "seed", 0, INT64_MAX, &seed, why, sizeof why) == OPFOR_EINVAL)
         return answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
+    if (level_param(call, params, &row) < 0)
+        return 0;
+    if (!ruleset_param(call, &row))
+        return 0;
     for (const char *c = row.id; *c; c++)
         if (!id_char_ok(*c))
             return answer(call, OPFOR_RPC_E_INVALID_PARAMS,
