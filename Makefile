@@ -14,8 +14,11 @@ all: build
 deps:
 	@bash tools/deps.sh
 
+# `make build` and `make run` build the playable rulesets only; the test stages add the
+# test-only ones (rulesets/*/ruleset.cmake with RULESET_TEST_ONLY, e.g. the duel) in the same
+# build folder (a reconfigure).
 build: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPFOR_TEST_RULESETS=OFF >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The daemon on a temporary socket (and state directory, removed on exit) with the default
@@ -28,18 +31,20 @@ run: build
 	for i in $$(seq 100); do [ -S $$dir/opford.sock ] && break; sleep 0.05; done; \
 	$(BUILD)/bin/opfor patrol --connect $$dir/opford.sock --scenario patrol_default
 
-test-unit: build
+test-unit: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPFOR_TEST_RULESETS=ON >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-asan: deps
-	@cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DOPFOR_SANITIZE=ON >/dev/null
+	@cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DOPFOR_SANITIZE=ON -DOPFOR_TEST_RULESETS=ON >/dev/null
 	@cmake --build $(ASAN) -j $(JOBS)
 	@cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
 fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Debug -DOPFOR_FUZZ=ON \
-	  -DOPFOR_SANITIZE=ON -DOPFOR_TESTS=OFF >/dev/null
+	  -DOPFOR_SANITIZE=ON -DOPFOR_TESTS=OFF -DOPFOR_TEST_RULESETS=ON >/dev/null
 	@cmake --build $(FUZZBUILD) -j $(JOBS)
 	@bash tests/fuzz/run.sh $(FUZZBUILD)/fuzz $(FUZZ_SECONDS)
 
