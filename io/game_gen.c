@@ -1121,7 +1121,7 @@ void opfor__gen_pack_state(const opfor__game_t *g, int viewer, msgpack_packer *p
     char hash[24];
     snprintf(hash, sizeof hash, "%016llx",
              (unsigned long long)(have_view ? opfor_game_hash(&gen->game, view) : 0));
-    msgpack_pack_map(pk, 27);
+    msgpack_pack_map(pk, 26);
     opfor__kv_str(pk, "game", g->row.id);
     opfor__kv_str(pk, "ruleset", g->row.ruleset);
     opfor__kv_str(pk, "title", rs->title ? rs->title : rs->name);

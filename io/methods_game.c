@@ -736,7 +736,8 @@ int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
     snprintf(g->row.status, sizeof g->row.status, "active");
     g->next = gs->list;
     gs->list = g;
-    LOG(call->srv, INFO, "game %s: new %s game on %s, seed %llu, %s", g->row.id, g->row.mode,
+    LOG(call->srv, INFO, "game %s: new %s game on %s, seed %llu, %s", g->row.id,
+        g->row.mode[0] ? g->row.mode : g->row.ruleset,
         g->row.scenario_name[0] ? g->row.scenario_name : "inline YAML",
         (unsigned long long)g->row.seed, g->row.difficulty);
     msgpack_packer *pk = opfor_call_result_begin(call);
