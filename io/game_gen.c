@@ -168,6 +168,10 @@ int opfor__gen_open(opfor__game_t **out, const opfor_store_game_t *row, const op
     if (row->mode[0])
         return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
                     "mode: %s games have no modes (leave it out)", rs->name);
+    if (rs->max_players < 2)
+        return gerr(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
+                    "ruleset: the daemon plays one side against the table's, and %s has %d",
+                    rs->name, rs->max_players);
     int level = OPFOR_AI_STANDARD;
     if (row->difficulty[0] && opfor_ai_level_find(row->difficulty, &level) != 0)
         return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
