@@ -1,5 +1,8 @@
 /* io/methods_game.c — the game methods: game.new, game.list, game.state, game.close,
- * patrol.initiative, report, ai.orders, subscribe, unsubscribe; and the registry behind them.
+ * patrol.initiative, report, ai.orders, subscribe, unsubscribe, and for games of the other
+ * registered rulesets game.act, game.roll, game.report, game.action; and the registry behind
+ * them. A game of the table engine's ruleset (opfor__game_native) lives in game*.c; any other
+ * in game_gen.c (g->gen), which the same commit, replay, events and workers serve.
  *
  * A mutation is computed on a copy of the game's table (game*.c), appended to the store's log,
  * and only then swapped in, published as `event` notifications and answered: the answer is the
