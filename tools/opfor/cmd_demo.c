@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cmd_calc.h"
+#include "opfor/viktoria/calc.h"
 
 typedef struct demo_step {
     const char *title;      /* what is happening on the table */
@@ -94,7 +95,8 @@ int opfor_cmd_demo(int argc, char **argv) {
         if (opfor_viktoria_calc(&m, &req, &res, &d) != 0)
             return opfor_cli_fail("demo: %s", d.msg);
         printf("\n%zu. %s\n   $ %s\n", s + 1, st->title, cmd);
-        opfor_calc_print_text(stdout, &req, &res, 1);
+        char text[OPFOR_CALC_MAX_TEXT];
+        fputs(opfor_viktoria_result_text(&res, text, sizeof text), stdout);
         meaning(stdout, (int)s, &res);
     }
     return OPFOR_EXIT_OK;
