@@ -52,9 +52,10 @@ const char *opfor_calc_allowed(const opfor_ruleset_calc_t *c, const void *model,
         if (fd->min != 0.0 || fd->max != 0.0)
             snprintf(tmp, sizeof tmp, "%g..%g", fd->min, fd->max);
         else
-            snprintf(tmp, sizeof tmp, "%s", fd->type == OPFOR_FIELD_INT ? "a whole number"
-                                           : fd->type == OPFOR_FIELD_NUM ? "a number"
-                                                                         : "dice such as 2,5,1");
+            snprintf(tmp, sizeof tmp, "%s",
+                     fd->type == OPFOR_FIELD_INT   ? "a whole number"
+                     : fd->type == OPFOR_FIELD_NUM ? "a number"
+                                                   : "dice such as 2,5,1");
         put(buf, n, &len, tmp);
         if (fd->unit && fd->unit[0] && fd->type != OPFOR_FIELD_DICE) {
             put(buf, n, &len, " ");
@@ -149,8 +150,7 @@ static int pool_add(opfor_calc_answer_t *a, const char *s) {
 
 /* Appends a node. Once something did not fit nothing more is added, so the tree ends with
  * whatever entries were complete (the walkers stop at an unclosed one). */
-static int node_add(opfor_calc_answer_t *a, int type, const char *key, const char *s,
-                    double num) {
+static int node_add(opfor_calc_answer_t *a, int type, const char *key, const char *s, double num) {
     if (a->overflow || a->nextra >= OPFOR_CALC_MAX_EXTRA) {
         a->overflow = 1;
         return OPFOR_ERANGE;

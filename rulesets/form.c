@@ -248,8 +248,7 @@ int opfor_field_resolve(const opfor_field_t *fd, const opfor_value_t *v, opfor_v
     }
 }
 
-const char *opfor_field_text(const opfor_field_t *fd, const opfor_value_t *v, char *buf,
-                             size_t n) {
+const char *opfor_field_text(const opfor_field_t *fd, const opfor_value_t *v, char *buf, size_t n) {
     if (!buf || n == 0)
         return buf;
     int k = choice_count(fd);

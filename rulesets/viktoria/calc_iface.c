@@ -22,9 +22,9 @@
 
 /* ------------------------------------------------------------------ choices */
 
-static const char *const QUALITIES[] = {"civilian", "conscript", "soldier", "veteran", "elite",
-                                        NULL};
-static const char *const CLASSES[] = {"civilian", "conscript", "soldier",   "veteran",
+static const char *const QUALITIES[] = {"civilian", "conscript", "soldier",
+                                        "veteran",  "elite",     NULL};
+static const char *const CLASSES[] = {"civilian", "conscript", "soldier", "veteran",
                                       "elite",    "transport", NULL};
 static const char *const COVERS[] = {"none", "soft", "hard", "fortification", NULL};
 static const char *const BRACKETS[] = {"point_blank", "short", "medium", "long", NULL};
@@ -36,33 +36,19 @@ static const char *const WINDS[] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW", 
 /* ------------------------------------------------------------------ fields */
 
 #define CHOICE(nm, lb, hp, ch, df, kd, kt)                                                         \
-    {.name = nm,                                                                                   \
-     .label = lb,                                                                                  \
-     .help = hp,                                                                                   \
-     .type = OPFOR_FIELD_CHOICE,                                                                   \
-     .def_text = df,                                                                               \
-     .choices = ch,                                                                                \
-     .kind = kd,                                                                                   \
-     .kind_text = kt}
+    {                                                                                              \
+        .name = nm, .label = lb, .help = hp, .type = OPFOR_FIELD_CHOICE, .def_text = df,           \
+        .choices = ch, .kind = kd, .kind_text = kt                                                 \
+    }
 #define FLAG(nm, lb, hp, df)                                                                       \
-    {.name = nm, .label = lb, .help = hp, .type = OPFOR_FIELD_BOOL, .def = df, .kind = "flag"}
+    { .name = nm, .label = lb, .help = hp, .type = OPFOR_FIELD_BOOL, .def = df, .kind = "flag" }
 #define FLAG_A(nm, lb, hp, al)                                                                     \
-    {.name = nm,                                                                                   \
-     .label = lb,                                                                                  \
-     .help = hp,                                                                                   \
-     .type = OPFOR_FIELD_BOOL,                                                                     \
-     .kind = "flag",                                                                               \
-     .alias = al}
+    { .name = nm, .label = lb, .help = hp, .type = OPFOR_FIELD_BOOL, .kind = "flag", .alias = al }
 #define NUMBER(nm, lb, hp, lo, hi, df, fl)                                                         \
-    {.name = nm,                                                                                   \
-     .label = lb,                                                                                  \
-     .help = hp,                                                                                   \
-     .type = OPFOR_FIELD_INT,                                                                      \
-     .flags = fl,                                                                                  \
-     .min = lo,                                                                                    \
-     .max = hi,                                                                                    \
-     .def = df,                                                                                    \
-     .kind = "number"}
+    {                                                                                              \
+        .name = nm, .label = lb, .help = hp, .type = OPFOR_FIELD_INT, .flags = fl, .min = lo,      \
+        .max = hi, .def = df, .kind = "number"                                                     \
+    }
 
 #define ACTOR_Q                                                                                    \
     CHOICE("actor", "Actor", "quality of who acts or tests", QUALITIES, "soldier", "quality", NULL)
@@ -78,26 +64,16 @@ static const char *const WINDS[] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW", 
     CHOICE("cover", "Cover", "the target's cover; the tester's for tests", COVERS, "none",         \
            "choice", NULL)
 #define RANGE(df)                                                                                  \
-    {.name = "range",                                                                              \
-     .label = "Range",                                                                             \
-     .help = "inches, or a bracket name",                                                          \
-     .type = OPFOR_FIELD_NUM,                                                                      \
-     .min = 0,                                                                                     \
-     .max = 10000,                                                                                 \
-     .def_text = df,                                                                               \
-     .choices = BRACKETS,                                                                          \
-     .unit = "in",                                                                                 \
-     .kind = "range"}
+    {                                                                                              \
+        .name = "range", .label = "Range", .help = "inches, or a bracket name",                    \
+        .type = OPFOR_FIELD_NUM, .min = 0, .max = 10000, .def_text = df, .choices = BRACKETS,      \
+        .unit = "in", .kind = "range"                                                              \
+    }
 #define INCHES(df)                                                                                 \
-    {.name = "range",                                                                              \
-     .label = "Range",                                                                             \
-     .help = "inches",                                                                             \
-     .type = OPFOR_FIELD_NUM,                                                                      \
-     .min = 0,                                                                                     \
-     .max = 10000,                                                                                 \
-     .def = df,                                                                                    \
-     .unit = "in",                                                                                 \
-     .kind = "inches"}
+    {                                                                                              \
+        .name = "range", .label = "Range", .help = "inches", .type = OPFOR_FIELD_NUM, .min = 0,    \
+        .max = 10000, .def = df, .unit = "in", .kind = "inches"                                    \
+    }
 #define ACTOR_MOUNTED(df)                                                                          \
     FLAG("actor-mounted", "Actor Mounted", "actor on horseback (or transport drawn at speed)", df)
 #define TARGET_MOUNTED FLAG("target-mounted", "Target Mounted", "target on horseback", 0)
@@ -113,12 +89,12 @@ static const char *const WINDS[] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW", 
 #define GENERAL FLAG("general", "General with Unit", "general within 6 in of the unit", 0)
 #define MUSICIAN FLAG("musician", "Musician with Unit", "musician playing within 3 in", 0)
 #define COLOURS FLAG_A("colours", "Colours with Unit", "colours within 3 in", "colors")
-#define HALF_STRENGTH                                                                              \
-    FLAG("half-strength", "Half Strength", "half or more of the unit gone", 0)
+#define HALF_STRENGTH FLAG("half-strength", "Half Strength", "half or more of the unit gone", 0)
 #define REGISTERED                                                                                 \
     NUMBER("registered", "Registered Turns",                                                       \
            "earlier turns of support fire called on the same point", 0, 20, 0, 0)
-#define GUNS_F CHOICE("guns", "Guns", "off-board guns: field or heavy", GUNS, "field", "choice", NULL)
+#define GUNS_F                                                                                     \
+    CHOICE("guns", "Guns", "off-board guns: field or heavy", GUNS, "field", "choice", NULL)
 #define BLAST_F CHOICE("blast", "Blast", "what exploded", BLASTS, "shell", "choice", NULL)
 #define TERRAIN CHOICE("terrain", "Terrain", "open, rough, road", TERRAINS, "open", "choice", NULL)
 #define OBSTACLES NUMBER("obstacles", "Linear Obstacles", "linear obstacles crossed", 0, 10, 0, 0)
@@ -126,32 +102,31 @@ static const char *const WINDS[] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW", 
 #define WEATHER                                                                                    \
     NUMBER("weather", "Wind/Weather Level", "wind/weather level 1..5 (command radius)", 1, 5, 1, 0)
 #define LEVEL                                                                                      \
-    NUMBER("level", "Wind/Weather Level", "the current level 1..5, if known", 1, 5, 0,            \
+    NUMBER("level", "Wind/Weather Level", "the current level 1..5, if known", 1, 5, 0,             \
            OPFOR_FIELD_OPTIONAL)
 #define WIND                                                                                       \
-    CHOICE("wind", "Wind Direction", "the current wind direction, if known", WINDS, NULL,         \
+    CHOICE("wind", "Wind Direction", "the current wind direction, if known", WINDS, NULL,          \
            "choice", NULL)
 
-static const opfor_field_t F_FIRE[] = {ACTOR_Q,        TARGET_C,       COVER,
-                                       RANGE("short"), ACTOR_MOUNTED(0), TARGET_MOUNTED,
-                                       SHARPSHOOTER,   ACTOR_WOUNDED,  TARGET_WOUNDED,
-                                       MOVING,         TARGET_RUNNING, TARGET_PRONE};
+static const opfor_field_t F_FIRE[] = {
+    ACTOR_Q,      TARGET_C,      COVER,          RANGE("short"), ACTOR_MOUNTED(0), TARGET_MOUNTED,
+    SHARPSHOOTER, ACTOR_WOUNDED, TARGET_WOUNDED, MOVING,         TARGET_RUNNING,   TARGET_PRONE};
 static const opfor_field_t F_MG[] = {ACTOR_C,          COVER,         RANGE("short"),
                                      ACTOR_MOUNTED(0), ACTOR_WOUNDED, MOVING};
 static const opfor_field_t F_ARTILLERY[] = {RANGE("medium")};
 static const opfor_field_t F_SUPPORT[] = {REGISTERED, GUNS_F};
 static const opfor_field_t F_BOMB[] = {ACTOR_Q, RANGE("short")};
 static const opfor_field_t F_BLAST[] = {ACTOR_C, COVER, ACTOR_MOUNTED(0), ACTOR_WOUNDED, BLAST_F};
-static const opfor_field_t F_MELEE[] = {ACTOR_Q,          TARGET_Q, COVER,         ACTOR_MOUNTED(0),
-                                        TARGET_MOUNTED,   CHARGING, ACTOR_WOUNDED, TARGET_WOUNDED};
-static const opfor_field_t F_LANCE[] = {ACTOR_Q,          TARGET_Q, COVER,         ACTOR_MOUNTED(1),
-                                        TARGET_MOUNTED,   CHARGING, ACTOR_WOUNDED, TARGET_WOUNDED};
+static const opfor_field_t F_MELEE[] = {ACTOR_Q,        TARGET_Q, COVER,         ACTOR_MOUNTED(0),
+                                        TARGET_MOUNTED, CHARGING, ACTOR_WOUNDED, TARGET_WOUNDED};
+static const opfor_field_t F_LANCE[] = {ACTOR_Q,        TARGET_Q, COVER,         ACTOR_MOUNTED(1),
+                                        TARGET_MOUNTED, CHARGING, ACTOR_WOUNDED, TARGET_WOUNDED};
 static const opfor_field_t F_HYPNOTIC[] = {ACTOR_Q, TARGET_Q, RANGE("short")};
 static const opfor_field_t F_ACTOR[] = {ACTOR_Q};
 static const opfor_field_t F_MORALE[] = {ACTOR_Q, GENERAL, MUSICIAN, COLOURS, HALF_STRENGTH};
 static const opfor_field_t F_COMMAND[] = {ACTOR_Q, INCHES(24), WEATHER};
-static const opfor_field_t F_MOVE[] = {ACTOR_C,   ACTOR_MOUNTED(0), ACTOR_WOUNDED,
-                                       TERRAIN,   OBSTACLES,        LIMBERED};
+static const opfor_field_t F_MOVE[] = {ACTOR_C, ACTOR_MOUNTED(0), ACTOR_WOUNDED,
+                                       TERRAIN, OBSTACLES,        LIMBERED};
 static const opfor_field_t F_CHARGE[] = {ACTOR_Q, ACTOR_MOUNTED(0), ACTOR_WOUNDED, TERRAIN,
                                          OBSTACLES};
 static const opfor_field_t F_CRAWL[] = {ACTOR_Q, ACTOR_WOUNDED, TERRAIN, OBSTACLES};
@@ -178,9 +153,8 @@ static const opfor_form_t FORMS[OPFOR_VK_A_COUNT] = {
     {"call_support_fire", "Call for Supporting Fire",
      "2D6 call for off-board fire; accuracy at the longest bracket; 3 or 6 in blast", "VI, IX",
      F_SUPPORT, N(F_SUPPORT)},
-    {"throw_bomb", "Throw Bomb",
-     "accuracy, deviation and blast (2 in) of a thrown bomb (6 in max)", "VI, IX", F_BOMB,
-     N(F_BOMB)},
+    {"throw_bomb", "Throw Bomb", "accuracy, deviation and blast (2 in) of a thrown bomb (6 in max)",
+     "VI, IX", F_BOMB, N(F_BOMB)},
     {"test_vs_blast", "Test versus Blast",
      "a figure or transport in a blast tests; the effect if it fails", "VI, IX", F_BLAST,
      N(F_BLAST)},
@@ -201,8 +175,8 @@ static const opfor_form_t FORMS[OPFOR_VK_A_COUNT] = {
      N(F_ACTOR)},
     {"check_morale", "Check Morale", "2D6 morale check of a unit (fail: Wavering)", "VI, XI",
      F_MORALE, N(F_MORALE)},
-    {"rally", "Rally", "2D6 rally of a Wavering unit (fail: removed from play)", "VI, XI",
-     F_MORALE, N(F_MORALE)},
+    {"rally", "Rally", "2D6 rally of a Wavering unit (fail: removed from play)", "VI, XI", F_MORALE,
+     N(F_MORALE)},
     {"test_out_of_command", "Test for Out-of-Command",
      "a unit beyond the command radius tests before acting", "VI, VII, XIII", F_COMMAND,
      N(F_COMMAND)},
@@ -211,8 +185,8 @@ static const opfor_form_t FORMS[OPFOR_VK_A_COUNT] = {
     {"run_gallop", "Run/Gallop", "X plus 1d3 inches at the run or gallop (no fire)", "VI, VIII",
      F_MOVE, N(F_MOVE)},
     {"charge", "Charge", "X plus 1d3 inches into contact", "VI, VIII, X", F_CHARGE, N(F_CHARGE)},
-    {"crawl", "Crawl/Take Cover", "X plus 1d3 inches prone (riders dismount)", "VI, VIII",
-     F_CRAWL, N(F_CRAWL)},
+    {"crawl", "Crawl/Take Cover", "X plus 1d3 inches prone (riders dismount)", "VI, VIII", F_CRAWL,
+     N(F_CRAWL)},
     {"weather_event", "Weather Event", "start-of-turn change of wind and weather", "V.A, XIII",
      F_WEATHER, N(F_WEATHER)},
 };
@@ -298,9 +272,8 @@ static const char *vk_allowed(const void *model, const opfor_form_t *form, int f
             buf[0] = '\0';
         return buf;
     }
-    return opfor_viktoria_field_allowed(model, action,
-                                        opfor_viktoria_action_get(action)->fields[field].id, buf,
-                                        n);
+    return opfor_viktoria_field_allowed(
+        model, action, opfor_viktoria_action_get(action)->fields[field].id, buf, n);
 }
 
 /* ------------------------------------------------------------------ answers */
@@ -527,7 +500,7 @@ static int judge(opfor_calc_answer_t *a, const opfor_viktoria_result_t *res, con
         ok = k >= 2 && dice[0] + dice[1] >= x->need;
         snprintf(what, sizeof what, "%d", k >= 2 ? dice[0] + dice[1] : 0);
         break;
-    case OPFOR_ROLL_D6_THEN: /* a 6, then a second die */
+    case OPFOR_ROLL_D6_THEN:     /* a 6, then a second die */
     case OPFOR_ROLL_D6_REROLL: { /* a 1 is rolled again */
         int first = x->kind == OPFOR_ROLL_D6_THEN ? 6 : 1;
         int again = k >= 1 && dice[0] == first && (first == 6 || x->need > 1);

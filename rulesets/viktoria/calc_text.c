@@ -67,8 +67,7 @@ static const char *dice_text(const opfor_viktoria_distance_t *d, char *buf, size
     return buf;
 }
 
-const char *opfor_viktoria_roll_text(const opfor_viktoria_named_roll_t *r, char *buf,
-                                     size_t size) {
+const char *opfor_viktoria_roll_text(const opfor_viktoria_named_roll_t *r, char *buf, size_t size) {
     opfor_roll_format(&r->roll, buf, size);
     /* The critical reads as the rule does: "6, then 6 kills". */
     if (r->roll.kind == OPFOR_ROLL_D6_THEN && strcmp(r->name, "critical") == 0)
@@ -157,8 +156,7 @@ static void outcomes(out_t *o, const opfor_viktoria_result_t *res) {
     put(o, "\n");
 }
 
-const char *opfor_viktoria_result_text(const opfor_viktoria_result_t *res, char *buf,
-                                       size_t size) {
+const char *opfor_viktoria_result_text(const opfor_viktoria_result_t *res, char *buf, size_t size) {
     if (!buf || size == 0)
         return buf;
     out_t o = {buf, size, 0, 0, 0};

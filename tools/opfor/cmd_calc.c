@@ -176,8 +176,8 @@ void opfor_calc_print_text(FILE *f, const opfor_ruleset_t *rs, const opfor_form_
             else if (isinf(x->value))
                 snprintf(item, sizeof item, "%s: no limit", x->label);
             else
-                snprintf(item, sizeof item, "%s: %g%s%s", x->label, x->value,
-                         x->unit[0] ? " " : "", x->unit);
+                snprintf(item, sizeof item, "%s: %g%s%s", x->label, x->value, x->unit[0] ? " " : "",
+                         x->unit);
             wrap_item(&w, item);
         }
         fputc('\n', f);
@@ -417,8 +417,8 @@ static void help_calc(FILE *f) {
 static void help_action(FILE *f, const opfor_ruleset_t *rs, const opfor_form_t *a,
                         const void *model) {
     char allowed[512], def[64];
-    fprintf(f, "usage: opfor calc %s %s [--FIELD VALUE ...] [--model FILE] [--json]\n\n",
-            rs->name, a->name);
+    fprintf(f, "usage: opfor calc %s %s [--FIELD VALUE ...] [--model FILE] [--json]\n\n", rs->name,
+            a->name);
     fprintf(f, "%s (%s %s): %s\n\nfields:\n", a->title, rs->title, a->section ? a->section : "",
             a->help ? a->help : "");
     if (a->nfields == 0)
@@ -484,9 +484,8 @@ static int read_fields(const opfor_ruleset_calc_t *c, const void *model, const o
         if (fid < 0) {
             const opfor_field_t *other = field_anywhere(c, fname);
             if (other)
-                return opfor_cli_usage_error("calc: %s has no field --%s; it takes: %s",
-                                             form->name, other->name,
-                                             field_list(form, names, sizeof names));
+                return opfor_cli_usage_error("calc: %s has no field --%s; it takes: %s", form->name,
+                                             other->name, field_list(form, names, sizeof names));
             return opfor_cli_usage_error("calc: unknown field --%s; %s takes: %s", fname,
                                          form->name, field_list(form, names, sizeof names));
         }

@@ -165,8 +165,8 @@ static void fact_labels(const opfor_ruleset_calc_t *c, reply_t *r) {
 static int from_reply(const opfor_ruleset_calc_t *c, const msgpack_object *o, reply_t *r) {
     char buf[160];
     opfor_calc_answer_t *a = &r->ans;
-    r->form = opfor_form_find(c->actions, c->nactions,
-                              opfor__rpc_str(o, "action", buf, sizeof buf));
+    r->form =
+        opfor_form_find(c->actions, c->nactions, opfor__rpc_str(o, "action", buf, sizeof buf));
     if (!r->form || r->form->nfields > (int)(sizeof r->vals / sizeof r->vals[0]))
         return -1;
     a->allowed = 1;
@@ -315,11 +315,13 @@ int opfor__calc_remote(int argc, char **argv) {
         opfor_rpc_pack_cstr(&pk, "ruleset");
         opfor_rpc_pack_cstr(&pk, argv[1]);
     } else {
-        msgpack_pack_map(&pk, 3 + (yaml ? 1 : 0) + (rolled ? 1 : 0));
+        msgpack_pack_map(&pk, 4 + (yaml ? 1 : 0) + (rolled ? 1 : 0));
         opfor_rpc_pack_cstr(&pk, "ruleset");
         opfor_rpc_pack_cstr(&pk, argv[1]);
         opfor_rpc_pack_cstr(&pk, "action");
         opfor_rpc_pack_cstr(&pk, action);
+        opfor_rpc_pack_cstr(&pk, "schema"); /* the shared schema's keys too: its text */
+        msgpack_pack_true(&pk);
         opfor_rpc_pack_cstr(&pk, "fields");
         msgpack_pack_map(&pk, (size_t)nfields);
         for (int i = 0; i < nfields; i++) {

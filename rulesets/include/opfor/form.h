@@ -94,7 +94,6 @@ int opfor_form_check(const opfor_form_t *f, const opfor_value_t *vals, char *msg
 int opfor_field_resolve(const opfor_field_t *fd, const opfor_value_t *v, opfor_value_t *out);
 /* A resolved value as people read it: a choice's name, "yes"/"no", "3", "20 in" (with the
  * field's unit), the text as written, or "unset". Returns buf. */
-const char *opfor_field_text(const opfor_field_t *fd, const opfor_value_t *v, char *buf,
-                             size_t n);
+const char *opfor_field_text(const opfor_field_t *fd, const opfor_value_t *v, char *buf, size_t n);
 
 #endif

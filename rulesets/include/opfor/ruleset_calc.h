@@ -15,11 +15,11 @@
 #include "opfor/error.h"
 #include "opfor/form.h"
 
-#define OPFOR_CALC_MAX_DIST 48  /* outcomes of a distribution */
-#define OPFOR_CALC_MAX_FACTS 16 /* named facts */
-#define OPFOR_CALC_MAX_NOTES 8  /* lines of working */
-#define OPFOR_CALC_MAX_TEXT 2048 /* the ruleset's own wording of its parts, bytes */
-#define OPFOR_CALC_MAX_EXTRA 512 /* nodes of the ruleset's own parts */
+#define OPFOR_CALC_MAX_DIST 48     /* outcomes of a distribution */
+#define OPFOR_CALC_MAX_FACTS 16    /* named facts */
+#define OPFOR_CALC_MAX_NOTES 8     /* lines of working */
+#define OPFOR_CALC_MAX_TEXT 2048   /* the ruleset's own wording of its parts, bytes */
+#define OPFOR_CALC_MAX_EXTRA 512   /* nodes of the ruleset's own parts */
 #define OPFOR_CALC_EXTRA_POOL 8192 /* bytes of their keys and strings */
 
 /* One outcome of a roll with several (hits 0..6, a move of 3..18 inches). */
@@ -87,9 +87,9 @@ typedef struct opfor_calc_answer {
      * "facts", as a tree of nodes in order (build it with opfor_calc_extra_*). */
     int nextra;
     opfor_calc_node_t extra[OPFOR_CALC_MAX_EXTRA];
-    int pool_used;                     /* bytes of pool in use */
-    char pool[OPFOR_CALC_EXTRA_POOL];  /* the nodes' keys and strings, NUL-terminated */
-    int overflow;                      /* 1: a part did not fit and was left out */
+    int pool_used;                    /* bytes of pool in use */
+    char pool[OPFOR_CALC_EXTRA_POOL]; /* the nodes' keys and strings, NUL-terminated */
+    int overflow;                     /* 1: a part did not fit and was left out */
 } opfor_calc_answer_t;
 
 typedef struct opfor_ruleset_calc {
@@ -112,8 +112,7 @@ typedef struct opfor_ruleset_calc {
     /* Loads a model from YAML text (a daemon's client may send one inline) into *model,
      * released with model_free; name labels the text in diag. NULL: the calculator takes
      * no inline model. */
-    int (*model_load_text)(const char *text, const char *name, void **model,
-                           opfor_diag_t *diag);
+    int (*model_load_text)(const char *text, const char *name, void **model, opfor_diag_t *diag);
     /* Reads text as field `field` of form into *v, for fields that take more spellings than
      * opfor_field_parse knows ("20in", aliases) or refusals worded the ruleset's way. text
      * NULL means a bare flag. Same contract as opfor_field_parse (msg names the field as a
