@@ -404,6 +404,7 @@ static void help_calc(FILE *f) {
             "  --list          list the actions with their fields and allowed values\n"
             "  --json          print one JSON document instead of text\n"
             "  --model FILE    use an edited model.yaml (a partial file overrides the defaults)\n"
+            "  --rolled DICE   the dice rolled at the table (3,4): says what the roll did\n"
             "  --connect ADDR  ask a daemon (opford) instead: unix:PATH, PATH or tcp://HOST:PORT\n"
             "  --FIELD VALUE   a field of the action (--FIELD=VALUE also works; flags such as\n"
             "                  --actor-mounted take no value, or =yes / =no)\n\n"
