@@ -19,6 +19,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static opfor__calc_q_t q; /* large: kept out of the stack */
+    static void *model;       /* the default calculator's built-in model, loaded once */
+    static int loaded;
+    if (!loaded) {
+        const opfor_ruleset_t *rs = opfor__calc_default();
+        opfor_diag_t d;
+        if (!rs || (rs->calc->model_load && rs->calc->model_load(NULL, &model, &d) != 0))
+            abort();
+        loaded = 1;
+    }
     opfor_frame_result_t fr;
     if (opfor_frame_scan(data, size, NULL, &fr) != OPFOR_FRAME_COMPLETE)
         return 0;
@@ -32,8 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const msgpack_object *params = u.data.type == MSGPACK_OBJECT_MAP ? &u.data : NULL;
     char msg[768];
     msg[0] = '\0';
-    /* no daemon model: each call loads the default calculator's built-in one */
-    int code = opfor__calc_eval(NULL, params, &q, msg, sizeof msg);
+    int code = opfor__calc_eval(model, params, &q, msg, sizeof msg);
     if (code) {
         if (!msg[0])
             abort();
