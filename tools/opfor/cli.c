@@ -220,6 +220,8 @@ static int store(const opfor_cli_spec_t *s, const opfor_cli_opt_t *o, const char
         return 0;
     }
     case OPFOR_CLI_STRING:
+        if (o->valid && !o->valid(v))
+            goto bad;
         if (o->once && *o->string)
             return opfor_cli_usage_error("%s: %s given twice ('%s', then '%s')", s->cmd, o->name,
                                          *o->string, v);
@@ -236,6 +238,8 @@ static int store(const opfor_cli_spec_t *s, const opfor_cli_opt_t *o, const char
         return 0;
     }
     case OPFOR_CLI_LIST:
+        if (o->valid && !o->valid(v))
+            goto bad;
         if (o->list->n >= o->list->cap)
             return opfor_cli_usage_error("%s: %s may be given at most %zu times", s->cmd, o->name,
                                          o->list->cap);

@@ -147,24 +147,26 @@ typedef struct opfor_cli_list {
 
 /* One option. Set the destination that goes with the type; the others stay NULL. */
 typedef struct opfor_cli_opt {
-    const char *name;          /* "--seed" */
-    const char *alias;         /* an old name still accepted ("--difficulty"), or NULL */
-    opfor_cli_type_t type;     /* what it takes */
-    int *flag;                 /* FLAG, NOFLAG */
-    long *whole;               /* WHOLE */
-    double *number;            /* NUMBER */
-    const char **string;       /* STRING; CHOICE (the canonical name) */
-    int *choice;               /* CHOICE (the value) */
-    opfor_cli_list_t *list;    /* LIST */
-    long lo, hi;               /* WHOLE: bounds; hi LONG_MAX: none */
-    double min, max;           /* NUMBER: bounds; max HUGE_VAL: none */
-    int above;                 /* NUMBER: the value must be above min, not equal to it */
-    const opfor_name_t *names; /* CHOICE: the allowed names, {NULL, 0}-terminated */
-    int once;                  /* STRING: a second one is an error, not a replacement */
-    const char *arg;           /* the value in the usage: "N", "FILE" (default "VALUE") */
-    const char *wants;         /* what it wants, for errors ("a file name"); NULL: said from
-                                * the type and bounds ("a whole number from 1 to 60") */
-    const char *help;          /* the usage text; '\n' starts a continuation line */
+    const char *name;                /* "--seed" */
+    const char *alias;               /* an old name still accepted ("--difficulty"), or NULL */
+    opfor_cli_type_t type;           /* what it takes */
+    int *flag;                       /* FLAG, NOFLAG */
+    long *whole;                     /* WHOLE */
+    double *number;                  /* NUMBER */
+    const char **string;             /* STRING; CHOICE (the canonical name) */
+    int *choice;                     /* CHOICE (the value) */
+    opfor_cli_list_t *list;          /* LIST */
+    long lo, hi;                     /* WHOLE: bounds; hi LONG_MAX: none */
+    double min, max;                 /* NUMBER: bounds; max HUGE_VAL: none */
+    int above;                       /* NUMBER: the value must be above min, not equal to it */
+    const opfor_name_t *names;       /* CHOICE: the allowed names, {NULL, 0}-terminated */
+    int once;                        /* STRING: a second one is an error, not a replacement */
+    int (*valid)(const char *value); /* STRING, LIST: when set, values it refuses (returns 0)
+                                      * are errors: "FLAG must be WANTS, got 'V'" */
+    const char *arg;                 /* the value in the usage: "N", "FILE" (default "VALUE") */
+    const char *wants;               /* what it wants, for errors ("a file name"); NULL: said from
+                                      * the type and bounds ("a whole number from 1 to 60") */
+    const char *help;                /* the usage text; '\n' starts a continuation line */
 } opfor_cli_opt_t;
 
 /* A command's options and how its usage reads. */
@@ -181,6 +183,23 @@ typedef struct opfor_cli_spec {
     int (*positional)(void *ud, const char *arg);
     void *ud; /* for positional */
 } opfor_cli_spec_t;
+
+/* The options of every command that talks to a daemon, one name for one idea: --connect ADDR
+ * and --token-file FILE, into two const char * (NULL when not given). */
+#define OPFOR_CLI_CONNECT_OPTS(addr, token_file)                                                   \
+    {.name = "--connect",                                                                          \
+     .type = OPFOR_CLI_STRING,                                                                     \
+     .string = (addr),                                                                             \
+     .arg = "ADDR",                                                                                \
+     .wants = "an address (unix:PATH, PATH or tcp://HOST:PORT)",                                   \
+     .help = "the daemon: unix:PATH, PATH or tcp://HOST:PORT\n"                                    \
+             "(default: $OPFOR_SOCKET, else the local opford socket)"},                            \
+    {                                                                                              \
+        .name = "--token-file", .type = OPFOR_CLI_STRING, .string = (token_file), .arg = "FILE",   \
+        .wants = "a file (the daemon's token, mode 0600)",                                         \
+        .help = "the daemon's token (a file of mode 0600), needed over TCP when\n"                 \
+                "opford runs with --token-file (default: $OPFOR_TOKEN)"                            \
+    }
 
 /* Reads argv[first..argc-1] against spec. Returns 0 when the command goes on; returns 1 when
  * it must stop now with *exit_code: OPFOR_EXIT_OK after printing the usage (-h, --help) to

@@ -271,7 +271,7 @@ static int dice_chance(int argc, char **argv) {
          .names = MODE_NAMES,
          .arg = "d6|fine|2d6",
          .help = "how the chance becomes a roll:\n"
-                 "--mode d6    one die, \"N+\" (the default; error at most 1/12)\n"
+                 "--mode d6    one die, \"N+\" (default; error at most 1/12)\n"
                  "--mode fine  as d6, plus \"6, then N+\" and \"2+, re-roll a 1\n"
                  "             needing N+\" near 0 and 1 (error at most 1/72\n"
                  "             below 1/12 and above 11/12)\n"
