@@ -197,8 +197,8 @@ typedef struct opfor_cli_spec {
     {                                                                                              \
         .name = "--token-file", .type = OPFOR_CLI_STRING, .string = (token_file), .arg = "FILE",   \
         .wants = "a file (the daemon's token, mode 0600)",                                         \
-        .help = "the daemon's token (a file of mode 0600), needed over TCP when\n"                 \
-                "opford runs with --token-file (default: $OPFOR_TOKEN)"                            \
+        .help = "the daemon's token (a file of mode 0600), needed over TCP\n"                      \
+                "when opford runs with --token-file (default: $OPFOR_TOKEN)"                       \
     }
 
 /* Reads argv[first..argc-1] against spec. Returns 0 when the command goes on; returns 1 when
