@@ -263,9 +263,9 @@ static int is_positional(const char *a) {
 /* Hands a to the command's positional callback, or refuses it. */
 static int positional(const opfor_cli_spec_t *s, const char *a) {
     if (!s->positional)
-        return opfor_cli_usage_error("%s: unexpected argument '%s' (it takes only flags; see "
+        return opfor_cli_usage_error("%s: unexpected argument '%s' (%s takes no arguments; see "
                                      "opfor %s --help)",
-                                     s->cmd, a, s->cmd);
+                                     s->cmd, a, s->cmd, s->cmd);
     return s->positional(s->ud, a);
 }
 
