@@ -367,14 +367,16 @@ static void cli_opts_no_positionals(void **state) {
     int code = -1;
     capture_t c;
     capture_begin(&c);
-    assert_int_equal(opfor_cli_parse(&spec, 2, argv, 1, &code), 1);
+    int stop = opfor_cli_parse(&spec, 2, argv, 1, &code);
     capture_end(&c);
+    assert_int_equal(stop, 1);
     assert_int_equal(code, OPFOR_EXIT_USAGE);
     assert_string_equal(c.err, "opfor: demo: unknown flag '--fast' (flags: --help)\n");
     argv[1] = "now";
     capture_begin(&c);
-    assert_int_equal(opfor_cli_parse(&spec, 2, argv, 1, &code), 1);
+    stop = opfor_cli_parse(&spec, 2, argv, 1, &code);
     capture_end(&c);
+    assert_int_equal(stop, 1);
     assert_non_null(strstr(c.err, "demo: unexpected argument 'now'"));
 }
 
@@ -406,6 +408,55 @@ static void cli_opts_help(void **state) {
         assert_non_null(strstr(c.out, names[k]));
     assert_int_equal(parse(&o, "-h", &c), OPFOR_EXIT_OK);
     assert_non_null(strstr(c.out, "usage: opfor test"));
+}
+
+/* A check for --panel: the two panels' names. */
+static int panel_known(const char *v) {
+    return strcmp(v, "2in13v4") == 0 || strcmp(v, "7in5v2") == 0;
+}
+
+static void cli_opts_valid_check(void **state) {
+    (void)state;
+    const char *panel = NULL, *addr = NULL, *token = NULL;
+    const opfor_cli_opt_t table[] = {
+        {.name = "--panel",
+         .type = OPFOR_CLI_STRING,
+         .string = &panel,
+         .valid = panel_known,
+         .wants = "one of 2in13v4, 7in5v2",
+         .arg = "P",
+         .help = "the panel"},
+        OPFOR_CLI_CONNECT_OPTS(&addr, &token),
+        {0},
+    };
+    const opfor_cli_spec_t spec = {.cmd = "display", .opts = table};
+    char *argv[] = {"display", "--panel", "7in5v2", "--connect=unix:/x", "--token-file", "t"};
+    int code = -1;
+    capture_t c;
+    capture_begin(&c);
+    int stop = opfor_cli_parse(&spec, 6, argv, 1, &code);
+    capture_end(&c);
+    assert_string_equal(c.err, "");
+    assert_int_equal(stop, 0);
+    assert_string_equal(panel, "7in5v2");
+    assert_string_equal(addr, "unix:/x");
+    assert_string_equal(token, "t");
+    argv[2] = "9in7";
+    capture_begin(&c);
+    stop = opfor_cli_parse(&spec, 3, argv, 1, &code);
+    capture_end(&c);
+    assert_int_equal(stop, 1);
+    assert_int_equal(code, OPFOR_EXIT_USAGE);
+    assert_string_equal(c.err,
+                        "opfor: display: --panel must be one of 2in13v4, 7in5v2, got '9in7'\n");
+    /* the shared connection options say what they want */
+    char *argv2[] = {"display", "--token-file"};
+    capture_begin(&c);
+    stop = opfor_cli_parse(&spec, 2, argv2, 1, &code);
+    capture_end(&c);
+    assert_int_equal(stop, 1);
+    assert_string_equal(c.err, "opfor: display: --token-file needs a value: a file (the "
+                               "daemon's token, mode 0600)\n");
 }
 
 static void cli_opts_wants_text(void **state) {
@@ -441,6 +492,7 @@ int main(void) {
         cmocka_unit_test(cli_opts_positionals),
         cmocka_unit_test(cli_opts_no_positionals),
         cmocka_unit_test(cli_opts_help),
+        cmocka_unit_test(cli_opts_valid_check),
         cmocka_unit_test(cli_opts_wants_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -380,9 +380,10 @@ void opfor_cli_usage(FILE *f, const opfor_cli_spec_t *s) {
         else
             fprintf(f, "%*s", helpcol - w, "");
         put_indented(f, o->help ? o->help : "", helpcol);
-        if (o->alias) {
+        if (o->alias && o->alias[1] == '-') /* a long alias is an old name kept */
             fprintf(f, "\n%*s(%s is the old name, still accepted)", helpcol, "", o->alias);
-        }
+        else if (o->alias) /* a short one is just shorter */
+            fprintf(f, "\n%*s(short: %s)", helpcol, "", o->alias);
         fputc('\n', f);
     }
     fprintf(f, "  -h, --help%*sthis text\n", helpcol - (int)strlen("  -h, --help"), "");

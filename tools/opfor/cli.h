@@ -54,7 +54,10 @@ int opfor_bench_display(int argc, char **argv);
 /* `opfor bench mcts` (tools/opfor/bench_mcts.c): search speed, latency and memory by level. */
 int opfor_bench_mcts(int argc, char **argv);
 
-/* The helpers below live in cli.c. */
+/* The helpers below live in cli.c. Commands read their options with opfor_cli_parse (the
+ * option tables further down); the flag readers right below (opfor_cli_is_flag ...
+ * opfor_cli_next_double) are the older hand-written way, kept only while cmd_arena.c and
+ * cmd_patrol.c still use them: delete them when those move. */
 
 /* Prints "opfor: <message>" to stderr and returns code. */
 int opfor_cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
