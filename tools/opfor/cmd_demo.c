@@ -96,14 +96,16 @@ static void meaning(FILE *f, int step, const opfor_calc_answer_t *r) {
 }
 
 int opfor_cmd_demo(int argc, char **argv) {
-    if (argc > 1 && opfor_cli_is_help(argv[1])) {
-        printf("usage: opfor demo\n\nA short tour of the Viktoria! calculator: four questions "
-               "a player asks the game app,\nanswered as `opfor calc viktoria` answers them.\n");
-        return OPFOR_EXIT_OK;
-    }
-    if (argc > 1)
-        return opfor_cli_usage_error("demo: unexpected '%s'; demo takes no arguments (--help)",
-                                     argv[1]);
+    int prc;
+    const opfor_cli_opt_t opts[] = {{0}};
+    const opfor_cli_spec_t spec = {
+        .cmd = "demo",
+        .about = "A short tour of the Viktoria! calculator: four questions a player asks the game\n"
+                 "app, answered as `opfor calc viktoria` answers them.",
+        .opts = opts,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &prc))
+        return prc;
     const opfor_ruleset_t *rs = opfor_ruleset_find(DEMO_RULESET);
     if (!rs || !rs->calc)
         return opfor_cli_fail("demo: no calculator registered as '%s'", DEMO_RULESET);
