@@ -442,6 +442,13 @@ static void generic(opfor_calc_answer_t *a, const opfor_viktoria_result_t *res) 
     } else if (last) {
         dist_of_distance(a, last);
     }
+    /* The schema's distribution partitions the outcomes: outcomes that overlap (on target,
+     * then the effect) or a table that lists only some results stay in the extra tree. */
+    double sum = 0.0;
+    for (int i = 0; i < a->ndist; i++)
+        sum += a->dist[i].p;
+    if (a->ndist > 0 && fabs(sum - 1.0) > 1e-6)
+        a->ndist = 0;
 }
 
 /* Reads "2,5,1" into dice[max]; the count, or -1 on a bad die. */

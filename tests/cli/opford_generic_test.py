@@ -62,9 +62,9 @@ class Client(opford_lib.Client):
 
 
 def hand_labels(st):
-    """The scene's hand labels, Red's then Blue's ("hand: 1 3 6", "hand: ? ? ?")."""
-    return [x["text"] for x in (st.get("scene") or {}).get("labels", [])
-            if x["text"].startswith("hand:")]
+    """The scene's hand labels, Red's then Blue's ("Red hand: 1 3 6" as "hand: 1 3 6")."""
+    return [x["text"][x["text"].index("hand:"):] for x in (st.get("scene") or {}).get("labels", [])
+            if "hand:" in x["text"]]
 
 
 def unchanged(c, game, before, name):
