@@ -369,20 +369,21 @@ static inline int area_blocks(const opfor_terrain_feature_t *f, opfor_pt_t a, op
 
 /* Feature f's part in the sight line a-b, for the loops of opfor_terrain_los_r and
  * opfor_terrain_los_in once f affects sight and its box is near: adds the inches the line
- * runs in foliage to *foliage, and returns 1 when f blocks the line (line_cover: the table's
- * rules.line_cover). */
+ * runs in foliage to *foliage, and returns 1 when f blocks the line (a base within the
+ * table's rules.line_cover of a line lines it). */
 static int los_feature(const opfor_terrain_feature_t *f, opfor_pt_t a, float ra, opfor_pt_t b,
-                       float rb, float line_cover, float *foliage) {
+                       float rb, const opfor_table_t *t, float *foliage) {
     if (f->sight == OPFOR_SIGHT_FOLIAGE) {
         *foliage += length_inside(f, a, b);
         return 0;
     }
     if (f->shape == OPFOR_SHAPE_AREA)
         return area_blocks(f, a, b);
-    float h = 0.5f * f->width;
-    return opfor_polyline_seg_crossings(f->pts, f->npts, a, b) > 0 &&
-           opfor_polyline_dist_pt(f->pts, f->npts, a) - ra - h > line_cover + TOL &&
-           opfor_polyline_dist_pt(f->pts, f->npts, b) - rb - h > line_cover + TOL;
+    if (opfor_polyline_seg_crossings(f->pts, f->npts, a, b) <= 0)
+        return 0;
+    float h = 0.5f * f->width, lim = t->rules.line_cover + TOL;
+    return opfor_polyline_dist_pt(f->pts, f->npts, a) - ra - h > lim &&
+           opfor_polyline_dist_pt(f->pts, f->npts, b) - rb - h > lim;
 }
 
 static int los_result(const opfor_table_t *t, int blocker, float foliage, opfor_los_t *out) {
@@ -397,14 +398,14 @@ static int los_result(const opfor_table_t *t, int blocker, float foliage, opfor_
 
 int opfor_terrain_los_r(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt_t b, float rb,
                         opfor_los_t *out) {
-    float foliage = 0.0f, line_cover = t->rules.line_cover;
+    float foliage = 0.0f;
     int blocker = -1;
     seg_box_t sb;
     seg_box_init(&sb, a, b);
     for (int i = 0; i < t->nfeatures && blocker < 0; i++) {
         const opfor_terrain_feature_t *f = &t->features[i];
         if (f->sight != OPFOR_SIGHT_CLEAR && !seg_box_misses(&sb, f) &&
-            los_feature(f, a, ra, b, rb, line_cover, &foliage))
+            los_feature(f, a, ra, b, rb, t, &foliage))
             blocker = i;
     }
     return los_result(t, blocker, foliage, out);
@@ -412,7 +413,7 @@ int opfor_terrain_los_r(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt
 
 int opfor_terrain_los_in(const opfor_table_t *t, uint64_t mask, opfor_pt_t a, float ra,
                          opfor_pt_t b, float rb, opfor_los_t *out) {
-    float foliage = 0.0f, line_cover = t->rules.line_cover;
+    float foliage = 0.0f;
     int blocker = -1;
     seg_box_t sb;
     seg_box_init(&sb, a, b);
@@ -424,7 +425,7 @@ int opfor_terrain_los_in(const opfor_table_t *t, uint64_t mask, opfor_pt_t a, fl
         mask &= mask - 1;
         const opfor_terrain_feature_t *f = &t->features[i];
         if (f->sight != OPFOR_SIGHT_CLEAR && !seg_box_misses(&sb, f) &&
-            los_feature(f, a, ra, b, rb, line_cover, &foliage))
+            los_feature(f, a, ra, b, rb, t, &foliage))
             blocker = i;
     }
     return los_result(t, blocker, foliage, out);
@@ -441,7 +442,7 @@ opfor_cover_t opfor_terrain_cover(const opfor_table_t *t, opfor_pt_t firer, opfo
         const opfor_terrain_feature_t *f = &t->features[i];
         if (f->cover <= best)
             continue;
-        if (opfor__feature_covers(f, firer, target, r, t->rules.line_cover)) {
+        if (opfor__feature_covers(f, firer, target, r, &t->rules)) {
             best = f->cover;
             bf = i;
         }

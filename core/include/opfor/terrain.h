@@ -92,13 +92,13 @@ _Static_assert(sizeof(opfor_terrain_feature_t) == 252, "opfor_terrain_feature_t 
 /* The table: its size, which edge is north, the ruleset's distances, and its terrain. 16160
  * bytes. */
 typedef struct opfor_table {
-    float width;                 /* inches along x */
-    float depth;                 /* inches along y */
-    uint8_t north;               /* opfor_table_north_t: which edge is north (default top) */
-    uint8_t nfeatures;           /* features used */
-    uint8_t pad[2];              /* zero */
-    opfor_terrain_rules_t rules; /* the ruleset's distances (zero until filled) */
+    float width;       /* inches along x */
+    float depth;       /* inches along y */
+    uint8_t north;     /* opfor_table_north_t: which edge is north (default top) */
+    uint8_t nfeatures; /* features used */
+    uint8_t pad[2];    /* zero */
     opfor_terrain_feature_t features[OPFOR_MAX_FEATURES];
+    opfor_terrain_rules_t rules; /* the ruleset's distances (zero until filled) */
 } opfor_table_t;
 _Static_assert(sizeof(opfor_table_t) == 16160, "opfor_table_t is 16160 bytes");
 
