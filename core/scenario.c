@@ -38,13 +38,6 @@ const opfor_name_t opfor_mode_names[] = {
 
 /* Longest scalar read as text (names, enum values, numbers). */
 #define SCALAR_MAX 256
-/* Default line widths by kind, in inches. */
-static const float line_width_default[OPFOR_TK_COUNT] = {
-    [OPFOR_TK_WALL] = 0.5f, [OPFOR_TK_HEDGE] = 0.5f, [OPFOR_TK_FENCE] = 0.25f,
-    [OPFOR_TK_ROAD] = 2.0f, [OPFOR_TK_RIVER] = 2.0f, [OPFOR_TK_FIELD_WORKS] = 1.0f,
-    [OPFOR_TK_OPEN] = 1.0f, [OPFOR_TK_WOODS] = 1.0f, [OPFOR_TK_BUILDING] = 1.0f,
-    [OPFOR_TK_HILL] = 1.0f, [OPFOR_TK_ROUGH] = 1.0f, [OPFOR_TK_IMPASSABLE] = 1.0f,
-};
 /* cos of k * 22.5 degrees, k = 0..15 (sin k = cos (k + 12) mod 16): circles as 16-gons. */
 static const float cos16[16] = {
     1.0f,  OPFOR_COS_22_5,  OPFOR_SQRT1_2,  OPFOR_SIN_22_5,
@@ -337,7 +330,7 @@ static int parse_feature(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
     if (shape == OPFOR_SHAPE_AREA && !(fabsf(opfor_poly_area2(pts, np)) > 0.02f))
         return opfor_yaml_fail(&c->rd, OPFOR_ERANGE, shape_node, n, "the %s's polygon has no area",
                                kname);
-    float width = line_width_default[kind];
+    float width = c->rules->terrain.line_width[kind];
     if (f[WIDTH].v) {
         if (shape == OPFOR_SHAPE_AREA)
             return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, f[WIDTH].k, n,
@@ -346,8 +339,8 @@ static int parse_feature(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
             return c->rd.err;
     }
     opfor_terrain_feature_t feat;
-    if (opfor_terrain_feature_init(&feat, (opfor_terrain_kind_t)kind, (opfor_shape_t)shape, name,
-                                   pts, np, width) != 0)
+    if (opfor_terrain_feature_init(&feat, &c->rules->terrain, (opfor_terrain_kind_t)kind,
+                                   (opfor_shape_t)shape, name, pts, np, width) != 0)
         return opfor_yaml_fail(&c->rd, OPFOR_EINVAL, n, alt, "invalid terrain feature");
     if (f[COVER].v) {
         if (opfor_yaml_get_enum(&c->rd, f[COVER].v, f[COVER].k, "cover", opfor_cover_names, &v))

@@ -9,17 +9,52 @@
  *  - once the whole scenario is read: runways shorter than OPFOR_VK_RUNWAY_MIN are warned of
  *    (XII.D), passengers are people on foot (XII.C), and every unit is led (VII): a unit with
  *    no leader gets its best figure as leader, with a warning.
- * The measures (base radii, foliage, lining a wall) go to the table through the same struct.
+ * The measures (base radii, foliage, lining a wall) and what each kind of terrain does go to
+ * the table through the same struct (VK_TERRAIN_RULES).
  */
 #include "opfor/viktoria/scenario.h"
 
 #include "opfor/vocab.h"
 
-const opfor_terrain_rules_t opfor_viktoria_terrain_rules = {
-    .foliage_sight = OPFOR_VK_FOLIAGE_SIGHT,
-    .line_cover = OPFOR_VK_LINE_COVER_DIST,
-    .radii = {OPFOR_VK_RADIUS_FOOT, OPFOR_VK_RADIUS_MOUNTED, OPFOR_VK_RADIUS_EQUIPMENT},
-};
+/* Viktoria!'s terrain (VIII, IX, XIV, XV.B): the measures, and what each kind does unless the
+ * scenario says otherwise. Hedges block sight (dense foliage), woods let it through for
+ * OPFOR_VK_FOLIAGE_SIGHT inches; buildings are entered through windows and doors (an obstacle
+ * for each crossing of the wall) and are closed to horses and limbers; rivers are impassable
+ * unless the scenario calls them fordable; woods and buildings hide the enemy (XV.B). Lines
+ * are drawn half an inch wide (a quarter for fences), roads and rivers two inches. */
+#define VK_TERRAIN_RULES                                                                           \
+    {                                                                                              \
+        .foliage_sight = OPFOR_VK_FOLIAGE_SIGHT, .line_cover = OPFOR_VK_LINE_COVER_DIST,           \
+        .radii = {OPFOR_VK_RADIUS_FOOT, OPFOR_VK_RADIUS_MOUNTED, OPFOR_VK_RADIUS_EQUIPMENT},       \
+        .kinds =                                                                                   \
+            {                                                                                      \
+                [OPFOR_TK_OPEN] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OPEN, 0},       \
+                [OPFOR_TK_WOODS] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_FOLIAGE, OPFOR_MOVE_ROUGH,       \
+                                    OPFOR_TF_HIDES},                                               \
+                [OPFOR_TK_BUILDING] = {OPFOR_COVER_HARD, OPFOR_SIGHT_BLOCKS, OPFOR_MOVE_OBSTACLE,  \
+                                       OPFOR_TF_NO_MOUNTED | OPFOR_TF_HIDES},                      \
+                [OPFOR_TK_WALL] = {OPFOR_COVER_HARD, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OBSTACLE, 0},   \
+                [OPFOR_TK_HEDGE] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_BLOCKS, OPFOR_MOVE_OBSTACLE, 0}, \
+                [OPFOR_TK_FENCE] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OBSTACLE, 0},  \
+                [OPFOR_TK_HILL] = {OPFOR_COVER_NONE, OPFOR_SIGHT_BLOCKS, OPFOR_MOVE_OPEN, 0},      \
+                [OPFOR_TK_ROAD] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_ROAD, 0},       \
+                [OPFOR_TK_RIVER] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_IMPASSABLE,    \
+                                    0},                                                            \
+                [OPFOR_TK_FIELD_WORKS] = {OPFOR_COVER_FORT, OPFOR_SIGHT_CLEAR,                     \
+                                          OPFOR_MOVE_OBSTACLE, 0},                                 \
+                [OPFOR_TK_ROUGH] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_ROUGH, 0},     \
+                [OPFOR_TK_IMPASSABLE] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR,                      \
+                                         OPFOR_MOVE_IMPASSABLE, 0},                                \
+            },                                                                                     \
+        .line_width = {                                                                            \
+            [OPFOR_TK_WALL] = 0.5f, [OPFOR_TK_HEDGE] = 0.5f, [OPFOR_TK_FENCE] = 0.25f,             \
+            [OPFOR_TK_ROAD] = 2.0f, [OPFOR_TK_RIVER] = 2.0f, [OPFOR_TK_FIELD_WORKS] = 1.0f,        \
+            [OPFOR_TK_OPEN] = 1.0f, [OPFOR_TK_WOODS] = 1.0f, [OPFOR_TK_BUILDING] = 1.0f,           \
+            [OPFOR_TK_HILL] = 1.0f, [OPFOR_TK_ROUGH] = 1.0f, [OPFOR_TK_IMPASSABLE] = 1.0f,         \
+        },                                                                                         \
+    }
+
+const opfor_terrain_rules_t opfor_viktoria_terrain_rules = VK_TERRAIN_RULES;
 
 /* Which unit types may have a unit's machine keys and limber. */
 static int check_unit(opfor_scenario_ck_t *ck, int u, void *user) {
@@ -116,12 +151,7 @@ static int check_scenario(opfor_scenario_ck_t *ck, void *user) {
 
 const opfor_scenario_rules_t opfor_viktoria_scenario_rules = {
     .name = "viktoria",
-    .terrain =
-        {
-            .foliage_sight = OPFOR_VK_FOLIAGE_SIGHT,
-            .line_cover = OPFOR_VK_LINE_COVER_DIST,
-            .radii = {OPFOR_VK_RADIUS_FOOT, OPFOR_VK_RADIUS_MOUNTED, OPFOR_VK_RADIUS_EQUIPMENT},
-        },
+    .terrain = VK_TERRAIN_RULES,
     .unit = check_unit,
     .check = check_scenario,
     .user = NULL,

@@ -79,6 +79,17 @@ static void scenario_check_name_and_measures(void **state) {
     assert_float_equal(sc->table.rules.radii.foot, 0.5, 0);
     assert_float_equal(sc->table.rules.radii.mounted, 0.8, 0);
     assert_float_equal(sc->table.rules.radii.equipment, 1.0, 0);
+    /* what each kind of terrain does unless the scenario says otherwise (VIII, IX, XV.B) */
+    const opfor_terrain_rules_t *vk = &opfor_viktoria_terrain_rules;
+    assert_memory_equal(&sc->table.rules, vk, sizeof *vk);
+    assert_int_equal(vk->kinds[OPFOR_TK_BUILDING].cover, OPFOR_COVER_HARD);
+    assert_true(vk->kinds[OPFOR_TK_BUILDING].flags & OPFOR_TF_NO_MOUNTED);
+    assert_int_equal(vk->kinds[OPFOR_TK_FIELD_WORKS].cover, OPFOR_COVER_FORT);
+    assert_int_equal(vk->kinds[OPFOR_TK_HEDGE].sight, OPFOR_SIGHT_BLOCKS);
+    assert_int_equal(vk->kinds[OPFOR_TK_WALL].move, OPFOR_MOVE_OBSTACLE);
+    assert_int_equal(vk->kinds[OPFOR_TK_WOODS].sight, OPFOR_SIGHT_FOLIAGE);
+    assert_float_equal(vk->line_width[OPFOR_TK_FENCE], 0.25, 0);
+    assert_float_equal(vk->line_width[OPFOR_TK_ROAD], 2.0, 0);
     /* A line of three 1.5 inches apart around [10, 10] (bases of 0.5, a 0.5 gap). */
     assert_float_equal(sc->figures[0].pos.x, 8.5, 1e-4);
     assert_float_equal(sc->figures[2].pos.x, 11.5, 1e-4);
