@@ -1,18 +1,21 @@
 /* rulesets/viktoria/scenario_check.c — what Viktoria! asks of a scenario beyond its format.
  *
  * core/scenario.c reads the format and checks what any ruleset needs (on the table, no
- * overlaps, carriers with room); these hooks (opfor_scenario_rules_t) add Viktoria!'s rules,
- * reporting through opfor_scenario_ck_fail / _warn at the key's file:line:column:
- *  - per unit, once its own keys are read: only artillery limbers (VIII); only vehicles carry
- *    passengers, run on a track, or take speed and drive (XII.C); only aeroplanes take
- *    airborne (XII.D); a train's speed comes from its runs, not from speed (XII.C);
- *  - once the whole scenario is read: runways shorter than OPFOR_VK_RUNWAY_MIN are warned of
- *    (XII.D), passengers are people on foot (XII.C), and every unit is led (VII): a unit with
- *    no leader gets its best figure as leader, with a warning.
+ * overlaps, carriers with room); this item hook (opfor_scenario_rules_t.item), called as the
+ * loader meets each key concerned, adds Viktoria!'s rules, reporting through
+ * opfor_scenario_ck_fail / _warn at the key's file:line:column:
+ *  - only artillery limbers (VIII); only vehicles carry passengers, run on a track, or take
+ *    speed and drive (XII.C); only aeroplanes take airborne (XII.D); a train's speed comes
+ *    from its runs, not from speed (XII.C); passengers are people on foot (XII.C);
+ *  - runways shorter than OPFOR_VK_RUNWAY_MIN are warned of (XII.D);
+ *  - every unit is led (VII): a unit with no leader gets its best figure as leader, with a
+ *    warning.
  * The measures (base radii, foliage, lining a wall) and what each kind of terrain does go to
  * the table through the same struct (VK_TERRAIN_RULES).
  */
 #include "opfor/viktoria/scenario.h"
+
+#include <string.h>
 
 #include "opfor/vocab.h"
 
@@ -56,42 +59,48 @@
 
 const opfor_terrain_rules_t opfor_viktoria_terrain_rules = VK_TERRAIN_RULES;
 
-/* Which unit types may have a unit's machine keys and limber. */
-static int check_unit(opfor_scenario_ck_t *ck, int u, void *user) {
-    (void)user;
-    const opfor_scenario_t *sc = opfor_scenario_ck_scenario(ck);
+/* Which unit types may limber or have a unit's machine keys (VIII, XII.C, XII.D): at unit u's
+ * key (the loader calls in its own order, so the first error is the one it always gave). */
+static int check_unit_key(opfor_scenario_ck_t *ck, const opfor_scenario_t *sc, int u,
+                          const char *key) {
     const opfor_unit_t *un = &sc->units[u];
     const opfor_unit_machine_t *m = &sc->machine[u];
     const char *tname = opfor_vocab_name(opfor_unit_type_names, un->type);
-    if ((un->flags & OPFOR_UNIT_LIMBERED) && un->type != OPFOR_UT_ARTILLERY)
-        return opfor_scenario_ck_fail(
-            ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, "limbered",
-            "only artillery units limber (Viktoria! VIII); this unit is %s", tname);
-    if (m->payload > 0 && un->type != OPFOR_UT_VEHICLE)
-        return opfor_scenario_ck_fail(
-            ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, "payload",
-            "only vehicles carry passengers (Viktoria! XII.C); this unit is %s", tname);
-    if (m->track && un->type != OPFOR_UT_VEHICLE)
-        return opfor_scenario_ck_fail(
-            ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, "track",
-            "only vehicles run on a track (Viktoria! XII.C); this unit is %s", tname);
-    if (un->type != OPFOR_UT_AEROPLANE &&
-        opfor_scenario_ck_has(ck, OPFOR_SCENARIO_UNIT, u, "airborne"))
-        return opfor_scenario_ck_fail(
-            ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, "airborne",
-            "airborne applies to aeroplanes (Viktoria! XII.D); this unit is %s", tname);
-    static const char *const vehicle_keys[] = {"speed", "drive"};
-    for (int k = 0; k < 2; k++)
-        if (un->type != OPFOR_UT_VEHICLE &&
-            opfor_scenario_ck_has(ck, OPFOR_SCENARIO_UNIT, u, vehicle_keys[k]))
+    if (strcmp(key, "limbered") == 0) {
+        if ((un->flags & OPFOR_UNIT_LIMBERED) && un->type != OPFOR_UT_ARTILLERY)
             return opfor_scenario_ck_fail(
-                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, vehicle_keys[k],
-                "%s applies to vehicles (Viktoria! XII.C); this unit is %s", vehicle_keys[k],
-                tname);
-    if (m->track && m->speed)
-        return opfor_scenario_ck_fail(
-            ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, "speed",
-            "a train's speed is set by its runs along the track (XII.C), not by speed");
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                "only artillery units limber (Viktoria! VIII); this unit is %s", tname);
+    } else if (strcmp(key, "payload") == 0) {
+        if (m->payload > 0 && un->type != OPFOR_UT_VEHICLE)
+            return opfor_scenario_ck_fail(
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                "only vehicles carry passengers (Viktoria! XII.C); this unit is %s", tname);
+    } else if (strcmp(key, "track") == 0) {
+        if (un->type != OPFOR_UT_VEHICLE)
+            return opfor_scenario_ck_fail(
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                "only vehicles run on a track (Viktoria! XII.C); this unit is %s", tname);
+    } else if (strcmp(key, "airborne") == 0) {
+        if (un->type != OPFOR_UT_AEROPLANE)
+            return opfor_scenario_ck_fail(
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                "airborne applies to aeroplanes (Viktoria! XII.D); this unit is %s", tname);
+    } else if (strcmp(key, "speed") == 0 || strcmp(key, "drive") == 0) {
+        if (un->type != OPFOR_UT_VEHICLE)
+            return opfor_scenario_ck_fail(
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                "%s applies to vehicles (Viktoria! XII.C); this unit is %s", key, tname);
+    } else if (strcmp(key, "embarked_in") == 0) {
+        /* passengers are people on foot (XII.C) */
+        for (int i = un->first; i < un->first + un->count; i++)
+            if (sc->figures[i].flags & (OPFOR_FIG_EQUIPMENT | OPFOR_FIG_MOUNTED))
+                return opfor_scenario_ck_fail(
+                    ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                    "embarked_in: unit '%s' has riders or equipment; only people on foot "
+                    "ride as passengers (Viktoria! XII.C)",
+                    un->name);
+    }
     return 0;
 }
 
@@ -119,41 +128,42 @@ static void name_leader(opfor_scenario_ck_t *ck, opfor_scenario_t *sc, int u) {
                            opfor_vocab_name(opfor_quality_names, sc->figures[best].quality));
 }
 
-/* The whole scenario: runways, passengers, leaders (in the order the file holds them:
- * terrain before units). */
-static int check_scenario(opfor_scenario_ck_t *ck, void *user) {
+/* The loader's item hook (opfor_scenario_rules_t.item). */
+static int check_item(opfor_scenario_ck_t *ck, opfor_scenario_item_t kind, int i, const char *key,
+                      void *user) {
     (void)user;
     opfor_scenario_t *sc = opfor_scenario_ck_scenario(ck);
-    for (int r = 0; r < sc->nroutes; r++) {
-        const opfor_route_t *rt = &sc->routes[r];
+    if (kind == OPFOR_SCENARIO_ROUTE) {
+        /* runways shorter than an aeroplane needs are warned of (XII.D) */
+        const opfor_route_t *rt = &sc->routes[i];
         if (rt->kind == OPFOR_ROUTE_RUNWAY && rt->length < OPFOR_VK_RUNWAY_MIN)
-            opfor_scenario_ck_warn(ck, OPFOR_SCENARIO_ROUTE, r, "line",
+            opfor_scenario_ck_warn(ck, OPFOR_SCENARIO_ROUTE, i, "line",
                                    "runway '%s' is %.1f in long: aeroplanes need %g in to take off "
                                    "or land (Viktoria! XII.D)",
                                    rt->name, (double)rt->length, (double)OPFOR_VK_RUNWAY_MIN);
+        return 0;
     }
-    for (int u = 0; u < sc->nunits; u++) {
-        const opfor_unit_t *pu = &sc->units[u];
-        if (!sc->machine[u].embarked_in)
-            continue;
-        for (int i = pu->first; i < pu->first + pu->count; i++)
-            if (sc->figures[i].flags & (OPFOR_FIG_EQUIPMENT | OPFOR_FIG_MOUNTED))
-                return opfor_scenario_ck_fail(
-                    ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, "embarked_in",
-                    "embarked_in: unit '%s' has riders or equipment; only people on foot "
-                    "ride as passengers (Viktoria! XII.C)",
-                    pu->name);
+    if (!key) {
+        /* every machine key read: a train's speed comes from its runs (XII.C) */
+        const opfor_unit_machine_t *m = &sc->machine[i];
+        if (m->track && m->speed)
+            return opfor_scenario_ck_fail(
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, i, "speed",
+                "a train's speed is set by its runs along the track (XII.C), not by speed");
+        return 0;
     }
-    for (int u = 0; u < sc->nunits; u++)
-        name_leader(ck, sc, u);
-    return 0;
+    if (strcmp(key, "figures") == 0) {
+        name_leader(ck, sc, i);
+        return 0;
+    }
+    return check_unit_key(ck, sc, i, key);
 }
 
 const opfor_scenario_rules_t opfor_viktoria_scenario_rules = {
     .name = "viktoria",
     .terrain = VK_TERRAIN_RULES,
-    .unit = check_unit,
-    .check = check_scenario,
+    .item = check_item,
+    .check = NULL,
     .user = NULL,
 };
 
