@@ -682,4 +682,5 @@ const opfor_ruleset_t opfor_viktoria_ruleset = {
     .deserialize = rs_deserialize,
     .hash = rs_hash,
     .action_str = rs_action_str,
+    .scenario = &opfor_viktoria_scenario_rules,
 };

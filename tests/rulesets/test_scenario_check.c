@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opfor/ruleset.h"
 #include "opfor/scenario.h"
 #include "opfor/viktoria/scenario.h"
 
@@ -202,11 +203,31 @@ static void scenario_check_errors_name_line_and_column(void **state) {
     assert_int_equal(bad, 0);
 }
 
+/* Generic code finds the checks through the registry: the descriptor's scenario rules. */
+static void scenario_check_through_the_registry(void **state) {
+    (void)state;
+    const opfor_ruleset_t *rs = opfor_ruleset_find("viktoria");
+    assert_non_null(rs);
+    assert_ptr_equal(rs->scenario, &opfor_viktoria_scenario_rules);
+    const char *text = BASE "    limbered: true\n";
+    opfor_scenario_t *sc = new_sc();
+    opfor_diag_t d;
+    assert_int_equal(opfor_scenario_load_string(text, strlen(text), "t.yaml", rs->scenario, sc, &d),
+                     OPFOR_EPARSE);
+    assert_int_equal(d.line, 12);
+    assert_int_equal(d.col, 15);
+    assert_string_equal(d.msg,
+                        "only artillery units limber (Viktoria! VIII); this unit is infantry");
+    opfor_scenario_free(sc);
+    free(sc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(scenario_check_name_and_measures),
         cmocka_unit_test(scenario_check_leader_warning),
         cmocka_unit_test(scenario_check_errors_name_line_and_column),
+        cmocka_unit_test(scenario_check_through_the_registry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
