@@ -11,8 +11,9 @@
  * opfor_unit_machine_t, resolved once every unit is known.
  * This file holds the format and the checks any ruleset needs (on the table, no overlaps,
  * carriers with room). What a ruleset's rules allow (which unit types may limber, carry or
- * fly, who leads a unit) is checked by its hooks (opfor_scenario_rules_t), which report
- * through opfor_scenario_ck_fail at the same file:line:column this file would.
+ * fly, who leads a unit) is checked by its hooks (opfor_scenario_rules_t), called as the
+ * parse meets each key concerned, which report through opfor_scenario_ck_fail at the
+ * key's file:line:column.
  */
 #include "opfor/scenario.h"
 #include "opfor/yamlread.h"
@@ -38,13 +39,6 @@ const opfor_name_t opfor_mode_names[] = {
 
 /* Longest scalar read as text (names, enum values, numbers). */
 #define SCALAR_MAX 256
-/* Default line widths by kind, in inches. */
-static const float line_width_default[OPFOR_TK_COUNT] = {
-    [OPFOR_TK_WALL] = 0.5f, [OPFOR_TK_HEDGE] = 0.5f, [OPFOR_TK_FENCE] = 0.25f,
-    [OPFOR_TK_ROAD] = 2.0f, [OPFOR_TK_RIVER] = 2.0f, [OPFOR_TK_FIELD_WORKS] = 1.0f,
-    [OPFOR_TK_OPEN] = 1.0f, [OPFOR_TK_WOODS] = 1.0f, [OPFOR_TK_BUILDING] = 1.0f,
-    [OPFOR_TK_HILL] = 1.0f, [OPFOR_TK_ROUGH] = 1.0f, [OPFOR_TK_IMPASSABLE] = 1.0f,
-};
 /* cos of k * 22.5 degrees, k = 0..15 (sin k = cos (k + 12) mod 16): circles as 16-gons. */
 static const float cos16[16] = {
     1.0f,  OPFOR_COS_22_5,  OPFOR_SQRT1_2,  OPFOR_SIN_22_5,
@@ -79,6 +73,14 @@ __attribute__((format(printf, 4, 5))) static void warn(ctx_t *c, struct fy_node 
     va_start(ap, fmt);
     opfor_yaml_vreport(w, 0, n, alt, fmt, ap);
     va_end(ap);
+}
+
+/* The ruleset's item hook at (kind, i, key), when it has one: 0, or the (first) error. */
+static int hook(ctx_t *c, opfor_scenario_item_t kind, int i, const char *key) {
+    if (!c->rules->item)
+        return 0;
+    int rc = c->rules->item((opfor_scenario_ck_t *)c, kind, i, key, c->rules->user);
+    return rc ? (c->rd.err ? c->rd.err : rc) : 0;
 }
 
 /* ---- typed readers (opfor/yamlread.h, strict): each returns 0 or the (first) error ---- */
@@ -229,7 +231,7 @@ static int parse_route(ctx_t *c, struct fy_node *n, struct fy_node *alt,
     r->npts = (uint8_t)np;
     c->route_src[sc->nroutes] = n;
     sc->nroutes++;
-    return 0;
+    return hook(c, OPFOR_SCENARIO_ROUTE, sc->nroutes - 1, "line");
 }
 
 static int parse_feature(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
@@ -337,7 +339,7 @@ static int parse_feature(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
     if (shape == OPFOR_SHAPE_AREA && !(fabsf(opfor_poly_area2(pts, np)) > 0.02f))
         return opfor_yaml_fail(&c->rd, OPFOR_ERANGE, shape_node, n, "the %s's polygon has no area",
                                kname);
-    float width = line_width_default[kind];
+    float width = c->rules->terrain.line_width[kind];
     if (f[WIDTH].v) {
         if (shape == OPFOR_SHAPE_AREA)
             return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, f[WIDTH].k, n,
@@ -346,8 +348,8 @@ static int parse_feature(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
             return c->rd.err;
     }
     opfor_terrain_feature_t feat;
-    if (opfor_terrain_feature_init(&feat, (opfor_terrain_kind_t)kind, (opfor_shape_t)shape, name,
-                                   pts, np, width) != 0)
+    if (opfor_terrain_feature_init(&feat, &c->rules->terrain, (opfor_terrain_kind_t)kind,
+                                   (opfor_shape_t)shape, name, pts, np, width) != 0)
         return opfor_yaml_fail(&c->rd, OPFOR_EINVAL, n, alt, "invalid terrain feature");
     if (f[COVER].v) {
         if (opfor_yaml_get_enum(&c->rd, f[COVER].v, f[COVER].k, "cover", opfor_cover_names, &v))
@@ -571,10 +573,10 @@ static int parse_group(ctx_t *c, struct fy_node *n, struct fy_node *alt, int uni
     return 0;
 }
 
-/* After a unit's figures are read: places the ones without positions, and gives the unit
- * the best quality of its figures when none was stated. */
-static void finish_unit(ctx_t *c, opfor_unit_t *u, struct fy_node *pos_node, opfor_pt_t pos,
-                        unsigned char *autoplace, int quality_given) {
+/* After a unit's figures are read: places the ones without positions, gives the unit the
+ * best quality of its figures when none was stated, and calls the ruleset's hook. */
+static int finish_unit(ctx_t *c, opfor_unit_t *u, struct fy_node *pos_node, opfor_pt_t pos,
+                       unsigned char *autoplace, int quality_given) {
     opfor_scenario_t *sc = c->sc;
     opfor_figure_t tmp[OPFOR_MAX_FIGURES];
     int idx[OPFOR_MAX_FIGURES], k = 0;
@@ -595,6 +597,7 @@ static void finish_unit(ctx_t *c, opfor_unit_t *u, struct fy_node *pos_node, opf
         int q = opfor_unit_best_quality(u, sc->figures);
         u->quality = (uint8_t)(q < 0 ? OPFOR_Q_SOLDIER : q);
     }
+    return hook(c, OPFOR_SCENARIO_UNIT, sc->nunits - 1, "figures");
 }
 
 static int new_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, opfor_unit_t **out) {
@@ -643,6 +646,8 @@ static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf) {
         if (opfor_yaml_get_int(&c->rd, pv, pk, "payload", 0, 64, &v))
             return c->rd.err;
         m->payload = (uint8_t)v;
+        if (hook(c, OPFOR_SCENARIO_UNIT, sc->nunits, "payload"))
+            return c->rd.err;
     }
     if (fv) {
         if (opfor_yaml_get_int(&c->rd, fv, fk, "fire_out", 0, 64, &v))
@@ -655,7 +660,8 @@ static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf) {
     }
     if (tv) {
         char name[SCALAR_MAX];
-        if (opfor_yaml_get_str(&c->rd, tv, tk, "track", name, sizeof name))
+        if (opfor_yaml_get_str(&c->rd, tv, tk, "track", name, sizeof name) ||
+            hook(c, OPFOR_SCENARIO_UNIT, sc->nunits, "track"))
             return c->rd.err;
         int r = opfor_scenario_route(sc, name);
         if (r < 0 || sc->routes[r].kind != OPFOR_ROUTE_TRACK)
@@ -668,10 +674,14 @@ static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf) {
         if (opfor_yaml_get_bool(&c->rd, av, ak, "airborne", &v))
             return c->rd.err;
         m->grounded = (uint8_t)!v;
+        if (hook(c, OPFOR_SCENARIO_UNIT, sc->nunits, "airborne"))
+            return c->rd.err;
     }
     for (int k = MF_SPEED; k <= MF_DRIVE; k++) {
         if (!mf[k].v)
             continue;
+        if (hook(c, OPFOR_SCENARIO_UNIT, sc->nunits, mf[k].key))
+            return c->rd.err;
         if (opfor_yaml_get_enum(&c->rd, mf[k].v, mf[k].k, mf[k].key,
                                 k == MF_SPEED ? opfor_speed_names : opfor_drive_names, &v))
             return c->rd.err;
@@ -760,6 +770,8 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
             return c->rd.err;
         if (v)
             u->flags |= OPFOR_UNIT_LIMBERED;
+        if (hook(c, OPFOR_SCENARIO_UNIT, sc->nunits, "limbered"))
+            return c->rd.err;
     }
     if (f[OFF].v) {
         if (opfor_yaml_get_bool(&c->rd, f[OFF].v, f[OFF].k, "off_table", &v))
@@ -772,10 +784,8 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
     if (parse_machine(c, &f[PAYLOAD]))
         return c->rd.err;
     /* the ruleset's checks of the unit's own keys, before its figures are read */
-    int hrc =
-        c->rules->unit ? c->rules->unit((opfor_scenario_ck_t *)c, sc->nunits, c->rules->user) : 0;
-    if (hrc)
-        return c->rd.err ? c->rd.err : hrc;
+    if (hook(c, OPFOR_SCENARIO_UNIT, sc->nunits, NULL))
+        return c->rd.err;
     if (f[POS].v && get_pt(c, f[POS].v, f[POS].k, "position", NULL, &pos))
         return c->rd.err;
     if (require(c, &f[FIGS], n, "unit") ||
@@ -799,8 +809,7 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
             &c->rd, OPFOR_EPARSE, n, alt,
             "unit '%s' needs a position: [x, y] (or positions for every figure group)", u->name);
     sc->nunits++;
-    finish_unit(c, u, f[POS].v, pos, autoplace, f[QUAL].v != NULL);
-    return 0;
+    return finish_unit(c, u, f[POS].v, pos, autoplace, f[QUAL].v != NULL);
 }
 
 static int parse_general(ctx_t *c, struct fy_node *n, struct fy_node *alt,
@@ -941,6 +950,8 @@ static int resolve_machines(ctx_t *c) {
                 "embarked_in: unit '%s' cannot ride in a vehicle (it is a machine, a "
                 "general, off the table, or its carrier is itself aboard another)",
                 pu->name);
+        if (hook(c, OPFOR_SCENARIO_UNIT, u, "embarked_in"))
+            return c->rd.err;
         load[v] += pu->count;
         if (load[v] > sc->machine[v].payload)
             return opfor_yaml_fail(
@@ -1228,6 +1239,8 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
         if (opfor_yaml_want_map(&c->rd, f[PATROL].v, f[PATROL].k, "patrol"))
             return c->rd.err;
         sc->patrol = f[PATROL].v;
+        if (sc->mode != OPFOR_MODE_PATROL)
+            warn(c, f[PATROL].k, NULL, "a patrol block is ignored unless mode is patrol");
     }
     if (resolve_machines(c) || validate(c, root))
         return c->rd.err;
@@ -1236,9 +1249,6 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
         if (rc)
             return c->rd.err ? c->rd.err : rc;
     }
-    /* after the ruleset's warnings, which concern the terrain and units written before it */
-    if (sc->patrol && sc->mode != OPFOR_MODE_PATROL)
-        warn(c, f[PATROL].k, NULL, "a patrol block is ignored unless mode is patrol");
     return 0;
 }
 

@@ -1,5 +1,5 @@
 /* core/terrain.c — terrain features and the queries the rules ask of them: line of sight,
- * cover, movement along a path, impassable ground, hiding places, the half-inch gap rule.
+ * cover, movement along a path, impassable ground, hiding places, the gap rule for fire.
  *
  * Every query walks the (at most 64) features with a bounding-box reject first and works
  * on stack buffers of fixed size, so a rules engine can call them millions of times
@@ -43,26 +43,6 @@ const opfor_name_t opfor_move_class_names[] = {
     {NULL, 0},
 };
 
-/* Defaults by kind. Hedges block sight (dense foliage), woods let it through for the
- * ruleset's foliage depth; buildings are entered through windows and doors (an
- * obstacle for each crossing of the wall) and are closed to horses and limbers; rivers
- * are impassable unless the scenario calls them fordable. */
-const opfor_terrain_props_t opfor_terrain_defaults[OPFOR_TK_COUNT] = {
-    [OPFOR_TK_OPEN] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OPEN, 0},
-    [OPFOR_TK_WOODS] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_FOLIAGE, OPFOR_MOVE_ROUGH, OPFOR_TF_HIDES},
-    [OPFOR_TK_BUILDING] = {OPFOR_COVER_HARD, OPFOR_SIGHT_BLOCKS, OPFOR_MOVE_OBSTACLE,
-                           OPFOR_TF_NO_MOUNTED | OPFOR_TF_HIDES},
-    [OPFOR_TK_WALL] = {OPFOR_COVER_HARD, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OBSTACLE, 0},
-    [OPFOR_TK_HEDGE] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_BLOCKS, OPFOR_MOVE_OBSTACLE, 0},
-    [OPFOR_TK_FENCE] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OBSTACLE, 0},
-    [OPFOR_TK_HILL] = {OPFOR_COVER_NONE, OPFOR_SIGHT_BLOCKS, OPFOR_MOVE_OPEN, 0},
-    [OPFOR_TK_ROAD] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_ROAD, 0},
-    [OPFOR_TK_RIVER] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_IMPASSABLE, 0},
-    [OPFOR_TK_FIELD_WORKS] = {OPFOR_COVER_FORT, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OBSTACLE, 0},
-    [OPFOR_TK_ROUGH] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_ROUGH, 0},
-    [OPFOR_TK_IMPASSABLE] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_IMPASSABLE, 0},
-};
-
 #define TOL OPFOR__TERRAIN_TOL /* the slack on rule distances (terrain_int.h) */
 /* Clearance for the cheap segment-versus-box reject (opfor_seg_box_apart): far above float
  * rounding, so a feature it skips is one the exact tests would not have met either. */
@@ -77,9 +57,9 @@ void opfor_table_init(opfor_table_t *t, float width, float depth, opfor_table_no
     t->north = (uint8_t)((unsigned)north < OPFOR_EDGE_COUNT ? north : OPFOR_EDGE_TOP);
 }
 
-int opfor_terrain_feature_init(opfor_terrain_feature_t *f, opfor_terrain_kind_t kind,
-                               opfor_shape_t shape, const char *name, const opfor_pt_t *pts, int n,
-                               float width) {
+int opfor_terrain_feature_init(opfor_terrain_feature_t *f, const opfor_terrain_rules_t *rules,
+                               opfor_terrain_kind_t kind, opfor_shape_t shape, const char *name,
+                               const opfor_pt_t *pts, int n, float width) {
     if (!f || !pts || (unsigned)kind >= OPFOR_TK_COUNT || (unsigned)shape >= OPFOR_SHAPE_COUNT)
         return OPFOR_EINVAL;
     if (n > OPFOR_POLY_MAX_PTS || n < (shape == OPFOR_SHAPE_AREA ? 3 : 2))
@@ -92,7 +72,8 @@ int opfor_terrain_feature_init(opfor_terrain_feature_t *f, opfor_terrain_kind_t 
         if (!isfinite(pts[i].x) || !isfinite(pts[i].y))
             return OPFOR_EINVAL;
     memset(f, 0, sizeof *f);
-    const opfor_terrain_props_t *d = &opfor_terrain_defaults[kind];
+    static const opfor_terrain_props_t none; /* no rules: no cover, clear, open, no flags */
+    const opfor_terrain_props_t *d = rules ? &rules->kinds[kind] : &none;
     f->kind = (uint8_t)kind;
     f->shape = (uint8_t)shape;
     f->npts = (uint8_t)n;
@@ -369,20 +350,21 @@ static inline int area_blocks(const opfor_terrain_feature_t *f, opfor_pt_t a, op
 
 /* Feature f's part in the sight line a-b, for the loops of opfor_terrain_los_r and
  * opfor_terrain_los_in once f affects sight and its box is near: adds the inches the line
- * runs in foliage to *foliage, and returns 1 when f blocks the line (line_cover: the table's
- * rules.line_cover). */
+ * runs in foliage to *foliage, and returns 1 when f blocks the line (a base within the
+ * table's rules.line_cover of a line lines it). */
 static int los_feature(const opfor_terrain_feature_t *f, opfor_pt_t a, float ra, opfor_pt_t b,
-                       float rb, float line_cover, float *foliage) {
+                       float rb, const opfor_table_t *t, float *foliage) {
     if (f->sight == OPFOR_SIGHT_FOLIAGE) {
         *foliage += length_inside(f, a, b);
         return 0;
     }
     if (f->shape == OPFOR_SHAPE_AREA)
         return area_blocks(f, a, b);
-    float h = 0.5f * f->width;
-    return opfor_polyline_seg_crossings(f->pts, f->npts, a, b) > 0 &&
-           opfor_polyline_dist_pt(f->pts, f->npts, a) - ra - h > line_cover + TOL &&
-           opfor_polyline_dist_pt(f->pts, f->npts, b) - rb - h > line_cover + TOL;
+    if (opfor_polyline_seg_crossings(f->pts, f->npts, a, b) <= 0)
+        return 0;
+    float h = 0.5f * f->width, lim = t->rules.line_cover + TOL;
+    return opfor_polyline_dist_pt(f->pts, f->npts, a) - ra - h > lim &&
+           opfor_polyline_dist_pt(f->pts, f->npts, b) - rb - h > lim;
 }
 
 static int los_result(const opfor_table_t *t, int blocker, float foliage, opfor_los_t *out) {
@@ -397,14 +379,14 @@ static int los_result(const opfor_table_t *t, int blocker, float foliage, opfor_
 
 int opfor_terrain_los_r(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt_t b, float rb,
                         opfor_los_t *out) {
-    float foliage = 0.0f, line_cover = t->rules.line_cover;
+    float foliage = 0.0f;
     int blocker = -1;
     seg_box_t sb;
     seg_box_init(&sb, a, b);
     for (int i = 0; i < t->nfeatures && blocker < 0; i++) {
         const opfor_terrain_feature_t *f = &t->features[i];
         if (f->sight != OPFOR_SIGHT_CLEAR && !seg_box_misses(&sb, f) &&
-            los_feature(f, a, ra, b, rb, line_cover, &foliage))
+            los_feature(f, a, ra, b, rb, t, &foliage))
             blocker = i;
     }
     return los_result(t, blocker, foliage, out);
@@ -412,7 +394,7 @@ int opfor_terrain_los_r(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt
 
 int opfor_terrain_los_in(const opfor_table_t *t, uint64_t mask, opfor_pt_t a, float ra,
                          opfor_pt_t b, float rb, opfor_los_t *out) {
-    float foliage = 0.0f, line_cover = t->rules.line_cover;
+    float foliage = 0.0f;
     int blocker = -1;
     seg_box_t sb;
     seg_box_init(&sb, a, b);
@@ -424,7 +406,7 @@ int opfor_terrain_los_in(const opfor_table_t *t, uint64_t mask, opfor_pt_t a, fl
         mask &= mask - 1;
         const opfor_terrain_feature_t *f = &t->features[i];
         if (f->sight != OPFOR_SIGHT_CLEAR && !seg_box_misses(&sb, f) &&
-            los_feature(f, a, ra, b, rb, line_cover, &foliage))
+            los_feature(f, a, ra, b, rb, t, &foliage))
             blocker = i;
     }
     return los_result(t, blocker, foliage, out);
@@ -441,7 +423,7 @@ opfor_cover_t opfor_terrain_cover(const opfor_table_t *t, opfor_pt_t firer, opfo
         const opfor_terrain_feature_t *f = &t->features[i];
         if (f->cover <= best)
             continue;
-        if (opfor__feature_covers(f, firer, target, r, t->rules.line_cover)) {
+        if (opfor__feature_covers(f, firer, target, r, &t->rules)) {
             best = f->cover;
             bf = i;
         }

@@ -155,7 +155,7 @@ opfor_cover_t opfor_tgrid_cover(const opfor_tgrid_t *g, const opfor_table_t *t, 
         const opfor_terrain_feature_t *f = &t->features[i];
         if (f->cover <= best)
             continue;
-        if (opfor__feature_covers(f, firer, target, r, t->rules.line_cover)) {
+        if (opfor__feature_covers(f, firer, target, r, &t->rules)) {
             best = f->cover;
             bf = i;
         }

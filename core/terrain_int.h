@@ -29,15 +29,16 @@ static inline int bbox_hit(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor
 }
 
 /* Whether feature f covers a target of base radius r at target from a firer at firer
- * (opfor_terrain_cover): an area overlapping the base, or a line within line_cover (the
- * table's rules.line_cover) of the base's edge that the line of fire crosses. */
+ * (opfor_terrain_cover): an area overlapping the base, or a line within rules->line_cover (the
+ * table's rules) of the base's edge that the line of fire crosses. */
 static inline int opfor__feature_covers(const opfor_terrain_feature_t *f, opfor_pt_t firer,
-                                        opfor_pt_t target, float r, float line_cover) {
+                                        opfor_pt_t target, float r,
+                                        const opfor_terrain_rules_t *rules) {
     int covered;
     if (f->shape == OPFOR_SHAPE_AREA) {
         covered = opfor_feature_circle_overlap(f, target, r);
     } else {
-        float h = 0.5f * f->width;
+        float h = 0.5f * f->width, line_cover = rules->line_cover;
         covered = bbox_hit(f, target, target, r + line_cover) &&
                   opfor_polyline_dist_pt(f->pts, f->npts, target) - r - h <=
                       line_cover + OPFOR__TERRAIN_TOL &&

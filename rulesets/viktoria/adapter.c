@@ -683,4 +683,5 @@ const opfor_ruleset_t opfor_viktoria_ruleset = {
     .hash = rs_hash,
     .action_str = rs_action_str,
     .calc = &opfor_viktoria_calc_iface,
+    .scenario = &opfor_viktoria_scenario_rules,
 };

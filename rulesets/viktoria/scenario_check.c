@@ -1,62 +1,106 @@
 /* rulesets/viktoria/scenario_check.c — what Viktoria! asks of a scenario beyond its format.
  *
  * core/scenario.c reads the format and checks what any ruleset needs (on the table, no
- * overlaps, carriers with room); these hooks (opfor_scenario_rules_t) add Viktoria!'s rules,
- * reporting through opfor_scenario_ck_fail / _warn at the key's file:line:column:
- *  - per unit, once its own keys are read: only artillery limbers (VIII); only vehicles carry
- *    passengers, run on a track, or take speed and drive (XII.C); only aeroplanes take
- *    airborne (XII.D); a train's speed comes from its runs, not from speed (XII.C);
- *  - once the whole scenario is read: runways shorter than OPFOR_VK_RUNWAY_MIN are warned of
- *    (XII.D), passengers are people on foot (XII.C), and every unit is led (VII): a unit with
- *    no leader gets its best figure as leader, with a warning.
- * The measures (base radii, foliage, lining a wall) go to the table through the same struct.
+ * overlaps, carriers with room); this item hook (opfor_scenario_rules_t.item), called as the
+ * loader meets each key concerned, adds Viktoria!'s rules, reporting through
+ * opfor_scenario_ck_fail / _warn at the key's file:line:column:
+ *  - only artillery limbers (VIII); only vehicles carry passengers, run on a track, or take
+ *    speed and drive (XII.C); only aeroplanes take airborne (XII.D); a train's speed comes
+ *    from its runs, not from speed (XII.C); passengers are people on foot (XII.C);
+ *  - runways shorter than OPFOR_VK_RUNWAY_MIN are warned of (XII.D);
+ *  - every unit is led (VII): a unit with no leader gets its best figure as leader, with a
+ *    warning.
+ * The measures (base radii, foliage, lining a wall) and what each kind of terrain does go to
+ * the table through the same struct (VK_TERRAIN_RULES).
  */
 #include "opfor/viktoria/scenario.h"
 
+#include <string.h>
+
 #include "opfor/vocab.h"
 
-const opfor_terrain_rules_t opfor_viktoria_terrain_rules = {
-    .foliage_sight = OPFOR_VK_FOLIAGE_SIGHT,
-    .line_cover = OPFOR_VK_LINE_COVER_DIST,
-    .radii = {OPFOR_VK_RADIUS_FOOT, OPFOR_VK_RADIUS_MOUNTED, OPFOR_VK_RADIUS_EQUIPMENT},
-};
+/* Viktoria!'s terrain (VIII, IX, XIV, XV.B): the measures, and what each kind does unless the
+ * scenario says otherwise. Hedges block sight (dense foliage), woods let it through for
+ * OPFOR_VK_FOLIAGE_SIGHT inches; buildings are entered through windows and doors (an obstacle
+ * for each crossing of the wall) and are closed to horses and limbers; rivers are impassable
+ * unless the scenario calls them fordable; woods and buildings hide the enemy (XV.B). Lines
+ * are drawn half an inch wide (a quarter for fences), roads and rivers two inches. */
+#define VK_TERRAIN_RULES                                                                           \
+    {                                                                                              \
+        .foliage_sight = OPFOR_VK_FOLIAGE_SIGHT, .line_cover = OPFOR_VK_LINE_COVER_DIST,           \
+        .radii = {OPFOR_VK_RADIUS_FOOT, OPFOR_VK_RADIUS_MOUNTED, OPFOR_VK_RADIUS_EQUIPMENT},       \
+        .kinds =                                                                                   \
+            {                                                                                      \
+                [OPFOR_TK_OPEN] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OPEN, 0},       \
+                [OPFOR_TK_WOODS] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_FOLIAGE, OPFOR_MOVE_ROUGH,       \
+                                    OPFOR_TF_HIDES},                                               \
+                [OPFOR_TK_BUILDING] = {OPFOR_COVER_HARD, OPFOR_SIGHT_BLOCKS, OPFOR_MOVE_OBSTACLE,  \
+                                       OPFOR_TF_NO_MOUNTED | OPFOR_TF_HIDES},                      \
+                [OPFOR_TK_WALL] = {OPFOR_COVER_HARD, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OBSTACLE, 0},   \
+                [OPFOR_TK_HEDGE] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_BLOCKS, OPFOR_MOVE_OBSTACLE, 0}, \
+                [OPFOR_TK_FENCE] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OBSTACLE, 0},  \
+                [OPFOR_TK_HILL] = {OPFOR_COVER_NONE, OPFOR_SIGHT_BLOCKS, OPFOR_MOVE_OPEN, 0},      \
+                [OPFOR_TK_ROAD] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_ROAD, 0},       \
+                [OPFOR_TK_RIVER] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_IMPASSABLE,    \
+                                    0},                                                            \
+                [OPFOR_TK_FIELD_WORKS] = {OPFOR_COVER_FORT, OPFOR_SIGHT_CLEAR,                     \
+                                          OPFOR_MOVE_OBSTACLE, 0},                                 \
+                [OPFOR_TK_ROUGH] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_ROUGH, 0},     \
+                [OPFOR_TK_IMPASSABLE] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR,                      \
+                                         OPFOR_MOVE_IMPASSABLE, 0},                                \
+            },                                                                                     \
+        .line_width = {                                                                            \
+            [OPFOR_TK_WALL] = 0.5f, [OPFOR_TK_HEDGE] = 0.5f, [OPFOR_TK_FENCE] = 0.25f,             \
+            [OPFOR_TK_ROAD] = 2.0f, [OPFOR_TK_RIVER] = 2.0f, [OPFOR_TK_FIELD_WORKS] = 1.0f,        \
+            [OPFOR_TK_OPEN] = 1.0f, [OPFOR_TK_WOODS] = 1.0f, [OPFOR_TK_BUILDING] = 1.0f,           \
+            [OPFOR_TK_HILL] = 1.0f, [OPFOR_TK_ROUGH] = 1.0f, [OPFOR_TK_IMPASSABLE] = 1.0f,         \
+        },                                                                                         \
+    }
 
-/* Which unit types may have a unit's machine keys and limber. */
-static int check_unit(opfor_scenario_ck_t *ck, int u, void *user) {
-    (void)user;
-    const opfor_scenario_t *sc = opfor_scenario_ck_scenario(ck);
+const opfor_terrain_rules_t opfor_viktoria_terrain_rules = VK_TERRAIN_RULES;
+
+/* Which unit types may limber or have a unit's machine keys (VIII, XII.C, XII.D): at unit u's
+ * key (the loader calls in its own order, so the first error is the one it always gave). */
+static int check_unit_key(opfor_scenario_ck_t *ck, const opfor_scenario_t *sc, int u,
+                          const char *key) {
     const opfor_unit_t *un = &sc->units[u];
     const opfor_unit_machine_t *m = &sc->machine[u];
     const char *tname = opfor_vocab_name(opfor_unit_type_names, un->type);
-    if ((un->flags & OPFOR_UNIT_LIMBERED) && un->type != OPFOR_UT_ARTILLERY)
-        return opfor_scenario_ck_fail(
-            ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, "limbered",
-            "only artillery units limber (Viktoria! VIII); this unit is %s", tname);
-    if (m->payload > 0 && un->type != OPFOR_UT_VEHICLE)
-        return opfor_scenario_ck_fail(
-            ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, "payload",
-            "only vehicles carry passengers (Viktoria! XII.C); this unit is %s", tname);
-    if (m->track && un->type != OPFOR_UT_VEHICLE)
-        return opfor_scenario_ck_fail(
-            ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, "track",
-            "only vehicles run on a track (Viktoria! XII.C); this unit is %s", tname);
-    if (un->type != OPFOR_UT_AEROPLANE &&
-        opfor_scenario_ck_has(ck, OPFOR_SCENARIO_UNIT, u, "airborne"))
-        return opfor_scenario_ck_fail(
-            ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, "airborne",
-            "airborne applies to aeroplanes (Viktoria! XII.D); this unit is %s", tname);
-    static const char *const vehicle_keys[] = {"speed", "drive"};
-    for (int k = 0; k < 2; k++)
-        if (un->type != OPFOR_UT_VEHICLE &&
-            opfor_scenario_ck_has(ck, OPFOR_SCENARIO_UNIT, u, vehicle_keys[k]))
+    if (strcmp(key, "limbered") == 0) {
+        if ((un->flags & OPFOR_UNIT_LIMBERED) && un->type != OPFOR_UT_ARTILLERY)
             return opfor_scenario_ck_fail(
-                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, vehicle_keys[k],
-                "%s applies to vehicles (Viktoria! XII.C); this unit is %s", vehicle_keys[k],
-                tname);
-    if (m->track && m->speed)
-        return opfor_scenario_ck_fail(
-            ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, "speed",
-            "a train's speed is set by its runs along the track (XII.C), not by speed");
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                "only artillery units limber (Viktoria! VIII); this unit is %s", tname);
+    } else if (strcmp(key, "payload") == 0) {
+        if (m->payload > 0 && un->type != OPFOR_UT_VEHICLE)
+            return opfor_scenario_ck_fail(
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                "only vehicles carry passengers (Viktoria! XII.C); this unit is %s", tname);
+    } else if (strcmp(key, "track") == 0) {
+        if (un->type != OPFOR_UT_VEHICLE)
+            return opfor_scenario_ck_fail(
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                "only vehicles run on a track (Viktoria! XII.C); this unit is %s", tname);
+    } else if (strcmp(key, "airborne") == 0) {
+        if (un->type != OPFOR_UT_AEROPLANE)
+            return opfor_scenario_ck_fail(
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                "airborne applies to aeroplanes (Viktoria! XII.D); this unit is %s", tname);
+    } else if (strcmp(key, "speed") == 0 || strcmp(key, "drive") == 0) {
+        if (un->type != OPFOR_UT_VEHICLE)
+            return opfor_scenario_ck_fail(
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                "%s applies to vehicles (Viktoria! XII.C); this unit is %s", key, tname);
+    } else if (strcmp(key, "embarked_in") == 0) {
+        /* passengers are people on foot (XII.C) */
+        for (int i = un->first; i < un->first + un->count; i++)
+            if (sc->figures[i].flags & (OPFOR_FIG_EQUIPMENT | OPFOR_FIG_MOUNTED))
+                return opfor_scenario_ck_fail(
+                    ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                    "embarked_in: unit '%s' has riders or equipment; only people on foot "
+                    "ride as passengers (Viktoria! XII.C)",
+                    un->name);
+    }
     return 0;
 }
 
@@ -84,46 +128,42 @@ static void name_leader(opfor_scenario_ck_t *ck, opfor_scenario_t *sc, int u) {
                            opfor_vocab_name(opfor_quality_names, sc->figures[best].quality));
 }
 
-/* The whole scenario: runways, passengers, leaders (in the order the file holds them:
- * terrain before units). */
-static int check_scenario(opfor_scenario_ck_t *ck, void *user) {
+/* The loader's item hook (opfor_scenario_rules_t.item). */
+static int check_item(opfor_scenario_ck_t *ck, opfor_scenario_item_t kind, int i, const char *key,
+                      void *user) {
     (void)user;
     opfor_scenario_t *sc = opfor_scenario_ck_scenario(ck);
-    for (int r = 0; r < sc->nroutes; r++) {
-        const opfor_route_t *rt = &sc->routes[r];
+    if (kind == OPFOR_SCENARIO_ROUTE) {
+        /* runways shorter than an aeroplane needs are warned of (XII.D) */
+        const opfor_route_t *rt = &sc->routes[i];
         if (rt->kind == OPFOR_ROUTE_RUNWAY && rt->length < OPFOR_VK_RUNWAY_MIN)
-            opfor_scenario_ck_warn(ck, OPFOR_SCENARIO_ROUTE, r, "line",
+            opfor_scenario_ck_warn(ck, OPFOR_SCENARIO_ROUTE, i, "line",
                                    "runway '%s' is %.1f in long: aeroplanes need %g in to take off "
                                    "or land (Viktoria! XII.D)",
                                    rt->name, (double)rt->length, (double)OPFOR_VK_RUNWAY_MIN);
+        return 0;
     }
-    for (int u = 0; u < sc->nunits; u++) {
-        const opfor_unit_t *pu = &sc->units[u];
-        if (!sc->machine[u].embarked_in)
-            continue;
-        for (int i = pu->first; i < pu->first + pu->count; i++)
-            if (sc->figures[i].flags & (OPFOR_FIG_EQUIPMENT | OPFOR_FIG_MOUNTED))
-                return opfor_scenario_ck_fail(
-                    ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, "embarked_in",
-                    "embarked_in: unit '%s' has riders or equipment; only people on foot "
-                    "ride as passengers (Viktoria! XII.C)",
-                    pu->name);
+    if (!key) {
+        /* every machine key read: a train's speed comes from its runs (XII.C) */
+        const opfor_unit_machine_t *m = &sc->machine[i];
+        if (m->track && m->speed)
+            return opfor_scenario_ck_fail(
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, i, "speed",
+                "a train's speed is set by its runs along the track (XII.C), not by speed");
+        return 0;
     }
-    for (int u = 0; u < sc->nunits; u++)
-        name_leader(ck, sc, u);
-    return 0;
+    if (strcmp(key, "figures") == 0) {
+        name_leader(ck, sc, i);
+        return 0;
+    }
+    return check_unit_key(ck, sc, i, key);
 }
 
 const opfor_scenario_rules_t opfor_viktoria_scenario_rules = {
     .name = "viktoria",
-    .terrain =
-        {
-            .foliage_sight = OPFOR_VK_FOLIAGE_SIGHT,
-            .line_cover = OPFOR_VK_LINE_COVER_DIST,
-            .radii = {OPFOR_VK_RADIUS_FOOT, OPFOR_VK_RADIUS_MOUNTED, OPFOR_VK_RADIUS_EQUIPMENT},
-        },
-    .unit = check_unit,
-    .check = check_scenario,
+    .terrain = VK_TERRAIN_RULES,
+    .item = check_item,
+    .check = NULL,
     .user = NULL,
 };
 

@@ -413,21 +413,36 @@ static void scenario_errors_name_line_and_column(void **state) {
     assert_int_equal(bad, 0);
 }
 
-/* A test ruleset's hooks: counts its calls, refuses `limbered` on a unit named Bad (at the
- * key's value), and warns of every route at its line. */
+/* A test ruleset's hooks: the item hook logs what it is called with, refuses `limbered` on a
+ * unit named Bad (at the key's value), and warns of every route at its line; the check hook
+ * refuses a second unit (at the unit's mapping). */
 typedef struct hook_log {
     int units, checks;
+    char calls[512]; /* "u0:limbered u0:- u0:figures r0:line ..." */
 } hook_log_t;
 
-static int hook_unit(opfor_scenario_ck_t *ck, int u, void *user) {
+static int hook_item(opfor_scenario_ck_t *ck, opfor_scenario_item_t kind, int i, const char *key,
+                     void *user) {
     hook_log_t *log = user;
     const opfor_scenario_t *sc = opfor_scenario_ck_scenario(ck);
-    log->units++;
-    assert_int_equal(u, sc->nunits); /* the unit being read */
-    if (strcmp(sc->units[u].name, "Bad") == 0 &&
-        opfor_scenario_ck_has(ck, OPFOR_SCENARIO_UNIT, u, "limbered"))
-        return opfor_scenario_ck_fail(ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, "limbered",
-                                      "no limbers for %s", sc->units[u].name);
+    size_t n = strlen(log->calls);
+    snprintf(log->calls + n, sizeof log->calls - n, "%s%c%d:%s", n ? " " : "",
+             kind == OPFOR_SCENARIO_UNIT ? 'u' : 'r', i, key ? key : "-");
+    if (kind == OPFOR_SCENARIO_ROUTE) {
+        assert_int_equal(i, sc->nroutes - 1);
+        opfor_scenario_ck_warn(ck, kind, i, "line", "route %d", i);
+        return 0;
+    }
+    if (!key) {
+        log->units++;
+        assert_int_equal(i, sc->nunits); /* the unit being read */
+    }
+    if (key && strcmp(key, "limbered") == 0 && strcmp(sc->units[i].name, "Bad") == 0) {
+        assert_true(opfor_scenario_ck_has(ck, OPFOR_SCENARIO_UNIT, i, "limbered"));
+        assert_false(opfor_scenario_ck_has(ck, OPFOR_SCENARIO_UNIT, i, "payload"));
+        return opfor_scenario_ck_fail(ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, i, key,
+                                      "no limbers for %s", sc->units[i].name);
+    }
     return 0;
 }
 
@@ -435,8 +450,6 @@ static int hook_check(opfor_scenario_ck_t *ck, void *user) {
     hook_log_t *log = user;
     opfor_scenario_t *sc = opfor_scenario_ck_scenario(ck);
     log->checks++;
-    for (int r = 0; r < sc->nroutes; r++)
-        opfor_scenario_ck_warn(ck, OPFOR_SCENARIO_ROUTE, r, "line", "route %d", r);
     if (sc->nunits > 1)
         return opfor_scenario_ck_fail(ck, OPFOR_ERANGE, OPFOR_SCENARIO_UNIT, 1, NULL,
                                       "one unit only");
@@ -445,10 +458,10 @@ static int hook_check(opfor_scenario_ck_t *ck, void *user) {
 
 static void scenario_ruleset_name_and_hooks(void **state) {
     (void)state;
-    hook_log_t log = {0, 0};
+    hook_log_t log = {0, 0, ""};
     opfor_scenario_rules_t rules = {.name = "duel",
                                     .terrain = test_rules,
-                                    .unit = hook_unit,
+                                    .item = hook_item,
                                     .check = hook_check,
                                     .user = &log};
     opfor_scenario_t *sc = new_sc();
@@ -464,33 +477,36 @@ static void scenario_ruleset_name_and_hooks(void **state) {
     assert_int_equal(opfor_scenario_load_string(named, strlen(named), "t.yaml", &rules, sc, &d), 0);
     assert_string_equal(sc->ruleset, "duel");
     opfor_scenario_free(sc);
-    /* The unit hook runs once per unit, and may refuse a key at its value. */
-    log.units = log.checks = 0;
+    /* The item hook runs at the unit's keys, in the loader's order, and may refuse a key at
+     * its value. */
+    log = (hook_log_t){0, 0, ""};
     assert_int_equal(opfor_scenario_load_string(BASE, strlen(BASE), "t.yaml", &rules, sc, &d), 0);
     assert_string_equal(sc->ruleset, "duel");
     assert_int_equal(log.units, 1);
     assert_int_equal(log.checks, 1);
+    assert_string_equal(log.calls, "u0:- u0:figures");
     opfor_scenario_free(sc);
     const char *bad_unit = HEAD "units:\n  - name: Bad\n    side: A\n    type: artillery\n"
                                 "    limbered: true\n    position: [5, 5]\n"
                                 "    figures: [{skills: leader}]\n";
-    log.units = log.checks = 0;
+    log = (hook_log_t){0, 0, ""};
     assert_int_equal(
         opfor_scenario_load_string(bad_unit, strlen(bad_unit), "t.yaml", &rules, sc, &d),
         OPFOR_EPARSE);
     assert_int_equal(d.line, 7);
     assert_int_equal(d.col, 15);
     assert_string_equal(d.msg, "no limbers for Bad");
-    assert_int_equal(log.checks, 0); /* the load stopped at the unit */
-    /* The check hook runs after the loader's checks, warns at a route's line, and may fail at
-     * a unit (NULL key: the unit's mapping). */
+    assert_int_equal(log.checks, 0); /* the load stopped at the unit's key */
+    assert_string_equal(log.calls, "u0:limbered");
+    /* Routes are announced at their line; the check hook runs after the loader's checks and
+     * may fail at a unit (NULL key: the unit's mapping). */
     const char *two = HEAD "terrain:\n  - {kind: track, name: Rail, line: [[1, 1], [9, 1]]}\n"
                            "units:\n"
                            "  - {name: U1, side: A, type: infantry, figures: [{positions: [[5, "
                            "5]]}]}\n"
                            "  - {name: U2, side: B, type: infantry, figures: [{positions: [[9, "
                            "9]]}]}\n";
-    log.units = log.checks = 0;
+    log = (hook_log_t){0, 0, ""};
     assert_int_equal(opfor_scenario_load_string(two, strlen(two), "t.yaml", &rules, sc, &d),
                      OPFOR_ERANGE);
     assert_int_equal(log.units, 2);
@@ -502,6 +518,7 @@ static void scenario_ruleset_name_and_hooks(void **state) {
     assert_int_equal(sc->warnings[0].line, 4);
     assert_int_equal(sc->warnings[0].col, 39);
     assert_string_equal(sc->warnings[0].msg, "route 0");
+    assert_string_equal(log.calls, "r0:line u0:- u0:figures u1:- u1:figures");
     opfor_scenario_free(sc);
     free(sc);
 }

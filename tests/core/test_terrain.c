@@ -22,7 +22,8 @@ static int add_rect(opfor_table_t *t, opfor_terrain_kind_t kind, float x0, float
                     float y1) {
     opfor_pt_t p[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
     opfor_terrain_feature_t f;
-    assert_int_equal(opfor_terrain_feature_init(&f, kind, OPFOR_SHAPE_AREA, "r", p, 4, 0), 0);
+    assert_int_equal(
+        opfor_terrain_feature_init(&f, &test_rules, kind, OPFOR_SHAPE_AREA, "r", p, 4, 0), 0);
     return opfor_table_add(t, &f);
 }
 
@@ -31,7 +32,8 @@ static int add_line(opfor_table_t *t, opfor_terrain_kind_t kind, float x0, float
                     float y1, float w) {
     opfor_pt_t p[2] = {{x0, y0}, {x1, y1}};
     opfor_terrain_feature_t f;
-    assert_int_equal(opfor_terrain_feature_init(&f, kind, OPFOR_SHAPE_LINE, "l", p, 2, w), 0);
+    assert_int_equal(
+        opfor_terrain_feature_init(&f, &test_rules, kind, OPFOR_SHAPE_LINE, "l", p, 2, w), 0);
     return opfor_table_add(t, &f);
 }
 
@@ -39,33 +41,44 @@ static void terrain_feature_defaults_and_errors(void **state) {
     (void)state;
     opfor_terrain_feature_t f;
     opfor_pt_t p[3] = {{0, 0}, {1, 0}, {1, 1}};
-    assert_int_equal(
-        opfor_terrain_feature_init(&f, OPFOR_TK_WOODS, OPFOR_SHAPE_AREA, "Big wood", p, 3, 5), 0);
+    assert_int_equal(opfor_terrain_feature_init(&f, &test_rules, OPFOR_TK_WOODS, OPFOR_SHAPE_AREA,
+                                                "Big wood", p, 3, 5),
+                     0);
     assert_int_equal(f.cover, OPFOR_COVER_SOFT);
     assert_int_equal(f.sight, OPFOR_SIGHT_FOLIAGE);
     assert_int_equal(f.move, OPFOR_MOVE_ROUGH);
     assert_true(f.flags & OPFOR_TF_HIDES);
     assert_float_equal(f.width, 0.0, 0.0); /* areas have no width */
     assert_string_equal(f.name, "Big wood");
-    assert_int_equal(opfor_terrain_defaults[OPFOR_TK_BUILDING].cover, OPFOR_COVER_HARD);
-    assert_true(opfor_terrain_defaults[OPFOR_TK_BUILDING].flags & OPFOR_TF_NO_MOUNTED);
-    assert_int_equal(opfor_terrain_defaults[OPFOR_TK_FIELD_WORKS].cover, OPFOR_COVER_FORT);
-    assert_int_equal(opfor_terrain_defaults[OPFOR_TK_HEDGE].sight, OPFOR_SIGHT_BLOCKS);
-    assert_int_equal(opfor_terrain_defaults[OPFOR_TK_WALL].move, OPFOR_MOVE_OBSTACLE);
+    /* The kind's properties are the rules' (a ruleset's; none without rules). */
+    opfor_terrain_rules_t other = test_rules;
+    other.kinds[OPFOR_TK_WOODS].cover = OPFOR_COVER_HARD;
+    other.kinds[OPFOR_TK_WOODS].flags = OPFOR_TF_NO_MOUNTED;
+    assert_int_equal(
+        opfor_terrain_feature_init(&f, &other, OPFOR_TK_WOODS, OPFOR_SHAPE_AREA, "w", p, 3, 0), 0);
+    assert_int_equal(f.cover, OPFOR_COVER_HARD);
+    assert_int_equal(f.sight, OPFOR_SIGHT_FOLIAGE);
+    assert_int_equal(f.flags, OPFOR_TF_NO_MOUNTED);
+    assert_int_equal(
+        opfor_terrain_feature_init(&f, NULL, OPFOR_TK_WOODS, OPFOR_SHAPE_AREA, "w", p, 3, 0), 0);
+    assert_int_equal(f.cover, OPFOR_COVER_NONE);
+    assert_int_equal(f.sight, OPFOR_SIGHT_CLEAR);
+    assert_int_equal(f.move, OPFOR_MOVE_OPEN);
+    assert_int_equal(f.flags, 0);
     /* Too few points, bad kind, NaN. */
-    assert_int_equal(
-        opfor_terrain_feature_init(&f, OPFOR_TK_WOODS, OPFOR_SHAPE_AREA, NULL, p, 2, 0),
-        OPFOR_EINVAL);
-    assert_int_equal(
-        opfor_terrain_feature_init(&f, OPFOR_TK_COUNT, OPFOR_SHAPE_AREA, NULL, p, 3, 0),
-        OPFOR_EINVAL);
+    assert_int_equal(opfor_terrain_feature_init(&f, &test_rules, OPFOR_TK_WOODS, OPFOR_SHAPE_AREA,
+                                                NULL, p, 2, 0),
+                     OPFOR_EINVAL);
+    assert_int_equal(opfor_terrain_feature_init(&f, &test_rules, OPFOR_TK_COUNT, OPFOR_SHAPE_AREA,
+                                                NULL, p, 3, 0),
+                     OPFOR_EINVAL);
     p[1].x = NAN;
-    assert_int_equal(
-        opfor_terrain_feature_init(&f, OPFOR_TK_WALL, OPFOR_SHAPE_LINE, NULL, p, 2, 0.5f),
-        OPFOR_EINVAL);
+    assert_int_equal(opfor_terrain_feature_init(&f, &test_rules, OPFOR_TK_WALL, OPFOR_SHAPE_LINE,
+                                                NULL, p, 2, 0.5f),
+                     OPFOR_EINVAL);
     /* A long name is cut, not overflowed. */
     p[1].x = 1;
-    assert_int_equal(opfor_terrain_feature_init(&f, OPFOR_TK_WALL, OPFOR_SHAPE_LINE,
+    assert_int_equal(opfor_terrain_feature_init(&f, &test_rules, OPFOR_TK_WALL, OPFOR_SHAPE_LINE,
                                                 "0123456789012345678901234567890123456789", p, 2,
                                                 0.5f),
                      0);
@@ -245,8 +258,9 @@ static void terrain_path_costs(void **state) {
     test_table_init(&t2, 72, 48, OPFOR_EDGE_TOP);
     opfor_pt_t zig[3] = {{10, 0}, {10, 10}, {20, 10}};
     opfor_terrain_feature_t f;
-    assert_int_equal(
-        opfor_terrain_feature_init(&f, OPFOR_TK_HEDGE, OPFOR_SHAPE_LINE, "h", zig, 3, 0.5f), 0);
+    assert_int_equal(opfor_terrain_feature_init(&f, &test_rules, OPFOR_TK_HEDGE, OPFOR_SHAPE_LINE,
+                                                "h", zig, 3, 0.5f),
+                     0);
     opfor_table_add(&t2, &f);
     assert_int_equal(opfor_terrain_path(&t2, opfor_pt(5, 5), opfor_pt(15, 15), &p), 0);
     assert_int_equal(p.obstacles, 1); /* through the corner at (10, 10) */

@@ -62,7 +62,8 @@ static void random_table(opfor_rng_t *r, opfor_table_t *t, int n) {
                 p[2] = opfor_pt(cx + rnd(r, 2, 6), cy + rnd(r, 2, 6));
                 p[3] = opfor_pt(cx + rnd(r, -1, 1), cy + rnd(r, 2, 6));
             }
-            assert_int_equal(opfor_terrain_feature_init(&f, k, OPFOR_SHAPE_AREA, "a", p, np, 0), 0);
+            assert_int_equal(
+                opfor_terrain_feature_init(&f, &test_rules, k, OPFOR_SHAPE_AREA, "a", p, np, 0), 0);
         } else {
             opfor_terrain_kind_t k = LINES[opfor_rng_below(r, 4)];
             int np = 2 + (int)opfor_rng_below(r, 3);
@@ -70,7 +71,8 @@ static void random_table(opfor_rng_t *r, opfor_table_t *t, int n) {
             for (int k2 = 1; k2 < np; k2++)
                 p[k2] = opfor_pt(p[k2 - 1].x + rnd(r, -8, 8), p[k2 - 1].y + rnd(r, -8, 8));
             float w = k == OPFOR_TK_ROAD ? rnd(r, 1, 3) : rnd(r, 0.2f, 0.6f);
-            assert_int_equal(opfor_terrain_feature_init(&f, k, OPFOR_SHAPE_LINE, "l", p, np, w), 0);
+            assert_int_equal(
+                opfor_terrain_feature_init(&f, &test_rules, k, OPFOR_SHAPE_LINE, "l", p, np, w), 0);
         }
         assert_true(opfor_table_add(t, &f) >= 0);
     }

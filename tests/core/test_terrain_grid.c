@@ -45,7 +45,8 @@ static void busy_table(opfor_table_t *t, opfor_rng_t *r, int n) {
                 float rr = rad * uni(r, 0.6f, 1.0f);
                 p[k] = opfor_pt(c.x + rr * CS[j][0], c.y + rr * CS[j][1]);
             }
-            assert_int_equal(opfor_terrain_feature_init(&f, AREAS[opfor_rng_below(r, 6)],
+            assert_int_equal(opfor_terrain_feature_init(&f, &test_rules,
+                                                        AREAS[opfor_rng_below(r, 6)],
                                                         OPFOR_SHAPE_AREA, "a", p, np, 0),
                              0);
         } else {
@@ -53,10 +54,10 @@ static void busy_table(opfor_table_t *t, opfor_rng_t *r, int n) {
             p[0] = c;
             for (int k = 1; k < np; k++)
                 p[k] = opfor_pt(p[k - 1].x + uni(r, -8, 8), p[k - 1].y + uni(r, -8, 8));
-            assert_int_equal(opfor_terrain_feature_init(&f, LINES[opfor_rng_below(r, 5)],
-                                                        OPFOR_SHAPE_LINE, "l", p, np,
-                                                        uni(r, 0.2f, 2.0f)),
-                             0);
+            assert_int_equal(
+                opfor_terrain_feature_init(&f, &test_rules, LINES[opfor_rng_below(r, 5)],
+                                           OPFOR_SHAPE_LINE, "l", p, np, uni(r, 0.2f, 2.0f)),
+                0);
         }
         assert_true(opfor_table_add(t, &f) >= 0);
     }
@@ -123,8 +124,9 @@ static void terrain_grid_off_the_table_means_everything(void **state) {
     test_table_init(t, 48, 48, OPFOR_EDGE_TOP);
     opfor_pt_t p[4] = {{10, 10}, {14, 10}, {14, 14}, {10, 14}};
     opfor_terrain_feature_t f;
-    assert_int_equal(
-        opfor_terrain_feature_init(&f, OPFOR_TK_BUILDING, OPFOR_SHAPE_AREA, "b", p, 4, 0), 0);
+    assert_int_equal(opfor_terrain_feature_init(&f, &test_rules, OPFOR_TK_BUILDING,
+                                                OPFOR_SHAPE_AREA, "b", p, 4, 0),
+                     0);
     assert_int_equal(opfor_table_add(t, &f), 0);
     assert_int_equal(opfor_tgrid_build(g, t), 0);
     assert_true(opfor_tgrid_seg(g, OPFOR_TGRID_SIGHT, opfor_pt(30, 30), opfor_pt(40, 40)) == 0);

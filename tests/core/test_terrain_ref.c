@@ -477,7 +477,8 @@ static void random_table(opfor_rng_t *r, opfor_table_t *t, int n, float off) {
         if (opfor_rng_below(r, 3) != 0) {
             int np = random_outline(r, p, c, rnd(r, 1.0f, 7.0f), snap);
             opfor_terrain_kind_t k = AREAS[opfor_rng_below(r, 6)];
-            assert_int_equal(opfor_terrain_feature_init(&f, k, OPFOR_SHAPE_AREA, "a", p, np, 0), 0);
+            assert_int_equal(
+                opfor_terrain_feature_init(&f, &test_rules, k, OPFOR_SHAPE_AREA, "a", p, np, 0), 0);
         } else {
             int np = 2 + (int)opfor_rng_below(r, 4);
             p[0] = c;
@@ -489,7 +490,8 @@ static void random_table(opfor_rng_t *r, opfor_table_t *t, int n, float off) {
             float w = opfor_rng_below(r, 8) == 0 ? 0.0f
                       : k == OPFOR_TK_ROAD       ? rnd(r, 1, 3)
                                                  : rnd(r, 0.2f, 1.2f);
-            assert_int_equal(opfor_terrain_feature_init(&f, k, OPFOR_SHAPE_LINE, "l", p, np, w), 0);
+            assert_int_equal(
+                opfor_terrain_feature_init(&f, &test_rules, k, OPFOR_SHAPE_LINE, "l", p, np, w), 0);
         }
         /* scenario overrides now and then */
         switch (opfor_rng_below(r, 10)) {

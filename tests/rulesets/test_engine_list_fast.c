@@ -92,7 +92,9 @@ static void random_table(opfor_rng_t *r, opfor_table_t *t, float w, float d, int
                 p[2] = opfor_pt(cx + rnd(r, 2, 7), cy + rnd(r, 2, 7));
                 p[3] = opfor_pt(cx + rnd(r, -1, 1), cy + rnd(r, 2, 7));
             }
-            assert_int_equal(opfor_terrain_feature_init(&f, k, OPFOR_SHAPE_AREA, "a", p, 4, 0), 0);
+            assert_int_equal(opfor_terrain_feature_init(&f, &opfor_viktoria_terrain_rules, k,
+                                                        OPFOR_SHAPE_AREA, "a", p, 4, 0),
+                             0);
         } else {
             opfor_terrain_kind_t k = LINES[opfor_rng_below(r, 3)];
             int np = 2 + (int)opfor_rng_below(r, 3);
@@ -100,7 +102,8 @@ static void random_table(opfor_rng_t *r, opfor_table_t *t, float w, float d, int
             for (int k2 = 1; k2 < np; k2++)
                 p[k2] = opfor_pt(p[k2 - 1].x + rnd(r, -10, 10), p[k2 - 1].y + rnd(r, -10, 10));
             float fw = k == OPFOR_TK_RIVER ? rnd(r, 1, 3) : rnd(r, 0.2f, 0.6f);
-            assert_int_equal(opfor_terrain_feature_init(&f, k, OPFOR_SHAPE_LINE, "l", p, np, fw),
+            assert_int_equal(opfor_terrain_feature_init(&f, &opfor_viktoria_terrain_rules, k,
+                                                        OPFOR_SHAPE_LINE, "l", p, np, fw),
                              0);
         }
         assert_true(opfor_table_add(t, &f) >= 0);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opfor/ruleset.h"
 #include "opfor/scenario.h"
 #include "opfor/viktoria/scenario.h"
 
@@ -79,6 +80,17 @@ static void scenario_check_name_and_measures(void **state) {
     assert_float_equal(sc->table.rules.radii.foot, 0.5, 0);
     assert_float_equal(sc->table.rules.radii.mounted, 0.8, 0);
     assert_float_equal(sc->table.rules.radii.equipment, 1.0, 0);
+    /* what each kind of terrain does unless the scenario says otherwise (VIII, IX, XV.B) */
+    const opfor_terrain_rules_t *vk = &opfor_viktoria_terrain_rules;
+    assert_memory_equal(&sc->table.rules, vk, sizeof *vk);
+    assert_int_equal(vk->kinds[OPFOR_TK_BUILDING].cover, OPFOR_COVER_HARD);
+    assert_true(vk->kinds[OPFOR_TK_BUILDING].flags & OPFOR_TF_NO_MOUNTED);
+    assert_int_equal(vk->kinds[OPFOR_TK_FIELD_WORKS].cover, OPFOR_COVER_FORT);
+    assert_int_equal(vk->kinds[OPFOR_TK_HEDGE].sight, OPFOR_SIGHT_BLOCKS);
+    assert_int_equal(vk->kinds[OPFOR_TK_WALL].move, OPFOR_MOVE_OBSTACLE);
+    assert_int_equal(vk->kinds[OPFOR_TK_WOODS].sight, OPFOR_SIGHT_FOLIAGE);
+    assert_float_equal(vk->line_width[OPFOR_TK_FENCE], 0.25, 0);
+    assert_float_equal(vk->line_width[OPFOR_TK_ROAD], 2.0, 0);
     /* A line of three 1.5 inches apart around [10, 10] (bases of 0.5, a 0.5 gap). */
     assert_float_equal(sc->figures[0].pos.x, 8.5, 1e-4);
     assert_float_equal(sc->figures[2].pos.x, 11.5, 1e-4);
@@ -191,11 +203,31 @@ static void scenario_check_errors_name_line_and_column(void **state) {
     assert_int_equal(bad, 0);
 }
 
+/* Generic code finds the checks through the registry: the descriptor's scenario rules. */
+static void scenario_check_through_the_registry(void **state) {
+    (void)state;
+    const opfor_ruleset_t *rs = opfor_ruleset_find("viktoria");
+    assert_non_null(rs);
+    assert_ptr_equal(rs->scenario, &opfor_viktoria_scenario_rules);
+    const char *text = BASE "    limbered: true\n";
+    opfor_scenario_t *sc = new_sc();
+    opfor_diag_t d;
+    assert_int_equal(opfor_scenario_load_string(text, strlen(text), "t.yaml", rs->scenario, sc, &d),
+                     OPFOR_EPARSE);
+    assert_int_equal(d.line, 12);
+    assert_int_equal(d.col, 15);
+    assert_string_equal(d.msg,
+                        "only artillery units limber (Viktoria! VIII); this unit is infantry");
+    opfor_scenario_free(sc);
+    free(sc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(scenario_check_name_and_measures),
         cmocka_unit_test(scenario_check_leader_warning),
         cmocka_unit_test(scenario_check_errors_name_line_and_column),
+        cmocka_unit_test(scenario_check_through_the_registry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -168,8 +168,9 @@ static inline int fx_feature(opfor_scenario_t *sc, int kind, int shape, const op
                              int n, float width) {
     opfor_terrain_feature_t f;
     memset(&f, 0, sizeof f);
-    assert_int_equal(opfor_terrain_feature_init(&f, (opfor_terrain_kind_t)kind,
-                                                (opfor_shape_t)shape, "feature", pts, n, width),
+    assert_int_equal(opfor_terrain_feature_init(&f, &opfor_viktoria_terrain_rules,
+                                                (opfor_terrain_kind_t)kind, (opfor_shape_t)shape,
+                                                "feature", pts, n, width),
                      0);
     return opfor_table_add(&sc->table, &f);
 }

@@ -171,14 +171,22 @@ typedef struct opfor_scenario_rules {
     /* Copied into sc->table.rules before the terrain is read; its radii size the bases the
      * loader places (opfor_unit_place) and checks for overlap. */
     opfor_terrain_rules_t terrain;
-    /* Optional: called once for each unit (u indexes sc->units) right after the unit's own
-     * keys (type, quality, status, facing, formation, limbered, off_table and the machine
-     * keys) are read and before its figures are: the place for checks of which unit types
-     * may have which keys. Returns 0, or the error of opfor_scenario_ck_fail. */
-    int (*unit)(opfor_scenario_ck_t *ck, int u, void *user);
+    /* Optional: called as the loader meets each of these, so that the ruleset's errors and
+     * warnings come in the order the loader's own would (the first error is the one kept):
+     *  (UNIT, u, "limbered"), (UNIT, u, "payload"), (UNIT, u, "airborne"): when unit u has
+     *    the key, once its yes/no or number is in sc (OPFOR_UNIT_LIMBERED, machine[u]);
+     *  (UNIT, u, "track"), (UNIT, u, "speed"), (UNIT, u, "drive"): when u has the key,
+     *    before the loader resolves the name it gives;
+     *  (UNIT, u, NULL): once u's own keys are read, before its figures are;
+     *  (UNIT, u, "figures"): once u's figures are read and placed (not for generals);
+     *  (UNIT, u, "embarked_in"): once u's carrier is found, before its room is counted;
+     *  (ROUTE, r, "line"): once track or runway r is stored.
+     * u indexes sc->units (while a unit is read, u == sc->nunits or, from "figures" on,
+     * sc->nunits - 1). Returns 0, or the error of opfor_scenario_ck_fail. */
+    int (*item)(opfor_scenario_ck_t *ck, opfor_scenario_item_t kind, int i, const char *key,
+                void *user);
     /* Optional: called once the whole scenario is read and has passed the loader's own
-     * checks; may complete sc (say, name a leader) and warn. Returns 0, or the error of
-     * opfor_scenario_ck_fail. */
+     * checks; may complete sc and warn. Returns 0, or the error of opfor_scenario_ck_fail. */
     int (*check)(opfor_scenario_ck_t *ck, void *user);
     void *user; /* passed to the hooks */
 } opfor_scenario_rules_t;

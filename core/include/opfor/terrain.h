@@ -22,14 +22,26 @@
 /* Most terrain features on one table. */
 #define OPFOR_MAX_FEATURES 64
 
-/* The distances a ruleset gives the terrain queries, in inches. opfor_table_init zeroes them;
- * whoever builds the table fills them (a scenario load copies its opfor_scenario_rules_t's). */
+/* Default properties of a terrain kind (a scenario may override each per feature). */
+typedef struct opfor_terrain_props {
+    uint8_t cover; /* opfor_cover_t */
+    uint8_t sight; /* opfor_sight_t */
+    uint8_t move;  /* opfor_move_class_t */
+    uint8_t flags; /* OPFOR_TF_* */
+} opfor_terrain_props_t;
+
+/* What a ruleset gives the terrain: its distances, in inches, and what each kind of terrain
+ * does unless the scenario says otherwise. opfor_table_init zeroes them; whoever builds the
+ * table fills them (a scenario load copies its opfor_scenario_rules_t's). */
 typedef struct opfor_terrain_rules {
     float foliage_sight;      /* sight passes through at most this much foliage in total */
     float line_cover;         /* a base within this of a line feature (a wall, a hedge) lines
                                  it: sees and fires across it, and is covered by it against
                                  fire crossing it */
     opfor_base_radii_t radii; /* the ruleset's bases (opfor_terrain_los, opfor_figure_radius) */
+    opfor_terrain_props_t kinds[OPFOR_TK_COUNT]; /* each kind's properties (index: kind) */
+    float line_width[OPFOR_TK_COUNT];            /* a line feature's width when the scenario
+                                                    gives none, inches (index: kind) */
 } opfor_terrain_rules_t;
 /* Most circles opfor_fire_lane_blocked accepts. */
 #define OPFOR_GAP_MAX_CIRCLES 256
@@ -89,27 +101,18 @@ typedef struct opfor_terrain_feature {
 
 _Static_assert(sizeof(opfor_terrain_feature_t) == 252, "opfor_terrain_feature_t is 252 bytes");
 
-/* The table: its size, which edge is north, the ruleset's distances, and its terrain. 16160
- * bytes. */
+/* The table: its size, which edge is north, its terrain, and the ruleset's terrain rules.
+ * 16256 bytes. */
 typedef struct opfor_table {
-    float width;                 /* inches along x */
-    float depth;                 /* inches along y */
-    uint8_t north;               /* opfor_table_north_t: which edge is north (default top) */
-    uint8_t nfeatures;           /* features used */
-    uint8_t pad[2];              /* zero */
-    opfor_terrain_rules_t rules; /* the ruleset's distances (zero until filled) */
+    float width;       /* inches along x */
+    float depth;       /* inches along y */
+    uint8_t north;     /* opfor_table_north_t: which edge is north (default top) */
+    uint8_t nfeatures; /* features used */
+    uint8_t pad[2];    /* zero */
     opfor_terrain_feature_t features[OPFOR_MAX_FEATURES];
+    opfor_terrain_rules_t rules; /* the ruleset's distances (zero until filled) */
 } opfor_table_t;
-_Static_assert(sizeof(opfor_table_t) == 16160, "opfor_table_t is 16160 bytes");
-
-/* Default properties of each terrain kind (index: opfor_terrain_kind_t). */
-typedef struct opfor_terrain_props {
-    uint8_t cover; /* opfor_cover_t */
-    uint8_t sight; /* opfor_sight_t */
-    uint8_t move;  /* opfor_move_class_t */
-    uint8_t flags; /* OPFOR_TF_* */
-} opfor_terrain_props_t;
-extern const opfor_terrain_props_t opfor_terrain_defaults[OPFOR_TK_COUNT];
+_Static_assert(sizeof(opfor_table_t) == 16256, "opfor_table_t is 16256 bytes");
 
 /* Result of opfor_terrain_los. */
 typedef struct opfor_los {
@@ -137,13 +140,13 @@ typedef struct opfor_path {
 void opfor_table_init(opfor_table_t *t, float width, float depth, opfor_table_north_t north);
 
 /* Fills f for a feature of the given kind and shape from n points (at most
- * OPFOR_POLY_MAX_PTS; at least 3 for areas, 2 for lines), with the kind's default
- * properties and its bounding box. name may be NULL; it is cut to 31 bytes. width is the
- * full width of a line (ignored for areas). Returns 0, or OPFOR_EINVAL for a bad kind,
- * shape, point count, or non-finite coordinate or width. */
-int opfor_terrain_feature_init(opfor_terrain_feature_t *f, opfor_terrain_kind_t kind,
-                               opfor_shape_t shape, const char *name, const opfor_pt_t *pts, int n,
-                               float width);
+ * OPFOR_POLY_MAX_PTS; at least 3 for areas, 2 for lines), with the kind's properties from
+ * rules->kinds (NULL rules: none, clear, open, no flags) and its bounding box. name may be
+ * NULL; it is cut to 31 bytes. width is the full width of a line (ignored for areas). Returns
+ * 0, or OPFOR_EINVAL for a bad kind, shape, point count, or non-finite coordinate or width. */
+int opfor_terrain_feature_init(opfor_terrain_feature_t *f, const opfor_terrain_rules_t *rules,
+                               opfor_terrain_kind_t kind, opfor_shape_t shape, const char *name,
+                               const opfor_pt_t *pts, int n, float width);
 
 /* Copies f onto the table. Returns its index, or OPFOR_EFULL when the table is full. */
 int opfor_table_add(opfor_table_t *t, const opfor_terrain_feature_t *f);

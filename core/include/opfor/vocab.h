@@ -52,7 +52,7 @@ typedef enum opfor_cover {
 } opfor_cover_t;
 extern const opfor_name_t opfor_cover_names[];
 
-/* Unit types: the Patrol Mode types of section XV.B plus the machines of section XII. */
+/* Unit types: troop types, headquarters, and machines (vehicles, aeroplanes, ...). */
 typedef enum opfor_unit_type {
     OPFOR_UT_INFANTRY = 0,
     OPFOR_UT_CAVALRY,
@@ -100,7 +100,7 @@ typedef enum opfor_skill {
 } opfor_skill_t;
 extern const opfor_name_t opfor_skill_names[];
 
-/* Terrain kinds (sections VIII, IX, XIV). */
+/* Terrain kinds. */
 typedef enum opfor_terrain_kind {
     OPFOR_TK_OPEN = 0,
     OPFOR_TK_WOODS,

@@ -19,6 +19,7 @@
 struct opfor_ruleset_ai;      /* opfor/ruleset_ai.h: the AI's knowledge of the game */
 struct opfor_ruleset_calc;    /* opfor/ruleset_calc.h: the calculator */
 struct opfor_ruleset_session; /* opfor/session.h: the table session */
+struct opfor_scenario_rules;  /* opfor/scenario.h: the ruleset's part in loading a scenario */
 
 /* Who decides in a state, besides a side (0 .. max_players-1). */
 #define OPFOR_PLAYER_CHANCE (-1)   /* dice decide: apply the roll action (or an outcome) */
@@ -149,6 +150,10 @@ typedef struct opfor_ruleset {
     const struct opfor_ruleset_calc *calc;
     /* The table session: reports, table actions, events. */
     const struct opfor_ruleset_session *session;
+    /* The ruleset's part in loading a scenario file (opfor/scenario.h): its name, measures
+     * and checks. Generic code loads a scenario for this ruleset, with the ruleset's errors,
+     * through opfor_scenario_load_string / _file(..., rs->scenario, ...). */
+    const struct opfor_scenario_rules *scenario;
 } opfor_ruleset_t;
 
 /* ---------------------------------------------------------------- the registry */
