@@ -20,7 +20,7 @@
 #include "game_int.h"
 #include "methods_int.h"
 #include "opfor/ai.h"
-#include "opfor/director.h"
+#include "opfor/viktoria/director.h"
 #include "opfor/scores.h"
 #include "opfor/store.h"
 #include "opfor/workers.h"
