@@ -129,7 +129,9 @@ has_err "opfor: arena: "
 # --ruleset: viktoria is the default (the same result named or not); an unknown name lists
 # the registered ones; every other ruleset plays random and mcts:LEVEL, and refuses the
 # Patrol Mode options and Viktoria!'s bots it does not have.
-run 0 arena --ruleset viktoria --a table --b random --games 12 --seed 5 --threads 1
+run 0 arena --a table --b random --games 12 --seed 5
+cp "$out" "$first"
+run 0 arena --ruleset viktoria --a table --b random --games 12 --seed 5
 cmp -s "$out" "$first" || fail "--ruleset viktoria differs from the default"
 run 2 arena --ruleset nope --a random --b random --games 2 --seed 1
 has_err "arena: --ruleset must be one of viktoria"
