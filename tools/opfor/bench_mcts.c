@@ -371,8 +371,8 @@ int opfor_bench_mcts(int argc, char **argv) {
         snprintf(workload, sizeof workload, "%s, heuristic planner; positions from %s%s%s",
                  rs->title, scen_names[0], nctx > 1 ? " and " : "", nctx > 1 ? scen_names[1] : "");
     else
-        snprintf(workload, sizeof workload, "%s, %s playouts; positions from %s games", rs->title,
-                 ev ? ev->name : "random", have_bot ? "planner" : "random");
+        snprintf(workload, sizeof workload, "%s, evaluator %s; positions from %s games", rs->title,
+                 ev ? ev->name : "none (random playouts)", have_bot ? "planner" : "random");
 
     level_run_t results[OPFOR_AI_LEVEL_COUNT], tries[MAX_RUNS];
     int nres = 0;

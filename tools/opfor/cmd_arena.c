@@ -31,9 +31,10 @@
 #define ARENA_MAX_GAMES 1000000L
 #define ARENA_MAX_SCENARIOS 8
 
-static void help(FILE *f) {
+/* The help text; rs gives the policies (the --ruleset given before --help, else viktoria). */
+static void help(FILE *f, const opfor_ruleset_t *rs) {
     char specs[256];
-    opfor_arena_policy_list(&opfor_viktoria_ruleset, specs, sizeof specs);
+    opfor_arena_policy_list(rs, specs, sizeof specs);
     fprintf(f,
             "usage: opfor arena --a POLICY --b POLICY --games N --seed S [--ruleset NAME]\n"
             "                   [--mode competitive|patrol] [--scenario FILE] [--threads T]\n"
@@ -167,7 +168,7 @@ int opfor_cmd_arena(int argc, char **argv) {
     for (; args.i < argc; args.i++) {
         const char *a = argv[args.i], *v;
         if (opfor_cli_is_help(a)) {
-            help(stdout);
+            help(stdout, rs);
             return OPFOR_EXIT_OK;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
