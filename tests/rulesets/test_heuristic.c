@@ -1,4 +1,4 @@
-/* tests/ai/test_heuristic.c — the Viktoria! planner's roles on positions built in code.
+/* tests/rulesets/test_heuristic.c — the Viktoria! planner's roles on positions built in code.
  *
  * XV.B says how each kind of unit behaves; each test sets up a small position where that
  * behaviour is the sensible one and checks the planner's choice among the ruleset's legal
@@ -17,7 +17,6 @@
 #include "ai/toy_games.c"
 #include "ai/viktoria_fixture.h"
 #include "ai/vkfix_units.h"
-#include "opfor/ai.h"
 #include "opfor/viktoria/ai.h"
 #include "opfor/viktoria/heuristic.h"
 
@@ -264,16 +263,14 @@ static void heuristic_contracts(void **state) {
     opfor_rng_seed(&rng, 1, 2);
     int k = ev.policy(ev.user, NULL, &f.game, f.st, f.acts, f.n, &rng);
     assert_int_equal(k, opfor_heur_best(&h, &f.game, f.st, f.acts, f.n, NULL));
-    /* search settings: only exploration and widening change */
-    opfor_mcts_config_t cfg, before;
-    opfor_mcts_config_default(&cfg);
-    before = cfg;
-    opfor_ai_search_tuning(&opfor_viktoria_ruleset, &cfg);
-    assert_true(cfg.uct_c < before.uct_c);
-    assert_int_equal(cfg.iterations, before.iterations);
-    assert_int_equal(cfg.cheat, before.cheat);
-    assert_true(cfg.uct_c == OPFOR_HEUR_UCT_C && cfg.pw_c == OPFOR_HEUR_PW_C &&
-                cfg.pw_alpha == OPFOR_HEUR_PW_ALPHA);
+    /* search settings, as data in the ruleset's AI table: less exploration than the search's
+       default (c 1.4), narrower widening (ai/'s opfor_ai_search_tuning applies only these;
+       tests/ai/test_levels.c) */
+    const opfor_ruleset_ai_t *ai = opfor_viktoria_ruleset.ai;
+    assert_non_null(ai);
+    assert_true(ai->uct_c > 0.0 && ai->uct_c < 1.4);
+    assert_true(ai->uct_c == OPFOR_HEUR_UCT_C && ai->pw_c == OPFOR_HEUR_PW_C &&
+                ai->pw_alpha == OPFOR_HEUR_PW_ALPHA);
     vkfix_close(&f);
 }
 
@@ -281,7 +278,7 @@ static void heuristic_contracts(void **state) {
  * static evaluator scores, plays and values exactly as one built from those settings. */
 static void heuristic_ruleset_evaluator_is_the_default_planner(void **state) {
     (void)state;
-    const opfor_evaluator_t *ev = opfor_ai_evaluator(&opfor_viktoria_ruleset);
+    const opfor_evaluator_t *ev = opfor_viktoria_ruleset.ai->evaluator;
     assert_ptr_equal(ev, &opfor_heur_default_evaluator);
     assert_ptr_equal(opfor_viktoria_ruleset.ai, &opfor_viktoria_ai);
     opfor_heur_t h;
