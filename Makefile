@@ -7,15 +7,18 @@ FUZZBUILD ?= build-fuzz
 FUZZ_SECONDS ?= 20
 CFILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find core rulesets ai io display tools tests -name '*.[ch]')
 
-.PHONY: all deps build run test test-unit test-asan fuzz format format-check clean
+.PHONY: all deps build run test test-unit test-asan fuzz format format-check check-names clean
 
 all: build
 
 deps:
 	@bash tools/deps.sh
 
+# `make build` and `make run` build the playable rulesets only; the test stages add the
+# test-only ones (rulesets/*/ruleset.cmake with RULESET_TEST_ONLY, e.g. the duel) in the same
+# build folder (a reconfigure).
 build: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPFOR_TEST_RULESETS=OFF >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The daemon on a temporary socket (and state directory, removed on exit) with the default
@@ -28,18 +31,20 @@ run: build
 	for i in $$(seq 100); do [ -S $$dir/opford.sock ] && break; sleep 0.05; done; \
 	$(BUILD)/bin/opfor patrol --connect $$dir/opford.sock --scenario patrol_default
 
-test-unit: build
+test-unit: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPFOR_TEST_RULESETS=ON >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-asan: deps
-	@cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DOPFOR_SANITIZE=ON >/dev/null
+	@cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DOPFOR_SANITIZE=ON -DOPFOR_TEST_RULESETS=ON >/dev/null
 	@cmake --build $(ASAN) -j $(JOBS)
 	@cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
 fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Debug -DOPFOR_FUZZ=ON \
-	  -DOPFOR_SANITIZE=ON -DOPFOR_TESTS=OFF >/dev/null
+	  -DOPFOR_SANITIZE=ON -DOPFOR_TESTS=OFF -DOPFOR_TEST_RULESETS=ON >/dev/null
 	@cmake --build $(FUZZBUILD) -j $(JOBS)
 	@bash tests/fuzz/run.sh $(FUZZBUILD)/fuzz $(FUZZ_SECONDS)
 
@@ -49,7 +54,11 @@ format:
 format-check: deps
 	@clang-format --dry-run -Werror $(CFILES) && echo "format: clean"
 
-test: format-check test-unit test-asan fuzz test-arm64
+# core/, ai/, io/, display/ and tools/ name no ruleset (tests/arch/check_ruleset_names.sh).
+check-names:
+	@bash tests/arch/check_ruleset_names.sh
+
+test: format-check check-names test-unit test-asan fuzz test-arm64
 	@echo "make test: all suites passed"
 
 # Cross build for the Raspberry Pi (aarch64) and the whole suite under qemu-user; installs the

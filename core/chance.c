@@ -5,8 +5,8 @@
  * comparison is exact, not approximate: "p is nearer to a/36 than to b/36" is "72p < a + b",
  * and 72p = 64p + 8p is evaluated as an exact two-double sum. Ties (72p == a + b exactly) go
  * to the simpler roll and, between equally simple rolls, to the lower chance. This keeps the
- * rendering monotone in p and identical on every machine (Viktoria! XVI asks for the nearest
- * renderable chance after all modifiers are combined; max error 1/12 with one d6).
+ * rendering monotone in p and identical on every machine (the nearest renderable chance after
+ * all modifiers are combined; max error 1/12 with one d6).
  */
 #include "opfor/chance.h"
 

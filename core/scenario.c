@@ -6,11 +6,13 @@
  * the allowed alternatives. Parsing fills the fixed-size opfor_scenario_t directly; nothing
  * here is needed after loading except the `patrol:` node, whose document is kept alive until
  * opfor_scenario_free.
- * Tracks and runways (XII.C, XII.D) are written as terrain entries but stored apart
- * (opfor_route_t); the machine keys of a unit (payload, fire_out, embarked_in, track,
- * airborne) fill opfor_unit_machine_t, resolved once every unit is known.
- * Rules: Viktoria! IV (units), VII (leaders), XII.C-D (machines), XIII (weather), XIV and XV
- * (scenarios).
+ * Tracks and runways are written as terrain entries but stored apart (opfor_route_t); the
+ * machine keys of a unit (payload, fire_out, embarked_in, track, airborne, speed, drive) fill
+ * opfor_unit_machine_t, resolved once every unit is known.
+ * This file holds the format and the checks any ruleset needs (on the table, no overlaps,
+ * carriers with room). What a ruleset's rules allow (which unit types may limber, carry or
+ * fly, who leads a unit) is checked by its hooks (opfor_scenario_rules_t), which report
+ * through opfor_scenario_ck_fail at the same file:line:column this file would.
  */
 #include "opfor/scenario.h"
 #include "opfor/yamlread.h"
@@ -31,11 +33,6 @@ const opfor_name_t opfor_mode_names[] = {
     {"competitive_play", OPFOR_MODE_COMPETITIVE},
     {"coop", OPFOR_MODE_PATROL},
     {"solo", OPFOR_MODE_PATROL},
-    {NULL, 0},
-};
-
-const opfor_name_t opfor_ruleset_names[] = {
-    {"viktoria", OPFOR_RULESET_VIKTORIA},
     {NULL, 0},
 };
 
@@ -61,6 +58,8 @@ static const float cos16[16] = {
 typedef struct ctx {
     opfor_yaml_rd_t rd; /* strict: errors go to rd.diag, the first is rd.err */
     opfor_scenario_t *sc;
+    const opfor_scenario_rules_t *rules;         /* the ruleset's part (never NULL) */
+    struct fy_node *route_src[OPFOR_MAX_ROUTES]; /* the terrain entry of each route */
     struct fy_node *fig_src[OPFOR_MAX_FIGURES];
     struct fy_node *unit_src[OPFOR_MAX_UNITS];
     struct fy_node *embark_src[OPFOR_MAX_UNITS]; /* value of a unit's embarked_in, or NULL */
@@ -159,6 +158,7 @@ static int parse_table(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
         opfor_yaml_get_enum(&c->rd, f[N].v, f[N].k, "north edge", opfor_edge_names, &north))
         return c->rd.err;
     opfor_table_init(&c->sc->table, w, d, (opfor_table_north_t)north);
+    c->sc->table.rules = c->rules->terrain;
     return 0;
 }
 
@@ -187,7 +187,7 @@ static int kind_line_ok(int kind) {
            kind == OPFOR_TK_ROAD || kind == OPFOR_TK_RIVER || kind == OPFOR_TK_FIELD_WORKS;
 }
 
-/* A track or runway (XII.C, XII.D): only name, kind and line are allowed; a runway is one
+/* A track or runway: only name, kind and line are allowed; a runway is one
  * straight segment. f holds the terrain entry's fields; line is the index of `line`. */
 static int parse_route(ctx_t *c, struct fy_node *n, struct fy_node *alt,
                        const opfor_yaml_field_t *f, int nf, int line, const char *name, int kind) {
@@ -227,11 +227,7 @@ static int parse_route(ctx_t *c, struct fy_node *n, struct fy_node *alt,
     snprintf(r->name, sizeof r->name, "%s", name);
     r->kind = (uint8_t)kind;
     r->npts = (uint8_t)np;
-    if (kind == OPFOR_ROUTE_RUNWAY && r->length < OPFOR_RUNWAY_MIN)
-        warn(c, f[line].v, f[line].k,
-             "runway '%s' is %.1f in long: aeroplanes need %g in to take off or land "
-             "(Viktoria! XII.D)",
-             name, (double)r->length, (double)OPFOR_RUNWAY_MIN);
+    c->route_src[sc->nroutes] = n;
     sc->nroutes++;
     return 0;
 }
@@ -575,10 +571,10 @@ static int parse_group(ctx_t *c, struct fy_node *n, struct fy_node *alt, int uni
     return 0;
 }
 
-/* After a unit's figures are read: places the ones without positions, and names a leader
- * when none was given (Viktoria! VII: every unit is led). */
-static void finish_unit(ctx_t *c, opfor_unit_t *u, struct fy_node *n, struct fy_node *pos_node,
-                        opfor_pt_t pos, unsigned char *autoplace, int quality_given) {
+/* After a unit's figures are read: places the ones without positions, and gives the unit
+ * the best quality of its figures when none was stated. */
+static void finish_unit(ctx_t *c, opfor_unit_t *u, struct fy_node *pos_node, opfor_pt_t pos,
+                        unsigned char *autoplace, int quality_given) {
     opfor_scenario_t *sc = c->sc;
     opfor_figure_t tmp[OPFOR_MAX_FIGURES];
     int idx[OPFOR_MAX_FIGURES], k = 0;
@@ -588,7 +584,8 @@ static void finish_unit(ctx_t *c, opfor_unit_t *u, struct fy_node *n, struct fy_
             tmp[k++] = sc->figures[i];
         }
     if (k > 0) {
-        opfor_unit_place(tmp, k, pos, u->facing, (opfor_formation_t)u->formation);
+        opfor_unit_place(&c->rules->terrain.radii, tmp, k, pos, u->facing,
+                         (opfor_formation_t)u->formation);
         for (int i = 0; i < k; i++) {
             sc->figures[idx[i]].pos = tmp[i].pos;
             c->fig_src[idx[i]] = pos_node;
@@ -598,23 +595,6 @@ static void finish_unit(ctx_t *c, opfor_unit_t *u, struct fy_node *n, struct fy_
         int q = opfor_unit_best_quality(u, sc->figures);
         u->quality = (uint8_t)(q < 0 ? OPFOR_Q_SOLDIER : q);
     }
-    if (opfor_unit_leader(u, sc->figures) >= 0)
-        return;
-    int best = -1;
-    for (int i = u->first; i < u->first + u->count; i++)
-        if (!(sc->figures[i].flags & OPFOR_FIG_EQUIPMENT) &&
-            (best < 0 || sc->figures[i].quality > sc->figures[best].quality))
-            best = i;
-    if (best < 0) {
-        warn(c, n, NULL, "unit '%s' has no figure able to lead it (Viktoria! VII)", u->name);
-        return;
-    }
-    sc->figures[best].skills |= OPFOR_S_LEADER;
-    warn(c, n, NULL,
-         "unit '%s' has no leader (skills: [leader]); its figure %d (%s) leads it "
-         "(Viktoria! VII)",
-         u->name, best - u->first + 1,
-         opfor_vocab_name(opfor_quality_names, sc->figures[best].quality));
 }
 
 static int new_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, opfor_unit_t **out) {
@@ -630,10 +610,7 @@ static int new_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, opfor_unit
     return 0;
 }
 
-/* The machine keys of the unit being parsed (index sc->nunits), XII.C and XII.D: payload and
- * fire_out for vehicles, track for trains (vehicles confined to a track), airborne for
- * aeroplanes, embarked_in (resolved later, by resolve_machines) for any unit. */
-/* Speed classes of a vehicle (XII.C) and how it drives over rough ground. */
+/* Speed classes of a vehicle and how it drives over rough ground. */
 const opfor_name_t opfor_speed_names[] = {
     {"slow", OPFOR_SPEED_SLOW},
     {"fast", OPFOR_SPEED_FAST},
@@ -650,23 +627,21 @@ const opfor_name_t opfor_drive_names[] = {
 /* The machine fields of a unit, in this order (a slice of parse_unit's fields). */
 enum { MF_PAYLOAD, MF_FIREOUT, MF_EMBARK, MF_TRACK, MF_AIRBORNE, MF_SPEED, MF_DRIVE, MF_N };
 
-static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf, int type) {
+/* The machine keys of the unit being parsed (index sc->nunits): payload and fire_out,
+ * track (a track drawn in terrain), airborne, speed and drive; embarked_in is resolved later,
+ * by resolve_machines. Which unit types may have them is the ruleset's unit hook's check. */
+static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf) {
     struct fy_node *pk = mf[MF_PAYLOAD].k, *pv = mf[MF_PAYLOAD].v, *fk = mf[MF_FIREOUT].k,
                    *fv = mf[MF_FIREOUT].v, *ev = mf[MF_EMBARK].v, *tk = mf[MF_TRACK].k,
                    *tv = mf[MF_TRACK].v, *ak = mf[MF_AIRBORNE].k, *av = mf[MF_AIRBORNE].v;
     opfor_scenario_t *sc = c->sc;
     opfor_unit_machine_t *m = &sc->machine[sc->nunits];
-    const char *tname = opfor_vocab_name(opfor_unit_type_names, type);
     int v;
     memset(m, 0, sizeof *m);
     c->embark_src[sc->nunits] = ev;
     if (pv) {
         if (opfor_yaml_get_int(&c->rd, pv, pk, "payload", 0, 64, &v))
             return c->rd.err;
-        if (v > 0 && type != OPFOR_UT_VEHICLE)
-            return opfor_yaml_fail(
-                &c->rd, OPFOR_EPARSE, pv, pk,
-                "only vehicles carry passengers (Viktoria! XII.C); this unit is %s", tname);
         m->payload = (uint8_t)v;
     }
     if (fv) {
@@ -682,10 +657,6 @@ static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf, int type) {
         char name[SCALAR_MAX];
         if (opfor_yaml_get_str(&c->rd, tv, tk, "track", name, sizeof name))
             return c->rd.err;
-        if (type != OPFOR_UT_VEHICLE)
-            return opfor_yaml_fail(
-                &c->rd, OPFOR_EPARSE, tv, tk,
-                "only vehicles run on a track (Viktoria! XII.C); this unit is %s", tname);
         int r = opfor_scenario_route(sc, name);
         if (r < 0 || sc->routes[r].kind != OPFOR_ROUTE_TRACK)
             return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, tv, tk,
@@ -696,19 +667,11 @@ static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf, int type) {
     if (av) {
         if (opfor_yaml_get_bool(&c->rd, av, ak, "airborne", &v))
             return c->rd.err;
-        if (type != OPFOR_UT_AEROPLANE)
-            return opfor_yaml_fail(
-                &c->rd, OPFOR_EPARSE, av, ak,
-                "airborne applies to aeroplanes (Viktoria! XII.D); this unit is %s", tname);
         m->grounded = (uint8_t)!v;
     }
     for (int k = MF_SPEED; k <= MF_DRIVE; k++) {
         if (!mf[k].v)
             continue;
-        if (type != OPFOR_UT_VEHICLE)
-            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, mf[k].v, mf[k].k,
-                                   "%s applies to vehicles (Viktoria! XII.C); this unit is %s",
-                                   mf[k].key, tname);
         if (opfor_yaml_get_enum(&c->rd, mf[k].v, mf[k].k, mf[k].key,
                                 k == MF_SPEED ? opfor_speed_names : opfor_drive_names, &v))
             return c->rd.err;
@@ -717,10 +680,6 @@ static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf, int type) {
         else
             m->drive = (uint8_t)v;
     }
-    if (m->track && m->speed)
-        return opfor_yaml_fail(
-            &c->rd, OPFOR_EPARSE, mf[MF_SPEED].v, mf[MF_SPEED].k,
-            "a train's speed is set by its runs along the track (XII.C), not by speed");
     return 0;
 }
 
@@ -799,10 +758,6 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
     if (f[LIMB].v) {
         if (opfor_yaml_get_bool(&c->rd, f[LIMB].v, f[LIMB].k, "limbered", &v))
             return c->rd.err;
-        if (v && type != OPFOR_UT_ARTILLERY)
-            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, f[LIMB].v, f[LIMB].k,
-                                   "only artillery units limber (Viktoria! VIII); this unit is %s",
-                                   opfor_vocab_name(opfor_unit_type_names, type));
         if (v)
             u->flags |= OPFOR_UNIT_LIMBERED;
     }
@@ -814,8 +769,13 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
     }
     _Static_assert(FIREOUT - PAYLOAD == MF_FIREOUT && DRIVE - PAYLOAD == MF_DRIVE,
                    "parse_unit's machine fields follow parse_machine's order");
-    if (parse_machine(c, &f[PAYLOAD], type))
+    if (parse_machine(c, &f[PAYLOAD]))
         return c->rd.err;
+    /* the ruleset's checks of the unit's own keys, before its figures are read */
+    int hrc =
+        c->rules->unit ? c->rules->unit((opfor_scenario_ck_t *)c, sc->nunits, c->rules->user) : 0;
+    if (hrc)
+        return c->rd.err ? c->rd.err : hrc;
     if (f[POS].v && get_pt(c, f[POS].v, f[POS].k, "position", NULL, &pos))
         return c->rd.err;
     if (require(c, &f[FIGS], n, "unit") ||
@@ -839,7 +799,7 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
             &c->rd, OPFOR_EPARSE, n, alt,
             "unit '%s' needs a position: [x, y] (or positions for every figure group)", u->name);
     sc->nunits++;
-    finish_unit(c, u, n, f[POS].v, pos, autoplace, f[QUAL].v != NULL);
+    finish_unit(c, u, f[POS].v, pos, autoplace, f[QUAL].v != NULL);
     return 0;
 }
 
@@ -946,8 +906,9 @@ static int hull_of(const opfor_scenario_t *sc, int u) {
     return un->first;
 }
 
-/* embarked_in (XII.C): the carrier exists, is a vehicle of the same side with room, and the
- * passengers are people on foot; they are placed on the carrier's hull. */
+/* embarked_in: the carrier exists, carries passengers, is of the same side and has room, and
+ * the passenger is no machine, general or off-table unit; they are placed on the carrier's
+ * hull. (Who may ride is the ruleset's check.) */
 static int resolve_machines(ctx_t *c) {
     opfor_scenario_t *sc = c->sc;
     int load[OPFOR_MAX_UNITS] = {0};
@@ -980,13 +941,6 @@ static int resolve_machines(ctx_t *c) {
                 "embarked_in: unit '%s' cannot ride in a vehicle (it is a machine, a "
                 "general, off the table, or its carrier is itself aboard another)",
                 pu->name);
-        for (int i = pu->first; i < pu->first + pu->count; i++)
-            if (sc->figures[i].flags & (OPFOR_FIG_EQUIPMENT | OPFOR_FIG_MOUNTED))
-                return opfor_yaml_fail(
-                    &c->rd, OPFOR_EPARSE, ev, NULL,
-                    "embarked_in: unit '%s' has riders or equipment; only people on foot "
-                    "ride as passengers (Viktoria! XII.C)",
-                    pu->name);
         load[v] += pu->count;
         if (load[v] > sc->machine[v].payload)
             return opfor_yaml_fail(
@@ -1028,7 +982,7 @@ static int validate(ctx_t *c, struct fy_node *root) {
         const opfor_figure_t *f = &sc->figures[i];
         const opfor_unit_t *u = &sc->units[f->unit];
         if ((u->flags & OPFOR_UNIT_OFF_TABLE) || sc->machine[f->unit].embarked_in)
-            continue; /* passengers sit on their vehicle's hull (XII.C) */
+            continue; /* passengers sit on their vehicle's hull */
         int k = i - u->first + 1;
         if (!opfor_rect_contains(t->width, t->depth, f->pos))
             return opfor_yaml_fail(
@@ -1050,13 +1004,14 @@ static int validate(ctx_t *c, struct fy_node *root) {
                 tf->move == OPFOR_MOVE_IMPASSABLE ? "which is impassable"
                                                   : "closed to mounted figures and guns");
         }
-        float r = opfor_figure_radius(f);
+        const opfor_base_radii_t *radii = &c->rules->terrain.radii;
+        float r = opfor_figure_radius(radii, f);
         for (int j = 0; j < i; j++) {
             const opfor_figure_t *g = &sc->figures[j];
             if ((sc->units[g->unit].flags & OPFOR_UNIT_OFF_TABLE) ||
                 sc->machine[g->unit].embarked_in)
                 continue;
-            if (opfor_bases_overlap(f->pos, r, g->pos, opfor_figure_radius(g), 0.01f))
+            if (opfor_bases_overlap(f->pos, r, g->pos, opfor_figure_radius(radii, g), 0.01f))
                 return opfor_yaml_fail(
                     &c->rd, OPFOR_ERANGE, c->fig_src[i], c->unit_src[f->unit],
                     "figure %d of unit '%s' at [%.2f, %.2f] overlaps figure %d of unit "
@@ -1084,6 +1039,110 @@ static int validate(ctx_t *c, struct fy_node *root) {
 }
 
 /* ---- top level ---- */
+
+/* `ruleset:`: the loading ruleset's own name (when it gave one), else any name. */
+static int parse_ruleset(ctx_t *c, struct fy_node *v, struct fy_node *k) {
+    opfor_scenario_t *sc = c->sc;
+    const char *own = c->rules->name;
+    if (own) {
+        const opfor_name_t names[] = {{own, 0}, {NULL, 0}};
+        int id;
+        if (v && opfor_yaml_get_enum(&c->rd, v, k, "ruleset", names, &id))
+            return c->rd.err;
+        snprintf(sc->ruleset, sizeof sc->ruleset, "%s", own);
+        return 0;
+    }
+    if (v && opfor_yaml_get_str(&c->rd, v, k, "ruleset", sc->ruleset, sizeof sc->ruleset))
+        return c->rd.err;
+    return 0;
+}
+
+/* ---- the ruleset's hooks (opfor_scenario_ck_t is the parse context) ---- */
+
+opfor_scenario_t *opfor_scenario_ck_scenario(opfor_scenario_ck_t *ck) {
+    return ((ctx_t *)ck)->sc;
+}
+
+/* The value and key nodes of key in mapping map (exact match, as opfor_yaml_read_fields). */
+static struct fy_node *find_key(struct fy_node *map, const char *key, struct fy_node **kn) {
+    void *it = NULL;
+    struct fy_node_pair *p;
+    size_t want = strlen(key);
+    *kn = NULL;
+    if (!map || !fy_node_is_mapping(map))
+        return NULL;
+    while ((p = fy_node_mapping_iterate(map, &it)) != NULL) {
+        struct fy_node *k = fy_node_pair_key(p);
+        size_t len = 0;
+        const char *s =
+            k && fy_node_is_scalar(k) && !fy_node_is_alias(k) ? fy_node_get_scalar(k, &len) : NULL;
+        if (s && len == want && memcmp(s, key, len) == 0) {
+            *kn = k;
+            return fy_node_pair_value(p);
+        }
+    }
+    return NULL;
+}
+
+/* Where item (kind, i) and its key were written: *v the value (or the item), *k its key. */
+static void ck_where(ctx_t *c, opfor_scenario_item_t kind, int i, const char *key,
+                     struct fy_node **v, struct fy_node **k) {
+    struct fy_node *item = NULL;
+    *v = *k = NULL;
+    if (kind == OPFOR_SCENARIO_UNIT && i >= 0 && i < OPFOR_MAX_UNITS)
+        item = c->unit_src[i];
+    else if (kind == OPFOR_SCENARIO_ROUTE && i >= 0 && i < OPFOR_MAX_ROUTES)
+        item = c->route_src[i];
+    *v = item;
+    if (!item || !key)
+        return;
+    struct fy_node *kn, *vn = find_key(item, key, &kn);
+    if (kn) {
+        *v = vn;
+        *k = kn;
+    }
+}
+
+int opfor_scenario_ck_has(opfor_scenario_ck_t *ck, opfor_scenario_item_t kind, int i,
+                          const char *key) {
+    struct fy_node *v, *k;
+    ck_where((ctx_t *)ck, kind, i, key, &v, &k);
+    return key && k != NULL;
+}
+
+int opfor_scenario_ck_fail(opfor_scenario_ck_t *ck, int code, opfor_scenario_item_t kind, int i,
+                           const char *key, const char *fmt, ...) {
+    ctx_t *c = (ctx_t *)ck;
+    if (c->rd.err)
+        return c->rd.err;
+    struct fy_node *v, *k;
+    ck_where(c, kind, i, key, &v, &k);
+    c->rd.err = code;
+    va_list ap;
+    va_start(ap, fmt);
+    opfor_yaml_vreport(c->rd.diag, code, v, k, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+void opfor_scenario_ck_warn(opfor_scenario_ck_t *ck, opfor_scenario_item_t kind, int i,
+                            const char *key, const char *fmt, ...) {
+    ctx_t *c = (ctx_t *)ck;
+    opfor_scenario_t *sc = c->sc;
+    struct fy_node *v, *k;
+    ck_where(c, kind, i, key, &v, &k);
+    sc->nwarnings_total++;
+    if (sc->nwarnings >= OPFOR_SCENARIO_MAX_WARNINGS)
+        return;
+    opfor_diag_t *w = &sc->warnings[sc->nwarnings++];
+    opfor_diag_clear(w);
+    if (c->rd.diag)
+        memcpy(w->file, c->rd.diag->file, sizeof w->file);
+    va_list ap;
+    va_start(ap, fmt);
+    opfor_yaml_vreport(w, 0, v, k, fmt, ap);
+    va_end(ap);
+}
 
 static int parse_root(ctx_t *c, struct fy_node *root) {
     enum {
@@ -1134,10 +1193,8 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
         memcpy(sc->description, s, len);
         sc->description[len] = '\0';
     }
-    if (f[RULES].v &&
-        opfor_yaml_get_enum(&c->rd, f[RULES].v, f[RULES].k, "ruleset", opfor_ruleset_names, &v))
+    if (parse_ruleset(c, f[RULES].v, f[RULES].k))
         return c->rd.err;
-    sc->ruleset = OPFOR_RULESET_VIKTORIA;
     if (f[MODE].v) {
         if (opfor_yaml_get_enum(&c->rd, f[MODE].v, f[MODE].k, "mode", opfor_mode_names, &v))
             return c->rd.err;
@@ -1171,12 +1228,18 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
         if (opfor_yaml_want_map(&c->rd, f[PATROL].v, f[PATROL].k, "patrol"))
             return c->rd.err;
         sc->patrol = f[PATROL].v;
-        if (sc->mode != OPFOR_MODE_PATROL)
-            warn(c, f[PATROL].k, NULL, "a patrol block is ignored unless mode is patrol");
     }
-    if (resolve_machines(c))
+    if (resolve_machines(c) || validate(c, root))
         return c->rd.err;
-    return validate(c, root);
+    if (c->rules->check) {
+        int rc = c->rules->check((opfor_scenario_ck_t *)c, c->rules->user);
+        if (rc)
+            return c->rd.err ? c->rd.err : rc;
+    }
+    /* after the ruleset's warnings, which concern the terrain and units written before it */
+    if (sc->patrol && sc->mode != OPFOR_MODE_PATROL)
+        warn(c, f[PATROL].k, NULL, "a patrol block is ignored unless mode is patrol");
+    return 0;
 }
 
 static void quiet_output(struct fy_diag *diag, void *user, const char *buf, size_t len) {
@@ -1186,8 +1249,10 @@ static void quiet_output(struct fy_diag *diag, void *user, const char *buf, size
     (void)len;
 }
 
-int opfor_scenario_load_string(const char *text, size_t len, const char *name, opfor_scenario_t *sc,
+int opfor_scenario_load_string(const char *text, size_t len, const char *name,
+                               const opfor_scenario_rules_t *rules, opfor_scenario_t *sc,
                                opfor_diag_t *diag) {
+    static const opfor_scenario_rules_t no_rules; /* the format alone */
     opfor_diag_t local;
     if (!diag)
         diag = &local;
@@ -1254,6 +1319,7 @@ int opfor_scenario_load_string(const char *text, size_t len, const char *name, o
         rc = opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "out of memory");
     } else {
         c->sc = sc;
+        c->rules = rules ? rules : &no_rules;
         c->rd.diag = diag;
         c->rd.strict = 1;
         rc = parse_root(c, fy_document_root(doc));
@@ -1271,7 +1337,8 @@ int opfor_scenario_load_string(const char *text, size_t len, const char *name, o
     return rc;
 }
 
-int opfor_scenario_load_file(const char *path, opfor_scenario_t *sc, opfor_diag_t *diag) {
+int opfor_scenario_load_file(const char *path, const opfor_scenario_rules_t *rules,
+                             opfor_scenario_t *sc, opfor_diag_t *diag) {
     opfor_diag_t local;
     if (!diag)
         diag = &local;
@@ -1299,7 +1366,7 @@ int opfor_scenario_load_file(const char *path, opfor_scenario_t *sc, opfor_diag_
         rc = opfor_diag_set(diag, OPFOR_EFULL, 0, 0, "file is larger than %d bytes",
                             OPFOR_SCENARIO_MAX_BYTES);
     else
-        rc = opfor_scenario_load_string(buf, n, path, sc, diag);
+        rc = opfor_scenario_load_string(buf, n, path, rules, sc, diag);
     free(buf);
     return rc;
 }

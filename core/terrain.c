@@ -43,8 +43,8 @@ const opfor_name_t opfor_move_class_names[] = {
     {NULL, 0},
 };
 
-/* Defaults by kind (Viktoria! VIII, IX, XV.B). Hedges block sight (dense foliage), woods
- * let it through for 2 inches; buildings are entered through windows and doors (an
+/* Defaults by kind. Hedges block sight (dense foliage), woods let it through for the
+ * ruleset's foliage depth; buildings are entered through windows and doors (an
  * obstacle for each crossing of the wall) and are closed to horses and limbers; rivers
  * are impassable unless the scenario calls them fordable. */
 const opfor_terrain_props_t opfor_terrain_defaults[OPFOR_TK_COUNT] = {
@@ -367,11 +367,12 @@ static inline int area_blocks(const opfor_terrain_feature_t *f, opfor_pt_t a, op
            opfor_poly_seg_crosses(f->pts, f->npts, a, b);
 }
 
-/* Feature f's part in the sight line a-b (Viktoria! IX), for the loops of opfor_terrain_los_r
- * and opfor_terrain_los_in once f affects sight and its box is near: adds the inches the line
- * runs in foliage to *foliage, and returns 1 when f blocks the line. */
+/* Feature f's part in the sight line a-b, for the loops of opfor_terrain_los_r and
+ * opfor_terrain_los_in once f affects sight and its box is near: adds the inches the line
+ * runs in foliage to *foliage, and returns 1 when f blocks the line (line_cover: the table's
+ * rules.line_cover). */
 static int los_feature(const opfor_terrain_feature_t *f, opfor_pt_t a, float ra, opfor_pt_t b,
-                       float rb, float *foliage) {
+                       float rb, float line_cover, float *foliage) {
     if (f->sight == OPFOR_SIGHT_FOLIAGE) {
         *foliage += length_inside(f, a, b);
         return 0;
@@ -380,12 +381,12 @@ static int los_feature(const opfor_terrain_feature_t *f, opfor_pt_t a, float ra,
         return area_blocks(f, a, b);
     float h = 0.5f * f->width;
     return opfor_polyline_seg_crossings(f->pts, f->npts, a, b) > 0 &&
-           opfor_polyline_dist_pt(f->pts, f->npts, a) - ra - h > OPFOR_LINE_COVER_DIST + TOL &&
-           opfor_polyline_dist_pt(f->pts, f->npts, b) - rb - h > OPFOR_LINE_COVER_DIST + TOL;
+           opfor_polyline_dist_pt(f->pts, f->npts, a) - ra - h > line_cover + TOL &&
+           opfor_polyline_dist_pt(f->pts, f->npts, b) - rb - h > line_cover + TOL;
 }
 
-static int los_result(int blocker, float foliage, opfor_los_t *out) {
-    int visible = blocker < 0 && foliage <= OPFOR_FOLIAGE_SIGHT + TOL;
+static int los_result(const opfor_table_t *t, int blocker, float foliage, opfor_los_t *out) {
+    int visible = blocker < 0 && foliage <= t->rules.foliage_sight + TOL;
     if (out) {
         out->visible = visible;
         out->blocker = blocker;
@@ -396,22 +397,22 @@ static int los_result(int blocker, float foliage, opfor_los_t *out) {
 
 int opfor_terrain_los_r(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt_t b, float rb,
                         opfor_los_t *out) {
-    float foliage = 0.0f;
+    float foliage = 0.0f, line_cover = t->rules.line_cover;
     int blocker = -1;
     seg_box_t sb;
     seg_box_init(&sb, a, b);
     for (int i = 0; i < t->nfeatures && blocker < 0; i++) {
         const opfor_terrain_feature_t *f = &t->features[i];
         if (f->sight != OPFOR_SIGHT_CLEAR && !seg_box_misses(&sb, f) &&
-            los_feature(f, a, ra, b, rb, &foliage))
+            los_feature(f, a, ra, b, rb, line_cover, &foliage))
             blocker = i;
     }
-    return los_result(blocker, foliage, out);
+    return los_result(t, blocker, foliage, out);
 }
 
 int opfor_terrain_los_in(const opfor_table_t *t, uint64_t mask, opfor_pt_t a, float ra,
                          opfor_pt_t b, float rb, opfor_los_t *out) {
-    float foliage = 0.0f;
+    float foliage = 0.0f, line_cover = t->rules.line_cover;
     int blocker = -1;
     seg_box_t sb;
     seg_box_init(&sb, a, b);
@@ -423,14 +424,14 @@ int opfor_terrain_los_in(const opfor_table_t *t, uint64_t mask, opfor_pt_t a, fl
         mask &= mask - 1;
         const opfor_terrain_feature_t *f = &t->features[i];
         if (f->sight != OPFOR_SIGHT_CLEAR && !seg_box_misses(&sb, f) &&
-            los_feature(f, a, ra, b, rb, &foliage))
+            los_feature(f, a, ra, b, rb, line_cover, &foliage))
             blocker = i;
     }
-    return los_result(blocker, foliage, out);
+    return los_result(t, blocker, foliage, out);
 }
 
 int opfor_terrain_los(const opfor_table_t *t, opfor_pt_t a, opfor_pt_t b, opfor_los_t *out) {
-    return opfor_terrain_los_r(t, a, OPFOR_RADIUS_FOOT, b, OPFOR_RADIUS_FOOT, out);
+    return opfor_terrain_los_r(t, a, t->rules.radii.foot, b, t->rules.radii.foot, out);
 }
 
 opfor_cover_t opfor_terrain_cover(const opfor_table_t *t, opfor_pt_t firer, opfor_pt_t target,
@@ -440,7 +441,7 @@ opfor_cover_t opfor_terrain_cover(const opfor_table_t *t, opfor_pt_t firer, opfo
         const opfor_terrain_feature_t *f = &t->features[i];
         if (f->cover <= best)
             continue;
-        if (opfor__feature_covers(f, firer, target, r)) {
+        if (opfor__feature_covers(f, firer, target, r, t->rules.line_cover)) {
             best = f->cover;
             bf = i;
         }

@@ -56,7 +56,7 @@ int opfor_tgrid_build(opfor_tgrid_t *g, const opfor_table_t *t) {
         if (f->move != OPFOR_MOVE_OPEN || (f->flags & OPFOR_TF_NO_MOUNTED))
             reach[OPFOR_TGRID_MOVE] = half_diag + lw;
         if (f->cover != OPFOR_COVER_NONE)
-            reach[OPFOR_TGRID_COVER] = half_diag + lw + OPFOR_LINE_COVER_DIST + OPFOR_TGRID_COVER_R;
+            reach[OPFOR_TGRID_COVER] = half_diag + lw + t->rules.line_cover + OPFOR_TGRID_COVER_R;
         float rmax = -1.0f;
         for (int l = 0; l < OPFOR_TGRID_LAYERS; l++) {
             if (reach[l] >= 0.0f)
@@ -155,7 +155,7 @@ opfor_cover_t opfor_tgrid_cover(const opfor_tgrid_t *g, const opfor_table_t *t, 
         const opfor_terrain_feature_t *f = &t->features[i];
         if (f->cover <= best)
             continue;
-        if (opfor__feature_covers(f, firer, target, r)) {
+        if (opfor__feature_covers(f, firer, target, r, t->rules.line_cover)) {
             best = f->cover;
             bf = i;
         }

@@ -11,8 +11,8 @@
 
 #include "opfor/terrain.h"
 
-/* Rule distances (2 inches of foliage, 1 inch from a wall) are compared with this slack,
- * so that a measurement landing exactly on the limit is not lost to float rounding. */
+/* Rule distances (foliage sight, lining a wall: opfor_terrain_rules_t) are compared with this
+ * slack, so that a measurement landing exactly on the limit is not lost to float rounding. */
 #define OPFOR__TERRAIN_TOL 1e-4f
 
 static inline float minf(float a, float b) {
@@ -28,19 +28,19 @@ static inline int bbox_hit(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor
            minf(a.y, b.y) - m <= f->hi.y && maxf(a.y, b.y) + m >= f->lo.y;
 }
 
-/* Whether feature f covers a target of base radius r at target from a firer at firer (Viktoria!
- * IX, opfor_terrain_cover): an area overlapping the base, or a line within
- * OPFOR_LINE_COVER_DIST of the base's edge that the line of fire crosses. */
+/* Whether feature f covers a target of base radius r at target from a firer at firer
+ * (opfor_terrain_cover): an area overlapping the base, or a line within line_cover (the
+ * table's rules.line_cover) of the base's edge that the line of fire crosses. */
 static inline int opfor__feature_covers(const opfor_terrain_feature_t *f, opfor_pt_t firer,
-                                        opfor_pt_t target, float r) {
+                                        opfor_pt_t target, float r, float line_cover) {
     int covered;
     if (f->shape == OPFOR_SHAPE_AREA) {
         covered = opfor_feature_circle_overlap(f, target, r);
     } else {
         float h = 0.5f * f->width;
-        covered = bbox_hit(f, target, target, r + OPFOR_LINE_COVER_DIST) &&
+        covered = bbox_hit(f, target, target, r + line_cover) &&
                   opfor_polyline_dist_pt(f->pts, f->npts, target) - r - h <=
-                      OPFOR_LINE_COVER_DIST + OPFOR__TERRAIN_TOL &&
+                      line_cover + OPFOR__TERRAIN_TOL &&
                   opfor_polyline_seg_crossings(f->pts, f->npts, firer, target) > 0;
     }
     return covered;

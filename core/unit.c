@@ -12,16 +12,16 @@ const opfor_name_t opfor_formation_names[] = {
     {"open", OPFOR_FORMATION_SKIRMISH},     {NULL, 0},
 };
 
-float opfor_figure_radius(const opfor_figure_t *f) {
+float opfor_figure_radius(const opfor_base_radii_t *r, const opfor_figure_t *f) {
     if (f->flags & OPFOR_FIG_EQUIPMENT)
-        return OPFOR_RADIUS_EQUIPMENT;
+        return r->equipment;
     if (f->flags & OPFOR_FIG_MOUNTED)
-        return OPFOR_RADIUS_MOUNTED;
-    return OPFOR_RADIUS_FOOT;
+        return r->mounted;
+    return r->foot;
 }
 
-opfor_circle_t opfor_figure_circle(const opfor_figure_t *f) {
-    opfor_circle_t c = {f->pos, opfor_figure_radius(f)};
+opfor_circle_t opfor_figure_circle(const opfor_base_radii_t *r, const opfor_figure_t *f) {
+    opfor_circle_t c = {f->pos, opfor_figure_radius(r, f)};
     return c;
 }
 
@@ -99,8 +99,8 @@ static void slot(opfor_formation_t formation, int i, int n, float s, float *acro
     *along = 0.0f;
 }
 
-void opfor_unit_place(opfor_figure_t *figs, int n, opfor_pt_t centre, opfor_vec_t facing,
-                      opfor_formation_t formation) {
+void opfor_unit_place(const opfor_base_radii_t *radii, opfor_figure_t *figs, int n,
+                      opfor_pt_t centre, opfor_vec_t facing, opfor_formation_t formation) {
     opfor_vec_t f = opfor_vnorm(facing);
     if (f.x == 0.0f && f.y == 0.0f)
         f = opfor_pt(0.0f, 1.0f);
@@ -108,7 +108,7 @@ void opfor_unit_place(opfor_figure_t *figs, int n, opfor_pt_t centre, opfor_vec_
     float req = 0.0f, rmax = 0.0f;
     int ne = 0, no = 0;
     for (int i = 0; i < n; i++) {
-        float r = opfor_figure_radius(&figs[i]);
+        float r = opfor_figure_radius(radii, &figs[i]);
         if (figs[i].flags & OPFOR_FIG_EQUIPMENT) {
             ne++;
             req = r > req ? r : req;

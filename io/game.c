@@ -174,7 +174,7 @@ int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const c
     int rc;
     if (yaml) {
         snprintf(label, sizeof label, "%s", row->scenario_name[0] ? row->scenario_name : "inline");
-        rc = opfor_scenario_load_string(yaml, yaml_len, label, g->sc, &d);
+        rc = opfor_viktoria_scenario_load_string(yaml, yaml_len, label, g->sc, &d);
     } else {
         const char *name = row->scenario_name[0] ? row->scenario_name : DEFAULT_SCENARIO;
         snprintf(label, sizeof label, "builtin:%s", name);
@@ -427,7 +427,9 @@ static void ev_spotted(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
     int unit = pl->placed ? sw->unit : -1;
     msgpack_packer pk;
     opfor__ev_begin(ev, &pk, g, t, log_seq, "spotted");
-    msgpack_pack_map(&pk, 13);
+    const char *why = "";
+    int refused = opfor_patrol_rule_refused(pl->rule, &why);
+    msgpack_pack_map(&pk, 15);
     opfor__kv_str(&pk, "type", opfor_vocab_name(opfor_patrol_type_names, sp->type));
     opfor__kv_str(&pk, "quality", opfor_vocab_name(opfor_quality_names, sp->quality));
     opfor__kv_str(&pk, "distance", dice);
@@ -436,6 +438,9 @@ static void ev_spotted(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
     opfor__kv_int(&pk, "placed", pl->placed ? 1 : 0);
     opfor__kv_str(&pk, "rule", opfor_vocab_name(opfor_patrol_rule_names, pl->rule));
     opfor__kv_str(&pk, "rule_text", opfor_patrol_rule_text(pl->rule));
+    opfor_rpc_pack_cstr(&pk, "refused");
+    refused ? msgpack_pack_true(&pk) : msgpack_pack_false(&pk);
+    opfor__kv_str(&pk, "why", why);
     opfor_rpc_pack_cstr(&pk, "point");
     if (pl->placed)
         opfor__pack_pt(&pk, pl->point);

@@ -1,6 +1,7 @@
 /* rulesets/ruleset.c — the ruleset registry and the opfor_game_* wrappers.
  *
- * The registry is one explicit table: registering a ruleset is a one-line change below.
+ * The registry table is generated at configure time from the ruleset folders
+ * (rulesets/NAME/ruleset.cmake, see rulesets/CMakeLists.txt and registry_int.h).
  * The wrappers check arguments, keep the per-game counters and, for apply, run the debug
  * legality check before calling the ruleset's own hook (OpenSpiel's ApplyAction calling
  * DoApplyAction). Missing optional hooks become OPFOR_ENOTSUP here, so callers need not
@@ -12,15 +13,11 @@
 
 #include "opfor/hash.h"
 #include "opfor/ruleset.h"
-#include "opfor/viktoria/adapter.h"
+#include "registry_int.h"
 
 /* ---------------------------------------------------------------- the registry */
 
-/* Add a ruleset with one line: {"name", &opfor_<name>_ruleset}, before the sentinel. */
-static const opfor_ruleset_entry_t REGISTRY[] = {
-    {"viktoria", &opfor_viktoria_ruleset},
-    {NULL, NULL},
-};
+#define REGISTRY opfor__ruleset_registry
 
 const opfor_ruleset_entry_t *opfor_ruleset_list(size_t *n) {
     if (n) {

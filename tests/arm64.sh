@@ -20,7 +20,8 @@ fi
 bash tools/deps.sh --arm64
 
 cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchain-aarch64.cmake" \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPFOR_SANITIZE=OFF -DOPFOR_FUZZ=OFF -DOPFOR_TESTS=ON >/dev/null
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPFOR_SANITIZE=OFF -DOPFOR_FUZZ=OFF -DOPFOR_TESTS=ON \
+  -DOPFOR_TEST_RULESETS=ON >/dev/null
 cmake --build "$build" -j "$jobs"
 
 # Refuse to "pass" a build that is not really arm64 (e.g. a stale native cache in $build).

@@ -156,7 +156,7 @@ int opfor_vk_rs_ctx_load(opfor_vk_rs_ctx_t **out, const char *scenario, opfor_di
         snprintf(label, sizeof label, "builtin:%s",
                  strncmp(scenario, "builtin:", 8) == 0 ? scenario + 8 : scenario);
     } else {
-        rc = opfor_scenario_load_file(scenario, sc, diag);
+        rc = opfor_viktoria_scenario_load_file(scenario, sc, diag);
         snprintf(label, sizeof label, "%s", scenario);
     }
     if (rc == 0) {

@@ -5,6 +5,7 @@
  * builtin tests load every row, so a missing or broken file fails them.
  */
 #include "opfor/viktoria/builtin.h"
+#include "opfor/viktoria/scenario.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -74,5 +75,5 @@ int opfor_viktoria_builtin_load(const char *name, opfor_scenario_t *sc, opfor_di
     if (strncmp(name, "builtin:", 8) == 0)
         name += 8;
     snprintf(label, sizeof label, "builtin:%s", name);
-    return opfor_scenario_load_string(text, len, label, sc, diag);
+    return opfor_viktoria_scenario_load_string(text, len, label, sc, diag);
 }

@@ -1162,7 +1162,8 @@ int vk_mount(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mount, 
                 tmp[n].flags |= OPFOR_FIG_MOUNTED;
             idx[n++] = i;
         }
-        opfor_unit_place(tmp, n, g.c, un->facing, OPFOR_FORMATION_LINE);
+        opfor_unit_place(&opfor_viktoria_terrain_rules.radii, tmp, n, g.c, un->facing,
+                         OPFOR_FORMATION_LINE);
         /* spacing for riders: stretch the line so 1.6 in bases fit (place uses foot spacing) */
         lo = opfor_pt(1e30f, 1e30f), hi = opfor_pt(-1e30f, -1e30f);
         ok = 1;

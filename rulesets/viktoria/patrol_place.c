@@ -11,6 +11,7 @@
  * docs/patrol-mode.md for the exact rules and their names.
  */
 #include "opfor/viktoria/patrol.h"
+#include "opfor/viktoria/scenario.h"
 
 #include <math.h>
 #include <string.h>
@@ -46,6 +47,16 @@ const char *opfor_patrol_rule_text(int rule) {
     default:
         return "?";
     }
+}
+
+int opfor_patrol_rule_refused(int rule, const char **why) {
+    int refused = rule == OPFOR_PLACE_REFUSED_BEHIND || rule == OPFOR_PLACE_REFUSED_ROOM ||
+                  rule == OPFOR_PLACE_REFUSED_NONE;
+    if (why) {
+        const char *t = opfor_patrol_rule_text(rule), *colon = strchr(t, ':');
+        *why = refused && colon ? colon + 2 : "";
+    }
+    return refused;
 }
 
 /* ---- the frame ---- */
@@ -146,7 +157,8 @@ static float clearance(const opfor_patrol_config_t *cfg, const opfor_patrol_forc
     for (int i = 0; i < fo->nfigures; i++) {
         if (!player_fig(cfg, fo, i))
             continue;
-        float dd = opfor_dist(p, fo->figures[i].pos) - opfor_figure_radius(&fo->figures[i]);
+        float dd = opfor_dist(p, fo->figures[i].pos) -
+                   opfor_figure_radius(&opfor_viktoria_terrain_rules.radii, &fo->figures[i]);
         if (dd < best)
             best = dd;
     }
@@ -169,7 +181,7 @@ static void current_line(const opfor_patrol_config_t *cfg, const opfor_patrol_fo
             const opfor_figure_t *g = &fo->figures[i];
             if (!(g->flags & OPFOR_FIG_ALIVE))
                 continue;
-            float s, d, r = opfor_figure_radius(g);
+            float s, d, r = opfor_figure_radius(&opfor_viktoria_terrain_rules.radii, g);
             to_sd(f, g->pos, &s, &d);
             smin = fminf(smin, s - r);
             smax = fmaxf(smax, s + r);

@@ -9,6 +9,7 @@
  * and it becomes free again when its unit leaves play.
  */
 #include "opfor/viktoria/patrol.h"
+#include "opfor/viktoria/scenario.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -187,7 +188,7 @@ static void unique_name(const opfor_patrol_forces_t *fo, const char *base, int n
 static void keep_on_table(const opfor_table_t *t, opfor_figure_t *figs, int n) {
     float lox = 0.0f, hix = 0.0f, loy = 0.0f, hiy = 0.0f;
     for (int i = 0; i < n; i++) {
-        float r = opfor_figure_radius(&figs[i]);
+        float r = opfor_figure_radius(&opfor_viktoria_terrain_rules.radii, &figs[i]);
         lox = fmaxf(lox, r - figs[i].pos.x);
         hix = fmaxf(hix, figs[i].pos.x + r - t->width);
         loy = fmaxf(loy, r - figs[i].pos.y);
@@ -203,11 +204,13 @@ static void keep_on_table(const opfor_table_t *t, opfor_figure_t *figs, int n) {
 /* Draws figs up in formation with the front edge of the nearest base on point, facing f. */
 static void draw_up(const opfor_table_t *t, opfor_figure_t *figs, int n, opfor_pt_t point,
                     opfor_vec_t f, int formation) {
-    opfor_unit_place(figs, n, point, f, (opfor_formation_t)formation);
+    opfor_unit_place(&opfor_viktoria_terrain_rules.radii, figs, n, point, f,
+                     (opfor_formation_t)formation);
     float front = -1e9f;
     for (int i = 0; i < n; i++)
-        front = fmaxf(front, opfor_vdot(opfor_vsub(figs[i].pos, point), f) +
-                                 opfor_figure_radius(&figs[i]));
+        front =
+            fmaxf(front, opfor_vdot(opfor_vsub(figs[i].pos, point), f) +
+                             opfor_figure_radius(&opfor_viktoria_terrain_rules.radii, &figs[i]));
     for (int i = 0; i < n; i++)
         figs[i].pos = opfor_vsub(figs[i].pos, opfor_vscale(f, front));
     keep_on_table(t, figs, n);

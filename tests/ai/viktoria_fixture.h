@@ -44,7 +44,7 @@ static inline int vkfix_open(vkfix_t *f, const char *yaml, uint64_t seed) {
     memset(&d, 0, sizeof d);
     if (!sc)
         return -1;
-    int rc = opfor_scenario_load_string(yaml, strlen(yaml), "fixture", sc, &d);
+    int rc = opfor_viktoria_scenario_load_string(yaml, strlen(yaml), "fixture", sc, &d);
     if (rc == 0) {
         rc = opfor_vk_rs_ctx_new(&f->ctx, sc, "fixture", NULL, &d);
         opfor_scenario_free(sc);

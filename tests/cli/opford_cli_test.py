@@ -55,6 +55,13 @@ opfor("report", "c1", "--off", "Jager")
 rc, out, err = opfor("report", "c1", "--move", "Jager=10,10")
 check("report_move_after_off_says_left", rc == 1 and "has already left the table" in err, err)
 
+# ---------------------------------------------------------------- one name for the level
+rc, out, err = opfor("new", "--seed", "5", "--id", "lv1", "--level", "veteran", "--json")
+check("new_level_flag", rc == 0 and '"difficulty":"veteran"' in out.replace(" ", ""), out + err)
+rc, out, err = opfor("new", "--seed", "5", "--id", "lv2", "--difficulty", "novice", "--json")
+check("new_difficulty_alias", rc == 0 and '"difficulty":"novice"' in out.replace(" ", ""),
+      out + err)
+
 rc, out, err = opfor("new", "--scenario", "scens/no_such.yaml")
 check("new_scenario_file_missing", rc == 1 and "scens/no_such.yaml: no such file" in err, err)
 

@@ -431,13 +431,16 @@ static void card_spotting_lasts_its_turn(void **st) {
     /* a spotting the daemon refused to place: no instruction to place it, the reason */
     {
         msgpack_packer *pk = ev_begin(&m1, "spotted", 6, 2);
-        msgpack_pack_map(pk, 8);
+        msgpack_pack_map(pk, 10);
         kstr(pk, "type", "artillery");
         kstr(pk, "quality", "soldier");
         kint(pk, "rolled", 18);
         kstr(pk, "direction", "SW");
         kint(pk, "placed", 0);
-        kstr(pk, "rule_text", "refused: it would appear behind the players' line");
+        /* the card reads the structured refusal, not the wording of rule_text */
+        kstr(pk, "rule_text", "(worded by the daemon, not read by the card)");
+        kint(pk, "refused", 1);
+        kstr(pk, "why", "it would appear behind the players' line");
         s(pk, "point");
         msgpack_pack_nil(pk);
         kstr(pk, "text", "artillery/MG (soldier), 3d6+12 inches (rolled 18), SW");

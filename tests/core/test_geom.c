@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <math.h>
 
+#include "test_rules.h"
 #include "opfor/geom.h"
 
 #define EPS 1e-5
@@ -48,7 +49,7 @@ static void geom_distances_and_bases(void **state) {
     assert_float_equal(opfor_seg_dist_pt(a, a, opfor_pt(3, 4)), 5.0, EPS);  /* a point */
     /* Ranges are base to base: centres 3 apart, two foot bases -> 2 inches. */
     assert_float_equal(
-        opfor_base_dist(opfor_pt(0, 0), OPFOR_RADIUS_FOOT, opfor_pt(3, 0), OPFOR_RADIUS_FOOT), 2.0,
+        opfor_base_dist(opfor_pt(0, 0), TEST_RADIUS_FOOT, opfor_pt(3, 0), TEST_RADIUS_FOOT), 2.0,
         EPS);
     assert_float_equal(opfor_base_dist(opfor_pt(0, 0), 0.5f, opfor_pt(0.6f, 0), 0.5f), 0.0, 0.0);
     assert_true(opfor_bases_overlap(opfor_pt(0, 0), 0.5f, opfor_pt(0.9f, 0), 0.5f, 0.01f));

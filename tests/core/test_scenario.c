@@ -1,6 +1,7 @@
-/* tests/core/test_scenario.c — scenario parsing: defaults, shapes and overrides, generals,
- * formations, the kept patrol block, the leader warning, and for each kind of error the
- * code, the line and column, and the words of the message.
+/* tests/core/test_scenario.c — scenario parsing (the format alone, with the tests' measures):
+ * defaults, shapes and overrides, generals, formations, the kept patrol block, a ruleset's
+ * name and hooks, and for each kind of error the code, the line and column, and the words of
+ * the message. A ruleset's own checks are tested with it (tests/rulesets/test_scenario_check.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "opfor/scenario.h"
+#include "test_rules.h"
 
 #define EPS 1e-4
 
@@ -41,8 +43,11 @@ static opfor_scenario_t *new_sc(void) {
     return sc;
 }
 
+/* The format alone: any ruleset name, the tests' measures, no hooks. */
+static const opfor_scenario_rules_t core_rules = {.terrain = test_rules};
+
 static int load(const char *text, opfor_scenario_t *sc, opfor_diag_t *d) {
-    return opfor_scenario_load_string(text, strlen(text), "t.yaml", sc, d);
+    return opfor_scenario_load_string(text, strlen(text), "t.yaml", &core_rules, sc, d);
 }
 
 /* Loads text, expecting error rc at line:col with msg containing want. Prints what it got
@@ -67,7 +72,10 @@ static void scenario_minimal_defaults(void **state) {
     opfor_diag_t d;
     assert_int_equal(load(BASE, sc, &d), 0);
     assert_string_equal(sc->name, "T");
-    assert_int_equal(sc->ruleset, OPFOR_RULESET_VIKTORIA);
+    assert_string_equal(sc->ruleset, ""); /* no `ruleset:`, and the rules name none */
+    /* the measures reach the table */
+    assert_float_equal(sc->table.rules.foliage_sight, TEST_FOLIAGE_SIGHT, 0);
+    assert_float_equal(sc->table.rules.radii.mounted, TEST_RADIUS_MOUNTED, 0);
     assert_int_equal(sc->mode, OPFOR_MODE_COMPETITIVE);
     assert_int_equal(sc->turn_limit, 0);
     assert_float_equal(sc->table.width, 72, 0);
@@ -114,7 +122,7 @@ static void scenario_full_features(void **state) {
     const char *text =
         "name: Full\n"
         "description: a test\n"
-        "ruleset: Viktoria\n"
+        "ruleset: Any Rules\n"
         "mode: patrol\n"
         "turn_limit: 12\n"
         "table: {width: 60, depth: 40, north: right}\n"
@@ -164,6 +172,7 @@ static void scenario_full_features(void **state) {
         print_error("%d:%d %s\n", d.line, d.col, d.msg);
     assert_int_equal(rc, 0);
     assert_string_equal(sc->description, "a test");
+    assert_string_equal(sc->ruleset, "Any Rules"); /* any name when the rules name none */
     assert_int_equal(sc->mode, OPFOR_MODE_PATROL);
     assert_int_equal(sc->turn_limit, 12);
     assert_int_equal(sc->table.north, OPFOR_EDGE_RIGHT);
@@ -244,7 +253,8 @@ static void scenario_full_features(void **state) {
     free(sc);
 }
 
-static void scenario_leader_warning(void **state) {
+/* The format alone names no leader (that is a ruleset's rule): only the patrol warning. */
+static void scenario_no_rule_checks_without_hooks(void **state) {
     (void)state;
     const char *text = "name: T\n"
                        "sides: [{name: A}, {name: B}]\n"
@@ -261,20 +271,15 @@ static void scenario_leader_warning(void **state) {
     opfor_scenario_t *sc = new_sc();
     opfor_diag_t d;
     assert_int_equal(load(text, sc, &d), 0);
-    assert_int_equal(sc->nwarnings, 2);
-    assert_int_equal(sc->nwarnings_total, 2);
-    /* The veteran (figure 3) is made leader; the warning points at the unit. */
-    assert_int_equal(sc->warnings[0].line, 4);
-    assert_int_equal(sc->warnings[0].col, 5);
-    assert_string_equal(sc->warnings[0].file, "t.yaml");
-    assert_non_null(strstr(sc->warnings[0].msg, "no leader"));
-    assert_non_null(strstr(sc->warnings[0].msg, "figure 3"));
-    assert_int_equal(sc->figures[2].skills, OPFOR_S_LEADER);
+    assert_int_equal(sc->nwarnings, 1);
+    assert_int_equal(sc->nwarnings_total, 1);
+    assert_int_equal(sc->figures[2].skills, 0);
     assert_int_equal(sc->figures[0].skills, 0);
     assert_int_equal(sc->units[0].quality, OPFOR_Q_VETERAN); /* best of its figures */
     /* A patrol block outside patrol mode is kept but warned about. */
-    assert_int_equal(sc->warnings[1].line, 12);
-    assert_non_null(strstr(sc->warnings[1].msg, "patrol"));
+    assert_int_equal(sc->warnings[0].line, 12);
+    assert_string_equal(sc->warnings[0].file, "t.yaml");
+    assert_non_null(strstr(sc->warnings[0].msg, "patrol"));
     opfor_scenario_free(sc);
     free(sc);
 }
@@ -291,7 +296,6 @@ static void scenario_errors_name_line_and_column(void **state) {
     /* Bad names list the allowed names. */
     bad += expect_error(HEAD "mode: patrl\n", OPFOR_EPARSE, 3, 7,
                         "unknown mode 'patrl'; expected one of: competitive, patrol");
-    bad += expect_error(HEAD "ruleset: dbm\n", OPFOR_EPARSE, 3, 10, "expected one of: viktoria");
     bad += expect_error(HEAD "table: {north: up}\n", OPFOR_EPARSE, 3, 16,
                         "unknown north edge 'up'; expected one of: top, right, bottom, left");
     bad += expect_error("name: T\nsides:\n  - {name: A}\n  - {name: B}\nunits:\n  - name: U1\n"
@@ -363,9 +367,7 @@ static void scenario_errors_name_line_and_column(void **state) {
                         OPFOR_ERANGE, 4, 18, "polygon has no area");
     bad += expect_error(HEAD "terrain:\n  - {kind: hill, circle: {center: [2, 2], radius: 5}}\n",
                         OPFOR_ERANGE, 4, 51, "runs off the table");
-    /* Viktoria! rules: only artillery limbers; patrol mode needs one player side. */
-    bad += expect_error(BASE "    limbered: true\n", OPFOR_EPARSE, 12, 15,
-                        "only artillery units limber");
+    /* Patrol mode needs one player side. */
     bad += expect_error(
         "name: T\nmode: patrol\nsides: [{name: A, player: true}, {name: B, player: true}]"
         "\n",
@@ -409,6 +411,99 @@ static void scenario_errors_name_line_and_column(void **state) {
     bad += expect_error("%YAML 1.2\n---\nname: T\n\xc2\x9b\n", OPFOR_EPARSE, 4, 1,
                         "control character U+009B");
     assert_int_equal(bad, 0);
+}
+
+/* A test ruleset's hooks: counts its calls, refuses `limbered` on a unit named Bad (at the
+ * key's value), and warns of every route at its line. */
+typedef struct hook_log {
+    int units, checks;
+} hook_log_t;
+
+static int hook_unit(opfor_scenario_ck_t *ck, int u, void *user) {
+    hook_log_t *log = user;
+    const opfor_scenario_t *sc = opfor_scenario_ck_scenario(ck);
+    log->units++;
+    assert_int_equal(u, sc->nunits); /* the unit being read */
+    if (strcmp(sc->units[u].name, "Bad") == 0 &&
+        opfor_scenario_ck_has(ck, OPFOR_SCENARIO_UNIT, u, "limbered"))
+        return opfor_scenario_ck_fail(ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, "limbered",
+                                      "no limbers for %s", sc->units[u].name);
+    return 0;
+}
+
+static int hook_check(opfor_scenario_ck_t *ck, void *user) {
+    hook_log_t *log = user;
+    opfor_scenario_t *sc = opfor_scenario_ck_scenario(ck);
+    log->checks++;
+    for (int r = 0; r < sc->nroutes; r++)
+        opfor_scenario_ck_warn(ck, OPFOR_SCENARIO_ROUTE, r, "line", "route %d", r);
+    if (sc->nunits > 1)
+        return opfor_scenario_ck_fail(ck, OPFOR_ERANGE, OPFOR_SCENARIO_UNIT, 1, NULL,
+                                      "one unit only");
+    return 0;
+}
+
+static void scenario_ruleset_name_and_hooks(void **state) {
+    (void)state;
+    hook_log_t log = {0, 0};
+    opfor_scenario_rules_t rules = {.name = "duel",
+                                    .terrain = test_rules,
+                                    .unit = hook_unit,
+                                    .check = hook_check,
+                                    .user = &log};
+    opfor_scenario_t *sc = new_sc();
+    opfor_diag_t d;
+    /* The ruleset's name is the only one accepted, and the default. */
+    const char *named = HEAD "ruleset: dbm\n";
+    assert_int_equal(opfor_scenario_load_string(named, strlen(named), "t.yaml", &rules, sc, &d),
+                     OPFOR_EPARSE);
+    assert_int_equal(d.line, 3);
+    assert_int_equal(d.col, 10);
+    assert_non_null(strstr(d.msg, "unknown ruleset 'dbm'; expected one of: duel"));
+    named = HEAD "ruleset: Duel\n";
+    assert_int_equal(opfor_scenario_load_string(named, strlen(named), "t.yaml", &rules, sc, &d), 0);
+    assert_string_equal(sc->ruleset, "duel");
+    opfor_scenario_free(sc);
+    /* The unit hook runs once per unit, and may refuse a key at its value. */
+    log.units = log.checks = 0;
+    assert_int_equal(opfor_scenario_load_string(BASE, strlen(BASE), "t.yaml", &rules, sc, &d), 0);
+    assert_string_equal(sc->ruleset, "duel");
+    assert_int_equal(log.units, 1);
+    assert_int_equal(log.checks, 1);
+    opfor_scenario_free(sc);
+    const char *bad_unit = HEAD "units:\n  - name: Bad\n    side: A\n    type: artillery\n"
+                                "    limbered: true\n    position: [5, 5]\n"
+                                "    figures: [{skills: leader}]\n";
+    log.units = log.checks = 0;
+    assert_int_equal(
+        opfor_scenario_load_string(bad_unit, strlen(bad_unit), "t.yaml", &rules, sc, &d),
+        OPFOR_EPARSE);
+    assert_int_equal(d.line, 7);
+    assert_int_equal(d.col, 15);
+    assert_string_equal(d.msg, "no limbers for Bad");
+    assert_int_equal(log.checks, 0); /* the load stopped at the unit */
+    /* The check hook runs after the loader's checks, warns at a route's line, and may fail at
+     * a unit (NULL key: the unit's mapping). */
+    const char *two = HEAD "terrain:\n  - {kind: track, name: Rail, line: [[1, 1], [9, 1]]}\n"
+                           "units:\n"
+                           "  - {name: U1, side: A, type: infantry, figures: [{positions: [[5, "
+                           "5]]}]}\n"
+                           "  - {name: U2, side: B, type: infantry, figures: [{positions: [[9, "
+                           "9]]}]}\n";
+    log.units = log.checks = 0;
+    assert_int_equal(opfor_scenario_load_string(two, strlen(two), "t.yaml", &rules, sc, &d),
+                     OPFOR_ERANGE);
+    assert_int_equal(log.units, 2);
+    assert_int_equal(log.checks, 1);
+    assert_int_equal(d.line, 7);
+    assert_int_equal(d.col, 6); /* a flow mapping starts at its first key */
+    assert_string_equal(d.msg, "one unit only");
+    assert_int_equal(sc->nwarnings, 1);
+    assert_int_equal(sc->warnings[0].line, 4);
+    assert_int_equal(sc->warnings[0].col, 39);
+    assert_string_equal(sc->warnings[0].msg, "route 0");
+    opfor_scenario_free(sc);
+    free(sc);
 }
 
 static void scenario_errors_over_the_maxima(void **state) {
@@ -455,7 +550,7 @@ static void scenario_input_edges(void **state) {
     char buf[sizeof(BASE) + 16];
     memcpy(buf, BASE, sizeof BASE - 1);
     memcpy(buf + sizeof BASE - 1, "garbage: [[[", 12);
-    assert_int_equal(opfor_scenario_load_string(buf, sizeof BASE - 1, NULL, sc, &d), 0);
+    assert_int_equal(opfor_scenario_load_string(buf, sizeof BASE - 1, NULL, NULL, sc, &d), 0);
     opfor_scenario_free(sc);
     /* UTF-8 names pass through untouched. */
     assert_int_equal(
@@ -465,14 +560,17 @@ static void scenario_input_edges(void **state) {
     opfor_scenario_free(sc);
     /* Embedded NUL bytes are refused, not misread. */
     static const char nul[] = "name: \"a\\0b\"\nsides: []\n";
-    assert_int_equal(opfor_scenario_load_string(nul, sizeof nul - 1, "n", sc, &d), OPFOR_EPARSE);
+    assert_int_equal(opfor_scenario_load_string(nul, sizeof nul - 1, "n", NULL, sc, &d),
+                     OPFOR_EPARSE);
     assert_non_null(strstr(d.msg, "NUL"));
-    assert_int_equal(opfor_scenario_load_string(NULL, 5, "n", sc, &d), OPFOR_EINVAL);
-    assert_int_equal(opfor_scenario_load_string(BASE, strlen(BASE), "n", NULL, &d), OPFOR_EINVAL);
+    assert_int_equal(opfor_scenario_load_string(NULL, 5, "n", NULL, sc, &d), OPFOR_EINVAL);
+    assert_int_equal(opfor_scenario_load_string(BASE, strlen(BASE), "n", NULL, NULL, &d),
+                     OPFOR_EINVAL);
     assert_int_equal(load(BASE, sc, NULL), 0); /* diag may be NULL */
     opfor_scenario_free(sc);
     /* Files. */
-    assert_int_equal(opfor_scenario_load_file("/nonexistent/x.yaml", sc, &d), OPFOR_EIO);
+    assert_int_equal(opfor_scenario_load_file("/nonexistent/x.yaml", &core_rules, sc, &d),
+                     OPFOR_EIO);
     assert_string_equal(d.file, "/nonexistent/x.yaml");
     assert_non_null(strstr(d.msg, "cannot open"));
     char path[] = "/tmp/opfor_test_scenario_XXXXXX";
@@ -481,7 +579,7 @@ static void scenario_input_edges(void **state) {
     const char *bad = BASE "    armour: thick\n";
     assert_int_equal(write(fd, bad, strlen(bad)), (ssize_t)strlen(bad));
     close(fd);
-    assert_int_equal(opfor_scenario_load_file(path, sc, &d), OPFOR_EPARSE);
+    assert_int_equal(opfor_scenario_load_file(path, &core_rules, sc, &d), OPFOR_EPARSE);
     char line[1024];
     char want[128];
     snprintf(want, sizeof want, "%s:12:5: unknown key", path);
@@ -494,7 +592,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(scenario_minimal_defaults),
         cmocka_unit_test(scenario_full_features),
-        cmocka_unit_test(scenario_leader_warning),
+        cmocka_unit_test(scenario_no_rule_checks_without_hooks),
+        cmocka_unit_test(scenario_ruleset_name_and_hooks),
         cmocka_unit_test(scenario_errors_name_line_and_column),
         cmocka_unit_test(scenario_errors_over_the_maxima),
         cmocka_unit_test(scenario_input_edges),

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "test_rules.h"
 #include "opfor/error.h"
 #include "opfor/terrain.h"
 
@@ -74,7 +75,7 @@ static void terrain_feature_defaults_and_errors(void **state) {
     assert_float_equal(f.hi.y, 0.25, EPS);
     /* The table holds OPFOR_MAX_FEATURES features. */
     static opfor_table_t t;
-    opfor_table_init(&t, 72, 48, OPFOR_EDGE_TOP);
+    test_table_init(&t, 72, 48, OPFOR_EDGE_TOP);
     for (int i = 0; i < OPFOR_MAX_FEATURES; i++)
         assert_int_equal(opfor_table_add(&t, &f), i);
     assert_int_equal(opfor_table_add(&t, &f), OPFOR_EFULL);
@@ -84,7 +85,7 @@ static void terrain_los_buildings_block(void **state) {
     (void)state;
     static opfor_table_t t;
     opfor_los_t los;
-    opfor_table_init(&t, 72, 48, OPFOR_EDGE_TOP);
+    test_table_init(&t, 72, 48, OPFOR_EDGE_TOP);
     add_rect(&t, OPFOR_TK_OPEN, 0, 0, 72, 48); /* clear terrain never blocks */
     int b = add_rect(&t, OPFOR_TK_BUILDING, 10, 10, 14, 14);
     assert_int_equal(opfor_terrain_los(&t, opfor_pt(5, 12), opfor_pt(20, 12), &los), 0);
@@ -104,7 +105,7 @@ static void terrain_los_foliage_two_inches(void **state) {
     (void)state;
     static opfor_table_t t;
     opfor_los_t los;
-    opfor_table_init(&t, 72, 48, OPFOR_EDGE_TOP);
+    test_table_init(&t, 72, 48, OPFOR_EDGE_TOP);
     add_rect(&t, OPFOR_TK_WOODS, 30, 10, 40, 20);
     /* 1.5, 2.0 and 2.5 inches into the wood. */
     assert_int_equal(opfor_terrain_los(&t, opfor_pt(20, 15), opfor_pt(31.5f, 15), &los), 1);
@@ -122,7 +123,7 @@ static void terrain_los_foliage_two_inches(void **state) {
     assert_float_equal(los.foliage, 0.70710678, EPS);
     /* Foliage adds up over two woods: 1.5 + 1.5 inches. */
     static opfor_table_t t2;
-    opfor_table_init(&t2, 72, 48, OPFOR_EDGE_TOP);
+    test_table_init(&t2, 72, 48, OPFOR_EDGE_TOP);
     add_rect(&t2, OPFOR_TK_WOODS, 10, 0, 11.5f, 48);
     add_rect(&t2, OPFOR_TK_WOODS, 20, 0, 21.5f, 48);
     assert_int_equal(opfor_terrain_los(&t2, opfor_pt(0, 5), opfor_pt(15, 5), &los), 1);
@@ -134,7 +135,7 @@ static void terrain_los_hills_and_hedges(void **state) {
     (void)state;
     static opfor_table_t t;
     opfor_los_t los;
-    opfor_table_init(&t, 72, 48, OPFOR_EDGE_TOP);
+    test_table_init(&t, 72, 48, OPFOR_EDGE_TOP);
     int hill = add_rect(&t, OPFOR_TK_HILL, 50, 30, 60, 40);
     int hedge = add_line(&t, OPFOR_TK_HEDGE, 0, 30, 20, 30, 0.5f);
     /* Hill: blocks when neither end is on it. */
@@ -150,8 +151,8 @@ static void terrain_los_hills_and_hedges(void **state) {
     assert_int_equal(opfor_terrain_los(&t, opfor_pt(10, 20), opfor_pt(10, 31.7f), NULL), 1);
     assert_int_equal(opfor_terrain_los(&t, opfor_pt(10, 28), opfor_pt(10, 40), NULL), 0);
     /* A mounted base reaches 0.3 inch further. */
-    assert_int_equal(opfor_terrain_los_r(&t, opfor_pt(10, 28), OPFOR_RADIUS_MOUNTED,
-                                         opfor_pt(10, 40), OPFOR_RADIUS_FOOT, NULL),
+    assert_int_equal(opfor_terrain_los_r(&t, opfor_pt(10, 28), TEST_RADIUS_MOUNTED,
+                                         opfor_pt(10, 40), TEST_RADIUS_FOOT, NULL),
                      1);
     /* Past the hedge's end. */
     assert_int_equal(opfor_terrain_los(&t, opfor_pt(25, 20), opfor_pt(25, 40), NULL), 1);
@@ -161,12 +162,12 @@ static void terrain_cover_walls_woods_buildings(void **state) {
     (void)state;
     static opfor_table_t t;
     int fi = -2;
-    opfor_table_init(&t, 72, 48, OPFOR_EDGE_TOP);
+    test_table_init(&t, 72, 48, OPFOR_EDGE_TOP);
     int wall = add_line(&t, OPFOR_TK_WALL, 20, 0, 20, 48, 0.5f);
     int wood = add_rect(&t, OPFOR_TK_WOODS, 30, 10, 40, 20);
     int house = add_rect(&t, OPFOR_TK_BUILDING, 50, 10, 54, 14);
     int works = add_line(&t, OPFOR_TK_FIELD_WORKS, 60, 30, 70, 30, 1.0f);
-    const float r = OPFOR_RADIUS_FOOT;
+    const float r = TEST_RADIUS_FOOT;
     /* Behind the wall, base 0.15 inch from it, fire crossing it: hard. */
     assert_int_equal(opfor_terrain_cover(&t, opfor_pt(10, 24), opfor_pt(20.9f, 24), r, &fi),
                      OPFOR_COVER_HARD);
@@ -206,7 +207,7 @@ static void terrain_path_costs(void **state) {
     (void)state;
     static opfor_table_t t;
     opfor_path_t p;
-    opfor_table_init(&t, 72, 48, OPFOR_EDGE_TOP);
+    test_table_init(&t, 72, 48, OPFOR_EDGE_TOP);
     add_rect(&t, OPFOR_TK_ROUGH, 10, 0, 20, 48);
     add_line(&t, OPFOR_TK_ROAD, 15, 0, 15, 48, 2.0f); /* x 14..16 */
     add_line(&t, OPFOR_TK_WALL, 25, 0, 25, 48, 0.5f);
@@ -241,7 +242,7 @@ static void terrain_path_costs(void **state) {
     /* Crossing the wall twice by going over and back counts two obstacles; a path
      * ending on a vertex of a polyline counts one crossing, not two. */
     static opfor_table_t t2;
-    opfor_table_init(&t2, 72, 48, OPFOR_EDGE_TOP);
+    test_table_init(&t2, 72, 48, OPFOR_EDGE_TOP);
     opfor_pt_t zig[3] = {{10, 0}, {10, 10}, {20, 10}};
     opfor_terrain_feature_t f;
     assert_int_equal(
@@ -260,7 +261,7 @@ static void terrain_path_costs(void **state) {
 static void terrain_impassable_and_hiding(void **state) {
     (void)state;
     static opfor_table_t t;
-    opfor_table_init(&t, 72, 48, OPFOR_EDGE_TOP);
+    test_table_init(&t, 72, 48, OPFOR_EDGE_TOP);
     int wood = add_rect(&t, OPFOR_TK_WOODS, 0, 0, 10, 10);
     int house = add_rect(&t, OPFOR_TK_BUILDING, 20, 0, 24, 4);
     int lake = add_rect(&t, OPFOR_TK_IMPASSABLE, 30, 0, 40, 10);
@@ -287,33 +288,33 @@ static void terrain_impassable_and_hiding(void **state) {
 static void terrain_fire_gap_rule(void **state) {
     (void)state;
     opfor_circle_t c[4];
-    const float r = OPFOR_RADIUS_FOOT;
+    const float r = TEST_RADIUS_FOOT;
     opfor_pt_t a = opfor_pt(0, 10), b = opfor_pt(20, 10);
     /* Two bases 0.2 inch apart, one each side of the line: blocked. */
     c[0] = (opfor_circle_t){{10, 9.4f}, r};
     c[1] = (opfor_circle_t){{10, 10.6f}, r};
-    assert_int_equal(opfor_fire_lane_blocked(a, b, c, 2, OPFOR_FIRE_GAP), 1);
+    assert_int_equal(opfor_fire_lane_blocked(a, b, c, 2, TEST_FIRE_GAP), 1);
     /* 1 inch apart: clear. */
     c[0].c.y = 9.0f;
     c[1].c.y = 11.0f;
-    assert_int_equal(opfor_fire_lane_blocked(a, b, c, 2, OPFOR_FIRE_GAP), 0);
+    assert_int_equal(opfor_fire_lane_blocked(a, b, c, 2, TEST_FIRE_GAP), 0);
     /* 0.5 inch apart exactly: the gap is not narrower than half an inch. */
     c[0].c.y = 9.25f;
     c[1].c.y = 10.75f;
-    assert_int_equal(opfor_fire_lane_blocked(a, b, c, 2, OPFOR_FIRE_GAP), 0);
+    assert_int_equal(opfor_fire_lane_blocked(a, b, c, 2, TEST_FIRE_GAP), 0);
     /* Narrow gap beside the line, not across it: clear. */
     c[0].c.y = 10.8f;
     c[1].c.y = 12.0f;
-    assert_int_equal(opfor_fire_lane_blocked(a, b, c, 2, OPFOR_FIRE_GAP), 0);
+    assert_int_equal(opfor_fire_lane_blocked(a, b, c, 2, TEST_FIRE_GAP), 0);
     /* Through a base: blocked. */
     c[0].c = opfor_pt(10, 10.3f);
-    assert_int_equal(opfor_fire_lane_blocked(a, b, c, 1, OPFOR_FIRE_GAP), 1);
+    assert_int_equal(opfor_fire_lane_blocked(a, b, c, 1, TEST_FIRE_GAP), 1);
     /* The firer's and target's own bases do not count. */
     c[0].c = a;
     c[1].c = b;
-    assert_int_equal(opfor_fire_lane_blocked(a, b, c, 2, OPFOR_FIRE_GAP), 0);
+    assert_int_equal(opfor_fire_lane_blocked(a, b, c, 2, TEST_FIRE_GAP), 0);
     /* Too many circles. */
-    assert_int_equal(opfor_fire_lane_blocked(a, b, c, OPFOR_GAP_MAX_CIRCLES + 1, OPFOR_FIRE_GAP),
+    assert_int_equal(opfor_fire_lane_blocked(a, b, c, OPFOR_GAP_MAX_CIRCLES + 1, TEST_FIRE_GAP),
                      OPFOR_ERANGE);
 }
 

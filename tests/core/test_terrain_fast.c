@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "test_rules.h"
 #include "opfor/geom.h"
 #include "opfor/rng.h"
 #include "opfor/terrain.h"
@@ -26,7 +27,7 @@ static float rnd(opfor_rng_t *r, float lo, float hi) {
 /* A random table: buildings, hills (16-gons), woods, hedges, walls, a road and rough ground,
  * with lines of one to three segments, crowded into a 40 x 30 inch field. */
 static void random_table(opfor_rng_t *r, opfor_table_t *t, int n) {
-    opfor_table_init(t, 48.0f, 36.0f, OPFOR_EDGE_TOP);
+    test_table_init(t, 48.0f, 36.0f, OPFOR_EDGE_TOP);
     static const opfor_terrain_kind_t AREAS[] = {OPFOR_TK_BUILDING, OPFOR_TK_HILL, OPFOR_TK_WOODS,
                                                  OPFOR_TK_ROUGH, OPFOR_TK_IMPASSABLE};
     static const opfor_terrain_kind_t LINES[] = {OPFOR_TK_HEDGE, OPFOR_TK_WALL, OPFOR_TK_ROAD,
@@ -109,13 +110,12 @@ static int ref_los(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt_t b,
         } else {
             float h = 0.5f * f->width;
             if (opfor_polyline_seg_crossings(f->pts, f->npts, a, b) > 0 &&
-                opfor_polyline_dist_pt(f->pts, f->npts, a) - ra - h >
-                    OPFOR_LINE_COVER_DIST + 1e-4f &&
-                opfor_polyline_dist_pt(f->pts, f->npts, b) - rb - h > OPFOR_LINE_COVER_DIST + 1e-4f)
+                opfor_polyline_dist_pt(f->pts, f->npts, a) - ra - h > TEST_LINE_COVER + 1e-4f &&
+                opfor_polyline_dist_pt(f->pts, f->npts, b) - rb - h > TEST_LINE_COVER + 1e-4f)
                 blocker = i;
         }
     }
-    out->visible = blocker < 0 && foliage <= OPFOR_FOLIAGE_SIGHT + 1e-4f;
+    out->visible = blocker < 0 && foliage <= TEST_FOLIAGE_SIGHT + 1e-4f;
     out->blocker = blocker;
     out->foliage = foliage;
     return out->visible;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_rules.h"
 #include "opfor/rng.h"
 #include "opfor/terrain.h"
 #include "opfor/terrain_grid.h"
@@ -28,7 +29,7 @@ static void busy_table(opfor_table_t *t, opfor_rng_t *r, int n) {
                                                  OPFOR_TK_IMPASSABLE, OPFOR_TK_FIELD_WORKS};
     static const opfor_terrain_kind_t LINES[] = {OPFOR_TK_HEDGE, OPFOR_TK_WALL, OPFOR_TK_FENCE,
                                                  OPFOR_TK_RIVER, OPFOR_TK_ROAD};
-    opfor_table_init(t, 72, 48, OPFOR_EDGE_TOP);
+    test_table_init(t, 72, 48, OPFOR_EDGE_TOP);
     for (int i = 0; i < n; i++) {
         opfor_terrain_feature_t f;
         opfor_pt_t p[6];
@@ -119,7 +120,7 @@ static void terrain_grid_off_the_table_means_everything(void **state) {
     opfor_tgrid_t *g = malloc(sizeof *g);
     assert_non_null(t);
     assert_non_null(g);
-    opfor_table_init(t, 48, 48, OPFOR_EDGE_TOP);
+    test_table_init(t, 48, 48, OPFOR_EDGE_TOP);
     opfor_pt_t p[4] = {{10, 10}, {14, 10}, {14, 14}, {10, 14}};
     opfor_terrain_feature_t f;
     assert_int_equal(

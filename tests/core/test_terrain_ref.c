@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_rules.h"
 #include "opfor/error.h"
 #include "opfor/geom.h"
 #include "opfor/rng.h"
@@ -211,14 +212,12 @@ static int ref_los_r(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt_t 
         } else {
             float h = 0.5f * f->width;
             if (opfor_polyline_seg_crossings(f->pts, f->npts, a, b) > 0 &&
-                opfor_polyline_dist_pt(f->pts, f->npts, a) - ra - h >
-                    OPFOR_LINE_COVER_DIST + REF_TOL &&
-                opfor_polyline_dist_pt(f->pts, f->npts, b) - rb - h >
-                    OPFOR_LINE_COVER_DIST + REF_TOL)
+                opfor_polyline_dist_pt(f->pts, f->npts, a) - ra - h > TEST_LINE_COVER + REF_TOL &&
+                opfor_polyline_dist_pt(f->pts, f->npts, b) - rb - h > TEST_LINE_COVER + REF_TOL)
                 blocker = i;
         }
     }
-    int visible = blocker < 0 && foliage <= OPFOR_FOLIAGE_SIGHT + REF_TOL;
+    int visible = blocker < 0 && foliage <= TEST_FOLIAGE_SIGHT + REF_TOL;
     if (out) {
         out->visible = visible;
         out->blocker = blocker;
@@ -469,7 +468,7 @@ static void random_table(opfor_rng_t *r, opfor_table_t *t, int n, float off) {
                                                  OPFOR_TK_IMPASSABLE, OPFOR_TK_FIELD_WORKS};
     static const opfor_terrain_kind_t LINES[] = {OPFOR_TK_HEDGE, OPFOR_TK_WALL,  OPFOR_TK_ROAD,
                                                  OPFOR_TK_FENCE, OPFOR_TK_RIVER, OPFOR_TK_WOODS};
-    opfor_table_init(t, 72.0f, 48.0f, OPFOR_EDGE_TOP);
+    test_table_init(t, 72.0f, 48.0f, OPFOR_EDGE_TOP);
     for (int i = 0; i < n; i++) {
         opfor_terrain_feature_t f;
         opfor_pt_t p[OPFOR_POLY_MAX_PTS];
@@ -727,8 +726,8 @@ static void terrain_ref_fire_lane(void **state) {
             c[i].c =
                 opfor_pt(on.x + coord(&r, -2.5f, 2.5f, snap), on.y + coord(&r, -2.5f, 2.5f, snap));
         }
-        int x = opfor_fire_lane_blocked(a, b, c, n, OPFOR_FIRE_GAP);
-        assert_int_equal(x, ref_fire_lane_blocked(a, b, c, n, OPFOR_FIRE_GAP));
+        int x = opfor_fire_lane_blocked(a, b, c, n, TEST_FIRE_GAP);
+        assert_int_equal(x, ref_fire_lane_blocked(a, b, c, n, TEST_FIRE_GAP));
         blocked += x == 1;
         clear += x == 0;
     }

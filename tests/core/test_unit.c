@@ -8,6 +8,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "test_rules.h"
 #include "opfor/unit.h"
 
 #define EPS 1e-5
@@ -44,12 +45,12 @@ static void unit_sizes_and_copy(void **state) {
 static void unit_base_radii(void **state) {
     (void)state;
     opfor_figure_t f = fig(0, 0, 0, 0, OPFOR_FIG_ALIVE);
-    assert_float_equal(opfor_figure_radius(&f), 0.5, 0.0);
+    assert_float_equal(opfor_figure_radius(&test_rules.radii, &f), 0.5, 0.0);
     f.flags |= OPFOR_FIG_MOUNTED;
-    assert_float_equal(opfor_figure_radius(&f), 0.8, EPS);
+    assert_float_equal(opfor_figure_radius(&test_rules.radii, &f), 0.8, EPS);
     f.flags |= OPFOR_FIG_EQUIPMENT;
-    assert_float_equal(opfor_figure_radius(&f), 1.0, 0.0);
-    opfor_circle_t c = opfor_figure_circle(&f);
+    assert_float_equal(opfor_figure_radius(&test_rules.radii, &f), 1.0, 0.0);
+    opfor_circle_t c = opfor_figure_circle(&test_rules.radii, &f);
     assert_float_equal(c.r, 1.0, 0.0);
 }
 
@@ -100,42 +101,50 @@ static void unit_place_formations(void **state) {
     for (int i = 0; i < 6; i++)
         f[i] = fig(0, 0, 0, 0, OPFOR_FIG_ALIVE);
     /* Line of 3 facing up the table: 1.5 inches apart across it. */
-    opfor_unit_place(f, 3, opfor_pt(10, 10), opfor_pt(0, 1), OPFOR_FORMATION_LINE);
+    opfor_unit_place(&test_rules.radii, f, 3, opfor_pt(10, 10), opfor_pt(0, 1),
+                     OPFOR_FORMATION_LINE);
     assert_float_equal(f[0].pos.x, 8.5, EPS);
     assert_float_equal(f[1].pos.x, 10.0, EPS);
     at(&f[2], 11.5, 10.0);
     /* Facing right (east on a top-north table): the line runs down the table. */
-    opfor_unit_place(f, 3, opfor_pt(10, 10), opfor_pt(5, 0), OPFOR_FORMATION_LINE);
+    opfor_unit_place(&test_rules.radii, f, 3, opfor_pt(10, 10), opfor_pt(5, 0),
+                     OPFOR_FORMATION_LINE);
     at(&f[0], 10.0, 11.5);
     assert_float_equal(f[2].pos.y, 8.5, EPS);
     /* Column of 5, two abreast: rows at y 11.5, 10, 8.5; the odd one last and central. */
-    opfor_unit_place(f, 5, opfor_pt(10, 10), opfor_pt(0, 1), OPFOR_FORMATION_COLUMN);
+    opfor_unit_place(&test_rules.radii, f, 5, opfor_pt(10, 10), opfor_pt(0, 1),
+                     OPFOR_FORMATION_COLUMN);
     at(&f[0], 9.25, 11.5);
     assert_float_equal(f[1].pos.x, 10.75, EPS);
     assert_float_equal(f[3].pos.y, 10.0, EPS);
     at(&f[4], 10.0, 8.5);
     /* Skirmishers 3 inches apart. */
-    opfor_unit_place(f, 2, opfor_pt(10, 10), opfor_pt(0, 1), OPFOR_FORMATION_SKIRMISH);
+    opfor_unit_place(&test_rules.radii, f, 2, opfor_pt(10, 10), opfor_pt(0, 1),
+                     OPFOR_FORMATION_SKIRMISH);
     assert_float_equal(f[0].pos.x, 8.5, EPS);
     assert_float_equal(f[1].pos.x, 11.5, EPS);
     /* Mounted: bases of radius 0.8 keep half an inch apart: 2.1 between centres. */
     f[0].flags |= OPFOR_FIG_MOUNTED;
     f[1].flags |= OPFOR_FIG_MOUNTED;
-    opfor_unit_place(f, 2, opfor_pt(10, 10), opfor_pt(0, 1), OPFOR_FORMATION_LINE);
+    opfor_unit_place(&test_rules.radii, f, 2, opfor_pt(10, 10), opfor_pt(0, 1),
+                     OPFOR_FORMATION_LINE);
     assert_float_equal(f[1].pos.x - f[0].pos.x, 2.1, EPS);
     /* A gun and 3 crew: gun at the point, crew in line 2 inches behind (1 + 0.5 + 0.5). */
     for (int i = 0; i < 4; i++)
         f[i] = fig(0, 0, 0, 0, OPFOR_FIG_ALIVE);
     f[0].flags |= OPFOR_FIG_EQUIPMENT;
-    opfor_unit_place(f, 4, opfor_pt(10, 10), opfor_pt(0, 1), OPFOR_FORMATION_LINE);
+    opfor_unit_place(&test_rules.radii, f, 4, opfor_pt(10, 10), opfor_pt(0, 1),
+                     OPFOR_FORMATION_LINE);
     at(&f[0], 10.0, 10.0);
     at(&f[1], 8.5, 8.0);
     assert_float_equal(f[3].pos.x, 11.5, EPS);
     /* Facing south: the crew stand north of the gun. */
-    opfor_unit_place(f, 4, opfor_pt(10, 10), opfor_pt(0, -1), OPFOR_FORMATION_LINE);
+    opfor_unit_place(&test_rules.radii, f, 4, opfor_pt(10, 10), opfor_pt(0, -1),
+                     OPFOR_FORMATION_LINE);
     assert_float_equal(f[2].pos.y, 12.0, EPS);
     /* A zero facing means up the table. */
-    opfor_unit_place(f + 1, 2, opfor_pt(10, 10), opfor_pt(0, 0), OPFOR_FORMATION_LINE);
+    opfor_unit_place(&test_rules.radii, f + 1, 2, opfor_pt(10, 10), opfor_pt(0, 0),
+                     OPFOR_FORMATION_LINE);
     at(&f[1], 9.25, 10.0);
     int v = -1;
     assert_int_equal(opfor_vocab_lookup(opfor_formation_names, "Skirmish", &v), 0);

@@ -1,4 +1,5 @@
-/* tests/fuzz/fuzz_scenario.c — libFuzzer target for the scenario loader.
+/* tests/fuzz/fuzz_scenario.c — libFuzzer target for the scenario loader, with the ruleset's
+ * checks (the path every Viktoria! scenario takes: opfor_viktoria_scenario_load_string).
  *
  * Any bytes go in as scenario text (not NUL-terminated: the loader must respect len). It
  * must never crash or leak. Beyond that it checks the loader's promises: on failure the
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "opfor/scenario.h"
+#include "opfor/viktoria/scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size)
         memcpy(text, data, size);
     opfor_diag_t d;
-    int rc = opfor_scenario_load_string(text, size, "fuzz", sc, &d);
+    int rc = opfor_viktoria_scenario_load_string(text, size, "fuzz", sc, &d);
     if (rc != 0) {
         if (rc > 0 || d.line < 0 || d.col < 0 || sc->doc || sc->text)
             abort();

@@ -115,7 +115,8 @@ static void builtin_patrol_default_forces(void **state) {
     assert_true(picket >= 0);
     const opfor_figure_t *pf = &sc->figures[sc->units[picket].first];
     assert_int_equal(
-        opfor_terrain_cover(&sc->table, opfor_pt(60, 10), pf->pos, opfor_figure_radius(pf), NULL),
+        opfor_terrain_cover(&sc->table, opfor_pt(60, 10), pf->pos,
+                            opfor_figure_radius(&opfor_viktoria_terrain_rules.radii, pf), NULL),
         OPFOR_COVER_HARD);
     opfor_scenario_free(sc);
     free(sc);

@@ -62,7 +62,7 @@ static void check_state(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, c
         if (f->pos.x < 0 || f->pos.y < 0 || f->pos.x > sc->table.width ||
             f->pos.y > sc->table.depth)
             fail_msg("figure %d left the table", i);
-        rad[nl] = opfor_figure_radius(f);
+        rad[nl] = opfor_figure_radius(&opfor_viktoria_terrain_rules.radii, f);
         live[nl++] = i;
     }
     /* no two bases overlap (touching is allowed; 0.02 in of slack for rounding) */

@@ -70,6 +70,7 @@ static int ref_move_blocker_wide(const opfor_vk_ctx_t *ctx, opfor_pt_t a, opfor_
  * moves), woods and hills (which do not), rivers, walls and hedges. */
 static void random_table(opfor_rng_t *r, opfor_table_t *t, float w, float d, int n) {
     opfor_table_init(t, w, d, OPFOR_EDGE_TOP);
+    t->rules = opfor_viktoria_terrain_rules;
     static const opfor_terrain_kind_t AREAS[] = {OPFOR_TK_BUILDING, OPFOR_TK_IMPASSABLE,
                                                  OPFOR_TK_BUILDING, OPFOR_TK_WOODS, OPFOR_TK_HILL};
     static const opfor_terrain_kind_t LINES[] = {OPFOR_TK_RIVER, OPFOR_TK_WALL, OPFOR_TK_HEDGE};

@@ -17,7 +17,7 @@ static opfor_scenario_t *load(const char *yaml) {
 static int load_err(const char *yaml, opfor_diag_t *d) {
     opfor_scenario_t *sc = calloc(1, sizeof *sc);
     assert_non_null(sc);
-    int rc = opfor_scenario_load_string(yaml, strlen(yaml), "bad.yaml", sc, d);
+    int rc = opfor_viktoria_scenario_load_string(yaml, strlen(yaml), "bad.yaml", sc, d);
     opfor_scenario_free(sc);
     free(sc);
     return rc;

@@ -524,7 +524,8 @@ static int ref_mount(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int
                 tmp[n].flags |= OPFOR_FIG_MOUNTED;
             idx[n++] = i;
         }
-        opfor_unit_place(tmp, n, g.c, un->facing, OPFOR_FORMATION_LINE);
+        opfor_unit_place(&opfor_viktoria_terrain_rules.radii, tmp, n, g.c, un->facing,
+                         OPFOR_FORMATION_LINE);
         /* spacing for riders: stretch the line so 1.6 in bases fit (place uses foot spacing) */
         for (int k = 0; k < n; k++) {
             opfor_vec_t d = opfor_vsub(tmp[k].pos, g.c);

@@ -173,7 +173,7 @@ static void vehicle_scenario_keys(void **state) {
                  bad[i].yaml);
         opfor_scenario_t *b = calloc(1, sizeof *b);
         opfor_diag_t d;
-        assert_int_equal(opfor_scenario_load_string(yaml, strlen(yaml), "bad.yaml", b, &d),
+        assert_int_equal(opfor_viktoria_scenario_load_string(yaml, strlen(yaml), "bad.yaml", b, &d),
                          OPFOR_EPARSE);
         if (!strstr(d.msg, bad[i].msg))
             fprintf(stderr, "got %d: %s\n", d.line, d.msg);
@@ -189,7 +189,8 @@ static void vehicle_scenario_keys(void **state) {
                       "    position: [20, 10]\n    figures: [{count: 2, skills: leader}]\n";
     opfor_scenario_t *b = calloc(1, sizeof *b);
     opfor_diag_t d;
-    assert_int_equal(opfor_scenario_load_string(inf, strlen(inf), "bad.yaml", b, &d), OPFOR_EPARSE);
+    assert_int_equal(opfor_viktoria_scenario_load_string(inf, strlen(inf), "bad.yaml", b, &d),
+                     OPFOR_EPARSE);
     assert_non_null(strstr(d.msg, "speed applies to vehicles (Viktoria! XII.C)"));
     assert_int_equal(d.line, 11);
     opfor_scenario_free(b);

@@ -46,7 +46,7 @@ static inline pfx_t *pfx_load(const char *yaml) {
     pfx_t *x = calloc(1, sizeof *x);
     assert_non_null(x);
     opfor_diag_t d;
-    int rc = opfor_scenario_load_string(yaml, strlen(yaml), "fixture", &x->sc, &d);
+    int rc = opfor_viktoria_scenario_load_string(yaml, strlen(yaml), "fixture", &x->sc, &d);
     if (rc)
         print_error("fixture: %d:%d: %s\n", d.line, d.col, d.msg);
     assert_int_equal(rc, 0);

@@ -51,6 +51,21 @@ static pfx_t *lone_unit(const char *extra) {
     return line_at(36, 12, extra);
 }
 
+/* Clients read a refusal from the rule, never from the wording of its text. */
+static void patrol_place_rule_refused(void **state) {
+    (void)state;
+    const char *why = NULL;
+    assert_int_equal(opfor_patrol_rule_refused(OPFOR_PLACE_REFUSED_BEHIND, &why), 1);
+    assert_string_equal(why, "it would appear behind the players' line");
+    assert_int_equal(opfor_patrol_rule_refused(OPFOR_PLACE_REFUSED_ROOM, &why), 1);
+    assert_true(why[0] != '\0' && strncmp(why, "refused", 7) != 0);
+    assert_int_equal(opfor_patrol_rule_refused(OPFOR_PLACE_REFUSED_NONE, NULL), 1);
+    for (int r = OPFOR_PLACE_FRONT; r <= OPFOR_PLACE_BEHIND; r++) {
+        assert_int_equal(opfor_patrol_rule_refused(r, &why), 0);
+        assert_string_equal(why, "");
+    }
+}
+
 static void patrol_place_dot_is_front_of_line(void **state) {
     (void)state;
     pfx_t *x = lone_unit(NULL);
@@ -341,6 +356,7 @@ static void patrol_place_builtin_all_directions(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(patrol_place_rule_refused),
         cmocka_unit_test(patrol_place_dot_is_front_of_line),
         cmocka_unit_test(patrol_place_front_directions),
         cmocka_unit_test(patrol_place_flank_directions),

@@ -267,7 +267,8 @@ static void expect_error(const char *patrol, int err, int line, int col, const c
     opfor_scenario_t *sc = calloc(1, sizeof *sc);
     opfor_patrol_config_t *cfg = calloc(1, sizeof *cfg);
     opfor_diag_t d;
-    assert_int_equal(opfor_scenario_load_string(yaml, strlen(yaml), "bad.yaml", sc, &d), 0);
+    assert_int_equal(opfor_viktoria_scenario_load_string(yaml, strlen(yaml), "bad.yaml", sc, &d),
+                     0);
     int rc = opfor_patrol_config_load(cfg, sc, "bad.yaml", &d);
     if (rc != err || d.line != line || d.col != col || !strstr(d.msg, msg))
         print_error("got %d %s:%d:%d: %s\n", rc, d.file, d.line, d.col, d.msg);

@@ -348,7 +348,7 @@ static void patrol_spawn_draws_up_facing_players(void **state) {
     u = &x->fo.units[sw.unit];
     for (int i = u->first; i < u->first + u->count; i++) {
         const opfor_figure_t *f = &x->fo.figures[i];
-        float r = opfor_figure_radius(f);
+        float r = opfor_figure_radius(&opfor_viktoria_terrain_rules.radii, f);
         assert_true(f->pos.x >= r - 1e-4f && f->pos.x <= 72 - r + 1e-4f);
         assert_true(f->pos.y >= r - 1e-4f && f->pos.y <= 48 - r + 1e-4f);
     }

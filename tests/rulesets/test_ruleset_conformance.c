@@ -3,8 +3,14 @@
  * As open_spiel/tests/basic_tests.h: random playouts check who moves, legal lists empty only
  * at the end, one roll at chance nodes, outcome probabilities summing to 1, returns in
  * [-1, 1], clones staying equal under the same actions, serialization round trips,
- * resampling that keeps the observer's choices, unlisted actions refused. Runs over the
- * registry and the toy games of tests/ai; then the registry's and the wrapper's contracts.
+ * resampling that keeps the observer's choices, unlisted actions refused. Then every
+ * optional hook a ruleset has: views (the game master's is the state; a side's view is
+ * stable and never shows what resampling for that side would change), scenes within the
+ * table, the AI table (evaluator values in [-1, 1], priors, playout picks in range, every bot
+ * choosing legal actions, orders with a sentence), the calculator's and the session's forms
+ * (valid fields and defaults; a run on the defaults gives a chance in [0, 1] and a
+ * distribution summing to 1). Runs over the registry and the toy games of tests/ai; then the
+ * registry's and the wrapper's contracts.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,11 +23,17 @@
 #include <string.h>
 
 #include "ai/toy_games.c"
+#include "opfor/order.h"
 #include "opfor/ruleset.h"
+#include "opfor/ruleset_ai.h"
+#include "opfor/ruleset_calc.h"
+#include "opfor/session.h"
 
 #define GAMES 24           /* random games per ruleset */
 #define STEP_CAP 100000    /* a game longer than this does not end */
 #define SER_CAP (1u << 20) /* serialization buffer */
+#define AI_CHECKS 400      /* decisions per ruleset whose AI hooks are checked */
+#define MAX_BOTS 12        /* bots of a ruleset the suite opens */
 
 typedef struct suite {
     const opfor_ruleset_t *rs;
@@ -30,8 +42,15 @@ typedef struct suite {
     opfor_action_t *acts, *acts2;
     opfor_chance_outcome_t *outs;
     unsigned char *ser;
+    unsigned char *v1, *v2; /* views */
+    opfor_scene_t *scene;
+    void *scratch;                                    /* the evaluator's scratch */
+    float *prior;                                     /* max_actions priors */
+    opfor_policy_t bots[MAX_BOTS][OPFOR_MAX_PLAYERS]; /* each bot, one seat per side */
+    int nbots;
     /* what the playouts met, so the suite can say it exercised each part */
     long decisions, chances, outcome_lists, serialized, resampled, terminals;
+    long views, hidden_views, scenes, ai_checks, bot_moves, orders;
 } suite_t;
 
 static void check_values(const suite_t *S, const double *v, int zero_sum) {
@@ -42,6 +61,247 @@ static void check_values(const suite_t *S, const double *v, int zero_sum) {
     }
     if (zero_sum)
         assert_true(fabs(sum) < 1e-9);
+}
+
+/* Views: the game master's is the state; a side's view of its view is the same view; and
+ * when the ruleset resamples, a side cannot tell a state from one resampled for it. */
+static void check_views(suite_t *S, opfor_game_t *g, int p, opfor_rng_t *rng) {
+    const opfor_ruleset_t *rs = S->rs;
+    size_t size = rs->state_size;
+    assert_int_equal(opfor_game_view(g, S->s, OPFOR_VIEW_ALL, S->v1), 0);
+    assert_memory_equal(S->v1, S->s, size);
+    assert_int_equal(opfor_game_view(g, S->s, rs->max_players, S->v1), OPFOR_EINVAL);
+    if (!rs->view)
+        return;
+    for (int side = 0; side < rs->max_players; side++) {
+        assert_int_equal(opfor_game_view(g, S->s, side, S->v1), 0);
+        assert_int_equal(opfor_game_view(g, S->v1, side, S->v2), 0);
+        assert_memory_equal(S->v1, S->v2, size); /* stable */
+        S->views++;
+        if (!(rs->flags & OPFOR_RS_HIDDEN) || !rs->resample || p == OPFOR_PLAYER_TERMINAL)
+            continue;
+        memcpy(S->t, S->s, size);
+        assert_int_equal(opfor_game_resample(g, S->t, side, rng), 0);
+        assert_int_equal(opfor_game_view(g, S->t, side, S->v2), 0);
+        assert_memory_equal(S->v1, S->v2, size); /* nothing resampling changes shows */
+        S->hidden_views++;
+    }
+}
+
+static void check_name(const char *name, size_t cap) {
+    assert_true(memchr(name, 0, cap) != NULL);
+}
+
+/* Scenes: on the table, counts within the arrays, names terminated. */
+static void check_scene(suite_t *S, opfor_game_t *g) {
+    for (int viewer = OPFOR_VIEW_ALL; viewer < S->rs->max_players; viewer++) {
+        opfor_scene_t *sc = S->scene;
+        int rc = opfor_game_scene(g, S->s, viewer, sc);
+        if (rc == OPFOR_ENOTSUP) {
+            assert_null(S->rs->scene);
+            return;
+        }
+        assert_int_equal(rc, 0);
+        assert_true(sc->width > 0 && sc->depth > 0);
+        assert_true(sc->nshapes <= OPFOR_SCENE_MAX_SHAPES && sc->nunits <= OPFOR_SCENE_MAX_UNITS &&
+                    sc->narrows <= OPFOR_SCENE_MAX_ARROWS && sc->nlabels <= OPFOR_SCENE_MAX_LABELS);
+#define ON_TABLE(pt)                                                                               \
+    assert_true((pt).x >= 0 && (pt).x <= sc->width && (pt).y >= 0 && (pt).y <= sc->depth)
+        for (int i = 0; i < sc->nunits; i++) {
+            ON_TABLE(sc->units[i].at);
+            assert_true(sc->units[i].side < OPFOR_MAX_PLAYERS);
+            check_name(sc->units[i].name, sizeof sc->units[i].name);
+        }
+        for (int i = 0; i < sc->nshapes; i++) {
+            assert_true(sc->shapes[i].n >= 2 && sc->shapes[i].n <= OPFOR_SCENE_MAX_VERTS);
+            assert_true(sc->shapes[i].style < OPFOR_SCENE_STYLE_COUNT);
+            for (int k = 0; k < sc->shapes[i].n; k++)
+                ON_TABLE(sc->shapes[i].v[k]);
+            check_name(sc->shapes[i].name, sizeof sc->shapes[i].name);
+        }
+        for (int i = 0; i < sc->narrows; i++) {
+            ON_TABLE(sc->arrows[i].from);
+            ON_TABLE(sc->arrows[i].to);
+        }
+        for (int i = 0; i < sc->nlabels; i++) {
+            ON_TABLE(sc->labels[i].at);
+            check_name(sc->labels[i].text, sizeof sc->labels[i].text);
+        }
+#undef ON_TABLE
+        S->scenes++;
+    }
+}
+
+static int listed_action(const suite_t *S, int n, const opfor_action_t *a) {
+    for (int i = 0; i < n; i++)
+        if (opfor_action_eq(&S->acts[i], a))
+            return 1;
+    return 0;
+}
+
+/* The AI table at a decision of side p with the n actions in S->acts (the first AI_CHECKS
+ * decisions of the suite): evaluator, bots, orders. */
+static void check_ai(suite_t *S, opfor_game_t *g, int p, int n, opfor_rng_t *rng) {
+    const opfor_ruleset_ai_t *ai = S->rs->ai;
+    if (!ai || S->ai_checks >= AI_CHECKS)
+        return;
+    S->ai_checks++;
+    const opfor_evaluator_t *ev = ai->evaluator;
+    if (ev) {
+        double v[OPFOR_MAX_PLAYERS];
+        if (ev->evaluate && ev->evaluate(ev->user, S->scratch, g, S->s, v) == 0)
+            check_values(S, v, 0);
+        if (ev->prior && ev->prior(ev->user, S->scratch, g, S->s, S->acts, n, S->prior) == 0)
+            for (int i = 0; i < n; i++)
+                assert_true(isfinite(S->prior[i]));
+        if (ev->policy) {
+            int k = ev->policy(ev->user, S->scratch, g, S->s, S->acts, n, rng);
+            assert_true(k >= 0 && k < n);
+        }
+    }
+    for (int b = 0; b < S->nbots; b++) {
+        opfor_policy_t *bot = &S->bots[b][p];
+        opfor_action_t a;
+        assert_int_equal(bot->choose(bot->self, g, S->s, rng, &a), 0);
+        assert_true(listed_action(S, n, &a));
+        S->bot_moves++;
+    }
+    if (ai->order) {
+        opfor_order_t o;
+        const opfor_action_t *a = &S->acts[opfor_rng_below(rng, (uint32_t)n)];
+        assert_int_equal(ai->order(S->ctx, S->s, a, &o), 0);
+        assert_true(o.sentence[0] != 0);
+        check_name(o.sentence, sizeof o.sentence);
+        assert_int_equal(o.side, p);
+        assert_true(o.nrolls >= 0 && o.nrolls <= OPFOR_ORDER_MAX_ROLLS);
+        assert_true(o.nterms >= 0 && o.nterms <= OPFOR_ORDER_MAX_TERMS);
+        for (int i = 0; i < o.nrolls; i++)
+            assert_true(o.rolls[i].p >= 0.0 && o.rolls[i].p <= 1.0);
+        S->orders++;
+    }
+}
+
+/* Opens every bot the ruleset names (rs->ai->bots, comma-separated, and its rollout bot),
+ * one instance per side. */
+static void open_bots(suite_t *S, const opfor_game_t *g) {
+    const opfor_ruleset_ai_t *ai = S->rs->ai;
+    S->nbots = 0;
+    if (!ai || !ai->bot_open)
+        return;
+    char names[256];
+    snprintf(names, sizeof names, "%s,%s", ai->bots ? ai->bots : "",
+             ai->rollout_bot ? ai->rollout_bot : "");
+    char *save = NULL;
+    for (char *tok = strtok_r(names, ", ", &save); tok && S->nbots < MAX_BOTS;
+         tok = strtok_r(NULL, ", ", &save)) {
+        if (!strcmp(tok, "random"))
+            continue; /* the generic one, not the ruleset's */
+        for (int side = 0; side < S->rs->max_players; side++) {
+            opfor_policy_t *bot = &S->bots[S->nbots][side];
+            assert_int_equal(ai->bot_open(tok, g, bot), 0);
+            assert_non_null(bot->choose);
+        }
+        S->nbots++;
+    }
+    assert_int_equal(ai->bot_open("no-such-bot", g, &S->bots[MAX_BOTS - 1][0]), OPFOR_ENOENT);
+}
+
+static void close_bots(suite_t *S) {
+    for (int b = 0; b < S->nbots; b++)
+        for (int side = 0; side < S->rs->max_players; side++)
+            if (S->bots[b][side].release)
+                S->bots[b][side].release(S->bots[b][side].self);
+    S->nbots = 0;
+}
+
+/* A form's fields: named uniquely, a known type, defaults within the limits and choices. */
+static void check_form(const opfor_form_t *f) {
+    assert_non_null(f->name);
+    assert_true(f->name[0] != 0);
+    assert_non_null(f->title);
+    assert_true(f->nfields >= 0 && (f->nfields == 0 || f->fields));
+    for (int i = 0; i < f->nfields; i++) {
+        const opfor_field_t *fd = &f->fields[i];
+        assert_non_null(fd->name);
+        assert_true(fd->name[0] != 0);
+        assert_true(fd->type >= 0 && fd->type < OPFOR_FIELD_TYPE_COUNT);
+        assert_int_equal(opfor_form_field(f, fd->name), i);
+        assert_true(fd->min <= fd->max);
+        if ((fd->type == OPFOR_FIELD_INT || fd->type == OPFOR_FIELD_NUM) &&
+            !(fd->flags & OPFOR_FIELD_REQUIRED) && (fd->min != 0 || fd->max != 0))
+            assert_true(fd->def >= fd->min && fd->def <= fd->max);
+        if (fd->type == OPFOR_FIELD_CHOICE) {
+            assert_non_null(fd->choices);
+            assert_non_null(fd->choices[0]);
+        }
+    }
+}
+
+/* The calculator: every action's form valid; run on the defaults (when no field is
+ * required) gives a chance in [0, 1] and a distribution summing to 1. */
+static void check_calc(const opfor_ruleset_t *rs) {
+    const opfor_ruleset_calc_t *calc = rs->calc;
+    if (!calc)
+        return;
+    assert_true(calc->nactions > 0 && calc->actions && calc->run);
+    void *model = NULL;
+    if (calc->model_load) {
+        opfor_diag_t d;
+        assert_int_equal(calc->model_load(NULL, &model, &d), 0);
+    }
+    for (int i = 0; i < calc->nactions; i++) {
+        const opfor_form_t *f = &calc->actions[i];
+        check_form(f);
+        assert_ptr_equal(opfor_form_find(calc->actions, calc->nactions, f->name), f);
+        opfor_value_t vals[64];
+        assert_true(f->nfields <= 64);
+        memset(vals, 0, sizeof vals);
+        char msg[256] = "";
+        int required = 0;
+        for (int k = 0; k < f->nfields; k++)
+            required |= (f->fields[k].flags & OPFOR_FIELD_REQUIRED) != 0;
+        if (required)
+            continue;
+        assert_int_equal(opfor_form_check(f, vals, msg, sizeof msg), 0);
+        opfor_calc_answer_t *a = calloc(1, sizeof *a);
+        assert_non_null(a);
+        assert_int_equal(calc->run(model, f, vals, NULL, a, msg, sizeof msg), 0);
+        assert_true(a->p >= 0.0 && a->p <= 1.0);
+        assert_true(a->ndist >= 0 && a->ndist <= OPFOR_CALC_MAX_DIST);
+        if (a->ndist > 0) {
+            double sum = 0;
+            for (int k = 0; k < a->ndist; k++) {
+                assert_true(a->dist[k].p >= 0.0 && a->dist[k].p <= 1.0);
+                sum += a->dist[k].p;
+            }
+            assert_true(fabs(sum - 1.0) < 1e-6);
+        }
+        assert_true(a->nfacts >= 0 && a->nfacts <= OPFOR_CALC_MAX_FACTS);
+        assert_true(a->nnotes >= 0 && a->nnotes <= OPFOR_CALC_MAX_NOTES);
+        free(a);
+    }
+    if (calc->model_free)
+        calc->model_free(model);
+}
+
+/* The session: its reports and table actions are valid forms with a hook to apply them. */
+static void check_session(const opfor_ruleset_t *rs) {
+    const opfor_ruleset_session_t *ses = rs->session;
+    if (!ses)
+        return;
+    assert_true(ses->nreports >= 0 && ses->nactions >= 0);
+    assert_true(ses->nreports + ses->nactions > 0);
+    if (ses->nreports)
+        assert_true(ses->reports && ses->report);
+    if (ses->nactions)
+        assert_true(ses->actions && ses->action);
+    for (int i = 0; i < ses->nreports; i++) {
+        check_form(&ses->reports[i]);
+        assert_ptr_equal(opfor_form_find(ses->reports, ses->nreports, ses->reports[i].name),
+                         &ses->reports[i]);
+    }
+    for (int i = 0; i < ses->nactions; i++)
+        check_form(&ses->actions[i]);
 }
 
 /* Checks made at every state of a playout. */
@@ -86,6 +346,10 @@ static void check_state(suite_t *S, opfor_game_t *g, int p, int n, opfor_rng_t *
         assert_memory_equal(S->acts2, S->acts, (size_t)n * sizeof(opfor_action_t));
         S->resampled++;
     }
+    check_views(S, g, p, rng);
+    check_scene(S, g);
+    if (p >= 0)
+        check_ai(S, g, p, n, rng);
     /* an action nobody lists is refused, by the wrapper and by the ruleset itself, and
      * leaves the state as it was */
     opfor_action_t junk = opfor_action_make(0xEE);
@@ -113,6 +377,11 @@ static void playout(suite_t *S, uint64_t seed) {
     memset(S->t, 0x5A, size);
     assert_int_equal(opfor_game_new_state(&g, S->t, seed), 0);
     assert_memory_equal(S->s, S->t, size);
+
+    for (int b = 0; b < S->nbots; b++)
+        for (int side = 0; side < rs->max_players; side++)
+            if (S->bots[b][side].begin)
+                assert_int_equal(S->bots[b][side].begin(S->bots[b][side].self, &g, seed, side), 0);
 
     opfor_progress_t last = {0, 0};
     int have_progress = opfor_game_progress(&g, S->s, &last) == 0;
@@ -196,9 +465,22 @@ static void run_suite(const opfor_ruleset_t *rs, const void *ctx, suite_t *S) {
     S->acts2 = calloc((size_t)rs->max_actions, sizeof(opfor_action_t));
     S->outs = calloc((size_t)rs->max_actions, sizeof(opfor_chance_outcome_t));
     S->ser = malloc(SER_CAP);
-    assert_true(S->s && S->t && S->u && S->acts && S->acts2 && S->outs && S->ser);
+    S->v1 = calloc(1, rs->state_size);
+    S->v2 = calloc(1, rs->state_size);
+    S->scene = calloc(1, sizeof *S->scene);
+    S->prior = calloc((size_t)rs->max_actions, sizeof(float));
+    const opfor_evaluator_t *ev = rs->ai ? rs->ai->evaluator : NULL;
+    S->scratch = ev && ev->scratch_size ? calloc(1, ev->scratch_size) : NULL;
+    assert_true(S->s && S->t && S->u && S->acts && S->acts2 && S->outs && S->ser && S->v1 &&
+                S->v2 && S->scene && S->prior && (!ev || !ev->scratch_size || S->scratch));
+    opfor_game_t g;
+    assert_int_equal(opfor_game_init(&g, rs, ctx, 0), 0);
+    open_bots(S, &g);
     for (uint64_t seed = 1; seed <= GAMES; seed++)
         playout(S, seed * 7919);
+    close_bots(S);
+    check_calc(rs);
+    check_session(rs);
     assert_int_equal(S->terminals, GAMES);
     assert_true(S->decisions > 0);
     if (rs->flags & OPFOR_RS_CHANCE)
@@ -209,6 +491,22 @@ static void run_suite(const opfor_ruleset_t *rs, const void *ctx, suite_t *S) {
         assert_true(S->serialized > 0);
     if ((rs->flags & OPFOR_RS_HIDDEN) && rs->resample)
         assert_true(S->resampled > 0);
+    if (rs->view)
+        assert_true(S->views > 0);
+    if (rs->view && (rs->flags & OPFOR_RS_HIDDEN) && rs->resample)
+        assert_true(S->hidden_views > 0);
+    if (rs->scene)
+        assert_true(S->scenes > 0);
+    if (rs->ai) {
+        assert_true(S->ai_checks > 0);
+        if (rs->ai->order)
+            assert_true(S->orders > 0);
+    }
+    free(S->v1);
+    free(S->v2);
+    free(S->scene);
+    free(S->prior);
+    free(S->scratch);
     free(S->s);
     free(S->t);
     free(S->u);

@@ -44,12 +44,13 @@ static inline opfor_scenario_t *fx_new(float w, float d) {
     opfor_scenario_t *sc = calloc(1, sizeof *sc);
     assert_non_null(sc);
     snprintf(sc->name, sizeof sc->name, "fixture");
-    sc->ruleset = OPFOR_RULESET_VIKTORIA;
+    snprintf(sc->ruleset, sizeof sc->ruleset, "viktoria");
     sc->mode = OPFOR_MODE_COMPETITIVE;
     sc->turn_limit = 6;
     sc->weather.level = 2;
     sc->weather.wind = OPFOR_W;
     opfor_table_init(&sc->table, w, d, OPFOR_EDGE_TOP);
+    sc->table.rules = opfor_viktoria_terrain_rules;
     snprintf(sc->sides[0].name, sizeof sc->sides[0].name, "Blue");
     snprintf(sc->sides[1].name, sizeof sc->sides[1].name, "Red");
     sc->sides[0].edge = OPFOR_EDGE_BOTTOM;
@@ -80,7 +81,7 @@ static inline opfor_scenario_t *fx_load(const char *yaml, const char *name) {
     opfor_scenario_t *sc = calloc(1, sizeof *sc);
     assert_non_null(sc);
     opfor_diag_t d;
-    int rc = opfor_scenario_load_string(yaml, strlen(yaml), name, sc, &d);
+    int rc = opfor_viktoria_scenario_load_string(yaml, strlen(yaml), name, sc, &d);
     if (rc)
         fprintf(stderr, "%s:%d:%d: %s\n", d.file, d.line, d.col, d.msg);
     assert_int_equal(rc, 0);
@@ -96,9 +97,9 @@ static inline opfor_scenario_t *fx_machines_demo(void) {
     assert_non_null(sc);
     opfor_diag_t d;
     memset(&d, 0, sizeof d);
-    assert_int_equal(opfor_scenario_load_string((const char *)opfor_viktoria_scenario_machines_demo,
-                                                opfor_viktoria_scenario_machines_demo_len, "demo",
-                                                sc, &d),
+    assert_int_equal(opfor_viktoria_scenario_load_string(
+                         (const char *)opfor_viktoria_scenario_machines_demo,
+                         opfor_viktoria_scenario_machines_demo_len, "demo", sc, &d),
                      0);
     return sc;
 }
@@ -130,7 +131,8 @@ static inline int fx_unit(opfor_scenario_t *sc, const char *name, int side, int 
         if (i == 0)
             f->skills = OPFOR_S_LEADER;
     }
-    opfor_unit_place(&sc->figures[sc->nfigures], n, c, facing, (opfor_formation_t)formation);
+    opfor_unit_place(&opfor_viktoria_terrain_rules.radii, &sc->figures[sc->nfigures], n, c, facing,
+                     (opfor_formation_t)formation);
     sc->nfigures += n;
     return u;
 }

@@ -34,6 +34,8 @@ int opfor_cmd_selfplay(int argc, char **argv);
 /* `opfor display` (cmd_display.c): a display-only client of a daemon, on an e-ink panel. */
 int opfor_cmd_display(int argc, char **argv);
 int opfor_cmd_arena(int argc, char **argv);
+/* `opfor play RULESET` (cmd_play.c): a terminal game of any registered ruleset. */
+int opfor_cmd_play(int argc, char **argv);
 /* Games kept by the daemon (cmd_game.c). */
 int opfor_cmd_new(int argc, char **argv);
 int opfor_cmd_games(int argc, char **argv);

@@ -133,7 +133,7 @@ static int load_ctx(const char *file, const char *builtin, int mode, opfor_vk_rs
         return opfor_cli_fail("arena: out of memory");
     opfor_diag_t d;
     opfor_diag_clear(&d);
-    int err = file ? opfor_scenario_load_file(file, sc, &d)
+    int err = file ? opfor_viktoria_scenario_load_file(file, sc, &d)
                    : opfor_viktoria_builtin_load(builtin, sc, &d);
     if (err == 0) {
         snprintf(name, nname, "%s", file ? file : builtin);

@@ -1,6 +1,6 @@
 /* tools/opfor/cmd_game.c — the `opfor` commands for games kept by the daemon (opford):
  *
- *   opfor new [--scenario NAME|FILE] [--mode M] [--seed S] [--difficulty L] [--id ID]
+ *   opfor new [--scenario NAME|FILE] [--mode M] [--seed S] [--level L] [--id ID]
  *   opfor games [--status S]
  *   opfor state [GAME]            opfor initiative [GAME]        opfor orders [GAME]
  *   opfor report [GAME] [--acted UNIT [--at X,Y]] [--move UNIT=X,Y] [--killed UNIT=N]
@@ -170,7 +170,7 @@ static void print_order(const msgpack_object *res) {
 
 static void new_help(FILE *f) {
     fprintf(f, "usage: opfor new [--scenario NAME|FILE] [--mode patrol|competitive] [--seed S]\n"
-               "                 [--difficulty LEVEL] [--id ID] [--connect ADDR]\n"
+               "                 [--level LEVEL] [--id ID] [--connect ADDR]\n"
                "                 [--token-file FILE] [--json]\n"
                "\n"
                "Starts a game in the daemon (opford) and prints its id and opening position.\n"
@@ -183,7 +183,8 @@ static void new_help(FILE *f) {
                "                        (default: patrol_default)\n"
                "  --mode M              patrol or competitive (default: the scenario's)\n"
                "  --seed S              the game's seed, a whole number >= 0 (default: random)\n"
-               "  --difficulty LEVEL    novice, standard, veteran, ruthless or challenge\n"
+               "  --level LEVEL         novice, standard, veteran, ruthless or challenge\n"
+               "                        (--difficulty is the old name, still accepted)\n"
                "  --id ID               the game's id (letters, digits, - _ .; default "
                "generated)\n" CONN_HELP "  --json                print one JSON document\n");
 }
@@ -221,6 +222,7 @@ int opfor_cmd_new(int argc, char **argv) {
         }
         const char **dst = strcmp(a, "--scenario") == 0     ? &scenario
                            : strcmp(a, "--mode") == 0       ? &mode
+                           : strcmp(a, "--level") == 0      ? &diff
                            : strcmp(a, "--difficulty") == 0 ? &diff
                            : strcmp(a, "--id") == 0         ? &id
                                                             : NULL;

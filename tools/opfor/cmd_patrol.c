@@ -45,7 +45,7 @@ int opfor__patrol_load(const char *arg, opfor_scenario_t *sc, opfor_patrol_confi
         rc = opfor_viktoria_builtin_load(arg, sc, &d);
         snprintf(label, label_size, "builtin:%s", strncmp(arg, "builtin:", 8) == 0 ? arg + 8 : arg);
     } else {
-        rc = opfor_scenario_load_file(arg, sc, &d);
+        rc = opfor_viktoria_scenario_load_file(arg, sc, &d);
         snprintf(label, label_size, "%s", arg);
     }
     if (rc)

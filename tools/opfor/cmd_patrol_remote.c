@@ -1,7 +1,7 @@
 /* tools/opfor/cmd_patrol_remote.c — `opfor patrol --connect ADDR`: the terminal Patrol Mode
  * game (Viktoria! XV) played against the daemon instead of in this process.
  *
- *   opfor patrol --connect ADDR [--scenario NAME|FILE] [--seed S] [--difficulty L] [--game ID]
+ *   opfor patrol --connect ADDR [--scenario NAME|FILE] [--seed S] [--level L] [--game ID]
  *
  * The same line commands as the local game (i, a, r, m, off, cap, s, u, q, help) plus
  * `resolve` (opford rolls the open order's dice) and `roll DICE`. Each becomes one RPC call
@@ -317,14 +317,16 @@ int opfor__patrol_remote(int argc, char **argv) {
         const char *a = argv[args.i];
         if (opfor_cli_is_help(a)) {
             printf("usage: opfor patrol --connect ADDR [--scenario NAME|FILE] [--seed S]\n"
-                   "                    [--difficulty LEVEL] [--game ID]\n\n"
+                   "                    [--level LEVEL] [--game ID]\n\n"
                    "Plays Patrol Mode at the table against the daemon (opford), which keeps the\n"
                    "game: --game ID resumes a saved game instead of starting one. Type `help` in\n"
-                   "the game for its commands.\n");
+                   "the game for its commands. --level is the AI's level (novice, standard,\n"
+                   "veteran, ruthless, challenge; --difficulty is its old name).\n");
             return OPFOR_EXIT_OK;
         }
         const char **dst = !strcmp(a, "--connect")      ? &addr
                            : !strcmp(a, "--scenario")   ? &scenario
+                           : !strcmp(a, "--level")      ? &diff
                            : !strcmp(a, "--difficulty") ? &diff
                            : !strcmp(a, "--game")       ? &game
                                                         : NULL;

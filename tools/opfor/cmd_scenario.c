@@ -46,7 +46,7 @@ static int load_any(const char *arg, opfor_scenario_t *sc, opfor_diag_t *d) {
     int missing = stat(arg, &st) != 0;
     if (missing && opfor_viktoria_builtin_text(arg, NULL))
         return opfor_viktoria_builtin_load(arg, sc, d);
-    int rc = opfor_scenario_load_file(arg, sc, d);
+    int rc = opfor_viktoria_scenario_load_file(arg, sc, d);
     if (rc && missing && !strchr(arg, '/')) { /* a misspelt built-in name, perhaps */
         size_t len = strlen(d->msg);
         snprintf(d->msg + len, sizeof d->msg - len, "; nor is it a built-in scenario:");
@@ -225,8 +225,7 @@ static void show_text(const opfor_scenario_t *sc) {
     printf("scenario   %s\n", sc->name);
     if (sc->description[0])
         printf("about      %s\n", sc->description);
-    printf("ruleset    %s   mode %s   turn limit %d\n",
-           opfor_vocab_name(opfor_ruleset_names, sc->ruleset),
+    printf("ruleset    %s   mode %s   turn limit %d\n", sc->ruleset,
            opfor_vocab_name(opfor_mode_names, sc->mode), sc->turn_limit);
     printf("table      %g x %g inches, north is the %s edge\n", (double)t->width, (double)t->depth,
            opfor_vocab_name(opfor_edge_names, t->north));
@@ -319,7 +318,7 @@ static void show_json(const opfor_scenario_t *sc) {
     opfor_json_obj_begin(&j);
     opfor_json_kv_str(&j, "name", sc->name);
     opfor_json_kv_str(&j, "description", sc->description);
-    opfor_json_kv_str(&j, "ruleset", opfor_vocab_name(opfor_ruleset_names, sc->ruleset));
+    opfor_json_kv_str(&j, "ruleset", sc->ruleset);
     opfor_json_kv_str(&j, "mode", opfor_vocab_name(opfor_mode_names, sc->mode));
     opfor_json_kv_int(&j, "turn_limit", sc->turn_limit);
     opfor_json_key(&j, "table");

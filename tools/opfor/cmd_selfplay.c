@@ -118,7 +118,7 @@ int opfor_cmd_selfplay(int argc, char **argv) {
         return opfor_cli_fail("selfplay: out of memory");
     opfor_diag_t d;
     opfor_diag_clear(&d);
-    int err = scenario ? opfor_scenario_load_file(scenario, sc, &d)
+    int err = scenario ? opfor_viktoria_scenario_load_file(scenario, sc, &d)
                        : opfor_viktoria_builtin_load("competitive_default", sc, &d);
     if (err) {
         char where[1024];

@@ -18,6 +18,7 @@ static const opfor_cli_cmd_t commands[] = {
     {"scores", opfor_cmd_scores, "the Patrol Mode high-score table"},
     {"selfplay", opfor_cmd_selfplay, "whole games between built-in policies on the rules engine"},
     {"display", opfor_cmd_display, "show a daemon's orders on an e-ink panel (or PNG frames)"},
+    {"play", opfor_cmd_play, "play any registered ruleset in the terminal against the AI"},
     {"arena", opfor_cmd_arena, "seeded matches between AI policies, with win rates and intervals"},
     {"new", opfor_cmd_new, "start a game in the daemon (opford)"},
     {"games", opfor_cmd_games, "the daemon's saved games"},

@@ -1,9 +1,8 @@
 /* opfor/chance.h — rendering an exact chance as a roll players make with real dice.
  *
- * The Viktoria! design notes (seed 000, section XVI) ask that the calculator combine every
- * modifier exactly and only then show the nearest chance a D6 can render, so the total error
- * is at most 1/12. opfor_roll_render() does that and goes further:
- *   OPFOR_RENDER_D6      one die, "N+" (N = 1..6), or "no chance"; error <= 1/12.
+ * A calculator should combine every modifier exactly and only then show the nearest chance a
+ * D6 can render, so the total error is at most 1/12. opfor_roll_render() does that and goes
+ * further: OPFOR_RENDER_D6      one die, "N+" (N = 1..6), or "no chance"; error <= 1/12.
  *   OPFOR_RENDER_D6_FINE as D6, but chances near 0 or 1 may become a two-step roll:
  *                        "6, then N+" (k/36) or "2+, re-roll a 1 needing N+" (1 - k/36);
  *                        error <= 1/72 below 1/12 and above 11/12.

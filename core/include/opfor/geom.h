@@ -29,13 +29,14 @@
 #define OPFOR_COS2_22_5 0.85355339f
 #define OPFOR_COS2_45 0.5f
 
-/* Base radii (Viktoria! IV: bases 25-30 mm, about an inch; cavalry bases twice as deep).
- * A figure on foot is a circle of radius 0.5 inch. A mounted figure's 1 x 2 inch base is
- * modelled by a circle of the same area (radius 0.8). A gun, wagon or other equipment
- * model is a circle of radius 1. */
-#define OPFOR_RADIUS_FOOT 0.5f
-#define OPFOR_RADIUS_MOUNTED 0.8f
-#define OPFOR_RADIUS_EQUIPMENT 1.0f
+/* A ruleset's base sizes, in inches. Every base is modelled as a circle: a figure on foot,
+ * a mounted figure (a deeper base, as a circle of the same area) and an equipment model (a
+ * gun, a wagon, a vehicle). The ruleset fills them (opfor_terrain_rules_t). */
+typedef struct opfor_base_radii {
+    float foot;      /* a figure on foot */
+    float mounted;   /* a mounted figure */
+    float equipment; /* an equipment model */
+} opfor_base_radii_t;
 
 /* A point on the table, or a vector between two points, in inches. */
 typedef struct opfor_pt {
@@ -51,7 +52,7 @@ typedef struct opfor_circle {
 } opfor_circle_t;
 
 /* The four table edges as seen from the player's side. Also used to say which edge is
- * north (Viktoria! XV.B: the players pick a north before play) and where a side enters. */
+ * north (the players pick a north before play) and where a side enters. */
 typedef enum opfor_edge {
     OPFOR_EDGE_TOP = 0, /* the far edge, y == depth (the default north) */
     OPFOR_EDGE_RIGHT,   /* x == width */
@@ -64,7 +65,7 @@ typedef opfor_edge_t opfor_table_north_t;
 /* "top", "right", "bottom", "left" (aliases "far", "near"). */
 extern const opfor_name_t opfor_edge_names[];
 
-/* Fire arcs (Viktoria! IX, machineguns): a single 45° arc, a 90° arc, a double 45° arc
+/* Fire arcs (for weapons that sweep an arc): a single 45° arc, a 90° arc, a double 45° arc
  * (the same wedge as a single 45° arc, but every figure in it tests twice), and a 180°
  * half-plane (front/rear). */
 typedef enum opfor_arc {
@@ -209,7 +210,7 @@ static inline int opfor_seg_box_apart(opfor_pt_t a, opfor_pt_t b, opfor_pt_t lo,
 
 /* ---- figure bases ---- */
 
-/* Base-to-base distance (Viktoria! IX: ranges are measured base to base): centre
+/* Base-to-base distance (for ranges measured base to base): centre
  * distance minus both radii, never below 0. */
 static inline float opfor_base_dist(opfor_pt_t c1, float r1, opfor_pt_t c2, float r2) {
     float d = opfor_dist(c1, c2) - r1 - r2;
@@ -321,11 +322,11 @@ static inline int opfor_arc_half(opfor_arc_t arc, float *cs, float *sn) {
     }
 }
 /* Like opfor_arc_contains, but for a base: counts when any part of disc (c, r) is in the
- * arc (Viktoria! IX: a figure partly in an area of effect is affected). */
+ * arc (a figure partly in an area of effect counts as in it). */
 int opfor_arc_touches_circle(opfor_arc_t arc, opfor_pt_t origin, opfor_vec_t facing, opfor_pt_t c,
                              float r);
 
-/* ---- compass (Viktoria! XV.B) ---- */
+/* ---- compass ---- */
 
 /* Unit vector, in table coordinates, of compass point dir when edge `north` is north.
  * Diagonals use OPFOR_SQRT1_2. An out-of-range dir or north gives (0, 0). */

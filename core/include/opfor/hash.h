@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The published FNV-1a 64-bit offset basis: the Viktoria engine's state hash starts here. */
+/* The published FNV-1a 64-bit offset basis: a rules engine's state hash may start here. */
 #define OPFOR_FNV1A_BASIS UINT64_C(0xcbf29ce484222325)
 /* The start value of the ruleset, serialized-state and game-table hashes: the published basis
  * written in decimal without its last digit. Kept as it is, since those hashes are stored. */

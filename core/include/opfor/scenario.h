@@ -6,8 +6,9 @@
  * The result is one fixed-size struct: the table (shared read-only by every simulated
  * game) plus the starting unit and figure arrays, which a game copies with memcpy. Only
  * the `patrol:` block is kept as a parsed YAML node, for the Patrol Mode module to read.
- * Rules: Viktoria! XII.C-D (tracks, runways, payload), XIII (weather), XIV (scenarios), XV
- * (Patrol Mode).
+ * The loader knows the format, not the rules: a ruleset hands it an opfor_scenario_rules_t
+ * (its name, its distances, and hooks that check what its rules allow), so every check a
+ * ruleset adds reports at file:line:column like the loader's own.
  */
 #ifndef OPFOR_SCENARIO_H
 #define OPFOR_SCENARIO_H
@@ -28,7 +29,7 @@
 /* Largest scenario file accepted, in bytes. */
 #define OPFOR_SCENARIO_MAX_BYTES (1024 * 1024)
 
-/* How the game is played (Viktoria! XV). */
+/* How the game is played. */
 typedef enum opfor_mode {
     OPFOR_MODE_COMPETITIVE = 0, /* two sides, initiative diced for */
     OPFOR_MODE_PATROL,          /* players patrol; opfor places and plays the enemy */
@@ -37,13 +38,8 @@ typedef enum opfor_mode {
 /* "competitive", "patrol". */
 extern const opfor_name_t opfor_mode_names[];
 
-/* Rulesets a scenario may name. */
-typedef enum opfor_ruleset_id {
-    OPFOR_RULESET_VIKTORIA = 0,
-    OPFOR_RULESET_COUNT
-} opfor_ruleset_id_t; /* (not opfor_ruleset_t: that is the interface of opfor/ruleset.h) */
-/* "viktoria". */
-extern const opfor_name_t opfor_ruleset_names[];
+/* Bytes in a scenario's ruleset name, NUL included. */
+#define OPFOR_SCENARIO_RULESET_MAX 32
 
 /* One side of the battle. */
 typedef struct opfor_side {
@@ -55,7 +51,7 @@ typedef struct opfor_side {
     opfor_pt_t territory[OPFOR_POLY_MAX_PTS]; /* area it controls at the start */
 } opfor_side_t;
 
-/* A scenario objective (Viktoria! XV.B scoring). */
+/* A scenario objective (scored by the ruleset). */
 typedef struct opfor_objective {
     char name[32];  /* NUL-terminated */
     opfor_pt_t pos; /* centre on the table */
@@ -63,21 +59,19 @@ typedef struct opfor_objective {
     int points;     /* score for taking it */
 } opfor_objective_t;
 
-/* Wind and weather (Viktoria! XIII). */
+/* Wind and weather. */
 typedef struct opfor_weather {
     int level;            /* 1 calm .. 5 gale */
     opfor_compass_t wind; /* direction the wind blows from */
 } opfor_weather_t;
 
-/* Machines of Viktoria! XII.C and XII.D: a train's track and an aeroplane's runway. They are
- * drawn in the `terrain:` list (kinds `track` and `runway`) but kept apart from the terrain
- * features: they change neither sight, cover nor movement for anyone else. */
+/* Routes of machines: a train's track and an aeroplane's runway. They are drawn in the
+ * `terrain:` list (kinds `track` and `runway`) but kept apart from the terrain features:
+ * they change neither sight, cover nor movement for anyone else. */
 #define OPFOR_MAX_ROUTES 8
-/* Shortest runway an aeroplane may take off from or land on, inches (Viktoria! XII.D). */
-#define OPFOR_RUNWAY_MIN 24.0f
 typedef enum opfor_route_kind {
-    OPFOR_ROUTE_TRACK = 0, /* a railway: a polyline a train unit is confined to (XII.C) */
-    OPFOR_ROUTE_RUNWAY,    /* a runway or airfield strip: one straight segment (XII.D) */
+    OPFOR_ROUTE_TRACK = 0, /* a railway: a polyline a train unit is confined to */
+    OPFOR_ROUTE_RUNWAY,    /* a runway or airfield strip: one straight segment */
     OPFOR_ROUTE_COUNT
 } opfor_route_kind_t;
 
@@ -91,10 +85,10 @@ typedef struct opfor_route {
     opfor_pt_t pts[OPFOR_POLY_MAX_PTS]; /* the polyline, on the table */
 } opfor_route_t;
 
-/* Per-unit machine settings read from the scenario (XII.C, XII.D); all zero for ordinary
+/* Per-unit machine settings read from the scenario; all zero for ordinary
  * units. Kept beside the unit array so that opfor_unit_t stays 48 bytes. */
 typedef struct opfor_unit_machine {
-    uint8_t payload;     /* passengers (figures) a vehicle may carry, 0 none (XII.C) */
+    uint8_t payload;     /* passengers (figures) a vehicle may carry, 0 none */
     uint8_t fire_out;    /* of those, how many may fire out with personal weapons */
     uint8_t embarked_in; /* 1 + index of the vehicle the unit starts aboard, 0 none */
     uint8_t track;       /* 1 + index into routes of the track a train runs on, 0 not a train */
@@ -104,7 +98,7 @@ typedef struct opfor_unit_machine {
     uint8_t pad[1];      /* zero */
 } opfor_unit_machine_t;
 
-/* A vehicle's speed class (Viktoria! XII.C): slow moves as transport advancing on foot, fast
+/* A vehicle's speed class: slow moves as transport advancing on foot, fast
  * as transport advancing mounted, very fast and extremely fast twice those. */
 typedef enum opfor_speed_class {
     OPFOR_SPEED_UNSET = 0, /* by the vehicle model: mounted is fast, else slow */
@@ -114,7 +108,7 @@ typedef enum opfor_speed_class {
     OPFOR_SPEED_EXTREMELY_FAST,
 } opfor_speed_class_t;
 
-/* How a vehicle meets rough ground (XII.C): wheels pay twice what a figure on foot pays,
+/* How a vehicle meets rough ground: wheels pay twice what a figure on foot pays,
  * tracks (and walkers' legs) the same as on foot. */
 typedef enum opfor_drive {
     OPFOR_DRIVE_WHEELED = 0,
@@ -129,9 +123,9 @@ struct fy_node;
 
 /* A loaded scenario. Large (about 29 KiB): keep it off small stacks. */
 typedef struct opfor_scenario {
-    char name[64];         /* title */
-    char description[256]; /* first 255 bytes of the description, "" when none */
-    opfor_ruleset_id_t ruleset;
+    char name[64];                            /* title */
+    char description[256];                    /* first 255 bytes of the description, "" when none */
+    char ruleset[OPFOR_SCENARIO_RULESET_MAX]; /* `ruleset:`, else the loading ruleset's name */
     opfor_mode_t mode;
     int turn_limit;          /* 0 for none */
     opfor_weather_t weather; /* default level 1, wind from the north */
@@ -144,9 +138,9 @@ typedef struct opfor_scenario {
     opfor_figure_t figures[OPFOR_MAX_FIGURES];
     opfor_objective_t objectives[OPFOR_MAX_OBJECTIVES];
     int nroutes;                                   /* tracks and runways in routes */
-    opfor_route_t routes[OPFOR_MAX_ROUTES];        /* XII.C trains, XII.D aeroplanes */
-    opfor_unit_machine_t machine[OPFOR_MAX_UNITS]; /* per unit, by index (XII.C, XII.D) */
-    /* Patrol Mode (Viktoria! XV): the `patrol:` mapping, NULL when absent. Its keys are
+    opfor_route_t routes[OPFOR_MAX_ROUTES];        /* tracks (trains), runways (aeroplanes) */
+    opfor_unit_machine_t machine[OPFOR_MAX_UNITS]; /* per unit, by index */
+    /* Patrol Mode: the `patrol:` mapping, NULL when absent. Its keys are
      * kept unchecked for the Patrol Mode module (see docs/scenario-format.md). */
     struct fy_node *patrol;
     struct fy_document *doc; /* owns patrol; NULL when there is no patrol block */
@@ -156,20 +150,74 @@ typedef struct opfor_scenario {
     opfor_diag_t warnings[OPFOR_SCENARIO_MAX_WARNINGS];
 } opfor_scenario_t;
 
+/* What a ruleset checks while its scenario loads: the loader's view of one scenario (the
+ * struct being filled, and where in the YAML each unit and route was written), handed to the
+ * hooks of opfor_scenario_rules_t. Valid only during the hook. */
+typedef struct opfor_scenario_ck opfor_scenario_ck_t;
+
+/* What a scenario's item is: its diagnostics point into the YAML of one unit or route. */
+typedef enum opfor_scenario_item {
+    OPFOR_SCENARIO_UNIT = 0, /* index into units (generals included) */
+    OPFOR_SCENARIO_ROUTE,    /* index into routes */
+} opfor_scenario_item_t;
+
+/* A ruleset's part in loading a scenario. Every field may be zero: a zeroed struct loads the
+ * format alone (any ruleset name, zero distances, no rule checks). */
+typedef struct opfor_scenario_rules {
+    /* The ruleset's name: the scenario's `ruleset:` must be it (case-insensitive), else it
+     * fails as an unknown ruleset; sc->ruleset gets it when the key is absent. NULL accepts
+     * any name (sc->ruleset is then "" when absent). */
+    const char *name;
+    /* Copied into sc->table.rules before the terrain is read; its radii size the bases the
+     * loader places (opfor_unit_place) and checks for overlap. */
+    opfor_terrain_rules_t terrain;
+    /* Optional: called once for each unit (u indexes sc->units) right after the unit's own
+     * keys (type, quality, status, facing, formation, limbered, off_table and the machine
+     * keys) are read and before its figures are: the place for checks of which unit types
+     * may have which keys. Returns 0, or the error of opfor_scenario_ck_fail. */
+    int (*unit)(opfor_scenario_ck_t *ck, int u, void *user);
+    /* Optional: called once the whole scenario is read and has passed the loader's own
+     * checks; may complete sc (say, name a leader) and warn. Returns 0, or the error of
+     * opfor_scenario_ck_fail. */
+    int (*check)(opfor_scenario_ck_t *ck, void *user);
+    void *user; /* passed to the hooks */
+} opfor_scenario_rules_t;
+
+/* The scenario being loaded (writable: a check may complete it). */
+opfor_scenario_t *opfor_scenario_ck_scenario(opfor_scenario_ck_t *ck);
+/* Whether item (kind, i) was written with key (for a route: its terrain entry's key). */
+int opfor_scenario_ck_has(opfor_scenario_ck_t *ck, opfor_scenario_item_t kind, int i,
+                          const char *key);
+/* Fails the load with code (a negative OPFOR_E*) and the message, at the value of key in item
+ * (kind, i), or at the item itself when key is NULL or absent. Returns code (only the first
+ * failure is kept). */
+__attribute__((format(printf, 6, 7))) int opfor_scenario_ck_fail(opfor_scenario_ck_t *ck, int code,
+                                                                 opfor_scenario_item_t kind, int i,
+                                                                 const char *key, const char *fmt,
+                                                                 ...);
+/* Adds a warning to sc->warnings, placed as opfor_scenario_ck_fail places its error. */
+__attribute__((format(printf, 5, 6))) void opfor_scenario_ck_warn(opfor_scenario_ck_t *ck,
+                                                                  opfor_scenario_item_t kind, int i,
+                                                                  const char *key, const char *fmt,
+                                                                  ...);
+
 /* Parses and checks a scenario from text[0..len) (need not be NUL-terminated; may hold
- * any bytes). name labels diagnostics (a file name, or "builtin:patrol_default"); NULL
+ * any bytes) for the ruleset described by rules (NULL: as a zeroed opfor_scenario_rules_t).
+ * name labels diagnostics (a file name, or "builtin:patrol_default"); NULL
  * gives "". On success returns 0 and fills *sc (release with opfor_scenario_free). On
  * failure returns a negative OPFOR_E* code (EPARSE for YAML or schema errors, ERANGE for
  * values out of range or off the table, EFULL for exceeded maxima, EINVAL for bad
- * arguments), fills *diag (when not NULL) with file:line:column and the message, and
- * leaves *sc needing no free. */
-int opfor_scenario_load_string(const char *text, size_t len, const char *name, opfor_scenario_t *sc,
+ * arguments; or a hook's error), fills *diag (when not NULL) with file:line:column and the
+ * message, and leaves *sc needing no free. */
+int opfor_scenario_load_string(const char *text, size_t len, const char *name,
+                               const opfor_scenario_rules_t *rules, opfor_scenario_t *sc,
                                opfor_diag_t *diag);
 
 /* Reads the file at path (at most OPFOR_SCENARIO_MAX_BYTES) and parses it as
  * opfor_scenario_load_string does, naming the file in diagnostics. OPFOR_EIO when it
  * cannot be read. */
-int opfor_scenario_load_file(const char *path, opfor_scenario_t *sc, opfor_diag_t *diag);
+int opfor_scenario_load_file(const char *path, const opfor_scenario_rules_t *rules,
+                             opfor_scenario_t *sc, opfor_diag_t *diag);
 
 /* Releases what a successful load holds (the patrol block). Safe to call twice, and on a
  * zeroed struct. */

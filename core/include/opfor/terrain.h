@@ -1,14 +1,15 @@
 /* opfor/terrain.h — the table and its terrain: features, line of sight, cover, movement
- * costs along a path, and the half-inch gap rule for fire.
+ * costs along a path, and the gap rule for fire.
  *
  * A table is built once from a scenario and then shared read-only by every simulated game,
  * so it is a plain fixed-size struct (no pointers) that threads may read at once. Each
  * feature carries its effective properties (cover, sight, movement class, flags), filled
- * from its kind's defaults and overridable by the scenario (Viktoria! XIV: the scenario
- * says what is hard cover, what is fordable, what is impassable). Queries are
- * deterministic and never allocate. The 2-inch and 1-inch limits are compared with
- * 1e-4 inch of slack, so a distance exactly on a limit counts as within it. Rules cited: Viktoria!
- * VIII (movement), IX (fire, cover, sight), XV.B (terrain where the enemy may hide).
+ * from its kind's defaults and overridable by the scenario (the scenario says what is hard
+ * cover, what is fordable, what is impassable). The distances the rules set (how much
+ * foliage sight passes, how near a base must be to line a wall, the base sizes) are the
+ * ruleset's, held in the table's opfor_terrain_rules_t. Queries are deterministic and never
+ * allocate. Those limits are compared with 1e-4 inch of slack, so a distance exactly on a
+ * limit counts as within it.
  */
 #ifndef OPFOR_TERRAIN_H
 #define OPFOR_TERRAIN_H
@@ -20,13 +21,16 @@
 
 /* Most terrain features on one table. */
 #define OPFOR_MAX_FEATURES 64
-/* Foliage lets sight through up to this many inches in total (Viktoria! IX). */
-#define OPFOR_FOLIAGE_SIGHT 2.0f
-/* A figure whose base is within this distance of a wall or hedge lines it: it may see
- * and fire across it and is covered by it against fire crossing it. */
-#define OPFOR_LINE_COVER_DIST 1.0f
-/* The narrowest gap between two bases that fire may pass through (Viktoria! IX). */
-#define OPFOR_FIRE_GAP 0.5f
+
+/* The distances a ruleset gives the terrain queries, in inches. opfor_table_init zeroes them;
+ * whoever builds the table fills them (a scenario load copies its opfor_scenario_rules_t's). */
+typedef struct opfor_terrain_rules {
+    float foliage_sight;      /* sight passes through at most this much foliage in total */
+    float line_cover;         /* a base within this of a line feature (a wall, a hedge) lines
+                                 it: sees and fires across it, and is covered by it against
+                                 fire crossing it */
+    opfor_base_radii_t radii; /* the ruleset's bases (opfor_terrain_los, opfor_figure_radius) */
+} opfor_terrain_rules_t;
 /* Most circles opfor_fire_lane_blocked accepts. */
 #define OPFOR_GAP_MAX_CIRCLES 256
 
@@ -37,10 +41,10 @@ typedef enum opfor_shape {
     OPFOR_SHAPE_COUNT
 } opfor_shape_t;
 
-/* What a feature does to sight (Viktoria! IX). */
+/* What a feature does to sight. */
 typedef enum opfor_sight {
     OPFOR_SIGHT_CLEAR = 0, /* see over or through it (walls, fences, rough ground) */
-    OPFOR_SIGHT_FOLIAGE,   /* see up to OPFOR_FOLIAGE_SIGHT inches into or through it */
+    OPFOR_SIGHT_FOLIAGE,   /* see up to rules.foliage_sight inches into or through it */
     OPFOR_SIGHT_BLOCKS,    /* blocks sight: areas unless an end is inside, lines unless an
                               end lines it (buildings, hills, hedges) */
     OPFOR_SIGHT_COUNT
@@ -48,7 +52,7 @@ typedef enum opfor_sight {
 /* "clear", "foliage", "blocks". */
 extern const opfor_name_t opfor_sight_names[];
 
-/* How a feature affects movement (Viktoria! VIII). */
+/* How a feature affects movement. */
 typedef enum opfor_move_class {
     OPFOR_MOVE_OPEN = 0,   /* no effect */
     OPFOR_MOVE_ROUGH,      /* half speed on foot, quarter mounted or transport */
@@ -64,8 +68,8 @@ extern const opfor_name_t opfor_move_class_names[];
 /* Feature flags. */
 enum {
     OPFOR_TF_NO_MOUNTED = 1u << 0, /* impassable to mounted figures, transport and limbered
-                                      guns (buildings: Viktoria! VIII) */
-    OPFOR_TF_HIDES = 1u << 1,      /* enemy units may hide in it (woods, buildings: XV.B) */
+                                      guns (buildings, by default) */
+    OPFOR_TF_HIDES = 1u << 1,      /* enemy units may hide in it (woods, buildings) */
 };
 
 /* One terrain feature. 252 bytes. */
@@ -85,16 +89,18 @@ typedef struct opfor_terrain_feature {
 
 _Static_assert(sizeof(opfor_terrain_feature_t) == 252, "opfor_terrain_feature_t is 252 bytes");
 
-/* The table: its size, which edge is north, and its terrain. 16140 bytes. */
+/* The table: its size, which edge is north, the ruleset's distances, and its terrain. 16160
+ * bytes. */
 typedef struct opfor_table {
-    float width;       /* inches along x */
-    float depth;       /* inches along y */
-    uint8_t north;     /* opfor_table_north_t: which edge is north (default top) */
-    uint8_t nfeatures; /* features used */
-    uint8_t pad[2];    /* zero */
+    float width;                 /* inches along x */
+    float depth;                 /* inches along y */
+    uint8_t north;               /* opfor_table_north_t: which edge is north (default top) */
+    uint8_t nfeatures;           /* features used */
+    uint8_t pad[2];              /* zero */
+    opfor_terrain_rules_t rules; /* the ruleset's distances (zero until filled) */
     opfor_terrain_feature_t features[OPFOR_MAX_FEATURES];
 } opfor_table_t;
-_Static_assert(sizeof(opfor_table_t) == 16140, "opfor_table_t is 16140 bytes");
+_Static_assert(sizeof(opfor_table_t) == 16160, "opfor_table_t is 16160 bytes");
 
 /* Default properties of each terrain kind (index: opfor_terrain_kind_t). */
 typedef struct opfor_terrain_props {
@@ -113,7 +119,7 @@ typedef struct opfor_los {
     float foliage; /* inches of the line inside foliage */
 } opfor_los_t;
 
-/* Result of opfor_terrain_path (Viktoria! VIII). */
+/* Result of opfor_terrain_path. */
 typedef struct opfor_path {
     float length;   /* length of the path in inches */
     float rough;    /* inches through rough ground not on a road */
@@ -126,7 +132,8 @@ typedef struct opfor_path {
                        or for mounted figures), -1 when none */
 } opfor_path_t;
 
-/* Sets up an empty table of width x depth inches with the given north edge. */
+/* Sets up an empty table of width x depth inches with the given north edge; its rules are
+ * zero (no foliage seen through, no line lined, point bases) until the caller fills them. */
 void opfor_table_init(opfor_table_t *t, float width, float depth, opfor_table_north_t north);
 
 /* Fills f for a feature of the given kind and shape from n points (at most
@@ -150,13 +157,12 @@ int opfor_feature_circle_overlap(const opfor_terrain_feature_t *f, opfor_pt_t c,
  * opfor_polyline_seg_dist, with cheap box rejects first. */
 int opfor_feature_seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b);
 
-/* Line of sight between figure centres a and b whose bases have radii ra and rb,
- * Viktoria! IX:
+/* Line of sight between figure centres a and b whose bases have radii ra and rb:
  *  - a BLOCKS area (building, hill) blocks the line when it passes through it, unless a
  *    or b is inside that same area (a figure on the hill or in the building sees out);
  *  - a BLOCKS line (hedge) blocks a line crossing it unless the base at a or at b is
- *    within OPFOR_LINE_COVER_DIST of it (that figure lines the hedge);
- *  - FOLIAGE features (woods) together may hold at most OPFOR_FOLIAGE_SIGHT inches of the
+ *    within t->rules.line_cover of it (that figure lines the hedge);
+ *  - FOLIAGE features (woods) together may hold at most t->rules.foliage_sight inches of the
  *    line.
  * Returns 1 when visible, 0 when blocked; fills *out when not NULL. */
 int opfor_terrain_los_r(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt_t b, float rb,
@@ -167,21 +173,21 @@ int opfor_terrain_los_r(const opfor_table_t *t, opfor_pt_t a, float ra, opfor_pt
  * For callers that have culled the table already (core/terrain_grid.c). */
 int opfor_terrain_los_in(const opfor_table_t *t, uint64_t mask, opfor_pt_t a, float ra,
                          opfor_pt_t b, float rb, opfor_los_t *out);
-/* opfor_terrain_los_r for two figures on foot (radius OPFOR_RADIUS_FOOT). */
+/* opfor_terrain_los_r for two figures on foot (radius t->rules.radii.foot). */
 int opfor_terrain_los(const opfor_table_t *t, opfor_pt_t a, opfor_pt_t b, opfor_los_t *out);
 
 /* Best cover the terrain gives a target base (centre target, radius r) against fire from
- * firer (Viktoria! IX: any part of the base behind cover counts):
+ * firer (any part of the base behind cover counts):
  *  - an area feature with cover that the base overlaps (woods soft, building hard, field
  *    works fortification) gives its cover whatever the direction;
  *  - a line feature with cover (wall hard, hedge or fence soft, field works) gives its
- *    cover when the base is within OPFOR_LINE_COVER_DIST of it and the line from firer to
+ *    cover when the base is within t->rules.line_cover of it and the line from firer to
  *    target crosses it.
  * Stores the index of the feature giving it in *feature (-1 for none) when not NULL. */
 opfor_cover_t opfor_terrain_cover(const opfor_table_t *t, opfor_pt_t firer, opfor_pt_t target,
                                   float r, int *feature);
 
-/* Movement along segment a-b (Viktoria! VIII): inches in rough ground (roads cancel it),
+/* Movement along segment a-b: inches in rough ground (roads cancel it),
  * inches on roads, obstacles crossed, and whether it enters impassable terrain. The
  * caller applies the speeds. Returns 0, or OPFOR_EFULL if the path crosses more feature
  * edges than the internal buffer holds (over 1000: not a real table). */
@@ -200,9 +206,9 @@ int opfor_terrain_impassable_at(const opfor_table_t *t, opfor_pt_t c, int mounte
 /* Index of a feature where enemy units could hide (OPFOR_TF_HIDES) containing p, or -1. */
 int opfor_terrain_hiding_at(const opfor_table_t *t, opfor_pt_t p);
 
-/* The half-inch gap rule (Viktoria! IX): whether fire from a to b is blocked by the
- * figures in circles[0..n): it may not pass through any base, nor between two bases less
- * than gap inches apart (pass OPFOR_FIRE_GAP). Bases containing a or b (the firer's and
+/* The gap rule for fire: whether fire from a to b is blocked by the figures in
+ * circles[0..n): it may not pass through any base, nor between two bases less than gap
+ * inches apart (the ruleset's narrowest gap). Bases containing a or b (the firer's and
  * the target's own) are ignored. Returns 1 blocked, 0 clear, OPFOR_ERANGE when n exceeds
  * OPFOR_GAP_MAX_CIRCLES. */
 int opfor_fire_lane_blocked(opfor_pt_t a, opfor_pt_t b, const opfor_circle_t *circles, int n,

@@ -5,7 +5,7 @@
  * Every ruleset, scenario file, calculator field and protocol message uses these enums
  * and these names, so "veteran" or "soft" means the same thing everywhere. Lookups are
  * case-insensitive and accept a few aliases ("officer" is elite, "fort" is fortification).
- * Viktoria! (seed 000) sections IV and IX define the qualities, troop types and cover.
+ * A ruleset gives these words their effect (what a veteran or soft cover changes).
  */
 #ifndef OPFOR_VOCAB_H
 #define OPFOR_VOCAB_H

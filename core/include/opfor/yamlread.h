@@ -1,7 +1,7 @@
 /* opfor/yamlread.h — typed readers over a parsed YAML document (libfyaml nodes).
  *
  * The scenario loader (core/scenario.c) and the Patrol Mode settings
- * (rulesets/viktoria/patrol_config.c) walk their documents with a strict schema: an unknown
+ * (a ruleset's patrol_config.c) walk their documents with a strict schema: an unknown
  * key, a value of the wrong kind or out of range is reported at its line and column with what
  * was expected. These readers are that shared walk. Each takes the node to read, a fallback
  * node (alt) whose position is used when the node has none, and a short name of what is read

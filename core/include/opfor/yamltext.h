@@ -1,6 +1,6 @@
 /* opfor/yamltext.h — checking YAML text before it is parsed.
  *
- * Every YAML loader in opfor (scenarios, the Viktoria! model, the daemon's config) calls
+ * Every YAML loader in opfor (scenarios, a ruleset's model, the daemon's config) calls
  * opfor_yaml_text_check() first: it keeps bytes that are not text away from libfyaml, whose
  * 0.7 scanner can loop on some invalid input, and gives the user a line and column.
  */

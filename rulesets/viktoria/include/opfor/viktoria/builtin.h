@@ -3,7 +3,8 @@
  * rulesets/CMakeLists.txt embeds every rulesets/viktoria/scenarios/<stem>.yaml as the
  * NUL-terminated byte array opfor_viktoria_scenario_<stem> (length in
  * opfor_viktoria_scenario_<stem>_len), so `opfor` and `opford` need no data files. This
- * module lists them by stem and hands out their text; opfor_scenario_load_string parses it.
+ * module lists them by stem and hands out their text; opfor_viktoria_scenario_load_string
+ * parses it.
  */
 #ifndef OPFOR_VIKTORIA_BUILTIN_H
 #define OPFOR_VIKTORIA_BUILTIN_H
@@ -11,6 +12,7 @@
 #include <stddef.h>
 
 #include "opfor/scenario.h"
+#include "opfor/viktoria/scenario.h"
 
 /* Number of built-in scenarios. */
 size_t opfor_viktoria_builtin_count(void);
@@ -22,7 +24,7 @@ const char *opfor_viktoria_builtin_name(size_t i);
 const char *opfor_viktoria_builtin_text(const char *name, size_t *len);
 /* Loads the built-in scenario called name into *sc, diagnostics naming
  * "builtin:<name>". OPFOR_ENOENT (with a message listing the names) when there is none;
- * otherwise as opfor_scenario_load_string. */
+ * otherwise as opfor_viktoria_scenario_load_string. */
 int opfor_viktoria_builtin_load(const char *name, opfor_scenario_t *sc, opfor_diag_t *diag);
 
 #endif

@@ -18,6 +18,7 @@
 #include "opfor/scenario.h"
 #include "opfor/unit.h"
 #include "opfor/viktoria/model.h"
+#include "opfor/viktoria/scenario.h"
 
 /* Most actions opfor_vk_legal ever lists for one decision. */
 #define OPFOR_VK_MAX_ACTIONS 64

@@ -208,6 +208,9 @@ typedef enum opfor_patrol_rule {
 extern const opfor_name_t opfor_patrol_rule_names[];
 /* One sentence for a rule ("in front of the line, along the compass ray"). */
 const char *opfor_patrol_rule_text(int rule);
+/* 1 when rule is a refusal (the spotted unit is not placed), and then *why (may be NULL)
+ * gets the reason without the "refused: " of the rule text; 0 otherwise (*why ""). */
+int opfor_patrol_rule_refused(int rule, const char **why);
 
 /* Where a spotted unit appears. */
 typedef struct opfor_patrol_placement {

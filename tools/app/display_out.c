@@ -1,4 +1,4 @@
-/* tools/opfor/display_out.c — the e-ink output of opford and `opfor display` (display_out.h).
+/* tools/app/display_out.c — the e-ink output of opford and `opfor display` (display_out.h).
  *
  * One thread per output owns the device, the refresh manager and the render frame; the only
  * shared state is a one-card mailbox under a mutex. The thread sleeps on a condition variable

@@ -1,4 +1,4 @@
-/* tools/opfor/card_build.c — event + game state (MessagePack) -> orders card (card_build.h).
+/* tools/app/card_build.c — event + game state (MessagePack) -> orders card (card_build.h).
  *
  * Reads the documented wire shapes (docs/protocol.md: Game events, Orders, game.state) and
  * ignores keys it does not know, so a newer daemon never breaks an older display. Table
@@ -557,11 +557,11 @@ static void card_spotted(opfor_card_t *c, const msgpack_object *d, opfor_card_me
     double x, y;
     int placed =
         mp_bool(opfor_mp_get(d, "placed")) && mp_point(opfor_mp_get(d, "point"), &x, &y) == 0;
-    char line[128], rule[96];
-    get_str(d, "rule_text", rule, sizeof rule);
-    int refused = !placed && strncmp(rule, "refused: ", 9) == 0;
+    char line[128], why[96];
+    get_str(d, "why", why, sizeof why);
+    int refused = !placed && mp_bool(opfor_mp_get(d, "refused"));
     if (refused) { /* the daemon placed nothing: nothing to put on the table */
-        snprintf(line, sizeof line, "Not placed: %s", rule + 9);
+        snprintf(line, sizeof line, "Not placed: %s", why);
         add_wrapped(c, line, 2);
         line[0] = '\0';
         rolled = figures = 0;

@@ -1,9 +1,10 @@
-/* tools/opfor/card_build.h — builds the orders card (display_card.h) from a game event.
+/* tools/app/card_build.h — builds the orders card (display_card.h) from a game event.
  *
  * Pure functions over MessagePack objects exactly as they travel on the wire (an `event`
  * notification's params map and a `game.state` result, docs/protocol.md), so opford's display
- * sink and the remote `opfor display` client build identical cards from identical data. Compiled
- * into both binaries; display/ stays free of MessagePack and io/ stays free of display/.
+ * sink and the remote `opfor display` client build identical cards from identical data. Part of
+ * the application library both binaries link (tools/app/, opfor_app); display/ stays free of
+ * MessagePack and io/ stays free of display/.
  */
 #ifndef OPFOR_TOOLS_CARD_BUILD_H
 #define OPFOR_TOOLS_CARD_BUILD_H

@@ -1,8 +1,8 @@
-/* tools/opfor/display_out.h — one e-ink output for the binaries: panel spec, settings, a thread.
+/* tools/app/display_out.h — one e-ink output for the binaries: panel spec, settings, a thread.
  *
- * Shared by opford (--display, tools/opford/display_sink.c) and `opfor display` (cmd_display.c),
- * and compiled into both. A spec names the backend: "epd:PANEL" drives a real panel through
- * spidev + libgpiod, "sim:PANEL:DIR" drives the same controller code over the emulator and
+ * Shared by opford (--display, tools/opford/display_sink.c) and `opfor display` (cmd_display.c)
+ * through the application library both link (tools/app/, opfor_app). A spec names the backend:
+ * "epd:PANEL" drives a real panel through spidev + libgpiod, "sim:PANEL:DIR" drives the same controller code over the emulator and
  * writes every refresh as DIR/frame-NNNNNN.png. Refreshes block for seconds while BUSY is
  * active, so they run on the output's own thread: callers hand over a card (newest wins) and
  * return at once; the thread renders it, applies the refresh policy (display_manager.h) and

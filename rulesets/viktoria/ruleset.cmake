@@ -1,0 +1,23 @@
+# rulesets/viktoria/ruleset.cmake — registers Viktoria! with rulesets/CMakeLists.txt: its
+# sources, the data compiled in (the model of chances and the built-in scenarios, so the
+# binaries need no file at run time; a game master may still load edited copies), its public
+# include folder and its descriptor. Read with include() from rulesets/CMakeLists.txt, which
+# sets RULESET_DIR to this folder.
+set(RULESET_NAME viktoria)
+set(RULESET_SYMBOL opfor_viktoria_ruleset)
+set(RULESET_TEST_ONLY OFF)
+# Its short prefix, which the layer check (tests/arch/check_ruleset_names.sh) also looks for.
+set(OPFOR_RULESET_PREFIX vk_)
+file(GLOB RULESET_SOURCES CONFIGURE_DEPENDS ${RULESET_DIR}/*.c)
+set(RULESET_INCLUDE ${RULESET_DIR}/include)
+set(vk_model ${RULESET_DIR}/model.yaml)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${vk_model})
+if(EXISTS ${vk_model})
+  opfor_embed(RULESET_SOURCES opfor_viktoria_model_yaml ${vk_model})
+endif()
+file(GLOB vk_scenarios CONFIGURE_DEPENDS ${RULESET_DIR}/scenarios/*.yaml)
+foreach(f ${vk_scenarios})
+  get_filename_component(stem ${f} NAME_WE)
+  string(MAKE_C_IDENTIFIER ${stem} cid)
+  opfor_embed(RULESET_SOURCES opfor_viktoria_scenario_${cid} ${f})
+endforeach()
