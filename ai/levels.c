@@ -48,7 +48,7 @@ void opfor_ai_search_tuning(const opfor_ruleset_t *rs, opfor_mcts_config_t *cfg)
         return;
     if (ai->uct_c > 0.0)
         cfg->uct_c = ai->uct_c;
-    if (ai->pw_c > 0.0)
+    if (ai->pw_c != 0.0) /* negative: widening off, as in opfor_mcts_config_t */
         cfg->pw_c = ai->pw_c;
     if (ai->pw_alpha > 0.0)
         cfg->pw_alpha = ai->pw_alpha;

@@ -9,6 +9,8 @@
  */
 #include "game_int.h"
 
+#include "game_gen_int.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,9 +255,14 @@ int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const c
     return 0;
 }
 
+int opfor__game_native(const struct opfor_ruleset *rs) {
+    return rs == &opfor_viktoria_ruleset;
+}
+
 void opfor__game_free(opfor__game_t *g) {
     if (!g)
         return;
+    opfor__gen_free(g->gen);
     opfor_vk_ctx_free(g->ctx);
     opfor_vk_rs_ctx_free(g->rs);
     if (g->sc)

@@ -113,6 +113,7 @@ typedef struct opfor__game {
     int unloaded;               /* 1 once dropped from the registry (freed at refs 0) */
     int searching;              /* AI jobs running for it */
     struct opfor__game *next;   /* registry list */
+    struct opfor__gen *gen;     /* a game of another ruleset (game_gen_int.h), NULL here */
     /* recent events, packed `event` params maps, oldest first in ring order */
     msgpack_sbuffer ev[OPFOR__GAME_EVENTS_KEEP];
     uint64_t ev_seq_of[OPFOR__GAME_EVENTS_KEEP];
@@ -144,6 +145,10 @@ int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const c
                      size_t yaml_len, const opfor_viktoria_model_t *m, opfor__gerr_t *err);
 /* Releases a game (its events and subscriptions too). */
 void opfor__game_free(opfor__game_t *g);
+struct opfor_ruleset;
+/* 1 when the games of rs are played by this file's table engine; the other registered
+ * rulesets play through the ruleset interface (game_gen.c). */
+int opfor__game_native(const struct opfor_ruleset *rs);
 
 /* --- mutations: each works on t (a copy of g->t), appends events, and returns 0 or a
  * negative code with err filled (t is then garbage: discard it). log_seq is the number the

@@ -1,14 +1,17 @@
 /* io/methods.c — the method table built from OPFOR__METHODS, and the session methods.
  *
- * hello opens a session (and checks the token on connections that need one); ping answers at
- * once. Game and calculator methods live in their own files and only add a row to the list in
- * methods_int.h. Handlers here answer synchronously; see opfor_method_fn for deferred answers.
+ * hello opens a session (and checks the token on connections that need one) and lists the
+ * rulesets of the registry (rulesets/ruleset.c); ping answers at once. Game and calculator methods
+ * live in their own files and only add a row to the list in methods_int.h. Handlers here answer
+ * synchronously; see opfor_method_fn for deferred answers.
  */
 #include "methods_int.h"
 
 #include "server_int.h"
 
 #include <string.h>
+
+#include "opfor/ruleset.h"
 
 const opfor__method_t opfor__methods[OPFOR__METHOD_COUNT] = {
 #define OPFOR__XX(id, name, fn, flags) [OPFOR__METHOD_##id] = {name, fn, flags},
@@ -23,8 +26,34 @@ int opfor__method_find(const char *name, size_t len) {
     return -1;
 }
 
-/* Rulesets this build can play; kept in step with rulesets/. */
-static const char *const rulesets[] = {"viktoria"};
+/* One registered ruleset for hello's `ruleset_info`: what it is and which parts it has. */
+static void pack_ruleset(msgpack_packer *pk, const opfor_ruleset_t *rs) {
+    const char *parts[5];
+    size_t n = 0;
+    if (rs->ai)
+        parts[n++] = "ai";
+    if (rs->calc)
+        parts[n++] = "calc";
+    if (rs->session)
+        parts[n++] = "session";
+    if (rs->scene)
+        parts[n++] = "scene";
+    if (rs->view)
+        parts[n++] = "view";
+    msgpack_pack_map(pk, 5);
+    opfor_rpc_pack_cstr(pk, "name");
+    opfor_rpc_pack_cstr(pk, rs->name);
+    opfor_rpc_pack_cstr(pk, "title");
+    opfor_rpc_pack_cstr(pk, rs->title ? rs->title : rs->name);
+    opfor_rpc_pack_cstr(pk, "players");
+    msgpack_pack_int(pk, rs->max_players);
+    opfor_rpc_pack_cstr(pk, "rules_version");
+    opfor_rpc_pack_cstr(pk, rs->rules_version ? rs->rules_version : "");
+    opfor_rpc_pack_cstr(pk, "parts");
+    msgpack_pack_array(pk, n);
+    for (size_t i = 0; i < n; i++)
+        opfor_rpc_pack_cstr(pk, parts[i]);
+}
 
 int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {
     static const char *const allowed[] = {"token", "client", "api_level", NULL};
@@ -60,7 +89,9 @@ int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {
 
     const opfor_config_t *cfg = opfor__server_cfg(s);
     msgpack_packer *pk = opfor_call_result_begin(call);
-    msgpack_pack_map(pk, 6);
+    size_t nrs = 0;
+    const opfor_ruleset_entry_t *reg = opfor_ruleset_list(&nrs);
+    msgpack_pack_map(pk, 7);
     opfor_rpc_pack_cstr(pk, "server");
     opfor_rpc_pack_cstr(pk, "opford");
     opfor_rpc_pack_cstr(pk, "version");
@@ -68,9 +99,13 @@ int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {
     opfor_rpc_pack_cstr(pk, "api_level");
     msgpack_pack_int(pk, OPFOR_API_LEVEL);
     opfor_rpc_pack_cstr(pk, "rulesets");
-    msgpack_pack_array(pk, sizeof rulesets / sizeof rulesets[0]);
-    for (size_t i = 0; i < sizeof rulesets / sizeof rulesets[0]; i++)
-        opfor_rpc_pack_cstr(pk, rulesets[i]);
+    msgpack_pack_array(pk, nrs);
+    for (size_t i = 0; i < nrs; i++)
+        opfor_rpc_pack_cstr(pk, reg[i].name);
+    opfor_rpc_pack_cstr(pk, "ruleset_info");
+    msgpack_pack_array(pk, nrs);
+    for (size_t i = 0; i < nrs; i++)
+        pack_ruleset(pk, reg[i].rs);
     opfor_rpc_pack_cstr(pk, "max_frame");
     msgpack_pack_uint32(pk, OPFOR_FRAME_MAX_SIZE_DEFAULT);
     opfor_rpc_pack_cstr(pk, "max_inflight");

@@ -1,11 +1,13 @@
-/* io/methods_calc.c — the `calc` and `calc.list` methods: the Viktoria! calculator over RPC.
+/* io/methods_calc.c — the `calc` and `calc.list` methods: any registered ruleset's calculator
+ * over RPC.
  *
- * The calculator itself is rulesets/viktoria (opfor/viktoria/calc.h), the same tables and code
- * as `opfor calc`; this file only turns a params map into a request and a result struct into a
- * MessagePack map shaped like `opfor calc --json`. It runs on the loop thread: a calculation
- * takes microseconds and allocates nothing, so a worker hop would cost more than it saves. The
- * model is the daemon's (built in, or `model: FILE`, reloaded on SIGHUP); a request may carry
- * inline YAML overrides, which are applied to the built-in defaults.
+ * The calculator itself is the ruleset's (opfor/ruleset_calc.h), the same forms and code as
+ * `opfor calc`; this file only reads a params map into the action's field values through the
+ * calculator's own parser, and packs the shared answer into a MessagePack map shaped like
+ * `opfor calc --json`. It runs on the loop thread: a calculation takes microseconds and
+ * allocates nothing, so a worker hop would cost more than it saves. The model is the daemon's
+ * (built in, or `model: FILE`, reloaded on SIGHUP) for the default calculator; a request may
+ * carry inline YAML overrides, which are applied to the built-in defaults.
  */
 #include "methods_calc_int.h"
 
@@ -17,9 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "opfor/viktoria/calc.h"
-#include "opfor/viktoria/calc_list.h"
 
 /* A string value; NULL packs as "". */
 static void pack_text(msgpack_packer *pk, const char *v) {
@@ -68,19 +67,80 @@ static int err_set(char *msg, size_t size, int code, const char *fmt, ...) {
     return code;
 }
 
-/* 0 when params name no ruleset or "viktoria"; else an RPC error code with msg filled. */
-static int ruleset_check(const msgpack_object *params, char *msg, size_t size) {
-    char rs[32], why[160];
-    int rc = opfor_rpc_params_str(params, "ruleset", rs, sizeof rs, why, sizeof why);
+const opfor_ruleset_t *opfor__calc_default(void) {
+    size_t n;
+    const opfor_ruleset_entry_t *e = opfor_ruleset_list(&n);
+    for (size_t i = 0; i < n; i++)
+        if (e[i].rs->calc)
+            return e[i].rs;
+    return NULL;
+}
+
+/* The registered rulesets with a calculator, comma-separated. */
+static const char *calc_rulesets(char *buf, size_t n) {
+    size_t count, len = 0;
+    const opfor_ruleset_entry_t *e = opfor_ruleset_list(&count);
+    buf[0] = '\0';
+    for (size_t i = 0; i < count && len + 1 < n; i++) {
+        if (!e[i].rs->calc)
+            continue;
+        int w = snprintf(buf + len, n - len, "%s%s", len ? ", " : "", e[i].name);
+        if (w > 0)
+            len += (size_t)w < n - len ? (size_t)w : n - len - 1;
+    }
+    return buf;
+}
+
+/* The ruleset params name (the default calculator's when they name none) into *rs: 0, or an
+ * RPC error code with msg filled. */
+static int ruleset_get(const msgpack_object *params, const opfor_ruleset_t **rs, char *msg,
+                       size_t size) {
+    char name[32], why[160], list[160];
+    int rc = opfor_rpc_params_str(params, "ruleset", name, sizeof name, why, sizeof why);
     if (rc == OPFOR_EINVAL)
         return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "%s", why);
-    if (rc == 0 && strcmp(rs, "viktoria") != 0)
+    *rs = rc == 0 ? opfor_ruleset_find(name) : opfor__calc_default();
+    if (!*rs || !(*rs)->calc)
         return err_set(msg, size, OPFOR_RPC_E_UNSUPPORTED,
-                       "ruleset '%s' has no calculator; rulesets: viktoria", rs);
+                       "ruleset '%s' has no calculator; rulesets: %s", rc == 0 ? name : "",
+                       calc_rulesets(list, sizeof list));
     return 0;
 }
 
-/* A field value as the text opfor_viktoria_req_set() parses. 1 = set it, 0 = leave the default
+/* A list of names, comma-separated: the calculator's actions or a form's fields. */
+static const char *action_list(const opfor_ruleset_calc_t *c, char *buf, size_t n) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < c->nactions && len + 1 < n; i++) {
+        int w = snprintf(buf + len, n - len, "%s%s", i ? ", " : "", c->actions[i].name);
+        if (w > 0)
+            len += (size_t)w < n - len ? (size_t)w : n - len - 1;
+    }
+    return buf;
+}
+
+static const char *field_list(const opfor_form_t *form, char *buf, size_t n) {
+    size_t len = 0;
+    snprintf(buf, n, "%s", form->nfields ? "" : "(none)");
+    for (int i = 0; i < form->nfields && len + 1 < n; i++) {
+        int w = snprintf(buf + len, n - len, "%s%s", i ? ", " : "", form->fields[i].name);
+        if (w > 0)
+            len += (size_t)w < n - len ? (size_t)w : n - len - 1;
+    }
+    return buf;
+}
+
+/* The field named name in any action of c, or NULL. */
+static const opfor_field_t *field_anywhere(const opfor_ruleset_calc_t *c, const char *name) {
+    for (int a = 0; a < c->nactions; a++) {
+        int k = opfor_form_field(&c->actions[a], name);
+        if (k >= 0)
+            return &c->actions[a].fields[k];
+    }
+    return NULL;
+}
+
+/* A field value as the text the calculator's parser reads. 1 = set it, 0 = leave the default
  * (nil), -1 = a type no field takes. */
 static int value_text(const msgpack_object *v, char *buf, size_t size) {
     switch (v->type) {
@@ -112,289 +172,357 @@ static int value_text(const msgpack_object *v, char *buf, size_t size) {
     }
 }
 
-void opfor__calc_pack(msgpack_packer *pk, const opfor_viktoria_req_t *req,
-                      const opfor_viktoria_result_t *res) {
-    const opfor_viktoria_action_t *a = opfor_viktoria_action_get(res->action);
+/* ---------------------------------------------------------------- calc */
+
+/* A MessagePack string of known length from a C string. */
+static void pack_cstr(msgpack_packer *pk, const char *s) {
+    opfor_rpc_pack_cstr(pk, s ? s : "");
+}
+
+/* The extra tree from node i on (one value, or a whole map or array); returns the node after
+ * it. */
+static int pack_extra(msgpack_packer *pk, const opfor_calc_answer_t *a, int i) {
+    const opfor_calc_node_t *x = &a->extra[i];
+    switch (x->type) {
+    case OPFOR_CALC_NODE_MAP:
+    case OPFOR_CALC_NODE_ARRAY: {
+        int map = x->type == OPFOR_CALC_NODE_MAP;
+        size_t n = (size_t)opfor_calc_extra_count(a, i);
+        map ? msgpack_pack_map(pk, n) : msgpack_pack_array(pk, n);
+        int k = i + 1;
+        while (k < a->nextra && a->extra[k].type != OPFOR_CALC_NODE_END) {
+            if (map)
+                pack_cstr(pk, opfor_calc_extra_key(a, k));
+            k = pack_extra(pk, a, k);
+        }
+        return k + 1;
+    }
+    case OPFOR_CALC_NODE_STR:
+        pack_cstr(pk, opfor_calc_extra_text(a, i));
+        break;
+    case OPFOR_CALC_NODE_INT:
+        msgpack_pack_long_long(pk, (long long)x->num);
+        break;
+    case OPFOR_CALC_NODE_NUM:
+        pack_num(pk, x->num);
+        break;
+    case OPFOR_CALC_NODE_BOOL:
+        x->num != 0.0 ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+        break;
+    default:
+        msgpack_pack_nil(pk);
+        break;
+    }
+    return i + 1;
+}
+
+/* One field's value as the answer gives it: a name, a flag, a number, or nil. */
+static void pack_value(msgpack_packer *pk, const opfor_field_t *fd, const opfor_value_t *val) {
+    opfor_value_t v;
     char buf[160];
-    msgpack_pack_map(pk, 11);
-    kv_str(pk, "ruleset", "viktoria");
-    kv_str(pk, "action", a->name);
-    kv_str(pk, "title", a->title);
-    kv_str(pk, "rules", a->rules);
+    if (!opfor_field_resolve(fd, val, &v))
+        msgpack_pack_nil(pk);
+    else if (fd->type == OPFOR_FIELD_BOOL)
+        v.num != 0.0 ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+    else if (fd->type == OPFOR_FIELD_CHOICE || v.named)
+        pack_cstr(pk, opfor_field_text(fd, &v, buf, sizeof buf));
+    else if (fd->type == OPFOR_FIELD_INT)
+        msgpack_pack_int(pk, (int)v.num);
+    else if (fd->type == OPFOR_FIELD_NUM)
+        msgpack_pack_double(pk, v.num);
+    else
+        pack_cstr(pk, v.text);
+}
+
+static void pack_schema(msgpack_packer *pk, const opfor_calc_answer_t *a);
+
+void opfor__calc_pack(msgpack_packer *pk, const opfor__calc_q_t *q) {
+    const opfor_form_t *form = q->form;
+    const opfor_calc_answer_t *a = &q->ans;
+    size_t ntop = 0;
+    for (int i = 0; i < a->nextra && opfor_calc_extra_next(a, i) >= 0;
+         i = opfor_calc_extra_next(a, i))
+        ntop++;
+    int schema = q->schema || ntop == 0;
+    msgpack_pack_map(pk, 5 + ntop + 2 + (schema ? 6 : 0) + (a->rolled ? 2 : 0));
+    kv_str(pk, "ruleset", q->rs->name);
+    kv_str(pk, "action", form->name);
+    kv_str(pk, "title", a->title[0] ? a->title : form->title);
+    kv_str(pk, "rules", form->section);
 
     KEY(pk, "fields");
-    msgpack_pack_map(pk, (size_t)a->nfields);
-    for (int i = 0; i < a->nfields; i++) {
-        const opfor_viktoria_action_field_t *af = &a->fields[i];
-        int v = req->v[af->id];
-        opfor_rpc_pack_cstr(pk, opfor_viktoria_field_get(af->id)->name);
-        if (v == OPFOR_VK_UNSET)
-            msgpack_pack_nil(pk);
-        else if (af->kind == OPFOR_VK_FK_BOOL)
-            v ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
-        else if (v == OPFOR_VK_INCHES)
-            msgpack_pack_double(pk, req->inches);
-        else if (af->kind == OPFOR_VK_FK_INT)
-            msgpack_pack_int(pk, v);
-        else
-            opfor_rpc_pack_cstr(pk, opfor_viktoria_req_value(req, af->id, buf, sizeof buf));
+    msgpack_pack_map(pk, (size_t)form->nfields);
+    for (int i = 0; i < form->nfields; i++) {
+        pack_cstr(pk, form->fields[i].name);
+        pack_value(pk, &form->fields[i], &q->vals[i]);
     }
 
-    KEY(pk, "rolls");
-    msgpack_pack_array(pk, (size_t)res->nrolls);
-    for (int i = 0; i < res->nrolls; i++) {
-        const opfor_viktoria_named_roll_t *r = &res->rolls[i];
-        msgpack_pack_map(pk, 9);
-        kv_str(pk, "name", r->name);
-        kv_str(pk, "label", r->label);
-        kv_str(pk, "dice", r->dice);
-        kv_str(pk, "need", opfor_roll_format(&r->roll, buf, sizeof buf));
-        kv_str(pk, "success", r->success);
-        kv_int(pk, "favours", r->favours);
-        kv_num(pk, "p_exact", r->roll.p_exact);
-        kv_num(pk, "p_rendered", r->roll.p_rendered);
-        kv_num(pk, "error", r->roll.error);
-    }
-
-    KEY(pk, "tables");
-    msgpack_pack_array(pk, (size_t)res->ntables);
-    for (int i = 0; i < res->ntables; i++) {
-        const opfor_viktoria_table_t *t = &res->tables[i];
-        msgpack_pack_map(pk, 4);
-        kv_str(pk, "name", t->name);
-        kv_str(pk, "label", t->label);
-        kv_str(pk, "dice", t->dice);
-        KEY(pk, "entries");
-        msgpack_pack_array(pk, (size_t)t->n);
-        for (int k = 0; k < t->n; k++) {
-            const opfor_viktoria_entry_t *e = &t->e[k];
-            int has = e->value != OPFOR_VK_UNSET;
-            msgpack_pack_map(pk, has ? 5 : 4);
-            kv_int(pk, "lo", e->lo);
-            kv_int(pk, "hi", e->hi);
-            kv_str(pk, "text", e->text);
-            if (has && strcmp(t->name, "wind") == 0)
-                kv_str(pk, "result", opfor_vocab_name(opfor_compass_names, e->value));
-            else if (has)
-                kv_int(pk, "result", e->value);
-            kv_num(pk, "p", e->p);
-        }
-    }
-
-    KEY(pk, "distances");
-    msgpack_pack_array(pk, (size_t)res->ndists);
-    for (int i = 0; i < res->ndists; i++) {
-        const opfor_viktoria_distance_t *d = &res->dists[i];
-        opfor_dice_t x = d->dice;
-        x.inches = 0;
-        msgpack_pack_map(pk, 7);
-        kv_str(pk, "name", d->name);
-        kv_str(pk, "label", d->label);
-        opfor_dice_format(&x, buf, sizeof buf);
-        kv_str(pk, "dice", buf);
-        kv_num(pk, "scale", (double)d->num / d->den);
-        kv_num(pk, "min", d->min);
-        kv_num(pk, "max", d->max);
-        kv_num(pk, "mean", d->mean);
-    }
-
-    KEY(pk, "outcomes");
-    msgpack_pack_array(pk, (size_t)res->noutcomes);
-    for (int i = 0; i < res->noutcomes; i++) {
-        const opfor_viktoria_outcome_t *o = &res->outcomes[i];
-        msgpack_pack_map(pk, 5);
-        kv_str(pk, "name", o->name);
-        kv_str(pk, "label", o->label);
-        kv_int(pk, "favours", o->favours);
-        kv_num(pk, "p_exact", o->p_exact);
-        kv_num(pk, "p_rendered", o->p_rendered);
+    /* the ruleset's own parts (its extra tree), between the fields and the facts */
+    for (int i = 0; i < a->nextra && opfor_calc_extra_next(a, i) >= 0;
+         i = opfor_calc_extra_next(a, i)) {
+        pack_cstr(pk, opfor_calc_extra_key(a, i));
+        pack_extra(pk, a, i);
     }
 
     KEY(pk, "facts");
-    msgpack_pack_map(pk, (size_t)res->nfacts);
-    for (int i = 0; i < res->nfacts; i++) {
-        const opfor_viktoria_fact_t *x = &res->facts[i];
-        opfor_rpc_pack_cstr(pk, x->name);
-        if (x->text)
-            opfor_rpc_pack_cstr(pk, x->text);
+    msgpack_pack_map(pk, (size_t)a->nfacts);
+    for (int i = 0; i < a->nfacts; i++) {
+        const opfor_calc_fact_t *x = &a->facts[i];
+        pack_cstr(pk, x->name);
+        if (x->text[0])
+            pack_cstr(pk, x->text);
         else
             pack_num(pk, x->value);
     }
 
     KEY(pk, "notes");
-    msgpack_pack_array(pk, (size_t)res->nnotes);
-    for (int i = 0; i < res->nnotes; i++)
-        opfor_rpc_pack_cstr(pk, res->notes[i]);
+    msgpack_pack_array(pk, (size_t)a->nnotes);
+    for (int i = 0; i < a->nnotes; i++)
+        pack_cstr(pk, a->notes[i]);
+
+    if (schema)
+        pack_schema(pk, a);
+    if (a->rolled) {
+        KEY(pk, "success");
+        a->success ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+        kv_str(pk, "outcome", a->outcome);
+    }
 }
 
-int opfor__calc_eval(const opfor_viktoria_model_t *m, const msgpack_object *params,
-                     opfor_viktoria_req_t *reqp, opfor_viktoria_result_t *resp, char *msg,
-                     size_t size) {
-    static const char *const allowed[] = {"ruleset", "action", "fields", "model", NULL};
-    char why[160];
-    if (opfor_rpc_params_check(params, allowed, why, sizeof why) < 0) {
-        return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "%s", why);
+/* The shared schema's own keys (6). */
+static void pack_schema(msgpack_packer *pk, const opfor_calc_answer_t *a) {
+    kv_str(pk, "dice", a->dice);
+    kv_str(pk, "needed", a->needed);
+    kv_num(pk, "p", a->p);
+    KEY(pk, "expected");
+    a->has_expected ? pack_num(pk, a->expected) : msgpack_pack_nil(pk);
+    KEY(pk, "distribution");
+    msgpack_pack_array(pk, (size_t)a->ndist);
+    for (int i = 0; i < a->ndist; i++) {
+        msgpack_pack_map(pk, 3);
+        kv_str(pk, "label", a->dist[i].label);
+        kv_num(pk, "value", a->dist[i].value);
+        kv_num(pk, "p", a->dist[i].p);
     }
-    int code = ruleset_check(params, msg, size);
-    if (code)
-        return code;
-    char action[64], list[512];
-    int rc = opfor_rpc_params_str(params, "action", action, sizeof action, why, sizeof why);
-    if (rc < 0) {
-        return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "%s; actions: %s",
-                       rc == OPFOR_ENOENT ? "param 'action' is required" : why,
-                       opfor_viktoria_action_list(list, sizeof list));
-    }
-    int id = opfor_viktoria_action_find(action);
-    opfor_viktoria_req_t req;
-    if (id < 0 || opfor_viktoria_req_init(&req, id) != 0) {
-        return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "unknown action '%s'; actions: %s",
-                       action, opfor_viktoria_action_list(list, sizeof list));
-    }
-    opfor_diag_t d;
-    const msgpack_object *fields = opfor_rpc_params_get(params, "fields");
-    if (fields && fields->type != MSGPACK_OBJECT_MAP && fields->type != MSGPACK_OBJECT_NIL) {
+    kv_str(pk, "text", a->text);
+}
+
+/* Reads the "fields" map of params into q->vals through the calculator's parser. 0, or an
+ * RPC error code with msg filled. */
+static int read_fields(const opfor_ruleset_calc_t *c, const void *model,
+                       const msgpack_object *fields, opfor__calc_q_t *q, char *msg, size_t size) {
+    char names[512], why[600];
+    if (fields && fields->type != MSGPACK_OBJECT_MAP && fields->type != MSGPACK_OBJECT_NIL)
         return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS,
                        "param 'fields' must be a map of field: value");
-    }
-    if (fields && fields->type == MSGPACK_OBJECT_MAP) {
-        for (uint32_t i = 0; i < fields->via.map.size; i++) {
-            const msgpack_object *k = &fields->via.map.ptr[i].key;
-            const msgpack_object *v = &fields->via.map.ptr[i].val;
-            char name[48], text[96];
-            if (k->type != MSGPACK_OBJECT_STR || k->via.str.size >= sizeof name ||
-                memchr(k->via.str.ptr, 0, k->via.str.size)) {
-                return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS,
-                               "field names must be strings of at most %zu bytes", sizeof name - 1);
-            }
-            memcpy(name, k->via.str.ptr, k->via.str.size);
-            name[k->via.str.size] = '\0';
-            int t = value_text(v, text, sizeof text);
-            if (t < 0) {
-                return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS,
-                               "field '%s': give a string, a number, true/false or nil", name);
-            }
-            if (t == 0)
-                continue;
-            rc = opfor_viktoria_req_set(&req, name, text, &d);
-            if (rc < 0) {
-                strip_flag_dashes(d.msg);
-                return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "%s", d.msg);
-            }
-        }
-    }
-    opfor_viktoria_model_t *custom = NULL;
-    const msgpack_object *mo = opfor_rpc_params_get(params, "model");
-    if (mo && mo->type != MSGPACK_OBJECT_NIL) {
-        if (mo->type != MSGPACK_OBJECT_STR || memchr(mo->via.str.ptr, 0, mo->via.str.size)) {
+    for (uint32_t i = 0; fields && fields->type == MSGPACK_OBJECT_MAP && i < fields->via.map.size;
+         i++) {
+        const msgpack_object *k = &fields->via.map.ptr[i].key;
+        const msgpack_object *v = &fields->via.map.ptr[i].val;
+        char name[48], text[96];
+        if (k->type != MSGPACK_OBJECT_STR || k->via.str.size >= sizeof name ||
+            memchr(k->via.str.ptr, 0, k->via.str.size))
             return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS,
-                           "param 'model' must be YAML text (model.yaml keys)");
+                           "field names must be strings of at most %zu bytes", sizeof name - 1);
+        memcpy(name, k->via.str.ptr, k->via.str.size);
+        name[k->via.str.size] = '\0';
+        int fid = opfor_form_field(q->form, name);
+        if (fid < 0) {
+            const opfor_field_t *other = field_anywhere(c, name);
+            if (other)
+                return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS,
+                               "%s has no field %s; it takes: %s", q->form->name, other->name,
+                               field_list(q->form, names, sizeof names));
+            return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "unknown field %s; %s takes: %s",
+                           name, q->form->name, field_list(q->form, names, sizeof names));
         }
-        char *text = malloc(mo->via.str.size + 1);
-        custom = malloc(sizeof *custom);
-        if (!text || !custom) {
-            free(text);
-            free(custom);
-            return err_set(msg, size, OPFOR_RPC_E_INTERNAL, "out of memory");
+        int t = value_text(v, text, sizeof text);
+        if (t < 0)
+            return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS,
+                           "field '%s': give a string, a number, true/false or nil", name);
+        if (t == 0)
+            continue;
+        memcpy(q->texts[fid], text, sizeof text);
+        why[0] = '\0';
+        if (opfor_calc_parse(c, model, q->form, fid, q->texts[fid], &q->vals[fid], why,
+                             sizeof why) != 0) {
+            strip_flag_dashes(why);
+            return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "%s", why);
         }
-        memcpy(text, mo->via.str.ptr, mo->via.str.size);
-        text[mo->via.str.size] = '\0';
-        opfor_diag_clear(&d);
-        rc = opfor_viktoria_model_load_string(text, "model", custom, &d);
-        free(text);
-        if (rc < 0) {
-            char where[800];
-            free(custom);
-            return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "%s",
-                           opfor_diag_format(&d, where, sizeof where));
-        }
-        m = custom;
     }
-    d.msg[0] = '\0';
-    rc = opfor_viktoria_calc(m, &req, resp, &d);
-    free(custom);
-    if (rc < 0) {
-        strip_flag_dashes(d.msg);
-        return err_set(msg, size, opfor_rpc_err_from_opfor(rc), "%s",
-                       d.msg[0] ? d.msg : opfor_strerror(rc));
-    }
-    *reqp = req;
     return 0;
+}
+
+int opfor__calc_eval(const void *model, const msgpack_object *params, opfor__calc_q_t *q, char *msg,
+                     size_t size) {
+    static const char *const allowed[] = {"ruleset", "action", "fields", "model",
+                                          "rolled",  "schema", NULL};
+    char why[160];
+    if (opfor_rpc_params_check(params, allowed, why, sizeof why) < 0)
+        return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "%s", why);
+    memset(q->vals, 0, sizeof q->vals);
+    int code = ruleset_get(params, &q->rs, msg, size);
+    if (code)
+        return code;
+    const opfor_ruleset_calc_t *c = q->rs->calc;
+    char action[64], list[1024];
+    int rc = opfor_rpc_params_str(params, "action", action, sizeof action, why, sizeof why);
+    if (rc < 0)
+        return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "%s; actions: %s",
+                       rc == OPFOR_ENOENT ? "param 'action' is required" : why,
+                       action_list(c, list, sizeof list));
+    q->form = opfor_form_find(c->actions, c->nactions, action);
+    if (!q->form || q->form->nfields > OPFOR__CALC_MAX_FIELDS)
+        return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "unknown action '%s'; actions: %s",
+                       action, action_list(c, list, sizeof list));
+    const msgpack_object *so = opfor_rpc_params_get(params, "schema");
+    if (so && so->type != MSGPACK_OBJECT_BOOLEAN && so->type != MSGPACK_OBJECT_NIL)
+        return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS,
+                       "param 'schema' must be true or false");
+    q->schema = so && so->type == MSGPACK_OBJECT_BOOLEAN && so->via.boolean;
+    char rolled[64] = "";
+    rc = opfor_rpc_params_str(params, "rolled", rolled, sizeof rolled, why, sizeof why);
+    if (rc == OPFOR_EINVAL)
+        return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "%s", why);
+
+    /* the model: the daemon's for the default calculator, else one loaded for this call */
+    void *own = NULL;
+    opfor_diag_t d;
+    opfor_diag_clear(&d);
+    if (q->rs != opfor__calc_default())
+        model = NULL;
+    if (!model && c->model_load && c->model_load(NULL, &own, &d) != 0)
+        return err_set(msg, size, OPFOR_RPC_E_INTERNAL, "built-in model: %s", d.msg);
+    code = read_fields(c, own ? own : model, opfor_rpc_params_get(params, "fields"), q, msg, size);
+    const msgpack_object *mo = opfor_rpc_params_get(params, "model");
+    if (!code && mo && mo->type != MSGPACK_OBJECT_NIL) {
+        char *text = NULL;
+        void *custom = NULL;
+        if (mo->type != MSGPACK_OBJECT_STR || memchr(mo->via.str.ptr, 0, mo->via.str.size) ||
+            !c->model_load_text)
+            code = err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS,
+                           c->model_load_text ? "param 'model' must be YAML text (model.yaml keys)"
+                                              : "this calculator takes no inline model");
+        else if (!(text = malloc(mo->via.str.size + 1)))
+            code = err_set(msg, size, OPFOR_RPC_E_INTERNAL, "out of memory");
+        if (!code) {
+            memcpy(text, mo->via.str.ptr, mo->via.str.size);
+            text[mo->via.str.size] = '\0';
+            opfor_diag_clear(&d);
+            if (c->model_load_text(text, "model", &custom, &d) < 0) {
+                char where[800];
+                code = err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "%s",
+                               opfor_diag_format(&d, where, sizeof where));
+            } else {
+                if (own && c->model_free)
+                    c->model_free(own);
+                own = custom;
+            }
+        }
+        free(text);
+    }
+    if (!code) {
+        char why2[600];
+        why2[0] = '\0';
+        rc = opfor_calc_run(c, own ? own : model, q->form, q->vals, rolled, &q->ans, why2,
+                            sizeof why2);
+        if (rc < 0) {
+            strip_flag_dashes(why2);
+            code = err_set(msg, size, opfor_rpc_err_from_opfor(rc), "%s",
+                           why2[0] ? why2 : opfor_strerror(rc));
+        } else if (!q->ans.allowed) { /* a combination the rules forbid */
+            char reason[sizeof q->ans.reason];
+            memcpy(reason, q->ans.reason, sizeof reason);
+            strip_flag_dashes(reason);
+            code = err_set(msg, size, opfor_rpc_err_from_opfor(OPFOR_EILLEGAL), "%s", reason);
+        }
+    }
+    if (own && c->model_free)
+        c->model_free(own);
+    return code;
 }
 
 int opfor__method_calc(opfor_call_t *call, const msgpack_object *params) {
-    opfor_viktoria_req_t req;
-    opfor_viktoria_result_t res;
     char msg[768];
-    int code =
-        opfor__calc_eval(opfor__server_model(call->srv), params, &req, &res, msg, sizeof msg);
-    if (code) {
+    opfor__calc_q_t q; /* ~36 KB on the loop thread's stack: no allocation per call */
+    int code = opfor__calc_eval(opfor__server_model(call->srv), params, &q, msg, sizeof msg);
+    if (code)
         opfor_call_error(call, code, "%s", msg);
-        return 0;
+    else {
+        opfor__calc_pack(opfor_call_result_begin(call), &q);
+        opfor_call_result_end(call);
     }
-    opfor__calc_pack(opfor_call_result_begin(call), &req, &res);
-    opfor_call_result_end(call);
     return 0;
 }
 
-/* Distinct canonical names of a table (aliases share a value and are skipped). */
-static void pack_names(msgpack_packer *pk, const opfor_name_t *names) {
-    msgpack_pack_array(pk, opfor_viktoria_name_count(names));
-    for (const opfor_name_t *p = opfor_viktoria_name_next(names, names); p;
-         p = opfor_viktoria_name_next(names, p + 1))
-        opfor_rpc_pack_cstr(pk, p->name);
-}
+/* ---------------------------------------------------------------- calc.list */
 
 int opfor__method_calc_list(opfor_call_t *call, const msgpack_object *params) {
     static const char *const allowed[] = {"ruleset", NULL};
     char why[160], buf[512];
+    const opfor_ruleset_t *rs = NULL;
     if (opfor_rpc_params_check(params, allowed, why, sizeof why) < 0) {
         opfor_call_error(call, OPFOR_RPC_E_INVALID_PARAMS, "%s", why);
         return 0;
     }
-    int code = ruleset_check(params, why, sizeof why);
+    int code = ruleset_get(params, &rs, why, sizeof why);
     if (code) {
         opfor_call_error(call, code, "%s", why);
         return 0;
     }
-    const opfor_viktoria_model_t *m = opfor__server_model(call->srv);
+    const opfor_ruleset_calc_t *c = rs->calc;
+    const void *m = rs == opfor__calc_default() ? opfor__server_model(call->srv) : NULL;
+    void *own = NULL;
+    opfor_diag_t d;
+    if (!m && c->model_load && c->model_load(NULL, &own, &d) != 0) {
+        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "built-in model: %s", d.msg);
+        return 0;
+    }
+    if (own)
+        m = own;
     msgpack_packer *pk = opfor_call_result_begin(call);
     msgpack_pack_map(pk, 2);
-    kv_str(pk, "ruleset", "viktoria");
+    kv_str(pk, "ruleset", rs->name);
     KEY(pk, "actions");
-    msgpack_pack_array(pk, OPFOR_VK_A_COUNT);
-    for (int id = 0; id < OPFOR_VK_A_COUNT; id++) {
-        const opfor_viktoria_action_t *a = opfor_viktoria_action_get(id);
-        opfor_viktoria_req_t req;
-        opfor_viktoria_req_init(&req, id);
+    msgpack_pack_array(pk, (size_t)c->nactions);
+    for (int id = 0; id < c->nactions; id++) {
+        const opfor_form_t *a = &c->actions[id];
         msgpack_pack_map(pk, 5);
         kv_str(pk, "name", a->name);
         kv_str(pk, "title", a->title);
-        kv_str(pk, "summary", a->summary);
-        kv_str(pk, "rules", a->rules);
+        kv_str(pk, "summary", a->help);
+        kv_str(pk, "rules", a->section);
         KEY(pk, "fields");
         msgpack_pack_array(pk, (size_t)a->nfields);
         for (int i = 0; i < a->nfields; i++) {
-            const opfor_viktoria_action_field_t *af = &a->fields[i];
-            const opfor_viktoria_field_t *fd = opfor_viktoria_field_get(af->id);
-            const opfor_name_t *names = opfor_viktoria_field_names(af);
-            int is_int = af->kind == OPFOR_VK_FK_INT;
-            msgpack_pack_map(pk, 5 + (names != NULL) + 2 * is_int);
+            const opfor_field_t *fd = &a->fields[i];
+            int nchoices = 0;
+            while (fd->choices && fd->choices[nchoices])
+                nchoices++;
+            int is_int = fd->type == OPFOR_FIELD_INT;
+            opfor_value_t v;
+            msgpack_pack_map(pk, 6 + (fd->choices != NULL) + 2 * is_int);
             kv_str(pk, "name", fd->name);
             kv_str(pk, "label", fd->label);
-            kv_str(pk, "kind", opfor_viktoria_kind_name(af->kind));
-            kv_str(pk, "allowed", opfor_viktoria_field_allowed(m, id, af->id, buf, sizeof buf));
-            kv_str(pk, "default", opfor_viktoria_req_value(&req, af->id, buf, sizeof buf));
-            if (names) {
+            kv_str(pk, "kind", fd->kind ? fd->kind : opfor_field_type_name(fd->type));
+            kv_str(pk, "allowed", opfor_calc_allowed(c, m, a, i, buf, sizeof buf));
+            opfor_field_resolve(fd, NULL, &v);
+            kv_str(pk, "default", opfor_field_text(fd, &v, buf, sizeof buf));
+            if (fd->choices) {
                 KEY(pk, "values");
-                pack_names(pk, names);
+                msgpack_pack_array(pk, (size_t)nchoices);
+                for (int k = 0; k < nchoices; k++)
+                    pack_cstr(pk, fd->choices[k]);
             }
             if (is_int) {
-                kv_int(pk, "min", fd->min);
-                kv_int(pk, "max", fd->max);
+                kv_int(pk, "min", (long long)fd->min);
+                kv_int(pk, "max", (long long)fd->max);
             }
+            kv_str(pk, "type", opfor_field_type_name(fd->type));
         }
     }
     opfor_call_result_end(call);
+    if (own && c->model_free)
+        c->model_free(own);
     return 0;
 }

@@ -1,5 +1,8 @@
 /* io/methods_game.c — the game methods: game.new, game.list, game.state, game.close,
- * patrol.initiative, report, ai.orders, subscribe, unsubscribe; and the registry behind them.
+ * patrol.initiative, report, ai.orders, subscribe, unsubscribe, and for games of the other
+ * registered rulesets game.act, game.roll, game.report, game.action; and the registry behind
+ * them. A game of the table engine's ruleset (opfor__game_native) lives in game*.c; any other
+ * in game_gen.c (g->gen), which the same commit, replay, events and workers serve.
  *
  * A mutation is computed on a copy of the game's table (game*.c), appended to the store's log,
  * and only then swapped in, published as `event` notifications and answered: the answer is the
@@ -17,9 +20,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "game_gen_int.h"
 #include "game_int.h"
 #include "methods_int.h"
 #include "opfor/ai.h"
+#include "opfor/ruleset.h"
 #include "opfor/viktoria/director.h"
 #include "opfor/scores.h"
 #include "opfor/store.h"
@@ -112,7 +117,10 @@ static void publish(struct opfor__games *gs, opfor__game_t *g, const opfor__evli
         msgpack_sbuffer_init(&st);
         msgpack_packer spk;
         msgpack_packer_init(&spk, &st, msgpack_sbuffer_write);
-        opfor__game_pack_state(g, &spk);
+        if (g->gen) /* the panel stands at the table: the table's view, never the AI's hand */
+            opfor__gen_pack_state(g, opfor__gen_table_side(g), &spk);
+        else
+            opfor__game_pack_state(g, &spk);
         for (int i = 0; i < ev->n; i++)
             opfor__server_event(gs->srv, ev->buf[i].data, ev->buf[i].size, st.data, st.size);
         msgpack_sbuffer_destroy(&st);
@@ -152,6 +160,13 @@ typedef struct replay {
 
 static int on_snapshot(void *ud, uint64_t seq, const void *state, size_t len) {
     replay_t *r = ud;
+    if (r->g->gen) {
+        if (opfor__gen_restore(r->g, seq, state, len) != 0) {
+            r->bad_snapshot = 1;
+            return 1;
+        }
+        return 0;
+    }
     opfor__table_t head;
     if (len != sizeof head) {
         r->bad_snapshot = 1;
@@ -166,6 +181,21 @@ static int on_snapshot(void *ud, uint64_t seq, const void *state, size_t len) {
     return 0;
 }
 
+/* A generic game's log entry (payload bytes) applied to its work copies and t. */
+static int gen_apply_entry(const opfor__game_t *g, opfor__table_t *t, const opfor_store_entry_t *e,
+                           opfor__evlist_t *ev, opfor__gerr_t *err) {
+    opfor__gen_begin(g->gen);
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    size_t off = 0;
+    const msgpack_object *pl = NULL;
+    if (e->len && msgpack_unpack_next(&u, e->payload, e->len, &off) == MSGPACK_UNPACK_SUCCESS)
+        pl = &u.data;
+    int rc = opfor__gen_apply(g, t, e->seq, e->kind, pl, ev, err);
+    msgpack_unpacked_destroy(&u);
+    return rc;
+}
+
 static int on_entry(void *ud, const opfor_store_entry_t *e) {
     replay_t *r = ud;
     opfor__game_t *g = r->g;
@@ -173,7 +203,9 @@ static int on_entry(void *ud, const opfor_store_entry_t *e) {
     opfor__evlist_init(&ev);
     opfor__gerr_t err = {0, ""};
     memcpy(r->tmp, &g->t, sizeof *r->tmp);
-    int rc = opfor__game_apply_entry(g, r->tmp, e->seq, e->kind, e->payload, e->len, &ev, &err);
+    int rc =
+        g->gen ? gen_apply_entry(g, r->tmp, e, &ev, &err)
+               : opfor__game_apply_entry(g, r->tmp, e->seq, e->kind, e->payload, e->len, &ev, &err);
     if (rc < 0) {
         LOG(r->gs->srv, WARN, "game %s: log entry %llu (%s) does not apply: %s", g->row.id,
             (unsigned long long)e->seq, e->kind, err.msg);
@@ -181,9 +213,66 @@ static int on_entry(void *ud, const opfor_store_entry_t *e) {
         r->skipped++;
     } else {
         memcpy(&g->t, r->tmp, sizeof g->t);
+        if (g->gen)
+            opfor__gen_keep(g->gen);
         keep_events(g, &ev, g->t.ev_seq);
     }
     opfor__evlist_free(&ev);
+    return 0;
+}
+
+/* The registered ruleset a saved game was begun under; NULL with the call answered when this
+ * build does not register it. */
+static const opfor_ruleset_t *saved_ruleset(opfor_call_t *call, const opfor_store_game_t *row) {
+    size_t n = 0;
+    const opfor_ruleset_entry_t *reg = opfor_ruleset_list(&n);
+    const opfor_ruleset_t *rs = row->ruleset[0] ? opfor_ruleset_find(row->ruleset)
+                                : n             ? reg[0].rs
+                                                : NULL;
+    if (!rs) {
+        opfor_call_error(call, OPFOR_RPC_E_UNSUPPORTED,
+                         "game %s is a game of the '%s' ruleset, which this build does not "
+                         "register",
+                         row->id, row->ruleset);
+        return NULL;
+    }
+    return rs;
+}
+
+/* The first log entry of a game, copied (for the rules check). */
+typedef struct first_entry {
+    char kind[32];
+    char payload[512];
+    size_t len;
+    int found;
+} first_entry_t;
+
+static int on_first(void *ud, const opfor_store_entry_t *e) {
+    first_entry_t *f = ud;
+    f->found = 1;
+    snprintf(f->kind, sizeof f->kind, "%s", e->kind);
+    f->len = e->len < sizeof f->payload ? e->len : 0;
+    if (f->len)
+        memcpy(f->payload, e->payload, f->len);
+    return 1; /* that one is enough */
+}
+
+/* A game of another ruleset is replayed only under the rules its log was written under (its
+ * `begin` entry). 0, or -1 with the call answered. */
+static int rules_ok(opfor_call_t *call, opfor_store_t *store, const opfor_store_game_t *row,
+                    const opfor_ruleset_t *rs) {
+    first_entry_t f;
+    memset(&f, 0, sizeof f);
+    int rc = opfor_store_entries(store, row->id, 0, on_first, &f);
+    if (rc < 0) {
+        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s", opfor_store_errmsg(store));
+        return -1;
+    }
+    opfor__gerr_t err = {0, ""};
+    if (opfor__gen_rules_check(row, rs, f.found ? f.kind : NULL, f.payload, f.len, &err) < 0) {
+        opfor_call_error(call, err.code, "%s", err.msg);
+        return -1;
+    }
     return 0;
 }
 
@@ -210,7 +299,15 @@ static opfor__game_t *get_game(opfor_call_t *call, const char *id) {
         return NULL;
     }
     opfor__gerr_t err = {0, ""};
-    rc = opfor__game_open(&g, &row, yaml, ylen, opfor__server_model(call->srv), &err);
+    const opfor_ruleset_t *rs = saved_ruleset(call, &row);
+    if (!rs || (!opfor__game_native(rs) && rules_ok(call, store, &row, rs) < 0)) {
+        free(yaml);
+        return NULL;
+    }
+    if (opfor__game_native(rs))
+        rc = opfor__game_open(&g, &row, yaml, ylen, opfor__server_model(call->srv), &err);
+    else
+        rc = opfor__gen_open(&g, &row, rs, &err);
     free(yaml);
     if (rc < 0) {
         opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game %s cannot be rebuilt: %s", id, err.msg);
@@ -228,6 +325,8 @@ static opfor__game_t *get_game(opfor_call_t *call, const char *id) {
     rc = opfor_store_load(store, id, on_snapshot, on_entry, &r);
     if (rc == 1 && r.bad_snapshot) { /* from the opening position, every entry */
         memcpy(&g->t, &opening, sizeof opening);
+        if (g->gen)
+            opfor__gen_reset(g);
         rc = opfor_store_entries(store, id, 0, on_entry, &r);
     }
     free(r.tmp);
@@ -306,7 +405,21 @@ static int apply_order(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, 
 static int apply_close(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
                        opfor__evlist_t *ev, opfor__gerr_t *err) {
     (void)arg;
+    if (g->gen)
+        return opfor__gen_apply(g, t, seq, "close", NULL, ev, err);
     return opfor__game_close(g, t, seq, ev, err);
+}
+
+/* A generic game's log entry: its kind and payload. */
+typedef struct gen_entry {
+    const char *kind;
+    const msgpack_object *payload;
+} gen_entry_t;
+
+static int apply_gen(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
+                     opfor__evlist_t *ev, opfor__gerr_t *err) {
+    const gen_entry_t *e = arg;
+    return opfor__gen_apply(g, t, seq, e->kind, e->payload, ev, err);
 }
 
 static void record_score(struct opfor__games *gs, opfor__game_t *g) {
@@ -331,6 +444,27 @@ static void record_score(struct opfor__games *gs, opfor__game_t *g) {
             row.score);
 }
 
+/* Saves g's position as of log entry seq (a failure only costs a longer replay). */
+static void snapshot(opfor_server_t *s, opfor__game_t *g, uint64_t seq) {
+    opfor_store_t *store = opfor__server_store(s);
+    int rc = 0;
+    if (g->gen) {
+        msgpack_sbuffer sb;
+        msgpack_sbuffer_init(&sb);
+        rc = opfor__gen_snapshot(g, &sb);
+        if (rc == 0)
+            rc = opfor_store_snapshot_put(store, g->row.id, seq, sb.data, sb.size);
+        msgpack_sbuffer_destroy(&sb);
+        if (rc == OPFOR_ENOTSUP)
+            return; /* the ruleset cannot serialize: its games always replay in full */
+    } else {
+        rc = opfor_store_snapshot_put(store, g->row.id, seq, &g->t, sizeof g->t);
+    }
+    if (rc < 0)
+        LOG(s, WARN, "game %s: snapshot at %llu not saved: %s", g->row.id, (unsigned long long)seq,
+            opfor_store_errmsg(store));
+}
+
 /* Applies a mutation to a copy, appends it to the log (durably), then swaps it in and
  * publishes its events. Returns 0 with ev filled, or answers the call and returns -1. */
 static int commit(opfor_call_t *call, opfor__game_t *g, const char *kind, const void *payload,
@@ -344,6 +478,8 @@ static int commit(opfor_call_t *call, opfor__game_t *g, const char *kind, const 
         return -1;
     }
     memcpy(tmp, &g->t, sizeof *tmp);
+    if (g->gen)
+        opfor__gen_begin(g->gen);
     const uint64_t seq = g->t.log_seq + 1;
     const int was_status = g->t.status;
     opfor__gerr_t err = {OPFOR_RPC_E_INTERNAL, ""};
@@ -375,19 +511,19 @@ static int commit(opfor_call_t *call, opfor__game_t *g, const char *kind, const 
     }
     memcpy(&g->t, tmp, sizeof g->t);
     free(tmp);
+    if (g->gen)
+        opfor__gen_keep(g->gen);
     opfor_workers_game_changed(opfor__server_workers(s), g->row.id);
     stop_searches(g);
     publish(gs, g, ev);
-    if (seq % OPFOR__GAME_SNAPSHOT_EVERY == 0 &&
-        opfor_store_snapshot_put(store, g->row.id, seq, &g->t, sizeof g->t) < 0)
-        LOG(s, WARN, "game %s: snapshot at %llu not saved: %s", g->row.id, (unsigned long long)seq,
-            opfor_store_errmsg(store));
+    if (seq % OPFOR__GAME_SNAPSHOT_EVERY == 0)
+        snapshot(s, g, seq);
     if (was_status == OPFOR__GS_ACTIVE && g->t.status != OPFOR__GS_ACTIVE) {
         const char *st = opfor__game_status_name(g->t.status);
         if (opfor_store_game_set_status(store, g->row.id, st) < 0)
             LOG(s, WARN, "game %s: status not saved: %s", g->row.id, opfor_store_errmsg(store));
         snprintf(g->row.status, sizeof g->row.status, "%s", st);
-        if (g->t.status == OPFOR__GS_FINISHED)
+        if (g->t.status == OPFOR__GS_FINISHED && !g->gen) /* Patrol Mode's high scores */
             record_score(gs, g);
     }
     return 0;
@@ -397,6 +533,17 @@ static int commit(opfor_call_t *call, opfor__game_t *g, const char *kind, const 
 static void answer_ack(opfor_call_t *call, const opfor__game_t *g, const opfor__evlist_t *ev,
                        int with_order) {
     msgpack_packer *pk = opfor_call_result_begin(call);
+    if (g->gen) {
+        msgpack_pack_map(pk, 8);
+        opfor__kv_str(pk, "game", g->row.id);
+        opfor__gen_pack_where(g, pk);
+        opfor_rpc_pack_cstr(pk, "events");
+        msgpack_pack_array(pk, (size_t)(ev ? ev->n : 0));
+        for (int i = 0; ev && i < ev->n; i++)
+            pack_raw(pk, ev->buf[i].data, ev->buf[i].size);
+        opfor_call_result_end(call);
+        return;
+    }
     msgpack_pack_map(pk, 9 + (with_order ? 1 : 0));
     opfor__kv_str(pk, "game", g->row.id);
     opfor__kv_u64(pk, "log_seq", g->t.log_seq);
@@ -428,9 +575,92 @@ static int id_char_ok(char c) {
            c == '_' || c == '.';
 }
 
+/* `level` (the AI level) and its deprecated alias `difficulty` (api_level 3) into
+ * row->difficulty: either may be given, both only when they agree. Answers the call and
+ * returns -1 on failure. */
+/* A new game of another ruleset: its log's first entry says which rules it is played under.
+ * 0, or -1 with the game deleted, freed and the call answered. */
+static int gen_begin_entry(opfor_call_t *call, opfor__game_t *g) {
+    opfor_store_t *store = opfor__server_store(call->srv);
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    opfor__gen_begin_payload(g->gen->rs, &pk);
+    uint64_t got = 0;
+    int rc = opfor_store_append(store, g->row.id, "begin", sb.data, sb.size, &got);
+    msgpack_sbuffer_destroy(&sb);
+    if (rc < 0 || got != 1) {
+        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s",
+                         rc < 0 ? opfor_store_errmsg(store) : "the new game's log is not empty");
+        opfor_store_game_delete(store, g->row.id);
+        opfor__game_free(g);
+        return -1;
+    }
+    g->t.log_seq = 1;
+    return 0;
+}
+
+static int yaml_given(const msgpack_object *params) {
+    return opfor_rpc_params_get(params, "scenario_yaml") != NULL;
+}
+
+static int level_param(opfor_call_t *call, const msgpack_object *params, opfor_store_game_t *row) {
+    char level[sizeof row->difficulty] = "", why[200];
+    if (opfor_rpc_params_str(params, "level", level, sizeof level, why, sizeof why) ==
+        OPFOR_EINVAL) {
+        answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
+        return -1;
+    }
+    if (!level[0])
+        return 0; /* difficulty alone (checked when the game opens), or neither */
+    int lv;
+    if (opfor_ai_level_find(level, &lv) != 0) {
+        opfor_call_error(call, OPFOR_RPC_E_INVALID_PARAMS,
+                         "level: '%s' is not a level (novice, standard, veteran, ruthless, "
+                         "challenge)",
+                         level);
+        return -1;
+    }
+    int dv;
+    if (row->difficulty[0] && (opfor_ai_level_find(row->difficulty, &dv) != 0 || dv != lv)) {
+        opfor_call_error(call, OPFOR_RPC_E_INVALID_PARAMS,
+                         "level: '%s' and difficulty: '%s' disagree (difficulty is the old name "
+                         "of level: give one)",
+                         level, row->difficulty);
+        return -1;
+    }
+    snprintf(row->difficulty, sizeof row->difficulty, "%s", level);
+    return 0;
+}
+
+/* The registered ruleset row->ruleset names ("" : the first registered), its name written
+ * back into the row; NULL when there is none, with the call answered (listing the
+ * registered rulesets). */
+static const opfor_ruleset_t *ruleset_param(opfor_call_t *call, opfor_store_game_t *row) {
+    size_t n = 0;
+    const opfor_ruleset_entry_t *reg = opfor_ruleset_list(&n);
+    const opfor_ruleset_t *rs = row->ruleset[0] ? opfor_ruleset_find(row->ruleset)
+                                : n             ? reg[0].rs
+                                                : NULL;
+    if (rs) {
+        snprintf(row->ruleset, sizeof row->ruleset, "%s", rs->name);
+        return rs;
+    }
+    char names[256] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < n && len < sizeof names; i++)
+        len +=
+            (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", reg[i].name);
+    opfor_call_error(call, OPFOR_RPC_E_UNSUPPORTED,
+                     "ruleset: no ruleset '%s' in this build (registered: %s)", row->ruleset,
+                     n ? names : "none");
+    return NULL;
+}
+
 int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
-    static const char *const allowed[] = {"id",   "ruleset", "scenario",   "scenario_yaml",
-                                          "mode", "seed",    "difficulty", NULL};
+    static const char *const allowed[] = {
+        "id", "ruleset", "scenario", "scenario_yaml", "mode", "seed", "difficulty", "level", NULL};
     char why[200];
     if (opfor_rpc_params_check(params, allowed, why, sizeof why) < 0)
         return answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
@@ -452,6 +682,15 @@ int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
             return answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
     if (opfor_rpc_params_int(params, "seed", 0, INT64_MAX, &seed, why, sizeof why) == OPFOR_EINVAL)
         return answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
+    if (level_param(call, params, &row) < 0)
+        return 0;
+    const opfor_ruleset_t *rs = ruleset_param(call, &row);
+    if (!rs)
+        return 0;
+    if (!opfor__game_native(rs) && yaml_given(params))
+        return answer(call, OPFOR_RPC_E_UNSUPPORTED,
+                      "scenario_yaml: inline scenarios are for the table engine's rulesets; "
+                      "name a scenario of this ruleset instead");
     for (const char *c = row.id; *c; c++)
         if (!id_char_ok(*c))
             return answer(call, OPFOR_RPC_E_INVALID_PARAMS,
@@ -473,7 +712,9 @@ int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
     row.seed = seed >= 0 ? (uint64_t)seed : opfor_rng_mix64(now) >> 1;
     opfor__game_t *g = NULL;
     opfor__gerr_t err = {0, ""};
-    int rc = opfor__game_open(&g, &row, yaml, ylen, opfor__server_model(call->srv), &err);
+    int rc = opfor__game_native(rs)
+                 ? opfor__game_open(&g, &row, yaml, ylen, opfor__server_model(call->srv), &err)
+                 : opfor__gen_open(&g, &row, rs, &err);
     if (rc < 0)
         return answer(call, err.code, err.msg);
     opfor_store_t *store = opfor__server_store(call->srv);
@@ -493,14 +734,20 @@ int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
         opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s", opfor_store_errmsg(store));
         return 0;
     }
+    if (g->gen && gen_begin_entry(call, g) < 0)
+        return 0;
     snprintf(g->row.status, sizeof g->row.status, "active");
     g->next = gs->list;
     gs->list = g;
-    LOG(call->srv, INFO, "game %s: new %s game on %s, seed %llu, %s", g->row.id, g->row.mode,
+    LOG(call->srv, INFO, "game %s: new %s game on %s, seed %llu, %s", g->row.id,
+        g->row.mode[0] ? g->row.mode : g->row.ruleset,
         g->row.scenario_name[0] ? g->row.scenario_name : "inline YAML",
         (unsigned long long)g->row.seed, g->row.difficulty);
     msgpack_packer *pk = opfor_call_result_begin(call);
-    opfor__game_pack_state(g, pk);
+    if (g->gen)
+        opfor__gen_pack_state(g, opfor__gen_table_side(g), pk);
+    else
+        opfor__game_pack_state(g, pk);
     opfor_call_result_end(call);
     return 0;
 }
@@ -568,12 +815,25 @@ int opfor__method_game_list(opfor_call_t *call, const msgpack_object *params) {
 }
 
 int opfor__method_game_state(opfor_call_t *call, const msgpack_object *params) {
-    static const char *const allowed[] = {"game", NULL};
+    static const char *const allowed[] = {"game", "viewer", NULL};
     opfor__game_t *g = game_of_params(call, params, allowed);
     if (!g)
         return 0;
+    int viewer = 0;
+    if (g->gen) {
+        opfor__gerr_t err = {0, ""};
+        if (opfor__gen_viewer(g, params, opfor__server_cfg(call->srv)->debug_methods, &viewer,
+                              &err) < 0)
+            return answer(call, err.code, err.msg);
+    } else if (opfor_rpc_params_get(params, "viewer")) {
+        return answer(call, OPFOR_RPC_E_INVALID_PARAMS,
+                      "viewer: this game's state has no per-side views");
+    }
     msgpack_packer *pk = opfor_call_result_begin(call);
-    opfor__game_pack_state(g, pk);
+    if (g->gen)
+        opfor__gen_pack_state(g, viewer, pk);
+    else
+        opfor__game_pack_state(g, pk);
     opfor_call_result_end(call);
     return 0;
 }
@@ -610,6 +870,15 @@ static int submit_job(opfor_call_t *call, opfor__game_t *g, opfor_job_t *job, op
         return rc;
     g->refs++;
     g->searching++;
+    return 0;
+}
+
+/* A method of the table engine's games asked of a game of another ruleset. */
+static int not_here(opfor_call_t *call, const opfor__game_t *g, const char *method) {
+    opfor_call_error(call, OPFOR_RPC_E_UNSUPPORTED,
+                     "%s: not for %s games: use game.act, game.roll, game.report and "
+                     "game.action",
+                     method, g->row.ruleset);
     return 0;
 }
 
@@ -693,6 +962,8 @@ int opfor__method_patrol_initiative(opfor_call_t *call, const msgpack_object *pa
     opfor__game_t *g = game_of_params(call, params, allowed);
     if (!g)
         return 0;
+    if (g->gen)
+        return not_here(call, g, "patrol.initiative");
     if (g->mode == OPFOR_MODE_PATROL && g->level == OPFOR_AI_CHALLENGE && g->rs &&
         g->t.status == OPFOR__GS_ACTIVE) {
         press_job_t *pj = malloc(sizeof *pj);
@@ -724,6 +995,8 @@ int opfor__method_report(opfor_call_t *call, const msgpack_object *params) {
     opfor__game_t *g = get_game(call, id);
     if (!g)
         return 0;
+    if (g->gen)
+        return not_here(call, g, "report");
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
@@ -748,6 +1021,10 @@ typedef struct plan_job {
     int rc;                /* opfor__game_plan's result */
     opfor__order_t order;  /* the plan */
     opfor__table_t t;      /* the position searched (a copy) */
+    /* games of other rulesets (g->gen): */
+    unsigned char *gstate;     /* the position searched (a copy, malloc'd) */
+    int decision;              /* the AI's decision number */
+    opfor__gen_order_t gorder; /* the plan */
 } plan_job_t;
 
 /* The game changed: searches still running for it stop within one iteration (their calls
@@ -764,12 +1041,25 @@ static int plan_cancelled(void *ud) {
 
 static void plan_run(opfor_job_t *job) {
     plan_job_t *pj = (plan_job_t *)job;
-    pj->rc =
-        opfor__game_plan(pj->g, &pj->t, plan_cancelled, job, &job->call->cancelled, &pj->order);
+    if (pj->g->gen)
+        pj->rc =
+            opfor__gen_plan(pj->g, pj->gstate, pj->decision, &job->call->cancelled, &pj->gorder);
+    else
+        pj->rc =
+            opfor__game_plan(pj->g, &pj->t, plan_cancelled, job, &job->call->cancelled, &pj->order);
 }
 
 /* Answers with the game's open order when one was given since `since`. */
 static int answer_existing(opfor_call_t *call, opfor__game_t *g, uint64_t since) {
+    if (g->gen) {
+        const opfor__gen_order_t *o = &g->gen->order;
+        if (!o->active || !o->open || o->log_seq <= since)
+            return 0;
+        msgpack_packer *pk = opfor_call_result_begin(call);
+        opfor__gen_order_pack(g, o, pk);
+        opfor_call_result_end(call);
+        return 1;
+    }
     if (!g->t.order.active || !g->t.order.open || g->t.order.log_seq <= since)
         return 0;
     msgpack_packer *pk = opfor_call_result_begin(call);
@@ -800,6 +1090,9 @@ static void plan_done(opfor_job_t *job) {
         opfor_call_error(call, OPFOR_RPC_E_CANCELLED,
                          "the game changed during the search: ask "
                          "again");
+    } else if (pj->rc == OPFOR_EILLEGAL && g->gen) {
+        opfor_call_error(call, OPFOR_RPC_E_ILLEGAL, "the AI's side %d is not to move",
+                         g->gen->ai_side);
     } else if (pj->rc == OPFOR_EILLEGAL) {
         opfor_call_error(call, OPFOR_RPC_E_ILLEGAL, "no unit of the %s can act now",
                          g->sc->sides[g->enemy].name);
@@ -812,7 +1105,11 @@ static void plan_done(opfor_job_t *job) {
         msgpack_packer pk;
         msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
         pj->order.log_seq = g->t.log_seq + 1;
-        opfor__order_pack(g, &g->t, &pj->order, &pk);
+        pj->gorder.log_seq = g->t.log_seq + 1;
+        if (g->gen)
+            opfor__gen_order_pack(g, &pj->gorder, &pk);
+        else
+            opfor__order_pack(g, &g->t, &pj->order, &pk);
         msgpack_unpacked u;
         msgpack_unpacked_init(&u);
         size_t off = 0;
@@ -821,9 +1118,15 @@ static void plan_done(opfor_job_t *job) {
         } else {
             opfor__evlist_t ev;
             opfor__evlist_init(&ev);
-            if (commit(call, g, "order", sb.data, sb.size, apply_order, &u.data, &ev) == 0) {
+            gen_entry_t ge = {"order", &u.data};
+            if (g->gen
+                    ? commit(call, g, "order", sb.data, sb.size, apply_gen, &ge, &ev) == 0
+                    : commit(call, g, "order", sb.data, sb.size, apply_order, &u.data, &ev) == 0) {
                 msgpack_packer *rp = opfor_call_result_begin(call);
-                opfor__order_pack(g, &g->t, &g->t.order, rp);
+                if (g->gen)
+                    opfor__gen_order_pack(g, &g->gen->order, rp);
+                else
+                    opfor__order_pack(g, &g->t, &g->t.order, rp);
                 opfor_call_result_end(call);
             }
             opfor__evlist_free(&ev);
@@ -832,7 +1135,49 @@ static void plan_done(opfor_job_t *job) {
         msgpack_sbuffer_destroy(&sb);
     }
     game_unref(g);
+    free(pj->gstate);
     free(pj);
+}
+
+/* ai.orders for a game of another ruleset: the AI's side must be to move. */
+static int gen_ai_orders(opfor_call_t *call, opfor__game_t *g) {
+    const opfor__gen_t *gen = g->gen;
+    int cur = opfor_game_current(&gen->game, gen->state);
+    if (g->t.status != OPFOR__GS_ACTIVE || cur != gen->ai_side) {
+        if (answer_existing(call, g, 0))
+            return 0; /* the order just given, again */
+        char who[48];
+        snprintf(who, sizeof who, "side %d is", cur);
+        opfor_call_error(call, OPFOR_RPC_E_ILLEGAL, "the AI (side %d) is not to move: %s",
+                         gen->ai_side,
+                         g->t.status != OPFOR__GS_ACTIVE ? "the game is over"
+                         : cur == OPFOR_PLAYER_CHANCE    ? "the dice decide first (game.roll)"
+                         : cur == OPFOR_PLAYER_TERMINAL  ? "the game is over"
+                                                         : "a table side is (game.act)");
+        return 0;
+    }
+    plan_job_t *pj = malloc(sizeof *pj);
+    unsigned char *st = malloc(gen->rs->state_size);
+    if (!pj || !st) {
+        free(pj);
+        free(st);
+        return OPFOR_ENOMEM;
+    }
+    memset(pj, 0, sizeof *pj);
+    pj->g = g;
+    pj->log_seq = g->t.log_seq;
+    pj->gstate = st;
+    pj->decision = g->t.decisions;
+    memcpy(st, gen->state, gen->rs->state_size);
+    int rc = submit_job(call, g, &pj->job, plan_run, plan_done);
+    if (rc < 0) {
+        free(st);
+        free(pj);
+        return rc;
+    }
+    pj->next = g->jobs;
+    g->jobs = pj;
+    return 0; /* answered by plan_done */
 }
 
 int opfor__method_ai_orders(opfor_call_t *call, const msgpack_object *params) {
@@ -840,6 +1185,8 @@ int opfor__method_ai_orders(opfor_call_t *call, const msgpack_object *params) {
     opfor__game_t *g = game_of_params(call, params, allowed);
     if (!g)
         return 0;
+    if (g->gen)
+        return gen_ai_orders(call, g);
     if (g->t.pending != OPFOR__PEND_ENEMY) {
         if (answer_existing(call, g, 0))
             return 0; /* the order of this activation, again */
@@ -860,6 +1207,7 @@ int opfor__method_ai_orders(opfor_call_t *call, const msgpack_object *params) {
     pj->g = g;
     pj->log_seq = g->t.log_seq;
     pj->rc = 0;
+    pj->gstate = NULL;
     memcpy(&pj->t, &g->t, sizeof pj->t);
     int rc = submit_job(call, g, &pj->job, plan_run, plan_done);
     if (rc < 0) {
@@ -957,4 +1305,63 @@ int opfor__method_unsubscribe(opfor_call_t *call, const msgpack_object *params) 
     opfor__kv_int(pk, "was_subscribed", was);
     opfor_call_result_end(call);
     return 0;
+}
+
+/* ------------------------------------------------------------------ games of other rulesets */
+
+/* game.act, game.roll, game.report, game.action: the params become the log entry's payload
+ * (an act's phrase its index), which is applied to a copy and committed like any entry. */
+static int gen_mutation(opfor_call_t *call, const msgpack_object *params,
+                        const char *const *allowed, const char *kind) {
+    opfor__game_t *g = game_of_params(call, params, allowed);
+    if (!g)
+        return 0;
+    if (!g->gen)
+        return answer(call, OPFOR_RPC_E_UNSUPPORTED,
+                      "this game is played with patrol.initiative, report and ai.orders");
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    opfor__gerr_t err = {0, ""};
+    if (opfor__gen_prepare(g, kind, params, &pk, &err) < 0) {
+        msgpack_sbuffer_destroy(&sb);
+        return answer(call, err.code, err.msg);
+    }
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    size_t off = 0;
+    if (msgpack_unpack_next(&u, sb.data, sb.size, &off) != MSGPACK_UNPACK_SUCCESS) {
+        answer(call, OPFOR_RPC_E_INTERNAL, "entry packing failed");
+    } else {
+        gen_entry_t ge = {kind, &u.data};
+        opfor__evlist_t ev;
+        opfor__evlist_init(&ev);
+        if (commit(call, g, kind, sb.data, sb.size, apply_gen, &ge, &ev) == 0)
+            answer_ack(call, g, &ev, 0);
+        opfor__evlist_free(&ev);
+    }
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    return 0;
+}
+
+int opfor__method_game_act(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"game", "action", NULL};
+    return gen_mutation(call, params, allowed, "act");
+}
+
+int opfor__method_game_roll(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"game", "outcome", NULL};
+    return gen_mutation(call, params, allowed, "roll");
+}
+
+int opfor__method_game_report(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"game", "form", "fields", "side", NULL};
+    return gen_mutation(call, params, allowed, "report");
+}
+
+int opfor__method_game_action(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"game", "form", "fields", NULL};
+    return gen_mutation(call, params, allowed, "action");
 }

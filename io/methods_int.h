@@ -21,9 +21,13 @@
     XX(CALC, "calc", opfor__method_calc, 0)                                                        \
     XX(CALC_LIST, "calc.list", opfor__method_calc_list, 0)                                         \
     XX(AI_ORDERS, "ai.orders", opfor__method_ai_orders, 0)                                         \
+    XX(GAME_ACT, "game.act", opfor__method_game_act, 0)                                            \
+    XX(GAME_ACTION, "game.action", opfor__method_game_action, 0)                                   \
     XX(GAME_CLOSE, "game.close", opfor__method_game_close, 0)                                      \
     XX(GAME_LIST, "game.list", opfor__method_game_list, 0)                                         \
     XX(GAME_NEW, "game.new", opfor__method_game_new, 0)                                            \
+    XX(GAME_REPORT, "game.report", opfor__method_game_report, 0)                                   \
+    XX(GAME_ROLL, "game.roll", opfor__method_game_roll, 0)                                         \
     XX(GAME_STATE, "game.state", opfor__method_game_state, 0)                                      \
     XX(PATROL_INITIATIVE, "patrol.initiative", opfor__method_patrol_initiative, 0)                 \
     XX(REPORT, "report", opfor__method_report, 0)                                                  \

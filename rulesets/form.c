@@ -37,7 +37,8 @@ int opfor_form_field(const opfor_form_t *f, const char *name) {
     if (!f || !name)
         return -1;
     for (int i = 0; i < f->nfields; i++)
-        if (opfor_vocab_name_eq(f->fields[i].name, name))
+        if (opfor_vocab_name_eq(f->fields[i].name, name) ||
+            (f->fields[i].alias && opfor_vocab_name_eq(f->fields[i].alias, name)))
             return i;
     return -1;
 }
@@ -64,6 +65,21 @@ static int parse_number(const char *text, double *out) {
     return 0;
 }
 
+/* The index of text among fd's choices, or -1. */
+static int choice_index(const opfor_field_t *fd, const char *text) {
+    for (int i = 0; fd->choices && fd->choices[i]; i++)
+        if (opfor_vocab_name_eq(fd->choices[i], text))
+            return i;
+    return -1;
+}
+
+static int choice_count(const opfor_field_t *fd) {
+    int k = 0;
+    while (fd->choices && fd->choices[k])
+        k++;
+    return k;
+}
+
 int opfor_field_parse(const opfor_field_t *fd, const char *text, opfor_value_t *v, char *msg,
                       size_t n) {
     if (!fd || !text || !v)
@@ -75,6 +91,12 @@ int opfor_field_parse(const opfor_field_t *fd, const char *text, opfor_value_t *
     case OPFOR_FIELD_INT:
     case OPFOR_FIELD_NUM: {
         double d;
+        int k = choice_index(fd, text);
+        if (k >= 0) { /* one of the names it also takes */
+            v->num = k;
+            v->named = 1;
+            break;
+        }
         if (parse_number(text, &d) != 0 || (fd->type == OPFOR_FIELD_INT && d != floor(d)))
             return bad(OPFOR_EINVAL, msg, n, fd, text,
                        fd->type == OPFOR_FIELD_INT ? "a whole number" : "a number");
@@ -96,11 +118,8 @@ int opfor_field_parse(const opfor_field_t *fd, const char *text, opfor_value_t *
             return bad(OPFOR_EINVAL, msg, n, fd, text, "yes or no");
         break;
     case OPFOR_FIELD_CHOICE: {
-        int i = 0;
-        for (; fd->choices && fd->choices[i]; i++)
-            if (opfor_vocab_name_eq(fd->choices[i], text))
-                break;
-        if (!fd->choices || !fd->choices[i]) {
+        int i = choice_index(fd, text);
+        if (i < 0) {
             size_t k = (size_t)snprintf(what, sizeof what, "one of");
             for (int j = 0; fd->choices && fd->choices[j] && k < sizeof what; j++)
                 k += (size_t)snprintf(what + k, sizeof what - k, "%s %s", j ? "," : "",
@@ -167,6 +186,14 @@ int opfor_form_check(const opfor_form_t *f, const opfor_value_t *vals, char *msg
             }
             continue;
         }
+        if ((fd->type == OPFOR_FIELD_INT || fd->type == OPFOR_FIELD_NUM) && v->named) {
+            if (v->num < 0 || v->num >= choice_count(fd) || v->num != floor(v->num)) {
+                if (msg && n)
+                    snprintf(msg, n, "%s: name %g is out of range", fd->name, v->num);
+                return OPFOR_EINVAL;
+            }
+            continue;
+        }
         if ((fd->type == OPFOR_FIELD_INT || fd->type == OPFOR_FIELD_NUM) && limited(fd) &&
             (v->num < fd->min || v->num > fd->max)) {
             if (msg && n)
@@ -175,9 +202,7 @@ int opfor_form_check(const opfor_form_t *f, const opfor_value_t *vals, char *msg
             return OPFOR_EINVAL;
         }
         if (fd->type == OPFOR_FIELD_CHOICE) {
-            int k = 0;
-            while (fd->choices && fd->choices[k])
-                k++;
+            int k = choice_count(fd);
             if (v->num < 0 || v->num >= k || v->num != floor(v->num)) {
                 if (msg && n)
                     snprintf(msg, n, "%s: choice %g is out of range", fd->name, v->num);
@@ -186,4 +211,58 @@ int opfor_form_check(const opfor_form_t *f, const opfor_value_t *vals, char *msg
         }
     }
     return 0;
+}
+
+int opfor_field_resolve(const opfor_field_t *fd, const opfor_value_t *v, opfor_value_t *out) {
+    memset(out, 0, sizeof *out);
+    if (v && v->set) {
+        *out = *v;
+        return 1;
+    }
+    if (fd->flags & (OPFOR_FIELD_OPTIONAL | OPFOR_FIELD_REQUIRED))
+        return 0;
+    int has_text = fd->def_text && fd->def_text[0];
+    switch (fd->type) {
+    case OPFOR_FIELD_CHOICE:
+        out->num = has_text ? choice_index(fd, fd->def_text) : -1;
+        out->set = out->num >= 0;
+        return out->set;
+    case OPFOR_FIELD_INT:
+    case OPFOR_FIELD_NUM:
+        if (has_text && choice_index(fd, fd->def_text) >= 0) { /* a name as the default */
+            out->num = choice_index(fd, fd->def_text);
+            out->named = 1;
+        } else {
+            out->num = fd->def;
+        }
+        out->set = 1;
+        return 1;
+    case OPFOR_FIELD_BOOL:
+        out->num = fd->def != 0.0;
+        out->set = 1;
+        return 1;
+    default:
+        out->text = has_text ? fd->def_text : NULL;
+        out->set = has_text;
+        return out->set;
+    }
+}
+
+const char *opfor_field_text(const opfor_field_t *fd, const opfor_value_t *v, char *buf, size_t n) {
+    if (!buf || n == 0)
+        return buf;
+    int k = choice_count(fd);
+    if (!v || !v->set)
+        snprintf(buf, n, "unset");
+    else if (fd->type == OPFOR_FIELD_BOOL)
+        snprintf(buf, n, "%s", v->num != 0.0 ? "yes" : "no");
+    else if (fd->type == OPFOR_FIELD_CHOICE ||
+             ((fd->type == OPFOR_FIELD_INT || fd->type == OPFOR_FIELD_NUM) && v->named))
+        snprintf(buf, n, "%s", v->num >= 0 && v->num < k ? fd->choices[(int)v->num] : "?");
+    else if (fd->type == OPFOR_FIELD_INT || fd->type == OPFOR_FIELD_NUM)
+        snprintf(buf, n, "%g%s%s", v->num, fd->unit && fd->unit[0] ? " " : "",
+                 fd->unit ? fd->unit : "");
+    else
+        snprintf(buf, n, "%s", v->text ? v->text : "");
+    return buf;
 }

@@ -684,4 +684,5 @@ const opfor_ruleset_t opfor_viktoria_ruleset = {
     .hash = rs_hash,
     .action_str = rs_action_str,
     .ai = &opfor_viktoria_ai,
+    .calc = &opfor_viktoria_calc_iface,
 };

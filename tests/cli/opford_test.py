@@ -145,7 +145,7 @@ for label, addr in (("unix", sock), ("tcp", tcp)):
     c = Client(addr)
     err, res = c.call("hello", {"client": "opford_test", "api_level": 1})
     check(f"{label}_hello", err is None and res["server"] == "opford" and res["api_level"] >= 2
-          and res["rulesets"] == ["viktoria"] and isinstance(res["version"], str)
+          and res["rulesets"][:1] == ["viktoria"] and isinstance(res["version"], str)
           and res["max_frame"] == 1 << 20, repr((err, res)))
     err, res = c.call("ping")
     check(f"{label}_ping", err is None and res == {"pong": True}, repr((err, res)))

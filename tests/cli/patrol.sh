@@ -38,7 +38,7 @@ has_err "opfor: patrol: unknown argument '--frobnicate'"
 run 2 patrol --level godlike
 has_err "opfor: patrol: --level must be one of novice, standard, veteran, ruthless, challenge; got 'godlike'"
 run 2 scores --limit 0
-has_err "opfor: scores: --limit needs a whole number from 1 to 1000"
+has_err "opfor: scores: --limit must be a whole number from 1 to 1000"
 
 # ---- place on the built-in scenario: the dot is the 1st Section's front at (24.2, 9.5)
 run 0 patrol place --direction N --distance 14

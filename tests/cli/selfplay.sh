@@ -54,11 +54,11 @@ has_err "allowed: viktoria"
 run 2 selfplay viktoria --seed 1
 has_err "--games N is required"
 run 2 selfplay viktoria --games 1 --seed 1 --frobnicate
-has_err "unknown option '--frobnicate'"
+has_err "unknown flag '--frobnicate'"
 
 # An empty file name is a command-line error.
 run 2 selfplay viktoria --games 1 --seed 1 --scenario=
-has_err "selfplay: --scenario needs a file name"
+has_err "selfplay: --scenario needs a value: a file name"
 
 # A scenario file that cannot be read is a runtime failure.
 run 1 selfplay viktoria --games 1 --seed 1 --scenario /nonexistent/x.yaml

@@ -18,11 +18,13 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static opfor_viktoria_model_t model;
+    static opfor__calc_q_t q; /* large: kept out of the stack */
+    static void *model;       /* the default calculator's built-in model, loaded once */
     static int loaded;
     if (!loaded) {
+        const opfor_ruleset_t *rs = opfor__calc_default();
         opfor_diag_t d;
-        if (opfor_viktoria_model_default(&model, &d) != 0)
+        if (!rs || (rs->calc->model_load && rs->calc->model_load(NULL, &model, &d) != 0))
             abort();
         loaded = 1;
     }
@@ -37,11 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     }
     const msgpack_object *params = u.data.type == MSGPACK_OBJECT_MAP ? &u.data : NULL;
-    opfor_viktoria_req_t req;
-    opfor_viktoria_result_t res;
     char msg[768];
     msg[0] = '\0';
-    int code = opfor__calc_eval(&model, params, &req, &res, msg, sizeof msg);
+    int code = opfor__calc_eval(model, params, &q, msg, sizeof msg);
     if (code) {
         if (!msg[0])
             abort();
@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         msgpack_sbuffer_init(&sb);
         msgpack_packer pk;
         msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-        opfor__calc_pack(&pk, &req, &res);
+        opfor__calc_pack(&pk, &q);
         msgpack_unpacked back;
         msgpack_unpacked_init(&back);
         size_t used = 0;

@@ -214,7 +214,8 @@ static void close_bots(suite_t *S) {
     S->nbots = 0;
 }
 
-/* A form's fields: named uniquely, a known type, defaults within the limits and choices. */
+/* A form's fields: named uniquely, a known type, defaults within the limits and choices (a
+ * required or optional field has no default to check). */
 static void check_form(const opfor_form_t *f) {
     assert_non_null(f->name);
     assert_true(f->name[0] != 0);
@@ -228,7 +229,8 @@ static void check_form(const opfor_form_t *f) {
         assert_int_equal(opfor_form_field(f, fd->name), i);
         assert_true(fd->min <= fd->max);
         if ((fd->type == OPFOR_FIELD_INT || fd->type == OPFOR_FIELD_NUM) &&
-            !(fd->flags & OPFOR_FIELD_REQUIRED) && (fd->min != 0 || fd->max != 0))
+            !(fd->flags & (OPFOR_FIELD_REQUIRED | OPFOR_FIELD_OPTIONAL)) &&
+            (fd->min != 0 || fd->max != 0))
             assert_true(fd->def >= fd->min && fd->def <= fd->max);
         if (fd->type == OPFOR_FIELD_CHOICE) {
             assert_non_null(fd->choices);

@@ -18,29 +18,32 @@
 #define TARGET_SHARE 0.05
 
 int opfor_bench_display(int argc, char **argv) {
-    int json = 0;
+    int json = 0, usage_rc;
     long reps = 10;
-    for (int i = 1; i < argc; i++) {
-        if (opfor_cli_is_help(argv[i])) {
-            printf("usage: opfor bench display [--reps N] [--json]\n\n"
-                   "Renders the orders card and drives each panel's refresh against the\n"
-                   "emulator; prints the median of %d runs per panel and refresh kind: render\n"
-                   "time, driver time, bytes sent, the panel's own refresh time, and the\n"
-                   "software's share of it (target under %.0f%%).\n",
-                   RUNS, TARGET_SHARE * 100);
-            return OPFOR_EXIT_OK;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
-            if (opfor_cli_parse_long(argv[++i], &reps) != 0 || reps < 1 || reps > 1000)
-                return opfor_cli_usage_error("bench display: --reps needs 1..1000, got '%s'",
-                                             argv[i]);
-        } else {
-            return opfor_cli_usage_error("bench display: unknown option '%s'; allowed: --reps N, "
-                                         "--json, --help",
-                                         argv[i]);
-        }
-    }
+    char about[400];
+    snprintf(about, sizeof about,
+             "Renders the orders card and drives each panel's refresh against the\n"
+             "emulator; prints the median of %d runs per panel and refresh kind: render\n"
+             "time, driver time, bytes sent, the panel's own refresh time, and the\n"
+             "software's share of it (target under %.0f%%).",
+             RUNS, TARGET_SHARE * 100);
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--reps",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &reps,
+         .lo = 1,
+         .hi = 1000,
+         .arg = "N",
+         .help = "refreshes per run (default 10)"},
+        {.name = "--json",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &json,
+         .help = "print one JSON document instead of text"},
+        {0},
+    };
+    const opfor_cli_spec_t spec = {.cmd = "bench display", .about = about, .opts = opts};
+    if (opfor_cli_parse(&spec, argc, argv, 1, &usage_rc))
+        return usage_rc;
     opfor_display_bench_row_t runs[RUNS][OPFOR_DISPLAY_BENCH_ROWS];
     size_t n = 0;
     for (int r = 0; r < RUNS; r++) {

@@ -79,32 +79,28 @@ static double copies_per_s(const opfor_vk_ctx_t *ctx, double seconds) {
 }
 
 int opfor_bench_engine(int argc, char **argv) {
-    int json = 0;
+    int json = 0, rc;
     double seconds = 1.0;
-    int sr;
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        if (opfor_cli_is_help(s)) {
-            printf("usage: opfor bench engine [--json] [--seconds S]\n\n"
-                   "Plays whole Viktoria! games on the built-in competitive scenario (one\n"
-                   "thread), %d runs of S seconds of the thread's CPU time (default 1) with the\n"
-                   "random policy (uniform over the full legal list), then %d with random_kind\n"
-                   "(an action group first, listed lazily), and reports for each the median unit\n"
-                   "activations and games per CPU second (and activations per wall-clock\n"
-                   "second), the state size in bytes and state copies per second.\n",
-                   ENGINE_RUNS, ENGINE_RUNS);
-            return OPFOR_EXIT_OK;
-        } else if (strcmp(s, "--json") == 0) {
-            json = 1;
-        } else if ((sr = opfor_bench_seconds_opt("bench engine", argc, argv, &i, &seconds)) != 0) {
-            if (sr < 0)
-                return -sr;
-        } else {
-            return opfor_cli_usage_error("bench engine: unknown option '%s'; allowed: --json, "
-                                         "--seconds S, --help",
-                                         s);
-        }
-    }
+    char about[640];
+    snprintf(about, sizeof about,
+             "Plays whole Viktoria! games on the built-in competitive scenario (one\n"
+             "thread), %d runs of S seconds of the thread's CPU time (default 1) with the\n"
+             "random policy (uniform over the full legal list), then %d with random_kind\n"
+             "(an action group first, listed lazily), and reports for each the median unit\n"
+             "activations and games per CPU second (and activations per wall-clock\n"
+             "second), the state size in bytes and state copies per second.",
+             ENGINE_RUNS, ENGINE_RUNS);
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--json",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &json,
+         .help = "print one JSON document instead of text"},
+        OPFOR_BENCH_SECONDS_OPT(&seconds, "CPU seconds per run (default 1)"),
+        {0},
+    };
+    const opfor_cli_spec_t spec = {.cmd = "bench engine", .about = about, .opts = opts};
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
+        return rc;
     opfor_scenario_t *sc = calloc(1, sizeof *sc);
     opfor_diag_t d;
     opfor_viktoria_model_t m;

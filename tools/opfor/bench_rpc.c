@@ -1,7 +1,7 @@
 /* tools/opfor/bench_rpc.c — `opfor bench rpc`: opford's calc throughput and latency.
  *
  *   opfor bench rpc [--clients N] [--requests M] [--pipeline D] [--threads T] [--runs R]
- *                   [--socket PATH | --connect ADDR] [--json]
+ *                   [--connect ADDR] [--no-pin] [--json]   (--socket PATH: the old name)
  * By default it starts its own opford (the binary next to this one) on a socket in a fresh
  * temporary directory. The load comes from one libuv loop per client thread holding N/T
  * connections, each keeping D calc requests in flight (D = 1: strict request-response), so the
@@ -507,7 +507,7 @@ static int spawn_daemon(bench_t *b) {
     char *slash = strrchr(exe, '/');
     snprintf(slash + 1, sizeof exe - (size_t)(slash + 1 - exe), "opford");
     if (access(exe, X_OK) != 0)
-        return opfor_cli_fail("bench rpc: %s not found; build it, or give --socket/--connect to "
+        return opfor_cli_fail("bench rpc: %s not found; build it, or give --connect to "
                               "use a running daemon",
                               exe);
     snprintf(b->dir, sizeof b->dir, "/tmp/opfor-bench-XXXXXX");
@@ -645,44 +645,9 @@ static int cmp_rps(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static void usage(FILE *f) {
-    fprintf(
-        f,
-        "usage: opfor bench rpc [--clients N] [--requests M] [--pipeline D] [--threads T]\n"
-        "                       [--runs R] [--socket PATH | --connect ADDR] [--no-pin] [--json]\n\n"
-        "Measures opford: N connections send calc requests (a fixed mix of common\n"
-        "calculator queries), each keeping D requests in flight, from T client threads.\n"
-        "Prints requests per second and the p50/p99 latency (send to full response) of\n"
-        "the median of R runs of M requests, after one warm-up run. Without --socket or\n"
-        "--connect it starts its own opford (next to this binary) on a temporary socket\n"
-        "and also reports the daemon's CPU time per request; with two or more CPUs it pins\n"
-        "the daemon to one CPU and the clients to the others (else the two keep preempting\n"
-        "each other on one core).\n\n"
-        "options:\n"
-        "  --clients N     connections (1-%d, default 50)\n"
-        "  --requests M    requests per run, all connections together (100-100000000,\n"
-        "                  default 200000)\n"
-        "  --pipeline D    requests in flight per connection (1-%d, default 1)\n"
-        "  --threads T     client threads (1-%d, default 1)\n"
-        "  --runs R        measured runs (1-%d, default 3)\n"
-        "  --socket PATH   use the daemon listening on this Unix socket\n"
-        "  --connect ADDR  use the daemon at unix:PATH or tcp://HOST:PORT\n"
-        "  --no-pin        let the kernel place the spawned daemon and the clients\n"
-        "  --json          print one JSON document\n",
-        MAX_CLIENTS, MAX_PIPELINE, MAX_THREADS, MAX_RUNS);
-}
-
-static int parse_int_flag(const char *flag, const char *v, long lo, long hi, long *out) {
-    long n;
-    if (!v)
-        return opfor_cli_usage_error("bench rpc: %s needs a value", flag);
-    if (opfor_cli_parse_long(v, &n) != 0 || n < lo || n > hi)
-        return opfor_cli_usage_error("bench rpc: %s must be a whole number from %ld to %ld "
-                                     "(got '%s')",
-                                     flag, lo, hi, v);
-    *out = n;
-    return 0;
-}
+/* A number as text, for the option table's help ("1-" STR(MAX_CLIENTS)). */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static void machine(char *buf, size_t size) {
     struct utsname u;
@@ -703,45 +668,73 @@ int opfor_bench_rpc(int argc, char **argv) {
     long clients = 50, requests = 200000, pipeline = 1, threads = 1, runs = 3;
     const char *addr = NULL;
     int rc = 0, pin = 1;
-    for (int i = 1; i < argc && rc == 0; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (opfor_cli_is_help(a)) {
-            usage(stdout);
-            free(b);
-            return OPFOR_EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            b->json = 1;
-        } else if (strcmp(a, "--no-pin") == 0) {
-            pin = 0;
-        } else if (strcmp(a, "--clients") == 0) {
-            rc = parse_int_flag(a, v, 1, MAX_CLIENTS, &clients);
-            i++;
-        } else if (strcmp(a, "--requests") == 0) {
-            rc = parse_int_flag(a, v, 100, 100000000, &requests);
-            i++;
-        } else if (strcmp(a, "--pipeline") == 0) {
-            rc = parse_int_flag(a, v, 1, MAX_PIPELINE, &pipeline);
-            i++;
-        } else if (strcmp(a, "--threads") == 0) {
-            rc = parse_int_flag(a, v, 1, MAX_THREADS, &threads);
-            i++;
-        } else if (strcmp(a, "--runs") == 0) {
-            rc = parse_int_flag(a, v, 1, MAX_RUNS, &runs);
-            i++;
-        } else if (strcmp(a, "--socket") == 0 || strcmp(a, "--connect") == 0) {
-            if (!v)
-                rc = opfor_cli_usage_error("bench rpc: %s needs a value", a);
-            else
-                addr = v;
-            i++;
-        } else {
-            rc = opfor_cli_usage_error("bench rpc: unknown option '%s' (allowed: --clients, "
-                                       "--requests, --pipeline, --threads, --runs, --socket, "
-                                       "--connect, --no-pin, --json, --help)",
-                                       a);
-        }
-    }
-    if (rc) {
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--clients",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &clients,
+         .lo = 1,
+         .hi = MAX_CLIENTS,
+         .arg = "N",
+         .help = "connections (1-" STR(MAX_CLIENTS) ", default 50)"},
+        {.name = "--requests",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &requests,
+         .lo = 100,
+         .hi = 100000000,
+         .arg = "M",
+         .help = "requests per run, all connections together (100-100000000,\n"
+                 "default 200000)"},
+        {.name = "--pipeline",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &pipeline,
+         .lo = 1,
+         .hi = MAX_PIPELINE,
+         .arg = "D",
+         .help = "requests in flight per connection (1-" STR(MAX_PIPELINE) ", default 1)"},
+        {.name = "--threads",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &threads,
+         .lo = 1,
+         .hi = MAX_THREADS,
+         .arg = "T",
+         .help = "client threads (1-" STR(MAX_THREADS) ", default 1)"},
+        {.name = "--runs",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &runs,
+         .lo = 1,
+         .hi = MAX_RUNS,
+         .arg = "R",
+         .help = "measured runs (1-" STR(MAX_RUNS) ", default 3)"},
+        {.name = "--connect",
+         .alias = "--socket",
+         .type = OPFOR_CLI_STRING,
+         .string = &addr,
+         .arg = "ADDR",
+         .wants = "an address (unix:PATH, PATH or tcp://HOST:PORT)",
+         .help = "use the daemon at unix:PATH, PATH or tcp://HOST:PORT"},
+        {.name = "--no-pin",
+         .type = OPFOR_CLI_NOFLAG,
+         .flag = &pin,
+         .help = "let the kernel place the spawned daemon and the clients"},
+        {.name = "--json",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &b->json,
+         .help = "print one JSON document"},
+        {0},
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "bench rpc",
+        .about = "Measures opford: N connections send calc requests (a fixed mix of common\n"
+                 "calculator queries), each keeping D requests in flight, from T client threads.\n"
+                 "Prints requests per second and the p50/p99 latency (send to full response) of\n"
+                 "the median of R runs of M requests, after one warm-up run. Without --connect\n"
+                 "it starts its own opford (next to this binary) on a temporary socket and also\n"
+                 "reports the daemon's CPU time per request; with two or more CPUs it pins the\n"
+                 "daemon to one CPU and the clients to the others (else the two keep preempting\n"
+                 "each other on one core).",
+        .opts = opts,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc)) {
         free(b);
         return rc;
     }

@@ -1,8 +1,6 @@
 /* tools/opfor/bench_util.c — helpers shared by the `opfor bench` programs (bench_util.h). */
 #include "bench_util.h"
 
-#include "cli.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,16 +61,4 @@ double opfor_bench_thread_cpu_ms(void) {
 
 double opfor_bench_wall_ms(void) {
     return ms_of(CLOCK_MONOTONIC);
-}
-
-int opfor_bench_seconds_opt(const char *who, int argc, char **argv, int *i, double *seconds) {
-    const char *s = argv[*i];
-    if (strcmp(s, "--seconds") != 0 && strncmp(s, "--seconds=", 10) != 0)
-        return 0;
-    const char *v = s[9] == '=' ? s + 10 : (*i + 1 < argc ? argv[++*i] : NULL);
-    if (!v || opfor_cli_parse_double(v, seconds) != 0 || !(*seconds > 0) || *seconds > 60)
-        return -opfor_cli_usage_error("%s: --seconds needs a number above 0 and at most 60, "
-                                      "got '%s'",
-                                      who, v ? v : "");
-    return 1;
 }

@@ -37,9 +37,12 @@ double opfor_bench_median(double *v, int n);
 double opfor_bench_thread_cpu_ms(void);
 double opfor_bench_wall_ms(void);
 
-/* When argv[*i] is `--seconds S` or `--seconds=S`, reads S (above 0, at most 60) into
- * *seconds, moves *i past it and returns 1, or prints "opfor: WHO: --seconds needs ..." and
- * returns the usage exit code (2, negative: -2). Returns 0 for any other argument. */
-int opfor_bench_seconds_opt(const char *who, int argc, char **argv, int *i, double *seconds);
+/* The --seconds S option of the `opfor bench` programs, for their option tables: a number
+ * above 0 and at most 60 into *seconds (a double). */
+#define OPFOR_BENCH_SECONDS_OPT(seconds, what)                                                     \
+    {                                                                                              \
+        .name = "--seconds", .type = OPFOR_CLI_NUMBER, .number = (seconds), .min = 0, .max = 60,   \
+        .above = 1, .arg = "S", .help = (what)                                                     \
+    }
 
 #endif

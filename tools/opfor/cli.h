@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "opfor/vocab.h"
+
 #define OPFOR_EXIT_OK 0
 #define OPFOR_EXIT_FAIL 1
 #define OPFOR_EXIT_USAGE 2
@@ -54,7 +56,10 @@ int opfor_bench_display(int argc, char **argv);
 /* `opfor bench mcts` (tools/opfor/bench_mcts.c): search speed, latency and memory by level. */
 int opfor_bench_mcts(int argc, char **argv);
 
-/* The helpers below live in cli.c. */
+/* The helpers below live in cli.c. Commands read their options with opfor_cli_parse (the
+ * option tables further down); the flag readers right below (opfor_cli_is_flag ...
+ * opfor_cli_next_double) are the older hand-written way, kept only while cmd_arena.c and
+ * cmd_patrol.c still use them: delete them when those move. */
 
 /* Prints "opfor: <message>" to stderr and returns code. */
 int opfor_cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -110,5 +115,106 @@ const char *opfor_cli_next(opfor_cli_args_t *p, const char *what);
 int opfor_cli_next_long(opfor_cli_args_t *p, long lo, long hi, long *out);
 /* The same for a number from lo to hi; the error says "WHO: FLAG needs WHAT". */
 int opfor_cli_next_double(opfor_cli_args_t *p, double lo, double hi, const char *what, double *out);
+
+/* ------------------------------------------------------------------ option tables
+ *
+ * Each command describes its options in one const table and hands argv to opfor_cli_parse,
+ * which reads "--name value" and "--name=value", answers -h/--help with a usage generated
+ * from the table, and refuses unknown flags and bad values with one message shape:
+ *
+ *   opfor: CMD: unknown flag '--x' (flags: --a, --b, --help)
+ *   opfor: CMD: --seed needs a value: a whole number >= 0
+ *   opfor: CMD: --seed must be a whole number >= 0, got 'x'
+ *   opfor: CMD: --acted given twice ('A', then 'B')
+ *
+ * (exit 2). Values point into argv; nothing is allocated.
+ */
+
+typedef enum opfor_cli_type {
+    OPFOR_CLI_FLAG,   /* --x: *flag = 1 */
+    OPFOR_CLI_NOFLAG, /* --no-x (the name as written): *flag = 0 */
+    OPFOR_CLI_WHOLE,  /* --x N: *whole = N, a whole number from lo to hi */
+    OPFOR_CLI_NUMBER, /* --x V: *number = V, a number from min (above it with .above) to max */
+    OPFOR_CLI_STRING, /* --x TEXT: *string = TEXT (never empty) */
+    OPFOR_CLI_CHOICE, /* --x NAME, one of names: *choice = its value and/or *string = the
+                       * canonical name (opfor_vocab_lookup: case and '-' for '_' ignored) */
+    OPFOR_CLI_LIST,   /* --x TEXT, repeatable: appended to *list */
+} opfor_cli_type_t;
+
+/* Where a repeatable option's values go: the caller's arrays of cap entries. */
+typedef struct opfor_cli_list {
+    const char **items; /* the values, in the order given */
+    const char **flags; /* when not NULL: the canonical name of the option that gave each one
+                         * (several options may share one list) */
+    size_t cap;         /* room in items (and flags) */
+    size_t n;           /* values read */
+} opfor_cli_list_t;
+
+/* One option. Set the destination that goes with the type; the others stay NULL. */
+typedef struct opfor_cli_opt {
+    const char *name;                /* "--seed" */
+    const char *alias;               /* an old name still accepted ("--difficulty"), or NULL */
+    opfor_cli_type_t type;           /* what it takes */
+    int *flag;                       /* FLAG, NOFLAG */
+    long *whole;                     /* WHOLE */
+    double *number;                  /* NUMBER */
+    const char **string;             /* STRING; CHOICE (the canonical name) */
+    int *choice;                     /* CHOICE (the value) */
+    opfor_cli_list_t *list;          /* LIST */
+    long lo, hi;                     /* WHOLE: bounds; hi LONG_MAX: none */
+    double min, max;                 /* NUMBER: bounds; max HUGE_VAL: none */
+    int above;                       /* NUMBER: the value must be above min, not equal to it */
+    const opfor_name_t *names;       /* CHOICE: the allowed names, {NULL, 0}-terminated */
+    int once;                        /* STRING: a second one is an error, not a replacement */
+    int (*valid)(const char *value); /* STRING, LIST: when set, values it refuses (returns 0)
+                                      * are errors: "FLAG must be WANTS, got 'V'" */
+    const char *arg;                 /* the value in the usage: "N", "FILE" (default "VALUE") */
+    const char *wants;               /* what it wants, for errors ("a file name"); NULL: said from
+                                      * the type and bounds ("a whole number from 1 to 60") */
+    const char *help;                /* the usage text; '\n' starts a continuation line */
+} opfor_cli_opt_t;
+
+/* A command's options and how its usage reads. */
+typedef struct opfor_cli_spec {
+    const char *cmd;             /* the command as errors name it: "dice", "patrol place" */
+    const char *args;            /* positional part of the generated synopsis ("EXPR"), or NULL */
+    const char *usage;           /* a whole synopsis instead of the generated one (lines after
+                                  * the first start with spaces), or NULL */
+    const char *about;           /* what the command does, printed after the usage line */
+    const char *epilog;          /* printed after the options, or NULL */
+    const opfor_cli_opt_t *opts; /* the table, ended by an entry whose name is NULL */
+    /* Each positional argument in turn (and every one after "--"): returns 0, or an exit code
+     * after printing the error. NULL: the command takes none. */
+    int (*positional)(void *ud, const char *arg);
+    void *ud; /* for positional */
+} opfor_cli_spec_t;
+
+/* The options of every command that talks to a daemon, one name for one idea: --connect ADDR
+ * and --token-file FILE, into two const char * (NULL when not given). */
+#define OPFOR_CLI_CONNECT_OPTS(addr, token_file)                                                   \
+    {.name = "--connect",                                                                          \
+     .type = OPFOR_CLI_STRING,                                                                     \
+     .string = (addr),                                                                             \
+     .arg = "ADDR",                                                                                \
+     .wants = "an address (unix:PATH, PATH or tcp://HOST:PORT)",                                   \
+     .help = "the daemon: unix:PATH, PATH or tcp://HOST:PORT\n"                                    \
+             "(default: $OPFOR_SOCKET, else the local opford socket)"},                            \
+    {                                                                                              \
+        .name = "--token-file", .type = OPFOR_CLI_STRING, .string = (token_file), .arg = "FILE",   \
+        .wants = "a file (the daemon's token, mode 0600)",                                         \
+        .help = "the daemon's token (a file of mode 0600), needed over TCP\n"                      \
+                "when opford runs with --token-file (default: $OPFOR_TOKEN)"                       \
+    }
+
+/* Reads argv[first..argc-1] against spec. Returns 0 when the command goes on; returns 1 when
+ * it must stop now with *exit_code: OPFOR_EXIT_OK after printing the usage (-h, --help) to
+ * stdout, OPFOR_EXIT_USAGE (or the positional callback's code) after an error on stderr.
+ * Destinations of options not given are left as they were (the caller's defaults). */
+int opfor_cli_parse(const opfor_cli_spec_t *spec, int argc, char **argv, int first, int *exit_code);
+/* Prints spec's usage: synopsis, about, the options with their help, epilog. */
+void opfor_cli_usage(FILE *f, const opfor_cli_spec_t *spec);
+/* Writes what opt wants ("a whole number from 1 to 60", "d6, fine or 2d6") into buf; returns
+ * buf. */
+const char *opfor_cli_wants(const opfor_cli_opt_t *opt, char *buf, size_t size);
 
 #endif

@@ -133,19 +133,32 @@ static const bench_cmd_t BENCH_CMDS[] = {
 };
 #define NBENCH_CMDS (sizeof BENCH_CMDS / sizeof BENCH_CMDS[0])
 
-static void usage(FILE *f) {
-    fprintf(f,
-            "usage: opfor bench [calc] [--json] [--seconds S]\n"
-            "       opfor bench engine|mcts|rpc|display [OPTIONS]\n\n"
-            "The first form runs the calculator benchmark %d times for S seconds (default 1)\n"
-            "and reports the median with the machine and CPU model. The others run alone,\n"
-            "each with its own options.\n\nbenchmarks:\n",
-            BENCH_RUNS);
-    for (size_t i = 0; i < NBENCH; i++)
-        fprintf(f, "  %-8s %s\n", BENCHES[i].name, BENCHES[i].what);
-    for (size_t i = 0; i < NBENCH_CMDS; i++)
-        fprintf(f, "  %-8s %s (own options: opfor bench %s --help)\n", BENCH_CMDS[i].name,
-                BENCH_CMDS[i].what, BENCH_CMDS[i].name);
+/* BENCH_NAME: one positional argument of `opfor bench`, a benchmark of BENCHES to run. */
+typedef struct chosen {
+    int on[NBENCH]; /* run BENCHES[k] */
+    int any;        /* some were named: run only those */
+} chosen_t;
+
+static int bench_name(void *ud, const char *s) {
+    chosen_t *ch = ud;
+    size_t k = 0;
+    while (k < NBENCH && strcmp(BENCHES[k].name, s) != 0)
+        k++;
+    if (k == NBENCH) {
+        for (size_t j = 0; j < NBENCH_CMDS; j++)
+            if (strcmp(BENCH_CMDS[j].name, s) == 0)
+                return opfor_cli_usage_error("bench: %s runs alone, with its own "
+                                             "options: opfor bench %s --help",
+                                             s, s);
+        char names[256] = "";
+        for (size_t j = 0; j < NBENCH + NBENCH_CMDS; j++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", j ? ", " : "",
+                     j < NBENCH ? BENCHES[j].name : BENCH_CMDS[j - NBENCH].name);
+        return opfor_cli_usage_error("bench: unknown benchmark '%s'; allowed: %s", s, names);
+    }
+    ch->on[k] = 1;
+    ch->any = 1;
+    return 0;
 }
 
 int opfor_cmd_bench(int argc, char **argv) {
@@ -153,46 +166,45 @@ int opfor_cmd_bench(int argc, char **argv) {
         for (size_t k = 0; k < NBENCH_CMDS; k++)
             if (strcmp(argv[1], BENCH_CMDS[k].name) == 0)
                 return BENCH_CMDS[k].fn(argc - 1, argv + 1);
-    int json = 0;
+    int json = 0, usage_rc;
     double seconds = 1.0;
-    int chosen[NBENCH] = {0}, any = 0;
-    int sr;
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        if (opfor_cli_is_help(s)) {
-            usage(stdout);
-            return OPFOR_EXIT_OK;
-        } else if (strcmp(s, "--json") == 0) {
-            json = 1;
-        } else if ((sr = opfor_bench_seconds_opt("bench", argc, argv, &i, &seconds)) != 0) {
-            if (sr < 0)
-                return -sr;
-        } else if (s[0] == '-') {
-            return opfor_cli_usage_error("bench: unknown option '%s'; allowed: --json, "
-                                         "--seconds S, --help",
-                                         s);
-        } else {
-            size_t k = 0;
-            while (k < NBENCH && strcmp(BENCHES[k].name, s) != 0)
-                k++;
-            if (k == NBENCH) {
-                for (size_t j = 0; j < NBENCH_CMDS; j++)
-                    if (strcmp(BENCH_CMDS[j].name, s) == 0)
-                        return opfor_cli_usage_error("bench: %s runs alone, with its own "
-                                                     "options: opfor bench %s --help",
-                                                     s, s);
-                char names[256] = "";
-                for (size_t j = 0; j < NBENCH + NBENCH_CMDS; j++)
-                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-                             j ? ", " : "",
-                             j < NBENCH ? BENCHES[j].name : BENCH_CMDS[j - NBENCH].name);
-                return opfor_cli_usage_error("bench: unknown benchmark '%s'; allowed: %s", s,
-                                             names);
-            }
-            chosen[k] = 1;
-            any = 1;
-        }
-    }
+    chosen_t ch = {{0}, 0};
+    char about[320], list[1024];
+    snprintf(about, sizeof about,
+             "The first form runs the calculator benchmark %d times for S seconds (default 1)\n"
+             "and reports the median with the machine and CPU model. The others run alone,\n"
+             "each with its own options.",
+             BENCH_RUNS);
+    int n = snprintf(list, sizeof list, "benchmarks:\n");
+    for (size_t i = 0; i < NBENCH && n > 0 && (size_t)n < sizeof list; i++)
+        n += snprintf(list + n, sizeof list - (size_t)n, "  %-8s %s\n", BENCHES[i].name,
+                      BENCHES[i].what);
+    for (size_t i = 0; i < NBENCH_CMDS && n > 0 && (size_t)n < sizeof list; i++)
+        n += snprintf(list + n, sizeof list - (size_t)n,
+                      "  %-8s %s (own options: opfor bench %s --help)\n", BENCH_CMDS[i].name,
+                      BENCH_CMDS[i].what, BENCH_CMDS[i].name);
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--json",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &json,
+         .help = "print one JSON document instead of text"},
+        OPFOR_BENCH_SECONDS_OPT(&seconds, "seconds per run (default 1)"),
+        {0},
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "bench",
+        .usage = "[calc] [--json] [--seconds S]\n"
+                 "       opfor bench engine|mcts|rpc|display [OPTIONS]",
+        .about = about,
+        .epilog = list,
+        .opts = opts,
+        .positional = bench_name,
+        .ud = &ch,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &usage_rc))
+        return usage_rc;
+    const int *chosen = ch.on;
+    int any = ch.any;
 
     opfor_bench_host_t host;
     opfor_bench_host(&host);

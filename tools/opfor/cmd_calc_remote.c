@@ -1,15 +1,16 @@
-/* tools/opfor/cmd_calc_remote.c — `opfor calc ... --connect ADDR`: the calculator asked of a
- * daemon (opford's `calc` and `calc.list` methods) instead of computed here.
+/* tools/opfor/cmd_calc_remote.c — `opfor calc ... --connect ADDR`: any ruleset's calculator
+ * asked of a daemon (opford's `calc` and `calc.list` methods) instead of computed here.
  *
- *   opfor calc viktoria ACTION [--FIELD VALUE ...] [--model FILE] [--json] --connect ADDR
- *   opfor calc viktoria --list [--json] --connect ADDR
+ *   opfor calc RULESET ACTION [--FIELD VALUE ...] [--rolled DICE] [--model FILE] [--json]
+ *       --connect ADDR
+ *   opfor calc RULESET --list [--json] --connect ADDR
  *
  * Same words as the local calculator; fields go to the daemon as text and it checks them, so
  * its errors (naming the field and what is allowed) are printed as they come. The answer is
- * read back into a request and result and printed by the local printer (cmd_calc.c), so the
- * text is the local calculator's; a fact's label and unit, which the answer leaves out, come
- * from the local tables. Useful where the daemon runs a game master's edited model (`model:`
- * in its config).
+ * read back into values and the shared answer schema and printed by the local printer
+ * (cmd_calc.c), so the text is the local calculator's; a fact's label and unit, which the
+ * answer leaves out, come from the same action computed here. Useful where the daemon runs a
+ * game master's edited model (`model:` in its config).
  */
 #include <errno.h>
 #include <math.h>
@@ -21,7 +22,7 @@
 #include "cmd_calc.h"
 #include "game_rpc.h"
 #include "opfor/rpc.h"
-#include "opfor/viktoria/calc.h"
+#include "opfor/vocab.h"
 
 /* Reads the model file into a fresh buffer (*len bytes); 0, or an exit code after saying why. */
 static int read_model(const char *path, char **out, size_t *len) {
@@ -45,12 +46,13 @@ static int read_model(const char *path, char **out, size_t *len) {
     return 0;
 }
 
-/* A daemon's `calc` answer read back into the request and result the local printer takes;
- * the strings live in pool. */
+/* A daemon's `calc` answer read back into the values and answer the local printer takes;
+ * strings the values point at live in pool. */
 typedef struct reply {
-    opfor_viktoria_req_t req;
-    opfor_viktoria_result_t res;
-    char pool[16384];
+    const opfor_form_t *form;
+    opfor_value_t vals[64];
+    opfor_calc_answer_t ans;
+    char pool[4096];
     size_t used;
 } reply_t;
 
@@ -65,209 +67,182 @@ static const char *keep(reply_t *r, const msgpack_object *o) {
     return s;
 }
 
-static const char *keep_key(reply_t *r, const msgpack_object *m, const char *key) {
-    return keep(r, opfor__rpc_get(m, key));
+/* String o into buf (n bytes); "" when it is not a string. */
+static const char *str_of(const msgpack_object *o, char *buf, size_t n) {
+    if (!o || o->type != MSGPACK_OBJECT_STR)
+        snprintf(buf, n, "%s", "");
+    else
+        snprintf(buf, n, "%.*s", (int)o->via.str.size, o->via.str.ptr);
+    return buf;
 }
 
-/* The array under key (NULL when absent); *n its length, capped at max. */
-static const msgpack_object *array_at(const msgpack_object *m, const char *key, int max, int *n) {
-    const msgpack_object *a = opfor__rpc_get(m, key);
-    *n = 0;
-    if (!a || a->type != MSGPACK_OBJECT_ARRAY)
-        return NULL;
-    *n = a->via.array.size < (uint32_t)max ? (int)a->via.array.size : max;
-    return a->via.array.ptr;
+/* A number object's value; def when o is not a number. */
+static int num_of(const msgpack_object *o, double *out) {
+    if (!o)
+        return -1;
+    switch (o->type) {
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        *out = (double)o->via.u64;
+        return 0;
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+        *out = (double)o->via.i64;
+        return 0;
+    case MSGPACK_OBJECT_FLOAT32:
+    case MSGPACK_OBJECT_FLOAT64:
+        *out = o->via.f64;
+        return 0;
+    default:
+        return -1;
+    }
 }
 
-/* The roll whose text is need ("4+", "6, then 6+", "8+ on 2D6"): the scores are not sent
- * apart from the text, and every roll formats differently. 0, or -1 when none matches. */
-static int roll_from_text(const char *need, opfor_roll_t *out) {
-    char buf[64];
-    for (int kind = OPFOR_ROLL_NEVER; kind <= OPFOR_ROLL_2D6; kind++)
-        for (int n = 0; n <= 12; n++)
-            for (int n2 = 0; n2 <= 6; n2++) {
-                opfor_roll_t t = {.kind = (opfor_roll_kind_t)kind, .need = n, .need2 = n2};
-                if (strcmp(opfor_roll_format(&t, buf, sizeof buf), need) == 0) {
-                    *out = t;
-                    return 0;
-                }
-            }
+/* The index of name among fd's choices, or -1. */
+static int choice_of(const opfor_field_t *fd, const char *name) {
+    for (int k = 0; fd->choices && fd->choices[k]; k++)
+        if (opfor_vocab_name_eq(fd->choices[k], name))
+            return k;
     return -1;
 }
 
+/* One field's value from the answer's "fields" map: 0, or -1 when it cannot be read. */
+static int value_from(reply_t *r, const opfor_field_t *fd, const msgpack_object *o,
+                      opfor_value_t *v) {
+    char buf[160];
+    memset(v, 0, sizeof *v);
+    if (o->type == MSGPACK_OBJECT_NIL)
+        return 0; /* unset */
+    v->set = 1;
+    if (o->type == MSGPACK_OBJECT_BOOLEAN) {
+        v->num = o->via.boolean;
+        return 0;
+    }
+    if (num_of(o, &v->num) == 0)
+        return 0;
+    if (o->type != MSGPACK_OBJECT_STR)
+        return -1;
+    str_of(o, buf, sizeof buf);
+    int k = choice_of(fd, buf);
+    if (fd->type == OPFOR_FIELD_CHOICE && k < 0)
+        return -1;
+    if (k >= 0) {
+        v->num = k;
+        v->named = fd->type != OPFOR_FIELD_CHOICE;
+        return 0;
+    }
+    v->text = keep(r, o);
+    return 0;
+}
+
 /* Fills a fact's label and unit, which the answer leaves out, from the same action computed
- * here (the request as the daemon read it, else the action's defaults); the key otherwise. */
-static void fact_labels(reply_t *r) {
-    opfor_viktoria_model_t m;
+ * here with the built-in model (the fields as the daemon read them, else the action's
+ * defaults); the key otherwise. */
+static void fact_labels(const opfor_ruleset_calc_t *c, reply_t *r) {
+    void *model = NULL;
     opfor_diag_t d;
-    opfor_viktoria_req_t def;
-    opfor_viktoria_result_t *local = malloc(sizeof *local);
-    int ok = local && opfor_viktoria_model_default(&m, &d) == 0;
-    if (ok && opfor_viktoria_calc(&m, &r->req, local, &d) != 0)
-        ok = opfor_viktoria_req_init(&def, r->res.action) == 0 &&
-             opfor_viktoria_calc(&m, &def, local, &d) == 0;
-    for (int i = 0; i < r->res.nfacts; i++) {
-        opfor_viktoria_fact_t *x = &r->res.facts[i];
+    char msg[256];
+    opfor_value_t none[64];
+    opfor_calc_answer_t *local = malloc(sizeof *local);
+    int ok = local && (!c->model_load || c->model_load(NULL, &model, &d) == 0);
+    if (ok && (opfor_calc_run(c, model, r->form, r->vals, NULL, local, msg, sizeof msg) != 0 ||
+               !local->allowed)) {
+        memset(none, 0, sizeof none);
+        ok = opfor_calc_run(c, model, r->form, none, NULL, local, msg, sizeof msg) == 0;
+    }
+    for (int i = 0; i < r->ans.nfacts; i++) {
+        opfor_calc_fact_t *x = &r->ans.facts[i];
         for (int k = 0; ok && k < local->nfacts; k++)
             if (strcmp(local->facts[k].name, x->name) == 0) {
-                x->label = local->facts[k].label;
-                x->unit = local->facts[k].unit;
+                memcpy(x->label, local->facts[k].label, sizeof x->label);
+                memcpy(x->unit, local->facts[k].unit, sizeof x->unit);
             }
     }
+    if (model && c->model_free)
+        c->model_free(model);
     free(local);
 }
 
 /* Reads a `calc` answer into r: 0, or -1 when a part cannot be read. */
-static int from_reply(const msgpack_object *o, reply_t *r) {
+static int from_reply(const opfor_ruleset_calc_t *c, const msgpack_object *o, reply_t *r) {
     char buf[160];
-    int id = opfor_viktoria_action_find(opfor__rpc_str(o, "action", buf, sizeof buf));
-    if (id < 0 || opfor_viktoria_req_init(&r->req, id) != 0)
+    opfor_calc_answer_t *a = &r->ans;
+    r->form =
+        opfor_form_find(c->actions, c->nactions, opfor__rpc_str(o, "action", buf, sizeof buf));
+    if (!r->form || r->form->nfields > (int)(sizeof r->vals / sizeof r->vals[0]))
         return -1;
-    opfor_viktoria_result_t *res = &r->res;
-    res->action = id;
+    a->allowed = 1;
+    opfor__rpc_str(o, "title", a->title, sizeof a->title);
 
-    /* fields, as opfor_viktoria_req_set reads them */
     const msgpack_object *f = opfor__rpc_get(o, "fields");
     for (uint32_t i = 0; f && f->type == MSGPACK_OBJECT_MAP && i < f->via.map.size; i++) {
         const msgpack_object_kv *kv = &f->via.map.ptr[i];
-        char name[64];
-        const msgpack_object *v = &kv->val;
-        if (kv->key.type != MSGPACK_OBJECT_STR || kv->key.via.str.size >= sizeof name)
-            return -1;
-        snprintf(name, sizeof name, "%.*s", (int)kv->key.via.str.size, kv->key.via.str.ptr);
-        int fid = opfor_viktoria_field_find(name);
-        if (fid < 0)
-            return -1;
-        if (v->type == MSGPACK_OBJECT_NIL) {
-            r->req.v[fid] = OPFOR_VK_UNSET;
-            continue;
-        }
-        if (v->type == MSGPACK_OBJECT_BOOLEAN)
-            snprintf(buf, sizeof buf, "%s", v->via.boolean ? "yes" : "no");
-        else if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
-            snprintf(buf, sizeof buf, "%llu", (unsigned long long)v->via.u64);
-        else if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
-            snprintf(buf, sizeof buf, "%lld", (long long)v->via.i64);
-        else if (v->type == MSGPACK_OBJECT_FLOAT32 || v->type == MSGPACK_OBJECT_FLOAT64)
-            snprintf(buf, sizeof buf, "%.17g", v->via.f64);
-        else if (v->type == MSGPACK_OBJECT_STR)
-            snprintf(buf, sizeof buf, "%.*s", (int)v->via.str.size, v->via.str.ptr);
-        else
-            return -1;
-        opfor_diag_t d;
-        if (opfor_viktoria_req_set(&r->req, name, buf, &d) != 0)
+        int fid = opfor_form_field(r->form, str_of(&kv->key, buf, sizeof buf));
+        if (fid < 0 || value_from(r, &r->form->fields[fid], &kv->val, &r->vals[fid]) != 0)
             return -1;
     }
-
-    int n;
-    const msgpack_object *a = array_at(o, "rolls", OPFOR_VK_MAX_ROLLS, &n);
-    for (int i = 0; i < n; i++) {
-        opfor_viktoria_named_roll_t *x = &res->rolls[i];
-        x->name = keep_key(r, &a[i], "name");
-        x->label = keep_key(r, &a[i], "label");
-        x->dice = keep_key(r, &a[i], "dice");
-        x->success = keep_key(r, &a[i], "success");
-        x->favours = (int)opfor__rpc_int(&a[i], "favours", 0);
-        if (roll_from_text(opfor__rpc_str(&a[i], "need", buf, sizeof buf), &x->roll) != 0)
-            return -1;
-        x->roll.p_exact = opfor__rpc_num(&a[i], "p_exact", 0);
-        x->roll.p_rendered = opfor__rpc_num(&a[i], "p_rendered", 0);
-        x->roll.error = opfor__rpc_num(&a[i], "error", 0);
-    }
-    res->nrolls = n;
-
-    a = array_at(o, "tables", OPFOR_VK_MAX_TABLES, &n);
-    for (int i = 0; i < n; i++) {
-        opfor_viktoria_table_t *t = &res->tables[i];
-        t->name = keep_key(r, &a[i], "name");
-        t->label = keep_key(r, &a[i], "label");
-        t->dice = keep_key(r, &a[i], "dice");
-        const msgpack_object *e = array_at(&a[i], "entries", OPFOR_VK_MAX_ENTRIES, &t->n);
-        for (int k = 0; k < t->n; k++) {
-            opfor_viktoria_entry_t *x = &t->e[k];
-            const msgpack_object *v = opfor__rpc_get(&e[k], "result");
-            x->lo = (int)opfor__rpc_int(&e[k], "lo", 0);
-            x->hi = (int)opfor__rpc_int(&e[k], "hi", 0);
-            x->text = keep_key(r, &e[k], "text");
-            x->p = opfor__rpc_num(&e[k], "p", 0);
-            x->value = v ? (int)opfor__rpc_int(&e[k], "result", OPFOR_VK_UNSET) : OPFOR_VK_UNSET;
-            if (v && v->type == MSGPACK_OBJECT_STR &&
-                opfor_vocab_lookup(opfor_compass_names,
-                                   opfor__rpc_str(&e[k], "result", buf, sizeof buf),
-                                   &x->value) != 0)
-                return -1;
-        }
-    }
-    res->ntables = n;
-
-    a = array_at(o, "distances", OPFOR_VK_MAX_DISTS, &n);
-    for (int i = 0; i < n; i++) {
-        opfor_viktoria_distance_t *x = &res->dists[i];
-        opfor_diag_t d;
-        x->name = keep_key(r, &a[i], "name");
-        x->label = keep_key(r, &a[i], "label");
-        if (opfor_dice_parse(opfor__rpc_str(&a[i], "dice", buf, sizeof buf), &x->dice, &d) != 0)
-            return -1;
-        /* the scale comes as a number: back to the small fraction it was (1/2, 2/1) */
-        double scale = opfor__rpc_num(&a[i], "scale", 1);
-        x->num = x->den = 1;
-        for (int den = 1; den <= 12; den++)
-            if (fabs(scale * den - floor(scale * den + 0.5)) < 1e-9) {
-                x->num = (int)floor(scale * den + 0.5);
-                x->den = den;
-                break;
-            }
-        x->min = opfor__rpc_num(&a[i], "min", 0);
-        x->max = opfor__rpc_num(&a[i], "max", 0);
-        x->mean = opfor__rpc_num(&a[i], "mean", 0);
-    }
-    res->ndists = n;
-
-    a = array_at(o, "outcomes", OPFOR_VK_MAX_OUTCOMES, &n);
-    for (int i = 0; i < n; i++) {
-        opfor_viktoria_outcome_t *x = &res->outcomes[i];
-        x->name = keep_key(r, &a[i], "name");
-        x->label = keep_key(r, &a[i], "label");
-        x->favours = (int)opfor__rpc_int(&a[i], "favours", 0);
-        x->p_exact = opfor__rpc_num(&a[i], "p_exact", 0);
-        x->p_rendered = opfor__rpc_num(&a[i], "p_rendered", 0);
-    }
-    res->noutcomes = n;
 
     /* facts: a map of key to a number (nil: no limit) or a word */
     f = opfor__rpc_get(o, "facts");
     for (uint32_t i = 0; f && f->type == MSGPACK_OBJECT_MAP && i < f->via.map.size &&
-                         res->nfacts < OPFOR_VK_MAX_FACTS;
+                         a->nfacts < OPFOR_CALC_MAX_FACTS;
          i++) {
         const msgpack_object_kv *kv = &f->via.map.ptr[i];
-        opfor_viktoria_fact_t *x = &res->facts[res->nfacts++];
-        x->name = keep(r, &kv->key);
-        x->label = x->name;
-        x->unit = "";
-        x->text = NULL;
+        opfor_calc_fact_t *x = &a->facts[a->nfacts++];
+        str_of(&kv->key, x->name, sizeof x->name);
+        memcpy(x->label, x->name, sizeof x->name); /* label[48] >= name[24] */
         x->value = INFINITY;
         if (kv->val.type == MSGPACK_OBJECT_STR)
-            x->text = keep(r, &kv->val);
-        else if (kv->val.type == MSGPACK_OBJECT_POSITIVE_INTEGER)
-            x->value = (double)kv->val.via.u64;
-        else if (kv->val.type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
-            x->value = (double)kv->val.via.i64;
-        else if (kv->val.type == MSGPACK_OBJECT_FLOAT32 || kv->val.type == MSGPACK_OBJECT_FLOAT64)
-            x->value = kv->val.via.f64;
-        else if (kv->val.type != MSGPACK_OBJECT_NIL)
+            str_of(&kv->val, x->text, sizeof x->text);
+        else if (num_of(&kv->val, &x->value) != 0 && kv->val.type != MSGPACK_OBJECT_NIL)
             return -1;
     }
-    fact_labels(r);
+    fact_labels(c, r);
 
-    a = array_at(o, "notes", OPFOR_VK_MAX_NOTES, &n);
-    for (int i = 0; i < n; i++)
-        res->notes[i] = keep(r, &a[i]);
-    res->nnotes = n;
+    const msgpack_object *n = opfor__rpc_get(o, "notes");
+    for (uint32_t i = 0; n && n->type == MSGPACK_OBJECT_ARRAY && i < n->via.array.size &&
+                         a->nnotes < OPFOR_CALC_MAX_NOTES;
+         i++)
+        str_of(&n->via.array.ptr[i], a->notes[a->nnotes++], sizeof a->notes[0]);
+
+    /* the shared schema's parts */
+    str_of(opfor__rpc_get(o, "text"), a->text, sizeof a->text);
+    str_of(opfor__rpc_get(o, "dice"), a->dice, sizeof a->dice);
+    str_of(opfor__rpc_get(o, "needed"), a->needed, sizeof a->needed);
+    a->p = opfor__rpc_num(o, "p", 0);
+    a->has_expected = num_of(opfor__rpc_get(o, "expected"), &a->expected) == 0;
+    const msgpack_object *d = opfor__rpc_get(o, "distribution");
+    for (uint32_t i = 0; d && d->type == MSGPACK_OBJECT_ARRAY && i < d->via.array.size &&
+                         a->ndist < OPFOR_CALC_MAX_DIST;
+         i++) {
+        opfor_calc_outcome_t *x = &a->dist[a->ndist++];
+        opfor__rpc_str(&d->via.array.ptr[i], "label", x->label, sizeof x->label);
+        x->value = opfor__rpc_num(&d->via.array.ptr[i], "value", 0);
+        x->p = opfor__rpc_num(&d->via.array.ptr[i], "p", 0);
+    }
+    if (opfor__rpc_get(o, "outcome")) {
+        a->rolled = 1;
+        const msgpack_object *s = opfor__rpc_get(o, "success");
+        a->success = s && s->type == MSGPACK_OBJECT_BOOLEAN && s->via.boolean;
+        opfor__rpc_str(o, "outcome", a->outcome, sizeof a->outcome);
+    }
     return 0;
 }
 
+/* The field named name in any action of c, or NULL. */
+static const opfor_field_t *field_anywhere(const opfor_ruleset_calc_t *c, const char *name) {
+    for (int a = 0; a < c->nactions; a++) {
+        int k = opfor_form_field(&c->actions[a], name);
+        if (k >= 0)
+            return &c->actions[a].fields[k];
+    }
+    return NULL;
+}
+
 int opfor__calc_remote(int argc, char **argv) {
-    const char *addr = NULL, *action = NULL, *model = NULL;
+    const opfor_ruleset_t *rs = opfor_ruleset_find(argv[1]);
+    if (!rs || !rs->calc)
+        return opfor_cli_usage_error("calc: unknown ruleset '%s'", argv[1]);
+    const opfor_ruleset_calc_t *calc = rs->calc;
+    const char *addr = NULL, *action = NULL, *model = NULL, *rolled = NULL;
     int json = 0, list = 0, nfields = 0;
     const char *fv[64];
     char fk[64][64];
@@ -277,14 +252,16 @@ int opfor__calc_remote(int argc, char **argv) {
             json = 1;
         } else if (!strcmp(s, "--list")) {
             list = 1;
-        } else if (!strcmp(s, "--connect") || !strcmp(s, "--model")) {
+        } else if (!strcmp(s, "--connect") || !strcmp(s, "--model") || !strcmp(s, "--rolled")) {
             if (++i >= argc)
                 return opfor_cli_usage_error("calc: %s needs a value", s);
-            *(s[2] == 'c' ? &addr : &model) = argv[i];
+            *(s[2] == 'c' ? &addr : s[2] == 'm' ? &model : &rolled) = argv[i];
         } else if (!strncmp(s, "--connect=", 10)) {
             addr = s + 10;
         } else if (!strncmp(s, "--model=", 8)) {
             model = s + 8;
+        } else if (!strncmp(s, "--rolled=", 9)) {
+            rolled = s + 9;
         } else if (!strncmp(s, "--", 2)) {
             if (nfields >= 64)
                 return opfor_cli_usage_error("calc: too many fields");
@@ -296,15 +273,13 @@ int opfor__calc_remote(int argc, char **argv) {
                 n = sizeof fk[0] - 1;
             memcpy(fk[nfields], s + 2, n);
             fk[nfields][n] = 0;
-            const opfor_viktoria_field_t *fd =
-                opfor_viktoria_field_get(opfor_viktoria_field_find(fk[nfields]));
-            const opfor_viktoria_field_t *neg =
-                !eq && !fd && !strncmp(fk[nfields], "no-", 3)
-                    ? opfor_viktoria_field_get(opfor_viktoria_field_find(fk[nfields] + 3))
-                    : NULL;
+            const opfor_field_t *fd = field_anywhere(calc, fk[nfields]);
+            const opfor_field_t *neg = !eq && !fd && !strncmp(fk[nfields], "no-", 3)
+                                           ? field_anywhere(calc, fk[nfields] + 3)
+                                           : NULL;
             if (eq) {
                 fv[nfields] = eq + 1;
-            } else if (neg && neg->kind == OPFOR_VK_FK_BOOL) {
+            } else if (neg && neg->type == OPFOR_FIELD_BOOL) {
                 memmove(fk[nfields], fk[nfields] + 3, strlen(fk[nfields] + 3) + 1);
                 fv[nfields] = "no";
             } else if (neg) {
@@ -322,8 +297,8 @@ int opfor__calc_remote(int argc, char **argv) {
         }
     }
     if (!list && !action)
-        return opfor_cli_usage_error("calc: missing action (opfor calc viktoria --list shows "
-                                     "them)");
+        return opfor_cli_usage_error("calc: missing action (opfor calc %s --list shows them)",
+                                     argv[1]);
     char *yaml = NULL;
     size_t ylen = 0;
     if (model) {
@@ -340,11 +315,13 @@ int opfor__calc_remote(int argc, char **argv) {
         opfor_rpc_pack_cstr(&pk, "ruleset");
         opfor_rpc_pack_cstr(&pk, argv[1]);
     } else {
-        msgpack_pack_map(&pk, 3 + (yaml ? 1 : 0));
+        msgpack_pack_map(&pk, 4 + (yaml ? 1 : 0) + (rolled ? 1 : 0));
         opfor_rpc_pack_cstr(&pk, "ruleset");
         opfor_rpc_pack_cstr(&pk, argv[1]);
         opfor_rpc_pack_cstr(&pk, "action");
         opfor_rpc_pack_cstr(&pk, action);
+        opfor_rpc_pack_cstr(&pk, "schema"); /* the shared schema's keys too: its text */
+        msgpack_pack_true(&pk);
         opfor_rpc_pack_cstr(&pk, "fields");
         msgpack_pack_map(&pk, (size_t)nfields);
         for (int i = 0; i < nfields; i++) {
@@ -355,6 +332,10 @@ int opfor__calc_remote(int argc, char **argv) {
             opfor_rpc_pack_cstr(&pk, "model");
             msgpack_pack_str(&pk, ylen);
             msgpack_pack_str_body(&pk, yaml, ylen);
+        }
+        if (rolled) {
+            opfor_rpc_pack_cstr(&pk, "rolled");
+            opfor_rpc_pack_cstr(&pk, rolled);
         }
     }
     free(yaml);
@@ -373,7 +354,7 @@ int opfor__calc_remote(int argc, char **argv) {
     } else if (rc == 0 && list) {
         /* the local --list text, from the daemon's tables (its model's range edges) */
         const msgpack_object *acts = opfor__rpc_get(res, "actions");
-        opfor_calc_print_list_head(stdout);
+        opfor_calc_print_list_head(stdout, rs);
         for (uint32_t i = 0; acts && acts->type == MSGPACK_OBJECT_ARRAY && i < acts->via.array.size;
              i++) {
             const msgpack_object *a = &acts->via.array.ptr[i];
@@ -396,11 +377,11 @@ int opfor__calc_remote(int argc, char **argv) {
         reply_t *r = calloc(1, sizeof *r);
         if (!r)
             rc = opfor_cli_fail("calc: out of memory");
-        else if (from_reply(res, r) != 0)
+        else if (from_reply(calc, res, r) != 0)
             rc = opfor_cli_fail("calc: the daemon's answer has a part this opfor cannot "
                                 "read (a newer opford?); --json shows it as sent");
         else
-            opfor_calc_print_text(stdout, &r->req, &r->res, 0);
+            opfor_calc_print_text(stdout, rs, r->form, r->vals, &r->ans);
         free(r);
     }
     msgpack_sbuffer_destroy(&sb);

@@ -4,9 +4,11 @@
  * Four everyday questions a Viktoria! player asks the app (seed 000, V.B), each answered by
  * the real calculator and printed as `opfor calc` prints it, with the command to type and
  * one line on what the numbers mean. The meaning lines are built from the answers, so they
- * cannot drift from the model.
+ * cannot drift from the model. The calculator is asked through the shared interface
+ * (opfor/ruleset_calc.h), as `opfor calc` asks it.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -33,69 +35,119 @@ static const demo_step_t STEPS[] = {
      {"actor", "soldier", "terrain", "rough", "obstacles", "1", NULL}},
 };
 #define NSTEPS (sizeof STEPS / sizeof STEPS[0])
+/* The ruleset whose calculator the tour asks. */
+#define DEMO_RULESET "viktoria"
+
+/* The chance of the distribution's outcome labelled label (0 when absent). */
+static double dist_p(const opfor_calc_answer_t *a, const char *label) {
+    for (int i = 0; i < a->ndist; i++)
+        if (strcmp(a->dist[i].label, label) == 0)
+            return a->dist[i].p;
+    return 0;
+}
+
+/* The number under key in the entry of the ruleset's own list `list` whose "name" is name
+ * (the first entry when name is NULL); 0 when absent. */
+static double part_num(const opfor_calc_answer_t *a, const char *list, const char *name,
+                       const char *key) {
+    for (int i = 0; i >= 0 && i < a->nextra; i = opfor_calc_extra_next(a, i)) {
+        if (strcmp(opfor_calc_extra_key(a, i), list) != 0)
+            continue;
+        for (int e = i + 1; e > 0 && e < a->nextra && a->extra[e].type != OPFOR_CALC_NODE_END;
+             e = opfor_calc_extra_next(a, e)) {
+            double num = 0;
+            int match = name == NULL;
+            for (int k = e + 1; k > 0 && k < a->nextra && a->extra[k].type != OPFOR_CALC_NODE_END;
+                 k = opfor_calc_extra_next(a, k)) {
+                if (name && !strcmp(opfor_calc_extra_key(a, k), "name"))
+                    match = !strcmp(opfor_calc_extra_text(a, k), name);
+                if (!strcmp(opfor_calc_extra_key(a, k), key))
+                    num = a->extra[k].num;
+            }
+            if (match)
+                return num;
+        }
+    }
+    return 0;
+}
 
 /* One sentence on what the answer means, from its own numbers. */
-static void meaning(FILE *f, int step, const opfor_viktoria_result_t *r) {
+static void meaning(FILE *f, int step, const opfor_calc_answer_t *r) {
     char a[32], b[32];
-    const opfor_viktoria_outcome_t *k = opfor_viktoria_result_outcome(r, "killed");
-    const opfor_viktoria_outcome_t *w = opfor_viktoria_result_outcome(r, "wounded");
     switch (step) {
     case 0:
     case 1:
         fprintf(f, "  => each %s kills %s of the time and wounds %s, rolling real dice.\n",
-                step == 0 ? "shot" : "attack", opfor_calc_pct(k->p_rendered, a, sizeof a),
-                opfor_calc_pct(w->p_rendered, b, sizeof b));
+                step == 0 ? "shot" : "attack", opfor_calc_pct(dist_p(r, "Killed"), a, sizeof a),
+                opfor_calc_pct(dist_p(r, "Wounded"), b, sizeof b));
         break;
-    case 2: {
-        const opfor_viktoria_named_roll_t *p = opfor_viktoria_result_roll(r, "pass");
+    case 2:
         fprintf(f, "  => the unit holds %s of the time on 2D6; the model's exact chance is %s.\n",
-                opfor_calc_pct(p->roll.p_rendered, a, sizeof a),
-                opfor_calc_pct(p->roll.p_exact, b, sizeof b));
+                opfor_calc_pct(part_num(r, "rolls", "pass", "p_rendered"), a, sizeof a),
+                opfor_calc_pct(part_num(r, "rolls", "pass", "p_exact"), b, sizeof b));
         break;
-    }
-    default: {
-        const opfor_viktoria_distance_t *o = opfor_viktoria_result_distance(r, "move");
-        const opfor_viktoria_distance_t *j = opfor_viktoria_result_distance(r, "adjusted");
+    default:
         fprintf(f, "  => %g-%g inches in the open, but only %g-%g in the rough past the wall.\n",
-                o->min, o->max, j->min, j->max);
+                part_num(r, "distances", "move", "min"), part_num(r, "distances", "move", "max"),
+                part_num(r, "distances", "adjusted", "min"),
+                part_num(r, "distances", "adjusted", "max"));
         break;
-    }
     }
 }
 
 int opfor_cmd_demo(int argc, char **argv) {
-    if (argc > 1 && opfor_cli_is_help(argv[1])) {
-        printf("usage: opfor demo\n\nA short tour of the Viktoria! calculator: four questions "
-               "a player asks the game app,\nanswered as `opfor calc viktoria` answers them.\n");
-        return OPFOR_EXIT_OK;
-    }
-    if (argc > 1)
-        return opfor_cli_usage_error("demo: unexpected '%s'; demo takes no arguments (--help)",
-                                     argv[1]);
-    opfor_viktoria_model_t m;
+    int prc;
+    const opfor_cli_opt_t opts[] = {{0}};
+    const opfor_cli_spec_t spec = {
+        .cmd = "demo",
+        .about = "A short tour of the Viktoria! calculator: four questions a player asks the game\n"
+                 "app, answered as `opfor calc viktoria` answers them.",
+        .opts = opts,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &prc))
+        return prc;
+    const opfor_ruleset_t *rs = opfor_ruleset_find(DEMO_RULESET);
+    if (!rs || !rs->calc)
+        return opfor_cli_fail("demo: no calculator registered as '%s'", DEMO_RULESET);
+    const opfor_ruleset_calc_t *c = rs->calc;
+    void *model = NULL;
     opfor_diag_t d;
-    if (opfor_viktoria_model_default(&m, &d) != 0)
+    if (c->model_load && c->model_load(NULL, &model, &d) != 0)
         return opfor_cli_fail("demo: built-in model: %s", d.msg);
-    printf("opfor demo: the Viktoria! calculator, answering as the game app would.\n");
-    for (size_t s = 0; s < NSTEPS; s++) {
+    opfor_calc_answer_t *ans = malloc(sizeof *ans);
+    int rc = ans ? OPFOR_EXIT_OK : opfor_cli_fail("demo: out of memory");
+    printf("opfor demo: the %s calculator, answering as the game app would.\n", rs->title);
+    for (size_t s = 0; s < NSTEPS && rc == OPFOR_EXIT_OK; s++) {
         const demo_step_t *st = &STEPS[s];
-        opfor_viktoria_req_t req;
-        opfor_viktoria_result_t res;
-        int id = opfor_viktoria_action_find(st->action);
-        opfor_viktoria_req_init(&req, id);
-        char cmd[256];
-        int n = snprintf(cmd, sizeof cmd, "opfor calc viktoria %s", st->action);
-        for (int i = 0; st->fields[i]; i += 2) {
-            if (opfor_viktoria_req_set(&req, st->fields[i], st->fields[i + 1], &d) != 0)
-                return opfor_cli_fail("demo: %s", d.msg);
+        const opfor_form_t *form = opfor_form_find(c->actions, c->nactions, st->action);
+        opfor_value_t vals[16];
+        char cmd[256], msg[512];
+        memset(vals, 0, sizeof vals);
+        if (!form || form->nfields > 16) {
+            rc = opfor_cli_fail("demo: no action '%s'", st->action);
+            break;
+        }
+        int n = snprintf(cmd, sizeof cmd, "opfor calc %s %s", rs->name, st->action);
+        for (int i = 0; st->fields[i] && rc == OPFOR_EXIT_OK; i += 2) {
+            int fid = opfor_form_field(form, st->fields[i]);
+            if (fid < 0 || opfor_calc_parse(c, model, form, fid, st->fields[i + 1], &vals[fid], msg,
+                                            sizeof msg) != 0)
+                rc = opfor_cli_fail("demo: %s: --%s", st->action, st->fields[i]);
             n += snprintf(cmd + n, sizeof cmd - (size_t)n, " --%s%s%s", st->fields[i],
                           st->fields[i + 1] ? " " : "", st->fields[i + 1] ? st->fields[i + 1] : "");
         }
-        if (opfor_viktoria_calc(&m, &req, &res, &d) != 0)
-            return opfor_cli_fail("demo: %s", d.msg);
+        if (rc == OPFOR_EXIT_OK && opfor_calc_run(c, model, form, vals, NULL, ans, msg, sizeof msg))
+            rc = opfor_cli_fail("demo: %s", msg);
+        else if (rc == OPFOR_EXIT_OK && !ans->allowed)
+            rc = opfor_cli_fail("demo: %s", ans->reason);
+        if (rc != OPFOR_EXIT_OK)
+            break;
         printf("\n%zu. %s\n   $ %s\n", s + 1, st->title, cmd);
-        opfor_calc_print_text(stdout, &req, &res, 1);
-        meaning(stdout, (int)s, &res);
+        fputs(ans->text, stdout);
+        meaning(stdout, (int)s, ans);
     }
-    return OPFOR_EXIT_OK;
+    free(ans);
+    if (c->model_free)
+        c->model_free(model);
+    return rc;
 }

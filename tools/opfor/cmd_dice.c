@@ -22,47 +22,23 @@
 #define DICE_MAX_ROLLS 1000000L
 #define EXPR_MAX 512
 
-static void dice_help(FILE *f) {
-    fprintf(f,
-            "usage: opfor dice EXPR [--roll N] [--seed S] [--json]\n"
-            "       opfor dice chance P [--mode d6|fine|2d6] [--json]\n"
-            "\n"
-            "Prints the canonical form of a dice expression, its smallest, largest and mean\n"
-            "result, and every total with P(=total) and P(>=total), all exact.\n"
-            "\n"
-            "EXPR is dice notation (case-insensitive; quote it or give it as several words):\n"
-            "  2d6, D6, d3 (a d6 halved, rounding up), 1d3+4, 2d6-1, 3 dice + 6 inches,\n"
-            "  a die + 2, 4 inches, 2d6+1d3+2. Up to %d dice terms of 1..%d dice with 2..100\n"
-            "  sides, whole-number constants within -10000..10000; dice cannot be subtracted.\n"
-            "  The highest total may exceed the lowest by at most 600 (6d100, not 7d100).\n"
-            "\n"
-            "options:\n"
-            "  --roll N   also roll the expression N times (1..%ld) and print the results\n"
-            "  --seed S   seed for --roll, a whole number >= 0 (default 1); same seed, same rolls\n"
-            "  --json     print one JSON document instead of text\n"
-            "  -h, --help this text\n"
-            "\n"
-            "`opfor dice chance --help` describes rendering a chance as a roll.\n",
-            OPFOR_DICE_MAX_TERMS, OPFOR_DICE_MAX_COUNT, DICE_MAX_ROLLS);
-}
+/* What `opfor dice --help` says about EXPR (with the limits filled in). */
+#define DICE_ABOUT                                                                                 \
+    "Prints the canonical form of a dice expression, its smallest, largest and mean\n"             \
+    "result, and every total with P(=total) and P(>=total), all exact.\n"                          \
+    "\n"                                                                                           \
+    "EXPR is dice notation (case-insensitive; quote it or give it as several words):\n"            \
+    "  2d6, D6, d3 (a d6 halved, rounding up), 1d3+4, 2d6-1, 3 dice + 6 inches,\n"                 \
+    "  a die + 2, 4 inches, 2d6+1d3+2. Up to %d dice terms of 1..%d dice with 2..100\n"            \
+    "  sides, whole-number constants within -10000..10000; dice cannot be subtracted.\n"           \
+    "  The highest total may exceed the lowest by at most 600 (6d100, not 7d100).\n"
 
-static void chance_help(FILE *f) {
-    fprintf(f, "usage: opfor dice chance P [--mode d6|fine|2d6] [--json]\n"
-               "\n"
-               "Renders an exact chance P as the nearest roll players can make with six-sided\n"
-               "dice, and prints the roll, the exact chance, the chance of the roll as rendered\n"
-               "and the difference (rendered - exact).\n"
-               "\n"
-               "P is a number from 0 to 1 (0.37) or a percentage from 0%% to 100%% (37%%).\n"
-               "\n"
-               "options:\n"
-               "  --mode d6    one die, \"N+\" (error at most 1/12; the default)\n"
-               "  --mode fine  as d6, plus \"6, then N+\" and \"2+, re-roll a 1 needing N+\" near\n"
-               "               0 and 1 (error at most 1/72 below 1/12 and above 11/12)\n"
-               "  --mode 2d6   two dice summed, \"N+ on 2D6\"\n"
-               "  --json       print one JSON document instead of text\n"
-               "  -h, --help   this text\n");
-}
+static const opfor_name_t MODE_NAMES[] = {
+    {"d6", OPFOR_RENDER_D6},
+    {"fine", OPFOR_RENDER_D6_FINE},
+    {"2d6", OPFOR_RENDER_2D6},
+    {NULL, 0},
+};
 
 /* Prints the expression with a caret under 1-based column col, on stderr. */
 static void show_caret(const char *expr, int col) {
@@ -77,41 +53,66 @@ static void show_caret(const char *expr, int col) {
     fputs("^\n", stderr);
 }
 
+/* EXPR as it is read: the words joined with spaces. */
+typedef struct expr_buf {
+    char text[EXPR_MAX];
+    size_t len;
+} expr_buf_t;
+
+static int expr_word(void *ud, const char *a) {
+    expr_buf_t *e = ud;
+    size_t n = strlen(a);
+    if (e->len + n + 2 > sizeof e->text)
+        return opfor_cli_usage_error("dice: expression too long (at most %d characters)",
+                                     EXPR_MAX - 2);
+    if (e->len)
+        e->text[e->len++] = ' ';
+    memcpy(e->text + e->len, a, n + 1);
+    e->len += n;
+    return 0;
+}
+
 static int dice_expr(int argc, char **argv) {
-    char expr[EXPR_MAX] = "";
-    size_t elen = 0;
+    expr_buf_t e = {"", 0};
     int json = 0, rc = OPFOR_EXIT_OK;
     long nroll = 0, seed = 1;
-    const opfor_cli_long_flag_t numbers[] = {
-        {"--roll", 1, DICE_MAX_ROLLS, &nroll},
-        {"--seed", 0, LONG_MAX, &seed},
+    char about[1024];
+    snprintf(about, sizeof about, DICE_ABOUT, OPFOR_DICE_MAX_TERMS, OPFOR_DICE_MAX_COUNT);
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--roll",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &nroll,
+         .lo = 1,
+         .hi = DICE_MAX_ROLLS,
+         .arg = "N",
+         .help = "also roll the expression N times (1..1000000) and print the results"},
+        {.name = "--seed",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &seed,
+         .lo = 0,
+         .hi = LONG_MAX,
+         .arg = "S",
+         .help = "seed for --roll (default 1); same seed, same rolls"},
+        {.name = "--json",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &json,
+         .help = "print one JSON document instead of text"},
+        {0},
     };
-    opfor_cli_args_t args = {argc, argv, 1, "dice", 1};
-    for (; args.i < argc; args.i++) {
-        const char *a = argv[args.i];
-        if (opfor_cli_is_help(a)) {
-            dice_help(stdout);
-            return OPFOR_EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if (opfor_cli_long_flag(&args, numbers, sizeof numbers / sizeof numbers[0], &rc)) {
-            if (rc)
-                return rc;
-        } else if (strncmp(a, "--", 2) == 0) {
-            return opfor_cli_usage_error("dice: unknown flag '%s' (flags: --roll N, --seed S, "
-                                         "--json, --help)",
-                                         a);
-        } else {
-            size_t n = strlen(a);
-            if (elen + n + 2 > sizeof expr)
-                return opfor_cli_usage_error("dice: expression too long (at most %d characters)",
-                                             EXPR_MAX - 2);
-            if (elen)
-                expr[elen++] = ' ';
-            memcpy(expr + elen, a, n + 1);
-            elen += n;
-        }
-    }
+    const opfor_cli_spec_t spec = {
+        .cmd = "dice",
+        .usage = "EXPR [--roll N] [--seed S] [--json]\n"
+                 "       opfor dice chance P [--mode d6|fine|2d6] [--json]",
+        .about = about,
+        .epilog = "`opfor dice chance --help` describes rendering a chance as a roll.",
+        .opts = opts,
+        .positional = expr_word,
+        .ud = &e,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
+        return rc;
+    const char *expr = e.text;
+    size_t elen = e.len;
     if (elen == 0)
         return opfor_cli_usage_error("dice: missing EXPR, e.g. `opfor dice 2d6+1` or "
                                      "`opfor dice 3 dice + 6 inches` (see opfor dice --help)");
@@ -250,42 +251,52 @@ static int parse_chance(const char *s, double *p) {
     return 0;
 }
 
+/* P as it is read: one positional argument. */
+static int chance_word(void *ud, const char *a) {
+    const char **ptext = ud;
+    if (*ptext)
+        return opfor_cli_usage_error("dice chance: one chance at a time, got '%s' and '%s'", *ptext,
+                                     a);
+    *ptext = a;
+    return 0;
+}
+
 static int dice_chance(int argc, char **argv) {
-    static const char modes[] = "d6, fine or 2d6";
-    int json = 0;
-    opfor_render_mode_t mode = OPFOR_RENDER_D6;
+    int json = 0, mode_value = OPFOR_RENDER_D6, rc;
     const char *ptext = NULL;
-    opfor_cli_args_t args = {argc, argv, 1, "dice", 1};
-    for (; args.i < argc; args.i++) {
-        const char *a = argv[args.i];
-        if (opfor_cli_is_help(a)) {
-            chance_help(stdout);
-            return OPFOR_EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if (opfor_cli_is_flag(a, "--mode")) {
-            const char *v = opfor_cli_value(&args, modes);
-            if (!v)
-                return OPFOR_EXIT_USAGE;
-            if (strcasecmp(v, "d6") == 0)
-                mode = OPFOR_RENDER_D6;
-            else if (strcasecmp(v, "fine") == 0)
-                mode = OPFOR_RENDER_D6_FINE;
-            else if (strcasecmp(v, "2d6") == 0)
-                mode = OPFOR_RENDER_2D6;
-            else
-                return opfor_cli_usage_error("dice chance: --mode must be %s, got '%s'", modes, v);
-        } else if (strncmp(a, "--", 2) == 0) {
-            return opfor_cli_usage_error("dice chance: unknown flag '%s' (flags: --mode "
-                                         "d6|fine|2d6, --json, --help)",
-                                         a);
-        } else if (ptext) {
-            return opfor_cli_usage_error("dice chance: one chance at a time, got '%s' and '%s'",
-                                         ptext, a);
-        } else {
-            ptext = a;
-        }
-    }
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--mode",
+         .type = OPFOR_CLI_CHOICE,
+         .choice = &mode_value,
+         .names = MODE_NAMES,
+         .arg = "d6|fine|2d6",
+         .help = "how the chance becomes a roll:\n"
+                 "--mode d6    one die, \"N+\" (default; error at most 1/12)\n"
+                 "--mode fine  as d6, plus \"6, then N+\" and \"2+, re-roll a 1\n"
+                 "             needing N+\" near 0 and 1 (error at most 1/72\n"
+                 "             below 1/12 and above 11/12)\n"
+                 "--mode 2d6   two dice summed, \"N+ on 2D6\""},
+        {.name = "--json",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &json,
+         .help = "print one JSON document instead of text"},
+        {0},
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "dice chance",
+        .args = "P",
+        .about = "Renders an exact chance P as the nearest roll players can make with six-sided\n"
+                 "dice, and prints the roll, the exact chance, the chance of the roll as rendered\n"
+                 "and the difference (rendered - exact).\n"
+                 "\n"
+                 "P is a number from 0 to 1 (0.37) or a percentage from 0% to 100% (37%).",
+        .opts = opts,
+        .positional = chance_word,
+        .ud = &ptext,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
+        return rc;
+    opfor_render_mode_t mode = (opfor_render_mode_t)mode_value;
     if (!ptext)
         return opfor_cli_usage_error("dice chance: missing P, a number from 0 to 1 or a "
                                      "percentage like 37%% (see opfor dice chance --help)");

@@ -352,37 +352,14 @@ static int session(display_run_t *r, int *connected) {
     return rc;
 }
 
-static void display_help(FILE *f) {
-    fprintf(f,
-            "usage: opfor display [--connect ADDR] [--token-file FILE] [--game ID]\n"
-            "                     [--panel 2in13v4|7in5v2] [--sim DIR] [--rotate 0|90|180|270]\n"
-            "                     [--config FILE] [--once] [--json] [--verbose]\n"
-            "\n"
-            "Shows a daemon's orders on an e-ink panel, as a display-only client: each order,\n"
-            "spotting and change of initiative of the game becomes a card (who acts, the unit,\n"
-            "its orders, the scores needed, and on the 7.5 inch panel a map of the table).\n"
-            "When the connection drops it retries after 1, 2, 4 ... up to 30 s and reads the\n"
-            "game's state again. SIGINT/SIGTERM put the panel to sleep and exit.\n"
-            "\n"
-            "options:\n"
-            "  --connect ADDR     the daemon: tcp://HOST:PORT, unix:PATH or a socket path\n"
-            "                     (default: $OPFOR_SOCKET, else the local opford socket)\n"
-            "  --token-file FILE  the daemon's token, needed over TCP from another machine\n"
-            "  --game ID          follow this game (default: the most recent active one)\n"
-            "  --panel P          2in13v4 (Waveshare 2.13\" V4) or 7in5v2 (7.5\" V2); default:\n"
-            "                     the panel of the config's display key, else 7in5v2\n"
-            "  --sim DIR          drive the emulator instead of the panel and write each\n"
-            "                     refresh as DIR/frame-NNNNNN.png\n"
-            "  --rotate N         0, 90, 180 or 270 degrees (default: landscape)\n"
-            "  --config FILE      opford-style YAML; its display-* keys set the wiring (pins,\n"
-            "                     GPIO chip, spidev, rotation); other keys are ignored\n"
-            "  --once             draw the game's current card, put the panel to sleep, exit\n"
-            "  --json             with --once: print {connected, game, panel, events, refreshes}\n"
-            "  --verbose          log every refresh\n"
-            "  -h, --help         this text\n"
-            "\n"
-            "Exit status: 0 after a signal or --once, 1 when the panel cannot be opened, the\n"
-            "token is refused, or --once cannot reach the daemon; 2 for a bad command line.\n");
+/* The angles --rotate takes. */
+static const opfor_name_t ROTATIONS[] = {
+    {"0", 0}, {"90", 90}, {"180", 180}, {"270", 270}, {NULL, 0},
+};
+
+/* Whether name is a panel opfor_dout_panel knows (--panel). */
+static int panel_known(const char *name) {
+    return opfor_dout_panel(name) != NULL;
 }
 
 /* Builds the output config from --config, --panel, --sim and --rotate. */
@@ -419,47 +396,77 @@ static int make_out_config(const display_opts_t *o, opfor_dout_config_t *dc) {
 
 int opfor_cmd_display(int argc, char **argv) {
     display_opts_t o = {.rotate = -1};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char **slot = NULL;
-        if (opfor_cli_is_help(a)) {
-            display_help(stdout);
-            return OPFOR_EXIT_OK;
-        } else if (strcmp(a, "--once") == 0) {
-            o.once = 1;
-        } else if (strcmp(a, "--json") == 0) {
-            o.json = 1;
-        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
-            o.verbose = 1;
-        } else if (strcmp(a, "--connect") == 0) {
-            slot = &o.addr;
-        } else if (strcmp(a, "--token-file") == 0) {
-            slot = &o.token_file;
-        } else if (strcmp(a, "--game") == 0) {
-            slot = &o.game;
-        } else if (strcmp(a, "--config") == 0) {
-            slot = &o.config;
-        } else if (strcmp(a, "--sim") == 0) {
-            slot = &o.sim;
-        } else if (strcmp(a, "--panel") == 0) {
-            if (++i >= argc || !opfor_dout_panel(argv[i]))
-                return opfor_cli_usage_error("display: --panel needs one of %s",
-                                             opfor_dout_panel_names());
-            o.panel = argv[i];
-        } else if (strcmp(a, "--rotate") == 0) {
-            if (++i >= argc || opfor_cli_parse_long(argv[i], &o.rotate) != 0 ||
-                (o.rotate != 0 && o.rotate != 90 && o.rotate != 180 && o.rotate != 270))
-                return opfor_cli_usage_error("display: --rotate needs 0, 90, 180 or 270");
-        } else {
-            return opfor_cli_usage_error(
-                "display: unknown argument '%s' (see opfor display --help)", a);
-        }
-        if (slot) {
-            if (++i >= argc || !argv[i][0])
-                return opfor_cli_usage_error("display: %s needs a value", a);
-            *slot = argv[i];
-        }
-    }
+    int rotate = -1, usage_rc;
+    char panels[160];
+    snprintf(panels, sizeof panels, "one of %s", opfor_dout_panel_names());
+    const opfor_cli_opt_t opts[] = {
+        OPFOR_CLI_CONNECT_OPTS(&o.addr, &o.token_file),
+        {.name = "--game",
+         .type = OPFOR_CLI_STRING,
+         .string = &o.game,
+         .arg = "ID",
+         .help = "follow this game (default: the most recent active one)"},
+        {.name = "--panel",
+         .type = OPFOR_CLI_STRING,
+         .string = &o.panel,
+         .valid = panel_known,
+         .wants = panels,
+         .arg = "P",
+         .help = "2in13v4 (Waveshare 2.13\" V4) or 7in5v2 (7.5\" V2); default:\n"
+                 "the panel of the config's display key, else 7in5v2"},
+        {.name = "--sim",
+         .type = OPFOR_CLI_STRING,
+         .string = &o.sim,
+         .arg = "DIR",
+         .help = "drive the emulator instead of the panel and write each\n"
+                 "refresh as DIR/frame-NNNNNN.png"},
+        {.name = "--rotate",
+         .type = OPFOR_CLI_CHOICE,
+         .choice = &rotate,
+         .names = ROTATIONS,
+         .arg = "N",
+         .help = "0, 90, 180 or 270 degrees (default: landscape)"},
+        {.name = "--config",
+         .type = OPFOR_CLI_STRING,
+         .string = &o.config,
+         .arg = "FILE",
+         .help = "opford-style YAML; its display-* keys set the wiring (pins,\n"
+                 "GPIO chip, spidev, rotation); other keys are ignored"},
+        {.name = "--once",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &o.once,
+         .help = "draw the game's current card, put the panel to sleep, exit"},
+        {.name = "--json",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &o.json,
+         .help = "with --once: print {connected, game, panel, events, refreshes}"},
+        {.name = "--verbose",
+         .alias = "-v",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &o.verbose,
+         .help = "log every refresh"},
+        {0},
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "display",
+        .usage =
+            "[--connect ADDR] [--token-file FILE] [--game ID]\n"
+            "                     [--panel 2in13v4|7in5v2] [--sim DIR] [--rotate 0|90|180|270]\n"
+            "                     [--config FILE] [--once] [--json] [--verbose]",
+        .about =
+            "Shows a daemon's orders on an e-ink panel, as a display-only client: each order,\n"
+            "spotting and change of initiative of the game becomes a card (who acts, the unit,\n"
+            "its orders, the scores needed, and on the 7.5 inch panel a map of the table).\n"
+            "When the connection drops it retries after 1, 2, 4 ... up to 30 s and reads the\n"
+            "game's state again. SIGINT/SIGTERM put the panel to sleep and exit.",
+        .epilog =
+            "Exit status: 0 after a signal or --once, 1 when the panel cannot be opened, the\n"
+            "token is refused, or --once cannot reach the daemon; 2 for a bad command line.",
+        .opts = opts,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &usage_rc))
+        return usage_rc;
+    o.rotate = rotate;
     if (o.json && !o.once)
         return opfor_cli_usage_error("display: --json goes with --once");
 

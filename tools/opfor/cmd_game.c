@@ -15,6 +15,8 @@
  * game is meant. Each is one or two RPC calls
  * (docs/protocol.md); all game logic stays in the daemon.
  */
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,56 +31,33 @@
 
 /* Options every game command shares. */
 typedef struct gopts {
+    const char *cmd;        /* the command, for errors */
     const char *connect;    /* --connect ADDR */
     const char *token_file; /* --token-file FILE */
     const char *game;       /* GAME, or NULL */
     int json;               /* --json */
 } gopts_t;
 
-/* Handles --connect, --json and GAME; returns 1 when argv[*i] was one of them, 0 when not,
- * or -1 after a usage error was printed. */
-static int common_arg(const char *cmd, int argc, char **argv, int *i, gopts_t *o, int takes_game) {
-    const char *a = argv[*i];
-    if (strcmp(a, "--json") == 0) {
-        o->json = 1;
-        return 1;
+/* --connect, --token-file and --json, the end of every game command's option table. */
+#define GAME_OPTS(o, json_help)                                                                    \
+    OPFOR_CLI_CONNECT_OPTS(&(o)->connect, &(o)->token_file),                                       \
+        {.name = "--json", .type = OPFOR_CLI_FLAG, .flag = &(o)->json, .help = (json_help)}, {     \
+        0                                                                                          \
     }
-    if (strcmp(a, "--connect") == 0) {
-        if (++*i >= argc) {
-            opfor_cli_usage_error("%s: --connect needs an address (unix:PATH, PATH or "
-                                  "tcp://HOST:PORT)",
-                                  cmd);
-            return -1;
-        }
-        o->connect = argv[*i];
-        return 1;
-    }
-    if (strcmp(a, "--token-file") == 0) {
-        if (++*i >= argc) {
-            opfor_cli_usage_error("%s: --token-file needs a file (the daemon's token, mode 0600)",
-                                  cmd);
-            return -1;
-        }
-        o->token_file = argv[*i];
-        return 1;
-    }
-    if (takes_game && a[0] != '-' && !o->game) {
-        o->game = a;
-        return 1;
-    }
+
+/* GAME: the one positional argument of the commands that take one. */
+static int game_arg(void *ud, const char *a) {
+    gopts_t *o = ud;
+    if (o->game)
+        return opfor_cli_usage_error("%s: one GAME at a time, got '%s' and '%s' (see opfor %s "
+                                     "--help)",
+                                     o->cmd, o->game, a, o->cmd);
+    o->game = a;
     return 0;
 }
 
-/* The options every game command takes, for the end of its --help. */
-#define CONN_HELP                                                                                  \
-    "  --connect ADDR        the daemon: unix:PATH, PATH or tcp://HOST:PORT\n"                     \
-    "                        (default: $OPFOR_SOCKET, else the local opford socket)\n"             \
-    "  --token-file FILE     the daemon's token (a file of mode 0600), needed over TCP when\n"     \
-    "                        opford runs with --token-file (default: $OPFOR_TOKEN)\n"
-
-static int unknown(const char *cmd, const char *a) {
-    return opfor_cli_usage_error("%s: unknown argument '%s' (see opfor %s --help)", cmd, a, cmd);
-}
+/* What the commands taking GAME say about it, after their own description. */
+#define GAME_DEFAULT "GAME defaults to the most recently changed active game."
 
 /* A params map {"game": id} into sb. */
 static void params_game(msgpack_sbuffer *sb, const char *id) {
@@ -168,26 +147,8 @@ static void print_order(const msgpack_object *res) {
 
 /* ------------------------------------------------------------------ opfor new */
 
-static void new_help(FILE *f) {
-    fprintf(f, "usage: opfor new [--scenario NAME|FILE] [--mode patrol|competitive] [--seed S]\n"
-               "                 [--level LEVEL] [--id ID] [--connect ADDR]\n"
-               "                 [--token-file FILE] [--json]\n"
-               "\n"
-               "Starts a game in the daemon (opford) and prints its id and opening position.\n"
-               "The daemon keeps the game (its log survives restarts); the other game commands\n"
-               "(initiative, report, orders, state, watch, close) take its id.\n"
-               "\n"
-               "options:\n"
-               "  --scenario NAME|FILE  a built-in scenario (patrol_default, competitive_default)\n"
-               "                        or a scenario file, sent to the daemon as YAML\n"
-               "                        (default: patrol_default)\n"
-               "  --mode M              patrol or competitive (default: the scenario's)\n"
-               "  --seed S              the game's seed, a whole number >= 0 (default: random)\n"
-               "  --level LEVEL         novice, standard, veteran, ruthless or challenge\n"
-               "                        (--difficulty is the old name, still accepted)\n"
-               "  --id ID               the game's id (letters, digits, - _ .; default "
-               "generated)\n" CONN_HELP "  --json                print one JSON document\n");
-}
+/* The modes `opfor new --mode` takes. */
+static const opfor_name_t NEW_MODES[] = {{"patrol", 0}, {"competitive", 1}, {NULL, 0}};
 
 /* Reads a whole file (at most 1 MiB) into a malloc'd buffer. */
 static char *read_file(const char *path, size_t *len) {
@@ -206,39 +167,54 @@ static char *read_file(const char *path, size_t *len) {
 }
 
 int opfor_cmd_new(int argc, char **argv) {
-    gopts_t o = {0};
+    gopts_t o = {.cmd = "new"};
     const char *scenario = NULL, *mode = NULL, *diff = NULL, *id = NULL;
     long seed = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int r = common_arg("new", argc, argv, &i, &o, 0);
-        if (r < 0)
-            return OPFOR_EXIT_USAGE;
-        if (r)
-            continue;
-        if (opfor_cli_is_help(a)) {
-            new_help(stdout);
-            return OPFOR_EXIT_OK;
-        }
-        const char **dst = strcmp(a, "--scenario") == 0     ? &scenario
-                           : strcmp(a, "--mode") == 0       ? &mode
-                           : strcmp(a, "--level") == 0      ? &diff
-                           : strcmp(a, "--difficulty") == 0 ? &diff
-                           : strcmp(a, "--id") == 0         ? &id
-                                                            : NULL;
-        if (dst) {
-            if (++i >= argc)
-                return opfor_cli_usage_error("new: %s needs a value", a);
-            *dst = argv[i];
-        } else if (strcmp(a, "--seed") == 0) {
-            if (++i >= argc || opfor_cli_parse_long(argv[i], &seed) != 0 || seed < 0)
-                return opfor_cli_usage_error("new: --seed needs a whole number >= 0");
-        } else {
-            return unknown("new", a);
-        }
-    }
-    if (mode && strcmp(mode, "patrol") != 0 && strcmp(mode, "competitive") != 0)
-        return opfor_cli_usage_error("new: --mode must be patrol or competitive");
+    int rc;
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--scenario",
+         .type = OPFOR_CLI_STRING,
+         .string = &scenario,
+         .arg = "NAME|FILE",
+         .help = "a built-in scenario (patrol_default, competitive_default)\n"
+                 "or a scenario file, sent to the daemon as YAML\n"
+                 "(default: patrol_default)"},
+        {.name = "--mode",
+         .type = OPFOR_CLI_CHOICE,
+         .string = &mode,
+         .names = NEW_MODES,
+         .arg = "patrol|competitive",
+         .help = "patrol or competitive (default: the scenario's)"},
+        {.name = "--seed",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &seed,
+         .lo = 0,
+         .hi = LONG_MAX,
+         .arg = "S",
+         .help = "the game's seed, a whole number >= 0 (default: random)"},
+        {.name = "--level",
+         .alias = "--difficulty",
+         .type = OPFOR_CLI_STRING,
+         .string = &diff,
+         .arg = "LEVEL",
+         .wants = "a level: novice, standard, veteran, ruthless or challenge",
+         .help = "novice, standard, veteran, ruthless or challenge"},
+        {.name = "--id",
+         .type = OPFOR_CLI_STRING,
+         .string = &id,
+         .arg = "ID",
+         .help = "the game's id (letters, digits, - _ .; default generated)"},
+        GAME_OPTS(&o, "print one JSON document"),
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "new",
+        .about = "Starts a game in the daemon (opford) and prints its id and opening position.\n"
+                 "The daemon keeps the game (its log survives restarts); the other game commands\n"
+                 "(initiative, report, orders, state, watch, close) take its id.",
+        .opts = opts,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
+        return rc;
     char *yaml = NULL;
     size_t ylen = 0;
     char stem[128] = "";
@@ -299,7 +275,7 @@ int opfor_cmd_new(int argc, char **argv) {
         return OPFOR_EXIT_FAIL;
     }
     const msgpack_object *res;
-    int rc = opfor__rpc_call_cmd(c, "new", "game.new", &sb, &res);
+    rc = opfor__rpc_call_cmd(c, "new", "game.new", &sb, &res);
     if (rc == 0) {
         if (o.json) {
             opfor__rpc_print_json(stdout, res);
@@ -317,34 +293,30 @@ int opfor_cmd_new(int argc, char **argv) {
 
 /* ------------------------------------------------------------------ games, state, ... */
 
+/* The statuses `opfor games --status` takes. */
+static const opfor_name_t GAME_STATUSES[] = {
+    {"active", 0}, {"finished", 1}, {"closed", 2}, {NULL, 0}};
+
 int opfor_cmd_games(int argc, char **argv) {
-    gopts_t o = {0};
+    gopts_t o = {.cmd = "games"};
     const char *status = NULL;
-    for (int i = 1; i < argc; i++) {
-        int r = common_arg("games", argc, argv, &i, &o, 0);
-        if (r < 0)
-            return OPFOR_EXIT_USAGE;
-        if (r)
-            continue;
-        if (opfor_cli_is_help(argv[i])) {
-            printf("usage: opfor games [--status active|finished|closed] [--connect ADDR]\n"
-                   "                   [--token-file FILE] [--json]\n\n"
-                   "Lists the daemon's saved games, most recently changed first.\n\n"
-                   "options:\n"
-                   "  --status S            only the active, finished or closed games\n" CONN_HELP
-                   "  --json                print one JSON document\n");
-            return OPFOR_EXIT_OK;
-        }
-        if (strcmp(argv[i], "--status") == 0) {
-            if (++i >= argc || (strcmp(argv[i], "active") && strcmp(argv[i], "finished") &&
-                                strcmp(argv[i], "closed")))
-                return opfor_cli_usage_error("games: --status must be active, finished or "
-                                             "closed");
-            status = argv[i];
-        } else {
-            return unknown("games", argv[i]);
-        }
-    }
+    int rc;
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--status",
+         .type = OPFOR_CLI_CHOICE,
+         .string = &status,
+         .names = GAME_STATUSES,
+         .arg = "active|finished|closed",
+         .help = "only the active, finished or closed games"},
+        GAME_OPTS(&o, "print one JSON document"),
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "games",
+        .about = "Lists the daemon's saved games, most recently changed first.",
+        .opts = opts,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
+        return rc;
     opfor_client_t *c = opfor__rpc_open_token(o.connect, o.token_file);
     if (!c)
         return OPFOR_EXIT_FAIL;
@@ -358,7 +330,7 @@ int opfor_cmd_games(int argc, char **argv) {
         opfor_rpc_pack_cstr(&pk, status);
     }
     const msgpack_object *res;
-    int rc = opfor__rpc_call_cmd(c, "games", "game.list", &sb, &res);
+    rc = opfor__rpc_call_cmd(c, "games", "game.list", &sb, &res);
     if (rc == 0 && o.json) {
         opfor__rpc_print_json(stdout, res);
     } else if (rc == 0) {
@@ -388,22 +360,21 @@ int opfor_cmd_games(int argc, char **argv) {
 /* state, initiative, orders, close: [GAME] plus the common flags. */
 static int game_cmd(int argc, char **argv, const char *cmd, const char *method, const char *help,
                     void (*print)(const msgpack_object *)) {
-    gopts_t o = {0};
-    for (int i = 1; i < argc; i++) {
-        int r = common_arg(cmd, argc, argv, &i, &o, 1);
-        if (r < 0)
-            return OPFOR_EXIT_USAGE;
-        if (r)
-            continue;
-        if (opfor_cli_is_help(argv[i])) {
-            printf("usage: opfor %s [GAME] [--connect ADDR] [--token-file FILE] [--json]\n\n%s\n"
-                   "GAME defaults to the most recently changed active game.\n\n"
-                   "options:\n" CONN_HELP "  --json                print one JSON document\n",
-                   cmd, help);
-            return OPFOR_EXIT_OK;
-        }
-        return unknown(cmd, argv[i]);
-    }
+    gopts_t o = {.cmd = cmd};
+    int rc;
+    char about[512];
+    snprintf(about, sizeof about, "%s\n\n" GAME_DEFAULT, help);
+    const opfor_cli_opt_t opts[] = {GAME_OPTS(&o, "print one JSON document")};
+    const opfor_cli_spec_t spec = {
+        .cmd = cmd,
+        .args = "[GAME]",
+        .about = about,
+        .opts = opts,
+        .positional = game_arg,
+        .ud = &o,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
+        return rc;
     return simple_call(cmd, &o, method, print);
 }
 
@@ -436,45 +407,20 @@ int opfor_cmd_close(int argc, char **argv) {
 
 /* ------------------------------------------------------------------ opfor report */
 
-static void report_help(FILE *f) {
-    fprintf(f, "usage: opfor report [GAME] [--acted UNIT [--at X,Y]] [--move UNIT=X,Y]\n"
-               "                    [--killed UNIT=N] [--wounded UNIT=N] [--morale UNIT=RESULT]\n"
-               "                    [--off UNIT[=captured]] [--roll DICE] [--resolve]\n"
-               "                    [--note TEXT] [--connect ADDR] [--token-file FILE]\n"
-               "                    [--json]\n"
-               "\n"
-               "Tells the daemon what happened at the table. The list options may repeat\n"
-               "(--killed and --wounded once per unit).\n"
-               "Coordinates are inches from the south-west corner. Nothing is applied when any\n"
-               "part is wrong; the error names the part.\n"
-               "\n"
-               "  --acted UNIT          the player unit that used the initiative\n"
-               "  --at X,Y              with --acted: where its centre now stands\n"
-               "  --move UNIT=X,Y       a unit's centre now stands at X,Y\n"
-               "  --killed UNIT=N       N figures of UNIT were killed\n"
-               "  --wounded UNIT=N      N figures of UNIT were wounded\n"
-               "  --morale UNIT=R       a morale result: solid, wavering, routed or surrendered\n"
-               "  --off UNIT[=F]        UNIT left the table: driven_off (default) or captured\n"
-               "  --roll DICE           the daemon rolls DICE (\"2D6\") with the game's dice\n"
-               "  --resolve             the daemon resolves the open AI order with its dice\n"
-               "  --note TEXT           a note kept in the game's log\n"
-               "\n"
-               "GAME defaults to the most recently changed active game.\n"
-               "\n" CONN_HELP "  --json                print one JSON document\n");
-}
-
 typedef struct kv {
     char unit[64]; /* unit name */
     char val[64];  /* what follows '=' */
 } kv_t;
 
-static int split_kv(const char *cmd, const char *flag, const char *arg, kv_t *out, int need_val) {
+/* Splits "UNIT=VALUE" at its last '=' (VALUE "" when there is none); -1 when UNIT is not 1 to
+ * 63 bytes, or when need_val and there is no '='. */
+static int split_kv(const char *arg, kv_t *out, int need_val) {
     const char *eq = strrchr(arg, '=');
     if (!eq && need_val)
-        return opfor_cli_usage_error("%s: %s needs UNIT=VALUE", cmd, flag);
+        return -1;
     size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
     if (n == 0 || n >= sizeof out->unit)
-        return opfor_cli_usage_error("%s: %s needs a unit name of 1 to 63 bytes", cmd, flag);
+        return -1;
     memcpy(out->unit, arg, n);
     out->unit[n] = '\0';
     snprintf(out->val, sizeof out->val, "%s", eq ? eq + 1 : "");
@@ -491,92 +437,160 @@ static int parse_xy(const char *s, double *x, double *y) {
     return opfor_cli_parse_double(buf, x) || opfor_cli_parse_double(comma + 1, y) ? -1 : 0;
 }
 
+/* The checks of report's values (opfor_cli_opt_t.valid: 1 when v is right). */
+static int xy_ok(const char *v) { /* --at X,Y */
+    double x, y;
+    return parse_xy(v, &x, &y) == 0;
+}
+static int move_ok(const char *v) { /* --move UNIT=X,Y */
+    kv_t kv;
+    return split_kv(v, &kv, 1) == 0 && xy_ok(kv.val);
+}
+static int morale_ok(const char *v) { /* --morale UNIT=RESULT */
+    kv_t kv;
+    return split_kv(v, &kv, 1) == 0;
+}
+static int off_ok(const char *v) { /* --off UNIT[=FATE] */
+    kv_t kv;
+    return split_kv(v, &kv, 0) == 0;
+}
+static int casualties_ok(const char *v) { /* --killed, --wounded UNIT=N */
+    kv_t kv;
+    long n;
+    return split_kv(v, &kv, 1) == 0 && opfor_cli_parse_long(kv.val, &n) == 0 && n >= 0;
+}
+
+/* Reads a list of UNIT=VALUE (each already checked) into out. */
+static void split_list(const opfor_cli_list_t *l, kv_t *out) {
+    for (size_t k = 0; k < l->n; k++)
+        split_kv(l->items[k], &out[k], 0);
+}
+
 int opfor_cmd_report(int argc, char **argv) {
-    gopts_t o = {0};
+    gopts_t o = {.cmd = "report"};
     const char *acted = NULL, *at = NULL, *roll = NULL, *note = NULL;
-    int resolve = 0, nmove = 0, ncas = 0, nmor = 0, noff = 0;
+    int resolve = 0, nmove = 0, ncas = 0, nmor = 0, noff = 0, rc;
     kv_t moves[MAX_LIST], mor[MAX_LIST], off[MAX_LIST];
     struct {
         char unit[64];
         long killed, wounded;
     } cas[MAX_LIST];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int r = common_arg("report", argc, argv, &i, &o, 1);
-        if (r < 0)
-            return OPFOR_EXIT_USAGE;
-        if (r)
-            continue;
-        if (opfor_cli_is_help(a)) {
-            report_help(stdout);
-            return OPFOR_EXIT_OK;
+    const char *move_v[MAX_LIST], *mor_v[MAX_LIST], *off_v[MAX_LIST];
+    const char *cas_v[2 * MAX_LIST], *cas_flag[2 * MAX_LIST];
+    opfor_cli_list_t move_l = {move_v, NULL, MAX_LIST, 0}, mor_l = {mor_v, NULL, MAX_LIST, 0},
+                     off_l = {off_v, NULL, MAX_LIST, 0}, cas_l = {cas_v, cas_flag, 2 * MAX_LIST, 0};
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--acted",
+         .type = OPFOR_CLI_STRING,
+         .string = &acted,
+         .once = 1,
+         .arg = "UNIT",
+         .help = "the player unit that used the initiative"},
+        {.name = "--at",
+         .type = OPFOR_CLI_STRING,
+         .string = &at,
+         .once = 1,
+         .valid = xy_ok,
+         .arg = "X,Y",
+         .wants = "X,Y in inches",
+         .help = "with --acted: where its centre now stands"},
+        {.name = "--move",
+         .type = OPFOR_CLI_LIST,
+         .list = &move_l,
+         .valid = move_ok,
+         .arg = "UNIT=X,Y",
+         .wants = "UNIT=X,Y in inches (UNIT 1 to 63 bytes)",
+         .help = "a unit's centre now stands at X,Y"},
+        {.name = "--killed",
+         .type = OPFOR_CLI_LIST,
+         .list = &cas_l,
+         .valid = casualties_ok,
+         .arg = "UNIT=N",
+         .wants = "UNIT=N with a whole number >= 0",
+         .help = "N figures of UNIT were killed"},
+        {.name = "--wounded",
+         .type = OPFOR_CLI_LIST,
+         .list = &cas_l,
+         .valid = casualties_ok,
+         .arg = "UNIT=N",
+         .wants = "UNIT=N with a whole number >= 0",
+         .help = "N figures of UNIT were wounded"},
+        {.name = "--morale",
+         .type = OPFOR_CLI_LIST,
+         .list = &mor_l,
+         .valid = morale_ok,
+         .arg = "UNIT=R",
+         .wants = "UNIT=RESULT (UNIT 1 to 63 bytes)",
+         .help = "a morale result: solid, wavering, routed or surrendered"},
+        {.name = "--off",
+         .type = OPFOR_CLI_LIST,
+         .list = &off_l,
+         .valid = off_ok,
+         .arg = "UNIT[=F]",
+         .wants = "UNIT or UNIT=FATE (UNIT 1 to 63 bytes)",
+         .help = "UNIT left the table: driven_off (default) or captured"},
+        {.name = "--roll",
+         .type = OPFOR_CLI_STRING,
+         .string = &roll,
+         .once = 1,
+         .arg = "DICE",
+         .help = "the daemon rolls DICE (\"2D6\") with the game's dice"},
+        {.name = "--resolve",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &resolve,
+         .help = "the daemon resolves the open AI order with its dice"},
+        {.name = "--note",
+         .type = OPFOR_CLI_STRING,
+         .string = &note,
+         .once = 1,
+         .arg = "TEXT",
+         .help = "a note kept in the game's log"},
+        GAME_OPTS(&o, "print one JSON document"),
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "report",
+        .usage = "[GAME] [--acted UNIT [--at X,Y]] [--move UNIT=X,Y]\n"
+                 "                    [--killed UNIT=N] [--wounded UNIT=N] [--morale UNIT=RESULT]\n"
+                 "                    [--off UNIT[=captured]] [--roll DICE] [--resolve]\n"
+                 "                    [--note TEXT] [--connect ADDR] [--token-file FILE]\n"
+                 "                    [--json]",
+        .about = "Tells the daemon what happened at the table. The list options may repeat\n"
+                 "(--killed and --wounded once per unit).\n"
+                 "Coordinates are inches from the south-west corner. Nothing is applied when any\n"
+                 "part is wrong; the error names the part.\n"
+                 "\n" GAME_DEFAULT,
+        .opts = opts,
+        .positional = game_arg,
+        .ud = &o,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
+        return rc;
+    split_list(&move_l, moves);
+    split_list(&mor_l, mor);
+    split_list(&off_l, off);
+    nmove = (int)move_l.n;
+    nmor = (int)mor_l.n;
+    noff = (int)off_l.n;
+    for (size_t e = 0; e < cas_l.n; e++) {
+        kv_t kv;
+        long num;
+        split_kv(cas_v[e], &kv, 1);
+        opfor_cli_parse_long(kv.val, &num);
+        int k = 0;
+        while (k < ncas && strcmp(cas[k].unit, kv.unit) != 0)
+            k++;
+        if (k == ncas) {
+            if (ncas >= MAX_LIST)
+                return opfor_cli_usage_error("report: at most %d units with casualties", MAX_LIST);
+            snprintf(cas[k].unit, sizeof cas[k].unit, "%s", kv.unit);
+            cas[k].killed = cas[k].wounded = -1; /* -1: not given */
+            ncas++;
         }
-        if (strcmp(a, "--resolve") == 0) {
-            resolve = 1;
-            continue;
-        }
-        if (i + 1 >= argc)
-            return strncmp(a, "--", 2) == 0 ? opfor_cli_usage_error("report: %s needs a value", a)
-                                            : unknown("report", a);
-        const char *v = argv[++i];
-        const char **once = strcmp(a, "--acted") == 0  ? &acted
-                            : strcmp(a, "--at") == 0   ? &at
-                            : strcmp(a, "--roll") == 0 ? &roll
-                            : strcmp(a, "--note") == 0 ? &note
-                                                       : NULL;
-        if (once && *once)
-            return opfor_cli_usage_error("report: %s given twice ('%s', then '%s')", a, *once, v);
-        if (strcmp(a, "--acted") == 0) {
-            acted = v;
-        } else if (strcmp(a, "--at") == 0) {
-            double x, y;
-            if (parse_xy(v, &x, &y))
-                return opfor_cli_usage_error("report: --at needs X,Y in inches");
-            at = v;
-        } else if (strcmp(a, "--roll") == 0) {
-            roll = v;
-        } else if (strcmp(a, "--note") == 0) {
-            note = v;
-        } else if (strcmp(a, "--move") == 0 || strcmp(a, "--morale") == 0 ||
-                   strcmp(a, "--off") == 0) {
-            int *n = a[2] == 'm' && a[3] == 'o' && a[4] == 'v' ? &nmove
-                     : a[2] == 'm'                             ? &nmor
-                                                               : &noff;
-            kv_t *list = n == &nmove ? moves : n == &nmor ? mor : off;
-            if (*n >= MAX_LIST)
-                return opfor_cli_usage_error("report: at most %d %s", MAX_LIST, a);
-            if (split_kv("report", a, v, &list[*n], n != &noff))
-                return OPFOR_EXIT_USAGE;
-            double x, y;
-            if (n == &nmove && parse_xy(list[*n].val, &x, &y))
-                return opfor_cli_usage_error("report: --move needs UNIT=X,Y in inches");
-            (*n)++;
-        } else if (strcmp(a, "--killed") == 0 || strcmp(a, "--wounded") == 0) {
-            kv_t kv;
-            long num;
-            if (split_kv("report", a, v, &kv, 1))
-                return OPFOR_EXIT_USAGE;
-            if (opfor_cli_parse_long(kv.val, &num) != 0 || num < 0)
-                return opfor_cli_usage_error("report: %s needs UNIT=N with a whole number >= 0", a);
-            int k = 0;
-            while (k < ncas && strcmp(cas[k].unit, kv.unit) != 0)
-                k++;
-            if (k == ncas) {
-                if (ncas >= MAX_LIST)
-                    return opfor_cli_usage_error("report: at most %d units with casualties",
-                                                 MAX_LIST);
-                snprintf(cas[k].unit, sizeof cas[k].unit, "%s", kv.unit);
-                cas[k].killed = cas[k].wounded = -1; /* -1: not given */
-                ncas++;
-            }
-            long *dst = a[2] == 'k' ? &cas[k].killed : &cas[k].wounded;
-            if (*dst >= 0)
-                return opfor_cli_usage_error("report: %s given twice for %s (%ld, then %ld)", a,
-                                             kv.unit, *dst, num);
-            *dst = num;
-        } else {
-            return unknown("report", a);
-        }
+        long *dst = cas_flag[e][2] == 'k' ? &cas[k].killed : &cas[k].wounded;
+        if (*dst >= 0)
+            return opfor_cli_usage_error("report: %s given twice for %s (%ld, then %ld)",
+                                         cas_flag[e], kv.unit, *dst, num);
+        *dst = num;
     }
     if (at && !acted)
         return opfor_cli_usage_error("report: --at goes with --acted (use --move for others)");
@@ -588,7 +602,7 @@ int opfor_cmd_report(int argc, char **argv) {
     if (!c)
         return OPFOR_EXIT_FAIL;
     char id[64];
-    int rc = resolve_game(c, "report", o.game, id, sizeof id);
+    rc = resolve_game(c, "report", o.game, id, sizeof id);
     if (rc) {
         opfor_client_close(c);
         return rc;
@@ -721,46 +735,54 @@ static void on_notify(void *ud, const char *method, size_t len, const msgpack_ob
 }
 
 int opfor_cmd_watch(int argc, char **argv) {
-    gopts_t o = {0};
+    gopts_t o = {.cmd = "watch"};
     long after = -1, count = 0;
     double timeout = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int r = common_arg("watch", argc, argv, &i, &o, 1);
-        if (r < 0)
-            return OPFOR_EXIT_USAGE;
-        if (r)
-            continue;
-        if (opfor_cli_is_help(a)) {
-            printf("usage: opfor watch [GAME] [--after SEQ] [--count N] [--timeout SECONDS]\n"
-                   "                   [--connect ADDR] [--token-file FILE] [--json]\n\n"
-                   "Streams a game's events as they happen (one line each; with --json one\n"
-                   "JSON object per line). --after SEQ first prints the kept events after SEQ\n"
-                   "(a reconnecting watcher passes the last seq it saw); --count stops after N\n"
-                   "events, --timeout after SECONDS; it also stops when the game is closed.\n"
-                   "GAME defaults to the most recently changed active game.\n\n"
-                   "options:\n" CONN_HELP
-                   "  --json                one JSON object per event and line\n");
-            return OPFOR_EXIT_OK;
-        }
-        if (strcmp(a, "--after") == 0) {
-            if (++i >= argc || opfor_cli_parse_long(argv[i], &after) != 0 || after < 0)
-                return opfor_cli_usage_error("watch: --after needs a whole number >= 0");
-        } else if (strcmp(a, "--count") == 0) {
-            if (++i >= argc || opfor_cli_parse_long(argv[i], &count) != 0 || count < 1)
-                return opfor_cli_usage_error("watch: --count needs a whole number >= 1");
-        } else if (strcmp(a, "--timeout") == 0) {
-            if (++i >= argc || opfor_cli_parse_double(argv[i], &timeout) != 0 || timeout <= 0)
-                return opfor_cli_usage_error("watch: --timeout needs seconds > 0");
-        } else {
-            return unknown("watch", a);
-        }
-    }
+    int rc;
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--after",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &after,
+         .lo = 0,
+         .hi = LONG_MAX,
+         .arg = "SEQ",
+         .help = "first print the kept events after SEQ"},
+        {.name = "--count",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &count,
+         .lo = 1,
+         .hi = LONG_MAX,
+         .arg = "N",
+         .help = "stop after N events"},
+        {.name = "--timeout",
+         .type = OPFOR_CLI_NUMBER,
+         .number = &timeout,
+         .min = 0,
+         .max = HUGE_VAL,
+         .above = 1,
+         .arg = "SECONDS",
+         .help = "stop after SECONDS"},
+        GAME_OPTS(&o, "one JSON object per event and line"),
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "watch",
+        .args = "[GAME]",
+        .about = "Streams a game's events as they happen (one line each; with --json one\n"
+                 "JSON object per line). --after SEQ first prints the kept events after SEQ\n"
+                 "(a reconnecting watcher passes the last seq it saw); --count stops after N\n"
+                 "events, --timeout after SECONDS; it also stops when the game is "
+                 "closed.\n" GAME_DEFAULT,
+        .opts = opts,
+        .positional = game_arg,
+        .ud = &o,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
+        return rc;
     opfor_client_t *c = opfor__rpc_open_token(o.connect, o.token_file);
     if (!c)
         return OPFOR_EXIT_FAIL;
     char id[64];
-    int rc = resolve_game(c, "watch", o.game, id, sizeof id);
+    rc = resolve_game(c, "watch", o.game, id, sizeof id);
     if (rc) {
         opfor_client_close(c);
         return rc;

@@ -1,7 +1,8 @@
 /* tools/opfor/cmd_patrol_remote.c — `opfor patrol --connect ADDR`: the terminal Patrol Mode
  * game (Viktoria! XV) played against the daemon instead of in this process.
  *
- *   opfor patrol --connect ADDR [--scenario NAME|FILE] [--seed S] [--level L] [--game ID]
+ *   opfor patrol --connect ADDR [--token-file FILE] [--scenario NAME|FILE] [--seed S]
+ *                [--level L] [--game ID]
  *
  * The same line commands as the local game (i, a, r, m, off, cap, s, u, q, help) plus
  * `resolve` (opford rolls the open order's dice) and `roll DICE`. Each becomes one RPC call
@@ -310,42 +311,52 @@ static int command(remote_t *r, char **w, int n) {
 }
 
 int opfor__patrol_remote(int argc, char **argv) {
-    const char *addr = NULL, *scenario = NULL, *diff = NULL, *game = NULL;
+    const char *addr = NULL, *token_file = NULL, *scenario = NULL, *diff = NULL, *game = NULL;
     long seed = -1;
-    opfor_cli_args_t args = {argc, argv, 1, "patrol", 0};
-    for (; args.i < argc; args.i++) {
-        const char *a = argv[args.i];
-        if (opfor_cli_is_help(a)) {
-            printf("usage: opfor patrol --connect ADDR [--scenario NAME|FILE] [--seed S]\n"
-                   "                    [--level LEVEL] [--game ID]\n\n"
-                   "Plays Patrol Mode at the table against the daemon (opford), which keeps the\n"
-                   "game: --game ID resumes a saved game instead of starting one. Type `help` in\n"
-                   "the game for its commands. --level is the AI's level (novice, standard,\n"
-                   "veteran, ruthless, challenge; --difficulty is its old name).\n");
-            return OPFOR_EXIT_OK;
-        }
-        const char **dst = !strcmp(a, "--connect")      ? &addr
-                           : !strcmp(a, "--scenario")   ? &scenario
-                           : !strcmp(a, "--level")      ? &diff
-                           : !strcmp(a, "--difficulty") ? &diff
-                           : !strcmp(a, "--game")       ? &game
-                                                        : NULL;
-        if (dst) {
-            if (!(*dst = opfor_cli_next(&args, "a value")))
-                return OPFOR_EXIT_USAGE;
-        } else if (!strcmp(a, "--seed")) {
-            if (opfor_cli_next_long(&args, 0, LONG_MAX, &seed))
-                return OPFOR_EXIT_USAGE;
-        } else {
-            return opfor_cli_usage_error("patrol: with --connect, unknown argument '%s' (see "
-                                         "opfor patrol --connect x --help)",
-                                         a);
-        }
-    }
+    int usage_rc;
+    const opfor_cli_opt_t opts[] = {
+        OPFOR_CLI_CONNECT_OPTS(&addr, &token_file),
+        {.name = "--scenario",
+         .type = OPFOR_CLI_STRING,
+         .string = &scenario,
+         .arg = "NAME|FILE",
+         .help = "a built-in scenario or a scenario file (sent as YAML)"},
+        {.name = "--seed",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &seed,
+         .lo = 0,
+         .hi = LONG_MAX,
+         .arg = "S",
+         .help = "the game's seed (default: random)"},
+        {.name = "--level",
+         .alias = "--difficulty",
+         .type = OPFOR_CLI_STRING,
+         .string = &diff,
+         .arg = "LEVEL",
+         .wants = "a level: novice, standard, veteran, ruthless or challenge",
+         .help = "the AI's level: novice, standard, veteran, ruthless\nor challenge"},
+        {.name = "--game",
+         .type = OPFOR_CLI_STRING,
+         .string = &game,
+         .arg = "ID",
+         .help = "resume this saved game instead of starting one"},
+        {0},
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "patrol",
+        .usage = "--connect ADDR [--token-file FILE] [--scenario NAME|FILE] [--seed S]\n"
+                 "                    [--level LEVEL] [--game ID]",
+        .about = "Plays Patrol Mode at the table against the daemon (opford), which keeps the\n"
+                 "game: --game ID resumes a saved game instead of starting one. Type `help` in\n"
+                 "the game for its commands.",
+        .opts = opts,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &usage_rc))
+        return usage_rc;
     remote_t r;
     memset(&r, 0, sizeof r);
     r.interactive = isatty(0);
-    r.c = opfor__rpc_open(addr);
+    r.c = opfor__rpc_open_token(addr, token_file);
     if (!r.c)
         return OPFOR_EXIT_FAIL;
     opfor_client_set_timeout(r.c, 120000);

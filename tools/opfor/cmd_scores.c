@@ -16,53 +16,46 @@
 
 #define SCORES_MAX_LIMIT 1000
 
-static void scores_help(FILE *f) {
-    fprintf(f,
-            "usage: opfor scores [--scenario NAME] [--limit N] [--db FILE] [--json]\n"
-            "\n"
-            "The Patrol Mode high scores (Viktoria! XV.B), best first: rank, score, player,\n"
-            "scenario, result, turns, date (UTC) and the game's seed.\n"
-            "\n"
-            "options:\n"
-            "  --scenario NAME  only this scenario (the built-in name or the file's stem,\n"
-            "                   e.g. patrol_default; case-insensitive)\n"
-            "  --limit N        at most N rows, 1..%d (default 20)\n"
-            "  --db FILE        the database (default $XDG_DATA_HOME/opfor/opfor.db, else\n"
-            "                   ~/.local/share/opfor/opfor.db)\n"
-            "  --json           print one JSON document instead of text\n"
-            "  -h, --help       this text\n",
-            SCORES_MAX_LIMIT);
-}
-
 int opfor_cmd_scores(int argc, char **argv) {
     const char *scen = NULL, *dbpath = NULL;
     long limit = 20;
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (opfor_cli_is_help(a)) {
-            scores_help(stdout);
-            return OPFOR_EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if (strcmp(a, "--scenario") == 0) {
-            if (++i >= argc || !argv[i][0])
-                return opfor_cli_usage_error("scores: --scenario needs a scenario name");
-            scen = argv[i];
-        } else if (strcmp(a, "--db") == 0) {
-            if (++i >= argc || !argv[i][0])
-                return opfor_cli_usage_error("scores: --db needs a file name");
-            dbpath = argv[i];
-        } else if (strcmp(a, "--limit") == 0) {
-            if (++i >= argc || opfor_cli_parse_long(argv[i], &limit) != 0 || limit < 1 ||
-                limit > SCORES_MAX_LIMIT)
-                return opfor_cli_usage_error("scores: --limit needs a whole number from 1 to %d",
-                                             SCORES_MAX_LIMIT);
-        } else {
-            return opfor_cli_usage_error("scores: unknown argument '%s' (see opfor scores --help)",
-                                         a);
-        }
-    }
+    int json = 0, rc;
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--scenario",
+         .type = OPFOR_CLI_STRING,
+         .string = &scen,
+         .arg = "NAME",
+         .wants = "a scenario name",
+         .help = "only this scenario (the built-in name or the file's stem,\n"
+                 "e.g. patrol_default; case-insensitive)"},
+        {.name = "--limit",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &limit,
+         .lo = 1,
+         .hi = SCORES_MAX_LIMIT,
+         .arg = "N",
+         .help = "at most N rows, 1..1000 (default 20)"},
+        {.name = "--db",
+         .type = OPFOR_CLI_STRING,
+         .string = &dbpath,
+         .arg = "FILE",
+         .wants = "a file name",
+         .help = "the database (default $XDG_DATA_HOME/opfor/opfor.db, else\n"
+                 "~/.local/share/opfor/opfor.db)"},
+        {.name = "--json",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &json,
+         .help = "print one JSON document instead of text"},
+        {0},
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "scores",
+        .about = "The Patrol Mode high scores (Viktoria! XV.B), best first: rank, score, player,\n"
+                 "scenario, result, turns, date (UTC) and the game's seed.",
+        .opts = opts,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
+        return rc;
     char path[4096], err[1024];
     if (!dbpath) {
         if (opfor_scores_default_path(path, sizeof path) != 0)
@@ -82,7 +75,7 @@ int opfor_cmd_scores(int argc, char **argv) {
             return opfor_cli_fail("scores: %s", err);
         }
         if (opfor_scores_list(db, scen, rows, (int)limit, &n) != 0) {
-            int rc = opfor_cli_fail("scores: %s", opfor_scores_errmsg(db));
+            rc = opfor_cli_fail("scores: %s", opfor_scores_errmsg(db));
             opfor_scores_close(db);
             free(rows);
             return rc;

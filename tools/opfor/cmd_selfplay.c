@@ -19,41 +19,6 @@
 
 #define SELFPLAY_MAX_GAMES 1000000L
 
-static void help(FILE *f) {
-    fprintf(f,
-            "usage: opfor selfplay viktoria [--scenario FILE] --games N --seed S\n"
-            "                               [--policy-a P] [--policy-b P]\n"
-            "                               [--turns N] [--weather] [--specials] [--json]\n"
-            "\n"
-            "Plays N whole Viktoria! games with simple built-in policies and prints each\n"
-            "result (winner, score, turns, casualties, activations, final state hash) and a\n"
-            "summary. The same command prints the same output every time.\n"
-            "\n"
-            "options:\n"
-            "  --scenario FILE  scenario YAML (default: the built-in competitive_default)\n"
-            "  --games N        games to play, 1..%ld (required)\n"
-            "  --seed S         seed, a whole number >= 0 (required)\n"
-            "  --policy-a P     policy of the first side: random (default, uniform over the\n"
-            "                   legal actions), greedy (one ply), or random_kind (an action\n"
-            "                   group first, then one of its actions; lists lazily)\n"
-            "  --policy-b P     policy of the second side: random, greedy or random_kind\n"
-            "  --turns N        turn limit, 1..1000 (default: the scenario's, else 12)\n"
-            "  --weather        roll a weather event every turn (XIII)\n"
-            "  --specials       vehicles, automatons, walkers and flying craft rules (XII)\n"
-            "  --json           print one JSON document instead of text\n"
-            "  -h, --help       this text\n",
-            SELFPLAY_MAX_GAMES);
-}
-
-static int parse_policy(const char *flag, const char *v, opfor_vk_policy_t *out) {
-    int p;
-    if (!v || opfor_vocab_lookup(opfor_vk_policy_names, v, &p) != 0)
-        return opfor_cli_usage_error("selfplay: %s must be random, greedy or random_kind, got '%s'",
-                                     flag, v ? v : "");
-    *out = (opfor_vk_policy_t)p;
-    return 0;
-}
-
 int opfor_cmd_selfplay(int argc, char **argv) {
     const char *scenario = NULL;
     long games = -1, seed = -1, turns = 0;
@@ -61,51 +26,84 @@ int opfor_cmd_selfplay(int argc, char **argv) {
     opfor_vk_policy_t pa = OPFOR_VK_POLICY_RANDOM, pb = OPFOR_VK_POLICY_RANDOM;
     opfor_vk_options_t opt;
     memset(&opt, 0, sizeof opt);
+    int pol_a = OPFOR_VK_POLICY_RANDOM, pol_b = OPFOR_VK_POLICY_RANDOM;
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--scenario",
+         .type = OPFOR_CLI_STRING,
+         .string = &scenario,
+         .arg = "FILE",
+         .wants = "a file name",
+         .help = "scenario YAML (default: the built-in competitive_default)"},
+        {.name = "--games",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &games,
+         .lo = 1,
+         .hi = SELFPLAY_MAX_GAMES,
+         .arg = "N",
+         .help = "games to play, 1..1000000 (required)"},
+        {.name = "--seed",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &seed,
+         .lo = 0,
+         .hi = LONG_MAX,
+         .arg = "S",
+         .help = "seed, a whole number >= 0 (required)"},
+        {.name = "--policy-a",
+         .type = OPFOR_CLI_CHOICE,
+         .choice = &pol_a,
+         .names = opfor_vk_policy_names,
+         .arg = "P",
+         .help = "policy of the first side: random (default, uniform over the\n"
+                 "legal actions), greedy (one ply), or random_kind (an action\n"
+                 "group first, then one of its actions; lists lazily)"},
+        {.name = "--policy-b",
+         .type = OPFOR_CLI_CHOICE,
+         .choice = &pol_b,
+         .names = opfor_vk_policy_names,
+         .arg = "P",
+         .help = "policy of the second side: random, greedy or random_kind"},
+        {.name = "--turns",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &turns,
+         .lo = 1,
+         .hi = 1000,
+         .arg = "N",
+         .help = "turn limit, 1..1000 (default: the scenario's, else 12)"},
+        {.name = "--weather",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &opt.weather_events,
+         .help = "roll a weather event every turn (XIII)"},
+        {.name = "--specials",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &opt.specials,
+         .help = "vehicles, automatons, walkers and flying craft rules (XII)"},
+        {.name = "--json",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &json,
+         .help = "print one JSON document instead of text"},
+        {0},
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "selfplay",
+        .usage = "viktoria [--scenario FILE] --games N --seed S\n"
+                 "                               [--policy-a P] [--policy-b P]\n"
+                 "                               [--turns N] [--weather] [--specials] [--json]",
+        .about = "Plays N whole Viktoria! games with simple built-in policies and prints each\n"
+                 "result (winner, score, turns, casualties, activations, final state hash) and a\n"
+                 "summary. The same command prints the same output every time.",
+        .opts = opts,
+    };
     if (argc > 1 && opfor_cli_is_help(argv[1])) {
-        help(stdout);
+        opfor_cli_usage(stdout, &spec);
         return OPFOR_EXIT_OK;
     }
     if (argc < 2 || strcmp(argv[1], "viktoria") != 0)
         return opfor_cli_usage_error("selfplay: the first argument must be a ruleset; allowed: "
                                      "viktoria (see opfor selfplay --help)");
-    const opfor_cli_long_flag_t numbers[] = {
-        {"--games", 1, SELFPLAY_MAX_GAMES, &games},
-        {"--seed", 0, LONG_MAX, &seed},
-        {"--turns", 1, 1000, &turns},
-    };
-    opfor_cli_args_t args = {argc, argv, 2, "selfplay", 0};
-    for (; args.i < argc; args.i++) {
-        const char *a = argv[args.i], *v;
-        if (opfor_cli_is_help(a)) {
-            help(stdout);
-            return OPFOR_EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if (strcmp(a, "--weather") == 0) {
-            opt.weather_events = 1;
-        } else if (strcmp(a, "--specials") == 0) {
-            opt.specials = 1;
-        } else if (opfor_cli_is_flag(a, "--scenario")) {
-            if (!(scenario = opfor_cli_value(&args, NULL)))
-                return OPFOR_EXIT_USAGE;
-            if (!*scenario)
-                return opfor_cli_usage_error("selfplay: --scenario needs a file name, got ''");
-        } else if (opfor_cli_long_flag(&args, numbers, sizeof numbers / sizeof numbers[0], &rc)) {
-            if (rc)
-                return rc;
-        } else if (opfor_cli_is_flag(a, "--policy-a") || opfor_cli_is_flag(a, "--policy-b")) {
-            const char *flag = a[9] == 'a' ? "--policy-a" : "--policy-b";
-            if (!(v = opfor_cli_value(&args, NULL)))
-                return OPFOR_EXIT_USAGE;
-            if ((rc = parse_policy(flag, v, a[9] == 'a' ? &pa : &pb)) != 0)
-                return rc;
-        } else {
-            return opfor_cli_usage_error("selfplay: unknown option '%s'; allowed: --scenario, "
-                                         "--games, --seed, --policy-a, --policy-b, --turns, "
-                                         "--weather, --specials, --json, --help",
-                                         a);
-        }
-    }
+    if (opfor_cli_parse(&spec, argc, argv, 2, &rc))
+        return rc;
+    pa = (opfor_vk_policy_t)pol_a;
+    pb = (opfor_vk_policy_t)pol_b;
     if (games < 0)
         return opfor_cli_usage_error("selfplay: --games N is required (1 to %ld)",
                                      SELFPLAY_MAX_GAMES);

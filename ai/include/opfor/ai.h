@@ -58,7 +58,8 @@ int opfor_ai_level_apply(int level, opfor_mcts_config_t *cfg);
  * search then plays random playouts). */
 const opfor_evaluator_t *opfor_ai_evaluator(const opfor_ruleset_t *rs);
 /* The search settings that suit rs's evaluator: sets cfg's uct_c, pw_c and pw_alpha to the
- * ruleset's nonzero ones (opfor_ruleset_ai_t), keeps the rest. Nothing without a table. */
+ * ruleset's nonzero ones (opfor_ruleset_ai_t; a negative pw_c turns widening off), keeps the
+ * rest. Nothing without a table. */
 void opfor_ai_search_tuning(const opfor_ruleset_t *rs, opfor_mcts_config_t *cfg);
 
 /* Chooses among the search's top actions as level says (see the header comment), drawing

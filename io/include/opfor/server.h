@@ -20,7 +20,7 @@
 #include "opfor/config.h"
 #include "opfor/error.h"
 
-#define OPFOR_API_LEVEL 3 /* raised whenever the protocol gains or changes a method */
+#define OPFOR_API_LEVEL 4 /* raised whenever the protocol gains or changes a method */
 
 typedef struct opfor_server opfor_server_t;
 typedef struct opfor_call opfor_call_t;

@@ -15,13 +15,16 @@
 #include "opfor/error.h"
 #include "opfor/form.h"
 
-#define OPFOR_CALC_MAX_DIST 48  /* outcomes of a distribution */
-#define OPFOR_CALC_MAX_FACTS 16 /* named facts */
-#define OPFOR_CALC_MAX_NOTES 8  /* lines of working */
+#define OPFOR_CALC_MAX_DIST 48     /* outcomes of a distribution */
+#define OPFOR_CALC_MAX_FACTS 16    /* named facts */
+#define OPFOR_CALC_MAX_NOTES 8     /* lines of working */
+#define OPFOR_CALC_MAX_TEXT 2048   /* the ruleset's own wording of its parts, bytes */
+#define OPFOR_CALC_MAX_EXTRA 512   /* nodes of the ruleset's own parts */
+#define OPFOR_CALC_EXTRA_POOL 8192 /* bytes of their keys and strings */
 
 /* One outcome of a roll with several (hits 0..6, a move of 3..18 inches). */
 typedef struct opfor_calc_outcome {
-    char label[32]; /* "2 hits", "5 in" */
+    char label[64]; /* "2 hits", "5 in" */
     double value;   /* the outcome as a number */
     double p;       /* its chance */
 } opfor_calc_outcome_t;
@@ -32,7 +35,29 @@ typedef struct opfor_calc_fact {
     char label[48]; /* for people: "Quarter of the army" */
     double value;   /* the number */
     char text[64];  /* how it reads, when not just the number ("3 stands") */
+    char unit[8];   /* the number's unit ("in"), shown after it; an infinite value reads
+                       "no limit" (nil on the wire) */
 } opfor_calc_fact_t;
+
+/* What a node of a ruleset's own parts of an answer holds (see opfor_calc_answer_t.extra). */
+typedef enum opfor_calc_node_type {
+    OPFOR_CALC_NODE_MAP = 0, /* a map: its entries (nodes with keys) follow, up to its END */
+    OPFOR_CALC_NODE_ARRAY,   /* an array: its items (nodes without keys) follow, up to END */
+    OPFOR_CALC_NODE_END,     /* closes the latest MAP or ARRAY */
+    OPFOR_CALC_NODE_STR,     /* text */
+    OPFOR_CALC_NODE_INT,     /* a whole number (num) */
+    OPFOR_CALC_NODE_NUM,     /* a number (num; nil on the wire when not finite) */
+    OPFOR_CALC_NODE_BOOL,    /* true or false (num 1 or 0) */
+    OPFOR_CALC_NODE_NIL      /* nothing */
+} opfor_calc_node_type_t;
+
+/* One node: a value, or the start or end of a map or array. */
+typedef struct opfor_calc_node {
+    int type;   /* opfor_calc_node_type_t */
+    int key;    /* offset of its key in the pool (inside a map, and at the top), -1 none */
+    int str;    /* STR: offset of its text in the pool */
+    double num; /* INT, NUM, BOOL */
+} opfor_calc_node_t;
 
 /* The answer to one calculator question. Zero it before filling. */
 typedef struct opfor_calc_answer {
@@ -54,6 +79,17 @@ typedef struct opfor_calc_answer {
     int rolled;        /* 1: dice rolled at the table were given; outcome says what happened */
     int success;       /* with rolled: 1 when the roll succeeded */
     char outcome[160]; /* with rolled: "2 hits: 5 and 6 beat 4+" */
+    /* ---- a ruleset's own parts, beyond the schema (both optional) ---- */
+    /* Lines for people (each ending in '\n') wording the parts below; printed after the
+     * question and before the facts in place of the generic dice/needed/chance lines. */
+    char text[OPFOR_CALC_MAX_TEXT];
+    /* Keyed values written into the answer's map (JSON, the wire) after "fields" and before
+     * "facts", as a tree of nodes in order (build it with opfor_calc_extra_*). */
+    int nextra;
+    opfor_calc_node_t extra[OPFOR_CALC_MAX_EXTRA];
+    int pool_used;                    /* bytes of pool in use */
+    char pool[OPFOR_CALC_EXTRA_POOL]; /* the nodes' keys and strings, NUL-terminated */
+    int overflow;                     /* 1: a part did not fit and was left out */
 } opfor_calc_answer_t;
 
 typedef struct opfor_ruleset_calc {
@@ -70,6 +106,73 @@ typedef struct opfor_ruleset_calc {
      * OPFOR_EINVAL with msg (n bytes) naming the field. */
     int (*run)(const void *model, const opfor_form_t *form, const opfor_value_t *vals,
                const char *rolled, opfor_calc_answer_t *out, char *msg, size_t n);
+
+    /* ---- optional, beyond the first draft (NULL: the generic behaviour) ---- */
+
+    /* Loads a model from YAML text (a daemon's client may send one inline) into *model,
+     * released with model_free; name labels the text in diag. NULL: the calculator takes
+     * no inline model. */
+    int (*model_load_text)(const char *text, const char *name, void **model, opfor_diag_t *diag);
+    /* Reads text as field `field` of form into *v, for fields that take more spellings than
+     * opfor_field_parse knows ("20in", aliases) or refusals worded the ruleset's way. text
+     * NULL means a bare flag. Same contract as opfor_field_parse (msg names the field as a
+     * command-line flag, "--range"). NULL: opfor_field_parse. */
+    int (*parse)(const void *model, const opfor_form_t *form, int field, const char *text,
+                 opfor_value_t *v, char *msg, size_t n);
+    /* What field `field` of form allows, for people ("inches 0-9, or point_blank (to 2 in),
+     * ..."), which may depend on the model; into buf (n bytes). NULL: worded from the
+     * field's type, limits and choices. */
+    const char *(*allowed)(const void *model, const opfor_form_t *form, int field, char *buf,
+                           size_t n);
+    /* For `opfor calc --help`: what the calculator answers (a paragraph, lines ending in
+     * '\n') and example command lines ("  opfor calc NAME ACTION ...\n"). NULL: none. */
+    const char *help;
+    const char *examples;
 } opfor_ruleset_calc_t;
+
+/* ---------------------------------------------------------------- rulesets/calc.c */
+
+/* Reads text as field `field` of form through the calculator's parse hook, or
+ * opfor_field_parse without one. text NULL (a bare flag) reads as "yes". */
+int opfor_calc_parse(const opfor_ruleset_calc_t *c, const void *model, const opfor_form_t *form,
+                     int field, const char *text, opfor_value_t *v, char *msg, size_t n);
+/* What field `field` allows, through the allowed hook or worded from the field: the choices
+ * ("none, soft, hard"), "yes, no", "0..20", "a number" ... Returns buf. */
+const char *opfor_calc_allowed(const opfor_ruleset_calc_t *c, const void *model,
+                               const opfor_form_t *form, int field, char *buf, size_t n);
+/* Checks vals with opfor_form_check, zeroes *out and runs the action. The run hook's
+ * result, or OPFOR_EINVAL with msg. */
+int opfor_calc_run(const opfor_ruleset_calc_t *c, const void *model, const opfor_form_t *form,
+                   const opfor_value_t *vals, const char *rolled, opfor_calc_answer_t *out,
+                   char *msg, size_t n);
+/* "12.3%" with one decimal (two below 1%). Returns buf. */
+const char *opfor_calc_pct(double p, char *buf, size_t n);
+/* Adds a fact (text NULL: none, unit NULL: none); 0, or OPFOR_ERANGE when full (a->overflow
+ * set). */
+int opfor_calc_fact(opfor_calc_answer_t *a, const char *name, const char *label, double value,
+                    const char *unit, const char *text);
+/* Adds a note; 0 or OPFOR_ERANGE when full. */
+int opfor_calc_note(opfor_calc_answer_t *a, const char *text);
+
+/* Building the extra tree: each call appends a node with key (NULL inside arrays). 0, or
+ * OPFOR_ERANGE when the nodes or the pool are full: a->overflow is then set, nothing more is
+ * added, and walkers stop at the first entry left unclosed. */
+int opfor_calc_extra_map(opfor_calc_answer_t *a, const char *key);
+int opfor_calc_extra_array(opfor_calc_answer_t *a, const char *key);
+int opfor_calc_extra_end(opfor_calc_answer_t *a);
+int opfor_calc_extra_str(opfor_calc_answer_t *a, const char *key, const char *s);
+int opfor_calc_extra_int(opfor_calc_answer_t *a, const char *key, long long v);
+int opfor_calc_extra_num(opfor_calc_answer_t *a, const char *key, double v);
+int opfor_calc_extra_bool(opfor_calc_answer_t *a, const char *key, int v);
+int opfor_calc_extra_nil(opfor_calc_answer_t *a, const char *key);
+/* Walking it: the key of node i ("" none), its text (STR), the index just past node i and
+ * everything inside it (-1 when it was left unclosed), and the number of complete direct
+ * entries of a MAP or ARRAY at i. Walk the top level with
+ * `for (i = 0; i >= 0 && i < a->nextra; i = opfor_calc_extra_next(a, i))`, stopping at -1
+ * before using an entry whose next is -1. */
+const char *opfor_calc_extra_key(const opfor_calc_answer_t *a, int i);
+const char *opfor_calc_extra_text(const opfor_calc_answer_t *a, int i);
+int opfor_calc_extra_next(const opfor_calc_answer_t *a, int i);
+int opfor_calc_extra_count(const opfor_calc_answer_t *a, int i);
 
 #endif

@@ -22,6 +22,7 @@
 
 /* The registered descriptor ("viktoria"). */
 extern const opfor_ruleset_t opfor_viktoria_ruleset;
+extern const struct opfor_ruleset_calc opfor_viktoria_calc_iface; /* its calculator, calc_iface.c */
 
 /* Extra candidate actions the adapter adds to the engine's list, at most. */
 #define OPFOR_VK_RS_EXTRA 8

@@ -264,6 +264,18 @@ const opfor_viktoria_outcome_t *opfor_viktoria_result_outcome(const opfor_viktor
 const opfor_viktoria_distance_t *opfor_viktoria_result_distance(const opfor_viktoria_result_t *res,
                                                                 const char *name);
 
+/* The result's rolls, tables, distances and outcomes worded as the app shows them, one line
+ * each (tables and outcomes wrapped at 96 columns), into buf (size bytes). Returns buf. */
+const char *opfor_viktoria_result_text(const opfor_viktoria_result_t *res, char *buf, size_t size);
+/* The score a roll needs as shown ("4+", "8+ on 2D6"; the critical as "6, then 6 kills").
+ * Returns buf. */
+const char *opfor_viktoria_roll_text(const opfor_viktoria_named_roll_t *r, char *buf, size_t size);
+
+/* The calculator through the shared interface (opfor/ruleset_calc.h): one form per action,
+ * in action id order (form i is action i, its fields in the action's field order). */
+struct opfor_ruleset_calc;
+extern const struct opfor_ruleset_calc opfor_viktoria_calc_iface;
+
 /* Canonical names used by the fields. */
 extern const opfor_name_t opfor_viktoria_terrain_names[]; /* open, rough, road */
 extern const opfor_name_t opfor_viktoria_guns_names[];    /* field, heavy */
