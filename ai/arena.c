@@ -5,18 +5,21 @@
  * its number; the summary is computed from the log afterwards in game order, so the thread
  * count changes only the wall time. Every random draw of a game comes from streams derived
  * from the game's seed (the state's dice, one decision stream per seat), never from a
- * worker's history. The built-in catalogue of policies is at the end of the file.
+ * worker's history. The built-in catalogue of policies is at the end of the file: random
+ * play and the search at a level for any ruleset, then whatever bots the ruleset brings.
  */
 #include "opfor/arena.h"
 
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "opfor/player_bots.h"
+#include "opfor/ai.h"
+#include "opfor/mcts.h"
 
 /* Streams of the seats' decisions: distinct from the game's dice. */
 #define SEAT_SALT UINT64_C(0x4152454E41000000) /* "ARENA" */
@@ -100,7 +103,7 @@ int opfor_arena_play(opfor_game_t *g, uint64_t seed, opfor_arena_policy_t *const
     }
     out->steps = steps;
     if (ref && ref->end)
-        ref->end(ref->self, g, state, out);
+        ref->end(ref->self, g, state, out->referee);
     if (rc < 0) {
         out->error = rc;
         return rc;
@@ -280,10 +283,6 @@ void opfor_arena_result_free(opfor_arena_result_t *out) {
 
 /* ---------------------------------------------------------------- the catalogue */
 
-const char *const opfor_arena_policy_specs =
-    "random, table, weak, medium, strong, heuristic, mcts:LEVEL "
-    "(novice, standard, veteran, ruthless, challenge)";
-
 typedef struct random_pol {
     opfor_action_t acts[512]; /* room for the legal list */
 } random_pol_t;
@@ -299,10 +298,86 @@ static int random_choose(void *self, const opfor_game_t *g, const void *state, o
     return 0;
 }
 
+/* Node memory of one arena search: the levels' budgets (at most 20,000 iterations) fit. */
+#define ARENA_MCTS_BYTES ((size_t)24 << 20)
+
+typedef struct mcts_pol {
+    opfor_mcts_t *m;             /* the search, allocated once */
+    const opfor_evaluator_t *ev; /* the ruleset's evaluator (NULL: random playouts) */
+    int level;                   /* opfor_ai_level_t */
+    uint64_t seed;               /* the game's seed, keyed by seat */
+    uint64_t decision;           /* decisions made in this game */
+} mcts_pol_t;
+
+static int mcts_begin(void *self, const opfor_game_t *g, uint64_t game_seed, int side) {
+    (void)g;
+    mcts_pol_t *p = self;
+    p->seed = opfor_rng_mix64(game_seed ^ (UINT64_C(0x4D435453) + (uint64_t)side)); /* "MCTS" */
+    p->decision = 0;
+    return 0;
+}
+
+static int mcts_choose(void *self, const opfor_game_t *g, const void *state, opfor_rng_t *rng,
+                       opfor_action_t *out) {
+    (void)rng;
+    mcts_pol_t *p = self;
+    opfor_mcts_config_t cfg = *opfor_mcts_config(p->m);
+    opfor_ai_level_apply(p->level, &cfg);
+    cfg.wall_ms = 0; /* the budget alone ends a search: results do not depend on speed */
+    cfg.seed = p->seed;
+    int rc = opfor_mcts_configure(p->m, &cfg);
+    opfor_mcts_result_t r;
+    uint64_t decision = p->decision++;
+    if (rc == 0)
+        rc = opfor_mcts_search(p->m, g, state, p->ev, decision, NULL, &r);
+    if (rc < 0)
+        return rc;
+    int k = opfor_ai_choose(p->level, &r, cfg.seed, decision);
+    if (k < 0)
+        return k;
+    *out = r.top[k].action;
+    return 0;
+}
+
+static void mcts_release(void *self) {
+    mcts_pol_t *p = self;
+    if (p)
+        opfor_mcts_free(p->m);
+    free(p);
+}
+
+/* The search at level with the ruleset's evaluator. The exploration and widening stay the
+ * search's defaults (opfor_mcts_config_default): the arena's measured and pinned results
+ * were all made so. */
+static int open_mcts(int level, const opfor_game_t *g, opfor_arena_policy_t *out) {
+    mcts_pol_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return OPFOR_ENOMEM;
+    p->level = level;
+    p->ev = opfor_ai_evaluator(g->rs);
+    opfor_mcts_config_t cfg;
+    opfor_mcts_config_default(&cfg);
+    opfor_ai_level_apply(level, &cfg);
+    cfg.wall_ms = 0;
+    cfg.threads = 1;
+    cfg.memory_bytes = ARENA_MCTS_BYTES;
+    int rc = opfor_mcts_create(&p->m, g->rs, &cfg, p->ev ? p->ev->scratch_size : 0);
+    if (rc != 0) {
+        free(p);
+        return rc;
+    }
+    snprintf(out->name, sizeof out->name, "mcts:%s", opfor_ai_level_info(level)->name);
+    out->self = p;
+    out->begin = mcts_begin;
+    out->choose = mcts_choose;
+    out->release = mcts_release;
+    return 0;
+}
+
 int opfor_arena_policy_open(void *user, const char *spec, const opfor_game_t *g,
                             opfor_arena_policy_t *out) {
     (void)user;
-    if (!spec || !g || !out)
+    if (!spec || !g || !g->rs || !out)
         return OPFOR_EINVAL;
     memset(out, 0, sizeof *out);
     if (strcasecmp(spec, "random") == 0) {
@@ -315,5 +390,56 @@ int opfor_arena_policy_open(void *user, const char *spec, const opfor_game_t *g,
         out->release = free;
         return 0;
     }
-    return opfor_player_bot_open(spec, g, out);
+    if (strncasecmp(spec, "mcts:", 5) == 0) {
+        int level;
+        if (opfor_ai_level_find(spec + 5, &level) != 0)
+            return OPFOR_ENOENT;
+        return open_mcts(level, g, out);
+    }
+    const opfor_ruleset_ai_t *ai = g->rs->ai;
+    if (!ai || !ai->bot_open)
+        return OPFOR_ENOENT;
+    return ai->bot_open(spec, g, out);
+}
+
+const char *opfor_arena_policy_list(const opfor_ruleset_t *rs, char *buf, size_t n) {
+    if (!buf || n == 0)
+        return buf;
+    const char *bots = rs && rs->ai && rs->ai->bots && rs->ai->bots[0] ? rs->ai->bots : NULL;
+    char levels[128];
+    snprintf(buf, n, "random, %s%smcts:LEVEL (%s)", bots ? bots : "", bots ? ", " : "",
+             opfor_vocab_list(opfor_ai_level_names, levels, sizeof levels));
+    return buf;
+}
+
+int opfor_arena_policy_known(const opfor_ruleset_t *rs, const char *spec) {
+    if (!spec || !*spec)
+        return 0;
+    if (strcasecmp(spec, "random") == 0)
+        return 1;
+    if (strncasecmp(spec, "mcts:", 5) == 0) {
+        int level;
+        return opfor_ai_level_find(spec + 5, &level) == 0;
+    }
+    const char *w = rs && rs->ai && rs->ai->bot_open ? rs->ai->bots : NULL;
+    size_t len = strlen(spec);
+    while (w && *w) { /* the words of "table, weak, ..." */
+        while (*w == ' ' || *w == ',')
+            w++;
+        size_t k = strcspn(w, ", ");
+        if (k == len && strncasecmp(w, spec, len) == 0)
+            return 1;
+        w += k;
+    }
+    return 0;
+}
+
+int opfor_arena_director(void *user, const opfor_game_t *g, opfor_arena_referee_t *out) {
+    if (!g || !g->rs || !out)
+        return OPFOR_EINVAL;
+    const opfor_ruleset_ai_t *ai = g->rs->ai;
+    if (!ai || !ai->director_open)
+        return OPFOR_ENOTSUP;
+    memset(out, 0, sizeof *out);
+    return ai->director_open(user, g, out);
 }

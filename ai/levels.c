@@ -15,8 +15,8 @@
 #include "opfor/mathx.h"
 
 /* The level table. Budgets in iterations; the wall cap stops a slow machine early. Measured
- * with `opfor bench mcts` on Viktoria! (docs/BENCHMARKS.md): standard's 1000 iterations take
- * about 35 ms (median) of one core, and most of its searches end on the budget. */
+ * with `opfor bench mcts` on the default ruleset (docs/BENCHMARKS.md): standard's 1000 iterations
+ * take about 35 ms (median) of one core, and most of its searches end on the budget. */
 static const opfor_ai_level_info_t LEVELS[OPFOR_AI_LEVEL_COUNT] = {
     {"novice", 200, 40, 1.0, 0.2, 0, "a quick look; often picks a good move that is not the best"},
     {"standard", 1000, 120, 0.5, 0.5, 0, "a solid opponent; now and then takes the second best"},
@@ -36,6 +36,22 @@ const opfor_ai_level_info_t *opfor_ai_level_info(int level) {
     if (level < 0 || level >= OPFOR_AI_LEVEL_COUNT)
         return NULL;
     return &LEVELS[level];
+}
+
+const opfor_evaluator_t *opfor_ai_evaluator(const opfor_ruleset_t *rs) {
+    return rs && rs->ai ? rs->ai->evaluator : NULL;
+}
+
+void opfor_ai_search_tuning(const opfor_ruleset_t *rs, opfor_mcts_config_t *cfg) {
+    const opfor_ruleset_ai_t *ai = rs ? rs->ai : NULL;
+    if (!ai || !cfg)
+        return;
+    if (ai->uct_c > 0.0)
+        cfg->uct_c = ai->uct_c;
+    if (ai->pw_c != 0.0) /* negative: widening off, as in opfor_mcts_config_t */
+        cfg->pw_c = ai->pw_c;
+    if (ai->pw_alpha > 0.0)
+        cfg->pw_alpha = ai->pw_alpha;
 }
 
 int opfor_ai_level_find(const char *name, int *level) {

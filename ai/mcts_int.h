@@ -10,7 +10,7 @@
 ** SCOPE
 **
 ** One search answers one decision: the root is a state where a side must choose (in
-** Viktoria! that is one activation: which unit, then what it does). The tree covers the
+** a skirmish that is one activation: which unit, then what it does). The tree covers the
 ** decisions of every player up to a horizon (by default the end of the root's turn, read
 ** from the ruleset's progress hook); past a leaf, a playout continues to the same horizon
 ** with the evaluator's policy and the evaluator scores the state reached. Terminal states

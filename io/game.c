@@ -18,7 +18,7 @@
 #include <strings.h>
 
 #include "opfor/ai.h"
-#include "opfor/director.h"
+#include "opfor/viktoria/director.h"
 #include "opfor/hash.h"
 #include "opfor/rpc.h"
 #include "opfor/viktoria/adapter.h"

@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "opfor/ai.h"
-#include "opfor/heuristic.h"
 #include "opfor/mcts.h"
 #include "opfor/orders.h"
 #include "opfor/rpc.h"
@@ -192,13 +191,10 @@ static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cance
     opfor_game_t game;
     if (opfor_game_init(&game, &opfor_viktoria_ruleset, g->rs, 0) != 0)
         return OPFOR_EINVAL;
-    opfor_heur_t heur;
-    opfor_heur_init(&heur);
-    opfor_evaluator_t ev;
-    opfor_heur_evaluator(&ev, &heur);
+    const opfor_evaluator_t *ev = opfor_ai_evaluator(game.rs);
     opfor_mcts_config_t cfg;
     opfor_mcts_config_default(&cfg);
-    opfor_heur_search_config(&cfg);
+    opfor_ai_search_tuning(game.rs, &cfg);
     cfg.memory_bytes = AI_POOL_BYTES;
     cfg.seed = g->row.seed;
     cfg.cheat = 0; /* no level reads the hidden spawns: challenge is fair (docs/ai.md) */
@@ -233,7 +229,7 @@ static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cance
             rc = OPFOR_EILLEGAL;
             break;
         }
-        rc = opfor_ai_decide_opts(m, &game, st, &ev, g->level,
+        rc = opfor_ai_decide_opts(m, &game, st, ev, g->level,
                                   (uint64_t)decision * 2u + (phase == OPFOR_VK_PH_ACTION), cancel,
                                   OPFOR_AI_EXACT, d);
         if (rc < 0)
@@ -246,7 +242,7 @@ static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cance
             continue;
         }
         o->action = ea;
-        rc = opfor_order_from_decision(&game, st, d, &heur, ord);
+        rc = opfor_order_from_decision(&game, st, d, ord);
         if (rc < 0)
             break;
         snprintf(o->sentence, sizeof o->sentence, "%.191s", ord->sentence);

@@ -7,7 +7,7 @@
  * adapter's: it finds the patrol state right after the engine state inside the adapter's
  * state, so copying one state copies the whole game. The extra candidate moves (firing
  * positions, retreats, keeping range, cover facing the threat) complete the engine's list
- * with the points the roles of XV.B need; the heuristic (ai/heuristic.c) ranks them all.
+ * with the points the roles of XV.B need; the heuristic (ai_heuristic.c) ranks them all.
  */
 #include "opfor/viktoria/adapter.h"
 
@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "opfor/hash.h"
+#include "opfor/viktoria/ai.h"
 #include "opfor/viktoria/builtin.h"
 #include "opfor/viktoria/engine_query.h"
 #include "opfor/viktoria/model.h"
@@ -682,6 +683,7 @@ const opfor_ruleset_t opfor_viktoria_ruleset = {
     .deserialize = rs_deserialize,
     .hash = rs_hash,
     .action_str = rs_action_str,
+    .ai = &opfor_viktoria_ai,
     .calc = &opfor_viktoria_calc_iface,
     .scenario = &opfor_viktoria_scenario_rules,
 };

@@ -18,7 +18,7 @@
 #include "ai/arena_match.h"
 #include "ai/toy_games.c"
 #include "opfor/arena.h"
-#include "opfor/table_bot.h"
+#include "opfor/viktoria/table_bot.h"
 #include "opfor/viktoria/adapter.h"
 
 /* ---------------------------------------------------------------- a toy policy */
@@ -278,9 +278,14 @@ static void arena_rejects_bad_configs(void **state) {
     /* one player is not a match */
     config_toy(&cfg, &toy_bandit_ruleset, &ctx, "random", "random");
     assert_int_equal(opfor_arena_run(&cfg, &r), OPFOR_EINVAL);
-    /* the Viktoria! policies refuse other rulesets */
+    /* a ruleset's bots are its own: the toy (no AI table) knows no "table" */
     config_toy(&cfg, &toy_sk_ruleset, &ctx, "table", "random");
     cfg.open = NULL;
+    assert_int_equal(opfor_arena_run(&cfg, &r), OPFOR_ENOENT);
+    /* nor has it a director */
+    config_toy(&cfg, &toy_sk_ruleset, &ctx, "random", "random");
+    cfg.open = NULL;
+    cfg.referee = opfor_arena_director;
     assert_int_equal(opfor_arena_run(&cfg, &r), OPFOR_ENOTSUP);
 }
 
@@ -306,8 +311,53 @@ static void arena_table_bot_beats_random(void **state) {
     opfor_vk_rs_ctx_free(vctx);
 }
 
+/* The catalogue is the same for every ruleset (random, mcts:LEVEL) plus the ruleset's own
+ * bots: the toy has none, Viktoria! its five; mcts:LEVEL plays any ruleset. */
+static void arena_catalogue_is_generic(void **state) {
+    (void)state;
+    char buf[256];
+    assert_string_equal(opfor_arena_policy_list(&toy_sk_ruleset, buf, sizeof buf),
+                        "random, mcts:LEVEL (novice, standard, veteran, ruthless, challenge)");
+    assert_string_equal(opfor_arena_policy_list(&opfor_viktoria_ruleset, buf, sizeof buf),
+                        "random, table, weak, medium, strong, heuristic, mcts:LEVEL (novice, "
+                        "standard, veteran, ruthless, challenge)");
+    assert_true(opfor_arena_policy_known(&opfor_viktoria_ruleset, "table"));
+    assert_true(opfor_arena_policy_known(&opfor_viktoria_ruleset, "Heuristic"));
+    assert_true(opfor_arena_policy_known(&opfor_viktoria_ruleset, "mcts:novice"));
+    assert_false(opfor_arena_policy_known(&opfor_viktoria_ruleset, "tab"));
+    assert_false(opfor_arena_policy_known(&opfor_viktoria_ruleset, "mcts:godlike"));
+    assert_false(opfor_arena_policy_known(&opfor_viktoria_ruleset, ""));
+    assert_true(opfor_arena_policy_known(&toy_sk_ruleset, "random"));
+    assert_false(opfor_arena_policy_known(&toy_sk_ruleset, "table"));
+    /* the search at a level on a ruleset without an AI table: random playouts */
+    opfor_arena_config_t cfg;
+    const void *ctx;
+    opfor_arena_result_t r1, r2;
+    config_toy(&cfg, &toy_sk_ruleset, &ctx, "mcts:novice", "random");
+    cfg.open = NULL;
+    cfg.games = 6;
+    cfg.seed = 11;
+    assert_int_equal(opfor_arena_run(&cfg, &r1), 0);
+    assert_int_equal(r1.errors, 0);
+    assert_true(r1.wins_a > r1.wins_b);
+    cfg.threads = 2;
+    assert_int_equal(opfor_arena_run(&cfg, &r2), 0);
+    assert_memory_equal(r1.log, r2.log, sizeof r1.log[0] * (size_t)r1.games);
+    opfor_arena_result_free(&r1);
+    opfor_arena_result_free(&r2);
+    /* a Viktoria! spec goes to the ruleset's bots, which refuse what they do not know */
+    opfor_game_t g;
+    assert_int_equal(opfor_game_init(&g, &opfor_viktoria_ruleset, NULL, 0), 0);
+    opfor_arena_policy_t pol;
+    assert_int_equal(opfor_arena_policy_open(NULL, "nonsense", &g, &pol), OPFOR_ENOENT);
+    assert_int_equal(opfor_arena_policy_open(NULL, "weak", &g, &pol), 0);
+    assert_string_equal(pol.name, "weak");
+    pol.release(pol.self);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(arena_catalogue_is_generic),
         cmocka_unit_test(arena_wilson_known_values),
         cmocka_unit_test(arena_swaps_sides_every_other_game),
         cmocka_unit_test(arena_same_results_with_any_thread_count),

@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "ai/arena_match.h"
-#include "opfor/director.h"
-#include "opfor/player_bots.h"
-#include "opfor/table_bot.h"
+#include "opfor/viktoria/director.h"
+#include "opfor/viktoria/player_bots.h"
+#include "opfor/viktoria/table_bot.h"
 #include "opfor/viktoria/adapter.h"
 
 typedef struct fix {
@@ -370,7 +370,7 @@ static void director_games_replay_identically(void **state) {
     cfg.seed = 77;
     cfg.swap = 0;
     cfg.a_side = f.pcfg->enemy;
-    cfg.referee = opfor_director_referee;
+    cfg.referee = opfor_arena_director;
     cfg.referee_user = &dc;
     opfor_arena_result_t r1, r2;
     cfg.threads = 1;

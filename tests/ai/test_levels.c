@@ -14,6 +14,7 @@
 
 #include "ai/toy_games.c"
 #include "opfor/ai.h"
+#include "opfor/orders.h"
 
 /* A made-up search result with the given root visits (most first). */
 static void fake_result(opfor_mcts_result_t *r, const uint32_t *visits, int n) {
@@ -224,6 +225,97 @@ static void levels_forced_reason(void **st) {
     opfor_mcts_free(m);
 }
 
+/* A ruleset's AI table tunes the search: only exploration and widening, and only the
+ * settings it gives (0 keeps the search's default); no table, nothing changes. */
+static void levels_search_tuning_from_the_ruleset(void **st) {
+    (void)st;
+    static const opfor_ruleset_ai_t tab = {.uct_c = 0.3, .pw_c = 0.0, .pw_alpha = 0.25};
+    opfor_ruleset_t rs = toy_sk_ruleset;
+    rs.ai = &tab;
+    opfor_mcts_config_t cfg, before;
+    opfor_mcts_config_default(&cfg);
+    cfg.iterations = 777;
+    cfg.cheat = 1;
+    before = cfg;
+    opfor_ai_search_tuning(&toy_sk_ruleset, &cfg); /* no table */
+    assert_memory_equal(&cfg, &before, sizeof cfg);
+    opfor_ai_search_tuning(&rs, &cfg);
+    assert_true(cfg.uct_c == 0.3 && cfg.uct_c < before.uct_c);
+    assert_true(cfg.pw_c == before.pw_c);
+    assert_true(cfg.pw_alpha == 0.25);
+    assert_int_equal(cfg.iterations, before.iterations);
+    assert_int_equal(cfg.cheat, before.cheat);
+    cfg.uct_c = before.uct_c;
+    cfg.pw_alpha = before.pw_alpha;
+    assert_memory_equal(&cfg, &before, sizeof cfg);
+    assert_null(opfor_ai_evaluator(&toy_sk_ruleset));
+    assert_null(opfor_ai_evaluator(&rs)); /* a table without an evaluator */
+    assert_null(opfor_ai_evaluator(NULL));
+}
+
+/* A toy order hook: a fixed sentence and three terms, two of them tied. */
+static int toy_order(const void *ctx, const void *state, const opfor_action_t *a,
+                     opfor_order_t *out) {
+    (void)ctx;
+    (void)state;
+    memset(out, 0, sizeof *out);
+    out->unit = out->target = -1;
+    out->kind = a->kind;
+    snprintf(out->sentence, sizeof out->sentence, "do %d.", a->kind);
+    static const char *const names[4] = {"alpha", "beta", "gamma", "delta"};
+    static const double values[4] = {0.5, -0.5, 0.01, 0.25};
+    for (int i = 0; i < 4; i++) {
+        snprintf(out->terms[i].name, sizeof out->terms[i].name, "%s", names[i]);
+        out->terms[i].value = values[i];
+        out->total += values[i];
+    }
+    out->nterms = 4;
+    return 0;
+}
+
+/* The order's search part is the same for every ruleset: the wording comes from the
+ * ruleset's hook (or the action's phrase without one), the reason joins the deciding terms
+ * (largest first, ties to the later term, tiny ones left out) with the search's value. */
+static void levels_order_from_any_ruleset(void **st) {
+    (void)st;
+    opfor_game_t g;
+    assert_int_equal(opfor_game_init(&g, &toy_race_ruleset, NULL, 0), 0);
+    toy_race_state_t s;
+    race_init(NULL, &s, 5);
+    s.score[0] = s.score[1] = TOY_RACE_TARGET - 1;
+    opfor_mcts_t *m = make_search(&toy_race_ruleset, 17);
+    opfor_ai_decision_t d;
+    assert_int_equal(opfor_ai_decide(m, &g, &s, NULL, OPFOR_AI_VETERAN, 0, NULL, &d), 0);
+    opfor_order_t o;
+    /* no order hook: the action's phrase, no terms */
+    assert_int_equal(opfor_order_from_decision(&g, &s, &d, &o), 0);
+    assert_string_equal(o.sentence, "bank 1 point");
+    assert_non_null(strstr(o.reason, "no strong reason; value +1.00 over "));
+    assert_int_equal(o.has_runner_up, 1);
+    assert_string_equal(o.runner_up, "gamble on a d6");
+    assert_int_equal(o.nalts, d.search.nchoices);
+    assert_int_equal(o.alts[0].chosen, 1);
+    assert_int_equal(o.iterations, d.search.iterations);
+    /* with the hook: its sentence, and the terms in the reason */
+    static const opfor_ruleset_ai_t tab = {.order = toy_order};
+    opfor_ruleset_t rs = toy_race_ruleset;
+    rs.ai = &tab;
+    opfor_game_t g2 = g;
+    g2.rs = &rs;
+    assert_int_equal(opfor_order_from_action(&g2, &s, &d.action, &o), 0);
+    assert_string_equal(o.reason, "beta -0.50, alpha +0.50, delta +0.25");
+    assert_int_equal(o.value, 0.0);
+    assert_int_equal(opfor_order_from_decision(&g2, &s, &d, &o), 0);
+    assert_non_null(strstr(o.sentence, "do "));
+    assert_non_null(strstr(o.reason, "beta -0.50, alpha +0.50, delta +0.25; value +1.00"));
+    char buf[1024];
+    opfor_order_format(&o, 1, buf, sizeof buf);
+    assert_non_null(strstr(buf, "  why: beta -0.50"));
+    assert_non_null(strstr(buf, "  runner-up: gamble on a d6 (value "));
+    assert_non_null(strstr(buf, "  * 1. bank 1 point"));
+    opfor_mcts_free(m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(levels_table),
@@ -233,6 +325,8 @@ int main(void) {
         cmocka_unit_test(levels_decide_explains),
         cmocka_unit_test(levels_decide_is_repeatable),
         cmocka_unit_test(levels_forced_reason),
+        cmocka_unit_test(levels_search_tuning_from_the_ruleset),
+        cmocka_unit_test(levels_order_from_any_ruleset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

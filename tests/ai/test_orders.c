@@ -55,7 +55,7 @@ static void orders_advance_sentence(void **state) {
     /* due north-east toward the farm, far beyond one move */
     opfor_action_t a = make(OPFOR_VK_ADVANCE, u, -1, c.x + 10.0f, c.y + 10.0f);
     opfor_order_t o;
-    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, NULL, &o), 0);
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     float allow = opfor_vk_query_move(opfor_vk_rs_engine(f.ctx), &f.st->vk, u, OPFOR_VK_ADVANCE);
     assert_int_equal(o.unit, u);
     assert_string_equal(o.unit_name, "Fusiliers");
@@ -78,13 +78,13 @@ static void orders_advance_sentence(void **state) {
 
     /* a short move west stops at the point itself, near the hedge's end */
     a = make(OPFOR_VK_ADVANCE, u, -1, c.x - 2.0f, c.y);
-    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, NULL, &o), 0);
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     assert_string_equal(o.direction, "W");
     assert_float_equal(o.move_in, 2.0, 1e-6);
     assert_float_equal(o.x, c.x - 2.0f, 1e-4);
     /* taking cover in place is not a move */
     a = make(OPFOR_VK_CRAWL, u, -1, c.x, c.y);
-    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, NULL, &o), 0);
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     assert_int_equal(o.has_move, 0);
     assert_string_equal(o.sentence, "Fusiliers: take cover where it stands (go prone).");
     vkfix_close(&f);
@@ -97,7 +97,7 @@ static void orders_fire_quotes_the_calculator(void **state) {
     int u = vkfix_act(&f, "Fusiliers"), t = vkfix_unit(&f, "Jager");
     opfor_action_t a = make(OPFOR_VK_FIRE, u, t, 0.0f, 0.0f);
     opfor_order_t o;
-    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, NULL, &o), 0);
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     assert_string_equal(o.verb, "fire at");
     assert_string_equal(o.target_name, "Jager");
     float gap = opfor_vk_query_gap(&f.st->vk, u, t);
@@ -152,7 +152,7 @@ static void orders_charge_and_decision(void **state) {
     d.search.top[1].value = -0.125;
     d.runner_up = d.search.top[1];
     opfor_order_t o;
-    assert_int_equal(opfor_order_from_decision(&f.game, f.st, &d, NULL, &o), 0);
+    assert_int_equal(opfor_order_from_decision(&f.game, f.st, &d, &o), 0);
     assert_string_equal(o.verb, "charge");
     assert_non_null(strstr(o.sentence, "Uhlans: charge Gunners, "));
     assert_non_null(strstr(o.sentence, "(charge 1d3+"));
@@ -179,9 +179,9 @@ static void orders_charge_and_decision(void **state) {
     /* another ruleset, or a chance node, is refused */
     opfor_game_t other = f.game;
     other.rs = NULL;
-    assert_int_equal(opfor_order_from_action(&other, f.st, &a, NULL, &o), OPFOR_EINVAL);
+    assert_int_equal(opfor_order_from_action(&other, f.st, &a, &o), OPFOR_EINVAL);
     f.st->vk.phase = OPFOR_VK_PH_INITIATIVE;
-    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, NULL, &o), OPFOR_EINVAL);
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), OPFOR_EINVAL);
     vkfix_close(&f);
 }
 

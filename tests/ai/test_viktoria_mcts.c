@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "opfor/ai.h"
-#include "opfor/heuristic.h"
+#include "opfor/viktoria/heuristic.h"
 #include "opfor/mcts.h"
 #include "opfor/viktoria/adapter.h"
 
@@ -41,7 +41,7 @@ static void world_open(world_t *w, const char *scenario) {
 static opfor_mcts_t *search(uint64_t seed, uint32_t iterations, int cheat) {
     opfor_mcts_config_t cfg;
     opfor_mcts_config_default(&cfg);
-    opfor_heur_search_config(&cfg);
+    opfor_ai_search_tuning(&opfor_viktoria_ruleset, &cfg);
     cfg.iterations = iterations;
     cfg.seed = seed;
     cfg.cheat = cheat;

@@ -126,4 +126,27 @@ has_err "arena: --scenario needs a file name"
 run 1 arena --a table --b random --games 2 --seed 1 --scenario /nonexistent/x.yaml
 has_err "opfor: arena: "
 
+# --ruleset: viktoria is the default (the same result named or not); an unknown name lists
+# the registered ones; every other ruleset plays random and mcts:LEVEL, and refuses the
+# Patrol Mode options and Viktoria!'s bots it does not have.
+run 0 arena --a table --b random --games 12 --seed 5
+cp "$out" "$first"
+run 0 arena --ruleset viktoria --a table --b random --games 12 --seed 5
+cmp -s "$out" "$first" || fail "--ruleset viktoria differs from the default"
+run 2 arena --ruleset nope --a random --b random --games 2 --seed 1
+has_err "arena: --ruleset must be one of viktoria"
+others=$(sed -n "s/.*--ruleset must be one of \(.*\); got 'nope'.*/\1/p" "$err" | tr -d ',')
+[ -n "$others" ] || fail "no ruleset list in the usage error"
+for rs in $others; do
+  [ "$rs" = viktoria ] && continue
+  run 0 arena --ruleset "$rs" --a random --b mcts:novice --games 4 --seed 1 --json --quiet
+  json_ok
+  [ "$(json_get 'd["ruleset"] == "'"$rs"'" and d["wins_a"]+d["wins_b"]+d["draws"]+d["errors"] == 4')" = True ] ||
+    fail "$rs: the counts do not add up to 4"
+  run 2 arena --ruleset "$rs" --a random --b random --games 2 --seed 1 --mode patrol
+  has_err "arena: --mode is a Viktoria! Patrol Mode option; the ruleset '$rs' has no patrol games"
+  run 2 arena --ruleset "$rs" --a random --b random --games 2 --seed 1 --rollouts 3
+  has_err "arena: --rollouts is a Viktoria! Patrol Mode option"
+done
+
 finish "arena.sh: $fails failed" "arena.sh: $fails failed"

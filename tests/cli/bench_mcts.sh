@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/bench_mcts.sh BIN_DIR [SOURCE_DIR] — `opfor bench mcts` end to end: short runs at
-# one level on Viktoria! (text and JSON, the keys the benchmark table relies on), the toy
-# workload on request, and usage errors.
+# one level on Viktoria! (text and JSON, the keys the benchmark table relies on), every other
+# registered ruleset on request, and usage errors.
 # Each check greps the output for exact expected text; any failure makes the script exit 1.
 set -u
 # shellcheck source=SCRIPTDIR/lib.bash
@@ -47,24 +47,27 @@ if [ $(($(date +%s) - start)) -ge 8 ]; then
 fi
 grep -q '^veteran ' "$out" || fail "no veteran row"
 
-# The toy workload on request.
-run 0 bench mcts --ruleset toy --level novice --decisions 3 --json
-python3 - "$out" <<'PY' || fail "toy JSON lacks the expected figures"
+# Every other registered ruleset on request (the names from the usage error's list).
+run 2 bench mcts --ruleset nope
+others=$(sed -n "s/.*--ruleset must be one of \(.*\); got 'nope'.*/\1/p" "$err" | tr -d ',')
+[ -n "$others" ] || fail "no ruleset list in the usage error"
+for rs in $others; do
+  [ "$rs" = viktoria ] && continue
+  run 0 bench mcts --ruleset "$rs" --level novice --decisions 3 --json
+  python3 - "$out" "$rs" <<'PY' || fail "$rs JSON lacks the expected figures"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["toy"] is True and d["ruleset"] == "toy-skirmish" and d["evaluator"] == "random"
+assert d["benchmark"] == "mcts" and d["ruleset"] == sys.argv[2] and d["toy"] is False
 assert d["levels"]["novice"]["budget_iterations"] == 200
+assert d["levels"]["novice"]["mean_iterations"] > 0
 PY
+done
 
 # Usage errors name the flag and the allowed values; exit 2.
 run 2 bench mcts --level godlike
 has_err "opfor: bench mcts: --level must be one of novice, standard, veteran, ruthless, challenge; got 'godlike'"
 run 2 bench mcts --ruleset nope
-# (the registered rulesets, then toy: test builds register the duel too)
-has_err "--ruleset must be one of viktoria, "
-has_err ", toy; got 'nope'"
-run 2 bench mcts --ruleset toy --scenario patrol_default
-has_err "--scenario works with --ruleset viktoria only"
+has_err "--ruleset must be one of viktoria"
 run 1 bench mcts --scenario no_such_scenario --decisions 1
 has_err "opfor: bench mcts: viktoria: no_such_scenario"
 run 2 bench mcts --runs 0

@@ -536,7 +536,7 @@ static void card_long_text_is_cut_cleanly(void **st) {
     assert_string_equal(out, "Advance 6 in");
     strip_unit(out, sizeof out, "Hold the line", "Jager Company");
     assert_string_equal(out, "Hold the line");
-    /* the AI's form (ai/explain.c): "UNIT: phrase: rolls." */
+    /* the AI's form (rulesets/viktoria/ai_orders.c): "UNIT: phrase: rolls." */
     strip_unit(out, sizeof out, "Jager Picket: fire at 9-pounder, 27 in away: to hit 5+.",
                "Jager Picket");
     assert_string_equal(out, "Fire at 9-pounder, 27 in away: to hit 5+");

@@ -4,8 +4,9 @@
  * latency (median, p95, max; wall clock) and memory (pool allocated, nodes used, all the
  * search allocated). The workload is Viktoria! with the heuristic planner as prior, playout
  * policy and leaf value, on positions taken from planner-against-planner games on the
- * built-in scenarios (competitive and Patrol Mode, half each); `--ruleset toy` measures the
- * toy skirmish of tests/ai/toy_games.c (compiled in here) with random playouts instead.
+ * built-in scenarios (competitive and Patrol Mode, half each); `--ruleset NAME` measures
+ * another registered ruleset with its own evaluator (random playouts without one) on
+ * positions from its "heuristic" bot's games when it has one, else from random games.
  * With --runs R each level is measured R times and every figure is the median of the runs.
  * Target at standard on one core: p95 <= 150 ms, pool <= 64 MiB.
  */
@@ -18,17 +19,14 @@
 #include "cli.h"
 #include "json_out.h"
 #include "opfor/ai.h"
-#include "opfor/heuristic.h"
 #include "opfor/mcts.h"
 #include "opfor/ruleset.h"
+#include "opfor/ruleset_ai.h"
 #include "opfor/viktoria/adapter.h"
-
-/* The toy workload (--ruleset toy). */
-#include "../../tests/ai/toy_games.c"
 
 #define DEFAULT_DECISIONS 30
 #define MAX_RUNS 15
-/* The built-in scenarios the Viktoria! positions come from. */
+/* The built-in scenarios the Viktoria! positions come from (other rulesets: their default). */
 static const char *const SCENARIOS[] = {"competitive_default", "patrol_default"};
 #define NSCEN 2
 #define MAX_DECISIONS 10000
@@ -69,8 +67,9 @@ static void help(FILE *f) {
             "\n"
             "The default workload is Viktoria! with the heuristic planner, on positions from\n"
             "planner-against-planner games on the built-in scenarios (competitive_default\n"
-            "and patrol_default, half each; --scenario picks one). --ruleset toy measures\n"
-            "the toy skirmish (2 x 4 units on a lane, 6 turns) with random playouts.\n",
+            "and patrol_default, half each; --scenario picks one). --ruleset NAME measures\n"
+            "another registered ruleset with its evaluator (random playouts without one) on\n"
+            "its default scenario (or --scenario).\n",
             DEFAULT_DECISIONS, MAX_RUNS, TARGET_P95_MS, TARGET_POOL_MIB);
 }
 
@@ -80,8 +79,7 @@ static void allowed_rulesets(char *buf, size_t n) {
     const opfor_ruleset_entry_t *list = opfor_ruleset_list(&k);
     buf[0] = 0;
     for (size_t i = 0; i < k; i++)
-        snprintf(buf + strlen(buf), n - strlen(buf), "%s, ", list[i].name);
-    snprintf(buf + strlen(buf), n - strlen(buf), "toy");
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? ", " : "", list[i].name);
 }
 
 /* One position to decide: a state and the game (context) it belongs to. */
@@ -91,10 +89,11 @@ typedef struct position {
 } position_t;
 
 /* Collects up to n decision states with at least two legal actions from games of g, into
- * pos[*have ..]. Viktoria! games are played by the planner (one move in ten uniform, so the
- * games differ); the toy's by uniform choice. About one decision in three is kept. */
-static void collect_states(const opfor_game_t *g0, const opfor_heur_t *h, position_t *pos,
-                           int *have, int n, uint64_t seed) {
+ * pos[*have ..]. The games are played by bot (the ruleset's planner; one move in ten
+ * uniform, so the games differ), or by uniform choice when bot is NULL. About one decision
+ * in three is kept. */
+static void collect_states(const opfor_game_t *g0, opfor_policy_t *bot, position_t *pos, int *have,
+                           int n, uint64_t seed) {
     opfor_game_t g = *g0;
     const opfor_ruleset_t *rs = g.rs;
     unsigned char *s = malloc(rs->state_size);
@@ -112,6 +111,8 @@ static void collect_states(const opfor_game_t *g0, const opfor_heur_t *h, positi
             if (k <= 0)
                 break;
             int pick = 0;
+            opfor_action_t chosen;
+            const opfor_action_t *play = NULL;
             if (p >= 0) {
                 if (k > 1 && opfor_rng_below(&rng, 3) == 0) {
                     unsigned char *copy = malloc(rs->state_size);
@@ -123,13 +124,11 @@ static void collect_states(const opfor_game_t *g0, const opfor_heur_t *h, positi
                     (*have)++;
                 }
                 pick = (int)opfor_rng_below(&rng, (uint32_t)k);
-                if (h && opfor_rng_below(&rng, 10) != 0) {
-                    int b = opfor_heur_best(h, &g, s, acts, k, NULL);
-                    if (b >= 0)
-                        pick = b;
-                }
+                if (bot && opfor_rng_below(&rng, 10) != 0 &&
+                    bot->choose(bot->self, &g, s, &rng, &chosen) == 0)
+                    play = &chosen;
             }
-            if (opfor_game_apply(&g, s, &acts[pick]) != 0)
+            if (opfor_game_apply(&g, s, play ? play : &acts[pick]) != 0)
                 break;
         }
     }
@@ -159,7 +158,7 @@ static int run_level(const position_t *pos, int n, const opfor_ruleset_t *rs,
     opfor_mcts_config_t cfg;
     opfor_mcts_config_default(&cfg);
     if (ev)
-        opfor_heur_search_config(&cfg);
+        opfor_ai_search_tuning(rs, &cfg);
     cfg.memory_bytes = POOL_BYTES;
     cfg.threads = threads;
     cfg.seed = seed;
@@ -303,11 +302,7 @@ int opfor_bench_mcts(int argc, char **argv) {
     }
 
     const opfor_ruleset_t *rs = &opfor_viktoria_ruleset;
-    int toy = 0;
-    if (rsname && (strcmp(rsname, "toy") == 0 || strcmp(rsname, toy_sk_ruleset.name) == 0)) {
-        rs = &toy_sk_ruleset;
-        toy = 1;
-    } else if (rsname) {
+    if (rsname) {
         rs = opfor_ruleset_find(rsname);
         if (!rs) {
             allowed_rulesets(names, sizeof names);
@@ -316,8 +311,6 @@ int opfor_bench_mcts(int argc, char **argv) {
         }
     }
     int viktoria = rs == &opfor_viktoria_ruleset;
-    if (scen && !viktoria)
-        return opfor_cli_usage_error("bench mcts: --scenario works with --ruleset viktoria only");
 
     /* contexts: the built-in scenarios (or the one asked), or the ruleset's default */
     const char *scen_names[NSCEN];
@@ -333,8 +326,8 @@ int opfor_bench_mcts(int argc, char **argv) {
     opfor_diag_t diag;
     memset(&diag, 0, sizeof diag);
     for (int c = 0; c < nctx; c++) {
-        int rc = toy ? 0 : opfor_ruleset_ctx_new(rs, scen_names[c], &ctx[c], &diag);
-        if (rc != 0 && rc != OPFOR_ENOTSUP) {
+        int rc = opfor_ruleset_ctx_new(rs, scen_names[c], &ctx[c], &diag);
+        if (rc != 0 && !(rc == OPFOR_ENOTSUP && !scen_names[c])) {
             for (int k = 0; k < c; k++)
                 opfor_ruleset_ctx_free(rs, ctx[k]);
             return opfor_cli_fail("bench mcts: %s: %s: %s", rs->name,
@@ -347,11 +340,12 @@ int opfor_bench_mcts(int argc, char **argv) {
             return opfor_cli_fail("bench mcts: %s: the ruleset is incomplete", rs->name);
         }
     }
-    opfor_heur_t heur;
-    opfor_heur_init(&heur);
-    opfor_evaluator_t evaluator;
-    opfor_heur_evaluator(&evaluator, &heur);
-    const opfor_evaluator_t *ev = viktoria ? &evaluator : NULL;
+    const opfor_evaluator_t *ev = opfor_ai_evaluator(rs);
+    /* the games the positions come from: the ruleset's planner, when it has one */
+    opfor_policy_t bot;
+    memset(&bot, 0, sizeof bot);
+    int have_bot =
+        rs->ai && rs->ai->bot_open && rs->ai->bot_open("heuristic", &games[0], &bot) == 0;
 
     int n = (int)decisions;
     position_t *pos = calloc((size_t)n, sizeof *pos);
@@ -359,8 +353,10 @@ int opfor_bench_mcts(int argc, char **argv) {
     int have = 0;
     if (pos && lat && cpus)
         for (int c = 0; c < nctx; c++)
-            collect_states(&games[c], viktoria ? &heur : NULL, pos, &have,
+            collect_states(&games[c], have_bot ? &bot : NULL, pos, &have,
                            c == nctx - 1 ? n : have + (n - have) / (nctx - c), seed + 7919u * c);
+    if (have_bot && bot.release)
+        bot.release(bot.self);
     int rc = 0;
     if (!pos || !lat || !cpus)
         rc = OPFOR_ENOMEM;
@@ -371,14 +367,12 @@ int opfor_bench_mcts(int argc, char **argv) {
     opfor_bench_host_t host;
     opfor_bench_host(&host);
     char workload[256];
-    if (toy)
-        snprintf(workload, sizeof workload,
-                 "toy game: 2 x 4 units on a lane, 6 turns, buckets of hits; random playouts");
-    else if (viktoria)
+    if (viktoria)
         snprintf(workload, sizeof workload, "%s, heuristic planner; positions from %s%s%s",
                  rs->title, scen_names[0], nctx > 1 ? " and " : "", nctx > 1 ? scen_names[1] : "");
     else
-        snprintf(workload, sizeof workload, "%s", rs->title);
+        snprintf(workload, sizeof workload, "%s, evaluator %s; positions from %s games", rs->title,
+                 ev ? ev->name : "none (random playouts)", have_bot ? "planner" : "random");
 
     level_run_t results[OPFOR_AI_LEVEL_COUNT], tries[MAX_RUNS];
     int nres = 0;
@@ -426,7 +420,7 @@ int opfor_bench_mcts(int argc, char **argv) {
         opfor_json_obj_begin(&j);
         opfor_json_kv_str(&j, "benchmark", "mcts");
         opfor_json_kv_str(&j, "ruleset", rs->name);
-        opfor_json_kv_bool(&j, "toy", toy);
+        opfor_json_kv_bool(&j, "toy", 0); /* kept for readers of older output */
         opfor_json_kv_str(&j, "workload", workload);
         opfor_json_kv_str(&j, "evaluator", ev ? ev->name : "random");
         opfor_json_kv_str(&j, "machine", host.machine);

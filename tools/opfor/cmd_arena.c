@@ -1,7 +1,9 @@
 /* tools/opfor/cmd_arena.c — `opfor arena --a POLICY --b POLICY --games N --seed S
- * [--mode competitive|patrol] [--scenario FILE] [--threads T] [--director on|off]
- * [--band LO-HI] [--rollouts N] [--quiet] [--json]`: seeded matches between policies on
- * the Viktoria! rules (ai/arena.c), with the Patrol Mode director as referee in patrol games.
+ * [--ruleset NAME] [--mode competitive|patrol] [--scenario FILE] [--threads T]
+ * [--director on|off] [--band LO-HI] [--rollouts N] [--quiet] [--json]`: seeded matches
+ * between policies (ai/arena.c) on a registered ruleset, by default the Viktoria! rules with
+ * the Patrol Mode director as referee in patrol games; another ruleset gets random, mcts:LEVEL
+ * and its own bots, on its default scenario (or --scenario).
  * Standard output is the same for the same command whatever the thread count; progress
  * and timing go to standard error. The first SIGINT/SIGTERM stops new games, lets the
  * games in progress finish and prints the summary of games 1..N marked as interrupted (exit
@@ -20,18 +22,21 @@
 #include "cli.h"
 #include "json_out.h"
 #include "opfor/arena.h"
-#include "opfor/director.h"
-#include "opfor/player_bots.h"
 #include "opfor/scenario.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/builtin.h"
+#include "opfor/viktoria/director.h"
+#include "opfor/viktoria/player_bots.h"
 
 #define ARENA_MAX_GAMES 1000000L
 #define ARENA_MAX_SCENARIOS 8
 
-static void help(FILE *f) {
+/* The help text; rs gives the policies (the --ruleset given before --help, else viktoria). */
+static void help(FILE *f, const opfor_ruleset_t *rs) {
+    char specs[256];
+    opfor_arena_policy_list(rs, specs, sizeof specs);
     fprintf(f,
-            "usage: opfor arena --a POLICY --b POLICY --games N --seed S\n"
+            "usage: opfor arena --a POLICY --b POLICY --games N --seed S [--ruleset NAME]\n"
             "                   [--mode competitive|patrol] [--scenario FILE] [--threads T]\n"
             "                   [--director on|off] [--band LO-HI] [--rollouts N]\n"
             "                   [--quiet] [--json]\n"
@@ -48,9 +53,12 @@ static void help(FILE *f) {
             "a second one quits at once.\n"
             "\n"
             "policies: %s\n"
+            "(another ruleset: random, mcts:LEVEL and its own bots)\n"
             "\n"
             "options:\n"
             "  --a POLICY, --b POLICY  the two policies (required)\n"
+            "  --ruleset NAME    the rules to play (default viktoria); the Patrol Mode options\n"
+            "                    (--mode, --director, --band, --rollouts) are Viktoria!'s\n"
             "  --games N         games to play, 1..%ld (required; 400+ for a real measure)\n"
             "  --seed S          seed, a whole number >= 0 (required)\n"
             "  --mode M          competitive (default) or patrol\n"
@@ -63,7 +71,7 @@ static void help(FILE *f) {
             "  --quiet           no progress on standard error\n"
             "  --json            print one JSON document instead of text\n"
             "  -h, --help        this text\n",
-            opfor_arena_policy_specs, ARENA_MAX_GAMES, OPFOR_ARENA_MAX_THREADS);
+            specs, ARENA_MAX_GAMES, OPFOR_ARENA_MAX_THREADS);
 }
 
 /* The signal that asked the run to stop (0: none): the one global a handler needs. A lock-free
@@ -81,20 +89,15 @@ static void on_stop_signal(int sig) {
     }
 }
 
-/* Whether a spec names a known policy (so a typo is a usage error, not a runtime one). */
-static int known_policy(const char *s) {
-    static const char *const names[] = {"random", "table", "weak", "medium", "strong", "heuristic"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcasecmp(s, names[i]) == 0)
-            return 1;
-    if (strncasecmp(s, "mcts:", 5) == 0) {
-        static const char *const levels[] = {"novice", "standard", "veteran", "ruthless",
-                                             "challenge"};
-        for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
-            if (strcasecmp(s + 5, levels[i]) == 0)
-                return 1;
+/* The registered ruleset names, for error messages. */
+static void ruleset_names(char *buf, size_t n) {
+    size_t k = 0, len = 0;
+    const opfor_ruleset_entry_t *list = opfor_ruleset_list(&k);
+    buf[0] = 0;
+    for (size_t i = 0; i < k && len < n; i++) {
+        int w = snprintf(buf + len, n - len, "%s%s", i ? ", " : "", list[i].name);
+        len += w > 0 ? (size_t)w : 0;
     }
-    return 0;
 }
 
 typedef struct progress {
@@ -150,7 +153,8 @@ static int load_ctx(const char *file, const char *builtin, int mode, opfor_vk_rs
 }
 
 int opfor_cmd_arena(int argc, char **argv) {
-    const char *pa = NULL, *pb = NULL, *scenario = NULL;
+    const char *pa = NULL, *pb = NULL, *scenario = NULL, *patrol_flag = NULL;
+    const opfor_ruleset_t *rs = &opfor_viktoria_ruleset;
     long games = -1, seed = -1, threads = 1, rollouts = 12;
     int json = 0, quiet = 0, mode = OPFOR_MODE_COMPETITIVE, director = 1, rc = 0;
     double band_lo = 0.40, band_hi = 0.60;
@@ -164,7 +168,7 @@ int opfor_cmd_arena(int argc, char **argv) {
     for (; args.i < argc; args.i++) {
         const char *a = argv[args.i], *v;
         if (opfor_cli_is_help(a)) {
-            help(stdout);
+            help(stdout, rs);
             return OPFOR_EXIT_OK;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
@@ -174,17 +178,26 @@ int opfor_cmd_arena(int argc, char **argv) {
             int isa = a[2] == 'a';
             if (!(v = opfor_cli_value(&args, NULL)))
                 return OPFOR_EXIT_USAGE;
-            if (!known_policy(v))
-                return opfor_cli_usage_error("arena: %s must be one of %s; got '%s'",
-                                             isa ? "--a" : "--b", opfor_arena_policy_specs, v);
             if (isa)
                 pa = v;
             else
                 pb = v;
+        } else if (opfor_cli_is_flag(a, "--ruleset")) {
+            if (!(v = opfor_cli_value(&args, NULL)))
+                return OPFOR_EXIT_USAGE;
+            if (!(rs = opfor_ruleset_find(v))) {
+                char names[256];
+                ruleset_names(names, sizeof names);
+                return opfor_cli_usage_error("arena: --ruleset must be one of %s; got '%s'", names,
+                                             v);
+            }
         } else if (opfor_cli_long_flag(&args, numbers, sizeof numbers / sizeof numbers[0], &rc)) {
             if (rc)
                 return rc;
+            if (strncmp(a, "--rollouts", 10) == 0)
+                patrol_flag = "--rollouts";
         } else if (opfor_cli_is_flag(a, "--mode")) {
+            patrol_flag = "--mode";
             if (!(v = opfor_cli_value(&args, NULL)))
                 return OPFOR_EXIT_USAGE;
             if (strcasecmp(v, "competitive") == 0)
@@ -195,6 +208,7 @@ int opfor_cmd_arena(int argc, char **argv) {
                 return opfor_cli_usage_error(
                     "arena: --mode must be competitive or patrol, got '%s'", v);
         } else if (opfor_cli_is_flag(a, "--director")) {
+            patrol_flag = "--director";
             if (!(v = opfor_cli_value(&args, NULL)))
                 return OPFOR_EXIT_USAGE;
             if (strcasecmp(v, "on") == 0)
@@ -204,6 +218,7 @@ int opfor_cmd_arena(int argc, char **argv) {
             else
                 return opfor_cli_usage_error("arena: --director must be on or off, got '%s'", v);
         } else if (opfor_cli_is_flag(a, "--band")) {
+            patrol_flag = "--band";
             if (!(v = opfor_cli_value(&args, NULL)))
                 return OPFOR_EXIT_USAGE;
             int lo = -1, hi = -1, used = 0;
@@ -221,26 +236,53 @@ int opfor_cmd_arena(int argc, char **argv) {
                 return opfor_cli_usage_error("arena: --scenario needs a file name, got ''");
         } else {
             return opfor_cli_usage_error("arena: unknown option '%s'; allowed: --a, --b, --games, "
-                                         "--seed, --mode, --scenario, --threads, --director, "
-                                         "--band, --rollouts, --quiet, --json, --help",
+                                         "--seed, --ruleset, --mode, --scenario, --threads, "
+                                         "--director, --band, --rollouts, --quiet, --json, --help",
                                          a);
         }
     }
+    char specs[256];
+    opfor_arena_policy_list(rs, specs, sizeof specs);
     if (!pa || !pb)
-        return opfor_cli_usage_error("arena: --a POLICY and --b POLICY are required (%s)",
-                                     opfor_arena_policy_specs);
+        return opfor_cli_usage_error("arena: --a POLICY and --b POLICY are required (%s)", specs);
+    for (int k = 0; k < 2; k++)
+        if (!opfor_arena_policy_known(rs, k ? pb : pa))
+            return opfor_cli_usage_error("arena: %s must be one of %s; got '%s'", k ? "--b" : "--a",
+                                         specs, k ? pb : pa);
+    int viktoria = rs == &opfor_viktoria_ruleset;
+    if (!viktoria && patrol_flag)
+        return opfor_cli_usage_error("arena: %s is a Viktoria! Patrol Mode option; the ruleset "
+                                     "'%s' has no patrol games",
+                                     patrol_flag, rs->name);
     if (games < 0)
         return opfor_cli_usage_error("arena: --games N is required (1 to %ld)", ARENA_MAX_GAMES);
     if (seed < 0)
         return opfor_cli_usage_error("arena: --seed S is required (a whole number >= 0)");
 
-    /* The scenarios: the file, or every built-in whose own mode is the one asked for. */
-    opfor_vk_rs_ctx_t *ctxs[ARENA_MAX_SCENARIOS];
+    /* The scenarios: the file, or every built-in whose own mode is the one asked for; for
+       another ruleset the file or its default scenario. */
+    opfor_vk_rs_ctx_t *vctx = NULL;
+    void *ctxs[ARENA_MAX_SCENARIOS] = {NULL};
     char names[ARENA_MAX_SCENARIOS][256];
     int nctx = 0;
-    if (scenario) {
-        if ((rc = load_ctx(scenario, NULL, mode, &ctxs[0], names[0], sizeof names[0])) != 0)
+    if (!viktoria) {
+        opfor_diag_t d;
+        opfor_diag_clear(&d);
+        int err = opfor_ruleset_ctx_new(rs, scenario, &ctxs[0], &d);
+        if (err == OPFOR_ENOTSUP && !scenario) {
+            ctxs[0] = NULL; /* a ruleset without scenarios plays from its opening state */
+        } else if (err != 0) {
+            char where[1024];
+            opfor_diag_format(&d, where, sizeof where);
+            return opfor_cli_fail("arena: %s: %s", rs->name,
+                                  d.msg[0] ? where : opfor_strerror(err));
+        }
+        snprintf(names[0], sizeof names[0], "%s", scenario ? scenario : "default");
+        nctx = 1;
+    } else if (scenario) {
+        if ((rc = load_ctx(scenario, NULL, mode, &vctx, names[0], sizeof names[0])) != 0)
             return rc;
+        ctxs[0] = vctx;
         nctx = 1;
     } else {
         for (size_t k = 0; k < opfor_viktoria_builtin_count() && nctx < ARENA_MAX_SCENARIOS; k++) {
@@ -255,22 +297,22 @@ int opfor_cmd_arena(int argc, char **argv) {
             free(sc);
             if (own != mode)
                 continue;
-            if ((rc = load_ctx(NULL, stem, mode, &ctxs[nctx], names[nctx], sizeof names[0])) != 0)
+            if ((rc = load_ctx(NULL, stem, mode, &vctx, names[nctx], sizeof names[0])) != 0)
                 break;
-            nctx++;
+            ctxs[nctx++] = vctx;
         }
         if (rc == 0 && nctx == 0)
             rc = opfor_cli_fail("arena: no built-in scenario for that mode");
         if (rc != 0) {
             for (int k = 0; k < nctx; k++)
-                opfor_vk_rs_ctx_free(ctxs[k]);
+                opfor_ruleset_ctx_free(rs, ctxs[k]);
             return rc;
         }
     }
 
     opfor_arena_config_t cfg;
     opfor_arena_config_default(&cfg);
-    cfg.rs = &opfor_viktoria_ruleset;
+    cfg.rs = rs;
     cfg.ctxs = (const void *const *)ctxs;
     cfg.nctx = nctx;
     cfg.a = pa;
@@ -300,7 +342,7 @@ int opfor_cmd_arena(int argc, char **argv) {
         enemy = pc->enemy;
         cfg.swap = 0;
         cfg.a_side = enemy;
-        cfg.referee = opfor_director_referee;
+        cfg.referee = opfor_arena_director; /* the ruleset's director, with dcfg */
         cfg.referee_user = &dcfg;
     }
     /* Every 5 percent of the games (every game under 20: a few slow games also take long). */
@@ -328,7 +370,7 @@ int opfor_cmd_arena(int argc, char **argv) {
     sigaction(SIGTERM, &old_term, NULL);
     if (err != 0) {
         for (int k = 0; k < nctx; k++)
-            opfor_vk_rs_ctx_free(ctxs[k]);
+            opfor_ruleset_ctx_free(rs, ctxs[k]);
         if (err == OPFOR_ENOTSUP)
             return opfor_cli_fail("arena: a policy is not available in this build (%s)",
                                   opfor_strerror(err));
@@ -352,7 +394,7 @@ int opfor_cmd_arena(int argc, char **argv) {
         opfor_json_t j;
         opfor_json_init(&j, stdout);
         opfor_json_obj_begin(&j);
-        opfor_json_kv_str(&j, "ruleset", "viktoria");
+        opfor_json_kv_str(&j, "ruleset", rs->name);
         opfor_json_kv_str(&j, "mode", mname);
         opfor_json_kv_str(&j, "a", pa);
         opfor_json_kv_str(&j, "b", pb);
@@ -449,7 +491,7 @@ int opfor_cmd_arena(int argc, char **argv) {
         fprintf(stderr, "arena: done in %.1f s\n", now_s() - prog.start);
     opfor_arena_result_free(&res);
     for (int k = 0; k < nctx; k++)
-        opfor_vk_rs_ctx_free(ctxs[k]);
+        opfor_ruleset_ctx_free(rs, ctxs[k]);
     int sig = atomic_load(&arena_stop);
     if (res.interrupted && sig)
         return 128 + sig; /* the shell's convention: 130 for SIGINT, 143 for SIGTERM */

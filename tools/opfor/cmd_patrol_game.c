@@ -22,13 +22,12 @@
 #include "cli.h"
 #include "cmd_patrol_int.h"
 #include "opfor/ai.h"
-#include "opfor/director.h"
-#include "opfor/heuristic.h"
 #include "opfor/mcts.h"
 #include "opfor/orders.h"
 #include "opfor/scores.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/calc.h"
+#include "opfor/viktoria/director.h"
 #include "opfor/viktoria/engine.h"
 #include "opfor/viktoria/model.h"
 #include "opfor/viktoria/table_report.h"
@@ -39,14 +38,13 @@
 /* The game beyond its data: the AI, random streams, pending initiative. */
 typedef struct play {
     opfor__patrol_game_t *g;
-    opfor_vk_rs_ctx_t *ctx;     /* the ruleset's context, NULL when it could not be built */
-    opfor_vk_rs_state_t *st;    /* the position handed to the AI */
-    opfor_game_t game;          /* the ruleset bound to ctx */
-    opfor_mcts_t *mcts;         /* the search */
-    opfor_director_t *director; /* level challenge: steers spottings into the band, or NULL */
-    opfor_heur_t heur;          /* the planner */
-    opfor_evaluator_t ev;       /* the planner as the search's evaluator */
-    opfor_rng_t rng;            /* presses, spottings, substitution dice */
+    opfor_vk_rs_ctx_t *ctx;      /* the ruleset's context, NULL when it could not be built */
+    opfor_vk_rs_state_t *st;     /* the position handed to the AI */
+    opfor_game_t game;           /* the ruleset bound to ctx */
+    opfor_mcts_t *mcts;          /* the search */
+    opfor_director_t *director;  /* level challenge: steers spottings into the band, or NULL */
+    const opfor_evaluator_t *ev; /* the ruleset's planner as the search's evaluator */
+    opfor_rng_t rng;             /* presses, spottings, substitution dice */
     uint64_t seed;
     uint64_t decisions; /* AI decisions so far: with the seed, they key each search */
     int level;          /* opfor_ai_level_t */
@@ -206,11 +204,10 @@ static void ai_open(play_t *p) {
         p->ctx = NULL;
         return;
     }
-    opfor_heur_init(&p->heur);
-    opfor_heur_evaluator(&p->ev, &p->heur);
+    p->ev = opfor_ai_evaluator(&opfor_viktoria_ruleset);
     opfor_mcts_config_t cfg;
     opfor_mcts_config_default(&cfg);
-    opfor_heur_search_config(&cfg);
+    opfor_ai_search_tuning(&opfor_viktoria_ruleset, &cfg);
     cfg.memory_bytes = PATROL_POOL_BYTES;
     cfg.seed = p->seed;
     cfg.cheat = p->cheat;
@@ -286,12 +283,12 @@ static int enemy_orders_ai(play_t *p) {
         opfor_action_t a = acts[0];
         if (cur == enemy) {
             opfor_ai_decision_t d;
-            if (opfor_ai_decide_opts(p->mcts, &p->game, st, &p->ev, p->level, p->decisions++, NULL,
+            if (opfor_ai_decide_opts(p->mcts, &p->game, st, p->ev, p->level, p->decisions++, NULL,
                                      OPFOR_AI_EXACT, &d) != 0)
                 break;
             a = d.action;
             opfor_order_t o;
-            if (opfor_order_from_decision(&p->game, st, &d, &p->heur, &o) == 0) {
+            if (opfor_order_from_decision(&p->game, st, &d, &o) == 0) {
                 if (phase == OPFOR_VK_PH_SELECT_UNIT) {
                     if (p->verbose)
                         printf("  %s is chosen to act: %s\n", o.unit_name, o.reason);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "opfor/mcts.h"
+#include "opfor/ruleset_ai.h"
 #include "opfor/vocab.h"
 
 typedef enum opfor_ai_level {
@@ -52,6 +53,14 @@ int opfor_ai_level_find(const char *name, int *level);
  * (memory, threads, seed, widening, and cheat, which only the caller sets) is kept.
  * OPFOR_EINVAL for a bad level. */
 int opfor_ai_level_apply(int level, opfor_mcts_config_t *cfg);
+
+/* The ruleset's evaluator (opfor_ruleset_t.ai->evaluator), or NULL when it has none (the
+ * search then plays random playouts). */
+const opfor_evaluator_t *opfor_ai_evaluator(const opfor_ruleset_t *rs);
+/* The search settings that suit rs's evaluator: sets cfg's uct_c, pw_c and pw_alpha to the
+ * ruleset's nonzero ones (opfor_ruleset_ai_t; a negative pw_c turns widening off), keeps the
+ * rest. Nothing without a table. */
+void opfor_ai_search_tuning(const opfor_ruleset_t *rs, opfor_mcts_config_t *cfg);
 
 /* Chooses among the search's top actions as level says (see the header comment), drawing
  * from a stream keyed by (game_seed, decision). Returns the index into r->top, or

@@ -15,47 +15,26 @@
 #include <stdint.h>
 
 #include "opfor/ruleset.h"
+#include "opfor/ruleset_ai.h"
 
 /* Most worker threads. */
 #define OPFOR_ARENA_MAX_THREADS 16
 /* z of a two-sided 95% interval. */
 #define OPFOR_ARENA_Z95 1.959963984540054
 
-/* A player in the arena: one instance per worker thread, reused game after game. */
-typedef struct opfor_arena_policy {
-    char name[48]; /* "random", "table", "heuristic", "mcts:standard", ... */
-    void *self;    /* the instance's own data */
-    /* Optional: a new game starts; side is the seat this policy takes, seed the game's.
-     * 0 or a negative error. */
-    int (*begin)(void *self, const opfor_game_t *g, uint64_t game_seed, int side);
-    /* The action for the side to move in state (a decision node), drawing any randomness
-     * from rng only. 0 and *out, or a negative error. */
-    int (*choose)(void *self, const opfor_game_t *g, const void *state, opfor_rng_t *rng,
-                  opfor_action_t *out);
-    /* Optional: frees self. */
-    void (*release)(void *self);
-} opfor_arena_policy_t;
+/* A player in the arena: the interface's policy (opfor/ruleset_ai.h), one instance per
+ * worker thread, reused game after game. */
+typedef opfor_policy_t opfor_arena_policy_t;
 
 /* Opens a policy instance from a spec for games of g (user as given in the config). 0, or
  * OPFOR_ENOENT (unknown spec), OPFOR_ENOTSUP (not for this ruleset), OPFOR_ENOMEM. */
 typedef int (*opfor_arena_open_fn)(void *user, const char *spec, const opfor_game_t *g,
                                    opfor_arena_policy_t *out);
 
-struct opfor_arena_game;
-
-/* A referee sits beside the game on each worker and may settle chance nodes itself (the
- * Patrol Mode director). Opened per worker like a policy. */
-typedef struct opfor_arena_referee {
-    void *self;
-    /* Optional: a new game starts. */
-    int (*begin)(void *self, const opfor_game_t *g, uint64_t game_seed);
-    /* At a chance node: 1 when it applied the chance itself (state moved on), 0 to leave it
-     * to the arena (which applies the listed roll), or a negative error. */
-    int (*chance)(void *self, opfor_game_t *g, void *state);
-    /* Optional: the game is over; may write its own counts into out->referee. */
-    void (*end)(void *self, const opfor_game_t *g, const void *state, struct opfor_arena_game *out);
-    void (*release)(void *self);
-} opfor_arena_referee_t;
+/* A referee sits beside the game on each worker and may settle chance nodes itself (a
+ * ruleset's director): the interface's referee (opfor/ruleset_ai.h), opened per worker like
+ * a policy; its end hook writes the game's out->referee counts. */
+typedef opfor_referee_t opfor_arena_referee_t;
 typedef int (*opfor_arena_referee_fn)(void *user, const opfor_game_t *g,
                                       opfor_arena_referee_t *out);
 
@@ -90,15 +69,15 @@ typedef struct opfor_arena_config {
 
 /* One game's outcome, by game number. */
 typedef struct opfor_arena_game {
-    uint64_t seed;   /* the game's seed */
-    int ctx;         /* index into ctxs */
-    int a_side;      /* the side a played */
-    int outcome;     /* 1 a won, 0 draw, -1 a lost, -2 error (counted apart) */
-    int error;       /* the error code when outcome is -2 */
-    long steps;      /* actions applied, chance included */
-    double ret_a;    /* a's return at the end, [-1, 1] */
-    long referee[4]; /* the referee's own counts (the director: spottings, steered, generals,
-                        estimates) */
+    uint64_t seed;                      /* the game's seed */
+    int ctx;                            /* index into ctxs */
+    int a_side;                         /* the side a played */
+    int outcome;                        /* 1 a won, 0 draw, -1 a lost, -2 error (counted apart) */
+    int error;                          /* the error code when outcome is -2 */
+    long steps;                         /* actions applied, chance included */
+    double ret_a;                       /* a's return at the end, [-1, 1] */
+    long referee[OPFOR_REFEREE_COUNTS]; /* the referee's own counts (a director: spottings,
+                                           steered, generals, estimates) */
 } opfor_arena_game_t;
 
 /* The summary of a run. */
@@ -140,15 +119,25 @@ int opfor_arena_run(const opfor_arena_config_t *cfg, opfor_arena_result_t *out);
 /* Frees out->log; NULL is fine. */
 void opfor_arena_result_free(opfor_arena_result_t *out);
 
-/* The built-in catalogue: "random" (uniform over the legal actions, any ruleset); for
- * Viktoria! also "table" (opfor/table_bot.h), "weak", "medium", "strong" (the scripted
- * player bots, opfor/player_bots.h), "heuristic" and "mcts:LEVEL" (a level of opfor/ai.h
- * with the heuristic as evaluator; the arena drops the level's wall-clock cap so results do
- * not depend on the machine's speed). user is ignored. */
+/* The built-in catalogue, for any ruleset: "random" (uniform over the legal actions) and
+ * "mcts:LEVEL" (a level of opfor/ai.h with the ruleset's evaluator, or random playouts
+ * without one, and the search's own default exploration and widening; the arena drops the
+ * level's wall-clock cap so results do not depend on the machine's speed); any other spec
+ * goes to the ruleset's bots (opfor_ruleset_ai_t.bot_open). user is ignored. OPFOR_ENOENT
+ * for a spec nobody knows. */
 int opfor_arena_policy_open(void *user, const char *spec, const opfor_game_t *g,
                             opfor_arena_policy_t *out);
-/* A short list of the specs opfor_arena_policy_open knows, for help texts. */
-extern const char *const opfor_arena_policy_specs;
+/* The specs opfor_arena_policy_open knows for rs, for help texts, into buf (n bytes):
+ * "random, <the ruleset's bots>, mcts:LEVEL (novice, standard, ...)". Returns buf. */
+const char *opfor_arena_policy_list(const opfor_ruleset_t *rs, char *buf, size_t n);
+/* Whether spec names a policy opfor_arena_policy_open knows for rs (a word of the ruleset's
+ * bots list counts), so a typo can be refused before a run. */
+int opfor_arena_policy_known(const opfor_ruleset_t *rs, const char *spec);
+
+/* A referee function for opfor_arena_config_t.referee: the director of g's ruleset
+ * (opfor_ruleset_ai_t.director_open) with user as its settings (the ruleset's own config
+ * type; NULL: its defaults). OPFOR_ENOTSUP when the ruleset has no director. */
+int opfor_arena_director(void *user, const opfor_game_t *g, opfor_arena_referee_t *out);
 
 /* Plays one game of g from seed with policies for side 0 and side 1 (and an optional
  * referee), at most max_steps actions. Fills *out (a_side 0: "a" is pols[0]). Returns 0 or

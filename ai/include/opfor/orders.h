@@ -1,12 +1,10 @@
-/* opfor/orders.h — the AI's chosen action as an order a player carries out at the table.
+/* opfor/orders.h — building an order (opfor/order.h) from the AI's decision.
  *
- * An order names the unit, the action, where (inches from the south-west corner, a compass
- * direction of travel and the nearest landmark: a named terrain feature or objective), the
- * target, and the scores needed on the dice (from the Viktoria! calculator, rendered as
- * "4+"), with a one-line reason (the heuristic terms that decided it and the search's value)
- * and the runner-up with its value; a verbose form adds the top alternatives with their
- * visits and values. The struct is plain data with fixed-size strings, so the daemon can
- * send it and the e-ink orders card can draw it without touching the game.
+ * The ruleset words the action (opfor_ruleset_ai_t.order: unit, verb, target, move, rolls,
+ * sentence, the terms of its score); this module adds what the search found: the reason (the
+ * deciding terms, then the search's value and visits), the runner-up with its value, and the
+ * alternatives with their visits and values for a verbose order. A ruleset without the hook
+ * gets the action's phrase as the sentence.
  */
 #ifndef OPFOR_ORDERS_H
 #define OPFOR_ORDERS_H
@@ -15,69 +13,24 @@
 #include <stdint.h>
 
 #include "opfor/ai.h"
-#include "opfor/heuristic.h"
+#include "opfor/order.h"
 #include "opfor/ruleset.h"
 
-/* Most dice rolls an order quotes, and alternatives a verbose order lists. */
-#define OPFOR_ORDER_MAX_ROLLS 4
-#define OPFOR_ORDER_MAX_ALTS OPFOR_MCTS_TOP_K
+_Static_assert(OPFOR_ORDER_MAX_ALTS >= OPFOR_MCTS_TOP_K, "an order lists every top choice");
 
-/* One roll the player makes for the order. */
-typedef struct opfor_order_roll {
-    char label[24]; /* "to hit", "save", "on target", "move", "targets pass" */
-    char need[32];  /* "4+", "6, then 4+", "8+ on 2D6", or dice "1d3+4" for a move */
-    double p;       /* chance of success as rendered (0 for a move) */
-} opfor_order_roll_t;
-
-/* One alternative the search weighed (verbose orders). */
-typedef struct opfor_order_alt {
-    char text[112];  /* the action as a phrase */
-    uint32_t visits; /* search iterations through it */
-    double value;    /* its mean value for the deciding side, [-1, 1] */
-    float prior;     /* the heuristic's score of it */
-    int chosen;      /* 1 for the order given */
-} opfor_order_alt_t;
-
-/* An order. Strings are NUL-terminated ("" when absent). */
-typedef struct opfor_order {
-    int side;              /* the deciding side */
-    int unit;              /* acting unit index, -1 for none */
-    char unit_name[24];    /* "Jager Company" */
-    int kind;              /* the ruleset's action kind */
-    char verb[40];         /* "advance", "fire at", "charge", "take cover" */
-    int target;            /* target unit index, -1 for none */
-    char target_name[24];  /* "1st Section" */
-    float target_gap;      /* inches between the nearest figures, when there is a target */
-    int has_move;          /* 1 when the unit moves */
-    float move_in;         /* inches it is expected to move (mean roll, cut at the point) */
-    float x, y;            /* where it is expected to stop, inches from the SW corner */
-    char direction[4];     /* compass direction of travel: "N", "NE", ... */
-    char landmark[40];     /* nearest named feature or objective to that point */
-    char landmark_rel[12]; /* "toward", "into", "near", "away from" */
-    int nrolls;            /* rolls used */
-    opfor_order_roll_t rolls[OPFOR_ORDER_MAX_ROLLS];
-    char sentence[256];       /* the order as read at the table */
-    char reason[200];         /* one line: the deciding terms and the search's value */
-    int has_runner_up;        /* 1 when another action was searched */
-    char runner_up[112];      /* the runner-up as a phrase */
-    double value;             /* the chosen action's search value (0 without a search) */
-    double runner_up_value;   /* the runner-up's */
-    opfor_heur_score_t score; /* the heuristic's terms for the chosen action */
-    int nalts;                /* alternatives listed */
-    opfor_order_alt_t alts[OPFOR_ORDER_MAX_ALTS];
-    uint64_t iterations; /* the search's iterations, 0 without a search */
-    double elapsed_ms;   /* the search's time */
-} opfor_order_t;
-
-/* Builds the order for decision d taken in state (a Viktoria! state of g's ruleset): the
- * sentence, rolls, reason, runner-up and alternatives. h scores the terms (NULL: defaults).
- * Returns 0, or OPFOR_EINVAL (another ruleset, or no side decides in state). */
+/* Builds the order for decision d taken in state (a state of g's ruleset): the ruleset's
+ * wording, then the reason, runner-up and alternatives from d's search. Returns 0, or
+ * OPFOR_EINVAL (NULL argument, no side decides in state, or the ruleset's hook refused). */
 int opfor_order_from_decision(const opfor_game_t *g, const void *state,
-                              const opfor_ai_decision_t *d, const opfor_heur_t *h,
-                              opfor_order_t *out);
+                              const opfor_ai_decision_t *d, opfor_order_t *out);
 /* The order for action a alone (no search: value 0, no runner-up, reason from the terms). */
 int opfor_order_from_action(const opfor_game_t *g, const void *state, const opfor_action_t *a,
-                            const opfor_heur_t *h, opfor_order_t *out);
+                            opfor_order_t *out);
+/* The terms that decided an order, largest first, as one phrase:
+ * "threat to the enemy +1.20, cover +0.70, threat from the enemy -0.45" (at most `max`
+ * terms, those under 0.05 left out; ties go to the later term; "no strong reason" when
+ * none). Returns buf. */
+const char *opfor_order_terms(const opfor_order_t *o, int max, char *buf, size_t n);
 /* Text of an order: the sentence, then "  why: <reason>" and "  runner-up: <phrase>
  * (<value>)"; verbose adds one line per alternative with visits and values. Returns buf. */
 const char *opfor_order_format(const opfor_order_t *o, int verbose, char *buf, size_t n);

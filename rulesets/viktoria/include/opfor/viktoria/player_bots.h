@@ -1,22 +1,23 @@
-/* opfor/player_bots.h — scripted players for Viktoria!: the arena's Viktoria! policies and
- * the three player strengths the Patrol Mode director is measured against.
+/* opfor/viktoria/player_bots.h — scripted players for Viktoria!: the ruleset's bots (the
+ * arena's Viktoria! policies) and the three player strengths the Patrol Mode director is
+ * measured against.
  *
- *   weak    the behaviour table (opfor/table_bot.h), but 40% of its decisions are a uniform
- *           draw among the legal actions: a careless player;
+ *   weak    the behaviour table (opfor/viktoria/table_bot.h), but 40% of its decisions are
+ *           a uniform draw among the legal actions: a careless player;
  *   medium  the behaviour table with objective focus: heads for the objectives first;
- *   strong  the heuristic planner (opfor/heuristic.h) when it is built, else the behaviour
- *           table with objective focus.
+ *   strong  the heuristic planner (opfor/viktoria/heuristic.h).
  *
  * All of them work over the "viktoria" ruleset (opfor/viktoria/adapter.h), in competitive
  * and Patrol Mode games, reading the engine state inside the adapter's state. The engine-
  * level chooser serves the director's rollouts, which must be fast and allocation-free.
  */
-#ifndef OPFOR_PLAYER_BOTS_H
-#define OPFOR_PLAYER_BOTS_H
+#ifndef OPFOR_VIKTORIA_PLAYER_BOTS_H
+#define OPFOR_VIKTORIA_PLAYER_BOTS_H
 
-#include "opfor/arena.h"
-#include "opfor/table_bot.h"
+#include "opfor/ruleset_ai.h"
 #include "opfor/viktoria/engine.h"
+#include "opfor/viktoria/table_bot.h"
+#include "opfor/vocab.h"
 
 typedef enum opfor_player_bot {
     OPFOR_PLAYER_BOT_WEAK = 0,
@@ -36,10 +37,12 @@ extern const opfor_name_t opfor_player_bot_names[];
 int opfor_player_bot_choose_vk(int bot, const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
                                const opfor_vk_action_t *acts, int n, opfor_rng_t *rng);
 
-/* Opens a Viktoria! arena policy: "table", "weak", "medium", "strong", "heuristic" or
- * "mcts:LEVEL" (as opfor_arena_policy_open describes). OPFOR_ENOTSUP when g is not the
- * "viktoria" ruleset (or the heuristic is not built), OPFOR_ENOENT for an unknown spec,
- * OPFOR_ENOMEM. */
-int opfor_player_bot_open(const char *spec, const opfor_game_t *g, opfor_arena_policy_t *out);
+/* The bots opfor_player_bot_open knows, for help texts. */
+#define OPFOR_PLAYER_BOT_SPECS "table, weak, medium, strong, heuristic"
+
+/* Opens a Viktoria! policy (the ruleset's bot_open hook): "table" (opfor/viktoria/table_bot.h),
+ * "weak", "medium", "strong" (above) or "heuristic" (the planner's best action). OPFOR_ENOENT
+ * for another spec, OPFOR_ENOTSUP when g is not the "viktoria" ruleset, OPFOR_ENOMEM. */
+int opfor_player_bot_open(const char *spec, const opfor_game_t *g, opfor_policy_t *out);
 
 #endif

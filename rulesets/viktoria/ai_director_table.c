@@ -1,12 +1,12 @@
-/* ai/director_table.c — the director for Patrol Mode games kept as a table of units and
- * figures (the daemon's games, the terminal `opfor patrol`) rather than as engine states.
+/* rulesets/viktoria/ai_director_table.c — the director for Patrol Mode games kept as a table of
+ * units and figures (the daemon's games, the terminal `opfor patrol`) rather than as engine states.
  *
  * Those games press the initiative button themselves (rulesets/viktoria/patrol_press.c) and
  * ask the director only at a spotting: the position is rebuilt as the AI sees it (adapter's
  * state from the table, at the initiative chance node) and handed to opfor_director_steer.
- * Kept apart from director.c, which works on engine states inside the arena's games.
+ * Kept apart from ai_director.c, which works on engine states inside the arena's games.
  */
-#include "opfor/director.h"
+#include "opfor/viktoria/director.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,23 +1,25 @@
-/* ai/explain.c — orders a player reads at the table (opfor/orders.h).
+/* rulesets/viktoria/ai_orders.c — the Viktoria! wording of an order (the ruleset's `order`
+ * hook, opfor/order.h).
  *
- * Turns an action of the Viktoria! ruleset (and, when there was one, the search behind it)
- * into a short sentence: unit, verb, how far and which way it goes with the nearest
- * landmark, the target, and the scores needed, which come from the calculator (the same
- * source as the rules engine's chance tables) with the fields read off the position: the
- * shooters' quality and weapon, the range, the target's class and cover. The reason joins
- * the heuristic terms that decided the action with the search's value; the runner-up and
- * the alternatives come from the search's statistics.
+ * Turns an action of the Viktoria! ruleset into a short sentence: unit, verb, how far and
+ * which way it goes with the nearest landmark, the target, and the scores needed, which come
+ * from the calculator (the same source as the rules engine's chance tables) with the fields
+ * read off the position: the shooters' quality and weapon, the range, the target's class and
+ * cover. The heuristic's terms for the action go with it, for the reason; the search's part
+ * (value, runner-up, alternatives) is ai/'s to add.
  */
-#include "opfor/orders.h"
+#include "opfor/viktoria/ai.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "opfor/move_stop.h"
+#include "opfor/order.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/calc.h"
 #include "opfor/viktoria/engine_query.h"
+#include "opfor/viktoria/heuristic.h"
+#include "opfor/viktoria/move_stop.h"
 
 /* ---------------------------------------------------------------- small helpers */
 
@@ -486,7 +488,7 @@ static float landmark(const opfor_scenario_t *sc, opfor_pt_t p, const char **nam
 /* ---------------------------------------------------------------- building */
 
 static void fill_action(const opfor_game_t *g, const void *state, const opfor_action_t *ga,
-                        const opfor_heur_t *h, opfor_order_t *o) {
+                        opfor_order_t *o) {
     const opfor_vk_rs_state_t *rs = state;
     const opfor_vk_state_t *st = &rs->vk;
     const opfor_vk_ctx_t *vk = opfor_vk_rs_engine(g->ctx);
@@ -510,7 +512,16 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
         if (o->unit >= 0)
             o->target_gap = opfor_vk_query_gap(st, o->unit, o->target);
     }
-    opfor_heur_score(h, g, state, ga, &o->score);
+    opfor_heur_score_t score;
+    memset(&score, 0, sizeof score);
+    opfor_heur_score(NULL, g, state, ga, &score);
+    o->total = score.total;
+    o->nterms = OPFOR_HT_COUNT < OPFOR_ORDER_MAX_TERMS ? OPFOR_HT_COUNT : OPFOR_ORDER_MAX_TERMS;
+    for (int i = 0; i < o->nterms; i++) {
+        copy(o->terms[i].name, sizeof o->terms[i].name, opfor_heur_term_names[i].name);
+        copy(o->terms[i].label, sizeof o->terms[i].label, opfor_heur_term_label(i));
+        o->terms[i].value = score.term[i];
+    }
 
     /* movement: where it stops, which way, near what */
     int prone_here = 0, barred = 0;
@@ -623,81 +634,17 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
              prone_here ? " (go prone)" : "", mv, rolls);
 }
 
-int opfor_order_from_action(const opfor_game_t *g, const void *state, const opfor_action_t *a,
-                            const opfor_heur_t *h, opfor_order_t *out) {
-    if (!g || !state || !a || !out || g->rs != &opfor_viktoria_ruleset || !g->ctx)
+int opfor_vk_ai_order(const void *ctx, const void *state, const opfor_action_t *a,
+                      opfor_order_t *out) {
+    if (!ctx || !state || !a || !out)
+        return OPFOR_EINVAL;
+    opfor_game_t g;
+    if (opfor_game_init(&g, &opfor_viktoria_ruleset, ctx, 0) != 0)
         return OPFOR_EINVAL;
     memset(out, 0, sizeof *out);
     out->unit = out->target = -1;
-    int cur = opfor_game_current(g, state);
-    if (cur < 0)
+    if (opfor_game_current(&g, state) < 0)
         return OPFOR_EINVAL;
-    fill_action(g, state, a, h, out);
-    opfor_heur_reason(&out->score, 3, out->reason, sizeof out->reason);
+    fill_action(&g, state, a, out);
     return 0;
-}
-
-int opfor_order_from_decision(const opfor_game_t *g, const void *state,
-                              const opfor_ai_decision_t *d, const opfor_heur_t *h,
-                              opfor_order_t *out) {
-    if (!d)
-        return OPFOR_EINVAL;
-    int rc = opfor_order_from_action(g, state, &d->action, h, out);
-    if (rc)
-        return rc;
-    const opfor_mcts_result_t *r = &d->search;
-    out->iterations = r->iterations;
-    out->elapsed_ms = r->elapsed_ms;
-    char terms[160];
-    opfor_heur_reason(&out->score, 3, terms, sizeof terms);
-    if (r->stop == OPFOR_MCTS_STOP_FORCED || r->nchoices < 1) {
-        size_t len = 0;
-        appendf(out->reason, sizeof out->reason, &len, "the only thing it can do (%s)", terms);
-    } else {
-        const opfor_mcts_choice_t *c = &r->top[d->chosen];
-        out->value = c->value;
-        size_t len = 0;
-        appendf(out->reason, sizeof out->reason, &len, "%s; value %+.2f over %u of %llu playouts%s",
-                terms, c->value, c->visits, (unsigned long long)r->iterations,
-                d->chosen > 0 ? " (a near-best choice)" : "");
-    }
-    if (d->has_runner_up) {
-        out->has_runner_up = 1;
-        out->runner_up_value = d->runner_up.value;
-        opfor_game_action_str(g, state, &d->runner_up.action, out->runner_up,
-                              sizeof out->runner_up);
-    }
-    out->nalts = r->nchoices < OPFOR_ORDER_MAX_ALTS ? r->nchoices : OPFOR_ORDER_MAX_ALTS;
-    for (int i = 0; i < out->nalts; i++) {
-        opfor_order_alt_t *x = &out->alts[i];
-        opfor_game_action_str(g, state, &r->top[i].action, x->text, sizeof x->text);
-        x->visits = r->top[i].visits;
-        x->value = r->top[i].value;
-        x->prior = r->top[i].prior;
-        x->chosen = i == d->chosen;
-    }
-    return 0;
-}
-
-const char *opfor_order_format(const opfor_order_t *o, int verbose, char *buf, size_t n) {
-    if (!buf || n == 0)
-        return buf;
-    size_t len = 0;
-    buf[0] = 0;
-    appendf(buf, n, &len, "%s\n  why: %s\n", o->sentence, o->reason);
-    if (o->has_runner_up)
-        appendf(buf, n, &len, "  runner-up: %s (value %+.2f)\n", o->runner_up, o->runner_up_value);
-    if (verbose) {
-        uint64_t total = o->iterations ? o->iterations : 1;
-        for (int i = 0; i < o->nalts; i++) {
-            const opfor_order_alt_t *x = &o->alts[i];
-            appendf(buf, n, &len, "  %c %d. %-46s visits %6u (%5.1f%%) value %+.2f score %+.2f\n",
-                    x->chosen ? '*' : ' ', i + 1, x->text, x->visits,
-                    100.0 * x->visits / (double)total, x->value, (double)x->prior);
-        }
-        if (o->iterations)
-            appendf(buf, n, &len, "  search: %llu playouts in %.1f ms\n",
-                    (unsigned long long)o->iterations, o->elapsed_ms);
-    }
-    return buf;
 }

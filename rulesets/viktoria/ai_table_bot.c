@@ -1,12 +1,12 @@
-/* ai/table_bot.c — the behaviour-table bot: printed-solo-rules priorities over the engine's
- * legal actions (the table itself is in opfor/table_bot.h).
+/* rulesets/viktoria/ai_table_bot.c — the behaviour-table bot: printed-solo-rules priorities over
+ * the engine's legal actions (the table itself is in opfor/viktoria/table_bot.h).
  *
  * Each decision scores the listed actions by the table's row number (lower is better) and
  * keeps the best; geometry comes from the public engine state (unit centres, objectives,
  * terrain cover), so the bot needs no engine internals and never looks ahead. Exact ties are
  * broken with the rng, which keeps equal rows from always favouring the first listed.
  */
-#include "opfor/table_bot.h"
+#include "opfor/viktoria/table_bot.h"
 
 #include <float.h>
 #include <string.h>

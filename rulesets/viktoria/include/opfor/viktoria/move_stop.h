@@ -1,13 +1,13 @@
-/* opfor/move_stop.h — where a straight move stops short of ground the unit may not enter.
+/* opfor/viktoria/move_stop.h — where a straight move stops short of ground the unit may not enter.
  *
  * The engine moves figures along their path and stops them at impassable terrain, and riders,
  * guns and transport also at buildings and other ground closed to them (Viktoria! VIII). The
- * planner (ai/heuristic.c) scores a move by where it ends and the orders (ai/explain.c) say
+ * planner (ai_heuristic.c) scores a move by where it ends and the orders (ai_orders.c) say
  * where the unit goes, so both ask here instead of assuming the whole line is open: an order
  * to gallop into a farmhouse is a move that goes nowhere.
  */
-#ifndef OPFOR_MOVE_STOP_H
-#define OPFOR_MOVE_STOP_H
+#ifndef OPFOR_VIKTORIA_MOVE_STOP_H
+#define OPFOR_VIKTORIA_MOVE_STOP_H
 
 #include "opfor/geom.h"
 #include "opfor/viktoria/engine.h"

@@ -1,4 +1,5 @@
-/* opfor/table_bot.h — a behaviour-table bot for Viktoria!, in the style of printed solo rules.
+/* opfor/viktoria/table_bot.h — a behaviour-table bot for Viktoria!, in the style of printed solo
+ * rules.
  *
  * Printed solo wargames run their non-player side from a card of "if ... then ..." rows read
  * top to bottom: the first row whose condition holds says what the unit does. This bot does
@@ -38,8 +39,8 @@
  * side does not hold yet, then the nearest enemy. The rng only breaks exact ties, so the bot
  * is deterministic for a given state and rng.
  */
-#ifndef OPFOR_TABLE_BOT_H
-#define OPFOR_TABLE_BOT_H
+#ifndef OPFOR_VIKTORIA_TABLE_BOT_H
+#define OPFOR_VIKTORIA_TABLE_BOT_H
 
 #include "opfor/rng.h"
 #include "opfor/viktoria/engine.h"

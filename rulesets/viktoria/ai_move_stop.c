@@ -1,7 +1,8 @@
-/* ai/move_stop.c — where a straight move stops short of closed ground (see opfor/move_stop.h).
- * Sampled along the line every quarter inch, then refined by halving: exact enough for orders
- * and scores, and cheap, since only features whose box the line touches are looked at. */
-#include "opfor/move_stop.h"
+/* rulesets/viktoria/ai_move_stop.c — where a straight move stops short of closed ground (see
+ * opfor/viktoria/move_stop.h). Sampled along the line every quarter inch, then refined by halving:
+ * exact enough for orders and scores, and cheap, since only features whose box the line touches are
+ * looked at. */
+#include "opfor/viktoria/move_stop.h"
 
 #include "opfor/terrain.h"
 #include "opfor/unit.h"

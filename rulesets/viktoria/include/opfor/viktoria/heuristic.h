@@ -1,4 +1,4 @@
-/* opfor/heuristic.h — the Viktoria! heuristic planner: readable scores for candidate
+/* opfor/viktoria/heuristic.h — the Viktoria! heuristic planner: readable scores for candidate
  * actions, a value for positions, and the evaluator the search uses (prior, playout
  * policy, leaf value).
  *
@@ -12,15 +12,14 @@
  * (rulesets/viktoria/adapter.h); other rulesets get OPFOR_EINVAL. Allocation-free and
  * thread-safe: everything a call needs lives on its stack.
  */
-#ifndef OPFOR_HEURISTIC_H
-#define OPFOR_HEURISTIC_H
+#ifndef OPFOR_VIKTORIA_HEURISTIC_H
+#define OPFOR_VIKTORIA_HEURISTIC_H
 
 #include <stddef.h>
 
-#include "opfor/evaluator.h"
-#include "opfor/mcts.h"
 #include "opfor/rng.h"
 #include "opfor/ruleset.h"
+#include "opfor/ruleset_ai.h"
 #include "opfor/vocab.h"
 
 /* The named terms of an action's score. */
@@ -84,8 +83,15 @@ void opfor_heur_evaluator(opfor_evaluator_t *ev, const opfor_heur_t *h);
 
 /* Search settings that suit the planner as the search's prior and playout policy (lower
  * exploration, narrower progressive widening, so the iterations go to the planner's best
- * candidates): sets uct_c, pw_c and pw_alpha of cfg, nothing else. */
-void opfor_heur_search_config(opfor_mcts_config_t *cfg);
+ * candidates): the exploration constant, and widening to pw_c * visits^pw_alpha children.
+ * The ruleset's AI table (opfor_viktoria_ai) hands them to the search. */
+#define OPFOR_HEUR_UCT_C 0.3
+#define OPFOR_HEUR_PW_C 1.5
+#define OPFOR_HEUR_PW_ALPHA 0.3
+
+/* The planner with its defaults (opfor_heur_init) as the search's evaluator: fast playouts,
+ * static, shared by every search thread (the ruleset's AI table points at it). */
+extern const opfor_evaluator_t opfor_heur_default_evaluator;
 
 /* Scores action a of the side to decide in state (a state of g's ruleset, which must be
  * Viktoria!). 0, or OPFOR_EINVAL (another ruleset, or no side decides in state). */

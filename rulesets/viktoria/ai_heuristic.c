@@ -1,4 +1,4 @@
-/* ai/heuristic.c — the Viktoria! heuristic planner (opfor/heuristic.h).
+/* rulesets/viktoria/ai_heuristic.c — the Viktoria! heuristic planner (opfor/viktoria/heuristic.h).
  *
  * One pass reads the position into a small "situation" (each unit's footprint, firepower,
  * melee power, reach, good range, move, role), then each candidate is scored from it: where
@@ -8,14 +8,14 @@
  * odds, which the orders quote instead): they only have to rank actions sensibly and fast
  * enough for playouts. All weights sit in opfor_heur_default_weights.
  */
-#include "opfor/heuristic.h"
+#include "opfor/viktoria/heuristic.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "opfor/move_stop.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/engine_query.h"
+#include "opfor/viktoria/move_stop.h"
 
 /* ---------------------------------------------------------------- names and weights */
 
@@ -65,13 +65,9 @@ void opfor_heur_init(opfor_heur_t *h) {
     h->fast_playouts = 1;
 }
 
-void opfor_heur_search_config(opfor_mcts_config_t *cfg) {
-    /* measured on the built-in competitive scenario, standard budget, against the planner
-       alone: c 1.4 / alpha 0.5 won 8 of 16, c 0.5 / 0.35 11, c 0.3 / 0.3 14 */
-    cfg->uct_c = 0.3;
-    cfg->pw_c = 1.5;
-    cfg->pw_alpha = 0.3;
-}
+/* OPFOR_HEUR_UCT_C, _PW_C, _PW_ALPHA were measured on the built-in competitive scenario,
+ * standard budget, against the planner alone: c 1.4 / alpha 0.5 won 8 of 16, c 0.5 / 0.35 11,
+ * c 0.3 / 0.3 14. */
 
 /* ---------------------------------------------------------------- the situation */
 
@@ -993,3 +989,19 @@ void opfor_heur_evaluator(opfor_evaluator_t *ev, const opfor_heur_t *h) {
     ev->prior = ev_prior;
     ev->policy = ev_policy;
 }
+
+/* The planner's defaults as opfor_heur_init sets them, for the static evaluator. */
+static const opfor_heur_t DEFAULT_HEUR = {
+    .w = &opfor_heur_default_weights,
+    .epsilon = 0.1,
+    .fast_playouts = 1,
+};
+
+const opfor_evaluator_t opfor_heur_default_evaluator = {
+    .name = "planner",
+    .user = &DEFAULT_HEUR,
+    .scratch_size = 0,
+    .evaluate = ev_evaluate,
+    .prior = ev_prior,
+    .policy = ev_policy,
+};

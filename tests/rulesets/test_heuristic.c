@@ -1,4 +1,4 @@
-/* tests/ai/test_heuristic.c — the Viktoria! planner's roles on positions built in code.
+/* tests/rulesets/test_heuristic.c — the Viktoria! planner's roles on positions built in code.
  *
  * XV.B says how each kind of unit behaves; each test sets up a small position where that
  * behaviour is the sensible one and checks the planner's choice among the ruleset's legal
@@ -17,7 +17,8 @@
 #include "ai/toy_games.c"
 #include "ai/viktoria_fixture.h"
 #include "ai/vkfix_units.h"
-#include "opfor/heuristic.h"
+#include "opfor/viktoria/ai.h"
+#include "opfor/viktoria/heuristic.h"
 
 /* The best action of the fixture's legal list by the planner, with its score. */
 static int best(vkfix_t *f, opfor_heur_score_t *sc) {
@@ -262,14 +263,48 @@ static void heuristic_contracts(void **state) {
     opfor_rng_seed(&rng, 1, 2);
     int k = ev.policy(ev.user, NULL, &f.game, f.st, f.acts, f.n, &rng);
     assert_int_equal(k, opfor_heur_best(&h, &f.game, f.st, f.acts, f.n, NULL));
-    /* search settings: only exploration and widening change */
-    opfor_mcts_config_t cfg, before;
-    opfor_mcts_config_default(&cfg);
-    before = cfg;
-    opfor_heur_search_config(&cfg);
-    assert_true(cfg.uct_c < before.uct_c);
-    assert_int_equal(cfg.iterations, before.iterations);
-    assert_int_equal(cfg.cheat, before.cheat);
+    /* search settings, as data in the ruleset's AI table: less exploration than the search's
+       default (c 1.4), narrower widening (ai/'s opfor_ai_search_tuning applies only these;
+       tests/ai/test_levels.c) */
+    const opfor_ruleset_ai_t *ai = opfor_viktoria_ruleset.ai;
+    assert_non_null(ai);
+    assert_true(ai->uct_c > 0.0 && ai->uct_c < 1.4);
+    assert_true(ai->uct_c == OPFOR_HEUR_UCT_C && ai->pw_c == OPFOR_HEUR_PW_C &&
+                ai->pw_alpha == OPFOR_HEUR_PW_ALPHA);
+    vkfix_close(&f);
+}
+
+/* The ruleset's AI table hands the search the planner with opfor_heur_init's settings: the
+ * static evaluator scores, plays and values exactly as one built from those settings. */
+static void heuristic_ruleset_evaluator_is_the_default_planner(void **state) {
+    (void)state;
+    const opfor_evaluator_t *ev = opfor_viktoria_ruleset.ai->evaluator;
+    assert_ptr_equal(ev, &opfor_heur_default_evaluator);
+    assert_ptr_equal(opfor_viktoria_ruleset.ai, &opfor_viktoria_ai);
+    opfor_heur_t h;
+    opfor_heur_init(&h);
+    opfor_evaluator_t mine;
+    opfor_heur_evaluator(&mine, &h);
+    assert_string_equal(ev->name, mine.name);
+    assert_int_equal(ev->scratch_size, mine.scratch_size);
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, MG_VS_RIFLES, 3), 0);
+    assert_true(vkfix_act(&f, "Maxim") >= 0 && f.n > 3);
+    float pa[OPFOR_VK_RS_MAX_ACTIONS], pb[OPFOR_VK_RS_MAX_ACTIONS];
+    assert_int_equal(ev->prior(ev->user, NULL, &f.game, f.st, f.acts, f.n, pa), 0);
+    assert_int_equal(mine.prior(mine.user, NULL, &f.game, f.st, f.acts, f.n, pb), 0);
+    assert_memory_equal(pa, pb, sizeof pa[0] * (size_t)f.n);
+    double va[2], vb[2];
+    assert_int_equal(ev->evaluate(ev->user, NULL, &f.game, f.st, va), 0);
+    assert_int_equal(mine.evaluate(mine.user, NULL, &f.game, f.st, vb), 0);
+    assert_true(va[0] == vb[0] && va[1] == vb[1]);
+    for (uint64_t s = 0; s < 20; s++) {
+        opfor_rng_t r1, r2;
+        opfor_rng_seed(&r1, s, 7);
+        opfor_rng_seed(&r2, s, 7);
+        assert_int_equal(ev->policy(ev->user, NULL, &f.game, f.st, f.acts, f.n, &r1),
+                         mine.policy(mine.user, NULL, &f.game, f.st, f.acts, f.n, &r2));
+    }
     vkfix_close(&f);
 }
 
@@ -280,6 +315,7 @@ int main(void) {
         cmocka_unit_test(heuristic_cavalry_charges_exposed_target),
         cmocka_unit_test(heuristic_infantry_prefers_cover_under_fire),
         cmocka_unit_test(heuristic_contracts),
+        cmocka_unit_test(heuristic_ruleset_evaluator_is_the_default_planner),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,22 +1,22 @@
-/* ai/director.c — the Patrol Mode director: steered spottings and general placement
- * (design and wiring in opfor/director.h; rules: Viktoria! XV.A, XV.B, VII).
+/* rulesets/viktoria/ai_director.c — the Patrol Mode director: steered spottings and general
+ * placement (design and wiring in opfor/viktoria/director.h; rules: Viktoria! XV.A, XV.B, VII).
  *
  * Estimates are Monte Carlo rollouts on the engine inside the adapter's state, both sides
  * played by the cheap scripted bots; one spotting's candidates share their rollout seeds
  * (common random numbers), so their estimates differ by the outcome more than by luck. All
  * scratch states are allocated at creation; the director keeps no pointer into a game.
  */
-#include "opfor/director.h"
+#include "opfor/viktoria/director.h"
 
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "opfor/heuristic.h"
-#include "opfor/player_bots.h"
-#include "opfor/table_bot.h"
 #include "opfor/viktoria/adapter.h"
+#include "opfor/viktoria/heuristic.h"
+#include "opfor/viktoria/player_bots.h"
+#include "opfor/viktoria/table_bot.h"
 
 /* Streams of the director's draws and of its rollouts. */
 #define DIR_SALT UINT64_C(0x4449524543544F52)    /* "DIRECTOR" */
@@ -543,7 +543,7 @@ int opfor_director_chance(opfor_director_t *d, opfor_game_t *g, void *state) {
     return 0;
 }
 
-/* ---------------------------------------------------------------- the arena's referee */
+/* ---------------------------------------------------------------- the referee */
 
 static int ref_begin(void *self, const opfor_game_t *g, uint64_t game_seed) {
     (void)g;
@@ -556,24 +556,24 @@ static int ref_chance(void *self, opfor_game_t *g, void *state) {
     return rc < 0 ? rc : 0;
 }
 
-static void ref_end(void *self, const opfor_game_t *g, const void *state, opfor_arena_game_t *out) {
+static void ref_end(void *self, const opfor_game_t *g, const void *state, long *counts) {
     (void)g;
     (void)state;
     const opfor_director_stats_t *st = opfor_director_stats(self);
-    out->referee[0] = st->spottings;
-    out->referee[1] = st->steered;
-    out->referee[2] = st->generals;
-    out->referee[3] = st->estimates;
+    counts[0] = st->spottings;
+    counts[1] = st->steered;
+    counts[2] = st->generals;
+    counts[3] = st->estimates;
 }
 
 static void ref_release(void *self) {
     opfor_director_free(self);
 }
 
-int opfor_director_referee(void *user, const opfor_game_t *g, opfor_arena_referee_t *out) {
+int opfor_director_referee_open(const void *cfg, const opfor_game_t *g, opfor_referee_t *out) {
     (void)g;
     opfor_director_t *d = NULL;
-    int rc = opfor_director_create(&d, user);
+    int rc = opfor_director_create(&d, cfg);
     if (rc != 0)
         return rc;
     memset(out, 0, sizeof *out);

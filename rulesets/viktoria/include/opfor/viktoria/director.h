@@ -1,4 +1,4 @@
-/* opfor/director.h — the Patrol Mode director: a game master that keeps the game hard but
+/* opfor/viktoria/director.h — the Patrol Mode director: a game master that keeps the game hard but
  * winnable (Viktoria! XV.A: the non-player side is there to challenge, not to crush).
  *
  * When the initiative button spots new enemies, the rules fix what may appear (a type with
@@ -6,9 +6,9 @@
  * the compass points with weight: XV.B, docs/patrol-mode.md) and leave the pick to chance.
  * The director may pick instead, among those allowed outcomes only: it estimates the player's
  * chance to win by fast rollouts (the player bot model against the non-player model of
- * opfor/player_bots.h and opfor/heuristic.h), and when that estimate leaves the challenge band
- * (default 40 to 60 percent) it compares by rollouts the allowed outcomes that push back
- * hardest by a quick threat guess, and takes the one (the draw included) whose estimate lies
+ * opfor/viktoria/player_bots.h and opfor/viktoria/heuristic.h), and when that estimate leaves the
+ * challenge band (default 40 to 60 percent) it compares by rollouts the allowed outcomes that push
+ * back hardest by a quick threat guess, and takes the one (the draw included) whose estimate lies
  * nearest the band's middle;
  * inside the band the dice decide. It also places each general a spotting brings on with the
  * unit where he keeps the most units in command (VII: 18 inches).
@@ -21,16 +21,16 @@
  * engine's hook, which then draws exactly what the director saw. So no file of the rules changes,
  * searches (which copy states and never call the director) see the plain odds, and the patrol
  * stream stays the only source of the presses. A game loop calls opfor_director_chance at each
- * chance node (the arena does it through its referee).
+ * chance node (the arena does it through its referee: the ruleset's director_open).
  */
-#ifndef OPFOR_DIRECTOR_H
-#define OPFOR_DIRECTOR_H
+#ifndef OPFOR_VIKTORIA_DIRECTOR_H
+#define OPFOR_VIKTORIA_DIRECTOR_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "opfor/arena.h"
 #include "opfor/ruleset.h"
+#include "opfor/ruleset_ai.h"
 #include "opfor/viktoria/patrol.h"
 
 /* Most outcomes opfor_director_outcomes lists. */
@@ -40,8 +40,9 @@
 
 /* How the non-player side plays in the director's rollouts. */
 typedef enum opfor_director_enemy {
-    OPFOR_DIRECTOR_ENEMY_TABLE = 0, /* the behaviour table (opfor/table_bot.h): fastest */
-    OPFOR_DIRECTOR_ENEMY_HEURISTIC, /* the heuristic planner's best action (opfor/heuristic.h) */
+    OPFOR_DIRECTOR_ENEMY_TABLE = 0, /* the behaviour table (opfor/viktoria/table_bot.h): fastest */
+    OPFOR_DIRECTOR_ENEMY_HEURISTIC, /* the heuristic planner's best action
+                                       (opfor/viktoria/heuristic.h) */
     OPFOR_DIRECTOR_ENEMY_COUNT
 } opfor_director_enemy_t;
 
@@ -134,7 +135,7 @@ int opfor_director_place_general(const opfor_patrol_config_t *cfg, opfor_patrol_
                                  int general, float radius);
 
 /* A Patrol Mode game kept as a table rather than as an engine state: the daemon's games and
- * the terminal `opfor patrol` (ai/director_table.c). The units and figures as they stand at
+ * the terminal `opfor patrol` (ai_director_table.c). The units and figures as they stand at
  * the spotting press, the patrol state and stream at that moment. */
 typedef struct opfor_director_table {
     const opfor_unit_t *units;      /* unit slots in use: nunits */
@@ -156,8 +157,10 @@ struct opfor_vk_rs_ctx;
 int opfor_director_steer_table(opfor_director_t *d, const struct opfor_vk_rs_ctx *rs,
                                const opfor_director_table_t *tb, opfor_patrol_spot_t *spot);
 
-/* An arena referee (opfor/arena.h) running a director with the config passed as user (NULL:
- * defaults) on each worker. */
-int opfor_director_referee(void *user, const opfor_game_t *g, opfor_arena_referee_t *out);
+/* The ruleset's director_open: a referee (opfor/ruleset_ai.h) running a director with cfg, an
+ * opfor_director_config_t (NULL: defaults), on the calling thread. Its end hook writes
+ * spottings, steered, generals placed and estimates into counts[0..3]. 0, OPFOR_EINVAL (bad
+ * config), OPFOR_ENOMEM. */
+int opfor_director_referee_open(const void *cfg, const opfor_game_t *g, opfor_referee_t *out);
 
 #endif

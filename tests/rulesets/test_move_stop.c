@@ -1,5 +1,5 @@
-/* tests/ai/test_move_stop.c — where a straight move stops short of closed ground
- * (ai/move_stop.c), and the order that says so (ai/explain.c).
+/* tests/rulesets/test_move_stop.c — where a straight move stops short of closed ground
+ * (rulesets/viktoria/ai_move_stop.c), and the order that says so (ai_orders.c).
  *
  * A rider is stopped at the wall of a building it may not enter, a man on foot walks
  * in; a pond stops both; a unit already inside is let out; an order whose way is barred at
@@ -14,8 +14,9 @@
 
 #include "ai/viktoria_fixture.h"
 #include "ai/vkfix_units.h"
-#include "opfor/move_stop.h"
-#include "opfor/orders.h"
+#include "opfor/viktoria/move_stop.h"
+#include "opfor/order.h"
+#include "opfor/viktoria/ai.h"
 
 /* clang-format off */
 static const char FIELD[] =
@@ -77,7 +78,7 @@ static void move_stop_barred_order_says_so(void **state) {
         a.x = 40.0f;
         a.y = 32.0f;
         opfor_order_t o;
-        assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, NULL, &o), 0);
+        assert_int_equal(opfor_vk_ai_order(f.ctx, f.st, &a, &o), 0);
         assert_int_equal(o.unit, u);
         assert_int_equal(o.has_move, 0);
         assert_non_null(strstr(o.sentence, "W, but Farmhouse bars the way: it stays where it is"));
@@ -95,7 +96,7 @@ static void move_stop_barred_order_says_so(void **state) {
         found = 1;
         /* eastward the way is open: a move with its end point */
         a.x = 70.0f;
-        assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, NULL, &o), 0);
+        assert_int_equal(opfor_vk_ai_order(f.ctx, f.st, &a, &o), 0);
         assert_int_equal(o.has_move, 1);
         assert_null(strstr(o.sentence, "bars the way"));
         break;
