@@ -2,11 +2,12 @@
  *
  * Shared by opford (--display, tools/opford/display_sink.c) and `opfor display` (cmd_display.c)
  * through the application library both link (tools/app/, opfor_app). A spec names the backend:
- * "epd:PANEL" drives a real panel through spidev + libgpiod, "sim:PANEL:DIR" drives the same controller code over the emulator and
- * writes every refresh as DIR/frame-NNNNNN.png. Refreshes block for seconds while BUSY is
- * active, so they run on the output's own thread: callers hand over a card (newest wins) and
- * return at once; the thread renders it, applies the refresh policy (display_manager.h) and
- * keeps the manager's timers (deferred frames, idle sleep) with timed waits.
+ * "epd:PANEL" drives a real panel through spidev + libgpiod, "sim:PANEL:DIR" drives the same
+ * controller code over the emulator and writes every refresh as DIR/frame-NNNNNN.png. Refreshes
+ * block for seconds while BUSY is active, so they run on the output's own thread: callers hand over
+ * a card (newest wins) and return at once; the thread renders it, applies the refresh policy
+ * (display_manager.h) and keeps the manager's timers (deferred frames, idle sleep) with timed
+ * waits.
  */
 #ifndef OPFOR_TOOLS_DISPLAY_OUT_H
 #define OPFOR_TOOLS_DISPLAY_OUT_H
