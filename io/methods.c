@@ -78,8 +78,11 @@ int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {
     if (c->token_required && (rc_tok != 0 || !opfor__server_token_ok(s, token))) {
         opfor_server_log(s, OPFOR_LOG_WARN, "%s: hello with %s token", c->peer,
                          rc_tok ? "no" : "a wrong");
-        opfor_call_error(call, OPFOR_RPC_E_UNAUTHORIZED, "%s",
-                         rc_tok ? "this connection needs a token in hello" : "wrong token");
+        opfor_rpc_hint_t h = {0};
+        opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_HELLO_TOKEN);
+        opfor_rpc_hint_str(&h, "method", "hello");
+        opfor_call_error_hint(call, OPFOR_RPC_E_UNAUTHORIZED, rc_tok ? &h : NULL, "%s",
+                              rc_tok ? "this connection needs a token in hello" : "wrong token");
         opfor__peer_drain(c, "authentication failed");
         return 0;
     }
