@@ -1220,9 +1220,9 @@ int opfor__method_ai_orders(opfor_call_t *call, const msgpack_object *params) {
            nobody holds the initiative yet */
         opfor_rpc_hint_t h = {0};
         if (g->t.status == OPFOR__GS_ACTIVE) {
-            int pl = g->t.pending == OPFOR__PEND_PLAYER;
-            opfor_rpc_hint_set(&h, pl ? OPFOR_RPC_HINT_REPORT_ACTED : OPFOR_RPC_HINT_PRESS_FIRST);
-            opfor_rpc_hint_str(&h, "side", g->sc->sides[pl ? g->player : g->enemy].name);
+            opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_NO_AI_INITIATIVE);
+            opfor_rpc_hint_str(&h, "side", g->sc->sides[g->enemy].name);
+            opfor_rpc_hint_str(&h, "holder", opfor__game_pending_name(g->t.pending));
         }
         opfor_call_error_hint(call, OPFOR_RPC_E_ILLEGAL, &h,
                               "no unit of the %s holds the initiative (%s)",

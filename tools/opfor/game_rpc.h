@@ -29,8 +29,9 @@ opfor_client_t *opfor__rpc_open_token(const char *addr, const char *token_file);
  * command) and returns OPFOR_EXIT_FAIL (or OPFOR_EXIT_USAGE for INVALID_PARAMS). */
 int opfor__rpc_call(opfor_client_t *c, const char *what, const char *method,
                     const msgpack_sbuffer *params, const msgpack_object **res);
-/* opfor__rpc_call for the game commands (cmd_game.c): the daemon's hints that name protocol
- * methods or keys ("ask ... (ai.orders)") are printed as the commands to type. */
+/* opfor__rpc_call for the game commands (cmd_game.c): an error whose hint (docs/protocol.md,
+ * Errors) these commands word is printed with the command to type ("ask for its orders first
+ * (`opfor orders`)") instead of the daemon's protocol words. */
 int opfor__rpc_call_cmd(opfor_client_t *c, const char *what, const char *method,
                         const msgpack_sbuffer *params, const msgpack_object **res);
 

@@ -66,7 +66,8 @@ int opfor_rpc_err_from_opfor(int opfor_err);
     XX(ROLL_FIRST, "roll_first", "")                                                               \
     XX(AI_TO_MOVE, "ai_to_move", "side")                                                           \
     XX(TABLE_TO_MOVE, "table_to_move", "side")                                                     \
-    XX(HELLO_TOKEN, "hello_token", "method")
+    XX(HELLO_TOKEN, "hello_token", "method")                                                       \
+    XX(NO_AI_INITIATIVE, "no_ai_initiative", "side, holder")
 
 typedef enum opfor_rpc_hint_id {
     OPFOR_RPC_HINT_NONE = 0,
