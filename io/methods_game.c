@@ -983,7 +983,10 @@ int opfor__method_patrol_initiative(opfor_call_t *call, const msgpack_object *pa
     if (!g)
         return 0;
     if (g->gen)
-        return not_here(call, g, "patrol.initiative");
+        return not_here(call, g, call->name);
+    if (call->rs && opfor_ruleset_find(g->row.ruleset) != call->rs) /* RULESET.VERB */
+        return answer(call, OPFOR_RPC_E_UNSUPPORTED,
+                      "this game is not of the ruleset the method names");
     if (g->mode == OPFOR_MODE_PATROL && g->level == OPFOR_AI_CHALLENGE && g->rs &&
         g->t.status == OPFOR__GS_ACTIVE) {
         press_job_t *pj = malloc(sizeof *pj);
@@ -1353,7 +1356,14 @@ static int gen_mutation(opfor_call_t *call, const msgpack_object *params,
         opfor_rpc_hint_t h = {0};
         opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_USE_RULESET_METHODS);
         opfor_rpc_hint_str(&h, "ruleset", g->row.ruleset);
-        opfor_rpc_hint_str(&h, "methods", "patrol.initiative, report, ai.orders");
+        char methods[160] = "";
+        const opfor_ruleset_t *grs = opfor_ruleset_find(g->row.ruleset);
+        size_t at = 0;
+        for (const char *const *v = grs ? grs->methods : NULL; v && *v && at < sizeof methods; v++)
+            at += (size_t)snprintf(methods + at, sizeof methods - at, "%s.%s, ", grs->name, *v);
+        if (at < sizeof methods)
+            snprintf(methods + at, sizeof methods - at, "report, ai.orders");
+        opfor_rpc_hint_str(&h, "methods", methods);
         opfor_call_error_hint(call, OPFOR_RPC_E_UNSUPPORTED, &h,
                               "this game is played with patrol.initiative, report and ai.orders");
         return 0;

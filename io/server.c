@@ -488,7 +488,8 @@ static void handle_frame(opfor_peer_t *c, const uint8_t *p, size_t len) {
     }
     const int notif = m.kind == OPFOR_RPC_NOTIFY;
     const int mlen = (int)m.method_len;
-    int mid = opfor__method_find(m.method, m.method_len);
+    const struct opfor_ruleset *mrs = NULL;
+    int mid = opfor__method_find(m.method, m.method_len, &mrs);
     if (notif)
         LOG(s, DEBUG, "%s: notification %.*s", c->peer, mlen, m.method);
     else
@@ -510,9 +511,11 @@ static void handle_frame(opfor_peer_t *c, const uint8_t *p, size_t len) {
         if (!notif) {
             opfor_rpc_hint_t h = {0};
             opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_HELLO_TOKEN);
-            opfor_rpc_hint_str(&h, "method", meth->name);
+            char called[72];
+            snprintf(called, sizeof called, "%.*s", mlen, m.method);
+            opfor_rpc_hint_str(&h, "method", called);
             send_error_hint(c, m.id, OPFOR_RPC_E_UNAUTHORIZED, &h,
-                            "'%s' needs a hello with the token first", meth->name);
+                            "'%s' needs a hello with the token first", called);
         }
         goto out;
     }
@@ -532,6 +535,8 @@ static void handle_frame(opfor_peer_t *c, const uint8_t *p, size_t len) {
     call->client = c;
     call->id = notif ? 0 : m.id;
     call->method = mid;
+    call->rs = mrs;
+    snprintf(call->name, sizeof call->name, "%.*s", mlen, m.method);
     call->notification = notif;
     atomic_init(&call->cancelled, 0);
     call->next = c->calls;

@@ -660,6 +660,9 @@ static const char *rs_action_str(const void *ctx, const void *state, const opfor
     return buf;
 }
 
+/* Viktoria!'s own daemon methods (opfor_ruleset_t.methods): the initiative button (XV.A). */
+static const char *const rs_methods[] = {"initiative", NULL};
+
 const opfor_ruleset_t opfor_viktoria_ruleset = {
     .name = "viktoria",
     .title = "Viktoria!",
@@ -686,4 +689,5 @@ const opfor_ruleset_t opfor_viktoria_ruleset = {
     .ai = &opfor_viktoria_ai,
     .calc = &opfor_viktoria_calc_iface,
     .scenario = &opfor_viktoria_scenario_rules,
+    .methods = rs_methods,
 };

@@ -21,7 +21,7 @@
 #include "opfor/error.h"
 #include "opfor/rpc.h"
 
-#define OPFOR_API_LEVEL 4 /* raised whenever the protocol gains or changes a method */
+#define OPFOR_API_LEVEL 5 /* raised whenever the protocol gains or changes a method */
 
 typedef struct opfor_server opfor_server_t;
 typedef struct opfor_call opfor_call_t;

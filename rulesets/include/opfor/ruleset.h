@@ -154,6 +154,10 @@ typedef struct opfor_ruleset {
      * and checks. Generic code loads a scenario for this ruleset, with the ruleset's errors,
      * through opfor_scenario_load_string / _file(..., rs->scenario, ...). */
     const struct opfor_scenario_rules *scenario;
+    /* The daemon's methods for this ruleset's games under the ruleset's own name, as verbs,
+     * NULL-terminated: {"initiative", NULL} gives "viktoria.initiative". The daemon serves the
+     * verbs it has a handler for (io/methods_int.h); hello lists them in ruleset_info. */
+    const char *const *methods;
 } opfor_ruleset_t;
 
 /* ---------------------------------------------------------------- the registry */
