@@ -6,8 +6,8 @@
  * by wire name within a group and document each method in docs/protocol.md.
  *
  * A row flagged OPFOR_METHOD_RULESET is a ruleset's own method: its name is a verb, called as
- * "RULESET.VERB" ("initiative" as "viktoria.initiative") by the rulesets whose descriptor lists
- * the verb in `methods` (opfor/ruleset.h). opfor__method_find looks the prefix up in the
+ * "RULESET.VERB" (verb "initiative" of ruleset r: "r.initiative") when the ruleset's descriptor
+ * lists the verb in `methods` (opfor/ruleset.h). opfor__method_find looks the prefix up in the
  * registry, so no ruleset is named here. Old names live on for one api_level in
  * OPFOR__METHOD_ALIASES, which hello lists as `deprecated`.
  */
