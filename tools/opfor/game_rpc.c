@@ -115,17 +115,45 @@ static const char *cmd_words(const opfor_client_t *c, char *buf, size_t n) {
     return NULL;
 }
 
-static int call_as(opfor_client_t *c, const char *what, const char *method,
-                   const msgpack_sbuffer *params, const msgpack_object **res, int cmd) {
-    int rc = opfor_client_call(c, method, pack_prebuilt, (void *)params, res);
-    if (rc == 0)
-        return 0;
+/* Prints the failure rc of the last call as "opfor: WHAT: ..." and returns the exit code. */
+static int call_failed(opfor_client_t *c, const char *what, int rc, int cmd) {
     char buf[1024];
     const char *words = rc == OPFOR_CLIENT_REMOTE && cmd ? cmd_words(c, buf, sizeof buf) : NULL;
     fprintf(stderr, "opfor: %s: %s\n", what, words ? words : opfor_client_error_message(c));
     if (rc == OPFOR_CLIENT_REMOTE && opfor_client_error_code(c) == OPFOR_RPC_E_INVALID_PARAMS)
         return OPFOR_EXIT_USAGE;
     return OPFOR_EXIT_FAIL;
+}
+
+static int call_as(opfor_client_t *c, const char *what, const char *method,
+                   const msgpack_sbuffer *params, const msgpack_object **res, int cmd) {
+    int rc = opfor_client_call(c, method, pack_prebuilt, (void *)params, res);
+    return rc == 0 ? 0 : call_failed(c, what, rc, cmd);
+}
+
+int opfor__rpc_call_ruleset(opfor_client_t *c, const char *what, const char *game, const char *verb,
+                            const char *old, const msgpack_sbuffer *params,
+                            const msgpack_object **res) {
+    if (opfor_client_api_level(c) < 5)
+        return call_as(c, what, old, params, res, 1);
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 1);
+    opfor_rpc_pack_cstr(&pk, "game");
+    opfor_rpc_pack_cstr(&pk, game);
+    const msgpack_object *st;
+    int rc = call_as(c, what, "game.state", &sb, &st, 1);
+    msgpack_sbuffer_destroy(&sb);
+    if (rc)
+        return rc;
+    char rs[64], method[128];
+    snprintf(method, sizeof method, "%s.%s", opfor__rpc_str(st, "ruleset", rs, sizeof rs), verb);
+    rc = opfor_client_call(c, method, pack_prebuilt, (void *)params, res);
+    if (rc == OPFOR_CLIENT_REMOTE && opfor_client_error_code(c) == OPFOR_RPC_E_METHOD_NOT_FOUND)
+        return call_as(c, what, old, params, res, 1); /* not this ruleset's: the old answer */
+    return rc == 0 ? 0 : call_failed(c, what, rc, 1);
 }
 
 int opfor__rpc_call(opfor_client_t *c, const char *what, const char *method,
