@@ -984,9 +984,11 @@ int opfor__method_patrol_initiative(opfor_call_t *call, const msgpack_object *pa
         return 0;
     if (g->gen)
         return not_here(call, g, call->name);
-    if (call->rs && opfor_ruleset_find(g->row.ruleset) != call->rs) /* RULESET.VERB */
-        return answer(call, OPFOR_RPC_E_UNSUPPORTED,
-                      "this game is not of the ruleset the method names");
+    if (call->rs && opfor_ruleset_find(g->row.ruleset) != call->rs) { /* RULESET.VERB */
+        opfor_call_error(call, OPFOR_RPC_E_UNSUPPORTED, "%s: game %s is a %s game", call->name,
+                         g->row.id, g->row.ruleset);
+        return 0;
+    }
     if (g->mode == OPFOR_MODE_PATROL && g->level == OPFOR_AI_CHALLENGE && g->rs &&
         g->t.status == OPFOR__GS_ACTIVE) {
         press_job_t *pj = malloc(sizeof *pj);
