@@ -683,6 +683,7 @@ const opfor_ruleset_t opfor_viktoria_ruleset = {
     .deserialize = rs_deserialize,
     .hash = rs_hash,
     .action_str = rs_action_str,
+    .rules_version = "1",
     .ai = &opfor_viktoria_ai,
     .calc = &opfor_viktoria_calc_iface,
     .scenario = &opfor_viktoria_scenario_rules,
