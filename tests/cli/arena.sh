@@ -149,4 +149,17 @@ for rs in $others; do
   has_err "arena: --rollouts is a Viktoria! Patrol Mode option"
 done
 
+# The test ruleset (built with -DOPFOR_TEST_RULESETS=ON): its own bot and the search both
+# beat random play clearly (400 games, seed 1: greedy 0.76, mcts:standard 0.77; the bound
+# leaves room for the noise of 100 games).
+case " $others " in
+*" duel "*)
+  for a in greedy mcts:standard; do
+    run 0 arena --ruleset duel --a "$a" --b random --games 100 --seed 1 --json --quiet
+    json_ok
+    [ "$(json_get 'd["win_rate_a"] >= 0.65')" = True ] || fail "duel: $a does not beat random"
+  done ;;
+*) echo "arena.sh: the duel is not built; its strength checks skipped" ;;
+esac
+
 finish "arena.sh: $fails failed" "arena.sh: $fails failed"
