@@ -559,7 +559,7 @@ static void conformance_toy_games(void **st) {
         suite_t S;
         run_suite(*p, toy_default_ctx(*p), &S);
     }
-    assert_int_equal(count, 4);
+    assert_int_equal(count, 5);
 }
 
 static void ruleset_registry(void **st) {
