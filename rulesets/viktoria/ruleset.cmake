@@ -21,3 +21,14 @@ foreach(f ${vk_scenarios})
   string(MAKE_C_IDENTIFIER ${stem} cid)
   opfor_embed(RULESET_SOURCES opfor_viktoria_scenario_${cid} ${f})
 endforeach()
+# Its own `opfor` commands (cli/, compiled into the opfor executable with tools/opfor's
+# helpers): name, C function, summary. `selfplay` and `bench engine` are its own versions of
+# the generic commands, run by them for this ruleset.
+file(GLOB RULESET_CLI_SOURCES CONFIGURE_DEPENDS ${RULESET_DIR}/cli/*.c)
+set(RULESET_COMMANDS
+    patrol opfor_vk_cmd_patrol
+    "Patrol Mode: initiative, spotting, placement, score (solo/coop)"
+    selfplay opfor_vk_cmd_selfplay
+    "whole games between the engine's built-in policies (random, greedy, random_kind)"
+    "bench engine" opfor_vk_bench_engine
+    "Viktoria! engine: activations and games per second")

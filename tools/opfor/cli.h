@@ -24,13 +24,27 @@ typedef struct opfor_cli_cmd {
     const char *summary; /* one line for `opfor --help` */
 } opfor_cli_cmd_t;
 
+/* A command a ruleset brings itself (rulesets/NAME/ruleset.cmake: RULESET_COMMANDS). One whose
+ * name is one of main.c's generic commands ("selfplay") or a benchmark of `opfor bench`
+ * ("bench engine") is that ruleset's own version of it, run by the generic command; the others
+ * are commands of their own, listed by `opfor --help` ("patrol"). */
+typedef struct opfor_cli_ruleset_cmd {
+    const char *ruleset; /* the registry name of the ruleset bringing it */
+    opfor_cli_cmd_t cmd; /* its name, function and summary */
+} opfor_cli_ruleset_cmd_t;
+/* The generated table (ruleset_commands.c in the build folder), ended by a row whose ruleset
+ * is NULL. */
+extern const opfor_cli_ruleset_cmd_t opfor_cli_ruleset_commands[];
+/* The command name that ruleset brings (ruleset NULL: any ruleset's), or NULL when it brings
+ * none. */
+const opfor_cli_cmd_t *opfor_cli_ruleset_command(const char *ruleset, const char *name);
+
 /* Subcommands (one file each: cmd_<name>.c). */
 int opfor_cmd_calc(int argc, char **argv);
 int opfor_cmd_dice(int argc, char **argv);
 int opfor_cmd_scenario(int argc, char **argv);
 int opfor_cmd_bench(int argc, char **argv);
 int opfor_cmd_demo(int argc, char **argv);
-int opfor_cmd_patrol(int argc, char **argv);
 int opfor_cmd_scores(int argc, char **argv);
 int opfor_cmd_selfplay(int argc, char **argv);
 /* `opfor display` (cmd_display.c): a display-only client of a daemon, on an e-ink panel. */

@@ -126,7 +126,7 @@ typedef struct bench_cmd {
 } bench_cmd_t;
 
 static const bench_cmd_t BENCH_CMDS[] = {
-    {"engine", opfor_bench_engine, "Viktoria! engine: activations and games per second"},
+    {"engine", opfor_bench_engine, "rules engine: activations and games per second (--ruleset)"},
     {"mcts", opfor_bench_mcts, "MCTS: iterations per second and decision latency by level"},
     {"rpc", opfor_bench_rpc, "opford: calc requests per second and latency from N clients"},
     {"display", opfor_bench_display, "e-ink: render time and bytes per refresh, per panel"},

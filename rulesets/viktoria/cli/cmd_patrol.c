@@ -1,4 +1,4 @@
-/* tools/opfor/cmd_patrol.c — `opfor patrol`: Viktoria! Patrol Mode at the table (XV).
+/* rulesets/viktoria/cli/cmd_patrol.c — `opfor patrol`: Viktoria! Patrol Mode at the table (XV).
  *
  *   opfor patrol [--scenario FILE] [--seed S] [--name PLAYER] [--db FILE] [--no-save]
  *                [--level L] [--cheat] [--verbose]
@@ -478,7 +478,7 @@ static void patrol_help(FILE *f) {
             PATROL_DEFAULT);
 }
 
-int opfor_cmd_patrol(int argc, char **argv) {
+int opfor_vk_cmd_patrol(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "place") == 0)
         return cmd_place(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "spawns") == 0)
