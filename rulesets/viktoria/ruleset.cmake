@@ -26,8 +26,10 @@ endforeach()
 # the generic commands, run by them for this ruleset.
 file(GLOB RULESET_CLI_SOURCES CONFIGURE_DEPENDS ${RULESET_DIR}/cli/*.c)
 set(RULESET_COMMANDS
+    demo opfor_vk_cmd_demo "a short tour of the calculator"
     patrol opfor_vk_cmd_patrol
     "Patrol Mode: initiative, spotting, placement, score (solo/coop)"
+    scores opfor_vk_cmd_scores "the Patrol Mode high-score table"
     selfplay opfor_vk_cmd_selfplay
     "whole games between the engine's built-in policies (random, greedy, random_kind)"
     "bench engine" opfor_vk_bench_engine

@@ -2,11 +2,10 @@
  *
  * Has the AI decide N positions at each level and reports iterations per second, decision
  * latency (median, p95, max; wall clock) and memory (pool allocated, nodes used, all the
- * search allocated). The workload is Viktoria! with the heuristic planner as prior, playout
- * policy and leaf value, on positions taken from planner-against-planner games on the
- * built-in scenarios (competitive and Patrol Mode, half each); `--ruleset NAME` measures
- * another registered ruleset with its own evaluator (random playouts without one) on
- * positions from its "heuristic" bot's games when it has one, else from random games.
+ * search allocated). The workload is a registered ruleset (`--ruleset NAME`, by default the
+ * registry's first) with its own evaluator (random playouts without one), on positions from
+ * its "heuristic" bot's games when it has one (else from random games) on its built-in
+ * scenarios in name order, equal shares (or its default scenario, or `--scenario`).
  * With --runs R each level is measured R times and every figure is the median of the runs.
  * Target at standard on one core: p95 <= 150 ms, pool <= 64 MiB.
  */
@@ -22,13 +21,12 @@
 #include "opfor/mcts.h"
 #include "opfor/ruleset.h"
 #include "opfor/ruleset_ai.h"
-#include "opfor/viktoria/adapter.h"
 
 #define DEFAULT_DECISIONS 30
 #define MAX_RUNS 15
-/* The built-in scenarios the Viktoria! positions come from (other rulesets: their default). */
-static const char *const SCENARIOS[] = {"competitive_default", "patrol_default"};
-#define NSCEN 2
+/* Most scenarios the positions come from: the ruleset's built-in ones in name order (a ruleset
+ * without any: its default). */
+#define NSCEN 8
 #define MAX_DECISIONS 10000
 #define POOL_BYTES ((size_t)64 << 20)
 #define TARGET_LEVEL OPFOR_AI_STANDARD
@@ -49,6 +47,17 @@ static double cpu_ms_now(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+/* The ruleset measured without --ruleset: the registry's first. */
+static const opfor_ruleset_t *default_ruleset(void) {
+    size_t n = 0;
+    return opfor_ruleset_list(&n)[0].rs;
+}
+
+/* qsort comparator of names. */
+static int cmp_name(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static void help(FILE *f) {
     fprintf(f,
             "usage: opfor bench mcts [--json] [--ruleset NAME] [--scenario NAME] [--level L]\n"
@@ -65,12 +74,11 @@ static void help(FILE *f) {
             "Target at standard on one core: p95 at most %.0f ms with a pool of at most\n"
             "%.0f MiB. Long runs report progress on standard error.\n"
             "\n"
-            "The default workload is Viktoria! with the heuristic planner, on positions from\n"
-            "planner-against-planner games on the built-in scenarios (competitive_default\n"
-            "and patrol_default, half each; --scenario picks one). --ruleset NAME measures\n"
-            "another registered ruleset with its evaluator (random playouts without one) on\n"
-            "its default scenario (or --scenario).\n",
-            DEFAULT_DECISIONS, MAX_RUNS, TARGET_P95_MS, TARGET_POOL_MIB);
+            "The workload is the ruleset (--ruleset NAME, default the first registered:\n"
+            "%s) with its evaluator (random playouts without one), on positions from\n"
+            "planner-against-planner games (random ones without a planner) on its built-in\n"
+            "scenarios, in equal shares (or its default scenario; --scenario picks one).\n",
+            DEFAULT_DECISIONS, MAX_RUNS, TARGET_P95_MS, TARGET_POOL_MIB, default_ruleset()->name);
 }
 
 /* The ruleset names --ruleset accepts, for error messages. */
@@ -301,7 +309,7 @@ int opfor_bench_mcts(int argc, char **argv) {
 #undef OPT
     }
 
-    const opfor_ruleset_t *rs = &opfor_viktoria_ruleset;
+    const opfor_ruleset_t *rs = default_ruleset();
     if (rsname) {
         rs = opfor_ruleset_find(rsname);
         if (!rs) {
@@ -310,17 +318,17 @@ int opfor_bench_mcts(int argc, char **argv) {
                                          rsname);
         }
     }
-    int viktoria = rs == &opfor_viktoria_ruleset;
-
-    /* contexts: the built-in scenarios (or the one asked), or the ruleset's default */
+    /* contexts: the built-in scenarios in name order (or the one asked), or the ruleset's
+     * default */
     const char *scen_names[NSCEN];
     int nctx = 0;
-    if (viktoria && !scen) {
-        for (int i = 0; i < NSCEN; i++)
-            scen_names[nctx++] = SCENARIOS[i];
-    } else {
+    for (size_t i = 0; !scen && rs->builtin_name && rs->builtin_name(i) && nctx < NSCEN; i++)
+        scen_names[nctx++] = rs->builtin_name(i);
+    int builtins = nctx > 0;
+    if (builtins)
+        qsort(scen_names, (size_t)nctx, sizeof scen_names[0], cmp_name);
+    else
         scen_names[nctx++] = scen;
-    }
     void *ctx[NSCEN] = {NULL};
     opfor_game_t games[NSCEN];
     opfor_diag_t diag;
@@ -367,10 +375,16 @@ int opfor_bench_mcts(int argc, char **argv) {
     opfor_bench_host_t host;
     opfor_bench_host(&host);
     char workload[256];
-    if (viktoria)
-        snprintf(workload, sizeof workload, "%s, heuristic planner; positions from %s%s%s",
-                 rs->title, scen_names[0], nctx > 1 ? " and " : "", nctx > 1 ? scen_names[1] : "");
-    else
+    if (have_bot && scen_names[0]) {
+        int w = snprintf(workload, sizeof workload, "%s, heuristic planner; positions from ",
+                         rs->title);
+        for (int c = 0; c < nctx && w > 0 && (size_t)w < sizeof workload; c++)
+            w += snprintf(workload + w, sizeof workload - (size_t)w, "%s%s",
+                          c == 0          ? ""
+                          : c == nctx - 1 ? " and "
+                                          : ", ",
+                          scen_names[c]);
+    } else
         snprintf(workload, sizeof workload, "%s, evaluator %s; positions from %s games", rs->title,
                  ev ? ev->name : "none (random playouts)", have_bot ? "planner" : "random");
 

@@ -44,8 +44,6 @@ int opfor_cmd_calc(int argc, char **argv);
 int opfor_cmd_dice(int argc, char **argv);
 int opfor_cmd_scenario(int argc, char **argv);
 int opfor_cmd_bench(int argc, char **argv);
-int opfor_cmd_demo(int argc, char **argv);
-int opfor_cmd_scores(int argc, char **argv);
 int opfor_cmd_selfplay(int argc, char **argv);
 /* `opfor display` (cmd_display.c): a display-only client of a daemon, on an e-ink panel. */
 int opfor_cmd_display(int argc, char **argv);

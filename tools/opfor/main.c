@@ -15,8 +15,6 @@ static const opfor_cli_cmd_t commands[] = {
     {"dice", opfor_cmd_dice, "parse, roll and tabulate dice notation (\"3 dice + 6 inches\")"},
     {"scenario", opfor_cmd_scenario, "check, list and show scenario files"},
     {"bench", opfor_cmd_bench, "benchmarks: calc, engine, mcts, rpc, display"},
-    {"demo", opfor_cmd_demo, "a short tour of the calculator"},
-    {"scores", opfor_cmd_scores, "the Patrol Mode high-score table"},
     {"selfplay", opfor_cmd_selfplay, "whole games between built-in policies on the rules engine"},
     {"display", opfor_cmd_display, "show a daemon's orders on an e-ink panel (or PNG frames)"},
     {"play", opfor_cmd_play, "play any registered ruleset in the terminal against the AI"},
