@@ -22,10 +22,11 @@ foreach(f ${vk_scenarios})
   opfor_embed(RULESET_SOURCES opfor_viktoria_scenario_${cid} ${f})
 endforeach()
 # Its own `opfor` commands (cli/, compiled into the opfor executable with tools/opfor's
-# helpers): name, C function, summary. `selfplay` and `bench engine` are its own versions of
-# the generic commands, run by them for this ruleset.
+# helpers): name, C function, summary. `arena`, `selfplay` and `bench engine` are its own
+# versions of the generic commands, run by them for this ruleset.
 file(GLOB RULESET_CLI_SOURCES CONFIGURE_DEPENDS ${RULESET_DIR}/cli/*.c)
 set(RULESET_COMMANDS
+    arena opfor_vk_cmd_arena "seeded matches between AI policies, with win rates and intervals"
     demo opfor_vk_cmd_demo "a short tour of the calculator"
     patrol opfor_vk_cmd_patrol
     "Patrol Mode: initiative, spotting, placement, score (solo/coop)"
