@@ -20,25 +20,19 @@
 #include "opfor/scenario.h"
 #include "opfor/ruleset.h"
 
-static void scenario_help(FILE *f) {
-    fprintf(f, "usage: opfor scenario check FILE [--json]\n"
-               "       opfor scenario list [--json]\n"
-               "       opfor scenario show [NAME|FILE] [--json]\n"
-               "\n"
-               "Scenario files are YAML (docs/scenario-format.md): table, terrain, sides, units,\n"
-               "generals, objectives and, in patrol mode, a patrol block.\n"
-               "\n"
-               "commands:\n"
-               "  check FILE   parse and check FILE; prints FILE:LINE:COL: MESSAGE for the first\n"
-               "               error and for each warning. Exit 0 valid, 1 invalid.\n"
-               "  list         the built-in scenarios (name, mode, title)\n"
-               "  show         summary of a scenario: table, terrain, sides, units (figure counts\n"
-               "               and positions), objectives. NAME is a built-in scenario (default\n"
-               "               patrol_default); anything else is read as a file.\n"
-               "\n"
-               "options:\n"
-               "  --json       print one JSON document instead of text\n"
-               "  -h, --help   this text\n");
+/* The words of the command line that are not options: the command and its file or name (a
+ * third one kept, so the command can say it takes one). */
+typedef struct scenario_args {
+    const char *pos[3];
+    int n;
+} scenario_args_t;
+
+static int scenario_arg(void *ud, const char *a) {
+    scenario_args_t *p = ud;
+    if (p->n == 3)
+        return opfor_cli_usage_error("scenario: too many arguments at '%s'", a);
+    p->pos[p->n++] = a;
+    return 0;
 }
 
 /* The ruleset a scenario file is read for: the registry's first with a scenario loader. */
@@ -537,27 +531,41 @@ static int cmd_show(const char *arg, int json) {
 }
 
 int opfor_cmd_scenario(int argc, char **argv) {
-    const char *pos[3] = {NULL, NULL, NULL};
-    int npos = 0, json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (opfor_cli_is_help(a)) {
-            scenario_help(stdout);
-            return OPFOR_EXIT_OK;
-        }
-        if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return opfor_cli_usage_error("scenario: unknown option '%s' (allowed: --json, --help)",
-                                         a);
-        } else if (npos < 3) {
-            pos[npos++] = a;
-        } else {
-            return opfor_cli_usage_error("scenario: too many arguments at '%s'", a);
-        }
-    }
+    scenario_args_t args = {{NULL, NULL, NULL}, 0};
+    int json = 0, rc = 0;
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--json",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &json,
+         .help = "print one JSON document instead of text"},
+        {0},
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "scenario",
+        .usage = "check FILE [--json]\n"
+                 "       opfor scenario list [--json]\n"
+                 "       opfor scenario show [NAME|FILE] [--json]",
+        .about =
+            "Scenario files are YAML (docs/scenario-format.md): table, terrain, sides, units,\n"
+            "generals, objectives and, in patrol mode, a patrol block.\n"
+            "\n"
+            "commands:\n"
+            "  check FILE   parse and check FILE; prints FILE:LINE:COL: MESSAGE for the first\n"
+            "               error and for each warning. Exit 0 valid, 1 invalid.\n"
+            "  list         the built-in scenarios (name, mode, title)\n"
+            "  show         summary of a scenario: table, terrain, sides, units (figure counts\n"
+            "               and positions), objectives. NAME is a built-in scenario (default\n"
+            "               patrol_default); anything else is read as a file.",
+        .opts = opts,
+        .positional = scenario_arg,
+        .ud = &args,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
+        return rc;
+    const char **pos = args.pos;
+    int npos = args.n;
     if (npos == 0) {
-        scenario_help(stderr);
+        opfor_cli_usage(stderr, &spec);
         return opfor_cli_usage_error("scenario: missing command (allowed: check, list, show)");
     }
     const char *cmd = pos[0];
