@@ -1,6 +1,6 @@
 /* rulesets/viktoria/cli/bench_engine.c — `opfor bench engine [--ruleset viktoria] [--json]
  * [--seconds S]`: how fast the Viktoria! rules engine plays (Viktoria!'s own version of the
- * generic engine benchmark, tools/opfor/cmd_bench.c; registered in ruleset.cmake).
+ * generic engine benchmark, tools/opfor/bench_engine.c; registered in ruleset.cmake).
  *
  * Plays whole games on the built-in competitive scenario on one thread, with the random
  * policy (uniform over the full legal list) and with random_kind (a group of actions first,
