@@ -699,4 +699,6 @@ const opfor_ruleset_t opfor_viktoria_ruleset = {
     .ai = &opfor_viktoria_ai,
     .calc = &opfor_viktoria_calc_iface,
     .scenario = &opfor_viktoria_scenario_rules,
+    .builtin_name = opfor_viktoria_builtin_name,
+    .builtin_text = opfor_viktoria_builtin_text,
 };
