@@ -232,7 +232,8 @@ static void render_map_marks_units_and_spotted_arrow(void **state) {
     const opfor_epd_panel_t *p = &opfor_epd_panel_ws_7in5_v2;
     opfor_card_sample(&c);
     memcpy(&d, &c, sizeof c);
-    d.map.n_units = 5; /* drop the spotted unit (the last one) */
+    d.map.nunits = 5;  /* drop the spotted unit (the last one) */
+    d.map.narrows = 1; /* and its place arrow (the last one) */
     assert_int_equal(opfor_card_render_panel(&c, p, 0, &a, &L), 0);
     assert_int_equal(opfor_card_render_panel(&d, p, 0, &b, NULL), 0);
     opfor_epd_rect_t box;
@@ -243,7 +244,7 @@ static void render_map_marks_units_and_spotted_arrow(void **state) {
     assert_true(box.w > 20); /* the arrow reaches in from the right edge */
     /* no map at all: the text column gets the whole width, nothing drawn at the bottom right
      * (below the rule of the scores) */
-    d.map.table_w = 0;
+    d.map.width = 0;
     assert_int_equal(opfor_card_render_panel(&d, p, 0, &b, &L), 0);
     assert_true(opfor_epd_rect_empty(&L.map));
     assert_int_equal(opfor_epd_frame_count_black(&b, &(opfor_epd_rect_t){600, 395, 200, 85}), 0);
