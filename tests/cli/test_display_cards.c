@@ -226,8 +226,8 @@ static const msgpack_object *pack_initiative(mp_t *m, const char *const *ready, 
     return mp_end(m);
 }
 
-static const opfor_card_unit_t *find_unit(const opfor_card_map_t *m, float x, float y) {
-    for (int i = 0; i < m->n_units; i++)
+static const opfor_scene_unit_t *find_unit(const opfor_scene_t *m, float x, float y) {
+    for (int i = 0; i < m->nunits; i++)
         if (m->units[i].at.x == x && m->units[i].at.y == y)
             return &m->units[i];
     return NULL;
@@ -350,39 +350,44 @@ static void card_order_event(void **st) {
     assert_string_equal(c.needed[1], "Save 8+ on 2D6");
     assert_string_equal(memo.game, "g-1");
     assert_int_equal(memo.last_seq, 7);
-    /* the map: y flipped (south-west origin to top-left), the gone unit left out */
-    const opfor_card_map_t *m = &c.map;
-    assert_true(m->table_w == 72.0f && m->table_h == 48.0f);
-    assert_int_equal(m->n_units, 4);
-    const opfor_card_unit_t *act = find_unit(m, 59.0f, (float)(48 - 29.6));
-    const opfor_card_unit_t *tgt = find_unit(m, 24.0f, 39.0f);
-    const opfor_card_unit_t *hus = find_unit(m, 40.0f, 43.0f);
+    /* the map: a scene in table coordinates (south-west origin), the gone unit left out */
+    const opfor_scene_t *m = &c.map;
+    assert_true(m->width == 72.0f && m->depth == 48.0f);
+    assert_int_equal(m->nunits, 4);
+    const opfor_scene_unit_t *act = find_unit(m, 59.0f, 29.6f);
+    const opfor_scene_unit_t *tgt = find_unit(m, 24.0f, 9.0f);
+    const opfor_scene_unit_t *hus = find_unit(m, 40.0f, 5.0f);
     assert_non_null(act);
     assert_non_null(tgt);
     assert_non_null(hus);
-    assert_int_equal(act->flags, OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_ACTING);
-    assert_int_equal(tgt->flags, OPFOR_CARD_U_TARGET);
+    assert_int_equal(act->flags, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_ACTING);
+    assert_int_equal(tgt->flags, OPFOR_SCENE_U_TARGET);
     assert_int_equal(hus->flags, 0);
-    assert_null(find_unit(m, 30.0f, 18.0f)); /* destroyed */
+    assert_null(find_unit(m, 30.0f, 30.0f)); /* destroyed */
+    /* a fire line from the acting unit to its target, and no other arrow */
+    assert_int_equal(m->narrows, 1);
+    assert_int_equal(m->arrows[0].kind, OPFOR_SCENE_FIRE);
+    assert_true(m->arrows[0].from.x == act->at.x && m->arrows[0].from.y == act->at.y);
+    assert_true(m->arrows[0].to.x == tgt->at.x && m->arrows[0].to.y == tgt->at.y);
     /* the acting unit and its target come first, so they survive a full map */
     assert_true((m->units[0].flags | m->units[1].flags) ==
-                (OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_ACTING | OPFOR_CARD_U_TARGET));
-    assert_int_equal(m->n_terrain, 3);
-    assert_int_equal(m->terrain[0].n, OPFOR_CARD_MAX_VERTS); /* 20 points thinned */
-    assert_int_equal(m->terrain[0].closed, 1);
-    assert_true(m->terrain[0].v[0].x == 10.0f && m->terrain[0].v[0].y == 18.0f);
-    assert_true(m->terrain[0].v[11].x == 19.5f); /* the last point is kept */
-    assert_int_equal(m->terrain[1].kind, OPFOR_TK_ROAD);
-    assert_int_equal(m->terrain[1].closed, 0);
-    assert_int_equal(m->terrain[1].n, 2);
-    assert_true(m->terrain[1].v[0].y == 48.0f && m->terrain[1].v[1].y == 0.0f);
-    assert_int_equal(m->terrain[2].kind, OPFOR_TK_BUILDING);
-    assert_int_equal(m->terrain[2].n, 4);
-    assert_true(m->terrain[2].v[2].x == 52.0f && m->terrain[2].v[2].y == 14.0f);
+                (OPFOR_SCENE_U_AI | OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_TARGET));
+    assert_int_equal(m->nshapes, 3);
+    assert_int_equal(m->shapes[0].n, OPFOR_CARD_MAX_VERTS); /* 20 points thinned */
+    assert_int_equal(m->shapes[0].closed, 1);
+    assert_true(m->shapes[0].v[0].x == 10.0f && m->shapes[0].v[0].y == 30.0f);
+    assert_true(m->shapes[0].v[11].x == 19.5f); /* the last point is kept */
+    assert_int_equal(m->shapes[1].style, OPFOR_SCENE_ROAD);
+    assert_int_equal(m->shapes[1].closed, 0);
+    assert_int_equal(m->shapes[1].n, 2);
+    assert_true(m->shapes[1].v[0].y == 0.0f && m->shapes[1].v[1].y == 48.0f);
+    assert_int_equal(m->shapes[2].style, OPFOR_SCENE_BUILDING);
+    assert_int_equal(m->shapes[2].n, 4);
+    assert_true(m->shapes[2].v[2].x == 52.0f && m->shapes[2].v[2].y == 34.0f);
     /* without a state: the same text, no map */
     assert_int_equal(opfor_card_from_event(ev, NULL, NULL, &c), 1);
     assert_string_equal(c.orders[0], "Fires at 1st Section");
-    assert_true(c.map.table_w == 0.0f);
+    assert_true(c.map.width == 0.0f);
     /* the card draws on both panels */
     static opfor_epd_frame_t f;
     opfor_card_layout_t lay;
@@ -411,20 +416,24 @@ static void card_spotting_lasts_its_turn(void **st) {
     assert_string_equal(c.orders[1], "Place at x 10.0, y 44.0");
     assert_string_equal(c.side_name, "Germans"); /* the side's name, as on its orders */
     assert_string_equal(c.needed[0], "Distance 17 in");
-    const opfor_card_unit_t *u = find_unit(&c.map, 10.0f, 4.0f);
+    const opfor_scene_unit_t *u = find_unit(&c.map, 10.0f, 44.0f);
     assert_non_null(u);
-    assert_int_equal(u->flags, OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_SPOTTED);
-    assert_true(u->from.x == 72.0f && u->from.y == 0.0f);
+    assert_int_equal(u->flags, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_SPOTTED);
+    /* its place arrow comes in from the north-east corner */
+    assert_int_equal(c.map.narrows, 1);
+    assert_int_equal(c.map.arrows[0].kind, OPFOR_SCENE_PLACE);
+    assert_true(c.map.arrows[0].from.x == 72.0f && c.map.arrows[0].from.y == 48.0f);
+    assert_true(c.map.arrows[0].to.x == 10.0f && c.map.arrows[0].to.y == 44.0f);
     /* the order of the same turn still shows it */
     assert_int_equal(opfor_card_from_event(pack_order(&m2, 2), state, &memo, &c), 1);
-    u = find_unit(&c.map, 10.0f, 4.0f);
+    u = find_unit(&c.map, 10.0f, 44.0f);
     assert_non_null(u);
-    assert_true(u->flags & OPFOR_CARD_U_SPOTTED);
+    assert_true(u->flags & OPFOR_SCENE_U_SPOTTED);
     /* the next turn does not */
     assert_int_equal(opfor_card_from_event(pack_order(&m3, 3), state, &memo, &c), 1);
-    u = find_unit(&c.map, 10.0f, 4.0f);
+    u = find_unit(&c.map, 10.0f, 44.0f);
     assert_non_null(u);
-    assert_false(u->flags & OPFOR_CARD_U_SPOTTED);
+    assert_false(u->flags & OPFOR_SCENE_U_SPOTTED);
     mp_free(&m1);
     mp_free(&m2);
     mp_free(&m3);
@@ -454,8 +463,8 @@ static void card_spotting_lasts_its_turn(void **st) {
     opfor_card_memo_reset(&memo);
     assert_int_equal(opfor_card_from_event(pack_spotted(&m1, 2, NULL), state, &memo, &c), 1);
     assert_string_equal(c.unit, "Spotted: veteran infantry");
-    assert_int_equal(c.map.n_units, 5);
-    assert_int_equal(c.map.units[4].flags, OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_SPOTTED);
+    assert_int_equal(c.map.nunits, 5);
+    assert_int_equal(c.map.units[4].flags, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_SPOTTED);
     mp_free(&m1);
     mp_free(&ms);
 }
@@ -567,8 +576,8 @@ static void card_long_text_is_cut_cleanly(void **st) {
     c.n_orders = 1;
     snprintf(c.orders[0], sizeof c.orders[0],
              "Charge Major Harcourt, 12 in away (charge 1d3+16 inches)");
-    c.map.table_w = 72; /* the map takes the right part: a narrow column */
-    c.map.table_h = 48;
+    c.map.width = 72; /* the map takes the right part: a narrow column */
+    c.map.depth = 48;
     assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_7in5_v2, -1, &f, &lay), 0);
     int three = lay.orders[0].h;
     snprintf(c.orders[0], sizeof c.orders[0], "Charge");
@@ -588,7 +597,7 @@ static void card_from_state_picks_what_matters(void **st) {
     assert_string_equal(c.unit, "Jager Picket");
     assert_string_equal(c.orders[0], "Fires at 1st Section");
     assert_int_equal(c.n_orders, 1);
-    assert_true(c.map.n_units == 4);
+    assert_true(c.map.nunits == 4);
     mp_free(&m);
     /* the daemon says the order is no longer open (a press came after it): not shown */
     assert_int_equal(opfor_card_from_state(pack_state(&m, "none", 2), &memo, &c), 1);
@@ -599,9 +608,9 @@ static void card_from_state_picks_what_matters(void **st) {
     assert_int_equal(opfor_card_from_state(pack_state(&m, "enemy", 1), &memo, &c), 1);
     assert_string_equal(c.unit, "Enemy initiative");
     assert_string_equal(c.side_name, "Germans");
-    assert_int_equal(c.map.n_units, 4);
-    for (int i = 0; i < c.map.n_units; i++)
-        assert_false(c.map.units[i].flags & (OPFOR_CARD_U_ACTING | OPFOR_CARD_U_TARGET));
+    assert_int_equal(c.map.nunits, 4);
+    for (int i = 0; i < c.map.nunits; i++)
+        assert_false(c.map.units[i].flags & (OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_TARGET));
     mp_free(&m);
     /* the players hold the initiative */
     assert_int_equal(opfor_card_from_state(pack_state(&m, "player", 1), &memo, &c), 1);
@@ -643,7 +652,7 @@ static void card_after_an_activation(void **st) {
         assert_string_equal(c.side_name, "No initiative");
         assert_int_equal(c.choice, OPFOR_CARD_NOTES);
         assert_string_equal(c.turn, "Turn 2");
-        assert_int_equal(c.map.n_units, 4); /* where the table left the units */
+        assert_int_equal(c.map.nunits, 4); /* where the table left the units */
         mp_free(&me);
         mp_free(&ms);
     }
@@ -701,23 +710,34 @@ static void card_terrain_from_builtin_scenario(void **st) {
     const msgpack_object *state = mp_end(&m);
     opfor_card_memo_t *memo = calloc(1, sizeof *memo);
     assert_non_null(memo);
-    opfor_card_map_t map;
+    static opfor_scene_t map;
+    /* terrain kinds and the scene styles that draw them */
+    static const int style_of_kind[OPFOR_TK_COUNT] = {
+        [OPFOR_TK_OPEN] = OPFOR_SCENE_OPEN,         [OPFOR_TK_WOODS] = OPFOR_SCENE_WOODS,
+        [OPFOR_TK_BUILDING] = OPFOR_SCENE_BUILDING, [OPFOR_TK_WALL] = OPFOR_SCENE_LINEAR,
+        [OPFOR_TK_HEDGE] = OPFOR_SCENE_HEDGE,       [OPFOR_TK_FENCE] = OPFOR_SCENE_FENCE,
+        [OPFOR_TK_HILL] = OPFOR_SCENE_HILL,         [OPFOR_TK_ROAD] = OPFOR_SCENE_ROAD,
+        [OPFOR_TK_RIVER] = OPFOR_SCENE_WATER,       [OPFOR_TK_FIELD_WORKS] = OPFOR_SCENE_WORKS,
+        [OPFOR_TK_ROUGH] = OPFOR_SCENE_ROUGH,       [OPFOR_TK_IMPASSABLE] = OPFOR_SCENE_IMPASSABLE,
+    };
     for (int round = 0; round < 2; round++) { /* the second from the cache */
         assert_int_equal(opfor_card_map_from_state(state, NULL, NULL, memo, &map), 0);
         int want = sc->table.nfeatures < OPFOR_CARD_MAX_TERRAIN ? sc->table.nfeatures
                                                                 : OPFOR_CARD_MAX_TERRAIN;
-        assert_int_equal(map.n_terrain, want);
-        const opfor_terrain_feature_t *f = &sc->table.features[0];
-        assert_int_equal(map.terrain[0].kind, f->kind);
-        assert_int_equal(map.terrain[0].closed, f->shape == OPFOR_SHAPE_AREA);
-        assert_true(map.terrain[0].v[0].x == f->pts[0].x);
-        assert_true(map.terrain[0].v[0].y == sc->table.depth - f->pts[0].y);
+        assert_int_equal(map.nshapes, want);
+        for (int i = 0; i < want; i++) {
+            const opfor_terrain_feature_t *f = &sc->table.features[i];
+            assert_int_equal(map.shapes[i].style, style_of_kind[f->kind]);
+            assert_int_equal(map.shapes[i].closed, f->shape == OPFOR_SHAPE_AREA);
+            assert_true(map.shapes[i].v[0].x == f->pts[0].x);
+            assert_true(map.shapes[i].v[0].y == f->pts[0].y);
+        }
         assert_string_equal(memo->terrain_of, "patrol_default");
     }
     /* without a memo there is no cache, and no terrain */
     assert_int_equal(opfor_card_map_from_state(state, NULL, NULL, NULL, &map), 0);
-    assert_int_equal(map.n_terrain, 0);
-    assert_true(map.table_w == sc->table.width);
+    assert_int_equal(map.nshapes, 0);
+    assert_true(map.width == sc->table.width);
     mp_free(&m);
     free(memo);
     opfor_scenario_free(sc);
