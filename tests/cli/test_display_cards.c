@@ -688,6 +688,234 @@ static void card_notes_are_not_numbered(void **st) {
     assert_true(lay.orders[0].y > notes_y);
 }
 
+/* ---- a game of another ruleset: the order and game.state's scene ---- */
+
+static void pack_xy(msgpack_packer *pk, double x, double y) {
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_double(pk, x);
+    msgpack_pack_double(pk, y);
+}
+
+static void kdouble(msgpack_packer *pk, const char *k, double v) {
+    s(pk, k);
+    msgpack_pack_double(pk, v);
+}
+
+/* One scene unit as game.state packs it. */
+static void scene_unit(msgpack_packer *pk, double x, int side, int flags, const char *name) {
+    msgpack_pack_map(pk, 8);
+    s(pk, "at");
+    pack_xy(pk, x, 6);
+    kdouble(pk, "w", 2);
+    kdouble(pk, "d", 1);
+    kdouble(pk, "facing", side ? 270 : 90);
+    kint(pk, "side", side);
+    kint(pk, "flags", flags);
+    kint(pk, "id", side);
+    kstr(pk, "name", name);
+}
+
+/* The AI's order in a game of another ruleset, as ai.orders and the order event give it. */
+static void gen_order(msgpack_packer *pk, int open) {
+    msgpack_pack_map(pk, 12);
+    kstr(pk, "game", "d1");
+    kint(pk, "order_id", 5);
+    kint(pk, "turn", 1);
+    kint(pk, "side", 1);
+    kint(pk, "index", 2);
+    kstr(pk, "action", "Blue attacks with the 3 (needs 3+ on 1D6)");
+    kstr(pk, "sentence",
+         "Blue attacks Red with the 3: roll 1D6, 3+ to hit (67%), 1.7 damage expected.");
+    kstr(pk, "unit", "Blue");
+    kstr(pk, "target", "Red");
+    s(pk, "needs");
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_map(pk, 3);
+    kstr(pk, "label", "to hit");
+    kstr(pk, "need", "3+ on 1D6");
+    kdouble(pk, "p", 4.0 / 6);
+    s(pk, "open");
+    msgpack_pack_int(pk, open); /* a flag: 1 or 0 */
+    s(pk, "resolved");
+    msgpack_pack_false(pk);
+}
+
+/* game.state of such a game (the table's view): a 24 x 12 table, two units, the AI (side 1)
+ * attacking. to_move: a side, or -1 for the dice; order: 0 none, 1 open, 2 no longer open. */
+static const msgpack_object *pack_gen_state(mp_t *m, int to_move, int order, int finished) {
+    mp_begin(m);
+    msgpack_packer *pk = &m->pk;
+    msgpack_pack_map(pk, 10);
+    kstr(pk, "game", "d1");
+    kstr(pk, "ruleset", "duel");
+    kstr(pk, "status", finished ? "finished" : "active");
+    kstr(pk, "result", finished ? "won" : "");
+    kint(pk, "ai_side", 1);
+    s(pk, "to_move");
+    if (to_move >= 0)
+        msgpack_pack_int(pk, to_move);
+    else
+        s(pk, "chance");
+    s(pk, "progress");
+    msgpack_pack_map(pk, 2);
+    kint(pk, "turn", 3);
+    kint(pk, "activation", 1);
+    s(pk, "legal");
+    names(pk, (const char *const[]){"Red attacks with the 2", "Red guards"}, 2);
+    s(pk, "scene");
+    msgpack_pack_map(pk, 6);
+    kdouble(pk, "width", 24);
+    kdouble(pk, "depth", 12);
+    s(pk, "shapes");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_map(pk, 4);
+    kstr(pk, "style", "zone");
+    s(pk, "closed");
+    msgpack_pack_true(pk);
+    kstr(pk, "name", "Red's half");
+    s(pk, "points");
+    msgpack_pack_array(pk, 4);
+    pack_xy(pk, 0, 0);
+    pack_xy(pk, 12, 0);
+    pack_xy(pk, 12, 12);
+    pack_xy(pk, 0, 12);
+    msgpack_pack_map(pk, 3); /* a style this build does not know: drawn as open ground */
+    kstr(pk, "style", "lava");
+    s(pk, "closed");
+    msgpack_pack_false(pk);
+    s(pk, "points");
+    msgpack_pack_array(pk, 2);
+    pack_xy(pk, 1, 1);
+    pack_xy(pk, 5, 1);
+    s(pk, "units");
+    msgpack_pack_array(pk, 2);
+    scene_unit(pk, 6, 0, OPFOR_SCENE_U_TARGET, "Red 10hp");
+    scene_unit(pk, 18, 1, OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_SHAKEN, "Blue 3hp");
+    s(pk, "arrows");
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_map(pk, 3);
+    kstr(pk, "kind", "fire");
+    s(pk, "from");
+    pack_xy(pk, 17, 6);
+    s(pk, "to");
+    pack_xy(pk, 7, 6);
+    s(pk, "labels");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_map(pk, 2);
+    s(pk, "at");
+    pack_xy(pk, 3, 3);
+    kstr(pk, "text", "Red hand: 2 4");
+    msgpack_pack_map(pk, 1); /* no position: left out */
+    kstr(pk, "text", "nowhere");
+    s(pk, "order");
+    if (order)
+        gen_order(pk, order == 1);
+    else
+        msgpack_pack_nil(pk);
+    return mp_end(m);
+}
+
+static void card_of_another_ruleset(void **st) {
+    (void)st;
+    mp_t ms, me;
+    static opfor_card_t c, d;
+    opfor_card_memo_t memo;
+    opfor_card_memo_reset(&memo);
+    const msgpack_object *state = pack_gen_state(&ms, -1, 1, 0);
+    msgpack_packer *pk = ev_begin(&me, "order", 9, 1);
+    gen_order(pk, 1);
+    const msgpack_object *ev = mp_end(&me);
+    assert_int_equal(opfor_card_from_event(ev, state, &memo, &c), 1);
+    /* the order: its sentence without the unit, the roll needed below */
+    assert_int_equal(c.initiative, OPFOR_CARD_SIDE_OPFOR);
+    assert_string_equal(c.unit, "Blue");
+    assert_int_equal(c.n_orders, 1);
+    assert_string_equal(c.orders[0], "Attacks Red with the 3");
+    assert_int_equal(c.n_needed, 1);
+    assert_string_equal(c.needed[0], "To hit 3+ on 1D6");
+    /* the mini-map: the scene as the ruleset drew it, the AI's units filled */
+    const opfor_scene_t *m = &c.map;
+    assert_true(m->width == 24.0f && m->depth == 12.0f);
+    assert_int_equal(m->nshapes, 2);
+    assert_int_equal(m->shapes[0].style, OPFOR_SCENE_ZONE);
+    assert_int_equal(m->shapes[0].closed, 1);
+    assert_int_equal(m->shapes[0].n, 4);
+    assert_string_equal(m->shapes[0].name, "Red's half");
+    assert_true(m->shapes[0].v[2].x == 12.0f && m->shapes[0].v[2].y == 12.0f);
+    assert_int_equal(m->shapes[1].style, OPFOR_SCENE_OPEN);
+    assert_int_equal(m->nunits, 2);
+    assert_string_equal(m->units[0].name, "Red 10hp");
+    assert_int_equal(m->units[0].flags, OPFOR_SCENE_U_TARGET);
+    assert_string_equal(m->units[1].name, "Blue 3hp");
+    assert_int_equal(m->units[1].flags,
+                     OPFOR_SCENE_U_AI | OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_SHAKEN);
+    assert_true(m->units[1].w == 2.0f && m->units[1].d == 1.0f && m->units[1].facing == 270.0f);
+    assert_true(m->units[1].at.x == 18.0f && m->units[1].at.y == 6.0f);
+    assert_int_equal(m->narrows, 1);
+    assert_int_equal(m->arrows[0].kind, OPFOR_SCENE_FIRE);
+    assert_true(m->arrows[0].from.x == 17.0f && m->arrows[0].to.x == 7.0f);
+    assert_int_equal(m->nlabels, 1);
+    assert_string_equal(m->labels[0].text, "Red hand: 2 4");
+    /* drawn with the map on the large panel, without it on the small one */
+    static opfor_epd_frame_t f;
+    opfor_card_layout_t lay;
+    assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_7in5_v2, -1, &f, &lay), 0);
+    assert_false(opfor_epd_rect_empty(&lay.map));
+    assert_true(opfor_epd_frame_count_black(&f, &lay.map) > 500);
+    assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_2in13_v4, -1, &f, &lay), 0);
+    assert_int_equal(lay.compact, 1);
+    /* from game.state alone (after a reconnect): the open order, the same card */
+    assert_int_equal(opfor_card_from_state(state, &memo, &d), 1);
+    assert_string_equal(d.turn, "Turn 3");
+    snprintf(c.turn, sizeof c.turn, "Turn 3"); /* the event said turn 1 */
+    assert_memory_equal(&c, &d, sizeof c);
+    mp_free(&me);
+    mp_free(&ms);
+}
+
+static void card_of_another_ruleset_from_state(void **st) {
+    (void)st;
+    mp_t m;
+    static opfor_card_t c;
+    /* the order is no longer open and a table side is to move: its legal actions */
+    assert_int_equal(opfor_card_from_state(pack_gen_state(&m, 0, 2, 0), NULL, &c), 1);
+    assert_int_equal(c.initiative, OPFOR_CARD_SIDE_PLAYER);
+    assert_string_equal(c.unit, "Your move");
+    assert_int_equal(c.choice, OPFOR_CARD_CHOICE);
+    assert_int_equal(c.n_orders, 2);
+    assert_string_equal(c.orders[0], "Red attacks with the 2");
+    assert_string_equal(c.orders[1], "Red guards");
+    assert_int_equal(c.map.nunits, 2);
+    mp_free(&m);
+    /* the dice */
+    assert_int_equal(opfor_card_from_state(pack_gen_state(&m, -1, 0, 0), NULL, &c), 1);
+    assert_string_equal(c.unit, "Roll the dice");
+    assert_int_equal(c.choice, OPFOR_CARD_NOTES);
+    mp_free(&m);
+    /* the AI to move, no order yet */
+    assert_int_equal(opfor_card_from_state(pack_gen_state(&m, 1, 0, 0), NULL, &c), 1);
+    assert_int_equal(c.initiative, OPFOR_CARD_SIDE_OPFOR);
+    assert_string_equal(c.unit, "Enemy to move");
+    mp_free(&m);
+    /* over: the result, and no score (such a game keeps none) */
+    assert_int_equal(opfor_card_from_state(pack_gen_state(&m, -1, 2, 1), NULL, &c), 1);
+    assert_string_equal(c.unit, "Game over: victory");
+    assert_int_equal(c.n_orders, 0);
+    mp_free(&m);
+    /* its game_over event: {result, returns}, no score line either */
+    msgpack_packer *pk = ev_begin(&m, "game_over", 12, 3);
+    msgpack_pack_map(pk, 2);
+    kstr(pk, "result", "lost");
+    s(pk, "returns");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_double(pk, -1);
+    msgpack_pack_double(pk, 1);
+    assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 1);
+    assert_string_equal(c.unit, "Game over: defeat");
+    assert_int_equal(c.n_orders, 0);
+    mp_free(&m);
+}
+
 static void card_terrain_from_builtin_scenario(void **st) {
     (void)st;
     /* a state without a terrain list names a built-in scenario: its terrain is drawn */
@@ -878,6 +1106,8 @@ int main(void) {
         cmocka_unit_test(card_after_an_activation),
         cmocka_unit_test(card_notes_are_not_numbered),
         cmocka_unit_test(card_terrain_from_builtin_scenario),
+        cmocka_unit_test(card_of_another_ruleset),
+        cmocka_unit_test(card_of_another_ruleset_from_state),
         cmocka_unit_test(dout_sim_writes_what_the_panel_shows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
