@@ -661,9 +661,12 @@ static void draw_unit(pen_t *p, const opfor_scene_unit_t *un, const dunit_t *g) 
     if (un->flags & OPFOR_SCENE_U_SHAKEN) { /* struck through, in the colour that shows */
         if (filled)
             paper(cr);
+        /* along the unit's own diagonal: rear left to front right (a marker stands upright) */
+        double fx = g->marker ? 0 : g->fx, fy = g->marker ? -1 : g->fy;
+        double rx = -fy * g->hw * 0.8, ry = fx * g->hw * 0.8;
         cairo_set_line_width(cr, 2);
-        cairo_move_to(cr, x - g->hw * 0.8, y + g->hd * 0.8);
-        cairo_line_to(cr, x + g->hw * 0.8, y - g->hd * 0.8);
+        cairo_move_to(cr, x - rx - fx * g->hd * 0.8, y - ry - fy * g->hd * 0.8);
+        cairo_line_to(cr, x + rx + fx * g->hd * 0.8, y + ry + fy * g->hd * 0.8);
         cairo_stroke(cr);
         ink(cr);
     }
