@@ -902,6 +902,32 @@ static void card_of_another_ruleset_from_state(void **st) {
     assert_string_equal(c.unit, "Game over: victory");
     assert_int_equal(c.n_orders, 0);
     mp_free(&m);
+    /* to_move events: a table side to move shows its choices; the dice and the AI do not
+       replace the order card */
+    static const struct { int side, ai, card; } moves[] = {{0, 0, 1}, {-1, 0, 0}, {1, 1, 0}};
+    for (int i = 0; i < 3; i++) {
+        mp_t ms;
+        const msgpack_object *state = pack_gen_state(&ms, moves[i].side, 2, 0);
+        msgpack_packer *pk = ev_begin(&m, "to_move", 10 + i, 3);
+        msgpack_pack_map(pk, 3);
+        s(pk, "side");
+        if (moves[i].side >= 0)
+            msgpack_pack_int(pk, moves[i].side);
+        else
+            msgpack_pack_nil(pk);
+        s(pk, "chance");
+        msgpack_pack_int(pk, moves[i].side < 0);
+        s(pk, "ai");
+        msgpack_pack_int(pk, moves[i].ai);
+        assert_int_equal(opfor_card_from_event(mp_end(&m), state, NULL, &c), moves[i].card);
+        if (moves[i].card) {
+            assert_string_equal(c.unit, "Your move");
+            assert_int_equal(c.n_orders, 2);
+            assert_int_equal(c.map.nunits, 2);
+        }
+        mp_free(&m);
+        mp_free(&ms);
+    }
     /* its game_over event: {result, returns}, no score line either */
     msgpack_packer *pk = ev_begin(&m, "game_over", 12, 3);
     msgpack_pack_map(pk, 2);

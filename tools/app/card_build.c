@@ -849,6 +849,20 @@ static void memo_follow(opfor_card_memo_t *memo, const msgpack_object *m, long l
     }
 }
 
+static void card_from_generic(const msgpack_object *state, opfor_card_t *c, char *acting,
+                              char *target, size_t size);
+
+/* A to_move event of a game of another ruleset whose state (with a scene) has a table side,
+ * not the AI's, to move. */
+static int table_to_move(const msgpack_object *data, const msgpack_object *state) {
+    long long side = -1, ai = -1;
+    if (!state || !opfor_mp_get(state, "scene") || mp_bool(opfor_mp_get(data, "ai")) ||
+        mp_int(opfor_mp_get(data, "side"), &side) < 0 ||
+        mp_int(opfor_mp_get(state, "ai_side"), &ai) < 0)
+        return 0;
+    return side >= 0 && side != ai;
+}
+
 int opfor_card_from_event(const msgpack_object *ev, const msgpack_object *state,
                           opfor_card_memo_t *memo, opfor_card_t *c) {
     memset(c, 0, sizeof *c);
@@ -889,6 +903,12 @@ int opfor_card_from_event(const msgpack_object *ev, const msgpack_object *state,
         if (!activation_done(data, state))
             return 0;
         press_card(c, state);
+    } else if (str_is(kind, "to_move")) {
+        /* a game of another ruleset: a table side to move after the AI's order was carried
+           out shows its choices (the dice and the AI's own turn keep the order card up) */
+        if (!table_to_move(data, state))
+            return 0;
+        card_from_generic(state, c, acting, target, sizeof acting);
     } else {
         return 0;
     }
