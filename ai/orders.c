@@ -11,21 +11,7 @@
 #include <string.h>
 
 #include "opfor/ruleset_ai.h"
-
-/* Appends to buf (n bytes, *len used), cutting what does not fit. Output is cut on purpose
- * (fixed-size fields), so it goes through vsnprintf rather than snprintf. */
-static void appendf(char *buf, size_t n, size_t *len, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void appendf(char *buf, size_t n, size_t *len, const char *fmt, ...) {
-    if (*len + 1 >= n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(buf + *len, n - *len, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        *len += (size_t)w < n - *len ? (size_t)w : n - *len - 1;
-}
+#include "opfor/text.h"
 
 const char *opfor_order_terms(const opfor_order_t *o, int max, char *buf, size_t n) {
     if (!buf || n == 0)
@@ -100,14 +86,16 @@ int opfor_order_from_decision(const opfor_game_t *g, const void *state,
     memcpy(terms, out->reason, sizeof terms);
     if (r->stop == OPFOR_MCTS_STOP_FORCED || r->nchoices < 1) {
         size_t len = 0;
-        appendf(out->reason, sizeof out->reason, &len, "the only thing it can do (%s)", terms);
+        opfor_text_appendf(out->reason, sizeof out->reason, &len, "the only thing it can do (%s)",
+                           terms);
     } else {
         const opfor_mcts_choice_t *c = &r->top[d->chosen];
         out->value = c->value;
         size_t len = 0;
-        appendf(out->reason, sizeof out->reason, &len, "%s; value %+.2f over %u of %llu playouts%s",
-                terms, c->value, c->visits, (unsigned long long)r->iterations,
-                d->chosen > 0 ? " (a near-best choice)" : "");
+        opfor_text_appendf(out->reason, sizeof out->reason, &len,
+                           "%s; value %+.2f over %u of %llu playouts%s", terms, c->value, c->visits,
+                           (unsigned long long)r->iterations,
+                           d->chosen > 0 ? " (a near-best choice)" : "");
     }
     if (d->has_runner_up) {
         out->has_runner_up = 1;
@@ -132,20 +120,22 @@ const char *opfor_order_format(const opfor_order_t *o, int verbose, char *buf, s
         return buf;
     size_t len = 0;
     buf[0] = 0;
-    appendf(buf, n, &len, "%s\n  why: %s\n", o->sentence, o->reason);
+    opfor_text_appendf(buf, n, &len, "%s\n  why: %s\n", o->sentence, o->reason);
     if (o->has_runner_up)
-        appendf(buf, n, &len, "  runner-up: %s (value %+.2f)\n", o->runner_up, o->runner_up_value);
+        opfor_text_appendf(buf, n, &len, "  runner-up: %s (value %+.2f)\n", o->runner_up,
+                           o->runner_up_value);
     if (verbose) {
         uint64_t total = o->iterations ? o->iterations : 1;
         for (int i = 0; i < o->nalts; i++) {
             const opfor_order_alt_t *x = &o->alts[i];
-            appendf(buf, n, &len, "  %c %d. %-46s visits %6u (%5.1f%%) value %+.2f score %+.2f\n",
-                    x->chosen ? '*' : ' ', i + 1, x->text, x->visits,
-                    100.0 * x->visits / (double)total, x->value, (double)x->prior);
+            opfor_text_appendf(buf, n, &len,
+                               "  %c %d. %-46s visits %6u (%5.1f%%) value %+.2f score %+.2f\n",
+                               x->chosen ? '*' : ' ', i + 1, x->text, x->visits,
+                               100.0 * x->visits / (double)total, x->value, (double)x->prior);
         }
         if (o->iterations)
-            appendf(buf, n, &len, "  search: %llu playouts in %.1f ms\n",
-                    (unsigned long long)o->iterations, o->elapsed_ms);
+            opfor_text_appendf(buf, n, &len, "  search: %llu playouts in %.1f ms\n",
+                               (unsigned long long)o->iterations, o->elapsed_ms);
     }
     return buf;
 }

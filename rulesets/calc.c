@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "opfor/text.h"
+
 /* ---------------------------------------------------------------- fields */
 
 int opfor_calc_parse(const opfor_ruleset_calc_t *c, const void *model, const opfor_form_t *form,
@@ -19,15 +21,6 @@ int opfor_calc_parse(const opfor_ruleset_calc_t *c, const void *model, const opf
     if (c->parse)
         return c->parse(model, form, field, text, v, msg, n);
     return opfor_field_parse(&form->fields[field], text ? text : "yes", v, msg, n);
-}
-
-/* Appends s to buf (n bytes) at *len, keeping it terminated. */
-static void put(char *buf, size_t n, size_t *len, const char *s) {
-    if (*len + 1 >= n)
-        return;
-    int w = snprintf(buf + *len, n - *len, "%s", s);
-    if (w > 0)
-        *len += (size_t)w < n - *len ? (size_t)w : n - *len - 1;
 }
 
 const char *opfor_calc_allowed(const opfor_ruleset_calc_t *c, const void *model,
@@ -44,7 +37,7 @@ const char *opfor_calc_allowed(const opfor_ruleset_calc_t *c, const void *model,
     char tmp[64];
     switch (fd->type) {
     case OPFOR_FIELD_BOOL:
-        put(buf, n, &len, "yes, no");
+        opfor_text_appendf(buf, n, &len, "%s", "yes, no");
         break;
     case OPFOR_FIELD_INT:
     case OPFOR_FIELD_NUM:
@@ -56,26 +49,26 @@ const char *opfor_calc_allowed(const opfor_ruleset_calc_t *c, const void *model,
                      fd->type == OPFOR_FIELD_INT   ? "a whole number"
                      : fd->type == OPFOR_FIELD_NUM ? "a number"
                                                    : "dice such as 2,5,1");
-        put(buf, n, &len, tmp);
+        opfor_text_appendf(buf, n, &len, "%s", tmp);
         if (fd->unit && fd->unit[0] && fd->type != OPFOR_FIELD_DICE) {
-            put(buf, n, &len, " ");
-            put(buf, n, &len, fd->unit);
+            opfor_text_appendf(buf, n, &len, "%s", " ");
+            opfor_text_appendf(buf, n, &len, "%s", fd->unit);
         }
         if (fd->choices && fd->choices[0])
-            put(buf, n, &len, ", or ");
+            opfor_text_appendf(buf, n, &len, "%s", ", or ");
         /* fall through */
     case OPFOR_FIELD_CHOICE: /* (and the names a number field also takes) */
         for (int i = 0; fd->choices && fd->choices[i]; i++) {
             if (i)
-                put(buf, n, &len, ", ");
-            put(buf, n, &len, fd->choices[i]);
+                opfor_text_appendf(buf, n, &len, "%s", ", ");
+            opfor_text_appendf(buf, n, &len, "%s", fd->choices[i]);
         }
         break;
     case OPFOR_FIELD_POINT:
-        put(buf, n, &len, "a point x,y in inches");
+        opfor_text_appendf(buf, n, &len, "%s", "a point x,y in inches");
         break;
     default:
-        put(buf, n, &len, "a name");
+        opfor_text_appendf(buf, n, &len, "%s", "a name");
         break;
     }
     return buf;
@@ -110,21 +103,11 @@ const char *opfor_calc_pct(double p, char *buf, size_t n) {
     return buf;
 }
 
-/* Appends "sep name" to buf, keeping the string terminated when it is cut. */
-static void list_add(char *buf, size_t n, size_t *len, const char *sep, const char *prefix,
-                     const char *name) {
-    if (*len + 1 >= n)
-        return;
-    int w = snprintf(buf + *len, n - *len, "%s%s%s", sep, prefix, name);
-    if (w > 0)
-        *len += (size_t)w < n - *len ? (size_t)w : n - *len - 1;
-}
-
 const char *opfor_calc_action_list(const opfor_ruleset_calc_t *c, char *buf, size_t n) {
     size_t len = 0;
     buf[0] = '\0';
     for (int i = 0; i < c->nactions; i++)
-        list_add(buf, n, &len, i ? ", " : "", "", c->actions[i].name);
+        opfor_text_appendf(buf, n, &len, "%s%s", i ? ", " : "", c->actions[i].name);
     return buf;
 }
 
@@ -133,7 +116,7 @@ const char *opfor_calc_field_list(const opfor_form_t *form, const char *prefix, 
     size_t len = 0;
     snprintf(buf, n, "%s", form->nfields ? "" : "(none)");
     for (int i = 0; i < form->nfields; i++)
-        list_add(buf, n, &len, i ? ", " : "", prefix, form->fields[i].name);
+        opfor_text_appendf(buf, n, &len, "%s%s%s", i ? ", " : "", prefix, form->fields[i].name);
     return buf;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "opfor/order.h"
+#include "opfor/text.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/calc.h"
 #include "opfor/viktoria/engine_query.h"
@@ -25,21 +26,6 @@
 
 static void copy(char *dst, size_t n, const char *src) {
     snprintf(dst, n, "%s", src ? src : "");
-}
-
-/* Appends to buf (n bytes, *len used), cutting what does not fit. Output is cut on purpose
- * (fixed-size fields), so it goes through vsnprintf rather than snprintf. */
-static void appendf(char *buf, size_t n, size_t *len, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void appendf(char *buf, size_t n, size_t *len, const char *fmt, ...) {
-    if (*len + 1 >= n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(buf + *len, n - *len, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        *len += (size_t)w < n - *len ? (size_t)w : n - *len - 1;
 }
 
 /* Writes buf (n bytes) from the start, cutting what does not fit. */
@@ -618,7 +604,8 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
         if (strcmp(r->label, "move") == 0 || strcmp(r->label, "charge") == 0)
             setf(mv, sizeof mv, " (%s %s)", r->label, r->need);
         else
-            appendf(rolls, sizeof rolls, &rl, "%s%s %s", rl ? ", " : ": ", r->label, r->need);
+            opfor_text_appendf(rolls, sizeof rolls, &rl, "%s%s %s", rl ? ", " : ": ", r->label,
+                               r->need);
     }
     if (a.kind == OPFOR_VK_ADVANCE && (a.flags & OPFOR_VK_AF_FIRE))
         setf(o->sentence, sizeof o->sentence, "%s: advance%s%s, firing%s%s.",
