@@ -22,6 +22,7 @@
 #include "card_build.c"
 #include "display_out.c"
 #include "io/pack_kv.h"
+#include "opfor/viktoria/builtin.h"
 
 /* ---- packing helpers ---- */
 

@@ -19,9 +19,9 @@
 #include "opfor/error.h"
 #include "opfor/rpc.h"
 #include "opfor/rpc_num.h"
+#include "opfor/ruleset.h"
 #include "opfor/scene.h"
 #include "opfor/scenario.h"
-#include "opfor/viktoria/builtin.h"
 #include "opfor/vocab.h"
 
 /* ---- msgpack helpers ---- */
@@ -391,19 +391,30 @@ static opfor_scene_pt_t spot_from(const opfor_scene_t *m, opfor_scene_pt_t at, c
     return f;
 }
 
-/* Fills memo's terrain cache from the built-in scenario called name (nothing when there is no
- * such scenario: a game made from inline YAML). */
-static void builtin_terrain(opfor_card_memo_t *memo, const char *name) {
+/* Fills memo's terrain cache from the built-in scenario called name of the ruleset called
+ * ruleset ("" or unknown: the first registered ruleset that has a scenario of that name;
+ * nothing when none has: a game made from inline YAML). */
+static void builtin_terrain(opfor_card_memo_t *memo, const char *ruleset, const char *name) {
     if (strcmp(memo->terrain_of, name) == 0)
         return;
     snprintf(memo->terrain_of, sizeof memo->terrain_of, "%s", name);
     memo->n_terrain = 0;
-    if (!opfor_viktoria_builtin_text(name, NULL))
+    const opfor_ruleset_t *rs = opfor_ruleset_find(ruleset);
+    const char *text = NULL;
+    size_t len = 0;
+    if (rs && rs->builtin_text)
+        text = rs->builtin_text(name, &len);
+    size_t n = 0;
+    const opfor_ruleset_entry_t *list = opfor_ruleset_list(&n);
+    for (size_t i = 0; !text && i < n; i++)
+        if ((rs = list[i].rs)->builtin_text)
+            text = rs->builtin_text(name, &len);
+    if (!text)
         return;
     opfor_scenario_t *sc = malloc(sizeof *sc); /* large: not on the stack */
     if (!sc)
         return;
-    if (opfor_viktoria_builtin_load(name, sc, NULL) == 0) {
+    if (opfor_scenario_load_string(text, len, name, rs->scenario, sc, NULL) == 0) {
         opfor_scene_t *tmp = calloc(1, sizeof *tmp);
         for (int i = 0; tmp && i < sc->table.nfeatures; i++) {
             const opfor_terrain_feature_t *f = &sc->table.features[i];
@@ -548,12 +559,14 @@ int opfor_card_map_from_state(const msgpack_object *state, const char *acting, c
     m->width = (float)w;
     m->depth = (float)h;
     const msgpack_object *ter = opfor_mp_get(state, "terrain");
-    char scen[64];
+    char scen[64], ruleset[32];
+    if (opfor_mp_str(opfor_mp_get(state, "ruleset"), ruleset, sizeof ruleset) < 0)
+        ruleset[0] = '\0';
     if (ter && ter->type == MSGPACK_OBJECT_ARRAY) {
         for (uint32_t i = 0; i < ter->via.array.size; i++)
             read_terrain(m, &ter->via.array.ptr[i]);
     } else if (memo && opfor_mp_str(opfor_mp_get(state, "scenario"), scen, sizeof scen) == 0) {
-        builtin_terrain(memo, scen);
+        builtin_terrain(memo, ruleset, scen);
         for (int i = 0; i < memo->n_terrain; i++)
             opfor_scene_add_shape(m, &memo->terrain[i]);
     }
