@@ -30,6 +30,7 @@
 #include "opfor/viktoria/director.h"
 #include "opfor/viktoria/engine.h"
 #include "opfor/viktoria/model.h"
+#include "opfor/viktoria/session_press.h"
 #include "opfor/viktoria/table_report.h"
 
 #define LINE_MAX_LEN 512
@@ -361,11 +362,12 @@ static void check_end(play_t *p) {
     }
 }
 
-static void new_turn(play_t *p) {
-    opfor_patrol_new_turn(&p->g->ps, &p->g->fo);
+/* A new turn has begun (the press sequence's turn callback). */
+static void new_turn(void *user, int ended) {
+    play_t *p = user;
     int limit = p->g->cfg.turn_limit;
-    if (limit > 0 && p->g->ps.turn > limit) {
-        p->g->ps.turn = (uint16_t)limit;
+    printf("Every unit has acted.\n");
+    if (ended) {
         p->over = 1;
         p->why = "ended";
         printf("Turn %d was the last: the game is over.\n", limit);
@@ -373,6 +375,18 @@ static void new_turn(play_t *p) {
     }
     printf("--- Turn %d%s ---\n", p->g->ps.turn,
            limit > 0 && p->g->ps.turn == limit ? " (the last)" : "");
+}
+
+/* A spotting drawn (the press sequence's steer callback): at level challenge, the director
+ * picks an allowed outcome that keeps the game close. */
+static int steer_spot(void *user, opfor_patrol_spot_t *spot) {
+    play_t *p = user;
+    opfor__patrol_game_t *g = p->g;
+    opfor_director_table_t tb = {
+        g->units,       g->fo.nunits, g->figures,
+        g->fo.nfigures, g->ps.turn,   &g->ps,
+        &p->rng,        g->cfg.enemy, opfor_rng_mix64(p->seed ^ ((uint64_t)g->ps.presses << 24))};
+    return opfor_director_steer_table(p->director, p->ctx, &tb, spot) == 1;
 }
 
 /* joined[k]: the unit new general k took post beside, or -1 (he stays by the new unit). */
@@ -417,74 +431,52 @@ static void press(play_t *p) {
         printf("A player unit still holds the initiative: report it with `a UNIT` first.\n");
         return;
     }
-    opfor_patrol_observe(&g->cfg, &g->ps, &g->fo);
-    for (int guard = 0; guard < 4 && !p->over; guard++) {
-        opfor_patrol_summary_t s;
-        opfor_patrol_press_t pr;
-        opfor_patrol_summarize(&g->cfg, &g->ps, &g->fo, &s);
-        opfor_patrol_press(&g->cfg, &s, &p->rng, &pr);
-        g->ps.presses++;
-        if (pr.kind == OPFOR_PRESS_END_TURN) {
-            printf("Every unit has acted.\n");
-            new_turn(p);
-            continue; /* the button answers again in the new turn */
-        }
-        if (pr.kind == OPFOR_PRESS_PLAYER) {
-            printf("Initiative: %s - one of your units may act:", side_name(p, g->cfg.player));
-            for (int u = 0, first = 1; u < g->fo.nunits; u++)
-                if (g->units[u].side == g->cfg.player && !(g->units[u].flags & OPFOR_UNIT_ACTED) &&
-                    opfor_patrol_in_play(&g->fo, u)) {
-                    printf("%s %s", first ? "" : ",", g->units[u].name);
-                    first = 0;
-                }
-            printf(".\n  Report it with `a UNIT [at X Y]`, then any casualties with `r`.\n");
-            p->pending_player = 1;
-            return;
-        }
-        if (pr.kind == OPFOR_PRESS_ENEMY) {
-            printf("Initiative: %s.\n", side_name(p, g->cfg.enemy));
-            int u = p->ctx ? enemy_orders_ai(p) : -1;
-            if (u < 0 || u >= g->fo.nunits || g->units[u].side != g->cfg.enemy ||
-                (g->units[u].flags & OPFOR_UNIT_ACTED))
-                u = enemy_orders_simple(p);
-            if (u >= 0) {
-                g->units[u].flags |= OPFOR_UNIT_ACTED;
-                opfor_pt_t c = {0, 0};
-                opfor_unit_centre(&g->units[u], g->figures, &c);
-                printf("  %s acted; it now stands at x %.1f, y %.1f. Report casualties with `r`.\n",
-                       g->units[u].name, (double)c.x, (double)c.y);
+    opfor_vk_press_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.mode = OPFOR_VK_PRESS_TABLE;
+    o.max_presses = 4;
+    /* A new general joins the unit where he keeps the most units in command. */
+    o.place_generals = 1;
+    o.command_radius = OPFOR_DIRECTOR_COMMAND_RADIUS;
+    o.steer = p->director ? steer_spot : NULL;
+    o.turn = new_turn;
+    o.user = p;
+    opfor_vk_press_report_t rep;
+    opfor_vk_session_press(&g->cfg, &g->ps, &g->fo, &p->rng, &o, &rep);
+    if (rep.side == g->cfg.player) {
+        printf("Initiative: %s - one of your units may act:", side_name(p, g->cfg.player));
+        for (int u = 0, first = 1; u < g->fo.nunits; u++)
+            if (g->units[u].side == g->cfg.player && !(g->units[u].flags & OPFOR_UNIT_ACTED) &&
+                opfor_patrol_in_play(&g->fo, u)) {
+                printf("%s %s", first ? "" : ",", g->units[u].name);
+                first = 0;
             }
-            return;
-        }
-        char buf[256];
-        int steered = 0;
-        if (p->director) { /* level challenge: an allowed outcome that keeps the game close */
-            opfor_director_table_t tb = {
-                g->units,
-                g->fo.nunits,
-                g->figures,
-                g->fo.nfigures,
-                g->ps.turn,
-                &g->ps,
-                &p->rng,
-                g->cfg.enemy,
-                opfor_rng_mix64(p->seed ^ ((uint64_t)g->ps.presses << 24))};
-            steered = opfor_director_steer_table(p->director, p->ctx, &tb, &pr.spot) == 1;
-        }
-        printf("Spotted: %s%s\n", opfor_patrol_spot_str(&pr.spot, buf, sizeof buf),
-               steered && p->verbose ? " (the director chose it over the dice's draw)" : "");
-        opfor_patrol_placement_t pl;
-        opfor_patrol_spawn_t sw;
-        opfor_patrol_resolve_spot(&g->cfg, &g->ps, &g->fo, &pr.spot, &p->rng, &pl, &sw);
-        /* A new general joins the unit where he keeps the most units in command. */
-        int joined[OPFOR_MAX_UNITS];
-        for (int k = 0; k < sw.ngenerals && k < OPFOR_MAX_UNITS; k++)
-            joined[k] = pl.placed ? opfor_director_place_general(&g->cfg, &g->fo, sw.generals[k],
-                                                                 OPFOR_DIRECTOR_COMMAND_RADIUS)
-                                  : -1;
-        report_spawn(p, &pl, &sw, joined);
-        print_score(p);
+        printf(".\n  Report it with `a UNIT [at X Y]`, then any casualties with `r`.\n");
+        p->pending_player = 1;
         return;
+    }
+    if (rep.side == g->cfg.enemy) {
+        printf("Initiative: %s.\n", side_name(p, g->cfg.enemy));
+        int u = p->ctx ? enemy_orders_ai(p) : -1;
+        if (u < 0 || u >= g->fo.nunits || g->units[u].side != g->cfg.enemy ||
+            (g->units[u].flags & OPFOR_UNIT_ACTED))
+            u = enemy_orders_simple(p);
+        if (u >= 0) {
+            g->units[u].flags |= OPFOR_UNIT_ACTED;
+            opfor_pt_t c = {0, 0};
+            opfor_unit_centre(&g->units[u], g->figures, &c);
+            printf("  %s acted; it now stands at x %.1f, y %.1f. Report casualties with `r`.\n",
+                   g->units[u].name, (double)c.x, (double)c.y);
+        }
+        return;
+    }
+    if (rep.nspots > 0) {
+        const opfor_vk_press_spotting_t *sp = &rep.spot[0];
+        char buf[256];
+        printf("Spotted: %s%s\n", opfor_patrol_spot_str(&sp->spot, buf, sizeof buf),
+               sp->steered && p->verbose ? " (the director chose it over the dice's draw)" : "");
+        report_spawn(p, &sp->place, &sp->spawn, sp->joined);
+        print_score(p);
     }
 }
 
