@@ -533,12 +533,8 @@ static int press_patrol(const opfor__game_t *g, opfor__table_t *t, uint64_t log_
     opfor_patrol_forces_t fo = opfor__game_forces(t);
     press_run_t run = {g, t, log_seq, ev, opt, t->ps.presses};
     opfor_vk_press_opts_t o;
-    memset(&o, 0, sizeof o);
-    o.mode = OPFOR_VK_PRESS_TABLE;
-    o.max_presses = 4;
-    /* Where the new generals stand: beside the unit they keep most in command. */
-    o.place_generals = 1;
-    o.command_radius = OPFOR_DIRECTOR_COMMAND_RADIUS;
+    opfor_vk_press_opts_table(
+        &o); /* new generals take post beside the unit they keep most in command */
     o.steer = opt ? press_steer_spot : NULL;
     o.turn = press_turn;
     o.user = &run;

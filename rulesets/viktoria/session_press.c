@@ -33,6 +33,14 @@ int opfor_vk_session_spot(const opfor_patrol_config_t *cfg, opfor_patrol_state_t
     return placed;
 }
 
+void opfor_vk_press_opts_table(opfor_vk_press_opts_t *o) {
+    memset(o, 0, sizeof *o);
+    o->mode = OPFOR_VK_PRESS_TABLE;
+    o->max_presses = 4;
+    o->place_generals = 1;
+    o->command_radius = OPFOR_DIRECTOR_COMMAND_RADIUS;
+}
+
 /* The summary of the next press, with the engine's word on who can act when given. */
 static void summary(const opfor_patrol_config_t *cfg, const opfor_patrol_state_t *ps,
                     const opfor_patrol_forces_t *fo, const int *ready, opfor_patrol_summary_t *s) {

@@ -30,6 +30,7 @@
 #include "opfor/viktoria/director.h"
 #include "opfor/viktoria/engine.h"
 #include "opfor/viktoria/model.h"
+#include "opfor/viktoria/session_plan.h"
 #include "opfor/viktoria/session_press.h"
 #include "opfor/viktoria/table_report.h"
 
@@ -253,6 +254,35 @@ static void take_movement(play_t *p, int u) {
     }
 }
 
+/* Prints the AI's order for decision d taken at phase (the chosen unit, or its orders). */
+static void print_order(play_t *p, const opfor_vk_rs_state_t *st, const opfor_ai_decision_t *d,
+                        int phase) {
+    char buf[4096];
+    opfor_order_t o;
+    if (opfor_order_from_decision(&p->game, st, d, &o) != 0)
+        return;
+    if (phase == OPFOR_VK_PH_SELECT_UNIT) {
+        if (p->verbose)
+            printf("  %s is chosen to act: %s\n", o.unit_name, o.reason);
+        return;
+    }
+    printf("  Orders: %s\n    why: %s\n", o.sentence, o.reason);
+    if (o.has_runner_up)
+        printf("    runner-up: %s (value %+.2f)\n", o.runner_up, o.runner_up_value);
+    if (p->verbose) {
+        opfor_order_format(&o, 1, buf, sizeof buf);
+        /* the alternatives: skip the three lines printed above */
+        const char *alts = buf;
+        for (int k = 0; k < 2 + o.has_runner_up && alts; k++) {
+            alts = strchr(alts, '\n');
+            if (alts)
+                alts++;
+        }
+        if (alts && *alts)
+            printf("%s", alts);
+    }
+}
+
 /* The enemy activation: the AI picks a unit and its orders on the position taken from the
  * table, printing each order with its reason. Returns the unit that acted, or -1. */
 static int enemy_orders_ai(play_t *p) {
@@ -262,69 +292,50 @@ static int enemy_orders_ai(play_t *p) {
     /* The dice stream of the position is the game's; the patrol stream is the button's
        (the search redraws it unless it cheats). */
     uint64_t dice = opfor_rng_mix64(p->seed ^ ((uint64_t)g->ps.presses << 20));
-    if (opfor_vk_rs_state_from_table(p->ctx, st, g->units, g->fo.nunits, g->figures, g->fo.nfigures,
-                                     g->ps.turn, &g->ps, &p->rng, enemy, dice) != 0)
+    opfor_vk_plan_table_t tb = {g->units,   g->fo.nunits, g->figures, g->fo.nfigures,
+                                g->ps.turn, &g->ps,       &p->rng};
+    if (opfor_vk_plan_begin(p->ctx, st, &tb, enemy, dice) != 0)
         return -1;
-    const opfor_vk_ctx_t *vk = opfor_vk_rs_engine(p->ctx);
-    opfor_action_t acts[OPFOR_VK_RS_MAX_ACTIONS];
-    char buf[4096], evbuf[2048];
+    char evbuf[2048];
     int acted = -1;
     for (int step = 0; step < 64; step++) {
-        int cur = opfor_game_current(&p->game, st);
-        if (cur == OPFOR_PLAYER_TERMINAL)
+        int next = opfor_vk_plan_next(p->ctx, st, enemy);
+        if (next == OPFOR_VK_PLAN_END)
             break;
-        int n = opfor_game_legal(&p->game, st, acts, OPFOR_VK_RS_MAX_ACTIONS);
-        if (n <= 0)
-            break;
-        if (cur != OPFOR_PLAYER_CHANCE && cur != enemy) {
-            printf("  (%s must answer: decide at the table)\n", side_name(p, cur));
+        if (next == OPFOR_VK_PLAN_ANSWER) {
+            printf("  (%s must answer: decide at the table)\n",
+                   side_name(p, opfor_game_current(&p->game, st)));
             break;
         }
+        if (next == OPFOR_VK_PLAN_CHANCE) {
+            if (opfor_vk_plan_roll(p->ctx, st) != 0)
+                break;
+            continue;
+        }
         int phase = st->vk.phase;
-        opfor_action_t a = acts[0];
-        if (cur == enemy) {
+        opfor_vk_events_t ev = {evbuf, sizeof evbuf, 0, 0};
+        evbuf[0] = '\0';
+        int rc = 0;
+        if (next == OPFOR_VK_PLAN_COMMAND) { /* the engine rolls: no general spares it here */
+            opfor_vk_plan_command(opfor_vk_rs_engine(p->ctx), &st->vk, NULL, -1, -1.0f, &ev);
+            rc = opfor_vk_plan_over(st);
+        } else {
             opfor_ai_decision_t d;
             if (opfor_ai_decide_opts(p->mcts, &p->game, st, p->ev, p->level, p->decisions++, NULL,
                                      OPFOR_AI_EXACT, &d) != 0)
                 break;
-            a = d.action;
-            opfor_order_t o;
-            if (opfor_order_from_decision(&p->game, st, &d, &o) == 0) {
-                if (phase == OPFOR_VK_PH_SELECT_UNIT) {
-                    if (p->verbose)
-                        printf("  %s is chosen to act: %s\n", o.unit_name, o.reason);
-                } else {
-                    printf("  Orders: %s\n    why: %s\n", o.sentence, o.reason);
-                    if (o.has_runner_up)
-                        printf("    runner-up: %s (value %+.2f)\n", o.runner_up, o.runner_up_value);
-                    if (p->verbose) {
-                        opfor_order_format(&o, 1, buf, sizeof buf);
-                        /* the alternatives: skip the three lines printed above */
-                        const char *alts = buf;
-                        for (int k = 0; k < 2 + o.has_runner_up && alts; k++) {
-                            alts = strchr(alts, '\n');
-                            if (alts)
-                                alts++;
-                        }
-                        if (alts && *alts)
-                            printf("%s", alts);
-                    }
-                }
-            }
+            print_order(p, st, &d, phase);
+            if (phase == OPFOR_VK_PH_SELECT_UNIT)
+                acted = d.action.unit;
+            rc = opfor_vk_plan_apply(p->ctx, st, &d.action,
+                                     phase == OPFOR_VK_PH_COMMAND ? &ev : NULL);
+            if (rc < 0)
+                break;
         }
-        opfor_vk_events_t ev = {evbuf, sizeof evbuf, 0, 0};
-        evbuf[0] = '\0';
-        if (phase == OPFOR_VK_PH_SELECT_UNIT)
-            acted = a.unit;
-        opfor_vk_action_t ea;
-        opfor_vk_rs_action_to_engine(&a, &ea);
-        if (opfor_vk_apply(vk, &st->vk, &ea, phase == OPFOR_VK_PH_COMMAND ? &ev : NULL) != 0)
-            break;
-        if (phase == OPFOR_VK_PH_COMMAND && evbuf[0])
+        if (evbuf[0])
             for (char *line = strtok(evbuf, "\n"); line; line = strtok(NULL, "\n"))
                 printf("  %s\n", line);
-        int ph = st->vk.phase;
-        if (ph == OPFOR_VK_PH_INITIATIVE || ph == OPFOR_VK_PH_START_TURN || ph == OPFOR_VK_PH_OVER)
+        if (rc > 0)
             break;
     }
     if (acted >= 0 && acted < g->fo.nunits)
@@ -432,12 +443,8 @@ static void press(play_t *p) {
         return;
     }
     opfor_vk_press_opts_t o;
-    memset(&o, 0, sizeof o);
-    o.mode = OPFOR_VK_PRESS_TABLE;
-    o.max_presses = 4;
-    /* A new general joins the unit where he keeps the most units in command. */
-    o.place_generals = 1;
-    o.command_radius = OPFOR_DIRECTOR_COMMAND_RADIUS;
+    opfor_vk_press_opts_table(
+        &o); /* new generals take post beside the unit they keep most in command */
     o.steer = p->director ? steer_spot : NULL;
     o.turn = new_turn;
     o.user = p;

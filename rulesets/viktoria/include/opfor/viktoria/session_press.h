@@ -80,6 +80,10 @@ typedef struct opfor_vk_press_report {
     opfor_vk_press_spotting_t spot[OPFOR_VK_PRESS_MAX_SPOTS];
 } opfor_vk_press_report_t;
 
+/* Zeroes *o and sets it for a table's button: OPFOR_VK_PRESS_TABLE, 4 presses at most, new
+ * generals take post within OPFOR_DIRECTOR_COMMAND_RADIUS. The caller adds steer, turn, user. */
+void opfor_vk_press_opts_table(opfor_vk_press_opts_t *o);
+
 /* Runs a press sequence on the game (cfg, ps, forces fo, the patrol stream rng) as opts says,
  * filling *out. fo's counts grow with the units spawned. Returns 0; the negative code of
  * opts->steer (out tells what happened before); OPFOR_EINVAL for a NULL argument. */
