@@ -574,6 +574,17 @@ static int rs_resample(const void *ctx, void *state, int observer, opfor_rng_t *
     return 0;
 }
 
+/* What a side may know: everything on the table, but not what the initiative button will
+ * spot next (Patrol Mode, XV.B): the patrol stream is what rs_resample redraws, so a side's
+ * view holds a fixed stream in its place. The game master (OPFOR_VIEW_ALL) sees it all. */
+static int rs_view(const void *ctx, const void *state, int viewer, void *out) {
+    const opfor_vk_rs_ctx_t *c = ctx;
+    memcpy(out, state, sizeof(opfor_vk_rs_state_t));
+    if (viewer != OPFOR_VIEW_ALL && c->mode == OPFOR_MODE_PATROL)
+        opfor_rng_seed(&((opfor_vk_rs_state_t *)out)->patrol_rng, 0, PATROL_STREAM);
+    return 0;
+}
+
 static int rs_reseed(const void *ctx, void *state, uint64_t seed) {
     (void)ctx;
     opfor_vk_rs_state_t *s = state;
@@ -683,7 +694,11 @@ const opfor_ruleset_t opfor_viktoria_ruleset = {
     .deserialize = rs_deserialize,
     .hash = rs_hash,
     .action_str = rs_action_str,
+    .rules_version = "1",
+    .view = rs_view,
     .ai = &opfor_viktoria_ai,
     .calc = &opfor_viktoria_calc_iface,
     .scenario = &opfor_viktoria_scenario_rules,
+    .builtin_name = opfor_viktoria_builtin_name,
+    .builtin_text = opfor_viktoria_builtin_text,
 };

@@ -21,3 +21,19 @@ foreach(f ${vk_scenarios})
   string(MAKE_C_IDENTIFIER ${stem} cid)
   opfor_embed(RULESET_SOURCES opfor_viktoria_scenario_${cid} ${f})
 endforeach()
+# Its own `opfor` commands (cli/, compiled into the opfor executable with tools/opfor's
+# helpers): name, C function, summary. `arena`, `selfplay`, `bench calc` and `bench engine`
+# are its own versions of the generic commands, run by them for this ruleset.
+file(GLOB RULESET_CLI_SOURCES CONFIGURE_DEPENDS ${RULESET_DIR}/cli/*.c)
+set(RULESET_COMMANDS
+    arena opfor_vk_cmd_arena "seeded matches between AI policies, with win rates and intervals"
+    demo opfor_vk_cmd_demo "a short tour of the calculator"
+    patrol opfor_vk_cmd_patrol
+    "Patrol Mode: initiative, spotting, placement, score (solo/coop)"
+    scores opfor_vk_cmd_scores "the Patrol Mode high-score table"
+    selfplay opfor_vk_cmd_selfplay
+    "whole games between the engine's built-in policies (random, greedy, random_kind)"
+    "bench calc" opfor_vk_bench_calc
+    "Viktoria! calculator: answers per second over a fixed mix of 16 queries"
+    "bench engine" opfor_vk_bench_engine
+    "Viktoria! engine: activations and games per second")

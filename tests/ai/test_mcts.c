@@ -157,6 +157,32 @@ static void mcts_blocks_forced_loss(void **st) {
     opfor_mcts_free(m);
 }
 
+/* Eight players, the most a ruleset may declare: at 19 the player to move wins by adding 2,
+ * and every other player's value of that win is -1/7. At 18 adding 2 would hand the next
+ * player the win; adding 1 leaves 19 to the next player too (who then wins): both lose, but
+ * the search must still return values for the mover within [-1, 1]. */
+static void mcts_eight_players(void **st) {
+    toy_count_state_t s;
+    opfor_game_t g = game_of(&toy_count_ruleset, NULL);
+    count_init(NULL, &s, 0);
+    s.total = 19;
+    s.to_move = 5;
+    opfor_mcts_result_t r;
+    opfor_mcts_t *m = searched(&g, &s, 2000, 3, 1, &r);
+    assert_int_equal(r.player, 5);
+    opfor_action_t two = toy_count_action(2);
+    assert_true(opfor_action_eq(&r.top[0].action, &two));
+    assert_true(r.top[0].value > 0.95);
+    opfor_mcts_free(m);
+    /* From the opening, every value the search reports stays within [-1, 1]. */
+    count_init(NULL, &s, 0);
+    m = searched(&g, &s, 4000, 4, 2, &r);
+    assert_int_equal(r.player, 0);
+    for (int i = 0; i < r.nchoices; i++)
+        assert_true(r.top[i].value >= -1.0 && r.top[i].value <= 1.0);
+    opfor_mcts_free(m);
+}
+
 static void mcts_race_takes_the_sure_point(void **st) {
     toy_race_state_t s;
     opfor_game_t g = race_start(&s);
@@ -607,6 +633,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(mcts_solves_forced_win),
         cmocka_unit_test(mcts_blocks_forced_loss),
+        cmocka_unit_test(mcts_eight_players),
         cmocka_unit_test(mcts_race_takes_the_sure_point),
         cmocka_unit_test(mcts_race_gambles_early),
         cmocka_unit_test(mcts_chance_nodes_follow_probabilities),

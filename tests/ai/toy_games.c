@@ -749,8 +749,103 @@ const opfor_ruleset_t toy_sk_ruleset = {
 
 /* ================================================================ all of them */
 
-const opfor_ruleset_t *const toy_rulesets[] = {&toy_ttt_ruleset, &toy_race_ruleset,
-                                               &toy_bandit_ruleset, &toy_sk_ruleset, NULL};
+/* ================================================================ count */
+
+opfor_action_t toy_count_action(int k) {
+    return act(0, OPFOR_ACTION_NONE, OPFOR_ACTION_NONE, 0, k);
+}
+
+static int count_init(const void *ctx, void *state, uint64_t seed) {
+    memset(state, 0, sizeof(toy_count_state_t));
+    ((toy_count_state_t *)state)->winner = -1;
+    return 0;
+}
+
+static int count_current(const void *ctx, const void *state) {
+    const toy_count_state_t *s = state;
+    return s->winner >= 0 ? OPFOR_PLAYER_TERMINAL : s->to_move;
+}
+
+static int count_legal(const void *ctx, const void *state, opfor_action_t *out, int max) {
+    const toy_count_state_t *s = state;
+    int n = 0;
+    for (int k = 1; k <= 2 && n < max && s->winner < 0; k++)
+        if (s->total + k <= TOY_COUNT_TARGET)
+            out[n++] = toy_count_action(k);
+    return n;
+}
+
+static int count_apply(const void *ctx, void *state, const opfor_action_t *a) {
+    toy_count_state_t *s = state;
+    opfor_action_t one = toy_count_action(1), two = toy_count_action(2);
+    int k = opfor_action_eq(a, &one) ? 1 : opfor_action_eq(a, &two) ? 2 : 0;
+    if (s->winner >= 0 || k == 0 || s->total + k > TOY_COUNT_TARGET)
+        return OPFOR_EILLEGAL;
+    s->total = (uint8_t)(s->total + k);
+    s->moves++;
+    if (s->total == TOY_COUNT_TARGET)
+        s->winner = (int8_t)s->to_move;
+    else
+        s->to_move = (uint8_t)((s->to_move + 1) % TOY_COUNT_PLAYERS);
+    return 0;
+}
+
+static int count_returns(const void *ctx, const void *state, double *out) {
+    const toy_count_state_t *s = state;
+    for (int p = 0; p < TOY_COUNT_PLAYERS; p++)
+        out[p] = s->winner < 0 ? 0.0 : p == s->winner ? 1.0 : -1.0 / (TOY_COUNT_PLAYERS - 1);
+    return 0;
+}
+
+static int count_progress(const void *ctx, const void *state, opfor_progress_t *out) {
+    const toy_count_state_t *s = state;
+    out->turn = 1u + s->moves / TOY_COUNT_PLAYERS;
+    out->activation = s->moves;
+    return 0;
+}
+
+static int count_ser(const void *ctx, const void *state, void *buf, size_t size, size_t *len) {
+    return ser("CNT1", state, sizeof(toy_count_state_t), buf, size, len);
+}
+
+static int count_deser(const void *ctx, void *state, const void *buf, size_t len) {
+    toy_count_state_t s;
+    int rc = deser("CNT1", &s, sizeof s, buf, len);
+    if (rc == 0 && (s.total > TOY_COUNT_TARGET || s.to_move >= TOY_COUNT_PLAYERS || s.winner < -1 ||
+                    s.winner >= TOY_COUNT_PLAYERS))
+        return OPFOR_EPARSE;
+    if (rc == 0)
+        memcpy(state, &s, sizeof s);
+    return rc;
+}
+
+static const char *count_str(const void *ctx, const void *state, const opfor_action_t *a, char *buf,
+                             size_t n) {
+    snprintf(buf, n, "add %u", a->arg);
+    return buf;
+}
+
+const opfor_ruleset_t toy_count_ruleset = {
+    .name = "toy-count",
+    .title = "count to 21 (test toy)",
+    .max_players = TOY_COUNT_PLAYERS,
+    .state_size = sizeof(toy_count_state_t),
+    .max_actions = 2,
+    .flags = OPFOR_RS_ZERO_SUM,
+    .init = count_init,
+    .current = count_current,
+    .legal = count_legal,
+    .apply = count_apply,
+    .returns = count_returns,
+    .progress = count_progress,
+    .serialize = count_ser,
+    .deserialize = count_deser,
+    .action_str = count_str,
+};
+
+const opfor_ruleset_t *const toy_rulesets[] = {&toy_ttt_ruleset,    &toy_race_ruleset,
+                                               &toy_bandit_ruleset, &toy_sk_ruleset,
+                                               &toy_count_ruleset,  NULL};
 
 static const toy_bandit_ctx_t BANDIT_DEFAULT = {{0.3, 0.6, 0.5}, 0, NULL, NULL};
 

@@ -1,10 +1,10 @@
 /* tests/ai/toy_games.h — tiny rulesets with known answers, for testing the search.
  *
  * tic-tac-toe (a forced win), a dice race (explicit chance outcomes), a bandit (1 player, a
- * hidden jackpot for the IS-MCTS resampler; it reports hooks that read the unresampled state)
- * and a skirmish (turns, activations, buckets of hits: the benchmark's workload). Compiled
- * into the test programs (#include "ai/toy_games.c") and, until the Viktoria! adapter is
- * registered, into `opfor bench mcts`. Never registered as rulesets.
+ * hidden jackpot for the IS-MCTS resampler; it reports hooks that read the unresampled state),
+ * a skirmish (turns, activations, buckets of hits) and a count to a target for up to
+ * OPFOR_MAX_PLAYERS players (the interface's most). Compiled into the test programs
+ * (#include "ai/toy_games.c"). Never registered as rulesets.
  */
 #ifndef OPFOR_TOY_GAMES_H
 #define OPFOR_TOY_GAMES_H
@@ -104,6 +104,23 @@ typedef struct toy_sk_state {
 } toy_sk_state_t;
 _Static_assert(sizeof(toy_sk_state_t) == 56, "no padding holes");
 extern const opfor_ruleset_t toy_sk_ruleset;
+
+/* ---- count: TOY_COUNT_PLAYERS players in turn add 1 or 2 to a shared total; the player
+ * who brings it to exactly TOY_COUNT_TARGET wins (+1, the others -1/(n-1)); a player at
+ * TOY_COUNT_TARGET - 1 may only add 1. Tests the search with the most players a ruleset may
+ * declare. */
+#define TOY_COUNT_PLAYERS OPFOR_MAX_PLAYERS
+#define TOY_COUNT_TARGET 21
+typedef struct toy_count_state {
+    uint8_t total;   /* the shared total, 0..TOY_COUNT_TARGET */
+    uint8_t to_move; /* 0..TOY_COUNT_PLAYERS-1 */
+    int8_t winner;   /* -1 none yet */
+    uint8_t moves;   /* moves made */
+} toy_count_state_t;
+_Static_assert(sizeof(toy_count_state_t) == 4, "no padding holes");
+extern const opfor_ruleset_t toy_count_ruleset;
+/* The action that adds k (1 or 2). */
+opfor_action_t toy_count_action(int k);
 
 /* All of them, NULL-terminated, for the conformance suite. */
 extern const opfor_ruleset_t *const toy_rulesets[];

@@ -65,19 +65,19 @@ done
 
 # Usage errors name the flag and the allowed values; exit 2.
 run 2 bench mcts --level godlike
-has_err "opfor: bench mcts: --level must be one of novice, standard, veteran, ruthless, challenge; got 'godlike'"
+has_err "opfor: bench mcts: --level must be novice, standard, veteran, ruthless or challenge, got 'godlike'"
 run 2 bench mcts --ruleset nope
 has_err "--ruleset must be one of viktoria"
 run 1 bench mcts --scenario no_such_scenario --decisions 1
 has_err "opfor: bench mcts: viktoria: no_such_scenario"
 run 2 bench mcts --runs 0
-has_err "--runs needs a whole number from 1 to 15"
+has_err "--runs must be a whole number from 1 to 15"
 run 2 bench mcts --decisions 0
-has_err "--decisions needs a whole number from 1 to 10000"
+has_err "--decisions must be a whole number from 1 to 10000"
 run 2 bench mcts --threads 99
-has_err "--threads needs a whole number from 1 to 64"
+has_err "--threads must be a whole number from 1 to 64"
 run 2 bench mcts --frobnicate
-has_err "unknown option '--frobnicate'"
+has_err "unknown flag '--frobnicate'"
 # the bench command's own table names every benchmark, and mcts runs only alone
 run 2 bench nope
 has_err "unknown benchmark 'nope'; allowed: calc, engine, mcts, rpc, display"

@@ -24,19 +24,19 @@ has "usage: opfor scores"
 run 2 patrol place --distance 10
 has_err "opfor: patrol place: --direction is required (N, NE, E, SE, S, SW, W or NW)"
 run 2 patrol place --direction NNE --distance 10
-has_err "opfor: patrol place: --direction needs a compass point: N, NE, E, SE, S, SW, W, NW"
+has_err "opfor: patrol place: --direction must be N, NE, E, SE, S, SW, W or NW, got 'NNE'"
 run 2 patrol place --direction N --distance far
-has_err "opfor: patrol place: --distance needs a number of inches from 0 to 1000"
+has_err "opfor: patrol place: --distance must be a number of inches from 0 to 1000, got 'far'"
 run 2 patrol spawns --presses 10
 has_err "opfor: patrol spawns: --seed is required"
 run 2 patrol spawns --presses 0 --seed 1
-has_err "--presses needs a whole number from 1 to"
+has_err "--presses must be a whole number from 1 to"
 run 2 patrol --seed -4
-has_err "opfor: patrol: --seed needs a whole number >= 0"
+has_err "opfor: patrol: --seed must be a whole number >= 0, got '-4'"
 run 2 patrol --frobnicate
-has_err "opfor: patrol: unknown argument '--frobnicate'"
+has_err "opfor: patrol: unknown flag '--frobnicate'"
 run 2 patrol --level godlike
-has_err "opfor: patrol: --level must be one of novice, standard, veteran, ruthless, challenge; got 'godlike'"
+has_err "opfor: patrol: --level must be novice, standard, veteran, ruthless or challenge, got 'godlike'"
 run 2 scores --limit 0
 has_err "opfor: scores: --limit must be a whole number from 1 to 1000"
 

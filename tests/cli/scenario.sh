@@ -96,7 +96,7 @@ has_err "opfor: scenario check: missing FILE"
 run 2 scenario check a.yaml b.yaml
 has_err "opfor: scenario check: takes one FILE"
 run 2 scenario list --yaml
-has_err "opfor: scenario: unknown option '--yaml' (allowed: --json, --help)"
+has_err "opfor: scenario: unknown flag '--yaml' (flags: --json, --help)"
 run 0 scenario --help
 has "usage: opfor scenario check FILE [--json]"
 

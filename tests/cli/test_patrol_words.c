@@ -1,7 +1,7 @@
 /* tests/cli/test_patrol_words.c — the table's command lines split into words
- * (tools/opfor/patrol_words.c): blanks, quoted names with spaces, unclosed quotes, the word limit,
- * and the reading of commands (blank lines and comments skipped, the command lower-cased, a line
- * too long for the buffer dropped whole).
+ * (rulesets/viktoria/cli/patrol_words.c): blanks, quoted names with spaces, unclosed quotes,
+ * the word limit, and the reading of commands (blank lines and comments skipped, the command
+ * lower-cased, a line too long for the buffer dropped whole).
  * The file is a part of the opfor binary, so this program includes it directly. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "patrol_words.c"
+#include "cli/patrol_words.c"
 
 static int words(const char *in, char *buf, size_t n, char **w, int max) {
     snprintf(buf, n, "%s", in);

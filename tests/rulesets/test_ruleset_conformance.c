@@ -538,13 +538,28 @@ static void conformance_registered_rulesets(void **st) {
     }
 }
 
+/* Viktoria!'s hidden information lives in Patrol Mode (what the initiative button spots
+ * next): the suite again on its Patrol scenario, so its view is checked where it hides
+ * something. */
+static void conformance_viktoria_patrol(void **st) {
+    const opfor_ruleset_t *rs = opfor_ruleset_find("viktoria");
+    assert_non_null(rs);
+    void *ctx = NULL;
+    opfor_diag_t d;
+    assert_int_equal(opfor_ruleset_ctx_new(rs, "patrol_default", &ctx, &d), 0);
+    suite_t S;
+    run_suite(rs, ctx, &S);
+    assert_true(S.hidden_views > 0);
+    opfor_ruleset_ctx_free(rs, ctx);
+}
+
 static void conformance_toy_games(void **st) {
     int count = 0;
     for (const opfor_ruleset_t *const *p = toy_rulesets; *p; p++, count++) {
         suite_t S;
         run_suite(*p, toy_default_ctx(*p), &S);
     }
-    assert_int_equal(count, 4);
+    assert_int_equal(count, 5);
 }
 
 static void ruleset_registry(void **st) {
@@ -651,6 +666,7 @@ static void ruleset_wrapper_contracts(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(conformance_registered_rulesets),
+        cmocka_unit_test(conformance_viktoria_patrol),
         cmocka_unit_test(conformance_toy_games),
         cmocka_unit_test(ruleset_registry),
         cmocka_unit_test(ruleset_wrapper_contracts),

@@ -1,95 +1,74 @@
-/* tools/opfor/bench_engine.c — `opfor bench engine [--json] [--seconds S]`: how fast the
- * Viktoria! rules engine plays.
+/* tools/opfor/bench_engine.c — `opfor bench engine [--ruleset NAME] [--json] [--seconds S]`:
+ * how fast a ruleset's rules play.
  *
- * Plays whole games on the built-in competitive scenario on one thread, with the random
- * policy (uniform over the full legal list) and with random_kind (a group of actions first,
- * listed lazily: the cheap rollout policy), and reports unit activations per second and
- * whole games per second for each (median of 5 runs), the size of the game state in bytes,
- * and state copies per second. The lead wires opfor_bench_engine into `opfor bench`; it takes
- * argv with argv[0] == "engine".
+ * A ruleset that brings its own engine benchmark ("bench engine" in its RULESET_COMMANDS,
+ * with figures of its own engine) gets it: the command is handed on without
+ * --ruleset. For the others this one plays whole games of the ruleset's default scenario on
+ * one thread through the interface (opfor_game_*: uniform random actions, chance by its listed
+ * roll) and reports the median of 5 runs of actions, activations (opfor_game_progress, when
+ * the ruleset keeps the count) and games per second of the thread's CPU time.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench_util.h"
 #include "cli.h"
 #include "json_out.h"
-#include "opfor/viktoria/builtin.h"
-#include "opfor/viktoria/engine.h"
+#include "opfor/rng.h"
+#include "opfor/ruleset.h"
 
 #define ENGINE_RUNS 5
+#define ENGINE_MAX_STEPS 1000000L /* a game longer than this is cut (a broken ruleset) */
 
-static double secs_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+/* One timed run's figures, per second of the thread's CPU time. */
+typedef struct engine_run {
+    double steps, acts, games;
+} engine_run_t;
 
-/* CPU time of this thread: on a shared machine it measures the engine, not the neighbours. */
-static double cpu_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-typedef struct run {
-    double acts_per_s, games_per_s; /* per second of the thread's CPU time */
-    double wall_acts_per_s;         /* per second of wall-clock time */
-} run_t;
-
-static run_t one_run(const opfor_vk_ctx_t *ctx, double seconds, uint64_t *seed,
-                     opfor_vk_policy_t pol) {
-    double c0 = cpu_now(), c = c0, w0 = secs_now();
-    long acts = 0, games = 0;
-    while (c - c0 < seconds) {
-        opfor_vk_result_t r;
-        acts += opfor_vk_play(ctx, *seed, pol, pol, *seed ^ 0xabcdefULL, &r, NULL, NULL, 0, NULL);
-        (*seed)++;
-        games++;
-        c = cpu_now();
-    }
-    double w = secs_now() - w0;
-    run_t out = {(double)acts / (c - c0), (double)games / (c - c0), (double)acts / w};
-    return out;
-}
-
-static double copies_per_s(const opfor_vk_ctx_t *ctx, double seconds) {
-    opfor_vk_state_t *a = malloc(sizeof *a), *b = malloc(sizeof *b);
-    if (!a || !b) {
-        free(a);
-        free(b);
-        return 0.0;
-    }
-    opfor_vk_state_init(ctx, a, 1);
-    long n = 0;
-    double t0 = secs_now(), t = t0;
-    while (t - t0 < seconds * 0.2) {
-        for (int k = 0; k < 10000; k++) {
-            memcpy(b, a, sizeof *a);
-            a->activations = (uint16_t)(b->activations + 1); /* keep the copy live */
+/* Random playouts for `seconds` of CPU time from *seed on; 0 or a negative error. */
+static int one_run(opfor_game_t *g, void *state, opfor_action_t *acts, double seconds,
+                   uint64_t *seed, engine_run_t *out) {
+    double c0 = opfor_bench_thread_cpu_ms(), c = c0;
+    long steps = 0, games = 0, activations = 0;
+    opfor_rng_t rng;
+    opfor_rng_seed(&rng, *seed, 0);
+    while (c - c0 < seconds * 1000.0) {
+        int rc = opfor_game_new_state(g, state, (*seed)++);
+        for (long k = 0; rc == 0 && k < ENGINE_MAX_STEPS; k++) {
+            if (opfor_game_current(g, state) == OPFOR_PLAYER_TERMINAL)
+                break;
+            int n = opfor_game_legal(g, state, acts, g->rs->max_actions);
+            if (n < 1)
+                return n < 0 ? n : -1;
+            rc = opfor_game_apply(g, state, &acts[opfor_rng_below(&rng, (uint32_t)n)]);
+            steps++;
         }
-        n += 10000;
-        t = secs_now();
+        if (rc < 0)
+            return rc;
+        opfor_progress_t pr;
+        if (opfor_game_progress(g, state, &pr) == 0)
+            activations += (long)pr.activation;
+        games++;
+        c = opfor_bench_thread_cpu_ms();
     }
-    free(a);
-    free(b);
-    return (double)n / (t - t0);
+    double s = (c - c0) / 1000.0;
+    out->steps = (double)steps / s;
+    out->acts = (double)activations / s;
+    out->games = (double)games / s;
+    return 0;
 }
 
-int opfor_bench_engine(int argc, char **argv) {
+/* The generic benchmark of rs; returns the exit code. */
+static int bench_generic(const opfor_ruleset_t *rs, int argc, char **argv) {
     int json = 0, rc;
     double seconds = 1.0;
-    char about[640];
+    char about[512];
     snprintf(about, sizeof about,
-             "Plays whole Viktoria! games on the built-in competitive scenario (one\n"
-             "thread), %d runs of S seconds of the thread's CPU time (default 1) with the\n"
-             "random policy (uniform over the full legal list), then %d with random_kind\n"
-             "(an action group first, listed lazily), and reports for each the median unit\n"
-             "activations and games per CPU second (and activations per wall-clock\n"
-             "second), the state size in bytes and state copies per second.",
-             ENGINE_RUNS, ENGINE_RUNS);
+             "Plays whole games of the ruleset's default scenario (one thread) with uniform\n"
+             "random actions, %d runs of S seconds of the thread's CPU time (default 1), and\n"
+             "reports the median actions, activations and games per CPU second.",
+             ENGINE_RUNS);
     const opfor_cli_opt_t opts[] = {
         {.name = "--json",
          .type = OPFOR_CLI_FLAG,
@@ -98,101 +77,108 @@ int opfor_bench_engine(int argc, char **argv) {
         OPFOR_BENCH_SECONDS_OPT(&seconds, "CPU seconds per run (default 1)"),
         {0},
     };
-    const opfor_cli_spec_t spec = {.cmd = "bench engine", .about = about, .opts = opts};
+    const opfor_cli_spec_t spec = {.cmd = "bench engine",
+                                   .usage = "[--ruleset NAME] [--json] [--seconds S]",
+                                   .about = about,
+                                   .opts = opts};
     if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
         return rc;
-    opfor_scenario_t *sc = calloc(1, sizeof *sc);
     opfor_diag_t d;
-    opfor_viktoria_model_t m;
-    opfor_vk_ctx_t *ctx = NULL;
-    if (!sc)
-        return opfor_cli_fail("bench engine: out of memory");
-    if (opfor_viktoria_builtin_load("competitive_default", sc, &d) != 0 ||
-        opfor_viktoria_model_default(&m, &d) != 0 ||
-        opfor_vk_ctx_init(&ctx, sc, &m, NULL, &d) != 0) {
-        opfor_scenario_free(sc);
-        free(sc);
-        return opfor_cli_fail("bench engine: %s", d.msg);
+    opfor_diag_clear(&d);
+    void *ctx = NULL;
+    if (opfor_ruleset_ctx_new(rs, NULL, &ctx, &d) != 0)
+        return opfor_cli_fail("bench engine: %s: cannot start a game: %s", rs->name,
+                              d.msg[0] ? d.msg : "no ctx_new");
+    opfor_game_t g;
+    void *state = malloc(rs->state_size);
+    opfor_action_t *acts = malloc((size_t)rs->max_actions * sizeof *acts);
+    rc = OPFOR_EXIT_OK;
+    if (!state || !acts)
+        rc = opfor_cli_fail("bench engine: out of memory");
+    else if (opfor_game_init(&g, rs, ctx, 0) != 0)
+        rc = opfor_cli_fail("bench engine: the ruleset '%s' has a bad descriptor", rs->name);
+    double st[ENGINE_RUNS], ac[ENGINE_RUNS], ga[ENGINE_RUNS];
+    uint64_t seed = 1;
+    for (int r = 0; rc == OPFOR_EXIT_OK && r < ENGINE_RUNS; r++) {
+        engine_run_t x = {0, 0, 0};
+        int err = one_run(&g, state, acts, seconds, &seed, &x);
+        if (err)
+            rc = opfor_cli_fail("bench engine: %s: a game failed (%d)", rs->name, err);
+        st[r] = x.steps;
+        ac[r] = x.acts;
+        ga[r] = x.games;
     }
-    double ctx_t0 = secs_now();
-    opfor_vk_ctx_t *tmp = NULL;
-    opfor_vk_ctx_init(&tmp, sc, &m, NULL, &d);
-    double ctx_secs = secs_now() - ctx_t0;
-    opfor_vk_ctx_free(tmp);
+    if (rc == OPFOR_EXIT_OK) {
+        double ms = opfor_bench_median(st, ENGINE_RUNS), ma = opfor_bench_median(ac, ENGINE_RUNS),
+               mg = opfor_bench_median(ga, ENGINE_RUNS);
+        opfor_bench_host_t host;
+        opfor_bench_host(&host);
+        if (json) {
+            opfor_json_t j;
+            opfor_json_init(&j, stdout);
+            opfor_json_obj_begin(&j);
+            opfor_json_kv_str(&j, "name", "engine");
+            opfor_json_kv_str(&j, "ruleset", rs->name);
+            opfor_json_kv_str(&j, "machine", host.machine);
+            opfor_json_kv_str(&j, "cpu", host.cpu);
+            opfor_json_kv_str(&j, "policy", "random");
+            opfor_json_kv_int(&j, "threads", 1);
+            opfor_json_kv_num(&j, "seconds_per_run", seconds);
+            opfor_json_kv_int(&j, "runs", ENGINE_RUNS);
+            opfor_json_kv_str(&j, "clock", "thread CPU time");
+            opfor_json_kv_num(&j, "actions_per_s", ms);
+            opfor_json_kv_num(&j, "activations_per_s", ma);
+            opfor_json_kv_num(&j, "games_per_s", mg);
+            opfor_json_kv_int(&j, "state_bytes", (int64_t)rs->state_size);
+            opfor_json_obj_end(&j);
+            opfor_json_end(&j);
+        } else {
+            printf("machine: %s\ncpu: %s\n", host.machine, host.cpu);
+            printf("engine: %.0f actions/s, %.0f activations/s, %.1f games/s (%s, random "
+                   "policy, one thread, per CPU second; median of %d runs of %g s)\n"
+                   "  state: %zu bytes\n",
+                   ms, ma, mg, rs->name, ENGINE_RUNS, seconds, rs->state_size);
+        }
+    }
+    free(acts);
+    free(state);
+    opfor_ruleset_ctx_free(rs, ctx);
+    return rc;
+}
 
-    /* [0] random, [1] random_kind; each over the same seeds */
-    static const opfor_vk_policy_t POL[2] = {OPFOR_VK_POLICY_RANDOM, OPFOR_VK_POLICY_RANDOM_KIND};
-    double acts[2][ENGINE_RUNS], games[2][ENGINE_RUNS], sa[2][ENGINE_RUNS], sg[2][ENGINE_RUNS],
-        sw[2][ENGINE_RUNS];
-    for (int p = 0; p < 2; p++) {
-        uint64_t seed = 1;
-        for (int r = 0; r < ENGINE_RUNS; r++) {
-            run_t x = one_run(ctx, seconds, &seed, POL[p]);
-            acts[p][r] = sa[p][r] = x.acts_per_s;
-            games[p][r] = sg[p][r] = x.games_per_s;
-            sw[p][r] = x.wall_acts_per_s;
+int opfor_bench_engine(int argc, char **argv) {
+    size_t count = 0;
+    const opfor_ruleset_entry_t *list = opfor_ruleset_list(&count);
+    const char *name = count ? list[0].name : NULL;
+    /* --ruleset NAME (or =NAME) comes out of the command line; the rest is handed on. */
+    char **args = malloc((size_t)(argc + 1) * sizeof *args);
+    if (!args)
+        return opfor_cli_fail("bench engine: out of memory");
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i > 0 && strcmp(argv[i], "--ruleset") == 0) {
+            if (i + 1 >= argc) {
+                free(args);
+                return opfor_cli_usage_error("bench engine: --ruleset needs a value: a ruleset");
+            }
+            name = argv[++i];
+        } else if (i > 0 && strncmp(argv[i], "--ruleset=", 10) == 0) {
+            name = argv[i] + 10;
+        } else {
+            args[n++] = argv[i];
         }
-        qsort(sa[p], ENGINE_RUNS, sizeof sa[p][0], opfor_bench_cmp_double);
-        qsort(sg[p], ENGINE_RUNS, sizeof sg[p][0], opfor_bench_cmp_double);
-        qsort(sw[p], ENGINE_RUNS, sizeof sw[p][0], opfor_bench_cmp_double);
     }
-    double copies = copies_per_s(ctx, seconds);
-    opfor_bench_host_t host;
-    opfor_bench_host(&host);
-    if (json) {
-        opfor_json_t j;
-        opfor_json_init(&j, stdout);
-        opfor_json_obj_begin(&j);
-        opfor_json_kv_str(&j, "name", "engine");
-        opfor_json_kv_str(&j, "machine", host.machine);
-        opfor_json_kv_str(&j, "cpu", host.cpu);
-        opfor_json_kv_str(&j, "scenario", sc->name);
-        opfor_json_kv_str(&j, "policy", "random");
-        opfor_json_kv_int(&j, "threads", 1);
-        opfor_json_kv_num(&j, "seconds_per_run", seconds);
-        opfor_json_kv_int(&j, "runs", ENGINE_RUNS);
-        opfor_json_kv_str(&j, "clock", "thread CPU time");
-        for (int p = 0; p < 2; p++) {
-            const char *pfx = p == 0 ? "" : "random_kind_";
-            char key[64];
-            snprintf(key, sizeof key, "%sactivations_per_s", pfx);
-            opfor_json_kv_num(&j, key, sa[p][ENGINE_RUNS / 2]);
-            snprintf(key, sizeof key, "%sgames_per_s", pfx);
-            opfor_json_kv_num(&j, key, sg[p][ENGINE_RUNS / 2]);
-            snprintf(key, sizeof key, "%swall_activations_per_s", pfx);
-            opfor_json_kv_num(&j, key, sw[p][ENGINE_RUNS / 2]);
-            snprintf(key, sizeof key, "%sactivations_per_run", pfx);
-            opfor_json_key(&j, key);
-            opfor_json_arr_begin(&j);
-            for (int r = 0; r < ENGINE_RUNS; r++)
-                opfor_json_num(&j, acts[p][r]);
-            opfor_json_arr_end(&j);
-            snprintf(key, sizeof key, "%sgames_per_run", pfx);
-            opfor_json_key(&j, key);
-            opfor_json_arr_begin(&j);
-            for (int r = 0; r < ENGINE_RUNS; r++)
-                opfor_json_num(&j, games[p][r]);
-            opfor_json_arr_end(&j);
-        }
-        opfor_json_kv_int(&j, "state_bytes", (int64_t)sizeof(opfor_vk_state_t));
-        opfor_json_kv_num(&j, "state_copies_per_s", copies);
-        opfor_json_kv_num(&j, "context_init_s", ctx_secs);
-        opfor_json_obj_end(&j);
-        opfor_json_end(&j);
+    args[n] = NULL;
+    const opfor_ruleset_t *rs = name ? opfor_ruleset_find(name) : NULL;
+    int rc;
+    if (!rs) {
+        rc = opfor_cli_usage_error("bench engine: --ruleset must be a registered ruleset, got "
+                                   "'%s'",
+                                   name ? name : "");
     } else {
-        printf("machine: %s\ncpu: %s\n", host.machine, host.cpu);
-        for (int p = 0; p < 2; p++)
-            printf("engine: %.0f activations/s, %.1f games/s (%s policy, one thread, per CPU "
-                   "second; median of %d runs of %g s; activations min %.0f max %.0f; wall "
-                   "clock %.0f/s)\n",
-                   sa[p][ENGINE_RUNS / 2], sg[p][ENGINE_RUNS / 2],
-                   p == 0 ? "random" : "random_kind", ENGINE_RUNS, seconds, sa[p][0],
-                   sa[p][ENGINE_RUNS - 1], sw[p][ENGINE_RUNS / 2]);
-        printf("  scenario: %s\n  state: %zu bytes, %.0f copies/s; context built in %.3f s\n",
-               sc->name, sizeof(opfor_vk_state_t), copies, ctx_secs);
+        const opfor_cli_cmd_t *own = opfor_cli_ruleset_command(rs->name, "bench engine");
+        rc = own ? own->fn(n, args) : bench_generic(rs, n, args);
     }
-    opfor_vk_ctx_free(ctx);
-    opfor_scenario_free(sc);
-    free(sc);
-    return OPFOR_EXIT_OK;
+    free(args);
+    return rc;
 }

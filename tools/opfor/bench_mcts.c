@@ -2,14 +2,14 @@
  *
  * Has the AI decide N positions at each level and reports iterations per second, decision
  * latency (median, p95, max; wall clock) and memory (pool allocated, nodes used, all the
- * search allocated). The workload is Viktoria! with the heuristic planner as prior, playout
- * policy and leaf value, on positions taken from planner-against-planner games on the
- * built-in scenarios (competitive and Patrol Mode, half each); `--ruleset NAME` measures
- * another registered ruleset with its own evaluator (random playouts without one) on
- * positions from its "heuristic" bot's games when it has one, else from random games.
+ * search allocated). The workload is a registered ruleset (`--ruleset NAME`, by default the
+ * registry's first) with its own evaluator (random playouts without one), on positions from
+ * its "heuristic" bot's games when it has one (else from random games) on its built-in
+ * scenarios in name order, equal shares (or its default scenario, or `--scenario`).
  * With --runs R each level is measured R times and every figure is the median of the runs.
  * Target at standard on one core: p95 <= 150 ms, pool <= 64 MiB.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +22,12 @@
 #include "opfor/mcts.h"
 #include "opfor/ruleset.h"
 #include "opfor/ruleset_ai.h"
-#include "opfor/viktoria/adapter.h"
 
 #define DEFAULT_DECISIONS 30
 #define MAX_RUNS 15
-/* The built-in scenarios the Viktoria! positions come from (other rulesets: their default). */
-static const char *const SCENARIOS[] = {"competitive_default", "patrol_default"};
-#define NSCEN 2
+/* Most scenarios the positions come from: the ruleset's built-in ones in name order (a ruleset
+ * without any: its default). */
+#define NSCEN 8
 #define MAX_DECISIONS 10000
 #define POOL_BYTES ((size_t)64 << 20)
 #define TARGET_LEVEL OPFOR_AI_STANDARD
@@ -49,28 +48,15 @@ static double cpu_ms_now(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-static void help(FILE *f) {
-    fprintf(f,
-            "usage: opfor bench mcts [--json] [--ruleset NAME] [--scenario NAME] [--level L]\n"
-            "                        [--decisions N] [--runs R] [--threads T] [--seed S]\n"
-            "\n"
-            "Has the AI decide N positions (default %d) at each level (or only L: novice,\n"
-            "standard, veteran, ruthless, challenge) and reports iterations per second,\n"
-            "decision latency (median, p95 and max, wall clock, ms) and memory (pool\n"
-            "allocated, nodes used, all the search allocated) per level. Searches run on T\n"
-            "threads (default 1: the one-core figures; iterations per second and the cpu\n"
-            "columns count the search thread's CPU time, so a busy machine slows the wall\n"
-            "clock figures, not those). With --runs R (default 1, at most %d)\n"
-            "each level is measured R times and each figure is the median of the runs.\n"
-            "Target at standard on one core: p95 at most %.0f ms with a pool of at most\n"
-            "%.0f MiB. Long runs report progress on standard error.\n"
-            "\n"
-            "The default workload is Viktoria! with the heuristic planner, on positions from\n"
-            "planner-against-planner games on the built-in scenarios (competitive_default\n"
-            "and patrol_default, half each; --scenario picks one). --ruleset NAME measures\n"
-            "another registered ruleset with its evaluator (random playouts without one) on\n"
-            "its default scenario (or --scenario).\n",
-            DEFAULT_DECISIONS, MAX_RUNS, TARGET_P95_MS, TARGET_POOL_MIB);
+/* The ruleset measured without --ruleset: the registry's first. */
+static const opfor_ruleset_t *default_ruleset(void) {
+    size_t n = 0;
+    return opfor_ruleset_list(&n)[0].rs;
+}
+
+/* qsort comparator of names. */
+static int cmp_name(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* The ruleset names --ruleset accepts, for error messages. */
@@ -243,65 +229,93 @@ static void free_positions(position_t *pos, int n) {
 }
 
 int opfor_bench_mcts(int argc, char **argv) {
-    int json = 0, only = -1, threads = 1, runs = 1;
-    long decisions = DEFAULT_DECISIONS, v;
-    uint64_t seed = 20261126;
+    int json = 0, only = -1, usage_rc = 0;
+    long decisions = DEFAULT_DECISIONS, runs_l = 1, threads_l = 1, seed_l = 20261126;
     const char *rsname = NULL, *scen = NULL;
-    char names[256];
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        const char *val = NULL;
-#define OPT(name)                                                                                  \
-    ((strcmp(s, name) == 0 && (val = i + 1 < argc ? argv[++i] : "", 1)) ||                         \
-     (strncmp(s, name "=", sizeof name) == 0 && (val = s + sizeof name, 1)))
-        if (opfor_cli_is_help(s)) {
-            help(stdout);
-            return OPFOR_EXIT_OK;
-        } else if (strcmp(s, "--json") == 0) {
-            json = 1;
-        } else if (OPT("--level")) {
-            if (opfor_ai_level_find(val, &only) != 0)
-                return opfor_cli_usage_error(
-                    "bench mcts: --level must be one of %s; got '%s'",
-                    opfor_vocab_list(opfor_ai_level_names, names, sizeof names), val);
-        } else if (OPT("--decisions")) {
-            if (opfor_cli_parse_long(val, &decisions) != 0 || decisions < 1 ||
-                decisions > MAX_DECISIONS)
-                return opfor_cli_usage_error("bench mcts: --decisions needs a whole number "
-                                             "from 1 to %d, got '%s'",
-                                             MAX_DECISIONS, val);
-        } else if (OPT("--runs")) {
-            if (opfor_cli_parse_long(val, &v) != 0 || v < 1 || v > MAX_RUNS)
-                return opfor_cli_usage_error("bench mcts: --runs needs a whole number from 1 "
-                                             "to %d, got '%s'",
-                                             MAX_RUNS, val);
-            runs = (int)v;
-        } else if (OPT("--threads")) {
-            if (opfor_cli_parse_long(val, &v) != 0 || v < 1 || v > OPFOR_MCTS_MAX_THREADS)
-                return opfor_cli_usage_error("bench mcts: --threads needs a whole number from "
-                                             "1 to %d, got '%s'",
-                                             OPFOR_MCTS_MAX_THREADS, val);
-            threads = (int)v;
-        } else if (OPT("--seed")) {
-            if (opfor_cli_parse_long(val, &v) != 0 || v < 0)
-                return opfor_cli_usage_error("bench mcts: --seed needs a whole number of 0 or "
-                                             "more, got '%s'",
-                                             val);
-            seed = (uint64_t)v;
-        } else if (OPT("--ruleset")) {
-            rsname = val;
-        } else if (OPT("--scenario")) {
-            scen = val;
-        } else {
-            return opfor_cli_usage_error("bench mcts: unknown option '%s'; allowed: --json, "
-                                         "--ruleset NAME, --scenario NAME, --level L, "
-                                         "--decisions N, --runs R, --threads T, --seed S, --help",
-                                         s);
-        }
-#undef OPT
-    }
+    char names[256], about[1400];
+    snprintf(about, sizeof about,
+             "Has the AI decide N positions (default %d) at each level (or only L: novice,\n"
+             "standard, veteran, ruthless, challenge) and reports iterations per second,\n"
+             "decision latency (median, p95 and max, wall clock, ms) and memory (pool\n"
+             "allocated, nodes used, all the search allocated) per level. Searches run on T\n"
+             "threads (default 1: the one-core figures; iterations per second and the cpu\n"
+             "columns count the search thread's CPU time, so a busy machine slows the wall\n"
+             "clock figures, not those). With --runs R (default 1, at most %d)\n"
+             "each level is measured R times and each figure is the median of the runs.\n"
+             "Target at standard on one core: p95 at most %.0f ms with a pool of at most\n"
+             "%.0f MiB. Long runs report progress on standard error.\n"
+             "\n"
+             "The workload is the ruleset (--ruleset NAME, default the first registered:\n"
+             "%s) with its evaluator (random playouts without one), on positions from\n"
+             "planner-against-planner games (random ones without a planner) on its built-in\n"
+             "scenarios, in equal shares (or its default scenario; --scenario picks one).",
+             DEFAULT_DECISIONS, MAX_RUNS, TARGET_P95_MS, TARGET_POOL_MIB, default_ruleset()->name);
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--json",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &json,
+         .help = "print one JSON document instead of text"},
+        {.name = "--ruleset",
+         .type = OPFOR_CLI_STRING,
+         .string = &rsname,
+         .arg = "NAME",
+         .wants = "a ruleset",
+         .help = "the ruleset measured (default: the first registered)"},
+        {.name = "--scenario",
+         .type = OPFOR_CLI_STRING,
+         .string = &scen,
+         .arg = "NAME",
+         .wants = "a scenario (file or built-in name)",
+         .help = "positions from this scenario only"},
+        {.name = "--level",
+         .type = OPFOR_CLI_CHOICE,
+         .choice = &only,
+         .names = opfor_ai_level_names,
+         .arg = "L",
+         .help = "measure this level only (default: every level)"},
+        {.name = "--decisions",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &decisions,
+         .lo = 1,
+         .hi = MAX_DECISIONS,
+         .arg = "N",
+         .help = "positions decided per level"},
+        {.name = "--runs",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &runs_l,
+         .lo = 1,
+         .hi = MAX_RUNS,
+         .arg = "R",
+         .help = "measures per level; each figure is their median"},
+        {.name = "--threads",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &threads_l,
+         .lo = 1,
+         .hi = OPFOR_MCTS_MAX_THREADS,
+         .arg = "T",
+         .help = "search threads (default 1)"},
+        {.name = "--seed",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &seed_l,
+         .lo = 0,
+         .hi = LONG_MAX,
+         .arg = "S",
+         .help = "seed of the games the positions come from (default 20261126)"},
+        {0},
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "bench mcts",
+        .usage = "[--json] [--ruleset NAME] [--scenario NAME] [--level L]\n"
+                 "                        [--decisions N] [--runs R] [--threads T] [--seed S]",
+        .about = about,
+        .opts = opts,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &usage_rc))
+        return usage_rc;
+    int runs = (int)runs_l, threads = (int)threads_l;
+    uint64_t seed = (uint64_t)seed_l;
 
-    const opfor_ruleset_t *rs = &opfor_viktoria_ruleset;
+    const opfor_ruleset_t *rs = default_ruleset();
     if (rsname) {
         rs = opfor_ruleset_find(rsname);
         if (!rs) {
@@ -310,17 +324,17 @@ int opfor_bench_mcts(int argc, char **argv) {
                                          rsname);
         }
     }
-    int viktoria = rs == &opfor_viktoria_ruleset;
-
-    /* contexts: the built-in scenarios (or the one asked), or the ruleset's default */
+    /* contexts: the built-in scenarios in name order (or the one asked), or the ruleset's
+     * default */
     const char *scen_names[NSCEN];
     int nctx = 0;
-    if (viktoria && !scen) {
-        for (int i = 0; i < NSCEN; i++)
-            scen_names[nctx++] = SCENARIOS[i];
-    } else {
+    for (size_t i = 0; !scen && rs->builtin_name && rs->builtin_name(i) && nctx < NSCEN; i++)
+        scen_names[nctx++] = rs->builtin_name(i);
+    int builtins = nctx > 0;
+    if (builtins)
+        qsort(scen_names, (size_t)nctx, sizeof scen_names[0], cmp_name);
+    else
         scen_names[nctx++] = scen;
-    }
     void *ctx[NSCEN] = {NULL};
     opfor_game_t games[NSCEN];
     opfor_diag_t diag;
@@ -367,10 +381,16 @@ int opfor_bench_mcts(int argc, char **argv) {
     opfor_bench_host_t host;
     opfor_bench_host(&host);
     char workload[256];
-    if (viktoria)
-        snprintf(workload, sizeof workload, "%s, heuristic planner; positions from %s%s%s",
-                 rs->title, scen_names[0], nctx > 1 ? " and " : "", nctx > 1 ? scen_names[1] : "");
-    else
+    if (have_bot && scen_names[0]) {
+        int w = snprintf(workload, sizeof workload, "%s, heuristic planner; positions from ",
+                         rs->title);
+        for (int c = 0; c < nctx && w > 0 && (size_t)w < sizeof workload; c++)
+            w += snprintf(workload + w, sizeof workload - (size_t)w, "%s%s",
+                          c == 0          ? ""
+                          : c == nctx - 1 ? " and "
+                                          : ", ",
+                          scen_names[c]);
+    } else
         snprintf(workload, sizeof workload, "%s, evaluator %s; positions from %s games", rs->title,
                  ev ? ev->name : "none (random playouts)", have_bot ? "planner" : "random");
 

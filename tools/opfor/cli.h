@@ -24,14 +24,26 @@ typedef struct opfor_cli_cmd {
     const char *summary; /* one line for `opfor --help` */
 } opfor_cli_cmd_t;
 
+/* A command a ruleset brings itself (rulesets/NAME/ruleset.cmake: RULESET_COMMANDS). One whose
+ * name is one of main.c's generic commands ("selfplay") or a benchmark of `opfor bench`
+ * ("bench engine") is that ruleset's own version of it, run by the generic command; the others
+ * are commands of their own, listed by `opfor --help` ("patrol"). */
+typedef struct opfor_cli_ruleset_cmd {
+    const char *ruleset; /* the registry name of the ruleset bringing it */
+    opfor_cli_cmd_t cmd; /* its name, function and summary */
+} opfor_cli_ruleset_cmd_t;
+/* The generated table (ruleset_commands.c in the build folder), ended by a row whose ruleset
+ * is NULL. */
+extern const opfor_cli_ruleset_cmd_t opfor_cli_ruleset_commands[];
+/* The command name that ruleset brings (ruleset NULL: any ruleset's), or NULL when it brings
+ * none. */
+const opfor_cli_cmd_t *opfor_cli_ruleset_command(const char *ruleset, const char *name);
+
 /* Subcommands (one file each: cmd_<name>.c). */
 int opfor_cmd_calc(int argc, char **argv);
 int opfor_cmd_dice(int argc, char **argv);
 int opfor_cmd_scenario(int argc, char **argv);
 int opfor_cmd_bench(int argc, char **argv);
-int opfor_cmd_demo(int argc, char **argv);
-int opfor_cmd_patrol(int argc, char **argv);
-int opfor_cmd_scores(int argc, char **argv);
 int opfor_cmd_selfplay(int argc, char **argv);
 /* `opfor display` (cmd_display.c): a display-only client of a daemon, on an e-ink panel. */
 int opfor_cmd_display(int argc, char **argv);
@@ -57,9 +69,7 @@ int opfor_bench_display(int argc, char **argv);
 int opfor_bench_mcts(int argc, char **argv);
 
 /* The helpers below live in cli.c. Commands read their options with opfor_cli_parse (the
- * option tables further down); the flag readers right below (opfor_cli_is_flag ...
- * opfor_cli_next_double) are the older hand-written way, kept only while cmd_arena.c and
- * cmd_patrol.c still use them: delete them when those move. */
+ * option tables further down). */
 
 /* Prints "opfor: <message>" to stderr and returns code. */
 int opfor_cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -71,50 +81,6 @@ int opfor_cli_is_help(const char *s);
 /* Parses a whole decimal integer or number; 0 on success, -1 if s is not one. */
 int opfor_cli_parse_long(const char *s, long *out);
 int opfor_cli_parse_double(const char *s, double *out);
-
-/* A command's arguments while its flags are read: argv[i] is the flag at hand. Error lines
- * start with "opfor: WHO: FLAG". */
-typedef struct opfor_cli_args {
-    int argc;
-    char **argv;
-    int i;           /* the argument being read */
-    const char *who; /* the command as errors name it: "arena", "patrol place" */
-    int say_what;    /* opfor_cli_long: a missing value's error also says what is wanted */
-} opfor_cli_args_t;
-
-/* Flags written "--name value" or "--name=value". */
-
-/* True when argument a is flag name, alone or as "name=value". */
-int opfor_cli_is_flag(const char *a, const char *name);
-/* The flag's value: the text after '=', else the next argument (i moves onto it). When there
- * is none, prints "WHO: FLAG needs a value" (then ": WHAT" unless what is NULL) and returns
- * NULL: the command line was wrong. */
-const char *opfor_cli_value(opfor_cli_args_t *p, const char *what);
-/* Reads the flag's value as a whole number from lo to hi (hi LONG_MAX: no upper bound) into
- * *out. Returns 0, or OPFOR_EXIT_USAGE after "WHO: FLAG must be a whole number from LO to HI
- * (or >= LO), got 'V'" or the missing-value error above. */
-int opfor_cli_long(opfor_cli_args_t *p, long lo, long hi, long *out);
-
-/* A flag that takes a whole number from lo to hi (as opfor_cli_long) into *out. */
-typedef struct opfor_cli_long_flag {
-    const char *name;
-    long lo, hi;
-    long *out;
-} opfor_cli_long_flag_t;
-/* When argv[i] is one of the n flags, reads it with opfor_cli_long, sets *rc to 0 or
- * OPFOR_EXIT_USAGE and returns 1; returns 0 for any other argument. */
-int opfor_cli_long_flag(opfor_cli_args_t *p, const opfor_cli_long_flag_t *flags, size_t n, int *rc);
-
-/* Flags written "--name value" only, with one error for a missing or a wrong value. */
-
-/* The argument after the flag (i moves onto it), or NULL after "WHO: FLAG needs WHAT". */
-const char *opfor_cli_next(opfor_cli_args_t *p, const char *what);
-/* Reads the argument after the flag as a whole number from lo to hi (hi LONG_MAX: no upper
- * bound) into *out. Returns 0, or OPFOR_EXIT_USAGE after "WHO: FLAG needs a whole number
- * from LO to HI" (or ">= LO"). */
-int opfor_cli_next_long(opfor_cli_args_t *p, long lo, long hi, long *out);
-/* The same for a number from lo to hi; the error says "WHO: FLAG needs WHAT". */
-int opfor_cli_next_double(opfor_cli_args_t *p, double lo, double hi, const char *what, double *out);
 
 /* ------------------------------------------------------------------ option tables
  *

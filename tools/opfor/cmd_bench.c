@@ -1,124 +1,20 @@
-/* tools/opfor/cmd_bench.c — `opfor bench [NAME] [--json] [--seconds S]`: benchmarks.
+/* tools/opfor/cmd_bench.c — `opfor bench [calc] [--json] [--seconds S]` and `opfor bench
+ * engine|mcts|rpc|display [OPTIONS]`: benchmarks.
  *
- * One table row per benchmark; each row's function runs its workload for a given time and
- * reports operations per second. Every benchmark runs 5 times and reports the median, with
- * the machine (uname) and CPU model (/proc/cpuinfo), so docs/BENCHMARKS.md can record the
- * exact figure and where it came from. Later benchmarks (engine, search) add rows.
+ * The benchmarks with their own options and several figures each live in their own files
+ * (bench_engine.c, bench_mcts.c, bench_rpc.c, bench_display.c; declared in cli.h) and run
+ * alone. The first form, the calculator's speed, is read and checked here and run by the
+ * first registered ruleset that brings a "bench calc" of its own (RULESET_COMMANDS): how fast
+ * a calculator answers is a measure of that ruleset's own code.
  */
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench_util.h"
 #include "cli.h"
-#include "json_out.h"
-#include "opfor/viktoria/calc.h"
 
 #define BENCH_RUNS 5
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* ------------------------------------------------------------------ calc */
-
-/* The fixed mix: one request per common kind of query, in the proportions a game asks them
- * (fire and tests most often). Each string is "action field value field value ...". */
-static const char *const CALC_MIX[] = {
-    "fire_rifle actor veteran target soldier cover soft range 20",
-    "fire_rifle actor soldier target conscript range 30 moving yes",
-    "fire_carbine actor soldier target veteran cover hard range 10 actor-mounted yes",
-    OPFOR_BENCH_CALC_CORE_QUERIES,
-    "test_out_of_command actor soldier range 26",
-    "advance actor soldier terrain rough obstacles 1",
-    "call_support_fire registered 2",
-    "throw_bomb actor soldier range 4",
-    "weather_event level 3 wind N",
-    "hypnotic_attack actor elite target soldier range 5",
-};
-#define CALC_MIX_N (sizeof CALC_MIX / sizeof CALC_MIX[0])
-
-typedef struct calc_ctx {
-    opfor_viktoria_model_t model;
-    opfor_viktoria_req_t reqs[CALC_MIX_N];
-} calc_ctx_t;
-
-/* Parses the mix into requests; 0 or -1 with a message on stderr. */
-static int calc_prepare(calc_ctx_t *c) {
-    opfor_diag_t d;
-    if (opfor_viktoria_model_default(&c->model, &d) != 0) {
-        fprintf(stderr, "opfor: bench calc: model: %s\n", d.msg);
-        return -1;
-    }
-    for (size_t i = 0; i < CALC_MIX_N; i++) {
-        char buf[256], *save = NULL;
-        snprintf(buf, sizeof buf, "%s", CALC_MIX[i]);
-        char *word = strtok_r(buf, " ", &save);
-        int id = opfor_viktoria_action_find(word);
-        if (id < 0 || opfor_viktoria_req_init(&c->reqs[i], id) != 0) {
-            fprintf(stderr, "opfor: bench calc: bad mix entry '%s'\n", CALC_MIX[i]);
-            return -1;
-        }
-        char *field, *value;
-        while ((field = strtok_r(NULL, " ", &save)) && (value = strtok_r(NULL, " ", &save)))
-            if (opfor_viktoria_req_set(&c->reqs[i], field, value, &d) != 0) {
-                fprintf(stderr, "opfor: bench calc: %s\n", d.msg);
-                return -1;
-            }
-    }
-    return 0;
-}
-
-/* Answers the mix round and round for `seconds`; returns queries per second. */
-static double calc_run(void *ctx, double seconds) {
-    calc_ctx_t *c = ctx;
-    opfor_viktoria_result_t res;
-    opfor_diag_t d;
-    volatile double sink = 0.0; /* keeps the answers alive */
-    long n = 0;
-    double t0 = now_seconds(), t = t0;
-    while (t - t0 < seconds) {
-        for (int k = 0; k < 64; k++)
-            for (size_t i = 0; i < CALC_MIX_N; i++) {
-                if (opfor_viktoria_calc(&c->model, &c->reqs[i], &res, &d) == 0 && res.nrolls)
-                    sink += res.rolls[0].roll.p_exact;
-                n++;
-            }
-        t = now_seconds();
-    }
-    (void)sink;
-    return (double)n / (t - t0);
-}
-
-/* ------------------------------------------------------------------ the table */
-
-typedef struct bench {
-    const char *name;                      /* `opfor bench NAME` */
-    const char *what;                      /* one line */
-    const char *unit;                      /* what run() counts per second */
-    size_t ctx_size;                       /* bytes of context to allocate */
-    int (*prepare)(void *ctx);             /* once, before the runs; 0 or -1 */
-    double (*run)(void *ctx, double secs); /* one timed run: units per second */
-} bench_t;
-
-static int calc_prepare_v(void *ctx) {
-    return calc_prepare(ctx);
-}
-
-static const bench_t BENCHES[] = {
-    {"calc", "Viktoria! calculator: answers per second over a fixed mix of 16 queries", "queries/s",
-     sizeof(calc_ctx_t), calc_prepare_v, calc_run},
-};
-#define NBENCH (sizeof BENCHES / sizeof BENCHES[0])
-
-/* ------------------------------------------------------------------ machine */
-
-/* Benchmarks with their own options and several figures each live in their own files
- * (bench_engine.c, bench_mcts.c, bench_rpc.c, bench_display.c; declared in cli.h). */
 typedef struct bench_cmd {
     const char *name;
     int (*fn)(int argc, char **argv);
@@ -126,39 +22,28 @@ typedef struct bench_cmd {
 } bench_cmd_t;
 
 static const bench_cmd_t BENCH_CMDS[] = {
-    {"engine", opfor_bench_engine, "Viktoria! engine: activations and games per second"},
+    {"engine", opfor_bench_engine, "rules engine: activations and games per second (--ruleset)"},
     {"mcts", opfor_bench_mcts, "MCTS: iterations per second and decision latency by level"},
     {"rpc", opfor_bench_rpc, "opford: calc requests per second and latency from N clients"},
     {"display", opfor_bench_display, "e-ink: render time and bytes per refresh, per panel"},
 };
 #define NBENCH_CMDS (sizeof BENCH_CMDS / sizeof BENCH_CMDS[0])
 
-/* BENCH_NAME: one positional argument of `opfor bench`, a benchmark of BENCHES to run. */
-typedef struct chosen {
-    int on[NBENCH]; /* run BENCHES[k] */
-    int any;        /* some were named: run only those */
-} chosen_t;
-
+/* BENCH_NAME: one positional argument of `opfor bench`: calc, the only benchmark of the
+ * first form. */
 static int bench_name(void *ud, const char *s) {
-    chosen_t *ch = ud;
-    size_t k = 0;
-    while (k < NBENCH && strcmp(BENCHES[k].name, s) != 0)
-        k++;
-    if (k == NBENCH) {
-        for (size_t j = 0; j < NBENCH_CMDS; j++)
-            if (strcmp(BENCH_CMDS[j].name, s) == 0)
-                return opfor_cli_usage_error("bench: %s runs alone, with its own "
-                                             "options: opfor bench %s --help",
-                                             s, s);
-        char names[256] = "";
-        for (size_t j = 0; j < NBENCH + NBENCH_CMDS; j++)
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", j ? ", " : "",
-                     j < NBENCH ? BENCHES[j].name : BENCH_CMDS[j - NBENCH].name);
-        return opfor_cli_usage_error("bench: unknown benchmark '%s'; allowed: %s", s, names);
-    }
-    ch->on[k] = 1;
-    ch->any = 1;
-    return 0;
+    (void)ud;
+    if (strcmp(s, "calc") == 0)
+        return 0;
+    for (size_t j = 0; j < NBENCH_CMDS; j++)
+        if (strcmp(BENCH_CMDS[j].name, s) == 0)
+            return opfor_cli_usage_error("bench: %s runs alone, with its own "
+                                         "options: opfor bench %s --help",
+                                         s, s);
+    char names[256] = "calc";
+    for (size_t j = 0; j < NBENCH_CMDS; j++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), ", %s", BENCH_CMDS[j].name);
+    return opfor_cli_usage_error("bench: unknown benchmark '%s'; allowed: %s", s, names);
 }
 
 int opfor_cmd_bench(int argc, char **argv) {
@@ -166,9 +51,9 @@ int opfor_cmd_bench(int argc, char **argv) {
         for (size_t k = 0; k < NBENCH_CMDS; k++)
             if (strcmp(argv[1], BENCH_CMDS[k].name) == 0)
                 return BENCH_CMDS[k].fn(argc - 1, argv + 1);
+    const opfor_cli_cmd_t *calc = opfor_cli_ruleset_command(NULL, "bench calc");
     int json = 0, usage_rc;
     double seconds = 1.0;
-    chosen_t ch = {{0}, 0};
     char about[320], list[1024];
     snprintf(about, sizeof about,
              "The first form runs the calculator benchmark %d times for S seconds (default 1)\n"
@@ -176,9 +61,8 @@ int opfor_cmd_bench(int argc, char **argv) {
              "each with its own options.",
              BENCH_RUNS);
     int n = snprintf(list, sizeof list, "benchmarks:\n");
-    for (size_t i = 0; i < NBENCH && n > 0 && (size_t)n < sizeof list; i++)
-        n += snprintf(list + n, sizeof list - (size_t)n, "  %-8s %s\n", BENCHES[i].name,
-                      BENCHES[i].what);
+    if (calc && n > 0 && (size_t)n < sizeof list)
+        n += snprintf(list + n, sizeof list - (size_t)n, "  %-8s %s\n", "calc", calc->summary);
     for (size_t i = 0; i < NBENCH_CMDS && n > 0 && (size_t)n < sizeof list; i++)
         n += snprintf(list + n, sizeof list - (size_t)n,
                       "  %-8s %s (own options: opfor bench %s --help)\n", BENCH_CMDS[i].name,
@@ -199,70 +83,10 @@ int opfor_cmd_bench(int argc, char **argv) {
         .epilog = list,
         .opts = opts,
         .positional = bench_name,
-        .ud = &ch,
     };
     if (opfor_cli_parse(&spec, argc, argv, 1, &usage_rc))
         return usage_rc;
-    const int *chosen = ch.on;
-    int any = ch.any;
-
-    opfor_bench_host_t host;
-    opfor_bench_host(&host);
-
-    opfor_json_t j;
-    if (json) {
-        opfor_json_init(&j, stdout);
-        opfor_json_obj_begin(&j);
-        opfor_json_kv_str(&j, "machine", host.machine);
-        opfor_json_kv_str(&j, "cpu", host.cpu);
-        opfor_json_kv_num(&j, "seconds_per_run", seconds);
-        opfor_json_kv_int(&j, "runs", BENCH_RUNS);
-        opfor_json_key(&j, "benchmarks");
-        opfor_json_arr_begin(&j);
-    } else {
-        printf("machine: %s\ncpu: %s\n", host.machine, host.cpu);
-    }
-    int rc = OPFOR_EXIT_OK;
-    for (size_t k = 0; k < NBENCH; k++) {
-        if (any && !chosen[k])
-            continue;
-        const bench_t *b = &BENCHES[k];
-        void *ctx = calloc(1, b->ctx_size);
-        if (!ctx || b->prepare(ctx) != 0) {
-            free(ctx);
-            rc = OPFOR_EXIT_FAIL;
-            continue;
-        }
-        double runs[BENCH_RUNS], sorted[BENCH_RUNS];
-        for (int r = 0; r < BENCH_RUNS; r++)
-            runs[r] = sorted[r] = b->run(ctx, seconds);
-        free(ctx);
-        qsort(sorted, BENCH_RUNS, sizeof sorted[0], opfor_bench_cmp_double);
-        double median = sorted[BENCH_RUNS / 2];
-        if (json) {
-            opfor_json_obj_begin(&j);
-            opfor_json_kv_str(&j, "name", b->name);
-            opfor_json_kv_str(&j, "what", b->what);
-            opfor_json_kv_str(&j, "unit", b->unit);
-            opfor_json_kv_num(&j, "median", median);
-            opfor_json_kv_num(&j, "min", sorted[0]);
-            opfor_json_kv_num(&j, "max", sorted[BENCH_RUNS - 1]);
-            opfor_json_key(&j, "per_run");
-            opfor_json_arr_begin(&j);
-            for (int r = 0; r < BENCH_RUNS; r++)
-                opfor_json_num(&j, runs[r]);
-            opfor_json_arr_end(&j);
-            opfor_json_obj_end(&j);
-        } else {
-            printf("%s: %.0f %s (median of %d runs of %g s; min %.0f, max %.0f)\n  %s\n", b->name,
-                   median, b->unit, BENCH_RUNS, seconds, sorted[0], sorted[BENCH_RUNS - 1],
-                   b->what);
-        }
-    }
-    if (json) {
-        opfor_json_arr_end(&j);
-        opfor_json_obj_end(&j);
-        opfor_json_end(&j);
-    }
-    return rc;
+    if (!calc)
+        return opfor_cli_fail("bench: no ruleset in this build brings a calculator benchmark");
+    return calc->fn(argc, argv);
 }

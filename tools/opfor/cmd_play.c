@@ -37,16 +37,14 @@ typedef struct play {
     opfor_json_t j;
 } play_t;
 
-static void usage(FILE *f) {
-    fprintf(f, "usage: opfor play RULESET [--seed S] [--level L] [--side N] [--scenario FILE] "
-               "[--json]\n\n"
-               "Plays a game of RULESET in the terminal: you take side N (default 0), the AI the\n"
-               "others at level L (novice, standard, veteran, ruthless; default standard). Each\n"
-               "turn lists your legal actions numbered; type a number. Dice are rolled for you.\n"
-               "Commands: a number, `show` (the table again), `help`, `quit`. Reads stdin line by\n"
-               "line, so a pipe can play. --json prints one JSON object per line instead.\n"
-               "The game ends with a line `result: ...`.\n");
-}
+/* What `opfor play` says about itself after its usage line. */
+#define PLAY_ABOUT                                                                                 \
+    "Plays a game of RULESET in the terminal: you take side N (default 0), the AI the\n"           \
+    "others at level L (novice, standard, veteran, ruthless; default standard). Each\n"            \
+    "turn lists your legal actions numbered; type a number. Dice are rolled for you.\n"            \
+    "Commands: a number, `show` (the table again), `help`, `quit`. Reads stdin line by\n"          \
+    "line, so a pipe can play. --json prints one JSON object per line instead.\n"                  \
+    "The game ends with a line `result: ...`."
 
 /* ---------------------------------------------------------------- printing */
 
@@ -329,6 +327,15 @@ static void names(char *buf, size_t n) {
         k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", list[i].name);
 }
 
+/* RULESET: the one positional argument of `opfor play`. */
+static int ruleset_arg(void *ud, const char *arg) {
+    const char **rsname = ud;
+    if (*rsname)
+        return opfor_cli_usage_error("play: one ruleset only; got '%s' after '%s'", arg, *rsname);
+    *rsname = arg;
+    return 0;
+}
+
 int opfor_cmd_play(int argc, char **argv) {
     play_t p;
     memset(&p, 0, sizeof p);
@@ -336,44 +343,54 @@ int opfor_cmd_play(int argc, char **argv) {
     p.level = OPFOR_AI_STANDARD;
     const char *rsname = NULL, *scenario = NULL;
     long side = 0, seed = 1;
-    opfor_cli_args_t a = {argc, argv, 1, "play", 1};
-    for (; a.i < argc; a.i++) {
-        const char *arg = argv[a.i];
-        int rc;
-        if (opfor_cli_is_help(arg)) {
-            usage(stdout);
-            return OPFOR_EXIT_OK;
-        } else if (opfor_cli_is_flag(arg, "--seed")) {
-            if ((rc = opfor_cli_long(&a, 0, LONG_MAX, &seed)) != 0)
-                return rc;
-        } else if (opfor_cli_is_flag(arg, "--side")) {
-            if ((rc = opfor_cli_long(&a, 0, OPFOR_MAX_PLAYERS - 1, &side)) != 0)
-                return rc;
-        } else if (opfor_cli_is_flag(arg, "--level")) {
-            const char *v = opfor_cli_value(&a, "a level");
-            if (!v)
-                return OPFOR_EXIT_USAGE;
-            if (opfor_ai_level_find(v, &p.level) != 0)
-                return opfor_cli_usage_error(
-                    "play: --level must be novice, standard, veteran or ruthless; got '%s'", v);
-        } else if (opfor_cli_is_flag(arg, "--scenario")) {
-            if (!(scenario = opfor_cli_value(&a, "a scenario file")))
-                return OPFOR_EXIT_USAGE;
-        } else if (!strcmp(arg, "--json")) {
-            p.json = 1;
-        } else if (arg[0] == '-') {
-            return opfor_cli_usage_error("play: unknown flag '%s' (see opfor play --help)", arg);
-        } else if (!rsname) {
-            rsname = arg;
-        } else {
-            return opfor_cli_usage_error("play: one ruleset only; got '%s' after '%s'", arg,
-                                         rsname);
-        }
-    }
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--seed",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &seed,
+         .lo = 0,
+         .hi = LONG_MAX,
+         .arg = "S",
+         .help = "the game's seed (default 1)"},
+        {.name = "--level",
+         .type = OPFOR_CLI_CHOICE,
+         .choice = &p.level,
+         .names = opfor_ai_level_names,
+         .arg = "L",
+         .help = "how well the AI plays (default standard; challenge plays as veteran)"},
+        {.name = "--side",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &side,
+         .lo = 0,
+         .hi = OPFOR_MAX_PLAYERS - 1,
+         .arg = "N",
+         .help = "the side you take (default 0)"},
+        {.name = "--scenario",
+         .type = OPFOR_CLI_STRING,
+         .string = &scenario,
+         .arg = "FILE",
+         .wants = "a scenario file",
+         .help = "a scenario file of the ruleset (default: its own)"},
+        {.name = "--json",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &p.json,
+         .help = "one JSON object per line instead of text"},
+        {0},
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "play",
+        .args = "RULESET",
+        .about = PLAY_ABOUT,
+        .opts = opts,
+        .positional = ruleset_arg,
+        .ud = &rsname,
+    };
+    int usage_rc;
+    if (opfor_cli_parse(&spec, argc, argv, 1, &usage_rc))
+        return usage_rc;
     char known[256];
     names(known, sizeof known);
     if (!rsname) {
-        usage(stderr);
+        opfor_cli_usage(stderr, &spec);
         return opfor_cli_usage_error("play: which ruleset? (%s)", known);
     }
     p.rs = opfor_ruleset_find(rsname);

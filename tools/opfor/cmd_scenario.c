@@ -4,9 +4,11 @@
  *   opfor scenario list [--json]
  *   opfor scenario show [NAME|FILE] [--json]
  *
- * A thin shell over core/scenario.c and the built-in Viktoria! scenarios: it parses the
- * command line, loads, and prints. Diagnostics are gcc-style "file:line:col: message"
- * lines so editors can jump to them. Exit 0 valid, 1 invalid or unreadable, 2 usage.
+ * A thin shell over core/scenario.c and the registry (each ruleset's built-in scenarios and
+ * its scenario checks, rs->builtin_* and rs->scenario; files are read for the registry's first
+ * ruleset that checks scenarios): it parses the command line, loads, and prints. Diagnostics are
+ * gcc-style "file:line:col: message" lines so editors can jump to them. Exit 0 valid, 1 invalid or
+ * unreadable, 2 usage.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,27 +18,58 @@
 #include "cli.h"
 #include "json_out.h"
 #include "opfor/scenario.h"
-#include "opfor/viktoria/builtin.h"
+#include "opfor/ruleset.h"
 
-static void scenario_help(FILE *f) {
-    fprintf(f, "usage: opfor scenario check FILE [--json]\n"
-               "       opfor scenario list [--json]\n"
-               "       opfor scenario show [NAME|FILE] [--json]\n"
-               "\n"
-               "Scenario files are YAML (docs/scenario-format.md): table, terrain, sides, units,\n"
-               "generals, objectives and, in patrol mode, a patrol block.\n"
-               "\n"
-               "commands:\n"
-               "  check FILE   parse and check FILE; prints FILE:LINE:COL: MESSAGE for the first\n"
-               "               error and for each warning. Exit 0 valid, 1 invalid.\n"
-               "  list         the built-in scenarios (name, mode, title)\n"
-               "  show         summary of a scenario: table, terrain, sides, units (figure counts\n"
-               "               and positions), objectives. NAME is a built-in scenario (default\n"
-               "               patrol_default); anything else is read as a file.\n"
-               "\n"
-               "options:\n"
-               "  --json       print one JSON document instead of text\n"
-               "  -h, --help   this text\n");
+/* The words of the command line that are not options: the command and its file or name (a
+ * third one kept, so the command can say it takes one). */
+typedef struct scenario_args {
+    const char *pos[3];
+    int n;
+} scenario_args_t;
+
+static int scenario_arg(void *ud, const char *a) {
+    scenario_args_t *p = ud;
+    if (p->n == 3)
+        return opfor_cli_usage_error("scenario: too many arguments at '%s'", a);
+    p->pos[p->n++] = a;
+    return 0;
+}
+
+/* The ruleset a scenario file is read for: the registry's first with a scenario loader. */
+static const opfor_ruleset_t *file_ruleset(void) {
+    size_t n = 0;
+    const opfor_ruleset_entry_t *list = opfor_ruleset_list(&n);
+    for (size_t i = 0; i < n; i++)
+        if (list[i].rs->scenario)
+            return list[i].rs;
+    return NULL;
+}
+
+/* The built-in scenario called name ("NAME" or "builtin:NAME") of any registered ruleset:
+ * its ruleset, text and length; 0, or -1 when none has it. */
+static int builtin_find(const char *name, const opfor_ruleset_t **rs, const char **text,
+                        size_t *len) {
+    size_t n = 0;
+    const opfor_ruleset_entry_t *list = opfor_ruleset_list(&n);
+    for (size_t i = 0; i < n; i++) {
+        const char *t = list[i].rs->builtin_text ? list[i].rs->builtin_text(name, len) : NULL;
+        if (t) {
+            *rs = list[i].rs;
+            *text = t;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Loads the built-in scenario text of rs called name, diagnostics naming "builtin:NAME". */
+static int builtin_load(const opfor_ruleset_t *rs, const char *name, const char *text, size_t len,
+                        opfor_scenario_t *sc, opfor_diag_t *d) {
+    char label[128];
+    if (strncmp(name, "builtin:", 8) == 0)
+        name += 8;
+    snprintf(label, sizeof label, "builtin:%s", name);
+    return opfor_scenario_load_string(text, len, label, rs->scenario, sc, d);
 }
 
 /* Loads what arg names: an existing file first, else a built-in scenario ("NAME" or
@@ -44,17 +77,23 @@ static void scenario_help(FILE *f) {
 static int load_any(const char *arg, opfor_scenario_t *sc, opfor_diag_t *d) {
     struct stat st;
     int missing = stat(arg, &st) != 0;
-    if (missing && opfor_viktoria_builtin_text(arg, NULL))
-        return opfor_viktoria_builtin_load(arg, sc, d);
-    int rc = opfor_viktoria_scenario_load_file(arg, sc, d);
+    const opfor_ruleset_t *rs = NULL;
+    const char *text = NULL;
+    size_t len = 0;
+    if (missing && builtin_find(arg, &rs, &text, &len) == 0)
+        return builtin_load(rs, arg, text, len, sc, d);
+    rs = file_ruleset();
+    int rc = opfor_scenario_load_file(arg, rs ? rs->scenario : NULL, sc, d);
     if (rc && missing && !strchr(arg, '/')) { /* a misspelt built-in name, perhaps */
-        size_t len = strlen(d->msg);
-        snprintf(d->msg + len, sizeof d->msg - len, "; nor is it a built-in scenario:");
-        for (size_t i = 0; i < opfor_viktoria_builtin_count(); i++) {
-            len = strlen(d->msg);
-            snprintf(d->msg + len, sizeof d->msg - len, "%s %s", i ? "," : "",
-                     opfor_viktoria_builtin_name(i));
-        }
+        size_t used = strlen(d->msg), n = 0, k = 0;
+        snprintf(d->msg + used, sizeof d->msg - used, "; nor is it a built-in scenario:");
+        const opfor_ruleset_entry_t *list = opfor_ruleset_list(&n);
+        for (size_t i = 0; i < n; i++)
+            for (size_t b = 0; list[i].rs->builtin_name && list[i].rs->builtin_name(b); b++) {
+                used = strlen(d->msg);
+                snprintf(d->msg + used, sizeof d->msg - used, "%s %s", k++ ? "," : "",
+                         list[i].rs->builtin_name(b));
+            }
     }
     return rc;
 }
@@ -135,29 +174,36 @@ static int cmd_list(int json) {
         opfor_json_key(&j, "scenarios");
         opfor_json_arr_begin(&j);
     }
-    for (size_t i = 0; i < opfor_viktoria_builtin_count(); i++) {
-        const char *name = opfor_viktoria_builtin_name(i);
-        opfor_diag_t d;
-        char buf[1024];
-        int rc = opfor_viktoria_builtin_load(name, sc, &d);
-        if (rc) {
-            fprintf(stderr, "opfor: %s\n", opfor_diag_format(&d, buf, sizeof buf));
-            bad = 1;
+    size_t nrs = 0;
+    const opfor_ruleset_entry_t *list = opfor_ruleset_list(&nrs);
+    for (size_t r = 0; r < nrs; r++)
+        for (size_t i = 0; list[r].rs->builtin_name && list[r].rs->builtin_name(i); i++) {
+            const opfor_ruleset_t *rs = list[r].rs;
+            const char *name = rs->builtin_name(i);
+            opfor_diag_t d;
+            char buf[1024];
+            size_t len = 0;
+            const char *text = rs->builtin_text ? rs->builtin_text(name, &len) : NULL;
+            int rc = text ? builtin_load(rs, name, text, len, sc, &d)
+                          : opfor_diag_set(&d, OPFOR_ENOENT, 0, 0, "builtin:%s: no text", name);
+            if (rc) {
+                fprintf(stderr, "opfor: %s\n", opfor_diag_format(&d, buf, sizeof buf));
+                bad = 1;
+            }
+            const char *mode = rc ? "?" : opfor_vocab_name(opfor_mode_names, sc->mode);
+            if (json) {
+                opfor_json_obj_begin(&j);
+                opfor_json_kv_str(&j, "name", name);
+                opfor_json_kv_str(&j, "ruleset", rs->name);
+                opfor_json_kv_str(&j, "mode", mode);
+                opfor_json_kv_str(&j, "title", rc ? "" : sc->name);
+                opfor_json_kv_bool(&j, "valid", rc == 0);
+                opfor_json_obj_end(&j);
+            } else {
+                printf("%-22s %-12s %s\n", name, mode, rc ? "(invalid)" : sc->name);
+            }
+            opfor_scenario_free(sc);
         }
-        const char *mode = rc ? "?" : opfor_vocab_name(opfor_mode_names, sc->mode);
-        if (json) {
-            opfor_json_obj_begin(&j);
-            opfor_json_kv_str(&j, "name", name);
-            opfor_json_kv_str(&j, "ruleset", "viktoria");
-            opfor_json_kv_str(&j, "mode", mode);
-            opfor_json_kv_str(&j, "title", rc ? "" : sc->name);
-            opfor_json_kv_bool(&j, "valid", rc == 0);
-            opfor_json_obj_end(&j);
-        } else {
-            printf("%-22s %-12s %s\n", name, mode, rc ? "(invalid)" : sc->name);
-        }
-        opfor_scenario_free(sc);
-    }
     if (json) {
         opfor_json_arr_end(&j);
         opfor_json_obj_end(&j);
@@ -485,27 +531,41 @@ static int cmd_show(const char *arg, int json) {
 }
 
 int opfor_cmd_scenario(int argc, char **argv) {
-    const char *pos[3] = {NULL, NULL, NULL};
-    int npos = 0, json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (opfor_cli_is_help(a)) {
-            scenario_help(stdout);
-            return OPFOR_EXIT_OK;
-        }
-        if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return opfor_cli_usage_error("scenario: unknown option '%s' (allowed: --json, --help)",
-                                         a);
-        } else if (npos < 3) {
-            pos[npos++] = a;
-        } else {
-            return opfor_cli_usage_error("scenario: too many arguments at '%s'", a);
-        }
-    }
+    scenario_args_t args = {{NULL, NULL, NULL}, 0};
+    int json = 0, rc = 0;
+    const opfor_cli_opt_t opts[] = {
+        {.name = "--json",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &json,
+         .help = "print one JSON document instead of text"},
+        {0},
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "scenario",
+        .usage = "check FILE [--json]\n"
+                 "       opfor scenario list [--json]\n"
+                 "       opfor scenario show [NAME|FILE] [--json]",
+        .about =
+            "Scenario files are YAML (docs/scenario-format.md): table, terrain, sides, units,\n"
+            "generals, objectives and, in patrol mode, a patrol block.\n"
+            "\n"
+            "commands:\n"
+            "  check FILE   parse and check FILE; prints FILE:LINE:COL: MESSAGE for the first\n"
+            "               error and for each warning. Exit 0 valid, 1 invalid.\n"
+            "  list         the built-in scenarios (name, mode, title)\n"
+            "  show         summary of a scenario: table, terrain, sides, units (figure counts\n"
+            "               and positions), objectives. NAME is a built-in scenario (default\n"
+            "               patrol_default); anything else is read as a file.",
+        .opts = opts,
+        .positional = scenario_arg,
+        .ud = &args,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
+        return rc;
+    const char **pos = args.pos;
+    int npos = args.n;
     if (npos == 0) {
-        scenario_help(stderr);
+        opfor_cli_usage(stderr, &spec);
         return opfor_cli_usage_error("scenario: missing command (allowed: check, list, show)");
     }
     const char *cmd = pos[0];

@@ -1,8 +1,12 @@
-/* tools/opfor/cmd_selfplay.c — `opfor selfplay viktoria [--scenario FILE] --games N --seed S
- * [--policy-a P] [--policy-b P] [--turns N] [--weather] [--specials] [--json]`: whole games
- * between built-in policies on the Viktoria! rules engine. Each game's seed derives from S and
- * its number, and no timings are printed, so the same command prints the same output every
- * time. A thin shell over rulesets/viktoria/engine.h and policy.c.
+/* tools/opfor/cmd_selfplay.c — `opfor selfplay RULESET [--scenario FILE] --games N --seed S
+ * [--policy-a P] [--policy-b P] [--max-steps N] [--json]`: whole games between two policies
+ * on any registered two-player ruleset, each game seeded from S and its number, no timings
+ * printed, so the same command prints the same output every time.
+ *
+ * A ruleset that brings its own selfplay (RULESET_COMMANDS in its ruleset.cmake, e.g.
+ * one over its engine's own policies, whose output tests pin) gets it: the command is
+ * handed on whole. The others play here over the interface: the policies of ai/arena's
+ * catalogue (random, mcts:LEVEL, the ruleset's bots) through opfor_arena_play.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -11,238 +15,267 @@
 
 #include "cli.h"
 #include "json_out.h"
-#include "opfor/rng.h"
-#include "opfor/scenario.h"
-#include "opfor/viktoria/builtin.h"
-#include "opfor/viktoria/engine.h"
-#include "opfor/viktoria/model.h"
+#include "opfor/arena.h"
+#include "opfor/error.h"
+#include "opfor/ruleset.h"
 
 #define SELFPLAY_MAX_GAMES 1000000L
 
+/* The registered rulesets' names, ", "-separated, into buf. */
+static const char *ruleset_names(char *buf, size_t n) {
+    size_t count = 0, len = 0;
+    const opfor_ruleset_entry_t *list = opfor_ruleset_list(&count);
+    buf[0] = '\0';
+    for (size_t i = 0; i < count && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", list[i].name);
+    return buf;
+}
+
+/* What the generic command reads. */
+typedef struct selfplay_opts {
+    const char *scenario, *pa, *pb;
+    long games, seed, max_steps;
+    int json;
+} selfplay_opts_t;
+
+/* One game of the run, printed as text or as a JSON object. */
+static void print_game(const selfplay_opts_t *o, opfor_json_t *j, long g, const opfor_game_t *gm,
+                       const void *state, const opfor_arena_game_t *r) {
+    const char *res = r->outcome > 0 ? "won by a" : r->outcome == 0 ? "a draw" : "won by b";
+    int winner = r->outcome > 0 ? 0 : r->outcome == 0 ? -1 : 1;
+    opfor_progress_t pr;
+    int have_pr = opfor_game_progress(gm, state, &pr) == 0;
+    char hex[24] = "";
+    if (gm->rs->hash)
+        snprintf(hex, sizeof hex, "%016llx", (unsigned long long)opfor_game_hash(gm, state));
+    if (o->json) {
+        opfor_json_obj_begin(j);
+        opfor_json_kv_int(j, "game", g + 1);
+        opfor_json_kv_int(j, "winner_side", winner);
+        opfor_json_kv_num(j, "return_a", r->ret_a);
+        opfor_json_kv_int(j, "steps", r->steps);
+        if (have_pr) {
+            opfor_json_kv_int(j, "turns", (long)pr.turn);
+            opfor_json_kv_int(j, "activations", (long)pr.activation);
+        }
+        if (hex[0])
+            opfor_json_kv_str(j, "hash", hex);
+        opfor_json_obj_end(j);
+        return;
+    }
+    printf("game %ld: %s, return %.2f, steps %ld", g + 1, res, r->ret_a, r->steps);
+    if (have_pr)
+        printf(", turns %u, activations %u", (unsigned)pr.turn, (unsigned)pr.activation);
+    if (hex[0])
+        printf(", hash %s", hex);
+    printf("\n");
+}
+
+/* Plays the run on rs; returns the exit code. */
+static int play(const opfor_ruleset_t *rs, const selfplay_opts_t *o) {
+    opfor_diag_t d;
+    opfor_diag_clear(&d);
+    void *ctx = NULL;
+    int err = opfor_ruleset_ctx_new(rs, o->scenario, &ctx, &d);
+    if (err == OPFOR_ENOTSUP)
+        return opfor_cli_fail("selfplay: the ruleset '%s' cannot start a game (no ctx_new)",
+                              rs->name);
+    if (err) {
+        char where[1024];
+        opfor_diag_format(&d, where, sizeof where);
+        return opfor_cli_fail("selfplay: %s", where);
+    }
+    opfor_game_t gm;
+    if (opfor_game_init(&gm, rs, ctx, 0) != 0) {
+        opfor_ruleset_ctx_free(rs, ctx);
+        return opfor_cli_fail("selfplay: the ruleset '%s' has a bad descriptor", rs->name);
+    }
+    opfor_arena_policy_t pol[2];
+    memset(pol, 0, sizeof pol);
+    const char *spec[2] = {o->pa, o->pb};
+    int rc = OPFOR_EXIT_OK, opened = 0;
+    for (; opened < 2; opened++) {
+        err = opfor_arena_policy_open(NULL, spec[opened], &gm, &pol[opened]);
+        if (err) {
+            rc = opfor_cli_fail("selfplay: policy '%s': %s", spec[opened], opfor_strerror(err));
+            break;
+        }
+    }
+    void *state = rc ? NULL : malloc(rs->state_size);
+    opfor_action_t *acts = rc ? NULL : malloc((size_t)rs->max_actions * sizeof *acts);
+    if (!rc && (!state || !acts))
+        rc = opfor_cli_fail("selfplay: out of memory");
+    opfor_json_t j;
+    if (!rc && o->json) {
+        opfor_json_init(&j, stdout);
+        opfor_json_obj_begin(&j);
+        opfor_json_kv_str(&j, "ruleset", rs->name);
+        opfor_json_kv_int(&j, "seed", o->seed);
+        opfor_json_kv_str(&j, "policy_a", pol[0].name);
+        opfor_json_kv_str(&j, "policy_b", pol[1].name);
+        opfor_json_key(&j, "games");
+        opfor_json_arr_begin(&j);
+    } else if (!rc) {
+        printf("ruleset: %s\nsides: a (%s) vs b (%s), at most %ld steps a game\n", rs->name,
+               pol[0].name, pol[1].name, o->max_steps);
+    }
+    long wins[2] = {0, 0}, draws = 0, errors = 0, steps = 0;
+    opfor_arena_policy_t *const pp[2] = {&pol[0], &pol[1]};
+    for (long g = 0; !rc && g < o->games; g++) {
+        opfor_arena_game_t r;
+        memset(&r, 0, sizeof r);
+        err = opfor_arena_play(&gm, opfor_arena_game_seed((uint64_t)o->seed, g), pp, NULL,
+                               o->max_steps, state, acts, &r);
+        if (err) {
+            errors++;
+            fprintf(stderr, "opfor: selfplay: game %ld: %s\n", g + 1, opfor_strerror(err));
+            continue;
+        }
+        wins[0] += r.outcome > 0;
+        wins[1] += r.outcome < 0;
+        draws += r.outcome == 0;
+        steps += r.steps;
+        print_game(o, &j, g, &gm, state, &r);
+    }
+    if (!rc) {
+        long played = o->games - errors;
+        double mean = played > 0 ? (double)steps / (double)played : 0.0;
+        if (o->json) {
+            opfor_json_arr_end(&j);
+            opfor_json_key(&j, "summary");
+            opfor_json_obj_begin(&j);
+            opfor_json_kv_int(&j, "games", o->games);
+            opfor_json_kv_int(&j, "wins_a", wins[0]);
+            opfor_json_kv_int(&j, "wins_b", wins[1]);
+            opfor_json_kv_int(&j, "draws", draws);
+            opfor_json_kv_int(&j, "errors", errors);
+            opfor_json_kv_num(&j, "mean_steps", mean);
+            opfor_json_obj_end(&j);
+            opfor_json_obj_end(&j);
+            opfor_json_end(&j);
+        } else {
+            printf("summary: %ld games, a won %ld, b won %ld, %ld drawn, %ld failed; mean %.1f "
+                   "steps\n",
+                   o->games, wins[0], wins[1], draws, errors, mean);
+        }
+        if (errors)
+            rc = OPFOR_EXIT_FAIL;
+    }
+    free(acts);
+    free(state);
+    for (int s = 0; s < opened; s++)
+        if (pol[s].release)
+            pol[s].release(pol[s].self);
+    opfor_ruleset_ctx_free(rs, ctx);
+    return rc;
+}
+
 int opfor_cmd_selfplay(int argc, char **argv) {
-    const char *scenario = NULL;
-    long games = -1, seed = -1, turns = 0;
-    int json = 0, rc = 0;
-    opfor_vk_policy_t pa = OPFOR_VK_POLICY_RANDOM, pb = OPFOR_VK_POLICY_RANDOM;
-    opfor_vk_options_t opt;
-    memset(&opt, 0, sizeof opt);
-    int pol_a = OPFOR_VK_POLICY_RANDOM, pol_b = OPFOR_VK_POLICY_RANDOM;
+    selfplay_opts_t o = {NULL, "random", "random", -1, -1, 100000, 0};
+    int rc = 0;
     const opfor_cli_opt_t opts[] = {
         {.name = "--scenario",
          .type = OPFOR_CLI_STRING,
-         .string = &scenario,
+         .string = &o.scenario,
          .arg = "FILE",
          .wants = "a file name",
-         .help = "scenario YAML (default: the built-in competitive_default)"},
+         .help = "scenario file (default: the ruleset's own)"},
         {.name = "--games",
          .type = OPFOR_CLI_WHOLE,
-         .whole = &games,
+         .whole = &o.games,
          .lo = 1,
          .hi = SELFPLAY_MAX_GAMES,
          .arg = "N",
          .help = "games to play, 1..1000000 (required)"},
         {.name = "--seed",
          .type = OPFOR_CLI_WHOLE,
-         .whole = &seed,
+         .whole = &o.seed,
          .lo = 0,
          .hi = LONG_MAX,
          .arg = "S",
          .help = "seed, a whole number >= 0 (required)"},
         {.name = "--policy-a",
-         .type = OPFOR_CLI_CHOICE,
-         .choice = &pol_a,
-         .names = opfor_vk_policy_names,
+         .type = OPFOR_CLI_STRING,
+         .string = &o.pa,
          .arg = "P",
-         .help = "policy of the first side: random (default, uniform over the\n"
-                 "legal actions), greedy (one ply), or random_kind (an action\n"
-                 "group first, then one of its actions; lists lazily)"},
+         .help = "policy of side 0: random (default), mcts:LEVEL or one of the\n"
+                 "ruleset's bots (opfor arena --ruleset NAME --help lists them)"},
         {.name = "--policy-b",
-         .type = OPFOR_CLI_CHOICE,
-         .choice = &pol_b,
-         .names = opfor_vk_policy_names,
+         .type = OPFOR_CLI_STRING,
+         .string = &o.pb,
          .arg = "P",
-         .help = "policy of the second side: random, greedy or random_kind"},
-        {.name = "--turns",
+         .help = "policy of side 1 (the same choices)"},
+        {.name = "--max-steps",
          .type = OPFOR_CLI_WHOLE,
-         .whole = &turns,
+         .whole = &o.max_steps,
          .lo = 1,
-         .hi = 1000,
+         .hi = 100000000,
          .arg = "N",
-         .help = "turn limit, 1..1000 (default: the scenario's, else 12)"},
-        {.name = "--weather",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &opt.weather_events,
-         .help = "roll a weather event every turn (XIII)"},
-        {.name = "--specials",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &opt.specials,
-         .help = "vehicles, automatons, walkers and flying craft rules (XII)"},
+         .help = "actions (chance included) before a game is a draw (default 100000)"},
         {.name = "--json",
          .type = OPFOR_CLI_FLAG,
-         .flag = &json,
+         .flag = &o.json,
          .help = "print one JSON document instead of text"},
         {0},
     };
     const opfor_cli_spec_t spec = {
         .cmd = "selfplay",
-        .usage = "viktoria [--scenario FILE] --games N --seed S\n"
-                 "                               [--policy-a P] [--policy-b P]\n"
-                 "                               [--turns N] [--weather] [--specials] [--json]",
-        .about = "Plays N whole Viktoria! games with simple built-in policies and prints each\n"
-                 "result (winner, score, turns, casualties, activations, final state hash) and a\n"
-                 "summary. The same command prints the same output every time.",
+        .args = "RULESET",
+        .about = "Plays N seeded games of a two-player ruleset between two policies and prints\n"
+                 "each result and a summary; the same command prints the same output every time.\n"
+                 "A ruleset with a selfplay of its own runs that instead (below).",
         .opts = opts,
     };
-    if (argc > 1 && opfor_cli_is_help(argv[1])) {
+    char names[256];
+    if (argc < 2 || opfor_cli_is_help(argv[1])) {
+        if (argc < 2)
+            return opfor_cli_usage_error("selfplay: which ruleset? (%s; see opfor selfplay "
+                                         "--help)",
+                                         ruleset_names(names, sizeof names));
         opfor_cli_usage(stdout, &spec);
+        for (const opfor_cli_ruleset_cmd_t *c = opfor_cli_ruleset_commands; c->ruleset; c++)
+            if (strcmp(c->cmd.name, "selfplay") == 0) {
+                char *help[] = {(char *)"selfplay", (char *)"--help", NULL};
+                printf("\n");
+                c->cmd.fn(2, help);
+            }
         return OPFOR_EXIT_OK;
     }
-    if (argc < 2 || strcmp(argv[1], "viktoria") != 0)
-        return opfor_cli_usage_error("selfplay: the first argument must be a ruleset; allowed: "
-                                     "viktoria (see opfor selfplay --help)");
+    const opfor_ruleset_t *rs = opfor_ruleset_find(argv[1]);
+    if (!rs)
+        return opfor_cli_usage_error("selfplay: unknown ruleset '%s'; allowed: %s (see opfor "
+                                     "selfplay --help)",
+                                     argv[1], ruleset_names(names, sizeof names));
+    const opfor_cli_cmd_t *own = opfor_cli_ruleset_command(rs->name, "selfplay");
+    if (own) {
+        /* Its own command line, with the ruleset as registered. */
+        char **args = malloc((size_t)(argc + 1) * sizeof *args);
+        if (!args)
+            return opfor_cli_fail("selfplay: out of memory");
+        memcpy(args, argv, (size_t)argc * sizeof *args);
+        args[1] = (char *)rs->name;
+        args[argc] = NULL;
+        rc = own->fn(argc, args);
+        free(args);
+        return rc;
+    }
     if (opfor_cli_parse(&spec, argc, argv, 2, &rc))
         return rc;
-    pa = (opfor_vk_policy_t)pol_a;
-    pb = (opfor_vk_policy_t)pol_b;
-    if (games < 0)
+    if (o.games < 0)
         return opfor_cli_usage_error("selfplay: --games N is required (1 to %ld)",
                                      SELFPLAY_MAX_GAMES);
-    if (seed < 0)
+    if (o.seed < 0)
         return opfor_cli_usage_error("selfplay: --seed S is required (a whole number >= 0)");
-    opt.turn_limit = (int)turns;
-
-    opfor_scenario_t *sc = calloc(1, sizeof *sc);
-    if (!sc)
-        return opfor_cli_fail("selfplay: out of memory");
-    opfor_diag_t d;
-    opfor_diag_clear(&d);
-    int err = scenario ? opfor_viktoria_scenario_load_file(scenario, sc, &d)
-                       : opfor_viktoria_builtin_load("competitive_default", sc, &d);
-    if (err) {
-        char where[1024];
-        opfor_diag_format(&d, where, sizeof where);
-        free(sc);
-        return opfor_cli_fail("selfplay: %s", where);
-    }
-    opfor_viktoria_model_t model;
-    if (opfor_viktoria_model_default(&model, &d) != 0) {
-        opfor_scenario_free(sc);
-        free(sc);
-        return opfor_cli_fail("selfplay: model: %s", d.msg);
-    }
-    opfor_vk_ctx_t *ctx = NULL;
-    if (opfor_vk_ctx_init(&ctx, sc, &model, &opt, &d) != 0) {
-        opfor_scenario_free(sc);
-        free(sc);
-        return opfor_cli_fail("selfplay: %s", d.msg);
-    }
-    const char *names[2] = {sc->sides[0].name, sc->sides[1].name};
-    opfor_json_t j;
-    if (json) {
-        opfor_json_init(&j, stdout);
-        opfor_json_obj_begin(&j);
-        opfor_json_kv_str(&j, "ruleset", "viktoria");
-        opfor_json_kv_str(&j, "scenario", sc->name);
-        opfor_json_kv_int(&j, "seed", seed);
-        opfor_json_kv_str(&j, "policy_a", opfor_vocab_name(opfor_vk_policy_names, pa));
-        opfor_json_kv_str(&j, "policy_b", opfor_vocab_name(opfor_vk_policy_names, pb));
-        opfor_json_kv_int(&j, "turn_limit", opfor_vk_ctx_turn_limit(ctx));
-        opfor_json_kv_bool(&j, "weather", opt.weather_events);
-        opfor_json_kv_bool(&j, "specials", opt.specials);
-        opfor_json_key(&j, "games");
-        opfor_json_arr_begin(&j);
-    } else {
-        printf("scenario: %s\nsides: %s (%s) vs %s (%s), turn limit %d\n", sc->name, names[0],
-               opfor_vocab_name(opfor_vk_policy_names, pa), names[1],
-               opfor_vocab_name(opfor_vk_policy_names, pb), opfor_vk_ctx_turn_limit(ctx));
-    }
-    long wins[2] = {0, 0}, draws = 0, total_turns = 0, total_acts = 0;
-    long killed[2] = {0, 0};
-    opfor_vk_state_t *fin = malloc(sizeof *fin);
-    if (!fin) {
-        opfor_vk_ctx_free(ctx);
-        opfor_scenario_free(sc);
-        free(sc);
-        return opfor_cli_fail("selfplay: out of memory");
-    }
-    for (long g = 0; g < games; g++) {
-        uint64_t gseed = opfor_rng_mix64((uint64_t)seed * 0x9E3779B97F4A7C15ULL + (uint64_t)g);
-        uint64_t pseed = opfor_rng_mix64(gseed ^ 0x5bd1e995ULL);
-        opfor_vk_result_t r;
-        long acts = opfor_vk_play(ctx, gseed, pa, pb, pseed, &r, fin, NULL, 0, NULL);
-        uint64_t h = opfor_vk_state_hash(fin);
-        if (r.winner == 0 || r.winner == 1)
-            wins[r.winner]++;
-        else
-            draws++;
-        total_turns += r.turn;
-        total_acts += acts;
-        killed[0] += r.killed[0];
-        killed[1] += r.killed[1];
-        const char *w = r.winner == 0 ? names[0] : r.winner == 1 ? names[1] : "draw";
-        char hex[24];
-        snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
-        if (json) {
-            opfor_json_obj_begin(&j);
-            opfor_json_kv_int(&j, "game", g + 1);
-            opfor_json_kv_str(&j, "winner", w);
-            opfor_json_kv_int(&j, "winner_side", r.winner);
-            opfor_json_key(&j, "score");
-            opfor_json_arr_begin(&j);
-            opfor_json_int(&j, r.score[0]);
-            opfor_json_int(&j, r.score[1]);
-            opfor_json_arr_end(&j);
-            opfor_json_key(&j, "killed");
-            opfor_json_arr_begin(&j);
-            opfor_json_int(&j, r.killed[0]);
-            opfor_json_int(&j, r.killed[1]);
-            opfor_json_arr_end(&j);
-            opfor_json_key(&j, "units_left");
-            opfor_json_arr_begin(&j);
-            opfor_json_int(&j, r.units[0]);
-            opfor_json_int(&j, r.units[1]);
-            opfor_json_arr_end(&j);
-            opfor_json_kv_int(&j, "turns", r.turn);
-            opfor_json_kv_int(&j, "activations", acts);
-            opfor_json_kv_str(&j, "hash", hex);
-            opfor_json_obj_end(&j);
-        } else {
-            char res[64]; /* "won by Austrians" or "a draw" */
-            if (r.winner == 0 || r.winner == 1)
-                snprintf(res, sizeof res, "won by %s", w);
-            else
-                snprintf(res, sizeof res, "a draw");
-            printf("game %ld: %s, score %d-%d, turns %d, killed %d-%d, units left %d-%d, "
-                   "activations %ld, hash %s\n",
-                   g + 1, res, r.score[0], r.score[1], r.turn, r.killed[0], r.killed[1], r.units[0],
-                   r.units[1], acts, hex);
+    if (rs->max_players != 2)
+        return opfor_cli_usage_error("selfplay: '%s' is not a two-player ruleset", rs->name);
+    for (int s = 0; s < 2; s++) {
+        const char *p = s ? o.pb : o.pa;
+        if (!opfor_arena_policy_known(rs, p)) {
+            char list[512];
+            return opfor_cli_usage_error("selfplay: --policy-%c must be one of %s, got '%s'",
+                                         s ? 'b' : 'a',
+                                         opfor_arena_policy_list(rs, list, sizeof list), p);
         }
     }
-    if (json) {
-        opfor_json_arr_end(&j);
-        opfor_json_key(&j, "summary");
-        opfor_json_obj_begin(&j);
-        opfor_json_kv_int(&j, "games", games);
-        opfor_json_kv_int(&j, "wins_a", wins[0]);
-        opfor_json_kv_int(&j, "wins_b", wins[1]);
-        opfor_json_kv_int(&j, "draws", draws);
-        opfor_json_kv_num(&j, "mean_turns", (double)total_turns / (double)games);
-        opfor_json_kv_num(&j, "mean_activations", (double)total_acts / (double)games);
-        opfor_json_kv_num(&j, "mean_killed_a", (double)killed[0] / (double)games);
-        opfor_json_kv_num(&j, "mean_killed_b", (double)killed[1] / (double)games);
-        opfor_json_obj_end(&j);
-        opfor_json_obj_end(&j);
-        opfor_json_end(&j);
-    } else {
-        printf("summary: %ld games, %s won %ld, %s won %ld, %ld drawn; mean %.2f turns, %.1f "
-               "activations, killed %.2f-%.2f\n",
-               games, names[0], wins[0], names[1], wins[1], draws,
-               (double)total_turns / (double)games, (double)total_acts / (double)games,
-               (double)killed[0] / (double)games, (double)killed[1] / (double)games);
-    }
-    free(fin);
-    opfor_vk_ctx_free(ctx);
-    opfor_scenario_free(sc);
-    free(sc);
-    return OPFOR_EXIT_OK;
+    return play(rs, &o);
 }

@@ -1,7 +1,9 @@
 /* tools/opfor/main.c — `opfor`, the command-line client and tool box.
  *
- * A thin main(): the first word picks a subcommand from the table below; each lives in
- * its own cmd_<name>.c and reports its own errors (with the helpers of cli.c).
+ * A thin main(): the first word picks a subcommand from the table below, or from the commands
+ * the rulesets bring themselves (the generated opfor_cli_ruleset_commands, cli.h); each lives
+ * in its own cmd_<name>.c and reports its own errors (with the helpers of cli.c). A ruleset's
+ * command named like one below is its own version of that command, run by it, not listed here.
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,13 +11,10 @@
 #include "cli.h"
 
 static const opfor_cli_cmd_t commands[] = {
-    {"calc", opfor_cmd_calc, "the Viktoria! calculator: scores needed for any action"},
+    {"calc", opfor_cmd_calc, "a ruleset's calculator: scores needed for any action"},
     {"dice", opfor_cmd_dice, "parse, roll and tabulate dice notation (\"3 dice + 6 inches\")"},
     {"scenario", opfor_cmd_scenario, "check, list and show scenario files"},
     {"bench", opfor_cmd_bench, "benchmarks: calc, engine, mcts, rpc, display"},
-    {"demo", opfor_cmd_demo, "a short tour of the calculator"},
-    {"patrol", opfor_cmd_patrol, "Patrol Mode: initiative, spotting, placement, score (solo/coop)"},
-    {"scores", opfor_cmd_scores, "the Patrol Mode high-score table"},
     {"selfplay", opfor_cmd_selfplay, "whole games between built-in policies on the rules engine"},
     {"display", opfor_cmd_display, "show a daemon's orders on an e-ink panel (or PNG frames)"},
     {"play", opfor_cmd_play, "play any registered ruleset in the terminal against the AI"},
@@ -31,12 +30,34 @@ static const opfor_cli_cmd_t commands[] = {
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
+/* The table's command called name, or NULL. */
+static const opfor_cli_cmd_t *generic(const char *name) {
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* A command of a ruleset's own that is not a version of a generic one ("patrol"), or NULL. */
+static const opfor_cli_cmd_t *own(const opfor_cli_ruleset_cmd_t *c) {
+    if (strchr(c->cmd.name, ' ') || generic(c->cmd.name))
+        return NULL;
+    /* Two rulesets bringing one name: the first one's. */
+    for (const opfor_cli_ruleset_cmd_t *p = opfor_cli_ruleset_commands; p < c; p++)
+        if (strcmp(p->cmd.name, c->cmd.name) == 0)
+            return NULL;
+    return &c->cmd;
+}
+
 static void usage(FILE *f) {
     fprintf(f, "usage: opfor COMMAND [ARGS...]\n\n"
                "opfor plays the non-player side of tabletop miniatures wargames.\n\n"
                "commands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    for (const opfor_cli_ruleset_cmd_t *c = opfor_cli_ruleset_commands; c->ruleset; c++)
+        if (own(c))
+            fprintf(f, "  %-10s %s\n", c->cmd.name, c->cmd.summary);
     fprintf(f, "\n`opfor COMMAND --help` describes each command.\n");
 }
 
@@ -53,9 +74,12 @@ int main(int argc, char **argv) {
         printf("opfor 0.1.0\n");
         return OPFOR_EXIT_OK;
     }
-    for (size_t i = 0; i < NCOMMANDS; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].fn(argc - 1, argv + 1);
+    const opfor_cli_cmd_t *cmd = generic(argv[1]);
+    if (cmd)
+        return cmd->fn(argc - 1, argv + 1);
+    for (const opfor_cli_ruleset_cmd_t *c = opfor_cli_ruleset_commands; c->ruleset; c++)
+        if (own(c) && strcmp(argv[1], c->cmd.name) == 0)
+            return c->cmd.fn(argc - 1, argv + 1);
     fprintf(stderr, "opfor: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return OPFOR_EXIT_USAGE;

@@ -154,6 +154,13 @@ typedef struct opfor_ruleset {
      * and checks. Generic code loads a scenario for this ruleset, with the ruleset's errors,
      * through opfor_scenario_load_string / _file(..., rs->scenario, ...). */
     const struct opfor_scenario_rules *scenario;
+    /* The scenarios compiled into the ruleset, for generic tools (`opfor scenario list`):
+     * the name of the i-th ("patrol_default"), or NULL past the last. */
+    const char *(*builtin_name)(size_t i);
+    /* The YAML text of the built-in scenario called name (a "builtin:" prefix accepted),
+     * NUL-terminated, its length in *len when len is not NULL; NULL when there is none. Load
+     * it with opfor_scenario_load_string(..., rs->scenario, ...). */
+    const char *(*builtin_text)(const char *name, size_t *len);
 } opfor_ruleset_t;
 
 /* ---------------------------------------------------------------- the registry */

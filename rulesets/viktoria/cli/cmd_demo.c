@@ -1,5 +1,5 @@
-/* tools/opfor/cmd_demo.c — `opfor demo`: a short tour of the calculator (what `make run`
- * shows).
+/* rulesets/viktoria/cli/cmd_demo.c — `opfor demo`: a short tour of the calculator (what
+ * `make run` shows).
  *
  * Four everyday questions a Viktoria! player asks the app (seed 000, V.B), each answered by
  * the real calculator and printed as `opfor calc` prints it, with the command to type and
@@ -95,7 +95,9 @@ static void meaning(FILE *f, int step, const opfor_calc_answer_t *r) {
     }
 }
 
-int opfor_cmd_demo(int argc, char **argv) {
+int opfor_vk_cmd_demo(int argc, char **argv);
+
+int opfor_vk_cmd_demo(int argc, char **argv) {
     int prc;
     const opfor_cli_opt_t opts[] = {{0}};
     const opfor_cli_spec_t spec = {

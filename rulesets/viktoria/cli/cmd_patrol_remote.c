@@ -1,5 +1,5 @@
-/* tools/opfor/cmd_patrol_remote.c — `opfor patrol --connect ADDR`: the terminal Patrol Mode
- * game (Viktoria! XV) played against the daemon instead of in this process.
+/* rulesets/viktoria/cli/cmd_patrol_remote.c — `opfor patrol --connect ADDR`: the terminal Patrol
+ * Mode game (Viktoria! XV) played against the daemon instead of in this process.
  *
  *   opfor patrol --connect ADDR [--token-file FILE] [--scenario NAME|FILE] [--seed S]
  *                [--level L] [--game ID]

@@ -1,4 +1,4 @@
-/* tools/opfor/cmd_patrol_game.c — `opfor patrol`: a Patrol Mode game at the table
+/* rulesets/viktoria/cli/cmd_patrol_game.c — `opfor patrol`: a Patrol Mode game at the table
  * (Viktoria! XV), line by line so it plays from a terminal or a script.
  *
  * The table is the truth: the game keeps its own unit and figure arrays, which the players

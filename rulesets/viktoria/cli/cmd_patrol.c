@@ -1,4 +1,4 @@
-/* tools/opfor/cmd_patrol.c — `opfor patrol`: Viktoria! Patrol Mode at the table (XV).
+/* rulesets/viktoria/cli/cmd_patrol.c — `opfor patrol`: Viktoria! Patrol Mode at the table (XV).
  *
  *   opfor patrol [--scenario FILE] [--seed S] [--name PLAYER] [--db FILE] [--no-save]
  *                [--level L] [--cheat] [--verbose]
@@ -121,51 +121,19 @@ const char *opfor__patrol_placement_str(const opfor_patrol_placement_t *pl, char
 
 /* ---- opfor patrol place ---- */
 
-static void place_help(FILE *f) {
-    fprintf(f,
-            "usage: opfor patrol place [--scenario FILE] --direction D --distance INCHES\n"
-            "                          [--mounted] [--json]\n"
-            "\n"
-            "Where would an enemy spotted in compass direction D at a minimum distance of\n"
-            "INCHES appear, in the scenario's opening position (Viktoria! XV.B)? Prints the\n"
-            "furthest-forward point of the players' line, the point of appearance in inches\n"
-            "from the south-west corner (x across, y away from the player's edge), the rule\n"
-            "applied and the distance achieved; or why the appearance is refused.\n"
-            "\n"
-            "options:\n"
-            "  --scenario FILE   a scenario file or built-in name (default %s)\n"
-            "  --direction D     N, NE, E, SE, S, SW, W or NW\n"
-            "  --distance INCHES minimum distance, 0..1000 (a rolled \"3 dice + 6 inches\")\n"
-            "  --mounted         the unit is mounted, a gun or a wagon: not in buildings\n"
-            "  --json            print one JSON document instead of text\n"
-            "  -h, --help        this text\n",
-            PATROL_DEFAULT);
-}
-
-/* What place and spawns both take: -h/--help, --json and --scenario FILE. */
-typedef struct sub_opts {
-    const char *scen; /* --scenario, or NULL */
-    int json;         /* --json */
-} sub_opts_t;
-
-/* Returns 0 when argv[i] is none of the shared options; else 1, with *done set to -1 (read on)
- * or to the exit code to return (the help was printed, or the usage error). */
-static int sub_opt(opfor_cli_args_t *args, void (*help)(FILE *f), sub_opts_t *o, int *done) {
-    const char *a = args->argv[args->i];
-    *done = -1;
-    if (opfor_cli_is_help(a)) {
-        help(stdout);
-        *done = OPFOR_EXIT_OK;
-    } else if (strcmp(a, "--json") == 0) {
-        o->json = 1;
-    } else if (strcmp(a, "--scenario") == 0) {
-        if (!(o->scen = opfor_cli_next(args, "a file or name")))
-            *done = OPFOR_EXIT_USAGE;
-    } else {
-        return 0;
+/* The --scenario option of every patrol command, into a const char *. */
+#define PATROL_SCENARIO_OPT(dest)                                                                  \
+    {                                                                                              \
+        .name = "--scenario", .type = OPFOR_CLI_STRING, .string = (dest), .arg = "FILE",           \
+        .wants = "a file or name",                                                                 \
+        .help = "a scenario file or built-in name (default " PATROL_DEFAULT ")"                    \
     }
-    return 1;
-}
+/* The --json option of place and spawns. */
+#define PATROL_JSON_OPT(dest)                                                                      \
+    {                                                                                              \
+        .name = "--json", .type = OPFOR_CLI_FLAG, .flag = (dest),                                  \
+        .help = "print one JSON document instead of text"                                          \
+    }
 
 /* A new game on the scenario scen (NULL: the default) for place and spawns; NULL after the
  * error, whose exit code is then in *rc. */
@@ -190,45 +158,56 @@ static int close_game(opfor__patrol_game_t *g) {
 }
 
 static int cmd_place(int argc, char **argv) {
-    sub_opts_t o = {NULL, 0};
-    int dir = -1, mounted = 0, done;
+    const char *scen = NULL;
+    int dir = -1, mounted = 0, json = 0, rc = 0;
     double dist = -1.0;
-    opfor_cli_args_t args = {argc, argv, 1, "patrol place", 0};
-    for (; args.i < argc; args.i++) {
-        const char *a = argv[args.i];
-        if (sub_opt(&args, place_help, &o, &done)) {
-            if (done >= 0)
-                return done;
-        } else if (strcmp(a, "--mounted") == 0) {
-            mounted = 1;
-        } else if (strcmp(a, "--direction") == 0) {
-            char list[128];
-            if (++args.i >= argc ||
-                opfor_vocab_lookup(opfor_compass_names, argv[args.i], &dir) != 0)
-                return opfor_cli_usage_error(
-                    "patrol place: --direction needs a compass point: %s",
-                    opfor_vocab_list(opfor_compass_names, list, sizeof list));
-        } else if (strcmp(a, "--distance") == 0) {
-            if (opfor_cli_next_double(&args, 0, 1000, "a number of inches from 0 to 1000", &dist))
-                return OPFOR_EXIT_USAGE;
-        } else {
-            return opfor_cli_usage_error("patrol place: unknown argument '%s' (see opfor patrol "
-                                         "place --help)",
-                                         a);
-        }
-    }
+    const opfor_cli_opt_t opts[] = {
+        PATROL_SCENARIO_OPT(&scen),
+        {.name = "--direction",
+         .type = OPFOR_CLI_CHOICE,
+         .choice = &dir,
+         .names = opfor_compass_names,
+         .arg = "D",
+         .help = "N, NE, E, SE, S, SW, W or NW"},
+        {.name = "--distance",
+         .type = OPFOR_CLI_NUMBER,
+         .number = &dist,
+         .min = 0,
+         .max = 1000,
+         .arg = "INCHES",
+         .wants = "a number of inches from 0 to 1000",
+         .help = "minimum distance, 0..1000 (a rolled \"3 dice + 6 inches\")"},
+        {.name = "--mounted",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &mounted,
+         .help = "the unit is mounted, a gun or a wagon: not in buildings"},
+        PATROL_JSON_OPT(&json),
+        {0},
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "patrol place",
+        .usage = "[--scenario FILE] --direction D --distance INCHES\n"
+                 "                          [--mounted] [--json]",
+        .about = "Where would an enemy spotted in compass direction D at a minimum distance of\n"
+                 "INCHES appear, in the scenario's opening position (Viktoria! XV.B)? Prints the\n"
+                 "furthest-forward point of the players' line, the point of appearance in inches\n"
+                 "from the south-west corner (x across, y away from the player's edge), the rule\n"
+                 "applied and the distance achieved; or why the appearance is refused.",
+        .opts = opts,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
+        return rc;
     if (dir < 0)
         return opfor_cli_usage_error(
             "patrol place: --direction is required (N, NE, E, SE, S, SW, W or NW)");
     if (dist < 0)
         return opfor_cli_usage_error("patrol place: --distance is required (inches, 0 to 1000)");
-    int rc;
-    opfor__patrol_game_t *g = open_game(o.scen, &rc);
+    opfor__patrol_game_t *g = open_game(scen, &rc);
     if (!g)
         return rc;
     opfor_patrol_placement_t pl;
     opfor_patrol_place(&g->cfg, &g->ps, &g->fo, dir, (float)dist, mounted, &pl);
-    if (o.json) {
+    if (json) {
         opfor_json_t j;
         opfor_json_init(&j, stdout);
         opfor_json_obj_begin(&j);
@@ -253,30 +232,6 @@ static int cmd_place(int argc, char **argv) {
 
 /* ---- opfor patrol spawns ---- */
 
-static void spawns_help(FILE *f) {
-    fprintf(f,
-            "usage: opfor patrol spawns [--scenario FILE] --presses N --seed S\n"
-            "                           [--fresh SQFT] [--ready-player K] [--ready-enemy K]\n"
-            "                           [--json]\n"
-            "\n"
-            "Presses the initiative button N times on one position (Viktoria! XV.A) and\n"
-            "tallies the answers: player and enemy initiatives, spottings by type, quality,\n"
-            "direction and distance, each beside its exact expected share\n"
-            "(docs/patrol-mode.md). The position is the scenario's opening one, unless\n"
-            "changed with the options below; presses do not change it.\n"
-            "\n"
-            "options:\n"
-            "  --scenario FILE   a scenario file or built-in name (default %s)\n"
-            "  --presses N       presses, 1..%ld\n"
-            "  --seed S          seed, a whole number >= 0; same seed, same tally\n"
-            "  --fresh SQFT      square feet of ground taken since the last spotting (0..10000)\n"
-            "  --ready-player K  player units still to act this turn (0..32)\n"
-            "  --ready-enemy K   enemy units still to act this turn (0..32)\n"
-            "  --json            print one JSON document instead of text\n"
-            "  -h, --help        this text\n",
-            PATROL_DEFAULT, SPAWNS_MAX_PRESSES);
-}
-
 static void json_tally(opfor_json_t *j, const char *key, const opfor_name_t *names, int n,
                        const long *count, const double *expect, long total) {
     opfor_json_key(j, key);
@@ -300,41 +255,71 @@ static void print_tally(const char *title, const opfor_name_t *names, int n, con
 }
 
 static int cmd_spawns(int argc, char **argv) {
-    sub_opts_t o = {NULL, 0};
+    const char *scen = NULL;
     long presses = -1, seed = -1, rp = -1, re = -1;
     double fresh = -1.0;
-    int done;
-    opfor_cli_args_t args = {argc, argv, 1, "patrol spawns", 0};
-    for (; args.i < argc; args.i++) {
-        const char *a = argv[args.i];
-        if (sub_opt(&args, spawns_help, &o, &done)) {
-            if (done >= 0)
-                return done;
-        } else if (strcmp(a, "--presses") == 0) {
-            if (opfor_cli_next_long(&args, 1, SPAWNS_MAX_PRESSES, &presses))
-                return OPFOR_EXIT_USAGE;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (opfor_cli_next_long(&args, 0, LONG_MAX, &seed))
-                return OPFOR_EXIT_USAGE;
-        } else if (strcmp(a, "--fresh") == 0) {
-            if (opfor_cli_next_double(&args, 0, 10000, "square feet from 0 to 10000", &fresh))
-                return OPFOR_EXIT_USAGE;
-        } else if (strcmp(a, "--ready-player") == 0 || strcmp(a, "--ready-enemy") == 0) {
-            if (opfor_cli_next_long(&args, 0, 32, a[8] == 'p' ? &rp : &re))
-                return OPFOR_EXIT_USAGE;
-        } else {
-            return opfor_cli_usage_error("patrol spawns: unknown argument '%s' (see opfor patrol "
-                                         "spawns --help)",
-                                         a);
-        }
-    }
+    int json = 0, rc = 0;
+    const opfor_cli_opt_t opts[] = {
+        PATROL_SCENARIO_OPT(&scen),
+        {.name = "--presses",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &presses,
+         .lo = 1,
+         .hi = SPAWNS_MAX_PRESSES,
+         .arg = "N",
+         .help = "presses, 1..100000000"},
+        {.name = "--seed",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &seed,
+         .lo = 0,
+         .hi = LONG_MAX,
+         .arg = "S",
+         .help = "seed, a whole number >= 0; same seed, same tally"},
+        {.name = "--fresh",
+         .type = OPFOR_CLI_NUMBER,
+         .number = &fresh,
+         .min = 0,
+         .max = 10000,
+         .arg = "SQFT",
+         .wants = "square feet from 0 to 10000",
+         .help = "square feet of ground taken since the last spotting (0..10000)"},
+        {.name = "--ready-player",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &rp,
+         .lo = 0,
+         .hi = 32,
+         .arg = "K",
+         .help = "player units still to act this turn (0..32)"},
+        {.name = "--ready-enemy",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &re,
+         .lo = 0,
+         .hi = 32,
+         .arg = "K",
+         .help = "enemy units still to act this turn (0..32)"},
+        PATROL_JSON_OPT(&json),
+        {0},
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "patrol spawns",
+        .usage = "[--scenario FILE] --presses N --seed S\n"
+                 "                           [--fresh SQFT] [--ready-player K] [--ready-enemy K]\n"
+                 "                           [--json]",
+        .about = "Presses the initiative button N times on one position (Viktoria! XV.A) and\n"
+                 "tallies the answers: player and enemy initiatives, spottings by type, quality,\n"
+                 "direction and distance, each beside its exact expected share\n"
+                 "(docs/patrol-mode.md). The position is the scenario's opening one, unless\n"
+                 "changed with the options below; presses do not change it.",
+        .opts = opts,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
+        return rc;
     if (presses < 0)
         return opfor_cli_usage_error("patrol spawns: --presses is required (1 to %ld)",
                                      SPAWNS_MAX_PRESSES);
     if (seed < 0)
         return opfor_cli_usage_error("patrol spawns: --seed is required (a whole number >= 0)");
-    int rc;
-    opfor__patrol_game_t *g = open_game(o.scen, &rc);
+    opfor__patrol_game_t *g = open_game(scen, &rc);
     if (!g)
         return rc;
     const opfor_patrol_config_t *cfg = &g->cfg;
@@ -373,7 +358,7 @@ static int cmd_spawns(int argc, char **argv) {
     for (int t = 0; t < OPFOR_PT_COUNT; t++)
         for (int q = 0; q < OPFOR_Q_COUNT; q++)
             eq[q] += pr.type[t] * pr.quality[t][q];
-    if (o.json) {
+    if (json) {
         opfor_json_t j;
         opfor_json_init(&j, stdout);
         opfor_json_obj_begin(&j);
@@ -438,47 +423,12 @@ static int cmd_spawns(int argc, char **argv) {
 
 /* ---- opfor patrol ---- */
 
-static void patrol_help(FILE *f) {
-    fprintf(f,
-            "usage: opfor patrol [--scenario FILE] [--seed S] [--name PLAYER] [--db FILE]\n"
-            "                    [--no-save] [--level L] [--cheat] [--verbose]\n"
-            "       opfor patrol --connect ADDR ...   (the daemon keeps the game)\n"
-            "       opfor patrol place [--scenario FILE] --direction D --distance INCHES\n"
-            "                          [--mounted] [--json]\n"
-            "       opfor patrol spawns [--scenario FILE] --presses N --seed S [--json]\n"
-            "\n"
-            "Viktoria! Patrol Mode (XV) for solo and cooperative play: opfor presses the\n"
-            "initiative button, says which side acts, spots and places new enemy forces,\n"
-            "orders the enemy, and keeps the score. Commands are read line by line\n"
-            "(type `help` in the game). docs/patrol-mode.md describes the odds and rules.\n"
-            "\n"
-            "options:\n"
-            "  --scenario FILE  a scenario file or built-in name (default %s)\n"
-            "  --seed S         seed, a whole number >= 0 (default 1); same seed and same\n"
-            "                   reports, same game\n"
-            "  --name PLAYER    name for the high-score table (default $USER)\n"
-            "  --db FILE        high-score database (default $XDG_DATA_HOME/opfor/opfor.db,\n"
-            "                   else ~/.local/share/opfor/opfor.db)\n"
-            "  --no-save        do not record the score\n"
-            "  --level L        how well the AI plays the enemy: novice, standard (default),\n"
-            "                   veteran, ruthless or challenge (veteran play; the director\n"
-            "                   keeps the game close)\n"
-            "  --cheat          let the AI know what will be spotted next (off by default at\n"
-            "                   every level)\n"
-            "  --verbose        print the alternatives the AI weighed, with visits and values\n"
-            "  -h, --help       this text\n"
-            "\n"
-            "Each enemy order is one sentence (unit, action, inches and compass direction\n"
-            "with the nearest landmark, target, the scores needed), then why (the terms that\n"
-            "decided it and the search's value) and the runner-up with its value.\n"
-            "\n"
-            "A score that cannot be recorded makes the command fail (exit code 1).\n"
-            "`opfor patrol place --help`, `opfor patrol spawns --help` and\n"
-            "`opfor patrol --connect ADDR --help` describe the others.\n",
-            PATROL_DEFAULT);
+/* Whether s is a player's name of 1 to 63 bytes (--name). */
+static int name_ok(const char *s) {
+    return s[0] && strlen(s) <= 63;
 }
 
-int opfor_cmd_patrol(int argc, char **argv) {
+int opfor_vk_cmd_patrol(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "place") == 0)
         return cmd_place(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "spawns") == 0)
@@ -490,46 +440,80 @@ int opfor_cmd_patrol(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     o.seed = 1;
     o.level = OPFOR_AI_STANDARD;
-    opfor_cli_args_t args = {argc, argv, 1, "patrol", 0};
-    for (; args.i < argc; args.i++) {
-        const char *a = argv[args.i];
-        long v;
-        if (opfor_cli_is_help(a)) {
-            patrol_help(stdout);
-            return OPFOR_EXIT_OK;
-        } else if (strcmp(a, "--scenario") == 0) {
-            if (!(o.scenario = opfor_cli_next(&args, "a file or name")))
-                return OPFOR_EXIT_USAGE;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (opfor_cli_next_long(&args, 0, LONG_MAX, &v))
-                return OPFOR_EXIT_USAGE;
-            o.seed = (uint64_t)v;
-        } else if (strcmp(a, "--name") == 0) {
-            if (++args.i >= argc || !argv[args.i][0] || strlen(argv[args.i]) > 63)
-                return opfor_cli_usage_error("patrol: --name needs a name of 1 to 63 bytes");
-            o.name = argv[args.i];
-        } else if (strcmp(a, "--db") == 0) {
-            if (++args.i >= argc || !argv[args.i][0])
-                return opfor_cli_usage_error("patrol: --db needs a file name");
-            o.db = argv[args.i];
-        } else if (strcmp(a, "--no-save") == 0) {
-            o.no_save = 1;
-        } else if (strcmp(a, "--level") == 0) {
-            char names[128];
-            if (++args.i >= argc || opfor_ai_level_find(argv[args.i], &o.level) != 0)
-                return opfor_cli_usage_error(
-                    "patrol: --level must be one of %s; got '%s'",
-                    opfor_vocab_list(opfor_ai_level_names, names, sizeof names),
-                    args.i < argc ? argv[args.i] : "");
-        } else if (strcmp(a, "--cheat") == 0) {
-            o.cheat = 1;
-        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
-            o.verbose = 1;
-        } else {
-            return opfor_cli_usage_error("patrol: unknown argument '%s'; commands: place, spawns "
-                                         "(see opfor patrol --help)",
-                                         a);
-        }
-    }
+    long seed = 1;
+    int rc = 0;
+    const opfor_cli_opt_t opts[] = {
+        PATROL_SCENARIO_OPT(&o.scenario),
+        {.name = "--seed",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &seed,
+         .lo = 0,
+         .hi = LONG_MAX,
+         .arg = "S",
+         .help = "seed, a whole number >= 0 (default 1); same seed and same\n"
+                 "reports, same game"},
+        {.name = "--name",
+         .type = OPFOR_CLI_STRING,
+         .string = &o.name,
+         .valid = name_ok,
+         .arg = "PLAYER",
+         .wants = "a name of 1 to 63 bytes",
+         .help = "name for the high-score table (default $USER)"},
+        {.name = "--db",
+         .type = OPFOR_CLI_STRING,
+         .string = &o.db,
+         .arg = "FILE",
+         .wants = "a file name",
+         .help = "high-score database (default $XDG_DATA_HOME/opfor/opfor.db,\n"
+                 "else ~/.local/share/opfor/opfor.db)"},
+        {.name = "--no-save",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &o.no_save,
+         .help = "do not record the score"},
+        {.name = "--level",
+         .type = OPFOR_CLI_CHOICE,
+         .choice = &o.level,
+         .names = opfor_ai_level_names,
+         .arg = "L",
+         .help = "how well the AI plays the enemy: novice, standard (default),\n"
+                 "veteran, ruthless or challenge (veteran play; the director\n"
+                 "keeps the game close)"},
+        {.name = "--cheat",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &o.cheat,
+         .help = "let the AI know what will be spotted next (off by default at\n"
+                 "every level)"},
+        {.name = "--verbose",
+         .alias = "-v",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &o.verbose,
+         .help = "print the alternatives the AI weighed, with visits and values"},
+        {0},
+    };
+    const opfor_cli_spec_t spec = {
+        .cmd = "patrol",
+        .usage = "[--scenario FILE] [--seed S] [--name PLAYER] [--db FILE]\n"
+                 "                    [--no-save] [--level L] [--cheat] [--verbose]\n"
+                 "       opfor patrol --connect ADDR ...   (the daemon keeps the game)\n"
+                 "       opfor patrol place [--scenario FILE] --direction D --distance INCHES\n"
+                 "                          [--mounted] [--json]\n"
+                 "       opfor patrol spawns [--scenario FILE] --presses N --seed S [--json]",
+        .about = "Viktoria! Patrol Mode (XV) for solo and cooperative play: opfor presses the\n"
+                 "initiative button, says which side acts, spots and places new enemy forces,\n"
+                 "orders the enemy, and keeps the score. Commands are read line by line\n"
+                 "(type `help` in the game). docs/patrol-mode.md describes the odds and rules.",
+        .epilog =
+            "Each enemy order is one sentence (unit, action, inches and compass direction\n"
+            "with the nearest landmark, target, the scores needed), then why (the terms that\n"
+            "decided it and the search's value) and the runner-up with its value.\n"
+            "\n"
+            "A score that cannot be recorded makes the command fail (exit code 1).\n"
+            "`opfor patrol place --help`, `opfor patrol spawns --help` and\n"
+            "`opfor patrol --connect ADDR --help` describe the others.\n",
+        .opts = opts,
+    };
+    if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
+        return rc;
+    o.seed = (uint64_t)seed;
     return opfor__patrol_play(&o);
 }

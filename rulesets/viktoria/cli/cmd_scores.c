@@ -1,4 +1,4 @@
-/* tools/opfor/cmd_scores.c — `opfor scores`: the Patrol Mode high-score table.
+/* rulesets/viktoria/cli/cmd_scores.c — `opfor scores`: the Patrol Mode high-score table.
  *
  *   opfor scores [--scenario NAME] [--limit N] [--db FILE] [--json]
  *
@@ -16,7 +16,9 @@
 
 #define SCORES_MAX_LIMIT 1000
 
-int opfor_cmd_scores(int argc, char **argv) {
+int opfor_vk_cmd_scores(int argc, char **argv);
+
+int opfor_vk_cmd_scores(int argc, char **argv) {
     const char *scen = NULL, *dbpath = NULL;
     long limit = 20;
     int json = 0, rc;

@@ -1,4 +1,4 @@
-/* tools/opfor/cmd_patrol_int.h — what the two halves of `opfor patrol` share:
+/* rulesets/viktoria/cli/cmd_patrol_int.h — what the two halves of `opfor patrol` share:
  * cmd_patrol.c (command line, place, spawns) and cmd_patrol_game.c (the game at the table).
  *
  * A game is the scenario, its Patrol Mode config, the patrol state and the game's own unit
@@ -59,6 +59,8 @@ int opfor__patrol_words(char *line, char **w, int max);
  * "> " before each read when prompt is set. Returns the number of words, or -1 at the end of
  * input. */
 int opfor__patrol_read_command(FILE *in, char *line, size_t size, int prompt, char **w, int max);
+/* `opfor patrol` (cmd_patrol.c), registered in rulesets/viktoria/ruleset.cmake. */
+int opfor_vk_cmd_patrol(int argc, char **argv);
 /* Plays a game at the table; returns the exit code. */
 int opfor__patrol_play(const opfor__patrol_opts_t *o);
 
