@@ -64,6 +64,15 @@ static void on_turn(void *user, int ended) {
     t->ended = ended;
 }
 
+/* A table press on x with the patrol stream rng, new turns counted in *tc. */
+static int table_press(pfx_t *x, opfor_rng_t *rng, turns_t *tc, opfor_vk_press_report_t *rep) {
+    opfor_vk_press_opts_t o;
+    opfor_vk_press_opts_table(&o);
+    o.turn = on_turn;
+    o.user = tc;
+    return opfor_vk_session_press(&x->cfg, &x->ps, &x->fo, rng, &o, rep);
+}
+
 static void same_game(const pfx_t *a, const pfx_t *b, const opfor_rng_t *ra,
                       const opfor_rng_t *rb) {
     assert_int_equal(a->fo.nunits, b->fo.nunits);
@@ -90,12 +99,8 @@ static void ref_session_press_table_matches_the_old_loop(void **state) {
             int ref_turns = 0;
             int side = ref_press(a, &ra, &ref_turns);
             turns_t tc = {0, 0};
-            opfor_vk_press_opts_t o;
-            opfor_vk_press_opts_table(&o);
-            o.turn = on_turn;
-            o.user = &tc;
             opfor_vk_press_report_t rep;
-            assert_int_equal(opfor_vk_session_press(&b->cfg, &b->ps, &b->fo, &rb, &o, &rep), 0);
+            assert_int_equal(table_press(b, &rb, &tc, &rep), 0);
             same_game(a, b, &ra, &rb);
             assert_int_equal(rep.turns, ref_turns);
             assert_int_equal(tc.calls, ref_turns);
@@ -222,12 +227,8 @@ static void session_press_turn_limit_ends_a_table_game(void **state) {
     opfor_rng_seed(&rng, 3, 9);
     before = rng;
     turns_t tc = {0, 0};
-    opfor_vk_press_opts_t o;
-    opfor_vk_press_opts_table(&o);
-    o.turn = on_turn;
-    o.user = &tc;
     opfor_vk_press_report_t rep;
-    assert_int_equal(opfor_vk_session_press(&x->cfg, &x->ps, &x->fo, &rng, &o, &rep), 0);
+    assert_int_equal(table_press(x, &rng, &tc, &rep), 0);
     assert_int_equal(rep.kind, OPFOR_PRESS_END_TURN);
     assert_int_equal(rep.ended, 1);
     assert_int_equal(rep.turns, 1);
