@@ -9,7 +9,8 @@
 #include "opfor/error.h"
 
 static const char *const STYLE_NAMES[OPFOR_SCENE_STYLE_COUNT] = {
-    "open", "woods", "building", "hill", "water", "road", "linear", "rough", "objective", "zone",
+    "open",  "woods",     "building", "hill",  "water", "road",  "linear",
+    "rough", "objective", "zone",     "hedge", "fence", "works", "impassable",
 };
 
 const char *opfor_scene_style_name(int style) {

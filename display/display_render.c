@@ -6,8 +6,6 @@
  */
 #include "opfor/display_card.h"
 
-#include "opfor/vocab.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,46 +42,55 @@ void opfor_card_sample(opfor_card_t *c) {
     copy_str(c->needed[0], sizeof c->needed[0], "Hit 5+ (moving)");
     copy_str(c->needed[1], sizeof c->needed[1], "Target saves 4+ (hard cover)");
     copy_str(c->needed[2], sizeof c->needed[2], "Critical on a second 6");
-    opfor_card_map_t *m = &c->map;
-    m->table_w = 48;
-    m->table_h = 36;
+    opfor_scene_t *m = &c->map;
+    m->width = 48;
+    m->depth = 36;
+    /* drawn as points from the top-left corner (y down), stored from the south-west one */
     static const struct {
-        uint8_t kind, closed, n;
+        uint8_t style, closed, n;
         float v[12][2];
     } t[] = {
-        {OPFOR_TK_WOODS, 1, 7, {{3, 4}, {12, 2}, {17, 6}, {15, 13}, {9, 15}, {4, 12}, {2, 8}}},
-        {OPFOR_TK_BUILDING, 1, 4, {{30, 8}, {37, 8}, {37, 13}, {30, 13}}},
-        {OPFOR_TK_HILL, 1, 6, {{22, 22}, {30, 19}, {38, 22}, {37, 29}, {28, 31}, {21, 28}}},
-        {OPFOR_TK_ROAD, 0, 4, {{0, 18}, {14, 18}, {26, 15}, {48, 15}}},
-        {OPFOR_TK_WALL, 0, 2, {{18, 9}, {27, 11}}},
-        {OPFOR_TK_RIVER, 0, 4, {{6, 36}, {9, 29}, {7, 24}, {0, 21}}},
-        {OPFOR_TK_ROUGH, 1, 4, {{40, 28}, {46, 27}, {47, 34}, {41, 34}}},
+        {OPFOR_SCENE_WOODS, 1, 7, {{3, 4}, {12, 2}, {17, 6}, {15, 13}, {9, 15}, {4, 12}, {2, 8}}},
+        {OPFOR_SCENE_BUILDING, 1, 4, {{30, 8}, {37, 8}, {37, 13}, {30, 13}}},
+        {OPFOR_SCENE_HILL, 1, 6, {{22, 22}, {30, 19}, {38, 22}, {37, 29}, {28, 31}, {21, 28}}},
+        {OPFOR_SCENE_ROAD, 0, 4, {{0, 18}, {14, 18}, {26, 15}, {48, 15}}},
+        {OPFOR_SCENE_LINEAR, 0, 2, {{18, 9}, {27, 11}}},
+        {OPFOR_SCENE_WATER, 0, 4, {{6, 36}, {9, 29}, {7, 24}, {0, 21}}},
+        {OPFOR_SCENE_ROUGH, 1, 4, {{40, 28}, {46, 27}, {47, 34}, {41, 34}}},
     };
-    m->n_terrain = (uint8_t)(sizeof t / sizeof t[0]);
-    for (int i = 0; i < m->n_terrain; i++) {
-        m->terrain[i].kind = t[i].kind;
-        m->terrain[i].closed = t[i].closed;
-        m->terrain[i].n = t[i].n;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        opfor_scene_shape_t sh;
+        memset(&sh, 0, sizeof sh);
+        sh.style = t[i].style;
+        sh.closed = t[i].closed;
+        sh.n = t[i].n;
         for (int j = 0; j < t[i].n; j++)
-            m->terrain[i].v[j] = (opfor_card_pt_t){t[i].v[j][0], t[i].v[j][1]};
+            sh.v[j] = (opfor_scene_pt_t){t[i].v[j][0], m->depth - t[i].v[j][1]};
+        opfor_scene_add_shape(m, &sh);
     }
     static const struct {
-        float x, y, fx, fy;
+        float x, y;
         uint8_t flags;
     } u[] = {
-        {20, 6, 20, 6, OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_ACTING},
-        {33.5f, 10.5f, 33.5f, 10.5f, OPFOR_CARD_U_TARGET},
-        {12, 25, 12, 25, 0},
-        {40, 20, 40, 20, 0},
-        {8, 9, 8, 9, OPFOR_CARD_U_OPFOR},
-        {44, 4, 48, 4, OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_SPOTTED},
+        {20, 6, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_ACTING},
+        {33.5f, 10.5f, OPFOR_SCENE_U_TARGET},
+        {12, 25, 0},
+        {40, 20, 0},
+        {8, 9, OPFOR_SCENE_U_AI},
+        {44, 4, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_SPOTTED},
     };
-    m->n_units = (uint8_t)(sizeof u / sizeof u[0]);
-    for (int i = 0; i < m->n_units; i++) {
-        m->units[i].at = (opfor_card_pt_t){u[i].x, u[i].y};
-        m->units[i].from = (opfor_card_pt_t){u[i].fx, u[i].fy};
-        m->units[i].flags = u[i].flags;
+    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
+        opfor_scene_unit_t su;
+        memset(&su, 0, sizeof su);
+        su.at = (opfor_scene_pt_t){u[i].x, m->depth - u[i].y};
+        su.flags = u[i].flags;
+        su.id = (uint16_t)i;
+        opfor_scene_add_unit(m, &su);
     }
+    /* the section fires at the target; the spotted unit came in from the east edge */
+    opfor_scene_add_arrow(m, OPFOR_SCENE_FIRE, m->units[0].at, m->units[1].at);
+    opfor_scene_add_arrow(m, OPFOR_SCENE_PLACE, (opfor_scene_pt_t){48, m->depth - 4},
+                          m->units[5].at);
 }
 
 #ifdef OPFOR_HAVE_PANGOCAIRO
@@ -243,18 +250,37 @@ static void header(pen_t *p, const opfor_card_t *c, opfor_epd_rect_t r, int px,
 /* ---- mini-map ---- */
 
 typedef struct mapxf {
-    double ox, oy, s; /* device = origin + inches * s */
+    double ox, oy, s; /* device = origin + inches * s, inches from the top-left corner */
+    float depth;      /* the table's depth: scene y (north up) becomes depth - y (down) */
 } mapxf_t;
 
-static void to_dev(const mapxf_t *m, opfor_card_pt_t q, double *x, double *y) {
+/* A point from the top-left corner of the table as drawn, in inches (y down). */
+typedef struct dpt {
+    float x, y;
+} dpt_t;
+
+/* A shape turned to drawing coordinates. */
+typedef struct dshape {
+    uint8_t style, closed, n;
+    dpt_t v[OPFOR_SCENE_MAX_VERTS];
+} dshape_t;
+
+static dpt_t down(const mapxf_t *m, opfor_scene_pt_t p) {
+    return (dpt_t){p.x, (float)(m->depth - p.y)};
+}
+
+static void to_dev(const mapxf_t *m, dpt_t q, double *x, double *y) {
     *x = m->ox + q.x * m->s;
     *y = m->oy + q.y * m->s;
 }
 
-static void path_terrain(cairo_t *cr, const mapxf_t *m, const opfor_card_terrain_t *t) {
-    int n = t->n > OPFOR_CARD_MAX_VERTS ? OPFOR_CARD_MAX_VERTS : t->n;
+static void scene_to_dev(const mapxf_t *m, opfor_scene_pt_t p, double *x, double *y) {
+    to_dev(m, down(m, p), x, y);
+}
+
+static void path_shape(cairo_t *cr, const mapxf_t *m, const dshape_t *t) {
     cairo_new_path(cr);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < t->n; i++) {
         double x, y;
         to_dev(m, t->v[i], &x, &y);
         if (i == 0)
@@ -305,57 +331,72 @@ static void stroke_style(cairo_t *cr, double width, const double *dash, int ndas
 
 /* A closed area's texture (pattern number tx), then its outline path again for the stroke:
    the path is not part of the state texture() saves and restores. */
-static void textured_area(pen_t *p, const mapxf_t *m, const opfor_card_terrain_t *t, int tx) {
+static void textured_area(pen_t *p, const mapxf_t *m, const dshape_t *t, int tx) {
     if (!t->closed)
         return;
     texture(p->cr, p->w, p->h, tx);
-    path_terrain(p->cr, m, t);
+    path_shape(p->cr, m, t);
 }
 
-static void draw_terrain(pen_t *p, const mapxf_t *m, const opfor_card_terrain_t *t) {
+/* The centre of t's vertices, in drawing inches. */
+static void centroid(const dshape_t *t, double *cx, double *cy) {
+    *cx = *cy = 0;
+    for (int i = 0; i < t->n; i++) {
+        *cx += t->v[i].x;
+        *cy += t->v[i].y;
+    }
+    *cx /= t->n;
+    *cy /= t->n;
+}
+
+static void draw_shape(pen_t *p, const mapxf_t *m, const opfor_scene_shape_t *sh) {
     cairo_t *cr = p->cr;
     static const double d_woods[] = {5, 3}, d_hedge[] = {4, 2}, d_fence[] = {3, 2},
-                        d_open[] = {1, 3}, d_rough[] = {2, 3}, d_works[] = {6, 2};
-    if (t->n < 2)
+                        d_open[] = {1, 3}, d_rough[] = {2, 3}, d_works[] = {6, 2},
+                        d_zone[] = {6, 4};
+    dshape_t t;
+    t.style = sh->style;
+    t.closed = sh->closed;
+    t.n = sh->n > OPFOR_SCENE_MAX_VERTS ? OPFOR_SCENE_MAX_VERTS : sh->n;
+    if (t.n < 2)
         return;
+    for (int i = 0; i < t.n; i++)
+        t.v[i] = down(m, sh->v[i]);
     ink(cr);
-    path_terrain(cr, m, t);
-    switch (t->kind) {
-    case OPFOR_TK_WOODS:
-        textured_area(p, m, t, 0);
+    path_shape(cr, m, &t);
+    switch (t.style) {
+    case OPFOR_SCENE_WOODS:
+        textured_area(p, m, &t, 0);
         stroke_style(cr, 2, d_woods, 2);
         break;
-    case OPFOR_TK_BUILDING:
-        textured_area(p, m, t, 2);
+    case OPFOR_SCENE_BUILDING:
+        textured_area(p, m, &t, 2);
         stroke_style(cr, 2, NULL, 0);
         break;
-    case OPFOR_TK_IMPASSABLE:
-        textured_area(p, m, t, 3);
+    case OPFOR_SCENE_IMPASSABLE:
+        textured_area(p, m, &t, 3);
         stroke_style(cr, 2, NULL, 0);
         break;
-    case OPFOR_TK_ROUGH:
-        textured_area(p, m, t, 1);
+    case OPFOR_SCENE_ROUGH:
+        textured_area(p, m, &t, 1);
         stroke_style(cr, 1, d_rough, 2);
         break;
-    case OPFOR_TK_HILL: {
+    case OPFOR_SCENE_HILL: {
         stroke_style(cr, 1, NULL, 0);
-        if (t->closed) { /* an inner contour line */
-            double cx = 0, cy = 0;
-            for (int i = 0; i < t->n; i++) {
-                cx += t->v[i].x;
-                cy += t->v[i].y;
+        if (t.closed) { /* an inner contour line */
+            double cx, cy;
+            centroid(&t, &cx, &cy);
+            dshape_t in = t;
+            for (int i = 0; i < t.n; i++) {
+                in.v[i].x = (float)(cx + (t.v[i].x - cx) * 0.55);
+                in.v[i].y = (float)(cy + (t.v[i].y - cy) * 0.55);
             }
-            opfor_card_terrain_t in = *t;
-            for (int i = 0; i < t->n; i++) {
-                in.v[i].x = (float)(cx / t->n + (t->v[i].x - cx / t->n) * 0.55);
-                in.v[i].y = (float)(cy / t->n + (t->v[i].y - cy / t->n) * 0.55);
-            }
-            path_terrain(cr, m, &in);
+            path_shape(cr, m, &in);
             stroke_style(cr, 1, NULL, 0);
         }
         break;
     }
-    case OPFOR_TK_ROAD:
+    case OPFOR_SCENE_ROAD:
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
         cairo_set_line_width(cr, 7);
         cairo_stroke_preserve(cr);
@@ -365,23 +406,35 @@ static void draw_terrain(pen_t *p, const mapxf_t *m, const opfor_card_terrain_t 
         ink(cr);
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
         break;
-    case OPFOR_TK_RIVER:
+    case OPFOR_SCENE_WATER:
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
         stroke_style(cr, 5, NULL, 0);
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
         break;
-    case OPFOR_TK_WALL:
+    case OPFOR_SCENE_LINEAR:
         stroke_style(cr, 3, NULL, 0);
         break;
-    case OPFOR_TK_HEDGE:
+    case OPFOR_SCENE_HEDGE:
         stroke_style(cr, 3, d_hedge, 2);
         break;
-    case OPFOR_TK_FENCE:
+    case OPFOR_SCENE_FENCE:
         stroke_style(cr, 1, d_fence, 2);
         break;
-    case OPFOR_TK_FIELD_WORKS:
+    case OPFOR_SCENE_WORKS:
         stroke_style(cr, 3, d_works, 2);
         break;
+    case OPFOR_SCENE_ZONE:
+        stroke_style(cr, 1, d_zone, 2);
+        break;
+    case OPFOR_SCENE_OBJECTIVE: { /* a heavy outline and a dot in the middle */
+        stroke_style(cr, 2, NULL, 0);
+        double cx, cy, x, y;
+        centroid(&t, &cx, &cy);
+        to_dev(m, (dpt_t){(float)cx, (float)cy}, &x, &y);
+        cairo_arc(cr, x, y, 4, 0, 2 * G_PI);
+        cairo_fill(cr);
+        break;
+    }
     default:
         stroke_style(cr, 1, d_open, 2);
         break;
@@ -418,11 +471,240 @@ static void short_of(double x0, double y0, double *x1, double *y1, double d) {
     *y1 -= dy / len * d;
 }
 
-static void draw_map(pen_t *p, const opfor_card_map_t *map, opfor_epd_rect_t r) {
+/* How the units of one map are drawn. */
+typedef struct unitdraw {
+    double u;    /* side of a size-0 unit's square marker, pixels */
+    double ring; /* radius of its ring */
+} unitdraw_t;
+
+/* One unit in device terms: centre (whole pixels), half sizes along its frontage and its
+ * facing, the facing's unit vector (y down), and its ring's radius. */
+typedef struct dunit {
+    double x, y;   /* centre */
+    double hw, hd; /* half frontage, half depth, pixels */
+    double fx, fy; /* facing, a unit vector in device axes */
+    int marker;    /* 1: a size-0 unit, drawn as the square marker */
+    double ring;   /* ring radius */
+    double size;   /* its larger side, pixels */
+} dunit_t;
+
+static void unit_geom(const mapxf_t *m, const unitdraw_t *ud, const opfor_scene_unit_t *un,
+                      dunit_t *g) {
+    double x, y;
+    scene_to_dev(m, un->at, &x, &y);
+    g->x = (int)x;
+    g->y = (int)y;
+    g->marker = !(un->w > 0 && un->d > 0);
+    double a = (double)un->facing * G_PI / 180.0;
+    g->fx = sin(a);
+    g->fy = -cos(a);
+    if (g->marker) {
+        g->hw = g->hd = ud->u / 2;
+        g->ring = ud->ring;
+        g->size = ud->u;
+        return;
+    }
+    double w = un->w * m->s, d = un->d * m->s;
+    g->hw = (w < 6 ? 6 : w) / 2;
+    g->hd = (d < 4 ? 4 : d) / 2;
+    double r = sqrt(g->hw * g->hw + g->hd * g->hd) + 4;
+    g->ring = r > ud->ring ? r : ud->ring;
+    g->size = 2 * (g->hw > g->hd ? g->hw : g->hd);
+}
+
+/* The path of g's rectangle grown by grow pixels on every side. */
+static void unit_path(cairo_t *cr, const dunit_t *g, double grow) {
+    if (g->marker) {
+        cairo_rectangle(cr, g->x - g->hw - grow, g->y - g->hd - grow, 2 * (g->hw + grow),
+                        2 * (g->hd + grow));
+        return;
+    }
+    double rx = -g->fy, ry = g->fx; /* the frontage: facing turned a right angle clockwise */
+    double hw = g->hw + grow, hd = g->hd + grow;
+    cairo_move_to(cr, g->x - rx * hw + g->fx * hd, g->y - ry * hw + g->fy * hd);
+    cairo_line_to(cr, g->x + rx * hw + g->fx * hd, g->y + ry * hw + g->fy * hd);
+    cairo_line_to(cr, g->x + rx * hw - g->fx * hd, g->y + ry * hw - g->fy * hd);
+    cairo_line_to(cr, g->x - rx * hw - g->fx * hd, g->y - ry * hw - g->fy * hd);
+    cairo_close_path(cr);
+}
+
+/* Text of at most OPFOR_SCENE_NAME_LEN bytes at (x, y): centred there (centre 1) or with its
+ * left end there, vertically centred; the ground under it cleared so it reads on terrain. */
+static void map_text(pen_t *p, const char *s, size_t len, double x, double y, int centre) {
+    char buf[OPFOR_SCENE_NAME_LEN + 1];
+    size_t n = strnlen(s, len < sizeof buf - 1 ? len : sizeof buf - 1);
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    if (!buf[0])
+        return;
+    int px = 12;
+    int w = text_width(p, buf, px, 0);
+    int h = text(p, buf, px, 0, 0, 0, w + 2, 1, ALIGN_LEFT, 1, NULL);
+    int x0 = (int)(centre ? x - w / 2.0 : x), y0 = (int)(y - h / 2.0);
+    paper(p->cr);
+    fill_rect(p->cr, x0 - 1, y0, w + 2, h);
+    ink(p->cr);
+    text(p, buf, px, 0, x0, y0, w + 2, 1, ALIGN_LEFT, 0, NULL);
+}
+
+/* A fire arrow: a dashed line, each end at a unit's centre (or inside its ring) pulled back to
+ * just outside that ring; the target's end first. */
+static void fire_line(cairo_t *cr, const mapxf_t *m, const unitdraw_t *ud, const opfor_scene_t *sc,
+                      int nu, const opfor_scene_arrow_t *a) {
+    double ax, ay, bx, by;
+    scene_to_dev(m, a->from, &ax, &ay);
+    scene_to_dev(m, a->to, &bx, &by);
+    for (int end = 0; end < 2; end++) {
+        double *px = end ? &ax : &bx, *py = end ? &ay : &by;
+        double ox = end ? bx : ax, oy = end ? by : ay;
+        int best = -1;
+        double best_d2 = 0, cx = 0, cy = 0, ring = 0;
+        for (int i = 0; i < nu; i++) { /* the nearest unit whose ring holds this end */
+            dunit_t g;
+            unit_geom(m, ud, &sc->units[i], &g);
+            double ux, uy;
+            scene_to_dev(m, sc->units[i].at, &ux, &uy);
+            double d2 = (*px - ux) * (*px - ux) + (*py - uy) * (*py - uy);
+            if (d2 >= (g.ring + 2) * (g.ring + 2) || (best >= 0 && d2 >= best_d2))
+                continue;
+            best = i;
+            best_d2 = d2;
+            cx = ux;
+            cy = uy;
+            ring = g.ring;
+        }
+        if (best >= 0) {
+            *px = cx;
+            *py = cy;
+            short_of(ox, oy, px, py, ring + 2);
+        }
+    }
+    static const double d[] = {4, 3};
+    cairo_move_to(cr, ax, ay);
+    cairo_line_to(cr, bx, by);
+    stroke_style(cr, 2, d, 2);
+}
+
+/* A place arrow into the unit g (NULL: to the arrow's own end): from `from` (equal to `to`:
+ * from the nearest table edge), started further out when too short to read, stopping short of
+ * the unit. */
+static void place_arrow(cairo_t *cr, const mapxf_t *m, const opfor_scene_t *sc,
+                        const opfor_scene_arrow_t *a, const dunit_t *g) {
+    dpt_t at = down(m, a->to), from = down(m, a->from);
+    float tw = sc->width, th = sc->depth;
+    if (a->from.x == a->to.x && a->from.y == a->to.y) { /* from the nearest edge */
+        float dl = at.x, dr = tw - at.x, dt = at.y, db = th - at.y;
+        if (dl <= dr && dl <= dt && dl <= db)
+            from.x = 0;
+        else if (dr <= dt && dr <= db)
+            from.x = tw;
+        else if (dt <= db)
+            from.y = 0;
+        else
+            from.y = th;
+    }
+    double fx, fy, tx, ty;
+    to_dev(m, from, &fx, &fy);
+    if (!g) {
+        to_dev(m, at, &tx, &ty);
+        arrow(cr, fx, fy, tx, ty, 8);
+        return;
+    }
+    double x = g->x, y = g->y, u = g->size;
+    tx = x;
+    ty = y;
+    double dist = sqrt((fx - x) * (fx - x) + (fy - y) * (fy - y));
+    if (dist < 3 * u) { /* too short to read: start further out */
+        double ux = dist > 0.5 ? (fx - x) / dist : 1, uy = dist > 0.5 ? (fy - y) / dist : 0;
+        fx = x + ux * 3 * u;
+        fy = y + uy * 3 * u;
+    }
+    short_of(fx, fy, &tx, &ty, u / 2 + 6);
+    arrow(cr, fx, fy, tx, ty, 8);
+}
+
+static void draw_unit(pen_t *p, const opfor_scene_unit_t *un, const dunit_t *g) {
     cairo_t *cr = p->cr;
-    double tw = map->table_w, th = map->table_h;
+    double x = g->x, y = g->y, ring = g->ring;
+    int hidden = (un->flags & OPFOR_SCENE_U_HIDDEN) != 0;
+    int filled = (un->flags & OPFOR_SCENE_U_AI) && !hidden;
+    /* clear the ground under the unit so it reads on any terrain */
+    paper(cr);
+    unit_path(cr, g, 2);
+    cairo_fill(cr);
+    ink(cr);
+    if (filled) {
+        unit_path(cr, g, 0);
+        cairo_fill(cr);
+    } else if (g->marker) {
+        cairo_set_line_width(cr, 2);
+        cairo_rectangle(cr, x - g->hw + 1, y - g->hd + 1, 2 * g->hw - 2, 2 * g->hd - 2);
+        if (hidden) {
+            static const double d[] = {3, 2};
+            stroke_style(cr, 2, d, 2);
+        } else {
+            cairo_stroke(cr);
+        }
+    } else {
+        unit_path(cr, g, -1);
+        static const double d[] = {3, 2};
+        stroke_style(cr, 2, hidden ? d : NULL, hidden ? 2 : 0);
+    }
+    if (!g->marker) { /* its front: a tick out of the middle of the front edge */
+        cairo_set_line_width(cr, 2);
+        cairo_move_to(cr, x + g->fx * g->hd, y + g->fy * g->hd);
+        cairo_line_to(cr, x + g->fx * (g->hd + 5), y + g->fy * (g->hd + 5));
+        cairo_stroke(cr);
+    }
+    if (hidden)
+        map_text(p, "?", 2, x, y, 1);
+    if (un->flags & OPFOR_SCENE_U_SHAKEN) { /* struck through, in the colour that shows */
+        if (filled)
+            paper(cr);
+        /* along the unit's own diagonal: rear left to front right (a marker stands upright) */
+        double fx = g->marker ? 0 : g->fx, fy = g->marker ? -1 : g->fy;
+        double rx = -fy * g->hw * 0.8, ry = fx * g->hw * 0.8;
+        cairo_set_line_width(cr, 2);
+        cairo_move_to(cr, x - rx - fx * g->hd * 0.8, y - ry - fy * g->hd * 0.8);
+        cairo_line_to(cr, x + rx + fx * g->hd * 0.8, y + ry + fy * g->hd * 0.8);
+        cairo_stroke(cr);
+        ink(cr);
+    }
+    if (un->flags & OPFOR_SCENE_U_ACTING) {
+        cairo_set_line_width(cr, 3);
+        cairo_arc(cr, x, y, ring, 0, 2 * G_PI);
+        cairo_stroke(cr);
+    }
+    if (un->flags & OPFOR_SCENE_U_TARGET) {
+        cairo_set_line_width(cr, 2);
+        cairo_arc(cr, x, y, ring, 0, 2 * G_PI);
+        cairo_stroke(cr);
+        double a = ring - 3, b = ring + 5;
+        cairo_move_to(cr, x - b, y);
+        cairo_line_to(cr, x - a, y);
+        cairo_move_to(cr, x + a, y);
+        cairo_line_to(cr, x + b, y);
+        cairo_move_to(cr, x, y - b);
+        cairo_line_to(cr, x, y - a);
+        cairo_move_to(cr, x, y + a);
+        cairo_line_to(cr, x, y + b);
+        cairo_stroke(cr);
+    }
+    if (un->flags & OPFOR_SCENE_U_SPOTTED) {
+        static const double d[] = {3, 2};
+        if (g->marker)
+            cairo_rectangle(cr, x - g->hw - 4.5, y - g->hd - 4.5, 2 * g->hw + 9, 2 * g->hd + 9);
+        else
+            unit_path(cr, g, 4.5);
+        stroke_style(cr, 1, d, 2);
+    }
+}
+
+static void draw_map(pen_t *p, const opfor_scene_t *sc, opfor_epd_rect_t r) {
+    cairo_t *cr = p->cr;
+    double tw = sc->width, th = sc->depth;
     double s = (r.w - 4) / tw < (r.h - 4) / th ? (r.w - 4) / tw : (r.h - 4) / th;
-    mapxf_t m = {r.x + (r.w - tw * s) / 2, r.y + (r.h - th * s) / 2, s};
+    mapxf_t m = {r.x + (r.w - tw * s) / 2, r.y + (r.h - th * s) / 2, s, sc->depth};
     ink(cr);
     cairo_set_line_width(cr, 2);
     cairo_rectangle(cr, (int)m.ox + 1, (int)m.oy + 1, (int)(tw * s) - 2, (int)(th * s) - 2);
@@ -430,100 +712,64 @@ static void draw_map(pen_t *p, const opfor_card_map_t *map, opfor_epd_rect_t r) 
     cairo_save(cr);
     cairo_rectangle(cr, (int)m.ox, (int)m.oy, (int)(tw * s), (int)(th * s));
     cairo_clip(cr);
-    int nt = map->n_terrain > OPFOR_CARD_MAX_TERRAIN ? OPFOR_CARD_MAX_TERRAIN : map->n_terrain;
-    for (int i = 0; i < nt; i++)
-        draw_terrain(p, &m, &map->terrain[i]);
-    int nu = map->n_units > OPFOR_CARD_MAX_UNITS ? OPFOR_CARD_MAX_UNITS : map->n_units;
-    double u = s * 1.5;
-    u = u < 8 ? 8 : u > 16 ? 16 : u;
-    u = (int)u;
-    double ring = u * 0.8 + 4;
-    /* acting unit to target: a dashed line between the rings */
-    const opfor_card_unit_t *act = NULL, *tgt = NULL;
-    for (int i = 0; i < nu; i++) {
-        if ((map->units[i].flags & OPFOR_CARD_U_ACTING) && !act)
-            act = &map->units[i];
-        if ((map->units[i].flags & OPFOR_CARD_U_TARGET) && !tgt)
-            tgt = &map->units[i];
-    }
+    int ns = sc->nshapes > OPFOR_SCENE_MAX_SHAPES ? OPFOR_SCENE_MAX_SHAPES : sc->nshapes;
+    for (int i = 0; i < ns; i++)
+        draw_shape(p, &m, &sc->shapes[i]);
+    int nu = sc->nunits > OPFOR_SCENE_MAX_UNITS ? OPFOR_SCENE_MAX_UNITS : sc->nunits;
+    int na = sc->narrows > OPFOR_SCENE_MAX_ARROWS ? OPFOR_SCENE_MAX_ARROWS : sc->narrows;
+    int nl = sc->nlabels > OPFOR_SCENE_MAX_LABELS ? OPFOR_SCENE_MAX_LABELS : sc->nlabels;
+    unitdraw_t ud;
+    ud.u = s * 1.5;
+    ud.u = ud.u < 8 ? 8 : ud.u > 16 ? 16 : ud.u;
+    ud.u = (int)ud.u;
+    ud.ring = ud.u * 0.8 + 4;
+    /* fire and move arrows under the units */
     ink(cr);
-    if (act && tgt) {
-        double ax, ay, bx, by;
-        to_dev(&m, act->at, &ax, &ay);
-        to_dev(&m, tgt->at, &bx, &by);
-        short_of(ax, ay, &bx, &by, ring + 2);
-        short_of(bx, by, &ax, &ay, ring + 2);
-        static const double d[] = {4, 3};
-        cairo_move_to(cr, ax, ay);
-        cairo_line_to(cr, bx, by);
-        stroke_style(cr, 2, d, 2);
+    uint32_t placed = 0; /* place arrows drawn with their unit */
+    for (int i = 0; i < na; i++) {
+        const opfor_scene_arrow_t *a = &sc->arrows[i];
+        if (a->kind == OPFOR_SCENE_FIRE) {
+            fire_line(cr, &m, &ud, sc, nu, a);
+        } else if (a->kind == OPFOR_SCENE_MOVE) {
+            double ax, ay, bx, by;
+            scene_to_dev(&m, a->from, &ax, &ay);
+            scene_to_dev(&m, a->to, &bx, &by);
+            arrow(cr, ax, ay, bx, by, 8);
+        }
     }
     for (int i = 0; i < nu; i++) {
-        const opfor_card_unit_t *un = &map->units[i];
+        const opfor_scene_unit_t *un = &sc->units[i];
+        dunit_t g;
+        unit_geom(&m, &ud, un, &g);
+        draw_unit(p, un, &g);
+        for (int k = 0; k < na; k++) {
+            const opfor_scene_arrow_t *a = &sc->arrows[k];
+            if (a->kind != OPFOR_SCENE_PLACE || (placed >> k & 1u) || a->to.x != un->at.x ||
+                a->to.y != un->at.y)
+                continue;
+            place_arrow(cr, &m, sc, a, &g);
+            placed |= 1u << k;
+        }
+    }
+    for (int k = 0; k < na; k++)
+        if (sc->arrows[k].kind == OPFOR_SCENE_PLACE && !(placed >> k & 1u))
+            place_arrow(cr, &m, sc, &sc->arrows[k], NULL);
+    /* names under their units, then the free labels */
+    for (int i = 0; i < nu; i++) {
+        const opfor_scene_unit_t *un = &sc->units[i];
+        if (!un->name[0] || (un->flags & OPFOR_SCENE_U_HIDDEN))
+            continue;
+        dunit_t g;
+        unit_geom(&m, &ud, un, &g);
+        double below = g.marker ? g.hd : fabs(g.fx) * g.hw + fabs(g.fy) * g.hd;
+        if (un->flags & (OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_TARGET))
+            below = g.ring + 5;
+        map_text(p, un->name, sizeof un->name, g.x, g.y + below + 10, 1);
+    }
+    for (int i = 0; i < nl; i++) {
         double x, y;
-        to_dev(&m, un->at, &x, &y);
-        x = (int)x;
-        y = (int)y;
-        double x0 = x - u / 2, y0 = y - u / 2;
-        /* clear the ground under the unit so it reads on any terrain */
-        paper(cr);
-        fill_rect(cr, x0 - 2, y0 - 2, u + 4, u + 4);
-        ink(cr);
-        if (un->flags & OPFOR_CARD_U_OPFOR) {
-            fill_rect(cr, x0, y0, u, u);
-        } else {
-            cairo_set_line_width(cr, 2);
-            cairo_rectangle(cr, x0 + 1, y0 + 1, u - 2, u - 2);
-            cairo_stroke(cr);
-        }
-        if (un->flags & OPFOR_CARD_U_ACTING) {
-            cairo_set_line_width(cr, 3);
-            cairo_arc(cr, x, y, ring, 0, 2 * G_PI);
-            cairo_stroke(cr);
-        }
-        if (un->flags & OPFOR_CARD_U_TARGET) {
-            cairo_set_line_width(cr, 2);
-            cairo_arc(cr, x, y, ring, 0, 2 * G_PI);
-            cairo_stroke(cr);
-            double a = ring - 3, b = ring + 5;
-            cairo_move_to(cr, x - b, y);
-            cairo_line_to(cr, x - a, y);
-            cairo_move_to(cr, x + a, y);
-            cairo_line_to(cr, x + b, y);
-            cairo_move_to(cr, x, y - b);
-            cairo_line_to(cr, x, y - a);
-            cairo_move_to(cr, x, y + a);
-            cairo_line_to(cr, x, y + b);
-            cairo_stroke(cr);
-        }
-        if (un->flags & OPFOR_CARD_U_SPOTTED) {
-            static const double d[] = {3, 2};
-            cairo_rectangle(cr, x0 - 4.5, y0 - 4.5, u + 9, u + 9);
-            stroke_style(cr, 1, d, 2);
-            opfor_card_pt_t from = un->from;
-            if (from.x == un->at.x && from.y == un->at.y) { /* from the nearest edge */
-                float dl = un->at.x, dr = (float)tw - un->at.x, dt = un->at.y,
-                      db = (float)th - un->at.y;
-                if (dl <= dr && dl <= dt && dl <= db)
-                    from.x = 0;
-                else if (dr <= dt && dr <= db)
-                    from.x = (float)tw;
-                else if (dt <= db)
-                    from.y = 0;
-                else
-                    from.y = (float)th;
-            }
-            double fx, fy, tx = x, ty = y;
-            to_dev(&m, from, &fx, &fy);
-            double dist = sqrt((fx - x) * (fx - x) + (fy - y) * (fy - y));
-            if (dist < 3 * u) { /* too short to read: start further out */
-                double ux = dist > 0.5 ? (fx - x) / dist : 1, uy = dist > 0.5 ? (fy - y) / dist : 0;
-                fx = x + ux * 3 * u;
-                fy = y + uy * 3 * u;
-            }
-            short_of(fx, fy, &tx, &ty, u / 2 + 6);
-            arrow(cr, fx, fy, tx, ty, 8);
-        }
+        scene_to_dev(&m, sc->labels[i].at, &x, &y);
+        map_text(p, sc->labels[i].text, sizeof sc->labels[i].text, x, y, 0);
     }
     cairo_restore(cr);
 }
@@ -533,7 +779,7 @@ static void draw_map(pen_t *p, const opfor_card_map_t *map, opfor_epd_rect_t r) 
 static void layout_large(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L) {
     int W = p->w, H = p->h;
     int portrait = H > W;
-    int has_map = c->map.table_w > 0 && c->map.table_h > 0;
+    int has_map = c->map.width > 0 && c->map.depth > 0;
     int hdr_h = H / 10 > 40 ? H / 10 : 40;
     if (portrait)
         hdr_h = W / 10 > 40 ? W / 10 : 40;

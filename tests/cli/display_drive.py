@@ -6,10 +6,23 @@
 #               order sentence on one line each
 #   press GAME  one more press of the initiative button (reporting the pending order or
 #               activation first when the rules ask for it); prints the kinds of the events
+#   duel        a game of the test-only dice duel (another ruleset than the table engine's):
+#               new game (fixed seed), the table plays its first legal action and rolls a
+#               fixed outcome until the AI is to move, then asks for its orders; prints the
+#               game id and the order sentence, or "SKIP" when opford has no duel
 #   png FILE    prints WIDTHxHEIGHT of a PNG file (IHDR), or fails
+#   golden FILE GOLDEN
+#               compares an emulator frame with a golden PNG the way
+#               tests/display/test_display_render.c does for text: the black pixels of the
+#               header bar, the text column and the mini-map each within 3% (at least 12
+#               pixels) of the golden's, the whole frame within 2%; prints the counts, fails
+#               on a mismatch. OPFOR_UPDATE_GOLDEN=1 writes the golden instead.
+import os
+import shutil
 import socket
 import struct
 import sys
+import zlib
 
 import msgpack
 
@@ -21,6 +34,75 @@ def png_size(path):
         raise SystemExit(f"{path}: not a PNG file")
     w, h = struct.unpack(">II", head[16:24])
     return w, h
+
+
+def png_gray(path):
+    """Width, height and rows of grey levels of a PNG (8-bit greyscale, as the emulator
+    writes them)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise SystemExit(f"{path}: not a PNG file")
+    i, idat, w, h = 8, b"", 0, 0
+    while i < len(data):
+        n, kind = struct.unpack(">I4s", data[i:i + 8])
+        body = data[i + 8:i + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            if depth != 8 or ctype != 0:
+                raise SystemExit(f"{path}: not 8-bit greyscale (depth {depth}, type {ctype})")
+        elif kind == b"IDAT":
+            idat += body
+        i += 12 + n
+    raw = zlib.decompress(idat)
+    rows, prev, o = [], bytearray(w), 0
+    for _ in range(h):
+        f, line = raw[o], bytearray(raw[o + 1:o + 1 + w])
+        o += 1 + w
+        for x in range(w):
+            a = line[x - 1] if x else 0
+            b = prev[x]
+            c = prev[x - 1] if x else 0
+            if f == 1:
+                line[x] = (line[x] + a) & 255
+            elif f == 2:
+                line[x] = (line[x] + b) & 255
+            elif f == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[x] = (line[x] + pr) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, rows
+
+
+def black(rows, x0, y0, x1, y1):
+    return sum(1 for y in range(y0, y1) for x in range(x0, x1) if rows[y][x] < 128)
+
+
+def golden(frame, gold):
+    if os.environ.get("OPFOR_UPDATE_GOLDEN") == "1":
+        shutil.copyfile(frame, gold)
+        print(f"wrote {gold}")
+        return
+    w, h, got = png_gray(frame)
+    gw, gh, want = png_gray(gold)
+    if (w, h) != (gw, gh):
+        raise SystemExit(f"{frame}: {w}x{h}, golden {gold} is {gw}x{gh}")
+    hdr, col = h // 10, w * 42 // 100  # the large card's header bar and text column
+    regions = [("header", 0, 0, w, hdr, 3), ("text column", 0, hdr, col, h, 3),
+               ("mini-map", col, hdr, w, h, 3), ("frame", 0, 0, w, h, 2)]
+    bad = []
+    for name, x0, y0, x1, y1, pct in regions:
+        g, k = black(got, x0, y0, x1, y1), black(want, x0, y0, x1, y1)
+        tol = max(k * pct // 100, 12)
+        print(f"{name}: {g} black pixels, golden {k} (tolerance {tol})")
+        if abs(g - k) > tol:
+            bad.append(name)
+    if bad:
+        raise SystemExit(f"{frame} differs from {gold} in: {', '.join(bad)}")
 
 
 class Client:
@@ -72,6 +154,9 @@ def step(c, gid):
 
 
 def main():
+    if sys.argv[1] == "golden":
+        golden(sys.argv[2], sys.argv[3])
+        return
     if sys.argv[1] == "png":
         w, h = png_size(sys.argv[2])
         print(f"{w}x{h}")
@@ -93,6 +178,24 @@ def main():
             else:
                 c.ok("patrol.initiative", {"game": gid})
         raise SystemExit("the enemy never got the initiative in 40 steps")
+    if sys.argv[2] == "duel":
+        hello = c.ok("hello", {"client": "display-test", "api_level": 4})
+        if "duel" not in hello.get("rulesets", []):
+            print("SKIP")
+            return
+        gid = c.ok("game.new", {"ruleset": "duel", "seed": 2, "level": "novice"})["game"]
+        for _ in range(40):
+            st = c.ok("game.state", {"game": gid})
+            if st["to_move"] == st["ai_side"]:
+                o = c.ok("ai.orders", {"game": gid})
+                print(gid)
+                print(o["sentence"])
+                return
+            if st["to_move"] == "chance":
+                c.ok("game.roll", {"game": gid, "outcome": 3})
+            else:
+                c.ok("game.act", {"game": gid, "action": st["legal"][0]})
+        raise SystemExit("the AI was never to move in 40 steps")
     if sys.argv[2] == "press":
         gid = sys.argv[3]
         c.ok("subscribe", {"game": gid})

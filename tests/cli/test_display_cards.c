@@ -226,8 +226,8 @@ static const msgpack_object *pack_initiative(mp_t *m, const char *const *ready, 
     return mp_end(m);
 }
 
-static const opfor_card_unit_t *find_unit(const opfor_card_map_t *m, float x, float y) {
-    for (int i = 0; i < m->n_units; i++)
+static const opfor_scene_unit_t *find_unit(const opfor_scene_t *m, float x, float y) {
+    for (int i = 0; i < m->nunits; i++)
         if (m->units[i].at.x == x && m->units[i].at.y == y)
             return &m->units[i];
     return NULL;
@@ -350,39 +350,44 @@ static void card_order_event(void **st) {
     assert_string_equal(c.needed[1], "Save 8+ on 2D6");
     assert_string_equal(memo.game, "g-1");
     assert_int_equal(memo.last_seq, 7);
-    /* the map: y flipped (south-west origin to top-left), the gone unit left out */
-    const opfor_card_map_t *m = &c.map;
-    assert_true(m->table_w == 72.0f && m->table_h == 48.0f);
-    assert_int_equal(m->n_units, 4);
-    const opfor_card_unit_t *act = find_unit(m, 59.0f, (float)(48 - 29.6));
-    const opfor_card_unit_t *tgt = find_unit(m, 24.0f, 39.0f);
-    const opfor_card_unit_t *hus = find_unit(m, 40.0f, 43.0f);
+    /* the map: a scene in table coordinates (south-west origin), the gone unit left out */
+    const opfor_scene_t *m = &c.map;
+    assert_true(m->width == 72.0f && m->depth == 48.0f);
+    assert_int_equal(m->nunits, 4);
+    const opfor_scene_unit_t *act = find_unit(m, 59.0f, 29.6f);
+    const opfor_scene_unit_t *tgt = find_unit(m, 24.0f, 9.0f);
+    const opfor_scene_unit_t *hus = find_unit(m, 40.0f, 5.0f);
     assert_non_null(act);
     assert_non_null(tgt);
     assert_non_null(hus);
-    assert_int_equal(act->flags, OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_ACTING);
-    assert_int_equal(tgt->flags, OPFOR_CARD_U_TARGET);
+    assert_int_equal(act->flags, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_ACTING);
+    assert_int_equal(tgt->flags, OPFOR_SCENE_U_TARGET);
     assert_int_equal(hus->flags, 0);
-    assert_null(find_unit(m, 30.0f, 18.0f)); /* destroyed */
+    assert_null(find_unit(m, 30.0f, 30.0f)); /* destroyed */
+    /* a fire line from the acting unit to its target, and no other arrow */
+    assert_int_equal(m->narrows, 1);
+    assert_int_equal(m->arrows[0].kind, OPFOR_SCENE_FIRE);
+    assert_true(m->arrows[0].from.x == act->at.x && m->arrows[0].from.y == act->at.y);
+    assert_true(m->arrows[0].to.x == tgt->at.x && m->arrows[0].to.y == tgt->at.y);
     /* the acting unit and its target come first, so they survive a full map */
     assert_true((m->units[0].flags | m->units[1].flags) ==
-                (OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_ACTING | OPFOR_CARD_U_TARGET));
-    assert_int_equal(m->n_terrain, 3);
-    assert_int_equal(m->terrain[0].n, OPFOR_CARD_MAX_VERTS); /* 20 points thinned */
-    assert_int_equal(m->terrain[0].closed, 1);
-    assert_true(m->terrain[0].v[0].x == 10.0f && m->terrain[0].v[0].y == 18.0f);
-    assert_true(m->terrain[0].v[11].x == 19.5f); /* the last point is kept */
-    assert_int_equal(m->terrain[1].kind, OPFOR_TK_ROAD);
-    assert_int_equal(m->terrain[1].closed, 0);
-    assert_int_equal(m->terrain[1].n, 2);
-    assert_true(m->terrain[1].v[0].y == 48.0f && m->terrain[1].v[1].y == 0.0f);
-    assert_int_equal(m->terrain[2].kind, OPFOR_TK_BUILDING);
-    assert_int_equal(m->terrain[2].n, 4);
-    assert_true(m->terrain[2].v[2].x == 52.0f && m->terrain[2].v[2].y == 14.0f);
+                (OPFOR_SCENE_U_AI | OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_TARGET));
+    assert_int_equal(m->nshapes, 3);
+    assert_int_equal(m->shapes[0].n, OPFOR_CARD_MAX_VERTS); /* 20 points thinned */
+    assert_int_equal(m->shapes[0].closed, 1);
+    assert_true(m->shapes[0].v[0].x == 10.0f && m->shapes[0].v[0].y == 30.0f);
+    assert_true(m->shapes[0].v[11].x == 19.5f); /* the last point is kept */
+    assert_int_equal(m->shapes[1].style, OPFOR_SCENE_ROAD);
+    assert_int_equal(m->shapes[1].closed, 0);
+    assert_int_equal(m->shapes[1].n, 2);
+    assert_true(m->shapes[1].v[0].y == 0.0f && m->shapes[1].v[1].y == 48.0f);
+    assert_int_equal(m->shapes[2].style, OPFOR_SCENE_BUILDING);
+    assert_int_equal(m->shapes[2].n, 4);
+    assert_true(m->shapes[2].v[2].x == 52.0f && m->shapes[2].v[2].y == 34.0f);
     /* without a state: the same text, no map */
     assert_int_equal(opfor_card_from_event(ev, NULL, NULL, &c), 1);
     assert_string_equal(c.orders[0], "Fires at 1st Section");
-    assert_true(c.map.table_w == 0.0f);
+    assert_true(c.map.width == 0.0f);
     /* the card draws on both panels */
     static opfor_epd_frame_t f;
     opfor_card_layout_t lay;
@@ -411,20 +416,24 @@ static void card_spotting_lasts_its_turn(void **st) {
     assert_string_equal(c.orders[1], "Place at x 10.0, y 44.0");
     assert_string_equal(c.side_name, "Germans"); /* the side's name, as on its orders */
     assert_string_equal(c.needed[0], "Distance 17 in");
-    const opfor_card_unit_t *u = find_unit(&c.map, 10.0f, 4.0f);
+    const opfor_scene_unit_t *u = find_unit(&c.map, 10.0f, 44.0f);
     assert_non_null(u);
-    assert_int_equal(u->flags, OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_SPOTTED);
-    assert_true(u->from.x == 72.0f && u->from.y == 0.0f);
+    assert_int_equal(u->flags, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_SPOTTED);
+    /* its place arrow comes in from the north-east corner */
+    assert_int_equal(c.map.narrows, 1);
+    assert_int_equal(c.map.arrows[0].kind, OPFOR_SCENE_PLACE);
+    assert_true(c.map.arrows[0].from.x == 72.0f && c.map.arrows[0].from.y == 48.0f);
+    assert_true(c.map.arrows[0].to.x == 10.0f && c.map.arrows[0].to.y == 44.0f);
     /* the order of the same turn still shows it */
     assert_int_equal(opfor_card_from_event(pack_order(&m2, 2), state, &memo, &c), 1);
-    u = find_unit(&c.map, 10.0f, 4.0f);
+    u = find_unit(&c.map, 10.0f, 44.0f);
     assert_non_null(u);
-    assert_true(u->flags & OPFOR_CARD_U_SPOTTED);
+    assert_true(u->flags & OPFOR_SCENE_U_SPOTTED);
     /* the next turn does not */
     assert_int_equal(opfor_card_from_event(pack_order(&m3, 3), state, &memo, &c), 1);
-    u = find_unit(&c.map, 10.0f, 4.0f);
+    u = find_unit(&c.map, 10.0f, 44.0f);
     assert_non_null(u);
-    assert_false(u->flags & OPFOR_CARD_U_SPOTTED);
+    assert_false(u->flags & OPFOR_SCENE_U_SPOTTED);
     mp_free(&m1);
     mp_free(&m2);
     mp_free(&m3);
@@ -454,8 +463,8 @@ static void card_spotting_lasts_its_turn(void **st) {
     opfor_card_memo_reset(&memo);
     assert_int_equal(opfor_card_from_event(pack_spotted(&m1, 2, NULL), state, &memo, &c), 1);
     assert_string_equal(c.unit, "Spotted: veteran infantry");
-    assert_int_equal(c.map.n_units, 5);
-    assert_int_equal(c.map.units[4].flags, OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_SPOTTED);
+    assert_int_equal(c.map.nunits, 5);
+    assert_int_equal(c.map.units[4].flags, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_SPOTTED);
     mp_free(&m1);
     mp_free(&ms);
 }
@@ -567,8 +576,8 @@ static void card_long_text_is_cut_cleanly(void **st) {
     c.n_orders = 1;
     snprintf(c.orders[0], sizeof c.orders[0],
              "Charge Major Harcourt, 12 in away (charge 1d3+16 inches)");
-    c.map.table_w = 72; /* the map takes the right part: a narrow column */
-    c.map.table_h = 48;
+    c.map.width = 72; /* the map takes the right part: a narrow column */
+    c.map.depth = 48;
     assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_7in5_v2, -1, &f, &lay), 0);
     int three = lay.orders[0].h;
     snprintf(c.orders[0], sizeof c.orders[0], "Charge");
@@ -588,7 +597,7 @@ static void card_from_state_picks_what_matters(void **st) {
     assert_string_equal(c.unit, "Jager Picket");
     assert_string_equal(c.orders[0], "Fires at 1st Section");
     assert_int_equal(c.n_orders, 1);
-    assert_true(c.map.n_units == 4);
+    assert_true(c.map.nunits == 4);
     mp_free(&m);
     /* the daemon says the order is no longer open (a press came after it): not shown */
     assert_int_equal(opfor_card_from_state(pack_state(&m, "none", 2), &memo, &c), 1);
@@ -599,9 +608,9 @@ static void card_from_state_picks_what_matters(void **st) {
     assert_int_equal(opfor_card_from_state(pack_state(&m, "enemy", 1), &memo, &c), 1);
     assert_string_equal(c.unit, "Enemy initiative");
     assert_string_equal(c.side_name, "Germans");
-    assert_int_equal(c.map.n_units, 4);
-    for (int i = 0; i < c.map.n_units; i++)
-        assert_false(c.map.units[i].flags & (OPFOR_CARD_U_ACTING | OPFOR_CARD_U_TARGET));
+    assert_int_equal(c.map.nunits, 4);
+    for (int i = 0; i < c.map.nunits; i++)
+        assert_false(c.map.units[i].flags & (OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_TARGET));
     mp_free(&m);
     /* the players hold the initiative */
     assert_int_equal(opfor_card_from_state(pack_state(&m, "player", 1), &memo, &c), 1);
@@ -643,7 +652,7 @@ static void card_after_an_activation(void **st) {
         assert_string_equal(c.side_name, "No initiative");
         assert_int_equal(c.choice, OPFOR_CARD_NOTES);
         assert_string_equal(c.turn, "Turn 2");
-        assert_int_equal(c.map.n_units, 4); /* where the table left the units */
+        assert_int_equal(c.map.nunits, 4); /* where the table left the units */
         mp_free(&me);
         mp_free(&ms);
     }
@@ -679,6 +688,260 @@ static void card_notes_are_not_numbered(void **st) {
     assert_true(lay.orders[0].y > notes_y);
 }
 
+/* ---- a game of another ruleset: the order and game.state's scene ---- */
+
+static void pack_xy(msgpack_packer *pk, double x, double y) {
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_double(pk, x);
+    msgpack_pack_double(pk, y);
+}
+
+static void kdouble(msgpack_packer *pk, const char *k, double v) {
+    s(pk, k);
+    msgpack_pack_double(pk, v);
+}
+
+/* One scene unit as game.state packs it. */
+static void scene_unit(msgpack_packer *pk, double x, int side, int flags, const char *name) {
+    msgpack_pack_map(pk, 8);
+    s(pk, "at");
+    pack_xy(pk, x, 6);
+    kdouble(pk, "w", 2);
+    kdouble(pk, "d", 1);
+    kdouble(pk, "facing", side ? 270 : 90);
+    kint(pk, "side", side);
+    kint(pk, "flags", flags);
+    kint(pk, "id", side);
+    kstr(pk, "name", name);
+}
+
+/* The AI's order in a game of another ruleset, as ai.orders and the order event give it. */
+static void gen_order(msgpack_packer *pk, int open) {
+    msgpack_pack_map(pk, 12);
+    kstr(pk, "game", "d1");
+    kint(pk, "order_id", 5);
+    kint(pk, "turn", 1);
+    kint(pk, "side", 1);
+    kint(pk, "index", 2);
+    kstr(pk, "action", "Blue attacks with the 3 (needs 3+ on 1D6)");
+    kstr(pk, "sentence",
+         "Blue attacks Red with the 3: roll 1D6, 3+ to hit (67%), 1.7 damage expected.");
+    kstr(pk, "unit", "Blue");
+    kstr(pk, "target", "Red");
+    s(pk, "needs");
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_map(pk, 3);
+    kstr(pk, "label", "to hit");
+    kstr(pk, "need", "3+ on 1D6");
+    kdouble(pk, "p", 4.0 / 6);
+    s(pk, "open");
+    msgpack_pack_int(pk, open); /* a flag: 1 or 0 */
+    s(pk, "resolved");
+    msgpack_pack_false(pk);
+}
+
+/* game.state of such a game (the table's view): a 24 x 12 table, two units, the AI (side 1)
+ * attacking. to_move: a side, or -1 for the dice; order: 0 none, 1 open, 2 no longer open. */
+static const msgpack_object *pack_gen_state(mp_t *m, int to_move, int order, int finished) {
+    mp_begin(m);
+    msgpack_packer *pk = &m->pk;
+    msgpack_pack_map(pk, 10);
+    kstr(pk, "game", "d1");
+    kstr(pk, "ruleset", "duel");
+    kstr(pk, "status", finished ? "finished" : "active");
+    kstr(pk, "result", finished ? "won" : "");
+    kint(pk, "ai_side", 1);
+    s(pk, "to_move");
+    if (to_move >= 0)
+        msgpack_pack_int(pk, to_move);
+    else
+        s(pk, "chance");
+    s(pk, "progress");
+    msgpack_pack_map(pk, 2);
+    kint(pk, "turn", 3);
+    kint(pk, "activation", 1);
+    s(pk, "legal");
+    names(pk, (const char *const[]){"Red attacks with the 2", "Red guards"}, 2);
+    s(pk, "scene");
+    msgpack_pack_map(pk, 6);
+    kdouble(pk, "width", 24);
+    kdouble(pk, "depth", 12);
+    s(pk, "shapes");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_map(pk, 4);
+    kstr(pk, "style", "zone");
+    s(pk, "closed");
+    msgpack_pack_true(pk);
+    kstr(pk, "name", "Red's half");
+    s(pk, "points");
+    msgpack_pack_array(pk, 4);
+    pack_xy(pk, 0, 0);
+    pack_xy(pk, 12, 0);
+    pack_xy(pk, 12, 12);
+    pack_xy(pk, 0, 12);
+    msgpack_pack_map(pk, 3); /* a style this build does not know: drawn as open ground */
+    kstr(pk, "style", "lava");
+    s(pk, "closed");
+    msgpack_pack_false(pk);
+    s(pk, "points");
+    msgpack_pack_array(pk, 2);
+    pack_xy(pk, 1, 1);
+    pack_xy(pk, 5, 1);
+    s(pk, "units");
+    msgpack_pack_array(pk, 2);
+    scene_unit(pk, 6, 0, OPFOR_SCENE_U_TARGET, "Red 10hp");
+    scene_unit(pk, 18, 1, OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_SHAKEN, "Blue 3hp");
+    s(pk, "arrows");
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_map(pk, 3);
+    kstr(pk, "kind", "fire");
+    s(pk, "from");
+    pack_xy(pk, 17, 6);
+    s(pk, "to");
+    pack_xy(pk, 7, 6);
+    s(pk, "labels");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_map(pk, 2);
+    s(pk, "at");
+    pack_xy(pk, 3, 3);
+    kstr(pk, "text", "Red hand: 2 4");
+    msgpack_pack_map(pk, 1); /* no position: left out */
+    kstr(pk, "text", "nowhere");
+    s(pk, "order");
+    if (order)
+        gen_order(pk, order == 1);
+    else
+        msgpack_pack_nil(pk);
+    return mp_end(m);
+}
+
+static void card_of_another_ruleset(void **st) {
+    (void)st;
+    mp_t ms, me;
+    static opfor_card_t c, d;
+    opfor_card_memo_t memo;
+    opfor_card_memo_reset(&memo);
+    const msgpack_object *state = pack_gen_state(&ms, -1, 1, 0);
+    msgpack_packer *pk = ev_begin(&me, "order", 9, 1);
+    gen_order(pk, 1);
+    const msgpack_object *ev = mp_end(&me);
+    assert_int_equal(opfor_card_from_event(ev, state, &memo, &c), 1);
+    /* the order: its sentence without the unit, the roll needed below */
+    assert_int_equal(c.initiative, OPFOR_CARD_SIDE_OPFOR);
+    assert_string_equal(c.unit, "Blue");
+    assert_int_equal(c.n_orders, 1);
+    assert_string_equal(c.orders[0], "Attacks Red with the 3");
+    assert_int_equal(c.n_needed, 1);
+    assert_string_equal(c.needed[0], "To hit 3+ on 1D6");
+    /* the mini-map: the scene as the ruleset drew it, the AI's units filled */
+    const opfor_scene_t *m = &c.map;
+    assert_true(m->width == 24.0f && m->depth == 12.0f);
+    assert_int_equal(m->nshapes, 2);
+    assert_int_equal(m->shapes[0].style, OPFOR_SCENE_ZONE);
+    assert_int_equal(m->shapes[0].closed, 1);
+    assert_int_equal(m->shapes[0].n, 4);
+    assert_string_equal(m->shapes[0].name, "Red's half");
+    assert_true(m->shapes[0].v[2].x == 12.0f && m->shapes[0].v[2].y == 12.0f);
+    assert_int_equal(m->shapes[1].style, OPFOR_SCENE_OPEN);
+    assert_int_equal(m->nunits, 2);
+    assert_string_equal(m->units[0].name, "Red 10hp");
+    assert_int_equal(m->units[0].flags, OPFOR_SCENE_U_TARGET);
+    assert_string_equal(m->units[1].name, "Blue 3hp");
+    assert_int_equal(m->units[1].flags,
+                     OPFOR_SCENE_U_AI | OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_SHAKEN);
+    assert_true(m->units[1].w == 2.0f && m->units[1].d == 1.0f && m->units[1].facing == 270.0f);
+    assert_true(m->units[1].at.x == 18.0f && m->units[1].at.y == 6.0f);
+    assert_int_equal(m->narrows, 1);
+    assert_int_equal(m->arrows[0].kind, OPFOR_SCENE_FIRE);
+    assert_true(m->arrows[0].from.x == 17.0f && m->arrows[0].to.x == 7.0f);
+    assert_int_equal(m->nlabels, 1);
+    assert_string_equal(m->labels[0].text, "Red hand: 2 4");
+    /* drawn with the map on the large panel, without it on the small one */
+    static opfor_epd_frame_t f;
+    opfor_card_layout_t lay;
+    assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_7in5_v2, -1, &f, &lay), 0);
+    assert_false(opfor_epd_rect_empty(&lay.map));
+    assert_true(opfor_epd_frame_count_black(&f, &lay.map) > 500);
+    assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_2in13_v4, -1, &f, &lay), 0);
+    assert_int_equal(lay.compact, 1);
+    /* from game.state alone (after a reconnect): the open order, the same card */
+    assert_int_equal(opfor_card_from_state(state, &memo, &d), 1);
+    assert_string_equal(d.turn, "Turn 3");
+    snprintf(c.turn, sizeof c.turn, "Turn 3"); /* the event said turn 1 */
+    assert_memory_equal(&c, &d, sizeof c);
+    mp_free(&me);
+    mp_free(&ms);
+}
+
+static void card_of_another_ruleset_from_state(void **st) {
+    (void)st;
+    mp_t m;
+    static opfor_card_t c;
+    /* the order is no longer open and a table side is to move: its legal actions */
+    assert_int_equal(opfor_card_from_state(pack_gen_state(&m, 0, 2, 0), NULL, &c), 1);
+    assert_int_equal(c.initiative, OPFOR_CARD_SIDE_PLAYER);
+    assert_string_equal(c.unit, "Your move");
+    assert_int_equal(c.choice, OPFOR_CARD_CHOICE);
+    assert_int_equal(c.n_orders, 2);
+    assert_string_equal(c.orders[0], "Red attacks with the 2");
+    assert_string_equal(c.orders[1], "Red guards");
+    assert_int_equal(c.map.nunits, 2);
+    mp_free(&m);
+    /* the dice */
+    assert_int_equal(opfor_card_from_state(pack_gen_state(&m, -1, 0, 0), NULL, &c), 1);
+    assert_string_equal(c.unit, "Roll the dice");
+    assert_int_equal(c.choice, OPFOR_CARD_NOTES);
+    mp_free(&m);
+    /* the AI to move, no order yet */
+    assert_int_equal(opfor_card_from_state(pack_gen_state(&m, 1, 0, 0), NULL, &c), 1);
+    assert_int_equal(c.initiative, OPFOR_CARD_SIDE_OPFOR);
+    assert_string_equal(c.unit, "Enemy to move");
+    mp_free(&m);
+    /* over: the result, and no score (such a game keeps none) */
+    assert_int_equal(opfor_card_from_state(pack_gen_state(&m, -1, 2, 1), NULL, &c), 1);
+    assert_string_equal(c.unit, "Game over: victory");
+    assert_int_equal(c.n_orders, 0);
+    mp_free(&m);
+    /* to_move events: a table side to move shows its choices; the dice and the AI do not
+       replace the order card */
+    static const struct { int side, ai, card; } moves[] = {{0, 0, 1}, {-1, 0, 0}, {1, 1, 0}};
+    for (int i = 0; i < 3; i++) {
+        mp_t ms;
+        const msgpack_object *state = pack_gen_state(&ms, moves[i].side, 2, 0);
+        msgpack_packer *pk = ev_begin(&m, "to_move", 10 + i, 3);
+        msgpack_pack_map(pk, 3);
+        s(pk, "side");
+        if (moves[i].side >= 0)
+            msgpack_pack_int(pk, moves[i].side);
+        else
+            msgpack_pack_nil(pk);
+        s(pk, "chance");
+        msgpack_pack_int(pk, moves[i].side < 0);
+        s(pk, "ai");
+        msgpack_pack_int(pk, moves[i].ai);
+        assert_int_equal(opfor_card_from_event(mp_end(&m), state, NULL, &c), moves[i].card);
+        if (moves[i].card) {
+            assert_string_equal(c.unit, "Your move");
+            assert_int_equal(c.n_orders, 2);
+            assert_int_equal(c.map.nunits, 2);
+        }
+        mp_free(&m);
+        mp_free(&ms);
+    }
+    /* its game_over event: {result, returns}, no score line either */
+    msgpack_packer *pk = ev_begin(&m, "game_over", 12, 3);
+    msgpack_pack_map(pk, 2);
+    kstr(pk, "result", "lost");
+    s(pk, "returns");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_double(pk, -1);
+    msgpack_pack_double(pk, 1);
+    assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 1);
+    assert_string_equal(c.unit, "Game over: defeat");
+    assert_int_equal(c.n_orders, 0);
+    mp_free(&m);
+}
+
 static void card_terrain_from_builtin_scenario(void **st) {
     (void)st;
     /* a state without a terrain list names a built-in scenario: its terrain is drawn */
@@ -701,23 +964,34 @@ static void card_terrain_from_builtin_scenario(void **st) {
     const msgpack_object *state = mp_end(&m);
     opfor_card_memo_t *memo = calloc(1, sizeof *memo);
     assert_non_null(memo);
-    opfor_card_map_t map;
+    static opfor_scene_t map;
+    /* terrain kinds and the scene styles that draw them */
+    static const int style_of_kind[OPFOR_TK_COUNT] = {
+        [OPFOR_TK_OPEN] = OPFOR_SCENE_OPEN,         [OPFOR_TK_WOODS] = OPFOR_SCENE_WOODS,
+        [OPFOR_TK_BUILDING] = OPFOR_SCENE_BUILDING, [OPFOR_TK_WALL] = OPFOR_SCENE_LINEAR,
+        [OPFOR_TK_HEDGE] = OPFOR_SCENE_HEDGE,       [OPFOR_TK_FENCE] = OPFOR_SCENE_FENCE,
+        [OPFOR_TK_HILL] = OPFOR_SCENE_HILL,         [OPFOR_TK_ROAD] = OPFOR_SCENE_ROAD,
+        [OPFOR_TK_RIVER] = OPFOR_SCENE_WATER,       [OPFOR_TK_FIELD_WORKS] = OPFOR_SCENE_WORKS,
+        [OPFOR_TK_ROUGH] = OPFOR_SCENE_ROUGH,       [OPFOR_TK_IMPASSABLE] = OPFOR_SCENE_IMPASSABLE,
+    };
     for (int round = 0; round < 2; round++) { /* the second from the cache */
         assert_int_equal(opfor_card_map_from_state(state, NULL, NULL, memo, &map), 0);
         int want = sc->table.nfeatures < OPFOR_CARD_MAX_TERRAIN ? sc->table.nfeatures
                                                                 : OPFOR_CARD_MAX_TERRAIN;
-        assert_int_equal(map.n_terrain, want);
-        const opfor_terrain_feature_t *f = &sc->table.features[0];
-        assert_int_equal(map.terrain[0].kind, f->kind);
-        assert_int_equal(map.terrain[0].closed, f->shape == OPFOR_SHAPE_AREA);
-        assert_true(map.terrain[0].v[0].x == f->pts[0].x);
-        assert_true(map.terrain[0].v[0].y == sc->table.depth - f->pts[0].y);
+        assert_int_equal(map.nshapes, want);
+        for (int i = 0; i < want; i++) {
+            const opfor_terrain_feature_t *f = &sc->table.features[i];
+            assert_int_equal(map.shapes[i].style, style_of_kind[f->kind]);
+            assert_int_equal(map.shapes[i].closed, f->shape == OPFOR_SHAPE_AREA);
+            assert_true(map.shapes[i].v[0].x == f->pts[0].x);
+            assert_true(map.shapes[i].v[0].y == f->pts[0].y);
+        }
         assert_string_equal(memo->terrain_of, "patrol_default");
     }
     /* without a memo there is no cache, and no terrain */
     assert_int_equal(opfor_card_map_from_state(state, NULL, NULL, NULL, &map), 0);
-    assert_int_equal(map.n_terrain, 0);
-    assert_true(map.table_w == sc->table.width);
+    assert_int_equal(map.nshapes, 0);
+    assert_true(map.width == sc->table.width);
     mp_free(&m);
     free(memo);
     opfor_scenario_free(sc);
@@ -858,6 +1132,8 @@ int main(void) {
         cmocka_unit_test(card_after_an_activation),
         cmocka_unit_test(card_notes_are_not_numbered),
         cmocka_unit_test(card_terrain_from_builtin_scenario),
+        cmocka_unit_test(card_of_another_ruleset),
+        cmocka_unit_test(card_of_another_ruleset_from_state),
         cmocka_unit_test(dout_sim_writes_what_the_panel_shows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

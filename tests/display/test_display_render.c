@@ -232,7 +232,8 @@ static void render_map_marks_units_and_spotted_arrow(void **state) {
     const opfor_epd_panel_t *p = &opfor_epd_panel_ws_7in5_v2;
     opfor_card_sample(&c);
     memcpy(&d, &c, sizeof c);
-    d.map.n_units = 5; /* drop the spotted unit (the last one) */
+    d.map.nunits = 5;  /* drop the spotted unit (the last one) */
+    d.map.narrows = 1; /* and its place arrow (the last one) */
     assert_int_equal(opfor_card_render_panel(&c, p, 0, &a, &L), 0);
     assert_int_equal(opfor_card_render_panel(&d, p, 0, &b, NULL), 0);
     opfor_epd_rect_t box;
@@ -243,10 +244,96 @@ static void render_map_marks_units_and_spotted_arrow(void **state) {
     assert_true(box.w > 20); /* the arrow reaches in from the right edge */
     /* no map at all: the text column gets the whole width, nothing drawn at the bottom right
      * (below the rule of the scores) */
-    d.map.table_w = 0;
+    d.map.width = 0;
     assert_int_equal(opfor_card_render_panel(&d, p, 0, &b, &L), 0);
     assert_true(opfor_epd_rect_empty(&L.map));
     assert_int_equal(opfor_epd_frame_count_black(&b, &(opfor_epd_rect_t){600, 395, 200, 85}), 0);
+}
+
+/* A card with an empty 24 x 12 inch scene, for the scene tests. */
+static void scene_card(opfor_card_t *c) {
+    opfor_card_sample(c);
+    memset(&c->map, 0, sizeof c->map);
+    c->map.width = 24;
+    c->map.depth = 12;
+}
+
+/* What adding to the scene changed: the box of the differing pixels (logical = native at
+ * rotation 0). */
+static opfor_epd_rect_t scene_diff(const opfor_card_t *a, const opfor_card_t *b, long *n) {
+    static opfor_epd_frame_t fa, fb;
+    const opfor_epd_panel_t *p = &opfor_epd_panel_ws_7in5_v2;
+    assert_int_equal(opfor_card_render_panel(a, p, 0, &fa, NULL), 0);
+    assert_int_equal(opfor_card_render_panel(b, p, 0, &fb, NULL), 0);
+    opfor_epd_rect_t box;
+    *n = opfor_epd_frame_diff(&fa, &fb, &box);
+    return box;
+}
+
+static void render_scene_units_turn_and_carry_labels(void **state) {
+    static opfor_card_t empty, c;
+    opfor_card_layout_t L;
+    static opfor_epd_frame_t f;
+    scene_card(&empty);
+    assert_int_equal(opfor_card_render_panel(&empty, &opfor_epd_panel_ws_7in5_v2, 0, &f, &L), 0);
+    long n;
+    /* a 4 x 1 inch unit facing north is wide, facing east tall; the map's middle */
+    opfor_scene_unit_t u;
+    memset(&u, 0, sizeof u);
+    u.at = (opfor_scene_pt_t){12, 6};
+    u.w = 4;
+    u.d = 1;
+    memcpy(&c, &empty, sizeof c);
+    assert_int_equal(opfor_scene_add_unit(&c.map, &u), 0);
+    opfor_epd_rect_t box = scene_diff(&empty, &c, &n);
+    assert_true(n > 100);
+    assert_true(box.w > 2 * box.h);
+    int cx = L.map.x + L.map.w / 2, cy = L.map.y + L.map.h / 2;
+    assert_true(box.x < cx && box.x + box.w > cx && box.y < cy && box.y + box.h > cy);
+    c.map.units[0].facing = 90;
+    box = scene_diff(&empty, &c, &n);
+    assert_true(box.h > 2 * box.w);
+    /* filled for the AI's side: more ink */
+    long outlined = n;
+    c.map.units[0].flags = OPFOR_SCENE_U_AI;
+    scene_diff(&empty, &c, &n);
+    assert_true(n > outlined + 100);
+    /* its name goes under it */
+    static opfor_card_t named;
+    memcpy(&named, &c, sizeof c);
+    snprintf(named.map.units[0].name, sizeof named.map.units[0].name, "Blue 10hp");
+    box = scene_diff(&c, &named, &n);
+    assert_true(n > 50);
+    assert_true(box.y > cy);
+    /* every flag changes the picture, and none draws outside the map */
+    static const uint8_t flags[] = {OPFOR_SCENE_U_ACTING, OPFOR_SCENE_U_TARGET,
+                                    OPFOR_SCENE_U_SPOTTED, OPFOR_SCENE_U_SHAKEN,
+                                    OPFOR_SCENE_U_HIDDEN};
+    for (size_t i = 0; i < sizeof flags; i++) {
+        memcpy(&named, &c, sizeof c);
+        named.map.units[0].flags |= flags[i];
+        box = scene_diff(&c, &named, &n);
+        assert_true(n > 20);
+        assert_true(box.x >= L.map.x && box.x + box.w <= L.map.x + L.map.w);
+        assert_true(box.y >= L.map.y && box.y + box.h <= L.map.y + L.map.h);
+    }
+    /* a free label: its left end at its point (the map's north-west quarter) */
+    memcpy(&named, &c, sizeof c);
+    assert_int_equal(opfor_scene_add_label(&named.map, (opfor_scene_pt_t){2, 10}, "round 1"), 0);
+    box = scene_diff(&c, &named, &n);
+    assert_true(n > 50);
+    assert_true(box.x + box.w < cx && box.y + box.h < cy);
+    /* arrows: a move with a head, a fire line, a placement from the edge */
+    static const int kinds[] = {OPFOR_SCENE_MOVE, OPFOR_SCENE_FIRE, OPFOR_SCENE_PLACE};
+    for (int i = 0; i < 3; i++) {
+        memcpy(&named, &c, sizeof c);
+        assert_int_equal(opfor_scene_add_arrow(&named.map, kinds[i], (opfor_scene_pt_t){2, 2},
+                                               (opfor_scene_pt_t){8, 2}),
+                         0);
+        box = scene_diff(&c, &named, &n);
+        assert_true(n > 30);
+        assert_true(box.w > 60 && box.y > cy);
+    }
 }
 
 static void render_survives_bad_text(void **state) {
@@ -284,6 +371,7 @@ int main(void) {
         cmocka_unit_test(render_layout_follows_panel_and_rotation),
         cmocka_unit_test(render_header_shows_who_acts),
         cmocka_unit_test(render_map_marks_units_and_spotted_arrow),
+        cmocka_unit_test(render_scene_units_turn_and_carry_labels),
         cmocka_unit_test(render_survives_bad_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

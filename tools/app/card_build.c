@@ -19,6 +19,7 @@
 #include "opfor/error.h"
 #include "opfor/rpc.h"
 #include "opfor/rpc_num.h"
+#include "opfor/scene.h"
 #include "opfor/scenario.h"
 #include "opfor/viktoria/builtin.h"
 #include "opfor/vocab.h"
@@ -223,26 +224,48 @@ static void set_turn(opfor_card_t *c, long long turn) {
 
 /* ---- the map ---- */
 
-/* Appends a terrain piece from a list of points (thinned to the card's vertex limit). */
-static void add_terrain(opfor_card_map_t *m, int kind, int closed, const double *xs,
-                        const double *ys, int n) {
-    if (m->n_terrain >= OPFOR_CARD_MAX_TERRAIN || n < 2)
+/* The scene style that draws a terrain kind of core's vocabulary (vocab.h). */
+static uint8_t kind_style(int kind) {
+    static const uint8_t style[OPFOR_TK_COUNT] = {
+        [OPFOR_TK_OPEN] = OPFOR_SCENE_OPEN,         [OPFOR_TK_WOODS] = OPFOR_SCENE_WOODS,
+        [OPFOR_TK_BUILDING] = OPFOR_SCENE_BUILDING, [OPFOR_TK_WALL] = OPFOR_SCENE_LINEAR,
+        [OPFOR_TK_HEDGE] = OPFOR_SCENE_HEDGE,       [OPFOR_TK_FENCE] = OPFOR_SCENE_FENCE,
+        [OPFOR_TK_HILL] = OPFOR_SCENE_HILL,         [OPFOR_TK_ROAD] = OPFOR_SCENE_ROAD,
+        [OPFOR_TK_RIVER] = OPFOR_SCENE_WATER,       [OPFOR_TK_FIELD_WORKS] = OPFOR_SCENE_WORKS,
+        [OPFOR_TK_ROUGH] = OPFOR_SCENE_ROUGH,       [OPFOR_TK_IMPASSABLE] = OPFOR_SCENE_IMPASSABLE,
+    };
+    return kind >= 0 && kind < OPFOR_TK_COUNT ? style[kind] : OPFOR_SCENE_OPEN;
+}
+
+/* Appends a shape of style from a list of points (table inches, south-west origin), thinned
+ * to OPFOR_CARD_MAX_VERTS; at most max shapes in the scene. */
+static void add_shape(opfor_scene_t *m, int max, int style, int closed, const double *xs,
+                      const double *ys, int n) {
+    if (m->nshapes >= max || n < 2)
         return;
-    opfor_card_terrain_t *t = &m->terrain[m->n_terrain++];
-    t->kind = (uint8_t)kind;
-    t->closed = (uint8_t)(closed && n >= 3);
+    opfor_scene_shape_t t;
+    memset(&t, 0, sizeof t);
+    t.style = (uint8_t)style;
+    t.closed = (uint8_t)(closed && n >= 3);
     int k = n <= OPFOR_CARD_MAX_VERTS ? n : OPFOR_CARD_MAX_VERTS;
     for (int i = 0; i < k; i++) {
         /* evenly spaced, always keeping the first and (for lines) the last point */
         int j = k == n ? i : (int)((long)i * (n - 1) / (k - 1));
-        t->v[i].x = (float)xs[j];
-        t->v[i].y = (float)(m->table_h - ys[j]);
+        t.v[i].x = (float)xs[j];
+        t.v[i].y = (float)ys[j];
     }
-    t->n = (uint8_t)k;
+    t.n = (uint8_t)k;
+    opfor_scene_add_shape(m, &t);
+}
+
+/* Appends a terrain piece of kind (vocab.h) from a list of points. */
+static void add_terrain(opfor_scene_t *m, int kind, int closed, const double *xs, const double *ys,
+                        int n) {
+    add_shape(m, OPFOR_CARD_MAX_TERRAIN, kind_style(kind), closed, xs, ys, n);
 }
 
 /* One terrain entry of game.state: kind plus polygon | line | rect | circle | points. */
-static void read_terrain(opfor_card_map_t *m, const msgpack_object *t) {
+static void read_terrain(opfor_scene_t *m, const msgpack_object *t) {
     char kname[32];
     get_str(t, "kind", kname, sizeof kname);
     int kind = OPFOR_TK_OPEN;
@@ -353,16 +376,16 @@ static int name_is(const msgpack_object *u, const char *name) {
 }
 
 /* The arrow of a spotted unit starts at the table edge its compass point names. */
-static opfor_card_pt_t spot_from(const opfor_card_map_t *m, opfor_card_pt_t at, const char *dir) {
-    opfor_card_pt_t f = at;
+static opfor_scene_pt_t spot_from(const opfor_scene_t *m, opfor_scene_pt_t at, const char *dir) {
+    opfor_scene_pt_t f = at;
     if (!dir[0])
         return f; /* equal to `at`: the renderer picks the nearest edge */
     if (strchr(dir, 'N') || strchr(dir, 'n'))
-        f.y = 0;
+        f.y = m->depth;
     if (strchr(dir, 'S') || strchr(dir, 's'))
-        f.y = m->table_h;
+        f.y = 0;
     if (strchr(dir, 'E') || strchr(dir, 'e'))
-        f.x = m->table_w;
+        f.x = m->width;
     if (strchr(dir, 'W') || strchr(dir, 'w'))
         f.x = 0;
     return f;
@@ -381,38 +404,149 @@ static void builtin_terrain(opfor_card_memo_t *memo, const char *name) {
     if (!sc)
         return;
     if (opfor_viktoria_builtin_load(name, sc, NULL) == 0) {
-        opfor_card_map_t tmp; /* add_terrain flips y with table_h: 0 keeps table coordinates */
-        memset(&tmp, 0, sizeof tmp);
-        for (int i = 0; i < sc->table.nfeatures; i++) {
+        opfor_scene_t *tmp = calloc(1, sizeof *tmp);
+        for (int i = 0; tmp && i < sc->table.nfeatures; i++) {
             const opfor_terrain_feature_t *f = &sc->table.features[i];
             double xs[OPFOR_POLY_MAX_PTS], ys[OPFOR_POLY_MAX_PTS];
             for (int j = 0; j < f->npts; j++) {
                 xs[j] = f->pts[j].x;
-                ys[j] = -f->pts[j].y;
+                ys[j] = f->pts[j].y;
             }
-            add_terrain(&tmp, f->kind, f->shape == OPFOR_SHAPE_AREA, xs, ys, f->npts);
+            add_terrain(tmp, f->kind, f->shape == OPFOR_SHAPE_AREA, xs, ys, f->npts);
         }
-        memo->n_terrain = tmp.n_terrain;
-        memcpy(memo->terrain, tmp.terrain, sizeof memo->terrain);
+        if (tmp) {
+            memo->n_terrain = (uint8_t)tmp->nshapes;
+            memcpy(memo->terrain, tmp->shapes, sizeof memo->terrain);
+        }
+        free(tmp);
         opfor_scenario_free(sc);
     }
     free(sc);
 }
 
+/* ---- a scene as game.state gives it (games of any ruleset) ---- */
+
+static int style_of(const msgpack_object *o) {
+    for (int i = 0; i < OPFOR_SCENE_STYLE_COUNT; i++)
+        if (str_is(o, opfor_scene_style_name(i)))
+            return i;
+    return OPFOR_SCENE_OPEN;
+}
+
+/* A point [x, y] as a scene point; 0, or -1. */
+static int scene_pt(const msgpack_object *o, opfor_scene_pt_t *p) {
+    double x, y;
+    if (mp_point(o, &x, &y) < 0)
+        return -1;
+    *p = (opfor_scene_pt_t){(float)x, (float)y};
+    return 0;
+}
+
+static float mp_float(const msgpack_object *o) {
+    double v = 0;
+    return opfor_mp_num(o, &v) == 0 && v > -1e6 && v < 1e6 ? (float)v : 0.0f;
+}
+
+/* Reads game.state's `scene` map into m (width and depth already set): shapes, units (those of
+ * side ai_side marked as the AI's, the ones named acting and target marked), arrows, labels;
+ * entries that do not read are left out. */
+static void read_scene(const msgpack_object *sc, int ai_side, const char *acting,
+                       const char *target, opfor_scene_t *m) {
+    const msgpack_object *a = opfor_mp_get(sc, "shapes");
+    for (uint32_t i = 0; a && a->type == MSGPACK_OBJECT_ARRAY && i < a->via.array.size; i++) {
+        const msgpack_object *e = &a->via.array.ptr[i];
+        const msgpack_object *pts = opfor_mp_get(e, "points");
+        opfor_scene_shape_t sh;
+        memset(&sh, 0, sizeof sh);
+        sh.style = (uint8_t)style_of(opfor_mp_get(e, "style"));
+        sh.closed = (uint8_t)mp_bool(opfor_mp_get(e, "closed"));
+        get_str(e, "name", sh.name, sizeof sh.name);
+        for (uint32_t k = 0; pts && pts->type == MSGPACK_OBJECT_ARRAY && k < pts->via.array.size &&
+                             sh.n < OPFOR_SCENE_MAX_VERTS;
+             k++)
+            if (scene_pt(&pts->via.array.ptr[k], &sh.v[sh.n]) == 0)
+                sh.n++;
+        if (sh.n >= 2)
+            opfor_scene_add_shape(m, &sh);
+    }
+    a = opfor_mp_get(sc, "units");
+    for (uint32_t i = 0; a && a->type == MSGPACK_OBJECT_ARRAY && i < a->via.array.size; i++) {
+        const msgpack_object *e = &a->via.array.ptr[i];
+        opfor_scene_unit_t u;
+        memset(&u, 0, sizeof u);
+        if (scene_pt(opfor_mp_get(e, "at"), &u.at) < 0)
+            continue;
+        u.w = mp_float(opfor_mp_get(e, "w"));
+        u.d = mp_float(opfor_mp_get(e, "d"));
+        u.facing = mp_float(opfor_mp_get(e, "facing"));
+        long long side = -1, flags = 0, id = 0;
+        mp_int(opfor_mp_get(e, "side"), &side);
+        mp_int(opfor_mp_get(e, "flags"), &flags);
+        mp_int(opfor_mp_get(e, "id"), &id);
+        u.side = (uint8_t)(side >= 0 && side < 256 ? side : 0);
+        u.flags = (uint8_t)(flags & 0xff);
+        u.id = (uint16_t)(id >= 0 && id < 65536 ? id : 0);
+        get_str(e, "name", u.name, sizeof u.name);
+        if (ai_side >= 0 && side == ai_side)
+            u.flags |= OPFOR_SCENE_U_AI;
+        if (name_is(e, acting))
+            u.flags |= OPFOR_SCENE_U_ACTING;
+        if (name_is(e, target))
+            u.flags |= OPFOR_SCENE_U_TARGET;
+        opfor_scene_add_unit(m, &u);
+    }
+    a = opfor_mp_get(sc, "arrows");
+    for (uint32_t i = 0; a && a->type == MSGPACK_OBJECT_ARRAY && i < a->via.array.size; i++) {
+        const msgpack_object *e = &a->via.array.ptr[i], *k = opfor_mp_get(e, "kind");
+        opfor_scene_pt_t from, to;
+        int kind = str_is(k, "fire")    ? OPFOR_SCENE_FIRE
+                   : str_is(k, "place") ? OPFOR_SCENE_PLACE
+                                        : OPFOR_SCENE_MOVE;
+        if (scene_pt(opfor_mp_get(e, "from"), &from) == 0 &&
+            scene_pt(opfor_mp_get(e, "to"), &to) == 0)
+            opfor_scene_add_arrow(m, kind, from, to);
+    }
+    a = opfor_mp_get(sc, "labels");
+    for (uint32_t i = 0; a && a->type == MSGPACK_OBJECT_ARRAY && i < a->via.array.size; i++) {
+        const msgpack_object *e = &a->via.array.ptr[i];
+        opfor_scene_pt_t at;
+        char text[OPFOR_SCENE_NAME_LEN];
+        get_str(e, "text", text, sizeof text);
+        if (scene_pt(opfor_mp_get(e, "at"), &at) == 0 && text[0])
+            opfor_scene_add_label(m, at, text);
+    }
+}
+
+/* The table's size from a scene ({width, depth}) or a table ({width, depth | height}); 0, or
+ * -1 when there is none (or it is absurd). */
+static int table_size(const msgpack_object *t, double *w, double *h) {
+    if (opfor_mp_num(opfor_mp_get(t, "width"), w) < 0)
+        return -1;
+    if (opfor_mp_num(opfor_mp_get(t, "depth"), h) < 0 &&
+        opfor_mp_num(opfor_mp_get(t, "height"), h) < 0)
+        return -1;
+    return *w > 0 && *h > 0 && *w < 10000 && *h < 10000 ? 0 : -1;
+}
+
 int opfor_card_map_from_state(const msgpack_object *state, const char *acting, const char *target,
-                              opfor_card_memo_t *memo, opfor_card_map_t *m) {
+                              opfor_card_memo_t *memo, opfor_scene_t *m) {
     memset(m, 0, sizeof *m);
-    const msgpack_object *table = opfor_mp_get(state, "table");
     double w = 0, h = 0;
-    if (opfor_mp_num(opfor_mp_get(table, "width"), &w) < 0)
+    const msgpack_object *scene = opfor_mp_get(state, "scene");
+    if (scene && scene->type == MSGPACK_OBJECT_MAP) {
+        if (table_size(scene, &w, &h) < 0)
+            return 0;
+        m->width = (float)w;
+        m->depth = (float)h;
+        long long ai = -1;
+        mp_int(opfor_mp_get(state, "ai_side"), &ai);
+        read_scene(scene, (int)ai, acting, target, m);
+        return m->nunits;
+    }
+    if (table_size(opfor_mp_get(state, "table"), &w, &h) < 0)
         return 0;
-    if (opfor_mp_num(opfor_mp_get(table, "depth"), &h) < 0 &&
-        opfor_mp_num(opfor_mp_get(table, "height"), &h) < 0)
-        return 0;
-    if (!(w > 0 && h > 0 && w < 10000 && h < 10000))
-        return 0;
-    m->table_w = (float)w;
-    m->table_h = (float)h;
+    m->width = (float)w;
+    m->depth = (float)h;
     const msgpack_object *ter = opfor_mp_get(state, "terrain");
     char scen[64];
     if (ter && ter->type == MSGPACK_OBJECT_ARRAY) {
@@ -420,18 +554,15 @@ int opfor_card_map_from_state(const msgpack_object *state, const char *acting, c
             read_terrain(m, &ter->via.array.ptr[i]);
     } else if (memo && opfor_mp_str(opfor_mp_get(state, "scenario"), scen, sizeof scen) == 0) {
         builtin_terrain(memo, scen);
-        for (int i = 0; i < memo->n_terrain; i++) {
-            opfor_card_terrain_t *t = &m->terrain[m->n_terrain++];
-            *t = memo->terrain[i];
-            for (int j = 0; j < t->n; j++)
-                t->v[j].y = m->table_h - t->v[j].y;
-        }
+        for (int i = 0; i < memo->n_terrain; i++)
+            opfor_scene_add_shape(m, &memo->terrain[i]);
     }
 
     char oside[48];
     opfor_side_name(state, oside, sizeof oside);
     const msgpack_object *units = opfor_mp_get(state, "units");
     int have_spot = memo && memo->have_spot;
+    int act = -1, tgt = -1;
     /* Two passes: first the units that must be shown, then the rest while room remains. */
     for (int pass = 0; pass < 2 && units && units->type == MSGPACK_OBJECT_ARRAY; pass++) {
         for (uint32_t i = 0; i < units->via.array.size; i++) {
@@ -441,33 +572,45 @@ int opfor_card_map_from_state(const msgpack_object *state, const char *acting, c
             if ((pass == 0) != (is_act || is_tgt || is_spot))
                 continue;
             double x, y;
-            if (m->n_units >= OPFOR_CARD_MAX_UNITS || unit_gone(u) || unit_pos(u, &x, &y) < 0)
+            if (m->nunits >= OPFOR_CARD_MAX_UNITS || unit_gone(u) || unit_pos(u, &x, &y) < 0)
                 continue;
-            opfor_card_unit_t *cu = &m->units[m->n_units++];
-            cu->at = (opfor_card_pt_t){(float)x, (float)(h - y)};
-            cu->from = cu->at;
-            cu->flags = 0;
+            opfor_scene_unit_t cu;
+            memset(&cu, 0, sizeof cu);
+            cu.at = (opfor_scene_pt_t){(float)x, (float)y};
+            cu.id = (uint16_t)m->nunits;
             if (unit_is_opfor(u, oside))
-                cu->flags |= OPFOR_CARD_U_OPFOR;
-            if (is_act)
-                cu->flags |= OPFOR_CARD_U_ACTING;
-            if (is_tgt)
-                cu->flags |= OPFOR_CARD_U_TARGET;
+                cu.flags |= OPFOR_SCENE_U_AI;
+            if (is_act) {
+                cu.flags |= OPFOR_SCENE_U_ACTING;
+                act = act < 0 ? m->nunits : act;
+            }
+            if (is_tgt) {
+                cu.flags |= OPFOR_SCENE_U_TARGET;
+                tgt = tgt < 0 ? m->nunits : tgt;
+            }
             if (is_spot) {
-                cu->flags |= OPFOR_CARD_U_SPOTTED;
-                cu->from = spot_from(m, cu->at, memo->spot_dir);
+                cu.flags |= OPFOR_SCENE_U_SPOTTED;
+                opfor_scene_add_arrow(m, OPFOR_SCENE_PLACE, spot_from(m, cu.at, memo->spot_dir),
+                                      cu.at);
                 have_spot = 2; /* drawn */
             }
+            opfor_scene_add_unit(m, &cu);
         }
     }
     /* A spotting whose unit is not in the state (yet): mark the point where it appears. */
-    if (have_spot == 1 && memo->spot_placed && m->n_units < OPFOR_CARD_MAX_UNITS) {
-        opfor_card_unit_t *cu = &m->units[m->n_units++];
-        cu->at = (opfor_card_pt_t){memo->spot_x, (float)(h - memo->spot_y)};
-        cu->from = spot_from(m, cu->at, memo->spot_dir);
-        cu->flags = OPFOR_CARD_U_OPFOR | OPFOR_CARD_U_SPOTTED;
+    if (have_spot == 1 && memo->spot_placed && m->nunits < OPFOR_CARD_MAX_UNITS) {
+        opfor_scene_unit_t cu;
+        memset(&cu, 0, sizeof cu);
+        cu.at = (opfor_scene_pt_t){memo->spot_x, memo->spot_y};
+        cu.id = (uint16_t)m->nunits;
+        cu.flags = OPFOR_SCENE_U_AI | OPFOR_SCENE_U_SPOTTED;
+        opfor_scene_add_arrow(m, OPFOR_SCENE_PLACE, spot_from(m, cu.at, memo->spot_dir), cu.at);
+        opfor_scene_add_unit(m, &cu);
     }
-    return m->n_units;
+    /* the acting unit and its target: a fire line between their rings */
+    if (act >= 0 && tgt >= 0)
+        opfor_scene_add_arrow(m, OPFOR_SCENE_FIRE, m->units[act].at, m->units[tgt].at);
+    return m->nunits;
 }
 
 /* ---- cards ---- */
@@ -641,8 +784,9 @@ static void card_initiative(opfor_card_t *c, const msgpack_object *d) {
                           opfor_mp_get(d, "ready"));
 }
 
-/* The head of a game-over card: nobody holds the initiative; the result and the score. */
-static void game_over_head(opfor_card_t *c, const msgpack_object *res, long long score) {
+/* The head of a game-over card: nobody holds the initiative; the result and the score (when
+ * the game keeps one: score non-NULL). */
+static void game_over_head(opfor_card_t *c, const msgpack_object *res, const long long *score) {
     char line[64];
     c->initiative = OPFOR_CARD_SIDE_PLAYER;
     snprintf(c->side_name, sizeof c->side_name, "No initiative"); /* the bar, as it is */
@@ -650,17 +794,21 @@ static void game_over_head(opfor_card_t *c, const msgpack_object *res, long long
              str_is(res, "won")    ? "victory"
              : str_is(res, "lost") ? "defeat"
                                    : "ended");
-    snprintf(line, sizeof line, "Score %lld", score);
-    add_order(c, line);
+    if (score) {
+        snprintf(line, sizeof line, "Score %lld", *score);
+        add_order(c, line);
+    }
     c->choice = OPFOR_CARD_NOTES; /* facts, not orders */
 }
 
 static void card_game_over(opfor_card_t *c, const msgpack_object *d) {
     char line[64];
     long long score = 0, turns = 0;
-    mp_int(opfor_mp_get(d, "score"), &score);
+    int have_score = mp_int(opfor_mp_get(d, "score"), &score) == 0;
     mp_int(opfor_mp_get(d, "turns"), &turns);
-    game_over_head(c, opfor_mp_get(d, "result"), score);
+    /* a game of another ruleset gives no score: only the result */
+    game_over_head(c, opfor_mp_get(d, "result"),
+                   have_score || !opfor_mp_get(d, "returns") ? &score : NULL);
     if (turns > 0) {
         snprintf(line, sizeof line, "After %lld turn%s", turns, turns == 1 ? "" : "s");
         add_order(c, line);
@@ -699,6 +847,20 @@ static void memo_follow(opfor_card_memo_t *memo, const msgpack_object *m, long l
         memo->turn = (int)turn;
         memo->have_spot = 0;
     }
+}
+
+static void card_from_generic(const msgpack_object *state, opfor_card_t *c, char *acting,
+                              char *target, size_t size);
+
+/* A to_move event of a game of another ruleset whose state (with a scene) has a table side,
+ * not the AI's, to move. */
+static int table_to_move(const msgpack_object *data, const msgpack_object *state) {
+    long long side = -1, ai = -1;
+    if (!state || !opfor_mp_get(state, "scene") || mp_bool(opfor_mp_get(data, "ai")) ||
+        mp_int(opfor_mp_get(data, "side"), &side) < 0 ||
+        mp_int(opfor_mp_get(state, "ai_side"), &ai) < 0)
+        return 0;
+    return side >= 0 && side != ai;
 }
 
 int opfor_card_from_event(const msgpack_object *ev, const msgpack_object *state,
@@ -741,6 +903,12 @@ int opfor_card_from_event(const msgpack_object *ev, const msgpack_object *state,
         if (!activation_done(data, state))
             return 0;
         press_card(c, state);
+    } else if (str_is(kind, "to_move")) {
+        /* a game of another ruleset: a table side to move after the AI's order was carried
+           out shows its choices (the dice and the AI's own turn keep the order card up) */
+        if (!table_to_move(data, state))
+            return 0;
+        card_from_generic(state, c, acting, target, sizeof acting);
     } else {
         return 0;
     }
@@ -781,10 +949,56 @@ static int order_current(const msgpack_object *ord, const msgpack_object *pend, 
     return mp_int(opfor_mp_get(ord, "turn"), &oturn) < 0 || oturn == turn;
 }
 
+/* A game of another ruleset (its state carries a `scene`): the game over, the AI's order while
+ * it is open, else who is to move: a table side (the legal actions to choose from), the AI, or
+ * the dice. Returns the acting unit and target of an open order. */
+static void card_from_generic(const msgpack_object *state, opfor_card_t *c, char *acting,
+                              char *target, size_t size) {
+    const msgpack_object *ord = opfor_mp_get(state, "order");
+    const msgpack_object *mv = opfor_mp_get(state, "to_move");
+    long long ai = -1, side = -1;
+    mp_int(opfor_mp_get(state, "ai_side"), &ai);
+    if (str_is(opfor_mp_get(state, "status"), "finished")) {
+        game_over_head(c, opfor_mp_get(state, "result"), NULL);
+    } else if (ord && ord->type == MSGPACK_OBJECT_MAP && mp_bool(opfor_mp_get(ord, "open"))) {
+        card_order(c, ord);
+        get_str(ord, "unit", acting, size);
+        get_str(ord, "target", target, size);
+    } else if (str_is(mv, "chance")) {
+        opfor_card_waiting(c, "Roll the dice", "Report the roll, or let the daemon roll");
+    } else if (mp_int(mv, &side) == 0 && side == ai) {
+        c->initiative = OPFOR_CARD_SIDE_OPFOR;
+        snprintf(c->unit, sizeof c->unit, "Enemy to move");
+        add_order(c, "Waiting for the enemy's orders");
+    } else if (side >= 0) {
+        c->initiative = OPFOR_CARD_SIDE_PLAYER;
+        snprintf(c->unit, sizeof c->unit, "Your move");
+        card_initiative_parts(c, 1, "", opfor_mp_get(state, "legal"));
+        snprintf(c->unit, sizeof c->unit, "Your move");
+    } else {
+        opfor_card_waiting(c, "Waiting", "The game is not being played");
+    }
+}
+
 int opfor_card_from_state(const msgpack_object *state, opfor_card_memo_t *memo, opfor_card_t *c) {
     memset(c, 0, sizeof *c);
     if (!state || state->type != MSGPACK_OBJECT_MAP)
         return OPFOR_EINVAL;
+    if (opfor_mp_get(state, "scene")) {
+        char acting[48] = "", target[48] = "";
+        long long turn = 0;
+        mp_int(opfor_mp_get(opfor_mp_get(state, "progress"), "turn"), &turn);
+        if (memo) {
+            memo_follow(memo, state, turn);
+            long long seq = 0;
+            if (mp_int(opfor_mp_get(state, "event_seq"), &seq) == 0)
+                memo->last_seq = seq;
+        }
+        card_from_generic(state, c, acting, target, sizeof acting);
+        set_turn(c, turn);
+        opfor_card_map_from_state(state, acting, target, memo, &c->map);
+        return 1;
+    }
     long long turn = 0;
     mp_int(opfor_mp_get(state, "turn"), &turn);
     if (memo) {
@@ -799,7 +1013,7 @@ int opfor_card_from_state(const msgpack_object *state, opfor_card_memo_t *memo, 
     if (str_is(opfor_mp_get(state, "status"), "finished")) {
         long long total = 0;
         mp_int(opfor_mp_get(opfor_mp_get(state, "score"), "total"), &total);
-        game_over_head(c, opfor_mp_get(state, "result"), total);
+        game_over_head(c, opfor_mp_get(state, "result"), &total);
     } else if (order_current(ord, pend, turn)) {
         /* the last order, still to be carried out */
         card_order(c, ord);

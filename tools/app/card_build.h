@@ -13,6 +13,12 @@
 
 #include "opfor/display_card.h"
 
+/* How much of a state that carries no scene (a table, `terrain` and `units` lists) the card's
+ * mini-map keeps: pieces, units, vertices a piece (more are thinned evenly). */
+#define OPFOR_CARD_MAX_TERRAIN 32
+#define OPFOR_CARD_MAX_UNITS 32
+#define OPFOR_CARD_MAX_VERTS 12
+
 /* What the builder remembers of one game between events: the last spotting (drawn with its
  * arrow on later cards until the next turn begins) and the last card. */
 typedef struct opfor_card_memo {
@@ -25,10 +31,10 @@ typedef struct opfor_card_memo {
     int spot_placed;      /* 1 when spot_x/spot_y are meaningful */
     char spot_dir[4];     /* compass point it came from ("NE"), "" unknown */
     /* Terrain of a built-in scenario, for states that carry no `terrain` list: loaded once
-     * per scenario name, kept in table coordinates (south-west origin). */
-    char terrain_of[64];                                  /* scenario looked up; "" none */
-    uint8_t n_terrain;                                    /* pieces found (0: none or unknown) */
-    opfor_card_terrain_t terrain[OPFOR_CARD_MAX_TERRAIN]; /* the pieces */
+     * per scenario name, as scene shapes (south-west origin). */
+    char terrain_of[64];                                 /* scenario looked up; "" none */
+    uint8_t n_terrain;                                   /* pieces found (0: none or unknown) */
+    opfor_scene_shape_t terrain[OPFOR_CARD_MAX_TERRAIN]; /* the pieces */
 } opfor_card_memo_t;
 
 /* Clears memo (at start, or when following another game). */
@@ -50,13 +56,16 @@ int opfor_card_from_state(const msgpack_object *state, opfor_card_memo_t *memo, 
 /* A card saying what the display waits for ("Waiting for a game", "Connecting to ..."). */
 void opfor_card_waiting(opfor_card_t *card, const char *title, const char *line);
 
-/* Fills the mini-map of card from a `game.state` result: table size, terrain, units; marks the
- * unit named acting, the one named target, and the remembered spotting. Terrain comes from the
- * state's `terrain` list; without one, from the built-in scenario the state names (cached in
- * memo; none when memo is NULL). Returns the number of units drawn, or 0 when state has no
- * table. */
+/* Fills the mini-map of card (a scene) from a `game.state` result. A state with a `scene` (a
+ * game of any ruleset but the table engine's, docs/protocol.md) gives it as it is, its
+ * `ai_side`'s units marked as the AI's (filled) and the units named acting and target marked
+ * too. Otherwise from the table size, terrain and units: terrain from the state's `terrain`
+ * list, or without one from the built-in scenario the state names (cached in memo; none when
+ * memo is NULL); the unit named acting ringed, the one named target cross-haired with a fire
+ * line between them, and the remembered spotting dashed with a place arrow. Returns the
+ * number of units drawn, or 0 when state has no table. */
 int opfor_card_map_from_state(const msgpack_object *state, const char *acting, const char *target,
-                              opfor_card_memo_t *memo, opfor_card_map_t *map);
+                              opfor_card_memo_t *memo, opfor_scene_t *map);
 
 /* Helpers over msgpack objects, also used by cmd_display.c (the first and the last are
  * io's opfor_rpc_params_get and opfor_rpc_num under the display's names). */

@@ -262,7 +262,7 @@ static void draw(opfor_dout_t *o, const opfor_card_t *card) {
 
 static void *thread_main(void *arg) {
     opfor_dout_t *o = arg;
-    opfor_card_t *card = malloc(sizeof *card); /* ~10 KB: keep it off the thread's stack */
+    opfor_card_t *card = malloc(sizeof *card); /* ~21 KB: keep it off the thread's stack */
     pthread_mutex_lock(&o->lock);
     for (;;) {
         if (o->have_card && card) {

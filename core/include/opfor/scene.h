@@ -20,16 +20,20 @@
 
 /* How a shape is drawn. */
 typedef enum opfor_scene_style {
-    OPFOR_SCENE_OPEN = 0,  /* plain ground, a hex outline */
-    OPFOR_SCENE_WOODS,     /* trees, foliage, orchards */
-    OPFOR_SCENE_BUILDING,  /* houses, ruins, forts */
-    OPFOR_SCENE_HILL,      /* raised ground */
-    OPFOR_SCENE_WATER,     /* rivers, lakes, sea */
-    OPFOR_SCENE_ROAD,      /* roads, tracks, rails */
-    OPFOR_SCENE_LINEAR,    /* walls, hedges, fences */
-    OPFOR_SCENE_ROUGH,     /* broken ground, marsh, crops */
-    OPFOR_SCENE_OBJECTIVE, /* an objective or victory area */
-    OPFOR_SCENE_ZONE,      /* a deployment zone, a command radius (dashed) */
+    OPFOR_SCENE_OPEN = 0,   /* plain ground, a hex outline */
+    OPFOR_SCENE_WOODS,      /* trees, foliage, orchards */
+    OPFOR_SCENE_BUILDING,   /* houses, ruins, forts */
+    OPFOR_SCENE_HILL,       /* raised ground */
+    OPFOR_SCENE_WATER,      /* rivers, lakes, sea */
+    OPFOR_SCENE_ROAD,       /* roads, tracks, rails */
+    OPFOR_SCENE_LINEAR,     /* walls, hedges, fences */
+    OPFOR_SCENE_ROUGH,      /* broken ground, marsh, crops */
+    OPFOR_SCENE_OBJECTIVE,  /* an objective or victory area */
+    OPFOR_SCENE_ZONE,       /* a deployment zone, a command radius (dashed) */
+    OPFOR_SCENE_HEDGE,      /* hedges, bocage: a heavy dashed line (LINEAR is a solid wall) */
+    OPFOR_SCENE_FENCE,      /* fences, low obstacles: a light dashed line */
+    OPFOR_SCENE_WORKS,      /* trenches, field works: a heavy long-dashed line */
+    OPFOR_SCENE_IMPASSABLE, /* cliffs, deep water, no way through: cross-hatched */
     OPFOR_SCENE_STYLE_COUNT
 } opfor_scene_style_t;
 
@@ -97,7 +101,7 @@ typedef struct opfor_scene {
 } opfor_scene_t;
 
 /* "open", "woods", "building", "hill", "water", "road", "linear", "rough", "objective",
- * "zone"; "?" out of range. */
+ * "zone", "hedge", "fence", "works", "impassable"; "?" out of range. */
 const char *opfor_scene_style_name(int style);
 /* Appends a unit, a shape, an arrow or a label; OPFOR_EFULL when the scene has no room (the
  * scene is unchanged). */
