@@ -23,7 +23,6 @@
 #include "opfor/rpc.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/builtin.h"
-#include "opfor/viktoria/session_press.h"
 #include "pack_int.h"
 
 #define DEFAULT_SCENARIO "patrol_default"
@@ -492,7 +491,7 @@ static int press_state_ok(const opfor__game_t *g, const opfor__table_t *t, opfor
     return 0;
 }
 
-/* A Patrol Mode press as the press sequence (rulesets/viktoria/session_press.c) runs it: the
+/* A Patrol Mode press as the shared press sequence (opfor_patrol_session_press) runs it: the
  * game, where its events go, and the table's press count kept in step with the patrol state's. */
 typedef struct press_run {
     const opfor__game_t *g;
@@ -532,19 +531,19 @@ static int press_patrol(const opfor__game_t *g, opfor__table_t *t, uint64_t log_
                         opfor__press_opt_t *opt, opfor__evlist_t *ev, opfor__gerr_t *err) {
     opfor_patrol_forces_t fo = opfor__game_forces(t);
     press_run_t run = {g, t, log_seq, ev, opt, t->ps.presses};
-    opfor_vk_press_opts_t o;
-    opfor_vk_press_opts_table(
+    opfor_patrol_session_opts_t o;
+    opfor_patrol_session_opts_table(
         &o); /* new generals take post beside the unit they keep most in command */
     o.steer = opt ? press_steer_spot : NULL;
     o.turn = press_turn;
     o.user = &run;
-    opfor_vk_press_report_t rep;
-    int rc = opfor_vk_session_press(g->cfg, &t->ps, &fo, &t->rng, &o, &rep);
+    opfor_patrol_session_report_t rep;
+    int rc = opfor_patrol_session_press(g->cfg, &t->ps, &fo, &t->rng, &o, &rep);
     press_count(&run);
     if (rc < 0)
         return gerr(err, OPFOR_RPC_E_INTERNAL, rc, "the director failed: %s", opfor_strerror(rc));
     if (rep.nspots > 0) {
-        const opfor_vk_press_spotting_t *sp = &rep.spot[0];
+        const opfor_patrol_session_spotting_t *sp = &rep.spot[0];
         if (opt) {
             opt->spotted = 1;
             opt->used = sp->spot;

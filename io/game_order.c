@@ -24,9 +24,9 @@
 #include "opfor/viktoria/session_plan.h"
 #include "pack_int.h"
 
-_Static_assert((int)OPFOR__CMD_IN_COMMAND == (int)OPFOR_VK_CMD_IN_COMMAND &&
-                   (int)OPFOR__CMD_PASSED == (int)OPFOR_VK_CMD_PASSED &&
-                   (int)OPFOR__CMD_FAILED == (int)OPFOR_VK_CMD_FAILED,
+_Static_assert((int)OPFOR__CMD_IN_COMMAND == (int)OPFOR_TABLE_CMD_IN_COMMAND &&
+                   (int)OPFOR__CMD_PASSED == (int)OPFOR_TABLE_CMD_PASSED &&
+                   (int)OPFOR__CMD_FAILED == (int)OPFOR_TABLE_CMD_FAILED,
                "the order's command outcome is the planner's");
 
 #define AI_POOL_BYTES ((size_t)16 << 20) /* search memory of one order */
@@ -54,11 +54,10 @@ void opfor__game_engine_state(const opfor__game_t *g, const opfor__table_t *t, o
 }
 
 /* The table as the planner reads it (rulesets/viktoria/session_plan.c). */
-static opfor_vk_plan_table_t plan_table(const opfor__game_t *g, const opfor__table_t *t) {
-    opfor_vk_plan_table_t tb = {t->units,   t->nunits,
-                                t->figures, t->nfigures,
-                                t->ps.turn, g->mode == OPFOR_MODE_PATROL ? &t->ps : NULL,
-                                &t->rng};
+static opfor_table_view_t plan_table(const opfor__game_t *g, const opfor__table_t *t) {
+    opfor_table_view_t tb = {t->units,    t->nunits,  t->figures,
+                             t->nfigures, t->ps.turn, g->mode == OPFOR_MODE_PATROL ? &t->ps : NULL,
+                             &t->rng};
     return tb;
 }
 
@@ -68,8 +67,8 @@ static float command_radius(const opfor__game_t *g) {
 }
 
 int opfor__game_in_command(const opfor__game_t *g, const opfor__table_t *t, int u) {
-    opfor_vk_plan_table_t tb = plan_table(g, t);
-    return opfor_vk_plan_in_command(&tb, u, command_radius(g));
+    opfor_table_view_t tb = plan_table(g, t);
+    return opfor_table_plan_in_command(&tb, u, command_radius(g));
 }
 
 void opfor__game_take_engine(const opfor__game_t *g, opfor__table_t *t,
@@ -139,8 +138,8 @@ typedef struct cand {
  * general needs no test; otherwise the engine rolls the command test. */
 int opfor__game_to_action(const opfor__game_t *g, const opfor__table_t *t, opfor_vk_state_t *st,
                           int u) {
-    opfor_vk_plan_table_t tb = plan_table(g, t);
-    return opfor_vk_plan_command(g->ctx, st, &tb, u, command_radius(g), NULL);
+    opfor_table_view_t tb = plan_table(g, t);
+    return opfor_table_plan_command(g->ctx, st, &tb, u, command_radius(g), NULL);
 }
 
 static int plan_greedy(const opfor__game_t *g, const opfor__table_t *t, opfor__cancel_fn cancelled,
@@ -160,7 +159,8 @@ static void order_common(const opfor__game_t *g, const opfor__table_t *t, opfor_
     o->has_dest = action_has_dest(&o->action);
     o->turn = t->ps.turn;
     snprintf(o->level, sizeof o->level, "%s", opfor_vocab_name(opfor_ai_level_names, g->level));
-    snprintf(o->command_text, sizeof o->command_text, "%s", opfor_vk_plan_command_text(o->command));
+    snprintf(o->command_text, sizeof o->command_text, "%s",
+             opfor_table_plan_command_text(o->command));
 }
 
 /* "8+ on 2D6" -> "2D6"; "4+" -> "D6"; a move's dice stay as they are. */
@@ -195,9 +195,10 @@ static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cance
     int rc =
         st && ord && d ? opfor_mcts_create(&m, &opfor_viktoria_ruleset, &cfg, 0) : OPFOR_ENOMEM;
     const int decision = t->decisions;
-    opfor_vk_plan_table_t tb = plan_table(g, t);
+    opfor_table_view_t tb = plan_table(g, t);
     if (rc == 0)
-        rc = opfor_vk_plan_begin(g->rs, st, &tb, g->enemy, opfor__game_decision_seed(g, decision));
+        rc = opfor_table_plan_begin(g->rs, st, &tb, g->enemy,
+                                    opfor__game_decision_seed(g, decision));
     memset(o, 0, sizeof *o);
     o->decision = decision;
     o->command = OPFOR__CMD_IN_COMMAND;
@@ -208,12 +209,12 @@ static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cance
             break;
         }
         int phase = st->vk.phase;
-        int next = opfor_vk_plan_next(g->rs, st, g->enemy);
-        if (next == OPFOR_VK_PLAN_COMMAND) {
+        int next = opfor_table_plan_next(g->rs, st, g->enemy);
+        if (next == OPFOR_TABLE_PLAN_COMMAND) {
             o->command = opfor__game_to_action(g, t, &st->vk, o->select.unit);
             continue;
         }
-        if (next != OPFOR_VK_PLAN_DECIDE ||
+        if (next != OPFOR_TABLE_PLAN_DECIDE ||
             (phase != OPFOR_VK_PH_SELECT_UNIT && phase != OPFOR_VK_PH_ACTION)) {
             rc = OPFOR_EILLEGAL;
             break;
@@ -227,7 +228,7 @@ static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cance
         opfor_vk_rs_action_to_engine(&d->action, &ea);
         if (phase == OPFOR_VK_PH_SELECT_UNIT) {
             o->select = ea;
-            rc = opfor_vk_plan_apply(g->rs, st, &d->action, NULL);
+            rc = opfor_table_plan_apply(g->rs, st, &d->action, NULL);
             rc = rc > 0 ? 0 : rc;
             continue;
         }
@@ -385,7 +386,8 @@ static int plan_greedy(const opfor__game_t *g, const opfor__table_t *t, opfor__c
     }
     snprintf(o->engine, sizeof o->engine, "greedy");
     snprintf(o->level, sizeof o->level, "%s", opfor_vocab_name(opfor_ai_level_names, g->level));
-    snprintf(o->command_text, sizeof o->command_text, "%s", opfor_vk_plan_command_text(o->command));
+    snprintf(o->command_text, sizeof o->command_text, "%s",
+             opfor_table_plan_command_text(o->command));
     if (second >= 0)
         snprintf(o->reason, sizeof o->reason,
                  "best expected position of %d choices (%+.2f); runner-up: %.120s (%+.2f)", ncand,

@@ -382,9 +382,9 @@ static void resolve(opfor_director_t *d, const opfor_patrol_config_t *pcfg, opfo
                     const opfor_patrol_spot_t *spot) {
     opfor_patrol_forces_t fo = {s->vk.units, s->vk.figures, s->vk.nunits, s->vk.nfigures};
     int n0 = fo.nunits, f0 = fo.nfigures;
-    opfor_vk_press_spotting_t sp;
-    opfor_vk_session_spot(pcfg, &s->ps, &fo, spot, &s->patrol_rng, d->cfg.place_generals,
-                          d->cfg.command_radius, &sp);
+    opfor_patrol_session_spotting_t sp;
+    opfor_patrol_session_spot(pcfg, &s->ps, &fo, spot, &s->patrol_rng, d->cfg.place_generals,
+                              d->cfg.command_radius, &sp);
     opfor_patrol_engine_take_spawned(&s->vk, &fo, n0, f0);
 }
 
@@ -531,9 +531,9 @@ int opfor_director_chance(opfor_director_t *d, opfor_game_t *g, void *state) {
     s->ps.turn = s->vk.turn;
     opfor_patrol_engine_mark_removed(&s->vk, &s->ps);
     opfor_patrol_forces_t fo = {s->vk.units, s->vk.figures, s->vk.nunits, s->vk.nfigures};
-    opfor_vk_press_opts_t o;
+    opfor_patrol_session_opts_t o;
     memset(&o, 0, sizeof o);
-    o.mode = OPFOR_VK_PRESS_PEEK;
+    o.mode = OPFOR_PATROL_SESSION_PEEK;
     o.max_presses = 15;
     o.ready = run.ready;
     o.observe_each = 1;
@@ -542,8 +542,8 @@ int opfor_director_chance(opfor_director_t *d, opfor_game_t *g, void *state) {
     o.steer = chance_steer;
     o.spawned = chance_spawned;
     o.user = &run;
-    opfor_vk_press_report_t rep;
-    int rc = opfor_vk_session_press(pcfg, &s->ps, &fo, &s->patrol_rng, &o, &rep);
+    opfor_patrol_session_report_t rep;
+    int rc = opfor_patrol_session_press(pcfg, &s->ps, &fo, &s->patrol_rng, &o, &rep);
     d->stats.generals += rep.generals;
     return rc < 0 ? rc : 0;
 }

@@ -60,15 +60,15 @@ int opfor_patrol_engine_initiative(const struct opfor_vk_ctx *ctx, struct opfor_
     opfor_patrol_forces_t fo = {st->units, st->figures, st->nunits, st->nfigures};
     /* Units the engine has removed are off the table for Patrol Mode. */
     opfor_patrol_engine_mark_removed(st, h->ps);
-    opfor_vk_press_opts_t o;
+    opfor_patrol_session_opts_t o;
     memset(&o, 0, sizeof o);
-    o.mode = OPFOR_VK_PRESS_ENGINE;
+    o.mode = OPFOR_PATROL_SESSION_ENGINE;
     o.max_presses = 16;
     o.ready = run.ready; /* the engine's word on who can act wins over the flags */
     o.spawned = hook_spawned;
     o.user = &run;
-    opfor_vk_press_report_t rep;
-    opfor_vk_session_press(cfg, h->ps, &fo, rng, &o, &rep);
+    opfor_patrol_session_report_t rep;
+    opfor_patrol_session_press(cfg, h->ps, &fo, rng, &o, &rep);
     h->nspots = rep.nspots;
     for (int k = 0; k < rep.nspots && k < 4; k++) {
         h->spot[k] = rep.spot[k].spot;

@@ -10,8 +10,8 @@
 
 #include "opfor/error.h"
 
-int opfor_vk_plan_begin(const opfor_vk_rs_ctx_t *ctx, opfor_vk_rs_state_t *st,
-                        const opfor_vk_plan_table_t *tb, int side, uint64_t seed) {
+int opfor_table_plan_begin(const opfor_vk_rs_ctx_t *ctx, opfor_vk_rs_state_t *st,
+                           const opfor_table_view_t *tb, int side, uint64_t seed) {
     if (!tb)
         return OPFOR_EINVAL;
     return opfor_vk_rs_state_from_table(ctx, st, tb->units, tb->nunits, tb->figures, tb->nfigures,
@@ -19,7 +19,7 @@ int opfor_vk_plan_begin(const opfor_vk_rs_ctx_t *ctx, opfor_vk_rs_state_t *st,
 }
 
 /* Whether unit u of the table is in play: on the table with a living figure. */
-static int in_play(const opfor_vk_plan_table_t *tb, int u) {
+static int in_play(const opfor_table_view_t *tb, int u) {
     const opfor_unit_t *un = &tb->units[u];
     if (un->flags & OPFOR_UNIT_OFF_TABLE)
         return 0;
@@ -29,7 +29,7 @@ static int in_play(const opfor_vk_plan_table_t *tb, int u) {
     return 0;
 }
 
-int opfor_vk_plan_in_command(const opfor_vk_plan_table_t *tb, int u, float radius) {
+int opfor_table_plan_in_command(const opfor_table_view_t *tb, int u, float radius) {
     const opfor_unit_t *un = &tb->units[u];
     for (int v = 0; v < tb->nunits; v++) {
         const opfor_unit_t *gv = &tb->units[v];
@@ -49,13 +49,13 @@ int opfor_vk_plan_in_command(const opfor_vk_plan_table_t *tb, int u, float radiu
     return 0;
 }
 
-int opfor_vk_plan_command(const opfor_vk_ctx_t *vk, opfor_vk_state_t *st,
-                          const opfor_vk_plan_table_t *tb, int u, float spare_radius,
-                          opfor_vk_events_t *ev) {
-    int command = OPFOR_VK_CMD_IN_COMMAND;
+int opfor_table_plan_command(const opfor_vk_ctx_t *vk, opfor_vk_state_t *st,
+                             const opfor_table_view_t *tb, int u, float spare_radius,
+                             opfor_vk_events_t *ev) {
+    int command = OPFOR_TABLE_CMD_IN_COMMAND;
     for (int guard = 0; guard < 4 && st->phase == OPFOR_VK_PH_COMMAND; guard++) {
         if (spare_radius >= 0.0f && tb && u >= 0 && u < tb->nunits &&
-            opfor_vk_plan_in_command(tb, u, spare_radius)) {
+            opfor_table_plan_in_command(tb, u, spare_radius)) {
             st->phase = OPFOR_VK_PH_ACTION;
             st->restricted = 0;
             break;
@@ -63,23 +63,24 @@ int opfor_vk_plan_command(const opfor_vk_ctx_t *vk, opfor_vk_state_t *st,
         opfor_vk_action_t roll;
         if (opfor_vk_legal(vk, st, &roll, 1) < 1 || opfor_vk_apply(vk, st, &roll, ev))
             break;
-        command = st->restricted ? OPFOR_VK_CMD_FAILED : OPFOR_VK_CMD_PASSED;
+        command = st->restricted ? OPFOR_TABLE_CMD_FAILED : OPFOR_TABLE_CMD_PASSED;
     }
     return command;
 }
 
-int opfor_vk_plan_next(const opfor_vk_rs_ctx_t *ctx, const opfor_vk_rs_state_t *st, int side) {
+int opfor_table_plan_next(const opfor_vk_rs_ctx_t *ctx, const opfor_vk_rs_state_t *st, int side) {
     const opfor_vk_ctx_t *vk = opfor_vk_rs_engine(ctx);
     int cur = opfor_vk_current(vk, &st->vk);
     opfor_vk_action_t one;
     if (cur == OPFOR_VK_TERMINAL || opfor_vk_legal(vk, &st->vk, &one, 1) <= 0)
-        return OPFOR_VK_PLAN_END;
+        return OPFOR_TABLE_PLAN_END;
     if (cur == OPFOR_VK_CHANCE)
-        return st->vk.phase == OPFOR_VK_PH_COMMAND ? OPFOR_VK_PLAN_COMMAND : OPFOR_VK_PLAN_CHANCE;
-    return cur == side ? OPFOR_VK_PLAN_DECIDE : OPFOR_VK_PLAN_ANSWER;
+        return st->vk.phase == OPFOR_VK_PH_COMMAND ? OPFOR_TABLE_PLAN_COMMAND
+                                                   : OPFOR_TABLE_PLAN_CHANCE;
+    return cur == side ? OPFOR_TABLE_PLAN_DECIDE : OPFOR_TABLE_PLAN_ANSWER;
 }
 
-int opfor_vk_plan_over(const opfor_vk_rs_state_t *st) {
+int opfor_table_plan_over(const opfor_vk_rs_state_t *st) {
     int ph = st->vk.phase;
     return ph == OPFOR_VK_PH_INITIATIVE || ph == OPFOR_VK_PH_START_TURN || ph == OPFOR_VK_PH_OVER;
 }
@@ -91,10 +92,10 @@ static int apply_engine(const opfor_vk_ctx_t *vk, opfor_vk_rs_state_t *st,
     int rc = opfor_vk_apply(vk, &st->vk, ea, ev);
     if (rc != 0)
         return rc < 0 ? rc : OPFOR_EILLEGAL;
-    return opfor_vk_plan_over(st);
+    return opfor_table_plan_over(st);
 }
 
-int opfor_vk_plan_roll(const opfor_vk_rs_ctx_t *ctx, opfor_vk_rs_state_t *st) {
+int opfor_table_plan_roll(const opfor_vk_rs_ctx_t *ctx, opfor_vk_rs_state_t *st) {
     const opfor_vk_ctx_t *vk = opfor_vk_rs_engine(ctx);
     opfor_vk_action_t roll;
     if (opfor_vk_legal(vk, &st->vk, &roll, 1) < 1)
@@ -102,15 +103,15 @@ int opfor_vk_plan_roll(const opfor_vk_rs_ctx_t *ctx, opfor_vk_rs_state_t *st) {
     return apply_engine(vk, st, &roll, NULL);
 }
 
-int opfor_vk_plan_apply(const opfor_vk_rs_ctx_t *ctx, opfor_vk_rs_state_t *st,
-                        const opfor_action_t *a, opfor_vk_events_t *ev) {
+int opfor_table_plan_apply(const opfor_vk_rs_ctx_t *ctx, opfor_vk_rs_state_t *st,
+                           const opfor_action_t *a, opfor_vk_events_t *ev) {
     opfor_vk_action_t ea;
     opfor_vk_rs_action_to_engine(a, &ea);
     return apply_engine(opfor_vk_rs_engine(ctx), st, &ea, ev);
 }
 
-const char *opfor_vk_plan_command_text(int command) {
-    return command == OPFOR_VK_CMD_IN_COMMAND ? "in command"
-           : command == OPFOR_VK_CMD_PASSED   ? "passed"
-                                              : "failed: restricted";
+const char *opfor_table_plan_command_text(int command) {
+    return command == OPFOR_TABLE_CMD_IN_COMMAND ? "in command"
+           : command == OPFOR_TABLE_CMD_PASSED   ? "passed"
+                                                 : "failed: restricted";
 }

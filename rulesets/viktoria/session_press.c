@@ -13,10 +13,10 @@
 
 #include "opfor/viktoria/director.h"
 
-int opfor_vk_session_spot(const opfor_patrol_config_t *cfg, opfor_patrol_state_t *ps,
-                          opfor_patrol_forces_t *fo, const opfor_patrol_spot_t *spot,
-                          opfor_rng_t *rng, int place_generals, float radius,
-                          opfor_vk_press_spotting_t *out) {
+int opfor_patrol_session_spot(const opfor_patrol_config_t *cfg, opfor_patrol_state_t *ps,
+                              opfor_patrol_forces_t *fo, const opfor_patrol_spot_t *spot,
+                              opfor_rng_t *rng, int place_generals, float radius,
+                              opfor_patrol_session_spotting_t *out) {
     memset(out, 0, sizeof *out);
     out->spot = *spot;
     out->spawn.unit = -1;
@@ -33,9 +33,9 @@ int opfor_vk_session_spot(const opfor_patrol_config_t *cfg, opfor_patrol_state_t
     return placed;
 }
 
-void opfor_vk_press_opts_table(opfor_vk_press_opts_t *o) {
+void opfor_patrol_session_opts_table(opfor_patrol_session_opts_t *o) {
     memset(o, 0, sizeof *o);
-    o->mode = OPFOR_VK_PRESS_TABLE;
+    o->mode = OPFOR_PATROL_SESSION_TABLE;
     o->max_presses = 4;
     o->place_generals = 1;
     o->command_radius = OPFOR_DIRECTOR_COMMAND_RADIUS;
@@ -57,8 +57,8 @@ static void summary(const opfor_patrol_config_t *cfg, const opfor_patrol_state_t
 
 /* A new turn at a table: 1 when the turn limit ends the game. */
 static int table_turn(const opfor_patrol_config_t *cfg, opfor_patrol_state_t *ps,
-                      opfor_patrol_forces_t *fo, const opfor_vk_press_opts_t *o,
-                      opfor_vk_press_report_t *out) {
+                      opfor_patrol_forces_t *fo, const opfor_patrol_session_opts_t *o,
+                      opfor_patrol_session_report_t *out) {
     opfor_patrol_new_turn(ps, fo);
     out->turns++;
     int ended = cfg->turn_limit > 0 && ps->turn > cfg->turn_limit;
@@ -71,16 +71,17 @@ static int table_turn(const opfor_patrol_config_t *cfg, opfor_patrol_state_t *ps
     return ended;
 }
 
-int opfor_vk_session_press(const opfor_patrol_config_t *cfg, opfor_patrol_state_t *ps,
-                           opfor_patrol_forces_t *fo, opfor_rng_t *rng,
-                           const opfor_vk_press_opts_t *opts, opfor_vk_press_report_t *out) {
+int opfor_patrol_session_press(const opfor_patrol_config_t *cfg, opfor_patrol_state_t *ps,
+                               opfor_patrol_forces_t *fo, opfor_rng_t *rng,
+                               const opfor_patrol_session_opts_t *opts,
+                               opfor_patrol_session_report_t *out) {
     if (!out)
         return OPFOR_EINVAL;
     memset(out, 0, sizeof *out);
     out->kind = out->side = -1;
     if (!cfg || !ps || !fo || !rng || !opts)
         return OPFOR_EINVAL;
-    const opfor_vk_press_opts_t *o = opts;
+    const opfor_patrol_session_opts_t *o = opts;
     int guard = o->max_presses > 0 ? o->max_presses : 1;
     if (!o->observe_each)
         opfor_patrol_observe(cfg, ps, fo);
@@ -93,7 +94,7 @@ int opfor_vk_session_press(const opfor_patrol_config_t *cfg, opfor_patrol_state_
         opfor_rng_t r = *rng;
         opfor_patrol_press(cfg, &s, &r, &pr);
         out->kind = pr.kind;
-        if (o->mode == OPFOR_VK_PRESS_PEEK && pr.kind != OPFOR_PRESS_SPOTTING)
+        if (o->mode == OPFOR_PATROL_SESSION_PEEK && pr.kind != OPFOR_PRESS_SPOTTING)
             return 0; /* looked at only: the engine's hook draws this same press */
         *rng = r;
         ps->presses++;
@@ -103,7 +104,7 @@ int opfor_vk_session_press(const opfor_patrol_config_t *cfg, opfor_patrol_state_
             return 0;
         }
         if (pr.kind == OPFOR_PRESS_END_TURN) {
-            if (o->mode != OPFOR_VK_PRESS_TABLE || table_turn(cfg, ps, fo, o, out))
+            if (o->mode != OPFOR_PATROL_SESSION_TABLE || table_turn(cfg, ps, fo, o, out))
                 return 0;
             continue; /* the button answers again in the new turn */
         }
@@ -114,17 +115,18 @@ int opfor_vk_session_press(const opfor_patrol_config_t *cfg, opfor_patrol_state_
             if (steered < 0)
                 return steered;
         }
-        int k = out->nspots < OPFOR_VK_PRESS_MAX_SPOTS ? out->nspots : OPFOR_VK_PRESS_MAX_SPOTS - 1;
-        opfor_vk_press_spotting_t *sp = &out->spot[k];
+        int k = out->nspots < OPFOR_PATROL_SESSION_MAX_SPOTS ? out->nspots
+                                                             : OPFOR_PATROL_SESSION_MAX_SPOTS - 1;
+        opfor_patrol_session_spotting_t *sp = &out->spot[k];
         int n0 = fo->nunits, f0 = fo->nfigures;
-        out->generals += opfor_vk_session_spot(cfg, ps, fo, &spot, rng, o->place_generals,
-                                               o->command_radius, sp);
+        out->generals += opfor_patrol_session_spot(cfg, ps, fo, &spot, rng, o->place_generals,
+                                                   o->command_radius, sp);
         sp->steered = steered == 1;
         out->steered += sp->steered;
         out->nspots++;
         if (o->spawned)
             o->spawned(o->user, fo, n0, f0);
-        if (o->mode == OPFOR_VK_PRESS_TABLE)
+        if (o->mode == OPFOR_PATROL_SESSION_TABLE)
             return 0;
     }
     return 0;

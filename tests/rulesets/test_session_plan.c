@@ -9,7 +9,7 @@ typedef struct plan_fx {
     pfx_t *x;
     opfor_vk_rs_ctx_t *ctx;
     opfor_vk_rs_state_t *st;
-    opfor_vk_plan_table_t tb;
+    opfor_table_view_t tb;
 } plan_fx_t;
 
 static void fx_open(plan_fx_t *f) {
@@ -19,8 +19,8 @@ static void fx_open(plan_fx_t *f) {
     assert_int_equal(opfor_vk_rs_ctx_load(&f->ctx, "patrol_default", &d), 0);
     f->st = calloc(2, sizeof *f->st);
     assert_non_null(f->st);
-    opfor_vk_plan_table_t tb = {f->x->units,   f->x->fo.nunits, f->x->figures, f->x->fo.nfigures,
-                                f->x->ps.turn, &f->x->ps,       NULL};
+    opfor_table_view_t tb = {f->x->units,   f->x->fo.nunits, f->x->figures, f->x->fo.nfigures,
+                             f->x->ps.turn, &f->x->ps,       NULL};
     f->tb = tb;
 }
 
@@ -45,14 +45,14 @@ static void session_plan_begin_gives_the_side_its_decision(void **state) {
     plan_fx_t f;
     fx_open(&f);
     for (int side = 0; side < 2; side++) {
-        assert_int_equal(opfor_vk_plan_begin(f.ctx, f.st, &f.tb, side, 42), 0);
+        assert_int_equal(opfor_table_plan_begin(f.ctx, f.st, &f.tb, side, 42), 0);
         assert_int_equal(f.st->vk.nunits, f.x->fo.nunits);
         assert_memory_equal(f.st->vk.units, f.x->units, sizeof *f.x->units * f.x->fo.nunits);
         assert_int_equal(f.st->vk.phase, OPFOR_VK_PH_SELECT_UNIT);
-        assert_int_equal(opfor_vk_plan_next(f.ctx, f.st, side), OPFOR_VK_PLAN_DECIDE);
-        assert_int_equal(opfor_vk_plan_next(f.ctx, f.st, 1 - side), OPFOR_VK_PLAN_ANSWER);
+        assert_int_equal(opfor_table_plan_next(f.ctx, f.st, side), OPFOR_TABLE_PLAN_DECIDE);
+        assert_int_equal(opfor_table_plan_next(f.ctx, f.st, 1 - side), OPFOR_TABLE_PLAN_ANSWER);
     }
-    assert_int_equal(opfor_vk_plan_begin(f.ctx, f.st, NULL, 0, 42), OPFOR_EINVAL);
+    assert_int_equal(opfor_table_plan_begin(f.ctx, f.st, NULL, 0, 42), OPFOR_EINVAL);
     fx_close(&f);
 }
 
@@ -66,13 +66,13 @@ static void session_plan_in_command_by_distance(void **state) {
     float d =
         opfor_dist(f.x->figures[f.x->units[hq].first].pos, f.x->figures[f.x->units[sec].first].pos);
     assert_true(d > 3.0f);
-    assert_true(opfor_vk_plan_in_command(&f.tb, hq, 0.0f));
-    assert_false(opfor_vk_plan_in_command(&f.tb, sec, 1.0f));
+    assert_true(opfor_table_plan_in_command(&f.tb, hq, 0.0f));
+    assert_false(opfor_table_plan_in_command(&f.tb, sec, 1.0f));
     /* some figure of the section stands nearer than its first one: within d, in command */
-    assert_true(opfor_vk_plan_in_command(&f.tb, sec, d));
+    assert_true(opfor_table_plan_in_command(&f.tb, sec, d));
     /* a headquarters off the table commands no one */
     f.x->units[hq].flags |= OPFOR_UNIT_OFF_TABLE;
-    assert_false(opfor_vk_plan_in_command(&f.tb, sec, 1000.0f));
+    assert_false(opfor_table_plan_in_command(&f.tb, sec, 1000.0f));
     fx_close(&f);
 }
 
@@ -87,7 +87,7 @@ static void session_plan_command_spared_or_rolled(void **state) {
     opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
     for (int k = 0; k < 2 * OPFOR_VK_MAX_ACTIONS; k++) {
         int player = k / OPFOR_VK_MAX_ACTIONS, i = k % OPFOR_VK_MAX_ACTIONS;
-        assert_int_equal(opfor_vk_plan_begin(f.ctx, f.st, &f.tb, player, 42), 0);
+        assert_int_equal(opfor_table_plan_begin(f.ctx, f.st, &f.tb, player, 42), 0);
         int n = opfor_vk_legal(vk, &f.st->vk, acts, OPFOR_VK_MAX_ACTIONS);
         if (i >= n)
             continue;
@@ -97,29 +97,29 @@ static void session_plan_command_spared_or_rolled(void **state) {
         opfor_vk_rs_state_t *s = &f.st[1];
         memcpy(s, &f.st[0], sizeof *s);
         opfor_action_t a = opfor_vk_rs_action_from_engine(&acts[i]);
-        assert_int_equal(opfor_vk_plan_apply(f.ctx, s, &a, NULL), 0);
-        if (opfor_vk_plan_next(f.ctx, s, player) != OPFOR_VK_PLAN_COMMAND)
+        assert_int_equal(opfor_table_plan_apply(f.ctx, s, &a, NULL), 0);
+        if (opfor_table_plan_next(f.ctx, s, player) != OPFOR_TABLE_PLAN_COMMAND)
             continue;
         tested++;
         /* the headquarters on the unit's side: it is in command within 1000 inches */
         static opfor_unit_t units[OPFOR_MAX_UNITS];
         memcpy(units, f.x->units, sizeof units);
         units[find(f.x, "Major Harcourt")].side = units[u].side;
-        opfor_vk_plan_table_t tb = f.tb;
+        opfor_table_view_t tb = f.tb;
         tb.units = units;
         opfor_vk_rs_state_t spared = *s;
-        assert_int_equal(opfor_vk_plan_command(vk, &spared.vk, &f.tb, u, 1.0f, NULL) !=
-                             OPFOR_VK_CMD_IN_COMMAND,
+        assert_int_equal(opfor_table_plan_command(vk, &spared.vk, &f.tb, u, 1.0f, NULL) !=
+                             OPFOR_TABLE_CMD_IN_COMMAND,
                          1); /* too far at 1 inch: rolled */
         spared = *s;
-        assert_int_equal(opfor_vk_plan_command(vk, &spared.vk, &tb, u, 1000.0f, NULL),
-                         OPFOR_VK_CMD_IN_COMMAND);
+        assert_int_equal(opfor_table_plan_command(vk, &spared.vk, &tb, u, 1000.0f, NULL),
+                         OPFOR_TABLE_CMD_IN_COMMAND);
         assert_int_equal(spared.vk.phase, OPFOR_VK_PH_ACTION);
         assert_int_equal(spared.vk.restricted, 0);
         assert_memory_equal(&spared.vk.rng, &s->vk.rng, sizeof s->vk.rng);
-        int c = opfor_vk_plan_command(vk, &s->vk, NULL, u, -1.0f, NULL);
-        assert_true(c == OPFOR_VK_CMD_PASSED || c == OPFOR_VK_CMD_FAILED);
-        assert_int_equal(c == OPFOR_VK_CMD_FAILED, s->vk.restricted != 0);
+        int c = opfor_table_plan_command(vk, &s->vk, NULL, u, -1.0f, NULL);
+        assert_true(c == OPFOR_TABLE_CMD_PASSED || c == OPFOR_TABLE_CMD_FAILED);
+        assert_int_equal(c == OPFOR_TABLE_CMD_FAILED, s->vk.restricted != 0);
         assert_int_not_equal(s->vk.phase, OPFOR_VK_PH_COMMAND);
     }
     assert_true(tested > 0); /* some unit had a command test to take */
@@ -128,9 +128,10 @@ static void session_plan_command_spared_or_rolled(void **state) {
 
 static void session_plan_command_words(void **state) {
     (void)state;
-    assert_string_equal(opfor_vk_plan_command_text(OPFOR_VK_CMD_IN_COMMAND), "in command");
-    assert_string_equal(opfor_vk_plan_command_text(OPFOR_VK_CMD_PASSED), "passed");
-    assert_string_equal(opfor_vk_plan_command_text(OPFOR_VK_CMD_FAILED), "failed: restricted");
+    assert_string_equal(opfor_table_plan_command_text(OPFOR_TABLE_CMD_IN_COMMAND), "in command");
+    assert_string_equal(opfor_table_plan_command_text(OPFOR_TABLE_CMD_PASSED), "passed");
+    assert_string_equal(opfor_table_plan_command_text(OPFOR_TABLE_CMD_FAILED),
+                        "failed: restricted");
 }
 
 int main(void) {

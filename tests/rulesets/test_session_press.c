@@ -65,12 +65,13 @@ static void on_turn(void *user, int ended) {
 }
 
 /* A table press on x with the patrol stream rng, new turns counted in *tc. */
-static int table_press(pfx_t *x, opfor_rng_t *rng, turns_t *tc, opfor_vk_press_report_t *rep) {
-    opfor_vk_press_opts_t o;
-    opfor_vk_press_opts_table(&o);
+static int table_press(pfx_t *x, opfor_rng_t *rng, turns_t *tc,
+                       opfor_patrol_session_report_t *rep) {
+    opfor_patrol_session_opts_t o;
+    opfor_patrol_session_opts_table(&o);
     o.turn = on_turn;
     o.user = tc;
-    return opfor_vk_session_press(&x->cfg, &x->ps, &x->fo, rng, &o, rep);
+    return opfor_patrol_session_press(&x->cfg, &x->ps, &x->fo, rng, &o, rep);
 }
 
 static void same_game(const pfx_t *a, const pfx_t *b, const opfor_rng_t *ra,
@@ -99,7 +100,7 @@ static void ref_session_press_table_matches_the_old_loop(void **state) {
             int ref_turns = 0;
             int side = ref_press(a, &ra, &ref_turns);
             turns_t tc = {0, 0};
-            opfor_vk_press_report_t rep;
+            opfor_patrol_session_report_t rep;
             assert_int_equal(table_press(b, &rb, &tc, &rep), 0);
             same_game(a, b, &ra, &rb);
             assert_int_equal(rep.turns, ref_turns);
@@ -144,14 +145,14 @@ static void session_press_peek_takes_back_a_press_that_is_no_spotting(void **sta
     opfor_rng_seed(&rng, 7, 3);
     before = rng;
     int ready[2] = {1, 1};
-    opfor_vk_press_opts_t o;
+    opfor_patrol_session_opts_t o;
     memset(&o, 0, sizeof o);
-    o.mode = OPFOR_VK_PRESS_PEEK;
+    o.mode = OPFOR_PATROL_SESSION_PEEK;
     o.max_presses = 15;
     o.ready = ready;
-    opfor_vk_press_report_t rep;
+    opfor_patrol_session_report_t rep;
     uint16_t presses = x->ps.presses;
-    assert_int_equal(opfor_vk_session_press(&x->cfg, &x->ps, &x->fo, &rng, &o, &rep), 0);
+    assert_int_equal(opfor_patrol_session_press(&x->cfg, &x->ps, &x->fo, &rng, &o, &rep), 0);
     assert_true(rep.kind == OPFOR_PRESS_PLAYER || rep.kind == OPFOR_PRESS_ENEMY);
     assert_int_equal(rep.side, -1);
     assert_int_equal(rep.presses, 0);
@@ -192,12 +193,12 @@ static void session_press_steer_replaces_or_stops_a_spotting(void **state) {
     st.use.rolled = opfor_dice_min(&st.use.dice);
     st.use.direction = OPFOR_N;
     assert_true(opfor_director_allowed(&x->cfg, &st.use));
-    opfor_vk_press_opts_t o;
-    opfor_vk_press_opts_table(&o);
+    opfor_patrol_session_opts_t o;
+    opfor_patrol_session_opts_table(&o);
     o.steer = steer;
     o.user = &st;
-    opfor_vk_press_report_t rep;
-    assert_int_equal(opfor_vk_session_press(&x->cfg, &x->ps, &x->fo, &rng, &o, &rep), 0);
+    opfor_patrol_session_report_t rep;
+    assert_int_equal(opfor_patrol_session_press(&x->cfg, &x->ps, &x->fo, &rng, &o, &rep), 0);
     assert_int_equal(st.calls, 1);
     assert_int_equal(rep.nspots, 1);
     assert_int_equal(rep.steered, 1);
@@ -207,7 +208,8 @@ static void session_press_steer_replaces_or_stops_a_spotting(void **state) {
 
     st.rc = OPFOR_EINVAL;
     uint16_t presses = x->ps.presses;
-    assert_int_equal(opfor_vk_session_press(&x->cfg, &x->ps, &x->fo, &rng, &o, &rep), OPFOR_EINVAL);
+    assert_int_equal(opfor_patrol_session_press(&x->cfg, &x->ps, &x->fo, &rng, &o, &rep),
+                     OPFOR_EINVAL);
     assert_int_equal(rep.presses, 1);
     assert_int_equal(x->ps.presses, presses + 1);
     assert_int_equal(rep.nspots, 0);
@@ -227,7 +229,7 @@ static void session_press_turn_limit_ends_a_table_game(void **state) {
     opfor_rng_seed(&rng, 3, 9);
     before = rng;
     turns_t tc = {0, 0};
-    opfor_vk_press_report_t rep;
+    opfor_patrol_session_report_t rep;
     assert_int_equal(table_press(x, &rng, &tc, &rep), 0);
     assert_int_equal(rep.kind, OPFOR_PRESS_END_TURN);
     assert_int_equal(rep.ended, 1);
@@ -242,10 +244,10 @@ static void session_press_turn_limit_ends_a_table_game(void **state) {
 
 static void session_press_rejects_null(void **state) {
     (void)state;
-    opfor_vk_press_report_t rep;
-    opfor_vk_press_opts_t o;
-    opfor_vk_press_opts_table(&o);
-    assert_int_equal(opfor_vk_session_press(NULL, NULL, NULL, NULL, &o, &rep), OPFOR_EINVAL);
+    opfor_patrol_session_report_t rep;
+    opfor_patrol_session_opts_t o;
+    opfor_patrol_session_opts_table(&o);
+    assert_int_equal(opfor_patrol_session_press(NULL, NULL, NULL, NULL, &o, &rep), OPFOR_EINVAL);
     assert_int_equal(rep.side, -1);
     assert_int_equal(rep.presses, 0);
 }

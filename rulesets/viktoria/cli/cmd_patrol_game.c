@@ -292,23 +292,23 @@ static int enemy_orders_ai(play_t *p) {
     /* The dice stream of the position is the game's; the patrol stream is the button's
        (the search redraws it unless it cheats). */
     uint64_t dice = opfor_rng_mix64(p->seed ^ ((uint64_t)g->ps.presses << 20));
-    opfor_vk_plan_table_t tb = {g->units,   g->fo.nunits, g->figures, g->fo.nfigures,
-                                g->ps.turn, &g->ps,       &p->rng};
-    if (opfor_vk_plan_begin(p->ctx, st, &tb, enemy, dice) != 0)
+    opfor_table_view_t tb = {g->units,   g->fo.nunits, g->figures, g->fo.nfigures,
+                             g->ps.turn, &g->ps,       &p->rng};
+    if (opfor_table_plan_begin(p->ctx, st, &tb, enemy, dice) != 0)
         return -1;
     char evbuf[2048];
     int acted = -1;
     for (int step = 0; step < 64; step++) {
-        int next = opfor_vk_plan_next(p->ctx, st, enemy);
-        if (next == OPFOR_VK_PLAN_END)
+        int next = opfor_table_plan_next(p->ctx, st, enemy);
+        if (next == OPFOR_TABLE_PLAN_END)
             break;
-        if (next == OPFOR_VK_PLAN_ANSWER) {
+        if (next == OPFOR_TABLE_PLAN_ANSWER) {
             printf("  (%s must answer: decide at the table)\n",
                    side_name(p, opfor_game_current(&p->game, st)));
             break;
         }
-        if (next == OPFOR_VK_PLAN_CHANCE) {
-            if (opfor_vk_plan_roll(p->ctx, st) != 0)
+        if (next == OPFOR_TABLE_PLAN_CHANCE) {
+            if (opfor_table_plan_roll(p->ctx, st) != 0)
                 break;
             continue;
         }
@@ -316,9 +316,9 @@ static int enemy_orders_ai(play_t *p) {
         opfor_vk_events_t ev = {evbuf, sizeof evbuf, 0, 0};
         evbuf[0] = '\0';
         int rc = 0;
-        if (next == OPFOR_VK_PLAN_COMMAND) { /* the engine rolls: no general spares it here */
-            opfor_vk_plan_command(opfor_vk_rs_engine(p->ctx), &st->vk, NULL, -1, -1.0f, &ev);
-            rc = opfor_vk_plan_over(st);
+        if (next == OPFOR_TABLE_PLAN_COMMAND) { /* the engine rolls: no general spares it here */
+            opfor_table_plan_command(opfor_vk_rs_engine(p->ctx), &st->vk, NULL, -1, -1.0f, &ev);
+            rc = opfor_table_plan_over(st);
         } else {
             opfor_ai_decision_t d;
             if (opfor_ai_decide_opts(p->mcts, &p->game, st, p->ev, p->level, p->decisions++, NULL,
@@ -327,8 +327,8 @@ static int enemy_orders_ai(play_t *p) {
             print_order(p, st, &d, phase);
             if (phase == OPFOR_VK_PH_SELECT_UNIT)
                 acted = d.action.unit;
-            rc = opfor_vk_plan_apply(p->ctx, st, &d.action,
-                                     phase == OPFOR_VK_PH_COMMAND ? &ev : NULL);
+            rc = opfor_table_plan_apply(p->ctx, st, &d.action,
+                                        phase == OPFOR_VK_PH_COMMAND ? &ev : NULL);
             if (rc < 0)
                 break;
         }
@@ -442,14 +442,14 @@ static void press(play_t *p) {
         printf("A player unit still holds the initiative: report it with `a UNIT` first.\n");
         return;
     }
-    opfor_vk_press_opts_t o;
-    opfor_vk_press_opts_table(
+    opfor_patrol_session_opts_t o;
+    opfor_patrol_session_opts_table(
         &o); /* new generals take post beside the unit they keep most in command */
     o.steer = p->director ? steer_spot : NULL;
     o.turn = new_turn;
     o.user = p;
-    opfor_vk_press_report_t rep;
-    opfor_vk_session_press(&g->cfg, &g->ps, &g->fo, &p->rng, &o, &rep);
+    opfor_patrol_session_report_t rep;
+    opfor_patrol_session_press(&g->cfg, &g->ps, &g->fo, &p->rng, &o, &rep);
     if (rep.side == g->cfg.player) {
         printf("Initiative: %s - one of your units may act:", side_name(p, g->cfg.player));
         for (int u = 0, first = 1; u < g->fo.nunits; u++)
@@ -478,7 +478,7 @@ static void press(play_t *p) {
         return;
     }
     if (rep.nspots > 0) {
-        const opfor_vk_press_spotting_t *sp = &rep.spot[0];
+        const opfor_patrol_session_spotting_t *sp = &rep.spot[0];
         char buf[256];
         printf("Spotted: %s%s\n", opfor_patrol_spot_str(&sp->spot, buf, sizeof buf),
                sp->steered && p->verbose ? " (the director chose it over the dice's draw)" : "");

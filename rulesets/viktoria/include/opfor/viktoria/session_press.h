@@ -17,25 +17,25 @@
 #include "opfor/viktoria/patrol.h"
 
 /* Spottings a report keeps: the first ones, the latest in the last slot. */
-#define OPFOR_VK_PRESS_MAX_SPOTS 4
+#define OPFOR_PATROL_SESSION_MAX_SPOTS 4
 
 /* When a sequence stops. */
-typedef enum opfor_vk_press_mode {
+typedef enum opfor_patrol_session_mode {
     /* A table's button: a spotting or a side given the initiative ends it; when every unit
      * has acted a new turn begins (opts.turn is told) and the button is pressed again. */
-    OPFOR_VK_PRESS_TABLE = 0,
+    OPFOR_PATROL_SESSION_TABLE = 0,
     /* The engine's initiative hook: presses through spottings until a side gets the
      * initiative; a press that ends the turn ends the sequence. */
-    OPFOR_VK_PRESS_ENGINE,
+    OPFOR_PATROL_SESSION_ENGINE,
     /* The director's look ahead: resolves the spottings that come next; the first press that
      * is not a spotting is taken back (stream and counts untouched) and ends the sequence, so
      * the engine's hook draws it again. */
-    OPFOR_VK_PRESS_PEEK,
-} opfor_vk_press_mode_t;
+    OPFOR_PATROL_SESSION_PEEK,
+} opfor_patrol_session_mode_t;
 
 /* How to run a sequence. Zero it, then set what is needed. */
-typedef struct opfor_vk_press_opts {
-    int mode;        /* opfor_vk_press_mode_t */
+typedef struct opfor_patrol_session_opts {
+    int mode;        /* opfor_patrol_session_mode_t */
     int max_presses; /* presses at most (the guard); < 1: 1 */
     /* NULL, or the engine's word on who can act, [0] players, [1] enemy: 0 overrides the
      * summary's ready count to none, nonzero to at least one. opts.spawned may update it. */
@@ -55,20 +55,20 @@ typedef struct opfor_vk_press_opts {
      * limit and the sequence stops). */
     void (*turn)(void *user, int ended);
     void *user; /* passed to the callbacks */
-} opfor_vk_press_opts_t;
+} opfor_patrol_session_opts_t;
 
 /* One spotting resolved. */
-typedef struct opfor_vk_press_spotting {
+typedef struct opfor_patrol_session_spotting {
     opfor_patrol_spot_t spot;       /* the outcome resolved (after steering) */
     int steered;                    /* 1: steer replaced the dice's draw */
     opfor_patrol_placement_t place; /* where it appears, or why not */
     opfor_patrol_spawn_t spawn;     /* what came on */
     int rc;                         /* opfor_patrol_resolve_spot's answer */
     int joined[4];                  /* per new general: the unit he took post beside, or -1 */
-} opfor_vk_press_spotting_t;
+} opfor_patrol_session_spotting_t;
 
 /* What a sequence did. */
-typedef struct opfor_vk_press_report {
+typedef struct opfor_patrol_session_report {
     int kind;     /* the last press drawn (opfor_patrol_press_kind_t), -1 when none */
     int side;     /* the side given the initiative, -1 when none */
     int presses;  /* presses counted (ps->presses grew by as many) */
@@ -77,27 +77,28 @@ typedef struct opfor_vk_press_report {
     int nspots;   /* spottings resolved */
     int steered;  /* of them, those steer replaced */
     int generals; /* new generals that took post beside a unit */
-    opfor_vk_press_spotting_t spot[OPFOR_VK_PRESS_MAX_SPOTS];
-} opfor_vk_press_report_t;
+    opfor_patrol_session_spotting_t spot[OPFOR_PATROL_SESSION_MAX_SPOTS];
+} opfor_patrol_session_report_t;
 
-/* Zeroes *o and sets it for a table's button: OPFOR_VK_PRESS_TABLE, 4 presses at most, new
+/* Zeroes *o and sets it for a table's button: OPFOR_PATROL_SESSION_TABLE, 4 presses at most, new
  * generals take post within OPFOR_DIRECTOR_COMMAND_RADIUS. The caller adds steer, turn, user. */
-void opfor_vk_press_opts_table(opfor_vk_press_opts_t *o);
+void opfor_patrol_session_opts_table(opfor_patrol_session_opts_t *o);
 
 /* Runs a press sequence on the game (cfg, ps, forces fo, the patrol stream rng) as opts says,
  * filling *out. fo's counts grow with the units spawned. Returns 0; the negative code of
  * opts->steer (out tells what happened before); OPFOR_EINVAL for a NULL argument. */
-int opfor_vk_session_press(const opfor_patrol_config_t *cfg, opfor_patrol_state_t *ps,
-                           opfor_patrol_forces_t *fo, opfor_rng_t *rng,
-                           const opfor_vk_press_opts_t *opts, opfor_vk_press_report_t *out);
+int opfor_patrol_session_press(const opfor_patrol_config_t *cfg, opfor_patrol_state_t *ps,
+                               opfor_patrol_forces_t *fo, opfor_rng_t *rng,
+                               const opfor_patrol_session_opts_t *opts,
+                               opfor_patrol_session_report_t *out);
 
 /* One spotting's answer: opfor_patrol_resolve_spot, then (place_generals, and placed) each new
  * general takes post beside the unit he keeps most in command within radius. Fills *out
  * (spot, place, spawn, rc, joined; steered is left 0) and returns how many generals took
  * post. The draws are resolve_spot's. */
-int opfor_vk_session_spot(const opfor_patrol_config_t *cfg, opfor_patrol_state_t *ps,
-                          opfor_patrol_forces_t *fo, const opfor_patrol_spot_t *spot,
-                          opfor_rng_t *rng, int place_generals, float radius,
-                          opfor_vk_press_spotting_t *out);
+int opfor_patrol_session_spot(const opfor_patrol_config_t *cfg, opfor_patrol_state_t *ps,
+                              opfor_patrol_forces_t *fo, const opfor_patrol_spot_t *spot,
+                              opfor_rng_t *rng, int place_generals, float radius,
+                              opfor_patrol_session_spotting_t *out);
 
 #endif
