@@ -36,12 +36,16 @@ enum {
 
 /* What comes next in a plan (opfor_table_plan_next). */
 typedef enum opfor_table_plan_step {
-    OPFOR_TABLE_PLAN_DECIDE =
-        0,                    /* the planning side decides: search, then opfor_table_plan_apply */
-    OPFOR_TABLE_PLAN_COMMAND, /* the chosen unit's command test: opfor_table_plan_command */
-    OPFOR_TABLE_PLAN_CHANCE,  /* another chance node: opfor_table_plan_roll, or stop */
-    OPFOR_TABLE_PLAN_ANSWER,  /* another side decides (the table answers) */
-    OPFOR_TABLE_PLAN_END,     /* the game is over or nothing is legal */
+    /* the planning side decides: search, then opfor_table_plan_apply */
+    OPFOR_TABLE_PLAN_DECIDE = 0,
+    /* the chosen unit's command test: opfor_table_plan_command */
+    OPFOR_TABLE_PLAN_COMMAND,
+    /* another chance node: opfor_table_plan_roll, or stop */
+    OPFOR_TABLE_PLAN_CHANCE,
+    /* another side decides (the table answers) */
+    OPFOR_TABLE_PLAN_ANSWER,
+    /* the game is over or nothing is legal */
+    OPFOR_TABLE_PLAN_END,
 } opfor_table_plan_step_t;
 
 /* Builds in *st the position for side's activation from the table (the adapter's state from
