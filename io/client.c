@@ -34,28 +34,31 @@
 #define CLIENT_MAX_DEPTH 64
 
 struct opfor_client {
-    int fd;                        /* the socket, -1 once closed */
-    int timeout_ms;                /* per call; 0 = forever */
-    uint32_t next_id;              /* id of the next request */
-    uint8_t *in;                   /* received bytes not yet consumed */
-    size_t in_len, in_cap;         /* bytes held, bytes allocated */
-    msgpack_sbuffer out;           /* the request being sent */
-    opfor_rpc_msg_t reply;         /* the last response (owns the result) */
-    uint8_t *msg_buf;              /* bytes of the message being handled (msgpack-c points
-                                      its strings into them) */
-    size_t msg_cap;                /* allocated size of msg_buf */
-    uint8_t *reply_buf;            /* bytes of `reply`, kept until the next call */
-    size_t reply_cap;              /* allocated size of reply_buf */
-    opfor_client_notify_fn notify; /* notification callback or NULL */
-    void *notify_ud;               /* its argument */
-    int err_code;                  /* server error code after OPFOR_CLIENT_REMOTE, else 0 */
-    char err_msg[512];             /* the last failure, either side */
-    int api_level;                 /* from hello */
-    char version[32];              /* from hello */
+    int fd;                         /* the socket, -1 once closed */
+    int timeout_ms;                 /* per call; 0 = forever */
+    uint32_t next_id;               /* id of the next request */
+    uint8_t *in;                    /* received bytes not yet consumed */
+    size_t in_len, in_cap;          /* bytes held, bytes allocated */
+    msgpack_sbuffer out;            /* the request being sent */
+    opfor_rpc_msg_t reply;          /* the last response (owns the result) */
+    uint8_t *msg_buf;               /* bytes of the message being handled (msgpack-c points
+                                       its strings into them) */
+    size_t msg_cap;                 /* allocated size of msg_buf */
+    uint8_t *reply_buf;             /* bytes of `reply`, kept until the next call */
+    size_t reply_cap;               /* allocated size of reply_buf */
+    opfor_client_notify_fn notify;  /* notification callback or NULL */
+    void *notify_ud;                /* its argument */
+    int err_code;                   /* server error code after OPFOR_CLIENT_REMOTE, else 0 */
+    char err_msg[512];              /* the last failure, either side */
+    char err_hint[64];              /* the error's hint code ("" none) */
+    const msgpack_object *err_args; /* the hint's args map (points into `reply`) or NULL */
+    int api_level;                  /* from hello */
+    char version[32];               /* from hello */
 };
 
 static int fail(opfor_client_t *c, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+static const msgpack_object *map_get(const msgpack_object *m, const char *key);
 
 static int fail(opfor_client_t *c, int code, const char *fmt, ...) {
     va_list ap;
@@ -63,6 +66,8 @@ static int fail(opfor_client_t *c, int code, const char *fmt, ...) {
     vsnprintf(c->err_msg, sizeof c->err_msg, fmt, ap);
     va_end(ap);
     c->err_code = 0;
+    c->err_hint[0] = '\0';
+    c->err_args = NULL;
     return code;
 }
 
@@ -239,6 +244,36 @@ const char *opfor_client_error_message(const opfor_client_t *c) {
     return c->err_msg;
 }
 
+const char *opfor_client_error_hint(const opfor_client_t *c) {
+    return c->err_hint;
+}
+
+const msgpack_object *opfor_client_error_args(const opfor_client_t *c) {
+    return c->err_hint[0] ? c->err_args : NULL;
+}
+
+const char *opfor_client_error_arg(const opfor_client_t *c, const char *key, char *buf, size_t n) {
+    const msgpack_object *v = map_get(opfor_client_error_args(c), key);
+    if (!v || n == 0)
+        return NULL;
+    switch (v->type) {
+    case MSGPACK_OBJECT_STR:
+        snprintf(buf, n, "%.*s", (int)v->via.str.size, v->via.str.ptr);
+        return buf;
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        snprintf(buf, n, "%llu", (unsigned long long)v->via.u64);
+        return buf;
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+        snprintf(buf, n, "%lld", (long long)v->via.i64);
+        return buf;
+    case MSGPACK_OBJECT_BOOLEAN:
+        snprintf(buf, n, "%s", v->via.boolean ? "true" : "false");
+        return buf;
+    default:
+        return NULL;
+    }
+}
+
 int opfor_client_fd(const opfor_client_t *c) {
     return c->fd;
 }
@@ -347,9 +382,38 @@ static void deliver_notify(opfor_client_t *c, opfor_rpc_msg_t *m) {
         c->notify(c->notify_ud, m->method, m->method_len, m->params);
 }
 
-/* Copies the [code, message] error object of a response into err_code/err_msg. */
+/* The value under the string key in map m, or NULL. */
+static const msgpack_object *map_get(const msgpack_object *m, const char *key) {
+    size_t n = strlen(key);
+    if (!m || m->type != MSGPACK_OBJECT_MAP)
+        return NULL;
+    for (uint32_t i = 0; i < m->via.map.size; i++) {
+        const msgpack_object *k = &m->via.map.ptr[i].key;
+        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == n &&
+            memcmp(k->via.str.ptr, key, n) == 0)
+            return &m->via.map.ptr[i].val;
+    }
+    return NULL;
+}
+
+/* The optional third element {"hint": str, "args": map} into err_hint/err_args; anything else
+ * there (a newer server's shape) is ignored. */
+static void take_hint(opfor_client_t *c, const msgpack_object *h) {
+    const msgpack_object *code = map_get(h, "hint");
+    if (!code || code->type != MSGPACK_OBJECT_STR || code->via.str.size >= sizeof c->err_hint)
+        return;
+    memcpy(c->err_hint, code->via.str.ptr, code->via.str.size);
+    c->err_hint[code->via.str.size] = '\0';
+    const msgpack_object *args = map_get(h, "args");
+    c->err_args = args && args->type == MSGPACK_OBJECT_MAP ? args : NULL;
+}
+
+/* Copies the [code, message, hint?] error object of a response into err_code/err_msg and the
+ * hint. */
 static void take_error(opfor_client_t *c, const msgpack_object *e) {
     c->err_code = OPFOR_RPC_E_INTERNAL;
+    c->err_hint[0] = '\0';
+    c->err_args = NULL;
     snprintf(c->err_msg, sizeof c->err_msg, "malformed error from the server");
     if (e->type != MSGPACK_OBJECT_ARRAY || e->via.array.size < 1)
         return;
@@ -364,6 +428,8 @@ static void take_error(opfor_client_t *c, const msgpack_object *e) {
     } else {
         snprintf(c->err_msg, sizeof c->err_msg, "%s", opfor_rpc_err_message(c->err_code));
     }
+    if (e->via.array.size >= 3)
+        take_hint(c, &e->via.array.ptr[2]);
 }
 
 static void pack_empty(msgpack_packer *pk, void *ud) {
@@ -377,6 +443,8 @@ int opfor_client_call(opfor_client_t *c, const char *method, opfor_client_pack_f
         *result = NULL;
     opfor_rpc_msg_free(&c->reply);
     msgpack_unpacked_init(&c->reply.unpacked);
+    c->err_hint[0] = '\0';
+    c->err_args = NULL; /* pointed into the reply just freed */
     if (c->fd < 0)
         return fail(c, OPFOR_EIO, "not connected");
     int64_t deadline = c->timeout_ms > 0 ? now_ms() + c->timeout_ms : -1;
@@ -422,6 +490,8 @@ int opfor_client_call(opfor_client_t *c, const char *method, opfor_client_pack_f
         }
         c->err_code = 0;
         c->err_msg[0] = '\0';
+        c->err_hint[0] = '\0';
+        c->err_args = NULL;
         if (result)
             *result = m.result;
         return 0;

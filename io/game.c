@@ -479,15 +479,21 @@ static int press_state_ok(const opfor__game_t *g, const opfor__table_t *t, opfor
     if (t->status != OPFOR__GS_ACTIVE)
         return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL, "the game is %s",
                     t->status == OPFOR__GS_CLOSED ? "closed" : "over");
-    if (t->pending == OPFOR__PEND_PLAYER)
+    if (t->pending == OPFOR__PEND_PLAYER) {
+        opfor_rpc_hint_set(opfor__gerr_hint(err), OPFOR_RPC_HINT_REPORT_ACTED);
+        opfor_rpc_hint_str(opfor__gerr_hint(err), "side", g->sc->sides[g->player].name);
         return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
                     "a unit of the %s holds the initiative: report which one acted first "
                     "(report with `acted`)",
                     g->sc->sides[g->player].name);
-    if (t->pending == OPFOR__PEND_ENEMY)
+    }
+    if (t->pending == OPFOR__PEND_ENEMY) {
+        opfor_rpc_hint_set(opfor__gerr_hint(err), OPFOR_RPC_HINT_ASK_ORDERS);
+        opfor_rpc_hint_str(opfor__gerr_hint(err), "side", g->sc->sides[g->enemy].name);
         return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
                     "the %s hold the initiative: ask for its orders (ai.orders) first",
                     g->sc->sides[g->enemy].name);
+    }
     return 0;
 }
 

@@ -445,13 +445,18 @@ static int turn_check(const opfor__game_t *g, const opfor__table_t *t, int cur, 
                     t->status == OPFOR__GS_CLOSED ? "closed" : "over");
     if (cur == OPFOR_PLAYER_TERMINAL)
         return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL, "the game is over");
-    if (cur == OPFOR_PLAYER_CHANCE)
+    if (cur == OPFOR_PLAYER_CHANCE) {
+        opfor_rpc_hint_set(opfor__gerr_hint(err), OPFOR_RPC_HINT_ROLL_FIRST);
         return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
                     "the dice decide now: roll first (game.roll with an outcome's index, or "
                     "\"auto\" for the daemon's dice)");
-    if (!ai && cur == gen->ai_side)
+    }
+    if (!ai && cur == gen->ai_side) {
+        opfor_rpc_hint_set(opfor__gerr_hint(err), OPFOR_RPC_HINT_AI_TO_MOVE);
+        opfor_rpc_hint_int(opfor__gerr_hint(err), "side", cur);
         return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
                     "side %d, the AI's, is to move: ask for its orders (ai.orders)", cur);
+    }
     if (ai && cur != gen->ai_side)
         return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
                     "side %d (the table's) is to move, not the AI", cur);
@@ -544,10 +549,15 @@ static int apply_roll(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
     int cur = opfor_game_current(&gen->game, gen->work);
     if (t->status != OPFOR__GS_ACTIVE || cur == OPFOR_PLAYER_TERMINAL)
         return turn_check(g, t, OPFOR_PLAYER_TERMINAL, 0, err);
-    if (cur != OPFOR_PLAYER_CHANCE)
+    if (cur != OPFOR_PLAYER_CHANCE) {
+        opfor_rpc_hint_set(opfor__gerr_hint(err), cur == gen->ai_side
+                                                      ? OPFOR_RPC_HINT_AI_TO_MOVE
+                                                      : OPFOR_RPC_HINT_TABLE_TO_MOVE);
+        opfor_rpc_hint_int(opfor__gerr_hint(err), "side", cur);
         return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
                     "no dice to roll: side %d is to move%s", cur,
                     cur == gen->ai_side ? " (the AI's: ai.orders)" : " (game.act)");
+    }
     int turn0 = progress_turn(gen, gen->work);
     const msgpack_object *autov = opfor_rpc_params_get(pl, "auto");
     int is_auto = autov && autov->type == MSGPACK_OBJECT_BOOLEAN && autov->via.boolean;

@@ -19,6 +19,7 @@
 
 #include <msgpack.h>
 
+#include "opfor/rpc.h"
 #include "opfor/scenario.h"
 #include "opfor/store.h"
 #include "opfor/viktoria/engine.h"
@@ -134,9 +135,15 @@ void opfor__evlist_free(opfor__evlist_t *e);
 
 /* An error for the client: an OPFOR_RPC_E_* code and a message naming the field. */
 typedef struct opfor__gerr {
-    int code;      /* OPFOR_RPC_E_* */
-    char msg[400]; /* "casualties[1].killed: 9 but Fusiliers has 6 figures alive" */
+    int code;              /* OPFOR_RPC_E_* */
+    char msg[400];         /* "casualties[1].killed: 9 but Fusiliers has 6 figures alive" */
+    opfor_rpc_hint_t hint; /* what to do next, for clients that word it (zeroed: none) */
 } opfor__gerr_t;
+
+/* The hint of e, or NULL when e is NULL (the opfor_rpc_hint_* calls then do nothing). */
+static inline opfor_rpc_hint_t *opfor__gerr_hint(opfor__gerr_t *e) {
+    return e ? &e->hint : NULL;
+}
 
 /* Builds a game from its row and scenario text (yaml NULL: the built-in scenario named in
  * row->scenario_name) with the calculator model m; the table is the opening position.

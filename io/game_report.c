@@ -244,11 +244,14 @@ static int get_count(const msgpack_object *m, const char *key, const char *path,
 static int resolve(const opfor__game_t *g, opfor__table_t *t, rep_t *r, uint64_t log_seq,
                    opfor__evlist_t *ev, opfor__gerr_t *e) {
     opfor__order_t *o = &t->order;
-    if (!o->active || !o->open || o->resolved)
+    if (!o->active || !o->open || o->resolved) {
+        opfor_rpc_hint_set(&e->hint, OPFOR_RPC_HINT_RESOLVE_NEEDS_ORDER);
+        opfor_rpc_hint_str(&e->hint, "side", g->sc->sides[g->enemy].name);
         return fail(e, OPFOR_RPC_E_ILLEGAL,
                     "resolve: there is no open order to resolve (ask ai.orders when the %s hold "
                     "the initiative)",
                     g->sc->sides[g->enemy].name);
+    }
     opfor_vk_state_t *st = malloc(sizeof *st);
     if (!st)
         return fail(e, OPFOR_RPC_E_INTERNAL, "out of memory");
@@ -454,6 +457,7 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
     v = opfor_rpc_params_get(params, "acted");
     const msgpack_object *at = opfor_rpc_params_get(params, "at");
     if (at && !v) {
+        opfor_rpc_hint_set(&e->hint, OPFOR_RPC_HINT_AT_NEEDS_ACTED);
         rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS,
                   "at: goes with `acted` (use moves: [{unit, x, y}] for other units)");
         goto out;
@@ -463,6 +467,8 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
         if ((rc = get_unit(t, v, "acted", e, &u)) < 0)
             goto out;
         if (t->pending != OPFOR__PEND_PLAYER) {
+            opfor_rpc_hint_set(&e->hint, OPFOR_RPC_HINT_PRESS_FIRST);
+            opfor_rpc_hint_str(&e->hint, "side", g->sc->sides[g->player].name);
             rc = fail(e, OPFOR_RPC_E_ILLEGAL,
                       "acted: no initiative of the %s is waiting (press the initiative button "
                       "first)",

@@ -9,6 +9,7 @@
 
 #include "server_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "opfor/ruleset.h"
@@ -19,11 +20,84 @@ const opfor__method_t opfor__methods[OPFOR__METHOD_COUNT] = {
 #undef OPFOR__XX
 };
 
-int opfor__method_find(const char *name, size_t len) {
+const opfor__method_alias_t opfor__method_aliases[] = {
+#define OPFOR__XX(old, id, until) {old, OPFOR__METHOD_##id, until},
+    OPFOR__METHOD_ALIASES(OPFOR__XX)
+#undef OPFOR__XX
+};
+const size_t opfor__method_naliases =
+    sizeof opfor__method_aliases / sizeof opfor__method_aliases[0];
+
+static int name_is(const char *s, const char *name, size_t len) {
+    return strlen(s) == len && memcmp(s, name, len) == 0;
+}
+
+/* Whether rs lists verb (len bytes) among its own methods. */
+static int rs_has_verb(const opfor_ruleset_t *rs, const char *verb, size_t len) {
+    for (const char *const *v = rs->methods; v && *v; v++)
+        if (name_is(*v, verb, len))
+            return 1;
+    return 0;
+}
+
+int opfor__method_find(const char *name, size_t len, const opfor_ruleset_t **rs) {
+    if (rs)
+        *rs = NULL;
     for (int i = 0; i < OPFOR__METHOD_COUNT; i++)
-        if (strlen(opfor__methods[i].name) == len && memcmp(opfor__methods[i].name, name, len) == 0)
+        if (!(opfor__methods[i].flags & OPFOR_METHOD_RULESET) &&
+            name_is(opfor__methods[i].name, name, len))
             return i;
+    for (size_t i = 0; i < opfor__method_naliases; i++)
+        if (name_is(opfor__method_aliases[i].name, name, len))
+            return opfor__method_aliases[i].method;
+    const char *dot = memchr(name, '.', len);
+    char prefix[64];
+    if (!dot || dot == name || (size_t)(dot - name) >= sizeof prefix)
+        return -1;
+    memcpy(prefix, name, (size_t)(dot - name));
+    prefix[dot - name] = '\0';
+    const opfor_ruleset_t *r = opfor_ruleset_find(prefix);
+    const char *verb = dot + 1;
+    size_t vlen = len - (size_t)(verb - name);
+    if (!r || !rs_has_verb(r, verb, vlen))
+        return -1;
+    for (int i = 0; i < OPFOR__METHOD_COUNT; i++)
+        if ((opfor__methods[i].flags & OPFOR_METHOD_RULESET) &&
+            name_is(opfor__methods[i].name, verb, vlen)) {
+            if (rs)
+                *rs = r;
+            return i;
+        }
     return -1;
+}
+
+/* hello's `deprecated`: each old name with the names to use now ("RULESET.VERB" for each
+ * registered ruleset that lists a ruleset method's verb) and the api_level that drops it. */
+static void pack_deprecated(msgpack_packer *pk, const opfor_ruleset_entry_t *reg, size_t nrs) {
+    msgpack_pack_map(pk, opfor__method_naliases);
+    for (size_t i = 0; i < opfor__method_naliases; i++) {
+        const opfor__method_t *m = &opfor__methods[opfor__method_aliases[i].method];
+        opfor_rpc_pack_cstr(pk, opfor__method_aliases[i].name);
+        msgpack_pack_map(pk, 2);
+        opfor_rpc_pack_cstr(pk, "use");
+        if (!(m->flags & OPFOR_METHOD_RULESET)) {
+            msgpack_pack_array(pk, 1);
+            opfor_rpc_pack_cstr(pk, m->name);
+        } else {
+            size_t n = 0;
+            for (size_t r = 0; r < nrs; r++)
+                n += (size_t)rs_has_verb(reg[r].rs, m->name, strlen(m->name));
+            msgpack_pack_array(pk, n);
+            for (size_t r = 0; r < nrs; r++)
+                if (rs_has_verb(reg[r].rs, m->name, strlen(m->name))) {
+                    char full[128];
+                    snprintf(full, sizeof full, "%s.%s", reg[r].rs->name, m->name);
+                    opfor_rpc_pack_cstr(pk, full);
+                }
+        }
+        opfor_rpc_pack_cstr(pk, "until");
+        msgpack_pack_int(pk, opfor__method_aliases[i].until);
+    }
 }
 
 /* One registered ruleset for hello's `ruleset_info`: what it is and which parts it has. */
@@ -40,7 +114,7 @@ static void pack_ruleset(msgpack_packer *pk, const opfor_ruleset_t *rs) {
         parts[n++] = "scene";
     if (rs->view)
         parts[n++] = "view";
-    msgpack_pack_map(pk, 5);
+    msgpack_pack_map(pk, 6);
     opfor_rpc_pack_cstr(pk, "name");
     opfor_rpc_pack_cstr(pk, rs->name);
     opfor_rpc_pack_cstr(pk, "title");
@@ -53,6 +127,16 @@ static void pack_ruleset(msgpack_packer *pk, const opfor_ruleset_t *rs) {
     msgpack_pack_array(pk, n);
     for (size_t i = 0; i < n; i++)
         opfor_rpc_pack_cstr(pk, parts[i]);
+    size_t nm = 0;
+    for (const char *const *v = rs->methods; v && *v; v++)
+        nm++;
+    opfor_rpc_pack_cstr(pk, "methods");
+    msgpack_pack_array(pk, nm);
+    for (size_t i = 0; i < nm; i++) {
+        char full[128];
+        snprintf(full, sizeof full, "%s.%s", rs->name, rs->methods[i]);
+        opfor_rpc_pack_cstr(pk, full);
+    }
 }
 
 int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {
@@ -78,8 +162,11 @@ int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {
     if (c->token_required && (rc_tok != 0 || !opfor__server_token_ok(s, token))) {
         opfor_server_log(s, OPFOR_LOG_WARN, "%s: hello with %s token", c->peer,
                          rc_tok ? "no" : "a wrong");
-        opfor_call_error(call, OPFOR_RPC_E_UNAUTHORIZED, "%s",
-                         rc_tok ? "this connection needs a token in hello" : "wrong token");
+        opfor_rpc_hint_t h = {0};
+        opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_HELLO_TOKEN);
+        opfor_rpc_hint_str(&h, "method", "hello");
+        opfor_call_error_hint(call, OPFOR_RPC_E_UNAUTHORIZED, rc_tok ? &h : NULL, "%s",
+                              rc_tok ? "this connection needs a token in hello" : "wrong token");
         opfor__peer_drain(c, "authentication failed");
         return 0;
     }
@@ -91,7 +178,7 @@ int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {
     msgpack_packer *pk = opfor_call_result_begin(call);
     size_t nrs = 0;
     const opfor_ruleset_entry_t *reg = opfor_ruleset_list(&nrs);
-    msgpack_pack_map(pk, 7);
+    msgpack_pack_map(pk, 8);
     opfor_rpc_pack_cstr(pk, "server");
     opfor_rpc_pack_cstr(pk, "opford");
     opfor_rpc_pack_cstr(pk, "version");
@@ -110,6 +197,8 @@ int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {
     msgpack_pack_uint32(pk, OPFOR_FRAME_MAX_SIZE_DEFAULT);
     opfor_rpc_pack_cstr(pk, "max_inflight");
     msgpack_pack_uint32(pk, cfg->max_inflight);
+    opfor_rpc_pack_cstr(pk, "deprecated");
+    pack_deprecated(pk, reg, nrs);
     opfor_call_result_end(call);
     return 0;
 }

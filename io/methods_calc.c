@@ -107,39 +107,6 @@ static int ruleset_get(const msgpack_object *params, const opfor_ruleset_t **rs,
     return 0;
 }
 
-/* A list of names, comma-separated: the calculator's actions or a form's fields. */
-static const char *action_list(const opfor_ruleset_calc_t *c, char *buf, size_t n) {
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < c->nactions && len + 1 < n; i++) {
-        int w = snprintf(buf + len, n - len, "%s%s", i ? ", " : "", c->actions[i].name);
-        if (w > 0)
-            len += (size_t)w < n - len ? (size_t)w : n - len - 1;
-    }
-    return buf;
-}
-
-static const char *field_list(const opfor_form_t *form, char *buf, size_t n) {
-    size_t len = 0;
-    snprintf(buf, n, "%s", form->nfields ? "" : "(none)");
-    for (int i = 0; i < form->nfields && len + 1 < n; i++) {
-        int w = snprintf(buf + len, n - len, "%s%s", i ? ", " : "", form->fields[i].name);
-        if (w > 0)
-            len += (size_t)w < n - len ? (size_t)w : n - len - 1;
-    }
-    return buf;
-}
-
-/* The field named name in any action of c, or NULL. */
-static const opfor_field_t *field_anywhere(const opfor_ruleset_calc_t *c, const char *name) {
-    for (int a = 0; a < c->nactions; a++) {
-        int k = opfor_form_field(&c->actions[a], name);
-        if (k >= 0)
-            return &c->actions[a].fields[k];
-    }
-    return NULL;
-}
-
 /* A field value as the text the calculator's parser reads. 1 = set it, 0 = leave the default
  * (nil), -1 = a type no field takes. */
 static int value_text(const msgpack_object *v, char *buf, size_t size) {
@@ -328,13 +295,14 @@ static int read_fields(const opfor_ruleset_calc_t *c, const void *model,
         name[k->via.str.size] = '\0';
         int fid = opfor_form_field(q->form, name);
         if (fid < 0) {
-            const opfor_field_t *other = field_anywhere(c, name);
+            const opfor_field_t *other = opfor_calc_field_anywhere(c, name);
             if (other)
                 return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS,
                                "%s has no field %s; it takes: %s", q->form->name, other->name,
-                               field_list(q->form, names, sizeof names));
+                               opfor_calc_field_list(q->form, "", names, sizeof names));
             return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "unknown field %s; %s takes: %s",
-                           name, q->form->name, field_list(q->form, names, sizeof names));
+                           name, q->form->name,
+                           opfor_calc_field_list(q->form, "", names, sizeof names));
         }
         int t = value_text(v, text, sizeof text);
         if (t < 0)
@@ -370,11 +338,11 @@ int opfor__calc_eval(const void *model, const msgpack_object *params, opfor__cal
     if (rc < 0)
         return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "%s; actions: %s",
                        rc == OPFOR_ENOENT ? "param 'action' is required" : why,
-                       action_list(c, list, sizeof list));
+                       opfor_calc_action_list(c, list, sizeof list));
     q->form = opfor_form_find(c->actions, c->nactions, action);
     if (!q->form || q->form->nfields > OPFOR__CALC_MAX_FIELDS)
         return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "unknown action '%s'; actions: %s",
-                       action, action_list(c, list, sizeof list));
+                       action, opfor_calc_action_list(c, list, sizeof list));
     const msgpack_object *so = opfor_rpc_params_get(params, "schema");
     if (so && so->type != MSGPACK_OBJECT_BOOLEAN && so->type != MSGPACK_OBJECT_NIL)
         return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS,

@@ -78,6 +78,12 @@ static int answer(opfor_call_t *call, int code, const char *msg) {
     return 0;
 }
 
+/* Answers with a game error: its code, message and hint. */
+static int answer_gerr(opfor_call_t *call, const opfor__gerr_t *err) {
+    opfor_call_error_hint(call, err->code, &err->hint, "%s", err->msg);
+    return 0;
+}
+
 /* Appends already-packed MessagePack bytes as the next object. */
 static void pack_raw(msgpack_packer *pk, const char *data, size_t len) {
     pk->callback(pk->data, data, len);
@@ -201,7 +207,7 @@ static int on_entry(void *ud, const opfor_store_entry_t *e) {
     opfor__game_t *g = r->g;
     opfor__evlist_t ev;
     opfor__evlist_init(&ev);
-    opfor__gerr_t err = {0, ""};
+    opfor__gerr_t err = {0};
     memcpy(r->tmp, &g->t, sizeof *r->tmp);
     int rc =
         g->gen ? gen_apply_entry(g, r->tmp, e, &ev, &err)
@@ -268,9 +274,9 @@ static int rules_ok(opfor_call_t *call, opfor_store_t *store, const opfor_store_
         opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s", opfor_store_errmsg(store));
         return -1;
     }
-    opfor__gerr_t err = {0, ""};
+    opfor__gerr_t err = {0};
     if (opfor__gen_rules_check(row, rs, f.found ? f.kind : NULL, f.payload, f.len, &err) < 0) {
-        opfor_call_error(call, err.code, "%s", err.msg);
+        answer_gerr(call, &err);
         return -1;
     }
     return 0;
@@ -286,8 +292,11 @@ static opfor__game_t *get_game(opfor_call_t *call, const char *id) {
     opfor_store_game_t row;
     int rc = opfor_store_game_get(store, id, &row);
     if (rc == OPFOR_ENOENT) {
-        opfor_call_error(call, OPFOR_RPC_E_NOT_FOUND, "game: no game '%s' (game.list lists them)",
-                         id);
+        opfor_rpc_hint_t h = {0};
+        opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_NO_GAME);
+        opfor_rpc_hint_str(&h, "game", id);
+        opfor_call_error_hint(call, OPFOR_RPC_E_NOT_FOUND, &h,
+                              "game: no game '%s' (game.list lists them)", id);
         return NULL;
     }
     char *yaml = NULL;
@@ -298,7 +307,7 @@ static opfor__game_t *get_game(opfor_call_t *call, const char *id) {
         opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s", opfor_store_errmsg(store));
         return NULL;
     }
-    opfor__gerr_t err = {0, ""};
+    opfor__gerr_t err = {0};
     const opfor_ruleset_t *rs = saved_ruleset(call, &row);
     if (!rs || (!opfor__game_native(rs) && rules_ok(call, store, &row, rs) < 0)) {
         free(yaml);
@@ -482,12 +491,12 @@ static int commit(opfor_call_t *call, opfor__game_t *g, const char *kind, const 
         opfor__gen_begin(g->gen);
     const uint64_t seq = g->t.log_seq + 1;
     const int was_status = g->t.status;
-    opfor__gerr_t err = {OPFOR_RPC_E_INTERNAL, ""};
+    opfor__gerr_t err = {.code = OPFOR_RPC_E_INTERNAL};
     int rc = fn(g, tmp, seq, arg, ev, &err);
     if (rc < 0) {
         free(tmp);
-        opfor_call_error(call, err.code ? err.code : opfor_rpc_err_from_opfor(rc), "%s",
-                         err.msg[0] ? err.msg : opfor_strerror(rc));
+        opfor_call_error_hint(call, err.code ? err.code : opfor_rpc_err_from_opfor(rc), &err.hint,
+                              "%s", err.msg[0] ? err.msg : opfor_strerror(rc));
         return -1;
     }
     uint64_t got = 0;
@@ -711,12 +720,12 @@ int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
     uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     row.seed = seed >= 0 ? (uint64_t)seed : opfor_rng_mix64(now) >> 1;
     opfor__game_t *g = NULL;
-    opfor__gerr_t err = {0, ""};
+    opfor__gerr_t err = {0};
     int rc = opfor__game_native(rs)
                  ? opfor__game_open(&g, &row, yaml, ylen, opfor__server_model(call->srv), &err)
                  : opfor__gen_open(&g, &row, rs, &err);
     if (rc < 0)
-        return answer(call, err.code, err.msg);
+        return answer_gerr(call, &err);
     opfor_store_t *store = opfor__server_store(call->srv);
     const int given = row.id[0] != '\0';
     for (int attempt = 0; attempt < 8; attempt++) {
@@ -821,10 +830,10 @@ int opfor__method_game_state(opfor_call_t *call, const msgpack_object *params) {
         return 0;
     int viewer = 0;
     if (g->gen) {
-        opfor__gerr_t err = {0, ""};
+        opfor__gerr_t err = {0};
         if (opfor__gen_viewer(g, params, opfor__server_cfg(call->srv)->debug_methods, &viewer,
                               &err) < 0)
-            return answer(call, err.code, err.msg);
+            return answer_gerr(call, &err);
     } else if (opfor_rpc_params_get(params, "viewer")) {
         return answer(call, OPFOR_RPC_E_INVALID_PARAMS,
                       "viewer: this game's state has no per-side views");
@@ -875,10 +884,14 @@ static int submit_job(opfor_call_t *call, opfor__game_t *g, opfor_job_t *job, op
 
 /* A method of the table engine's games asked of a game of another ruleset. */
 static int not_here(opfor_call_t *call, const opfor__game_t *g, const char *method) {
-    opfor_call_error(call, OPFOR_RPC_E_UNSUPPORTED,
-                     "%s: not for %s games: use game.act, game.roll, game.report and "
-                     "game.action",
-                     method, g->row.ruleset);
+    opfor_rpc_hint_t h = {0};
+    opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_USE_GAME_METHODS);
+    opfor_rpc_hint_str(&h, "method", method);
+    opfor_rpc_hint_str(&h, "ruleset", g->row.ruleset);
+    opfor_call_error_hint(call, OPFOR_RPC_E_UNSUPPORTED, &h,
+                          "%s: not for %s games: use game.act, game.roll, game.report and "
+                          "game.action",
+                          method, g->row.ruleset);
     return 0;
 }
 
@@ -916,7 +929,7 @@ static void press_run(opfor_job_t *job) {
     press_job_t *pj = (press_job_t *)job;
     opfor__evlist_t ev;
     opfor__evlist_init(&ev);
-    opfor__gerr_t err = {0, ""};
+    opfor__gerr_t err = {0};
     pj->opt.steer = press_steer;
     pj->rc = opfor__game_press(pj->g, &pj->t, pj->log_seq + 1, &pj->opt, &ev, &err);
     opfor__evlist_free(&ev);
@@ -930,12 +943,19 @@ static void press_done(opfor_job_t *job) {
     if (g->unloaded) {
         opfor_call_error(call, OPFOR_RPC_E_CANCELLED, "the game was unloaded during the press");
     } else if (!job->ran || opfor_job_cancelled(job)) {
-        opfor_call_error(call, OPFOR_RPC_E_CANCELLED,
-                         "the press was cancelled (the client left or the server is stopping): "
-                         "press again");
+        opfor_rpc_hint_t h = {0};
+        opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_PRESS_AGAIN);
+        opfor_rpc_hint_str(&h, "why", "cancelled");
+        opfor_call_error_hint(call, OPFOR_RPC_E_CANCELLED, &h,
+                              "the press was cancelled (the client left or the server is "
+                              "stopping): press again");
     } else if (g->t.log_seq != pj->log_seq) {
-        opfor_call_error(call, OPFOR_RPC_E_CANCELLED,
-                         "the game changed while the director chose the spotting: press again");
+        opfor_rpc_hint_t h = {0};
+        opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_PRESS_AGAIN);
+        opfor_rpc_hint_str(&h, "why", "changed");
+        opfor_call_error_hint(call, OPFOR_RPC_E_CANCELLED, &h,
+                              "the game changed while the director chose the spotting: press "
+                              "again");
     } else {
         /* pj->rc < 0: the committed press reports the same error. */
         msgpack_sbuffer sb;
@@ -963,7 +983,12 @@ int opfor__method_patrol_initiative(opfor_call_t *call, const msgpack_object *pa
     if (!g)
         return 0;
     if (g->gen)
-        return not_here(call, g, "patrol.initiative");
+        return not_here(call, g, call->name);
+    if (call->rs && opfor_ruleset_find(g->row.ruleset) != call->rs) { /* RULESET.VERB */
+        opfor_call_error(call, OPFOR_RPC_E_UNSUPPORTED, "%s: game %s is a %s game", call->name,
+                         g->row.id, g->row.ruleset);
+        return 0;
+    }
     if (g->mode == OPFOR_MODE_PATROL && g->level == OPFOR_AI_CHALLENGE && g->rs &&
         g->t.status == OPFOR__GS_ACTIVE) {
         press_job_t *pj = malloc(sizeof *pj);
@@ -1087,9 +1112,10 @@ static void plan_done(opfor_job_t *job) {
                          "the search was cancelled (the client left, the game changed or the "
                          "server is stopping)");
     } else if (g->t.log_seq != pj->log_seq) {
-        opfor_call_error(call, OPFOR_RPC_E_CANCELLED,
-                         "the game changed during the search: ask "
-                         "again");
+        opfor_rpc_hint_t h = {0};
+        opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_ASK_AGAIN);
+        opfor_call_error_hint(call, OPFOR_RPC_E_CANCELLED, &h,
+                              "the game changed during the search: ask again");
     } else if (pj->rc == OPFOR_EILLEGAL && g->gen) {
         opfor_call_error(call, OPFOR_RPC_E_ILLEGAL, "the AI's side %d is not to move",
                          g->gen->ai_side);
@@ -1146,14 +1172,19 @@ static int gen_ai_orders(opfor_call_t *call, opfor__game_t *g) {
     if (g->t.status != OPFOR__GS_ACTIVE || cur != gen->ai_side) {
         if (answer_existing(call, g, 0))
             return 0; /* the order just given, again */
-        char who[48];
-        snprintf(who, sizeof who, "side %d is", cur);
-        opfor_call_error(call, OPFOR_RPC_E_ILLEGAL, "the AI (side %d) is not to move: %s",
-                         gen->ai_side,
-                         g->t.status != OPFOR__GS_ACTIVE ? "the game is over"
-                         : cur == OPFOR_PLAYER_CHANCE    ? "the dice decide first (game.roll)"
-                         : cur == OPFOR_PLAYER_TERMINAL  ? "the game is over"
-                                                         : "a table side is (game.act)");
+        opfor_rpc_hint_t h = {0};
+        if (g->t.status == OPFOR__GS_ACTIVE && cur == OPFOR_PLAYER_CHANCE) {
+            opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_ROLL_FIRST);
+        } else if (g->t.status == OPFOR__GS_ACTIVE && cur >= 0) {
+            opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_TABLE_TO_MOVE);
+            opfor_rpc_hint_int(&h, "side", cur);
+        }
+        opfor_call_error_hint(call, OPFOR_RPC_E_ILLEGAL, &h, "the AI (side %d) is not to move: %s",
+                              gen->ai_side,
+                              g->t.status != OPFOR__GS_ACTIVE ? "the game is over"
+                              : cur == OPFOR_PLAYER_CHANCE    ? "the dice decide first (game.roll)"
+                              : cur == OPFOR_PLAYER_TERMINAL  ? "the game is over"
+                                                              : "a table side is (game.act)");
         return 0;
     }
     plan_job_t *pj = malloc(sizeof *pj);
@@ -1192,12 +1223,19 @@ int opfor__method_ai_orders(opfor_call_t *call, const msgpack_object *params) {
             return 0; /* the order of this activation, again */
         /* what to do instead: the game is over, a player unit must be reported first, or
            nobody holds the initiative yet */
-        opfor_call_error(call, OPFOR_RPC_E_ILLEGAL, "no unit of the %s holds the initiative (%s)",
-                         g->sc->sides[g->enemy].name,
-                         g->t.status != OPFOR__GS_ACTIVE ? "the game is over"
-                         : g->t.pending == OPFOR__PEND_PLAYER
-                             ? "the players hold it: report which of their units acted first"
-                             : "nobody holds it: press the initiative button first");
+        opfor_rpc_hint_t h = {0};
+        if (g->t.status == OPFOR__GS_ACTIVE) {
+            opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_NO_AI_INITIATIVE);
+            opfor_rpc_hint_str(&h, "side", g->sc->sides[g->enemy].name);
+            opfor_rpc_hint_str(&h, "holder", opfor__game_pending_name(g->t.pending));
+        }
+        opfor_call_error_hint(call, OPFOR_RPC_E_ILLEGAL, &h,
+                              "no unit of the %s holds the initiative (%s)",
+                              g->sc->sides[g->enemy].name,
+                              g->t.status != OPFOR__GS_ACTIVE ? "the game is over"
+                              : g->t.pending == OPFOR__PEND_PLAYER
+                                  ? "the players hold it: report which of their units acted first"
+                                  : "nobody holds it: press the initiative button first");
         return 0;
     }
     plan_job_t *pj = malloc(sizeof *pj);
@@ -1316,17 +1354,30 @@ static int gen_mutation(opfor_call_t *call, const msgpack_object *params,
     opfor__game_t *g = game_of_params(call, params, allowed);
     if (!g)
         return 0;
-    if (!g->gen)
-        return answer(call, OPFOR_RPC_E_UNSUPPORTED,
-                      "this game is played with patrol.initiative, report and ai.orders");
+    if (!g->gen) {
+        opfor_rpc_hint_t h = {0};
+        opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_USE_RULESET_METHODS);
+        opfor_rpc_hint_str(&h, "ruleset", g->row.ruleset);
+        char methods[160] = "";
+        const opfor_ruleset_t *grs = opfor_ruleset_find(g->row.ruleset);
+        size_t at = 0;
+        for (const char *const *v = grs ? grs->methods : NULL; v && *v && at < sizeof methods; v++)
+            at += (size_t)snprintf(methods + at, sizeof methods - at, "%s.%s, ", grs->name, *v);
+        if (at < sizeof methods)
+            snprintf(methods + at, sizeof methods - at, "report, ai.orders");
+        opfor_rpc_hint_str(&h, "methods", methods);
+        opfor_call_error_hint(call, OPFOR_RPC_E_UNSUPPORTED, &h,
+                              "this game is played with patrol.initiative, report and ai.orders");
+        return 0;
+    }
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    opfor__gerr_t err = {0, ""};
+    opfor__gerr_t err = {0};
     if (opfor__gen_prepare(g, kind, params, &pk, &err) < 0) {
         msgpack_sbuffer_destroy(&sb);
-        return answer(call, err.code, err.msg);
+        return answer_gerr(call, &err);
     }
     msgpack_unpacked u;
     msgpack_unpacked_init(&u);

@@ -43,6 +43,50 @@ const char *opfor_rpc_err_message(int code) {
     return e ? e->msg : "unknown error";
 }
 
+/* ------------------------------------------------------------------ hints */
+
+static const char *const rpc_hints[OPFOR_RPC_HINT_COUNT] = {
+#define OPFOR__XX(id, code, args) [OPFOR_RPC_HINT_##id] = code,
+    OPFOR_RPC_HINTS(OPFOR__XX)
+#undef OPFOR__XX
+};
+
+const char *opfor_rpc_hint_code(int id) {
+    return id > 0 && id < OPFOR_RPC_HINT_COUNT ? rpc_hints[id] : NULL;
+}
+
+int opfor_rpc_hint_find(const char *code, size_t len) {
+    for (int i = 1; i < OPFOR_RPC_HINT_COUNT; i++)
+        if (strlen(rpc_hints[i]) == len && memcmp(rpc_hints[i], code, len) == 0)
+            return i;
+    return OPFOR_RPC_HINT_NONE;
+}
+
+void opfor_rpc_hint_set(opfor_rpc_hint_t *h, int id) {
+    if (!h)
+        return;
+    h->id = id;
+    h->nargs = 0;
+}
+
+void opfor_rpc_hint_str(opfor_rpc_hint_t *h, const char *key, const char *val) {
+    if (!h || h->nargs >= OPFOR_RPC_HINT_MAX_ARGS)
+        return;
+    h->args[h->nargs].key = key;
+    h->args[h->nargs].is_int = 0;
+    snprintf(h->args[h->nargs].s, sizeof h->args[h->nargs].s, "%s", val ? val : "");
+    h->nargs++;
+}
+
+void opfor_rpc_hint_int(opfor_rpc_hint_t *h, const char *key, int64_t val) {
+    if (!h || h->nargs >= OPFOR_RPC_HINT_MAX_ARGS)
+        return;
+    h->args[h->nargs].key = key;
+    h->args[h->nargs].is_int = 1;
+    h->args[h->nargs].i = val;
+    h->nargs++;
+}
+
 int opfor_rpc_err_from_opfor(int opfor_err) {
     switch (opfor_err) {
     case OPFOR_EINVAL:
@@ -301,12 +345,32 @@ void opfor_rpc_pack_response_begin(msgpack_packer *pk, uint32_t id) {
 }
 
 void opfor_rpc_pack_error(msgpack_packer *pk, uint32_t id, int code, const char *message) {
+    opfor_rpc_pack_error_hint(pk, id, code, message, NULL);
+}
+
+void opfor_rpc_pack_error_hint(msgpack_packer *pk, uint32_t id, int code, const char *message,
+                               const opfor_rpc_hint_t *hint) {
+    const char *hc = hint ? opfor_rpc_hint_code(hint->id) : NULL;
     msgpack_pack_array(pk, 4);
     msgpack_pack_uint8(pk, OPFOR_RPC_RESPONSE);
     msgpack_pack_uint32(pk, id);
-    msgpack_pack_array(pk, 2);
+    msgpack_pack_array(pk, hc ? 3 : 2);
     msgpack_pack_int(pk, code);
     opfor_rpc_pack_cstr(pk, message && *message ? message : opfor_rpc_err_message(code));
+    if (hc) {
+        msgpack_pack_map(pk, 2);
+        opfor_rpc_pack_cstr(pk, "hint");
+        opfor_rpc_pack_cstr(pk, hc);
+        opfor_rpc_pack_cstr(pk, "args");
+        msgpack_pack_map(pk, (size_t)hint->nargs);
+        for (int i = 0; i < hint->nargs; i++) {
+            opfor_rpc_pack_cstr(pk, hint->args[i].key);
+            if (hint->args[i].is_int)
+                msgpack_pack_int64(pk, hint->args[i].i);
+            else
+                opfor_rpc_pack_cstr(pk, hint->args[i].s);
+        }
+    }
     msgpack_pack_nil(pk);
 }
 

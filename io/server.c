@@ -305,10 +305,12 @@ opfor_peer_t *opfor__server_peer(opfor_server_t *s, uint64_t serial) {
     return NULL;
 }
 
-static void send_error(opfor_peer_t *c, uint32_t id, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+static void send_error_hint(opfor_peer_t *c, uint32_t id, int code, const opfor_rpc_hint_t *hint,
+                            const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+#define send_error(c, id, code, ...) send_error_hint(c, id, code, NULL, __VA_ARGS__)
 
-static void send_error(opfor_peer_t *c, uint32_t id, int code, const char *fmt, ...) {
+static void send_error_hint(opfor_peer_t *c, uint32_t id, int code, const opfor_rpc_hint_t *hint,
+                            const char *fmt, ...) {
     char m[512];
     va_list ap;
     va_start(ap, fmt);
@@ -318,7 +320,7 @@ static void send_error(opfor_peer_t *c, uint32_t id, int code, const char *fmt, 
     msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    opfor_rpc_pack_error(&pk, id, code, m);
+    opfor_rpc_pack_error_hint(&pk, id, code, m, hint);
     LOG(c->srv, DEBUG, "%s: error response to #%u: %d %s", c->peer, id, code, m);
     client_send(c, &sb);
     msgpack_sbuffer_destroy(&sb);
@@ -436,23 +438,35 @@ void opfor_call_result_end(opfor_call_t *call) {
     call_finish(call);
 }
 
-void opfor_call_error(opfor_call_t *call, int code, const char *fmt, ...) {
+static void call_verror(opfor_call_t *call, int code, const opfor_rpc_hint_t *hint, const char *fmt,
+                        va_list ap) {
     if (call->answered)
         return;
     char m[512] = "";
-    if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
+    if (fmt)
         vsnprintf(m, sizeof m, fmt, ap);
-        va_end(ap);
-    }
     msgpack_sbuffer_clear(&call->buf);
     msgpack_packer_init(&call->pk, &call->buf, msgpack_sbuffer_write);
-    opfor_rpc_pack_error(&call->pk, call->id, code, m);
+    opfor_rpc_pack_error_hint(&call->pk, call->id, code, m, hint);
     if (call->client)
         LOG(call->srv, DEBUG, "%s: error response to #%u: %d %s", call->client->peer, call->id,
             code, m[0] ? m : opfor_rpc_err_message(code));
     call_finish(call);
+}
+
+void opfor_call_error(opfor_call_t *call, int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    call_verror(call, code, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void opfor_call_error_hint(opfor_call_t *call, int code, const opfor_rpc_hint_t *hint,
+                           const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    call_verror(call, code, hint, fmt, ap);
+    va_end(ap);
 }
 
 /* ------------------------------------------------------------------ dispatch */
@@ -474,7 +488,8 @@ static void handle_frame(opfor_peer_t *c, const uint8_t *p, size_t len) {
     }
     const int notif = m.kind == OPFOR_RPC_NOTIFY;
     const int mlen = (int)m.method_len;
-    int mid = opfor__method_find(m.method, m.method_len);
+    const struct opfor_ruleset *mrs = NULL;
+    int mid = opfor__method_find(m.method, m.method_len, &mrs);
     if (notif)
         LOG(s, DEBUG, "%s: notification %.*s", c->peer, mlen, m.method);
     else
@@ -493,9 +508,15 @@ static void handle_frame(opfor_peer_t *c, const uint8_t *p, size_t len) {
         goto out;
     }
     if (c->token_required && !c->authed && !(meth->flags & OPFOR_METHOD_PREAUTH)) {
-        if (!notif)
-            send_error(c, m.id, OPFOR_RPC_E_UNAUTHORIZED, "'%s' needs a hello with the token first",
-                       meth->name);
+        if (!notif) {
+            opfor_rpc_hint_t h = {0};
+            opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_HELLO_TOKEN);
+            char called[72];
+            snprintf(called, sizeof called, "%.*s", mlen, m.method);
+            opfor_rpc_hint_str(&h, "method", called);
+            send_error_hint(c, m.id, OPFOR_RPC_E_UNAUTHORIZED, &h,
+                            "'%s' needs a hello with the token first", called);
+        }
         goto out;
     }
     if (c->inflight >= s->cfg.max_inflight) {
@@ -514,6 +535,8 @@ static void handle_frame(opfor_peer_t *c, const uint8_t *p, size_t len) {
     call->client = c;
     call->id = notif ? 0 : m.id;
     call->method = mid;
+    call->rs = mrs;
+    snprintf(call->name, sizeof call->name, "%.*s", mlen, m.method);
     call->notification = notif;
     atomic_init(&call->cancelled, 0);
     call->next = c->calls;

@@ -22,6 +22,8 @@ struct opfor_call {
     struct opfor_call *prev, *next; /* the client's list of calls awaiting an answer */
     uint32_t id;                    /* request id */
     int method;                     /* opfor__method_id_t */
+    const struct opfor_ruleset *rs; /* the ruleset a "RULESET.VERB" method named, else NULL */
+    char name[72];                  /* the method's name as called (an alias, RULESET.VERB) */
     int notification;               /* 1: nobody waits for an answer */
     int in_handler;                 /* 1 while the handler runs (the dispatcher frees) */
     int answered;                   /* 1 once an answer was sent or dropped */

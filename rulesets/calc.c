@@ -110,6 +110,42 @@ const char *opfor_calc_pct(double p, char *buf, size_t n) {
     return buf;
 }
 
+/* Appends "sep name" to buf, keeping the string terminated when it is cut. */
+static void list_add(char *buf, size_t n, size_t *len, const char *sep, const char *prefix,
+                     const char *name) {
+    if (*len + 1 >= n)
+        return;
+    int w = snprintf(buf + *len, n - *len, "%s%s%s", sep, prefix, name);
+    if (w > 0)
+        *len += (size_t)w < n - *len ? (size_t)w : n - *len - 1;
+}
+
+const char *opfor_calc_action_list(const opfor_ruleset_calc_t *c, char *buf, size_t n) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < c->nactions; i++)
+        list_add(buf, n, &len, i ? ", " : "", "", c->actions[i].name);
+    return buf;
+}
+
+const char *opfor_calc_field_list(const opfor_form_t *form, const char *prefix, char *buf,
+                                  size_t n) {
+    size_t len = 0;
+    snprintf(buf, n, "%s", form->nfields ? "" : "(none)");
+    for (int i = 0; i < form->nfields; i++)
+        list_add(buf, n, &len, i ? ", " : "", prefix, form->fields[i].name);
+    return buf;
+}
+
+const opfor_field_t *opfor_calc_field_anywhere(const opfor_ruleset_calc_t *c, const char *name) {
+    for (int a = 0; a < c->nactions; a++) {
+        int k = opfor_form_field(&c->actions[a], name);
+        if (k >= 0)
+            return &c->actions[a].fields[k];
+    }
+    return NULL;
+}
+
 int opfor_calc_fact(opfor_calc_answer_t *a, const char *name, const char *label, double value,
                     const char *unit, const char *text) {
     if (a->nfacts >= OPFOR_CALC_MAX_FACTS) {

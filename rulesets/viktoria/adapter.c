@@ -671,6 +671,9 @@ static const char *rs_action_str(const void *ctx, const void *state, const opfor
     return buf;
 }
 
+/* Viktoria!'s own daemon methods (opfor_ruleset_t.methods): the initiative button (XV.A). */
+static const char *const rs_methods[] = {"initiative", NULL};
+
 const opfor_ruleset_t opfor_viktoria_ruleset = {
     .name = "viktoria",
     .title = "Viktoria!",
@@ -701,4 +704,5 @@ const opfor_ruleset_t opfor_viktoria_ruleset = {
     .scenario = &opfor_viktoria_scenario_rules,
     .builtin_name = opfor_viktoria_builtin_name,
     .builtin_text = opfor_viktoria_builtin_text,
+    .methods = rs_methods,
 };

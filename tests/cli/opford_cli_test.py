@@ -78,6 +78,27 @@ opfor("initiative", "h1")  # seed 5 gives the players the first initiative
 rc, out, err = opfor("initiative", "h1")
 check("hint_report_acted_command", rc == 1 and "(`opfor report --acted UNIT`)" in err
       and "report with `acted`" not in err, err)
+rc, out, err = opfor("orders", "h1")
+check("hint_unworded_prints_message", rc == 1 and
+      "no unit of the Germans holds the initiative (the players hold it" in err, err)
+rc, out, err = opfor("initiative", "no-such-game")
+check("initiative_hint_games_command", rc == 1 and
+      err == "opfor: initiative: game: no game 'no-such-game' (`opfor games` lists them)\n", err)
+
+# `opfor initiative` presses with the game's ruleset's own method (viktoria.initiative, api
+# level 5); for a game whose ruleset has none it says what it always said.
+pc = opford_lib.Client(d.sock, 20.0)
+e, hello = pc.call("hello", {"client": "opford_cli_test"})
+if e is None and "duel" in hello["rulesets"]:
+    pc.call("game.new", {"ruleset": "duel", "id": "du1"})
+    rc, out, err = opfor("initiative", "du1")
+    check("initiative_other_ruleset_as_before", rc == 1 and
+          "patrol.initiative: not for duel games: use game.act" in err, err)
+pc.close()
+opfor("new", "--seed", "5", "--id", "vi1")
+rc, out, err = opfor("initiative", "vi1")
+check("initiative_presses", rc == 0 and "Initiative: British" in out and
+      "initiative: player)" in out, out + err)
 
 # ---------------------------------------------------------------- game over and games
 opfor("new", "--seed", "5", "--id", "c2")

@@ -214,6 +214,70 @@ err, st = c.call("game.state", {"game": "py1"})
 check("bad_reports_change_nothing", st["hash"] == h0, repr((h0, st["hash"])))
 err, _ = c.call("game.state", {"game": "nope"})
 check("unknown_game_not_found", err is not None and err[0] == NOT_FOUND, repr(err))
+
+# ---------------------------------------------------------------- hints and Viktoria!'s methods
+# api_level 5: an error that tells the client what to do next carries a third element
+# {"hint": code, "args": {...}} (docs/protocol.md, Errors); the message stays as it was.
+
+
+def hint_of(err):
+    """(hint code, args) of an error, or (None, None) when it has no third element."""
+    if err is None or len(err) < 3:
+        return (None, None)
+    return (err[2].get("hint"), err[2].get("args"))
+
+
+check("hint_no_game", hint_of(err) == ("no_game", {"game": "nope"}) and
+      "(game.list lists them)" in err[1], repr(err))
+err, _ = c.call("no.such.method")
+check("no_hint_keeps_two_elements", err is not None and len(err) == 2, repr(err))
+err, hello5 = c.call("hello", {"client": "hints", "api_level": 5})
+vk_info = {r["name"]: r for r in hello5["ruleset_info"]}.get("viktoria", {}) if hello5 else {}
+check("hello_api_level_5", err is None and hello5["api_level"] >= 5, repr(err))
+check("hello_lists_deprecated_alias",
+      err is None and hello5["deprecated"].get("patrol.initiative") ==
+      {"use": ["viktoria.initiative"], "until": 6}, repr(hello5 and hello5.get("deprecated")))
+check("hello_lists_ruleset_methods", vk_info.get("methods") == ["viktoria.initiative"],
+      repr(vk_info))
+c.call("game.new", {"seed": 5, "id": "hint1"})  # seed 5: the players take the first initiative
+err, _ = c.call("report", {"game": "hint1", "resolve": True})
+check("hint_resolve_needs_order",
+      hint_of(err) == ("resolve_needs_order", {"side": "Germans"}) and "ai.orders" in err[1],
+      repr(err))
+err, _ = c.call("report", {"game": "hint1", "at": {"x": 1, "y": 1}})
+check("hint_at_needs_acted", hint_of(err) == ("at_needs_acted", {}), repr(err))
+err, _ = c.call("report", {"game": "hint1", "acted": "Major"})
+check("hint_press_first", hint_of(err) == ("press_first", {"side": "British"}), repr(err))
+err, res = c.call("viktoria.initiative", {"game": "hint1"})
+check("viktoria_initiative_presses", err is None and res["pending"] == "player" and
+      res["events"][0]["kind"] == "initiative", repr((err, res))[:400])
+err, _ = c.call("viktoria.initiative", {"game": "hint1"})
+check("hint_report_acted", err is not None and err[0] == ILLEGAL and
+      hint_of(err) == ("report_acted", {"side": "British"}) and "report with `acted`" in err[1],
+      repr(err))
+err, _ = c.call("ai.orders", {"game": "hint1"})
+check("hint_no_ai_initiative",
+      hint_of(err) == ("no_ai_initiative", {"side": "Germans", "holder": "player"}), repr(err))
+for name in ("initiative", "viktoria.no_such", "viktoria.", "atlantis.initiative"):
+    err, _ = c.call(name, {"game": "hint1"})
+    check("no_method_" + name.replace(".", "_"), err is not None and err[0] == -32601, repr(err))
+# The old name and the new one press alike: the same games, the same hashes.
+hashes = []
+for gid, method in (("old1", "patrol.initiative"), ("new1", "viktoria.initiative")):
+    c.call("game.new", {"seed": 21, "id": gid})
+    for _ in range(3):
+        err, res = c.call(method, {"game": gid})
+        if err is not None:
+            break
+        if res["pending"] == "player":
+            err, st = c.call("game.state", {"game": gid})
+            c.call("report", {"game": gid, "acted": st["ready"][0]})
+        elif res["pending"] == "enemy":
+            c.call("ai.orders", {"game": gid})
+    st = c.call("game.state", {"game": gid})[1]
+    hashes.append((st["hash"], st["log_seq"], st["presses"]))
+check("old_and_new_initiative_alike", hashes[0] == hashes[1] and hashes[0][1] >= 3 and
+      hashes[0][2] >= 1, repr(hashes))
 err, _ = c.call("game.new", {"scenario": "atlantis"})
 check("unknown_scenario_not_found", err is not None and err[0] == NOT_FOUND and
       "patrol_default" in err[1], repr(err))

@@ -137,6 +137,8 @@ err, _ = c.call("game.act", {"game": "d1", "action": 99})
 check("bad_act_index", err is not None and err[0] == ILLEGAL, repr(err))
 err, _ = c.call("game.roll", {"game": "d1", "outcome": 2})
 check("roll_when_no_dice", err is not None and err[0] == ILLEGAL, repr(err))
+check("hint_roll_table_to_move", len(err or []) == 3 and
+      err[2] == {"hint": "table_to_move", "args": {"side": 0}}, repr(err))
 err, _ = c.call("ai.orders", {"game": "d1"})
 check("orders_when_table_moves", err is not None and err[0] == ILLEGAL and "table" in err[1],
       repr(err))
@@ -157,6 +159,21 @@ err, _ = c.call("game.report", {"game": "d1", "form": "play", "fields": {"card":
 check("report_for_ai_side_refused", err is not None and err[0] == INVALID_PARAMS, repr(err))
 err, _ = c.call("patrol.initiative", {"game": "d1"})
 check("patrol_method_unsupported", err is not None and err[0] == UNSUPPORTED, repr(err))
+err, _ = c.call("viktoria.initiative", {"game": "d1"})
+check("viktoria_method_unsupported", err is not None and err[0] == UNSUPPORTED and
+      err[1].startswith("viktoria.initiative: not for duel games") and len(err) == 3 and
+      err[2] == {"hint": "use_game_methods",
+                 "args": {"method": "viktoria.initiative", "ruleset": "duel"}}, repr(err))
+err, _ = c.call("duel.initiative", {"game": "d1"})
+check("duel_lists_no_initiative", err is not None and err[0] == -32601, repr(err))
+err, _ = c.call("ai.orders", {"game": "d1"})
+check("hint_orders_table_to_move", err is not None and len(err) == 3 and
+      err[2] == {"hint": "table_to_move", "args": {"side": 0}}, repr(err))
+c.call("game.new", {"id": "vk1", "seed": 3})
+err, _ = c.call("game.act", {"game": "vk1", "action": 0})
+check("hint_use_ruleset_methods", err is not None and err[0] == UNSUPPORTED and
+      len(err) == 3 and err[2] == {"hint": "use_ruleset_methods", "args": {
+          "ruleset": "viktoria", "methods": "viktoria.initiative, report, ai.orders"}}, repr(err))
 unchanged(c, "d1", st0, "bad_reports_change_nothing")
 
 # ---------------------------------------------------------------- a turn: act, roll, orders
@@ -166,12 +183,17 @@ check("act_by_phrase", err is None and res["to_move"] == "chance" and res["log_s
 err, st = c.call("game.state", {"game": "d1"})
 check("outcomes_listed", err is None and len(st["outcomes"]) == 6 and
       abs(sum(o["p"] for o in st["outcomes"]) - 1) < 1e-9, repr(err or st["outcomes"]))
+err, _ = c.call("game.act", {"game": "d1", "action": 0})
+check("hint_roll_first", err is not None and err[0] == ILLEGAL and len(err) == 3 and
+      err[2] == {"hint": "roll_first", "args": {}}, repr(err))
 err, res = c.call("game.roll", {"game": "d1", "outcome": 5})
 check("roll_outcome", err is None and res["to_move"] == 1 and
       res["events"][0]["data"]["outcome"] == st["outcomes"][5]["text"], repr((err, res)))
 err, _ = c.call("game.act", {"game": "d1", "action": 0})
 check("act_when_ai_moves", err is not None and err[0] == ILLEGAL and "ai.orders" in err[1],
       repr(err))
+check("hint_ai_to_move", len(err or []) == 3 and
+      err[2] == {"hint": "ai_to_move", "args": {"side": 1}}, repr(err))
 err, o = c.call("ai.orders", {"game": "d1"})
 check("ai_orders", err is None and o["side"] == 1 and o["reason"] and o["sentence"] and
       o["action"].startswith("Blue") and o["engine"] == "mcts" and o["level"] == "novice" and

@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     opfor__evlist_t ev, ev2;
     opfor__evlist_init(&ev);
     opfor__evlist_init(&ev2);
-    opfor__gerr_t e1 = {0, ""}, e2 = {0, ""};
+    opfor__gerr_t e1 = {0}, e2 = {0};
     int r1 = apply(&u.data, data, fr.len, mode, &a, &ev, &e1);
     int r2 = apply(&u.data, data, fr.len, mode, &b, &ev2, &e2);
     if (r1 != r2)

@@ -1,7 +1,8 @@
 /* tests/io/test_client.c — the blocking RPC client (opfor/client.h) against a real in-process
  * server: address errors, hello and calls with results and remote errors, calc over the wire,
- * tokens on TCP, call timeouts that leave the connection usable, notifications, and a server
- * that goes away.
+ * tokens on TCP, call timeouts that leave the connection usable, notifications, a server
+ * that goes away, and errors with and without their hint (a real server's, and a fake
+ * server's odd shapes).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,8 +10,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 
 #include "io/server_harness.h"
 #include "opfor/client.h"
@@ -264,6 +268,203 @@ static void client_sees_server_stop_as_eio(void **state) {
     opfor_client_close(c);
 }
 
+static void pack_game_id(msgpack_packer *pk, void *ud) {
+    msgpack_pack_map(pk, 1);
+    opfor_rpc_pack_cstr(pk, "game");
+    opfor_rpc_pack_cstr(pk, ud);
+}
+
+/* A real server's errors: one with a hint (an unknown game) and one without (an unknown
+ * method); success clears the hint. */
+static void client_error_hint_from_server(void **state) {
+    (void)state;
+    harness_t h;
+    harness_init(&h);
+    opfor_client_t *c = start_and_connect(&h);
+    assert_int_equal(opfor_client_hello(c, "test_client", NULL), 0);
+    char buf[64];
+    assert_int_equal(opfor_client_call(c, "game.state", pack_game_id, "nope", NULL),
+                     OPFOR_CLIENT_REMOTE);
+    assert_int_equal(opfor_client_error_code(c), OPFOR_RPC_E_NOT_FOUND);
+    /* the message stays for clients that read only [code, message] */
+    assert_non_null(strstr(opfor_client_error_message(c), "game.list lists them"));
+    assert_string_equal(opfor_client_error_hint(c), "no_game");
+    assert_non_null(opfor_client_error_args(c));
+    assert_string_equal(opfor_client_error_arg(c, "game", buf, sizeof buf), "nope");
+    assert_null(opfor_client_error_arg(c, "side", buf, sizeof buf));
+
+    assert_int_equal(opfor_client_call(c, "no.such", NULL, NULL, NULL), OPFOR_CLIENT_REMOTE);
+    assert_int_equal(opfor_client_error_code(c), OPFOR_RPC_E_METHOD_NOT_FOUND);
+    assert_string_equal(opfor_client_error_hint(c), "");
+    assert_null(opfor_client_error_args(c));
+    assert_null(opfor_client_error_arg(c, "game", buf, sizeof buf));
+
+    assert_int_equal(opfor_client_call(c, "game.state", pack_game_id, "nope", NULL),
+                     OPFOR_CLIENT_REMOTE);
+    assert_string_equal(opfor_client_error_hint(c), "no_game");
+    assert_int_equal(opfor_client_call(c, "ping", NULL, NULL, NULL), 0);
+    assert_string_equal(opfor_client_error_hint(c), "");
+    assert_null(opfor_client_error_args(c));
+    opfor_client_close(c);
+    harness_stop(&h);
+}
+
+/* A fake server: answers each request, in turn, with the error object of one packer. */
+typedef void (*fake_err_fn)(msgpack_packer *pk);
+
+typedef struct fake_server {
+    int lfd;                 /* listening socket */
+    const fake_err_fn *errs; /* one error object per request */
+    int n;                   /* how many */
+} fake_server_t;
+
+static void *fake_main(void *arg) {
+    fake_server_t *f = arg;
+    int fd = accept(f->lfd, NULL, NULL);
+    if (fd < 0)
+        return NULL;
+    msgpack_unpacker u;
+    msgpack_unpacker_init(&u, 4096);
+    msgpack_unpacked m;
+    msgpack_unpacked_init(&m);
+    for (int i = 0; i < f->n;) {
+        msgpack_unpacker_reserve_buffer(&u, 4096);
+        ssize_t r = read(fd, msgpack_unpacker_buffer(&u), 4096);
+        if (r <= 0)
+            break;
+        msgpack_unpacker_buffer_consumed(&u, (size_t)r);
+        while (i < f->n && msgpack_unpacker_next(&u, &m) == MSGPACK_UNPACK_SUCCESS) {
+            uint32_t id = (uint32_t)m.data.via.array.ptr[1].via.u64;
+            msgpack_sbuffer sb;
+            msgpack_sbuffer_init(&sb);
+            msgpack_packer pk;
+            msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+            msgpack_pack_array(&pk, 4);
+            msgpack_pack_uint8(&pk, 1);
+            msgpack_pack_uint32(&pk, id);
+            f->errs[i++](&pk);
+            msgpack_pack_nil(&pk);
+            if (write(fd, sb.data, sb.size) != (ssize_t)sb.size)
+                i = f->n;
+            msgpack_sbuffer_destroy(&sb);
+        }
+    }
+    msgpack_unpacked_destroy(&m);
+    msgpack_unpacker_destroy(&u);
+    close(fd);
+    return NULL;
+}
+
+static void err_old(msgpack_packer *pk) { /* an old server: [code, message] */
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_int(pk, OPFOR_RPC_E_ILLEGAL);
+    opfor_rpc_pack_cstr(pk, "old words");
+}
+
+static void err_hint(msgpack_packer *pk) { /* [code, message, {hint, args}] */
+    msgpack_pack_array(pk, 3);
+    msgpack_pack_int(pk, OPFOR_RPC_E_ILLEGAL);
+    opfor_rpc_pack_cstr(pk, "new words");
+    msgpack_pack_map(pk, 2);
+    opfor_rpc_pack_cstr(pk, "hint");
+    opfor_rpc_pack_cstr(pk, "ai_to_move");
+    opfor_rpc_pack_cstr(pk, "args");
+    msgpack_pack_map(pk, 3);
+    opfor_rpc_pack_cstr(pk, "side");
+    msgpack_pack_int(pk, 1);
+    opfor_rpc_pack_cstr(pk, "neg");
+    msgpack_pack_int(pk, -7);
+    opfor_rpc_pack_cstr(pk, "list");
+    msgpack_pack_array(pk, 0);
+}
+
+static void err_hint_no_args(msgpack_packer *pk) { /* a hint without args, plus a new key */
+    msgpack_pack_array(pk, 3);
+    msgpack_pack_int(pk, OPFOR_RPC_E_ILLEGAL);
+    opfor_rpc_pack_cstr(pk, "m");
+    msgpack_pack_map(pk, 2);
+    opfor_rpc_pack_cstr(pk, "later");
+    msgpack_pack_true(pk);
+    opfor_rpc_pack_cstr(pk, "hint");
+    opfor_rpc_pack_cstr(pk, "roll_first");
+}
+
+static void err_odd_third(msgpack_packer *pk) { /* a third element of another shape */
+    msgpack_pack_array(pk, 3);
+    msgpack_pack_int(pk, OPFOR_RPC_E_BUSY);
+    opfor_rpc_pack_cstr(pk, "odd");
+    msgpack_pack_int(pk, 42);
+}
+
+static void err_hint_not_str(msgpack_packer *pk) { /* hint of the wrong type: ignored */
+    msgpack_pack_array(pk, 3);
+    msgpack_pack_int(pk, OPFOR_RPC_E_BUSY);
+    opfor_rpc_pack_cstr(pk, "odd");
+    msgpack_pack_map(pk, 1);
+    opfor_rpc_pack_cstr(pk, "hint");
+    msgpack_pack_int(pk, 3);
+}
+
+static void client_parses_errors_with_and_without_hint(void **state) {
+    (void)state;
+    char dir[] = "/tmp/opfor-test-hint-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s/s.sock", dir);
+    static const fake_err_fn errs[] = {err_old,          err_hint,      err_old,
+                                       err_hint_no_args, err_odd_third, err_hint_not_str};
+    fake_server_t f = {socket(AF_UNIX, SOCK_STREAM, 0), errs, 6};
+    assert_true(f.lfd >= 0);
+    assert_int_equal(bind(f.lfd, (struct sockaddr *)&sa, sizeof sa), 0);
+    assert_int_equal(listen(f.lfd, 1), 0);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, fake_main, &f), 0);
+    char addr[160];
+    snprintf(addr, sizeof addr, "unix:%s", sa.sun_path);
+    opfor_client_t *c;
+    opfor_diag_t d;
+    assert_int_equal(opfor_client_connect(&c, addr, 2000, &d), 0);
+    char buf[32];
+
+    assert_int_equal(opfor_client_call(c, "x", NULL, NULL, NULL), OPFOR_CLIENT_REMOTE);
+    assert_int_equal(opfor_client_error_code(c), OPFOR_RPC_E_ILLEGAL);
+    assert_string_equal(opfor_client_error_message(c), "old words");
+    assert_string_equal(opfor_client_error_hint(c), "");
+    assert_null(opfor_client_error_args(c));
+
+    assert_int_equal(opfor_client_call(c, "x", NULL, NULL, NULL), OPFOR_CLIENT_REMOTE);
+    assert_string_equal(opfor_client_error_message(c), "new words");
+    assert_string_equal(opfor_client_error_hint(c), "ai_to_move");
+    assert_int_equal(opfor_client_error_args(c)->via.map.size, 3);
+    assert_string_equal(opfor_client_error_arg(c, "side", buf, sizeof buf), "1");
+    assert_string_equal(opfor_client_error_arg(c, "neg", buf, sizeof buf), "-7");
+    assert_null(opfor_client_error_arg(c, "list", buf, sizeof buf));
+
+    /* the next error without a hint clears the last one's */
+    assert_int_equal(opfor_client_call(c, "x", NULL, NULL, NULL), OPFOR_CLIENT_REMOTE);
+    assert_string_equal(opfor_client_error_hint(c), "");
+    assert_null(opfor_client_error_arg(c, "side", buf, sizeof buf));
+
+    assert_int_equal(opfor_client_call(c, "x", NULL, NULL, NULL), OPFOR_CLIENT_REMOTE);
+    assert_string_equal(opfor_client_error_hint(c), "roll_first");
+    assert_null(opfor_client_error_args(c));
+
+    assert_int_equal(opfor_client_call(c, "x", NULL, NULL, NULL), OPFOR_CLIENT_REMOTE);
+    assert_int_equal(opfor_client_error_code(c), OPFOR_RPC_E_BUSY);
+    assert_string_equal(opfor_client_error_message(c), "odd");
+    assert_string_equal(opfor_client_error_hint(c), "");
+
+    assert_int_equal(opfor_client_call(c, "x", NULL, NULL, NULL), OPFOR_CLIENT_REMOTE);
+    assert_string_equal(opfor_client_error_message(c), "odd");
+    assert_string_equal(opfor_client_error_hint(c), "");
+
+    opfor_client_close(c);
+    pthread_join(th, NULL);
+    close(f.lfd);
+    unlink(sa.sun_path);
+    rmdir(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(client_connect_errors_are_clear),
@@ -272,6 +473,8 @@ int main(void) {
         cmocka_unit_test(client_timeout_keeps_connection_usable),
         cmocka_unit_test(client_notifications_reach_callback),
         cmocka_unit_test(client_sees_server_stop_as_eio),
+        cmocka_unit_test(client_error_hint_from_server),
+        cmocka_unit_test(client_parses_errors_with_and_without_hint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

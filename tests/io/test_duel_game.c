@@ -34,7 +34,7 @@ static opfor__game_t *open_duel(uint64_t seed) {
     snprintf(row.difficulty, sizeof row.difficulty, "novice");
     row.seed = seed;
     opfor__game_t *g = NULL;
-    opfor__gerr_t err = {0, ""};
+    opfor__gerr_t err = {0};
     assert_int_equal(opfor__gen_open(&g, &row, &opfor_duel_ruleset, &err), 0);
     assert_non_null(g);
     assert_non_null(g->gen);
@@ -156,7 +156,7 @@ static int cur(const opfor__game_t *g) {
 
 /* Plays n moves the simple way (table: its first legal action; AI: its order; dice: auto). */
 static void play(opfor__game_t *g, tlog_t *log, int n) {
-    opfor__gerr_t e = {0, ""};
+    opfor__gerr_t e = {0};
     for (int i = 0; i < n && g->t.status == OPFOR__GS_ACTIVE; i++) {
         int c = cur(g);
         opfor__gen_order_t o;
@@ -190,7 +190,7 @@ static void duel_game_replay_rebuilds_the_same_game(void **st) {
     opfor__game_t *g = open_duel(21);
     tlog_t *log = calloc(1, sizeof *log);
     assert_non_null(log);
-    opfor__gerr_t e = {0, ""};
+    opfor__gerr_t e = {0};
     /* a turn by hand: the table attacks by phrase, rolls a 3, the AI orders, a report */
     char phrase[112];
     int n = opfor_game_legal(&g->gen->game, g->gen->state, g->gen->acts, 6);
@@ -227,7 +227,7 @@ static void duel_game_refusals_change_nothing(void **st) {
     opfor__table_t *t0 = malloc(sizeof *t0);
     assert_non_null(t0);
     memcpy(t0, &g->t, sizeof *t0);
-    opfor__gerr_t e = {0, ""};
+    opfor__gerr_t e = {0};
     assert_int_equal(act(g, NULL, "Red plays the ace", 0, &e), OPFOR_EILLEGAL);
     assert_int_equal(e.code, OPFOR_RPC_E_ILLEGAL);
     assert_non_null(strstr(e.msg, "Red guards")); /* the legal phrases are listed */
@@ -289,7 +289,7 @@ static void duel_game_rules_version_checked(void **st) {
     msgpack_packer pk;
     pack_open(&sb, &pk);
     opfor__gen_begin_payload(&opfor_duel_ruleset, &pk);
-    opfor__gerr_t e = {0, ""};
+    opfor__gerr_t e = {0};
     assert_int_equal(
         opfor__gen_rules_check(&row, &opfor_duel_ruleset, "begin", sb.data, sb.size, &e), 0);
     msgpack_sbuffer_clear(&sb);
@@ -312,7 +312,7 @@ static void duel_game_viewer_rule(void **st) {
     opfor__game_t *g = open_duel(3);
     msgpack_sbuffer sb;
     msgpack_packer pk;
-    opfor__gerr_t e = {0, ""};
+    opfor__gerr_t e = {0};
     int viewer = -5;
     assert_int_equal(opfor__gen_viewer(g, NULL, 0, &viewer, &e), 0);
     assert_int_equal(viewer, 0);
@@ -367,7 +367,7 @@ static void duel_game_open_refuses(void **st) {
     (void)st;
     opfor_store_game_t row;
     opfor__game_t *g = NULL;
-    opfor__gerr_t e = {0, ""};
+    opfor__gerr_t e = {0};
     memset(&row, 0, sizeof row);
     snprintf(row.scenario_name, sizeof row.scenario_name, "../../etc/passwd");
     assert_true(opfor__gen_open(&g, &row, &opfor_duel_ruleset, &e) < 0);

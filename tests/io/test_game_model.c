@@ -34,7 +34,7 @@ static opfor__game_t *open_game(const char *scenario, const char *mode, uint64_t
     static opfor_viktoria_model_t m;
     assert_int_equal(opfor_viktoria_model_default(&m, NULL), 0);
     opfor__game_t *g = NULL;
-    opfor__gerr_t err = {0, ""};
+    opfor__gerr_t err = {0};
     int rc = opfor__game_open(&g, &row, NULL, 0, &m, &err);
     if (rc != 0)
         fprintf(stderr, "open: %s\n", err.msg);
@@ -96,7 +96,7 @@ static int mutate(opfor__game_t *g, tlog_t *log, const char *kind, const msgpack
 }
 
 static int press(opfor__game_t *g, tlog_t *log, opfor__evlist_t *ev) {
-    opfor__gerr_t err = {0, ""};
+    opfor__gerr_t err = {0};
     opfor__evlist_init(ev);
     int rc = mutate(g, log, "press", NULL, ev, &err);
     if (rc)
@@ -151,7 +151,7 @@ static int press_steered(opfor__game_t *g, tlog_t *log, opfor__evlist_t *ev, ste
     opt.ud = sl;
     opfor__evlist_t scratch;
     opfor__evlist_init(&scratch);
-    opfor__gerr_t err = {0, ""};
+    opfor__gerr_t err = {0};
     int rc = opfor__game_press(g, dry, g->t.log_seq + 1, &opt, &scratch, &err);
     opfor__evlist_free(&scratch);
     free(dry);
@@ -205,7 +205,7 @@ static int first_unit_of(const opfor__game_t *g, int side, int ready) {
 static void commit(opfor__game_t *g, tlog_t *log, const char *kind, msgpack_sbuffer *sb) {
     opfor__evlist_t ev;
     opfor__evlist_init(&ev);
-    opfor__gerr_t err = {0, ""};
+    opfor__gerr_t err = {0};
     assert_int_equal(mutate(g, log, kind, sb, &ev, &err), 0);
     opfor__evlist_free(&ev);
     msgpack_sbuffer_destroy(sb);
@@ -267,7 +267,7 @@ static void replay(opfor__game_t *h, const tlog_t *log) {
     for (int i = 0; i < log->n; i++) {
         opfor__evlist_t ev;
         opfor__evlist_init(&ev);
-        opfor__gerr_t err = {0, ""};
+        opfor__gerr_t err = {0};
         int rc = opfor__game_apply_entry(h, &h->t, h->t.log_seq + 1, log->kind[i], log->p[i].data,
                                          log->p[i].size, &ev, &err);
         if (rc)
@@ -320,7 +320,7 @@ static void game_model_refuses_bad_new_games(void **state) {
     memset(&row, 0, sizeof row);
     snprintf(row.scenario_name, sizeof row.scenario_name, "no_such_scenario");
     opfor__game_t *g = NULL;
-    opfor__gerr_t err = {0, ""};
+    opfor__gerr_t err = {0};
     assert_true(opfor__game_open(&g, &row, NULL, 0, &m, &err) < 0);
     assert_int_equal(err.code, OPFOR_RPC_E_NOT_FOUND);
     assert_non_null(strstr(err.msg, "scenario"));
@@ -350,7 +350,7 @@ static void bad_obj(opfor__game_t *g, obj_t *o, int code, const char *needle) {
     uint64_t before = opfor__game_hash(&g->t);
     opfor__evlist_t ev;
     opfor__evlist_init(&ev);
-    opfor__gerr_t err = {0, ""};
+    opfor__gerr_t err = {0};
     assert_true(opfor__game_report(g, tmp, g->t.log_seq + 1, &o->u.data, &ev, &err) < 0);
     if (!strstr(err.msg, needle))
         fprintf(stderr, "expected '%s' in: %s\n", needle, err.msg);
@@ -492,7 +492,7 @@ static void game_model_reports_change_the_table(void **state) {
     obj_done(&o);
     opfor__evlist_t ev;
     opfor__evlist_init(&ev);
-    opfor__gerr_t err = {0, ""};
+    opfor__gerr_t err = {0};
     opfor__table_t *t = malloc(sizeof *t);
     memcpy(t, &g->t, sizeof *t);
     int rc = opfor__game_report(g, t, 1, &o.u.data, &ev, &err);
@@ -543,7 +543,7 @@ static void game_model_presses_orders_and_resolution(void **state) {
         /* pressing now is refused, and so is resolving (no order yet) */
         opfor__evlist_t ev;
         opfor__evlist_init(&ev);
-        opfor__gerr_t err = {0, ""};
+        opfor__gerr_t err = {0};
         opfor__table_t *tmp = malloc(sizeof *tmp);
         memcpy(tmp, &g->t, sizeof *tmp);
         assert_int_equal(opfor__game_press(g, tmp, 99, NULL, &ev, &err), OPFOR_EILLEGAL);
@@ -676,7 +676,7 @@ static void game_model_steered_presses_are_logged_and_replayed(void **state) {
             msgpack_unpacked u;
             unpack_first(&u, &log->p[i]);
             opfor_patrol_spot_t sp;
-            opfor__gerr_t err = {0, ""};
+            opfor__gerr_t err = {0};
             assert_int_equal(opfor__press_payload_read(g, &u.data, &sp, &err), 0);
             msgpack_unpacked_destroy(&u);
             payloads++;
@@ -716,7 +716,7 @@ static void game_model_steered_presses_are_logged_and_replayed(void **state) {
         memcpy(tmp, &g->t, sizeof *tmp);
         opfor__evlist_t ev;
         opfor__evlist_init(&ev);
-        opfor__gerr_t err = {0, ""};
+        opfor__gerr_t err = {0};
         assert_int_equal(
             opfor__game_apply_entry(g, tmp, g->t.log_seq + 1, "press", sb.data, sb.size, &ev, &err),
             OPFOR_EPROTO);

@@ -380,6 +380,60 @@ static void rpc_error_table(void **state) {
     assert_int_equal(opfor_rpc_err_from_opfor(-999), OPFOR_RPC_E_INTERNAL);
 }
 
+/* An error with a hint packs [code, message, {"hint", "args"}]; args keep their order and
+ * types, a fifth arg is dropped, long strings are cut; without a hint the error has two
+ * elements. Hint codes are distinct and found back by name. */
+static void rpc_error_hint(void **state) {
+    (void)state;
+    buf_t b;
+    buf_init(&b);
+    opfor_rpc_hint_t h = {0};
+    opfor_rpc_pack_error_hint(&b.pk, 1, OPFOR_RPC_E_ILLEGAL, "no hint", &h);
+    opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_ASK_ORDERS);
+    opfor_rpc_hint_str(&h, "side", "Germans");
+    opfor_rpc_hint_int(&h, "n", -3);
+    char longs[300];
+    memset(longs, 'x', sizeof longs - 1);
+    longs[sizeof longs - 1] = '\0';
+    opfor_rpc_hint_str(&h, "long", longs);
+    opfor_rpc_hint_str(&h, "d", "4th");
+    opfor_rpc_hint_str(&h, "e", "5th: dropped");
+    assert_int_equal(h.nargs, OPFOR_RPC_HINT_MAX_ARGS);
+    opfor_rpc_pack_error_hint(&b.pk, 2, OPFOR_RPC_E_ILLEGAL, "with hint", &h);
+    opfor_rpc_hint_set(NULL, OPFOR_RPC_HINT_ASK_ORDERS); /* NULL: nothing happens */
+    opfor_rpc_hint_str(NULL, "k", "v");
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    size_t off = 0;
+    assert_int_equal(msgpack_unpack_next(&u, b.sb.data, b.sb.size, &off), MSGPACK_UNPACK_SUCCESS);
+    assert_int_equal(u.data.via.array.ptr[2].via.array.size, 2);
+    assert_int_equal(msgpack_unpack_next(&u, b.sb.data, b.sb.size, &off), MSGPACK_UNPACK_SUCCESS);
+    const msgpack_object *e = &u.data.via.array.ptr[2];
+    assert_int_equal(e->via.array.size, 3);
+    const msgpack_object *hint = &e->via.array.ptr[2];
+    const msgpack_object *code = opfor_rpc_params_get(hint, "hint");
+    assert_non_null(code);
+    assert_int_equal(code->via.str.size, strlen("ask_orders"));
+    assert_memory_equal(code->via.str.ptr, "ask_orders", code->via.str.size);
+    const msgpack_object *args = opfor_rpc_params_get(hint, "args");
+    assert_int_equal(args->via.map.size, 4);
+    assert_memory_equal(args->via.map.ptr[0].val.via.str.ptr, "Germans", 7);
+    assert_int_equal(args->via.map.ptr[1].val.via.i64, -3);
+    assert_int_equal(args->via.map.ptr[2].val.via.str.size, sizeof h.args[0].s - 1);
+    assert_memory_equal(args->via.map.ptr[3].key.via.str.ptr, "d", 1);
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&b.sb);
+
+    for (int i = 1; i < OPFOR_RPC_HINT_COUNT; i++) {
+        const char *c = opfor_rpc_hint_code(i);
+        assert_non_null(c);
+        assert_int_equal(opfor_rpc_hint_find(c, strlen(c)), i);
+    }
+    assert_null(opfor_rpc_hint_code(OPFOR_RPC_HINT_NONE));
+    assert_null(opfor_rpc_hint_code(OPFOR_RPC_HINT_COUNT));
+    assert_int_equal(opfor_rpc_hint_find("no_such_hint", 12), OPFOR_RPC_HINT_NONE);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rpc_decode_request_with_map),
@@ -389,6 +443,7 @@ int main(void) {
         cmocka_unit_test(rpc_params_helpers),
         cmocka_unit_test(rpc_encode_error_roundtrip),
         cmocka_unit_test(rpc_error_table),
+        cmocka_unit_test(rpc_error_hint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,6 +61,32 @@ static const opfor_form_t *ask(fixture_t *f, const char *action, const char *con
     return form;
 }
 
+/* The lists an error names: every action, a form's fields with a prefix, cut but terminated
+ * in a small buffer; a field found in another action. */
+static void calc_iface_lists_for_errors(void **state) {
+    (void)state;
+    const opfor_ruleset_calc_t *c = opfor_ruleset_find("viktoria")->calc;
+    char buf[2048], small[12];
+    opfor_calc_action_list(c, buf, sizeof buf);
+    assert_true(strncmp(buf, c->actions[0].name, strlen(c->actions[0].name)) == 0);
+    assert_non_null(strstr(buf, ", fire_rifle"));
+    opfor_calc_action_list(c, small, sizeof small);
+    assert_int_equal(strlen(small), sizeof small - 1);
+    const opfor_form_t *fire = opfor_form_find(c->actions, c->nactions, "fire_rifle");
+    assert_non_null(fire);
+    opfor_calc_field_list(fire, "--", buf, sizeof buf);
+    assert_true(strncmp(buf, "--", 2) == 0);
+    assert_non_null(strstr(buf, ", --range"));
+    opfor_calc_field_list(fire, "", buf, sizeof buf);
+    assert_null(strstr(buf, "--"));
+    const opfor_form_t none = {"none", "none", "", "", NULL, 0};
+    assert_string_equal(opfor_calc_field_list(&none, "--", buf, sizeof buf), "(none)");
+    const opfor_field_t *f = opfor_calc_field_anywhere(c, "range");
+    assert_non_null(f);
+    assert_string_equal(f->name, "range");
+    assert_null(opfor_calc_field_anywhere(c, "no_such_field"));
+}
+
 static void calc_iface_forms_mirror_the_action_table(void **state) {
     fixture_t *f = *state;
     assert_int_equal(f->c->nactions, OPFOR_VK_A_COUNT);
@@ -267,6 +293,7 @@ static void calc_iface_rolled_dice_are_judged(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(calc_iface_lists_for_errors),
         cmocka_unit_test(calc_iface_forms_mirror_the_action_table),
         cmocka_unit_test(calc_iface_every_default_runs_with_p_in_0_1),
         cmocka_unit_test(calc_iface_answer_matches_the_native_result),

@@ -37,40 +37,6 @@ const char *opfor_calc_rulesets(char *buf, size_t n) {
     return buf;
 }
 
-/* The calculator's action names, comma-separated. */
-static const char *action_list(const opfor_ruleset_calc_t *c, char *buf, size_t n) {
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < c->nactions && len + 1 < n; i++) {
-        int w = snprintf(buf + len, n - len, "%s%s", i ? ", " : "", c->actions[i].name);
-        if (w > 0)
-            len += (size_t)w < n - len ? (size_t)w : n - len - 1;
-    }
-    return buf;
-}
-
-/* The form's fields as "--actor, --target, ..." ("(none)" without any). */
-static const char *field_list(const opfor_form_t *form, char *buf, size_t n) {
-    size_t len = 0;
-    snprintf(buf, n, "%s", form->nfields ? "" : "(none)");
-    for (int i = 0; i < form->nfields && len + 1 < n; i++) {
-        int w = snprintf(buf + len, n - len, "%s--%s", i ? ", " : "", form->fields[i].name);
-        if (w > 0)
-            len += (size_t)w < n - len ? (size_t)w : n - len - 1;
-    }
-    return buf;
-}
-
-/* The field named name in any action of c, or NULL. */
-static const opfor_field_t *field_anywhere(const opfor_ruleset_calc_t *c, const char *name) {
-    for (int a = 0; a < c->nactions; a++) {
-        int k = opfor_form_field(&c->actions[a], name);
-        if (k >= 0)
-            return &c->actions[a].fields[k];
-    }
-    return NULL;
-}
-
 /* The default of field fd as people read it ("soldier", "24 in", "unset"). */
 static const char *default_text(const opfor_field_t *fd, char *buf, size_t n) {
     opfor_value_t v;
@@ -477,18 +443,20 @@ static int read_fields(const opfor_ruleset_calc_t *c, const void *model, const o
         name[nlen] = 0;
         int fid = opfor_form_field(form, name), negate = 0;
         if (fid < 0 && !eq && strncmp(name, "no-", 3) == 0 &&
-            (opfor_form_field(form, name + 3) >= 0 || field_anywhere(c, name + 3))) {
+            (opfor_form_field(form, name + 3) >= 0 || opfor_calc_field_anywhere(c, name + 3))) {
             negate = 1;
             fid = opfor_form_field(form, name + 3);
         }
         const char *fname = negate ? name + 3 : name;
         if (fid < 0) {
-            const opfor_field_t *other = field_anywhere(c, fname);
+            const opfor_field_t *other = opfor_calc_field_anywhere(c, fname);
             if (other)
-                return opfor_cli_usage_error("calc: %s has no field --%s; it takes: %s", form->name,
-                                             other->name, field_list(form, names, sizeof names));
+                return opfor_cli_usage_error(
+                    "calc: %s has no field --%s; it takes: %s", form->name, other->name,
+                    opfor_calc_field_list(form, "--", names, sizeof names));
             return opfor_cli_usage_error("calc: unknown field --%s; %s takes: %s", fname,
-                                         form->name, field_list(form, names, sizeof names));
+                                         form->name,
+                                         opfor_calc_field_list(form, "--", names, sizeof names));
         }
         const opfor_field_t *fd = &form->fields[fid];
         /* --no-FIELD only turns a flag off; --no-actor veteran must not set the actor */
@@ -572,7 +540,8 @@ int opfor_cmd_calc(int argc, char **argv) {
             if (!form)
                 return opfor_cli_usage_error("calc: '%s' before the action; write "
                                              "`opfor calc %s ACTION %s ...` (actions: %s)",
-                                             s, rs->name, s, action_list(c, names, sizeof names));
+                                             s, rs->name, s,
+                                             opfor_calc_action_list(c, names, sizeof names));
             /* a field: skip its value if it takes one */
             if (!strchr(s, '=')) {
                 int fid = opfor_form_field(form, s + 2);
@@ -586,7 +555,7 @@ int opfor_cmd_calc(int argc, char **argv) {
             form = opfor_form_find(c->actions, c->nactions, s);
             if (!form)
                 return opfor_cli_usage_error("calc: unknown action '%s'; allowed: %s", s,
-                                             action_list(c, names, sizeof names));
+                                             opfor_calc_action_list(c, names, sizeof names));
         } else {
             return opfor_cli_usage_error("calc: unexpected '%s' (a field's value? fields are "
                                          "written --FIELD VALUE)",
@@ -618,7 +587,7 @@ int opfor_cmd_calc(int argc, char **argv) {
             list_text(stdout, rs, model);
     } else if (!form) {
         rc = opfor_cli_usage_error("calc: missing action; allowed: %s (or --list)",
-                                   action_list(c, names, sizeof names));
+                                   opfor_calc_action_list(c, names, sizeof names));
     } else {
         char msg[600];
         vals = calloc((size_t)form->nfields + 1, sizeof *vals);

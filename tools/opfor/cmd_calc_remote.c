@@ -227,16 +227,6 @@ static int from_reply(const opfor_ruleset_calc_t *c, const msgpack_object *o, re
     return 0;
 }
 
-/* The field named name in any action of c, or NULL. */
-static const opfor_field_t *field_anywhere(const opfor_ruleset_calc_t *c, const char *name) {
-    for (int a = 0; a < c->nactions; a++) {
-        int k = opfor_form_field(&c->actions[a], name);
-        if (k >= 0)
-            return &c->actions[a].fields[k];
-    }
-    return NULL;
-}
-
 int opfor__calc_remote(int argc, char **argv) {
     const opfor_ruleset_t *rs = opfor_ruleset_find(argv[1]);
     if (!rs || !rs->calc)
@@ -273,9 +263,9 @@ int opfor__calc_remote(int argc, char **argv) {
                 n = sizeof fk[0] - 1;
             memcpy(fk[nfields], s + 2, n);
             fk[nfields][n] = 0;
-            const opfor_field_t *fd = field_anywhere(calc, fk[nfields]);
+            const opfor_field_t *fd = opfor_calc_field_anywhere(calc, fk[nfields]);
             const opfor_field_t *neg = !eq && !fd && !strncmp(fk[nfields], "no-", 3)
-                                           ? field_anywhere(calc, fk[nfields] + 3)
+                                           ? opfor_calc_field_anywhere(calc, fk[nfields] + 3)
                                            : NULL;
             if (eq) {
                 fv[nfields] = eq + 1;

@@ -95,7 +95,9 @@ static int resolve_game(opfor_client_t *c, const char *cmd, const char *given, c
     return 0;
 }
 
-/* Connects, finds the game, calls method with {"game": id}, prints the result. */
+/* Connects, finds the game, calls method with {"game": id}, prints the result. A method without
+ * a dot is a ruleset's own verb ("initiative": the game's ruleset's, patrol.initiative before
+ * api_level 5). */
 static int simple_call(const char *cmd, const gopts_t *o, const char *method,
                        void (*print)(const msgpack_object *res)) {
     opfor_client_t *c = opfor__rpc_open_token(o->connect, o->token_file);
@@ -110,7 +112,10 @@ static int simple_call(const char *cmd, const gopts_t *o, const char *method,
         msgpack_sbuffer_init(&sb);
         params_game(&sb, id);
         const msgpack_object *res;
-        rc = opfor__rpc_call_cmd(c, cmd, method, &sb, &res);
+        if (strchr(method, '.'))
+            rc = opfor__rpc_call_cmd(c, cmd, method, &sb, &res);
+        else /* a ruleset's own verb, with its name before api_level 5 */
+            rc = opfor__rpc_call_ruleset(c, cmd, id, method, "patrol.initiative", &sb, &res);
         msgpack_sbuffer_destroy(&sb);
         if (rc == 0) {
             if (o->json)
@@ -385,7 +390,7 @@ int opfor_cmd_state(int argc, char **argv) {
 }
 
 int opfor_cmd_initiative(int argc, char **argv) {
-    return game_cmd(argc, argv, "initiative", "patrol.initiative",
+    return game_cmd(argc, argv, "initiative", "initiative",
                     "Presses the initiative button (Viktoria! XV.A; competitive games roll a\n"
                     "D6 each, V.A) and prints what happened: who may act, what was spotted.",
                     print_ack);

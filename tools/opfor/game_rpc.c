@@ -70,43 +70,90 @@ static void pack_prebuilt(msgpack_packer *pk, void *ud) {
         msgpack_pack_map(pk, 0);
 }
 
-/* The daemon's messages name protocol methods and keys, for every client; people at the
- * game commands type commands, so those say what to type instead: each pair is (what the
- * daemon says, what the game commands say). */
-static const char *const CMD_WORDS[][2] = {
-    {"ask for its orders (ai.orders) first", "ask for its orders first (`opfor orders`)"},
-    {"(report with `acted`)", "(`opfor report --acted UNIT`)"},
-    {"(game.list lists them)", "(`opfor games` lists them)"},
-    {"(ask ai.orders when", "(ask `opfor orders` when"},
-    {"at: goes with `acted` (use moves: [{unit, x, y}] for other units)",
-     "--at goes with --acted (use --move UNIT=X,Y for other units)"},
+/* The daemon's errors carry a hint (docs/protocol.md, Errors): a stable code and its args.
+ * People at the game commands type commands, so those hints are worded here with the command to
+ * type; {key} stands for the arg under key. A hint not listed here, or one whose args are
+ * missing, prints the daemon's own message. */
+static const struct {
+    const char *hint, *words;
+} CMD_HINTS[] = {
+    {"no_game", "game: no game '{game}' (`opfor games` lists them)"},
+    {"report_acted", "a unit of the {side} holds the initiative: report which one acted first "
+                     "(`opfor report --acted UNIT`)"},
+    {"ask_orders", "the {side} hold the initiative: ask for its orders first (`opfor orders`)"},
+    {"resolve_needs_order", "resolve: there is no open order to resolve (ask `opfor orders` "
+                            "when the {side} hold the initiative)"},
+    {"at_needs_acted", "--at goes with --acted (use --move UNIT=X,Y for other units)"},
 };
 
-/* msg with the first protocol phrase of CMD_WORDS found in it put as the game commands say it
- * (cmd_words), else as it is. */
-static const char *say(const char *msg, int cmd_words, char *buf, size_t n) {
-    for (size_t i = 0; cmd_words && i < sizeof CMD_WORDS / sizeof CMD_WORDS[0]; i++) {
-        const char *at = strstr(msg, CMD_WORDS[i][0]);
-        if (at) {
-            snprintf(buf, n, "%.*s%s%s", (int)(at - msg), msg, CMD_WORDS[i][1],
-                     at + strlen(CMD_WORDS[i][0]));
-            return buf;
+/* The words of the client's last error for the game commands into buf, or NULL when the hint
+ * is not one of CMD_HINTS (or an arg it names is missing). */
+static const char *cmd_words(const opfor_client_t *c, char *buf, size_t n) {
+    const char *hint = opfor_client_error_hint(c);
+    for (size_t i = 0; hint[0] && i < sizeof CMD_HINTS / sizeof CMD_HINTS[0]; i++) {
+        if (strcmp(hint, CMD_HINTS[i].hint) != 0)
+            continue;
+        size_t at = 0;
+        for (const char *w = CMD_HINTS[i].words; *w && at + 1 < n;) {
+            const char *end = *w == '{' ? strchr(w, '}') : NULL;
+            if (!end) {
+                buf[at++] = *w++;
+                continue;
+            }
+            char key[32], val[160];
+            snprintf(key, sizeof key, "%.*s", (int)(end - w - 1), w + 1);
+            if (!opfor_client_error_arg(c, key, val, sizeof val))
+                return NULL;
+            at += (size_t)snprintf(buf + at, n - at, "%s", val);
+            if (at >= n)
+                at = n - 1;
+            w = end + 1;
         }
+        buf[at] = '\0';
+        return buf;
     }
-    return msg;
+    return NULL;
 }
 
-static int call_as(opfor_client_t *c, const char *what, const char *method,
-                   const msgpack_sbuffer *params, const msgpack_object **res, int cmd_words) {
-    int rc = opfor_client_call(c, method, pack_prebuilt, (void *)params, res);
-    if (rc == 0)
-        return 0;
+/* Prints the failure rc of the last call as "opfor: WHAT: ..." and returns the exit code. */
+static int call_failed(opfor_client_t *c, const char *what, int rc, int cmd) {
     char buf[1024];
-    fprintf(stderr, "opfor: %s: %s\n", what,
-            say(opfor_client_error_message(c), cmd_words, buf, sizeof buf));
+    const char *words = rc == OPFOR_CLIENT_REMOTE && cmd ? cmd_words(c, buf, sizeof buf) : NULL;
+    fprintf(stderr, "opfor: %s: %s\n", what, words ? words : opfor_client_error_message(c));
     if (rc == OPFOR_CLIENT_REMOTE && opfor_client_error_code(c) == OPFOR_RPC_E_INVALID_PARAMS)
         return OPFOR_EXIT_USAGE;
     return OPFOR_EXIT_FAIL;
+}
+
+static int call_as(opfor_client_t *c, const char *what, const char *method,
+                   const msgpack_sbuffer *params, const msgpack_object **res, int cmd) {
+    int rc = opfor_client_call(c, method, pack_prebuilt, (void *)params, res);
+    return rc == 0 ? 0 : call_failed(c, what, rc, cmd);
+}
+
+int opfor__rpc_call_ruleset(opfor_client_t *c, const char *what, const char *game, const char *verb,
+                            const char *old, const msgpack_sbuffer *params,
+                            const msgpack_object **res) {
+    if (opfor_client_api_level(c) < 5)
+        return call_as(c, what, old, params, res, 1);
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 1);
+    opfor_rpc_pack_cstr(&pk, "game");
+    opfor_rpc_pack_cstr(&pk, game);
+    const msgpack_object *st;
+    int rc = call_as(c, what, "game.state", &sb, &st, 1);
+    msgpack_sbuffer_destroy(&sb);
+    if (rc)
+        return rc;
+    char rs[64], method[128];
+    snprintf(method, sizeof method, "%s.%s", opfor__rpc_str(st, "ruleset", rs, sizeof rs), verb);
+    rc = opfor_client_call(c, method, pack_prebuilt, (void *)params, res);
+    if (rc == OPFOR_CLIENT_REMOTE && opfor_client_error_code(c) == OPFOR_RPC_E_METHOD_NOT_FOUND)
+        return call_as(c, what, old, params, res, 1); /* not this ruleset's: the old answer */
+    return rc == 0 ? 0 : call_failed(c, what, rc, 1);
 }
 
 int opfor__rpc_call(opfor_client_t *c, const char *what, const char *method,

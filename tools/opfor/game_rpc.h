@@ -29,10 +29,19 @@ opfor_client_t *opfor__rpc_open_token(const char *addr, const char *token_file);
  * command) and returns OPFOR_EXIT_FAIL (or OPFOR_EXIT_USAGE for INVALID_PARAMS). */
 int opfor__rpc_call(opfor_client_t *c, const char *what, const char *method,
                     const msgpack_sbuffer *params, const msgpack_object **res);
-/* opfor__rpc_call for the game commands (cmd_game.c): the daemon's hints that name protocol
- * methods or keys ("ask ... (ai.orders)") are printed as the commands to type. */
+/* opfor__rpc_call for the game commands (cmd_game.c): an error whose hint (docs/protocol.md,
+ * Errors) these commands word is printed with the command to type ("ask for its orders first
+ * (`opfor orders`)") instead of the daemon's protocol words. */
 int opfor__rpc_call_cmd(opfor_client_t *c, const char *what, const char *method,
                         const msgpack_sbuffer *params, const msgpack_object **res);
+
+/* opfor__rpc_call_cmd for a ruleset's own method (docs/protocol.md, Ruleset methods): calls
+ * "RULESET.VERB" with RULESET the ruleset of game (read with game.state) on a daemon of
+ * api_level 5 or more; the older name old on an older daemon, or when the game's ruleset has no
+ * such method (the daemon then answers as it always did). */
+int opfor__rpc_call_ruleset(opfor_client_t *c, const char *what, const char *game, const char *verb,
+                            const char *old, const msgpack_sbuffer *params,
+                            const msgpack_object **res);
 
 /* Readers of a result map: the value under key or NULL; a string copied into buf ("" when
  * absent); an integer (def when absent); a double (def when absent). */

@@ -78,6 +78,15 @@ int opfor_client_poll(opfor_client_t *c, int timeout_ms);
  * The message describes the last failure of either kind. */
 int opfor_client_error_code(const opfor_client_t *c);
 const char *opfor_client_error_message(const opfor_client_t *c);
+/* After OPFOR_CLIENT_REMOTE: the error's hint code ("ask_orders", docs/protocol.md, Errors)
+ * when the server sent the optional third element, else "" (always "" after success or a
+ * local failure, and from servers before api_level 5). */
+const char *opfor_client_error_hint(const opfor_client_t *c);
+/* The hint's args map, or NULL (no hint, or a hint without args); valid until the next call. */
+const msgpack_object *opfor_client_error_args(const opfor_client_t *c);
+/* The hint arg under key as text into buf (n bytes; integers in decimal, booleans as
+ * true/false), or NULL when there is no such arg (or it is a list or a map). */
+const char *opfor_client_error_arg(const opfor_client_t *c, const char *key, char *buf, size_t n);
 
 /* The connected socket's file descriptor (for poll loops); -1 when closed. */
 int opfor_client_fd(const opfor_client_t *c);

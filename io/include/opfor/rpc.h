@@ -3,8 +3,9 @@
  * The wire format is standard MessagePack-RPC: request [0, id, method, params], response
  * [1, id, error, result], notification [2, method, params]. opfor adds two conventions: params
  * is an array holding one map (an empty array counts as an empty map), and an error is
- * [code, message]. The error codes come from one X-macro table, so the enum, the names and the
- * mapping from OPFOR_E* codes cannot drift apart. docs/protocol.md is the reference.
+ * [code, message] or [code, message, {"hint": CODE, "args": {...}}]. The error codes and the hint
+ * codes come from X-macro tables, so the enums, the names and the mapping from OPFOR_E* codes
+ * cannot drift apart. docs/protocol.md is the reference.
  * Decoding runs only on frames opfor_frame_scan() accepted (see opfor/frame.h).
  */
 #ifndef OPFOR_RPC_H
@@ -45,6 +46,61 @@ const char *opfor_rpc_err_message(int code);
 /* Maps a negative OPFOR_E* library code to the wire code a client should see
  * (EINVAL -> INVALID_PARAMS, ENOENT -> NOT_FOUND, EILLEGAL -> ILLEGAL, ...; others INTERNAL). */
 int opfor_rpc_err_from_opfor(int opfor_err);
+
+/* Hints: what the client may do next, as a stable code and named args, which each client words
+ * for its own people (the CLI names its commands, a page its buttons); the error's message stays
+ * the daemon's English for clients that read only [code, message]. One row per code: the enum
+ * suffix, the wire code, and the args it carries (documented in docs/protocol.md, Errors). Add
+ * codes at the end; never change what a code or an arg means. */
+#define OPFOR_RPC_HINTS(XX)                                                                        \
+    XX(NO_GAME, "no_game", "game")                                                                 \
+    XX(REPORT_ACTED, "report_acted", "side")                                                       \
+    XX(ASK_ORDERS, "ask_orders", "side")                                                           \
+    XX(PRESS_FIRST, "press_first", "side")                                                         \
+    XX(RESOLVE_NEEDS_ORDER, "resolve_needs_order", "side")                                         \
+    XX(AT_NEEDS_ACTED, "at_needs_acted", "")                                                       \
+    XX(PRESS_AGAIN, "press_again", "why")                                                          \
+    XX(ASK_AGAIN, "ask_again", "")                                                                 \
+    XX(USE_GAME_METHODS, "use_game_methods", "method, ruleset")                                    \
+    XX(USE_RULESET_METHODS, "use_ruleset_methods", "ruleset, methods")                             \
+    XX(ROLL_FIRST, "roll_first", "")                                                               \
+    XX(AI_TO_MOVE, "ai_to_move", "side")                                                           \
+    XX(TABLE_TO_MOVE, "table_to_move", "side")                                                     \
+    XX(HELLO_TOKEN, "hello_token", "method")                                                       \
+    XX(NO_AI_INITIATIVE, "no_ai_initiative", "side, holder")
+
+typedef enum opfor_rpc_hint_id {
+    OPFOR_RPC_HINT_NONE = 0,
+#define OPFOR__XX(id, code, args) OPFOR_RPC_HINT_##id,
+    OPFOR_RPC_HINTS(OPFOR__XX)
+#undef OPFOR__XX
+        OPFOR_RPC_HINT_COUNT
+} opfor_rpc_hint_id_t;
+
+#define OPFOR_RPC_HINT_MAX_ARGS 4
+
+/* A hint being built for an error: fixed size, no allocation, zeroed = no hint. */
+typedef struct opfor_rpc_hint {
+    int id;    /* OPFOR_RPC_HINT_*; 0 = none */
+    int nargs; /* args set */
+    struct {
+        const char *key; /* a static string, as the hint's row names it */
+        int is_int;      /* 1: the value is i, else s */
+        int64_t i;
+        char s[96];
+    } args[OPFOR_RPC_HINT_MAX_ARGS];
+} opfor_rpc_hint_t;
+
+/* The wire code of a hint ("ask_orders"); NULL for none or an unknown id. */
+const char *opfor_rpc_hint_code(int id);
+/* The hint id of a wire code (len bytes at code), or OPFOR_RPC_HINT_NONE. */
+int opfor_rpc_hint_find(const char *code, size_t len);
+/* Starts hint id in h (its args cleared). h may be NULL (then nothing happens). */
+void opfor_rpc_hint_set(opfor_rpc_hint_t *h, int id);
+/* Adds a string or an integer arg (key: a static string); past OPFOR_RPC_HINT_MAX_ARGS args,
+ * or with h NULL, nothing happens. Strings longer than the arg's room are cut. */
+void opfor_rpc_hint_str(opfor_rpc_hint_t *h, const char *key, const char *val);
+void opfor_rpc_hint_int(opfor_rpc_hint_t *h, const char *key, int64_t val);
 
 typedef enum opfor_rpc_kind {
     OPFOR_RPC_REQUEST = 0,  /* [0, id, method, params] */
@@ -109,6 +165,10 @@ int opfor_rpc_params_bool(const msgpack_object *params, const char *key, int *ou
 void opfor_rpc_pack_response_begin(msgpack_packer *pk, uint32_t id);
 /* Packs a whole error response [1, id, [code, message], nil]; message NULL = default text. */
 void opfor_rpc_pack_error(msgpack_packer *pk, uint32_t id, int code, const char *message);
+/* The same with the hint as a third element [code, message, {"hint", "args"}] when hint is
+ * set (hint NULL or without an id: as opfor_rpc_pack_error). */
+void opfor_rpc_pack_error_hint(msgpack_packer *pk, uint32_t id, int code, const char *message,
+                               const opfor_rpc_hint_t *hint);
 /* Packs [2, method, [ — the caller then packs one map (the params). */
 void opfor_rpc_pack_notify_begin(msgpack_packer *pk, const char *method);
 /* Packs [0, id, method, [ — the caller then packs one map (for clients and tests). */

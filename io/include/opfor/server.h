@@ -19,8 +19,9 @@
 
 #include "opfor/config.h"
 #include "opfor/error.h"
+#include "opfor/rpc.h"
 
-#define OPFOR_API_LEVEL 4 /* raised whenever the protocol gains or changes a method */
+#define OPFOR_API_LEVEL 5 /* raised whenever the protocol gains or changes a method */
 
 typedef struct opfor_server opfor_server_t;
 typedef struct opfor_call opfor_call_t;
@@ -121,5 +122,9 @@ void opfor_call_result_end(opfor_call_t *call);
  * code's default text) and releases the call. */
 void opfor_call_error(opfor_call_t *call, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same with a hint (opfor/rpc.h) as the error's third element, for clients that word what
+ * to do next themselves; hint NULL or without an id: as opfor_call_error. */
+void opfor_call_error_hint(opfor_call_t *call, int code, const opfor_rpc_hint_t *hint,
+                           const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif

@@ -161,6 +161,10 @@ typedef struct opfor_ruleset {
      * NUL-terminated, its length in *len when len is not NULL; NULL when there is none. Load
      * it with opfor_scenario_load_string(..., rs->scenario, ...). */
     const char *(*builtin_text)(const char *name, size_t *len);
+    /* The daemon's methods for this ruleset's games under the ruleset's own name, as verbs,
+     * NULL-terminated: {"initiative", NULL} gives "viktoria.initiative". The daemon serves the
+     * verbs it has a handler for (io/methods_int.h); hello lists them in ruleset_info. */
+    const char *const *methods;
 } opfor_ruleset_t;
 
 /* ---------------------------------------------------------------- the registry */

@@ -147,6 +147,14 @@ int opfor_calc_run(const opfor_ruleset_calc_t *c, const void *model, const opfor
                    char *msg, size_t n);
 /* "12.3%" with one decimal (two below 1%). Returns buf. */
 const char *opfor_calc_pct(double p, char *buf, size_t n);
+/* The calculator's action names, comma-separated ("fire_rifle, advance, ..."). Returns buf. */
+const char *opfor_calc_action_list(const opfor_ruleset_calc_t *c, char *buf, size_t n);
+/* The form's field names, comma-separated, each after prefix ("--actor, --target" with
+ * prefix "--"; "(none)" without any). Returns buf. */
+const char *opfor_calc_field_list(const opfor_form_t *form, const char *prefix, char *buf,
+                                  size_t n);
+/* The field named name in any action of c (to say which action it belongs to), or NULL. */
+const opfor_field_t *opfor_calc_field_anywhere(const opfor_ruleset_calc_t *c, const char *name);
 /* Adds a fact (text NULL: none, unit NULL: none); 0, or OPFOR_ERANGE when full (a->overflow
  * set). */
 int opfor_calc_fact(opfor_calc_answer_t *a, const char *name, const char *label, double value,
