@@ -380,15 +380,12 @@ void opfor__game_check_end(const opfor__game_t *g, opfor__table_t *t, uint64_t l
         finish(g, t, log_seq, ev, OPFOR__RES_WON);
 }
 
-/* A new turn; 1 when the turn limit ended the game. */
-static int new_turn(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
-                    opfor__evlist_t *ev) {
-    opfor_patrol_forces_t fo = opfor__game_forces(t);
-    opfor_patrol_new_turn(&t->ps, &fo);
+/* The events of a new turn begun (t->ps.turn is the new one, or the limit when ended): the
+ * turn, or the game's end when the turn limit ended it. Returns ended. */
+static int turn_begun(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+                      opfor__evlist_t *ev, int limit, int ended) {
     t->pending = OPFOR__PEND_NONE;
-    int limit = g->mode == OPFOR_MODE_PATROL ? g->cfg->turn_limit : g->sc->turn_limit;
-    if (limit > 0 && t->ps.turn > limit) {
-        t->ps.turn = (uint16_t)limit;
+    if (ended) {
         finish(g, t, log_seq, ev, OPFOR__RES_ENDED);
         return 1;
     }
@@ -398,6 +395,17 @@ static int new_turn(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
     opfor__kv_int(&pk, "turn", t->ps.turn);
     opfor__kv_int(&pk, "last", limit > 0 && t->ps.turn == limit);
     return 0;
+}
+
+/* A new turn of a competitive game; 1 when the turn limit ended the game. */
+static int new_turn(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+                    opfor__evlist_t *ev) {
+    opfor_patrol_forces_t fo = opfor__game_forces(t);
+    opfor_patrol_new_turn(&t->ps, &fo);
+    int limit = g->sc->turn_limit, ended = limit > 0 && t->ps.turn > limit;
+    if (ended)
+        t->ps.turn = (uint16_t)limit;
+    return turn_begun(g, t, log_seq, ev, limit, ended);
 }
 
 /* ------------------------------------------------------------------ presses */
@@ -489,55 +497,70 @@ static int press_state_ok(const opfor__game_t *g, const opfor__table_t *t, opfor
     return 0;
 }
 
+/* A Patrol Mode press as the shared press sequence (opfor_patrol_session_press) runs it: the
+ * game, where its events go, and the table's press count kept in step with the patrol state's. */
+typedef struct press_run {
+    const opfor__game_t *g;
+    opfor__table_t *t;
+    uint64_t log_seq;
+    opfor__evlist_t *ev;
+    opfor__press_opt_t *opt;
+    int seen; /* t->ps.presses when t->presses was last brought in step */
+} press_run_t;
+
+static void press_count(press_run_t *r) {
+    r->t->presses += (int)r->t->ps.presses - r->seen;
+    r->seen = r->t->ps.presses;
+}
+
+/* A spotting drawn: the director's choice, or the logged outcome on replay. */
+static int press_steer_spot(void *user, opfor_patrol_spot_t *spot) {
+    press_run_t *r = user;
+    press_count(r);
+    if (r->opt->steer) {
+        int rc = r->opt->steer(r->opt->ud, r->g, r->t, spot);
+        if (rc < 0)
+            return rc;
+    } else if (r->opt->has_spot) {
+        *spot = r->opt->spot;
+    }
+    return 0;
+}
+
+static void press_turn(void *user, int ended) {
+    press_run_t *r = user;
+    press_count(r);
+    turn_begun(r->g, r->t, r->log_seq, r->ev, r->g->cfg->turn_limit, ended);
+}
+
 static int press_patrol(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
                         opfor__press_opt_t *opt, opfor__evlist_t *ev, opfor__gerr_t *err) {
     opfor_patrol_forces_t fo = opfor__game_forces(t);
-    opfor_patrol_observe(g->cfg, &t->ps, &fo);
-    for (int guard = 0; guard < 4 && t->status == OPFOR__GS_ACTIVE; guard++) {
-        opfor_patrol_summary_t s;
-        opfor_patrol_press_t pr;
-        opfor_patrol_summarize(g->cfg, &t->ps, &fo, &s);
-        opfor_patrol_press(g->cfg, &s, &t->rng, &pr);
-        t->ps.presses++;
-        t->presses++;
-        if (pr.kind == OPFOR_PRESS_END_TURN) {
-            if (new_turn(g, t, log_seq, ev))
-                return 0;
-            continue; /* the button answers again in the new turn */
-        }
-        if (pr.kind == OPFOR_PRESS_PLAYER || pr.kind == OPFOR_PRESS_ENEMY) {
-            int side = pr.kind == OPFOR_PRESS_PLAYER ? g->player : g->enemy;
-            t->pending = side == g->player ? OPFOR__PEND_PLAYER : OPFOR__PEND_ENEMY;
-            ev_initiative(g, t, log_seq, ev, side);
-            return 0;
-        }
-        opfor_patrol_placement_t pl;
-        opfor_patrol_spawn_t sw;
-        memset(&pl, 0, sizeof pl);
-        memset(&sw, 0, sizeof sw);
-        sw.unit = -1;
-        if (opt && opt->steer) {
-            int rc = opt->steer(opt->ud, g, t, &pr.spot);
-            if (rc < 0)
-                return gerr(err, OPFOR_RPC_E_INTERNAL, rc, "the director failed: %s",
-                            opfor_strerror(rc));
-        } else if (opt && opt->has_spot) {
-            pr.spot = opt->spot;
-        }
+    press_run_t run = {g, t, log_seq, ev, opt, t->ps.presses};
+    opfor_patrol_session_opts_t o;
+    opfor_patrol_session_opts_table(
+        &o); /* new generals take post beside the unit they keep most in command */
+    o.steer = opt ? press_steer_spot : NULL;
+    o.turn = press_turn;
+    o.user = &run;
+    opfor_patrol_session_report_t rep;
+    int rc = opfor_patrol_session_press(g->cfg, &t->ps, &fo, &t->rng, &o, &rep);
+    press_count(&run);
+    if (rc < 0)
+        return gerr(err, OPFOR_RPC_E_INTERNAL, rc, "the director failed: %s", opfor_strerror(rc));
+    if (rep.nspots > 0) {
+        const opfor_patrol_session_spotting_t *sp = &rep.spot[0];
         if (opt) {
             opt->spotted = 1;
-            opt->used = pr.spot;
+            opt->used = sp->spot;
         }
-        opfor_patrol_resolve_spot(g->cfg, &t->ps, &fo, &pr.spot, &t->rng, &pl, &sw);
-        /* Where the new generals stand: beside the unit they keep most in command. */
-        for (int k = 0; pl.placed && k < sw.ngenerals; k++)
-            opfor_director_place_general(g->cfg, &fo, sw.generals[k],
-                                         OPFOR_DIRECTOR_COMMAND_RADIUS);
         t->nunits = fo.nunits;
         t->nfigures = fo.nfigures;
-        ev_spotted(g, t, log_seq, ev, &pr.spot, &pl, &sw);
+        ev_spotted(g, t, log_seq, ev, &sp->spot, &sp->place, &sp->spawn);
         opfor__game_ev_score(g, t, log_seq, ev);
-        return 0;
+    } else if (rep.side >= 0) {
+        t->pending = rep.side == g->player ? OPFOR__PEND_PLAYER : OPFOR__PEND_ENEMY;
+        ev_initiative(g, t, log_seq, ev, rep.side);
     }
     return 0;
 }

@@ -24,7 +24,7 @@
 #include "opfor/store.h"
 #include "opfor/viktoria/engine.h"
 #include "opfor/viktoria/model.h"
-#include "opfor/viktoria/patrol.h"
+#include "opfor/viktoria/session_press.h" /* Patrol Mode and its press sequence */
 
 #define OPFOR__GAME_SNAPSHOT_EVERY 16  /* log entries between snapshots */
 #define OPFOR__GAME_EVENTS_KEEP 64     /* recent events kept per game for reconnecting clients */

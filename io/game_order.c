@@ -21,7 +21,13 @@
 #include "opfor/rpc.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/calc.h"
+#include "opfor/viktoria/session_plan.h"
 #include "pack_int.h"
+
+_Static_assert((int)OPFOR__CMD_IN_COMMAND == (int)OPFOR_TABLE_CMD_IN_COMMAND &&
+                   (int)OPFOR__CMD_PASSED == (int)OPFOR_TABLE_CMD_PASSED &&
+                   (int)OPFOR__CMD_FAILED == (int)OPFOR_TABLE_CMD_FAILED,
+               "the order's command outcome is the planner's");
 
 #define AI_POOL_BYTES ((size_t)16 << 20) /* search memory of one order */
 
@@ -47,25 +53,22 @@ void opfor__game_engine_state(const opfor__game_t *g, const opfor__table_t *t, o
     st->cur = OPFOR_VK_NONE;
 }
 
+/* The table as the planner reads it (rulesets/viktoria/session_plan.c). */
+static opfor_table_view_t plan_table(const opfor__game_t *g, const opfor__table_t *t) {
+    opfor_table_view_t tb = {t->units,    t->nunits,  t->figures,
+                             t->nfigures, t->ps.turn, g->mode == OPFOR_MODE_PATROL ? &t->ps : NULL,
+                             &t->rng};
+    return tb;
+}
+
+/* The command radius of the scenario's weather (VII). */
+static float command_radius(const opfor__game_t *g) {
+    return (float)opfor_viktoria_command_radius(g->sc->weather.level);
+}
+
 int opfor__game_in_command(const opfor__game_t *g, const opfor__table_t *t, int u) {
-    const opfor_unit_t *un = &t->units[u];
-    float radius = (float)opfor_viktoria_command_radius(g->sc->weather.level);
-    for (int v = 0; v < t->nunits; v++) {
-        const opfor_unit_t *gv = &t->units[v];
-        if (gv->side != un->side || !opfor__game_in_play(t, v) ||
-            !((gv->flags & OPFOR_UNIT_GENERAL) || gv->type == OPFOR_UT_HEADQUARTERS))
-            continue;
-        for (int k = gv->first; k < gv->first + gv->count; k++) {
-            const opfor_figure_t *gf = &t->figures[k];
-            if (!(gf->flags & OPFOR_FIG_ALIVE))
-                continue;
-            for (int i = un->first; i < un->first + un->count; i++)
-                if ((t->figures[i].flags & OPFOR_FIG_ALIVE) &&
-                    opfor_dist(gf->pos, t->figures[i].pos) - 1.0f <= radius)
-                    return 1;
-        }
-    }
-    return 0;
+    opfor_table_view_t tb = plan_table(g, t);
+    return opfor_table_plan_in_command(&tb, u, command_radius(g));
 }
 
 void opfor__game_take_engine(const opfor__game_t *g, opfor__table_t *t,
@@ -135,19 +138,8 @@ typedef struct cand {
  * general needs no test; otherwise the engine rolls the command test. */
 int opfor__game_to_action(const opfor__game_t *g, const opfor__table_t *t, opfor_vk_state_t *st,
                           int u) {
-    int command = OPFOR__CMD_IN_COMMAND;
-    for (int guard = 0; guard < 4 && st->phase == OPFOR_VK_PH_COMMAND; guard++) {
-        if (opfor__game_in_command(g, t, u)) {
-            st->phase = OPFOR_VK_PH_ACTION;
-            st->restricted = 0;
-            break;
-        }
-        opfor_vk_action_t roll;
-        if (opfor_vk_legal(g->ctx, st, &roll, 1) < 1 || opfor_vk_apply(g->ctx, st, &roll, NULL))
-            break;
-        command = st->restricted ? OPFOR__CMD_FAILED : OPFOR__CMD_PASSED;
-    }
-    return command;
+    opfor_table_view_t tb = plan_table(g, t);
+    return opfor_table_plan_command(g->ctx, st, &tb, u, command_radius(g), NULL);
 }
 
 static int plan_greedy(const opfor__game_t *g, const opfor__table_t *t, opfor__cancel_fn cancelled,
@@ -168,9 +160,7 @@ static void order_common(const opfor__game_t *g, const opfor__table_t *t, opfor_
     o->turn = t->ps.turn;
     snprintf(o->level, sizeof o->level, "%s", opfor_vocab_name(opfor_ai_level_names, g->level));
     snprintf(o->command_text, sizeof o->command_text, "%s",
-             o->command == OPFOR__CMD_IN_COMMAND ? "in command"
-             : o->command == OPFOR__CMD_PASSED   ? "passed"
-                                                 : "failed: restricted");
+             opfor_table_plan_command_text(o->command));
 }
 
 /* "8+ on 2D6" -> "2D6"; "4+" -> "D6"; a move's dice stay as they are. */
@@ -205,11 +195,10 @@ static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cance
     int rc =
         st && ord && d ? opfor_mcts_create(&m, &opfor_viktoria_ruleset, &cfg, 0) : OPFOR_ENOMEM;
     const int decision = t->decisions;
+    opfor_table_view_t tb = plan_table(g, t);
     if (rc == 0)
-        rc =
-            opfor_vk_rs_state_from_table(g->rs, st, t->units, t->nunits, t->figures, t->nfigures,
-                                         t->ps.turn, g->mode == OPFOR_MODE_PATROL ? &t->ps : NULL,
-                                         &t->rng, g->enemy, opfor__game_decision_seed(g, decision));
+        rc = opfor_table_plan_begin(g->rs, st, &tb, g->enemy,
+                                    opfor__game_decision_seed(g, decision));
     memset(o, 0, sizeof *o);
     o->decision = decision;
     o->command = OPFOR__CMD_IN_COMMAND;
@@ -219,13 +208,14 @@ static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cance
             rc = OPFOR_ECANCELED;
             break;
         }
-        int cur = opfor_game_current(&game, st);
         int phase = st->vk.phase;
-        if (cur == OPFOR_PLAYER_CHANCE && phase == OPFOR_VK_PH_COMMAND) {
+        int next = opfor_table_plan_next(g->rs, st, g->enemy);
+        if (next == OPFOR_TABLE_PLAN_COMMAND) {
             o->command = opfor__game_to_action(g, t, &st->vk, o->select.unit);
             continue;
         }
-        if (cur != g->enemy || (phase != OPFOR_VK_PH_SELECT_UNIT && phase != OPFOR_VK_PH_ACTION)) {
+        if (next != OPFOR_TABLE_PLAN_DECIDE ||
+            (phase != OPFOR_VK_PH_SELECT_UNIT && phase != OPFOR_VK_PH_ACTION)) {
             rc = OPFOR_EILLEGAL;
             break;
         }
@@ -238,7 +228,8 @@ static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cance
         opfor_vk_rs_action_to_engine(&d->action, &ea);
         if (phase == OPFOR_VK_PH_SELECT_UNIT) {
             o->select = ea;
-            rc = opfor_vk_apply(opfor_vk_rs_engine(g->rs), &st->vk, &ea, NULL);
+            rc = opfor_table_plan_apply(g->rs, st, &d->action, NULL);
+            rc = rc > 0 ? 0 : rc;
             continue;
         }
         o->action = ea;
@@ -396,9 +387,7 @@ static int plan_greedy(const opfor__game_t *g, const opfor__table_t *t, opfor__c
     snprintf(o->engine, sizeof o->engine, "greedy");
     snprintf(o->level, sizeof o->level, "%s", opfor_vocab_name(opfor_ai_level_names, g->level));
     snprintf(o->command_text, sizeof o->command_text, "%s",
-             o->command == OPFOR__CMD_IN_COMMAND ? "in command"
-             : o->command == OPFOR__CMD_PASSED   ? "passed"
-                                                 : "failed: restricted");
+             opfor_table_plan_command_text(o->command));
     if (second >= 0)
         snprintf(o->reason, sizeof o->reason,
                  "best expected position of %d choices (%+.2f); runner-up: %.120s (%+.2f)", ncand,

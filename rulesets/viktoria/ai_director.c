@@ -15,7 +15,9 @@
 
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/heuristic.h"
+#include "opfor/viktoria/patrol_engine.h"
 #include "opfor/viktoria/player_bots.h"
+#include "opfor/viktoria/session_press.h"
 #include "opfor/viktoria/table_bot.h"
 
 /* Streams of the director's draws and of its rollouts. */
@@ -375,26 +377,15 @@ int opfor_director_place_general(const opfor_patrol_config_t *cfg, opfor_patrol_
 /* ---------------------------------------------------------------- spottings */
 
 /* Resolves spot into s as the engine's hook would (forces in s->vk, the patrol stream for the
- * draws), clears the engine's data of new slots and, when enabled, places new generals. */
+ * draws), places new generals when enabled and clears the engine's data of new slots. */
 static void resolve(opfor_director_t *d, const opfor_patrol_config_t *pcfg, opfor_vk_rs_state_t *s,
-                    const opfor_patrol_spot_t *spot, int count_general) {
+                    const opfor_patrol_spot_t *spot) {
     opfor_patrol_forces_t fo = {s->vk.units, s->vk.figures, s->vk.nunits, s->vk.nfigures};
     int n0 = fo.nunits, f0 = fo.nfigures;
-    opfor_patrol_placement_t pl;
-    opfor_patrol_spawn_t sw;
-    opfor_patrol_resolve_spot(pcfg, &s->ps, &fo, spot, &s->patrol_rng, &pl, &sw);
-    for (int u = n0; u < fo.nunits; u++)
-        memset(&s->vk.ux[u], 0, sizeof s->vk.ux[u]);
-    for (int i = f0; i < fo.nfigures; i++)
-        s->vk.figx[i] = 0;
-    s->vk.nunits = (uint8_t)fo.nunits;
-    s->vk.nfigures = (uint16_t)fo.nfigures;
-    if (d->cfg.place_generals)
-        for (int k = 0; k < sw.ngenerals; k++)
-            if (opfor_director_place_general(pcfg, &fo, sw.generals[k], d->cfg.command_radius) >=
-                    0 &&
-                count_general)
-                d->stats.generals++;
+    opfor_patrol_session_spotting_t sp;
+    opfor_patrol_session_spot(pcfg, &s->ps, &fo, spot, &s->patrol_rng, d->cfg.place_generals,
+                              d->cfg.command_radius, &sp);
+    opfor_patrol_engine_take_spawned(&s->vk, &fo, n0, f0);
 }
 
 /* The estimate of the position after spot is resolved in a copy of s. */
@@ -402,7 +393,7 @@ static double candidate(opfor_director_t *d, const opfor_game_t *g, const opfor_
                         const opfor_patrol_config_t *pcfg, const opfor_vk_rs_state_t *s,
                         const opfor_patrol_spot_t *spot, uint64_t key) {
     memcpy(d->base, s, sizeof *d->base);
-    resolve(d, pcfg, d->base, spot, 0);
+    resolve(d, pcfg, d->base, spot);
     return estimate(d, g, vk, pcfg, d->base, key);
 }
 
@@ -493,6 +484,31 @@ int opfor_director_steer(opfor_director_t *d, const opfor_game_t *g, const void 
     return 1;
 }
 
+/* The director's press sequence: the game, its state, the engine and its word on who acts. */
+typedef struct chance_run {
+    opfor_director_t *d;
+    opfor_game_t *g;
+    opfor_vk_rs_state_t *s;
+    const opfor_vk_ctx_t *vk;
+    int enemy;
+    int ready[2];
+} chance_run_t;
+
+static int chance_steer(void *user, opfor_patrol_spot_t *spot) {
+    chance_run_t *r = user;
+    r->d->stats.spottings++;
+    int rc = opfor_director_steer(r->d, r->g, r->s, spot);
+    if (rc > 0)
+        r->d->stats.steered += rc;
+    return rc;
+}
+
+static void chance_spawned(void *user, const opfor_patrol_forces_t *fo, int n0, int f0) {
+    chance_run_t *r = user;
+    opfor_patrol_engine_take_spawned(&r->s->vk, fo, n0, f0);
+    r->ready[1] = opfor_vk_side_ready(r->vk, &r->s->vk, r->enemy);
+}
+
 int opfor_director_chance(opfor_director_t *d, opfor_game_t *g, void *state) {
     const opfor_vk_ctx_t *vk = NULL;
     const opfor_patrol_config_t *pcfg = patrol_of(g, &vk);
@@ -501,46 +517,35 @@ int opfor_director_chance(opfor_director_t *d, opfor_game_t *g, void *state) {
     opfor_vk_rs_state_t *s = state;
     if (!pcfg || s->vk.phase != OPFOR_VK_PH_INITIATIVE)
         return 0;
-    /* As opfor_patrol_engine_initiative does, press by press, up to its guard. */
-    int ready[2] = {opfor_vk_side_ready(vk, &s->vk, pcfg->player),
-                    opfor_vk_side_ready(vk, &s->vk, pcfg->enemy)};
-    if (!ready[0] && !ready[1])
+    /* As opfor_patrol_engine_initiative does, press by press, up to its guard; the press that
+       is no spotting is left for the engine's hook to draw. */
+    chance_run_t run = {d,
+                        g,
+                        s,
+                        vk,
+                        pcfg->enemy,
+                        {opfor_vk_side_ready(vk, &s->vk, pcfg->player),
+                         opfor_vk_side_ready(vk, &s->vk, pcfg->enemy)}};
+    if (!run.ready[0] && !run.ready[1])
         return 0;
     s->ps.turn = s->vk.turn;
-    for (int guard = 0; guard < 15; guard++) {
-        opfor_patrol_forces_t fo = {s->vk.units, s->vk.figures, s->vk.nunits, s->vk.nfigures};
-        for (int u = 0; u < fo.nunits; u++)
-            if (s->vk.ux[u].removed && !(s->vk.units[u].flags & OPFOR_UNIT_OFF_TABLE)) {
-                s->vk.units[u].flags |= OPFOR_UNIT_OFF_TABLE;
-                if (s->ps.fate[u] == OPFOR_PATROL_FATE_NONE && opfor_vk_unit_present(&s->vk, u) > 0)
-                    s->ps.fate[u] = OPFOR_PATROL_FATE_DRIVEN_OFF;
-            }
-        opfor_patrol_observe(pcfg, &s->ps, &fo);
-        opfor_patrol_summary_t sum;
-        opfor_patrol_summarize(pcfg, &s->ps, &fo, &sum);
-        for (int k = 0; k < 2; k++) {
-            if (!ready[k])
-                sum.ready[k] = 0;
-            else if (sum.ready[k] == 0)
-                sum.ready[k] = 1;
-        }
-        opfor_rng_t r = s->patrol_rng;
-        opfor_patrol_press_t pr;
-        opfor_patrol_press(pcfg, &sum, &r, &pr);
-        if (pr.kind != OPFOR_PRESS_SPOTTING)
-            break; /* the engine's hook draws this same press */
-        s->patrol_rng = r;
-        s->ps.presses++;
-        d->stats.spottings++;
-        opfor_patrol_spot_t spot = pr.spot;
-        int rc = opfor_director_steer(d, g, s, &spot);
-        if (rc < 0)
-            return rc;
-        d->stats.steered += rc;
-        resolve(d, pcfg, s, &spot, 1);
-        ready[1] = opfor_vk_side_ready(vk, &s->vk, pcfg->enemy);
-    }
-    return 0;
+    opfor_patrol_engine_mark_removed(&s->vk, &s->ps);
+    opfor_patrol_forces_t fo = {s->vk.units, s->vk.figures, s->vk.nunits, s->vk.nfigures};
+    opfor_patrol_session_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.mode = OPFOR_PATROL_SESSION_PEEK;
+    o.max_presses = 15;
+    o.ready = run.ready;
+    o.observe_each = 1;
+    o.place_generals = d->cfg.place_generals;
+    o.command_radius = d->cfg.command_radius;
+    o.steer = chance_steer;
+    o.spawned = chance_spawned;
+    o.user = &run;
+    opfor_patrol_session_report_t rep;
+    int rc = opfor_patrol_session_press(pcfg, &s->ps, &fo, &s->patrol_rng, &o, &rep);
+    d->stats.generals += rep.generals;
+    return rc < 0 ? rc : 0;
 }
 
 /* ---------------------------------------------------------------- the referee */

@@ -9,59 +9,77 @@
 
 #include <string.h>
 
+#include "opfor/viktoria/session_press.h"
+
+void opfor_patrol_engine_mark_removed(struct opfor_vk_state *st, opfor_patrol_state_t *ps) {
+    for (int u = 0; u < st->nunits; u++)
+        if (st->ux[u].removed && !(st->units[u].flags & OPFOR_UNIT_OFF_TABLE)) {
+            st->units[u].flags |= OPFOR_UNIT_OFF_TABLE;
+            if (ps->fate[u] == OPFOR_PATROL_FATE_NONE && opfor_vk_unit_present(st, u) > 0)
+                ps->fate[u] = OPFOR_PATROL_FATE_DRIVEN_OFF;
+        }
+}
+
+void opfor_patrol_engine_take_spawned(struct opfor_vk_state *st, const opfor_patrol_forces_t *fo,
+                                      int n0, int f0) {
+    for (int u = n0; u < fo->nunits; u++)
+        memset(&st->ux[u], 0, sizeof st->ux[u]);
+    for (int i = f0; i < fo->nfigures; i++)
+        st->figx[i] = 0;
+    st->nunits = (uint8_t)fo->nunits;
+    st->nfigures = (uint16_t)fo->nfigures;
+}
+
+/* The hook's sequence: the engine state to keep in step, its word on who can act. */
+typedef struct hook_run {
+    const struct opfor_vk_ctx *ctx;
+    struct opfor_vk_state *st;
+    int enemy;
+    int ready[2];
+} hook_run_t;
+
+static void hook_spawned(void *user, const opfor_patrol_forces_t *fo, int n0, int f0) {
+    hook_run_t *r = user;
+    opfor_patrol_engine_take_spawned(r->st, fo, n0, f0);
+    r->ready[1] = opfor_vk_side_ready(r->ctx, r->st, r->enemy);
+}
+
 int opfor_patrol_engine_initiative(const struct opfor_vk_ctx *ctx, struct opfor_vk_state *st,
                                    void *user) {
     opfor_patrol_hook_t *h = user;
     const opfor_patrol_config_t *cfg = h->cfg;
     opfor_rng_t *rng = h->rng ? h->rng : &st->rng;
     h->nspots = 0;
-    int ready[2] = {opfor_vk_side_ready(ctx, st, cfg->player),
-                    opfor_vk_side_ready(ctx, st, cfg->enemy)};
-    if (!ready[0] && !ready[1])
+    hook_run_t run = {
+        ctx,
+        st,
+        cfg->enemy,
+        {opfor_vk_side_ready(ctx, st, cfg->player), opfor_vk_side_ready(ctx, st, cfg->enemy)}};
+    if (!run.ready[0] && !run.ready[1])
         return -1;
     opfor_patrol_forces_t fo = {st->units, st->figures, st->nunits, st->nfigures};
     /* Units the engine has removed are off the table for Patrol Mode. */
-    for (int u = 0; u < fo.nunits; u++)
-        if (st->ux[u].removed && !(st->units[u].flags & OPFOR_UNIT_OFF_TABLE)) {
-            st->units[u].flags |= OPFOR_UNIT_OFF_TABLE;
-            if (h->ps->fate[u] == OPFOR_PATROL_FATE_NONE && opfor_vk_unit_present(st, u) > 0)
-                h->ps->fate[u] = OPFOR_PATROL_FATE_DRIVEN_OFF;
-        }
-    opfor_patrol_observe(cfg, h->ps, &fo);
-    for (int guard = 0; guard < 16; guard++) {
-        opfor_patrol_summary_t s;
-        opfor_patrol_press_t pr;
-        opfor_patrol_summarize(cfg, h->ps, &fo, &s);
-        /* The engine's word on who can act wins over the flags. */
-        if (!ready[0])
-            s.ready[0] = 0;
-        if (!ready[1])
-            s.ready[1] = 0;
-        if (ready[0] && s.ready[0] == 0)
-            s.ready[0] = 1;
-        if (ready[1] && s.ready[1] == 0)
-            s.ready[1] = 1;
-        opfor_patrol_press(cfg, &s, rng, &pr);
-        h->ps->presses++;
-        if (pr.kind == OPFOR_PRESS_PLAYER)
-            return cfg->player;
-        if (pr.kind == OPFOR_PRESS_ENEMY)
-            return cfg->enemy;
-        if (pr.kind != OPFOR_PRESS_SPOTTING)
-            return -1;
-        int n0 = fo.nunits, f0 = fo.nfigures, k = h->nspots < 4 ? h->nspots : 3;
-        opfor_patrol_resolve_spot(cfg, h->ps, &fo, &pr.spot, rng, &h->place[k], &h->spawn[k]);
-        h->spot[k] = pr.spot;
-        h->nspots++;
-        for (int u = n0; u < fo.nunits; u++)
-            memset(&st->ux[u], 0, sizeof st->ux[u]);
-        for (int i = f0; i < fo.nfigures; i++)
-            st->figx[i] = 0;
-        st->nunits = (uint8_t)fo.nunits;
-        st->nfigures = (uint16_t)fo.nfigures;
-        ready[1] = opfor_vk_side_ready(ctx, st, cfg->enemy);
+    opfor_patrol_engine_mark_removed(st, h->ps);
+    opfor_patrol_session_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.mode = OPFOR_PATROL_SESSION_ENGINE;
+    o.max_presses = 16;
+    o.ready = run.ready; /* the engine's word on who can act wins over the flags */
+    o.spawned = hook_spawned;
+    o.user = &run;
+    opfor_patrol_session_report_t rep;
+    opfor_patrol_session_press(cfg, h->ps, &fo, rng, &o, &rep);
+    h->nspots = rep.nspots;
+    for (int k = 0; k < rep.nspots && k < 4; k++) {
+        h->spot[k] = rep.spot[k].spot;
+        h->place[k] = rep.spot[k].place;
+        h->spawn[k] = rep.spot[k].spawn;
     }
-    return ready[0] ? cfg->player : cfg->enemy;
+    if (rep.side >= 0)
+        return rep.side;
+    if (rep.kind != OPFOR_PRESS_SPOTTING)
+        return -1;
+    return run.ready[0] ? cfg->player : cfg->enemy; /* the guard ran out */
 }
 
 int opfor_patrol_engine_may_reinforce(const opfor_patrol_config_t *cfg,

@@ -30,6 +30,8 @@
 #include "opfor/viktoria/director.h"
 #include "opfor/viktoria/engine.h"
 #include "opfor/viktoria/model.h"
+#include "opfor/viktoria/session_plan.h"
+#include "opfor/viktoria/session_press.h"
 #include "opfor/viktoria/table_report.h"
 
 #define LINE_MAX_LEN 512
@@ -252,6 +254,35 @@ static void take_movement(play_t *p, int u) {
     }
 }
 
+/* Prints the AI's order for decision d taken at phase (the chosen unit, or its orders). */
+static void print_order(play_t *p, const opfor_vk_rs_state_t *st, const opfor_ai_decision_t *d,
+                        int phase) {
+    char buf[4096];
+    opfor_order_t o;
+    if (opfor_order_from_decision(&p->game, st, d, &o) != 0)
+        return;
+    if (phase == OPFOR_VK_PH_SELECT_UNIT) {
+        if (p->verbose)
+            printf("  %s is chosen to act: %s\n", o.unit_name, o.reason);
+        return;
+    }
+    printf("  Orders: %s\n    why: %s\n", o.sentence, o.reason);
+    if (o.has_runner_up)
+        printf("    runner-up: %s (value %+.2f)\n", o.runner_up, o.runner_up_value);
+    if (p->verbose) {
+        opfor_order_format(&o, 1, buf, sizeof buf);
+        /* the alternatives: skip the three lines printed above */
+        const char *alts = buf;
+        for (int k = 0; k < 2 + o.has_runner_up && alts; k++) {
+            alts = strchr(alts, '\n');
+            if (alts)
+                alts++;
+        }
+        if (alts && *alts)
+            printf("%s", alts);
+    }
+}
+
 /* The enemy activation: the AI picks a unit and its orders on the position taken from the
  * table, printing each order with its reason. Returns the unit that acted, or -1. */
 static int enemy_orders_ai(play_t *p) {
@@ -261,69 +292,50 @@ static int enemy_orders_ai(play_t *p) {
     /* The dice stream of the position is the game's; the patrol stream is the button's
        (the search redraws it unless it cheats). */
     uint64_t dice = opfor_rng_mix64(p->seed ^ ((uint64_t)g->ps.presses << 20));
-    if (opfor_vk_rs_state_from_table(p->ctx, st, g->units, g->fo.nunits, g->figures, g->fo.nfigures,
-                                     g->ps.turn, &g->ps, &p->rng, enemy, dice) != 0)
+    opfor_table_view_t tb = {g->units,   g->fo.nunits, g->figures, g->fo.nfigures,
+                             g->ps.turn, &g->ps,       &p->rng};
+    if (opfor_table_plan_begin(p->ctx, st, &tb, enemy, dice) != 0)
         return -1;
-    const opfor_vk_ctx_t *vk = opfor_vk_rs_engine(p->ctx);
-    opfor_action_t acts[OPFOR_VK_RS_MAX_ACTIONS];
-    char buf[4096], evbuf[2048];
+    char evbuf[2048];
     int acted = -1;
     for (int step = 0; step < 64; step++) {
-        int cur = opfor_game_current(&p->game, st);
-        if (cur == OPFOR_PLAYER_TERMINAL)
+        int next = opfor_table_plan_next(p->ctx, st, enemy);
+        if (next == OPFOR_TABLE_PLAN_END)
             break;
-        int n = opfor_game_legal(&p->game, st, acts, OPFOR_VK_RS_MAX_ACTIONS);
-        if (n <= 0)
-            break;
-        if (cur != OPFOR_PLAYER_CHANCE && cur != enemy) {
-            printf("  (%s must answer: decide at the table)\n", side_name(p, cur));
+        if (next == OPFOR_TABLE_PLAN_ANSWER) {
+            printf("  (%s must answer: decide at the table)\n",
+                   side_name(p, opfor_game_current(&p->game, st)));
             break;
         }
+        if (next == OPFOR_TABLE_PLAN_CHANCE) {
+            if (opfor_table_plan_roll(p->ctx, st) != 0)
+                break;
+            continue;
+        }
         int phase = st->vk.phase;
-        opfor_action_t a = acts[0];
-        if (cur == enemy) {
+        opfor_vk_events_t ev = {evbuf, sizeof evbuf, 0, 0};
+        evbuf[0] = '\0';
+        int rc = 0;
+        if (next == OPFOR_TABLE_PLAN_COMMAND) { /* the engine rolls: no general spares it here */
+            opfor_table_plan_command(opfor_vk_rs_engine(p->ctx), &st->vk, NULL, -1, -1.0f, &ev);
+            rc = opfor_table_plan_over(st);
+        } else {
             opfor_ai_decision_t d;
             if (opfor_ai_decide_opts(p->mcts, &p->game, st, p->ev, p->level, p->decisions++, NULL,
                                      OPFOR_AI_EXACT, &d) != 0)
                 break;
-            a = d.action;
-            opfor_order_t o;
-            if (opfor_order_from_decision(&p->game, st, &d, &o) == 0) {
-                if (phase == OPFOR_VK_PH_SELECT_UNIT) {
-                    if (p->verbose)
-                        printf("  %s is chosen to act: %s\n", o.unit_name, o.reason);
-                } else {
-                    printf("  Orders: %s\n    why: %s\n", o.sentence, o.reason);
-                    if (o.has_runner_up)
-                        printf("    runner-up: %s (value %+.2f)\n", o.runner_up, o.runner_up_value);
-                    if (p->verbose) {
-                        opfor_order_format(&o, 1, buf, sizeof buf);
-                        /* the alternatives: skip the three lines printed above */
-                        const char *alts = buf;
-                        for (int k = 0; k < 2 + o.has_runner_up && alts; k++) {
-                            alts = strchr(alts, '\n');
-                            if (alts)
-                                alts++;
-                        }
-                        if (alts && *alts)
-                            printf("%s", alts);
-                    }
-                }
-            }
+            print_order(p, st, &d, phase);
+            if (phase == OPFOR_VK_PH_SELECT_UNIT)
+                acted = d.action.unit;
+            rc = opfor_table_plan_apply(p->ctx, st, &d.action,
+                                        phase == OPFOR_VK_PH_COMMAND ? &ev : NULL);
+            if (rc < 0)
+                break;
         }
-        opfor_vk_events_t ev = {evbuf, sizeof evbuf, 0, 0};
-        evbuf[0] = '\0';
-        if (phase == OPFOR_VK_PH_SELECT_UNIT)
-            acted = a.unit;
-        opfor_vk_action_t ea;
-        opfor_vk_rs_action_to_engine(&a, &ea);
-        if (opfor_vk_apply(vk, &st->vk, &ea, phase == OPFOR_VK_PH_COMMAND ? &ev : NULL) != 0)
-            break;
-        if (phase == OPFOR_VK_PH_COMMAND && evbuf[0])
+        if (evbuf[0])
             for (char *line = strtok(evbuf, "\n"); line; line = strtok(NULL, "\n"))
                 printf("  %s\n", line);
-        int ph = st->vk.phase;
-        if (ph == OPFOR_VK_PH_INITIATIVE || ph == OPFOR_VK_PH_START_TURN || ph == OPFOR_VK_PH_OVER)
+        if (rc > 0)
             break;
     }
     if (acted >= 0 && acted < g->fo.nunits)
@@ -361,11 +373,12 @@ static void check_end(play_t *p) {
     }
 }
 
-static void new_turn(play_t *p) {
-    opfor_patrol_new_turn(&p->g->ps, &p->g->fo);
+/* A new turn has begun (the press sequence's turn callback). */
+static void new_turn(void *user, int ended) {
+    play_t *p = user;
     int limit = p->g->cfg.turn_limit;
-    if (limit > 0 && p->g->ps.turn > limit) {
-        p->g->ps.turn = (uint16_t)limit;
+    printf("Every unit has acted.\n");
+    if (ended) {
         p->over = 1;
         p->why = "ended";
         printf("Turn %d was the last: the game is over.\n", limit);
@@ -373,6 +386,18 @@ static void new_turn(play_t *p) {
     }
     printf("--- Turn %d%s ---\n", p->g->ps.turn,
            limit > 0 && p->g->ps.turn == limit ? " (the last)" : "");
+}
+
+/* A spotting drawn (the press sequence's steer callback): at level challenge, the director
+ * picks an allowed outcome that keeps the game close. */
+static int steer_spot(void *user, opfor_patrol_spot_t *spot) {
+    play_t *p = user;
+    opfor__patrol_game_t *g = p->g;
+    opfor_director_table_t tb = {
+        g->units,       g->fo.nunits, g->figures,
+        g->fo.nfigures, g->ps.turn,   &g->ps,
+        &p->rng,        g->cfg.enemy, opfor_rng_mix64(p->seed ^ ((uint64_t)g->ps.presses << 24))};
+    return opfor_director_steer_table(p->director, p->ctx, &tb, spot) == 1;
 }
 
 /* joined[k]: the unit new general k took post beside, or -1 (he stays by the new unit). */
@@ -417,74 +442,48 @@ static void press(play_t *p) {
         printf("A player unit still holds the initiative: report it with `a UNIT` first.\n");
         return;
     }
-    opfor_patrol_observe(&g->cfg, &g->ps, &g->fo);
-    for (int guard = 0; guard < 4 && !p->over; guard++) {
-        opfor_patrol_summary_t s;
-        opfor_patrol_press_t pr;
-        opfor_patrol_summarize(&g->cfg, &g->ps, &g->fo, &s);
-        opfor_patrol_press(&g->cfg, &s, &p->rng, &pr);
-        g->ps.presses++;
-        if (pr.kind == OPFOR_PRESS_END_TURN) {
-            printf("Every unit has acted.\n");
-            new_turn(p);
-            continue; /* the button answers again in the new turn */
-        }
-        if (pr.kind == OPFOR_PRESS_PLAYER) {
-            printf("Initiative: %s - one of your units may act:", side_name(p, g->cfg.player));
-            for (int u = 0, first = 1; u < g->fo.nunits; u++)
-                if (g->units[u].side == g->cfg.player && !(g->units[u].flags & OPFOR_UNIT_ACTED) &&
-                    opfor_patrol_in_play(&g->fo, u)) {
-                    printf("%s %s", first ? "" : ",", g->units[u].name);
-                    first = 0;
-                }
-            printf(".\n  Report it with `a UNIT [at X Y]`, then any casualties with `r`.\n");
-            p->pending_player = 1;
-            return;
-        }
-        if (pr.kind == OPFOR_PRESS_ENEMY) {
-            printf("Initiative: %s.\n", side_name(p, g->cfg.enemy));
-            int u = p->ctx ? enemy_orders_ai(p) : -1;
-            if (u < 0 || u >= g->fo.nunits || g->units[u].side != g->cfg.enemy ||
-                (g->units[u].flags & OPFOR_UNIT_ACTED))
-                u = enemy_orders_simple(p);
-            if (u >= 0) {
-                g->units[u].flags |= OPFOR_UNIT_ACTED;
-                opfor_pt_t c = {0, 0};
-                opfor_unit_centre(&g->units[u], g->figures, &c);
-                printf("  %s acted; it now stands at x %.1f, y %.1f. Report casualties with `r`.\n",
-                       g->units[u].name, (double)c.x, (double)c.y);
+    opfor_patrol_session_opts_t o;
+    opfor_patrol_session_opts_table(
+        &o); /* new generals take post beside the unit they keep most in command */
+    o.steer = p->director ? steer_spot : NULL;
+    o.turn = new_turn;
+    o.user = p;
+    opfor_patrol_session_report_t rep;
+    opfor_patrol_session_press(&g->cfg, &g->ps, &g->fo, &p->rng, &o, &rep);
+    if (rep.side == g->cfg.player) {
+        printf("Initiative: %s - one of your units may act:", side_name(p, g->cfg.player));
+        for (int u = 0, first = 1; u < g->fo.nunits; u++)
+            if (g->units[u].side == g->cfg.player && !(g->units[u].flags & OPFOR_UNIT_ACTED) &&
+                opfor_patrol_in_play(&g->fo, u)) {
+                printf("%s %s", first ? "" : ",", g->units[u].name);
+                first = 0;
             }
-            return;
-        }
-        char buf[256];
-        int steered = 0;
-        if (p->director) { /* level challenge: an allowed outcome that keeps the game close */
-            opfor_director_table_t tb = {
-                g->units,
-                g->fo.nunits,
-                g->figures,
-                g->fo.nfigures,
-                g->ps.turn,
-                &g->ps,
-                &p->rng,
-                g->cfg.enemy,
-                opfor_rng_mix64(p->seed ^ ((uint64_t)g->ps.presses << 24))};
-            steered = opfor_director_steer_table(p->director, p->ctx, &tb, &pr.spot) == 1;
-        }
-        printf("Spotted: %s%s\n", opfor_patrol_spot_str(&pr.spot, buf, sizeof buf),
-               steered && p->verbose ? " (the director chose it over the dice's draw)" : "");
-        opfor_patrol_placement_t pl;
-        opfor_patrol_spawn_t sw;
-        opfor_patrol_resolve_spot(&g->cfg, &g->ps, &g->fo, &pr.spot, &p->rng, &pl, &sw);
-        /* A new general joins the unit where he keeps the most units in command. */
-        int joined[OPFOR_MAX_UNITS];
-        for (int k = 0; k < sw.ngenerals && k < OPFOR_MAX_UNITS; k++)
-            joined[k] = pl.placed ? opfor_director_place_general(&g->cfg, &g->fo, sw.generals[k],
-                                                                 OPFOR_DIRECTOR_COMMAND_RADIUS)
-                                  : -1;
-        report_spawn(p, &pl, &sw, joined);
-        print_score(p);
+        printf(".\n  Report it with `a UNIT [at X Y]`, then any casualties with `r`.\n");
+        p->pending_player = 1;
         return;
+    }
+    if (rep.side == g->cfg.enemy) {
+        printf("Initiative: %s.\n", side_name(p, g->cfg.enemy));
+        int u = p->ctx ? enemy_orders_ai(p) : -1;
+        if (u < 0 || u >= g->fo.nunits || g->units[u].side != g->cfg.enemy ||
+            (g->units[u].flags & OPFOR_UNIT_ACTED))
+            u = enemy_orders_simple(p);
+        if (u >= 0) {
+            g->units[u].flags |= OPFOR_UNIT_ACTED;
+            opfor_pt_t c = {0, 0};
+            opfor_unit_centre(&g->units[u], g->figures, &c);
+            printf("  %s acted; it now stands at x %.1f, y %.1f. Report casualties with `r`.\n",
+                   g->units[u].name, (double)c.x, (double)c.y);
+        }
+        return;
+    }
+    if (rep.nspots > 0) {
+        const opfor_patrol_session_spotting_t *sp = &rep.spot[0];
+        char buf[256];
+        printf("Spotted: %s%s\n", opfor_patrol_spot_str(&sp->spot, buf, sizeof buf),
+               sp->steered && p->verbose ? " (the director chose it over the dice's draw)" : "");
+        report_spawn(p, &sp->place, &sp->spawn, sp->joined);
+        print_score(p);
     }
 }
 

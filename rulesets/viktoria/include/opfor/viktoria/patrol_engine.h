@@ -33,6 +33,14 @@ typedef struct opfor_patrol_hook {
 int opfor_patrol_engine_initiative(const struct opfor_vk_ctx *ctx, struct opfor_vk_state *st,
                                    void *user);
 
+/* Marks the units the engine has removed (routed, fled) off the table for Patrol Mode, and
+ * their fate driven off when they still had figures. */
+void opfor_patrol_engine_mark_removed(struct opfor_vk_state *st, opfor_patrol_state_t *ps);
+/* Takes units [n0, fo->nunits) and figures [f0, fo->nfigures) just spawned into st's arrays
+ * (fo wraps them) into the engine: clears their engine data and copies the counts. */
+void opfor_patrol_engine_take_spawned(struct opfor_vk_state *st, const opfor_patrol_forces_t *fo,
+                                      int n0, int f0);
+
 /* Whether `side` may still gain units in Patrol Mode: only the enemy does, through
  * spottings, until the spotting limit is reached or no unit slot is free. For the engine's
  * opfor_vk_options_t.reinforce, through a wrapper that finds cfg and ps. */
