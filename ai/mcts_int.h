@@ -66,7 +66,7 @@
 **
 ** When the ruleset hides information (OPFOR_RS_HIDDEN), each iteration calls its resample
 ** hook on the scratch copy before anything else reads it: what the deciding side cannot
-** know (future spawns in Patrol Mode, the cards in other hands) is redrawn from what it
+** know (what a ruleset will draw next, the cards in other hands) is redrawn from what it
 ** can. One tree then collects statistics over many determinizations (SO-ISMCTS). Only
 ** cfg.cheat skips the redraw and lets the search read the true hidden state.
 **

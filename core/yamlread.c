@@ -1,7 +1,7 @@
 /* core/yamlread.c — the typed readers that walk a libfyaml document with a strict schema.
  *
- * Scenario files (core/scenario.c) and the Patrol Mode `patrol:` block
- * (a ruleset's patrol_config.c) are read with these, so an unknown key, a misspelt
+ * Scenario files (core/scenario.c) and a ruleset's own settings blocks
+ * are read with these, so an unknown key, a misspelt
  * name or a number out of range reads the same in both, at its file:line:column. The few
  * ways the two readers differ are kept by opfor_yaml_rd_t.strict (see opfor/yamlread.h).
  */

@@ -6,8 +6,9 @@
 set(RULESET_NAME viktoria)
 set(RULESET_SYMBOL opfor_viktoria_ruleset)
 set(RULESET_TEST_ONLY OFF)
-# Its short prefix, which the layer check (tests/arch/check_ruleset_names.sh) also looks for.
-set(OPFOR_RULESET_PREFIX vk_)
+# Its short prefix and the name of its own mode of play, which the layer check
+# (tests/arch/check_ruleset_names.sh) also looks for outside this folder.
+set(OPFOR_RULESET_PREFIX vk_ patrol)
 file(GLOB RULESET_SOURCES CONFIGURE_DEPENDS ${RULESET_DIR}/*.c)
 set(RULESET_INCLUDE ${RULESET_DIR}/include)
 set(vk_model ${RULESET_DIR}/model.yaml)

@@ -3,8 +3,9 @@
 #
 # core/, ai/, io/ and display/ must not name a ruleset (its folder name under rulesets/ or
 # its prefix, case-insensitive) in .c, .h or CMake files; tools/ may only where it
-# registers. A ruleset's prefix is read from its folder (`set(OPFOR_RULESET_PREFIX vk_)` in
-# rulesets/NAME/ruleset.cmake); its name is the folder's. Files that still name a ruleset
+# registers. A ruleset's prefixes and the words only its rules use are read from its folder
+# (`set(OPFOR_RULESET_PREFIX vk_ patrol)` in rulesets/NAME/ruleset.cmake); its name is the
+# folder's. Files that still name a ruleset
 # while the move is under way are listed in tests/arch/ruleset_names.allow with the number
 # of lines they may keep: a file not listed, or a count above its allowance, fails. The list
 # only shrinks: when a file gets better, lower its number (the check says which).
@@ -20,8 +21,10 @@ for d in rulesets/*/; do
     [ "$name" = include ] && continue
     words+=("$name")
     if [ -f "$d/ruleset.cmake" ]; then
-        while read -r p; do [ -n "$p" ] && words+=("$p"); done < <(
-            sed -n 's/.*OPFOR_RULESET_PREFIX[[:space:]]\+\([A-Za-z0-9_]\+\).*/\1/p' "$d/ruleset.cmake")
+        for p in $(sed -n 's/.*OPFOR_RULESET_PREFIX[[:space:]]\+\([A-Za-z0-9_ ]\+\)).*/\1/p' \
+                       "$d/ruleset.cmake"); do
+            words+=("$p")
+        done
     fi
 done
 if [ ${#words[@]} -eq 0 ]; then

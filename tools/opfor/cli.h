@@ -27,7 +27,7 @@ typedef struct opfor_cli_cmd {
 /* A command a ruleset brings itself (rulesets/NAME/ruleset.cmake: RULESET_COMMANDS). One whose
  * name is one of main.c's generic commands ("selfplay") or a benchmark of `opfor bench`
  * ("bench engine") is that ruleset's own version of it, run by the generic command; the others
- * are commands of their own, listed by `opfor --help` ("patrol"). */
+ * are commands of their own, listed by `opfor --help`. */
 typedef struct opfor_cli_ruleset_cmd {
     const char *ruleset; /* the registry name of the ruleset bringing it */
     opfor_cli_cmd_t cmd; /* its name, function and summary */
@@ -142,7 +142,7 @@ typedef struct opfor_cli_opt {
 
 /* A command's options and how its usage reads. */
 typedef struct opfor_cli_spec {
-    const char *cmd;             /* the command as errors name it: "dice", "patrol place" */
+    const char *cmd;             /* the command as errors name it: "dice", "bench rpc" */
     const char *args;            /* positional part of the generated synopsis ("EXPR"), or NULL */
     const char *usage;           /* a whole synopsis instead of the generated one (lines after
                                   * the first start with spaces), or NULL */

@@ -38,7 +38,7 @@ static const opfor_cli_cmd_t *generic(const char *name) {
     return NULL;
 }
 
-/* A command of a ruleset's own that is not a version of a generic one ("patrol"), or NULL. */
+/* A command of a ruleset's own that is not a version of a generic one, or NULL. */
 static const opfor_cli_cmd_t *own(const opfor_cli_ruleset_cmd_t *c) {
     if (strchr(c->cmd.name, ' ') || generic(c->cmd.name))
         return NULL;

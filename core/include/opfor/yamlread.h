@@ -1,7 +1,7 @@
 /* opfor/yamlread.h — typed readers over a parsed YAML document (libfyaml nodes).
  *
- * The scenario loader (core/scenario.c) and the Patrol Mode settings
- * (a ruleset's patrol_config.c) walk their documents with a strict schema: an unknown
+ * The scenario loader (core/scenario.c) and a ruleset's own settings files
+ * walk their documents with a strict schema: an unknown
  * key, a value of the wrong kind or out of range is reported at its line and column with what
  * was expected. These readers are that shared walk. Each takes the node to read, a fallback
  * node (alt) whose position is used when the node has none, and a short name of what is read
@@ -23,7 +23,7 @@ struct fy_node;
  *   strict = 1 (scenarios): a missing value or an alias is reported as such before its kind is
  *     looked at; every value is read as text of at most 255 bytes, and longer text or a NUL
  *     inside is an error; numbers beyond -1e9..1e9 are not numbers.
- *   strict = 0 (Patrol Mode settings): a missing value or an alias is a value of the wrong
+ *   strict = 0 (a ruleset's settings): a missing value or an alias is a value of the wrong
  *     kind; numbers are text of at most 63 bytes (longer is an error), while a name longer
  *     than 63 bytes or a true/false longer than 15 is simply not a known value. */
 typedef struct opfor_yaml_rd {

@@ -28,7 +28,7 @@
 #define OPFOR_CARD_LINE_LEN 64 /* bytes per order line, UTF-8, NUL included */
 #define OPFOR_CARD_NEED_LEN 48 /* bytes per score line */
 
-/* The two sides of a Patrol Mode game. */
+/* The two sides at the table: the one this program plays and the players. */
 typedef enum opfor_card_side {
     OPFOR_CARD_SIDE_OPFOR = 0, /* the non-player side this program plays */
     OPFOR_CARD_SIDE_PLAYER     /* the people at the table */
