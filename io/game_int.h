@@ -179,7 +179,7 @@ typedef struct opfor__press_opt {
 
 /* A press of the initiative button (XV.A; competitive: a D6 each, ties re-rolled). opt may
  * be NULL (the dice decide every spotting). A new general joins the unit where he keeps the
- * most units in command (the director's rule, ai/director.h). */
+ * most units in command (the director's rule, in the ruleset's ai_director.c). */
 int opfor__game_press(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
                       opfor__press_opt_t *opt, opfor__evlist_t *ev, opfor__gerr_t *err);
 /* The log payload of a steered press (a map {"spot": {...}}) into sb, and back: 0, or

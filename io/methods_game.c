@@ -895,9 +895,9 @@ static int not_here(opfor_call_t *call, const opfor__game_t *g, const char *meth
     return 0;
 }
 
-/* A press at level challenge: the director (ai/director.h) picks the outcome of a spotting on
- * a worker, from a copy of the table; the press is then committed with that outcome in its
- * log entry, so replays need no director. */
+/* A press at level challenge: the director (the ruleset's ai_director.c) picks the outcome of a
+ * spotting on a worker, from a copy of the table; the press is then committed with that outcome in
+ * its log entry, so replays need no director. */
 typedef struct press_job {
     opfor_job_t job;        /* must stay first */
     opfor__game_t *g;       /* the game (a reference is held) */

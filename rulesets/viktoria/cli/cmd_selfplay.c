@@ -3,7 +3,7 @@
  * [--policy-a P] [--policy-b P] [--turns N] [--weather] [--specials] [--json]`: whole games
  * between built-in policies on the Viktoria! rules engine. Each game's seed derives from S and
  * its number, and no timings are printed, so the same command prints the same output every
- * time. A thin shell over rulesets/viktoria/engine.h and policy.c: Viktoria!'s own version of the
+ * time. A thin shell over opfor/viktoria/engine.h and policy.c: Viktoria!'s own version of the
  * generic `opfor selfplay RULESET` (tools/opfor/cmd_selfplay.c), registered in ruleset.cmake.
  */
 #include <limits.h>

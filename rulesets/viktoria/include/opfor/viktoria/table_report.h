@@ -2,8 +2,8 @@
  * own unit and figure arrays: a unit now standing elsewhere, and the figures it lost.
  *
  * The daemon's `game.report` (io/game_report.c) and the terminal game of `opfor patrol`
- * (tools/opfor/cmd_patrol_game.c) read their reports differently (MessagePack fields, typed
- * words) and check them differently, but change the figures the same way through these
+ * (rulesets/viktoria/cli/cmd_patrol_game.c) read their reports differently (MessagePack fields,
+ * typed words) and check them differently, but change the figures the same way through these
  * functions. Pure, no allocation.
  */
 #ifndef OPFOR_VIKTORIA_TABLE_REPORT_H
