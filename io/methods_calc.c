@@ -146,6 +146,15 @@ static void pack_cstr(msgpack_packer *pk, const char *s) {
     opfor_rpc_pack_cstr(pk, s ? s : "");
 }
 
+/* A key or text of the extra tree, at offset off of the pool with its length (-1: ""). */
+static void pack_pooled(msgpack_packer *pk, const opfor_calc_answer_t *a, int off, int len) {
+    if (off < 0)
+        len = 0;
+    msgpack_pack_str(pk, (size_t)len);
+    if (len > 0)
+        msgpack_pack_str_body(pk, a->pool + off, (size_t)len);
+}
+
 /* The extra tree from node i on (one value, or a whole map or array); returns the node after
  * it. */
 static int pack_extra(msgpack_packer *pk, const opfor_calc_answer_t *a, int i) {
@@ -159,13 +168,13 @@ static int pack_extra(msgpack_packer *pk, const opfor_calc_answer_t *a, int i) {
         int k = i + 1;
         while (k < a->nextra && a->extra[k].type != OPFOR_CALC_NODE_END) {
             if (map)
-                pack_cstr(pk, opfor_calc_extra_key(a, k));
+                pack_pooled(pk, a, a->extra[k].key, a->extra[k].klen);
             k = pack_extra(pk, a, k);
         }
         return k + 1;
     }
     case OPFOR_CALC_NODE_STR:
-        pack_cstr(pk, opfor_calc_extra_text(a, i));
+        pack_pooled(pk, a, x->str, x->slen);
         break;
     case OPFOR_CALC_NODE_INT:
         msgpack_pack_long_long(pk, (long long)x->num);
@@ -392,8 +401,11 @@ int opfor__calc_eval(const void *model, const msgpack_object *params, opfor__cal
     if (!code) {
         char why2[600];
         why2[0] = '\0';
-        rc = opfor_calc_run(c, own ? own : model, q->form, q->vals, rolled, &q->ans, why2,
-                            sizeof why2);
+        /* the ruleset's lines of text and the distribution travel only in the shared
+         * schema's keys */
+        rc = opfor_calc_run_skip(c, own ? own : model, q->form, q->vals, rolled,
+                                 q->schema ? 0 : OPFOR_CALC_SKIP_TEXT | OPFOR_CALC_SKIP_DIST,
+                                 &q->ans, why2, sizeof why2);
         if (rc < 0) {
             strip_flag_dashes(why2);
             code = err_set(msg, size, opfor_rpc_err_from_opfor(rc), "%s",

@@ -7,6 +7,7 @@
 #include "opfor/ruleset_calc.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,9 +75,25 @@ const char *opfor_calc_allowed(const opfor_ruleset_calc_t *c, const void *model,
     return buf;
 }
 
+void opfor_calc_answer_clear(opfor_calc_answer_t *a) {
+    unsigned skip = a->skip;
+    /* the scalars and short strings before the distribution, then each count and string */
+    memset(a, 0, offsetof(opfor_calc_answer_t, dist));
+    a->skip = skip;
+    a->nfacts = a->nnotes = a->rolled = a->success = 0;
+    a->outcome[0] = a->text[0] = '\0';
+    a->nextra = a->depth = a->pool_used = a->overflow = 0;
+}
+
 int opfor_calc_run(const opfor_ruleset_calc_t *c, const void *model, const opfor_form_t *form,
                    const opfor_value_t *vals, const char *rolled, opfor_calc_answer_t *out,
                    char *msg, size_t n) {
+    return opfor_calc_run_skip(c, model, form, vals, rolled, 0, out, msg, n);
+}
+
+int opfor_calc_run_skip(const opfor_ruleset_calc_t *c, const void *model, const opfor_form_t *form,
+                        const opfor_value_t *vals, const char *rolled, unsigned skip,
+                        opfor_calc_answer_t *out, char *msg, size_t n) {
     if (msg && n)
         msg[0] = '\0';
     if (!c || !c->run || !form || !out) {
@@ -87,7 +104,8 @@ int opfor_calc_run(const opfor_ruleset_calc_t *c, const void *model, const opfor
     int rc = opfor_form_check(form, vals, msg, n);
     if (rc)
         return rc;
-    memset(out, 0, sizeof *out);
+    out->skip = skip;
+    opfor_calc_answer_clear(out);
     out->allowed = 1;
     return c->run(model, form, vals, rolled, out, msg, n);
 }
@@ -136,12 +154,11 @@ int opfor_calc_fact(opfor_calc_answer_t *a, const char *name, const char *label,
         return OPFOR_ERANGE;
     }
     opfor_calc_fact_t *f = &a->facts[a->nfacts++];
-    memset(f, 0, sizeof *f);
-    snprintf(f->name, sizeof f->name, "%s", name ? name : "");
-    snprintf(f->label, sizeof f->label, "%s", label ? label : f->name);
+    opfor_text_copy(f->name, sizeof f->name, name);
+    opfor_text_copy(f->label, sizeof f->label, label ? label : f->name);
     f->value = value;
-    snprintf(f->unit, sizeof f->unit, "%s", unit ? unit : "");
-    snprintf(f->text, sizeof f->text, "%s", text ? text : "");
+    opfor_text_copy(f->unit, sizeof f->unit, unit);
+    opfor_text_copy(f->text, sizeof f->text, text);
     return 0;
 }
 
@@ -150,38 +167,52 @@ int opfor_calc_note(opfor_calc_answer_t *a, const char *text) {
         a->overflow = 1;
         return OPFOR_ERANGE;
     }
-    snprintf(a->notes[a->nnotes++], sizeof a->notes[0], "%s", text ? text : "");
+    opfor_text_copy(a->notes[a->nnotes++], sizeof a->notes[0], text);
     return 0;
 }
 
 /* ---------------------------------------------------------------- the extra tree */
 
-/* s copied into the pool: its offset, or -1 when it does not fit. */
-static int pool_add(opfor_calc_answer_t *a, const char *s) {
-    size_t len = strlen(s) + 1;
-    if ((size_t)a->pool_used + len > sizeof a->pool)
+/* s copied into the pool: its offset (its length in *len), or -1 when it does not fit. */
+static int pool_add(opfor_calc_answer_t *a, const char *s, int *len) {
+    size_t n = strlen(s);
+    if ((size_t)a->pool_used + n + 1 > sizeof a->pool)
         return -1;
-    memcpy(a->pool + a->pool_used, s, len);
+    memcpy(a->pool + a->pool_used, s, n + 1);
     int at = a->pool_used;
-    a->pool_used += (int)len;
+    a->pool_used += (int)n + 1;
+    *len = (int)n;
     return at;
 }
 
 /* Appends a node. Once something did not fit nothing more is added, so the tree ends with
  * whatever entries were complete (the walkers stop at an unclosed one). */
 static int node_add(opfor_calc_answer_t *a, int type, const char *key, const char *s, double num) {
-    if (a->overflow || a->nextra >= OPFOR_CALC_MAX_EXTRA) {
+    int container = type == OPFOR_CALC_NODE_MAP || type == OPFOR_CALC_NODE_ARRAY;
+    if (a->overflow || a->nextra >= OPFOR_CALC_MAX_EXTRA ||
+        (container && a->depth >= OPFOR_CALC_MAX_DEPTH) ||
+        (type == OPFOR_CALC_NODE_END && a->depth == 0)) {
         a->overflow = 1;
         return OPFOR_ERANGE;
     }
     opfor_calc_node_t *x = &a->extra[a->nextra];
     x->type = type;
-    x->key = key ? pool_add(a, key) : -1;
-    x->str = s ? pool_add(a, s) : -1;
+    x->klen = x->slen = 0;
+    x->key = key ? pool_add(a, key, &x->klen) : -1;
+    x->str = s ? pool_add(a, s, &x->slen) : -1;
+    x->end = x->count = 0;
     x->num = num;
     if ((key && x->key < 0) || (s && x->str < 0)) {
         a->overflow = 1;
         return OPFOR_ERANGE;
+    }
+    if (type == OPFOR_CALC_NODE_END) {
+        a->extra[a->open[--a->depth]].end = a->nextra + 1;
+    } else {
+        if (a->depth > 0)
+            a->extra[a->open[a->depth - 1]].count++;
+        if (container)
+            a->open[a->depth++] = a->nextra;
     }
     a->nextra++;
     return 0;
@@ -234,33 +265,17 @@ const char *opfor_calc_extra_text(const opfor_calc_answer_t *a, int i) {
 int opfor_calc_extra_next(const opfor_calc_answer_t *a, int i) {
     if (i < 0 || i >= a->nextra)
         return -1;
-    int t = a->extra[i].type;
-    if (t != OPFOR_CALC_NODE_MAP && t != OPFOR_CALC_NODE_ARRAY)
+    const opfor_calc_node_t *x = &a->extra[i];
+    if (x->type != OPFOR_CALC_NODE_MAP && x->type != OPFOR_CALC_NODE_ARRAY)
         return i + 1;
-    int depth = 0;
-    for (int k = i; k < a->nextra; k++) {
-        t = a->extra[k].type;
-        if (t == OPFOR_CALC_NODE_MAP || t == OPFOR_CALC_NODE_ARRAY)
-            depth++;
-        else if (t == OPFOR_CALC_NODE_END && --depth == 0)
-            return k + 1;
-    }
-    return -1; /* unclosed (the tree overflowed) */
+    return x->end > 0 ? x->end : -1; /* -1: unclosed (the tree overflowed) */
 }
 
 int opfor_calc_extra_count(const opfor_calc_answer_t *a, int i) {
     if (i < 0 || i >= a->nextra)
         return 0;
-    int t = a->extra[i].type;
-    if (t != OPFOR_CALC_NODE_MAP && t != OPFOR_CALC_NODE_ARRAY)
+    const opfor_calc_node_t *x = &a->extra[i];
+    if (x->type != OPFOR_CALC_NODE_MAP && x->type != OPFOR_CALC_NODE_ARRAY)
         return 0;
-    int count = 0;
-    for (int k = i + 1; k < a->nextra && a->extra[k].type != OPFOR_CALC_NODE_END;) {
-        int next = opfor_calc_extra_next(a, k);
-        if (next < 0)
-            break;
-        count++;
-        k = next;
-    }
-    return count;
+    return x->count;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "opfor/ruleset_calc.h"
+#include "opfor/text.h"
 #include "opfor/viktoria/calc.h"
 #include "opfor/viktoria/model.h"
 
@@ -382,7 +383,7 @@ static void dist_add(opfor_calc_answer_t *a, const char *label, double value, do
         return;
     }
     opfor_calc_outcome_t *o = &a->dist[a->ndist++];
-    snprintf(o->label, sizeof o->label, "%s", label);
+    opfor_text_copy(o->label, sizeof o->label, label);
     o->value = value;
     o->p = p;
 }
@@ -417,7 +418,7 @@ static void generic(opfor_calc_answer_t *a, const opfor_viktoria_result_t *res) 
     a->p = 1.0; /* nothing to fail: a move, a weather event */
     if (res->nrolls > 0) {
         const opfor_viktoria_named_roll_t *r = &res->rolls[0];
-        snprintf(a->dice, sizeof a->dice, "%s", r->dice);
+        opfor_text_copy(a->dice, sizeof a->dice, r->dice);
         a->ndice = strcmp(r->dice, "2D6") == 0 ? 2 : 1;
         opfor_roll_format(&r->roll, a->needed, sizeof a->needed);
         a->p = r->roll.p_rendered;
@@ -432,7 +433,9 @@ static void generic(opfor_calc_answer_t *a, const opfor_viktoria_result_t *res) 
             opfor_dice_format(&x, a->dice, sizeof a->dice);
         }
     }
-    if (res->noutcomes > 0) {
+    if (a->skip & OPFOR_CALC_SKIP_DIST) {
+        /* the caller does without the distribution */
+    } else if (res->noutcomes > 0) {
         for (int i = 0; i < res->noutcomes; i++)
             dist_add(a, res->outcomes[i].label, i, res->outcomes[i].p_rendered);
     } else if (res->ntables > 0) {
@@ -551,7 +554,7 @@ static int vk_run(const void *model, const opfor_form_t *form, const opfor_value
     opfor_diag_t d;
     opfor_diag_clear(&d);
     to_req(action, vals, &req);
-    memset(out, 0, sizeof *out);
+    opfor_calc_answer_clear(out); /* keeps out->skip */
     out->allowed = 1;
     int rc = opfor_viktoria_calc(model, &req, &res, &d);
     if (rc == OPFOR_EILLEGAL) { /* a combination the rules forbid */
@@ -564,7 +567,7 @@ static int vk_run(const void *model, const opfor_form_t *form, const opfor_value
         snprintf(msg, n, "%s", d.msg[0] ? d.msg : opfor_strerror(rc));
         return rc;
     }
-    snprintf(out->title, sizeof out->title, "%s", form->title);
+    opfor_text_copy(out->title, sizeof out->title, form->title);
     generic(out, &res);
     for (int i = 0; i < res.nfacts; i++) {
         const opfor_viktoria_fact_t *x = &res.facts[i];
@@ -572,7 +575,8 @@ static int vk_run(const void *model, const opfor_form_t *form, const opfor_value
     }
     for (int i = 0; i < res.nnotes; i++)
         opfor_calc_note(out, res.notes[i]);
-    opfor_viktoria_result_text(&res, out->text, sizeof out->text);
+    if (!(out->skip & OPFOR_CALC_SKIP_TEXT))
+        opfor_viktoria_result_text(&res, out->text, sizeof out->text);
     extra(out, &res);
     if (rolled && rolled[0])
         return judge(out, &res, rolled, msg, n);

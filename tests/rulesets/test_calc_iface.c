@@ -167,6 +167,44 @@ static void calc_iface_every_default_runs_with_p_in_0_1(void **state) {
     }
 }
 
+/* What the daemon leaves out unless asked (the lines of text, the distribution) is left out,
+ * and the next full answer has them again: a cleared answer keeps nothing of the last one. */
+static void calc_iface_skip_leaves_parts_out(void **state) {
+    fixture_t *f = *state;
+    opfor_value_t vals[16];
+    const char *kv[] = {"actor", "veteran", "target", "soldier", "cover",
+                        "soft",  "range",   "20",     NULL};
+    const opfor_form_t *form = ask(f, "fire_rifle", kv, vals);
+    char msg[256];
+    opfor_calc_answer_t *a = &f->ans;
+    assert_int_equal(opfor_calc_run(f->c, f->model, form, vals, NULL, a, msg, sizeof msg), 0);
+    assert_true(a->text[0] != '\0');
+    assert_int_equal(a->ndist, 3);
+    int nextra = a->nextra;
+    assert_int_equal(opfor_calc_run_skip(f->c, f->model, form, vals, NULL,
+                                         OPFOR_CALC_SKIP_TEXT | OPFOR_CALC_SKIP_DIST, a, msg,
+                                         sizeof msg),
+                     0);
+    assert_string_equal(a->text, "");
+    assert_int_equal(a->ndist, 0);
+    assert_int_equal(a->nextra, nextra); /* the wire's own parts stay */
+    assert_string_equal(a->needed, "4+");
+    assert_int_equal(opfor_calc_run(f->c, f->model, form, vals, NULL, a, msg, sizeof msg), 0);
+    assert_true(a->text[0] != '\0');
+    assert_int_equal(a->ndist, 3);
+    /* every map and array of the tree is closed, its count its entries */
+    for (int i = 0; i >= 0 && i < a->nextra; i = opfor_calc_extra_next(a, i)) {
+        int t = a->extra[i].type;
+        if (t == OPFOR_CALC_NODE_MAP || t == OPFOR_CALC_NODE_ARRAY) {
+            int n = 0;
+            for (int k = i + 1; k < a->nextra && a->extra[k].type != OPFOR_CALC_NODE_END;
+                 k = opfor_calc_extra_next(a, k))
+                n++;
+            assert_int_equal(opfor_calc_extra_count(a, i), n);
+        }
+    }
+}
+
 static void calc_iface_answer_matches_the_native_result(void **state) {
     fixture_t *f = *state;
     opfor_value_t vals[16];
@@ -296,6 +334,7 @@ int main(void) {
         cmocka_unit_test(calc_iface_lists_for_errors),
         cmocka_unit_test(calc_iface_forms_mirror_the_action_table),
         cmocka_unit_test(calc_iface_every_default_runs_with_p_in_0_1),
+        cmocka_unit_test(calc_iface_skip_leaves_parts_out),
         cmocka_unit_test(calc_iface_answer_matches_the_native_result),
         cmocka_unit_test(calc_iface_parse_keeps_the_apps_spellings),
         cmocka_unit_test(calc_iface_forbidden_and_out_of_range),

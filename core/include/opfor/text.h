@@ -14,4 +14,8 @@
 void opfor_text_appendf(char *buf, size_t n, size_t *len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Copies src (NULL: "") into dst (n bytes), cut to fit and terminated: snprintf's "%s"
+ * without the formatting machinery, for the hot copies of names and labels. */
+void opfor_text_copy(char *dst, size_t n, const char *src);
+
 #endif

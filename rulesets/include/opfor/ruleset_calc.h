@@ -21,6 +21,15 @@
 #define OPFOR_CALC_MAX_TEXT 2048   /* the ruleset's own wording of its parts, bytes */
 #define OPFOR_CALC_MAX_EXTRA 512   /* nodes of the ruleset's own parts */
 #define OPFOR_CALC_EXTRA_POOL 8192 /* bytes of their keys and strings */
+#define OPFOR_CALC_MAX_DEPTH 16    /* maps and arrays open at once in the extra tree */
+
+/* Parts of an answer a caller may do without (opfor_calc_run_skip): the daemon sends the
+ * ruleset's lines of text and the distribution only when a client asks for the shared
+ * schema. */
+enum {
+    OPFOR_CALC_SKIP_TEXT = 1u << 0, /* text: the ruleset's lines for people */
+    OPFOR_CALC_SKIP_DIST = 1u << 1  /* dist: the distribution of outcomes */
+};
 
 /* One outcome of a roll with several (hits 0..6, a move of 3..18 inches). */
 typedef struct opfor_calc_outcome {
@@ -56,11 +65,17 @@ typedef struct opfor_calc_node {
     int type;   /* opfor_calc_node_type_t */
     int key;    /* offset of its key in the pool (inside a map, and at the top), -1 none */
     int str;    /* STR: offset of its text in the pool */
+    int klen;   /* bytes of its key (without the NUL) */
+    int slen;   /* STR: bytes of its text (without the NUL) */
+    int end;    /* MAP, ARRAY: the node after its END, 0 while it is open */
+    int count;  /* MAP, ARRAY: its entries */
     double num; /* INT, NUM, BOOL */
 } opfor_calc_node_t;
 
-/* The answer to one calculator question. Zero it before filling. */
+/* The answer to one calculator question. Clear it before filling (opfor_calc_answer_clear;
+ * opfor_calc_run does). */
 typedef struct opfor_calc_answer {
+    unsigned skip;    /* OPFOR_CALC_SKIP_*: parts the caller does without */
     int allowed;      /* 0: the rules forbid this roll (reason says why) */
     char reason[200]; /* why not, when not allowed */
     char title[64];   /* what was asked: "Rifle fire, veteran at soldier, soft cover" */
@@ -87,10 +102,17 @@ typedef struct opfor_calc_answer {
      * "facts", as a tree of nodes in order (build it with opfor_calc_extra_*). */
     int nextra;
     opfor_calc_node_t extra[OPFOR_CALC_MAX_EXTRA];
+    int open[OPFOR_CALC_MAX_DEPTH];   /* the maps and arrays not yet closed, innermost last */
+    int depth;                        /* entries of open */
     int pool_used;                    /* bytes of pool in use */
     char pool[OPFOR_CALC_EXTRA_POOL]; /* the nodes' keys and strings, NUL-terminated */
     int overflow;                     /* 1: a part did not fit and was left out */
 } opfor_calc_answer_t;
+
+/* Clears a for a new answer, keeping a->skip: every count and string emptied, without
+ * writing the whole of its arrays (an answer is about 30 KB; the daemon clears one per
+ * request). */
+void opfor_calc_answer_clear(opfor_calc_answer_t *a);
 
 typedef struct opfor_ruleset_calc {
     const opfor_form_t *actions; /* the calculator's actions, each a form */
@@ -103,7 +125,8 @@ typedef struct opfor_ruleset_calc {
     /* Answers action `form` (one of actions) with vals[form->nfields] (checked by
      * opfor_form_check first) and, when `rolled` is not NULL or "", the dice rolled at the
      * table ("2,5,1"). 0 and *out (a forbidden roll is 0 with out->allowed 0), or
-     * OPFOR_EINVAL with msg (n bytes) naming the field. */
+     * OPFOR_EINVAL with msg (n bytes) naming the field. *out comes cleared, with out->skip
+     * naming the parts the caller does without (the hook may leave them empty). */
     int (*run)(const void *model, const opfor_form_t *form, const opfor_value_t *vals,
                const char *rolled, opfor_calc_answer_t *out, char *msg, size_t n);
 
@@ -140,11 +163,15 @@ int opfor_calc_parse(const opfor_ruleset_calc_t *c, const void *model, const opf
  * ("none, soft, hard"), "yes, no", "0..20", "a number" ... Returns buf. */
 const char *opfor_calc_allowed(const opfor_ruleset_calc_t *c, const void *model,
                                const opfor_form_t *form, int field, char *buf, size_t n);
-/* Checks vals with opfor_form_check, zeroes *out and runs the action. The run hook's
- * result, or OPFOR_EINVAL with msg. */
+/* Checks vals with opfor_form_check, clears *out (opfor_calc_answer_clear) and runs the
+ * action. The run hook's result, or OPFOR_EINVAL with msg. */
 int opfor_calc_run(const opfor_ruleset_calc_t *c, const void *model, const opfor_form_t *form,
                    const opfor_value_t *vals, const char *rolled, opfor_calc_answer_t *out,
                    char *msg, size_t n);
+/* The same, leaving out the parts named in skip (OPFOR_CALC_SKIP_*). */
+int opfor_calc_run_skip(const opfor_ruleset_calc_t *c, const void *model, const opfor_form_t *form,
+                        const opfor_value_t *vals, const char *rolled, unsigned skip,
+                        opfor_calc_answer_t *out, char *msg, size_t n);
 /* "12.3%" with one decimal (two below 1%). Returns buf. */
 const char *opfor_calc_pct(double p, char *buf, size_t n);
 /* The calculator's action names, comma-separated ("fire_rifle, advance, ..."). Returns buf. */
