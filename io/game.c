@@ -29,10 +29,7 @@
 
 /* ------------------------------------------------------------------ small helpers */
 
-static int gerr(opfor__gerr_t *e, int code, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int gerr(opfor__gerr_t *e, int code, int rc, const char *fmt, ...) {
+int opfor__gerr_set(opfor__gerr_t *e, int code, int rc, const char *fmt, ...) {
     if (e) {
         va_list ap;
         va_start(ap, fmt);
@@ -154,11 +151,12 @@ int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const c
                      size_t yaml_len, const opfor_viktoria_model_t *m, opfor__gerr_t *err) {
     *out = NULL;
     if (strcasecmp(row->ruleset, "viktoria") != 0 && row->ruleset[0])
-        return gerr(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
-                    "ruleset: '%s' is not supported here (rulesets: viktoria)", row->ruleset);
+        return opfor__gerr_set(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
+                               "ruleset: '%s' is not supported here (rulesets: viktoria)",
+                               row->ruleset);
     opfor__game_t *g = calloc(1, sizeof *g);
     if (!g)
-        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_ENOMEM, "out of memory");
+        return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_ENOMEM, "out of memory");
     g->row = *row;
     snprintf(g->row.ruleset, sizeof g->row.ruleset, "viktoria");
     g->refs = 1;
@@ -168,7 +166,7 @@ int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const c
     g->cfg = calloc(1, sizeof *g->cfg);
     if (!g->sc || !g->cfg) {
         opfor__game_free(g);
-        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_ENOMEM, "out of memory");
+        return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_ENOMEM, "out of memory");
     }
     opfor_diag_t d;
     opfor_diag_clear(&d);
@@ -186,23 +184,23 @@ int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const c
     }
     if (rc < 0) {
         int code = rc == OPFOR_ENOENT ? OPFOR_RPC_E_NOT_FOUND : OPFOR_RPC_E_INVALID_PARAMS;
-        gerr(err, code, rc, "scenario: %s", opfor_diag_format(&d, where, sizeof where));
+        opfor__gerr_set(err, code, rc, "scenario: %s", opfor_diag_format(&d, where, sizeof where));
         opfor__game_free(g);
         return rc;
     }
     int mode = g->sc->mode;
     if (row->mode[0] && opfor_vocab_lookup(opfor_mode_names, row->mode, &mode) != 0) {
         opfor__game_free(g);
-        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                    "mode: '%s' is not a mode (patrol, competitive)", row->mode);
+        return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                               "mode: '%s' is not a mode (patrol, competitive)", row->mode);
     }
     g->mode = mode;
     snprintf(g->row.mode, sizeof g->row.mode, "%s", opfor_vocab_name(opfor_mode_names, mode));
     if (mode == OPFOR_MODE_PATROL) {
         rc = opfor_patrol_config_load(g->cfg, g->sc, label, &d);
         if (rc < 0) {
-            gerr(err, OPFOR_RPC_E_INVALID_PARAMS, rc, "scenario: %s",
-                 opfor_diag_format(&d, where, sizeof where));
+            opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, rc, "scenario: %s",
+                            opfor_diag_format(&d, where, sizeof where));
             opfor__game_free(g);
             return rc;
         }
@@ -216,17 +214,19 @@ int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const c
     g->level = OPFOR_AI_STANDARD;
     if (row->difficulty[0] && opfor_ai_level_find(row->difficulty, &g->level) != 0) {
         opfor__game_free(g);
-        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                    "difficulty: '%s' is not a level (novice, standard, veteran, ruthless, "
-                    "challenge)",
-                    row->difficulty);
+        return opfor__gerr_set(
+            err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+            "difficulty: '%s' is not a level (novice, standard, veteran, ruthless, "
+            "challenge)",
+            row->difficulty);
     }
     snprintf(g->row.difficulty, sizeof g->row.difficulty, "%s",
              opfor_vocab_name(opfor_ai_level_names, g->level));
     rc = opfor_vk_ctx_init(&g->ctx, g->sc, m, NULL, &d);
     if (rc < 0) {
-        gerr(err, OPFOR_RPC_E_INVALID_PARAMS, rc, "scenario: the rules engine refuses it: %s",
-             opfor_diag_format(&d, where, sizeof where));
+        opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, rc,
+                        "scenario: the rules engine refuses it: %s",
+                        opfor_diag_format(&d, where, sizeof where));
         opfor__game_free(g);
         return rc;
     }
@@ -477,22 +477,23 @@ static void ev_spotted(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
 
 static int press_state_ok(const opfor__game_t *g, const opfor__table_t *t, opfor__gerr_t *err) {
     if (t->status != OPFOR__GS_ACTIVE)
-        return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL, "the game is %s",
-                    t->status == OPFOR__GS_CLOSED ? "closed" : "over");
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL, "the game is %s",
+                               t->status == OPFOR__GS_CLOSED ? "closed" : "over");
     if (t->pending == OPFOR__PEND_PLAYER) {
         opfor_rpc_hint_set(opfor__gerr_hint(err), OPFOR_RPC_HINT_REPORT_ACTED);
         opfor_rpc_hint_str(opfor__gerr_hint(err), "side", g->sc->sides[g->player].name);
-        return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
-                    "a unit of the %s holds the initiative: report which one acted first "
-                    "(report with `acted`)",
-                    g->sc->sides[g->player].name);
+        return opfor__gerr_set(
+            err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+            "a unit of the %s holds the initiative: report which one acted first "
+            "(report with `acted`)",
+            g->sc->sides[g->player].name);
     }
     if (t->pending == OPFOR__PEND_ENEMY) {
         opfor_rpc_hint_set(opfor__gerr_hint(err), OPFOR_RPC_HINT_ASK_ORDERS);
         opfor_rpc_hint_str(opfor__gerr_hint(err), "side", g->sc->sides[g->enemy].name);
-        return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
-                    "the %s hold the initiative: ask for its orders (ai.orders) first",
-                    g->sc->sides[g->enemy].name);
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                               "the %s hold the initiative: ask for its orders (ai.orders) first",
+                               g->sc->sides[g->enemy].name);
     }
     return 0;
 }
@@ -547,7 +548,8 @@ static int press_patrol(const opfor__game_t *g, opfor__table_t *t, uint64_t log_
     int rc = opfor_patrol_session_press(g->cfg, &t->ps, &fo, &t->rng, &o, &rep);
     press_count(&run);
     if (rc < 0)
-        return gerr(err, OPFOR_RPC_E_INTERNAL, rc, "the director failed: %s", opfor_strerror(rc));
+        return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, rc, "the director failed: %s",
+                               opfor_strerror(rc));
     if (rep.nspots > 0) {
         const opfor_patrol_session_spotting_t *sp = &rep.spot[0];
         if (opt) {
@@ -635,8 +637,9 @@ int opfor__game_apply_entry(const opfor__game_t *g, opfor__table_t *t, uint64_t 
         size_t off = 0;
         int rc = msgpack_unpack_next(&u, payload, len, &off) == MSGPACK_UNPACK_SUCCESS
                      ? opfor__press_payload_read(g, &u.data, &opt.spot, err)
-                     : gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
-                            "log entry %llu: unreadable press payload", (unsigned long long)seq);
+                     : opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+                                       "log entry %llu: unreadable press payload",
+                                       (unsigned long long)seq);
         msgpack_unpacked_destroy(&u);
         if (rc < 0)
             return rc;
@@ -646,16 +649,16 @@ int opfor__game_apply_entry(const opfor__game_t *g, opfor__table_t *t, uint64_t 
     if (strcmp(kind, "close") == 0)
         return opfor__game_close(g, t, seq, ev, err);
     if (strcmp(kind, "report") != 0 && strcmp(kind, "order") != 0)
-        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO, "log entry %llu: unknown kind '%s'",
-                    (unsigned long long)seq, kind);
+        return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+                               "log entry %llu: unknown kind '%s'", (unsigned long long)seq, kind);
     msgpack_unpacked u;
     msgpack_unpacked_init(&u);
     size_t off = 0;
     int rc;
     if (!len || msgpack_unpack_next(&u, payload, len, &off) != MSGPACK_UNPACK_SUCCESS ||
         u.data.type != MSGPACK_OBJECT_MAP)
-        rc = gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO, "log entry %llu: unreadable payload",
-                  (unsigned long long)seq);
+        rc = opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+                             "log entry %llu: unreadable payload", (unsigned long long)seq);
     else if (kind[0] == 'r')
         rc = opfor__game_report(g, t, seq, &u.data, ev, err);
     else
@@ -690,15 +693,16 @@ int opfor__press_payload_read(const opfor__game_t *g, const msgpack_object *o,
                 m = &kv->val;
         }
     if (!m)
-        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO, "press payload: no `spot` map");
+        return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+                               "press payload: no `spot` map");
     char why[160];
     for (int k = 0; k < 5; k++) {
         int rc = opfor_rpc_params_int(m, keys[k], -1000, 1000, &v[k], why, sizeof why);
         if (rc == OPFOR_ENOENT)
             snprintf(why, sizeof why, "missing");
         if (rc != 0)
-            return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO, "press payload: spot.%s: %s",
-                        keys[k], why);
+            return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+                                   "press payload: spot.%s: %s", keys[k], why);
     }
     memset(spot, 0, sizeof *spot);
     spot->type = (int)v[0];
@@ -710,8 +714,9 @@ int opfor__press_payload_read(const opfor__game_t *g, const msgpack_object *o,
         spot->dist_opt < g->cfg->ndist[spot->type])
         spot->dice = g->cfg->dist[spot->type][spot->dist_opt].dice;
     if (!opfor_director_allowed(g->cfg, spot))
-        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
-                    "press payload: the spotting is not an allowed outcome of this scenario");
+        return opfor__gerr_set(
+            err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+            "press payload: the spotting is not an allowed outcome of this scenario");
     return 0;
 }
 

@@ -27,20 +27,6 @@
 
 /* ------------------------------------------------------------------ small helpers */
 
-static int gerr(opfor__gerr_t *e, int code, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int gerr(opfor__gerr_t *e, int code, int rc, const char *fmt, ...) {
-    if (e) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-        va_end(ap);
-        e->code = code;
-    }
-    return rc;
-}
-
 /* Whether the MessagePack string o equals s. */
 static int str_is(const msgpack_object *o, const char *s) {
     size_t n = strlen(s);
@@ -161,28 +147,31 @@ int opfor__gen_open(opfor__game_t **out, const opfor_store_game_t *row, const op
     *out = NULL;
     /* ctx_new reads scenario files; the daemon opens no file a client names */
     if (row->scenario_name[0] && strcmp(row->scenario_name, "default") != 0)
-        return gerr(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
-                    "scenario: %s games are played on the ruleset's default scenario (leave it "
-                    "out, or give \"default\")",
-                    rs->name);
+        return opfor__gerr_set(
+            err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
+            "scenario: %s games are played on the ruleset's default scenario (leave it "
+            "out, or give \"default\")",
+            rs->name);
     if (row->mode[0])
-        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                    "mode: %s games have no modes (leave it out)", rs->name);
+        return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                               "mode: %s games have no modes (leave it out)", rs->name);
     if (rs->max_players < 2)
-        return gerr(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
-                    "ruleset: the daemon plays one side against the table's, and %s has %d",
-                    rs->name, rs->max_players);
+        return opfor__gerr_set(
+            err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
+            "ruleset: the daemon plays one side against the table's, and %s has %d", rs->name,
+            rs->max_players);
     int level = OPFOR_AI_STANDARD;
     if (row->difficulty[0] && opfor_ai_level_find(row->difficulty, &level) != 0)
-        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                    "level: '%s' is not a level (novice, standard, veteran, ruthless, challenge)",
-                    row->difficulty);
+        return opfor__gerr_set(
+            err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+            "level: '%s' is not a level (novice, standard, veteran, ruthless, challenge)",
+            row->difficulty);
     opfor__game_t *g = calloc(1, sizeof *g);
     opfor__gen_t *gen = calloc(1, sizeof *gen);
     if (!g || !gen) {
         free(g);
         free(gen);
-        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_ENOMEM, "out of memory");
+        return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_ENOMEM, "out of memory");
     }
     g->gen = gen;
     g->row = *row;
@@ -204,10 +193,10 @@ int opfor__gen_open(opfor__game_t **out, const opfor_store_game_t *row, const op
                    : rc == OPFOR_ENOTSUP ? OPFOR_RPC_E_UNSUPPORTED
                    : rc == OPFOR_ENOMEM  ? OPFOR_RPC_E_INTERNAL
                                          : OPFOR_RPC_E_INVALID_PARAMS;
-        gerr(err, code, rc, "scenario: %s",
-             rc == OPFOR_ENOTSUP ? "this ruleset cannot build a game context"
-             : d.msg[0]          ? opfor_diag_format(&d, where, sizeof where)
-                                 : opfor_strerror(rc));
+        opfor__gerr_set(err, code, rc, "scenario: %s",
+                        rc == OPFOR_ENOTSUP ? "this ruleset cannot build a game context"
+                        : d.msg[0]          ? opfor_diag_format(&d, where, sizeof where)
+                                            : opfor_strerror(rc));
         opfor__game_free(g);
         return rc;
     }
@@ -221,8 +210,9 @@ int opfor__gen_open(opfor__game_t **out, const opfor_store_game_t *row, const op
     if (rc == 0)
         rc = opfor_game_new_state(&gen->game, gen->state, row->seed);
     if (rc < 0) {
-        gerr(err, rc == OPFOR_ENOMEM ? OPFOR_RPC_E_INTERNAL : OPFOR_RPC_E_INVALID_PARAMS, rc,
-             "the %s ruleset cannot start this game: %s", rs->name, opfor_strerror(rc));
+        opfor__gerr_set(err, rc == OPFOR_ENOMEM ? OPFOR_RPC_E_INTERNAL : OPFOR_RPC_E_INVALID_PARAMS,
+                        rc, "the %s ruleset cannot start this game: %s", rs->name,
+                        opfor_strerror(rc));
         opfor__game_free(g);
         return rc;
     }
@@ -290,16 +280,16 @@ static int prepare_form(const opfor__game_t *g, int with_side, const msgpack_obj
     char form[64], why[200];
     int rc = opfor_rpc_params_str(params, "form", form, sizeof form, why, sizeof why);
     if (rc < 0)
-        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL, "%s",
-                    rc == OPFOR_ENOENT ? "form: the form's name is required" : why);
+        return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL, "%s",
+                               rc == OPFOR_ENOENT ? "form: the form's name is required" : why);
     int64_t side = opfor__gen_table_side(g);
     if (with_side && opfor_rpc_params_int(params, "side", 0, gen->rs->max_players - 1, &side, why,
                                           sizeof why) == OPFOR_EINVAL)
-        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL, "%s", why);
+        return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL, "%s", why);
     const msgpack_object *fields = opfor_rpc_params_get(params, "fields");
     if (fields && fields->type != MSGPACK_OBJECT_MAP && fields->type != MSGPACK_OBJECT_NIL)
-        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                    "fields: a map of field name to value");
+        return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                               "fields: a map of field name to value");
     uint32_t nf = 0, keep = 0;
     if (fields && fields->type == MSGPACK_OBJECT_MAP) {
         nf = fields->via.map.size;
@@ -307,15 +297,16 @@ static int prepare_form(const opfor__game_t *g, int with_side, const msgpack_obj
             const msgpack_object_kv *kv = &fields->via.map.ptr[i];
             char name[64], text[MAX_FIELD_TEXT];
             if (str_copy(&kv->key, name, sizeof name) < 0)
-                return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                            "fields: keys are field names (strings)");
+                return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                                       "fields: keys are field names (strings)");
             if (kv->val.type == MSGPACK_OBJECT_NIL)
                 continue;
             if (value_text(&kv->val, text, sizeof text) < 0)
-                return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                            "fields.%s: give a string, a number, a boolean or a list of them "
-                            "(at most %d characters)",
-                            name, MAX_FIELD_TEXT - 1);
+                return opfor__gerr_set(
+                    err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                    "fields.%s: give a string, a number, a boolean or a list of them "
+                    "(at most %d characters)",
+                    name, MAX_FIELD_TEXT - 1);
             keep++;
         }
     }
@@ -351,16 +342,17 @@ int opfor__gen_prepare(const opfor__game_t *g, const char *kind, const msgpack_o
             return 0;
         }
         if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER || v->via.u64 > INT32_MAX)
-            return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                        "outcome: an outcome's index (game.state lists them) or \"auto\"");
+            return opfor__gerr_set(
+                err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                "outcome: an outcome's index (game.state lists them) or \"auto\"");
         msgpack_pack_map(pk, 1);
         opfor__kv_int(pk, "outcome", (int)v->via.u64);
         return 0;
     }
     /* act: a phrase exactly as the ruleset writes it, or an index */
     if (!v)
-        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                    "action: the action's phrase (game.state lists them) or its index");
+        return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                               "action: the action's phrase (game.state lists them) or its index");
     int cur = opfor_game_current(&gen->game, gen->state);
     int n = cur >= 0 ? work_legal(gen, gen->state) : 0;
     int idx = -1;
@@ -373,18 +365,19 @@ int opfor__gen_prepare(const opfor__game_t *g, const char *kind, const msgpack_o
                        want) == 0)
                 idx = i;
     } else {
-        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                    "action: the action's phrase (a string) or its index (an integer)");
+        return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                               "action: the action's phrase (a string) or its index (an integer)");
     }
     if (idx < 0 && n > 0 && cur >= 0 && cur != gen->ai_side) {
         char list[300];
         list_phrases(gen, gen->state, n, list, sizeof list);
         if (idx == -2)
-            return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
-                        "action: side %d has %d legal actions (0..%d): %s", cur, n, n - 1, list);
-        return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
-                    "action: '%s' is not a legal action of side %d now; legal: %s", want, cur,
-                    list);
+            return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                                   "action: side %d has %d legal actions (0..%d): %s", cur, n,
+                                   n - 1, list);
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                               "action: '%s' is not a legal action of side %d now; legal: %s", want,
+                               cur, list);
     }
     /* an index (or nothing, when the state itself refuses any act: apply says why) */
     if (idx >= 0)
@@ -420,17 +413,19 @@ int opfor__gen_rules_check(const opfor_store_game_t *row, const opfor_ruleset_t 
         msgpack_unpacked_destroy(&u);
     }
     if (!ok)
-        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
-                    "game %s: its log does not begin with the ruleset and rules version it was "
-                    "played under",
-                    row->id);
+        return opfor__gerr_set(
+            err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+            "game %s: its log does not begin with the ruleset and rules version it was "
+            "played under",
+            row->id);
     const char *mine = rs->rules_version ? rs->rules_version : "";
     if (strcmp(name, rs->name) != 0 || strcmp(version, mine) != 0)
-        return gerr(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
-                    "game %s was saved under %s rules version '%s', and this build reads %s "
-                    "rules version '%s': it is not replayed under other rules (open it with a "
-                    "build of that version)",
-                    row->id, name, version, rs->name, mine);
+        return opfor__gerr_set(
+            err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
+            "game %s was saved under %s rules version '%s', and this build reads %s "
+            "rules version '%s': it is not replayed under other rules (open it with a "
+            "build of that version)",
+            row->id, name, version, rs->name, mine);
     return 0;
 }
 
@@ -441,25 +436,27 @@ static int turn_check(const opfor__game_t *g, const opfor__table_t *t, int cur, 
                       opfor__gerr_t *err) {
     const opfor__gen_t *gen = g->gen;
     if (t->status != OPFOR__GS_ACTIVE)
-        return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL, "the game is %s",
-                    t->status == OPFOR__GS_CLOSED ? "closed" : "over");
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL, "the game is %s",
+                               t->status == OPFOR__GS_CLOSED ? "closed" : "over");
     if (cur == OPFOR_PLAYER_TERMINAL)
-        return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL, "the game is over");
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL, "the game is over");
     if (cur == OPFOR_PLAYER_CHANCE) {
         opfor_rpc_hint_set(opfor__gerr_hint(err), OPFOR_RPC_HINT_ROLL_FIRST);
-        return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
-                    "the dice decide now: roll first (game.roll with an outcome's index, or "
-                    "\"auto\" for the daemon's dice)");
+        return opfor__gerr_set(
+            err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+            "the dice decide now: roll first (game.roll with an outcome's index, or "
+            "\"auto\" for the daemon's dice)");
     }
     if (!ai && cur == gen->ai_side) {
         opfor_rpc_hint_set(opfor__gerr_hint(err), OPFOR_RPC_HINT_AI_TO_MOVE);
         opfor_rpc_hint_int(opfor__gerr_hint(err), "side", cur);
-        return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
-                    "side %d, the AI's, is to move: ask for its orders (ai.orders)", cur);
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                               "side %d, the AI's, is to move: ask for its orders (ai.orders)",
+                               cur);
     }
     if (ai && cur != gen->ai_side)
-        return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
-                    "side %d (the table's) is to move, not the AI", cur);
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                               "side %d (the table's) is to move, not the AI", cur);
     return 0;
 }
 
@@ -523,16 +520,16 @@ static int apply_act(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
         strcmp(opfor_game_action_str(&gen->game, gen->work, &gen->acts[idx], p, sizeof p), want)) {
         char list[300];
         list_phrases(gen, gen->work, n, list, sizeof list);
-        return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
-                    "action: '%s' is not a legal action of side %d now; legal: %s", want, cur,
-                    list);
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                               "action: '%s' is not a legal action of side %d now; legal: %s", want,
+                               cur, list);
     }
     int turn0 = progress_turn(gen, gen->work);
     opfor_action_t a = gen->acts[idx];
     rc = opfor_game_apply(&gen->game, gen->work, &a);
     if (rc < 0)
-        return gerr(err, OPFOR_RPC_E_ILLEGAL, rc, "action: the rules refuse '%s' (%s)", want,
-                    opfor_strerror(rc));
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, rc, "action: the rules refuse '%s' (%s)",
+                               want, opfor_strerror(rc));
     msgpack_packer pk;
     ev_begin(ev, &pk, g, t, seq, "act");
     msgpack_pack_map(&pk, 3);
@@ -554,9 +551,9 @@ static int apply_roll(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
                                                       ? OPFOR_RPC_HINT_AI_TO_MOVE
                                                       : OPFOR_RPC_HINT_TABLE_TO_MOVE);
         opfor_rpc_hint_int(opfor__gerr_hint(err), "side", cur);
-        return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
-                    "no dice to roll: side %d is to move%s", cur,
-                    cur == gen->ai_side ? " (the AI's: ai.orders)" : " (game.act)");
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                               "no dice to roll: side %d is to move%s", cur,
+                               cur == gen->ai_side ? " (the AI's: ai.orders)" : " (game.act)");
     }
     int turn0 = progress_turn(gen, gen->work);
     const msgpack_object *autov = opfor_rpc_params_get(pl, "auto");
@@ -566,26 +563,27 @@ static int apply_roll(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
     int64_t idx = -1;
     if (is_auto) {
         if (work_legal(gen, gen->work) < 1)
-            return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
-                        "the ruleset lists no roll at this chance node");
+            return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+                                   "the ruleset lists no roll at this chance node");
         a = gen->acts[0];
     } else {
         int n = opfor_game_chance_outcomes(&gen->game, gen->work, gen->outs, gen->rs->max_actions);
         if (n <= 0)
-            return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
-                        "outcome: this chance node has no listed outcomes: roll \"auto\"");
+            return opfor__gerr_set(
+                err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                "outcome: this chance node has no listed outcomes: roll \"auto\"");
         idx = get_int(pl, "outcome", 0, INT32_MAX, -1);
         if (idx < 0 || idx >= n)
-            return gerr(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
-                        "outcome: %lld is not one of the %d outcomes (0..%d)", (long long)idx, n,
-                        n - 1);
+            return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                                   "outcome: %lld is not one of the %d outcomes (0..%d)",
+                                   (long long)idx, n, n - 1);
         a = gen->outs[idx].action;
         opfor_game_action_str(&gen->game, gen->work, &a, phrase, sizeof phrase);
     }
     int rc = opfor_game_apply(&gen->game, gen->work, &a);
     if (rc < 0)
-        return gerr(err, OPFOR_RPC_E_ILLEGAL, rc, "the roll does not apply (%s)",
-                    opfor_strerror(rc));
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, rc, "the roll does not apply (%s)",
+                               opfor_strerror(rc));
     msgpack_packer pk;
     ev_begin(ev, &pk, g, t, seq, "roll");
     msgpack_pack_map(&pk, 3);
@@ -613,8 +611,9 @@ static int apply_form(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, i
     const opfor_form_t *forms = ss ? (is_report ? ss->reports : ss->actions) : NULL;
     int nforms = ss ? (is_report ? ss->nreports : ss->nactions) : 0;
     if (!ss || !forms || nforms <= 0 || (is_report ? !ss->report : !ss->action))
-        return gerr(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP, "the %s ruleset has no table %s",
-                    gen->rs->name, is_report ? "reports" : "actions");
+        return opfor__gerr_set(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
+                               "the %s ruleset has no table %s", gen->rs->name,
+                               is_report ? "reports" : "actions");
     if (t->status != OPFOR__GS_ACTIVE)
         return turn_check(g, t, OPFOR_PLAYER_TERMINAL, 0, err);
     char name[64];
@@ -627,22 +626,22 @@ static int apply_form(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, i
         for (int i = 0; i < nforms && len < sizeof list; i++)
             len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
                                     forms[i].name);
-        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                    "form: '%s' is not one of the %s's %s (%s)", name, gen->rs->name,
-                    is_report ? "reports" : "table actions", list);
+        return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                               "form: '%s' is not one of the %s's %s (%s)", name, gen->rs->name,
+                               is_report ? "reports" : "table actions", list);
     }
     int side = -1;
     if (is_report) {
         side = (int)get_int(pl, "side", 0, gen->rs->max_players - 1, -1);
         if (side < 0 || side == gen->ai_side)
-            return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                        "side: a table side reports (not %d, the AI's)", gen->ai_side);
+            return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                                   "side: a table side reports (not %d, the AI's)", gen->ai_side);
     }
     opfor_value_t vals[64];
     char texts[64][MAX_FIELD_TEXT];
     if (f->nfields > 64)
-        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_ERANGE, "form %s has too many fields",
-                    f->name);
+        return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_ERANGE,
+                               "form %s has too many fields", f->name);
     memset(vals, 0, sizeof vals);
     const msgpack_object *fields = opfor_rpc_params_get(pl, "fields");
     for (uint32_t i = 0; fields && fields->type == MSGPACK_OBJECT_MAP && i < fields->via.map.size;
@@ -650,7 +649,8 @@ static int apply_form(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, i
         const msgpack_object_kv *kv = &fields->via.map.ptr[i];
         char fname[64], msg[256];
         if (str_copy(&kv->key, fname, sizeof fname) < 0)
-            return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL, "fields: bad field name");
+            return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                                   "fields: bad field name");
         int k = opfor_form_field(f, fname);
         if (k < 0) {
             char list[240];
@@ -659,29 +659,30 @@ static int apply_form(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, i
             for (int j = 0; j < f->nfields && len < sizeof list; j++)
                 len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", j ? ", " : "",
                                         f->fields[j].name);
-            return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                        "fields: %s has no field '%s' (fields: %s)", f->name, fname,
-                        f->nfields ? list : "none");
+            return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                                   "fields: %s has no field '%s' (fields: %s)", f->name, fname,
+                                   f->nfields ? list : "none");
         }
         if (str_copy(&kv->val, texts[k], sizeof texts[k]) < 0)
-            return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL, "fields.%s: bad value",
-                        fname);
+            return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                                   "fields.%s: bad value", fname);
         int rc = opfor_field_parse(&f->fields[k], texts[k], &vals[k], msg, sizeof msg);
         if (rc < 0)
-            return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, rc, "fields.%s", msg);
+            return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, rc, "fields.%s", msg);
     }
     char msg[256];
     int rc = opfor_form_check(f, vals, msg, sizeof msg);
     if (rc < 0)
-        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, rc, "fields.%s", msg);
+        return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, rc, "fields.%s", msg);
     opfor_session_result_t res;
     memset(&res, 0, sizeof res);
     int turn0 = progress_turn(gen, gen->work);
     rc = is_report ? ss->report(gen->ctx, gen->work, side, f, vals, &res)
                    : ss->action(gen->ctx, gen->work, f, vals, &res);
     if (rc < 0)
-        return gerr(err, rc == OPFOR_EILLEGAL ? OPFOR_RPC_E_ILLEGAL : OPFOR_RPC_E_INVALID_PARAMS,
-                    rc, "%s: %s", f->name, res.error[0] ? res.error : opfor_strerror(rc));
+        return opfor__gerr_set(
+            err, rc == OPFOR_EILLEGAL ? OPFOR_RPC_E_ILLEGAL : OPFOR_RPC_E_INVALID_PARAMS, rc,
+            "%s: %s", f->name, res.error[0] ? res.error : opfor_strerror(rc));
     msgpack_packer pk;
     ev_begin(ev, &pk, g, t, seq, is_report ? "report" : "action");
     msgpack_pack_map(&pk, is_report ? 3 : 2);
@@ -764,15 +765,15 @@ static int apply_order(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
     if (o.index < 0 || o.index >= n ||
         strcmp(opfor_game_action_str(&gen->game, gen->work, &gen->acts[o.index], p, sizeof p),
                o.action) != 0)
-        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
-                    "order: '%s' (action %d) is not a legal action of the AI here", o.action,
-                    o.index);
+        return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+                               "order: '%s' (action %d) is not a legal action of the AI here",
+                               o.action, o.index);
     int turn0 = progress_turn(gen, gen->work);
     opfor_action_t a = gen->acts[o.index];
     rc = opfor_game_apply(&gen->game, gen->work, &a);
     if (rc < 0)
-        return gerr(err, OPFOR_RPC_E_ILLEGAL, rc, "order: the rules refuse '%s' (%s)", o.action,
-                    opfor_strerror(rc));
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, rc, "order: the rules refuse '%s' (%s)",
+                               o.action, opfor_strerror(rc));
     o.log_seq = seq;
     o.open = 1;
     o.side = cur;
@@ -801,13 +802,13 @@ int opfor__gen_apply(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, co
     int rc;
     if (strcmp(kind, "begin") == 0) {
         rc = seq == 1 ? 0
-                      : gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
-                             "log entry %llu: a second begin", (unsigned long long)seq);
+                      : opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+                                        "log entry %llu: a second begin", (unsigned long long)seq);
     } else if (strcmp(kind, "close") == 0) {
         rc = apply_close(g, t, seq, ev);
     } else if (!payload || payload->type != MSGPACK_OBJECT_MAP) {
-        return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO, "log entry %llu (%s): no payload",
-                    (unsigned long long)seq, kind);
+        return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+                               "log entry %llu (%s): no payload", (unsigned long long)seq, kind);
     } else {
         if (strcmp(kind, "order") != 0)
             g->gen->work_order.open = 0; /* the game moved on past the last order */
@@ -822,8 +823,9 @@ int opfor__gen_apply(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, co
         else if (strcmp(kind, "order") == 0)
             rc = apply_order(g, t, seq, payload, ev, err);
         else
-            return gerr(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
-                        "log entry %llu: unknown kind '%s'", (unsigned long long)seq, kind);
+            return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+                                   "log entry %llu: unknown kind '%s'", (unsigned long long)seq,
+                                   kind);
     }
     if (rc == 0)
         t->log_seq = seq;
@@ -980,18 +982,20 @@ int opfor__gen_viewer(const opfor__game_t *g, const msgpack_object *params, int 
         return 0;
     if (str_is(v, "all")) {
         if (!gm)
-            return gerr(err, OPFOR_RPC_E_UNAUTHORIZED, OPFOR_EAUTH,
-                        "viewer: \"all\" (the game master's view) needs a daemon run with "
-                        "debug-methods");
+            return opfor__gerr_set(
+                err, OPFOR_RPC_E_UNAUTHORIZED, OPFOR_EAUTH,
+                "viewer: \"all\" (the game master's view) needs a daemon run with "
+                "debug-methods");
         *viewer = OPFOR_VIEW_ALL;
         return 0;
     }
     if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER || v->via.u64 >= (uint64_t)gen->rs->max_players)
-        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                    "viewer: a side 0..%d, or \"all\"", gen->rs->max_players - 1);
+        return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                               "viewer: a side 0..%d, or \"all\"", gen->rs->max_players - 1);
     if ((int)v->via.u64 == gen->ai_side)
-        return gerr(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
-                    "viewer: side %d is the AI's; what it hides is not shown", gen->ai_side);
+        return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                               "viewer: side %d is the AI's; what it hides is not shown",
+                               gen->ai_side);
     *viewer = (int)v->via.u64;
     return 0;
 }

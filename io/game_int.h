@@ -140,6 +140,11 @@ typedef struct opfor__gerr {
     opfor_rpc_hint_t hint; /* what to do next, for clients that word it (zeroed: none) */
 } opfor__gerr_t;
 
+/* Fills e (when not NULL) with an OPFOR_RPC_E_* code and a printf-style message; returns rc,
+ * so a check can `return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL, ...)`. */
+int opfor__gerr_set(opfor__gerr_t *e, int code, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* The hint of e, or NULL when e is NULL (the opfor_rpc_hint_* calls then do nothing). */
 static inline opfor_rpc_hint_t *opfor__gerr_hint(opfor__gerr_t *e) {
     return e ? &e->hint : NULL;

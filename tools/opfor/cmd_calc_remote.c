@@ -22,6 +22,7 @@
 #include "cmd_calc.h"
 #include "game_rpc.h"
 #include "opfor/rpc.h"
+#include "opfor/rpc_num.h"
 #include "opfor/vocab.h"
 
 /* Reads the model file into a fresh buffer (*len bytes); 0, or an exit code after saying why. */
@@ -76,26 +77,6 @@ static const char *str_of(const msgpack_object *o, char *buf, size_t n) {
     return buf;
 }
 
-/* A number object's value; def when o is not a number. */
-static int num_of(const msgpack_object *o, double *out) {
-    if (!o)
-        return -1;
-    switch (o->type) {
-    case MSGPACK_OBJECT_POSITIVE_INTEGER:
-        *out = (double)o->via.u64;
-        return 0;
-    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
-        *out = (double)o->via.i64;
-        return 0;
-    case MSGPACK_OBJECT_FLOAT32:
-    case MSGPACK_OBJECT_FLOAT64:
-        *out = o->via.f64;
-        return 0;
-    default:
-        return -1;
-    }
-}
-
 /* The index of name among fd's choices, or -1. */
 static int choice_of(const opfor_field_t *fd, const char *name) {
     for (int k = 0; fd->choices && fd->choices[k]; k++)
@@ -116,7 +97,7 @@ static int value_from(reply_t *r, const opfor_field_t *fd, const msgpack_object 
         v->num = o->via.boolean;
         return 0;
     }
-    if (num_of(o, &v->num) == 0)
+    if (opfor_rpc_num(o, &v->num) == 0)
         return 0;
     if (o->type != MSGPACK_OBJECT_STR)
         return -1;
@@ -192,7 +173,7 @@ static int from_reply(const opfor_ruleset_calc_t *c, const msgpack_object *o, re
         x->value = INFINITY;
         if (kv->val.type == MSGPACK_OBJECT_STR)
             str_of(&kv->val, x->text, sizeof x->text);
-        else if (num_of(&kv->val, &x->value) != 0 && kv->val.type != MSGPACK_OBJECT_NIL)
+        else if (opfor_rpc_num(&kv->val, &x->value) != 0 && kv->val.type != MSGPACK_OBJECT_NIL)
             return -1;
     }
     fact_labels(c, r);
@@ -208,7 +189,7 @@ static int from_reply(const opfor_ruleset_calc_t *c, const msgpack_object *o, re
     str_of(opfor__rpc_get(o, "dice"), a->dice, sizeof a->dice);
     str_of(opfor__rpc_get(o, "needed"), a->needed, sizeof a->needed);
     a->p = opfor__rpc_num(o, "p", 0);
-    a->has_expected = num_of(opfor__rpc_get(o, "expected"), &a->expected) == 0;
+    a->has_expected = opfor_rpc_num(opfor__rpc_get(o, "expected"), &a->expected) == 0;
     const msgpack_object *d = opfor__rpc_get(o, "distribution");
     for (uint32_t i = 0; d && d->type == MSGPACK_OBJECT_ARRAY && i < d->via.array.size &&
                          a->ndist < OPFOR_CALC_MAX_DIST;
