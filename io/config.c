@@ -36,7 +36,9 @@ static const opfor_config_option_t options[] = {
     {"write-queue-max", "SIZE",
      "bytes queued to a client that is not reading before it is "
      "dropped (default 4MiB)"},
-    {"model", "FILE", "Viktoria! calculator model (YAML) for calc; default: the built-in one"},
+    {"model", "FILE",
+     "the calculator's model (YAML) for calc, read by the first registered ruleset with a "
+     "calculator; default: its built-in one"},
     {"workers", "N", "threads for AI searches; 0 = one fewer than the cores, at least 1 (default)"},
     {"debug-methods", "yes|no", "enable debug.* methods such as debug.sleep (default no)"},
     {"display", "SPEC", "e-ink panel for the orders: epd:2in13v4, epd:7in5v2, sim:PANEL:DIR"},

@@ -148,7 +148,7 @@ static int ready_units(const opfor__table_t *t, int side, int *list) {
 /* ------------------------------------------------------------------ open / free */
 
 int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const char *yaml,
-                     size_t yaml_len, const opfor_viktoria_model_t *m, opfor__gerr_t *err) {
+                     size_t yaml_len, const void *m, opfor__gerr_t *err) {
     *out = NULL;
     if (strcasecmp(row->ruleset, "viktoria") != 0 && row->ruleset[0])
         return opfor__gerr_set(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,

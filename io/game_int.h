@@ -151,10 +151,11 @@ static inline opfor_rpc_hint_t *opfor__gerr_hint(opfor__gerr_t *e) {
 }
 
 /* Builds a game from its row and scenario text (yaml NULL: the built-in scenario named in
- * row->scenario_name) with the calculator model m; the table is the opening position.
+ * row->scenario_name) with the calculator model m (opfor__server_model(); this game path reads
+ * it as its ruleset's model); the table is the opening position.
  * row->mode "" takes the scenario's mode. Returns 0, or a negative OPFOR_E* code with err. */
 int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const char *yaml,
-                     size_t yaml_len, const opfor_viktoria_model_t *m, opfor__gerr_t *err);
+                     size_t yaml_len, const void *m, opfor__gerr_t *err);
 /* Releases a game (its events and subscriptions too). */
 void opfor__game_free(opfor__game_t *g);
 struct opfor_ruleset;

@@ -977,7 +977,7 @@ static void press_done(opfor_job_t *job) {
     free(pj);
 }
 
-int opfor__method_patrol_initiative(opfor_call_t *call, const msgpack_object *params) {
+int opfor__method_rs_initiative(opfor_call_t *call, const msgpack_object *params) {
     static const char *const allowed[] = {"game", NULL};
     opfor__game_t *g = game_of_params(call, params, allowed);
     if (!g)

@@ -11,10 +11,12 @@
 
 #include "diag_int.h"
 #include "games_int.h"
+#include "methods_calc_int.h"
 #include "methods_int.h"
 #include "opfor/notify.h"
+#include "opfor/ruleset.h"
+#include "opfor/ruleset_calc.h"
 #include "opfor/store.h"
-#include "opfor/viktoria/model.h"
 #include "opfor/workers.h"
 
 #include <errno.h>
@@ -85,7 +87,7 @@ struct opfor_server {
     void *app;                                 /* for method handlers */
     opfor_call_t *call_cache;                  /* freed calls for reuse (loop thread only) */
     unsigned ncached;                          /* length of call_cache */
-    opfor_viktoria_model_t *model;             /* calculator model in force */
+    void *model;                               /* the default calculator's model in force */
     opfor_workers_t *workers;                  /* threads for long jobs; NULL before start */
     opfor_store_t *store;                      /* saved games, <state-dir>/opfor.db */
     struct opfor__games *games;                /* games in memory, subscriptions */
@@ -150,7 +152,7 @@ void opfor__server_event(opfor_server_t *s, const char *event, size_t event_len,
         s->on_event(s->on_event_ud, event, event_len, state, state_len);
 }
 
-const opfor_viktoria_model_t *opfor__server_model(const opfor_server_t *s) {
+const void *opfor__server_model(const opfor_server_t *s) {
     return s->model;
 }
 
@@ -166,17 +168,27 @@ struct opfor__games *opfor__server_games(const opfor_server_t *s) {
     return s->games;
 }
 
-/* Loads the calculator model named by cfg (the built-in one when none) into *m. */
-static int load_model(const opfor_config_t *cfg, opfor_viktoria_model_t *m, opfor_diag_t *d) {
+/* Loads the default calculator's model named by cfg (the built-in one when none) into *m
+ * (NULL, and 0, when no ruleset has a calculator). Release with free_model. */
+static int load_model(const opfor_config_t *cfg, void **m, opfor_diag_t *d) {
+    const opfor_ruleset_t *rs = opfor__calc_default();
+    *m = NULL;
+    if (!rs || !rs->calc->model_load)
+        return 0;
     opfor_diag_t md;
     opfor_diag_clear(&md);
-    int rc = cfg->model[0] ? opfor_viktoria_model_load_file(cfg->model, m, &md)
-                           : opfor_viktoria_model_default(m, &md);
+    int rc = rs->calc->model_load(cfg->model[0] ? cfg->model : NULL, m, &md);
     if (rc < 0 && d) {
         *d = md; /* keeps file:line:col of the model file */
         snprintf(d->msg, sizeof d->msg, "calculator model: %.*s", (int)sizeof d->msg - 20, md.msg);
     }
     return rc;
+}
+
+static void free_model(void *m) {
+    const opfor_ruleset_t *rs = opfor__calc_default();
+    if (m && rs && rs->calc->model_free)
+        rs->calc->model_free(m);
 }
 
 int opfor__server_token_ok(const opfor_server_t *s, const char *token) {
@@ -1110,19 +1122,17 @@ static void reload(opfor_server_t *s) {
     char token[sizeof s->token] = "";
     if (rc == 0 && n.token_file[0])
         rc = opfor_config_read_token(n.token_file, token, sizeof token, &d);
-    opfor_viktoria_model_t *model = NULL;
-    if (rc == 0) {
-        model = malloc(sizeof *model);
-        rc = model ? load_model(&n, model, &d) : OPFOR_ENOMEM;
-    }
+    void *model = NULL;
+    if (rc == 0)
+        rc = load_model(&n, &model, &d);
     if (rc == 0 && n.workers != s->cfg.workers)
         LOG(s, WARN, "reload: a new workers count takes effect on restart");
     if (rc < 0) {
-        free(model);
+        free_model(model);
         LOG(s, ERROR, "reload failed, keeping the running settings: %s",
             opfor_diag_format(&d, where, sizeof where));
     } else {
-        free(s->model);
+        free_model(s->model);
         s->model = model;
         n.workers = s->cfg.workers;
         s->cfg = n;
@@ -1163,9 +1173,10 @@ int opfor_server_new(opfor_server_t **out, uv_loop_t *loop, const opfor_config_t
         free(s);
         return OPFOR_ENOMEM;
     }
-    s->model = malloc(sizeof *s->model);
-    if (!s->model || opfor_viktoria_model_default(s->model, NULL) < 0) {
-        free(s->model);
+    opfor_config_t builtin;
+    memset(&builtin, 0, sizeof builtin); /* no model file: the built-in model */
+    opfor_diag_t md;
+    if (load_model(&builtin, &s->model, &md) < 0) {
         uv_mutex_destroy(&s->post_lock);
         free(s);
         return OPFOR_ENOMEM;
@@ -1209,9 +1220,12 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
     if (rc < 0)
         return opfor__diag_msg(d, rc, "cannot set up the games: %s", opfor_strerror(rc));
     if (s->cfg.model[0]) {
-        rc = load_model(&s->cfg, s->model, d);
+        void *model = NULL;
+        rc = load_model(&s->cfg, &model, d);
         if (rc < 0)
             return rc;
+        free_model(s->model);
+        s->model = model;
         LOG(s, INFO, "calculator model: %s", s->cfg.model);
     }
 
@@ -1319,6 +1333,6 @@ void opfor_server_free(opfor_server_t *s) {
         free(call);
     }
     uv_mutex_destroy(&s->post_lock);
-    free(s->model);
+    free_model(s->model);
     free(s);
 }

@@ -70,9 +70,10 @@ void opfor__peer_hello_ok(opfor_peer_t *c, int auth);
 int opfor__server_token_ok(const opfor_server_t *s, const char *token);
 /* The current configuration's limits, for hello's answer. */
 const opfor_config_t *opfor__server_cfg(const opfor_server_t *s);
-/* The Viktoria! calculator model in force (built in, or the `model` file; swapped on SIGHUP,
- * on the loop thread, so handlers may use it freely during a call). */
-const struct opfor_viktoria_model *opfor__server_model(const opfor_server_t *s);
+/* The model in force of the default calculator (opfor__calc_default(): built in, or the
+ * `model` file, loaded through its calc->model_load; swapped on SIGHUP, on the loop thread, so
+ * handlers may use it freely during a call). NULL when no ruleset has a calculator. */
+const void *opfor__server_model(const opfor_server_t *s);
 /* The worker pool for long jobs (started by opfor_server_start). */
 struct opfor_workers *opfor__server_workers(const opfor_server_t *s);
 /* The game store, opened (and quick_checked) by opfor_server_start; loop thread only. */

@@ -42,8 +42,8 @@ opfor_client_t *opfor__rpc_open_token(const char *addr, const char *token_file) 
     if (rc != 0) {
         const char *shown = strncmp(resolved, "unix:", 5) == 0 ? resolved + 5 : resolved;
         if (rc == OPFOR_ENOENT || rc == OPFOR_EIO)
-            opfor_cli_fail("no daemon at %s: start it with `opford` or use `opfor patrol` for a "
-                           "local game",
+            opfor_cli_fail("no daemon at %s: start it with `opford`, or play without one "
+                           "(`opfor play RULESET`, or a ruleset's own game in `opfor --help`)",
                            shown);
         else
             opfor_cli_fail("%s", d.msg);

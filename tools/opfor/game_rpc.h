@@ -2,8 +2,8 @@
  * with a clear message when no daemon runs, calling with a prebuilt params map, reading
  * result maps, printing any result as JSON, and one readable line per game event.
  *
- * Used by cmd_game.c (new, games, state, initiative, report, orders, watch, close) and
- * cmd_patrol_remote.c (`opfor patrol --connect`). Nothing here keeps global state.
+ * Used by cmd_game.c (new, games, state, initiative, report, orders, watch, close) and by the
+ * daemon games of a ruleset's own commands. Nothing here keeps global state.
  */
 #ifndef OPFOR_GAME_RPC_H
 #define OPFOR_GAME_RPC_H
@@ -17,8 +17,8 @@
 #include "opfor/client.h"
 
 /* Connects to addr (NULL: $OPFOR_SOCKET or the default socket) and says hello. On failure
- * prints "opfor: no daemon at ADDR: start it with `opford` or use `opfor patrol` for a local
- * game" (or the server's refusal) and returns NULL. */
+ * prints "opfor: no daemon at ADDR: start it with `opford`, or play without one ..." (or the
+ * server's refusal) and returns NULL. */
 opfor_client_t *opfor__rpc_open(const char *addr);
 /* The same with the daemon's token read from token_file (a file of mode 0600; NULL: the
  * token in $OPFOR_TOKEN, if set), which a TCP daemon started with --token-file asks for. */
@@ -61,10 +61,6 @@ void opfor__rpc_print_event(FILE *f, const msgpack_object *ev);
 void opfor__rpc_print_order(FILE *f, const msgpack_object *o);
 /* Prints a game.state result: title, turn, initiative, units, score. */
 void opfor__rpc_print_state(FILE *f, const msgpack_object *st);
-
-/* `opfor patrol --connect ADDR ...` (cmd_patrol_remote.c): the terminal game against the
- * daemon. argv is the patrol command's. */
-int opfor__patrol_remote(int argc, char **argv);
 
 /* `opfor calc RULESET ... --connect ADDR` (cmd_calc_remote.c): the calculator asked of the
  * daemon. argv is the calc command's. */

@@ -33,7 +33,7 @@ typedef struct opfor_config {
     uint32_t max_inflight;                  /* requests per client awaiting a response */
     uint32_t max_clients;                   /* connections at once; more are closed at accept */
     uint32_t write_queue_max;               /* bytes queued to one client before it is dropped */
-    char model[OPFOR_CONFIG_PATH_MAX];      /* Viktoria! calculator model file; "" = built-in */
+    char model[OPFOR_CONFIG_PATH_MAX];      /* the default calculator's model file; "" = built-in */
     uint32_t workers;                       /* search worker threads; 0 = cores - 1 (at least 1) */
     int debug_methods;                      /* 1 enables the debug.* methods (tests, diagnosis) */
     /* The e-ink display of the binary that shows orders (opford --display, opfor display). io

@@ -25,9 +25,9 @@ typedef struct opfor_store opfor_store_t;
 /* A game's row. Text fields are NUL-terminated; longer values are refused by create. */
 typedef struct opfor_store_game {
     char id[64];             /* game id: printable ASCII, no spaces */
-    char ruleset[32];        /* "viktoria" */
+    char ruleset[32];        /* the registry name of its ruleset */
     char scenario_name[128]; /* scenario name, "" for inline YAML without a name */
-    char mode[32];           /* "standard", "patrol", ... (the engine's names) */
+    char mode[32];           /* the ruleset's mode of play, as the scenario names it */
     uint64_t seed;           /* the game's seed: replay is deterministic from it */
     char difficulty[32];     /* "normal", ... */
     int64_t created;         /* Unix time in milliseconds; create fills it when 0 */

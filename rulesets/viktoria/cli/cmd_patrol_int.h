@@ -63,5 +63,8 @@ int opfor__patrol_read_command(FILE *in, char *line, size_t size, int prompt, ch
 int opfor_vk_cmd_patrol(int argc, char **argv);
 /* Plays a game at the table; returns the exit code. */
 int opfor__patrol_play(const opfor__patrol_opts_t *o);
+/* `opfor patrol --connect ADDR ...` (cmd_patrol_remote.c): the terminal game against the
+ * daemon. argv is the patrol command's. */
+int opfor__patrol_remote(int argc, char **argv);
 
 #endif
