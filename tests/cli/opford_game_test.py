@@ -527,6 +527,6 @@ check("opfor_close", rc == 0, errt)
 cl.stop()
 env["OPFOR_SOCKET"] = os.path.join(WORK, "nobody.sock")
 rc, out, errt = opfor("state", "cli1")
-check("opfor_without_daemon", rc == 1 and "no daemon at" in errt and "opfor patrol" in errt, errt)
+check("opfor_without_daemon", rc == 1 and "no daemon at" in errt and "opfor play" in errt, errt)
 
 checks.finish()
