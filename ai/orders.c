@@ -6,45 +6,13 @@
  */
 #include "opfor/orders.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "opfor/ruleset_ai.h"
 #include "opfor/text.h"
 
 const char *opfor_order_terms(const opfor_order_t *o, int max, char *buf, size_t n) {
-    if (!buf || n == 0)
-        return buf;
-    buf[0] = 0;
-    int used[OPFOR_ORDER_MAX_TERMS] = {0};
-    int nt = o->nterms < OPFOR_ORDER_MAX_TERMS ? o->nterms : OPFOR_ORDER_MAX_TERMS;
-    size_t len = 0;
-    int shown = 0;
-    for (int k = 0; k < max && k < nt; k++) {
-        int best = -1;
-        double bv = 0.05;
-        for (int i = 0; i < nt; i++) {
-            double a = o->terms[i].value < 0 ? -o->terms[i].value : o->terms[i].value;
-            if (!used[i] && a >= bv) {
-                bv = a;
-                best = i;
-            }
-        }
-        if (best < 0)
-            break;
-        used[best] = 1;
-        int w = snprintf(buf + len, n - len, "%s%s %+.2f", shown ? ", " : "",
-                         o->terms[best].label[0] ? o->terms[best].label : o->terms[best].name,
-                         o->terms[best].value);
-        if (w < 0 || (size_t)w >= n - len)
-            break;
-        len += (size_t)w;
-        shown++;
-    }
-    if (!shown)
-        snprintf(buf, n, "no strong reason");
-    return buf;
+    return opfor_order_terms_text(o->terms, o->nterms, max, buf, n);
 }
 
 int opfor_order_from_action(const opfor_game_t *g, const void *state, const opfor_action_t *a,

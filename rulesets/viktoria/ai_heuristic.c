@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "opfor/order.h"
+#include "opfor/text.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/engine_query.h"
 #include "opfor/viktoria/move_stop.h"
@@ -912,35 +914,14 @@ int opfor_heur_value(const opfor_heur_t *h, const opfor_game_t *g, const void *s
 }
 
 const char *opfor_heur_reason(const opfor_heur_score_t *s, int max, char *buf, size_t n) {
-    if (!buf || n == 0)
-        return buf;
-    buf[0] = 0;
-    int used[OPFOR_HT_COUNT] = {0};
-    size_t len = 0;
-    int shown = 0;
-    for (int k = 0; k < max && k < OPFOR_HT_COUNT; k++) {
-        int best = -1;
-        double bv = 0.05;
-        for (int i = 0; i < OPFOR_HT_COUNT; i++) {
-            double a = s->term[i] < 0 ? -s->term[i] : s->term[i];
-            if (!used[i] && a >= bv) {
-                bv = a;
-                best = i;
-            }
-        }
-        if (best < 0)
-            break;
-        used[best] = 1;
-        int w = snprintf(buf + len, n - len, "%s%s %+.2f", shown ? ", " : "", TERM_LABEL[best],
-                         s->term[best]);
-        if (w < 0 || (size_t)w >= n - len)
-            break;
-        len += (size_t)w;
-        shown++;
+    _Static_assert(OPFOR_HT_COUNT <= OPFOR_ORDER_MAX_TERMS, "every term fits an order");
+    opfor_order_term_t t[OPFOR_HT_COUNT];
+    memset(t, 0, sizeof t);
+    for (int i = 0; i < OPFOR_HT_COUNT; i++) {
+        opfor_text_copy(t[i].label, sizeof t[i].label, TERM_LABEL[i]);
+        t[i].value = s->term[i];
     }
-    if (!shown)
-        snprintf(buf, n, "no strong reason");
-    return buf;
+    return opfor_order_terms_text(t, OPFOR_HT_COUNT, max, buf, n);
 }
 
 /* ---------------------------------------------------------------- evaluator hooks */

@@ -76,4 +76,11 @@ typedef struct opfor_order {
     double elapsed_ms;   /* the search's time */
 } opfor_order_t;
 
+/* The terms that decided a score, largest first by size, as one phrase:
+ * "threat to the enemy +1.20, cover +0.70, threat from the enemy -0.45" (at most max terms,
+ * those under 0.05 left out; "no strong reason" when none), each named by its label (its name
+ * when it has none). Returns buf. */
+const char *opfor_order_terms_text(const opfor_order_term_t *terms, int nterms, int max, char *buf,
+                                   size_t n);
+
 #endif
