@@ -157,6 +157,15 @@ typedef struct opfor_cli_spec {
 
 /* The options of every command that talks to a daemon, one name for one idea: --connect ADDR
  * and --token-file FILE, into two const char * (NULL when not given). */
+/* `--level LEVEL` (old name `--difficulty`) for commands that pass the AI's level on to the
+ * daemon as text (the daemon checks it): one flag for one idea in every command. */
+#define OPFOR_CLI_LEVEL_TEXT_OPT(level, what)                                                      \
+    {                                                                                              \
+        .name = "--level", .alias = "--difficulty", .type = OPFOR_CLI_STRING, .string = (level),   \
+        .arg = "LEVEL", .wants = "a level: novice, standard, veteran, ruthless or challenge",      \
+        .help = (what)                                                                             \
+    }
+
 #define OPFOR_CLI_CONNECT_OPTS(addr, token_file)                                                   \
     {.name = "--connect",                                                                          \
      .type = OPFOR_CLI_STRING,                                                                     \
