@@ -4,16 +4,16 @@
  * file walks it with a strict schema (the typed readers of opfor/yamlread.h), so an unknown
  * key, a misspelt name or a figure off the table is reported at its file:line:column with
  * the allowed alternatives. Parsing fills the fixed-size opfor_scenario_t directly; nothing
- * here is needed after loading except the `patrol:` node, whose document is kept alive until
- * opfor_scenario_free.
+ * here is needed after loading except the top-level blocks a ruleset reads itself
+ * (opfor_scenario_rules_t blocks), whose document is kept alive until opfor_scenario_free.
  * Tracks and runways are written as terrain entries but stored apart (opfor_route_t); the
  * machine keys of a unit (payload, fire_out, embarked_in, track, airborne, speed, drive) fill
  * opfor_unit_machine_t, resolved once every unit is known.
  * This file holds the format and the checks any ruleset needs (on the table, no overlaps,
  * carriers with room). What a ruleset's rules allow (which unit types may limber, carry or
- * fly, who leads a unit) is checked by its hooks (opfor_scenario_rules_t), called as the
- * parse meets each key concerned, which report through opfor_scenario_ck_fail at the
- * key's file:line:column.
+ * fly, who leads a unit, what each mode needs) is checked by its hooks (opfor_scenario_rules_t),
+ * called as the parse meets each key concerned, which report through opfor_scenario_ck_fail at
+ * the key's file:line:column. The ruleset also gives the words for the modes.
  */
 #include "opfor/scenario.h"
 #include "opfor/yamlread.h"
@@ -28,12 +28,9 @@
 #include <string.h>
 #include <strings.h>
 
-const opfor_name_t opfor_mode_names[] = {
+const opfor_name_t opfor_mode_neutral_names[] = {
     {"competitive", OPFOR_MODE_COMPETITIVE},
-    {"patrol", OPFOR_MODE_PATROL},
-    {"competitive_play", OPFOR_MODE_COMPETITIVE},
-    {"coop", OPFOR_MODE_PATROL},
-    {"solo", OPFOR_MODE_PATROL},
+    {"coop", OPFOR_MODE_COOP},
     {NULL, 0},
 };
 
@@ -53,6 +50,8 @@ typedef struct ctx {
     opfor_yaml_rd_t rd; /* strict: errors go to rd.diag, the first is rd.err */
     opfor_scenario_t *sc;
     const opfor_scenario_rules_t *rules;         /* the ruleset's part (never NULL) */
+    const opfor_name_t *modes;                   /* the words `mode:` takes */
+    struct fy_node *root;                        /* the top-level mapping */
     struct fy_node *route_src[OPFOR_MAX_ROUTES]; /* the terrain entry of each route */
     struct fy_node *fig_src[OPFOR_MAX_FIGURES];
     struct fy_node *unit_src[OPFOR_MAX_UNITS];
@@ -986,7 +985,7 @@ static int resolve_machines(ctx_t *c) {
     return 0;
 }
 
-static int validate(ctx_t *c, struct fy_node *root) {
+static int validate(ctx_t *c) {
     opfor_scenario_t *sc = c->sc;
     const opfor_table_t *t = &sc->table;
     for (int i = 0; i < sc->nfigures; i++) {
@@ -1031,20 +1030,6 @@ static int validate(ctx_t *c, struct fy_node *root) {
                     j - sc->units[g->unit].first + 1, sc->units[g->unit].name, (double)g->pos.x,
                     (double)g->pos.y);
         }
-    }
-    if (sc->mode == OPFOR_MODE_PATROL) {
-        int players = sc->sides[0].player + sc->sides[1].player;
-        if (players != 1)
-            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, root, NULL,
-                                   "patrol mode needs exactly one side with player: true, found %d",
-                                   players);
-        int ps = sc->sides[0].player ? 0 : 1, n = 0;
-        for (int i = 0; i < sc->nunits; i++)
-            n += sc->units[i].side == ps;
-        if (n == 0)
-            return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, root, NULL,
-                                   "patrol mode: the player side '%s' has no units",
-                                   sc->sides[ps].name);
     }
     return 0;
 }
@@ -1104,6 +1089,8 @@ static void ck_where(ctx_t *c, opfor_scenario_item_t kind, int i, const char *ke
         item = c->unit_src[i];
     else if (kind == OPFOR_SCENARIO_ROUTE && i >= 0 && i < OPFOR_MAX_ROUTES)
         item = c->route_src[i];
+    else if (kind == OPFOR_SCENARIO_ROOT)
+        item = c->root;
     *v = item;
     if (!item || !key)
         return;
@@ -1169,21 +1156,33 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
         UNITS,
         GENERALS,
         OBJ,
-        PATROL,
         NF
     };
-    opfor_yaml_field_t f[NF] = {{"name", 0, 0},    {"description", 0, 0}, {"ruleset", 0, 0},
-                                {"mode", 0, 0},    {"table", 0, 0},       {"turn_limit", 0, 0},
-                                {"weather", 0, 0}, {"terrain", 0, 0},     {"sides", 0, 0},
-                                {"units", 0, 0},   {"generals", 0, 0},    {"objectives", 0, 0},
-                                {"patrol", 0, 0}};
+    /* the format's keys, then the ruleset's blocks */
+    opfor_yaml_field_t f[NF + OPFOR_SCENARIO_MAX_BLOCKS] = {
+        {"name", 0, 0},  {"description", 0, 0}, {"ruleset", 0, 0},  {"mode", 0, 0},
+        {"table", 0, 0}, {"turn_limit", 0, 0},  {"weather", 0, 0},  {"terrain", 0, 0},
+        {"sides", 0, 0}, {"units", 0, 0},       {"generals", 0, 0}, {"objectives", 0, 0}};
     opfor_scenario_t *sc = c->sc;
     unsigned char autoplace[OPFOR_MAX_FIGURES];
-    int v;
+    const opfor_scenario_block_rule_t *blocks = c->rules->blocks;
+    int v, nb = 0;
+    for (; blocks && blocks[nb].name; nb++) {
+        if (nb == OPFOR_SCENARIO_MAX_BLOCKS)
+            return opfor_yaml_fail(&c->rd, OPFOR_EINVAL, NULL, NULL,
+                                   "the ruleset declares more than %d scenario blocks",
+                                   OPFOR_SCENARIO_MAX_BLOCKS);
+        for (int i = 0; i < NF + nb; i++)
+            if (strcmp(f[i].key, blocks[nb].name) == 0)
+                return opfor_yaml_fail(&c->rd, OPFOR_EINVAL, NULL, NULL,
+                                       "the ruleset's scenario block '%s' has a name already taken",
+                                       blocks[nb].name);
+        f[NF + nb] = (opfor_yaml_field_t){blocks[nb].name, NULL, NULL};
+    }
     if (!root)
         return opfor_yaml_fail(&c->rd, OPFOR_EPARSE, NULL, NULL,
                                "empty scenario: expected a mapping with at least name and sides");
-    if (opfor_yaml_read_fields(&c->rd, root, NULL, "scenario", f, NF) ||
+    if (opfor_yaml_read_fields(&c->rd, root, NULL, "scenario", f, NF + nb) ||
         require(c, &f[NAME], root, "scenario") ||
         opfor_yaml_get_str(&c->rd, f[NAME].v, f[NAME].k, "scenario name", sc->name,
                            sizeof sc->name))
@@ -1207,7 +1206,7 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
     if (parse_ruleset(c, f[RULES].v, f[RULES].k))
         return c->rd.err;
     if (f[MODE].v) {
-        if (opfor_yaml_get_enum(&c->rd, f[MODE].v, f[MODE].k, "mode", opfor_mode_names, &v))
+        if (opfor_yaml_get_enum(&c->rd, f[MODE].v, f[MODE].k, "mode", c->modes, &v))
             return c->rd.err;
         sc->mode = (opfor_mode_t)v;
     }
@@ -1235,14 +1234,18 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
             if (parse_objective(c, item, f[OBJ].v))
                 return c->rd.err;
     }
-    if (f[PATROL].v) {
-        if (opfor_yaml_want_map(&c->rd, f[PATROL].v, f[PATROL].k, "patrol"))
+    for (int b = 0; b < nb; b++) {
+        const opfor_yaml_field_t *bf = &f[NF + b];
+        if (!bf->v)
+            continue;
+        if (opfor_yaml_want_map(&c->rd, bf->v, bf->k, bf->key))
             return c->rd.err;
-        sc->patrol = f[PATROL].v;
-        if (sc->mode != OPFOR_MODE_PATROL)
-            warn(c, f[PATROL].k, NULL, "a patrol block is ignored unless mode is patrol");
+        sc->blocks[b] = bf->v;
+        if (blocks[b].mode >= 0 && (int)sc->mode != blocks[b].mode)
+            warn(c, bf->k, NULL, "a %s block is ignored unless mode is %s", bf->key,
+                 opfor_vocab_name(c->modes, blocks[b].mode));
     }
-    if (resolve_machines(c) || validate(c, root))
+    if (resolve_machines(c) || validate(c))
         return c->rd.err;
     if (c->rules->check) {
         int rc = c->rules->check((opfor_scenario_ck_t *)c, c->rules->user);
@@ -1272,6 +1275,7 @@ int opfor_scenario_load_string(const char *text, size_t len, const char *name,
     if (!sc)
         return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0, "no scenario to fill");
     memset(sc, 0, sizeof *sc);
+    sc->rules = rules;
     if (!text && len > 0)
         return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0, "no text");
     if (len > OPFOR_SCENARIO_MAX_BYTES)
@@ -1282,7 +1286,7 @@ int opfor_scenario_load_string(const char *text, size_t len, const char *name,
     if (rc0)
         return rc0;
 
-    /* The document points into its text, and the patrol node may outlive this call: parse
+    /* The document points into its text, and the blocks may outlive this call: parse
      * a private copy, kept with the document. */
     char *copy = malloc(len + 1);
     if (!copy)
@@ -1330,13 +1334,18 @@ int opfor_scenario_load_string(const char *text, size_t len, const char *name,
     } else {
         c->sc = sc;
         c->rules = rules ? rules : &no_rules;
+        c->modes = c->rules->modes ? c->rules->modes : opfor_mode_neutral_names;
+        c->root = fy_document_root(doc);
         c->rd.diag = diag;
         c->rd.strict = 1;
-        rc = parse_root(c, fy_document_root(doc));
+        rc = parse_root(c, c->root);
         free(c);
     }
-    if (rc != 0 || !sc->patrol) {
-        sc->patrol = NULL;
+    int kept = 0;
+    for (int b = 0; b < OPFOR_SCENARIO_MAX_BLOCKS; b++)
+        kept |= sc->blocks[b] != NULL;
+    if (rc != 0 || !kept) {
+        memset(sc->blocks, 0, sizeof sc->blocks);
         fy_document_destroy(doc);
         free(copy);
     } else {
@@ -1389,7 +1398,22 @@ void opfor_scenario_free(opfor_scenario_t *sc) {
     free(sc->text);
     sc->doc = NULL;
     sc->text = NULL;
-    sc->patrol = NULL;
+    memset(sc->blocks, 0, sizeof sc->blocks);
+}
+
+struct fy_node *opfor_scenario_block(const opfor_scenario_t *sc, const char *name) {
+    if (!sc || !sc->rules || !sc->rules->blocks || !name)
+        return NULL;
+    for (int b = 0; b < OPFOR_SCENARIO_MAX_BLOCKS && sc->rules->blocks[b].name; b++)
+        if (strcmp(sc->rules->blocks[b].name, name) == 0)
+            return sc->blocks[b];
+    return NULL;
+}
+
+const char *opfor_scenario_mode_name(const opfor_scenario_t *sc, int mode) {
+    const opfor_name_t *words = sc && sc->rules && sc->rules->modes ? sc->rules->modes : NULL;
+    const char *w = words ? opfor_vocab_name(words, mode) : "?";
+    return strcmp(w, "?") != 0 ? w : opfor_vocab_name(opfor_mode_neutral_names, mode);
 }
 
 int opfor_scenario_side(const opfor_scenario_t *sc, const char *name) {

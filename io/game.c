@@ -189,14 +189,15 @@ int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const c
         return rc;
     }
     int mode = g->sc->mode;
-    if (row->mode[0] && opfor_vocab_lookup(opfor_mode_names, row->mode, &mode) != 0) {
+    if (row->mode[0] && opfor_vocab_lookup(opfor_viktoria_mode_names, row->mode, &mode) != 0) {
         opfor__game_free(g);
         return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
                                "mode: '%s' is not a mode (patrol, competitive)", row->mode);
     }
     g->mode = mode;
-    snprintf(g->row.mode, sizeof g->row.mode, "%s", opfor_vocab_name(opfor_mode_names, mode));
-    if (mode == OPFOR_MODE_PATROL) {
+    snprintf(g->row.mode, sizeof g->row.mode, "%s",
+             opfor_vocab_name(opfor_viktoria_mode_names, mode));
+    if (mode == OPFOR_MODE_COOP) {
         rc = opfor_patrol_config_load(g->cfg, g->sc, label, &d);
         if (rc < 0) {
             opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, rc, "scenario: %s",
@@ -243,7 +244,7 @@ int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const c
     t->nunits = g->sc->nunits;
     t->nfigures = g->sc->nfigures;
     opfor_patrol_forces_t fo = opfor__game_forces(t);
-    if (mode == OPFOR_MODE_PATROL)
+    if (mode == OPFOR_MODE_COOP)
         opfor_patrol_init(g->cfg, &t->ps, &fo);
     else
         t->ps.turn = 1;
@@ -278,7 +279,7 @@ void opfor__game_free(opfor__game_t *g) {
 /* ------------------------------------------------------------------ score and end */
 
 void opfor__game_pack_score(const opfor__game_t *g, const opfor__table_t *t, msgpack_packer *pk) {
-    if (g->mode == OPFOR_MODE_PATROL) {
+    if (g->mode == OPFOR_MODE_COOP) {
         opfor__table_t *tt = (opfor__table_t *)t; /* forces point into it; nothing is written */
         opfor_patrol_forces_t fo = opfor__game_forces(tt);
         opfor_patrol_score_t s;
@@ -314,7 +315,7 @@ void opfor__game_pack_score(const opfor__game_t *g, const opfor__table_t *t, msg
 }
 
 int opfor__game_score_total(const opfor__game_t *g, const opfor__table_t *t) {
-    if (g->mode == OPFOR_MODE_PATROL) {
+    if (g->mode == OPFOR_MODE_COOP) {
         opfor_patrol_forces_t fo = opfor__game_forces((opfor__table_t *)t);
         opfor_patrol_score_t s;
         opfor_patrol_score(g->cfg, &t->ps, &fo, &s);
@@ -360,7 +361,7 @@ void opfor__game_check_end(const opfor__game_t *g, opfor__table_t *t, uint64_t l
                            opfor__evlist_t *ev) {
     if (t->status != OPFOR__GS_ACTIVE)
         return;
-    if (g->mode == OPFOR_MODE_PATROL) {
+    if (g->mode == OPFOR_MODE_COOP) {
         opfor_patrol_forces_t fo = opfor__game_forces(t);
         opfor_patrol_score_t s;
         opfor_patrol_score(g->cfg, &t->ps, &fo, &s);
@@ -416,7 +417,7 @@ static void ev_initiative(const opfor__game_t *g, opfor__table_t *t, uint64_t lo
     int n = ready_units(t, side, list);
     msgpack_packer pk;
     opfor__ev_begin(ev, &pk, g, t, log_seq, "initiative");
-    int comp = g->mode != OPFOR_MODE_PATROL;
+    int comp = g->mode != OPFOR_MODE_COOP;
     msgpack_pack_map(&pk, 4 + comp);
     opfor__kv_str(&pk, "holder", side == g->player ? "player" : "enemy");
     opfor__kv_str(&pk, "side", g->sc->sides[side].name);
@@ -603,7 +604,7 @@ int opfor__game_press(const opfor__game_t *g, opfor__table_t *t, uint64_t log_se
     if (rc < 0)
         return rc;
     t->order.open = 0; /* the last order's outcome is settled once the button is pressed */
-    if (g->mode == OPFOR_MODE_PATROL) {
+    if (g->mode == OPFOR_MODE_COOP) {
         rc = press_patrol(g, t, log_seq, opt, ev, err);
         if (rc < 0)
             return rc;
@@ -775,7 +776,7 @@ void opfor__game_pack_state(const opfor__game_t *g, msgpack_packer *pk) {
     opfor__kv_str(pk, "result", opfor__game_result_name(t->result));
     opfor__kv_int(pk, "turn", t->ps.turn);
     opfor__kv_int(pk, "turn_limit",
-                  g->mode == OPFOR_MODE_PATROL ? g->cfg->turn_limit : g->sc->turn_limit);
+                  g->mode == OPFOR_MODE_COOP ? g->cfg->turn_limit : g->sc->turn_limit);
     opfor__kv_int(pk, "presses", t->presses);
     opfor__kv_str(pk, "pending", opfor__game_pending_name(t->pending));
     opfor_rpc_pack_cstr(pk, "ready");

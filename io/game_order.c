@@ -56,7 +56,7 @@ void opfor__game_engine_state(const opfor__game_t *g, const opfor__table_t *t, o
 /* The table as the planner reads it (rulesets/viktoria/session_plan.c). */
 static opfor_table_view_t plan_table(const opfor__game_t *g, const opfor__table_t *t) {
     opfor_table_view_t tb = {t->units,    t->nunits,  t->figures,
-                             t->nfigures, t->ps.turn, g->mode == OPFOR_MODE_PATROL ? &t->ps : NULL,
+                             t->nfigures, t->ps.turn, g->mode == OPFOR_MODE_COOP ? &t->ps : NULL,
                              &t->rng};
     return tb;
 }
@@ -85,7 +85,7 @@ void opfor__game_take_engine(const opfor__game_t *g, opfor__table_t *t,
             t->figures[i] = st->figures[i];
         if (st->ux[u].removed && opfor__game_in_play(t, u)) { /* routed, fled, surrendered */
             tu->flags |= OPFOR_UNIT_OFF_TABLE;
-            if (g->mode == OPFOR_MODE_PATROL && t->ps.fate[u] == OPFOR_PATROL_FATE_NONE)
+            if (g->mode == OPFOR_MODE_COOP && t->ps.fate[u] == OPFOR_PATROL_FATE_NONE)
                 t->ps.fate[u] = OPFOR_PATROL_FATE_DRIVEN_OFF;
         }
     }

@@ -582,7 +582,7 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
             un->status = (uint8_t)(it->a == MR_SOLID ? OPFOR_SOLID : OPFOR_WAVERING);
         } else {
             un->flags |= OPFOR_UNIT_OFF_TABLE;
-            if (g->mode == OPFOR_MODE_PATROL)
+            if (g->mode == OPFOR_MODE_COOP)
                 t->ps.fate[it->unit] = (uint8_t)(it->a == MR_ROUTED ? OPFOR_PATROL_FATE_DRIVEN_OFF
                                                                     : OPFOR_PATROL_FATE_CAPTURED);
         }
@@ -612,7 +612,7 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
         it->a = strcasecmp(fate, "captured") == 0 ? OPFOR_PATROL_FATE_CAPTURED
                                                   : OPFOR_PATROL_FATE_DRIVEN_OFF;
         t->units[it->unit].flags |= OPFOR_UNIT_OFF_TABLE;
-        if (g->mode == OPFOR_MODE_PATROL)
+        if (g->mode == OPFOR_MODE_COOP)
             t->ps.fate[it->unit] = (uint8_t)it->a;
         add_text(r, "%s %s", t->units[it->unit].name,
                  it->a == OPFOR_PATROL_FATE_CAPTURED ? "is captured" : "has left the table");
@@ -661,7 +661,7 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
                   "roll or resolve)");
         goto out;
     }
-    if (g->mode == OPFOR_MODE_PATROL) {
+    if (g->mode == OPFOR_MODE_COOP) {
         opfor_patrol_forces_t fo = opfor__game_forces(t);
         opfor_patrol_observe(g->cfg, &t->ps, &fo);
     }

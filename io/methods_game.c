@@ -989,7 +989,7 @@ int opfor__method_rs_initiative(opfor_call_t *call, const msgpack_object *params
                          g->row.id, g->row.ruleset);
         return 0;
     }
-    if (g->mode == OPFOR_MODE_PATROL && g->level == OPFOR_AI_CHALLENGE && g->rs &&
+    if (g->mode == OPFOR_MODE_COOP && g->level == OPFOR_AI_CHALLENGE && g->rs &&
         g->t.status == OPFOR__GS_ACTIVE) {
         press_job_t *pj = malloc(sizeof *pj);
         if (!pj)

@@ -114,10 +114,10 @@ int opfor_vk_rs_ctx_new(opfor_vk_rs_ctx_t **out, const opfor_scenario_t *sc, con
     memset(&opt, 0, sizeof opt);
     if (options)
         opt = *options;
-    ctx->mode = sc->mode == OPFOR_MODE_PATROL ? OPFOR_MODE_PATROL : OPFOR_MODE_COMPETITIVE;
+    ctx->mode = sc->mode == OPFOR_MODE_COOP ? OPFOR_MODE_COOP : OPFOR_MODE_COMPETITIVE;
     ctx->width = sc->table.width;
     ctx->depth = sc->table.depth;
-    if (rc == 0 && ctx->mode == OPFOR_MODE_PATROL) {
+    if (rc == 0 && ctx->mode == OPFOR_MODE_COOP) {
         ctx->pcfg = calloc(1, sizeof *ctx->pcfg);
         if (!ctx->pcfg)
             rc = opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "no memory for the patrol settings");
@@ -567,7 +567,7 @@ static int rs_resample(const void *ctx, void *state, int observer, opfor_rng_t *
     const opfor_vk_rs_ctx_t *c = ctx;
     opfor_vk_rs_state_t *s = state;
     (void)observer; /* neither side knows what will be spotted next */
-    if (c->mode != OPFOR_MODE_PATROL)
+    if (c->mode != OPFOR_MODE_COOP)
         return 0;
     uint64_t seed = ((uint64_t)opfor_rng_u32(rng) << 32) | opfor_rng_u32(rng);
     opfor_rng_seed(&s->patrol_rng, seed, PATROL_STREAM);
@@ -580,7 +580,7 @@ static int rs_resample(const void *ctx, void *state, int observer, opfor_rng_t *
 static int rs_view(const void *ctx, const void *state, int viewer, void *out) {
     const opfor_vk_rs_ctx_t *c = ctx;
     memcpy(out, state, sizeof(opfor_vk_rs_state_t));
-    if (viewer != OPFOR_VIEW_ALL && c->mode == OPFOR_MODE_PATROL)
+    if (viewer != OPFOR_VIEW_ALL && c->mode == OPFOR_MODE_COOP)
         opfor_rng_seed(&((opfor_vk_rs_state_t *)out)->patrol_rng, 0, PATROL_STREAM);
     return 0;
 }

@@ -464,7 +464,7 @@ int opfor_vk_ctx_init(opfor_vk_ctx_t **out, const opfor_scenario_t *sc,
     if (!ctx)
         return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "no memory for the context");
     memcpy(&ctx->sc, sc, sizeof *sc);
-    ctx->sc.patrol = NULL;
+    memset(ctx->sc.blocks, 0, sizeof ctx->sc.blocks);
     ctx->sc.doc = NULL;
     memcpy(&ctx->model, m, sizeof *m);
     if (options)

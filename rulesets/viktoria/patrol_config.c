@@ -1,12 +1,13 @@
 /* rulesets/viktoria/patrol_config.c — Patrol Mode settings: defaults and the scenario's
  * `patrol:` block (Viktoria! XV; keys in docs/patrol-mode.md).
  *
- * core/scenario.c keeps the block as a libfyaml node and leaves its keys to this module,
- * which walks it with the same typed readers (opfor/yamlread.h): an unknown key, a misspelt
- * name, a weight below zero or a bad dice expression is reported at its file:line:column
- * with what was expected. The defaults are the odds documented in docs/patrol-mode.md; a
- * scenario overrides only what it names. The collection (the game master's own miniatures)
- * is read into fixed arrays so the config needs no pointers.
+ * core/scenario.c keeps the block (declared in scenario_check.c's rules) as a libfyaml node,
+ * found with opfor_scenario_block, and leaves its keys to this module, which walks it with the
+ * same typed readers (opfor/yamlread.h): an unknown key, a misspelt name, a weight below zero or
+ * a bad dice expression is reported at its file:line:column with what was expected. The
+ * defaults are the odds documented in docs/patrol-mode.md; a scenario overrides only what it
+ * names. The collection (the game master's own miniatures) is read into fixed arrays so the
+ * config needs no pointers.
  */
 #include "opfor/viktoria/patrol.h"
 #include "opfor/yamlread.h"
@@ -602,8 +603,9 @@ int opfor_patrol_config_load(opfor_patrol_config_t *cfg, const opfor_scenario_t 
         return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0,
                               "patrol mode needs exactly one side with player: true");
     opfor_patrol_config_default(cfg, sc);
-    if (!sc->patrol)
+    struct fy_node *block = opfor_scenario_block(sc, "patrol");
+    if (!block)
         return 0;
     rd_t r = {{diag, 0, 0}, cfg};
-    return parse_block(&r, sc->patrol);
+    return parse_block(&r, block);
 }

@@ -10,6 +10,10 @@
  *  - runways shorter than OPFOR_VK_RUNWAY_MIN are warned of (XII.D);
  *  - every unit is led (VII): a unit with no leader gets its best figure as leader, with a
  *    warning.
+ * Its words for the modes (Patrol Mode, XV, is its cooperative mode: `patrol`, or `coop` or
+ * `solo`), the `patrol:` block the loader keeps for the Patrol Mode module (patrol_config.c),
+ * and, in the check hook, what Patrol Mode needs (one player side, with units) go to the
+ * loader the same way.
  * The measures (base radii, foliage, lining a wall) and what each kind of terrain does go to
  * the table through the same struct (VK_TERRAIN_RULES).
  */
@@ -128,6 +132,45 @@ static void name_leader(opfor_scenario_ck_t *ck, opfor_scenario_t *sc, int u) {
                            opfor_vocab_name(opfor_quality_names, sc->figures[best].quality));
 }
 
+/* Viktoria!'s words for the modes: Patrol Mode (XV) is its cooperative one. The first word of
+ * each mode is its name. */
+const opfor_name_t opfor_viktoria_mode_names[] = {
+    {"competitive", OPFOR_MODE_COMPETITIVE},
+    {"patrol", OPFOR_MODE_COOP},
+    {"competitive_play", OPFOR_MODE_COMPETITIVE},
+    {"coop", OPFOR_MODE_COOP},
+    {"solo", OPFOR_MODE_COOP},
+    {NULL, 0},
+};
+
+/* The `patrol:` settings (docs/patrol-mode.md), read by opfor_patrol_config_load. */
+static const opfor_scenario_block_rule_t vk_blocks[] = {
+    {"patrol", OPFOR_MODE_COOP, "the Patrol Mode module"},
+    {NULL, 0, NULL},
+};
+
+/* The loader's check hook (opfor_scenario_rules_t.check): Patrol Mode needs exactly one side
+ * played by people, and that side needs units (XV). */
+static int check_scenario(opfor_scenario_ck_t *ck, void *user) {
+    (void)user;
+    const opfor_scenario_t *sc = opfor_scenario_ck_scenario(ck);
+    if (sc->mode != OPFOR_MODE_COOP)
+        return 0;
+    int players = sc->sides[0].player + sc->sides[1].player;
+    if (players != 1)
+        return opfor_scenario_ck_fail(
+            ck, OPFOR_EPARSE, OPFOR_SCENARIO_ROOT, 0, NULL,
+            "patrol mode needs exactly one side with player: true, found %d", players);
+    int ps = sc->sides[0].player ? 0 : 1, n = 0;
+    for (int i = 0; i < sc->nunits; i++)
+        n += sc->units[i].side == ps;
+    if (n == 0)
+        return opfor_scenario_ck_fail(ck, OPFOR_EPARSE, OPFOR_SCENARIO_ROOT, 0, NULL,
+                                      "patrol mode: the player side '%s' has no units",
+                                      sc->sides[ps].name);
+    return 0;
+}
+
 /* The loader's item hook (opfor_scenario_rules_t.item). */
 static int check_item(opfor_scenario_ck_t *ck, opfor_scenario_item_t kind, int i, const char *key,
                       void *user) {
@@ -163,8 +206,10 @@ const opfor_scenario_rules_t opfor_viktoria_scenario_rules = {
     .name = "viktoria",
     .terrain = VK_TERRAIN_RULES,
     .item = check_item,
-    .check = NULL,
+    .check = check_scenario,
     .user = NULL,
+    .modes = opfor_viktoria_mode_names,
+    .blocks = vk_blocks,
 };
 
 int opfor_viktoria_scenario_load_string(const char *text, size_t len, const char *name,

@@ -1,7 +1,8 @@
-/* tests/core/test_scenario.c — scenario parsing (the format alone, with the tests' measures):
- * defaults, shapes and overrides, generals, formations, the kept patrol block, a ruleset's
- * name and hooks, and for each kind of error the code, the line and column, and the words of
- * the message. A ruleset's own checks are tested with it (tests/rulesets/test_scenario_check.c).
+/* tests/core/test_scenario.c — scenario parsing (the format, with the tests' measures and a
+ * test ruleset's mode words and block): defaults, shapes and overrides, generals, formations,
+ * the kept block, a ruleset's name, hooks, mode words and blocks, and for each kind of error the
+ * code, the line and column, and the words of the message. A ruleset's own checks are tested with
+ * it (tests/rulesets/test_scenario_check.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,8 +44,16 @@ static opfor_scenario_t *new_sc(void) {
     return sc;
 }
 
-/* The format alone: any ruleset name, the tests' measures, no hooks. */
-static const opfor_scenario_rules_t core_rules = {.terrain = test_rules};
+/* A test ruleset's words for the modes (the cooperative one called patrol, as Viktoria! does)
+ * and the block it reads in that mode. */
+static const opfor_name_t test_modes[] = {
+    {"competitive", OPFOR_MODE_COMPETITIVE}, {"patrol", OPFOR_MODE_COOP}, {NULL, 0}};
+static const opfor_scenario_block_rule_t test_blocks[] = {{"patrol", OPFOR_MODE_COOP, "the test"},
+                                                          {NULL, 0, NULL}};
+
+/* The format with those words and block: any ruleset name, the tests' measures, no hooks. */
+static const opfor_scenario_rules_t core_rules = {
+    .terrain = test_rules, .modes = test_modes, .blocks = test_blocks};
 
 static int load(const char *text, opfor_scenario_t *sc, opfor_diag_t *d) {
     return opfor_scenario_load_string(text, strlen(text), "t.yaml", &core_rules, sc, d);
@@ -108,7 +117,7 @@ static void scenario_minimal_defaults(void **state) {
     assert_int_equal(sc->figures[1].flags, OPFOR_FIG_ALIVE);
     assert_int_equal(sc->figures[1].skills, OPFOR_S_LEADER);
     assert_int_equal(sc->nwarnings, 0);
-    assert_null(sc->patrol);
+    assert_null(opfor_scenario_block(sc, "patrol"));
     assert_int_equal(opfor_scenario_side(sc, "b"), 1);
     assert_int_equal(opfor_scenario_unit(sc, "u1"), 0);
     assert_int_equal(opfor_scenario_unit(sc, "nobody"), -1);
@@ -173,7 +182,7 @@ static void scenario_full_features(void **state) {
     assert_int_equal(rc, 0);
     assert_string_equal(sc->description, "a test");
     assert_string_equal(sc->ruleset, "Any Rules"); /* any name when the rules name none */
-    assert_int_equal(sc->mode, OPFOR_MODE_PATROL);
+    assert_int_equal(sc->mode, OPFOR_MODE_COOP);
     assert_int_equal(sc->turn_limit, 12);
     assert_int_equal(sc->table.north, OPFOR_EDGE_RIGHT);
     assert_float_equal(sc->table.width, 60, 0);
@@ -237,19 +246,20 @@ static void scenario_full_features(void **state) {
     assert_int_equal(sc->objectives[0].points, 1);
     assert_int_equal(sc->objectives[1].points, 3);
     /* The patrol block is kept whole, unknown keys included. */
-    assert_non_null(sc->patrol);
+    struct fy_node *patrol = opfor_scenario_block(sc, "patrol");
+    assert_non_null(patrol);
     assert_non_null(sc->doc);
-    struct fy_node *gap = fy_node_mapping_lookup_by_string(sc->patrol, "front_line_gap", -1);
+    struct fy_node *gap = fy_node_mapping_lookup_by_string(patrol, "front_line_gap", -1);
     assert_non_null(gap);
     size_t len;
     const char *s = fy_node_get_scalar(gap, &len);
     assert_int_equal(len, 2);
     assert_memory_equal(s, "12", 2);
-    assert_non_null(fy_node_mapping_lookup_by_string(sc->patrol, "future_key", -1));
+    assert_non_null(fy_node_mapping_lookup_by_string(patrol, "future_key", -1));
     assert_int_equal(sc->nwarnings, 0);
     opfor_scenario_free(sc);
     assert_null(sc->doc);
-    assert_null(sc->patrol);
+    assert_null(opfor_scenario_block(sc, "patrol"));
     free(sc);
 }
 
@@ -367,11 +377,9 @@ static void scenario_errors_name_line_and_column(void **state) {
                         OPFOR_ERANGE, 4, 18, "polygon has no area");
     bad += expect_error(HEAD "terrain:\n  - {kind: hill, circle: {center: [2, 2], radius: 5}}\n",
                         OPFOR_ERANGE, 4, 51, "runs off the table");
-    /* Patrol mode needs one player side. */
-    bad += expect_error(
-        "name: T\nmode: patrol\nsides: [{name: A, player: true}, {name: B, player: true}]"
-        "\n",
-        OPFOR_EPARSE, 1, 1, "patrol mode needs exactly one side with player: true, found 2");
+    /* A block the ruleset reads must be a mapping. */
+    bad += expect_error(HEAD "patrol: [1, 2]\n", OPFOR_EPARSE, 3, 10,
+                        "expected a mapping (key: value) for patrol");
     /* YAML itself: syntax, duplicate keys, aliases. */
     bad += expect_error("name: [T\n", OPFOR_EPARSE, 2, 1, "YAML syntax");
     bad += expect_error("name: T\nname: U\n", OPFOR_EPARSE, 2, 1, "YAML syntax: duplicate key");
@@ -523,6 +531,111 @@ static void scenario_ruleset_name_and_hooks(void **state) {
     free(sc);
 }
 
+/* A check hook that refuses the cooperative mode at the scenario's `mode:` value, and a
+ * scenario with no units at its first line (the scenario's own place, OPFOR_SCENARIO_ROOT). */
+static int mode_check(opfor_scenario_ck_t *ck, void *user) {
+    (void)user;
+    const opfor_scenario_t *sc = opfor_scenario_ck_scenario(ck);
+    if (sc->nunits == 0)
+        return opfor_scenario_ck_fail(ck, OPFOR_EPARSE, OPFOR_SCENARIO_ROOT, 0, NULL, "no units");
+    if (sc->mode == OPFOR_MODE_COOP)
+        return opfor_scenario_ck_fail(ck, OPFOR_EPARSE, OPFOR_SCENARIO_ROOT, 0, "mode",
+                                      "no %s here", opfor_scenario_mode_name(sc, sc->mode));
+    return 0;
+}
+
+static void scenario_modes_and_blocks_of_the_ruleset(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = new_sc();
+    opfor_diag_t d;
+    /* With no rules, the neutral words and no blocks: core knows no ruleset's mode or block,
+     * and checks nothing a mode needs (two player sides in the cooperative mode pass). */
+    const char *coop = "name: T\nmode: coop\nsides: [{name: A, player: true}, {name: B, player: "
+                       "true}]\n";
+    assert_int_equal(opfor_scenario_load_string(coop, strlen(coop), "t.yaml", NULL, sc, &d), 0);
+    assert_int_equal(sc->mode, OPFOR_MODE_COOP);
+    assert_null(sc->rules);
+    assert_string_equal(opfor_scenario_mode_name(sc, sc->mode), "coop");
+    assert_string_equal(opfor_scenario_mode_name(NULL, OPFOR_MODE_COMPETITIVE), "competitive");
+    assert_string_equal(opfor_scenario_mode_name(sc, OPFOR_MODE_COUNT), "?");
+    opfor_scenario_free(sc);
+    const char *word = HEAD "mode: patrol\n";
+    assert_int_equal(opfor_scenario_load_string(word, strlen(word), "t.yaml", NULL, sc, &d),
+                     OPFOR_EPARSE);
+    assert_string_equal(d.msg, "unknown mode 'patrol'; expected one of: competitive, coop");
+    const char *block = HEAD "patrol: {x: 1}\n";
+    assert_int_equal(opfor_scenario_load_string(block, strlen(block), "t.yaml", NULL, sc, &d),
+                     OPFOR_EPARSE);
+    assert_int_equal(d.line, 3);
+    assert_non_null(strstr(d.msg, "unknown key 'patrol' in scenario"));
+
+    /* A ruleset's own words (aliases too) and blocks: each block kept by name, warned of in
+     * a mode it does not serve; the mode named by its first word. */
+    static const opfor_name_t words[] = {{"versus", OPFOR_MODE_COMPETITIVE},
+                                         {"together", OPFOR_MODE_COOP},
+                                         {"team", OPFOR_MODE_COOP},
+                                         {NULL, 0}};
+    static const opfor_scenario_block_rule_t blocks[] = {
+        {"orders", -1, NULL}, {"setup", OPFOR_MODE_COMPETITIVE, "the setup"}, {NULL, 0, NULL}};
+    opfor_scenario_rules_t rules = {.terrain = test_rules, .modes = words, .blocks = blocks};
+    const char *both = BASE "mode: team\norders: {a: 1}\nsetup: {b: 2}\n";
+    assert_int_equal(opfor_scenario_load_string(both, strlen(both), "t.yaml", &rules, sc, &d), 0);
+    assert_int_equal(sc->mode, OPFOR_MODE_COOP);
+    assert_ptr_equal(sc->rules, &rules);
+    assert_string_equal(opfor_scenario_mode_name(sc, sc->mode), "together");
+    assert_non_null(opfor_scenario_block(sc, "orders"));
+    assert_non_null(fy_node_mapping_lookup_by_string(opfor_scenario_block(sc, "setup"), "b", -1));
+    assert_null(opfor_scenario_block(sc, "patrol"));
+    assert_null(opfor_scenario_block(sc, NULL));
+    assert_non_null(sc->doc);
+    assert_int_equal(sc->nwarnings, 1);
+    assert_int_equal(sc->warnings[0].line, 14);
+    assert_int_equal(sc->warnings[0].col, 1);
+    assert_string_equal(sc->warnings[0].msg, "a setup block is ignored unless mode is versus");
+    opfor_scenario_free(sc);
+    assert_null(opfor_scenario_block(sc, "orders"));
+    /* Absent blocks keep no document; the blocks join the allowed keys. */
+    assert_int_equal(opfor_scenario_load_string(BASE, strlen(BASE), "t.yaml", &rules, sc, &d), 0);
+    assert_null(sc->doc);
+    assert_null(opfor_scenario_block(sc, "orders"));
+    opfor_scenario_free(sc);
+    const char *typo = HEAD "order: {}\n";
+    assert_int_equal(opfor_scenario_load_string(typo, strlen(typo), "t.yaml", &rules, sc, &d),
+                     OPFOR_EPARSE);
+    assert_non_null(strstr(d.msg, "generals, objectives, orders, setup"));
+    assert_null(sc->doc);
+
+    /* The check hook fails at the scenario itself, or at one of its top-level keys. */
+    rules.check = mode_check;
+    const char *team = BASE "mode: team\n";
+    assert_int_equal(opfor_scenario_load_string(team, strlen(team), "t.yaml", &rules, sc, &d),
+                     OPFOR_EPARSE);
+    assert_int_equal(d.line, 12);
+    assert_int_equal(d.col, 7);
+    assert_string_equal(d.msg, "no together here");
+    const char *none = HEAD "mode: versus\n";
+    assert_int_equal(opfor_scenario_load_string(none, strlen(none), "t.yaml", &rules, sc, &d),
+                     OPFOR_EPARSE);
+    assert_int_equal(d.line, 1);
+    assert_int_equal(d.col, 1);
+    assert_string_equal(d.msg, "no units");
+
+    /* A ruleset may not take a key of the format, nor declare too many blocks. */
+    static const opfor_scenario_block_rule_t taken[] = {{"units", -1, NULL}, {NULL, 0, NULL}};
+    static const opfor_scenario_block_rule_t many[] = {{"a", -1, NULL}, {"b", -1, NULL},
+                                                       {"c", -1, NULL}, {"d", -1, NULL},
+                                                       {"e", -1, NULL}, {NULL, 0, NULL}};
+    opfor_scenario_rules_t bad = {.terrain = test_rules, .blocks = taken};
+    assert_int_equal(opfor_scenario_load_string(BASE, strlen(BASE), "t.yaml", &bad, sc, &d),
+                     OPFOR_EINVAL);
+    assert_non_null(strstr(d.msg, "'units'"));
+    bad.blocks = many;
+    assert_int_equal(opfor_scenario_load_string(BASE, strlen(BASE), "t.yaml", &bad, sc, &d),
+                     OPFOR_EINVAL);
+    assert_non_null(strstr(d.msg, "more than 4"));
+    free(sc);
+}
+
 static void scenario_errors_over_the_maxima(void **state) {
     (void)state;
     int bad = 0;
@@ -611,6 +724,7 @@ int main(void) {
         cmocka_unit_test(scenario_full_features),
         cmocka_unit_test(scenario_no_rule_checks_without_hooks),
         cmocka_unit_test(scenario_ruleset_name_and_hooks),
+        cmocka_unit_test(scenario_modes_and_blocks_of_the_ruleset),
         cmocka_unit_test(scenario_errors_name_line_and_column),
         cmocka_unit_test(scenario_errors_over_the_maxima),
         cmocka_unit_test(scenario_input_edges),

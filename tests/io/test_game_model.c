@@ -295,7 +295,7 @@ static void game_done(opfor__game_t *g, tlog_t *log) {
 static void game_model_opens_the_builtin_patrol(void **state) {
     (void)state;
     opfor__game_t *g = open_game("patrol_default", "", 7);
-    assert_int_equal(g->mode, OPFOR_MODE_PATROL);
+    assert_int_equal(g->mode, OPFOR_MODE_COOP);
     assert_string_equal(g->row.mode, "patrol");
     assert_string_equal(g->row.difficulty, "standard");
     assert_int_equal(g->t.ps.turn, 1);

@@ -67,8 +67,8 @@ static void builtin_patrol_default_forces(void **state) {
     opfor_diag_t d;
     assert_int_equal(opfor_viktoria_builtin_load("patrol_default", sc, &d), 0);
     assert_string_equal(d.file, "builtin:patrol_default");
-    assert_int_equal(sc->mode, OPFOR_MODE_PATROL);
-    assert_non_null(sc->patrol);
+    assert_int_equal(sc->mode, OPFOR_MODE_COOP);
+    assert_non_null(opfor_scenario_block(sc, "patrol"));
     int ps = sc->sides[0].player ? 0 : 1;
     assert_int_equal(sc->sides[ps].player, 1);
     assert_int_equal(sc->sides[1 - ps].player, 0);
@@ -128,7 +128,7 @@ static void builtin_competitive_default_forces(void **state) {
     opfor_diag_t d;
     assert_int_equal(opfor_viktoria_builtin_load("builtin:competitive_default", sc, &d), 0);
     assert_int_equal(sc->mode, OPFOR_MODE_COMPETITIVE);
-    assert_null(sc->patrol);
+    assert_null(opfor_scenario_block(sc, "patrol"));
     int types[2] = {0, 0}, generals[2] = {0, 0};
     for (int i = 0; i < sc->nunits; i++) {
         const opfor_unit_t *u = &sc->units[i];

@@ -2,8 +2,8 @@
  * scenario_check.c) through opfor_viktoria_scenario_load_string: the ruleset's name, its
  * measures on the table, the leader warning (VII), and for each rule the code, line, column
  * and words of the error (limbers VIII; passengers, tracks, speed and drive XII.C; airborne and
- * runways XII.D). The same files through the format alone pass, so these errors come only from
- * the ruleset's hooks.
+ * runways XII.D; what Patrol Mode needs, XV), its words for the modes and its `patrol:` block. The
+ * same files through the format alone pass, so these errors come only from the ruleset's hooks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -200,7 +200,62 @@ static void scenario_check_errors_name_line_and_column(void **state) {
                         OPFOR_EPARSE, 8, 18,
                         "embarked_in: unit 'R' has riders or equipment; only people on foot ride "
                         "as passengers (Viktoria! XII.C)");
+    /* Patrol Mode (XV; `coop` is one of its words) needs one player side, with units: an error
+     * at the scenario's first line. */
+    bad += expect_error(
+        "name: T\nmode: coop\nsides: [{name: A, player: true}, {name: B, player: true}]\n",
+        OPFOR_EPARSE, 1, 1, "patrol mode needs exactly one side with player: true, found 2");
+    bad += expect_error("name: T\nmode: coop\nsides: [{name: A}, {name: B}]\n", OPFOR_EPARSE, 1, 1,
+                        "patrol mode needs exactly one side with player: true, found 0");
+    bad += expect_error(HEAD2 "mode: coop\nunits:\n  - {name: R, side: Red, type: infantry, "
+                              "position: [5, 40], figures: [{count: 1, skills: leader}]}\n",
+                        OPFOR_EPARSE, 1, 1, "patrol mode: the player side 'Blue' has no units");
     assert_int_equal(bad, 0);
+}
+
+/* Viktoria!'s words for the modes (Patrol Mode is the cooperative one, with its aliases) and
+ * the `patrol:` block it reads, kept by the loader by name. */
+static void scenario_check_modes_and_patrol_block(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = new_sc();
+    opfor_diag_t d;
+    static const struct {
+        const char *word;
+        int mode;
+    } words[] = {{"patrol", OPFOR_MODE_COOP},
+                 {"coop", OPFOR_MODE_COOP},
+                 {"solo", OPFOR_MODE_COOP},
+                 {"competitive", OPFOR_MODE_COMPETITIVE},
+                 {"competitive_play", OPFOR_MODE_COMPETITIVE}};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, BASE "mode: %s\npatrol: {front_line_gap: 6}\n", words[i].word);
+        assert_int_equal(load(text, sc, &d), 0);
+        assert_int_equal(sc->mode, words[i].mode);
+        assert_string_equal(opfor_scenario_mode_name(sc, sc->mode),
+                            words[i].mode == OPFOR_MODE_COOP ? "patrol" : "competitive");
+        assert_non_null(opfor_scenario_block(sc, "patrol"));
+        /* outside Patrol Mode the block is kept, with a warning at its key */
+        assert_int_equal(sc->nwarnings, words[i].mode == OPFOR_MODE_COOP ? 0 : 1);
+        if (sc->nwarnings) {
+            assert_int_equal(sc->warnings[0].line, 13);
+            assert_int_equal(sc->warnings[0].col, 1);
+            assert_string_equal(sc->warnings[0].msg,
+                                "a patrol block is ignored unless mode is patrol");
+        }
+        opfor_scenario_free(sc);
+    }
+    const char *typo = HEAD "mode: patrl\n";
+    assert_int_equal(load(typo, sc, &d), OPFOR_EPARSE);
+    assert_int_equal(d.line, 3);
+    assert_int_equal(d.col, 7);
+    assert_string_equal(d.msg, "unknown mode 'patrl'; expected one of: competitive, patrol");
+    const char *list = BASE "mode: patrol\npatrol: [1]\n";
+    assert_int_equal(load(list, sc, &d), OPFOR_EPARSE);
+    assert_int_equal(d.line, 13);
+    assert_int_equal(d.col, 10); /* a flow sequence starts at its first item */
+    assert_string_equal(d.msg, "expected a mapping (key: value) for patrol");
+    free(sc);
 }
 
 /* Generic code finds the checks through the registry: the descriptor's scenario rules. */
@@ -227,6 +282,7 @@ int main(void) {
         cmocka_unit_test(scenario_check_name_and_measures),
         cmocka_unit_test(scenario_check_leader_warning),
         cmocka_unit_test(scenario_check_errors_name_line_and_column),
+        cmocka_unit_test(scenario_check_modes_and_patrol_block),
         cmocka_unit_test(scenario_check_through_the_registry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,9 +6,10 @@
  *
  * A thin shell over core/scenario.c and the registry (each ruleset's built-in scenarios and
  * its scenario checks, rs->builtin_* and rs->scenario; files are read for the registry's first
- * ruleset that checks scenarios): it parses the command line, loads, and prints. Diagnostics are
- * gcc-style "file:line:col: message" lines so editors can jump to them. Exit 0 valid, 1 invalid or
- * unreadable, 2 usage.
+ * ruleset that checks scenarios): it parses the command line, loads, and prints. The mode is
+ * named in the ruleset's words, and the blocks a ruleset reads itself (opfor_scenario_rules_t
+ * blocks) are listed by name. Diagnostics are gcc-style "file:line:col: message" lines so editors
+ * can jump to them. Exit 0 valid, 1 invalid or unreadable, 2 usage.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,17 @@ static const opfor_ruleset_t *file_ruleset(void) {
     for (size_t i = 0; i < n; i++)
         if (list[i].rs->scenario)
             return list[i].rs;
+    return NULL;
+}
+
+/* The first built-in scenario of the registered rulesets (what `show` shows by default), or
+ * NULL when none has one. */
+static const char *default_builtin(void) {
+    size_t n = 0;
+    const opfor_ruleset_entry_t *list = opfor_ruleset_list(&n);
+    for (size_t i = 0; i < n; i++)
+        if (list[i].rs->builtin_name && list[i].rs->builtin_name(0))
+            return list[i].rs->builtin_name(0);
     return NULL;
 }
 
@@ -154,7 +166,7 @@ static int cmd_check(const char *file, int json) {
     } else {
         print_warnings(stdout, sc);
         printf("%s: valid: '%s', %s, %d units, %d figures, %d terrain features\n", file, sc->name,
-               opfor_vocab_name(opfor_mode_names, sc->mode), sc->nunits, sc->nfigures,
+               opfor_scenario_mode_name(sc, sc->mode), sc->nunits, sc->nfigures,
                sc->table.nfeatures);
     }
     opfor_scenario_free(sc);
@@ -190,7 +202,7 @@ static int cmd_list(int json) {
                 fprintf(stderr, "opfor: %s\n", opfor_diag_format(&d, buf, sizeof buf));
                 bad = 1;
             }
-            const char *mode = rc ? "?" : opfor_vocab_name(opfor_mode_names, sc->mode);
+            const char *mode = rc ? "?" : opfor_scenario_mode_name(sc, sc->mode);
             if (json) {
                 opfor_json_obj_begin(&j);
                 opfor_json_kv_str(&j, "name", name);
@@ -272,7 +284,7 @@ static void show_text(const opfor_scenario_t *sc) {
     if (sc->description[0])
         printf("about      %s\n", sc->description);
     printf("ruleset    %s   mode %s   turn limit %d\n", sc->ruleset,
-           opfor_vocab_name(opfor_mode_names, sc->mode), sc->turn_limit);
+           opfor_scenario_mode_name(sc, sc->mode), sc->turn_limit);
     printf("table      %g x %g inches, north is the %s edge\n", (double)t->width, (double)t->depth,
            opfor_vocab_name(opfor_edge_names, t->north));
     printf("weather    level %d, wind %s\n", sc->weather.level,
@@ -336,8 +348,11 @@ static void show_text(const opfor_scenario_t *sc) {
         printf("  %-20s at [%.1f, %.1f], radius %g, %d points\n", o->name, (double)o->pos.x,
                (double)o->pos.y, (double)o->radius, o->points);
     }
-    if (sc->patrol)
-        printf("\npatrol block present (read by the Patrol Mode module)\n");
+    const opfor_scenario_block_rule_t *br = sc->rules ? sc->rules->blocks : NULL;
+    for (int b = 0; br && b < OPFOR_SCENARIO_MAX_BLOCKS && br[b].name; b++)
+        if (sc->blocks[b])
+            printf("\n%s block present (read by %s)\n", br[b].name,
+                   br[b].reader ? br[b].reader : "the ruleset");
 }
 
 static void json_pt(opfor_json_t *j, const char *key, opfor_pt_t p) {
@@ -365,7 +380,7 @@ static void show_json(const opfor_scenario_t *sc) {
     opfor_json_kv_str(&j, "name", sc->name);
     opfor_json_kv_str(&j, "description", sc->description);
     opfor_json_kv_str(&j, "ruleset", sc->ruleset);
-    opfor_json_kv_str(&j, "mode", opfor_vocab_name(opfor_mode_names, sc->mode));
+    opfor_json_kv_str(&j, "mode", opfor_scenario_mode_name(sc, sc->mode));
     opfor_json_kv_int(&j, "turn_limit", sc->turn_limit);
     opfor_json_key(&j, "table");
     opfor_json_obj_begin(&j);
@@ -502,9 +517,55 @@ static void show_json(const opfor_scenario_t *sc) {
         opfor_json_obj_end(&j);
     }
     opfor_json_arr_end(&j);
-    opfor_json_kv_bool(&j, "patrol", sc->patrol != NULL);
+    /* one yes/no per block the ruleset reads itself: present or not */
+    const opfor_scenario_block_rule_t *br = sc->rules ? sc->rules->blocks : NULL;
+    for (int b = 0; br && b < OPFOR_SCENARIO_MAX_BLOCKS && br[b].name; b++)
+        opfor_json_kv_bool(&j, br[b].name, sc->blocks[b] != NULL);
     opfor_json_obj_end(&j);
     opfor_json_end(&j);
+}
+
+/* The help's description into buf: what a scenario holds, with the blocks of the ruleset files
+ * are read for, and the built-in `show` shows by default. */
+static const char *about_text(char *buf, size_t size) {
+    const opfor_ruleset_t *rs = file_ruleset();
+    const opfor_scenario_rules_t *r = rs ? rs->scenario : NULL;
+    const opfor_scenario_block_rule_t *br = r ? r->blocks : NULL;
+    const opfor_name_t *modes = r && r->modes ? r->modes : opfor_mode_neutral_names;
+    const char *def = default_builtin();
+    char held[256];
+    size_t len = 0;
+    int nb = 0;
+    while (br && nb < OPFOR_SCENARIO_MAX_BLOCKS && br[nb].name)
+        nb++;
+    held[0] = '\0';
+    for (int b = 0; b < nb && len < sizeof held; b++) {
+        int w = br[b].mode >= 0 ? snprintf(held + len, sizeof held - len,
+                                           "%s, in %s mode, a %s block", b + 1 == nb ? " and" : ",",
+                                           opfor_vocab_name(modes, br[b].mode), br[b].name)
+                                : snprintf(held + len, sizeof held - len, "%s a %s block",
+                                           b + 1 == nb ? " and" : ",", br[b].name);
+        len += w > 0 ? (size_t)w : 0;
+    }
+    char show[128];
+    if (def)
+        snprintf(show, sizeof show,
+                 "(default\n               %s); anything else is read as a file.", def);
+    else
+        snprintf(show, sizeof show,
+                 "(none is\n               registered); anything else is read as a file.");
+    snprintf(buf, size,
+             "Scenario files are YAML (docs/scenario-format.md): table, terrain, sides, units,\n"
+             "generals%s%s.\n"
+             "\n"
+             "commands:\n"
+             "  check FILE   parse and check FILE; prints FILE:LINE:COL: MESSAGE for the first\n"
+             "               error and for each warning. Exit 0 valid, 1 invalid.\n"
+             "  list         the built-in scenarios (name, mode, title)\n"
+             "  show         summary of a scenario: table, terrain, sides, units (figure counts\n"
+             "               and positions), objectives. NAME is a built-in scenario %s",
+             nb ? ", objectives" : " and objectives", held, show);
+    return buf;
 }
 
 static int cmd_show(const char *arg, int json) {
@@ -533,6 +594,7 @@ static int cmd_show(const char *arg, int json) {
 int opfor_cmd_scenario(int argc, char **argv) {
     scenario_args_t args = {{NULL, NULL, NULL}, 0};
     int json = 0, rc = 0;
+    char about[1536];
     const opfor_cli_opt_t opts[] = {
         {.name = "--json",
          .type = OPFOR_CLI_FLAG,
@@ -545,17 +607,7 @@ int opfor_cmd_scenario(int argc, char **argv) {
         .usage = "check FILE [--json]\n"
                  "       opfor scenario list [--json]\n"
                  "       opfor scenario show [NAME|FILE] [--json]",
-        .about =
-            "Scenario files are YAML (docs/scenario-format.md): table, terrain, sides, units,\n"
-            "generals, objectives and, in patrol mode, a patrol block.\n"
-            "\n"
-            "commands:\n"
-            "  check FILE   parse and check FILE; prints FILE:LINE:COL: MESSAGE for the first\n"
-            "               error and for each warning. Exit 0 valid, 1 invalid.\n"
-            "  list         the built-in scenarios (name, mode, title)\n"
-            "  show         summary of a scenario: table, terrain, sides, units (figure counts\n"
-            "               and positions), objectives. NAME is a built-in scenario (default\n"
-            "               patrol_default); anything else is read as a file.",
+        .about = about_text(about, sizeof about),
         .opts = opts,
         .positional = scenario_arg,
         .ud = &args,
@@ -583,7 +635,10 @@ int opfor_cmd_scenario(int argc, char **argv) {
     if (strcmp(cmd, "show") == 0) {
         if (npos > 2)
             return opfor_cli_usage_error("scenario show: takes one NAME or FILE");
-        return cmd_show(npos == 2 ? pos[1] : "patrol_default", json);
+        const char *what = npos == 2 ? pos[1] : default_builtin();
+        if (!what)
+            return opfor_cli_usage_error("scenario show: no built-in scenario; give a FILE");
+        return cmd_show(what, json);
     }
     return opfor_cli_usage_error("scenario: unknown command '%s' (allowed: check, list, show)",
                                  cmd);

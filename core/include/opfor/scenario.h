@@ -1,14 +1,15 @@
 /* opfor/scenario.h — scenario files: the table, its terrain, the two sides, their units
- * and figures, generals, objectives, weather, and the Patrol Mode settings.
+ * and figures, generals, objectives, weather, the mode, and the blocks a ruleset reads itself.
  *
  * A scenario is YAML (docs/scenario-format.md), parsed with libfyaml and checked before
  * anything uses it: every problem is reported as file:line:column with what was expected.
  * The result is one fixed-size struct: the table (shared read-only by every simulated
  * game) plus the starting unit and figure arrays, which a game copies with memcpy. Only
- * the `patrol:` block is kept as a parsed YAML node, for the Patrol Mode module to read.
+ * the top-level blocks a ruleset declares (opfor_scenario_block_rule_t) are kept as parsed YAML
+ * nodes, for the ruleset to read (opfor_scenario_block).
  * The loader knows the format, not the rules: a ruleset hands it an opfor_scenario_rules_t
- * (its name, its distances, and hooks that check what its rules allow), so every check a
- * ruleset adds reports at file:line:column like the loader's own.
+ * (its name, its distances, its words for the modes, its blocks, and hooks that check what its
+ * rules allow), so every check a ruleset adds reports at file:line:column like the loader's own.
  */
 #ifndef OPFOR_SCENARIO_H
 #define OPFOR_SCENARIO_H
@@ -29,14 +30,27 @@
 /* Largest scenario file accepted, in bytes. */
 #define OPFOR_SCENARIO_MAX_BYTES (1024 * 1024)
 
-/* How the game is played. */
+/* How the game is played. A ruleset names the modes in its own words (opfor_scenario_rules_t
+ * modes) and checks what each needs (its check hook). */
 typedef enum opfor_mode {
-    OPFOR_MODE_COMPETITIVE = 0, /* two sides, initiative diced for */
-    OPFOR_MODE_PATROL,          /* players patrol; opfor places and plays the enemy */
+    OPFOR_MODE_COMPETITIVE = 0, /* two sides against each other, initiative diced for */
+    OPFOR_MODE_COOP,            /* the players together on one side; opfor plays the other */
     OPFOR_MODE_COUNT
 } opfor_mode_t;
-/* "competitive", "patrol". */
-extern const opfor_name_t opfor_mode_names[];
+/* "competitive", "coop": the words `mode:` takes when the ruleset gives none. */
+extern const opfor_name_t opfor_mode_neutral_names[];
+
+/* A top-level block of the scenario file that a ruleset reads itself (the settings of
+ * its cooperative mode, say): the loader accepts the key, checks that its value is a mapping and
+ * keeps it parsed, its keys unchecked, until opfor_scenario_free (opfor_scenario_block). */
+typedef struct opfor_scenario_block_rule {
+    const char *name;   /* the top-level key; NULL ends a list */
+    int mode;           /* the opfor_mode_t it serves: in another mode it is kept, with the
+                         * warning "a NAME block is ignored unless mode is WORD"; -1 for any */
+    const char *reader; /* who reads it, as tools say it ("the ... module"); NULL: the ruleset */
+} opfor_scenario_block_rule_t;
+/* Blocks a ruleset may declare. */
+#define OPFOR_SCENARIO_MAX_BLOCKS 4
 
 /* Bytes in a scenario's ruleset name, NUL included. */
 #define OPFOR_SCENARIO_RULESET_MAX 32
@@ -120,6 +134,7 @@ extern const opfor_name_t opfor_drive_names[];
 
 struct fy_document;
 struct fy_node;
+struct opfor_scenario_rules;
 
 /* A loaded scenario. Large (about 29 KiB): keep it off small stacks. */
 typedef struct opfor_scenario {
@@ -140,10 +155,13 @@ typedef struct opfor_scenario {
     int nroutes;                                   /* tracks and runways in routes */
     opfor_route_t routes[OPFOR_MAX_ROUTES];        /* tracks (trains), runways (aeroplanes) */
     opfor_unit_machine_t machine[OPFOR_MAX_UNITS]; /* per unit, by index */
-    /* Patrol Mode: the `patrol:` mapping, NULL when absent. Its keys are
-     * kept unchecked for the Patrol Mode module (see docs/scenario-format.md). */
-    struct fy_node *patrol;
-    struct fy_document *doc; /* owns patrol; NULL when there is no patrol block */
+    /* The ruleset's part it was read with (its mode words and blocks; the loader's rules
+     * argument, which must outlive sc); NULL when read with none, or built by hand. */
+    const struct opfor_scenario_rules *rules;
+    /* The mapping of rules->blocks[i], NULL when absent; its keys are kept unchecked for the
+     * ruleset (opfor_scenario_block, docs/scenario-format.md). */
+    struct fy_node *blocks[OPFOR_SCENARIO_MAX_BLOCKS];
+    struct fy_document *doc; /* owns blocks; NULL when no block is present */
     char *text;              /* the YAML text doc points into; NULL with doc */
     int nwarnings;           /* warnings kept in warnings[] */
     int nwarnings_total;     /* all warnings, kept or not */
@@ -159,10 +177,12 @@ typedef struct opfor_scenario_ck opfor_scenario_ck_t;
 typedef enum opfor_scenario_item {
     OPFOR_SCENARIO_UNIT = 0, /* index into units (generals included) */
     OPFOR_SCENARIO_ROUTE,    /* index into routes */
+    OPFOR_SCENARIO_ROOT,     /* the scenario's top-level mapping (index ignored) */
 } opfor_scenario_item_t;
 
 /* A ruleset's part in loading a scenario. Every field may be zero: a zeroed struct loads the
- * format alone (any ruleset name, zero distances, no rule checks). */
+ * format alone (any ruleset name, zero distances, the neutral mode words, no blocks, no rule
+ * checks). */
 typedef struct opfor_scenario_rules {
     /* The ruleset's name: the scenario's `ruleset:` must be it (case-insensitive), else it
      * fails as an unknown ruleset; sc->ruleset gets it when the key is absent. NULL accepts
@@ -186,9 +206,19 @@ typedef struct opfor_scenario_rules {
     int (*item)(opfor_scenario_ck_t *ck, opfor_scenario_item_t kind, int i, const char *key,
                 void *user);
     /* Optional: called once the whole scenario is read and has passed the loader's own
-     * checks; may complete sc and warn. Returns 0, or the error of opfor_scenario_ck_fail. */
+     * checks; may complete sc and warn. What a mode needs (sides, units) is checked here,
+     * failing at (ROOT, 0, NULL) for the whole scenario. Returns 0, or the error of
+     * opfor_scenario_ck_fail. */
     int (*check)(opfor_scenario_ck_t *ck, void *user);
     void *user; /* passed to the hooks */
+    /* Optional: the words `mode:` takes, {NULL, 0}-terminated, each for an opfor_mode_t
+     * (aliases allowed; the first word for a mode is its name, in messages and
+     * opfor_scenario_mode_name). NULL: opfor_mode_neutral_names. */
+    const opfor_name_t *modes;
+    /* Optional: the top-level blocks the ruleset reads itself, ended by a NULL name; at most
+     * OPFOR_SCENARIO_MAX_BLOCKS, none named as a key of the format (else loading fails with
+     * OPFOR_EINVAL). NULL: none. */
+    const opfor_scenario_block_rule_t *blocks;
 } opfor_scenario_rules_t;
 
 /* The scenario being loaded (writable: a check may complete it). */
@@ -197,7 +227,8 @@ opfor_scenario_t *opfor_scenario_ck_scenario(opfor_scenario_ck_t *ck);
 int opfor_scenario_ck_has(opfor_scenario_ck_t *ck, opfor_scenario_item_t kind, int i,
                           const char *key);
 /* Fails the load with code (a negative OPFOR_E*) and the message, at the value of key in item
- * (kind, i), or at the item itself when key is NULL or absent. Returns code (only the first
+ * (kind, i), or at the item itself when key is NULL or absent (for ROOT: the top-level key's
+ * value, or the scenario's first line). Returns code (only the first
  * failure is kept). */
 __attribute__((format(printf, 6, 7))) int opfor_scenario_ck_fail(opfor_scenario_ck_t *ck, int code,
                                                                  opfor_scenario_item_t kind, int i,
@@ -211,7 +242,7 @@ __attribute__((format(printf, 5, 6))) void opfor_scenario_ck_warn(opfor_scenario
 
 /* Parses and checks a scenario from text[0..len) (need not be NUL-terminated; may hold
  * any bytes) for the ruleset described by rules (NULL: as a zeroed opfor_scenario_rules_t).
- * name labels diagnostics (a file name, or "builtin:patrol_default"); NULL
+ * name labels diagnostics (a file name, or "builtin:NAME"); NULL
  * gives "". On success returns 0 and fills *sc (release with opfor_scenario_free). On
  * failure returns a negative OPFOR_E* code (EPARSE for YAML or schema errors, ERANGE for
  * values out of range or off the table, EFULL for exceeded maxima, EINVAL for bad
@@ -227,9 +258,17 @@ int opfor_scenario_load_string(const char *text, size_t len, const char *name,
 int opfor_scenario_load_file(const char *path, const opfor_scenario_rules_t *rules,
                              opfor_scenario_t *sc, opfor_diag_t *diag);
 
-/* Releases what a successful load holds (the patrol block). Safe to call twice, and on a
+/* Releases what a successful load holds (the ruleset's blocks). Safe to call twice, and on a
  * zeroed struct. */
 void opfor_scenario_free(opfor_scenario_t *sc);
+
+/* The mapping of the top-level block called name (exact match), one of the blocks sc's ruleset
+ * declares; NULL when the scenario has none or the ruleset declares no such block. Valid until
+ * opfor_scenario_free. */
+struct fy_node *opfor_scenario_block(const opfor_scenario_t *sc, const char *name);
+/* The name of mode in sc's ruleset's words (the first of its mode words for it), else the
+ * neutral one (opfor_mode_neutral_names); "?" for no mode. sc may be NULL (neutral words). */
+const char *opfor_scenario_mode_name(const opfor_scenario_t *sc, int mode);
 
 /* Index of the side named name (case-insensitive), or -1. */
 int opfor_scenario_side(const opfor_scenario_t *sc, const char *name);

@@ -23,9 +23,9 @@
 int opfor_vk_cmd_arena(int argc, char **argv);
 
 static const opfor_name_t ON_OFF[] = {{"on", 1}, {"off", 0}, {NULL, 0}};
-/* The modes --mode takes (opfor_mode_names also has the scenario files' aliases). */
+/* The modes --mode takes (opfor_viktoria_mode_names also has the scenario files' aliases). */
 static const opfor_name_t MODES[] = {
-    {"competitive", OPFOR_MODE_COMPETITIVE}, {"patrol", OPFOR_MODE_PATROL}, {NULL, 0}};
+    {"competitive", OPFOR_MODE_COMPETITIVE}, {"patrol", OPFOR_MODE_COOP}, {NULL, 0}};
 
 /* Whether s is LO-HI in percent with 0 <= LO <= HI <= 100 (--band). */
 static int band_ok(const char *s) {
@@ -237,7 +237,7 @@ int opfor_vk_cmd_arena(int argc, char **argv) {
     }
     if ((rc = load_ctxs(&ar, mode)) != 0)
         return rc;
-    ar.mode = mode == OPFOR_MODE_PATROL ? "patrol" : "competitive";
+    ar.mode = mode == OPFOR_MODE_COOP ? "patrol" : "competitive";
 
     opfor_arena_config_t cfg;
     opfor_arena_config_default(&cfg);
@@ -257,7 +257,7 @@ int opfor_vk_cmd_arena(int argc, char **argv) {
                            ? OPFOR_DIRECTOR_ENEMY_HEURISTIC
                            : OPFOR_DIRECTOR_ENEMY_TABLE;
     patrol_report_t pr = {0, 1, director, band_lo, band_hi, rollouts};
-    if (mode == OPFOR_MODE_PATROL) {
+    if (mode == OPFOR_MODE_COOP) {
         const opfor_patrol_config_t *pc = opfor_vk_rs_patrol(ar.ctxs[0]);
         pr.player = pc->player;
         pr.enemy = pc->enemy;

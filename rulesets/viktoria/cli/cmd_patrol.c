@@ -50,11 +50,11 @@ int opfor__patrol_load(const char *arg, opfor_scenario_t *sc, opfor_patrol_confi
     }
     if (rc)
         return opfor_cli_fail("%s", opfor_diag_format(&d, buf, sizeof buf));
-    if (sc->mode != OPFOR_MODE_PATROL) {
+    if (sc->mode != OPFOR_MODE_COOP) {
         opfor_scenario_free(sc);
         return opfor_cli_fail("%s: not a Patrol Mode scenario (mode: %s); patrol needs "
                               "mode: patrol",
-                              label, opfor_vocab_name(opfor_mode_names, sc->mode));
+                              label, opfor_scenario_mode_name(sc, sc->mode));
     }
     rc = opfor_patrol_config_load(cfg, sc, label, &d);
     if (rc) {

@@ -72,7 +72,7 @@ void opfor_vk_rs_ctx_free(opfor_vk_rs_ctx_t *ctx);
 /* The engine context inside (read-only; never run opfor_vk_play or the engine's greedy
  * policy on it in Patrol Mode: they copy bare engine states, which the hook cannot extend). */
 const opfor_vk_ctx_t *opfor_vk_rs_engine(const opfor_vk_rs_ctx_t *ctx);
-/* OPFOR_MODE_COMPETITIVE or OPFOR_MODE_PATROL. */
+/* OPFOR_MODE_COMPETITIVE or OPFOR_MODE_COOP. */
 int opfor_vk_rs_mode(const opfor_vk_rs_ctx_t *ctx);
 /* The Patrol Mode settings, or NULL in a competitive game. */
 const opfor_patrol_config_t *opfor_vk_rs_patrol(const opfor_vk_rs_ctx_t *ctx);

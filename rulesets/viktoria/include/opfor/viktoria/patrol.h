@@ -164,10 +164,10 @@ typedef struct opfor_patrol_forces {
 /* Fills cfg with the defaults of docs/patrol-mode.md for scenario sc (sides, table,
  * objectives and forward direction taken from it). */
 void opfor_patrol_config_default(opfor_patrol_config_t *cfg, const opfor_scenario_t *sc);
-/* Defaults, then the scenario's `patrol:` block (sc->patrol, may be absent). file names
- * the scenario in diagnostics. Returns 0, or OPFOR_EPARSE / OPFOR_ERANGE / OPFOR_EFULL with
- * diag (may be NULL) holding file:line:col and what was expected; OPFOR_EINVAL when sc has
- * no player side. */
+/* Defaults, then the scenario's `patrol:` block (opfor_scenario_block(sc, "patrol"), may be
+ * absent). file names the scenario in diagnostics. Returns 0, or OPFOR_EPARSE / OPFOR_ERANGE /
+ * OPFOR_EFULL with diag (may be NULL) holding file:line:col and what was expected; OPFOR_EINVAL
+ * when sc has no player side. */
 int opfor_patrol_config_load(opfor_patrol_config_t *cfg, const opfor_scenario_t *sc,
                              const char *file, opfor_diag_t *diag);
 

@@ -3,8 +3,8 @@
  * core/ holds the mechanisms (line of sight through foliage, cover behind a wall, the gap rule
  * for fire, round bases, the scenario format); this header holds the numbers Viktoria! gives
  * them, and the loader that runs Viktoria!'s own checks on a scenario (which unit types may
- * limber, carry passengers, run on a track or fly; every unit is led). Load Viktoria!
- * scenarios through opfor_viktoria_scenario_load_string / _file (or hand
+ * limber, carry passengers, run on a track or fly; every unit is led; what Patrol Mode needs). Load
+ * Viktoria! scenarios through opfor_viktoria_scenario_load_string / _file (or hand
  * opfor_viktoria_scenario_rules to opfor_scenario_load_string): the user then sees the
  * Viktoria! errors at their file:line:column. Rules: rulesets/viktoria/scenario_check.c.
  */
@@ -47,9 +47,12 @@
 /* Figure flag: under mesmerism (Viktoria! XII.B); core's ruleset-owned bit. */
 #define OPFOR_FIG_MESMERIZED OPFOR_FIG_RULESET_0
 
-/* Viktoria!'s part in loading a scenario: the name "viktoria", the measures above, and the
- * checks of scenario_check.c. */
+/* Viktoria!'s part in loading a scenario: the name "viktoria", the measures above, its mode
+ * words, the `patrol:` block, and the checks of scenario_check.c. */
 extern const opfor_scenario_rules_t opfor_viktoria_scenario_rules;
+/* Viktoria!'s words for the modes (`mode:`): "competitive" and "patrol" (OPFOR_MODE_COOP: Patrol
+ * Mode, XV), with the aliases "competitive_play", "coop" and "solo". */
+extern const opfor_name_t opfor_viktoria_mode_names[];
 /* Viktoria!'s measures for a table (opfor_table_t.rules), for tables built by hand. */
 extern const opfor_terrain_rules_t opfor_viktoria_terrain_rules;
 
