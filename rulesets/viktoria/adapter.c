@@ -673,6 +673,12 @@ static const char *rs_action_str(const void *ctx, const void *state, const opfor
 
 /* Viktoria!'s own daemon methods (opfor_ruleset_t.methods): the initiative button (XV.A). */
 static const char *const rs_methods[] = {"initiative", NULL};
+static const char *const rs_method_help[] = {
+    "presses the initiative button (Viktoria! XV.A; competitive games roll a D6\n"
+    "each, V.A): who may act, what was spotted.",
+    NULL};
+/* Before api_level 5 the press was Patrol Mode's own method. */
+static const char *const rs_method_aliases[] = {"initiative", "patrol.initiative", NULL};
 
 const opfor_ruleset_t opfor_viktoria_ruleset = {
     .name = "viktoria",
@@ -705,4 +711,6 @@ const opfor_ruleset_t opfor_viktoria_ruleset = {
     .builtin_name = opfor_viktoria_builtin_name,
     .builtin_text = opfor_viktoria_builtin_text,
     .methods = rs_methods,
+    .method_help = rs_method_help,
+    .method_aliases = rs_method_aliases,
 };

@@ -86,14 +86,21 @@ check("initiative_hint_games_command", rc == 1 and
       err == "opfor: initiative: game: no game 'no-such-game' (`opfor games` lists them)\n", err)
 
 # `opfor initiative` presses with the game's ruleset's own method (viktoria.initiative, api
-# level 5); for a game whose ruleset has none it says what it always said.
+# level 5); a game whose ruleset has none is refused, saying how its table plays. `opfor new
+# --ruleset` starts a game of any ruleset the daemon lists, and names them when it has not.
 pc = opford_lib.Client(d.sock, 20.0)
 e, hello = pc.call("hello", {"client": "opford_cli_test"})
 if e is None and "duel" in hello["rulesets"]:
-    pc.call("game.new", {"ruleset": "duel", "id": "du1"})
+    rc, out, err = opfor("new", "--ruleset", "duel", "--id", "du1", "--seed", "3")
+    check("new_other_ruleset", rc == 0 and "Dice duel" in out and
+          "to move: side 0 (the table)" in out and "1. Red attacks" in out and
+          "game.act" in out and "opfor initiative" not in out, out + err)
     rc, out, err = opfor("initiative", "du1")
-    check("initiative_other_ruleset_as_before", rc == 1 and
-          "patrol.initiative: not for duel games: use game.act" in err, err)
+    check("initiative_other_ruleset_refused", rc == 1 and
+          "duel games have no initiative method" in err and "game.act" in err and
+          "patrol" not in err, err)
+rc, out, err = opfor("new", "--ruleset", "nope")
+check("new_unknown_ruleset", rc == 1 and "no ruleset 'nope'" in err and "viktoria" in err, err)
 pc.close()
 opfor("new", "--seed", "5", "--id", "vi1")
 rc, out, err = opfor("initiative", "vi1")

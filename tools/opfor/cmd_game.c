@@ -1,6 +1,6 @@
 /* tools/opfor/cmd_game.c — the `opfor` commands for games kept by the daemon (opford):
  *
- *   opfor new [--scenario NAME|FILE] [--mode M] [--seed S] [--level L] [--id ID]
+ *   opfor new [--ruleset NAME] [--scenario NAME|FILE] [--mode M] [--seed S] [--level L] [--id ID]
  *   opfor games [--status S]
  *   opfor state [GAME]            opfor initiative [GAME]        opfor orders [GAME]
  *   opfor report [GAME] [--acted UNIT [--at X,Y]] [--move UNIT=X,Y] [--killed UNIT=N]
@@ -26,6 +26,8 @@
 #include "cli.h"
 #include "game_rpc.h"
 #include "opfor/rpc.h"
+#include "opfor/ruleset.h"
+#include "opfor/scenario.h"
 
 #define MAX_LIST 32
 
@@ -96,7 +98,7 @@ static int resolve_game(opfor_client_t *c, const char *cmd, const char *given, c
 }
 
 /* Connects, finds the game, calls method with {"game": id}, prints the result. A method without
- * a dot is a ruleset's own verb ("initiative": the game's ruleset's, patrol.initiative before
+ * a dot is a ruleset's own verb ("initiative": the game's ruleset's, under its old name before
  * api_level 5). */
 static int simple_call(const char *cmd, const gopts_t *o, const char *method,
                        void (*print)(const msgpack_object *res)) {
@@ -115,7 +117,7 @@ static int simple_call(const char *cmd, const gopts_t *o, const char *method,
         if (strchr(method, '.'))
             rc = opfor__rpc_call_cmd(c, cmd, method, &sb, &res);
         else /* a ruleset's own verb, with its name before api_level 5 */
-            rc = opfor__rpc_call_ruleset(c, cmd, id, method, "patrol.initiative", &sb, &res);
+            rc = opfor__rpc_call_ruleset(c, cmd, id, method, &sb, &res);
         msgpack_sbuffer_destroy(&sb);
         if (rc == 0) {
             if (o->json)
@@ -152,8 +154,44 @@ static void print_order(const msgpack_object *res) {
 
 /* ------------------------------------------------------------------ opfor new */
 
-/* The modes `opfor new --mode` takes. */
-static const opfor_name_t NEW_MODES[] = {{"patrol", 0}, {"competitive", 1}, {NULL, 0}};
+#define MAX_MODES 16
+
+/* The modes `opfor new --mode` takes: each registered ruleset's word for each of its modes
+ * (the first it lists; its scenario rules), into names (cap entries, NULL-terminated), and
+ * "a|b" into arg. The daemon checks the mode against the game's ruleset. */
+static void new_modes(opfor_name_t *names, size_t cap, char *arg, size_t n) {
+    size_t reg_n = 0, k = 0, len = 0;
+    const opfor_ruleset_entry_t *reg = opfor_ruleset_list(&reg_n);
+    arg[0] = '\0';
+    for (size_t r = 0; r < reg_n; r++) {
+        const opfor_scenario_rules_t *sr = reg[r].rs->scenario;
+        for (const opfor_name_t *m = sr ? sr->modes : NULL; m && m->name && k + 1 < cap; m++) {
+            int seen = 0;
+            for (const opfor_name_t *p = sr->modes; p < m; p++)
+                seen |= p->value == m->value;
+            for (size_t i = 0; i < k; i++)
+                seen |= strcmp(names[i].name, m->name) == 0;
+            if (seen)
+                continue;
+            names[k++] = *m;
+            if (len < n)
+                len += (size_t)snprintf(arg + len, n - len, "%s%s", len ? "|" : "", m->name);
+        }
+    }
+    names[k].name = NULL;
+}
+
+/* The built-in scenarios of every registered ruleset, ", "-separated, into buf. */
+static const char *builtins(char *buf, size_t n) {
+    size_t reg_n = 0, len = 0;
+    const opfor_ruleset_entry_t *reg = opfor_ruleset_list(&reg_n);
+    buf[0] = '\0';
+    for (size_t r = 0; r < reg_n; r++)
+        for (size_t i = 0; reg[r].rs->builtin_name && reg[r].rs->builtin_name(i) && len < n; i++)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "",
+                                    reg[r].rs->builtin_name(i));
+    return buf;
+}
 
 /* Reads a whole file (at most 1 MiB) into a malloc'd buffer. */
 static char *read_file(const char *path, size_t *len) {
@@ -173,23 +211,41 @@ static char *read_file(const char *path, size_t *len) {
 
 int opfor_cmd_new(int argc, char **argv) {
     gopts_t o = {.cmd = "new"};
-    const char *scenario = NULL, *mode = NULL, *diff = NULL, *id = NULL;
+    const char *scenario = NULL, *mode = NULL, *diff = NULL, *id = NULL, *ruleset = NULL;
     long seed = -1;
     int rc;
+    opfor_name_t modes[MAX_MODES];
+    char mode_arg[128], scen_help[512], builtin_list[256], rs_help[256];
+    new_modes(modes, MAX_MODES, mode_arg, sizeof mode_arg);
+    size_t reg_n = 0, len = 0;
+    const opfor_ruleset_entry_t *reg = opfor_ruleset_list(&reg_n);
+    for (size_t r = 0; r < reg_n && len < sizeof rs_help; r++)
+        len += (size_t)snprintf(rs_help + len, sizeof rs_help - len, "%s%s",
+                                r ? ", " : "the game's ruleset: ", reg[r].name);
+    if (len < sizeof rs_help)
+        snprintf(rs_help + len, sizeof rs_help - len, "\n(default: the daemon's first)");
+    const char *first = reg_n && reg[0].rs->builtin_name ? reg[0].rs->builtin_name(0) : NULL;
+    snprintf(scen_help, sizeof scen_help,
+             "a built-in scenario (%s)\nor a scenario file, sent to the daemon as YAML\n"
+             "(default: %s)",
+             builtins(builtin_list, sizeof builtin_list), first ? first : "the ruleset's");
     const opfor_cli_opt_t opts[] = {
+        {.name = "--ruleset",
+         .type = OPFOR_CLI_STRING,
+         .string = &ruleset,
+         .arg = "NAME",
+         .help = rs_help},
         {.name = "--scenario",
          .type = OPFOR_CLI_STRING,
          .string = &scenario,
          .arg = "NAME|FILE",
-         .help = "a built-in scenario (patrol_default, competitive_default)\n"
-                 "or a scenario file, sent to the daemon as YAML\n"
-                 "(default: patrol_default)"},
+         .help = scen_help},
         {.name = "--mode",
          .type = OPFOR_CLI_CHOICE,
          .string = &mode,
-         .names = NEW_MODES,
-         .arg = "patrol|competitive",
-         .help = "patrol or competitive (default: the scenario's)"},
+         .names = modes,
+         .arg = mode_arg,
+         .help = "the mode of play, in the ruleset's words (default: the scenario's)"},
         {.name = "--seed",
          .type = OPFOR_CLI_WHOLE,
          .whole = &seed,
@@ -222,9 +278,8 @@ int opfor_cmd_new(int argc, char **argv) {
     if (scenario && stat(scenario, &st) != 0 &&
         (strchr(scenario, '/') || (sl > 5 && strcmp(scenario + sl - 5, ".yaml") == 0) ||
          (sl > 4 && strcmp(scenario + sl - 4, ".yml") == 0)))
-        return opfor_cli_fail("new: --scenario %s: no such file (built-in scenarios: "
-                              "patrol_default, competitive_default)",
-                              scenario);
+        return opfor_cli_fail("new: --scenario %s: no such file (built-in scenarios: %s)", scenario,
+                              builtin_list);
     if (scenario && stat(scenario, &st) == 0 && S_ISREG(st.st_mode)) {
         yaml = read_file(scenario, &ylen);
         if (!yaml)
@@ -239,9 +294,13 @@ int opfor_cmd_new(int argc, char **argv) {
     msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    int n = (scenario ? 1 : 0) + (yaml ? 1 : 0) + (mode ? 1 : 0) + (diff ? 1 : 0) + (id ? 1 : 0) +
-            (seed >= 0 ? 1 : 0);
+    int n = (ruleset ? 1 : 0) + (scenario ? 1 : 0) + (yaml ? 1 : 0) + (mode ? 1 : 0) +
+            (diff ? 1 : 0) + (id ? 1 : 0) + (seed >= 0 ? 1 : 0);
     msgpack_pack_map(&pk, (size_t)n);
+    if (ruleset) {
+        opfor_rpc_pack_cstr(&pk, "ruleset");
+        opfor_rpc_pack_cstr(&pk, ruleset);
+    }
     if (scenario) {
         opfor_rpc_pack_cstr(&pk, "scenario");
         opfor_rpc_pack_cstr(&pk, yaml ? stem : scenario);
@@ -282,7 +341,12 @@ int opfor_cmd_new(int argc, char **argv) {
             char gid[64];
             printf("New game %s\n", opfor__rpc_str(res, "game", gid, sizeof gid));
             opfor__rpc_print_state(stdout, res);
-            printf("Next: `opfor initiative %s` presses the initiative button.\n", gid);
+            if (opfor__rpc_get(res, "to_move")) /* a game played through game.act */
+                printf("Next: the table's sides move with the daemon's game.act "
+                       "(docs/protocol.md); `opfor orders %s` when the AI is to move.\n",
+                       gid);
+            else
+                printf("Next: `opfor initiative %s` presses the initiative button.\n", gid);
         }
     }
     msgpack_sbuffer_destroy(&sb);
@@ -384,10 +448,20 @@ int opfor_cmd_state(int argc, char **argv) {
 }
 
 int opfor_cmd_initiative(int argc, char **argv) {
-    return game_cmd(argc, argv, "initiative", "initiative",
-                    "Presses the initiative button (Viktoria! XV.A; competitive games roll a\n"
-                    "D6 each, V.A) and prints what happened: who may act, what was spotted.",
-                    print_ack);
+    /* The game's ruleset's own `initiative` method, described by each ruleset that has it. */
+    char help[768];
+    size_t reg_n = 0, len = (size_t)snprintf(help, sizeof help,
+                                             "Calls the game's ruleset's own initiative method "
+                                             "and prints what happened.");
+    const opfor_ruleset_entry_t *reg = opfor_ruleset_list(&reg_n);
+    for (size_t r = 0; r < reg_n && len < sizeof help; r++) {
+        const opfor_ruleset_t *rs = reg[r].rs;
+        for (size_t i = 0; rs->methods && rs->methods[i] && len < sizeof help; i++)
+            if (strcmp(rs->methods[i], "initiative") == 0 && rs->method_help && rs->method_help[i])
+                len += (size_t)snprintf(help + len, sizeof help - len, "\n%s: %s", reg[r].name,
+                                        rs->method_help[i]);
+    }
+    return game_cmd(argc, argv, "initiative", "initiative", help, print_ack);
 }
 
 int opfor_cmd_orders(int argc, char **argv) {

@@ -6,13 +6,13 @@
  * the same way.
  */
 #include "game_rpc.h"
-
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "opfor/config.h"
 #include "opfor/rpc.h"
+#include "opfor/ruleset.h"
 
 opfor_client_t *opfor__rpc_open(const char *addr) {
     return opfor__rpc_open_token(addr, NULL);
@@ -131,11 +131,28 @@ static int call_as(opfor_client_t *c, const char *what, const char *method,
     return rc == 0 ? 0 : call_failed(c, what, rc, cmd);
 }
 
+/* The name verb had before api_level 5 in the registered rulesets (opfor_ruleset_t
+ * method_aliases; the daemons of that time played one ruleset), or NULL. */
+static const char *old_method(const char *verb) {
+    size_t n = 0;
+    const opfor_ruleset_entry_t *reg = opfor_ruleset_list(&n);
+    for (size_t i = 0; i < n; i++)
+        for (const char *const *a = reg[i].rs->method_aliases; a && a[0] && a[1]; a += 2)
+            if (strcmp(a[0], verb) == 0)
+                return a[1];
+    return NULL;
+}
+
 int opfor__rpc_call_ruleset(opfor_client_t *c, const char *what, const char *game, const char *verb,
-                            const char *old, const msgpack_sbuffer *params,
-                            const msgpack_object **res) {
-    if (opfor_client_api_level(c) < 5)
-        return call_as(c, what, old, params, res, 1);
+                            const msgpack_sbuffer *params, const msgpack_object **res) {
+    const char *old = old_method(verb);
+    if (opfor_client_api_level(c) < 5) {
+        if (old)
+            return call_as(c, what, old, params, res, 1);
+        fprintf(stderr, "opfor: %s: this daemon is too old (api_level %d) for ruleset methods\n",
+                what, opfor_client_api_level(c));
+        return OPFOR_EXIT_FAIL;
+    }
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
@@ -151,8 +168,13 @@ int opfor__rpc_call_ruleset(opfor_client_t *c, const char *what, const char *gam
     char rs[64], method[128];
     snprintf(method, sizeof method, "%s.%s", opfor__rpc_str(st, "ruleset", rs, sizeof rs), verb);
     rc = opfor_client_call(c, method, pack_prebuilt, (void *)params, res);
-    if (rc == OPFOR_CLIENT_REMOTE && opfor_client_error_code(c) == OPFOR_RPC_E_METHOD_NOT_FOUND)
-        return call_as(c, what, old, params, res, 1); /* not this ruleset's: the old answer */
+    if (rc == OPFOR_CLIENT_REMOTE && opfor_client_error_code(c) == OPFOR_RPC_E_METHOD_NOT_FOUND) {
+        fprintf(stderr,
+                "opfor: %s: %s games have no %s method: their table plays with game.act, "
+                "game.roll, game.report and game.action (docs/protocol.md)\n",
+                what, rs, verb);
+        return OPFOR_EXIT_FAIL;
+    }
     return rc == 0 ? 0 : call_failed(c, what, rc, 1);
 }
 
@@ -396,29 +418,57 @@ void opfor__rpc_print_event(FILE *f, const msgpack_object *ev) {
     }
 }
 
-void opfor__rpc_print_state(FILE *f, const msgpack_object *st) {
-    char a[160], b[64], c[64], d[64], e[32];
-    fprintf(f, "Game %s: %s (%s, %s mode, seed %llu, %s AI)\n",
-            opfor__rpc_str(st, "game", a, sizeof a), opfor__rpc_str(st, "title", b, sizeof b),
-            opfor__rpc_str(st, "scenario", c, sizeof c), opfor__rpc_str(st, "mode", d, sizeof d),
-            (unsigned long long)opfor__rpc_int(st, "seed", 0),
-            opfor__rpc_str(st, "difficulty", e, sizeof e));
-    long long limit = (long long)opfor__rpc_int(st, "turn_limit", 0);
-    fprintf(f, "Turn %lld; status %s", (long long)opfor__rpc_int(st, "turn", 0),
+/* The turn line of a game of the generic kind (game.state has "to_move" and "legal"): who is
+ * to move and the legal actions of a table side. */
+static void print_generic_turn(FILE *f, const msgpack_object *st) {
+    char c[64], d[64];
+    const msgpack_object *pr = opfor__rpc_get(st, "progress");
+    long long to_move = (long long)opfor__rpc_int(st, "to_move", -1);
+    fprintf(f, "Turn %lld; status %s", (long long)opfor__rpc_int(pr, "turn", 0),
             opfor__rpc_str(st, "status", c, sizeof c));
-    if (limit)
-        fprintf(f, " (turn limit %lld)", limit);
     opfor__rpc_str(st, "result", d, sizeof d);
     if (d[0])
         fprintf(f, ", %s", d);
-    fprintf(f, "; initiative: %s", opfor__rpc_str(st, "pending", a, sizeof a));
-    const msgpack_object *ready = opfor__rpc_get(st, "ready");
-    if (ready && ready->type == MSGPACK_OBJECT_ARRAY && ready->via.array.size) {
-        fprintf(f, " (ready: ");
-        print_names(f, ready);
-        fprintf(f, ")");
-    }
+    if (to_move >= 0)
+        fprintf(f, "; to move: side %lld (%s)", to_move,
+                to_move == (long long)opfor__rpc_int(st, "ai_side", -2) ? "the AI" : "the table");
     fprintf(f, "\n");
+    const msgpack_object *legal = opfor__rpc_get(st, "legal");
+    for (uint32_t i = 0; legal && legal->type == MSGPACK_OBJECT_ARRAY && i < legal->via.array.size;
+         i++) {
+        const msgpack_object *a = &legal->via.array.ptr[i];
+        if (a->type == MSGPACK_OBJECT_STR)
+            fprintf(f, "  %2u. %.*s\n", i + 1, (int)a->via.str.size, a->via.str.ptr);
+    }
+}
+
+void opfor__rpc_print_state(FILE *f, const msgpack_object *st) {
+    char a[160], b[64], c[64], d[64], e[32];
+    opfor__rpc_str(st, "mode", d, sizeof d);
+    fprintf(f, "Game %s: %s (%s, %s%sseed %llu, %s AI)\n", opfor__rpc_str(st, "game", a, sizeof a),
+            opfor__rpc_str(st, "title", b, sizeof b), opfor__rpc_str(st, "scenario", c, sizeof c),
+            d, d[0] ? " mode, " : "", (unsigned long long)opfor__rpc_int(st, "seed", 0),
+            opfor__rpc_str(st, "difficulty", e, sizeof e));
+    if (opfor__rpc_get(st, "to_move")) {
+        print_generic_turn(f, st);
+    } else {
+        long long limit = (long long)opfor__rpc_int(st, "turn_limit", 0);
+        fprintf(f, "Turn %lld; status %s", (long long)opfor__rpc_int(st, "turn", 0),
+                opfor__rpc_str(st, "status", c, sizeof c));
+        if (limit)
+            fprintf(f, " (turn limit %lld)", limit);
+        opfor__rpc_str(st, "result", d, sizeof d);
+        if (d[0])
+            fprintf(f, ", %s", d);
+        fprintf(f, "; initiative: %s", opfor__rpc_str(st, "pending", a, sizeof a));
+        const msgpack_object *ready = opfor__rpc_get(st, "ready");
+        if (ready && ready->type == MSGPACK_OBJECT_ARRAY && ready->via.array.size) {
+            fprintf(f, " (ready: ");
+            print_names(f, ready);
+            fprintf(f, ")");
+        }
+        fprintf(f, "\n");
+    }
     const msgpack_object *units = opfor__rpc_get(st, "units");
     for (uint32_t i = 0; units && units->type == MSGPACK_OBJECT_ARRAY && i < units->via.array.size;
          i++) {

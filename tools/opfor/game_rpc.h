@@ -37,11 +37,10 @@ int opfor__rpc_call_cmd(opfor_client_t *c, const char *what, const char *method,
 
 /* opfor__rpc_call_cmd for a ruleset's own method (docs/protocol.md, Ruleset methods): calls
  * "RULESET.VERB" with RULESET the ruleset of game (read with game.state) on a daemon of
- * api_level 5 or more; the older name old on an older daemon, or when the game's ruleset has no
- * such method (the daemon then answers as it always did). */
+ * api_level 5 or more, the verb's name before api_level 5 (the registry's method_aliases) on
+ * an older daemon; a game whose ruleset has no such method is refused with a clear message. */
 int opfor__rpc_call_ruleset(opfor_client_t *c, const char *what, const char *game, const char *verb,
-                            const char *old, const msgpack_sbuffer *params,
-                            const msgpack_object **res);
+                            const msgpack_sbuffer *params, const msgpack_object **res);
 
 /* Readers of a result map: the value under key or NULL; a string copied into buf ("" when
  * absent); an integer (def when absent); a double (def when absent). */

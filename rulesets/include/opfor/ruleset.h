@@ -165,6 +165,13 @@ typedef struct opfor_ruleset {
      * NULL-terminated: {"initiative", NULL} gives "viktoria.initiative". The daemon serves the
      * verbs it has a handler for (io/methods_int.h); hello lists them in ruleset_info. */
     const char *const *methods;
+    /* For each verb of methods (same index; NULL: none), one line for people: what it does
+     * at the table, with the rule it follows (`opfor VERB --help` prints it). */
+    const char *const *method_help;
+    /* The names a verb had before api_level 5, as pairs {verb, "old.name", ..., NULL}: the
+     * daemon serves each old name as an alias until api_level 6, and clients call it on
+     * older daemons. */
+    const char *const *method_aliases;
 } opfor_ruleset_t;
 
 /* ---------------------------------------------------------------- the registry */
