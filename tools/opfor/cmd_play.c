@@ -295,12 +295,7 @@ static int open_game(play_t *p, const char *scenario) {
     p->ev = ai ? ai->evaluator : NULL;
     opfor_mcts_config_t cfg;
     opfor_mcts_config_default(&cfg);
-    if (ai && ai->uct_c > 0)
-        cfg.uct_c = ai->uct_c;
-    if (ai && ai->pw_c > 0) {
-        cfg.pw_c = ai->pw_c;
-        cfg.pw_alpha = ai->pw_alpha;
-    }
+    opfor_ai_search_tuning(p->rs, &cfg); /* as the daemon's games search */
     cfg.memory_bytes = PLAY_POOL_BYTES;
     cfg.seed = p->seed;
     if ((rc = opfor_mcts_create(&p->mcts, p->rs, &cfg, p->ev ? p->ev->scratch_size : 0)) < 0)
