@@ -1442,6 +1442,7 @@ const opfor__table_game_ops_t opfor__gen_ops = {
     .keep = op_keep,
     .prepare = op_prepare,
     .method = NULL,
+    .aliases = NULL,
     .method_run = NULL,
     .method_done = NULL,
     .plan_check = op_plan_check,

@@ -118,6 +118,13 @@ typedef struct opfor__entry {
     msgpack_sbuffer *sb; /* the payload (left empty: none) */
 } opfor__entry_t;
 
+/* A deprecated wire name of a table game's own method, accepted until an api_level. */
+typedef struct opfor__game_alias {
+    const char *name; /* the old wire name ("mode.verb") */
+    const char *verb; /* the ruleset method it is now (called as "RULESET.VERB") */
+    int until;        /* the first api_level that no longer accepts it */
+} opfor__game_alias_t;
+
 /* The operations of a table game. Every op gets the shell g (its table game in g->tg). Ops
  * marked optional may be NULL. Errors come back as a negative OPFOR_E* code with err (may be
  * NULL) filled with the client's error code, message and hint. */
@@ -170,6 +177,9 @@ typedef struct opfor__table_game_ops {
      * block the shell frees), then method_done gives the entry. A negative code with err. */
     int (*method)(const opfor__game_t *g, const char *name, const char *verb,
                   const msgpack_object *params, opfor__entry_t *e, void **work, opfor__gerr_t *err);
+    /* Optional, ended by a row whose name is NULL: old wire names of its methods, which hello
+     * lists as `deprecated` and the method lookup still accepts. */
+    const opfor__game_alias_t *aliases;
     /* Worker thread: runs the step on work (its own copy of the position). */
     void (*method_run)(const opfor__game_t *g, void *work);
     /* Loop thread, the step done: why (0 it ran and the game is unchanged; 1 cancelled; 2 the
@@ -231,6 +241,8 @@ extern const opfor__table_game_ops_t opfor__gen_ops;
 /* The table game that plays rs: its daemon plug-in's (the generated table of
  * RULESET_DAEMON_GAME), or the built-in one. */
 const opfor__table_game_ops_t *opfor__table_game_for(const struct opfor_ruleset *rs);
+/* The i-th plug-in table game of the generated table, NULL past the last. */
+const opfor__table_game_ops_t *opfor__table_game_at(size_t i);
 
 /* Opens a game of rs from row (the ruleset chosen by the caller; row->ruleset is written with
  * its name): a shell with refs 1 around the table game that ops (NULL: the one

@@ -8,8 +8,8 @@
  * A row flagged OPFOR_METHOD_RULESET is a ruleset's own method: its name is a verb, called as
  * "RULESET.VERB" (verb "initiative" of ruleset r: "r.initiative") when the ruleset's descriptor
  * lists the verb in `methods` (opfor/ruleset.h). opfor__method_find looks the prefix up in the
- * registry, so no ruleset is named here. Old names live on for one api_level in
- * OPFOR__METHOD_ALIASES, which hello lists as `deprecated`.
+ * registry, so no ruleset is named here. Old names of a ruleset's methods live on for a few
+ * api_levels in its table game's `aliases` (io/game_ops.h), which hello lists as `deprecated`.
  */
 #ifndef OPFOR_METHODS_INT_H
 #define OPFOR_METHODS_INT_H
@@ -44,10 +44,6 @@
        OPFOR_METHOD_DEBUG)                                                                         \
     XX(DEBUG_SLEEP, "debug.sleep", opfor__method_debug_sleep, OPFOR_METHOD_DEBUG)
 
-/* Deprecated names: the old wire name, the method it now is (an enum suffix above), and the
- * first api_level that no longer accepts it. */
-#define OPFOR__METHOD_ALIASES(XX) XX("patrol.initiative", RS_INITIATIVE, 6)
-
 typedef enum opfor__method_id {
 #define OPFOR__XX(id, name, fn, flags) OPFOR__METHOD_##id,
     OPFOR__METHODS(OPFOR__XX)
@@ -68,18 +64,9 @@ typedef struct opfor__method {
 /* The table, indexed by opfor__method_id_t. */
 extern const opfor__method_t opfor__methods[OPFOR__METHOD_COUNT];
 
-/* One deprecated name (OPFOR__METHOD_ALIASES). */
-typedef struct opfor__method_alias {
-    const char *name; /* the old wire name */
-    int method;       /* opfor__method_id_t */
-    int until;        /* the first api_level without it */
-} opfor__method_alias_t;
-
-extern const opfor__method_alias_t opfor__method_aliases[];
-extern const size_t opfor__method_naliases;
-
 struct opfor_ruleset;
-/* The method named by the len bytes at name, or -1: a plain method's name, a deprecated alias,
+/* The method named by the len bytes at name, or -1: a plain method's name, a deprecated alias
+ * (a table game's old name of a ruleset method; *rs is then NULL),
  * or "RULESET.VERB" for a registered ruleset that lists VERB (then *rs, when rs is not NULL,
  * is that ruleset; NULL otherwise). */
 int opfor__method_find(const char *name, size_t len, const struct opfor_ruleset **rs);

@@ -338,6 +338,10 @@ static int op_restore(opfor__game_t *g, uint64_t seq, const void *buf, size_t le
     return 0;
 }
 
+/* The button's old wire name, from before rulesets had methods of their own (api_level 5). */
+static const opfor__game_alias_t aliases[] = {{"patrol.initiative", "initiative", 6},
+                                              {NULL, NULL, 0}};
+
 const opfor__table_game_ops_t opfor_vk_table_game = {
     .name = "viktoria",
     .inline_scenarios = 1,
@@ -352,6 +356,7 @@ const opfor__table_game_ops_t opfor_vk_table_game = {
     .keep = op_keep,
     .prepare = op_prepare,
     .method = op_method,
+    .aliases = aliases,
     .method_run = op_method_run,
     .method_done = op_method_done,
     .plan_check = op_plan_check,
