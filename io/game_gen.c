@@ -392,42 +392,12 @@ int opfor__gen_prepare(const opfor__game_t *g, const char *kind, const msgpack_o
 }
 
 void opfor__gen_begin_payload(const opfor_ruleset_t *rs, msgpack_packer *pk) {
-    msgpack_pack_map(pk, 2);
-    opfor__kv_str(pk, "ruleset", rs->name);
-    opfor__kv_str(pk, "rules_version", rs->rules_version ? rs->rules_version : "");
+    opfor__game_begin_payload(rs, pk);
 }
 
 int opfor__gen_rules_check(const opfor_store_game_t *row, const opfor_ruleset_t *rs,
                            const char *kind, const void *payload, size_t len, opfor__gerr_t *err) {
-    char name[64] = "", version[64] = "";
-    int ok = kind && strcmp(kind, "begin") == 0;
-    if (ok) {
-        msgpack_unpacked u;
-        msgpack_unpacked_init(&u);
-        size_t off = 0;
-        ok = msgpack_unpack_next(&u, payload, len, &off) == MSGPACK_UNPACK_SUCCESS &&
-             u.data.type == MSGPACK_OBJECT_MAP;
-        if (ok) {
-            get_str(&u.data, "ruleset", name, sizeof name);
-            get_str(&u.data, "rules_version", version, sizeof version);
-        }
-        msgpack_unpacked_destroy(&u);
-    }
-    if (!ok)
-        return opfor__gerr_set(
-            err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
-            "game %s: its log does not begin with the ruleset and rules version it was "
-            "played under",
-            row->id);
-    const char *mine = rs->rules_version ? rs->rules_version : "";
-    if (strcmp(name, rs->name) != 0 || strcmp(version, mine) != 0)
-        return opfor__gerr_set(
-            err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
-            "game %s was saved under %s rules version '%s', and this build reads %s "
-            "rules version '%s': it is not replayed under other rules (open it with a "
-            "build of that version)",
-            row->id, name, version, rs->name, mine);
-    return 0;
+    return opfor__game_rules_check(row, rs, kind, payload, len, err);
 }
 
 /* ------------------------------------------------------------------ applying entries */
@@ -1309,6 +1279,11 @@ static void op_begin_payload(const opfor__game_t *g, msgpack_packer *pk) {
     opfor__gen_begin_payload(opfor__gen_of(g)->rs, pk);
 }
 
+static int op_rules_check(opfor__game_t *g, const char *kind, const void *payload, size_t len,
+                          opfor__gerr_t *err) {
+    return opfor__game_rules_check(&g->row, opfor__gen_of(g)->rs, kind, payload, len, err);
+}
+
 static void op_begin(opfor__game_t *g) {
     opfor__gen_begin(opfor__gen_of(g));
 }
@@ -1436,7 +1411,8 @@ const opfor__table_game_ops_t opfor__gen_ops = {
     .reset = opfor__gen_reset,
     .sync = NULL,
     .begin_payload = op_begin_payload,
-    .rules_check = opfor__gen_rules_check,
+    .rules_check = op_rules_check,
+    .begin_on_wire = 1,
     .begin = op_begin,
     .apply = op_apply,
     .keep = op_keep,

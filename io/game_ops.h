@@ -151,10 +151,15 @@ typedef struct opfor__table_game_ops {
     /* Optional: the payload of a new game's first log entry, kind "begin" (the ruleset and
      * rules version it is played under); NULL: its logs have no begin entry. */
     void (*begin_payload)(const opfor__game_t *g, msgpack_packer *pk);
-    /* Optional: checks a saved game's first log entry (kind NULL when the log is empty)
-     * before replay: 0 when this build replays it; otherwise a negative code with err. */
-    int (*rules_check)(const opfor_store_game_t *row, const struct opfor_ruleset *rs,
-                       const char *kind, const void *payload, size_t len, opfor__gerr_t *err);
+    /* Optional: checks a saved game's first log entry (kind NULL when the log is empty),
+     * after open and before replay: 0 when this build replays it (the table game may note
+     * what the entry says); otherwise a negative code with err. */
+    int (*rules_check)(opfor__game_t *g, const char *kind, const void *payload, size_t len,
+                       opfor__gerr_t *err);
+    /* 1: a `begin` entry counts in the log_seq clients see (the built-in table game);
+     * 0: it is bookkeeping, and the wire's log_seq (game.list's too) counts the entries after
+     * it, as they were counted before logs began with one. */
+    int begin_on_wire;
     /* A mutation begins: the work copies take the committed position. */
     void (*begin)(opfor__game_t *g);
     /* Applies one log entry (kind, payload bytes; len 0: none) numbered seq to the work
@@ -251,6 +256,14 @@ const opfor__table_game_ops_t *opfor__table_game_at(size_t i);
 int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row,
                      const struct opfor_ruleset *rs, const opfor__table_game_ops_t *ops,
                      const opfor__game_src_t *src, opfor__gerr_t *err);
+/* The payload of a `begin` log entry: {"ruleset": rs->name, "rules_version": ...}. */
+void opfor__game_begin_payload(const struct opfor_ruleset *rs, msgpack_packer *pk);
+/* Checks a saved game's first log entry (kind and payload; kind NULL: an empty log) against
+ * rs: 0 when it is a `begin` entry written under the same ruleset and rules_version;
+ * otherwise UNSUPPORTED (naming both versions) or INTERNAL (no begin entry) in err, and a
+ * negative code. */
+int opfor__game_rules_check(const opfor_store_game_t *row, const struct opfor_ruleset *rs,
+                            const char *kind, const void *payload, size_t len, opfor__gerr_t *err);
 /* A method the table game of g does not take (game.act and the other generic methods are
  * for games of the built-in table game; `report` and a ruleset's own methods for the
  * plug-ins'): UNSUPPORTED with a hint naming the generic game methods, OPFOR_ENOTSUP. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "opfor/ruleset.h"
+#include "pack_int.h"
 
 int opfor__gerr_set(opfor__gerr_t *e, int code, int rc, const char *fmt, ...) {
     if (e) {
@@ -91,4 +92,57 @@ int opfor__game_not_here(const opfor__game_t *g, const char *method, opfor__gerr
                            "%s: not for %s games: use game.act, game.roll, game.report and "
                            "game.action",
                            method, g->row.ruleset);
+}
+
+/* ------------------------------------------------------------------ the rules a log was written
+ * under */
+
+/* The string under key in the map m, into buf ("" when absent, not a string or too long). */
+static void map_str(const msgpack_object *m, const char *key, char *buf, size_t n) {
+    const msgpack_object *v = opfor_rpc_params_get(m, key);
+    buf[0] = '\0';
+    if (v && v->type == MSGPACK_OBJECT_STR && v->via.str.size < n &&
+        !memchr(v->via.str.ptr, '\0', v->via.str.size)) {
+        memcpy(buf, v->via.str.ptr, v->via.str.size);
+        buf[v->via.str.size] = '\0';
+    }
+}
+
+void opfor__game_begin_payload(const opfor_ruleset_t *rs, msgpack_packer *pk) {
+    msgpack_pack_map(pk, 2);
+    opfor__kv_str(pk, "ruleset", rs->name);
+    opfor__kv_str(pk, "rules_version", rs->rules_version ? rs->rules_version : "");
+}
+
+int opfor__game_rules_check(const opfor_store_game_t *row, const opfor_ruleset_t *rs,
+                            const char *kind, const void *payload, size_t len, opfor__gerr_t *err) {
+    char name[64] = "", version[64] = "";
+    int ok = kind && strcmp(kind, "begin") == 0;
+    if (ok) {
+        msgpack_unpacked u;
+        msgpack_unpacked_init(&u);
+        size_t off = 0;
+        ok = msgpack_unpack_next(&u, payload, len, &off) == MSGPACK_UNPACK_SUCCESS &&
+             u.data.type == MSGPACK_OBJECT_MAP;
+        if (ok) {
+            map_str(&u.data, "ruleset", name, sizeof name);
+            map_str(&u.data, "rules_version", version, sizeof version);
+        }
+        msgpack_unpacked_destroy(&u);
+    }
+    if (!ok)
+        return opfor__gerr_set(
+            err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+            "game %s: its log does not begin with the ruleset and rules version it was "
+            "played under",
+            row->id);
+    const char *mine = rs->rules_version ? rs->rules_version : "";
+    if (strcmp(name, rs->name) != 0 || strcmp(version, mine) != 0)
+        return opfor__gerr_set(
+            err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
+            "game %s was saved under %s rules version '%s', and this build reads %s "
+            "rules version '%s': it is not replayed under other rules (open it with a "
+            "build of that version)",
+            row->id, name, version, rs->name, mine);
+    return 0;
 }

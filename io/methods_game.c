@@ -231,23 +231,11 @@ static int on_first(void *ud, const opfor_store_entry_t *e) {
     return 1; /* that one is enough */
 }
 
-/* A game whose table game writes a `begin` entry is replayed only under the rules its log was
- * written under. 0, or -1 with the call answered. */
-static int rules_ok(opfor_call_t *call, opfor_store_t *store, const opfor_store_game_t *row,
-                    const opfor_ruleset_t *rs, const opfor__table_game_ops_t *ops) {
-    first_entry_t f;
-    memset(&f, 0, sizeof f);
-    int rc = opfor_store_entries(store, row->id, 0, on_first, &f);
-    if (rc < 0) {
-        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s", opfor_store_errmsg(store));
-        return -1;
-    }
-    opfor__gerr_t err = {0};
-    if (ops->rules_check(row, rs, f.found ? f.kind : NULL, f.payload, f.len, &err) < 0) {
-        answer_gerr(call, &err);
-        return -1;
-    }
-    return 0;
+/* The first log entry of game id into f (f->found 0: an empty log); 0 or a store error. */
+static int first_entry(opfor_store_t *store, const char *id, first_entry_t *f) {
+    memset(f, 0, sizeof *f);
+    int rc = opfor_store_entries(store, id, 0, on_first, f);
+    return rc < 0 ? rc : 0;
 }
 
 /* The game with this id, loaded (by replay) when needed. Answers the call on failure. */
@@ -277,9 +265,15 @@ static opfor__game_t *get_game(opfor_call_t *call, const char *id) {
     }
     opfor__gerr_t err = {0};
     const opfor_ruleset_t *rs = saved_ruleset(call, &row);
-    const opfor__table_game_ops_t *ops = rs ? opfor__table_game_for(rs) : NULL;
-    if (!rs || (ops->rules_check && rules_ok(call, store, &row, rs, ops) < 0)) {
+    if (!rs) {
         free(yaml);
+        return NULL;
+    }
+    const opfor__table_game_ops_t *ops = opfor__table_game_for(rs);
+    first_entry_t f; /* the table game replays a log only under the rules it was written under */
+    if (ops->rules_check && first_entry(store, id, &f) < 0) {
+        free(yaml);
+        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s", opfor_store_errmsg(store));
         return NULL;
     }
     opfor__game_src_t src = {yaml, ylen, opfor__server_model(call->srv)};
@@ -287,6 +281,12 @@ static opfor__game_t *get_game(opfor_call_t *call, const char *id) {
     free(yaml);
     if (rc < 0) {
         opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game %s cannot be rebuilt: %s", id, err.msg);
+        return NULL;
+    }
+    if (ops->rules_check &&
+        ops->rules_check(g, f.found ? f.kind : NULL, f.payload, f.len, &err) < 0) {
+        opfor__game_free(g);
+        answer_gerr(call, &err);
         return NULL;
     }
     replay_t r = {gs, g, 0, 0};
@@ -459,9 +459,6 @@ static int id_char_ok(char c) {
            c == '_' || c == '.';
 }
 
-/* `level` (the AI level) and its deprecated alias `difficulty` (api_level 3) into
- * row->difficulty: either may be given, both only when they agree. Answers the call and
- * returns -1 on failure. */
 /* A new game whose table game writes a `begin` entry: its log's first entry says which rules
  * it is played under. 0, or -1 with the game deleted, freed and the call answered. */
 static int begin_entry(opfor_call_t *call, opfor__game_t *g) {
@@ -473,17 +470,27 @@ static int begin_entry(opfor_call_t *call, opfor__game_t *g) {
     g->ops->begin_payload(g, &pk);
     uint64_t got = 0;
     int rc = opfor_store_append(store, g->row.id, "begin", sb.data, sb.size, &got);
+    opfor__table_t t = g->t;
+    opfor__evlist_t ev;
+    opfor__evlist_init(&ev);
+    opfor__gerr_t err = {0};
+    if (rc == 0 && got == 1) { /* applied like any entry, as replay will */
+        g->ops->begin(g);
+        rc = g->ops->apply(g, &t, 1, "begin", sb.data, sb.size, &ev, &err);
+    }
+    opfor__evlist_free(&ev);
     msgpack_sbuffer_destroy(&sb);
     if (rc < 0 || got != 1) {
         opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s",
-                         rc < 0 ? opfor_store_errmsg(store) : "the new game's log is not empty");
+                         rc < 0 && !err.msg[0] ? opfor_store_errmsg(store)
+                         : got != 1            ? "the new game's log is not empty"
+                                               : err.msg);
         opfor_store_game_delete(store, g->row.id);
         opfor__game_free(g);
         return -1;
     }
-    g->t.log_seq = 1;
-    if (g->ops->sync)
-        g->ops->sync(g);
+    g->t = t;
+    g->ops->keep(g);
     return 0;
 }
 
@@ -491,6 +498,9 @@ static int yaml_given(const msgpack_object *params) {
     return opfor_rpc_params_get(params, "scenario_yaml") != NULL;
 }
 
+/* `level` (the AI level) and its deprecated alias `difficulty` (api_level 3) into
+ * row->difficulty: either may be given, both only when they agree. Answers the call and
+ * returns -1 on failure. */
 static int level_param(opfor_call_t *call, const msgpack_object *params, opfor_store_game_t *row) {
     char level[sizeof row->difficulty] = "", why[200];
     if (opfor_rpc_params_str(params, "level", level, sizeof level, why, sizeof why) ==
@@ -682,6 +692,12 @@ int opfor__method_game_list(opfor_call_t *call, const msgpack_object *params) {
     msgpack_pack_array(pk, l.n);
     for (size_t i = 0; i < l.n; i++) {
         const opfor_store_game_t *r = &l.rows[i];
+        uint64_t seq = r->last_seq;
+        const opfor_ruleset_t *rs = opfor_ruleset_find(r->ruleset);
+        first_entry_t f; /* a begin entry the table game does not count on the wire */
+        if (seq && rs && !opfor__table_game_for(rs)->begin_on_wire &&
+            first_entry(store, r->id, &f) == 0 && f.found && strcmp(f.kind, "begin") == 0)
+            seq--;
         msgpack_pack_map(pk, 10);
         opfor__kv_str(pk, "game", r->id);
         opfor__kv_str(pk, "ruleset", r->ruleset);
@@ -692,7 +708,7 @@ int opfor__method_game_list(opfor_call_t *call, const msgpack_object *params) {
         opfor__kv_str(pk, "status", r->status);
         opfor__kv_i64(pk, "created", r->created);
         opfor__kv_i64(pk, "updated", r->updated);
-        opfor__kv_u64(pk, "log_seq", r->last_seq);
+        opfor__kv_u64(pk, "log_seq", seq);
     }
     opfor_call_result_end(call);
     free(l.rows);

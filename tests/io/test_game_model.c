@@ -1,4 +1,5 @@
-/* tests/io/test_game_model.c — the daemon's game model (io/game*.c) without sockets:
+/* tests/io/test_game_model.c — the daemon's Viktoria! game model (its table game,
+ * rulesets/viktoria/daemon/vk_game*.c) without sockets:
  * game.new's opening position, presses of the initiative button, reports from the table with
  * their validation (each fault names its field and changes nothing), the AI's orders and
  * their resolution by the engine's dice, and replay: applying the same log entries to a fresh
@@ -15,6 +16,7 @@
 
 #include "../../rulesets/viktoria/daemon/vk_game_int.h"
 #include "io/pack_kv.h"
+#include "opfor/viktoria/adapter.h"
 #include "opfor/rpc.h"
 
 /* A log kept by the test: what the daemon would append to the store. */
@@ -730,6 +732,135 @@ static void game_model_steered_presses_are_logged_and_replayed(void **state) {
     game_done(g, log);
 }
 
+/* One log entry through the table game's operations, as the daemon's commit and replay run
+ * it: begin, apply to a copy of the counters, keep. Returns apply's result. */
+static int ops_entry(opfor__game_t *g, const char *kind, const msgpack_sbuffer *sb,
+                     opfor__evlist_t *ev, opfor__gerr_t *err) {
+    opfor__table_t t = g->t;
+    g->ops->begin(g);
+    int rc = g->ops->apply(g, &t, g->t.log_seq + 1, kind, sb ? sb->data : NULL, sb ? sb->size : 0,
+                           ev, err);
+    if (rc == 0) {
+        g->t = t;
+        g->ops->keep(g);
+    }
+    return rc;
+}
+
+static opfor__game_t *open_shell(uint64_t seed) {
+    opfor_store_game_t row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.id, sizeof row.id, "s1");
+    row.seed = seed;
+    static opfor_viktoria_model_t m;
+    assert_int_equal(opfor_viktoria_model_default(&m, NULL), 0);
+    opfor__game_src_t src = {NULL, 0, &m};
+    opfor__game_t *g = NULL;
+    opfor__gerr_t err = {0};
+    assert_int_equal(opfor__game_open(&g, &row, &opfor_viktoria_ruleset, NULL, &src, &err), 0);
+    assert_ptr_equal(g->ops, &opfor_vk_table_game); /* the generated table found the plug-in */
+    assert_string_equal(g->row.ruleset, "viktoria");
+    assert_string_equal(g->row.mode, "patrol");
+    return g;
+}
+
+/* A new game's log begins with the rules it is played under; the wire's log_seq (the table's)
+ * does not count that entry, and the same presses give the same table as a log without it. */
+static void game_model_begin_entry_names_the_rules(void **state) {
+    (void)state;
+    opfor__game_t *a = open_shell(11), *b = open_shell(11);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    pack_open(&sb, &pk);
+    a->ops->begin_payload(a, &pk);
+    opfor__evlist_t ev;
+    opfor__evlist_init(&ev);
+    opfor__gerr_t err = {0};
+    assert_int_equal(ops_entry(a, "begin", &sb, &ev, &err), 0);
+    assert_int_equal(ev.n, 0);
+    assert_int_equal(a->t.log_seq, 1);
+    const opfor__vkg_t *va = a->tg, *vb = b->tg;
+    assert_int_equal(va->t.log_seq, 0);
+    assert_int_equal(ops_entry(a, "begin", &sb, &ev, &err), OPFOR_EPROTO); /* only the first */
+    static const char *const kinds[] = {"press", "close"}; /* the same entries, with and
+                                                             without the begin entry */
+    for (int i = 0; i < 2; i++) {
+        opfor__evlist_free(&ev);
+        opfor__evlist_init(&ev);
+        assert_int_equal(ops_entry(a, kinds[i], NULL, &ev, &err), 0);
+        assert_true(ev.n > 0);
+        msgpack_unpacked u; /* events carry the table's log_seq */
+        unpack_first(&u, &ev.buf[0]);
+        int64_t ls = -1;
+        char why[64];
+        assert_int_equal(
+            opfor_rpc_params_int(&u.data, "log_seq", 0, INT64_MAX, &ls, why, sizeof why), 0);
+        assert_int_equal(ls, i + 1);
+        msgpack_unpacked_destroy(&u);
+        opfor__evlist_free(&ev);
+        opfor__evlist_init(&ev);
+        assert_int_equal(ops_entry(b, kinds[i], NULL, &ev, &err), 0);
+        assert_int_equal(a->t.log_seq, (uint64_t)i + 2);
+        assert_int_equal(b->t.log_seq, (uint64_t)i + 1);
+        assert_int_equal(va->t.log_seq, (uint64_t)i + 1);
+        assert_int_equal(a->t.ev_seq, b->t.ev_seq);
+        assert_int_equal(a->t.status, b->t.status);
+        assert_memory_equal(&va->t, &vb->t, sizeof va->t);
+    }
+    /* a snapshot of a restores at the shell's log entry number */
+    msgpack_sbuffer snap;
+    msgpack_sbuffer_init(&snap);
+    assert_int_equal(a->ops->snapshot(a, &snap), 0);
+    opfor__game_t *c = open_shell(11);
+    assert_int_equal(c->ops->rules_check(c, "begin", sb.data, sb.size, &err), 0);
+    assert_int_equal(c->ops->restore(c, a->t.log_seq - 1, snap.data, snap.size), OPFOR_EPARSE);
+    assert_int_equal(c->ops->restore(c, a->t.log_seq, snap.data, snap.size), 0);
+    assert_int_equal(c->t.log_seq, a->t.log_seq);
+    assert_int_equal(c->t.ev_seq, a->t.ev_seq);
+    assert_int_equal(opfor__vkg_hash(&((const opfor__vkg_t *)c->tg)->t), opfor__vkg_hash(&va->t));
+    msgpack_sbuffer_destroy(&snap);
+    opfor__evlist_free(&ev);
+    msgpack_sbuffer_destroy(&sb);
+    opfor__game_free(a);
+    opfor__game_free(b);
+    opfor__game_free(c);
+}
+
+/* A saved game's rules: its begin entry's; a log from before logs had one is read as rules
+ * version "1"; one naming other rules is refused, saying which. */
+static void game_model_refuses_logs_of_other_rules(void **state) {
+    (void)state;
+    opfor__game_t *g = open_shell(3);
+    opfor__vkg_t *v = g->tg;
+    opfor__gerr_t err = {0};
+    assert_int_equal(g->ops->rules_check(g, "press", NULL, 0, &err), 0);
+    assert_int_equal(v->base, 0);
+    assert_int_equal(g->ops->rules_check(g, NULL, NULL, 0, &err), 0);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    pack_open(&sb, &pk);
+    msgpack_pack_map(&pk, 2);
+    kstr(&pk, "ruleset", "viktoria");
+    kstr(&pk, "rules_version", "1");
+    assert_int_equal(g->ops->rules_check(g, "begin", sb.data, sb.size, &err), 0);
+    assert_int_equal(v->base, 1);
+    msgpack_sbuffer_clear(&sb);
+    msgpack_pack_map(&pk, 2);
+    kstr(&pk, "ruleset", "viktoria");
+    kstr(&pk, "rules_version", "0");
+    assert_true(g->ops->rules_check(g, "begin", sb.data, sb.size, &err) < 0);
+    assert_int_equal(err.code, OPFOR_RPC_E_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "'0'"));
+    assert_non_null(strstr(err.msg, "'1'"));
+    msgpack_sbuffer_clear(&sb);
+    msgpack_pack_map(&pk, 2);
+    kstr(&pk, "ruleset", "duel");
+    kstr(&pk, "rules_version", "1");
+    assert_true(g->ops->rules_check(g, "begin", sb.data, sb.size, &err) < 0);
+    msgpack_sbuffer_destroy(&sb);
+    opfor__game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(game_model_opens_the_builtin_patrol),
@@ -739,6 +870,8 @@ int main(void) {
         cmocka_unit_test(game_model_presses_orders_and_resolution),
         cmocka_unit_test(game_model_competitive_rolls_for_the_initiative),
         cmocka_unit_test(game_model_steered_presses_are_logged_and_replayed),
+        cmocka_unit_test(game_model_begin_entry_names_the_rules),
+        cmocka_unit_test(game_model_refuses_logs_of_other_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

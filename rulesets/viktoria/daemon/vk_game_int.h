@@ -110,6 +110,8 @@ typedef struct opfor__vkg {
     int level;                     /* opfor_ai_level_t from difficulty */
     opfor__vkg_table_t t;          /* the committed state */
     opfor__vkg_table_t *work;      /* the state a mutation changes (vk_game_ops.c) */
+    int base;                      /* 1 when the log begins with a `begin` entry, which the
+                                      table's log_seq (and so the wire's) does not count */
 } opfor__vkg_t;
 
 /* Builds a game from *row and scenario text (yaml NULL: the built-in scenario named in

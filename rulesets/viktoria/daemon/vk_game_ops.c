@@ -3,10 +3,15 @@
  *
  * The committed table is the model's g->t; a mutation works on its work copy (begin, apply,
  * keep), with the shell's counters copied in before an entry and back after it, so the table's
- * own counters (in its hash and snapshot) and the shell's never disagree. Its own method is
- * `initiative` (the initiative button, XV.A): at level challenge in Patrol Mode the director
- * (the ruleset's ai_director.c) picks the outcome of a spotting on a worker, from a copy of
- * the table, and the press is then logged with that outcome, so replays need no director.
+ * own counters (in its hash and snapshot) and the shell's never disagree. A new game's log
+ * begins with a `begin` entry naming the ruleset and its rules_version (as the built-in table
+ * game's do); a log that names other rules is refused, and a log written before games had one
+ * (its first entry a press, report, order or close) is read as rules_version "1", the rules it
+ * was written under. The begin entry is bookkeeping: the table's log_seq, the one clients
+ * see, does not count it (base), so the wire's numbers are those of the logs before it. Its own
+ * method is `initiative` (the initiative button, XV.A): at level challenge in Patrol Mode the
+ * director (the ruleset's ai_director.c) picks the outcome of a spotting on a worker, from a copy
+ * of the table, and the press is then logged with that outcome, so replays need no director.
  */
 #include "vk_game_int.h"
 
@@ -17,23 +22,27 @@
 #include "opfor/ai.h"
 #include "opfor/ruleset.h"
 #include "opfor/viktoria/director.h"
+#include "opfor/viktoria/adapter.h"
 #include "pack_int.h"
+
+/* The rules version of the logs written before logs began with a `begin` entry. */
+#define LEGACY_RULES_VERSION "1"
 
 static opfor__vkg_t *vk(const opfor__game_t *g) {
     return g->tg;
 }
 
-/* The shell's counters into a table, and back. */
-static void counters_in(const opfor__table_t *c, opfor__vkg_table_t *t) {
-    t->log_seq = c->log_seq;
+/* The shell's counters into a table, and back (the shell's log_seq counts the begin entry). */
+static void counters_in(const opfor__vkg_t *v, const opfor__table_t *c, opfor__vkg_table_t *t) {
+    t->log_seq = c->log_seq - (uint64_t)v->base;
     t->ev_seq = c->ev_seq;
     t->status = c->status;
     t->result = c->result;
     t->decisions = c->decisions;
 }
 
-static void counters_out(const opfor__vkg_table_t *t, opfor__table_t *c) {
-    c->log_seq = t->log_seq;
+static void counters_out(const opfor__vkg_t *v, const opfor__vkg_table_t *t, opfor__table_t *c) {
+    c->log_seq = t->log_seq + (uint64_t)v->base;
     c->ev_seq = t->ev_seq;
     c->status = t->status;
     c->result = t->result;
@@ -53,7 +62,7 @@ static int op_open(opfor__game_t *g, const struct opfor_ruleset *rs, const opfor
     v->row = &g->row;   /* the shell's, whose id game.new may still choose */
     g->tg = v;
     memset(&g->t, 0, sizeof g->t);
-    counters_out(&v->t, &g->t);
+    counters_out(v, &v->t, &g->t);
     return 0;
 }
 
@@ -64,12 +73,13 @@ static void op_free(void *tg) {
 static void op_reset(opfor__game_t *g) {
     opfor__vkg_t *v = vk(g);
     opfor__vkg_opening(v, &v->t);
+    v->base = 0; /* until the begin entry is applied again */
     memset(&g->t, 0, sizeof g->t);
-    counters_out(&v->t, &g->t);
+    counters_out(v, &v->t, &g->t);
 }
 
 static void op_sync(opfor__game_t *g) {
-    counters_in(&g->t, &vk(g)->t);
+    counters_in(vk(g), &g->t, &vk(g)->t);
 }
 
 /* ------------------------------------------------------------------ the log */
@@ -81,11 +91,22 @@ static void op_begin(opfor__game_t *g) {
 
 static int op_apply(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const char *kind,
                     const void *payload, size_t len, opfor__evlist_t *ev, opfor__gerr_t *err) {
+    (void)payload;
     opfor__vkg_t *v = vk(g);
-    counters_in(t, v->work);
-    int rc = opfor__vkg_apply_entry(v, v->work, seq, kind, payload, len, ev, err);
+    if (strcmp(kind, "begin") == 0) { /* checked by rules_check, or just written */
+        if (seq != 1)
+            return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+                                   "log entry %llu: a begin entry after the first",
+                                   (unsigned long long)seq);
+        v->base = 1;
+        t->log_seq = 1;
+        return 0;
+    }
+    counters_in(v, t, v->work);
+    int rc =
+        opfor__vkg_apply_entry(v, v->work, seq - (uint64_t)v->base, kind, payload, len, ev, err);
     if (rc == 0)
-        counters_out(v->work, t);
+        counters_out(v, v->work, t);
     return rc;
 }
 
@@ -258,13 +279,14 @@ static int op_plan(const opfor__game_t *g, void *job, opfor__cancel_fn cancelled
 static void op_plan_pack(const opfor__game_t *g, void *job, uint64_t log_seq, msgpack_packer *pk) {
     plan_work_t *pw = job;
     const opfor__vkg_t *v = vk(g);
-    pw->order.log_seq = log_seq;
+    pw->order.log_seq = log_seq - (uint64_t)v->base;
     opfor__vkg_order_pack(v, &v->t, &pw->order, pk);
 }
 
 static int op_order_open(const opfor__game_t *g, uint64_t since) {
-    const opfor__vkg_order_t *o = &vk(g)->t.order;
-    return o->active && o->open && o->log_seq > since;
+    const opfor__vkg_t *v = vk(g);
+    const opfor__vkg_order_t *o = &v->t.order;
+    return o->active && o->open && o->log_seq + (uint64_t)v->base > since;
 }
 
 static void op_pack_order(const opfor__game_t *g, msgpack_packer *pk) {
@@ -331,16 +353,44 @@ static int op_restore(opfor__game_t *g, uint64_t seq, const void *buf, size_t le
         return OPFOR_EPARSE;
     memcpy(v->work, buf, sizeof *v->work);
     if (v->work->magic != OPFOR__TABLE_MAGIC || v->work->size != sizeof *v->work ||
-        v->work->log_seq != seq)
+        v->work->log_seq + (uint64_t)v->base != seq)
         return OPFOR_EPARSE;
     memcpy(&v->t, v->work, sizeof v->t);
-    counters_out(&v->t, &g->t);
+    counters_out(v, &v->t, &g->t);
     return 0;
 }
 
 /* The button's old wire name, from before rulesets had methods of their own (api_level 5). */
 static const opfor__game_alias_t aliases[] = {{"patrol.initiative", "initiative", 6},
                                               {NULL, NULL, 0}};
+
+static void op_begin_payload(const opfor__game_t *g, msgpack_packer *pk) {
+    (void)g;
+    opfor__game_begin_payload(&opfor_viktoria_ruleset, pk);
+}
+
+/* The rules of a saved game's log: its begin entry's, or (a log from before games had one)
+ * rules_version "1". Notes in base whether the log has a begin entry. */
+static int op_rules_check(opfor__game_t *g, const char *kind, const void *payload, size_t len,
+                          opfor__gerr_t *err) {
+    opfor__vkg_t *v = vk(g);
+    const opfor_ruleset_t *rs = &opfor_viktoria_ruleset;
+    if (kind && strcmp(kind, "begin") == 0) {
+        int rc = opfor__game_rules_check(&g->row, rs, kind, payload, len, err);
+        v->base = rc == 0;
+        return rc;
+    }
+    v->base = 0;
+    const char *mine = rs->rules_version ? rs->rules_version : "";
+    if (strcmp(mine, LEGACY_RULES_VERSION) != 0)
+        return opfor__gerr_set(
+            err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
+            "game %s was saved (before logs named their rules) under %s rules version '%s', "
+            "and this build reads %s rules version '%s': it is not replayed under other rules "
+            "(open it with a build of that version)",
+            g->row.id, rs->name, LEGACY_RULES_VERSION, rs->name, mine);
+    return 0;
+}
 
 const opfor__table_game_ops_t opfor_vk_table_game = {
     .name = "viktoria",
@@ -349,8 +399,9 @@ const opfor__table_game_ops_t opfor_vk_table_game = {
     .free = op_free,
     .reset = op_reset,
     .sync = op_sync,
-    .begin_payload = NULL,
-    .rules_check = NULL,
+    .begin_payload = op_begin_payload,
+    .rules_check = op_rules_check,
+    .begin_on_wire = 0,
     .begin = op_begin,
     .apply = op_apply,
     .keep = op_keep,
