@@ -204,7 +204,7 @@ const char *opfor__vkg_pending_name(int pending);
  * index, -1 when none, -2 when ambiguous. */
 int opfor__vkg_find_unit(const opfor__vkg_table_t *t, const char *name, size_t len);
 
-/* --- shared by game*.c --- */
+/* --- shared by vk_game*.c --- */
 
 /* Starts the next event of t in ev: numbers it, packs the map's head and returns pk ready for
  * the `data` value (pack exactly one object). */
