@@ -96,22 +96,17 @@ static void pack_deprecated(msgpack_packer *pk, const opfor_ruleset_entry_t *reg
         const opfor__method_t *m = &opfor__methods[alias_method(a)];
         opfor_rpc_pack_cstr(pk, a->name);
         msgpack_pack_map(pk, 2);
-        opfor_rpc_pack_cstr(pk, "use");
-        if (!(m->flags & OPFOR_METHOD_RULESET)) {
-            msgpack_pack_array(pk, 1);
-            opfor_rpc_pack_cstr(pk, m->name);
-        } else {
-            size_t n = 0;
-            for (size_t r = 0; r < nrs; r++)
-                n += (size_t)rs_has_verb(reg[r].rs, m->name, strlen(m->name));
-            msgpack_pack_array(pk, n);
-            for (size_t r = 0; r < nrs; r++)
-                if (rs_has_verb(reg[r].rs, m->name, strlen(m->name))) {
-                    char full[128];
-                    snprintf(full, sizeof full, "%s.%s", reg[r].rs->name, m->name);
-                    opfor_rpc_pack_cstr(pk, full);
-                }
-        }
+        opfor_rpc_pack_cstr(pk, "use"); /* an alias always stands for a ruleset method */
+        size_t n = 0;
+        for (size_t r = 0; r < nrs; r++)
+            n += (size_t)rs_has_verb(reg[r].rs, m->name, strlen(m->name));
+        msgpack_pack_array(pk, n);
+        for (size_t r = 0; r < nrs; r++)
+            if (rs_has_verb(reg[r].rs, m->name, strlen(m->name))) {
+                char full[128];
+                snprintf(full, sizeof full, "%s.%s", reg[r].rs->name, m->name);
+                opfor_rpc_pack_cstr(pk, full);
+            }
         opfor_rpc_pack_cstr(pk, "until");
         msgpack_pack_int(pk, a->until);
     }
