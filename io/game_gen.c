@@ -71,7 +71,7 @@ static double get_num(const msgpack_object *m, const char *key) {
 }
 
 int opfor__gen_table_side(const opfor__game_t *g) {
-    return g->gen->ai_side == 0 ? 1 : 0;
+    return opfor__gen_of(g)->ai_side == 0 ? 1 : 0;
 }
 
 static int progress_turn(const opfor__gen_t *gen, const void *state) {
@@ -93,7 +93,7 @@ static msgpack_packer *ev_begin(opfor__evlist_t *ev, msgpack_packer *pk, const o
     opfor__kv_str(pk, "game", g->row.id);
     opfor__kv_u64(pk, "seq", t->ev_seq);
     opfor__kv_str(pk, "kind", kind);
-    opfor__kv_int(pk, "turn", progress_turn(g->gen, g->gen->work));
+    opfor__kv_int(pk, "turn", progress_turn(opfor__gen_of(g), opfor__gen_of(g)->work));
     opfor__kv_u64(pk, "log_seq", log_seq);
     opfor_rpc_pack_cstr(pk, "data");
     return pk;
@@ -136,15 +136,20 @@ void opfor__gen_free(opfor__gen_t *gen) {
 }
 
 void opfor__gen_reset(opfor__game_t *g) {
-    opfor__gen_t *gen = g->gen;
+    opfor__gen_t *gen = opfor__gen_of(g);
     memset(&g->t, 0, sizeof g->t);
     memset(&gen->order, 0, sizeof gen->order);
     opfor_game_new_state(&gen->game, gen->state, g->row.seed);
 }
 
-int opfor__gen_open(opfor__game_t **out, const opfor_store_game_t *row, const opfor_ruleset_t *rs,
-                    opfor__gerr_t *err) {
-    *out = NULL;
+/* The table game's open (opfor__table_game_ops_t.open): g's row as given. */
+static int op_open(opfor__game_t *g, const struct opfor_ruleset *rs, const opfor__game_src_t *src,
+                   opfor__gerr_t *err) {
+    const opfor_store_game_t *row = &g->row;
+    if (src->yaml)
+        return opfor__gerr_set(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
+                               "scenario_yaml: inline scenarios are for the table engine's "
+                               "rulesets; name a scenario of this ruleset instead");
     /* ctx_new reads scenario files; the daemon opens no file a client names */
     if (row->scenario_name[0] && strcmp(row->scenario_name, "default") != 0)
         return opfor__gerr_set(
@@ -166,22 +171,12 @@ int opfor__gen_open(opfor__game_t **out, const opfor_store_game_t *row, const op
             err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
             "level: '%s' is not a level (novice, standard, veteran, ruthless, challenge)",
             row->difficulty);
-    opfor__game_t *g = calloc(1, sizeof *g);
     opfor__gen_t *gen = calloc(1, sizeof *gen);
-    if (!g || !gen) {
-        free(g);
-        free(gen);
+    if (!gen)
         return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_ENOMEM, "out of memory");
-    }
-    g->gen = gen;
-    g->row = *row;
-    g->refs = 1;
-    for (int i = 0; i < OPFOR__GAME_EVENTS_KEEP; i++)
-        msgpack_sbuffer_init(&g->ev[i]);
     gen->rs = rs;
     gen->level = level;
     gen->ai_side = rs->max_players - 1;
-    g->level = level;
     snprintf(g->row.difficulty, sizeof g->row.difficulty, "%s",
              opfor_vocab_name(opfor_ai_level_names, level));
     opfor_diag_t d;
@@ -197,7 +192,7 @@ int opfor__gen_open(opfor__game_t **out, const opfor_store_game_t *row, const op
                         rc == OPFOR_ENOTSUP ? "this ruleset cannot build a game context"
                         : d.msg[0]          ? opfor_diag_format(&d, where, sizeof where)
                                             : opfor_strerror(rc));
-        opfor__game_free(g);
+        opfor__gen_free(gen);
         return rc;
     }
     rc = opfor_game_init(&gen->game, rs, gen->ctx, 0);
@@ -213,13 +208,19 @@ int opfor__gen_open(opfor__game_t **out, const opfor_store_game_t *row, const op
         opfor__gerr_set(err, rc == OPFOR_ENOMEM ? OPFOR_RPC_E_INTERNAL : OPFOR_RPC_E_INVALID_PARAMS,
                         rc, "the %s ruleset cannot start this game: %s", rs->name,
                         opfor_strerror(rc));
-        opfor__game_free(g);
+        opfor__gen_free(gen);
         return rc;
     }
-    if (!row->scenario_name[0])
+    if (!g->row.scenario_name[0])
         snprintf(g->row.scenario_name, sizeof g->row.scenario_name, "default");
-    *out = g;
+    g->tg = gen;
+    memset(&g->t, 0, sizeof g->t);
     return 0;
+}
+
+int opfor__gen_open(opfor__game_t **out, const opfor_store_game_t *row, const opfor_ruleset_t *rs,
+                    opfor__gerr_t *err) {
+    return opfor__game_open(out, row, rs, &opfor__gen_ops, NULL, err);
 }
 
 void opfor__gen_begin(opfor__gen_t *gen) {
@@ -276,7 +277,7 @@ static int value_text(const msgpack_object *v, char *buf, size_t n) {
  * "fields": {name: text}}; nil values are left out. */
 static int prepare_form(const opfor__game_t *g, int with_side, const msgpack_object *params,
                         msgpack_packer *pk, opfor__gerr_t *err) {
-    const opfor__gen_t *gen = g->gen;
+    const opfor__gen_t *gen = opfor__gen_of(g);
     char form[64], why[200];
     int rc = opfor_rpc_params_str(params, "form", form, sizeof form, why, sizeof why);
     if (rc < 0)
@@ -330,7 +331,7 @@ static int prepare_form(const opfor__game_t *g, int with_side, const msgpack_obj
 
 int opfor__gen_prepare(const opfor__game_t *g, const char *kind, const msgpack_object *params,
                        msgpack_packer *pk, opfor__gerr_t *err) {
-    const opfor__gen_t *gen = g->gen;
+    const opfor__gen_t *gen = opfor__gen_of(g);
     if (strcmp(kind, "report") == 0 || strcmp(kind, "action") == 0)
         return prepare_form(g, kind[0] == 'r', params, pk, err);
     const msgpack_object *v =
@@ -391,42 +392,12 @@ int opfor__gen_prepare(const opfor__game_t *g, const char *kind, const msgpack_o
 }
 
 void opfor__gen_begin_payload(const opfor_ruleset_t *rs, msgpack_packer *pk) {
-    msgpack_pack_map(pk, 2);
-    opfor__kv_str(pk, "ruleset", rs->name);
-    opfor__kv_str(pk, "rules_version", rs->rules_version ? rs->rules_version : "");
+    opfor__game_begin_payload(rs, pk);
 }
 
 int opfor__gen_rules_check(const opfor_store_game_t *row, const opfor_ruleset_t *rs,
                            const char *kind, const void *payload, size_t len, opfor__gerr_t *err) {
-    char name[64] = "", version[64] = "";
-    int ok = kind && strcmp(kind, "begin") == 0;
-    if (ok) {
-        msgpack_unpacked u;
-        msgpack_unpacked_init(&u);
-        size_t off = 0;
-        ok = msgpack_unpack_next(&u, payload, len, &off) == MSGPACK_UNPACK_SUCCESS &&
-             u.data.type == MSGPACK_OBJECT_MAP;
-        if (ok) {
-            get_str(&u.data, "ruleset", name, sizeof name);
-            get_str(&u.data, "rules_version", version, sizeof version);
-        }
-        msgpack_unpacked_destroy(&u);
-    }
-    if (!ok)
-        return opfor__gerr_set(
-            err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
-            "game %s: its log does not begin with the ruleset and rules version it was "
-            "played under",
-            row->id);
-    const char *mine = rs->rules_version ? rs->rules_version : "";
-    if (strcmp(name, rs->name) != 0 || strcmp(version, mine) != 0)
-        return opfor__gerr_set(
-            err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
-            "game %s was saved under %s rules version '%s', and this build reads %s "
-            "rules version '%s': it is not replayed under other rules (open it with a "
-            "build of that version)",
-            row->id, name, version, rs->name, mine);
-    return 0;
+    return opfor__game_rules_check(row, rs, kind, payload, len, err);
 }
 
 /* ------------------------------------------------------------------ applying entries */
@@ -434,7 +405,7 @@ int opfor__gen_rules_check(const opfor_store_game_t *row, const opfor_ruleset_t 
 /* Why a side may not act now, or 0. */
 static int turn_check(const opfor__game_t *g, const opfor__table_t *t, int cur, int ai,
                       opfor__gerr_t *err) {
-    const opfor__gen_t *gen = g->gen;
+    const opfor__gen_t *gen = opfor__gen_of(g);
     if (t->status != OPFOR__GS_ACTIVE)
         return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL, "the game is %s",
                                t->status == OPFOR__GS_CLOSED ? "closed" : "over");
@@ -463,7 +434,7 @@ static int turn_check(const opfor__game_t *g, const opfor__table_t *t, int cur, 
 /* After a move: a new turn, the end of the game, or who is to move now, as events. */
 static void after_move(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, int turn0,
                        opfor__evlist_t *ev) {
-    opfor__gen_t *gen = g->gen;
+    opfor__gen_t *gen = opfor__gen_of(g);
     msgpack_packer pk;
     int turn = progress_turn(gen, gen->work);
     if (turn != turn0) {
@@ -507,7 +478,7 @@ static void after_move(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, 
 
 static int apply_act(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
                      const msgpack_object *pl, opfor__evlist_t *ev, opfor__gerr_t *err) {
-    opfor__gen_t *gen = g->gen;
+    opfor__gen_t *gen = opfor__gen_of(g);
     int cur = opfor_game_current(&gen->game, gen->work);
     int rc = turn_check(g, t, cur, 0, err);
     if (rc < 0)
@@ -542,7 +513,7 @@ static int apply_act(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
 
 static int apply_roll(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
                       const msgpack_object *pl, opfor__evlist_t *ev, opfor__gerr_t *err) {
-    opfor__gen_t *gen = g->gen;
+    opfor__gen_t *gen = opfor__gen_of(g);
     int cur = opfor_game_current(&gen->game, gen->work);
     if (t->status != OPFOR__GS_ACTIVE || cur == OPFOR_PLAYER_TERMINAL)
         return turn_check(g, t, OPFOR_PLAYER_TERMINAL, 0, err);
@@ -606,7 +577,7 @@ static int apply_roll(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
 /* A session report (side >= 0) or table action (side -1) from its payload. */
 static int apply_form(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, int is_report,
                       const msgpack_object *pl, opfor__evlist_t *ev, opfor__gerr_t *err) {
-    opfor__gen_t *gen = g->gen;
+    opfor__gen_t *gen = opfor__gen_of(g);
     const opfor_ruleset_session_t *ss = gen->rs->session;
     const opfor_form_t *forms = ss ? (is_report ? ss->reports : ss->actions) : NULL;
     int nforms = ss ? (is_report ? ss->nreports : ss->nactions) : 0;
@@ -753,7 +724,7 @@ static void order_read(const msgpack_object *m, opfor__gen_order_t *o) {
 
 static int apply_order(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
                        const msgpack_object *pl, opfor__evlist_t *ev, opfor__gerr_t *err) {
-    opfor__gen_t *gen = g->gen;
+    opfor__gen_t *gen = opfor__gen_of(g);
     int cur = opfor_game_current(&gen->game, gen->work);
     int rc = turn_check(g, t, cur, 1, err);
     if (rc < 0)
@@ -790,7 +761,7 @@ static int apply_order(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
 static int apply_close(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
                        opfor__evlist_t *ev) {
     t->status = OPFOR__GS_CLOSED;
-    g->gen->work_order.open = 0;
+    opfor__gen_of(g)->work_order.open = 0;
     msgpack_packer pk;
     ev_begin(ev, &pk, g, t, seq, "closed");
     msgpack_pack_map(&pk, 0);
@@ -811,7 +782,7 @@ int opfor__gen_apply(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, co
                                "log entry %llu (%s): no payload", (unsigned long long)seq, kind);
     } else {
         if (strcmp(kind, "order") != 0)
-            g->gen->work_order.open = 0; /* the game moved on past the last order */
+            opfor__gen_of(g)->work_order.open = 0; /* the game moved on past the last order */
         if (strcmp(kind, "act") == 0)
             rc = apply_act(g, t, seq, payload, ev, err);
         else if (strcmp(kind, "roll") == 0)
@@ -836,7 +807,7 @@ int opfor__gen_apply(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, co
 
 int opfor__gen_plan(const opfor__game_t *g, const void *state, int decision,
                     const atomic_int *cancel, opfor__gen_order_t *o) {
-    const opfor__gen_t *gen = g->gen;
+    const opfor__gen_t *gen = opfor__gen_of(g);
     const opfor_ruleset_t *rs = gen->rs;
     opfor_game_t game;
     int rc = opfor_game_init(&game, rs, gen->ctx, 0);
@@ -975,7 +946,7 @@ void opfor__gen_order_pack(const opfor__game_t *g, const opfor__gen_order_t *o,
 
 int opfor__gen_viewer(const opfor__game_t *g, const msgpack_object *params, int gm, int *viewer,
                       opfor__gerr_t *err) {
-    const opfor__gen_t *gen = g->gen;
+    const opfor__gen_t *gen = opfor__gen_of(g);
     const msgpack_object *v = opfor_rpc_params_get(params, "viewer");
     *viewer = opfor__gen_table_side(g);
     if (!v || v->type == MSGPACK_OBJECT_NIL)
@@ -1099,7 +1070,7 @@ static void pack_to_move(msgpack_packer *pk, int cur) {
 }
 
 int opfor__gen_pack_where(const opfor__game_t *g, msgpack_packer *pk) {
-    const opfor__gen_t *gen = g->gen;
+    const opfor__gen_t *gen = opfor__gen_of(g);
     int cur = opfor_game_current(&gen->game, gen->state);
     opfor__kv_u64(pk, "log_seq", g->t.log_seq);
     opfor__kv_u64(pk, "event_seq", g->t.ev_seq);
@@ -1112,7 +1083,7 @@ int opfor__gen_pack_where(const opfor__game_t *g, msgpack_packer *pk) {
 }
 
 void opfor__gen_pack_state(const opfor__game_t *g, int viewer, msgpack_packer *pk) {
-    const opfor__gen_t *gen = g->gen;
+    const opfor__gen_t *gen = opfor__gen_of(g);
     const opfor_ruleset_t *rs = gen->rs;
     const void *st = gen->state;
     unsigned char *view = calloc(1, rs->state_size);
@@ -1232,7 +1203,7 @@ void opfor__gen_pack_state(const opfor__game_t *g, int viewer, msgpack_packer *p
 /* ------------------------------------------------------------------ snapshots */
 
 int opfor__gen_snapshot(const opfor__game_t *g, msgpack_sbuffer *sb) {
-    const opfor__gen_t *gen = g->gen;
+    const opfor__gen_t *gen = opfor__gen_of(g);
     if (!gen->rs->serialize || !gen->rs->deserialize)
         return OPFOR_ENOTSUP;
     size_t len = 0;
@@ -1269,7 +1240,7 @@ int opfor__gen_snapshot(const opfor__game_t *g, msgpack_sbuffer *sb) {
 }
 
 int opfor__gen_restore(opfor__game_t *g, uint64_t seq, const void *buf, size_t len) {
-    opfor__gen_t *gen = g->gen;
+    opfor__gen_t *gen = opfor__gen_of(g);
     msgpack_unpacked u;
     msgpack_unpacked_init(&u);
     size_t off = 0;
@@ -1297,3 +1268,170 @@ int opfor__gen_restore(opfor__game_t *g, uint64_t seq, const void *buf, size_t l
     msgpack_unpacked_destroy(&u);
     return rc;
 }
+
+/* ------------------------------------------------------------------ the table game operations */
+
+static void op_free(void *tg) {
+    opfor__gen_free(tg);
+}
+
+static void op_begin_payload(const opfor__game_t *g, msgpack_packer *pk) {
+    opfor__gen_begin_payload(opfor__gen_of(g)->rs, pk);
+}
+
+static int op_rules_check(opfor__game_t *g, const char *kind, const void *payload, size_t len,
+                          opfor__gerr_t *err) {
+    return opfor__game_rules_check(&g->row, opfor__gen_of(g)->rs, kind, payload, len, err);
+}
+
+static void op_begin(opfor__game_t *g) {
+    opfor__gen_begin(opfor__gen_of(g));
+}
+
+static int op_apply(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const char *kind,
+                    const void *payload, size_t len, opfor__evlist_t *ev, opfor__gerr_t *err) {
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    size_t off = 0;
+    const msgpack_object *pl = NULL;
+    if (len && msgpack_unpack_next(&u, payload, len, &off) == MSGPACK_UNPACK_SUCCESS)
+        pl = &u.data;
+    int rc = opfor__gen_apply(g, t, seq, kind, pl, ev, err);
+    msgpack_unpacked_destroy(&u);
+    return rc;
+}
+
+static void op_keep(opfor__game_t *g) {
+    opfor__gen_keep(opfor__gen_of(g));
+}
+
+static int op_prepare(const opfor__game_t *g, const char *method, const msgpack_object *params,
+                      opfor__entry_t *e, opfor__gerr_t *err) {
+    static const char *const kinds[][2] = {{"game.act", "act"},
+                                           {"game.roll", "roll"},
+                                           {"game.report", "report"},
+                                           {"game.action", "action"}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(method, kinds[i][0]) == 0) {
+            snprintf(e->kind, sizeof e->kind, "%s", kinds[i][1]);
+            msgpack_packer pk;
+            msgpack_packer_init(&pk, e->sb, msgpack_sbuffer_write);
+            return opfor__gen_prepare(g, kinds[i][1], params, &pk, err);
+        }
+    return opfor__game_not_here(g, method, err);
+}
+
+static int op_plan_check(const opfor__game_t *g, opfor__gerr_t *err) {
+    const opfor__gen_t *gen = opfor__gen_of(g);
+    int cur = opfor_game_current(&gen->game, gen->state);
+    if (g->t.status == OPFOR__GS_ACTIVE && cur == gen->ai_side)
+        return 0;
+    if (g->t.status == OPFOR__GS_ACTIVE && cur == OPFOR_PLAYER_CHANCE) {
+        opfor_rpc_hint_set(opfor__gerr_hint(err), OPFOR_RPC_HINT_ROLL_FIRST);
+    } else if (g->t.status == OPFOR__GS_ACTIVE && cur >= 0) {
+        opfor_rpc_hint_set(opfor__gerr_hint(err), OPFOR_RPC_HINT_TABLE_TO_MOVE);
+        opfor_rpc_hint_int(opfor__gerr_hint(err), "side", cur);
+    }
+    return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                           "the AI (side %d) is not to move: %s", gen->ai_side,
+                           g->t.status != OPFOR__GS_ACTIVE ? "the game is over"
+                           : cur == OPFOR_PLAYER_CHANCE    ? "the dice decide first (game.roll)"
+                           : cur == OPFOR_PLAYER_TERMINAL  ? "the game is over"
+                                                           : "a table side is (game.act)");
+}
+
+/* A worker's plan: the position searched (a copy) and the order found. */
+typedef struct plan_work {
+    int decision;             /* the AI's decision number */
+    opfor__gen_order_t order; /* the plan */
+    unsigned char state[];    /* the position (rs->state_size bytes) */
+} plan_work_t;
+
+static void *op_plan_new(const opfor__game_t *g) {
+    const opfor__gen_t *gen = opfor__gen_of(g);
+    plan_work_t *pw = malloc(sizeof *pw + gen->rs->state_size);
+    if (pw) {
+        memset(pw, 0, sizeof *pw);
+        pw->decision = g->t.decisions;
+        memcpy(pw->state, gen->state, gen->rs->state_size);
+    }
+    return pw;
+}
+
+static int op_plan(const opfor__game_t *g, void *job, opfor__cancel_fn cancelled, void *ud,
+                   const atomic_int *cancel, opfor__gerr_t *err) {
+    (void)cancelled;
+    (void)ud;
+    plan_work_t *pw = job;
+    int rc = opfor__gen_plan(g, pw->state, pw->decision, cancel, &pw->order);
+    if (rc == OPFOR_EILLEGAL)
+        opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, rc, "the AI's side %d is not to move",
+                        opfor__gen_of(g)->ai_side);
+    return rc;
+}
+
+static void op_plan_pack(const opfor__game_t *g, void *job, uint64_t log_seq, msgpack_packer *pk) {
+    plan_work_t *pw = job;
+    pw->order.log_seq = log_seq;
+    opfor__gen_order_pack(g, &pw->order, pk);
+}
+
+static int op_order_open(const opfor__game_t *g, uint64_t since) {
+    const opfor__gen_order_t *o = &opfor__gen_of(g)->order;
+    return o->active && o->open && o->log_seq > since;
+}
+
+static void op_pack_order(const opfor__game_t *g, msgpack_packer *pk) {
+    const opfor__gen_order_t *o = &opfor__gen_of(g)->order;
+    if (o->active)
+        opfor__gen_order_pack(g, o, pk);
+    else
+        msgpack_pack_nil(pk);
+}
+
+static int op_viewer(const opfor__game_t *g, const msgpack_object *params, int gm, int *viewer,
+                     opfor__gerr_t *err) {
+    return opfor__gen_viewer(g, params, gm, viewer, err);
+}
+
+static void op_pack_where(const opfor__game_t *g, msgpack_packer *pk) {
+    opfor__gen_pack_where(g, pk);
+}
+
+static int op_turn(const opfor__game_t *g) {
+    const opfor__gen_t *gen = opfor__gen_of(g);
+    return progress_turn(gen, gen->state);
+}
+
+const opfor__table_game_ops_t opfor__gen_ops = {
+    .name = "generic",
+    .inline_scenarios = 0,
+    .open = op_open,
+    .free = op_free,
+    .reset = opfor__gen_reset,
+    .sync = NULL,
+    .begin_payload = op_begin_payload,
+    .rules_check = op_rules_check,
+    .begin_on_wire = 1,
+    .begin = op_begin,
+    .apply = op_apply,
+    .keep = op_keep,
+    .prepare = op_prepare,
+    .method = NULL,
+    .method_run = NULL,
+    .method_done = NULL,
+    .plan_check = op_plan_check,
+    .plan_new = op_plan_new,
+    .plan = op_plan,
+    .plan_pack = op_plan_pack,
+    .order_open = op_order_open,
+    .pack_order = op_pack_order,
+    .viewer = op_viewer,
+    .pack_state = opfor__gen_pack_state,
+    .pack_where = op_pack_where,
+    .nwhere = 6,
+    .turn = op_turn,
+    .score = NULL,
+    .snapshot = opfor__gen_snapshot,
+    .restore = opfor__gen_restore,
+};

@@ -23,8 +23,9 @@
  * Every mutation works on copies (gen->work, gen->work_order, and the shell's table t for the
  * counters): opfor__gen_begin() makes them, the apply functions change them, and the commit
  * (methods_game.c) keeps them with opfor__gen_keep() only once the log entry is durable, so a
- * refused entry changes nothing. Of the shell's opfor__table_t only the counters log_seq,
- * ev_seq, status, result and decisions are used.
+ * refused entry changes nothing. The shell's opfor__table_t holds the counters log_seq,
+ * ev_seq, status, result and decisions. These functions are the built-in table game
+ * (opfor__gen_ops, io/game_ops.h), which io/methods_game.c reaches through its operations.
  *
  * Who sees what: the AI plays the last side (max_players - 1); the others are the table's.
  * A viewer is a table side (the default: the first) and sees that side's view
@@ -50,7 +51,7 @@
 
 #include <msgpack.h>
 
-#include "game_int.h"
+#include "game_ops.h"
 #include "opfor/ruleset.h"
 
 #define OPFOR__GEN_NEEDS 4 /* rolls an order lists */
@@ -101,12 +102,17 @@ typedef struct opfor__gen {
     opfor_chance_outcome_t *outs;  /* scratch: rs->max_actions outcomes */
 } opfor__gen_t;
 
+/* The table game of a generic game (g->tg; g->ops is opfor__gen_ops). */
+static inline opfor__gen_t *opfor__gen_of(const opfor__game_t *g) {
+    return (opfor__gen_t *)g->tg;
+}
+
 /* Opens a generic game of rs from its row (scenario_name "" or "default": the ruleset's
  * default, the only one; difficulty: the AI level) in its opening position. 0, or a negative code
  * with err (NOT_FOUND for an unknown scenario, INVALID_PARAMS, UNSUPPORTED, INTERNAL). */
 int opfor__gen_open(opfor__game_t **out, const opfor_store_game_t *row, const opfor_ruleset_t *rs,
                     opfor__gerr_t *err);
-/* Releases the ruleset side of a game (NULL is fine); opfor__game_free calls it. */
+/* Releases the ruleset side of a game (NULL is fine); opfor__game_free calls it (ops->free). */
 void opfor__gen_free(opfor__gen_t *gen);
 /* Puts g back in its opening position (counters too). */
 void opfor__gen_reset(opfor__game_t *g);

@@ -7,6 +7,7 @@
  */
 #include "methods_int.h"
 
+#include "game_ops.h"
 #include "server_int.h"
 
 #include <stdio.h>
@@ -20,16 +21,29 @@ const opfor__method_t opfor__methods[OPFOR__METHOD_COUNT] = {
 #undef OPFOR__XX
 };
 
-const opfor__method_alias_t opfor__method_aliases[] = {
-#define OPFOR__XX(old, id, until) {old, OPFOR__METHOD_##id, until},
-    OPFOR__METHOD_ALIASES(OPFOR__XX)
-#undef OPFOR__XX
-};
-const size_t opfor__method_naliases =
-    sizeof opfor__method_aliases / sizeof opfor__method_aliases[0];
-
 static int name_is(const char *s, const char *name, size_t len) {
     return strlen(s) == len && memcmp(s, name, len) == 0;
+}
+
+/* The ruleset method a deprecated name stands for, or -1. */
+static int alias_method(const opfor_method_alias_t *a) {
+    for (int i = 0; i < OPFOR__METHOD_COUNT; i++)
+        if ((opfor__methods[i].flags & OPFOR_METHOD_RULESET) &&
+            strcmp(opfor__methods[i].name, a->verb) == 0)
+            return i;
+    return -1;
+}
+
+/* The k-th deprecated name of the registered rulesets' own methods (their method_aliases),
+ * NULL past the last. */
+static const opfor_method_alias_t *alias_at(size_t k) {
+    size_t n = 0;
+    const opfor_ruleset_entry_t *reg = opfor_ruleset_list(&n);
+    for (size_t r = 0; r < n; r++)
+        for (const opfor_method_alias_t *a = reg[r].rs->method_aliases; a && a->verb; a++)
+            if (alias_method(a) >= 0 && k-- == 0)
+                return a;
+    return NULL;
 }
 
 /* Whether rs lists verb (len bytes) among its own methods. */
@@ -47,9 +61,10 @@ int opfor__method_find(const char *name, size_t len, const opfor_ruleset_t **rs)
         if (!(opfor__methods[i].flags & OPFOR_METHOD_RULESET) &&
             name_is(opfor__methods[i].name, name, len))
             return i;
-    for (size_t i = 0; i < opfor__method_naliases; i++)
-        if (name_is(opfor__method_aliases[i].name, name, len))
-            return opfor__method_aliases[i].method;
+    const opfor_method_alias_t *a;
+    for (size_t k = 0; (a = alias_at(k)) != NULL; k++)
+        if (name_is(a->old, name, len))
+            return alias_method(a);
     const char *dot = memchr(name, '.', len);
     char prefix[64];
     if (!dot || dot == name || (size_t)(dot - name) >= sizeof prefix)
@@ -74,29 +89,28 @@ int opfor__method_find(const char *name, size_t len, const opfor_ruleset_t **rs)
 /* hello's `deprecated`: each old name with the names to use now ("RULESET.VERB" for each
  * registered ruleset that lists a ruleset method's verb) and the api_level that drops it. */
 static void pack_deprecated(msgpack_packer *pk, const opfor_ruleset_entry_t *reg, size_t nrs) {
-    msgpack_pack_map(pk, opfor__method_naliases);
-    for (size_t i = 0; i < opfor__method_naliases; i++) {
-        const opfor__method_t *m = &opfor__methods[opfor__method_aliases[i].method];
-        opfor_rpc_pack_cstr(pk, opfor__method_aliases[i].name);
+    size_t naliases = 0;
+    while (alias_at(naliases))
+        naliases++;
+    msgpack_pack_map(pk, naliases);
+    for (size_t i = 0; i < naliases; i++) {
+        const opfor_method_alias_t *a = alias_at(i);
+        const opfor__method_t *m = &opfor__methods[alias_method(a)];
+        opfor_rpc_pack_cstr(pk, a->old);
         msgpack_pack_map(pk, 2);
-        opfor_rpc_pack_cstr(pk, "use");
-        if (!(m->flags & OPFOR_METHOD_RULESET)) {
-            msgpack_pack_array(pk, 1);
-            opfor_rpc_pack_cstr(pk, m->name);
-        } else {
-            size_t n = 0;
-            for (size_t r = 0; r < nrs; r++)
-                n += (size_t)rs_has_verb(reg[r].rs, m->name, strlen(m->name));
-            msgpack_pack_array(pk, n);
-            for (size_t r = 0; r < nrs; r++)
-                if (rs_has_verb(reg[r].rs, m->name, strlen(m->name))) {
-                    char full[128];
-                    snprintf(full, sizeof full, "%s.%s", reg[r].rs->name, m->name);
-                    opfor_rpc_pack_cstr(pk, full);
-                }
-        }
+        opfor_rpc_pack_cstr(pk, "use"); /* an alias always stands for a ruleset method */
+        size_t n = 0;
+        for (size_t r = 0; r < nrs; r++)
+            n += (size_t)rs_has_verb(reg[r].rs, m->name, strlen(m->name));
+        msgpack_pack_array(pk, n);
+        for (size_t r = 0; r < nrs; r++)
+            if (rs_has_verb(reg[r].rs, m->name, strlen(m->name))) {
+                char full[128];
+                snprintf(full, sizeof full, "%s.%s", reg[r].rs->name, m->name);
+                opfor_rpc_pack_cstr(pk, full);
+            }
         opfor_rpc_pack_cstr(pk, "until");
-        msgpack_pack_int(pk, opfor__method_aliases[i].until);
+        msgpack_pack_int(pk, a->until);
     }
 }
 

@@ -1,17 +1,18 @@
 /* io/methods_game.c — the game methods: game.new, game.list, game.state, game.close,
- * patrol.initiative, report, ai.orders, subscribe, unsubscribe, and for games of the other
- * registered rulesets game.act, game.roll, game.report, game.action; and the registry behind
- * them. A game of the table engine's ruleset (opfor__game_native) lives in game*.c; any other
- * in game_gen.c (g->gen), which the same commit, replay, events and workers serve.
+ * game.act, game.roll, game.report, game.action, report, ai.orders, a ruleset's own methods
+ * (RULESET.VERB), subscribe, unsubscribe; and the registry behind them. Every game is a shell
+ * (io/game_ops.h) around a table game reached only through its operations: the built-in one
+ * (io/game_gen.c) or a ruleset's daemon plug-in; the same commit, replay, events and workers
+ * serve them all.
  *
- * A mutation is computed on a copy of the game's table (game*.c), appended to the store's log,
- * and only then swapped in, published as `event` notifications and answered: the answer is the
+ * A mutation is computed on the table game's work copies, appended to the store's log, and
+ * only then kept, published as `event` notifications and answered: the answer is the
  * acknowledgement that the entry is durable. Games load lazily by replaying their logs from
  * the latest snapshot; a snapshot is written every OPFOR__GAME_SNAPSHOT_EVERY entries. AI
- * orders (and, at level challenge, the director's choice of a spotting) are worked out on the
- * daemon's worker threads on a copy of the table; a job holds a reference on its game and is
- * cancelled when its client leaves or the game changes. Loop thread only, except plan_run and
- * press_run.
+ * orders (and a ruleset method's worker step, such as a director's choice) are worked out on
+ * the daemon's worker threads on a copy of the position; a job holds a reference on its game
+ * and an AI job is cancelled when its client leaves or the game changes. Loop thread only,
+ * except plan_run and method_run.
  */
 #include "games_int.h"
 
@@ -20,12 +21,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "game_gen_int.h"
-#include "game_int.h"
+#include "game_ops.h"
 #include "methods_int.h"
 #include "opfor/ai.h"
 #include "opfor/ruleset.h"
-#include "opfor/viktoria/director.h"
 #include "opfor/scores.h"
 #include "opfor/store.h"
 #include "opfor/workers.h"
@@ -123,10 +122,9 @@ static void publish(struct opfor__games *gs, opfor__game_t *g, const opfor__evli
         msgpack_sbuffer_init(&st);
         msgpack_packer spk;
         msgpack_packer_init(&spk, &st, msgpack_sbuffer_write);
-        if (g->gen) /* the panel stands at the table: the table's view, never the AI's hand */
-            opfor__gen_pack_state(g, opfor__gen_table_side(g), &spk);
-        else
-            opfor__game_pack_state(g, &spk);
+        int viewer = 0; /* the panel stands at the table: the table's view, never the AI's hand */
+        g->ops->viewer(g, NULL, 0, &viewer, NULL);
+        g->ops->pack_state(g, viewer, &spk);
         for (int i = 0; i < ev->n; i++)
             opfor__server_event(gs->srv, ev->buf[i].data, ev->buf[i].size, st.data, st.size);
         msgpack_sbuffer_destroy(&st);
@@ -159,47 +157,17 @@ static void publish(struct opfor__games *gs, opfor__game_t *g, const opfor__evli
 typedef struct replay {
     struct opfor__games *gs; /* registry */
     opfor__game_t *g;        /* game being rebuilt */
-    opfor__table_t *tmp;     /* scratch copy */
     int bad_snapshot;        /* 1: the snapshot was unusable; replay from the start */
     unsigned skipped;        /* entries that did not apply (logged) */
 } replay_t;
 
 static int on_snapshot(void *ud, uint64_t seq, const void *state, size_t len) {
     replay_t *r = ud;
-    if (r->g->gen) {
-        if (opfor__gen_restore(r->g, seq, state, len) != 0) {
-            r->bad_snapshot = 1;
-            return 1;
-        }
-        return 0;
-    }
-    opfor__table_t head;
-    if (len != sizeof head) {
+    if (r->g->ops->restore(r->g, seq, state, len) != 0) {
         r->bad_snapshot = 1;
         return 1;
     }
-    memcpy(&head, state, sizeof head);
-    if (head.magic != OPFOR__TABLE_MAGIC || head.size != sizeof head || head.log_seq != seq) {
-        r->bad_snapshot = 1;
-        return 1;
-    }
-    memcpy(&r->g->t, state, sizeof head);
     return 0;
-}
-
-/* A generic game's log entry (payload bytes) applied to its work copies and t. */
-static int gen_apply_entry(const opfor__game_t *g, opfor__table_t *t, const opfor_store_entry_t *e,
-                           opfor__evlist_t *ev, opfor__gerr_t *err) {
-    opfor__gen_begin(g->gen);
-    msgpack_unpacked u;
-    msgpack_unpacked_init(&u);
-    size_t off = 0;
-    const msgpack_object *pl = NULL;
-    if (e->len && msgpack_unpack_next(&u, e->payload, e->len, &off) == MSGPACK_UNPACK_SUCCESS)
-        pl = &u.data;
-    int rc = opfor__gen_apply(g, t, e->seq, e->kind, pl, ev, err);
-    msgpack_unpacked_destroy(&u);
-    return rc;
 }
 
 static int on_entry(void *ud, const opfor_store_entry_t *e) {
@@ -208,19 +176,19 @@ static int on_entry(void *ud, const opfor_store_entry_t *e) {
     opfor__evlist_t ev;
     opfor__evlist_init(&ev);
     opfor__gerr_t err = {0};
-    memcpy(r->tmp, &g->t, sizeof *r->tmp);
-    int rc =
-        g->gen ? gen_apply_entry(g, r->tmp, e, &ev, &err)
-               : opfor__game_apply_entry(g, r->tmp, e->seq, e->kind, e->payload, e->len, &ev, &err);
+    opfor__table_t t = g->t;
+    g->ops->begin(g);
+    int rc = g->ops->apply(g, &t, e->seq, e->kind, e->payload, e->len, &ev, &err);
     if (rc < 0) {
         LOG(r->gs->srv, WARN, "game %s: log entry %llu (%s) does not apply: %s", g->row.id,
             (unsigned long long)e->seq, e->kind, err.msg);
         g->t.log_seq = e->seq;
+        if (g->ops->sync)
+            g->ops->sync(g);
         r->skipped++;
     } else {
-        memcpy(&g->t, r->tmp, sizeof g->t);
-        if (g->gen)
-            opfor__gen_keep(g->gen);
+        g->t = t;
+        g->ops->keep(g);
         keep_events(g, &ev, g->t.ev_seq);
     }
     opfor__evlist_free(&ev);
@@ -263,23 +231,11 @@ static int on_first(void *ud, const opfor_store_entry_t *e) {
     return 1; /* that one is enough */
 }
 
-/* A game of another ruleset is replayed only under the rules its log was written under (its
- * `begin` entry). 0, or -1 with the call answered. */
-static int rules_ok(opfor_call_t *call, opfor_store_t *store, const opfor_store_game_t *row,
-                    const opfor_ruleset_t *rs) {
-    first_entry_t f;
-    memset(&f, 0, sizeof f);
-    int rc = opfor_store_entries(store, row->id, 0, on_first, &f);
-    if (rc < 0) {
-        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s", opfor_store_errmsg(store));
-        return -1;
-    }
-    opfor__gerr_t err = {0};
-    if (opfor__gen_rules_check(row, rs, f.found ? f.kind : NULL, f.payload, f.len, &err) < 0) {
-        answer_gerr(call, &err);
-        return -1;
-    }
-    return 0;
+/* The first log entry of game id into f (f->found 0: an empty log); 0 or a store error. */
+static int first_entry(opfor_store_t *store, const char *id, first_entry_t *f) {
+    memset(f, 0, sizeof *f);
+    int rc = opfor_store_entries(store, id, 0, on_first, f);
+    return rc < 0 ? rc : 0;
 }
 
 /* The game with this id, loaded (by replay) when needed. Answers the call on failure. */
@@ -309,45 +265,49 @@ static opfor__game_t *get_game(opfor_call_t *call, const char *id) {
     }
     opfor__gerr_t err = {0};
     const opfor_ruleset_t *rs = saved_ruleset(call, &row);
-    if (!rs || (!opfor__game_native(rs) && rules_ok(call, store, &row, rs) < 0)) {
+    if (!rs) {
         free(yaml);
         return NULL;
     }
-    if (opfor__game_native(rs))
-        rc = opfor__game_open(&g, &row, yaml, ylen, opfor__server_model(call->srv), &err);
-    else
-        rc = opfor__gen_open(&g, &row, rs, &err);
+    const opfor__table_game_ops_t *ops = opfor__table_game_for(rs);
+    first_entry_t f; /* the table game replays a log only under the rules it was written under */
+    if (ops->rules_check && first_entry(store, id, &f) < 0) {
+        free(yaml);
+        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s", opfor_store_errmsg(store));
+        return NULL;
+    }
+    opfor__game_src_t src = {yaml, ylen, opfor__server_model(call->srv)};
+    rc = opfor__game_open(&g, &row, rs, ops, &src, &err);
     free(yaml);
     if (rc < 0) {
         opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game %s cannot be rebuilt: %s", id, err.msg);
         return NULL;
     }
-    replay_t r = {gs, g, NULL, 0, 0};
-    r.tmp = malloc(sizeof *r.tmp);
-    if (!r.tmp) {
+    if (ops->rules_check &&
+        ops->rules_check(g, f.found ? f.kind : NULL, f.payload, f.len, &err) < 0) {
         opfor__game_free(g);
-        opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "out of memory");
+        answer_gerr(call, &err);
         return NULL;
     }
-    opfor__table_t opening;
-    memcpy(&opening, &g->t, sizeof opening);
+    replay_t r = {gs, g, 0, 0};
     rc = opfor_store_load(store, id, on_snapshot, on_entry, &r);
     if (rc == 1 && r.bad_snapshot) { /* from the opening position, every entry */
-        memcpy(&g->t, &opening, sizeof opening);
-        if (g->gen)
-            opfor__gen_reset(g);
+        g->ops->reset(g);
         rc = opfor_store_entries(store, id, 0, on_entry, &r);
     }
-    free(r.tmp);
     if (rc < 0) {
         opfor__game_free(g);
         opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s", opfor_store_errmsg(store));
         return NULL;
     }
-    if (strcmp(row.status, "closed") == 0)
+    if (strcmp(row.status, "closed") == 0) {
         g->t.status = OPFOR__GS_CLOSED;
+        if (g->ops->sync)
+            g->ops->sync(g);
+    }
     LOG(call->srv, INFO, "game %s: loaded, %llu log entries, turn %d%s", id,
-        (unsigned long long)g->t.log_seq, g->t.ps.turn, r.skipped ? " (some entries skipped)" : "");
+        (unsigned long long)g->t.log_seq, g->ops->turn(g),
+        r.skipped ? " (some entries skipped)" : "");
     g->next = gs->list;
     gs->list = g;
     return g;
@@ -387,50 +347,6 @@ static opfor__game_t *game_of_params(opfor_call_t *call, const msgpack_object *p
 
 static void stop_searches(opfor__game_t *g);
 
-typedef int (*apply_fn)(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
-                        opfor__evlist_t *ev, opfor__gerr_t *err);
-
-static int apply_press(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
-                       opfor__evlist_t *ev, opfor__gerr_t *err) {
-    opfor__press_opt_t opt;
-    memset(&opt, 0, sizeof opt);
-    if (arg) {
-        opt.has_spot = 1;
-        opt.spot = *(const opfor_patrol_spot_t *)arg;
-    }
-    return opfor__game_press(g, t, seq, arg ? &opt : NULL, ev, err);
-}
-
-static int apply_report(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
-                        opfor__evlist_t *ev, opfor__gerr_t *err) {
-    return opfor__game_report(g, t, seq, arg, ev, err);
-}
-
-static int apply_order(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
-                       opfor__evlist_t *ev, opfor__gerr_t *err) {
-    return opfor__game_order(g, t, seq, arg, ev, err);
-}
-
-static int apply_close(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
-                       opfor__evlist_t *ev, opfor__gerr_t *err) {
-    (void)arg;
-    if (g->gen)
-        return opfor__gen_apply(g, t, seq, "close", NULL, ev, err);
-    return opfor__game_close(g, t, seq, ev, err);
-}
-
-/* A generic game's log entry: its kind and payload. */
-typedef struct gen_entry {
-    const char *kind;
-    const msgpack_object *payload;
-} gen_entry_t;
-
-static int apply_gen(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const void *arg,
-                     opfor__evlist_t *ev, opfor__gerr_t *err) {
-    const gen_entry_t *e = arg;
-    return opfor__gen_apply(g, t, seq, e->kind, e->payload, ev, err);
-}
-
 static void record_score(struct opfor__games *gs, opfor__game_t *g) {
     char err[512];
     if (!gs->hs && opfor_scores_open(&gs->hs, gs->dbpath, err, sizeof err) != 0) {
@@ -441,10 +357,9 @@ static void record_score(struct opfor__games *gs, opfor__game_t *g) {
     memset(&row, 0, sizeof row);
     snprintf(row.scenario, sizeof row.scenario, "%.63s", g->row.scenario_name);
     snprintf(row.player, sizeof row.player, "%.63s", g->row.id);
-    row.score = opfor__game_score_total(g, &g->t);
+    g->ops->score(g, &row.score, &row.turns);
     row.seed = g->row.seed;
     snprintf(row.result, sizeof row.result, "%s", opfor__game_result_name(g->t.result));
-    row.turns = g->t.ps.turn;
     if (opfor_scores_add(gs->hs, &row, NULL) != 0)
         LOG(gs->srv, ERROR, "game %s: high score not saved: %s", g->row.id,
             opfor_scores_errmsg(gs->hs));
@@ -456,45 +371,34 @@ static void record_score(struct opfor__games *gs, opfor__game_t *g) {
 /* Saves g's position as of log entry seq (a failure only costs a longer replay). */
 static void snapshot(opfor_server_t *s, opfor__game_t *g, uint64_t seq) {
     opfor_store_t *store = opfor__server_store(s);
-    int rc = 0;
-    if (g->gen) {
-        msgpack_sbuffer sb;
-        msgpack_sbuffer_init(&sb);
-        rc = opfor__gen_snapshot(g, &sb);
-        if (rc == 0)
-            rc = opfor_store_snapshot_put(store, g->row.id, seq, sb.data, sb.size);
-        msgpack_sbuffer_destroy(&sb);
-        if (rc == OPFOR_ENOTSUP)
-            return; /* the ruleset cannot serialize: its games always replay in full */
-    } else {
-        rc = opfor_store_snapshot_put(store, g->row.id, seq, &g->t, sizeof g->t);
-    }
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    int rc = g->ops->snapshot(g, &sb);
+    if (rc == 0)
+        rc = opfor_store_snapshot_put(store, g->row.id, seq, sb.data, sb.size);
+    msgpack_sbuffer_destroy(&sb);
+    if (rc == OPFOR_ENOTSUP)
+        return; /* the table game cannot serialize: its games always replay in full */
     if (rc < 0)
         LOG(s, WARN, "game %s: snapshot at %llu not saved: %s", g->row.id, (unsigned long long)seq,
             opfor_store_errmsg(store));
 }
 
-/* Applies a mutation to a copy, appends it to the log (durably), then swaps it in and
- * publishes its events. Returns 0 with ev filled, or answers the call and returns -1. */
+/* Applies a log entry (kind, payload bytes; len 0: none) to the work copies, appends it to
+ * the log (durably), then keeps it and publishes its events. Returns 0 with ev filled, or
+ * answers the call and returns -1. */
 static int commit(opfor_call_t *call, opfor__game_t *g, const char *kind, const void *payload,
-                  size_t len, apply_fn fn, const void *arg, opfor__evlist_t *ev) {
+                  size_t len, opfor__evlist_t *ev) {
     opfor_server_t *s = call->srv;
     struct opfor__games *gs = opfor__server_games(s);
     opfor_store_t *store = opfor__server_store(s);
-    opfor__table_t *tmp = malloc(sizeof *tmp);
-    if (!tmp) {
-        answer(call, OPFOR_RPC_E_INTERNAL, "out of memory");
-        return -1;
-    }
-    memcpy(tmp, &g->t, sizeof *tmp);
-    if (g->gen)
-        opfor__gen_begin(g->gen);
+    opfor__table_t tmp = g->t;
+    g->ops->begin(g);
     const uint64_t seq = g->t.log_seq + 1;
     const int was_status = g->t.status;
     opfor__gerr_t err = {.code = OPFOR_RPC_E_INTERNAL};
-    int rc = fn(g, tmp, seq, arg, ev, &err);
+    int rc = g->ops->apply(g, &tmp, seq, kind, payload, len, ev, &err);
     if (rc < 0) {
-        free(tmp);
         opfor_call_error_hint(call, err.code ? err.code : opfor_rpc_err_from_opfor(rc), &err.hint,
                               "%s", err.msg[0] ? err.msg : opfor_strerror(rc));
         return -1;
@@ -502,7 +406,6 @@ static int commit(opfor_call_t *call, opfor__game_t *g, const char *kind, const 
     uint64_t got = 0;
     rc = opfor_store_append(store, g->row.id, kind, payload, len, &got);
     if (rc < 0 || got != seq) {
-        free(tmp);
         LOG(s, ERROR, "game %s: cannot save a %s: %s", g->row.id, kind,
             rc < 0 ? opfor_store_errmsg(store) : "the log and the game disagree");
         opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "the %s was not saved (%s): nothing changed",
@@ -518,10 +421,8 @@ static int commit(opfor_call_t *call, opfor__game_t *g, const char *kind, const 
         }
         return -1;
     }
-    memcpy(&g->t, tmp, sizeof g->t);
-    free(tmp);
-    if (g->gen)
-        opfor__gen_keep(g->gen);
+    g->t = tmp;
+    g->ops->keep(g);
     opfor_workers_game_changed(opfor__server_workers(s), g->row.id);
     stop_searches(g);
     publish(gs, g, ev);
@@ -532,44 +433,18 @@ static int commit(opfor_call_t *call, opfor__game_t *g, const char *kind, const 
         if (opfor_store_game_set_status(store, g->row.id, st) < 0)
             LOG(s, WARN, "game %s: status not saved: %s", g->row.id, opfor_store_errmsg(store));
         snprintf(g->row.status, sizeof g->row.status, "%s", st);
-        if (g->t.status == OPFOR__GS_FINISHED && !g->gen) /* Patrol Mode's high scores */
+        if (g->t.status == OPFOR__GS_FINISHED && g->ops->score) /* a ruleset that scores */
             record_score(gs, g);
     }
     return 0;
 }
 
 /* The common answer of a mutation: where the game stands and the events it caused. */
-static void answer_ack(opfor_call_t *call, const opfor__game_t *g, const opfor__evlist_t *ev,
-                       int with_order) {
+static void answer_ack(opfor_call_t *call, const opfor__game_t *g, const opfor__evlist_t *ev) {
     msgpack_packer *pk = opfor_call_result_begin(call);
-    if (g->gen) {
-        msgpack_pack_map(pk, 8);
-        opfor__kv_str(pk, "game", g->row.id);
-        opfor__gen_pack_where(g, pk);
-        opfor_rpc_pack_cstr(pk, "events");
-        msgpack_pack_array(pk, (size_t)(ev ? ev->n : 0));
-        for (int i = 0; ev && i < ev->n; i++)
-            pack_raw(pk, ev->buf[i].data, ev->buf[i].size);
-        opfor_call_result_end(call);
-        return;
-    }
-    msgpack_pack_map(pk, 9 + (with_order ? 1 : 0));
+    msgpack_pack_map(pk, (uint32_t)(2 + g->ops->nwhere));
     opfor__kv_str(pk, "game", g->row.id);
-    opfor__kv_u64(pk, "log_seq", g->t.log_seq);
-    opfor__kv_u64(pk, "event_seq", g->t.ev_seq);
-    opfor__kv_int(pk, "turn", g->t.ps.turn);
-    opfor__kv_str(pk, "pending", opfor__game_pending_name(g->t.pending));
-    opfor__kv_str(pk, "status", opfor__game_status_name(g->t.status));
-    opfor__kv_str(pk, "result", opfor__game_result_name(g->t.result));
-    opfor_rpc_pack_cstr(pk, "score");
-    opfor__game_pack_score(g, &g->t, pk);
-    if (with_order) {
-        opfor_rpc_pack_cstr(pk, "order");
-        if (g->t.order.active)
-            opfor__order_pack(g, &g->t, &g->t.order, pk);
-        else
-            msgpack_pack_nil(pk);
-    }
+    g->ops->pack_where(g, pk);
     opfor_rpc_pack_cstr(pk, "events");
     msgpack_pack_array(pk, (size_t)(ev ? ev->n : 0));
     for (int i = 0; ev && i < ev->n; i++)
@@ -584,29 +459,38 @@ static int id_char_ok(char c) {
            c == '_' || c == '.';
 }
 
-/* `level` (the AI level) and its deprecated alias `difficulty` (api_level 3) into
- * row->difficulty: either may be given, both only when they agree. Answers the call and
- * returns -1 on failure. */
-/* A new game of another ruleset: its log's first entry says which rules it is played under.
- * 0, or -1 with the game deleted, freed and the call answered. */
-static int gen_begin_entry(opfor_call_t *call, opfor__game_t *g) {
+/* A new game whose table game writes a `begin` entry: its log's first entry says which rules
+ * it is played under. 0, or -1 with the game deleted, freed and the call answered. */
+static int begin_entry(opfor_call_t *call, opfor__game_t *g) {
     opfor_store_t *store = opfor__server_store(call->srv);
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    opfor__gen_begin_payload(g->gen->rs, &pk);
+    g->ops->begin_payload(g, &pk);
     uint64_t got = 0;
     int rc = opfor_store_append(store, g->row.id, "begin", sb.data, sb.size, &got);
+    opfor__table_t t = g->t;
+    opfor__evlist_t ev;
+    opfor__evlist_init(&ev);
+    opfor__gerr_t err = {0};
+    if (rc == 0 && got == 1) { /* applied like any entry, as replay will */
+        g->ops->begin(g);
+        rc = g->ops->apply(g, &t, 1, "begin", sb.data, sb.size, &ev, &err);
+    }
+    opfor__evlist_free(&ev);
     msgpack_sbuffer_destroy(&sb);
     if (rc < 0 || got != 1) {
         opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s",
-                         rc < 0 ? opfor_store_errmsg(store) : "the new game's log is not empty");
+                         rc < 0 && !err.msg[0] ? opfor_store_errmsg(store)
+                         : got != 1            ? "the new game's log is not empty"
+                                               : err.msg);
         opfor_store_game_delete(store, g->row.id);
         opfor__game_free(g);
         return -1;
     }
-    g->t.log_seq = 1;
+    g->t = t;
+    g->ops->keep(g);
     return 0;
 }
 
@@ -614,6 +498,9 @@ static int yaml_given(const msgpack_object *params) {
     return opfor_rpc_params_get(params, "scenario_yaml") != NULL;
 }
 
+/* `level` (the AI level) and its deprecated alias `difficulty` (api_level 3) into
+ * row->difficulty: either may be given, both only when they agree. Answers the call and
+ * returns -1 on failure. */
 static int level_param(opfor_call_t *call, const msgpack_object *params, opfor_store_game_t *row) {
     char level[sizeof row->difficulty] = "", why[200];
     if (opfor_rpc_params_str(params, "level", level, sizeof level, why, sizeof why) ==
@@ -696,7 +583,8 @@ int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
     const opfor_ruleset_t *rs = ruleset_param(call, &row);
     if (!rs)
         return 0;
-    if (!opfor__game_native(rs) && yaml_given(params))
+    const opfor__table_game_ops_t *ops = opfor__table_game_for(rs);
+    if (!ops->inline_scenarios && yaml_given(params))
         return answer(call, OPFOR_RPC_E_UNSUPPORTED,
                       "scenario_yaml: inline scenarios are for the table engine's rulesets; "
                       "name a scenario of this ruleset instead");
@@ -721,9 +609,8 @@ int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
     row.seed = seed >= 0 ? (uint64_t)seed : opfor_rng_mix64(now) >> 1;
     opfor__game_t *g = NULL;
     opfor__gerr_t err = {0};
-    int rc = opfor__game_native(rs)
-                 ? opfor__game_open(&g, &row, yaml, ylen, opfor__server_model(call->srv), &err)
-                 : opfor__gen_open(&g, &row, rs, &err);
+    opfor__game_src_t src = {yaml, ylen, opfor__server_model(call->srv)};
+    int rc = opfor__game_open(&g, &row, rs, ops, &src, &err);
     if (rc < 0)
         return answer_gerr(call, &err);
     opfor_store_t *store = opfor__server_store(call->srv);
@@ -743,7 +630,7 @@ int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
         opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "game store: %s", opfor_store_errmsg(store));
         return 0;
     }
-    if (g->gen && gen_begin_entry(call, g) < 0)
+    if (g->ops->begin_payload && begin_entry(call, g) < 0)
         return 0;
     snprintf(g->row.status, sizeof g->row.status, "active");
     g->next = gs->list;
@@ -752,11 +639,10 @@ int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
         g->row.mode[0] ? g->row.mode : g->row.ruleset,
         g->row.scenario_name[0] ? g->row.scenario_name : "inline YAML",
         (unsigned long long)g->row.seed, g->row.difficulty);
+    int viewer = 0;
+    g->ops->viewer(g, NULL, 0, &viewer, NULL);
     msgpack_packer *pk = opfor_call_result_begin(call);
-    if (g->gen)
-        opfor__gen_pack_state(g, opfor__gen_table_side(g), pk);
-    else
-        opfor__game_pack_state(g, pk);
+    g->ops->pack_state(g, viewer, pk);
     opfor_call_result_end(call);
     return 0;
 }
@@ -806,6 +692,12 @@ int opfor__method_game_list(opfor_call_t *call, const msgpack_object *params) {
     msgpack_pack_array(pk, l.n);
     for (size_t i = 0; i < l.n; i++) {
         const opfor_store_game_t *r = &l.rows[i];
+        uint64_t seq = r->last_seq;
+        const opfor_ruleset_t *rs = opfor_ruleset_find(r->ruleset);
+        first_entry_t f; /* a begin entry the table game does not count on the wire */
+        if (seq && rs && !opfor__table_game_for(rs)->begin_on_wire &&
+            first_entry(store, r->id, &f) == 0 && f.found && strcmp(f.kind, "begin") == 0)
+            seq--;
         msgpack_pack_map(pk, 10);
         opfor__kv_str(pk, "game", r->id);
         opfor__kv_str(pk, "ruleset", r->ruleset);
@@ -816,7 +708,7 @@ int opfor__method_game_list(opfor_call_t *call, const msgpack_object *params) {
         opfor__kv_str(pk, "status", r->status);
         opfor__kv_i64(pk, "created", r->created);
         opfor__kv_i64(pk, "updated", r->updated);
-        opfor__kv_u64(pk, "log_seq", r->last_seq);
+        opfor__kv_u64(pk, "log_seq", seq);
     }
     opfor_call_result_end(call);
     free(l.rows);
@@ -829,20 +721,11 @@ int opfor__method_game_state(opfor_call_t *call, const msgpack_object *params) {
     if (!g)
         return 0;
     int viewer = 0;
-    if (g->gen) {
-        opfor__gerr_t err = {0};
-        if (opfor__gen_viewer(g, params, opfor__server_cfg(call->srv)->debug_methods, &viewer,
-                              &err) < 0)
-            return answer_gerr(call, &err);
-    } else if (opfor_rpc_params_get(params, "viewer")) {
-        return answer(call, OPFOR_RPC_E_INVALID_PARAMS,
-                      "viewer: this game's state has no per-side views");
-    }
+    opfor__gerr_t err = {0};
+    if (g->ops->viewer(g, params, opfor__server_cfg(call->srv)->debug_methods, &viewer, &err) < 0)
+        return answer_gerr(call, &err);
     msgpack_packer *pk = opfor_call_result_begin(call);
-    if (g->gen)
-        opfor__gen_pack_state(g, viewer, pk);
-    else
-        opfor__game_pack_state(g, pk);
+    g->ops->pack_state(g, viewer, pk);
     opfor_call_result_end(call);
     return 0;
 }
@@ -856,12 +739,11 @@ int opfor__method_game_close(opfor_call_t *call, const msgpack_object *params) {
         return 0;
     opfor__evlist_t ev;
     opfor__evlist_init(&ev);
-    if (g->t.status != OPFOR__GS_CLOSED &&
-        commit(call, g, "close", NULL, 0, apply_close, NULL, &ev) < 0) {
+    if (g->t.status != OPFOR__GS_CLOSED && commit(call, g, "close", NULL, 0, &ev) < 0) {
         opfor__evlist_free(&ev);
         return 0;
     }
-    answer_ack(call, g, &ev, 0);
+    answer_ack(call, g, &ev);
     opfor__evlist_free(&ev);
     return 0;
 }
@@ -882,132 +764,114 @@ static int submit_job(opfor_call_t *call, opfor__game_t *g, opfor_job_t *job, op
     return 0;
 }
 
-/* A method of the table engine's games asked of a game of another ruleset. */
-static int not_here(opfor_call_t *call, const opfor__game_t *g, const char *method) {
-    opfor_rpc_hint_t h = {0};
-    opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_USE_GAME_METHODS);
-    opfor_rpc_hint_str(&h, "method", method);
-    opfor_rpc_hint_str(&h, "ruleset", g->row.ruleset);
-    opfor_call_error_hint(call, OPFOR_RPC_E_UNSUPPORTED, &h,
-                          "%s: not for %s games: use game.act, game.roll, game.report and "
-                          "game.action",
-                          method, g->row.ruleset);
-    return 0;
-}
-
-/* A press at level challenge: the director (the ruleset's ai_director.c) picks the outcome of a
- * spotting on a worker, from a copy of the table; the press is then committed with that outcome in
- * its log entry, so replays need no director. */
-typedef struct press_job {
-    opfor_job_t job;        /* must stay first */
-    opfor__game_t *g;       /* the game (a reference is held) */
-    uint64_t log_seq;       /* the game's log when the job began */
-    int rc;                 /* the dry press's result */
-    opfor__press_opt_t opt; /* out: whether it spotted, and what */
-    opfor__table_t t;       /* the table pressed (a copy) */
-} press_job_t;
-
-static int press_steer(void *ud, const opfor__game_t *g, const opfor__table_t *t,
-                       opfor_patrol_spot_t *spot) {
-    (void)ud;
-    opfor_director_config_t dc;
-    opfor_director_config_default(&dc);
-    opfor_director_t *d = NULL;
-    int rc = opfor_director_create(&d, &dc);
-    if (rc < 0)
-        return rc;
-    opfor_director_table_t tb = {
-        t->units,    t->nunits,  t->figures,
-        t->nfigures, t->ps.turn, &t->ps,
-        &t->rng,     g->enemy,   opfor_rng_mix64(g->row.seed ^ ((uint64_t)t->presses << 24))};
-    rc = opfor_director_steer_table(d, g->rs, &tb, spot);
-    opfor_director_free(d);
-    return rc < 0 ? rc : 0;
-}
-
-static void press_run(opfor_job_t *job) {
-    press_job_t *pj = (press_job_t *)job;
+/* Commits the entry a request became and answers with where the game stands. */
+static void commit_entry(opfor_call_t *call, opfor__game_t *g, const opfor__entry_t *e) {
     opfor__evlist_t ev;
     opfor__evlist_init(&ev);
-    opfor__gerr_t err = {0};
-    pj->opt.steer = press_steer;
-    pj->rc = opfor__game_press(pj->g, &pj->t, pj->log_seq + 1, &pj->opt, &ev, &err);
+    if (commit(call, g, e->kind, e->sb->size ? e->sb->data : NULL, e->sb->size, &ev) == 0)
+        answer_ack(call, g, &ev);
     opfor__evlist_free(&ev);
 }
 
-static void press_done(opfor_job_t *job) {
-    press_job_t *pj = (press_job_t *)job;
-    opfor__game_t *g = pj->g;
+/* A ruleset method's step on a worker (a director's choice, say), then the entry it gives. */
+typedef struct method_job {
+    opfor_job_t job;  /* must stay first */
+    opfor__game_t *g; /* the game (a reference is held) */
+    uint64_t log_seq; /* the game's log when the job began */
+    void *work;       /* the table game's step (ops->method) */
+} method_job_t;
+
+static void method_run(opfor_job_t *job) {
+    method_job_t *mj = (method_job_t *)job;
+    mj->g->ops->method_run(mj->g, mj->work);
+}
+
+static void method_done(opfor_job_t *job) {
+    method_job_t *mj = (method_job_t *)job;
+    opfor__game_t *g = mj->g;
     opfor_call_t *call = job->call;
     g->searching--;
-    if (g->unloaded) {
-        opfor_call_error(call, OPFOR_RPC_E_CANCELLED, "the game was unloaded during the press");
-    } else if (!job->ran || opfor_job_cancelled(job)) {
-        opfor_rpc_hint_t h = {0};
-        opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_PRESS_AGAIN);
-        opfor_rpc_hint_str(&h, "why", "cancelled");
-        opfor_call_error_hint(call, OPFOR_RPC_E_CANCELLED, &h,
-                              "the press was cancelled (the client left or the server is "
-                              "stopping): press again");
-    } else if (g->t.log_seq != pj->log_seq) {
-        opfor_rpc_hint_t h = {0};
-        opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_PRESS_AGAIN);
-        opfor_rpc_hint_str(&h, "why", "changed");
-        opfor_call_error_hint(call, OPFOR_RPC_E_CANCELLED, &h,
-                              "the game changed while the director chose the spotting: press "
-                              "again");
-    } else {
-        /* pj->rc < 0: the committed press reports the same error. */
+    {
+        int why = g->unloaded                             ? 3
+                  : !job->ran || opfor_job_cancelled(job) ? 1
+                  : g->t.log_seq != mj->log_seq           ? 2
+                                                          : 0;
         msgpack_sbuffer sb;
         msgpack_sbuffer_init(&sb);
-        msgpack_packer pk;
-        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-        int spotted = pj->rc == 0 && pj->opt.spotted;
-        if (spotted)
-            opfor__press_payload_pack(&pj->opt.used, &pk);
-        opfor__evlist_t ev;
-        opfor__evlist_init(&ev);
-        if (commit(call, g, "press", spotted ? sb.data : NULL, spotted ? sb.size : 0, apply_press,
-                   spotted ? &pj->opt.used : NULL, &ev) == 0)
-            answer_ack(call, g, &ev, 0);
-        opfor__evlist_free(&ev);
+        opfor__entry_t e = {"", &sb};
+        opfor__gerr_t err = {0};
+        if (g->ops->method_done(g, mj->work, why, &e, &err) < 0)
+            answer_gerr(call, &err);
+        else
+            commit_entry(call, g, &e);
         msgpack_sbuffer_destroy(&sb);
     }
     game_unref(g);
-    free(pj);
+    free(mj->work);
+    free(mj);
 }
 
-int opfor__method_rs_initiative(opfor_call_t *call, const msgpack_object *params) {
+int opfor__method_rs_method(opfor_call_t *call, const msgpack_object *params) {
     static const char *const allowed[] = {"game", NULL};
     opfor__game_t *g = game_of_params(call, params, allowed);
     if (!g)
         return 0;
-    if (g->gen)
-        return not_here(call, g, call->name);
+    if (!g->ops->method) {
+        opfor__gerr_t err = {0};
+        opfor__game_not_here(g, call->name, &err);
+        return answer_gerr(call, &err);
+    }
     if (call->rs && opfor_ruleset_find(g->row.ruleset) != call->rs) { /* RULESET.VERB */
         opfor_call_error(call, OPFOR_RPC_E_UNSUPPORTED, "%s: game %s is a %s game", call->name,
                          g->row.id, g->row.ruleset);
         return 0;
     }
-    if (g->mode == OPFOR_MODE_COOP && g->level == OPFOR_AI_CHALLENGE && g->rs &&
-        g->t.status == OPFOR__GS_ACTIVE) {
-        press_job_t *pj = malloc(sizeof *pj);
-        if (!pj)
-            return OPFOR_ENOMEM;
-        memset(pj, 0, sizeof *pj);
-        pj->g = g;
-        pj->log_seq = g->t.log_seq;
-        memcpy(&pj->t, &g->t, sizeof pj->t);
-        int rc = submit_job(call, g, &pj->job, press_run, press_done);
+    const char *verb = strrchr(call->name, '.');
+    verb = verb ? verb + 1 : call->name;
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    opfor__entry_t e = {"", &sb};
+    opfor__gerr_t err = {0};
+    void *work = NULL;
+    int rc = g->ops->method(g, call->name, verb, params, &e, &work, &err);
+    if (rc < 0) {
+        answer_gerr(call, &err);
+    } else if (rc == 0) {
+        commit_entry(call, g, &e);
+    } else {
+        method_job_t *mj = malloc(sizeof *mj);
+        rc = mj ? 0 : OPFOR_ENOMEM;
+        if (mj) {
+            memset(mj, 0, sizeof *mj);
+            mj->g = g;
+            mj->log_seq = g->t.log_seq;
+            mj->work = work;
+            rc = submit_job(call, g, &mj->job, method_run, method_done);
+            if (rc < 0)
+                free(mj);
+        }
         if (rc < 0)
-            free(pj);
-        return rc; /* 0: answered by press_done */
+            free(work);
+        msgpack_sbuffer_destroy(&sb);
+        return rc; /* 0: answered by method_done */
     }
-    opfor__evlist_t ev;
-    opfor__evlist_init(&ev);
-    if (commit(call, g, "press", NULL, 0, apply_press, NULL, &ev) == 0)
-        answer_ack(call, g, &ev, 0);
-    opfor__evlist_free(&ev);
+    msgpack_sbuffer_destroy(&sb);
+    return 0;
+}
+
+/* report, game.act, game.roll, game.report, game.action: the table game turns the params into
+ * the log entry (or refuses a method that is not its own), which is committed like any. */
+static int mutation(opfor_call_t *call, opfor__game_t *g, const char *method,
+                    const msgpack_object *params) {
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    opfor__entry_t e = {"", &sb};
+    opfor__gerr_t err = {0};
+    if (g->ops->prepare(g, method, params, &e, &err) < 0)
+        answer_gerr(call, &err);
+    else
+        commit_entry(call, g, &e);
+    msgpack_sbuffer_destroy(&sb);
     return 0;
 }
 
@@ -1020,20 +884,7 @@ int opfor__method_report(opfor_call_t *call, const msgpack_object *params) {
     opfor__game_t *g = get_game(call, id);
     if (!g)
         return 0;
-    if (g->gen)
-        return not_here(call, g, "report");
-    msgpack_sbuffer sb;
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_pack_object(&pk, *params); /* the report as given is the log entry */
-    opfor__evlist_t ev;
-    opfor__evlist_init(&ev);
-    if (commit(call, g, "report", sb.data, sb.size, apply_report, params, &ev) == 0)
-        answer_ack(call, g, &ev, 0);
-    opfor__evlist_free(&ev);
-    msgpack_sbuffer_destroy(&sb);
-    return 0;
+    return mutation(call, g, "report", params);
 }
 
 /* ------------------------------------------------------------------ ai.orders */
@@ -1043,13 +894,9 @@ typedef struct plan_job {
     struct plan_job *next; /* the game's list of running searches (g->jobs) */
     opfor__game_t *g;      /* the game (a reference is held) */
     uint64_t log_seq;      /* the game's log when the search began */
-    int rc;                /* opfor__game_plan's result */
-    opfor__order_t order;  /* the plan */
-    opfor__table_t t;      /* the position searched (a copy) */
-    /* games of other rulesets (g->gen): */
-    unsigned char *gstate;     /* the position searched (a copy, malloc'd) */
-    int decision;              /* the AI's decision number */
-    opfor__gen_order_t gorder; /* the plan */
+    int rc;                /* ops->plan's result */
+    opfor__gerr_t err;     /* why it failed */
+    void *work;            /* the table game's job: the position searched, the plan */
 } plan_job_t;
 
 /* The game changed: searches still running for it stop within one iteration (their calls
@@ -1066,29 +913,16 @@ static int plan_cancelled(void *ud) {
 
 static void plan_run(opfor_job_t *job) {
     plan_job_t *pj = (plan_job_t *)job;
-    if (pj->g->gen)
-        pj->rc =
-            opfor__gen_plan(pj->g, pj->gstate, pj->decision, &job->call->cancelled, &pj->gorder);
-    else
-        pj->rc =
-            opfor__game_plan(pj->g, &pj->t, plan_cancelled, job, &job->call->cancelled, &pj->order);
+    pj->rc =
+        pj->g->ops->plan(pj->g, pj->work, plan_cancelled, job, &job->call->cancelled, &pj->err);
 }
 
 /* Answers with the game's open order when one was given since `since`. */
 static int answer_existing(opfor_call_t *call, opfor__game_t *g, uint64_t since) {
-    if (g->gen) {
-        const opfor__gen_order_t *o = &g->gen->order;
-        if (!o->active || !o->open || o->log_seq <= since)
-            return 0;
-        msgpack_packer *pk = opfor_call_result_begin(call);
-        opfor__gen_order_pack(g, o, pk);
-        opfor_call_result_end(call);
-        return 1;
-    }
-    if (!g->t.order.active || !g->t.order.open || g->t.order.log_seq <= since)
+    if (!g->ops->order_open(g, since))
         return 0;
     msgpack_packer *pk = opfor_call_result_begin(call);
-    opfor__order_pack(g, &g->t, &g->t.order, pk);
+    g->ops->pack_order(g, pk);
     opfor_call_result_end(call);
     return 1;
 }
@@ -1116,12 +950,8 @@ static void plan_done(opfor_job_t *job) {
         opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_ASK_AGAIN);
         opfor_call_error_hint(call, OPFOR_RPC_E_CANCELLED, &h,
                               "the game changed during the search: ask again");
-    } else if (pj->rc == OPFOR_EILLEGAL && g->gen) {
-        opfor_call_error(call, OPFOR_RPC_E_ILLEGAL, "the AI's side %d is not to move",
-                         g->gen->ai_side);
-    } else if (pj->rc == OPFOR_EILLEGAL) {
-        opfor_call_error(call, OPFOR_RPC_E_ILLEGAL, "no unit of the %s can act now",
-                         g->sc->sides[g->enemy].name);
+    } else if (pj->rc == OPFOR_EILLEGAL && pj->err.msg[0]) {
+        answer_gerr(call, &pj->err);
     } else if (pj->rc < 0) {
         opfor_call_error(call, opfor_rpc_err_from_opfor(pj->rc), "the search failed: %s",
                          opfor_strerror(pj->rc));
@@ -1130,85 +960,20 @@ static void plan_done(opfor_job_t *job) {
         msgpack_sbuffer_init(&sb);
         msgpack_packer pk;
         msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-        pj->order.log_seq = g->t.log_seq + 1;
-        pj->gorder.log_seq = g->t.log_seq + 1;
-        if (g->gen)
-            opfor__gen_order_pack(g, &pj->gorder, &pk);
-        else
-            opfor__order_pack(g, &g->t, &pj->order, &pk);
-        msgpack_unpacked u;
-        msgpack_unpacked_init(&u);
-        size_t off = 0;
-        if (msgpack_unpack_next(&u, sb.data, sb.size, &off) != MSGPACK_UNPACK_SUCCESS) {
-            opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "order packing failed");
-        } else {
-            opfor__evlist_t ev;
-            opfor__evlist_init(&ev);
-            gen_entry_t ge = {"order", &u.data};
-            if (g->gen
-                    ? commit(call, g, "order", sb.data, sb.size, apply_gen, &ge, &ev) == 0
-                    : commit(call, g, "order", sb.data, sb.size, apply_order, &u.data, &ev) == 0) {
-                msgpack_packer *rp = opfor_call_result_begin(call);
-                if (g->gen)
-                    opfor__gen_order_pack(g, &g->gen->order, rp);
-                else
-                    opfor__order_pack(g, &g->t, &g->t.order, rp);
-                opfor_call_result_end(call);
-            }
-            opfor__evlist_free(&ev);
+        g->ops->plan_pack(g, pj->work, g->t.log_seq + 1, &pk);
+        opfor__evlist_t ev;
+        opfor__evlist_init(&ev);
+        if (commit(call, g, "order", sb.data, sb.size, &ev) == 0) {
+            msgpack_packer *rp = opfor_call_result_begin(call);
+            g->ops->pack_order(g, rp);
+            opfor_call_result_end(call);
         }
-        msgpack_unpacked_destroy(&u);
+        opfor__evlist_free(&ev);
         msgpack_sbuffer_destroy(&sb);
     }
     game_unref(g);
-    free(pj->gstate);
+    free(pj->work);
     free(pj);
-}
-
-/* ai.orders for a game of another ruleset: the AI's side must be to move. */
-static int gen_ai_orders(opfor_call_t *call, opfor__game_t *g) {
-    const opfor__gen_t *gen = g->gen;
-    int cur = opfor_game_current(&gen->game, gen->state);
-    if (g->t.status != OPFOR__GS_ACTIVE || cur != gen->ai_side) {
-        if (answer_existing(call, g, 0))
-            return 0; /* the order just given, again */
-        opfor_rpc_hint_t h = {0};
-        if (g->t.status == OPFOR__GS_ACTIVE && cur == OPFOR_PLAYER_CHANCE) {
-            opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_ROLL_FIRST);
-        } else if (g->t.status == OPFOR__GS_ACTIVE && cur >= 0) {
-            opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_TABLE_TO_MOVE);
-            opfor_rpc_hint_int(&h, "side", cur);
-        }
-        opfor_call_error_hint(call, OPFOR_RPC_E_ILLEGAL, &h, "the AI (side %d) is not to move: %s",
-                              gen->ai_side,
-                              g->t.status != OPFOR__GS_ACTIVE ? "the game is over"
-                              : cur == OPFOR_PLAYER_CHANCE    ? "the dice decide first (game.roll)"
-                              : cur == OPFOR_PLAYER_TERMINAL  ? "the game is over"
-                                                              : "a table side is (game.act)");
-        return 0;
-    }
-    plan_job_t *pj = malloc(sizeof *pj);
-    unsigned char *st = malloc(gen->rs->state_size);
-    if (!pj || !st) {
-        free(pj);
-        free(st);
-        return OPFOR_ENOMEM;
-    }
-    memset(pj, 0, sizeof *pj);
-    pj->g = g;
-    pj->log_seq = g->t.log_seq;
-    pj->gstate = st;
-    pj->decision = g->t.decisions;
-    memcpy(st, gen->state, gen->rs->state_size);
-    int rc = submit_job(call, g, &pj->job, plan_run, plan_done);
-    if (rc < 0) {
-        free(st);
-        free(pj);
-        return rc;
-    }
-    pj->next = g->jobs;
-    g->jobs = pj;
-    return 0; /* answered by plan_done */
 }
 
 int opfor__method_ai_orders(opfor_call_t *call, const msgpack_object *params) {
@@ -1216,39 +981,26 @@ int opfor__method_ai_orders(opfor_call_t *call, const msgpack_object *params) {
     opfor__game_t *g = game_of_params(call, params, allowed);
     if (!g)
         return 0;
-    if (g->gen)
-        return gen_ai_orders(call, g);
-    if (g->t.pending != OPFOR__PEND_ENEMY) {
+    opfor__gerr_t err = {0};
+    if (g->ops->plan_check(g, &err) < 0) {
         if (answer_existing(call, g, 0))
-            return 0; /* the order of this activation, again */
-        /* what to do instead: the game is over, a player unit must be reported first, or
-           nobody holds the initiative yet */
-        opfor_rpc_hint_t h = {0};
-        if (g->t.status == OPFOR__GS_ACTIVE) {
-            opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_NO_AI_INITIATIVE);
-            opfor_rpc_hint_str(&h, "side", g->sc->sides[g->enemy].name);
-            opfor_rpc_hint_str(&h, "holder", opfor__game_pending_name(g->t.pending));
-        }
-        opfor_call_error_hint(call, OPFOR_RPC_E_ILLEGAL, &h,
-                              "no unit of the %s holds the initiative (%s)",
-                              g->sc->sides[g->enemy].name,
-                              g->t.status != OPFOR__GS_ACTIVE ? "the game is over"
-                              : g->t.pending == OPFOR__PEND_PLAYER
-                                  ? "the players hold it: report which of their units acted first"
-                                  : "nobody holds it: press the initiative button first");
-        return 0;
+            return 0; /* the order just given, again */
+        return answer_gerr(call, &err);
     }
     plan_job_t *pj = malloc(sizeof *pj);
-    if (!pj)
+    void *work = g->ops->plan_new(g);
+    if (!pj || !work) {
+        free(pj);
+        free(work);
         return OPFOR_ENOMEM;
-    memset(&pj->job, 0, sizeof pj->job);
+    }
+    memset(pj, 0, sizeof *pj);
     pj->g = g;
     pj->log_seq = g->t.log_seq;
-    pj->rc = 0;
-    pj->gstate = NULL;
-    memcpy(&pj->t, &g->t, sizeof pj->t);
+    pj->work = work;
     int rc = submit_job(call, g, &pj->job, plan_run, plan_done);
     if (rc < 0) {
+        free(work);
         free(pj);
         return rc;
     }
@@ -1345,74 +1097,32 @@ int opfor__method_unsubscribe(opfor_call_t *call, const msgpack_object *params) 
     return 0;
 }
 
-/* ------------------------------------------------------------------ games of other rulesets */
+/* ------------------------------------------------------------------ game.act, roll, ... */
 
-/* game.act, game.roll, game.report, game.action: the params become the log entry's payload
- * (an act's phrase its index), which is applied to a copy and committed like any entry. */
 static int gen_mutation(opfor_call_t *call, const msgpack_object *params,
-                        const char *const *allowed, const char *kind) {
+                        const char *const *allowed, const char *method) {
     opfor__game_t *g = game_of_params(call, params, allowed);
     if (!g)
         return 0;
-    if (!g->gen) {
-        opfor_rpc_hint_t h = {0};
-        opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_USE_RULESET_METHODS);
-        opfor_rpc_hint_str(&h, "ruleset", g->row.ruleset);
-        char methods[160] = "";
-        const opfor_ruleset_t *grs = opfor_ruleset_find(g->row.ruleset);
-        size_t at = 0;
-        for (const char *const *v = grs ? grs->methods : NULL; v && *v && at < sizeof methods; v++)
-            at += (size_t)snprintf(methods + at, sizeof methods - at, "%s.%s, ", grs->name, *v);
-        if (at < sizeof methods)
-            snprintf(methods + at, sizeof methods - at, "report, ai.orders");
-        opfor_rpc_hint_str(&h, "methods", methods);
-        opfor_call_error_hint(call, OPFOR_RPC_E_UNSUPPORTED, &h,
-                              "this game is played with patrol.initiative, report and ai.orders");
-        return 0;
-    }
-    msgpack_sbuffer sb;
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    opfor__gerr_t err = {0};
-    if (opfor__gen_prepare(g, kind, params, &pk, &err) < 0) {
-        msgpack_sbuffer_destroy(&sb);
-        return answer_gerr(call, &err);
-    }
-    msgpack_unpacked u;
-    msgpack_unpacked_init(&u);
-    size_t off = 0;
-    if (msgpack_unpack_next(&u, sb.data, sb.size, &off) != MSGPACK_UNPACK_SUCCESS) {
-        answer(call, OPFOR_RPC_E_INTERNAL, "entry packing failed");
-    } else {
-        gen_entry_t ge = {kind, &u.data};
-        opfor__evlist_t ev;
-        opfor__evlist_init(&ev);
-        if (commit(call, g, kind, sb.data, sb.size, apply_gen, &ge, &ev) == 0)
-            answer_ack(call, g, &ev, 0);
-        opfor__evlist_free(&ev);
-    }
-    msgpack_unpacked_destroy(&u);
-    msgpack_sbuffer_destroy(&sb);
-    return 0;
+    return mutation(call, g, method, params);
 }
 
 int opfor__method_game_act(opfor_call_t *call, const msgpack_object *params) {
     static const char *const allowed[] = {"game", "action", NULL};
-    return gen_mutation(call, params, allowed, "act");
+    return gen_mutation(call, params, allowed, "game.act");
 }
 
 int opfor__method_game_roll(opfor_call_t *call, const msgpack_object *params) {
     static const char *const allowed[] = {"game", "outcome", NULL};
-    return gen_mutation(call, params, allowed, "roll");
+    return gen_mutation(call, params, allowed, "game.roll");
 }
 
 int opfor__method_game_report(opfor_call_t *call, const msgpack_object *params) {
     static const char *const allowed[] = {"game", "form", "fields", "side", NULL};
-    return gen_mutation(call, params, allowed, "report");
+    return gen_mutation(call, params, allowed, "game.report");
 }
 
 int opfor__method_game_action(opfor_call_t *call, const msgpack_object *params) {
     static const char *const allowed[] = {"game", "form", "fields", NULL};
-    return gen_mutation(call, params, allowed, "action");
+    return gen_mutation(call, params, allowed, "game.action");
 }

@@ -8,8 +8,8 @@
  * A row flagged OPFOR_METHOD_RULESET is a ruleset's own method: its name is a verb, called as
  * "RULESET.VERB" (verb "initiative" of ruleset r: "r.initiative") when the ruleset's descriptor
  * lists the verb in `methods` (opfor/ruleset.h). opfor__method_find looks the prefix up in the
- * registry, so no ruleset is named here. Old names live on for one api_level in
- * OPFOR__METHOD_ALIASES, which hello lists as `deprecated`.
+ * registry, so no ruleset is named here. Old names of a ruleset's methods live on for a few
+ * api_levels in its descriptor's `method_aliases`, which hello lists as `deprecated`.
  */
 #ifndef OPFOR_METHODS_INT_H
 #define OPFOR_METHODS_INT_H
@@ -36,17 +36,13 @@
     XX(GAME_REPORT, "game.report", opfor__method_game_report, 0)                                   \
     XX(GAME_ROLL, "game.roll", opfor__method_game_roll, 0)                                         \
     XX(GAME_STATE, "game.state", opfor__method_game_state, 0)                                      \
-    XX(RS_INITIATIVE, "initiative", opfor__method_rs_initiative, OPFOR_METHOD_RULESET)             \
+    XX(RS_INITIATIVE, "initiative", opfor__method_rs_method, OPFOR_METHOD_RULESET)                 \
     XX(REPORT, "report", opfor__method_report, 0)                                                  \
     XX(SUBSCRIBE, "subscribe", opfor__method_subscribe, 0)                                         \
     XX(UNSUBSCRIBE, "unsubscribe", opfor__method_unsubscribe, 0)                                   \
     XX(DEBUG_GAME_CHANGED, "debug.game_changed", opfor__method_debug_game_changed,                 \
        OPFOR_METHOD_DEBUG)                                                                         \
     XX(DEBUG_SLEEP, "debug.sleep", opfor__method_debug_sleep, OPFOR_METHOD_DEBUG)
-
-/* Deprecated names: the old wire name, the method it now is (an enum suffix above), and the
- * first api_level that no longer accepts it. */
-#define OPFOR__METHOD_ALIASES(XX) XX("patrol.initiative", RS_INITIATIVE, 6)
 
 typedef enum opfor__method_id {
 #define OPFOR__XX(id, name, fn, flags) OPFOR__METHOD_##id,
@@ -68,18 +64,9 @@ typedef struct opfor__method {
 /* The table, indexed by opfor__method_id_t. */
 extern const opfor__method_t opfor__methods[OPFOR__METHOD_COUNT];
 
-/* One deprecated name (OPFOR__METHOD_ALIASES). */
-typedef struct opfor__method_alias {
-    const char *name; /* the old wire name */
-    int method;       /* opfor__method_id_t */
-    int until;        /* the first api_level without it */
-} opfor__method_alias_t;
-
-extern const opfor__method_alias_t opfor__method_aliases[];
-extern const size_t opfor__method_naliases;
-
 struct opfor_ruleset;
-/* The method named by the len bytes at name, or -1: a plain method's name, a deprecated alias,
+/* The method named by the len bytes at name, or -1: a plain method's name, a deprecated alias
+ * (a table game's old name of a ruleset method; *rs is then NULL),
  * or "RULESET.VERB" for a registered ruleset that lists VERB (then *rs, when rs is not NULL,
  * is that ruleset; NULL otherwise). */
 int opfor__method_find(const char *name, size_t len, const struct opfor_ruleset **rs);

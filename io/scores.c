@@ -1,4 +1,4 @@
-/* io/scores.c — the Patrol Mode high-score table in SQLite (opfor/scores.h).
+/* io/scores.c — the high-score table in SQLite (opfor/scores.h).
  *
  * Every statement is prepared with bound parameters (names and scenario keys are user
  * text). The database runs in WAL mode with a 5 s busy timeout, and the schema version

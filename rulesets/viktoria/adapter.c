@@ -678,7 +678,8 @@ static const char *const rs_method_help[] = {
     "each, V.A): who may act, what was spotted.",
     NULL};
 /* Before api_level 5 the press was Patrol Mode's own method. */
-static const char *const rs_method_aliases[] = {"initiative", "patrol.initiative", NULL};
+static const opfor_method_alias_t rs_method_aliases[] = {{"initiative", "patrol.initiative", 6},
+                                                         {NULL, NULL, 0}};
 
 const opfor_ruleset_t opfor_viktoria_ruleset = {
     .name = "viktoria",

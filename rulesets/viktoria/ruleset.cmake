@@ -38,3 +38,8 @@ set(RULESET_COMMANDS
     "Viktoria! calculator: answers per second over a fixed mix of 16 queries"
     "bench engine" opfor_vk_bench_engine
     "Viktoria! engine: activations and games per second")
+# Its table game in the daemon (daemon/, compiled into the io library): the game path of
+# opford's Viktoria! games (Patrol Mode presses with the director, the table's reports, the AI's
+# orders with command tests, scores), behind io's table game operations (io/game_ops.h).
+file(GLOB RULESET_DAEMON_SOURCES CONFIGURE_DEPENDS ${RULESET_DIR}/daemon/*.c)
+set(RULESET_DAEMON_GAME opfor_vk_table_game)

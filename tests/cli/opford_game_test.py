@@ -29,6 +29,7 @@ BIN, WORK = sys.argv[1], sys.argv[2]
 OPFORD = os.path.join(BIN, "opford")
 OPFOR = os.path.join(BIN, "opfor")
 INVALID_PARAMS, NOT_FOUND, ILLEGAL = -32602, 3, 4
+UNSUPPORTED = 7
 checks = opford_lib.Checks(detail_max=800)
 check = checks.check
 Daemon = functools.partial(opford_lib.Daemon, OPFORD, WORK)
@@ -353,6 +354,10 @@ check("closed_game_refuses_reports", err is not None and err[0] == ILLEGAL, repr
 err, lst = c.call("game.list")
 ids = {x["game"]: x["status"] for x in lst["games"]} if lst else {}
 check("game_list", ids.get("py1") == "closed" and ids.get("doomed") == "finished", repr(ids))
+err, py1 = c.call("game.state", {"game": "py1"})
+seqs = {x["game"]: x["log_seq"] for x in lst["games"]} if lst else {}
+check("game_list_log_seq_as_state", err is None and seqs.get("py1") == py1["log_seq"],
+      repr((err, seqs.get("py1"), py1 and py1["log_seq"])))
 c.close()
 
 # ---------------------------------------------------------------- SIGTERM
@@ -360,10 +365,36 @@ rc = d.stop()
 check("sigterm_exit_0", rc == 0, repr(rc))
 check("sigterm_removes_socket", not os.path.exists(d.sock), d.sock)
 
+# The log names the rules it was written under; a log from before it did (no begin entry)
+# replays as rules version "1", and one naming other rules is refused.
+con = sqlite3.connect(os.path.join(d.state, "opfor.db"))
+first = con.execute("SELECT kind, payload FROM log WHERE game_id = 'py1' AND seq = 1").fetchone()
+check("log_begins_with_rules", first is not None and first[0] == "begin" and
+      msgpack.unpackb(first[1]) == {"ruleset": "viktoria", "rules_version": "1"}, repr(first))
+cols = "ruleset, scenario_name, scenario_yaml, mode, seed, difficulty, created, updated, status"
+for gid, begin in (("legacy", None), ("vk0", {"ruleset": "viktoria", "rules_version": "0"})):
+    con.execute(f"INSERT INTO games (id, {cols}) SELECT ?, {cols} FROM games WHERE id = 'py1'",
+                (gid,))
+    if begin is not None:
+        con.execute("INSERT INTO log (game_id, seq, kind, payload, created) "
+                    "VALUES (?, 1, 'begin', ?, 0)", (gid, msgpack.packb(begin)))
+    con.execute("INSERT INTO log (game_id, seq, kind, payload, created) SELECT ?, seq - 1 + ?, "
+                "kind, payload, created FROM log WHERE game_id = 'py1' AND seq > 1",
+                (gid, 1 if begin is not None else 0))
+con.commit()
+con.close()
+
 # Restarted: the saved games are listed and rebuilt where they were.
 d.args = []
 d.start()
 c = Client(d.sock)
+err, st = c.call("game.state", {"game": "legacy"})
+check("log_without_begin_replays", err is None and st["hash"] == py1["hash"] and
+      st["log_seq"] == py1["log_seq"] and st["event_seq"] == py1["event_seq"],
+      repr((err, py1["hash"], st and st["hash"])))
+err, _ = c.call("game.state", {"game": "vk0"})
+check("other_rules_version_refused", err is not None and err[0] == UNSUPPORTED and
+      "'0'" in err[1] and "'1'" in err[1], repr(err))
 err, lst = c.call("game.list")
 check("restart_lists_games", err is None and {"py1", "doomed"} <= {x["game"] for x in lst["games"]},
       repr(err))

@@ -14,14 +14,14 @@
 
 #include <msgpack.h>
 
-#include "../../io/game_int.h"
+#include "../../rulesets/viktoria/daemon/vk_game_int.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/frame.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static opfor__game_t *game;    /* a patrol game a few presses in */
-static opfor__table_t opening; /* its table */
+static opfor__vkg_t *game;         /* a patrol game a few presses in */
+static opfor__vkg_table_t opening; /* its table */
 
 static void setup(void) {
     static opfor_viktoria_model_t m;
@@ -32,7 +32,7 @@ static void setup(void) {
     snprintf(row.id, sizeof row.id, "fz");
     row.seed = 3;
     opfor__gerr_t err;
-    if (opfor__game_open(&game, &row, NULL, 0, &m, &err) != 0)
+    if (opfor__vkg_open(&game, &row, NULL, 0, &m, &err) != 0)
         abort();
     opfor_vk_rs_ctx_free(game->rs); /* orders here need no search */
     game->rs = NULL;
@@ -52,11 +52,11 @@ static void setup(void) {
                     msgpack_pack_int(&pk, u);
                     break;
                 }
-            opfor__game_apply_entry(game, &game->t, game->t.log_seq + 1, "report", sb.data, sb.size,
-                                    &ev, &err);
+            opfor__vkg_apply_entry(game, &game->t, game->t.log_seq + 1, "report", sb.data, sb.size,
+                                   &ev, &err);
             msgpack_sbuffer_destroy(&sb);
         } else {
-            opfor__game_press(game, &game->t, game->t.log_seq + 1, NULL, &ev, &err);
+            opfor__vkg_press(game, &game->t, game->t.log_seq + 1, NULL, &ev, &err);
         }
         opfor__evlist_free(&ev);
     }
@@ -66,12 +66,12 @@ static void setup(void) {
 /* mode 0: report params, 1: an order's payload, 2: a press's payload (the director's
  * choice of a spotting, raw bytes raw/len as the log holds them). */
 static int apply(const msgpack_object *o, const uint8_t *raw, size_t len, int mode,
-                 opfor__table_t *t, opfor__evlist_t *ev, opfor__gerr_t *err) {
+                 opfor__vkg_table_t *t, opfor__evlist_t *ev, opfor__gerr_t *err) {
     memcpy(t, &opening, sizeof *t);
     if (mode == 2)
-        return opfor__game_apply_entry(game, t, t->log_seq + 1, "press", raw, len, ev, err);
-    return mode ? opfor__game_order(game, t, t->log_seq + 1, o, ev, err)
-                : opfor__game_report(game, t, t->log_seq + 1, o, ev, err);
+        return opfor__vkg_apply_entry(game, t, t->log_seq + 1, "press", raw, len, ev, err);
+    return mode ? opfor__vkg_order(game, t, t->log_seq + 1, o, ev, err)
+                : opfor__vkg_report(game, t, t->log_seq + 1, o, ev, err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -93,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         msgpack_unpacked_destroy(&u);
         return 0;
     }
-    static opfor__table_t a, b;
+    static opfor__vkg_table_t a, b;
     opfor__evlist_t ev, ev2;
     opfor__evlist_init(&ev);
     opfor__evlist_init(&ev2);

@@ -37,8 +37,8 @@ static opfor__game_t *open_duel(uint64_t seed) {
     opfor__gerr_t err = {0};
     assert_int_equal(opfor__gen_open(&g, &row, &opfor_duel_ruleset, &err), 0);
     assert_non_null(g);
-    assert_non_null(g->gen);
-    assert_int_equal(g->gen->ai_side, 1);
+    assert_non_null(opfor__gen_of(g));
+    assert_int_equal(opfor__gen_of(g)->ai_side, 1);
     return g;
 }
 
@@ -48,7 +48,7 @@ static int apply_bytes(opfor__game_t *g, const char *kind, const char *data, siz
     opfor__table_t *t = malloc(sizeof *t);
     assert_non_null(t);
     memcpy(t, &g->t, sizeof *t);
-    opfor__gen_begin(g->gen);
+    opfor__gen_begin(opfor__gen_of(g));
     msgpack_unpacked u;
     msgpack_unpacked_init(&u);
     size_t off = 0;
@@ -60,7 +60,7 @@ static int apply_bytes(opfor__game_t *g, const char *kind, const char *data, siz
     int rc = opfor__gen_apply(g, t, g->t.log_seq + 1, kind, pl, &ev, err);
     if (rc == 0) {
         memcpy(&g->t, t, sizeof *t);
-        opfor__gen_keep(g->gen);
+        opfor__gen_keep(opfor__gen_of(g));
     }
     opfor__evlist_free(&ev);
     msgpack_unpacked_destroy(&u);
@@ -133,7 +133,7 @@ static int report(opfor__game_t *g, tlog_t *log, int card, const char *dice, opf
 
 /* The AI's order for the committed state, applied and logged. */
 static int order(opfor__game_t *g, tlog_t *log, opfor__gen_order_t *o, opfor__gerr_t *e) {
-    int rc = opfor__gen_plan(g, g->gen->state, g->t.decisions, NULL, o);
+    int rc = opfor__gen_plan(g, opfor__gen_of(g)->state, g->t.decisions, NULL, o);
     if (rc < 0)
         return rc;
     msgpack_sbuffer sb;
@@ -151,7 +151,7 @@ static int order(opfor__game_t *g, tlog_t *log, opfor__gen_order_t *o, opfor__ge
 }
 
 static int cur(const opfor__game_t *g) {
-    return opfor_game_current(&g->gen->game, g->gen->state);
+    return opfor_game_current(&opfor__gen_of(g)->game, opfor__gen_of(g)->state);
 }
 
 /* Plays n moves the simple way (table: its first legal action; AI: its order; dice: auto). */
@@ -162,7 +162,7 @@ static void play(opfor__game_t *g, tlog_t *log, int n) {
         opfor__gen_order_t o;
         if (c == OPFOR_PLAYER_CHANCE)
             assert_int_equal(roll(g, log, -1, &e), 0);
-        else if (c == g->gen->ai_side)
+        else if (c == opfor__gen_of(g)->ai_side)
             assert_int_equal(order(g, log, &o, &e), 0);
         else
             assert_int_equal(act(g, log, NULL, 0, &e), 0);
@@ -175,14 +175,15 @@ static void free_log(tlog_t *log) {
 }
 
 static void same_game(const opfor__game_t *a, const opfor__game_t *b) {
-    assert_memory_equal(a->gen->state, b->gen->state, opfor_duel_ruleset.state_size);
+    assert_memory_equal(opfor__gen_of(a)->state, opfor__gen_of(b)->state,
+                        opfor_duel_ruleset.state_size);
     assert_int_equal(a->t.log_seq, b->t.log_seq);
     assert_int_equal(a->t.ev_seq, b->t.ev_seq);
     assert_int_equal(a->t.status, b->t.status);
     assert_int_equal(a->t.decisions, b->t.decisions);
-    assert_int_equal(a->gen->order.active, b->gen->order.active);
-    assert_string_equal(a->gen->order.action, b->gen->order.action);
-    assert_string_equal(a->gen->order.reason, b->gen->order.reason);
+    assert_int_equal(opfor__gen_of(a)->order.active, opfor__gen_of(b)->order.active);
+    assert_string_equal(opfor__gen_of(a)->order.action, opfor__gen_of(b)->order.action);
+    assert_string_equal(opfor__gen_of(a)->order.reason, opfor__gen_of(b)->order.reason);
 }
 
 static void duel_game_replay_rebuilds_the_same_game(void **st) {
@@ -193,9 +194,11 @@ static void duel_game_replay_rebuilds_the_same_game(void **st) {
     opfor__gerr_t e = {0};
     /* a turn by hand: the table attacks by phrase, rolls a 3, the AI orders, a report */
     char phrase[112];
-    int n = opfor_game_legal(&g->gen->game, g->gen->state, g->gen->acts, 6);
+    int n = opfor_game_legal(&opfor__gen_of(g)->game, opfor__gen_of(g)->state,
+                             opfor__gen_of(g)->acts, 6);
     assert_true(n >= 2);
-    opfor_game_action_str(&g->gen->game, g->gen->state, &g->gen->acts[0], phrase, sizeof phrase);
+    opfor_game_action_str(&opfor__gen_of(g)->game, opfor__gen_of(g)->state,
+                          &opfor__gen_of(g)->acts[0], phrase, sizeof phrase);
     assert_int_equal(act(g, log, phrase, 0, &e), 0);
     assert_int_equal(cur(g), OPFOR_PLAYER_CHANCE);
     assert_int_equal(roll(g, log, 2, &e), 0);
@@ -203,9 +206,9 @@ static void duel_game_replay_rebuilds_the_same_game(void **st) {
     opfor__gen_order_t o;
     assert_int_equal(order(g, log, &o, &e), 0);
     assert_true(o.reason[0] != '\0');
-    assert_true(g->gen->order.open);
+    assert_true(opfor__gen_of(g)->order.open);
     assert_int_equal(roll(g, log, -1, &e), 0);
-    assert_false(g->gen->order.open); /* the game moved on */
+    assert_false(opfor__gen_of(g)->order.open); /* the game moved on */
     assert_int_equal(report(g, log, 0, NULL, &e), 0);
     play(g, log, 12);
     /* a fresh game fed the same log is the same game */
@@ -223,7 +226,7 @@ static void duel_game_refusals_change_nothing(void **st) {
     (void)st;
     opfor__game_t *g = open_duel(5);
     unsigned char before[64];
-    memcpy(before, g->gen->state, sizeof before);
+    memcpy(before, opfor__gen_of(g)->state, sizeof before);
     opfor__table_t *t0 = malloc(sizeof *t0);
     assert_non_null(t0);
     memcpy(t0, &g->t, sizeof *t0);
@@ -238,7 +241,7 @@ static void duel_game_refusals_change_nothing(void **st) {
     assert_non_null(strstr(e.msg, "card"));
     /* an order when the table is to move; an order naming an action the state has not */
     opfor__gen_order_t o;
-    assert_int_equal(opfor__gen_plan(g, g->gen->state, 0, NULL, &o), OPFOR_EILLEGAL);
+    assert_int_equal(opfor__gen_plan(g, opfor__gen_of(g)->state, 0, NULL, &o), OPFOR_EILLEGAL);
     memset(&o, 0, sizeof o);
     snprintf(o.action, sizeof o.action, "Blue attacks with the 9");
     msgpack_sbuffer sb;
@@ -248,7 +251,7 @@ static void duel_game_refusals_change_nothing(void **st) {
     assert_true(apply_bytes(g, "order", sb.data, sb.size, &e) < 0);
     msgpack_sbuffer_destroy(&sb);
     assert_true(apply_bytes(g, "nonsense", NULL, 0, &e) < 0);
-    assert_memory_equal(g->gen->state, before, sizeof before);
+    assert_memory_equal(opfor__gen_of(g)->state, before, sizeof before);
     assert_memory_equal(&g->t, t0, sizeof *t0);
     /* closed: nothing more */
     assert_int_equal(apply_bytes(g, "close", NULL, 0, &e), 0);
@@ -352,8 +355,8 @@ static void duel_game_orders_repeat(void **st) {
     play(g, NULL, 2); /* the table's act and its roll: the AI to move */
     assert_int_equal(cur(g), 1);
     opfor__gen_order_t a, b;
-    assert_int_equal(opfor__gen_plan(g, g->gen->state, 0, NULL, &a), 0);
-    assert_int_equal(opfor__gen_plan(g, g->gen->state, 0, NULL, &b), 0);
+    assert_int_equal(opfor__gen_plan(g, opfor__gen_of(g)->state, 0, NULL, &a), 0);
+    assert_int_equal(opfor__gen_plan(g, opfor__gen_of(g)->state, 0, NULL, &b), 0);
     assert_int_equal(a.index, b.index);
     assert_string_equal(a.action, b.action);
     assert_string_equal(a.reason, b.reason);

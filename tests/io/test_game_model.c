@@ -1,4 +1,5 @@
-/* tests/io/test_game_model.c — the daemon's game model (io/game*.c) without sockets:
+/* tests/io/test_game_model.c — the daemon's Viktoria! game model (its table game,
+ * rulesets/viktoria/daemon/vk_game*.c) without sockets:
  * game.new's opening position, presses of the initiative button, reports from the table with
  * their validation (each fault names its field and changes nothing), the AI's orders and
  * their resolution by the engine's dice, and replay: applying the same log entries to a fresh
@@ -13,8 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../io/game_int.h"
+#include "../../rulesets/viktoria/daemon/vk_game_int.h"
 #include "io/pack_kv.h"
+#include "opfor/viktoria/adapter.h"
 #include "opfor/rpc.h"
 
 /* A log kept by the test: what the daemon would append to the store. */
@@ -24,7 +26,7 @@ typedef struct tlog {
     msgpack_sbuffer p[256]; /* payloads */
 } tlog_t;
 
-static opfor__game_t *open_game(const char *scenario, const char *mode, uint64_t seed) {
+static opfor__vkg_t *open_game(const char *scenario, const char *mode, uint64_t seed) {
     opfor_store_game_t row;
     memset(&row, 0, sizeof row);
     snprintf(row.id, sizeof row.id, "t1");
@@ -33,9 +35,9 @@ static opfor__game_t *open_game(const char *scenario, const char *mode, uint64_t
     row.seed = seed;
     static opfor_viktoria_model_t m;
     assert_int_equal(opfor_viktoria_model_default(&m, NULL), 0);
-    opfor__game_t *g = NULL;
+    opfor__vkg_t *g = NULL;
     opfor__gerr_t err = {0};
-    int rc = opfor__game_open(&g, &row, NULL, 0, &m, &err);
+    int rc = opfor__vkg_open(&g, &row, NULL, 0, &m, &err);
     if (rc != 0)
         fprintf(stderr, "open: %s\n", err.msg);
     assert_int_equal(rc, 0);
@@ -77,12 +79,12 @@ static void casualty(msgpack_packer *pk, const char *unit, const char *key, int 
 }
 
 /* Applies a mutation on a copy; on success commits it to g->t and to the log. */
-static int mutate(opfor__game_t *g, tlog_t *log, const char *kind, const msgpack_sbuffer *payload,
+static int mutate(opfor__vkg_t *g, tlog_t *log, const char *kind, const msgpack_sbuffer *payload,
                   opfor__evlist_t *ev, opfor__gerr_t *err) {
-    opfor__table_t *tmp = malloc(sizeof *tmp);
+    opfor__vkg_table_t *tmp = malloc(sizeof *tmp);
     memcpy(tmp, &g->t, sizeof *tmp);
-    int rc = opfor__game_apply_entry(g, tmp, g->t.log_seq + 1, kind, payload ? payload->data : NULL,
-                                     payload ? payload->size : 0, ev, err);
+    int rc = opfor__vkg_apply_entry(g, tmp, g->t.log_seq + 1, kind, payload ? payload->data : NULL,
+                                    payload ? payload->size : 0, ev, err);
     if (rc == 0) {
         memcpy(&g->t, tmp, sizeof *tmp);
         strcpy(log->kind[log->n], kind);
@@ -95,7 +97,7 @@ static int mutate(opfor__game_t *g, tlog_t *log, const char *kind, const msgpack
     return rc;
 }
 
-static int press(opfor__game_t *g, tlog_t *log, opfor__evlist_t *ev) {
+static int press(opfor__vkg_t *g, tlog_t *log, opfor__evlist_t *ev) {
     opfor__gerr_t err = {0};
     opfor__evlist_init(ev);
     int rc = mutate(g, log, "press", NULL, ev, &err);
@@ -127,7 +129,7 @@ typedef struct steer_log {
 
 /* A stand-in for the director: turns every spotting to the opposite compass point when that
  * point has weight. */
-static int test_steer(void *ud, const opfor__game_t *g, const opfor__table_t *t,
+static int test_steer(void *ud, const opfor__vkg_t *g, const opfor__vkg_table_t *t,
                       opfor_patrol_spot_t *spot) {
     (void)t;
     steer_log_t *sl = ud;
@@ -142,17 +144,17 @@ static int test_steer(void *ud, const opfor__game_t *g, const opfor__table_t *t,
 
 /* A press as the daemon makes it at level challenge: a dry run on a copy with the steering
  * hook, then the committed press with the chosen outcome in its log payload. */
-static int press_steered(opfor__game_t *g, tlog_t *log, opfor__evlist_t *ev, steer_log_t *sl) {
-    opfor__table_t *dry = malloc(sizeof *dry);
+static int press_steered(opfor__vkg_t *g, tlog_t *log, opfor__evlist_t *ev, steer_log_t *sl) {
+    opfor__vkg_table_t *dry = malloc(sizeof *dry);
     memcpy(dry, &g->t, sizeof *dry);
-    opfor__press_opt_t opt;
+    opfor__vkg_press_opt_t opt;
     memset(&opt, 0, sizeof opt);
     opt.steer = test_steer;
     opt.ud = sl;
     opfor__evlist_t scratch;
     opfor__evlist_init(&scratch);
     opfor__gerr_t err = {0};
-    int rc = opfor__game_press(g, dry, g->t.log_seq + 1, &opt, &scratch, &err);
+    int rc = opfor__vkg_press(g, dry, g->t.log_seq + 1, &opt, &scratch, &err);
     opfor__evlist_free(&scratch);
     free(dry);
     if (rc < 0 || !opt.spotted)
@@ -160,7 +162,7 @@ static int press_steered(opfor__game_t *g, tlog_t *log, opfor__evlist_t *ev, ste
     msgpack_sbuffer sb;
     msgpack_packer pk;
     pack_open(&sb, &pk);
-    opfor__press_payload_pack(&opt.used, &pk);
+    opfor__vkg_press_payload_pack(&opt.used, &pk);
     opfor__evlist_init(ev);
     rc = mutate(g, log, "press", &sb, ev, &err);
     if (rc)
@@ -193,16 +195,16 @@ static void ev_kind(const opfor__evlist_t *ev, int i, char *out, size_t n, uint6
     msgpack_unpacked_destroy(&u);
 }
 
-static int first_unit_of(const opfor__game_t *g, int side, int ready) {
+static int first_unit_of(const opfor__vkg_t *g, int side, int ready) {
     for (int u = 0; u < g->t.nunits; u++)
-        if (g->t.units[u].side == side && opfor__game_in_play(&g->t, u) &&
+        if (g->t.units[u].side == side && opfor__vkg_in_play(&g->t, u) &&
             (!ready || !(g->t.units[u].flags & OPFOR_UNIT_ACTED)))
             return u;
     return -1;
 }
 
 /* Applies the entry kind with the payload in sb, which must succeed, logs it and frees sb. */
-static void commit(opfor__game_t *g, tlog_t *log, const char *kind, msgpack_sbuffer *sb) {
+static void commit(opfor__vkg_t *g, tlog_t *log, const char *kind, msgpack_sbuffer *sb) {
     opfor__evlist_t ev;
     opfor__evlist_init(&ev);
     opfor__gerr_t err = {0};
@@ -212,18 +214,18 @@ static void commit(opfor__game_t *g, tlog_t *log, const char *kind, msgpack_sbuf
 }
 
 /* The AI plans the order of the enemy unit holding the initiative; it is logged. */
-static void give_order(opfor__game_t *g, tlog_t *log) {
-    opfor__order_t o;
-    assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &o), 0);
+static void give_order(opfor__vkg_t *g, tlog_t *log) {
+    opfor__vkg_order_t o;
+    assert_int_equal(opfor__vkg_plan(g, &g->t, NULL, NULL, NULL, &o), 0);
     msgpack_sbuffer sb;
     msgpack_packer pk;
     pack_open(&sb, &pk);
-    opfor__order_pack(g, &g->t, &o, &pk);
+    opfor__vkg_order_pack(g, &g->t, &o, &pk);
     commit(g, log, "order", &sb);
 }
 
 /* The player's report that unit u acted where it stands; it is logged. */
-static void report_acted(opfor__game_t *g, tlog_t *log, int u) {
+static void report_acted(opfor__vkg_t *g, tlog_t *log, int u) {
     msgpack_sbuffer sb;
     msgpack_packer pk;
     pack_open(&sb, &pk);
@@ -233,7 +235,7 @@ static void report_acted(opfor__game_t *g, tlog_t *log, int u) {
 }
 
 /* Presses until someone holds the initiative; returns the pending kind. */
-static int press_until_steered(opfor__game_t *g, tlog_t *log, int want, steer_log_t *sl) {
+static int press_until_steered(opfor__vkg_t *g, tlog_t *log, int want, steer_log_t *sl) {
     for (int i = 0; i < 200 && g->t.status == OPFOR__GS_ACTIVE; i++) {
         opfor__evlist_t ev;
         assert_int_equal(sl ? press_steered(g, log, &ev, sl) : press(g, log, &ev), 0);
@@ -258,18 +260,18 @@ static int press_until_steered(opfor__game_t *g, tlog_t *log, int want, steer_lo
     return g->t.pending;
 }
 
-static int press_until(opfor__game_t *g, tlog_t *log, int want) {
+static int press_until(opfor__vkg_t *g, tlog_t *log, int want) {
     return press_until_steered(g, log, want, NULL);
 }
 
 /* Applies every entry of log to h, as the daemon does when it loads a game. */
-static void replay(opfor__game_t *h, const tlog_t *log) {
+static void replay(opfor__vkg_t *h, const tlog_t *log) {
     for (int i = 0; i < log->n; i++) {
         opfor__evlist_t ev;
         opfor__evlist_init(&ev);
         opfor__gerr_t err = {0};
-        int rc = opfor__game_apply_entry(h, &h->t, h->t.log_seq + 1, log->kind[i], log->p[i].data,
-                                         log->p[i].size, &ev, &err);
+        int rc = opfor__vkg_apply_entry(h, &h->t, h->t.log_seq + 1, log->kind[i], log->p[i].data,
+                                        log->p[i].size, &ev, &err);
         if (rc)
             fprintf(stderr, "replay %d (%s): %s\n", i, log->kind[i], err.msg);
         assert_int_equal(rc, 0);
@@ -284,32 +286,32 @@ static void log_free(tlog_t *log) {
 }
 
 /* Frees a test's game and its log (from calloc). */
-static void game_done(opfor__game_t *g, tlog_t *log) {
+static void game_done(opfor__vkg_t *g, tlog_t *log) {
     log_free(log);
     free(log);
-    opfor__game_free(g);
+    opfor__vkg_free(g);
 }
 
 /* ---------------------------------------------------------------- tests */
 
 static void game_model_opens_the_builtin_patrol(void **state) {
     (void)state;
-    opfor__game_t *g = open_game("patrol_default", "", 7);
+    opfor__vkg_t *g = open_game("patrol_default", "", 7);
     assert_int_equal(g->mode, OPFOR_MODE_COOP);
-    assert_string_equal(g->row.mode, "patrol");
-    assert_string_equal(g->row.difficulty, "standard");
+    assert_string_equal(g->row->mode, "patrol");
+    assert_string_equal(g->row->difficulty, "standard");
     assert_int_equal(g->t.ps.turn, 1);
     assert_int_equal(g->t.pending, OPFOR__PEND_NONE);
     assert_true(g->t.nunits >= 5);
     assert_string_equal(g->sc->sides[g->player].name, "British");
     /* two games with the same seed start byte-identical */
-    opfor__game_t *h = open_game("patrol_default", "", 7);
-    assert_int_equal(opfor__game_hash(&g->t), opfor__game_hash(&h->t));
-    opfor__game_free(h);
+    opfor__vkg_t *h = open_game("patrol_default", "", 7);
+    assert_int_equal(opfor__vkg_hash(&g->t), opfor__vkg_hash(&h->t));
+    opfor__vkg_free(h);
     h = open_game("patrol_default", "", 8);
-    assert_true(opfor__game_hash(&g->t) != opfor__game_hash(&h->t));
-    opfor__game_free(h);
-    opfor__game_free(g);
+    assert_true(opfor__vkg_hash(&g->t) != opfor__vkg_hash(&h->t));
+    opfor__vkg_free(h);
+    opfor__vkg_free(g);
 }
 
 static void game_model_refuses_bad_new_games(void **state) {
@@ -319,23 +321,23 @@ static void game_model_refuses_bad_new_games(void **state) {
     opfor_store_game_t row;
     memset(&row, 0, sizeof row);
     snprintf(row.scenario_name, sizeof row.scenario_name, "no_such_scenario");
-    opfor__game_t *g = NULL;
+    opfor__vkg_t *g = NULL;
     opfor__gerr_t err = {0};
-    assert_true(opfor__game_open(&g, &row, NULL, 0, &m, &err) < 0);
+    assert_true(opfor__vkg_open(&g, &row, NULL, 0, &m, &err) < 0);
     assert_int_equal(err.code, OPFOR_RPC_E_NOT_FOUND);
     assert_non_null(strstr(err.msg, "scenario"));
     memset(&row, 0, sizeof row);
     snprintf(row.difficulty, sizeof row.difficulty, "godlike");
-    assert_true(opfor__game_open(&g, &row, NULL, 0, &m, &err) < 0);
+    assert_true(opfor__vkg_open(&g, &row, NULL, 0, &m, &err) < 0);
     assert_int_equal(err.code, OPFOR_RPC_E_INVALID_PARAMS);
     assert_non_null(strstr(err.msg, "difficulty"));
     memset(&row, 0, sizeof row);
     snprintf(row.ruleset, sizeof row.ruleset, "chess");
-    assert_true(opfor__game_open(&g, &row, NULL, 0, &m, &err) < 0);
+    assert_true(opfor__vkg_open(&g, &row, NULL, 0, &m, &err) < 0);
     assert_int_equal(err.code, OPFOR_RPC_E_UNSUPPORTED);
     const char *yaml = "name: x\nnot: [valid";
     memset(&row, 0, sizeof row);
-    assert_true(opfor__game_open(&g, &row, yaml, strlen(yaml), &m, &err) < 0);
+    assert_true(opfor__vkg_open(&g, &row, yaml, strlen(yaml), &m, &err) < 0);
     assert_int_equal(err.code, OPFOR_RPC_E_INVALID_PARAMS);
     assert_non_null(strstr(err.msg, "inline:"));
     assert_null(g);
@@ -343,27 +345,27 @@ static void game_model_refuses_bad_new_games(void **state) {
 
 /* One bad report, packed into o: its error code and a piece of its message; the table must
  * not change. Frees o. */
-static void bad_obj(opfor__game_t *g, obj_t *o, int code, const char *needle) {
+static void bad_obj(opfor__vkg_t *g, obj_t *o, int code, const char *needle) {
     obj_done(o);
-    opfor__table_t *tmp = malloc(sizeof *tmp);
+    opfor__vkg_table_t *tmp = malloc(sizeof *tmp);
     memcpy(tmp, &g->t, sizeof *tmp);
-    uint64_t before = opfor__game_hash(&g->t);
+    uint64_t before = opfor__vkg_hash(&g->t);
     opfor__evlist_t ev;
     opfor__evlist_init(&ev);
     opfor__gerr_t err = {0};
-    assert_true(opfor__game_report(g, tmp, g->t.log_seq + 1, &o->u.data, &ev, &err) < 0);
+    assert_true(opfor__vkg_report(g, tmp, g->t.log_seq + 1, &o->u.data, &ev, &err) < 0);
     if (!strstr(err.msg, needle))
         fprintf(stderr, "expected '%s' in: %s\n", needle, err.msg);
     assert_non_null(strstr(err.msg, needle));
     assert_int_equal(err.code, code);
-    assert_int_equal(opfor__game_hash(&g->t), before); /* the committed table is untouched */
+    assert_int_equal(opfor__vkg_hash(&g->t), before); /* the committed table is untouched */
     opfor__evlist_free(&ev);
     free(tmp);
     obj_free(o);
 }
 
 /* A bad report that build packs. */
-static void bad_report(opfor__game_t *g, void (*build)(msgpack_packer *pk, opfor__game_t *g),
+static void bad_report(opfor__vkg_t *g, void (*build)(msgpack_packer *pk, opfor__vkg_t *g),
                        int code, const char *needle) {
     obj_t o;
     msgpack_packer pk;
@@ -373,7 +375,7 @@ static void bad_report(opfor__game_t *g, void (*build)(msgpack_packer *pk, opfor
 }
 
 /* A bad report of one key with a string value. */
-static void bad_pair(opfor__game_t *g, const char *key, const char *value, int code,
+static void bad_pair(opfor__vkg_t *g, const char *key, const char *value, int code,
                      const char *needle) {
     obj_t o;
     msgpack_packer pk;
@@ -383,7 +385,7 @@ static void bad_pair(opfor__game_t *g, const char *key, const char *value, int c
     bad_obj(g, &o, code, needle);
 }
 
-static void b_unknown_unit(msgpack_packer *pk, opfor__game_t *g) {
+static void b_unknown_unit(msgpack_packer *pk, opfor__vkg_t *g) {
     (void)g;
     msgpack_pack_map(pk, 1);
     klist(pk, "casualties", 2);
@@ -391,21 +393,21 @@ static void b_unknown_unit(msgpack_packer *pk, opfor__game_t *g) {
     casualty(pk, "Zeppelin Crew", "killed", 1);
 }
 
-static void b_too_many(msgpack_packer *pk, opfor__game_t *g) {
+static void b_too_many(msgpack_packer *pk, opfor__vkg_t *g) {
     (void)g;
     msgpack_pack_map(pk, 1);
     klist(pk, "casualties", 1);
     casualty(pk, "1st Section", "killed", 99);
 }
 
-static void b_negative(msgpack_packer *pk, opfor__game_t *g) {
+static void b_negative(msgpack_packer *pk, opfor__vkg_t *g) {
     (void)g;
     msgpack_pack_map(pk, 1);
     klist(pk, "casualties", 1);
     casualty(pk, "1st Section", "wounded", -2);
 }
 
-static void b_off_table(msgpack_packer *pk, opfor__game_t *g) {
+static void b_off_table(msgpack_packer *pk, opfor__vkg_t *g) {
     (void)g;
     msgpack_pack_map(pk, 1);
     klist(pk, "moves", 1);
@@ -416,7 +418,7 @@ static void b_off_table(msgpack_packer *pk, opfor__game_t *g) {
     kint(pk, "y", 10);
 }
 
-static void b_bad_morale(msgpack_packer *pk, opfor__game_t *g) {
+static void b_bad_morale(msgpack_packer *pk, opfor__vkg_t *g) {
     (void)g;
     msgpack_pack_map(pk, 1);
     klist(pk, "morale", 1);
@@ -425,7 +427,7 @@ static void b_bad_morale(msgpack_packer *pk, opfor__game_t *g) {
     kstr(pk, "result", "panicked");
 }
 
-static void b_resolve_without_order(msgpack_packer *pk, opfor__game_t *g) {
+static void b_resolve_without_order(msgpack_packer *pk, opfor__vkg_t *g) {
     (void)g;
     msgpack_pack_map(pk, 1);
     opfor_rpc_pack_cstr(pk, "resolve");
@@ -433,7 +435,7 @@ static void b_resolve_without_order(msgpack_packer *pk, opfor__game_t *g) {
 }
 
 /* The second entry is bad: the first (valid) one must not stay applied either. */
-static void b_partly_good(msgpack_packer *pk, opfor__game_t *g) {
+static void b_partly_good(msgpack_packer *pk, opfor__vkg_t *g) {
     (void)g;
     msgpack_pack_map(pk, 2);
     klist(pk, "moves", 1);
@@ -447,7 +449,7 @@ static void b_partly_good(msgpack_packer *pk, opfor__game_t *g) {
 
 static void game_model_report_validation_names_the_field(void **state) {
     (void)state;
-    opfor__game_t *g = open_game("patrol_default", "", 11);
+    opfor__vkg_t *g = open_game("patrol_default", "", 11);
     bad_report(g, b_unknown_unit, OPFOR_RPC_E_NOT_FOUND, "casualties[1].unit: no unit 'Zeppelin");
     bad_report(g, b_too_many, OPFOR_RPC_E_INVALID_PARAMS, "casualties[0].killed: 99");
     bad_report(g, b_negative, OPFOR_RPC_E_INVALID_PARAMS, "casualties[0].wounded: -2 is negative");
@@ -459,15 +461,15 @@ static void game_model_report_validation_names_the_field(void **state) {
     bad_report(g, b_resolve_without_order, OPFOR_RPC_E_ILLEGAL, "resolve: there is no open order");
     bad_pair(g, "roll", "3 bananas", OPFOR_RPC_E_INVALID_PARAMS, "roll: '3 bananas'");
     bad_report(g, b_partly_good, OPFOR_RPC_E_INVALID_PARAMS, "casualties[0].killed: 40");
-    opfor__game_free(g);
+    opfor__vkg_free(g);
 }
 
 static void game_model_reports_change_the_table(void **state) {
     (void)state;
-    opfor__game_t *g = open_game("patrol_default", "", 11);
-    int u = opfor__game_find_unit(&g->t, "1st Section", 11);
+    opfor__vkg_t *g = open_game("patrol_default", "", 11);
+    int u = opfor__vkg_find_unit(&g->t, "1st Section", 11);
     assert_true(u >= 0);
-    int alive = opfor__game_alive(&g->t, u, NULL);
+    int alive = opfor__vkg_alive(&g->t, u, NULL);
     assert_true(alive >= 4);
     obj_t o;
     msgpack_packer pk;
@@ -493,21 +495,21 @@ static void game_model_reports_change_the_table(void **state) {
     opfor__evlist_t ev;
     opfor__evlist_init(&ev);
     opfor__gerr_t err = {0};
-    opfor__table_t *t = malloc(sizeof *t);
+    opfor__vkg_table_t *t = malloc(sizeof *t);
     memcpy(t, &g->t, sizeof *t);
-    int rc = opfor__game_report(g, t, 1, &o.u.data, &ev, &err);
+    int rc = opfor__vkg_report(g, t, 1, &o.u.data, &ev, &err);
     if (rc)
         fprintf(stderr, "report: %s\n", err.msg);
     assert_int_equal(rc, 0);
     int w;
-    assert_int_equal(opfor__game_alive(t, u, &w), alive - 2);
+    assert_int_equal(opfor__vkg_alive(t, u, &w), alive - 2);
     assert_int_equal(w, 1);
-    int hu = opfor__game_find_unit(t, "Hussar Troop", 12);
+    int hu = opfor__vkg_find_unit(t, "Hussar Troop", 12);
     opfor_pt_t c;
     assert_true(opfor_unit_centre(&t->units[hu], t->figures, &c));
     assert_true(c.x > 19.9f && c.x < 20.1f && c.y > 14.4f && c.y < 14.6f);
-    int jp = opfor__game_find_unit(t, "Jager Picket", 12);
-    assert_false(opfor__game_in_play(t, jp));
+    int jp = opfor__vkg_find_unit(t, "Jager Picket", 12);
+    assert_false(opfor__vkg_in_play(t, jp));
     assert_int_equal(t->ps.fate[jp], OPFOR_PATROL_FATE_DRIVEN_OFF);
     assert_int_equal(t->log_seq, 1);
     /* events: report, morale, score (and perhaps game_over: the only enemy has gone) */
@@ -526,12 +528,12 @@ static void game_model_reports_change_the_table(void **state) {
     opfor__evlist_free(&ev);
     free(t);
     obj_free(&o);
-    opfor__game_free(g);
+    opfor__vkg_free(g);
 }
 
 static void game_model_presses_orders_and_resolution(void **state) {
     (void)state;
-    opfor__game_t *g = open_game("patrol_default", "", 3);
+    opfor__vkg_t *g = open_game("patrol_default", "", 3);
     tlog_t *log = calloc(1, sizeof *log);
     /* a press while the players hold the initiative is refused */
     int got_player = 0, got_enemy = 0;
@@ -544,14 +546,14 @@ static void game_model_presses_orders_and_resolution(void **state) {
         opfor__evlist_t ev;
         opfor__evlist_init(&ev);
         opfor__gerr_t err = {0};
-        opfor__table_t *tmp = malloc(sizeof *tmp);
+        opfor__vkg_table_t *tmp = malloc(sizeof *tmp);
         memcpy(tmp, &g->t, sizeof *tmp);
-        assert_int_equal(opfor__game_press(g, tmp, 99, NULL, &ev, &err), OPFOR_EILLEGAL);
+        assert_int_equal(opfor__vkg_press(g, tmp, 99, NULL, &ev, &err), OPFOR_EILLEGAL);
         assert_non_null(strstr(err.msg, "ai.orders"));
         free(tmp);
         opfor__evlist_free(&ev);
-        opfor__order_t o;
-        assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &o), 0);
+        opfor__vkg_order_t o;
+        assert_int_equal(opfor__vkg_plan(g, &g->t, NULL, NULL, NULL, &o), 0);
         assert_true(o.unit >= 0 && o.unit < g->t.nunits);
         assert_int_equal(g->t.units[o.unit].side, g->enemy);
         assert_true(o.sentence[0] != '\0');
@@ -561,21 +563,21 @@ static void game_model_presses_orders_and_resolution(void **state) {
         /* without the AI the engine's look-ahead still gives an order for the same unit kind */
         struct opfor_vk_rs_ctx *rs = g->rs;
         g->rs = NULL;
-        opfor__order_t og;
-        assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &og), 0);
+        opfor__vkg_order_t og;
+        assert_int_equal(opfor__vkg_plan(g, &g->t, NULL, NULL, NULL, &og), 0);
         g->rs = rs;
         assert_string_equal(og.engine, "greedy");
         assert_int_equal(g->t.units[og.unit].side, g->enemy);
         assert_true(strstr(og.reason, "runner-up") || strstr(og.reason, "only choice"));
         /* planning is deterministic: same table, same order */
-        opfor__order_t o2;
-        assert_int_equal(opfor__game_plan(g, &g->t, NULL, NULL, NULL, &o2), 0);
+        opfor__vkg_order_t o2;
+        assert_int_equal(opfor__vkg_plan(g, &g->t, NULL, NULL, NULL, &o2), 0);
         assert_int_equal(memcmp(&o.action, &o2.action, sizeof o.action), 0);
         assert_string_equal(o.sentence, o2.sentence);
         msgpack_sbuffer sb;
         msgpack_packer pk;
         pack_open(&sb, &pk);
-        opfor__order_pack(g, &g->t, &o, &pk);
+        opfor__vkg_order_pack(g, &g->t, &o, &pk);
         opfor__evlist_init(&ev);
         assert_int_equal(mutate(g, log, "order", &sb, &ev, &err), 0);
         msgpack_sbuffer_destroy(&sb);
@@ -610,19 +612,19 @@ static void game_model_presses_orders_and_resolution(void **state) {
     assert_true(log->n >= 6);
 
     /* replay: the same entries applied to a fresh game give the same bytes */
-    opfor__game_t *h = open_game("patrol_default", "", 3);
+    opfor__vkg_t *h = open_game("patrol_default", "", 3);
     replay(h, log);
     assert_int_equal(h->t.log_seq, g->t.log_seq);
     assert_int_equal(h->t.ev_seq, g->t.ev_seq);
-    assert_int_equal(opfor__game_hash(&h->t), opfor__game_hash(&g->t));
+    assert_int_equal(opfor__vkg_hash(&h->t), opfor__vkg_hash(&g->t));
     assert_int_equal(memcmp(&h->t, &g->t, sizeof h->t), 0);
-    opfor__game_free(h);
+    opfor__vkg_free(h);
     game_done(g, log);
 }
 
 static void game_model_competitive_rolls_for_the_initiative(void **state) {
     (void)state;
-    opfor__game_t *g = open_game("competitive_default", "competitive", 5);
+    opfor__vkg_t *g = open_game("competitive_default", "competitive", 5);
     assert_int_equal(g->mode, OPFOR_MODE_COMPETITIVE);
     tlog_t *log = calloc(1, sizeof *log);
     int seen[3] = {0, 0, 0};
@@ -651,7 +653,7 @@ static void game_model_competitive_rolls_for_the_initiative(void **state) {
  * Payloads that are not an allowed outcome are refused and change nothing. */
 static void game_model_steered_presses_are_logged_and_replayed(void **state) {
     (void)state;
-    opfor__game_t *g = open_game("patrol_default", "", 21);
+    opfor__vkg_t *g = open_game("patrol_default", "", 21);
     tlog_t *log = calloc(1, sizeof *log);
     steer_log_t sl;
     memset(&sl, 0, sizeof sl);
@@ -677,17 +679,17 @@ static void game_model_steered_presses_are_logged_and_replayed(void **state) {
             unpack_first(&u, &log->p[i]);
             opfor_patrol_spot_t sp;
             opfor__gerr_t err = {0};
-            assert_int_equal(opfor__press_payload_read(g, &u.data, &sp, &err), 0);
+            assert_int_equal(opfor__vkg_press_payload_read(g, &u.data, &sp, &err), 0);
             msgpack_unpacked_destroy(&u);
             payloads++;
         }
     assert_int_equal(payloads, sl.calls);
 
     /* Replay from the log alone (no director) gives the same game. */
-    opfor__game_t *h = open_game("patrol_default", "", 21);
+    opfor__vkg_t *h = open_game("patrol_default", "", 21);
     replay(h, log);
     assert_int_equal(memcmp(&h->t, &g->t, sizeof h->t), 0);
-    opfor__game_free(h);
+    opfor__vkg_free(h);
 
     /* Bad payloads: named, refused, nothing changed. */
     static const char *const bad[][2] = {
@@ -712,13 +714,13 @@ static void game_model_steered_presses_are_logged_and_replayed(void **state) {
             kint(&pk, "rolled", 12);
             kint(&pk, "direction", 9);
         }
-        opfor__table_t *tmp = malloc(sizeof *tmp);
+        opfor__vkg_table_t *tmp = malloc(sizeof *tmp);
         memcpy(tmp, &g->t, sizeof *tmp);
         opfor__evlist_t ev;
         opfor__evlist_init(&ev);
         opfor__gerr_t err = {0};
         assert_int_equal(
-            opfor__game_apply_entry(g, tmp, g->t.log_seq + 1, "press", sb.data, sb.size, &ev, &err),
+            opfor__vkg_apply_entry(g, tmp, g->t.log_seq + 1, "press", sb.data, sb.size, &ev, &err),
             OPFOR_EPROTO);
         if (!strstr(err.msg, bad[b][1]))
             fprintf(stderr, "bad payload %zu: %s\n", b, err.msg);
@@ -730,6 +732,135 @@ static void game_model_steered_presses_are_logged_and_replayed(void **state) {
     game_done(g, log);
 }
 
+/* One log entry through the table game's operations, as the daemon's commit and replay run
+ * it: begin, apply to a copy of the counters, keep. Returns apply's result. */
+static int ops_entry(opfor__game_t *g, const char *kind, const msgpack_sbuffer *sb,
+                     opfor__evlist_t *ev, opfor__gerr_t *err) {
+    opfor__table_t t = g->t;
+    g->ops->begin(g);
+    int rc = g->ops->apply(g, &t, g->t.log_seq + 1, kind, sb ? sb->data : NULL, sb ? sb->size : 0,
+                           ev, err);
+    if (rc == 0) {
+        g->t = t;
+        g->ops->keep(g);
+    }
+    return rc;
+}
+
+static opfor__game_t *open_shell(uint64_t seed) {
+    opfor_store_game_t row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.id, sizeof row.id, "s1");
+    row.seed = seed;
+    static opfor_viktoria_model_t m;
+    assert_int_equal(opfor_viktoria_model_default(&m, NULL), 0);
+    opfor__game_src_t src = {NULL, 0, &m};
+    opfor__game_t *g = NULL;
+    opfor__gerr_t err = {0};
+    assert_int_equal(opfor__game_open(&g, &row, &opfor_viktoria_ruleset, NULL, &src, &err), 0);
+    assert_ptr_equal(g->ops, &opfor_vk_table_game); /* the generated table found the plug-in */
+    assert_string_equal(g->row.ruleset, "viktoria");
+    assert_string_equal(g->row.mode, "patrol");
+    return g;
+}
+
+/* A new game's log begins with the rules it is played under; the wire's log_seq (the table's)
+ * does not count that entry, and the same presses give the same table as a log without it. */
+static void game_model_begin_entry_names_the_rules(void **state) {
+    (void)state;
+    opfor__game_t *a = open_shell(11), *b = open_shell(11);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    pack_open(&sb, &pk);
+    a->ops->begin_payload(a, &pk);
+    opfor__evlist_t ev;
+    opfor__evlist_init(&ev);
+    opfor__gerr_t err = {0};
+    assert_int_equal(ops_entry(a, "begin", &sb, &ev, &err), 0);
+    assert_int_equal(ev.n, 0);
+    assert_int_equal(a->t.log_seq, 1);
+    const opfor__vkg_t *va = a->tg, *vb = b->tg;
+    assert_int_equal(va->t.log_seq, 0);
+    assert_int_equal(ops_entry(a, "begin", &sb, &ev, &err), OPFOR_EPROTO); /* only the first */
+    static const char *const kinds[] = {"press", "close"}; /* the same entries, with and
+                                                             without the begin entry */
+    for (int i = 0; i < 2; i++) {
+        opfor__evlist_free(&ev);
+        opfor__evlist_init(&ev);
+        assert_int_equal(ops_entry(a, kinds[i], NULL, &ev, &err), 0);
+        assert_true(ev.n > 0);
+        msgpack_unpacked u; /* events carry the table's log_seq */
+        unpack_first(&u, &ev.buf[0]);
+        int64_t ls = -1;
+        char why[64];
+        assert_int_equal(
+            opfor_rpc_params_int(&u.data, "log_seq", 0, INT64_MAX, &ls, why, sizeof why), 0);
+        assert_int_equal(ls, i + 1);
+        msgpack_unpacked_destroy(&u);
+        opfor__evlist_free(&ev);
+        opfor__evlist_init(&ev);
+        assert_int_equal(ops_entry(b, kinds[i], NULL, &ev, &err), 0);
+        assert_int_equal(a->t.log_seq, (uint64_t)i + 2);
+        assert_int_equal(b->t.log_seq, (uint64_t)i + 1);
+        assert_int_equal(va->t.log_seq, (uint64_t)i + 1);
+        assert_int_equal(a->t.ev_seq, b->t.ev_seq);
+        assert_int_equal(a->t.status, b->t.status);
+        assert_memory_equal(&va->t, &vb->t, sizeof va->t);
+    }
+    /* a snapshot of a restores at the shell's log entry number */
+    msgpack_sbuffer snap;
+    msgpack_sbuffer_init(&snap);
+    assert_int_equal(a->ops->snapshot(a, &snap), 0);
+    opfor__game_t *c = open_shell(11);
+    assert_int_equal(c->ops->rules_check(c, "begin", sb.data, sb.size, &err), 0);
+    assert_int_equal(c->ops->restore(c, a->t.log_seq - 1, snap.data, snap.size), OPFOR_EPARSE);
+    assert_int_equal(c->ops->restore(c, a->t.log_seq, snap.data, snap.size), 0);
+    assert_int_equal(c->t.log_seq, a->t.log_seq);
+    assert_int_equal(c->t.ev_seq, a->t.ev_seq);
+    assert_int_equal(opfor__vkg_hash(&((const opfor__vkg_t *)c->tg)->t), opfor__vkg_hash(&va->t));
+    msgpack_sbuffer_destroy(&snap);
+    opfor__evlist_free(&ev);
+    msgpack_sbuffer_destroy(&sb);
+    opfor__game_free(a);
+    opfor__game_free(b);
+    opfor__game_free(c);
+}
+
+/* A saved game's rules: its begin entry's; a log from before logs had one is read as rules
+ * version "1"; one naming other rules is refused, saying which. */
+static void game_model_refuses_logs_of_other_rules(void **state) {
+    (void)state;
+    opfor__game_t *g = open_shell(3);
+    opfor__vkg_t *v = g->tg;
+    opfor__gerr_t err = {0};
+    assert_int_equal(g->ops->rules_check(g, "press", NULL, 0, &err), 0);
+    assert_int_equal(v->base, 0);
+    assert_int_equal(g->ops->rules_check(g, NULL, NULL, 0, &err), 0);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    pack_open(&sb, &pk);
+    msgpack_pack_map(&pk, 2);
+    kstr(&pk, "ruleset", "viktoria");
+    kstr(&pk, "rules_version", "1");
+    assert_int_equal(g->ops->rules_check(g, "begin", sb.data, sb.size, &err), 0);
+    assert_int_equal(v->base, 1);
+    msgpack_sbuffer_clear(&sb);
+    msgpack_pack_map(&pk, 2);
+    kstr(&pk, "ruleset", "viktoria");
+    kstr(&pk, "rules_version", "0");
+    assert_true(g->ops->rules_check(g, "begin", sb.data, sb.size, &err) < 0);
+    assert_int_equal(err.code, OPFOR_RPC_E_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "'0'"));
+    assert_non_null(strstr(err.msg, "'1'"));
+    msgpack_sbuffer_clear(&sb);
+    msgpack_pack_map(&pk, 2);
+    kstr(&pk, "ruleset", "duel");
+    kstr(&pk, "rules_version", "1");
+    assert_true(g->ops->rules_check(g, "begin", sb.data, sb.size, &err) < 0);
+    msgpack_sbuffer_destroy(&sb);
+    opfor__game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(game_model_opens_the_builtin_patrol),
@@ -739,6 +870,8 @@ int main(void) {
         cmocka_unit_test(game_model_presses_orders_and_resolution),
         cmocka_unit_test(game_model_competitive_rolls_for_the_initiative),
         cmocka_unit_test(game_model_steered_presses_are_logged_and_replayed),
+        cmocka_unit_test(game_model_begin_entry_names_the_rules),
+        cmocka_unit_test(game_model_refuses_logs_of_other_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

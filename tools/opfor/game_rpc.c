@@ -137,9 +137,9 @@ static const char *old_method(const char *verb) {
     size_t n = 0;
     const opfor_ruleset_entry_t *reg = opfor_ruleset_list(&n);
     for (size_t i = 0; i < n; i++)
-        for (const char *const *a = reg[i].rs->method_aliases; a && a[0] && a[1]; a += 2)
-            if (strcmp(a[0], verb) == 0)
-                return a[1];
+        for (const opfor_method_alias_t *a = reg[i].rs->method_aliases; a && a->verb; a++)
+            if (strcmp(a->verb, verb) == 0)
+                return a->old;
     return NULL;
 }
 

@@ -1,8 +1,8 @@
 /* io/include/opfor/rpc_num.h — reading a MessagePack number, whichever way it was packed.
  *
  * A client may send 3, -2 or 2.5 for the same kind of field; the daemon's methods
- * (io/game_report.c) and the display's card builder (tools/app/card_build.c) both read such
- * fields through this one function.
+ * (a ruleset's daemon plug-in) and the display's card builder (tools/app/card_build.c) both read
+ * such fields through this one function.
  */
 #ifndef OPFOR_RPC_NUM_H
 #define OPFOR_RPC_NUM_H

@@ -1,5 +1,5 @@
-/* opfor/scores.h — the Patrol Mode high-score table (Viktoria! XV.B: solo players keep a
- * high-score tally), stored in SQLite.
+/* opfor/scores.h — the high-score table: the finished games of the rulesets that score
+ * them (a table game's `score`, io/game_ops.h, gives the points), stored in SQLite.
  *
  * One table, `scores`, in a database file that defaults to
  * $XDG_DATA_HOME/opfor/opfor.db (or ~/.local/share/opfor/opfor.db). The file is opened in
@@ -24,9 +24,9 @@ typedef struct opfor_scores opfor_scores_t;
 /* One high score. */
 typedef struct opfor_score_row {
     int64_t id;        /* row id, set by the database */
-    char scenario[64]; /* scenario key: built-in name or file stem ("patrol_default") */
+    char scenario[64]; /* scenario key: built-in name or file stem */
     char player[64];   /* player's name */
-    int score;         /* Patrol Mode points (XV.B) */
+    int score;         /* the points, as the game's ruleset counts them */
     char date[32];     /* UTC, ISO 8601 "2025-01-31T18:04:05Z"; "" on add: now */
     uint64_t seed;     /* game seed, so the game can be replayed */
     char result[16];   /* "won", "lost", "draw" or "ended" (stopped early); free text */

@@ -168,11 +168,18 @@ typedef struct opfor_ruleset {
     /* For each verb of methods (same index; NULL: none), one line for people: what it does
      * at the table, with the rule it follows (`opfor VERB --help` prints it). */
     const char *const *method_help;
-    /* The names a verb had before api_level 5, as pairs {verb, "old.name", ..., NULL}: the
-     * daemon serves each old name as an alias until api_level 6, and clients call it on
-     * older daemons. */
-    const char *const *method_aliases;
+    /* The names verbs of methods had before api_level 5 (ended by a NULL verb): the daemon
+     * serves each old name as a deprecated alias until its `until` api_level (hello lists them
+     * as `deprecated`), and clients call it on older daemons. */
+    const struct opfor_method_alias *method_aliases;
 } opfor_ruleset_t;
+
+/* An old wire name of a ruleset's own method (opfor_ruleset_t.method_aliases). */
+typedef struct opfor_method_alias {
+    const char *verb; /* the verb it is now ("initiative": "RULESET.initiative") */
+    const char *old;  /* its name before api_level 5 ("patrol.initiative") */
+    int until;        /* the first api_level that no longer accepts it */
+} opfor_method_alias_t;
 
 /* ---------------------------------------------------------------- the registry */
 

@@ -1,6 +1,6 @@
 /* opfor/viktoria/session_plan.h — planning an activation of the non-player side from a table
- * session (Viktoria! V.A activation, VII command), once for the daemon (io/game_order.c) and
- * the terminal `opfor patrol`.
+ * session (Viktoria! V.A activation, VII command), once for the daemon
+ * (rulesets/viktoria/daemon/vk_game_order.c) and the terminal `opfor patrol`.
  *
  * A table session keeps its units and figures as the players report them. To plan, the
  * position is rebuilt as the AI sees it (the adapter's state from the table), then walked

@@ -1,7 +1,8 @@
 /* opfor/viktoria/session_press.h — the Patrol Mode press sequence (Viktoria! XV.A, XV.B),
  * written once for every place that presses the initiative button: the table session of the
- * daemon (io/game.c) and of the terminal (`opfor patrol`), the rules engine's initiative hook
- * (patrol_engine.c) and the director's look at the spottings ahead (ai_director.c).
+ * daemon (rulesets/viktoria/daemon/vk_game.c) and of the terminal (`opfor patrol`), the rules
+ * engine's initiative hook (patrol_engine.c) and the director's look at the spottings ahead
+ * (ai_director.c).
  *
  * A sequence observes the players' ground, then presses: each press summarizes the position,
  * draws (patrol_press.c) and is counted; a spotting may be steered by the caller (the

@@ -1,10 +1,10 @@
 /* opfor/viktoria/table_report.h — applying what the players report from the table to a game's
  * own unit and figure arrays: a unit now standing elsewhere, and the figures it lost.
  *
- * The daemon's `game.report` (io/game_report.c) and the terminal game of `opfor patrol`
- * (rulesets/viktoria/cli/cmd_patrol_game.c) read their reports differently (MessagePack fields,
- * typed words) and check them differently, but change the figures the same way through these
- * functions. Pure, no allocation.
+ * The daemon's `game.report` (rulesets/viktoria/daemon/vk_game_report.c) and the terminal game of
+ * `opfor patrol` (rulesets/viktoria/cli/cmd_patrol_game.c) read their reports differently
+ * (MessagePack fields, typed words) and check them differently, but change the figures the same way
+ * through these functions. Pure, no allocation.
  */
 #ifndef OPFOR_VIKTORIA_TABLE_REPORT_H
 #define OPFOR_VIKTORIA_TABLE_REPORT_H

@@ -1,6 +1,6 @@
-/* io/game_report.c — reports from the table: the unit that acted, moves, casualties, morale
- * results, units off the table; the daemon's dice when the players ask it to roll, and the
- * engine's resolution of the open AI order.
+/* rulesets/viktoria/daemon/vk_game_report.c — reports from the table: the unit that acted, moves,
+ * casualties, morale results, units off the table; the daemon's dice when the players ask it to
+ * roll, and the engine's resolution of the open AI order.
  *
  * The players are the truth for what happened at the table, so a report changes the game's
  * units directly; every field is checked first and the first fault is answered with a message
@@ -9,7 +9,7 @@
  * function of (table, params). Rules: Viktoria! IX (wounds), XI (morale: Solid, Wavering,
  * routed), XV.B (units driven off or captured count for the score).
  */
-#include "game_int.h"
+#include "vk_game_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,7 +47,7 @@ static int num(const msgpack_object *o, double *out) {
 }
 
 /* A list of units' names for error messages. */
-static const char *unit_list(const opfor__table_t *t, char *buf, size_t n) {
+static const char *unit_list(const opfor__vkg_table_t *t, char *buf, size_t n) {
     size_t len = 0;
     buf[0] = '\0';
     for (int u = 0; u < t->nunits && len + 4 < n; u++) {
@@ -62,7 +62,7 @@ static const char *unit_list(const opfor__table_t *t, char *buf, size_t n) {
 }
 
 /* Reads a unit reference (a name, a unique prefix, or an index) at field `path`. */
-static int get_unit(const opfor__table_t *t, const msgpack_object *v, const char *path,
+static int get_unit(const opfor__vkg_table_t *t, const msgpack_object *v, const char *path,
                     opfor__gerr_t *e, int *u) {
     char names[300];
     if (!v)
@@ -76,7 +76,7 @@ static int get_unit(const opfor__table_t *t, const msgpack_object *v, const char
     }
     if (v->type != MSGPACK_OBJECT_STR)
         return fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s: must be a unit name", path);
-    int r = opfor__game_find_unit(t, v->via.str.ptr, v->via.str.size);
+    int r = opfor__vkg_find_unit(t, v->via.str.ptr, v->via.str.size);
     if (r == -2)
         return fail(e, OPFOR_RPC_E_INVALID_PARAMS,
                     "%s: '%.*s' could mean several units; give more of the name (%s)", path,
@@ -91,7 +91,7 @@ static int get_unit(const opfor__table_t *t, const msgpack_object *v, const char
 }
 
 /* Reads a table point at path: {x, y} or [x, y], inside the table. */
-static int get_point(const opfor__game_t *g, const msgpack_object *v, const char *path,
+static int get_point(const opfor__vkg_t *g, const msgpack_object *v, const char *path,
                      opfor__gerr_t *e, opfor_pt_t *p) {
     const msgpack_object *ox = NULL, *oy = NULL;
     if (v && v->type == MSGPACK_OBJECT_MAP) {
@@ -118,18 +118,18 @@ static int get_point(const opfor__game_t *g, const msgpack_object *v, const char
 }
 
 /* Moves unit u so its living figures' centre is at p (figures stay on the table). */
-static void move_unit(const opfor__game_t *g, opfor__table_t *t, int u, opfor_pt_t p) {
+static void move_unit(const opfor__vkg_t *g, opfor__vkg_table_t *t, int u, opfor_pt_t p) {
     opfor_vk_table_move(&t->units[u], t->figures, &g->cfg->table, p);
 }
 
 /* Kills k living figures of u (the wounded first, leaders last), then wounds w of the
  * unwounded ones (leaders last), as `opfor patrol` does. */
-static void casualties(opfor__table_t *t, int u, int k, int w) {
+static void casualties(opfor__vkg_table_t *t, int u, int k, int w) {
     opfor_vk_table_casualties(&t->units[u], t->figures, k, w);
 }
 
-static int unwounded(const opfor__table_t *t, int u) {
-    int w, a = opfor__game_alive(t, u, &w);
+static int unwounded(const opfor__vkg_table_t *t, int u) {
+    int w, a = opfor__vkg_alive(t, u, &w);
     return a - w;
 }
 
@@ -201,8 +201,9 @@ static int keys_ok(const msgpack_object *m, const char *const *allowed, const ch
 }
 
 /* Entry i of list `key`: names it in path ("moves[2]"), checks its keys, reads its unit. */
-static int entry_unit(const opfor__table_t *t, const msgpack_object *m, const char *key, uint32_t i,
-                      const char *const *allowed, char *path, size_t n, opfor__gerr_t *e, int *u) {
+static int entry_unit(const opfor__vkg_table_t *t, const msgpack_object *m, const char *key,
+                      uint32_t i, const char *const *allowed, char *path, size_t n,
+                      opfor__gerr_t *e, int *u) {
     char field[160];
     snprintf(path, n, "%s[%u]", key, i);
     int rc = keys_ok(m, allowed, path, e);
@@ -213,8 +214,8 @@ static int entry_unit(const opfor__table_t *t, const msgpack_object *m, const ch
 }
 
 /* Refuses unit u of the entry at path when it has left the table or has no figure alive. */
-static int on_table(const opfor__table_t *t, int u, const char *path, opfor__gerr_t *e) {
-    if (opfor__game_in_play(t, u))
+static int on_table(const opfor__vkg_table_t *t, int u, const char *path, opfor__gerr_t *e) {
+    if (opfor__vkg_in_play(t, u))
         return 0;
     if (t->units[u].flags & OPFOR_UNIT_OFF_TABLE)
         return fail(e, OPFOR_RPC_E_ILLEGAL, "%s.unit: %s has already left the table", path,
@@ -241,9 +242,9 @@ static int get_count(const msgpack_object *m, const char *key, const char *path,
 
 /* The engine's resolution of the open order: the command test as planned, the action with
  * the engine's dice, and any reaction it calls for (the charged unit stands, X). */
-static int resolve(const opfor__game_t *g, opfor__table_t *t, rep_t *r, uint64_t log_seq,
+static int resolve(const opfor__vkg_t *g, opfor__vkg_table_t *t, rep_t *r, uint64_t log_seq,
                    opfor__evlist_t *ev, opfor__gerr_t *e) {
-    opfor__order_t *o = &t->order;
+    opfor__vkg_order_t *o = &t->order;
     if (!o->active || !o->open || o->resolved) {
         opfor_rpc_hint_set(&e->hint, OPFOR_RPC_HINT_RESOLVE_NEEDS_ORDER);
         opfor_rpc_hint_str(&e->hint, "side", g->sc->sides[g->enemy].name);
@@ -259,24 +260,24 @@ static int resolve(const opfor__game_t *g, opfor__table_t *t, rep_t *r, uint64_t
     int was[OPFOR_MAX_UNITS];
     for (int u = 0; u < t->nunits; u++) {
         status[u] = t->units[u].status;
-        was[u] = opfor__game_in_play(t, u);
+        was[u] = opfor__vkg_in_play(t, u);
     }
     /* the unit has acted already in the table; the engine must see it ready */
-    opfor__table_t *copy = malloc(sizeof *copy);
+    opfor__vkg_table_t *copy = malloc(sizeof *copy);
     if (!copy) {
         free(st);
         return fail(e, OPFOR_RPC_E_INTERNAL, "out of memory");
     }
     memcpy(copy, t, sizeof *copy);
     copy->units[o->select.unit].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
-    opfor__game_engine_state(g, copy, st, opfor__game_decision_seed(g, o->decision), g->enemy);
+    opfor__vkg_engine_state(g, copy, st, opfor__vkg_decision_seed(g, o->decision), g->enemy);
     free(copy);
     char evbuf[TEXT_MAX];
     evbuf[0] = '\0';
     opfor_vk_events_t vev = {evbuf, sizeof evbuf, 0, 0};
     int rc = opfor_vk_apply(g->ctx, st, &o->select, NULL);
     if (rc == 0) {
-        opfor__game_force_command(st, o->command); /* as the order was given */
+        opfor__vkg_force_command(st, o->command); /* as the order was given */
         rc = opfor_vk_apply(g->ctx, st, &o->action, &vev);
     }
     if (rc != 0) {
@@ -304,7 +305,7 @@ static int resolve(const opfor__game_t *g, opfor__table_t *t, rep_t *r, uint64_t
         if (opfor_vk_apply(g->ctx, st, &acts[k], &vev) != 0)
             break;
     }
-    opfor__game_take_engine(g, t, st);
+    opfor__vkg_take_engine(g, t, st);
     free(st);
     t->units[o->select.unit].flags |= OPFOR_UNIT_ACTED;
     o->resolved = 1;
@@ -316,14 +317,14 @@ static int resolve(const opfor__game_t *g, opfor__table_t *t, rep_t *r, uint64_t
         add_text(r, "%s", line);
     for (int u = 0; u < t->nunits; u++) {
         int res = -1;
-        if (was[u] && !opfor__game_in_play(t, u) && (t->units[u].flags & OPFOR_UNIT_OFF_TABLE))
+        if (was[u] && !opfor__vkg_in_play(t, u) && (t->units[u].flags & OPFOR_UNIT_OFF_TABLE))
             res = MR_ROUTED;
         else if (t->units[u].status != status[u])
             res = t->units[u].status == OPFOR_WAVERING ? MR_WAVERING : MR_SOLID;
         if (res < 0)
             continue;
         msgpack_packer pk;
-        opfor__ev_begin(ev, &pk, g, t, log_seq, "morale");
+        opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "morale");
         msgpack_pack_map(&pk, 2);
         opfor_rpc_pack_cstr(&pk, "unit");
         opfor_rpc_pack_cstr(&pk, t->units[u].name);
@@ -333,15 +334,15 @@ static int resolve(const opfor__game_t *g, opfor__table_t *t, rep_t *r, uint64_t
     return 0;
 }
 
-static void pack_items_unit(msgpack_packer *pk, const opfor__table_t *t, const item_t *it) {
+static void pack_items_unit(msgpack_packer *pk, const opfor__vkg_table_t *t, const item_t *it) {
     opfor_rpc_pack_cstr(pk, "unit");
     opfor_rpc_pack_cstr(pk, t->units[it->unit].name);
 }
 
-static void ev_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+static void ev_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                       opfor__evlist_t *ev, const rep_t *r) {
     msgpack_packer pk;
-    opfor__ev_begin(ev, &pk, g, t, log_seq, "report");
+    opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "report");
     msgpack_pack_map(&pk, 8);
     opfor_rpc_pack_cstr(&pk, "kind");
     opfor_rpc_pack_cstr(&pk, r->acted >= 0 ? "acted"
@@ -361,13 +362,13 @@ static void ev_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_se
         opfor_rpc_pack_cstr(&pk, "unit");
         opfor_rpc_pack_cstr(&pk, t->units[r->acted].name);
         opfor_rpc_pack_cstr(&pk, "at");
-        opfor__pack_pt(&pk, r->at);
+        opfor__vkg_pack_pt(&pk, r->at);
     }
     for (int i = 0; i < r->nmoves; i++) {
         msgpack_pack_map(&pk, 2);
         pack_items_unit(&pk, t, &r->moves[i]);
         opfor_rpc_pack_cstr(&pk, "at");
-        opfor__pack_pt(&pk, r->moves[i].p);
+        opfor__vkg_pack_pt(&pk, r->moves[i].p);
     }
     opfor_rpc_pack_cstr(&pk, "casualties");
     msgpack_pack_array(&pk, (size_t)r->ncas);
@@ -379,7 +380,7 @@ static void ev_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_se
         opfor_rpc_pack_cstr(&pk, "wounded");
         msgpack_pack_int(&pk, r->cas[i].b);
         opfor_rpc_pack_cstr(&pk, "alive");
-        msgpack_pack_int(&pk, opfor__game_alive(t, r->cas[i].unit, NULL));
+        msgpack_pack_int(&pk, opfor__vkg_alive(t, r->cas[i].unit, NULL));
     }
     opfor_rpc_pack_cstr(&pk, "morale");
     msgpack_pack_array(&pk, (size_t)r->nmor);
@@ -423,8 +424,8 @@ static void ev_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_se
     }
 }
 
-int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
-                       const msgpack_object *params, opfor__evlist_t *ev, opfor__gerr_t *e) {
+int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                      const msgpack_object *params, opfor__evlist_t *ev, opfor__gerr_t *e) {
     static const char *const top[] = {"game",       "acted",  "at",        "moves",
                                       "casualties", "morale", "off_table", "roll",
                                       "resolve",    "note",   NULL};
@@ -475,7 +476,7 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
                       g->sc->sides[g->player].name);
             goto out;
         }
-        if (t->units[u].side != g->player || !opfor__game_in_play(t, u)) {
+        if (t->units[u].side != g->player || !opfor__vkg_in_play(t, u)) {
             rc = fail(e, OPFOR_RPC_E_ILLEGAL, "acted: %s is not a unit of the %s on the table",
                       t->units[u].name, g->sc->sides[g->player].name);
             goto out;
@@ -533,7 +534,7 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
             (rc = get_count(m, "wounded", path, &it->b, e)) < 0)
             goto out;
         const char *name = t->units[it->unit].name;
-        int alive = opfor__game_alive(t, it->unit, NULL);
+        int alive = opfor__vkg_alive(t, it->unit, NULL);
         if (it->a > alive) {
             rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s.killed: %d, but %s has %d figure%s alive",
                       path, it->a, name, alive, alive == 1 ? "" : "s");
@@ -548,7 +549,7 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
             goto out;
         }
         casualties(t, it->unit, 0, it->b);
-        int left = opfor__game_alive(t, it->unit, NULL);
+        int left = opfor__vkg_alive(t, it->unit, NULL);
         add_text(r, "%s: %d killed, %d wounded; %d of %d left%s", name, it->a, it->b, left,
                  t->units[it->unit].strength, left == 0 ? " (destroyed)" : "");
         r->ncas++;
@@ -662,13 +663,13 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
         goto out;
     }
     if (g->mode == OPFOR_MODE_COOP) {
-        opfor_patrol_forces_t fo = opfor__game_forces(t);
+        opfor_patrol_forces_t fo = opfor__vkg_forces(t);
         opfor_patrol_observe(g->cfg, &t->ps, &fo);
     }
     ev_report(g, t, log_seq, ev, r);
     for (int i = 0; i < r->nmor; i++) {
         msgpack_packer pk;
-        opfor__ev_begin(ev, &pk, g, t, log_seq, "morale");
+        opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "morale");
         msgpack_pack_map(&pk, 2);
         opfor_rpc_pack_cstr(&pk, "unit");
         opfor_rpc_pack_cstr(&pk, t->units[r->mor[i].unit].name);
@@ -676,8 +677,8 @@ int opfor__game_report(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
         opfor_rpc_pack_cstr(&pk, MORALE[r->mor[i].a]);
     }
     if (r->ncas || r->nmor || r->noff || r->resolved || r->acted >= 0 || r->nmoves)
-        opfor__game_ev_score(g, t, log_seq, ev);
-    opfor__game_check_end(g, t, log_seq, ev);
+        opfor__vkg_ev_score(g, t, log_seq, ev);
+    opfor__vkg_check_end(g, t, log_seq, ev);
     t->log_seq = log_seq;
     rc = 0;
 out:

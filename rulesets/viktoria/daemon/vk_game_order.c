@@ -1,5 +1,5 @@
-/* io/game_order.c — the non-player side's orders: planning one on a worker thread, its wire
- * and log form, and recording it in the game.
+/* rulesets/viktoria/daemon/vk_game_order.c — the non-player side's orders: planning one on a worker
+ * thread, its wire and log form, and recording it in the game.
  *
  * The plan looks one ply ahead with the rules engine: every unit that may act and every
  * action the engine lists for it is tried on copies of the position whose dice come from the
@@ -9,7 +9,7 @@
  * bytes, so replay never searches again. When the AI library's planner (ai/) offers orders
  * this is the place to call it. Rules: Viktoria! V.A (activation), VII (command test).
  */
-#include "game_int.h"
+#include "vk_game_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,20 +33,20 @@ _Static_assert((int)OPFOR__CMD_IN_COMMAND == (int)OPFOR_TABLE_CMD_IN_COMMAND &&
 
 /* ------------------------------------------------------------------ engine glue */
 
-uint64_t opfor__game_decision_seed(const opfor__game_t *g, int decision) {
-    return opfor_rng_mix64(g->row.seed ^ 0x6f72646572ull ^
+uint64_t opfor__vkg_decision_seed(const opfor__vkg_t *g, int decision) {
+    return opfor_rng_mix64(g->row->seed ^ 0x6f72646572ull ^
                            ((uint64_t)(decision + 1) * 0x9E3779B97F4A7C15ull));
 }
 
-void opfor__game_engine_state(const opfor__game_t *g, const opfor__table_t *t, opfor_vk_state_t *st,
-                              uint64_t seed, int side) {
+void opfor__vkg_engine_state(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                             opfor_vk_state_t *st, uint64_t seed, int side) {
     opfor_vk_state_init(g->ctx, st, seed);
     memcpy(st->units, t->units, sizeof st->units);
     memcpy(st->figures, t->figures, sizeof st->figures);
     st->nunits = (uint8_t)t->nunits;
     st->nfigures = (uint16_t)t->nfigures;
     for (int u = 0; u < t->nunits; u++)
-        st->ux[u].removed = !opfor__game_in_play(t, u);
+        st->ux[u].removed = !opfor__vkg_in_play(t, u);
     st->turn = t->ps.turn;
     st->phase = OPFOR_VK_PH_SELECT_UNIT;
     st->side = (uint8_t)side;
@@ -54,7 +54,7 @@ void opfor__game_engine_state(const opfor__game_t *g, const opfor__table_t *t, o
 }
 
 /* The table as the planner reads it (rulesets/viktoria/session_plan.c). */
-static opfor_table_view_t plan_table(const opfor__game_t *g, const opfor__table_t *t) {
+static opfor_table_view_t plan_table(const opfor__vkg_t *g, const opfor__vkg_table_t *t) {
     opfor_table_view_t tb = {t->units,    t->nunits,  t->figures,
                              t->nfigures, t->ps.turn, g->mode == OPFOR_MODE_COOP ? &t->ps : NULL,
                              &t->rng};
@@ -62,17 +62,17 @@ static opfor_table_view_t plan_table(const opfor__game_t *g, const opfor__table_
 }
 
 /* The command radius of the scenario's weather (VII). */
-static float command_radius(const opfor__game_t *g) {
+static float command_radius(const opfor__vkg_t *g) {
     return (float)opfor_viktoria_command_radius(g->sc->weather.level);
 }
 
-int opfor__game_in_command(const opfor__game_t *g, const opfor__table_t *t, int u) {
+int opfor__vkg_in_command(const opfor__vkg_t *g, const opfor__vkg_table_t *t, int u) {
     opfor_table_view_t tb = plan_table(g, t);
     return opfor_table_plan_in_command(&tb, u, command_radius(g));
 }
 
-void opfor__game_take_engine(const opfor__game_t *g, opfor__table_t *t,
-                             const opfor_vk_state_t *st) {
+void opfor__vkg_take_engine(const opfor__vkg_t *g, opfor__vkg_table_t *t,
+                            const opfor_vk_state_t *st) {
     const uint16_t ukeep = OPFOR_UNIT_LIMBERED | OPFOR_UNIT_LOADED | OPFOR_UNIT_IN_MELEE;
     int n = st->nunits < t->nunits ? st->nunits : t->nunits;
     for (int u = 0; u < n; u++) {
@@ -83,7 +83,7 @@ void opfor__game_take_engine(const opfor__game_t *g, opfor__table_t *t,
         tu->flags = (uint16_t)((tu->flags & ~ukeep) | (eu->flags & ukeep));
         for (int i = tu->first; i < tu->first + tu->count && i < st->nfigures; i++)
             t->figures[i] = st->figures[i];
-        if (st->ux[u].removed && opfor__game_in_play(t, u)) { /* routed, fled, surrendered */
+        if (st->ux[u].removed && opfor__vkg_in_play(t, u)) { /* routed, fled, surrendered */
             tu->flags |= OPFOR_UNIT_OFF_TABLE;
             if (g->mode == OPFOR_MODE_COOP && t->ps.fate[u] == OPFOR_PATROL_FATE_NONE)
                 t->ps.fate[u] = OPFOR_PATROL_FATE_DRIVEN_OFF;
@@ -136,23 +136,24 @@ typedef struct cand {
 
 /* Brings st (just after SELECT_UNIT for unit u) to its ACTION phase: a unit near a Patrol Mode
  * general needs no test; otherwise the engine rolls the command test. */
-int opfor__game_to_action(const opfor__game_t *g, const opfor__table_t *t, opfor_vk_state_t *st,
-                          int u) {
+int opfor__vkg_to_action(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor_vk_state_t *st,
+                         int u) {
     opfor_table_view_t tb = plan_table(g, t);
     return opfor_table_plan_command(g->ctx, st, &tb, u, command_radius(g), NULL);
 }
 
-static int plan_greedy(const opfor__game_t *g, const opfor__table_t *t, opfor__cancel_fn cancelled,
-                       void *ud, opfor__order_t *o);
+static int plan_greedy(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                       opfor__cancel_fn cancelled, void *ud, opfor__vkg_order_t *o);
 
-void opfor__game_force_command(opfor_vk_state_t *st, int command) {
+void opfor__vkg_force_command(opfor_vk_state_t *st, int command) {
     if (st->phase != OPFOR_VK_PH_COMMAND)
         return;
     st->phase = OPFOR_VK_PH_ACTION;
     st->restricted = command == OPFOR__CMD_FAILED;
 }
 
-static void order_common(const opfor__game_t *g, const opfor__table_t *t, opfor__order_t *o) {
+static void order_common(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                         opfor__vkg_order_t *o) {
     o->unit = o->action.unit != OPFOR_VK_NONE ? o->action.unit : o->select.unit;
     o->target =
         action_has_target(&o->action) && o->action.target < t->nunits ? o->action.target : -1;
@@ -176,8 +177,8 @@ static void need_dice(const char *need, char *dice, size_t n) {
 
 /* The AI of ai/: a search per decision (the unit to act, then its action) on the position
  * taken from the table; Patrol Mode's generals spare the command test as in `opfor patrol`. */
-static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cancel_fn cancelled,
-                   void *ud, const atomic_int *cancel, opfor__order_t *o) {
+static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__cancel_fn cancelled,
+                   void *ud, const atomic_int *cancel, opfor__vkg_order_t *o) {
     opfor_game_t game;
     if (opfor_game_init(&game, &opfor_viktoria_ruleset, g->rs, 0) != 0)
         return OPFOR_EINVAL;
@@ -186,7 +187,7 @@ static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cance
     opfor_mcts_config_default(&cfg);
     opfor_ai_search_tuning(game.rs, &cfg);
     cfg.memory_bytes = AI_POOL_BYTES;
-    cfg.seed = g->row.seed;
+    cfg.seed = g->row->seed;
     cfg.cheat = 0; /* no level reads the hidden spawns: challenge is fair (docs/ai.md) */
     opfor_mcts_t *m = NULL;
     opfor_vk_rs_state_t *st = calloc(1, sizeof *st);
@@ -197,8 +198,8 @@ static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cance
     const int decision = t->decisions;
     opfor_table_view_t tb = plan_table(g, t);
     if (rc == 0)
-        rc = opfor_table_plan_begin(g->rs, st, &tb, g->enemy,
-                                    opfor__game_decision_seed(g, decision));
+        rc =
+            opfor_table_plan_begin(g->rs, st, &tb, g->enemy, opfor__vkg_decision_seed(g, decision));
     memset(o, 0, sizeof *o);
     o->decision = decision;
     o->command = OPFOR__CMD_IN_COMMAND;
@@ -211,7 +212,7 @@ static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cance
         int phase = st->vk.phase;
         int next = opfor_table_plan_next(g->rs, st, g->enemy);
         if (next == OPFOR_TABLE_PLAN_COMMAND) {
-            o->command = opfor__game_to_action(g, t, &st->vk, o->select.unit);
+            o->command = opfor__vkg_to_action(g, t, &st->vk, o->select.unit);
             continue;
         }
         if (next != OPFOR_TABLE_PLAN_DECIDE ||
@@ -247,7 +248,7 @@ static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cance
                 o->runner = ea;
         }
         for (int i = 0; i < ord->nrolls && o->nneeds < OPFOR__ORDER_NEEDS; i++) {
-            opfor__need_t *nd = &o->needs[o->nneeds++];
+            opfor__vkg_need_t *nd = &o->needs[o->nneeds++];
             snprintf(nd->name, sizeof nd->name, "%.15s", ord->rolls[i].label);
             snprintf(nd->label, sizeof nd->label, "%.23s", ord->rolls[i].label);
             snprintf(nd->need, sizeof nd->need, "%.31s", ord->rolls[i].need);
@@ -267,8 +268,8 @@ static int plan_ai(const opfor__game_t *g, const opfor__table_t *t, opfor__cance
     return rc;
 }
 
-int opfor__game_plan(const opfor__game_t *g, const opfor__table_t *t, opfor__cancel_fn cancelled,
-                     void *ud, const atomic_int *cancel, opfor__order_t *o) {
+int opfor__vkg_plan(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__cancel_fn cancelled,
+                    void *ud, const atomic_int *cancel, opfor__vkg_order_t *o) {
     if (t->pending != OPFOR__PEND_ENEMY || !g->ctx)
         return OPFOR_EILLEGAL;
     if (g->rs) {
@@ -280,8 +281,8 @@ int opfor__game_plan(const opfor__game_t *g, const opfor__table_t *t, opfor__can
     return plan_greedy(g, t, cancelled, ud, o);
 }
 
-static int plan_greedy(const opfor__game_t *g, const opfor__table_t *t, opfor__cancel_fn cancelled,
-                       void *ud, opfor__order_t *o) {
+static int plan_greedy(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                       opfor__cancel_fn cancelled, void *ud, opfor__vkg_order_t *o) {
     if (t->pending != OPFOR__PEND_ENEMY || !g->ctx)
         return OPFOR_EILLEGAL;
     opfor_vk_state_t *st = malloc(sizeof *st), *unit_st = malloc(sizeof *unit_st),
@@ -295,11 +296,11 @@ static int plan_greedy(const opfor__game_t *g, const opfor__table_t *t, opfor__c
         goto out;
     }
     const int decision = t->decisions;
-    const uint64_t seed = opfor__game_decision_seed(g, decision);
+    const uint64_t seed = opfor__vkg_decision_seed(g, decision);
     const int samples = level_samples(g->level);
     opfor_rng_t srng;
     opfor_rng_derive(&srng, seed, 0x73616d70u);
-    opfor__game_engine_state(g, t, st, seed, g->enemy);
+    opfor__vkg_engine_state(g, t, st, seed, g->enemy);
     int nsel = opfor_vk_legal(g->ctx, st, sel, OPFOR_VK_MAX_ACTIONS);
     for (int i = 0; i < nsel; i++) {
         if (sel[i].kind != OPFOR_VK_SELECT_UNIT || sel[i].unit >= t->nunits ||
@@ -308,7 +309,7 @@ static int plan_greedy(const opfor__game_t *g, const opfor__table_t *t, opfor__c
         memcpy(unit_st, st, sizeof *st);
         if (opfor_vk_apply(g->ctx, unit_st, &sel[i], NULL) != 0)
             continue;
-        int command = opfor__game_to_action(g, t, unit_st, sel[i].unit);
+        int command = opfor__vkg_to_action(g, t, unit_st, sel[i].unit);
         if (unit_st->phase != OPFOR_VK_PH_ACTION || opfor_vk_current(g->ctx, unit_st) != g->enemy)
             continue;
         int n = opfor_vk_legal(g->ctx, unit_st, acts, OPFOR_VK_MAX_ACTIONS);
@@ -368,7 +369,7 @@ static int plan_greedy(const opfor__game_t *g, const opfor__table_t *t, opfor__c
     o->command = cands[best].command;
     memcpy(unit_st, st, sizeof *st);
     opfor_vk_apply(g->ctx, unit_st, &o->select, NULL);
-    opfor__game_to_action(g, t, unit_st, o->select.unit);
+    opfor__vkg_to_action(g, t, unit_st, o->select.unit);
     opfor_vk_action_str(g->ctx, unit_st, &o->action, o->sentence, sizeof o->sentence);
     if (second >= 0) {
         o->has_runner = 1;
@@ -379,7 +380,7 @@ static int plan_greedy(const opfor__game_t *g, const opfor__table_t *t, opfor__c
         } else {
             memcpy(tmp, st, sizeof *st);
             opfor_vk_apply(g->ctx, tmp, &cands[second].select, NULL);
-            opfor__game_to_action(g, t, tmp, cands[second].select.unit);
+            opfor__vkg_to_action(g, t, tmp, cands[second].select.unit);
             opfor_vk_action_str(g->ctx, tmp, &o->runner, o->runner_sentence,
                                 sizeof o->runner_sentence);
         }
@@ -406,11 +407,11 @@ out:
 
 /* ------------------------------------------------------------------ wire and log form */
 
-void opfor__order_pack(const opfor__game_t *g, const opfor__table_t *t, const opfor__order_t *o,
-                       msgpack_packer *pk) {
+void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                           const opfor__vkg_order_t *o, msgpack_packer *pk) {
     const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
     msgpack_pack_map(pk, 18);
-    opfor__kv_str(pk, "game", g->row.id);
+    opfor__kv_str(pk, "game", g->row->id);
     opfor__kv_u64(pk, "order_id", o->log_seq);
     opfor__kv_int(pk, "turn", o->turn);
     opfor__kv_str(pk, "side", g->sc->sides[g->enemy].name);
@@ -419,7 +420,7 @@ void opfor__order_pack(const opfor__game_t *g, const opfor__table_t *t, const op
     opfor__kv_str(pk, "sentence", o->sentence);
     opfor_rpc_pack_cstr(pk, "destination");
     if (o->has_dest)
-        opfor__pack_pt(pk, o->action.dest);
+        opfor__vkg_pack_pt(pk, o->action.dest);
     else
         msgpack_pack_nil(pk);
     opfor_rpc_pack_cstr(pk, "target");
@@ -489,15 +490,15 @@ static int64_t get_int(const msgpack_object *m, const char *key, int64_t lo, int
     return opfor_rpc_params_int(m, key, lo, hi, &v, why, sizeof why) == 0 ? v : def;
 }
 
-int opfor__game_order(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
-                      const msgpack_object *payload, opfor__evlist_t *ev, opfor__gerr_t *err) {
+int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                     const msgpack_object *payload, opfor__evlist_t *ev, opfor__gerr_t *err) {
     if (t->status != OPFOR__GS_ACTIVE || t->pending != OPFOR__PEND_ENEMY) {
         err->code = OPFOR_RPC_E_ILLEGAL;
         snprintf(err->msg, sizeof err->msg, "no unit of the %s holds the initiative",
                  g->sc->sides[g->enemy].name);
         return OPFOR_EILLEGAL;
     }
-    opfor__order_t o;
+    opfor__vkg_order_t o;
     memset(&o, 0, sizeof o);
     const msgpack_object *raw = opfor_rpc_params_get(payload, "raw");
     if (!raw || raw->type != MSGPACK_OBJECT_MAP || get_bin(raw, "select", &o.select, 24) ||
@@ -508,7 +509,7 @@ int opfor__game_order(const opfor__game_t *g, opfor__table_t *t, uint64_t log_se
     }
     o.unit = o.action.unit != OPFOR_VK_NONE ? o.action.unit : o.select.unit;
     if (o.unit >= t->nunits || t->units[o.unit].side != g->enemy ||
-        (t->units[o.unit].flags & OPFOR_UNIT_ACTED) || !opfor__game_in_play(t, o.unit)) {
+        (t->units[o.unit].flags & OPFOR_UNIT_ACTED) || !opfor__vkg_in_play(t, o.unit)) {
         err->code = OPFOR_RPC_E_ILLEGAL;
         snprintf(err->msg, sizeof err->msg, "order: unit %d cannot act now", o.unit);
         return OPFOR_EILLEGAL;
@@ -536,7 +537,7 @@ int opfor__game_order(const opfor__game_t *g, opfor__table_t *t, uint64_t log_se
             const msgpack_object *n = &needs->via.array.ptr[i];
             if (n->type != MSGPACK_OBJECT_MAP)
                 continue;
-            opfor__need_t *nd = &o.needs[o.nneeds++];
+            opfor__vkg_need_t *nd = &o.needs[o.nneeds++];
             get_str(n, "name", nd->name, sizeof nd->name);
             get_str(n, "label", nd->label, sizeof nd->label);
             get_str(n, "dice", nd->dice, sizeof nd->dice);
@@ -547,8 +548,8 @@ int opfor__game_order(const opfor__game_t *g, opfor__table_t *t, uint64_t log_se
     t->pending = OPFOR__PEND_NONE;
     t->decisions++;
     msgpack_packer pk;
-    opfor__ev_begin(ev, &pk, g, t, log_seq, "order");
-    opfor__order_pack(g, t, &t->order, &pk);
+    opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "order");
+    opfor__vkg_order_pack(g, t, &t->order, &pk);
     t->log_seq = log_seq;
     return 0;
 }

@@ -1,17 +1,16 @@
-/* io/game.c — the daemon's game model: opening a game, presses of the initiative button,
- * orders, closing, events, replay of log entries, the state's hash and its packed form.
+/* rulesets/viktoria/daemon/vk_game.c — Viktoria!'s table game in the daemon: opening a game,
+ * presses of the initiative button, orders, closing, events, replay of log entries, the state's
+ * hash and its packed form.
  *
  * Everything here is a pure function of (scenario, seed, log): the game's own random stream
  * lives in the table state, so replaying the same entries in the same order rebuilds the same
  * bytes (and the same hash, and the same event numbers). Reports from the table are in
- * game_report.c, the AI's orders in game_plan.c. Rules: Viktoria! V.A (competitive initiative),
+ * vk_game_report.c, the AI's orders in vk_game_order.c, the operations io calls in
+ * vk_game_ops.c. Rules: Viktoria! V.A (competitive initiative),
  * XV.A (the initiative button), XV.B (spotting, placement, scoring).
  */
-#include "game_int.h"
+#include "vk_game_int.h"
 
-#include "game_gen_int.h"
-
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,48 +28,13 @@
 
 /* ------------------------------------------------------------------ small helpers */
 
-int opfor__gerr_set(opfor__gerr_t *e, int code, int rc, const char *fmt, ...) {
-    if (e) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-        va_end(ap);
-        e->code = code;
-    }
-    return rc;
-}
-
-const char *opfor__game_result_name(int result) {
-    static const char *const n[] = {"", "won", "lost", "ended"};
-    return result >= 0 && result < 4 ? n[result] : "";
-}
-
-const char *opfor__game_status_name(int status) {
-    static const char *const n[] = {"active", "finished", "closed"};
-    return status >= 0 && status < 3 ? n[status] : "active";
-}
-
-const char *opfor__game_pending_name(int pending) {
+const char *opfor__vkg_pending_name(int pending) {
     static const char *const n[] = {"none", "player", "enemy"};
     return pending >= 0 && pending < 3 ? n[pending] : "none";
 }
 
-void opfor__evlist_init(opfor__evlist_t *e) {
-    e->n = 0;
-    for (int i = 0; i < OPFOR__GAME_EV_MAX; i++)
-        msgpack_sbuffer_init(&e->buf[i]);
-    msgpack_sbuffer_init(&e->scratch);
-}
-
-void opfor__evlist_free(opfor__evlist_t *e) {
-    for (int i = 0; i < OPFOR__GAME_EV_MAX; i++)
-        msgpack_sbuffer_destroy(&e->buf[i]);
-    msgpack_sbuffer_destroy(&e->scratch);
-    e->n = 0;
-}
-
-msgpack_packer *opfor__ev_begin(opfor__evlist_t *ev, msgpack_packer *pk, const opfor__game_t *g,
-                                opfor__table_t *t, uint64_t log_seq, const char *kind) {
+msgpack_packer *opfor__vkg_ev_begin(opfor__evlist_t *ev, msgpack_packer *pk, const opfor__vkg_t *g,
+                                    opfor__vkg_table_t *t, uint64_t log_seq, const char *kind) {
     t->ev_seq++;
     msgpack_sbuffer *sb = &ev->scratch;
     if (ev->n < OPFOR__GAME_EV_MAX)
@@ -78,7 +42,7 @@ msgpack_packer *opfor__ev_begin(opfor__evlist_t *ev, msgpack_packer *pk, const o
     msgpack_sbuffer_clear(sb);
     msgpack_packer_init(pk, sb, msgpack_sbuffer_write);
     msgpack_pack_map(pk, 6);
-    opfor__kv_str(pk, "game", g->row.id);
+    opfor__kv_str(pk, "game", g->row->id);
     opfor__kv_u64(pk, "seq", t->ev_seq);
     opfor__kv_str(pk, "kind", kind);
     opfor__kv_int(pk, "turn", t->ps.turn);
@@ -87,12 +51,12 @@ msgpack_packer *opfor__ev_begin(opfor__evlist_t *ev, msgpack_packer *pk, const o
     return pk;
 }
 
-opfor_patrol_forces_t opfor__game_forces(opfor__table_t *t) {
+opfor_patrol_forces_t opfor__vkg_forces(opfor__vkg_table_t *t) {
     opfor_patrol_forces_t fo = {t->units, t->figures, t->nunits, t->nfigures};
     return fo;
 }
 
-int opfor__game_alive(const opfor__table_t *t, int u, int *wounded) {
+int opfor__vkg_alive(const opfor__vkg_table_t *t, int u, int *wounded) {
     const opfor_unit_t *un = &t->units[u];
     int a = 0, w = 0;
     for (int i = un->first; i < un->first + un->count && i < t->nfigures; i++)
@@ -105,13 +69,13 @@ int opfor__game_alive(const opfor__table_t *t, int u, int *wounded) {
     return a;
 }
 
-int opfor__game_in_play(const opfor__table_t *t, int u) {
+int opfor__vkg_in_play(const opfor__vkg_table_t *t, int u) {
     if (u < 0 || u >= t->nunits || (t->units[u].flags & OPFOR_UNIT_OFF_TABLE))
         return 0;
-    return opfor__game_alive(t, u, NULL) > 0;
+    return opfor__vkg_alive(t, u, NULL) > 0;
 }
 
-int opfor__game_find_unit(const opfor__table_t *t, const char *name, size_t len) {
+int opfor__vkg_find_unit(const opfor__vkg_table_t *t, const char *name, size_t len) {
     int found = -1;
     for (int u = 0; u < t->nunits; u++)
         if (strlen(t->units[u].name) == len && strncasecmp(t->units[u].name, name, len) == 0)
@@ -125,7 +89,7 @@ int opfor__game_find_unit(const opfor__table_t *t, const char *name, size_t len)
     return found;
 }
 
-void opfor__pack_pt(msgpack_packer *pk, opfor_pt_t p) {
+void opfor__vkg_pack_pt(msgpack_packer *pk, opfor_pt_t p) {
     msgpack_pack_map(pk, 2);
     opfor_rpc_pack_cstr(pk, "x");
     msgpack_pack_double(pk,
@@ -136,36 +100,34 @@ void opfor__pack_pt(msgpack_packer *pk, opfor_pt_t p) {
 }
 
 /* Units of side that may act now: in play and not yet acted this turn. */
-static int ready_units(const opfor__table_t *t, int side, int *list) {
+static int ready_units(const opfor__vkg_table_t *t, int side, int *list) {
     int n = 0;
     for (int u = 0; u < t->nunits; u++)
         if (t->units[u].side == side && !(t->units[u].flags & OPFOR_UNIT_ACTED) &&
-            opfor__game_in_play(t, u))
+            opfor__vkg_in_play(t, u))
             list[n++] = u;
     return n;
 }
 
 /* ------------------------------------------------------------------ open / free */
 
-int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const char *yaml,
-                     size_t yaml_len, const void *m, opfor__gerr_t *err) {
+int opfor__vkg_open(opfor__vkg_t **out, const opfor_store_game_t *row, const char *yaml,
+                    size_t yaml_len, const void *m, opfor__gerr_t *err) {
     *out = NULL;
     if (strcasecmp(row->ruleset, "viktoria") != 0 && row->ruleset[0])
         return opfor__gerr_set(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
                                "ruleset: '%s' is not supported here (rulesets: viktoria)",
                                row->ruleset);
-    opfor__game_t *g = calloc(1, sizeof *g);
+    opfor__vkg_t *g = calloc(1, sizeof *g);
     if (!g)
         return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_ENOMEM, "out of memory");
-    g->row = *row;
-    snprintf(g->row.ruleset, sizeof g->row.ruleset, "viktoria");
-    g->refs = 1;
-    for (int i = 0; i < OPFOR__GAME_EVENTS_KEEP; i++)
-        msgpack_sbuffer_init(&g->ev[i]);
+    g->rowbuf = *row;
+    g->row = &g->rowbuf;
+    snprintf(g->rowbuf.ruleset, sizeof g->rowbuf.ruleset, "viktoria");
     g->sc = calloc(1, sizeof *g->sc);
     g->cfg = calloc(1, sizeof *g->cfg);
     if (!g->sc || !g->cfg) {
-        opfor__game_free(g);
+        opfor__vkg_free(g);
         return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_ENOMEM, "out of memory");
     }
     opfor_diag_t d;
@@ -180,29 +142,30 @@ int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const c
         snprintf(label, sizeof label, "builtin:%s", name);
         rc = opfor_viktoria_builtin_load(name, g->sc, &d);
         if (!row->scenario_name[0])
-            snprintf(g->row.scenario_name, sizeof g->row.scenario_name, "%s", DEFAULT_SCENARIO);
+            snprintf(g->rowbuf.scenario_name, sizeof g->rowbuf.scenario_name, "%s",
+                     DEFAULT_SCENARIO);
     }
     if (rc < 0) {
         int code = rc == OPFOR_ENOENT ? OPFOR_RPC_E_NOT_FOUND : OPFOR_RPC_E_INVALID_PARAMS;
         opfor__gerr_set(err, code, rc, "scenario: %s", opfor_diag_format(&d, where, sizeof where));
-        opfor__game_free(g);
+        opfor__vkg_free(g);
         return rc;
     }
     int mode = g->sc->mode;
     if (row->mode[0] && opfor_vocab_lookup(opfor_viktoria_mode_names, row->mode, &mode) != 0) {
-        opfor__game_free(g);
+        opfor__vkg_free(g);
         return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
                                "mode: '%s' is not a mode (patrol, competitive)", row->mode);
     }
     g->mode = mode;
-    snprintf(g->row.mode, sizeof g->row.mode, "%s",
+    snprintf(g->rowbuf.mode, sizeof g->rowbuf.mode, "%s",
              opfor_vocab_name(opfor_viktoria_mode_names, mode));
     if (mode == OPFOR_MODE_COOP) {
         rc = opfor_patrol_config_load(g->cfg, g->sc, label, &d);
         if (rc < 0) {
             opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, rc, "scenario: %s",
                             opfor_diag_format(&d, where, sizeof where));
-            opfor__game_free(g);
+            opfor__vkg_free(g);
             return rc;
         }
         g->player = g->cfg->player;
@@ -214,37 +177,46 @@ int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const c
     }
     g->level = OPFOR_AI_STANDARD;
     if (row->difficulty[0] && opfor_ai_level_find(row->difficulty, &g->level) != 0) {
-        opfor__game_free(g);
+        opfor__vkg_free(g);
         return opfor__gerr_set(
             err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
             "difficulty: '%s' is not a level (novice, standard, veteran, ruthless, "
             "challenge)",
             row->difficulty);
     }
-    snprintf(g->row.difficulty, sizeof g->row.difficulty, "%s",
+    snprintf(g->rowbuf.difficulty, sizeof g->rowbuf.difficulty, "%s",
              opfor_vocab_name(opfor_ai_level_names, g->level));
     rc = opfor_vk_ctx_init(&g->ctx, g->sc, m, NULL, &d);
     if (rc < 0) {
         opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, rc,
                         "scenario: the rules engine refuses it: %s",
                         opfor_diag_format(&d, where, sizeof where));
-        opfor__game_free(g);
+        opfor__vkg_free(g);
         return rc;
     }
     if (opfor_vk_rs_ctx_new(&g->rs, g->sc, label, NULL, &d) != 0)
         g->rs = NULL; /* orders then come from the engine's look-ahead */
-    /* the opening table */
-    opfor__table_t *t = &g->t;
+    g->work = malloc(sizeof *g->work);
+    if (!g->work) {
+        opfor__vkg_free(g);
+        return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_ENOMEM, "out of memory");
+    }
+    opfor__vkg_opening(g, &g->t);
+    *out = g;
+    return 0;
+}
+
+void opfor__vkg_opening(const opfor__vkg_t *g, opfor__vkg_table_t *t) {
     memset(t, 0, sizeof *t);
     t->magic = OPFOR__TABLE_MAGIC;
     t->size = (uint32_t)sizeof *t;
-    opfor_rng_seed(&t->rng, row->seed, 0x70617472u); /* the same stream as `opfor patrol` */
+    opfor_rng_seed(&t->rng, g->row->seed, 0x70617472u); /* the same stream as `opfor patrol` */
     memcpy(t->units, g->sc->units, sizeof t->units);
     memcpy(t->figures, g->sc->figures, sizeof t->figures);
     t->nunits = g->sc->nunits;
     t->nfigures = g->sc->nfigures;
-    opfor_patrol_forces_t fo = opfor__game_forces(t);
-    if (mode == OPFOR_MODE_COOP)
+    opfor_patrol_forces_t fo = opfor__vkg_forces(t);
+    if (g->mode == OPFOR_MODE_COOP)
         opfor_patrol_init(g->cfg, &t->ps, &fo);
     else
         t->ps.turn = 1;
@@ -252,36 +224,28 @@ int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row, const c
         t->units[u].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
     t->order.target = -1;
     t->order.unit = -1;
-    *out = g;
-    return 0;
 }
 
-int opfor__game_native(const struct opfor_ruleset *rs) {
-    return rs == &opfor_viktoria_ruleset;
-}
-
-void opfor__game_free(opfor__game_t *g) {
+void opfor__vkg_free(opfor__vkg_t *g) {
     if (!g)
         return;
-    opfor__gen_free(g->gen);
     opfor_vk_ctx_free(g->ctx);
     opfor_vk_rs_ctx_free(g->rs);
     if (g->sc)
         opfor_scenario_free(g->sc);
     free(g->sc);
     free(g->cfg);
-    for (int i = 0; i < OPFOR__GAME_EVENTS_KEEP; i++)
-        msgpack_sbuffer_destroy(&g->ev[i]);
-    free(g->subs);
+    free(g->work);
     free(g);
 }
 
 /* ------------------------------------------------------------------ score and end */
 
-void opfor__game_pack_score(const opfor__game_t *g, const opfor__table_t *t, msgpack_packer *pk) {
+void opfor__vkg_pack_score(const opfor__vkg_t *g, const opfor__vkg_table_t *t, msgpack_packer *pk) {
     if (g->mode == OPFOR_MODE_COOP) {
-        opfor__table_t *tt = (opfor__table_t *)t; /* forces point into it; nothing is written */
-        opfor_patrol_forces_t fo = opfor__game_forces(tt);
+        opfor__vkg_table_t *tt =
+            (opfor__vkg_table_t *)t; /* forces point into it; nothing is written */
+        opfor_patrol_forces_t fo = opfor__vkg_forces(tt);
         opfor_patrol_score_t s;
         opfor_patrol_score(g->cfg, &t->ps, &fo, &s);
         msgpack_pack_map(pk, 9);
@@ -298,9 +262,9 @@ void opfor__game_pack_score(const opfor__game_t *g, const opfor__table_t *t, msg
     }
     int units[2] = {0, 0}, alive[2] = {0, 0};
     for (int u = 0; u < t->nunits; u++)
-        if (opfor__game_in_play(t, u)) {
+        if (opfor__vkg_in_play(t, u)) {
             units[t->units[u].side & 1]++;
-            alive[t->units[u].side & 1] += opfor__game_alive(t, u, NULL);
+            alive[t->units[u].side & 1] += opfor__vkg_alive(t, u, NULL);
         }
     msgpack_pack_map(pk, 3);
     opfor_rpc_pack_cstr(pk, "total");
@@ -314,55 +278,55 @@ void opfor__game_pack_score(const opfor__game_t *g, const opfor__table_t *t, msg
     opfor__kv_int(pk, "lost", units[g->player] == 0);
 }
 
-int opfor__game_score_total(const opfor__game_t *g, const opfor__table_t *t) {
+int opfor__vkg_score_total(const opfor__vkg_t *g, const opfor__vkg_table_t *t) {
     if (g->mode == OPFOR_MODE_COOP) {
-        opfor_patrol_forces_t fo = opfor__game_forces((opfor__table_t *)t);
+        opfor_patrol_forces_t fo = opfor__vkg_forces((opfor__vkg_table_t *)t);
         opfor_patrol_score_t s;
         opfor_patrol_score(g->cfg, &t->ps, &fo, &s);
         return s.lost ? 0 : s.total;
     }
     int alive = 0;
     for (int u = 0; u < t->nunits; u++)
-        if (t->units[u].side == g->player && opfor__game_in_play(t, u))
-            alive += opfor__game_alive(t, u, NULL);
+        if (t->units[u].side == g->player && opfor__vkg_in_play(t, u))
+            alive += opfor__vkg_alive(t, u, NULL);
     return alive;
 }
 
-void opfor__game_ev_score(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
-                          opfor__evlist_t *ev) {
+void opfor__vkg_ev_score(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                         opfor__evlist_t *ev) {
     msgpack_packer pk;
-    opfor__ev_begin(ev, &pk, g, t, log_seq, "score");
-    opfor__game_pack_score(g, t, &pk);
+    opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "score");
+    opfor__vkg_pack_score(g, t, &pk);
 }
 
 /* Ends play on t with status (nothing pending, no order open) and starts the event of kind
  * that says so; returns pk ready for the event's data. */
-static msgpack_packer *stop_play(const opfor__game_t *g, opfor__table_t *t, int32_t status,
+static msgpack_packer *stop_play(const opfor__vkg_t *g, opfor__vkg_table_t *t, int32_t status,
                                  uint64_t log_seq, opfor__evlist_t *ev, const char *kind,
                                  msgpack_packer *pk) {
     t->status = status;
     t->pending = OPFOR__PEND_NONE;
     t->order.open = 0;
-    return opfor__ev_begin(ev, pk, g, t, log_seq, kind);
+    return opfor__vkg_ev_begin(ev, pk, g, t, log_seq, kind);
 }
 
-static void finish(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq, opfor__evlist_t *ev,
-                   int result) {
+static void finish(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                   opfor__evlist_t *ev, int result) {
     t->result = result;
     msgpack_packer pk;
     stop_play(g, t, OPFOR__GS_FINISHED, log_seq, ev, "game_over", &pk);
     msgpack_pack_map(&pk, 3);
     opfor__kv_str(&pk, "result", opfor__game_result_name(result));
-    opfor__kv_int(&pk, "score", opfor__game_score_total(g, t));
+    opfor__kv_int(&pk, "score", opfor__vkg_score_total(g, t));
     opfor__kv_int(&pk, "turns", t->ps.turn);
 }
 
-void opfor__game_check_end(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
-                           opfor__evlist_t *ev) {
+void opfor__vkg_check_end(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                          opfor__evlist_t *ev) {
     if (t->status != OPFOR__GS_ACTIVE)
         return;
     if (g->mode == OPFOR_MODE_COOP) {
-        opfor_patrol_forces_t fo = opfor__game_forces(t);
+        opfor_patrol_forces_t fo = opfor__vkg_forces(t);
         opfor_patrol_score_t s;
         opfor_patrol_score(g->cfg, &t->ps, &fo, &s);
         if (s.lost)
@@ -373,7 +337,7 @@ void opfor__game_check_end(const opfor__game_t *g, opfor__table_t *t, uint64_t l
     }
     int units[2] = {0, 0};
     for (int u = 0; u < t->nunits; u++)
-        if (opfor__game_in_play(t, u) && !(t->units[u].flags & OPFOR_UNIT_GENERAL))
+        if (opfor__vkg_in_play(t, u) && !(t->units[u].flags & OPFOR_UNIT_GENERAL))
             units[t->units[u].side & 1]++;
     if (units[g->player] == 0)
         finish(g, t, log_seq, ev, OPFOR__RES_LOST);
@@ -383,7 +347,7 @@ void opfor__game_check_end(const opfor__game_t *g, opfor__table_t *t, uint64_t l
 
 /* The events of a new turn begun (t->ps.turn is the new one, or the limit when ended): the
  * turn, or the game's end when the turn limit ended it. Returns ended. */
-static int turn_begun(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+static int turn_begun(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                       opfor__evlist_t *ev, int limit, int ended) {
     t->pending = OPFOR__PEND_NONE;
     if (ended) {
@@ -391,7 +355,7 @@ static int turn_begun(const opfor__game_t *g, opfor__table_t *t, uint64_t log_se
         return 1;
     }
     msgpack_packer pk;
-    opfor__ev_begin(ev, &pk, g, t, log_seq, "turn");
+    opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "turn");
     msgpack_pack_map(&pk, 2);
     opfor__kv_int(&pk, "turn", t->ps.turn);
     opfor__kv_int(&pk, "last", limit > 0 && t->ps.turn == limit);
@@ -399,9 +363,9 @@ static int turn_begun(const opfor__game_t *g, opfor__table_t *t, uint64_t log_se
 }
 
 /* A new turn of a competitive game; 1 when the turn limit ended the game. */
-static int new_turn(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+static int new_turn(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                     opfor__evlist_t *ev) {
-    opfor_patrol_forces_t fo = opfor__game_forces(t);
+    opfor_patrol_forces_t fo = opfor__vkg_forces(t);
     opfor_patrol_new_turn(&t->ps, &fo);
     int limit = g->sc->turn_limit, ended = limit > 0 && t->ps.turn > limit;
     if (ended)
@@ -411,12 +375,12 @@ static int new_turn(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
 
 /* ------------------------------------------------------------------ presses */
 
-static void ev_initiative(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+static void ev_initiative(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                           opfor__evlist_t *ev, int side) {
     int list[OPFOR_MAX_UNITS];
     int n = ready_units(t, side, list);
     msgpack_packer pk;
-    opfor__ev_begin(ev, &pk, g, t, log_seq, "initiative");
+    opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "initiative");
     int comp = g->mode != OPFOR_MODE_COOP;
     msgpack_pack_map(&pk, 4 + comp);
     opfor__kv_str(&pk, "holder", side == g->player ? "player" : "enemy");
@@ -434,7 +398,7 @@ static void ev_initiative(const opfor__game_t *g, opfor__table_t *t, uint64_t lo
     }
 }
 
-static void ev_spotted(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+static void ev_spotted(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                        opfor__evlist_t *ev, const opfor_patrol_spot_t *sp,
                        const opfor_patrol_placement_t *pl, const opfor_patrol_spawn_t *sw) {
     char dice[32], text[256];
@@ -442,7 +406,7 @@ static void ev_spotted(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
     opfor_patrol_spot_str(sp, text, sizeof text);
     int unit = pl->placed ? sw->unit : -1;
     msgpack_packer pk;
-    opfor__ev_begin(ev, &pk, g, t, log_seq, "spotted");
+    opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "spotted");
     const char *why = "";
     int refused = opfor_patrol_rule_refused(pl->rule, &why);
     msgpack_pack_map(&pk, 15);
@@ -459,7 +423,7 @@ static void ev_spotted(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
     opfor__kv_str(&pk, "why", why);
     opfor_rpc_pack_cstr(&pk, "point");
     if (pl->placed)
-        opfor__pack_pt(&pk, pl->point);
+        opfor__vkg_pack_pt(&pk, pl->point);
     else
         msgpack_pack_nil(&pk);
     opfor_rpc_pack_cstr(&pk, "unit");
@@ -476,7 +440,7 @@ static void ev_spotted(const opfor__game_t *g, opfor__table_t *t, uint64_t log_s
     opfor__kv_str(&pk, "text", text);
 }
 
-static int press_state_ok(const opfor__game_t *g, const opfor__table_t *t, opfor__gerr_t *err) {
+static int press_state_ok(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__gerr_t *err) {
     if (t->status != OPFOR__GS_ACTIVE)
         return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL, "the game is %s",
                                t->status == OPFOR__GS_CLOSED ? "closed" : "over");
@@ -502,11 +466,11 @@ static int press_state_ok(const opfor__game_t *g, const opfor__table_t *t, opfor
 /* A Patrol Mode press as the shared press sequence (opfor_patrol_session_press) runs it: the
  * game, where its events go, and the table's press count kept in step with the patrol state's. */
 typedef struct press_run {
-    const opfor__game_t *g;
-    opfor__table_t *t;
+    const opfor__vkg_t *g;
+    opfor__vkg_table_t *t;
     uint64_t log_seq;
     opfor__evlist_t *ev;
-    opfor__press_opt_t *opt;
+    opfor__vkg_press_opt_t *opt;
     int seen; /* t->ps.presses when t->presses was last brought in step */
 } press_run_t;
 
@@ -535,9 +499,9 @@ static void press_turn(void *user, int ended) {
     turn_begun(r->g, r->t, r->log_seq, r->ev, r->g->cfg->turn_limit, ended);
 }
 
-static int press_patrol(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
-                        opfor__press_opt_t *opt, opfor__evlist_t *ev, opfor__gerr_t *err) {
-    opfor_patrol_forces_t fo = opfor__game_forces(t);
+static int press_patrol(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                        opfor__vkg_press_opt_t *opt, opfor__evlist_t *ev, opfor__gerr_t *err) {
+    opfor_patrol_forces_t fo = opfor__vkg_forces(t);
     press_run_t run = {g, t, log_seq, ev, opt, t->ps.presses};
     opfor_patrol_session_opts_t o;
     opfor_patrol_session_opts_table(
@@ -560,7 +524,7 @@ static int press_patrol(const opfor__game_t *g, opfor__table_t *t, uint64_t log_
         t->nunits = fo.nunits;
         t->nfigures = fo.nfigures;
         ev_spotted(g, t, log_seq, ev, &sp->spot, &sp->place, &sp->spawn);
-        opfor__game_ev_score(g, t, log_seq, ev);
+        opfor__vkg_ev_score(g, t, log_seq, ev);
     } else if (rep.side >= 0) {
         t->pending = rep.side == g->player ? OPFOR__PEND_PLAYER : OPFOR__PEND_ENEMY;
         ev_initiative(g, t, log_seq, ev, rep.side);
@@ -568,7 +532,7 @@ static int press_patrol(const opfor__game_t *g, opfor__table_t *t, uint64_t log_
     return 0;
 }
 
-static int press_competitive(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
+static int press_competitive(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                              opfor__evlist_t *ev) {
     for (int guard = 0; guard < 4 && t->status == OPFOR__GS_ACTIVE; guard++) {
         int list[OPFOR_MAX_UNITS];
@@ -598,8 +562,8 @@ static int press_competitive(const opfor__game_t *g, opfor__table_t *t, uint64_t
     return 0;
 }
 
-int opfor__game_press(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
-                      opfor__press_opt_t *opt, opfor__evlist_t *ev, opfor__gerr_t *err) {
+int opfor__vkg_press(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                     opfor__vkg_press_opt_t *opt, opfor__evlist_t *ev, opfor__gerr_t *err) {
     int rc = press_state_ok(g, t, err);
     if (rc < 0)
         return rc;
@@ -610,13 +574,13 @@ int opfor__game_press(const opfor__game_t *g, opfor__table_t *t, uint64_t log_se
             return rc;
     } else
         press_competitive(g, t, log_seq, ev);
-    opfor__game_check_end(g, t, log_seq, ev);
+    opfor__vkg_check_end(g, t, log_seq, ev);
     t->log_seq = log_seq;
     return 0;
 }
 
-int opfor__game_close(const opfor__game_t *g, opfor__table_t *t, uint64_t log_seq,
-                      opfor__evlist_t *ev, opfor__gerr_t *err) {
+int opfor__vkg_close(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                     opfor__evlist_t *ev, opfor__gerr_t *err) {
     (void)err;
     msgpack_packer pk;
     stop_play(g, t, OPFOR__GS_CLOSED, log_seq, ev, "closed", &pk);
@@ -625,19 +589,19 @@ int opfor__game_close(const opfor__game_t *g, opfor__table_t *t, uint64_t log_se
     return 0;
 }
 
-int opfor__game_apply_entry(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
-                            const char *kind, const void *payload, size_t len, opfor__evlist_t *ev,
-                            opfor__gerr_t *err) {
+int opfor__vkg_apply_entry(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t seq,
+                           const char *kind, const void *payload, size_t len, opfor__evlist_t *ev,
+                           opfor__gerr_t *err) {
     if (strcmp(kind, "press") == 0) {
         if (!len)
-            return opfor__game_press(g, t, seq, NULL, ev, err);
-        opfor__press_opt_t opt;
+            return opfor__vkg_press(g, t, seq, NULL, ev, err);
+        opfor__vkg_press_opt_t opt;
         memset(&opt, 0, sizeof opt);
         msgpack_unpacked u;
         msgpack_unpacked_init(&u);
         size_t off = 0;
         int rc = msgpack_unpack_next(&u, payload, len, &off) == MSGPACK_UNPACK_SUCCESS
-                     ? opfor__press_payload_read(g, &u.data, &opt.spot, err)
+                     ? opfor__vkg_press_payload_read(g, &u.data, &opt.spot, err)
                      : opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
                                        "log entry %llu: unreadable press payload",
                                        (unsigned long long)seq);
@@ -645,10 +609,10 @@ int opfor__game_apply_entry(const opfor__game_t *g, opfor__table_t *t, uint64_t 
         if (rc < 0)
             return rc;
         opt.has_spot = 1;
-        return opfor__game_press(g, t, seq, &opt, ev, err);
+        return opfor__vkg_press(g, t, seq, &opt, ev, err);
     }
     if (strcmp(kind, "close") == 0)
-        return opfor__game_close(g, t, seq, ev, err);
+        return opfor__vkg_close(g, t, seq, ev, err);
     if (strcmp(kind, "report") != 0 && strcmp(kind, "order") != 0)
         return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
                                "log entry %llu: unknown kind '%s'", (unsigned long long)seq, kind);
@@ -661,16 +625,16 @@ int opfor__game_apply_entry(const opfor__game_t *g, opfor__table_t *t, uint64_t 
         rc = opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
                              "log entry %llu: unreadable payload", (unsigned long long)seq);
     else if (kind[0] == 'r')
-        rc = opfor__game_report(g, t, seq, &u.data, ev, err);
+        rc = opfor__vkg_report(g, t, seq, &u.data, ev, err);
     else
-        rc = opfor__game_order(g, t, seq, &u.data, ev, err);
+        rc = opfor__vkg_order(g, t, seq, &u.data, ev, err);
     msgpack_unpacked_destroy(&u);
     return rc;
 }
 
 /* ------------------------------------------------------------------ press payload */
 
-void opfor__press_payload_pack(const opfor_patrol_spot_t *spot, msgpack_packer *pk) {
+void opfor__vkg_press_payload_pack(const opfor_patrol_spot_t *spot, msgpack_packer *pk) {
     msgpack_pack_map(pk, 1);
     opfor_rpc_pack_cstr(pk, "spot");
     msgpack_pack_map(pk, 5);
@@ -681,8 +645,8 @@ void opfor__press_payload_pack(const opfor_patrol_spot_t *spot, msgpack_packer *
     opfor__kv_int(pk, "direction", spot->direction);
 }
 
-int opfor__press_payload_read(const opfor__game_t *g, const msgpack_object *o,
-                              opfor_patrol_spot_t *spot, opfor__gerr_t *err) {
+int opfor__vkg_press_payload_read(const opfor__vkg_t *g, const msgpack_object *o,
+                                  opfor_patrol_spot_t *spot, opfor__gerr_t *err) {
     static const char *const keys[5] = {"type", "quality", "dist_opt", "rolled", "direction"};
     int64_t v[5];
     const msgpack_object *m = NULL;
@@ -723,13 +687,14 @@ int opfor__press_payload_read(const opfor__game_t *g, const msgpack_object *o,
 
 /* ------------------------------------------------------------------ reading */
 
-uint64_t opfor__game_hash(const opfor__table_t *t) {
+uint64_t opfor__vkg_hash(const opfor__vkg_table_t *t) {
     return opfor_fnv1a(OPFOR_FNV1A_BASIS_SHORT, t, sizeof *t);
 }
 
-static void pack_unit(const opfor__game_t *g, const opfor__table_t *t, int u, msgpack_packer *pk) {
+static void pack_unit(const opfor__vkg_t *g, const opfor__vkg_table_t *t, int u,
+                      msgpack_packer *pk) {
     const opfor_unit_t *un = &t->units[u];
-    int w, a = opfor__game_alive(t, u, &w);
+    int w, a = opfor__vkg_alive(t, u, &w);
     opfor_pt_t c = {0, 0};
     int has_c = opfor_unit_centre(un, t->figures, &c);
     const char *state = t->ps.fate[u] == OPFOR_PATROL_FATE_DRIVEN_OFF ? "driven_off"
@@ -752,33 +717,33 @@ static void pack_unit(const opfor__game_t *g, const opfor__table_t *t, int u, ms
     opfor__kv_int(pk, "strength", un->strength);
     opfor_rpc_pack_cstr(pk, "at");
     if (has_c)
-        opfor__pack_pt(pk, c);
+        opfor__vkg_pack_pt(pk, c);
     else
         msgpack_pack_nil(pk);
 }
 
-void opfor__game_pack_state(const opfor__game_t *g, msgpack_packer *pk) {
-    const opfor__table_t *t = &g->t;
+void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
+    const opfor__vkg_table_t *t = &g->t;
     char hash[24];
-    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)opfor__game_hash(t));
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)opfor__vkg_hash(t));
     int list[OPFOR_MAX_UNITS], nready = 0;
     if (t->pending == OPFOR__PEND_PLAYER || t->pending == OPFOR__PEND_ENEMY)
         nready = ready_units(t, t->pending == OPFOR__PEND_PLAYER ? g->player : g->enemy, list);
     msgpack_pack_map(pk, 22);
-    opfor__kv_str(pk, "game", g->row.id);
-    opfor__kv_str(pk, "ruleset", g->row.ruleset);
-    opfor__kv_str(pk, "scenario", g->row.scenario_name);
+    opfor__kv_str(pk, "game", g->row->id);
+    opfor__kv_str(pk, "ruleset", g->row->ruleset);
+    opfor__kv_str(pk, "scenario", g->row->scenario_name);
     opfor__kv_str(pk, "title", g->sc->name);
-    opfor__kv_str(pk, "mode", g->row.mode);
-    opfor__kv_u64(pk, "seed", g->row.seed);
-    opfor__kv_str(pk, "difficulty", g->row.difficulty);
+    opfor__kv_str(pk, "mode", g->row->mode);
+    opfor__kv_u64(pk, "seed", g->row->seed);
+    opfor__kv_str(pk, "difficulty", g->row->difficulty);
     opfor__kv_str(pk, "status", opfor__game_status_name(t->status));
     opfor__kv_str(pk, "result", opfor__game_result_name(t->result));
     opfor__kv_int(pk, "turn", t->ps.turn);
     opfor__kv_int(pk, "turn_limit",
                   g->mode == OPFOR_MODE_COOP ? g->cfg->turn_limit : g->sc->turn_limit);
     opfor__kv_int(pk, "presses", t->presses);
-    opfor__kv_str(pk, "pending", opfor__game_pending_name(t->pending));
+    opfor__kv_str(pk, "pending", opfor__vkg_pending_name(t->pending));
     opfor_rpc_pack_cstr(pk, "ready");
     msgpack_pack_array(pk, (size_t)nready);
     for (int i = 0; i < nready; i++)
@@ -803,9 +768,9 @@ void opfor__game_pack_state(const opfor__game_t *g, msgpack_packer *pk) {
         pack_unit(g, t, u, pk);
     opfor_rpc_pack_cstr(pk, "order");
     if (t->order.active)
-        opfor__order_pack(g, t, &t->order, pk);
+        opfor__vkg_order_pack(g, t, &t->order, pk);
     else
         msgpack_pack_nil(pk);
     opfor_rpc_pack_cstr(pk, "score");
-    opfor__game_pack_score(g, t, pk);
+    opfor__vkg_pack_score(g, t, pk);
 }

@@ -1,0 +1,148 @@
+/* io/game_shell.c — the generic shell of a daemon game (io/game_ops.h): opening and freeing
+ * one around its table game, the error setter, the event lists and the names of the counters'
+ * values, shared by io/methods_game.c, the built-in table game (io/game_gen.c) and the
+ * rulesets' daemon plug-ins.
+ */
+#include "game_ops.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opfor/ruleset.h"
+#include "pack_int.h"
+
+int opfor__gerr_set(opfor__gerr_t *e, int code, int rc, const char *fmt, ...) {
+    if (e) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+        e->code = code;
+    }
+    return rc;
+}
+
+const char *opfor__game_result_name(int result) {
+    static const char *const n[] = {"", "won", "lost", "ended"};
+    return result >= 0 && result < 4 ? n[result] : "";
+}
+
+const char *opfor__game_status_name(int status) {
+    static const char *const n[] = {"active", "finished", "closed"};
+    return status >= 0 && status < 3 ? n[status] : "active";
+}
+
+void opfor__evlist_init(opfor__evlist_t *e) {
+    e->n = 0;
+    for (int i = 0; i < OPFOR__GAME_EV_MAX; i++)
+        msgpack_sbuffer_init(&e->buf[i]);
+    msgpack_sbuffer_init(&e->scratch);
+}
+
+void opfor__evlist_free(opfor__evlist_t *e) {
+    for (int i = 0; i < OPFOR__GAME_EV_MAX; i++)
+        msgpack_sbuffer_destroy(&e->buf[i]);
+    msgpack_sbuffer_destroy(&e->scratch);
+    e->n = 0;
+}
+
+int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row,
+                     const struct opfor_ruleset *rs, const opfor__table_game_ops_t *ops,
+                     const opfor__game_src_t *src, opfor__gerr_t *err) {
+    *out = NULL;
+    opfor__game_t *g = calloc(1, sizeof *g);
+    if (!g)
+        return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_ENOMEM, "out of memory");
+    g->row = *row;
+    snprintf(g->row.ruleset, sizeof g->row.ruleset, "%s", rs->name);
+    g->refs = 1;
+    g->ops = ops ? ops : opfor__table_game_for(rs);
+    for (int i = 0; i < OPFOR__GAME_EVENTS_KEEP; i++)
+        msgpack_sbuffer_init(&g->ev[i]);
+    opfor__game_src_t none = {NULL, 0, NULL};
+    int rc = g->ops->open(g, rs, src ? src : &none, err);
+    if (rc < 0) {
+        g->tg = NULL;
+        opfor__game_free(g);
+        return rc;
+    }
+    *out = g;
+    return 0;
+}
+
+void opfor__game_free(opfor__game_t *g) {
+    if (!g)
+        return;
+    if (g->ops && g->tg)
+        g->ops->free(g->tg);
+    for (int i = 0; i < OPFOR__GAME_EVENTS_KEEP; i++)
+        msgpack_sbuffer_destroy(&g->ev[i]);
+    free(g->subs);
+    free(g);
+}
+
+int opfor__game_not_here(const opfor__game_t *g, const char *method, opfor__gerr_t *err) {
+    opfor_rpc_hint_t *h = opfor__gerr_hint(err);
+    opfor_rpc_hint_set(h, OPFOR_RPC_HINT_USE_GAME_METHODS);
+    opfor_rpc_hint_str(h, "method", method);
+    opfor_rpc_hint_str(h, "ruleset", g->row.ruleset);
+    return opfor__gerr_set(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
+                           "%s: not for %s games: use game.act, game.roll, game.report and "
+                           "game.action",
+                           method, g->row.ruleset);
+}
+
+/* ------------------------------------------------------------------ the rules a log was written
+ * under */
+
+/* The string under key in the map m, into buf ("" when absent, not a string or too long). */
+static void map_str(const msgpack_object *m, const char *key, char *buf, size_t n) {
+    const msgpack_object *v = opfor_rpc_params_get(m, key);
+    buf[0] = '\0';
+    if (v && v->type == MSGPACK_OBJECT_STR && v->via.str.size < n &&
+        !memchr(v->via.str.ptr, '\0', v->via.str.size)) {
+        memcpy(buf, v->via.str.ptr, v->via.str.size);
+        buf[v->via.str.size] = '\0';
+    }
+}
+
+void opfor__game_begin_payload(const opfor_ruleset_t *rs, msgpack_packer *pk) {
+    msgpack_pack_map(pk, 2);
+    opfor__kv_str(pk, "ruleset", rs->name);
+    opfor__kv_str(pk, "rules_version", rs->rules_version ? rs->rules_version : "");
+}
+
+int opfor__game_rules_check(const opfor_store_game_t *row, const opfor_ruleset_t *rs,
+                            const char *kind, const void *payload, size_t len, opfor__gerr_t *err) {
+    char name[64] = "", version[64] = "";
+    int ok = kind && strcmp(kind, "begin") == 0;
+    if (ok) {
+        msgpack_unpacked u;
+        msgpack_unpacked_init(&u);
+        size_t off = 0;
+        ok = msgpack_unpack_next(&u, payload, len, &off) == MSGPACK_UNPACK_SUCCESS &&
+             u.data.type == MSGPACK_OBJECT_MAP;
+        if (ok) {
+            map_str(&u.data, "ruleset", name, sizeof name);
+            map_str(&u.data, "rules_version", version, sizeof version);
+        }
+        msgpack_unpacked_destroy(&u);
+    }
+    if (!ok)
+        return opfor__gerr_set(
+            err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+            "game %s: its log does not begin with the ruleset and rules version it was "
+            "played under",
+            row->id);
+    const char *mine = rs->rules_version ? rs->rules_version : "";
+    if (strcmp(name, rs->name) != 0 || strcmp(version, mine) != 0)
+        return opfor__gerr_set(
+            err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
+            "game %s was saved under %s rules version '%s', and this build reads %s "
+            "rules version '%s': it is not replayed under other rules (open it with a "
+            "build of that version)",
+            row->id, name, version, rs->name, mine);
+    return 0;
+}

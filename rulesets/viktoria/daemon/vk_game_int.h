@@ -1,0 +1,250 @@
+/* rulesets/viktoria/daemon/vk_game_int.h — Viktoria!'s table game in the daemon (its plug-in,
+ * behind io's table game operations, io/game_ops.h): scenario, rules engine, Patrol Mode, the
+ * table's state.
+ *
+ * A game is rebuilt from (scenario, seed, log) by deterministic replay; the log holds presses
+ * of the initiative button, the players' reports and the AI orders that were given. Every
+ * mutation works on a copy of the game's table state (opfor__vkg_table_t, pointer-free, copied
+ * with memcpy), so a request that fails validation changes nothing, and the daemon's commit
+ * (io/methods_game.c, through vk_game_ops.c) keeps the copy only after the log entry has been
+ * committed. The table keeps its own copy of the shell's counters (log_seq, ev_seq, status,
+ * result, decisions: they are part of its hash and snapshot), brought in step with the shell's
+ * at every entry. Events a
+ * mutation produces are packed into an opfor__evlist_t as complete `event` params maps.
+ * Loop thread only, except opfor__vkg_plan(), which the AI job runs on a worker thread on
+ * its own copy of the table. Rules: Viktoria! V.A (initiative), VII (command), IX-XI (fire,
+ * melee, morale), XV (Patrol Mode).
+ */
+#ifndef OPFOR_VK_GAME_INT_H
+#define OPFOR_VK_GAME_INT_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <msgpack.h>
+
+#include "game_ops.h" /* io's game shell and the table game operations */
+#include "opfor/rpc.h"
+#include "opfor/scenario.h"
+#include "opfor/store.h"
+#include "opfor/viktoria/engine.h"
+#include "opfor/viktoria/model.h"
+#include "opfor/viktoria/session_press.h" /* Patrol Mode and its press sequence */
+
+#define OPFOR__ORDER_NEEDS 4           /* scores needed listed per order */
+#define OPFOR__TABLE_MAGIC 0x4F475431u /* "OGT1": snapshot format */
+
+/* Who holds the initiative (opfor__vkg_table_t.pending). */
+enum { OPFOR__PEND_NONE = 0, OPFOR__PEND_PLAYER, OPFOR__PEND_ENEMY };
+/* The command test of an order (VII). */
+enum { OPFOR__CMD_IN_COMMAND = 0, OPFOR__CMD_PASSED, OPFOR__CMD_FAILED };
+
+/* One score the table must roll for an order ("To hit: 4+ on a D6"). */
+typedef struct opfor__vkg_need {
+    char name[16];  /* key: "hit" */
+    char label[32]; /* as shown: "To hit" */
+    char dice[8];   /* "D6", "2D6" */
+    char need[32];  /* "4+", "no chance" */
+} opfor__vkg_need_t;
+
+/* The last AI order of a game. Plain data: it lives inside the table state. */
+typedef struct opfor__vkg_order {
+    int32_t active;           /* 1 once an order was given this game */
+    int32_t open;             /* 1 until the next press: its outcome may still be resolved */
+    int32_t resolved;         /* 1 once resolved by the daemon's dice */
+    int32_t unit;             /* acting unit */
+    int32_t target;           /* target unit, -1 none */
+    int32_t has_dest;         /* 1 when dest means something */
+    int32_t command;          /* OPFOR__CMD_* */
+    int32_t has_runner;       /* 1 when runner is valid */
+    int32_t nneeds;           /* entries of needs */
+    int32_t turn;             /* turn it was given in */
+    int32_t decision;         /* the game's AI decision number (keys its dice) */
+    uint64_t log_seq;         /* the log entry that recorded it */
+    opfor_vk_action_t select; /* the engine's SELECT_UNIT action */
+    opfor_vk_action_t action; /* the chosen action */
+    opfor_vk_action_t runner; /* the runner-up */
+    char sentence[192];       /* readable order */
+    char runner_sentence[192];
+    char reason[256]; /* why it was chosen */
+    char engine[16];  /* "greedy", "heuristic", "mcts" */
+    char level[16];   /* AI level name */
+    char command_text[64];
+    opfor__vkg_need_t needs[OPFOR__ORDER_NEEDS];
+} opfor__vkg_order_t;
+
+/* The mutable state of a game: everything replay rebuilds. Pointer-free; copy with memcpy. */
+typedef struct opfor__vkg_table {
+    uint32_t magic;    /* OPFOR__TABLE_MAGIC */
+    uint32_t size;     /* sizeof(opfor__vkg_table_t): snapshots from other builds are ignored */
+    opfor_rng_t rng;   /* presses, spottings, substitution and the daemon's dice */
+    uint64_t log_seq;  /* log entries applied */
+    uint64_t ev_seq;   /* events produced so far */
+    int32_t nunits;    /* unit slots in use */
+    int32_t nfigures;  /* figure slots in use */
+    int32_t turn;      /* 1-based */
+    int32_t presses;   /* presses of the initiative button */
+    int32_t pending;   /* OPFOR__PEND_* */
+    int32_t status;    /* OPFOR__GS_* */
+    int32_t result;    /* OPFOR__RES_* */
+    int32_t decisions; /* AI orders given */
+    int32_t dice[2];   /* competitive: the last initiative dice */
+    opfor_patrol_state_t ps;  /* Patrol Mode state (zero in competitive games) */
+    opfor__vkg_order_t order; /* the last order */
+    opfor_unit_t units[OPFOR_MAX_UNITS];
+    opfor_figure_t figures[OPFOR_MAX_FIGURES];
+} opfor__vkg_table_t;
+
+/* Viktoria!'s table game: the ruleset's side of one daemon game (the shell's g->tg). */
+typedef struct opfor__vkg {
+    const opfor_store_game_t *row; /* the shell's row (rowbuf when opened alone): id, seed, ... */
+    opfor_store_game_t rowbuf;     /* the row of a game opened with opfor__vkg_open */
+    opfor_scenario_t *sc;          /* the scenario (heap: large) */
+    opfor_patrol_config_t *cfg;    /* Patrol Mode settings (also the table and sides otherwise) */
+    opfor_vk_ctx_t *ctx;           /* rules engine context; NULL when it could not be built */
+    struct opfor_vk_rs_ctx *rs;    /* the AI's view of the ruleset; NULL: orders come from the
+                                      engine's one-ply look-ahead alone */
+    int mode;                      /* OPFOR_MODE_* */
+    int player, enemy;             /* side indices */
+    int level;                     /* opfor_ai_level_t from difficulty */
+    opfor__vkg_table_t t;          /* the committed state */
+    opfor__vkg_table_t *work;      /* the state a mutation changes (vk_game_ops.c) */
+    int base;                      /* 1 when the log begins with a `begin` entry, which the
+                                      table's log_seq (and so the wire's) does not count */
+} opfor__vkg_t;
+
+/* Builds a game from *row and scenario text (yaml NULL: the built-in scenario named in
+ * row->scenario_name) with the calculator model m (opfor__server_model(); this game path reads
+ * it as its ruleset's model); the table is the opening position. row->mode "" takes the
+ * scenario's mode. The row is copied (g->row points at the copy, which holds the normalized
+ * ruleset, scenario, mode and difficulty). Returns 0, or a negative OPFOR_E* code with err. */
+int opfor__vkg_open(opfor__vkg_t **out, const opfor_store_game_t *row, const char *yaml,
+                    size_t yaml_len, const void *m, opfor__gerr_t *err);
+/* Releases a game (NULL is fine). */
+void opfor__vkg_free(opfor__vkg_t *g);
+/* Puts t in the opening position of g. */
+void opfor__vkg_opening(const opfor__vkg_t *g, opfor__vkg_table_t *t);
+/* The table game operations of Viktoria! (vk_game_ops.c), named in ruleset.cmake's
+ * RULESET_DAEMON_GAME. */
+extern const opfor__table_game_ops_t opfor_vk_table_game;
+
+/* --- mutations: each works on t (a copy of g->t), appends events, and returns 0 or a
+ * negative code with err filled (t is then garbage: discard it). log_seq is the number the
+ * log entry gets. --- */
+
+/* How a press treats a spotting (Patrol Mode at level challenge, where the director picks
+ * among the allowed outcomes). The director runs on a worker (steer set, on a copy of the
+ * table); the outcome it picked is then logged with the press and given back as `spot`, so
+ * the committed press and every replay use it without running the director again. */
+typedef struct opfor__vkg_press_opt {
+    /* On a worker: called with the spotting the dice drew, may replace it; the table is as
+     * it stands at that press. Returns 0 or a negative code (the press then fails). */
+    int (*steer)(void *ud, const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                 opfor_patrol_spot_t *spot);
+    void *ud;                 /* passed to steer */
+    int has_spot;             /* 1: a spotting of this press takes `spot` instead of the dice */
+    opfor_patrol_spot_t spot; /* an allowed outcome (opfor_director_allowed) */
+    int spotted;              /* out: 1 when the press made a spotting */
+    opfor_patrol_spot_t used; /* out: the outcome it resolved */
+} opfor__vkg_press_opt_t;
+
+/* A press of the initiative button (XV.A; competitive: a D6 each, ties re-rolled). opt may
+ * be NULL (the dice decide every spotting). A new general joins the unit where he keeps the
+ * most units in command (the director's rule, in the ruleset's ai_director.c). */
+int opfor__vkg_press(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                     opfor__vkg_press_opt_t *opt, opfor__evlist_t *ev, opfor__gerr_t *err);
+/* The log payload of a steered press (a map {"spot": {...}}) into sb, and back: 0, or
+ * OPFOR_EPROTO with err when the payload is not a valid allowed outcome for g. */
+void opfor__vkg_press_payload_pack(const opfor_patrol_spot_t *spot, msgpack_packer *pk);
+int opfor__vkg_press_payload_read(const opfor__vkg_t *g, const msgpack_object *o,
+                                  opfor_patrol_spot_t *spot, opfor__gerr_t *err);
+/* A report from the table: params as the `report` method takes them (the `game` key is
+ * ignored). With `roll` the rolled dice go to *roll_total (may be NULL). */
+int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                      const msgpack_object *params, opfor__evlist_t *ev, opfor__gerr_t *err);
+/* Records an AI order (payload as opfor__vkg_order_pack writes it). */
+int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                     const msgpack_object *payload, opfor__evlist_t *ev, opfor__gerr_t *err);
+/* Closes the game. */
+int opfor__vkg_close(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                     opfor__evlist_t *ev, opfor__gerr_t *err);
+/* Applies one log entry by kind ("press", "report", "order", "close"), for replay. */
+int opfor__vkg_apply_entry(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t seq,
+                           const char *kind, const void *payload, size_t len, opfor__evlist_t *ev,
+                           opfor__gerr_t *err);
+
+/* --- the AI's orders --- */
+
+/* Plans the order of the non-player unit holding the initiative in t (worker thread: reads
+ * g's read-only parts only) with the AI of ai/ (Monte Carlo search guided by the heuristic
+ * planner, budget by g->level; the engine's one-ply look-ahead when the AI is unavailable).
+ * cancelled (may be NULL) is polled between steps and cancel (may be NULL) by the search
+ * itself, every iteration; returns 0
+ * with *o filled, OPFOR_ECANCELED, or OPFOR_EILLEGAL (no enemy initiative / no unit can act). */
+int opfor__vkg_plan(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__cancel_fn cancelled,
+                    void *ud, const atomic_int *cancel, opfor__vkg_order_t *o);
+/* Packs an order as the log payload (and the wire `order`, see docs/protocol.md). */
+void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                           const opfor__vkg_order_t *o, msgpack_packer *pk);
+
+/* --- reading --- */
+
+/* 64-bit FNV-1a hash of the table state: equal states, equal hashes. */
+uint64_t opfor__vkg_hash(const opfor__vkg_table_t *t);
+/* Packs the whole position (game.state's result). */
+void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk);
+/* Packs the Patrol Mode score map (or the competitive totals). */
+void opfor__vkg_pack_score(const opfor__vkg_t *g, const opfor__vkg_table_t *t, msgpack_packer *pk);
+/* The score to record in the high-score table for a finished game. */
+int opfor__vkg_score_total(const opfor__vkg_t *g, const opfor__vkg_table_t *t);
+/* "none", "player", "enemy" */
+const char *opfor__vkg_pending_name(int pending);
+/* Finds a unit by name: exact (case-insensitive) first, else a unique prefix. Returns the
+ * index, -1 when none, -2 when ambiguous. */
+int opfor__vkg_find_unit(const opfor__vkg_table_t *t, const char *name, size_t len);
+
+/* --- shared by vk_game*.c --- */
+
+/* Starts the next event of t in ev: numbers it, packs the map's head and returns pk ready for
+ * the `data` value (pack exactly one object). */
+msgpack_packer *opfor__vkg_ev_begin(opfor__evlist_t *ev, msgpack_packer *pk, const opfor__vkg_t *g,
+                                    opfor__vkg_table_t *t, uint64_t log_seq, const char *kind);
+/* A `score` event. */
+void opfor__vkg_ev_score(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                         opfor__evlist_t *ev);
+/* Ends the game when a side has nothing left (XV.B: every player unit lost, every enemy
+ * gone for good), with a game_over event. */
+void opfor__vkg_check_end(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                          opfor__evlist_t *ev);
+/* The Patrol Mode view of t's units and figures (points into t). */
+opfor_patrol_forces_t opfor__vkg_forces(opfor__vkg_table_t *t);
+/* Living figures of unit u (and how many of them are wounded). */
+int opfor__vkg_alive(const opfor__vkg_table_t *t, int u, int *wounded);
+/* Whether unit u is on the table with a living figure. */
+int opfor__vkg_in_play(const opfor__vkg_table_t *t, int u);
+/* An engine state for the position in t with `side` about to select a unit, dice from seed
+ * (units off the table or without living figures are removed from play). */
+void opfor__vkg_engine_state(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                             opfor_vk_state_t *st, uint64_t seed, int side);
+/* The seed of the engine dice of AI decision number `decision`. */
+uint64_t opfor__vkg_decision_seed(const opfor__vkg_t *g, int decision);
+/* Whether unit u of t has a general or headquarters of its side within command radius
+ * (VII), Patrol Mode's generals included. */
+int opfor__vkg_in_command(const opfor__vkg_t *g, const opfor__vkg_table_t *t, int u);
+/* Brings st, just after the SELECT_UNIT of unit u, to its ACTION phase: no test near a
+ * general (Patrol Mode's included), otherwise the engine rolls the command test (VII).
+ * Returns OPFOR__CMD_*. */
+int opfor__vkg_to_action(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor_vk_state_t *st,
+                         int u);
+/* Puts st (just after SELECT_UNIT) in its ACTION phase with the command result an order
+ * recorded (OPFOR__CMD_*), so resolving an order never re-rolls its command test. */
+void opfor__vkg_force_command(opfor_vk_state_t *st, int command);
+/* Takes the engine's result into the table: positions, figure flags, unit status and flags,
+ * units removed from play (driven off). */
+void opfor__vkg_take_engine(const opfor__vkg_t *g, opfor__vkg_table_t *t,
+                            const opfor_vk_state_t *st);
+/* Packs {x, y} rounded to hundredths of an inch. */
+void opfor__vkg_pack_pt(msgpack_packer *pk, opfor_pt_t p);
+
+#endif
