@@ -306,6 +306,29 @@ static void check_session(const opfor_ruleset_t *rs) {
         check_form(&ses->actions[i]);
 }
 
+/* The ruleset's own daemon methods: verbs without dots, each help line (when given) beside
+ * its verb, and each old name an alias of a listed verb, with a dot, dropped at a later
+ * api_level than the one that brought ruleset methods (5). */
+static void check_methods(const opfor_ruleset_t *rs) {
+    size_t n = 0;
+    for (; rs->methods && rs->methods[n]; n++) {
+        assert_true(rs->methods[n][0] != '\0' && !strchr(rs->methods[n], '.'));
+        if (rs->method_help)
+            assert_true(rs->method_help[n] && rs->method_help[n][0] != '\0');
+    }
+    if (rs->method_help)
+        assert_null(rs->method_help[n]);
+    for (const opfor_method_alias_t *a = rs->method_aliases; a && a->verb; a++) {
+        int listed = 0;
+        for (size_t i = 0; i < n; i++)
+            listed |= strcmp(rs->methods[i], a->verb) == 0;
+        assert_true(listed);
+        assert_non_null(a->old);
+        assert_non_null(strchr(a->old, '.'));
+        assert_true(a->until > 5);
+    }
+}
+
 /* Checks made at every state of a playout. */
 static void check_state(suite_t *S, opfor_game_t *g, int p, int n, opfor_rng_t *rng) {
     const opfor_ruleset_t *rs = S->rs;
@@ -460,6 +483,7 @@ static void run_suite(const opfor_ruleset_t *rs, const void *ctx, suite_t *S) {
     assert_true(rs->max_players >= 1 && rs->max_players <= OPFOR_MAX_PLAYERS);
     assert_true(rs->state_size > 0);
     assert_true(rs->max_actions >= 1);
+    check_methods(rs);
     S->s = calloc(1, rs->state_size);
     S->t = calloc(1, rs->state_size);
     S->u = calloc(1, rs->state_size);
