@@ -16,7 +16,7 @@
 
 int opfor_director_steer_table(opfor_director_t *d, const struct opfor_vk_rs_ctx *rs,
                                const opfor_director_table_t *tb, opfor_patrol_spot_t *spot) {
-    if (!d || !rs || !tb || !spot || !opfor_vk_rs_patrol(rs))
+    if (!d || !rs || !tb || !tb->view.ps || !tb->view.rng || !spot || !opfor_vk_rs_patrol(rs))
         return OPFOR_EINVAL;
     opfor_game_t game;
     int rc = opfor_game_init(&game, &opfor_viktoria_ruleset, rs, 0);
@@ -25,8 +25,9 @@ int opfor_director_steer_table(opfor_director_t *d, const struct opfor_vk_rs_ctx
     opfor_vk_rs_state_t *st = calloc(1, sizeof *st);
     if (!st)
         return OPFOR_ENOMEM;
-    rc = opfor_vk_rs_state_from_table(rs, st, tb->units, tb->nunits, tb->figures, tb->nfigures,
-                                      tb->turn, tb->ps, tb->rng, tb->enemy, tb->key);
+    const opfor_table_view_t *v = &tb->view;
+    rc = opfor_vk_rs_state_from_table(rs, st, v->units, v->nunits, v->figures, v->nfigures, v->turn,
+                                      v->ps, v->rng, tb->enemy, tb->key);
     if (rc == 0) {
         /* The press is an initiative chance node: who acts next is still open. */
         st->vk.phase = OPFOR_VK_PH_INITIATIVE;

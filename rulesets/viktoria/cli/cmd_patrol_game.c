@@ -394,9 +394,9 @@ static int steer_spot(void *user, opfor_patrol_spot_t *spot) {
     play_t *p = user;
     opfor__patrol_game_t *g = p->g;
     opfor_director_table_t tb = {
-        g->units,       g->fo.nunits, g->figures,
-        g->fo.nfigures, g->ps.turn,   &g->ps,
-        &p->rng,        g->cfg.enemy, opfor_rng_mix64(p->seed ^ ((uint64_t)g->ps.presses << 24))};
+        {g->units, g->fo.nunits, g->figures, g->fo.nfigures, g->ps.turn, &g->ps, &p->rng},
+        g->cfg.enemy,
+        opfor_director_table_key(p->seed, g->ps.presses)};
     return opfor_director_steer_table(p->director, p->ctx, &tb, spot) == 1;
 }
 

@@ -161,9 +161,9 @@ static int press_steer(void *ud, const opfor__vkg_t *g, const opfor__vkg_table_t
     if (rc < 0)
         return rc;
     opfor_director_table_t tb = {
-        t->units,    t->nunits,  t->figures,
-        t->nfigures, t->ps.turn, &t->ps,
-        &t->rng,     g->enemy,   opfor_rng_mix64(g->row->seed ^ ((uint64_t)t->presses << 24))};
+        {t->units, t->nunits, t->figures, t->nfigures, t->ps.turn, &t->ps, &t->rng},
+        g->enemy,
+        opfor_director_table_key(g->row->seed, t->presses)};
     rc = opfor_director_steer_table(d, g->rs, &tb, spot);
     opfor_director_free(d);
     return rc < 0 ? rc : 0;

@@ -32,6 +32,7 @@
 #include "opfor/ruleset.h"
 #include "opfor/ruleset_ai.h"
 #include "opfor/viktoria/patrol.h"
+#include "opfor/viktoria/session_plan.h"
 
 /* Most outcomes opfor_director_outcomes lists. */
 #define OPFOR_DIRECTOR_MAX_OUTCOMES (OPFOR_PT_COUNT * 3 * OPFOR_COMPASS_COUNT)
@@ -135,19 +136,18 @@ int opfor_director_place_general(const opfor_patrol_config_t *cfg, opfor_patrol_
                                  int general, float radius);
 
 /* A Patrol Mode game kept as a table rather than as an engine state: the daemon's games and
- * the terminal `opfor patrol` (ai_director_table.c). The units and figures as they stand at
- * the spotting press, the patrol state and stream at that moment. */
+ * the terminal `opfor patrol` (ai_director_table.c). The table as it stands at the spotting
+ * press (the session's view, with its patrol state and stream: both needed here). */
 typedef struct opfor_director_table {
-    const opfor_unit_t *units;      /* unit slots in use: nunits */
-    int nunits;                     /* 1..OPFOR_MAX_UNITS */
-    const opfor_figure_t *figures;  /* figure slots in use: nfigures */
-    int nfigures;                   /* 1..OPFOR_MAX_FIGURES */
-    int turn;                       /* 1-based */
-    const opfor_patrol_state_t *ps; /* the game's patrol state */
-    const opfor_rng_t *rng;         /* the game's patrol stream (spotting and substitution) */
-    int enemy;                      /* the non-player side */
-    uint64_t key;                   /* keys the director's draws: the game seed and the press */
+    opfor_table_view_t view; /* units, figures, turn, patrol state and stream */
+    int enemy;               /* the non-player side */
+    uint64_t key;            /* keys the director's draws (opfor_director_table_key) */
 } opfor_director_table_t;
+
+/* The key of the director's draws at press number `presses` of a game seeded `seed`. */
+static inline uint64_t opfor_director_table_key(uint64_t seed, int presses) {
+    return opfor_rng_mix64(seed ^ ((uint64_t)presses << 24));
+}
 
 /* opfor_director_steer for a game kept as a table: builds the engine position at the
  * initiative press (a "viktoria" Patrol Mode ruleset context rs, the AI's view of the game),
