@@ -24,11 +24,22 @@ const char *opfor_field_type_name(int type) {
     return TYPE_NAMES[type];
 }
 
+/* c as opfor_vocab_name_eq compares it (lower case; '-' and ' ' as '_'). */
+static char fold(char c) {
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c == '-' || c == ' ' ? '_' : c;
+}
+
+/* opfor_vocab_name_eq(a, b), with the first letters compared here: most names differ there,
+ * and the daemon looks up the action and every field of every request. */
+static int name_eq(const char *a, const char *b) {
+    return fold(a[0]) == fold(b[0]) && opfor_vocab_name_eq(a, b);
+}
+
 const opfor_form_t *opfor_form_find(const opfor_form_t *forms, int n, const char *name) {
     if (!forms || !name)
         return NULL;
     for (int i = 0; i < n; i++)
-        if (opfor_vocab_name_eq(forms[i].name, name))
+        if (name_eq(forms[i].name, name))
             return &forms[i];
     return NULL;
 }
@@ -37,8 +48,8 @@ int opfor_form_field(const opfor_form_t *f, const char *name) {
     if (!f || !name)
         return -1;
     for (int i = 0; i < f->nfields; i++)
-        if (opfor_vocab_name_eq(f->fields[i].name, name) ||
-            (f->fields[i].alias && opfor_vocab_name_eq(f->fields[i].alias, name)))
+        if (name_eq(f->fields[i].name, name) ||
+            (f->fields[i].alias && name_eq(f->fields[i].alias, name)))
             return i;
     return -1;
 }
