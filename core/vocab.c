@@ -108,6 +108,12 @@ const opfor_name_t opfor_status_names[] = {
 };
 
 int opfor_vocab_name_eq(const char *a, const char *b) {
+    /* the bytes both have alike need no folding (names as sent are mostly exact, and names
+     * in one table share prefixes: "actor", "actor-mounted") */
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
     for (;; a++, b++) {
         char x = *a, y = *b;
         if (x >= 'A' && x <= 'Z')

@@ -160,7 +160,7 @@ static int parts_append(void *data, const char *b, size_t n) {
  * a calc request's cost. tests/io/test_methods_calc.c holds the bytes to the packer's. */
 
 /* A string header and body at w; returns the byte after it. */
-static unsigned char *put_str(unsigned char *w, const char *s, size_t n) {
+static inline unsigned char *put_str(unsigned char *w, const char *s, size_t n) {
     if (n < 32) {
         *w++ = (unsigned char)(0xa0 | n);
     } else if (n < 256) {
@@ -182,7 +182,7 @@ static unsigned char *put_str(unsigned char *w, const char *s, size_t n) {
 
 /* A float64 at w (big-endian bits), or nil when not finite (pack_num); returns the byte after
  * it. */
-static unsigned char *put_num(unsigned char *w, double v) {
+static inline unsigned char *put_num(unsigned char *w, double v) {
     if (!isfinite(v)) {
         *w++ = 0xc0;
         return w;

@@ -217,11 +217,9 @@ static int node_write(opfor_calc_answer_t *a, int type, const char *key, const c
     return 0;
 }
 
-/* Appends a node. Once something did not fit nothing more is added, so the tree ends with
- * whatever entries were complete (the walkers stop at an unclosed one). */
+/* Appends a node to the tree. Once something did not fit nothing more is added, so the tree
+ * ends with whatever entries were complete (the walkers stop at an unclosed one). */
 static int node_add(opfor_calc_answer_t *a, int type, const char *key, const char *s, double num) {
-    if (a->writer)
-        return node_write(a, type, key, s, num);
     int container = type == OPFOR_CALC_NODE_MAP || type == OPFOR_CALC_NODE_ARRAY;
     if (a->overflow || a->nextra >= OPFOR_CALC_MAX_EXTRA ||
         (container && a->depth >= OPFOR_CALC_MAX_DEPTH) ||
@@ -252,36 +250,42 @@ static int node_add(opfor_calc_answer_t *a, int type, const char *key, const cha
     return 0;
 }
 
+/* A node to the writer, or to the tree (each call here: the writer's path is the daemon's, per
+ * request, so it goes there directly). */
+#define NODE(a, type, key, s, num)                                                                 \
+    ((a)->writer ? node_write((a), (type), (key), (s), (num))                                      \
+                 : node_add((a), (type), (key), (s), (num)))
+
 int opfor_calc_extra_map(opfor_calc_answer_t *a, const char *key) {
-    return node_add(a, OPFOR_CALC_NODE_MAP, key, NULL, 0);
+    return NODE(a, OPFOR_CALC_NODE_MAP, key, NULL, 0);
 }
 
 int opfor_calc_extra_array(opfor_calc_answer_t *a, const char *key) {
-    return node_add(a, OPFOR_CALC_NODE_ARRAY, key, NULL, 0);
+    return NODE(a, OPFOR_CALC_NODE_ARRAY, key, NULL, 0);
 }
 
 int opfor_calc_extra_end(opfor_calc_answer_t *a) {
-    return node_add(a, OPFOR_CALC_NODE_END, NULL, NULL, 0);
+    return NODE(a, OPFOR_CALC_NODE_END, NULL, NULL, 0);
 }
 
 int opfor_calc_extra_str(opfor_calc_answer_t *a, const char *key, const char *s) {
-    return node_add(a, OPFOR_CALC_NODE_STR, key, s ? s : "", 0);
+    return NODE(a, OPFOR_CALC_NODE_STR, key, s ? s : "", 0);
 }
 
 int opfor_calc_extra_int(opfor_calc_answer_t *a, const char *key, long long v) {
-    return node_add(a, OPFOR_CALC_NODE_INT, key, NULL, (double)v);
+    return NODE(a, OPFOR_CALC_NODE_INT, key, NULL, (double)v);
 }
 
 int opfor_calc_extra_num(opfor_calc_answer_t *a, const char *key, double v) {
-    return node_add(a, OPFOR_CALC_NODE_NUM, key, NULL, v);
+    return NODE(a, OPFOR_CALC_NODE_NUM, key, NULL, v);
 }
 
 int opfor_calc_extra_bool(opfor_calc_answer_t *a, const char *key, int v) {
-    return node_add(a, OPFOR_CALC_NODE_BOOL, key, NULL, v ? 1 : 0);
+    return NODE(a, OPFOR_CALC_NODE_BOOL, key, NULL, v ? 1 : 0);
 }
 
 int opfor_calc_extra_nil(opfor_calc_answer_t *a, const char *key) {
-    return node_add(a, OPFOR_CALC_NODE_NIL, key, NULL, 0);
+    return NODE(a, OPFOR_CALC_NODE_NIL, key, NULL, 0);
 }
 
 const char *opfor_calc_extra_key(const opfor_calc_answer_t *a, int i) {

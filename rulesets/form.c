@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "opfor/error.h"
+#include "opfor/text.h"
 #include "opfor/vocab.h"
 
 static const char *const TYPE_NAMES[OPFOR_FIELD_TYPE_COUNT] = {
@@ -24,22 +25,11 @@ const char *opfor_field_type_name(int type) {
     return TYPE_NAMES[type];
 }
 
-/* c as opfor_vocab_name_eq compares it (lower case; '-' and ' ' as '_'). */
-static char fold(char c) {
-    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c == '-' || c == ' ' ? '_' : c;
-}
-
-/* opfor_vocab_name_eq(a, b), with the first letters compared here: most names differ there,
- * and the daemon looks up the action and every field of every request. */
-static int name_eq(const char *a, const char *b) {
-    return fold(a[0]) == fold(b[0]) && opfor_vocab_name_eq(a, b);
-}
-
 const opfor_form_t *opfor_form_find(const opfor_form_t *forms, int n, const char *name) {
     if (!forms || !name)
         return NULL;
     for (int i = 0; i < n; i++)
-        if (name_eq(forms[i].name, name))
+        if (opfor_vocab_name_eq(forms[i].name, name))
             return &forms[i];
     return NULL;
 }
@@ -48,8 +38,8 @@ int opfor_form_field(const opfor_form_t *f, const char *name) {
     if (!f || !name)
         return -1;
     for (int i = 0; i < f->nfields; i++)
-        if (name_eq(f->fields[i].name, name) ||
-            (f->fields[i].alias && name_eq(f->fields[i].alias, name)))
+        if (opfor_vocab_name_eq(f->fields[i].name, name) ||
+            (f->fields[i].alias && opfor_vocab_name_eq(f->fields[i].alias, name)))
             return i;
     return -1;
 }
@@ -262,18 +252,19 @@ int opfor_field_resolve(const opfor_field_t *fd, const opfor_value_t *v, opfor_v
 const char *opfor_field_text(const opfor_field_t *fd, const opfor_value_t *v, char *buf, size_t n) {
     if (!buf || n == 0)
         return buf;
+    /* (names are copied, not printed: the daemon words every field of every answer) */
     int k = choice_count(fd);
     if (!v || !v->set)
-        snprintf(buf, n, "unset");
+        opfor_text_copy(buf, n, "unset");
     else if (fd->type == OPFOR_FIELD_BOOL)
-        snprintf(buf, n, "%s", v->num != 0.0 ? "yes" : "no");
+        opfor_text_copy(buf, n, v->num != 0.0 ? "yes" : "no");
     else if (fd->type == OPFOR_FIELD_CHOICE ||
              ((fd->type == OPFOR_FIELD_INT || fd->type == OPFOR_FIELD_NUM) && v->named))
-        snprintf(buf, n, "%s", v->num >= 0 && v->num < k ? fd->choices[(int)v->num] : "?");
+        opfor_text_copy(buf, n, v->num >= 0 && v->num < k ? fd->choices[(int)v->num] : "?");
     else if (fd->type == OPFOR_FIELD_INT || fd->type == OPFOR_FIELD_NUM)
         snprintf(buf, n, "%g%s%s", v->num, fd->unit && fd->unit[0] ? " " : "",
                  fd->unit ? fd->unit : "");
     else
-        snprintf(buf, n, "%s", v->text ? v->text : "");
+        opfor_text_copy(buf, n, v->text ? v->text : "");
     return buf;
 }

@@ -242,10 +242,11 @@ static int vk_parse(const void *model, const opfor_form_t *form, int field, cons
     if (action < 0 || field < 0 || field >= form->nfields || !v)
         return OPFOR_EINVAL;
     const opfor_viktoria_action_field_t *af = &opfor_viktoria_action_get(action)->fields[field];
-    opfor_viktoria_req_t req;
+    /* req_set reads the request's action and writes the one field: the defaults
+     * (opfor_viktoria_req_init) would go unread */
+    opfor_viktoria_req_t req = {.action = action};
     opfor_diag_t d;
     opfor_diag_clear(&d);
-    opfor_viktoria_req_init(&req, action);
     int rc = opfor_viktoria_req_set(&req, form->fields[field].name, text, &d);
     if (rc) {
         if (msg && n)
