@@ -214,7 +214,7 @@ static size_t put_header(unsigned char *w, int map, uint32_t n) {
 }
 
 /* The writer's node(): the bytes pack_extra() packs for the same node of the tree. A
- * container's header waits in a 5-byte gap until its END has counted its entries. */
+ * container's header waits in a byte held for it until its END has counted its entries. */
 static int parts_node(void *ctx, int type, const char *key, size_t klen, const char *s, size_t slen,
                       double num) {
     opfor__calc_parts_t *p = ctx;
@@ -222,15 +222,23 @@ static int parts_node(void *ctx, int type, const char *key, size_t klen, const c
         if (p->depth == 0)
             return -1;
         p->depth--;
-        size_t at = p->at[p->depth], body = at + 5;
-        size_t hlen =
-            put_header((unsigned char *)p->buf + at, p->is_map[p->depth], p->count[p->depth]);
-        if (hlen < 5)
-            memmove(p->buf + at + hlen, p->buf + body, p->len - body);
-        p->len -= 5 - hlen;
+        /* the header goes in the byte held for it; a count of 16 or more takes 3 or 5 bytes,
+         * and the entries move down to make room */
+        unsigned char hdr[5];
+        size_t at = p->at[p->depth],
+               hlen = put_header(hdr, p->is_map[p->depth], p->count[p->depth]);
+        if (hlen > 1) {
+            if (hlen - 1 > p->cap - p->len) {
+                p->full = 1;
+                return -1;
+            }
+            memmove(p->buf + at + hlen, p->buf + at + 1, p->len - at - 1);
+            p->len += hlen - 1;
+        }
+        memcpy(p->buf + at, hdr, hlen);
         return 0;
     }
-    /* room for the largest entry: a key, then a value (a string, a number, a gap) */
+    /* room for the largest entry: a key, then a value (a string, a number, a header) */
     size_t need = 5 + klen + 9 + slen;
     if (need > p->cap - p->len) {
         p->full = 1;
@@ -257,7 +265,7 @@ static int parts_node(void *ctx, int type, const char *key, size_t klen, const c
         p->is_map[p->depth] = type == OPFOR_CALC_NODE_MAP;
         p->count[p->depth] = 0;
         p->at[p->depth++] = (size_t)(w - (unsigned char *)p->buf);
-        w += 5;
+        w += 1; /* its header's first byte, written at its END */
         break;
     case OPFOR_CALC_NODE_STR:
         w = put_str(w, s, slen);

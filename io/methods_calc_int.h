@@ -26,10 +26,10 @@
 
 /* The ruleset's own parts of an answer, packed as MessagePack while the ruleset makes them (the
  * answer's writer, opfor/ruleset_calc.h): the top-level entries' keys and values, ready to be
- * copied between the answer's "fields" and "facts". A map or array is packed after a 5-byte
- * gap; when it closes, its header (now that its entries are counted) goes at the end of the
- * gap and the entries move up behind it, so the bytes are those msgpack_pack_map/array would
- * have written. */
+ * copied between the answer's "fields" and "facts". A map or array holds one byte for its
+ * header; when it closes, its header (now that its entries are counted) goes there, the
+ * entries moving down for the 3 or 5 bytes of a count of 16 or more, so the bytes are those
+ * msgpack_pack_map/array would have written. */
 typedef struct opfor__calc_parts {
     opfor_calc_writer_t writer;           /* node() packs into buf; ctx is this */
     msgpack_packer pk;                    /* packs into buf */
@@ -40,7 +40,7 @@ typedef struct opfor__calc_parts {
     int depth;                            /* maps and arrays open */
     int is_map[OPFOR_CALC_MAX_DEPTH];     /* each open one: 1 a map, 0 an array */
     uint32_t count[OPFOR_CALC_MAX_DEPTH]; /* its entries so far */
-    size_t at[OPFOR_CALC_MAX_DEPTH];      /* offset of its 5-byte gap */
+    size_t at[OPFOR_CALC_MAX_DEPTH];      /* offset of its header */
     char buf[OPFOR__CALC_PARTS_BYTES];    /* the packed entries */
 } opfor__calc_parts_t;
 

@@ -195,8 +195,8 @@ static int pool_add(opfor_calc_answer_t *a, const char *s, int *len) {
 
 /* Hands a node to a->writer, under the tree's limits (nodes, depth, pool bytes: node_add's
  * checks), so that a writer sees exactly the nodes the tree would hold. */
-static int node_write(opfor_calc_answer_t *a, int type, const char *key, const char *s,
-                      double num) {
+static inline int node_write(opfor_calc_answer_t *a, int type, const char *key, const char *s,
+                             double num) {
     int container = type == OPFOR_CALC_NODE_MAP || type == OPFOR_CALC_NODE_ARRAY;
     size_t klen = key ? strlen(key) : 0, slen = s ? strlen(s) : 0;
     size_t need = (key ? klen + 1 : 0) + (s ? slen + 1 : 0);
@@ -219,7 +219,9 @@ static int node_write(opfor_calc_answer_t *a, int type, const char *key, const c
 
 /* Appends a node to the tree. Once something did not fit nothing more is added, so the tree
  * ends with whatever entries were complete (the walkers stop at an unclosed one). */
-static int node_add(opfor_calc_answer_t *a, int type, const char *key, const char *s, double num) {
+__attribute__((noinline)) /* (kept out of the writer's path: see NODE) */
+static int
+node_add(opfor_calc_answer_t *a, int type, const char *key, const char *s, double num) {
     int container = type == OPFOR_CALC_NODE_MAP || type == OPFOR_CALC_NODE_ARRAY;
     if (a->overflow || a->nextra >= OPFOR_CALC_MAX_EXTRA ||
         (container && a->depth >= OPFOR_CALC_MAX_DEPTH) ||

@@ -268,8 +268,8 @@ static void calc_one_pass_falls_back_when_full(void **state) {
         ask(model, sb.data, sb.size, 0, &got);
         size_t need = got.parts_len;
         msgpack_sbuffer_destroy(&got.out);
-        /* (the writer asks room for an entry's largest encoding, and holds 5 bytes for each
-         * open map's header: it fits from a few bytes past what it used) */
+        /* (the writer asks room for an entry's largest encoding: it fits from a few bytes
+         * past what it used) */
         for (size_t max = 2; ref.code == 0 && max <= need + 32; max++) {
             ask(model, sb.data, sb.size, max, &got);
             assert_int_equal(got.code, 0);
