@@ -4,7 +4,11 @@
  * The calculator itself is the ruleset's (opfor/ruleset_calc.h), the same forms and code as
  * `opfor calc`; this file only reads a params map into the action's field values through the
  * calculator's own parser, and packs the shared answer into a MessagePack map shaped like
- * `opfor calc --json`. It runs on the loop thread: a calculation takes microseconds and
+ * `opfor calc --json`. The ruleset's own parts of an answer are packed as the ruleset makes them
+ * (the answer's writer: opfor__calc_parts_t in methods_calc_int.h), not stored in the answer's
+ * tree and walked, which cost a quarter of the daemon's rate; the tree stays the reference (and
+ * the fallback for parts past its limits), and tests/io/test_methods_calc.c holds the two to the
+ * same bytes. It runs on the loop thread: a calculation takes microseconds and
  * allocates nothing, so a worker hop would cost more than it saves. The model is the daemon's
  * (built in, or `model: FILE`, reloaded on SIGHUP) for the default calculator; a request may
  * carry inline YAML overrides, which are applied to the built-in defaults.
@@ -604,7 +608,7 @@ int opfor__calc_eval(const void *model, const msgpack_object *params, opfor__cal
 
 int opfor__method_calc(opfor_call_t *call, const msgpack_object *params) {
     char msg[768];
-    opfor__calc_q_t q; /* ~52 KB on the loop thread's stack: no allocation per call */
+    opfor__calc_q_t q; /* ~60 KB on the loop thread's stack: no allocation per call */
     q.parts_max = 0;
     int code = opfor__calc_eval(opfor__server_model(call->srv), params, &q, msg, sizeof msg);
     if (code)

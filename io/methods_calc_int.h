@@ -20,8 +20,9 @@
 /* Most fields of a calculator action the daemon reads. */
 #define OPFOR__CALC_MAX_FIELDS 32
 
-/* Bytes of the ruleset's own parts packed in one pass (opfor__calc_parts_t); parts that do not
- * fit are asked again through the answer's tree. */
+/* Bytes of the ruleset's own parts packed in one pass (opfor__calc_parts_t): room for any
+ * parts the answer's tree holds (512 nodes of at most 14 bytes besides the 8 KB of keys and
+ * texts), so in practice only parts past the tree's own limits are asked again through it. */
 #define OPFOR__CALC_PARTS_BYTES 16384
 
 /* The ruleset's own parts of an answer, packed as MessagePack while the ruleset makes them (the

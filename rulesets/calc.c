@@ -219,8 +219,7 @@ static inline int node_write(opfor_calc_answer_t *a, int type, const char *key, 
 
 /* Appends a node to the tree. Once something did not fit nothing more is added, so the tree
  * ends with whatever entries were complete (the walkers stop at an unclosed one). */
-__attribute__((noinline)) /* (kept out of the writer's path: see NODE) */
-static int
+static __attribute__((noinline)) /* (out of the writer's path: see NODE) */ int
 node_add(opfor_calc_answer_t *a, int type, const char *key, const char *s, double num) {
     int container = type == OPFOR_CALC_NODE_MAP || type == OPFOR_CALC_NODE_ARRAY;
     if (a->overflow || a->nextra >= OPFOR_CALC_MAX_EXTRA ||
