@@ -130,7 +130,7 @@ typedef struct opfor_calc_answer {
 } opfor_calc_answer_t;
 
 /* Clears a for a new answer, keeping a->skip and a->writer (set both first): every count and string
- * emptied, without writing the whole of its arrays (an answer is about 30 KB; the daemon clears one
+ * emptied, without writing the whole of its arrays (an answer is about 39 KB; the daemon clears one
  * per request). */
 void opfor_calc_answer_clear(opfor_calc_answer_t *a);
 
