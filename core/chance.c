@@ -11,8 +11,10 @@
 #include "opfor/chance.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "opfor/dice.h"
+#include "opfor/text.h"
 
 typedef struct candidate {
     opfor_roll_kind_t kind; /* roll kind */
@@ -131,32 +133,60 @@ void opfor_roll_render(double p, opfor_render_mode_t mode, opfor_roll_t *out) {
     out->error = out->p_rendered - p;
 }
 
+/* n in decimal at w, as "%d" writes it; returns the byte after it. */
+static char *put_int(char *w, int n) {
+    char t[12];
+    unsigned u = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+    int k = 0;
+    do {
+        t[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (n < 0)
+        *w++ = '-';
+    while (k)
+        *w++ = t[--k];
+    return w;
+}
+
+/* s (a literal of n bytes) at w; returns the byte after it. */
+static char *put_lit(char *w, const char *s, size_t n) {
+    memcpy(w, s, n);
+    return w + n;
+}
+#define PUT(w, lit) put_lit((w), (lit), sizeof(lit) - 1)
+
 const char *opfor_roll_format(const opfor_roll_t *r, char *buf, size_t size) {
     if (!buf || size == 0)
         return buf;
+    /* written out rather than printed (the daemon words every roll of every answer); the
+     * same text and truncation as snprintf(buf, size, ...) */
+    char t[64], *w = t;
     switch (r->kind) {
     case OPFOR_ROLL_NEVER:
-        snprintf(buf, size, "no chance");
+        w = PUT(w, "no chance");
         break;
     case OPFOR_ROLL_ALWAYS:
-        snprintf(buf, size, "automatic");
+        w = PUT(w, "automatic");
         break;
-    case OPFOR_ROLL_D6:
-        snprintf(buf, size, "%d+", r->need);
+    case OPFOR_ROLL_D6: /* "%d+" */
+        w = PUT(put_int(w, r->need), "+");
         break;
-    case OPFOR_ROLL_D6_THEN:
-        snprintf(buf, size, "%d, then %d+", r->need, r->need2);
+    case OPFOR_ROLL_D6_THEN: /* "%d, then %d+" */
+        w = PUT(put_int(PUT(put_int(w, r->need), ", then "), r->need2), "+");
         break;
-    case OPFOR_ROLL_D6_REROLL:
-        snprintf(buf, size, "%d+, re-roll a 1 needing %d+", r->need, r->need2);
+    case OPFOR_ROLL_D6_REROLL: /* "%d+, re-roll a 1 needing %d+" */
+        w = PUT(put_int(PUT(put_int(w, r->need), "+, re-roll a 1 needing "), r->need2), "+");
         break;
-    case OPFOR_ROLL_2D6:
-        snprintf(buf, size, "%d+ on 2D6", r->need);
+    case OPFOR_ROLL_2D6: /* "%d+ on 2D6" */
+        w = PUT(put_int(w, r->need), "+ on 2D6");
         break;
     default:
-        snprintf(buf, size, "?");
+        w = PUT(w, "?");
         break;
     }
+    *w = '\0';
+    opfor_text_copy(buf, size, t);
     return buf;
 }
 

@@ -34,8 +34,10 @@ const char *opfor_err_name(int err) {
 }
 
 void opfor_diag_clear(opfor_diag_t *d) {
-    if (d)
-        memset(d, 0, sizeof *d);
+    if (!d)
+        return; /* (the strings emptied, not zeroed: the daemon clears several per request) */
+    d->file[0] = d->msg[0] = '\0';
+    d->line = d->col = 0;
 }
 
 int opfor_diag_set(opfor_diag_t *d, int err, int line, int col, const char *fmt, ...) {

@@ -107,17 +107,15 @@ const opfor_name_t opfor_status_names[] = {
     {NULL, 0},
 };
 
-int opfor_vocab_name_eq(const char *a, const char *b) {
+int opfor__vocab_name_eq(const char *a, const char *b) {
+    /* the bytes both have alike need no folding (names in one table share prefixes:
+     * "actor", "actor-mounted") */
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
     for (;; a++, b++) {
-        char x = *a, y = *b;
-        if (x >= 'A' && x <= 'Z')
-            x = (char)(x - 'A' + 'a');
-        if (y >= 'A' && y <= 'Z')
-            y = (char)(y - 'A' + 'a');
-        if (x == '-' || x == ' ')
-            x = '_';
-        if (y == '-' || y == ' ')
-            y = '_';
+        char x = opfor_vocab_fold(*a), y = opfor_vocab_fold(*b);
         if (x != y)
             return 0;
         if (!x)

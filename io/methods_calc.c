@@ -4,7 +4,11 @@
  * The calculator itself is the ruleset's (opfor/ruleset_calc.h), the same forms and code as
  * `opfor calc`; this file only reads a params map into the action's field values through the
  * calculator's own parser, and packs the shared answer into a MessagePack map shaped like
- * `opfor calc --json`. It runs on the loop thread: a calculation takes microseconds and
+ * `opfor calc --json`. The ruleset's own parts of an answer are packed as the ruleset makes them
+ * (the answer's writer: opfor__calc_parts_t in methods_calc_int.h), not stored in the answer's
+ * tree and walked, which cost a quarter of the daemon's rate; the tree stays the reference (and
+ * the fallback for parts past its limits), and tests/io/test_methods_calc.c holds the two to the
+ * same bytes. It runs on the loop thread: a calculation takes microseconds and
  * allocates nothing, so a worker hop would cost more than it saves. The model is the daemon's
  * (built in, or `model: FILE`, reloaded on SIGHUP) for the default calculator; a request may
  * carry inline YAML overrides, which are applied to the built-in defaults.
@@ -139,6 +143,170 @@ static int value_text(const msgpack_object *v, char *buf, size_t size) {
     }
 }
 
+/* ---------------------------------------------------------------- the parts, in one pass */
+
+/* The packer's sink (for the rare integer that is not a fixint): appends to parts->buf, or
+ * marks it full. */
+static int parts_append(void *data, const char *b, size_t n) {
+    opfor__calc_parts_t *p = data;
+    if (p->full || n > p->cap - p->len) {
+        p->full = 1;
+        return -1;
+    }
+    memcpy(p->buf + p->len, b, n);
+    p->len += n;
+    return 0;
+}
+
+/* The entries are encoded here byte by byte, as msgpack_pack_str/_double/_true/_false/_nil
+ * and the fixint case of msgpack_pack_long_long encode them (pack_template.h), rather than
+ * through a packer whose every header and body is a call and a copy: the packing is most of
+ * a calc request's cost. tests/io/test_methods_calc.c holds the bytes to the packer's. */
+
+/* A string header and body at w; returns the byte after it. */
+static inline unsigned char *put_str(unsigned char *w, const char *s, size_t n) {
+    if (n < 32) {
+        *w++ = (unsigned char)(0xa0 | n);
+    } else if (n < 256) {
+        *w++ = 0xd9;
+        *w++ = (unsigned char)n;
+    } else if (n < 65536) {
+        *w++ = 0xda;
+        *w++ = (unsigned char)(n >> 8);
+        *w++ = (unsigned char)n;
+    } else {
+        *w++ = 0xdb;
+        for (int k = 3; k >= 0; k--)
+            *w++ = (unsigned char)(n >> (8 * k));
+    }
+    if (n)
+        memcpy(w, s, n);
+    return w + n;
+}
+
+/* A float64 at w (big-endian bits), or nil when not finite (pack_num); returns the byte after
+ * it. */
+static inline unsigned char *put_num(unsigned char *w, double v) {
+    if (!isfinite(v)) {
+        *w++ = 0xc0;
+        return w;
+    }
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    *w++ = 0xcb;
+    _msgpack_store64(w, bits); /* big-endian, as msgpack_pack_double */
+    return w + 8;
+}
+
+/* A map or array header of n entries at w, as msgpack_pack_map/_array write it; returns its
+ * length. */
+static size_t put_header(unsigned char *w, int map, uint32_t n) {
+    if (n < 16) {
+        w[0] = (unsigned char)((map ? 0x80 : 0x90) | n);
+        return 1;
+    }
+    if (n < 65536) {
+        w[0] = map ? 0xde : 0xdc;
+        w[1] = (unsigned char)(n >> 8);
+        w[2] = (unsigned char)n;
+        return 3;
+    }
+    w[0] = map ? 0xdf : 0xdd;
+    for (int k = 0; k < 4; k++)
+        w[1 + k] = (unsigned char)(n >> (8 * (3 - k)));
+    return 5;
+}
+
+/* The writer's node(): the bytes pack_extra() packs for the same node of the tree. A
+ * container's header waits in a byte held for it until its END has counted its entries. */
+static int parts_node(void *ctx, int type, const char *key, size_t klen, const char *s, size_t slen,
+                      double num) {
+    opfor__calc_parts_t *p = ctx;
+    if (type == OPFOR_CALC_NODE_END) {
+        if (p->depth == 0)
+            return -1;
+        p->depth--;
+        /* the header goes in the byte held for it; a count of 16 or more takes 3 or 5 bytes,
+         * and the entries move down to make room */
+        unsigned char hdr[5];
+        size_t at = p->at[p->depth],
+               hlen = put_header(hdr, p->is_map[p->depth], p->count[p->depth]);
+        if (hlen > 1) {
+            if (hlen - 1 > p->cap - p->len) {
+                p->full = 1;
+                return -1;
+            }
+            memmove(p->buf + at + hlen, p->buf + at + 1, p->len - at - 1);
+            p->len += hlen - 1;
+        }
+        memcpy(p->buf + at, hdr, hlen);
+        return 0;
+    }
+    /* room for the largest entry: a key, then a value (a string, a number, a header) */
+    size_t need = 5 + klen + 9 + slen;
+    if (need > p->cap - p->len) {
+        p->full = 1;
+        return -1;
+    }
+    unsigned char *w = (unsigned char *)p->buf + p->len;
+    /* an entry of the innermost map or array, or of the top level (keyed, as a map's) */
+    if (p->depth == 0) {
+        p->ntop++;
+        w = put_str(w, key, klen);
+    } else {
+        p->count[p->depth - 1]++;
+        if (p->is_map[p->depth - 1])
+            w = put_str(w, key, klen);
+    }
+    long long i;
+    switch (type) {
+    case OPFOR_CALC_NODE_MAP:
+    case OPFOR_CALC_NODE_ARRAY:
+        if (p->depth >= OPFOR_CALC_MAX_DEPTH) {
+            p->full = 1;
+            return -1;
+        }
+        p->is_map[p->depth] = type == OPFOR_CALC_NODE_MAP;
+        p->count[p->depth] = 0;
+        p->at[p->depth++] = (size_t)(w - (unsigned char *)p->buf);
+        w += 1; /* its header's first byte, written at its END */
+        break;
+    case OPFOR_CALC_NODE_STR:
+        w = put_str(w, s, slen);
+        break;
+    case OPFOR_CALC_NODE_INT:
+        i = (long long)num;
+        if (i >= -32 && i < 128) { /* a fixint */
+            *w++ = (unsigned char)(i & 0xff);
+        } else { /* any other integer: the packer's own rules */
+            p->len = (size_t)(w - (unsigned char *)p->buf);
+            msgpack_pack_long_long(&p->pk, i);
+            return p->full ? -1 : 0;
+        }
+        break;
+    case OPFOR_CALC_NODE_NUM:
+        w = put_num(w, num);
+        break;
+    case OPFOR_CALC_NODE_BOOL:
+        *w++ = num != 0.0 ? 0xc3 : 0xc2;
+        break;
+    default:
+        *w++ = 0xc0;
+        break;
+    }
+    p->len = (size_t)(w - (unsigned char *)p->buf);
+    return 0;
+}
+
+void opfor__calc_parts_init(opfor__calc_parts_t *p, size_t max) {
+    p->cap = max > 0 && max < sizeof p->buf ? max : sizeof p->buf;
+    p->writer.ctx = p;
+    p->writer.node = parts_node;
+    msgpack_packer_init(&p->pk, p, parts_append);
+    p->len = 0;
+    p->full = p->ntop = p->depth = 0;
+}
+
 /* ---------------------------------------------------------------- calc */
 
 /* A MessagePack string of known length from a C string. */
@@ -216,9 +384,12 @@ void opfor__calc_pack(msgpack_packer *pk, const opfor__calc_q_t *q) {
     const opfor_form_t *form = q->form;
     const opfor_calc_answer_t *a = &q->ans;
     size_t ntop = 0;
-    for (int i = 0; i < a->nextra && opfor_calc_extra_next(a, i) >= 0;
-         i = opfor_calc_extra_next(a, i))
-        ntop++;
+    if (q->parts_ok)
+        ntop = (size_t)q->parts.ntop;
+    else
+        for (int i = 0; i < a->nextra && opfor_calc_extra_next(a, i) >= 0;
+             i = opfor_calc_extra_next(a, i))
+            ntop++;
     int schema = q->schema || ntop == 0;
     msgpack_pack_map(pk, 5 + ntop + 2 + (schema ? 6 : 0) + (a->rolled ? 2 : 0));
     kv_str(pk, "ruleset", q->rs->name);
@@ -233,8 +404,11 @@ void opfor__calc_pack(msgpack_packer *pk, const opfor__calc_q_t *q) {
         pack_value(pk, &form->fields[i], &q->vals[i]);
     }
 
-    /* the ruleset's own parts (its extra tree), between the fields and the facts */
-    for (int i = 0; i < a->nextra && opfor_calc_extra_next(a, i) >= 0;
+    /* the ruleset's own parts (packed as they were made, or its extra tree), between the
+     * fields and the facts */
+    if (q->parts_ok && q->parts.len > 0)
+        pk->callback(pk->data, q->parts.buf, q->parts.len);
+    for (int i = 0; !q->parts_ok && i < a->nextra && opfor_calc_extra_next(a, i) >= 0;
          i = opfor_calc_extra_next(a, i)) {
         pack_cstr(pk, opfor_calc_extra_key(a, i));
         pack_extra(pk, a, i);
@@ -338,6 +512,7 @@ int opfor__calc_eval(const void *model, const msgpack_object *params, opfor__cal
     if (opfor_rpc_params_check(params, allowed, why, sizeof why) < 0)
         return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS, "%s", why);
     memset(q->vals, 0, sizeof q->vals);
+    q->parts_ok = 0;
     int code = ruleset_get(params, &q->rs, msg, size);
     if (code)
         return code;
@@ -403,9 +578,18 @@ int opfor__calc_eval(const void *model, const msgpack_object *params, opfor__cal
         why2[0] = '\0';
         /* the ruleset's lines of text and the distribution travel only in the shared
          * schema's keys */
-        rc = opfor_calc_run_skip(c, own ? own : model, q->form, q->vals, rolled,
-                                 q->schema ? 0 : OPFOR_CALC_SKIP_TEXT | OPFOR_CALC_SKIP_DIST,
-                                 &q->ans, why2, sizeof why2);
+        unsigned skip = q->schema ? 0 : OPFOR_CALC_SKIP_TEXT | OPFOR_CALC_SKIP_DIST;
+        /* the ruleset's own parts are packed as it makes them; parts that outgrow q->parts
+         * (or the tree's limits) are asked again through the tree, which keeps the entries
+         * that were complete */
+        opfor__calc_parts_init(&q->parts, q->parts_max);
+        q->ans.overflow = 0; /* (left as it was when the fields are refused) */
+        rc = opfor_calc_run_to(c, own ? own : model, q->form, q->vals, rolled, skip,
+                               &q->parts.writer, &q->ans, why2, sizeof why2);
+        q->parts_ok = !q->ans.overflow;
+        if (!q->parts_ok)
+            rc = opfor_calc_run_to(c, own ? own : model, q->form, q->vals, rolled, skip, NULL,
+                                   &q->ans, why2, sizeof why2);
         if (rc < 0) {
             strip_flag_dashes(why2);
             code = err_set(msg, size, opfor_rpc_err_from_opfor(rc), "%s",
@@ -424,7 +608,8 @@ int opfor__calc_eval(const void *model, const msgpack_object *params, opfor__cal
 
 int opfor__method_calc(opfor_call_t *call, const msgpack_object *params) {
     char msg[768];
-    opfor__calc_q_t q; /* ~36 KB on the loop thread's stack: no allocation per call */
+    opfor__calc_q_t q; /* ~60 KB on the loop thread's stack: no allocation per call */
+    q.parts_max = 0;
     int code = opfor__calc_eval(opfor__server_model(call->srv), params, &q, msg, sizeof msg);
     if (code)
         opfor_call_error(call, code, "%s", msg);

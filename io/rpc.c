@@ -333,6 +333,13 @@ int opfor_rpc_params_bool(const msgpack_object *params, const char *key, int *ou
 
 void opfor_rpc_pack_cstr(msgpack_packer *pk, const char *s) {
     size_t n = strlen(s);
+    if (n < 32) { /* a fixstr, header and body in one write (the daemon packs many) */
+        char b[32];
+        b[0] = (char)(0xa0 | n);
+        memcpy(b + 1, s, n);
+        pk->callback(pk->data, b, n + 1);
+        return;
+    }
     msgpack_pack_str(pk, n);
     msgpack_pack_str_body(pk, s, n);
 }

@@ -548,7 +548,11 @@ static void handle_frame(opfor_peer_t *c, const uint8_t *p, size_t len) {
     call->id = notif ? 0 : m.id;
     call->method = mid;
     call->rs = mrs;
-    snprintf(call->name, sizeof call->name, "%.*s", mlen, m.method);
+    /* the name as called: "%.*s" without printf (this runs for every request) */
+    size_t nlen = m.method_len < sizeof call->name - 1 ? m.method_len : sizeof call->name - 1;
+    nlen = strnlen(m.method, nlen);
+    memcpy(call->name, m.method, nlen);
+    call->name[nlen] = '\0';
     call->notification = notif;
     atomic_init(&call->cancelled, 0);
     call->next = c->calls;

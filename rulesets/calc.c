@@ -82,7 +82,7 @@ void opfor_calc_answer_clear(opfor_calc_answer_t *a) {
     a->skip = skip;
     a->nfacts = a->nnotes = a->rolled = a->success = 0;
     a->outcome[0] = a->text[0] = '\0';
-    a->nextra = a->depth = a->pool_used = a->overflow = 0;
+    a->nextra = a->depth = a->pool_used = a->overflow = a->nwritten = 0;
 }
 
 int opfor_calc_run(const opfor_ruleset_calc_t *c, const void *model, const opfor_form_t *form,
@@ -94,6 +94,13 @@ int opfor_calc_run(const opfor_ruleset_calc_t *c, const void *model, const opfor
 int opfor_calc_run_skip(const opfor_ruleset_calc_t *c, const void *model, const opfor_form_t *form,
                         const opfor_value_t *vals, const char *rolled, unsigned skip,
                         opfor_calc_answer_t *out, char *msg, size_t n) {
+    return opfor_calc_run_to(c, model, form, vals, rolled, skip, NULL, out, msg, n);
+}
+
+int opfor_calc_run_to(const opfor_ruleset_calc_t *c, const void *model, const opfor_form_t *form,
+                      const opfor_value_t *vals, const char *rolled, unsigned skip,
+                      const opfor_calc_writer_t *writer, opfor_calc_answer_t *out, char *msg,
+                      size_t n) {
     if (msg && n)
         msg[0] = '\0';
     if (!c || !c->run || !form || !out) {
@@ -105,6 +112,7 @@ int opfor_calc_run_skip(const opfor_ruleset_calc_t *c, const void *model, const 
     if (rc)
         return rc;
     out->skip = skip;
+    out->writer = writer;
     opfor_calc_answer_clear(out);
     out->allowed = 1;
     return c->run(model, form, vals, rolled, out, msg, n);
@@ -185,9 +193,34 @@ static int pool_add(opfor_calc_answer_t *a, const char *s, int *len) {
     return at;
 }
 
-/* Appends a node. Once something did not fit nothing more is added, so the tree ends with
- * whatever entries were complete (the walkers stop at an unclosed one). */
-static int node_add(opfor_calc_answer_t *a, int type, const char *key, const char *s, double num) {
+/* Hands a node to a->writer, under the tree's limits (nodes, depth, pool bytes: node_add's
+ * checks), so that a writer sees exactly the nodes the tree would hold. */
+static inline int node_write(opfor_calc_answer_t *a, int type, const char *key, const char *s,
+                             double num) {
+    int container = type == OPFOR_CALC_NODE_MAP || type == OPFOR_CALC_NODE_ARRAY;
+    size_t klen = key ? strlen(key) : 0, slen = s ? strlen(s) : 0;
+    size_t need = (key ? klen + 1 : 0) + (s ? slen + 1 : 0);
+    if (a->overflow || a->nwritten >= OPFOR_CALC_MAX_EXTRA ||
+        (container && a->depth >= OPFOR_CALC_MAX_DEPTH) ||
+        (type == OPFOR_CALC_NODE_END && a->depth == 0) ||
+        (size_t)a->pool_used + need > sizeof a->pool ||
+        a->writer->node(a->writer->ctx, type, key, klen, s, slen, num) != 0) {
+        a->overflow = 1;
+        return OPFOR_ERANGE;
+    }
+    a->pool_used += (int)need;
+    if (type == OPFOR_CALC_NODE_END)
+        a->depth--;
+    else if (container)
+        a->open[a->depth++] = a->nwritten;
+    a->nwritten++;
+    return 0;
+}
+
+/* Appends a node to the tree. Once something did not fit nothing more is added, so the tree
+ * ends with whatever entries were complete (the walkers stop at an unclosed one). */
+static __attribute__((noinline)) /* (out of the writer's path: see NODE) */ int
+node_add(opfor_calc_answer_t *a, int type, const char *key, const char *s, double num) {
     int container = type == OPFOR_CALC_NODE_MAP || type == OPFOR_CALC_NODE_ARRAY;
     if (a->overflow || a->nextra >= OPFOR_CALC_MAX_EXTRA ||
         (container && a->depth >= OPFOR_CALC_MAX_DEPTH) ||
@@ -218,36 +251,42 @@ static int node_add(opfor_calc_answer_t *a, int type, const char *key, const cha
     return 0;
 }
 
+/* A node to the writer, or to the tree (each call here: the writer's path is the daemon's, per
+ * request, so it goes there directly). */
+#define NODE(a, type, key, s, num)                                                                 \
+    ((a)->writer ? node_write((a), (type), (key), (s), (num))                                      \
+                 : node_add((a), (type), (key), (s), (num)))
+
 int opfor_calc_extra_map(opfor_calc_answer_t *a, const char *key) {
-    return node_add(a, OPFOR_CALC_NODE_MAP, key, NULL, 0);
+    return NODE(a, OPFOR_CALC_NODE_MAP, key, NULL, 0);
 }
 
 int opfor_calc_extra_array(opfor_calc_answer_t *a, const char *key) {
-    return node_add(a, OPFOR_CALC_NODE_ARRAY, key, NULL, 0);
+    return NODE(a, OPFOR_CALC_NODE_ARRAY, key, NULL, 0);
 }
 
 int opfor_calc_extra_end(opfor_calc_answer_t *a) {
-    return node_add(a, OPFOR_CALC_NODE_END, NULL, NULL, 0);
+    return NODE(a, OPFOR_CALC_NODE_END, NULL, NULL, 0);
 }
 
 int opfor_calc_extra_str(opfor_calc_answer_t *a, const char *key, const char *s) {
-    return node_add(a, OPFOR_CALC_NODE_STR, key, s ? s : "", 0);
+    return NODE(a, OPFOR_CALC_NODE_STR, key, s ? s : "", 0);
 }
 
 int opfor_calc_extra_int(opfor_calc_answer_t *a, const char *key, long long v) {
-    return node_add(a, OPFOR_CALC_NODE_INT, key, NULL, (double)v);
+    return NODE(a, OPFOR_CALC_NODE_INT, key, NULL, (double)v);
 }
 
 int opfor_calc_extra_num(opfor_calc_answer_t *a, const char *key, double v) {
-    return node_add(a, OPFOR_CALC_NODE_NUM, key, NULL, v);
+    return NODE(a, OPFOR_CALC_NODE_NUM, key, NULL, v);
 }
 
 int opfor_calc_extra_bool(opfor_calc_answer_t *a, const char *key, int v) {
-    return node_add(a, OPFOR_CALC_NODE_BOOL, key, NULL, v ? 1 : 0);
+    return NODE(a, OPFOR_CALC_NODE_BOOL, key, NULL, v ? 1 : 0);
 }
 
 int opfor_calc_extra_nil(opfor_calc_answer_t *a, const char *key) {
-    return node_add(a, OPFOR_CALC_NODE_NIL, key, NULL, 0);
+    return NODE(a, OPFOR_CALC_NODE_NIL, key, NULL, 0);
 }
 
 const char *opfor_calc_extra_key(const opfor_calc_answer_t *a, int i) {

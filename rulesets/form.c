@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "opfor/error.h"
+#include "opfor/text.h"
 #include "opfor/vocab.h"
 
 static const char *const TYPE_NAMES[OPFOR_FIELD_TYPE_COUNT] = {
@@ -251,18 +252,19 @@ int opfor_field_resolve(const opfor_field_t *fd, const opfor_value_t *v, opfor_v
 const char *opfor_field_text(const opfor_field_t *fd, const opfor_value_t *v, char *buf, size_t n) {
     if (!buf || n == 0)
         return buf;
+    /* (names are copied, not printed: the daemon words every field of every answer) */
     int k = choice_count(fd);
     if (!v || !v->set)
-        snprintf(buf, n, "unset");
+        opfor_text_copy(buf, n, "unset");
     else if (fd->type == OPFOR_FIELD_BOOL)
-        snprintf(buf, n, "%s", v->num != 0.0 ? "yes" : "no");
+        opfor_text_copy(buf, n, v->num != 0.0 ? "yes" : "no");
     else if (fd->type == OPFOR_FIELD_CHOICE ||
              ((fd->type == OPFOR_FIELD_INT || fd->type == OPFOR_FIELD_NUM) && v->named))
-        snprintf(buf, n, "%s", v->num >= 0 && v->num < k ? fd->choices[(int)v->num] : "?");
+        opfor_text_copy(buf, n, v->num >= 0 && v->num < k ? fd->choices[(int)v->num] : "?");
     else if (fd->type == OPFOR_FIELD_INT || fd->type == OPFOR_FIELD_NUM)
         snprintf(buf, n, "%g%s%s", v->num, fd->unit && fd->unit[0] ? " " : "",
                  fd->unit ? fd->unit : "");
     else
-        snprintf(buf, n, "%s", v->text ? v->text : "");
+        opfor_text_copy(buf, n, v->text ? v->text : "");
     return buf;
 }

@@ -242,10 +242,11 @@ static int vk_parse(const void *model, const opfor_form_t *form, int field, cons
     if (action < 0 || field < 0 || field >= form->nfields || !v)
         return OPFOR_EINVAL;
     const opfor_viktoria_action_field_t *af = &opfor_viktoria_action_get(action)->fields[field];
-    opfor_viktoria_req_t req;
+    /* req_set reads the request's action and writes the one field: the defaults
+     * (opfor_viktoria_req_init) would go unread */
+    opfor_viktoria_req_t req = {.action = action};
     opfor_diag_t d;
     opfor_diag_clear(&d);
-    opfor_viktoria_req_init(&req, action);
     int rc = opfor_viktoria_req_set(&req, form->fields[field].name, text, &d);
     if (rc) {
         if (msg && n)
@@ -301,8 +302,9 @@ static void to_req(int action, const opfor_value_t *vals, opfor_viktoria_req_t *
     }
 }
 
-/* Viktoria!'s own parts, in the shape of calc.c's result (`opfor calc --json` since 0.1). */
-static void extra(opfor_calc_answer_t *a, const opfor_viktoria_result_t *res) {
+/* Viktoria!'s own parts, in the shape of calc.c's result (`opfor calc --json` since 0.1).
+ * need0 is the first roll's score needed, formatted (opfor_roll_format). */
+static void extra(opfor_calc_answer_t *a, const opfor_viktoria_result_t *res, const char *need0) {
     char buf[160];
     opfor_calc_extra_array(a, "rolls");
     for (int i = 0; i < res->nrolls; i++) {
@@ -311,7 +313,8 @@ static void extra(opfor_calc_answer_t *a, const opfor_viktoria_result_t *res) {
         opfor_calc_extra_str(a, "name", r->name);
         opfor_calc_extra_str(a, "label", r->label);
         opfor_calc_extra_str(a, "dice", r->dice);
-        opfor_calc_extra_str(a, "need", opfor_roll_format(&r->roll, buf, sizeof buf));
+        opfor_calc_extra_str(a, "need",
+                             i == 0 ? need0 : opfor_roll_format(&r->roll, buf, sizeof buf));
         opfor_calc_extra_str(a, "success", r->success);
         opfor_calc_extra_int(a, "favours", r->favours);
         opfor_calc_extra_num(a, "p_exact", r->roll.p_exact);
@@ -411,16 +414,16 @@ static void dist_of_distance(opfor_calc_answer_t *a, const opfor_viktoria_distan
     }
 }
 
-/* The generic parts: the first roll as the dice, score and chance; the last distance as
- * the expected value; the outcomes (or the first table, or the distance) as the
- * distribution. */
-static void generic(opfor_calc_answer_t *a, const opfor_viktoria_result_t *res) {
+/* The generic parts: the first roll as the dice, score and chance (need0: its score needed,
+ * formatted); the last distance as the expected value; the outcomes (or the first table, or
+ * the distance) as the distribution. */
+static void generic(opfor_calc_answer_t *a, const opfor_viktoria_result_t *res, const char *need0) {
     a->p = 1.0; /* nothing to fail: a move, a weather event */
     if (res->nrolls > 0) {
         const opfor_viktoria_named_roll_t *r = &res->rolls[0];
         opfor_text_copy(a->dice, sizeof a->dice, r->dice);
         a->ndice = strcmp(r->dice, "2D6") == 0 ? 2 : 1;
-        opfor_roll_format(&r->roll, a->needed, sizeof a->needed);
+        opfor_text_copy(a->needed, sizeof a->needed, need0);
         a->p = r->roll.p_rendered;
     }
     const opfor_viktoria_distance_t *last = res->ndists ? &res->dists[res->ndists - 1] : NULL;
@@ -568,7 +571,10 @@ static int vk_run(const void *model, const opfor_form_t *form, const opfor_value
         return rc;
     }
     opfor_text_copy(out->title, sizeof out->title, form->title);
-    generic(out, &res);
+    char need0[160] = ""; /* the first roll's score needed, for the generic part and the roll */
+    if (res.nrolls > 0)
+        opfor_roll_format(&res.rolls[0].roll, need0, sizeof need0);
+    generic(out, &res, need0);
     for (int i = 0; i < res.nfacts; i++) {
         const opfor_viktoria_fact_t *x = &res.facts[i];
         opfor_calc_fact(out, x->name, x->label, x->value, x->unit, x->text);
@@ -577,7 +583,7 @@ static int vk_run(const void *model, const opfor_form_t *form, const opfor_value
         opfor_calc_note(out, res.notes[i]);
     if (!(out->skip & OPFOR_CALC_SKIP_TEXT))
         opfor_viktoria_result_text(&res, out->text, sizeof out->text);
-    extra(out, &res);
+    extra(out, &res, need0);
     if (rolled && rolled[0])
         return judge(out, &res, rolled, msg, n);
     return 0;

@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -204,6 +205,57 @@ static void chance_format_texts(void **state) {
     assert_true(opfor_roll_chance(OPFOR_ROLL_ALWAYS, 0, 0) == 1.0);
 }
 
+/* The plain wording opfor_roll_format replaced (snprintf), kept to compare with. */
+static void ref_roll_format(const opfor_roll_t *r, char *buf, size_t size) {
+    switch (r->kind) {
+    case OPFOR_ROLL_NEVER:
+        snprintf(buf, size, "no chance");
+        break;
+    case OPFOR_ROLL_ALWAYS:
+        snprintf(buf, size, "automatic");
+        break;
+    case OPFOR_ROLL_D6:
+        snprintf(buf, size, "%d+", r->need);
+        break;
+    case OPFOR_ROLL_D6_THEN:
+        snprintf(buf, size, "%d, then %d+", r->need, r->need2);
+        break;
+    case OPFOR_ROLL_D6_REROLL:
+        snprintf(buf, size, "%d+, re-roll a 1 needing %d+", r->need, r->need2);
+        break;
+    case OPFOR_ROLL_2D6:
+        snprintf(buf, size, "%d+ on 2D6", r->need);
+        break;
+    default:
+        snprintf(buf, size, "?");
+        break;
+    }
+}
+
+/* Every kind, scores from negative to large, every buffer size: the text and its truncation
+ * are snprintf's. */
+static void chance_format_as_printed(void **state) {
+    (void)state;
+    static const int NEEDS[] = {-2147483647 - 1, -12, -1, 0, 1, 2, 4, 6, 9, 10, 12, 99, 100,
+                                2147483647};
+    for (int kind = OPFOR_ROLL_NEVER; kind <= OPFOR_ROLL_2D6 + 1; kind++)
+        for (size_t i = 0; i < sizeof NEEDS / sizeof NEEDS[0]; i++)
+            for (size_t j = 0; j < sizeof NEEDS / sizeof NEEDS[0]; j += 3)
+                for (size_t size = 1; size <= 64; size++) {
+                    opfor_roll_t r;
+                    memset(&r, 0, sizeof r);
+                    r.kind = (opfor_roll_kind_t)kind;
+                    r.need = NEEDS[i];
+                    r.need2 = NEEDS[j];
+                    char want[64], got[64];
+                    memset(want, 'x', sizeof want);
+                    memset(got, 'x', sizeof got);
+                    ref_roll_format(&r, want, size);
+                    assert_ptr_equal(opfor_roll_format(&r, got, size), got);
+                    assert_string_equal(got, want);
+                }
+}
+
 static void chance_monotone(void **state) {
     (void)state;
     for (int m = 0; m < MODES; m++) {
@@ -260,10 +312,11 @@ static void chance_sample_frequency(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(chance_d6_error_bound), cmocka_unit_test(chance_fine_error_bound),
-        cmocka_unit_test(chance_2d6_nearest),    cmocka_unit_test(chance_exact_ends),
-        cmocka_unit_test(chance_known_renders),  cmocka_unit_test(chance_format_texts),
-        cmocka_unit_test(chance_monotone),       cmocka_unit_test(chance_sample_frequency),
+        cmocka_unit_test(chance_d6_error_bound),    cmocka_unit_test(chance_fine_error_bound),
+        cmocka_unit_test(chance_2d6_nearest),       cmocka_unit_test(chance_exact_ends),
+        cmocka_unit_test(chance_known_renders),     cmocka_unit_test(chance_format_texts),
+        cmocka_unit_test(chance_monotone),          cmocka_unit_test(chance_sample_frequency),
+        cmocka_unit_test(chance_format_as_printed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,7 +53,7 @@ typedef struct opfor_diag {
     char msg[512];  /* what was found and what was expected */
 } opfor_diag_t;
 
-/* Clears a diagnostic. */
+/* Clears a diagnostic: file and msg "", line and col 0. */
 void opfor_diag_clear(opfor_diag_t *d);
 /* Fills d (when not NULL) with a location and a printf-style message; returns err unchanged,
  * so callers can write `return opfor_diag_set(d, OPFOR_EPARSE, line, col, "...")`. */

@@ -72,6 +72,20 @@ typedef struct opfor_calc_node {
     double num; /* INT, NUM, BOOL */
 } opfor_calc_node_t;
 
+/* A writer of a ruleset's own parts as they are made (opfor_calc_answer_t.writer): instead of
+ * storing each node in the answer's tree, the opfor_calc_extra_* calls hand it to node(), in
+ * the same order and under the same limits as the tree, so a caller that only passes the parts
+ * on (the daemon packing MessagePack) does it in one pass. type is an opfor_calc_node_type_t;
+ * key (klen bytes) is NULL where the tree has no key; s (slen bytes) is the text of a STR,
+ * else NULL; num the number of an INT, NUM or BOOL (an INT as the tree holds it, a double).
+ * Returns 0, or nonzero when the writer has no room: the answer is then marked overflowed
+ * and nothing more is written (the caller may ask again without a writer, for the tree). */
+typedef struct opfor_calc_writer {
+    void *ctx; /* the writer's own state, passed to node() */
+    int (*node)(void *ctx, int type, const char *key, size_t klen, const char *s, size_t slen,
+                double num);
+} opfor_calc_writer_t;
+
 /* The answer to one calculator question. Clear it before filling (opfor_calc_answer_clear;
  * opfor_calc_run does). */
 typedef struct opfor_calc_answer {
@@ -107,11 +121,17 @@ typedef struct opfor_calc_answer {
     int pool_used;                    /* bytes of pool in use */
     char pool[OPFOR_CALC_EXTRA_POOL]; /* the nodes' keys and strings, NUL-terminated */
     int overflow;                     /* 1: a part did not fit and was left out */
+    /* Optional: where the parts go instead of the tree (set by opfor_calc_run_to, kept by
+     * opfor_calc_answer_clear; NULL: the tree). With a writer, nextra stays 0 and nwritten
+     * counts the nodes written, against the tree's limits. A run hook clears *out only before
+     * adding its first part. */
+    const opfor_calc_writer_t *writer;
+    int nwritten; /* nodes handed to the writer */
 } opfor_calc_answer_t;
 
-/* Clears a for a new answer, keeping a->skip: every count and string emptied, without
- * writing the whole of its arrays (an answer is about 30 KB; the daemon clears one per
- * request). */
+/* Clears a for a new answer, keeping a->skip and a->writer (set both first): every count and string
+ * emptied, without writing the whole of its arrays (an answer is about 39 KB; the daemon clears one
+ * per request). */
 void opfor_calc_answer_clear(opfor_calc_answer_t *a);
 
 typedef struct opfor_ruleset_calc {
@@ -172,6 +192,14 @@ int opfor_calc_run(const opfor_ruleset_calc_t *c, const void *model, const opfor
 int opfor_calc_run_skip(const opfor_ruleset_calc_t *c, const void *model, const opfor_form_t *form,
                         const opfor_value_t *vals, const char *rolled, unsigned skip,
                         opfor_calc_answer_t *out, char *msg, size_t n);
+/* The same, the ruleset's own parts handed to writer as they are made instead of stored in
+ * out's tree (writer NULL: the tree, as opfor_calc_run_skip). After an answer with
+ * out->overflow set, what the writer got may lack parts the tree would keep: ask again with
+ * writer NULL for those. */
+int opfor_calc_run_to(const opfor_ruleset_calc_t *c, const void *model, const opfor_form_t *form,
+                      const opfor_value_t *vals, const char *rolled, unsigned skip,
+                      const opfor_calc_writer_t *writer, opfor_calc_answer_t *out, char *msg,
+                      size_t n);
 /* "12.3%" with one decimal (two below 1%). Returns buf. */
 const char *opfor_calc_pct(double p, char *buf, size_t n);
 /* The calculator's action names, comma-separated ("fire_rifle, advance, ..."). Returns buf. */
@@ -191,7 +219,8 @@ int opfor_calc_note(opfor_calc_answer_t *a, const char *text);
 
 /* Building the extra tree: each call appends a node with key (NULL inside arrays). 0, or
  * OPFOR_ERANGE when the nodes or the pool are full: a->overflow is then set, nothing more is
- * added, and walkers stop at the first entry left unclosed. */
+ * added, and walkers stop at the first entry left unclosed. With a->writer set, each node goes
+ * to the writer instead, under the same limits (a writer's refusal counts as full). */
 int opfor_calc_extra_map(opfor_calc_answer_t *a, const char *key);
 int opfor_calc_extra_array(opfor_calc_answer_t *a, const char *key);
 int opfor_calc_extra_end(opfor_calc_answer_t *a);
