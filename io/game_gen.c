@@ -83,20 +83,8 @@ static int progress_turn(const opfor__gen_t *gen, const void *state) {
  * returns pk ready for the event's data. */
 static msgpack_packer *ev_begin(opfor__evlist_t *ev, msgpack_packer *pk, const opfor__game_t *g,
                                 opfor__table_t *t, uint64_t log_seq, const char *kind) {
-    t->ev_seq++;
-    msgpack_sbuffer *sb = &ev->scratch;
-    if (ev->n < OPFOR__GAME_EV_MAX)
-        sb = &ev->buf[ev->n++];
-    msgpack_sbuffer_clear(sb);
-    msgpack_packer_init(pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_map(pk, 6);
-    opfor__kv_str(pk, "game", g->row.id);
-    opfor__kv_u64(pk, "seq", t->ev_seq);
-    opfor__kv_str(pk, "kind", kind);
-    opfor__kv_int(pk, "turn", progress_turn(opfor__gen_of(g), opfor__gen_of(g)->work));
-    opfor__kv_u64(pk, "log_seq", log_seq);
-    opfor_rpc_pack_cstr(pk, "data");
-    return pk;
+    return opfor__ev_begin(ev, pk, g->row.id, &t->ev_seq,
+                           progress_turn(opfor__gen_of(g), opfor__gen_of(g)->work), log_seq, kind);
 }
 
 /* The legal actions of the work state into gen->acts; the count (0 at the end). */

@@ -57,6 +57,12 @@ typedef struct opfor__evlist {
 
 void opfor__evlist_init(opfor__evlist_t *e);
 void opfor__evlist_free(opfor__evlist_t *e);
+/* Starts the next event of game `game` in ev: counts it in *ev_seq (the mutation's copy of the
+ * game's event counter), packs the params map's head {game, seq, kind, turn, log_seq} and
+ * returns pk ready for the `data` value (pack exactly one object). Past OPFOR__GAME_EV_MAX
+ * events it is numbered and packed into the scratch buffer, then dropped. */
+msgpack_packer *opfor__ev_begin(opfor__evlist_t *ev, msgpack_packer *pk, const char *game,
+                                uint64_t *ev_seq, int turn, uint64_t log_seq, const char *kind);
 
 /* An error for the client: an OPFOR_RPC_E_* code and a message naming the field. */
 typedef struct opfor__gerr {

@@ -48,6 +48,24 @@ void opfor__evlist_free(opfor__evlist_t *e) {
     e->n = 0;
 }
 
+msgpack_packer *opfor__ev_begin(opfor__evlist_t *ev, msgpack_packer *pk, const char *game,
+                                uint64_t *ev_seq, int turn, uint64_t log_seq, const char *kind) {
+    ++*ev_seq;
+    msgpack_sbuffer *sb = &ev->scratch;
+    if (ev->n < OPFOR__GAME_EV_MAX)
+        sb = &ev->buf[ev->n++];
+    msgpack_sbuffer_clear(sb);
+    msgpack_packer_init(pk, sb, msgpack_sbuffer_write);
+    msgpack_pack_map(pk, 6);
+    opfor__kv_str(pk, "game", game);
+    opfor__kv_u64(pk, "seq", *ev_seq);
+    opfor__kv_str(pk, "kind", kind);
+    opfor__kv_int(pk, "turn", turn);
+    opfor__kv_u64(pk, "log_seq", log_seq);
+    opfor_rpc_pack_cstr(pk, "data");
+    return pk;
+}
+
 int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row,
                      const struct opfor_ruleset *rs, const opfor__table_game_ops_t *ops,
                      const opfor__game_src_t *src, opfor__gerr_t *err) {

@@ -35,20 +35,7 @@ const char *opfor__vkg_pending_name(int pending) {
 
 msgpack_packer *opfor__vkg_ev_begin(opfor__evlist_t *ev, msgpack_packer *pk, const opfor__vkg_t *g,
                                     opfor__vkg_table_t *t, uint64_t log_seq, const char *kind) {
-    t->ev_seq++;
-    msgpack_sbuffer *sb = &ev->scratch;
-    if (ev->n < OPFOR__GAME_EV_MAX)
-        sb = &ev->buf[ev->n++];
-    msgpack_sbuffer_clear(sb);
-    msgpack_packer_init(pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_map(pk, 6);
-    opfor__kv_str(pk, "game", g->row->id);
-    opfor__kv_u64(pk, "seq", t->ev_seq);
-    opfor__kv_str(pk, "kind", kind);
-    opfor__kv_int(pk, "turn", t->ps.turn);
-    opfor__kv_u64(pk, "log_seq", log_seq);
-    opfor_rpc_pack_cstr(pk, "data");
-    return pk;
+    return opfor__ev_begin(ev, pk, g->row->id, &t->ev_seq, t->ps.turn, log_seq, kind);
 }
 
 opfor_patrol_forces_t opfor__vkg_forces(opfor__vkg_table_t *t) {
