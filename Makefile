@@ -21,15 +21,12 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPFOR_TEST_RULESETS=OFF >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The daemon on a temporary socket (and state directory, removed on exit) with the default
-# scenario, and the terminal Patrol Mode game played against it.
+# The daemon on a temporary socket with the default scenario, and the terminal Patrol Mode game
+# played against it (tools/run.sh). Games and scores stay in the user's state directory
+# ($XDG_STATE_HOME/opfor, else ~/.local/state/opfor): `make run GAME=ID` takes a game up again.
+GAME ?=
 run: build
-	@dir=$$(mktemp -d /tmp/opfor-run.XXXXXX); \
-	$(BUILD)/bin/opford --socket $$dir/opford.sock --state-dir $$dir/state --log-level warn & \
-	pid=$$!; \
-	trap 'kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; rm -rf "$$dir"' EXIT INT TERM; \
-	for i in $$(seq 100); do [ -S $$dir/opford.sock ] && break; sleep 0.05; done; \
-	$(BUILD)/bin/opfor patrol --connect $$dir/opford.sock --scenario patrol_default
+	@bash tools/run.sh $(BUILD) $(GAME)
 
 test-unit: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPFOR_TEST_RULESETS=ON >/dev/null

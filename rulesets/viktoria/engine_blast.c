@@ -232,8 +232,8 @@ void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc,
     if (vk_crew(st, u, &uw) == 1 && arc != OPFOR_ARC_45)
         st->units[u].flags &= (uint16_t)~OPFOR_UNIT_LOADED;
     static const char *const ARC[] = {"45-degree", "90-degree", "double 45-degree", "180-degree"};
-    VK_EV(ev, "  %s fires a %s arc: %d tests, %d wounded, %d killed", st->units[u].name,
-          ARC[arc & 3], tests, wounded, killed);
+    VK_EV(ev, "  %s fires a %s arc: %d test%s, %d wounded, %d killed", st->units[u].name,
+          ARC[arc & 3], tests, tests == 1 ? "" : "s", wounded, killed);
 }
 
 void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, float radius, int k,
@@ -262,8 +262,8 @@ void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, flo
         wounded += e == 1;
         killed += e == 2;
     }
-    VK_EV(ev, "    blast of %.0f in at (%.1f, %.1f): %d tests, %d wounded, %d killed", radius, p.x,
-          p.y, tests, wounded, killed);
+    VK_EV(ev, "    blast of %.0f in at (%.1f, %.1f): %d test%s, %d wounded, %d killed", radius, p.x,
+          p.y, tests, tests == 1 ? "" : "s", wounded, killed);
 }
 
 /* A walker whose guns its own crew serves (XII.E, under the XII options). */
@@ -430,5 +430,6 @@ void vk_throw_bombs(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int 
         thrown++;
         vk_blast(ctx, st, hit, ctx->tab->bomb_radius, OPFOR_VK_BLAST_BOMB, un->side, ev);
     }
-    VK_EV(ev, "  %s throws %d bombs at %s", un->name, thrown, st->units[t].name);
+    VK_EV(ev, "  %s throws %d bomb%s at %s", un->name, thrown, thrown == 1 ? "" : "s",
+          st->units[t].name);
 }

@@ -484,7 +484,8 @@ int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, 
         if (vk_alive(st, f))
             lanes_unhide(&lanes, kf, xf);
     }
-    VK_EV(ev, "  %s fires%s at %s: %d shots, %d wounded, %d killed", un->name,
-          moving ? " on the move" : "", st->units[t].name, shots, wounds, kills);
+    VK_EV(ev, "  %s fires%s at %s: %d shot%s, %d wounded, %d killed", un->name,
+          moving ? " on the move" : "", st->units[t].name, shots, shots == 1 ? "" : "s", wounds,
+          kills);
     return shots;
 }

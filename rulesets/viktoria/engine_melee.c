@@ -584,7 +584,8 @@ static void defensive_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int 
         if (vk_shoot(ctx, st, f, g, w, range, 0, NULL) == 2)
             kills++;
     }
-    VK_EV(ev, "  %s fires at the chargers: %d shots, %d killed", tu->name, shots, kills);
+    VK_EV(ev, "  %s fires at the chargers: %d shot%s, %d killed", tu->name, shots,
+          shots == 1 ? "" : "s", kills);
 }
 
 void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind, opfor_pt_t dest,
@@ -679,8 +680,8 @@ void vk_fight(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_e
     int nb = strike(ctx, st, comp, 0, comp, blows, 0);
     int wounds = 0, kills = 0;
     land(ctx, st, blows, nb, &wounds, &kills);
-    VK_EV(ev, "  the melee around %s: %d blows, %d wounded, %d killed", st->units[u].name, nb,
-          wounds, kills);
+    VK_EV(ev, "  the melee around %s: %d blow%s, %d wounded, %d killed", st->units[u].name, nb,
+          nb == 1 ? "" : "s", wounds, kills);
     for (int v = 0; v < st->nunits; v++)
         if (comp >> v & 1) {
             vk_mark_acted(st, v);

@@ -468,6 +468,7 @@ int vk_merge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int into,
     a->first = b->first;
     st->ux[u].removed = 1;
     a->flags |= OPFOR_UNIT_OFF_TABLE;
-    VK_EV(ev, "  %s joins %s (%d figures)", a->name, b->name, alive_total);
+    VK_EV(ev, "  %s joins %s (%d figure%s)", a->name, b->name, alive_total,
+          alive_total == 1 ? "" : "s");
     return 1;
 }

@@ -106,3 +106,25 @@ void opfor_patrol_score(const opfor_patrol_config_t *cfg, const opfor_patrol_sta
     out->lost = player_units > 0 && out->survived == 0;
     out->enemy_wiped = enemy_in_play == 0 && cfg->spot_limit > 0 && ps->placed >= cfg->spot_limit;
 }
+
+int opfor_patrol_verdict(const opfor_patrol_score_t *s) {
+    if (s->lost)
+        return OPFOR_PATROL_LOST;
+    if (s->enemy_wiped || s->objectives > 0)
+        return OPFOR_PATROL_WON;
+    return OPFOR_PATROL_DRAWN;
+}
+
+const char *opfor_patrol_verdict_name(int verdict) {
+    return verdict == OPFOR_PATROL_WON ? "won" : verdict == OPFOR_PATROL_LOST ? "lost" : "drawn";
+}
+
+const char *opfor_patrol_verdict_why(const opfor_patrol_score_t *s) {
+    if (s->lost)
+        return "every player unit is lost";
+    if (s->enemy_wiped)
+        return "every enemy is gone and none may still come";
+    if (s->objectives > 0)
+        return "the players hold an objective";
+    return "neither side was beaten";
+}

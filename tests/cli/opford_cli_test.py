@@ -55,6 +55,16 @@ opfor("report", "c1", "--off", "Jager")
 rc, out, err = opfor("report", "c1", "--move", "Jager=10,10")
 check("report_move_after_off_says_left", rc == 1 and "has already left the table" in err, err)
 
+# issue 15: a one-letter unit does not spend the initiative; points as "X,Y" or "X Y"
+rc, out, err = opfor("report", "c1", "--acted", "H")
+check("report_acted_one_letter", rc == 2 and "--acted 'H' is too short" in err, out + err)
+opfor("new", "--seed", "5", "--id", "xy1")
+rc, out, err = opfor("report", "xy1", "--move", "Hussar=58 18", "--move", "1st=30, 12")
+rc2, st, err2 = opfor("state", "xy1", "--json")
+units = {u["name"]: u["at"] for u in json.loads(st or "{}").get("units", [])}
+check("report_move_xy_forms", rc == 0 and units.get("Hussar Troop") == {"x": 58, "y": 18} and
+      units.get("1st Section") == {"x": 30, "y": 12}, out + err + repr(units))
+
 # ---------------------------------------------------------------- one name for the level
 rc, out, err = opfor("new", "--seed", "5", "--id", "lv1", "--level", "veteran", "--json")
 check("new_level_flag", rc == 0 and '"difficulty":"veteran"' in out.replace(" ", ""), out + err)
@@ -111,9 +121,12 @@ check("initiative_presses", rc == 0 and "Initiative: British" in out and
 opfor("new", "--seed", "5", "--id", "c2")
 rc, out, err = opfor("report", "c2", "--killed", "Major=1", "--killed", "Sharp=1",
                      "--killed", "9-p=5", "--killed", "1st=12", "--killed", "Hussar=6")
-check("game_over_one_turn", rc == 0 and "Game over: lost, score 0 after 1 turn\n" in out,
-      out + err)
+check("game_over_one_turn", rc == 0 and
+      "Game over: lost (every player unit is lost), score 0 after 1 turn\n" in out and
+      "    survivors 0, at half strength 0, unscathed 0, " in out, out + err)
 rc, out, err = opfor("games", "--status", "finished")
+check("games_header", rc == 0 and out.split()[:7] ==
+      ["game", "scenario", "mode", "status", "level", "seed", "log"], out + err)
 check("games_one_entry", rc == 0 and any(x.startswith("c2 ") and x.endswith(" 1 entry")
                                          for x in out.splitlines()), out + err)
 

@@ -341,6 +341,38 @@ err, res = c.call("report", {"game": "doomed",
 over = [e for e in (res or {}).get("events", []) if e["kind"] == "game_over"]
 check("game_over_event", err is None and res["status"] == "finished" and over and
       over[0]["data"]["result"] == "lost", repr((err, res and res["status"])))
+# issue 15: a verdict (won, lost, drawn) with the score broken down, beside the old result
+check("game_over_verdict", over and over[0]["data"].get("verdict") == "lost" and
+      over[0]["data"].get("why") == "every player unit is lost" and
+      over[0]["data"].get("breakdown", {}).get("survived") == 0 and res.get("verdict") == "lost",
+      repr(over and over[0]["data"]))
+err, st = c.call("game.state", {"game": "doomed"})
+check("state_verdict", err is None and st["verdict"] == "lost" and st["result"] == "lost",
+      repr(err or st["verdict"]))
+err, st = c.call("game.state", {"game": "py1"})
+check("state_verdict_active_empty", err is None and st["verdict"] == "", repr(err or st["verdict"]))
+# the turn limit of a one-turn patrol: drawn while neither side is beaten ("ended" stays)
+with open(os.path.join(src, "rulesets/viktoria/scenarios/patrol_default.yaml")) as f:
+    one_turn = f.read().replace("turn_limit: 15", "turn_limit: 1")
+err, st = c.call("game.new", {"seed": 5, "id": "short", "scenario": "one_turn",
+                              "scenario_yaml": one_turn})
+check("one_turn_game", err is None, repr(err))
+over = None
+for _ in range(40):
+    err, st = c.call("game.state", {"game": "short"})
+    if err or st["status"] != "active":
+        break
+    if st["pending"] == "player":
+        err, res = c.call("report", {"game": "short", "acted": st["ready"][0]})
+    elif st["pending"] == "enemy":
+        err, res = c.call("ai.orders", {"game": "short"})
+        err, res = c.call("report", {"game": "short", "casualties": []})
+    else:
+        err, res = c.call("patrol.initiative", {"game": "short"})
+    over = [e for e in (res or {}).get("events", []) if e["kind"] == "game_over"] or over
+check("turn_limit_verdict_drawn", over and over[0]["data"]["result"] == "ended" and
+      over[0]["data"]["verdict"] == "drawn" and
+      over[0]["data"]["why"] == "neither side was beaten", repr((err, over)))
 err, _ = c.call("patrol.initiative", {"game": "doomed"})
 check("finished_game_refuses_presses", err is not None and err[0] == ILLEGAL, repr(err))
 con = sqlite3.connect(os.path.join(d.state, "opfor.db"))

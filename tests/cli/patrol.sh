@@ -101,7 +101,7 @@ has_err "none.yaml: cannot open"
 
 # ---- scores: empty, then a scripted game saves one
 run 0 scores
-has "no high scores yet ($tmp/xdg/opfor/opfor.db)"
+has "no high scores yet ($tmp/xdg/opfor/opfor.db, the daemon's $tmp/home/.local/state/opfor/opfor.db)"
 run 0 scores --json
 json_eq 'd["scores"]' "[]"
 script() { # presses, each answered by whichever player unit may act (the others are
@@ -201,8 +201,60 @@ grep -q "^Jager Picket: " "$out" && fail "a long line's start was read as a comm
 echo "not a database" >"$tmp/junk.db"
 echo q | "$bin" patrol --db "$tmp/junk.db" >"$out" 2>"$err"; rc=$?
 [ "$rc" -eq 1 ] || fail "a game whose score was not saved exited $rc, want 1"
-has "Game over (ended)"
+has "Game over (you left the game) after 1 turn, 0 presses, 0 spottings (0 placed, 0 refused)."
+has "Verdict: drawn so far - neither side was beaten."
 has_err "opfor: patrol: score not saved: $tmp/junk.db: file is not a database"
+
+# ---- a plain game gets a fresh seed, printed so it can be replayed (issue 15: was always 1)
+echo q | "$bin" patrol --no-save >"$out" 2>"$err" || fail "fresh seed game 1"
+s1=$(sed -n 's/^A new game: `opfor patrol --seed \([0-9]*\)` plays it again.$/\1/p' "$out")
+echo q | "$bin" patrol --no-save >"$out" 2>"$err" || fail "fresh seed game 2"
+s2=$(sed -n 's/^A new game: `opfor patrol --seed \([0-9]*\)` plays it again.$/\1/p' "$out")
+[ -n "$s1" ] && [ -n "$s2" ] || fail "a plain game does not say its seed and how to replay it"
+[ "$s1" != "$s2" ] || fail "two plain games had the same seed $s1"
+has ", seed $s2"
+printf 'i\ni\ni\nq\n' | "$bin" patrol --no-save --seed "$s2" >"$tmp/replay1" 2>"$err"
+printf 'i\ni\ni\nq\n' | "$bin" patrol --no-save --seed "$s2" >"$out" 2>"$err"
+cmp -s "$out" "$tmp/replay1" || fail "--seed $s2 does not replay the same game"
+grep -q "^A new game" "$out" && fail "a game with --seed calls itself new"
+
+# ---- the verdict: a game ends won, lost or drawn, with the score broken down, never "ended"
+printf 'r Major killed 1\nr Sharp killed 1\nr 9-p killed 5\nr 1st killed 12\nr Hussar killed 6\n' |
+  "$bin" patrol --seed 5 --no-save >"$out" 2>"$err" || fail "lost game"
+has "Game over (every unit lost) after 1 turn, 0 presses, 0 spottings (0 placed, 0 refused)."
+has "Verdict: lost - every player unit is lost."
+grep -q "^Score: 0 (survivors 0, at half strength 0, unscathed 0, " "$out" || fail "no score breakdown"
+printf 'm 1st 49,32\nq\n' | "$bin" patrol --seed 5 --no-save >"$out" 2>"$err" || fail "objective game"
+has "Verdict: won so far - the players hold an objective."
+
+# ---- points: "X,Y", "X, Y" and "X Y" everywhere; ground a unit may not stand on is refused
+cat >"$tmp/ground" <<'EOF2'
+m 1st 8,8
+m Hussar 8 9
+m 1st 30, 12
+m Hussar 58 18
+m Sharp 20,20,20
+i
+a Sharp at 8,8
+a Sharp at 21, 6
+u
+q
+EOF2
+"$bin" patrol --seed 2 --no-save <"$tmp/ground" >"$out" 2>"$err" || fail "ground game"
+has "1st Section cannot stand at x 8.0, y 8.0: its figures would be in the Mill pond (ground no unit may stand on): nothing changed."
+has "Hussar Troop cannot stand at x 8.0, y 9.0: its figures would be in the Mill pond (ground no unit may stand on): nothing changed."
+has "1st Section now stands at x 30.0, y 12.0."
+has "Hussar Troop now stands at x 58.0, y 18.0."
+has "usage: m UNIT X,Y"
+has "Sharpshooter cannot stand at x 8.0, y 8.0: it would be in the Mill pond (ground no unit may stand on): nothing changed."
+has "Sharpshooter acted."
+grep "^  Sharpshooter " "$out" | tail -1 | grep -q " at x 21.0, y 6.0 " || fail "a UNIT at X, Y did not move it"
+
+# ---- a one-letter name does not spend the initiative on a unit it only might mean
+printf 'i\na H\na M\nq\n' | "$bin" patrol --seed 2 --no-save >"$out" 2>"$err" || fail "one-letter game"
+has "'H' is too short to be sure which unit acted; it could be Major Harcourt, Hussar Troop; give more of the name (nothing changed)."
+has "'M' is too short to be sure which unit acted; it could be Major Harcourt; give more of the name (nothing changed)."
+grep -q " acted\.$" "$out" && fail "a one-letter name spent the initiative"
 
 # ---- levels, cheating and the verbose alternatives
 short() { for t in $(seq 1 10); do echo i; echo "a Major"; echo "a Sharp"; echo "a 9-p"; echo "a 1st"; echo "a Hussar"; done; echo q; }
@@ -217,7 +269,8 @@ script | "$bin" patrol --seed 4 --no-save --scenario "$src/rulesets/viktoria/sce
 grep -q "^Spotted: " "$out" || fail "no spotting in 40 presses"
 n=$(grep -c "^Spotted: " "$out"); p=$(grep -c "^  Placement: " "$out")
 [ "$n" -eq "$p" ] || fail "$n spottings but $p placements"
-grep -q "appears: .* figures, centre x" "$out" || fail "no unit appeared"
+grep -q "^  On the table: .* figures\?, centre x" "$out" || fail "no unit appeared"
+grep -q " appears" "$out" && fail "a spotted unit 'appears' (a plural name disagrees)"
 
 # a new general posted beside another unit than the one he came with says where he went
 script | "$bin" patrol --seed 9 --level novice --no-save >"$out" 2>"$err" || fail "general game"

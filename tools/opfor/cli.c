@@ -6,9 +6,13 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -48,6 +52,52 @@ int opfor_cli_parse_double(const char *s, double *out) {
         return -1;
     *out = v;
     return 0;
+}
+
+int opfor_cli_parse_xy(const char *s, double *x, double *y) {
+    char buf[128];
+    if (!s || strlen(s) >= sizeof buf)
+        return -1;
+    snprintf(buf, sizeof buf, "%s", s);
+    char *sep = strchr(buf, ',');
+    if (!sep) { /* "X Y": the first run of blanks between two words */
+        char *p = buf;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        sep = strpbrk(p, " \t");
+        if (!sep)
+            return -1;
+    }
+    *sep = '\0';
+    char *a = buf, *b = sep + 1, *e;
+    while (*a == ' ' || *a == '\t')
+        a++;
+    while (*b == ' ' || *b == '\t')
+        b++;
+    for (e = a + strlen(a); e > a && (e[-1] == ' ' || e[-1] == '\t');)
+        *--e = '\0';
+    for (e = b + strlen(b); e > b && (e[-1] == ' ' || e[-1] == '\t');)
+        *--e = '\0';
+    double vx, vy;
+    if (opfor_cli_parse_double(a, &vx) || opfor_cli_parse_double(b, &vy))
+        return -1;
+    *x = vx;
+    *y = vy;
+    return 0;
+}
+
+unsigned long opfor_cli_fresh_seed(void) {
+    uint32_t v;
+    if (getrandom(&v, sizeof v, GRND_NONBLOCK) == (ssize_t)sizeof v)
+        return v;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t x =
+        ((uint64_t)ts.tv_sec * 1000000007u) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+    x ^= x >> 33; /* one splitmix64 finalizer */
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return (unsigned long)(uint32_t)x;
 }
 
 /* True when argument a is flag name, alone or as "name=value". */

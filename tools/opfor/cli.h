@@ -81,6 +81,13 @@ int opfor_cli_is_help(const char *s);
 /* Parses a whole decimal integer or number; 0 on success, -1 if s is not one. */
 int opfor_cli_parse_long(const char *s, long *out);
 int opfor_cli_parse_double(const char *s, double *out);
+/* Parses a point on the table, "X,Y" (the form opfor prints), also "X, Y" and "X Y": two
+ * numbers of inches apart by a comma or blanks. 0 on success, -1 if s is not one. */
+int opfor_cli_parse_xy(const char *s, double *x, double *y);
+/* A fresh seed for a new game, from the operating system's random source (getrandom, else
+ * the clock and the process id): a whole number from 0 to 4294967295, short enough to type
+ * back with --seed. The game itself draws only from streams seeded with it. */
+unsigned long opfor_cli_fresh_seed(void);
 
 /* ------------------------------------------------------------------ option tables
  *

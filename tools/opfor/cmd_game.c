@@ -401,6 +401,9 @@ int opfor_cmd_games(int argc, char **argv) {
         uint32_t n = g && g->type == MSGPACK_OBJECT_ARRAY ? g->via.array.size : 0;
         if (!n)
             printf("No games: start one with `opfor new`.\n");
+        else
+            printf("%-12s %-22s %-12s %-9s %-9s %-25s %s\n", "game", "scenario", "mode", "status",
+                   "level", "seed", "log");
         for (uint32_t i = 0; i < n; i++) {
             char id[64], sc[128], mode[32], st[32], diff[32];
             const msgpack_object *r = &g->via.array.ptr[i];
@@ -501,13 +504,7 @@ static int split_kv(const char *arg, kv_t *out, int need_val) {
 }
 
 static int parse_xy(const char *s, double *x, double *y) {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", s);
-    char *comma = strchr(buf, ',');
-    if (!comma)
-        return -1;
-    *comma = '\0';
-    return opfor_cli_parse_double(buf, x) || opfor_cli_parse_double(comma + 1, y) ? -1 : 0;
+    return opfor_cli_parse_xy(s, x, y);
 }
 
 /* The checks of report's values (opfor_cli_opt_t.valid: 1 when v is right). */
@@ -566,7 +563,8 @@ int opfor_cmd_report(int argc, char **argv) {
          .valid = xy_ok,
          .arg = "X,Y",
          .wants = "X,Y in inches",
-         .help = "with --acted: where its centre now stands"},
+         .help = "with --acted: where its centre now stands (X,Y; \"X Y\"\n"
+                 "works too)"},
         {.name = "--move",
          .type = OPFOR_CLI_LIST,
          .list = &move_l,
@@ -667,6 +665,10 @@ int opfor_cmd_report(int argc, char **argv) {
     }
     if (at && !acted)
         return opfor_cli_usage_error("report: --at goes with --acted (use --move for others)");
+    if (acted && strlen(acted) == 1) /* it spends the initiative: no guessing from one letter */
+        return opfor_cli_usage_error("report: --acted '%s' is too short to be sure which unit "
+                                     "acted: give more of its name (`opfor state` lists them)",
+                                     acted);
     if (!acted && !nmove && !ncas && !nmor && !noff && !roll && !resolve)
         return opfor_cli_usage_error("report: nothing to report: give --acted, --move, --killed, "
                                      "--wounded, --morale, --off, --roll or --resolve (see opfor "

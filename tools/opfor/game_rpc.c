@@ -371,8 +371,8 @@ void opfor__rpc_print_event(FILE *f, const msgpack_object *ev) {
         fprintf(f, "\n");
     } else if (strcmp(kind, "spotted") == 0) {
         fprintf(f, "Spotted: %s\n", opfor__rpc_str(d, "text", buf, sizeof buf));
-        char lead[sizeof buf + 16]; /* "    " + the unit + " appears at " */
-        snprintf(lead, sizeof lead, "    %s appears at ",
+        char lead[sizeof buf + 24]; /* "    On the table: " + the unit + " at " */
+        snprintf(lead, sizeof lead, "    On the table: %s at ",
                  opfor__rpc_str(d, "unit", buf, sizeof buf));
         if (print_lead_pt(f, lead, opfor__rpc_get(d, "point"))) {
             fprintf(f, " (%s)\n", opfor__rpc_str(d, "rule_text", buf, sizeof buf));
@@ -408,9 +408,26 @@ void opfor__rpc_print_event(FILE *f, const msgpack_object *ev) {
                 opfor__rpc_int(d, "last", 0) ? " (the last)" : "");
     } else if (strcmp(kind, "game_over") == 0) {
         long long turns = (long long)opfor__rpc_int(d, "turns", 0);
-        fprintf(f, "Game over: %s, score %lld after %lld turn%s\n",
-                opfor__rpc_str(d, "result", buf, sizeof buf),
-                (long long)opfor__rpc_int(d, "score", 0), turns, turns == 1 ? "" : "s");
+        char why[128];
+        opfor__rpc_str(d, "verdict", buf, sizeof buf); /* an older daemon: only the result */
+        if (!buf[0])
+            opfor__rpc_str(d, "result", buf, sizeof buf);
+        opfor__rpc_str(d, "why", why, sizeof why);
+        fprintf(f, "Game over: %s%s%s%s, score %lld after %lld turn%s\n", buf, why[0] ? " (" : "",
+                why, why[0] ? ")" : "", (long long)opfor__rpc_int(d, "score", 0), turns,
+                turns == 1 ? "" : "s");
+        const msgpack_object *bd = opfor__rpc_get(d, "breakdown");
+        if (opfor__rpc_get(bd, "survived"))
+            fprintf(f,
+                    "    survivors %lld, at half strength %lld, unscathed %lld, supply %lld x2, "
+                    "HQ members %lld x2, driven off %lld, objectives %lld\n",
+                    (long long)opfor__rpc_int(bd, "survived", 0),
+                    (long long)opfor__rpc_int(bd, "half_strength", 0),
+                    (long long)opfor__rpc_int(bd, "unscathed", 0),
+                    (long long)opfor__rpc_int(bd, "supply", 0),
+                    (long long)opfor__rpc_int(bd, "hq_members", 0),
+                    (long long)opfor__rpc_int(bd, "driven_off", 0),
+                    (long long)opfor__rpc_int(bd, "objectives", 0));
     } else if (strcmp(kind, "closed") == 0) {
         fprintf(f, "The game was closed.\n");
     } else {
@@ -457,7 +474,9 @@ void opfor__rpc_print_state(FILE *f, const msgpack_object *st) {
                 opfor__rpc_str(st, "status", c, sizeof c));
         if (limit)
             fprintf(f, " (turn limit %lld)", limit);
-        opfor__rpc_str(st, "result", d, sizeof d);
+        opfor__rpc_str(st, "verdict", d, sizeof d); /* an older daemon: only the result */
+        if (!d[0])
+            opfor__rpc_str(st, "result", d, sizeof d);
         if (d[0])
             fprintf(f, ", %s", d);
         fprintf(f, "; initiative: %s", opfor__rpc_str(st, "pending", a, sizeof a));

@@ -438,9 +438,8 @@ int opfor_vk_cmd_patrol(int argc, char **argv) {
             return opfor__patrol_remote(argc, argv);
     opfor__patrol_opts_t o;
     memset(&o, 0, sizeof o);
-    o.seed = 1;
     o.level = OPFOR_AI_STANDARD;
-    long seed = 1;
+    long seed = -1;
     int rc = 0;
     const opfor_cli_opt_t opts[] = {
         PATROL_SCENARIO_OPT(&o.scenario),
@@ -450,8 +449,8 @@ int opfor_vk_cmd_patrol(int argc, char **argv) {
          .lo = 0,
          .hi = LONG_MAX,
          .arg = "S",
-         .help = "seed, a whole number >= 0 (default 1); same seed and same\n"
-                 "reports, same game"},
+         .help = "seed, a whole number >= 0 (default: a fresh one, printed\n"
+                 "at the start); same seed and same reports, same game"},
         {.name = "--name",
          .type = OPFOR_CLI_STRING,
          .string = &o.name,
@@ -514,6 +513,7 @@ int opfor_vk_cmd_patrol(int argc, char **argv) {
     };
     if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
         return rc;
-    o.seed = (uint64_t)seed;
+    o.fresh_seed = seed < 0;
+    o.seed = seed < 0 ? (uint64_t)opfor_cli_fresh_seed() : (uint64_t)seed;
     return opfor__patrol_play(&o);
 }

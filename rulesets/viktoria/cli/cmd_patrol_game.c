@@ -48,6 +48,7 @@ typedef struct play {
     const opfor_evaluator_t *ev; /* the ruleset's planner as the search's evaluator */
     opfor_rng_t rng;             /* presses, spottings, substitution dice */
     uint64_t seed;
+    int fresh_seed;     /* 1: the seed was drawn fresh: the briefing says how to replay */
     uint64_t decisions; /* AI decisions so far: with the seed, they key each search */
     int level;          /* opfor_ai_level_t */
     int cheat;          /* 1: the search reads the true future spawns */
@@ -59,6 +60,11 @@ typedef struct play {
 } play_t;
 
 /* ---- small helpers ---- */
+
+/* one when n is 1, else many: "1 figure", "2 figures". */
+static const char *plural(long n, const char *one, const char *many) {
+    return n == 1 ? one : many;
+}
 
 static const char *side_name(const play_t *p, int side) {
     return p->g->sc.sides[side].name;
@@ -178,11 +184,11 @@ static void print_line(play_t *p) {
 static void help(void) {
     printf("commands (one per line):\n"
            "  i                    press the initiative button\n"
-           "  a UNIT [at X Y]      the player unit UNIT used the initiative (and now stands\n"
-           "                       with its centre at X Y)\n"
+           "  a UNIT [at X,Y]      the player unit UNIT used the initiative (and now stands\n"
+           "                       with its centre at X,Y; \"X Y\" works too)\n"
            "  r UNIT killed N [wounded M]\n"
            "                       UNIT (either side) lost N figures killed, M wounded\n"
-           "  m UNIT X Y           UNIT's centre now stands at X Y (inches from the SW corner)\n"
+           "  m UNIT X,Y           UNIT's centre now stands at X,Y (inches from the SW corner)\n"
            "  off UNIT             UNIT left the table (routed, fled, driven off)\n"
            "  cap UNIT             UNIT was captured (supply transport, headquarters)\n"
            "  s                    the score now\n"
@@ -415,9 +421,10 @@ static void report_spawn(play_t *p, const opfor_patrol_placement_t *pl,
     const opfor_unit_t *u = &fo->units[sw->unit];
     opfor_pt_t c = pl->point;
     opfor_unit_centre(u, fo->figures, &c);
-    printf("  %s appears: %s %s, %d figures, centre x %.1f, y %.1f, facing %s%s%s\n", u->name,
-           opfor_vocab_name(opfor_quality_names, u->quality),
-           opfor_vocab_name(opfor_unit_type_names, u->type), u->count, (double)c.x, (double)c.y,
+    printf("  On the table: %s, %s %s, %d figure%s, centre x %.1f, y %.1f, facing %s%s%s\n",
+           u->name, opfor_vocab_name(opfor_quality_names, u->quality),
+           opfor_vocab_name(opfor_unit_type_names, u->type), u->count, plural(u->count, "", "s"),
+           (double)c.x, (double)c.y,
            opfor_vocab_name(
                opfor_compass_names,
                opfor_compass_nearest((opfor_table_north_t)p->g->cfg.table.north, u->facing)),
@@ -458,7 +465,7 @@ static void press(play_t *p) {
                 printf("%s %s", first ? "" : ",", g->units[u].name);
                 first = 0;
             }
-        printf(".\n  Report it with `a UNIT [at X Y]`, then any casualties with `r`.\n");
+        printf(".\n  Report it with `a UNIT [at X,Y]`, then any casualties with `r`.\n");
         p->pending_player = 1;
         return;
     }
@@ -489,14 +496,52 @@ static void press(play_t *p) {
 
 /* ---- reports ---- */
 
-static int parse_num(const char *s, double *out) {
-    return opfor_cli_parse_double(s, out);
+/* Moves unit u so its living figures' centre is at (x, y), unless a living figure would then
+ * stand on ground it may not (an impassable feature, or a building or other ground closed to
+ * horses, limbers and wagons for a figure that is mounted or equipment): then nothing moves,
+ * the refusal names the ground, and 0 is returned. 1 when moved. */
+static int move_unit(play_t *p, int u, double x, double y) {
+    opfor_pt_t to = {(float)x, (float)y};
+    const opfor_unit_t *un = &p->g->fo.units[u];
+    opfor_figure_t *figs = p->g->fo.figures;
+    opfor_pt_t saved[OPFOR_MAX_FIGURES];
+    for (int i = 0; i < un->count; i++)
+        saved[i] = figs[un->first + i].pos;
+    opfor_vk_table_move(un, figs, &p->g->cfg.table, to);
+    const opfor_table_t *tb = &p->g->cfg.table;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        const opfor_figure_t *f = &figs[i];
+        if (!(f->flags & OPFOR_FIG_ALIVE))
+            continue;
+        int mounted = (f->flags & (OPFOR_FIG_MOUNTED | OPFOR_FIG_EQUIPMENT)) != 0 ||
+                      (un->flags & OPFOR_UNIT_LIMBERED) != 0;
+        int k = opfor_terrain_impassable_at(tb, f->pos, mounted);
+        if (k < 0)
+            continue;
+        for (int j = 0; j < un->count; j++)
+            figs[un->first + j].pos = saved[j];
+        const opfor_terrain_feature_t *ft = &tb->features[k];
+        printf("%s cannot stand at x %.1f, y %.1f: %s would be in the %s (%s): nothing "
+               "changed.\n",
+               un->name, x, y, un->count > 1 ? "its figures" : "it",
+               ft->name[0] ? ft->name : opfor_vocab_name(opfor_terrain_kind_names, ft->kind),
+               ft->move == OPFOR_MOVE_IMPASSABLE ? "ground no unit may stand on"
+                                                 : "closed to horses, guns and wagons");
+        return 0;
+    }
+    return 1;
 }
 
-/* Moves unit u so its living figures' centre is at (x, y). */
-static void move_unit(play_t *p, int u, double x, double y) {
-    opfor_pt_t to = {(float)x, (float)y};
-    opfor_vk_table_move(&p->g->fo.units[u], p->g->fo.figures, &p->g->cfg.table, to);
+/* Parses the point in words w[0..n): "X,Y", "X, Y" or "X Y". 0 on success. */
+static int parse_point(char **w, int n, double *x, double *y) {
+    char buf[128] = "";
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(buf);
+        if (len + strlen(w[i]) + 2 >= sizeof buf)
+            return -1;
+        snprintf(buf + len, sizeof buf - len, "%s%s", i ? " " : "", w[i]);
+    }
+    return n >= 1 && n <= 3 ? opfor_cli_parse_xy(buf, x, y) : -1;
 }
 
 static int need_unit(play_t *p, char **w, int n, int *used, const char *cmd) {
@@ -536,6 +581,30 @@ static int point_on_table(play_t *p, double x, double y) {
     return 0;
 }
 
+/* Whether a one-letter name (not a unit's whole name) is too short to spend the initiative
+ * on: says which of the player's units it might mean and asks for more of the name. */
+static int too_short(play_t *p, char **w, int used, int u) {
+    const opfor__patrol_game_t *g = p->g;
+    if (used != 1 || strlen(w[0]) != 1 || strcasecmp(g->units[u].name, w[0]) == 0)
+        return 0;
+    printf("'%s' is too short to be sure which unit acted; it could be", w[0]);
+    int first = 1;
+    for (int k = 0; k < g->fo.nunits; k++) {
+        const char *nm = g->units[k].name;
+        if (g->units[k].side != g->cfg.player || !opfor_patrol_in_play(&g->fo, k))
+            continue;
+        int hit = 0; /* the letter starts the name or one of its words */
+        for (const char *c = nm; *c && !hit; c++)
+            hit = (c == nm || c[-1] == ' ') && strncasecmp(c, w[0], 1) == 0;
+        if (hit) {
+            printf("%s %s", first ? "" : ",", nm);
+            first = 0;
+        }
+    }
+    printf("%s; give more of the name (nothing changed).\n", first ? " none of yours" : "");
+    return 1;
+}
+
 static void cmd_acted(play_t *p, char **w, int n) {
     int used, u = need_unit(p, w, n, &used, "a");
     if (u < 0)
@@ -545,6 +614,8 @@ static void cmd_acted(play_t *p, char **w, int n) {
         printf("No player initiative is waiting: press `i` first.\n");
         return;
     }
+    if (too_short(p, w, used, u))
+        return;
     if (g->units[u].side != g->cfg.player || !opfor_patrol_in_play(&g->fo, u)) {
         printf("%s is not one of your units on the table.\n", g->units[u].name);
         return;
@@ -555,14 +626,12 @@ static void cmd_acted(play_t *p, char **w, int n) {
     }
     double x, y;
     if (used < n) {
-        if (n - used != 3 || strcasecmp(w[used], "at") != 0 || parse_num(w[used + 1], &x) ||
-            parse_num(w[used + 2], &y)) {
-            printf("usage: a UNIT [at X Y]\n");
+        if (strcasecmp(w[used], "at") != 0 || parse_point(w + used + 1, n - used - 1, &x, &y)) {
+            printf("usage: a UNIT [at X,Y]\n");
             return;
         }
-        if (!point_on_table(p, x, y))
+        if (!point_on_table(p, x, y) || !move_unit(p, u, x, y))
             return;
-        move_unit(p, u, x, y);
     }
     g->units[u].flags |= OPFOR_UNIT_ACTED;
     p->pending_player = 0;
@@ -647,13 +716,12 @@ static void cmd_move(play_t *p, char **w, int n) {
     double x, y;
     if (u < 0)
         return;
-    if (n - used != 2 || parse_num(w[used], &x) || parse_num(w[used + 1], &y)) {
-        printf("usage: m UNIT X Y\n");
+    if (parse_point(w + used, n - used, &x, &y)) {
+        printf("usage: m UNIT X,Y\n");
         return;
     }
-    if (!still_on_table(p, u) || !point_on_table(p, x, y))
+    if (!still_on_table(p, u) || !point_on_table(p, x, y) || !move_unit(p, u, x, y))
         return;
-    move_unit(p, u, x, y);
     opfor_patrol_observe(&p->g->cfg, &p->g->ps, &p->g->fo);
     printf("%s now stands at x %.1f, y %.1f.\n", p->g->units[u].name, x, y);
 }
@@ -664,6 +732,9 @@ static void briefing(play_t *p) {
     opfor__patrol_game_t *g = p->g;
     printf("%s - Viktoria! Patrol Mode (%s), seed %llu\n", g->sc.name, g->label,
            (unsigned long long)p->seed);
+    if (p->fresh_seed)
+        printf("A new game: `opfor patrol --seed %llu` plays it again.\n",
+               (unsigned long long)p->seed);
     if (g->sc.description[0])
         printf("%s\n", g->sc.description);
     printf("Table %g x %g inches; north is the %s edge. You command the %s; opfor plays the "
@@ -698,8 +769,17 @@ static int finish(play_t *p, const opfor__patrol_opts_t *o) {
     opfor_patrol_score_t s;
     opfor_patrol_score(&g->cfg, &g->ps, &g->fo, &s);
     const char *result = s.lost ? "lost" : p->why ? p->why : "ended";
-    printf("Game over (%s) after %d turns, %d presses, %d spottings (%d placed, %d refused).\n",
-           result, g->ps.turn, g->ps.presses, g->ps.spottings, g->ps.placed, g->ps.refused);
+    const char *how = s.lost || (p->why && strcmp(p->why, "lost") == 0) ? "every unit lost"
+                      : p->why && strcmp(p->why, "won") == 0            ? "no enemy left to come"
+                      : !p->over                                        ? "you left the game"
+                                                                        : "the turn limit";
+    printf("Game over (%s) after %d turn%s, %d press%s, %d spotting%s (%d placed, %d refused).\n",
+           how, g->ps.turn, plural(g->ps.turn, "", "s"), g->ps.presses,
+           plural(g->ps.presses, "", "es"), g->ps.spottings, plural(g->ps.spottings, "", "s"),
+           g->ps.placed, g->ps.refused);
+    int verdict = opfor_patrol_verdict(&s);
+    printf("Verdict: %s%s - %s.\n", opfor_patrol_verdict_name(verdict), p->over ? "" : " so far",
+           opfor_patrol_verdict_why(&s));
     print_score(p);
     fflush(stdout); /* before any error on stderr */
     if (o->no_save)
@@ -752,6 +832,7 @@ int opfor__patrol_play(const opfor__patrol_opts_t *o) {
         return rc;
     }
     p.seed = o->seed;
+    p.fresh_seed = o->fresh_seed;
     opfor_rng_seed(&p.rng, o->seed, 0x70617472u);
     p.level = o->level;
     p.cheat = o->cheat;

@@ -19,6 +19,7 @@
 typedef struct opfor__patrol_opts {
     const char *scenario; /* file or built-in name; NULL: patrol_default */
     uint64_t seed;        /* game seed */
+    int fresh_seed;       /* 1: seed was drawn fresh (no --seed): the briefing says how to replay */
     const char *name;     /* player's name for the high scores; NULL: $USER */
     const char *db;       /* high-score database; NULL: the default path */
     int no_save;          /* 1: do not record the score */

@@ -39,9 +39,10 @@ static void help(void) {
         "commands (one per line; the daemon keeps the game):\n"
         "  i                        press the initiative button (the AI's orders follow\n"
         "                           when the enemy gets it)\n"
-        "  a UNIT [at X Y]          your unit UNIT used the initiative (now at X Y)\n"
+        "  a UNIT [at X,Y]          your unit UNIT used the initiative (now at X,Y;\n"
+        "                           \"X Y\" works too)\n"
         "  r UNIT killed N [wounded M]   casualties of UNIT (either side)\n"
-        "  m UNIT X Y               UNIT's centre now stands at X Y (inches from the SW corner)\n"
+        "  m UNIT X,Y               UNIT's centre now stands at X,Y (inches from the SW corner)\n"
         "  morale UNIT RESULT       solid, wavering, routed or surrendered\n"
         "  off UNIT | cap UNIT      UNIT left the table | was captured\n"
         "  resolve                  opford rolls the open order's dice and reports\n"
@@ -89,7 +90,7 @@ static void after_ack(remote_t *r, const msgpack_object *res) {
     opfor__rpc_str(res, "pending", pending, sizeof pending);
     if (r->over || strcmp(pending, "enemy") != 0) {
         if (strcmp(pending, "player") == 0)
-            printf("  Report which unit acted with `a UNIT [at X Y]`, then casualties with `r`.\n");
+            printf("  Report which unit acted with `a UNIT [at X,Y]`, then casualties with `r`.\n");
         return;
     }
     msgpack_sbuffer sb;
@@ -253,11 +254,18 @@ static int command(remote_t *r, char **w, int n) {
         for (int i = 1; i < n; i++)
             if (!strcasecmp(w[i], "at"))
                 at = i;
-        if (at < 2 || (at < n && (n - at != 3 || opfor_cli_parse_double(w[at + 1], &a.x) ||
-                                  opfor_cli_parse_double(w[at + 2], &a.y))))
-            return usage_line("a UNIT [at X Y]");
+        char pt[128];
+        join(w, at + 1 < n ? at + 1 : n, n, pt, sizeof pt);
+        if (at < 2 || (at < n && (n - at > 4 || opfor_cli_parse_xy(pt, &a.x, &a.y))))
+            return usage_line("a UNIT [at X,Y]");
         a.has_pt = at < n;
         join(w, 1, at, unit, sizeof unit);
+        if (strlen(unit) == 1) {
+            printf("'%s' is too short to be sure which unit acted; give more of the name (`u` "
+                   "lists them; nothing changed).\n",
+                   unit);
+            return 0;
+        }
         a.kind = R_ACTED;
         send_report(r, a.has_pt ? 2 : 1, pack_rep, &a);
     } else if (!strcmp(cmd, "r") || !strcmp(cmd, "report")) {
@@ -283,10 +291,15 @@ static int command(remote_t *r, char **w, int n) {
         a.kind = R_CAS;
         send_report(r, 1, pack_rep, &a);
     } else if (!strcmp(cmd, "m") || !strcmp(cmd, "move")) {
-        if (n < 4 || opfor_cli_parse_double(w[n - 2], &a.x) ||
-            opfor_cli_parse_double(w[n - 1], &a.y))
-            return usage_line("m UNIT X Y");
-        join(w, 1, n - 2, unit, sizeof unit);
+        /* the point is the last word ("X,Y"), or the last two ("X Y", "X, Y") */
+        int from = n - 1;
+        char pt[128];
+        if (n >= 3 && opfor_cli_parse_xy(w[n - 1], &a.x, &a.y) != 0)
+            from = n - 2;
+        join(w, from, n, pt, sizeof pt);
+        if (from < 2 || opfor_cli_parse_xy(pt, &a.x, &a.y))
+            return usage_line("m UNIT X,Y");
+        join(w, 1, from, unit, sizeof unit);
         a.kind = R_MOVE;
         send_report(r, 1, pack_rep, &a);
     } else if (!strcmp(cmd, "morale")) {
@@ -312,6 +325,7 @@ static int command(remote_t *r, char **w, int n) {
 
 int opfor__patrol_remote(int argc, char **argv) {
     const char *addr = NULL, *token_file = NULL, *scenario = NULL, *diff = NULL, *game = NULL;
+    const char *resume = NULL;
     long seed = -1;
     int usage_rc;
     const opfor_cli_opt_t opts[] = {
@@ -335,12 +349,20 @@ int opfor__patrol_remote(int argc, char **argv) {
          .string = &game,
          .arg = "ID",
          .help = "resume this saved game instead of starting one"},
+        {.name = "--resume-hint",
+         .type = OPFOR_CLI_STRING,
+         .string = &resume,
+         .arg = "CMD",
+         .wants = "a command",
+         .help = "the command the closing line gives for taking the game up\n"
+                 "again, the game's id appended (`make run` gives\n"
+                 "\"make run GAME=\"; default: this command with --game ID)"},
         {0},
     };
     const opfor_cli_spec_t spec = {
         .cmd = "patrol",
         .usage = "--connect ADDR [--token-file FILE] [--scenario NAME|FILE] [--seed S]\n"
-                 "                    [--level LEVEL] [--game ID]",
+                 "                    [--level LEVEL] [--game ID] [--resume-hint CMD]",
         .about = "Plays Patrol Mode at the table against the daemon (opford), which keeps the\n"
                  "game: --game ID resumes a saved game instead of starting one. Type `help` in\n"
                  "the game for its commands.",
@@ -425,8 +447,16 @@ int opfor__patrol_remote(int argc, char **argv) {
         command(&r, w, n);
         fflush(stdout);
     }
-    printf("%s: `opfor patrol --connect ... --game %s` or `opfor state %s` takes it up again.\n",
-           r.over ? "The game is over" : "The game stays saved in the daemon", r.game, r.game);
+    if (r.over && resume)
+        printf("The game is over: `%s%s` shows it.\n", resume, r.game);
+    else if (r.over)
+        printf("The game is over: `opfor state %s` shows it.\n", r.game);
+    else if (resume)
+        printf("The game stays saved in the daemon: `%s%s` takes it up again.\n", resume, r.game);
+    else
+        printf("The game stays saved in the daemon: `opfor patrol --connect %s --game %s` or "
+               "`opfor state %s` takes it up again.\n",
+               addr ? addr : "ADDR", r.game, r.game);
     opfor_client_close(r.c);
     return OPFOR_EXIT_OK;
 }

@@ -3,7 +3,9 @@
  *   opfor scores [--scenario NAME] [--limit N] [--db FILE] [--json]
  *
  * A thin shell over io/scores.c. Reading never creates a database: with no file yet, the
- * table is simply empty. Games save their scores through the same module (cmd_patrol).
+ * table is simply empty. Games save their scores through the same module: the terminal game
+ * (cmd_patrol) in the data directory's database, the daemon (opford, `make run`) in its state
+ * directory's; without --db both are read and their rows merged, best first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,11 +14,48 @@
 
 #include "cli.h"
 #include "json_out.h"
+#include "opfor/config.h"
 #include "opfor/scores.h"
 
 #define SCORES_MAX_LIMIT 1000
 
 int opfor_vk_cmd_scores(int argc, char **argv);
+
+/* Adds the rows of the database at path (if it exists) for scen to rows[0..*n), keeping the
+ * best limit of them, best first (a higher score; on a tie, the earlier date). 0, or the exit
+ * code of the error it printed. */
+static int read_db(const char *path, const char *scen, opfor_score_row_t *rows, int limit, int *n) {
+    struct stat st;
+    char err[1024];
+    if (stat(path, &st) != 0)
+        return 0;
+    opfor_scores_t *db;
+    if (opfor_scores_open(&db, path, err, sizeof err) != 0)
+        return opfor_cli_fail("scores: %s", err);
+    opfor_score_row_t *more = calloc((size_t)limit, sizeof *more);
+    int m = 0, rc = 0;
+    if (!more)
+        rc = opfor_cli_fail("scores: out of memory");
+    else if (opfor_scores_list(db, scen, more, limit, &m) != 0)
+        rc = opfor_cli_fail("scores: %s", opfor_scores_errmsg(db));
+    opfor_scores_close(db);
+    for (int i = 0; rc == 0 && i < m; i++) { /* insertion into the sorted rows */
+        int at = *n;
+        while (at > 0 && (rows[at - 1].score < more[i].score ||
+                          (rows[at - 1].score == more[i].score &&
+                           strcmp(rows[at - 1].date, more[i].date) > 0)))
+            at--;
+        if (at >= limit)
+            continue;
+        int last = *n < limit ? *n : limit - 1;
+        memmove(&rows[at + 1], &rows[at], (size_t)(last - at) * sizeof *rows);
+        rows[at] = more[i];
+        if (*n < limit)
+            (*n)++;
+    }
+    free(more);
+    return rc;
+}
 
 int opfor_vk_cmd_scores(int argc, char **argv) {
     const char *scen = NULL, *dbpath = NULL;
@@ -42,8 +81,9 @@ int opfor_vk_cmd_scores(int argc, char **argv) {
          .string = &dbpath,
          .arg = "FILE",
          .wants = "a file name",
-         .help = "the database (default $XDG_DATA_HOME/opfor/opfor.db, else\n"
-                 "~/.local/share/opfor/opfor.db)"},
+         .help = "the database (default: $XDG_DATA_HOME/opfor/opfor.db, else\n"
+                 "~/.local/share/opfor/opfor.db, and the daemon's in its state\n"
+                 "directory, $XDG_STATE_HOME/opfor, else ~/.local/state/opfor)"},
         {.name = "--json",
          .type = OPFOR_CLI_FLAG,
          .flag = &json,
@@ -58,37 +98,38 @@ int opfor_vk_cmd_scores(int argc, char **argv) {
     };
     if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
         return rc;
-    char path[4096], err[1024];
+    char path[4096], daemon_db[4096] = "";
     if (!dbpath) {
         if (opfor_scores_default_path(path, sizeof path) != 0)
             return opfor_cli_fail("scores: no database path: set XDG_DATA_HOME or HOME, or "
                                   "give --db FILE");
         dbpath = path;
+        char dir[4096];
+        if (opfor_config_default_state_dir(dir, sizeof dir, NULL, getenv("XDG_STATE_HOME"),
+                                           getenv("HOME")) == 0 &&
+            strlen(dir) + 10 < sizeof daemon_db)
+            snprintf(daemon_db, sizeof daemon_db, "%s/opfor.db", dir);
+        if (strcmp(daemon_db, dbpath) == 0)
+            daemon_db[0] = '\0';
     }
     opfor_score_row_t *rows = calloc((size_t)limit, sizeof *rows);
     if (!rows)
         return opfor_cli_fail("scores: out of memory");
     int n = 0;
-    struct stat st;
-    if (stat(dbpath, &st) == 0) {
-        opfor_scores_t *db;
-        if (opfor_scores_open(&db, dbpath, err, sizeof err) != 0) {
-            free(rows);
-            return opfor_cli_fail("scores: %s", err);
-        }
-        if (opfor_scores_list(db, scen, rows, (int)limit, &n) != 0) {
-            rc = opfor_cli_fail("scores: %s", opfor_scores_errmsg(db));
-            opfor_scores_close(db);
-            free(rows);
-            return rc;
-        }
-        opfor_scores_close(db);
+    rc = read_db(dbpath, scen, rows, (int)limit, &n);
+    if (rc == 0 && daemon_db[0])
+        rc = read_db(daemon_db, scen, rows, (int)limit, &n);
+    if (rc) {
+        free(rows);
+        return rc;
     }
     if (json) {
         opfor_json_t j;
         opfor_json_init(&j, stdout);
         opfor_json_obj_begin(&j);
         opfor_json_kv_str(&j, "db", dbpath);
+        if (daemon_db[0])
+            opfor_json_kv_str(&j, "daemon_db", daemon_db);
         opfor_json_key(&j, "scores");
         opfor_json_arr_begin(&j);
         for (int i = 0; i < n; i++) {
@@ -109,7 +150,8 @@ int opfor_vk_cmd_scores(int argc, char **argv) {
         opfor_json_obj_end(&j);
         opfor_json_end(&j);
     } else if (n == 0) {
-        printf("no high scores yet%s%s (%s)\n", scen ? " for " : "", scen ? scen : "", dbpath);
+        printf("no high scores yet%s%s (%s%s%s)\n", scen ? " for " : "", scen ? scen : "", dbpath,
+               daemon_db[0] ? ", the daemon's " : "", daemon_db);
     } else {
         printf("%4s %5s  %-16s %-18s %-6s %5s  %-20s %s\n", "rank", "score", "player", "scenario",
                "result", "turns", "date", "seed");

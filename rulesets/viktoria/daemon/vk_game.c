@@ -279,6 +279,27 @@ int opfor__vkg_score_total(const opfor__vkg_t *g, const opfor__vkg_table_t *t) {
     return alive;
 }
 
+const char *opfor__vkg_verdict(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                               const char **why) {
+    const char *w = "";
+    const char *v = "";
+    if (t->status == OPFOR__GS_FINISHED && g->mode == OPFOR_MODE_COOP) {
+        opfor_patrol_forces_t fo = opfor__vkg_forces((opfor__vkg_table_t *)t);
+        opfor_patrol_score_t s;
+        opfor_patrol_score(g->cfg, &t->ps, &fo, &s);
+        v = opfor_patrol_verdict_name(opfor_patrol_verdict(&s));
+        w = opfor_patrol_verdict_why(&s);
+    } else if (t->status == OPFOR__GS_FINISHED) {
+        v = t->result == OPFOR__RES_WON ? "won" : t->result == OPFOR__RES_LOST ? "lost" : "drawn";
+        w = t->result == OPFOR__RES_WON    ? "every enemy unit is gone"
+            : t->result == OPFOR__RES_LOST ? "every player unit is gone"
+                                           : "the turn limit came with both sides standing";
+    }
+    if (why)
+        *why = w;
+    return v;
+}
+
 void opfor__vkg_ev_score(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                          opfor__evlist_t *ev) {
     msgpack_packer pk;
@@ -302,10 +323,16 @@ static void finish(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_se
     t->result = result;
     msgpack_packer pk;
     stop_play(g, t, OPFOR__GS_FINISHED, log_seq, ev, "game_over", &pk);
-    msgpack_pack_map(&pk, 3);
+    const char *why;
+    const char *verdict = opfor__vkg_verdict(g, t, &why);
+    msgpack_pack_map(&pk, 6);
     opfor__kv_str(&pk, "result", opfor__game_result_name(result));
     opfor__kv_int(&pk, "score", opfor__vkg_score_total(g, t));
     opfor__kv_int(&pk, "turns", t->ps.turn);
+    opfor__kv_str(&pk, "verdict", verdict);
+    opfor__kv_str(&pk, "why", why);
+    opfor_rpc_pack_cstr(&pk, "breakdown");
+    opfor__vkg_pack_score(g, t, &pk);
 }
 
 void opfor__vkg_check_end(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
@@ -716,7 +743,7 @@ void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
     int list[OPFOR_MAX_UNITS], nready = 0;
     if (t->pending == OPFOR__PEND_PLAYER || t->pending == OPFOR__PEND_ENEMY)
         nready = ready_units(t, t->pending == OPFOR__PEND_PLAYER ? g->player : g->enemy, list);
-    msgpack_pack_map(pk, 22);
+    msgpack_pack_map(pk, 23);
     opfor__kv_str(pk, "game", g->row->id);
     opfor__kv_str(pk, "ruleset", g->row->ruleset);
     opfor__kv_str(pk, "scenario", g->row->scenario_name);
@@ -726,6 +753,7 @@ void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
     opfor__kv_str(pk, "difficulty", g->row->difficulty);
     opfor__kv_str(pk, "status", opfor__game_status_name(t->status));
     opfor__kv_str(pk, "result", opfor__game_result_name(t->result));
+    opfor__kv_str(pk, "verdict", opfor__vkg_verdict(g, t, NULL));
     opfor__kv_int(pk, "turn", t->ps.turn);
     opfor__kv_int(pk, "turn_limit",
                   g->mode == OPFOR_MODE_COOP ? g->cfg->turn_limit : g->sc->turn_limit);

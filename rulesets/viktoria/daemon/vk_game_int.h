@@ -198,6 +198,11 @@ void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk);
 void opfor__vkg_pack_score(const opfor__vkg_t *g, const opfor__vkg_table_t *t, msgpack_packer *pk);
 /* The score to record in the high-score table for a finished game. */
 int opfor__vkg_score_total(const opfor__vkg_t *g, const opfor__vkg_table_t *t);
+/* The verdict on a finished game: "won", "lost" or "drawn" (Patrol Mode: from the score,
+ * opfor_patrol_verdict; competitive: won, lost, and drawn for a game the turn limit ended);
+ * "" while it is active or after a close. *why, when given, gets the reason in a few words. */
+const char *opfor__vkg_verdict(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                               const char **why);
 /* "none", "player", "enemy" */
 const char *opfor__vkg_pending_name(int pending);
 /* Finds a unit by name: exact (case-insensitive) first, else a unique prefix. Returns the

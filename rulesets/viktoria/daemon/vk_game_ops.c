@@ -324,6 +324,7 @@ static void op_pack_where(const opfor__game_t *g, msgpack_packer *pk) {
     opfor__kv_str(pk, "pending", opfor__vkg_pending_name(t->pending));
     opfor__kv_str(pk, "status", opfor__game_status_name(t->status));
     opfor__kv_str(pk, "result", opfor__game_result_name(t->result));
+    opfor__kv_str(pk, "verdict", opfor__vkg_verdict(v, t, NULL));
     opfor_rpc_pack_cstr(pk, "score");
     opfor__vkg_pack_score(v, t, pk);
 }
@@ -414,7 +415,7 @@ const opfor__table_game_ops_t opfor_vk_table_game = {
     .viewer = op_viewer,
     .pack_state = op_pack_state,
     .pack_where = op_pack_where,
-    .nwhere = 7,
+    .nwhere = 8,
     .turn = op_turn,
     .score = op_score,
     .snapshot = op_snapshot,

@@ -356,4 +356,22 @@ typedef struct opfor_patrol_score {
 void opfor_patrol_score(const opfor_patrol_config_t *cfg, const opfor_patrol_state_t *ps,
                         const opfor_patrol_forces_t *fo, opfor_patrol_score_t *out);
 
+/* The verdict on a Patrol Mode game, from its score (docs/patrol-mode.md, "The verdict"):
+ * lost when every player unit is lost; won when every enemy that may come has come and is
+ * gone, or when the players hold an objective; drawn otherwise (the patrol lived to the end
+ * without a decision). */
+typedef enum opfor_patrol_verdict {
+    OPFOR_PATROL_WON = 0,
+    OPFOR_PATROL_LOST,
+    OPFOR_PATROL_DRAWN,
+} opfor_patrol_verdict_t;
+
+/* The verdict on score s (opfor_patrol_verdict_t). */
+int opfor_patrol_verdict(const opfor_patrol_score_t *s);
+/* "won", "lost" or "drawn". */
+const char *opfor_patrol_verdict_name(int verdict);
+/* Why, in a few words: "every player unit is lost", "every enemy is gone and none may still
+ * come", "the players hold an objective" or "neither side was beaten". */
+const char *opfor_patrol_verdict_why(const opfor_patrol_score_t *s);
+
 #endif

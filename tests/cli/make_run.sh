@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# tests/cli/make_run.sh BIN_DIR SOURCE_DIR — `make run` (tools/run.sh) keeps its games and
+# scores in the user's state directory: the "takes it up again" line it prints at `q` is a
+# command that really resumes the game, and a finished game reaches `opfor scores`.
+set -u
+# shellcheck source=SCRIPTDIR/lib.bash
+. "$(dirname "$0")/lib.bash"
+cli_init "$@"
+bindir=$(dirname "$bin")
+[ -x "$bindir/opford" ] || { echo "make_run.sh: $bindir/opford is not built"; exit 1; }
+export XDG_STATE_HOME="$tmp/state" XDG_DATA_HOME="$tmp/data" HOME="$tmp/home" USER=tester
+export OPFOR_BIN="$bindir"
+runit() { bash "$src/tools/run.sh" unused "$@" >"$out" 2>"$err"; }
+
+grep -q 'bash tools/run.sh $(BUILD) $(GAME)' "$src/Makefile" || fail "make run does not run tools/run.sh with GAME"
+
+# a game left with q stays in the state directory
+printf 'i\nq\n' | runit || fail "make run exited $?"
+has "Games and scores are kept in $tmp/state/opfor."
+game=$(sed -n 's/^The game stays saved in the daemon: `make run GAME=\([a-z0-9]*\)` takes it up again\.$/\1/p' "$out")
+[ -n "$game" ] || fail "no 'make run GAME=ID' line"
+[ -f "$tmp/state/opfor/opfor.db" ] || fail "no database in the state directory"
+
+# the hint's command takes it up again: the same game, the press kept
+printf 'u\nq\n' | runit "$game" || fail "make run GAME=$game exited $?"
+has "Viktoria! Patrol Mode against opford: game $game"
+has "Log entries 1, events 1,"
+has "The game stays saved in the daemon: \`make run GAME=$game\` takes it up again."
+
+# a finished game is in `opfor scores`
+printf 'r Major killed 1\nr Sharp killed 1\nr 9-p killed 5\nr 1st killed 12\nr Hussar killed 6\n' | runit "$game" ||
+  fail "the last game exited $?"
+has "Game over: lost (every player unit is lost)"
+has "The game is over: \`make run GAME=$game\` shows it."
+run 0 scores
+grep -q "^   1 *0  $game *patrol_default *lost" "$out" || fail "the finished game is not in opfor scores"
+
+finish "$fails check(s) failed" "make_run.sh: all checks passed"
