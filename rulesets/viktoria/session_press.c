@@ -55,6 +55,16 @@ static void summary(const opfor_patrol_config_t *cfg, const opfor_patrol_state_t
     }
 }
 
+/* Whether no unit of either side is in play, so none can act in any turn to come: a table's
+ * button would only end turn after turn. */
+static int nobody_can_act(const opfor_patrol_config_t *cfg, const opfor_patrol_forces_t *fo) {
+    for (int u = 0; u < fo->nunits; u++)
+        if ((fo->units[u].side == cfg->player || fo->units[u].side == cfg->enemy) &&
+            opfor_patrol_in_play(fo, u))
+            return 0;
+    return 1;
+}
+
 /* A new turn at a table: 1 when the turn limit ends the game. */
 static int table_turn(const opfor_patrol_config_t *cfg, opfor_patrol_state_t *ps,
                       opfor_patrol_forces_t *fo, const opfor_patrol_session_opts_t *o,
@@ -104,9 +114,17 @@ int opfor_patrol_session_press(const opfor_patrol_config_t *cfg, opfor_patrol_st
             return 0;
         }
         if (pr.kind == OPFOR_PRESS_END_TURN) {
-            if (o->mode != OPFOR_PATROL_SESSION_TABLE || table_turn(cfg, ps, fo, o, out))
+            if (o->mode != OPFOR_PATROL_SESSION_TABLE)
                 return 0;
-            continue; /* the button answers again in the new turn */
+            if (!o->ready && nobody_can_act(cfg, fo)) { /* told before opts.turn is called */
+                out->idle = 1;
+                out->spots_left = cfg->spot_limit > 0 ? cfg->spot_limit - ps->placed : -1;
+                if (out->spots_left < -1)
+                    out->spots_left = 0;
+            }
+            if (table_turn(cfg, ps, fo, o, out) || out->idle)
+                return 0; /* idle: one turn ends at once, not turn after turn of nothing */
+            continue;     /* the button answers again in the new turn */
         }
         opfor_patrol_spot_t spot = pr.spot;
         int steered = 0;

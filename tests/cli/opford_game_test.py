@@ -373,6 +373,23 @@ for _ in range(40):
 check("turn_limit_verdict_drawn", over and over[0]["data"]["result"] == "ended" and
       over[0]["data"]["verdict"] == "drawn" and
       over[0]["data"]["why"] == "neither side was beaten", repr((err, over)))
+# no unit of either side can act (the reserve is off the table): a press ends one turn at
+# once and says so, instead of running through four turns of nothing
+with open(os.path.join(src, "rulesets/viktoria/scenarios/patrol_default.yaml")) as f:
+    idle_yaml = f.read().replace("\nunits:\n", "\nunits:\n  - {name: Reserve, side: British, "
+                                 "type: infantry, off_table: true, position: [30, 1], "
+                                 "figures: [{count: 2}]}\n", 1)
+err, st = c.call("game.new", {"seed": 3, "id": "idle", "scenario": "idle",
+                              "scenario_yaml": idle_yaml})
+dead = [{"unit": u["name"], "killed": u["alive"]} for u in (st or {}).get("units", [])
+        if u["alive"] and u["name"] != "Reserve"]
+err, res = c.call("report", {"game": "idle", "casualties": dead})
+check("idle_setup", err is None and res["status"] == "active", repr(err or res["status"]))
+err, res = c.call("patrol.initiative", {"game": "idle"})
+turns = [e["data"] for e in (res or {}).get("events", []) if e["kind"] == "turn"]
+check("idle_press_ends_one_turn", err is None and res["turn"] == 2 and len(turns) == 1 and
+      turns[0].get("idle") == 1 and turns[0].get("spottings_left") == 12,
+      repr((err, res and res["turn"], turns)))
 err, _ = c.call("patrol.initiative", {"game": "doomed"})
 check("finished_game_refuses_presses", err is not None and err[0] == ILLEGAL, repr(err))
 con = sqlite3.connect(os.path.join(d.state, "opfor.db"))

@@ -256,6 +256,18 @@ has "'H' is too short to be sure which unit acted; it could be Major Harcourt, H
 has "'M' is too short to be sure which unit acted; it could be Major Harcourt; give more of the name (nothing changed)."
 grep -q " acted\.$" "$out" && fail "a one-letter name spent the initiative"
 
+# ---- when no unit of either side can act, one press ends the turn at once and says so (it
+# used to run through four turns of nothing); the players' reserve, still off the table, lives
+sed 's/^units:$/units:\n  - {name: Reserve, side: British, type: infantry, off_table: true, position: [30, 1], figures: [{count: 2}]}/' \
+  "$src/rulesets/viktoria/scenarios/patrol_default.yaml" >"$tmp/idle.yaml"
+printf 'r Jager killed 6\nr Sharp killed 1\nr 9-p killed 5\nr 1st killed 12\nr Hussar killed 6\nr Major killed 1\ni\ni\nq\n' |
+  "$bin" patrol --scenario "$tmp/idle.yaml" --seed 3 --no-save >"$out" 2>"$err" || fail "idle game"
+has "No unit of either side can act: turn 1 ends at once. 12 more spottings may still come."
+has "No unit of either side can act: turn 2 ends at once. 12 more spottings may still come."
+has "Game over (you left the game) after 3 turns, 2 presses,"
+grep -q "^--- Turn 4 ---" "$out" && fail "a press with no unit able to act ran through several turns"
+grep -q "^Every unit has acted" "$out" && fail "'every unit has acted' when none could"
+
 # ---- levels, cheating and the verbose alternatives
 short() { for t in $(seq 1 10); do echo i; echo "a Major"; echo "a Sharp"; echo "a 9-p"; echo "a 1st"; echo "a Hussar"; done; echo q; }
 short | "$bin" patrol --seed 11 --no-save --level novice --cheat --verbose >"$out" 2>"$err" || fail "novice game"

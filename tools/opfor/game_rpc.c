@@ -404,6 +404,15 @@ void opfor__rpc_print_event(FILE *f, const msgpack_object *ev) {
                     (long long)opfor__rpc_int(d, "driven_off", 0),
                     (long long)opfor__rpc_int(d, "objectives", 0));
     } else if (strcmp(kind, "turn") == 0) {
+        long long left = (long long)opfor__rpc_int(d, "spottings_left", -1);
+        if (opfor__rpc_int(d, "idle", 0) && left < 0)
+            fprintf(f, "No unit of either side can act: the turn ends at once. Spottings may still "
+                       "come (the scenario sets no limit).\n     ");
+        else if (opfor__rpc_int(d, "idle", 0))
+            fprintf(f,
+                    "No unit of either side can act: the turn ends at once. %lld more spotting%s "
+                    "may still come.\n     ",
+                    left, left == 1 ? "" : "s");
         fprintf(f, "--- Turn %lld%s ---\n", (long long)opfor__rpc_int(d, "turn", 0),
                 opfor__rpc_int(d, "last", 0) ? " (the last)" : "");
     } else if (strcmp(kind, "game_over") == 0) {

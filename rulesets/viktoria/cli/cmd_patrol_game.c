@@ -57,6 +57,7 @@ typedef struct play {
     int over;           /* 1: the game has ended */
     const char *why;    /* why it ended */
     int interactive;    /* stdin is a terminal: print prompts */
+    const opfor_patrol_session_report_t *rep; /* the press sequence running, or NULL */
 } play_t;
 
 /* ---- small helpers ---- */
@@ -383,7 +384,18 @@ static void check_end(play_t *p) {
 static void new_turn(void *user, int ended) {
     play_t *p = user;
     int limit = p->g->cfg.turn_limit;
-    printf("Every unit has acted.\n");
+    const opfor_patrol_session_report_t *rep = p->rep;
+    if (rep && rep->idle && rep->spots_left < 0)
+        printf("No unit of either side can act: turn %d ends at once. Spottings may still come "
+               "(the scenario sets no limit).\n",
+               ended ? limit : p->g->ps.turn - 1);
+    else if (rep && rep->idle)
+        printf("No unit of either side can act: turn %d ends at once. %d more spotting%s may "
+               "still come.\n",
+               ended ? limit : p->g->ps.turn - 1, rep->spots_left,
+               plural(rep->spots_left, "", "s"));
+    else
+        printf("Every unit has acted.\n");
     if (ended) {
         p->over = 1;
         p->why = "ended";
@@ -456,7 +468,9 @@ static void press(play_t *p) {
     o.turn = new_turn;
     o.user = p;
     opfor_patrol_session_report_t rep;
+    p->rep = &rep;
     opfor_patrol_session_press(&g->cfg, &g->ps, &g->fo, &p->rng, &o, &rep);
+    p->rep = NULL;
     if (rep.side == g->cfg.player) {
         printf("Initiative: %s - one of your units may act:", side_name(p, g->cfg.player));
         for (int u = 0, first = 1; u < g->fo.nunits; u++)

@@ -360,9 +360,12 @@ void opfor__vkg_check_end(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t
 }
 
 /* The events of a new turn begun (t->ps.turn is the new one, or the limit when ended): the
- * turn, or the game's end when the turn limit ended it. Returns ended. */
+ * turn, or the game's end when the turn limit ended it. idle: the press sequence's report when
+ * the turn ended because no unit of either side can act (the event says so), else NULL.
+ * Returns ended. */
 static int turn_begun(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
-                      opfor__evlist_t *ev, int limit, int ended) {
+                      opfor__evlist_t *ev, int limit, int ended,
+                      const opfor_patrol_session_report_t *idle) {
     t->pending = OPFOR__PEND_NONE;
     if (ended) {
         finish(g, t, log_seq, ev, OPFOR__RES_ENDED);
@@ -370,9 +373,13 @@ static int turn_begun(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
     }
     msgpack_packer pk;
     opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "turn");
-    msgpack_pack_map(&pk, 2);
+    msgpack_pack_map(&pk, idle ? 4 : 2);
     opfor__kv_int(&pk, "turn", t->ps.turn);
     opfor__kv_int(&pk, "last", limit > 0 && t->ps.turn == limit);
+    if (idle) {
+        opfor__kv_int(&pk, "idle", 1);
+        opfor__kv_int(&pk, "spottings_left", idle->spots_left);
+    }
     return 0;
 }
 
@@ -384,7 +391,7 @@ static int new_turn(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_s
     int limit = g->sc->turn_limit, ended = limit > 0 && t->ps.turn > limit;
     if (ended)
         t->ps.turn = (uint16_t)limit;
-    return turn_begun(g, t, log_seq, ev, limit, ended);
+    return turn_begun(g, t, log_seq, ev, limit, ended, NULL);
 }
 
 /* ------------------------------------------------------------------ presses */
@@ -486,6 +493,7 @@ typedef struct press_run {
     opfor__evlist_t *ev;
     opfor__vkg_press_opt_t *opt;
     int seen; /* t->ps.presses when t->presses was last brought in step */
+    const opfor_patrol_session_report_t *rep; /* the sequence's report as it runs */
 } press_run_t;
 
 static void press_count(press_run_t *r) {
@@ -510,20 +518,21 @@ static int press_steer_spot(void *user, opfor_patrol_spot_t *spot) {
 static void press_turn(void *user, int ended) {
     press_run_t *r = user;
     press_count(r);
-    turn_begun(r->g, r->t, r->log_seq, r->ev, r->g->cfg->turn_limit, ended);
+    turn_begun(r->g, r->t, r->log_seq, r->ev, r->g->cfg->turn_limit, ended,
+               r->rep->idle ? r->rep : NULL);
 }
 
 static int press_patrol(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                         opfor__vkg_press_opt_t *opt, opfor__evlist_t *ev, opfor__gerr_t *err) {
     opfor_patrol_forces_t fo = opfor__vkg_forces(t);
-    press_run_t run = {g, t, log_seq, ev, opt, t->ps.presses};
+    opfor_patrol_session_report_t rep;
+    press_run_t run = {g, t, log_seq, ev, opt, t->ps.presses, &rep};
     opfor_patrol_session_opts_t o;
     opfor_patrol_session_opts_table(
         &o); /* new generals take post beside the unit they keep most in command */
     o.steer = opt ? press_steer_spot : NULL;
     o.turn = press_turn;
     o.user = &run;
-    opfor_patrol_session_report_t rep;
     int rc = opfor_patrol_session_press(g->cfg, &t->ps, &fo, &t->rng, &o, &rep);
     press_count(&run);
     if (rc < 0)

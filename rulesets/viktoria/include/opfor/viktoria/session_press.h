@@ -23,7 +23,8 @@
 /* When a sequence stops. */
 typedef enum opfor_patrol_session_mode {
     /* A table's button: a spotting or a side given the initiative ends it; when every unit
-     * has acted a new turn begins (opts.turn is told) and the button is pressed again. */
+     * has acted a new turn begins (opts.turn is told) and the button is pressed again, unless
+     * no unit of either side can act at all (report.idle): then that one turn ends it. */
     OPFOR_PATROL_SESSION_TABLE = 0,
     /* The engine's initiative hook: presses through spottings until a side gets the
      * initiative; a press that ends the turn ends the sequence. */
@@ -70,14 +71,19 @@ typedef struct opfor_patrol_session_spotting {
 
 /* What a sequence did. */
 typedef struct opfor_patrol_session_report {
-    int kind;     /* the last press drawn (opfor_patrol_press_kind_t), -1 when none */
-    int side;     /* the side given the initiative, -1 when none */
-    int presses;  /* presses counted (ps->presses grew by as many) */
-    int turns;    /* new turns begun (table) */
-    int ended;    /* 1: the turn limit ended the game (table) */
-    int nspots;   /* spottings resolved */
-    int steered;  /* of them, those steer replaced */
-    int generals; /* new generals that took post beside a unit */
+    int kind;    /* the last press drawn (opfor_patrol_press_kind_t), -1 when none */
+    int side;    /* the side given the initiative, -1 when none */
+    int presses; /* presses counted (ps->presses grew by as many) */
+    int turns;   /* new turns begun (table) */
+    int ended;   /* 1: the turn limit ended the game (table) */
+    /* 1: the turn ended because no unit of either side is in play, so none can act (table,
+     * without opts.ready): set before opts.turn is told, and the sequence stops after that one
+     * turn instead of ending turn after turn. */
+    int idle;
+    int spots_left; /* with idle: spottings the scenario's limit still allows; -1: no limit */
+    int nspots;     /* spottings resolved */
+    int steered;    /* of them, those steer replaced */
+    int generals;   /* new generals that took post beside a unit */
     opfor_patrol_session_spotting_t spot[OPFOR_PATROL_SESSION_MAX_SPOTS];
 } opfor_patrol_session_report_t;
 
