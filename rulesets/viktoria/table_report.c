@@ -20,6 +20,21 @@ void opfor_vk_table_move(const opfor_unit_t *un, opfor_figure_t *figures,
     }
 }
 
+int opfor_vk_table_forbidden(const opfor_unit_t *un, const opfor_figure_t *figures,
+                             const opfor_table_t *table) {
+    for (int i = un->first; i < un->first + un->count; i++) {
+        const opfor_figure_t *f = &figures[i];
+        if (!(f->flags & OPFOR_FIG_ALIVE))
+            continue;
+        int mounted = (f->flags & (OPFOR_FIG_MOUNTED | OPFOR_FIG_EQUIPMENT)) != 0 ||
+                      (un->flags & OPFOR_UNIT_LIMBERED) != 0;
+        int k = opfor_terrain_impassable_at(table, f->pos, mounted);
+        if (k >= 0)
+            return k;
+    }
+    return -1;
+}
+
 static int is_leader(const opfor_figure_t *f) {
     return (f->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
 }

@@ -1,7 +1,7 @@
 /* tests/rulesets/test_table_report.c — a table report's changes to the figures
  * (opfor/viktoria/table_report.h): a unit moved to a new centre and kept on the table, and
  * casualties taken in order (the wounded rank and file die first, leaders last; wounds go to
- * the rank and file before the leaders).
+ * the rank and file before the leaders), and ground a unit may not stand on found.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "opfor/viktoria/scenario.h"
 #include "opfor/viktoria/table_report.h"
 
 /* Unit 0 of five figures in a row at y 10 (x 10 to 14), figure 0 its leader; figure 5 belongs
@@ -144,6 +145,36 @@ static void kills_come_before_wounds(void **state) {
     assert_false(wounded(&x, 2));
 }
 
+/* Adds an axis-aligned rectangle of kind to the fixture's table; returns its index. */
+static int add_rect(fx_t *x, opfor_terrain_kind_t kind, const char *name, float x0, float y0,
+                    float x1, float y1) {
+    opfor_pt_t p[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+    opfor_terrain_feature_t f;
+    assert_int_equal(opfor_terrain_feature_init(&f, &opfor_viktoria_terrain_rules, kind,
+                                                OPFOR_SHAPE_AREA, name, p, 4, 0),
+                     0);
+    return opfor_table_add(&x->table, &f);
+}
+
+static void forbidden_ground_is_named(void **state) {
+    (void)state;
+    fx_t x;
+    fx_init(&x);
+    opfor_table_init(&x.table, 48.0f, 24.0f, OPFOR_EDGE_TOP);
+    int pond = add_rect(&x, OPFOR_TK_IMPASSABLE, "Mill pond", 20, 0, 30, 6);
+    int house = add_rect(&x, OPFOR_TK_BUILDING, "Farmhouse", 0, 0, 8, 6);
+    assert_true(pond >= 0 && house >= 0);
+    assert_int_equal(opfor_vk_table_forbidden(&x.un, x.figs, &x.table), -1); /* at y 10 */
+    opfor_vk_table_move(&x.un, x.figs, &x.table, (opfor_pt_t){25.0f, 3.0f});
+    assert_int_equal(opfor_vk_table_forbidden(&x.un, x.figs, &x.table), pond);
+    opfor_vk_table_move(&x.un, x.figs, &x.table, (opfor_pt_t){4.0f, 3.0f});
+    assert_int_equal(opfor_vk_table_forbidden(&x.un, x.figs, &x.table), -1); /* on foot */
+    x.figs[2].flags |= OPFOR_FIG_MOUNTED;
+    assert_int_equal(opfor_vk_table_forbidden(&x.un, x.figs, &x.table), house);
+    x.figs[2].flags &= (uint16_t)~OPFOR_FIG_ALIVE; /* the dead stand anywhere */
+    assert_int_equal(opfor_vk_table_forbidden(&x.un, x.figs, &x.table), -1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(move_keeps_the_formation),
@@ -153,6 +184,7 @@ int main(void) {
         cmocka_unit_test(kills_take_the_wounded_first_and_the_leader_last),
         cmocka_unit_test(wounds_go_to_the_unwounded_rank_and_file_first),
         cmocka_unit_test(kills_come_before_wounds),
+        cmocka_unit_test(forbidden_ground_is_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -523,15 +523,8 @@ static int move_unit(play_t *p, int u, double x, double y) {
         saved[i] = figs[un->first + i].pos;
     opfor_vk_table_move(un, figs, &p->g->cfg.table, to);
     const opfor_table_t *tb = &p->g->cfg.table;
-    for (int i = un->first; i < un->first + un->count; i++) {
-        const opfor_figure_t *f = &figs[i];
-        if (!(f->flags & OPFOR_FIG_ALIVE))
-            continue;
-        int mounted = (f->flags & (OPFOR_FIG_MOUNTED | OPFOR_FIG_EQUIPMENT)) != 0 ||
-                      (un->flags & OPFOR_UNIT_LIMBERED) != 0;
-        int k = opfor_terrain_impassable_at(tb, f->pos, mounted);
-        if (k < 0)
-            continue;
+    int k = opfor_vk_table_forbidden(un, figs, tb);
+    if (k >= 0) {
         for (int j = 0; j < un->count; j++)
             figs[un->first + j].pos = saved[j];
         const opfor_terrain_feature_t *ft = &tb->features[k];

@@ -18,6 +18,14 @@
 void opfor_vk_table_move(const opfor_unit_t *un, opfor_figure_t *figures,
                          const opfor_table_t *table, opfor_pt_t p);
 
+/* Whether un's living figures stand where they may: the index of the first terrain feature of
+ * table that one of them stands in and may not (an impassable feature such as a pond; for a
+ * mounted figure, equipment or a limbered gun also a building or other ground closed to
+ * horses, guns and wagons), or -1 when none does. A report that would put a unit there is
+ * refused, naming the feature (both the terminal game and the daemon should). */
+int opfor_vk_table_forbidden(const opfor_unit_t *un, const opfor_figure_t *figures,
+                             const opfor_table_t *table);
+
 /* Kills `killed` living figures of un (the wounded first, leaders and generals last), then
  * wounds `wounded` of its unwounded living figures (leaders and generals last). Counts larger
  * than the figures available stop when none is left. */
