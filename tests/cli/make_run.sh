@@ -27,6 +27,13 @@ has "Viktoria! Patrol Mode against opford: game $game"
 has "Log entries 1, events 1,"
 has "The game stays saved in the daemon: \`make run GAME=$game\` takes it up again."
 
+# the daemon's game takes points as "X,Y" or "X Y", and a one-letter unit spends nothing
+printf 'a H\nm Hussar 58,18\nm 1st 30, 12\nq\n' | runit "$game" || fail "the points game exited $?"
+has "'H' is too short to be sure which unit acted; give more of the name"
+has "Hussar Troop moved to x 58.0, y 18.0"
+has "1st Section moved to x 30.0, y 12.0"
+grep -q " acted$" "$out" && fail "a one-letter name spent the initiative"
+
 # a finished game is in `opfor scores`
 printf 'r Major killed 1\nr Sharp killed 1\nr 9-p killed 5\nr 1st killed 12\nr Hussar killed 6\n' | runit "$game" ||
   fail "the last game exited $?"
