@@ -413,6 +413,12 @@ void opfor__rpc_print_event(FILE *f, const msgpack_object *ev) {
                 (long long)opfor__rpc_int(d, "score", 0), turns, turns == 1 ? "" : "s");
     } else if (strcmp(kind, "closed") == 0) {
         fprintf(f, "The game was closed.\n");
+    } else if (strcmp(kind, "undo") == 0) {
+        fprintf(f, "Undone: %s (initiative: %s)\n", opfor__rpc_str(d, "text", buf, sizeof buf),
+                opfor__rpc_str(d, "pending", buf2, sizeof buf2));
+    } else if (strcmp(kind, "unreported") == 0) {
+        char text[512];
+        fprintf(f, "Warning: %s\n", opfor__rpc_str(d, "text", text, sizeof text));
     } else {
         fprintf(f, "%s\n", kind);
     }

@@ -410,7 +410,7 @@ out:
 void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
                            const opfor__vkg_order_t *o, msgpack_packer *pk) {
     const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
-    msgpack_pack_map(pk, 19);
+    msgpack_pack_map(pk, 20);
     opfor__kv_str(pk, "game", g->row->id);
     opfor__kv_u64(pk, "order_id", o->log_seq);
     opfor__kv_u64(pk, "answered_by", o->answered_by); /* the report that answered it; 0 none */
@@ -454,6 +454,9 @@ void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
     opfor__kv_str(pk, "command", o->command_text);
     opfor__kv_int(pk, "resolved", o->resolved);
     opfor__kv_int(pk, "open", o->open); /* may it still be resolved (until the next press) */
+    /* the last order and no press since (an order just planned is about to be): a report of
+       moves or casualties answers it */
+    opfor__kv_int(pk, "current", o != &t->order || opfor__vkg_order_current(t));
     opfor_rpc_pack_cstr(pk, "raw");
     msgpack_pack_map(pk, 6);
     opfor_rpc_pack_cstr(pk, "select");
