@@ -556,6 +556,8 @@ static void unreported(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t lo
     const opfor__vkg_order_t *o = &t->order;
     if (!opfor__vkg_order_current(t) || o->resolved)
         return;
+    if (!o->has_dest && o->target < 0 && o->nneeds == 0)
+        return; /* nothing moves, nothing is rolled (stand): nothing to report */
     const int no_report = !o->answered_by, no_move = o->has_dest && !o->answered_move;
     if (!no_report && !no_move)
         return;
