@@ -651,19 +651,35 @@ rc2, out2, errt2 = (lambda p: (p.returncode, p.stdout, p.stderr))(subprocess.run
     timeout=60))
 check("once_cli_second_answer_refused", rc2 == 1 and "already answered" in errt2 and
       "--seen" in errt2, out2 + errt2)
-rc3, out3, errt3 = (lambda p: (p.returncode, p.stdout, p.stderr))(subprocess.run(
-    [OPFOR, "undo", "once"], env=env_once, capture_output=True, text=True, timeout=60))
+
+
+def opfor_once(*args):
+    p = subprocess.run([OPFOR, *args], env=env_once, capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+rc3, out3, errt3 = opfor_once("undo", "once")
 check("once_cli_undo", rc3 == 0 and "Undone: the report of entry" in out3, out3 + errt3)
+rc4, out4, errt4 = opfor_once("report", "once", "--undo", "--resolve")
+check("once_cli_undo_alone", rc4 == 2 and "--undo" in errt4, errt4)
+opfor_once("report", "once", "--killed", "%s=1" % (v and v["name"]))
+rc4, out4, errt4 = opfor_once("report", "once", "--undo")
+check("once_cli_report_undo", rc4 == 0 and "Undone: the report of entry" in out4, out4 + errt4)
 # Pressing with the order unreported warns, naming it; then undo is too late (a roll, which
 # answers no order, is the last report).
 err, st = pa.call("game.state", {"game": "once"})
 err, _ = pa.call("report", {"game": "once", "roll": "D6", "seen": st["log_seq"]})
 check("once_roll_with_seen", err is None, repr(err))
-err, res = pa.call("viktoria.initiative", {"game": "once"})
-warn = [e for e in (res or {}).get("events", []) if e["kind"] == "unreported"]
-check("once_press_warns_unreported", err is None and warn and
-      warn[0]["data"]["order"] == order["order_id"] and "outcome" in warn[0]["data"]["missing"],
-      repr((err, res))[:500])
+sb.events = []
+rc5, out5, errt5 = opfor_once("initiative", "once")
+check("once_cli_press_warns", rc5 == 0 and
+      ("Warning: the order of entry %d" % order["order_id"]) in out5 and "never reported" in out5,
+      out5 + errt5)
+sb.pump(0.5)
+warn = [e for e in sb.events if e["kind"] == "unreported"]
+check("once_press_warns_unreported", warn and warn[0]["data"]["order"] == order["order_id"] and
+      "outcome" in warn[0]["data"]["missing"] and warn[0]["data"]["sentence"] == order["sentence"],
+      repr(sb.events)[:500])
 err, _ = gm.call("game.undo", {"game": "once"})
 check("once_undo_after_press_refused", err is not None and
       hint_of(err) == ("nothing_to_undo", {"why": "press"}), repr(err))
