@@ -86,22 +86,23 @@ typedef struct opfor__vkg_hist {
     char what[80]; /* one line: "Fusiliers: 2 killed, 0 wounded; 4 of 6 left" */
 } opfor__vkg_hist_t;
 
-/* What a report changed, kept until the next press so that one undo can take it back (the
- * parts of the table a report may change; the counters go on). Plain data. */
+/* The table as it was before the last report, kept until the next press or order so that one
+ * undo can take the report back (the parts of the table a report may change; the counters go
+ * on), and the entries that say why there is nothing to undo. Plain data. */
 typedef struct opfor__vkg_undo {
-    uint64_t report;      /* the report it takes back (log entry); 0: nothing to undo */
-    uint64_t last_report; /* the last report applied (log entry), undone or not */
-    uint64_t last_undo;   /* the last undo (log entry) */
-    uint64_t last_press;  /* the last press (log entry) */
-    uint64_t barrier;     /* the press or order after the last report (log entry); 0: none */
-    char barrier_kind[8]; /* "press", "order" */
-    int32_t pending;      /* OPFOR__PEND_* before the report */
-    int32_t pad;          /* zero */
-    opfor_rng_t rng;      /* the game's dice before it (a `roll` draws from them) */
-    opfor_patrol_state_t ps;
-    opfor__vkg_order_t order;
-    opfor_unit_t units[OPFOR_MAX_UNITS];
-    opfor_figure_t figures[OPFOR_MAX_FIGURES];
+    uint64_t report;          /* the report it takes back (log entry); 0: nothing to undo */
+    uint64_t last_report;     /* the last report applied (log entry), undone or not */
+    uint64_t last_undo;       /* the last undo (log entry) */
+    uint64_t last_press;      /* the last press (log entry) */
+    uint64_t barrier;         /* the press or order after the last report (log entry); 0: none */
+    char barrier_kind[8];     /* "press", "order" */
+    int32_t pending;          /* OPFOR__PEND_* before the report */
+    int32_t pad;              /* zero */
+    opfor_rng_t rng;          /* the game's dice before it (a `roll` draws from them) */
+    opfor_patrol_state_t ps;  /* Patrol Mode's state (fates, observations) */
+    opfor__vkg_order_t order; /* the last order (its answer) */
+    opfor_unit_t units[OPFOR_MAX_UNITS];       /* the units (flags, status, facing) */
+    opfor_figure_t figures[OPFOR_MAX_FIGURES]; /* the figures (places, wounds, deaths) */
 } opfor__vkg_undo_t;
 
 /* The mutable state of a game: everything replay rebuilds. Pointer-free; copy with memcpy. */
@@ -201,7 +202,8 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
  * answers the open order (moves, casualties, morale, off_table or resolve while an order is
  * open) is refused once another report answered it, naming that report, unless it names the
  * state after it (`seen`). Only new requests are checked: logged reports replay as they were.
- * 0, or a negative code with err (OPFOR_RPC_E_CONFLICT). */
+ * 0, or a negative code with err (ILLEGAL with hint already_answered or stale_state;
+ * INVALID_PARAMS for a number that is not one). */
 int opfor__vkg_report_check(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
                             const msgpack_object *params, opfor__gerr_t *err);
 /* Takes back the last report (log entry kind "undo"; params may be NULL, or a map whose

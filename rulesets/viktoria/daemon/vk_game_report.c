@@ -525,8 +525,7 @@ static int get_seq(const msgpack_object *params, const char *key, uint64_t *out,
 }
 
 /* Refuses a second answer to order o, naming the report that answered it. */
-static int already_answered(const opfor__vkg_t *g, const opfor__vkg_table_t *t, const char *why,
-                            opfor__gerr_t *e) {
+static int already_answered(const opfor__vkg_table_t *t, const char *why, opfor__gerr_t *e) {
     const opfor__vkg_order_t *o = &t->order;
     const opfor__vkg_hist_t *h = &t->hist[o->answered_by % OPFOR__HIST];
     const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "?";
@@ -534,7 +533,6 @@ static int already_answered(const opfor__vkg_t *g, const opfor__vkg_table_t *t, 
     opfor_rpc_hint_int(&e->hint, "order", (int64_t)o->log_seq);
     opfor_rpc_hint_int(&e->hint, "report", (int64_t)o->answered_by);
     opfor_rpc_hint_int(&e->hint, "turn", o->answered_turn);
-    (void)g;
     return fail(e, OPFOR_RPC_E_ILLEGAL,
                 "%sthe order of entry %llu (%s) was already answered by the report of entry "
                 "%llu, turn %d%s%s%s: it is not counted twice (undo that report first to "
@@ -596,16 +594,16 @@ int opfor__vkg_report_check(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
                         (unsigned long long)order, (unsigned long long)t->undo.last_press);
         }
         if (o->answered_by && answers)
-            return already_answered(g, t, "order: ", e);
+            return already_answered(t, "order: ", e);
     }
     if (current && o->answered_by && answers) {
         /* resolve settles the whole order: never on top of what the table reported */
         const msgpack_object *rv = opfor_rpc_params_get(params, "resolve");
         if (rv && rv->type == MSGPACK_OBJECT_BOOLEAN && rv->via.boolean)
-            return already_answered(g, t, "resolve: ", e);
+            return already_answered(t, "resolve: ", e);
         /* no number (an older client): accepted only while nothing answered the order */
         if (!has_seen && !has_order)
-            return already_answered(g, t, "", e);
+            return already_answered(t, "", e);
     }
     return 0;
 }
