@@ -169,7 +169,8 @@ typedef struct opfor__table_game_ops {
     /* The mutation is durable: the work copies become the committed ones. */
     void (*keep)(opfor__game_t *g);
     /* A client's request into a log entry, reading the committed position: method is the
-     * wire name ("game.act", "game.roll", "game.report", "game.action", "report"). 0 with e
+     * wire name ("game.act", "game.roll", "game.report", "game.action", "report", "game.undo":
+     * take back the last report, where the table game keeps one to take back). 0 with e
      * filled, or a negative code with err (OPFOR_ENOTSUP: not a method of this game, the
      * hint saying which are). */
     int (*prepare)(const opfor__game_t *g, const char *method, const msgpack_object *params,

@@ -1122,6 +1122,13 @@ int opfor__method_game_report(opfor_call_t *call, const msgpack_object *params) 
     return gen_mutation(call, params, allowed, "game.report");
 }
 
+/* game.undo: takes back the last report (the table game says whether it can, and logs the
+ * undo as an entry, so it replays and every subscriber sees its event). */
+int opfor__method_game_undo(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"game", "report", NULL};
+    return gen_mutation(call, params, allowed, "game.undo");
+}
+
 int opfor__method_game_action(opfor_call_t *call, const msgpack_object *params) {
     static const char *const allowed[] = {"game", "form", "fields", NULL};
     return gen_mutation(call, params, allowed, "game.action");

@@ -36,6 +36,7 @@
     XX(GAME_REPORT, "game.report", opfor__method_game_report, 0)                                   \
     XX(GAME_ROLL, "game.roll", opfor__method_game_roll, 0)                                         \
     XX(GAME_STATE, "game.state", opfor__method_game_state, 0)                                      \
+    XX(GAME_UNDO, "game.undo", opfor__method_game_undo, 0)                                         \
     XX(RS_INITIATIVE, "initiative", opfor__method_rs_method, OPFOR_METHOD_RULESET)                 \
     XX(REPORT, "report", opfor__method_report, 0)                                                  \
     XX(SUBSCRIBE, "subscribe", opfor__method_subscribe, 0)                                         \

@@ -609,4 +609,173 @@ env["OPFOR_SOCKET"] = os.path.join(WORK, "nobody.sock")
 rc, out, errt = opfor("state", "cli1")
 check("opfor_without_daemon", rc == 1 and "no daemon at" in errt and "opfor play" in errt, errt)
 
+# ---------------------------------------------------------------- reports that count once
+# Issue 15: a player and a game master report the same order at once; one wins and the other
+# is told which report answered it. The last report can be undone until the next press, every
+# subscriber sees the undo, and a restarted daemon replays the game to the same hash.
+on = Daemon("once")
+env_once = dict(os.environ, OPFOR_SOCKET=on.sock)
+pa, gm, sb = Client(on.sock), Client(on.sock), Client(on.sock)
+for x, n in ((pa, "player"), (gm, "game-master"), (sb, "subscriber")):
+    x.call("hello", {"client": n})
+pa.call("game.new", {"seed": 3, "id": "once"})
+sb.call("subscribe", {"game": "once"})
+
+
+def to_order(c, game):
+    """Plays (each report naming the state it saw) until the AI gives an order; returns it."""
+    for _ in range(60):
+        err, st = c.call("game.state", {"game": game})
+        if err or st["status"] != "active":
+            return None
+        if st["pending"] == "none":
+            c.call("viktoria.initiative", {"game": game})
+        elif st["pending"] == "player":
+            c.call("report", {"game": game, "acted": st["ready"][0], "seen": st["log_seq"]})
+        else:
+            return c.call("ai.orders", {"game": game})[1]
+    return None
+
+
+def victim(st, order):
+    """A player unit on the table with at least 3 figures, the order's target if it is one."""
+    units = [u for u in st["units"] if u["player"] and u["state"] in ("ready", "acted") and
+             u["alive"] >= 3]
+    named = [u for u in units if u["name"] == (order or {}).get("target")]
+    return (named or units or [None])[0]
+
+
+order = to_order(pa, "once")
+err, st = pa.call("game.state", {"game": "once"})
+v = victim(st, order)
+check("once_order_given", order is not None and order.get("current") == 1 and
+      order.get("answered_by") == 0 and v is not None, repr(order)[:300])
+seen, alive = st["log_seq"], v and v["alive"]
+# Both saw the same state; both send at once.
+i1 = pa.send("report", {"game": "once", "seen": seen,
+                        "casualties": [{"unit": v and v["name"], "killed": 2}]})
+i2 = gm.send("report", {"game": "once", "seen": seen, "resolve": True})
+r1, r2 = pa.wait(i1), gm.wait(i2)
+won = [r for r in (r1, r2) if r[0] is None]
+lost = [r for r in (r1, r2) if r[0] is not None]
+check("once_one_report_wins", len(won) == 1 and len(lost) == 1, repr((r1, r2))[:600])
+why = lost[0][0] if lost else None
+check("once_loser_told_why", why is not None and why[0] == ILLEGAL and
+      hint_of(why)[0] == "stale_state" and ("entry %d report" % (seen + 1)) in why[1],
+      repr(why))
+err, st = pa.call("game.state", {"game": "once"})
+vu = next((u for u in st["units"] if v and u["name"] == v["name"]), None)
+check("once_counted_once", st["log_seq"] == seen + 1 and st["order"]["answered_by"] == seen + 1 and
+      (r1[0] is not None or vu["alive"] == alive - 2), repr((st["log_seq"], vu, alive)))
+# A client that sends no number is refused too, naming the report that answered the order.
+err, _ = gm.call("report", {"game": "once", "casualties": [{"unit": v and v["name"],
+                                                            "killed": 1}]})
+check("once_numberless_second_answer_refused",
+      err is not None and hint_of(err)[0] == "already_answered" and
+      ("report of entry %d" % (seen + 1)) in err[1], repr(err))
+# Undo, by the other client: the table as before, an event for the subscriber.
+before = pa.call("game.state", {"game": "once"})[1]
+err, res = gm.call("game.undo", {"game": "once", "report": seen + 1})
+undo_ev = [e for e in (res or {}).get("events", []) if e["kind"] == "undo"]
+check("once_undo", err is None and undo_ev and undo_ev[0]["data"]["report"] == seen + 1,
+      repr((err, res))[:400])
+err, st = pa.call("game.state", {"game": "once"})
+vu = next((u for u in st["units"] if v and u["name"] == v["name"]), None)
+check("once_undo_restores", st["log_seq"] == seen + 2 and vu["alive"] == alive and
+      st["order"]["answered_by"] == 0, repr((st["log_seq"], vu, alive)))
+sb.pump(0.5)
+check("once_subscriber_sees_undo",
+      any(e["kind"] == "undo" and e["data"]["report"] == seen + 1 for e in sb.events),
+      repr([e["kind"] for e in sb.events][-6:]))
+err, _ = gm.call("game.undo", {"game": "once"})
+check("once_undo_twice_refused", err is not None and err[0] == ILLEGAL and
+      hint_of(err) == ("nothing_to_undo", {"why": "undone"}), repr(err))
+# Answered again through the CLI, which names the order by itself; the CLI's undo works too.
+rc, out, errt = (lambda p: (p.returncode, p.stdout, p.stderr))(subprocess.run(
+    [OPFOR, "report", "once", "--killed", "%s=1" % (v and v["name"])], env=env_once,
+    capture_output=True, text=True, timeout=60))
+check("once_cli_report", rc == 0 and "--seen" in out, out + errt)
+rc2, out2, errt2 = (lambda p: (p.returncode, p.stdout, p.stderr))(subprocess.run(
+    [OPFOR, "report", "once", "--resolve"], env=env_once, capture_output=True, text=True,
+    timeout=60))
+check("once_cli_second_answer_refused", rc2 == 1 and "already answered" in errt2 and
+      "--seen" in errt2, out2 + errt2)
+
+
+def opfor_once(*args):
+    p = subprocess.run([OPFOR, *args], env=env_once, capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+rc3, out3, errt3 = opfor_once("undo", "once")
+check("once_cli_undo", rc3 == 0 and "Undone: the report of entry" in out3, out3 + errt3)
+rc4, out4, errt4 = opfor_once("report", "once", "--undo", "--resolve")
+check("once_cli_undo_alone", rc4 == 2 and "--undo" in errt4, errt4)
+opfor_once("report", "once", "--killed", "%s=1" % (v and v["name"]))
+rc4, out4, errt4 = opfor_once("report", "once", "--undo")
+check("once_cli_report_undo", rc4 == 0 and "Undone: the report of entry" in out4, out4 + errt4)
+# Pressing with the order unreported warns, naming it; then undo is too late (a roll, which
+# answers no order, is the last report).
+err, st = pa.call("game.state", {"game": "once"})
+err, _ = pa.call("report", {"game": "once", "roll": "D6", "seen": st["log_seq"]})
+check("once_roll_with_seen", err is None, repr(err))
+sb.events = []
+rc5, out5, errt5 = opfor_once("initiative", "once")
+check("once_cli_press_warns", rc5 == 0 and
+      ("Warning: the order of entry %d" % order["order_id"]) in out5 and "never reported" in out5,
+      out5 + errt5)
+sb.pump(0.5)
+warn = [e for e in sb.events if e["kind"] == "unreported"]
+check("once_press_warns_unreported", warn and warn[0]["data"]["order"] == order["order_id"] and
+      "outcome" in warn[0]["data"]["missing"] and warn[0]["data"]["sentence"] == order["sentence"],
+      repr(sb.events)[:500])
+err, _ = gm.call("game.undo", {"game": "once"})
+check("once_undo_after_press_refused", err is not None and
+      hint_of(err) == ("nothing_to_undo", {"why": "press"}), repr(err))
+# The terminal game against the daemon names the state it saw in every report: a report made
+# by another client meanwhile makes ours refused, saying what changed; typed again, it counts;
+# `undo` takes it back.
+pa.call("game.new", {"seed": 3, "id": "term"})
+torder = to_order(pa, "term")
+err, st = pa.call("game.state", {"game": "term"})
+tv = victim(st, torder)
+term = subprocess.Popen([OPFOR, "patrol", "--connect", on.sock, "--game", "term"], env=env_once,
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                        text=True)
+term.stdin.write("u\n")
+term.stdin.flush()
+time.sleep(2.0)  # the terminal has read the game (bounded: the answer takes milliseconds)
+err, st = pa.call("game.state", {"game": "term"})
+err, _ = pa.call("report", {"game": "term", "roll": "D6", "seen": st["log_seq"]})
+name = tv["name"] if tv else "?"
+try:
+    tout, terr = term.communicate("r %s killed 1\nr %s killed 1\nundo\nq\n" % (name, name),
+                                  timeout=60)
+except subprocess.TimeoutExpired:
+    term.kill()
+    tout, terr = term.communicate()
+check("terminal_stale_report_refused", "has changed since" in terr and "rolled D6" in terr and
+      "Nothing was applied" in tout, (tout + terr)[-1500:])
+check("terminal_report_then_undo", term.returncode == 0 and
+      ("%s: 1 killed" % name) in tout and "Undone: the report of entry" in tout,
+      (tout + terr)[-1500:])
+err, st = pa.call("game.state", {"game": "term"})
+tu = next((u for u in st["units"] if u["name"] == name), None)
+check("terminal_undo_restored", tv is not None and tu["alive"] == tv["alive"] and
+      st["order"]["answered_by"] == 0, repr((tv, tu)))
+
+err, st_before = pa.call("game.state", {"game": "once"})
+for x in (pa, gm, sb):
+    x.close()
+on.stop()
+on.start()
+c = Client(on.sock)
+err, st_after = c.call("game.state", {"game": "once"})
+check("once_restart_replays_equal", err is None and st_after["hash"] == st_before["hash"] and
+      st_after["log_seq"] == st_before["log_seq"] and
+      st_after["event_seq"] == st_before["event_seq"],
+      repr((err, st_before["hash"], st_after and st_after["hash"])))
+c.close()
+on.stop()
+
 checks.finish()

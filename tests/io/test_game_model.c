@@ -861,6 +861,374 @@ static void game_model_refuses_logs_of_other_rules(void **state) {
     opfor__game_free(g);
 }
 
+/* ---------------------------------------------------------------- reports that count once */
+
+/* A report as the daemon takes it from a client: checked against the committed table
+ * (opfor__vkg_report_check, the table game's prepare), then applied and logged. ev is
+ * initialised here; the caller frees it. */
+static int request_report(opfor__vkg_t *g, tlog_t *log, msgpack_sbuffer *sb, opfor__evlist_t *ev,
+                          opfor__gerr_t *err) {
+    msgpack_unpacked u;
+    unpack_first(&u, sb);
+    memset(err, 0, sizeof *err);
+    opfor__evlist_init(ev);
+    int rc = opfor__vkg_report_check(g, &g->t, &u.data, err);
+    msgpack_unpacked_destroy(&u);
+    if (rc == 0)
+        rc = mutate(g, log, "report", sb, ev, err);
+    return rc;
+}
+
+/* Packs {casualties: [{unit, killed}], order?: N, seen?: N} (0: not given) into sb. */
+static void pack_killed(msgpack_sbuffer *sb, const char *unit, int killed, uint64_t order,
+                        uint64_t seen) {
+    msgpack_packer pk;
+    pack_open(sb, &pk);
+    msgpack_pack_map(&pk, 1 + (order > 0) + (seen > 0));
+    klist(&pk, "casualties", 1);
+    casualty(&pk, unit, "killed", killed);
+    if (order)
+        msgpack_pack_uint64(pack_key(&pk, "order"), order);
+    if (seen)
+        msgpack_pack_uint64(pack_key(&pk, "seen"), seen);
+}
+
+/* Packs {resolve: true, order?: N, seen?: N} into sb. */
+static void pack_resolve(msgpack_sbuffer *sb, uint64_t order, uint64_t seen) {
+    msgpack_packer pk;
+    pack_open(sb, &pk);
+    msgpack_pack_map(&pk, 1 + (order > 0) + (seen > 0));
+    msgpack_pack_true(pack_key(&pk, "resolve"));
+    if (order)
+        msgpack_pack_uint64(pack_key(&pk, "order"), order);
+    if (seen)
+        msgpack_pack_uint64(pack_key(&pk, "seen"), seen);
+}
+
+/* The first event of kind in ev, or -1. */
+static int find_event(const opfor__evlist_t *ev, const char *kind) {
+    for (int k = 0; k < ev->n; k++) {
+        char kd[32];
+        uint64_t seq;
+        ev_kind(ev, k, kd, sizeof kd, &seq);
+        if (strcmp(kd, kind) == 0)
+            return k;
+    }
+    return -1;
+}
+
+/* The living figures of the target of the open order (the player unit it names, or any
+ * player unit on the table). */
+static int victim_of(const opfor__vkg_t *g) {
+    int u = g->t.order.target;
+    if (u >= 0 && g->t.units[u].side == g->player && opfor__vkg_in_play(&g->t, u))
+        return u;
+    return first_unit_of(g, g->player, 0);
+}
+
+/* A player reports "2 killed" for the open order while the game master, who saw the game
+ * before that report, sends resolve: the second is refused naming the first, and the unit
+ * loses 2, not 4. Clients without a number: the first answer counts, the second is refused.
+ * A client naming the state after the first report may add to it. */
+static void game_model_an_order_is_answered_once(void **state) {
+    (void)state;
+    opfor__vkg_t *g = open_game("patrol_default", "", 3);
+    tlog_t *log = calloc(1, sizeof *log);
+    assert_int_equal(press_until(g, log, OPFOR__PEND_ENEMY), OPFOR__PEND_ENEMY);
+    give_order(g, log);
+    const uint64_t order = g->t.order.log_seq, seen = g->t.log_seq;
+    assert_int_equal(g->t.order.answered_by, 0);
+    int v = victim_of(g);
+    assert_true(v >= 0);
+    int alive = opfor__vkg_alive(&g->t, v, NULL);
+    assert_true(alive >= 3);
+    const char *name = g->t.units[v].name;
+    msgpack_sbuffer sb;
+    opfor__evlist_t ev;
+    opfor__gerr_t err;
+    /* the player: 2 killed, answering the order by its number */
+    pack_killed(&sb, name, 2, order, 0);
+    assert_int_equal(request_report(g, log, &sb, &ev, &err), 0);
+    opfor__evlist_free(&ev);
+    msgpack_sbuffer_destroy(&sb);
+    const uint64_t first = g->t.log_seq;
+    assert_int_equal(g->t.order.answered_by, first);
+    assert_int_equal(opfor__vkg_alive(&g->t, v, NULL), alive - 2);
+    /* the game master saw the game before it: stale, and told what changed */
+    pack_resolve(&sb, 0, seen);
+    assert_int_equal(request_report(g, log, &sb, &ev, &err), OPFOR_EILLEGAL);
+    opfor__evlist_free(&ev);
+    msgpack_sbuffer_destroy(&sb);
+    assert_int_equal(err.code, OPFOR_RPC_E_ILLEGAL);
+    assert_int_equal(err.hint.id, OPFOR_RPC_HINT_STALE_STATE);
+    char want[64];
+    snprintf(want, sizeof want, "entry %llu report", (unsigned long long)first);
+    assert_non_null(strstr(err.msg, want));
+    assert_non_null(strstr(err.msg, "2 killed"));
+    /* naming the order: already answered, by which report */
+    pack_resolve(&sb, order, 0);
+    assert_int_equal(request_report(g, log, &sb, &ev, &err), OPFOR_EILLEGAL);
+    opfor__evlist_free(&ev);
+    msgpack_sbuffer_destroy(&sb);
+    assert_int_equal(err.hint.id, OPFOR_RPC_HINT_ALREADY_ANSWERED);
+    snprintf(want, sizeof want, "answered by the report of entry %llu", (unsigned long long)first);
+    assert_non_null(strstr(err.msg, want));
+    /* an older client that sends no number: refused the same way */
+    pack_killed(&sb, name, 2, 0, 0);
+    assert_int_equal(request_report(g, log, &sb, &ev, &err), OPFOR_EILLEGAL);
+    opfor__evlist_free(&ev);
+    msgpack_sbuffer_destroy(&sb);
+    assert_non_null(strstr(err.msg, want));
+    assert_int_equal(opfor__vkg_alive(&g->t, v, NULL), alive - 2); /* lost 2, not 4 */
+    assert_int_equal(g->t.log_seq, first);                         /* nothing logged */
+    /* resolve on top of a table's answer is refused even from the state after it */
+    pack_resolve(&sb, 0, first);
+    assert_int_equal(request_report(g, log, &sb, &ev, &err), OPFOR_EILLEGAL);
+    opfor__evlist_free(&ev);
+    msgpack_sbuffer_destroy(&sb);
+    /* the same client, having seen its first report, adds to it */
+    pack_killed(&sb, name, 1, 0, first);
+    assert_int_equal(request_report(g, log, &sb, &ev, &err), 0);
+    opfor__evlist_free(&ev);
+    msgpack_sbuffer_destroy(&sb);
+    assert_int_equal(opfor__vkg_alive(&g->t, v, NULL), alive - 3);
+    assert_int_equal(g->t.order.answered_by, first); /* still the first answer */
+    /* a bad number is named */
+    pack_killed(&sb, name, 1, order + 100, 0);
+    assert_int_equal(request_report(g, log, &sb, &ev, &err), OPFOR_EILLEGAL);
+    opfor__evlist_free(&ev);
+    msgpack_sbuffer_destroy(&sb);
+    assert_non_null(strstr(err.msg, "order: "));
+    /* after the next press the order is closed to answers by number */
+    assert_int_equal(press(g, log, &ev), 0);
+    opfor__evlist_free(&ev);
+    if (g->t.status == OPFOR__GS_ACTIVE && g->t.order.log_seq == order) {
+        pack_killed(&sb, name, 1, order, 0);
+        assert_int_equal(request_report(g, log, &sb, &ev, &err), OPFOR_EILLEGAL);
+        opfor__evlist_free(&ev);
+        msgpack_sbuffer_destroy(&sb);
+        assert_non_null(strstr(err.msg, "pressed"));
+    }
+    /* replay: equal */
+    opfor__vkg_t *h = open_game("patrol_default", "", 3);
+    replay(h, log);
+    assert_int_equal(memcmp(&h->t, &g->t, sizeof h->t), 0);
+    opfor__vkg_free(h);
+    game_done(g, log);
+}
+
+/* Undo takes the last report back exactly (as a logged entry with an `undo` event), until the
+ * next press; with nothing to undo it is refused with the reason; replay is exact. */
+static void game_model_undo_takes_back_the_last_report(void **state) {
+    (void)state;
+    opfor__vkg_t *g = open_game("patrol_default", "", 3);
+    tlog_t *log = calloc(1, sizeof *log);
+    opfor__evlist_t ev;
+    opfor__gerr_t err = {0};
+    /* nothing reported yet */
+    opfor__evlist_init(&ev);
+    assert_int_equal(mutate(g, log, "undo", NULL, &ev, &err), OPFOR_EILLEGAL);
+    opfor__evlist_free(&ev);
+    assert_int_equal(err.hint.id, OPFOR_RPC_HINT_NOTHING_TO_UNDO);
+    assert_non_null(strstr(err.msg, "no report"));
+    assert_int_equal(press_until(g, log, OPFOR__PEND_ENEMY), OPFOR__PEND_ENEMY);
+    give_order(g, log);
+    int v = victim_of(g);
+    opfor__vkg_table_t *before = malloc(sizeof *before);
+    memcpy(before, &g->t, sizeof *before);
+    msgpack_sbuffer sb;
+    pack_killed(&sb, g->t.units[v].name, 2, g->t.order.log_seq, 0);
+    assert_int_equal(request_report(g, log, &sb, &ev, &err), 0);
+    opfor__evlist_free(&ev);
+    msgpack_sbuffer_destroy(&sb);
+    const uint64_t rep = g->t.log_seq;
+    /* undo: the units, figures, order and initiative as before; the counters go on */
+    opfor__evlist_init(&ev);
+    memset(&err, 0, sizeof err);
+    assert_int_equal(mutate(g, log, "undo", NULL, &ev, &err), 0);
+    int k = find_event(&ev, "undo");
+    assert_true(k >= 0);
+    char text[200];
+    ev_str(&ev, k, 1, "text", text, sizeof text);
+    char want[64];
+    snprintf(want, sizeof want, "entry %llu", (unsigned long long)rep);
+    assert_non_null(strstr(text, want));
+    opfor__evlist_free(&ev);
+    assert_int_equal(g->t.log_seq, rep + 1);
+    assert_int_equal(memcmp(g->t.units, before->units, sizeof g->t.units), 0);
+    assert_int_equal(memcmp(g->t.figures, before->figures, sizeof g->t.figures), 0);
+    assert_int_equal(memcmp(&g->t.order, &before->order, sizeof g->t.order), 0);
+    assert_int_equal(g->t.pending, before->pending);
+    assert_int_equal(g->t.order.answered_by, 0); /* the order may be answered again */
+    /* twice: nothing left to undo */
+    opfor__evlist_init(&ev);
+    assert_int_equal(mutate(g, log, "undo", NULL, &ev, &err), OPFOR_EILLEGAL);
+    opfor__evlist_free(&ev);
+    assert_non_null(strstr(err.msg, "already undone"));
+    /* answered again, by resolve this time, then a press: too late to undo */
+    pack_resolve(&sb, g->t.order.log_seq, 0);
+    assert_int_equal(request_report(g, log, &sb, &ev, &err), 0);
+    opfor__evlist_free(&ev);
+    msgpack_sbuffer_destroy(&sb);
+    assert_int_equal(press(g, log, &ev), 0);
+    opfor__evlist_free(&ev);
+    if (g->t.status == OPFOR__GS_ACTIVE) {
+        opfor__evlist_init(&ev);
+        assert_int_equal(mutate(g, log, "undo", NULL, &ev, &err), OPFOR_EILLEGAL);
+        opfor__evlist_free(&ev);
+        assert_non_null(strstr(err.msg, "pressed"));
+    }
+    /* replay, the undo included: the same bytes */
+    opfor__vkg_t *h = open_game("patrol_default", "", 3);
+    replay(h, log);
+    assert_int_equal(memcmp(&h->t, &g->t, sizeof h->t), 0);
+    opfor__vkg_free(h);
+    free(before);
+    game_done(g, log);
+}
+
+/* Counts what unit u of t lost between a and b: figures killed, figures newly wounded. */
+static void lost(const opfor__vkg_table_t *a, const opfor__vkg_table_t *b, int u, int *killed,
+                 int *wounded) {
+    const opfor_unit_t *un = &a->units[u];
+    *killed = opfor__vkg_alive(a, u, NULL) - opfor__vkg_alive(b, u, NULL);
+    *wounded = 0;
+    for (int i = un->first; i < un->first + un->count; i++)
+        *wounded += (b->figures[i].flags & OPFOR_FIG_ALIVE) &&
+                    (b->figures[i].flags & OPFOR_FIG_WOUNDED) &&
+                    !(a->figures[i].flags & OPFOR_FIG_WOUNDED);
+}
+
+/* The casualties of a resolved order, as its report event lists them, are what the table's
+ * figures lost. The engine's line counts shots: a figure wounded and then killed by a later
+ * shot is in both counts, so "2 wounded, 2 killed" may leave 0 wounded; the report's own
+ * casualties (and lines) say what to take off, instead of leaving the table to count wounds
+ * that are not there. */
+static void game_model_resolve_reports_what_the_figures_lost(void **state) {
+    (void)state;
+    int checked = 0, harmed = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        opfor__vkg_t *g = open_game("patrol_default", "", seed);
+        tlog_t *log = calloc(1, sizeof *log);
+        opfor__vkg_table_t *before = malloc(sizeof *before);
+        for (int round = 0; round < 10 && g->t.status == OPFOR__GS_ACTIVE; round++) {
+            if (press_until(g, log, OPFOR__PEND_ENEMY) != OPFOR__PEND_ENEMY)
+                break;
+            give_order(g, log);
+            memcpy(before, &g->t, sizeof *before);
+            msgpack_sbuffer sb;
+            pack_resolve(&sb, 0, 0);
+            opfor__evlist_t ev;
+            opfor__gerr_t err;
+            int rc = request_report(g, log, &sb, &ev, &err);
+            msgpack_sbuffer_destroy(&sb);
+            if (rc != 0) { /* the order no longer fits the table: not this test's */
+                opfor__evlist_free(&ev);
+                continue;
+            }
+            int k = find_event(&ev, "report");
+            assert_true(k >= 0);
+            msgpack_unpacked u;
+            unpack_first(&u, &ev.buf[k]);
+            const msgpack_object *cas =
+                opfor_rpc_params_get(opfor_rpc_params_get(&u.data, "data"), "casualties");
+            assert_non_null(cas);
+            int listed[OPFOR_MAX_UNITS][2];
+            memset(listed, 0, sizeof listed);
+            for (uint32_t i = 0; i < cas->via.array.size; i++) {
+                const msgpack_object *c = &cas->via.array.ptr[i];
+                char nm[64], why[64];
+                int64_t kk, ww;
+                assert_int_equal(opfor_rpc_params_str(c, "unit", nm, sizeof nm, why, sizeof why),
+                                 0);
+                assert_int_equal(opfor_rpc_params_int(c, "killed", 0, 999, &kk, why, sizeof why),
+                                 0);
+                assert_int_equal(opfor_rpc_params_int(c, "wounded", 0, 999, &ww, why, sizeof why),
+                                 0);
+                int uu = opfor__vkg_find_unit(&g->t, nm, strlen(nm));
+                assert_true(uu >= 0);
+                listed[uu][0] = (int)kk;
+                listed[uu][1] = (int)ww;
+            }
+            msgpack_unpacked_destroy(&u);
+            opfor__evlist_free(&ev);
+            for (int uu = 0; uu < g->t.nunits; uu++) {
+                int kk, ww;
+                lost(before, &g->t, uu, &kk, &ww);
+                assert_int_equal(listed[uu][0], kk);
+                assert_int_equal(listed[uu][1], ww);
+                harmed += kk + ww > 0;
+            }
+            checked++;
+        }
+        free(before);
+        game_done(g, log);
+    }
+    assert_true(checked >= 6);
+    assert_true(harmed >= 1); /* some order did harm */
+}
+
+/* Pressing the initiative button while the current order's move or outcome was never reported
+ * warns, in the press's events, naming the order and what is missing; once reported, or when
+ * the order has nothing to report (no move, no target, no roll), not. */
+static void game_model_press_warns_of_an_unreported_order(void **state) {
+    (void)state;
+    opfor__vkg_t *g = open_game("patrol_default", "", 3);
+    tlog_t *log = calloc(1, sizeof *log);
+    int warned = 0, quiet = 0;
+    for (int round = 0; round < 8 && g->t.status == OPFOR__GS_ACTIVE; round++) {
+        if (press_until(g, log, OPFOR__PEND_ENEMY) != OPFOR__PEND_ENEMY)
+            break;
+        give_order(g, log);
+        const opfor__vkg_order_t o = g->t.order;
+        if (round % 2) { /* reported: its unit moved where it stands, and the outcome */
+            msgpack_sbuffer sb;
+            msgpack_packer pk;
+            pack_open(&sb, &pk);
+            msgpack_pack_map(&pk, 2);
+            klist(&pk, "moves", 1);
+            opfor_pt_t c;
+            assert_true(opfor_unit_centre(&g->t.units[o.unit], g->t.figures, &c));
+            msgpack_pack_map(&pk, 3);
+            kstr(&pk, "unit", g->t.units[o.unit].name);
+            msgpack_pack_double(pack_key(&pk, "x"), (double)c.x);
+            msgpack_pack_double(pack_key(&pk, "y"), (double)c.y);
+            msgpack_pack_uint64(pack_key(&pk, "order"), o.log_seq);
+            opfor__evlist_t ev;
+            opfor__gerr_t err;
+            assert_int_equal(request_report(g, log, &sb, &ev, &err), 0);
+            opfor__evlist_free(&ev);
+            msgpack_sbuffer_destroy(&sb);
+        }
+        if (round == 2) { /* an order that moves nothing and rolls nothing (stand) */
+            g->t.order.has_dest = 0;
+            g->t.order.target = -1;
+            g->t.order.nneeds = 0;
+        }
+        opfor__evlist_t ev;
+        assert_int_equal(press(g, log, &ev), 0);
+        int k = find_event(&ev, "unreported");
+        if (round % 2 || round == 2) {
+            assert_int_equal(k, -1);
+            quiet++;
+        } else {
+            assert_true(k >= 0);
+            char text[400], sentence[200];
+            ev_str(&ev, k, 1, "text", text, sizeof text);
+            ev_str(&ev, k, 1, "sentence", sentence, sizeof sentence);
+            assert_string_equal(sentence, o.sentence);
+            assert_non_null(strstr(text, "never reported"));
+            warned++;
+        }
+        opfor__evlist_free(&ev);
+        /* the player's turn, if the press gave it, is reported so the next press may go */
+        if (g->t.pending == OPFOR__PEND_PLAYER)
+            report_acted(g, log, first_unit_of(g, g->player, 1));
+    }
+    assert_true(warned >= 1 && quiet >= 1);
+    game_done(g, log);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(game_model_opens_the_builtin_patrol),
@@ -872,6 +1240,10 @@ int main(void) {
         cmocka_unit_test(game_model_steered_presses_are_logged_and_replayed),
         cmocka_unit_test(game_model_begin_entry_names_the_rules),
         cmocka_unit_test(game_model_refuses_logs_of_other_rules),
+        cmocka_unit_test(game_model_an_order_is_answered_once),
+        cmocka_unit_test(game_model_undo_takes_back_the_last_report),
+        cmocka_unit_test(game_model_resolve_reports_what_the_figures_lost),
+        cmocka_unit_test(game_model_press_warns_of_an_unreported_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

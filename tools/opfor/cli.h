@@ -56,6 +56,8 @@ int opfor_cmd_games(int argc, char **argv);
 int opfor_cmd_state(int argc, char **argv);
 int opfor_cmd_initiative(int argc, char **argv);
 int opfor_cmd_report(int argc, char **argv);
+/* `opfor undo`: takes back a daemon game's last report (game.undo). */
+int opfor_cmd_undo(int argc, char **argv);
 int opfor_cmd_orders(int argc, char **argv);
 int opfor_cmd_watch(int argc, char **argv);
 int opfor_cmd_close(int argc, char **argv);

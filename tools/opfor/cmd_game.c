@@ -5,7 +5,8 @@
  *   opfor state [GAME]            opfor initiative [GAME]        opfor orders [GAME]
  *   opfor report [GAME] [--acted UNIT [--at X,Y]] [--move UNIT=X,Y] [--killed UNIT=N]
  *                [--wounded UNIT=N] [--morale UNIT=RESULT] [--off UNIT[=captured]]
- *                [--roll DICE] [--resolve] [--note TEXT]
+ *                [--roll DICE] [--resolve] [--note TEXT] [--order N | --seen N]
+ *   opfor report [GAME] --undo [--seen N]      opfor undo [GAME]
  *   opfor watch [GAME] [--after SEQ] [--count N] [--timeout SECONDS]
  *   opfor close [GAME]
  *
@@ -474,6 +475,14 @@ int opfor_cmd_orders(int argc, char **argv) {
                     print_order);
 }
 
+int opfor_cmd_undo(int argc, char **argv) {
+    return game_cmd(argc, argv, "undo", "game.undo",
+                    "Takes back the last report of a game (any client's), until the next press\n"
+                    "of the initiative button or the next order; every client watching the\n"
+                    "game is told. The same as `opfor report --undo`.",
+                    print_ack);
+}
+
 int opfor_cmd_close(int argc, char **argv) {
     return game_cmd(argc, argv, "close", "game.close",
                     "Closes a game: it stays in the store (game.list) but takes no more "
@@ -536,10 +545,37 @@ static void split_list(const opfor_cli_list_t *l, kv_t *out) {
         split_kv(l->items[k], &out[k], 0);
 }
 
+/* The numbers a report names (docs/protocol.md, Counting once): the open order it answers, or
+ * the state the user saw. Given on the command line, or read from the game now: a report of
+ * moves, casualties, morale, units off the table or resolve names the current order (so a
+ * second answer to it, from any client, is refused), any other report the log_seq now.
+ * *seen_now gets the game's log_seq (for the advice after a refusal). */
+static int report_numbers(opfor_client_t *c, const char *id, int answers, long *order, long *seen,
+                          long *seen_now) {
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    params_game(&sb, id);
+    const msgpack_object *st;
+    int rc = opfor__rpc_call_cmd(c, "report", "game.state", &sb, &st);
+    msgpack_sbuffer_destroy(&sb);
+    if (rc)
+        return rc;
+    *seen_now = (long)opfor__rpc_int(st, "log_seq", 0);
+    if (*order >= 0 || *seen >= 0)
+        return 0;
+    const msgpack_object *o = opfor__rpc_get(st, "order");
+    if (answers && o && o->type == MSGPACK_OBJECT_MAP && opfor__rpc_int(o, "current", 0))
+        *order = (long)opfor__rpc_int(o, "order_id", 0);
+    else
+        *seen = *seen_now;
+    return 0;
+}
+
 int opfor_cmd_report(int argc, char **argv) {
     gopts_t o = {.cmd = "report"};
     const char *acted = NULL, *at = NULL, *roll = NULL, *note = NULL;
-    int resolve = 0, nmove = 0, ncas = 0, nmor = 0, noff = 0, rc;
+    int resolve = 0, undo = 0, nmove = 0, ncas = 0, nmor = 0, noff = 0, rc;
+    long order = -1, seen = -1, seen_now = 0;
     kv_t moves[MAX_LIST], mor[MAX_LIST], off[MAX_LIST];
     struct {
         char unit[64];
@@ -616,6 +652,24 @@ int opfor_cmd_report(int argc, char **argv) {
          .once = 1,
          .arg = "TEXT",
          .help = "a note kept in the game's log"},
+        {.name = "--order",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &order,
+         .lo = 1,
+         .hi = LONG_MAX,
+         .arg = "N",
+         .help = "the order this report answers (its log entry; default: the current one)"},
+        {.name = "--seen",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &seen,
+         .lo = 0,
+         .hi = LONG_MAX,
+         .arg = "N",
+         .help = "the game's log entry you last saw (to add to a report already made)"},
+        {.name = "--undo",
+         .type = OPFOR_CLI_FLAG,
+         .flag = &undo,
+         .help = "take back the last report instead (until the next press)"},
         GAME_OPTS(&o, "print one JSON document"),
     };
     const opfor_cli_spec_t spec = {
@@ -623,12 +677,16 @@ int opfor_cmd_report(int argc, char **argv) {
         .usage = "[GAME] [--acted UNIT [--at X,Y]] [--move UNIT=X,Y]\n"
                  "                    [--killed UNIT=N] [--wounded UNIT=N] [--morale UNIT=RESULT]\n"
                  "                    [--off UNIT[=captured]] [--roll DICE] [--resolve]\n"
-                 "                    [--note TEXT] [--connect ADDR] [--token-file FILE]\n"
-                 "                    [--json]",
+                 "                    [--note TEXT] [--order N | --seen N] [--undo]\n"
+                 "                    [--connect ADDR] [--token-file FILE] [--json]",
         .about = "Tells the daemon what happened at the table. The list options may repeat\n"
                  "(--killed and --wounded once per unit).\n"
                  "Coordinates are inches from the south-west corner. Nothing is applied when any\n"
                  "part is wrong; the error names the part.\n"
+                 "A report counts once: one that gives the outcome of the current order names it\n"
+                 "(--order, by default the current one), and once any client answered an order a\n"
+                 "second answer is refused, saying which report answered it. To add to that\n"
+                 "report give --seen N (the log entry it printed); --undo takes it back.\n"
                  "\n" GAME_DEFAULT,
         .opts = opts,
         .positional = game_arg,
@@ -665,6 +723,30 @@ int opfor_cmd_report(int argc, char **argv) {
     }
     if (at && !acted)
         return opfor_cli_usage_error("report: --at goes with --acted (use --move for others)");
+    if (order >= 0 && seen >= 0)
+        return opfor_cli_usage_error("report: give --order or --seen, not both");
+    if (undo && (acted || nmove || ncas || nmor || noff || roll || resolve || note || order >= 0 ||
+                 seen >= 0))
+        return opfor_cli_usage_error("report: --undo takes back the last report: give it alone");
+    if (undo) {
+        const char *a[8];
+        int k = 0;
+        a[k++] = "undo";
+        if (o.game)
+            a[k++] = o.game;
+        if (o.connect) {
+            a[k++] = "--connect";
+            a[k++] = o.connect;
+        }
+        if (o.token_file) {
+            a[k++] = "--token-file";
+            a[k++] = o.token_file;
+        }
+        if (o.json)
+            a[k++] = "--json";
+        a[k] = NULL;
+        return opfor_cmd_undo(k, (char **)a);
+    }
     if (acted && strlen(acted) == 1) /* it spends the initiative: no guessing from one letter */
         return opfor_cli_usage_error("report: --acted '%s' is too short to be sure which unit "
                                      "acted: give more of its name (`opfor state` lists them)",
@@ -678,6 +760,9 @@ int opfor_cmd_report(int argc, char **argv) {
         return OPFOR_EXIT_FAIL;
     char id[64];
     rc = resolve_game(c, "report", o.game, id, sizeof id);
+    if (rc == 0)
+        rc = report_numbers(c, id, nmove || ncas || nmor || noff || resolve, &order, &seen,
+                            &seen_now);
     if (rc) {
         opfor_client_close(c);
         return rc;
@@ -686,10 +771,12 @@ int opfor_cmd_report(int argc, char **argv) {
     msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    int n = 1 + !!acted + !!at + !!nmove + !!ncas + !!nmor + !!noff + !!roll + resolve + !!note;
+    int n = 2 + !!acted + !!at + !!nmove + !!ncas + !!nmor + !!noff + !!roll + resolve + !!note;
     msgpack_pack_map(&pk, (size_t)n);
     opfor_rpc_pack_cstr(&pk, "game");
     opfor_rpc_pack_cstr(&pk, id);
+    opfor_rpc_pack_cstr(&pk, order >= 0 ? "order" : "seen");
+    msgpack_pack_uint64(&pk, (uint64_t)(order >= 0 ? order : seen));
     double x, y;
     if (acted) {
         opfor_rpc_pack_cstr(&pk, "acted");
@@ -768,10 +855,21 @@ int opfor_cmd_report(int argc, char **argv) {
     const msgpack_object *res;
     rc = opfor__rpc_call_cmd(c, "report", "report", &sb, &res);
     if (rc == 0) {
-        if (o.json)
+        if (o.json) {
             opfor__rpc_print_json(stdout, res);
-        else
+        } else {
             print_ack(res);
+            long long now = (long long)opfor__rpc_int(res, "log_seq", 0);
+            printf("(to add to this report: --seen %lld; to take it back: opfor undo)\n", now);
+        }
+    } else {
+        const char *hint = opfor_client_error_hint(c);
+        if (!strcmp(hint, "already_answered") || !strcmp(hint, "stale_state"))
+            fprintf(stderr,
+                    "opfor: report: the game is at log entry %ld: `opfor state` shows it; to add "
+                    "to what was reported, run this again with --seen %ld; `opfor undo` takes "
+                    "the last report back\n",
+                    seen_now, seen_now);
     }
     msgpack_sbuffer_destroy(&sb);
     opfor_client_close(c);

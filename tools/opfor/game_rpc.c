@@ -439,6 +439,12 @@ void opfor__rpc_print_event(FILE *f, const msgpack_object *ev) {
                     (long long)opfor__rpc_int(bd, "objectives", 0));
     } else if (strcmp(kind, "closed") == 0) {
         fprintf(f, "The game was closed.\n");
+    } else if (strcmp(kind, "undo") == 0) {
+        fprintf(f, "Undone: %s (initiative: %s)\n", opfor__rpc_str(d, "text", buf, sizeof buf),
+                opfor__rpc_str(d, "pending", buf2, sizeof buf2));
+    } else if (strcmp(kind, "unreported") == 0) {
+        char text[512];
+        fprintf(f, "Warning: %s\n", opfor__rpc_str(d, "text", text, sizeof text));
     } else {
         fprintf(f, "%s\n", kind);
     }

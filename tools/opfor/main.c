@@ -24,6 +24,7 @@ static const opfor_cli_cmd_t commands[] = {
     {"state", opfor_cmd_state, "a daemon game's position"},
     {"initiative", opfor_cmd_initiative, "press a daemon game's initiative button"},
     {"report", opfor_cmd_report, "tell the daemon what happened at the table"},
+    {"undo", opfor_cmd_undo, "take back a daemon game's last report"},
     {"orders", opfor_cmd_orders, "the AI's orders for the non-player unit holding the initiative"},
     {"watch", opfor_cmd_watch, "stream a daemon game's events"},
     {"close", opfor_cmd_close, "close a daemon game"},

@@ -67,7 +67,10 @@ int opfor_rpc_err_from_opfor(int opfor_err);
     XX(AI_TO_MOVE, "ai_to_move", "side")                                                           \
     XX(TABLE_TO_MOVE, "table_to_move", "side")                                                     \
     XX(HELLO_TOKEN, "hello_token", "method")                                                       \
-    XX(NO_AI_INITIATIVE, "no_ai_initiative", "side, holder")
+    XX(NO_AI_INITIATIVE, "no_ai_initiative", "side, holder")                                       \
+    XX(ALREADY_ANSWERED, "already_answered", "order, report, turn")                                \
+    XX(STALE_STATE, "stale_state", "seen, log_seq")                                                \
+    XX(NOTHING_TO_UNDO, "nothing_to_undo", "why")
 
 typedef enum opfor_rpc_hint_id {
     OPFOR_RPC_HINT_NONE = 0,

@@ -5,10 +5,13 @@
  *                [--level L] [--game ID]
  *
  * The same line commands as the local game (i, a, r, m, off, cap, s, u, q, help) plus
- * `resolve` (opford rolls the open order's dice) and `roll DICE`. Each becomes one RPC call
- * (docs/protocol.md); the daemon keeps the game, so quitting leaves it saved and `--game ID`
- * takes it up again, from this terminal or any other client. When the enemy gets the
- * initiative the AI's orders are asked for at once.
+ * `resolve` (opford rolls the open order's dice), `roll DICE` and `undo` (takes back the last
+ * report, any client's, until the next press). Each becomes one RPC call (docs/protocol.md);
+ * the daemon keeps the game, so quitting leaves it saved and `--game ID` takes it up again,
+ * from this terminal or any other client. When the enemy gets the initiative the AI's orders
+ * are asked for at once. Every report names the state this terminal last saw (`seen`), so a
+ * report another client made meanwhile is never counted twice: the daemon refuses ours and
+ * says what changed.
  */
 #include <ctype.h>
 #include <limits.h>
@@ -32,6 +35,7 @@ typedef struct remote {
     char game[64];     /* the game's id */
     int over;          /* 1 once the game finished or was closed */
     int interactive;   /* stdin is a terminal: prompts */
+    uint64_t seen;     /* the game's log_seq as this terminal last saw it */
 } remote_t;
 
 static void help(void) {
@@ -47,6 +51,7 @@ static void help(void) {
         "  off UNIT | cap UNIT      UNIT left the table | was captured\n"
         "  resolve                  opford rolls the open order's dice and reports\n"
         "  roll DICE                opford rolls DICE (\"2D6\") with the game's dice\n"
+        "  undo                     take back the last report (until the next press)\n"
         "  s | u                    the score | the units and the game\n"
         "  q                        leave (the game stays saved: --game ID resumes it)\n"
         "UNIT is a unit's name, or the start of one, in any case; quote a name with\n"
@@ -81,7 +86,15 @@ static void game_params(const remote_t *r, msgpack_sbuffer *sb, msgpack_packer *
     opfor_rpc_pack_cstr(pk, r->game);
 }
 
+/* Notes the log_seq of an answer (a mutation's or game.state's) as the state last seen. */
+static void saw(remote_t *r, const msgpack_object *res) {
+    int64_t s = opfor__rpc_int(res, "log_seq", -1);
+    if (s >= 0)
+        r->seen = (uint64_t)s;
+}
+
 static void after_ack(remote_t *r, const msgpack_object *res) {
+    saw(r, res);
     const msgpack_object *evs = opfor__rpc_get(res, "events");
     for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size; i++)
         opfor__rpc_print_event(stdout, &evs->via.array.ptr[i]);
@@ -98,6 +111,9 @@ static void after_ack(remote_t *r, const msgpack_object *res) {
     game_params(r, &sb, &pk, 0);
     const msgpack_object *order;
     if (opfor__rpc_call(r->c, "patrol", "ai.orders", &sb, &order) == 0) {
+        int64_t id = opfor__rpc_int(order, "order_id", 0);
+        if (id > 0 && (uint64_t)id > r->seen) /* the order entry is the game's last */
+            r->seen = (uint64_t)id;
         opfor__rpc_print_order(stdout, order);
         printf(
             "  Carry it out and report the outcome (`r`, `m`, `morale`, `off`), or `resolve`.\n");
@@ -105,16 +121,39 @@ static void after_ack(remote_t *r, const msgpack_object *res) {
     msgpack_sbuffer_destroy(&sb);
 }
 
-/* Sends a report whose body pack() writes after "game"; nkeys counts the body's keys. */
+/* Another client changed the game since this terminal last saw it (our report was refused,
+ * the daemon saying what changed): reads where it stands now. */
+static void catch_up(remote_t *r) {
+    const char *hint = opfor_client_error_hint(r->c);
+    if (strcmp(hint, "stale_state") != 0 && strcmp(hint, "already_answered") != 0)
+        return;
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    game_params(r, &sb, &pk, 0);
+    const msgpack_object *res;
+    if (opfor__rpc_call(r->c, "patrol", "game.state", &sb, &res) == 0) {
+        saw(r, res);
+        printf("  Nothing was applied. The game changed meanwhile (see above): check the table,\n"
+               "  then type what is still to report (`undo` takes back the last report).\n");
+    }
+    msgpack_sbuffer_destroy(&sb);
+}
+
+/* Sends a report whose body pack() writes after "game" and "seen"; nkeys counts the body's
+ * keys. */
 static void send_report(remote_t *r, int nkeys, void (*pack)(msgpack_packer *pk, void *ud),
                         void *ud) {
     msgpack_sbuffer sb;
     msgpack_packer pk;
-    game_params(r, &sb, &pk, (size_t)nkeys);
+    game_params(r, &sb, &pk, (size_t)nkeys + 1);
+    opfor_rpc_pack_cstr(&pk, "seen");
+    msgpack_pack_uint64(&pk, r->seen);
     pack(&pk, ud);
     const msgpack_object *res;
     if (opfor__rpc_call(r->c, "patrol", "report", &sb, &res) == 0)
         after_ack(r, res);
+    else
+        catch_up(r);
     msgpack_sbuffer_destroy(&sb);
 }
 
@@ -202,6 +241,8 @@ static void call_game(remote_t *r, const char *method, int state) {
     game_params(r, &sb, &pk, 0);
     const msgpack_object *res;
     if (opfor__rpc_call(r->c, "patrol", method, &sb, &res) == 0) {
+        if (state)
+            saw(r, res); /* the player looked at the game as it stands */
         if (state == 1) {
             opfor__rpc_print_state(stdout, res);
         } else if (state == 2) {
@@ -240,6 +281,8 @@ static int command(remote_t *r, char **w, int n) {
         call_game(r, "game.state", 2);
     } else if (!strcmp(cmd, "u") || !strcmp(cmd, "units") || !strcmp(cmd, "l")) {
         call_game(r, "game.state", 1);
+    } else if (!strcmp(cmd, "undo")) {
+        call_game(r, "game.undo", 0);
     } else if (!strcmp(cmd, "resolve")) {
         a.kind = R_RESOLVE;
         send_report(r, 1, pack_rep, &a);
@@ -432,6 +475,7 @@ int opfor__patrol_remote(int argc, char **argv) {
         return rc;
     }
     opfor__rpc_str(res, "game", r.game, sizeof r.game);
+    saw(&r, res);
     printf("Viktoria! Patrol Mode against opford: game %s\n", r.game);
     opfor__rpc_print_state(stdout, res);
     check_over(&r, res);

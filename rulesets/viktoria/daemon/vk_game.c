@@ -585,11 +585,52 @@ static int press_competitive(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint6
     return 0;
 }
 
+/* A press while the current order has no report of its move or outcome leaves the table and
+ * the game apart: an `unreported` event (in the press's answer) says what is still open. */
+static void unreported(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                       opfor__evlist_t *ev) {
+    const opfor__vkg_order_t *o = &t->order;
+    if (!opfor__vkg_order_current(t) || o->resolved)
+        return;
+    if (!o->has_dest && o->target < 0 && o->nneeds == 0)
+        return; /* nothing moves, nothing is rolled (stand): nothing to report */
+    const int no_report = !o->answered_by, no_move = o->has_dest && !o->answered_move;
+    if (!no_report && !no_move)
+        return;
+    const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
+    char text[400];
+    snprintf(text, sizeof text,
+             "the order of entry %llu (%s) was never %s: opfor's game does not have %s; "
+             "report it now (moves, casualties, morale; or resolve) before the next order",
+             (unsigned long long)o->log_seq, o->sentence,
+             no_report ? "reported" : "reported moving",
+             no_report ? "its move or its outcome" : "the unit's new place");
+    msgpack_packer pk;
+    opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "unreported");
+    msgpack_pack_map(&pk, 5);
+    opfor_rpc_pack_cstr(&pk, "order");
+    msgpack_pack_uint64(&pk, o->log_seq);
+    opfor_rpc_pack_cstr(&pk, "unit");
+    opfor_rpc_pack_cstr(&pk, unit);
+    opfor_rpc_pack_cstr(&pk, "sentence");
+    opfor_rpc_pack_cstr(&pk, o->sentence);
+    opfor_rpc_pack_cstr(&pk, "missing");
+    msgpack_pack_array(&pk, (size_t)(no_report + no_move));
+    if (no_move)
+        opfor_rpc_pack_cstr(&pk, "move");
+    if (no_report)
+        opfor_rpc_pack_cstr(&pk, "outcome");
+    opfor_rpc_pack_cstr(&pk, "text");
+    opfor_rpc_pack_cstr(&pk, text);
+}
+
 int opfor__vkg_press(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                      opfor__vkg_press_opt_t *opt, opfor__evlist_t *ev, opfor__gerr_t *err) {
     int rc = press_state_ok(g, t, err);
     if (rc < 0)
         return rc;
+    unreported(g, t, log_seq, ev);
+    opfor__vkg_undo_barrier(t, log_seq, "press");
     t->order.open = 0; /* the last order's outcome is settled once the button is pressed */
     if (g->mode == OPFOR_MODE_COOP) {
         rc = press_patrol(g, t, log_seq, opt, ev, err);
@@ -598,6 +639,12 @@ int opfor__vkg_press(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
     } else
         press_competitive(g, t, log_seq, ev);
     opfor__vkg_check_end(g, t, log_seq, ev);
+    {
+        char what[80];
+        snprintf(what, sizeof what, "turn %d, initiative: %s", (int)t->ps.turn,
+                 opfor__vkg_pending_name(t->pending));
+        opfor__vkg_hist_note(t, log_seq, "press", what);
+    }
     t->log_seq = log_seq;
     return 0;
 }
@@ -608,6 +655,7 @@ int opfor__vkg_close(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
     msgpack_packer pk;
     stop_play(g, t, OPFOR__GS_CLOSED, log_seq, ev, "closed", &pk);
     msgpack_pack_map(&pk, 0);
+    opfor__vkg_hist_note(t, log_seq, "close", "the game was closed");
     t->log_seq = log_seq;
     return 0;
 }
@@ -636,6 +684,18 @@ int opfor__vkg_apply_entry(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_
     }
     if (strcmp(kind, "close") == 0)
         return opfor__vkg_close(g, t, seq, ev, err);
+    if (strcmp(kind, "undo") == 0) {
+        msgpack_unpacked u;
+        msgpack_unpacked_init(&u);
+        size_t off = 0;
+        int rc = len && msgpack_unpack_next(&u, payload, len, &off) != MSGPACK_UNPACK_SUCCESS
+                     ? opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
+                                       "log entry %llu: unreadable undo payload",
+                                       (unsigned long long)seq)
+                     : opfor__vkg_undo(g, t, seq, len ? &u.data : NULL, ev, err);
+        msgpack_unpacked_destroy(&u);
+        return rc;
+    }
     if (strcmp(kind, "report") != 0 && strcmp(kind, "order") != 0)
         return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
                                "log entry %llu: unknown kind '%s'", (unsigned long long)seq, kind);

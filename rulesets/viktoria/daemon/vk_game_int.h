@@ -62,6 +62,9 @@ typedef struct opfor__vkg_order {
     int32_t turn;             /* turn it was given in */
     int32_t decision;         /* the game's AI decision number (keys its dice) */
     uint64_t log_seq;         /* the log entry that recorded it */
+    uint64_t answered_by;     /* the first report that answered it (its log entry); 0: none */
+    int32_t answered_turn;    /* the turn of that report */
+    int32_t answered_move;    /* 1 once a report moved its unit (or resolve settled it) */
     opfor_vk_action_t select; /* the engine's SELECT_UNIT action */
     opfor_vk_action_t action; /* the chosen action */
     opfor_vk_action_t runner; /* the runner-up */
@@ -73,6 +76,34 @@ typedef struct opfor__vkg_order {
     char command_text[64];
     opfor__vkg_need_t needs[OPFOR__ORDER_NEEDS];
 } opfor__vkg_order_t;
+
+#define OPFOR__HIST 8 /* recent log entries kept to say what changed since a stale report */
+
+/* One recent log entry, for "what changed" messages. */
+typedef struct opfor__vkg_hist {
+    uint64_t seq;  /* its log entry (0: unused slot) */
+    char kind[8];  /* "press", "report", "order", "undo", "close" */
+    char what[80]; /* one line: "Fusiliers: 2 killed, 0 wounded; 4 of 6 left" */
+} opfor__vkg_hist_t;
+
+/* The table as it was before the last report, kept until the next press or order so that one
+ * undo can take the report back (the parts of the table a report may change; the counters go
+ * on), and the entries that say why there is nothing to undo. Plain data. */
+typedef struct opfor__vkg_undo {
+    uint64_t report;          /* the report it takes back (log entry); 0: nothing to undo */
+    uint64_t last_report;     /* the last report applied (log entry), undone or not */
+    uint64_t last_undo;       /* the last undo (log entry) */
+    uint64_t last_press;      /* the last press (log entry) */
+    uint64_t barrier;         /* the press or order after the last report (log entry); 0: none */
+    char barrier_kind[8];     /* "press", "order" */
+    int32_t pending;          /* OPFOR__PEND_* before the report */
+    int32_t pad;              /* zero */
+    opfor_rng_t rng;          /* the game's dice before it (a `roll` draws from them) */
+    opfor_patrol_state_t ps;  /* Patrol Mode's state (fates, observations) */
+    opfor__vkg_order_t order; /* the last order (its answer) */
+    opfor_unit_t units[OPFOR_MAX_UNITS];       /* the units (flags, status, facing) */
+    opfor_figure_t figures[OPFOR_MAX_FIGURES]; /* the figures (places, wounds, deaths) */
+} opfor__vkg_undo_t;
 
 /* The mutable state of a game: everything replay rebuilds. Pointer-free; copy with memcpy. */
 typedef struct opfor__vkg_table {
@@ -94,6 +125,8 @@ typedef struct opfor__vkg_table {
     opfor__vkg_order_t order; /* the last order */
     opfor_unit_t units[OPFOR_MAX_UNITS];
     opfor_figure_t figures[OPFOR_MAX_FIGURES];
+    opfor__vkg_hist_t hist[OPFOR__HIST]; /* the last entries, hist[seq % OPFOR__HIST] */
+    opfor__vkg_undo_t undo;              /* what one undo restores */
 } opfor__vkg_table_t;
 
 /* Viktoria!'s table game: the ruleset's side of one daemon game (the shell's g->tg). */
@@ -163,13 +196,36 @@ int opfor__vkg_press_payload_read(const opfor__vkg_t *g, const msgpack_object *o
  * ignored). With `roll` the rolled dice go to *roll_total (may be NULL). */
 int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                       const msgpack_object *params, opfor__evlist_t *ev, opfor__gerr_t *err);
+/* Whether a report (params as the `report` method takes them) may be logged now, against the
+ * committed table t: the sequence number it names (`order`: the open order it answers;
+ * `seen`: the log_seq of the state its client saw) must still be current, and a report that
+ * answers the open order (moves, casualties, morale, off_table or resolve while an order is
+ * open) is refused once another report answered it, naming that report, unless it names the
+ * state after it (`seen`). Only new requests are checked: logged reports replay as they were.
+ * 0, or a negative code with err (ILLEGAL with hint already_answered or stale_state;
+ * INVALID_PARAMS for a number that is not one). */
+int opfor__vkg_report_check(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                            const msgpack_object *params, opfor__gerr_t *err);
+/* Takes back the last report (log entry kind "undo"; params may be NULL, or a map whose
+ * optional `report` names the entry to take back, which must be the last one): the table as
+ * before it, its counters going on, with an `undo` event. Refused with the reason when there
+ * is no report to undo, a press came since, it was undone already, or the game is over. */
+int opfor__vkg_undo(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                    const msgpack_object *params, opfor__evlist_t *ev, opfor__gerr_t *err);
+/* Whether t's last order is the current one (given since the last press): reports then
+ * answer it. */
+int opfor__vkg_order_current(const opfor__vkg_table_t *t);
+/* A press or an order at log entry seq ends the undo of the last report (kind says which). */
+void opfor__vkg_undo_barrier(opfor__vkg_table_t *t, uint64_t seq, const char *kind);
+/* Notes log entry seq of kind in t's recent entries with a one-line summary. */
+void opfor__vkg_hist_note(opfor__vkg_table_t *t, uint64_t seq, const char *kind, const char *what);
 /* Records an AI order (payload as opfor__vkg_order_pack writes it). */
 int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                      const msgpack_object *payload, opfor__evlist_t *ev, opfor__gerr_t *err);
 /* Closes the game. */
 int opfor__vkg_close(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                      opfor__evlist_t *ev, opfor__gerr_t *err);
-/* Applies one log entry by kind ("press", "report", "order", "close"), for replay. */
+/* Applies one log entry by kind ("press", "report", "undo", "order", "close"), for replay. */
 int opfor__vkg_apply_entry(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t seq,
                            const char *kind, const void *payload, size_t len, opfor__evlist_t *ev,
                            opfor__gerr_t *err);

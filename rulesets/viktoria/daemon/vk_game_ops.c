@@ -115,12 +115,21 @@ static void op_keep(opfor__game_t *g) {
     memcpy(&v->t, v->work, sizeof v->t);
 }
 
-/* The table's report (`report`: the params as given are the log entry); game.act and the
- * other methods of the generic games are not this game's. */
+/* The table's report (`report`: the params as given are the log entry, once
+ * opfor__vkg_report_check found that it counts once) and its undo (`game.undo`: the params
+ * are the entry); game.act and the other methods of the generic games are not this game's. */
 static int op_prepare(const opfor__game_t *g, const char *method, const msgpack_object *params,
                       opfor__entry_t *e, opfor__gerr_t *err) {
-    if (strcmp(method, "report") == 0) {
-        snprintf(e->kind, sizeof e->kind, "report");
+    if (strcmp(method, "report") == 0 || strcmp(method, "game.undo") == 0) {
+        const int undo = method[0] == 'g';
+        opfor__gerr_t why = {0};
+        int rc = undo ? 0 : opfor__vkg_report_check(vk(g), &vk(g)->t, params, &why);
+        if (rc < 0) {
+            if (err)
+                *err = why;
+            return rc;
+        }
+        snprintf(e->kind, sizeof e->kind, "%s", undo ? "undo" : "report");
         msgpack_packer pk;
         msgpack_packer_init(&pk, e->sb, msgpack_sbuffer_write);
         msgpack_pack_object(&pk, *params);

@@ -410,9 +410,10 @@ out:
 void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
                            const opfor__vkg_order_t *o, msgpack_packer *pk) {
     const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
-    msgpack_pack_map(pk, 18);
+    msgpack_pack_map(pk, 20);
     opfor__kv_str(pk, "game", g->row->id);
     opfor__kv_u64(pk, "order_id", o->log_seq);
+    opfor__kv_u64(pk, "answered_by", o->answered_by); /* the report that answered it; 0 none */
     opfor__kv_int(pk, "turn", o->turn);
     opfor__kv_str(pk, "side", g->sc->sides[g->enemy].name);
     opfor__kv_str(pk, "unit", unit);
@@ -453,6 +454,9 @@ void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
     opfor__kv_str(pk, "command", o->command_text);
     opfor__kv_int(pk, "resolved", o->resolved);
     opfor__kv_int(pk, "open", o->open); /* may it still be resolved (until the next press) */
+    /* the last order and no press since (an order just planned is about to be): a report of
+       moves or casualties answers it */
+    opfor__kv_int(pk, "current", o != &t->order || opfor__vkg_order_current(t));
     opfor_rpc_pack_cstr(pk, "raw");
     msgpack_pack_map(pk, 6);
     opfor_rpc_pack_cstr(pk, "select");
@@ -514,6 +518,7 @@ int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
         snprintf(err->msg, sizeof err->msg, "order: unit %d cannot act now", o.unit);
         return OPFOR_EILLEGAL;
     }
+    opfor__vkg_undo_barrier(t, log_seq, "order");
     o.active = 1;
     o.open = 1;
     o.log_seq = log_seq;
@@ -550,6 +555,7 @@ int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
     msgpack_packer pk;
     opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "order");
     opfor__vkg_order_pack(g, t, &t->order, &pk);
+    opfor__vkg_hist_note(t, log_seq, "order", t->order.sentence);
     t->log_seq = log_seq;
     return 0;
 }

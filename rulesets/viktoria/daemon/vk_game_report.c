@@ -8,6 +8,12 @@
  * works on a copy). The same function replays a logged report, so it must stay a pure
  * function of (table, params). Rules: Viktoria! IX (wounds), XI (morale: Solid, Wavering,
  * routed), XV.B (units driven off or captured count for the score).
+ *
+ * Reports never count twice: a new report names the open order it answers (`order`) or the
+ * state its client saw (`seen`, a log_seq), and opfor__vkg_report_check refuses a second
+ * answer to the same order, or a report against a state that changed since, saying which
+ * report answered it or what changed. The last report can be taken back (an `undo` entry)
+ * until the next press or order: each report keeps what it changed in t->undo.
  */
 #include "vk_game_int.h"
 
@@ -257,11 +263,15 @@ static int resolve(const opfor__vkg_t *g, opfor__vkg_table_t *t, rep_t *r, uint6
     if (!st)
         return fail(e, OPFOR_RPC_E_INTERNAL, "out of memory");
     uint8_t status[OPFOR_MAX_UNITS];
-    int was[OPFOR_MAX_UNITS];
+    int was[OPFOR_MAX_UNITS], alive[OPFOR_MAX_UNITS];
+    uint16_t fflags[OPFOR_MAX_FIGURES];
     for (int u = 0; u < t->nunits; u++) {
         status[u] = t->units[u].status;
         was[u] = opfor__vkg_in_play(t, u);
+        alive[u] = opfor__vkg_alive(t, u, NULL);
     }
+    for (int i = 0; i < t->nfigures; i++)
+        fflags[i] = t->figures[i].flags;
     /* the unit has acted already in the table; the engine must see it ready */
     opfor__vkg_table_t *copy = malloc(sizeof *copy);
     if (!copy) {
@@ -315,6 +325,25 @@ static int resolve(const opfor__vkg_t *g, opfor__vkg_table_t *t, rep_t *r, uint6
     for (char *save = NULL, *line = strtok_r(evbuf, "\n", &save); line;
          line = strtok_r(NULL, "\n", &save))
         add_text(r, "%s", line);
+    /* What the table must take off, counted on the figures. The engine's line counts shots:
+       a figure wounded by one shot and killed by a later one (fire aims at the wounded) is in
+       both its "wounded" and its "killed", and a wound on a wounded figure kills it (IX); so
+       "2 wounded, 2 killed" may leave 0 wounded. Each unit's line here is what it lost. */
+    for (int u = 0; u < t->nunits && r->ncas < MAX_ITEMS; u++) {
+        const opfor_unit_t *un = &t->units[u];
+        int now = opfor__vkg_alive(t, u, NULL), hurt = 0;
+        for (int i = un->first; i < un->first + un->count && i < t->nfigures; i++)
+            hurt += (t->figures[i].flags & OPFOR_FIG_ALIVE) &&
+                    (t->figures[i].flags & OPFOR_FIG_WOUNDED) && !(fflags[i] & OPFOR_FIG_WOUNDED);
+        if (now >= alive[u] && !hurt)
+            continue;
+        item_t *it = &r->cas[r->ncas++];
+        it->unit = u;
+        it->a = alive[u] > now ? alive[u] - now : 0;
+        it->b = hurt;
+        add_text(r, "%s: %d killed, %d wounded; %d of %d left%s", un->name, it->a, it->b, now,
+                 un->strength, now == 0 ? " (destroyed)" : "");
+    }
     for (int u = 0; u < t->nunits; u++) {
         int res = -1;
         if (was[u] && !opfor__vkg_in_play(t, u) && (t->units[u].flags & OPFOR_UNIT_OFF_TABLE))
@@ -424,11 +453,241 @@ static void ev_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
     }
 }
 
+/* ------------------------------------------------------------------ counting once */
+
+int opfor__vkg_order_current(const opfor__vkg_table_t *t) {
+    return t->order.active && t->order.log_seq > t->undo.last_press;
+}
+
+void opfor__vkg_hist_note(opfor__vkg_table_t *t, uint64_t seq, const char *kind, const char *what) {
+    opfor__vkg_hist_t *h = &t->hist[seq % OPFOR__HIST];
+    memset(h, 0, sizeof *h);
+    h->seq = seq;
+    snprintf(h->kind, sizeof h->kind, "%s", kind);
+    snprintf(h->what, sizeof h->what, "%s", what ? what : "");
+}
+
+void opfor__vkg_undo_barrier(opfor__vkg_table_t *t, uint64_t seq, const char *kind) {
+    opfor__vkg_undo_t *u = &t->undo;
+    if (kind[0] == 'p')
+        u->last_press = seq;
+    if (u->report) {
+        u->report = 0;
+        u->barrier = seq;
+        snprintf(u->barrier_kind, sizeof u->barrier_kind, "%s", kind);
+    }
+}
+
+/* "entry 13 report (Fusiliers: 2 killed ...); entry 14 press (...)" for the entries of t
+ * after log entry since, oldest first, as far as t remembers. */
+static void changes_since(const opfor__vkg_table_t *t, uint64_t since, char *buf, size_t n) {
+    size_t len = 0;
+    buf[0] = '\0';
+    uint64_t from = t->log_seq > OPFOR__HIST ? t->log_seq - OPFOR__HIST + 1 : 1;
+    if (from <= since)
+        from = since + 1;
+    if (from > since + 1 && len < n)
+        len += (size_t)snprintf(buf + len, n - len, "%llu earlier entr%s, then ",
+                                (unsigned long long)(from - since - 1),
+                                from - since - 1 == 1 ? "y" : "ies");
+    for (uint64_t s = from; s <= t->log_seq && len < n; s++) {
+        const opfor__vkg_hist_t *h = &t->hist[s % OPFOR__HIST];
+        if (h->seq != s)
+            continue;
+        len += (size_t)snprintf(buf + len, n - len, "%sentry %llu %s%s%s%s", s > from ? "; " : "",
+                                (unsigned long long)s, h->kind, h->what[0] ? " (" : "", h->what,
+                                h->what[0] ? ")" : "");
+    }
+}
+
+/* Whether a report with these params answers the order (gives its outcome). */
+static int answers_order(const msgpack_object *params) {
+    static const char *const keys[] = {"moves", "casualties", "morale", "off_table", NULL};
+    for (int i = 0; keys[i]; i++) {
+        const msgpack_object *v = opfor_rpc_params_get(params, keys[i]);
+        if (v && v->type == MSGPACK_OBJECT_ARRAY && v->via.array.size)
+            return 1;
+    }
+    const msgpack_object *v = opfor_rpc_params_get(params, "resolve");
+    return v && v->type == MSGPACK_OBJECT_BOOLEAN && v->via.boolean;
+}
+
+/* Reads an optional sequence number at key: 1 with *out, 0 when absent, or a negative code. */
+static int get_seq(const msgpack_object *params, const char *key, uint64_t *out, opfor__gerr_t *e) {
+    const msgpack_object *v = opfor_rpc_params_get(params, key);
+    if (!v || v->type == MSGPACK_OBJECT_NIL)
+        return 0;
+    if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return fail(e, OPFOR_RPC_E_INVALID_PARAMS,
+                    "%s: must be a log sequence number (a whole number, 0 or more)", key);
+    *out = v->via.u64;
+    return 1;
+}
+
+/* Refuses a second answer to order o, naming the report that answered it. */
+static int already_answered(const opfor__vkg_table_t *t, const char *why, opfor__gerr_t *e) {
+    const opfor__vkg_order_t *o = &t->order;
+    const opfor__vkg_hist_t *h = &t->hist[o->answered_by % OPFOR__HIST];
+    const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "?";
+    opfor_rpc_hint_set(&e->hint, OPFOR_RPC_HINT_ALREADY_ANSWERED);
+    opfor_rpc_hint_int(&e->hint, "order", (int64_t)o->log_seq);
+    opfor_rpc_hint_int(&e->hint, "report", (int64_t)o->answered_by);
+    opfor_rpc_hint_int(&e->hint, "turn", o->answered_turn);
+    return fail(e, OPFOR_RPC_E_ILLEGAL,
+                "%sthe order of entry %llu (%s) was already answered by the report of entry "
+                "%llu, turn %d%s%s%s: it is not counted twice (undo that report first to "
+                "report the order again)",
+                why, (unsigned long long)o->log_seq, unit, (unsigned long long)o->answered_by,
+                (int)o->answered_turn, h->seq == o->answered_by && h->what[0] ? ": \"" : "",
+                h->seq == o->answered_by ? h->what : "",
+                h->seq == o->answered_by && h->what[0] ? "\"" : "");
+}
+
+int opfor__vkg_report_check(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                            const msgpack_object *params, opfor__gerr_t *e) {
+    uint64_t seen = 0, order = 0;
+    int has_seen = get_seq(params, "seen", &seen, e);
+    if (has_seen < 0)
+        return has_seen;
+    int has_order = get_seq(params, "order", &order, e);
+    if (has_order < 0)
+        return has_order;
+    const opfor__vkg_order_t *o = &t->order;
+    const int current = opfor__vkg_order_current(t), answers = answers_order(params);
+    if (has_seen && seen != t->log_seq) {
+        char what[OPFOR__HIST * 100];
+        opfor_rpc_hint_set(&e->hint, OPFOR_RPC_HINT_STALE_STATE);
+        opfor_rpc_hint_int(&e->hint, "seen", (int64_t)seen);
+        opfor_rpc_hint_int(&e->hint, "log_seq", (int64_t)t->log_seq);
+        if (seen > t->log_seq)
+            return fail(e, OPFOR_RPC_E_ILLEGAL,
+                        "seen: entry %llu is not in this game's log (it has %llu entries)",
+                        (unsigned long long)seen, (unsigned long long)t->log_seq);
+        changes_since(t, seen, what, sizeof what);
+        return fail(e, OPFOR_RPC_E_ILLEGAL,
+                    "seen: the report answers the game as it stood at entry %llu, but it has "
+                    "changed since (%s): look at the table again and report what is still to "
+                    "report",
+                    (unsigned long long)seen, what);
+    }
+    if (has_order) {
+        if (!o->active || o->log_seq != order) {
+            opfor_rpc_hint_set(&e->hint, OPFOR_RPC_HINT_STALE_STATE);
+            opfor_rpc_hint_int(&e->hint, "seen", (int64_t)order);
+            opfor_rpc_hint_int(&e->hint, "log_seq", (int64_t)t->log_seq);
+            if (!o->active)
+                return fail(e, OPFOR_RPC_E_ILLEGAL,
+                            "order: no order of entry %llu: no order was given in this game yet",
+                            (unsigned long long)order);
+            return fail(e, OPFOR_RPC_E_ILLEGAL,
+                        "order: the order of entry %llu is not the last order (that is entry "
+                        "%llu, %s): report the order the table carried out",
+                        (unsigned long long)order, (unsigned long long)o->log_seq, o->sentence);
+        }
+        if (!current) {
+            opfor_rpc_hint_set(&e->hint, OPFOR_RPC_HINT_STALE_STATE);
+            opfor_rpc_hint_int(&e->hint, "seen", (int64_t)order);
+            opfor_rpc_hint_int(&e->hint, "log_seq", (int64_t)t->log_seq);
+            return fail(e, OPFOR_RPC_E_ILLEGAL,
+                        "order: the order of entry %llu is closed: the initiative button was "
+                        "pressed after it (entry %llu)",
+                        (unsigned long long)order, (unsigned long long)t->undo.last_press);
+        }
+        if (o->answered_by && answers)
+            return already_answered(t, "order: ", e);
+    }
+    if (current && o->answered_by && answers) {
+        /* resolve settles the whole order: never on top of what the table reported */
+        const msgpack_object *rv = opfor_rpc_params_get(params, "resolve");
+        if (rv && rv->type == MSGPACK_OBJECT_BOOLEAN && rv->via.boolean)
+            return already_answered(t, "resolve: ", e);
+        /* no number (an older client): accepted only while nothing answered the order */
+        if (!has_seen && !has_order)
+            return already_answered(t, "", e);
+    }
+    return 0;
+}
+
+int opfor__vkg_undo(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
+                    const msgpack_object *params, opfor__evlist_t *ev, opfor__gerr_t *e) {
+    static const char *const keys[] = {"game", "report", NULL};
+    opfor__vkg_undo_t *u = &t->undo;
+    uint64_t want = 0;
+    int has_want = 0;
+    if (params && params->type == MSGPACK_OBJECT_MAP) {
+        int rc = keys_ok(params, keys, "undo", e);
+        if (rc < 0)
+            return rc;
+        if ((has_want = get_seq(params, "report", &want, e)) < 0)
+            return has_want;
+    }
+    if (t->status != OPFOR__GS_ACTIVE)
+        return fail(e, OPFOR_RPC_E_ILLEGAL, "undo: the game is %s: nothing can be taken back",
+                    t->status == OPFOR__GS_CLOSED ? "closed" : "over");
+    opfor_rpc_hint_t *h = &e->hint;
+    if (!u->report) {
+        opfor_rpc_hint_set(h, OPFOR_RPC_HINT_NOTHING_TO_UNDO);
+        if (!u->last_report) {
+            opfor_rpc_hint_str(h, "why", "no_report");
+            return fail(e, OPFOR_RPC_E_ILLEGAL, "undo: nothing to undo: no report was made yet");
+        }
+        if (u->last_undo > u->last_report) {
+            opfor_rpc_hint_str(h, "why", "undone");
+            return fail(e, OPFOR_RPC_E_ILLEGAL,
+                        "undo: nothing to undo: the last report (entry %llu) was already undone "
+                        "at entry %llu",
+                        (unsigned long long)u->last_report, (unsigned long long)u->last_undo);
+        }
+        opfor_rpc_hint_str(h, "why", u->barrier_kind);
+        return fail(e, OPFOR_RPC_E_ILLEGAL,
+                    "undo: nothing to undo: %s came after the last report (entry %llu, %s "
+                    "entry %llu); a report can be undone only until the next press or order",
+                    strcmp(u->barrier_kind, "order") == 0 ? "an order"
+                                                          : "the initiative button was pressed",
+                    (unsigned long long)u->last_report, u->barrier_kind,
+                    (unsigned long long)u->barrier);
+    }
+    if (has_want && want != u->report)
+        return fail(e, OPFOR_RPC_E_ILLEGAL,
+                    "report: entry %llu is not the last report (that is entry %llu): only the "
+                    "last report can be undone",
+                    (unsigned long long)want, (unsigned long long)u->report);
+    const uint64_t undone = u->report;
+    t->pending = u->pending;
+    t->rng = u->rng;
+    t->ps = u->ps;
+    t->order = u->order;
+    memcpy(t->units, u->units, sizeof t->units);
+    memcpy(t->figures, u->figures, sizeof t->figures);
+    u->report = 0;
+    u->last_undo = log_seq;
+    char text[200];
+    const opfor__vkg_hist_t *hr = &t->hist[undone % OPFOR__HIST];
+    snprintf(text, sizeof text, "the report of entry %llu is taken back%s%s%s",
+             (unsigned long long)undone, hr->seq == undone && hr->what[0] ? ": \"" : "",
+             hr->seq == undone ? hr->what : "", hr->seq == undone && hr->what[0] ? "\"" : "");
+    msgpack_packer pk;
+    opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "undo");
+    msgpack_pack_map(&pk, 3);
+    opfor_rpc_pack_cstr(&pk, "report");
+    msgpack_pack_uint64(&pk, undone);
+    opfor_rpc_pack_cstr(&pk, "pending");
+    opfor_rpc_pack_cstr(&pk, opfor__vkg_pending_name(t->pending));
+    opfor_rpc_pack_cstr(&pk, "text");
+    opfor_rpc_pack_cstr(&pk, text);
+    opfor__vkg_ev_score(g, t, log_seq, ev);
+    char what[80];
+    snprintf(what, sizeof what, "took back entry %llu", (unsigned long long)undone);
+    opfor__vkg_hist_note(t, log_seq, "undo", what);
+    t->log_seq = log_seq;
+    return 0;
+}
+
 int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                       const msgpack_object *params, opfor__evlist_t *ev, opfor__gerr_t *e) {
-    static const char *const top[] = {"game",       "acted",  "at",        "moves",
-                                      "casualties", "morale", "off_table", "roll",
-                                      "resolve",    "note",   NULL};
+    static const char *const top[] = {"game",   "acted",     "at",   "moves",   "casualties",
+                                      "morale", "off_table", "roll", "resolve", "note",
+                                      "order",  "seen",      NULL};
     static const char *const k_move[] = {"unit", "x", "y", "at", NULL};
     static const char *const k_cas[] = {"unit", "killed", "wounded", NULL};
     static const char *const k_mor[] = {"unit", "result", NULL};
@@ -443,6 +702,15 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
     if (!r)
         return fail(e, OPFOR_RPC_E_INTERNAL, "out of memory");
     r->acted = -1;
+    /* what this report may change, for an undo (a failed report leaves t garbage anyway) */
+    opfor__vkg_undo_t *ud = &t->undo;
+    ud->pending = t->pending;
+    ud->rng = t->rng;
+    ud->ps = t->ps;
+    ud->order = t->order;
+    memcpy(ud->units, t->units, sizeof ud->units);
+    memcpy(ud->figures, t->figures, sizeof ud->figures);
+    const int current = opfor__vkg_order_current(t);
     char path[64], why[160];
     int any = 0;
     const msgpack_object *v;
@@ -665,6 +933,26 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
     if (g->mode == OPFOR_MODE_COOP) {
         opfor_patrol_forces_t fo = opfor__vkg_forces(t);
         opfor_patrol_observe(g->cfg, &t->ps, &fo);
+    }
+    /* the first report that answers the current order answers it */
+    opfor__vkg_order_t *o = &t->order;
+    if (current && (r->nmoves || r->ncas || r->nmor || r->noff || r->resolved)) {
+        if (!o->answered_by) {
+            o->answered_by = log_seq;
+            o->answered_turn = t->ps.turn;
+        }
+        for (int i = 0; i < r->nmoves; i++)
+            o->answered_move |= r->moves[i].unit == o->unit; /* its move was reported */
+        o->answered_move |= r->resolved;
+    }
+    ud->report = log_seq;
+    ud->last_report = log_seq;
+    {
+        char what[80];
+        const char *nl = strchr(r->text, '\n');
+        size_t n = nl ? (size_t)(nl - r->text) : strlen(r->text);
+        snprintf(what, sizeof what, "%.*s", (int)(n < sizeof what ? n : sizeof what - 1), r->text);
+        opfor__vkg_hist_note(t, log_seq, "report", what);
     }
     ev_report(g, t, log_seq, ev, r);
     for (int i = 0; i < r->nmor; i++) {
