@@ -259,6 +259,13 @@ void opfor__game_begin_payload(const struct opfor_ruleset *rs, msgpack_packer *p
  * negative code. */
 int opfor__game_rules_check(const opfor_store_game_t *row, const struct opfor_ruleset *rs,
                             const char *kind, const void *payload, size_t len, opfor__gerr_t *err);
+/* The first half of that check, for a table game that reads logs of several rules versions:
+ * 0 with the version its begin entry names in version (n bytes), when the entry is a begin
+ * entry of rs; otherwise INTERNAL (no begin entry) or UNSUPPORTED (another ruleset's) in err
+ * and a negative code. */
+int opfor__game_rules_read(const opfor_store_game_t *row, const struct opfor_ruleset *rs,
+                           const char *kind, const void *payload, size_t len, char *version,
+                           size_t n, opfor__gerr_t *err);
 /* A method the table game of g does not take (game.act and the other generic methods are
  * for games of the built-in table game; `report` and a ruleset's own methods for the
  * plug-ins'): UNSUPPORTED with a hint naming the generic game methods, OPFOR_ENOTSUP. */

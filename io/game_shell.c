@@ -132,9 +132,11 @@ void opfor__game_begin_payload(const opfor_ruleset_t *rs, msgpack_packer *pk) {
     opfor__kv_str(pk, "rules_version", rs->rules_version ? rs->rules_version : "");
 }
 
-int opfor__game_rules_check(const opfor_store_game_t *row, const opfor_ruleset_t *rs,
-                            const char *kind, const void *payload, size_t len, opfor__gerr_t *err) {
-    char name[64] = "", version[64] = "";
+int opfor__game_rules_read(const opfor_store_game_t *row, const opfor_ruleset_t *rs,
+                           const char *kind, const void *payload, size_t len, char *version,
+                           size_t n, opfor__gerr_t *err) {
+    char name[64] = "";
+    version[0] = '\0';
     int ok = kind && strcmp(kind, "begin") == 0;
     if (ok) {
         msgpack_unpacked u;
@@ -144,7 +146,7 @@ int opfor__game_rules_check(const opfor_store_game_t *row, const opfor_ruleset_t
              u.data.type == MSGPACK_OBJECT_MAP;
         if (ok) {
             map_str(&u.data, "ruleset", name, sizeof name);
-            map_str(&u.data, "rules_version", version, sizeof version);
+            map_str(&u.data, "rules_version", version, n);
         }
         msgpack_unpacked_destroy(&u);
     }
@@ -154,13 +156,26 @@ int opfor__game_rules_check(const opfor_store_game_t *row, const opfor_ruleset_t
             "game %s: its log does not begin with the ruleset and rules version it was "
             "played under",
             row->id);
+    if (strcmp(name, rs->name) != 0)
+        return opfor__gerr_set(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
+                               "game %s was saved as a game of %s, not of %s", row->id,
+                               name[0] ? name : "another ruleset", rs->name);
+    return 0;
+}
+
+int opfor__game_rules_check(const opfor_store_game_t *row, const opfor_ruleset_t *rs,
+                            const char *kind, const void *payload, size_t len, opfor__gerr_t *err) {
+    char version[64];
+    int rc = opfor__game_rules_read(row, rs, kind, payload, len, version, sizeof version, err);
+    if (rc < 0)
+        return rc;
     const char *mine = rs->rules_version ? rs->rules_version : "";
-    if (strcmp(name, rs->name) != 0 || strcmp(version, mine) != 0)
+    if (strcmp(version, mine) != 0)
         return opfor__gerr_set(
             err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
             "game %s was saved under %s rules version '%s', and this build reads %s "
             "rules version '%s': it is not replayed under other rules (open it with a "
             "build of that version)",
-            row->id, name, version, rs->name, mine);
+            row->id, rs->name, version, rs->name, mine);
     return 0;
 }

@@ -704,7 +704,9 @@ const opfor_ruleset_t opfor_viktoria_ruleset = {
     .deserialize = rs_deserialize,
     .hash = rs_hash,
     .action_str = rs_action_str,
-    .rules_version = "1",
+    /* 1: the first saved games; 2: a table's press stops after a turn in which no unit can
+     * act (issue 15). The daemon's table game reads logs of both (daemon/vk_game_ops.c). */
+    .rules_version = "2",
     .view = rs_view,
     .ai = &opfor_viktoria_ai,
     .calc = &opfor_viktoria_calc_iface,

@@ -39,6 +39,7 @@ void opfor_patrol_session_opts_table(opfor_patrol_session_opts_t *o) {
     o->max_presses = 4;
     o->place_generals = 1;
     o->command_radius = OPFOR_DIRECTOR_COMMAND_RADIUS;
+    o->idle_stop = 1;
 }
 
 /* The summary of the next press, with the engine's word on who can act when given. */
@@ -116,7 +117,8 @@ int opfor_patrol_session_press(const opfor_patrol_config_t *cfg, opfor_patrol_st
         if (pr.kind == OPFOR_PRESS_END_TURN) {
             if (o->mode != OPFOR_PATROL_SESSION_TABLE)
                 return 0;
-            if (!o->ready && nobody_can_act(cfg, fo)) { /* told before opts.turn is called */
+            if (o->idle_stop && !o->ready &&
+                nobody_can_act(cfg, fo)) { /* told before opts.turn is called */
                 out->idle = 1;
                 out->spots_left = cfg->spot_limit > 0 ? cfg->spot_limit - ps->placed : -1;
                 if (out->spots_left < -1)

@@ -419,7 +419,7 @@ check("sigterm_removes_socket", not os.path.exists(d.sock), d.sock)
 con = sqlite3.connect(os.path.join(d.state, "opfor.db"))
 first = con.execute("SELECT kind, payload FROM log WHERE game_id = 'py1' AND seq = 1").fetchone()
 check("log_begins_with_rules", first is not None and first[0] == "begin" and
-      msgpack.unpackb(first[1]) == {"ruleset": "viktoria", "rules_version": "1"}, repr(first))
+      msgpack.unpackb(first[1]) == {"ruleset": "viktoria", "rules_version": "2"}, repr(first))
 cols = "ruleset, scenario_name, scenario_yaml, mode, seed, difficulty, created, updated, status"
 for gid, begin in (("legacy", None), ("vk0", {"ruleset": "viktoria", "rules_version": "0"})):
     con.execute(f"INSERT INTO games (id, {cols}) SELECT ?, {cols} FROM games WHERE id = 'py1'",
@@ -430,6 +430,12 @@ for gid, begin in (("legacy", None), ("vk0", {"ruleset": "viktoria", "rules_vers
     con.execute("INSERT INTO log (game_id, seq, kind, payload, created) SELECT ?, seq - 1 + ?, "
                 "kind, payload, created FROM log WHERE game_id = 'py1' AND seq > 1",
                 (gid, 1 if begin is not None else 0))
+# The idle game's log as rules version 1 wrote it: its press replays as those rules pressed
+# (on through the idle turns, to the press guard), not as version 2 stops.
+con.execute(f"INSERT INTO games (id, {cols}) SELECT 'idle1', {cols} FROM games WHERE id = 'idle'")
+con.execute("INSERT INTO log (game_id, seq, kind, payload, created) SELECT 'idle1', seq, kind, "
+            "CASE WHEN kind = 'begin' THEN ? ELSE payload END, created FROM log "
+            "WHERE game_id = 'idle'", (msgpack.packb({"ruleset": "viktoria", "rules_version": "1"}),))
 con.commit()
 con.close()
 
@@ -443,7 +449,12 @@ check("log_without_begin_replays", err is None and st["hash"] == py1["hash"] and
       repr((err, py1["hash"], st and st["hash"])))
 err, _ = c.call("game.state", {"game": "vk0"})
 check("other_rules_version_refused", err is not None and err[0] == UNSUPPORTED and
-      "'0'" in err[1] and "'1'" in err[1], repr(err))
+      "'0'" in err[1] and "'1'" in err[1] and "'2'" in err[1], repr(err))
+err, st1 = c.call("game.state", {"game": "idle1"})
+err2, st2 = c.call("game.state", {"game": "idle"})
+check("rules_version_1_replays_its_press", err is None and err2 is None and
+      st2["turn"] == 2 and st1["turn"] > 2 and st1["log_seq"] == st2["log_seq"],
+      repr((err, err2, st1 and st1["turn"], st2 and st2["turn"])))
 err, lst = c.call("game.list")
 check("restart_lists_games", err is None and {"py1", "doomed"} <= {x["game"] for x in lst["games"]},
       repr(err))

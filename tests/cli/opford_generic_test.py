@@ -90,7 +90,7 @@ check("hello_ruleset_info", info.get("duel", {}).get("rules_version") == "1" and
       {"ai", "session", "view", "scene"} <= set(info["duel"]["parts"]) and
       info["duel"]["players"] == 2 and info["duel"]["title"] and
       list(info) == hello["rulesets"], repr(info))
-check("hello_viktoria_rules_version", info.get("viktoria", {}).get("rules_version") == "1" and
+check("hello_viktoria_rules_version", info.get("viktoria", {}).get("rules_version") == "2" and
       {"ai", "calc"} <= set(info["viktoria"]["parts"]), repr(info.get("viktoria")))
 
 # ---------------------------------------------------------------- game.new: ruleset, level

@@ -826,15 +826,18 @@ static void game_model_begin_entry_names_the_rules(void **state) {
     opfor__game_free(c);
 }
 
-/* A saved game's rules: its begin entry's; a log from before logs had one is read as rules
- * version "1"; one naming other rules is refused, saying which. */
+/* A saved game's rules: its begin entry's (versions 1 and 2 are read, each replayed under its
+ * own press); a log from before logs had one is read as rules version "1"; one naming other
+ * rules is refused, saying which. */
 static void game_model_refuses_logs_of_other_rules(void **state) {
     (void)state;
     opfor__game_t *g = open_shell(3);
     opfor__vkg_t *v = g->tg;
     opfor__gerr_t err = {0};
+    assert_int_equal(v->rules, 2); /* a new game: this build's rules */
     assert_int_equal(g->ops->rules_check(g, "press", NULL, 0, &err), 0);
     assert_int_equal(v->base, 0);
+    assert_int_equal(v->rules, 1); /* a log from before begin entries: version 1 */
     assert_int_equal(g->ops->rules_check(g, NULL, NULL, 0, &err), 0);
     msgpack_sbuffer sb;
     msgpack_packer pk;
@@ -844,6 +847,13 @@ static void game_model_refuses_logs_of_other_rules(void **state) {
     kstr(&pk, "rules_version", "1");
     assert_int_equal(g->ops->rules_check(g, "begin", sb.data, sb.size, &err), 0);
     assert_int_equal(v->base, 1);
+    assert_int_equal(v->rules, 1);
+    msgpack_sbuffer_clear(&sb);
+    msgpack_pack_map(&pk, 2);
+    kstr(&pk, "ruleset", "viktoria");
+    kstr(&pk, "rules_version", "2");
+    assert_int_equal(g->ops->rules_check(g, "begin", sb.data, sb.size, &err), 0);
+    assert_int_equal(v->rules, 2);
     msgpack_sbuffer_clear(&sb);
     msgpack_pack_map(&pk, 2);
     kstr(&pk, "ruleset", "viktoria");

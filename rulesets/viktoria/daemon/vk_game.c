@@ -98,6 +98,10 @@ static int ready_units(const opfor__vkg_table_t *t, int side, int *list) {
 
 /* ------------------------------------------------------------------ open / free */
 
+int opfor__vkg_rules_number(const char *version) {
+    return !version ? 0 : strcmp(version, "1") == 0 ? 1 : strcmp(version, "2") == 0 ? 2 : 0;
+}
+
 int opfor__vkg_open(opfor__vkg_t **out, const opfor_store_game_t *row, const char *yaml,
                     size_t yaml_len, const void *m, opfor__gerr_t *err) {
     *out = NULL;
@@ -110,6 +114,7 @@ int opfor__vkg_open(opfor__vkg_t **out, const opfor_store_game_t *row, const cha
         return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_ENOMEM, "out of memory");
     g->rowbuf = *row;
     g->row = &g->rowbuf;
+    g->rules = opfor__vkg_rules_number(opfor_viktoria_ruleset.rules_version); /* a new game's */
     snprintf(g->rowbuf.ruleset, sizeof g->rowbuf.ruleset, "viktoria");
     g->sc = calloc(1, sizeof *g->sc);
     g->cfg = calloc(1, sizeof *g->cfg);
@@ -530,6 +535,7 @@ static int press_patrol(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t l
     opfor_patrol_session_opts_t o;
     opfor_patrol_session_opts_table(
         &o); /* new generals take post beside the unit they keep most in command */
+    o.idle_stop = g->rules >= 2; /* rules version 1 pressed on through idle turns */
     o.steer = opt ? press_steer_spot : NULL;
     o.turn = press_turn;
     o.user = &run;

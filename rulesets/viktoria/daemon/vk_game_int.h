@@ -145,7 +145,15 @@ typedef struct opfor__vkg {
     opfor__vkg_table_t *work;      /* the state a mutation changes (vk_game_ops.c) */
     int base;                      /* 1 when the log begins with a `begin` entry, which the
                                       table's log_seq (and so the wire's) does not count */
+    int rules;                     /* the rules version its log was written under (1, 2): a
+                                      game replays under the rules it was played with */
 } opfor__vkg_t;
+
+/* The rules versions this table game replays, as numbers: 1 for "1" (the logs written before
+ * logs named their rules, and the first begin entries), 2 for "2" (this build's
+ * opfor_viktoria_ruleset.rules_version: a table's press stops after a turn in which no unit can
+ * act); 0 for a version it cannot read. */
+int opfor__vkg_rules_number(const char *version);
 
 /* Builds a game from *row and scenario text (yaml NULL: the built-in scenario named in
  * row->scenario_name) with the calculator model m (opfor__server_model(); this game path reads

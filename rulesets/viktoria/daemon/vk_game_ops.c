@@ -376,25 +376,30 @@ static void op_begin_payload(const opfor__game_t *g, msgpack_packer *pk) {
 }
 
 /* The rules of a saved game's log: its begin entry's, or (a log from before games had one)
- * rules_version "1". Notes in base whether the log has a begin entry. */
+ * rules version "1"; the game replays under them (v->rules). Notes in base whether the log
+ * has a begin entry. A version this build cannot read is refused, naming both. */
 static int op_rules_check(opfor__game_t *g, const char *kind, const void *payload, size_t len,
                           opfor__gerr_t *err) {
     opfor__vkg_t *v = vk(g);
     const opfor_ruleset_t *rs = &opfor_viktoria_ruleset;
-    if (kind && strcmp(kind, "begin") == 0) {
-        int rc = opfor__game_rules_check(&g->row, rs, kind, payload, len, err);
-        v->base = rc == 0;
-        return rc;
-    }
-    v->base = 0;
     const char *mine = rs->rules_version ? rs->rules_version : "";
-    if (strcmp(mine, LEGACY_RULES_VERSION) != 0)
+    v->base = kind && strcmp(kind, "begin") == 0;
+    if (!v->base) {
+        v->rules = opfor__vkg_rules_number(LEGACY_RULES_VERSION);
+        return 0;
+    }
+    char version[64];
+    int rc = opfor__game_rules_read(&g->row, rs, kind, payload, len, version, sizeof version, err);
+    if (rc < 0)
+        return rc;
+    if (!opfor__vkg_rules_number(version))
         return opfor__gerr_set(
             err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
-            "game %s was saved (before logs named their rules) under %s rules version '%s', "
-            "and this build reads %s rules version '%s': it is not replayed under other rules "
-            "(open it with a build of that version)",
-            g->row.id, rs->name, LEGACY_RULES_VERSION, rs->name, mine);
+            "game %s was saved under %s rules version '%s', and this build reads %s rules "
+            "versions '1' and '%s': it is not replayed under other rules (open it with a build "
+            "of that version)",
+            g->row.id, rs->name, version, rs->name, mine);
+    v->rules = opfor__vkg_rules_number(version);
     return 0;
 }
 

@@ -56,6 +56,11 @@ typedef struct opfor_patrol_session_opts {
      * ended: 1 when the scenario's turn limit ended the game (ps->turn is set back to the
      * limit and the sequence stops). */
     void (*turn)(void *user, int ended);
+    /* 1 (opfor_patrol_session_opts_table's default; Viktoria! rules version 2 on): a table
+     * sequence stops after a turn in which no unit of either side can act (report.idle); 0:
+     * it presses on to its max_presses guard, as rules version 1 did (games saved under it
+     * replay so). */
+    int idle_stop;
     void *user; /* passed to the callbacks */
 } opfor_patrol_session_opts_t;
 
