@@ -447,6 +447,17 @@ static void b_partly_good(msgpack_packer *pk, opfor__vkg_t *g) {
     casualty(pk, "Hussar Troop", "killed", 40);
 }
 
+/* Hussar Troop moved into the Mill pond (patrol_default: impassable, centre 8,8). */
+static void b_into_pond(msgpack_packer *pk, opfor__vkg_t *g) {
+    (void)g;
+    msgpack_pack_map(pk, 1);
+    klist(pk, "moves", 1);
+    msgpack_pack_map(pk, 3);
+    kstr(pk, "unit", "Hussar Troop");
+    kint(pk, "x", 8);
+    kint(pk, "y", 8);
+}
+
 static void game_model_report_validation_names_the_field(void **state) {
     (void)state;
     opfor__vkg_t *g = open_game("patrol_default", "", 11);
@@ -461,6 +472,26 @@ static void game_model_report_validation_names_the_field(void **state) {
     bad_report(g, b_resolve_without_order, OPFOR_RPC_E_ILLEGAL, "resolve: there is no open order");
     bad_pair(g, "roll", "3 bananas", OPFOR_RPC_E_INVALID_PARAMS, "roll: '3 bananas'");
     bad_report(g, b_partly_good, OPFOR_RPC_E_INVALID_PARAMS, "casualties[0].killed: 40");
+    /* ground no unit may stand on: refused under rules version 2, naming it */
+    bad_report(g, b_into_pond, OPFOR_RPC_E_ILLEGAL,
+               "moves[0]: Hussar Troop cannot stand at x 8.0, y 8.0");
+    bad_report(g, b_into_pond, OPFOR_RPC_E_ILLEGAL, "in the Mill pond (ground no unit may");
+    /* a game played under rules version 1 replays such a move as it was played */
+    g->rules = 1;
+    obj_t o;
+    msgpack_packer pk;
+    pack_open(&o.sb, &pk);
+    b_into_pond(&pk, g);
+    obj_done(&o);
+    opfor__vkg_table_t *tmp = malloc(sizeof *tmp);
+    memcpy(tmp, &g->t, sizeof *tmp);
+    opfor__evlist_t ev;
+    opfor__evlist_init(&ev);
+    opfor__gerr_t err = {0};
+    assert_int_equal(opfor__vkg_report(g, tmp, g->t.log_seq + 1, &o.u.data, &ev, &err), 0);
+    opfor__evlist_free(&ev);
+    free(tmp);
+    obj_free(&o);
     opfor__vkg_free(g);
 }
 

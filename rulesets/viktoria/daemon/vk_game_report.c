@@ -123,9 +123,30 @@ static int get_point(const opfor__vkg_t *g, const msgpack_object *v, const char 
     return 0;
 }
 
-/* Moves unit u so its living figures' centre is at p (figures stay on the table). */
-static void move_unit(const opfor__vkg_t *g, opfor__vkg_table_t *t, int u, opfor_pt_t p) {
-    opfor_vk_table_move(&t->units[u], t->figures, &g->cfg->table, p);
+/* Moves unit u so its living figures' centre is at p (figures stay on the table). Under
+ * rules version 2 a move that would put a figure on ground it may not stand on (a pond, a
+ * building closed to horses, guns and wagons: opfor_vk_table_forbidden) is refused, naming
+ * the ground, and nothing moves; games of version 1 replay as they were played. 0, or the
+ * refusal in e (path names the field). */
+static int move_unit(const opfor__vkg_t *g, opfor__vkg_table_t *t, int u, opfor_pt_t p,
+                     const char *path, opfor__gerr_t *e) {
+    const opfor_unit_t *un = &t->units[u];
+    opfor_pt_t saved[OPFOR_MAX_FIGURES];
+    for (int i = 0; i < un->count && un->first + i < OPFOR_MAX_FIGURES; i++)
+        saved[i] = t->figures[un->first + i].pos;
+    opfor_vk_table_move(un, t->figures, &g->cfg->table, p);
+    int k = g->rules >= 2 ? opfor_vk_table_forbidden(un, t->figures, &g->cfg->table) : -1;
+    if (k < 0)
+        return 0;
+    for (int i = 0; i < un->count && un->first + i < OPFOR_MAX_FIGURES; i++)
+        t->figures[un->first + i].pos = saved[i];
+    const opfor_terrain_feature_t *ft = &g->cfg->table.features[k];
+    return fail(e, OPFOR_RPC_E_ILLEGAL,
+                "%s: %s cannot stand at x %.1f, y %.1f: %s would be in the %s (%s)", path, un->name,
+                (double)p.x, (double)p.y, un->count > 1 ? "its figures" : "it",
+                ft->name[0] ? ft->name : opfor_vocab_name(opfor_terrain_kind_names, ft->kind),
+                ft->move == OPFOR_MOVE_IMPASSABLE ? "ground no unit may stand on"
+                                                  : "closed to horses, guns and wagons");
 }
 
 /* Kills k living figures of u (the wounded first, leaders last), then wounds w of the
@@ -757,7 +778,8 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
         if (at) {
             if ((rc = get_point(g, at, "at", e, &r->at)) < 0)
                 goto out;
-            move_unit(g, t, u, r->at);
+            if ((rc = move_unit(g, t, u, r->at, "at", e)) < 0)
+                goto out;
             r->has_at = 1;
         }
         t->units[u].flags |= OPFOR_UNIT_ACTED;
@@ -782,7 +804,8 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
             goto out;
         if ((rc = on_table(t, it->unit, path, e)) < 0)
             goto out;
-        move_unit(g, t, it->unit, it->p);
+        if ((rc = move_unit(g, t, it->unit, it->p, path, e)) < 0)
+            goto out;
         add_text(r, "%s moved to x %.1f, y %.1f", t->units[it->unit].name, (double)it->p.x,
                  (double)it->p.y);
         r->nmoves++;
