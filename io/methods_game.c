@@ -347,7 +347,9 @@ static opfor__game_t *game_of_params(opfor_call_t *call, const msgpack_object *p
 
 static void stop_searches(opfor__game_t *g);
 
-static void record_score(struct opfor__games *gs, opfor__game_t *g) {
+/* Saves g's points in the high-score table under result: its result name when it finished,
+ * OPFOR_SCORES_ABANDONED when it was closed before its end (kept apart, never ranked). */
+static void record_score(struct opfor__games *gs, opfor__game_t *g, const char *result) {
     char err[512];
     if (!gs->hs && opfor_scores_open(&gs->hs, gs->dbpath, err, sizeof err) != 0) {
         LOG(gs->srv, ERROR, "game %s: high score not saved: %s", g->row.id, err);
@@ -359,7 +361,7 @@ static void record_score(struct opfor__games *gs, opfor__game_t *g) {
     snprintf(row.player, sizeof row.player, "%.63s", g->row.id);
     g->ops->score(g, &row.score, &row.turns);
     row.seed = g->row.seed;
-    snprintf(row.result, sizeof row.result, "%s", opfor__game_result_name(g->t.result));
+    snprintf(row.result, sizeof row.result, "%s", result);
     if (opfor_scores_add(gs->hs, &row, NULL) != 0)
         LOG(gs->srv, ERROR, "game %s: high score not saved: %s", g->row.id,
             opfor_scores_errmsg(gs->hs));
@@ -433,8 +435,10 @@ static int commit(opfor_call_t *call, opfor__game_t *g, const char *kind, const 
         if (opfor_store_game_set_status(store, g->row.id, st) < 0)
             LOG(s, WARN, "game %s: status not saved: %s", g->row.id, opfor_store_errmsg(store));
         snprintf(g->row.status, sizeof g->row.status, "%s", st);
-        if (g->t.status == OPFOR__GS_FINISHED && g->ops->score) /* a ruleset that scores */
-            record_score(gs, g);
+        if (g->ops->score) /* a ruleset that scores: a game closed early is abandoned */
+            record_score(gs, g,
+                         g->t.status == OPFOR__GS_FINISHED ? opfor__game_result_name(g->t.result)
+                                                           : OPFOR_SCORES_ABANDONED);
     }
     return 0;
 }

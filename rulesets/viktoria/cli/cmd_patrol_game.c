@@ -697,9 +697,20 @@ static int finish(play_t *p, const opfor__patrol_opts_t *o) {
     opfor__patrol_game_t *g = p->g;
     opfor_patrol_score_t s;
     opfor_patrol_score(&g->cfg, &g->ps, &g->fo, &s);
-    const char *result = s.lost ? "lost" : p->why ? p->why : "ended";
-    printf("Game over (%s) after %d turns, %d presses, %d spottings (%d placed, %d refused).\n",
-           result, g->ps.turn, g->ps.presses, g->ps.spottings, g->ps.placed, g->ps.refused);
+    /* A game quit (q, end of input) before its end is abandoned: its points, with every unit
+     * still standing, would outrank any game played out, so it is never a high score. */
+    const char *result = !p->over ? OPFOR_SCORES_ABANDONED
+                         : s.lost ? "lost"
+                         : p->why ? p->why
+                                  : "ended";
+    if (!p->over)
+        printf("Game abandoned on turn %d (%d presses, %d spottings, %d placed, %d refused): "
+               "not a high score.\n",
+               g->ps.turn, g->ps.presses, g->ps.spottings, g->ps.placed, g->ps.refused);
+    else
+        printf("Game over (%s) after %d turns, %d presses, %d spottings (%d placed, %d "
+               "refused).\n",
+               result, g->ps.turn, g->ps.presses, g->ps.spottings, g->ps.placed, g->ps.refused);
     print_score(p);
     fflush(stdout); /* before any error on stderr */
     if (o->no_save)
@@ -734,8 +745,8 @@ static int finish(play_t *p, const opfor__patrol_opts_t *o) {
     if (opfor_scores_add(db, &row, NULL) != 0)
         rc = opfor_cli_fail("patrol: score not saved: %s", opfor_scores_errmsg(db));
     else
-        printf("Score %d recorded for %s on %s (%s).\n", row.score, row.player, row.scenario,
-               dbpath);
+        printf("%s %d recorded for %s on %s (%s).\n", p->over ? "Score" : "Abandoned game at",
+               row.score, row.player, row.scenario, dbpath);
     opfor_scores_close(db);
     return rc;
 }

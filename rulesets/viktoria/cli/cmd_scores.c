@@ -3,7 +3,9 @@
  *   opfor scores [--scenario NAME] [--limit N] [--db FILE] [--json]
  *
  * A thin shell over io/scores.c. Reading never creates a database: with no file yet, the
- * table is simply empty. Games save their scores through the same module (cmd_patrol).
+ * table is simply empty. Games save their scores through the same module (cmd_patrol, and
+ * the daemon's games). Only finished games are ranked; games abandoned before their end are
+ * listed after them, apart and unranked (JSON: "abandoned").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,23 @@
 #define SCORES_MAX_LIMIT 1000
 
 int opfor_vk_cmd_scores(int argc, char **argv);
+
+/* One row as a JSON object; rank 0 (an abandoned game) has no rank. */
+static void json_row(opfor_json_t *j, const opfor_score_row_t *r, int rank) {
+    opfor_json_obj_begin(j);
+    if (rank > 0)
+        opfor_json_kv_int(j, "rank", rank);
+    opfor_json_kv_int(j, "score", r->score);
+    opfor_json_kv_str(j, "player", r->player);
+    opfor_json_kv_str(j, "scenario", r->scenario);
+    opfor_json_kv_str(j, "result", r->result);
+    opfor_json_kv_int(j, "turns", r->turns);
+    opfor_json_kv_str(j, "date", r->date);
+    char seed[24];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
+    opfor_json_kv_str(j, "seed", seed);
+    opfor_json_obj_end(j);
+}
 
 int opfor_vk_cmd_scores(int argc, char **argv) {
     const char *scen = NULL, *dbpath = NULL;
@@ -53,7 +72,8 @@ int opfor_vk_cmd_scores(int argc, char **argv) {
     const opfor_cli_spec_t spec = {
         .cmd = "scores",
         .about = "The Patrol Mode high scores (Viktoria! XV.B), best first: rank, score, player,\n"
-                 "scenario, result, turns, date (UTC) and the game's seed.",
+                 "scenario, result, turns, date (UTC) and the game's seed. Only finished\n"
+                 "games are ranked; games abandoned before their end follow, apart.",
         .opts = opts,
     };
     if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
@@ -68,18 +88,26 @@ int opfor_vk_cmd_scores(int argc, char **argv) {
     opfor_score_row_t *rows = calloc((size_t)limit, sizeof *rows);
     if (!rows)
         return opfor_cli_fail("scores: out of memory");
-    int n = 0;
+    opfor_score_row_t *left = calloc((size_t)limit, sizeof *left);
+    if (!left) {
+        free(rows);
+        return opfor_cli_fail("scores: out of memory");
+    }
+    int n = 0, nleft = 0;
     struct stat st;
     if (stat(dbpath, &st) == 0) {
         opfor_scores_t *db;
         if (opfor_scores_open(&db, dbpath, err, sizeof err) != 0) {
             free(rows);
+            free(left);
             return opfor_cli_fail("scores: %s", err);
         }
-        if (opfor_scores_list(db, scen, rows, (int)limit, &n) != 0) {
+        if (opfor_scores_list(db, scen, rows, (int)limit, &n) != 0 ||
+            opfor_scores_list_abandoned(db, scen, left, (int)limit, &nleft) != 0) {
             rc = opfor_cli_fail("scores: %s", opfor_scores_errmsg(db));
             opfor_scores_close(db);
             free(rows);
+            free(left);
             return rc;
         }
         opfor_scores_close(db);
@@ -91,33 +119,37 @@ int opfor_vk_cmd_scores(int argc, char **argv) {
         opfor_json_kv_str(&j, "db", dbpath);
         opfor_json_key(&j, "scores");
         opfor_json_arr_begin(&j);
-        for (int i = 0; i < n; i++) {
-            opfor_json_obj_begin(&j);
-            opfor_json_kv_int(&j, "rank", i + 1);
-            opfor_json_kv_int(&j, "score", rows[i].score);
-            opfor_json_kv_str(&j, "player", rows[i].player);
-            opfor_json_kv_str(&j, "scenario", rows[i].scenario);
-            opfor_json_kv_str(&j, "result", rows[i].result);
-            opfor_json_kv_int(&j, "turns", rows[i].turns);
-            opfor_json_kv_str(&j, "date", rows[i].date);
-            char seed[24];
-            snprintf(seed, sizeof seed, "%llu", (unsigned long long)rows[i].seed);
-            opfor_json_kv_str(&j, "seed", seed);
-            opfor_json_obj_end(&j);
-        }
+        for (int i = 0; i < n; i++)
+            json_row(&j, &rows[i], i + 1);
+        opfor_json_arr_end(&j);
+        opfor_json_key(&j, "abandoned");
+        opfor_json_arr_begin(&j);
+        for (int i = 0; i < nleft; i++)
+            json_row(&j, &left[i], 0);
         opfor_json_arr_end(&j);
         opfor_json_obj_end(&j);
         opfor_json_end(&j);
-    } else if (n == 0) {
-        printf("no high scores yet%s%s (%s)\n", scen ? " for " : "", scen ? scen : "", dbpath);
     } else {
-        printf("%4s %5s  %-16s %-18s %-6s %5s  %-20s %s\n", "rank", "score", "player", "scenario",
-               "result", "turns", "date", "seed");
+        if (n == 0)
+            printf("no high scores yet%s%s (%s)\n", scen ? " for " : "", scen ? scen : "", dbpath);
+        else
+            printf("%4s %5s  %-16s %-18s %-6s %5s  %-20s %s\n", "rank", "score", "player",
+                   "scenario", "result", "turns", "date", "seed");
         for (int i = 0; i < n; i++)
             printf("%4d %5d  %-16.16s %-18.18s %-6.6s %5d  %-20s %llu\n", i + 1, rows[i].score,
                    rows[i].player, rows[i].scenario, rows[i].result, rows[i].turns, rows[i].date,
                    (unsigned long long)rows[i].seed);
+        if (nleft > 0) {
+            printf("\nabandoned before their end (not ranked), latest first:\n");
+            printf("%4s %5s  %-16s %-18s %-9s %5s  %-20s %s\n", "", "stood", "player", "scenario",
+                   "result", "turn", "date", "seed");
+            for (int i = 0; i < nleft; i++)
+                printf("%4s %5d  %-16.16s %-18.18s %-9.9s %5d  %-20s %llu\n", "-", left[i].score,
+                       left[i].player, left[i].scenario, left[i].result, left[i].turns,
+                       left[i].date, (unsigned long long)left[i].seed);
+        }
     }
     free(rows);
+    free(left);
     return OPFOR_EXIT_OK;
 }
