@@ -101,9 +101,10 @@ void opfor_card_sample(opfor_card_t *c) {
 
 /* Drawing state for one render. */
 typedef struct pen {
-    cairo_t *cr;      /* on the logical A8 surface */
-    PangoLayout *lay; /* reused for every text block */
-    int w, h;         /* logical size */
+    cairo_t *cr;            /* on the logical A8 surface */
+    PangoLayout *lay;       /* reused for every text block */
+    int w, h;               /* logical size */
+    opfor_card_layout_t *L; /* counts what had to be shortened or cut (drawing only) */
 } pen_t;
 
 static void ink(cairo_t *cr) {
@@ -149,12 +150,70 @@ static void sanitize(char *dst, size_t size, const char *s) {
 
 enum { ALIGN_LEFT = 0, ALIGN_RIGHT = 1 };
 
-/* Lays out s in a box w wide at font size px, at most max_lines lines, ellipsized. Draws it at
- * (x, y) unless measure_only. Returns the height used in pixels and the box in *box. */
-static int text(pen_t *p, const char *s, int px, int bold, int x, int y, int w, int max_lines,
-                int align, int measure_only, opfor_epd_rect_t *box) {
-    char buf[256];
-    sanitize(buf, sizeof buf, s);
+/* ---- fitting text: shorten words, never cut a number ----
+ *
+ * A text that does not fit its box (width, lines) is first shortened: words the table reads
+ * the same way in short ("inches" -> "in", "Section" -> "Sec", "To hit" -> "Hit"), in two
+ * stages, the lighter first. Only when the shortest form still does not fit is it cut, at a
+ * word, with an ellipsis; such a cut is counted in the layout, and counted again as cutting a
+ * term when the words it hides hold a digit (a number, a score, a dice term such as 3d6+6) or
+ * follow one (its unit, "in", and what comes after). A card whose layout shows no cut term
+ * tells the table every number it needs. */
+
+/* Whole-word replacements, applied in order; from "" never occurs. */
+typedef struct abbrev {
+    const char *from, *to;
+} abbrev_t;
+
+static const abbrev_t SHORT_LIGHT[] = {
+    {"inches", "in"}, {"in away", "in"},   {"toward", "to"}, {"To hit", "Hit"}, {"to hit", "hit"},
+    {"(move ", "("},  {"the ", ""},        {"The ", ""},     {"a ", ""},        {" and ", " & "},
+    {"with ", "w/ "}, {"leaders", "ldrs"}, {NULL, NULL},
+};
+
+static const abbrev_t SHORT_HEAVY[] = {
+    {"Advance", "Adv"},      {"advance", "adv"},   {"Section", "Sec"},  {"Company", "Coy"},
+    {"Infantry", "Inf"},     {"Command", "Cmd"},   {"command", "cmd"},  {"Target", "Tgt"},
+    {"target", "tgt"},       {"Critical", "Crit"}, {"second", "2nd"},   {"(charge ", "(chg "},
+    {"charge", "chg"},       {"Charge", "Chg"},    {"moving", "mov"},   {"failed", "fail"},
+    {"restricted", "restr"}, {"section", "sec"},   {"Fire at", "Fire"}, {"fire at", "fire"},
+    {"Morale", "Mor"},       {"Leader", "Ldr"},    {"leader", "ldr"},   {NULL, NULL},
+};
+
+static int word_char(char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+/* Applies table to s in place (size bytes): each from that starts and ends at a word's
+ * boundary (or at its own punctuation) becomes to. */
+static void apply_short(char *s, size_t size, const abbrev_t *table) {
+    char out[272];
+    for (const abbrev_t *a = table; a->from; a++) {
+        size_t fl = strlen(a->from), o = 0;
+        const char *p = s;
+        while (*p && o + 1 < sizeof out) {
+            int at_start = p == s || !word_char(p[-1]);
+            int ends = !word_char(a->from[fl - 1]) || !word_char(p[fl]);
+            if (at_start && strncmp(p, a->from, fl) == 0 && ends) {
+                size_t tl = strlen(a->to);
+                if (o + tl >= sizeof out)
+                    break;
+                memcpy(out + o, a->to, tl);
+                o += tl;
+                p += fl;
+                continue;
+            }
+            out[o++] = *p++;
+        }
+        if (o >= size)
+            o = size - 1;
+        memcpy(s, out, o);
+        s[o] = '\0';
+    }
+}
+
+/* Sets the layout's font and box for s (no ellipsis, every line); returns its line count. */
+static int lay_out(pen_t *p, const char *s, int px, int bold, int w, int align) {
     PangoFontDescription *fd = pango_font_description_new();
     pango_font_description_set_family(fd, "DejaVu Sans");
     pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
@@ -163,19 +222,119 @@ static int text(pen_t *p, const char *s, int px, int bold, int x, int y, int w, 
     pango_font_description_free(fd);
     pango_layout_set_width(p->lay, w * PANGO_SCALE);
     pango_layout_set_wrap(p->lay, PANGO_WRAP_WORD_CHAR);
-    pango_layout_set_ellipsize(p->lay, PANGO_ELLIPSIZE_END);
-    pango_layout_set_height(p->lay, -(max_lines > 0 ? max_lines : 1));
+    pango_layout_set_ellipsize(p->lay, PANGO_ELLIPSIZE_NONE);
+    pango_layout_set_height(p->lay, -1);
     pango_layout_set_alignment(p->lay, align == ALIGN_RIGHT ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
-    pango_layout_set_text(p->lay, buf, -1);
+    pango_layout_set_text(p->lay, s, -1);
+    return pango_layout_get_line_count(p->lay);
+}
+
+/* Whether the word at w (up to a space or the end) holds a digit. */
+static int word_has_digit(const char *w) {
+    for (; *w && *w != ' '; w++)
+        if (*w >= '0' && *w <= '9')
+            return 1;
+    return 0;
+}
+
+/* What fitting a text gave. */
+typedef struct fitted {
+    char s[264];   /* the text to draw */
+    int shortened; /* 1: words were shortened */
+    int cut;       /* 1: cut at a word with an ellipsis */
+    int cut_terms; /* 1: the cut hid a number or a dice term (or what follows one) */
+} fitted_t;
+
+/* Fits s into at most max_lines lines w wide: as it is, shortened, or cut at a word. */
+static void fit(pen_t *p, const char *s, int px, int bold, int w, int max_lines, int align,
+                fitted_t *f) {
+    memset(f, 0, sizeof *f);
+    sanitize(f->s, sizeof f->s, s);
+    if (max_lines < 1)
+        max_lines = 1;
+    if (lay_out(p, f->s, px, bold, w, align) <= max_lines)
+        return;
+    char t[sizeof f->s];
+    memcpy(t, f->s, sizeof t);
+    apply_short(t, sizeof t, SHORT_LIGHT);
+    if (lay_out(p, t, px, bold, w, align) > max_lines)
+        apply_short(t, sizeof t, SHORT_HEAVY);
+    if (lay_out(p, t, px, bold, w, align) <= max_lines) {
+        memcpy(f->s, t, sizeof t);
+        f->shortened = 1;
+        return;
+    }
+    /* cut at the last word boundary that leaves "words…" fitting */
+    f->shortened = 1;
+    f->cut = 1;
+    size_t len = strlen(t);
+    for (;;) {
+        while (len > 0 && t[len - 1] == ' ')
+            len--;
+        size_t sp = len;
+        while (sp > 0 && t[sp - 1] != ' ')
+            sp--;
+        if (sp == 0)
+            break; /* one word left: Pango's own ellipsis below */
+        len = sp;
+        char cand[sizeof f->s + 4]; /* the words before sp, then an ellipsis */
+        memcpy(cand, t, sp - 1);
+        memcpy(cand + sp - 1, "\xE2\x80\xA6", 4);
+        if (lay_out(p, cand, px, bold, w, align) <= max_lines) {
+            /* the hidden words, and the last word kept (a number's unit may be hidden) */
+            size_t kept = sp - 1, k0 = kept;
+            while (k0 > 0 && t[k0 - 1] != ' ')
+                k0--;
+            int terms = word_has_digit(t + k0);
+            for (const char *q = t + sp; *q; q++)
+                if ((q == t + sp || q[-1] == ' ') && word_has_digit(q))
+                    terms = 1;
+            f->cut_terms = terms;
+            memcpy(f->s, cand, sizeof f->s - 1);
+            f->s[sizeof f->s - 1] = '\0';
+            return;
+        }
+    }
+    memcpy(f->s, t, sizeof t);
+    f->cut_terms = 1; /* a single word too long: Pango cuts it wherever it must */
+    for (const char *q = t; *q; q++)
+        if (*q >= '0' && *q <= '9')
+            goto counted;
+    f->cut_terms = 0;
+counted:;
+}
+
+/* Lays out s in a box w wide at font size px, at most max_lines lines, shortened or cut as
+ * fit() says. Draws it at (x, y) unless measure_only (drawing counts shortenings and cuts in
+ * the layout). Returns the height used in pixels and the box in *box. */
+static int text(pen_t *p, const char *s, int px, int bold, int x, int y, int w, int max_lines,
+                int align, int measure_only, opfor_epd_rect_t *box) {
+    fitted_t f;
+    fit(p, s, px, bold, w, max_lines, align, &f);
+    lay_out(p, f.s, px, bold, w, align);
+    pango_layout_set_ellipsize(p->lay, PANGO_ELLIPSIZE_END); /* a word longer than the box */
+    pango_layout_set_height(p->lay, -(max_lines > 0 ? max_lines : 1));
     PangoRectangle logical;
     pango_layout_get_pixel_extents(p->lay, NULL, &logical);
     if (!measure_only) {
         cairo_move_to(p->cr, x, y);
         pango_cairo_show_layout(p->cr, p->lay);
+        if (p->L) {
+            p->L->shortened += f.shortened;
+            p->L->cut += f.cut;
+            p->L->cut_terms += f.cut_terms;
+        }
     }
     if (box)
         *box = (opfor_epd_rect_t){x, y, w, logical.height};
     return logical.height;
+}
+
+/* Whether s fits w x max_lines at px as it is or shortened (no cut). */
+static int fits(pen_t *p, const char *s, int px, int bold, int w, int max_lines) {
+    fitted_t f;
+    fit(p, s, px, bold, w, max_lines, ALIGN_LEFT, &f);
+    return !f.cut;
 }
 
 static void fill_rect(cairo_t *cr, double x, double y, double w, double h) {
@@ -776,6 +935,17 @@ static void draw_map(pen_t *p, const opfor_scene_t *sc, opfor_epd_rect_t r) {
 
 /* ---- the two layouts ---- */
 
+/* An order line left out for want of room: counted as a cut (hiding a term when it holds a
+ * digit). */
+static void left_out(pen_t *p, const char *line) {
+    p->L->cut++;
+    for (const char *q = line; *q; q++)
+        if (*q >= '0' && *q <= '9') {
+            p->L->cut_terms++;
+            return;
+        }
+}
+
 static void layout_large(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L) {
     int W = p->w, H = p->h;
     int portrait = H > W;
@@ -834,8 +1004,11 @@ static void layout_large(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L
         for (int i = 0; i < no; i++) {
             int hgt =
                 text(p, c->orders[i], body, 0, 0, 0, col.w - indent, lines, ALIGN_LEFT, 1, NULL);
-            if (y + hgt > bottom)
+            if (y + hgt > bottom) {
+                for (; i < no; i++)
+                    left_out(p, c->orders[i]);
                 break;
+            }
             char num[8];
             order_mark(c, i, num, sizeof num);
             if (num[0])
@@ -855,18 +1028,22 @@ static void layout_large(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L
     }
 }
 
+/* The small card: the header, the unit, its orders and the scores needed on one or two bottom
+ * lines. The font (12, 11 or 10 px) and the lines an order may take are the largest that let
+ * every order and score be read whole, shortened if need be (fit()); only when none does is a
+ * line cut, and that is counted in the layout. */
 static void layout_compact(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L) {
     int W = p->w, H = p->h;
     int hdr_h = 20;
     header(p, c, (opfor_epd_rect_t){0, 0, W, hdr_h}, 13, L);
-    int m = 4;
+    int m = 4, tw = W - 2 * m;
     int y = hdr_h + 2;
     int portrait = H > W;
-    y += text(p, c->unit, 15, 1, m, y, W - 2 * m, portrait ? 2 : 1, ALIGN_LEFT, 0, &L->unit) + 1;
+    y += text(p, c->unit, 15, 1, m, y, tw, portrait ? 2 : 1, ALIGN_LEFT, 0, &L->unit) + 1;
     int nn = c->n_needed > OPFOR_CARD_LINES ? OPFOR_CARD_LINES : c->n_needed;
-    /* landscape: the scores joined on one bottom line; portrait: one line each */
+    /* landscape: the scores joined on one block; portrait: one block each */
     char need[OPFOR_CARD_LINES][4 * OPFOR_CARD_NEED_LEN + 16];
-    int nlines = portrait ? nn : (nn ? 1 : 0);
+    int nblocks = portrait ? nn : (nn ? 1 : 0);
     memset(need, 0, sizeof need);
     for (int i = 0; i < nn; i++) {
         char *dst = need[portrait ? i : 0];
@@ -874,27 +1051,55 @@ static void layout_compact(pen_t *p, const opfor_card_t *c, opfor_card_layout_t 
             strcat(dst, " \xC2\xB7 "); /* middle dot */
         strncat(dst, c->needed[i], OPFOR_CARD_NEED_LEN - 1);
     }
-    int need_h = 0;
-    for (int i = 0; i < nlines; i++)
-        need_h += text(p, need[i], 12, 1, 0, 0, W - 2 * m, 1, ALIGN_LEFT, 1, NULL);
-    int bottom = H - (nn ? need_h + 4 : 0);
     int no = c->n_orders > OPFOR_CARD_LINES ? OPFOR_CARD_LINES : c->n_orders;
+    char line[OPFOR_CARD_LINES][OPFOR_CARD_LINE_LEN + 8];
     for (int i = 0; i < no; i++) {
-        char line[OPFOR_CARD_LINE_LEN + 8], num[8];
+        char num[8];
         order_mark(c, i, num, sizeof num);
-        snprintf(line, sizeof line, "%s%s%s", num, num[0] ? " " : "", c->orders[i]);
-        int hgt = text(p, line, 12, 0, 0, 0, W - 2 * m, portrait ? 2 : 1, ALIGN_LEFT, 1, NULL);
-        if (y + hgt > bottom)
+        snprintf(line[i], sizeof line[i], "%s%s%s", num, num[0] ? " " : "", c->orders[i]);
+    }
+    /* the largest font, then the most lines per order, with which everything fits whole */
+    static const int sizes[] = {12, 11, 10};
+    const int max_lines = portrait ? 3 : 2, need_lines = 2;
+    int px = 10, lines = max_lines, found = 0;
+    for (int si = 0; si < 3 && !found; si++) {
+        for (int ln = max_lines; ln >= 1 && !found; ln--) {
+            int total = 0, whole = 1;
+            for (int i = 0; i < nblocks && whole; i++) {
+                whole = fits(p, need[i], sizes[si], 1, tw, need_lines);
+                total += text(p, need[i], sizes[si], 1, 0, 0, tw, need_lines, ALIGN_LEFT, 1, NULL);
+            }
+            for (int i = 0; i < no && whole; i++) {
+                whole = fits(p, line[i], sizes[si], 0, tw, ln);
+                total += text(p, line[i], sizes[si], 0, 0, 0, tw, ln, ALIGN_LEFT, 1, NULL);
+            }
+            if (whole && y + total + (nn ? 4 : 0) <= H) {
+                px = sizes[si];
+                lines = ln;
+                found = 1;
+            }
+        }
+    }
+    int need_h = 0;
+    for (int i = 0; i < nblocks; i++)
+        need_h += text(p, need[i], px, 1, 0, 0, tw, need_lines, ALIGN_LEFT, 1, NULL);
+    int bottom = H - (nn ? need_h + 4 : 0);
+    for (int i = 0; i < no; i++) {
+        int hgt = text(p, line[i], px, 0, 0, 0, tw, lines, ALIGN_LEFT, 1, NULL);
+        if (y + hgt > bottom) {
+            for (; i < no; i++)
+                left_out(p, line[i]);
             break;
-        text(p, line, 12, 0, m, y, W - 2 * m, portrait ? 2 : 1, ALIGN_LEFT, 0, &L->orders[i]);
+        }
+        text(p, line[i], px, 0, m, y, tw, lines, ALIGN_LEFT, 0, &L->orders[i]);
         y += hgt;
     }
     if (nn) {
         ink(p->cr);
         int ny = H - need_h - 1;
         hline(p->cr, 0, W, ny - 1.5, 1);
-        for (int i = 0; i < nlines; i++)
-            ny += text(p, need[i], 12, 1, m, ny, W - 2 * m, 1, ALIGN_LEFT, 0, &L->needed[i]);
+        for (int i = 0; i < nblocks; i++)
+            ny += text(p, need[i], px, 1, m, ny, tw, need_lines, ALIGN_LEFT, 0, &L->needed[i]);
     }
 }
 
@@ -935,7 +1140,7 @@ int opfor_card_render(const opfor_card_t *card, int native_w, int native_h, int 
     pango_cairo_update_context(cr, ctx);
     pango_cairo_context_set_font_options(ctx, fo);
     pango_cairo_context_set_resolution(ctx, 96);
-    pen_t p = {cr, pango_layout_new(ctx), lw, lh};
+    pen_t p = {cr, pango_layout_new(ctx), lw, lh, L};
 
     if (L->compact)
         layout_compact(&p, card, L);

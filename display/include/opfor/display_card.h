@@ -71,6 +71,11 @@ typedef struct opfor_card_layout {
     opfor_epd_rect_t orders[OPFOR_CARD_LINES]; /* each order line as drawn */
     opfor_epd_rect_t needed[OPFOR_CARD_LINES]; /* each score line (compact: all in [0]) */
     opfor_epd_rect_t map;                      /* mini-map area */
+    int shortened; /* text blocks drawn with words shortened to fit ("inches" -> "in") */
+    int cut;       /* text blocks (or order lines left out) that still did not fit: cut at a
+                      word with an ellipsis */
+    int cut_terms; /* of those, the ones whose cut hid a number or a dice term (or the word after
+                      one): 0 whenever the table can read every number it needs */
 } opfor_card_layout_t;
 
 /* Draws card into *out, a native_w x native_h frame, with the reading orientation rotated by
