@@ -71,13 +71,14 @@ void opfor_card_sample(opfor_card_t *c) {
     static const struct {
         float x, y;
         uint8_t flags;
+        const char *name;
     } u[] = {
-        {20, 6, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_ACTING},
-        {33.5f, 10.5f, OPFOR_SCENE_U_TARGET},
-        {12, 25, 0},
-        {40, 20, 0},
-        {8, 9, OPFOR_SCENE_U_AI},
-        {44, 4, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_SPOTTED},
+        {20, 6, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_ACTING, "2nd Rifle Section"},
+        {33.5f, 10.5f, OPFOR_SCENE_U_TARGET, "MG Team"},
+        {12, 25, 0, "1st Squad"},
+        {40, 20, 0, "Sniper"},
+        {8, 9, OPFOR_SCENE_U_AI, "Platoon HQ"},
+        {44, 4, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_SPOTTED, "Scout Car"},
     };
     for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
         opfor_scene_unit_t su;
@@ -85,6 +86,7 @@ void opfor_card_sample(opfor_card_t *c) {
         su.at = (opfor_scene_pt_t){u[i].x, m->depth - u[i].y};
         su.flags = u[i].flags;
         su.id = (uint16_t)i;
+        copy_str(su.name, sizeof su.name, u[i].name);
         opfor_scene_add_unit(m, &su);
     }
     /* the section fires at the target; the spotted unit came in from the east edge */
@@ -859,11 +861,276 @@ static void draw_unit(pen_t *p, const opfor_scene_unit_t *un, const dunit_t *g) 
     }
 }
 
+/* ---- unit labels: the name where room allows, else a short tag and a legend ----
+ *
+ * A unit's name goes under it when it fits inside the table without touching another unit or
+ * another label. Otherwise the unit gets a short tag of its name's initials ("Jager Picket" ->
+ * "JP", "1st Section" -> "1S", "Uhlans" -> "Uh"; made unique with a digit), set beside it where
+ * it touches nothing (right, left, above, below), and the tag is explained in a legend under
+ * the table ("JP Jager Picket"). Everything comes from the scene's unit names, so a game of any
+ * ruleset is labelled the same way. */
+
+#define MAP_NAME_PX 12   /* a name under its unit */
+#define MAP_TAG_PX 11    /* a tag beside its unit, and the legend */
+#define MAP_LEGEND_GAP 6 /* between the table and the legend */
+
+typedef struct lbox {
+    double x0, y0, x1, y1;
+} lbox_t;
+
+/* How one unit is labelled. */
+typedef struct ulabel {
+    int unit;                        /* index in the scene */
+    int tagged;                      /* 1: a tag (and a legend entry); 0: the full name */
+    char text[OPFOR_SCENE_NAME_LEN]; /* what is drawn by the unit */
+    double dx, dy;                   /* its top-left corner from the unit's centre */
+    int w, h;                        /* its size */
+    int lead;                        /* 1: set away from the unit, a leader line joins them */
+} ulabel_t;
+
+static int boxes_meet(const lbox_t *a, const lbox_t *b) {
+    return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+/* The initials of name: the first letter of each word (every leading digit of a word that
+ * starts with one), at most three; a one-word name gives its first two letters. */
+static void unit_tag(const char *name, char *tag, size_t size) {
+    size_t n = 0, words = 0;
+    for (const char *q = name; *q && n + 1 < size && n < 3; q++) {
+        int start = q == name || q[-1] == ' ' || q[-1] == '-';
+        if (!start || !word_char(*q))
+            continue;
+        words++;
+        if (*q >= '0' && *q <= '9') {
+            while (*q >= '0' && *q <= '9' && n + 1 < size && n < 3)
+                tag[n++] = *q++;
+            q--;
+        } else {
+            tag[n++] = (char)(*q >= 'a' && *q <= 'z' ? *q - 'a' + 'A' : *q);
+        }
+    }
+    if (words == 1 && n == 1 && word_char(name[1]) && n + 1 < size) {
+        for (const char *q = name; *q; q++)
+            if (word_char(*q)) {
+                tag[n++] = q[1] && word_char(q[1]) ? q[1] : '\0';
+                break;
+            }
+    }
+    tag[n] = '\0';
+}
+
+/* The box a unit takes on the map (its ring when acting or targeted). */
+static lbox_t unit_box(const opfor_scene_unit_t *un, const dunit_t *g) {
+    double r = g->marker ? g->hw : (g->hw > g->hd ? g->hw : g->hd);
+    if (un->flags & (OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_TARGET | OPFOR_SCENE_U_SPOTTED))
+        r = g->ring + 2;
+    return (lbox_t){g->x - r - 1, g->y - r - 1, g->x + r + 1, g->y + r + 1};
+}
+
+/* Decides every named unit's label for the map transform m (a translation of m decides the
+ * same). Returns how many labels went into out. */
+static int plan_labels(pen_t *p, const mapxf_t *m, const unitdraw_t *ud, const opfor_scene_t *sc,
+                       int nu, double tw, double th, ulabel_t *out) {
+    lbox_t units[OPFOR_SCENE_MAX_UNITS], placed[OPFOR_SCENE_MAX_UNITS];
+    dunit_t g[OPFOR_SCENE_MAX_UNITS];
+    for (int i = 0; i < nu; i++) {
+        unit_geom(m, ud, &sc->units[i], &g[i]);
+        units[i] = unit_box(&sc->units[i], &g[i]);
+    }
+    const lbox_t table = {m->ox + 2, m->oy + 2, m->ox + tw * m->s - 2, m->oy + th * m->s - 2};
+    int nl = 0;
+    for (int i = 0; i < nu; i++) {
+        const opfor_scene_unit_t *un = &sc->units[i];
+        char name[OPFOR_SCENE_NAME_LEN];
+        snprintf(name, sizeof name, "%.*s", (int)sizeof un->name - 1, un->name);
+        if (!name[0] || (un->flags & OPFOR_SCENE_U_HIDDEN))
+            continue;
+        ulabel_t *l = &out[nl];
+        memset(l, 0, sizeof *l);
+        l->unit = i;
+        const dunit_t *gi = &g[i];
+        lbox_t mine = units[i];
+        double below = gi->marker ? gi->hd : fabs(gi->fx) * gi->hw + fabs(gi->fy) * gi->hd;
+        if (un->flags & (OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_TARGET))
+            below = gi->ring + 5;
+        /* the candidates: the name under the unit, then the tag right, left, above, below */
+        char tag[8];
+        unit_tag(name, tag, sizeof tag);
+        char base[8];
+        snprintf(base, sizeof base, "%s", tag);
+        for (int suffix = 2, clash = 1; clash && suffix < 100; suffix++) {
+            clash = 0; /* unique among the tags so far: "LI", "LI2", "LI3" */
+            for (int k = 0; k < nl && !clash; k++)
+                clash = out[k].tagged && strcmp(out[k].text, tag) == 0;
+            if (clash)
+                snprintf(tag, sizeof tag, "%.4s%d", base, suffix);
+        }
+        int nw = text_width(p, name, MAP_NAME_PX, 0) + 2;
+        int nh = text(p, name, MAP_NAME_PX, 0, 0, 0, nw + 2, 1, ALIGN_LEFT, 1, NULL);
+        int tgw = text_width(p, tag, MAP_TAG_PX, 1) + 2;
+        int tgh = text(p, tag, MAP_TAG_PX, 1, 0, 0, tgw + 2, 1, ALIGN_LEFT, 1, NULL);
+        const double hr = (mine.x1 - mine.x0) / 2, vr = (mine.y1 - mine.y0) / 2;
+        /* the candidates: the name under the unit, then the tag beside it in eight directions,
+         * first touching the unit, then further out (with a leader line back to it) */
+        struct {
+            int tagged;
+            double dx, dy;
+        } cand[1 + 8 * 4];
+        int nc = 0;
+        cand[nc].tagged = 0;
+        cand[nc].dx = -nw / 2.0;
+        cand[nc++].dy = below + 10 - nh / 2.0;
+        static const int dirs[8][2] = {{1, 0},  {-1, 0},  {0, -1}, {0, 1},
+                                       {1, -1}, {-1, -1}, {1, 1},  {-1, 1}};
+        for (int ring = 0; ring < 4; ring++) {
+            double off = ring * 9.0;
+            for (int d = 0; d < 8; d++) {
+                int ex = dirs[d][0], ey = dirs[d][1];
+                cand[nc].tagged = 1;
+                cand[nc].dx = ex > 0 ? hr + 1 + off : ex < 0 ? -hr - 1 - off - tgw : -tgw / 2.0;
+                cand[nc].dy = ey > 0 ? vr + 1 + off : ey < 0 ? -vr - 1 - off - tgh : -tgh / 2.0;
+                nc++;
+            }
+        }
+        int chosen = 1;
+        for (int c = 0; c < nc; c++) {
+            int w = cand[c].tagged ? tgw : nw, h = cand[c].tagged ? tgh : nh;
+            lbox_t b = {gi->x + cand[c].dx, gi->y + cand[c].dy, gi->x + cand[c].dx + w,
+                        gi->y + cand[c].dy + h};
+            int ok = b.x0 >= table.x0 && b.x1 <= table.x1 && b.y0 >= table.y0 && b.y1 <= table.y1;
+            for (int k = 0; ok && k < nu; k++)
+                ok = k == i || !boxes_meet(&b, &units[k]);
+            for (int k = 0; ok && k < nl; k++)
+                ok = !boxes_meet(&b, &placed[k]);
+            if (ok) {
+                chosen = c;
+                break;
+            }
+        }
+        l->lead = chosen > 8; /* away from its unit: a leader line */
+        l->tagged = cand[chosen].tagged;
+        snprintf(l->text, sizeof l->text, "%s", l->tagged ? tag : name);
+        l->dx = cand[chosen].dx;
+        l->dy = cand[chosen].dy;
+        l->w = l->tagged ? tgw : nw;
+        l->h = l->tagged ? tgh : nh;
+        placed[nl] =
+            (lbox_t){gi->x + l->dx, gi->y + l->dy, gi->x + l->dx + l->w, gi->y + l->dy + l->h};
+        nl++;
+    }
+    return nl;
+}
+
+/* The legend's size for the tagged labels in a box w wide: columns, rows and height. */
+static int legend_height(pen_t *p, const opfor_scene_t *sc, const ulabel_t *ls, int nl, int w,
+                         int *cols, int *colw) {
+    int widest = 0, n = 0, row = 0;
+    for (int i = 0; i < nl; i++) {
+        if (!ls[i].tagged)
+            continue;
+        char e[OPFOR_SCENE_NAME_LEN * 2 + 4];
+        snprintf(e, sizeof e, "%s %.*s", ls[i].text, (int)sizeof sc->units[0].name - 1,
+                 sc->units[ls[i].unit].name);
+        int ew = text_width(p, e, MAP_TAG_PX, 1);
+        widest = ew > widest ? ew : widest;
+        row = text(p, e, MAP_TAG_PX, 1, 0, 0, 10000, 1, ALIGN_LEFT, 1, NULL);
+        n++;
+    }
+    if (!n)
+        return 0;
+    *colw = widest + 14;
+    *cols = w / *colw < 1 ? 1 : w / *colw;
+    if (*cols > n)
+        *cols = n;
+    return ((n + *cols - 1) / *cols) * row;
+}
+
+/* Draws the legend of the tagged labels from (x, y), at most h high: the tag in bold, then the
+ * unit's name; what does not fit ends with "+N more". */
+static void draw_legend(pen_t *p, const opfor_scene_t *sc, const ulabel_t *ls, int nl, int x, int y,
+                        int w, int h) {
+    int cols = 1, colw = w;
+    if (!legend_height(p, sc, ls, nl, w, &cols, &colw))
+        return;
+    int k = 0, total = 0;
+    int row = text(p, "Mg", MAP_TAG_PX, 1, 0, 0, 10000, 1, ALIGN_LEFT, 1, NULL);
+    for (int i = 0; i < nl; i++)
+        total += ls[i].tagged;
+    ink(p->cr);
+    for (int i = 0; i < nl; i++) {
+        if (!ls[i].tagged)
+            continue;
+        int cx = x + (k % cols) * colw, cy = y + (k / cols) * row;
+        if (cy + 2 * row > y + h && total - k > cols - k % cols) { /* the last row: the rest */
+            char more[24];
+            snprintf(more, sizeof more, "+%d more", total - k);
+            text(p, more, MAP_TAG_PX, 0, cx, cy, colw, 1, ALIGN_LEFT, 0, NULL);
+            return;
+        }
+        int tw = text_width(p, ls[i].text, MAP_TAG_PX, 1);
+        text(p, ls[i].text, MAP_TAG_PX, 1, cx, cy, tw + 2, 1, ALIGN_LEFT, 0, NULL);
+        char name[OPFOR_SCENE_NAME_LEN];
+        snprintf(name, sizeof name, "%.*s", (int)sizeof name - 1, sc->units[ls[i].unit].name);
+        text(p, name, MAP_TAG_PX, 0, cx + tw + 5, cy, colw - tw - 8, 1, ALIGN_LEFT, 0, NULL);
+        k++;
+    }
+}
+
+/* Draws a unit's label at its place: cleared ground, then the text. */
+static void draw_label(pen_t *p, const ulabel_t *l, const dunit_t *g) {
+    int x0 = (int)(g->x + l->dx), y0 = (int)(g->y + l->dy);
+    if (l->lead) { /* from the unit's edge to the nearest point of the label */
+        double lx = g->x < x0 ? x0 : g->x > x0 + l->w ? x0 + l->w : g->x;
+        double ly = g->y < y0 ? y0 : g->y > y0 + l->h ? y0 + l->h : g->y;
+        double dx = lx - g->x, dy = ly - g->y, len = sqrt(dx * dx + dy * dy);
+        double r = (g->marker ? g->hw : (g->hw > g->hd ? g->hw : g->hd)) + 2;
+        if (len > r + 1) {
+            ink(p->cr);
+            cairo_set_line_width(p->cr, 1);
+            cairo_move_to(p->cr, g->x + dx * r / len, g->y + dy * r / len);
+            cairo_line_to(p->cr, lx, ly);
+            cairo_stroke(p->cr);
+        }
+    }
+    paper(p->cr);
+    fill_rect(p->cr, x0 - 1, y0, l->w + 2, l->h);
+    ink(p->cr);
+    text(p, l->text, l->tagged ? MAP_TAG_PX : MAP_NAME_PX, l->tagged, x0, y0, l->w + 2, 1,
+         ALIGN_LEFT, 0, NULL);
+}
+
 static void draw_map(pen_t *p, const opfor_scene_t *sc, opfor_epd_rect_t r) {
     cairo_t *cr = p->cr;
     double tw = sc->width, th = sc->depth;
-    double s = (r.w - 4) / tw < (r.h - 4) / th ? (r.w - 4) / tw : (r.h - 4) / th;
-    mapxf_t m = {r.x + (r.w - tw * s) / 2, r.y + (r.h - th * s) / 2, s, sc->depth};
+    int nu = sc->nunits > OPFOR_SCENE_MAX_UNITS ? OPFOR_SCENE_MAX_UNITS : sc->nunits;
+    ulabel_t labels[OPFOR_SCENE_MAX_UNITS];
+    int nlab = 0, leg_h = 0, leg_cols = 1, leg_colw = r.w;
+    mapxf_t m;
+    unitdraw_t ud;
+    /* the table as large as the box allows; when units carry tags, their legend goes under
+     * it, the table shrinking if the room left is too small for it */
+    int reserve = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        double avail_h = r.h - 4 - reserve;
+        double s = (r.w - 4) / tw < avail_h / th ? (r.w - 4) / tw : avail_h / th;
+        m = (mapxf_t){r.x + (r.w - tw * s) / 2, r.y + (r.h - th * s) / 2, s, sc->depth};
+        ud.u = s * 1.5;
+        ud.u = ud.u < 8 ? 8 : ud.u > 16 ? 16 : ud.u;
+        ud.u = (int)ud.u;
+        ud.ring = ud.u * 0.8 + 4;
+        nlab = plan_labels(p, &m, &ud, sc, nu, tw, th, labels);
+        leg_h = legend_height(p, sc, labels, nlab, r.w - 8, &leg_cols, &leg_colw);
+        if (!leg_h)
+            break;
+        if (r.h - th * s - 4 >= leg_h + MAP_LEGEND_GAP || pass == 1) {
+            m.oy = r.y + 2; /* the table at the top, the legend under it */
+            break;
+        }
+        reserve = leg_h + MAP_LEGEND_GAP;
+        if (reserve > r.h / 3)
+            reserve = r.h / 3;
+    }
+    const double s = m.s;
     ink(cr);
     cairo_set_line_width(cr, 2);
     cairo_rectangle(cr, (int)m.ox + 1, (int)m.oy + 1, (int)(tw * s) - 2, (int)(th * s) - 2);
@@ -874,14 +1141,8 @@ static void draw_map(pen_t *p, const opfor_scene_t *sc, opfor_epd_rect_t r) {
     int ns = sc->nshapes > OPFOR_SCENE_MAX_SHAPES ? OPFOR_SCENE_MAX_SHAPES : sc->nshapes;
     for (int i = 0; i < ns; i++)
         draw_shape(p, &m, &sc->shapes[i]);
-    int nu = sc->nunits > OPFOR_SCENE_MAX_UNITS ? OPFOR_SCENE_MAX_UNITS : sc->nunits;
     int na = sc->narrows > OPFOR_SCENE_MAX_ARROWS ? OPFOR_SCENE_MAX_ARROWS : sc->narrows;
     int nl = sc->nlabels > OPFOR_SCENE_MAX_LABELS ? OPFOR_SCENE_MAX_LABELS : sc->nlabels;
-    unitdraw_t ud;
-    ud.u = s * 1.5;
-    ud.u = ud.u < 8 ? 8 : ud.u > 16 ? 16 : ud.u;
-    ud.u = (int)ud.u;
-    ud.ring = ud.u * 0.8 + 4;
     /* fire and move arrows under the units */
     ink(cr);
     uint32_t placed = 0; /* place arrows drawn with their unit */
@@ -913,17 +1174,11 @@ static void draw_map(pen_t *p, const opfor_scene_t *sc, opfor_epd_rect_t r) {
     for (int k = 0; k < na; k++)
         if (sc->arrows[k].kind == OPFOR_SCENE_PLACE && !(placed >> k & 1u))
             place_arrow(cr, &m, sc, &sc->arrows[k], NULL);
-    /* names under their units, then the free labels */
-    for (int i = 0; i < nu; i++) {
-        const opfor_scene_unit_t *un = &sc->units[i];
-        if (!un->name[0] || (un->flags & OPFOR_SCENE_U_HIDDEN))
-            continue;
+    /* names or tags by their units, then the free labels */
+    for (int i = 0; i < nlab; i++) {
         dunit_t g;
-        unit_geom(&m, &ud, un, &g);
-        double below = g.marker ? g.hd : fabs(g.fx) * g.hw + fabs(g.fy) * g.hd;
-        if (un->flags & (OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_TARGET))
-            below = g.ring + 5;
-        map_text(p, un->name, sizeof un->name, g.x, g.y + below + 10, 1);
+        unit_geom(&m, &ud, &sc->units[labels[i].unit], &g);
+        draw_label(p, &labels[i], &g);
     }
     for (int i = 0; i < nl; i++) {
         double x, y;
@@ -931,6 +1186,16 @@ static void draw_map(pen_t *p, const opfor_scene_t *sc, opfor_epd_rect_t r) {
         map_text(p, sc->labels[i].text, sizeof sc->labels[i].text, x, y, 0);
     }
     cairo_restore(cr);
+    for (int i = 0; i < nlab; i++) {
+        p->L->tagged += labels[i].tagged;
+        p->L->named += !labels[i].tagged;
+    }
+    if (leg_h) {
+        int ly = (int)(m.oy + th * s) + MAP_LEGEND_GAP;
+        int lh = r.y + r.h - ly < leg_h ? r.y + r.h - ly : leg_h;
+        draw_legend(p, sc, labels, nlab, r.x + 4, ly, r.w - 8, r.y + r.h - ly);
+        p->L->legend = (opfor_epd_rect_t){r.x + 4, ly, r.w - 8, lh};
+    }
 }
 
 /* ---- the two layouts ---- */

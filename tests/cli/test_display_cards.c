@@ -362,6 +362,9 @@ static void card_order_event(void **st) {
     assert_non_null(tgt);
     assert_non_null(hus);
     assert_int_equal(act->flags, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_ACTING);
+    /* each unit carries its name, for its label on the map */
+    assert_string_equal(act->name, "Jager Picket");
+    assert_string_equal(tgt->name, "1st Section");
     assert_int_equal(tgt->flags, OPFOR_SCENE_U_TARGET);
     assert_int_equal(hus->flags, 0);
     assert_null(find_unit(m, 30.0f, 30.0f)); /* destroyed */
