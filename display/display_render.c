@@ -169,17 +169,17 @@ typedef struct abbrev {
 
 static const abbrev_t SHORT_LIGHT[] = {
     {"inches", "in"}, {"in away", "in"},   {"toward", "to"}, {"To hit", "Hit"}, {"to hit", "hit"},
-    {"(move ", "("},  {"the ", ""},        {"The ", ""},     {"a ", ""},        {" and ", " & "},
+    {"(move ", "("},  {"the ", ""},        {"The ", ""},     {"a ", ""},        {"and ", "& "},
     {"with ", "w/ "}, {"leaders", "ldrs"}, {NULL, NULL},
 };
 
 static const abbrev_t SHORT_HEAVY[] = {
-    {"Advance", "Adv"},      {"advance", "adv"},   {"Section", "Sec"},  {"Company", "Coy"},
-    {"Infantry", "Inf"},     {"Command", "Cmd"},   {"command", "cmd"},  {"Target", "Tgt"},
-    {"target", "tgt"},       {"Critical", "Crit"}, {"second", "2nd"},   {"(charge ", "(chg "},
-    {"charge", "chg"},       {"Charge", "Chg"},    {"moving", "mov"},   {"failed", "fail"},
-    {"restricted", "restr"}, {"section", "sec"},   {"Fire at", "Fire"}, {"fire at", "fire"},
-    {"Morale", "Mor"},       {"Leader", "Ldr"},    {"leader", "ldr"},   {NULL, NULL},
+    {"Advance", "Adv"},      {"advance", "adv"},   {"Section", "Sec"}, {"Company", "Coy"},
+    {"Infantry", "Inf"},     {"Command", "Cmd"},   {"command", "cmd"}, {"Target", "Tgt"},
+    {"target", "tgt"},       {"Critical", "Crit"}, {"second", "2nd"},  {"(charge ", "(chg "},
+    {"charge", "chg"},       {"Charge", "Chg"},    {"moving", "mov"},  {"failed", "fail"},
+    {"restricted", "restr"}, {"section", "sec"},   {"Morale", "Mor"},  {"Leader", "Ldr"},
+    {"leader", "ldr"},       {NULL, NULL},
 };
 
 static int word_char(char ch) {
@@ -216,6 +216,8 @@ static void apply_short(char *s, size_t size, const abbrev_t *table) {
 
 /* Sets the layout's font and box for s (no ellipsis, every line); returns its line count. */
 static int lay_out(pen_t *p, const char *s, int px, int bold, int w, int align) {
+    if (w < 1)
+        w = 1; /* a box with no room: every word on a line of its own */
     PangoFontDescription *fd = pango_font_description_new();
     pango_font_description_set_family(fd, "DejaVu Sans");
     pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
