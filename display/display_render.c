@@ -286,7 +286,7 @@ static void fit(pen_t *p, const char *s, int px, int bold, int w, int max_lines,
         memcpy(cand + sp - 1, "\xE2\x80\xA6", 4);
         if (lay_out(p, cand, px, bold, w, align) <= max_lines) {
             /* the hidden words, and the last word kept (a number's unit may be hidden) */
-            size_t kept = sp - 1, k0 = kept;
+            size_t k0 = sp - 1;
             while (k0 > 0 && t[k0 - 1] != ' ')
                 k0--;
             int terms = word_has_digit(t + k0);
@@ -299,13 +299,9 @@ static void fit(pen_t *p, const char *s, int px, int bold, int w, int max_lines,
             return;
         }
     }
+    /* a single word too long for the box: Pango's ellipsis cuts it wherever it must */
     memcpy(f->s, t, sizeof t);
-    f->cut_terms = 1; /* a single word too long: Pango cuts it wherever it must */
-    for (const char *q = t; *q; q++)
-        if (*q >= '0' && *q <= '9')
-            goto counted;
-    f->cut_terms = 0;
-counted:;
+    f->cut_terms = strpbrk(t, "0123456789") != NULL;
 }
 
 /* Lays out s in a box w wide at font size px, at most max_lines lines, shortened or cut as
