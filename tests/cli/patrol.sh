@@ -120,7 +120,7 @@ has "Jager Picket: 6 killed, 0 wounded; 0 of 6 left (0 wounded) - destroyed"
 has "1st Section: 2 killed, 1 wounded; 10 of 12 left (1 wounded)"
 # Quit on turn 5, before the game's end: abandoned, recorded apart, never a high score.
 has "Game abandoned on turn 5 ("
-grep -q "^Abandoned game at [0-9]* recorded for Ada on patrol_default ($tmp/xdg/opfor/opfor.db)" "$out" || fail "no abandoned game recorded"
+grep -q "^Abandoned game ([0-9]* points, not ranked) recorded for Ada on patrol_default ($tmp/xdg/opfor/opfor.db)" "$out" || fail "no abandoned game recorded"
 grep -q "^Initiative: Germans." "$out" || fail "the enemy never had the initiative"
 grep -q "^  Orders: " "$out" || fail "no enemy orders printed"
 grep -q "^    why: .*value [-+][0-9.]* over [0-9]* of [0-9]* playouts" "$out" || fail "orders without a reason"
@@ -129,7 +129,7 @@ has "The enemy is played by the AI at level standard."
 cp "$out" "$tmp/game1"
 script | "$bin" patrol --seed 11 --name Ada --no-save >"$out" 2>"$err"
 diff <(grep -v "recorded" "$tmp/game1") <(grep -v "recorded" "$out") >/dev/null || fail "same seed, same reports, different game"
-score=$(sed -n 's/^Abandoned game at \([0-9]*\) recorded.*/\1/p' "$tmp/game1")
+score=$(sed -n 's/^Abandoned game (\([0-9]*\) points.*/\1/p' "$tmp/game1")
 run 0 scores
 has "no high scores yet ($tmp/xdg/opfor/opfor.db)"
 has "abandoned before their end (not ranked), latest first:"

@@ -745,7 +745,8 @@ static int finish(play_t *p, const opfor__patrol_opts_t *o) {
     if (opfor_scores_add(db, &row, NULL) != 0)
         rc = opfor_cli_fail("patrol: score not saved: %s", opfor_scores_errmsg(db));
     else
-        printf("%s %d recorded for %s on %s (%s).\n", p->over ? "Score" : "Abandoned game at",
+        printf(p->over ? "Score %d recorded for %s on %s (%s).\n"
+                       : "Abandoned game (%d points, not ranked) recorded for %s on %s (%s).\n",
                row.score, row.player, row.scenario, dbpath);
     opfor_scores_close(db);
     return rc;
