@@ -71,13 +71,14 @@ void opfor_card_sample(opfor_card_t *c) {
     static const struct {
         float x, y;
         uint8_t flags;
+        const char *name;
     } u[] = {
-        {20, 6, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_ACTING},
-        {33.5f, 10.5f, OPFOR_SCENE_U_TARGET},
-        {12, 25, 0},
-        {40, 20, 0},
-        {8, 9, OPFOR_SCENE_U_AI},
-        {44, 4, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_SPOTTED},
+        {20, 6, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_ACTING, "2nd Rifle Section"},
+        {33.5f, 10.5f, OPFOR_SCENE_U_TARGET, "MG Team"},
+        {12, 25, 0, "1st Squad"},
+        {40, 20, 0, "Sniper"},
+        {8, 9, OPFOR_SCENE_U_AI, "Platoon HQ"},
+        {44, 4, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_SPOTTED, "Scout Car"},
     };
     for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
         opfor_scene_unit_t su;
@@ -85,6 +86,7 @@ void opfor_card_sample(opfor_card_t *c) {
         su.at = (opfor_scene_pt_t){u[i].x, m->depth - u[i].y};
         su.flags = u[i].flags;
         su.id = (uint16_t)i;
+        copy_str(su.name, sizeof su.name, u[i].name);
         opfor_scene_add_unit(m, &su);
     }
     /* the section fires at the target; the spotted unit came in from the east edge */
@@ -101,9 +103,10 @@ void opfor_card_sample(opfor_card_t *c) {
 
 /* Drawing state for one render. */
 typedef struct pen {
-    cairo_t *cr;      /* on the logical A8 surface */
-    PangoLayout *lay; /* reused for every text block */
-    int w, h;         /* logical size */
+    cairo_t *cr;            /* on the logical A8 surface */
+    PangoLayout *lay;       /* reused for every text block */
+    int w, h;               /* logical size */
+    opfor_card_layout_t *L; /* counts what had to be shortened or cut (drawing only) */
 } pen_t;
 
 static void ink(cairo_t *cr) {
@@ -149,12 +152,72 @@ static void sanitize(char *dst, size_t size, const char *s) {
 
 enum { ALIGN_LEFT = 0, ALIGN_RIGHT = 1 };
 
-/* Lays out s in a box w wide at font size px, at most max_lines lines, ellipsized. Draws it at
- * (x, y) unless measure_only. Returns the height used in pixels and the box in *box. */
-static int text(pen_t *p, const char *s, int px, int bold, int x, int y, int w, int max_lines,
-                int align, int measure_only, opfor_epd_rect_t *box) {
-    char buf[256];
-    sanitize(buf, sizeof buf, s);
+/* ---- fitting text: shorten words, never cut a number ----
+ *
+ * A text that does not fit its box (width, lines) is first shortened: words the table reads
+ * the same way in short ("inches" -> "in", "Section" -> "Sec", "To hit" -> "Hit"), in two
+ * stages, the lighter first. Only when the shortest form still does not fit is it cut, at a
+ * word, with an ellipsis; such a cut is counted in the layout, and counted again as cutting a
+ * term when the words it hides hold a digit (a number, a score, a dice term such as 3d6+6) or
+ * follow one (its unit, "in", and what comes after). A card whose layout shows no cut term
+ * tells the table every number it needs. */
+
+/* Whole-word replacements, applied in order; from "" never occurs. */
+typedef struct abbrev {
+    const char *from, *to;
+} abbrev_t;
+
+static const abbrev_t SHORT_LIGHT[] = {
+    {"inches", "in"}, {"in away", "in"},   {"toward", "to"}, {"To hit", "Hit"}, {"to hit", "hit"},
+    {"(move ", "("},  {"the ", ""},        {"The ", ""},     {"a ", ""},        {"and ", "& "},
+    {"with ", "w/ "}, {"leaders", "ldrs"}, {NULL, NULL},
+};
+
+static const abbrev_t SHORT_HEAVY[] = {
+    {"Advance", "Adv"},      {"advance", "adv"},   {"Section", "Sec"}, {"Company", "Coy"},
+    {"Infantry", "Inf"},     {"Command", "Cmd"},   {"command", "cmd"}, {"Target", "Tgt"},
+    {"target", "tgt"},       {"Critical", "Crit"}, {"second", "2nd"},  {"(charge ", "(chg "},
+    {"charge", "chg"},       {"Charge", "Chg"},    {"moving", "mov"},  {"failed", "fail"},
+    {"restricted", "restr"}, {"section", "sec"},   {"Morale", "Mor"},  {"Leader", "Ldr"},
+    {"leader", "ldr"},       {NULL, NULL},
+};
+
+static int word_char(char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+/* Applies table to s in place (size bytes): each from that starts and ends at a word's
+ * boundary (or at its own punctuation) becomes to. */
+static void apply_short(char *s, size_t size, const abbrev_t *table) {
+    char out[272];
+    for (const abbrev_t *a = table; a->from; a++) {
+        size_t fl = strlen(a->from), o = 0;
+        const char *p = s;
+        while (*p && o + 1 < sizeof out) {
+            int at_start = p == s || !word_char(p[-1]);
+            int ends = !word_char(a->from[fl - 1]) || !word_char(p[fl]);
+            if (at_start && strncmp(p, a->from, fl) == 0 && ends) {
+                size_t tl = strlen(a->to);
+                if (o + tl >= sizeof out)
+                    break;
+                memcpy(out + o, a->to, tl);
+                o += tl;
+                p += fl;
+                continue;
+            }
+            out[o++] = *p++;
+        }
+        if (o >= size)
+            o = size - 1;
+        memcpy(s, out, o);
+        s[o] = '\0';
+    }
+}
+
+/* Sets the layout's font and box for s (no ellipsis, every line); returns its line count. */
+static int lay_out(pen_t *p, const char *s, int px, int bold, int w, int align) {
+    if (w < 1)
+        w = 1; /* a box with no room: every word on a line of its own */
     PangoFontDescription *fd = pango_font_description_new();
     pango_font_description_set_family(fd, "DejaVu Sans");
     pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
@@ -163,19 +226,115 @@ static int text(pen_t *p, const char *s, int px, int bold, int x, int y, int w, 
     pango_font_description_free(fd);
     pango_layout_set_width(p->lay, w * PANGO_SCALE);
     pango_layout_set_wrap(p->lay, PANGO_WRAP_WORD_CHAR);
-    pango_layout_set_ellipsize(p->lay, PANGO_ELLIPSIZE_END);
-    pango_layout_set_height(p->lay, -(max_lines > 0 ? max_lines : 1));
+    pango_layout_set_ellipsize(p->lay, PANGO_ELLIPSIZE_NONE);
+    pango_layout_set_height(p->lay, -1);
     pango_layout_set_alignment(p->lay, align == ALIGN_RIGHT ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
-    pango_layout_set_text(p->lay, buf, -1);
+    pango_layout_set_text(p->lay, s, -1);
+    return pango_layout_get_line_count(p->lay);
+}
+
+/* Whether the word at w (up to a space or the end) holds a digit. */
+static int word_has_digit(const char *w) {
+    for (; *w && *w != ' '; w++)
+        if (*w >= '0' && *w <= '9')
+            return 1;
+    return 0;
+}
+
+/* What fitting a text gave. */
+typedef struct fitted {
+    char s[264];   /* the text to draw */
+    int shortened; /* 1: words were shortened */
+    int cut;       /* 1: cut at a word with an ellipsis */
+    int cut_terms; /* 1: the cut hid a number or a dice term (or what follows one) */
+} fitted_t;
+
+/* Fits s into at most max_lines lines w wide: as it is, shortened, or cut at a word. */
+static void fit(pen_t *p, const char *s, int px, int bold, int w, int max_lines, int align,
+                fitted_t *f) {
+    memset(f, 0, sizeof *f);
+    sanitize(f->s, sizeof f->s, s);
+    if (max_lines < 1)
+        max_lines = 1;
+    if (lay_out(p, f->s, px, bold, w, align) <= max_lines)
+        return;
+    char t[sizeof f->s];
+    memcpy(t, f->s, sizeof t);
+    apply_short(t, sizeof t, SHORT_LIGHT);
+    if (lay_out(p, t, px, bold, w, align) > max_lines)
+        apply_short(t, sizeof t, SHORT_HEAVY);
+    if (lay_out(p, t, px, bold, w, align) <= max_lines) {
+        memcpy(f->s, t, sizeof t);
+        f->shortened = 1;
+        return;
+    }
+    /* cut at the last word boundary that leaves "words…" fitting */
+    f->shortened = 1;
+    f->cut = 1;
+    size_t len = strlen(t);
+    for (;;) {
+        while (len > 0 && t[len - 1] == ' ')
+            len--;
+        size_t sp = len;
+        while (sp > 0 && t[sp - 1] != ' ')
+            sp--;
+        if (sp == 0)
+            break; /* one word left: Pango's own ellipsis below */
+        len = sp;
+        char cand[sizeof f->s + 4]; /* the words before sp, then an ellipsis */
+        memcpy(cand, t, sp - 1);
+        memcpy(cand + sp - 1, "\xE2\x80\xA6", 4);
+        if (lay_out(p, cand, px, bold, w, align) <= max_lines) {
+            /* the hidden words, and the last word kept (a number's unit may be hidden) */
+            size_t k0 = sp - 1;
+            while (k0 > 0 && t[k0 - 1] != ' ')
+                k0--;
+            int terms = word_has_digit(t + k0);
+            for (const char *q = t + sp; *q; q++)
+                if ((q == t + sp || q[-1] == ' ') && word_has_digit(q))
+                    terms = 1;
+            f->cut_terms = terms;
+            memcpy(f->s, cand, sizeof f->s - 1);
+            f->s[sizeof f->s - 1] = '\0';
+            return;
+        }
+    }
+    /* a single word too long for the box: Pango's ellipsis cuts it wherever it must */
+    memcpy(f->s, t, sizeof t);
+    f->cut_terms = strpbrk(t, "0123456789") != NULL;
+}
+
+/* Lays out s in a box w wide at font size px, at most max_lines lines, shortened or cut as
+ * fit() says. Draws it at (x, y) unless measure_only (drawing counts shortenings and cuts in
+ * the layout). Returns the height used in pixels and the box in *box. */
+static int text(pen_t *p, const char *s, int px, int bold, int x, int y, int w, int max_lines,
+                int align, int measure_only, opfor_epd_rect_t *box) {
+    fitted_t f;
+    fit(p, s, px, bold, w, max_lines, align, &f);
+    lay_out(p, f.s, px, bold, w, align);
+    pango_layout_set_ellipsize(p->lay, PANGO_ELLIPSIZE_END); /* a word longer than the box */
+    pango_layout_set_height(p->lay, -(max_lines > 0 ? max_lines : 1));
     PangoRectangle logical;
     pango_layout_get_pixel_extents(p->lay, NULL, &logical);
     if (!measure_only) {
         cairo_move_to(p->cr, x, y);
         pango_cairo_show_layout(p->cr, p->lay);
+        if (p->L) {
+            p->L->shortened += f.shortened;
+            p->L->cut += f.cut;
+            p->L->cut_terms += f.cut_terms;
+        }
     }
     if (box)
         *box = (opfor_epd_rect_t){x, y, w, logical.height};
     return logical.height;
+}
+
+/* Whether s fits w x max_lines at px as it is or shortened (no cut). */
+static int fits(pen_t *p, const char *s, int px, int bold, int w, int max_lines) {
+    fitted_t f;
+    fit(p, s, px, bold, w, max_lines, ALIGN_LEFT, &f);
+    return !f.cut;
 }
 
 static void fill_rect(cairo_t *cr, double x, double y, double w, double h) {
@@ -700,11 +859,276 @@ static void draw_unit(pen_t *p, const opfor_scene_unit_t *un, const dunit_t *g) 
     }
 }
 
+/* ---- unit labels: the name where room allows, else a short tag and a legend ----
+ *
+ * A unit's name goes under it when it fits inside the table without touching another unit or
+ * another label. Otherwise the unit gets a short tag of its name's initials ("Jager Picket" ->
+ * "JP", "1st Section" -> "1S", "Uhlans" -> "Uh"; made unique with a digit), set beside it where
+ * it touches nothing (right, left, above, below), and the tag is explained in a legend under
+ * the table ("JP Jager Picket"). Everything comes from the scene's unit names, so a game of any
+ * ruleset is labelled the same way. */
+
+#define MAP_NAME_PX 12   /* a name under its unit */
+#define MAP_TAG_PX 11    /* a tag beside its unit, and the legend */
+#define MAP_LEGEND_GAP 6 /* between the table and the legend */
+
+typedef struct lbox {
+    double x0, y0, x1, y1;
+} lbox_t;
+
+/* How one unit is labelled. */
+typedef struct ulabel {
+    int unit;                        /* index in the scene */
+    int tagged;                      /* 1: a tag (and a legend entry); 0: the full name */
+    char text[OPFOR_SCENE_NAME_LEN]; /* what is drawn by the unit */
+    double dx, dy;                   /* its top-left corner from the unit's centre */
+    int w, h;                        /* its size */
+    int lead;                        /* 1: set away from the unit, a leader line joins them */
+} ulabel_t;
+
+static int boxes_meet(const lbox_t *a, const lbox_t *b) {
+    return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+/* The initials of name: the first letter of each word (every leading digit of a word that
+ * starts with one), at most three; a one-word name gives its first two letters. */
+static void unit_tag(const char *name, char *tag, size_t size) {
+    size_t n = 0, words = 0;
+    for (const char *q = name; *q && n + 1 < size && n < 3; q++) {
+        int start = q == name || q[-1] == ' ' || q[-1] == '-';
+        if (!start || !word_char(*q))
+            continue;
+        words++;
+        if (*q >= '0' && *q <= '9') {
+            while (*q >= '0' && *q <= '9' && n + 1 < size && n < 3)
+                tag[n++] = *q++;
+            q--;
+        } else {
+            tag[n++] = (char)(*q >= 'a' && *q <= 'z' ? *q - 'a' + 'A' : *q);
+        }
+    }
+    if (words == 1 && n == 1 && word_char(name[1]) && n + 1 < size) {
+        for (const char *q = name; *q; q++)
+            if (word_char(*q)) {
+                tag[n++] = q[1] && word_char(q[1]) ? q[1] : '\0';
+                break;
+            }
+    }
+    tag[n] = '\0';
+}
+
+/* The box a unit takes on the map (its ring when acting or targeted). */
+static lbox_t unit_box(const opfor_scene_unit_t *un, const dunit_t *g) {
+    double r = g->marker ? g->hw : (g->hw > g->hd ? g->hw : g->hd);
+    if (un->flags & (OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_TARGET | OPFOR_SCENE_U_SPOTTED))
+        r = g->ring + 2;
+    return (lbox_t){g->x - r - 1, g->y - r - 1, g->x + r + 1, g->y + r + 1};
+}
+
+/* Decides every named unit's label for the map transform m (a translation of m decides the
+ * same). Returns how many labels went into out. */
+static int plan_labels(pen_t *p, const mapxf_t *m, const unitdraw_t *ud, const opfor_scene_t *sc,
+                       int nu, double tw, double th, ulabel_t *out) {
+    lbox_t units[OPFOR_SCENE_MAX_UNITS], placed[OPFOR_SCENE_MAX_UNITS];
+    dunit_t g[OPFOR_SCENE_MAX_UNITS];
+    for (int i = 0; i < nu; i++) {
+        unit_geom(m, ud, &sc->units[i], &g[i]);
+        units[i] = unit_box(&sc->units[i], &g[i]);
+    }
+    const lbox_t table = {m->ox + 2, m->oy + 2, m->ox + tw * m->s - 2, m->oy + th * m->s - 2};
+    int nl = 0;
+    for (int i = 0; i < nu; i++) {
+        const opfor_scene_unit_t *un = &sc->units[i];
+        char name[OPFOR_SCENE_NAME_LEN];
+        snprintf(name, sizeof name, "%.*s", (int)sizeof un->name - 1, un->name);
+        if (!name[0] || (un->flags & OPFOR_SCENE_U_HIDDEN))
+            continue;
+        ulabel_t *l = &out[nl];
+        memset(l, 0, sizeof *l);
+        l->unit = i;
+        const dunit_t *gi = &g[i];
+        lbox_t mine = units[i];
+        double below = gi->marker ? gi->hd : fabs(gi->fx) * gi->hw + fabs(gi->fy) * gi->hd;
+        if (un->flags & (OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_TARGET))
+            below = gi->ring + 5;
+        /* the candidates: the name under the unit, then the tag right, left, above, below */
+        char tag[8];
+        unit_tag(name, tag, sizeof tag);
+        char base[8];
+        snprintf(base, sizeof base, "%s", tag);
+        for (int suffix = 2, clash = 1; clash && suffix < 100; suffix++) {
+            clash = 0; /* unique among the tags so far: "LI", "LI2", "LI3" */
+            for (int k = 0; k < nl && !clash; k++)
+                clash = out[k].tagged && strcmp(out[k].text, tag) == 0;
+            if (clash)
+                snprintf(tag, sizeof tag, "%.4s%d", base, suffix);
+        }
+        int nw = text_width(p, name, MAP_NAME_PX, 0) + 2;
+        int nh = text(p, name, MAP_NAME_PX, 0, 0, 0, nw + 2, 1, ALIGN_LEFT, 1, NULL);
+        int tgw = text_width(p, tag, MAP_TAG_PX, 1) + 2;
+        int tgh = text(p, tag, MAP_TAG_PX, 1, 0, 0, tgw + 2, 1, ALIGN_LEFT, 1, NULL);
+        const double hr = (mine.x1 - mine.x0) / 2, vr = (mine.y1 - mine.y0) / 2;
+        /* the candidates: the name under the unit, then the tag beside it in eight directions,
+         * first touching the unit, then further out (with a leader line back to it) */
+        struct {
+            int tagged;
+            double dx, dy;
+        } cand[1 + 8 * 4];
+        int nc = 0;
+        cand[nc].tagged = 0;
+        cand[nc].dx = -nw / 2.0;
+        cand[nc++].dy = below + 10 - nh / 2.0;
+        static const int dirs[8][2] = {{1, 0},  {-1, 0},  {0, -1}, {0, 1},
+                                       {1, -1}, {-1, -1}, {1, 1},  {-1, 1}};
+        for (int ring = 0; ring < 4; ring++) {
+            double off = ring * 9.0;
+            for (int d = 0; d < 8; d++) {
+                int ex = dirs[d][0], ey = dirs[d][1];
+                cand[nc].tagged = 1;
+                cand[nc].dx = ex > 0 ? hr + 1 + off : ex < 0 ? -hr - 1 - off - tgw : -tgw / 2.0;
+                cand[nc].dy = ey > 0 ? vr + 1 + off : ey < 0 ? -vr - 1 - off - tgh : -tgh / 2.0;
+                nc++;
+            }
+        }
+        int chosen = 1;
+        for (int c = 0; c < nc; c++) {
+            int w = cand[c].tagged ? tgw : nw, h = cand[c].tagged ? tgh : nh;
+            lbox_t b = {gi->x + cand[c].dx, gi->y + cand[c].dy, gi->x + cand[c].dx + w,
+                        gi->y + cand[c].dy + h};
+            int ok = b.x0 >= table.x0 && b.x1 <= table.x1 && b.y0 >= table.y0 && b.y1 <= table.y1;
+            for (int k = 0; ok && k < nu; k++)
+                ok = k == i || !boxes_meet(&b, &units[k]);
+            for (int k = 0; ok && k < nl; k++)
+                ok = !boxes_meet(&b, &placed[k]);
+            if (ok) {
+                chosen = c;
+                break;
+            }
+        }
+        l->lead = chosen > 8; /* away from its unit: a leader line */
+        l->tagged = cand[chosen].tagged;
+        snprintf(l->text, sizeof l->text, "%s", l->tagged ? tag : name);
+        l->dx = cand[chosen].dx;
+        l->dy = cand[chosen].dy;
+        l->w = l->tagged ? tgw : nw;
+        l->h = l->tagged ? tgh : nh;
+        placed[nl] =
+            (lbox_t){gi->x + l->dx, gi->y + l->dy, gi->x + l->dx + l->w, gi->y + l->dy + l->h};
+        nl++;
+    }
+    return nl;
+}
+
+/* The legend's size for the tagged labels in a box w wide: columns, rows and height. */
+static int legend_height(pen_t *p, const opfor_scene_t *sc, const ulabel_t *ls, int nl, int w,
+                         int *cols, int *colw) {
+    int widest = 0, n = 0, row = 0;
+    for (int i = 0; i < nl; i++) {
+        if (!ls[i].tagged)
+            continue;
+        char e[OPFOR_SCENE_NAME_LEN * 2 + 4];
+        snprintf(e, sizeof e, "%s %.*s", ls[i].text, (int)sizeof sc->units[0].name - 1,
+                 sc->units[ls[i].unit].name);
+        int ew = text_width(p, e, MAP_TAG_PX, 1);
+        widest = ew > widest ? ew : widest;
+        row = text(p, e, MAP_TAG_PX, 1, 0, 0, 10000, 1, ALIGN_LEFT, 1, NULL);
+        n++;
+    }
+    if (!n)
+        return 0;
+    *colw = widest + 14;
+    *cols = w / *colw < 1 ? 1 : w / *colw;
+    if (*cols > n)
+        *cols = n;
+    return ((n + *cols - 1) / *cols) * row;
+}
+
+/* Draws the legend of the tagged labels from (x, y), at most h high: the tag in bold, then the
+ * unit's name; what does not fit ends with "+N more". */
+static void draw_legend(pen_t *p, const opfor_scene_t *sc, const ulabel_t *ls, int nl, int x, int y,
+                        int w, int h) {
+    int cols = 1, colw = w;
+    if (!legend_height(p, sc, ls, nl, w, &cols, &colw))
+        return;
+    int k = 0, total = 0;
+    int row = text(p, "Mg", MAP_TAG_PX, 1, 0, 0, 10000, 1, ALIGN_LEFT, 1, NULL);
+    for (int i = 0; i < nl; i++)
+        total += ls[i].tagged;
+    ink(p->cr);
+    for (int i = 0; i < nl; i++) {
+        if (!ls[i].tagged)
+            continue;
+        int cx = x + (k % cols) * colw, cy = y + (k / cols) * row;
+        if (cy + 2 * row > y + h && total - k > cols - k % cols) { /* the last row: the rest */
+            char more[24];
+            snprintf(more, sizeof more, "+%d more", total - k);
+            text(p, more, MAP_TAG_PX, 0, cx, cy, colw, 1, ALIGN_LEFT, 0, NULL);
+            return;
+        }
+        int tw = text_width(p, ls[i].text, MAP_TAG_PX, 1);
+        text(p, ls[i].text, MAP_TAG_PX, 1, cx, cy, tw + 2, 1, ALIGN_LEFT, 0, NULL);
+        char name[OPFOR_SCENE_NAME_LEN];
+        snprintf(name, sizeof name, "%.*s", (int)sizeof name - 1, sc->units[ls[i].unit].name);
+        text(p, name, MAP_TAG_PX, 0, cx + tw + 5, cy, colw - tw - 8, 1, ALIGN_LEFT, 0, NULL);
+        k++;
+    }
+}
+
+/* Draws a unit's label at its place: cleared ground, then the text. */
+static void draw_label(pen_t *p, const ulabel_t *l, const dunit_t *g) {
+    int x0 = (int)(g->x + l->dx), y0 = (int)(g->y + l->dy);
+    if (l->lead) { /* from the unit's edge to the nearest point of the label */
+        double lx = g->x < x0 ? x0 : g->x > x0 + l->w ? x0 + l->w : g->x;
+        double ly = g->y < y0 ? y0 : g->y > y0 + l->h ? y0 + l->h : g->y;
+        double dx = lx - g->x, dy = ly - g->y, len = sqrt(dx * dx + dy * dy);
+        double r = (g->marker ? g->hw : (g->hw > g->hd ? g->hw : g->hd)) + 2;
+        if (len > r + 1) {
+            ink(p->cr);
+            cairo_set_line_width(p->cr, 1);
+            cairo_move_to(p->cr, g->x + dx * r / len, g->y + dy * r / len);
+            cairo_line_to(p->cr, lx, ly);
+            cairo_stroke(p->cr);
+        }
+    }
+    paper(p->cr);
+    fill_rect(p->cr, x0 - 1, y0, l->w + 2, l->h);
+    ink(p->cr);
+    text(p, l->text, l->tagged ? MAP_TAG_PX : MAP_NAME_PX, l->tagged, x0, y0, l->w + 2, 1,
+         ALIGN_LEFT, 0, NULL);
+}
+
 static void draw_map(pen_t *p, const opfor_scene_t *sc, opfor_epd_rect_t r) {
     cairo_t *cr = p->cr;
     double tw = sc->width, th = sc->depth;
-    double s = (r.w - 4) / tw < (r.h - 4) / th ? (r.w - 4) / tw : (r.h - 4) / th;
-    mapxf_t m = {r.x + (r.w - tw * s) / 2, r.y + (r.h - th * s) / 2, s, sc->depth};
+    int nu = sc->nunits > OPFOR_SCENE_MAX_UNITS ? OPFOR_SCENE_MAX_UNITS : sc->nunits;
+    ulabel_t labels[OPFOR_SCENE_MAX_UNITS];
+    int nlab = 0, leg_h = 0, leg_cols = 1, leg_colw = r.w;
+    mapxf_t m;
+    unitdraw_t ud;
+    /* the table as large as the box allows; when units carry tags, their legend goes under
+     * it, the table shrinking if the room left is too small for it */
+    int reserve = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        double avail_h = r.h - 4 - reserve;
+        double s = (r.w - 4) / tw < avail_h / th ? (r.w - 4) / tw : avail_h / th;
+        m = (mapxf_t){r.x + (r.w - tw * s) / 2, r.y + (r.h - th * s) / 2, s, sc->depth};
+        ud.u = s * 1.5;
+        ud.u = ud.u < 8 ? 8 : ud.u > 16 ? 16 : ud.u;
+        ud.u = (int)ud.u;
+        ud.ring = ud.u * 0.8 + 4;
+        nlab = plan_labels(p, &m, &ud, sc, nu, tw, th, labels);
+        leg_h = legend_height(p, sc, labels, nlab, r.w - 8, &leg_cols, &leg_colw);
+        if (!leg_h)
+            break;
+        if (r.h - th * s - 4 >= leg_h + MAP_LEGEND_GAP || pass == 1) {
+            m.oy = r.y + 2; /* the table at the top, the legend under it */
+            break;
+        }
+        reserve = leg_h + MAP_LEGEND_GAP;
+        if (reserve > r.h / 3)
+            reserve = r.h / 3;
+    }
+    const double s = m.s;
     ink(cr);
     cairo_set_line_width(cr, 2);
     cairo_rectangle(cr, (int)m.ox + 1, (int)m.oy + 1, (int)(tw * s) - 2, (int)(th * s) - 2);
@@ -715,14 +1139,8 @@ static void draw_map(pen_t *p, const opfor_scene_t *sc, opfor_epd_rect_t r) {
     int ns = sc->nshapes > OPFOR_SCENE_MAX_SHAPES ? OPFOR_SCENE_MAX_SHAPES : sc->nshapes;
     for (int i = 0; i < ns; i++)
         draw_shape(p, &m, &sc->shapes[i]);
-    int nu = sc->nunits > OPFOR_SCENE_MAX_UNITS ? OPFOR_SCENE_MAX_UNITS : sc->nunits;
     int na = sc->narrows > OPFOR_SCENE_MAX_ARROWS ? OPFOR_SCENE_MAX_ARROWS : sc->narrows;
     int nl = sc->nlabels > OPFOR_SCENE_MAX_LABELS ? OPFOR_SCENE_MAX_LABELS : sc->nlabels;
-    unitdraw_t ud;
-    ud.u = s * 1.5;
-    ud.u = ud.u < 8 ? 8 : ud.u > 16 ? 16 : ud.u;
-    ud.u = (int)ud.u;
-    ud.ring = ud.u * 0.8 + 4;
     /* fire and move arrows under the units */
     ink(cr);
     uint32_t placed = 0; /* place arrows drawn with their unit */
@@ -754,17 +1172,11 @@ static void draw_map(pen_t *p, const opfor_scene_t *sc, opfor_epd_rect_t r) {
     for (int k = 0; k < na; k++)
         if (sc->arrows[k].kind == OPFOR_SCENE_PLACE && !(placed >> k & 1u))
             place_arrow(cr, &m, sc, &sc->arrows[k], NULL);
-    /* names under their units, then the free labels */
-    for (int i = 0; i < nu; i++) {
-        const opfor_scene_unit_t *un = &sc->units[i];
-        if (!un->name[0] || (un->flags & OPFOR_SCENE_U_HIDDEN))
-            continue;
+    /* names or tags by their units, then the free labels */
+    for (int i = 0; i < nlab; i++) {
         dunit_t g;
-        unit_geom(&m, &ud, un, &g);
-        double below = g.marker ? g.hd : fabs(g.fx) * g.hw + fabs(g.fy) * g.hd;
-        if (un->flags & (OPFOR_SCENE_U_ACTING | OPFOR_SCENE_U_TARGET))
-            below = g.ring + 5;
-        map_text(p, un->name, sizeof un->name, g.x, g.y + below + 10, 1);
+        unit_geom(&m, &ud, &sc->units[labels[i].unit], &g);
+        draw_label(p, &labels[i], &g);
     }
     for (int i = 0; i < nl; i++) {
         double x, y;
@@ -772,9 +1184,30 @@ static void draw_map(pen_t *p, const opfor_scene_t *sc, opfor_epd_rect_t r) {
         map_text(p, sc->labels[i].text, sizeof sc->labels[i].text, x, y, 0);
     }
     cairo_restore(cr);
+    for (int i = 0; i < nlab; i++) {
+        p->L->tagged += labels[i].tagged;
+        p->L->named += !labels[i].tagged;
+    }
+    if (leg_h) {
+        int ly = (int)(m.oy + th * s) + MAP_LEGEND_GAP;
+        int lh = r.y + r.h - ly < leg_h ? r.y + r.h - ly : leg_h;
+        draw_legend(p, sc, labels, nlab, r.x + 4, ly, r.w - 8, r.y + r.h - ly);
+        p->L->legend = (opfor_epd_rect_t){r.x + 4, ly, r.w - 8, lh};
+    }
 }
 
 /* ---- the two layouts ---- */
+
+/* An order line left out for want of room: counted as a cut (hiding a term when it holds a
+ * digit). */
+static void left_out(pen_t *p, const char *line) {
+    p->L->cut++;
+    for (const char *q = line; *q; q++)
+        if (*q >= '0' && *q <= '9') {
+            p->L->cut_terms++;
+            return;
+        }
+}
 
 static void layout_large(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L) {
     int W = p->w, H = p->h;
@@ -834,8 +1267,11 @@ static void layout_large(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L
         for (int i = 0; i < no; i++) {
             int hgt =
                 text(p, c->orders[i], body, 0, 0, 0, col.w - indent, lines, ALIGN_LEFT, 1, NULL);
-            if (y + hgt > bottom)
+            if (y + hgt > bottom) {
+                for (; i < no; i++)
+                    left_out(p, c->orders[i]);
                 break;
+            }
             char num[8];
             order_mark(c, i, num, sizeof num);
             if (num[0])
@@ -855,18 +1291,22 @@ static void layout_large(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L
     }
 }
 
+/* The small card: the header, the unit, its orders and the scores needed on one or two bottom
+ * lines. The font (12, 11 or 10 px) and the lines an order may take are the largest that let
+ * every order and score be read whole, shortened if need be (fit()); only when none does is a
+ * line cut, and that is counted in the layout. */
 static void layout_compact(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L) {
     int W = p->w, H = p->h;
     int hdr_h = 20;
     header(p, c, (opfor_epd_rect_t){0, 0, W, hdr_h}, 13, L);
-    int m = 4;
+    int m = 4, tw = W - 2 * m;
     int y = hdr_h + 2;
     int portrait = H > W;
-    y += text(p, c->unit, 15, 1, m, y, W - 2 * m, portrait ? 2 : 1, ALIGN_LEFT, 0, &L->unit) + 1;
+    y += text(p, c->unit, 15, 1, m, y, tw, portrait ? 2 : 1, ALIGN_LEFT, 0, &L->unit) + 1;
     int nn = c->n_needed > OPFOR_CARD_LINES ? OPFOR_CARD_LINES : c->n_needed;
-    /* landscape: the scores joined on one bottom line; portrait: one line each */
+    /* landscape: the scores joined on one block; portrait: one block each */
     char need[OPFOR_CARD_LINES][4 * OPFOR_CARD_NEED_LEN + 16];
-    int nlines = portrait ? nn : (nn ? 1 : 0);
+    int nblocks = portrait ? nn : (nn ? 1 : 0);
     memset(need, 0, sizeof need);
     for (int i = 0; i < nn; i++) {
         char *dst = need[portrait ? i : 0];
@@ -874,27 +1314,55 @@ static void layout_compact(pen_t *p, const opfor_card_t *c, opfor_card_layout_t 
             strcat(dst, " \xC2\xB7 "); /* middle dot */
         strncat(dst, c->needed[i], OPFOR_CARD_NEED_LEN - 1);
     }
-    int need_h = 0;
-    for (int i = 0; i < nlines; i++)
-        need_h += text(p, need[i], 12, 1, 0, 0, W - 2 * m, 1, ALIGN_LEFT, 1, NULL);
-    int bottom = H - (nn ? need_h + 4 : 0);
     int no = c->n_orders > OPFOR_CARD_LINES ? OPFOR_CARD_LINES : c->n_orders;
+    char line[OPFOR_CARD_LINES][OPFOR_CARD_LINE_LEN + 8];
     for (int i = 0; i < no; i++) {
-        char line[OPFOR_CARD_LINE_LEN + 8], num[8];
+        char num[8];
         order_mark(c, i, num, sizeof num);
-        snprintf(line, sizeof line, "%s%s%s", num, num[0] ? " " : "", c->orders[i]);
-        int hgt = text(p, line, 12, 0, 0, 0, W - 2 * m, portrait ? 2 : 1, ALIGN_LEFT, 1, NULL);
-        if (y + hgt > bottom)
+        snprintf(line[i], sizeof line[i], "%s%s%s", num, num[0] ? " " : "", c->orders[i]);
+    }
+    /* the largest font, then the most lines per order, with which everything fits whole */
+    static const int sizes[] = {12, 11, 10};
+    const int max_lines = portrait ? 3 : 2, need_lines = 2;
+    int px = 10, lines = max_lines, found = 0;
+    for (int si = 0; si < 3 && !found; si++) {
+        for (int ln = max_lines; ln >= 1 && !found; ln--) {
+            int total = 0, whole = 1;
+            for (int i = 0; i < nblocks && whole; i++) {
+                whole = fits(p, need[i], sizes[si], 1, tw, need_lines);
+                total += text(p, need[i], sizes[si], 1, 0, 0, tw, need_lines, ALIGN_LEFT, 1, NULL);
+            }
+            for (int i = 0; i < no && whole; i++) {
+                whole = fits(p, line[i], sizes[si], 0, tw, ln);
+                total += text(p, line[i], sizes[si], 0, 0, 0, tw, ln, ALIGN_LEFT, 1, NULL);
+            }
+            if (whole && y + total + (nn ? 4 : 0) <= H) {
+                px = sizes[si];
+                lines = ln;
+                found = 1;
+            }
+        }
+    }
+    int need_h = 0;
+    for (int i = 0; i < nblocks; i++)
+        need_h += text(p, need[i], px, 1, 0, 0, tw, need_lines, ALIGN_LEFT, 1, NULL);
+    int bottom = H - (nn ? need_h + 4 : 0);
+    for (int i = 0; i < no; i++) {
+        int hgt = text(p, line[i], px, 0, 0, 0, tw, lines, ALIGN_LEFT, 1, NULL);
+        if (y + hgt > bottom) {
+            for (; i < no; i++)
+                left_out(p, line[i]);
             break;
-        text(p, line, 12, 0, m, y, W - 2 * m, portrait ? 2 : 1, ALIGN_LEFT, 0, &L->orders[i]);
+        }
+        text(p, line[i], px, 0, m, y, tw, lines, ALIGN_LEFT, 0, &L->orders[i]);
         y += hgt;
     }
     if (nn) {
         ink(p->cr);
         int ny = H - need_h - 1;
         hline(p->cr, 0, W, ny - 1.5, 1);
-        for (int i = 0; i < nlines; i++)
-            ny += text(p, need[i], 12, 1, m, ny, W - 2 * m, 1, ALIGN_LEFT, 0, &L->needed[i]);
+        for (int i = 0; i < nblocks; i++)
+            ny += text(p, need[i], px, 1, m, ny, tw, need_lines, ALIGN_LEFT, 0, &L->needed[i]);
     }
 }
 
@@ -935,7 +1403,7 @@ int opfor_card_render(const opfor_card_t *card, int native_w, int native_h, int 
     pango_cairo_update_context(cr, ctx);
     pango_cairo_context_set_font_options(ctx, fo);
     pango_cairo_context_set_resolution(ctx, 96);
-    pen_t p = {cr, pango_layout_new(ctx), lw, lh};
+    pen_t p = {cr, pango_layout_new(ctx), lw, lh, L};
 
     if (L->compact)
         layout_compact(&p, card, L);

@@ -15,6 +15,9 @@ struct opfor__games;
 /* Makes the registry for server s whose store is the database at dbpath (the high-score
  * table goes into the same file). Returns 0 or OPFOR_ENOMEM. */
 int opfor__games_new(struct opfor__games **out, opfor_server_t *s, const char *dbpath);
+/* Hands the server's event listener the current state of the most recently changed active game
+ * (loaded from the store when need be) with no event: see opfor_server_show_current. */
+int opfor__games_show_current(struct opfor__games *gs);
 /* Frees every game and the registry (NULL is fine). */
 void opfor__games_free(struct opfor__games *gs);
 

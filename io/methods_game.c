@@ -114,17 +114,22 @@ static void keep_events(opfor__game_t *g, const opfor__evlist_t *ev, uint64_t la
         ring_push(g, ev->buf[i].data, ev->buf[i].size, last_seq - (uint64_t)(ev->n - 1 - i));
 }
 
+/* Packs g's state as the event listener sees it into st (initialised by the caller). */
+static void pack_listener_state(opfor__game_t *g, msgpack_sbuffer *st) {
+    msgpack_packer spk;
+    msgpack_packer_init(&spk, st, msgpack_sbuffer_write);
+    int viewer = 0; /* the panel stands at the table: the table's view, never the AI's hand */
+    g->ops->viewer(g, NULL, 0, &viewer, NULL);
+    g->ops->pack_state(g, viewer, &spk);
+}
+
 static void publish(struct opfor__games *gs, opfor__game_t *g, const opfor__evlist_t *ev) {
     keep_events(g, ev, g->t.ev_seq);
     if (ev->n && opfor__server_has_event_listener(gs->srv)) {
         /* opford's e-ink display (opfor_server_on_event): each event with the new state */
         msgpack_sbuffer st;
         msgpack_sbuffer_init(&st);
-        msgpack_packer spk;
-        msgpack_packer_init(&spk, &st, msgpack_sbuffer_write);
-        int viewer = 0; /* the panel stands at the table: the table's view, never the AI's hand */
-        g->ops->viewer(g, NULL, 0, &viewer, NULL);
-        g->ops->pack_state(g, viewer, &spk);
+        pack_listener_state(g, &st);
         for (int i = 0; i < ev->n; i++)
             opfor__server_event(gs->srv, ev->buf[i].data, ev->buf[i].size, st.data, st.size);
         msgpack_sbuffer_destroy(&st);
@@ -313,6 +318,76 @@ static opfor__game_t *get_game(opfor_call_t *call, const char *id) {
     return g;
 }
 
+/* ------------------------------------------------------------------ the listener at start */
+
+typedef struct latest {
+    char id[64]; /* the most recently changed active game; "" none */
+} latest_t;
+
+static int on_latest(void *ud, const opfor_store_game_t *g) {
+    latest_t *l = ud;
+    if (strcmp(g->status, "active") != 0)
+        return 0;
+    snprintf(l->id, sizeof l->id, "%s", g->id);
+    return 1; /* the list is most recently updated first: this one */
+}
+
+/* The message of an error answer packed into a call's buffer ("" when there is none). */
+static void call_error_text(const opfor_call_t *call, char *buf, size_t size) {
+    buf[0] = '\0';
+    msgpack_unpacked up;
+    msgpack_unpacked_init(&up);
+    size_t off = 0;
+    if (call->buf.size &&
+        msgpack_unpack_next(&up, call->buf.data, call->buf.size, &off) == MSGPACK_UNPACK_SUCCESS &&
+        up.data.type == MSGPACK_OBJECT_ARRAY && up.data.via.array.size >= 3) {
+        const msgpack_object *e = &up.data.via.array.ptr[2]; /* [code, message, ...] */
+        if (e->type == MSGPACK_OBJECT_ARRAY && e->via.array.size >= 2 &&
+            e->via.array.ptr[1].type == MSGPACK_OBJECT_STR)
+            snprintf(buf, size, "%.*s", (int)e->via.array.ptr[1].via.str.size,
+                     e->via.array.ptr[1].via.str.ptr);
+    }
+    msgpack_unpacked_destroy(&up);
+}
+
+int opfor__games_show_current(struct opfor__games *gs) {
+    if (!opfor__server_has_event_listener(gs->srv))
+        return 0;
+    opfor_store_t *store = opfor__server_store(gs->srv);
+    latest_t l = {""};
+    int rc = opfor_store_game_list(store, on_latest, &l);
+    if (rc < 0) {
+        LOG(gs->srv, WARN, "the current game cannot be shown: game store: %s",
+            opfor_store_errmsg(store));
+        return rc;
+    }
+    if (!l.id[0])
+        return 0;
+    /* get_game answers a call on failure: a call of nobody's, whose answer goes nowhere */
+    opfor_call_t call;
+    memset(&call, 0, sizeof call);
+    call.srv = gs->srv;
+    call.notification = 1;
+    call.in_handler = 1; /* the call is ours to free */
+    msgpack_sbuffer_init(&call.buf);
+    opfor__game_t *g = get_game(&call, l.id);
+    if (!g) {
+        char why[256];
+        call_error_text(&call, why, sizeof why);
+        LOG(gs->srv, WARN, "game %s cannot be shown: %s", l.id, why[0] ? why : "it does not load");
+        msgpack_sbuffer_destroy(&call.buf);
+        return OPFOR_EIO;
+    }
+    msgpack_sbuffer_destroy(&call.buf);
+    msgpack_sbuffer st;
+    msgpack_sbuffer_init(&st);
+    pack_listener_state(g, &st);
+    opfor__server_event(gs->srv, NULL, 0, st.data, st.size);
+    msgpack_sbuffer_destroy(&st);
+    LOG(gs->srv, INFO, "game %s: its current state handed to the event listener", l.id);
+    return 1;
+}
+
 /* Reads the required `game` param after checking the keys. Answers the call on failure. */
 static int game_param(opfor_call_t *call, const msgpack_object *params, const char *const *allowed,
                       char *id, size_t n) {
@@ -347,7 +422,9 @@ static opfor__game_t *game_of_params(opfor_call_t *call, const msgpack_object *p
 
 static void stop_searches(opfor__game_t *g);
 
-static void record_score(struct opfor__games *gs, opfor__game_t *g) {
+/* Saves g's points in the high-score table under result: its result name when it finished,
+ * OPFOR_SCORES_ABANDONED when it was closed before its end (kept apart, never ranked). */
+static void record_score(struct opfor__games *gs, opfor__game_t *g, const char *result) {
     char err[512];
     if (!gs->hs && opfor_scores_open(&gs->hs, gs->dbpath, err, sizeof err) != 0) {
         LOG(gs->srv, ERROR, "game %s: high score not saved: %s", g->row.id, err);
@@ -359,7 +436,7 @@ static void record_score(struct opfor__games *gs, opfor__game_t *g) {
     snprintf(row.player, sizeof row.player, "%.63s", g->row.id);
     g->ops->score(g, &row.score, &row.turns);
     row.seed = g->row.seed;
-    snprintf(row.result, sizeof row.result, "%s", opfor__game_result_name(g->t.result));
+    snprintf(row.result, sizeof row.result, "%s", result);
     if (opfor_scores_add(gs->hs, &row, NULL) != 0)
         LOG(gs->srv, ERROR, "game %s: high score not saved: %s", g->row.id,
             opfor_scores_errmsg(gs->hs));
@@ -433,8 +510,10 @@ static int commit(opfor_call_t *call, opfor__game_t *g, const char *kind, const 
         if (opfor_store_game_set_status(store, g->row.id, st) < 0)
             LOG(s, WARN, "game %s: status not saved: %s", g->row.id, opfor_store_errmsg(store));
         snprintf(g->row.status, sizeof g->row.status, "%s", st);
-        if (g->t.status == OPFOR__GS_FINISHED && g->ops->score) /* a ruleset that scores */
-            record_score(gs, g);
+        if (g->ops->score) /* a ruleset that scores: a game closed early is abandoned */
+            record_score(gs, g,
+                         g->t.status == OPFOR__GS_FINISHED ? opfor__game_result_name(g->t.result)
+                                                           : OPFOR_SCORES_ABANDONED);
     }
     return 0;
 }

@@ -189,21 +189,19 @@ static void copy_col(sqlite3_stmt *st, int col, char *dst, size_t size) {
     snprintf(dst, size, "%s", s ? (const char *)s : "");
 }
 
-int opfor_scores_list(opfor_scores_t *db, const char *scenario, opfor_score_row_t *rows, int max,
-                      int *n) {
+/* The rows of one scenario that sql selects (its ?1 the scenario, ?2 the limit). */
+static int list_rows(opfor_scores_t *db, const char *sql, const char *scenario,
+                     opfor_score_row_t *rows, int max, int *n) {
     if (n)
         *n = 0;
     if (!db || (max > 0 && !rows) || !n)
         return OPFOR_EINVAL;
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db->db,
-                           "SELECT id, scenario, player, score, date, seed, result, turns"
-                           " FROM scores WHERE ?1 = '' OR scenario = ?1 COLLATE NOCASE"
-                           " ORDER BY score DESC, date ASC, id ASC LIMIT ?2",
-                           -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK)
         return fail(db, "prepare select");
     sqlite3_bind_text(st, 1, scenario ? scenario : "", -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 2, max > 0 ? max : 0);
+    sqlite3_bind_text(st, 3, OPFOR_SCORES_ABANDONED, -1, SQLITE_STATIC);
     int rc, k = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW && k < max) {
         opfor_score_row_t *r = &rows[k++];
@@ -223,4 +221,24 @@ int opfor_scores_list(opfor_scores_t *db, const char *scenario, opfor_score_row_
     *n = k;
     db->err[0] = '\0';
     return 0;
+}
+
+int opfor_scores_list(opfor_scores_t *db, const char *scenario, opfor_score_row_t *rows, int max,
+                      int *n) {
+    return list_rows(db,
+                     "SELECT id, scenario, player, score, date, seed, result, turns"
+                     " FROM scores WHERE (?1 = '' OR scenario = ?1 COLLATE NOCASE)"
+                     " AND result <> ?3"
+                     " ORDER BY score DESC, date ASC, id ASC LIMIT ?2",
+                     scenario, rows, max, n);
+}
+
+int opfor_scores_list_abandoned(opfor_scores_t *db, const char *scenario, opfor_score_row_t *rows,
+                                int max, int *n) {
+    return list_rows(db,
+                     "SELECT id, scenario, player, score, date, seed, result, turns"
+                     " FROM scores WHERE (?1 = '' OR scenario = ?1 COLLATE NOCASE)"
+                     " AND result = ?3"
+                     " ORDER BY date DESC, id DESC LIMIT ?2",
+                     scenario, rows, max, n);
 }

@@ -142,6 +142,12 @@ void opfor_server_on_event(opfor_server_t *s, opfor_event_fn fn, void *ud) {
     s->on_event_ud = ud;
 }
 
+int opfor_server_show_current(opfor_server_t *s) {
+    if (!s || !s->games || !s->on_event)
+        return 0;
+    return opfor__games_show_current(s->games);
+}
+
 int opfor__server_has_event_listener(const opfor_server_t *s) {
     return s->on_event != NULL;
 }

@@ -120,11 +120,21 @@ cpid=$!
 echo "$cpid" >>"$work/pids"
 wait_for 15 grep -q "following game $game" "$work/client.log" || fail "the client did not follow $game"
 wait_for 10 frames_at_least "$work/live" 1 || fail "the client drew nothing"
+dlast=$(last_frame "$work/frames")
+dn=$(count_frames "$work/frames")
 stop_daemon
 grep -q "panel asleep" "$work/opford.log" || fail "opford did not put the panel to sleep"
 wait_for 10 grep -q "connection to .* lost" "$work/client.log" || fail "the client missed the drop"
 sleep 2 # let it back off at least once against a missing socket
 start_daemon
+# the restarted daemon's own panel shows the game under way where it stood (its open order),
+# the same card as before the restart, never "Waiting for orders"
+wait_for 15 frames_at_least "$work/frames" $((dn + 1)) || fail "the restarted daemon drew nothing"
+dnew=$(last_frame "$work/frames")
+cmp -s "$dnew" "$first" && fail "the restarted daemon shows the waiting card while $game is active"
+cmp -s "$dnew" "$dlast" || fail "the restarted daemon's card ($dnew) differs from the one before the restart ($dlast)"
+grep -q "game $game: its current state handed to the event listener" "$work/opford.log" ||
+  fail "the restarted daemon did not load $game for its panel"
 wait_for 40 grep -q "reconnected to" "$work/client.log" || fail "the client did not reconnect"
 wait_for 10 grep -q -c "following game $game" "$work/client.log" || fail "no follow after reconnect"
 before=$(count_frames "$work/live")

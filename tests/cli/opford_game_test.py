@@ -398,6 +398,24 @@ con.close()
 check("high_score_in_same_db", ("patrol_default", "doomed", "lost") in rows, repr(rows))
 err, res = c.call("game.close", {"game": "py1"})
 check("game_close", err is None and res["status"] == "closed", repr(err))
+# A game closed before its end is recorded as abandoned, never ranked as a high score.
+con = sqlite3.connect(os.path.join(d.state, "opfor.db"))
+rows = con.execute("SELECT player, result FROM scores").fetchall()
+con.close()
+check("closed_game_recorded_abandoned", ("py1", "abandoned") in rows and
+      not [r for r in rows if r[0] == "py1" and r[1] != "abandoned"], repr(rows))
+err, _ = c.call("game.close", {"game": "py1"})
+con = sqlite3.connect(os.path.join(d.state, "opfor.db"))
+n_py1 = con.execute("SELECT count(*) FROM scores WHERE player = 'py1'").fetchone()[0]
+con.close()
+check("closed_twice_recorded_once", err is None and n_py1 == 1, repr((err, n_py1)))
+sc = subprocess.run([os.path.join(BIN, "opfor"), "scores", "--db", os.path.join(d.state, "opfor.db"),
+                     "--json"], capture_output=True, text=True, timeout=30)
+doc = json.loads(sc.stdout) if sc.returncode == 0 else {}
+check("scores_rank_only_finished",
+      [x["player"] for x in doc.get("scores", [])] == ["doomed"] and
+      [x["player"] for x in doc.get("abandoned", [])] == ["py1"] and
+      "rank" not in doc["abandoned"][0], repr((sc.returncode, sc.stdout[:300], sc.stderr[:200])))
 err, _ = c.call("report", {"game": "py1", "roll": "D6"})
 check("closed_game_refuses_reports", err is not None and err[0] == ILLEGAL, repr(err))
 err, lst = c.call("game.list")

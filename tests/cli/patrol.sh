@@ -118,7 +118,9 @@ has "The Farm at Hollebeke - Viktoria! Patrol Mode (builtin:patrol_default), see
 has "--- Turn 2 ---"
 has "Jager Picket: 6 killed, 0 wounded; 0 of 6 left (0 wounded) - destroyed"
 has "1st Section: 2 killed, 1 wounded; 10 of 12 left (1 wounded)"
-grep -q "^Score [0-9]* recorded for Ada on patrol_default ($tmp/xdg/opfor/opfor.db)" "$out" || fail "no score recorded"
+# Quit on turn 5, before the game's end: abandoned, recorded apart, never a high score.
+has "Game abandoned on turn 5 ("
+grep -q "^Abandoned game ([0-9]* points, not ranked) recorded for Ada on patrol_default ($tmp/xdg/opfor/opfor.db)" "$out" || fail "no abandoned game recorded"
 grep -q "^Initiative: Germans." "$out" || fail "the enemy never had the initiative"
 grep -q "^  Orders: " "$out" || fail "no enemy orders printed"
 grep -q "^    why: .*value [-+][0-9.]* over [0-9]* of [0-9]* playouts" "$out" || fail "orders without a reason"
@@ -127,18 +129,32 @@ has "The enemy is played by the AI at level standard."
 cp "$out" "$tmp/game1"
 script | "$bin" patrol --seed 11 --name Ada --no-save >"$out" 2>"$err"
 diff <(grep -v "recorded" "$tmp/game1") <(grep -v "recorded" "$out") >/dev/null || fail "same seed, same reports, different game"
-score=$(sed -n 's/^Score \([0-9]*\) recorded.*/\1/p' "$tmp/game1")
+score=$(sed -n 's/^Abandoned game (\([0-9]*\) points.*/\1/p' "$tmp/game1")
+run 0 scores
+has "no high scores yet ($tmp/xdg/opfor/opfor.db)"
+has "abandoned before their end (not ranked), latest first:"
+grep -q "^   - *$score  Ada *patrol_default *abandoned *5 " "$out" || fail "scores lacks Ada's abandoned game"
+run 0 scores --scenario PATROL_DEFAULT --json
+json_eq 'len(d["scores"]), len(d["abandoned"]), d["abandoned"][0]["player"], d["abandoned"][0]["score"], d["abandoned"][0]["seed"], d["abandoned"][0]["result"], "rank" in d["abandoned"][0]' "0 1 Ada $score 11 abandoned False"
+run 0 scores --scenario other --json
+json_eq 'd["scores"], d["abandoned"]' "[] []"
+# A game played to its end (every British unit leaves the table: lost) is ranked; a game quit
+# on turn 1 with every unit unscathed (12 points) is not, and never outranks it.
+printf 'off Major\noff Sharp\noff 9-p\noff 1st\noff Hussar\n' |
+  "$bin" patrol --seed 3 --name Cy >"$out" 2>"$err" || fail "lost game"
+has "Game over (every unit lost) after 1 turn,"
+has "Score 0 recorded for Cy on patrol_default"
 run 0 scores
 has "rank score  player"
-grep -q "^   1 *$score  Ada *patrol_default *ended" "$out" || fail "scores table lacks Ada's $score"
-run 0 scores --scenario PATROL_DEFAULT --json
-json_eq 'len(d["scores"]), d["scores"][0]["player"], d["scores"][0]["score"], d["scores"][0]["seed"], d["scores"][0]["result"]' "1 Ada $score 11 ended"
-run 0 scores --scenario other --json
-json_eq 'd["scores"]' "[]"
-# A second game, another name, a database of its own choosing.
+grep -q "^   1 *0  Cy *patrol_default *lost *1 " "$out" || fail "scores table lacks Cy's finished game"
+grep -q "^   2 " "$out" && fail "an abandoned game was ranked"
+run 0 scores --json
+json_eq '[(x["player"], x["rank"], x["result"]) for x in d["scores"]], [x["player"] for x in d["abandoned"]]' "[('Cy', 1, 'lost')] ['Ada']"
+# A second game, another name, a database of its own choosing: quit on turn 1.
 printf 'i\nq\n' | "$bin" patrol --seed 2 --name Bea --db "$tmp/own.db" >"$out" 2>"$err" || fail "game 2"
+has "Game abandoned on turn 1 ("
 run 0 scores --db "$tmp/own.db" --json
-json_eq 'len(d["scores"]), d["scores"][0]["player"]' "1 Bea"
+json_eq 'len(d["scores"]), d["abandoned"][0]["player"], d["abandoned"][0]["turns"]' "0 Bea 1"
 
 # Unit names with spaces may be quoted at the table ("..." or '...'): the same as unquoted.
 printf 'i\na "Major Harcourt" at 36 5\nr "Jager Picket" killed 1 wounded 1\nr '"'"'Hussar Troop'"'"' wounded 1\nq\n' |
@@ -201,7 +217,7 @@ grep -q "^Jager Picket: " "$out" && fail "a long line's start was read as a comm
 echo "not a database" >"$tmp/junk.db"
 echo q | "$bin" patrol --db "$tmp/junk.db" >"$out" 2>"$err"; rc=$?
 [ "$rc" -eq 1 ] || fail "a game whose score was not saved exited $rc, want 1"
-has "Game over (you left the game) after 1 turn, 0 presses, 0 spottings (0 placed, 0 refused)."
+has "Game abandoned on turn 1 (0 presses, 0 spottings, 0 placed, 0 refused): not a high score."
 has "Verdict: drawn so far - neither side was beaten."
 has_err "opfor: patrol: score not saved: $tmp/junk.db: file is not a database"
 

@@ -362,6 +362,9 @@ static void card_order_event(void **st) {
     assert_non_null(tgt);
     assert_non_null(hus);
     assert_int_equal(act->flags, OPFOR_SCENE_U_AI | OPFOR_SCENE_U_ACTING);
+    /* each unit carries its name, for its label on the map */
+    assert_string_equal(act->name, "Jager Picket");
+    assert_string_equal(tgt->name, "1st Section");
     assert_int_equal(tgt->flags, OPFOR_SCENE_U_TARGET);
     assert_int_equal(hus->flags, 0);
     assert_null(find_unit(m, 30.0f, 30.0f)); /* destroyed */
@@ -1043,6 +1046,131 @@ static void card_order_sentence_forms(void **st) {
     }
 }
 
+/* Every word of text holding a digit ("3d6+6", "5+", "52.2") appears whole in one of the
+ * card's lines: the builder never cut a number. */
+static void all_numbers_kept(const char *text, const opfor_card_t *c) {
+    char words[256];
+    snprintf(words, sizeof words, "%s", text);
+    for (char *save = NULL, *w = strtok_r(words, " ,:()", &save); w;
+         w = strtok_r(NULL, " ,:()", &save)) {
+        size_t n = strlen(w);
+        while (n && (w[n - 1] == '.' || w[n - 1] == ';'))
+            w[--n] = '\0';
+        if (!strpbrk(w, "0123456789"))
+            continue;
+        int found = 0;
+        for (int i = 0; i < c->n_orders && !found; i++)
+            found = strstr(c->orders[i], w) != NULL;
+        for (int i = 0; i < c->n_needed && !found; i++)
+            found = strstr(c->needed[i], w) != NULL;
+        if (!found)
+            fail_msg("\"%s\" lost from the card of \"%s\"", w, text);
+    }
+}
+
+/* The worst orders the table sees (the longest sentences of seeded Patrol games, the issue's
+ * "3d6+6 in" and "To hit 5+ · S…" cuts, four scores, a failed command test, long unit names)
+ * drawn on every panel at every rotation, with and without a map: no line is cut in a way that
+ * hides a number or a dice term. */
+static void card_never_cuts_a_number(void **st) {
+    (void)st;
+    static const struct {
+        const char *unit, *sentence, *command;
+        int nneeds;
+        const char *needs[4][2];
+    } cases[] = {
+        {"Line Infantry",
+         "Line Infantry: charge Hussar Troop, 11 in away (charge 1d3+7 inches): to hit 3+, save "
+         "6+.",
+         "",
+         2,
+         {{"to hit", "3+"}, {"save", "6+"}}},
+        {"Oberst 1",
+         "Oberst 1: charge Major Harcourt, 19 in away (charge 1d3+16 inches): to hit 2+, save 5+.",
+         "",
+         0,
+         {{NULL, NULL}}},
+        {"Jager Picket",
+         "Jager Picket: crawl 2.5 in S away from Farmhouse, to x 52.2 y 29.0 (move 1d3+2 inches).",
+         "failed: restricted",
+         2,
+         {{"to hit", "5+"}, {"save", "8+ on 2D6"}}},
+        {"Uhlans",
+         "Uhlans: advance 9.5 in W into Farmhouse, to x 52.0 y 32.1 (move 3d6+6 inches).",
+         "",
+         4,
+         {{"to hit", "5+"}, {"save", "5+"}, {"morale", "7+ on 2D6"}, {"command", "4+ on 1D6"}}},
+        {"Jager Company",
+         "Jager Company: fire at the leaders of 1st Section, 12 in away: to hit 4+, save 6+.",
+         "failed: take cover, fire, stand or load only",
+         3,
+         {{"to hit", "4+"}, {"save", "6+"}, {"morale", "8+ on 2D6"}}},
+        {"2nd Battalion Leib-Grenadier-Regiment",
+         "2nd Battalion Leib-Grenadier-Regiment: run 10 in W toward Long hedge, to x 50.2 y 31.7 "
+         "(move 1d3+8 inches).",
+         "",
+         2,
+         {{"to hit", "5+"}, {"save", "5+"}}},
+    };
+    static const opfor_epd_panel_t *const panels[] = {&opfor_epd_panel_ws_2in13_v4,
+                                                      &opfor_epd_panel_ws_7in5_v2};
+    static opfor_epd_frame_t f;
+    mp_t ms;
+    const msgpack_object *state = pack_state(&ms, "enemy", 0);
+    int shortened = 0;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        mp_t m;
+        msgpack_packer *pk = ev_begin(&m, "order", 9, 2);
+        msgpack_pack_map(pk, 5);
+        kstr(pk, "side", "Germans");
+        kstr(pk, "unit", cases[k].unit);
+        kstr(pk, "sentence", cases[k].sentence);
+        kstr(pk, "command", cases[k].command);
+        s(pk, "needs");
+        msgpack_pack_array(pk, (size_t)cases[k].nneeds);
+        for (int i = 0; i < cases[k].nneeds; i++) {
+            msgpack_pack_map(pk, 2);
+            kstr(pk, "label", cases[k].needs[i][0]);
+            kstr(pk, "need", cases[k].needs[i][1]);
+        }
+        const msgpack_object *ev = mp_end(&m);
+        for (int with_map = 0; with_map < 2; with_map++) {
+            opfor_card_t c;
+            assert_int_equal(opfor_card_from_event(ev, with_map ? state : NULL, NULL, &c), 1);
+            const char *body = strchr(cases[k].sentence, ':');
+            all_numbers_kept(body ? body + 1 : cases[k].sentence, &c);
+            for (size_t pi = 0; pi < 2; pi++)
+                for (int rot = 0; rot < 360; rot += 90) {
+                    opfor_card_layout_t lay;
+                    assert_int_equal(opfor_card_render_panel(&c, panels[pi], rot, &f, &lay), 0);
+                    shortened += lay.shortened;
+                    if (lay.cut_terms)
+                        fail_msg("\"%s\" on %s at %d degrees%s: %d line(s) cut through a "
+                                 "number (%d cut, %d shortened)",
+                                 cases[k].sentence, panels[pi]->name, rot,
+                                 with_map ? " with a map" : "", lay.cut_terms, lay.cut,
+                                 lay.shortened);
+                }
+        }
+        mp_free(&m);
+    }
+    assert_true(shortened > 0); /* the small panel needed its short forms */
+    /* the check sees a cut: a line no panel can hold whole */
+    opfor_card_t c;
+    opfor_card_waiting(&c, "Orders", "x");
+    c.choice = OPFOR_CARD_ORDERS;
+    c.n_orders = 4;
+    for (int i = 0; i < 4; i++)
+        snprintf(c.orders[i], sizeof c.orders[i],
+                 "Roll 3d6+6 then 2d6+1 then 4d6+2 then 5d6+%d "
+                 "and 6d6+%d",
+                 i, i);
+    opfor_card_layout_t lay;
+    assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_2in13_v4, 90, &f, &lay), 0);
+    assert_true(lay.cut_terms > 0);
+    mp_free(&ms);
+}
+
 /* ---- the emulated output ---- */
 
 /* Counts warnings and errors into *(int *)ud. */
@@ -1126,6 +1254,7 @@ int main(void) {
         cmocka_unit_test(spec_settings_from_config),
         cmocka_unit_test(card_order_event),
         cmocka_unit_test(card_order_sentence_forms),
+        cmocka_unit_test(card_never_cuts_a_number),
         cmocka_unit_test(card_spotting_lasts_its_turn),
         cmocka_unit_test(card_initiative_and_others),
         cmocka_unit_test(card_long_text_is_cut_cleanly),

@@ -151,6 +151,51 @@ static void render_card_2in13_matches_golden(void **state) {
     check_golden(&c, &opfor_epd_panel_ws_2in13_v4, 90, "card_2in13.png");
 }
 
+/* Units on the 7.5 inch map carry a label: their name where it fits, else a short tag beside
+ * them explained in a legend under the map (issue 15: they were unlabelled 1.6 mm squares). */
+static void render_map_labels_every_unit(void **state) {
+    (void)state;
+    static opfor_card_t c;
+    static opfor_epd_frame_t f;
+    opfor_card_layout_t L;
+    opfor_card_sample(&c);
+    assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_7in5_v2, 0, &f, &L), 0);
+    assert_int_equal(L.named + L.tagged, c.map.nunits);
+    /* a crowd: twelve named units within a few inches of each other on a 72 x 48 table */
+    opfor_scene_t *m = &c.map;
+    memset(m, 0, sizeof *m);
+    m->width = 72;
+    m->depth = 48;
+    static const char *const names[] = {"Jager Picket",   "Jager Company", "Line Infantry",
+                                        "Line Infantry",  "Oberst 1",      "Uhlans",
+                                        "Major Harcourt", "1st Section",   "Hussar Troop",
+                                        "9-pounder",      "Sharpshooter",  "Supply Wagon"};
+    for (int i = 0; i < 12; i++) {
+        opfor_scene_unit_t u;
+        memset(&u, 0, sizeof u);
+        u.at = (opfor_scene_pt_t){30.0f + (float)(i % 4) * 2.5f, 20.0f + (float)(i / 4) * 2.5f};
+        u.flags = i < 6 ? OPFOR_SCENE_U_AI : 0;
+        snprintf(u.name, sizeof u.name, "%s", names[i]);
+        assert_int_equal(opfor_scene_add_unit(m, &u), 0);
+    }
+    for (int rot = 0; rot < 360; rot += 90) {
+        assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_7in5_v2, rot, &f, &L), 0);
+        assert_int_equal(L.named + L.tagged, 12);
+        assert_true(L.tagged > 0);
+        assert_false(opfor_epd_rect_empty(&L.legend));
+        /* the legend sits under the table, inside the map's box, and has ink */
+        assert_true(L.legend.y >= L.map.y && L.legend.y + L.legend.h <= L.map.y + L.map.h);
+        opfor_epd_rect_t r = to_native(&opfor_epd_panel_ws_7in5_v2, rot, L.legend);
+        assert_true(opfor_epd_frame_count_black(&f, &r) > 100);
+    }
+    /* unnamed units: no labels, no legend, as before */
+    for (int i = 0; i < m->nunits; i++)
+        m->units[i].name[0] = '\0';
+    assert_int_equal(opfor_card_render_panel(&c, &opfor_epd_panel_ws_7in5_v2, 0, &f, &L), 0);
+    assert_int_equal(L.named + L.tagged, 0);
+    assert_true(opfor_epd_rect_empty(&L.legend));
+}
+
 static void render_is_pure(void **state) {
     static opfor_card_t c;
     static opfor_epd_frame_t a, b;
@@ -366,6 +411,7 @@ int main(void) {
         cmocka_unit_test(render_card_7in5_matches_golden),
         cmocka_unit_test(render_card_7in5_portrait_matches_golden),
         cmocka_unit_test(render_card_2in13_matches_golden),
+        cmocka_unit_test(render_map_labels_every_unit),
         cmocka_unit_test(render_is_pure),
         cmocka_unit_test(render_rotations_agree),
         cmocka_unit_test(render_layout_follows_panel_and_rotation),

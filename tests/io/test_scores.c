@@ -204,11 +204,46 @@ static void scores_default_path(void **state) {
     assert_int_equal(opfor_scores_default_path(buf, sizeof buf), OPFOR_ENOENT);
 }
 
+/* A game quit on turn 1 (every unit unscathed: 12 points) never outranks one played to its end
+ * (8): it is listed apart, as abandoned, latest first. */
+static void scores_abandoned_never_ranked(void **state) {
+    (void)state;
+    char path[400];
+    snprintf(path, sizeof path, "%s/abandoned.db", dir);
+    opfor_scores_t *db;
+    assert_int_equal(opfor_scores_open(&db, path, NULL, 0), 0);
+    opfor_score_row_t r = row("patrol_default", "Quitter", 12, "2025-02-01T10:00:00Z");
+    snprintf(r.result, sizeof r.result, "%s", OPFOR_SCORES_ABANDONED);
+    r.turns = 1;
+    assert_int_equal(opfor_scores_add(db, &r, NULL), 0);
+    r = row("patrol_default", "Finisher", 8, "2025-02-02T10:00:00Z");
+    snprintf(r.result, sizeof r.result, "ended");
+    assert_int_equal(opfor_scores_add(db, &r, NULL), 0);
+    r = row("patrol_default", "Later", 11, "2025-02-03T10:00:00Z");
+    snprintf(r.result, sizeof r.result, "%s", OPFOR_SCORES_ABANDONED);
+    assert_int_equal(opfor_scores_add(db, &r, NULL), 0);
+    opfor_score_row_t rows[4];
+    int n;
+    assert_int_equal(opfor_scores_list(db, NULL, rows, 4, &n), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(rows[0].player, "Finisher");
+    assert_int_equal(rows[0].score, 8);
+    assert_int_equal(opfor_scores_list_abandoned(db, "PATROL_DEFAULT", rows, 4, &n), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(rows[0].player, "Later");
+    assert_string_equal(rows[1].player, "Quitter");
+    assert_string_equal(rows[1].result, OPFOR_SCORES_ABANDONED);
+    assert_int_equal(rows[1].score, 12);
+    assert_int_equal(opfor_scores_list_abandoned(db, "other", rows, 4, &n), 0);
+    assert_int_equal(n, 0);
+    opfor_scores_close(db);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(scores_create_add_list), cmocka_unit_test(scores_awkward_values),
         cmocka_unit_test(scores_open_errors),     cmocka_unit_test(scores_statement_errors),
-        cmocka_unit_test(scores_default_path),
+        cmocka_unit_test(scores_default_path),    cmocka_unit_test(scores_abandoned_never_ranked),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -591,6 +591,7 @@ int opfor_card_map_from_state(const msgpack_object *state, const char *acting, c
             memset(&cu, 0, sizeof cu);
             cu.at = (opfor_scene_pt_t){(float)x, (float)y};
             cu.id = (uint16_t)m->nunits;
+            get_str(u, "name", cu.name, sizeof cu.name); /* its label: a name or a tag */
             if (unit_is_opfor(u, oside))
                 cu.flags |= OPFOR_SCENE_U_AI;
             if (is_act) {

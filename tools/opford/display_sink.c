@@ -5,7 +5,9 @@
  * part (decode the event and state, build the card); the panel work runs on the display
  * thread of display_out.c, since a refresh keeps BUSY active for up to four seconds and the
  * loop must keep serving clients. Every game's events are shown; the memo follows the game
- * that spoke last.
+ * that spoke last. Once the server has started, the panel shows the most recently changed active
+ * game where it stands (its open order, or who holds the initiative), so a restarted daemon's
+ * panel goes on showing the table's card; "Waiting for orders" only when no game is active.
  */
 #include "display_sink.h"
 
@@ -57,6 +59,17 @@ static void on_event(void *ud, const char *event, size_t event_len, const char *
     msgpack_unpacked_init(&st);
     size_t off = 0;
     const msgpack_object *stp = NULL;
+    if (!event) { /* opfor_server_show_current: where the current game stands */
+        if (state && state_len &&
+            msgpack_unpack_next(&st, state, state_len, &off) == MSGPACK_UNPACK_SUCCESS &&
+            opfor_card_from_state(&st.data, &d->memo, &d->card) == 1) {
+            opfor_dout_show(d->out, &d->card);
+            d->cards++;
+        } else {
+            log_line(d, OPFOR_LOG_WARN, "display: a malformed game state was ignored");
+        }
+        goto out;
+    }
     if (msgpack_unpack_next(&ev, event, event_len, &off) != MSGPACK_UNPACK_SUCCESS) {
         log_line(d, OPFOR_LOG_WARN, "display: an event that is not MessagePack was ignored");
         goto out;
@@ -98,12 +111,19 @@ int opford_display_start(opford_display_t **out, opfor_server_t *srv, const opfo
         free(d);
         return rc;
     }
-    opfor_card_waiting(&d->card, "Waiting for orders",
-                       "Start or resume a game: each order appears here");
-    opfor_dout_show(d->out, &d->card);
     opfor_server_on_event(srv, on_event, d);
     *out = d;
     return 0;
+}
+
+void opford_display_resume(opford_display_t *d, opfor_server_t *srv) {
+    if (!d)
+        return;
+    if (opfor_server_show_current(srv) == 1)
+        return; /* the card of the game under way, as before a restart */
+    opfor_card_waiting(&d->card, "Waiting for orders",
+                       "Start or resume a game: each order appears here");
+    opfor_dout_show(d->out, &d->card);
 }
 
 void opford_display_stop(opford_display_t *d, opfor_server_t *srv) {

@@ -208,6 +208,7 @@ int main(int argc, char **argv) {
         uv_loop_close(&loop);
         return 1;
     }
+    opford_display_resume(display, srv); /* the current game's card, or "Waiting for orders" */
     opfor_server_log(srv, OPFOR_LOG_INFO, "opford %s ready (pid %ld)", opfor_server_version(),
                      (long)uv_os_getpid());
     opfor_sd_notify(NULL, "READY=1\nSTATUS=accepting connections");

@@ -11,7 +11,9 @@
  * then the units: a unit of size 0 (w or d) as a square marker scaled to the map, any other as
  * its w x d rectangle turned to its facing; AI units filled, the others outlined; ACTING
  * ringed, TARGET ringed and cross-haired, SPOTTED in a dashed box, SHAKEN struck through,
- * HIDDEN dashed with a question mark; a unit's name under it. A place arrow ending at a unit's
+ * HIDDEN dashed with a question mark; a unit's name under it where it fits without touching
+ * another unit or label, else a short tag of its initials beside it ("JP"), explained in a
+ * legend under the map ("JP Jager Picket"). A place arrow ending at a unit's
  * centre is drawn with that unit (from `from`, started further out when short, stopping short
  * of the unit); other place arrows after the units; labels last, left end at `at`.
  */
@@ -71,6 +73,14 @@ typedef struct opfor_card_layout {
     opfor_epd_rect_t orders[OPFOR_CARD_LINES]; /* each order line as drawn */
     opfor_epd_rect_t needed[OPFOR_CARD_LINES]; /* each score line (compact: all in [0]) */
     opfor_epd_rect_t map;                      /* mini-map area */
+    int named;                                 /* map units labelled with their name */
+    int tagged;              /* map units labelled with a short tag, explained in the legend */
+    opfor_epd_rect_t legend; /* the tags' legend under the map */
+    int shortened;           /* text blocks drawn with words shortened to fit ("inches" -> "in") */
+    int cut;       /* text blocks (or order lines left out) that still did not fit: cut at a
+                      word with an ellipsis */
+    int cut_terms; /* of those, the ones whose cut hid a number or a dice term (or the word after
+                      one): 0 whenever the table can read every number it needs */
 } opfor_card_layout_t;
 
 /* Draws card into *out, a native_w x native_h frame, with the reading orientation rotated by

@@ -29,9 +29,15 @@ typedef struct opfor_score_row {
     int score;         /* the points, as the game's ruleset counts them */
     char date[32];     /* UTC, ISO 8601 "2025-01-31T18:04:05Z"; "" on add: now */
     uint64_t seed;     /* game seed, so the game can be replayed */
-    char result[16];   /* "won", "lost", "draw" or "ended" (stopped early); free text */
+    char result[16];   /* "won", "lost", "draw", "ended" (the turn limit) or
+                        * OPFOR_SCORES_ABANDONED (left before its end: never ranked) */
     int turns;         /* turns played */
 } opfor_score_row_t;
+
+/* The result of a game closed or quit before its end. Its row keeps the points it stood at,
+ * for the record, but opfor_scores_list never ranks it: a game left on turn 1, with every unit
+ * still unscathed, would otherwise outscore every game played to its end. */
+#define OPFOR_SCORES_ABANDONED "abandoned"
 
 /* Writes the default database path into buf: $XDG_DATA_HOME/opfor/opfor.db when
  * XDG_DATA_HOME is set and absolute, else $HOME/.local/share/opfor/opfor.db. Returns 0,
@@ -50,11 +56,17 @@ void opfor_scores_close(opfor_scores_t *db);
  * Returns 0, OPFOR_EINVAL for an empty scenario or player, or OPFOR_EIO. */
 int opfor_scores_add(opfor_scores_t *db, const opfor_score_row_t *row, int64_t *id);
 
-/* Reads up to max rows, best first (score descending, then earlier date, then lower id),
- * of one scenario (case-insensitive; NULL or "" for all) into rows; *n gets how many.
- * Returns 0 or OPFOR_EIO. */
+/* Reads up to max rows of finished games (every result but OPFOR_SCORES_ABANDONED), best
+ * first (score descending, then earlier date, then lower id), of one scenario
+ * (case-insensitive; NULL or "" for all) into rows; *n gets how many. Returns 0 or OPFOR_EIO. */
 int opfor_scores_list(opfor_scores_t *db, const char *scenario, opfor_score_row_t *rows, int max,
                       int *n);
+
+/* Reads up to max rows of abandoned games (result OPFOR_SCORES_ABANDONED), latest first
+ * (date descending, then higher id), of one scenario as opfor_scores_list. Returns 0 or
+ * OPFOR_EIO. */
+int opfor_scores_list_abandoned(opfor_scores_t *db, const char *scenario, opfor_score_row_t *rows,
+                                int max, int *n);
 
 /* The message of the last failure on db ("" when none), starting with the database's path. */
 const char *opfor_scores_errmsg(const opfor_scores_t *db);

@@ -72,12 +72,20 @@ void *opfor_server_app(const opfor_server_t *s);
 /* Receives each game event the server publishes, on the loop thread, right after it went to the
  * subscribers: event is the packed params map of the `event` notification (docs/protocol.md,
  * Game events), state the packed `game.state` result after the change that produced it (NULL
- * and 0 when not available). Both are valid only during the call. For in-process consumers
+ * and 0 when not available). From opfor_server_show_current, event is NULL (event_len 0) and
+ * state the current game's. Both are valid only during the call. For in-process consumers
  * such as opford's e-ink display; keep it quick (hand work to another thread). */
 typedef void (*opfor_event_fn)(void *ud, const char *event, size_t event_len, const char *state,
                                size_t state_len);
 /* Sets the one event listener (fn NULL removes it). */
 void opfor_server_on_event(opfor_server_t *s, opfor_event_fn fn, void *ud);
+/* Hands the event listener, once, the packed `game.state` (the table's view) of the most
+ * recently changed active game with event NULL and event_len 0: no new event, only where play
+ * stands, for a listener that starts (or a daemon that restarts) while games are under way; the
+ * game is loaded from the store when need be. Call after opfor_server_start, on the loop
+ * thread. Returns 1 when a game was handed over, 0 when there is no listener or no active game,
+ * or a negative OPFOR_E* code (the game could not be listed or loaded; logged). */
+int opfor_server_show_current(opfor_server_t *s);
 /* Formats a line and hands it to the log hook when level passes the configured filter. */
 void opfor_server_log(opfor_server_t *s, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -775,15 +775,26 @@ static int finish(play_t *p, const opfor__patrol_opts_t *o) {
     opfor__patrol_game_t *g = p->g;
     opfor_patrol_score_t s;
     opfor_patrol_score(&g->cfg, &g->ps, &g->fo, &s);
-    const char *result = s.lost ? "lost" : p->why ? p->why : "ended";
+    /* A game quit (q, end of input) before its end is abandoned: its points, with every unit
+     * still standing, would outrank any game played out, so it is never a high score. */
+    const char *result = !p->over ? OPFOR_SCORES_ABANDONED
+                         : s.lost ? "lost"
+                         : p->why ? p->why
+                                  : "ended";
     const char *how = s.lost || (p->why && strcmp(p->why, "lost") == 0) ? "every unit lost"
                       : p->why && strcmp(p->why, "won") == 0            ? "no enemy left to come"
-                      : !p->over                                        ? "you left the game"
                                                                         : "the turn limit";
-    printf("Game over (%s) after %d turn%s, %d press%s, %d spotting%s (%d placed, %d refused).\n",
-           how, g->ps.turn, plural(g->ps.turn, "", "s"), g->ps.presses,
-           plural(g->ps.presses, "", "es"), g->ps.spottings, plural(g->ps.spottings, "", "s"),
-           g->ps.placed, g->ps.refused);
+    if (!p->over)
+        printf("Game abandoned on turn %d (%d press%s, %d spotting%s, %d placed, %d refused): "
+               "not a high score.\n",
+               g->ps.turn, g->ps.presses, plural(g->ps.presses, "", "es"), g->ps.spottings,
+               plural(g->ps.spottings, "", "s"), g->ps.placed, g->ps.refused);
+    else
+        printf("Game over (%s) after %d turn%s, %d press%s, %d spotting%s (%d placed, %d "
+               "refused).\n",
+               how, g->ps.turn, plural(g->ps.turn, "", "s"), g->ps.presses,
+               plural(g->ps.presses, "", "es"), g->ps.spottings, plural(g->ps.spottings, "", "s"),
+               g->ps.placed, g->ps.refused);
     int verdict = opfor_patrol_verdict(&s);
     printf("Verdict: %s%s - %s.\n", opfor_patrol_verdict_name(verdict), p->over ? "" : " so far",
            opfor_patrol_verdict_why(&s));
@@ -821,8 +832,9 @@ static int finish(play_t *p, const opfor__patrol_opts_t *o) {
     if (opfor_scores_add(db, &row, NULL) != 0)
         rc = opfor_cli_fail("patrol: score not saved: %s", opfor_scores_errmsg(db));
     else
-        printf("Score %d recorded for %s on %s (%s).\n", row.score, row.player, row.scenario,
-               dbpath);
+        printf(p->over ? "Score %d recorded for %s on %s (%s).\n"
+                       : "Abandoned game (%d points, not ranked) recorded for %s on %s (%s).\n",
+               row.score, row.player, row.scenario, dbpath);
     opfor_scores_close(db);
     return rc;
 }

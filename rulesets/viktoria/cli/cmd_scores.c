@@ -5,7 +5,9 @@
  * A thin shell over io/scores.c. Reading never creates a database: with no file yet, the
  * table is simply empty. Games save their scores through the same module: the terminal game
  * (cmd_patrol) in the data directory's database, the daemon (opford, `make run`) in its state
- * directory's; without --db both are read and their rows merged, best first.
+ * directory's; without --db both are read and their rows merged. Only finished games are
+ * ranked, best first; games abandoned before their end are listed after them, apart and
+ * unranked, latest first (JSON: "abandoned").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +23,53 @@
 
 int opfor_vk_cmd_scores(int argc, char **argv);
 
-/* Adds the rows of the database at path (if it exists) for scen to rows[0..*n), keeping the
- * best limit of them, best first (a higher score; on a tie, the earlier date). 0, or the exit
- * code of the error it printed. */
-static int read_db(const char *path, const char *scen, opfor_score_row_t *rows, int limit, int *n) {
+/* One row as a JSON object; rank 0 (an abandoned game) has no rank. */
+static void json_row(opfor_json_t *j, const opfor_score_row_t *r, int rank) {
+    opfor_json_obj_begin(j);
+    if (rank > 0)
+        opfor_json_kv_int(j, "rank", rank);
+    opfor_json_kv_int(j, "score", r->score);
+    opfor_json_kv_str(j, "player", r->player);
+    opfor_json_kv_str(j, "scenario", r->scenario);
+    opfor_json_kv_str(j, "result", r->result);
+    opfor_json_kv_int(j, "turns", r->turns);
+    opfor_json_kv_str(j, "date", r->date);
+    char seed[24];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
+    opfor_json_kv_str(j, "seed", seed);
+    opfor_json_obj_end(j);
+}
+
+/* Whether row a goes before row b: the ranked best first (a higher score; on a tie, the earlier
+ * date), the abandoned latest first. */
+static int before(const opfor_score_row_t *a, const opfor_score_row_t *b, int abandoned) {
+    if (abandoned)
+        return strcmp(a->date, b->date) > 0;
+    return a->score > b->score || (a->score == b->score && strcmp(a->date, b->date) < 0);
+}
+
+/* Inserts more[0..m) into the sorted rows[0..*n), keeping the first limit. */
+static void merge_rows(opfor_score_row_t *rows, int limit, int *n, const opfor_score_row_t *more,
+                       int m, int abandoned) {
+    for (int i = 0; i < m; i++) {
+        int at = *n;
+        while (at > 0 && before(&more[i], &rows[at - 1], abandoned))
+            at--;
+        if (at >= limit)
+            continue;
+        int last = *n < limit ? *n : limit - 1;
+        memmove(&rows[at + 1], &rows[at], (size_t)(last - at) * sizeof *rows);
+        rows[at] = more[i];
+        if (*n < limit)
+            (*n)++;
+    }
+}
+
+/* Adds the rows of the database at path (if it exists) for scen: its ranked games to
+ * rows[0..*n) and its abandoned ones to left[0..*nleft), each kept to limit in its order. 0, or
+ * the exit code of the error it printed. */
+static int read_db(const char *path, const char *scen, opfor_score_row_t *rows, int *n,
+                   opfor_score_row_t *left, int *nleft, int limit) {
     struct stat st;
     char err[1024];
     if (stat(path, &st) != 0)
@@ -38,21 +83,14 @@ static int read_db(const char *path, const char *scen, opfor_score_row_t *rows, 
         rc = opfor_cli_fail("scores: out of memory");
     else if (opfor_scores_list(db, scen, more, limit, &m) != 0)
         rc = opfor_cli_fail("scores: %s", opfor_scores_errmsg(db));
-    opfor_scores_close(db);
-    for (int i = 0; rc == 0 && i < m; i++) { /* insertion into the sorted rows */
-        int at = *n;
-        while (at > 0 && (rows[at - 1].score < more[i].score ||
-                          (rows[at - 1].score == more[i].score &&
-                           strcmp(rows[at - 1].date, more[i].date) > 0)))
-            at--;
-        if (at >= limit)
-            continue;
-        int last = *n < limit ? *n : limit - 1;
-        memmove(&rows[at + 1], &rows[at], (size_t)(last - at) * sizeof *rows);
-        rows[at] = more[i];
-        if (*n < limit)
-            (*n)++;
+    if (rc == 0) {
+        merge_rows(rows, limit, n, more, m, 0);
+        if (opfor_scores_list_abandoned(db, scen, more, limit, &m) != 0)
+            rc = opfor_cli_fail("scores: %s", opfor_scores_errmsg(db));
+        else
+            merge_rows(left, limit, nleft, more, m, 1);
     }
+    opfor_scores_close(db);
     free(more);
     return rc;
 }
@@ -93,7 +131,8 @@ int opfor_vk_cmd_scores(int argc, char **argv) {
     const opfor_cli_spec_t spec = {
         .cmd = "scores",
         .about = "The Patrol Mode high scores (Viktoria! XV.B), best first: rank, score, player,\n"
-                 "scenario, result, turns, date (UTC) and the game's seed.",
+                 "scenario, result, turns, date (UTC) and the game's seed. Only finished\n"
+                 "games are ranked; games abandoned before their end follow, apart.",
         .opts = opts,
     };
     if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
@@ -113,14 +152,19 @@ int opfor_vk_cmd_scores(int argc, char **argv) {
             daemon_db[0] = '\0';
     }
     opfor_score_row_t *rows = calloc((size_t)limit, sizeof *rows);
-    if (!rows)
+    opfor_score_row_t *left = calloc((size_t)limit, sizeof *left);
+    if (!rows || !left) {
+        free(rows);
+        free(left);
         return opfor_cli_fail("scores: out of memory");
-    int n = 0;
-    rc = read_db(dbpath, scen, rows, (int)limit, &n);
+    }
+    int n = 0, nleft = 0;
+    rc = read_db(dbpath, scen, rows, &n, left, &nleft, (int)limit);
     if (rc == 0 && daemon_db[0])
-        rc = read_db(daemon_db, scen, rows, (int)limit, &n);
+        rc = read_db(daemon_db, scen, rows, &n, left, &nleft, (int)limit);
     if (rc) {
         free(rows);
+        free(left);
         return rc;
     }
     if (json) {
@@ -132,34 +176,38 @@ int opfor_vk_cmd_scores(int argc, char **argv) {
             opfor_json_kv_str(&j, "daemon_db", daemon_db);
         opfor_json_key(&j, "scores");
         opfor_json_arr_begin(&j);
-        for (int i = 0; i < n; i++) {
-            opfor_json_obj_begin(&j);
-            opfor_json_kv_int(&j, "rank", i + 1);
-            opfor_json_kv_int(&j, "score", rows[i].score);
-            opfor_json_kv_str(&j, "player", rows[i].player);
-            opfor_json_kv_str(&j, "scenario", rows[i].scenario);
-            opfor_json_kv_str(&j, "result", rows[i].result);
-            opfor_json_kv_int(&j, "turns", rows[i].turns);
-            opfor_json_kv_str(&j, "date", rows[i].date);
-            char seed[24];
-            snprintf(seed, sizeof seed, "%llu", (unsigned long long)rows[i].seed);
-            opfor_json_kv_str(&j, "seed", seed);
-            opfor_json_obj_end(&j);
-        }
+        for (int i = 0; i < n; i++)
+            json_row(&j, &rows[i], i + 1);
+        opfor_json_arr_end(&j);
+        opfor_json_key(&j, "abandoned");
+        opfor_json_arr_begin(&j);
+        for (int i = 0; i < nleft; i++)
+            json_row(&j, &left[i], 0);
         opfor_json_arr_end(&j);
         opfor_json_obj_end(&j);
         opfor_json_end(&j);
-    } else if (n == 0) {
-        printf("no high scores yet%s%s (%s%s%s)\n", scen ? " for " : "", scen ? scen : "", dbpath,
-               daemon_db[0] ? ", the daemon's " : "", daemon_db);
     } else {
-        printf("%4s %5s  %-16s %-18s %-6s %5s  %-20s %s\n", "rank", "score", "player", "scenario",
-               "result", "turns", "date", "seed");
+        if (n == 0)
+            printf("no high scores yet%s%s (%s%s%s)\n", scen ? " for " : "", scen ? scen : "",
+                   dbpath, daemon_db[0] ? ", the daemon's " : "", daemon_db);
+        else
+            printf("%4s %5s  %-16s %-18s %-6s %5s  %-20s %s\n", "rank", "score", "player",
+                   "scenario", "result", "turns", "date", "seed");
         for (int i = 0; i < n; i++)
             printf("%4d %5d  %-16.16s %-18.18s %-6.6s %5d  %-20s %llu\n", i + 1, rows[i].score,
                    rows[i].player, rows[i].scenario, rows[i].result, rows[i].turns, rows[i].date,
                    (unsigned long long)rows[i].seed);
+        if (nleft > 0) {
+            printf("\nabandoned before their end (not ranked), latest first:\n");
+            printf("%4s %5s  %-16s %-18s %-9s %5s  %-20s %s\n", "", "stood", "player", "scenario",
+                   "result", "turn", "date", "seed");
+            for (int i = 0; i < nleft; i++)
+                printf("%4s %5d  %-16.16s %-18.18s %-9.9s %5d  %-20s %llu\n", "-", left[i].score,
+                       left[i].player, left[i].scenario, left[i].result, left[i].turns,
+                       left[i].date, (unsigned long long)left[i].seed);
+        }
     }
     free(rows);
+    free(left);
     return OPFOR_EXIT_OK;
 }
