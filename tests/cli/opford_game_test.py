@@ -413,7 +413,7 @@ sc = subprocess.run([os.path.join(BIN, "opfor"), "scores", "--db", os.path.join(
                      "--json"], capture_output=True, text=True, timeout=30)
 doc = json.loads(sc.stdout) if sc.returncode == 0 else {}
 check("scores_rank_only_finished",
-      [x["player"] for x in doc.get("scores", [])] == ["doomed"] and
+      [x["player"] for x in doc.get("scores", [])] == ["short", "doomed"] and
       [x["player"] for x in doc.get("abandoned", [])] == ["py1"] and
       "rank" not in doc["abandoned"][0], repr((sc.returncode, sc.stdout[:300], sc.stderr[:200])))
 err, _ = c.call("report", {"game": "py1", "roll": "D6"})

@@ -131,7 +131,7 @@ script | "$bin" patrol --seed 11 --name Ada --no-save >"$out" 2>"$err"
 diff <(grep -v "recorded" "$tmp/game1") <(grep -v "recorded" "$out") >/dev/null || fail "same seed, same reports, different game"
 score=$(sed -n 's/^Abandoned game (\([0-9]*\) points.*/\1/p' "$tmp/game1")
 run 0 scores
-has "no high scores yet ($tmp/xdg/opfor/opfor.db)"
+has "no high scores yet ($tmp/xdg/opfor/opfor.db, the daemon's $tmp/home/.local/state/opfor/opfor.db)"
 has "abandoned before their end (not ranked), latest first:"
 grep -q "^   - *$score  Ada *patrol_default *abandoned *5 " "$out" || fail "scores lacks Ada's abandoned game"
 run 0 scores --scenario PATROL_DEFAULT --json
@@ -280,7 +280,7 @@ printf 'r Jager killed 6\nr Sharp killed 1\nr 9-p killed 5\nr 1st killed 12\nr H
   "$bin" patrol --scenario "$tmp/idle.yaml" --seed 3 --no-save >"$out" 2>"$err" || fail "idle game"
 has "No unit of either side can act: turn 1 ends at once. 12 more spottings may still come."
 has "No unit of either side can act: turn 2 ends at once. 12 more spottings may still come."
-has "Game over (you left the game) after 3 turns, 2 presses,"
+has "Game abandoned on turn 3 (2 presses, "
 grep -q "^--- Turn 4 ---" "$out" && fail "a press with no unit able to act ran through several turns"
 grep -q "^Every unit has acted" "$out" && fail "'every unit has acted' when none could"
 

@@ -195,7 +195,7 @@ static void help(void) {
            "  s                    the score now\n"
            "  u                    the units, their strength, position and state\n"
            "  l                    the players' front line\n"
-           "  q                    end the game here and record the score\n"
+           "  q                    leave the game here (recorded as abandoned, never ranked)\n"
            "  help                 this list\n"
            "UNIT is a unit's name, or the start of one, in any case; quote a name with\n"
            "spaces if you like (\"Jager Picket\").\n");
