@@ -143,10 +143,9 @@ int opfor_vk_cmd_scores(int argc, char **argv) {
             return opfor_cli_fail("scores: no database path: set XDG_DATA_HOME or HOME, or "
                                   "give --db FILE");
         dbpath = path;
-        char dir[4096];
+        char dir[sizeof daemon_db - sizeof "/opfor.db"]; /* room for the file's name after it */
         if (opfor_config_default_state_dir(dir, sizeof dir, NULL, getenv("XDG_STATE_HOME"),
-                                           getenv("HOME")) == 0 &&
-            strlen(dir) + 10 < sizeof daemon_db)
+                                           getenv("HOME")) == 0)
             snprintf(daemon_db, sizeof daemon_db, "%s/opfor.db", dir);
         if (strcmp(daemon_db, dbpath) == 0)
             daemon_db[0] = '\0';
