@@ -24,7 +24,9 @@ game=$(sed -n 's/^The game stays saved in the daemon: `make run GAME=\([a-z0-9]*
 # the hint's command takes it up again: the same game, the press kept
 printf 'u\nq\n' | runit "$game" || fail "make run GAME=$game exited $?"
 has "Viktoria! Patrol Mode against opford: game $game"
-has "Log entries 1, events 1,"
+# (the press, and an order when the enemy drew the initiative and the AI answered before q:
+# the fresh seed decides which)
+grep -Eq "Log entries [1-9][0-9]*, events [1-9][0-9]*," "$out" || fail "the press was not kept"
 has "The game stays saved in the daemon: \`make run GAME=$game\` takes it up again."
 
 # the daemon's game takes points as "X,Y" or "X Y", and a one-letter unit spends nothing
