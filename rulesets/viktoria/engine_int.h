@@ -193,6 +193,8 @@
 #define vk_can_dismount opfor__vk_can_dismount
 #define vk_firearm_m opfor__vk_firearm_m
 #define vk_fire_unit opfor__vk_fire_unit
+#define vk_fire_count opfor__vk_fire_count
+#define vk_defensive_count opfor__vk_defensive_count
 #define vk_shoot opfor__vk_shoot
 #define vk_cover opfor__vk_cover
 #define vk_lane_blocked opfor__vk_lane_blocked
@@ -585,6 +587,10 @@ int vk_firearm_m(const opfor_viktoria_model_t *m, const opfor_figure_t *f, float
  * shots fired. */
 int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int moving,
                  unsigned aim, opfor_vk_events_t *ev);
+/* How many figures of unit u would fire at unit t (aim flags) if none of their shots harmed:
+ * vk_fire_unit's shooters, read without rolling. */
+int vk_fire_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                  unsigned aim);
 /* Fire at figure g from figure f with weapon w at gap inches (bracket from the model),
  * given the fire modifiers; returns the effect (0 none/scratch/saved, 1 wound, 2 kill). */
 int vk_shoot(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int g, int w, float gap,
@@ -643,6 +649,9 @@ int vk_merge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int into,
 int vk_half_strength(const opfor_vk_state_t *st, int u);
 
 /* ---------------------------------------------------------------- melee (engine_melee.c) */
+/* How many figures of the charged unit would fire at the chargers in defensive fire (X) if no
+ * shot harmed: defensive fire's shooters, read without rolling. */
+int vk_defensive_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
 
 /* Whether u may charge t (visible, within reach of a charge roll). */
 int vk_can_charge(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t);

@@ -140,3 +140,14 @@ int opfor_vk_query_in_melee(const opfor_vk_state_t *st, int u) {
 int opfor_vk_query_fig_present(const opfor_vk_state_t *st, int f) {
     return vk_alive(st, f);
 }
+
+int opfor_vk_query_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                            unsigned aim) {
+    if (u < 0 || t < 0 || u >= st->nunits || t >= st->nunits)
+        return 0;
+    return vk_fire_count(ctx, st, u, t, aim);
+}
+
+int opfor_vk_query_defensive_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
+    return vk_defensive_count(ctx, st);
+}

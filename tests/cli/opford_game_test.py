@@ -146,6 +146,15 @@ check("order_format",
                  "destination", "target", "needs", "reason", "runner_up", "level", "engine",
                  "command", "resolved"} and o["side"] == "Germans" and o["sentence"] and
       o["reason"] and o["level"] == "standard", repr(o)[:600])
+# An order to fire says how many figures fire, and each score on how many dice (issue 15).
+fire_orders = [x for x in orders_seen if x.get("action") in ("FIRE", "fire")]
+check("order_fire_counts_figures_and_dice", fire_orders and
+      all("figures" in x and "figures_at_most" in x for x in orders_seen) and
+      all(isinstance(x["figures"], int) and " figure" in x["sentence"] and
+          all("count" in n and "per" in n for n in x["needs"]) and
+          any(n["label"] == "to hit" and n["count"] == x["figures"] for n in x["needs"])
+          for x in fire_orders if x["needs"] and x["figures"]),
+      repr([(x["sentence"], x.get("figures"), x["needs"]) for x in fire_orders][:3])[:600])
 err, st = c.call("game.state", {"game": "py1"})
 w.pump(0.5)
 seqs = [e["seq"] for e in w.events]
@@ -292,6 +301,18 @@ err, r = c.call("report", {"game": "py1", "roll": "2D6"})
 roll = [e for e in r["events"] if e["kind"] == "report"][0]["data"]["roll"] if r else None
 check("roll_for_me", err is None and roll and 2 <= roll["total"] <= 12 and roll["dice"] == "2D6",
       repr((err, roll)))
+# Each die of a roll is shown, not only the sum (issue 15): "rolled 2D6: 3 + 4 = 7".
+rep = [e for e in r["events"] if e["kind"] == "report"][0]["data"] if r else {}
+check("roll_shows_each_die",
+      roll and len(roll.get("faces", [])) == 2 and all(1 <= f <= 6 for f in roll["faces"]) and
+      sum(roll["faces"]) + roll.get("bonus", -99) == roll["total"] and
+      "rolled 2D6: %d + %d = %d" % (roll["faces"][0], roll["faces"][1], roll["total"])
+      in rep.get("text", []), repr((roll, rep.get("text"))))
+err, r = c.call("report", {"game": "py1", "roll": "3D6+2"})
+roll = [e for e in r["events"] if e["kind"] == "report"][0]["data"]["roll"] if r else {}
+check("roll_shows_each_die_and_bonus",
+      len(roll.get("faces", [])) == 3 and roll.get("bonus") == 2 and
+      sum(roll["faces"]) + 2 == roll["total"], repr(roll))
 
 # Inline YAML: the built-in competitive scenario as text, played competitively.
 src = os.environ.get("OPFOR_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))

@@ -672,9 +672,10 @@ static void card_order(opfor_card_t *c, const msgpack_object *o) {
         snprintf(text, sizeof text, "Command test %s", cmd);
         add_order(c, text);
     }
-    if (have_needs) {
+    if (have_needs) { /* each score with how many dice it is rolled on */
+        int at_most = mp_bool(opfor_mp_get(o, "figures_at_most"));
         for (uint32_t i = 0; i < needs->via.array.size; i++) {
-            char label[40], need[40], line[96];
+            char label[40], need[40], per[16], line[144];
             const msgpack_object *n = &needs->via.array.ptr[i];
             get_str(n, "label", label, sizeof label);
             if (!label[0])
@@ -682,8 +683,28 @@ static void card_order(opfor_card_t *c, const msgpack_object *o) {
             get_str(n, "need", need, sizeof need);
             if (!need[0])
                 continue;
-            snprintf(line, sizeof line, "%s%s%s", label, label[0] ? " " : "", need);
+            get_str(n, "per", per, sizeof per);
+            long long count = 0;
+            mp_int(opfor_mp_get(n, "count"), &count);
+            char dice[48] = "";
+            if (count > 0)
+                snprintf(dice, sizeof dice, ", %s%lld %s", at_most ? "up to " : "", count,
+                         count == 1 ? "die" : "dice");
+            else if (per[0])
+                snprintf(dice, sizeof dice, " per %s", per);
+            snprintf(line, sizeof line, "%s%s%s%s", label, label[0] ? " " : "", need, dice);
             upper_first(line);
+            add_needed(c, line);
+        }
+        /* how many figures fire, when a line is left (the to-hit line has it as its dice) */
+        long long figures = -1;
+        if (mp_int(opfor_mp_get(o, "figures"), &figures) == 0 && figures >= 0) {
+            char line[64];
+            if (figures == 0)
+                snprintf(line, sizeof line, "No figure can fire");
+            else
+                snprintf(line, sizeof line, "%s%lld figure%s fire%s", at_most ? "Up to " : "",
+                         figures, figures == 1 ? "" : "s", figures == 1 ? "s" : "");
             add_needed(c, line);
         }
     }

@@ -26,6 +26,7 @@
 #include "opfor/dice.h"
 #include "opfor/rpc.h"
 #include "opfor/rpc_num.h"
+#include "opfor/text.h"
 #include "opfor/viktoria/table_report.h"
 
 #define MAX_ITEMS 32 /* entries per list in one report */
@@ -178,11 +179,14 @@ typedef struct rep {
     opfor_pt_t at; /* its new centre */
     int nmoves, ncas, nmor, noff;
     item_t moves[MAX_ITEMS], cas[MAX_ITEMS], mor[MAX_ITEMS], off[MAX_ITEMS];
-    int rolled;          /* 1 with `roll` */
-    char dice[48];       /* the dice rolled */
-    int total;           /* their total */
-    int resolved;        /* 1 with `resolve` */
-    char text[TEXT_MAX]; /* readable lines, '\n'-separated */
+    int rolled;                                             /* 1 with `roll` */
+    char dice[48];                                          /* the dice rolled */
+    int total;                                              /* their total */
+    int nfaces;                                             /* dice rolled */
+    int faces[OPFOR_DICE_MAX_TERMS * OPFOR_DICE_MAX_COUNT]; /* each die's face, in order */
+    int bonus;                                              /* the constant added */
+    int resolved;                                           /* 1 with `resolve` */
+    char text[TEXT_MAX];                                    /* readable lines, '\n'-separated */
 } rep_t;
 
 static void add_text(rep_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -451,11 +455,17 @@ static void ev_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
     }
     opfor_rpc_pack_cstr(&pk, "roll");
     if (r->rolled) {
-        msgpack_pack_map(&pk, 2);
+        msgpack_pack_map(&pk, 4);
         opfor_rpc_pack_cstr(&pk, "dice");
         opfor_rpc_pack_cstr(&pk, r->dice);
         opfor_rpc_pack_cstr(&pk, "total");
         msgpack_pack_int(&pk, r->total);
+        opfor_rpc_pack_cstr(&pk, "faces"); /* each die, in the order of the dice */
+        msgpack_pack_array(&pk, (size_t)r->nfaces);
+        for (int i = 0; i < r->nfaces; i++)
+            msgpack_pack_int(&pk, r->faces[i]);
+        opfor_rpc_pack_cstr(&pk, "bonus"); /* the constant added to the dice */
+        msgpack_pack_int(&pk, r->bonus);
     } else {
         msgpack_pack_nil(&pk);
     }
@@ -941,9 +951,23 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
             rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS, "roll: '%s' is not dice (%s)", r->dice, d.msg);
             goto out;
         }
-        r->total = opfor_dice_roll(&dice, &t->rng);
+        /* each die shown: the same draws, the same total as opfor_dice_roll */
+        r->total = opfor_dice_roll_each(&dice, &t->rng, r->faces,
+                                        (int)(sizeof r->faces / sizeof r->faces[0]), &r->nfaces);
+        r->bonus = dice.bonus;
         r->rolled = 1;
-        add_text(r, "rolled %s: %d", r->dice, r->total);
+        char each[1100];
+        size_t el = 0;
+        each[0] = '\0';
+        for (int i = 0; i < r->nfaces; i++)
+            opfor_text_appendf(each, sizeof each, &el, "%s%d", i ? " + " : "", r->faces[i]);
+        if (r->bonus)
+            opfor_text_appendf(each, sizeof each, &el, " %c %d", r->bonus < 0 ? '-' : '+',
+                               r->bonus < 0 ? -r->bonus : r->bonus);
+        if (r->nfaces == 1 && !r->bonus)
+            add_text(r, "rolled %s: %d", r->dice, r->total);
+        else
+            add_text(r, "rolled %s: %s = %d", r->dice, each, r->total);
         any = 1;
     }
 

@@ -68,5 +68,13 @@ int opfor_vk_query_mg_figure(const opfor_vk_state_t *st, int u);
 int opfor_vk_query_in_melee(const opfor_vk_state_t *st, int u);
 /* Whether the living figure f is present (alive, not sent to the rear). */
 int opfor_vk_query_fig_present(const opfor_vk_state_t *st, int f);
+/* How many figures of unit u fire when it fires at unit t now (aim: OPFOR_VK_AF_AIM_* flags):
+ * those with a firearm that reaches one of their three nearest marks in sight and not behind
+ * another figure, as the engine chooses them, counted as if no shot harmed. 0 when none. */
+int opfor_vk_query_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                            unsigned aim);
+/* How many figures of the charged unit fire at the chargers when it chooses defensive fire
+ * (X) now, counted as if no shot harmed; 0 without a charge. */
+int opfor_vk_query_defensive_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
 
 #endif
