@@ -536,6 +536,8 @@ static int press_patrol(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t l
     opfor_patrol_session_opts_table(
         &o); /* new generals take post beside the unit they keep most in command */
     o.idle_stop = g->rules >= 2; /* rules version 1 pressed on through idle turns */
+    /* rules version 1 drew spotted units up where they fell, a building or pond included */
+    g->cfg->clear_ground = g->rules >= 2;
     o.steer = opt ? press_steer_spot : NULL;
     o.turn = press_turn;
     o.user = &run;
