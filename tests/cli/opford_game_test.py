@@ -163,6 +163,14 @@ check("events_numbered_without_gaps",
       repr((seqs[-5:], st and st["event_seq"])))
 kinds = {e["kind"] for e in w.events}
 check("event_kinds", {"initiative", "order", "report", "score"} <= kinds, repr(kinds))
+# A spotting says how the unit stands and announces the generals who come with it (issue 15).
+spots = [e["data"] for e in w.events if e["kind"] == "spotted" and e["data"]["placed"]]
+check("spotted_formation_facing_generals", spots and all(
+      sp["formation"] in ("line", "column", "skirmish") and sp["facing"] and sp["centre"] and
+      [p["name"] for p in sp["general_posts"]] == sp["generals"] and
+      all(p["at"] and p["text"].startswith(p["name"] + ", a general, ") for p in sp["general_posts"])
+      for sp in spots) and any(sp["generals"] for sp in spots),
+      repr(spots[:2])[:800])
 check("event_shape", all(set(e) == {"game", "seq", "kind", "turn", "log_seq", "data"} and
                          e["game"] == "py1" for e in w.events), repr(w.events[:2])[:400])
 ev_orders = [e["data"] for e in w.events if e["kind"] == "order"]
@@ -649,6 +657,32 @@ check("opfor_watch_streams_events", watcher.returncode == 0 and len(lines) == 3 
       [x["seq"] for x in lines] == [1, 2, 3], repr((watcher.returncode, wout[-400:], werr)))
 rc, out, errt = opfor("games")
 check("opfor_games", rc == 0 and "cli1" in out, errt)
+
+# A spotting printed by the command-line client (the same printer as `opfor watch` and the
+# terminal game, issue 15): where it stands, in what formation, which way it faces, and the
+# general who comes with the first unit spotted.
+rc, out, errt = opfor("new", "--seed", "5", "--id", "spot1")
+spotted_out = ""
+for _ in range(80):
+    st = json.loads(opfor("state", "spot1", "--json")[1])
+    if st["status"] != "active":
+        break
+    if st["pending"] == "player":
+        opfor("report", "spot1", "--acted", st["ready"][0])
+    elif st["pending"] == "enemy":
+        opfor("orders", "spot1")
+        opfor("report", "spot1", "--resolve")
+    else:
+        rc, out, errt = opfor("initiative", "spot1")
+        if "Spotted:" in out and "On the table:" in out:
+            spotted_out = out
+            break
+check("opfor_spotting_formation_facing_general",
+      re.search(r"\n    \d+ figures? in (line|column|skirmish order), facing [NSEW]{1,2}, "
+                r"centre x [\d.]+, y [\d.]+\n", spotted_out) is not None and
+      re.search(r"\n    \S.*, a general, (rides in with it|comes on with it and takes post "
+                r"beside .*), at x [\d.]+, y [\d.]+\n", spotted_out) is not None,
+      spotted_out + errt)
 rc, out, errt = opfor("calc", "viktoria", "fire_rifle", "--actor", "veteran", "--range", "20",
                       "--json", "--connect", cl.sock)
 doc = json.loads(out) if rc == 0 else {}

@@ -298,6 +298,8 @@ grep -q "^Spotted: " "$out" || fail "no spotting in 40 presses"
 n=$(grep -c "^Spotted: " "$out"); p=$(grep -c "^  Placement: " "$out")
 [ "$n" -eq "$p" ] || fail "$n spottings but $p placements"
 grep -q "^  On the table: .* figures\?, centre x" "$out" || fail "no unit appeared"
+grep -q "^  On the table: .*, facing [NSEW]*, in \(line\|column\|skirmish order\)" "$out" ||
+  fail "a spotted unit's formation is not said"
 grep -q " appears" "$out" && fail "a spotted unit 'appears' (a plural name disagrees)"
 
 # a new general posted beside another unit than the one he came with says where he went

@@ -404,6 +404,39 @@ static void card_order_event(void **st) {
     mp_free(&me);
 }
 
+/* A spotting's card says how the unit stands (formation, facing) and who comes with it. */
+static void card_spotting_formation_and_general(void **st) {
+    (void)st;
+    mp_t m;
+    msgpack_packer *pk = ev_begin(&m, "spotted", 5, 2);
+    msgpack_pack_map(pk, 10);
+    kstr(pk, "type", "cavalry");
+    kstr(pk, "quality", "veteran");
+    kstr(pk, "distance", "3D6+6");
+    kint(pk, "rolled", 17);
+    kstr(pk, "direction", "NE");
+    s(pk, "placed");
+    msgpack_pack_true(pk);
+    s(pk, "point");
+    pt(pk, 10, 44);
+    kstr(pk, "formation", "skirmish");
+    kstr(pk, "facing", "SW");
+    s(pk, "generals");
+    msgpack_pack_array(pk, 1);
+    s(pk, "Oberst 1");
+    opfor_card_t c;
+    assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 1);
+    int found = 0;
+    for (int i = 0; i < c.n_orders; i++)
+        found += strcmp(c.orders[i], "In skirmish order, facing SW") == 0;
+    assert_int_equal(found, 1);
+    found = 0;
+    for (int i = 0; i < c.n_needed; i++)
+        found += strcmp(c.needed[i], "With Oberst 1") == 0;
+    assert_int_equal(found, 1);
+    mp_free(&m);
+}
+
 static void card_spotting_lasts_its_turn(void **st) {
     (void)st;
     mp_t ms, m1, m2, m3;
@@ -1306,6 +1339,7 @@ int main(void) {
         cmocka_unit_test(card_order_event),
         cmocka_unit_test(card_order_sentence_forms),
         cmocka_unit_test(card_order_counts_figures_and_dice),
+        cmocka_unit_test(card_spotting_formation_and_general),
         cmocka_unit_test(card_never_cuts_a_number),
         cmocka_unit_test(card_spotting_lasts_its_turn),
         cmocka_unit_test(card_initiative_and_others),

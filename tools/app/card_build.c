@@ -753,6 +753,17 @@ static void card_spotted(opfor_card_t *c, const msgpack_object *d, opfor_card_me
     else
         line[0] = '\0';
     add_order(c, line);
+    /* how it stands: "In line, facing S" (daemons before issue 15 send neither) */
+    char form[24], facing[8];
+    get_str(d, "formation", form, sizeof form);
+    get_str(d, "facing", facing, sizeof facing);
+    if (placed && (form[0] || facing[0])) {
+        snprintf(line, sizeof line, "%s%s%s%s%s", form[0] ? "in " : "", form,
+                 strcmp(form, "skirmish") == 0 ? " order" : "",
+                 facing[0] ? (form[0] ? ", facing " : "facing ") : "", facing);
+        upper_first(line);
+        add_order(c, line);
+    }
     if (figures > 0) {
         snprintf(line, sizeof line, "%lld figure%s", figures, figures == 1 ? "" : "s");
         add_needed(c, line);
@@ -764,6 +775,16 @@ static void card_spotted(opfor_card_t *c, const msgpack_object *d, opfor_card_me
         snprintf(line, sizeof line, "Distance %s", dist);
         add_needed(c, line);
     }
+    /* the generals who come with it, when a score line is left */
+    const msgpack_object *gens = opfor_mp_get(d, "generals");
+    if (placed && gens && gens->type == MSGPACK_OBJECT_ARRAY)
+        for (uint32_t i = 0; i < gens->via.array.size; i++) {
+            char name[40];
+            if (opfor_mp_str(&gens->via.array.ptr[i], name, sizeof name) < 0)
+                continue;
+            snprintf(line, sizeof line, "With %s", name);
+            add_needed(c, line);
+        }
     if (memo) {
         memo->have_spot = 1;
         snprintf(memo->spot_unit, sizeof memo->spot_unit, "%s", unit);

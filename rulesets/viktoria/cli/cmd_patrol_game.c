@@ -433,15 +433,18 @@ static void report_spawn(play_t *p, const opfor_patrol_placement_t *pl,
     const opfor_unit_t *u = &fo->units[sw->unit];
     opfor_pt_t c = pl->point;
     opfor_unit_centre(u, fo->figures, &c);
-    printf("  On the table: %s, %s %s, %d figure%s, centre x %.1f, y %.1f, facing %s%s%s\n",
-           u->name, opfor_vocab_name(opfor_quality_names, u->quality),
-           opfor_vocab_name(opfor_unit_type_names, u->type), u->count, plural(u->count, "", "s"),
-           (double)c.x, (double)c.y,
-           opfor_vocab_name(
-               opfor_compass_names,
-               opfor_compass_nearest((opfor_table_north_t)p->g->cfg.table.north, u->facing)),
-           sw->candidates > 1 ? " (diced among the free units)" : "",
-           sw->tmpl < 0 ? " (generic unit)" : "");
+    printf(
+        "  On the table: %s, %s %s, %d figure%s, centre x %.1f, y %.1f, facing %s, in %s%s%s%s\n",
+        u->name, opfor_vocab_name(opfor_quality_names, u->quality),
+        opfor_vocab_name(opfor_unit_type_names, u->type), u->count, plural(u->count, "", "s"),
+        (double)c.x, (double)c.y,
+        opfor_vocab_name(
+            opfor_compass_names,
+            opfor_compass_nearest((opfor_table_north_t)p->g->cfg.table.north, u->facing)),
+        opfor_vocab_name(opfor_formation_names, u->formation),
+        u->formation == OPFOR_FORMATION_SKIRMISH ? " order" : "",
+        sw->candidates > 1 ? " (diced among the free units)" : "",
+        sw->tmpl < 0 ? " (generic unit)" : "");
     for (int k = 0; k < sw->ngenerals; k++) {
         const opfor_unit_t *gu = &fo->units[sw->generals[k]];
         const opfor_figure_t *gf = &fo->figures[gu->first];
