@@ -201,6 +201,7 @@
 #define vk_fire_target_ok opfor__vk_fire_target_ok
 #define vk_unit_reach_m opfor__vk_unit_reach_m
 #define vk_morale_check opfor__vk_morale_check
+#define vk_morale_need opfor__vk_morale_need
 #define vk_morale_after opfor__vk_morale_after
 #define vk_rally opfor__vk_rally
 #define vk_command_distance opfor__vk_command_distance
@@ -610,6 +611,11 @@ float vk_unit_reach_m(const opfor_viktoria_model_t *m, const opfor_vk_state_t *s
 
 /* Checks morale of unit u (XI): returns 1 passed, 0 failed (status becomes Wavering). */
 int vk_morale_check(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* The roll of u's morale check now, without rolling it: its check-boxes (general 8, musician
+ * 4, colours 2, half strength 1) in *bits and the roll in *out. Returns the quality it checks
+ * as, or -1 when it never checks (only equipment left). */
+int vk_morale_need(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int *bits,
+                   vk_roll_t *out);
 /* Morale checks of every unit with casualties this activation (in index order). */
 void vk_morale_after(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev);
 /* Rally (XI): 1 Solid again, 0 removed. */

@@ -316,6 +316,25 @@ check("roll_shows_each_die",
       sum(roll["faces"]) + roll.get("bonus", -99) == roll["total"] and
       "rolled 2D6: %d + %d = %d" % (roll["faces"][0], roll["faces"][1], roll["total"])
       in rep.get("text", []), repr((roll, rep.get("text"))))
+# Killing figures of an enemy unit owes its morale test (XI), announced with the roll the table
+# makes (issue 15); a report that gives the result, or kills player figures, owes none.
+err, _ = c.call("game.new", {"seed": 3, "id": "mor1"})
+err, r = c.call("report", {"game": "mor1", "casualties": [{"unit": "Jager Picket", "killed": 1},
+                                                          {"unit": "1st Section", "killed": 1}]})
+rep = [e for e in r["events"] if e["kind"] == "report"][0]["data"] if r else {}
+owed = rep.get("morale_owed", [])
+check("morale_owed_after_kills",
+      err is None and len(owed) == 1 and owed[0]["unit"] == "Jager Picket" and
+      owed[0]["dice"] == "2D6" and re.match(r"^\d+\+ on 2D6$|^automatic$|^no chance$",
+                                            owed[0]["need"]) and
+      owed[0]["fail"] == "wavering" and isinstance(owed[0]["boxes"], list) and
+      any(t.startswith("Jager Picket must test morale (XI): roll " + owed[0]["need"])
+          for t in rep["text"]), repr((err, rep))[:800])
+err, r = c.call("report", {"game": "mor1", "casualties": [{"unit": "Jager Picket", "killed": 1}],
+                           "morale": [{"unit": "Jager Picket", "result": "solid"}]})
+rep = [e for e in r["events"] if e["kind"] == "report"][0]["data"] if r else {}
+check("morale_given_owes_none", err is None and rep.get("morale_owed") == [] and
+      not any("must test morale" in t for t in rep["text"]), repr((err, rep))[:600])
 err, r = c.call("report", {"game": "py1", "roll": "3D6+2"})
 roll = [e for e in r["events"] if e["kind"] == "report"][0]["data"]["roll"] if r else {}
 check("roll_shows_each_die_and_bonus",

@@ -27,7 +27,9 @@
 #include "opfor/rpc.h"
 #include "opfor/rpc_num.h"
 #include "opfor/text.h"
+#include "opfor/viktoria/engine_query.h"
 #include "opfor/viktoria/table_report.h"
+#include "pack_int.h"
 
 #define MAX_ITEMS 32 /* entries per list in one report */
 #define TEXT_MAX 2048
@@ -186,7 +188,14 @@ typedef struct rep {
     int faces[OPFOR_DICE_MAX_TERMS * OPFOR_DICE_MAX_COUNT]; /* each die's face, in order */
     int bonus;                                              /* the constant added */
     int resolved;                                           /* 1 with `resolve` */
-    char text[TEXT_MAX];                                    /* readable lines, '\n'-separated */
+    int nowed; /* morale tests owed (XI) by enemy units the report killed figures of */
+    struct {
+        int unit;      /* unit index */
+        int bits;      /* OPFOR_VK_MORALE_* check-boxes */
+        int melee;     /* 1: in melee, a failure is flight */
+        char need[32]; /* "7+ on 2D6" */
+    } owed[MAX_ITEMS];
+    char text[TEXT_MAX]; /* readable lines, '\n'-separated */
 } rep_t;
 
 static void add_text(rep_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -393,11 +402,83 @@ static void pack_items_unit(msgpack_packer *pk, const opfor__vkg_table_t *t, con
     opfor_rpc_pack_cstr(pk, t->units[it->unit].name);
 }
 
+/* XI: a unit that lost figures checks morale. The players' report of killing figures of an
+ * enemy unit still in play owes its test, unless the same report gives its morale result;
+ * the table rolls it (the roll with the unit's check-boxes as they stand now). */
+static void morale_owed(const opfor__vkg_t *g, const opfor__vkg_table_t *t, rep_t *r) {
+    if (!g->ctx)
+        return;
+    opfor_vk_state_t *st = NULL;
+    for (int i = 0; i < r->ncas && r->nowed < MAX_ITEMS; i++) {
+        int u = r->cas[i].unit, dup = 0;
+        if (r->cas[i].a <= 0 || t->units[u].side != g->enemy || !opfor__vkg_in_play(t, u) ||
+            opfor__vkg_alive(t, u, NULL) == 0)
+            continue;
+        for (int k = 0; k < r->nmor; k++)
+            dup |= r->mor[k].unit == u;
+        for (int k = 0; k < r->nowed; k++)
+            dup |= r->owed[k].unit == u;
+        if (dup)
+            continue;
+        if (!st) {
+            st = malloc(sizeof *st);
+            if (!st)
+                return;
+            opfor__vkg_engine_state(g, t, st, 0, g->enemy);
+        }
+        opfor_roll_t roll;
+        int bits = 0;
+        if (opfor_vk_query_morale_roll(g->ctx, st, u, &roll, &bits) != 0)
+            continue; /* only equipment left: transport never checks (XI) */
+        int k = r->nowed++;
+        r->owed[k].unit = u;
+        r->owed[k].bits = bits;
+        r->owed[k].melee = (t->units[u].flags & OPFOR_UNIT_IN_MELEE) != 0;
+        opfor_roll_format(&roll, r->owed[k].need, sizeof r->owed[k].need);
+        char why[96] = "";
+        size_t wl = 0;
+        if (bits & OPFOR_VK_MORALE_GENERAL)
+            opfor_text_appendf(why, sizeof why, &wl, "%sa general within 6 in", wl ? ", " : "");
+        if (bits & OPFOR_VK_MORALE_MUSICIAN)
+            opfor_text_appendf(why, sizeof why, &wl, "%sa musician playing", wl ? ", " : "");
+        if (bits & OPFOR_VK_MORALE_COLOURS)
+            opfor_text_appendf(why, sizeof why, &wl, "%sits colours", wl ? ", " : "");
+        if (bits & OPFOR_VK_MORALE_HALF)
+            opfor_text_appendf(why, sizeof why, &wl, "%shalf strength", wl ? ", " : "");
+        add_text(r,
+                 "%s must test morale (XI): roll %s to stay %s%s%s%s, else %s; report the result "
+                 "(morale)",
+                 t->units[u].name, r->owed[k].need,
+                 t->units[u].status == OPFOR_WAVERING ? "as it is" : "Solid", why[0] ? " (" : "",
+                 why, why[0] ? ")" : "", r->owed[k].melee ? "it flees the melee" : "Wavering");
+    }
+    free(st);
+}
+
 static void ev_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                       opfor__evlist_t *ev, const rep_t *r) {
     msgpack_packer pk;
     opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "report");
-    msgpack_pack_map(&pk, 8);
+    msgpack_pack_map(&pk, 9);
+    opfor_rpc_pack_cstr(&pk, "morale_owed"); /* tests the table rolls now (XI), issue 15 */
+    msgpack_pack_array(&pk, (size_t)r->nowed);
+    for (int i = 0; i < r->nowed; i++) {
+        static const char *const boxes[4] = {"half_strength", "colours", "musician", "general"};
+        int nb = 0;
+        for (int b = 0; b < 4; b++)
+            nb += (r->owed[i].bits >> b) & 1;
+        msgpack_pack_map(&pk, 5);
+        opfor_rpc_pack_cstr(&pk, "unit");
+        opfor_rpc_pack_cstr(&pk, t->units[r->owed[i].unit].name);
+        opfor__kv_str(&pk, "dice", "2D6");
+        opfor__kv_str(&pk, "need", r->owed[i].need);
+        opfor__kv_str(&pk, "fail", r->owed[i].melee ? "flees" : "wavering");
+        opfor_rpc_pack_cstr(&pk, "boxes"); /* the check-boxes that count for it */
+        msgpack_pack_array(&pk, (size_t)nb);
+        for (int b = 3; b >= 0; b--)
+            if ((r->owed[i].bits >> b) & 1)
+                opfor_rpc_pack_cstr(&pk, boxes[b]);
+    }
     opfor_rpc_pack_cstr(&pk, "kind");
     opfor_rpc_pack_cstr(&pk, r->acted >= 0 ? "acted"
                              : r->resolved ? "resolve"
@@ -977,6 +1058,7 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
                   "roll or resolve)");
         goto out;
     }
+    morale_owed(g, t, r);
     if (g->mode == OPFOR_MODE_COOP) {
         opfor_patrol_forces_t fo = opfor__vkg_forces(t);
         opfor_patrol_observe(g->cfg, &t->ps, &fo);
