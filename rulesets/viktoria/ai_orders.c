@@ -342,8 +342,13 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
                                       opfor_vk_query_cover(vk, ga.c, gb.c, OPFOR_RADIUS_FOOT)));
             calc_inches(&c, "range", opfor_vk_query_gap(st, u, t));
             calc_flag(&c, "actor-mounted", tg.mounted);
-            if (calc_run(&c, vk, &res))
+            if (calc_run(&c, vk, &res)) {
                 take_roll(o, &res, "pass", "targets pass");
+                /* one test per figure in the arc (its own roll each, this target's shown) */
+                if (o->nrolls > 0 && strcmp(o->rolls[o->nrolls - 1].label, "targets pass") == 0)
+                    o->rolls[o->nrolls - 1].dice =
+                        opfor_vk_query_mg_tests(vk, st, u, a->arc, a->dest);
+            }
         }
         break;
     case OPFOR_VK_FIRE_ARTILLERY: {

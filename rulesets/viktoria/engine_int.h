@@ -230,6 +230,7 @@
 #define vk_can_fire_gun opfor__vk_can_fire_gun
 #define vk_gun_shots opfor__vk_gun_shots
 #define vk_fire_mg opfor__vk_fire_mg
+#define vk_mg_count opfor__vk_mg_count
 #define vk_fire_gun opfor__vk_fire_gun
 #define vk_can_call_support opfor__vk_can_call_support
 #define vk_call_support opfor__vk_call_support
@@ -692,6 +693,10 @@ int vk_can_fire_gun(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u
 int vk_gun_shots(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
 void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc, opfor_pt_t aim,
                 opfor_vk_events_t *ev);
+/* How many figures vk_fire_mg would test (a figure in both arcs of a double 45 twice), without
+ * rolling: every figure of any unit but u in the arc aimed at aim, not concealed. */
+int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
+                opfor_pt_t aim);
 void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
                  opfor_vk_events_t *ev);
 int vk_can_call_support(const opfor_vk_state_t *st, int u);

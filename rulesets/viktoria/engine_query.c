@@ -171,3 +171,10 @@ int opfor_vk_query_morale_roll(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
         *bits = b;
     return 0;
 }
+
+int opfor_vk_query_mg_tests(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
+                            opfor_pt_t aim) {
+    if (!ctx || !st || u < 0 || u >= st->nunits)
+        return 0;
+    return vk_mg_count(ctx, st, u, arc, aim);
+}

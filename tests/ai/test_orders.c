@@ -186,6 +186,52 @@ static void orders_fire_counts_only_shooters(void **state) {
     vkfix_close(&f);
 }
 
+/* clang-format off */
+static const char MG_FIELD[] =
+    VKFIX_HEAD
+    "units:\n"
+    VKFIX_UNIT("Maxim", "Red", "machinegun", "[36, 14]") VKFIX_TEAM("mg")
+    VKFIX_UNIT("Jager", "Blue", "infantry", "[36, 30]") VKFIX_RIFLES(8)
+    VKFIX_UNIT("Hussars", "Blue", "cavalry", "[8, 40]")
+    "      - {count: 4, mounted: true, weapons: [sword]}\n";
+/* clang-format on */
+
+/* An MG order says on how many dice the targets test: one per figure in the arc, as many as
+ * the engine's own tests. */
+static void orders_mg_counts_tests(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, MG_FIELD, 4), 0);
+    int u = vkfix_act(&f, "Maxim"), t = vkfix_unit(&f, "Jager");
+    opfor_pt_t c = vkfix_centre(&f, t);
+    opfor_action_t a = make(OPFOR_VK_FIRE_MG, u, t, c.x, c.y);
+    a.sub = OPFOR_ARC_45;
+    opfor_order_t o;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_int_equal(o.nrolls, 1);
+    assert_string_equal(o.rolls[0].label, "targets pass");
+    int n = o.rolls[0].dice;
+    assert_true(n >= 1 && n <= 8); /* the Jager, not the Hussars far off the arc */
+    char want[64];
+    snprintf(want, sizeof want, "targets pass %s on %d dice", o.rolls[0].need, n);
+    if (n == 1)
+        snprintf(want, sizeof want, "targets pass %s on 1 die", o.rolls[0].need);
+    assert_non_null(strstr(o.sentence, want));
+    opfor_vk_state_t *st = malloc(sizeof *st);
+    assert_non_null(st);
+    *st = f.st->vk;
+    opfor_vk_action_t ea;
+    opfor_vk_rs_action_to_engine(&a, &ea);
+    char evbuf[2048] = "";
+    opfor_vk_events_t ev = {evbuf, sizeof evbuf, 0, 0};
+    assert_int_equal(opfor_vk_apply(opfor_vk_rs_engine(f.ctx), st, &ea, &ev), 0);
+    snprintf(want, sizeof want, "arc: %d test%s,", n, n == 1 ? "" : "s");
+    if (!strstr(evbuf, want))
+        fail_msg("order: %s; engine: %s", o.sentence, evbuf);
+    free(st);
+    vkfix_close(&f);
+}
+
 static void orders_charge_and_decision(void **state) {
     (void)state;
     vkfix_t f;
@@ -248,6 +294,7 @@ int main(void) {
         cmocka_unit_test(orders_advance_sentence),
         cmocka_unit_test(orders_fire_quotes_the_calculator),
         cmocka_unit_test(orders_fire_counts_only_shooters),
+        cmocka_unit_test(orders_mg_counts_tests),
         cmocka_unit_test(orders_charge_and_decision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

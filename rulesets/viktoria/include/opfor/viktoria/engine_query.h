@@ -84,6 +84,11 @@ int opfor_vk_query_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *s
 #define OPFOR_VK_MORALE_HALF 1
 int opfor_vk_query_morale_roll(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
                                opfor_roll_t *out, int *bits);
+/* How many tests unit u's MG fired in arc (opfor_arc_t) at aim makes the table roll: one per
+ * figure (of either side) in the arc and not concealed, two for a figure in both arcs of a
+ * double 45; 0 without an MG. */
+int opfor_vk_query_mg_tests(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
+                            opfor_pt_t aim);
 /* How many figures of the charged unit fire at the chargers when it chooses defensive fire
  * (X) now, counted as if no shot harmed; 0 without a charge. */
 int opfor_vk_query_defensive_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
