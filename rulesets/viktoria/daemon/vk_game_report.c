@@ -426,31 +426,15 @@ static void morale_owed(const opfor__vkg_t *g, const opfor__vkg_table_t *t, rep_
                 return;
             opfor__vkg_engine_state(g, t, st, 0, g->enemy);
         }
-        opfor_roll_t roll;
-        int bits = 0;
-        if (opfor_vk_query_morale_roll(g->ctx, st, u, &roll, &bits) != 0)
+        opfor_vk_morale_owed_t mo;
+        if (opfor_vk_table_morale_owed(g->ctx, st, u, "report the result (morale)", &mo) != 0)
             continue; /* only equipment left: transport never checks (XI) */
         int k = r->nowed++;
         r->owed[k].unit = u;
-        r->owed[k].bits = bits;
-        r->owed[k].melee = (t->units[u].flags & OPFOR_UNIT_IN_MELEE) != 0;
-        opfor_roll_format(&roll, r->owed[k].need, sizeof r->owed[k].need);
-        char why[96] = "";
-        size_t wl = 0;
-        if (bits & OPFOR_VK_MORALE_GENERAL)
-            opfor_text_appendf(why, sizeof why, &wl, "%sa general within 6 in", wl ? ", " : "");
-        if (bits & OPFOR_VK_MORALE_MUSICIAN)
-            opfor_text_appendf(why, sizeof why, &wl, "%sa musician playing", wl ? ", " : "");
-        if (bits & OPFOR_VK_MORALE_COLOURS)
-            opfor_text_appendf(why, sizeof why, &wl, "%sits colours", wl ? ", " : "");
-        if (bits & OPFOR_VK_MORALE_HALF)
-            opfor_text_appendf(why, sizeof why, &wl, "%shalf strength", wl ? ", " : "");
-        add_text(r,
-                 "%s must test morale (XI): roll %s to stay %s%s%s%s, else %s; report the result "
-                 "(morale)",
-                 t->units[u].name, r->owed[k].need,
-                 t->units[u].status == OPFOR_WAVERING ? "as it is" : "Solid", why[0] ? " (" : "",
-                 why, why[0] ? ")" : "", r->owed[k].melee ? "it flees the melee" : "Wavering");
+        r->owed[k].bits = mo.bits;
+        r->owed[k].melee = mo.melee;
+        snprintf(r->owed[k].need, sizeof r->owed[k].need, "%s", mo.need);
+        add_text(r, "%s", mo.text);
     }
     free(st);
 }
