@@ -297,6 +297,21 @@ int opfor_dice_roll(const opfor_dice_t *d, opfor_rng_t *r) {
     return (int)total;
 }
 
+int opfor_dice_roll_each(const opfor_dice_t *d, opfor_rng_t *r, int *faces, int max, int *n) {
+    long total = d->bonus;
+    int k = 0;
+    for (int i = 0; i < nterms_of(d); i++)
+        for (int c = 0; c < d->terms[i].count; c++, k++) {
+            int face = roll_die(d->terms[i].sides, r);
+            if (faces && k < max)
+                faces[k] = face;
+            total += face;
+        }
+    if (n)
+        *n = k;
+    return (int)total;
+}
+
 int opfor_dice_dist(const opfor_dice_t *d, opfor_dist_t *out) {
     if (!d || !out || d->nterms > OPFOR_DICE_MAX_TERMS || d->bonus > DICE_MAX_BONUS ||
         d->bonus < -DICE_MAX_BONUS)

@@ -371,6 +371,9 @@ int opfor_director_place_general(const opfor_patrol_config_t *cfg, opfor_patrol_
     opfor_pt_t p = beside(cfg, fo, j);
     for (int i = gu->first; i < gu->first + gu->count; i++)
         fo->figures[i].pos = p;
+    if (cfg->clear_ground) /* never inside a building closed to his horse, nor a pond */
+        opfor_patrol_clear_ground(&cfg->table, &fo->figures[gu->first], gu->count, gu->flags,
+                                  gu->facing);
     return j;
 }
 

@@ -144,6 +144,39 @@ static int calc_run(calc_t *c, const opfor_vk_ctx_t *vk, opfor_viktoria_result_t
 
 /* ---------------------------------------------------------------- rolls per action */
 
+/* How many figures of u fire at t (aim flags): counted as the engine picks them when it fires
+ * from where it stands; when it fires after moving, at most those that carry a firearm. */
+static void count_shooters(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int u, int t,
+                           int moving, unsigned aim, opfor_order_t *o) {
+    if (!moving) {
+        o->figures = opfor_vk_query_shooters(vk, st, u, t, aim);
+        o->figures_how = OPFOR_ORDER_FIG_EXACT;
+        return;
+    }
+    int n = 0;
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++) {
+        const opfor_figure_t *f = &st->figures[i];
+        if (opfor_vk_query_fig_present(st, i) && !(f->flags & OPFOR_FIG_EQUIPMENT) &&
+            (f->weapons & (OPFOR_W_PISTOL | OPFOR_W_CARBINE | OPFOR_W_RIFLE)))
+            n++;
+    }
+    o->figures = n;
+    o->figures_how = OPFOR_ORDER_FIG_UPTO;
+}
+
+/* The dice of the fire rolls just added from index first: one to-hit roll per figure that
+ * fires, one save per hit. */
+static void fire_dice(opfor_order_t *o, int first) {
+    for (int i = first; i < o->nrolls; i++) {
+        opfor_order_roll_t *r = &o->rolls[i];
+        if (strcmp(r->label, "to hit") == 0)
+            r->dice = o->figures;
+        else if (strcmp(r->label, "save") == 0)
+            copy(r->per, sizeof r->per, "hit");
+    }
+}
+
 /* To hit and save for u's personal weapons at t (moving: moving fire). */
 static void fire_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int u, int t,
                        int moving, opfor_order_t *o) {
@@ -180,8 +213,10 @@ static void fire_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int
     calc_flag(&c, "target-prone", tg.prone);
     opfor_viktoria_result_t res;
     if (calc_run(&c, vk, &res)) {
+        int first = o->nrolls;
         take_roll(o, &res, "hit", "to hit");
         take_roll(o, &res, "save", "save");
+        fire_dice(o, first);
     }
 }
 
@@ -264,16 +299,24 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
     case OPFOR_VK_CRAWL:
         if (o->has_move)
             move_roll(vk, st, u, a->kind, o);
-        if (t >= 0 && (a->flags & OPFOR_VK_AF_FIRE))
+        if (t >= 0 && (a->flags & OPFOR_VK_AF_FIRE)) {
+            count_shooters(vk, st, u, t, 1, 0, o);
             fire_rolls(vk, st, u, t, 1, o);
+        }
         break;
     case OPFOR_VK_FIRE:
-        if (t >= 0)
+        if (t >= 0) {
+            count_shooters(vk, st, u, t, 0,
+                           a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL), o);
             fire_rolls(vk, st, u, t, 0, o);
+        }
         break;
     case OPFOR_VK_REACT_FIRE:
-        if (st->charge.charger < st->nunits)
+        if (st->charge.charger < st->nunits) {
+            o->figures = opfor_vk_query_defensive_shooters(vk, st);
+            o->figures_how = OPFOR_ORDER_FIG_EXACT;
             fire_rolls(vk, st, u, st->charge.charger, 0, o);
+        }
         break;
     case OPFOR_VK_CHARGE:
         if (t >= 0) {
@@ -299,8 +342,13 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
                                       opfor_vk_query_cover(vk, ga.c, gb.c, OPFOR_RADIUS_FOOT)));
             calc_inches(&c, "range", opfor_vk_query_gap(st, u, t));
             calc_flag(&c, "actor-mounted", tg.mounted);
-            if (calc_run(&c, vk, &res))
+            if (calc_run(&c, vk, &res)) {
                 take_roll(o, &res, "pass", "targets pass");
+                /* one test per figure in the arc (its own roll each, this target's shown) */
+                if (o->nrolls > 0 && strcmp(o->rolls[o->nrolls - 1].label, "targets pass") == 0)
+                    o->rolls[o->nrolls - 1].dice =
+                        opfor_vk_query_mg_tests(vk, st, u, a->arc, a->dest);
+            }
         }
         break;
     case OPFOR_VK_FIRE_ARTILLERY: {
@@ -599,13 +647,26 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
     if (a.kind == OPFOR_VK_ADVANCE && (a.flags & OPFOR_VK_AF_FIRE) && o->target >= 0)
         setf(tgt, sizeof tgt, " at %s", o->target_name);
     size_t rl = 0;
+    if (o->figures_how == OPFOR_ORDER_FIG_EXACT && o->figures == 0)
+        opfor_text_appendf(rolls, sizeof rolls, &rl, ": no figure can fire");
+    else if (o->figures_how != OPFOR_ORDER_FIG_NONE)
+        opfor_text_appendf(rolls, sizeof rolls, &rl, ": %s%d figure%s fire%s",
+                           o->figures_how == OPFOR_ORDER_FIG_UPTO ? "up to " : "", o->figures,
+                           o->figures == 1 ? "" : "s", o->figures == 1 ? "s" : "");
     for (int i = 0; i < o->nrolls; i++) {
         const opfor_order_roll_t *r = &o->rolls[i];
-        if (strcmp(r->label, "move") == 0 || strcmp(r->label, "charge") == 0)
+        if (strcmp(r->label, "move") == 0 || strcmp(r->label, "charge") == 0) {
             setf(mv, sizeof mv, " (%s %s)", r->label, r->need);
-        else
-            opfor_text_appendf(rolls, sizeof rolls, &rl, "%s%s %s", rl ? ", " : ": ", r->label,
-                               r->need);
+            continue;
+        }
+        opfor_text_appendf(rolls, sizeof rolls, &rl, "%s%s %s", rl ? ", " : ": ", r->label,
+                           r->need);
+        if (r->dice > 0)
+            opfor_text_appendf(rolls, sizeof rolls, &rl, " on %s%d %s",
+                               o->figures_how == OPFOR_ORDER_FIG_UPTO ? "up to " : "", r->dice,
+                               r->dice == 1 ? "die" : "dice");
+        else if (r->per[0])
+            opfor_text_appendf(rolls, sizeof rolls, &rl, " per %s", r->per);
     }
     if (a.kind == OPFOR_VK_ADVANCE && (a.flags & OPFOR_VK_AF_FIRE))
         setf(o->sentence, sizeof o->sentence, "%s: advance%s%s, firing%s%s.",

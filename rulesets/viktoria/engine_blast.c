@@ -236,6 +236,37 @@ void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc,
           ARC[arc & 3], tests, tests == 1 ? "" : "s", wounded, killed);
 }
 
+int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
+                opfor_pt_t aim) {
+    /* vk_fire_mg's tests, read without rolling (no figure falls) */
+    int mg = vk_mg_figure(st, u);
+    if (mg < 0)
+        return 0;
+    opfor_pt_t o = st->figures[mg].pos;
+    opfor_vec_t facing = opfor_vsub(aim, o);
+    if (facing.x == 0.0f && facing.y == 0.0f)
+        facing = st->units[u].facing;
+    int tests = 0;
+    vk_wedge_t wedge;
+    wedge_init(&wedge, arc, facing);
+    vk_arcin_t arcin;
+    arcin_init(&arcin, arc, facing);
+    for (int g = 0; g < st->nfigures; g++) {
+        if (!vk_alive(st, g) || st->figures[g].unit == u || st->ux[st->figures[g].unit].removed)
+            continue;
+        const opfor_figure_t *f = &st->figures[g];
+        if (wedge_misses(&wedge, o, f->pos, vk_radius(f)))
+            continue;
+        int times = arcin_contains(&arcin, o, f->pos);
+        if (!times)
+            times = opfor_arc_touches_circle((opfor_arc_t)arc, o, facing, f->pos, vk_radius(f));
+        if (times <= 0 || concealed(ctx, st, o, g))
+            continue;
+        tests += times;
+    }
+    return tests;
+}
+
 void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, float radius, int k,
               int by_side, opfor_vk_events_t *ev) {
     int tests = 0, wounded = 0, killed = 0;

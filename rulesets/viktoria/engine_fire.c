@@ -489,3 +489,52 @@ int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, 
           kills);
     return shots;
 }
+
+int vk_fire_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                  unsigned aim) {
+    /* vk_fire_unit's choice of shooters and marks, with every shot a miss: a figure fires
+       when one of its three nearest marks (stated targets first) is in range, in sight and
+       not behind another figure */
+    const opfor_unit_t *un = &st->units[u];
+    int shots = 0;
+    vk_lanes_t lanes;
+    vk_marks_t marks;
+    lanes_build(st, u, t, &lanes);
+    marks_build(st, t, aim, &lanes, &marks);
+    if (!vk_unit_active(st, t))
+        return 0;
+    for (int f = un->first, fe = un->first + un->count; f < fe; f++) {
+        const opfor_figure_t *fr = &st->figures[f];
+        if (!vk_alive(st, f) || !vk_is_person(fr) ||
+            !(fr->weapons & (OPFOR_W_PISTOL | OPFOR_W_CARBINE | OPFOR_W_RIFLE)))
+            continue;
+        if ((st->figx[f] & OPFOR_VK_FX_PLAYING) || (st->figx[f] & OPFOR_VK_FX_CONTROLLED))
+            continue;
+        float rf = vk_radius(fr);
+        int kf = lanes.slot[f];
+        float xf = lanes_hide(&lanes, kf);
+        vk_picks_t picks;
+        picks_start(&picks, &marks, fr->pos);
+        float key;
+        for (int m; (m = picks_next(&picks, 3, &key)) >= 0;) {
+            int g = marks.idx[m];
+            const opfor_figure_t *tg = &st->figures[g];
+            float d2 = marks.off[m] == 0.0f ? key : opfor_dist2(fr->pos, tg->pos);
+            float gap = sqrtf(d2) - rf - marks.r[m];
+            if (gap < 0.0f)
+                gap = 0.0f;
+            if (vk_firearm(fr, gap) < 0 || !vk_los(ctx, st, f, g))
+                continue;
+            int kg = marks.slot[m];
+            float xg = lanes_hide(&lanes, kg);
+            int blocked = lanes_blocked(&lanes, fr->pos, tg->pos);
+            lanes_unhide(&lanes, kg, xg);
+            if (blocked)
+                continue;
+            shots++;
+            break;
+        }
+        lanes_unhide(&lanes, kf, xf);
+    }
+    return shots;
+}

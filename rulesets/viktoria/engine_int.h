@@ -193,12 +193,15 @@
 #define vk_can_dismount opfor__vk_can_dismount
 #define vk_firearm_m opfor__vk_firearm_m
 #define vk_fire_unit opfor__vk_fire_unit
+#define vk_fire_count opfor__vk_fire_count
+#define vk_defensive_count opfor__vk_defensive_count
 #define vk_shoot opfor__vk_shoot
 #define vk_cover opfor__vk_cover
 #define vk_lane_blocked opfor__vk_lane_blocked
 #define vk_fire_target_ok opfor__vk_fire_target_ok
 #define vk_unit_reach_m opfor__vk_unit_reach_m
 #define vk_morale_check opfor__vk_morale_check
+#define vk_morale_need opfor__vk_morale_need
 #define vk_morale_after opfor__vk_morale_after
 #define vk_rally opfor__vk_rally
 #define vk_command_distance opfor__vk_command_distance
@@ -227,6 +230,7 @@
 #define vk_can_fire_gun opfor__vk_can_fire_gun
 #define vk_gun_shots opfor__vk_gun_shots
 #define vk_fire_mg opfor__vk_fire_mg
+#define vk_mg_count opfor__vk_mg_count
 #define vk_fire_gun opfor__vk_fire_gun
 #define vk_can_call_support opfor__vk_can_call_support
 #define vk_call_support opfor__vk_call_support
@@ -585,6 +589,10 @@ int vk_firearm_m(const opfor_viktoria_model_t *m, const opfor_figure_t *f, float
  * shots fired. */
 int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int moving,
                  unsigned aim, opfor_vk_events_t *ev);
+/* How many figures of unit u would fire at unit t (aim flags) if none of their shots harmed:
+ * vk_fire_unit's shooters, read without rolling. */
+int vk_fire_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                  unsigned aim);
 /* Fire at figure g from figure f with weapon w at gap inches (bracket from the model),
  * given the fire modifiers; returns the effect (0 none/scratch/saved, 1 wound, 2 kill). */
 int vk_shoot(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int g, int w, float gap,
@@ -604,6 +612,11 @@ float vk_unit_reach_m(const opfor_viktoria_model_t *m, const opfor_vk_state_t *s
 
 /* Checks morale of unit u (XI): returns 1 passed, 0 failed (status becomes Wavering). */
 int vk_morale_check(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* The roll of u's morale check now, without rolling it: its check-boxes (general 8, musician
+ * 4, colours 2, half strength 1) in *bits and the roll in *out. Returns the quality it checks
+ * as, or -1 when it never checks (only equipment left). */
+int vk_morale_need(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int *bits,
+                   vk_roll_t *out);
 /* Morale checks of every unit with casualties this activation (in index order). */
 void vk_morale_after(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev);
 /* Rally (XI): 1 Solid again, 0 removed. */
@@ -643,6 +656,9 @@ int vk_merge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int into,
 int vk_half_strength(const opfor_vk_state_t *st, int u);
 
 /* ---------------------------------------------------------------- melee (engine_melee.c) */
+/* How many figures of the charged unit would fire at the chargers in defensive fire (X) if no
+ * shot harmed: defensive fire's shooters, read without rolling. */
+int vk_defensive_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
 
 /* Whether u may charge t (visible, within reach of a charge roll). */
 int vk_can_charge(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t);
@@ -677,6 +693,10 @@ int vk_can_fire_gun(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u
 int vk_gun_shots(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
 void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc, opfor_pt_t aim,
                 opfor_vk_events_t *ev);
+/* How many figures vk_fire_mg would test (a figure in both arcs of a double 45 twice), without
+ * rolling: every figure of any unit but u in the arc aimed at aim, not concealed. */
+int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
+                opfor_pt_t aim);
 void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
                  opfor_vk_events_t *ev);
 int vk_can_call_support(const opfor_vk_state_t *st, int u);

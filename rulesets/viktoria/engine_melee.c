@@ -588,6 +588,32 @@ static void defensive_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int 
           shots == 1 ? "" : "s", kills);
 }
 
+int vk_defensive_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
+    /* defensive_fire's shooters, read without rolling (no shot harms) */
+    int t = st->charge.target, u = st->charge.charger, shots = 0;
+    if (t >= st->nunits || u >= st->nunits)
+        return 0;
+    const opfor_unit_t *tu = &st->units[t];
+    float start = st->charge.start_gap;
+    for (int f = tu->first; f < tu->first + tu->count; f++) {
+        const opfor_figure_t *fr = &st->figures[f];
+        if (!vk_alive(st, f) || !vk_is_person(fr))
+            continue;
+        float range = fr->quality >= OPFOR_Q_ELITE     ? 0.0f
+                      : fr->quality == OPFOR_Q_VETERAN ? 0.5f * start
+                                                       : start;
+        if (vk_firearm(fr, range) < 0)
+            continue;
+        float d2;
+        int g = vk_nearest_fig(st, u, fr->pos, &d2);
+        if (g < 0)
+            break;
+        if (vk_is_person(&st->figures[g]))
+            shots++;
+    }
+    return shots;
+}
+
 void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind, opfor_pt_t dest,
                      opfor_vk_events_t *ev) {
     int u = st->charge.charger, t = st->charge.target, d3 = st->charge.d3;

@@ -73,6 +73,19 @@ static int morale_bits(const opfor_vk_state_t *st, int u) {
     return bits;
 }
 
+int vk_morale_need(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int *bits,
+                   vk_roll_t *out) {
+    /* vk_morale_check's roll, read without rolling */
+    int q = best_person_quality(st, u);
+    if (ctx->opt.specials && st->units[u].type == OPFOR_UT_WALKER)
+        q = OPFOR_Q_ELITE;
+    if (q < 0)
+        return -1;
+    *bits = morale_bits(st, u);
+    *out = ctx->tab->morale[q][*bits];
+    return q;
+}
+
 int vk_morale_check(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
     int q = best_person_quality(st, u);
     if (ctx->opt.specials && st->units[u].type == OPFOR_UT_WALKER)

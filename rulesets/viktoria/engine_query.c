@@ -8,6 +8,7 @@
 #include "opfor/viktoria/engine_query.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "engine_int.h"
 #include "opfor/viktoria/calc.h"
@@ -139,4 +140,41 @@ int opfor_vk_query_in_melee(const opfor_vk_state_t *st, int u) {
 
 int opfor_vk_query_fig_present(const opfor_vk_state_t *st, int f) {
     return vk_alive(st, f);
+}
+
+int opfor_vk_query_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                            unsigned aim) {
+    if (u < 0 || t < 0 || u >= st->nunits || t >= st->nunits)
+        return 0;
+    return vk_fire_count(ctx, st, u, t, aim);
+}
+
+int opfor_vk_query_defensive_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
+    return vk_defensive_count(ctx, st);
+}
+
+int opfor_vk_query_morale_roll(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                               opfor_roll_t *out, int *bits) {
+    if (!ctx || !st || !out || u < 0 || u >= st->nunits)
+        return -1;
+    int b = 0;
+    vk_roll_t r;
+    if (vk_morale_need(ctx, st, u, &b, &r) < 0)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->kind = (opfor_roll_kind_t)r.kind;
+    out->need = r.need;
+    out->need2 = r.need2;
+    out->p_rendered = opfor_roll_chance(out->kind, out->need, out->need2);
+    out->p_exact = out->p_rendered;
+    if (bits)
+        *bits = b;
+    return 0;
+}
+
+int opfor_vk_query_mg_tests(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
+                            opfor_pt_t aim) {
+    if (!ctx || !st || u < 0 || u >= st->nunits)
+        return 0;
+    return vk_mg_count(ctx, st, u, arc, aim);
 }

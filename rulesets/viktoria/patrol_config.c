@@ -110,6 +110,7 @@ void opfor_patrol_config_default(opfor_patrol_config_t *cfg, const opfor_scenari
     cfg->keep_passed_ground = 1;
     cfg->hiding_terrain = 1;
     cfg->allow_behind = 0;
+    cfg->clear_ground = 1;
     cfg->edge_inset = 1.0f;
     cfg->side_weight[0] = 1.0;
     cfg->side_weight[1] = 1.0;

@@ -10,6 +10,7 @@
  */
 #include "opfor/viktoria/patrol.h"
 #include "opfor/viktoria/scenario.h"
+#include "opfor/viktoria/table_report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -216,6 +217,46 @@ static void draw_up(const opfor_table_t *t, opfor_figure_t *figs, int n, opfor_p
     keep_on_table(t, figs, n);
 }
 
+/* The first ground closed to one of figs (n of them, unit flags uflags: a limbered gun counts
+ * as mounted) as opfor_vk_table_forbidden finds it, or -1. */
+static int forbidden(const opfor_table_t *t, const opfor_figure_t *figs, int n, unsigned uflags) {
+    opfor_unit_t un;
+    memset(&un, 0, sizeof un);
+    un.count = (uint16_t)n;
+    un.flags = (uint16_t)uflags;
+    return opfor_vk_table_forbidden(&un, figs, t);
+}
+
+void opfor_patrol_clear_ground(const opfor_table_t *t, opfor_figure_t *figs, int n, unsigned uflags,
+                               opfor_vec_t f) {
+    if (n <= 0 || forbidden(t, figs, n, uflags) < 0)
+        return;
+    opfor_figure_t orig[64];
+    if (n > (int)(sizeof orig / sizeof orig[0]))
+        return;
+    memcpy(orig, figs, sizeof figs[0] * (size_t)n);
+    opfor_vec_t back = opfor_vscale(f, -1.0f), side = {-f.y, f.x};
+    const opfor_vec_t dirs[7] = {
+        back,
+        opfor_vnorm(opfor_vadd(back, side)),
+        opfor_vnorm(opfor_vsub(back, side)),
+        side,
+        opfor_vscale(side, -1.0f),
+        opfor_vnorm(opfor_vadd(f, side)),
+        opfor_vnorm(opfor_vsub(f, side)),
+    };
+    for (int k = 1; k <= 24; k++)
+        for (int d = 0; d < 7; d++) {
+            opfor_vec_t sh = opfor_vscale(dirs[d], 0.5f * (float)k);
+            for (int i = 0; i < n; i++)
+                figs[i].pos = opfor_vadd(orig[i].pos, sh);
+            keep_on_table(t, figs, n);
+            if (forbidden(t, figs, n, uflags) < 0)
+                return;
+        }
+    memcpy(figs, orig, sizeof figs[0] * (size_t)n);
+}
+
 static int add_general(const opfor_patrol_config_t *cfg, opfor_patrol_state_t *ps,
                        opfor_patrol_forces_t *fo, opfor_pt_t pos, opfor_vec_t facing) {
     int u = fo->nunits;
@@ -238,6 +279,8 @@ static int add_general(const opfor_patrol_config_t *cfg, opfor_patrol_state_t *p
     g->unit = (uint8_t)u;
     g->pos = pos;
     keep_on_table(&cfg->table, g, 1);
+    if (cfg->clear_ground)
+        opfor_patrol_clear_ground(&cfg->table, g, 1, un->flags, facing);
     fo->nunits++;
     fo->nfigures++;
     ps->origin[u] = OPFOR_PATROL_FROM_GENERALS;
@@ -300,6 +343,8 @@ int opfor_patrol_spawn_unit(const opfor_patrol_config_t *cfg, opfor_patrol_state
     if (f.x == 0.0f && f.y == 0.0f)
         f = opfor_vscale(cfg->forward, -1.0f);
     draw_up(&cfg->table, figs, u.count, pl->point, f, u.formation);
+    if (cfg->clear_ground)
+        opfor_patrol_clear_ground(&cfg->table, figs, u.count, u.flags, f);
     unique_name(fo, base, cfg->ntemplates == 0, u.name);
     u.first = (uint16_t)fo->nfigures;
     u.strength = u.count;

@@ -5,6 +5,12 @@
  */
 #include "opfor/viktoria/table_report.h"
 
+#include <stdio.h>
+#include <string.h>
+
+#include "opfor/text.h"
+#include "opfor/viktoria/engine_query.h"
+
 void opfor_vk_table_move(const opfor_unit_t *un, opfor_figure_t *figures,
                          const opfor_table_t *table, opfor_pt_t p) {
     opfor_pt_t c;
@@ -62,4 +68,40 @@ void opfor_vk_table_casualties(const opfor_unit_t *un, opfor_figure_t *figures, 
                 wounded--;
             }
         }
+}
+
+int opfor_vk_table_morale_owed(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                               const char *how, opfor_vk_morale_owed_t *out) {
+    if (!ctx || !st || !out || u < 0 || u >= st->nunits)
+        return -1;
+    const opfor_unit_t *un = &st->units[u];
+    int alive = 0;
+    for (int i = un->first; i < un->first + un->count; i++)
+        alive += (st->figures[i].flags & OPFOR_FIG_ALIVE) != 0;
+    if (!alive || (un->flags & OPFOR_UNIT_OFF_TABLE))
+        return -1;
+    opfor_roll_t roll;
+    int bits = 0;
+    if (opfor_vk_query_morale_roll(ctx, st, u, &roll, &bits) != 0)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->bits = bits;
+    out->melee = (un->flags & OPFOR_UNIT_IN_MELEE) != 0;
+    opfor_roll_format(&roll, out->need, sizeof out->need);
+    char why[96] = "";
+    size_t wl = 0;
+    if (bits & OPFOR_VK_MORALE_GENERAL)
+        opfor_text_appendf(why, sizeof why, &wl, "%sa general within 6 in", wl ? ", " : "");
+    if (bits & OPFOR_VK_MORALE_MUSICIAN)
+        opfor_text_appendf(why, sizeof why, &wl, "%sa musician playing", wl ? ", " : "");
+    if (bits & OPFOR_VK_MORALE_COLOURS)
+        opfor_text_appendf(why, sizeof why, &wl, "%sits colours", wl ? ", " : "");
+    if (bits & OPFOR_VK_MORALE_HALF)
+        opfor_text_appendf(why, sizeof why, &wl, "%shalf strength", wl ? ", " : "");
+    snprintf(out->text, sizeof out->text,
+             "%s must test morale (XI): roll %s to stay %s%s%s%s, else %s%s%s", un->name, out->need,
+             un->status == OPFOR_WAVERING ? "as it is" : "Solid", why[0] ? " (" : "", why,
+             why[0] ? ")" : "", out->melee ? "it flees the melee" : "Wavering",
+             how && how[0] ? "; " : "", how ? how : "");
+    return 0;
 }

@@ -121,10 +121,114 @@ static void orders_fire_quotes_the_calculator(void **state) {
     assert_string_equal(o.rolls[0].need, hit);
     assert_string_equal(o.rolls[1].label, "save");
     assert_string_equal(o.rolls[1].need, save);
-    char want[160];
-    snprintf(want, sizeof want, "Fusiliers: fire at Jager, %.0f in away: to hit %s, save %s.",
+    /* how many figures fire and on how many dice: the engine's own count of shots */
+    assert_int_equal(o.figures_how, OPFOR_ORDER_FIG_EXACT);
+    assert_int_equal(o.figures, 10);
+    assert_int_equal(o.rolls[0].dice, 10);
+    assert_int_equal(o.rolls[1].dice, 0);
+    assert_string_equal(o.rolls[1].per, "hit");
+    char want[200];
+    snprintf(want, sizeof want,
+             "Fusiliers: fire at Jager, %.0f in away: 10 figures fire, to hit %s on 10 dice, "
+             "save %s per hit.",
              (double)gap, hit, save);
     assert_string_equal(o.sentence, want);
+    opfor_vk_state_t *st = malloc(sizeof *st);
+    assert_non_null(st);
+    *st = f.st->vk;
+    opfor_vk_action_t ea;
+    opfor_vk_rs_action_to_engine(&a, &ea);
+    char evbuf[2048] = "";
+    opfor_vk_events_t ev = {evbuf, sizeof evbuf, 0, 0};
+    assert_int_equal(opfor_vk_apply(opfor_vk_rs_engine(f.ctx), st, &ea, &ev), 0);
+    snprintf(want, sizeof want, "Fusiliers fires at Jager: %d shots", o.figures);
+    assert_non_null(strstr(evbuf, want));
+    free(st);
+    vkfix_close(&f);
+}
+
+/* A figure that cannot fire (no firearm, or each of its marks out of sight or behind another
+ * figure) is not counted: the order counts the engine's own shooters. */
+static void orders_fire_counts_only_shooters(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, FIELD, 2), 0);
+    int u = vkfix_act(&f, "Fusiliers"), t = vkfix_unit(&f, "Jager");
+    const opfor_unit_t *un = &f.st->vk.units[u];
+    /* three of the ten carry only a bayonet; one stands right behind a comrade */
+    for (int i = 0; i < 3; i++)
+        f.st->vk.figures[un->first + i].weapons = OPFOR_W_BAYONET;
+    opfor_pt_t p = f.st->vk.figures[un->first + 5].pos;
+    f.st->vk.figures[un->first + 6].pos = opfor_pt(p.x, p.y - 1.1f);
+    opfor_action_t a = make(OPFOR_VK_FIRE, u, t, 0.0f, 0.0f);
+    opfor_order_t o;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    int n = opfor_vk_query_shooters(opfor_vk_rs_engine(f.ctx), &f.st->vk, u, t, 0);
+    assert_int_equal(o.figures, n);
+    assert_true(n <= 7 && n > 0);
+    char want[64];
+    snprintf(want, sizeof want, ": %d figures fire, to hit ", n);
+    assert_non_null(strstr(o.sentence, want));
+    snprintf(want, sizeof want, " on %d dice, save ", n);
+    assert_non_null(strstr(o.sentence, want));
+    /* the engine fires exactly that many shots */
+    opfor_vk_state_t *st = malloc(sizeof *st);
+    assert_non_null(st);
+    *st = f.st->vk;
+    opfor_vk_action_t ea;
+    opfor_vk_rs_action_to_engine(&a, &ea);
+    char evbuf[2048] = "";
+    opfor_vk_events_t ev = {evbuf, sizeof evbuf, 0, 0};
+    assert_int_equal(opfor_vk_apply(opfor_vk_rs_engine(f.ctx), st, &ea, &ev), 0);
+    snprintf(want, sizeof want, "Fusiliers fires at Jager: %d shots", n);
+    assert_non_null(strstr(evbuf, want));
+    free(st);
+    vkfix_close(&f);
+}
+
+/* clang-format off */
+static const char MG_FIELD[] =
+    VKFIX_HEAD
+    "units:\n"
+    VKFIX_UNIT("Maxim", "Red", "machinegun", "[36, 14]") VKFIX_TEAM("mg")
+    VKFIX_UNIT("Jager", "Blue", "infantry", "[36, 30]") VKFIX_RIFLES(8)
+    VKFIX_UNIT("Hussars", "Blue", "cavalry", "[8, 40]")
+    "      - {count: 4, mounted: true, weapons: [sword]}\n";
+/* clang-format on */
+
+/* An MG order says on how many dice the targets test: one per figure in the arc, as many as
+ * the engine's own tests. */
+static void orders_mg_counts_tests(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, MG_FIELD, 4), 0);
+    int u = vkfix_act(&f, "Maxim"), t = vkfix_unit(&f, "Jager");
+    opfor_pt_t c = vkfix_centre(&f, t);
+    opfor_action_t a = make(OPFOR_VK_FIRE_MG, u, t, c.x, c.y);
+    a.sub = OPFOR_ARC_45;
+    opfor_order_t o;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_int_equal(o.nrolls, 1);
+    assert_string_equal(o.rolls[0].label, "targets pass");
+    int n = o.rolls[0].dice;
+    assert_true(n >= 1 && n <= 8); /* the Jager, not the Hussars far off the arc */
+    char want[64];
+    snprintf(want, sizeof want, "targets pass %s on %d dice", o.rolls[0].need, n);
+    if (n == 1)
+        snprintf(want, sizeof want, "targets pass %s on 1 die", o.rolls[0].need);
+    assert_non_null(strstr(o.sentence, want));
+    opfor_vk_state_t *st = malloc(sizeof *st);
+    assert_non_null(st);
+    *st = f.st->vk;
+    opfor_vk_action_t ea;
+    opfor_vk_rs_action_to_engine(&a, &ea);
+    char evbuf[2048] = "";
+    opfor_vk_events_t ev = {evbuf, sizeof evbuf, 0, 0};
+    assert_int_equal(opfor_vk_apply(opfor_vk_rs_engine(f.ctx), st, &ea, &ev), 0);
+    snprintf(want, sizeof want, "arc: %d test%s,", n, n == 1 ? "" : "s");
+    if (!strstr(evbuf, want))
+        fail_msg("order: %s; engine: %s", o.sentence, evbuf);
+    free(st);
     vkfix_close(&f);
 }
 
@@ -189,6 +293,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(orders_advance_sentence),
         cmocka_unit_test(orders_fire_quotes_the_calculator),
+        cmocka_unit_test(orders_fire_counts_only_shooters),
+        cmocka_unit_test(orders_mg_counts_tests),
         cmocka_unit_test(orders_charge_and_decision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -161,6 +161,11 @@ printf 'i\na "Major Harcourt" at 36 5\nr "Jager Picket" killed 1 wounded 1\nr '"
   "$bin" patrol --seed 2 --no-save >"$out" 2>"$err" || fail "quoted names game"
 has "Jager Picket: 1 killed, 1 wounded; 5 of 6 left (1 wounded)"
 has "Hussar Troop: 0 killed, 1 wounded; 6 of 6 left (1 wounded)"
+# killing figures of an enemy unit owes its morale test (XI), with the roll the table makes;
+# wounds alone, or a player unit's losses, owe none here
+grep -q "^Jager Picket must test morale (XI): roll [0-9]*+ on 2D6 to stay Solid.*, else Wavering\.$" "$out" ||
+  fail "the morale test owed after kills is not announced"
+grep -q "^Hussar Troop must test morale" "$out" && fail "wounds alone owed a morale test"
 
 # Mistakes at the table are refused with what and why, and change nothing: unknown and
 # ambiguous names, points off the table, more casualties than figures, units already gone.
@@ -298,6 +303,8 @@ grep -q "^Spotted: " "$out" || fail "no spotting in 40 presses"
 n=$(grep -c "^Spotted: " "$out"); p=$(grep -c "^  Placement: " "$out")
 [ "$n" -eq "$p" ] || fail "$n spottings but $p placements"
 grep -q "^  On the table: .* figures\?, centre x" "$out" || fail "no unit appeared"
+grep -q "^  On the table: .*, facing [NSEW]*, in \(line\|column\|skirmish order\)" "$out" ||
+  fail "a spotted unit's formation is not said"
 grep -q " appears" "$out" && fail "a spotted unit 'appears' (a plural name disagrees)"
 
 # a new general posted beside another unit than the one he came with says where he went

@@ -404,6 +404,39 @@ static void card_order_event(void **st) {
     mp_free(&me);
 }
 
+/* A spotting's card says how the unit stands (formation, facing) and who comes with it. */
+static void card_spotting_formation_and_general(void **st) {
+    (void)st;
+    mp_t m;
+    msgpack_packer *pk = ev_begin(&m, "spotted", 5, 2);
+    msgpack_pack_map(pk, 10);
+    kstr(pk, "type", "cavalry");
+    kstr(pk, "quality", "veteran");
+    kstr(pk, "distance", "3D6+6");
+    kint(pk, "rolled", 17);
+    kstr(pk, "direction", "NE");
+    s(pk, "placed");
+    msgpack_pack_true(pk);
+    s(pk, "point");
+    pt(pk, 10, 44);
+    kstr(pk, "formation", "skirmish");
+    kstr(pk, "facing", "SW");
+    s(pk, "generals");
+    msgpack_pack_array(pk, 1);
+    s(pk, "Oberst 1");
+    opfor_card_t c;
+    assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 1);
+    int found = 0;
+    for (int i = 0; i < c.n_orders; i++)
+        found += strcmp(c.orders[i], "In skirmish order, facing SW") == 0;
+    assert_int_equal(found, 1);
+    found = 0;
+    for (int i = 0; i < c.n_needed; i++)
+        found += strcmp(c.needed[i], "With Oberst 1") == 0;
+    assert_int_equal(found, 1);
+    mp_free(&m);
+}
+
 static void card_spotting_lasts_its_turn(void **st) {
     (void)st;
     mp_t ms, m1, m2, m3;
@@ -1046,6 +1079,57 @@ static void card_order_sentence_forms(void **st) {
     }
 }
 
+/* An order to fire says how many figures fire and on how many dice each score is rolled; the
+ * card shows both, and the small panel cuts none of those numbers. */
+static void card_order_counts_figures_and_dice(void **st) {
+    (void)st;
+    static opfor_epd_frame_t f;
+    for (int at_most = 0; at_most < 2; at_most++) {
+        mp_t m;
+        msgpack_packer *pk = ev_begin(&m, "order", 1, 1);
+        msgpack_pack_map(pk, 5);
+        kstr(pk, "unit", "Jager Company");
+        kstr(pk, "sentence",
+             "Jager Company: fire at 1st Section, 12 in away: 10 figures fire, to hit 4+ on 10 "
+             "dice, save 6+ per hit.");
+        s(pk, "figures");
+        msgpack_pack_int(pk, 10);
+        s(pk, "figures_at_most");
+        if (at_most)
+            msgpack_pack_true(pk);
+        else
+            msgpack_pack_false(pk);
+        s(pk, "needs");
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_map(pk, 4);
+        kstr(pk, "label", "to hit");
+        kstr(pk, "need", "4+");
+        s(pk, "count");
+        msgpack_pack_int(pk, 10);
+        kstr(pk, "per", "");
+        msgpack_pack_map(pk, 4);
+        kstr(pk, "label", "save");
+        kstr(pk, "need", "6+");
+        s(pk, "count");
+        msgpack_pack_int(pk, 0);
+        kstr(pk, "per", "hit");
+        opfor_card_t c;
+        assert_int_equal(opfor_card_from_event(mp_end(&m), NULL, NULL, &c), 1);
+        assert_int_equal(c.n_needed, 3);
+        assert_string_equal(c.needed[0],
+                            at_most ? "To hit 4+, up to 10 dice" : "To hit 4+, 10 dice");
+        assert_string_equal(c.needed[1], "Save 6+ per hit");
+        assert_string_equal(c.needed[2], at_most ? "Up to 10 figures fire" : "10 figures fire");
+        for (int rot = 0; rot < 360; rot += 90) {
+            opfor_card_layout_t lay;
+            assert_int_equal(
+                opfor_card_render_panel(&c, &opfor_epd_panel_ws_2in13_v4, rot, &f, &lay), 0);
+            assert_int_equal(lay.cut_terms, 0);
+        }
+        mp_free(&m);
+    }
+}
+
 /* Every word of text holding a digit ("3d6+6", "5+", "52.2") appears whole in one of the
  * card's lines: the builder never cut a number. */
 static void all_numbers_kept(const char *text, const opfor_card_t *c) {
@@ -1254,6 +1338,8 @@ int main(void) {
         cmocka_unit_test(spec_settings_from_config),
         cmocka_unit_test(card_order_event),
         cmocka_unit_test(card_order_sentence_forms),
+        cmocka_unit_test(card_order_counts_figures_and_dice),
+        cmocka_unit_test(card_spotting_formation_and_general),
         cmocka_unit_test(card_never_cuts_a_number),
         cmocka_unit_test(card_spotting_lasts_its_turn),
         cmocka_unit_test(card_initiative_and_others),

@@ -388,6 +388,33 @@ static void dice_roll_in_bounds(void **state) {
         assert_int_equal(opfor_dice_roll(&d, &a), opfor_dice_roll(&d, &b));
 }
 
+/* Each die shown: the same draws and total as opfor_dice_roll, faces within their dice, the
+ * bonus apart; a short faces array keeps the first dice and still counts them all. */
+static void dice_roll_each_shows_every_die(void **state) {
+    (void)state;
+    opfor_dice_t d;
+    assert_int_equal(opfor_dice_parse("3d6+1d3+2", &d, NULL), 0);
+    opfor_rng_t a, b;
+    opfor_rng_seed(&a, 9, 1);
+    opfor_rng_seed(&b, 9, 1);
+    for (int k = 0; k < 500; k++) {
+        int faces[8] = {0}, n = 0;
+        int t = opfor_dice_roll_each(&d, &a, faces, 8, &n);
+        assert_int_equal(t, opfor_dice_roll(&d, &b));
+        assert_int_equal(n, 4);
+        int sum = 2;
+        for (int i = 0; i < n; i++) {
+            assert_true(faces[i] >= 1 && faces[i] <= (i < 3 ? 6 : 3));
+            sum += faces[i];
+        }
+        assert_int_equal(sum, t);
+    }
+    int two[2], n = 0;
+    assert_int_equal(opfor_dice_parse("5d6", &d, NULL), 0);
+    opfor_dice_roll_each(&d, &a, two, 2, &n);
+    assert_int_equal(n, 5);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(dice_parse_valid),
@@ -400,6 +427,7 @@ int main(void) {
         cmocka_unit_test(dice_format_truncates),
         cmocka_unit_test(dice_sampling_matches_dist),
         cmocka_unit_test(dice_roll_in_bounds),
+        cmocka_unit_test(dice_roll_each_shows_every_die),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

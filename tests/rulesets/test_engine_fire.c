@@ -296,6 +296,66 @@ static void fire_critical_is_the_calculators(void **state) {
     }
 }
 
+/* The figures an order says will fire (vk_fire_count, read without rolling) are the shots the
+ * engine fires whenever no shot harms a figure of the target: seeded positions with a third
+ * unit in between, a building and the target at every angle and range. */
+static void fire_count_is_the_engines_shots(void **state) {
+    (void)state;
+    opfor_rng_t r;
+    opfor_rng_seed(&r, 2026, 15);
+    int checked = 0, some = 0, none = 0;
+    for (int k = 0; k < 300; k++) {
+        opfor_scenario_t *sc = fx_new(72, 72);
+        float sx = 10.0f + 50.0f * (float)opfor_rng_unit(&r);
+        float sy = 6.0f + 10.0f * (float)opfor_rng_unit(&r);
+        float tx = 6.0f + 60.0f * (float)opfor_rng_unit(&r);
+        float ty = 30.0f + 36.0f * (float)opfor_rng_unit(&r);
+        unsigned w = (k % 3 == 0) ? OPFOR_W_PISTOL : (k % 3 == 1) ? OPFOR_W_CARBINE : OPFOR_W_RIFLE;
+        int su = fx_foot(sc, "Shooters", 0, OPFOR_Q_SOLDIER, 3 + (int)opfor_rng_below(&r, 10),
+                         opfor_pt(sx, sy), w);
+        int tu = fx_foot(sc, "Target", 1, OPFOR_Q_SOLDIER, 1 + (int)opfor_rng_below(&r, 8),
+                         opfor_pt(tx, ty), OPFOR_W_RIFLE);
+        fx_foot(
+            sc, "Between", 0, OPFOR_Q_SOLDIER, 1 + (int)opfor_rng_below(&r, 6),
+            opfor_pt(0.5f * (sx + tx) + 4.0f * (float)opfor_rng_unit(&r) - 2.0f, 0.5f * (sy + ty)),
+            OPFOR_W_RIFLE);
+        if (k % 2) {
+            float bx = 0.5f * (sx + tx) + 12.0f * (float)opfor_rng_unit(&r) - 6.0f;
+            float by = 0.5f * (sy + ty) + 6.0f;
+            fx_rect(sc, OPFOR_TK_BUILDING, bx, by, bx + 4.0f, by + 3.0f);
+        }
+        fx_generals(sc, opfor_pt(2, 2), opfor_pt(70, 70));
+        opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+        opfor_vk_state_t *st = malloc(sizeof *st);
+        assert_non_null(st);
+        fx_start(ctx, st, (uint64_t)k + 1, su);
+        int n = vk_fire_count(ctx, st, su, tu, 0);
+        char buf[512] = "";
+        opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
+        int shots = vk_fire_unit(ctx, st, su, tu, 0, 0, &ev);
+        const char *kl = strstr(buf, " killed");
+        int killed = -1;
+        if (kl) {
+            const char *p = kl;
+            while (p > buf && p[-1] != ' ')
+                p--;
+            killed = atoi(p);
+        }
+        assert_true(killed >= 0);
+        if (killed == 0) {
+            if (shots != n)
+                fail_msg("case %d: counted %d, the engine fired %d (%s)", k, n, shots, buf);
+            checked++;
+            some += n > 0;
+            none += n == 0;
+        }
+        free(st);
+        opfor_vk_ctx_free(ctx);
+        free(sc);
+    }
+    assert_true(checked > 100 && some > 30 && none > 5);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fire_ranges_by_weapon),
@@ -306,6 +366,7 @@ int main(void) {
         cmocka_unit_test(fire_not_at_units_in_melee),
         cmocka_unit_test(fire_tables_agree_with_the_calculator),
         cmocka_unit_test(fire_critical_is_the_calculators),
+        cmocka_unit_test(fire_count_is_the_engines_shots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -672,9 +672,10 @@ static void card_order(opfor_card_t *c, const msgpack_object *o) {
         snprintf(text, sizeof text, "Command test %s", cmd);
         add_order(c, text);
     }
-    if (have_needs) {
+    if (have_needs) { /* each score with how many dice it is rolled on */
+        int at_most = mp_bool(opfor_mp_get(o, "figures_at_most"));
         for (uint32_t i = 0; i < needs->via.array.size; i++) {
-            char label[40], need[40], line[96];
+            char label[40], need[40], per[16], line[144];
             const msgpack_object *n = &needs->via.array.ptr[i];
             get_str(n, "label", label, sizeof label);
             if (!label[0])
@@ -682,8 +683,28 @@ static void card_order(opfor_card_t *c, const msgpack_object *o) {
             get_str(n, "need", need, sizeof need);
             if (!need[0])
                 continue;
-            snprintf(line, sizeof line, "%s%s%s", label, label[0] ? " " : "", need);
+            get_str(n, "per", per, sizeof per);
+            long long count = 0;
+            mp_int(opfor_mp_get(n, "count"), &count);
+            char dice[48] = "";
+            if (count > 0)
+                snprintf(dice, sizeof dice, ", %s%lld %s", at_most ? "up to " : "", count,
+                         count == 1 ? "die" : "dice");
+            else if (per[0])
+                snprintf(dice, sizeof dice, " per %s", per);
+            snprintf(line, sizeof line, "%s%s%s%s", label, label[0] ? " " : "", need, dice);
             upper_first(line);
+            add_needed(c, line);
+        }
+        /* how many figures fire, when a line is left (the to-hit line has it as its dice) */
+        long long figures = -1;
+        if (mp_int(opfor_mp_get(o, "figures"), &figures) == 0 && figures >= 0) {
+            char line[64];
+            if (figures == 0)
+                snprintf(line, sizeof line, "No figure can fire");
+            else
+                snprintf(line, sizeof line, "%s%lld figure%s fire%s", at_most ? "Up to " : "",
+                         figures, figures == 1 ? "" : "s", figures == 1 ? "s" : "");
             add_needed(c, line);
         }
     }
@@ -732,6 +753,17 @@ static void card_spotted(opfor_card_t *c, const msgpack_object *d, opfor_card_me
     else
         line[0] = '\0';
     add_order(c, line);
+    /* how it stands: "In line, facing S" (daemons before issue 15 send neither) */
+    char form[24], facing[8];
+    get_str(d, "formation", form, sizeof form);
+    get_str(d, "facing", facing, sizeof facing);
+    if (placed && (form[0] || facing[0])) {
+        snprintf(line, sizeof line, "%s%s%s%s%s", form[0] ? "in " : "", form,
+                 strcmp(form, "skirmish") == 0 ? " order" : "",
+                 facing[0] ? (form[0] ? ", facing " : "facing ") : "", facing);
+        upper_first(line);
+        add_order(c, line);
+    }
     if (figures > 0) {
         snprintf(line, sizeof line, "%lld figure%s", figures, figures == 1 ? "" : "s");
         add_needed(c, line);
@@ -743,6 +775,16 @@ static void card_spotted(opfor_card_t *c, const msgpack_object *d, opfor_card_me
         snprintf(line, sizeof line, "Distance %s", dist);
         add_needed(c, line);
     }
+    /* the generals who come with it, when a score line is left */
+    const msgpack_object *gens = opfor_mp_get(d, "generals");
+    if (placed && gens && gens->type == MSGPACK_OBJECT_ARRAY)
+        for (uint32_t i = 0; i < gens->via.array.size; i++) {
+            char name[40];
+            if (opfor_mp_str(&gens->via.array.ptr[i], name, sizeof name) < 0)
+                continue;
+            snprintf(line, sizeof line, "With %s", name);
+            add_needed(c, line);
+        }
     if (memo) {
         memo->have_spot = 1;
         snprintf(memo->spot_unit, sizeof memo->spot_unit, "%s", unit);

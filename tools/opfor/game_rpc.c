@@ -338,9 +338,16 @@ void opfor__rpc_print_order(FILE *f, const msgpack_object *o) {
         fprintf(f, "    needs:");
         for (uint32_t i = 0; i < needs->via.array.size; i++) {
             char label[64], need[64];
-            fprintf(f, "%s %s %s", i ? "," : "",
-                    opfor__rpc_str(&needs->via.array.ptr[i], "label", label, sizeof label),
-                    opfor__rpc_str(&needs->via.array.ptr[i], "need", need, sizeof need));
+            const msgpack_object *n = &needs->via.array.ptr[i];
+            char per[16];
+            long long count = (long long)opfor__rpc_int(n, "count", 0);
+            fprintf(f, "%s %s %s", i ? "," : "", opfor__rpc_str(n, "label", label, sizeof label),
+                    opfor__rpc_str(n, "need", need, sizeof need));
+            if (count > 0) /* one roll per figure that fires */
+                fprintf(f, " on %s%lld %s", opfor__rpc_int(o, "figures_at_most", 0) ? "up to " : "",
+                        count, count == 1 ? "die" : "dice");
+            else if (opfor__rpc_str(n, "per", per, sizeof per)[0])
+                fprintf(f, " per %s", per);
         }
         fprintf(f, "\n");
     }
@@ -376,6 +383,29 @@ void opfor__rpc_print_event(FILE *f, const msgpack_object *ev) {
                  opfor__rpc_str(d, "unit", buf, sizeof buf));
         if (print_lead_pt(f, lead, opfor__rpc_get(d, "point"))) {
             fprintf(f, " (%s)\n", opfor__rpc_str(d, "rule_text", buf, sizeof buf));
+            /* how it stands, and the generals who came with it (older daemons send neither) */
+            char form[32], facing[8];
+            opfor__rpc_str(d, "formation", form, sizeof form);
+            opfor__rpc_str(d, "facing", facing, sizeof facing);
+            long long nf = (long long)opfor__rpc_int(d, "figures", 0);
+            if (form[0] || facing[0]) {
+                fprintf(f, "    %lld figure%s%s%s%s%s%s", nf, nf == 1 ? "" : "s",
+                        form[0] ? " in " : "", form, strcmp(form, "skirmish") == 0 ? " order" : "",
+                        facing[0] ? ", facing " : "", facing);
+                print_lead_pt(f, ", centre ", opfor__rpc_get(d, "centre"));
+                fprintf(f, "\n");
+            }
+            const msgpack_object *posts = opfor__rpc_get(d, "general_posts");
+            const msgpack_object *gens = opfor__rpc_get(d, "generals");
+            if (posts && posts->type == MSGPACK_OBJECT_ARRAY && posts->via.array.size) {
+                for (uint32_t i = 0; i < posts->via.array.size; i++)
+                    fprintf(f, "    %s\n",
+                            opfor__rpc_str(&posts->via.array.ptr[i], "text", buf, sizeof buf));
+            } else if (gens && gens->type == MSGPACK_OBJECT_ARRAY && gens->via.array.size) {
+                fprintf(f, "    with general%s: ", gens->via.array.size == 1 ? "" : "s");
+                print_names(f, gens);
+                fprintf(f, "\n");
+            }
         } else {
             fprintf(f, "    not placed: %s\n", opfor__rpc_str(d, "rule_text", buf, sizeof buf));
         }

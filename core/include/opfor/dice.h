@@ -51,6 +51,10 @@ int opfor_dice_min(const opfor_dice_t *d);
 int opfor_dice_max(const opfor_dice_t *d);
 /* Rolls the expression as a player would, each die from r. */
 int opfor_dice_roll(const opfor_dice_t *d, opfor_rng_t *r);
+/* opfor_dice_roll with each die shown: the same draws from r in the same order (so the same
+ * total, returned), each die's face (a d3's halved value) written to faces in term order, at
+ * most max of them; *n: how many dice were rolled (more than max when faces was too small). */
+int opfor_dice_roll_each(const opfor_dice_t *d, opfor_rng_t *r, int *faces, int max, int *n);
 /* Exact distribution of the expression. */
 int opfor_dice_dist(const opfor_dice_t *d, opfor_dist_t *out);
 

@@ -2,7 +2,8 @@
  *
  * An order names the unit, the action, where it goes (inches from the south-west corner, a
  * compass direction of travel and the nearest landmark), the target, and the scores needed on
- * the dice, with a one-line reason (the terms that decided it and the search's value) and the
+ * the dice (and, for fire, how many figures fire and how many dice each score is rolled on),
+ * with a one-line reason (the terms that decided it and the search's value) and the
  * runner-up; a verbose form adds the top alternatives with their visits and values. The
  * ruleset fills what it knows (opfor_ruleset_ai_t.order: unit, verb, target, move, rolls,
  * sentence, terms); ai/ adds the search's part (value, runner-up, alternatives). Plain data
@@ -20,11 +21,21 @@
 #define OPFOR_ORDER_MAX_TERMS 8
 #define OPFOR_ORDER_MAX_ALTS 8
 
+/* How an order's figures were counted. */
+#define OPFOR_ORDER_FIG_NONE 0  /* not counted: the order is not one that fires */
+#define OPFOR_ORDER_FIG_EXACT 1 /* exactly that many fire, as the position stands */
+#define OPFOR_ORDER_FIG_UPTO 2  /* at most that many (they fire after moving) */
+
 /* One roll the player makes for the order. */
 typedef struct opfor_order_roll {
     char label[24]; /* "to hit", "save", "on target", "move", "targets pass" */
     char need[32];  /* "4+", "6, then 4+", "8+ on 2D6", or dice "1d3+4" for a move */
     double p;       /* chance of success as rendered (0 for a move) */
+    int dice;       /* how many rolls of this score the table makes: one per figure that
+                       fires for "to hit"; 0 when not counted or when it follows the roll
+                       before (then per says which) */
+    char per[16];   /* "hit" when it is one roll per success of the roll before ("save 5+ per
+                       hit"), else "" */
 } opfor_order_roll_t;
 
 /* One named term of the score that decided an order ("cover", +0.70). */
@@ -59,6 +70,9 @@ typedef struct opfor_order {
     char direction[4];     /* compass direction of travel: "N", "NE", ... */
     char landmark[40];     /* nearest named feature or objective to that point */
     char landmark_rel[12]; /* "toward", "into", "near", "away from" */
+    int figures;           /* figures that act (those that fire: in range, in sight, not
+                              blocked), as figures_how says */
+    int figures_how;       /* OPFOR_ORDER_FIG_*: whether figures was counted, and how */
     int nrolls;            /* rolls used */
     opfor_order_roll_t rolls[OPFOR_ORDER_MAX_ROLLS];
     char sentence[256]; /* the order as read at the table */

@@ -433,15 +433,18 @@ static void report_spawn(play_t *p, const opfor_patrol_placement_t *pl,
     const opfor_unit_t *u = &fo->units[sw->unit];
     opfor_pt_t c = pl->point;
     opfor_unit_centre(u, fo->figures, &c);
-    printf("  On the table: %s, %s %s, %d figure%s, centre x %.1f, y %.1f, facing %s%s%s\n",
-           u->name, opfor_vocab_name(opfor_quality_names, u->quality),
-           opfor_vocab_name(opfor_unit_type_names, u->type), u->count, plural(u->count, "", "s"),
-           (double)c.x, (double)c.y,
-           opfor_vocab_name(
-               opfor_compass_names,
-               opfor_compass_nearest((opfor_table_north_t)p->g->cfg.table.north, u->facing)),
-           sw->candidates > 1 ? " (diced among the free units)" : "",
-           sw->tmpl < 0 ? " (generic unit)" : "");
+    printf(
+        "  On the table: %s, %s %s, %d figure%s, centre x %.1f, y %.1f, facing %s, in %s%s%s%s\n",
+        u->name, opfor_vocab_name(opfor_quality_names, u->quality),
+        opfor_vocab_name(opfor_unit_type_names, u->type), u->count, plural(u->count, "", "s"),
+        (double)c.x, (double)c.y,
+        opfor_vocab_name(
+            opfor_compass_names,
+            opfor_compass_nearest((opfor_table_north_t)p->g->cfg.table.north, u->facing)),
+        opfor_vocab_name(opfor_formation_names, u->formation),
+        u->formation == OPFOR_FORMATION_SKIRMISH ? " order" : "",
+        sw->candidates > 1 ? " (diced among the free units)" : "",
+        sw->tmpl < 0 ? " (generic unit)" : "");
     for (int k = 0; k < sw->ngenerals; k++) {
         const opfor_unit_t *gu = &fo->units[sw->generals[k]];
         const opfor_figure_t *gf = &fo->figures[gu->first];
@@ -646,6 +649,30 @@ static void cmd_acted(play_t *p, char **w, int n) {
     printf("%s acted.\n", g->units[u].name);
 }
 
+/* XI: an enemy unit the players report killing figures of tests morale; the table rolls it
+ * (the same line as the daemon's report). */
+static void morale_owed(play_t *p, int u) {
+    if (!p->ctx || !p->st)
+        return;
+    const opfor_vk_ctx_t *vk = opfor_vk_rs_engine(p->ctx);
+    opfor_vk_state_t *st = &p->st->vk; /* scratch: every order builds its own position */
+    opfor__patrol_game_t *g = p->g;
+    opfor_vk_state_init(vk, st, 0);
+    memcpy(st->units, g->units, sizeof st->units);
+    memcpy(st->figures, g->figures, sizeof st->figures);
+    st->nunits = (uint8_t)g->fo.nunits;
+    st->nfigures = (uint16_t)g->fo.nfigures;
+    for (int k = 0; k < g->fo.nunits; k++)
+        st->ux[k].removed = !opfor_patrol_in_play(&g->fo, k);
+    st->turn = g->ps.turn;
+    opfor_vk_morale_owed_t mo;
+    char how[64]; /* this game keeps no Wavering: only a flight changes the table */
+    snprintf(how, sizeof how, "if it flees, type: off %s", g->units[u].name);
+    if (opfor_vk_table_morale_owed(
+            vk, st, u, (g->units[u].flags & OPFOR_UNIT_IN_MELEE) ? how : NULL, &mo) == 0)
+        printf("%s.\n", mo.text);
+}
+
 static void cmd_report(play_t *p, char **w, int n) {
     int used, u = need_unit(p, w, n, &used, "r");
     if (u < 0)
@@ -698,6 +725,8 @@ static void cmd_report(play_t *p, char **w, int n) {
     a = alive_count(&p->g->fo, u, &wd);
     printf("%s: %ld killed, %ld wounded; %d of %d left (%d wounded)%s\n", p->g->units[u].name,
            killed, wounded, a, p->g->units[u].strength, wd, a == 0 ? " - destroyed" : "");
+    if (killed > 0 && a > 0 && un->side == p->g->cfg.enemy)
+        morale_owed(p, u);
     print_score(p);
 }
 

@@ -424,9 +424,19 @@ static void ev_initiative(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t
     }
 }
 
+/* The compass point a unit faces, by the table's north ("" when it faces nowhere). */
+static const char *facing_name(const opfor__vkg_t *g, opfor_vec_t v) {
+    if (v.x == 0.0f && v.y == 0.0f)
+        return "";
+    return opfor_vocab_name(opfor_compass_names,
+                            opfor_compass_nearest((opfor_table_north_t)g->cfg->table.north, v));
+}
+
+/* joined[k]: the unit new general k took post beside, or -1 (he stays by the new unit). */
 static void ev_spotted(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                        opfor__evlist_t *ev, const opfor_patrol_spot_t *sp,
-                       const opfor_patrol_placement_t *pl, const opfor_patrol_spawn_t *sw) {
+                       const opfor_patrol_placement_t *pl, const opfor_patrol_spawn_t *sw,
+                       const int *joined) {
     char dice[32], text[256];
     opfor_dice_format(&sp->dice, dice, sizeof dice);
     opfor_patrol_spot_str(sp, text, sizeof text);
@@ -435,7 +445,7 @@ static void ev_spotted(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t lo
     opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "spotted");
     const char *why = "";
     int refused = opfor_patrol_rule_refused(pl->rule, &why);
-    msgpack_pack_map(&pk, 15);
+    msgpack_pack_map(&pk, 19);
     opfor__kv_str(&pk, "type", opfor_vocab_name(opfor_patrol_type_names, sp->type));
     opfor__kv_str(&pk, "quality", opfor_vocab_name(opfor_quality_names, sp->quality));
     opfor__kv_str(&pk, "distance", dice);
@@ -464,6 +474,43 @@ static void ev_spotted(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t lo
     for (int k = 0; k < ng; k++)
         opfor_rpc_pack_cstr(&pk, t->units[sw->generals[k]].name);
     opfor__kv_str(&pk, "text", text);
+    /* how it stands: its formation, the way it faces, its centre (issue 15) */
+    const opfor_unit_t *un = unit >= 0 ? &t->units[unit] : NULL;
+    opfor__kv_str(&pk, "formation",
+                  un ? opfor_vocab_name(opfor_formation_names, un->formation) : "");
+    opfor__kv_str(&pk, "facing", un ? facing_name(g, un->facing) : "");
+    opfor_pt_t c;
+    opfor_rpc_pack_cstr(&pk, "centre");
+    if (un && opfor_unit_centre(un, t->figures, &c))
+        opfor__vkg_pack_pt(&pk, c);
+    else
+        msgpack_pack_nil(&pk);
+    /* each general who came with it: where he stands and beside which unit */
+    opfor_rpc_pack_cstr(&pk, "general_posts");
+    msgpack_pack_array(&pk, (size_t)ng);
+    for (int k = 0; k < ng; k++) {
+        const opfor_unit_t *gu = &t->units[sw->generals[k]];
+        int j = joined ? joined[k] : -1;
+        opfor_pt_t at = t->figures[gu->first].pos;
+        char gt[160];
+        if (j >= 0 && j < t->nunits && j != unit) /* as the terminal game says it */
+            snprintf(gt, sizeof gt,
+                     "%s, a general, comes on with it and takes post beside %s, at x %.1f, y %.1f",
+                     gu->name, t->units[j].name, (double)at.x, (double)at.y);
+        else
+            snprintf(gt, sizeof gt, "%s, a general, rides in with it at x %.1f, y %.1f", gu->name,
+                     (double)at.x, (double)at.y);
+        msgpack_pack_map(&pk, 4);
+        opfor__kv_str(&pk, "name", gu->name);
+        opfor_rpc_pack_cstr(&pk, "at");
+        opfor__vkg_pack_pt(&pk, at);
+        opfor_rpc_pack_cstr(&pk, "beside"); /* the unit he took post beside; nil: his own */
+        if (j >= 0 && j < t->nunits && j != unit)
+            opfor_rpc_pack_cstr(&pk, t->units[j].name);
+        else
+            msgpack_pack_nil(&pk);
+        opfor__kv_str(&pk, "text", gt);
+    }
 }
 
 static int press_state_ok(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__gerr_t *err) {
@@ -536,6 +583,8 @@ static int press_patrol(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t l
     opfor_patrol_session_opts_table(
         &o); /* new generals take post beside the unit they keep most in command */
     o.idle_stop = g->rules >= 2; /* rules version 1 pressed on through idle turns */
+    /* rules version 1 drew spotted units up where they fell, a building or pond included */
+    g->cfg->clear_ground = g->rules >= 2;
     o.steer = opt ? press_steer_spot : NULL;
     o.turn = press_turn;
     o.user = &run;
@@ -552,7 +601,7 @@ static int press_patrol(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t l
         }
         t->nunits = fo.nunits;
         t->nfigures = fo.nfigures;
-        ev_spotted(g, t, log_seq, ev, &sp->spot, &sp->place, &sp->spawn);
+        ev_spotted(g, t, log_seq, ev, &sp->spot, &sp->place, &sp->spawn, sp->joined);
         opfor__vkg_ev_score(g, t, log_seq, ev);
     } else if (rep.side >= 0) {
         t->pending = rep.side == g->player ? OPFOR__PEND_PLAYER : OPFOR__PEND_ENEMY;

@@ -46,6 +46,9 @@ typedef struct opfor__vkg_need {
     char label[32]; /* as shown: "To hit" */
     char dice[8];   /* "D6", "2D6" */
     char need[32];  /* "4+", "no chance" */
+    int32_t count;  /* how many times the table rolls it (one per figure that fires), 0 when
+                       not counted or when per says */
+    char per[12];   /* "hit": one roll per success of the roll before; "" otherwise */
 } opfor__vkg_need_t;
 
 /* The last AI order of a game. Plain data: it lives inside the table state. */
@@ -65,6 +68,8 @@ typedef struct opfor__vkg_order {
     uint64_t answered_by;     /* the first report that answered it (its log entry); 0: none */
     int32_t answered_turn;    /* the turn of that report */
     int32_t answered_move;    /* 1 once a report moved its unit (or resolve settled it) */
+    int32_t figures;          /* figures that fire (opfor_order_t.figures) */
+    int32_t figures_how;      /* OPFOR_ORDER_FIG_*: 0 when not counted */
     opfor_vk_action_t select; /* the engine's SELECT_UNIT action */
     opfor_vk_action_t action; /* the chosen action */
     opfor_vk_action_t runner; /* the runner-up */

@@ -253,7 +253,11 @@ static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__ca
             snprintf(nd->label, sizeof nd->label, "%.23s", ord->rolls[i].label);
             snprintf(nd->need, sizeof nd->need, "%.31s", ord->rolls[i].need);
             need_dice(nd->need, nd->dice, sizeof nd->dice);
+            nd->count = ord->rolls[i].dice;
+            snprintf(nd->per, sizeof nd->per, "%s", ord->rolls[i].per);
         }
+        o->figures = ord->figures;
+        o->figures_how = ord->figures_how;
         snprintf(o->engine, sizeof o->engine, "mcts");
         done = 1;
     }
@@ -410,7 +414,7 @@ out:
 void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
                            const opfor__vkg_order_t *o, msgpack_packer *pk) {
     const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
-    msgpack_pack_map(pk, 20);
+    msgpack_pack_map(pk, 22);
     opfor__kv_str(pk, "game", g->row->id);
     opfor__kv_u64(pk, "order_id", o->log_seq);
     opfor__kv_u64(pk, "answered_by", o->answered_by); /* the report that answered it; 0 none */
@@ -432,12 +436,25 @@ void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
     opfor_rpc_pack_cstr(pk, "needs");
     msgpack_pack_array(pk, (size_t)o->nneeds);
     for (int i = 0; i < o->nneeds; i++) {
-        msgpack_pack_map(pk, 4);
+        msgpack_pack_map(pk, 6);
         opfor__kv_str(pk, "name", o->needs[i].name);
         opfor__kv_str(pk, "label", o->needs[i].label);
         opfor__kv_str(pk, "dice", o->needs[i].dice);
         opfor__kv_str(pk, "need", o->needs[i].need);
+        opfor__kv_int(pk, "count", o->needs[i].count); /* rolls of it; 0 not counted */
+        opfor__kv_str(pk, "per", o->needs[i].per);     /* "hit": one per success before */
     }
+    /* how many figures fire: nil when the order does not fire */
+    opfor_rpc_pack_cstr(pk, "figures");
+    if (o->figures_how != OPFOR_ORDER_FIG_NONE)
+        msgpack_pack_int(pk, o->figures);
+    else
+        msgpack_pack_nil(pk);
+    opfor_rpc_pack_cstr(pk, "figures_at_most");
+    if (o->figures_how == OPFOR_ORDER_FIG_UPTO)
+        msgpack_pack_true(pk);
+    else
+        msgpack_pack_false(pk);
     opfor__kv_str(pk, "reason", o->reason);
     opfor_rpc_pack_cstr(pk, "runner_up");
     if (o->has_runner) {
@@ -547,7 +564,18 @@ int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
             get_str(n, "label", nd->label, sizeof nd->label);
             get_str(n, "dice", nd->dice, sizeof nd->dice);
             get_str(n, "need", nd->need, sizeof nd->need);
+            nd->count = (int32_t)get_int(n, "count", 0, 10000, 0);
+            get_str(n, "per", nd->per, sizeof nd->per);
         }
+    /* figures that fire (entries from before they were counted have none) */
+    const msgpack_object *fig = opfor_rpc_params_get(payload, "figures");
+    if (fig && (fig->type == MSGPACK_OBJECT_POSITIVE_INTEGER)) {
+        o.figures = (int32_t)get_int(payload, "figures", 0, 10000, 0);
+        const msgpack_object *am = opfor_rpc_params_get(payload, "figures_at_most");
+        o.figures_how = am && am->type == MSGPACK_OBJECT_BOOLEAN && am->via.boolean
+                            ? OPFOR_ORDER_FIG_UPTO
+                            : OPFOR_ORDER_FIG_EXACT;
+    }
     memcpy(&t->order, &o, sizeof o);
     t->units[o.unit].flags |= OPFOR_UNIT_ACTED;
     t->pending = OPFOR__PEND_NONE;

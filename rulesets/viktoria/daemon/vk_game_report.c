@@ -26,7 +26,10 @@
 #include "opfor/dice.h"
 #include "opfor/rpc.h"
 #include "opfor/rpc_num.h"
+#include "opfor/text.h"
+#include "opfor/viktoria/engine_query.h"
 #include "opfor/viktoria/table_report.h"
+#include "pack_int.h"
 
 #define MAX_ITEMS 32 /* entries per list in one report */
 #define TEXT_MAX 2048
@@ -178,10 +181,20 @@ typedef struct rep {
     opfor_pt_t at; /* its new centre */
     int nmoves, ncas, nmor, noff;
     item_t moves[MAX_ITEMS], cas[MAX_ITEMS], mor[MAX_ITEMS], off[MAX_ITEMS];
-    int rolled;          /* 1 with `roll` */
-    char dice[48];       /* the dice rolled */
-    int total;           /* their total */
-    int resolved;        /* 1 with `resolve` */
+    int rolled;                                             /* 1 with `roll` */
+    char dice[48];                                          /* the dice rolled */
+    int total;                                              /* their total */
+    int nfaces;                                             /* dice rolled */
+    int faces[OPFOR_DICE_MAX_TERMS * OPFOR_DICE_MAX_COUNT]; /* each die's face, in order */
+    int bonus;                                              /* the constant added */
+    int resolved;                                           /* 1 with `resolve` */
+    int nowed; /* morale tests owed (XI) by enemy units the report killed figures of */
+    struct {
+        int unit;      /* unit index */
+        int bits;      /* OPFOR_VK_MORALE_* check-boxes */
+        int melee;     /* 1: in melee, a failure is flight */
+        char need[32]; /* "7+ on 2D6" */
+    } owed[MAX_ITEMS];
     char text[TEXT_MAX]; /* readable lines, '\n'-separated */
 } rep_t;
 
@@ -389,11 +402,67 @@ static void pack_items_unit(msgpack_packer *pk, const opfor__vkg_table_t *t, con
     opfor_rpc_pack_cstr(pk, t->units[it->unit].name);
 }
 
+/* XI: a unit that lost figures checks morale. The players' report of killing figures of an
+ * enemy unit still in play owes its test, unless the same report gives its morale result;
+ * the table rolls it (the roll with the unit's check-boxes as they stand now). */
+static void morale_owed(const opfor__vkg_t *g, const opfor__vkg_table_t *t, rep_t *r) {
+    if (!g->ctx)
+        return;
+    opfor_vk_state_t *st = NULL;
+    for (int i = 0; i < r->ncas && r->nowed < MAX_ITEMS; i++) {
+        int u = r->cas[i].unit, dup = 0;
+        if (r->cas[i].a <= 0 || t->units[u].side != g->enemy || !opfor__vkg_in_play(t, u) ||
+            opfor__vkg_alive(t, u, NULL) == 0)
+            continue;
+        for (int k = 0; k < r->nmor; k++)
+            dup |= r->mor[k].unit == u;
+        for (int k = 0; k < r->nowed; k++)
+            dup |= r->owed[k].unit == u;
+        if (dup)
+            continue;
+        if (!st) {
+            st = malloc(sizeof *st);
+            if (!st)
+                return;
+            opfor__vkg_engine_state(g, t, st, 0, g->enemy);
+        }
+        opfor_vk_morale_owed_t mo;
+        if (opfor_vk_table_morale_owed(g->ctx, st, u, "report the result (morale)", &mo) != 0)
+            continue; /* only equipment left: transport never checks (XI) */
+        int k = r->nowed++;
+        r->owed[k].unit = u;
+        r->owed[k].bits = mo.bits;
+        r->owed[k].melee = mo.melee;
+        snprintf(r->owed[k].need, sizeof r->owed[k].need, "%s", mo.need);
+        add_text(r, "%s", mo.text);
+    }
+    free(st);
+}
+
 static void ev_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                       opfor__evlist_t *ev, const rep_t *r) {
     msgpack_packer pk;
     opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "report");
-    msgpack_pack_map(&pk, 8);
+    msgpack_pack_map(&pk, 9);
+    opfor_rpc_pack_cstr(&pk, "morale_owed"); /* tests the table rolls now (XI), issue 15 */
+    msgpack_pack_array(&pk, (size_t)r->nowed);
+    for (int i = 0; i < r->nowed; i++) {
+        static const char *const boxes[4] = {"half_strength", "colours", "musician", "general"};
+        int nb = 0;
+        for (int b = 0; b < 4; b++)
+            nb += (r->owed[i].bits >> b) & 1;
+        msgpack_pack_map(&pk, 5);
+        opfor_rpc_pack_cstr(&pk, "unit");
+        opfor_rpc_pack_cstr(&pk, t->units[r->owed[i].unit].name);
+        opfor__kv_str(&pk, "dice", "2D6");
+        opfor__kv_str(&pk, "need", r->owed[i].need);
+        opfor__kv_str(&pk, "fail", r->owed[i].melee ? "flees" : "wavering");
+        opfor_rpc_pack_cstr(&pk, "boxes"); /* the check-boxes that count for it */
+        msgpack_pack_array(&pk, (size_t)nb);
+        for (int b = 3; b >= 0; b--)
+            if ((r->owed[i].bits >> b) & 1)
+                opfor_rpc_pack_cstr(&pk, boxes[b]);
+    }
     opfor_rpc_pack_cstr(&pk, "kind");
     opfor_rpc_pack_cstr(&pk, r->acted >= 0 ? "acted"
                              : r->resolved ? "resolve"
@@ -451,11 +520,17 @@ static void ev_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
     }
     opfor_rpc_pack_cstr(&pk, "roll");
     if (r->rolled) {
-        msgpack_pack_map(&pk, 2);
+        msgpack_pack_map(&pk, 4);
         opfor_rpc_pack_cstr(&pk, "dice");
         opfor_rpc_pack_cstr(&pk, r->dice);
         opfor_rpc_pack_cstr(&pk, "total");
         msgpack_pack_int(&pk, r->total);
+        opfor_rpc_pack_cstr(&pk, "faces"); /* each die, in the order of the dice */
+        msgpack_pack_array(&pk, (size_t)r->nfaces);
+        for (int i = 0; i < r->nfaces; i++)
+            msgpack_pack_int(&pk, r->faces[i]);
+        opfor_rpc_pack_cstr(&pk, "bonus"); /* the constant added to the dice */
+        msgpack_pack_int(&pk, r->bonus);
     } else {
         msgpack_pack_nil(&pk);
     }
@@ -941,9 +1016,23 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
             rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS, "roll: '%s' is not dice (%s)", r->dice, d.msg);
             goto out;
         }
-        r->total = opfor_dice_roll(&dice, &t->rng);
+        /* each die shown: the same draws, the same total as opfor_dice_roll */
+        r->total = opfor_dice_roll_each(&dice, &t->rng, r->faces,
+                                        (int)(sizeof r->faces / sizeof r->faces[0]), &r->nfaces);
+        r->bonus = dice.bonus;
         r->rolled = 1;
-        add_text(r, "rolled %s: %d", r->dice, r->total);
+        char each[1100];
+        size_t el = 0;
+        each[0] = '\0';
+        for (int i = 0; i < r->nfaces; i++)
+            opfor_text_appendf(each, sizeof each, &el, "%s%d", i ? " + " : "", r->faces[i]);
+        if (r->bonus)
+            opfor_text_appendf(each, sizeof each, &el, " %c %d", r->bonus < 0 ? '-' : '+',
+                               r->bonus < 0 ? -r->bonus : r->bonus);
+        if (r->nfaces == 1 && !r->bonus)
+            add_text(r, "rolled %s: %d", r->dice, r->total);
+        else
+            add_text(r, "rolled %s: %s = %d", r->dice, each, r->total);
         any = 1;
     }
 
@@ -953,6 +1042,7 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
                   "roll or resolve)");
         goto out;
     }
+    morale_owed(g, t, r);
     if (g->mode == OPFOR_MODE_COOP) {
         opfor_patrol_forces_t fo = opfor__vkg_forces(t);
         opfor_patrol_observe(g->cfg, &t->ps, &fo);

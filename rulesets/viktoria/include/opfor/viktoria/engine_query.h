@@ -9,6 +9,7 @@
 #ifndef OPFOR_VIKTORIA_ENGINE_QUERY_H
 #define OPFOR_VIKTORIA_ENGINE_QUERY_H
 
+#include "opfor/chance.h"
 #include "opfor/geom.h"
 #include "opfor/terrain.h"
 #include "opfor/viktoria/engine.h"
@@ -68,5 +69,28 @@ int opfor_vk_query_mg_figure(const opfor_vk_state_t *st, int u);
 int opfor_vk_query_in_melee(const opfor_vk_state_t *st, int u);
 /* Whether the living figure f is present (alive, not sent to the rear). */
 int opfor_vk_query_fig_present(const opfor_vk_state_t *st, int f);
+/* How many figures of unit u fire when it fires at unit t now (aim: OPFOR_VK_AF_AIM_* flags):
+ * those with a firearm that reaches one of their three nearest marks in sight and not behind
+ * another figure, as the engine chooses them, counted as if no shot harmed. 0 when none. */
+int opfor_vk_query_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                            unsigned aim);
+/* The morale check (XI) unit u would roll now: the roll in *out (kind, scores, chances:
+ * "7+ on 2D6"), its check-boxes in *bits (OPFOR_VK_MORALE_* set: a general within 6 in, a
+ * musician playing, colours near, half strength). Returns 0, or -1 when u never checks morale
+ * (only equipment left) or is out of range (*out untouched). */
+#define OPFOR_VK_MORALE_GENERAL 8
+#define OPFOR_VK_MORALE_MUSICIAN 4
+#define OPFOR_VK_MORALE_COLOURS 2
+#define OPFOR_VK_MORALE_HALF 1
+int opfor_vk_query_morale_roll(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                               opfor_roll_t *out, int *bits);
+/* How many tests unit u's MG fired in arc (opfor_arc_t) at aim makes the table roll: one per
+ * figure (of either side) in the arc and not concealed, two for a figure in both arcs of a
+ * double 45; 0 without an MG. */
+int opfor_vk_query_mg_tests(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
+                            opfor_pt_t aim);
+/* How many figures of the charged unit fire at the chargers when it chooses defensive fire
+ * (X) now, counted as if no shot harmed; 0 without a charge. */
+int opfor_vk_query_defensive_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
 
 #endif

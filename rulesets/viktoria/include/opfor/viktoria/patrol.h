@@ -94,6 +94,9 @@ typedef struct opfor_patrol_config {
     int hiding_terrain;     /* 1: un-entered woods and buildings stay outside the line */
     int allow_behind;       /* 1: the scenario lets enemies appear behind the lines */
     float edge_inset;       /* appearances at a table edge stand this far inside it (1) */
+    int clear_ground;       /* 1 (default): a spotted unit and its generals are moved off ground
+                               they may not stand on (Viktoria! rules version 2); 0: they stand
+                               where they are drawn up, as rules version 1 placed them */
     /* initiative and spotting odds (docs/patrol-mode.md) */
     double side_weight[2]; /* weight per ready unit: [0] player side, [1] enemy side */
     double spot_base;      /* spotting chance of a press with no fresh ground */
@@ -323,6 +326,13 @@ int opfor_patrol_spawn_unit(const opfor_patrol_config_t *cfg, opfor_patrol_state
                             opfor_patrol_forces_t *fo, const opfor_patrol_spot_t *sp,
                             const opfor_patrol_placement_t *pl, opfor_rng_t *rng,
                             opfor_patrol_spawn_t *out);
+/* Moves figs (n of them, of a unit with flags uflags, drawn up facing facing) off ground they
+ * may not stand on (opfor_vk_table_forbidden: a building closed to horses, guns and wagons, a
+ * pond), keeping the formation: the nearest whole shift in half-inch steps up to a foot, away
+ * from the way it faces first, each on the table. Figures on open ground are left as they are;
+ * when no shift clears them they stay as they were. */
+void opfor_patrol_clear_ground(const opfor_table_t *t, opfor_figure_t *figs, int n, unsigned uflags,
+                               opfor_vec_t facing);
 /* The whole answer to a spotting press: places it, spawns it when placed, counts it, and
  * restarts the fresh-ground count. *pl and *sw may be NULL. Returns as spawn_unit (0 when
  * refused). */

@@ -1,5 +1,6 @@
 /* opfor/viktoria/table_report.h — applying what the players report from the table to a game's
- * own unit and figure arrays: a unit now standing elsewhere, and the figures it lost.
+ * own unit and figure arrays: a unit now standing elsewhere, and the figures it lost; and the
+ * morale test (XI) such a loss leaves the table to roll, in one wording for both.
  *
  * The daemon's `game.report` (rulesets/viktoria/daemon/vk_game_report.c) and the terminal game of
  * `opfor patrol` (rulesets/viktoria/cli/cmd_patrol_game.c) read their reports differently
@@ -12,6 +13,7 @@
 #include "opfor/geom.h"
 #include "opfor/terrain.h"
 #include "opfor/unit.h"
+#include "opfor/viktoria/engine.h"
 
 /* Moves un's figures together so its living figures' centre is at p; each figure is then
  * kept on table. Does nothing when un has no living figure. */
@@ -31,5 +33,22 @@ int opfor_vk_table_forbidden(const opfor_unit_t *un, const opfor_figure_t *figur
  * than the figures available stop when none is left. */
 void opfor_vk_table_casualties(const opfor_unit_t *un, opfor_figure_t *figures, int killed,
                                int wounded);
+
+/* A morale test (XI) the table owes: a unit that lost figures checks morale. */
+typedef struct opfor_vk_morale_owed {
+    char need[32];  /* the score to stay Solid: "7+ on 2D6" */
+    int bits;       /* OPFOR_VK_MORALE_* check-boxes that count for it */
+    int melee;      /* 1: in melee, where a failure is flight */
+    char text[240]; /* "Jager Picket must test morale (XI): roll 5+ on 2D6 to stay Solid, else
+                       Wavering; report the result (morale)" (no end stop) */
+} opfor_vk_morale_owed_t;
+
+/* The morale test unit u of st owes after the players reported killing its figures: the roll
+ * as the rules engine's own check would make it now (st: the position after the report) and
+ * the line to print, ending "; " and how (how to report the result, the caller's words:
+ * "report the result (morale)"; NULL or "": nothing). Returns 0, or -1 when u owes none (off
+ * the table, no figure alive, only equipment left: transport never checks). */
+int opfor_vk_table_morale_owed(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                               const char *how, opfor_vk_morale_owed_t *out);
 
 #endif
