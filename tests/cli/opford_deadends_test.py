@@ -154,23 +154,24 @@ check("resume_press_goes_on", re.search(r"\[\d+\] Initiative: ", out.split("Orde
 check("resume_no_unknown_command", "Unknown command" not in out, out[-800:])
 check("resume_no_protocol_names", leak(out + t.err()) is None, leak(out + t.err()))
 
-# a press while the AI's orders are due (another client pressed): the orders, not a dead end
+# a press while the AI's orders are due (another client gave the Germans the initiative): the
+# orders, not a dead end
 c = connect(d)
-st = c.rpc("game.state", {"game": game})
 g2 = c.rpc("game.new", {"scenario": "patrol_default", "seed": 2})["game"]
 c.rpc("patrol.initiative", {"game": g2})
 c.rpc("report", {"game": g2, "acted": "Major Harcourt"})
 c.rpc("patrol.initiative", {"game": g2})
 c.rpc("report", {"game": g2, "acted": "Sharpshooter"})
-c.rpc("patrol.initiative", {"game": g2})  # the Germans' initiative, no orders asked for
-blocker = hold_worker(d, 3000)  # so the resumed client's own ask waits, then runs
 t = patrol(d, "--game", g2)
+check("press_due_started", t.wait_out(r"`i` presses the initiative button") is not None, t.out())
+c.rpc("patrol.initiative", {"game": g2})  # the Germans' initiative, no orders asked for
 t.send("i\nq\n")
 rc = t.finish(60)
 out, err = t.out(), t.err()
-check("press_due_orders_gives_them", "Orders for Jager Picket" in out, out[-1200:] + err)
+check("press_due_orders_gives_them", "the Germans hold the initiative: their orders come first"
+      in err and "Orders for Jager Picket" in out and "asking the AI" not in out,
+      out[-1200:] + err)
 check("press_due_orders_no_protocol_names", leak(out + err) is None, leak(out + err))
-blocker.close()
 c.close()
 
 # ---------------------------------------------------------------- SIGTERM, make run's wording

@@ -160,9 +160,8 @@ static const opfor__rpc_wording_t PATROL_HINTS[] = {
     {"nothing_to_undo", "why=press",
      "nothing to undo: the initiative button was pressed after the last report"},
     {"nothing_to_undo", "why=order", "nothing to undo: an order came after the last report"},
-    {"use_ruleset_methods", NULL, "this game is played with this terminal's commands"},
     {"use_game_methods", NULL,
-     "game is a {ruleset} game: this terminal plays Viktoria! Patrol Mode games only"},
+     "this is a {ruleset} game: this terminal plays Viktoria! Patrol Mode games only"},
     {NULL, NULL, NULL},
 };
 
