@@ -57,7 +57,7 @@ def hold_worker(d, ms=60000):
     """A client whose debug.sleep holds the daemon's one worker (the AI waits) until closed."""
     c = connect(d)
     c.send("debug.sleep", {"ms": ms})
-    time.sleep(0.2)
+    time.sleep(0.5)  # the sleep has the worker before anything else is queued
     return c
 
 
