@@ -29,6 +29,27 @@ has "Viktoria! Patrol Mode against opford: game $game"
 grep -Eq "Log entries [1-9][0-9]*, events [1-9][0-9]*," "$out" || fail "the press was not kept"
 has "The game stays saved in the daemon: \`make run GAME=$game\` takes it up again."
 
+# stopped by a signal to the whole group (daemon included), the game prints q's line: make
+# run's command that takes the game up again, which then finds it where it stood. SIGTERM
+# here: a script's background job ignores SIGINT (tests/cli/opford_deadends.sh sends the
+# client SIGINT itself)
+mkfifo "$tmp/in"
+setsid bash "$src/tools/run.sh" unused "$game" <"$tmp/in" >"$out" 2>"$err" &
+spid=$!
+exec 3>"$tmp/in"
+printf 'u\n' >&3
+for _ in $(seq 100); do grep -q '^Log entries' "$out" 2>/dev/null && break; sleep 0.1; done
+kill -TERM -- -"$spid"
+for _ in $(seq 100); do kill -0 "$spid" 2>/dev/null || break; sleep 0.1; done
+kill -KILL -- -"$spid" 2>/dev/null
+wait "$spid"
+rc=$?
+exec 3>&-
+[ "$rc" -ne 0 ] || fail "make run exited 0 after SIGTERM"
+has "The game stays saved in the daemon: \`make run GAME=$game\` takes it up again."
+printf 'q\n' | runit "$game" || fail "make run GAME=$game after SIGTERM exited $?"
+has "Viktoria! Patrol Mode against opford: game $game"
+
 # the daemon's game takes points as "X,Y" or "X Y", and a one-letter unit spends nothing
 printf 'a H\nm Hussar 58,18\nm 1st 30, 12\nq\n' | runit "$game" || fail "the points game exited $?"
 has "'H' is too short to be sure which unit acted; give more of the name"

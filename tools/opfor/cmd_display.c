@@ -6,9 +6,9 @@
  * Runs on the Pi at the table: follows one game's `event` notifications over io/client.h and
  * draws each order, spotting and initiative change as a card (card_build.h) on the panel or
  * the emulator (display_out.h). The connection is supervised: when it drops, the client waits
- * 1 s, 2 s, 4 s ... up to 30 s between attempts, and after reconnecting it reads game.state
- * again, so whatever it missed is on the panel at once. SIGINT/SIGTERM are taken with
- * sigtimedwait (no handler, no global flag): the panel goes to deep sleep before the exit.
+ * 1 s, 2 s, 4 s ... up to 30 s between attempts (tools/app/redial.h), and after reconnecting it
+ * reads game.state again, so whatever it missed is on the panel at once. SIGINT/SIGTERM are taken
+ * with sigtimedwait (no handler, no global flag): the panel goes to deep sleep before the exit.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -29,10 +29,9 @@
 #include "opfor/client.h"
 #include "opfor/config.h"
 #include "opfor/rpc.h"
+#include "redial.h"
 
-#define DISPLAY_QUEUE 64            /* events held between two polls */
-#define DISPLAY_BACKOFF_MIN_MS 1000 /* first retry after a lost connection */
-#define DISPLAY_BACKOFF_MAX_MS 30000
+#define DISPLAY_QUEUE 64        /* events held between two polls */
 #define DISPLAY_PING_MS 60000   /* keep-alive, well inside the daemon's idle timeout */
 #define DISPLAY_PICK_MS 5000    /* how often to look for a game when there is none */
 #define DISPLAY_CONNECT_MS 5000 /* connect timeout */
@@ -270,24 +269,16 @@ static int follow(display_run_t *r, opfor_client_t *c) {
  * code (retry). *connected tells whether hello succeeded. */
 static int session(display_run_t *r, int *connected) {
     opfor_client_t *c;
-    opfor_diag_t d;
-    opfor_diag_clear(&d);
+    char why[600];
     *connected = 0;
-    int rc = opfor_client_connect(&c, r->addr, DISPLAY_CONNECT_MS, &d);
+    int rc = opfor_redial_connect(&c, r->addr, DISPLAY_CONNECT_MS, "opfor-display", r->token, why,
+                                  sizeof why);
     if (rc < 0) {
-        logf_(r, OPFOR_LOG_WARN, "%s", d.msg); /* names the address */
+        logf_(r, OPFOR_LOG_WARN, "%s", why); /* names the address */
         return rc;
     }
     opfor_client_set_timeout(c, DISPLAY_CALL_MS);
     opfor_client_on_notify(c, on_notify, r);
-    rc = opfor_client_hello(c, "opfor-display", r->token[0] ? r->token : NULL);
-    if (rc != 0) {
-        int auth =
-            rc == OPFOR_CLIENT_REMOTE && opfor_client_error_code(c) == OPFOR_RPC_E_UNAUTHORIZED;
-        logf_(r, OPFOR_LOG_WARN, "hello: %s", opfor_client_error_message(c));
-        opfor_client_close(c);
-        return auth ? OPFOR_EAUTH : (rc < 0 ? rc : OPFOR_EPROTO);
-    }
     *connected = 1;
     r->sessions++;
     logf_(r, OPFOR_LOG_INFO, "%s %s (opford %s)",
@@ -511,14 +502,15 @@ int opfor_cmd_display(int argc, char **argv) {
         opfor_card_waiting(&r->card, "Waiting for the daemon", line);
         opfor_dout_show(r->out, &r->card);
     }
-    long backoff = DISPLAY_BACKOFF_MIN_MS;
+    opfor_redial_t backoff;
+    opfor_redial_init(&backoff, OPFOR_REDIAL_MIN_MS, OPFOR_REDIAL_MAX_MS);
     int connected_once = 0;
     while (!r->stop) {
         int connected;
         int rc = session(r, &connected);
         connected_once |= connected;
         if (connected)
-            backoff = DISPLAY_BACKOFF_MIN_MS;
+            opfor_redial_reset(&backoff);
         if (rc == OPFOR_EAUTH) {
             exit_code = opfor_cli_fail("display: the daemon refused the token (--token-file)");
             break;
@@ -530,9 +522,9 @@ int opfor_cmd_display(int argc, char **argv) {
         }
         if (r->stop)
             break;
-        logf_(r, OPFOR_LOG_INFO, "retrying in %ld s", backoff / 1000);
-        wait_signal(r, backoff);
-        backoff = backoff * 2 > DISPLAY_BACKOFF_MAX_MS ? DISPLAY_BACKOFF_MAX_MS : backoff * 2;
+        long wait = opfor_redial_next(&backoff);
+        logf_(r, OPFOR_LOG_INFO, "retrying in %ld s", wait / 1000);
+        wait_signal(r, wait);
     }
     opfor_dout_flush(r->out, 10000);
     const opfor_epd_panel_t *panel = opfor_dout_panel_of(r->out);

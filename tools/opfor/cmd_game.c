@@ -907,6 +907,38 @@ static void on_notify(void *ud, const char *method, size_t len, const msgpack_ob
         watch_event(ud, params);
 }
 
+/* Subscribes c to game id, printing the kept events after `after` (-1: none) that w has not
+ * printed; w->last becomes the game's last event seq. Returns 0 or the exit code (printed). */
+static int watch_subscribe(opfor_client_t *c, watch_t *w, const char *id, int64_t after) {
+    opfor_client_on_notify(c, on_notify, w);
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, after >= 0 ? 2 : 1);
+    opfor_rpc_pack_cstr(&pk, "game");
+    opfor_rpc_pack_cstr(&pk, id);
+    if (after >= 0) {
+        opfor_rpc_pack_cstr(&pk, "after");
+        msgpack_pack_int64(&pk, after);
+    }
+    const msgpack_object *res;
+    int rc = opfor__rpc_call_cmd(c, "watch", "subscribe", &sb, &res);
+    msgpack_sbuffer_destroy(&sb);
+    if (rc)
+        return rc;
+    int64_t now_seq = opfor__rpc_int(res, "seq", 0);
+    if (opfor__rpc_int(res, "missed", 0) && !w->json)
+        printf("(some events after %lld are no longer kept: `opfor state %s` shows the game)\n",
+               (long long)after, id);
+    const msgpack_object *evs = opfor__rpc_get(res, "events");
+    for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size; i++)
+        watch_event(w, &evs->via.array.ptr[i]);
+    if (w->last < now_seq)
+        w->last = now_seq;
+    return 0;
+}
+
 int opfor_cmd_watch(int argc, char **argv) {
     gopts_t o = {.cmd = "watch"};
     long after = -1, count = 0;
@@ -943,15 +975,17 @@ int opfor_cmd_watch(int argc, char **argv) {
         .about = "Streams a game's events as they happen (one line each; with --json one\n"
                  "JSON object per line). --after SEQ first prints the kept events after SEQ\n"
                  "(a reconnecting watcher passes the last seq it saw); --count stops after N\n"
-                 "events, --timeout after SECONDS; it also stops when the game is "
-                 "closed.\n" GAME_DEFAULT,
+                 "events, --timeout after SECONDS; it also stops when the game is closed.\n"
+                 "When the connection drops (a daemon restart) it connects again after 1, 2,\n"
+                 "4 ... up to 30 s and goes on from the last event it printed.\n" GAME_DEFAULT,
         .opts = opts,
         .positional = game_arg,
         .ud = &o,
     };
     if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
         return rc;
-    opfor_client_t *c = opfor__rpc_open_token(o.connect, o.token_file);
+    opfor__rpc_dest_t dest;
+    opfor_client_t *c = opfor__rpc_open_dest(o.connect, o.token_file, &dest);
     if (!c)
         return OPFOR_EXIT_FAIL;
     char id[64];
@@ -961,51 +995,22 @@ int opfor_cmd_watch(int argc, char **argv) {
         return rc;
     }
     watch_t w = {o.json, 0, count, after >= 0 ? after : 0, 0};
-    opfor_client_on_notify(c, on_notify, &w);
-    msgpack_sbuffer sb;
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, after >= 0 ? 2 : 1);
-    opfor_rpc_pack_cstr(&pk, "game");
-    opfor_rpc_pack_cstr(&pk, id);
-    if (after >= 0) {
-        opfor_rpc_pack_cstr(&pk, "after");
-        msgpack_pack_int64(&pk, after);
-    }
-    const msgpack_object *res;
-    rc = opfor__rpc_call_cmd(c, "watch", "subscribe", &sb, &res);
-    msgpack_sbuffer_destroy(&sb);
+    rc = watch_subscribe(c, &w, id, after);
     if (rc) {
         opfor_client_close(c);
         return rc;
     }
-    int64_t now_seq = opfor__rpc_int(res, "seq", 0);
-    if (opfor__rpc_int(res, "missed", 0) && !o.json)
-        printf("(some events after %ld are no longer kept: `opfor state %s` shows the game)\n",
-               after, id);
-    const msgpack_object *evs = opfor__rpc_get(res, "events");
-    for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size; i++)
-        watch_event(&w, &evs->via.array.ptr[i]);
-    if (w.last < now_seq)
-        w.last = now_seq;
     if (!o.json && !w.closed && (!w.max || w.count < w.max))
-        fprintf(stderr, "watching game %s from event %lld (Ctrl-C stops)\n", id,
-                (long long)now_seq);
+        fprintf(stderr, "watching game %s from event %lld (Ctrl-C stops)\n", id, (long long)w.last);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = OPFOR_EXIT_OK;
     int quiet_s = 0; /* a ping a minute keeps the daemon's idle timeout away */
     while (!w.closed && (!w.max || w.count < w.max)) {
+        int lost = 0;
         if (++quiet_s >= 60) {
             quiet_s = 0;
-            if (opfor_client_call(c, "ping", NULL, NULL, NULL) < 0) {
-                rc = opfor_cli_fail(
-                    "watch: %s (`opfor watch %s --after %lld` goes on from the last event "
-                    "seen)",
-                    opfor_client_error_message(c), id, (long long)w.last);
-                break;
-            }
+            lost = opfor_client_call(c, "ping", NULL, NULL, NULL) < 0;
         }
         int wait = 1000;
         if (timeout > 0) {
@@ -1016,14 +1021,31 @@ int opfor_cmd_watch(int argc, char **argv) {
                 break;
             wait = left < 1.0 ? (int)(left * 1000) + 1 : 1000;
         }
-        int r = opfor_client_poll(c, wait);
-        if (r < 0) {
-            rc = opfor_cli_fail(
-                "watch: %s (`opfor watch %s --after %lld` goes on from the last event "
-                "seen)",
-                opfor_client_error_message(c), id, (long long)w.last);
+        if (!lost && opfor_client_poll(c, wait) >= 0)
+            continue;
+        /* the connection is gone (a daemon restart): connect again and subscribe from the
+           last event printed, so nothing is missed or printed twice */
+        char why[256];
+        snprintf(why, sizeof why, "%s", opfor_client_error_message(c));
+        opfor_client_close(c);
+        long left_ms = 0; /* --timeout holds while reconnecting too */
+        if (timeout > 0) {
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            left_ms = (long)((timeout - ((double)(t1.tv_sec - t0.tv_sec) +
+                                         (double)(t1.tv_nsec - t0.tv_nsec) / 1e9)) *
+                             1000);
+            if (left_ms <= 0)
+                left_ms = 1;
+        }
+        c = opfor__rpc_redial(&dest, "watch", why, 0, left_ms);
+        if (!c || watch_subscribe(c, &w, id, w.last) != 0) {
+            rc = opfor_cli_fail("watch: `opfor watch %s --after %lld` goes on from the last "
+                                "event seen",
+                                id, (long long)w.last);
             break;
         }
+        if (!o.json)
+            fprintf(stderr, "watching game %s again from event %lld\n", id, (long long)w.last);
     }
     opfor_client_close(c);
     return rc;

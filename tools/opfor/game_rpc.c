@@ -5,30 +5,43 @@
  * printers read them by key and skip what is absent, so a newer daemon that adds keys prints
  * the same way.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "game_rpc.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "opfor/config.h"
 #include "opfor/rpc.h"
 #include "opfor/ruleset.h"
+#include "redial.h"
 
 opfor_client_t *opfor__rpc_open(const char *addr) {
     return opfor__rpc_open_token(addr, NULL);
 }
 
 opfor_client_t *opfor__rpc_open_token(const char *addr, const char *token_file) {
-    char token[256] = "";
+    opfor__rpc_dest_t dest;
+    return opfor__rpc_open_dest(addr, token_file, &dest);
+}
+
+opfor_client_t *opfor__rpc_open_dest(const char *addr, const char *token_file,
+                                     opfor__rpc_dest_t *dest) {
+    char *token = dest->token;
+    const size_t token_size = sizeof dest->token;
+    token[0] = '\0';
+    dest->addr[0] = '\0';
     if (token_file) {
         opfor_diag_t td;
         char where[1024];
-        if (opfor_config_read_token(token_file, token, sizeof token, &td) < 0) {
+        if (opfor_config_read_token(token_file, token, token_size, &td) < 0) {
             opfor_cli_fail("--token-file: %s", opfor_diag_format(&td, where, sizeof where));
             return NULL;
         }
     } else if (getenv("OPFOR_TOKEN")) {
-        snprintf(token, sizeof token, "%s", getenv("OPFOR_TOKEN"));
+        snprintf(token, token_size, "%s", getenv("OPFOR_TOKEN"));
     }
     char resolved[256];
     if (opfor_client_default_addr(addr, resolved, sizeof resolved) < 0) {
@@ -59,7 +72,60 @@ opfor_client_t *opfor__rpc_open_token(const char *addr, const char *token_file) 
         opfor_client_close(c);
         return NULL;
     }
+    snprintf(dest->addr, sizeof dest->addr, "%s", resolved);
     return c;
+}
+
+/* How an address reads for people: a Unix socket as its path. */
+static const char *shown_addr(const char *a) {
+    return strncmp(a, "unix:", 5) == 0 ? a + 5 : a;
+}
+
+static long long mono_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+opfor_client_t *opfor__rpc_redial(const opfor__rpc_dest_t *dest, const char *what,
+                                  const char *why_lost, int max_tries, long max_ms) {
+    opfor_redial_t b;
+    opfor_redial_init(&b, OPFOR_REDIAL_MIN_MS, OPFOR_REDIAL_MAX_MS);
+    char why[600];
+    snprintf(why, sizeof why, "%s", why_lost);
+    const long long end = max_ms > 0 ? mono_ms() + max_ms : 0;
+    for (;;) {
+        long wait = b.next_ms;
+        if (end && mono_ms() + wait > end)
+            wait = (long)(end - mono_ms());
+        if ((max_tries > 0 && b.tries >= max_tries) || (end && wait <= 0)) {
+            fprintf(stderr, "opfor: %s: the daemon at %s does not answer (%s)\n", what,
+                    shown_addr(dest->addr), why);
+            return NULL;
+        }
+        opfor_redial_next(&b);
+        if (b.tries == 1)
+            fprintf(stderr, "opfor: %s: connection to %s lost (%s); trying again in %ld s\n", what,
+                    shown_addr(dest->addr), why, wait / 1000);
+        else
+            fprintf(stderr, "opfor: %s: no daemon yet (%s); trying again in %ld s\n", what, why,
+                    wait / 1000);
+        fflush(stdout);
+        struct timespec ts = {wait / 1000, (wait % 1000) * 1000000L};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+        }
+        opfor_client_t *c;
+        int rc = opfor_redial_connect(&c, dest->addr, 3000, "opfor", dest->token, why, sizeof why);
+        if (rc == 0) {
+            fprintf(stderr, "opfor: %s: reconnected to %s\n", what, shown_addr(dest->addr));
+            return c;
+        }
+        if (rc == OPFOR_EAUTH) {
+            fprintf(stderr, "opfor: %s: the daemon at %s refused us: %s\n", what,
+                    shown_addr(dest->addr), why);
+            return NULL;
+        }
+    }
 }
 
 static void pack_prebuilt(msgpack_packer *pk, void *ud) {
@@ -72,29 +138,41 @@ static void pack_prebuilt(msgpack_packer *pk, void *ud) {
 
 /* The daemon's errors carry a hint (docs/protocol.md, Errors): a stable code and its args.
  * People at the game commands type commands, so those hints are worded here with the command to
- * type; {key} stands for the arg under key. A hint not listed here, or one whose args are
- * missing, prints the daemon's own message. */
-static const struct {
-    const char *hint, *words;
-} CMD_HINTS[] = {
-    {"no_game", "game: no game '{game}' (`opfor games` lists them)"},
-    {"report_acted", "a unit of the {side} holds the initiative: report which one acted first "
-                     "(`opfor report --acted UNIT`)"},
-    {"ask_orders", "the {side} hold the initiative: ask for its orders first (`opfor orders`)"},
-    {"resolve_needs_order", "resolve: there is no open order to resolve (ask `opfor orders` "
-                            "when the {side} hold the initiative)"},
-    {"at_needs_acted", "--at goes with --acted (use --move UNIT=X,Y for other units)"},
+ * type. A hint not listed here, or one whose args are missing, prints the daemon's own message. */
+static const opfor__rpc_wording_t CMD_HINTS[] = {
+    {"no_game", NULL, "game: no game '{game}' (`opfor games` lists them)"},
+    {"report_acted", NULL,
+     "a unit of the {side} holds the initiative: report which one acted first "
+     "(`opfor report --acted UNIT`)"},
+    {"ask_orders", NULL,
+     "the {side} hold the initiative: ask for its orders first (`opfor orders`)"},
+    {"resolve_needs_order", NULL,
+     "resolve: there is no open order to resolve (ask `opfor orders` when the {side} hold the "
+     "initiative)"},
+    {"at_needs_acted", NULL, "--at goes with --acted (use --move UNIT=X,Y for other units)"},
+    {NULL, NULL, NULL},
 };
 
-/* The words of the client's last error for the game commands into buf, or NULL when the hint
- * is not one of CMD_HINTS (or an arg it names is missing). */
-static const char *cmd_words(const opfor_client_t *c, char *buf, size_t n) {
+/* Whether the args of c's last error hold "KEY=VALUE" (when NULL: yes). */
+static int when_holds(const opfor_client_t *c, const char *when) {
+    if (!when)
+        return 1;
+    const char *eq = strchr(when, '=');
+    char key[32], val[160];
+    if (!eq || (size_t)(eq - when) >= sizeof key)
+        return 0;
+    snprintf(key, sizeof key, "%.*s", (int)(eq - when), when);
+    return opfor_client_error_arg(c, key, val, sizeof val) && strcmp(val, eq + 1) == 0;
+}
+
+const char *opfor__rpc_words(const opfor_client_t *c, const opfor__rpc_wording_t *table, char *buf,
+                             size_t n) {
     const char *hint = opfor_client_error_hint(c);
-    for (size_t i = 0; hint[0] && i < sizeof CMD_HINTS / sizeof CMD_HINTS[0]; i++) {
-        if (strcmp(hint, CMD_HINTS[i].hint) != 0)
+    for (size_t i = 0; hint[0] && n && table[i].hint; i++) {
+        if (strcmp(hint, table[i].hint) != 0 || !when_holds(c, table[i].when))
             continue;
         size_t at = 0;
-        for (const char *w = CMD_HINTS[i].words; *w && at + 1 < n;) {
+        for (const char *w = table[i].words; *w && at + 1 < n;) {
             const char *end = *w == '{' ? strchr(w, '}') : NULL;
             if (!end) {
                 buf[at++] = *w++;
@@ -118,7 +196,8 @@ static const char *cmd_words(const opfor_client_t *c, char *buf, size_t n) {
 /* Prints the failure rc of the last call as "opfor: WHAT: ..." and returns the exit code. */
 static int call_failed(opfor_client_t *c, const char *what, int rc, int cmd) {
     char buf[1024];
-    const char *words = rc == OPFOR_CLIENT_REMOTE && cmd ? cmd_words(c, buf, sizeof buf) : NULL;
+    const char *words =
+        rc == OPFOR_CLIENT_REMOTE && cmd ? opfor__rpc_words(c, CMD_HINTS, buf, sizeof buf) : NULL;
     fprintf(stderr, "opfor: %s: %s\n", what, words ? words : opfor_client_error_message(c));
     if (rc == OPFOR_CLIENT_REMOTE && opfor_client_error_code(c) == OPFOR_RPC_E_INVALID_PARAMS)
         return OPFOR_EXIT_USAGE;

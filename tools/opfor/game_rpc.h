@@ -24,6 +24,35 @@ opfor_client_t *opfor__rpc_open(const char *addr);
  * token in $OPFOR_TOKEN, if set), which a TCP daemon started with --token-file asks for. */
 opfor_client_t *opfor__rpc_open_token(const char *addr, const char *token_file);
 
+/* Where a client of the daemon connected and with which token, kept for connecting again. */
+typedef struct opfor__rpc_dest {
+    char addr[256];  /* the resolved address ("unix:PATH" or "tcp://HOST:PORT") */
+    char token[256]; /* the token given in hello, "" for none */
+} opfor__rpc_dest_t;
+/* opfor__rpc_open_token that also fills dest, for opfor__rpc_redial. */
+opfor_client_t *opfor__rpc_open_dest(const char *addr, const char *token_file,
+                                     opfor__rpc_dest_t *dest);
+/* After a lost connection: tries dest again, waiting 1 s, 2 s, 4 s ... up to 30 s between
+ * attempts (tools/app/redial.h), with a line on stderr ("opfor: WHAT: connection to ADDR lost
+ * (why); trying again in N s") before each wait and one when connected again. Stops after
+ * max_tries attempts or max_ms milliseconds (0: no bound), or when the daemon refuses the token,
+ * saying so. Returns the new client (hello said), or NULL. */
+opfor_client_t *opfor__rpc_redial(const opfor__rpc_dest_t *dest, const char *what,
+                                  const char *why_lost, int max_tries, long max_ms);
+
+/* How a client words a daemon error's hint (docs/protocol.md, Hints) for its people: the hint
+ * code; `when`, NULL or "KEY=VALUE" that the hint's args must hold for this row; the words, in
+ * which {KEY} stands for the arg under KEY. A table ends with a row whose hint is NULL. */
+typedef struct opfor__rpc_wording {
+    const char *hint;  /* the hint code */
+    const char *when;  /* NULL, or "KEY=VALUE" the args must hold */
+    const char *words; /* the text, {KEY} for args */
+} opfor__rpc_wording_t;
+/* The words of c's last error under table into buf (n bytes), or NULL when its hint is in no
+ * row (or a row's arg is missing): the caller then shows the daemon's message. */
+const char *opfor__rpc_words(const opfor_client_t *c, const opfor__rpc_wording_t *table, char *buf,
+                             size_t n);
+
 /* Calls method with params (a packed map, or NULL for {}); on success *res is the result
  * (valid until the next call). On failure prints "opfor: WHAT: message" (WHAT names the
  * command) and returns OPFOR_EXIT_FAIL (or OPFOR_EXIT_USAGE for INVALID_PARAMS). */

@@ -9,12 +9,23 @@
  * report, any client's, until the next press). Each becomes one RPC call (docs/protocol.md);
  * the daemon keeps the game, so quitting leaves it saved and `--game ID` takes it up again,
  * from this terminal or any other client. When the enemy gets the initiative the AI's orders
- * are asked for at once. Every report names the state this terminal last saw (`seen`), so a
- * report another client made meanwhile is never counted twice: the daemon refuses ours and
- * says what changed.
+ * are asked for at once, and so they are when the game is taken up (or the connection comes
+ * back) with the enemy holding the initiative and no orders given yet (an earlier client left
+ * while the AI was thinking); `o` asks for them, or shows them again. Every report names the
+ * state this terminal last saw (`seen`), so a report another client made meanwhile is never
+ * counted twice: the daemon refuses ours and says what changed.
+ *
+ * The daemon's errors are worded here from their hints (PATROL_HINTS), in this game's commands:
+ * a player never reads a protocol method's name. A lost connection is tried again (1 s, 2 s ...
+ * up to 30 s between attempts, tools/app/redial.h), then the events missed meanwhile are
+ * printed from the last one seen. SIGINT and SIGTERM are taken by a thread of their own
+ * (sigwait: no handler, no global), which prints the same closing line as `q` and exits.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +41,19 @@
 #define LINE_LEN 512
 #define MAX_WORDS 24
 
+#define REDIAL_TRIES 8 /* attempts after a lost connection (1+2+4+8+16+30+30+30 s) */
+
 typedef struct remote {
-    opfor_client_t *c; /* the daemon */
-    char game[64];     /* the game's id */
-    int over;          /* 1 once the game finished or was closed */
-    int interactive;   /* stdin is a terminal: prompts */
-    uint64_t seen;     /* the game's log_seq as this terminal last saw it */
+    opfor_client_t *c;      /* the daemon; NULL while the connection is down */
+    opfor__rpc_dest_t dest; /* where it is, for connecting again */
+    const char *addr;       /* --connect as given, for the closing line */
+    const char *resume;     /* --resume-hint */
+    pthread_mutex_t mu;     /* guards game and over for the signal thread */
+    char game[64];          /* the game's id ("" before the daemon gave one) */
+    int over;               /* 1 once the game finished or was closed */
+    int interactive;        /* stdin is a terminal: prompts */
+    uint64_t seen;          /* the game's log_seq as this terminal last saw it */
+    int64_t ev;             /* the seq of the last event printed (or seen in a state) */
 } remote_t;
 
 static void help(void) {
@@ -52,6 +70,8 @@ static void help(void) {
         "  resolve                  opford rolls the open order's dice and reports\n"
         "  roll DICE                opford rolls DICE (\"2D6\") with the game's dice\n"
         "  undo                     take back the last report (until the next press)\n"
+        "  o                        the AI's orders: asks for them when the enemy holds the\n"
+        "                           initiative, else shows the open order again\n"
         "  s | u                    the score | the units and the game\n"
         "  q                        leave (the game stays saved: --game ID resumes it)\n"
         "UNIT is a unit's name, or the start of one, in any case; quote a name with\n"
@@ -70,12 +90,162 @@ static void join(char **w, int from, int to, char *buf, size_t n) {
 static void check_over(remote_t *r, const msgpack_object *res) {
     char st[32];
     opfor__rpc_str(res, "status", st, sizeof st);
-    if (st[0] && strcmp(st, "active") != 0)
+    if (st[0] && strcmp(st, "active") != 0) {
+        pthread_mutex_lock(&r->mu);
         r->over = 1;
+        pthread_mutex_unlock(&r->mu);
+    }
 }
 
-/* Prints the events of a mutation's answer; asks for orders when the enemy holds the
- * initiative. */
+/* The closing line: how to take the game up again (or see it, once over). `q`, the end of
+ * input and SIGINT/SIGTERM all print it. */
+static void print_leave(remote_t *r) {
+    pthread_mutex_lock(&r->mu);
+    if (!r->game[0])
+        ; /* no game yet: nothing to take up */
+    else if (r->over && r->resume)
+        printf("The game is over: `%s%s` shows it.\n", r->resume, r->game);
+    else if (r->over)
+        printf("The game is over: `opfor state %s` shows it.\n", r->game);
+    else if (r->resume)
+        printf("The game stays saved in the daemon: `%s%s` takes it up again.\n", r->resume,
+               r->game);
+    else
+        printf("The game stays saved in the daemon: `opfor patrol --connect %s --game %s` or "
+               "`opfor state %s` takes it up again.\n",
+               r->addr ? r->addr : "ADDR", r->game, r->game);
+    fflush(stdout);
+    pthread_mutex_unlock(&r->mu);
+}
+
+/* The signal thread: SIGINT and SIGTERM are blocked in every other thread, so only its sigwait
+ * takes them; it prints the closing line and ends the process (128 + the signal). A call in
+ * flight (the AI thinking) is simply dropped: the daemon keeps the game as it was before it. */
+static void *signal_thread(void *ud) {
+    remote_t *r = ud;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    int sig = 0;
+    if (sigwait(&set, &sig) != 0)
+        return NULL;
+    if (r->interactive)
+        printf("\n");
+    print_leave(r);
+    _exit(128 + sig);
+}
+
+/* How the daemon's hints (docs/protocol.md, Hints) read in this game: its own commands, never
+ * the protocol's methods. A hint not here prints the daemon's message. */
+static const opfor__rpc_wording_t PATROL_HINTS[] = {
+    {"no_game", NULL, "there is no game '{game}' in the daemon (`opfor games` lists them)"},
+    {"report_acted", NULL,
+     "a unit of the {side} holds the initiative: say which one acted first (`a UNIT`)"},
+    {"ask_orders", NULL, "the {side} hold the initiative: their orders come first"},
+    {"press_first", NULL,
+     "no initiative of the {side} is waiting: press the initiative button first (`i`)"},
+    {"resolve_needs_order", NULL,
+     "there is no open order to resolve (`o` gives the orders when the {side} hold the "
+     "initiative)"},
+    {"no_ai_initiative", "holder=player",
+     "the {side} do not hold the initiative: one of your units does; say which acted (`a UNIT`)"},
+    {"no_ai_initiative", "holder=none",
+     "nobody holds the initiative: press the initiative button (`i`)"},
+    {"press_again", "why=changed", "the game changed during the press: press again (`i`)"},
+    {"press_again", NULL, "the press was cancelled: press again (`i`)"},
+    {"ask_again", NULL, "the game changed while the AI was thinking: `o` asks again"},
+    {"nothing_to_undo", "why=no_report", "nothing to undo: no report was made yet"},
+    {"nothing_to_undo", "why=undone", "nothing to undo: the last report was undone already"},
+    {"nothing_to_undo", "why=press",
+     "nothing to undo: the initiative button was pressed after the last report"},
+    {"nothing_to_undo", "why=order", "nothing to undo: an order came after the last report"},
+    {"use_game_methods", NULL,
+     "this is a {ruleset} game: this terminal plays Viktoria! Patrol Mode games only"},
+    {NULL, NULL, NULL},
+};
+
+static void pack_prebuilt(msgpack_packer *pk, void *ud) {
+    const msgpack_sbuffer *sb = ud;
+    pk->callback(pk->data, sb->data, sb->size);
+}
+
+static void resync(remote_t *r);
+
+/* Prints the daemon's refusal of the last call, worded from its hint when PATROL_HINTS has it. */
+static void print_refusal(const remote_t *r) {
+    char buf[512];
+    const char *words = opfor__rpc_words(r->c, PATROL_HINTS, buf, sizeof buf);
+    fprintf(stderr, "opfor: patrol: %s\n", words ? words : opfor_client_error_message(r->c));
+}
+
+/* Connects again after a lost connection (why: what the client said), then prints what the game
+ * did meanwhile. 0, or -1 when the daemon did not come back (said). */
+static int reconnect(remote_t *r, const char *why) {
+    char lost[256];
+    snprintf(lost, sizeof lost, "%s", why); /* why may be r->c's own message */
+    opfor_client_close(r->c);
+    r->c = NULL;
+    r->c = opfor__rpc_redial(&r->dest, "patrol", lost, REDIAL_TRIES, 0);
+    if (!r->c) {
+        printf("Nothing was sent: the next command tries again (`q` leaves; the game stays "
+               "saved).\n");
+        return -1;
+    }
+    opfor_client_set_timeout(r->c, 120000);
+    resync(r);
+    return 0;
+}
+
+enum { CALL_OK = 0, CALL_REFUSED = 1, CALL_LOST = -1 };
+
+/* Calls method with params sb. CALL_OK with *res; CALL_REFUSED when the daemon answered with an
+ * error (printed, worded from its hint); CALL_LOST when the connection was lost on the way (the
+ * game's events since are printed and the player told to check: the call may or may not have
+ * reached the daemon). A connection found lost before the call is made again first. */
+static int rcall(remote_t *r, const char *method, const msgpack_sbuffer *sb,
+                 const msgpack_object **res) {
+    fflush(stdout); /* what came before shows while the daemon works (the AI may think long) */
+    if (!r->c || opfor_client_poll(r->c, 0) < 0) {
+        uint64_t seen = r->seen;
+        if (reconnect(r, r->c ? opfor_client_error_message(r->c) : "not connected") < 0)
+            return CALL_LOST;
+        if (r->seen != seen) {
+            printf("The game changed while the connection was down (above): nothing was sent; "
+                   "type the command again if it still applies.\n");
+            return CALL_LOST;
+        }
+    }
+    int rc = opfor_client_call(r->c, method, pack_prebuilt, (void *)sb, res);
+    if (rc == 0)
+        return CALL_OK;
+    if (rc == OPFOR_CLIENT_REMOTE) {
+        print_refusal(r);
+        return CALL_REFUSED;
+    }
+    if (rc == OPFOR_ETIMEDOUT) {
+        fprintf(stderr, "opfor: patrol: the daemon did not answer in time: `u` shows where the "
+                        "game stands\n");
+        return CALL_LOST;
+    }
+    char why[256];
+    snprintf(why, sizeof why, "%s", opfor_client_error_message(r->c));
+    if (reconnect(r, why) == 0)
+        printf("The connection was lost on the way: the events above are all the game did "
+               "since; type the command again if it is not among them.\n");
+    return CALL_LOST;
+}
+
+/* Prints one event unless it was printed already (seq at or below r->ev). */
+static void print_event(remote_t *r, const msgpack_object *ev) {
+    int64_t seq = opfor__rpc_int(ev, "seq", 0);
+    if (seq && seq <= r->ev)
+        return;
+    if (seq > r->ev)
+        r->ev = seq;
+    opfor__rpc_print_event(stdout, ev);
+}
+
 /* Starts the params map {game: ID, ...} in a new sb, with room for nkeys more keys that the
  * caller packs with pk; the caller destroys sb. */
 static void game_params(const remote_t *r, msgpack_sbuffer *sb, msgpack_packer *pk, size_t nkeys) {
@@ -93,24 +263,22 @@ static void saw(remote_t *r, const msgpack_object *res) {
         r->seen = (uint64_t)s;
 }
 
-static void after_ack(remote_t *r, const msgpack_object *res) {
-    saw(r, res);
-    const msgpack_object *evs = opfor__rpc_get(res, "events");
-    for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size; i++)
-        opfor__rpc_print_event(stdout, &evs->via.array.ptr[i]);
-    check_over(r, res);
-    char pending[16];
-    opfor__rpc_str(res, "pending", pending, sizeof pending);
-    if (r->over || strcmp(pending, "enemy") != 0) {
-        if (strcmp(pending, "player") == 0)
-            printf("  Report which unit acted with `a UNIT [at X,Y]`, then casualties with `r`.\n");
-        return;
-    }
+/* Notes a game.state answer's event_seq: the events up to it are as good as printed (the
+ * state shows what they did). */
+static void saw_events(remote_t *r, const msgpack_object *st) {
+    int64_t e = opfor__rpc_int(st, "event_seq", -1);
+    if (e > r->ev)
+        r->ev = e;
+}
+
+/* Asks for the AI's orders (the search may take a while) and prints them: the order just given
+ * again when one is open. */
+static void get_orders(remote_t *r) {
     msgpack_sbuffer sb;
     msgpack_packer pk;
     game_params(r, &sb, &pk, 0);
     const msgpack_object *order;
-    if (opfor__rpc_call(r->c, "patrol", "ai.orders", &sb, &order) == 0) {
+    if (rcall(r, "ai.orders", &sb, &order) == CALL_OK) {
         int64_t id = opfor__rpc_int(order, "order_id", 0);
         if (id > 0 && (uint64_t)id > r->seen) /* the order entry is the game's last */
             r->seen = (uint64_t)id;
@@ -119,6 +287,68 @@ static void after_ack(remote_t *r, const msgpack_object *res) {
             "  Carry it out and report the outcome (`r`, `m`, `morale`, `off`), or `resolve`.\n");
     }
     msgpack_sbuffer_destroy(&sb);
+}
+
+/* Picks the game up where a game.state answer says it stands: when the enemy holds the
+ * initiative it has no orders yet (an order ends that), so they are asked for. */
+static void pick_up(remote_t *r, const msgpack_object *st) {
+    char pending[16];
+    opfor__rpc_str(st, "pending", pending, sizeof pending);
+    if (r->over || strcmp(pending, "enemy") != 0)
+        return;
+    printf("The enemy holds the initiative and has no orders yet: asking the AI.\n");
+    get_orders(r);
+}
+
+/* After a reconnection: prints the events after the last one printed (subscribe's kept events),
+ * reads the game again, and asks for orders when they are due. */
+static void resync(remote_t *r) {
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    game_params(r, &sb, &pk, 1);
+    opfor_rpc_pack_cstr(&pk, "after");
+    msgpack_pack_int64(&pk, r->ev);
+    const msgpack_object *res;
+    int rc = opfor_client_call(r->c, "subscribe", pack_prebuilt, &sb, &res);
+    msgpack_sbuffer_destroy(&sb);
+    if (rc == 0) {
+        if (opfor__rpc_int(res, "missed", 0))
+            printf("(some events are no longer kept: `u` shows the game as it stands)\n");
+        const msgpack_object *evs = opfor__rpc_get(res, "events");
+        for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size;
+             i++)
+            print_event(r, &evs->via.array.ptr[i]);
+        game_params(r, &sb, &pk, 0);
+        opfor_client_call(r->c, "unsubscribe", pack_prebuilt, &sb, NULL);
+        msgpack_sbuffer_destroy(&sb);
+    }
+    game_params(r, &sb, &pk, 0);
+    rc = opfor_client_call(r->c, "game.state", pack_prebuilt, &sb, &res);
+    msgpack_sbuffer_destroy(&sb);
+    if (rc == 0) {
+        saw(r, res);
+        saw_events(r, res);
+        check_over(r, res);
+        pick_up(r, res);
+    }
+}
+
+/* Prints the events of a mutation's answer; asks for orders when the enemy holds the
+ * initiative. */
+static void after_ack(remote_t *r, const msgpack_object *res) {
+    saw(r, res);
+    const msgpack_object *evs = opfor__rpc_get(res, "events");
+    for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size; i++)
+        print_event(r, &evs->via.array.ptr[i]);
+    check_over(r, res);
+    char pending[16];
+    opfor__rpc_str(res, "pending", pending, sizeof pending);
+    if (r->over || strcmp(pending, "enemy") != 0) {
+        if (strcmp(pending, "player") == 0)
+            printf("  Report which unit acted with `a UNIT [at X,Y]`, then casualties with `r`.\n");
+        return;
+    }
+    get_orders(r);
 }
 
 /* Another client changed the game since this terminal last saw it (our report was refused,
@@ -131,8 +361,9 @@ static void catch_up(remote_t *r) {
     msgpack_packer pk;
     game_params(r, &sb, &pk, 0);
     const msgpack_object *res;
-    if (opfor__rpc_call(r->c, "patrol", "game.state", &sb, &res) == 0) {
+    if (rcall(r, "game.state", &sb, &res) == CALL_OK) {
         saw(r, res);
+        saw_events(r, res);
         printf("  Nothing was applied. The game changed meanwhile (see above): check the table,\n"
                "  then type what is still to report (`undo` takes back the last report).\n");
     }
@@ -150,9 +381,10 @@ static void send_report(remote_t *r, int nkeys, void (*pack)(msgpack_packer *pk,
     msgpack_pack_uint64(&pk, r->seen);
     pack(&pk, ud);
     const msgpack_object *res;
-    if (opfor__rpc_call(r->c, "patrol", "report", &sb, &res) == 0)
+    int rc = rcall(r, "report", &sb, &res);
+    if (rc == CALL_OK)
         after_ack(r, res);
-    else
+    else if (rc == CALL_REFUSED)
         catch_up(r);
     msgpack_sbuffer_destroy(&sb);
 }
@@ -240,9 +472,17 @@ static void call_game(remote_t *r, const char *method, int state) {
     msgpack_packer pk;
     game_params(r, &sb, &pk, 0);
     const msgpack_object *res;
-    if (opfor__rpc_call(r->c, "patrol", method, &sb, &res) == 0) {
-        if (state)
-            saw(r, res); /* the player looked at the game as it stands */
+    int rc = rcall(r, method, &sb, &res);
+    msgpack_sbuffer_destroy(&sb);
+    if (rc == CALL_REFUSED && strcmp(opfor_client_error_hint(r->c), "ask_orders") == 0) {
+        get_orders(r); /* the press waits for them: the dead end of a client that left early */
+        return;
+    }
+    if (rc == CALL_OK) {
+        if (state) { /* the player looked at the game as it stands */
+            saw(r, res);
+            saw_events(r, res);
+        }
         if (state == 1) {
             opfor__rpc_print_state(stdout, res);
         } else if (state == 2) {
@@ -261,7 +501,6 @@ static void call_game(remote_t *r, const char *method, int state) {
             after_ack(r, res);
         }
     }
-    msgpack_sbuffer_destroy(&sb);
 }
 
 static int usage_line(const char *u) {
@@ -283,6 +522,8 @@ static int command(remote_t *r, char **w, int n) {
         call_game(r, "game.state", 1);
     } else if (!strcmp(cmd, "undo")) {
         call_game(r, "game.undo", 0);
+    } else if (!strcmp(cmd, "o") || !strcmp(cmd, "orders")) {
+        get_orders(r);
     } else if (!strcmp(cmd, "resolve")) {
         a.kind = R_RESOLVE;
         send_report(r, 1, pack_rep, &a);
@@ -366,6 +607,9 @@ static int command(remote_t *r, char **w, int n) {
     return 0;
 }
 
+static int remote_game(remote_t *r, const char *addr, const char *token_file, const char *scenario,
+                       const char *diff, const char *game, long seed);
+
 int opfor__patrol_remote(int argc, char **argv) {
     const char *addr = NULL, *token_file = NULL, *scenario = NULL, *diff = NULL, *game = NULL;
     const char *resume = NULL;
@@ -416,10 +660,34 @@ int opfor__patrol_remote(int argc, char **argv) {
     remote_t r;
     memset(&r, 0, sizeof r);
     r.interactive = isatty(0);
-    r.c = opfor__rpc_open_token(addr, token_file);
-    if (!r.c)
+    r.addr = addr;
+    r.resume = resume;
+    pthread_mutex_init(&r.mu, NULL);
+    /* SIGINT and SIGTERM go to the signal thread only (see signal_thread) */
+    sigset_t stop, old_mask;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, &old_mask);
+    pthread_t sig_tid;
+    int have_sig_thread = pthread_create(&sig_tid, NULL, signal_thread, &r) == 0;
+    int code = remote_game(&r, addr, token_file, scenario, diff, game, seed);
+    if (have_sig_thread) {
+        pthread_cancel(sig_tid);
+        pthread_join(sig_tid, NULL);
+    }
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+    pthread_mutex_destroy(&r.mu);
+    return code;
+}
+
+/* The game itself: start or resume it, then the command loop. */
+static int remote_game(remote_t *r, const char *addr, const char *token_file, const char *scenario,
+                       const char *diff, const char *game, long seed) {
+    r->c = opfor__rpc_open_dest(addr, token_file, &r->dest);
+    if (!r->c)
         return OPFOR_EXIT_FAIL;
-    opfor_client_set_timeout(r.c, 120000);
+    opfor_client_set_timeout(r->c, 120000);
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
@@ -431,7 +699,7 @@ int opfor__patrol_remote(int argc, char **argv) {
         msgpack_pack_map(&pk, 1);
         opfor_rpc_pack_cstr(&pk, "game");
         opfor_rpc_pack_cstr(&pk, game);
-        rc = opfor__rpc_call(r.c, "patrol", "game.state", &sb, &res);
+        rc = opfor_client_call(r->c, "game.state", pack_prebuilt, &sb, &res);
     } else {
         struct stat st;
         size_t ylen = 0;
@@ -443,7 +711,7 @@ int opfor__patrol_remote(int argc, char **argv) {
                 fclose(f);
             if (!ylen) {
                 free(yaml);
-                opfor_client_close(r.c);
+                opfor_client_close(r->c);
                 return opfor_cli_fail("patrol: %s: cannot read the scenario", scenario);
             }
         }
@@ -466,41 +734,45 @@ int opfor__patrol_remote(int argc, char **argv) {
             opfor_rpc_pack_cstr(&pk, "seed");
             msgpack_pack_int64(&pk, seed);
         }
-        rc = opfor__rpc_call(r.c, "patrol", "game.new", &sb, &res);
+        rc = opfor_client_call(r->c, "game.new", pack_prebuilt, &sb, &res);
     }
     free(yaml);
     msgpack_sbuffer_destroy(&sb);
     if (rc) {
-        opfor_client_close(r.c);
+        if (rc == OPFOR_CLIENT_REMOTE)
+            print_refusal(r);
+        else
+            fprintf(stderr, "opfor: patrol: %s\n", opfor_client_error_message(r->c));
+        rc =
+            rc == OPFOR_CLIENT_REMOTE && opfor_client_error_code(r->c) == OPFOR_RPC_E_INVALID_PARAMS
+                ? OPFOR_EXIT_USAGE
+                : OPFOR_EXIT_FAIL;
+        opfor_client_close(r->c);
         return rc;
     }
-    opfor__rpc_str(res, "game", r.game, sizeof r.game);
-    saw(&r, res);
-    printf("Viktoria! Patrol Mode against opford: game %s\n", r.game);
+    pthread_mutex_lock(&r->mu);
+    opfor__rpc_str(res, "game", r->game, sizeof r->game);
+    pthread_mutex_unlock(&r->mu);
+    saw(r, res);
+    saw_events(r, res);
+    printf("Viktoria! Patrol Mode against opford: game %s\n", r->game);
     opfor__rpc_print_state(stdout, res);
-    check_over(&r, res);
+    check_over(r, res);
     printf("Type `help` for the commands; `i` presses the initiative button.\n");
+    pick_up(r, res); /* a client that left while the AI was thinking: its orders now */
+    fflush(stdout);
     char line[LINE_LEN];
-    while (!r.over) {
+    while (!r->over) {
         char *w[MAX_WORDS];
-        int n = opfor__patrol_read_command(stdin, line, sizeof line, r.interactive, w, MAX_WORDS);
+        int n = opfor__patrol_read_command(stdin, line, sizeof line, r->interactive, w, MAX_WORDS);
         if (n < 0)
             break;
         if (!strcmp(w[0], "q") || !strcmp(w[0], "quit"))
             break;
-        command(&r, w, n);
+        command(r, w, n);
         fflush(stdout);
     }
-    if (r.over && resume)
-        printf("The game is over: `%s%s` shows it.\n", resume, r.game);
-    else if (r.over)
-        printf("The game is over: `opfor state %s` shows it.\n", r.game);
-    else if (resume)
-        printf("The game stays saved in the daemon: `%s%s` takes it up again.\n", resume, r.game);
-    else
-        printf("The game stays saved in the daemon: `opfor patrol --connect %s --game %s` or "
-               "`opfor state %s` takes it up again.\n",
-               addr ? addr : "ADDR", r.game, r.game);
-    opfor_client_close(r.c);
+    print_leave(r);
+    opfor_client_close(r->c);
     return OPFOR_EXIT_OK;
 }
