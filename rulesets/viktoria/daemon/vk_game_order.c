@@ -254,7 +254,7 @@ static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__ca
             snprintf(nd->need, sizeof nd->need, "%.31s", ord->rolls[i].need);
             need_dice(nd->need, nd->dice, sizeof nd->dice);
             nd->count = ord->rolls[i].dice;
-            snprintf(nd->per, sizeof nd->per, "%s", ord->rolls[i].per);
+            snprintf(nd->per, sizeof nd->per, "%.11s", ord->rolls[i].per);
         }
         o->figures = ord->figures;
         o->figures_how = ord->figures_how;
