@@ -113,5 +113,5 @@ int opfor_table_plan_apply(const opfor_vk_rs_ctx_t *ctx, opfor_vk_rs_state_t *st
 const char *opfor_table_plan_command_text(int command) {
     return command == OPFOR_TABLE_CMD_IN_COMMAND ? "in command"
            : command == OPFOR_TABLE_CMD_PASSED   ? "passed"
-                                                 : "failed: restricted";
+                                                 : "failed (take cover, fire, stand or load only)";
 }

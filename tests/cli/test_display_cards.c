@@ -182,7 +182,7 @@ static const msgpack_object *pack_order(mp_t *m, int turn) {
     kstr(pk, "unit", "Jager Picket");
     kstr(pk, "sentence", "Jager Picket fires at 1st Section");
     kstr(pk, "target", "1st Section");
-    kstr(pk, "command", "failed: restricted");
+    kstr(pk, "command", "failed (take cover, fire, stand or load only)");
     s(pk, "needs");
     msgpack_pack_array(pk, 2);
     msgpack_pack_map(pk, 3);
@@ -345,7 +345,7 @@ static void card_order_event(void **st) {
     assert_string_equal(c.turn, "Turn 2");
     assert_int_equal(c.n_orders, 2);
     assert_string_equal(c.orders[0], "Fires at 1st Section");
-    assert_string_equal(c.orders[1], "Command test failed: restricted");
+    assert_string_equal(c.orders[1], "Command test failed (take cover, fire, stand or load only)");
     assert_int_equal(c.n_needed, 2);
     assert_string_equal(c.needed[0], "To hit 4+");
     assert_string_equal(c.needed[1], "Save 8+ on 2D6");
@@ -1176,7 +1176,7 @@ static void card_never_cuts_a_number(void **st) {
          {{NULL, NULL}}},
         {"Jager Picket",
          "Jager Picket: crawl 2.5 in S away from Farmhouse, to x 52.2 y 29.0 (move 1d3+2 inches).",
-         "failed: restricted",
+         "failed (take cover, fire, stand or load only)",
          2,
          {{"to hit", "5+"}, {"save", "8+ on 2D6"}}},
         {"Uhlans",

@@ -130,8 +130,9 @@ static void session_plan_command_words(void **state) {
     (void)state;
     assert_string_equal(opfor_table_plan_command_text(OPFOR_TABLE_CMD_IN_COMMAND), "in command");
     assert_string_equal(opfor_table_plan_command_text(OPFOR_TABLE_CMD_PASSED), "passed");
+    /* a failed test says what the unit may still do (VII), as the local game words it */
     assert_string_equal(opfor_table_plan_command_text(OPFOR_TABLE_CMD_FAILED),
-                        "failed: restricted");
+                        "failed (take cover, fire, stand or load only)");
 }
 
 int main(void) {

@@ -431,7 +431,9 @@ void opfor__rpc_print_order(FILE *f, const msgpack_object *o) {
         fprintf(f, "\n");
     }
     opfor__rpc_str(o, "command", cmd, sizeof cmd);
-    if (cmd[0])
+    if (strncmp(cmd, "failed", 6) == 0 || strcmp(cmd, "passed") == 0)
+        fprintf(f, "    command test %s\n", cmd); /* a failure lists what the unit may do */
+    else if (cmd[0])
         fprintf(f, "    command: %s\n", cmd);
     fprintf(f, "    why: %s\n", opfor__rpc_str(o, "reason", reason, sizeof reason));
     fprintf(f, "    (%s AI, %s)\n", opfor__rpc_str(o, "level", level, sizeof level),

@@ -84,7 +84,7 @@ int opfor_table_plan_apply(const opfor_vk_rs_ctx_t *ctx, opfor_vk_rs_state_t *st
 /* Whether the activation is over in st: initiative, a new turn or the game's end. */
 int opfor_table_plan_over(const opfor_vk_rs_state_t *st);
 
-/* "in command", "passed", "failed: restricted" for OPFOR_TABLE_CMD_*. */
+/* "in command", "passed", "failed (take cover, fire, stand or load only)" for OPFOR_TABLE_CMD_*. */
 const char *opfor_table_plan_command_text(int command);
 
 #endif
