@@ -519,6 +519,25 @@ static float landmark(const opfor_scenario_t *sc, opfor_pt_t p, const char **nam
     return best;
 }
 
+/* 1 when p is inside the landmark called name: its area on the table (a building, a wood)
+ * when it has one, since that is what the players see, else an objective's circle. */
+static int inside_named(const opfor_scenario_t *sc, const char *name, opfor_pt_t p) {
+    int area = 0;
+    for (int i = 0; i < sc->table.nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &sc->table.features[i];
+        if (f->shape != OPFOR_SHAPE_AREA || strcmp(f->name, name) != 0)
+            continue;
+        if (opfor_poly_contains(f->pts, f->npts, p))
+            return 1;
+        area = 1;
+    }
+    for (int o = 0; o < sc->nobjectives && !area; o++)
+        if (strcmp(sc->objectives[o].name, name) == 0 &&
+            opfor_dist(p, sc->objectives[o].pos) <= sc->objectives[o].radius)
+            return 1;
+    return 0;
+}
+
 /* ---------------------------------------------------------------- building */
 
 static void fill_action(const opfor_game_t *g, const void *state, const opfor_action_t *ga,
@@ -594,18 +613,23 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
             opfor_compass_t dir = opfor_compass_nearest((opfor_table_north_t)sc->table.north,
                                                         opfor_vsub(a.dest, geo.c));
             copy(o->direction, sizeof o->direction, opfor_vocab_name(opfor_compass_names, dir));
+            /* the landmark is the one nearest where it stops (within 15 in, else none), and
+               its relation is true of that end point: "into" only when it ends inside */
             const char *lm = NULL;
             int inside = 0;
-            float ld = landmark(sc, a.dest, &lm, &inside);
-            if (lm && ld > 12.0f)
-                ld = landmark(sc, stop, &lm, &inside);
+            float ld = landmark(sc, stop, &lm, &inside);
+            if (lm && ld > 15.0f)
+                lm = NULL;
             if (lm) {
-                int inside_stop = 0;
-                const char *lm2 = NULL;
-                landmark(sc, stop, &lm2, &inside_stop);
+                inside = inside_named(sc, lm, stop);
+                int began_in = inside_named(sc, lm, geo.c);
                 const char *rel = "near";
-                if (inside && lm2 == lm && inside_stop)
+                if (inside && !began_in)
                     rel = "into";
+                else if (inside)
+                    rel = "within";
+                else if (began_in)
+                    rel = "out of";
                 else {
                     /* closer to the landmark than where it started: toward */
                     float d0 = 1e30f, d1 = 1e30f;

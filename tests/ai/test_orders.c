@@ -289,6 +289,70 @@ static void orders_charge_and_decision(void **state) {
     vkfix_close(&f);
 }
 
+/* clang-format off */
+static const char LANDMARKS[] =
+    VKFIX_HEAD
+    "terrain:\n"
+    "  - {name: Farmhouse, kind: building, rect: [46, 30, 6, 4]}\n"
+    "  - {name: Copse, kind: wood, rect: [26, 16, 4, 4]}\n"
+    "  - {name: Long hedge, kind: hedge, line: [[2, 36], [30, 36]]}\n"
+    "units:\n"
+    VKFIX_UNIT("Fusiliers", "Red", "infantry", "[36, 14]")
+    "      - {count: 10, quality: veteran, weapons: [rifle, bayonet]}\n"
+    VKFIX_UNIT("Pioneers", "Red", "infantry", "[49, 31]")
+    "      - {count: 4, quality: veteran, weapons: [rifle]}\n"
+    VKFIX_UNIT("Uhlans", "Red", "cavalry", "[60, 14]")
+    "      - {count: 6, mounted: true, weapons: [lance, sword]}\n"
+    VKFIX_UNIT("Jager", "Blue", "infantry", "[66, 44]") VKFIX_RIFLES(8)
+    "objectives:\n"
+    "  - {name: Farmhouse, position: [49, 32], radius: 6, points: 5}\n";
+/* clang-format on */
+
+/* The landmark a move names is the one nearest its end point, and what the order says of it
+ * is true there: a crawl that leaves the farmhouse goes "out of" it (not "into" it because
+ * the end point is still within the objective's circle); a move toward a hedge far beyond
+ * its end names the copse it ends beside; a move that ends far from everything names none. */
+static void orders_landmark_true_of_the_end_point(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, LANDMARKS, 1), 0);
+    opfor_order_t o;
+    int u = vkfix_act(&f, "Pioneers");
+    opfor_action_t a = make(OPFOR_VK_CRAWL, u, -1, 49.0f, 10.0f);
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_int_equal(o.has_move, 1);
+    if (!(o.y < 30.0f && o.y > 26.0f)) /* out of the building, inside the circle */
+        fail_msg("%s", o.sentence);
+    assert_string_equal(o.landmark, "Farmhouse");
+    if (strcmp(o.landmark_rel, "out of") != 0)
+        fail_msg("%s", o.sentence);
+    assert_null(strstr(o.sentence, "into"));
+    /* into it only when the end point is inside: from the south wall northward */
+    a = make(OPFOR_VK_CRAWL, u, -1, 49.0f, 33.0f);
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_string_equal(o.landmark_rel, "within");
+    vkfix_close(&f);
+
+    assert_int_equal(vkfix_open(&f, LANDMARKS, 1), 0);
+    u = vkfix_act(&f, "Fusiliers");
+    a = make(OPFOR_VK_ADVANCE, u, -1, 10.0f, 36.0f); /* aimed at the hedge, 34 in away */
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_int_equal(o.has_move, 1);
+    if (strcmp(o.landmark, "Copse") != 0)
+        fail_msg("%s", o.sentence);
+    assert_null(strstr(o.sentence, "Long hedge"));
+    vkfix_close(&f);
+
+    assert_int_equal(vkfix_open(&f, LANDMARKS, 1), 0);
+    u = vkfix_act(&f, "Uhlans");
+    a = make(OPFOR_VK_ADVANCE, u, -1, 70.0f, 10.0f); /* east, away from everything named */
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_int_equal(o.has_move, 1);
+    if (o.landmark[0])
+        fail_msg("%s", o.sentence);
+    vkfix_close(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(orders_advance_sentence),
@@ -296,6 +360,7 @@ int main(void) {
         cmocka_unit_test(orders_fire_counts_only_shooters),
         cmocka_unit_test(orders_mg_counts_tests),
         cmocka_unit_test(orders_charge_and_decision),
+        cmocka_unit_test(orders_landmark_true_of_the_end_point),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
