@@ -155,6 +155,21 @@ check("order_fire_counts_figures_and_dice", fire_orders and
           any(n["label"] == "to hit" and n["count"] == x["figures"] for n in x["needs"])
           for x in fire_orders if x["needs"] and x["figures"]),
       repr([(x["sentence"], x.get("figures"), x["needs"]) for x in fire_orders][:3])[:600])
+# One order, one end point (issue 15): a move's "stop" is the sentence's "to x, y", and every
+# order whose sentence names an end point carries it (its destination is only where it heads).
+moves = [x for x in orders_seen if " to x " in x["sentence"]]
+
+
+def said_end(sentence):  # the "to x A y B" of a sentence, as numbers
+    w = sentence.split(" to x ", 1)[1].replace(",", " ").split()
+    return float(w[0]), float(w[2])
+
+
+check("order_move_one_end_point", moves and all(
+      isinstance(x.get("stop"), dict) and
+      abs(said_end(x["sentence"])[0] - x["stop"]["x"]) <= 0.06 and
+      abs(said_end(x["sentence"])[1] - x["stop"]["y"]) <= 0.06 for x in moves),
+      repr([(x["sentence"], x.get("stop"), x["destination"]) for x in moves][:3])[:600])
 err, st = c.call("game.state", {"game": "py1"})
 w.pump(0.5)
 seqs = [e["seq"] for e in w.events]
@@ -666,6 +681,8 @@ if st["pending"] == "enemy":
     head = out.splitlines()[0] if out else ""  # "  Orders for UNIT: what it does", once
     unit = head.split("Orders for ", 1)[-1].split(":", 1)[0]
     check("opfor_orders_names_unit_once", unit and head.count(unit) == 1, head)
+    # one end point: a move's goal beyond it is worded as where it heads, never a second "to"
+    check("opfor_orders_one_end_point", " to x " not in head or "\n    to x" not in out, out)
 try:
     wout, werr = watcher.communicate(timeout=30)
 except subprocess.TimeoutExpired:

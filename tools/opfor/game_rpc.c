@@ -410,8 +410,19 @@ void opfor__rpc_print_order(FILE *f, const msgpack_object *o) {
             rest++;
     }
     fprintf(f, "  Orders for %s: %s\n", unit, rest);
-    if (print_lead_pt(f, "    to ", opfor__rpc_get(o, "destination")))
+    /* one order, one end point: the sentence's "to x, y" (the daemon's "stop"); a goal beyond
+       it is only the way it heads. Orders without "stop" (older daemons) print the goal. */
+    const msgpack_object *dest = opfor__rpc_get(o, "destination"),
+                         *stop = opfor__rpc_get(o, "stop");
+    if (stop && stop->type == MSGPACK_OBJECT_MAP) {
+        double dx = opfor__rpc_num(dest, "x", 0) - opfor__rpc_num(stop, "x", 0);
+        double dy = opfor__rpc_num(dest, "y", 0) - opfor__rpc_num(stop, "y", 0);
+        if (dest && dest->type == MSGPACK_OBJECT_MAP && dx * dx + dy * dy > 1.0 &&
+            print_lead_pt(f, "    heading for ", dest))
+            fprintf(f, " (beyond where it stops this turn)\n");
+    } else if (print_lead_pt(f, "    to ", dest)) {
         fprintf(f, "\n");
+    }
     const msgpack_object *needs = opfor__rpc_get(o, "needs");
     if (needs && needs->type == MSGPACK_OBJECT_ARRAY && needs->via.array.size) {
         fprintf(f, "    needs:");

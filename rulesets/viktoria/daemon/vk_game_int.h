@@ -70,6 +70,8 @@ typedef struct opfor__vkg_order {
     int32_t answered_move;    /* 1 once a report moved its unit (or resolve settled it) */
     int32_t figures;          /* figures that fire (opfor_order_t.figures) */
     int32_t figures_how;      /* OPFOR_ORDER_FIG_*: 0 when not counted */
+    int32_t has_stop;         /* 1: stop is where a move ends at its mean roll */
+    opfor_pt_t stop;          /* the order's one end point (its sentence's "to x, y") */
     opfor_vk_action_t select; /* the engine's SELECT_UNIT action */
     opfor_vk_action_t action; /* the chosen action */
     opfor_vk_action_t runner; /* the runner-up */

@@ -258,6 +258,8 @@ static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__ca
         }
         o->figures = ord->figures;
         o->figures_how = ord->figures_how;
+        o->has_stop = ord->has_move;
+        o->stop = opfor_pt(ord->x, ord->y);
         snprintf(o->engine, sizeof o->engine, "mcts");
         done = 1;
     }
@@ -414,7 +416,7 @@ out:
 void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
                            const opfor__vkg_order_t *o, msgpack_packer *pk) {
     const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
-    msgpack_pack_map(pk, 22);
+    msgpack_pack_map(pk, 23);
     opfor__kv_str(pk, "game", g->row->id);
     opfor__kv_u64(pk, "order_id", o->log_seq);
     opfor__kv_u64(pk, "answered_by", o->answered_by); /* the report that answered it; 0 none */
@@ -426,6 +428,12 @@ void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
     opfor_rpc_pack_cstr(pk, "destination");
     if (o->has_dest)
         opfor__vkg_pack_pt(pk, o->action.dest);
+    else
+        msgpack_pack_nil(pk);
+    /* a move's one end point (at its mean roll); destination is then only where it heads */
+    opfor_rpc_pack_cstr(pk, "stop");
+    if (o->has_stop)
+        opfor__vkg_pack_pt(pk, o->stop);
     else
         msgpack_pack_nil(pk);
     opfor_rpc_pack_cstr(pk, "target");
@@ -488,6 +496,21 @@ void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
     opfor__kv_int(pk, "decision", o->decision);
     opfor__kv_int(pk, "command", o->command);
     opfor__kv_int(pk, "has_runner", o->has_runner);
+}
+
+/* A number of a map (an integer or a float); def when absent or of another type. */
+static double get_num(const msgpack_object *m, const char *key, double def) {
+    const msgpack_object *v =
+        m && m->type == MSGPACK_OBJECT_MAP ? opfor_rpc_params_get(m, key) : NULL;
+    if (!v)
+        return def;
+    if (v->type == MSGPACK_OBJECT_FLOAT32 || v->type == MSGPACK_OBJECT_FLOAT64)
+        return v->via.f64;
+    if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return (double)v->via.u64;
+    if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+        return (double)v->via.i64;
+    return def;
 }
 
 static int get_bin(const msgpack_object *m, const char *key, void *out, size_t size) {
@@ -575,6 +598,12 @@ int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
         o.figures_how = am && am->type == MSGPACK_OBJECT_BOOLEAN && am->via.boolean
                             ? OPFOR_ORDER_FIG_UPTO
                             : OPFOR_ORDER_FIG_EXACT;
+    }
+    /* the move's end point (entries from before it was logged have none) */
+    const msgpack_object *sp = opfor_rpc_params_get(payload, "stop");
+    if (sp && sp->type == MSGPACK_OBJECT_MAP) {
+        o.has_stop = 1;
+        o.stop = opfor_pt((float)get_num(sp, "x", 0.0), (float)get_num(sp, "y", 0.0));
     }
     memcpy(&t->order, &o, sizeof o);
     t->units[o.unit].flags |= OPFOR_UNIT_ACTED;
