@@ -431,9 +431,7 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
                : (a->flags & OPFOR_VK_AF_AIM_GENERAL) ? "fire at the leaders of"
                                                       : "fire at";
     case OPFOR_VK_FIRE_MG:
-        return a->arc == OPFOR_ARC_DOUBLE_45 ? "sweep the MG (double 45) over"
-               : a->arc == OPFOR_ARC_90      ? "sweep the MG (90) over"
-                                             : "fire the MG (45) at";
+        return "fire the MG at"; /* the arc is worded after the target */
     case OPFOR_VK_FIRE_ARTILLERY:
         return "fire the gun at";
     case OPFOR_VK_CALL_SUPPORT:
@@ -670,6 +668,13 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
         setf(tgt, sizeof tgt, " %s", o->target_name);
     if (a.kind == OPFOR_VK_ADVANCE && (a.flags & OPFOR_VK_AF_FIRE) && o->target >= 0)
         setf(tgt, sizeof tgt, " at %s", o->target_name);
+    /* an MG sprays an arc centred on its barrel (IX, Machineguns): 45 or 90 degrees wide, or
+       the 45 degrees fired twice, when every figure in it tests twice */
+    const char *arc = a.kind != OPFOR_VK_FIRE_MG     ? ""
+                      : a.arc == OPFOR_ARC_DOUBLE_45 ? ", over a 45-degree arc fired twice (each "
+                                                       "figure in it tests twice)"
+                      : a.arc == OPFOR_ARC_90        ? ", over a 90-degree arc"
+                                                     : ", over a 45-degree arc";
     size_t rl = 0;
     if (o->figures_how == OPFOR_ORDER_FIG_EXACT && o->figures == 0)
         opfor_text_appendf(rolls, sizeof rolls, &rl, ": no figure can fire");
@@ -702,7 +707,7 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
         setf(o->sentence, sizeof o->sentence, "%s%s%s.", o->unit_name[0] ? o->unit_name : "",
              o->unit_name[0] ? ": " : "", o->verb);
     else
-        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s%s.", o->unit_name, o->verb, tgt,
+        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s%s%s.", o->unit_name, o->verb, tgt, arc,
              prone_here ? " (go prone)" : "", mv, rolls);
 }
 

@@ -217,6 +217,19 @@ static void orders_mg_counts_tests(void **state) {
     if (n == 1)
         snprintf(want, sizeof want, "targets pass %s on 1 die", o.rolls[0].need);
     assert_non_null(strstr(o.sentence, want));
+    /* the arc in words a player reads at the table (IX, Machineguns), not "(45)" */
+    if (!strstr(o.sentence, "fire the MG at Jager, ") ||
+        !strstr(o.sentence, " in away, over a 45-degree arc: targets pass"))
+        fail_msg("%s", o.sentence);
+    a.sub = OPFOR_ARC_90;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    if (!strstr(o.sentence, ", over a 90-degree arc: "))
+        fail_msg("%s", o.sentence);
+    a.sub = OPFOR_ARC_DOUBLE_45;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    if (!strstr(o.sentence, ", over a 45-degree arc fired twice (each figure in it tests twice)"))
+        fail_msg("%s", o.sentence);
+    a.sub = OPFOR_ARC_45;
     opfor_vk_state_t *st = malloc(sizeof *st);
     assert_non_null(st);
     *st = f.st->vk;
