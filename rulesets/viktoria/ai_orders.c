@@ -110,6 +110,9 @@ static void take_roll(opfor_order_t *o, const opfor_viktoria_result_t *res, cons
         return;
     char buf[32];
     opfor_roll_format(&r->roll, buf, sizeof buf);
+    /* "6, then 2+" is two dice read one after the other: a 6 first, then the second die */
+    if (r->roll.kind == OPFOR_ROLL_D6_THEN)
+        snprintf(buf, sizeof buf, "%d, then %d+ with a second die", r->roll.need, r->roll.need2);
     add_roll(o, label, buf, r->roll.p_rendered);
 }
 

@@ -366,6 +366,41 @@ static void orders_landmark_true_of_the_end_point(void **state) {
     vkfix_close(&f);
 }
 
+/* clang-format off */
+static const char FAR_FIELD[] =
+    VKFIX_HEAD
+    "terrain:\n"
+    "  - {name: Dark wood, kind: woods, rect: [52, 30, 14, 14]}\n"
+    "units:\n"
+    VKFIX_UNIT("Landwehr", "Red", "infantry", "[8, 6]")
+    "      - {count: 4, quality: conscript, weapons: [rifle]}\n"
+    VKFIX_UNIT("Guards", "Blue", "infantry", "[59, 37]")
+    "      - {count: 4, quality: elite, weapons: [rifle]}\n";
+/* clang-format on */
+
+/* A score too hard for one die ("6, then 3+") says how it is rolled: a 6 first, then the
+ * second die; every other score is the calculator's own words. */
+static void orders_two_step_roll_explained(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, FAR_FIELD, 1), 0);
+    int u = vkfix_act(&f, "Landwehr"), t = vkfix_unit(&f, "Guards");
+    opfor_action_t a = make(OPFOR_VK_FIRE, u, t, 0.0f, 0.0f);
+    opfor_order_t o;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    int two = 0;
+    for (int i = 0; i < o.nrolls; i++)
+        if (strstr(o.rolls[i].need, ", then ")) {
+            two++;
+            if (!strstr(o.rolls[i].need, "+ with a second die"))
+                fail_msg("%s", o.sentence);
+        }
+    if (!two)
+        fail_msg("no two-step roll in: %s", o.sentence);
+    assert_non_null(strstr(o.sentence, "+ with a second die"));
+    vkfix_close(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(orders_advance_sentence),
@@ -374,6 +409,7 @@ int main(void) {
         cmocka_unit_test(orders_mg_counts_tests),
         cmocka_unit_test(orders_charge_and_decision),
         cmocka_unit_test(orders_landmark_true_of_the_end_point),
+        cmocka_unit_test(orders_two_step_roll_explained),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
