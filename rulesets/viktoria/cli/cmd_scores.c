@@ -44,10 +44,7 @@ int opfor_vk_cmd_scores(int argc, char **argv) {
          .wants = "a file name",
          .help = "the database (default $XDG_DATA_HOME/opfor/opfor.db, else\n"
                  "~/.local/share/opfor/opfor.db)"},
-        {.name = "--json",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &json,
-         .help = "print one JSON document instead of text"},
+        OPFOR_CLI_JSON_OPT(&json),
         {0},
     };
     const opfor_cli_spec_t spec = {
