@@ -35,10 +35,7 @@ int opfor_bench_display(int argc, char **argv) {
          .hi = 1000,
          .arg = "N",
          .help = "refreshes per run (default 10)"},
-        {.name = "--json",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &json,
-         .help = "print one JSON document instead of text"},
+        OPFOR_CLI_JSON_OPT(&json),
         {0},
     };
     const opfor_cli_spec_t spec = {.cmd = "bench display", .about = about, .opts = opts};

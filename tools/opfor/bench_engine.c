@@ -70,10 +70,7 @@ static int bench_generic(const opfor_ruleset_t *rs, int argc, char **argv) {
              "reports the median actions, activations and games per CPU second.",
              ENGINE_RUNS);
     const opfor_cli_opt_t opts[] = {
-        {.name = "--json",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &json,
-         .help = "print one JSON document instead of text"},
+        OPFOR_CLI_JSON_OPT(&json),
         OPFOR_BENCH_SECONDS_OPT(&seconds, "CPU seconds per run (default 1)"),
         {0},
     };

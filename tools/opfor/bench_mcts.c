@@ -251,10 +251,7 @@ int opfor_bench_mcts(int argc, char **argv) {
              "scenarios, in equal shares (or its default scenario; --scenario picks one).",
              DEFAULT_DECISIONS, MAX_RUNS, TARGET_P95_MS, TARGET_POOL_MIB, default_ruleset()->name);
     const opfor_cli_opt_t opts[] = {
-        {.name = "--json",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &json,
-         .help = "print one JSON document instead of text"},
+        OPFOR_CLI_JSON_OPT(&json),
         {.name = "--ruleset",
          .type = OPFOR_CLI_STRING,
          .string = &rsname,
@@ -294,13 +291,7 @@ int opfor_bench_mcts(int argc, char **argv) {
          .hi = OPFOR_MCTS_MAX_THREADS,
          .arg = "T",
          .help = "search threads (default 1)"},
-        {.name = "--seed",
-         .type = OPFOR_CLI_WHOLE,
-         .whole = &seed_l,
-         .lo = 0,
-         .hi = LONG_MAX,
-         .arg = "S",
-         .help = "seed of the games the positions come from (default 20261126)"},
+        OPFOR_CLI_SEED_OPT(&seed_l, "seed of the games the positions come from (default 20261126)"),
         {0},
     };
     const opfor_cli_spec_t spec = {

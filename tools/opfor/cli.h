@@ -175,6 +175,20 @@ typedef struct opfor_cli_spec {
         .help = (what)                                                                             \
     }
 
+/* --seed S: a whole number from 0 into *(seed) (a long), with the command's own help. */
+#define OPFOR_CLI_SEED_OPT(seed, what)                                                             \
+    {                                                                                              \
+        .name = "--seed", .type = OPFOR_CLI_WHOLE, .whole = (seed), .lo = 0, .hi = LONG_MAX,       \
+        .arg = "S", .help = (what)                                                                 \
+    }
+
+/* --json: *(dest) = 1, "print one JSON document instead of text". */
+#define OPFOR_CLI_JSON_OPT(dest)                                                                   \
+    {                                                                                              \
+        .name = "--json", .type = OPFOR_CLI_FLAG, .flag = (dest),                                  \
+        .help = "print one JSON document instead of text"                                          \
+    }
+
 #define OPFOR_CLI_CONNECT_OPTS(addr, token_file)                                                   \
     {.name = "--connect",                                                                          \
      .type = OPFOR_CLI_STRING,                                                                     \

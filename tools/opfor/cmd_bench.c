@@ -68,10 +68,7 @@ int opfor_cmd_bench(int argc, char **argv) {
                       "  %-8s %s (own options: opfor bench %s --help)\n", BENCH_CMDS[i].name,
                       BENCH_CMDS[i].what, BENCH_CMDS[i].name);
     const opfor_cli_opt_t opts[] = {
-        {.name = "--json",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &json,
-         .help = "print one JSON document instead of text"},
+        OPFOR_CLI_JSON_OPT(&json),
         OPFOR_BENCH_SECONDS_OPT(&seconds, "seconds per run (default 1)"),
         {0},
     };

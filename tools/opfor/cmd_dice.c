@@ -86,17 +86,8 @@ static int dice_expr(int argc, char **argv) {
          .hi = DICE_MAX_ROLLS,
          .arg = "N",
          .help = "also roll the expression N times (1..1000000) and print the results"},
-        {.name = "--seed",
-         .type = OPFOR_CLI_WHOLE,
-         .whole = &seed,
-         .lo = 0,
-         .hi = LONG_MAX,
-         .arg = "S",
-         .help = "seed for --roll (default 1); same seed, same rolls"},
-        {.name = "--json",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &json,
-         .help = "print one JSON document instead of text"},
+        OPFOR_CLI_SEED_OPT(&seed, "seed for --roll (default 1); same seed, same rolls"),
+        OPFOR_CLI_JSON_OPT(&json),
         {0},
     };
     const opfor_cli_spec_t spec = {
@@ -276,10 +267,7 @@ static int dice_chance(int argc, char **argv) {
                  "             needing N+\" near 0 and 1 (error at most 1/72\n"
                  "             below 1/12 and above 11/12)\n"
                  "--mode 2d6   two dice summed, \"N+ on 2D6\""},
-        {.name = "--json",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &json,
-         .help = "print one JSON document instead of text"},
+        OPFOR_CLI_JSON_OPT(&json),
         {0},
     };
     const opfor_cli_spec_t spec = {

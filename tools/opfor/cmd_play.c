@@ -339,13 +339,7 @@ int opfor_cmd_play(int argc, char **argv) {
     const char *rsname = NULL, *scenario = NULL;
     long side = 0, seed = 1;
     const opfor_cli_opt_t opts[] = {
-        {.name = "--seed",
-         .type = OPFOR_CLI_WHOLE,
-         .whole = &seed,
-         .lo = 0,
-         .hi = LONG_MAX,
-         .arg = "S",
-         .help = "the game's seed (default 1)"},
+        OPFOR_CLI_SEED_OPT(&seed, "the game's seed (default 1)"),
         {.name = "--level",
          .type = OPFOR_CLI_CHOICE,
          .choice = &p.level,

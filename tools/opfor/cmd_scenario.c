@@ -596,10 +596,7 @@ int opfor_cmd_scenario(int argc, char **argv) {
     int json = 0, rc = 0;
     char about[1536];
     const opfor_cli_opt_t opts[] = {
-        {.name = "--json",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &json,
-         .help = "print one JSON document instead of text"},
+        OPFOR_CLI_JSON_OPT(&json),
         {0},
     };
     const opfor_cli_spec_t spec = {

@@ -146,10 +146,7 @@ int opfor_vk_bench_calc(int argc, char **argv) {
     double seconds = 1.0;
     chosen_t ch = {{0}, 0};
     const opfor_cli_opt_t opts[] = {
-        {.name = "--json",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &json,
-         .help = "print one JSON document instead of text"},
+        OPFOR_CLI_JSON_OPT(&json),
         OPFOR_BENCH_SECONDS_OPT(&seconds, "seconds per run (default 1)"),
         {0},
     };

@@ -93,10 +93,7 @@ int opfor_vk_bench_engine(int argc, char **argv) {
              "second), the state size in bytes and state copies per second.",
              ENGINE_RUNS, ENGINE_RUNS);
     const opfor_cli_opt_t opts[] = {
-        {.name = "--json",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &json,
-         .help = "print one JSON document instead of text"},
+        OPFOR_CLI_JSON_OPT(&json),
         OPFOR_BENCH_SECONDS_OPT(&seconds, "CPU seconds per run (default 1)"),
         {0},
     };

@@ -128,12 +128,6 @@ const char *opfor__patrol_placement_str(const opfor_patrol_placement_t *pl, char
         .wants = "a file or name",                                                                 \
         .help = "a scenario file or built-in name (default " PATROL_DEFAULT ")"                    \
     }
-/* The --json option of place and spawns. */
-#define PATROL_JSON_OPT(dest)                                                                      \
-    {                                                                                              \
-        .name = "--json", .type = OPFOR_CLI_FLAG, .flag = (dest),                                  \
-        .help = "print one JSON document instead of text"                                          \
-    }
 
 /* A new game on the scenario scen (NULL: the default) for place and spawns; NULL after the
  * error, whose exit code is then in *rc. */
@@ -181,7 +175,7 @@ static int cmd_place(int argc, char **argv) {
          .type = OPFOR_CLI_FLAG,
          .flag = &mounted,
          .help = "the unit is mounted, a gun or a wagon: not in buildings"},
-        PATROL_JSON_OPT(&json),
+        OPFOR_CLI_JSON_OPT(&json),
         {0},
     };
     const opfor_cli_spec_t spec = {
@@ -268,13 +262,7 @@ static int cmd_spawns(int argc, char **argv) {
          .hi = SPAWNS_MAX_PRESSES,
          .arg = "N",
          .help = "presses, 1..100000000"},
-        {.name = "--seed",
-         .type = OPFOR_CLI_WHOLE,
-         .whole = &seed,
-         .lo = 0,
-         .hi = LONG_MAX,
-         .arg = "S",
-         .help = "seed, a whole number >= 0; same seed, same tally"},
+        OPFOR_CLI_SEED_OPT(&seed, "seed, a whole number >= 0; same seed, same tally"),
         {.name = "--fresh",
          .type = OPFOR_CLI_NUMBER,
          .number = &fresh,
@@ -297,7 +285,7 @@ static int cmd_spawns(int argc, char **argv) {
          .hi = 32,
          .arg = "K",
          .help = "enemy units still to act this turn (0..32)"},
-        PATROL_JSON_OPT(&json),
+        OPFOR_CLI_JSON_OPT(&json),
         {0},
     };
     const opfor_cli_spec_t spec = {
@@ -443,14 +431,9 @@ int opfor_vk_cmd_patrol(int argc, char **argv) {
     int rc = 0;
     const opfor_cli_opt_t opts[] = {
         PATROL_SCENARIO_OPT(&o.scenario),
-        {.name = "--seed",
-         .type = OPFOR_CLI_WHOLE,
-         .whole = &seed,
-         .lo = 0,
-         .hi = LONG_MAX,
-         .arg = "S",
-         .help = "seed, a whole number >= 0 (default: a fresh one, printed\n"
-                 "at the start); same seed and same reports, same game"},
+        OPFOR_CLI_SEED_OPT(&seed, "seed, a whole number >= 0 (default: a fresh one, printed
+"
+                                  "at the start); same seed and same reports, same game"),
         {.name = "--name",
          .type = OPFOR_CLI_STRING,
          .string = &o.name,

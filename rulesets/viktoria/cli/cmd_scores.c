@@ -119,13 +119,12 @@ int opfor_vk_cmd_scores(int argc, char **argv) {
          .string = &dbpath,
          .arg = "FILE",
          .wants = "a file name",
-         .help = "the database (default: $XDG_DATA_HOME/opfor/opfor.db, else\n"
-                 "~/.local/share/opfor/opfor.db, and the daemon's in its state\n"
+         .help = "the database (default: $XDG_DATA_HOME/opfor/opfor.db, else
+"
+                 "~/.local/share/opfor/opfor.db, and the daemon's in its state
+"
                  "directory, $XDG_STATE_HOME/opfor, else ~/.local/state/opfor)"},
-        {.name = "--json",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &json,
-         .help = "print one JSON document instead of text"},
+        OPFOR_CLI_JSON_OPT(&json),
         {0},
     };
     const opfor_cli_spec_t spec = {
