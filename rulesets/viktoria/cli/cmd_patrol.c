@@ -431,8 +431,7 @@ int opfor_vk_cmd_patrol(int argc, char **argv) {
     int rc = 0;
     const opfor_cli_opt_t opts[] = {
         PATROL_SCENARIO_OPT(&o.scenario),
-        OPFOR_CLI_SEED_OPT(&seed, "seed, a whole number >= 0 (default: a fresh one, printed
-"
+        OPFOR_CLI_SEED_OPT(&seed, "seed, a whole number >= 0 (default: a fresh one, printed\n"
                                   "at the start); same seed and same reports, same game"),
         {.name = "--name",
          .type = OPFOR_CLI_STRING,

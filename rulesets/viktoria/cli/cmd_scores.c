@@ -119,10 +119,8 @@ int opfor_vk_cmd_scores(int argc, char **argv) {
          .string = &dbpath,
          .arg = "FILE",
          .wants = "a file name",
-         .help = "the database (default: $XDG_DATA_HOME/opfor/opfor.db, else
-"
-                 "~/.local/share/opfor/opfor.db, and the daemon's in its state
-"
+         .help = "the database (default: $XDG_DATA_HOME/opfor/opfor.db, else\n"
+                 "~/.local/share/opfor/opfor.db, and the daemon's in its state\n"
                  "directory, $XDG_STATE_HOME/opfor, else ~/.local/state/opfor)"},
         OPFOR_CLI_JSON_OPT(&json),
         {0},
