@@ -136,7 +136,18 @@ cmp -s "$dnew" "$dlast" || fail "the restarted daemon's card ($dnew) differs fro
 grep -q "game $game: its current state handed to the event listener" "$work/opford.log" ||
   fail "the restarted daemon did not load $game for its panel"
 wait_for 40 grep -q "reconnected to" "$work/client.log" || fail "the client did not reconnect"
-wait_for 10 grep -q -c "following game $game" "$work/client.log" || fail "no follow after reconnect"
+follows() { [ "$(grep -c "following game $game" "$work/client.log")" -ge 2 ]; }
+wait_for 10 follows || fail "no follow after reconnect"
+# after the restart the clients show the game's open order again, the card from before the
+# restart, never a waiting card: the long-running one (redrawn from the state it read again)
+# and a one-shot client started now
+sleep 2.5 # a redraw after the reconnection has reached the emulator
+clive=$(last_frame "$work/live")
+cmp -s "$clive" "$last" || fail "after the restart the client shows $clive, not the order card"
+timeout -k 5 30 "$bin/opfor" display --connect "unix:$sock" --sim "$work/once2" --once \
+  2>>"$work/once.log" || fail "opfor display --once after the restart failed"
+cmp -s "$(last_frame "$work/once2")" "$last" ||
+  fail "after the restart a new client draws another card than the open order's"
 before=$(count_frames "$work/live")
 sleep 2.5 # past the minimum interval since the client's last refresh
 kinds=$(drive "$sock" press "$game") || fail "no event after the restart"

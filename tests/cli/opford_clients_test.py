@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""tests/cli/opford_clients_test.py BIN_DIR WORKDIR -- real clients together on one opford
+(issue 15, "concurrency tests over the real daemon"):
+
+- two `opfor patrol --connect` terminals on one game report the same order's casualties at the
+  same moment: exactly one report is applied (the unit loses its figures once), the other
+  terminal is told in words that the game changed and nothing was applied; the same between a
+  terminal and a one-shot `opfor report`;
+- `undo` typed in one terminal takes back the other terminal's report: the figures come back,
+  the order is open again, and the undo is printed by that terminal and by `opfor watch`;
+- after a daemon restart on the same socket and state folder the one-shot commands (`opfor
+  games`, `state`, `orders`, `report`, `undo`) work on the same game: the same position and the
+  same open order (not a new one), a report counted once, its undo.
+
+A raw MessagePack client (opford_lib) sets the game up and reads the state to check it; every
+check reads what the real binaries printed. Run by tests/cli/opford_clients.sh; every wait is
+bounded; ends with "N passed, N failed".
+"""
+import functools
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import opford_lib  # noqa: E402 (after the line above)
+
+BIN, WORK = sys.argv[1], sys.argv[2]
+OPFORD = os.path.join(BIN, "opford")
+OPFOR = os.path.join(BIN, "opfor")
+checks = opford_lib.Checks(detail_max=1500)
+check = checks.check
+Daemon = functools.partial(opford_lib.Daemon, OPFORD, WORK)
+
+
+def todo(name, ok, why):
+    """A known gap in a file another change rewrites (issue 15's table session): printed, not
+    counted; becomes a check once fixed (a "todo ... now passes" line says so)."""
+    print(f"todo {name}: " + ("now passes: make it a check" if ok else f"still open ({why})"))
+# protocol method names a player must never read
+PROTOCOL = re.compile(r"\b(ai\.orders|game\.[a-z_]+|patrol\.initiative|viktoria\.initiative|"
+                      r"unsubscribe|subscribe)\b")
+
+
+def leak(text):
+    m = PROTOCOL.search(text)
+    return m.group(0) if m else None
+
+
+class Client(opford_lib.Client):
+    def rpc(self, method, params=None):
+        err, res = self.call(method, params)
+        if err is not None:
+            raise RuntimeError(f"{method}: {err}")
+        return res
+
+
+class Term:
+    """`opfor ARGS` with stdin a pipe and stdout, stderr in files read as it runs."""
+    n = 0
+
+    def __init__(self, args):
+        Term.n += 1
+        base = os.path.join(WORK, f"term{Term.n}")
+        self.out_path, self.err_path = base + ".out", base + ".err"
+        self.out_f, self.err_f = open(self.out_path, "w"), open(self.err_path, "w")
+        self.p = subprocess.Popen([OPFOR] + args, stdin=subprocess.PIPE, stdout=self.out_f,
+                                  stderr=self.err_f, text=True)
+        with open(os.path.join(WORK, "pids"), "a") as f:
+            f.write(f"{self.p.pid}\n")
+
+    def send(self, text):
+        self.p.stdin.write(text)
+        self.p.stdin.flush()
+
+    def out(self):
+        with open(self.out_path) as f:
+            return f.read()
+
+    def err(self):
+        with open(self.err_path) as f:
+            return f.read()
+
+    def wait_for(self, pattern, secs=20, err=False):
+        end = time.time() + secs
+        while time.time() < end:
+            m = re.search(pattern, self.err() if err else self.out())
+            if m:
+                return m
+            time.sleep(0.05)
+        return None
+
+    def finish(self, secs=30):
+        try:
+            self.p.stdin.close()
+        except BrokenPipeError:
+            pass
+        try:
+            rc = self.p.wait(timeout=secs)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            rc = ("killed", self.p.wait(timeout=5))
+        self.out_f.close()
+        self.err_f.close()
+        return rc
+
+
+def opfor(*args):
+    p = subprocess.run([OPFOR, *args, "--connect", d.sock], capture_output=True, text=True,
+                       timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def to_order(c, game):
+    """Plays (each report naming the state it saw) until the AI gives an order; returns it."""
+    for _ in range(60):
+        st = c.rpc("game.state", {"game": game})
+        if st["status"] != "active":
+            return None
+        if st["pending"] == "none":
+            c.rpc("viktoria.initiative", {"game": game})
+        elif st["pending"] == "player":
+            c.rpc("report", {"game": game, "acted": st["ready"][0], "seen": st["log_seq"]})
+        else:
+            return c.rpc("ai.orders", {"game": game})
+    return None
+
+
+def unit(st, name):
+    return next((u for u in st["units"] if u["name"] == name), None)
+
+
+def victim(st, order):
+    """A player unit on the table with at least 3 figures, the order's target if it is one."""
+    units = [u for u in st["units"] if u["player"] and u["state"] in ("ready", "acted") and
+             u["alive"] >= 3]
+    named = [u for u in units if u["name"] == (order or {}).get("target")]
+    return (named or units or [None])[0]
+
+
+def terminal(game):
+    """A terminal game on game, once it has read the game (its reports name that state)."""
+    t = Term(["patrol", "--connect", d.sock, "--game", game])
+    ok = t.wait_for(r"`i` presses the initiative button") is not None
+    return t, ok
+
+
+d = Daemon("d")
+check("daemon_ready", d.ready, d.logtext())
+c = Client(d.sock, 60)
+c.rpc("hello", {"client": "clients-test"})
+c.rpc("game.new", {"scenario": "patrol_default", "seed": 3, "id": "race"})
+order = to_order(c, "race")
+st0 = c.rpc("game.state", {"game": "race"})
+v = victim(st0, order)
+check("race_order_given", order is not None and v is not None and
+      st0["order"]["answered_by"] == 0, repr(order)[:300])
+name, alive0, seq0 = v["name"], v["alive"], st0["log_seq"]
+
+# ---------------------------------------------------------------- two terminals, one order
+w = Term(["watch", "race", "--connect", d.sock, "--timeout", "120"])
+check("watch_started", w.wait_for(r"watching game", err=True) is not None, w.err())
+t1, ok1 = terminal("race")
+t2, ok2 = terminal("race")
+check("race_terminals_ready", ok1 and ok2, t1.out()[-600:] + t2.out()[-600:])
+line = f"r {name} killed 2\n"
+t1.send(line)
+t2.send(line)
+applied = re.compile(re.escape(f"{name}: 2 killed"))
+refused = re.compile(r"Nothing was applied")
+for t in (t1, t2):
+    t.wait_for(f"{applied.pattern}|{refused.pattern}", secs=30)
+time.sleep(0.3)  # the other one answers within milliseconds
+won = [t for t in (t1, t2) if applied.search(t.out())]
+lost = [t for t in (t1, t2) if refused.search(t.out())]
+check("race_exactly_one_applied", len(won) == 1 and len(lost) == 1 and won[0] is not lost[0],
+      t1.out()[-800:] + t1.err() + "\n-----\n" + t2.out()[-800:] + t2.err())
+st = c.rpc("game.state", {"game": "race"})
+check("race_unit_loses_figures_once", unit(st, name)["alive"] == alive0 - 2 and
+      st["log_seq"] == seq0 + 1 and st["order"]["answered_by"] == seq0 + 1,
+      repr((unit(st, name), alive0, st["log_seq"], seq0)))
+if won and lost:
+    winner, loser = won[0], lost[0]
+    why = loser.err()
+    # the refusal says what came first: the other report, in the order's own words
+    check("race_loser_told_why", "has changed since" in why and
+          f"entry {seq0 + 1} report" in why and "look at the table again" in why, why)
+    check("race_loser_no_protocol_names", leak(loser.out() + why) is None,
+          leak(loser.out() + why))
+    todo("race_loser_no_parameter_names", "seen:" not in why,
+         "the daemon's stale_state message starts with its parameter's name; PATROL_HINTS "
+         "(cmd_patrol_remote.c) has no wording for it: " + why[:200])
+    check("race_watch_prints_report_once",
+          w.wait_for(re.escape(f"{name}: 2 killed"), secs=10) is not None and
+          w.out().count(f"{name}: 2 killed") == 1, w.out())
+
+    # ------------------------------------------------------------ undo from the other terminal
+    loser.send("undo\n")
+    check("undo_printed_by_its_terminal",
+          loser.wait_for(rf"Undone: the report of entry {seq0 + 1}") is not None,
+          loser.out()[-800:] + loser.err())
+    check("undo_printed_by_watch",
+          w.wait_for(rf"Undone: the report of entry {seq0 + 1}", secs=10) is not None, w.out())
+    st = c.rpc("game.state", {"game": "race"})
+    check("undo_restores_figures", unit(st, name)["alive"] == alive0 and
+          st["order"]["answered_by"] == 0 and st["order"]["current"] == 1,
+          repr((unit(st, name), st["order"])))
+    # the terminal whose report was taken back: its next report is refused, naming the undo
+    # (the table may have to change back first); typed again, it counts, once
+    winner.send(f"r {name} killed 1\n")
+    check("undo_told_to_the_other_terminal",
+          winner.wait_for(rf"undo \(took back entry {seq0 + 1}\)", err=True) is not None and
+          winner.wait_for("Nothing was applied") is not None, winner.out()[-800:] + winner.err())
+    todo("undo_printed_by_the_other_terminal", f"Undone: the report of entry {seq0 + 1}" in
+         winner.out(), "cmd_patrol_remote.c prints no event it did not cause (catch_up and `u` "
+         "mark them seen): " + winner.out()[-300:])
+    winner.send(f"r {name} killed 1\n")
+    check("undo_then_report_again",
+          winner.wait_for(re.escape(f"{name}: 1 killed"), secs=20) is not None,
+          winner.out()[-800:] + winner.err())
+    st = c.rpc("game.state", {"game": "race"})
+    check("undo_then_report_counted_once", unit(st, name)["alive"] == alive0 - 1,
+          repr(unit(st, name)))
+    loser.send("undo\n")
+    loser.wait_for(r"Undone: the report of entry %d" % (st["log_seq"]), secs=20)
+for t in (t1, t2):
+    t.send("q\n")
+    t.finish(20)
+
+# ---------------------------------------------------------------- a terminal and `opfor report`
+st = c.rpc("game.state", {"game": "race"})
+check("cli_race_order_open", unit(st, name)["alive"] == alive0 and
+      st["order"]["answered_by"] == 0, repr((unit(st, name), st["order"])))
+seq1 = st["log_seq"]
+t3, ok3 = terminal("race")
+check("cli_race_terminal_ready", ok3, t3.out()[-600:])
+cli = subprocess.Popen([OPFOR, "report", "race", "--killed", f"{name}=1", "--connect", d.sock],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+t3.send(f"r {name} killed 1\n")
+cout, cerr = cli.communicate(timeout=60)
+t3.wait_for(re.escape(f"{name}: 1 killed") + "|Nothing was applied", secs=30)
+time.sleep(0.3)
+term_won = re.search(re.escape(f"{name}: 1 killed"), t3.out()) is not None
+term_lost = "Nothing was applied" in t3.out()
+cli_won = cli.returncode == 0
+check("cli_race_exactly_one_applied", term_won + cli_won == 1 and term_lost + term_won == 1,
+      repr((cli.returncode, cout, cerr)) + t3.out()[-600:] + t3.err())
+st = c.rpc("game.state", {"game": "race"})
+check("cli_race_unit_loses_figure_once", unit(st, name)["alive"] == alive0 - 1 and
+      st["log_seq"] == seq1 + 1, repr((unit(st, name), st["log_seq"], seq1)))
+if cli_won:
+    check("cli_race_terminal_told_why", "has changed since" in t3.err() and
+          leak(t3.out() + t3.err()) is None, t3.err())
+else:
+    check("cli_race_cli_told_why", cli.returncode == 1 and "already answered" in cerr and
+          "opfor undo" in cerr and leak(cerr) is None, cerr)
+t3.send("q\n")
+t3.finish(20)
+
+# ---------------------------------------------------------------- the CLI after a restart
+st_before = c.rpc("game.state", {"game": "race"})
+c.rpc("game.undo", {"game": "race"})  # the order open again over the restart
+st_before = c.rpc("game.state", {"game": "race"})
+undone_before = w.out().count("Undone:")
+c.close()
+d.stop()
+d.start()
+check("restart_ready", d.ready, d.logtext()[-500:])
+rc, out, err = opfor("games", "--json")
+check("restart_games_lists_it", rc == 0 and '"race"' in out and '"active"' in out, out + err)
+rc, out, err = opfor("state", "race", "--json")
+check("restart_state_same", rc == 0 and st_before["hash"] in out and
+      f'"log_seq":{st_before["log_seq"]}' in out.replace(" ", ""), out[:600] + err)
+rc, out, err = opfor("orders", "race")
+check("restart_orders_same_order", rc == 0 and order["sentence"] in out, out + err)
+c = Client(d.sock, 60)
+st = c.rpc("game.state", {"game": "race"})
+check("restart_orders_no_new_order", st["log_seq"] == st_before["log_seq"] and
+      st["order"]["order_id"] == order["order_id"], repr((st["log_seq"], st["order"])))
+rc, out, err = opfor("report", "race", "--killed", f"{name}=2")
+check("restart_report_counts", rc == 0 and f"{name}: 2 killed" in out, out + err)
+rc, out2, err2 = opfor("report", "race", "--killed", f"{name}=2")
+check("restart_second_report_refused", rc == 1 and "already answered" in err2, out2 + err2)
+st = c.rpc("game.state", {"game": "race"})
+check("restart_report_counted_once", unit(st, name)["alive"] == alive0 - 2, repr(unit(st, name)))
+rc, out, err = opfor("undo", "race")
+st = c.rpc("game.state", {"game": "race"})
+check("restart_undo", rc == 0 and "Undone: the report of entry" in out and
+      unit(st, name)["alive"] == alive0, out + err + repr(unit(st, name)))
+check("restart_cli_no_protocol_names", leak(out + err + out2 + err2) is None,
+      leak(out + err + out2 + err2))
+check("watch_undo_after_restart", w.wait_for(r"reconnected to", secs=30, err=True) is not None and
+      w.wait_for(r"(?s)(Undone:.*){%d}" % (undone_before + 1), secs=20) is not None,
+      w.out()[-1500:] + w.err())
+w.p.terminate()
+w.finish(10)
+c.close()
+d.stop()
+checks.finish()
