@@ -181,35 +181,68 @@ static int wedge_misses(const vk_wedge_t *w, opfor_pt_t o, opfor_pt_t c, float r
     return opfor_vdot(d, w->nl) > lim || opfor_vdot(d, w->nr) > lim;
 }
 
-void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc, opfor_pt_t aim,
-                opfor_vk_events_t *ev) {
+/* Where unit u's machinegun fires an arc aimed at aim: vk_fire_mg and vk_mg_count aim through
+ * it, so an order's count of tests is the engine's by construction. */
+typedef struct vk_mg_aim {
+    int u, arc;         /* the firing unit and its arc (opfor_arc_t) */
+    opfor_pt_t o;       /* the machinegun figure's position */
+    opfor_vec_t facing; /* towards aim (the unit's facing when aim is o), not normalised */
+    vk_wedge_t wedge;   /* quick rejection */
+    vk_arcin_t arcin;   /* quick acceptance */
+} vk_mg_aim_t;
+
+/* Aims unit u's machinegun: its figure, or -1 when the unit has none (a left unset). */
+static int mg_aim(const opfor_vk_state_t *st, int u, int arc, opfor_pt_t aim, vk_mg_aim_t *a) {
     int mg = vk_mg_figure(st, u);
     if (mg < 0)
+        return -1;
+    a->u = u;
+    a->arc = arc;
+    a->o = st->figures[mg].pos;
+    a->facing = opfor_vsub(aim, a->o);
+    if (a->facing.x == 0.0f && a->facing.y == 0.0f)
+        a->facing = st->units[u].facing;
+    wedge_init(&a->wedge, arc, a->facing);
+    arcin_init(&a->arcin, arc, a->facing);
+    return mg;
+}
+
+/* How many times figure g tests against the aimed arc a: 0 unless it is alive, of a unit other
+ * than the firer's still on the table, in the arc and not concealed; 2 for a figure in both
+ * arcs of a double 45. */
+static int mg_times(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, const vk_mg_aim_t *a,
+                    int g) {
+    if (!vk_alive(st, g) || st->figures[g].unit == a->u || st->ux[st->figures[g].unit].removed)
+        return 0;
+    const opfor_figure_t *f = &st->figures[g];
+    if (wedge_misses(&a->wedge, a->o, f->pos, vk_radius(f)))
+        return 0;
+    int times = arcin_contains(&a->arcin, a->o, f->pos);
+    if (!times)
+        times =
+            opfor_arc_touches_circle((opfor_arc_t)a->arc, a->o, a->facing, f->pos, vk_radius(f));
+    if (times <= 0 || concealed(ctx, st, a->o, g))
+        return 0;
+    return times;
+}
+
+void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc, opfor_pt_t aim,
+                opfor_vk_events_t *ev) {
+    vk_mg_aim_t a;
+    int mg = mg_aim(st, u, arc, aim, &a);
+    if (mg < 0)
         return;
-    opfor_pt_t o = st->figures[mg].pos;
-    opfor_vec_t facing = opfor_vsub(aim, o);
-    if (facing.x == 0.0f && facing.y == 0.0f)
-        facing = st->units[u].facing;
-    opfor_vec_t fn = opfor_vnorm(facing);
+    opfor_pt_t o = a.o;
+    opfor_vec_t fn = opfor_vnorm(a.facing);
     if (fn.x != 0.0f || fn.y != 0.0f)
         st->units[u].facing = fn; /* field mounts turn freely as part of firing (IX) */
     int moving_platform = (st->figures[mg].flags & OPFOR_FIG_MOVED) != 0;
     int tests = 0, wounded = 0, killed = 0;
-    vk_wedge_t wedge;
-    wedge_init(&wedge, arc, facing);
-    vk_arcin_t arcin;
-    arcin_init(&arcin, arc, facing);
     for (int g = 0; g < st->nfigures; g++) {
-        if (!vk_alive(st, g) || st->figures[g].unit == u || st->ux[st->figures[g].unit].removed)
+        int times = mg_times(ctx, st, &a, g);
+        if (!times)
             continue;
         const opfor_figure_t *f = &st->figures[g];
-        if (wedge_misses(&wedge, o, f->pos, vk_radius(f)))
-            continue;
-        int times = arcin_contains(&arcin, o, f->pos);
-        if (!times)
-            times = opfor_arc_touches_circle((opfor_arc_t)arc, o, facing, f->pos, vk_radius(f));
-        if (times <= 0 || concealed(ctx, st, o, g))
-            continue;
         float gap = opfor_dist(o, f->pos) - vk_radius(&st->figures[mg]) - vk_radius(f);
         int br = opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_MG, gap < 0 ? 0 : gap);
         if (br < 0)
@@ -239,31 +272,12 @@ void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc,
 int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
                 opfor_pt_t aim) {
     /* vk_fire_mg's tests, read without rolling (no figure falls) */
-    int mg = vk_mg_figure(st, u);
-    if (mg < 0)
+    vk_mg_aim_t a;
+    if (mg_aim(st, u, arc, aim, &a) < 0)
         return 0;
-    opfor_pt_t o = st->figures[mg].pos;
-    opfor_vec_t facing = opfor_vsub(aim, o);
-    if (facing.x == 0.0f && facing.y == 0.0f)
-        facing = st->units[u].facing;
     int tests = 0;
-    vk_wedge_t wedge;
-    wedge_init(&wedge, arc, facing);
-    vk_arcin_t arcin;
-    arcin_init(&arcin, arc, facing);
-    for (int g = 0; g < st->nfigures; g++) {
-        if (!vk_alive(st, g) || st->figures[g].unit == u || st->ux[st->figures[g].unit].removed)
-            continue;
-        const opfor_figure_t *f = &st->figures[g];
-        if (wedge_misses(&wedge, o, f->pos, vk_radius(f)))
-            continue;
-        int times = arcin_contains(&arcin, o, f->pos);
-        if (!times)
-            times = opfor_arc_touches_circle((opfor_arc_t)arc, o, facing, f->pos, vk_radius(f));
-        if (times <= 0 || concealed(ctx, st, o, g))
-            continue;
-        tests += times;
-    }
+    for (int g = 0; g < st->nfigures; g++)
+        tests += mg_times(ctx, st, &a, g);
     return tests;
 }
 

@@ -423,10 +423,18 @@ static int picks_next(vk_picks_t *P, int max, float *key) {
     return P->pos[k];
 }
 
-int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int moving,
-                 unsigned aim, opfor_vk_events_t *ev) {
+/* The one walk over unit u's shooters at unit t (aim flags) that both vk_fire_unit and
+ * vk_fire_count make, so an order's count of shooters is the engine's by construction: each
+ * figure able to fire (alive, a person with a pistol, carbine or rifle, neither playing music
+ * nor controlled) takes the first of its three nearest marks (stated targets first) that is in
+ * range, in sight and not behind another figure. With wr (st itself, for writing) each such
+ * figure shoots (moving: moving fire) and wk[0], wk[1] count wounds and kills; a harmed figure
+ * updates the marks and the lanes, and the walk stops once unit t is out of action. With wr
+ * NULL every shot is a miss and st is only read. Returns the shots. */
+static int fire_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_vk_state_t *wr,
+                     int u, int t, int moving, unsigned aim, int wk[2]) {
     const opfor_unit_t *un = &st->units[u];
-    int shots = 0, wounds = 0, kills = 0;
+    int shots = 0;
     vk_lanes_t lanes;
     vk_marks_t marks;
     lanes_build(st, u, t, &lanes);
@@ -468,10 +476,10 @@ int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, 
             if (blocked)
                 continue;
             shots++;
-            int e = vk_shoot(ctx, st, f, g, w, gap, moving, NULL);
-            wounds += e == 1;
-            kills += e == 2;
+            int e = wr ? vk_shoot(ctx, wr, f, g, w, gap, moving, NULL) : 0;
             if (e > 0) {
+                wk[0] += e == 1;
+                wk[1] += e == 2;
                 marks_update(st, aim, &marks, m);
                 if (!vk_alive(st, g)) {
                     lanes_hide(&lanes, kg); /* for good */
@@ -484,57 +492,20 @@ int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, 
         if (vk_alive(st, f))
             lanes_unhide(&lanes, kf, xf);
     }
-    VK_EV(ev, "  %s fires%s at %s: %d shot%s, %d wounded, %d killed", un->name,
-          moving ? " on the move" : "", st->units[t].name, shots, shots == 1 ? "" : "s", wounds,
-          kills);
+    return shots;
+}
+
+int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int moving,
+                 unsigned aim, opfor_vk_events_t *ev) {
+    int wk[2] = {0, 0}; /* wounds, kills */
+    int shots = fire_walk(ctx, st, st, u, t, moving, aim, wk);
+    VK_EV(ev, "  %s fires%s at %s: %d shot%s, %d wounded, %d killed", st->units[u].name,
+          moving ? " on the move" : "", st->units[t].name, shots, shots == 1 ? "" : "s", wk[0],
+          wk[1]);
     return shots;
 }
 
 int vk_fire_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
                   unsigned aim) {
-    /* vk_fire_unit's choice of shooters and marks, with every shot a miss: a figure fires
-       when one of its three nearest marks (stated targets first) is in range, in sight and
-       not behind another figure */
-    const opfor_unit_t *un = &st->units[u];
-    int shots = 0;
-    vk_lanes_t lanes;
-    vk_marks_t marks;
-    lanes_build(st, u, t, &lanes);
-    marks_build(st, t, aim, &lanes, &marks);
-    if (!vk_unit_active(st, t))
-        return 0;
-    for (int f = un->first, fe = un->first + un->count; f < fe; f++) {
-        const opfor_figure_t *fr = &st->figures[f];
-        if (!vk_alive(st, f) || !vk_is_person(fr) ||
-            !(fr->weapons & (OPFOR_W_PISTOL | OPFOR_W_CARBINE | OPFOR_W_RIFLE)))
-            continue;
-        if ((st->figx[f] & OPFOR_VK_FX_PLAYING) || (st->figx[f] & OPFOR_VK_FX_CONTROLLED))
-            continue;
-        float rf = vk_radius(fr);
-        int kf = lanes.slot[f];
-        float xf = lanes_hide(&lanes, kf);
-        vk_picks_t picks;
-        picks_start(&picks, &marks, fr->pos);
-        float key;
-        for (int m; (m = picks_next(&picks, 3, &key)) >= 0;) {
-            int g = marks.idx[m];
-            const opfor_figure_t *tg = &st->figures[g];
-            float d2 = marks.off[m] == 0.0f ? key : opfor_dist2(fr->pos, tg->pos);
-            float gap = sqrtf(d2) - rf - marks.r[m];
-            if (gap < 0.0f)
-                gap = 0.0f;
-            if (vk_firearm(fr, gap) < 0 || !vk_los(ctx, st, f, g))
-                continue;
-            int kg = marks.slot[m];
-            float xg = lanes_hide(&lanes, kg);
-            int blocked = lanes_blocked(&lanes, fr->pos, tg->pos);
-            lanes_unhide(&lanes, kg, xg);
-            if (blocked)
-                continue;
-            shots++;
-            break;
-        }
-        lanes_unhide(&lanes, kf, xf);
-    }
-    return shots;
+    return fire_walk(ctx, st, NULL, u, t, 0, aim, NULL);
 }

@@ -83,6 +83,59 @@ static void mg_every_figure_in_the_arc_tests(void **state) {
     fx_done(ctx, sc);
 }
 
+/* The tests an MG order says the targets take (vk_mg_count, read without rolling) are the tests
+ * the engine makes whenever no figure falls: seeded aims and arcs over a foe, a friend and, every
+ * other case, a building that hides some of them. */
+static void mg_count_is_the_engines_tests(void **state) {
+    (void)state;
+    opfor_rng_t r;
+    opfor_rng_seed(&r, 2026, 16);
+    int checked = 0, some = 0, none = 0, twice = 0;
+    for (int k = 0; k < 240; k++) {
+        opfor_scenario_t *sc = fx_new(48, 48);
+        int mg = add_mg(sc, 2);
+        float fx = 4.0f + 40.0f * (float)opfor_rng_unit(&r),
+              fy = 14.0f + 30.0f * (float)opfor_rng_unit(&r);
+        fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1 + (int)opfor_rng_below(&r, 8), opfor_pt(fx, fy),
+                OPFOR_W_RIFLE);
+        fx_foot(sc, "Friend", 0, OPFOR_Q_SOLDIER, 1 + (int)opfor_rng_below(&r, 4),
+                opfor_pt(8.0f + 32.0f * (float)opfor_rng_unit(&r), 12.0f), OPFOR_W_RIFLE);
+        if (k % 2)
+            fx_rect(sc, OPFOR_TK_BUILDING, 0.5f * (24.0f + fx) - 2.0f, 0.5f * (6.0f + fy),
+                    0.5f * (24.0f + fx) + 2.0f, 0.5f * (6.0f + fy) + 3.0f);
+        fx_generals(sc, opfor_pt(40, 2), opfor_pt(44, 46));
+        opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+        opfor_vk_state_t *st = malloc(sizeof *st);
+        assert_non_null(st);
+        fx_start(ctx, st, (uint64_t)k + 1, mg);
+        int arc = k % OPFOR_ARC_COUNT;
+        opfor_pt_t aim = opfor_pt(fx + 6.0f * (float)opfor_rng_unit(&r) - 3.0f, fy);
+        int n = vk_mg_count(ctx, st, mg, arc, aim);
+        char buf[512] = "";
+        opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
+        vk_fire_mg(ctx, st, mg, arc, aim, &ev);
+        const char *a = strstr(buf, " arc: "), *kl = strstr(buf, " killed");
+        assert_non_null(a);
+        assert_non_null(kl);
+        int tests = atoi(a + 6), killed = -1;
+        const char *p = kl;
+        while (p > buf && p[-1] != ' ')
+            p--;
+        killed = atoi(p);
+        if (killed == 0) {
+            if (tests != n)
+                fail_msg("case %d: counted %d, the engine made %d (%s)", k, n, tests, buf);
+            checked++;
+            some += n > 0;
+            none += n == 0;
+            twice += arc == OPFOR_ARC_DOUBLE_45 && n > 0;
+        }
+        free(st);
+        fx_done(ctx, sc);
+    }
+    assert_true(checked > 80 && some > 30 && none > 5 && twice > 3);
+}
+
 static int mg_listed(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc) {
     opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
     int n = opfor_vk_legal(ctx, st, a, OPFOR_VK_MAX_ACTIONS);
@@ -305,6 +358,7 @@ static void bombs_reach_six_inches(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(mg_every_figure_in_the_arc_tests),
+        cmocka_unit_test(mg_count_is_the_engines_tests),
         cmocka_unit_test(mg_lone_gunner_reloads_and_wounded_crews_narrow),
         cmocka_unit_test(mg_hard_terrain_hides_foliage_does_not),
         cmocka_unit_test(artillery_needs_two_crew_and_lands_as_the_calculator_says),
