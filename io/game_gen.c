@@ -44,32 +44,6 @@ static int str_copy(const msgpack_object *o, char *buf, size_t n) {
     return 0;
 }
 
-static void get_str(const msgpack_object *m, const char *key, char *buf, size_t n) {
-    const msgpack_object *v = opfor_rpc_params_get(m, key);
-    if (!v || str_copy(v, buf, n) < 0)
-        buf[0] = '\0';
-}
-
-static int64_t get_int(const msgpack_object *m, const char *key, int64_t lo, int64_t hi,
-                       int64_t def) {
-    int64_t v;
-    char why[8];
-    return opfor_rpc_params_int(m, key, lo, hi, &v, why, sizeof why) == 0 ? v : def;
-}
-
-static double get_num(const msgpack_object *m, const char *key) {
-    const msgpack_object *v = opfor_rpc_params_get(m, key);
-    if (!v)
-        return 0.0;
-    if (v->type == MSGPACK_OBJECT_FLOAT32 || v->type == MSGPACK_OBJECT_FLOAT64)
-        return v->via.f64;
-    if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
-        return (double)v->via.u64;
-    if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
-        return (double)v->via.i64;
-    return 0.0;
-}
-
 int opfor__gen_table_side(const opfor__game_t *g) {
     return opfor__gen_of(g)->ai_side == 0 ? 1 : 0;
 }
@@ -472,9 +446,9 @@ static int apply_act(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
     if (rc < 0)
         return rc;
     int n = work_legal(gen, gen->work);
-    int64_t idx = get_int(pl, "index", 0, INT32_MAX, -1);
+    int64_t idx = opfor_rpc_params_int_or(pl, "index", 0, INT32_MAX, -1);
     char want[112], p[112];
-    get_str(pl, "action", want, sizeof want);
+    opfor_rpc_params_str_or(pl, "action", want, sizeof want);
     if (idx < 0 || idx >= n ||
         strcmp(opfor_game_action_str(&gen->game, gen->work, &gen->acts[idx], p, sizeof p), want)) {
         char list[300];
@@ -531,7 +505,7 @@ static int apply_roll(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
             return opfor__gerr_set(
                 err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
                 "outcome: this chance node has no listed outcomes: roll \"auto\"");
-        idx = get_int(pl, "outcome", 0, INT32_MAX, -1);
+        idx = opfor_rpc_params_int_or(pl, "outcome", 0, INT32_MAX, -1);
         if (idx < 0 || idx >= n)
             return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
                                    "outcome: %lld is not one of the %d outcomes (0..%d)",
@@ -576,7 +550,7 @@ static int apply_form(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, i
     if (t->status != OPFOR__GS_ACTIVE)
         return turn_check(g, t, OPFOR_PLAYER_TERMINAL, 0, err);
     char name[64];
-    get_str(pl, "form", name, sizeof name);
+    opfor_rpc_params_str_or(pl, "form", name, sizeof name);
     const opfor_form_t *f = opfor_form_find(forms, nforms, name);
     if (!f) {
         char list[300];
@@ -591,7 +565,7 @@ static int apply_form(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, i
     }
     int side = -1;
     if (is_report) {
-        side = (int)get_int(pl, "side", 0, gen->rs->max_players - 1, -1);
+        side = (int)opfor_rpc_params_int_or(pl, "side", 0, gen->rs->max_players - 1, -1);
         if (side < 0 || side == gen->ai_side)
             return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
                                    "side: a table side reports (not %d, the AI's)", gen->ai_side);
@@ -669,32 +643,32 @@ static int apply_form(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, i
 /* Reads an order's wire map into *o. */
 static void order_read(const msgpack_object *m, opfor__gen_order_t *o) {
     memset(o, 0, sizeof *o);
-    o->log_seq = (uint64_t)get_int(m, "order_id", 0, INT64_MAX, 0);
-    o->turn = (int32_t)get_int(m, "turn", 0, INT32_MAX, 0);
-    o->side = (int32_t)get_int(m, "side", 0, OPFOR_MAX_PLAYERS - 1, 0);
-    o->index = (int32_t)get_int(m, "index", 0, INT32_MAX, -1);
-    o->decision = (int32_t)get_int(m, "decision", 0, INT32_MAX, 0);
-    o->open = (int32_t)get_int(m, "open", 0, 1, 1);
-    o->iterations = (uint64_t)get_int(m, "iterations", 0, INT64_MAX, 0);
-    o->value = get_num(m, "value");
-    get_str(m, "action", o->action, sizeof o->action);
-    get_str(m, "sentence", o->sentence, sizeof o->sentence);
-    get_str(m, "reason", o->reason, sizeof o->reason);
-    get_str(m, "level", o->level, sizeof o->level);
-    get_str(m, "unit", o->unit, sizeof o->unit);
-    get_str(m, "verb", o->verb, sizeof o->verb);
-    get_str(m, "target", o->target, sizeof o->target);
+    o->log_seq = (uint64_t)opfor_rpc_params_int_or(m, "order_id", 0, INT64_MAX, 0);
+    o->turn = (int32_t)opfor_rpc_params_int_or(m, "turn", 0, INT32_MAX, 0);
+    o->side = (int32_t)opfor_rpc_params_int_or(m, "side", 0, OPFOR_MAX_PLAYERS - 1, 0);
+    o->index = (int32_t)opfor_rpc_params_int_or(m, "index", 0, INT32_MAX, -1);
+    o->decision = (int32_t)opfor_rpc_params_int_or(m, "decision", 0, INT32_MAX, 0);
+    o->open = (int32_t)opfor_rpc_params_int_or(m, "open", 0, 1, 1);
+    o->iterations = (uint64_t)opfor_rpc_params_int_or(m, "iterations", 0, INT64_MAX, 0);
+    o->value = opfor_rpc_params_num_or(m, "value", 0.0);
+    opfor_rpc_params_str_or(m, "action", o->action, sizeof o->action);
+    opfor_rpc_params_str_or(m, "sentence", o->sentence, sizeof o->sentence);
+    opfor_rpc_params_str_or(m, "reason", o->reason, sizeof o->reason);
+    opfor_rpc_params_str_or(m, "level", o->level, sizeof o->level);
+    opfor_rpc_params_str_or(m, "unit", o->unit, sizeof o->unit);
+    opfor_rpc_params_str_or(m, "verb", o->verb, sizeof o->verb);
+    opfor_rpc_params_str_or(m, "target", o->target, sizeof o->target);
     const msgpack_object *ru = opfor_rpc_params_get(m, "runner_up");
     if (ru && ru->type == MSGPACK_OBJECT_MAP) {
         o->has_runner = 1;
-        get_str(ru, "sentence", o->runner, sizeof o->runner);
-        o->runner_value = get_num(ru, "value");
+        opfor_rpc_params_str_or(ru, "sentence", o->runner, sizeof o->runner);
+        o->runner_value = opfor_rpc_params_num_or(ru, "value", 0.0);
     }
     const msgpack_object *d = opfor_rpc_params_get(m, "destination");
     if (d && d->type == MSGPACK_OBJECT_MAP) {
         o->has_dest = 1;
-        o->x = (float)get_num(d, "x");
-        o->y = (float)get_num(d, "y");
+        o->x = (float)opfor_rpc_params_num_or(d, "x", 0.0);
+        o->y = (float)opfor_rpc_params_num_or(d, "y", 0.0);
     }
     const msgpack_object *needs = opfor_rpc_params_get(m, "needs");
     if (needs && needs->type == MSGPACK_OBJECT_ARRAY)
@@ -702,9 +676,10 @@ static void order_read(const msgpack_object *m, opfor__gen_order_t *o) {
             const msgpack_object *n = &needs->via.array.ptr[i];
             if (n->type != MSGPACK_OBJECT_MAP)
                 continue;
-            get_str(n, "label", o->needs[o->nneeds].label, sizeof o->needs[0].label);
-            get_str(n, "need", o->needs[o->nneeds].need, sizeof o->needs[0].need);
-            o->needs[o->nneeds].p = get_num(n, "p");
+            opfor_rpc_params_str_or(n, "label", o->needs[o->nneeds].label,
+                                    sizeof o->needs[0].label);
+            opfor_rpc_params_str_or(n, "need", o->needs[o->nneeds].need, sizeof o->needs[0].need);
+            o->needs[o->nneeds].p = opfor_rpc_params_num_or(n, "p", 0.0);
             o->nneeds++;
         }
     o->active = 1;
@@ -1234,17 +1209,18 @@ int opfor__gen_restore(opfor__game_t *g, uint64_t seq, const void *buf, size_t l
     size_t off = 0;
     int rc = OPFOR_EPARSE;
     if (msgpack_unpack_next(&u, buf, len, &off) == MSGPACK_UNPACK_SUCCESS &&
-        u.data.type == MSGPACK_OBJECT_MAP && get_int(&u.data, "v", 0, 9, 0) == 1 &&
-        (uint64_t)get_int(&u.data, "log_seq", 0, INT64_MAX, -1) == seq) {
+        u.data.type == MSGPACK_OBJECT_MAP && opfor_rpc_params_int_or(&u.data, "v", 0, 9, 0) == 1 &&
+        (uint64_t)opfor_rpc_params_int_or(&u.data, "log_seq", 0, INT64_MAX, -1) == seq) {
         const msgpack_object *st = opfor_rpc_params_get(&u.data, "state");
         if (st && st->type == MSGPACK_OBJECT_BIN &&
             opfor_game_deserialize(&gen->game, gen->work, st->via.bin.ptr, st->via.bin.size) == 0) {
             memcpy(gen->state, gen->work, gen->rs->state_size);
             g->t.log_seq = seq;
-            g->t.ev_seq = (uint64_t)get_int(&u.data, "ev_seq", 0, INT64_MAX, 0);
-            g->t.status = (int32_t)get_int(&u.data, "status", 0, 2, 0);
-            g->t.result = (int32_t)get_int(&u.data, "result", 0, 3, 0);
-            g->t.decisions = (int32_t)get_int(&u.data, "decisions", 0, INT32_MAX, 0);
+            g->t.ev_seq = (uint64_t)opfor_rpc_params_int_or(&u.data, "ev_seq", 0, INT64_MAX, 0);
+            g->t.status = (int32_t)opfor_rpc_params_int_or(&u.data, "status", 0, 2, 0);
+            g->t.result = (int32_t)opfor_rpc_params_int_or(&u.data, "result", 0, 3, 0);
+            g->t.decisions =
+                (int32_t)opfor_rpc_params_int_or(&u.data, "decisions", 0, INT32_MAX, 0);
             const msgpack_object *o = opfor_rpc_params_get(&u.data, "order");
             if (o && o->type == MSGPACK_OBJECT_MAP)
                 order_read(o, &gen->order);

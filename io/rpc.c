@@ -329,6 +329,31 @@ int opfor_rpc_params_bool(const msgpack_object *params, const char *key, int *ou
     return 0;
 }
 
+void opfor_rpc_params_str_or(const msgpack_object *params, const char *key, char *buf,
+                             size_t size) {
+    if (opfor_rpc_params_str(params, key, buf, size, NULL, 0) != 0)
+        buf[0] = '\0';
+}
+
+int64_t opfor_rpc_params_int_or(const msgpack_object *params, const char *key, int64_t lo,
+                                int64_t hi, int64_t def) {
+    int64_t v;
+    return opfor_rpc_params_int(params, key, lo, hi, &v, NULL, 0) == 0 ? v : def;
+}
+
+double opfor_rpc_params_num_or(const msgpack_object *params, const char *key, double def) {
+    const msgpack_object *v = opfor_rpc_params_get(params, key);
+    if (!v)
+        return def;
+    if (v->type == MSGPACK_OBJECT_FLOAT32 || v->type == MSGPACK_OBJECT_FLOAT64)
+        return v->via.f64;
+    if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return (double)v->via.u64;
+    if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+        return (double)v->via.i64;
+    return def;
+}
+
 /* --- encoding --- */
 
 void opfor_rpc_pack_cstr(msgpack_packer *pk, const char *s) {

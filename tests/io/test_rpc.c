@@ -244,7 +244,7 @@ static void rpc_params_helpers(void **state) {
     (void)state;
     buf_t b;
     buf_init(&b);
-    msgpack_pack_map(&b.pk, 5);
+    msgpack_pack_map(&b.pk, 6);
     str(&b.pk, "name");
     str(&b.pk, "Hauptmann");
     str(&b.pk, "n");
@@ -255,12 +255,14 @@ static void rpc_params_helpers(void **state) {
     msgpack_pack_uint64(&b.pk, UINT64_MAX);
     str(&b.pk, "nul");
     msgpack_pack_str_with_body(&b.pk, "a\0b", 3);
+    str(&b.pk, "f");
+    msgpack_pack_double(&b.pk, 1.25);
     msgpack_unpacked u;
     msgpack_unpacked_init(&u);
     assert_int_equal(msgpack_unpack_next(&u, b.sb.data, b.sb.size, NULL), MSGPACK_UNPACK_SUCCESS);
     const msgpack_object *p = &u.data;
     char why[128], s[16];
-    static const char *const all[] = {"name", "n", "flag", "huge", "nul", NULL};
+    static const char *const all[] = {"name", "n", "flag", "huge", "nul", "f", NULL};
     static const char *const some[] = {"name", "n", NULL};
     assert_int_equal(opfor_rpc_params_check(p, all, why, sizeof why), 0);
     assert_int_equal(opfor_rpc_params_check(p, some, why, sizeof why), OPFOR_EINVAL);
@@ -288,6 +290,32 @@ static void rpc_params_helpers(void **state) {
     assert_int_equal(flag, 1);
     assert_int_equal(opfor_rpc_params_bool(p, "n", &flag, why, sizeof why), OPFOR_EINVAL);
     assert_null(opfor_rpc_params_get(NULL, "n"));
+
+    /* the lenient readers: the default (or "") for what is absent or not as expected */
+    opfor_rpc_params_str_or(p, "name", s, sizeof s);
+    assert_string_equal(s, "Hauptmann");
+    static const char *const not_text[] = {"f", "n", "nul", "absent", NULL};
+    for (int i = 0; not_text[i]; i++) {
+        snprintf(s, sizeof s, "old");
+        opfor_rpc_params_str_or(p, not_text[i], s, sizeof s);
+        assert_string_equal(s, "");
+    }
+    snprintf(s, sizeof s, "old");
+    opfor_rpc_params_str_or(p, "name", s, 5); /* does not fit */
+    assert_string_equal(s, "");
+    opfor_rpc_params_str_or(NULL, "name", s, sizeof s);
+    assert_string_equal(s, "");
+    assert_int_equal(opfor_rpc_params_int_or(p, "n", -10, 10, 7), -5);
+    assert_int_equal(opfor_rpc_params_int_or(p, "n", 0, 10, 7), 7);
+    assert_int_equal(opfor_rpc_params_int_or(p, "huge", 0, INT64_MAX, 7), 7);
+    assert_int_equal(opfor_rpc_params_int_or(p, "name", 0, 10, 7), 7);
+    assert_int_equal(opfor_rpc_params_int_or(p, "absent", 0, 10, 7), 7);
+    assert_true(opfor_rpc_params_num_or(p, "f", 2.5) == 1.25);
+    assert_true(opfor_rpc_params_num_or(p, "n", 2.5) == -5.0);
+    assert_true(opfor_rpc_params_num_or(p, "huge", 2.5) == (double)UINT64_MAX);
+    assert_true(opfor_rpc_params_num_or(p, "flag", 2.5) == 2.5);
+    assert_true(opfor_rpc_params_num_or(p, "absent", 2.5) == 2.5);
+    assert_true(opfor_rpc_params_num_or(NULL, "n", 2.5) == 2.5);
     msgpack_unpacked_destroy(&u);
     msgpack_sbuffer_destroy(&b.sb);
 

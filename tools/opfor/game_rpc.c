@@ -302,16 +302,7 @@ int64_t opfor__rpc_int(const msgpack_object *m, const char *key, int64_t def) {
 }
 
 double opfor__rpc_num(const msgpack_object *m, const char *key, double def) {
-    const msgpack_object *v = opfor__rpc_get(m, key);
-    if (!v)
-        return def;
-    if (v->type == MSGPACK_OBJECT_FLOAT32 || v->type == MSGPACK_OBJECT_FLOAT64)
-        return v->via.f64;
-    if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
-        return (double)v->via.u64;
-    if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
-        return (double)v->via.i64;
-    return def;
+    return opfor_rpc_params_num_or(m, key, def);
 }
 
 void opfor__rpc_json(opfor_json_t *j, const msgpack_object *o) {

@@ -161,6 +161,19 @@ int opfor_rpc_params_int(const msgpack_object *params, const char *key, int64_t 
 int opfor_rpc_params_bool(const msgpack_object *params, const char *key, int *out, char *why,
                           size_t why_size);
 
+/* Lenient readers, for maps opford wrote itself (a log entry's payload, a saved order, an
+ * answer read by a client): a value that is absent or not as expected reads as the default,
+ * never as an error. A client's params are checked with the readers above instead. */
+
+/* The string under key copied into buf (NUL-terminated), or "" when it is absent, not a string,
+ * holds a NUL byte or does not fit. size must be at least 1. */
+void opfor_rpc_params_str_or(const msgpack_object *params, const char *key, char *buf, size_t size);
+/* The integer under key when it lies within [lo, hi], else def. */
+int64_t opfor_rpc_params_int_or(const msgpack_object *params, const char *key, int64_t lo,
+                                int64_t hi, int64_t def);
+/* The number under key, an integer or a float, else def. */
+double opfor_rpc_params_num_or(const msgpack_object *params, const char *key, double def);
+
 /* --- Encoding. Each "begin" packs an envelope's head; the caller packs exactly one more
  * object (the result, or the single params map) to finish the message. --- */
 

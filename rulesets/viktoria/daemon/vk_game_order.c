@@ -498,40 +498,12 @@ void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
     opfor__kv_int(pk, "has_runner", o->has_runner);
 }
 
-/* A number of a map (an integer or a float); def when absent or of another type. */
-static double get_num(const msgpack_object *m, const char *key, double def) {
-    const msgpack_object *v =
-        m && m->type == MSGPACK_OBJECT_MAP ? opfor_rpc_params_get(m, key) : NULL;
-    if (!v)
-        return def;
-    if (v->type == MSGPACK_OBJECT_FLOAT32 || v->type == MSGPACK_OBJECT_FLOAT64)
-        return v->via.f64;
-    if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
-        return (double)v->via.u64;
-    if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
-        return (double)v->via.i64;
-    return def;
-}
-
 static int get_bin(const msgpack_object *m, const char *key, void *out, size_t size) {
     const msgpack_object *v = opfor_rpc_params_get(m, key);
     if (!v || v->type != MSGPACK_OBJECT_BIN || v->via.bin.size != size)
         return -1;
     memcpy(out, v->via.bin.ptr, size);
     return 0;
-}
-
-static void get_str(const msgpack_object *m, const char *key, char *buf, size_t size) {
-    char why[8];
-    if (opfor_rpc_params_str(m, key, buf, size, why, sizeof why) < 0)
-        buf[0] = '\0';
-}
-
-static int64_t get_int(const msgpack_object *m, const char *key, int64_t lo, int64_t hi,
-                       int64_t def) {
-    int64_t v;
-    char why[8];
-    return opfor_rpc_params_int(m, key, lo, hi, &v, why, sizeof why) == 0 ? v : def;
 }
 
 int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
@@ -563,19 +535,19 @@ int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
     o.open = 1;
     o.log_seq = log_seq;
     o.turn = t->ps.turn;
-    o.decision = (int32_t)get_int(raw, "decision", 0, INT32_MAX, t->decisions);
-    o.command = (int32_t)get_int(raw, "command", 0, 2, 0);
-    o.has_runner = (int32_t)get_int(raw, "has_runner", 0, 1, 0);
+    o.decision = (int32_t)opfor_rpc_params_int_or(raw, "decision", 0, INT32_MAX, t->decisions);
+    o.command = (int32_t)opfor_rpc_params_int_or(raw, "command", 0, 2, 0);
+    o.has_runner = (int32_t)opfor_rpc_params_int_or(raw, "has_runner", 0, 1, 0);
     o.target = action_has_target(&o.action) && o.action.target < t->nunits ? o.action.target : -1;
     o.has_dest = action_has_dest(&o.action);
-    get_str(payload, "sentence", o.sentence, sizeof o.sentence);
-    get_str(payload, "reason", o.reason, sizeof o.reason);
-    get_str(payload, "engine", o.engine, sizeof o.engine);
-    get_str(payload, "level", o.level, sizeof o.level);
-    get_str(payload, "command", o.command_text, sizeof o.command_text);
+    opfor_rpc_params_str_or(payload, "sentence", o.sentence, sizeof o.sentence);
+    opfor_rpc_params_str_or(payload, "reason", o.reason, sizeof o.reason);
+    opfor_rpc_params_str_or(payload, "engine", o.engine, sizeof o.engine);
+    opfor_rpc_params_str_or(payload, "level", o.level, sizeof o.level);
+    opfor_rpc_params_str_or(payload, "command", o.command_text, sizeof o.command_text);
     const msgpack_object *ru = opfor_rpc_params_get(payload, "runner_up");
     if (ru && ru->type == MSGPACK_OBJECT_MAP)
-        get_str(ru, "sentence", o.runner_sentence, sizeof o.runner_sentence);
+        opfor_rpc_params_str_or(ru, "sentence", o.runner_sentence, sizeof o.runner_sentence);
     const msgpack_object *needs = opfor_rpc_params_get(payload, "needs");
     if (needs && needs->type == MSGPACK_OBJECT_ARRAY)
         for (uint32_t i = 0; i < needs->via.array.size && o.nneeds < OPFOR__ORDER_NEEDS; i++) {
@@ -583,17 +555,17 @@ int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
             if (n->type != MSGPACK_OBJECT_MAP)
                 continue;
             opfor__vkg_need_t *nd = &o.needs[o.nneeds++];
-            get_str(n, "name", nd->name, sizeof nd->name);
-            get_str(n, "label", nd->label, sizeof nd->label);
-            get_str(n, "dice", nd->dice, sizeof nd->dice);
-            get_str(n, "need", nd->need, sizeof nd->need);
-            nd->count = (int32_t)get_int(n, "count", 0, 10000, 0);
-            get_str(n, "per", nd->per, sizeof nd->per);
+            opfor_rpc_params_str_or(n, "name", nd->name, sizeof nd->name);
+            opfor_rpc_params_str_or(n, "label", nd->label, sizeof nd->label);
+            opfor_rpc_params_str_or(n, "dice", nd->dice, sizeof nd->dice);
+            opfor_rpc_params_str_or(n, "need", nd->need, sizeof nd->need);
+            nd->count = (int32_t)opfor_rpc_params_int_or(n, "count", 0, 10000, 0);
+            opfor_rpc_params_str_or(n, "per", nd->per, sizeof nd->per);
         }
     /* figures that fire (entries from before they were counted have none) */
     const msgpack_object *fig = opfor_rpc_params_get(payload, "figures");
     if (fig && (fig->type == MSGPACK_OBJECT_POSITIVE_INTEGER)) {
-        o.figures = (int32_t)get_int(payload, "figures", 0, 10000, 0);
+        o.figures = (int32_t)opfor_rpc_params_int_or(payload, "figures", 0, 10000, 0);
         const msgpack_object *am = opfor_rpc_params_get(payload, "figures_at_most");
         o.figures_how = am && am->type == MSGPACK_OBJECT_BOOLEAN && am->via.boolean
                             ? OPFOR_ORDER_FIG_UPTO
@@ -603,7 +575,8 @@ int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
     const msgpack_object *sp = opfor_rpc_params_get(payload, "stop");
     if (sp && sp->type == MSGPACK_OBJECT_MAP) {
         o.has_stop = 1;
-        o.stop = opfor_pt((float)get_num(sp, "x", 0.0), (float)get_num(sp, "y", 0.0));
+        o.stop = opfor_pt((float)opfor_rpc_params_num_or(sp, "x", 0.0),
+                          (float)opfor_rpc_params_num_or(sp, "y", 0.0));
     }
     memcpy(&t->order, &o, sizeof o);
     t->units[o.unit].flags |= OPFOR_UNIT_ACTED;
