@@ -32,78 +32,16 @@ OPFOR = os.path.join(BIN, "opfor")
 checks = opford_lib.Checks(detail_max=1500)
 check = checks.check
 Daemon = functools.partial(opford_lib.Daemon, OPFORD, WORK)
+Client = opford_lib.Client
+Term = functools.partial(opford_lib.Term, OPFOR, WORK)
+leak = opford_lib.leak
+to_order, victim = opford_lib.to_order, opford_lib.victim
 
 
 def todo(name, ok, why):
     """A known gap in a file another change rewrites (issue 15's table session): printed, not
     counted; becomes a check once fixed (a "todo ... now passes" line says so)."""
     print(f"todo {name}: " + ("now passes: make it a check" if ok else f"still open ({why})"))
-# protocol method names a player must never read
-PROTOCOL = re.compile(r"\b(ai\.orders|game\.[a-z_]+|patrol\.initiative|viktoria\.initiative|"
-                      r"unsubscribe|subscribe)\b")
-
-
-def leak(text):
-    m = PROTOCOL.search(text)
-    return m.group(0) if m else None
-
-
-class Client(opford_lib.Client):
-    def rpc(self, method, params=None):
-        err, res = self.call(method, params)
-        if err is not None:
-            raise RuntimeError(f"{method}: {err}")
-        return res
-
-
-class Term:
-    """`opfor ARGS` with stdin a pipe and stdout, stderr in files read as it runs."""
-    n = 0
-
-    def __init__(self, args):
-        Term.n += 1
-        base = os.path.join(WORK, f"term{Term.n}")
-        self.out_path, self.err_path = base + ".out", base + ".err"
-        self.out_f, self.err_f = open(self.out_path, "w"), open(self.err_path, "w")
-        self.p = subprocess.Popen([OPFOR] + args, stdin=subprocess.PIPE, stdout=self.out_f,
-                                  stderr=self.err_f, text=True)
-        with open(os.path.join(WORK, "pids"), "a") as f:
-            f.write(f"{self.p.pid}\n")
-
-    def send(self, text):
-        self.p.stdin.write(text)
-        self.p.stdin.flush()
-
-    def out(self):
-        with open(self.out_path) as f:
-            return f.read()
-
-    def err(self):
-        with open(self.err_path) as f:
-            return f.read()
-
-    def wait_for(self, pattern, secs=20, err=False):
-        end = time.time() + secs
-        while time.time() < end:
-            m = re.search(pattern, self.err() if err else self.out())
-            if m:
-                return m
-            time.sleep(0.05)
-        return None
-
-    def finish(self, secs=30):
-        try:
-            self.p.stdin.close()
-        except BrokenPipeError:
-            pass
-        try:
-            rc = self.p.wait(timeout=secs)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            rc = ("killed", self.p.wait(timeout=5))
-        self.out_f.close()
-        self.err_f.close()
-        return rc
 
 
 def opfor(*args):
@@ -112,37 +50,14 @@ def opfor(*args):
     return p.returncode, p.stdout, p.stderr
 
 
-def to_order(c, game):
-    """Plays (each report naming the state it saw) until the AI gives an order; returns it."""
-    for _ in range(60):
-        st = c.rpc("game.state", {"game": game})
-        if st["status"] != "active":
-            return None
-        if st["pending"] == "none":
-            c.rpc("viktoria.initiative", {"game": game})
-        elif st["pending"] == "player":
-            c.rpc("report", {"game": game, "acted": st["ready"][0], "seen": st["log_seq"]})
-        else:
-            return c.rpc("ai.orders", {"game": game})
-    return None
-
-
 def unit(st, name):
     return next((u for u in st["units"] if u["name"] == name), None)
-
-
-def victim(st, order):
-    """A player unit on the table with at least 3 figures, the order's target if it is one."""
-    units = [u for u in st["units"] if u["player"] and u["state"] in ("ready", "acted") and
-             u["alive"] >= 3]
-    named = [u for u in units if u["name"] == (order or {}).get("target")]
-    return (named or units or [None])[0]
 
 
 def terminal(game):
     """A terminal game on game, once it has read the game (its reports name that state)."""
     t = Term(["patrol", "--connect", d.sock, "--game", game])
-    ok = t.wait_for(r"`i` presses the initiative button") is not None
+    ok = t.wait_out(r"`i` presses the initiative button") is not None
     return t, ok
 
 
@@ -160,7 +75,7 @@ name, alive0, seq0 = v["name"], v["alive"], st0["log_seq"]
 
 # ---------------------------------------------------------------- two terminals, one order
 w = Term(["watch", "race", "--connect", d.sock, "--timeout", "120"])
-check("watch_started", w.wait_for(r"watching game", err=True) is not None, w.err())
+check("watch_started", w.wait_out(r"watching game", err=True) is not None, w.err())
 t1, ok1 = terminal("race")
 t2, ok2 = terminal("race")
 check("race_terminals_ready", ok1 and ok2, t1.out()[-600:] + t2.out()[-600:])
@@ -170,7 +85,7 @@ t2.send(line)
 applied = re.compile(re.escape(f"{name}: 2 killed"))
 refused = re.compile(r"Nothing was applied")
 for t in (t1, t2):
-    t.wait_for(f"{applied.pattern}|{refused.pattern}", secs=30)
+    t.wait_out(f"{applied.pattern}|{refused.pattern}", secs=30)
 time.sleep(0.3)  # the other one answers within milliseconds
 won = [t for t in (t1, t2) if applied.search(t.out())]
 lost = [t for t in (t1, t2) if refused.search(t.out())]
@@ -192,16 +107,16 @@ if won and lost:
          "the daemon's stale_state message starts with its parameter's name; PATROL_HINTS "
          "(cmd_patrol_remote.c) has no wording for it: " + why[:200])
     check("race_watch_prints_report_once",
-          w.wait_for(re.escape(f"{name}: 2 killed"), secs=10) is not None and
+          w.wait_out(re.escape(f"{name}: 2 killed"), secs=10) is not None and
           w.out().count(f"{name}: 2 killed") == 1, w.out())
 
     # ------------------------------------------------------------ undo from the other terminal
     loser.send("undo\n")
     check("undo_printed_by_its_terminal",
-          loser.wait_for(rf"Undone: the report of entry {seq0 + 1}") is not None,
+          loser.wait_out(rf"Undone: the report of entry {seq0 + 1}") is not None,
           loser.out()[-800:] + loser.err())
     check("undo_printed_by_watch",
-          w.wait_for(rf"Undone: the report of entry {seq0 + 1}", secs=10) is not None, w.out())
+          w.wait_out(rf"Undone: the report of entry {seq0 + 1}", secs=10) is not None, w.out())
     st = c.rpc("game.state", {"game": "race"})
     check("undo_restores_figures", unit(st, name)["alive"] == alive0 and
           st["order"]["answered_by"] == 0 and st["order"]["current"] == 1,
@@ -210,20 +125,20 @@ if won and lost:
     # (the table may have to change back first); typed again, it counts, once
     winner.send(f"r {name} killed 1\n")
     check("undo_told_to_the_other_terminal",
-          winner.wait_for(rf"undo \(took back entry {seq0 + 1}\)", err=True) is not None and
-          winner.wait_for("Nothing was applied") is not None, winner.out()[-800:] + winner.err())
+          winner.wait_out(rf"undo \(took back entry {seq0 + 1}\)", err=True) is not None and
+          winner.wait_out("Nothing was applied") is not None, winner.out()[-800:] + winner.err())
     todo("undo_printed_by_the_other_terminal", f"Undone: the report of entry {seq0 + 1}" in
          winner.out(), "cmd_patrol_remote.c prints no event it did not cause (catch_up and `u` "
          "mark them seen): " + winner.out()[-300:])
     winner.send(f"r {name} killed 1\n")
     check("undo_then_report_again",
-          winner.wait_for(re.escape(f"{name}: 1 killed"), secs=20) is not None,
+          winner.wait_out(re.escape(f"{name}: 1 killed"), secs=20) is not None,
           winner.out()[-800:] + winner.err())
     st = c.rpc("game.state", {"game": "race"})
     check("undo_then_report_counted_once", unit(st, name)["alive"] == alive0 - 1,
           repr(unit(st, name)))
     loser.send("undo\n")
-    loser.wait_for(r"Undone: the report of entry %d" % (st["log_seq"]), secs=20)
+    loser.wait_out(r"Undone: the report of entry %d" % (st["log_seq"]), secs=20)
 for t in (t1, t2):
     t.send("q\n")
     t.finish(20)
@@ -239,7 +154,7 @@ cli = subprocess.Popen([OPFOR, "report", "race", "--killed", f"{name}=1", "--con
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 t3.send(f"r {name} killed 1\n")
 cout, cerr = cli.communicate(timeout=60)
-t3.wait_for(re.escape(f"{name}: 1 killed") + "|Nothing was applied", secs=30)
+t3.wait_out(re.escape(f"{name}: 1 killed") + "|Nothing was applied", secs=30)
 time.sleep(0.3)
 term_won = re.search(re.escape(f"{name}: 1 killed"), t3.out()) is not None
 term_lost = "Nothing was applied" in t3.out()
@@ -290,8 +205,8 @@ check("restart_undo", rc == 0 and "Undone: the report of entry" in out and
       unit(st, name)["alive"] == alive0, out + err + repr(unit(st, name)))
 check("restart_cli_no_protocol_names", leak(out + err + out2 + err2) is None,
       leak(out + err + out2 + err2))
-check("watch_undo_after_restart", w.wait_for(r"reconnected to", secs=30, err=True) is not None and
-      w.wait_for(r"(?s)(Undone:.*){%d}" % (undone_before + 1), secs=20) is not None,
+check("watch_undo_after_restart", w.wait_out(r"reconnected to", secs=30, err=True) is not None and
+      w.wait_out(r"(?s)(Undone:.*){%d}" % (undone_before + 1), secs=20) is not None,
       w.out()[-1500:] + w.err())
 w.p.terminate()
 w.finish(10)

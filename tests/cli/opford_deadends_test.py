@@ -19,7 +19,6 @@ import functools
 import os
 import re
 import signal
-import subprocess
 import sys
 import time
 
@@ -32,19 +31,11 @@ OPFOR = os.path.join(BIN, "opfor")
 checks = opford_lib.Checks(detail_max=1500)
 check = checks.check
 Daemon = functools.partial(opford_lib.Daemon, OPFORD, WORK)
-# protocol method names a player must never read
-PROTOCOL = re.compile(r"\b(ai\.orders|game\.[a-z_]+|patrol\.initiative|viktoria\.initiative|"
-                      r"unsubscribe|subscribe)\b")
+Client = opford_lib.Client
+Term = functools.partial(opford_lib.Term, OPFOR, WORK)
+leak = opford_lib.leak
 # seed 2 of patrol_default: i, a Major, i, a Sharp, i gives the Germans the initiative
 TO_ENEMY = "i\na Major\ni\na Sharp\ni\n"
-
-
-class Client(opford_lib.Client):
-    def rpc(self, method, params=None):
-        err, res = self.call(method, params)
-        if err is not None:
-            raise RuntimeError(f"{method}: {err}")
-        return res
 
 
 def connect(d):
@@ -61,63 +52,8 @@ def hold_worker(d, ms=60000):
     return c
 
 
-class Term:
-    """`opfor ARGS` with stdin a pipe and stdout, stderr in files read as it runs."""
-    n = 0
-
-    def __init__(self, args):
-        Term.n += 1
-        base = os.path.join(WORK, f"term{Term.n}")
-        self.out_path, self.err_path = base + ".out", base + ".err"
-        self.out_f, self.err_f = open(self.out_path, "w"), open(self.err_path, "w")
-        self.p = subprocess.Popen([OPFOR] + args, stdin=subprocess.PIPE, stdout=self.out_f,
-                                  stderr=self.err_f, text=True)
-        with open(os.path.join(WORK, "pids"), "a") as f:
-            f.write(f"{self.p.pid}\n")
-
-    def send(self, text):
-        self.p.stdin.write(text)
-        self.p.stdin.flush()
-
-    def out(self):
-        with open(self.out_path) as f:
-            return f.read()
-
-    def err(self):
-        with open(self.err_path) as f:
-            return f.read()
-
-    def wait_out(self, pattern, secs=20, err=False):
-        end = time.time() + secs
-        while time.time() < end:
-            m = re.search(pattern, self.err() if err else self.out())
-            if m:
-                return m
-            time.sleep(0.05)
-        return None
-
-    def finish(self, secs=30):
-        try:
-            self.p.stdin.close()
-        except BrokenPipeError:
-            pass
-        try:
-            rc = self.p.wait(timeout=secs)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            rc = ("killed", self.p.wait(timeout=5))
-        self.out_f.close()
-        self.err_f.close()
-        return rc
-
-
 def patrol(d, *args):
     return Term(["patrol", "--connect", d.sock] + list(args))
-
-
-def leak(text):
-    m = PROTOCOL.search(text)
-    return m.group(0) if m else None
 
 
 d = Daemon("d", ["--workers", "1", "--debug-methods", "yes"])

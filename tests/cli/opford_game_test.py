@@ -745,31 +745,7 @@ for x, n in ((pa, "player"), (gm, "game-master"), (sb, "subscriber")):
     x.call("hello", {"client": n})
 pa.call("game.new", {"seed": 3, "id": "once"})
 sb.call("subscribe", {"game": "once"})
-
-
-def to_order(c, game):
-    """Plays (each report naming the state it saw) until the AI gives an order; returns it."""
-    for _ in range(60):
-        err, st = c.call("game.state", {"game": game})
-        if err or st["status"] != "active":
-            return None
-        if st["pending"] == "none":
-            c.call("viktoria.initiative", {"game": game})
-        elif st["pending"] == "player":
-            c.call("report", {"game": game, "acted": st["ready"][0], "seen": st["log_seq"]})
-        else:
-            return c.call("ai.orders", {"game": game})[1]
-    return None
-
-
-def victim(st, order):
-    """A player unit on the table with at least 3 figures, the order's target if it is one."""
-    units = [u for u in st["units"] if u["player"] and u["state"] in ("ready", "acted") and
-             u["alive"] >= 3]
-    named = [u for u in units if u["name"] == (order or {}).get("target")]
-    return (named or units or [None])[0]
-
-
+to_order, victim = opford_lib.to_order, opford_lib.victim
 order = to_order(pa, "once")
 err, st = pa.call("game.state", {"game": "once"})
 v = victim(st, order)

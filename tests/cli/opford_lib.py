@@ -1,7 +1,9 @@
 """tests/cli/opford_lib.py -- what the opford end-to-end scripts (opford_test.py,
-opford_rpc_test.py, opford_game_test.py) share: the pass/fail tally, a MessagePack-RPC client
-and the handling of an opford process (its log file, its pid in WORKDIR/pids for the shell
-wrapper to kill, a bounded wait for its socket, SIGTERM or SIGKILL).
+opford_rpc_test.py, opford_game_test.py, opford_deadends_test.py, opford_clients_test.py) share:
+the pass/fail tally, a MessagePack-RPC client, the handling of an opford process (its log file,
+its pid in WORKDIR/pids for the shell wrapper to kill, a bounded wait for its socket, SIGTERM or
+SIGKILL), a running `opfor` client read as it prints, and the protocol names a player must never
+read.
 
 The scripts import it from their own folder (python puts a script's folder first on sys.path).
 """
@@ -86,6 +88,13 @@ class Client:
 
     def call(self, method, params=None):
         return self.wait(self.send(method, params))
+
+    def rpc(self, method, params=None):
+        """The result of a call; raises RuntimeError naming the method when it fails."""
+        err, res = self.call(method, params)
+        if err is not None:
+            raise RuntimeError(f"{method}: {err}")
+        return res
 
     def close(self):
         self.s.close()
@@ -196,3 +205,94 @@ class Daemon(Process):
                 return m[-1]
             time.sleep(0.05)
         return None
+
+
+# protocol method names a player must never read
+PROTOCOL = re.compile(r"\b(ai\.orders|game\.[a-z_]+|patrol\.initiative|viktoria\.initiative|"
+                      r"unsubscribe|subscribe)\b")
+
+
+def leak(text):
+    """The first protocol method name in text, or None."""
+    m = PROTOCOL.search(text)
+    return m.group(0) if m else None
+
+
+class Term:
+    """`OPFOR ARGS` (a terminal game, `opfor watch` ...) with stdin a pipe and stdout, stderr in
+    files WORK/termN.out, .err read as it runs; its pid in WORK/pids."""
+    n = 0
+
+    def __init__(self, opfor, work, args):
+        Term.n += 1
+        base = os.path.join(work, f"term{Term.n}")
+        self.out_path, self.err_path = base + ".out", base + ".err"
+        self.out_f, self.err_f = open(self.out_path, "w"), open(self.err_path, "w")
+        self.p = subprocess.Popen([opfor] + args, stdin=subprocess.PIPE, stdout=self.out_f,
+                                  stderr=self.err_f, text=True)
+        with open(os.path.join(work, "pids"), "a") as f:
+            f.write(f"{self.p.pid}\n")
+
+    def send(self, text):
+        self.p.stdin.write(text)
+        self.p.stdin.flush()
+
+    def out(self):
+        with open(self.out_path) as f:
+            return f.read()
+
+    def err(self):
+        with open(self.err_path) as f:
+            return f.read()
+
+    def wait_out(self, pattern, secs=20, err=False):
+        """The first match of pattern in stdout (stderr with err) within secs, or None."""
+        end = time.time() + secs
+        while time.time() < end:
+            m = re.search(pattern, self.err() if err else self.out())
+            if m:
+                return m
+            time.sleep(0.05)
+        return None
+
+    def finish(self, secs=30):
+        """Closes stdin and waits; the exit code, or ("killed", code) after secs."""
+        try:
+            self.p.stdin.close()
+        except BrokenPipeError:
+            pass
+        try:
+            rc = self.p.wait(timeout=secs)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            rc = ("killed", self.p.wait(timeout=5))
+        self.out_f.close()
+        self.err_f.close()
+        return rc
+
+
+# ---------------------------------------------------------------- Viktoria! Patrol games
+
+
+def to_order(c, game):
+    """Plays a Viktoria! game on client c (each report naming the state it saw) until the AI
+    gives an order; returns it, or None when the game ends or a call fails first."""
+    for _ in range(60):
+        err, st = c.call("game.state", {"game": game})
+        if err or st["status"] != "active":
+            return None
+        if st["pending"] == "none":
+            c.call("viktoria.initiative", {"game": game})
+        elif st["pending"] == "player":
+            c.call("report", {"game": game, "acted": st["ready"][0], "seen": st["log_seq"]})
+        else:
+            return c.call("ai.orders", {"game": game})[1]
+    return None
+
+
+def victim(st, order):
+    """A player unit on the table with at least 3 figures, the order's target if it is one."""
+    units = [u for u in st["units"] if u["player"] and u["state"] in ("ready", "acted") and
+             u["alive"] >= 3]
+    named = [u for u in units if u["name"] == (order or {}).get("target")]
+    return (named or units or [None])[0]
