@@ -210,6 +210,29 @@ check("watch_undo_after_restart", w.wait_out(r"reconnected to", secs=30, err=Tru
       w.out()[-1500:] + w.err())
 w.p.terminate()
 w.finish(10)
+
+# ---------------------------------------------------------------- refusals, said once in words
+# A second resolve quotes the report that answered the order: its sentence whole, or cut after
+# a whole word with "..." (never "... 6 figures fire, to ").
+rc, out, err = opfor("report", "race", "--resolve")
+check("resolve_counts", rc == 0 and "Report (resolve)" in out, out + err)
+rc, out, err = opfor("report", "race", "--resolve")
+q = re.search(r'turn \d+: "(.*)": it is not counted twice', err)
+head = q.group(1)[:-3] if q and q.group(1).endswith("...") else None
+check("resolve_twice_quote_whole_words", rc == 1 and q is not None and
+      (q.group(1) == order["sentence"] or
+       (head and order["sentence"].startswith(head) and
+        order["sentence"][len(head):len(head) + 1] in (" ", ",", ";", ":"))),
+      err + "\n" + order["sentence"])
+opfor("initiative", "race")
+err_u, _ = c.call("game.undo", {"game": "race"})
+check("undo_after_press_daemon_words", err_u is not None and
+      "nothing to undo: the initiative button was pressed after the last report (entry" in
+      err_u[1], repr(err_u))
+rc, out, err = opfor("undo", "race")
+check("undo_after_press_cli_words", rc == 1 and err.startswith(
+    "opfor: undo: nothing to undo: the initiative button was pressed after the last report") and
+    "undo: undo:" not in err, err)
 c.close()
 d.stop()
 checks.finish()

@@ -150,6 +150,15 @@ static const opfor__rpc_wording_t CMD_HINTS[] = {
      "resolve: there is no open order to resolve (ask `opfor orders` when the {side} hold the "
      "initiative)"},
     {"at_needs_acted", NULL, "--at goes with --acted (use --move UNIT=X,Y for other units)"},
+    {"nothing_to_undo", "why=no_report", "nothing to undo: no report was made yet"},
+    {"nothing_to_undo", "why=undone",
+     "nothing to undo: the last report was undone already (`opfor state` shows the game)"},
+    {"nothing_to_undo", "why=press",
+     "nothing to undo: the initiative button was pressed after the last report (a report can be "
+     "undone only until the next press or order)"},
+    {"nothing_to_undo", "why=order",
+     "nothing to undo: an order came after the last report (a report can be undone only until "
+     "the next press or order)"},
     {NULL, NULL, NULL},
 };
 

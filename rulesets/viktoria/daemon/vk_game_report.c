@@ -560,7 +560,22 @@ void opfor__vkg_hist_note(opfor__vkg_table_t *t, uint64_t seq, const char *kind,
     memset(h, 0, sizeof *h);
     h->seq = seq;
     snprintf(h->kind, sizeof h->kind, "%s", kind);
-    snprintf(h->what, sizeof h->what, "%s", what ? what : "");
+    what = what ? what : "";
+    size_t n = strlen(what);
+    if (n < sizeof h->what) {
+        memcpy(h->what, what, n + 1);
+        return;
+    }
+    /* too long (an order's sentence): cut after a whole word, never inside a word or a
+       number, and say so with "..." */
+    n = sizeof h->what - 4;
+    while (n > 0 && what[n] != ' ')
+        n--;
+    while (n > 0 && strchr(" ,;:", what[n - 1]))
+        n--;
+    if (n == 0) /* one long word */
+        n = sizeof h->what - 4;
+    snprintf(h->what, sizeof h->what, "%.*s...", (int)n, what);
 }
 
 void opfor__vkg_undo_barrier(opfor__vkg_table_t *t, uint64_t seq, const char *kind) {
@@ -736,9 +751,9 @@ int opfor__vkg_undo(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_s
         }
         opfor_rpc_hint_str(h, "why", u->barrier_kind);
         return fail(e, OPFOR_RPC_E_ILLEGAL,
-                    "undo: nothing to undo: %s came after the last report (entry %llu, %s "
+                    "undo: nothing to undo: %s after the last report (entry %llu, %s "
                     "entry %llu); a report can be undone only until the next press or order",
-                    strcmp(u->barrier_kind, "order") == 0 ? "an order"
+                    strcmp(u->barrier_kind, "order") == 0 ? "an order came"
                                                           : "the initiative button was pressed",
                     (unsigned long long)u->last_report, u->barrier_kind,
                     (unsigned long long)u->barrier);
@@ -1061,7 +1076,7 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
     ud->report = log_seq;
     ud->last_report = log_seq;
     {
-        char what[80];
+        char what[320]; /* the text's first line; the note cuts it at a word */
         const char *nl = strchr(r->text, '\n');
         size_t n = nl ? (size_t)(nl - r->text) : strlen(r->text);
         snprintf(what, sizeof what, "%.*s", (int)(n < sizeof what ? n : sizeof what - 1), r->text);
