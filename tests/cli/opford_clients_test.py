@@ -5,12 +5,17 @@
 - two `opfor patrol --connect` terminals on one game report the same order's casualties at the
   same moment: exactly one report is applied (the unit loses its figures once), the other
   terminal is told in words that the game changed and nothing was applied; the same between a
-  terminal and a one-shot `opfor report`;
+  terminal and a one-shot `opfor report`, at once and with the CLI first;
 - `undo` typed in one terminal takes back the other terminal's report: the figures come back,
   the order is open again, and the undo is printed by that terminal and by `opfor watch`;
 - after a daemon restart on the same socket and state folder the one-shot commands (`opfor
   games`, `state`, `orders`, `report`, `undo`) work on the same game: the same position and the
-  same open order (not a new one), a report counted once, its undo.
+  same open order (not a new one), a report counted once, its undo;
+- refusals said once and whole: a second resolve quotes the first cut after a whole word, an
+  undo after a press says so in the daemon's words and in the CLI's (no "undo: undo:").
+
+Checks named todo are known gaps in the terminal game (cmd_patrol_remote.c, rewritten by the
+table-session change): printed, not counted, until fixed there.
 
 A raw MessagePack client (opford_lib) sets the game up and reads the state to check it; every
 check reads what the real binaries printed. Run by tests/cli/opford_clients.sh; every wait is
@@ -172,6 +177,21 @@ else:
           "opfor undo" in cerr and leak(cerr) is None, cerr)
 t3.send("q\n")
 t3.finish(20)
+# The other way round, whoever won above: `opfor report` answers first while a terminal still
+# shows the order open; the terminal's report is refused, saying what came first.
+c.rpc("game.undo", {"game": "race"})
+t4, ok4 = terminal("race")
+rc, out, err = opfor("report", "race", "--killed", f"{name}=1")
+t4.send(f"r {name} killed 1\n")
+check("cli_first_terminal_told_why", ok4 and rc == 0 and
+      t4.wait_out("Nothing was applied") is not None and
+      t4.wait_out(r"has changed since .*report \(" + re.escape(f"{name}: 1 killed"), err=True)
+      is not None and leak(t4.out() + t4.err()) is None, out + err + t4.out()[-600:] + t4.err())
+st = c.rpc("game.state", {"game": "race"})
+check("cli_first_unit_loses_figure_once", unit(st, name)["alive"] == alive0 - 1,
+      repr(unit(st, name)))
+t4.send("q\n")
+t4.finish(20)
 
 # ---------------------------------------------------------------- the CLI after a restart
 st_before = c.rpc("game.state", {"game": "race"})
