@@ -1,5 +1,6 @@
-/* rulesets/viktoria/cli/cmd_patrol_int.h — what the two halves of `opfor patrol` share:
- * cmd_patrol.c (command line, place, spawns) and cmd_patrol_game.c (the game at the table).
+/* rulesets/viktoria/cli/cmd_patrol_int.h — what the parts of `opfor patrol` share: cmd_patrol.c
+ * (command line, place, spawns), cmd_patrol_remote.c (the one terminal game, whichever side runs
+ * the daemon) and patrol_words.c (reading its command lines).
  *
  * A game is the scenario, its Patrol Mode config, the patrol state and the game's own unit
  * and figure arrays, all in one heap block (about 100 KiB).
@@ -14,19 +15,6 @@
 #include "json_out.h"
 #include "opfor/scenario.h"
 #include "opfor/viktoria/patrol.h"
-
-/* Options of the game. */
-typedef struct opfor__patrol_opts {
-    const char *scenario; /* file or built-in name; NULL: patrol_default */
-    uint64_t seed;        /* game seed */
-    int fresh_seed;       /* 1: seed was drawn fresh (no --seed): the briefing says how to replay */
-    const char *name;     /* player's name for the high scores; NULL: $USER */
-    const char *db;       /* high-score database; NULL: the default path */
-    int no_save;          /* 1: do not record the score */
-    int level;            /* opfor_ai_level_t the enemy is played at (default standard) */
-    int cheat;            /* 1: the AI reads the future spawns (off by default) */
-    int verbose;          /* 1: print the alternatives behind each order */
-} opfor__patrol_opts_t;
 
 /* One game's data. */
 typedef struct opfor__patrol_game {
@@ -62,10 +50,25 @@ int opfor__patrol_words(char *line, char **w, int max);
 int opfor__patrol_read_command(FILE *in, char *line, size_t size, int prompt, char **w, int max);
 /* `opfor patrol` (cmd_patrol.c), registered in rulesets/viktoria/ruleset.cmake. */
 int opfor_vk_cmd_patrol(int argc, char **argv);
-/* Plays a game at the table; returns the exit code. */
-int opfor__patrol_play(const opfor__patrol_opts_t *o);
 /* `opfor patrol --connect ADDR ...` (cmd_patrol_remote.c): the terminal game against the
  * daemon. argv is the patrol command's. */
 int opfor__patrol_remote(int argc, char **argv);
+
+/* What the one terminal game (cmd_patrol_remote.c) is started with, by `opfor patrol` (the
+ * daemon's game in this process) and by `opfor patrol --connect ADDR` alike. */
+typedef struct opfor__patrol_client {
+    const char *addr;       /* the daemon (--connect); ignored when local */
+    const char *token_file; /* --token-file, or NULL */
+    const char *scenario;   /* built-in name or file; NULL: the daemon's default */
+    const char *level;      /* the AI's level by name; NULL: standard */
+    const char *game;       /* resume this game instead of starting one, or NULL */
+    const char *resume;     /* the closing line's command, the game's id appended; or NULL */
+    long seed;              /* the game's seed; -1: the daemon draws one */
+    int fresh_seed;         /* 1: seed was drawn for this game: say how to replay it */
+    int local;             /* 1: run opford's server in this process (tools/opfor/local_daemon.h) */
+    const char *state_dir; /* local: where the game and its score are kept; NULL: not kept */
+} opfor__patrol_client_t;
+/* Plays the terminal game (start or resume, then the command loop); returns the exit code. */
+int opfor__patrol_client(const opfor__patrol_client_t *o);
 
 #endif

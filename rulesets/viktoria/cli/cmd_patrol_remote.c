@@ -36,6 +36,7 @@
 #include "cli.h"
 #include "cmd_patrol_int.h"
 #include "game_rpc.h"
+#include "local_daemon.h"
 #include "opfor/rpc.h"
 
 #define LINE_LEN 512
@@ -54,6 +55,9 @@ typedef struct remote {
     int interactive;        /* stdin is a terminal: prompts */
     uint64_t seen;          /* the game's log_seq as this terminal last saw it */
     int64_t ev;             /* the seq of the last event printed (or seen in a state) */
+    int local;              /* 1: the daemon runs in this process (`opfor patrol`) */
+    const char *kept_in;    /* local: the state directory keeping the game; NULL: not kept */
+    char tmpdir[128];       /* local: the private socket directory, removed on a signal too */
 } remote_t;
 
 static void help(void) {
@@ -103,6 +107,13 @@ static void print_leave(remote_t *r) {
     pthread_mutex_lock(&r->mu);
     if (!r->game[0])
         ; /* no game yet: nothing to take up */
+    else if (r->local && !r->kept_in)
+        printf("The game was not kept (--no-save).\n");
+    else if (r->local && r->over)
+        printf("The game is over: `opfor patrol --game %s` shows it.\n", r->game);
+    else if (r->local)
+        printf("The game stays saved in %s: `opfor patrol --game %s` takes it up again.\n",
+               r->kept_in, r->game);
     else if (r->over && r->resume)
         printf("The game is over: `%s%s` shows it.\n", r->resume, r->game);
     else if (r->over)
@@ -133,6 +144,8 @@ static void *signal_thread(void *ud) {
     if (r->interactive)
         printf("\n");
     print_leave(r);
+    if (r->tmpdir[0]) /* the in-process daemon's socket (and a game not kept) */
+        opfor__local_daemon_remove_dir(r->tmpdir);
     _exit(128 + sig);
 }
 
@@ -607,8 +620,7 @@ static int command(remote_t *r, char **w, int n) {
     return 0;
 }
 
-static int remote_game(remote_t *r, const char *addr, const char *token_file, const char *scenario,
-                       const char *diff, const char *game, long seed);
+static int remote_game(remote_t *r, const opfor__patrol_client_t *o);
 
 int opfor__patrol_remote(int argc, char **argv) {
     const char *addr = NULL, *token_file = NULL, *scenario = NULL, *diff = NULL, *game = NULL;
@@ -651,11 +663,24 @@ int opfor__patrol_remote(int argc, char **argv) {
     };
     if (opfor_cli_parse(&spec, argc, argv, 1, &usage_rc))
         return usage_rc;
+    opfor__patrol_client_t o = {.addr = addr,
+                                .token_file = token_file,
+                                .scenario = scenario,
+                                .level = diff,
+                                .game = game,
+                                .resume = resume,
+                                .seed = seed};
+    return opfor__patrol_client(&o);
+}
+
+int opfor__patrol_client(const opfor__patrol_client_t *o) {
     remote_t r;
     memset(&r, 0, sizeof r);
     r.interactive = isatty(0);
-    r.addr = addr;
-    r.resume = resume;
+    r.addr = o->addr;
+    r.resume = o->resume;
+    r.local = o->local;
+    r.kept_in = o->state_dir;
     pthread_mutex_init(&r.mu, NULL);
     /* SIGINT and SIGTERM go to the signal thread only (see signal_thread) */
     sigset_t stop, old_mask;
@@ -663,22 +688,38 @@ int opfor__patrol_remote(int argc, char **argv) {
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop, &old_mask);
+    /* the local game: opford's server on a thread of this process, started with the signals
+       blocked so that they stay the signal thread's */
+    opfor__local_daemon_t *daemon = NULL;
+    opfor__patrol_client_t lo = *o;
+    if (o->local) {
+        char err[600];
+        if (opfor__local_daemon_start(&daemon, o->state_dir, err, sizeof err) < 0) {
+            pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+            pthread_mutex_destroy(&r.mu);
+            return opfor_cli_fail("patrol: cannot start the game: %s", err);
+        }
+        snprintf(r.tmpdir, sizeof r.tmpdir, "%s", opfor__local_daemon_dir(daemon));
+        lo.addr = opfor__local_daemon_socket(daemon);
+    }
     pthread_t sig_tid;
     int have_sig_thread = pthread_create(&sig_tid, NULL, signal_thread, &r) == 0;
-    int code = remote_game(&r, addr, token_file, scenario, diff, game, seed);
+    int code = remote_game(&r, &lo);
     if (have_sig_thread) {
         pthread_cancel(sig_tid);
         pthread_join(sig_tid, NULL);
     }
+    opfor__local_daemon_stop(daemon);
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     pthread_mutex_destroy(&r.mu);
     return code;
 }
 
 /* The game itself: start or resume it, then the command loop. */
-static int remote_game(remote_t *r, const char *addr, const char *token_file, const char *scenario,
-                       const char *diff, const char *game, long seed) {
-    r->c = opfor__rpc_open_dest(addr, token_file, &r->dest);
+static int remote_game(remote_t *r, const opfor__patrol_client_t *o) {
+    const char *scenario = o->scenario, *diff = o->level, *game = o->game;
+    long seed = o->seed;
+    r->c = opfor__rpc_open_dest(o->addr, o->token_file, &r->dest);
     if (!r->c)
         return OPFOR_EXIT_FAIL;
     opfor_client_set_timeout(r->c, 120000);
@@ -749,7 +790,14 @@ static int remote_game(remote_t *r, const char *addr, const char *token_file, co
     pthread_mutex_unlock(&r->mu);
     saw(r, res);
     saw_events(r, res);
-    printf("Viktoria! Patrol Mode against opford: game %s\n", r->game);
+    if (!r->local)
+        printf("Viktoria! Patrol Mode against opford: game %s\n", r->game);
+    else if (r->kept_in)
+        printf("Viktoria! Patrol Mode: game %s, kept in %s\n", r->game, r->kept_in);
+    else
+        printf("Viktoria! Patrol Mode: game %s, not kept (--no-save)\n", r->game);
+    if (o->fresh_seed && !game)
+        printf("A new game: `opfor patrol --seed %ld` plays it again.\n", seed);
     opfor__rpc_print_state(stdout, res);
     check_over(r, res);
     printf("Type `help` for the commands; `i` presses the initiative button.\n");
