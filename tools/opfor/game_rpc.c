@@ -447,6 +447,14 @@ void opfor__rpc_print_order(FILE *f, const msgpack_object *o) {
     else if (cmd[0])
         fprintf(f, "    command: %s\n", cmd);
     fprintf(f, "    why: %s\n", opfor__rpc_str(o, "reason", reason, sizeof reason));
+    const msgpack_object *ru = opfor__rpc_get(o, "runner_up"); /* the best other choice */
+    if (ru && ru->type == MSGPACK_OBJECT_MAP &&
+        opfor__rpc_str(ru, "sentence", reason, sizeof reason)[0]) {
+        fprintf(f, "    runner-up: %s", reason);
+        if (opfor__rpc_get(ru, "value"))
+            fprintf(f, " (value %+.2f)", opfor__rpc_num(ru, "value", 0.0));
+        fprintf(f, "\n");
+    }
     fprintf(f, "    (%s AI, %s)\n", opfor__rpc_str(o, "level", level, sizeof level),
             opfor__rpc_str(o, "engine", eng, sizeof eng));
 }
