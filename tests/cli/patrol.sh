@@ -126,6 +126,12 @@ g1=$(gid)
 [ -n "$g1" ] || fail "the game does not say its id"
 has "Viktoria! Patrol Mode: game $g1, kept in $state"
 has "Game $g1: The Farm at Hollebeke (patrol_default, patrol mode, seed 11, standard AI)"
+# the briefing: what the scenario says, the table, the sides, the objective, the front line
+has "A mounted officer leads a mixed patrol up the road"
+has "Table 72 x 48 inches; north is the top edge. You command the British; opfor plays the Germans."
+has "Objective: Farmhouse at x 49.0, y 32.0 (within 4 in), 5 points."
+has "Front line: furthest-forward point at x 24.2, y 9.5; 2.5 sq ft held"
+[ "$(grep -c "^Front line: " "$out")" -eq 2 ] || fail "\`l\` did not print the front line"
 has "--- Turn 2 ---"
 has "Jager Picket: 6 killed, 0 wounded; 0 of 6 left (destroyed)"
 has "1st Section: 2 killed, 1 wounded; 10 of 12 left"
@@ -271,6 +277,7 @@ i
 a Sharp at 8,8
 a Sharp at 21, 6
 u
+l
 q
 EOF2
 "$bin" patrol --seed 2 --no-save <"$tmp/ground" >"$out" 2>"$err" || fail "ground game"
@@ -278,6 +285,7 @@ has_err "1st Section cannot stand at x 8.0, y 8.0: its figures would be in the M
 has_err "Hussar Troop cannot stand at x 8.0, y 9.0: its figures would be in the Mill pond (ground no unit may stand on)"
 has "1st Section moved to x 30.0, y 12.0"
 has "Hussar Troop moved to x 58.0, y 18.0"
+has "Front line: furthest-forward point at x 57.9, y 18.8; 4.1 sq ft held" # `l`: the line moved up with them
 has "usage: m UNIT X,Y"
 has_err "Sharpshooter cannot stand at x 8.0, y 8.0: it would be in the Mill pond (ground no unit may stand on)"
 has "Sharpshooter acted"
@@ -285,8 +293,8 @@ grep "^  Sharpshooter " "$out" | tail -1 | grep -q " at x 21.0, y 6.0$" || fail 
 
 # ---- a one-letter name does not spend the initiative on a unit it only might mean
 printf 'i\na H\na M\nq\n' | "$bin" patrol --seed 2 --no-save >"$out" 2>"$err" || fail "one-letter game"
-has "'H' is too short to be sure which unit acted; give more of the name"
-has "'M' is too short to be sure which unit acted; give more of the name"
+has "'H' is too short to be sure which unit acted; it could be Major Harcourt, Hussar Troop; give more of the name (nothing changed)."
+has "'M' is too short to be sure which unit acted; it could be Major Harcourt; give more of the name (nothing changed)."
 grep -q " acted$" "$out" && fail "a one-letter name spent the initiative"
 
 # ---- when no unit of either side can act, one press ends the turn at once and says so (it

@@ -38,6 +38,9 @@
 #include "game_rpc.h"
 #include "local_daemon.h"
 #include "opfor/rpc.h"
+#include "opfor/viktoria/builtin.h"
+#include "opfor/viktoria/patrol.h"
+#include "opfor/viktoria/scenario.h"
 
 #define LINE_LEN 512
 #define MAX_WORDS 24
@@ -76,7 +79,8 @@ static void help(void) {
         "  undo                     take back the last report (until the next press)\n"
         "  o                        the AI's orders: asks for them when the enemy holds the\n"
         "                           initiative, else shows the open order again\n"
-        "  s | u                    the score | the units and the game\n"
+        "  s | u | l                the score | the units and the game | the players'\n"
+        "                           front line\n"
         "  q                        leave (the game stays saved: --game ID resumes it)\n"
         "UNIT is a unit's name, or the start of one, in any case; quote a name with\n"
         "spaces if you like (\"Jager Picket\").\n");
@@ -89,6 +93,69 @@ static void join(char **w, int from, int to, char *buf, size_t n) {
         size_t len = strlen(buf);
         snprintf(buf + len, n - len, "%s%s", i > from ? " " : "", w[i]);
     }
+}
+
+/* The players' line from a game.state answer's `front`: `l` and the briefing. */
+static void print_front(const msgpack_object *st) {
+    const msgpack_object *fr = opfor__rpc_get(st, "front");
+    const msgpack_object *dot = opfor__rpc_get(fr, "dot");
+    if (!opfor__rpc_get(st, "front"))
+        printf("Front line: not known (the daemon does not say it)\n");
+    else if (!dot || dot->type != MSGPACK_OBJECT_MAP)
+        printf("Front line: none (no player unit on the table)\n");
+    else
+        printf("Front line: furthest-forward point at x %.1f, y %.1f; %.1f sq ft held\n",
+               opfor__rpc_num(dot, "x", 0), opfor__rpc_num(dot, "y", 0),
+               opfor__rpc_num(fr, "sq_ft", 0));
+}
+
+/* The side of a game.state answer that is (player 1) or is not (0) the players'. */
+static const char *side_of(const msgpack_object *st, int player, char *buf, size_t n) {
+    const msgpack_object *sides = opfor__rpc_get(st, "sides");
+    buf[0] = '\0';
+    for (uint32_t i = 0; sides && sides->type == MSGPACK_OBJECT_ARRAY && i < sides->via.array.size;
+         i++)
+        if (!opfor__rpc_int(&sides->via.array.ptr[i], "player", 0) == !player)
+            opfor__rpc_str(&sides->via.array.ptr[i], "name", buf, n);
+    return buf;
+}
+
+/* What a new game's scenario says that its state does not (its description, the table's north,
+ * the objectives), read from the scenario this client sent (NULL: the daemon's default,
+ * patrol_default); only what the state says when the scenario cannot be read here. */
+static void briefing(const char *scenario, const msgpack_object *st) {
+    const char *arg = scenario ? scenario : "patrol_default";
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    opfor_patrol_config_t *cfg = calloc(1, sizeof *cfg);
+    opfor_diag_t d;
+    struct stat sb;
+    int rc = -1, north = -1;
+    if (sc && cfg)
+        rc = stat(arg, &sb) != 0 && opfor_viktoria_builtin_text(arg, NULL)
+                 ? opfor_viktoria_builtin_load(arg, sc, &d)
+                 : opfor_viktoria_scenario_load_file(arg, sc, &d);
+    int patrol =
+        rc == 0 && sc->mode == OPFOR_MODE_COOP && opfor_patrol_config_load(cfg, sc, arg, &d) == 0;
+    if (rc == 0 && sc->description[0])
+        printf("%s\n", sc->description);
+    if (patrol)
+        north = cfg->table.north;
+    const msgpack_object *tb = opfor__rpc_get(st, "table");
+    char you[64], them[64];
+    printf("Table %g x %g inches", opfor__rpc_num(tb, "width", 0), opfor__rpc_num(tb, "depth", 0));
+    if (north >= 0)
+        printf("; north is the %s edge", opfor_vocab_name(opfor_edge_names, north));
+    printf(". You command the %s; opfor plays the %s.\n", side_of(st, 1, you, sizeof you),
+           side_of(st, 0, them, sizeof them));
+    for (int k = 0; patrol && k < cfg->nobjectives; k++)
+        printf("Objective: %s at x %.1f, y %.1f (within %g in), %d points.\n",
+               cfg->objectives[k].name, (double)cfg->objectives[k].pos.x,
+               (double)cfg->objectives[k].pos.y, (double)cfg->objectives[k].radius,
+               cfg->objectives[k].points);
+    if (rc == 0)
+        opfor_scenario_free(sc);
+    free(sc);
+    free(cfg);
 }
 
 static void check_over(remote_t *r, const msgpack_object *res) {
@@ -498,6 +565,8 @@ static void call_game(remote_t *r, const char *method, int state) {
         }
         if (state == 1) {
             opfor__rpc_print_state(stdout, res);
+        } else if (state == 3) {
+            print_front(res);
         } else if (state == 2) {
             const msgpack_object *sc = opfor__rpc_get(res, "score");
             printf("Score: %lld (survivors %lld, at half strength %lld, unscathed %lld, supply "
@@ -516,6 +585,40 @@ static void call_game(remote_t *r, const char *method, int state) {
     }
 }
 
+/* `a X`: one letter is too short to spend the initiative on; says which of the players' units
+ * on the table (the game as it stands) it might mean. */
+static void too_short(remote_t *r, const char *letter) {
+    printf("'%s' is too short to be sure which unit acted; it could be", letter);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    game_params(r, &sb, &pk, 0);
+    const msgpack_object *st = NULL;
+    int first = 1;
+    if (opfor_client_call(r->c, "game.state", pack_prebuilt, &sb, &st) != 0)
+        st = NULL;
+    msgpack_sbuffer_destroy(&sb);
+    const msgpack_object *units = opfor__rpc_get(st, "units");
+    for (uint32_t i = 0; units && units->type == MSGPACK_OBJECT_ARRAY && i < units->via.array.size;
+         i++) {
+        const msgpack_object *u = &units->via.array.ptr[i];
+        char name[128], state[16];
+        opfor__rpc_str(u, "name", name, sizeof name);
+        opfor__rpc_str(u, "state", state, sizeof state);
+        if (!opfor__rpc_int(u, "player", 0) || (strcmp(state, "ready") && strcmp(state, "acted")))
+            continue;
+        int hit = 0; /* the letter starts the name or one of its words */
+        for (const char *c = name; *c && !hit; c++)
+            hit = (c == name || c[-1] == ' ') && strncasecmp(c, letter, 1) == 0;
+        if (hit) {
+            printf("%s %s", first ? "" : ",", name);
+            first = 0;
+        }
+    }
+    printf("%s; give more of the name (nothing changed).\n", !st ? " any of yours (`u` lists them)"
+                                                             : first ? " none of yours"
+                                                                     : "");
+}
+
 static int usage_line(const char *u) {
     printf("usage: %s\n", u);
     return 0;
@@ -531,8 +634,10 @@ static int command(remote_t *r, char **w, int n) {
         call_game(r, "patrol.initiative", 0);
     } else if (!strcmp(cmd, "s") || !strcmp(cmd, "score")) {
         call_game(r, "game.state", 2);
-    } else if (!strcmp(cmd, "u") || !strcmp(cmd, "units") || !strcmp(cmd, "l")) {
+    } else if (!strcmp(cmd, "u") || !strcmp(cmd, "units")) {
         call_game(r, "game.state", 1);
+    } else if (!strcmp(cmd, "l") || !strcmp(cmd, "line")) {
+        call_game(r, "game.state", 3);
     } else if (!strcmp(cmd, "undo")) {
         call_game(r, "game.undo", 0);
     } else if (!strcmp(cmd, "o") || !strcmp(cmd, "orders")) {
@@ -558,9 +663,7 @@ static int command(remote_t *r, char **w, int n) {
         a.has_pt = at < n;
         join(w, 1, at, unit, sizeof unit);
         if (strlen(unit) == 1) {
-            printf("'%s' is too short to be sure which unit acted; give more of the name (`u` "
-                   "lists them; nothing changed).\n",
-                   unit);
+            too_short(r, unit);
             return 0;
         }
         a.kind = R_ACTED;
@@ -798,7 +901,10 @@ static int remote_game(remote_t *r, const opfor__patrol_client_t *o) {
         printf("Viktoria! Patrol Mode: game %s, not kept (--no-save)\n", r->game);
     if (o->fresh_seed && !game)
         printf("A new game: `opfor patrol --seed %ld` plays it again.\n", seed);
+    if (!game)
+        briefing(scenario, res);
     opfor__rpc_print_state(stdout, res);
+    print_front(res);
     check_over(r, res);
     printf("Type `help` for the commands; `i` presses the initiative button.\n");
     pick_up(r, res); /* a client that left while the AI was thinking: its orders now */

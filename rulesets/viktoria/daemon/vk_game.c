@@ -860,6 +860,24 @@ static void pack_unit(const opfor__vkg_t *g, const opfor__vkg_table_t *t, int u,
         msgpack_pack_nil(pk);
 }
 
+/* `front`: the players' line in a Patrol Mode game (XV.B), as the table reads it: the
+ * furthest-forward point and the ground held; nil in other modes or with no player unit in
+ * play. */
+static void pack_front(const opfor__vkg_t *g, const opfor__vkg_table_t *t, msgpack_packer *pk) {
+    opfor_rpc_pack_cstr(pk, "front");
+    opfor_pt_t dot;
+    opfor__vkg_table_t *tt = (opfor__vkg_table_t *)t; /* forces point into it; nothing written */
+    opfor_patrol_forces_t fo = opfor__vkg_forces(tt);
+    if (g->mode != OPFOR_MODE_COOP || opfor_patrol_dot(g->cfg, &t->ps, &fo, &dot) != 0) {
+        msgpack_pack_nil(pk);
+        return;
+    }
+    msgpack_pack_map(pk, 2);
+    opfor_rpc_pack_cstr(pk, "dot");
+    opfor__vkg_pack_pt(pk, dot);
+    opfor__kv_double(pk, "sq_ft", (double)opfor_patrol_area(g->cfg, &t->ps) / 144.0);
+}
+
 void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
     const opfor__vkg_table_t *t = &g->t;
     char hash[24];
@@ -867,7 +885,7 @@ void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
     int list[OPFOR_MAX_UNITS], nready = 0;
     if (t->pending == OPFOR__PEND_PLAYER || t->pending == OPFOR__PEND_ENEMY)
         nready = ready_units(t, t->pending == OPFOR__PEND_PLAYER ? g->player : g->enemy, list);
-    msgpack_pack_map(pk, 23);
+    msgpack_pack_map(pk, 24);
     opfor__kv_str(pk, "game", g->row->id);
     opfor__kv_str(pk, "ruleset", g->row->ruleset);
     opfor__kv_str(pk, "scenario", g->row->scenario_name);
@@ -912,4 +930,5 @@ void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
         msgpack_pack_nil(pk);
     opfor_rpc_pack_cstr(pk, "score");
     opfor__vkg_pack_score(g, t, pk);
+    pack_front(g, t, pk);
 }
