@@ -153,6 +153,22 @@ last=$(grep "^Log entries" "$tmp/game1" | tail -1)
 printf 'u\nq\n' | "$bin" patrol --game "$g1" >"$out" 2>"$err" || fail "--game $g1 exited $?"
 has "Viktoria! Patrol Mode: game $g1, kept in $state"
 has "$last"
+# stopped by a signal, the game prints q's closing line, removes its socket, and is kept
+mkfifo "$tmp/in"
+"$bin" patrol --seed 3 <"$tmp/in" >"$out" 2>"$err" &
+gpid=$!
+exec 3>"$tmp/in"
+printf 'i\n' >&3
+for _ in $(seq 100); do grep -q "^\[1\] Initiative" "$out" 2>/dev/null && break; sleep 0.05; done
+kill -TERM "$gpid"
+wait "$gpid"
+rc=$?
+exec 3>&-
+[ "$rc" -eq 143 ] || fail "a game stopped by SIGTERM exited $rc, want 143"
+g3=$(gid)
+has "The game stays saved in $state: \`opfor patrol --game $g3\` takes it up again."
+printf 'q\n' | "$bin" patrol --game "$g3" >"$out" 2>"$err" || fail "--game $g3 after SIGTERM exited $?"
+has "Log entries 1, events 1,"
 run 1 patrol --game gnothere
 has_err "there is no game 'gnothere'"
 # a game left with q is not a high score (it is still under way)
