@@ -174,24 +174,44 @@ has_err "there is no game 'gnothere'"
 # a game left with q is not a high score (it is still under way)
 run 0 scores
 has "no high scores yet"
-# A game played to its end (every British unit leaves the table: lost) is ranked under its id.
-printf 'off Major\noff Sharp\noff 9-p\noff 1st\noff Hussar\n' |
-  "$bin" patrol --seed 3 >"$out" 2>"$err" || fail "lost game"
+# A game played to its end (every British unit leaves the table: lost) is ranked under the
+# player's name: $USER unless --name gives one.
+lose() { printf 'off Major\noff Sharp\noff 9-p\noff 1st\noff Hussar\n'; }
+lose | "$bin" patrol --seed 3 >"$out" 2>"$err" || fail "lost game"
 g2=$(gid)
 has "Game over: lost (every player unit is lost), score 0 after 1 turn"
 has "survivors 0, at half strength 0, unscathed 0, supply 0 x2, HQ members 0 x2, driven off 0, objectives 0"
 has "The game is over: \`opfor patrol --game $g2\` shows it."
 run 0 scores
 has "rank score  player"
-grep -q "^   1 *0  $g2 *patrol_default *lost *1 " "$out" || fail "scores table lacks the finished game"
+grep -q "^   1 *0  tester *patrol_default *lost *1 " "$out" || fail "scores table lacks the finished game under \$USER"
 run 0 scores --json
-json_eq '[(x["player"], x["rank"], x["result"]) for x in d["scores"]]' "[('$g2', 1, 'lost')]"
+json_eq '[(x["player"], x["rank"], x["result"]) for x in d["scores"]]' "[('tester', 1, 'lost')]"
+# --name is kept with the game: taken up again with --game, it is still the player's name
+echo q | "$bin" patrol --seed 3 --name "Ada Lovelace" >"$out" 2>"$err" || fail "--name game"
+g4=$(gid)
+lose | "$bin" patrol --game "$g4" >"$out" 2>"$err" || fail "--game $g4 exited $?"
+has "Game over: lost (every player unit is lost)"
+run 0 scores --json
+json_eq '[x["player"] for x in d["scores"]]' "['tester', 'Ada Lovelace']"
+run 2 patrol --game "$g4" --name Bea
+has_err "opfor: patrol: --name and --cheat set up a new game; a game taken up with --game keeps its own"
+run 2 patrol --name ""
+has_err "opfor: patrol: --name needs a value: a name of 1 to 63 bytes"
+# --db: the high-score database of the player's choosing, which `opfor scores --db` reads
+lose | "$bin" patrol --seed 2 --name Bea --db "$tmp/own.db" >"$out" 2>"$err" || fail "--db game"
+run 0 scores --db "$tmp/own.db" --json
+json_eq '[(x["player"], x["result"]) for x in d["scores"]]' "[('Bea', 'lost')]"
+run 0 scores --json
+json_eq '"Bea" in [x["player"] for x in d["scores"]]' "False"
+run 2 patrol --db "$tmp/own.db" --no-save
+has_err "opfor: patrol: --db and --no-save: a game not kept records no score"
 # --no-save keeps neither the game nor its score
 printf 'r Major killed 1\nr Sharp killed 1\nr 9-p killed 5\nr 1st killed 12\nr Hussar killed 6\n' |
   "$bin" patrol --seed 5 --no-save >"$out" 2>"$err" || fail "lost game, not kept"
 has "Game over: lost (every player unit is lost), score 0 after 1 turn"
 run 0 scores --json
-json_eq 'len(d["scores"])' "1"
+json_eq 'len(d["scores"])' "2"
 # a damaged state database stops the game before it starts, saying what to do
 mkdir -p "$tmp/junk/opfor"
 echo "not a database" >"$tmp/junk/opfor/opfor.db"
@@ -234,24 +254,42 @@ off Major now
 off Major
 off Major
 cap Major
+morale 1st sleepy
+morale Nobody solid
+r 1st killed -1
+m Nobody 3 3
+a Zz
+roll 2Q6
+resolve
+undo
+undo
+undo
 q
 EOF
 "$bin" patrol --scenario "$tmp/amb.yaml" --seed 3 --no-save <"$tmp/mistakes" >"$out" 2>"$err" || fail "mistakes game"
 has_err "no unit 'Nobody' in this game"
 has_err "'Hussar' could mean several units; give more of the name"
 has "usage: r UNIT killed N [wounded M]"
-has_err "7, but Jager Picket has 6 figures alive"
-has_err "1, but Jager Picket has 0 unwounded figures left"
-has_err "3, but Jager Picket has 2 unwounded figures left"
-has_err "999 is off the table (0 to 72 inches)"
-has_err "-5 is off the table (0 to 72 inches)"
-has_err "49 is off the table (0 to 48 inches)"
+has_err "opfor: patrol: 7 killed, but Jager Picket has 6 figures alive"
+has_err "opfor: patrol: 1 wounded, but Jager Picket has 0 unwounded figures left"
+has_err "opfor: patrol: 3 wounded, but Jager Picket has 2 unwounded figures left"
+has_err "opfor: patrol: x 999 is off the table (0 to 72 inches)"
+has_err "opfor: patrol: x -5 is off the table (0 to 72 inches)"
+has_err "opfor: patrol: y 49 is off the table (0 to 48 inches)"
+has_err "opfor: patrol: the morale result must be solid, wavering, routed or surrendered"
+has_err "opfor: patrol: -1 killed: a number of figures cannot be negative"
+has_err "opfor: patrol: no unit 'Zz' in this game"
+has_err "opfor: patrol: '2Q6' is not dice"
+has_err "opfor: patrol: nothing to undo: the last report was undone already"
+# the refusals are worded for people: no field paths, no protocol names (issue 15)
+grep -E '\[[0-9]+\]|casualties|moves|off_table|driven_off|[a-z]+_[a-z]+|ai\.orders|patrol\.initiative|^opfor: patrol: [a-z_.]+: ' "$err" &&
+  fail "a refusal names the protocol's fields"
 # (the listing is the `u` after the refused reports)
 grep "^  1st Section " "$out" | tail -1 | grep -q " at x 24.0, y 9.0$" || fail "a refused move moved the 1st Section"
 grep "^  Jager Picket " "$out" | tail -1 | grep -q " 6/6  (0 wounded) .* at x 60.0, y 29.6$" ||
   fail "refused casualties changed the Jager Picket"
 has "Jager Picket: 6 killed, 0 wounded; 0 of 6 left (destroyed)"
-has_err "1, but Jager Picket has 0 figures alive"
+has_err "opfor: patrol: 1 killed, but Jager Picket has 0 figures alive"
 [ "$(grep -c "Jager Picket has no figure alive (destroyed)$" "$err")" -eq 2 ] ||
   fail "m and off on a destroyed unit were not refused"
 has_err "no unit 'Major now' in this game"
@@ -331,6 +369,23 @@ short | "$bin" patrol --seed 11 --no-save --level novice >"$out" 2>"$err" || fai
 has "seed 11, novice AI)"
 has "(novice AI, mcts)"
 grep -q "^  Orders for " "$out" || fail "the novice game gave no orders"
+grep -q "alternatives weighed" "$out" && fail "the alternatives were printed without --verbose"
+grep -q "cheating" "$out" && fail "a game without --cheat says it cheats"
+cp "$out" "$tmp/fair"
+# --cheat: the AI reads the true future spawns (here it orders otherwise), announced; --verbose
+# (-v) prints the alternatives it weighed, with visits and values
+short | "$bin" patrol --seed 11 --no-save --level novice --cheat -v >"$out" 2>"$err" || fail "cheat game"
+has "The AI is cheating: it knows what will be spotted next."
+grep -q "^    \* [0-9]\. .* visits  *[0-9]* ( *[0-9.]*%) value [-+][0-9.]*$" "$out" ||
+  fail "verbose orders lack the alternatives"
+orders() { grep -A1 "^  Orders for " "$1"; }
+[ "$(orders "$tmp/fair")" != "$(orders "$out")" ] || fail "--cheat did not change the AI's orders"
+cp "$out" "$tmp/cheat"
+# the game keeps --cheat: taken up again, the AI still cheats
+echo q | "$bin" patrol --seed 11 --level novice --cheat >"$out" 2>"$err" || fail "cheat game, kept"
+g5=$(gid)
+short | "$bin" patrol --game "$g5" >"$out" 2>"$err" || fail "--game $g5 exited $?"
+[ "$(orders "$tmp/cheat")" = "$(orders "$out")" ] || fail "a cheating game taken up again no longer cheats"
 
 # ---- a spotting in the game prints its placement and the unit from the collection
 script | "$bin" patrol --seed 4 --no-save --scenario "$src/rulesets/viktoria/scenarios/patrol_default.yaml" >"$out" 2>"$err"
@@ -356,10 +411,14 @@ chal_script() {
 }
 chal_script | "$bin" patrol --seed 4 --no-save --level challenge >"$out" 2>"$err" || fail "challenge game"
 has "seed 4, challenge AI)"
+grep -q "director" "$out" && fail "the director's steering was said without --verbose"
 grep -q "^  Orders for " "$out" || fail "the challenge game gave no orders"
 cp "$out" "$tmp/chal1"
 chal_script | "$bin" patrol --seed 4 --no-save --level challenge >"$out" 2>"$err" || fail "challenge game 2"
 diff <(same "$tmp/chal1") <(same "$out") >/dev/null || fail "challenge: same seed, same reports, different game"
+# --verbose says which spottings the director chose over the dice's draw
+chal_script | "$bin" patrol --seed 4 --no-save --level challenge --verbose >"$out" 2>"$err" || fail "challenge game, verbose"
+grep -q "^    (the director chose it over the dice's draw)" "$out" || fail "the director never steered a spotting"
 
 # every game removed its private socket directory
 [ -z "$(ls -A "$XDG_RUNTIME_DIR")" ] || fail "a game left $(ls "$XDG_RUNTIME_DIR") behind"

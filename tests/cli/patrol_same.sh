@@ -62,18 +62,37 @@ play() {
   sed -e 's/\bg[0-9a-f]\{8\}\b/GAME/g' "$tmp/$name.rawerr" >"$tmp/$name.err"
 }
 for seed in 3 7; do
-  play local --seed $seed --level novice
-  play daemon --connect "$sock/s.sock" --seed $seed --level novice
+  # the options of a new game go through the one session too (seed 7: verbose, cheating)
+  opts=(--seed $seed --level novice)
+  [ $seed -eq 7 ] && opts+=(--name Tess --cheat --verbose)
+  play local "${opts[@]}"
+  play daemon --connect "$sock/s.sock" "${opts[@]}"
   out="$tmp/local.raw" err="$tmp/local.rawerr"
   grep -q "^Viktoria! Patrol Mode: game g[0-9a-f]*, kept in $tmp/state/opfor$" "$out" ||
     fail "seed $seed: the local game does not say where it is kept"
   grep -q "^The game stays saved in $tmp/state/opfor: \`opfor patrol --game g[0-9a-f]*\` takes it up again.$" "$out" ||
     fail "seed $seed: the local game's closing line"
   grep -q "^    why: " "$out" || fail "seed $seed: the enemy gave no orders (the script should reach them)"
+  if [ $seed -eq 7 ]; then
+    grep -q "^    \* [0-9]\. .* visits " "$out" || fail "seed $seed: --verbose printed no alternatives"
+    grep -q "^The AI is cheating: it knows what will be spotted next.$" "$out" || fail "seed $seed: --cheat not said"
+  fi
+  # the daemon's refusals are worded for people: no field paths, no protocol names
+  grep -E '\[[0-9]+\]|casualties|moves|off_table|[a-z]+_[a-z]+|ai\.orders|^opfor: patrol: [a-z_.]+: ' "$err" &&
+    fail "seed $seed: a refusal names the protocol's fields"
+  grep -q "^opfor: patrol: 7 killed, but Jager Picket has 6 figures alive$" "$err" ||
+    fail "seed $seed: casualties beyond the figures alive are not worded"
   diff -u "$tmp/local.out" "$tmp/daemon.out" >"$tmp/diff" ||
     { cat "$tmp/diff"; fail "seed $seed: the local and the daemon's game printed different text"; }
   diff -u "$tmp/local.err" "$tmp/daemon.err" >"$tmp/diff" ||
     { cat "$tmp/diff"; fail "seed $seed: the local and the daemon's game printed different errors"; }
 done
+
+# --name through the daemon: a finished game's high score is the player's
+out="$tmp/out" err="$tmp/err"
+printf 'off Major\noff Sharp\noff 9-p\noff 1st\noff Hussar\n' |
+  "$bin" patrol --connect "$sock/s.sock" --seed 3 --name Cy >"$tmp/cy.out" 2>&1 || fail "--connect --name game"
+"$bin" scores --db "$tmp/daemon/opfor.db" --json >"$out" 2>"$err"
+json_eq '[(x["player"], x["result"]) for x in d["scores"]]' "[('Cy', 'lost')]"
 
 finish "$fails check(s) failed" "patrol_same.sh: all checks passed"

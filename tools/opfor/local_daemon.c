@@ -64,8 +64,8 @@ void opfor__local_daemon_remove_dir(const char *dir) {
     rmdir(dir);
 }
 
-int opfor__local_daemon_start(opfor__local_daemon_t **out, const char *state_dir, char *err,
-                              size_t errsize) {
+int opfor__local_daemon_start(opfor__local_daemon_t **out, const char *state_dir,
+                              const char *scores_db, char *err, size_t errsize) {
     *out = NULL;
     opfor__local_daemon_t *d = calloc(1, sizeof *d);
     if (!d) {
@@ -93,6 +93,13 @@ int opfor__local_daemon_start(opfor__local_daemon_t **out, const char *state_dir
     d->keep_in_dir = state_dir == NULL;
     snprintf(cfg.state_dir, sizeof cfg.state_dir, "%s", state_dir ? state_dir : d->dir);
     snprintf(d->state, sizeof d->state, "%s", cfg.state_dir);
+    if (scores_db && strlen(scores_db) >= sizeof cfg.scores_db) {
+        snprintf(err, errsize, "--db: the path is too long");
+        opfor__local_daemon_remove_dir(d->dir);
+        free(d);
+        return OPFOR_ERANGE;
+    }
+    snprintf(cfg.scores_db, sizeof cfg.scores_db, "%s", scores_db ? scores_db : "");
     opfor_server_hooks_t hooks = {.log = log_line};
     opfor_diag_t diag;
     opfor_diag_clear(&diag);

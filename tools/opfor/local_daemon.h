@@ -15,13 +15,14 @@
 typedef struct opfor__local_daemon opfor__local_daemon_t;
 
 /* Starts the server. state_dir: where games and scores are kept; NULL keeps them in the private
- * directory, removed by opfor__local_daemon_stop. Call with SIGINT and SIGTERM blocked in the
+ * directory, removed by opfor__local_daemon_stop. scores_db: the high-score database instead
+ * of the state directory's (NULL: that one). Call with SIGINT and SIGTERM blocked in the
  * calling thread (the server's thread inherits the mask, so its signal handles never take the
  * command's signals). The server logs errors (a score not saved) on stderr as "opfor: ...".
  * Returns 0 with *out set, or a negative OPFOR_E* code with err saying what failed (nothing is
  * left running or on disk). */
-int opfor__local_daemon_start(opfor__local_daemon_t **out, const char *state_dir, char *err,
-                              size_t errsize);
+int opfor__local_daemon_start(opfor__local_daemon_t **out, const char *state_dir,
+                              const char *scores_db, char *err, size_t errsize);
 /* The socket's path, for opfor__rpc_open_dest. */
 const char *opfor__local_daemon_socket(const opfor__local_daemon_t *d);
 /* The state directory in use. */

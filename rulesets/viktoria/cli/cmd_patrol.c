@@ -1,6 +1,7 @@
 /* rulesets/viktoria/cli/cmd_patrol.c — `opfor patrol`: Viktoria! Patrol Mode at the table (XV).
  *
- *   opfor patrol [--scenario FILE] [--seed S] [--level L] [--game ID] [--no-save]
+ *   opfor patrol [--scenario FILE] [--seed S] [--level L] [--name PLAYER] [--db FILE]
+ *                [--cheat] [--verbose] [--game ID] [--no-save]
  *   opfor patrol place [--scenario FILE] --direction D --distance INCHES [--mounted] [--json]
  *   opfor patrol spawns [--scenario FILE] --presses N --seed S [--fresh SQFT] [--json]
  *
@@ -421,6 +422,11 @@ static int state_dir(char *buf, size_t n) {
     return opfor_config_default_state_dir(buf, n, NULL, xdg, home) == 0 ? 0 : -1;
 }
 
+/* Whether s is a player's name of 1 to 63 bytes (--name). */
+int opfor__patrol_name_ok(const char *s) {
+    return s[0] && strlen(s) <= 63;
+}
+
 int opfor_vk_cmd_patrol(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "place") == 0)
         return cmd_place(argc - 1, argv + 1);
@@ -429,8 +435,8 @@ int opfor_vk_cmd_patrol(int argc, char **argv) {
     for (int i = 1; i < argc; i++) /* against the daemon: cmd_patrol_remote.c */
         if (strcmp(argv[i], "--connect") == 0)
             return opfor__patrol_remote(argc, argv);
-    const char *scenario = NULL, *game = NULL;
-    int level = OPFOR_AI_STANDARD, no_save = 0, rc = 0;
+    const char *scenario = NULL, *game = NULL, *name = NULL, *db = NULL;
+    int level = OPFOR_AI_STANDARD, no_save = 0, cheat = 0, verbose = 0, rc = 0;
     long seed = -1;
     const opfor_cli_opt_t opts[] = {
         PATROL_SCENARIO_OPT(&scenario),
@@ -444,6 +450,16 @@ int opfor_vk_cmd_patrol(int argc, char **argv) {
          .help = "how well the AI plays the enemy: novice, standard (default),\n"
                  "veteran, ruthless or challenge (veteran play; the director\n"
                  "keeps the game close)"},
+        PATROL_NAME_OPT(&name, "name for the high-score table (default $USER)"),
+        {.name = "--db",
+         .type = OPFOR_CLI_STRING,
+         .string = &db,
+         .arg = "FILE",
+         .wants = "a file name",
+         .help = "high-score database (default: the state directory's opfor.db);\n"
+                 "`opfor scores --db FILE` reads it"},
+        PATROL_CHEAT_OPT(&cheat),
+        PATROL_VERBOSE_OPT(&verbose),
         {.name = "--game",
          .type = OPFOR_CLI_STRING,
          .string = &game,
@@ -458,7 +474,8 @@ int opfor_vk_cmd_patrol(int argc, char **argv) {
     };
     const opfor_cli_spec_t spec = {
         .cmd = "patrol",
-        .usage = "[--scenario FILE] [--seed S] [--level L] [--game ID] [--no-save]\n"
+        .usage = "[--scenario FILE] [--seed S] [--level L] [--name PLAYER] [--db FILE]\n"
+                 "                    [--cheat] [--verbose] [--game ID] [--no-save]\n"
                  "       opfor patrol --connect ADDR ...   (a running daemon keeps the game)\n"
                  "       opfor patrol place [--scenario FILE] --direction D --distance INCHES\n"
                  "                          [--mounted] [--json]\n"
@@ -488,7 +505,21 @@ int opfor_vk_cmd_patrol(int argc, char **argv) {
     if (!no_save && state_dir(dir, sizeof dir) != 0)
         return opfor_cli_fail("patrol: no state directory for the game: set XDG_STATE_HOME or "
                               "HOME, or play with --no-save");
+    if (game && (name || cheat))
+        return opfor_cli_usage_error("patrol: --name and --cheat set up a new game; a game taken "
+                                     "up with --game keeps its own");
+    if (no_save && db)
+        return opfor_cli_usage_error(
+            "patrol: --db and --no-save: a game not kept records no score");
+    if (!name && !game) { /* the high-score table's name: yours, as before issue 15 */
+        const char *user = getenv("USER");
+        name = user && opfor__patrol_name_ok(user) ? user : NULL;
+    }
     opfor__patrol_client_t o = {
+        .player = game ? NULL : name,
+        .cheat = cheat,
+        .verbose = verbose,
+        .scores_db = no_save ? NULL : db,
         .scenario = scenario,
         .level = opfor_vocab_name(opfor_ai_level_names, level),
         .game = game,

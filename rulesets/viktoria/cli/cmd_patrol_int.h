@@ -54,6 +54,29 @@ int opfor_vk_cmd_patrol(int argc, char **argv);
  * daemon. argv is the patrol command's. */
 int opfor__patrol_remote(int argc, char **argv);
 
+/* Whether s is a player's name of 1 to 63 bytes (--name). */
+int opfor__patrol_name_ok(const char *s);
+
+/* The options of a new game that `opfor patrol` and `opfor patrol --connect` share. */
+#define PATROL_NAME_OPT(dest, helptext)                                                            \
+    {                                                                                              \
+        .name = "--name", .type = OPFOR_CLI_STRING, .string = (dest),                              \
+        .valid = opfor__patrol_name_ok, .arg = "PLAYER", .wants = "a name of 1 to 63 bytes",       \
+        .help = (helptext)                                                                         \
+    }
+#define PATROL_CHEAT_OPT(dest)                                                                     \
+    {                                                                                              \
+        .name = "--cheat", .type = OPFOR_CLI_FLAG, .flag = (dest),                                 \
+        .help = "let the AI know what will be spotted next (off by default at\n"                   \
+                "every level)"                                                                     \
+    }
+#define PATROL_VERBOSE_OPT(dest)                                                                   \
+    {                                                                                              \
+        .name = "--verbose", .alias = "-v", .type = OPFOR_CLI_FLAG, .flag = (dest),                \
+        .help = "print the alternatives the AI weighed, with visits and values,\n"                 \
+                "and the spottings the director chose (level challenge)"                           \
+    }
+
 /* What the one terminal game (cmd_patrol_remote.c) is started with, by `opfor patrol` (the
  * daemon's game in this process) and by `opfor patrol --connect ADDR` alike. */
 typedef struct opfor__patrol_client {
@@ -67,6 +90,10 @@ typedef struct opfor__patrol_client {
     int fresh_seed;         /* 1: seed was drawn for this game: say how to replay it */
     int local;             /* 1: run opford's server in this process (tools/opfor/local_daemon.h) */
     const char *state_dir; /* local: where the game and its score are kept; NULL: not kept */
+    const char *scores_db; /* local: the high-score database instead of state_dir's, or NULL */
+    const char *player;    /* a new game's player name for the high-score table, or NULL */
+    int cheat;             /* 1: a new game's AI reads the true future spawns */
+    int verbose;           /* 1: print the alternatives the AI weighed, the director's steering */
 } opfor__patrol_client_t;
 /* Plays the terminal game (start or resume, then the command loop); returns the exit code. */
 int opfor__patrol_client(const opfor__patrol_client_t *o);

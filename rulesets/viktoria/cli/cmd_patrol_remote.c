@@ -59,6 +59,7 @@ typedef struct remote {
     uint64_t seen;          /* the game's log_seq as this terminal last saw it */
     int64_t ev;             /* the seq of the last event printed (or seen in a state) */
     int local;              /* 1: the daemon runs in this process (`opfor patrol`) */
+    int verbose;            /* 1: the alternatives the AI weighed, the director's steering */
     const char *kept_in;    /* local: the state directory keeping the game; NULL: not kept */
     char tmpdir[128];       /* local: the private socket directory, removed on a signal too */
 } remote_t;
@@ -252,11 +253,77 @@ static void pack_prebuilt(msgpack_packer *pk, void *ud) {
 
 static void resync(remote_t *r);
 
-/* Prints the daemon's refusal of the last call, worded from its hint when PATROL_HINTS has it. */
+/* The protocol's names that a refusal without a hint may still carry, in this game's words. */
+static const char *const PATROL_NAMES[][2] = {
+    {"ai.orders", "the orders (`o`)"},
+    {"patrol.initiative", "the initiative button (`i`)"},
+    {"off_table", "off or captured (`off`, `cap`)"},
+    {"driven_off", "driven off"},
+    {NULL, NULL},
+};
+
+/* A daemon's message without a hint, for people: the field path it starts with (the report's
+ * "casualties[0].killed: 7, but ...") goes, the field's value reading in the game's words ("7
+ * killed, but ..."; "x 500 is off the table ..."), and the protocol's names are replaced. */
+static void plain_words(const char *msg, char *out, size_t n) {
+    const char *p = msg;
+    size_t flen = 0; /* the path's last field: p - flen .. p */
+    while (*p == '_' || (*p >= 'a' && *p <= 'z') || *p == '.' || *p == '[' || *p == ']' ||
+           (*p >= '0' && *p <= '9' && p > msg)) {
+        flen = *p == '.' || *p == '[' || *p == ']' || (*p >= '0' && *p <= '9') ? 0 : flen + 1;
+        p++;
+    }
+    char field[32] = "";
+    if (p > msg && p[0] == ':' && p[1] == ' ') {
+        snprintf(field, sizeof field, "%.*s", (int)(flen < sizeof field ? flen : 0), p - flen);
+        msg = p + 2;
+    }
+    char tmp[600];
+    const char *num_end = msg + (*msg == '-');
+    while (*num_end >= '0' && *num_end <= '9')
+        num_end++;
+    int has_num = num_end > msg + (*msg == '-');
+    if ((!strcmp(field, "killed") || !strcmp(field, "wounded")) && has_num &&
+        !strncmp(num_end, " is negative", 12))
+        snprintf(tmp, sizeof tmp, "%.*s %s: a number of figures cannot be negative",
+                 (int)(num_end - msg), msg, field);
+    else if ((!strcmp(field, "killed") || !strcmp(field, "wounded")) && has_num)
+        snprintf(tmp, sizeof tmp, "%.*s %s%s", (int)(num_end - msg), msg, field, num_end);
+    else if (!strcmp(field, "x") || !strcmp(field, "y"))
+        snprintf(tmp, sizeof tmp, "%s %s", field, msg);
+    else if (!strcmp(field, "result"))
+        snprintf(tmp, sizeof tmp, "the morale result %s", msg);
+    else
+        snprintf(tmp, sizeof tmp, "%s", msg);
+    size_t len = 0;
+    out[0] = '\0';
+    for (const char *c = tmp; *c && len + 1 < n;) {
+        int k = 0;
+        while (PATROL_NAMES[k][0] && strncmp(c, PATROL_NAMES[k][0], strlen(PATROL_NAMES[k][0])))
+            k++;
+        const char *put = PATROL_NAMES[k][0] ? PATROL_NAMES[k][1] : NULL;
+        if (put) {
+            len += (size_t)snprintf(out + len, n - len, "%s", put);
+            c += strlen(PATROL_NAMES[k][0]);
+        } else {
+            out[len++] = *c++;
+            out[len] = '\0';
+        }
+        if (len >= n)
+            len = n - 1;
+    }
+}
+
+/* Prints the daemon's refusal of the last call, worded from its hint when PATROL_HINTS has it,
+ * else from its message put in this game's words (plain_words). */
 static void print_refusal(const remote_t *r) {
-    char buf[512];
+    char buf[512], plain[512];
     const char *words = opfor__rpc_words(r->c, PATROL_HINTS, buf, sizeof buf);
-    fprintf(stderr, "opfor: patrol: %s\n", words ? words : opfor_client_error_message(r->c));
+    if (!words) {
+        plain_words(opfor_client_error_message(r->c), plain, sizeof plain);
+        words = plain;
+    }
+    fprintf(stderr, "opfor: patrol: %s\n", words);
 }
 
 /* Connects again after a lost connection (why: what the client said), then prints what the game
@@ -324,6 +391,11 @@ static void print_event(remote_t *r, const msgpack_object *ev) {
     if (seq > r->ev)
         r->ev = seq;
     opfor__rpc_print_event(stdout, ev);
+    char kind[16];
+    const msgpack_object *d = opfor__rpc_get(ev, "data");
+    if (r->verbose && !strcmp(opfor__rpc_str(ev, "kind", kind, sizeof kind), "spotted") &&
+        opfor__rpc_int(d, "steered", 0))
+        printf("    (the director chose it over the dice's draw)\n");
 }
 
 /* Starts the params map {game: ID, ...} in a new sb, with room for nkeys more keys that the
@@ -363,6 +435,8 @@ static void get_orders(remote_t *r) {
         if (id > 0 && (uint64_t)id > r->seen) /* the order entry is the game's last */
             r->seen = (uint64_t)id;
         opfor__rpc_print_order(stdout, order);
+        if (r->verbose)
+            opfor__rpc_print_alternatives(stdout, order);
         printf(
             "  Carry it out and report the outcome (`r`, `m`, `morale`, `off`), or `resolve`.\n");
     }
@@ -727,9 +801,9 @@ static int remote_game(remote_t *r, const opfor__patrol_client_t *o);
 
 int opfor__patrol_remote(int argc, char **argv) {
     const char *addr = NULL, *token_file = NULL, *scenario = NULL, *diff = NULL, *game = NULL;
-    const char *resume = NULL;
+    const char *resume = NULL, *name = NULL;
     long seed = -1;
-    int usage_rc;
+    int usage_rc, cheat = 0, verbose = 0;
     const opfor_cli_opt_t opts[] = {
         OPFOR_CLI_CONNECT_OPTS(&addr, &token_file),
         {.name = "--scenario",
@@ -745,6 +819,10 @@ int opfor__patrol_remote(int argc, char **argv) {
          .string = &game,
          .arg = "ID",
          .help = "resume this saved game instead of starting one"},
+        PATROL_NAME_OPT(&name, "a new game's name for the high-score table (default: the\n"
+                               "game's id)"),
+        PATROL_CHEAT_OPT(&cheat),
+        PATROL_VERBOSE_OPT(&verbose),
         {.name = "--resume-hint",
          .type = OPFOR_CLI_STRING,
          .string = &resume,
@@ -758,7 +836,8 @@ int opfor__patrol_remote(int argc, char **argv) {
     const opfor_cli_spec_t spec = {
         .cmd = "patrol",
         .usage = "--connect ADDR [--token-file FILE] [--scenario NAME|FILE] [--seed S]\n"
-                 "                    [--level LEVEL] [--game ID] [--resume-hint CMD]",
+                 "                    [--level LEVEL] [--name PLAYER] [--cheat] [--verbose]\n"
+                 "                    [--game ID] [--resume-hint CMD]",
         .about = "Plays Patrol Mode at the table against the daemon (opford), which keeps the\n"
                  "game: --game ID resumes a saved game instead of starting one. Type `help` in\n"
                  "the game for its commands.",
@@ -766,7 +845,13 @@ int opfor__patrol_remote(int argc, char **argv) {
     };
     if (opfor_cli_parse(&spec, argc, argv, 1, &usage_rc))
         return usage_rc;
+    if (game && (name || cheat))
+        return opfor_cli_usage_error("patrol: --name and --cheat set up a new game; a game taken "
+                                     "up with --game keeps its own");
     opfor__patrol_client_t o = {.addr = addr,
+                                .player = name,
+                                .cheat = cheat,
+                                .verbose = verbose,
                                 .token_file = token_file,
                                 .scenario = scenario,
                                 .level = diff,
@@ -783,6 +868,7 @@ int opfor__patrol_client(const opfor__patrol_client_t *o) {
     r.addr = o->addr;
     r.resume = o->resume;
     r.local = o->local;
+    r.verbose = o->verbose;
     r.kept_in = o->state_dir;
     pthread_mutex_init(&r.mu, NULL);
     /* SIGINT and SIGTERM go to the signal thread only (see signal_thread) */
@@ -797,7 +883,7 @@ int opfor__patrol_client(const opfor__patrol_client_t *o) {
     opfor__patrol_client_t lo = *o;
     if (o->local) {
         char err[600];
-        if (opfor__local_daemon_start(&daemon, o->state_dir, err, sizeof err) < 0) {
+        if (opfor__local_daemon_start(&daemon, o->state_dir, o->scores_db, err, sizeof err) < 0) {
             pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
             pthread_mutex_destroy(&r.mu);
             return opfor_cli_fail("patrol: cannot start the game: %s", err);
@@ -853,7 +939,16 @@ static int remote_game(remote_t *r, const opfor__patrol_client_t *o) {
                 return opfor_cli_fail("patrol: %s: cannot read the scenario", scenario);
             }
         }
-        msgpack_pack_map(&pk, (size_t)(!!scenario + !!yaml + !!diff + (seed >= 0)));
+        msgpack_pack_map(
+            &pk, (size_t)(!!scenario + !!yaml + !!diff + (seed >= 0) + !!o->player + !!o->cheat));
+        if (o->player) { /* the high-score table's name, kept with the game */
+            opfor_rpc_pack_cstr(&pk, "player");
+            opfor_rpc_pack_cstr(&pk, o->player);
+        }
+        if (o->cheat) { /* the AI reads the true future spawns, kept with the game */
+            opfor_rpc_pack_cstr(&pk, "cheat");
+            msgpack_pack_true(&pk);
+        }
         if (scenario) {
             opfor_rpc_pack_cstr(&pk, "scenario");
             const char *base = strrchr(scenario, '/');
@@ -903,6 +998,8 @@ static int remote_game(remote_t *r, const opfor__patrol_client_t *o) {
         printf("A new game: `opfor patrol --seed %ld` plays it again.\n", seed);
     if (!game)
         briefing(scenario, res);
+    if (!game && o->cheat)
+        printf("The AI is cheating: it knows what will be spotted next.\n");
     opfor__rpc_print_state(stdout, res);
     print_front(res);
     check_over(r, res);
