@@ -204,6 +204,12 @@ run 0 scores --db "$tmp/own.db" --json
 json_eq '[(x["player"], x["result"]) for x in d["scores"]]' "[('Bea', 'lost')]"
 run 0 scores --json
 json_eq '"Bea" in [x["player"] for x in d["scores"]]' "False"
+# a database that cannot keep the score stops the game before it starts, saying why
+echo "not a database" >"$tmp/junk.db"
+echo q | "$bin" patrol --db "$tmp/junk.db" >"$out" 2>"$err"; rc=$?
+[ "$rc" -eq 1 ] || fail "a game whose score could not be kept exited $rc, want 1"
+has_err "opfor: patrol: --db: $tmp/junk.db: file is not a database"
+grep -q "Viktoria! Patrol Mode: game" "$out" && fail "a game began on a database that cannot keep its score"
 run 2 patrol --db "$tmp/own.db" --no-save
 has_err "opfor: patrol: --db and --no-save: a game not kept records no score"
 # --no-save keeps neither the game nor its score

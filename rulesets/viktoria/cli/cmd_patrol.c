@@ -23,6 +23,7 @@
 #include "json_out.h"
 #include "opfor/ai.h"
 #include "opfor/scenario.h"
+#include "opfor/scores.h"
 #include "opfor/viktoria/builtin.h"
 #include "opfor/viktoria/patrol.h"
 
@@ -511,6 +512,14 @@ int opfor_vk_cmd_patrol(int argc, char **argv) {
     if (no_save && db)
         return opfor_cli_usage_error(
             "patrol: --db and --no-save: a game not kept records no score");
+    if (db &&
+        !no_save) { /* a database that cannot keep the score stops the game before it starts */
+        opfor_scores_t *hs = NULL;
+        char why[600];
+        if (opfor_scores_open(&hs, db, why, sizeof why) != 0)
+            return opfor_cli_fail("patrol: --db: %s", why);
+        opfor_scores_close(hs);
+    }
     if (!name && !game) { /* the high-score table's name: yours, as before issue 15 */
         const char *user = getenv("USER");
         name = user && opfor__patrol_name_ok(user) ? user : NULL;
