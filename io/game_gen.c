@@ -354,7 +354,7 @@ int opfor__gen_prepare(const opfor__game_t *g, const char *kind, const msgpack_o
 }
 
 void opfor__gen_begin_payload(const opfor_ruleset_t *rs, msgpack_packer *pk) {
-    opfor__game_begin_payload(rs, pk);
+    opfor__game_begin_payload(NULL, rs, pk);
 }
 
 int opfor__gen_rules_check(const opfor_store_game_t *row, const opfor_ruleset_t *rs,
@@ -1240,7 +1240,7 @@ static void op_free(void *tg) {
 }
 
 static void op_begin_payload(const opfor__game_t *g, msgpack_packer *pk) {
-    opfor__gen_begin_payload(opfor__gen_of(g)->rs, pk);
+    opfor__game_begin_payload(g, opfor__gen_of(g)->rs, pk);
 }
 
 static int op_rules_check(opfor__game_t *g, const char *kind, const void *payload, size_t len,

@@ -109,6 +109,10 @@ typedef struct opfor__game {
     unsigned ev_head, ev_count;
     uint64_t *subs; /* subscribed connection serials */
     unsigned nsubs, subs_cap;
+    /* game.new's options, kept in the `begin` entry (read back from it when the game is
+       loaded again; a log without them: none) */
+    char player[64]; /* the player's name for the high-score table; "": the game's id */
+    int cheat;       /* 1: the AI reads what the table hides (table games with ops->cheats) */
 } opfor__game_t;
 
 /* What a game is opened from. */
@@ -130,6 +134,7 @@ typedef struct opfor__entry {
 typedef struct opfor__table_game_ops {
     const char *name;     /* for logs: "generic" or the ruleset's name */
     int inline_scenarios; /* 1: open takes a scenario's text (game.new's scenario_yaml) */
+    int cheats;           /* 1: its AI honours game.new's `cheat` (g->cheat); 0: refused */
 
     /* --- life --- */
     /* Builds the table game of rs for g (g->row as given: scenario name, mode, level; the
@@ -251,8 +256,13 @@ const opfor__table_game_ops_t *opfor__table_game_for(const struct opfor_ruleset 
 int opfor__game_open(opfor__game_t **out, const opfor_store_game_t *row,
                      const struct opfor_ruleset *rs, const opfor__table_game_ops_t *ops,
                      const opfor__game_src_t *src, opfor__gerr_t *err);
-/* The payload of a `begin` log entry: {"ruleset": rs->name, "rules_version": ...}. */
-void opfor__game_begin_payload(const struct opfor_ruleset *rs, msgpack_packer *pk);
+/* The payload of a `begin` log entry: {"ruleset": rs->name, "rules_version": ...}, with g's
+ * game.new options when set ("player", "cheat"; g may be NULL: none). */
+void opfor__game_begin_payload(const opfor__game_t *g, const struct opfor_ruleset *rs,
+                               msgpack_packer *pk);
+/* Reads g's game.new options (player, cheat) back from its `begin` entry's payload; a payload
+ * without them (or unreadable: rules_check says so) leaves them unset. */
+void opfor__game_options_read(opfor__game_t *g, const void *payload, size_t len);
 /* Checks a saved game's first log entry (kind and payload; kind NULL: an empty log) against
  * rs: 0 when it is a `begin` entry written under the same ruleset and rules_version;
  * otherwise UNSUPPORTED (naming both versions) or INTERNAL (no begin entry) in err, and a

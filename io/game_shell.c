@@ -126,10 +126,31 @@ static void map_str(const msgpack_object *m, const char *key, char *buf, size_t 
     }
 }
 
-void opfor__game_begin_payload(const opfor_ruleset_t *rs, msgpack_packer *pk) {
-    msgpack_pack_map(pk, 2);
+void opfor__game_begin_payload(const opfor__game_t *g, const opfor_ruleset_t *rs,
+                               msgpack_packer *pk) {
+    const int player = g && g->player[0], cheat = g && g->cheat;
+    msgpack_pack_map(pk, (size_t)(2 + player + cheat));
     opfor__kv_str(pk, "ruleset", rs->name);
     opfor__kv_str(pk, "rules_version", rs->rules_version ? rs->rules_version : "");
+    if (player)
+        opfor__kv_str(pk, "player", g->player);
+    if (cheat) {
+        opfor_rpc_pack_cstr(pk, "cheat");
+        msgpack_pack_true(pk);
+    }
+}
+
+void opfor__game_options_read(opfor__game_t *g, const void *payload, size_t len) {
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    size_t off = 0;
+    if (len && msgpack_unpack_next(&u, payload, len, &off) == MSGPACK_UNPACK_SUCCESS &&
+        u.data.type == MSGPACK_OBJECT_MAP) {
+        map_str(&u.data, "player", g->player, sizeof g->player);
+        const msgpack_object *c = opfor_rpc_params_get(&u.data, "cheat");
+        g->cheat = c && c->type == MSGPACK_OBJECT_BOOLEAN && c->via.boolean;
+    }
+    msgpack_unpacked_destroy(&u);
 }
 
 int opfor__game_rules_read(const opfor_store_game_t *row, const opfor_ruleset_t *rs,

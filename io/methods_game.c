@@ -294,6 +294,8 @@ static opfor__game_t *get_game(opfor_call_t *call, const char *id) {
         answer_gerr(call, &err);
         return NULL;
     }
+    if (ops->rules_check && f.found && strcmp(f.kind, "begin") == 0)
+        opfor__game_options_read(g, f.payload, f.len); /* game.new's player and cheat */
     replay_t r = {gs, g, 0, 0};
     rc = opfor_store_load(store, id, on_snapshot, on_entry, &r);
     if (rc == 1 && r.bad_snapshot) { /* from the opening position, every entry */
@@ -433,7 +435,7 @@ static void record_score(struct opfor__games *gs, opfor__game_t *g, const char *
     opfor_score_row_t row;
     memset(&row, 0, sizeof row);
     snprintf(row.scenario, sizeof row.scenario, "%.63s", g->row.scenario_name);
-    snprintf(row.player, sizeof row.player, "%.63s", g->row.id);
+    snprintf(row.player, sizeof row.player, "%.63s", g->player[0] ? g->player : g->row.id);
     g->ops->score(g, &row.score, &row.turns);
     row.seed = g->row.seed;
     snprintf(row.result, sizeof row.result, "%s", result);
@@ -634,8 +636,9 @@ static const opfor_ruleset_t *ruleset_param(opfor_call_t *call, opfor_store_game
 }
 
 int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
-    static const char *const allowed[] = {
-        "id", "ruleset", "scenario", "scenario_yaml", "mode", "seed", "difficulty", "level", NULL};
+    static const char *const allowed[] = {"id",     "ruleset", "scenario",   "scenario_yaml",
+                                          "mode",   "seed",    "difficulty", "level",
+                                          "player", "cheat",   NULL};
     char why[200];
     if (opfor_rpc_params_check(params, allowed, why, sizeof why) < 0)
         return answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
@@ -659,10 +662,22 @@ int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
         return answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
     if (level_param(call, params, &row) < 0)
         return 0;
+    char player[64] = "";
+    int cheat = 0;
+    if (opfor_rpc_params_str(params, "player", player, sizeof player, why, sizeof why) ==
+            OPFOR_EINVAL ||
+        opfor_rpc_params_bool(params, "cheat", &cheat, why, sizeof why) == OPFOR_EINVAL)
+        return answer(call, OPFOR_RPC_E_INVALID_PARAMS, why);
     const opfor_ruleset_t *rs = ruleset_param(call, &row);
     if (!rs)
         return 0;
     const opfor__table_game_ops_t *ops = opfor__table_game_for(rs);
+    if ((player[0] || cheat) && !ops->begin_payload)
+        return answer(call, OPFOR_RPC_E_UNSUPPORTED,
+                      "player, cheat: this ruleset's games do not keep game options");
+    if (cheat && !ops->cheats)
+        return answer(call, OPFOR_RPC_E_UNSUPPORTED,
+                      "cheat: this ruleset's AI has nothing hidden to read");
     if (!ops->inline_scenarios && yaml_given(params))
         return answer(call, OPFOR_RPC_E_UNSUPPORTED,
                       "scenario_yaml: inline scenarios are for the table engine's rulesets; "
@@ -692,6 +707,8 @@ int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
     int rc = opfor__game_open(&g, &row, rs, ops, &src, &err);
     if (rc < 0)
         return answer_gerr(call, &err);
+    snprintf(g->player, sizeof g->player, "%s", player); /* kept in the begin entry */
+    g->cheat = cheat;
     opfor_store_t *store = opfor__server_store(call->srv);
     const int given = row.id[0] != '\0';
     for (int attempt = 0; attempt < 8; attempt++) {

@@ -1226,7 +1226,7 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
         return rc;
     LOG(s, INFO, "game store %s (schema %d, integrity ok)", dbpath,
         opfor_store_schema_version(s->store));
-    rc = opfor__games_new(&s->games, s, dbpath);
+    rc = opfor__games_new(&s->games, s, s->cfg.scores_db[0] ? s->cfg.scores_db : dbpath);
     if (rc < 0)
         return opfor__diag_msg(d, rc, "cannot set up the games: %s", opfor_strerror(rc));
     if (s->cfg.model[0]) {

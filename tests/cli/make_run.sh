@@ -52,7 +52,8 @@ has "Viktoria! Patrol Mode against opford: game $game"
 
 # the daemon's game takes points as "X,Y" or "X Y", and a one-letter unit spends nothing
 printf 'a H\nm Hussar 58,18\nm 1st 30, 12\nq\n' | runit "$game" || fail "the points game exited $?"
-has "'H' is too short to be sure which unit acted; give more of the name"
+# (the one client of the local and the daemon's game names the units the letter might mean)
+has "'H' is too short to be sure which unit acted; it could be Major Harcourt, Hussar Troop; give more of the name (nothing changed)."
 has "Hussar Troop moved to x 58.0, y 18.0"
 has "1st Section moved to x 30.0, y 12.0"
 grep -q " acted$" "$out" && fail "a one-letter name spent the initiative"

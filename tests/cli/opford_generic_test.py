@@ -104,6 +104,17 @@ err, _ = c.call("game.new", {"ruleset": "duel", "level": "godlike"})
 check("bad_level", err is not None and err[0] == INVALID_PARAMS and "novice" in err[1], repr(err))
 err, _ = c.call("game.new", {"ruleset": "duel", "scenario": "/etc/passwd"})
 check("no_scenario_files", err is not None and err[0] == UNSUPPORTED, repr(err))
+# (issue 15) game.new's player and cheat: checked, and cheat only where the AI has something
+# hidden to read (the Viktoria! table game; not the built-in one)
+err, _ = c.call("game.new", {"ruleset": "duel", "cheat": True})
+check("cheat_unsupported_here", err is not None and err[0] == UNSUPPORTED and "cheat" in err[1],
+      repr(err))
+err, _ = c.call("game.new", {"ruleset": "duel", "player": "x" * 64})
+check("player_too_long", err is not None and err[0] == INVALID_PARAMS and "player" in err[1],
+      repr(err))
+err, _ = c.call("game.new", {"ruleset": "duel", "cheat": "yes"})
+check("cheat_not_bool", err is not None and err[0] == INVALID_PARAMS and "cheat" in err[1],
+      repr(err))
 err, g2 = c.call("game.new", {"ruleset": "duel", "id": "alias", "difficulty": "veteran"})
 check("difficulty_alias", err is None and g2["level"] == "veteran", repr(err))
 

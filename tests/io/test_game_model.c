@@ -162,7 +162,7 @@ static int press_steered(opfor__vkg_t *g, tlog_t *log, opfor__evlist_t *ev, stee
     msgpack_sbuffer sb;
     msgpack_packer pk;
     pack_open(&sb, &pk);
-    opfor__vkg_press_payload_pack(&opt.used, &pk);
+    opfor__vkg_press_payload_pack(&opt.used, opt.steered, &pk);
     opfor__evlist_init(ev);
     rc = mutate(g, log, "press", &sb, ev, &err);
     if (rc)

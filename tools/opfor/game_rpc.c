@@ -397,6 +397,25 @@ static void print_names(FILE *f, const msgpack_object *a) {
     }
 }
 
+void opfor__rpc_print_alternatives(FILE *f, const msgpack_object *o) {
+    const msgpack_object *alts = opfor__rpc_get(o, "alternatives");
+    if (!alts || alts->type != MSGPACK_OBJECT_ARRAY || !alts->via.array.size)
+        return;
+    double total = 0.0;
+    for (uint32_t i = 0; i < alts->via.array.size; i++)
+        total += (double)opfor__rpc_int(&alts->via.array.ptr[i], "visits", 0);
+    fprintf(f, "    alternatives weighed:\n");
+    for (uint32_t i = 0; i < alts->via.array.size; i++) {
+        const msgpack_object *a = &alts->via.array.ptr[i];
+        char text[128];
+        long long visits = (long long)opfor__rpc_int(a, "visits", 0);
+        fprintf(f, "    %c %u. %-46s visits %6lld (%5.1f%%) value %+.2f\n",
+                opfor__rpc_int(a, "chosen", 0) ? '*' : ' ', i + 1,
+                opfor__rpc_str(a, "text", text, sizeof text), visits,
+                total > 0 ? 100.0 * (double)visits / total : 0.0, opfor__rpc_num(a, "value", 0.0));
+    }
+}
+
 void opfor__rpc_print_order(FILE *f, const msgpack_object *o) {
     char unit[64], sentence[320], reason[320], cmd[80], level[32], eng[32];
     opfor__rpc_str(o, "unit", unit, sizeof unit);
@@ -447,6 +466,14 @@ void opfor__rpc_print_order(FILE *f, const msgpack_object *o) {
     else if (cmd[0])
         fprintf(f, "    command: %s\n", cmd);
     fprintf(f, "    why: %s\n", opfor__rpc_str(o, "reason", reason, sizeof reason));
+    const msgpack_object *ru = opfor__rpc_get(o, "runner_up"); /* the best other choice */
+    if (ru && ru->type == MSGPACK_OBJECT_MAP &&
+        opfor__rpc_str(ru, "sentence", reason, sizeof reason)[0]) {
+        fprintf(f, "    runner-up: %s", reason);
+        if (opfor__rpc_get(ru, "value"))
+            fprintf(f, " (value %+.2f)", opfor__rpc_num(ru, "value", 0.0));
+        fprintf(f, "\n");
+    }
     fprintf(f, "    (%s AI, %s)\n", opfor__rpc_str(o, "level", level, sizeof level),
             opfor__rpc_str(o, "engine", eng, sizeof eng));
 }

@@ -87,6 +87,9 @@ void opfor__rpc_print_json(FILE *f, const msgpack_object *o);
 void opfor__rpc_print_event(FILE *f, const msgpack_object *ev);
 /* Prints an order (docs/protocol.md, Orders) as readable lines on f. */
 void opfor__rpc_print_order(FILE *f, const msgpack_object *o);
+/* The alternatives an order's search weighed (its `alternatives`, docs/protocol.md), one line
+ * each with visits and values, the chosen one starred; nothing when the order has none. */
+void opfor__rpc_print_alternatives(FILE *f, const msgpack_object *order);
 /* Prints a game.state result: title, turn, initiative, units, score. */
 void opfor__rpc_print_state(FILE *f, const msgpack_object *st);
 

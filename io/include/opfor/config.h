@@ -36,6 +36,9 @@ typedef struct opfor_config {
     char model[OPFOR_CONFIG_PATH_MAX];      /* the default calculator's model file; "" = built-in */
     uint32_t workers;                       /* search worker threads; 0 = cores - 1 (at least 1) */
     int debug_methods;                      /* 1 enables the debug.* methods (tests, diagnosis) */
+    /* The high-score table's database; "" = the game store's (<state_dir>/opfor.db). Not a key
+     * of the file or a flag: set by a program that embeds the server (a game command's --db). */
+    char scores_db[OPFOR_CONFIG_PATH_MAX];
     /* The e-ink display of the binary that shows orders (opford --display, opfor display). io
      * only stores these; the binaries parse the spec and open the panel (display/ is not a
      * dependency of io). Changes take effect on restart. */

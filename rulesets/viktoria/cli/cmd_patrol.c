@@ -1,14 +1,15 @@
 /* rulesets/viktoria/cli/cmd_patrol.c — `opfor patrol`: Viktoria! Patrol Mode at the table (XV).
  *
- *   opfor patrol [--scenario FILE] [--seed S] [--name PLAYER] [--db FILE] [--no-save]
- *                [--level L] [--cheat] [--verbose]
+ *   opfor patrol [--scenario FILE] [--seed S] [--level L] [--name PLAYER] [--db FILE]
+ *                [--cheat] [--verbose] [--game ID] [--no-save]
  *   opfor patrol place [--scenario FILE] --direction D --distance INCHES [--mounted] [--json]
  *   opfor patrol spawns [--scenario FILE] --presses N --seed S [--fresh SQFT] [--json]
  *
  * A shell over rulesets/viktoria/patrol*.c (the rules and odds). This file parses the
- * command lines and answers place and spawns; the game itself (line-based, so it plays
- * from a pipe as well as a terminal) is in cmd_patrol_game.c, and both share the loading
- * helpers declared in cmd_patrol_int.h.
+ * command lines and answers place and spawns. The game itself is the daemon's, whichever side
+ * runs it: `opfor patrol` starts opford's server in this process (tools/opfor/local_daemon.h)
+ * and plays it through the one terminal client, cmd_patrol_remote.c, that `--connect` uses, so
+ * the two have one command set and one wording (issue 15; tests/cli/patrol_same.sh).
  */
 #include <limits.h>
 #include <math.h>
@@ -22,11 +23,13 @@
 #include "json_out.h"
 #include "opfor/ai.h"
 #include "opfor/scenario.h"
+#include "opfor/scores.h"
 #include "opfor/viktoria/builtin.h"
 #include "opfor/viktoria/patrol.h"
 
 #include "cmd_patrol_int.h"
 #include "game_rpc.h"
+#include "opfor/config.h"
 
 #define PATROL_DEFAULT "patrol_default"
 #define SPAWNS_MAX_PRESSES 100000000L
@@ -411,8 +414,17 @@ static int cmd_spawns(int argc, char **argv) {
 
 /* ---- opfor patrol ---- */
 
+/* The state directory of the local game: where `make run` (tools/run.sh) and an installed
+ * opford keep games and scores, $XDG_STATE_HOME/opfor, else ~/.local/state/opfor. 0, or -1. */
+static int state_dir(char *buf, size_t n) {
+    const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    if ((!xdg || !*xdg) && (!home || !*home))
+        return -1;
+    return opfor_config_default_state_dir(buf, n, NULL, xdg, home) == 0 ? 0 : -1;
+}
+
 /* Whether s is a player's name of 1 to 63 bytes (--name). */
-static int name_ok(const char *s) {
+int opfor__patrol_name_ok(const char *s) {
     return s[0] && strlen(s) <= 63;
 }
 
@@ -424,58 +436,48 @@ int opfor_vk_cmd_patrol(int argc, char **argv) {
     for (int i = 1; i < argc; i++) /* against the daemon: cmd_patrol_remote.c */
         if (strcmp(argv[i], "--connect") == 0)
             return opfor__patrol_remote(argc, argv);
-    opfor__patrol_opts_t o;
-    memset(&o, 0, sizeof o);
-    o.level = OPFOR_AI_STANDARD;
+    const char *scenario = NULL, *game = NULL, *name = NULL, *db = NULL;
+    int level = OPFOR_AI_STANDARD, no_save = 0, cheat = 0, verbose = 0, rc = 0;
     long seed = -1;
-    int rc = 0;
     const opfor_cli_opt_t opts[] = {
-        PATROL_SCENARIO_OPT(&o.scenario),
+        PATROL_SCENARIO_OPT(&scenario),
         OPFOR_CLI_SEED_OPT(&seed, "seed, a whole number >= 0 (default: a fresh one, printed\n"
                                   "at the start); same seed and same reports, same game"),
-        {.name = "--name",
-         .type = OPFOR_CLI_STRING,
-         .string = &o.name,
-         .valid = name_ok,
-         .arg = "PLAYER",
-         .wants = "a name of 1 to 63 bytes",
-         .help = "name for the high-score table (default $USER)"},
-        {.name = "--db",
-         .type = OPFOR_CLI_STRING,
-         .string = &o.db,
-         .arg = "FILE",
-         .wants = "a file name",
-         .help = "high-score database (default $XDG_DATA_HOME/opfor/opfor.db,\n"
-                 "else ~/.local/share/opfor/opfor.db)"},
-        {.name = "--no-save",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &o.no_save,
-         .help = "do not record the score"},
         {.name = "--level",
          .type = OPFOR_CLI_CHOICE,
-         .choice = &o.level,
+         .choice = &level,
          .names = opfor_ai_level_names,
          .arg = "L",
          .help = "how well the AI plays the enemy: novice, standard (default),\n"
                  "veteran, ruthless or challenge (veteran play; the director\n"
                  "keeps the game close)"},
-        {.name = "--cheat",
+        PATROL_NAME_OPT(&name, "name for the high-score table (default $USER)"),
+        {.name = "--db",
+         .type = OPFOR_CLI_STRING,
+         .string = &db,
+         .arg = "FILE",
+         .wants = "a file name",
+         .help = "high-score database (default: the state directory's opfor.db);\n"
+                 "`opfor scores --db FILE` reads it"},
+        PATROL_CHEAT_OPT(&cheat),
+        PATROL_VERBOSE_OPT(&verbose),
+        {.name = "--game",
+         .type = OPFOR_CLI_STRING,
+         .string = &game,
+         .arg = "ID",
+         .wants = "a game id",
+         .help = "take up this saved game again instead of starting one"},
+        {.name = "--no-save",
          .type = OPFOR_CLI_FLAG,
-         .flag = &o.cheat,
-         .help = "let the AI know what will be spotted next (off by default at\n"
-                 "every level)"},
-        {.name = "--verbose",
-         .alias = "-v",
-         .type = OPFOR_CLI_FLAG,
-         .flag = &o.verbose,
-         .help = "print the alternatives the AI weighed, with visits and values"},
+         .flag = &no_save,
+         .help = "keep neither the game nor its score"},
         {0},
     };
     const opfor_cli_spec_t spec = {
         .cmd = "patrol",
-        .usage = "[--scenario FILE] [--seed S] [--name PLAYER] [--db FILE]\n"
-                 "                    [--no-save] [--level L] [--cheat] [--verbose]\n"
-                 "       opfor patrol --connect ADDR ...   (the daemon keeps the game)\n"
+        .usage = "[--scenario FILE] [--seed S] [--level L] [--name PLAYER] [--db FILE]\n"
+                 "                    [--cheat] [--verbose] [--game ID] [--no-save]\n"
+                 "       opfor patrol --connect ADDR ...   (a running daemon keeps the game)\n"
                  "       opfor patrol place [--scenario FILE] --direction D --distance INCHES\n"
                  "                          [--mounted] [--json]\n"
                  "       opfor patrol spawns [--scenario FILE] --presses N --seed S [--json]",
@@ -484,18 +486,59 @@ int opfor_vk_cmd_patrol(int argc, char **argv) {
                  "orders the enemy, and keeps the score. Commands are read line by line\n"
                  "(type `help` in the game). docs/patrol-mode.md describes the odds and rules.",
         .epilog =
+            "The game is the daemon's own (opford's server runs inside this command), with\n"
+            "the same commands and the same words as `opfor patrol --connect`. It is kept,\n"
+            "with its high score, in the state directory ($XDG_STATE_HOME/opfor, else\n"
+            "~/.local/state/opfor), where `make run` and `opfor scores` find it; `q` leaves\n"
+            "it there for --game ID.\n"
+            "\n"
             "Each enemy order is one sentence (unit, action, inches and compass direction\n"
             "with the nearest landmark, target, the scores needed), then why (the terms that\n"
-            "decided it and the search's value) and the runner-up with its value.\n"
+            "decided it and the search's value).\n"
             "\n"
-            "A score that cannot be recorded makes the command fail (exit code 1).\n"
             "`opfor patrol place --help`, `opfor patrol spawns --help` and\n"
             "`opfor patrol --connect ADDR --help` describe the others.\n",
         .opts = opts,
     };
     if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
         return rc;
-    o.fresh_seed = seed < 0;
-    o.seed = seed < 0 ? (uint64_t)opfor_cli_fresh_seed() : (uint64_t)seed;
-    return opfor__patrol_play(&o);
+    char dir[OPFOR_CONFIG_PATH_MAX];
+    if (!no_save && state_dir(dir, sizeof dir) != 0)
+        return opfor_cli_fail("patrol: no state directory for the game: set XDG_STATE_HOME or "
+                              "HOME, or play with --no-save");
+    if (game && (name || cheat))
+        return opfor_cli_usage_error("patrol: --name and --cheat set up a new game; a game taken "
+                                     "up with --game keeps its own");
+    if (no_save && db)
+        return opfor_cli_usage_error(
+            "patrol: --db and --no-save: a game not kept records no score");
+    if (db &&
+        !no_save) { /* a database that cannot keep the score stops the game before it starts */
+        opfor_scores_t *hs = NULL;
+        char why[600];
+        if (opfor_scores_open(&hs, db, why, sizeof why) != 0)
+            return opfor_cli_fail("patrol: --db: %s", why);
+        opfor_scores_close(hs);
+    }
+    if (!name && !game) { /* the high-score table's name: yours, as before issue 15 */
+        const char *user = getenv("USER");
+        name = user && opfor__patrol_name_ok(user) ? user : NULL;
+    }
+    opfor__patrol_client_t o = {
+        .player = game ? NULL : name,
+        .cheat = cheat,
+        .verbose = verbose,
+        .scores_db = no_save ? NULL : db,
+        .scenario = scenario,
+        .level = opfor_vocab_name(opfor_ai_level_names, level),
+        .game = game,
+        .seed = seed,
+        .local = 1,
+        .state_dir = no_save ? NULL : dir,
+    };
+    if (!game && seed < 0) {
+        o.fresh_seed = 1;
+        o.seed = (long)(opfor_cli_fresh_seed() & 0x7fffffffffffUL);
+    }
+    return opfor__patrol_client(&o);
 }

@@ -1,5 +1,6 @@
-/* rulesets/viktoria/cli/cmd_patrol_int.h — what the two halves of `opfor patrol` share:
- * cmd_patrol.c (command line, place, spawns) and cmd_patrol_game.c (the game at the table).
+/* rulesets/viktoria/cli/cmd_patrol_int.h — what the parts of `opfor patrol` share: cmd_patrol.c
+ * (command line, place, spawns), cmd_patrol_remote.c (the one terminal game, whichever side runs
+ * the daemon) and patrol_words.c (reading its command lines).
  *
  * A game is the scenario, its Patrol Mode config, the patrol state and the game's own unit
  * and figure arrays, all in one heap block (about 100 KiB).
@@ -14,19 +15,6 @@
 #include "json_out.h"
 #include "opfor/scenario.h"
 #include "opfor/viktoria/patrol.h"
-
-/* Options of the game. */
-typedef struct opfor__patrol_opts {
-    const char *scenario; /* file or built-in name; NULL: patrol_default */
-    uint64_t seed;        /* game seed */
-    int fresh_seed;       /* 1: seed was drawn fresh (no --seed): the briefing says how to replay */
-    const char *name;     /* player's name for the high scores; NULL: $USER */
-    const char *db;       /* high-score database; NULL: the default path */
-    int no_save;          /* 1: do not record the score */
-    int level;            /* opfor_ai_level_t the enemy is played at (default standard) */
-    int cheat;            /* 1: the AI reads the future spawns (off by default) */
-    int verbose;          /* 1: print the alternatives behind each order */
-} opfor__patrol_opts_t;
 
 /* One game's data. */
 typedef struct opfor__patrol_game {
@@ -62,10 +50,52 @@ int opfor__patrol_words(char *line, char **w, int max);
 int opfor__patrol_read_command(FILE *in, char *line, size_t size, int prompt, char **w, int max);
 /* `opfor patrol` (cmd_patrol.c), registered in rulesets/viktoria/ruleset.cmake. */
 int opfor_vk_cmd_patrol(int argc, char **argv);
-/* Plays a game at the table; returns the exit code. */
-int opfor__patrol_play(const opfor__patrol_opts_t *o);
 /* `opfor patrol --connect ADDR ...` (cmd_patrol_remote.c): the terminal game against the
  * daemon. argv is the patrol command's. */
 int opfor__patrol_remote(int argc, char **argv);
+
+/* Whether s is a player's name of 1 to 63 bytes (--name). */
+int opfor__patrol_name_ok(const char *s);
+
+/* The options of a new game that `opfor patrol` and `opfor patrol --connect` share. */
+#define PATROL_NAME_OPT(dest, helptext)                                                            \
+    {                                                                                              \
+        .name = "--name", .type = OPFOR_CLI_STRING, .string = (dest),                              \
+        .valid = opfor__patrol_name_ok, .arg = "PLAYER", .wants = "a name of 1 to 63 bytes",       \
+        .help = (helptext)                                                                         \
+    }
+#define PATROL_CHEAT_OPT(dest)                                                                     \
+    {                                                                                              \
+        .name = "--cheat", .type = OPFOR_CLI_FLAG, .flag = (dest),                                 \
+        .help = "let the AI know what will be spotted next (off by default at\n"                   \
+                "every level)"                                                                     \
+    }
+#define PATROL_VERBOSE_OPT(dest)                                                                   \
+    {                                                                                              \
+        .name = "--verbose", .alias = "-v", .type = OPFOR_CLI_FLAG, .flag = (dest),                \
+        .help = "print the alternatives the AI weighed, with visits and values,\n"                 \
+                "and the spottings the director chose (level challenge)"                           \
+    }
+
+/* What the one terminal game (cmd_patrol_remote.c) is started with, by `opfor patrol` (the
+ * daemon's game in this process) and by `opfor patrol --connect ADDR` alike. */
+typedef struct opfor__patrol_client {
+    const char *addr;       /* the daemon (--connect); ignored when local */
+    const char *token_file; /* --token-file, or NULL */
+    const char *scenario;   /* built-in name or file; NULL: the daemon's default */
+    const char *level;      /* the AI's level by name; NULL: standard */
+    const char *game;       /* resume this game instead of starting one, or NULL */
+    const char *resume;     /* the closing line's command, the game's id appended; or NULL */
+    long seed;              /* the game's seed; -1: the daemon draws one */
+    int fresh_seed;         /* 1: seed was drawn for this game: say how to replay it */
+    int local;             /* 1: run opford's server in this process (tools/opfor/local_daemon.h) */
+    const char *state_dir; /* local: where the game and its score are kept; NULL: not kept */
+    const char *scores_db; /* local: the high-score database instead of state_dir's, or NULL */
+    const char *player;    /* a new game's player name for the high-score table, or NULL */
+    int cheat;             /* 1: a new game's AI reads the true future spawns */
+    int verbose;           /* 1: print the alternatives the AI weighed, the director's steering */
+} opfor__patrol_client_t;
+/* Plays the terminal game (start or resume, then the command loop); returns the exit code. */
+int opfor__patrol_client(const opfor__patrol_client_t *o);
 
 #endif

@@ -36,7 +36,11 @@
 #include "cli.h"
 #include "cmd_patrol_int.h"
 #include "game_rpc.h"
+#include "local_daemon.h"
 #include "opfor/rpc.h"
+#include "opfor/viktoria/builtin.h"
+#include "opfor/viktoria/patrol.h"
+#include "opfor/viktoria/scenario.h"
 
 #define LINE_LEN 512
 #define MAX_WORDS 24
@@ -54,6 +58,10 @@ typedef struct remote {
     int interactive;        /* stdin is a terminal: prompts */
     uint64_t seen;          /* the game's log_seq as this terminal last saw it */
     int64_t ev;             /* the seq of the last event printed (or seen in a state) */
+    int local;              /* 1: the daemon runs in this process (`opfor patrol`) */
+    int verbose;            /* 1: the alternatives the AI weighed, the director's steering */
+    const char *kept_in;    /* local: the state directory keeping the game; NULL: not kept */
+    char tmpdir[128];       /* local: the private socket directory, removed on a signal too */
 } remote_t;
 
 static void help(void) {
@@ -72,7 +80,8 @@ static void help(void) {
         "  undo                     take back the last report (until the next press)\n"
         "  o                        the AI's orders: asks for them when the enemy holds the\n"
         "                           initiative, else shows the open order again\n"
-        "  s | u                    the score | the units and the game\n"
+        "  s | u | l                the score | the units and the game | the players'\n"
+        "                           front line\n"
         "  q                        leave (the game stays saved: --game ID resumes it)\n"
         "UNIT is a unit's name, or the start of one, in any case; quote a name with\n"
         "spaces if you like (\"Jager Picket\").\n");
@@ -85,6 +94,69 @@ static void join(char **w, int from, int to, char *buf, size_t n) {
         size_t len = strlen(buf);
         snprintf(buf + len, n - len, "%s%s", i > from ? " " : "", w[i]);
     }
+}
+
+/* The players' line from a game.state answer's `front`: `l` and the briefing. */
+static void print_front(const msgpack_object *st) {
+    const msgpack_object *fr = opfor__rpc_get(st, "front");
+    const msgpack_object *dot = opfor__rpc_get(fr, "dot");
+    if (!opfor__rpc_get(st, "front"))
+        printf("Front line: not known (the daemon does not say it)\n");
+    else if (!dot || dot->type != MSGPACK_OBJECT_MAP)
+        printf("Front line: none (no player unit on the table)\n");
+    else
+        printf("Front line: furthest-forward point at x %.1f, y %.1f; %.1f sq ft held\n",
+               opfor__rpc_num(dot, "x", 0), opfor__rpc_num(dot, "y", 0),
+               opfor__rpc_num(fr, "sq_ft", 0));
+}
+
+/* The side of a game.state answer that is (player 1) or is not (0) the players'. */
+static const char *side_of(const msgpack_object *st, int player, char *buf, size_t n) {
+    const msgpack_object *sides = opfor__rpc_get(st, "sides");
+    buf[0] = '\0';
+    for (uint32_t i = 0; sides && sides->type == MSGPACK_OBJECT_ARRAY && i < sides->via.array.size;
+         i++)
+        if (!opfor__rpc_int(&sides->via.array.ptr[i], "player", 0) == !player)
+            opfor__rpc_str(&sides->via.array.ptr[i], "name", buf, n);
+    return buf;
+}
+
+/* What a new game's scenario says that its state does not (its description, the table's north,
+ * the objectives), read from the scenario this client sent (NULL: the daemon's default,
+ * patrol_default); only what the state says when the scenario cannot be read here. */
+static void briefing(const char *scenario, const msgpack_object *st) {
+    const char *arg = scenario ? scenario : "patrol_default";
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    opfor_patrol_config_t *cfg = calloc(1, sizeof *cfg);
+    opfor_diag_t d;
+    struct stat sb;
+    int rc = -1, north = -1;
+    if (sc && cfg)
+        rc = stat(arg, &sb) != 0 && opfor_viktoria_builtin_text(arg, NULL)
+                 ? opfor_viktoria_builtin_load(arg, sc, &d)
+                 : opfor_viktoria_scenario_load_file(arg, sc, &d);
+    int patrol =
+        rc == 0 && sc->mode == OPFOR_MODE_COOP && opfor_patrol_config_load(cfg, sc, arg, &d) == 0;
+    if (rc == 0 && sc->description[0])
+        printf("%s\n", sc->description);
+    if (patrol)
+        north = cfg->table.north;
+    const msgpack_object *tb = opfor__rpc_get(st, "table");
+    char you[64], them[64];
+    printf("Table %g x %g inches", opfor__rpc_num(tb, "width", 0), opfor__rpc_num(tb, "depth", 0));
+    if (north >= 0)
+        printf("; north is the %s edge", opfor_vocab_name(opfor_edge_names, north));
+    printf(". You command the %s; opfor plays the %s.\n", side_of(st, 1, you, sizeof you),
+           side_of(st, 0, them, sizeof them));
+    for (int k = 0; patrol && k < cfg->nobjectives; k++)
+        printf("Objective: %s at x %.1f, y %.1f (within %g in), %d points.\n",
+               cfg->objectives[k].name, (double)cfg->objectives[k].pos.x,
+               (double)cfg->objectives[k].pos.y, (double)cfg->objectives[k].radius,
+               cfg->objectives[k].points);
+    if (rc == 0)
+        opfor_scenario_free(sc);
+    free(sc);
+    free(cfg);
 }
 
 static void check_over(remote_t *r, const msgpack_object *res) {
@@ -103,6 +175,13 @@ static void print_leave(remote_t *r) {
     pthread_mutex_lock(&r->mu);
     if (!r->game[0])
         ; /* no game yet: nothing to take up */
+    else if (r->local && !r->kept_in)
+        printf("The game was not kept (--no-save).\n");
+    else if (r->local && r->over)
+        printf("The game is over: `opfor patrol --game %s` shows it.\n", r->game);
+    else if (r->local)
+        printf("The game stays saved in %s: `opfor patrol --game %s` takes it up again.\n",
+               r->kept_in, r->game);
     else if (r->over && r->resume)
         printf("The game is over: `%s%s` shows it.\n", r->resume, r->game);
     else if (r->over)
@@ -133,6 +212,8 @@ static void *signal_thread(void *ud) {
     if (r->interactive)
         printf("\n");
     print_leave(r);
+    if (r->tmpdir[0]) /* the in-process daemon's socket (and a game not kept) */
+        opfor__local_daemon_remove_dir(r->tmpdir);
     _exit(128 + sig);
 }
 
@@ -172,11 +253,77 @@ static void pack_prebuilt(msgpack_packer *pk, void *ud) {
 
 static void resync(remote_t *r);
 
-/* Prints the daemon's refusal of the last call, worded from its hint when PATROL_HINTS has it. */
+/* The protocol's names that a refusal without a hint may still carry, in this game's words. */
+static const char *const PATROL_NAMES[][2] = {
+    {"ai.orders", "the orders (`o`)"},
+    {"patrol.initiative", "the initiative button (`i`)"},
+    {"off_table", "off or captured (`off`, `cap`)"},
+    {"driven_off", "driven off"},
+    {NULL, NULL},
+};
+
+/* A daemon's message without a hint, for people: the field path it starts with (the report's
+ * "casualties[0].killed: 7, but ...") goes, the field's value reading in the game's words ("7
+ * killed, but ..."; "x 500 is off the table ..."), and the protocol's names are replaced. */
+static void plain_words(const char *msg, char *out, size_t n) {
+    const char *p = msg;
+    size_t flen = 0; /* the path's last field: p - flen .. p */
+    while (*p == '_' || (*p >= 'a' && *p <= 'z') || *p == '.' || *p == '[' || *p == ']' ||
+           (*p >= '0' && *p <= '9' && p > msg)) {
+        flen = *p == '.' || *p == '[' || *p == ']' || (*p >= '0' && *p <= '9') ? 0 : flen + 1;
+        p++;
+    }
+    char field[32] = "";
+    if (p > msg && p[0] == ':' && p[1] == ' ') {
+        snprintf(field, sizeof field, "%.*s", (int)(flen < sizeof field ? flen : 0), p - flen);
+        msg = p + 2;
+    }
+    char tmp[600];
+    const char *num_end = msg + (*msg == '-');
+    while (*num_end >= '0' && *num_end <= '9')
+        num_end++;
+    int has_num = num_end > msg + (*msg == '-');
+    if ((!strcmp(field, "killed") || !strcmp(field, "wounded")) && has_num &&
+        !strncmp(num_end, " is negative", 12))
+        snprintf(tmp, sizeof tmp, "%.*s %s: a number of figures cannot be negative",
+                 (int)(num_end - msg), msg, field);
+    else if ((!strcmp(field, "killed") || !strcmp(field, "wounded")) && has_num)
+        snprintf(tmp, sizeof tmp, "%.*s %s%s", (int)(num_end - msg), msg, field, num_end);
+    else if (!strcmp(field, "x") || !strcmp(field, "y"))
+        snprintf(tmp, sizeof tmp, "%s %s", field, msg);
+    else if (!strcmp(field, "result"))
+        snprintf(tmp, sizeof tmp, "the morale result %s", msg);
+    else
+        snprintf(tmp, sizeof tmp, "%s", msg);
+    size_t len = 0;
+    out[0] = '\0';
+    for (const char *c = tmp; *c && len + 1 < n;) {
+        int k = 0;
+        while (PATROL_NAMES[k][0] && strncmp(c, PATROL_NAMES[k][0], strlen(PATROL_NAMES[k][0])))
+            k++;
+        const char *put = PATROL_NAMES[k][0] ? PATROL_NAMES[k][1] : NULL;
+        if (put) {
+            len += (size_t)snprintf(out + len, n - len, "%s", put);
+            c += strlen(PATROL_NAMES[k][0]);
+        } else {
+            out[len++] = *c++;
+            out[len] = '\0';
+        }
+        if (len >= n)
+            len = n - 1;
+    }
+}
+
+/* Prints the daemon's refusal of the last call, worded from its hint when PATROL_HINTS has it,
+ * else from its message put in this game's words (plain_words). */
 static void print_refusal(const remote_t *r) {
-    char buf[512];
+    char buf[512], plain[512];
     const char *words = opfor__rpc_words(r->c, PATROL_HINTS, buf, sizeof buf);
-    fprintf(stderr, "opfor: patrol: %s\n", words ? words : opfor_client_error_message(r->c));
+    if (!words) {
+        plain_words(opfor_client_error_message(r->c), plain, sizeof plain);
+        words = plain;
+    }
+    fprintf(stderr, "opfor: patrol: %s\n", words);
 }
 
 /* Connects again after a lost connection (why: what the client said), then prints what the game
@@ -244,6 +391,11 @@ static void print_event(remote_t *r, const msgpack_object *ev) {
     if (seq > r->ev)
         r->ev = seq;
     opfor__rpc_print_event(stdout, ev);
+    char kind[16];
+    const msgpack_object *d = opfor__rpc_get(ev, "data");
+    if (r->verbose && !strcmp(opfor__rpc_str(ev, "kind", kind, sizeof kind), "spotted") &&
+        opfor__rpc_int(d, "steered", 0))
+        printf("    (the director chose it over the dice's draw)\n");
 }
 
 /* Starts the params map {game: ID, ...} in a new sb, with room for nkeys more keys that the
@@ -283,6 +435,8 @@ static void get_orders(remote_t *r) {
         if (id > 0 && (uint64_t)id > r->seen) /* the order entry is the game's last */
             r->seen = (uint64_t)id;
         opfor__rpc_print_order(stdout, order);
+        if (r->verbose)
+            opfor__rpc_print_alternatives(stdout, order);
         printf(
             "  Carry it out and report the outcome (`r`, `m`, `morale`, `off`), or `resolve`.\n");
     }
@@ -485,6 +639,8 @@ static void call_game(remote_t *r, const char *method, int state) {
         }
         if (state == 1) {
             opfor__rpc_print_state(stdout, res);
+        } else if (state == 3) {
+            print_front(res);
         } else if (state == 2) {
             const msgpack_object *sc = opfor__rpc_get(res, "score");
             printf("Score: %lld (survivors %lld, at half strength %lld, unscathed %lld, supply "
@@ -503,6 +659,40 @@ static void call_game(remote_t *r, const char *method, int state) {
     }
 }
 
+/* `a X`: one letter is too short to spend the initiative on; says which of the players' units
+ * on the table (the game as it stands) it might mean. */
+static void too_short(remote_t *r, const char *letter) {
+    printf("'%s' is too short to be sure which unit acted; it could be", letter);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    game_params(r, &sb, &pk, 0);
+    const msgpack_object *st = NULL;
+    int first = 1;
+    if (opfor_client_call(r->c, "game.state", pack_prebuilt, &sb, &st) != 0)
+        st = NULL;
+    msgpack_sbuffer_destroy(&sb);
+    const msgpack_object *units = opfor__rpc_get(st, "units");
+    for (uint32_t i = 0; units && units->type == MSGPACK_OBJECT_ARRAY && i < units->via.array.size;
+         i++) {
+        const msgpack_object *u = &units->via.array.ptr[i];
+        char name[128], state[16];
+        opfor__rpc_str(u, "name", name, sizeof name);
+        opfor__rpc_str(u, "state", state, sizeof state);
+        if (!opfor__rpc_int(u, "player", 0) || (strcmp(state, "ready") && strcmp(state, "acted")))
+            continue;
+        int hit = 0; /* the letter starts the name or one of its words */
+        for (const char *c = name; *c && !hit; c++)
+            hit = (c == name || c[-1] == ' ') && strncasecmp(c, letter, 1) == 0;
+        if (hit) {
+            printf("%s %s", first ? "" : ",", name);
+            first = 0;
+        }
+    }
+    printf("%s; give more of the name (nothing changed).\n", !st ? " any of yours (`u` lists them)"
+                                                             : first ? " none of yours"
+                                                                     : "");
+}
+
 static int usage_line(const char *u) {
     printf("usage: %s\n", u);
     return 0;
@@ -518,8 +708,10 @@ static int command(remote_t *r, char **w, int n) {
         call_game(r, "patrol.initiative", 0);
     } else if (!strcmp(cmd, "s") || !strcmp(cmd, "score")) {
         call_game(r, "game.state", 2);
-    } else if (!strcmp(cmd, "u") || !strcmp(cmd, "units") || !strcmp(cmd, "l")) {
+    } else if (!strcmp(cmd, "u") || !strcmp(cmd, "units")) {
         call_game(r, "game.state", 1);
+    } else if (!strcmp(cmd, "l") || !strcmp(cmd, "line")) {
+        call_game(r, "game.state", 3);
     } else if (!strcmp(cmd, "undo")) {
         call_game(r, "game.undo", 0);
     } else if (!strcmp(cmd, "o") || !strcmp(cmd, "orders")) {
@@ -545,9 +737,7 @@ static int command(remote_t *r, char **w, int n) {
         a.has_pt = at < n;
         join(w, 1, at, unit, sizeof unit);
         if (strlen(unit) == 1) {
-            printf("'%s' is too short to be sure which unit acted; give more of the name (`u` "
-                   "lists them; nothing changed).\n",
-                   unit);
+            too_short(r, unit);
             return 0;
         }
         a.kind = R_ACTED;
@@ -607,14 +797,13 @@ static int command(remote_t *r, char **w, int n) {
     return 0;
 }
 
-static int remote_game(remote_t *r, const char *addr, const char *token_file, const char *scenario,
-                       const char *diff, const char *game, long seed);
+static int remote_game(remote_t *r, const opfor__patrol_client_t *o);
 
 int opfor__patrol_remote(int argc, char **argv) {
     const char *addr = NULL, *token_file = NULL, *scenario = NULL, *diff = NULL, *game = NULL;
-    const char *resume = NULL;
+    const char *resume = NULL, *name = NULL;
     long seed = -1;
-    int usage_rc;
+    int usage_rc, cheat = 0, verbose = 0;
     const opfor_cli_opt_t opts[] = {
         OPFOR_CLI_CONNECT_OPTS(&addr, &token_file),
         {.name = "--scenario",
@@ -630,6 +819,10 @@ int opfor__patrol_remote(int argc, char **argv) {
          .string = &game,
          .arg = "ID",
          .help = "resume this saved game instead of starting one"},
+        PATROL_NAME_OPT(&name, "a new game's name for the high-score table (default: the\n"
+                               "game's id)"),
+        PATROL_CHEAT_OPT(&cheat),
+        PATROL_VERBOSE_OPT(&verbose),
         {.name = "--resume-hint",
          .type = OPFOR_CLI_STRING,
          .string = &resume,
@@ -643,7 +836,8 @@ int opfor__patrol_remote(int argc, char **argv) {
     const opfor_cli_spec_t spec = {
         .cmd = "patrol",
         .usage = "--connect ADDR [--token-file FILE] [--scenario NAME|FILE] [--seed S]\n"
-                 "                    [--level LEVEL] [--game ID] [--resume-hint CMD]",
+                 "                    [--level LEVEL] [--name PLAYER] [--cheat] [--verbose]\n"
+                 "                    [--game ID] [--resume-hint CMD]",
         .about = "Plays Patrol Mode at the table against the daemon (opford), which keeps the\n"
                  "game: --game ID resumes a saved game instead of starting one. Type `help` in\n"
                  "the game for its commands.",
@@ -651,11 +845,31 @@ int opfor__patrol_remote(int argc, char **argv) {
     };
     if (opfor_cli_parse(&spec, argc, argv, 1, &usage_rc))
         return usage_rc;
+    if (game && (name || cheat))
+        return opfor_cli_usage_error("patrol: --name and --cheat set up a new game; a game taken "
+                                     "up with --game keeps its own");
+    opfor__patrol_client_t o = {.addr = addr,
+                                .player = name,
+                                .cheat = cheat,
+                                .verbose = verbose,
+                                .token_file = token_file,
+                                .scenario = scenario,
+                                .level = diff,
+                                .game = game,
+                                .resume = resume,
+                                .seed = seed};
+    return opfor__patrol_client(&o);
+}
+
+int opfor__patrol_client(const opfor__patrol_client_t *o) {
     remote_t r;
     memset(&r, 0, sizeof r);
     r.interactive = isatty(0);
-    r.addr = addr;
-    r.resume = resume;
+    r.addr = o->addr;
+    r.resume = o->resume;
+    r.local = o->local;
+    r.verbose = o->verbose;
+    r.kept_in = o->state_dir;
     pthread_mutex_init(&r.mu, NULL);
     /* SIGINT and SIGTERM go to the signal thread only (see signal_thread) */
     sigset_t stop, old_mask;
@@ -663,22 +877,38 @@ int opfor__patrol_remote(int argc, char **argv) {
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop, &old_mask);
+    /* the local game: opford's server on a thread of this process, started with the signals
+       blocked so that they stay the signal thread's */
+    opfor__local_daemon_t *daemon = NULL;
+    opfor__patrol_client_t lo = *o;
+    if (o->local) {
+        char err[600];
+        if (opfor__local_daemon_start(&daemon, o->state_dir, o->scores_db, err, sizeof err) < 0) {
+            pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+            pthread_mutex_destroy(&r.mu);
+            return opfor_cli_fail("patrol: cannot start the game: %s", err);
+        }
+        snprintf(r.tmpdir, sizeof r.tmpdir, "%s", opfor__local_daemon_dir(daemon));
+        lo.addr = opfor__local_daemon_socket(daemon);
+    }
     pthread_t sig_tid;
     int have_sig_thread = pthread_create(&sig_tid, NULL, signal_thread, &r) == 0;
-    int code = remote_game(&r, addr, token_file, scenario, diff, game, seed);
+    int code = remote_game(&r, &lo);
     if (have_sig_thread) {
         pthread_cancel(sig_tid);
         pthread_join(sig_tid, NULL);
     }
+    opfor__local_daemon_stop(daemon);
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     pthread_mutex_destroy(&r.mu);
     return code;
 }
 
 /* The game itself: start or resume it, then the command loop. */
-static int remote_game(remote_t *r, const char *addr, const char *token_file, const char *scenario,
-                       const char *diff, const char *game, long seed) {
-    r->c = opfor__rpc_open_dest(addr, token_file, &r->dest);
+static int remote_game(remote_t *r, const opfor__patrol_client_t *o) {
+    const char *scenario = o->scenario, *diff = o->level, *game = o->game;
+    long seed = o->seed;
+    r->c = opfor__rpc_open_dest(o->addr, o->token_file, &r->dest);
     if (!r->c)
         return OPFOR_EXIT_FAIL;
     opfor_client_set_timeout(r->c, 120000);
@@ -709,7 +939,16 @@ static int remote_game(remote_t *r, const char *addr, const char *token_file, co
                 return opfor_cli_fail("patrol: %s: cannot read the scenario", scenario);
             }
         }
-        msgpack_pack_map(&pk, (size_t)(!!scenario + !!yaml + !!diff + (seed >= 0)));
+        msgpack_pack_map(
+            &pk, (size_t)(!!scenario + !!yaml + !!diff + (seed >= 0) + !!o->player + !!o->cheat));
+        if (o->player) { /* the high-score table's name, kept with the game */
+            opfor_rpc_pack_cstr(&pk, "player");
+            opfor_rpc_pack_cstr(&pk, o->player);
+        }
+        if (o->cheat) { /* the AI reads the true future spawns, kept with the game */
+            opfor_rpc_pack_cstr(&pk, "cheat");
+            msgpack_pack_true(&pk);
+        }
         if (scenario) {
             opfor_rpc_pack_cstr(&pk, "scenario");
             const char *base = strrchr(scenario, '/');
@@ -749,8 +988,20 @@ static int remote_game(remote_t *r, const char *addr, const char *token_file, co
     pthread_mutex_unlock(&r->mu);
     saw(r, res);
     saw_events(r, res);
-    printf("Viktoria! Patrol Mode against opford: game %s\n", r->game);
+    if (!r->local)
+        printf("Viktoria! Patrol Mode against opford: game %s\n", r->game);
+    else if (r->kept_in)
+        printf("Viktoria! Patrol Mode: game %s, kept in %s\n", r->game, r->kept_in);
+    else
+        printf("Viktoria! Patrol Mode: game %s, not kept (--no-save)\n", r->game);
+    if (o->fresh_seed && !game)
+        printf("A new game: `opfor patrol --seed %ld` plays it again.\n", seed);
+    if (!game)
+        briefing(scenario, res);
+    if (!game && o->cheat)
+        printf("The AI is cheating: it knows what will be spotted next.\n");
     opfor__rpc_print_state(stdout, res);
+    print_front(res);
     check_over(r, res);
     printf("Type `help` for the commands; `i` presses the initiative button.\n");
     pick_up(r, res); /* a client that left while the AI was thinking: its orders now */

@@ -1,6 +1,6 @@
 /* rulesets/viktoria/cli/patrol_words.c — reading the commands typed at the table (see
- * cmd_patrol_int.h): the local game (cmd_patrol_game.c) and the daemon's (cmd_patrol_remote.c) read
- * the same commands, so both read and split them here. Own file so tests/cli can include it alone.
+ * cmd_patrol_int.h): the one terminal game (cmd_patrol_remote.c, local or against a daemon) reads
+ * and splits them here. Own file so tests/cli can include it alone.
  */
 #include <ctype.h>
 #include <stdio.h>

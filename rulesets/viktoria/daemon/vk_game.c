@@ -436,7 +436,7 @@ static const char *facing_name(const opfor__vkg_t *g, opfor_vec_t v) {
 static void ev_spotted(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                        opfor__evlist_t *ev, const opfor_patrol_spot_t *sp,
                        const opfor_patrol_placement_t *pl, const opfor_patrol_spawn_t *sw,
-                       const int *joined) {
+                       const int *joined, int steered) {
     char dice[32], text[256];
     opfor_dice_format(&sp->dice, dice, sizeof dice);
     opfor_patrol_spot_str(sp, text, sizeof text);
@@ -445,7 +445,9 @@ static void ev_spotted(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t lo
     opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "spotted");
     const char *why = "";
     int refused = opfor_patrol_rule_refused(pl->rule, &why);
-    msgpack_pack_map(&pk, 19);
+    msgpack_pack_map(&pk, 20);
+    opfor_rpc_pack_cstr(&pk, "steered"); /* the director chose it over the dice's draw */
+    steered ? msgpack_pack_true(&pk) : msgpack_pack_false(&pk);
     opfor__kv_str(&pk, "type", opfor_vocab_name(opfor_patrol_type_names, sp->type));
     opfor__kv_str(&pk, "quality", opfor_vocab_name(opfor_quality_names, sp->quality));
     opfor__kv_str(&pk, "distance", dice);
@@ -561,6 +563,7 @@ static int press_steer_spot(void *user, opfor_patrol_spot_t *spot) {
         int rc = r->opt->steer(r->opt->ud, r->g, r->t, spot);
         if (rc < 0)
             return rc;
+        r->opt->steered = rc == 1;
     } else if (r->opt->has_spot) {
         *spot = r->opt->spot;
     }
@@ -601,7 +604,8 @@ static int press_patrol(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t l
         }
         t->nunits = fo.nunits;
         t->nfigures = fo.nfigures;
-        ev_spotted(g, t, log_seq, ev, &sp->spot, &sp->place, &sp->spawn, sp->joined);
+        ev_spotted(g, t, log_seq, ev, &sp->spot, &sp->place, &sp->spawn, sp->joined,
+                   opt && opt->steered);
         opfor__vkg_ev_score(g, t, log_seq, ev);
     } else if (rep.side >= 0) {
         t->pending = rep.side == g->player ? OPFOR__PEND_PLAYER : OPFOR__PEND_ENEMY;
@@ -731,6 +735,8 @@ int opfor__vkg_apply_entry(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_
                      : opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
                                        "log entry %llu: unreadable press payload",
                                        (unsigned long long)seq);
+        const msgpack_object *st = rc < 0 ? NULL : opfor_rpc_params_get(&u.data, "steered");
+        opt.steered = st && st->type == MSGPACK_OBJECT_BOOLEAN && st->via.boolean;
         msgpack_unpacked_destroy(&u);
         if (rc < 0)
             return rc;
@@ -772,8 +778,13 @@ int opfor__vkg_apply_entry(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_
 
 /* ------------------------------------------------------------------ press payload */
 
-void opfor__vkg_press_payload_pack(const opfor_patrol_spot_t *spot, msgpack_packer *pk) {
-    msgpack_pack_map(pk, 1);
+void opfor__vkg_press_payload_pack(const opfor_patrol_spot_t *spot, int steered,
+                                   msgpack_packer *pk) {
+    msgpack_pack_map(pk, 1 + !!steered);
+    if (steered) {
+        opfor_rpc_pack_cstr(pk, "steered");
+        msgpack_pack_true(pk);
+    }
     opfor_rpc_pack_cstr(pk, "spot");
     msgpack_pack_map(pk, 5);
     opfor__kv_int(pk, "type", spot->type);
@@ -860,6 +871,24 @@ static void pack_unit(const opfor__vkg_t *g, const opfor__vkg_table_t *t, int u,
         msgpack_pack_nil(pk);
 }
 
+/* `front`: the players' line in a Patrol Mode game (XV.B), as the table reads it: the
+ * furthest-forward point and the ground held; nil in other modes or with no player unit in
+ * play. */
+static void pack_front(const opfor__vkg_t *g, const opfor__vkg_table_t *t, msgpack_packer *pk) {
+    opfor_rpc_pack_cstr(pk, "front");
+    opfor_pt_t dot;
+    opfor__vkg_table_t *tt = (opfor__vkg_table_t *)t; /* forces point into it; nothing written */
+    opfor_patrol_forces_t fo = opfor__vkg_forces(tt);
+    if (g->mode != OPFOR_MODE_COOP || opfor_patrol_dot(g->cfg, &t->ps, &fo, &dot) != 0) {
+        msgpack_pack_nil(pk);
+        return;
+    }
+    msgpack_pack_map(pk, 2);
+    opfor_rpc_pack_cstr(pk, "dot");
+    opfor__vkg_pack_pt(pk, dot);
+    opfor__kv_double(pk, "sq_ft", (double)opfor_patrol_area(g->cfg, &t->ps) / 144.0);
+}
+
 void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
     const opfor__vkg_table_t *t = &g->t;
     char hash[24];
@@ -867,7 +896,7 @@ void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
     int list[OPFOR_MAX_UNITS], nready = 0;
     if (t->pending == OPFOR__PEND_PLAYER || t->pending == OPFOR__PEND_ENEMY)
         nready = ready_units(t, t->pending == OPFOR__PEND_PLAYER ? g->player : g->enemy, list);
-    msgpack_pack_map(pk, 23);
+    msgpack_pack_map(pk, 24);
     opfor__kv_str(pk, "game", g->row->id);
     opfor__kv_str(pk, "ruleset", g->row->ruleset);
     opfor__kv_str(pk, "scenario", g->row->scenario_name);
@@ -912,4 +941,48 @@ void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
         msgpack_pack_nil(pk);
     opfor_rpc_pack_cstr(pk, "score");
     opfor__vkg_pack_score(g, t, pk);
+    pack_front(g, t, pk);
+}
+
+/* ------------------------------------------------------------------ an order's alternatives */
+
+void opfor__vkg_alts_pack(const opfor__vkg_order_t *o, msgpack_packer *pk) {
+    opfor_rpc_pack_cstr(pk, "alternatives");
+    msgpack_pack_array(pk, (size_t)o->nalts);
+    for (int i = 0; i < o->nalts; i++) {
+        msgpack_pack_map(pk, 4);
+        opfor__kv_str(pk, "text", o->alts[i].text);
+        opfor__kv_int(pk, "visits", o->alts[i].visits);
+        opfor_rpc_pack_cstr(pk, "value");
+        msgpack_pack_double(pk, o->alts[i].value);
+        opfor_rpc_pack_cstr(pk, "chosen");
+        o->alts[i].chosen ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+    }
+}
+
+void opfor__vkg_alts_read(const msgpack_object *payload, opfor__vkg_order_t *o) {
+    const msgpack_object *a = opfor_rpc_params_get(payload, "alternatives");
+    o->nalts = 0;
+    for (uint32_t i = 0; a && a->type == MSGPACK_OBJECT_ARRAY && i < a->via.array.size &&
+                         o->nalts < OPFOR__ORDER_ALTS;
+         i++) {
+        const msgpack_object *m = &a->via.array.ptr[i];
+        if (m->type != MSGPACK_OBJECT_MAP)
+            continue;
+        opfor__vkg_alt_t *x = &o->alts[o->nalts++];
+        memset(x, 0, sizeof *x);
+        const msgpack_object *v = opfor_rpc_params_get(m, "text");
+        if (v && v->type == MSGPACK_OBJECT_STR)
+            snprintf(x->text, sizeof x->text, "%.*s", (int)v->via.str.size, v->via.str.ptr);
+        v = opfor_rpc_params_get(m, "visits");
+        x->visits = v && v->type == MSGPACK_OBJECT_POSITIVE_INTEGER && v->via.u64 <= UINT32_MAX
+                        ? (uint32_t)v->via.u64
+                        : 0;
+        v = opfor_rpc_params_get(m, "value");
+        x->value = v && (v->type == MSGPACK_OBJECT_FLOAT64 || v->type == MSGPACK_OBJECT_FLOAT32)
+                       ? v->via.f64
+                       : 0.0;
+        v = opfor_rpc_params_get(m, "chosen");
+        x->chosen = v && v->type == MSGPACK_OBJECT_BOOLEAN && v->via.boolean;
+    }
 }

@@ -52,6 +52,16 @@ typedef struct opfor__vkg_need {
 } opfor__vkg_need_t;
 
 /* The last AI order of a game. Plain data: it lives inside the table state. */
+#define OPFOR__ORDER_ALTS 8 /* alternatives an order lists (OPFOR_ORDER_MAX_ALTS) */
+
+/* One alternative the search weighed for an order (opfor_order_alt_t's wire part). */
+typedef struct opfor__vkg_alt {
+    char text[112];  /* the action as a phrase */
+    uint32_t visits; /* search iterations through it */
+    int32_t chosen;  /* 1 for the order given */
+    double value;    /* its mean value for the AI's side, [-1, 1] */
+} opfor__vkg_alt_t;
+
 typedef struct opfor__vkg_order {
     int32_t active;           /* 1 once an order was given this game */
     int32_t open;             /* 1 until the next press: its outcome may still be resolved */
@@ -82,6 +92,8 @@ typedef struct opfor__vkg_order {
     char level[16];   /* AI level name */
     char command_text[64];
     opfor__vkg_need_t needs[OPFOR__ORDER_NEEDS];
+    int32_t nalts;                            /* entries of alts (0: no search, or an old log) */
+    opfor__vkg_alt_t alts[OPFOR__ORDER_ALTS]; /* what the search weighed (verbose clients) */
 } opfor__vkg_order_t;
 
 #define OPFOR__HIST 8 /* recent log entries kept to say what changed since a stale report */
@@ -154,6 +166,8 @@ typedef struct opfor__vkg {
                                       table's log_seq (and so the wire's) does not count */
     int rules;                     /* the rules version its log was written under (1, 2): a
                                       game replays under the rules it was played with */
+    const int *cheat;              /* the shell's game.new `cheat` (NULL opened alone): 1, the
+                                      search reads the true future spawns */
 } opfor__vkg_t;
 
 /* The rules versions this table game replays, as numbers: 1 for "1" (the logs written before
@@ -195,6 +209,8 @@ typedef struct opfor__vkg_press_opt {
     opfor_patrol_spot_t spot; /* an allowed outcome (opfor_director_allowed) */
     int spotted;              /* out: 1 when the press made a spotting */
     opfor_patrol_spot_t used; /* out: the outcome it resolved */
+    int steered;              /* the director chose the spotting over the dice's draw: out of
+                                 steer (which returns 1 then), in with has_spot (logged) */
 } opfor__vkg_press_opt_t;
 
 /* A press of the initiative button (XV.A; competitive: a D6 each, ties re-rolled). opt may
@@ -204,7 +220,8 @@ int opfor__vkg_press(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
                      opfor__vkg_press_opt_t *opt, opfor__evlist_t *ev, opfor__gerr_t *err);
 /* The log payload of a steered press (a map {"spot": {...}}) into sb, and back: 0, or
  * OPFOR_EPROTO with err when the payload is not a valid allowed outcome for g. */
-void opfor__vkg_press_payload_pack(const opfor_patrol_spot_t *spot, msgpack_packer *pk);
+void opfor__vkg_press_payload_pack(const opfor_patrol_spot_t *spot, int steered,
+                                   msgpack_packer *pk);
 int opfor__vkg_press_payload_read(const opfor__vkg_t *g, const msgpack_object *o,
                                   opfor_patrol_spot_t *spot, opfor__gerr_t *err);
 /* A report from the table: params as the `report` method takes them (the `game` key is
@@ -234,6 +251,10 @@ int opfor__vkg_order_current(const opfor__vkg_table_t *t);
 void opfor__vkg_undo_barrier(opfor__vkg_table_t *t, uint64_t seq, const char *kind);
 /* Notes log entry seq of kind in t's recent entries with a one-line summary. */
 void opfor__vkg_hist_note(opfor__vkg_table_t *t, uint64_t seq, const char *kind, const char *what);
+/* An order's `alternatives` (a key and its array) into pk, and back from an order's payload
+ * (absent: none) into o (vk_game.c). */
+void opfor__vkg_alts_pack(const opfor__vkg_order_t *o, msgpack_packer *pk);
+void opfor__vkg_alts_read(const msgpack_object *payload, opfor__vkg_order_t *o);
 /* Records an AI order (payload as opfor__vkg_order_pack writes it). */
 int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                      const msgpack_object *payload, opfor__evlist_t *ev, opfor__gerr_t *err);

@@ -60,6 +60,7 @@ static int op_open(opfor__game_t *g, const struct opfor_ruleset *rs, const opfor
         return rc;
     g->row = v->rowbuf; /* the normalized scenario, mode and difficulty */
     v->row = &g->row;   /* the shell's, whose id game.new may still choose */
+    v->cheat = &g->cheat;
     g->tg = v;
     memset(&g->t, 0, sizeof g->t);
     counters_out(v, &v->t, &g->t);
@@ -175,7 +176,7 @@ static int press_steer(void *ud, const opfor__vkg_t *g, const opfor__vkg_table_t
         opfor_director_table_key(g->row->seed, t->presses)};
     rc = opfor_director_steer_table(d, g->rs, &tb, spot);
     opfor_director_free(d);
-    return rc < 0 ? rc : 0;
+    return rc < 0 ? rc : rc == 1; /* 1: it chose another spotting than the dice's */
 }
 
 static int op_method(const opfor__game_t *g, const char *name, const char *verb,
@@ -232,7 +233,7 @@ static int op_method_done(const opfor__game_t *g, void *work, int why, opfor__en
     if (pw->rc == 0 && pw->opt.spotted) {
         msgpack_packer pk;
         msgpack_packer_init(&pk, e->sb, msgpack_sbuffer_write);
-        opfor__vkg_press_payload_pack(&pw->opt.used, &pk);
+        opfor__vkg_press_payload_pack(&pw->opt.used, pw->opt.steered, &pk);
     }
     return 0;
 }
@@ -371,8 +372,7 @@ static int op_restore(opfor__game_t *g, uint64_t seq, const void *buf, size_t le
 }
 
 static void op_begin_payload(const opfor__game_t *g, msgpack_packer *pk) {
-    (void)g;
-    opfor__game_begin_payload(&opfor_viktoria_ruleset, pk);
+    opfor__game_begin_payload(g, &opfor_viktoria_ruleset, pk);
 }
 
 /* The rules of a saved game's log: its begin entry's, or (a log from before games had one)
@@ -406,6 +406,7 @@ static int op_rules_check(opfor__game_t *g, const char *kind, const void *payloa
 const opfor__table_game_ops_t opfor_vk_table_game = {
     .name = "viktoria",
     .inline_scenarios = 1,
+    .cheats = 1,
     .open = op_open,
     .free = op_free,
     .reset = op_reset,

@@ -188,7 +188,9 @@ static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__ca
     opfor_ai_search_tuning(game.rs, &cfg);
     cfg.memory_bytes = AI_POOL_BYTES;
     cfg.seed = g->row->seed;
-    cfg.cheat = 0; /* no level reads the hidden spawns: challenge is fair (docs/ai.md) */
+    /* no level reads the hidden spawns (challenge is fair, docs/ai.md): only a game started
+       with game.new's `cheat` (opfor patrol --cheat) */
+    cfg.cheat = g->cheat && *g->cheat;
     opfor_mcts_t *m = NULL;
     opfor_vk_rs_state_t *st = calloc(1, sizeof *st);
     opfor_order_t *ord = calloc(1, sizeof *ord);
@@ -239,6 +241,13 @@ static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__ca
             break;
         snprintf(o->sentence, sizeof o->sentence, "%.191s", ord->sentence);
         snprintf(o->reason, sizeof o->reason, "%.255s", ord->reason);
+        for (int i = 0; i < ord->nalts && o->nalts < OPFOR__ORDER_ALTS; i++) {
+            opfor__vkg_alt_t *x = &o->alts[o->nalts++];
+            snprintf(x->text, sizeof x->text, "%s", ord->alts[i].text);
+            x->visits = ord->alts[i].visits;
+            x->chosen = ord->alts[i].chosen;
+            x->value = ord->alts[i].value;
+        }
         if (ord->has_runner_up) {
             o->has_runner = 1;
             snprintf(o->runner_sentence, sizeof o->runner_sentence, "%.111s", ord->runner_up);
@@ -416,8 +425,9 @@ out:
 void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
                            const opfor__vkg_order_t *o, msgpack_packer *pk) {
     const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
-    msgpack_pack_map(pk, 23);
+    msgpack_pack_map(pk, 24);
     opfor__kv_str(pk, "game", g->row->id);
+    opfor__vkg_alts_pack(o, pk); /* what the search weighed */
     opfor__kv_u64(pk, "order_id", o->log_seq);
     opfor__kv_u64(pk, "answered_by", o->answered_by); /* the report that answered it; 0 none */
     opfor__kv_int(pk, "turn", o->turn);
@@ -571,6 +581,7 @@ int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
                             ? OPFOR_ORDER_FIG_UPTO
                             : OPFOR_ORDER_FIG_EXACT;
     }
+    opfor__vkg_alts_read(payload, &o);
     /* the move's end point (entries from before it was logged have none) */
     const msgpack_object *sp = opfor_rpc_params_get(payload, "stop");
     if (sp && sp->type == MSGPACK_OBJECT_MAP) {

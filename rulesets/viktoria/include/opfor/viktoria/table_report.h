@@ -2,10 +2,9 @@
  * own unit and figure arrays: a unit now standing elsewhere, and the figures it lost; and the
  * morale test (XI) such a loss leaves the table to roll, in one wording for both.
  *
- * The daemon's `game.report` (rulesets/viktoria/daemon/vk_game_report.c) and the terminal game of
- * `opfor patrol` (rulesets/viktoria/cli/cmd_patrol_game.c) read their reports differently
- * (MessagePack fields, typed words) and check them differently, but change the figures the same way
- * through these functions. Pure, no allocation.
+ * The daemon's `game.report` (rulesets/viktoria/daemon/vk_game_report.c) changes the figures
+ * through these functions (`opfor patrol` plays the daemon's game too, in its own process).
+ * Pure, no allocation.
  */
 #ifndef OPFOR_VIKTORIA_TABLE_REPORT_H
 #define OPFOR_VIKTORIA_TABLE_REPORT_H
