@@ -606,8 +606,9 @@ int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
     const msgpack_object *lm = opfor_rpc_params_get(payload, "limit");
     if (lm && lm->type == MSGPACK_OBJECT_MAP) {
         o.has_limit = 1;
-        o.limit = opfor_pt((float)get_num(lm, "x", 0.0), (float)get_num(lm, "y", 0.0));
-        get_str(lm, "why", o.limit_why, sizeof o.limit_why);
+        o.limit = opfor_pt((float)opfor_rpc_params_num_or(lm, "x", 0.0),
+                           (float)opfor_rpc_params_num_or(lm, "y", 0.0));
+        opfor_rpc_params_str_or(lm, "why", o.limit_why, sizeof o.limit_why);
     }
     memcpy(&t->order, &o, sizeof o);
     t->units[o.unit].flags |= OPFOR_UNIT_ACTED;
