@@ -428,7 +428,7 @@ out:
 void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
                            const opfor__vkg_order_t *o, msgpack_packer *pk) {
     const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
-    msgpack_pack_map(pk, 24);
+    msgpack_pack_map(pk, 25);
     opfor__kv_str(pk, "game", g->row->id);
     opfor__vkg_alts_pack(o, pk); /* what the search weighed */
     opfor__kv_u64(pk, "order_id", o->log_seq);
