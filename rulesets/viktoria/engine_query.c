@@ -239,3 +239,29 @@ int opfor_vk_query_move_result(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
     }
     return 0;
 }
+
+int opfor_vk_query_inert(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
+                         const opfor_vk_action_t *a) {
+    if (!ctx || !st || !a)
+        return 0;
+    if (st->phase != OPFOR_VK_PH_ACTION || a->unit >= st->nunits)
+        return 0;
+    if (a->kind == OPFOR_VK_FIRE)
+        return a->target < st->nunits &&
+               opfor_vk_query_shooters(
+                   ctx, st, a->unit, a->target,
+                   a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL)) == 0;
+    if (a->kind != OPFOR_VK_ADVANCE && a->kind != OPFOR_VK_RUN && a->kind != OPFOR_VK_CRAWL)
+        return 0;
+    if (a->flags &
+        (OPFOR_VK_AF_MOUNT | OPFOR_VK_AF_DISMOUNT | OPFOR_VK_AF_CLIMB | OPFOR_VK_AF_DESCEND))
+        return 0; /* it changes the unit even where it stands */
+    opfor_vk_ugeo_t geo;
+    opfor_vk_query_geo(st, a->unit, &geo);
+    if (a->kind == OPFOR_VK_CRAWL && opfor_dist(geo.c, a->dest) < 0.5f)
+        return 0; /* going prone where it stands: taking cover */
+    opfor_vk_move_result_t best;
+    if (opfor_vk_query_move_result(ctx, st, a, 3, &best) != 0)
+        return 0;
+    return best.moved < 0.25f;
+}

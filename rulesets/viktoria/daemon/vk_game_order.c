@@ -21,6 +21,7 @@
 #include "opfor/rpc.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/calc.h"
+#include "opfor/viktoria/engine_query.h"
 #include "opfor/viktoria/session_plan.h"
 #include "pack_int.h"
 
@@ -132,7 +133,16 @@ typedef struct cand {
     opfor_vk_action_t action; /* the action */
     double value;             /* mean evaluation after it */
     int command;              /* OPFOR__CMD_* for that unit */
+    int inert;                /* 1: the table could not carry it out (opfor_vk_query_inert) */
 } cand_t;
+
+/* Whether candidate a is a better order than b: one the table can carry out first, then the
+ * higher value. */
+static int cand_better(const cand_t *a, const cand_t *b) {
+    if (a->inert != b->inert)
+        return a->inert < b->inert;
+    return a->value > b->value;
+}
 
 /* Brings st (just after SELECT_UNIT for unit u) to its ACTION phase: a unit near a Patrol Mode
  * general needs no test; otherwise the engine rolls the command test. */
@@ -356,6 +366,8 @@ static int plan_greedy(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
             c->action = acts[k];
             c->value = sum / ok;
             c->command = command;
+            /* an order the table could not carry out is given only when nothing else is */
+            c->inert = opfor_vk_query_inert(g->ctx, unit_st, &acts[k]);
         }
     }
     if (ncand == 0) {
@@ -365,10 +377,10 @@ static int plan_greedy(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
     /* best and runner-up; novice picks among the best three with the decision's stream */
     int best = 0, second = -1;
     for (int i = 1; i < ncand; i++)
-        if (cands[i].value > cands[best].value)
+        if (cand_better(&cands[i], &cands[best]))
             best = i;
     for (int i = 0; i < ncand; i++)
-        if (i != best && (second < 0 || cands[i].value > cands[second].value))
+        if (i != best && (second < 0 || cand_better(&cands[i], &cands[second])))
             second = i;
     if (g->level == OPFOR_AI_NOVICE && second >= 0 && opfor_rng_below(&srng, 3) == 0) {
         int swap = best;

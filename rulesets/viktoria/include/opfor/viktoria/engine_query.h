@@ -122,4 +122,13 @@ typedef struct opfor_vk_move_result {
 int opfor_vk_query_move_result(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
                                const opfor_vk_action_t *a, int d3, opfor_vk_move_result_t *out);
 
+/* Whether action a, at the action phase of st, would do nothing the table could carry out: a
+ * move (advance, run, crawl elsewhere) the engine moves less than a quarter inch even at the
+ * best d3, or a fire at a target no figure can shoot. Mounting, dismounting, climbing,
+ * descending and going prone where it stands always do something. 1 inert, 0 not (also for
+ * every other action or phase). The AI's `inert` hook (ai_orders.c) and the daemon's own
+ * look-ahead (vk_game_order.c) both ask here. */
+int opfor_vk_query_inert(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
+                         const opfor_vk_action_t *a);
+
 #endif
