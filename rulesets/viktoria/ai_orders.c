@@ -655,6 +655,15 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
         } else if (!prone_here && d >= 0.25f && known) {
             o->has_move = 1;
             o->move_in = round_half(go);
+            opfor_vk_move_result_t low;
+            if (opfor_vk_query_move_result(vk, st, &a, 1, &low) == 0) {
+                const opfor_vk_move_result_t *by[3] = {&low, &mean, &best};
+                o->nstops = 3;
+                for (int k = 0; k < 3; k++) {
+                    o->stops_x[k] = by[k]->to.x;
+                    o->stops_y[k] = by[k]->to.y;
+                }
+            }
             o->x = stop.x;
             o->y = stop.y;
             opfor_compass_t dir = opfor_compass_nearest((opfor_table_north_t)sc->table.north,

@@ -462,12 +462,25 @@ static void orders_move_is_the_engines(void **state) {
                 assert_int_equal(opfor_vk_query_move_result(vk, &f.st->vk, &ea, 3, &best), 0);
                 if (best.moved < 0.25f) {
                     assert_int_equal(o.has_move, 0);
+                    assert_int_equal(o.nstops, 0);
                     continue;
                 }
                 if (!o.has_move || fabsf(o.x - mean.to.x) > 1e-4f || fabsf(o.y - mean.to.y) > 1e-4f)
                     fail_msg("%s: engine ends at x %.2f y %.2f", o.sentence, (double)mean.to.x,
                              (double)mean.to.y);
                 assert_float_equal(o.move_in, (float)(int)(mean.moved * 2.0f + 0.5f) / 2.0f, 1e-6);
+                /* the end for each face of the D3 is the engine's at that face */
+                assert_int_equal(o.nstops, 3);
+                for (int d3 = 1; d3 <= 3; d3++) {
+                    opfor_vk_move_result_t r;
+                    assert_int_equal(opfor_vk_query_move_result(vk, &f.st->vk, &ea, d3, &r), 0);
+                    if (fabsf(o.stops_x[d3 - 1] - r.to.x) > 1e-4f ||
+                        fabsf(o.stops_y[d3 - 1] - r.to.y) > 1e-4f)
+                        fail_msg("%s: a D3 of %d ends at x %.2f y %.2f, the order says %.2f %.2f",
+                                 o.sentence, d3, (double)r.to.x, (double)r.to.y,
+                                 (double)o.stops_x[d3 - 1], (double)o.stops_y[d3 - 1]);
+                }
+                assert_true(o.stops_x[1] == o.x && o.stops_y[1] == o.y);
                 if (stated_x(&o) + 3 != (int)(best.allowance + 0.5f))
                     fail_msg("%s: engine allowance at d3 = 3 is %.1f", o.sentence,
                              (double)best.allowance);

@@ -94,6 +94,11 @@ typedef struct opfor_order {
     float limit_y;
     char limit_why[48]; /* what stops it: "Jager Picket is in the way", "the Farmhouse is
                            closed to riders", "the table edge" */
+    /* a move's end for each face of its D3, so the table goes exactly where the engine would
+       (rough ground and other bases make the roll's inches uneven) */
+    int nstops;       /* 3 when has_move, else 0 */
+    float stops_x[3]; /* [k]: where the unit's centre stops when the D3 shows k + 1 */
+    float stops_y[3];
 } opfor_order_t;
 
 /* The terms that decided a score, largest first by size, as one phrase:

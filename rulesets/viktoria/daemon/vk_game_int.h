@@ -85,6 +85,8 @@ typedef struct opfor__vkg_order {
     int32_t has_limit;        /* 1: the move stops at limit however well its die rolls */
     opfor_pt_t limit;         /* the farthest it gets (opfor_order_t.limit_x, limit_y) */
     char limit_why[48];       /* what stops it there (opfor_order_t.limit_why) */
+    int32_t nstops;           /* 3: stops[k] is where the move ends when its D3 shows k + 1 */
+    opfor_pt_t stops[3];      /* (opfor_order_t.stops_x, stops_y) */
     opfor_vk_action_t select; /* the engine's SELECT_UNIT action */
     opfor_vk_action_t action; /* the chosen action */
     opfor_vk_action_t runner; /* the runner-up */

@@ -282,6 +282,9 @@ static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__ca
         o->has_limit = ord->has_limit;
         o->limit = opfor_pt(ord->limit_x, ord->limit_y);
         snprintf(o->limit_why, sizeof o->limit_why, "%.47s", ord->limit_why);
+        o->nstops = ord->nstops == 3 ? 3 : 0;
+        for (int k = 0; k < o->nstops; k++)
+            o->stops[k] = opfor_pt(ord->stops_x[k], ord->stops_y[k]);
         snprintf(o->engine, sizeof o->engine, "mcts");
         done = 1;
     }
@@ -440,7 +443,7 @@ out:
 void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
                            const opfor__vkg_order_t *o, msgpack_packer *pk) {
     const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
-    msgpack_pack_map(pk, 25);
+    msgpack_pack_map(pk, 26);
     opfor__kv_str(pk, "game", g->row->id);
     opfor__vkg_alts_pack(o, pk); /* what the search weighed */
     opfor__kv_u64(pk, "order_id", o->log_seq);
@@ -468,6 +471,15 @@ void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
         opfor__kv_double(pk, "x", (double)(int64_t)((double)o->limit.x * 100.0 + 0.5) / 100.0);
         opfor__kv_double(pk, "y", (double)(int64_t)((double)o->limit.y * 100.0 + 0.5) / 100.0);
         opfor__kv_str(pk, "why", o->limit_why);
+    } else {
+        msgpack_pack_nil(pk);
+    }
+    /* where the move ends for each face of its D3 (nil when it does not move) */
+    opfor_rpc_pack_cstr(pk, "stops");
+    if (o->nstops == 3) {
+        msgpack_pack_array(pk, 3);
+        for (int k = 0; k < 3; k++)
+            opfor__vkg_pack_pt(pk, o->stops[k]);
     } else {
         msgpack_pack_nil(pk);
     }
@@ -621,6 +633,20 @@ int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
         o.limit = opfor_pt((float)opfor_rpc_params_num_or(lm, "x", 0.0),
                            (float)opfor_rpc_params_num_or(lm, "y", 0.0));
         opfor_rpc_params_str_or(lm, "why", o.limit_why, sizeof o.limit_why);
+    }
+    /* the end for each face of the D3 (entries from before they were logged have none) */
+    const msgpack_object *sv = opfor_rpc_params_get(payload, "stops");
+    if (sv && sv->type == MSGPACK_OBJECT_ARRAY && sv->via.array.size == 3) {
+        o.nstops = 3;
+        for (int k = 0; k < 3; k++) {
+            const msgpack_object *e = &sv->via.array.ptr[k];
+            if (e->type != MSGPACK_OBJECT_MAP) {
+                o.nstops = 0;
+                break;
+            }
+            o.stops[k] = opfor_pt((float)opfor_rpc_params_num_or(e, "x", 0.0),
+                                  (float)opfor_rpc_params_num_or(e, "y", 0.0));
+        }
     }
     memcpy(&t->order, &o, sizeof o);
     t->units[o.unit].flags |= OPFOR_UNIT_ACTED;
