@@ -13,7 +13,10 @@
  * back) with the enemy holding the initiative and no orders given yet (an earlier client left
  * while the AI was thinking); `o` asks for them, or shows them again. Every report names the
  * state this terminal last saw (`seen`), so a report another client made meanwhile is never
- * counted twice: the daemon refuses ours and says what changed.
+ * counted twice: the daemon refuses ours and says what changed. What every client of the game
+ * did (another terminal's report, an undo from anywhere, a game master's press) is printed once,
+ * in order: the events after the last one printed are fetched before each prompt and before
+ * each command runs (fetch_events).
  *
  * The daemon's errors are worded here from their hints (PATROL_HINTS), in this game's commands:
  * a player never reads a protocol method's name. A lost connection is tried again (1 s, 2 s ...
@@ -58,6 +61,8 @@ typedef struct remote {
     int interactive;        /* stdin is a terminal: prompts */
     uint64_t seen;          /* the game's log_seq as this terminal last saw it */
     int64_t ev;             /* the seq of the last event printed (or seen in a state) */
+    int64_t order_shown;    /* the order_id of the last order printed by get_orders: its
+                               `order` event is not printed again */
     int local;              /* 1: the daemon runs in this process (`opfor patrol`) */
     int verbose;            /* 1: the alternatives the AI weighed, the director's steering */
     const char *kept_in;    /* local: the state directory keeping the game; NULL: not kept */
@@ -323,6 +328,21 @@ static void print_refusal(const remote_t *r) {
         plain_words(opfor_client_error_message(r->c), plain, sizeof plain);
         words = plain;
     }
+    /* a report refused because another client changed the game first: said from this
+       terminal's side ("the report answers the game as it stood at entry N, but ...") */
+    static const char stale[] = "the report answers the game as it stood at entry ";
+    char seen[32];
+    const char *p = words + sizeof stale - 1;
+    if (!strcmp(opfor_client_error_hint(r->c), "stale_state") &&
+        !strncmp(words, stale, sizeof stale - 1) && *p >= '0' && *p <= '9') {
+        size_t k = strspn(p, "0123456789");
+        snprintf(seen, sizeof seen, "%.*s", (int)(k < 20 ? k : 20), p);
+        fprintf(stderr,
+                "opfor: patrol: your report answers the game as this terminal last saw it "
+                "(entry %s)%s\n",
+                seen, p + k);
+        return;
+    }
     fprintf(stderr, "opfor: patrol: %s\n", words);
 }
 
@@ -390,11 +410,19 @@ static void print_event(remote_t *r, const msgpack_object *ev) {
         return;
     if (seq > r->ev)
         r->ev = seq;
-    opfor__rpc_print_event(stdout, ev);
     char kind[16];
+    opfor__rpc_str(ev, "kind", kind, sizeof kind);
+    if (!strcmp(kind, "order") && r->order_shown &&
+        opfor__rpc_int(ev, "log_seq", 0) == r->order_shown)
+        return; /* printed whole when this terminal asked for it (get_orders) */
+    opfor__rpc_print_event(stdout, ev);
+    if (!strcmp(kind, "game_over") || !strcmp(kind, "closed")) { /* another client ended it */
+        pthread_mutex_lock(&r->mu);
+        r->over = 1;
+        pthread_mutex_unlock(&r->mu);
+    }
     const msgpack_object *d = opfor__rpc_get(ev, "data");
-    if (r->verbose && !strcmp(opfor__rpc_str(ev, "kind", kind, sizeof kind), "spotted") &&
-        opfor__rpc_int(d, "steered", 0))
+    if (r->verbose && !strcmp(kind, "spotted") && opfor__rpc_int(d, "steered", 0))
         printf("    (the director chose it over the dice's draw)\n");
 }
 
@@ -423,6 +451,38 @@ static void saw_events(remote_t *r, const msgpack_object *st) {
         r->ev = e;
 }
 
+/* Prints the game's events after the last one this terminal printed (subscribe's kept events,
+ * then unsubscribe): those another client caused too (its report, an undo from another terminal
+ * or `opfor undo`, a game master's press), each once. Called before each prompt and before each
+ * command runs, after a refused report and after a reconnection. 0, or -1 when the daemon did
+ * not answer (nothing printed; the next call tries again). */
+static int fetch_events(remote_t *r) {
+    if (!r->c || !r->game[0])
+        return -1;
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    game_params(r, &sb, &pk, 1);
+    opfor_rpc_pack_cstr(&pk, "after");
+    msgpack_pack_int64(&pk, r->ev);
+    const msgpack_object *res;
+    int rc = opfor_client_call(r->c, "subscribe", pack_prebuilt, &sb, &res);
+    msgpack_sbuffer_destroy(&sb);
+    if (rc != 0)
+        return -1;
+    int64_t last = opfor__rpc_int(res, "seq", 0);
+    if (opfor__rpc_int(res, "missed", 0))
+        printf("(some events are no longer kept: `u` shows the game as it stands)\n");
+    const msgpack_object *evs = opfor__rpc_get(res, "events");
+    for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size; i++)
+        print_event(r, &evs->via.array.ptr[i]);
+    if (last > r->ev) /* events no longer kept: the game as it stands is what `u` shows */
+        r->ev = last;
+    game_params(r, &sb, &pk, 0);
+    opfor_client_call(r->c, "unsubscribe", pack_prebuilt, &sb, NULL);
+    msgpack_sbuffer_destroy(&sb);
+    return 0;
+}
+
 /* Asks for the AI's orders (the search may take a while) and prints them: the order just given
  * again when one is open. */
 static void get_orders(remote_t *r) {
@@ -434,6 +494,8 @@ static void get_orders(remote_t *r) {
         int64_t id = opfor__rpc_int(order, "order_id", 0);
         if (id > 0 && (uint64_t)id > r->seen) /* the order entry is the game's last */
             r->seen = (uint64_t)id;
+        if (id > 0)
+            r->order_shown = id;
         opfor__rpc_print_order(stdout, order);
         if (r->verbose)
             opfor__rpc_print_alternatives(stdout, order);
@@ -454,34 +516,20 @@ static void pick_up(remote_t *r, const msgpack_object *st) {
     get_orders(r);
 }
 
-/* After a reconnection: prints the events after the last one printed (subscribe's kept events),
- * reads the game again, and asks for orders when they are due. */
+/* After a reconnection: prints the events after the last one printed (fetch_events), reads the
+ * game again, and asks for orders when they are due. */
 static void resync(remote_t *r) {
+    int fetched = fetch_events(r);
     msgpack_sbuffer sb;
     msgpack_packer pk;
-    game_params(r, &sb, &pk, 1);
-    opfor_rpc_pack_cstr(&pk, "after");
-    msgpack_pack_int64(&pk, r->ev);
     const msgpack_object *res;
-    int rc = opfor_client_call(r->c, "subscribe", pack_prebuilt, &sb, &res);
-    msgpack_sbuffer_destroy(&sb);
-    if (rc == 0) {
-        if (opfor__rpc_int(res, "missed", 0))
-            printf("(some events are no longer kept: `u` shows the game as it stands)\n");
-        const msgpack_object *evs = opfor__rpc_get(res, "events");
-        for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size;
-             i++)
-            print_event(r, &evs->via.array.ptr[i]);
-        game_params(r, &sb, &pk, 0);
-        opfor_client_call(r->c, "unsubscribe", pack_prebuilt, &sb, NULL);
-        msgpack_sbuffer_destroy(&sb);
-    }
     game_params(r, &sb, &pk, 0);
-    rc = opfor_client_call(r->c, "game.state", pack_prebuilt, &sb, &res);
+    int rc = opfor_client_call(r->c, "game.state", pack_prebuilt, &sb, &res);
     msgpack_sbuffer_destroy(&sb);
     if (rc == 0) {
         saw(r, res);
-        saw_events(r, res);
+        if (fetched < 0) /* no events to print: the state shows what they did */
+            saw_events(r, res);
         check_over(r, res);
         pick_up(r, res);
     }
@@ -492,6 +540,9 @@ static void resync(remote_t *r) {
 static void after_ack(remote_t *r, const msgpack_object *res) {
     saw(r, res);
     const msgpack_object *evs = opfor__rpc_get(res, "events");
+    if (evs && evs->type == MSGPACK_OBJECT_ARRAY && evs->via.array.size &&
+        opfor__rpc_int(&evs->via.array.ptr[0], "seq", 0) > r->ev + 1)
+        fetch_events(r); /* another client's events came in between: those first, in order */
     for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size; i++)
         print_event(r, &evs->via.array.ptr[i]);
     check_over(r, res);
@@ -517,7 +568,7 @@ static void catch_up(remote_t *r) {
     const msgpack_object *res;
     if (rcall(r, "game.state", &sb, &res) == CALL_OK) {
         saw(r, res);
-        saw_events(r, res);
+        fetch_events(r); /* what the other client did, printed here once */
         printf("  Nothing was applied. The game changed meanwhile (see above): check the table,\n"
                "  then type what is still to report (`undo` takes back the last report).\n");
     }
@@ -633,10 +684,8 @@ static void call_game(remote_t *r, const char *method, int state) {
         return;
     }
     if (rc == CALL_OK) {
-        if (state) { /* the player looked at the game as it stands */
+        if (state) /* the player looked at the game as it stands (its events: fetch_events) */
             saw(r, res);
-            saw_events(r, res);
-        }
         if (state == 1) {
             opfor__rpc_print_state(stdout, res);
         } else if (state == 3) {
@@ -1009,11 +1058,14 @@ static int remote_game(remote_t *r, const opfor__patrol_client_t *o) {
     char line[LINE_LEN];
     while (!r->over) {
         char *w[MAX_WORDS];
+        fetch_events(r); /* what any client did since: before the prompt */
+        fflush(stdout);
         int n = opfor__patrol_read_command(stdin, line, sizeof line, r->interactive, w, MAX_WORDS);
         if (n < 0)
             break;
         if (!strcmp(w[0], "q") || !strcmp(w[0], "quit"))
             break;
+        fetch_events(r); /* and while the player typed: before the command runs */
         command(r, w, n);
         fflush(stdout);
     }
