@@ -5,8 +5,9 @@
  *                [--level L] [--game ID]
  *
  * The same line commands as the local game (i, a, r, m, off, cap, s, u, q, help) plus
- * `resolve` (opford rolls the open order's dice), `roll DICE` and `undo` (takes back the last
- * report, any client's, until the next press). Each becomes one RPC call (docs/protocol.md);
+ * `resolve` (opford rolls the open order's dice; `resolve N`: its move made with the D3 the
+ * table rolled, N), `roll DICE` and `undo` (takes back the last report, any client's, until the
+ * next press). Each becomes one RPC call (docs/protocol.md);
  * the daemon keeps the game, so quitting leaves it saved and `--game ID` takes it up again,
  * from this terminal or any other client. When the enemy gets the initiative the AI's orders
  * are asked for at once, and so they are when the game is taken up (or the connection comes
@@ -81,6 +82,8 @@ static void help(void) {
         "  morale UNIT RESULT       solid, wavering, routed or surrendered\n"
         "  off UNIT | cap UNIT      UNIT left the table | was captured\n"
         "  resolve                  opford rolls the open order's dice and reports\n"
+        "  resolve N                the same, the order's move made with the D3 the table\n"
+        "                           rolled: N (1, 2 or 3)\n"
         "  roll DICE                opford rolls DICE (\"2D6\") with the game's dice\n"
         "  undo                     take back the last report (until the next press)\n"
         "  o                        the AI's orders: asks for them when the enemy holds the\n"
@@ -264,6 +267,7 @@ static const char *const PATROL_NAMES[][2] = {
     {"patrol.initiative", "the initiative button (`i`)"},
     {"off_table", "off or captured (`off`, `cap`)"},
     {"driven_off", "driven off"},
+    {"resolve it without a move roll", "type `resolve` alone (opford rolls the dice)"},
     {NULL, NULL},
 };
 
@@ -483,6 +487,16 @@ static int fetch_events(remote_t *r) {
     return 0;
 }
 
+/* 1 when an order (ai.orders' answer) moves its unit with a D3 (advance, run, crawl with an end
+ * point): the move `resolve N` resolves with the table's die. */
+static int order_moves(const msgpack_object *order) {
+    char action[16];
+    const msgpack_object *stop = opfor__rpc_get(order, "stop");
+    opfor__rpc_str(order, "action", action, sizeof action);
+    return stop && stop->type == MSGPACK_OBJECT_MAP &&
+           (!strcmp(action, "advance") || !strcmp(action, "run") || !strcmp(action, "crawl"));
+}
+
 /* Asks for the AI's orders (the search may take a while) and prints them: the order just given
  * again when one is open. */
 static void get_orders(remote_t *r) {
@@ -499,8 +513,13 @@ static void get_orders(remote_t *r) {
         opfor__rpc_print_order(stdout, order);
         if (r->verbose)
             opfor__rpc_print_alternatives(stdout, order);
-        printf(
-            "  Carry it out and report the outcome (`r`, `m`, `morale`, `off`), or `resolve`.\n");
+        if (order_moves(order)) /* the table may roll the move's die itself */
+            printf("  Roll the D3 for its move and type `resolve N` (N: the die), or carry it out "
+                   "and report\n  what happened (`m`, `r`, `morale`, `off`); `resolve` alone rolls "
+                   "opford's dice.\n");
+        else
+            printf("  Carry it out and report the outcome (`r`, `m`, `morale`, `off`), or "
+                   "`resolve`.\n");
     }
     msgpack_sbuffer_destroy(&sb);
 }
@@ -599,6 +618,7 @@ typedef struct rep_args {
     double x, y;      /* a point */
     int has_pt;       /* 1 when x, y are given */
     long killed, wounded;
+    long move_roll;   /* resolve: the D3 the table rolled for the order's move, 0: opford's */
     const char *text; /* result, fate or dice */
     int kind;         /* which report */
 } rep_args_t;
@@ -665,6 +685,8 @@ static void pack_rep(msgpack_packer *pk, void *ud) {
     case R_RESOLVE:
         opfor_rpc_pack_cstr(pk, "resolve");
         msgpack_pack_true(pk);
+        if (a->move_roll)
+            pack_kv_int(pk, "move_roll", a->move_roll);
         break;
     default:
         pack_kv_str(pk, "roll", a->text);
@@ -766,8 +788,18 @@ static int command(remote_t *r, char **w, int n) {
     } else if (!strcmp(cmd, "o") || !strcmp(cmd, "orders")) {
         get_orders(r);
     } else if (!strcmp(cmd, "resolve")) {
+        if (n > 2)
+            return usage_line("resolve [N]  (N: the D3 the table rolled for the order's move)");
+        if (n == 2 &&
+            (opfor_cli_parse_long(w[1], &a.move_roll) != 0 || a.move_roll < 1 || a.move_roll > 3)) {
+            fprintf(stderr,
+                    "opfor: patrol: '%s' is not a D3's roll: `resolve N` takes the die the table "
+                    "rolled for the order's move, 1, 2 or 3 (nothing was sent)\n",
+                    w[1]);
+            return 0;
+        }
         a.kind = R_RESOLVE;
-        send_report(r, 1, pack_rep, &a);
+        send_report(r, a.move_roll ? 2 : 1, pack_rep, &a);
     } else if (!strcmp(cmd, "roll")) {
         if (n != 2)
             return usage_line("roll DICE");
