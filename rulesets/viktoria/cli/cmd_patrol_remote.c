@@ -460,7 +460,7 @@ static void saw_events(remote_t *r, const msgpack_object *st) {
  * or `opfor undo`, a game master's press), each once. Called before each prompt and before each
  * command runs, after a refused report and after a reconnection. 0, or -1 when the daemon did
  * not answer (nothing printed; the next call tries again). */
-static int fetch_events(remote_t *r) {
+static int fetch_events(remote_t *r, int redial) {
     if (!r->c || !r->game[0])
         return -1;
     msgpack_sbuffer sb;
@@ -469,8 +469,15 @@ static int fetch_events(remote_t *r) {
     opfor_rpc_pack_cstr(&pk, "after");
     msgpack_pack_int64(&pk, r->ev);
     const msgpack_object *res;
-    int rc = opfor_client_call(r->c, "subscribe", pack_prebuilt, &sb, &res);
+    int rc = opfor_client_poll(r->c, 0) < 0
+                 ? OPFOR_EIO
+                 : opfor_client_call(r->c, "subscribe", pack_prebuilt, &sb, &res);
     msgpack_sbuffer_destroy(&sb);
+    if (rc != 0 && redial && rc != OPFOR_CLIENT_REMOTE && rc != OPFOR_ETIMEDOUT) {
+        char why[256]; /* the connection was lost: connect again now, printing what was missed */
+        snprintf(why, sizeof why, "%s", opfor_client_error_message(r->c));
+        reconnect(r, why);
+    }
     if (rc != 0)
         return -1;
     int64_t last = opfor__rpc_int(res, "seq", 0);
@@ -538,7 +545,7 @@ static void pick_up(remote_t *r, const msgpack_object *st) {
 /* After a reconnection: prints the events after the last one printed (fetch_events), reads the
  * game again, and asks for orders when they are due. */
 static void resync(remote_t *r) {
-    int fetched = fetch_events(r);
+    int fetched = fetch_events(r, 0);
     msgpack_sbuffer sb;
     msgpack_packer pk;
     const msgpack_object *res;
@@ -561,7 +568,7 @@ static void after_ack(remote_t *r, const msgpack_object *res) {
     const msgpack_object *evs = opfor__rpc_get(res, "events");
     if (evs && evs->type == MSGPACK_OBJECT_ARRAY && evs->via.array.size &&
         opfor__rpc_int(&evs->via.array.ptr[0], "seq", 0) > r->ev + 1)
-        fetch_events(r); /* another client's events came in between: those first, in order */
+        fetch_events(r, 0); /* another client's events came in between: first, in order */
     for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size; i++)
         print_event(r, &evs->via.array.ptr[i]);
     check_over(r, res);
@@ -587,7 +594,7 @@ static void catch_up(remote_t *r) {
     const msgpack_object *res;
     if (rcall(r, "game.state", &sb, &res) == CALL_OK) {
         saw(r, res);
-        fetch_events(r); /* what the other client did, printed here once */
+        fetch_events(r, 1); /* what the other client did, printed here once */
         printf("  Nothing was applied. The game changed meanwhile (see above): check the table,\n"
                "  then type what is still to report (`undo` takes back the last report).\n");
     }
@@ -1090,14 +1097,14 @@ static int remote_game(remote_t *r, const opfor__patrol_client_t *o) {
     char line[LINE_LEN];
     while (!r->over) {
         char *w[MAX_WORDS];
-        fetch_events(r); /* what any client did since: before the prompt */
+        fetch_events(r, 1); /* what any client did since: before the prompt */
         fflush(stdout);
         int n = opfor__patrol_read_command(stdin, line, sizeof line, r->interactive, w, MAX_WORDS);
         if (n < 0)
             break;
         if (!strcmp(w[0], "q") || !strcmp(w[0], "quit"))
             break;
-        fetch_events(r); /* and while the player typed: before the command runs */
+        fetch_events(r, 1); /* and while the player typed: before the command runs */
         command(r, w, n);
         fflush(stdout);
     }
