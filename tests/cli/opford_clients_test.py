@@ -15,7 +15,8 @@
   undo after a press says so in the daemon's words and in the CLI's (no "undo: undo:").
 
 - every terminal prints what the other clients did, once: the race loser the winner's report,
-  the terminal whose report another terminal undid the undo, one prints `opfor undo`'s.
+  the terminal whose report another terminal undid the undo, one prints `opfor undo`'s, one
+  prints a game master's presses and the orders his client asked for.
 
 A raw MessagePack client (opford_lib) sets the game up and reads the state to check it; every
 check reads what the real binaries printed. Run by tests/cli/opford_clients.sh; every wait is
@@ -259,6 +260,23 @@ rc, out, err = opfor("undo", "race")
 check("undo_after_press_cli_words", rc == 1 and err.startswith(
     "opfor: undo: nothing to undo: the initiative button was pressed after the last report") and
     "undo: undo:" not in err, err)
+
+# ---------------------------------------------------------------- a game master's client
+# Another client presses, reports which unit acted and asks for the AI's orders while a terminal
+# waits at its prompt: the terminal prints all of it, once, before what its next command shows.
+c.rpc("game.new", {"scenario": "patrol_default", "seed": 3, "id": "gm"})
+t5, ok5 = terminal("gm")
+o5 = to_order(c, "gm")
+t5.send("s\n")
+t5.wait_out(r"Score: \d+ \(survivors \d+, at half strength")
+out5 = t5.out()
+shown = "Orders for " + (o5 or {}).get("unit", "?")
+check("gm_events_printed_by_the_terminal", ok5 and o5 is not None and
+      out5.count("[1] Initiative: British") == 1 and out5.count(shown) == 1 and
+      out5.index("[1] Initiative") < out5.index(shown) < out5.rindex("at half strength"),
+      out5[-1500:])
+t5.send("q\n")
+t5.finish(20)
 c.close()
 d.stop()
 checks.finish()
