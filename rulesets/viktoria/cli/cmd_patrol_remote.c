@@ -458,8 +458,10 @@ static void saw_events(remote_t *r, const msgpack_object *st) {
 /* Prints the game's events after the last one this terminal printed (subscribe's kept events,
  * then unsubscribe): those another client caused too (its report, an undo from another terminal
  * or `opfor undo`, a game master's press), each once. Called before each prompt and before each
- * command runs, after a refused report and after a reconnection. 0, or -1 when the daemon did
- * not answer (nothing printed; the next call tries again). */
+ * command runs, after a refused report and after a reconnection. redial: a connection found
+ * lost is made again at once (reconnect). 0; -1 when the daemon did not answer (nothing
+ * printed; the next call tries again); -2 when the connection was lost and did not come back
+ * (said: nothing was sent). */
 static int fetch_events(remote_t *r, int redial) {
     if (!r->c || !r->game[0])
         return -1;
@@ -476,7 +478,8 @@ static int fetch_events(remote_t *r, int redial) {
     if (rc != 0 && redial && rc != OPFOR_CLIENT_REMOTE && rc != OPFOR_ETIMEDOUT) {
         char why[256]; /* the connection was lost: connect again now, printing what was missed */
         snprintf(why, sizeof why, "%s", opfor_client_error_message(r->c));
-        reconnect(r, why);
+        if (reconnect(r, why) < 0)
+            return -2;
     }
     if (rc != 0)
         return -1;
@@ -1104,7 +1107,10 @@ static int remote_game(remote_t *r, const opfor__patrol_client_t *o) {
             break;
         if (!strcmp(w[0], "q") || !strcmp(w[0], "quit"))
             break;
-        fetch_events(r, 1); /* and while the player typed: before the command runs */
+        /* and while the player typed: before the command runs (not sent when the connection
+           was lost and did not come back: the next command tries again) */
+        if (fetch_events(r, 1) == -2)
+            continue;
         command(r, w, n);
         fflush(stdout);
     }
