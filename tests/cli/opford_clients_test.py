@@ -14,8 +14,9 @@
 - refusals said once and whole: a second resolve quotes the first cut after a whole word, an
   undo after a press says so in the daemon's words and in the CLI's (no "undo: undo:").
 
-Checks named todo are known gaps in the terminal game (cmd_patrol_remote.c, rewritten by the
-table-session change): printed, not counted, until fixed there.
+- every terminal prints what the other clients did, once: the race loser the winner's report,
+  the terminal whose report another terminal undid the undo, one prints `opfor undo`'s, one
+  prints a game master's presses and the orders his client asked for.
 
 A raw MessagePack client (opford_lib) sets the game up and reads the state to check it; every
 check reads what the real binaries printed. Run by tests/cli/opford_clients.sh; every wait is
@@ -41,12 +42,6 @@ Client = opford_lib.Client
 Term = functools.partial(opford_lib.Term, OPFOR, WORK)
 leak = opford_lib.leak
 to_order, victim = opford_lib.to_order, opford_lib.victim
-
-
-def todo(name, ok, why):
-    """A known gap in a file another change rewrites (issue 15's table session): printed, not
-    counted; becomes a check once fixed (a "todo ... now passes" line says so)."""
-    print(f"todo {name}: " + ("now passes: make it a check" if ok else f"still open ({why})"))
 
 
 def opfor(*args):
@@ -92,8 +87,10 @@ refused = re.compile(r"Nothing was applied")
 for t in (t1, t2):
     t.wait_out(f"{applied.pattern}|{refused.pattern}", secs=30)
 time.sleep(0.3)  # the other one answers within milliseconds
-won = [t for t in (t1, t2) if applied.search(t.out())]
+# both print the report (the loser prints the winner's, as every client of the game does): the
+# winner is the one not told that nothing was applied
 lost = [t for t in (t1, t2) if refused.search(t.out())]
+won = [t for t in (t1, t2) if applied.search(t.out()) and t not in lost]
 check("race_exactly_one_applied", len(won) == 1 and len(lost) == 1 and won[0] is not lost[0],
       t1.out()[-800:] + t1.err() + "\n-----\n" + t2.out()[-800:] + t2.err())
 st = c.rpc("game.state", {"game": "race"})
@@ -108,9 +105,14 @@ if won and lost:
           f"entry {seq0 + 1} report" in why and "look at the table again" in why, why)
     check("race_loser_no_protocol_names", leak(loser.out() + why) is None,
           leak(loser.out() + why))
-    todo("race_loser_no_parameter_names", "seen:" not in why,
-         "the daemon's stale_state message starts with its parameter's name; PATROL_HINTS "
-         "(cmd_patrol_remote.c) has no wording for it: " + why[:200])
+    check("race_loser_no_parameter_names", "seen:" not in why and
+          why.startswith("opfor: patrol: your report answers the game as this terminal last "
+                         "saw it (entry %d), but it has changed since" % seq0), why)
+    # the report the other terminal made is printed by this one too, once, before the refusal
+    check("race_loser_prints_the_winners_report",
+          loser.out().count(f"{name}: 2 killed") == 1 and
+          loser.out().index(f"{name}: 2 killed") < loser.out().index("Nothing was applied"),
+          loser.out()[-800:])
     check("race_watch_prints_report_once",
           w.wait_out(re.escape(f"{name}: 2 killed"), secs=10) is not None and
           w.out().count(f"{name}: 2 killed") == 1, w.out())
@@ -132,9 +134,8 @@ if won and lost:
     check("undo_told_to_the_other_terminal",
           winner.wait_out(rf"undo \(took back entry {seq0 + 1}\)", err=True) is not None and
           winner.wait_out("Nothing was applied") is not None, winner.out()[-800:] + winner.err())
-    todo("undo_printed_by_the_other_terminal", f"Undone: the report of entry {seq0 + 1}" in
-         winner.out(), "cmd_patrol_remote.c prints no event it did not cause (catch_up and `u` "
-         "mark them seen): " + winner.out()[-300:])
+    check("undo_printed_by_the_other_terminal",
+          winner.out().count(f"Undone: the report of entry {seq0 + 1}") == 1, winner.out()[-800:])
     winner.send(f"r {name} killed 1\n")
     check("undo_then_report_again",
           winner.wait_out(re.escape(f"{name}: 1 killed"), secs=20) is not None,
@@ -161,8 +162,8 @@ t3.send(f"r {name} killed 1\n")
 cout, cerr = cli.communicate(timeout=60)
 t3.wait_out(re.escape(f"{name}: 1 killed") + "|Nothing was applied", secs=30)
 time.sleep(0.3)
-term_won = re.search(re.escape(f"{name}: 1 killed"), t3.out()) is not None
 term_lost = "Nothing was applied" in t3.out()
+term_won = re.search(re.escape(f"{name}: 1 killed"), t3.out()) is not None and not term_lost
 cli_won = cli.returncode == 0
 check("cli_race_exactly_one_applied", term_won + cli_won == 1 and term_lost + term_won == 1,
       repr((cli.returncode, cout, cerr)) + t3.out()[-600:] + t3.err())
@@ -190,12 +191,18 @@ check("cli_first_terminal_told_why", ok4 and rc == 0 and
 st = c.rpc("game.state", {"game": "race"})
 check("cli_first_unit_loses_figure_once", unit(st, name)["alive"] == alive0 - 1,
       repr(unit(st, name)))
+# `opfor undo` takes that report back (the order open again over the restart below): the
+# terminal prints the undo once, before what its next command shows
+rc, out, err = opfor("undo", "race")
+t4.send("s\n")
+t4.wait_out(r"Score: \d+ \(survivors \d+, at half strength")
+undone = f"Undone: the report of entry {st['log_seq']}"
+check("cli_undo_printed_by_the_terminal", rc == 0 and t4.out().count(undone) == 1 and
+      t4.out().index(undone) < t4.out().rindex("at half strength"), out + err + t4.out()[-800:])
 t4.send("q\n")
 t4.finish(20)
 
 # ---------------------------------------------------------------- the CLI after a restart
-st_before = c.rpc("game.state", {"game": "race"})
-c.rpc("game.undo", {"game": "race"})  # the order open again over the restart
 st_before = c.rpc("game.state", {"game": "race"})
 undone_before = w.out().count("Undone:")
 c.close()
@@ -253,6 +260,23 @@ rc, out, err = opfor("undo", "race")
 check("undo_after_press_cli_words", rc == 1 and err.startswith(
     "opfor: undo: nothing to undo: the initiative button was pressed after the last report") and
     "undo: undo:" not in err, err)
+
+# ---------------------------------------------------------------- a game master's client
+# Another client presses, reports which unit acted and asks for the AI's orders while a terminal
+# waits at its prompt: the terminal prints all of it, once, before what its next command shows.
+c.rpc("game.new", {"scenario": "patrol_default", "seed": 3, "id": "gm"})
+t5, ok5 = terminal("gm")
+o5 = to_order(c, "gm")
+t5.send("s\n")
+t5.wait_out(r"Score: \d+ \(survivors \d+, at half strength")
+out5 = t5.out()
+shown = "Orders for " + (o5 or {}).get("unit", "?")
+check("gm_events_printed_by_the_terminal", ok5 and o5 is not None and
+      out5.count("[1] Initiative: British") == 1 and out5.count(shown) == 1 and
+      out5.index("[1] Initiative") < out5.index(shown) < out5.rindex("at half strength"),
+      out5[-1500:])
+t5.send("q\n")
+t5.finish(20)
 c.close()
 d.stop()
 checks.finish()

@@ -55,7 +55,7 @@ script() {
 play() {
   local name=$1
   shift
-  script | "$bin" patrol "$@" >"$tmp/$name.raw" 2>"$tmp/$name.rawerr"
+  "${script_fn:-script}" | "$bin" patrol "$@" >"$tmp/$name.raw" 2>"$tmp/$name.rawerr"
   echo "exit $?" >>"$tmp/$name.raw"
   sed -e '1d' -e '/^The game stays saved /d' -e 's/\bg[0-9a-f]\{8\}\b/GAME/g' \
     "$tmp/$name.raw" >"$tmp/$name.out"
@@ -87,6 +87,53 @@ for seed in 3 7; do
   diff -u "$tmp/local.err" "$tmp/daemon.err" >"$tmp/diff" ||
     { cat "$tmp/diff"; fail "seed $seed: the local and the daemon's game printed different errors"; }
 done
+
+# The table's own move die (issue 15): `resolve N` resolves the open order, its move made with
+# the D3 the table rolled; refused in words when N is not 1..3, the order does not move or no
+# order is open. After every press: the table's die, else opford's, then whichever unit may act.
+# Seed 5 (novice): the enemy fires first (its order does not move), then gallops cut short by the
+# ground: the order says where it stops and why once, and how to roll its die.
+move_die() {
+  echo help
+  echo "resolve 2"
+  echo "resolve 4"
+  echo "resolve two"
+  for _ in $(seq 14); do
+    echo i; echo "resolve 2"; echo resolve
+    echo "a Major"; echo "a Sharp"; echo "a 9-p"; echo "a 1st"; echo "a Hussar"
+  done
+  echo q
+}
+script_fn=move_die
+play local --seed 5 --level novice
+play daemon --connect "$sock/s.sock" --seed 5 --level novice
+script_fn=script
+out="$tmp/local.out" err="$tmp/local.err"
+diff -u "$tmp/local.out" "$tmp/daemon.out" >"$tmp/diff" ||
+  { cat "$tmp/diff"; fail "move die: the local and the daemon's game printed different text"; }
+diff -u "$tmp/local.err" "$tmp/daemon.err" >"$tmp/diff" ||
+  { cat "$tmp/diff"; fail "move die: the local and the daemon's game printed different errors"; }
+grep -q "^  resolve N                the same, the order's move made with the D3 the table$" "$out" ||
+  fail "help does not list resolve N"
+grep -qx "opfor: patrol: there is no open order to resolve (\`o\` gives the orders when the Germans hold the initiative)" "$err" ||
+  fail "resolve 2 with no open order"
+for bad in 4 two; do
+  grep -qx "opfor: patrol: '$bad' is not a D3's roll: \`resolve N\` takes the die the table rolled for the order's move, 1, 2 or 3 (nothing was sent)" "$err" ||
+    fail "resolve $bad is not refused in words"
+done
+grep -q "^opfor: patrol: the open order does not move (Jager Picket: fire at .*): type \`resolve\` alone (opford rolls the dice)$" "$err" ||
+  fail "resolve 2 on an order that does not move"
+# the order cut short: its stop and why once, then how to roll its die; resolved with the
+# table's 2 (the engine says d3 = 2)
+awk '/^  Orders for Oberst 1: gallop .* no further \(the ground bars the way\)/ {p = 1} p {print} /^\[[0-9]+\] Score/ && p {exit}' "$out" >"$tmp/cut"
+[ "$(grep -c "no further\|ground bars" "$tmp/cut")" -eq 2 ] ||
+  { cat "$tmp/cut"; fail "the cut-short order does not say where it stops and why exactly once (order and report)"; }
+grep -q "^  Roll the D3 for its move and type \`resolve N\` (N: the die), or carry it out and report$" "$tmp/cut" ||
+  { cat "$tmp/cut"; fail "the moving order does not say how to roll its die"; }
+grep -q "^      Oberst 1 runs [0-9.]* in (d3 = 2)$" "$tmp/cut" ||
+  { cat "$tmp/cut"; fail "resolve 2 did not move Oberst 1 with the table's 2"; }
+[ "$(grep -c "^  Carry it out and report the outcome" "$out")" -ge 1 ] ||
+  fail "an order that does not move lost its line"
 
 # --name through the daemon: a finished game's high score is the player's
 out="$tmp/out" err="$tmp/err"

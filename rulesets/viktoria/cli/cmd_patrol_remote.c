@@ -5,15 +5,19 @@
  *                [--level L] [--game ID]
  *
  * The same line commands as the local game (i, a, r, m, off, cap, s, u, q, help) plus
- * `resolve` (opford rolls the open order's dice), `roll DICE` and `undo` (takes back the last
- * report, any client's, until the next press). Each becomes one RPC call (docs/protocol.md);
+ * `resolve` (opford rolls the open order's dice; `resolve N`: its move made with the D3 the
+ * table rolled, N), `roll DICE` and `undo` (takes back the last report, any client's, until the
+ * next press). Each becomes one RPC call (docs/protocol.md);
  * the daemon keeps the game, so quitting leaves it saved and `--game ID` takes it up again,
  * from this terminal or any other client. When the enemy gets the initiative the AI's orders
  * are asked for at once, and so they are when the game is taken up (or the connection comes
  * back) with the enemy holding the initiative and no orders given yet (an earlier client left
  * while the AI was thinking); `o` asks for them, or shows them again. Every report names the
  * state this terminal last saw (`seen`), so a report another client made meanwhile is never
- * counted twice: the daemon refuses ours and says what changed.
+ * counted twice: the daemon refuses ours and says what changed. What every client of the game
+ * did (another terminal's report, an undo from anywhere, a game master's press) is printed once,
+ * in order: the events after the last one printed are fetched before each prompt and before
+ * each command runs (fetch_events).
  *
  * The daemon's errors are worded here from their hints (PATROL_HINTS), in this game's commands:
  * a player never reads a protocol method's name. A lost connection is tried again (1 s, 2 s ...
@@ -58,6 +62,8 @@ typedef struct remote {
     int interactive;        /* stdin is a terminal: prompts */
     uint64_t seen;          /* the game's log_seq as this terminal last saw it */
     int64_t ev;             /* the seq of the last event printed (or seen in a state) */
+    int64_t order_shown;    /* the order_id of the last order printed by get_orders: its
+                               `order` event is not printed again */
     int local;              /* 1: the daemon runs in this process (`opfor patrol`) */
     int verbose;            /* 1: the alternatives the AI weighed, the director's steering */
     const char *kept_in;    /* local: the state directory keeping the game; NULL: not kept */
@@ -76,6 +82,8 @@ static void help(void) {
         "  morale UNIT RESULT       solid, wavering, routed or surrendered\n"
         "  off UNIT | cap UNIT      UNIT left the table | was captured\n"
         "  resolve                  opford rolls the open order's dice and reports\n"
+        "  resolve N                the same, the order's move made with the D3 the table\n"
+        "                           rolled: N (1, 2 or 3)\n"
         "  roll DICE                opford rolls DICE (\"2D6\") with the game's dice\n"
         "  undo                     take back the last report (until the next press)\n"
         "  o                        the AI's orders: asks for them when the enemy holds the\n"
@@ -259,6 +267,7 @@ static const char *const PATROL_NAMES[][2] = {
     {"patrol.initiative", "the initiative button (`i`)"},
     {"off_table", "off or captured (`off`, `cap`)"},
     {"driven_off", "driven off"},
+    {"resolve it without a move roll", "type `resolve` alone (opford rolls the dice)"},
     {NULL, NULL},
 };
 
@@ -322,6 +331,21 @@ static void print_refusal(const remote_t *r) {
     if (!words) {
         plain_words(opfor_client_error_message(r->c), plain, sizeof plain);
         words = plain;
+    }
+    /* a report refused because another client changed the game first: said from this
+       terminal's side ("the report answers the game as it stood at entry N, but ...") */
+    static const char stale[] = "the report answers the game as it stood at entry ";
+    char seen[32];
+    const char *p = words + sizeof stale - 1;
+    if (!strcmp(opfor_client_error_hint(r->c), "stale_state") &&
+        !strncmp(words, stale, sizeof stale - 1) && *p >= '0' && *p <= '9') {
+        size_t k = strspn(p, "0123456789");
+        snprintf(seen, sizeof seen, "%.*s", (int)(k < 20 ? k : 20), p);
+        fprintf(stderr,
+                "opfor: patrol: your report answers the game as this terminal last saw it "
+                "(entry %s)%s\n",
+                seen, p + k);
+        return;
     }
     fprintf(stderr, "opfor: patrol: %s\n", words);
 }
@@ -390,11 +414,19 @@ static void print_event(remote_t *r, const msgpack_object *ev) {
         return;
     if (seq > r->ev)
         r->ev = seq;
-    opfor__rpc_print_event(stdout, ev);
     char kind[16];
+    opfor__rpc_str(ev, "kind", kind, sizeof kind);
+    if (!strcmp(kind, "order") && r->order_shown &&
+        opfor__rpc_int(ev, "log_seq", 0) == r->order_shown)
+        return; /* printed whole when this terminal asked for it (get_orders) */
+    opfor__rpc_print_event(stdout, ev);
+    if (!strcmp(kind, "game_over") || !strcmp(kind, "closed")) { /* another client ended it */
+        pthread_mutex_lock(&r->mu);
+        r->over = 1;
+        pthread_mutex_unlock(&r->mu);
+    }
     const msgpack_object *d = opfor__rpc_get(ev, "data");
-    if (r->verbose && !strcmp(opfor__rpc_str(ev, "kind", kind, sizeof kind), "spotted") &&
-        opfor__rpc_int(d, "steered", 0))
+    if (r->verbose && !strcmp(kind, "spotted") && opfor__rpc_int(d, "steered", 0))
         printf("    (the director chose it over the dice's draw)\n");
 }
 
@@ -423,6 +455,58 @@ static void saw_events(remote_t *r, const msgpack_object *st) {
         r->ev = e;
 }
 
+/* Prints the game's events after the last one this terminal printed (subscribe's kept events,
+ * then unsubscribe): those another client caused too (its report, an undo from another terminal
+ * or `opfor undo`, a game master's press), each once. Called before each prompt and before each
+ * command runs, after a refused report and after a reconnection. redial: a connection found
+ * lost is made again at once (reconnect). 0; -1 when the daemon did not answer (nothing
+ * printed; the next call tries again); -2 when the connection was lost and did not come back
+ * (said: nothing was sent). */
+static int fetch_events(remote_t *r, int redial) {
+    if (!r->c || !r->game[0])
+        return -1;
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    game_params(r, &sb, &pk, 1);
+    opfor_rpc_pack_cstr(&pk, "after");
+    msgpack_pack_int64(&pk, r->ev);
+    const msgpack_object *res;
+    int rc = opfor_client_poll(r->c, 0) < 0
+                 ? OPFOR_EIO
+                 : opfor_client_call(r->c, "subscribe", pack_prebuilt, &sb, &res);
+    msgpack_sbuffer_destroy(&sb);
+    if (rc != 0 && redial && rc != OPFOR_CLIENT_REMOTE && rc != OPFOR_ETIMEDOUT) {
+        char why[256]; /* the connection was lost: connect again now, printing what was missed */
+        snprintf(why, sizeof why, "%s", opfor_client_error_message(r->c));
+        if (reconnect(r, why) < 0)
+            return -2;
+    }
+    if (rc != 0)
+        return -1;
+    int64_t last = opfor__rpc_int(res, "seq", 0);
+    if (opfor__rpc_int(res, "missed", 0))
+        printf("(some events are no longer kept: `u` shows the game as it stands)\n");
+    const msgpack_object *evs = opfor__rpc_get(res, "events");
+    for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size; i++)
+        print_event(r, &evs->via.array.ptr[i]);
+    if (last > r->ev) /* events no longer kept: the game as it stands is what `u` shows */
+        r->ev = last;
+    game_params(r, &sb, &pk, 0);
+    opfor_client_call(r->c, "unsubscribe", pack_prebuilt, &sb, NULL);
+    msgpack_sbuffer_destroy(&sb);
+    return 0;
+}
+
+/* 1 when an order (ai.orders' answer) moves its unit with a D3 (advance, run, crawl with an end
+ * point): the move `resolve N` resolves with the table's die. */
+static int order_moves(const msgpack_object *order) {
+    char action[16];
+    const msgpack_object *stop = opfor__rpc_get(order, "stop");
+    opfor__rpc_str(order, "action", action, sizeof action);
+    return stop && stop->type == MSGPACK_OBJECT_MAP &&
+           (!strcmp(action, "advance") || !strcmp(action, "run") || !strcmp(action, "crawl"));
+}
+
 /* Asks for the AI's orders (the search may take a while) and prints them: the order just given
  * again when one is open. */
 static void get_orders(remote_t *r) {
@@ -434,11 +518,18 @@ static void get_orders(remote_t *r) {
         int64_t id = opfor__rpc_int(order, "order_id", 0);
         if (id > 0 && (uint64_t)id > r->seen) /* the order entry is the game's last */
             r->seen = (uint64_t)id;
+        if (id > 0)
+            r->order_shown = id;
         opfor__rpc_print_order(stdout, order);
         if (r->verbose)
             opfor__rpc_print_alternatives(stdout, order);
-        printf(
-            "  Carry it out and report the outcome (`r`, `m`, `morale`, `off`), or `resolve`.\n");
+        if (order_moves(order)) /* the table may roll the move's die itself */
+            printf("  Roll the D3 for its move and type `resolve N` (N: the die), or carry it out "
+                   "and report\n  what happened (`m`, `r`, `morale`, `off`); `resolve` alone rolls "
+                   "opford's dice.\n");
+        else
+            printf("  Carry it out and report the outcome (`r`, `m`, `morale`, `off`), or "
+                   "`resolve`.\n");
     }
     msgpack_sbuffer_destroy(&sb);
 }
@@ -454,34 +545,20 @@ static void pick_up(remote_t *r, const msgpack_object *st) {
     get_orders(r);
 }
 
-/* After a reconnection: prints the events after the last one printed (subscribe's kept events),
- * reads the game again, and asks for orders when they are due. */
+/* After a reconnection: prints the events after the last one printed (fetch_events), reads the
+ * game again, and asks for orders when they are due. */
 static void resync(remote_t *r) {
+    int fetched = fetch_events(r, 0);
     msgpack_sbuffer sb;
     msgpack_packer pk;
-    game_params(r, &sb, &pk, 1);
-    opfor_rpc_pack_cstr(&pk, "after");
-    msgpack_pack_int64(&pk, r->ev);
     const msgpack_object *res;
-    int rc = opfor_client_call(r->c, "subscribe", pack_prebuilt, &sb, &res);
-    msgpack_sbuffer_destroy(&sb);
-    if (rc == 0) {
-        if (opfor__rpc_int(res, "missed", 0))
-            printf("(some events are no longer kept: `u` shows the game as it stands)\n");
-        const msgpack_object *evs = opfor__rpc_get(res, "events");
-        for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size;
-             i++)
-            print_event(r, &evs->via.array.ptr[i]);
-        game_params(r, &sb, &pk, 0);
-        opfor_client_call(r->c, "unsubscribe", pack_prebuilt, &sb, NULL);
-        msgpack_sbuffer_destroy(&sb);
-    }
     game_params(r, &sb, &pk, 0);
-    rc = opfor_client_call(r->c, "game.state", pack_prebuilt, &sb, &res);
+    int rc = opfor_client_call(r->c, "game.state", pack_prebuilt, &sb, &res);
     msgpack_sbuffer_destroy(&sb);
     if (rc == 0) {
         saw(r, res);
-        saw_events(r, res);
+        if (fetched < 0) /* no events to print: the state shows what they did */
+            saw_events(r, res);
         check_over(r, res);
         pick_up(r, res);
     }
@@ -492,6 +569,9 @@ static void resync(remote_t *r) {
 static void after_ack(remote_t *r, const msgpack_object *res) {
     saw(r, res);
     const msgpack_object *evs = opfor__rpc_get(res, "events");
+    if (evs && evs->type == MSGPACK_OBJECT_ARRAY && evs->via.array.size &&
+        opfor__rpc_int(&evs->via.array.ptr[0], "seq", 0) > r->ev + 1)
+        fetch_events(r, 0); /* another client's events came in between: first, in order */
     for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size; i++)
         print_event(r, &evs->via.array.ptr[i]);
     check_over(r, res);
@@ -517,7 +597,7 @@ static void catch_up(remote_t *r) {
     const msgpack_object *res;
     if (rcall(r, "game.state", &sb, &res) == CALL_OK) {
         saw(r, res);
-        saw_events(r, res);
+        fetch_events(r, 1); /* what the other client did, printed here once */
         printf("  Nothing was applied. The game changed meanwhile (see above): check the table,\n"
                "  then type what is still to report (`undo` takes back the last report).\n");
     }
@@ -548,6 +628,7 @@ typedef struct rep_args {
     double x, y;      /* a point */
     int has_pt;       /* 1 when x, y are given */
     long killed, wounded;
+    long move_roll;   /* resolve: the D3 the table rolled for the order's move, 0: opford's */
     const char *text; /* result, fate or dice */
     int kind;         /* which report */
 } rep_args_t;
@@ -614,6 +695,8 @@ static void pack_rep(msgpack_packer *pk, void *ud) {
     case R_RESOLVE:
         opfor_rpc_pack_cstr(pk, "resolve");
         msgpack_pack_true(pk);
+        if (a->move_roll)
+            pack_kv_int(pk, "move_roll", a->move_roll);
         break;
     default:
         pack_kv_str(pk, "roll", a->text);
@@ -633,10 +716,8 @@ static void call_game(remote_t *r, const char *method, int state) {
         return;
     }
     if (rc == CALL_OK) {
-        if (state) { /* the player looked at the game as it stands */
+        if (state) /* the player looked at the game as it stands (its events: fetch_events) */
             saw(r, res);
-            saw_events(r, res);
-        }
         if (state == 1) {
             opfor__rpc_print_state(stdout, res);
         } else if (state == 3) {
@@ -717,8 +798,18 @@ static int command(remote_t *r, char **w, int n) {
     } else if (!strcmp(cmd, "o") || !strcmp(cmd, "orders")) {
         get_orders(r);
     } else if (!strcmp(cmd, "resolve")) {
+        if (n > 2)
+            return usage_line("resolve [N]  (N: the D3 the table rolled for the order's move)");
+        if (n == 2 &&
+            (opfor_cli_parse_long(w[1], &a.move_roll) != 0 || a.move_roll < 1 || a.move_roll > 3)) {
+            fprintf(stderr,
+                    "opfor: patrol: '%s' is not a D3's roll: `resolve N` takes the die the table "
+                    "rolled for the order's move, 1, 2 or 3 (nothing was sent)\n",
+                    w[1]);
+            return 0;
+        }
         a.kind = R_RESOLVE;
-        send_report(r, 1, pack_rep, &a);
+        send_report(r, a.move_roll ? 2 : 1, pack_rep, &a);
     } else if (!strcmp(cmd, "roll")) {
         if (n != 2)
             return usage_line("roll DICE");
@@ -1009,11 +1100,17 @@ static int remote_game(remote_t *r, const opfor__patrol_client_t *o) {
     char line[LINE_LEN];
     while (!r->over) {
         char *w[MAX_WORDS];
+        fetch_events(r, 1); /* what any client did since: before the prompt */
+        fflush(stdout);
         int n = opfor__patrol_read_command(stdin, line, sizeof line, r->interactive, w, MAX_WORDS);
         if (n < 0)
             break;
         if (!strcmp(w[0], "q") || !strcmp(w[0], "quit"))
             break;
+        /* and while the player typed: before the command runs (not sent when the connection
+           was lost and did not come back: the next command tries again) */
+        if (fetch_events(r, 1) == -2)
+            continue;
         command(r, w, n);
         fflush(stdout);
     }
