@@ -130,6 +130,12 @@ awk '/^  Orders for Oberst 1: gallop .* no further \(the ground bars the way\)/ 
   { cat "$tmp/cut"; fail "the cut-short order does not say where it stops and why exactly once (order and report)"; }
 grep -q "^  Roll the D3 for its move and type \`resolve N\` (N: the die), or carry it out and report$" "$tmp/cut" ||
   { cat "$tmp/cut"; fail "the moving order does not say how to roll its die"; }
+# where each face of the die takes it, the second face being the sentence's end point
+by=$(grep -m1 "^    by its D3: 1 to x [0-9.]* y [0-9.]*; 2 to x [0-9.]* y [0-9.]*; 3 to x [0-9.]* y [0-9.]*$" "$tmp/cut") ||
+  { cat "$tmp/cut"; fail "the moving order does not say where each face of its D3 takes it"; }
+two=$(printf '%s\n' "$by" | sed 's/.*; 2 to \(x [0-9.]* y [0-9.]*\);.*/\1/')
+grep -q "^  Orders for Oberst 1: .*to $two\b" "$tmp/cut" ||
+  { cat "$tmp/cut"; fail "the D3's 2 ($two) is not the order's end point"; }
 grep -q "^      Oberst 1 runs [0-9.]* in (d3 = 2)$" "$tmp/cut" ||
   { cat "$tmp/cut"; fail "resolve 2 did not move Oberst 1 with the table's 2"; }
 [ "$(grep -c "^  Carry it out and report the outcome" "$out")" -ge 1 ] ||

@@ -442,6 +442,18 @@ void opfor__rpc_print_order(FILE *f, const msgpack_object *o) {
     } else if (print_lead_pt(f, "    to ", dest)) {
         fprintf(f, "\n");
     }
+    /* where each face of the move's die takes it (the engine's own; daemons before issue 15
+       send none): the table rolls and goes there */
+    const msgpack_object *stops = opfor__rpc_get(o, "stops");
+    if (stops && stops->type == MSGPACK_OBJECT_ARRAY && stops->via.array.size == 3) {
+        fprintf(f, "    by its D3:");
+        for (uint32_t k = 0; k < 3; k++) {
+            const msgpack_object *p = &stops->via.array.ptr[k];
+            fprintf(f, "%s %u to x %.1f y %.1f", k ? ";" : "", k + 1, opfor__rpc_num(p, "x", 0),
+                    opfor__rpc_num(p, "y", 0));
+        }
+        fprintf(f, "\n");
+    }
     const msgpack_object *needs = opfor__rpc_get(o, "needs");
     if (needs && needs->type == MSGPACK_OBJECT_ARRAY && needs->via.array.size) {
         fprintf(f, "    needs:");
