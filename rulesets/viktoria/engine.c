@@ -2028,11 +2028,11 @@ static void do_control(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const op
     end_activation(ctx, st, ev);
 }
 
+/* The action phase: a done by its unit. move_d3: the d3 of a move (1..3), 0 to roll it. */
 static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *a,
-                      opfor_vk_events_t *ev) {
+                      int move_d3, opfor_vk_events_t *ev) {
     int u = a->unit;
     opfor_unit_t *un = &st->units[u];
-    int has_via = (a->flags & OPFOR_VK_AF_VIA) != 0;
     /* SPLIT and MERGE do not use the action (V.A): the unit goes on to act. */
     if (a->kind == OPFOR_VK_SPLIT) {
         vk_split(ctx, st, u, ev);
@@ -2071,21 +2071,10 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
     case OPFOR_VK_ADVANCE:
     case OPFOR_VK_RUN:
     case OPFOR_VK_CRAWL: {
-        int mv = a->kind == OPFOR_VK_ADVANCE ? VK_MV_ADVANCE
-                 : a->kind == OPFOR_VK_RUN   ? VK_MV_RUN
-                                             : VK_MV_CRAWL;
-        if (vk_craft(ctx, st, u) != VK_CRAFT_NONE) {
-            int dz = (a->flags & OPFOR_VK_AF_CLIMB)     ? a->arc
-                     : (a->flags & OPFOR_VK_AF_DESCEND) ? -(int)a->arc
-                                                        : 0;
-            vk_fly(ctx, st, u, a->dest, dz, ev);
-            break;
-        }
-        if ((a->flags & OPFOR_VK_AF_MOUNT) && vk_can_mount(ctx, st, u))
-            vk_mount(ctx, st, u, 1, 0);
-        if ((a->flags & OPFOR_VK_AF_DISMOUNT) && vk_can_dismount(st, u))
-            vk_mount(ctx, st, u, 0, 0);
-        vk_move_unit(ctx, st, u, mv, a->dest, has_via, a->via, 0, -1, ev);
+        int flies = vk_craft(ctx, st, u) != VK_CRAFT_NONE;
+        vk_do_move(ctx, st, a, move_d3, ev, NULL);
+        if (flies)
+            break; /* a craft flies: it does not fire on the move */
         if ((a->flags & OPFOR_VK_AF_FIRE) && a->kind != OPFOR_VK_RUN &&
             vk_unit_active(st, a->target) && vk_fire_target_ok(st, a->target))
             vk_fire_unit(ctx, st, u, a->target, 1, 0, ev);
@@ -2190,7 +2179,7 @@ int opfor_vk_apply_listed(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
         select_unit(ctx, st, a->unit, ev);
         return 0;
     case OPFOR_VK_PH_ACTION:
-        do_action(ctx, st, a, ev);
+        do_action(ctx, st, a, 0, ev);
         return 0;
     case OPFOR_VK_PH_REACTION:
         vk_charge_react(ctx, st, a->kind, a->dest, ev);
@@ -2203,6 +2192,17 @@ int opfor_vk_apply_listed(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
     default:
         return OPFOR_EILLEGAL;
     }
+}
+
+int opfor_vk_apply_move_roll(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
+                             const opfor_vk_action_t *a, int d3, opfor_vk_events_t *ev) {
+    if (!ctx || !st || !a || d3 < 1 || d3 > 3 ||
+        (a->kind != OPFOR_VK_ADVANCE && a->kind != OPFOR_VK_RUN && a->kind != OPFOR_VK_CRAWL))
+        return OPFOR_EINVAL;
+    if (st->phase != OPFOR_VK_PH_ACTION || !check_action(ctx, st, a))
+        return OPFOR_EILLEGAL;
+    do_action(ctx, st, a, d3, ev);
+    return 0;
 }
 
 void opfor_vk_settle(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {

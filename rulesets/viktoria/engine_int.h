@@ -555,6 +555,28 @@ float vk_turn_cost(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
  * the nearest figure is within this gap of contact_unit (charges), else 0. */
 float vk_move_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mv, opfor_pt_t dest,
                    int has_via, opfor_pt_t via, int d3, int contact_unit, opfor_vk_events_t *ev);
+/* Why a move stopped (opfor_vk_move_result_t's why: the same values). */
+enum { VK_STOP_ARRIVED = 0, VK_STOP_ALLOWANCE, VK_STOP_GROUND, VK_STOP_UNIT, VK_STOP_EDGE };
+/* What vk_move_unit_stop tells about the move it made. */
+typedef struct vk_move_stop {
+    int why;         /* VK_STOP_*: the reason the last leg ended short, or ARRIVED */
+    int fig;         /* VK_STOP_UNIT: the figure whose base it met, else -1 */
+    int d3;          /* the d3 the move used */
+    float allowance; /* the least allowance of its movers (X + d3), before any turning cost */
+} vk_move_stop_t;
+/* vk_move_unit telling why it stopped in *stop (may be NULL): the same move, bit for bit. */
+#define vk_move_unit_stop opfor__vk_move_unit_stop
+float vk_move_unit_stop(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mv,
+                        opfor_pt_t dest, int has_via, opfor_pt_t via, int d3, int contact_unit,
+                        opfor_vk_events_t *ev, vk_move_stop_t *stop);
+/* The movement of action a (OPFOR_VK_ADVANCE, RUN or CRAWL) by its unit, as the action phase
+ * resolves it: a craft flies (vk_fly); others remount or dismount as a's flags say, then
+ * move toward a->dest through a->via (OPFOR_VK_AF_VIA). d3: the move's d3 (1..3), or 0 to
+ * roll it from st->rng. The one code path of both the engine's apply and the move query.
+ * Returns the distance moved; *stop (may be NULL) gets why it stopped. */
+#define vk_do_move opfor__vk_do_move
+float vk_do_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *a,
+                 int d3, opfor_vk_events_t *ev, vk_move_stop_t *stop);
 /* Moves figure f alone toward p up to `allow` inches (terrain adjusted); stops at contact
  * with contact_unit's bases (or keeps the enemy gap). Returns the distance moved. */
 float vk_move_figure(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, opfor_pt_t p,
@@ -564,9 +586,10 @@ float vk_move_figure(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, opf
 int vk_fly_ok(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int dz);
 /* A balloon's or dirigible's move (XII.D): the altitude change dz, and for a dirigible aloft
  * a straight flight toward dest of up to twice transport advance mounted (X + d3), over
- * terrain and figures, kept on the table. Returns the distance flown. */
+ * terrain and figures, kept on the table. d3: the flight's d3 (1..3), 0 to roll it. Returns
+ * the distance flown. */
 float vk_fly(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t dest, int dz,
-             opfor_vk_events_t *ev);
+             int d3, opfor_vk_events_t *ev);
 /* Flight: unit u runs (full run move) directly away from point from. */
 float vk_flee(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t from,
               opfor_vk_events_t *ev);

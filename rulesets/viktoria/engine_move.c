@@ -123,6 +123,10 @@ typedef struct mover {
     float fbox[OPFOR_MAX_FEATURES][4]; /* their boxes padded (seg_near_feature): lo x y, hi x y */
     int npfeat;                        /* features a path query in the swept box must see: */
     uint8_t pfeat[OPFOR_MAX_FEATURES]; /* feat, plus roads that do not matter to this set */
+    /* why the last move_set stopped short (bookkeeping only: never read by the move) */
+    int why;    /* VK_STOP_* */
+    int hit;    /* the figure whose base stopped it (VK_STOP_UNIT), else -1 */
+    int ground; /* set by terrain_cost when ground closed to the mover refused a path */
 } mover_t;
 
 /* An empty moving set; figures [skip0, skip1) its own run (mover_t). */
@@ -220,7 +224,7 @@ static float edge_limit(const opfor_vk_ctx_t *ctx, const mover_t *m, opfor_vec_t
  * by the reach of the largest base (1 in), the gap and the slack. The answer is thus the
  * same below tneed, and at least tneed when it would have been. */
 static float collide_limit(const opfor_vk_state_t *st, const mover_t *m, opfor_vec_t v, float tmax,
-                           float tneed, int contact_unit, int side) {
+                           float tneed, int contact_unit, int side, int *hit) {
     if (tmax <= 0.0f)
         return 0.0f;
     /* The swept box of the moving set, from the movers' extremes (mover_t): the least
@@ -316,14 +320,18 @@ static float collide_limit(const opfor_vk_state_t *st, const mover_t *m, opfor_v
                 if (-0.5f * b - (R + VK_CULL_SLACK) * lv > (tmax < tneed ? tmax : tneed) * a)
                     continue; /* ahead by more than the move left */
                 float c = opfor_vdot(w, w) - R * R;
-                if (c <= 0.0f)
+                if (c <= 0.0f) {
+                    *hit = o;
                     return 0.0f; /* already touching and closing in: cannot move this way */
+                }
                 float disc = b * b - 4.0f * a * c;
                 if (disc < 0.0f)
                     continue;
                 float th = (-b - sqrtf(disc)) / (2.0f * a);
-                if (th < tmax)
+                if (th < tmax) {
                     tmax = th < 0.0f ? 0.0f : th;
+                    *hit = o;
+                }
             }
         }
     return tmax;
@@ -654,8 +662,10 @@ static int terrain_cost(const opfor_vk_ctx_t *ctx, mover_t *m, int k, opfor_vec_
     int known = pl && pl->state > 0 && plan_path(pl, a, b, t, &p);
     if (!known && opfor_terrain_path_in(&ctx->sc.table, m->pfeat, m->npfeat, a, b, &p) != 0)
         return 0;
-    if (p.impassable || (m->ride[k] && p.no_mounted))
+    if (p.impassable || (m->ride[k] && p.no_mounted)) {
+        m->ground = 1;
         return 0;
+    }
     *cost = path_cost(&p, m->tclass[k], m->limbered[k]);
     return 1;
 }
@@ -682,6 +692,8 @@ static inline int one_ok(const opfor_vk_ctx_t *ctx, mover_t *m, int k, opfor_vec
 static float move_set(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, mover_t *m, opfor_vec_t v,
                       int contact_unit, int side) {
     float len = opfor_vlen(v);
+    m->why = VK_STOP_ALLOWANCE;
+    m->hit = -1;
     if (len < 1e-4f || m->n == 0)
         return 0.0f;
     float minallow = 1e30f;
@@ -692,17 +704,25 @@ static float move_set(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, mover_t *
         return 0.0f;
     float t = 1.0f;
     t = edge_limit(ctx, m, v, t);
+    int why = t < 1.0f ? VK_STOP_EDGE : VK_STOP_ARRIVED, hit = -1;
     /* back off a hair from a contact so bases touch rather than overlap */
     float eps = VK_EPS / len;
     /* A contact at or beyond tneed leaves the move to the allowance (below): backed off by
        eps it is still a quarter inch past minallow, so the exact time does not matter. */
-    t = collide_limit(st, m, v, t, (minallow + 0.25f) / len + eps, contact_unit, side);
+    float tc = collide_limit(st, m, v, t, (minallow + 0.25f) / len + eps, contact_unit, side, &hit);
+    if (tc < t)
+        why = VK_STOP_UNIT;
+    t = tc;
     int limited_by_contact = t < 1.0f;
     if (limited_by_contact)
         t = t > eps ? t - eps : 0.0f;
     float spent[OPFOR_MAX_FIGURES];
-    if (t * len > minallow) /* nobody goes further than open ground allows */
+    if (t * len > minallow) { /* nobody goes further than open ground allows */
         t = minallow / len;
+        why = VK_STOP_ALLOWANCE;
+    }
+    m->why = why;
+    m->hit = why == VK_STOP_UNIT ? hit : -1;
     if (t <= 0.0f)
         return 0.0f; /* stopped by a contact or the edge: no terrain to ask about */
     if (!swept_hits_terrain(ctx, m, v, t)) {
@@ -715,8 +735,11 @@ static float move_set(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, mover_t *
            before the final pass, so a figure tested at the final fraction needs no second
            path query. */
         float tk[OPFOR_MAX_FIGURES];
+        float t_open = t;
+        int ground = 0;
         for (int k = 0; k < m->n && t > 0.0f; k++) {
             tk[k] = -1.0f;
+            m->ground = 0;
             if (one_ok(ctx, m, k, v, t, &spent[k], NULL)) {
                 tk[k] = t;
                 continue;
@@ -726,22 +749,33 @@ static float move_set(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, mover_t *
             plan.state = -1;
             plan.t0 = t;
             float lo = 0.0f, hi = t;
+            ground = m->ground;
             for (int it = 0; it < 8; it++) {
                 float mid = 0.5f * (lo + hi);
                 float sp;
+                m->ground = 0;
                 if (one_ok(ctx, m, k, v, mid, &sp, &plan)) {
                     lo = mid;
                     tk[k] = mid;
                     spent[k] = sp;
                 } else {
                     hi = mid;
+                    ground = m->ground;
                 }
             }
             t = lo;
         }
-        for (int k = 0; k < m->n && t > 0.0f; k++)
-            if (tk[k] != t && !one_ok(ctx, m, k, v, t, &spent[k], NULL))
+        for (int k = 0; k < m->n && t > 0.0f; k++) {
+            m->ground = 0;
+            if (tk[k] != t && !one_ok(ctx, m, k, v, t, &spent[k], NULL)) {
                 t = 0.0f;
+                ground = m->ground;
+            }
+        }
+        if (t < t_open) { /* the terrain cut it: closed ground, or rough ground's cost */
+            m->why = ground ? VK_STOP_GROUND : VK_STOP_ALLOWANCE;
+            m->hit = -1;
+        }
     }
     if (t <= 0.0f)
         return 0.0f;
@@ -773,6 +807,12 @@ float vk_turn_cost(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
 
 float vk_move_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mv, opfor_pt_t dest,
                    int has_via, opfor_pt_t via, int d3, int contact_unit, opfor_vk_events_t *ev) {
+    return vk_move_unit_stop(ctx, st, u, mv, dest, has_via, via, d3, contact_unit, ev, NULL);
+}
+
+float vk_move_unit_stop(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mv,
+                        opfor_pt_t dest, int has_via, opfor_pt_t via, int d3, int contact_unit,
+                        opfor_vk_events_t *ev, vk_move_stop_t *stop) {
     opfor_unit_t *un = &st->units[u];
     int persons_only = (mv & VK_MV_PERSONS) != 0;
     mv &= 3;
@@ -821,6 +861,15 @@ float vk_move_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int m
         float a = (float)(x + d3);
         mover_add(&m, st, i, a < 0.0f ? 0.0f : a, tc);
     }
+    if (stop) {
+        stop->why = m.n > 0 ? VK_STOP_ARRIVED : VK_STOP_ALLOWANCE;
+        stop->fig = -1;
+        stop->d3 = d3;
+        stop->allowance = 0.0f;
+        for (int k = 0; k < m.n; k++)
+            if (k == 0 || m.allow[k] < stop->allowance)
+                stop->allowance = m.allow[k];
+    }
     opfor_pt_t start =
         alive > 0 ? opfor_pt(sx / (float)alive, sy / (float)alive) : opfor_pt(0.0f, 0.0f);
     opfor_pt_t cur = start;
@@ -841,8 +890,13 @@ float vk_move_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int m
         float t = move_set(ctx, st, &m, v, contact_unit, un->side);
         cur = opfor_vadd(cur, opfor_vscale(v, t));
         total += t * len;
-        if (t < 0.999f)
+        if (t < 0.999f) {
+            if (stop) {
+                stop->why = m.why;
+                stop->fig = m.hit;
+            }
             break;
+        }
     }
     opfor_vec_t moved = opfor_vsub(cur, start);
     if (total > 0.0f) {
@@ -893,13 +947,13 @@ int vk_fly_ok(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int 
 }
 
 float vk_fly(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t dest, int dz,
-             opfor_vk_events_t *ev) {
+             int d3, opfor_vk_events_t *ev) {
     opfor_unit_t *un = &st->units[u];
     float flown = 0.0f;
     if (vk_craft(ctx, st, u) == VK_CRAFT_DIRIGIBLE && st->ux[u].altitude > 0) {
         /* steering: twice transport advance mounted, in any direction (XII.D) */
         int x = ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][1][0][0];
-        float allow = 2.0f * (float)(x + vk_d3(st));
+        float allow = 2.0f * (float)(x + (d3 > 0 ? d3 : vk_d3(st)));
         vk_ugeo_t g;
         vk_unit_geo(st, u, &g);
         opfor_vec_t v = opfor_vsub(dest, g.c);
@@ -945,6 +999,32 @@ float vk_fly(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t 
                    : "",
           st->ux[u].altitude);
     return flown;
+}
+
+float vk_do_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *a,
+                 int d3, opfor_vk_events_t *ev, vk_move_stop_t *stop) {
+    int u = a->unit;
+    int mv = a->kind == OPFOR_VK_ADVANCE ? VK_MV_ADVANCE
+             : a->kind == OPFOR_VK_RUN   ? VK_MV_RUN
+                                         : VK_MV_CRAWL;
+    if (vk_craft(ctx, st, u) != VK_CRAFT_NONE) {
+        int dz = (a->flags & OPFOR_VK_AF_CLIMB)     ? a->arc
+                 : (a->flags & OPFOR_VK_AF_DESCEND) ? -(int)a->arc
+                                                    : 0;
+        if (stop) {
+            stop->why = VK_STOP_ARRIVED;
+            stop->fig = -1;
+            stop->d3 = d3;
+            stop->allowance = 0.0f;
+        }
+        return vk_fly(ctx, st, u, a->dest, dz, d3, ev);
+    }
+    if ((a->flags & OPFOR_VK_AF_MOUNT) && vk_can_mount(ctx, st, u))
+        vk_mount(ctx, st, u, 1, 0);
+    if ((a->flags & OPFOR_VK_AF_DISMOUNT) && vk_can_dismount(st, u))
+        vk_mount(ctx, st, u, 0, 0);
+    return vk_move_unit_stop(ctx, st, u, mv, a->dest, (a->flags & OPFOR_VK_AF_VIA) != 0, a->via, d3,
+                             -1, ev, stop);
 }
 
 float vk_flee(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t from,

@@ -178,3 +178,64 @@ int opfor_vk_query_mg_tests(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *s
         return 0;
     return vk_mg_count(ctx, st, u, arc, aim);
 }
+
+_Static_assert((int)OPFOR_VK_STOP_ARRIVED == (int)VK_STOP_ARRIVED &&
+                   (int)OPFOR_VK_STOP_ALLOWANCE == (int)VK_STOP_ALLOWANCE &&
+                   (int)OPFOR_VK_STOP_GROUND == (int)VK_STOP_GROUND &&
+                   (int)OPFOR_VK_STOP_UNIT == (int)VK_STOP_UNIT &&
+                   (int)OPFOR_VK_STOP_EDGE == (int)VK_STOP_EDGE,
+               "the public stop reasons are the engine's");
+
+/* The feature closed to unit u's figures just beyond where they stand, along dir: the ground
+ * that stopped them (-1 when none is found). */
+static int ground_ahead(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                        opfor_vec_t dir) {
+    const opfor_unit_t *un = &st->units[u];
+    int best = -1;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!vk_alive(st, i))
+            continue;
+        const opfor_figure_t *f = &st->figures[i];
+        opfor_pt_t a = f->pos, b = opfor_vadd(f->pos, opfor_vscale(dir, 0.5f));
+        opfor_path_t p;
+        if (opfor_terrain_path(&ctx->sc.table, a, b, &p) != 0)
+            continue;
+        int closed = p.impassable ||
+                     (p.no_mounted && (f->flags & (OPFOR_FIG_MOUNTED | OPFOR_FIG_EQUIPMENT)));
+        if (closed && p.blocker >= 0 && (best < 0 || p.blocker < best))
+            best = p.blocker;
+    }
+    return best;
+}
+
+int opfor_vk_query_move_result(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
+                               const opfor_vk_action_t *a, int d3, opfor_vk_move_result_t *out) {
+    if (!ctx || !st || !a || !out || d3 < 1 || d3 > 3 || a->unit >= st->nunits ||
+        (a->kind != OPFOR_VK_ADVANCE && a->kind != OPFOR_VK_RUN && a->kind != OPFOR_VK_CRAWL))
+        return OPFOR_EINVAL;
+    opfor_vk_state_t cp;
+    memcpy(&cp, st, sizeof cp);
+    vk_ugeo_t g0, g1;
+    vk_unit_geo(&cp, a->unit, &g0);
+    vk_move_stop_t stop;
+    float moved = vk_do_move(ctx, &cp, a, d3, NULL, &stop);
+    vk_unit_geo(&cp, a->unit, &g1);
+    memset(out, 0, sizeof *out);
+    out->from = g0.c;
+    out->to = g1.n > 0 ? g1.c : g0.c;
+    out->moved = moved;
+    out->allowance = stop.allowance;
+    out->why = stop.why;
+    out->feature = -1;
+    out->unit = -1;
+    if (stop.why == VK_STOP_UNIT && stop.fig >= 0 && stop.fig < cp.nfigures)
+        out->unit = cp.figures[stop.fig].unit;
+    if (stop.why == VK_STOP_GROUND) {
+        opfor_pt_t aim = (a->flags & OPFOR_VK_AF_VIA) && opfor_dist(out->to, a->via) > 0.05f &&
+                                 opfor_dist(g0.c, a->via) > opfor_dist(out->to, a->via)
+                             ? a->via
+                             : a->dest;
+        out->feature = ground_ahead(ctx, &cp, a->unit, opfor_vnorm(opfor_vsub(aim, out->to)));
+    }
+    return 0;
+}

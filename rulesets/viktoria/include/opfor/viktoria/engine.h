@@ -306,6 +306,12 @@ int opfor_vk_apply(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_
  * opfor_vk_apply. */
 int opfor_vk_apply_listed(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
                           const opfor_vk_action_t *a, opfor_vk_events_t *ev);
+/* opfor_vk_apply for a move (OPFOR_VK_ADVANCE, RUN or CRAWL) whose d3 the table has already
+ * rolled: the move is resolved with that d3 (1..3) instead of one drawn from st->rng, all
+ * else as opfor_vk_apply. Returns 0; OPFOR_EINVAL when d3 is out of 1..3 or a is not a move
+ * (st unchanged); OPFOR_EILLEGAL as opfor_vk_apply, or when st is not at the action phase. */
+int opfor_vk_apply_move_roll(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
+                             const opfor_vk_action_t *a, int d3, opfor_vk_events_t *ev);
 /* Resolves chance nodes until a side must decide or the game ends. */
 void opfor_vk_settle(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev);
 

@@ -4,7 +4,8 @@
  * Thin accessors over the engine's private helpers (rulesets/viktoria/engine_query.c is the
  * only file that includes engine_int.h for this), so ai/ never depends on the engine's
  * internal layout and the engine's authors may change it freely behind these functions.
- * Every function is pure, never allocates and may run on many threads at once.
+ * Every function is pure, never allocates and may run on many threads at once (the move
+ * query works on a copy of the state on its stack).
  */
 #ifndef OPFOR_VIKTORIA_ENGINE_QUERY_H
 #define OPFOR_VIKTORIA_ENGINE_QUERY_H
@@ -92,5 +93,33 @@ int opfor_vk_query_mg_tests(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *s
 /* How many figures of the charged unit fire at the chargers when it chooses defensive fire
  * (X) now, counted as if no shot harmed; 0 without a charge. */
 int opfor_vk_query_defensive_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
+
+/* Why a move stops where it does. */
+enum {
+    OPFOR_VK_STOP_ARRIVED = 0, /* it reached its destination */
+    OPFOR_VK_STOP_ALLOWANCE,   /* its allowance ran out (rough ground included) */
+    OPFOR_VK_STOP_GROUND,      /* ground it may not enter (feature) */
+    OPFOR_VK_STOP_UNIT,        /* another unit's bases (unit) */
+    OPFOR_VK_STOP_EDGE,        /* the table edge */
+};
+
+/* The engine's own resolution of a move (opfor_vk_query_move_result). */
+typedef struct opfor_vk_move_result {
+    opfor_pt_t from, to; /* the unit's centre (mean of its living figures) before and after */
+    float moved;         /* inches the formation moved along its path (the engine's figure) */
+    float allowance;     /* inches its slowest mover may go at this d3 (X + d3, open ground) */
+    int why;             /* OPFOR_VK_STOP_* */
+    int feature;         /* OPFOR_VK_STOP_GROUND: index of the table feature, else -1 */
+    int unit;            /* OPFOR_VK_STOP_UNIT: index of the unit in the way, else -1 */
+} opfor_vk_move_result_t;
+
+/* The movement of action a (OPFOR_VK_ADVANCE, RUN or CRAWL, with its waypoint and its mount
+ * or dismount flags) as the engine's apply resolves it at the action phase, made on a copy
+ * of st with the move's d3 given (1..3): where the unit's centre ends, how far it moved and
+ * why it stopped. The same code path as opfor_vk_apply, so the answer is the engine's.
+ * Returns 0 (*out filled), or OPFOR_EINVAL for a NULL pointer, a d3 outside 1..3, a unit out
+ * of range or an action that is not a move (*out untouched). st is never written. */
+int opfor_vk_query_move_result(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
+                               const opfor_vk_action_t *a, int d3, opfor_vk_move_result_t *out);
 
 #endif
