@@ -46,6 +46,7 @@ enum {
     MM_MOVE_ENGINE = 0, /* the engine ends the move elsewhere than the order's line and roll */
     MM_CANT_MOVE,       /* ordered to move, but the engine leaves it where it stands */
     MM_STOP_LINE,       /* the order's stop is not on its line toward its destination */
+    MM_STOP_ENGINE,     /* the order's stop is not the engine's end at the mean roll */
     MM_FIRE_FIGURES,    /* the order's figures differ from the engine's shooters */
     MM_FIRE_DICE,       /* the to-hit dice differ from the figures */
     MM_TARGET,          /* the order's target is not the engine action's */
@@ -57,16 +58,17 @@ enum {
 };
 
 static const char *const MM_NAME[MM_COUNT] = {
-    "move differs from the engine's",
-    "ordered to move but cannot",
-    "stop off its line",
-    "figures differ from the engine's shooters",
-    "to-hit dice differ from the figures",
-    "target differs from the engine's",
-    "placed on forbidden ground",
-    "report refused",
-    "state differs from the table's",
-    "need unreadable",
+    [MM_MOVE_ENGINE] = "move differs from the engine's",
+    [MM_CANT_MOVE] = "ordered to move but cannot",
+    [MM_STOP_LINE] = "stop off its line",
+    [MM_STOP_ENGINE] = "stop differs from the engine's at d3 2",
+    [MM_FIRE_FIGURES] = "figures differ from the engine's shooters",
+    [MM_FIRE_DICE] = "to-hit dice differ from the figures",
+    [MM_TARGET] = "target differs from the engine's",
+    [MM_FORBIDDEN] = "placed on forbidden ground",
+    [MM_REFUSED] = "report refused",
+    [MM_STATE] = "state differs from the table's",
+    [MM_NEED] = "need unreadable",
 };
 
 typedef struct figures {
@@ -74,8 +76,9 @@ typedef struct figures {
     int resolved;   /* orders the table let opfor resolve (it cannot play them alone) */
     int exact_move; /* moves checked with the engine's per-roll query */
     int mm[MM_COUNT];
-    int printed; /* mismatch lines printed so far */
-    int quiet;   /* 1: print at most 40 mismatch lines */
+    int move_why[5]; /* moves the engine ends elsewhere, by why it stopped (OPFOR_VK_STOP_*) */
+    int printed;     /* mismatch lines printed so far */
+    int quiet;       /* 1: print at most 40 mismatch lines */
 } figures_t;
 
 /* ------------------------------------------------------------------ the table's own model */
@@ -416,6 +419,31 @@ static opfor_pt_t table_end(const worder_t *w, opfor_pt_t c, float go) {
     return opfor_pt(c.x + v.x / vl * d, c.y + v.y / vl * d);
 }
 
+/* Why the engine's move stopped, in words. */
+static void stop_why(const opfor__vkg_t *g, const opfor_vk_move_result_t *r, char *buf, size_t n) {
+    const opfor_table_t *tb = opfor_vk_query_table(g->ctx);
+    switch (r->why) {
+    case OPFOR_VK_STOP_ARRIVED:
+        snprintf(buf, n, "arrived");
+        break;
+    case OPFOR_VK_STOP_ALLOWANCE:
+        snprintf(buf, n, "allowance %.1f in spent", (double)r->allowance);
+        break;
+    case OPFOR_VK_STOP_GROUND:
+        snprintf(buf, n, "stopped by %s",
+                 r->feature >= 0 && r->feature < tb->nfeatures && tb->features[r->feature].name[0]
+                     ? tb->features[r->feature].name
+                     : "ground");
+        break;
+    case OPFOR_VK_STOP_UNIT:
+        snprintf(buf, n, "stopped by %s",
+                 r->unit >= 0 && r->unit < g->t.nunits ? g->t.units[r->unit].name : "a unit");
+        break;
+    default:
+        snprintf(buf, n, "stopped by the table edge");
+    }
+}
+
 /* Checks a move order against the engine: the stop on its line, the unit able to move, and
  * the engine's end for the table's roll (or, without the per-roll query, every end the engine
  * reaches with its own dice among the table's possible ends). Returns the table's end. */
@@ -432,7 +460,44 @@ static opfor_pt_t check_move(play_t *p, const worder_t *w, const opfor_vk_state_
                  (double)w->stop.x, (double)w->stop.y, (double)opfor_seg_dist_pt(c, goal, w->stop),
                  (double)c.x, (double)c.y, (double)goal.x, (double)goal.y);
     opfor_pt_t end = table_end(w, c, (float)total);
-    /* the engine with its own dice, many times: every end must be one of the table's */
+    if (n == 1 && faces == 3) { /* the engine's own movement at the table's d3 */
+        int d3 = total - bonus;
+        opfor_vk_move_result_t at, best, mean;
+        if (opfor_vk_query_move_result(g->ctx, st, &o->action, d3, &at) != 0 ||
+            opfor_vk_query_move_result(g->ctx, st, &o->action, 3, &best) != 0 ||
+            opfor_vk_query_move_result(g->ctx, st, &o->action, 2, &mean) != 0) {
+            mismatch(p, MM_MOVE_ENGINE, "the engine's move query refuses the order's action");
+            return end;
+        }
+        p->fig->exact_move++;
+        char why[80];
+        if (best.moved < MOVE_MIN) {
+            stop_why(g, &best, why, sizeof why);
+            mismatch(p, MM_CANT_MOVE,
+                     "%s at x %.1f y %.1f: the engine moves it %.2f in at the best roll (%s)",
+                     w->unit, (double)c.x, (double)c.y, (double)best.moved, why);
+            return end;
+        }
+        if (w->has_stop && opfor_dist(mean.to, w->stop) > POS_TOL) {
+            stop_why(g, &mean, why, sizeof why);
+            mismatch(p, MM_STOP_ENGINE,
+                     "the order stops at x %.1f y %.1f, the engine at d3 2 at x %.1f y %.1f (%s)",
+                     (double)w->stop.x, (double)w->stop.y, (double)mean.to.x, (double)mean.to.y,
+                     why);
+        }
+        if (opfor_dist(at.to, end) > POS_TOL) {
+            p->fig->move_why[at.why >= 0 && at.why < 5 ? at.why : 4]++;
+            stop_why(g, &at, why, sizeof why);
+            mismatch(p, MM_MOVE_ENGINE,
+                     "%s from x %.1f y %.1f with d3 %d: the table puts it at x %.1f y %.1f (%.1f "
+                     "in), the engine at x %.1f y %.1f (%.1f in, %s)",
+                     w->unit, (double)c.x, (double)c.y, d3, (double)end.x, (double)end.y,
+                     (double)opfor_dist(c, end), (double)at.to.x, (double)at.to.y,
+                     (double)opfor_dist(c, at.to), why);
+        }
+        return end;
+    }
+    /* other dice: the engine with its own, many times: every end must be one of the table's */
     opfor_vk_state_t *e = malloc(sizeof *e);
     assert_non_null(e);
     float best = 0.0f;
@@ -853,6 +918,11 @@ static void print_figures(FILE *out, const figures_t *f, double secs) {
     fprintf(out, "mismatches: %d\n", mismatches(f));
     for (int k = 0; k < MM_COUNT; k++)
         fprintf(out, "  %-42s %d\n", MM_NAME[k], f->mm[k]);
+    fprintf(out,
+            "moves checked at the table's d3: %d; the engine ends elsewhere: %d arrived, %d "
+            "allowance spent (rough ground), %d ground, %d a unit, %d the edge\n",
+            f->exact_move, f->move_why[0], f->move_why[1], f->move_why[2], f->move_why[3],
+            f->move_why[4]);
 }
 
 /* ------------------------------------------------------------------ tests */
