@@ -54,6 +54,7 @@ enum {
     MM_REFUSED,         /* opfor refused the table's report of what the order said */
     MM_STATE,           /* opfor's table differs from the table's model */
     MM_NEED,            /* a need the table cannot read */
+    MM_MORALE,          /* figures killed, but no morale test owed */
     MM_COUNT
 };
 
@@ -69,10 +70,12 @@ static const char *const MM_NAME[MM_COUNT] = {
     [MM_REFUSED] = "report refused",
     [MM_STATE] = "state differs from the table's",
     [MM_NEED] = "need unreadable",
+    [MM_MORALE] = "no morale test owed after kills",
 };
 
 typedef struct figures {
     int games, finished, turns, presses, orders, moves, fires, spottings, placements, reports;
+    int morale;     /* morale results the table rolled and reported */
     int resolved;   /* orders the table let opfor resolve (it cannot play them alone) */
     int exact_move; /* moves checked with the engine's per-roll query */
     int mm[MM_COUNT];
@@ -249,8 +252,10 @@ static void entry_open(entry_t *e) {
     pack_open(&e->sb, &e->pk);
 }
 
-/* Applies an entry to a copy of opfor's table, committed when it succeeds. */
-static int commit(play_t *p, const char *kind, entry_t *e, opfor__gerr_t *err) {
+/* Applies an entry to a copy of opfor's table, committed when it succeeds; the events it made
+ * into *ev_out when given (the caller frees them), else dropped. */
+static int commit_ev(play_t *p, const char *kind, entry_t *e, opfor__gerr_t *err,
+                     opfor__evlist_t *ev_out) {
     opfor__vkg_t *g = p->g;
     opfor__vkg_table_t *tmp = malloc(sizeof *tmp);
     assert_non_null(tmp);
@@ -262,9 +267,16 @@ static int commit(play_t *p, const char *kind, entry_t *e, opfor__gerr_t *err) {
                                     e ? e->sb.size : 0, &ev, err);
     if (rc == 0)
         memcpy(&g->t, tmp, sizeof *tmp);
-    opfor__evlist_free(&ev);
+    if (ev_out)
+        *ev_out = ev;
+    else
+        opfor__evlist_free(&ev);
     free(tmp);
     return rc;
+}
+
+static int commit(play_t *p, const char *kind, entry_t *e, opfor__gerr_t *err) {
+    return commit_ev(p, kind, e, err, NULL);
 }
 
 /* ------------------------------------------------------------------ reading an order */
@@ -538,6 +550,91 @@ static opfor_pt_t check_move(play_t *p, const worder_t *w, const opfor_vk_state_
 
 /* ------------------------------------------------------------------ one step of play */
 
+/* Kills or wounds in the model: `killed` (the wounded first) then `wounded` of unit u. */
+static void model_casualties(model_t *m, int u, int killed, int wounded) {
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = m->first[u]; killed > 0 && i < m->first[u] + m->count[u]; i++)
+            if (m->alive[i] && (pass == 1 || m->wounded[i])) {
+                m->alive[i] = 0;
+                killed--;
+            }
+    for (int i = m->first[u]; wounded > 0 && i < m->first[u] + m->count[u]; i++)
+        if (m->alive[i] && !m->wounded[i]) {
+            m->wounded[i] = 1;
+            wounded--;
+        }
+}
+
+/* The morale tests (XI) the players' report of killing figures of enemy unit tgt left to roll
+ * (the `report` event's morale_owed): tgt must owe one while it has people left; the table
+ * rolls each on 2D6 and reports it (solid or wavering, which changes no figure). */
+static void morale_tests(play_t *p, int tgt, const opfor__evlist_t *ev) {
+    const opfor__vkg_table_t *t = &p->g->t;
+    int owes = 0;
+    entry_t e;
+    entry_open(&e);
+    msgpack_sbuffer items;
+    msgpack_packer ipk;
+    pack_open(&items, &ipk);
+    int nitems = 0;
+    for (int i = 0; i < ev->n; i++) {
+        msgpack_unpacked up;
+        msgpack_unpacked_init(&up);
+        size_t off = 0;
+        if (msgpack_unpack_next(&up, ev->buf[i].data, ev->buf[i].size, &off) !=
+            MSGPACK_UNPACK_SUCCESS) {
+            msgpack_unpacked_destroy(&up);
+            continue;
+        }
+        char kind[24];
+        get_str(&up.data, "kind", kind, sizeof kind);
+        const msgpack_object *data = opfor_rpc_params_get(&up.data, "data");
+        const msgpack_object *mo = data ? opfor_rpc_params_get(data, "morale_owed") : NULL;
+        if (strcmp(kind, "report") == 0 && mo && mo->type == MSGPACK_OBJECT_ARRAY)
+            for (uint32_t k = 0; k < mo->via.array.size; k++) {
+                char unit[48], need[40];
+                get_str(&mo->via.array.ptr[k], "unit", unit, sizeof unit);
+                get_str(&mo->via.array.ptr[k], "need", need, sizeof need);
+                int u = opfor__vkg_find_unit(t, unit, strlen(unit));
+                owes |= u == tgt;
+                int r = roll_need(&p->dice, need);
+                if (r < 0)
+                    mismatch(p, MM_NEED, "the morale test of %s: '%s'", unit, need);
+                if (u < 0 || r < 0)
+                    continue;
+                msgpack_pack_map(&ipk, 2);
+                kint(&ipk, "unit", u);
+                kstr(&ipk, "result", r ? "solid" : "wavering");
+                nitems++;
+            }
+        msgpack_unpacked_destroy(&up);
+    }
+    int people = 0;
+    const opfor_unit_t *un = &t->units[tgt];
+    for (int i = un->first; i < un->first + un->count; i++)
+        people +=
+            (t->figures[i].flags & (OPFOR_FIG_ALIVE | OPFOR_FIG_EQUIPMENT)) == OPFOR_FIG_ALIVE;
+    if (!owes && people > 0 && opfor__vkg_in_play(t, tgt))
+        mismatch(p, MM_MORALE, "the players killed figures of %s, but no morale test is owed",
+                 un->name);
+    if (nitems > 0) {
+        msgpack_pack_map(&e.pk, 1);
+        msgpack_pack_array(pack_key(&e.pk, "morale"), (size_t)nitems);
+        msgpack_sbuffer_write(&e.sb, items.data, items.size);
+        opfor__gerr_t err;
+        int rc = commit(p, "report", &e, &err);
+        p->fig->reports++;
+        p->fig->morale++;
+        if (rc != 0) {
+            mismatch(p, MM_REFUSED, "the morale result: %s", err.msg);
+            adopt_all(&p->m, &p->g->t);
+        }
+        check_state(p, "a morale result");
+    }
+    msgpack_sbuffer_destroy(&items);
+    msgpack_sbuffer_destroy(&e.sb);
+}
+
 /* The players' unit holding the initiative acts: it stands where it is, and with a 4+ fires
  * at the nearest enemy in play, a 5+ per figure killing one (the players' own dice). */
 static void player_turn(play_t *p) {
@@ -578,44 +675,22 @@ static void player_turn(play_t *p) {
         msgpack_pack_map(&e.pk, 2);
         kint(&e.pk, "unit", tgt);
         kint(&e.pk, "killed", killed);
-        /* the model: the wounded first, leaders last (which one is opfor's to say) */
-        for (int i = p->m.first[tgt], k = 0; k < killed && i < p->m.first[tgt] + p->m.count[tgt];
-             i++)
-            if (p->m.alive[i] && p->m.wounded[i]) {
-                p->m.alive[i] = 0;
-                k++, killed--;
-                i = p->m.first[tgt] - 1;
-            }
-        for (int i = p->m.first[tgt]; killed > 0 && i < p->m.first[tgt] + p->m.count[tgt]; i++)
-            if (p->m.alive[i]) {
-                p->m.alive[i] = 0;
-                killed--;
-            }
     }
     opfor__gerr_t err;
-    int rc = commit(p, "report", &e, &err);
+    opfor__evlist_t ev;
+    int rc = commit_ev(p, "report", &e, &err, &ev);
     msgpack_sbuffer_destroy(&e.sb);
     p->fig->reports++;
     if (rc != 0) {
         mismatch(p, MM_REFUSED, "the players' report: %s", err.msg);
         adopt_all(&p->m, &p->g->t);
+    } else if (killed) {
+        model_casualties(&p->m, tgt, killed, 0);
     }
     check_state(p, "the players' report");
-}
-
-/* Kills or wounds in the model: `killed` (the wounded first) then `wounded` of unit u. */
-static void model_casualties(model_t *m, int u, int killed, int wounded) {
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = m->first[u]; killed > 0 && i < m->first[u] + m->count[u]; i++)
-            if (m->alive[i] && (pass == 1 || m->wounded[i])) {
-                m->alive[i] = 0;
-                killed--;
-            }
-    for (int i = m->first[u]; wounded > 0 && i < m->first[u] + m->count[u]; i++)
-        if (m->alive[i] && !m->wounded[i]) {
-            m->wounded[i] = 1;
-            wounded--;
-        }
+    if (rc == 0 && killed)
+        morale_tests(p, tgt, &ev);
+    opfor__evlist_free(&ev);
 }
 
 /* The table lets opfor's engine resolve the open order (`report` with `resolve`), and takes
@@ -912,9 +987,10 @@ static int mismatches(const figures_t *f) {
 static void print_figures(FILE *out, const figures_t *f, double secs) {
     fprintf(out,
             "scripted table: %d games (%d finished, %d turns), %d presses, %d spottings, %d units "
-            "placed, %d orders (%d moves, %d fires, %d resolved by opfor), %d reports; %.1f s\n",
+            "placed, %d orders (%d moves, %d fires, %d resolved by opfor), %d reports (%d morale); "
+            "%.1f s\n",
             f->games, f->finished, f->turns, f->presses, f->spottings, f->placements, f->orders,
-            f->moves, f->fires, f->resolved, f->reports, secs);
+            f->moves, f->fires, f->resolved, f->reports, f->morale, secs);
     fprintf(out, "mismatches: %d\n", mismatches(f));
     for (int k = 0; k < MM_COUNT; k++)
         fprintf(out, "  %-42s %d\n", MM_NAME[k], f->mm[k]);
