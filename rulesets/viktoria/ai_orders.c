@@ -262,9 +262,20 @@ static void melee_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, in
     }
 }
 
-/* The move dice for u moving with kind (advance, run or gallop, crawl, charge). */
+/* The move dice for u moving with kind (advance, run or gallop, crawl, charge). engine_x: the
+ * X of the engine's own roll for this move (its slowest mover's), or -1 to ask the
+ * calculator for the unit's common quality. */
 static void move_roll(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int u, int kind,
-                      opfor_order_t *o) {
+                      int engine_x, opfor_order_t *o) {
+    if (engine_x >= 0) {
+        char dice[24];
+        if (engine_x > 0)
+            setf(dice, sizeof dice, "1d3+%d inches", engine_x);
+        else
+            setf(dice, sizeof dice, "1d3 inches");
+        add_roll(o, "move", dice, 0.0);
+        return;
+    }
     int mounted = 0;
     int q = common_quality(st, u, 0, &mounted);
     if (q < 0)
@@ -292,7 +303,7 @@ static void move_roll(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int 
 }
 
 static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
-                      const opfor_vk_action_t *a, opfor_order_t *o) {
+                      const opfor_vk_action_t *a, int move_x, opfor_order_t *o) {
     int u = a->unit, t = a->target < st->nunits ? a->target : -1;
     calc_t c;
     opfor_viktoria_result_t res;
@@ -301,7 +312,7 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
     case OPFOR_VK_RUN:
     case OPFOR_VK_CRAWL:
         if (o->has_move)
-            move_roll(vk, st, u, a->kind, o);
+            move_roll(vk, st, u, a->kind, move_x, o);
         if (t >= 0 && (a->flags & OPFOR_VK_AF_FIRE)) {
             count_shooters(vk, st, u, t, 1, 0, o);
             fire_rolls(vk, st, u, t, 1, o);
@@ -323,7 +334,7 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
         break;
     case OPFOR_VK_CHARGE:
         if (t >= 0) {
-            move_roll(vk, st, u, OPFOR_VK_CHARGE, o);
+            move_roll(vk, st, u, OPFOR_VK_CHARGE, -1, o);
             melee_rolls(vk, st, u, t, 1, o);
         }
         break;
@@ -541,6 +552,34 @@ static int inside_named(const opfor_scenario_t *sc, const char *name, opfor_pt_t
 
 /* ---------------------------------------------------------------- building */
 
+/* What stops a move short (r from opfor_vk_query_move_result), in words for the table:
+ * "Jager Picket is in the way", "the Farmhouse is closed to riders", "the Mill pond bars the
+ * way", "the table edge". */
+static void limit_text(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int u,
+                       const opfor_vk_move_result_t *r, char *buf, size_t n) {
+    const opfor_table_t *t = opfor_vk_query_table(vk);
+    if (r->why == OPFOR_VK_STOP_UNIT && r->unit >= 0 && r->unit < st->nunits) {
+        setf(buf, n, "%s is in the way", st->units[r->unit].name);
+    } else if (r->why == OPFOR_VK_STOP_EDGE) {
+        setf(buf, n, "the table edge");
+    } else if (r->why == OPFOR_VK_STOP_GROUND && r->feature >= 0 && r->feature < t->nfeatures) {
+        const opfor_terrain_feature_t *f = &t->features[r->feature];
+        const char *nm = f->name[0] ? f->name : "ground";
+        if (f->kind != OPFOR_TK_IMPASSABLE && (f->flags & OPFOR_TF_NO_MOUNTED)) {
+            int riders = 0;
+            const opfor_unit_t *un = &st->units[u];
+            for (int i = un->first; i < un->first + un->count; i++)
+                riders |= opfor_vk_query_fig_present(st, i) &&
+                          (st->figures[i].flags & OPFOR_FIG_MOUNTED) != 0;
+            setf(buf, n, "the %s is closed to %s", nm, riders ? "riders" : "guns and wagons");
+        } else {
+            setf(buf, n, "the %s bars the way", nm);
+        }
+    } else {
+        setf(buf, n, "the ground bars the way");
+    }
+}
+
 static void fill_action(const opfor_game_t *g, const void *state, const opfor_action_t *ga,
                         opfor_order_t *o) {
     const opfor_vk_rs_state_t *rs = state;
@@ -577,36 +616,43 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
         o->terms[i].value = score.term[i];
     }
 
-    /* movement: where it stops, which way, near what */
-    int prone_here = 0, barred = 0;
-    char where[160] = "";
+    /* movement: where it stops, which way, near what; the end point is the engine's own at
+       the mean roll (d3 = 2), and what stops it short even at the best roll (d3 = 3) is said */
+    int prone_here = 0, barred = 0, move_x = -1;
+    char where[200] = "";
     if (o->unit >= 0 &&
         (a.kind == OPFOR_VK_ADVANCE || a.kind == OPFOR_VK_RUN || a.kind == OPFOR_VK_CRAWL)) {
         opfor_vk_ugeo_t geo;
         opfor_vk_query_geo(st, o->unit, &geo);
         float d = opfor_dist(geo.c, a.dest);
-        float allow = opfor_vk_query_move(vk, st, o->unit, a.kind);
-        /* where it stops: its allowance along the line, short of ground it may not enter (a
-           rider at a farmhouse wall stays where it is) */
         opfor_pt_t stop = geo.c;
         float go = 0.0f;
-        int blk = -1;
+        opfor_vk_move_result_t mean, best;
+        int known = opfor_vk_query_move_result(vk, st, &a, 2, &mean) == 0 &&
+                    opfor_vk_query_move_result(vk, st, &a, 3, &best) == 0;
+        if (known && best.allowance >= 3.0f)
+            move_x = (int)(best.allowance - 3.0f + 0.5f);
         if (a.kind == OPFOR_VK_CRAWL && d < 0.5f) {
             prone_here = 1;
-        } else if (d >= 0.25f) {
-            go = d < allow ? d : allow;
-            stop = opfor_move_stop(vk, opfor_move_rides(st, o->unit), geo.c,
-                                   opfor_vlerp(geo.c, a.dest, go / d), &blk);
-            go = opfor_dist(geo.c, stop);
-            barred = go < 0.25f && blk >= 0;
+        } else if (d >= 0.25f && known) {
+            go = mean.moved;
+            stop = mean.to;
+            if (best.why == OPFOR_VK_STOP_GROUND || best.why == OPFOR_VK_STOP_UNIT ||
+                best.why == OPFOR_VK_STOP_EDGE) {
+                o->has_limit = 1;
+                o->limit_x = best.to.x;
+                o->limit_y = best.to.y;
+                limit_text(vk, st, o->unit, &best, o->limit_why, sizeof o->limit_why);
+            }
+            barred = best.moved < 0.25f;
         }
         if (barred) {
-            const char *nm = opfor_vk_query_table(vk)->features[blk].name;
             opfor_compass_t bd = opfor_compass_nearest((opfor_table_north_t)sc->table.north,
                                                        opfor_vsub(a.dest, geo.c));
-            setf(where, sizeof where, " %s, but %s bars the way: it stays where it is",
-                 opfor_vocab_name(opfor_compass_names, bd), nm[0] ? nm : "the ground");
-        } else if (!prone_here && d >= 0.25f) {
+            setf(where, sizeof where, " %s, but %s: it stays where it is",
+                 opfor_vocab_name(opfor_compass_names, bd),
+                 o->limit_why[0] ? o->limit_why : "it cannot move that way");
+        } else if (!prone_here && d >= 0.25f && known) {
             o->has_move = 1;
             o->move_in = round_half(go);
             o->x = stop.x;
@@ -658,10 +704,15 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
             else
                 setf(where, sizeof where, " %g in %s, to x %.1f y %.1f", (double)o->move_in,
                      o->direction, (double)o->x, (double)o->y);
+            if (o->has_limit) {
+                size_t wl = strlen(where);
+                opfor_text_appendf(where, sizeof where, &wl, ", no further than x %.1f y %.1f (%s)",
+                                   (double)o->limit_x, (double)o->limit_y, o->limit_why);
+            }
         }
     }
     copy(o->verb, sizeof o->verb, verb_of(st, &a, prone_here));
-    rolls_for(vk, st, &a, o);
+    rolls_for(vk, st, &a, move_x, o);
 
     /* the sentence */
     char tgt[80] = "", rolls[160] = "", mv[48] = "";

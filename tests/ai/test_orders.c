@@ -10,12 +10,15 @@
 #include <stddef.h>
 
 #include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ai/viktoria_fixture.h"
 #include "ai/vkfix_units.h"
 #include "opfor/orders.h"
 #include "opfor/viktoria/calc.h"
+#include "opfor/viktoria/engine_query.h"
 
 /* clang-format off */
 static const char FIELD[] =
@@ -401,6 +404,120 @@ static void orders_two_step_roll_explained(void **state) {
     vkfix_close(&f);
 }
 
+/* clang-format off */
+static const char BLOCKED[] =
+    VKFIX_HEAD
+    "terrain:\n"
+    "  - {name: Farmhouse, kind: building, rect: [46, 30, 6, 4]}\n"
+    "units:\n"
+    VKFIX_UNIT("Hussars", "Red", "cavalry", "[43, 32]")
+    "      - {count: 1, mounted: true, weapons: [sword, pistol]}\n"
+    VKFIX_UNIT("Oberst", "Red", "infantry", "[20, 22]")
+    "      - {count: 1, quality: veteran, weapons: [rifle]}\n"
+    VKFIX_UNIT("Picket", "Red", "infantry", "[20, 20.9]")
+    "      - {count: 8, weapons: [rifle]}\n"
+    VKFIX_UNIT("Supply Wagon", "Red", "supply", "[10, 8]")
+    "      - {count: 1, equipment: true}\n"
+    "      - {count: 1, quality: soldier, weapons: rifle, skills: [leader, driver]}\n"
+    VKFIX_UNIT("Jager", "Blue", "infantry", "[66, 44]") VKFIX_RIFLES(8)
+    "objectives:\n"
+    "  - {name: The Farm, position: [49, 32], radius: 4, points: 5}\n";
+/* clang-format on */
+
+/* The X of "(move 1d3+X)" in an order's sentence; -1 when it states no move dice. */
+static int stated_x(const opfor_order_t *o) {
+    for (int i = 0; i < o->nrolls; i++)
+        if (strcmp(o->rolls[i].label, "move") == 0) {
+            int x = 0;
+            if (strncmp(o->rolls[i].need, "1d3 ", 4) == 0)
+                return 0;
+            if (sscanf(o->rolls[i].need, "1d3+%d", &x) == 1)
+                return x;
+        }
+    return -1;
+}
+
+/* A move's end point in the order is the engine's own at the mean roll (d3 = 2), its distance
+ * the engine's, and the dice it states are those the engine rolls for that unit (its slowest
+ * mover: the wagon's, not the driver's). */
+static void orders_move_is_the_engines(void **state) {
+    (void)state;
+    const char *names[] = {"Hussars", "Oberst", "Supply Wagon", "Picket"};
+    const float dirs[][2] = {{12, 0}, {-12, 3}, {0, 14}, {5, -20}, {3, 1}};
+    for (size_t ni = 0; ni < sizeof names / sizeof names[0]; ni++) {
+        vkfix_t f;
+        assert_int_equal(vkfix_open(&f, BLOCKED, 1), 0);
+        int u = vkfix_act(&f, names[ni]);
+        const opfor_vk_ctx_t *vk = opfor_vk_rs_engine(f.ctx);
+        opfor_pt_t c = vkfix_centre(&f, u);
+        for (size_t di = 0; di < sizeof dirs / sizeof dirs[0]; di++)
+            for (int kind = OPFOR_VK_ADVANCE; kind <= OPFOR_VK_RUN; kind++) {
+                opfor_action_t a = make(kind, u, -1, c.x + dirs[di][0], c.y + dirs[di][1]);
+                opfor_order_t o;
+                assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+                opfor_vk_action_t ea;
+                opfor_vk_rs_action_to_engine(&a, &ea);
+                opfor_vk_move_result_t mean, best;
+                assert_int_equal(opfor_vk_query_move_result(vk, &f.st->vk, &ea, 2, &mean), 0);
+                assert_int_equal(opfor_vk_query_move_result(vk, &f.st->vk, &ea, 3, &best), 0);
+                if (best.moved < 0.25f) {
+                    assert_int_equal(o.has_move, 0);
+                    continue;
+                }
+                if (!o.has_move || fabsf(o.x - mean.to.x) > 1e-4f || fabsf(o.y - mean.to.y) > 1e-4f)
+                    fail_msg("%s: engine ends at x %.2f y %.2f", o.sentence, (double)mean.to.x,
+                             (double)mean.to.y);
+                assert_float_equal(o.move_in, (float)(int)(mean.moved * 2.0f + 0.5f) / 2.0f, 1e-6);
+                if (stated_x(&o) + 3 != (int)(best.allowance + 0.5f))
+                    fail_msg("%s: engine allowance at d3 = 3 is %.1f", o.sentence,
+                             (double)best.allowance);
+            }
+        vkfix_close(&f);
+    }
+}
+
+/* A move the engine cuts short even at the best roll says where it stops and why, in the
+ * fields and in the sentence; one that goes nowhere says it stays. */
+static void orders_move_cut_short_says_why(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, BLOCKED, 1), 0);
+    opfor_order_t o;
+    /* a rider at the farmhouse wall, told to gallop into it */
+    int u = vkfix_act(&f, "Hussars");
+    opfor_pt_t c = vkfix_centre(&f, u);
+    opfor_action_t a = make(OPFOR_VK_RUN, u, -1, 49.0f, 32.0f);
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_int_equal(o.has_limit, 1);
+    assert_string_equal(o.limit_why, "the Farmhouse is closed to riders");
+    assert_true(o.limit_x <= 46.0f && o.limit_x > c.x);
+    assert_non_null(strstr(o.sentence, "no further than x "));
+    assert_non_null(strstr(o.sentence, "(the Farmhouse is closed to riders)"));
+    assert_null(strstr(o.sentence, "into Farmhouse"));
+    vkfix_close(&f);
+
+    /* a man behind his own picket's bases, told to advance through them */
+    assert_int_equal(vkfix_open(&f, BLOCKED, 1), 0);
+    u = vkfix_act(&f, "Oberst");
+    c = vkfix_centre(&f, u);
+    a = make(OPFOR_VK_ADVANCE, u, -1, c.x, c.y - 10.0f);
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    if (strstr(o.sentence, "Picket is in the way") == NULL)
+        fail_msg("%s", o.sentence);
+    assert_string_equal(o.limit_why, "Picket is in the way");
+    vkfix_close(&f);
+
+    /* the table edge */
+    assert_int_equal(vkfix_open(&f, BLOCKED, 1), 0);
+    u = vkfix_act(&f, "Supply Wagon");
+    c = vkfix_centre(&f, u);
+    a = make(OPFOR_VK_RUN, u, -1, c.x, -20.0f);
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    if (!o.has_limit || strcmp(o.limit_why, "the table edge") != 0)
+        fail_msg("%s", o.sentence);
+    vkfix_close(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(orders_advance_sentence),
@@ -410,6 +527,8 @@ int main(void) {
         cmocka_unit_test(orders_charge_and_decision),
         cmocka_unit_test(orders_landmark_true_of_the_end_point),
         cmocka_unit_test(orders_two_step_roll_explained),
+        cmocka_unit_test(orders_move_is_the_engines),
+        cmocka_unit_test(orders_move_cut_short_says_why),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -88,6 +88,12 @@ typedef struct opfor_order {
     opfor_order_alt_t alts[OPFOR_ORDER_MAX_ALTS];
     uint64_t iterations; /* the search's iterations, 0 without a search */
     double elapsed_ms;   /* the search's time */
+    /* a move the table cannot make in full: where it stops however well the die rolls */
+    int has_limit; /* 1 when something stops the move short even at the best roll */
+    float limit_x; /* the farthest it gets (best roll), inches from the SW corner */
+    float limit_y;
+    char limit_why[48]; /* what stops it: "Jager Picket is in the way", "the Farmhouse is
+                           closed to riders", "the table edge" */
 } opfor_order_t;
 
 /* The terms that decided a score, largest first by size, as one phrase:

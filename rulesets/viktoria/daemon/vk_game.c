@@ -653,7 +653,7 @@ static void unreported(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t lo
     if (!no_report && !no_move)
         return;
     const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
-    char text[400];
+    char text[480];
     snprintf(text, sizeof text,
              "the order of entry %llu (%s) was never %s: opfor's game does not have %s; "
              "report it now (moves, casualties, morale; or resolve) before the next order",

@@ -72,10 +72,13 @@ typedef struct opfor__vkg_order {
     int32_t figures_how;      /* OPFOR_ORDER_FIG_*: 0 when not counted */
     int32_t has_stop;         /* 1: stop is where a move ends at its mean roll */
     opfor_pt_t stop;          /* the order's one end point (its sentence's "to x, y") */
+    int32_t has_limit;        /* 1: the move stops at limit however well its die rolls */
+    opfor_pt_t limit;         /* the farthest it gets (opfor_order_t.limit_x, limit_y) */
+    char limit_why[48];       /* what stops it there (opfor_order_t.limit_why) */
     opfor_vk_action_t select; /* the engine's SELECT_UNIT action */
     opfor_vk_action_t action; /* the chosen action */
     opfor_vk_action_t runner; /* the runner-up */
-    char sentence[192];       /* readable order */
+    char sentence[256];       /* readable order */
     char runner_sentence[192];
     char reason[256]; /* why it was chosen */
     char engine[16];  /* "greedy", "heuristic", "mcts" */

@@ -237,7 +237,7 @@ static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__ca
         rc = opfor_order_from_decision(&game, st, d, ord);
         if (rc < 0)
             break;
-        snprintf(o->sentence, sizeof o->sentence, "%.191s", ord->sentence);
+        snprintf(o->sentence, sizeof o->sentence, "%.255s", ord->sentence);
         snprintf(o->reason, sizeof o->reason, "%.255s", ord->reason);
         if (ord->has_runner_up) {
             o->has_runner = 1;
@@ -260,6 +260,9 @@ static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__ca
         o->figures_how = ord->figures_how;
         o->has_stop = ord->has_move;
         o->stop = opfor_pt(ord->x, ord->y);
+        o->has_limit = ord->has_limit;
+        o->limit = opfor_pt(ord->limit_x, ord->limit_y);
+        snprintf(o->limit_why, sizeof o->limit_why, "%.47s", ord->limit_why);
         snprintf(o->engine, sizeof o->engine, "mcts");
         done = 1;
     }
@@ -416,7 +419,7 @@ out:
 void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
                            const opfor__vkg_order_t *o, msgpack_packer *pk) {
     const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
-    msgpack_pack_map(pk, 23);
+    msgpack_pack_map(pk, 24);
     opfor__kv_str(pk, "game", g->row->id);
     opfor__kv_u64(pk, "order_id", o->log_seq);
     opfor__kv_u64(pk, "answered_by", o->answered_by); /* the report that answered it; 0 none */
@@ -436,6 +439,16 @@ void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
         opfor__vkg_pack_pt(pk, o->stop);
     else
         msgpack_pack_nil(pk);
+    /* where a move stops however well its die rolls, and why (nil when nothing cuts it) */
+    opfor_rpc_pack_cstr(pk, "limit");
+    if (o->has_limit) {
+        msgpack_pack_map(pk, 3);
+        opfor__kv_double(pk, "x", (double)(int64_t)((double)o->limit.x * 100.0 + 0.5) / 100.0);
+        opfor__kv_double(pk, "y", (double)(int64_t)((double)o->limit.y * 100.0 + 0.5) / 100.0);
+        opfor__kv_str(pk, "why", o->limit_why);
+    } else {
+        msgpack_pack_nil(pk);
+    }
     opfor_rpc_pack_cstr(pk, "target");
     if (o->target >= 0 && o->target < t->nunits)
         opfor_rpc_pack_cstr(pk, t->units[o->target].name);
@@ -604,6 +617,13 @@ int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
     if (sp && sp->type == MSGPACK_OBJECT_MAP) {
         o.has_stop = 1;
         o.stop = opfor_pt((float)get_num(sp, "x", 0.0), (float)get_num(sp, "y", 0.0));
+    }
+    /* where it stops at best, and why (entries from before issue 15 have none) */
+    const msgpack_object *lm = opfor_rpc_params_get(payload, "limit");
+    if (lm && lm->type == MSGPACK_OBJECT_MAP) {
+        o.has_limit = 1;
+        o.limit = opfor_pt((float)get_num(lm, "x", 0.0), (float)get_num(lm, "y", 0.0));
+        get_str(lm, "why", o.limit_why, sizeof o.limit_why);
     }
     memcpy(&t->order, &o, sizeof o);
     t->units[o.unit].flags |= OPFOR_UNIT_ACTED;
