@@ -45,7 +45,7 @@
 enum {
     MM_MOVE_ENGINE = 0, /* the engine ends the move elsewhere than the order's line and roll */
     MM_CANT_MOVE,       /* ordered to move, but the engine leaves it where it stands */
-    MM_STOP_LINE,       /* the order's stop is not on its line toward its destination */
+    MM_STOP_LINE,       /* the order's limit is not on its line (through its stop) */
     MM_STOP_ENGINE,     /* the order's stop is not the engine's end at the mean roll */
     MM_FIRE_FIGURES,    /* the order's figures differ from the engine's shooters */
     MM_FIRE_DICE,       /* the to-hit dice differ from the figures */
@@ -61,7 +61,7 @@ enum {
 static const char *const MM_NAME[MM_COUNT] = {
     [MM_MOVE_ENGINE] = "move differs from the engine's",
     [MM_CANT_MOVE] = "ordered to move but cannot",
-    [MM_STOP_LINE] = "stop off its line",
+    [MM_STOP_LINE] = "limit off the order's line",
     [MM_STOP_ENGINE] = "stop differs from the engine's at d3 2",
     [MM_FIRE_FIGURES] = "figures differ from the engine's shooters",
     [MM_FIRE_DICE] = "to-hit dice differ from the figures",
@@ -414,21 +414,30 @@ static opfor_pt_t st_centre(const opfor_vk_state_t *st, int u) {
     return geo.c;
 }
 
-/* Where the table puts a unit starting at c after a roll of `go` inches along its line. */
+/* Where the table puts a unit starting at c after a roll of `go` inches: along the order's line
+ * (toward its stop, the sentence's "to x, y"; toward the destination when it has none), no
+ * further than the destination it heads for, nor than the limit the order states. */
 static opfor_pt_t table_end(const worder_t *w, opfor_pt_t c, float go) {
-    opfor_pt_t goal = w->has_dest ? w->dest : w->stop;
-    float L = opfor_dist(c, goal);
-    if (w->has_limit) { /* the order says where the move is cut short */
-        float lim = opfor_dist(c, w->limit);
-        if (lim < L)
-            L = lim;
-    }
-    if (L < 1e-4f)
-        return c;
-    float d = go < L ? go : L;
-    opfor_vec_t v = opfor_vsub(goal, c);
+    opfor_pt_t toward = w->has_stop && opfor_dist(c, w->stop) >= 0.05f ? w->stop : w->dest;
+    float L = go;
+    if (w->has_dest && opfor_dist(c, w->dest) < L)
+        L = opfor_dist(c, w->dest);
+    if (w->has_limit && opfor_dist(c, w->limit) < L) /* the order says where it is cut short */
+        L = opfor_dist(c, w->limit);
+    opfor_vec_t v = opfor_vsub(toward, c);
     float vl = opfor_vlen(v);
-    return opfor_pt(c.x + v.x / vl * d, c.y + v.y / vl * d);
+    if (vl < 1e-4f || L <= 0.0f)
+        return c;
+    return opfor_pt(c.x + v.x / vl * L, c.y + v.y / vl * L);
+}
+
+/* Distance from p to the line through a and b (to a when they coincide). */
+static float line_dist(opfor_pt_t a, opfor_pt_t b, opfor_pt_t p) {
+    opfor_vec_t v = opfor_vsub(b, a);
+    float vl = opfor_vlen(v);
+    if (vl < 1e-4f)
+        return opfor_dist(a, p);
+    return fabsf(opfor_vcross(v, opfor_vsub(p, a))) / vl;
 }
 
 /* Why the engine's move stopped, in words. */
@@ -464,13 +473,13 @@ static opfor_pt_t check_move(play_t *p, const worder_t *w, const opfor_vk_state_
     const opfor__vkg_t *g = p->g;
     const opfor__vkg_order_t *o = &g->t.order;
     opfor_pt_t c = m_centre(&p->m, u);
-    opfor_pt_t goal = w->has_dest ? w->dest : w->stop;
-    if (w->has_stop && opfor_seg_dist_pt(c, goal, w->stop) > POS_TOL)
+    if (w->has_stop && w->has_limit && opfor_dist(c, w->stop) >= 0.05f &&
+        line_dist(c, w->stop, w->limit) > POS_TOL)
         mismatch(p, MM_STOP_LINE,
-                 "the stop x %.1f y %.1f is %.1f in off the line from x %.1f y %.1f to x %.1f y "
-                 "%.1f",
-                 (double)w->stop.x, (double)w->stop.y, (double)opfor_seg_dist_pt(c, goal, w->stop),
-                 (double)c.x, (double)c.y, (double)goal.x, (double)goal.y);
+                 "the limit x %.1f y %.1f is %.1f in off the line from x %.1f y %.1f through the "
+                 "stop x %.1f y %.1f",
+                 (double)w->limit.x, (double)w->limit.y, (double)line_dist(c, w->stop, w->limit),
+                 (double)c.x, (double)c.y, (double)w->stop.x, (double)w->stop.y);
     opfor_pt_t end = table_end(w, c, (float)total);
     if (n == 1 && faces == 3) { /* the engine's own movement at the table's d3 */
         int d3 = total - bonus;
