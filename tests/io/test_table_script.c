@@ -90,7 +90,8 @@ typedef struct model {
     int nunits, nfigures;
     opfor_pt_t pos[OPFOR_MAX_FIGURES];
     unsigned char alive[OPFOR_MAX_FIGURES], wounded[OPFOR_MAX_FIGURES];
-    unsigned char off[OPFOR_MAX_UNITS]; /* 1: the table took it off */
+    unsigned char leader[OPFOR_MAX_FIGURES]; /* a leader or general: killed last */
+    unsigned char off[OPFOR_MAX_UNITS];      /* 1: the table took it off */
     int first[OPFOR_MAX_UNITS], count[OPFOR_MAX_UNITS];
 } model_t;
 
@@ -101,7 +102,7 @@ typedef struct play {
     opfor_rng_t dice; /* the table's own dice */
     uint64_t seed;
     figures_t *fig;
-    char sentence[200]; /* the order being carried out ("" between orders) */
+    char sentence[320]; /* the order being carried out ("" between orders) */
 } play_t;
 
 static void mismatch(play_t *p, int kind, const char *fmt, ...)
@@ -132,6 +133,7 @@ static void adopt_unit(model_t *m, const opfor__vkg_table_t *t, int u) {
         m->pos[i] = t->figures[i].pos;
         m->alive[i] = (t->figures[i].flags & OPFOR_FIG_ALIVE) != 0;
         m->wounded[i] = (t->figures[i].flags & OPFOR_FIG_WOUNDED) != 0;
+        m->leader[i] = (t->figures[i].skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
     }
 }
 
@@ -320,7 +322,7 @@ typedef struct need {
 
 /* The order as a client reads it. */
 typedef struct worder {
-    char unit[48], action[24], target[48], sentence[200];
+    char unit[48], action[24], target[48], sentence[320];
     int has_stop, has_dest, has_limit;
     opfor_pt_t stop, dest, limit;
     int has_figures, figures, at_most;
@@ -559,19 +561,24 @@ static opfor_pt_t check_move(play_t *p, const worder_t *w, const opfor_vk_state_
 
 /* ------------------------------------------------------------------ one step of play */
 
-/* Kills or wounds in the model: `killed` (the wounded first) then `wounded` of unit u. */
+/* Kills or wounds in the model as the report's rule reads (docs/protocol.md: the wounded first,
+ * leaders last): `killed` of unit u, the wounded rank and file first, then the rank and file,
+ * then anyone; then `wounded` of the unwounded, rank and file before leaders. */
 static void model_casualties(model_t *m, int u, int killed, int wounded) {
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = m->first[u]; killed > 0 && i < m->first[u] + m->count[u]; i++)
-            if (m->alive[i] && (pass == 1 || m->wounded[i])) {
+    for (int pass = 0; pass < 3; pass++)
+        for (int i = m->first[u]; killed > 0 && i < m->first[u] + m->count[u]; i++) {
+            int fit = pass == 0 ? m->wounded[i] && !m->leader[i] : pass == 1 ? !m->leader[i] : 1;
+            if (m->alive[i] && fit) {
                 m->alive[i] = 0;
                 killed--;
             }
-    for (int i = m->first[u]; wounded > 0 && i < m->first[u] + m->count[u]; i++)
-        if (m->alive[i] && !m->wounded[i]) {
-            m->wounded[i] = 1;
-            wounded--;
         }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = m->first[u]; wounded > 0 && i < m->first[u] + m->count[u]; i++)
+            if (m->alive[i] && !m->wounded[i] && (pass == 1 || !m->leader[i])) {
+                m->wounded[i] = 1;
+                wounded--;
+            }
 }
 
 /* The morale tests (XI) the players' report of killing figures of enemy unit tgt left to roll
