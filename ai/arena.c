@@ -332,7 +332,7 @@ static int mcts_choose(void *self, const opfor_game_t *g, const void *state, opf
         rc = opfor_mcts_search(p->m, g, state, p->ev, decision, NULL, &r);
     if (rc < 0)
         return rc;
-    int k = opfor_ai_choose(p->level, &r, cfg.seed, decision);
+    int k = opfor_ai_choose_in(g, state, p->level, &r, cfg.seed, decision);
     if (k < 0)
         return k;
     *out = r.top[k].action;

@@ -9,6 +9,7 @@
  * the caller's explicit cfg.cheat (`--cheat`), which opfor_ai_level_apply never touches.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "opfor/ai.h"
@@ -103,6 +104,49 @@ int opfor_ai_choose(int level, const opfor_mcts_result_t *r, uint64_t game_seed,
     return last;
 }
 
+/* Whether a is inert in state (the ruleset's hook; never without it). */
+static int inert(const opfor_game_t *g, const void *state, const opfor_action_t *a) {
+    const opfor_ruleset_ai_t *ai = g->rs->ai;
+    return ai && ai->inert && ai->inert(g->ctx, state, a) > 0;
+}
+
+int opfor_ai_choose_in(const opfor_game_t *g, const void *state, int level, opfor_mcts_result_t *r,
+                       uint64_t game_seed, uint64_t decision) {
+    if (!g || !g->rs || !state || !r || r->nchoices < 1)
+        return OPFOR_EINVAL;
+    if (!g->rs->ai || !g->rs->ai->inert || r->stop == OPFOR_MCTS_STOP_FORCED)
+        return opfor_ai_choose(level, r, game_seed, decision);
+    opfor_mcts_result_t live = *r;
+    int map[OPFOR_MCTS_TOP_K];
+    live.nchoices = 0;
+    for (int i = 0; i < r->nchoices; i++)
+        if (!inert(g, state, &r->top[i].action)) {
+            live.top[live.nchoices] = r->top[i];
+            map[live.nchoices++] = i;
+        }
+    if (live.nchoices == r->nchoices)
+        return opfor_ai_choose(level, r, game_seed, decision);
+    if (live.nchoices > 0) {
+        int k = opfor_ai_choose(level, &live, game_seed, decision);
+        return k < 0 ? k : map[k];
+    }
+    /* every action searched is inert: the first legal one that is not */
+    opfor_action_t *acts = malloc((size_t)g->rs->max_actions * sizeof *acts);
+    if (!acts)
+        return OPFOR_ENOMEM;
+    int n = opfor_game_legal(g, state, acts, g->rs->max_actions), k = -1;
+    for (int i = 0; i < n && k < 0; i++)
+        if (!inert(g, state, &acts[i]))
+            k = i;
+    if (k >= 0) {
+        opfor_mcts_choice_t *c = &r->top[r->nchoices - 1];
+        memset(c, 0, sizeof *c);
+        c->action = acts[k];
+    }
+    free(acts);
+    return k >= 0 ? r->nchoices - 1 : opfor_ai_choose(level, r, game_seed, decision);
+}
+
 /* "+0.34" style value, in [-1, 1]. */
 static void fmt_value(char *buf, size_t n, double v) {
     snprintf(buf, n, "%+.2f", v);
@@ -132,15 +176,17 @@ int opfor_ai_decide_opts(opfor_mcts_t *m, const opfor_game_t *g, const void *sta
     if (rc < 0)
         return rc;
     const opfor_mcts_result_t *r = &out->search;
-    int k = opfor_ai_choose(level, r, cfg.seed, decision);
+    int k = opfor_ai_choose_in(g, state, level, &out->search, cfg.seed, decision);
     if (k < 0)
         return k;
     out->chosen = k;
     out->action = r->top[k].action;
-    if (r->nchoices > 1) {
-        out->has_runner_up = 1;
-        out->runner_up = r->top[k == 0 ? 1 : 0];
-    }
+    /* the runner-up: the most visited other action the table could carry out */
+    for (int i = 0; i < r->nchoices && !out->has_runner_up; i++)
+        if (i != k && !inert(g, state, &r->top[i].action)) {
+            out->has_runner_up = 1;
+            out->runner_up = r->top[i];
+        }
 
     char what[96], alt[96], v1[16], v2[16];
     opfor_game_action_str(g, state, &out->action, what, sizeof what);

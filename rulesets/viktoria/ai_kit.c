@@ -17,4 +17,5 @@ const opfor_ruleset_ai_t opfor_viktoria_ai = {
     .rollout_bot = "table", /* the director's enemy model (opfor_director_config_default) */
     .order = opfor_vk_ai_order,
     .director_open = opfor_director_referee_open,
+    .inert = opfor_vk_ai_inert,
 };

@@ -20,7 +20,6 @@
 #include "opfor/viktoria/calc.h"
 #include "opfor/viktoria/engine_query.h"
 #include "opfor/viktoria/heuristic.h"
-#include "opfor/viktoria/move_stop.h"
 
 /* ---------------------------------------------------------------- small helpers */
 
@@ -763,6 +762,35 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
     else
         setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s%s%s.", o->unit_name, o->verb, tgt, arc,
              prone_here ? " (go prone)" : "", mv, rolls);
+}
+
+int opfor_vk_ai_inert(const void *ctx, const void *state, const opfor_action_t *ga) {
+    if (!ctx || !state || !ga)
+        return OPFOR_EINVAL;
+    const opfor_vk_state_t *st = &((const opfor_vk_rs_state_t *)state)->vk;
+    const opfor_vk_ctx_t *vk = opfor_vk_rs_engine(ctx);
+    opfor_vk_action_t a;
+    opfor_vk_rs_action_to_engine(ga, &a);
+    if (st->phase != OPFOR_VK_PH_ACTION || a.unit >= st->nunits)
+        return 0;
+    if (a.kind == OPFOR_VK_FIRE)
+        return a.target < st->nunits &&
+               opfor_vk_query_shooters(
+                   vk, st, a.unit, a.target,
+                   a.flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL)) == 0;
+    if (a.kind != OPFOR_VK_ADVANCE && a.kind != OPFOR_VK_RUN && a.kind != OPFOR_VK_CRAWL)
+        return 0;
+    if (a.flags &
+        (OPFOR_VK_AF_MOUNT | OPFOR_VK_AF_DISMOUNT | OPFOR_VK_AF_CLIMB | OPFOR_VK_AF_DESCEND))
+        return 0; /* it changes the unit even where it stands */
+    opfor_vk_ugeo_t geo;
+    opfor_vk_query_geo(st, a.unit, &geo);
+    if (a.kind == OPFOR_VK_CRAWL && opfor_dist(geo.c, a.dest) < 0.5f)
+        return 0; /* going prone where it stands: taking cover */
+    opfor_vk_move_result_t best;
+    if (opfor_vk_query_move_result(vk, st, &a, 3, &best) != 0)
+        return 0;
+    return best.moved < 0.25f;
 }
 
 int opfor_vk_ai_order(const void *ctx, const void *state, const opfor_action_t *a,

@@ -5,7 +5,7 @@
  *   opfor state [GAME]            opfor initiative [GAME]        opfor orders [GAME]
  *   opfor report [GAME] [--acted UNIT [--at X,Y]] [--move UNIT=X,Y] [--killed UNIT=N]
  *                [--wounded UNIT=N] [--morale UNIT=RESULT] [--off UNIT[=captured]]
- *                [--roll DICE] [--resolve] [--note TEXT] [--order N | --seen N]
+ *                [--roll DICE] [--resolve [--move-roll N]] [--note TEXT] [--order N | --seen N]
  *   opfor report [GAME] --undo [--seen N]      opfor undo [GAME]
  *   opfor watch [GAME] [--after SEQ] [--count N] [--timeout SECONDS]
  *   opfor close [GAME]
@@ -569,7 +569,7 @@ int opfor_cmd_report(int argc, char **argv) {
     gopts_t o = {.cmd = "report"};
     const char *acted = NULL, *at = NULL, *roll = NULL, *note = NULL;
     int resolve = 0, undo = 0, nmove = 0, ncas = 0, nmor = 0, noff = 0, rc;
-    long order = -1, seen = -1, seen_now = 0;
+    long order = -1, seen = -1, seen_now = 0, move_roll = 0;
     kv_t moves[MAX_LIST], mor[MAX_LIST], off[MAX_LIST];
     struct {
         char unit[64];
@@ -640,6 +640,14 @@ int opfor_cmd_report(int argc, char **argv) {
          .type = OPFOR_CLI_FLAG,
          .flag = &resolve,
          .help = "the daemon resolves the open AI order with its dice"},
+        {.name = "--move-roll",
+         .type = OPFOR_CLI_WHOLE,
+         .whole = &move_roll,
+         .lo = 1,
+         .hi = 3,
+         .arg = "N",
+         .help = "with --resolve: the D3 the table rolled for the order's move\n"
+                 "(1 to 3); the move is resolved with that die"},
         {.name = "--note",
          .type = OPFOR_CLI_STRING,
          .string = &note,
@@ -670,7 +678,8 @@ int opfor_cmd_report(int argc, char **argv) {
         .cmd = "report",
         .usage = "[GAME] [--acted UNIT [--at X,Y]] [--move UNIT=X,Y]\n"
                  "                    [--killed UNIT=N] [--wounded UNIT=N] [--morale UNIT=RESULT]\n"
-                 "                    [--off UNIT[=captured]] [--roll DICE] [--resolve]\n"
+                 "                    [--off UNIT[=captured]] [--roll DICE]\n"
+                 "                    [--resolve [--move-roll N]]\n"
                  "                    [--note TEXT] [--order N | --seen N] [--undo]\n"
                  "                    [--connect ADDR] [--token-file FILE] [--json]",
         .about = "Tells the daemon what happened at the table. The list options may repeat\n"
@@ -717,6 +726,9 @@ int opfor_cmd_report(int argc, char **argv) {
     }
     if (at && !acted)
         return opfor_cli_usage_error("report: --at goes with --acted (use --move for others)");
+    if (move_roll && !resolve)
+        return opfor_cli_usage_error("report: --move-roll goes with --resolve (the daemon "
+                                     "resolves the open order, its move with the table's die)");
     if (order >= 0 && seen >= 0)
         return opfor_cli_usage_error("report: give --order or --seen, not both");
     if (undo && (acted || nmove || ncas || nmor || noff || roll || resolve || note || order >= 0 ||
@@ -765,7 +777,8 @@ int opfor_cmd_report(int argc, char **argv) {
     msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    int n = 2 + !!acted + !!at + !!nmove + !!ncas + !!nmor + !!noff + !!roll + resolve + !!note;
+    int n = 2 + !!acted + !!at + !!nmove + !!ncas + !!nmor + !!noff + !!roll + resolve + !!note +
+            !!move_roll;
     msgpack_pack_map(&pk, (size_t)n);
     opfor_rpc_pack_cstr(&pk, "game");
     opfor_rpc_pack_cstr(&pk, id);
@@ -841,6 +854,10 @@ int opfor_cmd_report(int argc, char **argv) {
     if (resolve) {
         opfor_rpc_pack_cstr(&pk, "resolve");
         msgpack_pack_true(&pk);
+    }
+    if (move_roll) {
+        opfor_rpc_pack_cstr(&pk, "move_roll");
+        msgpack_pack_int64(&pk, move_roll);
     }
     if (note) {
         opfor_rpc_pack_cstr(&pk, "note");

@@ -67,6 +67,15 @@ void opfor_ai_search_tuning(const opfor_ruleset_t *rs, opfor_mcts_config_t *cfg)
  * OPFOR_EINVAL when r has no choices or the level is bad. Same inputs, same index. */
 int opfor_ai_choose(int level, const opfor_mcts_result_t *r, uint64_t game_seed, uint64_t decision);
 
+/* opfor_ai_choose among the top actions that the ruleset does not call inert
+ * (opfor_ruleset_ai_t.inert: an order the table could not carry out) for the game g in state,
+ * the decision r was searched from. When every top action is inert, the last entry of r->top
+ * is replaced by the first legal action that is not (its visits and value 0) and chosen; when
+ * none is, the choice is opfor_ai_choose's. Without the hook, exactly opfor_ai_choose.
+ * Returns the index into r->top, OPFOR_EINVAL as opfor_ai_choose, OPFOR_ENOMEM. */
+int opfor_ai_choose_in(const opfor_game_t *g, const void *state, int level, opfor_mcts_result_t *r,
+                       uint64_t game_seed, uint64_t decision);
+
 /* A decision of the AI, explained. */
 typedef struct opfor_ai_decision {
     opfor_action_t action;         /* what to do */

@@ -111,6 +111,11 @@ typedef struct opfor_ruleset_ai {
      * opens a referee for games of g with the ruleset's own settings `cfg` (NULL: its
      * defaults). NULL: the ruleset has no director. */
     int (*director_open)(const void *cfg, const opfor_game_t *g, opfor_referee_t *out);
+    /* Whether action a of the side to decide in state is an order the table could not carry
+     * out at all: a move that goes nowhere however well its die rolls, a fire order no
+     * figure can fire. 1 inert, 0 not, a negative error. ai/ never orders an inert action
+     * while the search offers another (opfor_ai_choose_in). NULL: no action is inert. */
+    int (*inert)(const void *ctx, const void *state, const opfor_action_t *a);
 } opfor_ruleset_ai_t;
 
 #endif

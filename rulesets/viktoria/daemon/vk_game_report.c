@@ -282,17 +282,26 @@ static int get_count(const msgpack_object *m, const char *key, const char *path,
 
 /* The engine's resolution of the open order: the command test as planned, the action with
  * the engine's dice, and any reaction it calls for (the charged unit stands, X). */
+/* Resolves the open order with the engine. move_roll: the D3 the table rolled for the
+ * order's move (1..3), or 0 for the daemon's own die. */
 static int resolve(const opfor__vkg_t *g, opfor__vkg_table_t *t, rep_t *r, uint64_t log_seq,
-                   opfor__evlist_t *ev, opfor__gerr_t *e) {
+                   int move_roll, opfor__evlist_t *ev, opfor__gerr_t *e) {
     opfor__vkg_order_t *o = &t->order;
     if (!o->active || !o->open || o->resolved) {
         opfor_rpc_hint_set(&e->hint, OPFOR_RPC_HINT_RESOLVE_NEEDS_ORDER);
         opfor_rpc_hint_str(&e->hint, "side", g->sc->sides[g->enemy].name);
         return fail(e, OPFOR_RPC_E_ILLEGAL,
-                    "resolve: there is no open order to resolve (ask ai.orders when the %s hold "
+                    "%s: there is no open order to resolve (ask ai.orders when the %s hold "
                     "the initiative)",
-                    g->sc->sides[g->enemy].name);
+                    move_roll ? "move_roll" : "resolve", g->sc->sides[g->enemy].name);
     }
+    int kind = o->action.kind;
+    if (move_roll && (!o->has_dest ||
+                      (kind != OPFOR_VK_ADVANCE && kind != OPFOR_VK_RUN && kind != OPFOR_VK_CRAWL)))
+        return fail(e, OPFOR_RPC_E_ILLEGAL,
+                    "move_roll: the open order does not move (%s): resolve it without a move "
+                    "roll",
+                    o->sentence);
     opfor_vk_state_t *st = malloc(sizeof *st);
     if (!st)
         return fail(e, OPFOR_RPC_E_INTERNAL, "out of memory");
@@ -322,7 +331,8 @@ static int resolve(const opfor__vkg_t *g, opfor__vkg_table_t *t, rep_t *r, uint6
     int rc = opfor_vk_apply(g->ctx, st, &o->select, NULL);
     if (rc == 0) {
         opfor__vkg_force_command(st, o->command); /* as the order was given */
-        rc = opfor_vk_apply(g->ctx, st, &o->action, &vev);
+        rc = move_roll ? opfor_vk_apply_move_roll(g->ctx, st, &o->action, move_roll, &vev)
+                       : opfor_vk_apply(g->ctx, st, &o->action, &vev);
     }
     if (rc != 0) {
         free(st);
@@ -781,9 +791,9 @@ int opfor__vkg_undo(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_s
 
 int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_seq,
                       const msgpack_object *params, opfor__evlist_t *ev, opfor__gerr_t *e) {
-    static const char *const top[] = {"game",   "acted",     "at",   "moves",   "casualties",
-                                      "morale", "off_table", "roll", "resolve", "note",
-                                      "order",  "seen",      NULL};
+    static const char *const top[] = {"game",   "acted",     "at",        "moves",   "casualties",
+                                      "morale", "off_table", "roll",      "resolve", "note",
+                                      "order",  "seen",      "move_roll", NULL};
     static const char *const k_move[] = {"unit", "x", "y", "at", NULL};
     static const char *const k_cas[] = {"unit", "killed", "wounded", NULL};
     static const char *const k_mor[] = {"unit", "result", NULL};
@@ -994,8 +1004,24 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
         rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS, "resolve: must be true or false");
         goto out;
     }
+    /* move_roll: the D3 the table rolled for the order's move, which resolve then uses */
+    int64_t move_roll = 0;
+    if (opfor_rpc_params_get(params, "move_roll")) {
+        if (opfor_rpc_params_int(params, "move_roll", 1, 3, &move_roll, why, sizeof why) < 0) {
+            rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS,
+                      "move_roll: must be 1, 2 or 3 (the D3 the table rolled for the order's "
+                      "move)");
+            goto out;
+        }
+        if (!flag) {
+            rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS,
+                      "move_roll: goes with resolve: true (the rules engine resolves the open "
+                      "order, its move with the table's die)");
+            goto out;
+        }
+    }
     if (flag) {
-        if ((rc = resolve(g, t, r, log_seq, ev, e)) < 0)
+        if ((rc = resolve(g, t, r, log_seq, (int)move_roll, ev, e)) < 0)
             goto out;
         any = 1;
     }

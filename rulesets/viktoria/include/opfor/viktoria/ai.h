@@ -24,4 +24,11 @@ extern const opfor_ruleset_ai_t opfor_viktoria_ai;
 int opfor_vk_ai_order(const void *ctx, const void *state, const opfor_action_t *a,
                       struct opfor_order *out);
 
+/* The ruleset's `inert` hook: 1 when action a in state (of the adapter context ctx) would do
+ * nothing at the table: a move (advance, run, crawl; not a crawl in place, not one that
+ * mounts, dismounts, climbs or descends) that the engine moves less than a quarter inch even at d3
+ * = 3 (opfor_vk_query_move_result), or a fire order with no figure able to fire
+ * (opfor_vk_query_shooters). 0 otherwise, OPFOR_EINVAL for a NULL argument. */
+int opfor_vk_ai_inert(const void *ctx, const void *state, const opfor_action_t *a);
+
 #endif
