@@ -78,6 +78,7 @@ typedef struct figures {
     int morale;     /* morale results the table rolled and reported */
     int resolved;   /* orders the table let opfor resolve (it cannot play them alone) */
     int exact_move; /* moves checked with the engine's per-roll query */
+    int by_roll;    /* of them, resolved by opfor with the table's d3 (`move_roll`) */
     int mm[MM_COUNT];
     int move_why[5]; /* moves the engine ends elsewhere, by why it stopped (OPFOR_VK_STOP_*) */
     int printed;     /* mismatch lines printed so far */
@@ -765,7 +766,7 @@ static void carry_out(play_t *p, const msgpack_object *wire) {
     assert_non_null(st);
     engine_at_order(g, st);
     opfor_pt_t end = m_centre(&p->m, u);
-    int moved = 0;
+    int moved = 0, d3 = 0;
     if (moves) {
         const need_t *mv = find_need(&w, "move");
         int n = 0, faces = 0, bonus = 0;
@@ -777,6 +778,7 @@ static void carry_out(play_t *p, const msgpack_object *wire) {
                 total += 1 + (int)opfor_rng_below(&p->dice, (uint32_t)faces);
             end = check_move(p, &w, st, u, n, faces, bonus, total);
             moved = opfor_dist(end, m_centre(&p->m, u)) >= 0.05f;
+            d3 = n == 1 && faces == 3 ? total - bonus : 0;
             p->fig->moves++;
         }
     }
@@ -841,13 +843,20 @@ static void carry_out(play_t *p, const msgpack_object *wire) {
         if (wounded > unw)
             wounded = unw;
     }
-    /* the report: where the unit stands now, what the target lost */
+    /* the report: where the unit stands now, what the target lost; or, for every other move
+       that only moves, the table's d3 for opfor to resolve it with (`move_roll`), after which
+       the unit must stand where the table put it */
+    int by_roll = moves && !fires && d3 > 0 && opfor_rng_below(&p->dice, 2) == 0;
     entry_t e;
     entry_open(&e);
-    int nkeys = 1 + (moved ? 1 : 0) + (killed || wounded ? 1 : 0);
+    int nkeys = by_roll ? 3 : 1 + (moved ? 1 : 0) + (killed || wounded ? 1 : 0);
     msgpack_pack_map(&e.pk, (size_t)nkeys);
     kint(&e.pk, "order", (int)o->log_seq);
-    if (moved) {
+    if (by_roll) {
+        msgpack_pack_true(pack_key(&e.pk, "resolve"));
+        kint(&e.pk, "move_roll", d3);
+        p->fig->by_roll++;
+    } else if (moved) {
         msgpack_pack_array(pack_key(&e.pk, "moves"), 1);
         msgpack_pack_map(&e.pk, 3);
         kint(&e.pk, "unit", u);
@@ -868,8 +877,9 @@ static void carry_out(play_t *p, const msgpack_object *wire) {
     if (rc != 0) {
         int kindm =
             strstr(err.msg, "may not") || strstr(err.msg, "stand") ? MM_FORBIDDEN : MM_REFUSED;
-        mismatch(p, kindm, "the table's report of it (to x %.1f y %.1f) is refused: %s",
-                 (double)end.x, (double)end.y, err.msg);
+        mismatch(p, kindm, "the table's report of it (%s %.1f y %.1f) is refused: %s",
+                 by_roll ? "resolve with its d3, to x" : "to x", (double)end.x, (double)end.y,
+                 err.msg);
         resolve(p); /* the table cannot do it: opfor's engine settles the order */
     } else {
         if (moved) {
@@ -887,7 +897,7 @@ static void carry_out(play_t *p, const msgpack_object *wire) {
             model_casualties(&p->m, tgt, killed, wounded);
     }
     free(st);
-    check_state(p, "the table's report");
+    check_state(p, by_roll ? "opfor's resolve with the table's d3" : "the table's report");
     p->sentence[0] = '\0';
 }
 
@@ -1011,10 +1021,11 @@ static void print_figures(FILE *out, const figures_t *f, double secs) {
     for (int k = 0; k < MM_COUNT; k++)
         fprintf(out, "  %-42s %d\n", MM_NAME[k], f->mm[k]);
     fprintf(out,
-            "moves checked at the table's d3: %d; the engine ends elsewhere: %d arrived, %d "
-            "allowance spent (rough ground), %d ground, %d a unit, %d the edge\n",
-            f->exact_move, f->move_why[0], f->move_why[1], f->move_why[2], f->move_why[3],
-            f->move_why[4]);
+            "moves checked at the table's d3: %d (%d resolved by opfor with it); the engine ends "
+            "elsewhere: %d arrived, %d allowance spent (rough ground), %d ground, %d a unit, %d "
+            "the edge\n",
+            f->exact_move, f->by_roll, f->move_why[0], f->move_why[1], f->move_why[2],
+            f->move_why[3], f->move_why[4]);
 }
 
 /* ------------------------------------------------------------------ tests */
