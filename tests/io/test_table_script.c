@@ -45,7 +45,8 @@
 enum {
     MM_MOVE_ENGINE = 0, /* the engine ends the move elsewhere than the order's line and roll */
     MM_CANT_MOVE,       /* ordered to move, but the engine leaves it where it stands */
-    MM_STOP_LINE,       /* the order's limit is not on its line (through its stop) */
+    MM_STOP_LINE,       /* the order contradicts itself: its limit off its line (through its
+                           stop), or two end points in its sentence */
     MM_STOP_ENGINE,     /* the order's stop is not the engine's end at the mean roll */
     MM_FIRE_FIGURES,    /* the order's figures differ from the engine's shooters */
     MM_FIRE_DICE,       /* the to-hit dice differ from the figures */
@@ -61,7 +62,7 @@ enum {
 static const char *const MM_NAME[MM_COUNT] = {
     [MM_MOVE_ENGINE] = "move differs from the engine's",
     [MM_CANT_MOVE] = "ordered to move but cannot",
-    [MM_STOP_LINE] = "limit off the order's line",
+    [MM_STOP_LINE] = "order contradicts itself",
     [MM_STOP_ENGINE] = "stop differs from the engine's at d3 2",
     [MM_FIRE_FIGURES] = "figures differ from the engine's shooters",
     [MM_FIRE_DICE] = "to-hit dice differ from the figures",
@@ -763,6 +764,23 @@ static void carry_out(play_t *p, const msgpack_object *wire) {
                  (kind == OPFOR_VK_ADVANCE && (o->action.flags & OPFOR_VK_AF_FIRE)));
     if (kind == OPFOR_VK_FIRE && w.has_figures && w.figures == 0)
         mismatch(p, MM_FIRE_FIGURES, "an order to fire that no figure can carry out");
+    int ends = 0; /* one end point per order ("to x .. y .."), never a second destination */
+    for (const char *q = w.sentence; (q = strstr(q, "to x ")) != NULL; q++)
+        ends++;
+    if (ends > 1)
+        mismatch(p, MM_STOP_LINE, "the sentence names %d end points", ends);
+    if (kind == OPFOR_VK_FIRE_MG) { /* an MG's tests: one per figure in its arc */
+        const need_t *tp = find_need(&w, "targets pass");
+        opfor_vk_state_t *s1 = malloc(sizeof *s1);
+        assert_non_null(s1);
+        engine_at_order(g, s1);
+        int tests = opfor_vk_query_mg_tests(g->ctx, s1, u, o->action.arc, o->action.dest);
+        free(s1);
+        p->fig->fires++;
+        if (!tp || tp->count != tests || tests == 0)
+            mismatch(p, MM_FIRE_FIGURES, "the MG's arc: %d tests in the order, the engine's %d",
+                     tp ? tp->count : -1, tests);
+    }
     if (!moves && !fires) { /* what the table cannot play alone: opfor's engine resolves it */
         resolve(p);
         p->sentence[0] = '\0';
