@@ -704,9 +704,14 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
                 setf(where, sizeof where, " %g in %s, to x %.1f y %.1f", (double)o->move_in,
                      o->direction, (double)o->x, (double)o->y);
             if (o->has_limit) {
+                /* stopped there already at the mean roll: the end point is the limit */
                 size_t wl = strlen(where);
-                opfor_text_appendf(where, sizeof where, &wl, ", no further than x %.1f y %.1f (%s)",
-                                   (double)o->limit_x, (double)o->limit_y, o->limit_why);
+                if (opfor_dist(stop, opfor_pt(o->limit_x, o->limit_y)) < 0.05f)
+                    opfor_text_appendf(where, sizeof where, &wl, " (no further: %s)", o->limit_why);
+                else
+                    opfor_text_appendf(where, sizeof where, &wl,
+                                       ", no further than x %.1f y %.1f (%s)", (double)o->limit_x,
+                                       (double)o->limit_y, o->limit_why);
             }
         }
     }

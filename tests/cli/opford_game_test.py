@@ -527,12 +527,15 @@ d.start()
 c = Client(d.sock)
 err, st = c.call("game.state", {"game": "legacy"})
 # A log without a begin entry replays exactly as the same log under rules version 1 (every
-# entry, event and figure: the same hash). Under version 2 it may differ, where version 2 moved
-# a spotted unit or general off ground it may not stand on (issue 15).
+# entry, event and figure: the same hash and events). Under version 2 it may differ, where
+# version 2 moved a spotted unit or general off ground it may not stand on (issue 15): py1,
+# played under version 2, has met such a difference since the AI stopped ordering moves that
+# go nowhere (its events part from the version 1 replay's), so only the replays are compared.
 err1, st1 = c.call("game.state", {"game": "py1v1"})
 check("log_without_begin_replays", err is None and err1 is None and
-      st["hash"] == st1["hash"] and st["log_seq"] == py1["log_seq"] and
-      st["event_seq"] == py1["event_seq"], repr((err, err1, st1 and st1["hash"], st and st["hash"])))
+      st["hash"] == st1["hash"] and st["log_seq"] == py1["log_seq"] == st1["log_seq"] and
+      st["event_seq"] == st1["event_seq"],
+      repr((err, err1, st1 and st1["hash"], st and st["hash"])))
 err, _ = c.call("game.state", {"game": "vk0"})
 check("other_rules_version_refused", err is not None and err[0] == UNSUPPORTED and
       "'0'" in err[1] and "'1'" in err[1] and "'2'" in err[1], repr(err))

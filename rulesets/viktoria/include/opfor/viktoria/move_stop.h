@@ -2,9 +2,10 @@
  *
  * The engine moves figures along their path and stops them at impassable terrain, and riders,
  * guns and transport also at buildings and other ground closed to them (Viktoria! VIII). The
- * planner (ai_heuristic.c) scores a move by where it ends and the orders (ai_orders.c) say
- * where the unit goes, so both ask here instead of assuming the whole line is open: an order
- * to gallop into a farmhouse is a move that goes nowhere.
+ * planner (ai_heuristic.c) scores a move by where it ends, so it asks here (terrain only,
+ * cheap) instead of assuming the whole line is open: a gallop into a farmhouse is a move that
+ * goes nowhere. Orders (ai_orders.c) take the engine's own movement instead
+ * (opfor_vk_query_move_result: other bases, the edge and turning too).
  */
 #ifndef OPFOR_VIKTORIA_MOVE_STOP_H
 #define OPFOR_VIKTORIA_MOVE_STOP_H
