@@ -7,15 +7,20 @@
  * payload a client receives: stop, destination, target, needs with their counts, figures) and
  * reports what its dice did (moves, casualties). After every step (a press, an order, a report)
  * opfor's table must equal the table's model. Each order is also held against the rules
- * engine: a move must end where the engine's own movement ends with the same roll (with the
- * per-roll query of engine_query.h when the build has it, else by the engine's ends over many
- * dice, each of which must be one of the table's), a unit ordered to move must move, a fire
- * order's figures must be the engine's shooters and its dice as many, and no unit is ever
- * placed (spotted or moved) on ground it may not stand on.
+ * engine: a move must end where the engine's own movement ends with the same d3
+ * (opfor_vk_query_move_result; for other dice, every end the engine reaches with its own must
+ * be one of the table's), its stop where the engine ends at d3 2, a unit ordered to move must
+ * move, a fire order's figures must be the engine's shooters and its dice as many, an MG's tests
+ * the figures in its arc, and no unit is ever placed (spotted or moved) on ground it may not
+ * stand on. Every other plain move is handed back to opfor (`resolve` with the table's d3 as
+ * `move_roll`), which must then put the unit where the table did. The players' side stands and
+ * now and then kills enemy figures; the morale tests that leaves owed are rolled and reported.
  *
  * `make test` runs a few games (fixed seeds, level novice); `make soak` runs the same program
  * with --games N --seed S (hundreds of games) and prints the figures. Every mismatch is printed
- * with the game's seed, the turn, the order's sentence and what differed.
+ * with the game's seed, the turn, the order's sentence and what differed. Kinds of mismatch
+ * still open are listed in KNOWN with what they wait on: counted and printed, they do not fail
+ * `make test`; `make soak` fails on every mismatch.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,7 +42,7 @@
 #define POS_TOL 0.3f    /* inches: the table's place and opfor's agree within this */
 #define MOVE_MIN 0.25f  /* inches: a unit ordered to move moves at least this at its best roll */
 #define MAX_STEPS 600   /* log entries per game at most (a guard) */
-#define ENGINE_TRIES 12 /* engine resolutions per move order when the per-roll query is absent */
+#define ENGINE_TRIES 12 /* engine resolutions per move whose dice are not one d3 */
 
 /* ------------------------------------------------------------------ figures */
 
@@ -86,7 +91,22 @@ typedef struct figures {
     int move_why[5]; /* moves the engine ends elsewhere, by why it stopped (OPFOR_VK_STOP_*) */
     int printed;     /* mismatch lines printed so far */
     int quiet;       /* 1: print at most 40 mismatch lines */
+    opfor_viktoria_model_t *vm; /* the calculator model games are opened with */
 } figures_t;
+
+/* Zeroes f and builds its model. Returns 0 or the model's error. */
+static int figures_init(figures_t *f) {
+    memset(f, 0, sizeof *f);
+    f->vm = malloc(sizeof *f->vm);
+    if (!f->vm)
+        return OPFOR_ENOMEM;
+    return opfor_viktoria_model_default(f->vm, NULL);
+}
+
+static void figures_free(figures_t *f) {
+    free(f->vm);
+    f->vm = NULL;
+}
 
 /* ------------------------------------------------------------------ the table's own model */
 
@@ -962,13 +982,6 @@ static int enemy_turn(play_t *p) {
 /* Opens the Patrol Mode game of seed at level (the daemon's table game) with the table's model
  * set up from it (every unit checked for forbidden ground); NULL when it cannot be opened. */
 static play_t *play_open(uint64_t seed, const char *level, figures_t *fig) {
-    static opfor_viktoria_model_t vm; /* read-only once built: the same every call */
-    static int vm_ok;
-    if (!vm_ok) {
-        if (opfor_viktoria_model_default(&vm, NULL) != 0)
-            return NULL;
-        vm_ok = 1;
-    }
     opfor_store_game_t row;
     memset(&row, 0, sizeof row);
     snprintf(row.id, sizeof row.id, "s%llu", (unsigned long long)seed);
@@ -979,7 +992,7 @@ static play_t *play_open(uint64_t seed, const char *level, figures_t *fig) {
     if (!p)
         return NULL;
     opfor__gerr_t err = {0};
-    if (opfor__vkg_open(&p->g, &row, NULL, 0, &vm, &err) != 0) {
+    if (opfor__vkg_open(&p->g, &row, NULL, 0, fig->vm, &err) != 0) {
         fprintf(stderr, "seed %llu: open: %s\n", (unsigned long long)seed, err.msg);
         free(p);
         return NULL;
@@ -1077,7 +1090,7 @@ static void print_figures(FILE *out, const figures_t *f, double secs) {
 static void table_script_patrol_games_agree(void **state) {
     (void)state;
     figures_t f;
-    memset(&f, 0, sizeof f);
+    assert_int_equal(figures_init(&f), 0);
     static const uint64_t SEEDS[] = {1, 2, 3};
     clock_t t0 = clock();
     for (size_t i = 0; i < sizeof SEEDS / sizeof SEEDS[0]; i++)
@@ -1089,7 +1102,9 @@ static void table_script_patrol_games_agree(void **state) {
     if (mismatches(&f) > new_mismatches(&f))
         fprintf(stderr, "NOTE: %d known mismatches above do not fail this test (KNOWN)\n",
                 mismatches(&f) - new_mismatches(&f));
-    assert_int_equal(new_mismatches(&f), 0);
+    int fresh = new_mismatches(&f);
+    figures_free(&f);
+    assert_int_equal(fresh, 0);
 }
 
 /* The checks can fail: a figure opfor holds elsewhere than the table, and a new unit placed on
@@ -1097,7 +1112,7 @@ static void table_script_patrol_games_agree(void **state) {
 static void table_script_catches_drift_and_forbidden_ground(void **state) {
     (void)state;
     figures_t f;
-    memset(&f, 0, sizeof f);
+    assert_int_equal(figures_init(&f), 0);
     f.quiet = 1;
     play_t *p = play_open(5, "novice", &f);
     assert_non_null(p);
@@ -1128,6 +1143,7 @@ static void table_script_catches_drift_and_forbidden_ground(void **state) {
     assert_int_equal(f.mm[MM_FORBIDDEN], 1);
     assert_int_equal(mismatches(&f), 2);
     play_close(p);
+    figures_free(&f);
 }
 
 /* `--games N [--seed S] [--level L]`: the soak (make soak). */
@@ -1151,7 +1167,10 @@ static int soak(int argc, char **argv) {
         }
     }
     figures_t f;
-    memset(&f, 0, sizeof f);
+    if (figures_init(&f) != 0) {
+        fprintf(stderr, "the calculator model could not be built\n");
+        return 1;
+    }
     f.quiet = !all;
     clock_t t0 = clock();
     int failed = 0;
@@ -1164,7 +1183,9 @@ static int soak(int argc, char **argv) {
     print_figures(stdout, &f, (double)(clock() - t0) / CLOCKS_PER_SEC);
     if (failed)
         printf("games that could not be played: %d\n", failed);
-    return mismatches(&f) || failed ? 1 : 0;
+    int bad = mismatches(&f) || failed;
+    figures_free(&f);
+    return bad ? 1 : 0;
 }
 
 int main(int argc, char **argv) {
