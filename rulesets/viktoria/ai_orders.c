@@ -648,7 +648,8 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
         if (barred) {
             opfor_compass_t bd = opfor_compass_nearest((opfor_table_north_t)sc->table.north,
                                                        opfor_vsub(a.dest, geo.c));
-            setf(where, sizeof where, " %s, but %s: it stays where it is",
+            /* no ": " in a move's words: the orders card reads the scores after the first */
+            setf(where, sizeof where, " %s, but it stays where it is (%s)",
                  opfor_vocab_name(opfor_compass_names, bd),
                  o->limit_why[0] ? o->limit_why : "it cannot move that way");
         } else if (!prone_here && d >= 0.25f && known) {
@@ -707,7 +708,7 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
                 /* stopped there already at the mean roll: the end point is the limit */
                 size_t wl = strlen(where);
                 if (opfor_dist(stop, opfor_pt(o->limit_x, o->limit_y)) < 0.05f)
-                    opfor_text_appendf(where, sizeof where, &wl, " (no further: %s)", o->limit_why);
+                    opfor_text_appendf(where, sizeof where, &wl, ", no further (%s)", o->limit_why);
                 else
                     opfor_text_appendf(where, sizeof where, &wl,
                                        ", no further than x %.1f y %.1f (%s)", (double)o->limit_x,

@@ -491,10 +491,12 @@ static void orders_move_cut_short_says_why(void **state) {
     assert_int_equal(o.has_limit, 1);
     assert_string_equal(o.limit_why, "the Farmhouse is closed to riders");
     assert_true(o.limit_x <= 46.0f && o.limit_x > c.x);
-    if (!strstr(o.sentence, "no further than x ") && !strstr(o.sentence, "(no further: "))
+    if (!strstr(o.sentence, "no further than x ") && !strstr(o.sentence, ", no further ("))
         fail_msg("%s", o.sentence);
     assert_non_null(strstr(o.sentence, "the Farmhouse is closed to riders)"));
     assert_null(strstr(o.sentence, "into Farmhouse"));
+    /* the orders card reads the scores after the first ": " past the unit: a move has none */
+    assert_null(strstr(o.sentence + strlen("Hussars: "), ": "));
     vkfix_close(&f);
 
     /* a man behind his own picket's bases, told to advance through them */
@@ -506,6 +508,7 @@ static void orders_move_cut_short_says_why(void **state) {
     if (strstr(o.sentence, "Picket is in the way") == NULL)
         fail_msg("%s", o.sentence);
     assert_string_equal(o.limit_why, "Picket is in the way");
+    assert_null(strstr(o.sentence + strlen("Oberst: "), ": "));
     vkfix_close(&f);
 
     /* the table edge */
