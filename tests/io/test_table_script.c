@@ -354,6 +354,8 @@ typedef struct worder {
     char unit[48], action[24], target[48], sentence[320];
     int has_stop, has_dest, has_limit;
     opfor_pt_t stop, dest, limit;
+    int nstops; /* 3 when the order gives its end at each d3 (`stops`), else 0 */
+    opfor_pt_t stops[3];
     int has_figures, figures, at_most;
     int nneeds;
     need_t needs[8];
@@ -368,6 +370,17 @@ static void read_order(const msgpack_object *o, worder_t *w) {
     w->has_stop = get_pt(o, "stop", &w->stop);
     w->has_dest = get_pt(o, "destination", &w->dest);
     w->has_limit = get_pt(o, "limit", &w->limit);
+    const msgpack_object *sv = opfor_rpc_params_get(o, "stops");
+    if (sv && sv->type == MSGPACK_OBJECT_ARRAY && sv->via.array.size == 3) {
+        int ok = 1;
+        for (int k = 0; k < 3; k++) {
+            const msgpack_object *e = &sv->via.array.ptr[k];
+            w->stops[k] =
+                opfor_pt(num(opfor_rpc_params_get(e, "x")), num(opfor_rpc_params_get(e, "y")));
+            ok &= !isnan(w->stops[k].x) && !isnan(w->stops[k].y);
+        }
+        w->nstops = ok ? 3 : 0;
+    }
     const msgpack_object *f = opfor_rpc_params_get(o, "figures");
     if (f && f->type == MSGPACK_OBJECT_POSITIVE_INTEGER) {
         w->has_figures = 1;
@@ -514,6 +527,8 @@ static opfor_pt_t check_move(play_t *p, const worder_t *w, const opfor_vk_state_
     opfor_pt_t end = table_end(w, c, (float)total);
     if (n == 1 && faces == 3) { /* the engine's own movement at the table's d3 */
         int d3 = total - bonus;
+        if (w->nstops == 3) /* the order says where each roll ends: the table goes there */
+            end = w->stops[d3 - 1];
         opfor_vk_move_result_t at, best, mean;
         if (opfor_vk_query_move_result(g->ctx, st, &o->action, d3, &at) != 0 ||
             opfor_vk_query_move_result(g->ctx, st, &o->action, 3, &best) != 0 ||
