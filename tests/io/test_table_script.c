@@ -1161,23 +1161,56 @@ static void table_script_catches_drift_and_forbidden_ground(void **state) {
     figures_free(&f);
 }
 
-/* `--games N [--seed S] [--level L]`: the soak (make soak). */
+/* The figures as one JSON object (make soak's machine-readable line). */
+static void print_json(FILE *out, const figures_t *f, uint64_t seed, const char *level, double secs,
+                       int failed) {
+    fprintf(out,
+            "{\"seed\": %llu, \"level\": \"%s\", \"games\": %d, \"finished\": %d, "
+            "\"unplayable\": %d, \"turns\": %d, \"presses\": %d, \"spottings\": %d, "
+            "\"placements\": %d, \"orders\": %d, \"moves\": %d, \"moves_by_roll\": %d, "
+            "\"fires\": %d, \"resolved\": %d, \"reports\": %d, \"morale\": %d, "
+            "\"seconds\": %.1f, \"mismatches\": {",
+            (unsigned long long)seed, level, f->games, f->finished, failed, f->turns, f->presses,
+            f->spottings, f->placements, f->orders, f->moves, f->by_roll, f->fires, f->resolved,
+            f->reports, f->morale, secs);
+    for (int k = 0; k < MM_COUNT; k++)
+        fprintf(out, "%s\"%s\": %d", k ? ", " : "", MM_NAME[k], f->mm[k]);
+    fprintf(out, "}}\n");
+}
+
+/* `--games N [--seed S] [--level L] [--all] [--json]`: the soak (make soak). Exit 0 when every
+ * game agreed, 1 on any mismatch or a game that could not be played, 2 on bad options. */
 static int soak(int argc, char **argv) {
-    int games = 200;
+    long games = 200;
     uint64_t seed = 1;
     const char *level = "novice";
-    int all = 0; /* print every mismatch, not the first 40 */
+    int all = 0, json = 0; /* all: print every mismatch, not the first 40 */
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--games") == 0 && i + 1 < argc)
-            games = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
-            seed = strtoull(argv[++i], NULL, 10);
-        else if (strcmp(argv[i], "--level") == 0 && i + 1 < argc)
+        char *end = NULL;
+        if (strcmp(argv[i], "--games") == 0 && i + 1 < argc) {
+            games = strtol(argv[++i], &end, 10);
+            if (*end || games < 1 || games > 100000) {
+                fprintf(stderr, "--games: '%s' is not a count of games from 1 to 100000\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+            seed = strtoull(argv[++i], &end, 10);
+            if (*end || !argv[i][0] || argv[i][0] == '-') {
+                fprintf(stderr, "--seed: '%s' is not a seed (a whole number)\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--level") == 0 && i + 1 < argc) {
             level = argv[++i];
-        else if (strcmp(argv[i], "--all") == 0)
+        } else if (strcmp(argv[i], "--all") == 0) {
             all = 1;
-        else {
-            fprintf(stderr, "usage: %s [--games N] [--seed S] [--level L] [--all]\n", argv[0]);
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+        } else {
+            fprintf(stderr,
+                    "%s: unknown option '%s'\nusage: %s [--games N] [--seed S] [--level L] "
+                    "[--all] [--json]\n",
+                    argv[0], argv[i], argv[0]);
             return 2;
         }
     }
@@ -1189,14 +1222,21 @@ static int soak(int argc, char **argv) {
     f.quiet = !all;
     clock_t t0 = clock();
     int failed = 0;
-    for (int i = 0; i < games; i++) {
+    for (long i = 0; i < games; i++) {
+        int before = f.games;
         if (play_game(seed + (uint64_t)i, level, &f) != 0)
             failed++;
+        if (f.games == before) /* not even opened (a bad level): the rest would not be */
+            break;
         if ((i + 1) % 50 == 0)
-            fprintf(stderr, "... %d games\n", i + 1);
+            fprintf(stderr, "... %ld games\n", i + 1);
     }
-    print_figures(stdout, &f, (double)(clock() - t0) / CLOCKS_PER_SEC);
-    if (failed)
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    if (json)
+        print_json(stdout, &f, seed, level, secs, failed);
+    else
+        print_figures(stdout, &f, secs);
+    if (failed && !json)
         printf("games that could not be played: %d\n", failed);
     int bad = mismatches(&f) || failed;
     figures_free(&f);
