@@ -83,10 +83,11 @@ static const char *const MM_NAME[MM_COUNT] = {
 
 typedef struct figures {
     int games, finished, turns, presses, orders, moves, fires, spottings, placements, reports;
-    int morale;     /* morale results the table rolled and reported */
-    int resolved;   /* orders the table let opfor resolve (it cannot play them alone) */
-    int exact_move; /* moves checked with the engine's per-roll query */
-    int by_roll;    /* of them, resolved by opfor with the table's d3 (`move_roll`) */
+    int morale;   /* morale results the table rolled and reported */
+    int resolved; /* orders the table let opfor resolve (it cannot play them alone) */
+    int resolved_kind[OPFOR_VK_KIND_COUNT]; /* of them, by the engine's action kind */
+    int exact_move;                         /* moves checked with the engine's per-roll query */
+    int by_roll; /* of them, resolved by opfor with the table's d3 (`move_roll`) */
     int mm[MM_COUNT];
     int move_why[5]; /* moves the engine ends elsewhere, by why it stopped (OPFOR_VK_STOP_*) */
     int printed;     /* mismatch lines printed so far */
@@ -765,6 +766,7 @@ static void resolve(play_t *p) {
     int rc = commit(p, "report", &e, &err);
     msgpack_sbuffer_destroy(&e.sb);
     p->fig->resolved++;
+    p->fig->resolved_kind[p->g->t.order.action.kind % OPFOR_VK_KIND_COUNT]++;
     p->fig->reports++;
     if (rc != 0)
         mismatch(p, MM_REFUSED, "resolve: %s", err.msg);
@@ -1097,6 +1099,11 @@ static void print_figures(FILE *out, const figures_t *f, double secs) {
             "the edge\n",
             f->exact_move, f->by_roll, f->move_why[0], f->move_why[1], f->move_why[2],
             f->move_why[3], f->move_why[4]);
+    fprintf(out, "resolved by opfor, by action:");
+    for (int k = 0; k < OPFOR_VK_KIND_COUNT; k++)
+        if (f->resolved_kind[k])
+            fprintf(out, " %s %d", opfor_vk_kind_name(k), f->resolved_kind[k]);
+    fprintf(out, "\n");
 }
 
 /* ------------------------------------------------------------------ tests */
