@@ -820,6 +820,15 @@ static void carry_out(play_t *p, const msgpack_object *wire) {
             mismatch(p, MM_FIRE_FIGURES, "the MG's arc: %d tests in the order, the engine's %d",
                      tp ? tp->count : -1, tests);
     }
+    if (kind == OPFOR_VK_CHARGE && tgt >= 0) { /* a charge the engine would let it make */
+        opfor_vk_state_t *s1 = malloc(sizeof *s1);
+        assert_non_null(s1);
+        engine_at_order(g, s1);
+        if (!opfor_vk_query_can_charge(g->ctx, s1, u, tgt))
+            mismatch(p, MM_CANT_MOVE, "ordered to charge %s, which the engine's test refuses",
+                     w.target);
+        free(s1);
+    }
     if (!moves && !fires) { /* what the table cannot play alone: opfor's engine resolves it */
         resolve(p);
         p->sentence[0] = '\0';
