@@ -7,7 +7,7 @@ FUZZBUILD ?= build-fuzz
 FUZZ_SECONDS ?= 20
 CFILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find core rulesets ai io display tools tests -name '*.[ch]')
 
-.PHONY: all deps build run test test-unit test-asan fuzz format format-check check-names clean
+.PHONY: all deps build run test test-unit test-asan fuzz format format-check check-names clean soak
 
 all: build
 
@@ -57,6 +57,20 @@ check-names:
 
 test: format-check check-names test-unit test-asan fuzz test-arm64
 	@echo "make test: all suites passed"
+
+# The scripted table (tests/io/test_table_script.c) over hundreds of seeded Patrol Mode games:
+# SOAK_GAMES games from each of two seeds, each order carried out as its fields say and checked
+# against the rules engine and opfor's state; prints the figures, fails on any mismatch.
+SOAK_GAMES ?= 100
+SOAK_LEVEL ?= novice
+soak: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPFOR_TEST_RULESETS=ON >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target test_table_script
+	@rc=0; for seed in 1 1000001; do \
+	  echo "soak: $(SOAK_GAMES) games from seed $$seed, level $(SOAK_LEVEL)"; \
+	  $(BUILD)/tests/test_table_script --games $(SOAK_GAMES) --seed $$seed \
+	    --level $(SOAK_LEVEL) || rc=1; \
+	done; exit $$rc
 
 # Cross build for the Raspberry Pi (aarch64) and the whole suite under qemu-user; installs the
 # cross compiler, qemu and the :arm64 libraries first (tools/deps.sh --arm64). docs/building.md.
