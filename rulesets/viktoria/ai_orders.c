@@ -169,6 +169,37 @@ static void count_shooters(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
 
 /* The dice of the fire rolls just added from index first: one to-hit roll per figure that
  * fires, one save per hit. */
+/* The effect roll of each hit not saved (the result's D6 "effect" table, IX): "4+ wounds,
+ * 6 kills", one die per hit the save did not stop. */
+static void take_effect(opfor_order_t *o, const opfor_viktoria_result_t *res) {
+    const opfor_viktoria_table_t *t = opfor_viktoria_result_table(res, "effect");
+    if (!t || o->nrolls >= OPFOR_ORDER_MAX_ROLLS)
+        return;
+    int wound = 0, kill = 0;
+    double p = 0.0;
+    for (int i = 0; i < t->n; i++) {
+        const char *x = t->e[i].text ? t->e[i].text : "";
+        if (!wound && (strcmp(x, "wounded") == 0 || strcmp(x, "damaged") == 0))
+            wound = t->e[i].lo;
+        if (!kill && (strcmp(x, "killed") == 0 || strcmp(x, "destroyed") == 0)) {
+            kill = t->e[i].lo;
+            p = t->e[i].p;
+        }
+    }
+    if (!kill)
+        return;
+    char need[32];
+    wound = wound < 0 ? 0 : wound > 9 ? 9 : wound;
+    kill = kill > 9 ? 9 : kill;
+    if (wound && wound < kill)
+        snprintf(need, sizeof need, "%d+ wounds / %d%s kills", wound, kill, kill < 6 ? "+" : "");
+    else
+        snprintf(need, sizeof need, "%d%s kills", kill, kill < 6 ? "+" : "");
+    add_roll(o, "effect", need, p);
+    copy(o->rolls[o->nrolls - 1].per, sizeof o->rolls[o->nrolls - 1].per,
+         opfor_viktoria_result_roll(res, "save") ? "unsaved hit" : "hit");
+}
+
 static void fire_dice(opfor_order_t *o, int first) {
     for (int i = first; i < o->nrolls; i++) {
         opfor_order_roll_t *r = &o->rolls[i];
@@ -218,6 +249,7 @@ static void fire_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int
         int first = o->nrolls;
         take_roll(o, &res, "hit", "to hit");
         take_roll(o, &res, "save", "save");
+        take_effect(o, &res);
         fire_dice(o, first);
     }
 }

@@ -563,6 +563,10 @@ typedef struct vk_move_stop {
     int fig;         /* VK_STOP_UNIT: the figure whose base it met, else -1 */
     int d3;          /* the d3 the move used */
     float allowance; /* the least allowance of its movers (X + d3), before any turning cost */
+    int has_block;    /* 1: block is set (a move on the ground; not a flight) */
+    opfor_pt_t block; /* the living figures' centre where the formation's move ends, before
+                         stragglers close up (vk_cohere): where the table's block of figures
+                         ends when moved as one */
 } vk_move_stop_t;
 /* vk_move_unit telling why it stopped in *stop (may be NULL): the same move, bit for bit. */
 #define vk_move_unit_stop opfor__vk_move_unit_stop

@@ -863,6 +863,7 @@ float vk_move_unit_stop(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, 
     }
     if (stop) {
         stop->why = m.n > 0 ? VK_STOP_ARRIVED : VK_STOP_ALLOWANCE;
+        stop->has_block = 0;
         stop->fig = -1;
         stop->d3 = d3;
         stop->allowance = 0.0f;
@@ -897,6 +898,10 @@ float vk_move_unit_stop(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, 
             }
             break;
         }
+    }
+    if (stop) {
+        stop->has_block = alive > 0;
+        stop->block = cur;
     }
     opfor_vec_t moved = opfor_vsub(cur, start);
     if (total > 0.0f) {
@@ -1016,6 +1021,7 @@ float vk_do_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk
             stop->fig = -1;
             stop->d3 = d3;
             stop->allowance = 0.0f;
+            stop->has_block = 0;
         }
         return vk_fly(ctx, st, u, a->dest, dz, d3, ev);
     }

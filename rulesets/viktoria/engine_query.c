@@ -222,7 +222,9 @@ int opfor_vk_query_move_result(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
     vk_unit_geo(&cp, a->unit, &g1);
     memset(out, 0, sizeof *out);
     out->from = g0.c;
-    out->to = g1.n > 0 ? g1.c : g0.c;
+    /* where the block of figures ends, as the table moves it; the engine then closes up its
+       stragglers (cohesion), which may shift the centre by a fraction of an inch */
+    out->to = stop.has_block ? stop.block : g1.n > 0 ? g1.c : g0.c;
     out->moved = moved;
     out->allowance = stop.allowance;
     out->why = stop.why;

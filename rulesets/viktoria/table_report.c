@@ -26,19 +26,38 @@ void opfor_vk_table_move(const opfor_unit_t *un, opfor_figure_t *figures,
     }
 }
 
-int opfor_vk_table_forbidden(const opfor_unit_t *un, const opfor_figure_t *figures,
-                             const opfor_table_t *table) {
+/* The first feature one of un's living figures stands in and may not, or -1: within tol of
+ * its edge counts as outside; crew_rides: a limbered gun's crew counts as riding too. */
+static int forbidden(const opfor_unit_t *un, const opfor_figure_t *figures,
+                     const opfor_table_t *table, float tol, int crew_rides) {
+    static const float off[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
     for (int i = un->first; i < un->first + un->count; i++) {
         const opfor_figure_t *f = &figures[i];
         if (!(f->flags & OPFOR_FIG_ALIVE))
             continue;
         int mounted = (f->flags & (OPFOR_FIG_MOUNTED | OPFOR_FIG_EQUIPMENT)) != 0 ||
-                      (un->flags & OPFOR_UNIT_LIMBERED) != 0;
+                      (crew_rides && (un->flags & OPFOR_UNIT_LIMBERED) != 0);
         int k = opfor_terrain_impassable_at(table, f->pos, mounted);
+        /* within tol of the edge counts as outside: the point tol away each way is in too */
+        for (int j = 0; k >= 0 && tol > 0.0f && j < 4; j++) {
+            opfor_pt_t q = opfor_pt(f->pos.x + off[j][0] * tol, f->pos.y + off[j][1] * tol);
+            if (opfor_terrain_impassable_at(table, q, mounted) < 0)
+                k = -1;
+        }
         if (k >= 0)
             return k;
     }
     return -1;
+}
+
+int opfor_vk_table_forbidden(const opfor_unit_t *un, const opfor_figure_t *figures,
+                             const opfor_table_t *table) {
+    return forbidden(un, figures, table, 0.0f, 1);
+}
+
+int opfor_vk_table_forbidden_within(const opfor_unit_t *un, const opfor_figure_t *figures,
+                                    const opfor_table_t *table, float tol) {
+    return forbidden(un, figures, table, tol, 0);
 }
 
 static int is_leader(const opfor_figure_t *f) {

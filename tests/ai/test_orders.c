@@ -119,7 +119,23 @@ static void orders_fire_quotes_the_calculator(void **state) {
     char hit[32], save[32];
     opfor_roll_format(&opfor_viktoria_result_roll(&res, "hit")->roll, hit, sizeof hit);
     opfor_roll_format(&opfor_viktoria_result_roll(&res, "save")->roll, save, sizeof save);
-    assert_int_equal(o.nrolls, 2);
+    /* the effect of each hit not saved, from the calculator's D6 effect table (IX) */
+    const opfor_viktoria_table_t *eff = opfor_viktoria_result_table(&res, "effect");
+    assert_non_null(eff);
+    int wound = 0, kill = 0;
+    for (int i = 0; i < eff->n; i++) {
+        if (!wound && strcmp(eff->e[i].text, "wounded") == 0)
+            wound = eff->e[i].lo;
+        if (!kill && strcmp(eff->e[i].text, "killed") == 0)
+            kill = eff->e[i].lo;
+    }
+    assert_true(wound > 0 && kill > wound);
+    char effect[32];
+    snprintf(effect, sizeof effect, "%d+ wounds / %d%s kills", wound, kill, kill < 6 ? "+" : "");
+    assert_int_equal(o.nrolls, 3);
+    assert_string_equal(o.rolls[2].label, "effect");
+    assert_string_equal(o.rolls[2].need, effect);
+    assert_string_equal(o.rolls[2].per, "unsaved hit");
     assert_string_equal(o.rolls[0].label, "to hit");
     assert_string_equal(o.rolls[0].need, hit);
     assert_string_equal(o.rolls[1].label, "save");
@@ -130,11 +146,11 @@ static void orders_fire_quotes_the_calculator(void **state) {
     assert_int_equal(o.rolls[0].dice, 10);
     assert_int_equal(o.rolls[1].dice, 0);
     assert_string_equal(o.rolls[1].per, "hit");
-    char want[200];
+    char want[320];
     snprintf(want, sizeof want,
              "Fusiliers: fire at Jager, %.0f in away: 10 figures fire, to hit %s on 10 dice, "
-             "save %s per hit.",
-             (double)gap, hit, save);
+             "save %s per hit, effect %s per unsaved hit.",
+             (double)gap, hit, save, effect);
     assert_string_equal(o.sentence, want);
     opfor_vk_state_t *st = malloc(sizeof *st);
     assert_non_null(st);

@@ -175,9 +175,43 @@ static void forbidden_ground_is_named(void **state) {
     assert_int_equal(opfor_vk_table_forbidden(&x.un, x.figs, &x.table), -1);
 }
 
+/* A report is checked as the engine moves: a figure a hair inside the edge (a measured,
+ * rounded report of where the engine stopped it) is outside, and a limbered gun's crew walk
+ * where men on foot may; placing a spotted unit keeps the strict test. */
+static void report_check_is_the_engines(void **state) {
+    (void)state;
+    fx_t x;
+    fx_init(&x);
+    opfor_table_init(&x.table, 48.0f, 24.0f, OPFOR_EDGE_TOP);
+    int pond = add_rect(&x, OPFOR_TK_IMPASSABLE, "Mill pond", 20, 0, 30, 6);
+    int house = add_rect(&x, OPFOR_TK_BUILDING, "Farmhouse", 0, 0, 8, 6);
+    assert_true(pond >= 0 && house >= 0);
+    /* the figures' line (x 10..14) moved so its east end is 0.02 in inside the pond */
+    opfor_vk_table_move(&x.un, x.figs, &x.table, (opfor_pt_t){18.02f, 5.0f});
+    assert_int_equal(opfor_vk_table_forbidden(&x.un, x.figs, &x.table), pond);
+    assert_int_equal(
+        opfor_vk_table_forbidden_within(&x.un, x.figs, &x.table, OPFOR_VK_TABLE_EDGE_TOL), -1);
+    /* 0.2 in inside: in the pond either way */
+    opfor_vk_table_move(&x.un, x.figs, &x.table, (opfor_pt_t){18.2f, 5.0f});
+    assert_int_equal(
+        opfor_vk_table_forbidden_within(&x.un, x.figs, &x.table, OPFOR_VK_TABLE_EDGE_TOL), pond);
+    /* a limbered gun: its crew (figures 0..3) in the farmhouse, the gun (4) outside */
+    opfor_vk_table_move(&x.un, x.figs, &x.table, (opfor_pt_t){6.0f, 3.0f});
+    x.figs[4].pos = (opfor_pt_t){9.0f, 3.0f};
+    x.figs[4].flags |= OPFOR_FIG_EQUIPMENT;
+    x.un.flags |= OPFOR_UNIT_LIMBERED;
+    assert_int_equal(opfor_vk_table_forbidden(&x.un, x.figs, &x.table), house);
+    assert_int_equal(
+        opfor_vk_table_forbidden_within(&x.un, x.figs, &x.table, OPFOR_VK_TABLE_EDGE_TOL), -1);
+    x.figs[4].pos = (opfor_pt_t){7.0f, 3.0f}; /* the gun itself may not go in */
+    assert_int_equal(
+        opfor_vk_table_forbidden_within(&x.un, x.figs, &x.table, OPFOR_VK_TABLE_EDGE_TOL), house);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(move_keeps_the_formation),
+        cmocka_unit_test(report_check_is_the_engines),
         cmocka_unit_test(move_counts_only_the_living),
         cmocka_unit_test(move_clamps_to_the_table),
         cmocka_unit_test(move_of_a_dead_unit_does_nothing),

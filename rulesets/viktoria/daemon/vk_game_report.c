@@ -126,6 +126,31 @@ static int get_point(const opfor__vkg_t *g, const msgpack_object *v, const char 
     return 0;
 }
 
+/* What the order's move does to unit u's figures besides their place, as the rules engine's
+ * move does it (VIII; VI: riders dismount to crawl): a crawl leaves them prone and on foot, an
+ * advance or a run stands them up, a run leaves them running; all have moved. Applied when a
+ * report moves the unit of the order it answers, so a crawling rider may end in a building
+ * closed to horses, as the engine lets him (rules version 2). */
+static void order_move_flags(opfor__vkg_table_t *t, int u, int kind) {
+    if (kind != OPFOR_VK_ADVANCE && kind != OPFOR_VK_RUN && kind != OPFOR_VK_CRAWL)
+        return;
+    const opfor_unit_t *un = &t->units[u];
+    for (int i = un->first; i < un->first + un->count && i < OPFOR_MAX_FIGURES; i++) {
+        opfor_figure_t *f = &t->figures[i];
+        if (!(f->flags & OPFOR_FIG_ALIVE) || (f->flags & OPFOR_FIG_EQUIPMENT))
+            continue;
+        if (kind == OPFOR_VK_CRAWL) {
+            f->flags &= (uint16_t)~OPFOR_FIG_MOUNTED;
+            f->flags |= OPFOR_FIG_PRONE;
+        } else {
+            f->flags &= (uint16_t)~OPFOR_FIG_PRONE;
+        }
+        f->flags |= OPFOR_FIG_MOVED;
+        if (kind == OPFOR_VK_RUN)
+            f->flags |= OPFOR_FIG_RUNNING;
+    }
+}
+
 /* Moves unit u so its living figures' centre is at p (figures stay on the table). Under
  * rules version 2 a move that would put a figure on ground it may not stand on (a pond, a
  * building closed to horses, guns and wagons: opfor_vk_table_forbidden) is refused, naming
@@ -138,7 +163,9 @@ static int move_unit(const opfor__vkg_t *g, opfor__vkg_table_t *t, int u, opfor_
     for (int i = 0; i < un->count && un->first + i < OPFOR_MAX_FIGURES; i++)
         saved[i] = t->figures[un->first + i].pos;
     opfor_vk_table_move(un, t->figures, &g->cfg->table, p);
-    int k = g->rules >= 2 ? opfor_vk_table_forbidden(un, t->figures, &g->cfg->table) : -1;
+    int k = g->rules >= 2 ? opfor_vk_table_forbidden_within(un, t->figures, &g->cfg->table,
+                                                            OPFOR_VK_TABLE_EDGE_TOL)
+                          : -1;
     if (k < 0)
         return 0;
     for (int i = 0; i < un->count && un->first + i < OPFOR_MAX_FIGURES; i++)
@@ -904,6 +931,10 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
             goto out;
         if ((rc = on_table(t, it->unit, path, e)) < 0)
             goto out;
+        /* the move of the order it answers: the figures change as the order's move changes
+           them (a crawl dismounts), then stand where the table put them */
+        if (g->rules >= 2 && current && t->order.active && t->order.unit == it->unit)
+            order_move_flags(t, it->unit, t->order.action.kind);
         if ((rc = move_unit(g, t, it->unit, it->p, path, e)) < 0)
             goto out;
         add_text(r, "%s moved to x %.1f, y %.1f", t->units[it->unit].name, (double)it->p.x,

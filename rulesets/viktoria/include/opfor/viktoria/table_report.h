@@ -27,6 +27,16 @@ void opfor_vk_table_move(const opfor_unit_t *un, opfor_figure_t *figures,
 int opfor_vk_table_forbidden(const opfor_unit_t *un, const opfor_figure_t *figures,
                              const opfor_table_t *table);
 
+/* The rules engine's own test of where a moved unit's figures may stand (VIII), for a table's
+ * report of a move: as opfor_vk_table_forbidden, except that a figure whose centre lies within
+ * tol inches of the feature's edge counts as outside it (a report is measured and rounded; the
+ * engine stops a figure a hair short of the ground that stops it), and that a limbered gun's
+ * crew walk where men on foot may (only the gun itself is kept out of ground closed to guns).
+ * Placing a spotted unit keeps the stricter opfor_vk_table_forbidden. */
+#define OPFOR_VK_TABLE_EDGE_TOL 0.05f /* inches: the tolerance reports are checked with */
+int opfor_vk_table_forbidden_within(const opfor_unit_t *un, const opfor_figure_t *figures,
+                                    const opfor_table_t *table, float tol);
+
 /* Kills `killed` living figures of un (the wounded first, leaders and generals last), then
  * wounds `wounded` of its unwounded living figures (leaders and generals last). Counts larger
  * than the figures available stop when none is left. */
