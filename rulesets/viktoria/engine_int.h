@@ -559,10 +559,10 @@ float vk_move_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int m
 enum { VK_STOP_ARRIVED = 0, VK_STOP_ALLOWANCE, VK_STOP_GROUND, VK_STOP_UNIT, VK_STOP_EDGE };
 /* What vk_move_unit_stop tells about the move it made. */
 typedef struct vk_move_stop {
-    int why;         /* VK_STOP_*: the reason the last leg ended short, or ARRIVED */
-    int fig;         /* VK_STOP_UNIT: the figure whose base it met, else -1 */
-    int d3;          /* the d3 the move used */
-    float allowance; /* the least allowance of its movers (X + d3), before any turning cost */
+    int why;          /* VK_STOP_*: the reason the last leg ended short, or ARRIVED */
+    int fig;          /* VK_STOP_UNIT: the figure whose base it met, else -1 */
+    int d3;           /* the d3 the move used */
+    float allowance;  /* the least allowance of its movers (X + d3), before any turning cost */
     int has_block;    /* 1: block is set (a move on the ground; not a flight) */
     opfor_pt_t block; /* the living figures' centre where the formation's move ends, before
                          stragglers close up (vk_cohere): where the table's block of figures
