@@ -38,18 +38,6 @@ static const char BLOCKED[] =
     "  - {name: The Farm, position: [49, 32], radius: 4, points: 5}\n";
 /* clang-format on */
 
-static opfor_action_t make(int kind, int unit, int target, float x, float y) {
-    opfor_action_t a;
-    memset(&a, 0, sizeof a);
-    a.kind = (uint8_t)kind;
-    a.unit = (uint8_t)unit;
-    a.target = target < 0 ? OPFOR_ACTION_NONE : (uint8_t)target;
-    a.arg = OPFOR_VK_NO_FIGURE;
-    a.x = x;
-    a.y = y;
-    return a;
-}
-
 static int inert(const vkfix_t *f, const opfor_action_t *a) {
     return opfor_viktoria_ruleset.ai->inert(f->ctx, f->st, a);
 }
@@ -61,18 +49,18 @@ static void inert_moves_and_fire(void **state) {
     assert_int_equal(vkfix_open(&f, BLOCKED, 1), 0);
     int u = vkfix_act(&f, "Oberst"), jager = vkfix_unit(&f, "Jager");
     opfor_pt_t c = vkfix_centre(&f, u);
-    opfor_action_t a = make(OPFOR_VK_ADVANCE, u, -1, c.x, c.y - 10.0f);
+    opfor_action_t a = vkfix_action(OPFOR_VK_ADVANCE, u, -1, c.x, c.y - 10.0f);
     assert_int_equal(inert(&f, &a), 1); /* through its own picket's bases */
-    a = make(OPFOR_VK_RUN, u, -1, c.x, c.y - 10.0f);
+    a = vkfix_action(OPFOR_VK_RUN, u, -1, c.x, c.y - 10.0f);
     assert_int_equal(inert(&f, &a), 1);
-    a = make(OPFOR_VK_ADVANCE, u, -1, c.x, c.y + 10.0f);
+    a = vkfix_action(OPFOR_VK_ADVANCE, u, -1, c.x, c.y + 10.0f);
     assert_int_equal(inert(&f, &a), 0); /* away from it: a move */
-    a = make(OPFOR_VK_CRAWL, u, -1, c.x, c.y);
+    a = vkfix_action(OPFOR_VK_CRAWL, u, -1, c.x, c.y);
     assert_int_equal(inert(&f, &a), 0); /* going prone where it stands: taking cover */
-    a = make(OPFOR_VK_STAND, u, -1, 0, 0);
+    a = vkfix_action(OPFOR_VK_STAND, u, -1, 0, 0);
     assert_int_equal(inert(&f, &a), 0);
     /* the Jager are 50 in away: a rifle may reach them */
-    a = make(OPFOR_VK_FIRE, u, jager, 0, 0);
+    a = vkfix_action(OPFOR_VK_FIRE, u, jager, 0, 0);
     assert_true(opfor_vk_query_shooters(opfor_vk_rs_engine(f.ctx), &f.st->vk, u, jager, 0) > 0);
     assert_int_equal(inert(&f, &a), 0);
     vkfix_close(&f);
@@ -81,13 +69,13 @@ static void inert_moves_and_fire(void **state) {
     assert_int_equal(vkfix_open(&f, BLOCKED, 1), 0);
     u = vkfix_act(&f, "Hussars");
     c = vkfix_centre(&f, u);
-    a = make(OPFOR_VK_RUN, u, -1, 49.0f, 32.0f);
+    a = vkfix_action(OPFOR_VK_RUN, u, -1, 49.0f, 32.0f);
     assert_int_equal(inert(&f, &a), 1);
-    a = make(OPFOR_VK_RUN, u, -1, c.x - 10.0f, 32.0f);
+    a = vkfix_action(OPFOR_VK_RUN, u, -1, c.x - 10.0f, 32.0f);
     assert_int_equal(inert(&f, &a), 0);
     /* its pistols do not reach the Jager, 23 in away: a fire order nobody can fire */
     jager = vkfix_unit(&f, "Jager");
-    a = make(OPFOR_VK_FIRE, u, jager, 0, 0);
+    a = vkfix_action(OPFOR_VK_FIRE, u, jager, 0, 0);
     assert_int_equal(opfor_vk_query_shooters(opfor_vk_rs_engine(f.ctx), &f.st->vk, u, jager, 0), 0);
     assert_int_equal(inert(&f, &a), 1);
     vkfix_close(&f);
@@ -104,11 +92,11 @@ static void inert_never_chosen(void **state) {
     opfor_mcts_result_t r;
     memset(&r, 0, sizeof r);
     r.nchoices = 3;
-    r.top[0].action = make(OPFOR_VK_ADVANCE, u, -1, c.x, c.y - 10.0f); /* inert */
+    r.top[0].action = vkfix_action(OPFOR_VK_ADVANCE, u, -1, c.x, c.y - 10.0f); /* inert */
     r.top[0].visits = 900;
-    r.top[1].action = make(OPFOR_VK_RUN, u, -1, c.x, c.y - 12.0f); /* inert */
+    r.top[1].action = vkfix_action(OPFOR_VK_RUN, u, -1, c.x, c.y - 12.0f); /* inert */
     r.top[1].visits = 50;
-    r.top[2].action = make(OPFOR_VK_ADVANCE, u, -1, c.x + 6.0f, c.y + 10.0f);
+    r.top[2].action = vkfix_action(OPFOR_VK_ADVANCE, u, -1, c.x + 6.0f, c.y + 10.0f);
     r.top[2].visits = 40;
     for (uint64_t d = 0; d < 20; d++)
         assert_int_equal(opfor_ai_choose_in(&f.game, f.st, OPFOR_AI_NOVICE, &r, 1, d), 2);

@@ -37,18 +37,6 @@ static const char FIELD[] =
     "  - {name: The Farm, position: [49, 32], radius: 4, points: 5}\n";
 /* clang-format on */
 
-static opfor_action_t make(int kind, int unit, int target, float x, float y) {
-    opfor_action_t a;
-    memset(&a, 0, sizeof a);
-    a.kind = (uint8_t)kind;
-    a.unit = (uint8_t)unit;
-    a.target = target < 0 ? OPFOR_ACTION_NONE : (uint8_t)target;
-    a.arg = OPFOR_VK_NO_FIGURE;
-    a.x = x;
-    a.y = y;
-    return a;
-}
-
 static void orders_advance_sentence(void **state) {
     (void)state;
     vkfix_t f;
@@ -56,7 +44,7 @@ static void orders_advance_sentence(void **state) {
     int u = vkfix_act(&f, "Fusiliers");
     opfor_pt_t c = vkfix_centre(&f, u);
     /* due north-east toward the farm, far beyond one move */
-    opfor_action_t a = make(OPFOR_VK_ADVANCE, u, -1, c.x + 10.0f, c.y + 10.0f);
+    opfor_action_t a = vkfix_action(OPFOR_VK_ADVANCE, u, -1, c.x + 10.0f, c.y + 10.0f);
     opfor_order_t o;
     assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     float allow = opfor_vk_query_move(opfor_vk_rs_engine(f.ctx), &f.st->vk, u, OPFOR_VK_ADVANCE);
@@ -80,13 +68,13 @@ static void orders_advance_sentence(void **state) {
     assert_int_equal(o.has_runner_up, 0);
 
     /* a short move west stops at the point itself, near the hedge's end */
-    a = make(OPFOR_VK_ADVANCE, u, -1, c.x - 2.0f, c.y);
+    a = vkfix_action(OPFOR_VK_ADVANCE, u, -1, c.x - 2.0f, c.y);
     assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     assert_string_equal(o.direction, "W");
     assert_float_equal(o.move_in, 2.0, 1e-6);
     assert_float_equal(o.x, c.x - 2.0f, 1e-4);
     /* taking cover in place is not a move */
-    a = make(OPFOR_VK_CRAWL, u, -1, c.x, c.y);
+    a = vkfix_action(OPFOR_VK_CRAWL, u, -1, c.x, c.y);
     assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     assert_int_equal(o.has_move, 0);
     assert_string_equal(o.sentence, "Fusiliers: take cover where it stands (go prone).");
@@ -98,7 +86,7 @@ static void orders_fire_quotes_the_calculator(void **state) {
     vkfix_t f;
     assert_int_equal(vkfix_open(&f, FIELD, 2), 0);
     int u = vkfix_act(&f, "Fusiliers"), t = vkfix_unit(&f, "Jager");
-    opfor_action_t a = make(OPFOR_VK_FIRE, u, t, 0.0f, 0.0f);
+    opfor_action_t a = vkfix_action(OPFOR_VK_FIRE, u, t, 0.0f, 0.0f);
     opfor_order_t o;
     assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     assert_string_equal(o.verb, "fire at");
@@ -179,7 +167,7 @@ static void orders_fire_counts_only_shooters(void **state) {
         f.st->vk.figures[un->first + i].weapons = OPFOR_W_BAYONET;
     opfor_pt_t p = f.st->vk.figures[un->first + 5].pos;
     f.st->vk.figures[un->first + 6].pos = opfor_pt(p.x, p.y - 1.1f);
-    opfor_action_t a = make(OPFOR_VK_FIRE, u, t, 0.0f, 0.0f);
+    opfor_action_t a = vkfix_action(OPFOR_VK_FIRE, u, t, 0.0f, 0.0f);
     opfor_order_t o;
     assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     int n = opfor_vk_query_shooters(opfor_vk_rs_engine(f.ctx), &f.st->vk, u, t, 0);
@@ -223,7 +211,7 @@ static void orders_mg_counts_tests(void **state) {
     assert_int_equal(vkfix_open(&f, MG_FIELD, 4), 0);
     int u = vkfix_act(&f, "Maxim"), t = vkfix_unit(&f, "Jager");
     opfor_pt_t c = vkfix_centre(&f, t);
-    opfor_action_t a = make(OPFOR_VK_FIRE_MG, u, t, c.x, c.y);
+    opfor_action_t a = vkfix_action(OPFOR_VK_FIRE_MG, u, t, c.x, c.y);
     a.sub = OPFOR_ARC_45;
     opfor_order_t o;
     assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
@@ -269,8 +257,8 @@ static void orders_charge_and_decision(void **state) {
     vkfix_t f;
     assert_int_equal(vkfix_open(&f, FIELD, 3), 0);
     int u = vkfix_act(&f, "Uhlans"), t = vkfix_unit(&f, "Gunners");
-    opfor_action_t a = make(OPFOR_VK_CHARGE, u, t, 0.0f, 0.0f);
-    opfor_action_t b = make(OPFOR_VK_STAND, u, -1, 0.0f, 0.0f);
+    opfor_action_t a = vkfix_action(OPFOR_VK_CHARGE, u, t, 0.0f, 0.0f);
+    opfor_action_t b = vkfix_action(OPFOR_VK_STAND, u, -1, 0.0f, 0.0f);
     /* a made-up search: the charge chosen, standing the runner-up */
     opfor_ai_decision_t d;
     memset(&d, 0, sizeof d);
@@ -350,7 +338,7 @@ static void orders_landmark_true_of_the_end_point(void **state) {
     assert_int_equal(vkfix_open(&f, LANDMARKS, 1), 0);
     opfor_order_t o;
     int u = vkfix_act(&f, "Pioneers");
-    opfor_action_t a = make(OPFOR_VK_CRAWL, u, -1, 49.0f, 10.0f);
+    opfor_action_t a = vkfix_action(OPFOR_VK_CRAWL, u, -1, 49.0f, 10.0f);
     assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     assert_int_equal(o.has_move, 1);
     if (!(o.y < 30.0f && o.y > 26.0f)) /* out of the building, inside the circle */
@@ -360,14 +348,14 @@ static void orders_landmark_true_of_the_end_point(void **state) {
         fail_msg("%s", o.sentence);
     assert_null(strstr(o.sentence, "into"));
     /* into it only when the end point is inside: from the south wall northward */
-    a = make(OPFOR_VK_CRAWL, u, -1, 49.0f, 33.0f);
+    a = vkfix_action(OPFOR_VK_CRAWL, u, -1, 49.0f, 33.0f);
     assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     assert_string_equal(o.landmark_rel, "within");
     vkfix_close(&f);
 
     assert_int_equal(vkfix_open(&f, LANDMARKS, 1), 0);
     u = vkfix_act(&f, "Fusiliers");
-    a = make(OPFOR_VK_ADVANCE, u, -1, 10.0f, 36.0f); /* aimed at the hedge, 34 in away */
+    a = vkfix_action(OPFOR_VK_ADVANCE, u, -1, 10.0f, 36.0f); /* aimed at the hedge, 34 in away */
     assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     assert_int_equal(o.has_move, 1);
     if (strcmp(o.landmark, "Copse") != 0)
@@ -377,7 +365,7 @@ static void orders_landmark_true_of_the_end_point(void **state) {
 
     assert_int_equal(vkfix_open(&f, LANDMARKS, 1), 0);
     u = vkfix_act(&f, "Uhlans");
-    a = make(OPFOR_VK_ADVANCE, u, -1, 70.0f, 10.0f); /* east, away from everything named */
+    a = vkfix_action(OPFOR_VK_ADVANCE, u, -1, 70.0f, 10.0f); /* east, away from everything named */
     assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     assert_int_equal(o.has_move, 1);
     if (o.landmark[0])
@@ -404,7 +392,7 @@ static void orders_two_step_roll_explained(void **state) {
     vkfix_t f;
     assert_int_equal(vkfix_open(&f, FAR_FIELD, 1), 0);
     int u = vkfix_act(&f, "Landwehr"), t = vkfix_unit(&f, "Guards");
-    opfor_action_t a = make(OPFOR_VK_FIRE, u, t, 0.0f, 0.0f);
+    opfor_action_t a = vkfix_action(OPFOR_VK_FIRE, u, t, 0.0f, 0.0f);
     opfor_order_t o;
     assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     int two = 0;
@@ -468,7 +456,7 @@ static void orders_move_is_the_engines(void **state) {
         opfor_pt_t c = vkfix_centre(&f, u);
         for (size_t di = 0; di < sizeof dirs / sizeof dirs[0]; di++)
             for (int kind = OPFOR_VK_ADVANCE; kind <= OPFOR_VK_RUN; kind++) {
-                opfor_action_t a = make(kind, u, -1, c.x + dirs[di][0], c.y + dirs[di][1]);
+                opfor_action_t a = vkfix_action(kind, u, -1, c.x + dirs[di][0], c.y + dirs[di][1]);
                 opfor_order_t o;
                 assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
                 opfor_vk_action_t ea;
@@ -515,7 +503,7 @@ static void orders_move_cut_short_says_why(void **state) {
     /* a rider at the farmhouse wall, told to gallop into it */
     int u = vkfix_act(&f, "Hussars");
     opfor_pt_t c = vkfix_centre(&f, u);
-    opfor_action_t a = make(OPFOR_VK_RUN, u, -1, 49.0f, 32.0f);
+    opfor_action_t a = vkfix_action(OPFOR_VK_RUN, u, -1, 49.0f, 32.0f);
     assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     assert_int_equal(o.has_limit, 1);
     assert_string_equal(o.limit_why, "the Farmhouse is closed to riders");
@@ -532,7 +520,7 @@ static void orders_move_cut_short_says_why(void **state) {
     assert_int_equal(vkfix_open(&f, BLOCKED, 1), 0);
     u = vkfix_act(&f, "Oberst");
     c = vkfix_centre(&f, u);
-    a = make(OPFOR_VK_ADVANCE, u, -1, c.x, c.y - 10.0f);
+    a = vkfix_action(OPFOR_VK_ADVANCE, u, -1, c.x, c.y - 10.0f);
     assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     if (strstr(o.sentence, "Picket is in the way") == NULL)
         fail_msg("%s", o.sentence);
@@ -544,7 +532,7 @@ static void orders_move_cut_short_says_why(void **state) {
     assert_int_equal(vkfix_open(&f, BLOCKED, 1), 0);
     u = vkfix_act(&f, "Supply Wagon");
     c = vkfix_centre(&f, u);
-    a = make(OPFOR_VK_RUN, u, -1, c.x, -20.0f);
+    a = vkfix_action(OPFOR_VK_RUN, u, -1, c.x, -20.0f);
     assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
     if (!o.has_limit || strcmp(o.limit_why, "the table edge") != 0)
         fail_msg("%s", o.sentence);

@@ -36,6 +36,19 @@ typedef struct vkfix {
     "  - {name: Red, edge: bottom}\n"                                                              \
     "  - {name: Blue, edge: top}\n"
 
+/* A ruleset action of kind for unit at target (-1: none), aimed at (x, y). */
+static inline opfor_action_t vkfix_action(int kind, int unit, int target, float x, float y) {
+    opfor_action_t a;
+    memset(&a, 0, sizeof a);
+    a.kind = (uint8_t)kind;
+    a.unit = (uint8_t)unit;
+    a.target = target < 0 ? OPFOR_ACTION_NONE : (uint8_t)target;
+    a.arg = OPFOR_VK_NO_FIGURE;
+    a.x = x;
+    a.y = y;
+    return a;
+}
+
 /* Builds the fixture from scenario text; 0 on success. */
 static inline int vkfix_open(vkfix_t *f, const char *yaml, uint64_t seed) {
     memset(f, 0, sizeof *f);
