@@ -745,6 +745,15 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
             else
                 setf(where, sizeof where, " %g in %s, to x %.1f y %.1f", (double)o->move_in,
                      o->direction, (double)o->x, (double)o->y);
+            /* a way round closed ground: the turn, when the best roll reaches it */
+            if ((a.flags & OPFOR_VK_AF_VIA) && best.moved >= opfor_dist(geo.c, a.via) - 0.25f) {
+                size_t wl = strlen(where);
+                o->has_via = 1;
+                o->via_x = a.via.x;
+                o->via_y = a.via.y;
+                opfor_text_appendf(where, sizeof where, &wl, " by way of x %.1f y %.1f",
+                                   (double)a.via.x, (double)a.via.y);
+            }
             if (o->has_limit) {
                 /* stopped there already at the mean roll: the end point is the limit */
                 size_t wl = strlen(where);

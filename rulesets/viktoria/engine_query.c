@@ -253,6 +253,8 @@ int opfor_vk_query_inert(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
                opfor_vk_query_shooters(
                    ctx, st, a->unit, a->target,
                    a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL)) == 0;
+    if (a->kind == OPFOR_VK_FIRE_MG)
+        return opfor_vk_query_mg_tests(ctx, st, a->unit, a->arc, a->dest) == 0;
     if (a->kind != OPFOR_VK_ADVANCE && a->kind != OPFOR_VK_RUN && a->kind != OPFOR_VK_CRAWL)
         return 0;
     if (a->flags &

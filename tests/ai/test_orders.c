@@ -493,6 +493,37 @@ static void orders_move_is_the_engines(void **state) {
     }
 }
 
+/* A move round closed ground turns at its waypoint: the order names it ("by way of"), and
+ * each face of the die's end is the engine's along the bent path. */
+static void orders_move_by_way_of_a_waypoint(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, BLOCKED, 1), 0);
+    int u = vkfix_act(&f, "Hussars");
+    opfor_pt_t c = vkfix_centre(&f, u);
+    /* a gallop 3 in north first, then west */
+    opfor_action_t a = vkfix_action(OPFOR_VK_RUN, u, -1, c.x - 12.0f, c.y + 3.0f);
+    a.flags |= OPFOR_VK_AF_VIA;
+    a.x2 = c.x;
+    a.y2 = c.y + 3.0f;
+    opfor_order_t o;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    if (!o.has_move || !o.has_via)
+        fail_msg("%s", o.sentence);
+    assert_float_equal(o.via_x, c.x, 1e-4);
+    assert_float_equal(o.via_y, c.y + 3.0f, 1e-4);
+    char by[48];
+    snprintf(by, sizeof by, "by way of x %.1f y %.1f", (double)c.x, (double)(c.y + 3.0f));
+    if (!strstr(o.sentence, by))
+        fail_msg("%s: no '%s'", o.sentence, by);
+    /* a straight move names no waypoint */
+    a.flags &= (uint16_t)~OPFOR_VK_AF_VIA;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_int_equal(o.has_via, 0);
+    assert_null(strstr(o.sentence, "by way of"));
+    vkfix_close(&f);
+}
+
 /* A move the engine cuts short even at the best roll says where it stops and why, in the
  * fields and in the sentence; one that goes nowhere says it stays. */
 static void orders_move_cut_short_says_why(void **state) {
@@ -550,6 +581,7 @@ int main(void) {
         cmocka_unit_test(orders_two_step_roll_explained),
         cmocka_unit_test(orders_move_is_the_engines),
         cmocka_unit_test(orders_move_cut_short_says_why),
+        cmocka_unit_test(orders_move_by_way_of_a_waypoint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -364,8 +364,8 @@ typedef struct need {
 /* The order as a client reads it. */
 typedef struct worder {
     char unit[48], action[24], target[48], sentence[320];
-    int has_stop, has_dest, has_limit;
-    opfor_pt_t stop, dest, limit;
+    int has_stop, has_dest, has_limit, has_via;
+    opfor_pt_t stop, dest, limit, via;
     int nstops; /* 3 when the order gives its end at each d3 (`stops`), else 0 */
     opfor_pt_t stops[3];
     int has_figures, figures, at_most;
@@ -382,6 +382,7 @@ static void read_order(const msgpack_object *o, worder_t *w) {
     w->has_stop = get_pt(o, "stop", &w->stop);
     w->has_dest = get_pt(o, "destination", &w->dest);
     w->has_limit = get_pt(o, "limit", &w->limit);
+    w->has_via = get_pt(o, "via", &w->via);
     const msgpack_object *sv = opfor_rpc_params_get(o, "stops");
     if (sv && sv->type == MSGPACK_OBJECT_ARRAY && sv->via.array.size == 3) {
         int ok = 1;
@@ -529,7 +530,7 @@ static opfor_pt_t check_move(play_t *p, const worder_t *w, const opfor_vk_state_
     const opfor__vkg_t *g = p->g;
     const opfor__vkg_order_t *o = &g->t.order;
     opfor_pt_t c = m_centre(&p->m, u);
-    if (w->has_stop && w->has_limit && opfor_dist(c, w->stop) >= 0.05f &&
+    if (w->has_stop && w->has_limit && !w->has_via && opfor_dist(c, w->stop) >= 0.05f &&
         line_dist(c, w->stop, w->limit) > POS_TOL)
         mismatch(p, MM_STOP_LINE,
                  "the limit x %.1f y %.1f is %.1f in off the line from x %.1f y %.1f through the "

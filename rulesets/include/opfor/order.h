@@ -99,6 +99,9 @@ typedef struct opfor_order {
     int nstops;       /* 3 when has_move, else 0 */
     float stops_x[3]; /* [k]: where the unit's centre stops when the D3 shows k + 1 */
     float stops_y[3];
+    /* a move that turns at a waypoint (a way round closed ground) within its reach */
+    int has_via; /* 1: the unit goes straight to via_x, via_y first, then on */
+    float via_x, via_y;
 } opfor_order_t;
 
 /* The terms that decided a score, largest first by size, as one phrase:

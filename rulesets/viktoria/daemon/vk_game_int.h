@@ -63,30 +63,32 @@ typedef struct opfor__vkg_alt {
 } opfor__vkg_alt_t;
 
 typedef struct opfor__vkg_order {
-    int32_t active;           /* 1 once an order was given this game */
-    int32_t open;             /* 1 until the next press: its outcome may still be resolved */
-    int32_t resolved;         /* 1 once resolved by the daemon's dice */
-    int32_t unit;             /* acting unit */
-    int32_t target;           /* target unit, -1 none */
-    int32_t has_dest;         /* 1 when dest means something */
-    int32_t command;          /* OPFOR__CMD_* */
-    int32_t has_runner;       /* 1 when runner is valid */
-    int32_t nneeds;           /* entries of needs */
-    int32_t turn;             /* turn it was given in */
-    int32_t decision;         /* the game's AI decision number (keys its dice) */
-    uint64_t log_seq;         /* the log entry that recorded it */
-    uint64_t answered_by;     /* the first report that answered it (its log entry); 0: none */
-    int32_t answered_turn;    /* the turn of that report */
-    int32_t answered_move;    /* 1 once a report moved its unit (or resolve settled it) */
-    int32_t figures;          /* figures that fire (opfor_order_t.figures) */
-    int32_t figures_how;      /* OPFOR_ORDER_FIG_*: 0 when not counted */
-    int32_t has_stop;         /* 1: stop is where a move ends at its mean roll */
-    opfor_pt_t stop;          /* the order's one end point (its sentence's "to x, y") */
-    int32_t has_limit;        /* 1: the move stops at limit however well its die rolls */
-    opfor_pt_t limit;         /* the farthest it gets (opfor_order_t.limit_x, limit_y) */
-    char limit_why[48];       /* what stops it there (opfor_order_t.limit_why) */
-    int32_t nstops;           /* 3: stops[k] is where the move ends when its D3 shows k + 1 */
-    opfor_pt_t stops[3];      /* (opfor_order_t.stops_x, stops_y) */
+    int32_t active;        /* 1 once an order was given this game */
+    int32_t open;          /* 1 until the next press: its outcome may still be resolved */
+    int32_t resolved;      /* 1 once resolved by the daemon's dice */
+    int32_t unit;          /* acting unit */
+    int32_t target;        /* target unit, -1 none */
+    int32_t has_dest;      /* 1 when dest means something */
+    int32_t command;       /* OPFOR__CMD_* */
+    int32_t has_runner;    /* 1 when runner is valid */
+    int32_t nneeds;        /* entries of needs */
+    int32_t turn;          /* turn it was given in */
+    int32_t decision;      /* the game's AI decision number (keys its dice) */
+    uint64_t log_seq;      /* the log entry that recorded it */
+    uint64_t answered_by;  /* the first report that answered it (its log entry); 0: none */
+    int32_t answered_turn; /* the turn of that report */
+    int32_t answered_move; /* 1 once a report moved its unit (or resolve settled it) */
+    int32_t figures;       /* figures that fire (opfor_order_t.figures) */
+    int32_t figures_how;   /* OPFOR_ORDER_FIG_*: 0 when not counted */
+    int32_t has_stop;      /* 1: stop is where a move ends at its mean roll */
+    opfor_pt_t stop;       /* the order's one end point (its sentence's "to x, y") */
+    int32_t has_limit;     /* 1: the move stops at limit however well its die rolls */
+    opfor_pt_t limit;      /* the farthest it gets (opfor_order_t.limit_x, limit_y) */
+    char limit_why[48];    /* what stops it there (opfor_order_t.limit_why) */
+    int32_t nstops;        /* 3: stops[k] is where the move ends when its D3 shows k + 1 */
+    opfor_pt_t stops[3];   /* (opfor_order_t.stops_x, stops_y) */
+    int32_t has_via;       /* 1: the move turns at via first (opfor_order_t.has_via) */
+    opfor_pt_t via;
     opfor_vk_action_t select; /* the engine's SELECT_UNIT action */
     opfor_vk_action_t action; /* the chosen action */
     opfor_vk_action_t runner; /* the runner-up */

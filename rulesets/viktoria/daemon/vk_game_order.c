@@ -282,6 +282,8 @@ static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__ca
         o->has_limit = ord->has_limit;
         o->limit = opfor_pt(ord->limit_x, ord->limit_y);
         snprintf(o->limit_why, sizeof o->limit_why, "%.47s", ord->limit_why);
+        o->has_via = ord->has_via;
+        o->via = opfor_pt(ord->via_x, ord->via_y);
         o->nstops = ord->nstops == 3 ? 3 : 0;
         for (int k = 0; k < o->nstops; k++)
             o->stops[k] = opfor_pt(ord->stops_x[k], ord->stops_y[k]);
@@ -443,7 +445,7 @@ out:
 void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
                            const opfor__vkg_order_t *o, msgpack_packer *pk) {
     const char *unit = o->unit >= 0 && o->unit < t->nunits ? t->units[o->unit].name : "";
-    msgpack_pack_map(pk, 26);
+    msgpack_pack_map(pk, 27);
     opfor__kv_str(pk, "game", g->row->id);
     opfor__vkg_alts_pack(o, pk); /* what the search weighed */
     opfor__kv_u64(pk, "order_id", o->log_seq);
@@ -474,6 +476,12 @@ void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
     } else {
         msgpack_pack_nil(pk);
     }
+    /* where a move turns first (a way round closed ground), nil when it goes straight */
+    opfor_rpc_pack_cstr(pk, "via");
+    if (o->has_via)
+        opfor__vkg_pack_pt(pk, o->via);
+    else
+        msgpack_pack_nil(pk);
     /* where the move ends for each face of its D3 (nil when it does not move) */
     opfor_rpc_pack_cstr(pk, "stops");
     if (o->nstops == 3) {
@@ -633,6 +641,12 @@ int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
         o.limit = opfor_pt((float)opfor_rpc_params_num_or(lm, "x", 0.0),
                            (float)opfor_rpc_params_num_or(lm, "y", 0.0));
         opfor_rpc_params_str_or(lm, "why", o.limit_why, sizeof o.limit_why);
+    }
+    const msgpack_object *vv = opfor_rpc_params_get(payload, "via");
+    if (vv && vv->type == MSGPACK_OBJECT_MAP) {
+        o.has_via = 1;
+        o.via = opfor_pt((float)opfor_rpc_params_num_or(vv, "x", 0.0),
+                         (float)opfor_rpc_params_num_or(vv, "y", 0.0));
     }
     /* the end for each face of the D3 (entries from before they were logged have none) */
     const msgpack_object *sv = opfor_rpc_params_get(payload, "stops");

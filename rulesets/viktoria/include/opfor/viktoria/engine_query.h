@@ -124,7 +124,8 @@ int opfor_vk_query_move_result(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
 
 /* Whether action a, at the action phase of st, would do nothing the table could carry out: a
  * move (advance, run, crawl elsewhere) the engine moves less than a quarter inch even at the
- * best d3, or a fire at a target no figure can shoot. Mounting, dismounting, climbing,
+ * best d3, a fire at a target no figure can shoot, or a machinegun's burst over an arc
+ * that holds no figure to test. Mounting, dismounting, climbing,
  * descending and going prone where it stands always do something. 1 inert, 0 not (also for
  * every other action or phase). The AI's `inert` hook (ai_orders.c) and the daemon's own
  * look-ahead (vk_game_order.c) both ask here. */
