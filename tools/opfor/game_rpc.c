@@ -416,6 +416,20 @@ void opfor__rpc_print_alternatives(FILE *f, const msgpack_object *o) {
     }
 }
 
+const char *opfor__rpc_score_parts(const msgpack_object *bd, char *buf, size_t n) {
+    snprintf(buf, n,
+             "survivors %lld, at half strength %lld, unscathed %lld, supply %lld x2, HQ members "
+             "%lld x2, driven off %lld, objectives %lld",
+             (long long)opfor__rpc_int(bd, "survived", 0),
+             (long long)opfor__rpc_int(bd, "half_strength", 0),
+             (long long)opfor__rpc_int(bd, "unscathed", 0),
+             (long long)opfor__rpc_int(bd, "supply", 0),
+             (long long)opfor__rpc_int(bd, "hq_members", 0),
+             (long long)opfor__rpc_int(bd, "driven_off", 0),
+             (long long)opfor__rpc_int(bd, "objectives", 0));
+    return buf;
+}
+
 void opfor__rpc_print_order(FILE *f, const msgpack_object *o) {
     char unit[64], sentence[320], reason[320], cmd[80], level[32], eng[32];
     opfor__rpc_str(o, "unit", unit, sizeof unit);
@@ -587,17 +601,9 @@ void opfor__rpc_print_event(FILE *f, const msgpack_object *ev) {
                 why, why[0] ? ")" : "", (long long)opfor__rpc_int(d, "score", 0), turns,
                 turns == 1 ? "" : "s");
         const msgpack_object *bd = opfor__rpc_get(d, "breakdown");
+        char parts[256];
         if (opfor__rpc_get(bd, "survived"))
-            fprintf(f,
-                    "    survivors %lld, at half strength %lld, unscathed %lld, supply %lld x2, "
-                    "HQ members %lld x2, driven off %lld, objectives %lld\n",
-                    (long long)opfor__rpc_int(bd, "survived", 0),
-                    (long long)opfor__rpc_int(bd, "half_strength", 0),
-                    (long long)opfor__rpc_int(bd, "unscathed", 0),
-                    (long long)opfor__rpc_int(bd, "supply", 0),
-                    (long long)opfor__rpc_int(bd, "hq_members", 0),
-                    (long long)opfor__rpc_int(bd, "driven_off", 0),
-                    (long long)opfor__rpc_int(bd, "objectives", 0));
+            fprintf(f, "    %s\n", opfor__rpc_score_parts(bd, parts, sizeof parts));
     } else if (strcmp(kind, "closed") == 0) {
         fprintf(f, "The game was closed.\n");
     } else if (strcmp(kind, "undo") == 0) {

@@ -87,6 +87,9 @@ void opfor__rpc_print_json(FILE *f, const msgpack_object *o);
 void opfor__rpc_print_event(FILE *f, const msgpack_object *ev);
 /* Prints an order (docs/protocol.md, Orders) as readable lines on f. */
 void opfor__rpc_print_order(FILE *f, const msgpack_object *o);
+/* A score's parts from its breakdown map bd (the `score` answer, a game_over's `breakdown`) as
+ * one phrase: "survivors 4, at half strength 0, ..., objectives 1". Returns buf (n bytes). */
+const char *opfor__rpc_score_parts(const msgpack_object *bd, char *buf, size_t n);
 /* The alternatives an order's search weighed (its `alternatives`, docs/protocol.md), one line
  * each with visits and values, the chosen one starred; nothing when the order has none. */
 void opfor__rpc_print_alternatives(FILE *f, const msgpack_object *order);

@@ -724,16 +724,9 @@ static void call_game(remote_t *r, const char *method, int state) {
             print_front(res);
         } else if (state == 2) {
             const msgpack_object *sc = opfor__rpc_get(res, "score");
-            printf("Score: %lld (survivors %lld, at half strength %lld, unscathed %lld, supply "
-                   "%lld x2, HQ members %lld x2, driven off %lld, objectives %lld)\n",
-                   (long long)opfor__rpc_int(sc, "total", 0),
-                   (long long)opfor__rpc_int(sc, "survived", 0),
-                   (long long)opfor__rpc_int(sc, "half_strength", 0),
-                   (long long)opfor__rpc_int(sc, "unscathed", 0),
-                   (long long)opfor__rpc_int(sc, "supply", 0),
-                   (long long)opfor__rpc_int(sc, "hq_members", 0),
-                   (long long)opfor__rpc_int(sc, "driven_off", 0),
-                   (long long)opfor__rpc_int(sc, "objectives", 0));
+            char parts[256];
+            printf("Score: %lld (%s)\n", (long long)opfor__rpc_int(sc, "total", 0),
+                   opfor__rpc_score_parts(sc, parts, sizeof parts));
         } else {
             after_ack(r, res);
         }
