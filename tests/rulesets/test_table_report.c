@@ -156,14 +156,21 @@ static int add_rect(fx_t *x, opfor_terrain_kind_t kind, const char *name, float 
     return opfor_table_add(&x->table, &f);
 }
 
+/* The fixture on a 48 x 24 in table with a Mill pond (x 20-30, y 0-6) and a Farmhouse
+ * (x 0-8, y 0-6); their feature indices in *pond and *house. */
+static void fx_ground(fx_t *x, int *pond, int *house) {
+    fx_init(x);
+    opfor_table_init(&x->table, 48.0f, 24.0f, OPFOR_EDGE_TOP);
+    *pond = add_rect(x, OPFOR_TK_IMPASSABLE, "Mill pond", 20, 0, 30, 6);
+    *house = add_rect(x, OPFOR_TK_BUILDING, "Farmhouse", 0, 0, 8, 6);
+    assert_true(*pond >= 0 && *house >= 0);
+}
+
 static void forbidden_ground_is_named(void **state) {
     (void)state;
     fx_t x;
-    fx_init(&x);
-    opfor_table_init(&x.table, 48.0f, 24.0f, OPFOR_EDGE_TOP);
-    int pond = add_rect(&x, OPFOR_TK_IMPASSABLE, "Mill pond", 20, 0, 30, 6);
-    int house = add_rect(&x, OPFOR_TK_BUILDING, "Farmhouse", 0, 0, 8, 6);
-    assert_true(pond >= 0 && house >= 0);
+    int pond, house;
+    fx_ground(&x, &pond, &house);
     assert_int_equal(opfor_vk_table_forbidden(&x.un, x.figs, &x.table), -1); /* at y 10 */
     opfor_vk_table_move(&x.un, x.figs, &x.table, (opfor_pt_t){25.0f, 3.0f});
     assert_int_equal(opfor_vk_table_forbidden(&x.un, x.figs, &x.table), pond);
@@ -181,11 +188,8 @@ static void forbidden_ground_is_named(void **state) {
 static void report_check_is_the_engines(void **state) {
     (void)state;
     fx_t x;
-    fx_init(&x);
-    opfor_table_init(&x.table, 48.0f, 24.0f, OPFOR_EDGE_TOP);
-    int pond = add_rect(&x, OPFOR_TK_IMPASSABLE, "Mill pond", 20, 0, 30, 6);
-    int house = add_rect(&x, OPFOR_TK_BUILDING, "Farmhouse", 0, 0, 8, 6);
-    assert_true(pond >= 0 && house >= 0);
+    int pond, house;
+    fx_ground(&x, &pond, &house);
     /* the figures' line (x 10..14) moved so its east end is 0.02 in inside the pond */
     opfor_vk_table_move(&x.un, x.figs, &x.table, (opfor_pt_t){18.02f, 5.0f});
     assert_int_equal(opfor_vk_table_forbidden(&x.un, x.figs, &x.table), pond);
