@@ -888,6 +888,15 @@ static int can_move(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u
     return 1;
 }
 
+/* Whether unit u may Load (VI): it has a machinegun (has_mg) or a gun figure (gunf >= 0, as
+ * vk_gun_figure) that is not limbered (VIII: limbered guns can neither fire nor load), is not
+ * loaded already, and has crew to do it. */
+static int can_load(const opfor_vk_state_t *st, int u, int has_mg, int gunf) {
+    const opfor_unit_t *un = &st->units[u];
+    return (has_mg || (gunf >= 0 && !(un->flags & OPFOR_UNIT_LIMBERED))) &&
+           !(un->flags & OPFOR_UNIT_LOADED) && vk_crew(st, u, NULL) > 0;
+}
+
 /* ---------------------------------------------------------------- legal lists */
 
 typedef struct lister {
@@ -1370,7 +1379,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         push(l, OPFOR_VK_RALLY, u);
     if (k & K_STAND) {
         push(l, OPFOR_VK_STAND, u);
-        if ((has_mg || gunf >= 0) && !(un->flags & OPFOR_UNIT_LOADED) && vk_crew(st, u, NULL) > 0)
+        if (can_load(st, u, has_mg, gunf))
             push(l, OPFOR_VK_LOAD, u);
     }
     if (k == K_FIGHT || k == (K_FIGHT | K_RALLY) || k == K_STAND)
@@ -1730,8 +1739,7 @@ uint32_t opfor_vk_legal_groups(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
         m |= G(OPFOR_VK_RALLY);
     if (k & K_STAND) {
         m |= G(OPFOR_VK_STAND);
-        if ((vk_mg_figure(st, u) >= 0 || vk_gun_figure(st, u) >= 0) &&
-            !(un->flags & OPFOR_UNIT_LOADED) && vk_crew(st, u, NULL) > 0)
+        if (can_load(st, u, vk_mg_figure(st, u) >= 0, vk_gun_figure(st, u)))
             m |= G(OPFOR_VK_LOAD);
     }
     if (k == K_FIGHT || k == (K_FIGHT | K_RALLY) || k == K_STAND)
@@ -1893,8 +1901,7 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
             return 0;
         return 1;
     case OPFOR_VK_LOAD:
-        return (vk_mg_figure(st, u) >= 0 || vk_gun_figure(st, u) >= 0) &&
-               !(un->flags & OPFOR_UNIT_LOADED) && vk_crew(st, u, NULL) > 0;
+        return can_load(st, u, vk_mg_figure(st, u) >= 0, vk_gun_figure(st, u));
     case OPFOR_VK_FIRE: {
         if (!vk_fire_target_ok(st, t))
             return 0;

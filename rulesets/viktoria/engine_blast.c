@@ -292,10 +292,8 @@ void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, flo
         if (opfor_dist2(p, f->pos) > lim * lim)
             continue;
         int cl = vk_class(f);
-        int cov = vk_terrain_cover(ctx, p, f->pos, vk_radius(f));
-        int arm = vk_armour(ctx, st, f->unit);
-        if (arm > cov)
-            cov = arm;
+        /* armour with the terrain's cover added, as against fire (XII.A) */
+        int cov = vk_cover(ctx, st, g, p);
         int am = (f->flags & OPFOR_FIG_MOUNTED) != 0, aw = (f->flags & OPFOR_FIG_WOUNDED) != 0;
         tests++;
         if (vk_roll(st, &ctx->tab->blast_pass[cl][cov][am][aw][k], NULL))

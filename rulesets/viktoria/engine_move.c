@@ -56,10 +56,11 @@ int vk_move_x(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int 
     const opfor_unit_t *un = &st->units[fg->unit];
     int wounded = (fg->flags & OPFOR_FIG_WOUNDED) != 0;
     if (ctx->opt.specials) {
-        /* Walkers and automatons move as transport (XII.A, XII.E); vehicles by speed class. */
+        /* Walkers and automatons move as transport (XII.A, XII.E); vehicles by speed class.
+           A walker moves at transport advance mounted whatever its move, a run included
+           (XII.E), and a vehicle's speed class caps every move, runs too (XII.C). */
         if (un->type == OPFOR_UT_WALKER)
-            return x_of(ctx, mv == VK_MV_RUN ? VK_MV_RUN : VK_MV_ADVANCE, OPFOR_VK_TRANSPORT, 1, 0,
-                        0);
+            return x_of(ctx, VK_MV_ADVANCE, OPFOR_VK_TRANSPORT, 1, 0, 0);
         if (un->type == OPFOR_UT_VEHICLE) {
             /* XII.C speed classes: slow / fast as transport on foot / mounted, very and
                extremely fast twice those; unset, by the model's mount */
@@ -67,8 +68,7 @@ int vk_move_x(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int f, int 
             int mounted = sp == OPFOR_SPEED_UNSET
                               ? (fg->flags & OPFOR_FIG_MOUNTED) != 0
                               : sp == OPFOR_SPEED_FAST || sp == OPFOR_SPEED_EXTREMELY_FAST;
-            int x = x_of(ctx, mv == VK_MV_RUN ? VK_MV_RUN : VK_MV_ADVANCE, OPFOR_VK_TRANSPORT,
-                         mounted, 0, 0);
+            int x = x_of(ctx, VK_MV_ADVANCE, OPFOR_VK_TRANSPORT, mounted, 0, 0);
             return sp >= OPFOR_SPEED_VERY_FAST ? 2 * x : x;
         }
         if (un->type == OPFOR_UT_AUTOMATON)

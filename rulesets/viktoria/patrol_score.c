@@ -4,19 +4,21 @@
  * figure arrays, so the terminal game shows it live after every report and the AI can
  * use it as a terminal value. Generals are not counted as player units (they are figures
  * of the command, not units in the line); enemy generals score as units driven off.
- * Wounded figures ordered to the rear still count toward strength, as the rules say.
+ * Wounded figures ordered to the rear still count toward strength, as the rules say, against
+ * the strength the unit had before they went (the engine lowers it for morale).
  */
 #include "opfor/viktoria/patrol.h"
 
 #include <string.h>
 
 /* Living figures of unit u; *wounded gets the living wounded, *people the living figures
- * that are not equipment. */
-static int alive_of(const opfor_patrol_forces_t *fo, int u, int *wounded, int *people) {
+ * that are not equipment, *rear the figures sent to the rear (alive: they still count). */
+static int alive_of(const opfor_patrol_forces_t *fo, int u, int *wounded, int *people, int *rear) {
     const opfor_unit_t *un = &fo->units[u];
-    int a = 0, w = 0, p = 0;
+    int a = 0, w = 0, p = 0, r = 0;
     for (int i = un->first; i < un->first + un->count && i < fo->nfigures; i++) {
         const opfor_figure_t *g = &fo->figures[i];
+        r += (g->flags & OPFOR_FIG_REAR) != 0;
         if (!(g->flags & OPFOR_FIG_ALIVE))
             continue;
         a++;
@@ -27,6 +29,8 @@ static int alive_of(const opfor_patrol_forces_t *fo, int u, int *wounded, int *p
         *wounded = w;
     if (people)
         *people = p;
+    if (rear)
+        *rear = r;
     return a;
 }
 
@@ -57,8 +61,11 @@ void opfor_patrol_score(const opfor_patrol_config_t *cfg, const opfor_patrol_sta
     int player_units = 0, enemy_in_play = 0;
     for (int u = 0; u < fo->nunits && u < OPFOR_MAX_UNITS; u++) {
         const opfor_unit_t *un = &fo->units[u];
-        int wounded, people, alive = alive_of(fo, u, &wounded, &people);
-        int fate = ps->fate[u], strength = un->strength ? un->strength : un->count;
+        int wounded, people, rear, alive = alive_of(fo, u, &wounded, &people, &rear);
+        /* the strength the unit began with: sending wounded to the rear lowers the unit's
+           strength (vk_to_rear, for its morale), but here they still count among the living,
+           so the base they are counted against is the strength before (XV.B, audit row 119) */
+        int fate = ps->fate[u], strength = (un->strength ? un->strength : un->count) + rear;
         if (un->side == cfg->player) {
             if (un->flags & OPFOR_UNIT_GENERAL)
                 continue;

@@ -276,6 +276,38 @@ static void blast_tests_only_inside_the_radius(void **state) {
     fx_done(ctx, sc);
 }
 
+/* XII.A: against a blast, as against fire, armour has the terrain's cover added (soft cover
+ * one level, hard two), not the better of the two (audit row 85). An automaton (soft armour)
+ * in a wood is as if in hard cover: hurt less often than the same automaton in the open, which
+ * under the old rule (max of soft and soft) it was not, roll for roll. */
+static void blast_armour_adds_the_terrains_cover(void **state) {
+    (void)state;
+    int hurt[2] = {0, 0};
+    for (int wood = 0; wood < 2; wood++) {
+        opfor_scenario_t *sc = fx_new(48, 48);
+        if (wood)
+            fx_rect(sc, OPFOR_TK_WOODS, 16, 20, 24, 28);
+        int a = fx_unit(sc, "Automaton", 1, OPFOR_UT_AUTOMATON, OPFOR_Q_SOLDIER, 1,
+                        opfor_pt(20, 22.5f), opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+        fx_foot(sc, "Us", 0, OPFOR_Q_SOLDIER, 1, opfor_pt(4, 4), OPFOR_W_RIFLE);
+        fx_general(sc, 0, opfor_pt(6, 4));
+        opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+        for (int s = 0; s < 400; s++) {
+            opfor_vk_state_t st;
+            opfor_vk_state_init(ctx, &st, (uint64_t)s);
+            if (s == 0)
+                assert_int_equal(vk_cover(ctx, &st, st.units[a].first, opfor_pt(20, 19)),
+                                 wood ? OPFOR_COVER_HARD : OPFOR_COVER_SOFT);
+            /* a shell's blast (4 in here) just outside the wood */
+            vk_blast(ctx, &st, opfor_pt(20, 19), 4.0f, OPFOR_VK_BLAST_SHELL, 0, NULL);
+            hurt[wood] += st.figures[st.units[a].first].flags != OPFOR_FIG_ALIVE;
+        }
+        fx_done(ctx, sc);
+    }
+    assert_true(hurt[0] > 0);
+    assert_true(hurt[1] < hurt[0]);
+}
+
 static void support_fire_registers_and_loses_communications(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
@@ -363,6 +395,7 @@ int main(void) {
         cmocka_unit_test(mg_hard_terrain_hides_foliage_does_not),
         cmocka_unit_test(artillery_needs_two_crew_and_lands_as_the_calculator_says),
         cmocka_unit_test(blast_tests_only_inside_the_radius),
+        cmocka_unit_test(blast_armour_adds_the_terrains_cover),
         cmocka_unit_test(support_fire_registers_and_loses_communications),
         cmocka_unit_test(bombs_reach_six_inches),
     };

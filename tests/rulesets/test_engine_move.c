@@ -302,6 +302,20 @@ static void move_guns_limber_to_move_and_unlimber_to_fire(void **state) {
     assert_true(fx_find(a, n, OPFOR_VK_ADVANCE, OPFOR_VK_NONE) >= 0);
     assert_true(fx_find(a, n, OPFOR_VK_UNLIMBER, OPFOR_VK_NONE) >= 0);
     assert_int_equal(fx_find(a, n, OPFOR_VK_FIRE_ARTILLERY, OPFOR_VK_NONE), -1);
+    /* nor load, even unloaded (VIII: "limbered guns cannot fire or load"): not listed, not
+       legal, and not among the unit's kinds */
+    opfor_vk_state_t un = st;
+    un.units[u].flags &= (uint16_t)~OPFOR_UNIT_LOADED;
+    n = opfor_vk_legal(ctx, &un, a, OPFOR_VK_MAX_ACTIONS);
+    assert_int_equal(fx_find(a, n, OPFOR_VK_LOAD, OPFOR_VK_NONE), -1);
+    opfor_vk_action_t load = fx_act(OPFOR_VK_LOAD, u);
+    assert_int_equal(opfor_vk_apply(ctx, &un, &load, NULL), OPFOR_EILLEGAL);
+    opfor_vk_action_t unl = fx_act(OPFOR_VK_UNLIMBER, u);
+    assert_int_equal(opfor_vk_apply(ctx, &un, &unl, NULL), 0);
+    fx_again(&un, u);
+    n = opfor_vk_legal(ctx, &un, a, OPFOR_VK_MAX_ACTIONS);
+    assert_true(fx_find(a, n, OPFOR_VK_LOAD, OPFOR_VK_NONE) >= 0); /* unlimbered, it loads */
+    n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
     opfor_pt_t g0 = st.figures[st.units[u].first + 1].pos;
     assert_int_equal(opfor_vk_apply(ctx, &st, &adv, NULL), 0);
     assert_true(st.figures[st.units[u].first + 1].pos.y > g0.y + 1.0f); /* the gun went along */

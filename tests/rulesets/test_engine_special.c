@@ -182,6 +182,13 @@ static void special_machines_armour_and_walkers(void **state) {
     opfor_vk_state_t st;
     opfor_vk_state_init(ctx, &st, 1);
     assert_int_equal(vk_armour(ctx, &st, walker), OPFOR_COVER_FORT);
+    /* a walker moves at transport advance mounted, whatever its move, a run too (XII.E, audit
+       row 103) */
+    int wf = st.units[walker].first,
+        xta = ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][1][0][0];
+    assert_true(xta > 0);
+    assert_int_equal(vk_move_x(ctx, &st, wf, VK_MV_ADVANCE), xta);
+    assert_int_equal(vk_move_x(ctx, &st, wf, VK_MV_RUN), xta);
     fx_activate(ctx, &st, rifles);
     /* small arms cannot touch a walker (XII.E) */
     assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_FIRE, walker, NULL), -1);

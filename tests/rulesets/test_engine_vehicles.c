@@ -43,15 +43,16 @@ static opfor_scenario_t *vehicle_scenario(const char *extra, const char *terrain
     return fx_load(yaml, "vehicle.yaml");
 }
 
-/* Where the hull stands after the car advances toward dest, from the opening state of seed. */
-static opfor_pt_t advance(const char *extra, const char *terrain, opfor_pt_t dest, uint64_t seed,
-                          int specials) {
+/* Where the hull stands after the car makes a move of kind (advance or run) toward dest, from
+ * the opening state of seed. */
+static opfor_pt_t move_by(int kind, const char *extra, const char *terrain, opfor_pt_t dest,
+                          uint64_t seed, int specials) {
     opfor_scenario_t *sc = vehicle_scenario(extra, terrain);
     opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, specials, 0);
     opfor_vk_state_t *st = calloc(1, sizeof *st);
     opfor_vk_state_init(ctx, st, seed);
     fx_activate(ctx, st, 0);
-    opfor_vk_action_t a = fx_act(OPFOR_VK_ADVANCE, 0);
+    opfor_vk_action_t a = fx_act(kind, 0);
     a.dest = dest;
     assert_int_equal(opfor_vk_apply(ctx, st, &a, NULL), 0);
     opfor_pt_t p = st->figures[st->units[0].first].pos;
@@ -59,6 +60,12 @@ static opfor_pt_t advance(const char *extra, const char *terrain, opfor_pt_t des
     opfor_vk_ctx_free(ctx);
     fx_scenario_free(sc);
     return p;
+}
+
+/* Where the hull stands after the car advances toward dest, from the opening state of seed. */
+static opfor_pt_t advance(const char *extra, const char *terrain, opfor_pt_t dest, uint64_t seed,
+                          int specials) {
+    return move_by(OPFOR_VK_ADVANCE, extra, terrain, dest, seed, specials);
 }
 
 static float moved(opfor_pt_t p) {
@@ -124,6 +131,22 @@ static void vehicle_speed_classes(void **state) {
         float unset = moved(advance("", "", far, seed, 1));
         assert_float_equal(unset, slow, 0.01); /* an unmounted model is slow */
     }
+}
+
+/* XII.C: the speed class caps every move of a vehicle, a run too (audit row 90): with the same
+ * dice a run goes exactly as far as an advance, in every class. */
+static void vehicle_runs_are_capped_by_the_speed_class(void **state) {
+    (void)state;
+    static const char *const CLASS[] = {"    speed: slow\n", "    speed: fast\n",
+                                        "    speed: very_fast\n", "    speed: extremely_fast\n"};
+    for (uint64_t seed = 1; seed <= 4; seed++)
+        for (int c = 0; c < 4; c++) {
+            opfor_pt_t far = opfor_pt(20, 47);
+            float adv = moved(advance(CLASS[c], "", far, seed, 1));
+            float run = moved(move_by(OPFOR_VK_RUN, CLASS[c], "", far, seed, 1));
+            assert_true(adv > 0.5f);
+            assert_float_equal(run, adv, 0.01);
+        }
 }
 
 /* XII.C: wheels pay twice the foot cost in rough ground, tracks the same as on foot. */
@@ -202,6 +225,7 @@ int main(void) {
         cmocka_unit_test(vehicle_angle_without_trig),
         cmocka_unit_test(vehicle_turning_costs_frontage_times_angle),
         cmocka_unit_test(vehicle_speed_classes),
+        cmocka_unit_test(vehicle_runs_are_capped_by_the_speed_class),
         cmocka_unit_test(vehicle_tracks_cross_rough_ground),
         cmocka_unit_test(vehicle_scenario_keys),
     };

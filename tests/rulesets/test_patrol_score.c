@@ -68,6 +68,31 @@ static void patrol_score_opening_position(void **state) {
     pfx_free(x);
 }
 
+/* XV.B: wounded sent to the rear still count toward strength; the engine (vk_to_rear) lowers
+ * the unit's strength for them, so the score must count them against the strength before, not
+ * twice (audit row 119). 12 men, 2 wounded to the rear, 7 killed: 5 left of 12 is under half. */
+static void patrol_score_wounded_at_the_rear_count_once(void **state) {
+    (void)state;
+    pfx_t *x = pfx_builtin();
+    int section = unit_named(x, "1st Section");
+    opfor_unit_t *un = &x->fo.units[section];
+    assert_int_equal(un->strength, 12);
+    hurt(x, section, 0, 0, 2); /* the first two wounded ... */
+    for (int i = un->first; i < un->first + 2; i++) {
+        x->fo.figures[i].flags |= OPFOR_FIG_REAR; /* ... and sent to the rear, as vk_to_rear */
+        un->strength--;
+    }
+    opfor_patrol_score_t s = score(x);
+    assert_int_equal(s.half_strength, 4); /* 12 of 12 alive (2 at the rear): half strength */
+    assert_int_equal(s.unscathed, 4);     /* 2 hurt of 12: within a quarter */
+    hurt(x, section, 2, 7, 0);
+    s = score(x);
+    assert_int_equal(s.survived, 4);
+    assert_int_equal(s.half_strength, 3); /* 5 of 12 (2 of them at the rear): under half */
+    assert_int_equal(s.unscathed, 3);
+    pfx_free(x);
+}
+
 static void patrol_score_worked_battle(void **state) {
     (void)state;
     pfx_t *x = pfx_builtin();
@@ -174,6 +199,7 @@ static void patrol_score_all_destroyed_loses(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(patrol_score_opening_position),
+        cmocka_unit_test(patrol_score_wounded_at_the_rear_count_once),
         cmocka_unit_test(patrol_score_worked_battle),
         cmocka_unit_test(patrol_score_thresholds),
         cmocka_unit_test(patrol_score_all_destroyed_loses),
