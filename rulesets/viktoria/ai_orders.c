@@ -353,7 +353,7 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
         if (t >= 0) {
             count_shooters(vk, st, u, t, 0,
                            a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL), o);
-            fire_rolls(vk, st, u, t, 0, o);
+            fire_rolls(vk, st, u, t, opfor_vk_query_fire_aloft(vk, st, u), o);
         }
         break;
     case OPFOR_VK_REACT_FIRE:

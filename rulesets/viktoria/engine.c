@@ -2095,7 +2095,7 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         }
         break;
     case OPFOR_VK_FIRE:
-        vk_fire_unit(ctx, st, u, a->target, 0,
+        vk_fire_unit(ctx, st, u, a->target, vk_fire_aloft(ctx, st, u),
                      a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL), ev);
         break;
     case OPFOR_VK_FIRE_MG:

@@ -236,7 +236,8 @@ void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc,
     opfor_vec_t fn = opfor_vnorm(a.facing);
     if (fn.x != 0.0f || fn.y != 0.0f)
         st->units[u].facing = fn; /* field mounts turn freely as part of firing (IX) */
-    int moving_platform = (st->figures[mg].flags & OPFOR_FIG_MOVED) != 0;
+    int moving_platform =
+        (st->figures[mg].flags & OPFOR_FIG_MOVED) != 0 || vk_fire_aloft(ctx, st, u);
     int tests = 0, wounded = 0, killed = 0;
     for (int g = 0; g < st->nfigures; g++) {
         int times = mg_times(ctx, st, &a, g);

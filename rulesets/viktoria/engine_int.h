@@ -384,6 +384,12 @@ static inline int vk_craft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st
                                      : VK_CRAFT_NONE;
 }
 
+/* Whether unit u fires from a balloon or dirigible in the air: all such fire is moving fire
+ * (XII.D: "all fire from a hot-air balloon in the air"; dirigibles fire as balloons do). */
+static inline int vk_fire_aloft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    return vk_craft(ctx, st, u) != VK_CRAFT_NONE && st->ux[u].altitude > 0;
+}
+
 /* ---------------------------------------------------------------- events */
 
 void vk_ev(opfor_vk_events_t *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

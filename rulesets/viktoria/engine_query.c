@@ -269,3 +269,7 @@ int opfor_vk_query_inert(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         return 0;
     return best.moved < 0.25f;
 }
+
+int opfor_vk_query_fire_aloft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    return ctx && st && u >= 0 && u < st->nunits && vk_fire_aloft(ctx, st, u);
+}

@@ -199,6 +199,34 @@ static void special_machines_armour_and_walkers(void **state) {
     fx_done(ctx, sc);
 }
 
+/* XII.D: all fire from a balloon in the air is moving fire (audit row 101): the same crew with
+ * the same dice hits less often aloft than landed. */
+static void special_balloon_fire_aloft_is_moving_fire(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    sc->weather.level = 1; /* calm: no drift, no damage */
+    int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 4, opfor_pt(24, 10),
+                    opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    int foe = fx_foot(sc, "Foe", 1, OPFOR_Q_CIVILIAN, 6, opfor_pt(24, 22), OPFOR_W_RIFLE);
+    fx_general(sc, 1, opfor_pt(44, 44));
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+    int lost[2] = {0, 0};
+    for (int aloft = 0; aloft < 2; aloft++)
+        for (int s = 0; s < 300; s++) {
+            opfor_vk_state_t st;
+            opfor_vk_state_init(ctx, &st, (uint64_t)s);
+            fx_activate(ctx, &st, b);
+            st.ux[b].altitude = (uint8_t)aloft; /* landed, or one level up */
+            assert_int_equal(vk_fire_aloft(ctx, &st, b), aloft);
+            opfor_vk_action_t f = fx_aim(OPFOR_VK_FIRE, b, foe);
+            assert_int_equal(opfor_vk_apply(ctx, &st, &f, NULL), 0);
+            lost[aloft] += 6 - fx_alive(&st, foe);
+        }
+    assert_true(lost[0] > 0);
+    assert_true(lost[1] < lost[0]);
+    fx_done(ctx, sc);
+}
+
 static void special_balloons_drift_downwind(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
@@ -382,6 +410,7 @@ int main(void) {
         cmocka_unit_test(special_weather_event_each_turn),
         cmocka_unit_test(special_machines_armour_and_walkers),
         cmocka_unit_test(special_balloons_drift_downwind),
+        cmocka_unit_test(special_balloon_fire_aloft_is_moving_fire),
         cmocka_unit_test(special_walker_fires_three_shells),
         cmocka_unit_test(special_dirigibles_steer_and_climb),
     };

@@ -35,6 +35,9 @@ void opfor_vk_query_geo(const opfor_vk_state_t *st, int u, opfor_vk_ugeo_t *g);
 /* Base-to-base gap between the nearest living figures of units a and b (large when one has
  * none). */
 float opfor_vk_query_gap(const opfor_vk_state_t *st, int a, int b);
+/* Whether unit u's fire where it stands is moving fire all the same: it fires from a balloon
+ * or dirigible in the air (XII.D). 1 or 0 (0 for a unit out of range). */
+int opfor_vk_query_fire_aloft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
 /* Whether some figure of u sees some figure of t (terrain only, any range). */
 int opfor_vk_query_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t);
 /* Line of sight between two points for bases on foot (the engine's terrain index). */
