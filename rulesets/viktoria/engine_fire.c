@@ -312,14 +312,19 @@ typedef struct vk_marks {
     float off[OPFOR_MAX_FIGURES + VK_MARK_BLOCK - 1];
 } vk_marks_t;
 
-/* The offset of figure g's key: 0 for a stated target, or when none is stated (IX). */
+/* The offset of figure g's key: 0 for a figure the fire goes at first (IX). Fire at the
+ * wounded or at the leaders must be stated (aim); fire that states none goes at the unwounded
+ * rank and file first, and at the wounded and the leaders only when no such figure is left to
+ * shoot at (IX: "any available unwounded figures will be assumed to have been targeted";
+ * docs/viktoria-model.md, "Who is shot at"). */
 static float mark_off(const opfor_figure_t *g, unsigned aim) {
-    int pref = 0;
-    if ((aim & OPFOR_VK_AF_AIM_WOUNDED) && (g->flags & OPFOR_FIG_WOUNDED))
-        pref = 1;
-    if ((aim & OPFOR_VK_AF_AIM_GENERAL) && (g->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)))
-        pref = 1;
-    return aim && !pref ? 1e6f : 0.0f;
+    int wounded = (g->flags & OPFOR_FIG_WOUNDED) != 0;
+    int leader = (g->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
+    if (!aim)
+        return wounded || leader ? 1e6f : 0.0f;
+    int pref =
+        ((aim & OPFOR_VK_AF_AIM_WOUNDED) && wounded) || ((aim & OPFOR_VK_AF_AIM_GENERAL) && leader);
+    return pref ? 0.0f : 1e6f;
 }
 
 static void marks_build(const opfor_vk_state_t *st, int t, unsigned aim, const vk_lanes_t *L,

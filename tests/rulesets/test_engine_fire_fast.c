@@ -88,13 +88,13 @@ static int ref_pick_targets(const opfor_vk_state_t *st, int f, int t, unsigned a
         if (!vk_alive(st, i) || !vk_is_person(&st->figures[i]))
             continue;
         float dd = opfor_dist2(p, st->figures[i].pos);
-        int pref = 0;
-        if ((aim & OPFOR_VK_AF_AIM_WOUNDED) && (st->figures[i].flags & OPFOR_FIG_WOUNDED))
-            pref = 1;
-        if ((aim & OPFOR_VK_AF_AIM_GENERAL) &&
-            (st->figures[i].skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)))
-            pref = 1;
-        if (aim && !pref)
+        int wounded = (st->figures[i].flags & OPFOR_FIG_WOUNDED) != 0;
+        int leader = (st->figures[i].skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
+        /* stated aim first; unstated: the unwounded rank and file first (IX) */
+        int pref = aim ? ((aim & OPFOR_VK_AF_AIM_WOUNDED) && wounded) ||
+                             ((aim & OPFOR_VK_AF_AIM_GENERAL) && leader)
+                       : !wounded && !leader;
+        if (!pref)
             dd += 1e6f;
         cand[nc] = i;
         d[nc] = dd;
