@@ -271,7 +271,9 @@ int vk_shoot(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int g, int 
     if (br < 0)
         return 0;
     int aq = fr->quality, tc = vk_class(tg);
-    int cov = vk_cover(ctx, st, g, fr->pos);
+    int cov =
+        (moving & VK_SHOOT_NO_COVER) ? vk_armour(ctx, st, tg->unit) : vk_cover(ctx, st, g, fr->pos);
+    moving &= 1;
     int am = (fr->flags & OPFOR_FIG_MOUNTED) != 0, ss = (fr->skills & OPFOR_S_SHARPSHOOTER) != 0;
     int aw = (fr->flags & OPFOR_FIG_WOUNDED) != 0, tw = (tg->flags & OPFOR_FIG_WOUNDED) != 0;
     int tm = (tg->flags & OPFOR_FIG_MOUNTED) != 0;

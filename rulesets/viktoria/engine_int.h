@@ -627,7 +627,10 @@ int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, 
 int vk_fire_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
                   unsigned aim);
 /* Fire at figure g from figure f with weapon w at gap inches (bracket from the model),
- * given the fire modifiers; returns the effect (0 none/scratch/saved, 1 wound, 2 kill). */
+ * given the fire modifiers; returns the effect (0 none/scratch/saved, 1 wound, 2 kill).
+ * moving: 1 for moving fire, or-ed with VK_SHOOT_NO_COVER when g is charging (X: chargers
+ * and counter-chargers get no benefit of cover; a machine's armour still counts). */
+#define VK_SHOOT_NO_COVER 2
 int vk_shoot(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int g, int w, float gap,
              int moving, opfor_vk_events_t *ev);
 /* Cover of target figure g against fire from point from (terrain, prone counts separately;

@@ -459,6 +459,21 @@ static int any_contact(const opfor_vk_state_t *st, int u, int t) {
     return 0;
 }
 
+/* The melee unit u is in: u and every unit linked to it, directly or through others (a bit
+ * per unit). */
+static uint32_t melee_of(const opfor_vk_state_t *st, int u) {
+    uint32_t comp = 1u << u, grow = 1;
+    while (grow) {
+        grow = 0;
+        for (int v = 0; v < st->nunits; v++)
+            if ((comp >> v & 1) && (st->melee[v] & ~comp)) {
+                comp |= st->melee[v];
+                grow = 1;
+            }
+    }
+    return comp;
+}
+
 /* Steps 5-9 once the chargers are in contact. counter: the target counter-charged. */
 static void resolve_contact(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
                             int counter, int ongoing, opfor_vk_events_t *ev) {
@@ -484,13 +499,13 @@ static void resolve_contact(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int
         VK_EV(ev, "  %s strikes back: %d wounded, %d killed", st->units[t].name, wounds, kills);
     }
     if (ongoing) {
-        /* everyone else in the melee who has not struck this turn does so now (X) */
-        uint32_t all = 0;
+        /* everyone else in that melee (the units linked to the target, directly or through
+           others; not other melees on the table) strikes now, keeping cover (X) */
+        uint32_t comp = melee_of(st, t), rest = 0;
         for (int v = 0; v < st->nunits; v++)
-            if (st->melee[v] && vk_unit_active(st, v))
-                all |= 1u << v;
-        uint32_t cover_all = all;
-        nb = strike(ctx, st, all, 0, cover_all, blows, 0);
+            if ((comp >> v & 1) && v != u && v != t && vk_unit_active(st, v))
+                rest |= 1u << v;
+        nb = strike(ctx, st, rest, 0, comp, blows, 0);
         wounds = kills = 0;
         land(ctx, st, blows, nb, &wounds, &kills);
         VK_EV(ev, "  the rest of the melee: %d wounded, %d killed", wounds, kills);
@@ -542,9 +557,10 @@ int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
         vk_flee(ctx, st, t, g.c, ev);
         /* pursuit with the whole charge allowance (X) */
         charge_move(ctx, st, u, t, d3, ev);
-        if (any_contact(st, u, t))
+        if (any_contact(st, u, t)) {
+            vk_mark_acted(st, t); /* caught, it has spent its action too (X) */
             resolve_contact(ctx, st, u, t, 0, 0, ev);
-        else
+        } else
             VK_EV(ev, "  %s escapes the charge", st->units[t].name);
         return 0;
     }
@@ -557,20 +573,31 @@ int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
     return 0;
 }
 
-/* Defensive fire (X): range by quality — elite at the shortest bracket, veterans at half the
- * distance the chargers cover, others at the starting distance. */
-static void defensive_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int t, int u,
-                           opfor_vk_events_t *ev) {
+/* The range a figure's defensive fire is taken at (X): officers, characters and elite figures
+ * at the shortest bracket; veterans at half the distance their charging targets move (the
+ * charge reaches, so about the gap it began at); all others at the gap the charge began at.
+ * Leaders stand for officers and characters (OPFOR_S_LEADER, which NCOs share). */
+static float defensive_range(const opfor_figure_t *fr, float start) {
+    if (fr->quality >= OPFOR_Q_ELITE || (fr->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)))
+        return 0.0f;
+    return fr->quality == OPFOR_Q_VETERAN ? 0.5f * start : start;
+}
+
+/* The one walk over target t's defensive fire at charger u (X) that both the reaction and its
+ * count make: each living person with a firearm for its range shoots at the nearest charging
+ * figure it can see, which gets no cover (VK_SHOOT_NO_COVER). With wr (st itself) the shots
+ * are rolled and *kills counts the dead; with wr NULL every shot misses and st is only read.
+ * Returns the shots. */
+static int defensive_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
+                          opfor_vk_state_t *wr, int t, int u, int *kills) {
     const opfor_unit_t *tu = &st->units[t];
     float start = st->charge.start_gap;
-    int shots = 0, kills = 0;
+    int shots = 0;
     for (int f = tu->first; f < tu->first + tu->count; f++) {
         const opfor_figure_t *fr = &st->figures[f];
         if (!vk_alive(st, f) || !vk_is_person(fr))
             continue;
-        float range = fr->quality >= OPFOR_Q_ELITE     ? 0.0f
-                      : fr->quality == OPFOR_Q_VETERAN ? 0.5f * start
-                                                       : start;
+        float range = defensive_range(fr, start);
         int w = vk_firearm(fr, range);
         if (w < 0)
             continue;
@@ -578,40 +605,28 @@ static void defensive_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int 
         int g = vk_nearest_fig(st, u, fr->pos, &d2);
         if (g < 0)
             break;
-        if (!vk_is_person(&st->figures[g]))
+        if (!vk_is_person(&st->figures[g]) || !vk_los(ctx, st, f, g))
             continue;
         shots++;
-        if (vk_shoot(ctx, st, f, g, w, range, 0, NULL) == 2)
-            kills++;
+        if (wr && vk_shoot(ctx, wr, f, g, w, range, VK_SHOOT_NO_COVER, NULL) == 2)
+            (*kills)++;
     }
-    VK_EV(ev, "  %s fires at the chargers: %d shot%s, %d killed", tu->name, shots,
+    return shots;
+}
+
+static void defensive_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int t, int u,
+                           opfor_vk_events_t *ev) {
+    int kills = 0;
+    int shots = defensive_walk(ctx, st, st, t, u, &kills);
+    VK_EV(ev, "  %s fires at the chargers: %d shot%s, %d killed", st->units[t].name, shots,
           shots == 1 ? "" : "s", kills);
 }
 
 int vk_defensive_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
-    /* defensive_fire's shooters, read without rolling (no shot harms) */
-    int t = st->charge.target, u = st->charge.charger, shots = 0;
+    int t = st->charge.target, u = st->charge.charger;
     if (t >= st->nunits || u >= st->nunits)
         return 0;
-    const opfor_unit_t *tu = &st->units[t];
-    float start = st->charge.start_gap;
-    for (int f = tu->first; f < tu->first + tu->count; f++) {
-        const opfor_figure_t *fr = &st->figures[f];
-        if (!vk_alive(st, f) || !vk_is_person(fr))
-            continue;
-        float range = fr->quality >= OPFOR_Q_ELITE     ? 0.0f
-                      : fr->quality == OPFOR_Q_VETERAN ? 0.5f * start
-                                                       : start;
-        if (vk_firearm(fr, range) < 0)
-            continue;
-        float d2;
-        int g = vk_nearest_fig(st, u, fr->pos, &d2);
-        if (g < 0)
-            break;
-        if (vk_is_person(&st->figures[g]))
-            shots++;
-    }
-    return shots;
+    return defensive_walk(ctx, st, NULL, t, u, NULL);
 }
 
 void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind, opfor_pt_t dest,
@@ -686,16 +701,7 @@ void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind, 
 /* ---------------------------------------------------------------- ongoing melee */
 
 void vk_fight(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
-    /* the melee: every unit linked to u, directly or through others */
-    uint32_t comp = 1u << u, grow = 1;
-    while (grow) {
-        grow = 0;
-        for (int v = 0; v < st->nunits; v++)
-            if ((comp >> v & 1) && (st->melee[v] & ~comp)) {
-                comp |= st->melee[v];
-                grow = 1;
-            }
-    }
+    uint32_t comp = melee_of(st, u);
     /* figures not yet in contact close in, up to a run (X) */
     for (int v = 0; v < st->nunits; v++)
         if (comp >> v & 1)

@@ -605,12 +605,20 @@ static void ref_resolve_contact(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
         nb = ref_strike(ctx, st, tm, 0, 0, blows, 0);
         ref_land(ctx, st, blows, nb);
     }
-    if (ongoing) {
-        uint32_t all = 0;
+    if (ongoing) { /* the rest of the melee charged into, not other melees (X) */
+        uint32_t comp = 1u << t, grow = 1, rest = 0;
+        while (grow) {
+            grow = 0;
+            for (int v = 0; v < st->nunits; v++)
+                if ((comp >> v & 1) && (st->melee[v] & ~comp)) {
+                    comp |= st->melee[v];
+                    grow = 1;
+                }
+        }
         for (int v = 0; v < st->nunits; v++)
-            if (st->melee[v] && vk_unit_active(st, v))
-                all |= 1u << v;
-        nb = ref_strike(ctx, st, all, 0, all, blows, 0);
+            if ((comp >> v & 1) && v != u && v != t && vk_unit_active(st, v))
+                rest |= 1u << v;
+        nb = ref_strike(ctx, st, rest, 0, comp, blows, 0);
         ref_land(ctx, st, blows, nb);
     }
     uint32_t involved = um | tm;
@@ -633,9 +641,10 @@ static void ref_defensive_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, 
         const opfor_figure_t *fr = &st->figures[f];
         if (!vk_alive(st, f) || !vk_is_person(fr))
             continue;
-        float range = fr->quality >= OPFOR_Q_ELITE     ? 0.0f
-                      : fr->quality == OPFOR_Q_VETERAN ? 0.5f * start
-                                                       : start;
+        float range =
+            fr->quality >= OPFOR_Q_ELITE || (fr->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) ? 0.0f
+            : fr->quality == OPFOR_Q_VETERAN ? 0.5f * start
+                                             : start;
         int w = vk_firearm(fr, range);
         if (w < 0)
             continue;
@@ -643,9 +652,9 @@ static void ref_defensive_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, 
         int g = vk_nearest_fig(st, u, fr->pos, &d2);
         if (g < 0)
             break;
-        if (!vk_is_person(&st->figures[g]))
+        if (!vk_is_person(&st->figures[g]) || !vk_los(ctx, st, f, g))
             continue;
-        vk_shoot(ctx, st, f, g, w, range, 0, NULL);
+        vk_shoot(ctx, st, f, g, w, range, VK_SHOOT_NO_COVER, NULL);
     }
 }
 
@@ -734,8 +743,10 @@ static int ref_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, in
         vk_unit_geo(st, u, &g);
         vk_flee(ctx, st, t, g.c, NULL);
         ref_charge_move(ctx, st, u, t, d3);
-        if (ref_any_contact(st, u, t))
+        if (ref_any_contact(st, u, t)) {
+            vk_mark_acted(st, t);
             ref_resolve_contact(ctx, st, u, t, 0, 0);
+        }
         return 0;
     }
     if (!(st->units[t].flags & OPFOR_UNIT_ACTED) && !st->charge.ongoing) {

@@ -205,6 +205,122 @@ static void melee_defensive_fire_can_stop_a_charge(void **state) {
     fx_done(ctx, sc);
 }
 
+/* The reaction's "fires at the chargers" line in buf, shots * 100 + killed, or -1. */
+static int defensive_kills(const char *buf) {
+    const char *p = strstr(buf, "fires at the chargers:");
+    int shots, kills;
+    if (!p || sscanf(strchr(p, ':') + 1, " %d shot%*[s], %d killed", &shots, &kills) != 2)
+        return -1;
+    return shots * 100 + kills;
+}
+
+/* X: charging figures get no benefit of cover from defensive fire (audit row 65): lancers
+ * charging out of the edge of a wood lose, roll for roll, what they lose charging in the open;
+ * and defensive fire needs sight: riflemen behind a hill do not fire. */
+static void melee_defensive_fire_gives_chargers_no_cover(void **state) {
+    (void)state;
+    int kills[2] = {0, 0}, differ = 0, checked = 0;
+    for (int s = 0; s < 200; s++) {
+        int k[2];
+        for (int wood = 0; wood < 2; wood++) {
+            opfor_scenario_t *sc = fx_new(48, 48);
+            if (wood) /* the lancers' bases 0.5 in inside its edge: seen, but in soft cover */
+                fx_rect(sc, OPFOR_TK_WOODS, 10, 4, 30, 11.5f);
+            fx_unit(sc, "Lancers", 0, OPFOR_UT_CAVALRY, OPFOR_Q_CONSCRIPT, 4, opfor_pt(20, 10),
+                    opfor_pt(0, 1), 0, OPFOR_W_LANCE, OPFOR_FIG_MOUNTED | OPFOR_FIG_HORSE);
+            fx_foot(sc, "Rifles", 1, OPFOR_Q_ELITE, 10, opfor_pt(20, 19), OPFOR_W_RIFLE);
+            fx_generals(sc, opfor_pt(4, 4), opfor_pt(44, 44));
+            opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+            opfor_vk_state_t st;
+            charged(ctx, &st, (uint64_t)s);
+            k[wood] = -1;
+            if (st.phase == OPFOR_VK_PH_REACTION) {
+                char buf[1024] = "";
+                opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
+                opfor_vk_action_t r = fx_act(OPFOR_VK_REACT_FIRE, 1);
+                assert_int_equal(opfor_vk_apply(ctx, &st, &r, &ev), 0);
+                k[wood] = defensive_kills(buf);
+                assert_true(k[wood] >= 0);
+            }
+            fx_done(ctx, sc);
+        }
+        /* a lancer deeper in the wood may be out of a rifleman's sight once the nearer ones
+           fall: compare the volleys of as many shots */
+        if (k[0] < 0 || k[1] < 0 || k[0] / 100 != k[1] / 100)
+            continue;
+        checked++;
+        kills[0] += k[0] % 100;
+        kills[1] += k[1] % 100;
+        differ += k[0] != k[1];
+    }
+    assert_true(checked > 50);
+    assert_true(kills[0] > 0);
+    assert_int_equal(differ, 0);
+    /* and it needs sight: of two riflemen, the one a building hides from the lancers does
+       not fire (the charge goes in, as the other is in view) */
+    opfor_scenario_t *sc = fx_new(48, 48);
+    fx_rect(sc, OPFOR_TK_BUILDING, 24, 11, 27, 17);
+    fx_unit(sc, "Lancers", 0, OPFOR_UT_CAVALRY, OPFOR_Q_SOLDIER, 1, opfor_pt(20, 10),
+            opfor_pt(0, 1), 0, OPFOR_W_LANCE, OPFOR_FIG_MOUNTED | OPFOR_FIG_HORSE);
+    fx_foot(sc, "Rifles", 1, OPFOR_Q_ELITE, 2, opfor_pt(20, 16), OPFOR_W_RIFLE);
+    fx_fig(sc, 1, 0)->pos = opfor_pt(20, 16);
+    fx_fig(sc, 1, 1)->pos = opfor_pt(30, 16);
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(44, 44));
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int reacted = 0;
+    for (int s = 0; s < 40; s++) {
+        opfor_vk_state_t st;
+        charged(ctx, &st, (uint64_t)s);
+        if (st.phase != OPFOR_VK_PH_REACTION)
+            continue;
+        reacted++;
+        assert_false(vk_los(ctx, &st, st.units[1].first + 1, 0));
+        assert_int_equal(vk_defensive_count(ctx, &st), 1);
+    }
+    assert_true(reacted > 0);
+    fx_done(ctx, sc);
+}
+
+/* X: a charge into an ongoing melee resolves that melee only (audit row 73): a second melee
+ * elsewhere on the table does not strike. */
+static void melee_charge_into_a_melee_leaves_other_melees(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(72, 48);
+    int a = fx_foot(sc, "A", 0, OPFOR_Q_VETERAN, 6, opfor_pt(10, 20), OPFOR_W_BAYONET);
+    int b = fx_foot(sc, "B", 1, OPFOR_Q_VETERAN, 6, opfor_pt(10, 21.02f), OPFOR_W_BAYONET);
+    int c = fx_foot(sc, "C", 0, OPFOR_Q_VETERAN, 6, opfor_pt(50, 26), OPFOR_W_BAYONET);
+    int d = fx_foot(sc, "D", 1, OPFOR_Q_VETERAN, 6, opfor_pt(50, 27.02f), OPFOR_W_BAYONET);
+    int l = fx_unit(sc, "Lancers", 0, OPFOR_UT_CAVALRY, OPFOR_Q_SOLDIER, 3, opfor_pt(50, 31.5f),
+                    opfor_pt(0, -1), 0, OPFOR_W_LANCE, OPFOR_FIG_MOUNTED | OPFOR_FIG_HORSE);
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(68, 44));
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int charges = 0, struck = 0;
+    for (int s = 0; s < 200; s++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, (uint64_t)s);
+        st.melee[a] = 1u << b;
+        st.melee[b] = 1u << a;
+        st.melee[c] = 1u << d;
+        st.melee[d] = 1u << c;
+        fx_activate(ctx, &st, l);
+        opfor_vk_action_t ch = fx_aim(OPFOR_VK_CHARGE, l, d);
+        if (opfor_vk_apply(ctx, &st, &ch, NULL) != 0)
+            continue;
+        charges++;
+        /* the melee of A and B, far away, is untouched */
+        for (int i = 0; i < st.nfigures; i++)
+            if (st.figures[i].unit == a || st.figures[i].unit == b)
+                assert_int_equal(st.figures[i].flags, st.figures[i].flags & ~OPFOR_FIG_WOUNDED);
+        for (int i = st.units[a].first; i < st.units[b].first + st.units[b].count; i++)
+            assert_true(st.figures[i].flags & OPFOR_FIG_ALIVE);
+        /* while C, in the melee charged into, strikes at D */
+        struck += opfor_vk_unit_present(&st, d) < 6 || fx_wounded(&st, d) > 0;
+    }
+    assert_true(charges > 100);
+    assert_true(struck > 0);
+    fx_done(ctx, sc);
+}
+
 static void melee_goes_on_into_later_turns(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
@@ -242,7 +358,7 @@ static void melee_fleeing_unit_is_pursued(void **state) {
     (void)state;
     opfor_scenario_t *sc = charge_pair(3.0f, 2, OPFOR_Q_CIVILIAN, OPFOR_W_DAGGER, 0);
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
-    int caught = 0, fled = 0;
+    int caught = 0, fled = 0, fought = 0;
     for (int s = 0; s < 300; s++) {
         opfor_vk_state_t st;
         fx_start(ctx, &st, (uint64_t)s, 0);
@@ -258,9 +374,16 @@ static void melee_fleeing_unit_is_pursued(void **state) {
             st.figures[st.units[1].first].flags & OPFOR_FIG_WOUNDED ||
             st.figures[st.units[1].first + 1].flags & OPFOR_FIG_WOUNDED)
             caught++;
+        /* caught, the target's action is spent too (X: a charge uses both sides' actions
+           unless it fails to reach; audit row 59) */
+        if (st.ux[1].flags & OPFOR_VK_UX_FOUGHT) {
+            fought++;
+            assert_true(st.units[1].flags & OPFOR_UNIT_ACTED);
+        }
     }
     assert_true(fled > 20);
     assert_true(caught > 0); /* galloping lancers catch running civilians (X) */
+    assert_true(fought > 0);
     fx_done(ctx, sc);
 }
 
@@ -272,6 +395,8 @@ int main(void) {
         cmocka_unit_test(melee_reactions_on_offer),
         cmocka_unit_test(melee_charge_attack_matches_the_calculator),
         cmocka_unit_test(melee_defensive_fire_can_stop_a_charge),
+        cmocka_unit_test(melee_defensive_fire_gives_chargers_no_cover),
+        cmocka_unit_test(melee_charge_into_a_melee_leaves_other_melees),
         cmocka_unit_test(melee_goes_on_into_later_turns),
         cmocka_unit_test(melee_fleeing_unit_is_pursued),
     };
