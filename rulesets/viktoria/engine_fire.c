@@ -318,7 +318,7 @@ typedef struct vk_marks {
  * wounded or at the leaders must be stated (aim); fire that states none goes at the unwounded
  * rank and file first, and at the wounded and the leaders only when no such figure is left to
  * shoot at (IX: "any available unwounded figures will be assumed to have been targeted";
- * docs/viktoria-model.md, "Who is shot at"). */
+ * docs/viktoria-model.md section 9, "Who is shot at"). */
 static float mark_off(const opfor_figure_t *g, unsigned aim) {
     int wounded = (g->flags & OPFOR_FIG_WOUNDED) != 0;
     int leader = (g->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
