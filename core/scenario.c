@@ -627,11 +627,21 @@ const opfor_name_t opfor_drive_names[] = {
 };
 
 /* The machine fields of a unit, in this order (a slice of parse_unit's fields). */
-enum { MF_PAYLOAD, MF_FIREOUT, MF_EMBARK, MF_TRACK, MF_AIRBORNE, MF_SPEED, MF_DRIVE, MF_N };
+enum {
+    MF_PAYLOAD,
+    MF_FIREOUT,
+    MF_EMBARK,
+    MF_TRACK,
+    MF_AIRBORNE,
+    MF_SPEED,
+    MF_DRIVE,
+    MF_ARMOUR,
+    MF_N
+};
 
 /* The machine keys of the unit being parsed (index sc->nunits): payload and fire_out,
- * track (a track drawn in terrain), airborne, speed and drive; embarked_in is resolved later,
- * by resolve_machines. Which unit types may have them is the ruleset's unit hook's check. */
+ * track (a track drawn in terrain), airborne, speed, drive and armour; embarked_in is resolved
+ * later, by resolve_machines. Which unit types may have them is the ruleset's unit hook's check. */
 static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf) {
     struct fy_node *pk = mf[MF_PAYLOAD].k, *pv = mf[MF_PAYLOAD].v, *fk = mf[MF_FIREOUT].k,
                    *fv = mf[MF_FIREOUT].v, *ev = mf[MF_EMBARK].v, *tk = mf[MF_TRACK].k,
@@ -676,18 +686,22 @@ static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf) {
         if (hook(c, OPFOR_SCENARIO_UNIT, sc->nunits, "airborne"))
             return c->rd.err;
     }
-    for (int k = MF_SPEED; k <= MF_DRIVE; k++) {
+    for (int k = MF_SPEED; k <= MF_ARMOUR; k++) {
         if (!mf[k].v)
             continue;
         if (hook(c, OPFOR_SCENARIO_UNIT, sc->nunits, mf[k].key))
             return c->rd.err;
-        if (opfor_yaml_get_enum(&c->rd, mf[k].v, mf[k].k, mf[k].key,
-                                k == MF_SPEED ? opfor_speed_names : opfor_drive_names, &v))
+        const opfor_name_t *names = k == MF_SPEED   ? opfor_speed_names
+                                    : k == MF_DRIVE ? opfor_drive_names
+                                                    : opfor_cover_names;
+        if (opfor_yaml_get_enum(&c->rd, mf[k].v, mf[k].k, mf[k].key, names, &v))
             return c->rd.err;
         if (k == MF_SPEED)
             m->speed = (uint8_t)v;
-        else
+        else if (k == MF_DRIVE)
             m->drive = (uint8_t)v;
+        else
+            m->armour = (uint8_t)(v + 1);
     }
     return 0;
 }
@@ -713,6 +727,7 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
         AIRBORNE,
         SPEED,
         DRIVE,
+        ARMOUR,
         NF
     };
     opfor_yaml_field_t f[NF] = {{"name", 0, 0},     {"side", 0, 0},      {"type", 0, 0},
@@ -721,7 +736,7 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
                                 {"limbered", 0, 0}, {"off_table", 0, 0}, {"figures", 0, 0},
                                 {"payload", 0, 0},  {"fire_out", 0, 0},  {"embarked_in", 0, 0},
                                 {"track", 0, 0},    {"airborne", 0, 0},  {"speed", 0, 0},
-                                {"drive", 0, 0}};
+                                {"drive", 0, 0},    {"armour", 0, 0}};
     opfor_scenario_t *sc = c->sc;
     opfor_unit_t *u = NULL; /* set by new_unit; NULL keeps -O3 from warning */
     int side, type, quality = OPFOR_Q_SOLDIER, v;
@@ -778,7 +793,8 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
         if (v)
             u->flags |= OPFOR_UNIT_OFF_TABLE;
     }
-    _Static_assert(FIREOUT - PAYLOAD == MF_FIREOUT && DRIVE - PAYLOAD == MF_DRIVE,
+    _Static_assert(FIREOUT - PAYLOAD == MF_FIREOUT && DRIVE - PAYLOAD == MF_DRIVE &&
+                       ARMOUR - PAYLOAD == MF_ARMOUR,
                    "parse_unit's machine fields follow parse_machine's order");
     if (parse_machine(c, &f[PAYLOAD]))
         return c->rd.err;

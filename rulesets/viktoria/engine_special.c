@@ -187,7 +187,12 @@ void vk_weather_event(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_
 int vk_armour(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
     if (!ctx->opt.specials)
         return 0;
-    switch (st->units[u].type) {
+    int type = st->units[u].type;
+    /* the scenario's `armour:` for this machine (XII.A: set per machine), else by its type */
+    if (u < ctx->sc.nunits && ctx->sc.machine[u].armour &&
+        (type == OPFOR_UT_AUTOMATON || type == OPFOR_UT_VEHICLE || type == OPFOR_UT_WALKER))
+        return ctx->sc.machine[u].armour - 1;
+    switch (type) {
     case OPFOR_UT_AUTOMATON:
         return OPFOR_COVER_SOFT;
     case OPFOR_UT_VEHICLE:

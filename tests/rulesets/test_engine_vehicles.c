@@ -10,6 +10,8 @@
 
 #include "opfor/geom.h"
 
+#include "engine_int.h"
+
 /* A 72 x 48 table with one vehicle (facing north, +y) on the left and a far enemy picket;
  * `extra` is YAML added to the vehicle's keys, `terrain` a terrain list (may be ""). */
 static opfor_scenario_t *vehicle_scenario(const char *extra, const char *terrain) {
@@ -184,6 +186,7 @@ static void vehicle_scenario_keys(void **state) {
          "extremely_fast",
          15},
         {"    drive: legs\n", "unknown drive 'legs'; expected one of: wheeled, tracked", 15},
+        {"    armour: steel\n", "unknown armour 'steel'; expected one of: none, soft, hard", 15},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char yaml[2048];
@@ -218,6 +221,47 @@ static void vehicle_scenario_keys(void **state) {
     assert_int_equal(d.line, 11);
     opfor_scenario_free(b);
     free(b);
+    /* nor armour */
+    const char *armoured = "name: Bad\nmode: competitive\ntable: {width: 72, depth: 48}\nsides:\n"
+                           "  - {name: Blue, edge: bottom}\n  - {name: Red, edge: top}\nunits:\n"
+                           "  - name: Foot\n    side: Blue\n    type: infantry\n    armour: hard\n"
+                           "    position: [20, 10]\n    figures: [{count: 2, skills: leader}]\n";
+    b = calloc(1, sizeof *b);
+    assert_int_equal(
+        opfor_viktoria_scenario_load_string(armoured, strlen(armoured), "bad.yaml", b, &d),
+        OPFOR_EPARSE);
+    assert_non_null(strstr(d.msg, "armour applies to vehicles, automatons and walkers"));
+    opfor_scenario_free(b);
+    free(b);
+}
+
+/* XII.A-C: armour is set per machine by the scenario (`armour:`), else by its type (a vehicle
+ * hard); under the XII options a shot at it meets that cover (audit row 84). */
+static void vehicle_armour_is_the_scenarios(void **state) {
+    (void)state;
+    static const struct {
+        const char *yaml;
+        int cover;
+    } cases[] = {
+        {"", OPFOR_COVER_HARD},
+        {"    armour: none\n", OPFOR_COVER_NONE},
+        {"    armour: soft\n", OPFOR_COVER_SOFT},
+        {"    armour: fortification\n", OPFOR_COVER_FORT},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        opfor_scenario_t *sc = vehicle_scenario(cases[k].yaml, "");
+        assert_int_equal(sc->machine[0].armour, cases[k].yaml[0] ? cases[k].cover + 1 : 0);
+        opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+        opfor_vk_state_t *st = calloc(1, sizeof *st);
+        opfor_vk_state_init(ctx, st, 1);
+        int hull = st->units[0].first;
+        assert_int_equal(vk_armour(ctx, st, 0), cases[k].cover);
+        /* as the cover of a shot from the open: armour alone */
+        assert_int_equal(vk_cover(ctx, st, hull, opfor_pt(20, 40)), cases[k].cover);
+        free(st);
+        opfor_vk_ctx_free(ctx);
+        fx_scenario_free(sc);
+    }
 }
 
 int main(void) {
@@ -228,6 +272,7 @@ int main(void) {
         cmocka_unit_test(vehicle_runs_are_capped_by_the_speed_class),
         cmocka_unit_test(vehicle_tracks_cross_rough_ground),
         cmocka_unit_test(vehicle_scenario_keys),
+        cmocka_unit_test(vehicle_armour_is_the_scenarios),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
