@@ -706,7 +706,7 @@ static void scenario_input_edges(void **state) {
     char path[] = "/tmp/opfor_test_scenario_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
-    const char *bad = BASE "    armour: thick\n";
+    const char *bad = BASE "    plating: thick\n";
     assert_int_equal(write(fd, bad, strlen(bad)), (ssize_t)strlen(bad));
     close(fd);
     assert_int_equal(opfor_scenario_load_file(path, &core_rules, sc, &d), OPFOR_EPARSE);
