@@ -281,7 +281,7 @@ uint64_t opfor__games_sweep(struct opfor__games *gs, uint64_t now) {
             continue;
         } else if (g->t.status != OPFOR__GS_ACTIVE) {
             unload(gs, g, opfor__game_status_name(g->t.status));
-        } else if (idle && now - g->used_ms >= idle) {
+        } else if (idle && now >= g->used_ms && now - g->used_ms >= idle) {
             unload(gs, g, "idle");
         } else if (idle) {
             uint64_t due = g->used_ms + idle - now;
