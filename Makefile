@@ -60,17 +60,27 @@ test: format-check check-names test-unit test-asan fuzz test-arm64
 
 # The scripted table (tests/io/test_table_script.c) over hundreds of seeded Patrol Mode games:
 # SOAK_GAMES games from each of two seeds, each order carried out as its fields say and checked
-# against the rules engine and opfor's state; prints the figures, fails on any mismatch.
+# against the rules engine and opfor's state; prints the figures, fails on any mismatch. Then
+# the daemon soak (tests/cli/opford_soak.sh): a real opford plays SOAK_DAEMON_GAMES games with
+# SOAK_DAEMON_DECISIONS novice AI decisions, each game closed; fails when its RSS grew more
+# than SOAK_DAEMON_BOUND MiB after the fifth game. Exits 1 when either failed.
 SOAK_GAMES ?= 100
 SOAK_LEVEL ?= novice
+SOAK_DAEMON_GAMES ?= 200
+SOAK_DAEMON_DECISIONS ?= 10000
+SOAK_DAEMON_BOUND ?= 16
 soak: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPFOR_TEST_RULESETS=ON >/dev/null
-	@cmake --build $(BUILD) -j $(JOBS) --target test_table_script
+	@cmake --build $(BUILD) -j $(JOBS) --target test_table_script opford
 	@rc=0; for seed in 1 1000001; do \
 	  echo "soak: $(SOAK_GAMES) games from seed $$seed, level $(SOAK_LEVEL)"; \
 	  $(BUILD)/tests/test_table_script --games $(SOAK_GAMES) --seed $$seed \
 	    --level $(SOAK_LEVEL) || rc=1; \
-	done; exit $$rc
+	done; \
+	echo "soak: opford, $(SOAK_DAEMON_GAMES) games, $(SOAK_DAEMON_DECISIONS) AI decisions"; \
+	OPFORD_SOAK_TIMEOUT=3600 bash tests/cli/opford_soak.sh $(BUILD)/bin . \
+	  $(SOAK_DAEMON_GAMES) $(SOAK_DAEMON_DECISIONS) $(SOAK_DAEMON_BOUND) || rc=1; \
+	exit $$rc
 
 # Cross build for the Raspberry Pi (aarch64) and the whole suite under qemu-user; installs the
 # cross compiler, qemu and the :arm64 libraries first (tools/deps.sh --arm64). docs/building.md.

@@ -31,6 +31,9 @@ static const opfor_config_option_t options[] = {
     {"log-level", "LEVEL", "error, warn, info (default) or debug"},
     {"hello-timeout", "DURATION", "drop clients that do not say hello in time (default 10s)"},
     {"idle-timeout", "DURATION", "drop clients silent this long; 0 = never (default 10m)"},
+    {"game-idle-unload", "DURATION",
+     "a game nobody used this long leaves memory (back from the store on demand); 0 = never "
+     "(default 10m)"},
     {"max-inflight", "N", "requests one client may have awaiting responses (default 8)"},
     {"max-clients", "N", "connections at once (default 64)"},
     {"write-queue-max", "SIZE",
@@ -127,6 +130,7 @@ void opfor_config_defaults(opfor_config_t *c) {
     c->log_level = OPFOR_LOG_INFO;
     c->hello_timeout_ms = 10 * 1000;
     c->idle_timeout_ms = 10 * 60 * 1000;
+    c->game_idle_unload_ms = 10 * 60 * 1000;
     c->max_inflight = 8;
     c->max_clients = 64;
     c->write_queue_max = 4u << 20;
@@ -328,6 +332,8 @@ int opfor_config_set(opfor_config_t *c, const char *key, const char *v, opfor_di
         return parse_scaled(key, v, &as_duration, &c->hello_timeout_ms, d);
     if (strcmp(key, "idle-timeout") == 0)
         return parse_scaled(key, v, &as_duration, &c->idle_timeout_ms, d);
+    if (strcmp(key, "game-idle-unload") == 0)
+        return parse_scaled(key, v, &as_duration, &c->game_idle_unload_ms, d);
     if (strcmp(key, "max-inflight") == 0)
         return parse_count(key, v, 1, 1024, &c->max_inflight, d);
     if (strcmp(key, "max-clients") == 0)

@@ -102,6 +102,7 @@ typedef struct opfor__game {
     unsigned refs;            /* 1 for the registry plus one per worker job holding it */
     int unloaded;             /* 1 once dropped from the registry (freed at refs 0) */
     int searching;            /* worker jobs running for it */
+    uint64_t used_ms;         /* the loop's clock when a call last named it (idle unloading) */
     struct opfor__game *next; /* registry list */
     /* recent events, packed `event` params maps, oldest first in ring order */
     msgpack_sbuffer ev[OPFOR__GAME_EVENTS_KEEP];

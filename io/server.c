@@ -91,6 +91,8 @@ struct opfor_server {
     opfor_workers_t *workers;                  /* threads for long jobs; NULL before start */
     opfor_store_t *store;                      /* saved games, <state-dir>/opfor.db */
     struct opfor__games *games;                /* games in memory, subscriptions */
+    uv_timer_t games_timer;                    /* when games leave memory (opfor__games_sweep) */
+    int games_timer_on;                        /* 1 while games_timer is open */
     opfor_event_fn on_event;                   /* listener for every published event */
     void *on_event_ud;                         /* its argument */
 };
@@ -172,6 +174,27 @@ opfor_store_t *opfor__server_store(const opfor_server_t *s) {
 
 struct opfor__games *opfor__server_games(const opfor_server_t *s) {
     return s->games;
+}
+
+/* The games' clock: io/methods_game.c says which games leave memory and when to look again. */
+static void on_games_timer(uv_timer_t *t) {
+    opfor_server_t *s = t->data;
+    uint64_t next = opfor__games_sweep(s->games, uv_now(s->loop));
+    if (next && !s->stopping)
+        uv_timer_start(&s->games_timer, on_games_timer, next, 0);
+}
+
+void opfor__server_games_wake(opfor_server_t *s, uint64_t ms) {
+    if (!s->games_timer_on || s->stopping)
+        return;
+    if (uv_is_active((uv_handle_t *)&s->games_timer) && uv_timer_get_due_in(&s->games_timer) <= ms)
+        return;
+    uv_timer_start(&s->games_timer, on_games_timer, ms, 0);
+}
+
+uint64_t opfor__server_now(opfor_server_t *s) {
+    uv_update_time(s->loop); /* not the iteration's start: loading a game takes a while */
+    return uv_now(s->loop);
 }
 
 /* Loads the default calculator's model named by cfg (the built-in one when none) into *m
@@ -1229,6 +1252,10 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
     rc = opfor__games_new(&s->games, s, s->cfg.scores_db[0] ? s->cfg.scores_db : dbpath);
     if (rc < 0)
         return opfor__diag_msg(d, rc, "cannot set up the games: %s", opfor_strerror(rc));
+    uv_timer_init(s->loop, &s->games_timer);
+    s->games_timer.data = s;
+    uv_unref((uv_handle_t *)&s->games_timer); /* never keeps the loop alive on its own */
+    s->games_timer_on = 1;
     if (s->cfg.model[0]) {
         void *model = NULL;
         rc = load_model(&s->cfg, &model, d);
@@ -1328,6 +1355,11 @@ void opfor_server_free(opfor_server_t *s) {
         run_posts(s);
         server_close_handle(s, (uv_handle_t *)&s->async);
         s->async_on = 0;
+    }
+    if (s->games_timer_on) {
+        uv_timer_stop(&s->games_timer);
+        server_close_handle(s, (uv_handle_t *)&s->games_timer);
+        s->games_timer_on = 0;
     }
     opfor__games_free(s->games); /* after the jobs' completions: they hold games */
     s->games = NULL;

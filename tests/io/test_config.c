@@ -161,13 +161,20 @@ static void config_value_syntax(void **state) {
         opfor_config_defaults(&t);
         assert_int_not_equal(opfor_config_set(&t, o->key, "", &d), OPFOR_ENOENT);
     }
-    assert_int_equal(rows, 22); /* 13 daemon settings + 9 display-* (h15) */
+    assert_int_equal(rows, 23); /* 14 daemon settings + 9 display-* (h15) */
     /* The calculator model, worker threads and debug methods. */
     opfor_config_t t;
     opfor_config_defaults(&t);
     assert_string_equal(t.model, "");
     assert_int_equal(t.workers, 0);
     assert_int_equal(t.debug_methods, 0);
+    /* Games leave memory after 10 minutes unused (issue 16); 0 = never by idleness. */
+    assert_int_equal(t.game_idle_unload_ms, 10 * 60 * 1000);
+    assert_int_equal(opfor_config_set(&t, "game-idle-unload", "300ms", &d), 0);
+    assert_int_equal(t.game_idle_unload_ms, 300);
+    assert_int_equal(opfor_config_set(&t, "game-idle-unload", "0", &d), 0);
+    assert_int_equal(t.game_idle_unload_ms, 0);
+    assert_int_equal(opfor_config_set(&t, "game-idle-unload", "soon", &d), OPFOR_EINVAL);
     assert_int_equal(opfor_config_set(&t, "model", "/etc/opfor/model.yaml", &d), 0);
     assert_string_equal(t.model, "/etc/opfor/model.yaml");
     assert_int_equal(opfor_config_set(&t, "model", "built-in", &d), 0);

@@ -30,6 +30,7 @@ typedef struct opfor_config {
     int log_level;                          /* opfor_log_level_t */
     uint32_t hello_timeout_ms;              /* a client must say hello within this; 0 = never */
     uint32_t idle_timeout_ms;               /* silent clients are dropped after this; 0 = never */
+    uint32_t game_idle_unload_ms;           /* a game unused this long leaves memory; 0 = never */
     uint32_t max_inflight;                  /* requests per client awaiting a response */
     uint32_t max_clients;                   /* connections at once; more are closed at accept */
     uint32_t write_queue_max;               /* bytes queued to one client before it is dropped */
