@@ -31,6 +31,8 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef OPFOR_VERSION_STRING
@@ -45,7 +47,8 @@
 #define READ_CHUNK (64 * 1024)
 #define DRAIN_TIMEOUT_MS 5000
 #define LISTEN_BACKLOG 128
-#define BATCH_MAX (64 * 1024) /* answers gathered for one client before a write */
+#define LOCK_FILE "opford.lock" /* in the state directory: one daemon per directory */
+#define BATCH_MAX (64 * 1024)   /* answers gathered for one client before a write */
 
 typedef struct opfor_listener {
     union {
@@ -75,6 +78,9 @@ struct opfor_server {
     opfor_post_t *posts;                       /* queued completions, newest first */
     opfor_peer_t *clients;                     /* connected clients */
     unsigned nclients;                         /* length of clients */
+    int lock_fd;                               /* <state-dir>/opford.lock, flocked; or -1 */
+    int state_dir_held;                        /* 1: start failed, another process has it */
+    opfor_state_holder_t holder;               /* that process, when state_dir_held */
     uint64_t next_serial;                      /* next connection number */
     char token[256];                           /* TCP token, "" when none */
     char sock_path[108];                       /* the Unix socket file we created */
@@ -1074,6 +1080,109 @@ static int adopt_activated(opfor_server_t *s, opfor_diag_t *d) {
     return (int)n;
 }
 
+/* ------------------------------------------------------------------ state dir, open files */
+
+/* Reads who holds the lock from the lock file's text ("pid N\nstarted T\n"), and the process's
+ * name from /proc when it has one. pid stays 0 when the holder has not written it yet. */
+static void read_holder(int fd, opfor_state_holder_t *h) {
+    memset(h, 0, sizeof *h);
+    char text[160];
+    ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    text[n > 0 ? n : 0] = '\0';
+    const char *p = strstr(text, "pid ");
+    if (p)
+        h->pid = strtol(p + 4, NULL, 10);
+    p = strstr(text, "started ");
+    if (p)
+        sscanf(p + 8, "%39[^\n]", h->started);
+    if (h->pid <= 0) {
+        h->pid = 0;
+        return;
+    }
+    char path[48];
+    snprintf(path, sizeof path, "/proc/%ld/comm", h->pid);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (!fgets(h->name, sizeof h->name, f))
+            h->name[0] = '\0';
+        h->name[strcspn(h->name, "\n")] = '\0';
+        fclose(f);
+    }
+}
+
+/* "process 123 (opford, started 2026-11-27 18:06:25 UTC)", or as much of it as is known. */
+static void describe_holder(const opfor_state_holder_t *h, char *out, size_t size) {
+    if (!h->pid)
+        snprintf(out, size, "another process (it has not written its pid yet)");
+    else if (!h->name[0] && !h->started[0])
+        snprintf(out, size, "process %ld", h->pid);
+    else
+        snprintf(out, size, "process %ld (%s%s%s%s)", h->pid, h->name,
+                 h->name[0] && h->started[0] ? ", " : "", h->started[0] ? "started " : "",
+                 h->started);
+}
+
+int opfor_server_state_dir_holder(const opfor_server_t *s, opfor_state_holder_t *h) {
+    if (!s->state_dir_held)
+        return 0;
+    *h = s->holder;
+    return 1;
+}
+
+/* Takes <state-dir>/opford.lock with flock(): the kernel drops the lock when this process ends,
+ * however it ends, so a SIGKILL never leaves the directory locked, and the file itself is never
+ * removed (removing it would let two daemons lock two different files). The holder writes its
+ * pid and start time into the file for the refusal to name it. */
+static int lock_state_dir(opfor_server_t *s, opfor_diag_t *d) {
+    char path[OPFOR_CONFIG_PATH_MAX + 16];
+    int n = snprintf(path, sizeof path, "%s/%s", s->cfg.state_dir, LOCK_FILE);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return opfor__diag_msg(d, OPFOR_ERANGE, "state-dir path too long");
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        return opfor__diag_msg(d, OPFOR_EIO, "cannot open the lock file %s: %s", path,
+                               strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        if (e != EWOULDBLOCK) {
+            close(fd);
+            return opfor__diag_msg(d, OPFOR_EIO, "cannot lock %s: %s", path, strerror(e));
+        }
+        read_holder(fd, &s->holder);
+        close(fd);
+        s->state_dir_held = 1;
+        char who[200];
+        describe_holder(&s->holder, who, sizeof who);
+        return opfor__diag_msg(d, OPFOR_EBUSY, "state-dir %s is in use by %s", s->cfg.state_dir,
+                               who);
+    }
+    char line[96];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    n = snprintf(line, sizeof line, "pid %ld\nstarted %04d-%02d-%02d %02d:%02d:%02d UTC\n",
+                 (long)getpid(), tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                 tm.tm_min, tm.tm_sec);
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, line, (size_t)n, 0) != n) {
+        int e = errno;
+        close(fd);
+        return opfor__diag_msg(d, OPFOR_EIO, "cannot write %s: %s", path, strerror(e));
+    }
+    s->lock_fd = fd;
+    return 0;
+}
+
+/* Empties the lock file (its pid is no longer true) and lets the lock go. */
+static void unlock_state_dir(opfor_server_t *s) {
+    if (s->lock_fd < 0)
+        return;
+    if (ftruncate(s->lock_fd, 0) != 0) {
+        /* nothing to do: the next holder rewrites it */
+    }
+    close(s->lock_fd); /* releases the flock */
+    s->lock_fd = -1;
+}
+
 /* ------------------------------------------------------------------ posts, signals */
 
 void opfor_server_post(opfor_server_t *s, opfor_post_t *p) {
@@ -1197,6 +1306,7 @@ int opfor_server_new(opfor_server_t **out, uv_loop_t *loop, const opfor_config_t
         s->hooks = *hooks;
     s->limits = opfor_frame_limits_default();
     s->tcp_port = -1;
+    s->lock_fd = -1;
     *out = s;
     return 0;
 }
@@ -1216,6 +1326,9 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
             return rc;
     }
     rc = mkdir_p(s->cfg.state_dir, 0700, d);
+    if (rc < 0)
+        return rc;
+    rc = lock_state_dir(s, d); /* before anything in the directory is opened */
     if (rc < 0)
         return rc;
     char dbpath[OPFOR_CONFIG_PATH_MAX + 16];
@@ -1336,6 +1449,7 @@ void opfor_server_free(opfor_server_t *s) {
     while (s->pending_closes > 0)
         uv_run(s->loop, UV_RUN_ONCE);
     opfor_store_close(s->store);
+    unlock_state_dir(s); /* after the store: nothing of the directory is open any more */
     while (s->call_cache) {
         opfor_call_t *call = s->call_cache;
         s->call_cache = call->next;
