@@ -32,6 +32,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,7 +47,9 @@
 #define MAX_LISTENERS 8
 #define READ_CHUNK (64 * 1024)
 #define DRAIN_TIMEOUT_MS 5000
-#define LISTEN_BACKLOG 128
+#define LISTEN_BACKLOG 128 /* at least; max-clients when larger (the kernel caps it) */
+#define REFUSED_MAX 32     /* refused connections still saying why; more are closed at once */
+#define FD_RESERVE 64      /* open files besides the clients: listeners, store, lock, loop... */
 #define LOCK_FILE "opford.lock" /* in the state directory: one daemon per directory */
 #define BATCH_MAX (64 * 1024)   /* answers gathered for one client before a write */
 
@@ -77,7 +80,8 @@ struct opfor_server {
     uv_mutex_t post_lock;                      /* guards posts */
     opfor_post_t *posts;                       /* queued completions, newest first */
     opfor_peer_t *clients;                     /* connected clients */
-    unsigned nclients;                         /* length of clients */
+    unsigned nclients;                         /* clients in the list, minus the refused */
+    unsigned nrefused;                         /* refused ones still being told why */
     int lock_fd;                               /* <state-dir>/opford.lock, flocked; or -1 */
     int state_dir_held;                        /* 1: start failed, another process has it */
     opfor_state_holder_t holder;               /* that process, when state_dir_held */
@@ -649,8 +653,12 @@ static void client_close(opfor_peer_t *c) {
     if (c->next)
         c->next->prev = c->prev;
     c->prev = c->next = NULL;
-    s->nclients--;
-    LOG(s, INFO, "%s: disconnected", c->peer);
+    if (c->refused) {
+        s->nrefused--;
+    } else {
+        s->nclients--;
+        LOG(s, INFO, "%s: disconnected", c->peer);
+    }
     s->pending_closes += 2;
     uv_close(&c->h.handle, on_client_closed);
     uv_close((uv_handle_t *)&c->timer, on_client_closed);
@@ -768,6 +776,25 @@ static void describe_peer(opfor_peer_t *c) {
     snprintf(c->peer, sizeof c->peer, "tcp %s:%d#%llu", host, port, (unsigned long long)c->serial);
 }
 
+/* A connection over max-clients: it leaves the count at once and is told why before the close
+ * (unless REFUSED_MAX others are still being told: a flood is closed without a word). */
+static void refuse(opfor_peer_t *c) {
+    opfor_server_t *s = c->srv;
+    unsigned used = --s->nclients;
+    c->refused = 1;
+    s->nrefused++;
+    if (s->nrefused > REFUSED_MAX) {
+        LOG(s, DEBUG, "%s: refused without a message (%u refusals pending)", c->peer,
+            s->nrefused - 1);
+        client_close(c);
+        return;
+    }
+    protocol_error(c, OPFOR_RPC_E_BUSY,
+                   "too many connections: %u of %u in use; try again later, or raise the "
+                   "daemon's max-clients",
+                   used, s->cfg.max_clients);
+}
+
 static void on_connection(uv_stream_t *server, int status) {
     opfor_listener_t *L = server->data;
     opfor_server_t *s = L->srv;
@@ -809,8 +836,7 @@ static void on_connection(uv_stream_t *server, int status) {
         return;
     }
     if (s->nclients > s->cfg.max_clients) {
-        LOG(s, WARN, "%s: refused: %u clients already connected", c->peer, s->nclients - 1);
-        protocol_error(c, OPFOR_RPC_E_BUSY, "too many clients (limit %u)", s->cfg.max_clients);
+        refuse(c);
         return;
     }
     if (c->is_tcp)
@@ -918,6 +944,12 @@ static int clear_stale_socket(opfor_server_t *s, const char *path, opfor_diag_t 
     return 0;
 }
 
+/* Connections the kernel may queue before accept: enough for every table reconnecting at once
+ * after a restart (the kernel caps it at net.core.somaxconn). */
+static int listen_backlog(const opfor_server_t *s) {
+    return s->cfg.max_clients > LISTEN_BACKLOG ? (int)s->cfg.max_clients : LISTEN_BACKLOG;
+}
+
 static opfor_listener_t *new_listener(opfor_server_t *s, int is_tcp) {
     if (s->nlisteners >= MAX_LISTENERS)
         return NULL;
@@ -968,7 +1000,7 @@ static int listen_unix(opfor_server_t *s, opfor_diag_t *d) {
     s->sock_dev = st.st_dev;
     s->sock_ino = st.st_ino;
     s->owns_socket = 1;
-    rc = uv_listen(&L->h.stream, LISTEN_BACKLOG, on_connection);
+    rc = uv_listen(&L->h.stream, listen_backlog(s), on_connection);
     if (rc < 0)
         return opfor__diag_msg(d, OPFOR_EIO, "cannot listen on %s: %s", path, uv_strerror(rc));
     LOG(s, INFO, "listening on %s", L->name);
@@ -1004,7 +1036,7 @@ static int listen_tcp(opfor_server_t *s, opfor_diag_t *d) {
         return opfor__diag_msg(d, OPFOR_EFULL, "too many listeners");
     rc = uv_tcp_bind(&L->h.tcp, (struct sockaddr *)&ss, a.ipv6 ? UV_TCP_IPV6ONLY : 0);
     if (rc == 0)
-        rc = uv_listen(&L->h.stream, LISTEN_BACKLOG, on_connection);
+        rc = uv_listen(&L->h.stream, listen_backlog(s), on_connection);
     if (rc < 0)
         return opfor__diag_msg(d, OPFOR_EIO, "cannot listen on %s: %s", s->cfg.listen,
                                uv_strerror(rc));
@@ -1063,7 +1095,7 @@ static int adopt_activated(opfor_server_t *s, opfor_diag_t *d) {
         opfor_listener_t *L = new_listener(s, is_tcp);
         int rc = is_tcp ? uv_tcp_open(&L->h.tcp, fd) : uv_pipe_open(&L->h.pipe, fd);
         if (rc == 0)
-            rc = uv_listen(&L->h.stream, LISTEN_BACKLOG, on_connection);
+            rc = uv_listen(&L->h.stream, listen_backlog(s), on_connection);
         if (rc < 0)
             return opfor__diag_msg(d, OPFOR_EIO, "cannot listen on passed fd %d: %s", fd,
                                    uv_strerror(rc));
@@ -1183,6 +1215,39 @@ static void unlock_state_dir(opfor_server_t *s) {
     s->lock_fd = -1;
 }
 
+/* Every client is an open file: raises the soft RLIMIT_NOFILE to the hard limit when
+ * max-clients (plus FD_RESERVE) does not fit under it, and warns when even that is short,
+ * since connections past the limit can only be closed without a word. */
+static void fit_open_files(opfor_server_t *s) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    const rlim_t need = (rlim_t)s->cfg.max_clients + FD_RESERVE;
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
+        const rlim_t was = rl.rlim_cur;
+        struct rlimit want = rl;
+        want.rlim_cur = rl.rlim_max == RLIM_INFINITY ? need : rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &want) != 0 && want.rlim_cur > need) {
+            want.rlim_cur = need; /* a hard limit above the kernel's nr_open: ask for less */
+            (void)setrlimit(RLIMIT_NOFILE, &want);
+        }
+        if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+            rl.rlim_cur = was;
+        if (rl.rlim_cur != was)
+            LOG(s, INFO, "open-file limit raised from %llu to %llu for max-clients %u",
+                (unsigned long long)was, (unsigned long long)rl.rlim_cur, s->cfg.max_clients);
+    }
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need)
+        LOG(s, WARN,
+            "max-clients %u needs about %llu open files but this process may open only %llu "
+            "(hard limit %llu): about %llu clients can connect and later ones are closed "
+            "without a message; raise the limit (LimitNOFILE= in the unit, ulimit -n) or "
+            "lower max-clients",
+            s->cfg.max_clients, (unsigned long long)need, (unsigned long long)rl.rlim_cur,
+            (unsigned long long)rl.rlim_max,
+            rl.rlim_cur > FD_RESERVE ? (unsigned long long)(rl.rlim_cur - FD_RESERVE) : 0ull);
+}
+
 /* ------------------------------------------------------------------ posts, signals */
 
 void opfor_server_post(opfor_server_t *s, opfor_post_t *p) {
@@ -1256,6 +1321,7 @@ static void reload(opfor_server_t *s) {
         n.workers = s->cfg.workers;
         s->cfg = n;
         memcpy(s->token, token, sizeof token);
+        fit_open_files(s);
         LOG(s, INFO,
             "reloaded: log-level %s, hello-timeout %u ms, idle-timeout %u ms, max-inflight %u, "
             "max-clients %u, write-queue-max %u, token %s, model %s",
@@ -1365,6 +1431,7 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
             return rc;
     }
 
+    fit_open_files(s);
     static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
     for (int i = 0; i < 3; i++) {
         uv_signal_init(s->loop, &s->sigs[i]);
