@@ -35,7 +35,7 @@ static const opfor_config_option_t options[] = {
      "a game nobody used this long leaves memory (back from the store on demand); 0 = never "
      "(default 10m)"},
     {"max-inflight", "N", "requests one client may have awaiting responses (default 8)"},
-    {"max-clients", "N", "connections at once (default 64)"},
+    {"max-clients", "N", "connections at once; more are refused, told why (default 1024)"},
     {"write-queue-max", "SIZE",
      "bytes queued to a client that is not reading before it is "
      "dropped (default 4MiB)"},
@@ -132,7 +132,7 @@ void opfor_config_defaults(opfor_config_t *c) {
     c->idle_timeout_ms = 10 * 60 * 1000;
     c->game_idle_unload_ms = 10 * 60 * 1000;
     c->max_inflight = 8;
-    c->max_clients = 64;
+    c->max_clients = 1024;
     c->write_queue_max = 4u << 20;
     c->display_rotation = -1;
     c->display_pin_rst = c->display_pin_dc = OPFOR_CONFIG_PIN_DEFAULT;

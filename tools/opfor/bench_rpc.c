@@ -215,7 +215,7 @@ static uv_stream_t *conn_stream(conn_t *c) {
 
 /* The error when the daemon hung up (%s: why). */
 #define DAEMON_CLOSED                                                                              \
-    "the daemon closed a connection: %s (opford drops the clients beyond its --max-clients, 64 "   \
+    "the daemon closed a connection: %s (opford drops the clients beyond its --max-clients, 1024 " \
     "unless set)"
 
 static void fail_worker(worker_t *w, const char *fmt, const char *what) {

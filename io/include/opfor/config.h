@@ -32,7 +32,7 @@ typedef struct opfor_config {
     uint32_t idle_timeout_ms;               /* silent clients are dropped after this; 0 = never */
     uint32_t game_idle_unload_ms;           /* a game unused this long leaves memory; 0 = never */
     uint32_t max_inflight;                  /* requests per client awaiting a response */
-    uint32_t max_clients;                   /* connections at once; more are closed at accept */
+    uint32_t max_clients;                   /* connections at once; more are told why, closed */
     uint32_t write_queue_max;               /* bytes queued to one client before it is dropped */
     char model[OPFOR_CONFIG_PATH_MAX];      /* the default calculator's model file; "" = built-in */
     uint32_t workers;                       /* search worker threads; 0 = cores - 1 (at least 1) */
