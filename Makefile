@@ -5,9 +5,16 @@ BUILD     ?= build
 ASAN      ?= build-asan
 FUZZBUILD ?= build-fuzz
 FUZZ_SECONDS ?= 20
+# `make fuzz-long`: each target until FUZZ_LONG_RUNS inputs or FUZZ_LONG_SECONDS, whichever comes
+# first (0 lifts a limit), on FUZZ_LONG_JOBS cores; corpus kept in $(FUZZBUILD)/fuzz-long/.
+FUZZ_LONG_RUNS ?= 10000000
+FUZZ_LONG_SECONDS ?= 3600
+FUZZ_LONG_JOBS ?= $(JOBS)
+FUZZ_LONG_TARGETS ?=
+FUZZ_LONG_MERGE ?= 0
 CFILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find core rulesets ai io display tools tests -name '*.[ch]')
 
-.PHONY: all deps build run test test-unit test-asan fuzz format format-check check-names clean soak
+.PHONY: all deps build run test test-unit test-asan fuzz fuzz-long fuzz-build format format-check check-names clean soak
 
 all: build
 
@@ -39,11 +46,21 @@ test-asan: deps
 	@cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
-fuzz: deps
+fuzz-build: deps
 	@CC=clang cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Debug -DOPFOR_FUZZ=ON \
 	  -DOPFOR_SANITIZE=ON -DOPFOR_TESTS=OFF -DOPFOR_TEST_RULESETS=ON >/dev/null
 	@cmake --build $(FUZZBUILD) -j $(JOBS)
+
+# CI's short run: every target FUZZ_SECONDS from a copy of its committed corpus.
+fuzz: fuzz-build
 	@bash tests/fuzz/run.sh $(FUZZBUILD)/fuzz $(FUZZ_SECONDS)
+
+# The deep run (tests/fuzz/long.sh; docs/building.md): hours at the defaults, a summary at the end,
+# crash inputs in $(FUZZBUILD)/fuzz-long/artifacts/<target>/, non-zero exit on any crash.
+fuzz-long: fuzz-build
+	@FUZZ_LONG_RUNS=$(FUZZ_LONG_RUNS) FUZZ_LONG_SECONDS=$(FUZZ_LONG_SECONDS) \
+	  FUZZ_LONG_JOBS=$(FUZZ_LONG_JOBS) FUZZ_LONG_TARGETS="$(FUZZ_LONG_TARGETS)" \
+	  FUZZ_LONG_MERGE=$(FUZZ_LONG_MERGE) bash tests/fuzz/long.sh $(FUZZBUILD)/fuzz $(FUZZBUILD)/fuzz-long
 
 format:
 	@clang-format -i $(CFILES)
