@@ -3,12 +3,14 @@
  *   opfor bench club [--games G] [--pace S] [--duration S] [--burst B] [--solo N] [--seed S]
  *                    [--level L] [--ruleset R] [--workers N] [--connect ADDR] [--json]
  * Three measures of AI decision time (the `ai.orders` call, send to answer), side by side:
- * solo, one game asking one decision after another on an idle daemon (median, p95); club
- * pace, G games each asking at random (exponential) arrivals averaging one every S seconds,
- * for the duration (p95, held against twice the solo p95); and a burst of B decisions sent at
- * once, half of them by one client for many games on one connection and the rest by one
- * client per game: every one must be answered, every single-game client among the first
- * answers (none starved behind the flood), and the last within the bound docs/protocol.md
+ * solo, one decision at a time on an idle daemon, in the games the club tables will play (the
+ * same seeds, as many decisions each as a club table makes), so both see the same positions
+ * (median, p95); club pace, G games each asking at random (exponential) arrivals averaging one
+ * every S seconds, for the duration (p95, held against twice the solo p95); and a burst of B
+ * decisions sent at once, half of them by one client for many games on one connection (sent
+ * 5 ms first) and the rest by one client per game: every one must be answered, every
+ * single-game client before the flood's last answer (none starved behind it), and the last
+ * within the bound docs/protocol.md
  * states. Between decisions each game is played on like a table would (untimed): the
  * ruleset's press method (from hello's ruleset_info), a unit of the players acting, the order
  * resolved by the daemon; or, in a game of turns, the table's first legal action and the dice.
@@ -648,7 +650,7 @@ static stats_t stats_of(double *v, int n) {
 
 int opfor_bench_club(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
-    long games = 100, burst_n = 100, solo_n = 20, workers = 0, seed = 1;
+    long games = 100, burst_n = 100, solo_n = 40, workers = 0, seed = 1;
     double pace = 30.0, duration = 300.0;
     const char *addr = NULL, *level = "standard", *ruleset = NULL;
     int json = 0, rc = 0;
@@ -689,7 +691,8 @@ int opfor_bench_club(int argc, char **argv) {
          .lo = 1,
          .hi = 10000,
          .arg = "N",
-         .help = "decisions of the solo game (default 20)"},
+         .help = "solo decisions, one at a time, in the club tables' first games\n"
+                 "(default 40)"},
         {.name = "--workers",
          .type = OPFOR_CLI_WHOLE,
          .whole = &workers,
