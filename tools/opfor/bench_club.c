@@ -631,6 +631,19 @@ static void find_press(club_t *b, table_t *t) {
 
 /* ------------------------------------------------------------------ the command */
 
+/* The machine's 1-minute load average (/proc/loadavg), or -1: the figures of a shared machine
+ * are read against it. */
+static double load_average(void) {
+    double v = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &v) != 1)
+            v = -1;
+        fclose(f);
+    }
+    return v;
+}
+
 typedef struct stats {
     int n;                      /* decisions */
     double median, p95, max_ms; /* milliseconds */
@@ -843,6 +856,7 @@ int opfor_bench_club(int argc, char **argv) {
             "bench club: club: %ld games, one decision every %.0f s each on average, "
             "for %.0f s\n",
             games, pace, duration);
+    double load0 = load_average();
     b->t0_ms = opfor_bench_wall_ms() + 100;
     for (int i = 0; i < (int)games; i++)
         uv_thread_create(&tabs[i].thread, club_main, &tabs[i]);
@@ -868,6 +882,7 @@ int opfor_bench_club(int argc, char **argv) {
         for (int k = 0; k < tabs[i].nlat; k++)
             all[club_n++] = tabs[i].lat_ms[k];
     s_club = stats_of(all, (int)club_n);
+    double load1 = load_average();
     if (atomic_load(&b->failed))
         goto failed;
     busy = b->dir[0] ? busy_lines(b) : -1;
@@ -908,6 +923,9 @@ int opfor_bench_club(int argc, char **argv) {
             opfor_json_kv_bool(&j, "burst_fair", fair);
             opfor_json_kv_int(&j, "burst_shortened", shortened);
             opfor_json_kv_int(&j, "daemon_busy_log_lines", busy);
+            opfor_json_kv_num(&j, "load_average_club_start", load0);
+            opfor_json_kv_num(&j, "load_average_club_end", load1);
+            opfor_json_kv_int(&j, "cores", sysconf(_SC_NPROCESSORS_ONLN));
             opfor_json_obj_end(&j);
             opfor_json_end(&j);
         } else {
@@ -934,6 +952,9 @@ int opfor_bench_club(int argc, char **argv) {
             printf(
                 "  %-10s %d of the burst's orders say their search was shortened (busy daemon)\n",
                 "budgets", shortened);
+            printf("  %-10s 1-minute load average %.2f at the club phase's start, %.2f at its end "
+                   "(%ld cores; the bench's own clients and daemon included)\n",
+                   "machine", load0, load1, sysconf(_SC_NPROCESSORS_ONLN));
             if (busy >= 0)
                 printf("  %-10s %d daemon log line%s said searches were shortened\n", "log", busy,
                        busy == 1 ? "" : "s");
