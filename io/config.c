@@ -43,6 +43,7 @@ static const opfor_config_option_t options[] = {
      "the calculator's model (YAML) for calc, read by the first registered ruleset with a "
      "calculator; default: its built-in one"},
     {"workers", "N", "threads for AI searches; 0 = one fewer than the cores, at least 1 (default)"},
+    {"max-queued", "N", "AI searches waiting for a worker; more are refused BUSY (default 1024)"},
     {"debug-methods", "yes|no", "enable debug.* methods such as debug.sleep (default no)"},
     {"display", "SPEC", "e-ink panel for the orders: epd:2in13v4, epd:7in5v2, sim:PANEL:DIR"},
     {"display-rotation", "DEG", "display: 0, 90, 180 or 270; default: landscape"},
@@ -134,6 +135,7 @@ void opfor_config_defaults(opfor_config_t *c) {
     c->max_inflight = 8;
     c->max_clients = 1024;
     c->write_queue_max = 4u << 20;
+    c->max_queued = 1024; /* OPFOR_WORKERS_MAX_QUEUED_DEFAULT */
     c->display_rotation = -1;
     c->display_pin_rst = c->display_pin_dc = OPFOR_CONFIG_PIN_DEFAULT;
     c->display_pin_busy = c->display_pin_pwr = OPFOR_CONFIG_PIN_DEFAULT;
@@ -349,6 +351,8 @@ int opfor_config_set(opfor_config_t *c, const char *key, const char *v, opfor_di
     }
     if (strcmp(key, "workers") == 0)
         return parse_count(key, v, 0, 256, &c->workers, d);
+    if (strcmp(key, "max-queued") == 0)
+        return parse_count(key, v, 1, 100000, &c->max_queued, d);
     if (strcmp(key, "debug-methods") == 0) {
         static const char *const yes[] = {"yes", "true", "on", "1"};
         static const char *const no[] = {"no", "false", "off", "0"};

@@ -205,10 +205,12 @@ typedef struct opfor__table_game_ops {
     void *(*plan_new)(const opfor__game_t *g);
     /* Worker thread: plans the AI's order on job (reads g's read-only parts only). cancelled
      * (may be NULL, with ud) is polled between steps and cancel (may be NULL) by the search.
-     * 0, OPFOR_ECANCELED, OPFOR_EILLEGAL (nobody of the AI's can act: err says so) or
-     * another error. */
+     * share is the worker pool's (opfor_job_t.share): 1, or n > 1 on a busy daemon, when the
+     * search spends opfor_ai_level_budget(level, n) and the order's reason says so
+     * (opfor_ai_share_note). 0, OPFOR_ECANCELED, OPFOR_EILLEGAL (nobody of the AI's can act:
+     * err says so) or another error. */
     int (*plan)(const opfor__game_t *g, void *job, opfor__cancel_fn cancelled, void *ud,
-                const atomic_int *cancel, opfor__gerr_t *err);
+                const atomic_int *cancel, unsigned share, opfor__gerr_t *err);
     /* Packs the planned order of job as the log payload of an "order" entry numbered
      * log_seq (which is also its wire form). */
     void (*plan_pack)(const opfor__game_t *g, void *job, uint64_t log_seq, msgpack_packer *pk);

@@ -1002,6 +1002,14 @@ static int submit_job(opfor_call_t *call, opfor__game_t *g, opfor_job_t *job, op
     job->call = call;
     snprintf(job->key, sizeof job->key, "%s", g->row.id);
     int rc = opfor_workers_submit(opfor__server_workers(call->srv), job);
+    if (rc == OPFOR_EFULL) { /* issue 16: a full search queue says so (docs/protocol.md) */
+        opfor_rpc_hint_t h = {0};
+        opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_ASK_AGAIN);
+        opfor_call_error_hint(call, OPFOR_RPC_E_BUSY, &h,
+                              "the daemon's search queue is full (%u searches wait for a worker, "
+                              "its --max-queued): ask again in a few seconds",
+                              opfor__server_cfg(call->srv)->max_queued);
+    }
     if (rc < 0)
         return rc;
     g->refs++;
@@ -1160,8 +1168,8 @@ static int plan_cancelled(void *ud) {
 
 static void plan_run(opfor_job_t *job) {
     plan_job_t *pj = (plan_job_t *)job;
-    pj->rc =
-        pj->g->ops->plan(pj->g, pj->work, plan_cancelled, job, &job->call->cancelled, &pj->err);
+    pj->rc = pj->g->ops->plan(pj->g, pj->work, plan_cancelled, job, &job->call->cancelled,
+                              job->share, &pj->err);
 }
 
 /* Answers with the game's open order when one was given since `since`. */

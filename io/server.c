@@ -1343,6 +1343,7 @@ static void reload(opfor_server_t *s) {
         s->model = model;
         n.workers = s->cfg.workers;
         s->cfg = n;
+        opfor_workers_set_max_queued(s->workers, n.max_queued);
         memcpy(s->token, token, sizeof token);
         fit_open_files(s);
         LOG(s, INFO,
@@ -1473,8 +1474,10 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
     rc = opfor_workers_new(&s->workers, s, s->cfg.workers);
     if (rc < 0)
         return opfor__diag_msg(d, rc, "cannot start the worker threads: %s", opfor_strerror(rc));
-    LOG(s, INFO, "%u worker thread%s for searches", opfor_workers_count(s->workers),
-        opfor_workers_count(s->workers) == 1 ? "" : "s");
+    opfor_workers_set_max_queued(s->workers, s->cfg.max_queued);
+    LOG(s, INFO, "%u worker thread%s for searches, at most %u waiting",
+        opfor_workers_count(s->workers), opfor_workers_count(s->workers) == 1 ? "" : "s",
+        s->cfg.max_queued);
     return 0;
 }
 

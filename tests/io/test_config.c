@@ -161,7 +161,8 @@ static void config_value_syntax(void **state) {
         opfor_config_defaults(&t);
         assert_int_not_equal(opfor_config_set(&t, o->key, "", &d), OPFOR_ENOENT);
     }
-    assert_int_equal(rows, 23); /* 14 daemon settings + 9 display-* (h15) */
+    assert_int_equal(
+        rows, 24); /* 15 daemon settings (game-idle-unload, max-queued: h16) + 9 display-* (h15) */
     /* The calculator model, worker threads and debug methods. */
     opfor_config_t t;
     opfor_config_defaults(&t);
@@ -182,6 +183,11 @@ static void config_value_syntax(void **state) {
     assert_int_equal(opfor_config_set(&t, "workers", "3", &d), 0);
     assert_int_equal(t.workers, 3);
     assert_int_equal(opfor_config_set(&t, "workers", "257", &d), OPFOR_ERANGE);
+    /* The search queue's limit (issue 16): 1024 waiting unless set, at least 1. */
+    assert_int_equal(t.max_queued, 1024);
+    assert_int_equal(opfor_config_set(&t, "max-queued", "64", &d), 0);
+    assert_int_equal(t.max_queued, 64);
+    assert_int_equal(opfor_config_set(&t, "max-queued", "0", &d), OPFOR_ERANGE);
     assert_int_equal(opfor_config_set(&t, "debug-methods", "yes", &d), 0);
     assert_int_equal(t.debug_methods, 1);
     assert_int_equal(opfor_config_set(&t, "debug-methods", "maybe", &d), OPFOR_EINVAL);

@@ -36,6 +36,7 @@ typedef struct opfor_config {
     uint32_t write_queue_max;               /* bytes queued to one client before it is dropped */
     char model[OPFOR_CONFIG_PATH_MAX];      /* the default calculator's model file; "" = built-in */
     uint32_t workers;                       /* search worker threads; 0 = cores - 1 (at least 1) */
+    uint32_t max_queued;                    /* searches waiting for a worker; more are BUSY */
     int debug_methods;                      /* 1 enables the debug.* methods (tests, diagnosis) */
     /* The high-score table's database; "" = the game store's (<state_dir>/opfor.db). Not a key
      * of the file or a flag: set by a program that embeds the server (a game command's --db). */
