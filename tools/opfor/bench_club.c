@@ -265,6 +265,12 @@ static int table_connect(table_t *t, club_t *b, int index, const char *tag) {
         return -1;
     }
     opfor_client_set_timeout(t->c, CALL_TIMEOUT_MS);
+    /* hello at once: a daemon with its default hello timeout drops a table that waits for its
+       first decision without one (--connect) */
+    if (opfor_client_hello(t->c, "opfor-bench-club", NULL) != 0) {
+        fail(b, "hello: %s%s", opfor_client_error_message(t->c), "");
+        return -1;
+    }
     return new_game(t);
 }
 
