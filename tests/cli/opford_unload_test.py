@@ -7,7 +7,6 @@ a closed game leaves memory at once and reads back the same; closing a game whil
 search runs answers that search CANCELLED and the daemon carries on.
 """
 import os
-import socket
 import sys
 import time
 
@@ -19,35 +18,7 @@ BIN, WORK = sys.argv[1], sys.argv[2]
 CANCELLED = 6
 t = opford_lib.Checks(detail_max=1500)
 check = t.check
-
-
-class Client(opford_lib.Client):
-    """Keeps the `event` notifications it receives."""
-
-    def __init__(self, path):
-        super().__init__(path, 20.0)
-        self.events = []
-
-    def other(self, m):
-        if m[0] == 2 and m[1] == "event":
-            self.events.append(m[2][0])
-
-    def pump(self, secs=0.3):
-        end = time.time() + secs
-        self.s.settimeout(0.05)
-        try:
-            while time.time() < end:
-                try:
-                    d = self.s.recv(1 << 20)
-                except (socket.timeout, BlockingIOError):
-                    continue
-                if not d:
-                    break
-                self.u.feed(d)
-                for m in self.u:
-                    self.other(m)
-        finally:
-            self.s.settimeout(20.0)
+Client = opford_lib.EventClient
 
 
 def step(c, game):

@@ -640,6 +640,28 @@ static void model_casualties(model_t *m, int u, int killed, int wounded) {
             }
 }
 
+/* The list `key` of the `report` event among ev (a report makes one), unpacked into *up
+ * (the caller destroys it), or NULL when there is none. */
+static const msgpack_object *report_list(const opfor__evlist_t *ev, const char *key,
+                                         msgpack_unpacked *up) {
+    msgpack_unpacked_init(up);
+    for (int i = 0; i < ev->n; i++) {
+        msgpack_unpacked_destroy(up);
+        msgpack_unpacked_init(up);
+        size_t off = 0;
+        if (msgpack_unpack_next(up, ev->buf[i].data, ev->buf[i].size, &off) !=
+            MSGPACK_UNPACK_SUCCESS)
+            continue;
+        char kind[24];
+        get_str(&up->data, "kind", kind, sizeof kind);
+        const msgpack_object *data = opfor_rpc_params_get(&up->data, "data");
+        const msgpack_object *l = data ? opfor_rpc_params_get(data, key) : NULL;
+        if (strcmp(kind, "report") == 0 && l && l->type == MSGPACK_OBJECT_ARRAY)
+            return l;
+    }
+    return NULL;
+}
+
 /* The morale tests (XI) the players' report of killing figures of enemy unit tgt left to roll
  * (the `report` event's morale_owed): tgt must owe one while it has people left; the table
  * rolls each on 2D6 and reports it (solid or wavering, which changes no figure). */
@@ -652,38 +674,25 @@ static void morale_tests(play_t *p, int tgt, const opfor__evlist_t *ev) {
     msgpack_packer ipk;
     pack_open(&items, &ipk);
     int nitems = 0;
-    for (int i = 0; i < ev->n; i++) {
-        msgpack_unpacked up;
-        msgpack_unpacked_init(&up);
-        size_t off = 0;
-        if (msgpack_unpack_next(&up, ev->buf[i].data, ev->buf[i].size, &off) !=
-            MSGPACK_UNPACK_SUCCESS) {
-            msgpack_unpacked_destroy(&up);
+    msgpack_unpacked up;
+    const msgpack_object *mo = report_list(ev, "morale_owed", &up);
+    for (uint32_t k = 0; mo && k < mo->via.array.size; k++) {
+        char unit[48], need[40];
+        get_str(&mo->via.array.ptr[k], "unit", unit, sizeof unit);
+        get_str(&mo->via.array.ptr[k], "need", need, sizeof need);
+        int u = opfor__vkg_find_unit(t, unit, strlen(unit));
+        owes |= u == tgt;
+        int r = roll_need(&p->dice, need);
+        if (r < 0)
+            mismatch(p, MM_NEED, "the morale test of %s: '%s'", unit, need);
+        if (u < 0 || r < 0)
             continue;
-        }
-        char kind[24];
-        get_str(&up.data, "kind", kind, sizeof kind);
-        const msgpack_object *data = opfor_rpc_params_get(&up.data, "data");
-        const msgpack_object *mo = data ? opfor_rpc_params_get(data, "morale_owed") : NULL;
-        if (strcmp(kind, "report") == 0 && mo && mo->type == MSGPACK_OBJECT_ARRAY)
-            for (uint32_t k = 0; k < mo->via.array.size; k++) {
-                char unit[48], need[40];
-                get_str(&mo->via.array.ptr[k], "unit", unit, sizeof unit);
-                get_str(&mo->via.array.ptr[k], "need", need, sizeof need);
-                int u = opfor__vkg_find_unit(t, unit, strlen(unit));
-                owes |= u == tgt;
-                int r = roll_need(&p->dice, need);
-                if (r < 0)
-                    mismatch(p, MM_NEED, "the morale test of %s: '%s'", unit, need);
-                if (u < 0 || r < 0)
-                    continue;
-                msgpack_pack_map(&ipk, 2);
-                kint(&ipk, "unit", u);
-                kstr(&ipk, "result", r ? "solid" : "wavering");
-                nitems++;
-            }
-        msgpack_unpacked_destroy(&up);
+        msgpack_pack_map(&ipk, 2);
+        kint(&ipk, "unit", u);
+        kstr(&ipk, "result", r ? "solid" : "wavering");
+        nitems++;
     }
+    msgpack_unpacked_destroy(&up);
     int people = 0;
     const opfor_unit_t *un = &t->units[tgt];
     for (int i = un->first; i < un->first + un->count; i++)
@@ -792,50 +801,37 @@ static void resolve(play_t *p) {
  * then puts it at `at`. Returns how many the event listed. */
 static int apply_close_up(play_t *p, int u, const opfor__evlist_t *ev) {
     const opfor__vkg_table_t *t = &p->g->t;
-    int n = 0;
-    for (int i = 0; i < ev->n; i++) {
-        msgpack_unpacked up;
-        msgpack_unpacked_init(&up);
-        size_t off = 0;
-        if (msgpack_unpack_next(&up, ev->buf[i].data, ev->buf[i].size, &off) !=
-            MSGPACK_UNPACK_SUCCESS) {
-            msgpack_unpacked_destroy(&up);
+    msgpack_unpacked up;
+    const msgpack_object *cu = report_list(ev, "close_up", &up);
+    int n = cu ? (int)cu->via.array.size : 0;
+    for (uint32_t k = 0; cu && k < cu->via.array.size; k++) {
+        const msgpack_object *it = &cu->via.array.ptr[k];
+        char unit[48];
+        get_str(it, "unit", unit, sizeof unit);
+        const msgpack_object *fo = opfor_rpc_params_get(it, "figure");
+        const msgpack_object *from = opfor_rpc_params_get(it, "from");
+        const msgpack_object *at = opfor_rpc_params_get(it, "at");
+        int fu = opfor__vkg_find_unit(t, unit, strlen(unit));
+        int fi = fo && fo->type == MSGPACK_OBJECT_POSITIVE_INTEGER ? (int)fo->via.u64 : 0;
+        if (fu != u || fi < 1 || fi > p->m.count[u] || !from || !at) {
+            mismatch(p, MM_CLOSE_UP, "close_up item %u: unit '%s' figure %d unreadable", k, unit,
+                     fi);
             continue;
         }
-        char kind[24];
-        get_str(&up.data, "kind", kind, sizeof kind);
-        const msgpack_object *data = opfor_rpc_params_get(&up.data, "data");
-        const msgpack_object *cu = data ? opfor_rpc_params_get(data, "close_up") : NULL;
-        if (strcmp(kind, "report") == 0 && cu && cu->type == MSGPACK_OBJECT_ARRAY)
-            for (uint32_t k = 0; k < cu->via.array.size; k++, n++) {
-                const msgpack_object *it = &cu->via.array.ptr[k];
-                char unit[48];
-                get_str(it, "unit", unit, sizeof unit);
-                const msgpack_object *fo = opfor_rpc_params_get(it, "figure");
-                const msgpack_object *from = opfor_rpc_params_get(it, "from");
-                const msgpack_object *at = opfor_rpc_params_get(it, "at");
-                int fu = opfor__vkg_find_unit(t, unit, strlen(unit));
-                int fi = fo && fo->type == MSGPACK_OBJECT_POSITIVE_INTEGER ? (int)fo->via.u64 : 0;
-                if (fu != u || fi < 1 || fi > p->m.count[u] || !from || !at) {
-                    mismatch(p, MM_CLOSE_UP, "close_up item %u: unit '%s' figure %d unreadable", k,
-                             unit, fi);
-                    continue;
-                }
-                int f = p->m.first[u] + fi - 1;
-                opfor_pt_t q0 = opfor_pt(num(opfor_rpc_params_get(from, "x")),
-                                         num(opfor_rpc_params_get(from, "y")));
-                opfor_pt_t q1 = opfor_pt(num(opfor_rpc_params_get(at, "x")),
-                                         num(opfor_rpc_params_get(at, "y")));
-                if (opfor_dist(q0, p->m.pos[f]) > POS_TOL)
-                    mismatch(p, MM_CLOSE_UP,
-                             "close_up: %s's figure %d is at x %.1f y %.1f on the table, the "
-                             "event says from x %.1f y %.1f",
-                             unit, fi, (double)p->m.pos[f].x, (double)p->m.pos[f].y, (double)q0.x,
-                             (double)q0.y);
-                p->m.pos[f] = q1;
-            }
-        msgpack_unpacked_destroy(&up);
+        int f = p->m.first[u] + fi - 1;
+        opfor_pt_t q0 =
+            opfor_pt(num(opfor_rpc_params_get(from, "x")), num(opfor_rpc_params_get(from, "y")));
+        opfor_pt_t q1 =
+            opfor_pt(num(opfor_rpc_params_get(at, "x")), num(opfor_rpc_params_get(at, "y")));
+        if (opfor_dist(q0, p->m.pos[f]) > POS_TOL)
+            mismatch(p, MM_CLOSE_UP,
+                     "close_up: %s's figure %d is at x %.1f y %.1f on the table, the event says "
+                     "from x %.1f y %.1f",
+                     unit, fi, (double)p->m.pos[f].x, (double)p->m.pos[f].y, (double)q0.x,
+                     (double)q0.y);
+        p->m.pos[f] = q1;
     }
+    msgpack_unpacked_destroy(&up);
     return n;
 }
 

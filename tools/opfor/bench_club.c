@@ -18,9 +18,6 @@
  * the daemon's default workers. Progress goes to stderr. Exit 1 when a decision went
  * unanswered or the burst was unfair; the timing targets are reported, not enforced.
  */
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -30,12 +27,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <msgpack.h>
 #include <uv.h>
 
+#include "bench_daemon.h"
 #include "bench_util.h"
 #include "cli.h"
 #include "game_rpc.h"
@@ -52,20 +49,19 @@
 
 /* The settings and what every thread shares. */
 typedef struct club {
-    char addr[200];        /* the daemon */
-    char dir[64];          /* the spawned daemon's temporary directory, or "" */
-    pid_t daemon;          /* the spawned daemon, or 0 */
-    const char *level;     /* game.new's level */
-    const char *ruleset;   /* game.new's ruleset, or NULL: the daemon's default */
-    char press[72];        /* the game's press method ("RULESET.VERB"), or "" */
-    long seed;             /* games and arrivals */
-    double pace_s;         /* mean seconds between one game's decisions */
-    double duration_s;     /* club phase length */
-    double t0_ms;          /* club phase start (monotonic ms) */
-    atomic_long club_done; /* club decisions answered so far (progress) */
-    atomic_int failed;     /* 1 once a call failed */
-    char err[400];         /* the first failure */
-    uv_mutex_t err_lock;   /* guards err */
+    char addr[200];          /* the daemon */
+    opfor_bench_daemon_t dm; /* the spawned daemon (dir "": none) */
+    const char *level;       /* game.new's level */
+    const char *ruleset;     /* game.new's ruleset, or NULL: the daemon's default */
+    char press[72];          /* the game's press method ("RULESET.VERB"), or "" */
+    long seed;               /* games and arrivals */
+    double pace_s;           /* mean seconds between one game's decisions */
+    double duration_s;       /* club phase length */
+    double t0_ms;            /* club phase start (monotonic ms) */
+    atomic_long club_done;   /* club decisions answered so far (progress) */
+    atomic_int failed;       /* 1 once a call failed */
+    char err[400];           /* the first failure */
+    uv_mutex_t err_lock;     /* guards err */
 } club_t;
 
 static void fail(club_t *b, const char *fmt, const char *a, const char *m) {
@@ -492,86 +488,23 @@ static int burst(club_t *b, table_t *tables, int n, int nflood, double *last_ms)
 /* ------------------------------------------------------------------ the daemon */
 
 static int spawn_daemon(club_t *b, long games, long burst_n, long workers) {
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 16);
-    if (n <= 0)
-        return opfor_cli_fail("bench club: cannot find my own binary (/proc/self/exe)");
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    snprintf(slash + 1, sizeof exe - (size_t)(slash + 1 - exe), "opford");
-    if (access(exe, X_OK) != 0)
-        return opfor_cli_fail("bench club: %s not found; build it, or give --connect", exe);
-    snprintf(b->dir, sizeof b->dir, "/tmp/opfor-club-XXXXXX");
-    if (!mkdtemp(b->dir))
-        return opfor_cli_fail("bench club: cannot create a temporary directory: %s",
-                              strerror(errno));
-    char sock[128], state[128], log[128], maxc[24], infl[24], wk[24];
-    snprintf(sock, sizeof sock, "%s/opford.sock", b->dir);
-    snprintf(state, sizeof state, "%s/state", b->dir);
-    snprintf(log, sizeof log, "%s/opford.log", b->dir);
+    char maxc[24], infl[24], wk[24];
     snprintf(maxc, sizeof maxc, "%ld", games + burst_n + 16);
     snprintf(infl, sizeof infl, "%ld", burst_n > 8 ? burst_n : 8);
     snprintf(wk, sizeof wk, "%ld", workers);
-    snprintf(b->addr, sizeof b->addr, "unix:%s", sock);
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0)
-        return opfor_cli_fail("bench club: fork: %s", strerror(errno));
-    if (pid == 0) {
-#ifdef __linux__
-        /* The daemon goes when this process goes, even when killed (SIGTERM, SIGKILL). */
-        if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
-            _exit(127);
-#else
-        (void)parent;
-#endif
-        FILE *f = freopen(log, "w", stderr); /* the daemon's log, read back for the report */
-        (void)f;
-        char *argv[40];
-        int na = 0;
-        char wrap[512];
-        const char *w = getenv("OPFOR_EXEC_WRAPPER"); /* a cross build's emulator */
-        snprintf(wrap, sizeof wrap, "%s", w ? w : "");
-        for (char *save = NULL, *tok = strtok_r(wrap, " ", &save); tok && na < 8;
-             tok = strtok_r(NULL, " ", &save))
-            argv[na++] = tok;
-        int wrapped = na > 0;
-        const char *rest[] = {
-            exe,    "--socket",       sock, "--state-dir",    state, "--log-level",
-            "info", "--max-clients",  maxc, "--max-inflight", infl,  "--hello-timeout",
-            "0",    "--idle-timeout", "0",  "--workers",      wk};
-        for (size_t k = 0; k < sizeof rest / sizeof rest[0]; k++)
-            argv[na++] = (char *)rest[k];
-        argv[na] = NULL;
-        if (wrapped)
-            execvp(argv[0], argv);
-        else
-            execv(exe, argv);
-        _exit(127);
-    }
-    b->daemon = pid;
-    for (int i = 0; i < 1000; i++) {
-        opfor_client_t *c;
-        if (opfor_client_connect(&c, b->addr, 1000, NULL) == 0) {
-            opfor_client_close(c);
-            return 0;
-        }
-        int st;
-        if (waitpid(pid, &st, WNOHANG) == pid) {
-            b->daemon = 0;
-            return opfor_cli_fail("bench club: opford exited at start (status %d; log %s)", st,
-                                  log);
-        }
-        uv_sleep(10);
-    }
-    return opfor_cli_fail("bench club: opford did not start listening within 10 s");
+    const char *const args[] = {
+        "--log-level", "info", "--max-clients", maxc, "--max-inflight", infl, "--workers", wk,
+        NULL};
+    int rc = opfor_bench_daemon_start(&b->dm, "bench club", "club", args, 1, NULL, NULL);
+    if (rc == 0)
+        snprintf(b->addr, sizeof b->addr, "%s", b->dm.addr);
+    return rc;
 }
 
 /* Lines of the spawned daemon's log that say searches were shortened. */
 static int busy_lines(const club_t *b) {
-    char p[128], line[512];
-    snprintf(p, sizeof p, "%s/opford.log", b->dir);
-    FILE *f = fopen(p, "r");
+    char line[512];
+    FILE *f = fopen(b->dm.log, "r");
     int n = 0;
     while (f && fgets(line, sizeof line, f))
         n += strstr(line, "busy: searches get") != NULL;
@@ -581,29 +514,7 @@ static int busy_lines(const club_t *b) {
 }
 
 static void stop_daemon(club_t *b) {
-    if (b->daemon > 0) {
-        kill(b->daemon, SIGTERM);
-        int st;
-        for (int i = 0; i < 500 && waitpid(b->daemon, &st, WNOHANG) == 0; i++)
-            uv_sleep(10);
-        if (waitpid(b->daemon, &st, WNOHANG) == 0) {
-            kill(b->daemon, SIGKILL);
-            waitpid(b->daemon, &st, 0);
-        }
-        b->daemon = 0;
-    }
-    if (b->dir[0]) {
-        static const char *const files[] = {"state/opfor.db-wal", "state/opfor.db-shm",
-                                            "state/opfor.db", "opford.sock", "opford.log"};
-        char p[160];
-        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-            snprintf(p, sizeof p, "%s/%s", b->dir, files[i]);
-            unlink(p);
-        }
-        snprintf(p, sizeof p, "%s/state", b->dir);
-        rmdir(p);
-        rmdir(b->dir);
-    }
+    opfor_bench_daemon_stop(&b->dm);
 }
 
 /* The press method of the game's ruleset, from hello's ruleset_info (its first own method). */
@@ -894,7 +805,7 @@ int opfor_bench_club(int argc, char **argv) {
     double load1 = load_average();
     if (atomic_load(&b->failed))
         goto failed;
-    busy = b->dir[0] ? busy_lines(b) : -1;
+    busy = b->dm.log[0] ? busy_lines(b) : -1;
 
     {
         double club_target = 2.0 * s_solo.p95;
@@ -939,7 +850,7 @@ int opfor_bench_club(int argc, char **argv) {
             opfor_json_end(&j);
         } else {
             printf("opford club bench: level %s, %u worker%s, seed %ld (%s)\n", level, nworkers,
-                   nworkers == 1 ? "" : "s", seed, b->dir[0] ? "daemon spawned" : b->addr);
+                   nworkers == 1 ? "" : "s", seed, b->dm.dir[0] ? "daemon spawned" : b->addr);
             printf("  %-10s %-36s %9s %9s %9s  %s\n", "", "", "median", "p95", "max", "target");
             char what[80];
             snprintf(what, sizeof what, "the same positions, one at a time: %d", s_solo.n);
