@@ -1137,8 +1137,9 @@ static int adopt_activated(opfor_server_t *s, opfor_diag_t *d) {
 
 /* ------------------------------------------------------------------ state dir, open files */
 
-/* Reads who holds the lock from the lock file's text ("pid N\nstarted T\n"), and the process's
- * name from /proc when it has one. pid stays 0 when the holder has not written it yet. */
+/* Reads who holds the lock from the lock file's text ("pid N\nstarted T\nname P\n"): its
+ * program's name as it wrote it (under an emulator /proc would say the emulator's), else the
+ * process's name from /proc. pid stays 0 when the holder has not written it yet. */
 static void read_holder(int fd, opfor_state_holder_t *h) {
     memset(h, 0, sizeof *h);
     char text[160];
@@ -1154,6 +1155,9 @@ static void read_holder(int fd, opfor_state_holder_t *h) {
         h->pid = 0;
         return;
     }
+    p = strstr(text, "name ");
+    if (p && sscanf(p + 5, "%31[^\n]", h->name) == 1)
+        return;
     char path[48];
     snprintf(path, sizeof path, "/proc/%ld/comm", h->pid);
     FILE *f = fopen(path, "r");
@@ -1211,13 +1215,19 @@ static int lock_state_dir(opfor_server_t *s, opfor_diag_t *d) {
         return opfor__diag_msg(d, OPFOR_EBUSY, "state-dir %s is in use by %s", s->cfg.state_dir,
                                who);
     }
-    char line[96];
+    char line[200], exe[256];
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
+    /* this program's name (an emulator answers /proc/self/exe with the emulated program) */
+    ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[el > 0 ? el : 0] = '\0';
+    const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
     n = snprintf(line, sizeof line, "pid %ld\nstarted %04d-%02d-%02d %02d:%02d:%02d UTC\n",
                  (long)getpid(), tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
                  tm.tm_min, tm.tm_sec);
+    if (base[0])
+        n += snprintf(line + n, sizeof line - (size_t)n, "name %.31s\n", base);
     if (ftruncate(fd, 0) != 0 || pwrite(fd, line, (size_t)n, 0) != n) {
         int e = errno;
         close(fd);
