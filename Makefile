@@ -5,9 +5,16 @@ BUILD     ?= build
 ASAN      ?= build-asan
 FUZZBUILD ?= build-fuzz
 FUZZ_SECONDS ?= 20
+# `make fuzz-long`: each target until FUZZ_LONG_RUNS inputs or FUZZ_LONG_SECONDS, whichever comes
+# first (0 lifts a limit), on FUZZ_LONG_JOBS cores; corpus kept in $(FUZZBUILD)/fuzz-long/.
+FUZZ_LONG_RUNS ?= 10000000
+FUZZ_LONG_SECONDS ?= 3600
+FUZZ_LONG_JOBS ?= $(JOBS)
+FUZZ_LONG_TARGETS ?=
+FUZZ_LONG_MERGE ?= 0
 CFILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find core rulesets ai io display tools tests -name '*.[ch]')
 
-.PHONY: all deps build run test test-unit test-asan fuzz format format-check check-names clean soak
+.PHONY: all deps build run test test-unit test-asan fuzz fuzz-long fuzz-build format format-check check-names clean soak
 
 all: build
 
@@ -39,11 +46,21 @@ test-asan: deps
 	@cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
-fuzz: deps
+fuzz-build: deps
 	@CC=clang cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Debug -DOPFOR_FUZZ=ON \
 	  -DOPFOR_SANITIZE=ON -DOPFOR_TESTS=OFF -DOPFOR_TEST_RULESETS=ON >/dev/null
 	@cmake --build $(FUZZBUILD) -j $(JOBS)
+
+# CI's short run: every target FUZZ_SECONDS from a copy of its committed corpus.
+fuzz: fuzz-build
 	@bash tests/fuzz/run.sh $(FUZZBUILD)/fuzz $(FUZZ_SECONDS)
+
+# The deep run (tests/fuzz/long.sh; docs/building.md): hours at the defaults, a summary at the end,
+# crash inputs in $(FUZZBUILD)/fuzz-long/artifacts/<target>/, non-zero exit on any crash.
+fuzz-long: fuzz-build
+	@FUZZ_LONG_RUNS=$(FUZZ_LONG_RUNS) FUZZ_LONG_SECONDS=$(FUZZ_LONG_SECONDS) \
+	  FUZZ_LONG_JOBS=$(FUZZ_LONG_JOBS) FUZZ_LONG_TARGETS="$(FUZZ_LONG_TARGETS)" \
+	  FUZZ_LONG_MERGE=$(FUZZ_LONG_MERGE) bash tests/fuzz/long.sh $(FUZZBUILD)/fuzz $(FUZZBUILD)/fuzz-long
 
 format:
 	@clang-format -i $(CFILES)
@@ -60,17 +77,27 @@ test: format-check check-names test-unit test-asan fuzz test-arm64
 
 # The scripted table (tests/io/test_table_script.c) over hundreds of seeded Patrol Mode games:
 # SOAK_GAMES games from each of two seeds, each order carried out as its fields say and checked
-# against the rules engine and opfor's state; prints the figures, fails on any mismatch.
+# against the rules engine and opfor's state; prints the figures, fails on any mismatch. Then
+# the daemon soak (tests/cli/opford_soak.sh): a real opford plays SOAK_DAEMON_GAMES games with
+# SOAK_DAEMON_DECISIONS novice AI decisions, each game closed; fails when its RSS grew more
+# than SOAK_DAEMON_BOUND MiB after the fifth game. Exits 1 when either failed.
 SOAK_GAMES ?= 100
 SOAK_LEVEL ?= novice
+SOAK_DAEMON_GAMES ?= 200
+SOAK_DAEMON_DECISIONS ?= 10000
+SOAK_DAEMON_BOUND ?= 16
 soak: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPFOR_TEST_RULESETS=ON >/dev/null
-	@cmake --build $(BUILD) -j $(JOBS) --target test_table_script
+	@cmake --build $(BUILD) -j $(JOBS) --target test_table_script opford
 	@rc=0; for seed in 1 1000001; do \
 	  echo "soak: $(SOAK_GAMES) games from seed $$seed, level $(SOAK_LEVEL)"; \
 	  $(BUILD)/tests/test_table_script --games $(SOAK_GAMES) --seed $$seed \
 	    --level $(SOAK_LEVEL) || rc=1; \
-	done; exit $$rc
+	done; \
+	echo "soak: opford, $(SOAK_DAEMON_GAMES) games, $(SOAK_DAEMON_DECISIONS) AI decisions"; \
+	OPFORD_SOAK_TIMEOUT=3600 bash tests/cli/opford_soak.sh $(BUILD)/bin . \
+	  $(SOAK_DAEMON_GAMES) $(SOAK_DAEMON_DECISIONS) $(SOAK_DAEMON_BOUND) || rc=1; \
+	exit $$rc
 
 # Cross build for the Raspberry Pi (aarch64) and the whole suite under qemu-user; installs the
 # cross compiler, qemu and the :arm64 libraries first (tools/deps.sh --arm64). docs/building.md.

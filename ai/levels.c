@@ -70,6 +70,32 @@ int opfor_ai_level_apply(int level, opfor_mcts_config_t *cfg) {
     return 0;
 }
 
+uint32_t opfor_ai_level_floor(int level) {
+    const opfor_ai_level_info_t *lv = opfor_ai_level_info(level);
+    return lv ? lv->iterations / OPFOR_AI_FLOOR_DIVISOR : 0;
+}
+
+uint32_t opfor_ai_level_budget(int level, unsigned share) {
+    const opfor_ai_level_info_t *lv = opfor_ai_level_info(level);
+    if (!lv)
+        return 0;
+    if (share <= 1)
+        return lv->iterations;
+    uint32_t it = lv->iterations / share, floor = opfor_ai_level_floor(level);
+    return it > floor ? it : floor;
+}
+
+const char *opfor_ai_share_note(int level, unsigned share, char *buf, size_t n) {
+    const opfor_ai_level_info_t *lv = opfor_ai_level_info(level);
+    if (!buf || n == 0)
+        return buf;
+    buf[0] = '\0';
+    if (lv && share > 1)
+        snprintf(buf, n, "busy daemon: %u of %s's %u playouts",
+                 (unsigned)opfor_ai_level_budget(level, share), lv->name, (unsigned)lv->iterations);
+    return buf;
+}
+
 /* The choice stream's key: distinct from the search's, which uses (seed, decision) too. */
 #define CHOICE_SALT UINT64_C(0x4C4556454C53) /* "LEVELS" */
 
@@ -169,6 +195,9 @@ int opfor_ai_decide_opts(opfor_mcts_t *m, const opfor_game_t *g, const void *sta
     int rc = opfor_ai_level_apply(level, &cfg);
     if (opts & OPFOR_AI_EXACT)
         cfg.wall_ms = 0;
+    unsigned share = (opts >> 8) & 0xffu;
+    if (rc == 0 && share > 1)
+        cfg.iterations = opfor_ai_level_budget(level, share);
     if (rc == 0)
         rc = opfor_mcts_configure(m, &cfg);
     if (rc == 0)

@@ -51,6 +51,8 @@ struct opfor_client {
     int err_code;                   /* server error code after OPFOR_CLIENT_REMOTE, else 0 */
     char err_msg[512];              /* the last failure, either side */
     char err_hint[64];              /* the error's hint code ("" none) */
+    char last_words[300];           /* an `error` notification's message: why the server is
+                                       closing, added to the failure when the close comes */
     const msgpack_object *err_args; /* the hint's args map (points into `reply`) or NULL */
     int api_level;                  /* from hello */
     char version[32];               /* from hello */
@@ -278,6 +280,8 @@ int opfor_client_fd(const opfor_client_t *c) {
     return c->fd;
 }
 
+static void catch_last_words(opfor_client_t *c);
+
 static int send_all(opfor_client_t *c, const char *p, size_t n, int64_t deadline) {
     while (n > 0) {
         ssize_t w = send(c->fd, p, n, MSG_NOSIGNAL);
@@ -297,7 +301,10 @@ static int send_all(opfor_client_t *c, const char *p, size_t n, int64_t deadline
             continue;
         }
         int e = errno;
+        catch_last_words(c);
         drop_connection(c);
+        if (c->last_words[0])
+            return fail(c, OPFOR_EIO, "the server closed the connection: %s", c->last_words);
         return fail(c, OPFOR_EIO, "connection lost while sending: %s", strerror(e));
     }
     return 0;
@@ -323,6 +330,8 @@ static int fill(opfor_client_t *c, int64_t deadline) {
         }
         if (r == 0) {
             drop_connection(c);
+            if (c->last_words[0])
+                return fail(c, OPFOR_EIO, "the server closed the connection: %s", c->last_words);
             return fail(c, OPFOR_EIO, "the server closed the connection");
         }
         if (errno == EINTR)
@@ -337,6 +346,8 @@ static int fill(opfor_client_t *c, int64_t deadline) {
         }
         int e = errno;
         drop_connection(c);
+        if (c->last_words[0])
+            return fail(c, OPFOR_EIO, "the server closed the connection: %s", c->last_words);
         return fail(c, OPFOR_EIO, "connection lost: %s", strerror(e));
     }
 }
@@ -378,8 +389,34 @@ static int next_message(opfor_client_t *c, opfor_rpc_msg_t *m) {
 }
 
 static void deliver_notify(opfor_client_t *c, opfor_rpc_msg_t *m) {
+    if (m->method_len == 5 && memcmp(m->method, "error", 5) == 0) {
+        const msgpack_object *msg = map_get(m->params, "message");
+        if (msg && msg->type == MSGPACK_OBJECT_STR)
+            snprintf(c->last_words, sizeof c->last_words, "%.*s", (int)msg->via.str.size,
+                     msg->via.str.ptr);
+    }
     if (c->notify)
         c->notify(c->notify_ud, m->method, m->method_len, m->params);
+}
+
+/* After a send failed because the server had closed: reads what it sent before (without
+ * waiting) in case its `error` notification said why. Notifications go to the callback as
+ * usual; responses are stale by then and dropped. */
+static void catch_last_words(opfor_client_t *c) {
+    for (int i = 0; i < 64 && c->fd >= 0 && !c->last_words[0]; i++) {
+        opfor_rpc_msg_t m;
+        int rc = next_message(c, &m);
+        if (rc < 0)
+            return;
+        if (rc == 0) {
+            if (fill(c, now_ms()) < 0)
+                return;
+            continue;
+        }
+        if (m.kind == OPFOR_RPC_NOTIFY)
+            deliver_notify(c, &m);
+        opfor_rpc_msg_free(&m);
+    }
 }
 
 /* The value under the string key in map m, or NULL. */

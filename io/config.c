@@ -31,8 +31,11 @@ static const opfor_config_option_t options[] = {
     {"log-level", "LEVEL", "error, warn, info (default) or debug"},
     {"hello-timeout", "DURATION", "drop clients that do not say hello in time (default 10s)"},
     {"idle-timeout", "DURATION", "drop clients silent this long; 0 = never (default 10m)"},
+    {"game-idle-unload", "DURATION",
+     "a game nobody used this long leaves memory (back from the store on demand); 0 = never "
+     "(default 10m)"},
     {"max-inflight", "N", "requests one client may have awaiting responses (default 8)"},
-    {"max-clients", "N", "connections at once (default 64)"},
+    {"max-clients", "N", "connections at once; more are refused, told why (default 1024)"},
     {"write-queue-max", "SIZE",
      "bytes queued to a client that is not reading before it is "
      "dropped (default 4MiB)"},
@@ -40,6 +43,7 @@ static const opfor_config_option_t options[] = {
      "the calculator's model (YAML) for calc, read by the first registered ruleset with a "
      "calculator; default: its built-in one"},
     {"workers", "N", "threads for AI searches; 0 = one fewer than the cores, at least 1 (default)"},
+    {"max-queued", "N", "AI searches waiting for a worker; more are refused BUSY (default 1024)"},
     {"debug-methods", "yes|no", "enable debug.* methods such as debug.sleep (default no)"},
     {"display", "SPEC", "e-ink panel for the orders: epd:2in13v4, epd:7in5v2, sim:PANEL:DIR"},
     {"display-rotation", "DEG", "display: 0, 90, 180 or 270; default: landscape"},
@@ -127,9 +131,11 @@ void opfor_config_defaults(opfor_config_t *c) {
     c->log_level = OPFOR_LOG_INFO;
     c->hello_timeout_ms = 10 * 1000;
     c->idle_timeout_ms = 10 * 60 * 1000;
+    c->game_idle_unload_ms = 10 * 60 * 1000;
     c->max_inflight = 8;
-    c->max_clients = 64;
+    c->max_clients = 1024;
     c->write_queue_max = 4u << 20;
+    c->max_queued = 1024; /* OPFOR_WORKERS_MAX_QUEUED_DEFAULT */
     c->display_rotation = -1;
     c->display_pin_rst = c->display_pin_dc = OPFOR_CONFIG_PIN_DEFAULT;
     c->display_pin_busy = c->display_pin_pwr = OPFOR_CONFIG_PIN_DEFAULT;
@@ -328,6 +334,8 @@ int opfor_config_set(opfor_config_t *c, const char *key, const char *v, opfor_di
         return parse_scaled(key, v, &as_duration, &c->hello_timeout_ms, d);
     if (strcmp(key, "idle-timeout") == 0)
         return parse_scaled(key, v, &as_duration, &c->idle_timeout_ms, d);
+    if (strcmp(key, "game-idle-unload") == 0)
+        return parse_scaled(key, v, &as_duration, &c->game_idle_unload_ms, d);
     if (strcmp(key, "max-inflight") == 0)
         return parse_count(key, v, 1, 1024, &c->max_inflight, d);
     if (strcmp(key, "max-clients") == 0)
@@ -343,6 +351,8 @@ int opfor_config_set(opfor_config_t *c, const char *key, const char *v, opfor_di
     }
     if (strcmp(key, "workers") == 0)
         return parse_count(key, v, 0, 256, &c->workers, d);
+    if (strcmp(key, "max-queued") == 0)
+        return parse_count(key, v, 1, 100000, &c->max_queued, d);
     if (strcmp(key, "debug-methods") == 0) {
         static const char *const yes[] = {"yes", "true", "on", "1"};
         static const char *const no[] = {"no", "false", "off", "0"};

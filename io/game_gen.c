@@ -770,6 +770,11 @@ int opfor__gen_apply(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, co
 
 int opfor__gen_plan(const opfor__game_t *g, const void *state, int decision,
                     const atomic_int *cancel, opfor__gen_order_t *o) {
+    return opfor__gen_plan_share(g, state, decision, cancel, 1, o);
+}
+
+int opfor__gen_plan_share(const opfor__game_t *g, const void *state, int decision,
+                          const atomic_int *cancel, unsigned share, opfor__gen_order_t *o) {
     const opfor__gen_t *gen = opfor__gen_of(g);
     const opfor_ruleset_t *rs = gen->rs;
     opfor_game_t game;
@@ -799,7 +804,7 @@ int opfor__gen_plan(const opfor__game_t *g, const void *state, int decision,
                           : OPFOR_ENOMEM;
     if (rc == 0)
         rc = opfor_ai_decide_opts(m, &game, state, ev, gen->level, (uint64_t)decision, cancel,
-                                  OPFOR_AI_EXACT, d);
+                                  OPFOR_AI_EXACT | (share > 1 ? OPFOR_AI_SHARE(share) : 0u), d);
     int n = rc == 0 ? opfor_game_legal(&game, state, acts, rs->max_actions) : 0;
     memset(o, 0, sizeof *o);
     o->index = -1;
@@ -850,6 +855,13 @@ int opfor__gen_plan(const opfor__game_t *g, const void *state, int decision,
         }
         snprintf(o->level, sizeof o->level, "%s",
                  opfor_vocab_name(opfor_ai_level_names, gen->level));
+        char note[80];
+        if (opfor_ai_share_note(gen->level, share, note, sizeof note)[0]) {
+            char r[sizeof o->reason];
+            snprintf(r, sizeof r, "%s", o->reason);
+            snprintf(o->reason, sizeof o->reason, "%.*s; %s",
+                     (int)(sizeof o->reason - 3 - strlen(note)), r, note);
+        }
     }
     opfor_mcts_free(m);
     free(d);
@@ -1323,11 +1335,11 @@ static void *op_plan_new(const opfor__game_t *g) {
 }
 
 static int op_plan(const opfor__game_t *g, void *job, opfor__cancel_fn cancelled, void *ud,
-                   const atomic_int *cancel, opfor__gerr_t *err) {
+                   const atomic_int *cancel, unsigned share, opfor__gerr_t *err) {
     (void)cancelled;
     (void)ud;
     plan_work_t *pw = job;
-    int rc = opfor__gen_plan(g, pw->state, pw->decision, cancel, &pw->order);
+    int rc = opfor__gen_plan_share(g, pw->state, pw->decision, cancel, share, &pw->order);
     if (rc == OPFOR_EILLEGAL)
         opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, rc, "the AI's side %d is not to move",
                         opfor__gen_of(g)->ai_side);

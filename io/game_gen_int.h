@@ -147,6 +147,10 @@ int opfor__gen_apply(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, co
  * 0 with *o, OPFOR_ECANCELED, OPFOR_EILLEGAL (not the AI's turn), or another error. */
 int opfor__gen_plan(const opfor__game_t *g, const void *state, int decision,
                     const atomic_int *cancel, opfor__gen_order_t *o);
+/* opfor__gen_plan on a busy daemon: the search spends opfor_ai_level_budget(level, share)
+ * and the reason ends with opfor_ai_share_note (share 1: exactly opfor__gen_plan). */
+int opfor__gen_plan_share(const opfor__game_t *g, const void *state, int decision,
+                          const atomic_int *cancel, unsigned share, opfor__gen_order_t *o);
 /* Packs an order (the wire form and the log payload). */
 void opfor__gen_order_pack(const opfor__game_t *g, const opfor__gen_order_t *o, msgpack_packer *pk);
 

@@ -102,6 +102,7 @@ typedef struct opfor__game {
     unsigned refs;            /* 1 for the registry plus one per worker job holding it */
     int unloaded;             /* 1 once dropped from the registry (freed at refs 0) */
     int searching;            /* worker jobs running for it */
+    uint64_t used_ms;         /* the loop's clock when a call last named it (idle unloading) */
     struct opfor__game *next; /* registry list */
     /* recent events, packed `event` params maps, oldest first in ring order */
     msgpack_sbuffer ev[OPFOR__GAME_EVENTS_KEEP];
@@ -204,10 +205,12 @@ typedef struct opfor__table_game_ops {
     void *(*plan_new)(const opfor__game_t *g);
     /* Worker thread: plans the AI's order on job (reads g's read-only parts only). cancelled
      * (may be NULL, with ud) is polled between steps and cancel (may be NULL) by the search.
-     * 0, OPFOR_ECANCELED, OPFOR_EILLEGAL (nobody of the AI's can act: err says so) or
-     * another error. */
+     * share is the worker pool's (opfor_job_t.share): 1, or n > 1 on a busy daemon, when the
+     * search spends opfor_ai_level_budget(level, n) and the order's reason says so
+     * (opfor_ai_share_note). 0, OPFOR_ECANCELED, OPFOR_EILLEGAL (nobody of the AI's can act:
+     * err says so) or another error. */
     int (*plan)(const opfor__game_t *g, void *job, opfor__cancel_fn cancelled, void *ud,
-                const atomic_int *cancel, opfor__gerr_t *err);
+                const atomic_int *cancel, unsigned share, opfor__gerr_t *err);
     /* Packs the planned order of job as the log payload of an "order" entry numbered
      * log_seq (which is also its wire form). */
     void (*plan_pack)(const opfor__game_t *g, void *job, uint64_t log_seq, msgpack_packer *pk);

@@ -8,7 +8,12 @@
  * A mutation is computed on the table game's work copies, appended to the store's log, and
  * only then kept, published as `event` notifications and answered: the answer is the
  * acknowledgement that the entry is durable. Games load lazily by replaying their logs from
- * the latest snapshot; a snapshot is written every OPFOR__GAME_SNAPSHOT_EVERY entries. AI
+ * the latest snapshot; a snapshot is written every OPFOR__GAME_SNAPSHOT_EVERY entries. A game
+ * leaves memory (unload) once closed or finished, or when no call named it for
+ * `game-idle-unload`: its searches are cancelled first (the jobs hold their own reference and
+ * answer CANCELLED), and its subscribers' serials wait in the registry (`dormant`) until a
+ * call loads it again, so a subscription outlives the unloading (nothing can happen to an
+ * unloaded game, so no event is missed). AI
  * orders (and a ruleset method's worker step, such as a director's choice) are worked out on
  * the daemon's worker threads on a copy of the position; a job holds a reference on its game
  * and an AI job is cancelled when its client leaves or the game changes. Loop thread only,
@@ -20,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 
 #include "game_ops.h"
 #include "methods_int.h"
@@ -31,9 +39,19 @@
 #include "pack_int.h"
 #include "server_int.h"
 
+/* The subscribers of a game out of memory, by connection serial. */
+typedef struct dormant {
+    struct dormant *next; /* the registry's list */
+    char id[64];          /* the game */
+    uint64_t *subs;       /* subscribed connection serials (taken from the game) */
+    unsigned nsubs, cap;  /* used, allocated */
+} dormant_t;
+
 struct opfor__games {
     opfor_server_t *srv; /* the server */
     opfor__game_t *list; /* games in memory */
+    dormant_t *dormant;  /* subscriptions of games out of memory */
+    unsigned loaded;     /* games in list (for the log) */
     opfor_scores_t *hs;  /* high-score table, opened on first use */
     char dbpath[4200];   /* <state-dir>/opfor.db */
     uint64_t counter;    /* for generated ids */
@@ -62,6 +80,12 @@ void opfor__games_free(struct opfor__games *gs) {
         gs->list = g->next;
         g->unloaded = 1;
         game_unref(g);
+    }
+    while (gs->dormant) {
+        dormant_t *d = gs->dormant;
+        gs->dormant = d->next;
+        free(d->subs);
+        free(d);
     }
     opfor_scores_close(gs->hs);
     free(gs);
@@ -95,17 +119,29 @@ static opfor__game_t *find_loaded(struct opfor__games *gs, const char *id) {
     return NULL;
 }
 
+/* Keeps an event in g's ring (the oldest goes when it is full) in exactly len bytes:
+ * msgpack_sbuffer_write would reserve 8 KiB in each slot, half a MiB a game for events of a
+ * few hundred bytes. Out of memory, the event is not kept (a resubscriber sees `missed`). */
 static void ring_push(opfor__game_t *g, const char *data, size_t len, uint64_t seq) {
     unsigned slot = (g->ev_head + g->ev_count) % OPFOR__GAME_EVENTS_KEEP;
-    if (g->ev_count == OPFOR__GAME_EVENTS_KEEP) {
+    if (g->ev_count == OPFOR__GAME_EVENTS_KEEP)
         slot = g->ev_head;
-        g->ev_head = (g->ev_head + 1) % OPFOR__GAME_EVENTS_KEEP;
-    } else {
-        g->ev_count++;
+    msgpack_sbuffer *b = &g->ev[slot];
+    if (len > b->alloc || !b->data) {
+        char *p = malloc(len ? len : 1);
+        if (!p)
+            return;
+        free(b->data);
+        b->data = p;
+        b->alloc = len ? len : 1;
     }
-    msgpack_sbuffer_clear(&g->ev[slot]);
-    msgpack_sbuffer_write(&g->ev[slot], data, len);
+    memcpy(b->data, data, len);
+    b->size = len;
     g->ev_seq_of[slot] = seq;
+    if (g->ev_count == OPFOR__GAME_EVENTS_KEEP)
+        g->ev_head = (g->ev_head + 1) % OPFOR__GAME_EVENTS_KEEP;
+    else
+        g->ev_count++;
 }
 
 /* The seq numbers of ev's events are t->ev_seq - n + 1 .. t->ev_seq. */
@@ -155,6 +191,119 @@ static void publish(struct opfor__games *gs, opfor__game_t *g, const opfor__evli
         }
     }
     msgpack_sbuffer_destroy(&sb);
+}
+
+/* ------------------------------------------------------------------ leaving memory */
+
+static void stop_searches(opfor__game_t *g);
+
+/* Drops the serials of clients that have gone from subs (n entries); returns how many stay. */
+static unsigned subs_prune(struct opfor__games *gs, uint64_t *subs, unsigned n) {
+    for (unsigned k = 0; k < n;)
+        if (!opfor__server_peer(gs->srv, subs[k]))
+            subs[k] = subs[--n];
+        else
+            k++;
+    return n;
+}
+
+static dormant_t **dormant_find(struct opfor__games *gs, const char *id) {
+    dormant_t **pp = &gs->dormant;
+    while (*pp && strcmp((*pp)->id, id) != 0)
+        pp = &(*pp)->next;
+    return pp;
+}
+
+/* g leaves memory: its searches are cancelled first (a job still queued or running holds its
+ * own reference, finds g->unloaded and answers CANCELLED without touching the registry or
+ * the store), its subscribers wait by serial in the dormant list, and the registry's
+ * reference goes. why is for the log. */
+static void unload(struct opfor__games *gs, opfor__game_t *g, const char *why) {
+    for (opfor__game_t **pp = &gs->list; *pp; pp = &(*pp)->next)
+        if (*pp == g) {
+            *pp = g->next;
+            gs->loaded--;
+            break;
+        }
+    opfor_workers_game_changed(opfor__server_workers(gs->srv), g->row.id);
+    stop_searches(g);
+    g->nsubs = subs_prune(gs, g->subs, g->nsubs);
+    if (g->nsubs) {
+        dormant_t *d = calloc(1, sizeof *d);
+        if (d) { /* out of memory: the subscriptions end (the clients may subscribe again) */
+            snprintf(d->id, sizeof d->id, "%s", g->row.id);
+            d->subs = g->subs;
+            d->nsubs = g->nsubs;
+            d->cap = g->subs_cap;
+            g->subs = NULL;
+            g->nsubs = g->subs_cap = 0;
+            d->next = gs->dormant;
+            gs->dormant = d;
+        }
+    }
+    g->unloaded = 1;
+    LOG(gs->srv, INFO, "game %s: unloaded (%s), %u game%s in memory", g->row.id, why, gs->loaded,
+        gs->loaded == 1 ? "" : "s");
+    game_unref(g);
+}
+
+/* g was loaded again: its waiting subscribers take their places back. */
+static void dormant_wake(struct opfor__games *gs, opfor__game_t *g) {
+    dormant_t **pp = dormant_find(gs, g->row.id), *d = *pp;
+    if (!d)
+        return;
+    *pp = d->next;
+    free(g->subs);
+    g->subs = d->subs;
+    g->nsubs = subs_prune(gs, d->subs, d->nsubs);
+    g->subs_cap = d->cap;
+    free(d);
+}
+
+/* A call named g (or its search ended): it is not idle; the games timer looks at it when its
+ * idle time may be up, or at once when it is over (closed, finished). */
+static void touch(struct opfor__games *gs, opfor__game_t *g) {
+    g->used_ms = opfor__server_now(gs->srv);
+    uint32_t idle = opfor__server_cfg(gs->srv)->game_idle_unload_ms;
+    if (g->t.status != OPFOR__GS_ACTIVE)
+        opfor__server_games_wake(gs->srv, 0);
+    else if (idle)
+        opfor__server_games_wake(gs->srv, idle);
+}
+
+uint64_t opfor__games_sweep(struct opfor__games *gs, uint64_t now) {
+    const uint64_t idle = opfor__server_cfg(gs->srv)->game_idle_unload_ms;
+    const unsigned was = gs->loaded;
+    uint64_t next = 0;
+    for (opfor__game_t *g = gs->list, *n; g; g = n) {
+        n = g->next;
+        if (g->searching) { /* its answer touches it again */
+            continue;
+        } else if (g->t.status != OPFOR__GS_ACTIVE) {
+            unload(gs, g, opfor__game_status_name(g->t.status));
+        } else if (idle && now >= g->used_ms && now - g->used_ms >= idle) {
+            unload(gs, g, "idle");
+        } else if (idle) {
+            uint64_t due = g->used_ms + idle - now;
+            next = !next || due < next ? due : next;
+        }
+    }
+#ifdef __GLIBC__
+    if (gs->loaded < was) /* glibc keeps freed heap pages; a game's tables are megabytes */
+        malloc_trim(0);
+#endif
+    for (dormant_t **pp = &gs->dormant; *pp;) { /* subscribers that left */
+        dormant_t *d = *pp;
+        d->nsubs = subs_prune(gs, d->subs, d->nsubs);
+        if (d->nsubs) {
+            pp = &d->next;
+            continue;
+        }
+        *pp = d->next;
+        free(d->subs);
+        free(d);
+    }
+    return next;
 }
 
 /* ------------------------------------------------------------------ loading (replay) */
@@ -247,8 +396,10 @@ static int first_entry(opfor_store_t *store, const char *id, first_entry_t *f) {
 static opfor__game_t *get_game(opfor_call_t *call, const char *id) {
     struct opfor__games *gs = opfor__server_games(call->srv);
     opfor__game_t *g = find_loaded(gs, id);
-    if (g)
+    if (g) {
+        touch(gs, g);
         return g;
+    }
     opfor_store_t *store = opfor__server_store(call->srv);
     opfor_store_game_t row;
     int rc = opfor_store_game_get(store, id, &row);
@@ -317,6 +468,9 @@ static opfor__game_t *get_game(opfor_call_t *call, const char *id) {
         r.skipped ? " (some entries skipped)" : "");
     g->next = gs->list;
     gs->list = g;
+    gs->loaded++;
+    dormant_wake(gs, g);
+    touch(gs, g);
     return g;
 }
 
@@ -422,8 +576,6 @@ static opfor__game_t *game_of_params(opfor_call_t *call, const msgpack_object *p
 
 /* ------------------------------------------------------------------ committing */
 
-static void stop_searches(opfor__game_t *g);
-
 /* Saves g's points in the high-score table under result: its result name when it finished,
  * OPFOR_SCORES_ABANDONED when it was closed before its end (kept apart, never ranked). */
 static void record_score(struct opfor__games *gs, opfor__game_t *g, const char *result) {
@@ -489,15 +641,8 @@ static int commit(opfor_call_t *call, opfor__game_t *g, const char *kind, const 
             rc < 0 ? opfor_store_errmsg(store) : "the log and the game disagree");
         opfor_call_error(call, OPFOR_RPC_E_INTERNAL, "the %s was not saved (%s): nothing changed",
                          kind, rc < 0 ? opfor_store_errmsg(store) : "log out of step");
-        if (rc == 0) { /* reload the game from its log next time */
-            for (opfor__game_t **pp = &gs->list; *pp; pp = &(*pp)->next)
-                if (*pp == g) {
-                    *pp = g->next;
-                    break;
-                }
-            g->unloaded = 1;
-            game_unref(g);
-        }
+        if (rc == 0) /* reload the game from its log next time */
+            unload(gs, g, "its log is out of step");
         return -1;
     }
     g->t = tmp;
@@ -516,6 +661,7 @@ static int commit(opfor_call_t *call, opfor__game_t *g, const char *kind, const 
             record_score(gs, g,
                          g->t.status == OPFOR__GS_FINISHED ? opfor__game_result_name(g->t.result)
                                                            : OPFOR_SCORES_ABANDONED);
+        touch(gs, g); /* it leaves memory once this call is answered */
     }
     return 0;
 }
@@ -731,6 +877,9 @@ int opfor__method_game_new(opfor_call_t *call, const msgpack_object *params) {
     snprintf(g->row.status, sizeof g->row.status, "active");
     g->next = gs->list;
     gs->list = g;
+    gs->loaded++;
+    dormant_wake(gs, g); /* none: a new id */
+    touch(gs, g);
     LOG(call->srv, INFO, "game %s: new %s game on %s, seed %llu, %s", g->row.id,
         g->row.mode[0] ? g->row.mode : g->row.ruleset,
         g->row.scenario_name[0] ? g->row.scenario_name : "inline YAML",
@@ -853,6 +1002,14 @@ static int submit_job(opfor_call_t *call, opfor__game_t *g, opfor_job_t *job, op
     job->call = call;
     snprintf(job->key, sizeof job->key, "%s", g->row.id);
     int rc = opfor_workers_submit(opfor__server_workers(call->srv), job);
+    if (rc == OPFOR_EFULL) { /* issue 16: a full search queue says so (docs/protocol.md) */
+        opfor_rpc_hint_t h = {0};
+        opfor_rpc_hint_set(&h, OPFOR_RPC_HINT_ASK_AGAIN);
+        opfor_call_error_hint(call, OPFOR_RPC_E_BUSY, &h,
+                              "the daemon's search queue is full (%u searches wait for a worker, "
+                              "its --max-queued): ask again in a few seconds",
+                              opfor__server_cfg(call->srv)->max_queued);
+    }
     if (rc < 0)
         return rc;
     g->refs++;
@@ -902,6 +1059,8 @@ static void method_done(opfor_job_t *job) {
             commit_entry(call, g, &e);
         msgpack_sbuffer_destroy(&sb);
     }
+    if (!g->unloaded)
+        touch(opfor__server_games(call->srv), g);
     game_unref(g);
     free(mj->work);
     free(mj);
@@ -1009,8 +1168,8 @@ static int plan_cancelled(void *ud) {
 
 static void plan_run(opfor_job_t *job) {
     plan_job_t *pj = (plan_job_t *)job;
-    pj->rc =
-        pj->g->ops->plan(pj->g, pj->work, plan_cancelled, job, &job->call->cancelled, &pj->err);
+    pj->rc = pj->g->ops->plan(pj->g, pj->work, plan_cancelled, job, &job->call->cancelled,
+                              job->share, &pj->err);
 }
 
 /* Answers with the game's open order when one was given since `since`. */
@@ -1067,6 +1226,8 @@ static void plan_done(opfor_job_t *job) {
         opfor__evlist_free(&ev);
         msgpack_sbuffer_destroy(&sb);
     }
+    if (!g->unloaded)
+        touch(opfor__server_games(call->srv), g);
     game_unref(g);
     free(pj->work);
     free(pj);
@@ -1179,6 +1340,13 @@ int opfor__method_unsubscribe(opfor_call_t *call, const msgpack_object *params) 
                 was = 1;
                 break;
             }
+    dormant_t *d = g ? NULL : *dormant_find(gs, id); /* the game is out of memory */
+    for (unsigned k = 0; d && call->client && k < d->nsubs; k++)
+        if (d->subs[k] == call->client->serial) {
+            d->subs[k] = d->subs[--d->nsubs];
+            was = 1;
+            break;
+        }
     if (!g) {
         opfor_store_game_t row;
         if (opfor_store_game_get(opfor__server_store(call->srv), id, &row) == OPFOR_ENOENT)

@@ -31,6 +31,9 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef OPFOR_VERSION_STRING
@@ -44,8 +47,11 @@
 #define MAX_LISTENERS 8
 #define READ_CHUNK (64 * 1024)
 #define DRAIN_TIMEOUT_MS 5000
-#define LISTEN_BACKLOG 128
-#define BATCH_MAX (64 * 1024) /* answers gathered for one client before a write */
+#define LISTEN_BACKLOG 128 /* at least; max-clients when larger (the kernel caps it) */
+#define REFUSED_MAX 32     /* refused connections still saying why; more are closed at once */
+#define FD_RESERVE 64      /* open files besides the clients: listeners, store, lock, loop... */
+#define LOCK_FILE "opford.lock" /* in the state directory: one daemon per directory */
+#define BATCH_MAX (64 * 1024)   /* answers gathered for one client before a write */
 
 typedef struct opfor_listener {
     union {
@@ -74,7 +80,11 @@ struct opfor_server {
     uv_mutex_t post_lock;                      /* guards posts */
     opfor_post_t *posts;                       /* queued completions, newest first */
     opfor_peer_t *clients;                     /* connected clients */
-    unsigned nclients;                         /* length of clients */
+    unsigned nclients;                         /* clients in the list, minus the refused */
+    unsigned nrefused;                         /* refused ones still being told why */
+    int lock_fd;                               /* <state-dir>/opford.lock, flocked; or -1 */
+    int state_dir_held;                        /* 1: start failed, another process has it */
+    opfor_state_holder_t holder;               /* that process, when state_dir_held */
     uint64_t next_serial;                      /* next connection number */
     char token[256];                           /* TCP token, "" when none */
     char sock_path[108];                       /* the Unix socket file we created */
@@ -91,6 +101,8 @@ struct opfor_server {
     opfor_workers_t *workers;                  /* threads for long jobs; NULL before start */
     opfor_store_t *store;                      /* saved games, <state-dir>/opfor.db */
     struct opfor__games *games;                /* games in memory, subscriptions */
+    uv_timer_t games_timer;                    /* when games leave memory (opfor__games_sweep) */
+    int games_timer_on;                        /* 1 while games_timer is open */
     opfor_event_fn on_event;                   /* listener for every published event */
     void *on_event_ud;                         /* its argument */
 };
@@ -172,6 +184,27 @@ opfor_store_t *opfor__server_store(const opfor_server_t *s) {
 
 struct opfor__games *opfor__server_games(const opfor_server_t *s) {
     return s->games;
+}
+
+/* The games' clock: io/methods_game.c says which games leave memory and when to look again. */
+static void on_games_timer(uv_timer_t *t) {
+    opfor_server_t *s = t->data;
+    uint64_t next = opfor__games_sweep(s->games, uv_now(s->loop));
+    if (next && !s->stopping)
+        uv_timer_start(&s->games_timer, on_games_timer, next, 0);
+}
+
+void opfor__server_games_wake(opfor_server_t *s, uint64_t ms) {
+    if (!s->games_timer_on || s->stopping)
+        return;
+    if (uv_is_active((uv_handle_t *)&s->games_timer) && uv_timer_get_due_in(&s->games_timer) <= ms)
+        return;
+    uv_timer_start(&s->games_timer, on_games_timer, ms, 0);
+}
+
+uint64_t opfor__server_now(opfor_server_t *s) {
+    uv_update_time(s->loop); /* not the iteration's start: loading a game takes a while */
+    return uv_now(s->loop);
 }
 
 /* Loads the default calculator's model named by cfg (the built-in one when none) into *m
@@ -643,8 +676,12 @@ static void client_close(opfor_peer_t *c) {
     if (c->next)
         c->next->prev = c->prev;
     c->prev = c->next = NULL;
-    s->nclients--;
-    LOG(s, INFO, "%s: disconnected", c->peer);
+    if (c->refused) {
+        s->nrefused--;
+    } else {
+        s->nclients--;
+        LOG(s, INFO, "%s: disconnected", c->peer);
+    }
     s->pending_closes += 2;
     uv_close(&c->h.handle, on_client_closed);
     uv_close((uv_handle_t *)&c->timer, on_client_closed);
@@ -762,6 +799,25 @@ static void describe_peer(opfor_peer_t *c) {
     snprintf(c->peer, sizeof c->peer, "tcp %s:%d#%llu", host, port, (unsigned long long)c->serial);
 }
 
+/* A connection over max-clients: it leaves the count at once and is told why before the close
+ * (unless REFUSED_MAX others are still being told: a flood is closed without a word). */
+static void refuse(opfor_peer_t *c) {
+    opfor_server_t *s = c->srv;
+    unsigned used = --s->nclients;
+    c->refused = 1;
+    s->nrefused++;
+    if (s->nrefused > REFUSED_MAX) {
+        LOG(s, DEBUG, "%s: refused without a message (%u refusals pending)", c->peer,
+            s->nrefused - 1);
+        client_close(c);
+        return;
+    }
+    protocol_error(c, OPFOR_RPC_E_BUSY,
+                   "too many connections: %u of %u in use; try again later, or raise the "
+                   "daemon's max-clients",
+                   used, s->cfg.max_clients);
+}
+
 static void on_connection(uv_stream_t *server, int status) {
     opfor_listener_t *L = server->data;
     opfor_server_t *s = L->srv;
@@ -803,8 +859,7 @@ static void on_connection(uv_stream_t *server, int status) {
         return;
     }
     if (s->nclients > s->cfg.max_clients) {
-        LOG(s, WARN, "%s: refused: %u clients already connected", c->peer, s->nclients - 1);
-        protocol_error(c, OPFOR_RPC_E_BUSY, "too many clients (limit %u)", s->cfg.max_clients);
+        refuse(c);
         return;
     }
     if (c->is_tcp)
@@ -912,6 +967,12 @@ static int clear_stale_socket(opfor_server_t *s, const char *path, opfor_diag_t 
     return 0;
 }
 
+/* Connections the kernel may queue before accept: enough for every table reconnecting at once
+ * after a restart (the kernel caps it at net.core.somaxconn). */
+static int listen_backlog(const opfor_server_t *s) {
+    return s->cfg.max_clients > LISTEN_BACKLOG ? (int)s->cfg.max_clients : LISTEN_BACKLOG;
+}
+
 static opfor_listener_t *new_listener(opfor_server_t *s, int is_tcp) {
     if (s->nlisteners >= MAX_LISTENERS)
         return NULL;
@@ -962,7 +1023,7 @@ static int listen_unix(opfor_server_t *s, opfor_diag_t *d) {
     s->sock_dev = st.st_dev;
     s->sock_ino = st.st_ino;
     s->owns_socket = 1;
-    rc = uv_listen(&L->h.stream, LISTEN_BACKLOG, on_connection);
+    rc = uv_listen(&L->h.stream, listen_backlog(s), on_connection);
     if (rc < 0)
         return opfor__diag_msg(d, OPFOR_EIO, "cannot listen on %s: %s", path, uv_strerror(rc));
     LOG(s, INFO, "listening on %s", L->name);
@@ -998,7 +1059,7 @@ static int listen_tcp(opfor_server_t *s, opfor_diag_t *d) {
         return opfor__diag_msg(d, OPFOR_EFULL, "too many listeners");
     rc = uv_tcp_bind(&L->h.tcp, (struct sockaddr *)&ss, a.ipv6 ? UV_TCP_IPV6ONLY : 0);
     if (rc == 0)
-        rc = uv_listen(&L->h.stream, LISTEN_BACKLOG, on_connection);
+        rc = uv_listen(&L->h.stream, listen_backlog(s), on_connection);
     if (rc < 0)
         return opfor__diag_msg(d, OPFOR_EIO, "cannot listen on %s: %s", s->cfg.listen,
                                uv_strerror(rc));
@@ -1057,7 +1118,7 @@ static int adopt_activated(opfor_server_t *s, opfor_diag_t *d) {
         opfor_listener_t *L = new_listener(s, is_tcp);
         int rc = is_tcp ? uv_tcp_open(&L->h.tcp, fd) : uv_pipe_open(&L->h.pipe, fd);
         if (rc == 0)
-            rc = uv_listen(&L->h.stream, LISTEN_BACKLOG, on_connection);
+            rc = uv_listen(&L->h.stream, listen_backlog(s), on_connection);
         if (rc < 0)
             return opfor__diag_msg(d, OPFOR_EIO, "cannot listen on passed fd %d: %s", fd,
                                    uv_strerror(rc));
@@ -1072,6 +1133,152 @@ static int adopt_activated(opfor_server_t *s, opfor_diag_t *d) {
         LOG(s, INFO, "listening on %s (socket activation)", L->name);
     }
     return (int)n;
+}
+
+/* ------------------------------------------------------------------ state dir, open files */
+
+/* Reads who holds the lock from the lock file's text ("pid N\nstarted T\nname P\n"): its
+ * program's name as it wrote it (under an emulator /proc would say the emulator's), else the
+ * process's name from /proc. pid stays 0 when the holder has not written it yet. */
+static void read_holder(int fd, opfor_state_holder_t *h) {
+    memset(h, 0, sizeof *h);
+    char text[160];
+    ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    text[n > 0 ? n : 0] = '\0';
+    const char *p = strstr(text, "pid ");
+    if (p)
+        h->pid = strtol(p + 4, NULL, 10);
+    p = strstr(text, "started ");
+    if (p)
+        sscanf(p + 8, "%39[^\n]", h->started);
+    if (h->pid <= 0) {
+        h->pid = 0;
+        return;
+    }
+    p = strstr(text, "name ");
+    if (p && sscanf(p + 5, "%31[^\n]", h->name) == 1)
+        return;
+    char path[48];
+    snprintf(path, sizeof path, "/proc/%ld/comm", h->pid);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (!fgets(h->name, sizeof h->name, f))
+            h->name[0] = '\0';
+        h->name[strcspn(h->name, "\n")] = '\0';
+        fclose(f);
+    }
+}
+
+/* "process 123 (opford, started 2026-11-27 18:06:25 UTC)", or as much of it as is known. */
+static void describe_holder(const opfor_state_holder_t *h, char *out, size_t size) {
+    if (!h->pid)
+        snprintf(out, size, "another process (it has not written its pid yet)");
+    else if (!h->name[0] && !h->started[0])
+        snprintf(out, size, "process %ld", h->pid);
+    else
+        snprintf(out, size, "process %ld (%s%s%s%s)", h->pid, h->name,
+                 h->name[0] && h->started[0] ? ", " : "", h->started[0] ? "started " : "",
+                 h->started);
+}
+
+int opfor_server_state_dir_holder(const opfor_server_t *s, opfor_state_holder_t *h) {
+    if (!s->state_dir_held)
+        return 0;
+    *h = s->holder;
+    return 1;
+}
+
+/* Takes <state-dir>/opford.lock with flock(): the kernel drops the lock when this process ends,
+ * however it ends, so a SIGKILL never leaves the directory locked, and the file itself is never
+ * removed (removing it would let two daemons lock two different files). The holder writes its
+ * pid and start time into the file for the refusal to name it. */
+static int lock_state_dir(opfor_server_t *s, opfor_diag_t *d) {
+    char path[OPFOR_CONFIG_PATH_MAX + 16];
+    int n = snprintf(path, sizeof path, "%s/%s", s->cfg.state_dir, LOCK_FILE);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return opfor__diag_msg(d, OPFOR_ERANGE, "state-dir path too long");
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        return opfor__diag_msg(d, OPFOR_EIO, "cannot open the lock file %s: %s", path,
+                               strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        if (e != EWOULDBLOCK) {
+            close(fd);
+            return opfor__diag_msg(d, OPFOR_EIO, "cannot lock %s: %s", path, strerror(e));
+        }
+        read_holder(fd, &s->holder);
+        close(fd);
+        s->state_dir_held = 1;
+        char who[200];
+        describe_holder(&s->holder, who, sizeof who);
+        return opfor__diag_msg(d, OPFOR_EBUSY, "state-dir %s is in use by %s", s->cfg.state_dir,
+                               who);
+    }
+    char line[200], exe[256];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    /* this program's name (an emulator answers /proc/self/exe with the emulated program) */
+    ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[el > 0 ? el : 0] = '\0';
+    const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+    n = snprintf(line, sizeof line, "pid %ld\nstarted %04d-%02d-%02d %02d:%02d:%02d UTC\n",
+                 (long)getpid(), tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                 tm.tm_min, tm.tm_sec);
+    if (base[0])
+        n += snprintf(line + n, sizeof line - (size_t)n, "name %.31s\n", base);
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, line, (size_t)n, 0) != n) {
+        int e = errno;
+        close(fd);
+        return opfor__diag_msg(d, OPFOR_EIO, "cannot write %s: %s", path, strerror(e));
+    }
+    s->lock_fd = fd;
+    return 0;
+}
+
+/* Empties the lock file (its pid is no longer true) and lets the lock go. */
+static void unlock_state_dir(opfor_server_t *s) {
+    if (s->lock_fd < 0)
+        return;
+    if (ftruncate(s->lock_fd, 0) != 0) {
+        /* nothing to do: the next holder rewrites it */
+    }
+    close(s->lock_fd); /* releases the flock */
+    s->lock_fd = -1;
+}
+
+/* Every client is an open file: raises the soft RLIMIT_NOFILE to the hard limit when
+ * max-clients (plus FD_RESERVE) does not fit under it, and warns when even that is short,
+ * since connections past the limit can only be closed without a word. */
+static void fit_open_files(opfor_server_t *s) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    const rlim_t need = (rlim_t)s->cfg.max_clients + FD_RESERVE;
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
+        const rlim_t was = rl.rlim_cur;
+        struct rlimit want = rl;
+        want.rlim_cur = rl.rlim_max == RLIM_INFINITY ? need : rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &want) != 0 && want.rlim_cur > need) {
+            want.rlim_cur = need; /* a hard limit above the kernel's nr_open: ask for less */
+            (void)setrlimit(RLIMIT_NOFILE, &want);
+        }
+        if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+            rl.rlim_cur = was;
+        if (rl.rlim_cur != was)
+            LOG(s, INFO, "open-file limit raised from %llu to %llu for max-clients %u",
+                (unsigned long long)was, (unsigned long long)rl.rlim_cur, s->cfg.max_clients);
+    }
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need)
+        LOG(s, WARN,
+            "max-clients %u needs about %llu open files but this process may open only %llu "
+            "(hard limit %llu): about %llu clients can connect and later ones are closed "
+            "without a message; raise the limit (LimitNOFILE= in the unit, ulimit -n) or "
+            "lower max-clients",
+            s->cfg.max_clients, (unsigned long long)need, (unsigned long long)rl.rlim_cur,
+            (unsigned long long)rl.rlim_max,
+            rl.rlim_cur > FD_RESERVE ? (unsigned long long)(rl.rlim_cur - FD_RESERVE) : 0ull);
 }
 
 /* ------------------------------------------------------------------ posts, signals */
@@ -1146,7 +1353,9 @@ static void reload(opfor_server_t *s) {
         s->model = model;
         n.workers = s->cfg.workers;
         s->cfg = n;
+        opfor_workers_set_max_queued(s->workers, n.max_queued);
         memcpy(s->token, token, sizeof token);
+        fit_open_files(s);
         LOG(s, INFO,
             "reloaded: log-level %s, hello-timeout %u ms, idle-timeout %u ms, max-inflight %u, "
             "max-clients %u, write-queue-max %u, token %s, model %s",
@@ -1197,6 +1406,7 @@ int opfor_server_new(opfor_server_t **out, uv_loop_t *loop, const opfor_config_t
         s->hooks = *hooks;
     s->limits = opfor_frame_limits_default();
     s->tcp_port = -1;
+    s->lock_fd = -1;
     *out = s;
     return 0;
 }
@@ -1218,6 +1428,9 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
     rc = mkdir_p(s->cfg.state_dir, 0700, d);
     if (rc < 0)
         return rc;
+    rc = lock_state_dir(s, d); /* before anything in the directory is opened */
+    if (rc < 0)
+        return rc;
     char dbpath[OPFOR_CONFIG_PATH_MAX + 16];
     if (opfor_store_path(dbpath, sizeof dbpath, s->cfg.state_dir) < 0)
         return opfor__diag_msg(d, OPFOR_ERANGE, "state-dir path too long");
@@ -1229,6 +1442,10 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
     rc = opfor__games_new(&s->games, s, s->cfg.scores_db[0] ? s->cfg.scores_db : dbpath);
     if (rc < 0)
         return opfor__diag_msg(d, rc, "cannot set up the games: %s", opfor_strerror(rc));
+    uv_timer_init(s->loop, &s->games_timer);
+    s->games_timer.data = s;
+    uv_unref((uv_handle_t *)&s->games_timer); /* never keeps the loop alive on its own */
+    s->games_timer_on = 1;
     if (s->cfg.model[0]) {
         void *model = NULL;
         rc = load_model(&s->cfg, &model, d);
@@ -1252,6 +1469,7 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
             return rc;
     }
 
+    fit_open_files(s);
     static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
     for (int i = 0; i < 3; i++) {
         uv_signal_init(s->loop, &s->sigs[i]);
@@ -1266,8 +1484,10 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
     rc = opfor_workers_new(&s->workers, s, s->cfg.workers);
     if (rc < 0)
         return opfor__diag_msg(d, rc, "cannot start the worker threads: %s", opfor_strerror(rc));
-    LOG(s, INFO, "%u worker thread%s for searches", opfor_workers_count(s->workers),
-        opfor_workers_count(s->workers) == 1 ? "" : "s");
+    opfor_workers_set_max_queued(s->workers, s->cfg.max_queued);
+    LOG(s, INFO, "%u worker thread%s for searches, at most %u waiting",
+        opfor_workers_count(s->workers), opfor_workers_count(s->workers) == 1 ? "" : "s",
+        s->cfg.max_queued);
     return 0;
 }
 
@@ -1329,6 +1549,11 @@ void opfor_server_free(opfor_server_t *s) {
         server_close_handle(s, (uv_handle_t *)&s->async);
         s->async_on = 0;
     }
+    if (s->games_timer_on) {
+        uv_timer_stop(&s->games_timer);
+        server_close_handle(s, (uv_handle_t *)&s->games_timer);
+        s->games_timer_on = 0;
+    }
     opfor__games_free(s->games); /* after the jobs' completions: they hold games */
     s->games = NULL;
     /* Only until our own closes are done: the loop may hold other handles that stay open. With
@@ -1336,6 +1561,7 @@ void opfor_server_free(opfor_server_t *s) {
     while (s->pending_closes > 0)
         uv_run(s->loop, UV_RUN_ONCE);
     opfor_store_close(s->store);
+    unlock_state_dir(s); /* after the store: nothing of the directory is open any more */
     while (s->call_cache) {
         opfor_call_t *call = s->call_cache;
         s->call_cache = call->next;

@@ -47,6 +47,7 @@ struct opfor_peer {
     uint64_t serial;            /* connection number, for logs */
     char peer[80];              /* "unix#3", "tcp 127.0.0.1:4242 #4" */
     int is_tcp;                 /* 1 for TCP connections */
+    int refused;                /* 1: over max-clients, being told why (not in nclients) */
     int token_required;         /* 1 when hello must carry the token */
     int hello_done;             /* 1 after a successful hello */
     int authed;                 /* 1 when no token is needed or it was given */
@@ -80,6 +81,10 @@ struct opfor_workers *opfor__server_workers(const opfor_server_t *s);
 struct opfor_store *opfor__server_store(const opfor_server_t *s);
 /* The games in memory (io/methods_game.c), made by opfor_server_start; loop thread only. */
 struct opfor__games *opfor__server_games(const opfor_server_t *s);
+/* Runs opfor__games_sweep within ms (sooner when it is already due sooner); loop thread. */
+void opfor__server_games_wake(opfor_server_t *s, uint64_t ms);
+/* The loop's clock in milliseconds, brought up to date (uv_update_time, uv_now). */
+uint64_t opfor__server_now(opfor_server_t *s);
 /* The connected client with this connection number, or NULL when it has gone (or is
  * closing): subscriptions keep serials, not pointers, so they never dangle. */
 opfor_peer_t *opfor__server_peer(opfor_server_t *s, uint64_t serial);

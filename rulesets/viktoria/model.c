@@ -244,6 +244,7 @@ typedef struct loader {
     opfor_viktoria_model_t m; /* work copy; copied out only on success */
     mark_t mark[NSCHEMA];     /* where each leaf was last set */
     const char *name;         /* file name for diagnostics */
+    size_t next;              /* where walk's next key lookup starts: after the last leaf found */
     opfor_diag_t *diag;       /* may be NULL */
 } loader_t;
 
@@ -276,20 +277,31 @@ static void node_mark(struct fy_node *n, int *line, int *col) {
     }
 }
 
-/* Index of the leaf with exactly this path, or -1. */
-static int find_leaf(const char *path) {
-    for (size_t i = 0; i < NSCHEMA; i++)
+/* Index of the leaf with exactly this path, or -1. The scan starts at from and wraps round:
+ * paths are unique, so the answer never depends on from, but a file written in the schema's
+ * order (model.yaml is) finds each key at its first look instead of after hundreds. */
+static int find_leaf_from(const char *path, size_t from) {
+    for (size_t k = 0; k < NSCHEMA; k++) {
+        size_t i = (from + k) % NSCHEMA;
         if (strcmp(SCHEMA[i].path, path) == 0)
             return (int)i;
+    }
     return -1;
 }
 
-/* True when some leaf lies below path (path is a section). */
-static int is_section(const char *path) {
+static int find_leaf(const char *path) {
+    return find_leaf_from(path, 0);
+}
+
+/* True when some leaf lies below path (path is a section); the scan starts at from and wraps
+ * round, as find_leaf_from's does. */
+static int is_section(const char *path, size_t from) {
     size_t n = strlen(path);
-    for (size_t i = 0; i < NSCHEMA; i++)
+    for (size_t k = 0; k < NSCHEMA; k++) {
+        size_t i = (from + k) % NSCHEMA;
         if (strncmp(SCHEMA[i].path, path, n) == 0 && SCHEMA[i].path[n] == '.')
             return 1;
+    }
     return 0;
 }
 
@@ -401,13 +413,22 @@ static int walk(loader_t *L, struct fy_node *map, const char *section, int depth
             return fail(L, kl, kc, "%s%sexpected a plain key", section, *section ? ": " : "");
         char path[256];
         snprintf(path, sizeof path, "%s%s%.*s", section, *section ? "." : "", (int)klen, ktext);
-        int idx = find_leaf(path);
-        if (idx < 0 && !is_section(path)) {
+        /* A path is a leaf or a section, never both (tests/rulesets/test_model.c checks the
+         * schema), so the value's kind says which to look for first: the look that succeeds
+         * is quick from L->next, and only a key that will be refused pays for both scans. */
+        enum fy_node_type vt = v ? fy_node_get_type(v) : FYNT_SCALAR;
+        int is_map = v && vt == FYNT_MAPPING;
+        int sect = is_map && is_section(path, L->next);
+        int idx = sect ? -1 : find_leaf_from(path, L->next);
+        if (idx >= 0)
+            L->next = (size_t)idx + 1;
+        else if (!is_map)
+            sect = is_section(path, L->next);
+        if (idx < 0 && !sect) {
             char allowed[600];
             children_of(section, allowed, sizeof allowed);
             return fail(L, kl, kc, "unknown key '%s'; expected one of: %s", path, allowed);
         }
-        enum fy_node_type vt = v ? fy_node_get_type(v) : FYNT_SCALAR;
         if (idx >= 0) {
             if (!v || vt != FYNT_SCALAR)
                 return fail(L, kl, kc, "%s: expected a single value%s", path, "");
@@ -602,6 +623,16 @@ static int load_defaults(loader_t *L, opfor_diag_t *diag) {
     return check(L);
 }
 
+/* Loads text (named name) over the defaults load_defaults left in L, then checks the whole:
+ * marks of inherited values stay, so a broken order still points at the line that set it. */
+static int load_over(loader_t *L, const char *text, const char *name) {
+    for (size_t i = 0; i < NSCHEMA; i++)
+        L->mark[i].own = 0;
+    L->name = name ? name : "";
+    int rc = load_text(L, text, strlen(text));
+    return rc ? rc : check(L);
+}
+
 int opfor_viktoria_model_default(opfor_viktoria_model_t *m, opfor_diag_t *diag) {
     if (!m)
         return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0, "no model to fill");
@@ -623,14 +654,50 @@ int opfor_viktoria_model_load_string(const char *text, const char *name, opfor_v
     if (!L)
         return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "out of memory");
     int rc = load_defaults(L, diag);
-    if (rc == 0) {
-        for (size_t i = 0; i < NSCHEMA; i++)
-            L->mark[i].own = 0;
-        L->name = name ? name : "";
-        rc = load_text(L, text, strlen(text));
-        if (rc == 0)
-            rc = check(L);
+    if (rc == 0)
+        rc = load_over(L, text, name);
+    if (rc == 0)
+        memcpy(m, &L->m, sizeof *m);
+    free(L);
+    return rc;
+}
+
+struct opfor__vk_model_base {
+    loader_t L; /* load_defaults' result; its diag NULL */
+};
+
+int opfor__viktoria_model_base_new(opfor__vk_model_base_t **out, opfor_diag_t *diag) {
+    if (!out)
+        return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0, "no base to fill");
+    *out = NULL;
+    opfor__vk_model_base_t *b = calloc(1, sizeof *b);
+    if (!b)
+        return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "out of memory");
+    int rc = load_defaults(&b->L, diag);
+    if (rc) {
+        free(b);
+        return rc;
     }
+    b->L.diag = NULL;
+    *out = b;
+    return 0;
+}
+
+void opfor__viktoria_model_base_free(opfor__vk_model_base_t *b) {
+    free(b);
+}
+
+int opfor__viktoria_model_load_over(const opfor__vk_model_base_t *b, const char *text,
+                                    const char *name, opfor_viktoria_model_t *m,
+                                    opfor_diag_t *diag) {
+    if (!b || !m || !text)
+        return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0, "no model text");
+    loader_t *L = malloc(sizeof *L);
+    if (!L)
+        return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "out of memory");
+    memcpy(L, &b->L, sizeof *L);
+    L->diag = diag;
+    int rc = load_over(L, text, name);
     if (rc == 0)
         memcpy(m, &L->m, sizeof *m);
     free(L);

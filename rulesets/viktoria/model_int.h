@@ -35,4 +35,19 @@ typedef struct opfor__vk_leaf {
 /* The schema rows, in file order; *count receives their number. */
 const opfor__vk_leaf_t *opfor__viktoria_schema(size_t *count);
 
+/* The built-in model parsed once, with where each value was set: what every load of a text
+ * starts from. opfor_viktoria_model_load_string() makes one per call; a caller that loads
+ * many texts (the model fuzz target) makes it once and loads each over it. */
+typedef struct opfor__vk_model_base opfor__vk_model_base_t;
+
+/* Parses the built-in model into a new base (*out). On error *out is NULL, diag says why. */
+int opfor__viktoria_model_base_new(opfor__vk_model_base_t **out, opfor_diag_t *diag);
+/* Frees a base (NULL is a no-op). */
+void opfor__viktoria_model_base_free(opfor__vk_model_base_t *b);
+/* Exactly opfor_viktoria_model_load_string(text, name, m, diag) with the defaults taken from
+ * b (left unchanged, so one base serves any number of loads): same result, same diagnostic. */
+int opfor__viktoria_model_load_over(const opfor__vk_model_base_t *b, const char *text,
+                                    const char *name, opfor_viktoria_model_t *m,
+                                    opfor_diag_t *diag);
+
 #endif

@@ -212,6 +212,52 @@ static void levels_decide_is_repeatable(void **st) {
     opfor_mcts_free(m1);
 }
 
+/* A busy daemon's share: budget / share, never below a quarter of the level's budget, which is
+ * never below the next level down's; the search spends exactly that. */
+static void levels_share_budget_has_a_floor(void **st) {
+    (void)st;
+    for (int lv = 0; lv < OPFOR_AI_LEVEL_COUNT; lv++) {
+        uint32_t full = opfor_ai_level_info(lv)->iterations;
+        assert_int_equal(opfor_ai_level_budget(lv, 0), full);
+        assert_int_equal(opfor_ai_level_budget(lv, 1), full);
+        assert_int_equal(opfor_ai_level_budget(lv, 2), full / 2);
+        assert_int_equal(opfor_ai_level_budget(lv, 200), opfor_ai_level_floor(lv));
+        assert_int_equal(opfor_ai_level_floor(lv), full / 4);
+        if (lv > OPFOR_AI_NOVICE && lv <= OPFOR_AI_RUTHLESS)
+            assert_true(opfor_ai_level_floor(lv) >= opfor_ai_level_info(lv - 1)->iterations);
+    }
+    assert_int_equal(opfor_ai_level_floor(OPFOR_AI_STANDARD), 250);
+    assert_int_equal(opfor_ai_level_budget(99, 2), 0);
+    char note[80];
+    assert_string_equal(opfor_ai_share_note(OPFOR_AI_STANDARD, 1, note, sizeof note), "");
+    assert_string_equal(opfor_ai_share_note(OPFOR_AI_STANDARD, 4, note, sizeof note),
+                        "busy daemon: 250 of standard's 1000 playouts");
+
+    opfor_game_t gr;
+    assert_int_equal(opfor_game_init(&gr, &toy_race_ruleset, NULL, 0), 0);
+    toy_race_state_t rs;
+    race_init(NULL, &rs, 8);
+    opfor_mcts_t *m = make_search(&toy_race_ruleset, 5);
+    opfor_ai_decision_t a, b;
+    assert_int_equal(opfor_ai_decide_opts(m, &gr, &rs, NULL, OPFOR_AI_VETERAN, 0, NULL,
+                                          OPFOR_AI_EXACT | OPFOR_AI_SHARE(3), &a),
+                     0);
+    assert_int_equal(a.search.iterations, 4000 / 3);
+    assert_int_equal(opfor_ai_decide_opts(m, &gr, &rs, NULL, OPFOR_AI_VETERAN, 0, NULL,
+                                          OPFOR_AI_EXACT | OPFOR_AI_SHARE(9), &a),
+                     0);
+    assert_int_equal(a.search.iterations, 1000);
+    /* share 1 is the plain decision */
+    assert_int_equal(opfor_ai_decide_opts(m, &gr, &rs, NULL, OPFOR_AI_VETERAN, 0, NULL,
+                                          OPFOR_AI_EXACT | OPFOR_AI_SHARE(1), &a),
+                     0);
+    assert_int_equal(
+        opfor_ai_decide_opts(m, &gr, &rs, NULL, OPFOR_AI_VETERAN, 0, NULL, OPFOR_AI_EXACT, &b), 0);
+    assert_int_equal(a.search.iterations, 4000);
+    assert_string_equal(a.reason, b.reason);
+    opfor_mcts_free(m);
+}
+
 static void levels_forced_reason(void **st) {
     opfor_game_t g;
     assert_int_equal(opfor_game_init(&g, &toy_ttt_ruleset, NULL, 0), 0);
@@ -325,6 +371,7 @@ int main(void) {
         cmocka_unit_test(levels_decide_explains),
         cmocka_unit_test(levels_decide_is_repeatable),
         cmocka_unit_test(levels_forced_reason),
+        cmocka_unit_test(levels_share_budget_has_a_floor),
         cmocka_unit_test(levels_search_tuning_from_the_ruleset),
         cmocka_unit_test(levels_order_from_any_ruleset),
     };

@@ -14,7 +14,6 @@ import json
 import os
 import random
 import re
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -35,34 +34,11 @@ check = checks.check
 Daemon = functools.partial(opford_lib.Daemon, OPFORD, WORK)
 
 
-class Client(opford_lib.Client):
-    """Keeps the `event` notifications it receives."""
+class Client(opford_lib.EventClient):
+    """An EventClient on a Unix socket path, or on the loopback TCP port tcp."""
 
     def __init__(self, path=None, tcp=None, timeout=20.0):
         super().__init__(("127.0.0.1", tcp) if tcp else path, timeout)
-        self.events = []
-
-    def other(self, m):
-        if m[0] == 2 and m[1] == "event":
-            self.events.append(m[2][0])
-
-    def pump(self, secs=0.3):
-        """Reads notifications for a while."""
-        end = time.time() + secs
-        self.s.settimeout(0.05)
-        try:
-            while time.time() < end:
-                try:
-                    d = self.s.recv(1 << 20)
-                except (socket.timeout, BlockingIOError):
-                    continue
-                if not d:
-                    break
-                self.u.feed(d)
-                for m in self.u:
-                    self.other(m)
-        finally:
-            self.s.settimeout(20.0)
 
 
 def play_turns(c, game, presses, orders_log=None, until=None):

@@ -14,10 +14,8 @@ WORKDIR/pids, and the run ends with the line "N passed, N failed".
 """
 import functools
 import os
-import socket
 import sqlite3
 import sys
-import time
 
 import msgpack
 
@@ -32,33 +30,11 @@ check = checks.check
 Daemon = functools.partial(opford_lib.Daemon, OPFORD, WORK)
 
 
-class Client(opford_lib.Client):
-    """Keeps the `event` notifications it receives."""
+class Client(opford_lib.EventClient):
+    """An EventClient with a 30 s timeout."""
 
     def __init__(self, path, timeout=30.0):
         super().__init__(path, timeout)
-        self.events = []
-
-    def other(self, m):
-        if m[0] == 2 and m[1] == "event":
-            self.events.append(m[2][0])
-
-    def pump(self, secs=0.3):
-        end = time.time() + secs
-        self.s.settimeout(0.05)
-        try:
-            while time.time() < end:
-                try:
-                    d = self.s.recv(1 << 20)
-                except (socket.timeout, BlockingIOError):
-                    continue
-                if not d:
-                    break
-                self.u.feed(d)
-                for m in self.u:
-                    self.other(m)
-        finally:
-            self.s.settimeout(30.0)
 
 
 def hand_labels(st):

@@ -100,6 +100,37 @@ class Client:
         self.s.close()
 
 
+class EventClient(Client):
+    """A Client that keeps the `event` notifications it receives (in events)."""
+
+    def __init__(self, addr, timeout=20.0):
+        super().__init__(addr, timeout)
+        self.timeout = timeout
+        self.events = []
+
+    def other(self, m):
+        if m[0] == 2 and m[1] == "event":
+            self.events.append(m[2][0])
+
+    def pump(self, secs=0.3):
+        """Reads notifications for secs seconds."""
+        end = time.time() + secs
+        self.s.settimeout(0.05)
+        try:
+            while time.time() < end:
+                try:
+                    d = self.s.recv(1 << 20)
+                except (socket.timeout, BlockingIOError):
+                    continue
+                if not d:
+                    break
+                self.u.feed(d)
+                for m in self.u:
+                    self.other(m)
+        finally:
+            self.s.settimeout(self.timeout)
+
+
 class Process:
     """An opford process started by spawn(), its stdout and stderr in WORK/NAME.log."""
 

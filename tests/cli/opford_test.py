@@ -253,7 +253,7 @@ check("split_frame_completes", m[1] == 9 and m[3]["data"] == "x" * 5000)
 c.close()
 
 # A second daemon on the same live socket must refuse to start.
-d_dup = Daemon("dup", ["--socket", sock, "--state-dir", os.path.join(WORK, "state")],
+d_dup = Daemon("dup", ["--socket", sock, "--state-dir", os.path.join(WORK, "state-dup")],
                wait_ready=False)
 rc = d_dup.exit_code()
 check("live_socket_refused", rc == 1 and "already listening" in d_dup.logtext(), d_dup.logtext())

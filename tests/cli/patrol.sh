@@ -120,12 +120,13 @@ script() { # presses, each answered by whichever player unit may act (the others
   done
   echo "r Jager Picket killed 6"; echo "r 1st killed 2 wounded 1"; echo s; echo u; echo l; echo q
 }
-script | "$bin" patrol --seed 11 >"$out" 2>"$err"; rc=$?
+# (novice: the AI's smallest budget keeps this test short; the default level is checked below)
+script | "$bin" patrol --seed 11 --level novice >"$out" 2>"$err"; rc=$?
 [ "$rc" -eq 0 ] || fail "game exited $rc"
 g1=$(gid)
 [ -n "$g1" ] || fail "the game does not say its id"
 has "Viktoria! Patrol Mode: game $g1, kept in $state"
-has "Game $g1: The Farm at Hollebeke (patrol_default, patrol mode, seed 11, standard AI)"
+has "Game $g1: The Farm at Hollebeke (patrol_default, patrol mode, seed 11, novice AI)"
 # the briefing: what the scenario says, the table, the sides, the objective, the front line
 has "A mounted officer leads a mixed patrol up the road"
 has "Table 72 x 48 inches; north is the top edge. You command the British; opfor plays the Germans."
@@ -143,7 +144,7 @@ has "The game stays saved in $state: \`opfor patrol --game $g1\` takes it up aga
 [ -f "$state/opfor.db" ] || fail "no database in the state directory"
 cp "$out" "$tmp/game1"
 # same seed, same reports, same game (kept or not: only the id and where it is kept differ)
-script | "$bin" patrol --seed 11 --no-save >"$out" 2>"$err"
+script | "$bin" patrol --seed 11 --level novice --no-save >"$out" 2>"$err"
 has "Viktoria! Patrol Mode: game $(gid), not kept (--no-save)"
 has "The game was not kept (--no-save)."
 same() { sed -e '1d' -e '$d' -e 's/\bg[0-9a-f]\{8\}\b/GAME/g' "$1"; }
@@ -190,6 +191,7 @@ json_eq '[(x["player"], x["rank"], x["result"]) for x in d["scores"]]' "[('teste
 # --name is kept with the game: taken up again with --game, it is still the player's name
 echo q | "$bin" patrol --seed 3 --name "Ada Lovelace" >"$out" 2>"$err" || fail "--name game"
 g4=$(gid)
+has "Game $g4: The Farm at Hollebeke (patrol_default, patrol mode, seed 3, standard AI)"
 lose | "$bin" patrol --game "$g4" >"$out" 2>"$err" || fail "--game $g4 exited $?"
 has "Game over: lost (every player unit is lost)"
 run 0 scores --json

@@ -7,6 +7,9 @@
  * the state untouched when it refuses. After every step the state must still be a valid
  * game: a known player, a legal list in bounds, a serialization that round-trips. The raw
  * input is also offered to deserialize, which must refuse anything it did not write.
+ *
+ * The round trip (two FNV sums over a 7 KB state) is most of a step's cost, so a step whose
+ * action was refused, leaving the state byte for byte as last checked, does not repeat it.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,6 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint64_t seed;
     memcpy(&seed, data + 1, sizeof seed);
     opfor_game_new_state(&g, &st, seed);
+    int checked = 0; /* st's bytes are those the last round trip checked */
     for (size_t off = 9; off + 25 <= size; off += 25) {
         int p = opfor_game_current(&g, &st);
         if (p == OPFOR_PLAYER_TERMINAL)
@@ -55,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (rec[0] < 192) {
             if (opfor_game_apply(&g, &st, &acts[rec[1] % n]) != 0)
                 abort(); /* a listed action always applies */
+            checked = 0;
         } else {
             opfor_action_t a;
             memcpy(&a, rec + 1, sizeof a);
@@ -64,11 +69,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 abort();
             if (rc != 0 && memcmp(&copy, &st, sizeof st) != 0)
                 abort(); /* refused: untouched */
+            if (rc == 0)
+                checked = 0;
         }
+        if (checked)
+            continue;
         size_t len = 0;
         if (opfor_game_serialize(&g, &st, ser, sizeof ser, &len) != 0 ||
             opfor_game_deserialize(&g, &back, ser, len) != 0 || memcmp(&back, &st, sizeof st) != 0)
             abort();
+        checked = 1;
     }
     return 0;
 }

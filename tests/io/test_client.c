@@ -254,6 +254,60 @@ static void client_notifications_reach_callback(void **state) {
     harness_stop(&h);
 }
 
+/* Connects to h and says hello; returns hello's code, the client in *out (closed on failure,
+ * with the message copied into why). */
+static int connect_hello(harness_t *h, opfor_client_t **out, char *why, size_t n, int late) {
+    opfor_diag_t d;
+    assert_int_equal(opfor_client_connect(out, h->addr, 2000, &d), 0);
+    if (late)
+        uv_sleep(200); /* the server has long refused and closed: the hello's send fails */
+    int rc = opfor_client_hello(*out, "t", NULL);
+    snprintf(why, n, "%s", opfor_client_error_message(*out));
+    if (rc != 0) {
+        opfor_client_close(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* Over max-clients: the extra client is told why (its hello fails with the daemon's words,
+ * whether it spoke at once or after the close), the others keep working, a refused client
+ * does not hold a place, and once one leaves a new one is let in. */
+static void client_over_max_clients_is_told_why(void **state) {
+    (void)state;
+    harness_t h;
+    harness_init(&h);
+    h.cfg.max_clients = 3;
+    assert_int_equal(harness_start(&h), 0);
+    opfor_client_t *c[3], *x;
+    char why[512];
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(connect_hello(&h, &c[i], why, sizeof why, 0), 0);
+    for (int late = 0; late < 2; late++) {
+        assert_int_equal(connect_hello(&h, &x, why, sizeof why, late), OPFOR_EIO);
+        assert_non_null(strstr(why, "the server closed the connection: too many connections: "
+                                    "3 of 3 in use; try again later, or raise the daemon's "
+                                    "max-clients"));
+    }
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(opfor_client_call(c[i], "ping", NULL, NULL, NULL), 0);
+    opfor_client_close(c[0]);
+    /* The server sees the close soon; a refusal meanwhile is fine, an endless one is not. */
+    int rc = -1;
+    for (int tries = 0; tries < 100 && rc != 0; tries++) {
+        rc = connect_hello(&h, &x, why, sizeof why, 0);
+        if (rc != 0)
+            uv_sleep(20);
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(opfor_client_call(x, "ping", NULL, NULL, NULL), 0);
+    assert_int_equal(opfor_client_call(c[1], "ping", NULL, NULL, NULL), 0);
+    opfor_client_close(x);
+    opfor_client_close(c[1]);
+    opfor_client_close(c[2]);
+    harness_stop(&h);
+}
+
 static void client_sees_server_stop_as_eio(void **state) {
     (void)state;
     harness_t h;
@@ -473,6 +527,7 @@ int main(void) {
         cmocka_unit_test(client_timeout_keeps_connection_usable),
         cmocka_unit_test(client_notifications_reach_callback),
         cmocka_unit_test(client_sees_server_stop_as_eio),
+        cmocka_unit_test(client_over_max_clients_is_told_why),
         cmocka_unit_test(client_error_hint_from_server),
         cmocka_unit_test(client_parses_errors_with_and_without_hint),
     };

@@ -161,13 +161,21 @@ static void config_value_syntax(void **state) {
         opfor_config_defaults(&t);
         assert_int_not_equal(opfor_config_set(&t, o->key, "", &d), OPFOR_ENOENT);
     }
-    assert_int_equal(rows, 22); /* 13 daemon settings + 9 display-* (h15) */
+    assert_int_equal(
+        rows, 24); /* 15 daemon settings (game-idle-unload, max-queued: h16) + 9 display-* (h15) */
     /* The calculator model, worker threads and debug methods. */
     opfor_config_t t;
     opfor_config_defaults(&t);
     assert_string_equal(t.model, "");
     assert_int_equal(t.workers, 0);
     assert_int_equal(t.debug_methods, 0);
+    /* Games leave memory after 10 minutes unused (issue 16); 0 = never by idleness. */
+    assert_int_equal(t.game_idle_unload_ms, 10 * 60 * 1000);
+    assert_int_equal(opfor_config_set(&t, "game-idle-unload", "300ms", &d), 0);
+    assert_int_equal(t.game_idle_unload_ms, 300);
+    assert_int_equal(opfor_config_set(&t, "game-idle-unload", "0", &d), 0);
+    assert_int_equal(t.game_idle_unload_ms, 0);
+    assert_int_equal(opfor_config_set(&t, "game-idle-unload", "soon", &d), OPFOR_EINVAL);
     assert_int_equal(opfor_config_set(&t, "model", "/etc/opfor/model.yaml", &d), 0);
     assert_string_equal(t.model, "/etc/opfor/model.yaml");
     assert_int_equal(opfor_config_set(&t, "model", "built-in", &d), 0);
@@ -175,6 +183,11 @@ static void config_value_syntax(void **state) {
     assert_int_equal(opfor_config_set(&t, "workers", "3", &d), 0);
     assert_int_equal(t.workers, 3);
     assert_int_equal(opfor_config_set(&t, "workers", "257", &d), OPFOR_ERANGE);
+    /* The search queue's limit (issue 16): 1024 waiting unless set, at least 1. */
+    assert_int_equal(t.max_queued, 1024);
+    assert_int_equal(opfor_config_set(&t, "max-queued", "64", &d), 0);
+    assert_int_equal(t.max_queued, 64);
+    assert_int_equal(opfor_config_set(&t, "max-queued", "0", &d), OPFOR_ERANGE);
     assert_int_equal(opfor_config_set(&t, "debug-methods", "yes", &d), 0);
     assert_int_equal(t.debug_methods, 1);
     assert_int_equal(opfor_config_set(&t, "debug-methods", "maybe", &d), OPFOR_EINVAL);

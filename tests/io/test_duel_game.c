@@ -363,6 +363,14 @@ static void duel_game_orders_repeat(void **st) {
     assert_true(a.iterations > 0);
     assert_int_equal(a.side, 1);
     assert_string_equal(a.level, "novice");
+    /* a busy daemon's share (issue 16): novice's floor, 50 of its 200 playouts, said so */
+    assert_int_equal(opfor__gen_plan_share(g, opfor__gen_of(g)->state, 0, NULL, 4, &b), 0);
+    assert_int_equal(b.iterations, 50);
+    assert_string_equal(b.level, "novice");
+    assert_non_null(strstr(b.reason, "; busy daemon: 50 of novice's 200 playouts"));
+    assert_int_equal(opfor__gen_plan_share(g, opfor__gen_of(g)->state, 0, NULL, 1, &b), 0);
+    assert_string_equal(a.reason, b.reason);
+    assert_int_equal(a.iterations, b.iterations);
     opfor__game_free(g);
 }
 

@@ -605,6 +605,15 @@ static void game_model_presses_orders_and_resolution(void **state) {
         assert_int_equal(opfor__vkg_plan(g, &g->t, NULL, NULL, NULL, &o2), 0);
         assert_int_equal(memcmp(&o.action, &o2.action, sizeof o.action), 0);
         assert_string_equal(o.sentence, o2.sentence);
+        /* a busy daemon's share (issue 16): a quarter budget, said at the reason's end; share 1
+           is the plain plan */
+        assert_int_equal(opfor__vkg_plan_share(g, &g->t, NULL, NULL, NULL, 1, &o2), 0);
+        assert_string_equal(o.reason, o2.reason);
+        assert_int_equal(opfor__vkg_plan_share(g, &g->t, NULL, NULL, NULL, 4, &o2), 0);
+        assert_string_equal(o2.level, "standard");
+        const char *note = "; busy daemon: 250 of standard's 1000 playouts";
+        assert_true(strlen(o2.reason) > strlen(note));
+        assert_string_equal(o2.reason + strlen(o2.reason) - strlen(note), note);
         msgpack_sbuffer sb;
         msgpack_packer pk;
         pack_open(&sb, &pk);

@@ -1,7 +1,8 @@
 /* tests/io/test_server.c — the server in-process: opfor_server_post() from worker threads runs
  * every completion on the loop thread in per-thread order (the path deferred answers will use),
  * a live socket makes a second server refuse to start, a stale one is replaced, a non-socket
- * file is left alone, and the socket and its directory get modes 0600 and 0700.
+ * file is left alone, and the socket and its directory get modes 0600 and 0700; a state
+ * directory in use makes a second server refuse to start, naming the holder's pid.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -150,12 +151,15 @@ static void server_live_stale_and_foreign_socket_files(void **state) {
     assert_int_equal(uv_loop_init(&loop), 0);
     opfor_diag_t d;
 
-    /* A live server holds the path: a second one refuses and leaves the file alone. */
+    /* A live server holds the path: a second one (on its own state directory) refuses and
+     * leaves the file alone. */
     opfor_server_t *a, *b;
     assert_int_equal(opfor_server_new(&a, &loop, &cfg, NULL), 0);
     opfor_diag_clear(&d);
     assert_int_equal(opfor_server_start(a, &d), 0);
-    assert_int_equal(opfor_server_new(&b, &loop, &cfg, NULL), 0);
+    opfor_config_t cfg_b = cfg;
+    snprintf(cfg_b.state_dir, sizeof cfg_b.state_dir, "%s/state-b", dir);
+    assert_int_equal(opfor_server_new(&b, &loop, &cfg_b, NULL), 0);
     opfor_diag_clear(&d);
     assert_int_equal(opfor_server_start(b, &d), OPFOR_EBUSY);
     assert_non_null(strstr(d.msg, "already listening"));
@@ -192,16 +196,82 @@ static void server_live_stale_and_foreign_socket_files(void **state) {
     unlink(cfg.socket);
 
     assert_int_equal(uv_loop_close(&loop), 0);
-    char p[128];
-    snprintf(p, sizeof p, "%s/state", dir);
-    rmdir(p);
-    rmdir(dir);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A state directory in use: a second server (another socket, same --state-dir) refuses to
+ * start with OPFOR_EBUSY, naming the holder's pid, and touches neither the directory's lock
+ * nor its own socket; another directory is fine meanwhile; once the holder is gone (its lock
+ * released as the kernel does when a process dies) the directory can be taken again. */
+static void server_state_dir_taken_once(void **state) {
+    (void)state;
+    char dir[] = "/tmp/opfor-test-srv-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    opfor_config_t cfg, cfg2, other;
+    base_config(&cfg, dir, "a.sock");
+    base_config(&cfg2, dir, "b.sock");
+    base_config(&other, dir, "c.sock");
+    snprintf(other.state_dir, sizeof other.state_dir, "%s/other", dir);
+    uv_loop_t loop;
+    assert_int_equal(uv_loop_init(&loop), 0);
+    opfor_diag_t d;
+    opfor_server_t *a, *b, *c;
+    assert_int_equal(opfor_server_new(&a, &loop, &cfg, NULL), 0);
+    opfor_diag_clear(&d);
+    assert_int_equal(opfor_server_start(a, &d), 0);
+
+    assert_int_equal(opfor_server_new(&b, &loop, &cfg2, NULL), 0);
+    opfor_diag_clear(&d);
+    assert_int_equal(opfor_server_start(b, &d), OPFOR_EBUSY);
+    char pid[32];
+    snprintf(pid, sizeof pid, "process %ld ", (long)getpid());
+    assert_non_null(strstr(d.msg, pid));
+    assert_non_null(strstr(d.msg, cfg.state_dir));
+    assert_non_null(strstr(d.msg, "started "));
+    opfor_state_holder_t holder;
+    assert_int_equal(opfor_server_state_dir_holder(b, &holder), 1);
+    assert_int_equal(holder.pid, (long)getpid());
+    assert_non_null(strstr(holder.started, " UTC"));
+    assert_int_equal(opfor_server_state_dir_holder(a, &holder), 0); /* a started fine */
+    opfor_server_free(b);
+    struct stat st;
+    assert_int_not_equal(stat(cfg2.socket, &st), 0); /* refused before listening */
+
+    /* The lock file says who holds it, and the refused server left it as it was. */
+    char lock[OPFOR_CONFIG_PATH_MAX + 16], text[128] = "";
+    snprintf(lock, sizeof lock, "%s/opford.lock", cfg.state_dir);
+    FILE *f = fopen(lock, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    snprintf(pid, sizeof pid, "pid %ld\n", (long)getpid());
+    assert_non_null(strstr(text, pid));
+
+    assert_int_equal(opfor_server_new(&c, &loop, &other, NULL), 0);
+    opfor_diag_clear(&d);
+    assert_int_equal(opfor_server_start(c, &d), 0);
+    opfor_server_free(c);
+
+    opfor_server_free(a);
+    assert_int_equal(opfor_server_new(&b, &loop, &cfg2, NULL), 0);
+    opfor_diag_clear(&d);
+    assert_int_equal(opfor_server_start(b, &d), 0);
+    opfor_server_free(b);
+
+    assert_int_equal(uv_loop_close(&loop), 0);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(server_post_runs_on_loop_thread_in_order),
         cmocka_unit_test(server_live_stale_and_foreign_socket_files),
+        cmocka_unit_test(server_state_dir_taken_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -178,6 +178,121 @@ static void workers_fifo_cancel_before_start_and_generations(void **state) {
     harness_stop(&h);
 }
 
+/* ------------------------------------------------------------------ fair order and shares */
+
+/* Jobs of three owners behind a gate on one worker: owner 1 floods games g1..g6 and asks in g1
+ * again; owners 2 and 3 ask once each, after the flood. The pool serves owner by owner, and an
+ * owner's games round by round: g1, h1, k1, g2, .., g6, then g1's second. Each job starts with
+ * the share of a budget that the jobs still waiting give it. */
+#define NFAIR 9
+
+typedef struct fair_ctx {
+    opfor_server_t *srv;  /* the loop that runs the dones */
+    opfor_workers_t *w;   /* one worker */
+    atomic_int gate_open; /* the gate job spins until 1 */
+    struct fair_job {
+        opfor_job_t job;      /* must stay first */
+        struct fair_ctx *ctx; /* back */
+        const char *name;     /* its label, for the order */
+        unsigned share;       /* job->share as run saw it */
+        unsigned waiting;     /* job->waiting as run saw it */
+    } gate, jobs[NFAIR];
+    char order[NFAIR * 4 + 1]; /* labels in the order run was called (worker thread) */
+    int dones;                 /* loop thread */
+} fair_ctx_t;
+
+static void fair_run(opfor_job_t *j) {
+    struct fair_job *f = (struct fair_job *)j;
+    fair_ctx_t *c = f->ctx;
+    if (f == &c->gate) {
+        while (!atomic_load(&c->gate_open))
+            uv_sleep(1);
+        return;
+    }
+    f->share = j->share;
+    f->waiting = j->waiting;
+    strcat(c->order, f->name); /* one worker: runs never overlap */
+    strcat(c->order, " ");
+}
+
+static void fair_done(opfor_job_t *j) {
+    struct fair_job *f = (struct fair_job *)j;
+    if (++f->ctx->dones == NFAIR + 1)
+        opfor_server_stop(f->ctx->srv);
+}
+
+static void fair_submit(fair_ctx_t *c, struct fair_job *f, const char *name, uint64_t owner,
+                        const char *key) {
+    f->ctx = c;
+    f->name = name;
+    f->job.run = fair_run;
+    f->job.done = fair_done;
+    f->job.owner = owner;
+    snprintf(f->job.key, sizeof f->job.key, "%s", key);
+    assert_int_equal(opfor_workers_submit(c->w, &f->job), 0);
+}
+
+static void workers_fair_between_owners_and_games_with_shares(void **state) {
+    (void)state;
+    assert_int_equal(opfor_workers_share(0, 1), 1);
+    assert_int_equal(opfor_workers_share(1, 1), 2);
+    assert_int_equal(opfor_workers_share(2, 3), 1);
+    assert_int_equal(opfor_workers_share(6, 3), 3);
+    assert_int_equal(opfor_workers_share(500, 1), OPFOR_WORKERS_SHARE_MAX);
+    harness_t h;
+    harness_init(&h);
+    uv_loop_init(&h.loop);
+    assert_int_equal(opfor_server_new(&h.srv, &h.loop, &h.cfg, NULL), 0);
+    opfor_diag_t d;
+    assert_int_equal(opfor_server_start(h.srv, &d), 0);
+    fair_ctx_t *c = calloc(1, sizeof *c);
+    c->srv = h.srv;
+    assert_int_equal(opfor_workers_new(&c->w, h.srv, 1), 0);
+    fair_submit(c, &c->gate, "gate", 9, "");
+    unsigned queued = 0, running = 0;
+    for (int i = 0; i < 5000 && running == 0; i++) { /* the gate holds the worker */
+        opfor_workers_stats(c->w, NULL, &running);
+        if (!running)
+            uv_sleep(1);
+    }
+    assert_int_equal(running, 1);
+    static const char *const flood[] = {"g1", "g2", "g3", "g4", "g5", "g6"};
+    for (int i = 0; i < 6; i++)
+        fair_submit(c, &c->jobs[i], flood[i], 1, flood[i]);
+    fair_submit(c, &c->jobs[6], "h1", 2, "h1");
+    fair_submit(c, &c->jobs[7], "k1", 3, "k1");
+    fair_submit(c, &c->jobs[8], "g1b", 1, "g1");
+    /* the queue's limit: one more waiting than allowed is refused, and nothing else changes */
+    opfor_workers_set_max_queued(c->w, 9);
+    struct fair_job extra = {0};
+    extra.job.run = fair_run;
+    extra.job.done = fair_done;
+    opfor_workers_stats(c->w, &queued, NULL);
+    assert_int_equal(queued, 9);
+    assert_int_equal(opfor_workers_submit(c->w, &extra.job), OPFOR_EFULL);
+    opfor_workers_set_max_queued(c->w, 0);
+    atomic_store(&c->gate_open, 1);
+    uv_run(&h.loop, UV_RUN_DEFAULT);
+
+    assert_int_equal(c->dones, NFAIR + 1);
+    assert_string_equal(c->order, "g1 h1 k1 g2 g3 g4 g5 g6 g1b ");
+    /* g1 started with 8 waiting (share 4, the most), g1b with none (its whole budget) */
+    static const int run_pos[NFAIR] = {0, 3, 4, 5, 6, 7, 1, 2, 8};
+    for (int i = 0; i < NFAIR; i++) {
+        unsigned waiting = (unsigned)(NFAIR - 1 - run_pos[i]);
+        assert_int_equal(c->jobs[i].waiting, waiting);
+        assert_int_equal(c->jobs[i].share, opfor_workers_share(waiting, 1));
+    }
+    assert_int_equal(c->jobs[0].share, 4);
+    assert_int_equal(c->jobs[8].share, 1);
+    opfor_workers_free(c->w);
+    opfor_server_free(h.srv);
+    uv_loop_close(&h.loop);
+    free(c);
+    h.running = 0;
+    harness_stop(&h);
+}
+
 /* ------------------------------------------------------------------ through the server */
 
 typedef struct sleeper {
@@ -327,6 +442,7 @@ static void workers_game_change_cancels_only_that_game(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(workers_fifo_cancel_before_start_and_generations),
+        cmocka_unit_test(workers_fair_between_owners_and_games_with_shares),
         cmocka_unit_test(workers_long_job_never_delays_ping),
         cmocka_unit_test(workers_disconnect_frees_worker_quickly),
         cmocka_unit_test(workers_game_change_cancels_only_that_game),

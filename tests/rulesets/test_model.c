@@ -69,6 +69,30 @@ static void nested_yaml(const char *path, const char *value, char *out, size_t s
     }
 }
 
+/* Leaf lf's value in m as YAML text that loads back to the same bytes. */
+static void leaf_text(const opfor_viktoria_model_t *m, const opfor__vk_leaf_t *lf, char *value,
+                      size_t size) {
+    const char *src = (const char *)m + lf->off;
+    if (lf->type == OPFOR__VK_INT) {
+        int v;
+        memcpy(&v, src, sizeof v);
+        snprintf(value, size, "%d", v);
+    } else if (lf->type == OPFOR__VK_DICE) {
+        opfor_dice_t d;
+        char t[64];
+        memcpy(&d, src, sizeof d);
+        opfor_dice_format(&d, t, sizeof t);
+        snprintf(value, size, "\"%s\"", t);
+    } else {
+        double v;
+        memcpy(&v, src, sizeof v);
+        if (isinf(v))
+            snprintf(value, size, ".inf");
+        else
+            snprintf(value, size, "%.17g", v);
+    }
+}
+
 /* Each leaf's default written back as a one-key override must load and change nothing:
  * proves every key in the schema is reachable by its path. */
 static void model_every_key_round_trips(void **state) {
@@ -79,25 +103,7 @@ static void model_every_key_round_trips(void **state) {
     assert_true(n > 200);
     for (size_t i = 0; i < n; i++) {
         char value[96], yaml[512];
-        const char *src = (const char *)&m + s[i].off;
-        if (s[i].type == OPFOR__VK_INT) {
-            int v;
-            memcpy(&v, src, sizeof v);
-            snprintf(value, sizeof value, "%d", v);
-        } else if (s[i].type == OPFOR__VK_DICE) {
-            opfor_dice_t d;
-            char t[64];
-            memcpy(&d, src, sizeof d);
-            opfor_dice_format(&d, t, sizeof t);
-            snprintf(value, sizeof value, "\"%s\"", t);
-        } else {
-            double v;
-            memcpy(&v, src, sizeof v);
-            if (isinf(v))
-                snprintf(value, sizeof value, ".inf");
-            else
-                snprintf(value, sizeof value, "%.17g", v);
-        }
+        leaf_text(&m, &s[i], value, sizeof value);
         nested_yaml(s[i].path, value, yaml, sizeof yaml);
         opfor_viktoria_model_t got;
         opfor_diag_t d;
@@ -230,6 +236,120 @@ static void model_embedded_text_is_terminated(void **state) {
                      opfor_viktoria_model_yaml_len);
 }
 
+/* The loader looks a key up as a leaf or as a section depending on its value's kind, which
+ * is sound only while no path is both and no two rows share a path. */
+static void model_schema_paths_are_leaves_or_sections(void **state) {
+    (void)state;
+    size_t n;
+    const opfor__vk_leaf_t *s = opfor__viktoria_schema(&n);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(s[i].path);
+        for (size_t j = 0; j < n; j++) {
+            if (j != i && strcmp(s[i].path, s[j].path) == 0)
+                fail_msg("two rows for %s", s[i].path);
+            if (strncmp(s[j].path, s[i].path, len) == 0 && s[j].path[len] == '.')
+                fail_msg("%s is a leaf and the section of %s", s[i].path, s[j].path);
+        }
+    }
+}
+
+/* Every leaf of m as one YAML document, rows in reverse schema order (sections too). */
+static void reversed_yaml(const opfor_viktoria_model_t *m, char *out, size_t size) {
+    size_t n, len = 0;
+    const opfor__vk_leaf_t *s = opfor__viktoria_schema(&n);
+    const char *prev = "";
+    out[0] = 0;
+    for (size_t r = n; r-- > 0;) {
+        const char *p = s[r].path;
+        /* skip the sections this row shares with the previous one */
+        size_t same = 0, depth = 0;
+        for (size_t k = 0; p[k] && p[k] == prev[k]; k++)
+            if (p[k] == '.') {
+                same = k + 1;
+                depth++;
+            }
+        const char *q = p + same;
+        for (;;) {
+            size_t seg = strcspn(q, ".");
+            len += (size_t)snprintf(out + len, size - len, "%*s%.*s:", (int)depth * 2, "", (int)seg,
+                                    q);
+            if (!q[seg])
+                break;
+            len += (size_t)snprintf(out + len, size - len, "\n");
+            q += seg + 1;
+            depth++;
+        }
+        char value[96];
+        leaf_text(m, &s[r], value, sizeof value);
+        len += (size_t)snprintf(out + len, size - len, " %s\n", value);
+        assert_true(len < size);
+        prev = p;
+    }
+}
+
+/* The whole model written backwards loads to the same bytes: key lookups do not depend on
+ * the file following the schema's order. */
+static void model_keys_in_reverse_order_load_alike(void **state) {
+    (void)state;
+    opfor_viktoria_model_t m = defaults(), got;
+    static char yaml[65536];
+    reversed_yaml(&m, yaml, sizeof yaml);
+    opfor_diag_t d;
+    opfor_diag_clear(&d);
+    int rc = opfor_viktoria_model_load_string(yaml, "reversed.yaml", &got, &d);
+    if (rc)
+        fail_msg("%d:%d %s", d.line, d.col, d.msg);
+    assert_memory_equal(&got, &m, sizeof m);
+}
+
+/* A text loaded over a base parsed once (what the model fuzz target does) gives what
+ * opfor_viktoria_model_load_string gives: model, code and diagnostic; the base is reusable. */
+static void model_load_over_a_base_matches_load_string(void **state) {
+    (void)state;
+    static char reversed[65536];
+    opfor_viktoria_model_t def = defaults();
+    reversed_yaml(&def, reversed, sizeof reversed);
+    const char *texts[] = {
+        "",
+        "# nothing\n",
+        "fire:\n  hit:\n    sharpshooter: 1.25\nsupport: {need: 9}\n",
+        reversed,
+        "fire:\n  hit:\n    sharpshootr: 1\n",
+        "colour: 1\n",
+        "fire:\n  hit: 3\n",
+        "fire:\n  hit:\n    moving: {a: 1}\n",
+        "ranges:\n  rifle: {short: 30}\n", /* broken against an inherited edge */
+        "ranges:\n  rifle: {medium: 2}\n",
+        "weather: {level_up: 1}\n",
+        "fire:\n  hit: [1, 2\n",
+        "\x01",
+        "support: {need: 9, need: 8}\n",
+    };
+    opfor__vk_model_base_t *base = NULL;
+    opfor_diag_t d;
+    assert_int_equal(opfor__viktoria_model_base_new(&base, &d), 0);
+    assert_non_null(base);
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        opfor_viktoria_model_t a, b;
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        opfor_diag_t da, db;
+        opfor_diag_clear(&da);
+        opfor_diag_clear(&db);
+        int ra = opfor_viktoria_model_load_string(texts[i], "t.yaml", &a, &da);
+        int rb = opfor__viktoria_model_load_over(base, texts[i], "t.yaml", &b, &db);
+        assert_int_equal(ra, rb);
+        assert_memory_equal(&a, &b, sizeof a);
+        assert_string_equal(da.file, db.file);
+        assert_string_equal(da.msg, db.msg);
+        assert_int_equal(da.line, db.line);
+        assert_int_equal(da.col, db.col);
+    }
+    opfor__viktoria_model_base_free(base);
+    opfor__viktoria_model_base_free(NULL);
+    assert_int_equal(opfor__viktoria_model_base_new(NULL, NULL), OPFOR_EINVAL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(model_default_loads),
@@ -239,6 +359,9 @@ int main(void) {
         cmocka_unit_test(model_load_file_and_missing_file),
         cmocka_unit_test(model_bracket_of_maps_inches),
         cmocka_unit_test(model_embedded_text_is_terminated),
+        cmocka_unit_test(model_schema_paths_are_leaves_or_sections),
+        cmocka_unit_test(model_keys_in_reverse_order_load_alike),
+        cmocka_unit_test(model_load_over_a_base_matches_load_string),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

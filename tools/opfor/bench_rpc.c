@@ -17,7 +17,6 @@
 #ifdef __linux__
 #define _GNU_SOURCE /* sched_setaffinity and the CPU_* macros (Linux only) */
 #include <sched.h>
-#include <sys/prctl.h>
 #endif
 #include <errno.h>
 #include <limits.h>
@@ -27,13 +26,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <msgpack.h>
 #include <uv.h>
 
+#include "bench_daemon.h"
 #include "bench_util.h"
 #include "cli.h"
 #include "json_out.h"
@@ -117,10 +116,9 @@ struct bench {
     worker_t w[MAX_THREADS];  /* client threads */
     uv_barrier_t start, end;  /* run boundaries */
     char err[600];            /* first failure */
-    pid_t daemon;             /* spawned opford, or 0 */
+    opfor_bench_daemon_t dm;  /* spawned opford (pid 0: none) */
     int pin;                  /* 1: pin the daemon and the clients to separate CPUs */
     int daemon_cpu;           /* the daemon's CPU when pinned, else -1 */
-    char dir[64];             /* its temporary directory */
 };
 
 static uint64_t now_ns(void) {
@@ -215,7 +213,7 @@ static uv_stream_t *conn_stream(conn_t *c) {
 
 /* The error when the daemon hung up (%s: why). */
 #define DAEMON_CLOSED                                                                              \
-    "the daemon closed a connection: %s (opford drops the clients beyond its --max-clients, 64 "   \
+    "the daemon closed a connection: %s (opford drops the clients beyond its --max-clients, 1024 " \
     "unless set)"
 
 static void fail_worker(worker_t *w, const char *fmt, const char *what) {
@@ -498,110 +496,26 @@ static void worker_main(void *arg) {
 
 /* ------------------------------------------------------------------ the daemon */
 
+/* In the spawned daemon's process, before its exec: pinned to the chosen CPU. */
+static void pin_daemon(void *arg) {
+    pin_thread(*(const int *)arg, -1); /* inherited across exec */
+}
+
 static int spawn_daemon(bench_t *b) {
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 16);
-    if (n <= 0)
-        return opfor_cli_fail("bench rpc: cannot find my own binary (/proc/self/exe)");
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    snprintf(slash + 1, sizeof exe - (size_t)(slash + 1 - exe), "opford");
-    if (access(exe, X_OK) != 0)
-        return opfor_cli_fail("bench rpc: %s not found; build it, or give --connect to "
-                              "use a running daemon",
-                              exe);
-    snprintf(b->dir, sizeof b->dir, "/tmp/opfor-bench-XXXXXX");
-    if (!mkdtemp(b->dir))
-        return opfor_cli_fail("bench rpc: cannot create a temporary directory: %s",
-                              strerror(errno));
-    char sock[128], state[128], maxc[16], infl[16];
-    snprintf(sock, sizeof sock, "%s/opford.sock", b->dir);
-    snprintf(state, sizeof state, "%s/state", b->dir);
+    char maxc[16], infl[16];
     snprintf(maxc, sizeof maxc, "%d", b->clients + 8);
     snprintf(infl, sizeof infl, "%d", b->pipeline > 8 ? b->pipeline : 8);
-    snprintf(b->addr, sizeof b->addr, "unix:%s", sock);
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0)
-        return opfor_cli_fail("bench rpc: fork: %s", strerror(errno));
-    if (pid == 0) {
-#ifdef __linux__
-        /* The daemon goes when this process goes, even when killed (SIGTERM, SIGKILL). */
-        if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
-            _exit(127);
-#else
-        (void)parent;
-#endif
-        if (b->daemon_cpu >= 0)
-            pin_thread(b->daemon_cpu, -1); /* inherited across exec */
-        /* Under a cross build's emulator (qemu-user without binfmt_misc) the daemon must be
-         * started through it too: OPFOR_EXEC_WRAPPER holds its command words. */
-        char *argv[32];
-        int na = 0;
-        char wrap[512];
-        const char *w = getenv("OPFOR_EXEC_WRAPPER");
-        snprintf(wrap, sizeof wrap, "%s", w ? w : "");
-        for (char *save = NULL, *tok = strtok_r(wrap, " ", &save); tok && na < 8;
-             tok = strtok_r(NULL, " ", &save))
-            argv[na++] = tok;
-        int wrapped = na > 0;
-        const char *rest[] = {exe,   "--socket",       sock,   "--state-dir",
-                              state, "--log-level",    "warn", "--max-clients",
-                              maxc,  "--max-inflight", infl,   "--hello-timeout",
-                              "0",   "--idle-timeout", "0"};
-        for (size_t k = 0; k < sizeof rest / sizeof rest[0]; k++)
-            argv[na++] = (char *)rest[k];
-        argv[na] = NULL;
-        if (wrapped)
-            execvp(argv[0], argv);
-        else
-            execv(exe, argv);
-        _exit(127);
-    }
-    b->daemon = pid;
-    /* Ready when a client can connect (bounded: 10 s). */
-    for (int i = 0; i < 1000; i++) {
-        opfor_client_t *c;
-        if (opfor_client_connect(&c, b->addr, 1000, NULL) == 0) {
-            opfor_client_close(c);
-            return 0;
-        }
-        int st;
-        if (waitpid(pid, &st, WNOHANG) == pid) {
-            b->daemon = 0;
-            return opfor_cli_fail("bench rpc: opford exited at start (status %d)", st);
-        }
-        uv_sleep(10);
-    }
-    return opfor_cli_fail("bench rpc: opford did not start listening within 10 s");
+    const char *const args[] = {"--log-level", "warn", "--max-clients", maxc, "--max-inflight",
+                                infl,          NULL};
+    int rc = opfor_bench_daemon_start(&b->dm, "bench rpc", "bench", args, 0,
+                                      b->daemon_cpu >= 0 ? pin_daemon : NULL, &b->daemon_cpu);
+    if (rc == 0)
+        snprintf(b->addr, sizeof b->addr, "%s", b->dm.addr);
+    return rc;
 }
 
 static void stop_daemon(bench_t *b) {
-    if (b->daemon > 0) {
-        kill(b->daemon, SIGTERM);
-        int st;
-        for (int i = 0; i < 500 && waitpid(b->daemon, &st, WNOHANG) == 0; i++)
-            uv_sleep(10);
-        if (waitpid(b->daemon, &st, WNOHANG) == 0) {
-            kill(b->daemon, SIGKILL);
-            waitpid(b->daemon, &st, 0);
-        }
-        b->daemon = 0;
-    }
-    if (b->dir[0]) {
-        char p[160];
-        snprintf(p, sizeof p, "%s/state/opfor.db-wal", b->dir);
-        unlink(p);
-        snprintf(p, sizeof p, "%s/state/opfor.db-shm", b->dir);
-        unlink(p);
-        snprintf(p, sizeof p, "%s/state/opfor.db", b->dir);
-        unlink(p);
-        snprintf(p, sizeof p, "%s/state", b->dir);
-        rmdir(p);
-        snprintf(p, sizeof p, "%s/opford.sock", b->dir);
-        unlink(p);
-        rmdir(b->dir);
-    }
+    opfor_bench_daemon_stop(&b->dm);
 }
 
 /* CPU seconds (user + system) used so far by process pid, from /proc; -1 when unknown. */
@@ -789,12 +703,12 @@ int opfor_bench_rpc(int argc, char **argv) {
     float *all = malloc((size_t)b->requests * sizeof *all);
     int failed = 0;
     for (int run = 0; run < b->runs + 1; run++) {
-        double cpu0 = b->daemon ? proc_cpu_seconds(b->daemon) : -1;
+        double cpu0 = b->dm.pid ? proc_cpu_seconds(b->dm.pid) : -1;
         uint64_t t0 = now_ns();
         uv_barrier_wait(&b->start);
         uv_barrier_wait(&b->end);
         double secs = (double)(now_ns() - t0) / 1e9;
-        double cpu1 = b->daemon ? proc_cpu_seconds(b->daemon) : -1;
+        double cpu1 = b->dm.pid ? proc_cpu_seconds(b->dm.pid) : -1;
         long done = 0, errors = 0;
         for (int t = 0; t < b->threads; t++) {
             failed |= b->w[t].failed;
@@ -825,7 +739,7 @@ int opfor_bench_rpc(int argc, char **argv) {
         free(b->w[t].conns);
         free(b->w[t].lat_us);
     }
-    int spawned = b->daemon != 0;
+    int spawned = b->dm.pid != 0;
     stop_daemon(b);
     free(all);
     uv_barrier_destroy(&b->start);

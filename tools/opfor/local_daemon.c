@@ -113,7 +113,14 @@ int opfor__local_daemon_start(opfor__local_daemon_t **out, const char *state_dir
         goto fail_loop;
     }
     if ((rc = opfor_server_start(d->srv, &diag)) < 0) {
-        snprintf(err, errsize, "%s", diag.msg);
+        opfor_state_holder_t holder;
+        if (opfor_server_state_dir_holder(d->srv, &holder))
+            snprintf(err, errsize,
+                     "%s, a daemon that keeps its games there: play on it (--connect), or "
+                     "stop it",
+                     diag.msg);
+        else
+            snprintf(err, errsize, "%s", diag.msg);
         goto fail_srv;
     }
     uv_async_init(&d->loop, &d->stop, on_stop);

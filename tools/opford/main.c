@@ -202,7 +202,16 @@ int main(int argc, char **argv) {
     opfor_diag_clear(&d);
     rc = opfor_server_start(srv, &d);
     if (rc < 0) {
-        log_line(hooks.log_ud, OPFOR_LOG_ERROR, diag_text(&d, where, sizeof where));
+        const char *text = diag_text(&d, where, sizeof where);
+        opfor_state_holder_t holder; /* another daemon has the directory: say what to do */
+        if (opfor_server_state_dir_holder(srv, &holder)) {
+            snprintf(where, sizeof where,
+                     "%s; one daemon per state directory: stop that one, or give this one "
+                     "another --state-dir",
+                     d.msg);
+            text = where;
+        }
+        log_line(hooks.log_ud, OPFOR_LOG_ERROR, text);
         opford_display_stop(display, srv);
         opfor_server_free(srv);
         uv_loop_close(&loop);

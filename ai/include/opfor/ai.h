@@ -54,6 +54,20 @@ int opfor_ai_level_find(const char *name, int *level);
  * OPFOR_EINVAL for a bad level. */
 int opfor_ai_level_apply(int level, opfor_mcts_config_t *cfg);
 
+/* A busy daemon's budgets. When many searches wait, a search may be given a share of its
+ * level's budget (1/share of the iterations), but never less than the level's floor: a
+ * quarter of its budget, which is never below the next level down's (standard 1000 -> 250,
+ * above novice's 200; veteran 4000 -> 1000, standard's; ruthless 20000 -> 5000). */
+#define OPFOR_AI_FLOOR_DIVISOR 4
+/* The floor of level's budget in iterations (0 for a bad level). */
+uint32_t opfor_ai_level_floor(int level);
+/* The iterations of level given 1/share of its budget: budget / share, never below the floor
+ * (share 0 or 1: the whole budget; 0 for a bad level). */
+uint32_t opfor_ai_level_budget(int level, unsigned share);
+/* The words a busy daemon adds to an order's reason: "busy daemon: 250 of standard's 1000
+ * playouts" into buf (empty when share <= 1 or level is bad). Returns buf. */
+const char *opfor_ai_share_note(int level, unsigned share, char *buf, size_t n);
+
 /* The ruleset's evaluator (opfor_ruleset_t.ai->evaluator), or NULL when it has none (the
  * search then plays random playouts). */
 const opfor_evaluator_t *opfor_ai_evaluator(const opfor_ruleset_t *rs);
@@ -102,6 +116,9 @@ enum {
                                 (game seed, decision number) and the position, however busy
                                 the machine (replayable games) */
 };
+/* An option of opfor_ai_decide_opts: a busy daemon's share (2..255): the search spends
+ * opfor_ai_level_budget(level, n) iterations instead of the level's whole budget. */
+#define OPFOR_AI_SHARE(n) (((unsigned)(n)&0xffu) << 8)
 /* opfor_ai_decide with options (OPFOR_AI_*). */
 int opfor_ai_decide_opts(opfor_mcts_t *m, const opfor_game_t *g, const void *state,
                          const opfor_evaluator_t *ev, int level, uint64_t decision,

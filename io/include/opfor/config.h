@@ -30,11 +30,13 @@ typedef struct opfor_config {
     int log_level;                          /* opfor_log_level_t */
     uint32_t hello_timeout_ms;              /* a client must say hello within this; 0 = never */
     uint32_t idle_timeout_ms;               /* silent clients are dropped after this; 0 = never */
+    uint32_t game_idle_unload_ms;           /* a game unused this long leaves memory; 0 = never */
     uint32_t max_inflight;                  /* requests per client awaiting a response */
-    uint32_t max_clients;                   /* connections at once; more are closed at accept */
+    uint32_t max_clients;                   /* connections at once; more are told why, closed */
     uint32_t write_queue_max;               /* bytes queued to one client before it is dropped */
     char model[OPFOR_CONFIG_PATH_MAX];      /* the default calculator's model file; "" = built-in */
     uint32_t workers;                       /* search worker threads; 0 = cores - 1 (at least 1) */
+    uint32_t max_queued;                    /* searches waiting for a worker; more are BUSY */
     int debug_methods;                      /* 1 enables the debug.* methods (tests, diagnosis) */
     /* The high-score table's database; "" = the game store's (<state_dir>/opfor.db). Not a key
      * of the file or a flag: set by a program that embeds the server (a game command's --db). */

@@ -50,9 +50,26 @@ int opfor_server_new(opfor_server_t **out, uv_loop_t *loop, const opfor_config_t
  * SIGPIPE. With systemd socket activation (LISTEN_PID is ours, LISTEN_FDS >= 1) the passed
  * sockets are used instead of `socket` and `listen`. Otherwise the Unix socket's parent directory
  * is created 0700 and the socket 0600; a stale socket file (connect refused) is replaced, a live
- * one is an error. A non-loopback TCP address needs a token file. Also creates state_dir (0700).
- * Returns 0, or a negative OPFOR_E* code with d->msg saying what to fix. */
+ * one is an error. A non-loopback TCP address needs a token file. Also creates state_dir (0700)
+ * and, before anything else happens in it, locks it for this server's lifetime (flock on
+ * state_dir/opford.lock, which records this process's pid and start time; released by
+ * opfor_server_free, or by the kernel when the process dies): a directory another process holds
+ * is OPFOR_EBUSY, and opfor_server_state_dir_holder() then says who. Raises the process's soft
+ * RLIMIT_NOFILE up to the hard limit when max_clients does not fit under it (logged; a hard
+ * limit still too low is a warning). Returns 0, or a negative OPFOR_E* code with d->msg saying
+ * what to fix. */
 int opfor_server_start(opfor_server_t *s, opfor_diag_t *d);
+
+/* The process holding a state directory (see opfor_server_start). */
+typedef struct opfor_state_holder {
+    long pid;         /* its pid; 0 when it had not written it yet */
+    char name[64];    /* its name ("opford") from /proc, "" when unknown */
+    char started[40]; /* when it took the directory, "2026-11-27 18:06:25 UTC"; "" unknown */
+} opfor_state_holder_t;
+
+/* After opfor_server_start returned OPFOR_EBUSY because another process holds the state
+ * directory: fills *h and returns 1 (d->msg named it too); otherwise returns 0. */
+int opfor_server_state_dir_holder(const opfor_server_t *s, opfor_state_holder_t *h);
 
 /* Begins a graceful stop, as SIGTERM does: stops accepting, closes clients, removes the socket
  * file. uv_run() then returns once the closes complete. */

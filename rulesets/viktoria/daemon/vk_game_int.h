@@ -283,6 +283,11 @@ int opfor__vkg_apply_entry(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_
  * with *o filled, OPFOR_ECANCELED, or OPFOR_EILLEGAL (no enemy initiative / no unit can act). */
 int opfor__vkg_plan(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__cancel_fn cancelled,
                     void *ud, const atomic_int *cancel, opfor__vkg_order_t *o);
+/* opfor__vkg_plan on a busy daemon: the search spends opfor_ai_level_budget(level, share)
+ * and the reason ends with opfor_ai_share_note (share 1: exactly opfor__vkg_plan). */
+int opfor__vkg_plan_share(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                          opfor__cancel_fn cancelled, void *ud, const atomic_int *cancel,
+                          unsigned share, opfor__vkg_order_t *o);
 /* Packs an order as the log payload (and the wire `order`, see docs/protocol.md). */
 void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
                            const opfor__vkg_order_t *o, msgpack_packer *pk);

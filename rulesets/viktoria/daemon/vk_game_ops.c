@@ -276,10 +276,10 @@ static void *op_plan_new(const opfor__game_t *g) {
 }
 
 static int op_plan(const opfor__game_t *g, void *job, opfor__cancel_fn cancelled, void *ud,
-                   const atomic_int *cancel, opfor__gerr_t *err) {
+                   const atomic_int *cancel, unsigned share, opfor__gerr_t *err) {
     plan_work_t *pw = job;
     const opfor__vkg_t *v = vk(g);
-    int rc = opfor__vkg_plan(v, &pw->t, cancelled, ud, cancel, &pw->order);
+    int rc = opfor__vkg_plan_share(v, &pw->t, cancelled, ud, cancel, share, &pw->order);
     if (rc == OPFOR_EILLEGAL)
         opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, rc, "no unit of the %s can act now",
                         v->sc->sides[v->enemy].name);

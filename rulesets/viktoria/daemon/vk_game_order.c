@@ -188,7 +188,7 @@ static void need_dice(const char *need, char *dice, size_t n) {
 /* The AI of ai/: a search per decision (the unit to act, then its action) on the position
  * taken from the table; Patrol Mode's generals spare the command test as in `opfor patrol`. */
 static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__cancel_fn cancelled,
-                   void *ud, const atomic_int *cancel, opfor__vkg_order_t *o) {
+                   void *ud, const atomic_int *cancel, unsigned share, opfor__vkg_order_t *o) {
     opfor_game_t game;
     if (opfor_game_init(&game, &opfor_viktoria_ruleset, g->rs, 0) != 0)
         return OPFOR_EINVAL;
@@ -234,7 +234,7 @@ static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__ca
         }
         rc = opfor_ai_decide_opts(m, &game, st, ev, g->level,
                                   (uint64_t)decision * 2u + (phase == OPFOR_VK_PH_ACTION), cancel,
-                                  OPFOR_AI_EXACT, d);
+                                  OPFOR_AI_EXACT | (share > 1 ? OPFOR_AI_SHARE(share) : 0u), d);
         if (rc < 0)
             break;
         opfor_vk_action_t ea;
@@ -250,7 +250,11 @@ static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__ca
         if (rc < 0)
             break;
         snprintf(o->sentence, sizeof o->sentence, "%.255s", ord->sentence);
-        snprintf(o->reason, sizeof o->reason, "%.255s", ord->reason);
+        char note[80]; /* a busy daemon's shorter search, said at the reason's end */
+        opfor_ai_share_note(g->level, share, note, sizeof note);
+        snprintf(o->reason, sizeof o->reason, "%.*s%s%s",
+                 note[0] ? (int)(sizeof o->reason - 3 - strlen(note)) : 255, ord->reason,
+                 note[0] ? "; " : "", note);
         for (int i = 0; i < ord->nalts && o->nalts < OPFOR__ORDER_ALTS; i++) {
             opfor__vkg_alt_t *x = &o->alts[o->nalts++];
             snprintf(x->text, sizeof x->text, "%s", ord->alts[i].text);
@@ -303,10 +307,16 @@ static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__ca
 
 int opfor__vkg_plan(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__cancel_fn cancelled,
                     void *ud, const atomic_int *cancel, opfor__vkg_order_t *o) {
+    return opfor__vkg_plan_share(g, t, cancelled, ud, cancel, 1, o);
+}
+
+int opfor__vkg_plan_share(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                          opfor__cancel_fn cancelled, void *ud, const atomic_int *cancel,
+                          unsigned share, opfor__vkg_order_t *o) {
     if (t->pending != OPFOR__PEND_ENEMY || !g->ctx)
         return OPFOR_EILLEGAL;
     if (g->rs) {
-        int rc = plan_ai(g, t, cancelled, ud, cancel, o);
+        int rc = plan_ai(g, t, cancelled, ud, cancel, share, o);
         if (rc == 0 || rc == OPFOR_ECANCELED || (cancelled && cancelled(ud)))
             return rc == 0 ? 0 : OPFOR_ECANCELED;
         /* the search could not decide here: the engine's look-ahead still can */

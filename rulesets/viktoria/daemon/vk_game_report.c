@@ -215,7 +215,14 @@ typedef struct rep {
     int faces[OPFOR_DICE_MAX_TERMS * OPFOR_DICE_MAX_COUNT]; /* each die's face, in order */
     int bonus;                                              /* the constant added */
     int resolved;                                           /* 1 with `resolve` */
-    int nowed; /* morale tests owed (XI) by enemy units the report killed figures of */
+    int nowed;  /* morale tests owed (XI) by enemy units the report killed figures of */
+    int nclose; /* figures the engine walked back into coherency after a resolved move (VIII) */
+    struct {
+        int unit;        /* unit index */
+        int figure;      /* 1-based place of the figure in its unit */
+        opfor_pt_t from; /* where the block's move left it (where the table has it) */
+        opfor_pt_t to;   /* where it closes up to */
+    } close[MAX_ITEMS];
     struct {
         int unit;      /* unit index */
         int bits;      /* OPFOR_VK_MORALE_* check-boxes */
@@ -307,6 +314,47 @@ static int get_count(const msgpack_object *m, const char *key, const char *path,
     return 0;
 }
 
+/* VIII: after a move the engine walks stragglers back toward their unit (vk_cohere), which
+ * the table cannot know from the move's block end alone. Given the state st0 the move was
+ * made from and st1 just after it, lists in r each figure of the unit that does not stand
+ * where the block's move left it, with both places. d3: the move's die (1..3), or 0 when the
+ * engine rolled its own: then the face whose move gives st1's places is found. */
+static void close_ups(const opfor__vkg_t *g, const opfor_vk_state_t *st0,
+                      const opfor_vk_state_t *st1, const opfor_vk_action_t *a, int d3, rep_t *r) {
+    opfor_vk_state_t *cp = NULL;
+    const opfor_unit_t *un = &st1->units[a->unit];
+    for (int d = d3 ? d3 : 1; d3 == 0 && d <= 3; d++) {
+        if (!cp && !(cp = malloc(sizeof *cp)))
+            return;
+        memcpy(cp, st0, sizeof *cp);
+        int same = opfor_vk_apply_move_roll(g->ctx, cp, a, d, NULL) == 0;
+        for (int i = un->first; same && i < un->first + un->count; i++)
+            same = cp->figures[i].pos.x == st1->figures[i].pos.x &&
+                   cp->figures[i].pos.y == st1->figures[i].pos.y;
+        if (same) {
+            d3 = d;
+            break;
+        }
+    }
+    free(cp);
+    opfor_vk_move_result_t mr;
+    if (d3 < 1 || d3 > 3 || opfor_vk_query_move_result(g->ctx, st0, a, d3, &mr) != 0)
+        return;
+    opfor_vec_t step = opfor_vsub(mr.to, mr.from);
+    for (int i = un->first; i < un->first + un->count && r->nclose < MAX_ITEMS; i++) {
+        if (!opfor_vk_query_fig_present(st1, i) || !opfor_vk_query_fig_present(st0, i))
+            continue;
+        opfor_pt_t from = opfor_vadd(st0->figures[i].pos, step), to = st1->figures[i].pos;
+        if (opfor_dist(from, to) < 0.05f)
+            continue;
+        int k = r->nclose++;
+        r->close[k].unit = a->unit;
+        r->close[k].figure = i - un->first + 1;
+        r->close[k].from = from;
+        r->close[k].to = to;
+    }
+}
+
 /* The engine's resolution of the open order: the command test as planned, the action with
  * the engine's dice, and any reaction it calls for (the charged unit stands, X). */
 /* Resolves the open order with the engine. move_roll: the D3 the table rolled for the
@@ -355,12 +403,19 @@ static int resolve(const opfor__vkg_t *g, opfor__vkg_table_t *t, rep_t *r, uint6
     char evbuf[TEXT_MAX];
     evbuf[0] = '\0';
     opfor_vk_events_t vev = {evbuf, sizeof evbuf, 0, 0};
+    int moving = kind == OPFOR_VK_ADVANCE || kind == OPFOR_VK_RUN || kind == OPFOR_VK_CRAWL;
+    opfor_vk_state_t *st0 = NULL; /* the state the move is made from, for close_ups */
     int rc = opfor_vk_apply(g->ctx, st, &o->select, NULL);
     if (rc == 0) {
         opfor__vkg_force_command(st, o->command); /* as the order was given */
+        if (moving && (st0 = malloc(sizeof *st0)) != NULL)
+            memcpy(st0, st, sizeof *st0);
         rc = move_roll ? opfor_vk_apply_move_roll(g->ctx, st, &o->action, move_roll, &vev)
                        : opfor_vk_apply(g->ctx, st, &o->action, &vev);
     }
+    if (rc == 0 && st0)
+        close_ups(g, st0, st, &o->action, move_roll, r);
+    free(st0);
     if (rc != 0) {
         free(st);
         return fail(e, OPFOR_RPC_E_ILLEGAL,
@@ -396,6 +451,10 @@ static int resolve(const opfor__vkg_t *g, opfor__vkg_table_t *t, rep_t *r, uint6
     for (char *save = NULL, *line = strtok_r(evbuf, "\n", &save); line;
          line = strtok_r(NULL, "\n", &save))
         add_text(r, "%s", line);
+    for (int k = 0; k < r->nclose; k++)
+        add_text(r, "%s closes up (VIII): figure %d, at x %.1f y %.1f, goes to x %.1f y %.1f",
+                 t->units[r->close[k].unit].name, r->close[k].figure, (double)r->close[k].from.x,
+                 (double)r->close[k].from.y, (double)r->close[k].to.x, (double)r->close[k].to.y);
     /* What the table must take off, counted on the figures. The engine's line counts shots:
        a figure wounded by one shot and killed by a later one (fire aims at the wounded) is in
        both its "wounded" and its "killed", and a wound on a wounded figure kills it (IX); so
@@ -480,7 +539,20 @@ static void ev_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
                       opfor__evlist_t *ev, const rep_t *r) {
     msgpack_packer pk;
     opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "report");
-    msgpack_pack_map(&pk, 9);
+    msgpack_pack_map(&pk, 10);
+    opfor_rpc_pack_cstr(&pk, "close_up"); /* stragglers walked back after a resolved move */
+    msgpack_pack_array(&pk, (size_t)r->nclose);
+    for (int i = 0; i < r->nclose; i++) {
+        msgpack_pack_map(&pk, 4);
+        opfor_rpc_pack_cstr(&pk, "unit");
+        opfor_rpc_pack_cstr(&pk, t->units[r->close[i].unit].name);
+        opfor_rpc_pack_cstr(&pk, "figure");
+        msgpack_pack_int(&pk, r->close[i].figure);
+        opfor_rpc_pack_cstr(&pk, "from");
+        opfor__vkg_pack_pt(&pk, r->close[i].from);
+        opfor_rpc_pack_cstr(&pk, "at");
+        opfor__vkg_pack_pt(&pk, r->close[i].to);
+    }
     opfor_rpc_pack_cstr(&pk, "morale_owed"); /* tests the table rolls now (XI), issue 15 */
     msgpack_pack_array(&pk, (size_t)r->nowed);
     for (int i = 0; i < r->nowed; i++) {
