@@ -270,7 +270,7 @@ int vk_shoot(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int g, int 
     int br = opfor_viktoria_bracket_of(&ctx->model, (opfor_viktoria_ranged_t)w, gap);
     if (br < 0)
         return 0;
-    int aq = fr->quality, tc = vk_class(tg);
+    int aq = fr->quality, tc = vk_target_class(ctx, st, g);
     int cov =
         (moving & VK_SHOOT_NO_COVER) ? vk_armour(ctx, st, tg->unit) : vk_cover(ctx, st, g, fr->pos);
     moving &= 1;
@@ -293,7 +293,7 @@ int vk_shoot(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int g, int 
         if (vk_roll(st, &T->fire_save[w][tc][cov][br][tw][tm], NULL))
             return 0;
         effect = vk_effect_roll(
-            st, &T->effect[OPFOR_VK_EFFECT_FIREARM][tw][tc == OPFOR_VK_TRANSPORT], NULL);
+            st, &T->effect[OPFOR_VK_EFFECT_FIREARM][tw][vk_class(tg) == OPFOR_VK_TRANSPORT], NULL);
     }
     if (effect > 0)
         vk_harm(ctx, st, g, effect, 0, st->units[fr->unit].side, ev);

@@ -423,6 +423,17 @@ static inline int vk_in_melee(const opfor_vk_state_t *st, int u) {
 static inline int vk_class(const opfor_figure_t *f) {
     return (f->flags & OPFOR_FIG_EQUIPMENT) ? OPFOR_VK_TRANSPORT : f->quality;
 }
+/* vk_class of figure g as a target of fire, MG or blast: a vehicle (under the XII options) is
+ * targeted at the quality it fires with, its crew's, which is its model's quality (XII.C:
+ * "targeted vehicles will use the same quality rating ... as they do for firing"); walkers
+ * and automatons stay transport (XII.A, XII.E). */
+static inline int vk_target_class(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int g) {
+    const opfor_figure_t *f = &st->figures[g];
+    if (ctx->opt.specials && (f->flags & OPFOR_FIG_EQUIPMENT) &&
+        st->units[f->unit].type == OPFOR_UT_VEHICLE)
+        return f->quality;
+    return vk_class(f);
+}
 
 /* Marks unit u (and its figures) as having acted this turn (V.A). */
 static inline void vk_mark_acted(opfor_vk_state_t *st, int u) {

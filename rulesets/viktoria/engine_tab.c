@@ -49,6 +49,12 @@ static void scan(const opfor_vk_ctx_t *ctx, reach_t *r) {
     /* Walkers and automatons are fired on as transport (XII.A, XII.E). */
     for (int u = 0; u < sc->nunits; u++) {
         int t = sc->units[u].type;
+        /* a vehicle is targeted at its crew's quality (XII.C, vk_target_class): every
+           quality, as vehicles a mode brings on may have any */
+        if (ctx->opt.specials && t == OPFOR_UT_VEHICLE) {
+            r->target_c |= (1u << OPFOR_Q_COUNT) - 1u;
+            r->test_c |= (1u << OPFOR_Q_COUNT) - 1u;
+        }
         if (t == OPFOR_UT_WALKER || t == OPFOR_UT_AUTOMATON || t == OPFOR_UT_VEHICLE ||
             t == OPFOR_UT_BALLOON || t == OPFOR_UT_DIRIGIBLE || t == OPFOR_UT_AEROPLANE) {
             r->target_c |= 1u << OPFOR_VK_TRANSPORT;

@@ -235,6 +235,33 @@ static void vehicle_scenario_keys(void **state) {
     free(b);
 }
 
+/* XII.C: a vehicle is targeted at the quality it fires with, its crew's (audit row 94): the
+ * same hull in the same blast, roll for roll, comes through more often crewed by the elite
+ * than by conscripts (as transport, the old reading, both were hit alike). */
+static void vehicle_targeted_at_its_crews_quality(void **state) {
+    (void)state;
+    static const char *const Q[2] = {"    quality: conscript\n", "    quality: elite\n"};
+    int hurt[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        opfor_scenario_t *sc = vehicle_scenario(Q[k], "");
+        opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+        for (int s = 0; s < 400; s++) {
+            opfor_vk_state_t *st = calloc(1, sizeof *st);
+            opfor_vk_state_init(ctx, st, (uint64_t)s);
+            int hull = st->units[0].first;
+            assert_int_equal(vk_target_class(ctx, st, hull), k ? OPFOR_Q_ELITE : OPFOR_Q_CONSCRIPT);
+            vk_blast(ctx, st, opfor_pt(20, 12.5f), 4.0f, OPFOR_VK_BLAST_SHELL, 1, NULL);
+            hurt[k] += (st->figures[hull].flags & OPFOR_FIG_WOUNDED) ||
+                       !(st->figures[hull].flags & OPFOR_FIG_ALIVE);
+            free(st);
+        }
+        opfor_vk_ctx_free(ctx);
+        fx_scenario_free(sc);
+    }
+    assert_true(hurt[0] > 0);
+    assert_true(hurt[1] < hurt[0]);
+}
+
 /* XII.A-C: armour is set per machine by the scenario (`armour:`), else by its type (a vehicle
  * hard); under the XII options a shot at it meets that cover (audit row 84). */
 static void vehicle_armour_is_the_scenarios(void **state) {
@@ -273,6 +300,7 @@ int main(void) {
         cmocka_unit_test(vehicle_tracks_cross_rough_ground),
         cmocka_unit_test(vehicle_scenario_keys),
         cmocka_unit_test(vehicle_armour_is_the_scenarios),
+        cmocka_unit_test(vehicle_targeted_at_its_crews_quality),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
