@@ -285,13 +285,14 @@ static void ref_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, 
         int br = opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_MG, gap < 0 ? 0 : gap);
         if (br < 0)
             br = OPFOR_VK_LONG;
-        int cl = vk_class(f), cov = vk_cover(ctx, st, g, o);
+        int cl = vk_target_class(ctx, st, g), cov = vk_cover(ctx, st, g, o);
         for (int k = 0; k < times && (st->figures[g].flags & OPFOR_FIG_ALIVE); k++) {
             int am = (f->flags & OPFOR_FIG_MOUNTED) != 0, aw = (f->flags & OPFOR_FIG_WOUNDED) != 0;
             if (vk_roll(st, &ctx->tab->mg_pass[cl][cov][br][am][aw][moving_platform], NULL))
                 continue;
             int e = vk_effect_roll(
-                st, &ctx->tab->effect[OPFOR_VK_EFFECT_MG][aw][cl == OPFOR_VK_TRANSPORT], NULL);
+                st, &ctx->tab->effect[OPFOR_VK_EFFECT_MG][aw][vk_class(f) == OPFOR_VK_TRANSPORT],
+                NULL);
             if (e > 0)
                 vk_harm(ctx, st, g, e, 0, st->units[u].side, NULL);
         }
