@@ -2037,7 +2037,7 @@ static void do_control(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const op
 
 /* The action phase: a done by its unit. move_d3: the d3 of a move (1..3), 0 to roll it. */
 static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *a,
-                      int move_d3, opfor_vk_events_t *ev) {
+                      int move_d3, opfor_vk_events_t *ev, vk_move_stop_t *stop) {
     int u = a->unit;
     opfor_unit_t *un = &st->units[u];
     /* SPLIT and MERGE do not use the action (V.A): the unit goes on to act. */
@@ -2079,7 +2079,9 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
     case OPFOR_VK_RUN:
     case OPFOR_VK_CRAWL: {
         int flies = vk_craft(ctx, st, u) != VK_CRAFT_NONE;
-        vk_do_move(ctx, st, a, move_d3, ev, NULL);
+        float moved = vk_do_move(ctx, st, a, move_d3, ev, stop);
+        if (stop)
+            stop->moved = moved;
         if (flies)
             break; /* a craft flies: it does not fire on the move */
         if ((a->flags & OPFOR_VK_AF_FIRE) && a->kind != OPFOR_VK_RUN &&
@@ -2186,7 +2188,7 @@ int opfor_vk_apply_listed(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
         select_unit(ctx, st, a->unit, ev);
         return 0;
     case OPFOR_VK_PH_ACTION:
-        do_action(ctx, st, a, 0, ev);
+        do_action(ctx, st, a, 0, ev, NULL);
         return 0;
     case OPFOR_VK_PH_REACTION:
         vk_charge_react(ctx, st, a->kind, a->dest, ev);
@@ -2201,15 +2203,28 @@ int opfor_vk_apply_listed(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
     }
 }
 
-int opfor_vk_apply_move_roll(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
-                             const opfor_vk_action_t *a, int d3, opfor_vk_events_t *ev) {
-    if (!ctx || !st || !a || d3 < 1 || d3 > 3 ||
+int opfor_vk_apply_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *a,
+                        int d3, opfor_vk_events_t *ev, opfor_vk_move_result_t *out) {
+    if (!ctx || !st || !a || d3 < 0 || d3 > 3 || a->unit >= st->nunits ||
         (a->kind != OPFOR_VK_ADVANCE && a->kind != OPFOR_VK_RUN && a->kind != OPFOR_VK_CRAWL))
         return OPFOR_EINVAL;
     if (st->phase != OPFOR_VK_PH_ACTION || !check_action(ctx, st, a))
         return OPFOR_EILLEGAL;
-    do_action(ctx, st, a, d3, ev);
+    vk_ugeo_t g0;
+    vk_unit_geo(st, a->unit, &g0);
+    vk_move_stop_t stop;
+    memset(&stop, 0, sizeof stop);
+    do_action(ctx, st, a, d3, ev, &stop);
+    if (out)
+        vk_move_result_fill(ctx, st, a, g0.c, stop.moved, &stop, out);
     return 0;
+}
+
+int opfor_vk_apply_move_roll(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
+                             const opfor_vk_action_t *a, int d3, opfor_vk_events_t *ev) {
+    if (d3 < 1 || d3 > 3)
+        return OPFOR_EINVAL;
+    return opfor_vk_apply_move(ctx, st, a, d3, ev, NULL);
 }
 
 void opfor_vk_settle(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {

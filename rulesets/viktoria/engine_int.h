@@ -162,6 +162,7 @@
 #include "opfor/unit.h"
 #include "opfor/viktoria/calc.h"
 #include "opfor/viktoria/engine.h"
+#include "opfor/viktoria/engine_query.h"
 #include "opfor/viktoria/model.h"
 
 /* Internal functions shared by the engine's files carry the opfor__ prefix in the object
@@ -580,6 +581,7 @@ typedef struct vk_move_stop {
     int fig;          /* VK_STOP_UNIT: the figure whose base it met, else -1 */
     int d3;           /* the d3 the move used */
     float allowance;  /* the least allowance of its movers (X + d3), before any turning cost */
+    float moved;      /* do_action's: the distance vk_do_move returned */
     int has_block;    /* 1: block is set (a move on the ground; not a flight) */
     opfor_pt_t block; /* the living figures' centre where the formation's move ends, before
                          stragglers close up (vk_cohere): where the table's block of figures
@@ -598,6 +600,13 @@ float vk_move_unit_stop(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, 
 #define vk_do_move opfor__vk_do_move
 float vk_do_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *a,
                  int d3, opfor_vk_events_t *ev, vk_move_stop_t *stop);
+/* Fills *out (opfor_vk_move_result_t) for the move a made from a unit centred at from, now
+ * standing as in after: moved and stop as vk_do_move gave them. The one reading of a move for
+ * the query (opfor_vk_query_move_result) and the apply (opfor_vk_apply_move). */
+#define vk_move_result_fill opfor__vk_move_result_fill
+void vk_move_result_fill(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *after,
+                         const opfor_vk_action_t *a, opfor_pt_t from, float moved,
+                         const vk_move_stop_t *stop, opfor_vk_move_result_t *out);
 /* Moves figure f alone toward p up to `allow` inches (terrain adjusted); stops at contact
  * with contact_unit's bases (or keeps the enemy gap). Returns the distance moved. */
 float vk_move_figure(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, opfor_pt_t p,

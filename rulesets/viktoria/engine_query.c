@@ -208,6 +208,33 @@ static int ground_ahead(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, i
     return best;
 }
 
+void vk_move_result_fill(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *after,
+                         const opfor_vk_action_t *a, opfor_pt_t from, float moved,
+                         const vk_move_stop_t *stop, opfor_vk_move_result_t *out) {
+    vk_ugeo_t g1;
+    vk_unit_geo(after, a->unit, &g1);
+    memset(out, 0, sizeof *out);
+    out->from = from;
+    /* where the block of figures ends, as the table moves it; the engine then closes up its
+       stragglers (cohesion), which may shift the centre by a fraction of an inch */
+    out->to = stop->has_block ? stop->block : g1.n > 0 ? g1.c : from;
+    out->moved = moved;
+    out->allowance = stop->allowance;
+    out->why = stop->why;
+    out->d3 = stop->d3;
+    out->feature = -1;
+    out->unit = -1;
+    if (stop->why == VK_STOP_UNIT && stop->fig >= 0 && stop->fig < after->nfigures)
+        out->unit = after->figures[stop->fig].unit;
+    if (stop->why == VK_STOP_GROUND) {
+        opfor_pt_t aim = (a->flags & OPFOR_VK_AF_VIA) && opfor_dist(out->to, a->via) > 0.05f &&
+                                 opfor_dist(from, a->via) > opfor_dist(out->to, a->via)
+                             ? a->via
+                             : a->dest;
+        out->feature = ground_ahead(ctx, after, a->unit, opfor_vnorm(opfor_vsub(aim, out->to)));
+    }
+}
+
 int opfor_vk_query_move_result(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
                                const opfor_vk_action_t *a, int d3, opfor_vk_move_result_t *out) {
     if (!ctx || !st || !a || !out || d3 < 1 || d3 > 3 || a->unit >= st->nunits ||
@@ -215,30 +242,11 @@ int opfor_vk_query_move_result(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
         return OPFOR_EINVAL;
     opfor_vk_state_t cp;
     memcpy(&cp, st, sizeof cp);
-    vk_ugeo_t g0, g1;
+    vk_ugeo_t g0;
     vk_unit_geo(&cp, a->unit, &g0);
     vk_move_stop_t stop;
     float moved = vk_do_move(ctx, &cp, a, d3, NULL, &stop);
-    vk_unit_geo(&cp, a->unit, &g1);
-    memset(out, 0, sizeof *out);
-    out->from = g0.c;
-    /* where the block of figures ends, as the table moves it; the engine then closes up its
-       stragglers (cohesion), which may shift the centre by a fraction of an inch */
-    out->to = stop.has_block ? stop.block : g1.n > 0 ? g1.c : g0.c;
-    out->moved = moved;
-    out->allowance = stop.allowance;
-    out->why = stop.why;
-    out->feature = -1;
-    out->unit = -1;
-    if (stop.why == VK_STOP_UNIT && stop.fig >= 0 && stop.fig < cp.nfigures)
-        out->unit = cp.figures[stop.fig].unit;
-    if (stop.why == VK_STOP_GROUND) {
-        opfor_pt_t aim = (a->flags & OPFOR_VK_AF_VIA) && opfor_dist(out->to, a->via) > 0.05f &&
-                                 opfor_dist(g0.c, a->via) > opfor_dist(out->to, a->via)
-                             ? a->via
-                             : a->dest;
-        out->feature = ground_ahead(ctx, &cp, a->unit, opfor_vnorm(opfor_vsub(aim, out->to)));
-    }
+    vk_move_result_fill(ctx, &cp, a, g0.c, moved, &stop, out);
     return 0;
 }
 

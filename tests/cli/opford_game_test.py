@@ -59,11 +59,7 @@ def play_turns(c, game, presses, orders_log=None, until=None):
                 break
             continue
         if st["pending"] == "player":
-            unit = st["ready"][0]
-            u = next(x for x in st["units"] if x["name"] == unit)
-            x = min(max(u["at"]["x"] + 1.0, 1.0), st["table"]["width"] - 1)
-            y = min(max(u["at"]["y"] + 1.5, 1.0), st["table"]["depth"] - 1)
-            err, res = c.call("report", {"game": game, "acted": unit, "at": {"x": x, "y": y}})
+            err, res = opford_lib.player_steps(c, game, st)
             if err:
                 errors.append(("acted", err))
                 break

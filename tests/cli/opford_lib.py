@@ -41,6 +41,25 @@ class Checks:
         raise SystemExit(1 if self.failed else 0)
 
 
+def rss_kib(pid):
+    """Resident memory of process pid in KiB (VmRSS in /proc/PID/status), 0 when unknown."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def player_steps(c, game, st):
+    """The first ready player unit of state st acts: reported 1 in east and 1.5 in north of
+    where it stands, kept on the table. Returns the report's (error, result)."""
+    unit = st["ready"][0]
+    u = next(x for x in st["units"] if x["name"] == unit)
+    x = min(max(u["at"]["x"] + 1.0, 1.0), st["table"]["width"] - 1)
+    y = min(max(u["at"]["y"] + 1.5, 1.0), st["table"]["depth"] - 1)
+    return c.call("report", {"game": game, "acted": unit, "at": {"x": x, "y": y}})
+
+
 class Client:
     """A MessagePack-RPC client on a Unix socket path or a (host, port) loopback address.
 

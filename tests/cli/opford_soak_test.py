@@ -12,7 +12,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from opford_lib import Checks, Client, Daemon  # noqa: E402 (after the line above)
+from opford_lib import Checks, Client, Daemon, player_steps, rss_kib  # noqa: E402
 
 # Under AddressSanitizer freed memory sits in a quarantine (256 MiB by default), which would
 # fake growth here; keep it small for the daemon started here.
@@ -30,13 +30,6 @@ WARM = 5  # games played before the reference figure
 t = Checks(detail_max=2000)
 
 
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
 
 def play(c, game, want):
     """Plays game like a table until `want` AI decisions were given or it ends; returns
@@ -51,11 +44,7 @@ def play(c, game, want):
         if st["pending"] == "none":
             err, _ = c.call("viktoria.initiative", {"game": game})
         elif st["pending"] == "player":
-            unit = st["ready"][0]
-            u = next(x for x in st["units"] if x["name"] == unit)
-            x = min(max(u["at"]["x"] + 1.0, 1.0), st["table"]["width"] - 1)
-            y = min(max(u["at"]["y"] + 1.5, 1.0), st["table"]["depth"] - 1)
-            err, _ = c.call("report", {"game": game, "acted": unit, "at": {"x": x, "y": y}})
+            err, _ = player_steps(c, game, st)
         else:
             err, order = c.call("ai.orders", {"game": game})
             if err:

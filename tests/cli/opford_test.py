@@ -220,15 +220,8 @@ for label, addr in (("unix", sock), ("tcp", tcp)):
 # Memory stays flat: 30 more rounds of the small hostile frames (the big ones above already
 # ran once) must not grow the daemon's resident set by more than 8 MiB. The scanner rejects
 # them before msgpack-c allocates anything, so nothing should accumulate.
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
 small = [(n, d) for n, d in hostile if len(d) < 4096]
-before = rss_kib(d1.proc.pid)
+before = opford_lib.rss_kib(d1.proc.pid)
 for _ in range(30):
     for name, data in small:
         c = Client(sock)
@@ -238,7 +231,7 @@ for _ in range(30):
             pass
         c.closed_within(8)
         c.close()
-after = rss_kib(d1.proc.pid)
+after = opford_lib.rss_kib(d1.proc.pid)
 check("hostile_memory_flat", d1.alive() and after - before < 8 * 1024,
       f"VmRSS {before} KiB -> {after} KiB after {30 * len(small)} hostile connections")
 

@@ -69,6 +69,16 @@ static void move_result_is_the_apply_with_that_die(void **state) {
                             break;
                         assert_true(k < 3); /* some die explains the rolled move */
                     }
+                    /* opfor_vk_apply_move with d3 0 is opfor_vk_apply, bit for bit, and says
+                       what it did: the die it rolled, and that die's move result */
+                    opfor_vk_state_t told = st;
+                    opfor_vk_move_result_t rt;
+                    assert_int_equal(opfor_vk_apply_move(ctx, &told, &a, 0, NULL, &rt), 0);
+                    assert_memory_equal(&told, &rolled, sizeof told);
+                    assert_true(rt.d3 >= 1 && rt.d3 <= 3);
+                    opfor_vk_move_result_t rq;
+                    assert_int_equal(opfor_vk_query_move_result(ctx, &st, &a, rt.d3, &rq), 0);
+                    assert_memory_equal(&rt, &rq, sizeof rt);
                 }
     fx_done(ctx, sc);
 }

@@ -316,31 +316,13 @@ static int get_count(const msgpack_object *m, const char *key, const char *path,
 
 /* VIII: after a move the engine walks stragglers back toward their unit (vk_cohere), which
  * the table cannot know from the move's block end alone. Given the state st0 the move was
- * made from and st1 just after it, lists in r each figure of the unit that does not stand
- * where the block's move left it, with both places. d3: the move's die (1..3), or 0 when the
- * engine rolled its own: then the face whose move gives st1's places is found. */
-static void close_ups(const opfor__vkg_t *g, const opfor_vk_state_t *st0,
-                      const opfor_vk_state_t *st1, const opfor_vk_action_t *a, int d3, rep_t *r) {
-    opfor_vk_state_t *cp = NULL;
-    const opfor_unit_t *un = &st1->units[a->unit];
-    for (int d = d3 ? d3 : 1; d3 == 0 && d <= 3; d++) {
-        if (!cp && !(cp = malloc(sizeof *cp)))
-            return;
-        memcpy(cp, st0, sizeof *cp);
-        int same = opfor_vk_apply_move_roll(g->ctx, cp, a, d, NULL) == 0;
-        for (int i = un->first; same && i < un->first + un->count; i++)
-            same = cp->figures[i].pos.x == st1->figures[i].pos.x &&
-                   cp->figures[i].pos.y == st1->figures[i].pos.y;
-        if (same) {
-            d3 = d;
-            break;
-        }
-    }
-    free(cp);
-    opfor_vk_move_result_t mr;
-    if (d3 < 1 || d3 > 3 || opfor_vk_query_move_result(g->ctx, st0, a, d3, &mr) != 0)
-        return;
-    opfor_vec_t step = opfor_vsub(mr.to, mr.from);
+ * made from, the state st1 just after it and what the move did (mr, from opfor_vk_apply_move),
+ * lists in r each figure that does not stand where the block's move left
+ * it, with both places. */
+static void close_ups(const opfor_vk_state_t *st0, const opfor_vk_state_t *st1, int u,
+                      const opfor_vk_move_result_t *mr, rep_t *r) {
+    const opfor_unit_t *un = &st1->units[u];
+    opfor_vec_t step = opfor_vsub(mr->to, mr->from);
     for (int i = un->first; i < un->first + un->count && r->nclose < MAX_ITEMS; i++) {
         if (!opfor_vk_query_fig_present(st1, i) || !opfor_vk_query_fig_present(st0, i))
             continue;
@@ -348,7 +330,7 @@ static void close_ups(const opfor__vkg_t *g, const opfor_vk_state_t *st0,
         if (opfor_dist(from, to) < 0.05f)
             continue;
         int k = r->nclose++;
-        r->close[k].unit = a->unit;
+        r->close[k].unit = u;
         r->close[k].figure = i - un->first + 1;
         r->close[k].from = from;
         r->close[k].to = to;
@@ -410,11 +392,12 @@ static int resolve(const opfor__vkg_t *g, opfor__vkg_table_t *t, rep_t *r, uint6
         opfor__vkg_force_command(st, o->command); /* as the order was given */
         if (moving && (st0 = malloc(sizeof *st0)) != NULL)
             memcpy(st0, st, sizeof *st0);
-        rc = move_roll ? opfor_vk_apply_move_roll(g->ctx, st, &o->action, move_roll, &vev)
-                       : opfor_vk_apply(g->ctx, st, &o->action, &vev);
+        opfor_vk_move_result_t mr;
+        rc = moving ? opfor_vk_apply_move(g->ctx, st, &o->action, move_roll, &vev, &mr)
+                    : opfor_vk_apply(g->ctx, st, &o->action, &vev);
+        if (rc == 0 && st0)
+            close_ups(st0, st, o->action.unit, &mr, r);
     }
-    if (rc == 0 && st0)
-        close_ups(g, st0, st, &o->action, move_roll, r);
     free(st0);
     if (rc != 0) {
         free(st);

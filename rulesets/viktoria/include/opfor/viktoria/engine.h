@@ -306,6 +306,15 @@ int opfor_vk_apply(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_
  * opfor_vk_apply. */
 int opfor_vk_apply_listed(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
                           const opfor_vk_action_t *a, opfor_vk_events_t *ev);
+/* The movement of action a (OPFOR_VK_ADVANCE, RUN or CRAWL) applied as opfor_vk_apply does,
+ * with the table's d3 (1..3) or, with d3 0, one drawn from st->rng as opfor_vk_apply would;
+ * *out (may be NULL) then tells what the move did, as opfor_vk_query_move_result does for a
+ * copy: where the unit's block of figures ended before stragglers closed up, the d3 used and
+ * why it stopped. Returns 0; OPFOR_EINVAL for a NULL pointer, a d3 out of 0..3 or an action
+ * that is not a move (st unchanged); OPFOR_EILLEGAL as opfor_vk_apply_move_roll. */
+struct opfor_vk_move_result; /* engine_query.h */
+int opfor_vk_apply_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *a,
+                        int d3, opfor_vk_events_t *ev, struct opfor_vk_move_result *out);
 /* opfor_vk_apply for a move (OPFOR_VK_ADVANCE, RUN or CRAWL) whose d3 the table has already
  * rolled: the move is resolved with that d3 (1..3) instead of one drawn from st->rng, all
  * else as opfor_vk_apply. Returns 0; OPFOR_EINVAL when d3 is out of 1..3 or a is not a move

@@ -114,6 +114,7 @@ typedef struct opfor_vk_move_result {
     int why;             /* OPFOR_VK_STOP_* */
     int feature;         /* OPFOR_VK_STOP_GROUND: index of the table feature, else -1 */
     int unit;            /* OPFOR_VK_STOP_UNIT: index of the unit in the way, else -1 */
+    int d3;              /* the move's d3 (the one given, or the one the engine rolled) */
 } opfor_vk_move_result_t;
 
 /* The movement of action a (OPFOR_VK_ADVANCE, RUN or CRAWL, with its waypoint and its mount
