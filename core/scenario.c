@@ -176,8 +176,7 @@ static int parse_weather(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
     int level = 1, wind = OPFOR_N, wind_random = 0;
     if (opfor_yaml_read_fields(&c->rd, n, alt, "weather", f, NF))
         return c->rd.err;
-    /* `random` leaves the roll to the ruleset (Viktoria! XIII: a die less two; a direction
-       die) */
+    /* `random` leaves the roll to the ruleset */
     if (f[L].v && is_word(f[L].v, "random"))
         level = 0;
     else if (f[L].v && opfor_yaml_get_int(&c->rd, f[L].v, f[L].k, "weather level", 1, 5, &level))

@@ -17,6 +17,7 @@
 #include "opfor/text.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/engine_query.h"
+#include "opfor/viktoria/table_bot.h"
 #include "opfor/viktoria/move_stop.h"
 
 /* ---------------------------------------------------------------- names and weights */
@@ -42,6 +43,15 @@ const char *opfor_heur_term_label(int term) {
     return term >= 0 && term < OPFOR_HT_COUNT ? TERM_LABEL[term] : "?";
 }
 
+/* The ground that scores (XIV), measured against the behaviour table on the built-in
+ * competitive scenario (docs/ai.md): the men holding an objective are worth HEUR_HOLDER times
+ * their figures as targets (1, 2.5 and 4 did worse); the move to the objective the table would
+ * send the unit to counts HEUR_LATE times once it is time to go or while the unit holds it (1,
+ * 6 and 12 did worse), and, from then, HEUR_GO per 6 inches of progress (5 and 10 did worse),
+ * with walking off held ground costing as much. */
+#define HEUR_HOLDER 1.5f
+#define HEUR_LATE 3.0f
+#define HEUR_GO 2.0f
 /* The one table of weights. Action terms first (threat to, threat from, cover, objective,
  * command, morale, role), then the position value. */
 const opfor_heur_weights_t opfor_heur_default_weights = {
@@ -115,6 +125,8 @@ typedef struct sit {
     float danger_here[OPFOR_MAX_UNITS]; /* cached danger where it stands (-1: not yet) */
     uint8_t melee_now[OPFOR_MAX_UNITS]; /* 1: in melee (not a target for fire) */
     float allow_run, allow_crawl;       /* the acting unit's run and crawl (-1: not yet) */
+    int obj_unit;                       /* whose objective obj_* hold (-1: none yet) */
+    int obj, obj_on, obj_late;          /* opfor_table_bot_objective for obj_unit */
 } sit_t;
 
 static int role_of(const opfor_unit_t *un) {
@@ -181,6 +193,14 @@ static void read_unit(sit_t *s, const opfor_viktoria_model_t *m, int u) {
     s->gun[u] = (uint8_t)(equip && crew);
     s->people[u] = people;
     s->value[u] = people > 0 ? value / people : 1.0f;
+    /* XIV: the ground held at the end scores, so the men holding an objective are worth more */
+    for (int o = 0; o < s->sc->nobjectives; o++) {
+        const opfor_objective_t *ob = &s->sc->objectives[o];
+        if (opfor_dist(s->geo[u].c, ob->pos) <= ob->radius + s->geo[u].r + 2.0f) {
+            s->value[u] *= HEUR_HOLDER;
+            break;
+        }
+    }
     float reach = opfor_vk_query_reach(s->vk, st, u), good = 0.0f;
     int k = (w & OPFOR_W_RIFLE)     ? OPFOR_VK_R_RIFLE
             : (w & OPFOR_W_CARBINE) ? OPFOR_VK_R_CARBINE
@@ -238,6 +258,7 @@ static int read_situation(sit_t *s, const opfor_heur_t *h, const opfor_game_t *g
     const opfor_viktoria_model_t *m = opfor_vk_query_model(s->vk);
     s->ncmd = 0;
     s->allow_run = s->allow_crawl = -1.0f;
+    s->obj_unit = -1;
     for (int u = 0; u < s->nunits; u++) {
         read_unit(s, m, u);
         const opfor_unit_t *un = &s->st->units[u];
@@ -372,20 +393,32 @@ static int nearest_enemy(const sit_t *s, int side, opfor_pt_t p, float r, float 
 
 /* Objective term for moving unit u from a to b: progress in 6-inch steps toward the
  * nearest objective not yet held by its side, plus holding. */
-static float objective_term(const sit_t *s, int u, opfor_pt_t a, opfor_pt_t b) {
+static float objective_term(sit_t *s, int u, opfor_pt_t a, opfor_pt_t b) {
     const opfor_scenario_t *sc = s->sc;
     int role = s->role[u];
     if (sc->nobjectives == 0 || role == R_HQ || role == R_SUPPLY || role == R_GENERAL)
         return 0.0f;
-    int best = -1;
+    const opfor_vk_state_t *st = s->st;
+    /* the ground the behaviour table would send u to (XIV: held at the end), weighed more once
+       it is time to go or while u holds it; else the nearest objective u may enter */
+    if (s->obj_unit != u) { /* once per unit and decision: it walks the whole state */
+        s->obj = opfor_table_bot_objective(s->vk, st, u, &s->obj_on, &s->obj_late);
+        s->obj_unit = u;
+    }
+    int on = s->obj_on, late = s->obj_late, best = s->obj;
+    float boost = best >= 0 && (late || on) ? HEUR_LATE : 1.0f;
+    int mounted = (st->figures[st->units[u].first].flags & OPFOR_FIG_MOUNTED) != 0;
     float bd = FAR;
-    for (int o = 0; o < sc->nobjectives; o++) {
+    for (int o = 0; best < 0 && o < sc->nobjectives; o++) {
         float d = opfor_dist(a, sc->objectives[o].pos);
-        if (d < bd) {
+        /* not ground the unit may not enter (a building, for riders and guns: VIII) */
+        if (d < bd && !opfor_vk_query_impassable(s->vk, sc->objectives[o].pos, mounted)) {
             bd = d;
             best = o;
         }
     }
+    if (best < 0)
+        return 0.0f;
     const opfor_objective_t *ob = &sc->objectives[best];
     float da = opfor_dist(a, ob->pos), db = opfor_dist(b, ob->pos);
     float pw = 0.5f + 0.1f * (float)(ob->points > 0 ? ob->points : 1);
@@ -394,7 +427,11 @@ static float objective_term(const sit_t *s, int u, opfor_pt_t a, opfor_pt_t b) {
                  (da <= ob->radius + s->geo[u].r ? 1.0f : 0.0f);
     if (role == R_GUN)
         progress *= 0.3f; /* guns support the attack from range; they do not take ground */
-    return pw * (progress + hold);
+    if (best >= 0 && late && !on && progress > 0.0f)
+        return HEUR_GO * progress; /* time to go: before anything else but a fight, as the table */
+    if (on && hold < 0.0f)
+        return -HEUR_GO; /* never walk off ground it holds */
+    return boost * pw * (progress + hold);
 }
 
 /* Command term for unit u ending at b (from a). */
@@ -677,10 +714,15 @@ static void score_action(sit_t *s, const opfor_action_t *a, float *t) {
         t[OPFOR_HT_ROLE] += n >= 0 && ng <= s->reach[u] ? 0.8f : 0.3f;
         return;
     }
-    case OPFOR_VK_RALLY:
+    case OPFOR_VK_RALLY: {
+        /* XI: a failed rally removes the unit from play, so rallying is worth its chance of
+           success less its chance of failure (a Wavering unit that does not rally stays) */
         score_position(s, u, s->geo[u].c, 0, 0, t);
-        t[OPFOR_HT_MORALE] += un->status == OPFOR_WAVERING ? 2.0f : 0.0f;
+        double p = 0.0;
+        if (un->status == OPFOR_WAVERING && opfor_vk_query_rally_chance(s->vk, st, u, &p) == 0)
+            t[OPFOR_HT_MORALE] += 2.0f * (float)(2.0 * p - 1.0);
         return;
+    }
     case OPFOR_VK_FIGHT:
         t[OPFOR_HT_THREAT_TO] += 0.5f * s->melee[u];
         t[OPFOR_HT_MORALE] += 0.5f;

@@ -12,9 +12,20 @@
 #include <string.h>
 
 #include "opfor/scenario.h"
+#include "opfor/viktoria/engine_query.h"
 
 /* A row number no real row reaches: "not in the table". */
 #define NO_ROW 1000.0
+/* A Wavering unit tries to rally only when it succeeds at least this often (XI: a failure
+   removes it from play; a Wavering unit that moves instead stays in play). */
+#define RALLY_MIN 0.5
+/* A unit makes for an objective once the turns left, at about 6 inches a turn, cover no more
+   than its distance plus this margin (inches): late enough not to walk into fire all game,
+   early enough to arrive (measured: 0, 24 and 36 did worse against random). */
+#define LATE_MARGIN 12.0f
+/* Cavalry gallops toward its goal only while the gap is within its charge reach plus this
+   (inches); otherwise it waits (measured: 0, 6, 8 and 20 did no better). */
+#define CAV_WAIT 4.0f
 
 /* What the bot knows about one unit now. */
 typedef struct tb_unit {
@@ -118,6 +129,81 @@ static int goal_of(const tb_view_t *v, int u, const opfor_table_bot_opts_t *o, o
     return 0;
 }
 
+/* Whether unit type t fights for ground: not generals, headquarters, supply or guns. */
+static int takes_ground(const opfor_unit_t *un) {
+    if (un->flags & OPFOR_UNIT_GENERAL)
+        return 0;
+    switch (un->type) {
+    case OPFOR_UT_HEADQUARTERS:
+    case OPFOR_UT_SUPPLY:
+    case OPFOR_UT_ARTILLERY:
+    case OPFOR_UT_MACHINEGUN:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* Whether unit w of side could be sent to point p: in play, taking ground, free to move (not
+ * in melee, not Wavering), and allowed onto the ground there. */
+static int may_go(const tb_view_t *v, int w, int side, opfor_pt_t p) {
+    const opfor_vk_state_t *st = v->st;
+    const opfor_unit_t *un = &st->units[w];
+    if (!v->u[w].live || un->side != side || !takes_ground(un) || un->status == OPFOR_WAVERING ||
+        (un->flags & OPFOR_UNIT_IN_MELEE) || st->melee[w])
+        return 0;
+    int mounted = (st->figures[un->first].flags & OPFOR_FIG_MOUNTED) != 0;
+    return !opfor_vk_query_impassable(v->ctx, p, mounted);
+}
+
+/* The objective unit u is sent to (XIV: objectives score at the end), or -1: the first
+ * objective, by points then nearness, that its side does not hold and for which u is the
+ * nearest of its side's units that take ground; or the objective u already stands on. *on
+ * gets 1 when u's centre is within that objective's radius. */
+static int objective_of(const tb_view_t *v, int u, int *on) {
+    const opfor_vk_state_t *st = v->st;
+    const opfor_scenario_t *sc = v->sc;
+    int side = st->units[u].side, best = -1;
+    *on = 0;
+    if (!takes_ground(&st->units[u]))
+        return -1;
+    const opfor_figure_t *f0 = &st->figures[st->units[u].first];
+    int mounted = (f0->flags & OPFOR_FIG_MOUNTED) != 0;
+    for (int k = 0; k < sc->nobjectives; k++)
+        if (opfor_dist(v->u[u].c, sc->objectives[k].pos) <= sc->objectives[k].radius) {
+            *on = 1;
+            return k;
+        }
+    for (int k = 0; k < sc->nobjectives; k++) {
+        const opfor_objective_t *ob = &sc->objectives[k];
+        if (holds(v, side, ob) || opfor_vk_query_impassable(v->ctx, ob->pos, mounted))
+            continue; /* held, or ground the unit may not enter (a building for riders) */
+        float du = opfor_dist(v->u[u].c, ob->pos);
+        int nearest = 1;
+        for (int w = 0; w < st->nunits && nearest; w++)
+            if (w != u && may_go(v, w, side, ob->pos) && opfor_dist(v->u[w].c, ob->pos) < du)
+                nearest = 0;
+        if (!nearest)
+            continue;
+        if (best < 0 || ob->points > sc->objectives[best].points ||
+            (ob->points == sc->objectives[best].points &&
+             du < opfor_dist(v->u[u].c, sc->objectives[best].pos)))
+            best = k;
+    }
+    return best;
+}
+
+/* Whether unit t (an action's target, OPFOR_VK_NONE for none) stands within a few inches of an
+ * objective. */
+static int on_ground(const tb_view_t *v, int t) {
+    if (t == OPFOR_VK_NONE || t >= v->st->nunits || !v->u[t].live)
+        return 0;
+    for (int k = 0; k < v->sc->nobjectives; k++)
+        if (opfor_dist(v->u[t].c, v->sc->objectives[k].pos) <= v->sc->objectives[k].radius + 4.0f)
+            return 1;
+    return 0;
+}
+
 /* Whether point p lies in terrain that gives cover. */
 static int in_cover(const tb_view_t *v, opfor_pt_t p) {
     const opfor_table_t *t = &v->sc->table;
@@ -156,6 +242,34 @@ static float target_dist(const tb_view_t *v, int u, const opfor_vk_action_t *a) 
     return opfor_dist(v->u[u].c, v->u[a->target].c);
 }
 
+/* Living figures of unit u. */
+static int alive_in(const opfor_vk_state_t *st, int u) {
+    int n = 0;
+    for (int i = st->units[u].first; i < st->units[u].first + st->units[u].count; i++)
+        n += opfor_figure_alive(&st->figures[i]) != 0;
+    return n;
+}
+
+/* Whether a charge by u at t is one a solo card would order: the target is Wavering, or a
+ * gun's crew, a headquarters or a supply train, or no larger than the chargers (X: a melee is
+ * won by numbers as much as by dice). */
+static int charge_odds_ok(const opfor_vk_state_t *st, int u, int t) {
+    if (t < 0 || t >= st->nunits)
+        return 0;
+    const opfor_unit_t *tu = &st->units[t];
+    if (tu->status == OPFOR_WAVERING)
+        return 1;
+    switch (tu->type) {
+    case OPFOR_UT_ARTILLERY:
+    case OPFOR_UT_MACHINEGUN:
+    case OPFOR_UT_HEADQUARTERS:
+    case OPFOR_UT_SUPPLY:
+        return 1;
+    default:
+        return alive_in(st, t) <= alive_in(st, u);
+    }
+}
+
 /* Row of the unit-selection table (V.A), with the distance as the fraction. */
 static double select_row(const tb_view_t *v, int u) {
     const opfor_vk_state_t *st = v->st;
@@ -189,11 +303,47 @@ static double action_row(const tb_view_t *v, int u, const opfor_vk_action_t *a,
     double tfrac = target_dist(v, u, a) < FLT_MAX ? target_dist(v, u, a) / 1000.0 : 0.5;
     if (tfrac > 0.999)
         tfrac = 0.999;
+    if (on_ground(v, a->target))
+        tfrac *= 0.1; /* XIV: enemies standing on an objective are shot at first */
     if (a->kind == OPFOR_VK_FIGHT)
         return 1.0;
+    if (un->status == OPFOR_WAVERING && !((un->flags & OPFOR_UNIT_IN_MELEE) || st->melee[u])) {
+        /* XI: a failed rally takes the unit off the table, so the card rallies only when that
+           is the likelier outcome; else the unit falls back out of reach, still in play */
+        double p = 0.0;
+        int rally = opfor_vk_query_rally_chance(v->ctx, st, u, &p) == 0 && p >= RALLY_MIN;
+        if (a->kind == OPFOR_VK_RALLY)
+            return rally ? 2.0 : NO_ROW;
+        if (!rally && is_move(a) && enemy >= 0)
+            return 2.0 + 0.5 / (1.0 + away_score(v, u, a->dest));
+        if (!rally) /* stand; else take cover (the only move out of command, VII), or send the
+                       wounded back */
+            return a->kind == OPFOR_VK_STAND     ? 2.9
+                   : a->kind == OPFOR_VK_CRAWL   ? 2.92
+                   : a->kind == OPFOR_VK_TO_REAR ? 2.95
+                                                 : NO_ROW;
+    }
     if (a->kind == OPFOR_VK_RALLY)
         return un->status == OPFOR_WAVERING ? 2.0 : NO_ROW;
     int type = un->type;
+    int on_obj = 0, obj = a->kind == OPFOR_VK_CHARGE ? -1 : objective_of(v, u, &on_obj);
+    if (obj >= 0) {
+        /* XIV: ground that scores. A unit on an objective stays on it (it may still fire or
+           charge); the nearest unit to an objective its side does not hold goes for it before
+           it fires */
+        const opfor_objective_t *ob = &v->sc->objectives[obj];
+        if (on_obj && is_move(a) && opfor_dist(a->dest, ob->pos) > ob->radius)
+            return NO_ROW;
+        /* late enough that it must go now: about 6 in a turn, with a turn to spare */
+        int turns_left = opfor_vk_ctx_turn_limit(v->ctx) - st->turn;
+        int late = (float)turns_left * 6.0f <= opfor_dist(v->u[u].c, ob->pos) + LATE_MARGIN;
+        if (!on_obj && late && is_move(a)) {
+            int want_run = enemy < 0 || gap > run_beyond;
+            if ((a->kind == OPFOR_VK_RUN) != want_run && type != OPFOR_UT_CAVALRY)
+                return NO_ROW;
+            return 3.5 + move_score(v, v->u[u].c, ob->pos, a->dest) / 10000.0;
+        }
+    }
     if (un->flags & OPFOR_UNIT_GENERAL) {
         if (is_move(a) && a->kind == OPFOR_VK_ADVANCE && enemy >= 0 && gap < 12.0f)
             return 3.0 + 0.5 / (1.0 + away_score(v, u, a->dest));
@@ -226,10 +376,13 @@ static double action_row(const tb_view_t *v, int u, const opfor_vk_action_t *a,
     }
     case OPFOR_UT_CAVALRY:
         if (a->kind == OPFOR_VK_CHARGE)
-            return 3.0 + tfrac;
+            return charge_odds_ok(st, u, a->target) ? 3.0 + tfrac : NO_ROW;
         if (a->kind == OPFOR_VK_FIRE && !a->flags)
             return 4.0 + tfrac;
-        if (a->kind == OPFOR_VK_RUN && is_move(a) && has_goal)
+        /* horse in the open is the easiest target on the table: it closes in only where a
+           charge will follow (the gap within its reach next turn), else it waits in reserve */
+        if (a->kind == OPFOR_VK_RUN && is_move(a) && has_goal &&
+            gap <= opfor_vk_query_charge_reach(v->ctx, st, u) + CAV_WAIT)
             return 5.0 + move_score(v, v->u[u].c, goal, a->dest) / 10000.0;
         return a->kind == OPFOR_VK_STAND ? 6.0 : NO_ROW;
     default: {
@@ -237,7 +390,7 @@ static double action_row(const tb_view_t *v, int u, const opfor_vk_action_t *a,
             int t = a->target;
             int bold = un->quality >= OPFOR_Q_VETERAN ||
                        (t < st->nunits && st->units[t].status == OPFOR_WAVERING);
-            return bold ? 3.0 + tfrac : NO_ROW;
+            return bold && charge_odds_ok(st, u, t) ? 3.0 + tfrac : NO_ROW;
         }
         if (a->kind == OPFOR_VK_FIRE && !a->flags)
             return 4.0 + tfrac;
@@ -267,6 +420,23 @@ static double reaction_row(const opfor_vk_state_t *st, const opfor_vk_action_t *
     default:
         return NO_ROW;
     }
+}
+
+int opfor_table_bot_objective(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int *on,
+                              int *late) {
+    *on = *late = 0;
+    if (!ctx || !st || u < 0 || u >= st->nunits)
+        return -1;
+    tb_view_t v;
+    view_init(&v, ctx, st);
+    if (!v.u[u].live)
+        return -1;
+    int k = objective_of(&v, u, on);
+    if (k >= 0) {
+        int left = opfor_vk_ctx_turn_limit(ctx) - st->turn;
+        *late = (float)left * 6.0f <= opfor_dist(v.u[u].c, v.sc->objectives[k].pos) + LATE_MARGIN;
+    }
+    return k;
 }
 
 int opfor_table_bot_choose(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,

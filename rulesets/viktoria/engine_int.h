@@ -675,6 +675,9 @@ int vk_morale_need(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
                    vk_roll_t *out);
 /* Morale checks of every unit with casualties this activation (in index order). */
 void vk_morale_after(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev);
+/* The roll unit u needs to rally now (XI): its best person's quality (civilian with none) and the
+ * general, musician, colours and half-strength boxes. */
+const vk_roll_t *vk_rally_need(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
 /* Rally (XI): 1 Solid again, 0 removed. */
 int vk_rally(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
 /* Whether figure f gives command to side: alive, a person, in play on the table, and a

@@ -131,13 +131,16 @@ void vk_morale_after(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_e
         morale_after_checks(ctx, st, ev);
 }
 
-int vk_rally(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+const vk_roll_t *vk_rally_need(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
     int q = best_person_quality(st, u);
     if (q < 0)
         q = OPFOR_Q_CIVILIAN;
-    int bits = morale_bits(st, u);
+    return &ctx->tab->rally[q][morale_bits(st, u)];
+}
+
+int vk_rally(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
     int total;
-    int ok = vk_roll(st, &ctx->tab->rally[q][bits], &total);
+    int ok = vk_roll(st, vk_rally_need(ctx, st, u), &total);
     VK_EV(ev, "  %s rallies: rolled %d, %s", st->units[u].name, total,
           ok ? "Solid again" : "fails and leaves the field");
     if (ok)

@@ -172,6 +172,15 @@ int opfor_vk_query_morale_roll(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
     return 0;
 }
 
+int opfor_vk_query_rally_chance(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                                double *p) {
+    if (!ctx || !st || !p || u < 0 || u >= st->nunits)
+        return -1;
+    const vk_roll_t *rr = vk_rally_need(ctx, st, u);
+    *p = opfor_roll_chance((opfor_roll_kind_t)rr->kind, rr->need, rr->need2);
+    return 0;
+}
+
 int opfor_vk_query_mg_tests(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
                             opfor_pt_t aim) {
     if (!ctx || !st || u < 0 || u >= st->nunits)

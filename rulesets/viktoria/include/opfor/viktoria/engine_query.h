@@ -88,6 +88,11 @@ int opfor_vk_query_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *s
 #define OPFOR_VK_MORALE_HALF 1
 int opfor_vk_query_morale_roll(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
                                opfor_roll_t *out, int *bits);
+/* The chance that Wavering unit u rallies if it tries now (XI; its best person's quality and
+ * the general, musician, colours and half-strength boxes, as the engine rolls it) into *p.
+ * Returns 0, or -1 when u is out of range (*p untouched). */
+int opfor_vk_query_rally_chance(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                                double *p);
 /* How many tests unit u's MG fired in arc (opfor_arc_t) at aim makes the table roll: one per
  * figure (of either side) in the arc and not concealed, two for a figure in both arcs of a
  * double 45; 0 without an MG. */
