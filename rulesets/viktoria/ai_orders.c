@@ -373,6 +373,10 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
         if (st->charge.charger < st->nunits)
             melee_rolls(vk, st, u, st->charge.charger, 1, o);
         break;
+    case OPFOR_VK_REACT_FLEE:
+        if (u < st->nunits)
+            move_roll(vk, st, u, opfor_vk_flight_kind(a->arc), -1, o);
+        break;
     case OPFOR_VK_FIRE_MG:
         if (t >= 0) {
             tgt_t tg;
@@ -507,8 +511,15 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
         return "stand and receive the charge";
     case OPFOR_VK_REACT_FIRE:
         return "fire at the chargers";
-    case OPFOR_VK_REACT_FLEE:
-        return "flee";
+    case OPFOR_VK_REACT_FLEE: /* X: a crawl, run/gallop or advance away */
+        switch (opfor_vk_flight_kind(a->arc)) {
+        case OPFOR_VK_CRAWL:
+            return "crawl away from the charge (go prone)";
+        case OPFOR_VK_ADVANCE:
+            return "advance away from the charge";
+        default:
+            return mounted ? "gallop away from the charge" : "run away from the charge";
+        }
     case OPFOR_VK_REACT_COUNTER:
         return "counter-charge";
     case OPFOR_VK_CONTROL:

@@ -828,8 +828,10 @@ enum {
 
 static unsigned allowed_kinds(const opfor_vk_state_t *st, int u) {
     const opfor_unit_t *un = &st->units[u];
+    /* Locked in melee: fight it out; a Wavering unit may instead Move (off, advancing or
+       running: XI allows it Move or Rally whatever it is doing) or Rally. */
     if (vk_in_melee(st, u))
-        return K_FIGHT | (un->status == OPFOR_WAVERING ? K_RALLY : 0u);
+        return K_FIGHT | (un->status == OPFOR_WAVERING ? K_RALLY | K_MOVE : 0u);
     if (st->ux[u].hesitate && st->ux[u].hesitate >= st->turn)
         return K_STAND; /* a staggered walker recovers (XII.E) */
     if (un->status == OPFOR_WAVERING)
@@ -1585,12 +1587,18 @@ static void list_reactions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st
     vk_ugeo_t tg, cg;
     vk_unit_geo(st, t, &tg);
     vk_unit_geo(st, c, &cg);
-    opfor_vk_action_t *a = push(l, OPFOR_VK_REACT_FLEE, t);
-    if (a) {
-        opfor_vec_t away = opfor_vnorm(opfor_vsub(tg.c, cg.c));
-        if (away.x == 0.0f && away.y == 0.0f)
-            away = ctx->home[st->units[t].side];
-        a->dest = clamp_table(ctx, opfor_vadd(tg.c, opfor_vscale(away, 24.0f)));
+    opfor_vec_t away = opfor_vnorm(opfor_vsub(tg.c, cg.c));
+    if (away.x == 0.0f && away.y == 0.0f)
+        away = ctx->home[st->units[t].side];
+    opfor_pt_t dest = clamp_table(ctx, opfor_vadd(tg.c, opfor_vscale(away, 24.0f)));
+    /* the move away may be a run/gallop, an advance or a crawl (X): the run first */
+    static const uint8_t HOW[3] = {OPFOR_VK_RUN, OPFOR_VK_ADVANCE, OPFOR_VK_CRAWL};
+    for (int i = 0; i < 3; i++) {
+        opfor_vk_action_t *a = push(l, OPFOR_VK_REACT_FLEE, t);
+        if (a) {
+            a->dest = dest;
+            a->arc = HOW[i];
+        }
     }
     if (vk_can_counter(ctx, st, t))
         push(l, OPFOR_VK_REACT_COUNTER, t);
@@ -1837,8 +1845,10 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         return a->kind == OPFOR_VK_SELECT_UNIT && a->unit < st->nunits &&
                st->units[a->unit].side == st->side && unit_ready(st, a->unit);
     case OPFOR_VK_PH_REACTION:
-        if (a->kind == OPFOR_VK_REACT_STAND || a->kind == OPFOR_VK_REACT_FLEE)
+        if (a->kind == OPFOR_VK_REACT_STAND)
             return 1;
+        if (a->kind == OPFOR_VK_REACT_FLEE)
+            return vk_flight_move(a->arc) >= 0 && a->dest.x == a->dest.x && a->dest.y == a->dest.y;
         if (a->kind == OPFOR_VK_REACT_FIRE)
             return vk_can_defensive_fire(st, st->charge.target);
         if (a->kind == OPFOR_VK_REACT_COUNTER)
@@ -1897,8 +1907,9 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         }
         if (a->flags & (OPFOR_VK_AF_CLIMB | OPFOR_VK_AF_DESCEND))
             return 0;
-        if ((a->flags & OPFOR_VK_AF_FIRE) && (!vk_fire_target_ok(st, t) || a->kind == OPFOR_VK_RUN))
-            return 0;
+        if ((a->flags & OPFOR_VK_AF_FIRE) &&
+            (!(k & K_FIRE) || !vk_fire_target_ok(st, t) || a->kind == OPFOR_VK_RUN))
+            return 0; /* no moving fire when the unit may not fire (XI Wavering, IX melee) */
         return 1;
     case OPFOR_VK_LOAD:
         return can_load(st, u, vk_mg_figure(st, u) >= 0, vk_gun_figure(st, u));
@@ -2191,7 +2202,7 @@ int opfor_vk_apply_listed(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
         do_action(ctx, st, a, 0, ev, NULL);
         return 0;
     case OPFOR_VK_PH_REACTION:
-        vk_charge_react(ctx, st, a->kind, a->dest, ev);
+        vk_charge_react(ctx, st, a, ev);
         st->side = st->units[st->cur].side;
         after_action(ctx, st, ev);
         return 0;
@@ -2276,7 +2287,6 @@ static const struct {
     [OPFOR_VK_FIGHT] = {" fights on in the melee", 0},
     [OPFOR_VK_REACT_STAND] = {" stands to receive the charge", 0},
     [OPFOR_VK_REACT_FIRE] = {" fires at the chargers", 0},
-    [OPFOR_VK_REACT_FLEE] = {" flees from the charge", 0},
     [OPFOR_VK_REACT_COUNTER] = {" counter-charges", 0},
 };
 
@@ -2343,6 +2353,14 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
     case OPFOR_VK_CALL_SUPPORT:
         snprintf(buf, n, "%s calls for supporting fire on (%.0f, %.0f)", un, a->dest.x, a->dest.y);
         break;
+    case OPFOR_VK_REACT_FLEE: {
+        int mv = vk_flight_move(a->arc);
+        snprintf(buf, n, "%s %s away from the charge", un,
+                 mv == VK_MV_CRAWL     ? "crawls"
+                 : mv == VK_MV_ADVANCE ? "advances"
+                                       : "runs");
+        break;
+    }
     case OPFOR_VK_CONTROL:
         if (a->flags & OPFOR_VK_AF_MOVE)
             snprintf(buf, n, "The mesmerised figure of %s walks toward (%.0f, %.0f)", un, a->dest.x,

@@ -725,9 +725,19 @@ int vk_charge_target_ok(const opfor_vk_state_t *st, int u, int t);
 /* Declares and starts a charge; returns 1 when the charged unit must now choose a reaction
  * (phase REACTION), 0 when the charge was resolved in full. */
 int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, opfor_vk_events_t *ev);
-/* Completes the pending charge with the charged unit's reaction (kind, flight dest). */
-void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind, opfor_pt_t dest,
+/* Completes the pending charge with the charged unit's reaction r (an OPFOR_VK_REACT_* action:
+ * its kind; for a flight, dest and the move in arc, vk_flight_move). */
+void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *r,
                      opfor_vk_events_t *ev);
+/* The VK_MV_* move of a flight reaction from its action's arc (opfor_vk_flight_kind), or -1
+ * when arc names no flight. */
+static inline int vk_flight_move(int arc) {
+    int k = opfor_vk_flight_kind(arc);
+    return k == OPFOR_VK_RUN       ? VK_MV_RUN
+           : k == OPFOR_VK_ADVANCE ? VK_MV_ADVANCE
+           : k == OPFOR_VK_CRAWL   ? VK_MV_CRAWL
+                                   : -1;
+}
 /* Reactions open to the charged unit. */
 int vk_can_counter(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t);
 int vk_can_defensive_fire(const opfor_vk_state_t *st, int t);

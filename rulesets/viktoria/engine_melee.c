@@ -569,7 +569,11 @@ int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
         st->charge.active = 1;
         return 1;
     }
-    vk_charge_react(ctx, st, OPFOR_VK_REACT_STAND, opfor_pt(0, 0), ev);
+    opfor_vk_action_t stand = {.kind = OPFOR_VK_REACT_STAND,
+                               .unit = (uint8_t)t,
+                               .target = OPFOR_VK_NONE,
+                               .figure = OPFOR_VK_NO_FIGURE};
+    vk_charge_react(ctx, st, &stand, ev);
     return 0;
 }
 
@@ -629,8 +633,9 @@ int vk_defensive_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
     return defensive_walk(ctx, st, NULL, t, u, NULL);
 }
 
-void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind, opfor_pt_t dest,
+void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *r,
                      opfor_vk_events_t *ev) {
+    int kind = r->kind;
     int u = st->charge.charger, t = st->charge.target, d3 = st->charge.d3;
     int ongoing = st->charge.ongoing;
     st->charge.active = 0;
@@ -663,20 +668,29 @@ void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind, 
         }
         break;
     case OPFOR_VK_REACT_FLEE: {
-        VK_EV(ev, "  %s flees from the charge", st->units[t].name);
-        vk_move_unit(ctx, st, t, VK_MV_RUN | VK_MV_PERSONS, dest, 0, dest, 0, -1, ev);
+        /* a movement away of the reacting side's choosing: crawl, run/gallop or advance (X);
+           crews leave their guns and wagons (X) */
+        int mv = vk_flight_move(r->arc);
+        VK_EV(ev, "  %s %s away from the charge", st->units[t].name,
+              mv == VK_MV_CRAWL     ? "crawls"
+              : mv == VK_MV_ADVANCE ? "falls back"
+                                    : "flees");
+        vk_move_unit(ctx, st, t, (mv < 0 ? VK_MV_RUN : mv) | VK_MV_PERSONS, r->dest, 0, r->dest, 0,
+                     -1, ev);
         st->ux[t].flags |= OPFOR_VK_UX_FLED;
         break;
     }
     case OPFOR_VK_REACT_COUNTER: {
-        /* counter-chargers cover half the gap; the chargers meet them (X) */
+        /* X: the chargers go half the way, then both sides meet at the halfway point of
+           what remains: the counter-chargers cover a quarter of the gap, the chargers (their
+           charge_move below) the other three quarters */
         int fa, fb;
         float gap = vk_nearest_pair(st, u, t, &fa, &fb);
         if (fb >= 0 && gap > 0.1f) {
             vk_ugeo_t g;
             vk_unit_geo(st, t, &g);
             opfor_vec_t dir = opfor_vnorm(opfor_vsub(st->figures[fa].pos, st->figures[fb].pos));
-            opfor_pt_t to = opfor_vadd(g.c, opfor_vscale(dir, 0.5f * gap));
+            opfor_pt_t to = opfor_vadd(g.c, opfor_vscale(dir, 0.25f * gap));
             vk_move_unit(ctx, st, t, VK_MV_CHARGE, to, 0, to, 0, u, ev);
         }
         counter = 1;

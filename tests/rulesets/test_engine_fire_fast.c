@@ -660,7 +660,7 @@ static void ref_defensive_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, 
 }
 
 static void ref_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind,
-                             opfor_pt_t dest) {
+                             opfor_pt_t dest, int how) {
     int u = st->charge.charger, t = st->charge.target, d3 = st->charge.d3;
     int ongoing = st->charge.ongoing;
     st->charge.active = 0;
@@ -690,7 +690,12 @@ static void ref_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, in
         }
         break;
     case OPFOR_VK_REACT_FLEE:
-        vk_move_unit(ctx, st, t, VK_MV_RUN | VK_MV_PERSONS, dest, 0, dest, 0, -1, NULL);
+        vk_move_unit(ctx, st, t,
+                     (how == OPFOR_VK_CRAWL     ? VK_MV_CRAWL
+                      : how == OPFOR_VK_ADVANCE ? VK_MV_ADVANCE
+                                                : VK_MV_RUN) |
+                         VK_MV_PERSONS,
+                     dest, 0, dest, 0, -1, NULL);
         st->ux[t].flags |= OPFOR_VK_UX_FLED;
         break;
     case OPFOR_VK_REACT_COUNTER: {
@@ -700,7 +705,7 @@ static void ref_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, in
             vk_ugeo_t g;
             vk_unit_geo(st, t, &g);
             opfor_vec_t dir = opfor_vnorm(opfor_vsub(st->figures[fa].pos, st->figures[fb].pos));
-            opfor_pt_t to = opfor_vadd(g.c, opfor_vscale(dir, 0.5f * gap));
+            opfor_pt_t to = opfor_vadd(g.c, opfor_vscale(dir, 0.25f * gap)); /* X */
             vk_move_unit(ctx, st, t, VK_MV_CHARGE, to, 0, to, 0, u, NULL);
         }
         counter = 1;
@@ -754,7 +759,7 @@ static int ref_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, in
         st->charge.active = 1;
         return 1;
     }
-    ref_charge_react(ctx, st, OPFOR_VK_REACT_STAND, opfor_pt(0, 0));
+    ref_charge_react(ctx, st, OPFOR_VK_REACT_STAND, opfor_pt(0, 0), 0);
     return 0;
 }
 
@@ -1107,15 +1112,24 @@ static void check_unit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
         static opfor_vk_state_t pa, pb; /* the pending charge, for each reaction */
         memcpy(&pa, &c->a, sizeof pa);
         memcpy(&pb, &c->b, sizeof pb);
-        static const int kinds[] = {OPFOR_VK_REACT_STAND, OPFOR_VK_REACT_FIRE, OPFOR_VK_REACT_FLEE,
-                                    OPFOR_VK_REACT_COUNTER};
-        for (int k = 0; k < 4; k++) {
+        /* each reaction; a flight as a run, an advance and a crawl (X) */
+        static const int kinds[] = {OPFOR_VK_REACT_STAND, OPFOR_VK_REACT_FIRE,
+                                    OPFOR_VK_REACT_FLEE,  OPFOR_VK_REACT_FLEE,
+                                    OPFOR_VK_REACT_FLEE,  OPFOR_VK_REACT_COUNTER};
+        static const int hows[] = {0, 0, OPFOR_VK_RUN, OPFOR_VK_ADVANCE, OPFOR_VK_CRAWL, 0};
+        for (int k = 0; k < 6; k++) {
             opfor_pt_t dest = opfor_vadd(st->figures[st->units[t].first].pos,
                                          opfor_vscale(ctx->home[st->units[t].side], 12.0f));
             memcpy(&c->a, &pa, sizeof pa);
             memcpy(&c->b, &pb, sizeof pb);
-            vk_charge_react(ctx, &c->a, kinds[k], dest, NULL);
-            ref_charge_react(ctx, &c->b, kinds[k], dest);
+            opfor_vk_action_t react = {.kind = (uint8_t)kinds[k],
+                                       .unit = (uint8_t)t,
+                                       .target = OPFOR_VK_NONE,
+                                       .arc = (uint8_t)hows[k],
+                                       .figure = OPFOR_VK_NO_FIGURE,
+                                       .dest = dest};
+            vk_charge_react(ctx, &c->a, &react, NULL);
+            ref_charge_react(ctx, &c->b, kinds[k], dest, hows[k]);
             same_bytes(c, "charge reaction", u, t);
             c->checks++;
         }

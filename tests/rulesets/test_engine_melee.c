@@ -142,6 +142,91 @@ static void melee_reactions_on_offer(void **state) {
     free(sc);
 }
 
+/* X: a counter-charge meets the chargers at the halfway point of the distance left once the
+ * chargers have gone half the way (audit row 70): of an 8 in gap the counter-chargers ride 2
+ * in, the chargers 6; both strike as charging. */
+static void melee_counter_charge_meets_at_three_quarters(void **state) {
+    (void)state;
+    const float gap = 8.0f;
+    opfor_scenario_t *sc =
+        charge_pair(gap, 1, OPFOR_Q_ELITE, OPFOR_W_SWORD, OPFOR_FIG_MOUNTED | OPFOR_FIG_HORSE);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int countered = 0, measured = 0;
+    for (int s = 0; s < 60; s++) {
+        opfor_vk_state_t st;
+        charged(ctx, &st, (uint64_t)s);
+        if (st.phase != OPFOR_VK_PH_REACTION)
+            continue;
+        int c = st.units[0].first, t = st.units[1].first;
+        opfor_pt_t c0 = st.figures[c].pos, t0 = st.figures[t].pos;
+        opfor_vk_action_t r = fx_act(OPFOR_VK_REACT_COUNTER, 1);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &r, NULL), 0);
+        countered++;
+        assert_true(st.ux[1].flags & OPFOR_VK_UX_FOUGHT);
+        if (!(st.figures[t].flags & OPFOR_FIG_ALIVE) || (st.ux[1].flags & OPFOR_VK_UX_FLED))
+            continue;
+        measured++;
+        assert_float_equal(opfor_dist(t0, st.figures[t].pos), 0.25f * gap, 0.05f);
+        if ((st.figures[c].flags & OPFOR_FIG_ALIVE) && !(st.ux[0].flags & OPFOR_VK_UX_FLED))
+            assert_float_equal(opfor_dist(c0, st.figures[c].pos), 0.75f * gap, 0.1f);
+    }
+    assert_true(countered > 20);
+    assert_true(measured > 5);
+    fx_done(ctx, sc);
+}
+
+/* X: the move away from a charge may be a crawl, a run/gallop or an advance (audit row 62): the
+ * three are offered (arc: the move), an advance goes an advance's distance, not a run's, and a
+ * crawl leaves the figures prone. */
+static void melee_reaction_move_away_is_chosen(void **state) {
+    (void)state;
+    opfor_viktoria_model_t m;
+    opfor_viktoria_model_default(&m, NULL);
+    int adv = m.move.foot[OPFOR_VK_MOVE_ADVANCE][OPFOR_Q_ELITE];
+    int crawl = m.move.foot[OPFOR_VK_MOVE_CRAWL][OPFOR_Q_ELITE];
+    opfor_scenario_t *sc = charge_pair(10.0f, 1, OPFOR_Q_ELITE, OPFOR_W_SWORD, 0);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int offered = 0;
+    for (int s = 0; s < 40; s++) {
+        opfor_vk_state_t st;
+        charged(ctx, &st, (uint64_t)s);
+        if (st.phase != OPFOR_VK_PH_REACTION)
+            continue;
+        opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, &st, acts, OPFOR_VK_MAX_ACTIONS);
+        unsigned hows = 0;
+        for (int i = 0; i < n; i++) {
+            if (acts[i].kind != OPFOR_VK_REACT_FLEE)
+                continue;
+            hows |= 1u << acts[i].arc;
+            int t = st.units[1].first;
+            opfor_vk_state_t after = st;
+            opfor_pt_t t0 = after.figures[t].pos;
+            assert_int_equal(opfor_vk_apply(ctx, &after, &acts[i], NULL), 0);
+            /* a lone elite figure: only its own move away shifts it (caught, it is struck
+               where it stands) */
+            float went = opfor_dist(t0, after.figures[t].pos);
+            if (acts[i].arc == OPFOR_VK_ADVANCE)
+                assert_true(went <= (float)(adv + 3) + 0.01f);
+            if (acts[i].arc == OPFOR_VK_CRAWL) {
+                assert_true(went <= (float)(crawl + 3) + 0.01f);
+                if (after.figures[t].flags & OPFOR_FIG_ALIVE)
+                    assert_true(after.figures[t].flags & OPFOR_FIG_PRONE);
+            }
+            if (acts[i].arc == OPFOR_VK_RUN)
+                assert_true(went > (float)(adv + 3));
+        }
+        assert_int_equal(hows, 1u << OPFOR_VK_RUN | 1u << OPFOR_VK_ADVANCE | 1u << OPFOR_VK_CRAWL);
+        offered++;
+        /* a flight naming no move is refused */
+        opfor_vk_action_t bad = fx_act(OPFOR_VK_REACT_FLEE, 1);
+        bad.arc = OPFOR_VK_CHARGE;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+    }
+    assert_true(offered > 10);
+    fx_done(ctx, sc);
+}
+
 static void melee_charge_attack_matches_the_calculator(void **state) {
     (void)state;
     opfor_scenario_t *sc = charge_pair(4.0f, 1, OPFOR_Q_ELITE, OPFOR_W_DAGGER, 0);
@@ -354,6 +439,56 @@ static void melee_goes_on_into_later_turns(void **state) {
     fx_done(ctx, sc);
 }
 
+/* XI: a Wavering unit may Move or Rally, also when locked in melee (audit row 75): it is
+ * offered moves off as well as FIGHT and RALLY, a run away leaves the melee, and a Solid unit
+ * still only fights. */
+static void melee_wavering_unit_may_move_off(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    int a = fx_foot(sc, "A", 0, OPFOR_Q_VETERAN, 3, opfor_pt(20, 20), OPFOR_W_BAYONET);
+    int b = fx_foot(sc, "B", 1, OPFOR_Q_VETERAN, 3, opfor_pt(20, 21.02f), OPFOR_W_BAYONET);
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(44, 44));
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    for (int s = 0; s < 20; s++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, (uint64_t)s);
+        st.melee[a] = 1u << b;
+        st.melee[b] = 1u << a;
+        st.units[a].status = OPFOR_WAVERING;
+        fx_activate(ctx, &st, a);
+        opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, &st, acts, OPFOR_VK_MAX_ACTIONS);
+        assert_true(fx_find(acts, n, OPFOR_VK_FIGHT, OPFOR_VK_NONE) >= 0);
+        assert_true(fx_find(acts, n, OPFOR_VK_RALLY, OPFOR_VK_NONE) >= 0);
+        assert_true(fx_find(acts, n, OPFOR_VK_ADVANCE, OPFOR_VK_NONE) >= 0);
+        assert_true(fx_find(acts, n, OPFOR_VK_RUN, OPFOR_VK_NONE) >= 0);
+        assert_int_equal(fx_find(acts, n, OPFOR_VK_CHARGE, OPFOR_VK_NONE), -1);
+        assert_int_equal(fx_find(acts, n, OPFOR_VK_FIRE, OPFOR_VK_NONE), -1);
+        for (int i = 0; i < n; i++) /* no moving fire either (XI: Move or Rally) */
+            assert_false(acts[i].flags & OPFOR_VK_AF_FIRE);
+        /* it runs off, away from B: the melee is over */
+        opfor_vk_action_t run = fx_act(OPFOR_VK_RUN, a);
+        run.dest = opfor_pt(20, 6);
+        opfor_pt_t from = st.figures[st.units[a].first].pos;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &run, NULL), 0);
+        assert_true(from.y - st.figures[st.units[a].first].pos.y > 4.0f);
+        assert_int_equal(st.melee[a], 0);
+        assert_int_equal(st.melee[b], 0);
+        assert_int_equal(st.units[a].status, OPFOR_WAVERING);
+        assert_true(st.units[a].flags & OPFOR_UNIT_ACTED);
+    }
+    /* a Solid unit in melee may only fight */
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 1);
+    st.melee[a] = 1u << b;
+    st.melee[b] = 1u << a;
+    fx_activate(ctx, &st, a);
+    opfor_vk_action_t run = fx_act(OPFOR_VK_RUN, a);
+    run.dest = opfor_pt(20, 6);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &run, NULL), OPFOR_EILLEGAL);
+    fx_done(ctx, sc);
+}
+
 static void melee_fleeing_unit_is_pursued(void **state) {
     (void)state;
     opfor_scenario_t *sc = charge_pair(3.0f, 2, OPFOR_Q_CIVILIAN, OPFOR_W_DAGGER, 0);
@@ -393,11 +528,14 @@ int main(void) {
         cmocka_unit_test(melee_short_charge_leaves_the_target_alone),
         cmocka_unit_test(melee_target_checks_morale_and_may_flee),
         cmocka_unit_test(melee_reactions_on_offer),
+        cmocka_unit_test(melee_counter_charge_meets_at_three_quarters),
+        cmocka_unit_test(melee_reaction_move_away_is_chosen),
         cmocka_unit_test(melee_charge_attack_matches_the_calculator),
         cmocka_unit_test(melee_defensive_fire_can_stop_a_charge),
         cmocka_unit_test(melee_defensive_fire_gives_chargers_no_cover),
         cmocka_unit_test(melee_charge_into_a_melee_leaves_other_melees),
         cmocka_unit_test(melee_goes_on_into_later_turns),
+        cmocka_unit_test(melee_wavering_unit_may_move_off),
         cmocka_unit_test(melee_fleeing_unit_is_pursued),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
