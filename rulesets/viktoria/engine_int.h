@@ -713,8 +713,9 @@ int vk_half_strength(const opfor_vk_state_t *st, int u);
 
 /* ---------------------------------------------------------------- melee (engine_melee.c) */
 /* How many figures of the charged unit would fire at the chargers in defensive fire (X) if no
- * shot harmed: defensive fire's shooters, read without rolling. */
-int vk_defensive_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
+ * shot harmed: defensive fire's shooters, read without rolling. *range0 (may be NULL) gets the
+ * range the first of them fires at, inches (X: set by its quality), -1 when none fires. */
+int vk_defensive_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, float *range0);
 
 /* Whether u may charge t (visible, within reach of a charge roll). */
 int vk_can_charge(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t);

@@ -418,9 +418,10 @@ static void follow_up(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, ui
 /* ---------------------------------------------------------------- charge */
 
 /* Moves the chargers into contact: the formation first, then each figure on its own with
- * what is left of its allowance. */
+ * what is left of its allowance. path (may be NULL; indexed by figure): the length of each
+ * charger's path, its share of the formation's move plus its own leg. */
 static void charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int d3,
-                        opfor_vk_events_t *ev) {
+                        opfor_vk_events_t *ev, float *path) {
     int fa, fb;
     vk_nearest_pair(st, u, t, &fa, &fb);
     if (fa < 0)
@@ -429,8 +430,15 @@ static void charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, 
     vk_unit_geo(st, u, &g);
     opfor_vec_t d = opfor_vsub(st->figures[fb].pos, st->figures[fa].pos);
     opfor_pt_t dest = opfor_vadd(g.c, d);
-    float moved = vk_move_unit(ctx, st, u, VK_MV_CHARGE, dest, 0, dest, d3, t, ev);
     const opfor_unit_t *un = &st->units[u];
+    opfor_pt_t start[OPFOR_MAX_FIGURES]; /* with path: where each figure began */
+    if (path)
+        for (int f = un->first; f < un->first + un->count; f++)
+            start[f - un->first] = st->figures[f].pos;
+    float moved = vk_move_unit(ctx, st, u, VK_MV_CHARGE, dest, 0, dest, d3, t, ev);
+    if (path) /* the formation's leg: one straight line per figure */
+        for (int f = un->first; f < un->first + un->count; f++)
+            path[f] = opfor_dist(start[f - un->first], st->figures[f].pos);
     vk_foes_t foes; /* only figures of u move below */
     foes_build(st, 1u << t, &foes);
     for (int f = un->first; f < un->first + un->count; f++) {
@@ -445,7 +453,9 @@ static void charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, 
         int j = vk_nearest_fig(st, t, st->figures[f].pos, &d2);
         if (j < 0)
             continue;
-        vk_move_figure(ctx, st, f, st->figures[j].pos, left, t);
+        float leg = vk_move_figure(ctx, st, f, st->figures[j].pos, left, t);
+        if (path)
+            path[f] += leg;
     }
 }
 
@@ -544,7 +554,7 @@ int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
           st->units[t].name, gap, maxx, d3);
     if ((float)(maxx + d3) < gap) {
         /* falls short: the chargers use their move, the target is untouched (X) */
-        charge_move(ctx, st, u, t, d3, ev);
+        charge_move(ctx, st, u, t, d3, ev, NULL);
         VK_EV(ev, "  the charge falls short");
         return 0;
     }
@@ -556,7 +566,7 @@ int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
         vk_unit_geo(st, u, &g);
         vk_flee(ctx, st, t, g.c, ev);
         /* pursuit with the whole charge allowance (X) */
-        charge_move(ctx, st, u, t, d3, ev);
+        charge_move(ctx, st, u, t, d3, ev, NULL);
         if (any_contact(st, u, t)) {
             vk_mark_acted(st, t); /* caught, it has spent its action too (X) */
             resolve_contact(ctx, st, u, t, 0, 0, ev);
@@ -577,40 +587,61 @@ int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
     return 0;
 }
 
-/* The range a figure's defensive fire is taken at (X): officers, characters and elite figures
- * at the shortest bracket; veterans at half the distance their charging targets move (the
- * charge reaches, so about the gap it began at); all others at the gap the charge began at.
- * Leaders stand for officers and characters (OPFOR_S_LEADER, which NCOs share). */
-static float defensive_range(const opfor_figure_t *fr, float start) {
-    if (fr->quality >= OPFOR_Q_ELITE || (fr->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)))
-        return 0.0f;
-    return fr->quality == OPFOR_Q_VETERAN ? 0.5f * start : start;
+/* Whether figure fr fires defensively at a range of its own (X): officers, characters and
+ * elite figures at the shortest bracket (leaders stand for officers and characters:
+ * OPFOR_S_LEADER, which NCOs share); veterans at half the distance their charging target
+ * moves; all others at the gap the charge began at. */
+static int shortest_bracket(const opfor_figure_t *fr) {
+    return fr->quality >= OPFOR_Q_ELITE || (fr->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL));
 }
 
 /* The one walk over target t's defensive fire at charger u (X) that both the reaction and its
  * count make: each living person with a firearm for its range shoots at the nearest charging
- * figure it can see, which gets no cover (VK_SHOOT_NO_COVER). With wr (st itself) the shots
- * are rolled and *kills counts the dead; with wr NULL every shot misses and st is only read.
- * Returns the shots. */
+ * figure it can see, which gets no cover (VK_SHOOT_NO_COVER). A veteran's range is half the
+ * length of the path its target takes in the charge (step 1, the path the chargers follow:
+ * charge_move on a copy of the state, before any shot). With wr (st itself) the shots are
+ * rolled and *kills counts the dead; with wr NULL every shot misses and st is only read.
+ * *range0 (may be NULL) gets the range of the first shot, -1 when none. Returns the shots. */
 static int defensive_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
-                          opfor_vk_state_t *wr, int t, int u, int *kills) {
+                          opfor_vk_state_t *wr, int t, int u, int *kills, float *range0) {
     const opfor_unit_t *tu = &st->units[t];
     float start = st->charge.start_gap;
     int shots = 0;
+    if (range0)
+        *range0 = -1.0f;
+    /* the chargers' paths, only when a veteran may fire: no shot has been rolled yet */
+    float path[OPFOR_MAX_FIGURES];
+    int veterans = 0;
+    for (int f = tu->first; f < tu->first + tu->count && !veterans; f++)
+        veterans = vk_alive(st, f) && vk_is_person(&st->figures[f]) &&
+                   st->figures[f].quality == OPFOR_Q_VETERAN &&
+                   !shortest_bracket(&st->figures[f]) && vk_firearm(&st->figures[f], 0.0f) >= 0;
+    if (veterans) {
+        opfor_vk_state_t scratch;
+        memcpy(&scratch, st, sizeof scratch);
+        const opfor_unit_t *un = &st->units[u];
+        for (int f = un->first; f < un->first + un->count; f++)
+            path[f] = 0.0f;
+        charge_move(ctx, &scratch, u, t, st->charge.d3, NULL, path);
+    }
     for (int f = tu->first; f < tu->first + tu->count; f++) {
         const opfor_figure_t *fr = &st->figures[f];
         if (!vk_alive(st, f) || !vk_is_person(fr))
-            continue;
-        float range = defensive_range(fr, start);
-        int w = vk_firearm(fr, range);
-        if (w < 0)
             continue;
         float d2;
         int g = vk_nearest_fig(st, u, fr->pos, &d2);
         if (g < 0)
             break;
+        float range = shortest_bracket(fr)             ? 0.0f
+                      : fr->quality == OPFOR_Q_VETERAN ? 0.5f * path[g]
+                                                       : start;
+        int w = vk_firearm(fr, range);
+        if (w < 0)
+            continue;
         if (!vk_is_person(&st->figures[g]) || !vk_los(ctx, st, f, g))
             continue;
+        if (range0 && shots == 0)
+            *range0 = range;
         shots++;
         if (wr && vk_shoot(ctx, wr, f, g, w, range, VK_SHOOT_NO_COVER, NULL) == 2)
             (*kills)++;
@@ -621,16 +652,18 @@ static int defensive_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
 static void defensive_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int t, int u,
                            opfor_vk_events_t *ev) {
     int kills = 0;
-    int shots = defensive_walk(ctx, st, st, t, u, &kills);
+    int shots = defensive_walk(ctx, st, st, t, u, &kills, NULL);
     VK_EV(ev, "  %s fires at the chargers: %d shot%s, %d killed", st->units[t].name, shots,
           shots == 1 ? "" : "s", kills);
 }
 
-int vk_defensive_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
+int vk_defensive_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, float *range0) {
     int t = st->charge.target, u = st->charge.charger;
+    if (range0)
+        *range0 = -1.0f;
     if (t >= st->nunits || u >= st->nunits)
         return 0;
-    return defensive_walk(ctx, st, NULL, t, u, NULL);
+    return defensive_walk(ctx, st, NULL, t, u, NULL, range0);
 }
 
 void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *r,
@@ -703,7 +736,7 @@ void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfo
     }
     if (!vk_unit_active(st, u) || !vk_unit_active(st, t))
         return;
-    charge_move(ctx, st, u, t, d3, ev);
+    charge_move(ctx, st, u, t, d3, ev, NULL);
     if (!any_contact(st, u, t)) {
         VK_EV(ev, "  the charge does not reach %s", st->units[t].name);
         return;

@@ -555,7 +555,9 @@ static void ref_follow_up(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u
     }
 }
 
-static void ref_charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int d3) {
+/* path (may be NULL, by figure): each charger's path, the formation's leg and its own */
+static void ref_charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int d3,
+                            float *path) {
     int fa, fb;
     vk_nearest_pair(st, u, t, &fa, &fb);
     if (fa < 0)
@@ -564,8 +566,12 @@ static void ref_charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int
     vk_unit_geo(st, u, &g);
     opfor_vec_t d = opfor_vsub(st->figures[fb].pos, st->figures[fa].pos);
     opfor_pt_t dest = opfor_vadd(g.c, d);
+    static opfor_vk_state_t before;
+    memcpy(&before, st, sizeof before);
     float moved = vk_move_unit(ctx, st, u, VK_MV_CHARGE, dest, 0, dest, d3, t, NULL);
     const opfor_unit_t *un = &st->units[u];
+    for (int f = un->first; path && f < un->first + un->count; f++)
+        path[f] = opfor_dist(before.figures[f].pos, st->figures[f].pos);
     for (int f = un->first; f < un->first + un->count; f++) {
         if (!vk_alive(st, f) || !vk_is_person(&st->figures[f]))
             continue;
@@ -578,7 +584,9 @@ static void ref_charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int
         int j = vk_nearest_fig(st, t, st->figures[f].pos, &d2);
         if (j < 0)
             continue;
-        vk_move_figure(ctx, st, f, st->figures[j].pos, left, t);
+        float leg = vk_move_figure(ctx, st, f, st->figures[j].pos, left, t);
+        if (path)
+            path[f] += leg;
     }
 }
 
@@ -638,21 +646,27 @@ static void ref_resolve_contact(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
 static void ref_defensive_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int t, int u) {
     const opfor_unit_t *tu = &st->units[t];
     float start = st->charge.start_gap;
+    /* X: a veteran fires at half its target's charge path: the chargers' move, made on a copy
+       before any shot, always (the engine makes it only when a veteran may fire) */
+    static opfor_vk_state_t scratch;
+    float path[OPFOR_MAX_FIGURES] = {0};
+    memcpy(&scratch, st, sizeof scratch);
+    ref_charge_move(ctx, &scratch, u, t, st->charge.d3, path);
     for (int f = tu->first; f < tu->first + tu->count; f++) {
         const opfor_figure_t *fr = &st->figures[f];
         if (!vk_alive(st, f) || !vk_is_person(fr))
-            continue;
-        float range =
-            fr->quality >= OPFOR_Q_ELITE || (fr->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) ? 0.0f
-            : fr->quality == OPFOR_Q_VETERAN ? 0.5f * start
-                                             : start;
-        int w = vk_firearm(fr, range);
-        if (w < 0)
             continue;
         float d2;
         int g = vk_nearest_fig(st, u, fr->pos, &d2);
         if (g < 0)
             break;
+        float range =
+            fr->quality >= OPFOR_Q_ELITE || (fr->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) ? 0.0f
+            : fr->quality == OPFOR_Q_VETERAN ? 0.5f * path[g]
+                                             : start;
+        int w = vk_firearm(fr, range);
+        if (w < 0)
+            continue;
         if (!vk_is_person(&st->figures[g]) || !vk_los(ctx, st, f, g))
             continue;
         vk_shoot(ctx, st, f, g, w, range, VK_SHOOT_NO_COVER, NULL);
@@ -717,7 +731,7 @@ static void ref_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, in
     }
     if (!vk_unit_active(st, u) || !vk_unit_active(st, t))
         return;
-    ref_charge_move(ctx, st, u, t, d3);
+    ref_charge_move(ctx, st, u, t, d3, NULL);
     if (!ref_any_contact(st, u, t))
         return;
     vk_mark_acted(st, t);
@@ -739,7 +753,7 @@ static int ref_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, in
     st->charge.ongoing = vk_in_melee(st, t) ? 1 : 0;
     st->ux[u].flags |= OPFOR_VK_UX_CHARGED;
     if ((float)(maxx + d3) < gap) {
-        ref_charge_move(ctx, st, u, t, d3);
+        ref_charge_move(ctx, st, u, t, d3, NULL);
         return 0;
     }
     for (int v = 0; v < st->nunits; v++)
@@ -748,7 +762,7 @@ static int ref_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, in
         vk_ugeo_t g;
         vk_unit_geo(st, u, &g);
         vk_flee(ctx, st, t, g.c, NULL);
-        ref_charge_move(ctx, st, u, t, d3);
+        ref_charge_move(ctx, st, u, t, d3, NULL);
         if (ref_any_contact(st, u, t)) {
             vk_mark_acted(st, t);
             ref_resolve_contact(ctx, st, u, t, 0, 0);

@@ -294,7 +294,9 @@ static void melee_defensive_fire_can_stop_a_charge(void **state) {
 static int defensive_kills(const char *buf) {
     const char *p = strstr(buf, "fires at the chargers:");
     int shots, kills;
-    if (!p || sscanf(strchr(p, ':') + 1, " %d shot%*[s], %d killed", &shots, &kills) != 2)
+    const char *c = p ? strchr(p, ',') : NULL; /* "N shot(s), K killed" */
+    if (!p || !c || sscanf(strchr(p, ':') + 1, " %d shot", &shots) != 1 ||
+        sscanf(c + 1, " %d killed", &kills) != 1)
         return -1;
     return shots * 100 + kills;
 }
@@ -360,9 +362,52 @@ static void melee_defensive_fire_gives_chargers_no_cover(void **state) {
             continue;
         reacted++;
         assert_false(vk_los(ctx, &st, st.units[1].first + 1, 0));
-        assert_int_equal(vk_defensive_count(ctx, &st), 1);
+        assert_int_equal(vk_defensive_count(ctx, &st, NULL), 1);
     }
     assert_true(reacted > 0);
+    fx_done(ctx, sc);
+}
+
+/* X: veterans fire defensively at half the distance their charging target moves (audit row
+ * 64), the path it takes in the charge, not half the gap the charge began at. Two elite lancers
+ * abreast 16 in from two veteran pistoleers, the second of whom stands 3 in deeper: the lancer
+ * facing it rides 16 in with the formation and on up to 3 in more (its d3) alone. On a d3 of 3
+ * it rides 19 in: half is 9.5 in, beyond a pistol's 9, and that veteran cannot fire (half the
+ * starting gap, 8 in, was in reach); on a 1 it rides 17 in and both fire. */
+static void melee_veterans_fire_at_half_the_charge_path(void **state) {
+    (void)state;
+    const float gap = 16.0f, deeper = 3.0f;
+    opfor_scenario_t *sc = fx_new(48, 60);
+    int l = fx_unit(sc, "Lancers", 0, OPFOR_UT_CAVALRY, OPFOR_Q_ELITE, 2, opfor_pt(23, 10),
+                    opfor_pt(0, 1), 0, OPFOR_W_LANCE, OPFOR_FIG_MOUNTED | OPFOR_FIG_HORSE);
+    fx_fig(sc, l, 0)->pos = opfor_pt(20, 10);
+    fx_fig(sc, l, 1)->pos = opfor_pt(26, 10);
+    float y1 = 10 + OPFOR_RADIUS_MOUNTED + gap + OPFOR_RADIUS_FOOT;
+    int v = fx_foot(sc, "Veterans", 1, OPFOR_Q_VETERAN, 2, opfor_pt(23, y1), OPFOR_W_PISTOL);
+    fx_fig(sc, v, 0)->pos = opfor_pt(20, y1);
+    fx_fig(sc, v, 0)->skills = 0; /* a veteran, not a leader (who fires at the shortest) */
+    fx_fig(sc, v, 1)->pos = opfor_pt(26, y1 + deeper);
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(44, 56));
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int seen[4] = {0, 0, 0, 0};
+    for (int s = 0; s < 200; s++) {
+        opfor_vk_state_t st;
+        charged(ctx, &st, (uint64_t)s);
+        if (st.phase != OPFOR_VK_PH_REACTION)
+            continue;
+        int d3 = st.charge.d3;
+        int want = d3 == 3 ? 1 : 2;
+        assert_int_equal(vk_defensive_count(ctx, &st, NULL), want);
+        /* the first veteran's target rides the 16 in gap: it fires at 8 in */
+        assert_float_equal(opfor_vk_query_defensive_range(ctx, &st), 0.5f * gap, 0.05f);
+        char buf[1024] = "";
+        opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
+        opfor_vk_action_t r = fx_act(OPFOR_VK_REACT_FIRE, 1);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &r, &ev), 0);
+        assert_int_equal(defensive_kills(buf) / 100, want);
+        seen[d3]++;
+    }
+    assert_true(seen[1] > 5 && seen[3] > 5);
     fx_done(ctx, sc);
 }
 
@@ -533,6 +578,7 @@ int main(void) {
         cmocka_unit_test(melee_charge_attack_matches_the_calculator),
         cmocka_unit_test(melee_defensive_fire_can_stop_a_charge),
         cmocka_unit_test(melee_defensive_fire_gives_chargers_no_cover),
+        cmocka_unit_test(melee_veterans_fire_at_half_the_charge_path),
         cmocka_unit_test(melee_charge_into_a_melee_leaves_other_melees),
         cmocka_unit_test(melee_goes_on_into_later_turns),
         cmocka_unit_test(melee_wavering_unit_may_move_off),
