@@ -839,6 +839,14 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
     else
         setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s%s%s.", o->unit_name, o->verb, tgt, arc,
              prone_here ? " (go prone)" : "", mv, rolls);
+    /* X steps 8-9: after the melee the unit's loose figures advance, unless it holds */
+    if ((a.flags & OPFOR_VK_AF_HOLD) &&
+        (a.kind == OPFOR_VK_CHARGE ||
+         (a.kind >= OPFOR_VK_REACT_STAND && a.kind <= OPFOR_VK_REACT_COUNTER))) {
+        size_t sl = strlen(o->sentence);
+        opfor_text_appendf(o->sentence, sizeof o->sentence, &sl,
+                           " After the melee, hold (no follow-up advance).");
+    }
 }
 
 int opfor_vk_ai_inert(const void *ctx, const void *state, const opfor_action_t *ga) {

@@ -1360,6 +1360,18 @@ static int fire_targets(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, i
     return n;
 }
 
+/* The charges at targets[0..n) again, each with the chargers holding after the melee (X step
+ * 8: the follow-up advance is theirs to make or not). */
+static void push_holds(lister_t *l, int u, const uint8_t *targets, int n) {
+    for (int i = 0; i < n; i++) {
+        opfor_vk_action_t *a = push(l, OPFOR_VK_CHARGE, u);
+        if (!a)
+            break;
+        a->target = targets[i];
+        a->flags = OPFOR_VK_AF_HOLD;
+    }
+}
+
 /* The acting unit's actions. Everything is measured once and passed down: the unit (its living
  * figures, geometry and profile, in one pass), each enemy unit, the nearest pairs, sight on
  * demand. The profile's or-ed skills and weapons skip the helpers whose answer must be no (a
@@ -1414,6 +1426,10 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             a->flags = OPFOR_VK_AF_FIRE;
         }
     }
+    /* charges; the same with the chargers holding after the melee (X step 8) come last in
+       the list, so that they never crowd out another kind of action */
+    uint8_t charged[VK_MAX_ENEMY_CAND];
+    int ncharged = 0;
     if ((k & K_CHARGE) && (want & G(OPFOR_VK_CHARGE)) && gunf < 0) {
         float reach = vk_charge_reach(ctx, st, u);
         for (int i = 0; i < nen; i++)
@@ -1421,7 +1437,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                 enemy_visible(ctx, st, u, &lf, &en[i])) {
                 opfor_vk_action_t *a = push(l, OPFOR_VK_CHARGE, u);
                 if (a)
-                    a->target = (uint8_t)en[i].u;
+                    a->target = charged[ncharged++] = (uint8_t)en[i].u;
             }
     }
     for (int i = 0; i < ntg; i++) {
@@ -1506,8 +1522,10 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     }
     if ((k & K_HEAL) && (prof.skills & OPFOR_S_MEDIC) && vk_can_heal(st, u))
         push(l, OPFOR_VK_HEAL, u);
-    if (!(k & K_OTHER))
+    if (!(k & K_OTHER)) {
+        push_holds(l, u, charged, ncharged);
         return;
+    }
     if ((want & G(OPFOR_VK_MESMERIZE)) && (prof.skills & OPFOR_S_MESMERIST) &&
         vk_mesmerists(st, u) > 0) {
         const opfor_unit_t *mu = &st->units[u];
@@ -1577,6 +1595,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     /* vk_wounded_count and opfor_vk_unit_present, as the profile counts them */
     if ((k & K_TOREAR) && prof.wounded > 0 && prof.wounded < prof.alive)
         push(l, OPFOR_VK_TO_REAR, u);
+    push_holds(l, u, charged, ncharged);
 }
 
 static void list_reactions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, lister_t *l) {
@@ -1600,8 +1619,17 @@ static void list_reactions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st
             a->arc = HOW[i];
         }
     }
-    if (vk_can_counter(ctx, st, t))
+    int counter = vk_can_counter(ctx, st, t), fire = vk_can_defensive_fire(st, t);
+    if (counter)
         push(l, OPFOR_VK_REACT_COUNTER, t);
+    /* the same, the unit then holding: no follow-up advance after the melee (X step 9) */
+    opfor_vk_action_t *h = push(l, OPFOR_VK_REACT_STAND, t);
+    if (h)
+        h->flags = OPFOR_VK_AF_HOLD;
+    if (fire && (h = push(l, OPFOR_VK_REACT_FIRE, t)))
+        h->flags = OPFOR_VK_AF_HOLD;
+    if (counter && (h = push(l, OPFOR_VK_REACT_COUNTER, t)))
+        h->flags = OPFOR_VK_AF_HOLD;
 }
 
 static void list_control(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, lister_t *l) {
@@ -2101,7 +2129,7 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         break;
     }
     case OPFOR_VK_CHARGE:
-        if (vk_charge(ctx, st, u, a->target, ev)) {
+        if (vk_charge(ctx, st, u, a->target, (a->flags & OPFOR_VK_AF_HOLD) != 0, ev)) {
             st->phase = OPFOR_VK_PH_REACTION;
             st->side = st->units[a->target].side;
             return;
@@ -2303,8 +2331,12 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         dist = opfor_dist(g.c, a->dest);
     }
     if (a->kind < OPFOR_VK_KIND_COUNT && KIND_TEXT[a->kind].text) {
-        snprintf(buf, n, "%s%s%s", un, KIND_TEXT[a->kind].text,
-                 KIND_TEXT[a->kind].target ? tn : "");
+        int hold = (a->flags & OPFOR_VK_AF_HOLD) &&
+                   (a->kind == OPFOR_VK_CHARGE ||
+                    (a->kind >= OPFOR_VK_REACT_STAND && a->kind <= OPFOR_VK_REACT_COUNTER));
+        snprintf(buf, n, "%s%s%s%s", un, KIND_TEXT[a->kind].text,
+                 KIND_TEXT[a->kind].target ? tn : "",
+                 hold ? ", then holds: no follow-up advance" : "");
         return buf;
     }
     static const char *const ARC[] = {"45-degree", "90-degree", "double 45-degree", "180-degree"};

@@ -723,11 +723,14 @@ int vk_can_charge(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, 
 float vk_charge_reach(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
 /* t is an enemy in play with people to charge, and u is free to charge. */
 int vk_charge_target_ok(const opfor_vk_state_t *st, int u, int t);
-/* Declares and starts a charge; returns 1 when the charged unit must now choose a reaction
- * (phase REACTION), 0 when the charge was resolved in full. */
-int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, opfor_vk_events_t *ev);
+/* Declares and starts a charge; hold: the chargers make no follow-up advance (X step 8).
+ * Returns 1 when the charged unit must now choose a reaction (phase REACTION), 0 when the
+ * charge was resolved in full. */
+int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int hold,
+              opfor_vk_events_t *ev);
 /* Completes the pending charge with the charged unit's reaction r (an OPFOR_VK_REACT_* action:
- * its kind; for a flight, dest and the move in arc, vk_flight_move). */
+ * its kind; for a flight, dest and the move in arc, vk_flight_move; OPFOR_VK_AF_HOLD: no
+ * follow-up advance, X step 9). */
 void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *r,
                      opfor_vk_events_t *ev);
 /* The VK_MV_* move of a flight reaction from its action's arc (opfor_vk_flight_kind), or -1

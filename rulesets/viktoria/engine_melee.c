@@ -526,16 +526,18 @@ static void resolve_contact(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int
         if (st->melee[v] & (um | tm))
             involved |= 1u << v;
     melee_morale(ctx, st, involved, ev);
-    /* 8-9: follow-up moves */
-    follow_up(ctx, st, u, st->melee[u], VK_MV_ADVANCE);
-    follow_up(ctx, st, t, st->melee[t], VK_MV_ADVANCE);
+    /* 8-9: follow-up moves, each side's choice (the action's OPFOR_VK_AF_HOLD) */
+    if (!(st->charge.hold & 1))
+        follow_up(ctx, st, u, st->melee[u], VK_MV_ADVANCE);
+    if (!(st->charge.hold & 2))
+        follow_up(ctx, st, t, st->melee[t], VK_MV_ADVANCE);
     link_contacts(st, u, t);
     vk_melee_refresh(st);
     st->ux[u].flags |= OPFOR_VK_UX_FOUGHT;
     st->ux[t].flags |= OPFOR_VK_UX_FOUGHT;
 }
 
-int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
+int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int hold,
               opfor_vk_events_t *ev) {
     int d3 = vk_d3(st);
     int minx;
@@ -548,6 +550,7 @@ int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
     st->charge.start_gap = gap;
     st->charge.reach = gap;
     st->charge.d3 = (uint8_t)d3;
+    st->charge.hold = hold ? 1 : 0;
     st->charge.ongoing = vk_in_melee(st, t) ? 1 : 0;
     st->ux[u].flags |= OPFOR_VK_UX_CHARGED;
     VK_EV(ev, "  %s charges %s (%.1f in away, allowance %d + %d)", st->units[u].name,
@@ -670,6 +673,8 @@ void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfo
                      opfor_vk_events_t *ev) {
     int kind = r->kind;
     int u = st->charge.charger, t = st->charge.target, d3 = st->charge.d3;
+    if (r->flags & OPFOR_VK_AF_HOLD)
+        st->charge.hold |= 2;
     int ongoing = st->charge.ongoing;
     st->charge.active = 0;
     int counter = 0;

@@ -310,7 +310,8 @@ static void orders_charge_and_decision(void **state) {
 }
 
 /* X: the charged unit's orders. A move away says which move (a run, an advance or a crawl,
- * audit row 62) with its roll; defensive fire counts its shooters and quotes to hit and save. */
+ * audit row 62) with its roll; defensive fire counts its shooters and quotes to hit and save;
+ * a reaction that holds after the melee says so (row 68). */
 static void orders_reactions_to_a_charge(void **state) {
     (void)state;
     int checked = 0;
@@ -346,8 +347,17 @@ static void orders_reactions_to_a_charge(void **state) {
             }
             if (want && !strstr(o.sentence, want))
                 fail_msg("%s", o.sentence);
+            /* X steps 8-9: holding after the melee is said */
+            int holds = (f.acts[i].flags & OPFOR_VK_AF_HOLD) != 0;
+            int says = strstr(o.sentence, "After the melee, hold (no follow-up advance).") != NULL;
+            if (holds != says)
+                fail_msg("%s", o.sentence);
+            seen |= f.acts[i].kind == OPFOR_VK_REACT_STAND && (f.acts[i].flags & OPFOR_VK_AF_HOLD)
+                        ? 1 << 15
+                        : 0;
         }
-        assert_int_equal(seen, 1 << OPFOR_VK_RUN | 1 << OPFOR_VK_ADVANCE | 1 << OPFOR_VK_CRAWL);
+        assert_int_equal(seen,
+                         1 << OPFOR_VK_RUN | 1 << OPFOR_VK_ADVANCE | 1 << OPFOR_VK_CRAWL | 1 << 15);
         checked = 1;
         vkfix_close(&f);
     }

@@ -635,8 +635,10 @@ static void ref_resolve_contact(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
         if (st->melee[v] & (um | tm))
             involved |= 1u << v;
     ref_melee_morale(ctx, st, involved);
-    ref_follow_up(ctx, st, u, st->melee[u], VK_MV_ADVANCE);
-    ref_follow_up(ctx, st, t, st->melee[t], VK_MV_ADVANCE);
+    if (!(st->charge.hold & 1)) /* X steps 8-9: each side may hold */
+        ref_follow_up(ctx, st, u, st->melee[u], VK_MV_ADVANCE);
+    if (!(st->charge.hold & 2))
+        ref_follow_up(ctx, st, t, st->melee[t], VK_MV_ADVANCE);
     ref_link_contacts(st, u, t);
     ref_melee_refresh(st);
     st->ux[u].flags |= OPFOR_VK_UX_FOUGHT;
@@ -674,8 +676,10 @@ static void ref_defensive_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, 
 }
 
 static void ref_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind,
-                             opfor_pt_t dest, int how) {
+                             opfor_pt_t dest, int how, int hold) {
     int u = st->charge.charger, t = st->charge.target, d3 = st->charge.d3;
+    if (hold)
+        st->charge.hold |= 2;
     int ongoing = st->charge.ongoing;
     st->charge.active = 0;
     int counter = 0;
@@ -773,7 +777,7 @@ static int ref_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, in
         st->charge.active = 1;
         return 1;
     }
-    ref_charge_react(ctx, st, OPFOR_VK_REACT_STAND, opfor_pt(0, 0), 0);
+    ref_charge_react(ctx, st, OPFOR_VK_REACT_STAND, opfor_pt(0, 0), 0, 0);
     return 0;
 }
 
@@ -1118,7 +1122,7 @@ static void check_unit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
             continue;
         charged = 1;
         int ra = 0, rb = 0;
-        BOTH("charge", t, ra = vk_charge(ctx, &c->a, u, t, NULL),
+        BOTH("charge", t, ra = vk_charge(ctx, &c->a, u, t, 0, NULL),
              rb = ref_charge(ctx, &c->b, u, t));
         assert_int_equal(ra, rb);
         if (ra != 1)
@@ -1126,12 +1130,14 @@ static void check_unit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
         static opfor_vk_state_t pa, pb; /* the pending charge, for each reaction */
         memcpy(&pa, &c->a, sizeof pa);
         memcpy(&pb, &c->b, sizeof pb);
-        /* each reaction; a flight as a run, an advance and a crawl (X) */
-        static const int kinds[] = {OPFOR_VK_REACT_STAND, OPFOR_VK_REACT_FIRE,
-                                    OPFOR_VK_REACT_FLEE,  OPFOR_VK_REACT_FLEE,
-                                    OPFOR_VK_REACT_FLEE,  OPFOR_VK_REACT_COUNTER};
-        static const int hows[] = {0, 0, OPFOR_VK_RUN, OPFOR_VK_ADVANCE, OPFOR_VK_CRAWL, 0};
-        for (int k = 0; k < 6; k++) {
+        /* each reaction; a flight as a run, an advance and a crawl (X); standing and
+           holding after the melee (no follow-up advance, X step 9) */
+        static const int kinds[] = {
+            OPFOR_VK_REACT_STAND, OPFOR_VK_REACT_FIRE,    OPFOR_VK_REACT_FLEE, OPFOR_VK_REACT_FLEE,
+            OPFOR_VK_REACT_FLEE,  OPFOR_VK_REACT_COUNTER, OPFOR_VK_REACT_STAND};
+        static const int hows[] = {0, 0, OPFOR_VK_RUN, OPFOR_VK_ADVANCE, OPFOR_VK_CRAWL, 0, 0};
+        for (int k = 0; k < 7; k++) {
+            int hold = k == 6;
             opfor_pt_t dest = opfor_vadd(st->figures[st->units[t].first].pos,
                                          opfor_vscale(ctx->home[st->units[t].side], 12.0f));
             memcpy(&c->a, &pa, sizeof pa);
@@ -1141,9 +1147,10 @@ static void check_unit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
                                        .target = OPFOR_VK_NONE,
                                        .arc = (uint8_t)hows[k],
                                        .figure = OPFOR_VK_NO_FIGURE,
+                                       .flags = hold ? OPFOR_VK_AF_HOLD : 0,
                                        .dest = dest};
             vk_charge_react(ctx, &c->a, &react, NULL);
-            ref_charge_react(ctx, &c->b, kinds[k], dest, hows[k]);
+            ref_charge_react(ctx, &c->b, kinds[k], dest, hows[k], hold);
             same_bytes(c, "charge reaction", u, t);
             c->checks++;
         }

@@ -534,6 +534,102 @@ static void melee_wavering_unit_may_move_off(void **state) {
     fx_done(ctx, sc);
 }
 
+/* X steps 8-9: after the melee the chargers, then the defenders, MAY advance into contact or
+ * support (audit row 68): OPFOR_VK_AF_HOLD on the charge or the reaction says they do not. The
+ * hold variants are offered; a defender that holds leaves its loose figures where they stood;
+ * chargers that hold leave their loose rider where the charge left it. */
+static void melee_follow_up_is_a_choice(void **state) {
+    (void)state;
+    /* the defenders: one lancer against six elite swordsmen, of whom one or two are struck */
+    opfor_scenario_t *sc = charge_pair(3.0f, 6, OPFOR_Q_ELITE, OPFOR_W_SWORD, 0);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int stood = 0, held = 0, advanced = 0;
+    for (int s = 0; s < 60; s++) {
+        opfor_vk_state_t st;
+        charged(ctx, &st, (uint64_t)s);
+        if (st.phase != OPFOR_VK_PH_REACTION)
+            continue;
+        opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, &st, acts, OPFOR_VK_MAX_ACTIONS), offered = 0;
+        for (int i = 0; i < n; i++)
+            offered += acts[i].kind == OPFOR_VK_REACT_STAND && acts[i].flags == OPFOR_VK_AF_HOLD;
+        assert_int_equal(offered, 1);
+        stood++;
+        for (int hold = 0; hold < 2; hold++) {
+            opfor_vk_state_t after = st;
+            opfor_vk_action_t r = fx_act(OPFOR_VK_REACT_STAND, 1);
+            r.flags = hold ? OPFOR_VK_AF_HOLD : 0;
+            assert_int_equal(opfor_vk_apply(ctx, &after, &r, NULL), 0);
+            if (after.ux[1].flags & OPFOR_VK_UX_FLED)
+                continue; /* broke after the melee: a flight, not a follow-up */
+            int moved = 0;
+            const opfor_unit_t *tu = &after.units[1];
+            for (int i = tu->first; i < tu->first + tu->count; i++)
+                moved += opfor_dist(st.figures[i].pos, after.figures[i].pos) > 0.01f;
+            if (hold) {
+                assert_int_equal(moved, 0);
+                held++;
+            } else {
+                advanced += moved > 0;
+            }
+        }
+    }
+    assert_true(stood > 20 && held > 20);
+    assert_true(advanced > 10);
+    fx_done(ctx, sc);
+
+    /* the chargers: four lancers abreast 14 in from one rifleman; the far-flank rider cannot
+       reach it with the charge's d3 and follows up afterwards, unless the charge holds */
+    sc = fx_new(48, 48);
+    int l = fx_unit(sc, "Lancers", 0, OPFOR_UT_CAVALRY, OPFOR_Q_SOLDIER, 4, opfor_pt(24, 10),
+                    opfor_pt(0, 1), 0, OPFOR_W_LANCE, OPFOR_FIG_MOUNTED | OPFOR_FIG_HORSE);
+    for (int k = 0; k < 4; k++)
+        fx_fig(sc, l, k)->pos = opfor_pt(20.0f + 2.5f * (float)k, 10);
+    fx_foot(sc, "Rifle", 1, OPFOR_Q_CONSCRIPT, 1,
+            opfor_pt(20, 10 + OPFOR_RADIUS_MOUNTED + 14.0f + OPFOR_RADIUS_FOOT), OPFOR_W_DAGGER);
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(44, 44));
+    ctx = fx_ctx(sc, NULL);
+    int charges = 0, differ = 0, listed = 0;
+    for (int s = 0; s < 60; s++) {
+        opfor_vk_state_t st;
+        fx_start(ctx, &st, (uint64_t)s, l);
+        opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, &st, acts, OPFOR_VK_MAX_ACTIONS);
+        for (int i = 0; i < n; i++)
+            listed += acts[i].kind == OPFOR_VK_CHARGE && acts[i].flags == OPFOR_VK_AF_HOLD;
+        opfor_vk_state_t run[2];
+        int ok = 1;
+        for (int hold = 0; hold < 2; hold++) {
+            run[hold] = st;
+            opfor_vk_action_t c = fx_aim(OPFOR_VK_CHARGE, l, l + 1);
+            c.flags = hold ? OPFOR_VK_AF_HOLD : 0;
+            assert_int_equal(opfor_vk_apply(ctx, &run[hold], &c, NULL), 0);
+            if (run[hold].phase == OPFOR_VK_PH_REACTION) {
+                opfor_vk_action_t r = fx_act(OPFOR_VK_REACT_STAND, l + 1);
+                assert_int_equal(opfor_vk_apply(ctx, &run[hold], &r, NULL), 0);
+            }
+            ok &= (run[hold].ux[l].flags & OPFOR_VK_UX_FOUGHT) &&
+                  !(run[hold].ux[l].flags & OPFOR_VK_UX_FLED) &&
+                  !(run[hold].ux[l + 1].flags & OPFOR_VK_UX_FLED);
+        }
+        if (!ok)
+            continue;
+        charges++;
+        /* the same dice up to the follow-up: holding, the far rider is no nearer the rifleman */
+        int far = st.units[l].first + 3, rifle = st.units[l + 1].first;
+        float dh = opfor_dist(run[1].figures[far].pos, run[1].figures[rifle].pos);
+        float dn = opfor_dist(run[0].figures[far].pos, run[0].figures[rifle].pos);
+        if (!(run[0].figures[rifle].flags & OPFOR_FIG_ALIVE))
+            continue;
+        assert_true(dh >= dn - 0.001f);
+        differ += dh > dn + 0.1f;
+    }
+    assert_true(listed > 20);
+    assert_true(charges > 10);
+    assert_true(differ > 5);
+    fx_done(ctx, sc);
+}
+
 static void melee_fleeing_unit_is_pursued(void **state) {
     (void)state;
     opfor_scenario_t *sc = charge_pair(3.0f, 2, OPFOR_Q_CIVILIAN, OPFOR_W_DAGGER, 0);
@@ -582,6 +678,7 @@ int main(void) {
         cmocka_unit_test(melee_charge_into_a_melee_leaves_other_melees),
         cmocka_unit_test(melee_goes_on_into_later_turns),
         cmocka_unit_test(melee_wavering_unit_may_move_off),
+        cmocka_unit_test(melee_follow_up_is_a_choice),
         cmocka_unit_test(melee_fleeing_unit_is_pursued),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

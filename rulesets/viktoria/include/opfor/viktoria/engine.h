@@ -101,6 +101,9 @@ enum {
     OPFOR_VK_AF_TAKE_OFF = 1u << 11,   /* DRIVE of an aeroplane: take off from its runway */
     OPFOR_VK_AF_LAND = 1u << 12,       /* DRIVE of an aeroplane: land on a runway */
     OPFOR_VK_AF_OFF_TABLE = 1u << 13,  /* DRIVE of an aeroplane: fly off the table */
+    OPFOR_VK_AF_HOLD = 1u << 14,       /* CHARGE: the chargers make no follow-up advance after
+                                          the melee (X step 8); REACT_*: the charged unit makes
+                                          none (step 9). Without it, loose figures advance */
 };
 
 /* One action with its parameters. 24 bytes, plain data: logs store it as is. */
@@ -184,7 +187,8 @@ typedef struct opfor_vk_charge {
     float reach;     /* movement the chargers need to make contact */
     uint8_t control; /* CONTROL phase: next figure index into the unit (internal) */
     uint8_t d3;      /* the charge's d3 (VIII) */
-    uint8_t pad[6];
+    uint8_t hold;    /* no follow-up advance (X steps 8-9): bit 0 the chargers, bit 1 the target */
+    uint8_t pad[5];
 } opfor_vk_charge_t;
 
 /* Per-unit engine data beside opfor_unit_t. 8 bytes. */
