@@ -1,13 +1,13 @@
 /* rulesets/viktoria/engine_melee.c — charges and melee (Viktoria! X): the nine steps, the
- * charged unit's reactions (counter-charge, flight, defensive fire at a range set by quality),
- * simultaneous attacks, morale with flight or surrender, follow-up moves, ongoing melee and
- * pursuit. CHARGE rolls the d3 and the target's morale (steps 1-2); when the target may react
- * the state waits in phase REACTION, then vk_charge_react runs steps 3-9. Attacks in one step
- * are rolled first and the harm applied after, so a figure struck down still strikes back.
- * The figures a striker may reach are copied once per loop into a compact list (vk_foes_t):
- * nothing they are made of changes until the loop is over. The charge allowance reads the move
- * table once per kind of person present (tests/rulesets/test_engine_melee_fast.c holds the
- * plain version).
+ * charged unit's reactions (counter-charge, a move away of its choosing, defensive fire at a
+ * range set by quality), simultaneous attacks, morale with flight or surrender, follow-up moves
+ * (each side may hold), ongoing melee and pursuit. CHARGE rolls the d3 and the target's morale
+ * (steps 1-2); when the target may react the state waits in phase REACTION, then vk_charge_react
+ * runs steps 3-9. Attacks in one step are rolled first and the harm applied after, so a figure
+ * struck down still strikes back. The figures a striker may reach are copied once per loop into a
+ * compact list (vk_foes_t): nothing they are made of changes until the loop is over. The charge
+ * allowance reads the move table once per kind of person present
+ * (tests/rulesets/test_engine_melee_fast.c holds the plain version).
  */
 #include <string.h>
 
