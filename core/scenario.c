@@ -163,19 +163,33 @@ static int parse_table(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
     return 0;
 }
 
+/* Whether n is the plain scalar word (any case). */
+static int is_word(struct fy_node *n, const char *word) {
+    size_t len = 0;
+    const char *t = fy_node_is_scalar(n) ? fy_node_get_scalar(n, &len) : NULL;
+    return t && len == strlen(word) && strncasecmp(t, word, len) == 0;
+}
+
 static int parse_weather(ctx_t *c, struct fy_node *n, struct fy_node *alt) {
     enum { L, WD, NF };
     opfor_yaml_field_t f[NF] = {{"level", 0, 0}, {"wind", 0, 0}};
-    int level = 1, wind = OPFOR_N;
+    int level = 1, wind = OPFOR_N, wind_random = 0;
     if (opfor_yaml_read_fields(&c->rd, n, alt, "weather", f, NF))
         return c->rd.err;
-    if (f[L].v && opfor_yaml_get_int(&c->rd, f[L].v, f[L].k, "weather level", 1, 5, &level))
+    /* `random` leaves the roll to the ruleset (Viktoria! XIII: a die less two; a direction
+       die) */
+    if (f[L].v && is_word(f[L].v, "random"))
+        level = 0;
+    else if (f[L].v && opfor_yaml_get_int(&c->rd, f[L].v, f[L].k, "weather level", 1, 5, &level))
         return c->rd.err;
-    if (f[WD].v &&
-        opfor_yaml_get_enum(&c->rd, f[WD].v, f[WD].k, "wind direction", opfor_compass_names, &wind))
+    if (f[WD].v && is_word(f[WD].v, "random"))
+        wind_random = 1;
+    else if (f[WD].v && opfor_yaml_get_enum(&c->rd, f[WD].v, f[WD].k, "wind direction",
+                                            opfor_compass_names, &wind))
         return c->rd.err;
     c->sc->weather.level = level;
     c->sc->weather.wind = (opfor_compass_t)wind;
+    c->sc->weather.wind_random = wind_random;
     return 0;
 }
 
@@ -1073,6 +1087,10 @@ static int parse_ruleset(ctx_t *c, struct fy_node *v, struct fy_node *k) {
 
 opfor_scenario_t *opfor_scenario_ck_scenario(opfor_scenario_ck_t *ck) {
     return ((ctx_t *)ck)->sc;
+}
+
+opfor_yaml_rd_t *opfor_scenario_ck_reader(opfor_scenario_ck_t *ck) {
+    return &((ctx_t *)ck)->rd;
 }
 
 /* The value and key nodes of key in mapping map (exact match, as opfor_yaml_read_fields). */

@@ -680,6 +680,14 @@ static int act_weather(const opfor_viktoria_model_t *m, const opfor_viktoria_req
     }
     if (wk)
         add_fact(res, "wind", "Current wind", W, "", opfor_vocab_name(opfor_compass_names, W));
+    /* the starting level when the scenario leaves it to the dice: one D6 less two, at least 1
+       (XIII); the engine rolls the same (opfor_vk_weather_start) */
+    opfor_viktoria_table_t *s0 = add_table(res, "start_level", "Starting level (random)", "D6");
+    static const char *const START[5] = {"", "level 1, Calm", "level 2, Light Airs",
+                                         "level 3, Steady Breeze", "level 4, High Winds"};
+    table_add(s0, 1, 3, START[1], 1, 3 / 6.0);
+    for (int f = 4; f <= 6; f++)
+        table_add(s0, f, f, START[f - 2], f - 2, 1 / 6.0);
     add_note(res, "Roll at the start of every turn when weather is in play; the level stays "
                   "within 1..5 (V.A, XIII).");
     add_note(res, "Starting level: one D6 minus 2, at least 1; starting wind: a direction die "

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "opfor/yamlread.h"
 #include "engine_machine_int.h"
 #include "opfor/hash.h"
 
@@ -469,6 +470,15 @@ int opfor_vk_ctx_init(opfor_vk_ctx_t **out, const opfor_scenario_t *sc,
     memcpy(&ctx->model, m, sizeof *m);
     if (options)
         ctx->opt = *options;
+    if (sc->rules == &opfor_viktoria_scenario_rules) {
+        /* a scenario read as Viktoria!'s: the optional rules its `rules:` block names (checked
+           when it loaded; read here so that every road into the engine plays them) */
+        opfor_yaml_rd_t rd = {diag, 0, 1};
+        if (opfor_vk_scenario_options(&rd, sc, &ctx->opt)) {
+            free(ctx);
+            return rd.err;
+        }
+    }
     ctx->turn_limit = ctx->opt.turn_limit > 0 ? ctx->opt.turn_limit
                       : sc->turn_limit > 0    ? sc->turn_limit
                                               : 12;
@@ -530,6 +540,14 @@ int opfor_vk_ctx_turn_limit(const opfor_vk_ctx_t *ctx) {
 
 /* ---------------------------------------------------------------- state */
 
+void opfor_vk_weather_start(const opfor_scenario_t *sc, opfor_rng_t *rng, int *level, int *wind) {
+    int lv = sc->weather.level;
+    if (lv == 0) /* XIII: a die less two, never below 1 */
+        lv = (int)opfor_rng_below(rng, 6) + 1 - 2;
+    *level = lv < 1 ? 1 : lv > 5 ? 5 : lv;
+    *wind = sc->weather.wind_random ? (int)opfor_rng_below(rng, 8) : (int)(sc->weather.wind & 7);
+}
+
 void opfor_vk_state_init(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, uint64_t seed) {
     memset(st, 0, sizeof *st);
     opfor_rng_seed(&st->rng, seed, 0x566b5f656e67696eULL); /* "Vk_engin" stream */
@@ -538,9 +556,10 @@ void opfor_vk_state_init(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, uint64
     st->winner = -2;
     st->nunits = (uint8_t)ctx->sc.nunits;
     st->nfigures = (uint16_t)ctx->sc.nfigures;
-    int lv = ctx->sc.weather.level;
-    st->level = (uint8_t)(lv < 1 ? 1 : lv > 5 ? 5 : lv);
-    st->wind = (uint8_t)(ctx->sc.weather.wind & 7);
+    int lv, wind;
+    opfor_vk_weather_start(&ctx->sc, &st->rng, &lv, &wind);
+    st->level = (uint8_t)lv;
+    st->wind = (uint8_t)wind;
     /* Copy units and figures field by field into the zeroed arrays (no padding bytes from the
        scenario reach the state, so hashes depend on values only). */
     for (int u = 0; u < ctx->sc.nunits; u++) {
@@ -719,7 +738,8 @@ static int vk_next_side(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_v
             s = r0 ? 0 : -1;
         return s;
     }
-    if (ctx->opt.seq == OPFOR_VK_SEQ_SIDE_BY_SIDE) {
+    if (ctx->opt.seq == OPFOR_VK_SEQ_SIDE_BY_SIDE ||
+        ctx->opt.seq == OPFOR_VK_SEQ_SIDE_BY_SIDE_FIXED) {
         int first = st->seq_side;
         return (first == 0 ? r0 : r1) ? first : 1 - first;
     }
@@ -752,7 +772,10 @@ static void start_turn(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk
         vk_weather_event(ctx, st, ev);
     if (ctx->opt.specials)
         vk_specials_turn(ctx, st, ev);
-    if (ctx->opt.seq == OPFOR_VK_SEQ_SIDE_BY_SIDE && !ctx->opt.initiative) {
+    /* side by side (V.A): a roll every turn, or one for the whole game (fixed) */
+    if ((ctx->opt.seq == OPFOR_VK_SEQ_SIDE_BY_SIDE ||
+         (ctx->opt.seq == OPFOR_VK_SEQ_SIDE_BY_SIDE_FIXED && st->turn == 1)) &&
+        !ctx->opt.initiative) {
         int a, b;
         do {
             a = vk_d6(st);

@@ -62,7 +62,8 @@ static void scan(const opfor_vk_ctx_t *ctx, reach_t *r) {
         }
     }
     int lv = sc->weather.level < 1 ? 1 : sc->weather.level > 5 ? 5 : sc->weather.level;
-    r->levels = ctx->opt.weather_events ? 0x3Eu : 1u << lv;
+    /* every level when it may change (events) or is rolled at the start (`random`, XIII) */
+    r->levels = ctx->opt.weather_events || sc->weather.level == 0 ? 0x3Eu : 1u << lv;
 }
 
 static void to_roll(const opfor_viktoria_named_roll_t *n, vk_roll_t *out) {

@@ -17,7 +17,9 @@
  * The measures (base radii, foliage, lining a wall) and what each kind of terrain does go to
  * the table through the same struct (VK_TERRAIN_RULES).
  */
+#include "opfor/viktoria/engine.h"
 #include "opfor/viktoria/scenario.h"
+#include "opfor/yamlread.h"
 
 #include <string.h>
 
@@ -154,6 +156,7 @@ const opfor_name_t opfor_viktoria_mode_names[] = {
 /* The `patrol:` settings (docs/patrol-mode.md), read by opfor_patrol_config_load. */
 static const opfor_scenario_block_rule_t vk_blocks[] = {
     {"patrol", OPFOR_MODE_COOP, "the Patrol Mode module"},
+    {"rules", -1, NULL}, /* the optional rules in play: scenario_rules.c */
     {NULL, 0, NULL},
 };
 
@@ -162,6 +165,10 @@ static const opfor_scenario_block_rule_t vk_blocks[] = {
 static int check_scenario(opfor_scenario_ck_t *ck, void *user) {
     (void)user;
     const opfor_scenario_t *sc = opfor_scenario_ck_scenario(ck);
+    opfor_vk_options_t opt;
+    memset(&opt, 0, sizeof opt);
+    if (opfor_vk_scenario_options(opfor_scenario_ck_reader(ck), sc, &opt))
+        return opfor_scenario_ck_reader(ck)->err;
     if (sc->mode != OPFOR_MODE_COOP)
         return 0;
     int players = sc->sides[0].player + sc->sides[1].player;

@@ -340,6 +340,26 @@ if cg:
     made, norders, errors = play_turns(c, cg["game"], 30)
     check("competitive_plays", not errors and made >= 3, repr(errors))
 
+# The weather at the start (XIII): the scenario's, or rolled once from the game's seed when it
+# says random (a die less two, at least 1; a direction die), the same for the same seed.
+def weather_of(text, seed, gid):
+    err, g = c.call("game.new", {"scenario_yaml": text, "scenario": "wx", "seed": seed, "id": gid,
+                                 "difficulty": "novice"})
+    if err:
+        return err
+    err, st = c.call("game.state", {"game": gid})
+    return st.get("weather") if st else err
+wx_line = re.search(r"^weather:.*$", yaml_text, re.M).group(0)
+wx_set = yaml_text.replace(wx_line, "weather: {level: 4, wind: SW}", 1)
+w = weather_of(wx_set, 9, "wx_set")
+check("weather_as_the_scenario_says", w == {"level": 4, "wind": "SW", "command_radius": 12}, repr(w))
+wx_rand = yaml_text.replace(wx_line, "weather: {level: random, wind: random}", 1)
+rolled = [weather_of(wx_rand, s, "wx_r%d" % s) for s in range(1, 13)]
+again = weather_of(wx_rand, 5, "wx_again")
+check("weather_rolled_from_the_seed",
+      all(isinstance(x, dict) and 1 <= x["level"] <= 4 for x in rolled) and
+      len({x["level"] for x in rolled}) >= 2 and again == rolled[4], repr((rolled, again)))
+
 # Level challenge: the director picks spottings on a worker thread; the presses still answer,
 # the spotted units appear, and the restarted daemon rebuilds the same game from its log.
 # The search at this level takes seconds a decision in a sanitizer build: a patient client,

@@ -314,6 +314,14 @@ static void calc_weather_event(void **state) {
     assert_int_equal(t->e[3].value, OPFOR_N);  /* veers one */
     assert_int_equal(t->e[4].value, OPFOR_NE); /* veers two */
     assert_true(fabs(t->e[2].p - 24.0 / 36.0) < 1e-15);
+    /* the random starting level: a D6 less two, at least 1 (XIII) */
+    t = opfor_viktoria_result_table(&r, "start_level");
+    assert_non_null(t);
+    assert_int_equal(t->n, 4);
+    assert_int_equal(t->e[0].value, 1);
+    assert_true(fabs(t->e[0].p - 0.5) < 1e-15);
+    assert_int_equal(t->e[3].value, 4);
+    assert_true(fabs(t->e[3].p - 1.0 / 6.0) < 1e-15);
     /* clamped at the ends */
     const char *kv2[] = {"level", "gale", NULL};
     ask("weather_event", &r, kv2);

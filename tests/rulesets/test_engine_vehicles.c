@@ -49,7 +49,10 @@ static opfor_scenario_t *vehicle_scenario(const char *extra, const char *terrain
  * the opening state of seed. */
 static opfor_pt_t move_by(int kind, const char *extra, const char *terrain, opfor_pt_t dest,
                           uint64_t seed, int specials) {
-    opfor_scenario_t *sc = vehicle_scenario(extra, terrain);
+    /* a scenario with a machine plays XII unless its rules block turns it off */
+    char top[1024];
+    snprintf(top, sizeof top, "%s%s", specials ? "" : "rules: {machines: no}\n", terrain);
+    opfor_scenario_t *sc = vehicle_scenario(extra, top);
     opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, specials, 0);
     opfor_vk_state_t *st = calloc(1, sizeof *st);
     opfor_vk_state_init(ctx, st, seed);

@@ -75,8 +75,9 @@ typedef struct opfor_objective {
 
 /* Wind and weather. */
 typedef struct opfor_weather {
-    int level;            /* 1 calm .. 5 gale */
+    int level;            /* 1 calm .. 5 gale; 0: `random`, rolled by the ruleset at the start */
     opfor_compass_t wind; /* direction the wind blows from */
+    int wind_random;      /* 1: `wind: random`, rolled by the ruleset at the start (wind N) */
 } opfor_weather_t;
 
 /* Routes of machines: a train's track and an aeroplane's runway. They are drawn in the
@@ -223,6 +224,10 @@ typedef struct opfor_scenario_rules {
 
 /* The scenario being loaded (writable: a check may complete it). */
 opfor_scenario_t *opfor_scenario_ck_scenario(opfor_scenario_ck_t *ck);
+/* The loader's strict YAML reader, for a check that reads one of the ruleset's blocks
+ * (opfor_scenario_block) with the typed readers of opfor/yamlread.h: its first error fails
+ * the load at that node's file:line:column. */
+struct opfor_yaml_rd *opfor_scenario_ck_reader(opfor_scenario_ck_t *ck);
 /* Whether item (kind, i) was written with key (for a route: its terrain entry's key). */
 int opfor_scenario_ck_has(opfor_scenario_ck_t *ck, opfor_scenario_item_t kind, int i,
                           const char *key);

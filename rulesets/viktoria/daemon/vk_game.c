@@ -22,6 +22,7 @@
 #include "opfor/rpc.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/viktoria/builtin.h"
+#include "opfor/viktoria/calc.h"
 #include "pack_int.h"
 
 #define DEFAULT_SCENARIO "patrol_default"
@@ -178,6 +179,13 @@ int opfor__vkg_open(opfor__vkg_t **out, const opfor_store_game_t *row, const cha
     }
     snprintf(g->rowbuf.difficulty, sizeof g->rowbuf.difficulty, "%s",
              opfor_vocab_name(opfor_ai_level_names, g->level));
+    {
+        /* a `random` weather is rolled once from the game's seed, on a stream of its own so
+           that the table's dice are the same with or without it (XIII) */
+        opfor_rng_t wr;
+        opfor_rng_seed(&wr, row->seed, 0x77656174u); /* "weat" */
+        opfor_vk_weather_start(g->sc, &wr, &g->weather[0], &g->weather[1]);
+    }
     rc = opfor_vk_ctx_init(&g->ctx, g->sc, m, NULL, &d);
     if (rc < 0) {
         opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, rc,
@@ -896,7 +904,7 @@ void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
     int list[OPFOR_MAX_UNITS], nready = 0;
     if (t->pending == OPFOR__PEND_PLAYER || t->pending == OPFOR__PEND_ENEMY)
         nready = ready_units(t, t->pending == OPFOR__PEND_PLAYER ? g->player : g->enemy, list);
-    msgpack_pack_map(pk, 24);
+    msgpack_pack_map(pk, 25);
     opfor__kv_str(pk, "game", g->row->id);
     opfor__kv_str(pk, "ruleset", g->row->ruleset);
     opfor__kv_str(pk, "scenario", g->row->scenario_name);
@@ -911,6 +919,11 @@ void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
     opfor__kv_int(pk, "turn_limit",
                   g->mode == OPFOR_MODE_COOP ? g->cfg->turn_limit : g->sc->turn_limit);
     opfor__kv_int(pk, "presses", t->presses);
+    opfor_rpc_pack_cstr(pk, "weather"); /* at the start of play (XIII) */
+    msgpack_pack_map(pk, 3);
+    opfor__kv_int(pk, "level", g->weather[0]);
+    opfor__kv_str(pk, "wind", opfor_vocab_name(opfor_compass_names, g->weather[1]));
+    opfor__kv_int(pk, "command_radius", opfor_viktoria_command_radius(g->weather[0]));
     opfor__kv_str(pk, "pending", opfor__vkg_pending_name(t->pending));
     opfor_rpc_pack_cstr(pk, "ready");
     msgpack_pack_array(pk, (size_t)nready);

@@ -167,6 +167,8 @@ typedef struct opfor__vkg {
     int mode;                      /* OPFOR_MODE_* */
     int player, enemy;             /* side indices */
     int level;                     /* opfor_ai_level_t from difficulty */
+    int weather[2];                /* the weather level (1..5) and wind at the start (XIII):
+                                    * the scenario's, or rolled from the game's seed */
     opfor__vkg_table_t t;          /* the committed state */
     opfor__vkg_table_t *work;      /* the state a mutation changes (vk_game_ops.c) */
     int base;                      /* 1 when the log begins with a `begin` entry, which the

@@ -48,6 +48,8 @@ void opfor__vkg_engine_state(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
     st->nfigures = (uint16_t)t->nfigures;
     for (int u = 0; u < t->nunits; u++)
         st->ux[u].removed = !opfor__vkg_in_play(t, u);
+    st->level = (uint8_t)g->weather[0];
+    st->wind = (uint8_t)g->weather[1];
     st->turn = t->ps.turn;
     st->phase = OPFOR_VK_PH_SELECT_UNIT;
     st->side = (uint8_t)side;
@@ -62,9 +64,9 @@ static opfor_table_view_t plan_table(const opfor__vkg_t *g, const opfor__vkg_tab
     return tb;
 }
 
-/* The command radius of the scenario's weather (VII). */
+/* The command radius of the game's weather (VII, XIII). */
 static float command_radius(const opfor__vkg_t *g) {
-    return (float)opfor_viktoria_command_radius(g->sc->weather.level);
+    return (float)opfor_viktoria_command_radius(g->weather[0]);
 }
 
 int opfor__vkg_in_command(const opfor__vkg_t *g, const opfor__vkg_table_t *t, int u) {

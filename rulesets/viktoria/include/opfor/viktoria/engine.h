@@ -151,8 +151,12 @@ typedef int (*opfor_vk_reinforce_fn)(const struct opfor_vk_ctx *ctx,
 typedef enum opfor_vk_seq {
     OPFOR_VK_SEQ_COMPETITIVE = 0, /* a D6 per side for every activation, ties re-rolled */
     OPFOR_VK_SEQ_SIDE_BY_SIDE,    /* one roll a turn; the winner moves all its units first */
+    OPFOR_VK_SEQ_SIDE_BY_SIDE_FIXED, /* as side by side, one roll for the whole game (V.A) */
     OPFOR_VK_SEQ_COUNT
 } opfor_vk_seq_t;
+/* The scenario's words for them (`rules: {sequence: ...}`): "competitive", "side_by_side",
+ * "side_by_side_fixed". */
+extern const opfor_name_t opfor_vk_seq_names[];
 
 /* Scenario options (XII, XIII) and limits. Zero-initialised options are the defaults. */
 typedef struct opfor_vk_options {
@@ -165,6 +169,14 @@ typedef struct opfor_vk_options {
     void *initiative_user;             /* passed to initiative and reinforce */
     opfor_vk_reinforce_fn reinforce;   /* may an empty side still gain units? or NULL */
 } opfor_vk_options_t;
+
+/* Adds the optional rules sc asks for in its `rules:` block (docs/scenario-format.md) to
+ * *opt: machines (XII; without the key, on when a unit is a machine), weather_events (XIII),
+ * sequence (V.A; taken when *opt's is competitive). A yes already in *opt stays yes. Returns 0,
+ * or rd's first error (a bad key or value, placed at its file:line:column). */
+struct opfor_yaml_rd;
+int opfor_vk_scenario_options(struct opfor_yaml_rd *rd, const opfor_scenario_t *sc,
+                              opfor_vk_options_t *opt);
 
 /* Per-side off-board fire registration (IX). 16 bytes. */
 typedef struct opfor_vk_reg {
@@ -290,6 +302,10 @@ int opfor_vk_ctx_turn_limit(const opfor_vk_ctx_t *ctx);
 /* Sets up the opening state of a game with the given seed: the scenario's units, turn 0,
  * phase START_TURN. */
 void opfor_vk_state_init(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, uint64_t seed);
+/* The weather at the start of play (XIII): the scenario's level and wind, or, where it says
+ * `random`, a level of one D6 less two (at least 1) and a wind from a direction die (one of
+ * the eight compass points), drawn from rng. level gets 1..5, wind an opfor_compass_t. */
+void opfor_vk_weather_start(const opfor_scenario_t *sc, opfor_rng_t *rng, int *level, int *wind);
 
 /* Who decides in st: 0 or 1 (a side), OPFOR_VK_CHANCE, or OPFOR_VK_TERMINAL. */
 int opfor_vk_current(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
