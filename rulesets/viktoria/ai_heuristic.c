@@ -793,7 +793,9 @@ static void score_reaction(sit_t *s, const opfor_action_t *a, float *t) {
         t[OPFOR_HT_THREAT_FROM] -= 0.4f * s->melee[c];
         break;
     case OPFOR_VK_REACT_FLEE:
-        t[OPFOR_HT_THREAT_FROM] -= 0.1f * s->melee[c];
+        /* only a run gets clear of the charge; an advance or a crawl away is still caught */
+        if (opfor_vk_flight_kind(a->sub) == OPFOR_VK_RUN)
+            t[OPFOR_HT_THREAT_FROM] -= 0.1f * s->melee[c];
         t[OPFOR_HT_MORALE] +=
             shaken || role == R_HQ || role == R_SUPPLY || role == R_GUN ? 1.0f : -0.8f;
         break;

@@ -210,11 +210,11 @@ static void fire_dice(opfor_order_t *o, int first) {
     }
 }
 
-/* To hit and save for u's personal weapons at t (moving: moving fire). */
-static void fire_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int u, int t,
-                       int moving, opfor_order_t *o) {
+/* To hit and save for u's personal weapons at t (moving: moving fire) at a range of gap
+ * inches; defensive: fire at chargers (X), who get no cover. */
+static void fire_rolls_at(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int u, int t,
+                          int moving, float gap, int defensive, opfor_order_t *o) {
     const opfor_viktoria_model_t *m = opfor_vk_query_model(vk);
-    float gap = opfor_vk_query_gap(st, u, t);
     static const int ACTION[3] = {OPFOR_VK_A_FIRE_PISTOL, OPFOR_VK_A_FIRE_CARBINE,
                                   OPFOR_VK_A_FIRE_RIFLE};
     int w = -1;
@@ -232,7 +232,8 @@ static void fire_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int
     opfor_vk_ugeo_t a, b;
     opfor_vk_query_geo(st, u, &a);
     opfor_vk_query_geo(st, t, &b);
-    int cov = opfor_vk_query_cover(vk, a.c, b.c, OPFOR_RADIUS_FOOT);
+    /* X: chargers get no cover against defensive fire */
+    int cov = defensive ? OPFOR_COVER_NONE : opfor_vk_query_cover(vk, a.c, b.c, OPFOR_RADIUS_FOOT);
     calc_t c;
     calc_start(&c, ACTION[w]);
     calc_set(&c, "actor", opfor_vocab_name(opfor_quality_names, q));
@@ -252,6 +253,12 @@ static void fire_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int
         take_effect(o, &res);
         fire_dice(o, first);
     }
+}
+
+/* To hit and save of u's fire at t at the gap between them. */
+static void fire_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int u, int t,
+                       int moving, opfor_order_t *o) {
+    fire_rolls_at(vk, st, u, t, moving, opfor_vk_query_gap(st, u, t), 0, o);
 }
 
 /* To hit and save in melee with u's main weapon against t (charging or not). */
@@ -360,7 +367,10 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
         if (st->charge.charger < st->nunits) {
             o->figures = opfor_vk_query_defensive_shooters(vk, st);
             o->figures_how = OPFOR_ORDER_FIG_EXACT;
-            fire_rolls(vk, st, u, st->charge.charger, 0, o);
+            /* at the range the first shooter's quality sets (X), the chargers in the open */
+            float range = opfor_vk_query_defensive_range(vk, st);
+            if (range >= 0.0f)
+                fire_rolls_at(vk, st, u, st->charge.charger, 0, range, 1, o);
         }
         break;
     case OPFOR_VK_CHARGE:
@@ -372,6 +382,10 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
     case OPFOR_VK_REACT_COUNTER:
         if (st->charge.charger < st->nunits)
             melee_rolls(vk, st, u, st->charge.charger, 1, o);
+        break;
+    case OPFOR_VK_REACT_FLEE:
+        if (u < st->nunits)
+            move_roll(vk, st, u, opfor_vk_flight_kind(a->arc), -1, o);
         break;
     case OPFOR_VK_FIRE_MG:
         if (t >= 0) {
@@ -507,8 +521,15 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
         return "stand and receive the charge";
     case OPFOR_VK_REACT_FIRE:
         return "fire at the chargers";
-    case OPFOR_VK_REACT_FLEE:
-        return "flee";
+    case OPFOR_VK_REACT_FLEE: /* X: a crawl, run/gallop or advance away */
+        switch (opfor_vk_flight_kind(a->arc)) {
+        case OPFOR_VK_CRAWL:
+            return "crawl away from the charge (go prone)";
+        case OPFOR_VK_ADVANCE:
+            return "advance away from the charge";
+        default:
+            return mounted ? "gallop away from the charge" : "run away from the charge";
+        }
     case OPFOR_VK_REACT_COUNTER:
         return "counter-charge";
     case OPFOR_VK_CONTROL:
@@ -818,6 +839,14 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
     else
         setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s%s%s.", o->unit_name, o->verb, tgt, arc,
              prone_here ? " (go prone)" : "", mv, rolls);
+    /* X steps 8-9: after the melee the unit's loose figures advance, unless it holds */
+    if ((a.flags & OPFOR_VK_AF_HOLD) &&
+        (a.kind == OPFOR_VK_CHARGE ||
+         (a.kind >= OPFOR_VK_REACT_STAND && a.kind <= OPFOR_VK_REACT_COUNTER))) {
+        size_t sl = strlen(o->sentence);
+        opfor_text_appendf(o->sentence, sizeof o->sentence, &sl,
+                           " After the melee, hold (no follow-up advance).");
+    }
 }
 
 int opfor_vk_ai_inert(const void *ctx, const void *state, const opfor_action_t *ga) {

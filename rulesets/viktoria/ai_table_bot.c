@@ -325,6 +325,8 @@ static double action_row(const tb_view_t *v, int u, const opfor_vk_action_t *a,
     }
     if (a->kind == OPFOR_VK_RALLY)
         return un->status == OPFOR_WAVERING ? 2.0 : NO_ROW;
+    if (a->kind == OPFOR_VK_CHARGE && (a->flags & OPFOR_VK_AF_HOLD))
+        return NO_ROW; /* the table's chargers always follow up (X step 8) */
     int type = un->type;
     int on_obj = 0, obj = a->kind == OPFOR_VK_CHARGE ? -1 : objective_of(v, u, &on_obj);
     if (obj >= 0) {
@@ -408,13 +410,17 @@ static double action_row(const tb_view_t *v, int u, const opfor_vk_action_t *a,
 /* Row of a charged unit's reaction (X). */
 static double reaction_row(const opfor_vk_state_t *st, const opfor_vk_action_t *a) {
     int u = a->unit < st->nunits ? a->unit : 0;
+    if (a->flags & OPFOR_VK_AF_HOLD)
+        return NO_ROW; /* the table always follows up after a melee (X steps 8-9) */
     switch (a->kind) {
     case OPFOR_VK_REACT_COUNTER:
         return 1.0;
     case OPFOR_VK_REACT_FIRE:
         return 2.0;
-    case OPFOR_VK_REACT_FLEE:
-        return st->units[u].status == OPFOR_WAVERING ? 3.0 : NO_ROW;
+    case OPFOR_VK_REACT_FLEE: /* a full run away (X), never a crawl or an advance */
+        return st->units[u].status == OPFOR_WAVERING && opfor_vk_flight_kind(a->arc) == OPFOR_VK_RUN
+                   ? 3.0
+                   : NO_ROW;
     case OPFOR_VK_REACT_STAND:
         return 4.0;
     default:

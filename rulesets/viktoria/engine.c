@@ -851,8 +851,10 @@ enum {
 
 static unsigned allowed_kinds(const opfor_vk_state_t *st, int u) {
     const opfor_unit_t *un = &st->units[u];
+    /* Locked in melee: fight it out; a Wavering unit may instead Move (off, advancing or
+       running: XI allows it Move or Rally whatever it is doing) or Rally. */
     if (vk_in_melee(st, u))
-        return K_FIGHT | (un->status == OPFOR_WAVERING ? K_RALLY : 0u);
+        return K_FIGHT | (un->status == OPFOR_WAVERING ? K_RALLY | K_MOVE : 0u);
     if (st->ux[u].hesitate && st->ux[u].hesitate >= st->turn)
         return K_STAND; /* a staggered walker recovers (XII.E) */
     if (un->status == OPFOR_WAVERING)
@@ -1381,6 +1383,18 @@ static int fire_targets(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, i
     return n;
 }
 
+/* The charges at targets[0..n) again, each with the chargers holding after the melee (X step
+ * 8: the follow-up advance is theirs to make or not). */
+static void push_holds(lister_t *l, int u, const uint8_t *targets, int n) {
+    for (int i = 0; i < n; i++) {
+        opfor_vk_action_t *a = push(l, OPFOR_VK_CHARGE, u);
+        if (!a)
+            break;
+        a->target = targets[i];
+        a->flags = OPFOR_VK_AF_HOLD;
+    }
+}
+
 /* The acting unit's actions. Everything is measured once and passed down: the unit (its living
  * figures, geometry and profile, in one pass), each enemy unit, the nearest pairs, sight on
  * demand. The profile's or-ed skills and weapons skip the helpers whose answer must be no (a
@@ -1435,6 +1449,10 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             a->flags = OPFOR_VK_AF_FIRE;
         }
     }
+    /* charges; the same with the chargers holding after the melee (X step 8) come last in
+       the list, so that they never crowd out another kind of action */
+    uint8_t charged[VK_MAX_ENEMY_CAND];
+    int ncharged = 0;
     if ((k & K_CHARGE) && (want & G(OPFOR_VK_CHARGE)) && gunf < 0) {
         float reach = vk_charge_reach(ctx, st, u);
         for (int i = 0; i < nen; i++)
@@ -1442,7 +1460,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                 enemy_visible(ctx, st, u, &lf, &en[i])) {
                 opfor_vk_action_t *a = push(l, OPFOR_VK_CHARGE, u);
                 if (a)
-                    a->target = (uint8_t)en[i].u;
+                    a->target = charged[ncharged++] = (uint8_t)en[i].u;
             }
     }
     for (int i = 0; i < ntg; i++) {
@@ -1527,8 +1545,10 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     }
     if ((k & K_HEAL) && (prof.skills & OPFOR_S_MEDIC) && vk_can_heal(st, u))
         push(l, OPFOR_VK_HEAL, u);
-    if (!(k & K_OTHER))
+    if (!(k & K_OTHER)) {
+        push_holds(l, u, charged, ncharged);
         return;
+    }
     if ((want & G(OPFOR_VK_MESMERIZE)) && (prof.skills & OPFOR_S_MESMERIST) &&
         vk_mesmerists(st, u) > 0) {
         const opfor_unit_t *mu = &st->units[u];
@@ -1598,6 +1618,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     /* vk_wounded_count and opfor_vk_unit_present, as the profile counts them */
     if ((k & K_TOREAR) && prof.wounded > 0 && prof.wounded < prof.alive)
         push(l, OPFOR_VK_TO_REAR, u);
+    push_holds(l, u, charged, ncharged);
 }
 
 static void list_reactions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, lister_t *l) {
@@ -1608,15 +1629,30 @@ static void list_reactions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st
     vk_ugeo_t tg, cg;
     vk_unit_geo(st, t, &tg);
     vk_unit_geo(st, c, &cg);
-    opfor_vk_action_t *a = push(l, OPFOR_VK_REACT_FLEE, t);
-    if (a) {
-        opfor_vec_t away = opfor_vnorm(opfor_vsub(tg.c, cg.c));
-        if (away.x == 0.0f && away.y == 0.0f)
-            away = ctx->home[st->units[t].side];
-        a->dest = clamp_table(ctx, opfor_vadd(tg.c, opfor_vscale(away, 24.0f)));
+    opfor_vec_t away = opfor_vnorm(opfor_vsub(tg.c, cg.c));
+    if (away.x == 0.0f && away.y == 0.0f)
+        away = ctx->home[st->units[t].side];
+    opfor_pt_t dest = clamp_table(ctx, opfor_vadd(tg.c, opfor_vscale(away, 24.0f)));
+    /* the move away may be a run/gallop, an advance or a crawl (X): the run first */
+    static const uint8_t HOW[3] = {OPFOR_VK_RUN, OPFOR_VK_ADVANCE, OPFOR_VK_CRAWL};
+    for (int i = 0; i < 3; i++) {
+        opfor_vk_action_t *a = push(l, OPFOR_VK_REACT_FLEE, t);
+        if (a) {
+            a->dest = dest;
+            a->arc = HOW[i];
+        }
     }
-    if (vk_can_counter(ctx, st, t))
+    int counter = vk_can_counter(ctx, st, t), fire = vk_can_defensive_fire(st, t);
+    if (counter)
         push(l, OPFOR_VK_REACT_COUNTER, t);
+    /* the same, the unit then holding: no follow-up advance after the melee (X step 9) */
+    opfor_vk_action_t *h = push(l, OPFOR_VK_REACT_STAND, t);
+    if (h)
+        h->flags = OPFOR_VK_AF_HOLD;
+    if (fire && (h = push(l, OPFOR_VK_REACT_FIRE, t)))
+        h->flags = OPFOR_VK_AF_HOLD;
+    if (counter && (h = push(l, OPFOR_VK_REACT_COUNTER, t)))
+        h->flags = OPFOR_VK_AF_HOLD;
 }
 
 static void list_control(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, lister_t *l) {
@@ -1860,8 +1896,10 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         return a->kind == OPFOR_VK_SELECT_UNIT && a->unit < st->nunits &&
                st->units[a->unit].side == st->side && unit_ready(st, a->unit);
     case OPFOR_VK_PH_REACTION:
-        if (a->kind == OPFOR_VK_REACT_STAND || a->kind == OPFOR_VK_REACT_FLEE)
+        if (a->kind == OPFOR_VK_REACT_STAND)
             return 1;
+        if (a->kind == OPFOR_VK_REACT_FLEE)
+            return vk_flight_move(a->arc) >= 0 && a->dest.x == a->dest.x && a->dest.y == a->dest.y;
         if (a->kind == OPFOR_VK_REACT_FIRE)
             return vk_can_defensive_fire(st, st->charge.target);
         if (a->kind == OPFOR_VK_REACT_COUNTER)
@@ -1920,8 +1958,9 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         }
         if (a->flags & (OPFOR_VK_AF_CLIMB | OPFOR_VK_AF_DESCEND))
             return 0;
-        if ((a->flags & OPFOR_VK_AF_FIRE) && (!vk_fire_target_ok(st, t) || a->kind == OPFOR_VK_RUN))
-            return 0;
+        if ((a->flags & OPFOR_VK_AF_FIRE) &&
+            (!(k & K_FIRE) || !vk_fire_target_ok(st, t) || a->kind == OPFOR_VK_RUN))
+            return 0; /* no moving fire when the unit may not fire (XI Wavering, IX melee) */
         return 1;
     case OPFOR_VK_LOAD:
         return can_load(st, u, vk_mg_figure(st, u) >= 0, vk_gun_figure(st, u));
@@ -2113,7 +2152,7 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         break;
     }
     case OPFOR_VK_CHARGE:
-        if (vk_charge(ctx, st, u, a->target, ev)) {
+        if (vk_charge(ctx, st, u, a->target, (a->flags & OPFOR_VK_AF_HOLD) != 0, ev)) {
             st->phase = OPFOR_VK_PH_REACTION;
             st->side = st->units[a->target].side;
             return;
@@ -2214,7 +2253,7 @@ int opfor_vk_apply_listed(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
         do_action(ctx, st, a, 0, ev, NULL);
         return 0;
     case OPFOR_VK_PH_REACTION:
-        vk_charge_react(ctx, st, a->kind, a->dest, ev);
+        vk_charge_react(ctx, st, a, ev);
         st->side = st->units[st->cur].side;
         after_action(ctx, st, ev);
         return 0;
@@ -2299,7 +2338,6 @@ static const struct {
     [OPFOR_VK_FIGHT] = {" fights on in the melee", 0},
     [OPFOR_VK_REACT_STAND] = {" stands to receive the charge", 0},
     [OPFOR_VK_REACT_FIRE] = {" fires at the chargers", 0},
-    [OPFOR_VK_REACT_FLEE] = {" flees from the charge", 0},
     [OPFOR_VK_REACT_COUNTER] = {" counter-charges", 0},
 };
 
@@ -2316,8 +2354,12 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         dist = opfor_dist(g.c, a->dest);
     }
     if (a->kind < OPFOR_VK_KIND_COUNT && KIND_TEXT[a->kind].text) {
-        snprintf(buf, n, "%s%s%s", un, KIND_TEXT[a->kind].text,
-                 KIND_TEXT[a->kind].target ? tn : "");
+        int hold = (a->flags & OPFOR_VK_AF_HOLD) &&
+                   (a->kind == OPFOR_VK_CHARGE ||
+                    (a->kind >= OPFOR_VK_REACT_STAND && a->kind <= OPFOR_VK_REACT_COUNTER));
+        snprintf(buf, n, "%s%s%s%s", un, KIND_TEXT[a->kind].text,
+                 KIND_TEXT[a->kind].target ? tn : "",
+                 hold ? ", then holds: no follow-up advance" : "");
         return buf;
     }
     static const char *const ARC[] = {"45-degree", "90-degree", "double 45-degree", "180-degree"};
@@ -2366,6 +2408,14 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
     case OPFOR_VK_CALL_SUPPORT:
         snprintf(buf, n, "%s calls for supporting fire on (%.0f, %.0f)", un, a->dest.x, a->dest.y);
         break;
+    case OPFOR_VK_REACT_FLEE: {
+        int mv = vk_flight_move(a->arc);
+        snprintf(buf, n, "%s %s away from the charge", un,
+                 mv == VK_MV_CRAWL     ? "crawls"
+                 : mv == VK_MV_ADVANCE ? "advances"
+                                       : "runs");
+        break;
+    }
     case OPFOR_VK_CONTROL:
         if (a->flags & OPFOR_VK_AF_MOVE)
             snprintf(buf, n, "The mesmerised figure of %s walks toward (%.0f, %.0f)", un, a->dest.x,

@@ -716,8 +716,9 @@ int vk_half_strength(const opfor_vk_state_t *st, int u);
 
 /* ---------------------------------------------------------------- melee (engine_melee.c) */
 /* How many figures of the charged unit would fire at the chargers in defensive fire (X) if no
- * shot harmed: defensive fire's shooters, read without rolling. */
-int vk_defensive_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
+ * shot harmed: defensive fire's shooters, read without rolling. *range0 (may be NULL) gets the
+ * range the first of them fires at, inches (X: set by its quality), -1 when none fires. */
+int vk_defensive_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, float *range0);
 
 /* Whether u may charge t (visible, within reach of a charge roll). */
 int vk_can_charge(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t);
@@ -725,12 +726,25 @@ int vk_can_charge(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, 
 float vk_charge_reach(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
 /* t is an enemy in play with people to charge, and u is free to charge. */
 int vk_charge_target_ok(const opfor_vk_state_t *st, int u, int t);
-/* Declares and starts a charge; returns 1 when the charged unit must now choose a reaction
- * (phase REACTION), 0 when the charge was resolved in full. */
-int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, opfor_vk_events_t *ev);
-/* Completes the pending charge with the charged unit's reaction (kind, flight dest). */
-void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind, opfor_pt_t dest,
+/* Declares and starts a charge; hold: the chargers make no follow-up advance (X step 8).
+ * Returns 1 when the charged unit must now choose a reaction (phase REACTION), 0 when the
+ * charge was resolved in full. */
+int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int hold,
+              opfor_vk_events_t *ev);
+/* Completes the pending charge with the charged unit's reaction r (an OPFOR_VK_REACT_* action:
+ * its kind; for a flight, dest and the move in arc, vk_flight_move; OPFOR_VK_AF_HOLD: no
+ * follow-up advance, X step 9). */
+void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *r,
                      opfor_vk_events_t *ev);
+/* The VK_MV_* move of a flight reaction from its action's arc (opfor_vk_flight_kind), or -1
+ * when arc names no flight. */
+static inline int vk_flight_move(int arc) {
+    int k = opfor_vk_flight_kind(arc);
+    return k == OPFOR_VK_RUN       ? VK_MV_RUN
+           : k == OPFOR_VK_ADVANCE ? VK_MV_ADVANCE
+           : k == OPFOR_VK_CRAWL   ? VK_MV_CRAWL
+                                   : -1;
+}
 /* Reactions open to the charged unit. */
 int vk_can_counter(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t);
 int vk_can_defensive_fire(const opfor_vk_state_t *st, int t);

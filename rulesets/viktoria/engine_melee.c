@@ -1,13 +1,13 @@
 /* rulesets/viktoria/engine_melee.c — charges and melee (Viktoria! X): the nine steps, the
- * charged unit's reactions (counter-charge, flight, defensive fire at a range set by quality),
- * simultaneous attacks, morale with flight or surrender, follow-up moves, ongoing melee and
- * pursuit. CHARGE rolls the d3 and the target's morale (steps 1-2); when the target may react
- * the state waits in phase REACTION, then vk_charge_react runs steps 3-9. Attacks in one step
- * are rolled first and the harm applied after, so a figure struck down still strikes back.
- * The figures a striker may reach are copied once per loop into a compact list (vk_foes_t):
- * nothing they are made of changes until the loop is over. The charge allowance reads the move
- * table once per kind of person present (tests/rulesets/test_engine_melee_fast.c holds the
- * plain version).
+ * charged unit's reactions (counter-charge, a move away of its choosing, defensive fire at a
+ * range set by quality), simultaneous attacks, morale with flight or surrender, follow-up moves
+ * (each side may hold), ongoing melee and pursuit. CHARGE rolls the d3 and the target's morale
+ * (steps 1-2); when the target may react the state waits in phase REACTION, then vk_charge_react
+ * runs steps 3-9. Attacks in one step are rolled first and the harm applied after, so a figure
+ * struck down still strikes back. The figures a striker may reach are copied once per loop into a
+ * compact list (vk_foes_t): nothing they are made of changes until the loop is over. The charge
+ * allowance reads the move table once per kind of person present
+ * (tests/rulesets/test_engine_melee_fast.c holds the plain version).
  */
 #include <string.h>
 
@@ -418,9 +418,10 @@ static void follow_up(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, ui
 /* ---------------------------------------------------------------- charge */
 
 /* Moves the chargers into contact: the formation first, then each figure on its own with
- * what is left of its allowance. */
+ * what is left of its allowance. path (may be NULL; indexed by figure): the length of each
+ * charger's path, its share of the formation's move plus its own leg. */
 static void charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int d3,
-                        opfor_vk_events_t *ev) {
+                        opfor_vk_events_t *ev, float *path) {
     int fa, fb;
     vk_nearest_pair(st, u, t, &fa, &fb);
     if (fa < 0)
@@ -429,8 +430,15 @@ static void charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, 
     vk_unit_geo(st, u, &g);
     opfor_vec_t d = opfor_vsub(st->figures[fb].pos, st->figures[fa].pos);
     opfor_pt_t dest = opfor_vadd(g.c, d);
-    float moved = vk_move_unit(ctx, st, u, VK_MV_CHARGE, dest, 0, dest, d3, t, ev);
     const opfor_unit_t *un = &st->units[u];
+    opfor_pt_t start[OPFOR_MAX_FIGURES]; /* with path: where each figure began */
+    if (path)
+        for (int f = un->first; f < un->first + un->count; f++)
+            start[f - un->first] = st->figures[f].pos;
+    float moved = vk_move_unit(ctx, st, u, VK_MV_CHARGE, dest, 0, dest, d3, t, ev);
+    if (path) /* the formation's leg: one straight line per figure */
+        for (int f = un->first; f < un->first + un->count; f++)
+            path[f] = opfor_dist(start[f - un->first], st->figures[f].pos);
     vk_foes_t foes; /* only figures of u move below */
     foes_build(st, 1u << t, &foes);
     for (int f = un->first; f < un->first + un->count; f++) {
@@ -445,7 +453,9 @@ static void charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, 
         int j = vk_nearest_fig(st, t, st->figures[f].pos, &d2);
         if (j < 0)
             continue;
-        vk_move_figure(ctx, st, f, st->figures[j].pos, left, t);
+        float leg = vk_move_figure(ctx, st, f, st->figures[j].pos, left, t);
+        if (path)
+            path[f] += leg;
     }
 }
 
@@ -516,16 +526,18 @@ static void resolve_contact(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int
         if (st->melee[v] & (um | tm))
             involved |= 1u << v;
     melee_morale(ctx, st, involved, ev);
-    /* 8-9: follow-up moves */
-    follow_up(ctx, st, u, st->melee[u], VK_MV_ADVANCE);
-    follow_up(ctx, st, t, st->melee[t], VK_MV_ADVANCE);
+    /* 8-9: follow-up moves, each side's choice (the action's OPFOR_VK_AF_HOLD) */
+    if (!(st->charge.hold & 1))
+        follow_up(ctx, st, u, st->melee[u], VK_MV_ADVANCE);
+    if (!(st->charge.hold & 2))
+        follow_up(ctx, st, t, st->melee[t], VK_MV_ADVANCE);
     link_contacts(st, u, t);
     vk_melee_refresh(st);
     st->ux[u].flags |= OPFOR_VK_UX_FOUGHT;
     st->ux[t].flags |= OPFOR_VK_UX_FOUGHT;
 }
 
-int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
+int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int hold,
               opfor_vk_events_t *ev) {
     int d3 = vk_d3(st);
     int minx;
@@ -538,13 +550,14 @@ int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
     st->charge.start_gap = gap;
     st->charge.reach = gap;
     st->charge.d3 = (uint8_t)d3;
+    st->charge.hold = hold ? 1 : 0;
     st->charge.ongoing = vk_in_melee(st, t) ? 1 : 0;
     st->ux[u].flags |= OPFOR_VK_UX_CHARGED;
     VK_EV(ev, "  %s charges %s (%.1f in away, allowance %d + %d)", st->units[u].name,
           st->units[t].name, gap, maxx, d3);
     if ((float)(maxx + d3) < gap) {
         /* falls short: the chargers use their move, the target is untouched (X) */
-        charge_move(ctx, st, u, t, d3, ev);
+        charge_move(ctx, st, u, t, d3, ev, NULL);
         VK_EV(ev, "  the charge falls short");
         return 0;
     }
@@ -556,7 +569,7 @@ int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
         vk_unit_geo(st, u, &g);
         vk_flee(ctx, st, t, g.c, ev);
         /* pursuit with the whole charge allowance (X) */
-        charge_move(ctx, st, u, t, d3, ev);
+        charge_move(ctx, st, u, t, d3, ev, NULL);
         if (any_contact(st, u, t)) {
             vk_mark_acted(st, t); /* caught, it has spent its action too (X) */
             resolve_contact(ctx, st, u, t, 0, 0, ev);
@@ -569,44 +582,69 @@ int vk_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
         st->charge.active = 1;
         return 1;
     }
-    vk_charge_react(ctx, st, OPFOR_VK_REACT_STAND, opfor_pt(0, 0), ev);
+    opfor_vk_action_t stand = {.kind = OPFOR_VK_REACT_STAND,
+                               .unit = (uint8_t)t,
+                               .target = OPFOR_VK_NONE,
+                               .figure = OPFOR_VK_NO_FIGURE};
+    vk_charge_react(ctx, st, &stand, ev);
     return 0;
 }
 
-/* The range a figure's defensive fire is taken at (X): officers, characters and elite figures
- * at the shortest bracket; veterans at half the distance their charging targets move (the
- * charge reaches, so about the gap it began at); all others at the gap the charge began at.
- * Leaders stand for officers and characters (OPFOR_S_LEADER, which NCOs share). */
-static float defensive_range(const opfor_figure_t *fr, float start) {
-    if (fr->quality >= OPFOR_Q_ELITE || (fr->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)))
-        return 0.0f;
-    return fr->quality == OPFOR_Q_VETERAN ? 0.5f * start : start;
+/* Whether figure fr fires defensively at a range of its own (X): officers, characters and
+ * elite figures at the shortest bracket (leaders stand for officers and characters:
+ * OPFOR_S_LEADER, which NCOs share); veterans at half the distance their charging target
+ * moves; all others at the gap the charge began at. */
+static int shortest_bracket(const opfor_figure_t *fr) {
+    return fr->quality >= OPFOR_Q_ELITE || (fr->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL));
 }
 
 /* The one walk over target t's defensive fire at charger u (X) that both the reaction and its
  * count make: each living person with a firearm for its range shoots at the nearest charging
- * figure it can see, which gets no cover (VK_SHOOT_NO_COVER). With wr (st itself) the shots
- * are rolled and *kills counts the dead; with wr NULL every shot misses and st is only read.
- * Returns the shots. */
+ * figure it can see, which gets no cover (VK_SHOOT_NO_COVER). A veteran's range is half the
+ * length of the path its target takes in the charge (step 1, the path the chargers follow:
+ * charge_move on a copy of the state, before any shot). With wr (st itself) the shots are
+ * rolled and *kills counts the dead; with wr NULL every shot misses and st is only read.
+ * *range0 (may be NULL) gets the range of the first shot, -1 when none. Returns the shots. */
 static int defensive_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
-                          opfor_vk_state_t *wr, int t, int u, int *kills) {
+                          opfor_vk_state_t *wr, int t, int u, int *kills, float *range0) {
     const opfor_unit_t *tu = &st->units[t];
     float start = st->charge.start_gap;
     int shots = 0;
+    if (range0)
+        *range0 = -1.0f;
+    /* the chargers' paths, only when a veteran may fire: no shot has been rolled yet */
+    float path[OPFOR_MAX_FIGURES];
+    int veterans = 0;
+    for (int f = tu->first; f < tu->first + tu->count && !veterans; f++)
+        veterans = vk_alive(st, f) && vk_is_person(&st->figures[f]) &&
+                   st->figures[f].quality == OPFOR_Q_VETERAN &&
+                   !shortest_bracket(&st->figures[f]) && vk_firearm(&st->figures[f], 0.0f) >= 0;
+    if (veterans) {
+        opfor_vk_state_t scratch;
+        memcpy(&scratch, st, sizeof scratch);
+        const opfor_unit_t *un = &st->units[u];
+        for (int f = un->first; f < un->first + un->count; f++)
+            path[f] = 0.0f;
+        charge_move(ctx, &scratch, u, t, st->charge.d3, NULL, path);
+    }
     for (int f = tu->first; f < tu->first + tu->count; f++) {
         const opfor_figure_t *fr = &st->figures[f];
         if (!vk_alive(st, f) || !vk_is_person(fr))
-            continue;
-        float range = defensive_range(fr, start);
-        int w = vk_firearm(fr, range);
-        if (w < 0)
             continue;
         float d2;
         int g = vk_nearest_fig(st, u, fr->pos, &d2);
         if (g < 0)
             break;
+        float range = shortest_bracket(fr)             ? 0.0f
+                      : fr->quality == OPFOR_Q_VETERAN ? 0.5f * path[g]
+                                                       : start;
+        int w = vk_firearm(fr, range);
+        if (w < 0)
+            continue;
         if (!vk_is_person(&st->figures[g]) || !vk_los(ctx, st, f, g))
             continue;
+        if (range0 && shots == 0)
+            *range0 = range;
         shots++;
         if (wr && vk_shoot(ctx, wr, f, g, w, range, VK_SHOOT_NO_COVER, NULL) == 2)
             (*kills)++;
@@ -617,21 +655,26 @@ static int defensive_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
 static void defensive_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int t, int u,
                            opfor_vk_events_t *ev) {
     int kills = 0;
-    int shots = defensive_walk(ctx, st, st, t, u, &kills);
+    int shots = defensive_walk(ctx, st, st, t, u, &kills, NULL);
     VK_EV(ev, "  %s fires at the chargers: %d shot%s, %d killed", st->units[t].name, shots,
           shots == 1 ? "" : "s", kills);
 }
 
-int vk_defensive_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
+int vk_defensive_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, float *range0) {
     int t = st->charge.target, u = st->charge.charger;
+    if (range0)
+        *range0 = -1.0f;
     if (t >= st->nunits || u >= st->nunits)
         return 0;
-    return defensive_walk(ctx, st, NULL, t, u, NULL);
+    return defensive_walk(ctx, st, NULL, t, u, NULL, range0);
 }
 
-void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind, opfor_pt_t dest,
+void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *r,
                      opfor_vk_events_t *ev) {
+    int kind = r->kind;
     int u = st->charge.charger, t = st->charge.target, d3 = st->charge.d3;
+    if (r->flags & OPFOR_VK_AF_HOLD)
+        st->charge.hold |= 2;
     int ongoing = st->charge.ongoing;
     st->charge.active = 0;
     int counter = 0;
@@ -663,20 +706,29 @@ void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind, 
         }
         break;
     case OPFOR_VK_REACT_FLEE: {
-        VK_EV(ev, "  %s flees from the charge", st->units[t].name);
-        vk_move_unit(ctx, st, t, VK_MV_RUN | VK_MV_PERSONS, dest, 0, dest, 0, -1, ev);
+        /* a movement away of the reacting side's choosing: crawl, run/gallop or advance (X);
+           crews leave their guns and wagons (X) */
+        int mv = vk_flight_move(r->arc);
+        VK_EV(ev, "  %s %s away from the charge", st->units[t].name,
+              mv == VK_MV_CRAWL     ? "crawls"
+              : mv == VK_MV_ADVANCE ? "falls back"
+                                    : "flees");
+        vk_move_unit(ctx, st, t, (mv < 0 ? VK_MV_RUN : mv) | VK_MV_PERSONS, r->dest, 0, r->dest, 0,
+                     -1, ev);
         st->ux[t].flags |= OPFOR_VK_UX_FLED;
         break;
     }
     case OPFOR_VK_REACT_COUNTER: {
-        /* counter-chargers cover half the gap; the chargers meet them (X) */
+        /* X: the chargers go half the way, then both sides meet at the halfway point of
+           what remains: the counter-chargers cover a quarter of the gap, the chargers (their
+           charge_move below) the other three quarters */
         int fa, fb;
         float gap = vk_nearest_pair(st, u, t, &fa, &fb);
         if (fb >= 0 && gap > 0.1f) {
             vk_ugeo_t g;
             vk_unit_geo(st, t, &g);
             opfor_vec_t dir = opfor_vnorm(opfor_vsub(st->figures[fa].pos, st->figures[fb].pos));
-            opfor_pt_t to = opfor_vadd(g.c, opfor_vscale(dir, 0.5f * gap));
+            opfor_pt_t to = opfor_vadd(g.c, opfor_vscale(dir, 0.25f * gap));
             vk_move_unit(ctx, st, t, VK_MV_CHARGE, to, 0, to, 0, u, ev);
         }
         counter = 1;
@@ -689,7 +741,7 @@ void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind, 
     }
     if (!vk_unit_active(st, u) || !vk_unit_active(st, t))
         return;
-    charge_move(ctx, st, u, t, d3, ev);
+    charge_move(ctx, st, u, t, d3, ev, NULL);
     if (!any_contact(st, u, t)) {
         VK_EV(ev, "  the charge does not reach %s", st->units[t].name);
         return;

@@ -150,7 +150,13 @@ int opfor_vk_query_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *s
 }
 
 int opfor_vk_query_defensive_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
-    return vk_defensive_count(ctx, st);
+    return vk_defensive_count(ctx, st, NULL);
+}
+
+float opfor_vk_query_defensive_range(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
+    float r;
+    vk_defensive_count(ctx, st, &r);
+    return r;
 }
 
 int opfor_vk_query_morale_roll(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,

@@ -309,6 +309,61 @@ static void orders_charge_and_decision(void **state) {
     vkfix_close(&f);
 }
 
+/* X: the charged unit's orders. A move away says which move (a run, an advance or a crawl,
+ * audit row 62) with its roll; defensive fire counts its shooters and quotes to hit and save;
+ * a reaction that holds after the melee says so (row 68). */
+static void orders_reactions_to_a_charge(void **state) {
+    (void)state;
+    int checked = 0;
+    for (uint64_t seed = 1; seed < 30 && !checked; seed++) {
+        vkfix_t f;
+        assert_int_equal(vkfix_open(&f, FIELD, seed), 0);
+        int u = vkfix_act(&f, "Uhlans"), t = vkfix_unit(&f, "Gunners");
+        opfor_action_t a = vkfix_action(OPFOR_VK_CHARGE, u, t, 0.0f, 0.0f);
+        assert_int_equal(opfor_game_apply(&f.game, f.st, &a), 0);
+        if (f.st->vk.phase != OPFOR_VK_PH_REACTION) {
+            vkfix_close(&f);
+            continue;
+        }
+        f.n = opfor_game_legal(&f.game, f.st, f.acts, OPFOR_VK_RS_MAX_ACTIONS);
+        int seen = 0;
+        for (int i = 0; i < f.n; i++) {
+            opfor_order_t o;
+            assert_int_equal(opfor_order_from_action(&f.game, f.st, &f.acts[i], &o), 0);
+            assert_int_equal(o.unit, t);
+            const char *want = NULL;
+            if (f.acts[i].kind == OPFOR_VK_REACT_FLEE) {
+                want = f.acts[i].sub == OPFOR_VK_CRAWL     ? "Gunners: crawl away from the charge"
+                       : f.acts[i].sub == OPFOR_VK_ADVANCE ? "Gunners: advance away from the charge"
+                                                           : "Gunners: run away from the charge";
+                if (!strstr(o.sentence, "(move 1d3"))
+                    fail_msg("%s", o.sentence);
+                seen |= 1 << (f.acts[i].sub & 15);
+            } else if (f.acts[i].kind == OPFOR_VK_REACT_FIRE) {
+                want = "Gunners: fire at the chargers";
+                assert_true(o.figures > 0);
+                if (!strstr(o.sentence, "figures fire, to hit "))
+                    fail_msg("%s", o.sentence);
+            }
+            if (want && !strstr(o.sentence, want))
+                fail_msg("%s", o.sentence);
+            /* X steps 8-9: holding after the melee is said */
+            int holds = (f.acts[i].flags & OPFOR_VK_AF_HOLD) != 0;
+            int says = strstr(o.sentence, "After the melee, hold (no follow-up advance).") != NULL;
+            if (holds != says)
+                fail_msg("%s", o.sentence);
+            seen |= f.acts[i].kind == OPFOR_VK_REACT_STAND && (f.acts[i].flags & OPFOR_VK_AF_HOLD)
+                        ? 1 << 15
+                        : 0;
+        }
+        assert_int_equal(seen,
+                         1 << OPFOR_VK_RUN | 1 << OPFOR_VK_ADVANCE | 1 << OPFOR_VK_CRAWL | 1 << 15);
+        checked = 1;
+        vkfix_close(&f);
+    }
+    assert_true(checked);
+}
+
 /* clang-format off */
 static const char LANDMARKS[] =
     VKFIX_HEAD
@@ -577,6 +632,7 @@ int main(void) {
         cmocka_unit_test(orders_fire_counts_only_shooters),
         cmocka_unit_test(orders_mg_counts_tests),
         cmocka_unit_test(orders_charge_and_decision),
+        cmocka_unit_test(orders_reactions_to_a_charge),
         cmocka_unit_test(orders_landmark_true_of_the_end_point),
         cmocka_unit_test(orders_two_step_roll_explained),
         cmocka_unit_test(orders_move_is_the_engines),

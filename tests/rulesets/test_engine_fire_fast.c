@@ -555,7 +555,9 @@ static void ref_follow_up(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u
     }
 }
 
-static void ref_charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int d3) {
+/* path (may be NULL, by figure): each charger's path, the formation's leg and its own */
+static void ref_charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int d3,
+                            float *path) {
     int fa, fb;
     vk_nearest_pair(st, u, t, &fa, &fb);
     if (fa < 0)
@@ -564,8 +566,12 @@ static void ref_charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int
     vk_unit_geo(st, u, &g);
     opfor_vec_t d = opfor_vsub(st->figures[fb].pos, st->figures[fa].pos);
     opfor_pt_t dest = opfor_vadd(g.c, d);
+    static opfor_vk_state_t before;
+    memcpy(&before, st, sizeof before);
     float moved = vk_move_unit(ctx, st, u, VK_MV_CHARGE, dest, 0, dest, d3, t, NULL);
     const opfor_unit_t *un = &st->units[u];
+    for (int f = un->first; path && f < un->first + un->count; f++)
+        path[f] = opfor_dist(before.figures[f].pos, st->figures[f].pos);
     for (int f = un->first; f < un->first + un->count; f++) {
         if (!vk_alive(st, f) || !vk_is_person(&st->figures[f]))
             continue;
@@ -578,7 +584,9 @@ static void ref_charge_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int
         int j = vk_nearest_fig(st, t, st->figures[f].pos, &d2);
         if (j < 0)
             continue;
-        vk_move_figure(ctx, st, f, st->figures[j].pos, left, t);
+        float leg = vk_move_figure(ctx, st, f, st->figures[j].pos, left, t);
+        if (path)
+            path[f] += leg;
     }
 }
 
@@ -627,8 +635,10 @@ static void ref_resolve_contact(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
         if (st->melee[v] & (um | tm))
             involved |= 1u << v;
     ref_melee_morale(ctx, st, involved);
-    ref_follow_up(ctx, st, u, st->melee[u], VK_MV_ADVANCE);
-    ref_follow_up(ctx, st, t, st->melee[t], VK_MV_ADVANCE);
+    if (!(st->charge.hold & 1)) /* X steps 8-9: each side may hold */
+        ref_follow_up(ctx, st, u, st->melee[u], VK_MV_ADVANCE);
+    if (!(st->charge.hold & 2))
+        ref_follow_up(ctx, st, t, st->melee[t], VK_MV_ADVANCE);
     ref_link_contacts(st, u, t);
     ref_melee_refresh(st);
     st->ux[u].flags |= OPFOR_VK_UX_FOUGHT;
@@ -638,21 +648,27 @@ static void ref_resolve_contact(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st,
 static void ref_defensive_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int t, int u) {
     const opfor_unit_t *tu = &st->units[t];
     float start = st->charge.start_gap;
+    /* X: a veteran fires at half its target's charge path: the chargers' move, made on a copy
+       before any shot, always (the engine makes it only when a veteran may fire) */
+    static opfor_vk_state_t scratch;
+    float path[OPFOR_MAX_FIGURES] = {0};
+    memcpy(&scratch, st, sizeof scratch);
+    ref_charge_move(ctx, &scratch, u, t, st->charge.d3, path);
     for (int f = tu->first; f < tu->first + tu->count; f++) {
         const opfor_figure_t *fr = &st->figures[f];
         if (!vk_alive(st, f) || !vk_is_person(fr))
-            continue;
-        float range =
-            fr->quality >= OPFOR_Q_ELITE || (fr->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) ? 0.0f
-            : fr->quality == OPFOR_Q_VETERAN ? 0.5f * start
-                                             : start;
-        int w = vk_firearm(fr, range);
-        if (w < 0)
             continue;
         float d2;
         int g = vk_nearest_fig(st, u, fr->pos, &d2);
         if (g < 0)
             break;
+        float range =
+            fr->quality >= OPFOR_Q_ELITE || (fr->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) ? 0.0f
+            : fr->quality == OPFOR_Q_VETERAN ? 0.5f * path[g]
+                                             : start;
+        int w = vk_firearm(fr, range);
+        if (w < 0)
+            continue;
         if (!vk_is_person(&st->figures[g]) || !vk_los(ctx, st, f, g))
             continue;
         vk_shoot(ctx, st, f, g, w, range, VK_SHOOT_NO_COVER, NULL);
@@ -660,8 +676,10 @@ static void ref_defensive_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, 
 }
 
 static void ref_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind,
-                             opfor_pt_t dest) {
+                             opfor_pt_t dest, int how, int hold) {
     int u = st->charge.charger, t = st->charge.target, d3 = st->charge.d3;
+    if (hold)
+        st->charge.hold |= 2;
     int ongoing = st->charge.ongoing;
     st->charge.active = 0;
     int counter = 0;
@@ -690,7 +708,12 @@ static void ref_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, in
         }
         break;
     case OPFOR_VK_REACT_FLEE:
-        vk_move_unit(ctx, st, t, VK_MV_RUN | VK_MV_PERSONS, dest, 0, dest, 0, -1, NULL);
+        vk_move_unit(ctx, st, t,
+                     (how == OPFOR_VK_CRAWL     ? VK_MV_CRAWL
+                      : how == OPFOR_VK_ADVANCE ? VK_MV_ADVANCE
+                                                : VK_MV_RUN) |
+                         VK_MV_PERSONS,
+                     dest, 0, dest, 0, -1, NULL);
         st->ux[t].flags |= OPFOR_VK_UX_FLED;
         break;
     case OPFOR_VK_REACT_COUNTER: {
@@ -700,7 +723,7 @@ static void ref_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, in
             vk_ugeo_t g;
             vk_unit_geo(st, t, &g);
             opfor_vec_t dir = opfor_vnorm(opfor_vsub(st->figures[fa].pos, st->figures[fb].pos));
-            opfor_pt_t to = opfor_vadd(g.c, opfor_vscale(dir, 0.5f * gap));
+            opfor_pt_t to = opfor_vadd(g.c, opfor_vscale(dir, 0.25f * gap)); /* X */
             vk_move_unit(ctx, st, t, VK_MV_CHARGE, to, 0, to, 0, u, NULL);
         }
         counter = 1;
@@ -712,7 +735,7 @@ static void ref_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, in
     }
     if (!vk_unit_active(st, u) || !vk_unit_active(st, t))
         return;
-    ref_charge_move(ctx, st, u, t, d3);
+    ref_charge_move(ctx, st, u, t, d3, NULL);
     if (!ref_any_contact(st, u, t))
         return;
     vk_mark_acted(st, t);
@@ -734,7 +757,7 @@ static int ref_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, in
     st->charge.ongoing = vk_in_melee(st, t) ? 1 : 0;
     st->ux[u].flags |= OPFOR_VK_UX_CHARGED;
     if ((float)(maxx + d3) < gap) {
-        ref_charge_move(ctx, st, u, t, d3);
+        ref_charge_move(ctx, st, u, t, d3, NULL);
         return 0;
     }
     for (int v = 0; v < st->nunits; v++)
@@ -743,7 +766,7 @@ static int ref_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, in
         vk_ugeo_t g;
         vk_unit_geo(st, u, &g);
         vk_flee(ctx, st, t, g.c, NULL);
-        ref_charge_move(ctx, st, u, t, d3);
+        ref_charge_move(ctx, st, u, t, d3, NULL);
         if (ref_any_contact(st, u, t)) {
             vk_mark_acted(st, t);
             ref_resolve_contact(ctx, st, u, t, 0, 0);
@@ -754,7 +777,7 @@ static int ref_charge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, in
         st->charge.active = 1;
         return 1;
     }
-    ref_charge_react(ctx, st, OPFOR_VK_REACT_STAND, opfor_pt(0, 0));
+    ref_charge_react(ctx, st, OPFOR_VK_REACT_STAND, opfor_pt(0, 0), 0, 0);
     return 0;
 }
 
@@ -1099,7 +1122,7 @@ static void check_unit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
             continue;
         charged = 1;
         int ra = 0, rb = 0;
-        BOTH("charge", t, ra = vk_charge(ctx, &c->a, u, t, NULL),
+        BOTH("charge", t, ra = vk_charge(ctx, &c->a, u, t, 0, NULL),
              rb = ref_charge(ctx, &c->b, u, t));
         assert_int_equal(ra, rb);
         if (ra != 1)
@@ -1107,15 +1130,27 @@ static void check_unit(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
         static opfor_vk_state_t pa, pb; /* the pending charge, for each reaction */
         memcpy(&pa, &c->a, sizeof pa);
         memcpy(&pb, &c->b, sizeof pb);
-        static const int kinds[] = {OPFOR_VK_REACT_STAND, OPFOR_VK_REACT_FIRE, OPFOR_VK_REACT_FLEE,
-                                    OPFOR_VK_REACT_COUNTER};
-        for (int k = 0; k < 4; k++) {
+        /* each reaction; a flight as a run, an advance and a crawl (X); standing and
+           holding after the melee (no follow-up advance, X step 9) */
+        static const int kinds[] = {
+            OPFOR_VK_REACT_STAND, OPFOR_VK_REACT_FIRE,    OPFOR_VK_REACT_FLEE, OPFOR_VK_REACT_FLEE,
+            OPFOR_VK_REACT_FLEE,  OPFOR_VK_REACT_COUNTER, OPFOR_VK_REACT_STAND};
+        static const int hows[] = {0, 0, OPFOR_VK_RUN, OPFOR_VK_ADVANCE, OPFOR_VK_CRAWL, 0, 0};
+        for (int k = 0; k < 7; k++) {
+            int hold = k == 6;
             opfor_pt_t dest = opfor_vadd(st->figures[st->units[t].first].pos,
                                          opfor_vscale(ctx->home[st->units[t].side], 12.0f));
             memcpy(&c->a, &pa, sizeof pa);
             memcpy(&c->b, &pb, sizeof pb);
-            vk_charge_react(ctx, &c->a, kinds[k], dest, NULL);
-            ref_charge_react(ctx, &c->b, kinds[k], dest);
+            opfor_vk_action_t react = {.kind = (uint8_t)kinds[k],
+                                       .unit = (uint8_t)t,
+                                       .target = OPFOR_VK_NONE,
+                                       .arc = (uint8_t)hows[k],
+                                       .figure = OPFOR_VK_NO_FIGURE,
+                                       .flags = hold ? OPFOR_VK_AF_HOLD : 0,
+                                       .dest = dest};
+            vk_charge_react(ctx, &c->a, &react, NULL);
+            ref_charge_react(ctx, &c->b, kinds[k], dest, hows[k], hold);
             same_bytes(c, "charge reaction", u, t);
             c->checks++;
         }

@@ -142,6 +142,91 @@ static void melee_reactions_on_offer(void **state) {
     free(sc);
 }
 
+/* X: a counter-charge meets the chargers at the halfway point of the distance left once the
+ * chargers have gone half the way (audit row 70): of an 8 in gap the counter-chargers ride 2
+ * in, the chargers 6; both strike as charging. */
+static void melee_counter_charge_meets_at_three_quarters(void **state) {
+    (void)state;
+    const float gap = 8.0f;
+    opfor_scenario_t *sc =
+        charge_pair(gap, 1, OPFOR_Q_ELITE, OPFOR_W_SWORD, OPFOR_FIG_MOUNTED | OPFOR_FIG_HORSE);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int countered = 0, measured = 0;
+    for (int s = 0; s < 60; s++) {
+        opfor_vk_state_t st;
+        charged(ctx, &st, (uint64_t)s);
+        if (st.phase != OPFOR_VK_PH_REACTION)
+            continue;
+        int c = st.units[0].first, t = st.units[1].first;
+        opfor_pt_t c0 = st.figures[c].pos, t0 = st.figures[t].pos;
+        opfor_vk_action_t r = fx_act(OPFOR_VK_REACT_COUNTER, 1);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &r, NULL), 0);
+        countered++;
+        assert_true(st.ux[1].flags & OPFOR_VK_UX_FOUGHT);
+        if (!(st.figures[t].flags & OPFOR_FIG_ALIVE) || (st.ux[1].flags & OPFOR_VK_UX_FLED))
+            continue;
+        measured++;
+        assert_float_equal(opfor_dist(t0, st.figures[t].pos), 0.25f * gap, 0.05f);
+        if ((st.figures[c].flags & OPFOR_FIG_ALIVE) && !(st.ux[0].flags & OPFOR_VK_UX_FLED))
+            assert_float_equal(opfor_dist(c0, st.figures[c].pos), 0.75f * gap, 0.1f);
+    }
+    assert_true(countered > 20);
+    assert_true(measured > 5);
+    fx_done(ctx, sc);
+}
+
+/* X: the move away from a charge may be a crawl, a run/gallop or an advance (audit row 62): the
+ * three are offered (arc: the move), an advance goes an advance's distance, not a run's, and a
+ * crawl leaves the figures prone. */
+static void melee_reaction_move_away_is_chosen(void **state) {
+    (void)state;
+    opfor_viktoria_model_t m;
+    opfor_viktoria_model_default(&m, NULL);
+    int adv = m.move.foot[OPFOR_VK_MOVE_ADVANCE][OPFOR_Q_ELITE];
+    int crawl = m.move.foot[OPFOR_VK_MOVE_CRAWL][OPFOR_Q_ELITE];
+    opfor_scenario_t *sc = charge_pair(10.0f, 1, OPFOR_Q_ELITE, OPFOR_W_SWORD, 0);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int offered = 0;
+    for (int s = 0; s < 40; s++) {
+        opfor_vk_state_t st;
+        charged(ctx, &st, (uint64_t)s);
+        if (st.phase != OPFOR_VK_PH_REACTION)
+            continue;
+        opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, &st, acts, OPFOR_VK_MAX_ACTIONS);
+        unsigned hows = 0;
+        for (int i = 0; i < n; i++) {
+            if (acts[i].kind != OPFOR_VK_REACT_FLEE)
+                continue;
+            hows |= 1u << acts[i].arc;
+            int t = st.units[1].first;
+            opfor_vk_state_t after = st;
+            opfor_pt_t t0 = after.figures[t].pos;
+            assert_int_equal(opfor_vk_apply(ctx, &after, &acts[i], NULL), 0);
+            /* a lone elite figure: only its own move away shifts it (caught, it is struck
+               where it stands) */
+            float went = opfor_dist(t0, after.figures[t].pos);
+            if (acts[i].arc == OPFOR_VK_ADVANCE)
+                assert_true(went <= (float)(adv + 3) + 0.01f);
+            if (acts[i].arc == OPFOR_VK_CRAWL) {
+                assert_true(went <= (float)(crawl + 3) + 0.01f);
+                if (after.figures[t].flags & OPFOR_FIG_ALIVE)
+                    assert_true(after.figures[t].flags & OPFOR_FIG_PRONE);
+            }
+            if (acts[i].arc == OPFOR_VK_RUN)
+                assert_true(went > (float)(adv + 3));
+        }
+        assert_int_equal(hows, 1u << OPFOR_VK_RUN | 1u << OPFOR_VK_ADVANCE | 1u << OPFOR_VK_CRAWL);
+        offered++;
+        /* a flight naming no move is refused */
+        opfor_vk_action_t bad = fx_act(OPFOR_VK_REACT_FLEE, 1);
+        bad.arc = OPFOR_VK_CHARGE;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+    }
+    assert_true(offered > 10);
+    fx_done(ctx, sc);
+}
+
 static void melee_charge_attack_matches_the_calculator(void **state) {
     (void)state;
     opfor_scenario_t *sc = charge_pair(4.0f, 1, OPFOR_Q_ELITE, OPFOR_W_DAGGER, 0);
@@ -209,7 +294,9 @@ static void melee_defensive_fire_can_stop_a_charge(void **state) {
 static int defensive_kills(const char *buf) {
     const char *p = strstr(buf, "fires at the chargers:");
     int shots, kills;
-    if (!p || sscanf(strchr(p, ':') + 1, " %d shot%*[s], %d killed", &shots, &kills) != 2)
+    const char *c = p ? strchr(p, ',') : NULL; /* "N shot(s), K killed" */
+    if (!p || !c || sscanf(strchr(p, ':') + 1, " %d shot", &shots) != 1 ||
+        sscanf(c + 1, " %d killed", &kills) != 1)
         return -1;
     return shots * 100 + kills;
 }
@@ -275,9 +362,52 @@ static void melee_defensive_fire_gives_chargers_no_cover(void **state) {
             continue;
         reacted++;
         assert_false(vk_los(ctx, &st, st.units[1].first + 1, 0));
-        assert_int_equal(vk_defensive_count(ctx, &st), 1);
+        assert_int_equal(vk_defensive_count(ctx, &st, NULL), 1);
     }
     assert_true(reacted > 0);
+    fx_done(ctx, sc);
+}
+
+/* X: veterans fire defensively at half the distance their charging target moves (audit row
+ * 64), the path it takes in the charge, not half the gap the charge began at. Two elite lancers
+ * abreast 16 in from two veteran pistoleers, the second of whom stands 3 in deeper: the lancer
+ * facing it rides 16 in with the formation and on up to 3 in more (its d3) alone. On a d3 of 3
+ * it rides 19 in: half is 9.5 in, beyond a pistol's 9, and that veteran cannot fire (half the
+ * starting gap, 8 in, was in reach); on a 1 it rides 17 in and both fire. */
+static void melee_veterans_fire_at_half_the_charge_path(void **state) {
+    (void)state;
+    const float gap = 16.0f, deeper = 3.0f;
+    opfor_scenario_t *sc = fx_new(48, 60);
+    int l = fx_unit(sc, "Lancers", 0, OPFOR_UT_CAVALRY, OPFOR_Q_ELITE, 2, opfor_pt(23, 10),
+                    opfor_pt(0, 1), 0, OPFOR_W_LANCE, OPFOR_FIG_MOUNTED | OPFOR_FIG_HORSE);
+    fx_fig(sc, l, 0)->pos = opfor_pt(20, 10);
+    fx_fig(sc, l, 1)->pos = opfor_pt(26, 10);
+    float y1 = 10 + OPFOR_RADIUS_MOUNTED + gap + OPFOR_RADIUS_FOOT;
+    int v = fx_foot(sc, "Veterans", 1, OPFOR_Q_VETERAN, 2, opfor_pt(23, y1), OPFOR_W_PISTOL);
+    fx_fig(sc, v, 0)->pos = opfor_pt(20, y1);
+    fx_fig(sc, v, 0)->skills = 0; /* a veteran, not a leader (who fires at the shortest) */
+    fx_fig(sc, v, 1)->pos = opfor_pt(26, y1 + deeper);
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(44, 56));
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int seen[4] = {0, 0, 0, 0};
+    for (int s = 0; s < 200; s++) {
+        opfor_vk_state_t st;
+        charged(ctx, &st, (uint64_t)s);
+        if (st.phase != OPFOR_VK_PH_REACTION)
+            continue;
+        int d3 = st.charge.d3;
+        int want = d3 == 3 ? 1 : 2;
+        assert_int_equal(vk_defensive_count(ctx, &st, NULL), want);
+        /* the first veteran's target rides the 16 in gap: it fires at 8 in */
+        assert_float_equal(opfor_vk_query_defensive_range(ctx, &st), 0.5f * gap, 0.05f);
+        char buf[1024] = "";
+        opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
+        opfor_vk_action_t r = fx_act(OPFOR_VK_REACT_FIRE, 1);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &r, &ev), 0);
+        assert_int_equal(defensive_kills(buf) / 100, want);
+        seen[d3]++;
+    }
+    assert_true(seen[1] > 5 && seen[3] > 5);
     fx_done(ctx, sc);
 }
 
@@ -354,6 +484,152 @@ static void melee_goes_on_into_later_turns(void **state) {
     fx_done(ctx, sc);
 }
 
+/* XI: a Wavering unit may Move or Rally, also when locked in melee (audit row 75): it is
+ * offered moves off as well as FIGHT and RALLY, a run away leaves the melee, and a Solid unit
+ * still only fights. */
+static void melee_wavering_unit_may_move_off(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    int a = fx_foot(sc, "A", 0, OPFOR_Q_VETERAN, 3, opfor_pt(20, 20), OPFOR_W_BAYONET);
+    int b = fx_foot(sc, "B", 1, OPFOR_Q_VETERAN, 3, opfor_pt(20, 21.02f), OPFOR_W_BAYONET);
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(44, 44));
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    for (int s = 0; s < 20; s++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, (uint64_t)s);
+        st.melee[a] = 1u << b;
+        st.melee[b] = 1u << a;
+        st.units[a].status = OPFOR_WAVERING;
+        fx_activate(ctx, &st, a);
+        opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, &st, acts, OPFOR_VK_MAX_ACTIONS);
+        assert_true(fx_find(acts, n, OPFOR_VK_FIGHT, OPFOR_VK_NONE) >= 0);
+        assert_true(fx_find(acts, n, OPFOR_VK_RALLY, OPFOR_VK_NONE) >= 0);
+        assert_true(fx_find(acts, n, OPFOR_VK_ADVANCE, OPFOR_VK_NONE) >= 0);
+        assert_true(fx_find(acts, n, OPFOR_VK_RUN, OPFOR_VK_NONE) >= 0);
+        assert_int_equal(fx_find(acts, n, OPFOR_VK_CHARGE, OPFOR_VK_NONE), -1);
+        assert_int_equal(fx_find(acts, n, OPFOR_VK_FIRE, OPFOR_VK_NONE), -1);
+        for (int i = 0; i < n; i++) /* no moving fire either (XI: Move or Rally) */
+            assert_false(acts[i].flags & OPFOR_VK_AF_FIRE);
+        /* it runs off, away from B: the melee is over */
+        opfor_vk_action_t run = fx_act(OPFOR_VK_RUN, a);
+        run.dest = opfor_pt(20, 6);
+        opfor_pt_t from = st.figures[st.units[a].first].pos;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &run, NULL), 0);
+        assert_true(from.y - st.figures[st.units[a].first].pos.y > 4.0f);
+        assert_int_equal(st.melee[a], 0);
+        assert_int_equal(st.melee[b], 0);
+        assert_int_equal(st.units[a].status, OPFOR_WAVERING);
+        assert_true(st.units[a].flags & OPFOR_UNIT_ACTED);
+    }
+    /* a Solid unit in melee may only fight */
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 1);
+    st.melee[a] = 1u << b;
+    st.melee[b] = 1u << a;
+    fx_activate(ctx, &st, a);
+    opfor_vk_action_t run = fx_act(OPFOR_VK_RUN, a);
+    run.dest = opfor_pt(20, 6);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &run, NULL), OPFOR_EILLEGAL);
+    fx_done(ctx, sc);
+}
+
+/* X steps 8-9: after the melee the chargers, then the defenders, MAY advance into contact or
+ * support (audit row 68): OPFOR_VK_AF_HOLD on the charge or the reaction says they do not. The
+ * hold variants are offered; a defender that holds leaves its loose figures where they stood;
+ * chargers that hold leave their loose rider where the charge left it. */
+static void melee_follow_up_is_a_choice(void **state) {
+    (void)state;
+    /* the defenders: one lancer against six elite swordsmen, of whom one or two are struck */
+    opfor_scenario_t *sc = charge_pair(3.0f, 6, OPFOR_Q_ELITE, OPFOR_W_SWORD, 0);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int stood = 0, held = 0, advanced = 0;
+    for (int s = 0; s < 60; s++) {
+        opfor_vk_state_t st;
+        charged(ctx, &st, (uint64_t)s);
+        if (st.phase != OPFOR_VK_PH_REACTION)
+            continue;
+        opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, &st, acts, OPFOR_VK_MAX_ACTIONS), offered = 0;
+        for (int i = 0; i < n; i++)
+            offered += acts[i].kind == OPFOR_VK_REACT_STAND && acts[i].flags == OPFOR_VK_AF_HOLD;
+        assert_int_equal(offered, 1);
+        stood++;
+        for (int hold = 0; hold < 2; hold++) {
+            opfor_vk_state_t after = st;
+            opfor_vk_action_t r = fx_act(OPFOR_VK_REACT_STAND, 1);
+            r.flags = hold ? OPFOR_VK_AF_HOLD : 0;
+            assert_int_equal(opfor_vk_apply(ctx, &after, &r, NULL), 0);
+            if (after.ux[1].flags & OPFOR_VK_UX_FLED)
+                continue; /* broke after the melee: a flight, not a follow-up */
+            int moved = 0;
+            const opfor_unit_t *tu = &after.units[1];
+            for (int i = tu->first; i < tu->first + tu->count; i++)
+                moved += opfor_dist(st.figures[i].pos, after.figures[i].pos) > 0.01f;
+            if (hold) {
+                assert_int_equal(moved, 0);
+                held++;
+            } else {
+                advanced += moved > 0;
+            }
+        }
+    }
+    assert_true(stood > 20 && held > 20);
+    assert_true(advanced > 10);
+    fx_done(ctx, sc);
+
+    /* the chargers: four lancers abreast 14 in from one rifleman; the far-flank rider cannot
+       reach it with the charge's d3 and follows up afterwards, unless the charge holds */
+    sc = fx_new(48, 48);
+    int l = fx_unit(sc, "Lancers", 0, OPFOR_UT_CAVALRY, OPFOR_Q_SOLDIER, 4, opfor_pt(24, 10),
+                    opfor_pt(0, 1), 0, OPFOR_W_LANCE, OPFOR_FIG_MOUNTED | OPFOR_FIG_HORSE);
+    for (int k = 0; k < 4; k++)
+        fx_fig(sc, l, k)->pos = opfor_pt(20.0f + 2.5f * (float)k, 10);
+    fx_foot(sc, "Rifle", 1, OPFOR_Q_CONSCRIPT, 1,
+            opfor_pt(20, 10 + OPFOR_RADIUS_MOUNTED + 14.0f + OPFOR_RADIUS_FOOT), OPFOR_W_DAGGER);
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(44, 44));
+    ctx = fx_ctx(sc, NULL);
+    int charges = 0, differ = 0, listed = 0;
+    for (int s = 0; s < 60; s++) {
+        opfor_vk_state_t st;
+        fx_start(ctx, &st, (uint64_t)s, l);
+        opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, &st, acts, OPFOR_VK_MAX_ACTIONS);
+        for (int i = 0; i < n; i++)
+            listed += acts[i].kind == OPFOR_VK_CHARGE && acts[i].flags == OPFOR_VK_AF_HOLD;
+        opfor_vk_state_t run[2];
+        int ok = 1;
+        for (int hold = 0; hold < 2; hold++) {
+            run[hold] = st;
+            opfor_vk_action_t c = fx_aim(OPFOR_VK_CHARGE, l, l + 1);
+            c.flags = hold ? OPFOR_VK_AF_HOLD : 0;
+            assert_int_equal(opfor_vk_apply(ctx, &run[hold], &c, NULL), 0);
+            if (run[hold].phase == OPFOR_VK_PH_REACTION) {
+                opfor_vk_action_t r = fx_act(OPFOR_VK_REACT_STAND, l + 1);
+                assert_int_equal(opfor_vk_apply(ctx, &run[hold], &r, NULL), 0);
+            }
+            ok &= (run[hold].ux[l].flags & OPFOR_VK_UX_FOUGHT) &&
+                  !(run[hold].ux[l].flags & OPFOR_VK_UX_FLED) &&
+                  !(run[hold].ux[l + 1].flags & OPFOR_VK_UX_FLED);
+        }
+        if (!ok)
+            continue;
+        charges++;
+        /* the same dice up to the follow-up: holding, the far rider is no nearer the rifleman */
+        int far = st.units[l].first + 3, rifle = st.units[l + 1].first;
+        float dh = opfor_dist(run[1].figures[far].pos, run[1].figures[rifle].pos);
+        float dn = opfor_dist(run[0].figures[far].pos, run[0].figures[rifle].pos);
+        if (!(run[0].figures[rifle].flags & OPFOR_FIG_ALIVE))
+            continue;
+        assert_true(dh >= dn - 0.001f);
+        differ += dh > dn + 0.1f;
+    }
+    assert_true(listed > 20);
+    assert_true(charges > 10);
+    assert_true(differ > 5);
+    fx_done(ctx, sc);
+}
+
 static void melee_fleeing_unit_is_pursued(void **state) {
     (void)state;
     opfor_scenario_t *sc = charge_pair(3.0f, 2, OPFOR_Q_CIVILIAN, OPFOR_W_DAGGER, 0);
@@ -393,11 +669,16 @@ int main(void) {
         cmocka_unit_test(melee_short_charge_leaves_the_target_alone),
         cmocka_unit_test(melee_target_checks_morale_and_may_flee),
         cmocka_unit_test(melee_reactions_on_offer),
+        cmocka_unit_test(melee_counter_charge_meets_at_three_quarters),
+        cmocka_unit_test(melee_reaction_move_away_is_chosen),
         cmocka_unit_test(melee_charge_attack_matches_the_calculator),
         cmocka_unit_test(melee_defensive_fire_can_stop_a_charge),
         cmocka_unit_test(melee_defensive_fire_gives_chargers_no_cover),
+        cmocka_unit_test(melee_veterans_fire_at_half_the_charge_path),
         cmocka_unit_test(melee_charge_into_a_melee_leaves_other_melees),
         cmocka_unit_test(melee_goes_on_into_later_turns),
+        cmocka_unit_test(melee_wavering_unit_may_move_off),
+        cmocka_unit_test(melee_follow_up_is_a_choice),
         cmocka_unit_test(melee_fleeing_unit_is_pursued),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,7 +58,9 @@ typedef enum opfor_vk_kind {
     OPFOR_VK_FIGHT,          /* resolve the ongoing melee the unit is in (X) */
     OPFOR_VK_REACT_STAND,    /* charged unit: no reaction, fight where it stands (X) */
     OPFOR_VK_REACT_FIRE,     /* charged unit: defensive fire (X) */
-    OPFOR_VK_REACT_FLEE,     /* charged unit: flight move to dest (X) */
+    OPFOR_VK_REACT_FLEE,     /* charged unit: a move away toward dest (X), `arc` the move:
+                                OPFOR_VK_RUN (0 reads as a run), OPFOR_VK_ADVANCE or
+                                OPFOR_VK_CRAWL */
     OPFOR_VK_REACT_COUNTER,  /* charged cavalry in the open: counter-charge (X) */
     OPFOR_VK_CONTROL,        /* mesmerist decides what figure `figure` does (XII.B): stand, fire
                                 at unit `target`, or (flag OPFOR_VK_AF_MOVE) walk to dest */
@@ -71,6 +73,16 @@ typedef enum opfor_vk_kind {
                                 moving fire at `target` afterwards */
     OPFOR_VK_KIND_COUNT
 } opfor_vk_kind_t;
+
+/* The move a REACT_FLEE action makes (its `arc`, X: a crawl, run/gallop or advance away):
+ * OPFOR_VK_RUN (also for 0, as in actions logged before the choice), OPFOR_VK_ADVANCE or
+ * OPFOR_VK_CRAWL; -1 for any other value (not a legal flight). */
+static inline int opfor_vk_flight_kind(int arc) {
+    return arc == 0 || arc == OPFOR_VK_RUN ? OPFOR_VK_RUN
+           : arc == OPFOR_VK_ADVANCE       ? OPFOR_VK_ADVANCE
+           : arc == OPFOR_VK_CRAWL         ? OPFOR_VK_CRAWL
+                                           : -1;
+}
 
 /* Action flags. */
 enum {
@@ -89,6 +101,9 @@ enum {
     OPFOR_VK_AF_TAKE_OFF = 1u << 11,   /* DRIVE of an aeroplane: take off from its runway */
     OPFOR_VK_AF_LAND = 1u << 12,       /* DRIVE of an aeroplane: land on a runway */
     OPFOR_VK_AF_OFF_TABLE = 1u << 13,  /* DRIVE of an aeroplane: fly off the table */
+    OPFOR_VK_AF_HOLD = 1u << 14,       /* CHARGE: the chargers make no follow-up advance after
+                                          the melee (X step 8); REACT_*: the charged unit makes
+                                          none (step 9). Without it, loose figures advance */
 };
 
 /* One action with its parameters. 24 bytes, plain data: logs store it as is. */
@@ -96,7 +111,7 @@ typedef struct opfor_vk_action {
     uint8_t kind;    /* opfor_vk_kind_t */
     uint8_t unit;    /* acting (or selected) unit, OPFOR_VK_NONE for ROLL */
     uint8_t target;  /* target unit, OPFOR_VK_NONE when none */
-    uint8_t arc;     /* opfor_arc_t for FIRE_MG */
+    uint8_t arc;     /* opfor_arc_t for FIRE_MG; REACT_FLEE: the move (a kind) */
     uint16_t figure; /* target figure, OPFOR_VK_NO_FIGURE when none */
     uint16_t flags;  /* OPFOR_VK_AF_* */
     opfor_pt_t dest; /* destination, aim point or arc centre line point */
@@ -184,7 +199,8 @@ typedef struct opfor_vk_charge {
     float reach;     /* movement the chargers need to make contact */
     uint8_t control; /* CONTROL phase: next figure index into the unit (internal) */
     uint8_t d3;      /* the charge's d3 (VIII) */
-    uint8_t pad[6];
+    uint8_t hold;    /* no follow-up advance (X steps 8-9): bit 0 the chargers, bit 1 the target */
+    uint8_t pad[5];
 } opfor_vk_charge_t;
 
 /* Per-unit engine data beside opfor_unit_t. 8 bytes. */

@@ -101,6 +101,10 @@ int opfor_vk_query_mg_tests(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *s
 /* How many figures of the charged unit fire at the chargers when it chooses defensive fire
  * (X) now, counted as if no shot harmed; 0 without a charge. */
 int opfor_vk_query_defensive_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
+/* The range, inches, at which the first of those figures fires (X: the shortest bracket for
+ * officers, characters and elite, half its target's charge path for veterans, the starting
+ * gap for the rest; 0 stands for the shortest bracket); -1 when none fires or no charge. */
+float opfor_vk_query_defensive_range(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
 
 /* Why a move stops where it does. */
 enum {

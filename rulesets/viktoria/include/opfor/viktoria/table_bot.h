@@ -31,8 +31,10 @@
  *                 4. fire at the nearest when it is in range; 5. stand.
  *   Generals:     3. an enemy within 12 inches: advance away from it; 4. stand.
  *   Other types:  as infantry.
- *   Charged (X):  counter-charge when offered; else defensive fire; else flee when Wavering;
- *                 else stand and fight.
+ *   Charged (X):  counter-charge when offered; else defensive fire; else run away when
+ *                 Wavering (a full run, never a crawl or an advance); else stand and fight.
+ *                 Charging or charged, the table always follows up after the melee (X steps
+ *                 8-9: never OPFOR_VK_AF_HOLD).
  *   Mesmerised figures (XII.B) and anything else: the first legal action.
  *
  * The goal is the nearest enemy unit; with objective focus it is the nearest objective the
