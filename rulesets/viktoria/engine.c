@@ -1411,6 +1411,31 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             a->target = (uint8_t)en[tg[i]].u;
             a->flags = OPFOR_VK_AF_FIRE;
         }
+        /* moving fire at any point of the move (IX), here its first: fire from where the
+           unit stands, then fall back toward the own edge (the waypoint is the fire point) */
+        opfor_pt_t back =
+            clamp_table(ctx, opfor_vadd(geo[u].c, opfor_vscale(ctx->home[un->side], 12.0f)));
+        for (int i = 0; i < ntg && i < 2; i++) {
+            opfor_vk_action_t *a = push_g(l, OPFOR_VK_GROUP_MOVING_FIRE, OPFOR_VK_ADVANCE, u);
+            if (!a)
+                break;
+            a->dest = back;
+            a->via = geo[u].c;
+            a->target = (uint8_t)en[tg[i]].u;
+            a->flags = OPFOR_VK_AF_FIRE | OPFOR_VK_AF_VIA | OPFOR_VK_AF_FIRE_VIA;
+        }
+    }
+    if ((k & K_CRAWL) && mobile && vk_craft(ctx, st, u) == VK_CRAFT_NONE) {
+        /* crawl with moving fire (VI: a crawl may be combined with fire, made as moving
+           fire): toward the target, or where it lies when it may only take cover (VII) */
+        for (int i = 0; i < ntg && i < 2; i++) {
+            opfor_vk_action_t *a = push_g(l, OPFOR_VK_GROUP_MOVING_FIRE, OPFOR_VK_CRAWL, u);
+            if (!a)
+                break;
+            a->dest = (k & K_MOVE) ? en[tg[i]].geo.c : geo[u].c;
+            a->target = (uint8_t)en[tg[i]].u;
+            a->flags = OPFOR_VK_AF_FIRE;
+        }
     }
     if ((k & K_CHARGE) && (want & G(OPFOR_VK_CHARGE)) && gunf < 0) {
         float reach = vk_charge_reach(ctx, st, u);
@@ -1752,7 +1777,7 @@ uint32_t opfor_vk_legal_groups(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
     if (enemy && (k & K_FIRE)) {
         if (vk_unit_reach(st, u) > 0.0f) {
             m |= G(OPFOR_VK_FIRE);
-            if ((k & K_MOVE) && mobile)
+            if ((k & (K_MOVE | K_CRAWL)) && mobile) /* advancing or crawling (VI) */
                 m |= G(OPFOR_VK_GROUP_MOVING_FIRE);
         }
         if (vk_mg_figure(st, u) >= 0)
@@ -1873,7 +1898,8 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     int t = a->target;
     int needs_enemy = a->kind == OPFOR_VK_CHARGE || a->kind == OPFOR_VK_FIRE ||
                       a->kind == OPFOR_VK_THROW_BOMB || a->kind == OPFOR_VK_MESMERIZE ||
-                      (a->kind == OPFOR_VK_ADVANCE && (a->flags & OPFOR_VK_AF_FIRE));
+                      ((a->kind == OPFOR_VK_ADVANCE || a->kind == OPFOR_VK_CRAWL) &&
+                       (a->flags & OPFOR_VK_AF_FIRE));
     if (needs_enemy && (t >= st->nunits || st->units[t].side == side || !vk_unit_active(st, t)))
         return 0;
     switch (a->kind) {
@@ -1897,7 +1923,13 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         }
         if (a->flags & (OPFOR_VK_AF_CLIMB | OPFOR_VK_AF_DESCEND))
             return 0;
-        if ((a->flags & OPFOR_VK_AF_FIRE) && (!vk_fire_target_ok(st, t) || a->kind == OPFOR_VK_RUN))
+        if ((a->flags & OPFOR_VK_AF_FIRE) &&
+            (!(k & K_FIRE) || !vk_fire_target_ok(st, t) || a->kind == OPFOR_VK_RUN))
+            return 0;
+        /* fire at the waypoint (IX: at any point of the move): a moving fire with a waypoint */
+        if ((a->flags & OPFOR_VK_AF_FIRE_VIA) &&
+            (!(a->flags & OPFOR_VK_AF_FIRE) || !(a->flags & OPFOR_VK_AF_VIA) ||
+             a->via.x != a->via.x || a->via.y != a->via.y))
             return 0;
         return 1;
     case OPFOR_VK_LOAD:
@@ -2084,9 +2116,11 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
             stop->moved = moved;
         if (flies)
             break; /* a craft flies: it does not fire on the move */
-        if ((a->flags & OPFOR_VK_AF_FIRE) && a->kind != OPFOR_VK_RUN &&
-            vk_unit_active(st, a->target) && vk_fire_target_ok(st, a->target))
-            vk_fire_unit(ctx, st, u, a->target, 1, 0, ev);
+        /* moving fire (VI, IX) from where the move ended; vk_do_move made it at the
+           waypoint when the action says so (OPFOR_VK_AF_FIRE_VIA) */
+        if ((a->flags & OPFOR_VK_AF_FIRE) && !(a->flags & OPFOR_VK_AF_FIRE_VIA) &&
+            a->kind != OPFOR_VK_RUN && vk_unit_active(st, a->target))
+            vk_moving_fire(ctx, st, u, a->target, ev);
         break;
     }
     case OPFOR_VK_CHARGE:
@@ -2286,11 +2320,12 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         return buf;
     const char *un = a->unit < st->nunits ? st->units[a->unit].name : "?";
     const char *tn = a->target < st->nunits ? st->units[a->target].name : "?";
-    float dist = 0.0f;
+    float dist = 0.0f, via_dist = 1e30f;
     if (a->unit < st->nunits) {
         vk_ugeo_t g;
         vk_unit_geo(st, a->unit, &g);
         dist = opfor_dist(g.c, a->dest);
+        via_dist = opfor_dist(g.c, a->via);
     }
     if (a->kind < OPFOR_VK_KIND_COUNT && KIND_TEXT[a->kind].text) {
         snprintf(buf, n, "%s%s%s", un, KIND_TEXT[a->kind].text,
@@ -2309,7 +2344,13 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         snprintf(buf, n, "%s takes the initiative with %s", ctx->sc.sides[st->side].name, un);
         break;
     case OPFOR_VK_ADVANCE:
-        if (a->flags & OPFOR_VK_AF_FIRE)
+        if ((a->flags & OPFOR_VK_AF_FIRE) && (a->flags & OPFOR_VK_AF_FIRE_VIA) && via_dist < 0.25f)
+            snprintf(buf, n, "%s fires at %s, then advances toward (%.0f, %.0f)", un, tn, a->dest.x,
+                     a->dest.y);
+        else if ((a->flags & OPFOR_VK_AF_FIRE) && (a->flags & OPFOR_VK_AF_FIRE_VIA))
+            snprintf(buf, n, "%s advances toward (%.0f, %.0f), firing at %s at (%.0f, %.0f)", un,
+                     a->dest.x, a->dest.y, tn, a->via.x, a->via.y);
+        else if (a->flags & OPFOR_VK_AF_FIRE)
             snprintf(buf, n, "%s advances toward (%.0f, %.0f), firing at %s", un, a->dest.x,
                      a->dest.y, tn);
         else
@@ -2322,9 +2363,13 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         break;
     case OPFOR_VK_CRAWL:
         if (dist < 0.5f)
-            snprintf(buf, n, "%s takes cover where it stands", un);
+            snprintf(buf, n, "%s takes cover where it stands%s%s", un,
+                     (a->flags & OPFOR_VK_AF_FIRE) ? ", firing at " : "",
+                     (a->flags & OPFOR_VK_AF_FIRE) ? tn : "");
         else
-            snprintf(buf, n, "%s crawls toward (%.0f, %.0f)", un, a->dest.x, a->dest.y);
+            snprintf(buf, n, "%s crawls toward (%.0f, %.0f)%s%s", un, a->dest.x, a->dest.y,
+                     (a->flags & OPFOR_VK_AF_FIRE) ? ", firing at " : "",
+                     (a->flags & OPFOR_VK_AF_FIRE) ? tn : "");
         break;
     case OPFOR_VK_FIRE:
         snprintf(buf, n, "%s fires at %s%s", un, tn,

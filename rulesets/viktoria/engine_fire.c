@@ -516,3 +516,10 @@ int vk_fire_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, 
                   unsigned aim) {
     return fire_walk(ctx, st, NULL, u, t, 0, aim, NULL);
 }
+
+int vk_moving_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
+                   opfor_vk_events_t *ev) {
+    if (t < 0 || t >= st->nunits || !vk_fire_target_ok(st, t))
+        return 0;
+    return vk_fire_unit(ctx, st, u, t, 1, 0, ev);
+}

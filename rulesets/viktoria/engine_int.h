@@ -587,11 +587,14 @@ typedef struct vk_move_stop {
                          stragglers close up (vk_cohere): where the table's block of figures
                          ends when moved as one */
 } vk_move_stop_t;
-/* vk_move_unit telling why it stopped in *stop (may be NULL): the same move, bit for bit. */
+/* vk_move_unit telling why it stopped in *stop (may be NULL): the same move, bit for bit.
+ * fire_t >= 0 (only with has_via): the unit makes its moving fire at unit fire_t
+ * (vk_moving_fire) when it reaches via, or where the first leg stops short of it (IX: moving
+ * fire at any point of the move); -1: no fire during the move. */
 #define vk_move_unit_stop opfor__vk_move_unit_stop
 float vk_move_unit_stop(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mv,
                         opfor_pt_t dest, int has_via, opfor_pt_t via, int d3, int contact_unit,
-                        opfor_vk_events_t *ev, vk_move_stop_t *stop);
+                        int fire_t, opfor_vk_events_t *ev, vk_move_stop_t *stop);
 /* The movement of action a (OPFOR_VK_ADVANCE, RUN or CRAWL) by its unit, as the action phase
  * resolves it: a craft flies (vk_fly); others remount or dismount as a's flags say, then
  * move toward a->dest through a->via (OPFOR_VK_AF_VIA). d3: the move's d3 (1..3), or 0 to
@@ -646,6 +649,11 @@ int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, 
  * vk_fire_unit's shooters, read without rolling. */
 int vk_fire_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
                   unsigned aim);
+/* Moving fire (VI, IX) of unit u at unit t from where its figures stand now, when t is still
+ * a target (vk_fire_target_ok); nothing otherwise. Returns the shots. */
+#define vk_moving_fire opfor__vk_moving_fire
+int vk_moving_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
+                   opfor_vk_events_t *ev);
 /* Fire at figure g from figure f with weapon w at gap inches (bracket from the model),
  * given the fire modifiers; returns the effect (0 none/scratch/saved, 1 wound, 2 kill).
  * moving: 1 for moving fire, or-ed with VK_SHOOT_NO_COVER when g is charging (X: chargers

@@ -268,6 +268,9 @@ int opfor_vk_query_inert(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     if (a->flags &
         (OPFOR_VK_AF_MOUNT | OPFOR_VK_AF_DISMOUNT | OPFOR_VK_AF_CLIMB | OPFOR_VK_AF_DESCEND))
         return 0; /* it changes the unit even where it stands */
+    if ((a->flags & OPFOR_VK_AF_FIRE) && a->target < st->nunits &&
+        opfor_vk_query_shooters(ctx, st, a->unit, a->target, 0) > 0)
+        return 0; /* moving fire (VI, IX): it shoots even if it cannot move */
     opfor_vk_ugeo_t geo;
     opfor_vk_query_geo(st, a->unit, &geo);
     if (a->kind == OPFOR_VK_CRAWL && opfor_dist(geo.c, a->dest) < 0.5f)

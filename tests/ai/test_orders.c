@@ -193,6 +193,48 @@ static void orders_fire_counts_only_shooters(void **state) {
     vkfix_close(&f);
 }
 
+/* Moving fire in words (VI, IX): taking cover and firing, crawling and firing, firing first
+ * and then moving; the count of shooters is the engine's in each. */
+static void orders_moving_fire_sentences(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, FIELD, 2), 0);
+    int u = vkfix_act(&f, "Fusiliers"), t = vkfix_unit(&f, "Jager");
+    opfor_pt_t c = vkfix_centre(&f, u);
+    opfor_order_t o;
+    opfor_action_t a = vkfix_action(OPFOR_VK_CRAWL, u, t, c.x, c.y);
+    a.flags = OPFOR_VK_AF_FIRE;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_string_equal(o.verb, "take cover and fire");
+    if (!strstr(o.sentence, "Fusiliers: take cover where it stands and fire at Jager: 10 figures "
+                            "fire, to hit "))
+        fail_msg("%s", o.sentence);
+    a = vkfix_action(OPFOR_VK_CRAWL, u, t, c.x, c.y + 10.0f);
+    a.flags = OPFOR_VK_AF_FIRE;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_string_equal(o.verb, "crawl firing");
+    if (!strstr(o.sentence, "Fusiliers: crawl ") || !strstr(o.sentence, ", firing at Jager: "))
+        fail_msg("%s", o.sentence);
+    /* fire first, then fall back south */
+    a = vkfix_action(OPFOR_VK_ADVANCE, u, t, c.x, c.y - 10.0f);
+    a.flags = OPFOR_VK_AF_FIRE | OPFOR_VK_AF_VIA | OPFOR_VK_AF_FIRE_VIA;
+    a.x2 = c.x;
+    a.y2 = c.y;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    if (!strstr(o.sentence, "Fusiliers: fire first at Jager, as moving fire: 10 figures fire, ") ||
+        !strstr(o.sentence, "; then advance ") || strstr(o.sentence, "by way of"))
+        fail_msg("%s", o.sentence);
+    /* fire at a point on the way */
+    a.x2 = c.x + 2.0f;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    char want[80];
+    snprintf(want, sizeof want, ", firing at Jager on reaching x %.1f y %.1f: ", (double)a.x2,
+             (double)a.y2);
+    if (!strstr(o.sentence, "Fusiliers: advance ") || !strstr(o.sentence, want))
+        fail_msg("%s", o.sentence);
+    vkfix_close(&f);
+}
+
 /* clang-format off */
 static const char MG_FIELD[] =
     VKFIX_HEAD
@@ -575,6 +617,7 @@ int main(void) {
         cmocka_unit_test(orders_advance_sentence),
         cmocka_unit_test(orders_fire_quotes_the_calculator),
         cmocka_unit_test(orders_fire_counts_only_shooters),
+        cmocka_unit_test(orders_moving_fire_sentences),
         cmocka_unit_test(orders_mg_counts_tests),
         cmocka_unit_test(orders_charge_and_decision),
         cmocka_unit_test(orders_landmark_true_of_the_end_point),

@@ -444,15 +444,24 @@ static int check_cover(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     if (u == OPFOR_VK_NONE || vk_craft(ctx, st, u) != VK_CRAFT_NONE)
         return 0;
     opfor_pt_t adv[32], crawl[4];
-    int nadv = 0, ncrawl = 0;
+    int nadv = 0, ncrawl = 0, nfire = 0;
     for (int i = 0; i < n; i++) {
         if (acts[i].unit != u)
             continue;
         if (acts[i].kind == OPFOR_VK_ADVANCE && acts[i].flags == 0 && nadv < 32)
             adv[nadv++] = acts[i].dest;
-        if (acts[i].kind == OPFOR_VK_CRAWL && ncrawl < 4)
+        /* a crawl that fires (VI) goes toward its target, not to cover: at most two, after
+           the cover crawls */
+        if (acts[i].kind == OPFOR_VK_CRAWL && (acts[i].flags & OPFOR_VK_AF_FIRE)) {
+            assert_int_equal(acts[i].flags, OPFOR_VK_AF_FIRE);
+            assert_true(acts[i].target < st->nunits);
+            nfire++;
+        } else if (acts[i].kind == OPFOR_VK_CRAWL && ncrawl < 4) {
+            assert_int_equal(nfire, 0);
             crawl[ncrawl++] = acts[i].dest;
+        }
     }
+    assert_true(nfire <= 2);
     if (nadv == 0 || ncrawl == 0 || n >= OPFOR_VK_MAX_ACTIONS)
         return 0; /* no free move this activation, or a full list */
     vk_ugeo_t g;

@@ -39,7 +39,8 @@ typedef enum opfor_vk_kind {
     OPFOR_VK_LOAD,           /* reload an MG or a gun short of crew (VI, IX) */
     OPFOR_VK_ADVANCE,        /* move to dest (via waypoint); with OPFOR_VK_AF_FIRE, moving fire */
     OPFOR_VK_RUN,            /* run / gallop to dest (VIII) */
-    OPFOR_VK_CRAWL,          /* crawl to dest or take cover in place; riders dismount (VI) */
+    OPFOR_VK_CRAWL,          /* crawl to dest or take cover in place; riders dismount (VI);
+                                with OPFOR_VK_AF_FIRE, moving fire while crawling */
     OPFOR_VK_CHARGE,         /* charge enemy unit `target` (X) */
     OPFOR_VK_FIRE,           /* personal weapons at unit `target` (IX) */
     OPFOR_VK_FIRE_MG,        /* MG arc `arc` centred on dest (IX) */
@@ -74,7 +75,8 @@ typedef enum opfor_vk_kind {
 
 /* Action flags. */
 enum {
-    OPFOR_VK_AF_FIRE = 1u << 0,        /* ADVANCE/CRAWL with moving fire at `target` */
+    OPFOR_VK_AF_FIRE = 1u << 0,        /* ADVANCE/CRAWL with moving fire at `target` (VI, IX):
+                                          from the end of the move, or see _FIRE_VIA */
     OPFOR_VK_AF_AIM_WOUNDED = 1u << 1, /* FIRE: shoot at wounded figures first (IX) */
     OPFOR_VK_AF_AIM_GENERAL = 1u << 2, /* FIRE: shoot at the general / leaders first (IX) */
     OPFOR_VK_AF_VIA = 1u << 3,         /* `via` is a waypoint before dest */
@@ -89,6 +91,11 @@ enum {
     OPFOR_VK_AF_TAKE_OFF = 1u << 11,   /* DRIVE of an aeroplane: take off from its runway */
     OPFOR_VK_AF_LAND = 1u << 12,       /* DRIVE of an aeroplane: land on a runway */
     OPFOR_VK_AF_OFF_TABLE = 1u << 13,  /* DRIVE of an aeroplane: fly off the table */
+    OPFOR_VK_AF_FIRE_VIA = 1u << 14,   /* ADVANCE/CRAWL with OPFOR_VK_AF_FIRE and _VIA: the
+                                          moving fire is made when the unit reaches `via` (or
+                                          where the move stops short of it), not at the end
+                                          (IX: moving fire at any point of the move); `via`
+                                          at the unit's centre: fire first, then move */
 };
 
 /* One action with its parameters. 24 bytes, plain data: logs store it as is. */
@@ -283,7 +290,7 @@ int opfor_vk_current(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
 int opfor_vk_legal(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_vk_action_t *out,
                    int max);
 /* Action groups for lazy listing: an action kind (opfor_vk_kind_t), or
- * OPFOR_VK_GROUP_MOVING_FIRE for ADVANCE with OPFOR_VK_AF_FIRE (a group of its own because
+ * OPFOR_VK_GROUP_MOVING_FIRE for ADVANCE or CRAWL with OPFOR_VK_AF_FIRE (a group of its own because
  * listing it needs sight of the enemy, which plain moves do not). */
 #define OPFOR_VK_GROUP_MOVING_FIRE OPFOR_VK_KIND_COUNT
 #define OPFOR_VK_GROUP_COUNT (OPFOR_VK_KIND_COUNT + 1)
