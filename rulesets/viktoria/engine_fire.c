@@ -56,15 +56,38 @@ float vk_unit_reach_m(const opfor_viktoria_model_t *m, const opfor_vk_state_t *s
     return best;
 }
 
+int vk_in_contact(const opfor_vk_state_t *st, int g) {
+    const opfor_figure_t *f = &st->figures[g];
+    uint32_t m = st->melee[f->unit];
+    float rf = vk_radius(f);
+    for (int v = 0; m; v++, m >>= 1) {
+        if (!(m & 1u))
+            continue;
+        const opfor_unit_t *vu = &st->units[v];
+        for (int j = vu->first, e = vu->first + vu->count; j < e; j++) {
+            if (!vk_alive(st, j))
+                continue;
+            /* bases this close touch (X), as the melee's own test */
+            float lim = rf + vk_radius(&st->figures[j]) + VK_CONTACT;
+            if (opfor_dist2(f->pos, st->figures[j].pos) <= lim * lim)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 int vk_fire_target_ok(const opfor_vk_state_t *st, int t) {
-    /* figures in combat contact are not targets (IX). A unit in play on the table with a
+    /* figures in combat contact are not targets (IX), figure by figure: a unit in melee is a
+       target while one of its people touches no foe. A unit in play on the table with a
        living person is active (vk_unit_active), so one scan answers both. */
     if (t < 0 || t >= st->nunits || st->ux[t].removed ||
-        (st->units[t].flags & OPFOR_UNIT_OFF_TABLE) || vk_in_melee(st, t))
+        (st->units[t].flags & OPFOR_UNIT_OFF_TABLE))
         return 0;
     const opfor_unit_t *un = &st->units[t];
+    int melee = vk_in_melee(st, t);
     for (int i = un->first, e = un->first + un->count; i < e; i++)
-        if ((st->figures[i].flags & VK_PERSON_MASK) == OPFOR_FIG_ALIVE)
+        if ((st->figures[i].flags & VK_PERSON_MASK) == OPFOR_FIG_ALIVE &&
+            (!melee || !vk_in_contact(st, i)))
             return 1;
     return 0;
 }
@@ -300,9 +323,10 @@ int vk_shoot(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int g, int 
     return effect;
 }
 
-/* The living people of the target unit as compact arrays (index order): their places among
- * the lane candidates (or -1), their base radii, and the offset that puts stated targets first
- * (1e6 added to the squared distance of the others; 0 adds nothing). Brought up to date by
+/* The living people of the target unit not in combat contact (IX) as compact arrays (index
+ * order): their places among the lane candidates (or -1), their base radii, and the offset
+ * that puts stated targets first (1e6 added to the squared distance of the others; 0 adds
+ * nothing). Brought up to date by
  * marks_update after every shot that harms, the only thing that changes them. Padded to whole
  * blocks of four for picks_start. */
 #define VK_MARK_BLOCK 4
@@ -332,11 +356,13 @@ static float mark_off(const opfor_figure_t *g, unsigned aim) {
 static void marks_build(const opfor_vk_state_t *st, int t, unsigned aim, const vk_lanes_t *L,
                         vk_marks_t *M) {
     const opfor_unit_t *tu = &st->units[t];
-    int n = 0;
+    int n = 0, melee = vk_in_melee(st, t);
     for (int i = tu->first, e = tu->first + tu->count; i < e; i++) {
         const opfor_figure_t *g = &st->figures[i];
         if (!vk_alive(st, i) || !vk_is_person(g))
             continue;
+        if (melee && vk_in_contact(st, i))
+            continue; /* in combat contact: not a target (IX) */
         M->idx[n] = i;
         M->slot[n] = L->slot[i];
         M->r[n] = vk_radius(g);
@@ -447,6 +473,7 @@ static int fire_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfo
     lanes_build(st, u, t, &lanes);
     marks_build(st, t, aim, &lanes, &marks);
     int t_active = vk_unit_active(st, t); /* changes only when a shot harms */
+    int u_melee = vk_in_melee(st, u);
     for (int f = un->first, fe = un->first + un->count; f < fe; f++) {
         const opfor_figure_t *fr = &st->figures[f];
         if (!vk_alive(st, f) || !vk_is_person(fr) ||
@@ -454,6 +481,8 @@ static int fire_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfo
             continue;
         if ((st->figx[f] & OPFOR_VK_FX_PLAYING) || (st->figx[f] & OPFOR_VK_FX_CONTROLLED))
             continue; /* a playing musician does not shoot; controlled figures act later */
+        if (u_melee && vk_in_contact(st, f))
+            continue; /* engaged in melee: it may not fire (IX) */
         if (!t_active)
             break;
         float rf = vk_radius(fr);

@@ -668,6 +668,11 @@ int vk_cover(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int g, opfor
 int vk_lane_blocked(const opfor_vk_state_t *st, int f, int g);
 /* Whether unit t may be fired on (not in melee, has person figures). */
 int vk_fire_target_ok(const opfor_vk_state_t *st, int t);
+/* Whether figure g is in combat contact (X): its base touches (within VK_CONTACT) a living
+ * figure of a unit its own unit is in melee with. Such a figure is no target for fire and
+ * does not fire (IX). */
+#define vk_in_contact opfor__vk_in_contact
+int vk_in_contact(const opfor_vk_state_t *st, int g);
 /* Max firearm reach of unit u's figures (inches), 0 when none. */
 float vk_unit_reach_m(const opfor_viktoria_model_t *m, const opfor_vk_state_t *st, int u);
 #define vk_unit_reach(st, u) vk_unit_reach_m(&ctx->model, (st), (u))

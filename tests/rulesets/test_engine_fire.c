@@ -313,18 +313,63 @@ static void fire_undeclared_goes_at_the_unwounded(void **state) {
     }
 }
 
+/* Puts figure g of the state in contact with figure h (bases touching, g just above h) and
+ * links their units in melee, as a charge that reached would. */
+static void touch(opfor_vk_state_t *st, int g, int h) {
+    float d = vk_radius(&st->figures[g]) + vk_radius(&st->figures[h]);
+    st->figures[g].pos = opfor_pt(st->figures[h].pos.x, st->figures[h].pos.y + d);
+    int a = st->figures[g].unit, b = st->figures[h].unit;
+    st->melee[a] |= 1u << b;
+    st->melee[b] |= 1u << a;
+}
+
+/* IX: figures in combat contact are no targets and do not fire, figure by figure: a unit in
+ * melee is still shot at through its figures that touch no foe, and its free figures are the
+ * only ones of a volley that fire. */
 static void fire_not_at_units_in_melee(void **state) {
     (void)state;
-    opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 2, OPFOR_Q_SOLDIER);
+    /* the target's first figure locked with Blue's general (unit 2), its second free */
+    opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 2, OPFOR_Q_CONSCRIPT);
+    fx_fig(sc, 1, 1)->pos = opfor_pt(14, 31);
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
+    int t0 = 0, t1 = 0;
+    for (int s = 0; s < 300; s++) {
+        fx_start(ctx, &st, (uint64_t)s + 1, 0);
+        int a = st.units[1].first;
+        touch(&st, st.units[2].first, a);
+        opfor_vk_action_t f;
+        assert_true(fx_offered(ctx, &st, OPFOR_VK_FIRE, 1, &f) >= 0);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &f, NULL), 0);
+        t0 += (st.figures[a].flags & (OPFOR_FIG_ALIVE | OPFOR_FIG_WOUNDED)) != OPFOR_FIG_ALIVE;
+        t1 += (st.figures[a + 1].flags & (OPFOR_FIG_ALIVE | OPFOR_FIG_WOUNDED)) != OPFOR_FIG_ALIVE;
+    }
+    assert_int_equal(t0, 0); /* never shot: in contact */
+    assert_true(t1 > 0);
+    /* both locked: no target */
     fx_start(ctx, &st, 1, 0);
-    assert_true(fx_offered(ctx, &st, OPFOR_VK_FIRE, 1, NULL) >= 0);
-    st.melee[1] = 1u << 2; /* locked in combat with someone */
-    st.melee[2] = 1u << 1;
+    touch(&st, st.units[2].first, st.units[1].first);
+    st.figures[st.units[1].first + 1].flags &= (uint16_t)~OPFOR_FIG_ALIVE;
     assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_FIRE, 1, NULL), -1);
     opfor_vk_action_t f = fx_aim(OPFOR_VK_FIRE, 0, 1);
     assert_int_equal(opfor_vk_apply(ctx, &st, &f, NULL), OPFOR_EILLEGAL);
+    /* a melee link alone, no base touching: a target like any */
+    fx_start(ctx, &st, 1, 0);
+    st.melee[1] = 1u << 2;
+    st.melee[2] = 1u << 1;
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_FIRE, 1, NULL) >= 0);
+    fx_done(ctx, sc);
+    /* a firer in contact does not fire; its free fellow does */
+    sc = range_pair(OPFOR_W_RIFLE, 20.0f, 1, OPFOR_Q_CONSCRIPT);
+    int two = fx_foot(sc, "Pair", 0, OPFOR_Q_SOLDIER, 2, opfor_pt(30, 10), OPFOR_W_RIFLE);
+    fx_fig(sc, two, 0)->pos = opfor_pt(28, 10);
+    fx_fig(sc, two, 1)->pos = opfor_pt(32, 10);
+    ctx = fx_ctx(sc, NULL);
+    fx_start(ctx, &st, 1, two);
+    assert_int_equal(vk_fire_count(ctx, &st, two, 1, 0), 2);
+    touch(&st, st.units[3].first, st.units[two].first); /* Red's general on the first */
+    assert_int_equal(vk_fire_count(ctx, &st, two, 1, 0), 1);
+    assert_int_equal(vk_fire_unit(ctx, &st, two, 1, 0, 0, NULL), 1);
     fx_done(ctx, sc);
 }
 
