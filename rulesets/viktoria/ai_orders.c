@@ -356,7 +356,13 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
         }
         break;
     case OPFOR_VK_FIRE:
-        if (t >= 0) {
+        if (t >= 0 && a->figure != OPFOR_VK_NO_FIGURE) { /* a named figure first (IX) */
+            o->figures = opfor_vk_query_shooters_at(
+                vk, st, u, t, a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL),
+                a->figure);
+            o->figures_how = OPFOR_ORDER_FIG_EXACT;
+            fire_rolls(vk, st, u, t, opfor_vk_query_fire_aloft(vk, st, u), o);
+        } else if (t >= 0) {
             count_shooters(vk, st, u, t, 0,
                            a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL), o);
             fire_rolls(vk, st, u, t, opfor_vk_query_fire_aloft(vk, st, u), o);
@@ -455,6 +461,28 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
 
 /* ---------------------------------------------------------------- words */
 
+/* The verb of fire at a named figure (IX: the player chooses each firer's target), the figure
+ * called by its most telling skill (the list names these; any other figure is "the figure"). */
+static const char *named_verb(const opfor_figure_t *f) {
+    static const struct {
+        unsigned skill;
+        const char *verb;
+    } BY[] = {
+        {OPFOR_S_MESMERIST, "fire at the mesmerist of"},
+        {OPFOR_S_SIGNALLER, "fire at the signaller of"},
+        {OPFOR_S_SHARPSHOOTER, "fire at the sharpshooter of"},
+        {OPFOR_S_MEDIC, "fire at the medic of"},
+        {OPFOR_S_COLOURS, "fire at the colour bearer of"},
+        {OPFOR_S_MUSICIAN, "fire at the musician of"},
+        {OPFOR_S_GENERAL, "fire at the general of"},
+        {OPFOR_S_LEADER, "fire at the leader of"},
+    };
+    for (size_t k = 0; k < sizeof BY / sizeof BY[0]; k++)
+        if (f->skills & BY[k].skill)
+            return BY[k].verb;
+    return "fire at the figure of";
+}
+
 static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *a, int prone_here) {
     int u = a->unit;
     int mounted = 0;
@@ -480,6 +508,8 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
     case OPFOR_VK_CHARGE:
         return "charge";
     case OPFOR_VK_FIRE:
+        if (a->figure < st->nfigures) /* a named figure (IX): by what it does */
+            return named_verb(&st->figures[a->figure]);
         return (a->flags & OPFOR_VK_AF_AIM_WOUNDED)   ? "fire at the wounded of"
                : (a->flags & OPFOR_VK_AF_AIM_GENERAL) ? "fire at the leaders of"
                                                       : "fire at";
@@ -779,8 +809,12 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
     rolls_for(vk, st, &a, move_x, o);
 
     /* the sentence */
-    char tgt[80] = "", rolls[160] = "", mv[48] = "";
-    if (o->target >= 0 && a.kind != OPFOR_VK_MERGE && a.kind != OPFOR_VK_CONTROL)
+    char tgt[128] = "", rolls[160] = "", mv[48] = "";
+    if (o->target >= 0 && a.kind == OPFOR_VK_FIRE && a.figure < st->nfigures)
+        setf(tgt, sizeof tgt, " %s (the figure at x %.1f y %.1f), %.0f in away", o->target_name,
+             (double)st->figures[a.figure].pos.x, (double)st->figures[a.figure].pos.y,
+             (double)o->target_gap);
+    else if (o->target >= 0 && a.kind != OPFOR_VK_MERGE && a.kind != OPFOR_VK_CONTROL)
         setf(tgt, sizeof tgt, " %s, %.0f in away", o->target_name, (double)o->target_gap);
     else if (o->target >= 0)
         setf(tgt, sizeof tgt, " %s", o->target_name);

@@ -1114,6 +1114,43 @@ static void aim_targets(const opfor_vk_state_t *st, const vk_lfigs_t *lf, int t,
     *leader = l > 0 && l < n;
 }
 
+/* The skills that make a figure worth naming as the target of fire (IX: players choose each
+ * firer's target), most wanted first: the mesmerist, the signaller, the sharpshooter, the
+ * medic, the colours, the musician. Leaders have their own aim (OPFOR_VK_AF_AIM_GENERAL). */
+static const uint16_t KEY_SKILLS[] = {OPFOR_S_MESMERIST, OPFOR_S_SIGNALLER, OPFOR_S_SHARPSHOOTER,
+                                      OPFOR_S_MEDIC,     OPFOR_S_COLOURS,   OPFOR_S_MUSICIAN};
+#define KEY_SKILL_MASK                                                                             \
+    (OPFOR_S_MESMERIST | OPFOR_S_SIGNALLER | OPFOR_S_SHARPSHOOTER | OPFOR_S_MEDIC |                \
+     OPFOR_S_COLOURS | OPFOR_S_MUSICIAN)
+
+/* The figure of unit t (its nt living figures in lf) the list offers to fire at by name: of
+ * the first skill of KEY_SKILLS that some but not all of t's people hold, the first holder in
+ * index order that is no leader and may be named (vk_fire_figure_ok). -1: none. */
+static int key_figure(const opfor_vk_state_t *st, const vk_lfigs_t *lf, int t, int nt) {
+    unsigned any = 0, all = ~0u;
+    for (int k = lf->at[t], e = k + nt; k < e; k++) {
+        const opfor_figure_t *f = &st->figures[lf->i[k]];
+        if (vk_is_person(f)) {
+            any |= f->skills;
+            all &= f->skills;
+        }
+    }
+    if (!(any & KEY_SKILL_MASK & ~all))
+        return -1;
+    for (size_t s = 0; s < sizeof KEY_SKILLS / sizeof KEY_SKILLS[0]; s++) {
+        if (!(any & KEY_SKILLS[s]) || (all & KEY_SKILLS[s]))
+            continue;
+        for (int k = lf->at[t], e = k + nt; k < e; k++) {
+            int g = lf->i[k];
+            const opfor_figure_t *f = &st->figures[g];
+            if ((f->skills & KEY_SKILLS[s]) && !(f->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) &&
+                vk_fire_figure_ok(st, t, g))
+                return g;
+        }
+    }
+    return -1;
+}
+
 /* The first of the features bf[0..nbf) (in that order) that stops a move along the line a-b;
  * -1 if none. */
 static inline int line_blocker(const opfor_vk_ctx_t *ctx, const uint8_t *bf, int nbf, opfor_pt_t a,
@@ -1463,6 +1500,12 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         if (aim_leader && (a = push(l, OPFOR_VK_FIRE, u))) {
             a->target = (uint8_t)t;
             a->flags = OPFOR_VK_AF_AIM_GENERAL;
+        }
+        /* a figure named as the target (IX: the player chooses each firer's target) */
+        int key = key_figure(st, &lf, t, en[tg[i]].geo.n);
+        if (key >= 0 && (a = push(l, OPFOR_VK_FIRE, u))) {
+            a->target = (uint8_t)t;
+            a->figure = (uint16_t)key;
         }
     }
     if (k & K_FIRE) {
@@ -1937,6 +1980,9 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     case OPFOR_VK_FIRE: {
         if (!vk_fire_target_ok(st, t))
             return 0;
+        /* a named figure (IX): a person of the target that may be shot at */
+        if (a->figure != OPFOR_VK_NO_FIGURE && !vk_fire_figure_ok(st, t, a->figure))
+            return 0;
         /* one nearest-pair search for the reach and the sight test */
         vk_lfigs_t lf;
         vk_ugeo_t gt;
@@ -2131,8 +2177,9 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         }
         break;
     case OPFOR_VK_FIRE:
-        vk_fire_unit(ctx, st, u, a->target, vk_fire_aloft(ctx, st, u),
-                     a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL), ev);
+        vk_fire_unit_at(ctx, st, u, a->target, vk_fire_aloft(ctx, st, u),
+                        a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL),
+                        a->figure == OPFOR_VK_NO_FIGURE ? -1 : a->figure, ev);
         break;
     case OPFOR_VK_FIRE_MG:
         vk_fire_mg(ctx, st, u, a->arc, a->dest, ev);

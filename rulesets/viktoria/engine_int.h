@@ -649,6 +649,20 @@ int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, 
  * vk_fire_unit's shooters, read without rolling. */
 int vk_fire_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
                   unsigned aim);
+/* vk_fire_unit with the figure the order names (IX: the player chooses each firer's target):
+ * each firer shoots at figure `named` of unit t first when it can (in range, in sight, not
+ * behind another figure) while that figure stands, else as vk_fire_unit picks; -1: none. */
+#define vk_fire_unit_at opfor__vk_fire_unit_at
+int vk_fire_unit_at(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int moving,
+                    unsigned aim, int named, opfor_vk_events_t *ev);
+/* vk_fire_count with a named figure, as vk_fire_unit_at shoots. */
+#define vk_fire_count_at opfor__vk_fire_count_at
+int vk_fire_count_at(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                     unsigned aim, int named);
+/* Whether figure g may be named as the target of fire at unit t: a living person of t not in
+ * combat contact (IX). */
+#define vk_fire_figure_ok opfor__vk_fire_figure_ok
+int vk_fire_figure_ok(const opfor_vk_state_t *st, int t, int g);
 /* Moving fire (VI, IX) of unit u at unit t from where its figures stand now, when t is still
  * a target (vk_fire_target_ok); nothing otherwise. Returns the shots. */
 #define vk_moving_fire opfor__vk_moving_fire

@@ -149,6 +149,13 @@ int opfor_vk_query_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *s
     return vk_fire_count(ctx, st, u, t, aim);
 }
 
+int opfor_vk_query_shooters_at(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                               unsigned aim, int fig) {
+    if (u < 0 || t < 0 || u >= st->nunits || t >= st->nunits)
+        return 0;
+    return vk_fire_count_at(ctx, st, u, t, aim, fig == OPFOR_VK_NO_FIGURE ? -1 : fig);
+}
+
 int opfor_vk_query_defensive_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
     return vk_defensive_count(ctx, st);
 }

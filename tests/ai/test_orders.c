@@ -235,6 +235,33 @@ static void orders_moving_fire_sentences(void **state) {
     vkfix_close(&f);
 }
 
+/* Fire at a named figure (IX: the player chooses each firer's target): the order says whom,
+ * by what it does and where it stands, and counts the engine's shooters. */
+static void orders_fire_at_a_named_figure(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, FIELD, 2), 0);
+    int u = vkfix_act(&f, "Fusiliers"), t = vkfix_unit(&f, "Jager");
+    int sig = f.st->vk.units[t].first + 3;
+    f.st->vk.figures[sig].skills |= OPFOR_S_SIGNALLER;
+    opfor_action_t a = vkfix_action(OPFOR_VK_FIRE, u, t, 0.0f, 0.0f);
+    a.arg = (uint16_t)sig;
+    opfor_order_t o;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_string_equal(o.verb, "fire at the signaller of");
+    int n = opfor_vk_query_shooters_at(opfor_vk_rs_engine(f.ctx), &f.st->vk, u, t, 0, sig);
+    assert_true(n > 0);
+    char want[160];
+    opfor_pt_t p = f.st->vk.figures[sig].pos;
+    snprintf(want, sizeof want,
+             "Fusiliers: fire at the signaller of Jager (the figure at x %.1f y %.1f), %.0f in "
+             "away: %d figures fire, to hit ",
+             (double)p.x, (double)p.y, (double)o.target_gap, n);
+    if (!strstr(o.sentence, want))
+        fail_msg("%s", o.sentence);
+    vkfix_close(&f);
+}
+
 /* clang-format off */
 static const char MG_FIELD[] =
     VKFIX_HEAD
@@ -618,6 +645,7 @@ int main(void) {
         cmocka_unit_test(orders_fire_quotes_the_calculator),
         cmocka_unit_test(orders_fire_counts_only_shooters),
         cmocka_unit_test(orders_moving_fire_sentences),
+        cmocka_unit_test(orders_fire_at_a_named_figure),
         cmocka_unit_test(orders_mg_counts_tests),
         cmocka_unit_test(orders_charge_and_decision),
         cmocka_unit_test(orders_landmark_true_of_the_end_point),

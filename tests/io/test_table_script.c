@@ -922,7 +922,7 @@ static void carry_out(play_t *p, const msgpack_object *wire) {
         unsigned aim = o->action.flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL);
         int shooters;
         if (kind == OPFOR_VK_FIRE) {
-            shooters = opfor_vk_query_shooters(g->ctx, st, u, tgt, aim);
+            shooters = opfor_vk_query_shooters_at(g->ctx, st, u, tgt, aim, o->action.figure);
             if (shooters != w.figures || w.at_most)
                 mismatch(p, MM_FIRE_FIGURES, "%d figures%s fire, the engine's shooters are %d",
                          w.figures, w.at_most ? " at most" : "", shooters);

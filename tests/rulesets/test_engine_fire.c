@@ -373,6 +373,60 @@ static void fire_not_at_units_in_melee(void **state) {
     fx_done(ctx, sc);
 }
 
+/* IX: the player chooses each firer's target. Fire may name a figure of the target unit: the
+ * firers shoot at it first while it stands (each that can), the others as before. The list
+ * names the target's specialist (here its signaller), and the name must be a person of that
+ * unit who may be shot at. */
+static void fire_at_a_named_figure(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 3, OPFOR_Q_CONSCRIPT);
+    for (int k = 0; k < 3; k++) /* a line across the line of fire; the signaller farthest */
+        fx_fig(sc, 1, k)->pos = opfor_pt(10.0f + 4.0f * (float)k, 31);
+    fx_fig(sc, 1, 2)->skills |= OPFOR_S_SIGNALLER;
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    fx_start(ctx, &st, 1, 0);
+    int sig = st.units[1].first + 2;
+    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+    int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS), named = -1;
+    for (int i = 0; i < n; i++)
+        if (a[i].kind == OPFOR_VK_FIRE && a[i].figure != OPFOR_VK_NO_FIGURE)
+            named = i;
+    assert_true(named >= 0);
+    assert_int_equal(a[named].figure, sig);
+    assert_int_equal(a[named].target, 1);
+    opfor_vk_action_t f = a[named];
+    int hit_named[2] = {0, 0}, hit_other[2] = {0, 0};
+    for (int by_name = 0; by_name < 2; by_name++)
+        for (int s = 0; s < 400; s++) {
+            fx_start(ctx, &st, (uint64_t)s + 1, 0);
+            opfor_vk_action_t x = f;
+            if (!by_name)
+                x.figure = OPFOR_VK_NO_FIGURE;
+            assert_int_equal(opfor_vk_apply(ctx, &st, &x, NULL), 0);
+            for (int g = st.units[1].first; g < st.units[1].first + 3; g++) {
+                int harmed = (st.figures[g].flags & (OPFOR_FIG_ALIVE | OPFOR_FIG_WOUNDED)) !=
+                             OPFOR_FIG_ALIVE;
+                (g == sig ? hit_named : hit_other)[by_name] += harmed;
+            }
+        }
+    assert_int_equal(hit_named[0], 0); /* unnamed: the nearest rank and file */
+    assert_true(hit_other[0] > 0);
+    assert_true(hit_named[1] > 0); /* named: the signaller, and no one else */
+    assert_int_equal(hit_other[1], 0);
+    /* the name must be a living person of the target unit */
+    fx_start(ctx, &st, 1, 0);
+    opfor_vk_action_t bad = f;
+    bad.figure = 0; /* the shooter itself */
+    assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+    st.figures[sig].flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &f, NULL), OPFOR_EILLEGAL);
+    /* the count the order gives is the engine's */
+    fx_start(ctx, &st, 1, 0);
+    assert_int_equal(opfor_vk_query_shooters_at(ctx, &st, 0, 1, 0, sig), 1);
+    fx_done(ctx, sc);
+}
+
 static void fire_tables_agree_with_the_calculator(void **state) {
     (void)state;
     opfor_scenario_t *sc =
@@ -553,6 +607,7 @@ int main(void) {
         cmocka_unit_test(fire_count_is_the_engines_shots),
         cmocka_unit_test(fire_while_crawling),
         cmocka_unit_test(fire_at_any_point_of_the_move),
+        cmocka_unit_test(fire_at_a_named_figure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,7 +42,9 @@ typedef enum opfor_vk_kind {
     OPFOR_VK_CRAWL,          /* crawl to dest or take cover in place; riders dismount (VI);
                                 with OPFOR_VK_AF_FIRE, moving fire while crawling */
     OPFOR_VK_CHARGE,         /* charge enemy unit `target` (X) */
-    OPFOR_VK_FIRE,           /* personal weapons at unit `target` (IX) */
+    OPFOR_VK_FIRE,           /* personal weapons at unit `target` (IX); `figure` (when not
+                                OPFOR_VK_NO_FIGURE): the figure of it each firer shoots at
+                                first while it stands, when it can */
     OPFOR_VK_FIRE_MG,        /* MG arc `arc` centred on dest (IX) */
     OPFOR_VK_FIRE_ARTILLERY, /* field gun aimed at dest (IX) */
     OPFOR_VK_CALL_SUPPORT,   /* signaller calls off-board fire on dest (IX) */
