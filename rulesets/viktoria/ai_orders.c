@@ -814,6 +814,9 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
         setf(tgt, sizeof tgt, " %s (the figure at x %.1f y %.1f), %.0f in away", o->target_name,
              (double)st->figures[a.figure].pos.x, (double)st->figures[a.figure].pos.y,
              (double)o->target_gap);
+    else if (o->target >= 0 && a.kind == OPFOR_VK_FIRE_ARTILLERY) /* the fall of shot (IX) */
+        setf(tgt, sizeof tgt, " %s (aim at x %.1f y %.1f), %.0f in away", o->target_name,
+             (double)a.dest.x, (double)a.dest.y, (double)o->target_gap);
     else if (o->target >= 0 && a.kind != OPFOR_VK_MERGE && a.kind != OPFOR_VK_CONTROL)
         setf(tgt, sizeof tgt, " %s, %.0f in away", o->target_name, (double)o->target_gap);
     else if (o->target >= 0)

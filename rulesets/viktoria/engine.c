@@ -1531,12 +1531,26 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                     }
         }
         if ((want & G(OPFOR_VK_FIRE_ARTILLERY)) && gunf >= 0 && vk_can_fire_gun(ctx, st, u)) {
+            /* aim points in the crew's sight (IX), for the three nearest enemies seen: the
+               unit's centre, and its figure nearest the gun when that is more than half a
+               blast from the centre (or the centre is out of sight) */
             int gun = gunf;
+            float half = 0.5f * ctx->tab->shell_radius;
             for (int i = 0, m = 0; i < nen && m < 3; i++) {
                 int j = vk_nearest_fig(st, en[i].u, st->figures[gun].pos, NULL);
-                if (j < 0 || !vk_los(ctx, st, gun, j))
+                if (j < 0)
                     continue;
-                if (!push_at(l, OPFOR_VK_FIRE_ARTILLERY, u, &en[i]))
+                opfor_pt_t p = st->figures[j].pos;
+                int sees_c = vk_gun_sees(ctx, st, u, en[i].geo.c);
+                int sees_j = opfor_dist(p, en[i].geo.c) > half && vk_gun_sees(ctx, st, u, p);
+                if (!sees_c && !sees_j)
+                    continue;
+                opfor_vk_action_t *x = NULL;
+                if (sees_c && !(x = push_at(l, OPFOR_VK_FIRE_ARTILLERY, u, &en[i])))
+                    break;
+                if (sees_j && (x = push_at(l, OPFOR_VK_FIRE_ARTILLERY, u, &en[i])))
+                    x->dest = p;
+                if (!x)
                     break;
                 m++;
             }
@@ -1995,9 +2009,10 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         return vk_can_charge(ctx, st, u, t);
     case OPFOR_VK_FIRE_MG:
         return a->arc < OPFOR_ARC_180 && vk_can_fire_mg(st, u, a->arc);
-    case OPFOR_VK_FIRE_ARTILLERY:
-        return vk_can_fire_gun(ctx, st, u) &&
-               opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest);
+    case OPFOR_VK_FIRE_ARTILLERY: /* the fall of shot in the crew's sight (IX) */
+        return vk_can_fire_gun(ctx, st, u) && a->dest.x == a->dest.x && a->dest.y == a->dest.y &&
+               opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest) &&
+               vk_gun_sees(ctx, st, u, a->dest);
     case OPFOR_VK_CALL_SUPPORT:
         return vk_can_call_support(st, u) && st->reg[side].lost < st->turn &&
                opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest);

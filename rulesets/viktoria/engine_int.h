@@ -776,6 +776,10 @@ int vk_can_fire_gun(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u
 int vk_gun_shots(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
 void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc, opfor_pt_t aim,
                 opfor_vk_events_t *ev);
+/* Whether the crew of unit u's gun sees point p (IX: the intended fall of shot must be in the
+ * crew's sight): a living person of u, or the walker itself (XII.E), has a clear line to it. */
+#define vk_gun_sees opfor__vk_gun_sees
+int vk_gun_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, opfor_pt_t p);
 /* How many figures vk_fire_mg would test (a figure in both arcs of a double 45 twice), without
  * rolling: every figure of any unit but u in the arc aimed at aim, not concealed. */
 int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,

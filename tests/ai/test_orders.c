@@ -262,6 +262,28 @@ static void orders_fire_at_a_named_figure(void **state) {
     vkfix_close(&f);
 }
 
+/* A gun's order says where it aims (IX: the intended fall of shot, in the crew's sight). */
+static void orders_gun_says_its_aim_point(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, FIELD, 2), 0);
+    int u = vkfix_act(&f, "Gunners"), t = vkfix_unit(&f, "Fusiliers");
+    int k = -1;
+    for (int i = 0; i < f.n && k < 0; i++)
+        if (f.acts[i].kind == OPFOR_VK_FIRE_ARTILLERY && f.acts[i].target == t)
+            k = i;
+    assert_true(k >= 0);
+    opfor_order_t o;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &f.acts[k], &o), 0);
+    char want[96];
+    snprintf(want, sizeof want, "Gunners: fire the gun at Fusiliers (aim at x %.1f y %.1f), ",
+             (double)f.acts[k].x, (double)f.acts[k].y);
+    if (!strstr(o.sentence, want))
+        fail_msg("%s", o.sentence);
+    assert_int_equal(u, f.acts[k].unit);
+    vkfix_close(&f);
+}
+
 /* clang-format off */
 static const char MG_FIELD[] =
     VKFIX_HEAD
@@ -646,6 +668,7 @@ int main(void) {
         cmocka_unit_test(orders_fire_counts_only_shooters),
         cmocka_unit_test(orders_moving_fire_sentences),
         cmocka_unit_test(orders_fire_at_a_named_figure),
+        cmocka_unit_test(orders_gun_says_its_aim_point),
         cmocka_unit_test(orders_mg_counts_tests),
         cmocka_unit_test(orders_charge_and_decision),
         cmocka_unit_test(orders_landmark_true_of_the_end_point),
