@@ -560,7 +560,9 @@ static void score_move(sit_t *s, int u, const opfor_action_t *a, float *t) {
     int side = s->st->units[u].side;
     /* fire now (moving fire) or set up fire for the next activation */
     if (fire_at >= 0) {
-        t[OPFOR_HT_THREAT_TO] += harm(s, u, fire_at, e, 1);
+        /* from the waypoint when the action fires there (IX: at any point of the move) */
+        opfor_pt_t from = (a->flags & OPFOR_VK_AF_FIRE_VIA) ? opfor_pt(a->x2, a->y2) : e;
+        t[OPFOR_HT_THREAT_TO] += harm(s, u, fire_at, from, 1);
     } else {
         float best = 0.0f;
         for (int v = 0; v < s->nunits; v++) {

@@ -352,12 +352,24 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
         if (o->has_move)
             move_roll(vk, st, u, a->kind, move_x, o);
         if (t >= 0 && (a->flags & OPFOR_VK_AF_FIRE)) {
-            count_shooters(vk, st, u, t, 1, 0, o);
+            /* fire from where it stands (taking cover in place, or fire first): the engine's
+               own count; from farther on, up to every firearm */
+            opfor_vk_ugeo_t g;
+            opfor_vk_query_geo(st, u, &g);
+            opfor_pt_t from = (a->flags & OPFOR_VK_AF_FIRE_VIA) ? a->via : a->dest;
+            int here = opfor_dist(from, g.c) < 0.25f;
+            count_shooters(vk, st, u, t, !here, 0, o);
             fire_rolls(vk, st, u, t, 1, o);
         }
         break;
     case OPFOR_VK_FIRE:
-        if (t >= 0) {
+        if (t >= 0 && a->figure != OPFOR_VK_NO_FIGURE) { /* a named figure first (IX) */
+            o->figures = opfor_vk_query_shooters_at(
+                vk, st, u, t, a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL),
+                a->figure);
+            o->figures_how = OPFOR_ORDER_FIG_EXACT;
+            fire_rolls(vk, st, u, t, opfor_vk_query_fire_aloft(vk, st, u), o);
+        } else if (t >= 0) {
             count_shooters(vk, st, u, t, 0,
                            a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL), o);
             fire_rolls(vk, st, u, t, opfor_vk_query_fire_aloft(vk, st, u), o);
@@ -463,6 +475,28 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
 
 /* ---------------------------------------------------------------- words */
 
+/* The verb of fire at a named figure (IX: the player chooses each firer's target), the figure
+ * called by its most telling skill (the list names these; any other figure is "the figure"). */
+static const char *named_verb(const opfor_figure_t *f) {
+    static const struct {
+        unsigned skill;
+        const char *verb;
+    } BY[] = {
+        {OPFOR_S_MESMERIST, "fire at the mesmerist of"},
+        {OPFOR_S_SIGNALLER, "fire at the signaller of"},
+        {OPFOR_S_SHARPSHOOTER, "fire at the sharpshooter of"},
+        {OPFOR_S_MEDIC, "fire at the medic of"},
+        {OPFOR_S_COLOURS, "fire at the colour bearer of"},
+        {OPFOR_S_MUSICIAN, "fire at the musician of"},
+        {OPFOR_S_GENERAL, "fire at the general of"},
+        {OPFOR_S_LEADER, "fire at the leader of"},
+    };
+    for (size_t k = 0; k < sizeof BY / sizeof BY[0]; k++)
+        if (f->skills & BY[k].skill)
+            return BY[k].verb;
+    return "fire at the figure of";
+}
+
 static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *a, int prone_here) {
     int u = a->unit;
     int mounted = 0;
@@ -479,13 +513,17 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
         return "reload";
     case OPFOR_VK_ADVANCE:
         return (a->flags & OPFOR_VK_AF_FIRE) ? "advance firing" : "advance";
+    case OPFOR_VK_CRAWL:
+        if (a->flags & OPFOR_VK_AF_FIRE)
+            return prone_here ? "take cover and fire" : "crawl firing";
+        return prone_here ? "take cover where it stands" : "crawl";
     case OPFOR_VK_RUN:
         return mounted ? "gallop" : "run";
-    case OPFOR_VK_CRAWL:
-        return prone_here ? "take cover where it stands" : "crawl";
     case OPFOR_VK_CHARGE:
         return "charge";
     case OPFOR_VK_FIRE:
+        if (a->figure < st->nfigures) /* a named figure (IX): by what it does */
+            return named_verb(&st->figures[a->figure]);
         return (a->flags & OPFOR_VK_AF_AIM_WOUNDED)   ? "fire at the wounded of"
                : (a->flags & OPFOR_VK_AF_AIM_GENERAL) ? "fire at the leaders of"
                                                       : "fire at";
@@ -767,7 +805,8 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
                 setf(where, sizeof where, " %g in %s, to x %.1f y %.1f", (double)o->move_in,
                      o->direction, (double)o->x, (double)o->y);
             /* a way round closed ground: the turn, when the best roll reaches it */
-            if ((a.flags & OPFOR_VK_AF_VIA) && best.moved >= opfor_dist(geo.c, a.via) - 0.25f) {
+            if ((a.flags & OPFOR_VK_AF_VIA) && !(a.flags & OPFOR_VK_AF_FIRE_VIA) &&
+                best.moved >= opfor_dist(geo.c, a.via) - 0.25f) {
                 size_t wl = strlen(where);
                 o->has_via = 1;
                 o->via_x = a.via.x;
@@ -791,12 +830,21 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
     rolls_for(vk, st, &a, move_x, o);
 
     /* the sentence */
-    char tgt[80] = "", rolls[160] = "", mv[48] = "";
-    if (o->target >= 0 && a.kind != OPFOR_VK_MERGE && a.kind != OPFOR_VK_CONTROL)
+    char tgt[128] = "", rolls[160] = "", mv[48] = "";
+    if (o->target >= 0 && a.kind == OPFOR_VK_FIRE && a.figure < st->nfigures)
+        setf(tgt, sizeof tgt, " %s (the figure at x %.1f y %.1f), %.0f in away", o->target_name,
+             (double)st->figures[a.figure].pos.x, (double)st->figures[a.figure].pos.y,
+             (double)o->target_gap);
+    else if (o->target >= 0 && a.kind == OPFOR_VK_FIRE_ARTILLERY) /* the fall of shot (IX) */
+        setf(tgt, sizeof tgt, " %s (aim at x %.1f y %.1f), %.0f in away", o->target_name,
+             (double)a.dest.x, (double)a.dest.y, (double)o->target_gap);
+    else if (o->target >= 0 && a.kind != OPFOR_VK_MERGE && a.kind != OPFOR_VK_CONTROL)
         setf(tgt, sizeof tgt, " %s, %.0f in away", o->target_name, (double)o->target_gap);
     else if (o->target >= 0)
         setf(tgt, sizeof tgt, " %s", o->target_name);
-    if (a.kind == OPFOR_VK_ADVANCE && (a.flags & OPFOR_VK_AF_FIRE) && o->target >= 0)
+    int moving_fire =
+        (a.kind == OPFOR_VK_ADVANCE || a.kind == OPFOR_VK_CRAWL) && (a.flags & OPFOR_VK_AF_FIRE);
+    if (moving_fire && o->target >= 0)
         setf(tgt, sizeof tgt, " at %s", o->target_name);
     /* an MG sprays an arc centred on its barrel (IX, Machineguns): 45 or 90 degrees wide, or
        the 45 degrees fired twice, when every figure in it tests twice */
@@ -827,9 +875,27 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
         else if (r->per[0])
             opfor_text_appendf(rolls, sizeof rolls, &rl, " per %s", r->per);
     }
-    if (a.kind == OPFOR_VK_ADVANCE && (a.flags & OPFOR_VK_AF_FIRE))
-        setf(o->sentence, sizeof o->sentence, "%s: advance%s%s, firing%s%s.",
-             o->unit_name[0] ? o->unit_name : "?", where, mv, tgt, rolls);
+    const char *mover = a.kind == OPFOR_VK_CRAWL ? "crawl" : "advance";
+    /* moving fire at a point of the move (IX): first, where it stands; or at the waypoint */
+    int fire_first = 0;
+    if (moving_fire && (a.flags & OPFOR_VK_AF_FIRE_VIA) && o->unit >= 0) {
+        opfor_vk_ugeo_t g0;
+        opfor_vk_query_geo(st, o->unit, &g0);
+        fire_first = opfor_dist(g0.c, a.via) < 0.25f ? 1 : 2;
+    }
+    if (moving_fire && prone_here)
+        setf(o->sentence, sizeof o->sentence, "%s: take cover where it stands and fire%s%s.",
+             o->unit_name[0] ? o->unit_name : "?", tgt, rolls);
+    else if (fire_first == 1)
+        setf(o->sentence, sizeof o->sentence, "%s: fire first%s, as moving fire%s; then %s%s%s.",
+             o->unit_name[0] ? o->unit_name : "?", tgt, rolls, mover, where, mv);
+    else if (fire_first == 2)
+        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s, firing%s on reaching x %.1f y %.1f%s.",
+             o->unit_name[0] ? o->unit_name : "?", mover, where, mv, tgt, (double)a.via.x,
+             (double)a.via.y, rolls);
+    else if (moving_fire)
+        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s, firing%s%s.",
+             o->unit_name[0] ? o->unit_name : "?", mover, where, mv, tgt, rolls);
     else if (o->has_move || barred)
         setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s.", o->unit_name[0] ? o->unit_name : "?",
              o->verb, where, mv, rolls);

@@ -1139,6 +1139,43 @@ static void aim_targets(const opfor_vk_state_t *st, const vk_lfigs_t *lf, int t,
     *leader = l > 0 && l < n;
 }
 
+/* The skills that make a figure worth naming as the target of fire (IX: players choose each
+ * firer's target), most wanted first: the mesmerist, the signaller, the sharpshooter, the
+ * medic, the colours, the musician. Leaders have their own aim (OPFOR_VK_AF_AIM_GENERAL). */
+static const uint16_t KEY_SKILLS[] = {OPFOR_S_MESMERIST, OPFOR_S_SIGNALLER, OPFOR_S_SHARPSHOOTER,
+                                      OPFOR_S_MEDIC,     OPFOR_S_COLOURS,   OPFOR_S_MUSICIAN};
+#define KEY_SKILL_MASK                                                                             \
+    (OPFOR_S_MESMERIST | OPFOR_S_SIGNALLER | OPFOR_S_SHARPSHOOTER | OPFOR_S_MEDIC |                \
+     OPFOR_S_COLOURS | OPFOR_S_MUSICIAN)
+
+/* The figure of unit t (its nt living figures in lf) the list offers to fire at by name: of
+ * the first skill of KEY_SKILLS that some but not all of t's people hold, the first holder in
+ * index order that is no leader and may be named (vk_fire_figure_ok). -1: none. */
+static int key_figure(const opfor_vk_state_t *st, const vk_lfigs_t *lf, int t, int nt) {
+    unsigned any = 0, all = ~0u;
+    for (int k = lf->at[t], e = k + nt; k < e; k++) {
+        const opfor_figure_t *f = &st->figures[lf->i[k]];
+        if (vk_is_person(f)) {
+            any |= f->skills;
+            all &= f->skills;
+        }
+    }
+    if (!(any & KEY_SKILL_MASK & ~all))
+        return -1;
+    for (size_t s = 0; s < sizeof KEY_SKILLS / sizeof KEY_SKILLS[0]; s++) {
+        if (!(any & KEY_SKILLS[s]) || (all & KEY_SKILLS[s]))
+            continue;
+        for (int k = lf->at[t], e = k + nt; k < e; k++) {
+            int g = lf->i[k];
+            const opfor_figure_t *f = &st->figures[g];
+            if ((f->skills & KEY_SKILLS[s]) && !(f->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) &&
+                vk_fire_figure_ok(st, t, g))
+                return g;
+        }
+    }
+    return -1;
+}
+
 /* The first of the features bf[0..nbf) (in that order) that stops a move along the line a-b;
  * -1 if none. */
 static inline int line_blocker(const opfor_vk_ctx_t *ctx, const uint8_t *bf, int nbf, opfor_pt_t a,
@@ -1448,6 +1485,31 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             a->target = (uint8_t)en[tg[i]].u;
             a->flags = OPFOR_VK_AF_FIRE;
         }
+        /* moving fire at any point of the move (IX), here its first: fire from where the
+           unit stands, then fall back toward the own edge (the waypoint is the fire point) */
+        opfor_pt_t back =
+            clamp_table(ctx, opfor_vadd(geo[u].c, opfor_vscale(ctx->home[un->side], 12.0f)));
+        for (int i = 0; i < ntg && i < 2; i++) {
+            opfor_vk_action_t *a = push_g(l, OPFOR_VK_GROUP_MOVING_FIRE, OPFOR_VK_ADVANCE, u);
+            if (!a)
+                break;
+            a->dest = back;
+            a->via = geo[u].c;
+            a->target = (uint8_t)en[tg[i]].u;
+            a->flags = OPFOR_VK_AF_FIRE | OPFOR_VK_AF_VIA | OPFOR_VK_AF_FIRE_VIA;
+        }
+    }
+    if ((k & K_CRAWL) && mobile && vk_craft(ctx, st, u) == VK_CRAFT_NONE) {
+        /* crawl with moving fire (VI: a crawl may be combined with fire, made as moving
+           fire): toward the target, or where it lies when it may only take cover (VII) */
+        for (int i = 0; i < ntg && i < 2; i++) {
+            opfor_vk_action_t *a = push_g(l, OPFOR_VK_GROUP_MOVING_FIRE, OPFOR_VK_CRAWL, u);
+            if (!a)
+                break;
+            a->dest = (k & K_MOVE) ? en[tg[i]].geo.c : geo[u].c;
+            a->target = (uint8_t)en[tg[i]].u;
+            a->flags = OPFOR_VK_AF_FIRE;
+        }
     }
     /* charges; the same with the chargers holding after the melee (X step 8) come last in
        the list, so that they never crowd out another kind of action */
@@ -1480,6 +1542,12 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             a->target = (uint8_t)t;
             a->flags = OPFOR_VK_AF_AIM_GENERAL;
         }
+        /* a figure named as the target (IX: the player chooses each firer's target) */
+        int key = key_figure(st, &lf, t, en[tg[i]].geo.n);
+        if (key >= 0 && (a = push(l, OPFOR_VK_FIRE, u))) {
+            a->target = (uint8_t)t;
+            a->figure = (uint16_t)key;
+        }
     }
     if (k & K_FIRE) {
         /* MG arcs (IX) toward each visible enemy */
@@ -1504,12 +1572,26 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                     }
         }
         if ((want & G(OPFOR_VK_FIRE_ARTILLERY)) && gunf >= 0 && vk_can_fire_gun(ctx, st, u)) {
+            /* aim points in the crew's sight (IX), for the three nearest enemies seen: the
+               unit's centre, and its figure nearest the gun when that is more than half a
+               blast from the centre (or the centre is out of sight) */
             int gun = gunf;
+            float half = 0.5f * ctx->tab->shell_radius;
             for (int i = 0, m = 0; i < nen && m < 3; i++) {
                 int j = vk_nearest_fig(st, en[i].u, st->figures[gun].pos, NULL);
-                if (j < 0 || !vk_los(ctx, st, gun, j))
+                if (j < 0)
                     continue;
-                if (!push_at(l, OPFOR_VK_FIRE_ARTILLERY, u, &en[i]))
+                opfor_pt_t p = st->figures[j].pos;
+                int sees_c = vk_gun_sees(ctx, st, u, en[i].geo.c);
+                int sees_j = opfor_dist(p, en[i].geo.c) > half && vk_gun_sees(ctx, st, u, p);
+                if (!sees_c && !sees_j)
+                    continue;
+                opfor_vk_action_t *x = NULL;
+                if (sees_c && !(x = push_at(l, OPFOR_VK_FIRE_ARTILLERY, u, &en[i])))
+                    break;
+                if (sees_j && (x = push_at(l, OPFOR_VK_FIRE_ARTILLERY, u, &en[i])))
+                    x->dest = p;
+                if (!x)
                     break;
                 m++;
             }
@@ -1811,7 +1893,7 @@ uint32_t opfor_vk_legal_groups(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
     if (enemy && (k & K_FIRE)) {
         if (vk_unit_reach(st, u) > 0.0f) {
             m |= G(OPFOR_VK_FIRE);
-            if ((k & K_MOVE) && mobile)
+            if ((k & (K_MOVE | K_CRAWL)) && mobile) /* advancing or crawling (VI) */
                 m |= G(OPFOR_VK_GROUP_MOVING_FIRE);
         }
         if (vk_mg_figure(st, u) >= 0)
@@ -1934,7 +2016,8 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     int t = a->target;
     int needs_enemy = a->kind == OPFOR_VK_CHARGE || a->kind == OPFOR_VK_FIRE ||
                       a->kind == OPFOR_VK_THROW_BOMB || a->kind == OPFOR_VK_MESMERIZE ||
-                      (a->kind == OPFOR_VK_ADVANCE && (a->flags & OPFOR_VK_AF_FIRE));
+                      ((a->kind == OPFOR_VK_ADVANCE || a->kind == OPFOR_VK_CRAWL) &&
+                       (a->flags & OPFOR_VK_AF_FIRE));
     if (needs_enemy && (t >= st->nunits || st->units[t].side == side || !vk_unit_active(st, t)))
         return 0;
     switch (a->kind) {
@@ -1961,11 +2044,19 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         if ((a->flags & OPFOR_VK_AF_FIRE) &&
             (!(k & K_FIRE) || !vk_fire_target_ok(st, t) || a->kind == OPFOR_VK_RUN))
             return 0; /* no moving fire when the unit may not fire (XI Wavering, IX melee) */
+        /* fire at the waypoint (IX: at any point of the move): a moving fire with a waypoint */
+        if ((a->flags & OPFOR_VK_AF_FIRE_VIA) &&
+            (!(a->flags & OPFOR_VK_AF_FIRE) || !(a->flags & OPFOR_VK_AF_VIA) ||
+             a->via.x != a->via.x || a->via.y != a->via.y))
+            return 0;
         return 1;
     case OPFOR_VK_LOAD:
         return can_load(st, u, vk_mg_figure(st, u) >= 0, vk_gun_figure(st, u));
     case OPFOR_VK_FIRE: {
         if (!vk_fire_target_ok(st, t))
+            return 0;
+        /* a named figure (IX): a person of the target that may be shot at */
+        if (a->figure != OPFOR_VK_NO_FIGURE && !vk_fire_figure_ok(st, t, a->figure))
             return 0;
         /* one nearest-pair search for the reach and the sight test */
         vk_lfigs_t lf;
@@ -1979,9 +2070,10 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         return vk_can_charge(ctx, st, u, t);
     case OPFOR_VK_FIRE_MG:
         return a->arc < OPFOR_ARC_180 && vk_can_fire_mg(st, u, a->arc);
-    case OPFOR_VK_FIRE_ARTILLERY:
-        return vk_can_fire_gun(ctx, st, u) &&
-               opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest);
+    case OPFOR_VK_FIRE_ARTILLERY: /* the fall of shot in the crew's sight (IX) */
+        return vk_can_fire_gun(ctx, st, u) && a->dest.x == a->dest.x && a->dest.y == a->dest.y &&
+               opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest) &&
+               vk_gun_sees(ctx, st, u, a->dest);
     case OPFOR_VK_CALL_SUPPORT:
         return vk_can_call_support(st, u) && st->reg[side].lost < st->turn &&
                opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest);
@@ -2146,9 +2238,11 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
             stop->moved = moved;
         if (flies)
             break; /* a craft flies: it does not fire on the move */
-        if ((a->flags & OPFOR_VK_AF_FIRE) && a->kind != OPFOR_VK_RUN &&
-            vk_unit_active(st, a->target) && vk_fire_target_ok(st, a->target))
-            vk_fire_unit(ctx, st, u, a->target, 1, 0, ev);
+        /* moving fire (VI, IX) from where the move ended; vk_do_move made it at the
+           waypoint when the action says so (OPFOR_VK_AF_FIRE_VIA) */
+        if ((a->flags & OPFOR_VK_AF_FIRE) && !(a->flags & OPFOR_VK_AF_FIRE_VIA) &&
+            a->kind != OPFOR_VK_RUN && vk_unit_active(st, a->target))
+            vk_moving_fire(ctx, st, u, a->target, ev);
         break;
     }
     case OPFOR_VK_CHARGE:
@@ -2159,8 +2253,9 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         }
         break;
     case OPFOR_VK_FIRE:
-        vk_fire_unit(ctx, st, u, a->target, vk_fire_aloft(ctx, st, u),
-                     a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL), ev);
+        vk_fire_unit_at(ctx, st, u, a->target, vk_fire_aloft(ctx, st, u),
+                        a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL),
+                        a->figure == OPFOR_VK_NO_FIGURE ? -1 : a->figure, ev);
         break;
     case OPFOR_VK_FIRE_MG:
         vk_fire_mg(ctx, st, u, a->arc, a->dest, ev);
@@ -2347,11 +2442,12 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         return buf;
     const char *un = a->unit < st->nunits ? st->units[a->unit].name : "?";
     const char *tn = a->target < st->nunits ? st->units[a->target].name : "?";
-    float dist = 0.0f;
+    float dist = 0.0f, via_dist = 1e30f;
     if (a->unit < st->nunits) {
         vk_ugeo_t g;
         vk_unit_geo(st, a->unit, &g);
         dist = opfor_dist(g.c, a->dest);
+        via_dist = opfor_dist(g.c, a->via);
     }
     if (a->kind < OPFOR_VK_KIND_COUNT && KIND_TEXT[a->kind].text) {
         int hold = (a->flags & OPFOR_VK_AF_HOLD) &&
@@ -2374,7 +2470,13 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         snprintf(buf, n, "%s takes the initiative with %s", ctx->sc.sides[st->side].name, un);
         break;
     case OPFOR_VK_ADVANCE:
-        if (a->flags & OPFOR_VK_AF_FIRE)
+        if ((a->flags & OPFOR_VK_AF_FIRE) && (a->flags & OPFOR_VK_AF_FIRE_VIA) && via_dist < 0.25f)
+            snprintf(buf, n, "%s fires at %s, then advances toward (%.0f, %.0f)", un, tn, a->dest.x,
+                     a->dest.y);
+        else if ((a->flags & OPFOR_VK_AF_FIRE) && (a->flags & OPFOR_VK_AF_FIRE_VIA))
+            snprintf(buf, n, "%s advances toward (%.0f, %.0f), firing at %s at (%.0f, %.0f)", un,
+                     a->dest.x, a->dest.y, tn, a->via.x, a->via.y);
+        else if (a->flags & OPFOR_VK_AF_FIRE)
             snprintf(buf, n, "%s advances toward (%.0f, %.0f), firing at %s", un, a->dest.x,
                      a->dest.y, tn);
         else
@@ -2387,9 +2489,13 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         break;
     case OPFOR_VK_CRAWL:
         if (dist < 0.5f)
-            snprintf(buf, n, "%s takes cover where it stands", un);
+            snprintf(buf, n, "%s takes cover where it stands%s%s", un,
+                     (a->flags & OPFOR_VK_AF_FIRE) ? ", firing at " : "",
+                     (a->flags & OPFOR_VK_AF_FIRE) ? tn : "");
         else
-            snprintf(buf, n, "%s crawls toward (%.0f, %.0f)", un, a->dest.x, a->dest.y);
+            snprintf(buf, n, "%s crawls toward (%.0f, %.0f)%s%s", un, a->dest.x, a->dest.y,
+                     (a->flags & OPFOR_VK_AF_FIRE) ? ", firing at " : "",
+                     (a->flags & OPFOR_VK_AF_FIRE) ? tn : "");
         break;
     case OPFOR_VK_FIRE:
         snprintf(buf, n, "%s fires at %s%s", un, tn,

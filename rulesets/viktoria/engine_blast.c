@@ -334,6 +334,21 @@ int vk_can_fire_gun(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u
     return crew == 1 && (st->units[u].flags & OPFOR_UNIT_LOADED);
 }
 
+int vk_gun_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, opfor_pt_t p) {
+    /* IX: the intended fall of shot is in sight of the gun's crew: of a living person of the
+       unit, or of the walker itself, whose crew is inside (XII.E) */
+    int walker = walker_gun(ctx, st, u);
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first, e = un->first + un->count; i < e; i++) {
+        const opfor_figure_t *f = &st->figures[i];
+        if (!vk_alive(st, i) || (!walker && !vk_is_person(f)))
+            continue;
+        if (vk_terrain_los(ctx, f->pos, vk_radius(f), p, 0.0f, NULL))
+            return 1;
+    }
+    return 0;
+}
+
 void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
                  opfor_vk_events_t *ev) {
     int gun = vk_gun_figure(st, u);

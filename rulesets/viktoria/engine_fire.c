@@ -56,15 +56,38 @@ float vk_unit_reach_m(const opfor_viktoria_model_t *m, const opfor_vk_state_t *s
     return best;
 }
 
+int vk_in_contact(const opfor_vk_state_t *st, int g) {
+    const opfor_figure_t *f = &st->figures[g];
+    uint32_t m = st->melee[f->unit];
+    float rf = vk_radius(f);
+    for (int v = 0; m; v++, m >>= 1) {
+        if (!(m & 1u))
+            continue;
+        const opfor_unit_t *vu = &st->units[v];
+        for (int j = vu->first, e = vu->first + vu->count; j < e; j++) {
+            if (!vk_alive(st, j))
+                continue;
+            /* bases this close touch (X), as the melee's own test */
+            float lim = rf + vk_radius(&st->figures[j]) + VK_CONTACT;
+            if (opfor_dist2(f->pos, st->figures[j].pos) <= lim * lim)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 int vk_fire_target_ok(const opfor_vk_state_t *st, int t) {
-    /* figures in combat contact are not targets (IX). A unit in play on the table with a
+    /* figures in combat contact are not targets (IX), figure by figure: a unit in melee is a
+       target while one of its people touches no foe. A unit in play on the table with a
        living person is active (vk_unit_active), so one scan answers both. */
     if (t < 0 || t >= st->nunits || st->ux[t].removed ||
-        (st->units[t].flags & OPFOR_UNIT_OFF_TABLE) || vk_in_melee(st, t))
+        (st->units[t].flags & OPFOR_UNIT_OFF_TABLE))
         return 0;
     const opfor_unit_t *un = &st->units[t];
+    int melee = vk_in_melee(st, t);
     for (int i = un->first, e = un->first + un->count; i < e; i++)
-        if ((st->figures[i].flags & VK_PERSON_MASK) == OPFOR_FIG_ALIVE)
+        if ((st->figures[i].flags & VK_PERSON_MASK) == OPFOR_FIG_ALIVE &&
+            (!melee || !vk_in_contact(st, i)))
             return 1;
     return 0;
 }
@@ -300,12 +323,16 @@ int vk_shoot(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int g, int 
     return effect;
 }
 
-/* The living people of the target unit as compact arrays (index order): their places among
- * the lane candidates (or -1), their base radii, and the offset that puts stated targets first
- * (1e6 added to the squared distance of the others; 0 adds nothing). Brought up to date by
+/* The living people of the target unit not in combat contact (IX) as compact arrays (index
+ * order): their places among the lane candidates (or -1), their base radii, and the offset
+ * that puts stated targets first (1e6 added to the squared distance of the others; 0 adds
+ * nothing). Brought up to date by
  * marks_update after every shot that harms, the only thing that changes them. Padded to whole
  * blocks of four for picks_start. */
 #define VK_MARK_BLOCK 4
+/* The offset of the figure the order names (IX: the player chooses each firer's target):
+ * before every other, while it stands. */
+#define VK_MARK_NAMED (-1e9f)
 typedef struct vk_marks {
     int n;
     int idx[OPFOR_MAX_FIGURES], slot[OPFOR_MAX_FIGURES];
@@ -329,20 +356,22 @@ static float mark_off(const opfor_figure_t *g, unsigned aim) {
     return pref ? 0.0f : 1e6f;
 }
 
-static void marks_build(const opfor_vk_state_t *st, int t, unsigned aim, const vk_lanes_t *L,
-                        vk_marks_t *M) {
+static void marks_build(const opfor_vk_state_t *st, int t, unsigned aim, int named,
+                        const vk_lanes_t *L, vk_marks_t *M) {
     const opfor_unit_t *tu = &st->units[t];
-    int n = 0;
+    int n = 0, melee = vk_in_melee(st, t);
     for (int i = tu->first, e = tu->first + tu->count; i < e; i++) {
         const opfor_figure_t *g = &st->figures[i];
         if (!vk_alive(st, i) || !vk_is_person(g))
             continue;
+        if (melee && vk_in_contact(st, i))
+            continue; /* in combat contact: not a target (IX) */
         M->idx[n] = i;
         M->slot[n] = L->slot[i];
         M->r[n] = vk_radius(g);
         M->x[n] = g->pos.x;
         M->y[n] = g->pos.y;
-        M->off[n] = mark_off(g, aim);
+        M->off[n] = i == named ? VK_MARK_NAMED : mark_off(g, aim);
         n++;
     }
     M->n = n;
@@ -358,10 +387,11 @@ static void marks_build(const opfor_vk_state_t *st, int t, unsigned aim, const v
  * colours it may pass on are no one's preference), so the figure either leaves the marks (the
  * others move down, keeping index order; the padding stays as it was) or may become a stated
  * target. */
-static void marks_update(const opfor_vk_state_t *st, unsigned aim, vk_marks_t *M, int m) {
+static void marks_update(const opfor_vk_state_t *st, unsigned aim, int named, vk_marks_t *M,
+                         int m) {
     int g = M->idx[m];
     if (vk_alive(st, g)) {
-        M->off[m] = mark_off(&st->figures[g], aim);
+        M->off[m] = g == named ? VK_MARK_NAMED : mark_off(&st->figures[g], aim);
         return;
     }
     for (int k = m + 1; k < M->n; k++) {
@@ -439,14 +469,15 @@ static int picks_next(vk_picks_t *P, int max, float *key) {
  * updates the marks and the lanes, and the walk stops once unit t is out of action. With wr
  * NULL every shot is a miss and st is only read. Returns the shots. */
 static int fire_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_vk_state_t *wr,
-                     int u, int t, int moving, unsigned aim, int wk[2]) {
+                     int u, int t, int moving, unsigned aim, int named, int wk[2]) {
     const opfor_unit_t *un = &st->units[u];
     int shots = 0;
     vk_lanes_t lanes;
     vk_marks_t marks;
     lanes_build(st, u, t, &lanes);
-    marks_build(st, t, aim, &lanes, &marks);
+    marks_build(st, t, aim, named, &lanes, &marks);
     int t_active = vk_unit_active(st, t); /* changes only when a shot harms */
+    int u_melee = vk_in_melee(st, u);
     for (int f = un->first, fe = un->first + un->count; f < fe; f++) {
         const opfor_figure_t *fr = &st->figures[f];
         if (!vk_alive(st, f) || !vk_is_person(fr) ||
@@ -454,6 +485,8 @@ static int fire_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfo
             continue;
         if ((st->figx[f] & OPFOR_VK_FX_PLAYING) || (st->figx[f] & OPFOR_VK_FX_CONTROLLED))
             continue; /* a playing musician does not shoot; controlled figures act later */
+        if (u_melee && vk_in_contact(st, f))
+            continue; /* engaged in melee: it may not fire (IX) */
         if (!t_active)
             break;
         float rf = vk_radius(fr);
@@ -487,7 +520,7 @@ static int fire_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfo
             if (e > 0) {
                 wk[0] += e == 1;
                 wk[1] += e == 2;
-                marks_update(st, aim, &marks, m);
+                marks_update(st, aim, named, &marks, m);
                 if (!vk_alive(st, g)) {
                     lanes_hide(&lanes, kg); /* for good */
                     t_active = vk_unit_active(st, t);
@@ -504,8 +537,13 @@ static int fire_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfo
 
 int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int moving,
                  unsigned aim, opfor_vk_events_t *ev) {
+    return vk_fire_unit_at(ctx, st, u, t, moving, aim, -1, ev);
+}
+
+int vk_fire_unit_at(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int moving,
+                    unsigned aim, int named, opfor_vk_events_t *ev) {
     int wk[2] = {0, 0}; /* wounds, kills */
-    int shots = fire_walk(ctx, st, st, u, t, moving, aim, wk);
+    int shots = fire_walk(ctx, st, st, u, t, moving, aim, named, wk);
     VK_EV(ev, "  %s fires%s at %s: %d shot%s, %d wounded, %d killed", st->units[u].name,
           moving ? " on the move" : "", st->units[t].name, shots, shots == 1 ? "" : "s", wk[0],
           wk[1]);
@@ -514,5 +552,24 @@ int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, 
 
 int vk_fire_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
                   unsigned aim) {
-    return fire_walk(ctx, st, NULL, u, t, 0, aim, NULL);
+    return fire_walk(ctx, st, NULL, u, t, 0, aim, -1, NULL);
+}
+
+int vk_fire_count_at(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                     unsigned aim, int named) {
+    return fire_walk(ctx, st, NULL, u, t, 0, aim, named, NULL);
+}
+
+int vk_fire_figure_ok(const opfor_vk_state_t *st, int t, int g) {
+    if (g < 0 || g >= st->nfigures || st->figures[g].unit != t || !vk_alive(st, g) ||
+        !vk_is_person(&st->figures[g]))
+        return 0;
+    return !vk_in_melee(st, t) || !vk_in_contact(st, g);
+}
+
+int vk_moving_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
+                   opfor_vk_events_t *ev) {
+    if (t < 0 || t >= st->nunits || !vk_fire_target_ok(st, t))
+        return 0;
+    return vk_fire_unit(ctx, st, u, t, 1, 0, ev);
 }

@@ -587,11 +587,14 @@ typedef struct vk_move_stop {
                          stragglers close up (vk_cohere): where the table's block of figures
                          ends when moved as one */
 } vk_move_stop_t;
-/* vk_move_unit telling why it stopped in *stop (may be NULL): the same move, bit for bit. */
+/* vk_move_unit telling why it stopped in *stop (may be NULL): the same move, bit for bit.
+ * fire_t >= 0 (only with has_via): the unit makes its moving fire at unit fire_t
+ * (vk_moving_fire) when it reaches via, or where the first leg stops short of it (IX: moving
+ * fire at any point of the move); -1: no fire during the move. */
 #define vk_move_unit_stop opfor__vk_move_unit_stop
 float vk_move_unit_stop(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mv,
                         opfor_pt_t dest, int has_via, opfor_pt_t via, int d3, int contact_unit,
-                        opfor_vk_events_t *ev, vk_move_stop_t *stop);
+                        int fire_t, opfor_vk_events_t *ev, vk_move_stop_t *stop);
 /* The movement of action a (OPFOR_VK_ADVANCE, RUN or CRAWL) by its unit, as the action phase
  * resolves it: a craft flies (vk_fly); others remount or dismount as a's flags say, then
  * move toward a->dest through a->via (OPFOR_VK_AF_VIA). d3: the move's d3 (1..3), or 0 to
@@ -646,6 +649,25 @@ int vk_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, 
  * vk_fire_unit's shooters, read without rolling. */
 int vk_fire_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
                   unsigned aim);
+/* vk_fire_unit with the figure the order names (IX: the player chooses each firer's target):
+ * each firer shoots at figure `named` of unit t first when it can (in range, in sight, not
+ * behind another figure) while that figure stands, else as vk_fire_unit picks; -1: none. */
+#define vk_fire_unit_at opfor__vk_fire_unit_at
+int vk_fire_unit_at(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int moving,
+                    unsigned aim, int named, opfor_vk_events_t *ev);
+/* vk_fire_count with a named figure, as vk_fire_unit_at shoots. */
+#define vk_fire_count_at opfor__vk_fire_count_at
+int vk_fire_count_at(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                     unsigned aim, int named);
+/* Whether figure g may be named as the target of fire at unit t: a living person of t not in
+ * combat contact (IX). */
+#define vk_fire_figure_ok opfor__vk_fire_figure_ok
+int vk_fire_figure_ok(const opfor_vk_state_t *st, int t, int g);
+/* Moving fire (VI, IX) of unit u at unit t from where its figures stand now, when t is still
+ * a target (vk_fire_target_ok); nothing otherwise. Returns the shots. */
+#define vk_moving_fire opfor__vk_moving_fire
+int vk_moving_fire(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t,
+                   opfor_vk_events_t *ev);
 /* Fire at figure g from figure f with weapon w at gap inches (bracket from the model),
  * given the fire modifiers; returns the effect (0 none/scratch/saved, 1 wound, 2 kill).
  * moving: 1 for moving fire, or-ed with VK_SHOOT_NO_COVER when g is charging (X: chargers
@@ -660,6 +682,11 @@ int vk_cover(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int g, opfor
 int vk_lane_blocked(const opfor_vk_state_t *st, int f, int g);
 /* Whether unit t may be fired on (not in melee, has person figures). */
 int vk_fire_target_ok(const opfor_vk_state_t *st, int t);
+/* Whether figure g is in combat contact (X): its base touches (within VK_CONTACT) a living
+ * figure of a unit its own unit is in melee with. Such a figure is no target for fire and
+ * does not fire (IX). */
+#define vk_in_contact opfor__vk_in_contact
+int vk_in_contact(const opfor_vk_state_t *st, int g);
 /* Max firearm reach of unit u's figures (inches), 0 when none. */
 float vk_unit_reach_m(const opfor_viktoria_model_t *m, const opfor_vk_state_t *st, int u);
 #define vk_unit_reach(st, u) vk_unit_reach_m(&ctx->model, (st), (u))
@@ -766,6 +793,10 @@ int vk_can_fire_gun(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u
 int vk_gun_shots(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
 void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc, opfor_pt_t aim,
                 opfor_vk_events_t *ev);
+/* Whether the crew of unit u's gun sees point p (IX: the intended fall of shot must be in the
+ * crew's sight): a living person of u, or the walker itself (XII.E), has a clear line to it. */
+#define vk_gun_sees opfor__vk_gun_sees
+int vk_gun_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, opfor_pt_t p);
 /* How many figures vk_fire_mg would test (a figure in both arcs of a double 45 twice), without
  * rolling: every figure of any unit but u in the arc aimed at aim, not concealed. */
 int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,

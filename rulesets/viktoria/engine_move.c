@@ -807,12 +807,12 @@ float vk_turn_cost(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
 
 float vk_move_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mv, opfor_pt_t dest,
                    int has_via, opfor_pt_t via, int d3, int contact_unit, opfor_vk_events_t *ev) {
-    return vk_move_unit_stop(ctx, st, u, mv, dest, has_via, via, d3, contact_unit, ev, NULL);
+    return vk_move_unit_stop(ctx, st, u, mv, dest, has_via, via, d3, contact_unit, -1, ev, NULL);
 }
 
 float vk_move_unit_stop(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int mv,
                         opfor_pt_t dest, int has_via, opfor_pt_t via, int d3, int contact_unit,
-                        opfor_vk_events_t *ev, vk_move_stop_t *stop) {
+                        int fire_t, opfor_vk_events_t *ev, vk_move_stop_t *stop) {
     opfor_unit_t *un = &st->units[u];
     int persons_only = (mv & VK_MV_PERSONS) != 0;
     mv &= 3;
@@ -880,24 +880,34 @@ float vk_move_unit_stop(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, 
     if (has_via)
         legs[nlegs++] = via;
     legs[nlegs++] = dest;
-    float turn = vk_turn_cost(ctx, st, u, opfor_vsub(legs[0], start));
+    /* the unit turns toward its first leg; a waypoint where it stands (fire first, then
+       move) leaves the turn to the leg after it */
+    int l0 = nlegs > 1 && opfor_vlen(opfor_vsub(legs[0], start)) < 0.05f ? 1 : 0;
+    float turn = vk_turn_cost(ctx, st, u, opfor_vsub(legs[l0], start));
     for (int k = 0; turn > 0.0f && k < m.n; k++)
         m.allow[k] = m.allow[k] > turn ? m.allow[k] - turn : 0.0f;
+    int fire_leg = fire_t >= 0 && has_via ? 0 : -1;
     for (int l = 0; l < nlegs; l++) {
         opfor_vec_t v = opfor_vsub(legs[l], cur);
         float len = opfor_vlen(v);
-        if (len < 0.05f)
-            continue;
-        float t = move_set(ctx, st, &m, v, contact_unit, un->side);
-        cur = opfor_vadd(cur, opfor_vscale(v, t));
-        total += t * len;
-        if (t < 0.999f) {
-            if (stop) {
-                stop->why = m.why;
-                stop->fig = m.hit;
+        int short_leg = 0;
+        if (len >= 0.05f) {
+            float t = move_set(ctx, st, &m, v, contact_unit, un->side);
+            cur = opfor_vadd(cur, opfor_vscale(v, t));
+            total += t * len;
+            if (t < 0.999f) {
+                short_leg = 1;
+                if (stop) {
+                    stop->why = m.why;
+                    stop->fig = m.hit;
+                }
             }
-            break;
         }
+        /* moving fire from the waypoint, or from where the first leg ended (IX) */
+        if (l == fire_leg)
+            vk_moving_fire(ctx, st, u, fire_t, ev);
+        if (short_leg)
+            break;
     }
     if (stop) {
         stop->has_block = alive > 0;
@@ -1029,8 +1039,14 @@ float vk_do_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk
         vk_mount(ctx, st, u, 1, 0);
     if ((a->flags & OPFOR_VK_AF_DISMOUNT) && vk_can_dismount(st, u))
         vk_mount(ctx, st, u, 0, 0);
+    /* moving fire at a point of the path (IX): at the waypoint; else do_action fires after */
+    int fire_t = -1;
+    if ((a->flags & (OPFOR_VK_AF_FIRE | OPFOR_VK_AF_VIA | OPFOR_VK_AF_FIRE_VIA)) ==
+            (OPFOR_VK_AF_FIRE | OPFOR_VK_AF_VIA | OPFOR_VK_AF_FIRE_VIA) &&
+        a->kind != OPFOR_VK_RUN)
+        fire_t = a->target;
     return vk_move_unit_stop(ctx, st, u, mv, a->dest, (a->flags & OPFOR_VK_AF_VIA) != 0, a->via, d3,
-                             -1, ev, stop);
+                             -1, fire_t, ev, stop);
 }
 
 float vk_flee(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t from,

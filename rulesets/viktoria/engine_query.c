@@ -149,6 +149,13 @@ int opfor_vk_query_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *s
     return vk_fire_count(ctx, st, u, t, aim);
 }
 
+int opfor_vk_query_shooters_at(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                               unsigned aim, int fig) {
+    if (u < 0 || t < 0 || u >= st->nunits || t >= st->nunits)
+        return 0;
+    return vk_fire_count_at(ctx, st, u, t, aim, fig == OPFOR_VK_NO_FIGURE ? -1 : fig);
+}
+
 int opfor_vk_query_defensive_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st) {
     return vk_defensive_count(ctx, st, NULL);
 }
@@ -283,6 +290,9 @@ int opfor_vk_query_inert(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     if (a->flags &
         (OPFOR_VK_AF_MOUNT | OPFOR_VK_AF_DISMOUNT | OPFOR_VK_AF_CLIMB | OPFOR_VK_AF_DESCEND))
         return 0; /* it changes the unit even where it stands */
+    if ((a->flags & OPFOR_VK_AF_FIRE) && a->target < st->nunits &&
+        opfor_vk_query_shooters(ctx, st, a->unit, a->target, 0) > 0)
+        return 0; /* moving fire (VI, IX): it shoots even if it cannot move */
     opfor_vk_ugeo_t geo;
     opfor_vk_query_geo(st, a->unit, &geo);
     if (a->kind == OPFOR_VK_CRAWL && opfor_dist(geo.c, a->dest) < 0.5f)

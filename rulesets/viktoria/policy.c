@@ -122,8 +122,10 @@ static int greedy(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
 }
 
 static int group_of(const opfor_vk_action_t *a) {
-    return a->kind == OPFOR_VK_ADVANCE && (a->flags & OPFOR_VK_AF_FIRE) ? OPFOR_VK_GROUP_MOVING_FIRE
-                                                                        : a->kind;
+    return (a->kind == OPFOR_VK_ADVANCE || a->kind == OPFOR_VK_CRAWL) &&
+                   (a->flags & OPFOR_VK_AF_FIRE)
+               ? OPFOR_VK_GROUP_MOVING_FIRE
+               : a->kind;
 }
 
 /* The n-th set bit of m (0-based). */

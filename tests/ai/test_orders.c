@@ -193,6 +193,97 @@ static void orders_fire_counts_only_shooters(void **state) {
     vkfix_close(&f);
 }
 
+/* Moving fire in words (VI, IX): taking cover and firing, crawling and firing, firing first
+ * and then moving; the count of shooters is the engine's in each. */
+static void orders_moving_fire_sentences(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, FIELD, 2), 0);
+    int u = vkfix_act(&f, "Fusiliers"), t = vkfix_unit(&f, "Jager");
+    opfor_pt_t c = vkfix_centre(&f, u);
+    opfor_order_t o;
+    opfor_action_t a = vkfix_action(OPFOR_VK_CRAWL, u, t, c.x, c.y);
+    a.flags = OPFOR_VK_AF_FIRE;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_string_equal(o.verb, "take cover and fire");
+    if (!strstr(o.sentence, "Fusiliers: take cover where it stands and fire at Jager: 10 figures "
+                            "fire, to hit "))
+        fail_msg("%s", o.sentence);
+    a = vkfix_action(OPFOR_VK_CRAWL, u, t, c.x, c.y + 10.0f);
+    a.flags = OPFOR_VK_AF_FIRE;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_string_equal(o.verb, "crawl firing");
+    if (!strstr(o.sentence, "Fusiliers: crawl ") || !strstr(o.sentence, ", firing at Jager: "))
+        fail_msg("%s", o.sentence);
+    /* fire first, then fall back south */
+    a = vkfix_action(OPFOR_VK_ADVANCE, u, t, c.x, c.y - 10.0f);
+    a.flags = OPFOR_VK_AF_FIRE | OPFOR_VK_AF_VIA | OPFOR_VK_AF_FIRE_VIA;
+    a.x2 = c.x;
+    a.y2 = c.y;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    if (!strstr(o.sentence, "Fusiliers: fire first at Jager, as moving fire: 10 figures fire, ") ||
+        !strstr(o.sentence, "; then advance ") || strstr(o.sentence, "by way of"))
+        fail_msg("%s", o.sentence);
+    /* fire at a point on the way */
+    a.x2 = c.x + 2.0f;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    char want[80];
+    snprintf(want, sizeof want, ", firing at Jager on reaching x %.1f y %.1f: ", (double)a.x2,
+             (double)a.y2);
+    if (!strstr(o.sentence, "Fusiliers: advance ") || !strstr(o.sentence, want))
+        fail_msg("%s", o.sentence);
+    vkfix_close(&f);
+}
+
+/* Fire at a named figure (IX: the player chooses each firer's target): the order says whom,
+ * by what it does and where it stands, and counts the engine's shooters. */
+static void orders_fire_at_a_named_figure(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, FIELD, 2), 0);
+    int u = vkfix_act(&f, "Fusiliers"), t = vkfix_unit(&f, "Jager");
+    int sig = f.st->vk.units[t].first + 3;
+    f.st->vk.figures[sig].skills |= OPFOR_S_SIGNALLER;
+    opfor_action_t a = vkfix_action(OPFOR_VK_FIRE, u, t, 0.0f, 0.0f);
+    a.arg = (uint16_t)sig;
+    opfor_order_t o;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_string_equal(o.verb, "fire at the signaller of");
+    int n = opfor_vk_query_shooters_at(opfor_vk_rs_engine(f.ctx), &f.st->vk, u, t, 0, sig);
+    assert_true(n > 0);
+    char want[160];
+    opfor_pt_t p = f.st->vk.figures[sig].pos;
+    snprintf(want, sizeof want,
+             "Fusiliers: fire at the signaller of Jager (the figure at x %.1f y %.1f), %.0f in "
+             "away: %d figures fire, to hit ",
+             (double)p.x, (double)p.y, (double)o.target_gap, n);
+    if (!strstr(o.sentence, want))
+        fail_msg("%s", o.sentence);
+    vkfix_close(&f);
+}
+
+/* A gun's order says where it aims (IX: the intended fall of shot, in the crew's sight). */
+static void orders_gun_says_its_aim_point(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, FIELD, 2), 0);
+    int u = vkfix_act(&f, "Gunners"), t = vkfix_unit(&f, "Fusiliers");
+    int k = -1;
+    for (int i = 0; i < f.n && k < 0; i++)
+        if (f.acts[i].kind == OPFOR_VK_FIRE_ARTILLERY && f.acts[i].target == t)
+            k = i;
+    assert_true(k >= 0);
+    opfor_order_t o;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &f.acts[k], &o), 0);
+    char want[96];
+    snprintf(want, sizeof want, "Gunners: fire the gun at Fusiliers (aim at x %.1f y %.1f), ",
+             (double)f.acts[k].x, (double)f.acts[k].y);
+    if (!strstr(o.sentence, want))
+        fail_msg("%s", o.sentence);
+    assert_int_equal(u, f.acts[k].unit);
+    vkfix_close(&f);
+}
+
 /* clang-format off */
 static const char MG_FIELD[] =
     VKFIX_HEAD
@@ -630,6 +721,9 @@ int main(void) {
         cmocka_unit_test(orders_advance_sentence),
         cmocka_unit_test(orders_fire_quotes_the_calculator),
         cmocka_unit_test(orders_fire_counts_only_shooters),
+        cmocka_unit_test(orders_moving_fire_sentences),
+        cmocka_unit_test(orders_fire_at_a_named_figure),
+        cmocka_unit_test(orders_gun_says_its_aim_point),
         cmocka_unit_test(orders_mg_counts_tests),
         cmocka_unit_test(orders_charge_and_decision),
         cmocka_unit_test(orders_reactions_to_a_charge),

@@ -859,9 +859,10 @@ static void carry_out(play_t *p, const msgpack_object *wire) {
     int kind = o->action.kind;
     int moves =
         (kind == OPFOR_VK_ADVANCE || kind == OPFOR_VK_RUN || kind == OPFOR_VK_CRAWL) && w.has_stop;
-    int fires = w.has_figures && tgt >= 0 &&
-                (kind == OPFOR_VK_FIRE ||
-                 (kind == OPFOR_VK_ADVANCE && (o->action.flags & OPFOR_VK_AF_FIRE)));
+    /* moving fire: an advance or a crawl that fires (VI, IX) */
+    int moving_fire = (kind == OPFOR_VK_ADVANCE || kind == OPFOR_VK_CRAWL) &&
+                      (o->action.flags & OPFOR_VK_AF_FIRE);
+    int fires = w.has_figures && tgt >= 0 && (kind == OPFOR_VK_FIRE || moving_fire);
     if (kind == OPFOR_VK_FIRE && w.has_figures && w.figures == 0)
         mismatch(p, MM_FIRE_FIGURES, "an order to fire that no figure can carry out");
     int ends = 0; /* one end point per order ("to x .. y .."), never a second destination */
@@ -921,17 +922,19 @@ static void carry_out(play_t *p, const msgpack_object *wire) {
         unsigned aim = o->action.flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL);
         int shooters;
         if (kind == OPFOR_VK_FIRE) {
-            shooters = opfor_vk_query_shooters(g->ctx, st, u, tgt, aim);
+            shooters = opfor_vk_query_shooters_at(g->ctx, st, u, tgt, aim, o->action.figure);
             if (shooters != w.figures || w.at_most)
                 mismatch(p, MM_FIRE_FIGURES, "%d figures%s fire, the engine's shooters are %d",
                          w.figures, w.at_most ? " at most" : "", shooters);
-        } else { /* fire after the move: those in range from where the table put the unit */
+        } else { /* moving fire: those in range from where the table put the unit, or from
+                    the order's fire point (IX: at any point of the move) */
+            opfor_pt_t at = (o->action.flags & OPFOR_VK_AF_FIRE_VIA) ? o->action.via : end;
             opfor__vkg_table_t *tmp = malloc(sizeof *tmp);
             opfor_vk_state_t *s2 = malloc(sizeof *s2);
             assert_non_null(tmp);
             assert_non_null(s2);
             memcpy(tmp, &g->t, sizeof *tmp);
-            opfor_vk_table_move(&tmp->units[u], tmp->figures, opfor_vk_query_table(g->ctx), end);
+            opfor_vk_table_move(&tmp->units[u], tmp->figures, opfor_vk_query_table(g->ctx), at);
             opfor__vkg_engine_state(g, tmp, s2, 1, g->enemy);
             shooters = opfor_vk_query_shooters(g->ctx, s2, u, tgt, 0);
             if (shooters > w.figures)

@@ -255,6 +255,39 @@ static void artillery_needs_two_crew_and_lands_as_the_calculator_says(void **sta
     fx_done(ctx, sc);
 }
 
+/* IX: the intended fall of shot must be in the crew's sight. A building hides the middle of
+ * a line of foes from the crew but not its end nearest the gun: the list aims at that end,
+ * not at the hidden centre, and an aim at the centre is refused. */
+static void artillery_aims_at_points_in_the_crews_sight(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    int gun = add_gun(sc, 2);
+    int foe = fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 6, opfor_pt(7, 30), OPFOR_W_RIFLE);
+    for (int k = 0; k < 6; k++)
+        fx_fig(sc, foe, k)->pos = opfor_pt(2.0f + 2.0f * (float)k, 30);
+    fx_rect(sc, OPFOR_TK_BUILDING, 12, 16, 16, 20);
+    fx_generals(sc, opfor_pt(40, 2), opfor_pt(44, 46));
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    fx_start(ctx, &st, 1, gun);
+    opfor_vk_action_t acts[OPFOR_VK_MAX_ACTIONS];
+    int na = opfor_vk_legal(ctx, &st, acts, OPFOR_VK_MAX_ACTIONS), aims = 0;
+    opfor_pt_t centre = opfor_pt(7, 30), end = opfor_pt(12, 30);
+    for (int i = 0; i < na; i++) {
+        if (acts[i].kind != OPFOR_VK_FIRE_ARTILLERY || acts[i].target != foe)
+            continue; /* (Red's general stands in the open) */
+        assert_true(opfor_dist(acts[i].dest, centre) > 1.0f);
+        aims += opfor_dist(acts[i].dest, end) < 1e-3f;
+    }
+    assert_int_equal(aims, 1);
+    opfor_vk_action_t a = fx_aim(OPFOR_VK_FIRE_ARTILLERY, gun, foe);
+    a.dest = centre;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &a, NULL), OPFOR_EILLEGAL);
+    a.dest = end;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &a, NULL), 0);
+    fx_done(ctx, sc);
+}
+
 static void blast_tests_only_inside_the_radius(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
@@ -394,6 +427,7 @@ int main(void) {
         cmocka_unit_test(mg_lone_gunner_reloads_and_wounded_crews_narrow),
         cmocka_unit_test(mg_hard_terrain_hides_foliage_does_not),
         cmocka_unit_test(artillery_needs_two_crew_and_lands_as_the_calculator_says),
+        cmocka_unit_test(artillery_aims_at_points_in_the_crews_sight),
         cmocka_unit_test(blast_tests_only_inside_the_radius),
         cmocka_unit_test(blast_armour_adds_the_terrains_cover),
         cmocka_unit_test(support_fire_registers_and_loses_communications),

@@ -97,17 +97,26 @@ static void command_failure_limits_the_actions(void **state) {
     st.restricted = 1;
     opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
     int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
-    int fire = 0, heal = 0, crawl = 0, stand = 0;
+    int fire = 0, fire_targets = 0, heal = 0, crawl = 0, crawl_fire = 0, stand = 0;
+    opfor_vk_ugeo_t g;
+    opfor_vk_query_geo(&st, 1, &g);
     for (int i = 0; i < n; i++) {
         switch (a[i].kind) {
         case OPFOR_VK_FIRE:
             fire++;
+            fire_targets += a[i].flags == 0; /* once per target unit, without an aim */
             break;
         case OPFOR_VK_HEAL:
             heal++;
             break;
         case OPFOR_VK_CRAWL: /* taking cover where it stands: no movement */
-            crawl++;
+            assert_true(opfor_dist(a[i].dest, g.c) < 1e-3f);
+            /* VI, VII: taking cover and firing are both allowed, and a crawl may fire as
+               moving fire */
+            if (a[i].flags & OPFOR_VK_AF_FIRE)
+                crawl_fire++;
+            else
+                crawl++;
             break;
         case OPFOR_VK_STAND:
         case OPFOR_VK_LOAD:
@@ -118,6 +127,8 @@ static void command_failure_limits_the_actions(void **state) {
         }
     }
     assert_true(fire > 0 && heal == 1 && crawl == 1 && stand == 1);
+    /* one per target, two at most */
+    assert_int_equal(crawl_fire, fire_targets < 2 ? fire_targets : 2);
     opfor_vk_action_t adv = fx_act(OPFOR_VK_ADVANCE, 1);
     adv.dest = opfor_pt(10, 60);
     assert_int_equal(opfor_vk_apply(ctx, &st, &adv, NULL), OPFOR_EILLEGAL);

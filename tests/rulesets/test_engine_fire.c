@@ -96,7 +96,8 @@ static void calc_outcome(int action, int aq, int tq, int cover, float range, int
     *pw = fx_outcome_p(&res, "wounded");
 }
 
-/* Shoots n times (fresh state each) and counts kills and wounds of the target figure. */
+/* Shoots n times (fresh state each) and counts kills and wounds of the target figure; moving
+ * 1: advancing fire, 2: fire while taking cover (a crawl in place). */
 static void shoot_many(opfor_scenario_t *sc, int n, int moving, int prone, int *kills,
                        int *wounds) {
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
@@ -107,7 +108,10 @@ static void shoot_many(opfor_scenario_t *sc, int n, int moving, int prone, int *
         int t = st.units[1].first;
         if (prone)
             st.figures[t].flags |= OPFOR_FIG_PRONE;
-        opfor_vk_action_t a = fx_act(moving ? OPFOR_VK_ADVANCE : OPFOR_VK_FIRE, 0);
+        opfor_vk_action_t a = fx_act(moving == 2 ? OPFOR_VK_CRAWL
+                                     : moving    ? OPFOR_VK_ADVANCE
+                                                 : OPFOR_VK_FIRE,
+                                     0);
         a.target = 1;
         if (moving) {
             a.flags = OPFOR_VK_AF_FIRE;
@@ -129,7 +133,8 @@ static void outcomes_match(opfor_scenario_t *sc, int n, int action, int cover, f
                            int moving, int prone) {
     double pk, pw;
     int kills, wounds;
-    calc_outcome(action, OPFOR_Q_SOLDIER, OPFOR_Q_CONSCRIPT, cover, range, moving, prone, &pk, &pw);
+    calc_outcome(action, OPFOR_Q_SOLDIER, OPFOR_Q_CONSCRIPT, cover, range, moving != 0, prone, &pk,
+                 &pw);
     shoot_many(sc, n, moving, prone, &kills, &wounds);
     fx_assert_rate(kills, n, pk, 4.0);
     fx_assert_rate(wounds, n, pw, 4.0);
@@ -153,6 +158,110 @@ static void fire_outcomes_match_the_calculator(void **state) {
     sc = range_pair(OPFOR_W_PISTOL, 3.0f, 1, OPFOR_Q_CONSCRIPT);
     outcomes_match(sc, n, OPFOR_VK_A_FIRE_PISTOL, OPFOR_COVER_NONE, 3.0f, 1, 0);
     free(sc);
+}
+
+/* The legal list's moving fire of unit 0 at unit 1 of the given kind with exactly flags; 1 and
+ * *out when listed. */
+static int moving_fire_listed(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int kind,
+                              unsigned flags, opfor_vk_action_t *out) {
+    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+    int n = opfor_vk_legal(ctx, st, a, OPFOR_VK_MAX_ACTIONS);
+    for (int i = 0; i < n; i++)
+        if (a[i].kind == kind && a[i].target == 1 && a[i].flags == flags) {
+            if (out)
+                *out = a[i];
+            return 1;
+        }
+    return 0;
+}
+
+/* VI: a crawl may be combined with fire, made as moving fire. The list offers it (toward the
+ * target, and in place when out of command, VII); the firers end prone and shoot with the
+ * moving-fire chances. */
+static void fire_while_crawling(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 1, OPFOR_Q_CONSCRIPT);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    fx_start(ctx, &st, 3, 0);
+    opfor_vk_action_t a;
+    assert_true(moving_fire_listed(ctx, &st, OPFOR_VK_CRAWL, OPFOR_VK_AF_FIRE, &a));
+    opfor_vk_ugeo_t g;
+    opfor_vk_query_geo(&st, 1, &g);
+    assert_true(opfor_dist(a.dest, g.c) < 1e-3f); /* crawling toward the target */
+    char buf[512];
+    opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
+    buf[0] = 0;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &a, &ev), 0);
+    assert_non_null(strstr(buf, "Shooter fires on the move at Target: 1 shot"));
+    assert_true(st.figures[0].flags & OPFOR_FIG_PRONE);
+    /* out of command: take cover where it stands, and fire */
+    fx_start(ctx, &st, 3, 0);
+    st.restricted = 1;
+    assert_true(moving_fire_listed(ctx, &st, OPFOR_VK_CRAWL, OPFOR_VK_AF_FIRE, &a));
+    assert_true(opfor_dist(a.dest, st.figures[0].pos) < 1e-3f);
+    /* no target, no fire; a Wavering unit may crawl but not fire (XI) */
+    opfor_vk_action_t bad = a;
+    bad.target = OPFOR_VK_NONE;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+    fx_start(ctx, &st, 3, 0);
+    st.units[0].status = OPFOR_WAVERING;
+    assert_false(moving_fire_listed(ctx, &st, OPFOR_VK_CRAWL, OPFOR_VK_AF_FIRE, NULL));
+    assert_int_equal(opfor_vk_apply(ctx, &st, &a, NULL), OPFOR_EILLEGAL);
+    opfor_vk_ctx_free(ctx);
+    /* the shot's outcome is the calculator's moving fire */
+    outcomes_match(sc, 6000, OPFOR_VK_A_FIRE_RIFLE, OPFOR_COVER_NONE, 20.0f, 2, 0);
+    free(sc);
+}
+
+/* Shots of a pistolman 10.5 in from the target (beyond the pistol's 9 in) who advances 2 in
+ * toward it and then back where he began, firing at the waypoint (fire_via) or at the end;
+ * or (via_at_start) 8 in from it, who fires first or last and falls back 6 in. */
+static int shots_on_the_way(int fire_via, int via_at_start) {
+    opfor_scenario_t *sc =
+        range_pair(OPFOR_W_PISTOL, via_at_start ? 8.0f : 10.5f, 1, OPFOR_Q_CONSCRIPT);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    fx_start(ctx, &st, 5, 0);
+    opfor_vk_action_t a = fx_aim(OPFOR_VK_ADVANCE, 0, 1);
+    a.flags = OPFOR_VK_AF_FIRE | OPFOR_VK_AF_VIA | (fire_via ? OPFOR_VK_AF_FIRE_VIA : 0);
+    a.via = via_at_start ? opfor_pt(10, 10) : opfor_pt(10, 12);
+    a.dest = via_at_start ? opfor_pt(10, 4) : opfor_pt(10, 10);
+    char buf[512];
+    opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
+    buf[0] = 0;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &a, &ev), 0);
+    const char *p = strstr(buf, "fires on the move at Target: ");
+    assert_non_null(p);
+    int shots = atoi(p + strlen("fires on the move at Target: "));
+    /* it went on after firing: back where it began, or 4 in further back */
+    assert_true(st.figures[0].pos.y < 10.5f);
+    fx_done(ctx, sc);
+    return shots;
+}
+
+/* IX: moving fire at any point of the move. The waypoint is the fire point: firing there hits
+ * what is in range there, though the move ends out of range; firing first (the waypoint where
+ * the unit stands), then falling back, is listed. */
+static void fire_at_any_point_of_the_move(void **state) {
+    (void)state;
+    assert_int_equal(shots_on_the_way(1, 0), 1);
+    assert_int_equal(shots_on_the_way(0, 0), 0);
+    assert_int_equal(shots_on_the_way(1, 1), 1);
+    assert_int_equal(shots_on_the_way(0, 1), 0);
+    opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 1, OPFOR_Q_CONSCRIPT);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    fx_start(ctx, &st, 3, 0);
+    opfor_vk_action_t a;
+    assert_true(moving_fire_listed(ctx, &st, OPFOR_VK_ADVANCE,
+                                   OPFOR_VK_AF_FIRE | OPFOR_VK_AF_VIA | OPFOR_VK_AF_FIRE_VIA, &a));
+    assert_true(opfor_dist(a.via, st.figures[0].pos) < 1e-3f); /* fire first */
+    assert_true(a.dest.y < a.via.y);                           /* then back toward its edge */
+    /* the fire point needs a waypoint */
+    a.flags = OPFOR_VK_AF_FIRE | OPFOR_VK_AF_FIRE_VIA;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &a, NULL), OPFOR_EILLEGAL);
+    fx_done(ctx, sc);
 }
 
 static void fire_aimed_at_the_wounded(void **state) {
@@ -204,18 +313,117 @@ static void fire_undeclared_goes_at_the_unwounded(void **state) {
     }
 }
 
+/* Puts figure g of the state in contact with figure h (bases touching, g just above h) and
+ * links their units in melee, as a charge that reached would. */
+static void touch(opfor_vk_state_t *st, int g, int h) {
+    float d = vk_radius(&st->figures[g]) + vk_radius(&st->figures[h]);
+    st->figures[g].pos = opfor_pt(st->figures[h].pos.x, st->figures[h].pos.y + d);
+    int a = st->figures[g].unit, b = st->figures[h].unit;
+    st->melee[a] |= 1u << b;
+    st->melee[b] |= 1u << a;
+}
+
+/* IX: figures in combat contact are no targets and do not fire, figure by figure: a unit in
+ * melee is still shot at through its figures that touch no foe, and its free figures are the
+ * only ones of a volley that fire. */
 static void fire_not_at_units_in_melee(void **state) {
     (void)state;
-    opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 2, OPFOR_Q_SOLDIER);
+    /* the target's first figure locked with Blue's general (unit 2), its second free */
+    opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 2, OPFOR_Q_CONSCRIPT);
+    fx_fig(sc, 1, 1)->pos = opfor_pt(14, 31);
     opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
     opfor_vk_state_t st;
+    int t0 = 0, t1 = 0;
+    for (int s = 0; s < 300; s++) {
+        fx_start(ctx, &st, (uint64_t)s + 1, 0);
+        int a = st.units[1].first;
+        touch(&st, st.units[2].first, a);
+        opfor_vk_action_t f;
+        assert_true(fx_offered(ctx, &st, OPFOR_VK_FIRE, 1, &f) >= 0);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &f, NULL), 0);
+        t0 += (st.figures[a].flags & (OPFOR_FIG_ALIVE | OPFOR_FIG_WOUNDED)) != OPFOR_FIG_ALIVE;
+        t1 += (st.figures[a + 1].flags & (OPFOR_FIG_ALIVE | OPFOR_FIG_WOUNDED)) != OPFOR_FIG_ALIVE;
+    }
+    assert_int_equal(t0, 0); /* never shot: in contact */
+    assert_true(t1 > 0);
+    /* both locked: no target */
     fx_start(ctx, &st, 1, 0);
-    assert_true(fx_offered(ctx, &st, OPFOR_VK_FIRE, 1, NULL) >= 0);
-    st.melee[1] = 1u << 2; /* locked in combat with someone */
-    st.melee[2] = 1u << 1;
+    touch(&st, st.units[2].first, st.units[1].first);
+    st.figures[st.units[1].first + 1].flags &= (uint16_t)~OPFOR_FIG_ALIVE;
     assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_FIRE, 1, NULL), -1);
     opfor_vk_action_t f = fx_aim(OPFOR_VK_FIRE, 0, 1);
     assert_int_equal(opfor_vk_apply(ctx, &st, &f, NULL), OPFOR_EILLEGAL);
+    /* a melee link alone, no base touching: a target like any */
+    fx_start(ctx, &st, 1, 0);
+    st.melee[1] = 1u << 2;
+    st.melee[2] = 1u << 1;
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_FIRE, 1, NULL) >= 0);
+    fx_done(ctx, sc);
+    /* a firer in contact does not fire; its free fellow does */
+    sc = range_pair(OPFOR_W_RIFLE, 20.0f, 1, OPFOR_Q_CONSCRIPT);
+    int two = fx_foot(sc, "Pair", 0, OPFOR_Q_SOLDIER, 2, opfor_pt(30, 10), OPFOR_W_RIFLE);
+    fx_fig(sc, two, 0)->pos = opfor_pt(28, 10);
+    fx_fig(sc, two, 1)->pos = opfor_pt(32, 10);
+    ctx = fx_ctx(sc, NULL);
+    fx_start(ctx, &st, 1, two);
+    assert_int_equal(vk_fire_count(ctx, &st, two, 1, 0), 2);
+    touch(&st, st.units[3].first, st.units[two].first); /* Red's general on the first */
+    assert_int_equal(vk_fire_count(ctx, &st, two, 1, 0), 1);
+    assert_int_equal(vk_fire_unit(ctx, &st, two, 1, 0, 0, NULL), 1);
+    fx_done(ctx, sc);
+}
+
+/* IX: the player chooses each firer's target. Fire may name a figure of the target unit: the
+ * firers shoot at it first while it stands (each that can), the others as before. The list
+ * names the target's specialist (here its signaller), and the name must be a person of that
+ * unit who may be shot at. */
+static void fire_at_a_named_figure(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = range_pair(OPFOR_W_RIFLE, 20.0f, 3, OPFOR_Q_CONSCRIPT);
+    for (int k = 0; k < 3; k++) /* a line across the line of fire; the signaller farthest */
+        fx_fig(sc, 1, k)->pos = opfor_pt(10.0f + 4.0f * (float)k, 31);
+    fx_fig(sc, 1, 2)->skills |= OPFOR_S_SIGNALLER;
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    fx_start(ctx, &st, 1, 0);
+    int sig = st.units[1].first + 2;
+    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+    int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS), named = -1;
+    for (int i = 0; i < n; i++)
+        if (a[i].kind == OPFOR_VK_FIRE && a[i].figure != OPFOR_VK_NO_FIGURE)
+            named = i;
+    assert_true(named >= 0);
+    assert_int_equal(a[named].figure, sig);
+    assert_int_equal(a[named].target, 1);
+    opfor_vk_action_t f = a[named];
+    int hit_named[2] = {0, 0}, hit_other[2] = {0, 0};
+    for (int by_name = 0; by_name < 2; by_name++)
+        for (int s = 0; s < 400; s++) {
+            fx_start(ctx, &st, (uint64_t)s + 1, 0);
+            opfor_vk_action_t x = f;
+            if (!by_name)
+                x.figure = OPFOR_VK_NO_FIGURE;
+            assert_int_equal(opfor_vk_apply(ctx, &st, &x, NULL), 0);
+            for (int g = st.units[1].first; g < st.units[1].first + 3; g++) {
+                int harmed = (st.figures[g].flags & (OPFOR_FIG_ALIVE | OPFOR_FIG_WOUNDED)) !=
+                             OPFOR_FIG_ALIVE;
+                (g == sig ? hit_named : hit_other)[by_name] += harmed;
+            }
+        }
+    assert_int_equal(hit_named[0], 0); /* unnamed: the nearest rank and file */
+    assert_true(hit_other[0] > 0);
+    assert_true(hit_named[1] > 0); /* named: the signaller, and no one else */
+    assert_int_equal(hit_other[1], 0);
+    /* the name must be a living person of the target unit */
+    fx_start(ctx, &st, 1, 0);
+    opfor_vk_action_t bad = f;
+    bad.figure = 0; /* the shooter itself */
+    assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+    st.figures[sig].flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &f, NULL), OPFOR_EILLEGAL);
+    /* the count the order gives is the engine's */
+    fx_start(ctx, &st, 1, 0);
+    assert_int_equal(opfor_vk_query_shooters_at(ctx, &st, 0, 1, 0, sig), 1);
     fx_done(ctx, sc);
 }
 
@@ -397,6 +605,9 @@ int main(void) {
         cmocka_unit_test(fire_tables_agree_with_the_calculator),
         cmocka_unit_test(fire_critical_is_the_calculators),
         cmocka_unit_test(fire_count_is_the_engines_shots),
+        cmocka_unit_test(fire_while_crawling),
+        cmocka_unit_test(fire_at_any_point_of_the_move),
+        cmocka_unit_test(fire_at_a_named_figure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

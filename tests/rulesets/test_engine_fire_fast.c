@@ -76,6 +76,21 @@ static int ref_lane_candidates(const opfor_vk_state_t *st, int u, int t, int *ou
     return n;
 }
 
+/* Combat contact (X), plainly: figure g's base touches a living figure of a unit g's unit is
+ * in melee with. Such figures are no targets and do not fire (IX). */
+static int ref_in_contact(const opfor_vk_state_t *st, int g) {
+    const opfor_figure_t *f = &st->figures[g];
+    for (int j = 0; j < st->nfigures; j++) {
+        const opfor_figure_t *o = &st->figures[j];
+        if (!vk_alive(st, j) || !(st->melee[f->unit] >> o->unit & 1u))
+            continue;
+        float lim = vk_radius(f) + vk_radius(o) + VK_CONTACT;
+        if (opfor_dist2(f->pos, o->pos) <= lim * lim)
+            return 1;
+    }
+    return 0;
+}
+
 static int ref_pick_targets(const opfor_vk_state_t *st, int f, int t, unsigned aim, int *out,
                             int max) {
     const opfor_unit_t *tu = &st->units[t];
@@ -85,7 +100,7 @@ static int ref_pick_targets(const opfor_vk_state_t *st, int f, int t, unsigned a
     int cand[OPFOR_MAX_FIGURES];
     int nc = 0;
     for (int i = tu->first; i < tu->first + tu->count; i++) {
-        if (!vk_alive(st, i) || !vk_is_person(&st->figures[i]))
+        if (!vk_alive(st, i) || !vk_is_person(&st->figures[i]) || ref_in_contact(st, i))
             continue;
         float dd = opfor_dist2(p, st->figures[i].pos);
         int wounded = (st->figures[i].flags & OPFOR_FIG_WOUNDED) != 0;
@@ -127,7 +142,8 @@ static int ref_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u,
         if (!vk_alive(st, f) || !vk_is_person(fr) ||
             !(fr->weapons & (OPFOR_W_PISTOL | OPFOR_W_CARBINE | OPFOR_W_RIFLE)))
             continue;
-        if ((st->figx[f] & OPFOR_VK_FX_PLAYING) || (st->figx[f] & OPFOR_VK_FX_CONTROLLED))
+        if ((st->figx[f] & OPFOR_VK_FX_PLAYING) || (st->figx[f] & OPFOR_VK_FX_CONTROLLED) ||
+            ref_in_contact(st, f))
             continue;
         if (!vk_unit_active(st, t))
             break;
@@ -170,11 +186,11 @@ static float ref_unit_reach(const opfor_viktoria_model_t *m, const opfor_vk_stat
 }
 
 static int ref_fire_target_ok(const opfor_vk_state_t *st, int t) {
-    if (!vk_unit_active(st, t) || vk_in_melee(st, t))
+    if (!vk_unit_active(st, t))
         return 0;
     const opfor_unit_t *un = &st->units[t];
     for (int i = un->first; i < un->first + un->count; i++)
-        if (vk_alive(st, i) && vk_is_person(&st->figures[i]))
+        if (vk_alive(st, i) && vk_is_person(&st->figures[i]) && !ref_in_contact(st, i))
             return 1;
     return 0;
 }

@@ -173,8 +173,11 @@ static void invariants_hold_with_weather_specials_and_greedy(void **state) {
 }
 
 static int group_of(const opfor_vk_action_t *a) {
-    return a->kind == OPFOR_VK_ADVANCE && (a->flags & OPFOR_VK_AF_FIRE) ? OPFOR_VK_GROUP_MOVING_FIRE
-                                                                        : a->kind;
+    /* moving fire: an advance or a crawl that fires (VI) */
+    return (a->kind == OPFOR_VK_ADVANCE || a->kind == OPFOR_VK_CRAWL) &&
+                   (a->flags & OPFOR_VK_AF_FIRE)
+               ? OPFOR_VK_GROUP_MOVING_FIRE
+               : a->kind;
 }
 
 /* Lazy listing: at every decision of random games, each group's own listing is exactly that

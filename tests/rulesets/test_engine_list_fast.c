@@ -444,15 +444,24 @@ static int check_cover(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     if (u == OPFOR_VK_NONE || vk_craft(ctx, st, u) != VK_CRAFT_NONE)
         return 0;
     opfor_pt_t adv[32], crawl[4];
-    int nadv = 0, ncrawl = 0;
+    int nadv = 0, ncrawl = 0, nfire = 0;
     for (int i = 0; i < n; i++) {
         if (acts[i].unit != u)
             continue;
         if (acts[i].kind == OPFOR_VK_ADVANCE && acts[i].flags == 0 && nadv < 32)
             adv[nadv++] = acts[i].dest;
-        if (acts[i].kind == OPFOR_VK_CRAWL && ncrawl < 4)
+        /* a crawl that fires (VI) goes toward its target, not to cover: at most two, after
+           the cover crawls */
+        if (acts[i].kind == OPFOR_VK_CRAWL && (acts[i].flags & OPFOR_VK_AF_FIRE)) {
+            assert_int_equal(acts[i].flags, OPFOR_VK_AF_FIRE);
+            assert_true(acts[i].target < st->nunits);
+            nfire++;
+        } else if (acts[i].kind == OPFOR_VK_CRAWL && ncrawl < 4) {
+            assert_int_equal(nfire, 0);
             crawl[ncrawl++] = acts[i].dest;
+        }
     }
+    assert_true(nfire <= 2);
     if (nadv == 0 || ncrawl == 0 || n >= OPFOR_VK_MAX_ACTIONS)
         return 0; /* no free move this activation, or a full list */
     vk_ugeo_t g;
@@ -471,12 +480,42 @@ static int check_cover(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     return 1;
 }
 
+/* The figure of unit t fire may name (IX), plainly: of the first of these skills that some
+ * but not all of t's living people hold, the first holder in index order that is no leader
+ * and touches no foe; -1 when none. */
+static int ref_key_figure(const opfor_vk_state_t *st, int t) {
+    static const unsigned KEY[] = {OPFOR_S_MESMERIST, OPFOR_S_SIGNALLER, OPFOR_S_SHARPSHOOTER,
+                                   OPFOR_S_MEDIC,     OPFOR_S_COLOURS,   OPFOR_S_MUSICIAN};
+    const opfor_unit_t *tu = &st->units[t];
+    for (size_t k = 0; k < sizeof KEY / sizeof KEY[0]; k++) {
+        int have = 0, lack = 0, first = -1;
+        for (int f = tu->first; f < tu->first + tu->count; f++) {
+            const opfor_figure_t *g = &st->figures[f];
+            if (!vk_alive(st, f) || !vk_is_person(g))
+                continue;
+            if (!(g->skills & KEY[k])) {
+                lack++;
+                continue;
+            }
+            have++;
+            if (first < 0 && !(g->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) &&
+                !(vk_in_melee(st, t) && vk_in_contact(st, f)))
+                first = f;
+        }
+        if (have > 0 && lack > 0 && first >= 0)
+            return first;
+    }
+    return -1;
+}
+
 /* Checks aimed fire: each of the first two targets fired on gets the aim at its wounded (at its
- * leaders) exactly when some of its living persons are wounded (leaders) and some not. */
+ * leaders) exactly when some of its living persons are wounded (leaders) and some not, and
+ * fire naming a figure exactly when ref_key_figure finds one (that figure). */
 static int check_aims(const opfor_vk_state_t *st, const opfor_vk_action_t *acts, int n) {
     int seen = 0;
     for (int i = 0; i < n && seen < 2; i++) {
-        if (acts[i].kind != OPFOR_VK_FIRE || acts[i].flags != 0)
+        if (acts[i].kind != OPFOR_VK_FIRE || acts[i].flags != 0 ||
+            acts[i].figure != OPFOR_VK_NO_FIGURE)
             continue;
         int t = acts[i].target, w = 0, l = 0, np = 0;
         const opfor_unit_t *tu = &st->units[t];
@@ -486,15 +525,24 @@ static int check_aims(const opfor_vk_state_t *st, const opfor_vk_action_t *acts,
                 w += (st->figures[f].flags & OPFOR_FIG_WOUNDED) != 0;
                 l += (st->figures[f].skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)) != 0;
             }
-        int aw = 0, al = 0;
+        int aw = 0, al = 0, named = 0, fig = -1;
         for (int j = 0; j < n; j++)
             if (acts[j].kind == OPFOR_VK_FIRE && acts[j].target == t) {
                 aw += acts[j].flags == OPFOR_VK_AF_AIM_WOUNDED;
                 al += acts[j].flags == OPFOR_VK_AF_AIM_GENERAL;
+                if (acts[j].figure != OPFOR_VK_NO_FIGURE) {
+                    assert_int_equal(acts[j].flags, 0);
+                    named++;
+                    fig = acts[j].figure;
+                }
             }
         if (n < OPFOR_VK_MAX_ACTIONS) {
             assert_int_equal(aw, w > 0 && w < np);
             assert_int_equal(al, l > 0 && l < np);
+            int key = ref_key_figure(st, t);
+            assert_int_equal(named, key >= 0);
+            if (key >= 0)
+                assert_int_equal(fig, key);
         }
         seen++;
     }

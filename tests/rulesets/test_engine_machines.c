@@ -667,7 +667,8 @@ static void machines_invariants_demo(void **state) {
                     opfor_vk_action_t b[OPFOR_VK_MAX_ACTIONS], c[OPFOR_VK_MAX_ACTIONS];
                     int nc = 0;
                     for (int i = 0; i < n; i++) {
-                        int ig = a[i].kind == OPFOR_VK_ADVANCE && (a[i].flags & OPFOR_VK_AF_FIRE)
+                        int ig = (a[i].kind == OPFOR_VK_ADVANCE || a[i].kind == OPFOR_VK_CRAWL) &&
+                                         (a[i].flags & OPFOR_VK_AF_FIRE)
                                      ? OPFOR_VK_GROUP_MOVING_FIRE
                                      : a[i].kind;
                         if (ig == grp)

@@ -353,7 +353,9 @@ static int resolve(const opfor__vkg_t *g, opfor__vkg_table_t *t, rep_t *r, uint6
                     move_roll ? "move_roll" : "resolve", g->sc->sides[g->enemy].name);
     }
     int kind = o->action.kind;
-    if (move_roll && (!o->has_dest ||
+    /* a move order with no end point does not move: taking cover where it stands (and
+       firing, VI), or a move barred from the start */
+    if (move_roll && (!o->has_dest || !o->has_stop ||
                       (kind != OPFOR_VK_ADVANCE && kind != OPFOR_VK_RUN && kind != OPFOR_VK_CRAWL)))
         return fail(e, OPFOR_RPC_E_ILLEGAL,
                     "move_roll: the open order does not move (%s): resolve it without a move "

@@ -39,9 +39,12 @@ typedef enum opfor_vk_kind {
     OPFOR_VK_LOAD,           /* reload an MG or a gun short of crew (VI, IX) */
     OPFOR_VK_ADVANCE,        /* move to dest (via waypoint); with OPFOR_VK_AF_FIRE, moving fire */
     OPFOR_VK_RUN,            /* run / gallop to dest (VIII) */
-    OPFOR_VK_CRAWL,          /* crawl to dest or take cover in place; riders dismount (VI) */
+    OPFOR_VK_CRAWL,          /* crawl to dest or take cover in place; riders dismount (VI);
+                                with OPFOR_VK_AF_FIRE, moving fire while crawling */
     OPFOR_VK_CHARGE,         /* charge enemy unit `target` (X) */
-    OPFOR_VK_FIRE,           /* personal weapons at unit `target` (IX) */
+    OPFOR_VK_FIRE,           /* personal weapons at unit `target` (IX); `figure` (when not
+                                OPFOR_VK_NO_FIGURE): the figure of it each firer shoots at
+                                first while it stands, when it can */
     OPFOR_VK_FIRE_MG,        /* MG arc `arc` centred on dest (IX) */
     OPFOR_VK_FIRE_ARTILLERY, /* field gun aimed at dest (IX) */
     OPFOR_VK_CALL_SUPPORT,   /* signaller calls off-board fire on dest (IX) */
@@ -86,7 +89,8 @@ static inline int opfor_vk_flight_kind(int arc) {
 
 /* Action flags. */
 enum {
-    OPFOR_VK_AF_FIRE = 1u << 0,        /* ADVANCE/CRAWL with moving fire at `target` */
+    OPFOR_VK_AF_FIRE = 1u << 0,        /* ADVANCE/CRAWL with moving fire at `target` (VI, IX):
+                                          from the end of the move, or see _FIRE_VIA */
     OPFOR_VK_AF_AIM_WOUNDED = 1u << 1, /* FIRE: shoot at wounded figures first (IX) */
     OPFOR_VK_AF_AIM_GENERAL = 1u << 2, /* FIRE: shoot at the general / leaders first (IX) */
     OPFOR_VK_AF_VIA = 1u << 3,         /* `via` is a waypoint before dest */
@@ -101,9 +105,15 @@ enum {
     OPFOR_VK_AF_TAKE_OFF = 1u << 11,   /* DRIVE of an aeroplane: take off from its runway */
     OPFOR_VK_AF_LAND = 1u << 12,       /* DRIVE of an aeroplane: land on a runway */
     OPFOR_VK_AF_OFF_TABLE = 1u << 13,  /* DRIVE of an aeroplane: fly off the table */
-    OPFOR_VK_AF_HOLD = 1u << 14,       /* CHARGE: the chargers make no follow-up advance after
-                                          the melee (X step 8); REACT_*: the charged unit makes
-                                          none (step 9). Without it, loose figures advance */
+    /* Bit 14 means one thing per kind (no kind takes both): */
+    OPFOR_VK_AF_HOLD = 1u << 14,     /* CHARGE: the chargers make no follow-up advance after
+                                        the melee (X step 8); REACT_*: the charged unit makes
+                                        none (step 9). Without it, loose figures advance */
+    OPFOR_VK_AF_FIRE_VIA = 1u << 14, /* ADVANCE/CRAWL with OPFOR_VK_AF_FIRE and _VIA: the
+                                        moving fire is made when the unit reaches `via` (or
+                                        where the move stops short of it), not at the end
+                                        (IX: moving fire at any point of the move); `via`
+                                        at the unit's centre: fire first, then move */
 };
 
 /* One action with its parameters. 24 bytes, plain data: logs store it as is. */
@@ -149,8 +159,8 @@ typedef int (*opfor_vk_reinforce_fn)(const struct opfor_vk_ctx *ctx,
 
 /* Built-in sequencing (used when options.initiative is NULL). */
 typedef enum opfor_vk_seq {
-    OPFOR_VK_SEQ_COMPETITIVE = 0, /* a D6 per side for every activation, ties re-rolled */
-    OPFOR_VK_SEQ_SIDE_BY_SIDE,    /* one roll a turn; the winner moves all its units first */
+    OPFOR_VK_SEQ_COMPETITIVE = 0,    /* a D6 per side for every activation, ties re-rolled */
+    OPFOR_VK_SEQ_SIDE_BY_SIDE,       /* one roll a turn; the winner moves all its units first */
     OPFOR_VK_SEQ_SIDE_BY_SIDE_FIXED, /* as side by side, one roll for the whole game (V.A) */
     OPFOR_VK_SEQ_COUNT
 } opfor_vk_seq_t;
@@ -315,7 +325,7 @@ int opfor_vk_current(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
 int opfor_vk_legal(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_vk_action_t *out,
                    int max);
 /* Action groups for lazy listing: an action kind (opfor_vk_kind_t), or
- * OPFOR_VK_GROUP_MOVING_FIRE for ADVANCE with OPFOR_VK_AF_FIRE (a group of its own because
+ * OPFOR_VK_GROUP_MOVING_FIRE for ADVANCE or CRAWL with OPFOR_VK_AF_FIRE (a group of its own because
  * listing it needs sight of the enemy, which plain moves do not). */
 #define OPFOR_VK_GROUP_MOVING_FIRE OPFOR_VK_KIND_COUNT
 #define OPFOR_VK_GROUP_COUNT (OPFOR_VK_KIND_COUNT + 1)

@@ -78,6 +78,10 @@ int opfor_vk_query_fig_present(const opfor_vk_state_t *st, int f);
  * another figure, as the engine chooses them, counted as if no shot harmed. 0 when none. */
 int opfor_vk_query_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
                             unsigned aim);
+/* opfor_vk_query_shooters for fire that names figure fig of t (OPFOR_VK_NO_FIGURE: none), each
+ * firer shooting at it first when it can (IX). */
+int opfor_vk_query_shooters_at(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t,
+                               unsigned aim, int fig);
 /* The morale check (XI) unit u would roll now: the roll in *out (kind, scores, chances:
  * "7+ on 2D6"), its check-boxes in *bits (OPFOR_VK_MORALE_* set: a general within 6 in, a
  * musician playing, colours near, half strength). Returns 0, or -1 when u never checks morale
