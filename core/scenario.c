@@ -636,6 +636,7 @@ enum {
     MF_SPEED,
     MF_DRIVE,
     MF_ARMOUR,
+    MF_TETHER,
     MF_N
 };
 
@@ -703,6 +704,13 @@ static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf) {
         else
             m->armour = (uint8_t)(v + 1);
     }
+    if (mf[MF_TETHER].v) {
+        if (opfor_yaml_get_bool(&c->rd, mf[MF_TETHER].v, mf[MF_TETHER].k, "tethered", &v))
+            return c->rd.err;
+        m->tethered = (uint8_t)(v != 0);
+        if (hook(c, OPFOR_SCENARIO_UNIT, sc->nunits, "tethered"))
+            return c->rd.err;
+    }
     return 0;
 }
 
@@ -728,6 +736,7 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
         SPEED,
         DRIVE,
         ARMOUR,
+        TETHER,
         NF
     };
     opfor_yaml_field_t f[NF] = {{"name", 0, 0},     {"side", 0, 0},      {"type", 0, 0},
@@ -736,7 +745,7 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
                                 {"limbered", 0, 0}, {"off_table", 0, 0}, {"figures", 0, 0},
                                 {"payload", 0, 0},  {"fire_out", 0, 0},  {"embarked_in", 0, 0},
                                 {"track", 0, 0},    {"airborne", 0, 0},  {"speed", 0, 0},
-                                {"drive", 0, 0},    {"armour", 0, 0}};
+                                {"drive", 0, 0},    {"armour", 0, 0},    {"tethered", 0, 0}};
     opfor_scenario_t *sc = c->sc;
     opfor_unit_t *u = NULL; /* set by new_unit; NULL keeps -O3 from warning */
     int side, type, quality = OPFOR_Q_SOLDIER, v;
@@ -794,7 +803,7 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
             u->flags |= OPFOR_UNIT_OFF_TABLE;
     }
     _Static_assert(FIREOUT - PAYLOAD == MF_FIREOUT && DRIVE - PAYLOAD == MF_DRIVE &&
-                       ARMOUR - PAYLOAD == MF_ARMOUR,
+                       ARMOUR - PAYLOAD == MF_ARMOUR && TETHER - PAYLOAD == MF_TETHER,
                    "parse_unit's machine fields follow parse_machine's order");
     if (parse_machine(c, &f[PAYLOAD]))
         return c->rd.err;

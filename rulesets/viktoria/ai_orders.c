@@ -211,34 +211,50 @@ static void fire_dice(opfor_order_t *o, int first) {
 }
 
 /* To hit and save for u's personal weapons at t (moving: moving fire). */
+/* craft: 1 for fire at the envelope of balloon t (XII.D: a Civilian target without cover,
+ * Wounded once damaged, never running), 0 for fire at its figures. */
 static void fire_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int u, int t,
-                       int moving, opfor_order_t *o) {
+                       int moving, int craft, opfor_order_t *o) {
     const opfor_viktoria_model_t *m = opfor_vk_query_model(vk);
     float gap = opfor_vk_query_gap(st, u, t);
+    int lv = opfor_vk_query_levels(st, u, t); /* a range bracket per altitude level (XII.D) */
     static const int ACTION[3] = {OPFOR_VK_A_FIRE_PISTOL, OPFOR_VK_A_FIRE_CARBINE,
                                   OPFOR_VK_A_FIRE_RIFLE};
     int w = -1;
-    for (int k = 2; k >= 0 && w < 0; k--) {
-        double edge = m->range_edge[k][OPFOR_VK_BRACKET_COUNT - 1];
-        if (common_quality(st, u, OPFOR_W_PISTOL << k, NULL) >= 0 && gap <= edge)
+    for (int k = 2; k >= 0 && w < 0; k--)
+        if (common_quality(st, u, OPFOR_W_PISTOL << k, NULL) >= 0 &&
+            opfor_viktoria_bracket_aloft(m, (opfor_viktoria_ranged_t)k, gap, lv) >= 0)
             w = k;
-    }
     if (w < 0)
         return;
     int mounted = 0;
     int q = common_quality(st, u, OPFOR_W_PISTOL << w, &mounted);
     tgt_t tg;
     read_target(st, t, &tg);
+    if (craft) {
+        tg.cls = "civilian";
+        tg.mounted = tg.running = tg.prone = 0;
+    } else if (opfor_vk_query_craft_running(vk, st, t)) {
+        tg.running = 1;
+        tg.prone = 0;
+    }
     opfor_vk_ugeo_t a, b;
     opfor_vk_query_geo(st, u, &a);
     opfor_vk_query_geo(st, t, &b);
-    int cov = opfor_vk_query_cover(vk, a.c, b.c, OPFOR_RADIUS_FOOT);
+    int cov = craft ? OPFOR_COVER_NONE : opfor_vk_query_cover(vk, a.c, b.c, OPFOR_RADIUS_FOOT);
     calc_t c;
     calc_start(&c, ACTION[w]);
     calc_set(&c, "actor", opfor_vocab_name(opfor_quality_names, q));
     calc_set(&c, "target", tg.cls);
     calc_set(&c, "cover", opfor_vocab_name(opfor_cover_names, cov));
-    calc_inches(&c, "range", gap);
+    if (lv > 0)
+        calc_set(
+            &c, "range",
+            opfor_vocab_name(opfor_viktoria_bracket_names,
+                             opfor_viktoria_bracket_aloft(m, (opfor_viktoria_ranged_t)w, gap, lv)));
+    else
+        calc_inches(&c, "range", gap);
+    calc_flag(&c, "target-wounded", craft && opfor_vk_query_craft_damage(st, t) > 0);
     calc_flag(&c, "actor-mounted", mounted);
     calc_flag(&c, "target-mounted", tg.mounted);
     calc_flag(&c, "moving", moving);
@@ -346,21 +362,25 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
             move_roll(vk, st, u, a->kind, move_x, o);
         if (t >= 0 && (a->flags & OPFOR_VK_AF_FIRE)) {
             count_shooters(vk, st, u, t, 1, 0, o);
-            fire_rolls(vk, st, u, t, 1, o);
+            fire_rolls(vk, st, u, t, 1, 0, o);
         }
         break;
     case OPFOR_VK_FIRE:
-        if (t >= 0) {
+        if (t >= 0 && (a->flags & OPFOR_VK_AF_AT_CRAFT)) { /* at the balloon itself (XII.D) */
+            o->figures = opfor_vk_query_craft_shooters(vk, st, u, t);
+            o->figures_how = OPFOR_ORDER_FIG_EXACT;
+            fire_rolls(vk, st, u, t, opfor_vk_query_fire_aloft(vk, st, u), 1, o);
+        } else if (t >= 0) {
             count_shooters(vk, st, u, t, 0,
                            a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL), o);
-            fire_rolls(vk, st, u, t, opfor_vk_query_fire_aloft(vk, st, u), o);
+            fire_rolls(vk, st, u, t, opfor_vk_query_fire_aloft(vk, st, u), 0, o);
         }
         break;
     case OPFOR_VK_REACT_FIRE:
         if (st->charge.charger < st->nunits) {
             o->figures = opfor_vk_query_defensive_shooters(vk, st);
             o->figures_how = OPFOR_ORDER_FIG_EXACT;
-            fire_rolls(vk, st, u, st->charge.charger, 0, o);
+            fire_rolls(vk, st, u, st->charge.charger, 0, 0, o);
         }
         break;
     case OPFOR_VK_CHARGE:
@@ -474,6 +494,7 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
     case OPFOR_VK_FIRE:
         return (a->flags & OPFOR_VK_AF_AIM_WOUNDED)   ? "fire at the wounded of"
                : (a->flags & OPFOR_VK_AF_AIM_GENERAL) ? "fire at the leaders of"
+               : (a->flags & OPFOR_VK_AF_AT_CRAFT)    ? "fire at the balloon of"
                                                       : "fire at";
     case OPFOR_VK_FIRE_MG:
         return "fire the MG at"; /* the arc is worded after the target */

@@ -1350,7 +1350,10 @@ static int fire_targets(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, i
         return 0;
     for (int i = 0; i < nen && n < max; i++) {
         int t = en[i].u;
-        if (en[i].gap > reach || !vk_fire_target_ok(st, t))
+        /* altitude levels between them add range brackets (XII.D) */
+        int lv = vk_levels(st, u, t);
+        if (en[i].gap > (lv ? vk_unit_reach_lv(&ctx->model, st, u, lv) : reach) ||
+            !vk_fire_target_ok(st, t))
             continue;
         if (enemy_visible(ctx, st, u, lf, &en[i]))
             out[n++] = i;
@@ -1438,6 +1441,12 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         if (aim_leader && (a = push(l, OPFOR_VK_FIRE, u))) {
             a->target = (uint8_t)t;
             a->flags = OPFOR_VK_AF_AIM_GENERAL;
+        }
+        /* at the balloon itself rather than its occupants (XII.D) */
+        if (vk_craft(ctx, st, t) != VK_CRAFT_NONE && vk_can_fire_craft(ctx, st, u, t) &&
+            (a = push(l, OPFOR_VK_FIRE, u))) {
+            a->target = (uint8_t)t;
+            a->flags = OPFOR_VK_AF_AT_CRAFT;
         }
     }
     if (k & K_FIRE) {
@@ -1903,6 +1912,8 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     case OPFOR_VK_LOAD:
         return can_load(st, u, vk_mg_figure(st, u) >= 0, vk_gun_figure(st, u));
     case OPFOR_VK_FIRE: {
+        if (a->flags & OPFOR_VK_AF_AT_CRAFT) /* at a balloon's envelope (XII.D) */
+            return a->flags == OPFOR_VK_AF_AT_CRAFT && vk_can_fire_craft(ctx, st, u, t);
         if (!vk_fire_target_ok(st, t))
             return 0;
         /* one nearest-pair search for the reach and the sight test */
@@ -1910,7 +1921,8 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         vk_ugeo_t gt;
         int fa, fb;
         float gap = measure_pair(st, u, t, &lf, &gt, &fa, &fb);
-        return gap <= vk_unit_reach(st, u) &&
+        int lv = vk_levels(st, u, t); /* altitude levels add brackets (XII.D) */
+        return gap <= (lv ? vk_unit_reach_lv(&ctx->model, st, u, lv) : vk_unit_reach(st, u)) &&
                unit_sees_from(ctx, st, u, t, &lf, gt.n, fa, fb, gap, 1e9f);
     }
     case OPFOR_VK_CHARGE:
@@ -2097,8 +2109,11 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         }
         break;
     case OPFOR_VK_FIRE:
-        vk_fire_unit(ctx, st, u, a->target, vk_fire_aloft(ctx, st, u),
-                     a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL), ev);
+        if (a->flags & OPFOR_VK_AF_AT_CRAFT)
+            vk_fire_craft(ctx, st, u, a->target, vk_fire_aloft(ctx, st, u), ev);
+        else
+            vk_fire_unit(ctx, st, u, a->target, vk_fire_aloft(ctx, st, u),
+                         a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL), ev);
         break;
     case OPFOR_VK_FIRE_MG:
         vk_fire_mg(ctx, st, u, a->arc, a->dest, ev);
@@ -2327,7 +2342,8 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
             snprintf(buf, n, "%s crawls toward (%.0f, %.0f)", un, a->dest.x, a->dest.y);
         break;
     case OPFOR_VK_FIRE:
-        snprintf(buf, n, "%s fires at %s%s", un, tn,
+        snprintf(buf, n, "%s fires at %s%s%s", un,
+                 (a->flags & OPFOR_VK_AF_AT_CRAFT) ? "the balloon of " : "", tn,
                  (a->flags & OPFOR_VK_AF_AIM_WOUNDED)   ? ", aiming at the wounded"
                  : (a->flags & OPFOR_VK_AF_AIM_GENERAL) ? ", aiming at its leaders"
                                                         : "");

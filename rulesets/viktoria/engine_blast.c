@@ -239,15 +239,25 @@ void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc,
     int moving_platform =
         (st->figures[mg].flags & OPFOR_FIG_MOVED) != 0 || vk_fire_aloft(ctx, st, u);
     int tests = 0, wounded = 0, killed = 0;
+    uint32_t craft = 0; /* balloons and dirigibles with a figure in the arc (XII.D) */
+    float cgap[OPFOR_MAX_UNITS];
     for (int g = 0; g < st->nfigures; g++) {
         int times = mg_times(ctx, st, &a, g);
         if (!times)
             continue;
         const opfor_figure_t *f = &st->figures[g];
         float gap = opfor_dist(o, f->pos) - vk_radius(&st->figures[mg]) - vk_radius(f);
-        int br = opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_MG, gap < 0 ? 0 : gap);
+        /* one bracket more for each altitude level between them (XII.D) */
+        int br = opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_MG, gap < 0 ? 0 : gap,
+                                              vk_levels(st, u, f->unit));
         if (br < 0)
             br = OPFOR_VK_LONG;
+        if (vk_craft(ctx, st, f->unit) != VK_CRAFT_NONE && st->ux[f->unit].damage < 2) {
+            uint32_t bit = 1u << f->unit;
+            if (!(craft & bit) || gap < cgap[f->unit])
+                cgap[f->unit] = gap;
+            craft |= bit;
+        }
         int cl = vk_target_class(ctx, st, g), cov = vk_cover(ctx, st, g, o);
         for (int k = 0; k < times && (st->figures[g].flags & OPFOR_FIG_ALIVE); k++) {
             int am = (f->flags & OPFOR_FIG_MOUNTED) != 0, aw = (f->flags & OPFOR_FIG_WOUNDED) != 0;
@@ -262,6 +272,23 @@ void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc,
             wounded += e == 1;
             killed += e == 2;
         }
+    }
+    /* the envelope of each balloon in the arc tests once, as a Civilian, Wounded once
+       damaged, without cover: a wound is damage, a kill destroys it (XII.D) */
+    for (int c = 0; c < st->nunits && craft; c++) {
+        if (!(craft & (1u << c)) || st->ux[c].damage >= 2)
+            continue;
+        int br = opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_MG, cgap[c] < 0 ? 0 : cgap[c],
+                                              vk_levels(st, u, c));
+        int dw = st->ux[c].damage > 0;
+        tests++;
+        if (vk_roll(st,
+                    &ctx->tab->mg_pass[OPFOR_Q_CIVILIAN][OPFOR_COVER_NONE]
+                                      [br < 0 ? OPFOR_VK_LONG : br][0][dw][moving_platform],
+                    NULL))
+            continue;
+        int e = vk_effect_roll(st, &ctx->tab->effect[OPFOR_VK_EFFECT_MG][dw][0], NULL);
+        vk_craft_damage(ctx, st, c, e, ev);
     }
     int uw;
     if (vk_crew(st, u, &uw) == 1 && arc != OPFOR_ARC_45)
@@ -278,8 +305,17 @@ int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, in
     if (mg_aim(st, u, arc, aim, &a) < 0)
         return 0;
     int tests = 0;
-    for (int g = 0; g < st->nfigures; g++)
-        tests += mg_times(ctx, st, &a, g);
+    uint32_t craft = 0; /* and each balloon's envelope once (XII.D) */
+    for (int g = 0; g < st->nfigures; g++) {
+        int times = mg_times(ctx, st, &a, g);
+        int c = st->figures[g].unit;
+        tests += times;
+        if (times && vk_craft(ctx, st, c) != VK_CRAFT_NONE && st->ux[c].damage < 2 &&
+            !(craft & (1u << c))) {
+            craft |= 1u << c;
+            tests++;
+        }
+    }
     return tests;
 }
 
@@ -288,6 +324,9 @@ void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, flo
     int tests = 0, wounded = 0, killed = 0;
     for (int g = 0; g < st->nfigures; g++) {
         if (!vk_alive(st, g) || st->ux[st->figures[g].unit].removed)
+            continue;
+        /* a burst on the ground does not reach a craft in the air (XII.D) */
+        if (st->ux[st->figures[g].unit].altitude > 0)
             continue;
         const opfor_figure_t *f = &st->figures[g];
         float lim = radius + vk_radius(f);

@@ -248,6 +248,12 @@
 #define vk_weather_event opfor__vk_weather_event
 #define vk_specials_turn opfor__vk_specials_turn
 #define vk_armour opfor__vk_armour
+#define vk_craft_damage opfor__vk_craft_damage
+#define vk_can_fire_craft opfor__vk_can_fire_craft
+#define vk_fire_craft opfor__vk_fire_craft
+#define vk_fire_craft_count opfor__vk_fire_craft_count
+#define vk_firearm_lv opfor__vk_firearm_lv
+#define vk_unit_reach_lv opfor__vk_unit_reach_lv
 #define vk_tabs_build opfor__vk_tabs_build
 
 /* ---------------------------------------------------------------- constants */
@@ -389,6 +395,21 @@ static inline int vk_craft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st
  * (XII.D: "all fire from a hot-air balloon in the air"; dirigibles fire as balloons do). */
 static inline int vk_fire_aloft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
     return vk_craft(ctx, st, u) != VK_CRAFT_NONE && st->ux[u].altitude > 0;
+}
+
+/* Altitude levels between units u and t (XII.D): each is one more range bracket for fire
+ * between them. 0 unless one of them is a flying craft in the air (only the XII code lifts one). */
+static inline int vk_levels(const opfor_vk_state_t *st, int u, int t) {
+    int d = (int)st->ux[u].altitude - (int)st->ux[t].altitude;
+    return d < 0 ? -d : d;
+}
+
+/* Whether unit u's occupants are running targets as a balloon's or dirigible's (XII.D: "any
+ * targets in a balloon moving at a steady breeze or better"): aloft, not tethered, wind level 3
+ * (a steady breeze) or more. */
+static inline int vk_craft_running(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    return st->ux[u].altitude > 0 && st->level >= 3 && vk_craft(ctx, st, u) != VK_CRAFT_NONE &&
+           !(u < ctx->sc.nunits && ctx->sc.machine[u].tethered);
 }
 
 /* ---------------------------------------------------------------- events */
@@ -660,6 +681,12 @@ int vk_cover(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int g, opfor
 int vk_lane_blocked(const opfor_vk_state_t *st, int f, int g);
 /* Whether unit t may be fired on (not in melee, has person figures). */
 int vk_fire_target_ok(const opfor_vk_state_t *st, int t);
+/* vk_firearm_m for fire across lv altitude levels (XII.D): the best firearm whose bracket,
+ * lv brackets further out, is still in range; -1 when none. lv 0: vk_firearm_m. */
+int vk_firearm_lv(const opfor_viktoria_model_t *m, const opfor_figure_t *f, float gap, int lv);
+/* vk_unit_reach_m across lv altitude levels: the farthest tabletop gap some firearm of u still
+ * reaches with the levels added (1e9 for a rifle), 0 when none. */
+float vk_unit_reach_lv(const opfor_viktoria_model_t *m, const opfor_vk_state_t *st, int u, int lv);
 /* Max firearm reach of unit u's figures (inches), 0 when none. */
 float vk_unit_reach_m(const opfor_viktoria_model_t *m, const opfor_vk_state_t *st, int u);
 #define vk_unit_reach(st, u) vk_unit_reach_m(&ctx->model, (st), (u))
@@ -784,6 +811,22 @@ void vk_weather_event(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_
 void vk_specials_turn(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev);
 /* Armour of special units as extra cover levels (XII.A, XII.C). */
 int vk_armour(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+
+/* Damage to the envelope of balloon or dirigible u (XII.D): effect 1 one damage (the craft
+ * sinks a level at once), 2 (or a second damage) destroyed: it falls and its passengers roll. */
+void vk_craft_damage(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int effect,
+                     opfor_vk_events_t *ev);
+/* Whether unit u may fire its personal weapons at the envelope of craft t (XII.D): t a balloon
+ * or dirigible not yet destroyed, in play and not in melee, some figure of u reaching t's
+ * nearest figure with the altitude levels added, in sight (a craft in the air is always seen). */
+int vk_can_fire_craft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t);
+/* Unit u fires at the envelope of craft t: each able figure one shot at the Civilian class, no
+ * cover, Wounded once damaged, with a save; a wound is one damage, a kill destroys it (XII.D).
+ * moving: moving fire. Returns the shots. */
+int vk_fire_craft(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int moving,
+                  opfor_vk_events_t *ev);
+/* How many figures of u vk_fire_craft would fire, without rolling. */
+int vk_fire_craft_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t);
 
 /* ---------------------------------------------------------------- tables (engine_tab.c) */
 

@@ -415,8 +415,9 @@ static int rider_check(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     case OPFOR_VK_RALLY:
         return wavering;
     case OPFOR_VK_FIRE:
-        return !wavering && ctx->sc.machine[v].fire_out > 0 && t < st->nunits &&
-               st->units[t].side != st->units[p].side && vk_fire_target_ok(st, t) &&
+        return !wavering && !(a->flags & OPFOR_VK_AF_AT_CRAFT) && ctx->sc.machine[v].fire_out > 0 &&
+               t < st->nunits && st->units[t].side != st->units[p].side &&
+               vk_fire_target_ok(st, t) &&
                vk_nearest_pair(st, p, t, NULL, NULL) <= vk_unit_reach(st, p) &&
                vk_unit_sees(ctx, st, p, t, 1e9f);
     case OPFOR_VK_EMBARK:

@@ -247,6 +247,132 @@ static void special_balloons_drift_downwind(void **state) {
     fx_done(ctx, sc);
 }
 
+/* XII.D (audit rows 100, 95, 99): fire at a balloon's envelope, separate from fire at its
+ * occupants. The envelope is a Civilian target without cover, Wounded once damaged, with a save;
+ * a wound is damage, and the balloon loses a level at once; a kill destroys it. Fire at a craft
+ * in the air is one range bracket further out for each altitude level: a rifle at 8 in (short)
+ * shoots a balloon at level 1 at the medium bracket. */
+static void special_balloon_envelope_is_shot_as_a_civilian(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    sc->weather.level = 1; /* calm: no drift, no wind damage */
+    int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_ELITE, 2, opfor_pt(24, 26),
+                    opfor_pt(0, -1), 0, OPFOR_W_PISTOL, 0);
+    int foe = fx_foot(sc, "Marksman", 1, OPFOR_Q_VETERAN, 1, opfor_pt(24, 17), OPFOR_W_RIFLE);
+    fx_general(sc, 1, opfor_pt(44, 44));
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 1);
+    float gap = vk_nearest_pair(&st, foe, b, NULL, NULL);
+    assert_int_equal(opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_RIFLE, gap), OPFOR_VK_SHORT);
+    opfor_viktoria_req_t req = fx_req_at(OPFOR_VK_A_FIRE_RIFLE, OPFOR_Q_VETERAN, 0);
+    req.v[OPFOR_VK_F_RANGE] = OPFOR_VK_MEDIUM; /* short, one level up */
+    req.v[OPFOR_VK_F_TARGET] = OPFOR_Q_CIVILIAN;
+    double p_damage = fx_calc_outcome(&req, "wounded"), p_wreck = fx_calc_outcome(&req, "killed");
+    req.v[OPFOR_VK_F_TARGET_WOUNDED] = 1;
+    double p_wreck_damaged = fx_calc_outcome(&req, "killed");
+    const int n = 4000;
+    int damaged = 0, wrecked = 0, wrecked2 = 0;
+    for (int s = 0; s < n; s++) {
+        fx_start(ctx, &st, (uint64_t)s, foe);
+        assert_int_equal(st.ux[b].altitude, 1);
+        opfor_vk_action_t fire;
+        assert_true(fx_offered(ctx, &st, OPFOR_VK_FIRE, b, NULL) >= 0);
+        opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+        int na = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS), k = -1;
+        for (int i = 0; i < na; i++)
+            if (a[i].kind == OPFOR_VK_FIRE && a[i].flags == OPFOR_VK_AF_AT_CRAFT &&
+                a[i].target == b)
+                k = i;
+        assert_true(k >= 0); /* offered, at the balloon itself */
+        fire = a[k];
+        opfor_vk_state_t again = st;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &fire, NULL), 0);
+        if (st.ux[b].damage < 2) /* the occupants are not hit, unless the balloon falls */
+            assert_int_equal(fx_alive(&st, b) - fx_wounded(&st, b), 2);
+        if (st.ux[b].damage == 1) {
+            damaged++;
+            assert_int_equal(st.ux[b].altitude, 0); /* a level lost at once (row 99) */
+        } else if (st.ux[b].damage == 2) {
+            wrecked++;
+        }
+        /* once damaged, the envelope counts as Wounded: a wound now destroys it */
+        again.ux[b].damage = 1;
+        assert_int_equal(opfor_vk_apply(ctx, &again, &fire, NULL), 0);
+        wrecked2 += again.ux[b].damage == 2;
+    }
+    fx_assert_rate(damaged, n, p_damage, 4.0);
+    fx_assert_rate(wrecked, n, p_wreck, 4.0);
+    fx_assert_rate(wrecked2, n, p_wreck_damaged, 4.0);
+    /* a wrecked balloon is no longer a target of its own */
+    fx_start(ctx, &st, 1, foe);
+    st.ux[b].damage = 2;
+    opfor_vk_action_t at = fx_aim(OPFOR_VK_FIRE, foe, b);
+    at.flags = OPFOR_VK_AF_AT_CRAFT;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &at, NULL), OPFOR_EILLEGAL);
+    fx_done(ctx, sc);
+}
+
+/* XII.D (audit row 100): the occupants of a balloon drifting in a steady breeze or more are
+ * running targets; a tethered balloon does not drift, and its occupants do not run. */
+static void special_balloon_occupants_run_in_a_breeze(void **state) {
+    (void)state;
+    int hits[3] = {0, 0, 0};
+    for (int c = 0; c < 3; c++) {
+        opfor_scenario_t *sc = fx_new(48, 48);
+        sc->weather.level = 1; /* calm at the start of the turn: nobody drifts */
+        int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 6, opfor_pt(24, 26),
+                        opfor_pt(0, -1), 0, OPFOR_W_PISTOL, 0);
+        int foe = fx_foot(sc, "Rifles", 1, OPFOR_Q_VETERAN, 6, opfor_pt(24, 17), OPFOR_W_RIFLE);
+        fx_general(sc, 1, opfor_pt(44, 44));
+        sc->machine[b].tethered = c == 2;
+        opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+        for (int s = 0; s < 600; s++) {
+            opfor_vk_state_t st;
+            fx_start(ctx, &st, (uint64_t)s, foe);
+            st.level = c == 0 ? 1 : 3; /* then the wind freshens to a steady breeze */
+            opfor_vk_action_t fire = fx_aim(OPFOR_VK_FIRE, foe, b);
+            assert_int_equal(opfor_vk_apply(ctx, &st, &fire, NULL), 0);
+            hits[c] += 6 - fx_alive(&st, b) + fx_wounded(&st, b);
+        }
+        fx_done(ctx, sc);
+    }
+    assert_true(hits[1] < hits[0] * 0.85);
+    assert_true(hits[2] > hits[1] * 1.1); /* tethered: not running */
+}
+
+/* XII.D (audit row 99): a balloon the wind damages loses a level at once, and another at the
+ * start of each later turn. */
+static void special_balloon_damaged_sinks_at_once(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(200, 200);
+    sc->weather.level = 4; /* high winds */
+    sc->weather.wind = OPFOR_W;
+    int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 2, opfor_pt(20, 100),
+                    opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(190, 190), OPFOR_W_RIFLE);
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+    int seen = 0;
+    opfor_vk_action_t roll = fx_act(OPFOR_VK_ROLL, OPFOR_VK_NONE);
+    for (uint64_t s = 1; s <= 200; s++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, s);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &roll, NULL), 0); /* turn 1 */
+        if (st.ux[b].damage != 1)
+            continue;
+        seen++;
+        assert_int_equal(st.ux[b].altitude, 0); /* aloft at level 1, down at once */
+        /* at level 3 and damaged: down a level at the start of the next turn */
+        st.ux[b].altitude = 3;
+        st.level = 1;
+        st.phase = OPFOR_VK_PH_START_TURN;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &roll, NULL), 0);
+        assert_int_equal(st.ux[b].altitude, 2);
+    }
+    assert_true(seen > 10);
+    fx_done(ctx, sc);
+}
+
 /* Walkers (XII.E) under the XII options: three shots a turn, each resolved as artillery
  * fire, in any direction, served by the walker itself (no crew, no loading, no limbering: it
  * walks); a staggered walker may not fire. */
@@ -412,6 +538,9 @@ int main(void) {
         cmocka_unit_test(special_balloons_drift_downwind),
         cmocka_unit_test(special_balloon_fire_aloft_is_moving_fire),
         cmocka_unit_test(special_walker_fires_three_shells),
+        cmocka_unit_test(special_balloon_envelope_is_shot_as_a_civilian),
+        cmocka_unit_test(special_balloon_occupants_run_in_a_breeze),
+        cmocka_unit_test(special_balloon_damaged_sinks_at_once),
         cmocka_unit_test(special_dirigibles_steer_and_climb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -179,6 +179,11 @@ static void scenario_check_errors_name_line_and_column(void **state) {
                               "    figures: [{count: 1}]\n",
                         OPFOR_EPARSE, 7, 15,
                         "airborne applies to aeroplanes (Viktoria! XII.D); this unit is balloon");
+    bad += expect_error(HEAD2 "units:\n  - name: A\n    side: Blue\n    type: dirigible\n"
+                              "    tethered: true\n    position: [5, 5]\n"
+                              "    figures: [{count: 1}]\n",
+                        OPFOR_EPARSE, 7, 15,
+                        "only balloons are tethered (Viktoria! XII.D); this unit is dirigible");
     bad += expect_error(HEAD2 "units:\n  - {name: A, side: Blue, type: cavalry, speed: fast, "
                               "position: [5, 5], figures: [{count: 1, mounted: true}]}\n",
                         OPFOR_EPARSE, 4, 49,

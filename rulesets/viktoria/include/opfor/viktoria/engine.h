@@ -89,6 +89,8 @@ enum {
     OPFOR_VK_AF_TAKE_OFF = 1u << 11,   /* DRIVE of an aeroplane: take off from its runway */
     OPFOR_VK_AF_LAND = 1u << 12,       /* DRIVE of an aeroplane: land on a runway */
     OPFOR_VK_AF_OFF_TABLE = 1u << 13,  /* DRIVE of an aeroplane: fly off the table */
+    OPFOR_VK_AF_AT_CRAFT = 1u << 14,   /* FIRE (XII options): at the envelope of balloon or
+                                          dirigible `target`, not at its occupants (XII.D) */
 };
 
 /* One action with its parameters. 24 bytes, plain data: logs store it as is. */
@@ -178,8 +180,8 @@ typedef struct opfor_vk_charge {
 /* Per-unit engine data beside opfor_unit_t. 8 bytes. */
 typedef struct opfor_vk_unitx {
     uint8_t altitude;   /* flying craft: 0 ground .. (XII.D) */
-    uint8_t damage;     /* balloons, walkers: damage taken (XII) */
-    uint8_t hesitate;   /* walkers: turn (low byte) the walker must recover (XII.E) */
+    uint8_t damage;     /* flying craft: damage taken, 2 destroyed (XII.D) */
+    uint8_t hesitate;   /* walkers: turn (low byte) in which the walker recovers (XII.E) */
     uint8_t removed;    /* 1 removed from play (rout, surrender, merged away, left the table) */
     uint8_t casualties; /* figures killed in the current activation (morale trigger, XI) */
     uint8_t flags;      /* OPFOR_VK_UX_* */
