@@ -397,11 +397,14 @@ void vk_harm(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int effect,
         return;
     }
     if (st->units[u].type == OPFOR_UT_WALKER && (fg->flags & OPFOR_FIG_EQUIPMENT)) {
-        /* A kill makes the walker hesitate for a turn instead (XII.E). */
+        /* A kill makes the walker hesitate for a turn instead (XII.E): its next activation is
+           spent recovering, this turn's when it has not acted yet, else the next turn's. */
+        int later = (st->units[u].flags & OPFOR_UNIT_ACTED) || st->cur == u;
         fg->flags &= (uint16_t)~OPFOR_FIG_WOUNDED;
-        st->ux[u].hesitate = (uint8_t)(st->turn + 1);
+        st->ux[u].hesitate = (uint8_t)(st->turn + later);
         st->ux[u].casualties++;
-        VK_EV(ev, "  %s is staggered and must recover next turn", st->units[u].name);
+        VK_EV(ev, "  %s is staggered and must recover %s", st->units[u].name,
+              later ? "next turn" : "this turn");
         return;
     }
     fg->flags &= (uint16_t) ~(OPFOR_FIG_ALIVE | OPFOR_FIG_MESMERIZED);
@@ -830,8 +833,8 @@ static unsigned allowed_kinds(const opfor_vk_state_t *st, int u) {
     const opfor_unit_t *un = &st->units[u];
     if (vk_in_melee(st, u))
         return K_FIGHT | (un->status == OPFOR_WAVERING ? K_RALLY : 0u);
-    if (st->ux[u].hesitate && st->ux[u].hesitate >= st->turn)
-        return K_STAND; /* a staggered walker recovers (XII.E) */
+    if (st->ux[u].hesitate && st->ux[u].hesitate == (uint8_t)st->turn)
+        return K_STAND; /* a staggered walker recovers, this one activation (XII.E) */
     if (un->status == OPFOR_WAVERING)
         return K_RALLY | (st->restricted ? K_CRAWL : K_MOVE | K_CRAWL); /* XI */
     if (st->restricted) /* VII: take cover, fire, bombs, stand/load, medics within 6 in */

@@ -192,10 +192,10 @@ static void special_machines_armour_and_walkers(void **state) {
     fx_activate(ctx, &st, rifles);
     /* small arms cannot touch a walker (XII.E) */
     assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_FIRE, walker, NULL), -1);
-    /* a kill only staggers it for a turn */
+    /* a kill only staggers it: it has not acted this turn, so it recovers this turn */
     vk_harm(ctx, &st, st.units[walker].first, 2, 0, 0, NULL);
     assert_true(st.figures[st.units[walker].first].flags & OPFOR_FIG_ALIVE);
-    assert_true(st.ux[walker].hesitate > st.turn);
+    assert_int_equal(st.ux[walker].hesitate, st.turn);
     fx_done(ctx, sc);
 }
 
@@ -417,12 +417,48 @@ static void special_walker_fires_three_shells(void **state) {
         st.side = 1;
         n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
         assert_true(fx_find(a, n, OPFOR_VK_FIRE_ARTILLERY, OPFOR_VK_NONE) >= 0);
-        /* a staggered walker only recovers */
-        staggered.ux[walker].hesitate = (uint8_t)(staggered.turn + 1);
+        /* a staggered walker only recovers (in the turn it recovers in) */
+        staggered.ux[walker].hesitate = (uint8_t)staggered.turn;
         n = opfor_vk_legal(ctx, &staggered, a, OPFOR_VK_MAX_ACTIONS);
         assert_int_equal(fx_find(a, n, OPFOR_VK_FIRE_ARTILLERY, OPFOR_VK_NONE), -1);
         fx_done(ctx, sc);
     }
+}
+
+/* XII.E (audit row 105): a kill makes a walker hesitate for a turn: its next activation is a
+ * recovery (no move, no fire). Hit before it acts, it recovers this turn and fires again the
+ * next; hit after it acted, it recovers next turn and fires again the turn after. */
+static void special_walker_hesitates_for_one_activation(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    int walker = fx_unit(sc, "Tripod", 1, OPFOR_UT_WALKER, OPFOR_Q_ELITE, 1, opfor_pt(24, 30),
+                         opfor_pt(0, -1), 0, OPFOR_W_FIELD_GUN, OPFOR_FIG_EQUIPMENT);
+    int rifles = fx_foot(sc, "Rifles", 0, OPFOR_Q_SOLDIER, 8, opfor_pt(24, 10), OPFOR_W_RIFLE);
+    fx_general(sc, 0, opfor_pt(4, 4));
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+    for (int acted = 0; acted < 2; acted++) {
+        opfor_vk_state_t st;
+        fx_start(ctx, &st, 7, rifles);
+        if (acted)
+            st.units[walker].flags |= OPFOR_UNIT_ACTED;
+        vk_harm(ctx, &st, st.units[walker].first, 2, 0, 0, NULL); /* a kill, during turn 1 */
+        int turn = st.turn;
+        /* the turn it recovers in: nothing but recovering */
+        fx_again(&st, walker);
+        st.turn = (uint16_t)(turn + acted);
+        st.side = 1;
+        opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+        assert_true(n > 0);
+        for (int i = 0; i < n; i++)
+            assert_int_equal(a[i].kind, OPFOR_VK_STAND);
+        /* the turn after: it walks and fires again */
+        st.turn++;
+        n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+        assert_true(fx_find(a, n, OPFOR_VK_FIRE_ARTILLERY, OPFOR_VK_NONE) >= 0);
+        assert_true(fx_find(a, n, OPFOR_VK_ADVANCE, OPFOR_VK_NONE) >= 0);
+    }
+    fx_done(ctx, sc);
 }
 
 /* Balloons and dirigibles (XII.D) under the XII options: a dirigible steers up to twice
@@ -541,6 +577,7 @@ int main(void) {
         cmocka_unit_test(special_balloon_envelope_is_shot_as_a_civilian),
         cmocka_unit_test(special_balloon_occupants_run_in_a_breeze),
         cmocka_unit_test(special_balloon_damaged_sinks_at_once),
+        cmocka_unit_test(special_walker_hesitates_for_one_activation),
         cmocka_unit_test(special_dirigibles_steer_and_climb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
