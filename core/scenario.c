@@ -7,8 +7,8 @@
  * here is needed after loading except the top-level blocks a ruleset reads itself
  * (opfor_scenario_rules_t blocks), whose document is kept alive until opfor_scenario_free.
  * Tracks and runways are written as terrain entries but stored apart (opfor_route_t); the
- * machine keys of a unit (payload, fire_out, embarked_in, track, airborne, speed, drive) fill
- * opfor_unit_machine_t, resolved once every unit is known.
+ * machine keys of a unit (payload, fire_out, embarked_in, track, airborne, speed, drive,
+ * armour, tethered) fill opfor_unit_machine_t, resolved once every unit is known.
  * This file holds the format and the checks any ruleset needs (on the table, no overlaps,
  * carriers with room). What a ruleset's rules allow (which unit types may limber, carry or
  * fly, who leads a unit, what each mode needs) is checked by its hooks (opfor_scenario_rules_t),
@@ -641,8 +641,9 @@ enum {
 };
 
 /* The machine keys of the unit being parsed (index sc->nunits): payload and fire_out,
- * track (a track drawn in terrain), airborne, speed, drive and armour; embarked_in is resolved
- * later, by resolve_machines. Which unit types may have them is the ruleset's unit hook's check. */
+ * track (a track drawn in terrain), airborne, speed, drive, armour and tethered; embarked_in is
+ * resolved later, by resolve_machines. Which unit types may have them is the ruleset's unit hook's
+ * check. */
 static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf) {
     struct fy_node *pk = mf[MF_PAYLOAD].k, *pv = mf[MF_PAYLOAD].v, *fk = mf[MF_FIREOUT].k,
                    *fv = mf[MF_FIREOUT].v, *ev = mf[MF_EMBARK].v, *tk = mf[MF_TRACK].k,

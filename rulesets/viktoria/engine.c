@@ -1984,6 +1984,15 @@ static void select_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u,
     }
     if (spell)
         vk_mesmer_tests(ctx, st, u, ev);
+    /* a balloon moves with the wind as its move, each time it activates (XII.D) */
+    if (ctx->opt.specials && vk_craft(ctx, st, u) != VK_CRAFT_NONE) {
+        vk_craft_drift(ctx, st, u, ev);
+        if (!vk_unit_active(st, u)) { /* blown off the table */
+            vk_mark_acted(st, u);
+            end_activation(ctx, st, ev);
+            return;
+        }
+    }
     if (!vk_in_melee(st, u) && vk_needs_command_test(ctx, st, u))
         st->phase = OPFOR_VK_PH_COMMAND;
     else

@@ -249,6 +249,7 @@
 #define vk_specials_turn opfor__vk_specials_turn
 #define vk_armour opfor__vk_armour
 #define vk_craft_damage opfor__vk_craft_damage
+#define vk_craft_drift opfor__vk_craft_drift
 #define vk_can_fire_craft opfor__vk_can_fire_craft
 #define vk_fire_craft opfor__vk_fire_craft
 #define vk_fire_craft_count opfor__vk_fire_craft_count
@@ -807,7 +808,13 @@ void vk_mesmerize(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int g,
 int vk_mesmer_tests(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
 /* The start-of-turn weather event (XIII) and its effects on flying craft (XII.D). */
 void vk_weather_event(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev);
-/* Start-of-turn specials: flying craft drift, walkers recover (XII). */
+/* A balloon's or dirigible's drift with the wind, made as its move when it activates (XII.D):
+ * none in calm air, on the ground or tethered; else transport advance on foot (light airs) or
+ * mounted (a steady breeze), twice that in high winds, three times in a gale, X + d3, downwind.
+ * Blown off the table, it is removed. */
+void vk_craft_drift(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* Start-of-turn specials: flying craft start aloft, a damaged balloon sinks, high winds and
+ * gales damage craft aloft (XII.D). */
 void vk_specials_turn(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev);
 /* Armour of special units as extra cover levels (XII.A, XII.C). */
 int vk_armour(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);

@@ -335,6 +335,35 @@ int vk_fire_craft_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, i
     return craft_walk(ctx, st, NULL, u, t, 0, NULL);
 }
 
+void vk_craft_drift(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+    const opfor_unit_t *un = &st->units[u];
+    int lv = st->level;
+    /* calm: no drift; tethered balloons do not move at all (XII.D) */
+    if (vk_craft(ctx, st, u) == VK_CRAFT_NONE || st->ux[u].altitude == 0 || lv <= 1 ||
+        (u < ctx->sc.nunits && ctx->sc.machine[u].tethered))
+        return;
+    /* light airs: transport advance on foot; a steady breeze: mounted; high winds twice that,
+       a gale three times (XII.D) */
+    int base = lv == 2 ? ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][0][0][0]
+                       : ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][1][0][0];
+    int mult = lv >= 5 ? 3 : lv == 4 ? 2 : 1;
+    float dist = (float)((base + vk_d3(st)) * mult);
+    /* the wind blows from st->wind: the craft moves the opposite way */
+    opfor_vec_t from = opfor_compass_vec((opfor_table_north_t)ctx->sc.table.north,
+                                         (opfor_compass_t)(st->wind & 7));
+    opfor_vec_t v = opfor_vscale(from, -dist);
+    for (int i = un->first; i < un->first + un->count; i++) {
+        opfor_figure_t *f = &st->figures[i];
+        f->pos = opfor_vadd(f->pos, v);
+        if (f->pos.x < 0.5f || f->pos.y < 0.5f || f->pos.x > ctx->sc.table.width - 0.5f ||
+            f->pos.y > ctx->sc.table.depth - 0.5f) {
+            vk_remove_unit(st, u, "is blown off the table", ev);
+            return;
+        }
+    }
+    VK_EV(ev, "  %s drifts %.0f in with the wind", un->name, (double)dist);
+}
+
 void vk_specials_turn(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
     for (int u = 0; u < st->nunits; u++) {
         if (!vk_unit_active(st, u) || !flying(st->units[u].type))
@@ -347,32 +376,7 @@ void vk_specials_turn(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_
         /* a damaged balloon sinks a level each turn (XII.D) */
         if (x->damage > 0 && st->units[u].type != OPFOR_UT_AEROPLANE && x->altitude > 0)
             x->altitude--;
-        /* drift with the wind (balloons and dirigibles) */
         int lv = st->level;
-        if (st->units[u].type != OPFOR_UT_AEROPLANE && lv > 1) {
-            int first = st->units[u].first;
-            int base = lv == 2 ? ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][0][0][0]
-                               : ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][1][0][0];
-            int mult = lv >= 5 ? 3 : lv == 4 ? 2 : 1;
-            float dist = (float)((base + vk_d3(st)) * mult);
-            /* the wind blows from st->wind: the craft moves the opposite way */
-            opfor_vec_t from = opfor_compass_vec((opfor_table_north_t)ctx->sc.table.north,
-                                                 (opfor_compass_t)(st->wind & 7));
-            opfor_vec_t v = opfor_vscale(from, -dist);
-            const opfor_unit_t *un = &st->units[u];
-            for (int i = un->first; i < un->first + un->count; i++) {
-                opfor_figure_t *f = &st->figures[i];
-                f->pos = opfor_vadd(f->pos, v);
-                if (f->pos.x < 0.5f || f->pos.y < 0.5f || f->pos.x > ctx->sc.table.width - 0.5f ||
-                    f->pos.y > ctx->sc.table.depth - 0.5f) {
-                    vk_remove_unit(st, u, "is blown off the table", ev);
-                    break;
-                }
-            }
-            (void)first;
-            if (st->ux[u].removed)
-                continue;
-        }
         /* high winds and gales damage or destroy craft aloft (XII.D) */
         if (lv >= 4) {
             int d = vk_d6(st);

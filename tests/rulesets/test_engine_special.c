@@ -227,24 +227,42 @@ static void special_balloon_fire_aloft_is_moving_fire(void **state) {
     fx_done(ctx, sc);
 }
 
+/* XII.D (audit row 97): a balloon moves with the wind as its move, when it activates (not at
+ * the start of the turn): a steady breeze carries it transport advance mounted (X + d3)
+ * downwind; a tethered balloon does not move at all. */
 static void special_balloons_drift_downwind(void **state) {
     (void)state;
-    opfor_scenario_t *sc = fx_new(48, 48);
-    sc->weather.level = 3;
-    sc->weather.wind = OPFOR_W; /* blowing from the west: drift east */
-    int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 2, opfor_pt(10, 24),
-                    opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
-    fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(44, 44), OPFOR_W_RIFLE);
-    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
-    opfor_vk_state_t st;
-    opfor_vk_state_init(ctx, &st, 1);
-    float x0 = st.figures[st.units[b].first].pos.x, y0 = st.figures[st.units[b].first].pos.y;
-    opfor_vk_action_t roll = fx_act(OPFOR_VK_ROLL, OPFOR_VK_NONE);
-    assert_int_equal(opfor_vk_apply(ctx, &st, &roll, NULL), 0);
-    assert_int_equal(st.ux[b].altitude, 1);
-    assert_true(st.figures[st.units[b].first].pos.x > x0 + 1.0f);
-    assert_true(fabsf(st.figures[st.units[b].first].pos.y - y0) < 0.01f);
-    fx_done(ctx, sc);
+    for (int tether = 0; tether < 2; tether++) {
+        opfor_scenario_t *sc = fx_new(48, 48);
+        sc->weather.level = 3;
+        sc->weather.wind = OPFOR_W; /* blowing from the west: drift east */
+        int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 2, opfor_pt(10, 24),
+                        opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+        fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(44, 44), OPFOR_W_RIFLE);
+        sc->machine[b].tethered = (uint8_t)tether;
+        opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+        int x = ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][1][0][0];
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, 1);
+        float x0 = st.figures[st.units[b].first].pos.x, y0 = st.figures[st.units[b].first].pos.y;
+        opfor_vk_action_t roll = fx_act(OPFOR_VK_ROLL, OPFOR_VK_NONE);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &roll, NULL), 0);
+        assert_int_equal(st.ux[b].altitude, 1);
+        /* nothing moves at the start of the turn */
+        assert_true(fabsf(st.figures[st.units[b].first].pos.x - x0) < 0.01f);
+        st.phase = OPFOR_VK_PH_SELECT_UNIT;
+        st.side = 0;
+        opfor_vk_action_t sel = fx_act(OPFOR_VK_SELECT_UNIT, b);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &sel, NULL), 0);
+        float dx = st.figures[st.units[b].first].pos.x - x0;
+        if (tether) {
+            assert_true(fabsf(dx) < 0.01f);
+        } else {
+            assert_true(dx > (float)x + 0.99f && dx < (float)x + 3.01f);
+        }
+        assert_true(fabsf(st.figures[st.units[b].first].pos.y - y0) < 0.01f);
+        fx_done(ctx, sc);
+    }
 }
 
 /* XII.D (audit rows 100, 95, 99): fire at a balloon's envelope, separate from fire at its

@@ -99,6 +99,13 @@ static void scenario_check_name_and_measures(void **state) {
     assert_int_equal(load(HEAD "ruleset: VIKTORIA\n", sc, &d), 0);
     assert_string_equal(sc->ruleset, "viktoria");
     opfor_scenario_free(sc);
+    /* a balloon may be tethered in place (XII.D) */
+    assert_int_equal(load(HEAD2 "units:\n  - {name: Obs, side: Blue, type: balloon, tethered: true,"
+                                " position: [5, 5], figures: [{count: 1, skills: leader}]}\n",
+                          sc, &d),
+                     0);
+    assert_int_equal(sc->machine[0].tethered, 1);
+    opfor_scenario_free(sc);
     free(sc);
 }
 
