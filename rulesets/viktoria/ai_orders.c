@@ -532,6 +532,10 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
         return "flee";
     case OPFOR_VK_REACT_COUNTER:
         return "counter-charge";
+    case OPFOR_VK_DRIVE:
+        if (a->flags & OPFOR_VK_AF_BOMB)
+            return "fly over and drop bombs on"; /* from the point beneath, 6 in (XII.D) */
+        return opfor_vk_kind_name(a->kind);
     case OPFOR_VK_CONTROL:
         return (a->flags & OPFOR_VK_AF_MOVE) ? "walk the mesmerised figure"
                : a->target != OPFOR_VK_NONE  ? "make the mesmerised figure fire at"

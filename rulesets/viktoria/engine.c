@@ -1504,7 +1504,9 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         if ((want & G(OPFOR_VK_THROW_BOMB)) && (prof.weapons & OPFOR_W_BOMBS) &&
             vk_bombers(st, u) > 0) {
             for (int i = 0, m = 0; i < nen && m < 3; i++) {
-                if (en[i].gap > VK_BOMB_RANGE)
+                /* measured on the table (from beneath a craft); a bomb bursting on the ground
+                   does not reach a craft in the air (XII.D) */
+                if (en[i].gap > VK_BOMB_RANGE || st->ux[en[i].u].altitude > 0)
                     continue;
                 opfor_vk_action_t *x = push(l, OPFOR_VK_THROW_BOMB, u);
                 if (!x)
@@ -1939,7 +1941,8 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         return vk_can_call_support(st, u) && st->reg[side].lost < st->turn &&
                opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest);
     case OPFOR_VK_THROW_BOMB:
-        return vk_bombers(st, u) > 0 && vk_nearest_pair(st, u, t, NULL, NULL) <= VK_BOMB_RANGE;
+        return vk_bombers(st, u) > 0 && st->ux[t].altitude == 0 &&
+               vk_nearest_pair(st, u, t, NULL, NULL) <= VK_BOMB_RANGE;
     case OPFOR_VK_HEAL:
         return vk_can_heal(st, u);
     case OPFOR_VK_MESMERIZE:

@@ -399,7 +399,9 @@ void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_p
         }
         dist = opfor_dist(o, aim);
     }
-    int br = opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_ARTILLERY, dist);
+    /* from a craft in the air, one bracket further for each level of its altitude (XII.D) */
+    int br =
+        opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_ARTILLERY, dist, st->ux[u].altitude);
     if (br < 0)
         br = OPFOR_VK_LONG;
     /* One shell, or a walker's three, each resolved as artillery fire on its own (XII.E). */

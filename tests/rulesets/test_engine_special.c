@@ -331,6 +331,71 @@ static void special_balloon_envelope_is_shot_as_a_civilian(void **state) {
     fx_done(ctx, sc);
 }
 
+/* XII.D (audit row 95): fire from a craft in the air goes one range bracket further for each
+ * level of altitude: a pistol at 3 in (short) from level 2 shoots at the long bracket, from
+ * level 3 it is out of range (and not offered); the calculator's roll for the long bracket,
+ * moving fire (from a balloon aloft), is the engine's rate. Bombs from a balloon are measured
+ * from the point beneath it, and are not thrown at a craft in the air. */
+static void special_balloon_altitude_adds_brackets(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    sc->weather.level = 1;
+    int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_ELITE, 1, opfor_pt(24, 20),
+                    opfor_pt(0, 1), 0, OPFOR_W_PISTOL | OPFOR_W_BOMBS, 0);
+    int foe = fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(24, 24), OPFOR_W_RIFLE);
+    int kite = fx_unit(sc, "Kite", 1, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 1, opfor_pt(30, 20),
+                       opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(44, 44));
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+    opfor_vk_state_t st;
+    fx_start(ctx, &st, 1, b);
+    float gap = vk_nearest_pair(&st, b, foe, NULL, NULL);
+    assert_int_equal(opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_PISTOL, gap),
+                     OPFOR_VK_SHORT);
+    assert_int_equal(opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_PISTOL, gap, 2),
+                     OPFOR_VK_LONG);
+    assert_int_equal(opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_PISTOL, gap, 3),
+                     OPFOR_ERANGE);
+    assert_int_equal(opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_RIFLE, 30.0, 5),
+                     OPFOR_VK_LONG); /* a rifle's last bracket has no limit */
+    /* bombs: at the foe on the ground within 6 in of the point beneath, never at the kite */
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_THROW_BOMB, foe, NULL) >= 0);
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_THROW_BOMB, kite, NULL), -1);
+    opfor_vk_action_t at_kite = fx_aim(OPFOR_VK_THROW_BOMB, b, kite);
+    opfor_vk_state_t tmp = st;
+    assert_int_equal(opfor_vk_apply(ctx, &tmp, &at_kite, NULL), OPFOR_EILLEGAL);
+    for (int s = 0; s < 200; s++) { /* its own bomb never hurts the balloon above */
+        tmp = st;
+        opfor_rng_seed(&tmp.rng, (uint64_t)s, 9);
+        opfor_vk_action_t drop = fx_aim(OPFOR_VK_THROW_BOMB, b, foe);
+        assert_int_equal(opfor_vk_apply(ctx, &tmp, &drop, NULL), 0);
+        assert_int_equal(fx_alive(&tmp, b) - fx_wounded(&tmp, b), 1);
+    }
+    /* level 3: out of pistol range, not offered, refused */
+    st.ux[b].altitude = 3;
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_FIRE, foe, NULL), -1);
+    opfor_vk_action_t fire = fx_aim(OPFOR_VK_FIRE, b, foe);
+    tmp = st;
+    assert_int_equal(opfor_vk_apply(ctx, &tmp, &fire, NULL), OPFOR_EILLEGAL);
+    /* level 2: the long bracket */
+    st.ux[b].altitude = 2;
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_FIRE, foe, NULL) >= 0);
+    opfor_viktoria_req_t req = fx_req_at(OPFOR_VK_A_FIRE_PISTOL, OPFOR_Q_ELITE, 0);
+    req.v[OPFOR_VK_F_RANGE] = OPFOR_VK_LONG;
+    req.v[OPFOR_VK_F_MOVING] = 1;
+    double p = 1.0 - fx_calc_outcome(&req, "unharmed");
+    const int n = 4000;
+    int hurt = 0;
+    for (int s = 0; s < n; s++) {
+        tmp = st;
+        opfor_rng_seed(&tmp.rng, (uint64_t)s, 13);
+        assert_int_equal(opfor_vk_apply(ctx, &tmp, &fire, NULL), 0);
+        hurt += fx_alive(&tmp, foe) == 0 || fx_wounded(&tmp, foe) > 0;
+    }
+    fx_assert_rate(hurt, n, p, 4.0);
+    fx_done(ctx, sc);
+}
+
 /* XII.D (audit row 100): the occupants of a balloon drifting in a steady breeze or more are
  * running targets; a tethered balloon does not drift, and its occupants do not run. */
 static void special_balloon_occupants_run_in_a_breeze(void **state) {
@@ -594,6 +659,7 @@ int main(void) {
         cmocka_unit_test(special_walker_fires_three_shells),
         cmocka_unit_test(special_balloon_envelope_is_shot_as_a_civilian),
         cmocka_unit_test(special_balloon_occupants_run_in_a_breeze),
+        cmocka_unit_test(special_balloon_altitude_adds_brackets),
         cmocka_unit_test(special_balloon_damaged_sinks_at_once),
         cmocka_unit_test(special_walker_hesitates_for_one_activation),
         cmocka_unit_test(special_dirigibles_steer_and_climb),

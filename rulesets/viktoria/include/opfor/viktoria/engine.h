@@ -68,7 +68,8 @@ typedef enum opfor_vk_kind {
                                 OPFOR_VK_AF_REVERSE: backward); an aeroplane takes off, flies to
                                 dest, lands or leaves the table (OPFOR_VK_AF_TAKE_OFF, _LAND,
                                 _OFF_TABLE; climb / descend `arc` levels); OPFOR_VK_AF_FIRE:
-                                moving fire at `target` afterwards */
+                                moving fire at `target` afterwards, or OPFOR_VK_AF_BOMB: bombs
+                                dropped on `target` */
     OPFOR_VK_KIND_COUNT
 } opfor_vk_kind_t;
 
@@ -91,6 +92,8 @@ enum {
     OPFOR_VK_AF_OFF_TABLE = 1u << 13,  /* DRIVE of an aeroplane: fly off the table */
     OPFOR_VK_AF_AT_CRAFT = 1u << 14,   /* FIRE (XII options): at the envelope of balloon or
                                           dirigible `target`, not at its occupants (XII.D) */
+    OPFOR_VK_AF_BOMB = 1u << 15,       /* DRIVE of an aeroplane: its bomb carriers drop bombs on
+                                          `target` from the point beneath it (XII.D) */
 };
 
 /* One action with its parameters. 24 bytes, plain data: logs store it as is. */
