@@ -420,7 +420,16 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
         int gun = opfor_vk_query_gun_figure(st, u);
         if (gun >= 0) {
             calc_start(&c, OPFOR_VK_A_FIRE_ARTILLERY);
-            calc_inches(&c, "range", opfor_dist(st->figures[gun].pos, a->dest));
+            float dist = opfor_dist(st->figures[gun].pos, a->dest);
+            int lv = opfor_vk_query_altitude(st, u); /* fired from the air (XII.D) */
+            if (lv > 0)
+                calc_set(
+                    &c, "range",
+                    opfor_vocab_name(opfor_viktoria_bracket_names,
+                                     opfor_viktoria_bracket_aloft(opfor_vk_query_model(vk),
+                                                                  OPFOR_VK_R_ARTILLERY, dist, lv)));
+            else
+                calc_inches(&c, "range", dist);
             if (calc_run(&c, vk, &res))
                 take_roll(o, &res, "on_target", "on target");
         }
@@ -499,7 +508,8 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
     case OPFOR_VK_FIRE_MG:
         return "fire the MG at"; /* the arc is worded after the target */
     case OPFOR_VK_FIRE_ARTILLERY:
-        return "fire the gun at";
+        return (a->flags & OPFOR_VK_AF_VIA) ? "fire its three shells, the first at"
+                                            : "fire the gun at";
     case OPFOR_VK_CALL_SUPPORT:
         return "call supporting fire on";
     case OPFOR_VK_THROW_BOMB:
@@ -809,6 +819,18 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
                                                        "figure in it tests twice)"
                       : a.arc == OPFOR_ARC_90        ? ", over a 90-degree arc"
                                                      : ", over a 45-degree arc";
+    /* a walker's shots split between aim points, in any direction (XII.E) */
+    char aims[96] = "";
+    if (a.kind == OPFOR_VK_FIRE_ARTILLERY && (a.flags & OPFOR_VK_AF_VIA)) {
+        if (a.figure != OPFOR_VK_NO_FIGURE && a.figure < st->nfigures)
+            setf(aims, sizeof aims, ", the second at x %.0f y %.0f, the third at x %.0f y %.0f",
+                 (double)a.via.x, (double)a.via.y, (double)st->figures[a.figure].pos.x,
+                 (double)st->figures[a.figure].pos.y);
+        else
+            setf(aims, sizeof aims, ", the other two at x %.0f y %.0f", (double)a.via.x,
+                 (double)a.via.y);
+        arc = aims;
+    }
     size_t rl = 0;
     if (o->figures_how == OPFOR_ORDER_FIG_EXACT && o->figures == 0)
         opfor_text_appendf(rolls, sizeof rolls, &rl, ": no figure can fire");

@@ -1476,13 +1476,25 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         }
         if ((want & G(OPFOR_VK_FIRE_ARTILLERY)) && gunf >= 0 && vk_can_fire_gun(ctx, st, u)) {
             int gun = gunf;
-            for (int i = 0, m = 0; i < nen && m < 3; i++) {
+            int seen[3], near[3], m = 0;
+            for (int i = 0; i < nen && m < 3; i++) {
                 int j = vk_nearest_fig(st, en[i].u, st->figures[gun].pos, NULL);
                 if (j < 0 || !vk_los(ctx, st, gun, j))
                     continue;
                 if (!push_at(l, OPFOR_VK_FIRE_ARTILLERY, u, &en[i]))
                     break;
-                m++;
+                seen[m] = i;
+                near[m++] = j;
+            }
+            /* a walker may split its three shots between the units it sees: one at each of
+               the first two (or three), in any direction (XII.E) */
+            opfor_vk_action_t *x;
+            if (m >= 2 && vk_gun_shots(ctx, st, u) == 3 &&
+                (x = push_at(l, OPFOR_VK_FIRE_ARTILLERY, u, &en[seen[0]]))) {
+                x->flags = OPFOR_VK_AF_VIA;
+                x->via = en[seen[1]].geo.c;
+                if (m >= 3)
+                    x->figure = (uint16_t)near[2];
             }
         }
         if ((want & G(OPFOR_VK_CALL_SUPPORT)) && (prof.skills & OPFOR_S_SIGNALLER) &&
@@ -1935,8 +1947,18 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     case OPFOR_VK_FIRE_MG:
         return a->arc < OPFOR_ARC_180 && vk_can_fire_mg(st, u, a->arc);
     case OPFOR_VK_FIRE_ARTILLERY:
-        return vk_can_fire_gun(ctx, st, u) &&
-               opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest);
+        if (!vk_can_fire_gun(ctx, st, u) ||
+            !opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest))
+            return 0;
+        if (a->flags == 0 && a->figure == OPFOR_VK_NO_FIGURE)
+            return 1;
+        /* more aim points (via; a figure's place) only for a walker's three shots (XII.E) */
+        return vk_gun_shots(ctx, st, u) == 3 && !(a->flags & ~OPFOR_VK_AF_VIA) &&
+               (!(a->flags & OPFOR_VK_AF_VIA) ||
+                opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->via)) &&
+               (a->figure == OPFOR_VK_NO_FIGURE ||
+                (a->figure < st->nfigures && vk_alive(st, a->figure) &&
+                 st->units[st->figures[a->figure].unit].side != side));
     case OPFOR_VK_CALL_SUPPORT:
         return vk_can_call_support(st, u) && st->reg[side].lost < st->turn &&
                opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest);
@@ -2133,9 +2155,17 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
     case OPFOR_VK_FIRE_MG:
         vk_fire_mg(ctx, st, u, a->arc, a->dest, ev);
         break;
-    case OPFOR_VK_FIRE_ARTILLERY:
-        vk_fire_gun(ctx, st, u, a->dest, ev);
+    case OPFOR_VK_FIRE_ARTILLERY: {
+        /* a walker's three shots: at dest, at via, at the figure's place (XII.E) */
+        opfor_pt_t aims[3] = {a->dest, a->dest, a->dest};
+        int naims = 1;
+        if (a->flags & OPFOR_VK_AF_VIA)
+            aims[naims++] = a->via;
+        if (a->figure != OPFOR_VK_NO_FIGURE && a->figure < st->nfigures)
+            aims[naims++] = st->figures[a->figure].pos;
+        vk_fire_gun(ctx, st, u, aims, naims, ev);
         break;
+    }
     case OPFOR_VK_CALL_SUPPORT:
         vk_call_support(ctx, st, u, a->dest, ev);
         break;
@@ -2368,6 +2398,18 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
                  a->target < st->nunits ? tn : "the aim point");
         break;
     case OPFOR_VK_FIRE_ARTILLERY:
+        if (a->flags & OPFOR_VK_AF_VIA) { /* a walker's shots split (XII.E) */
+            if (a->figure != OPFOR_VK_NO_FIGURE && a->figure < st->nfigures)
+                snprintf(buf, n,
+                         "%s fires a shell at (%.0f, %.0f), one at (%.0f, %.0f) and one at "
+                         "(%.0f, %.0f)",
+                         un, a->dest.x, a->dest.y, a->via.x, a->via.y, st->figures[a->figure].pos.x,
+                         st->figures[a->figure].pos.y);
+            else
+                snprintf(buf, n, "%s fires a shell at (%.0f, %.0f) and two at (%.0f, %.0f)", un,
+                         a->dest.x, a->dest.y, a->via.x, a->via.y);
+            break;
+        }
         snprintf(buf, n, "%s fires at (%.0f, %.0f)%s%s", un, a->dest.x, a->dest.y,
                  a->target < st->nunits ? ", on " : "", a->target < st->nunits ? tn : "");
         break;

@@ -373,40 +373,42 @@ int vk_can_fire_gun(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u
     return crew == 1 && (st->units[u].flags & OPFOR_UNIT_LOADED);
 }
 
-void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
-                 opfor_vk_events_t *ev) {
+void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, const opfor_pt_t *aims,
+                 int naims, opfor_vk_events_t *ev) {
     int gun = vk_gun_figure(st, u);
-    if (gun < 0)
+    if (gun < 0 || naims < 1)
         return;
     opfor_pt_t o = st->figures[gun].pos;
-    opfor_vec_t dir = opfor_vnorm(opfor_vsub(aim, o));
-    if (dir.x != 0.0f || dir.y != 0.0f)
-        st->units[u].facing = dir;
-    float dist = opfor_dist(o, aim);
-    /* Under 6 in the shell cannot clear troops in the way: it bursts on the first base. */
-    if (dist < VK_OVERHEAD) {
-        float best = dist;
-        for (int g = 0; g < st->nfigures; g++) {
-            if (!vk_alive(st, g) || st->figures[g].unit == u)
-                continue;
-            float t0;
-            if (opfor_seg_circle(o, aim, st->figures[g].pos, vk_radius(&st->figures[g]), &t0,
-                                 NULL) &&
-                t0 * dist < best) {
-                best = t0 * dist;
-                aim = st->figures[g].pos;
-            }
-        }
-        dist = opfor_dist(o, aim);
-    }
-    /* from a craft in the air, one bracket further for each level of its altitude (XII.D) */
-    int br =
-        opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_ARTILLERY, dist, st->ux[u].altitude);
-    if (br < 0)
-        br = OPFOR_VK_LONG;
-    /* One shell, or a walker's three, each resolved as artillery fire on its own (XII.E). */
+    /* One shell, or a walker's three, each resolved as artillery fire on its own at its own
+       aim point, the last aim taking the shots left (XII.E: "in any direction"). */
     int shots = vk_gun_shots(ctx, st, u);
     for (int s = 0; s < shots && vk_gun_figure(st, u) >= 0; s++) {
+        opfor_pt_t aim = aims[s < naims ? s : naims - 1];
+        opfor_vec_t dir = opfor_vnorm(opfor_vsub(aim, o));
+        if (dir.x != 0.0f || dir.y != 0.0f)
+            st->units[u].facing = dir;
+        float dist = opfor_dist(o, aim);
+        /* Under 6 in the shell cannot clear troops in the way: it bursts on the first base. */
+        if (dist < VK_OVERHEAD) {
+            float best = dist;
+            for (int g = 0; g < st->nfigures; g++) {
+                if (!vk_alive(st, g) || st->figures[g].unit == u)
+                    continue;
+                float t0;
+                if (opfor_seg_circle(o, aim, st->figures[g].pos, vk_radius(&st->figures[g]), &t0,
+                                     NULL) &&
+                    t0 * dist < best) {
+                    best = t0 * dist;
+                    aim = st->figures[g].pos;
+                }
+            }
+            dist = opfor_dist(o, aim);
+        }
+        /* from a craft in the air, one bracket further for each level of its altitude (XII.D) */
+        int br = opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_ARTILLERY, dist,
+                                              st->ux[u].altitude);
+        if (br < 0)
+            br = OPFOR_VK_LONG;
         opfor_pt_t hit = aim;
         if (!vk_roll(st, &ctx->tab->art_on[br], NULL)) {
             float moved;

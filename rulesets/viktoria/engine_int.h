@@ -781,8 +781,10 @@ void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc,
  * rolling: every figure of any unit but u in the arc aimed at aim, not concealed. */
 int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
                 opfor_pt_t aim);
-void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
-                 opfor_vk_events_t *ev);
+/* u's field gun fires: one shell at aims[0]; a walker's three shells (vk_gun_shots) one at
+ * each of aims[0..naims) in turn, the last aim taking the shots left (XII.E). naims >= 1. */
+void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, const opfor_pt_t *aims,
+                 int naims, opfor_vk_events_t *ev);
 int vk_can_call_support(const opfor_vk_state_t *st, int u);
 void vk_call_support(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
                      opfor_vk_events_t *ev);

@@ -305,3 +305,7 @@ int opfor_vk_query_craft_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_stat
         return 0;
     return vk_fire_craft_count(ctx, st, u, t);
 }
+
+int opfor_vk_query_altitude(const opfor_vk_state_t *st, int u) {
+    return st && u >= 0 && u < st->nunits ? st->ux[u].altitude : 0;
+}

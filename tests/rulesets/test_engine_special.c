@@ -544,6 +544,84 @@ static void special_walker_hesitates_for_one_activation(void **state) {
     fx_done(ctx, sc);
 }
 
+/* XII.E (audit row 104): a walker's three shots go "in any direction": one action may split
+ * them between aim points, one at dest, one at via, one at a figure's place, each resolved as
+ * artillery fire on its own; a gun that is not a walker's has one aim point. */
+static void special_walker_splits_its_three_shells(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(60, 48);
+    int walker = fx_unit(sc, "Tripod", 1, OPFOR_UT_WALKER, OPFOR_Q_ELITE, 1, opfor_pt(30, 34),
+                         opfor_pt(0, -1), 0, OPFOR_W_FIELD_GUN, OPFOR_FIG_EQUIPMENT);
+    int a = fx_foot(sc, "Left", 0, OPFOR_Q_SOLDIER, 3, opfor_pt(12, 14), OPFOR_W_RIFLE);
+    int b = fx_foot(sc, "Middle", 0, OPFOR_Q_SOLDIER, 3, opfor_pt(30, 12), OPFOR_W_RIFLE);
+    int c = fx_foot(sc, "Right", 0, OPFOR_Q_SOLDIER, 3, opfor_pt(48, 14), OPFOR_W_RIFLE);
+    int gun = fx_unit(sc, "Battery", 1, OPFOR_UT_ARTILLERY, OPFOR_Q_SOLDIER, 3, opfor_pt(50, 40),
+                      opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+    fx_fig(sc, gun, 0)->flags |= OPFOR_FIG_EQUIPMENT;
+    fx_fig(sc, gun, 0)->weapons = OPFOR_W_FIELD_GUN;
+    fx_general(sc, 0, opfor_pt(4, 4));
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+    opfor_vk_state_t st;
+    fx_start(ctx, &st, 2, walker);
+    opfor_vk_action_t l[OPFOR_VK_MAX_ACTIONS];
+    int n = opfor_vk_legal(ctx, &st, l, OPFOR_VK_MAX_ACTIONS), k = -1;
+    for (int i = 0; i < n; i++)
+        if (l[i].kind == OPFOR_VK_FIRE_ARTILLERY && (l[i].flags & OPFOR_VK_AF_VIA) &&
+            l[i].figure != OPFOR_VK_NO_FIGURE)
+            k = i;
+    assert_true(k >= 0); /* offered: the shots split between three units */
+    opfor_vk_action_t split = l[k];
+    /* three different units aimed at */
+    int units[3] = {split.target, -1, st.figures[split.figure].unit};
+    for (int u = 0; u < st.nunits; u++) {
+        vk_ugeo_t g;
+        vk_unit_geo(&st, u, &g);
+        if (opfor_dist(g.c, split.via) < 0.01f)
+            units[1] = u;
+    }
+    assert_true(units[0] != units[1] && units[1] != units[2] && units[0] != units[2]);
+    for (int i = 0; i < 3; i++)
+        assert_true(units[i] == a || units[i] == b || units[i] == c);
+    opfor_pt_t aims[3] = {split.dest, split.via, st.figures[split.figure].pos};
+    int on[3] = {0, 0, 0};
+    for (int s = 0; s < 200; s++) {
+        opfor_vk_state_t t = st;
+        opfor_rng_seed(&t.rng, (uint64_t)s, 21);
+        char buf[4096];
+        opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
+        buf[0] = 0;
+        assert_int_equal(opfor_vk_apply(ctx, &t, &split, &ev), 0);
+        /* each shell that lands on target bursts on its own aim point */
+        const char *p = buf;
+        for (int shot = 0; shot < 3; shot++) {
+            const char *sh = strstr(p, "shell");
+            assert_non_null(sh);
+            const char *bl = strstr(sh, "blast of 3 in at (");
+            assert_non_null(bl);
+            float x, y;
+            assert_int_equal(sscanf(bl, "blast of 3 in at (%f, %f)", &x, &y), 2);
+            if (strncmp(sh, "shell lands on target", 21) == 0) {
+                assert_true(opfor_dist(opfor_pt(x, y), aims[shot]) < 0.1f);
+                on[shot]++;
+            }
+            p = bl + 1;
+        }
+    }
+    for (int shot = 0; shot < 3; shot++)
+        assert_true(on[shot] > 20);
+    /* an ordinary gun has one aim point */
+    fx_again(&st, gun);
+    opfor_vk_action_t one = fx_act(OPFOR_VK_FIRE_ARTILLERY, gun);
+    one.dest = split.dest;
+    opfor_vk_state_t t = st;
+    assert_int_equal(opfor_vk_apply(ctx, &t, &one, NULL), 0);
+    one.flags = OPFOR_VK_AF_VIA;
+    one.via = split.via;
+    t = st;
+    assert_int_equal(opfor_vk_apply(ctx, &t, &one, NULL), OPFOR_EILLEGAL);
+    fx_done(ctx, sc);
+}
+
 /* Balloons and dirigibles (XII.D) under the XII options: a dirigible steers up to twice
  * transport advance mounted (X + d3) in any direction, over buildings, and climbs or
  * descends up to two levels a move; a balloon only climbs or descends one level (and no
@@ -662,6 +740,7 @@ int main(void) {
         cmocka_unit_test(special_balloon_altitude_adds_brackets),
         cmocka_unit_test(special_balloon_damaged_sinks_at_once),
         cmocka_unit_test(special_walker_hesitates_for_one_activation),
+        cmocka_unit_test(special_walker_splits_its_three_shells),
         cmocka_unit_test(special_dirigibles_steer_and_climb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

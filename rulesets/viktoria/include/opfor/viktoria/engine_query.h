@@ -41,6 +41,8 @@ int opfor_vk_query_fire_aloft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t 
 /* Altitude levels between units u and t (XII.D: each adds a range bracket to fire between
  * them); 0 when neither flies or a unit is out of range. */
 int opfor_vk_query_levels(const opfor_vk_state_t *st, int u, int t);
+/* Altitude level of unit u: 0 on the ground, 1.. for a flying craft in the air (XII.D). */
+int opfor_vk_query_altitude(const opfor_vk_state_t *st, int u);
 /* Whether the occupants of unit t are running targets as those of a balloon or dirigible
  * drifting in a steady breeze or more (XII.D). 1 or 0. */
 int opfor_vk_query_craft_running(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t);
