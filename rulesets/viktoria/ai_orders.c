@@ -140,6 +140,14 @@ static void calc_inches(calc_t *c, const char *field, float in) {
     calc_set(c, field, buf);
 }
 
+/* Altitude levels between firer and target (XII.D), when there are any. */
+static void calc_altitude(calc_t *c, int levels) {
+    char buf[16];
+    snprintf(buf, sizeof buf, "%d", levels);
+    if (levels > 0)
+        calc_set(c, "altitude", buf);
+}
+
 static int calc_run(calc_t *c, const opfor_vk_ctx_t *vk, opfor_viktoria_result_t *res) {
     return c->ok && opfor_viktoria_calc(opfor_vk_query_model(vk), &c->req, res, NULL) == 0;
 }
@@ -247,13 +255,8 @@ static void fire_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int
     calc_set(&c, "actor", opfor_vocab_name(opfor_quality_names, q));
     calc_set(&c, "target", tg.cls);
     calc_set(&c, "cover", opfor_vocab_name(opfor_cover_names, cov));
-    if (lv > 0)
-        calc_set(
-            &c, "range",
-            opfor_vocab_name(opfor_viktoria_bracket_names,
-                             opfor_viktoria_bracket_aloft(m, (opfor_viktoria_ranged_t)w, gap, lv)));
-    else
-        calc_inches(&c, "range", gap);
+    calc_inches(&c, "range", gap);
+    calc_altitude(&c, lv);
     calc_flag(&c, "target-wounded", craft && opfor_vk_query_craft_damage(st, t) > 0);
     calc_flag(&c, "actor-mounted", mounted);
     calc_flag(&c, "target-mounted", tg.mounted);
@@ -406,7 +409,9 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
                      opfor_vocab_name(opfor_cover_names,
                                       opfor_vk_query_cover(vk, ga.c, gb.c, OPFOR_RADIUS_FOOT)));
             calc_inches(&c, "range", opfor_vk_query_gap(st, u, t));
+            calc_altitude(&c, opfor_vk_query_levels(st, u, t)); /* XII.D */
             calc_flag(&c, "actor-mounted", tg.mounted);
+            calc_flag(&c, "moving", opfor_vk_query_fire_aloft(vk, st, u));
             if (calc_run(&c, vk, &res)) {
                 take_roll(o, &res, "pass", "targets pass");
                 /* one test per figure in the arc (its own roll each, this target's shown) */
@@ -421,15 +426,8 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
         if (gun >= 0) {
             calc_start(&c, OPFOR_VK_A_FIRE_ARTILLERY);
             float dist = opfor_dist(st->figures[gun].pos, a->dest);
-            int lv = opfor_vk_query_altitude(st, u); /* fired from the air (XII.D) */
-            if (lv > 0)
-                calc_set(
-                    &c, "range",
-                    opfor_vocab_name(opfor_viktoria_bracket_names,
-                                     opfor_viktoria_bracket_aloft(opfor_vk_query_model(vk),
-                                                                  OPFOR_VK_R_ARTILLERY, dist, lv)));
-            else
-                calc_inches(&c, "range", dist);
+            calc_inches(&c, "range", dist);
+            calc_altitude(&c, opfor_vk_query_altitude(st, u)); /* fired from the air (XII.D) */
             if (calc_run(&c, vk, &res))
                 take_roll(o, &res, "on_target", "on target");
         }
