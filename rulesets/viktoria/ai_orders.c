@@ -240,7 +240,7 @@ static void fire_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int
     tgt_t tg;
     read_target(st, t, &tg);
     if (craft) {
-        tg.cls = "civilian";
+        tg.cls = opfor_vocab_name(opfor_quality_names, opfor_vk_query_envelope_class(vk, st, t));
         tg.mounted = tg.running = tg.prone = 0;
     } else if (opfor_vk_query_craft_running(vk, st, t)) {
         tg.running = 1;

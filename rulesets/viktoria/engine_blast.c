@@ -273,8 +273,9 @@ void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc,
             killed += e == 2;
         }
     }
-    /* the envelope of each balloon in the arc tests once, as a Civilian, Wounded once
-       damaged, without cover: a wound is damage, a kill destroys it (XII.D) */
+    /* the envelope of each balloon in the arc tests once, as a Civilian (or its hardened
+       shell's quality), Wounded once damaged, without cover: a wound is damage, a kill
+       destroys it (XII.D) */
     for (int c = 0; c < st->nunits && craft; c++) {
         if (!(craft & (1u << c)) || st->ux[c].damage >= 2)
             continue;
@@ -283,7 +284,7 @@ void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc,
         int dw = st->ux[c].damage > 0;
         tests++;
         if (vk_roll(st,
-                    &ctx->tab->mg_pass[OPFOR_Q_CIVILIAN][OPFOR_COVER_NONE]
+                    &ctx->tab->mg_pass[vk_envelope_class(ctx, c)][OPFOR_COVER_NONE]
                                       [br < 0 ? OPFOR_VK_LONG : br][0][dw][moving_platform],
                     NULL))
             continue;

@@ -405,6 +405,13 @@ static inline int vk_levels(const opfor_vk_state_t *st, int u, int t) {
     return d < 0 ? -d : d;
 }
 
+/* The class a balloon's or dirigible's envelope is fired on as (XII.D): Civilian, or for a
+ * dirigible with a hardened shell the quality the scenario gives it (`shell:`). */
+static inline int vk_envelope_class(const opfor_vk_ctx_t *ctx, int u) {
+    return u < ctx->sc.nunits && ctx->sc.machine[u].shell ? ctx->sc.machine[u].shell - 1
+                                                          : OPFOR_Q_CIVILIAN;
+}
+
 /* Whether unit u's occupants are running targets as a balloon's or dirigible's (XII.D: "any
  * targets in a balloon moving at a steady breeze or better"): aloft, not tethered, wind level 3
  * (a steady breeze) or more. */

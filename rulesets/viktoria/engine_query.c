@@ -309,3 +309,7 @@ int opfor_vk_query_craft_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_stat
 int opfor_vk_query_altitude(const opfor_vk_state_t *st, int u) {
     return st && u >= 0 && u < st->nunits ? st->ux[u].altitude : 0;
 }
+
+int opfor_vk_query_envelope_class(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t) {
+    return ctx && st && t >= 0 && t < st->nunits ? vk_envelope_class(ctx, t) : -1;
+}

@@ -282,9 +282,9 @@ static int craft_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opf
         if (!wr)
             continue;
         int br = opfor_viktoria_bracket_aloft(&ctx->model, (opfor_viktoria_ranged_t)w, gap, lv);
-        /* always a Civilian target, Wounded once damaged, no cover: the envelope stands above
-           everything (XII.D) */
-        int aq = fr->quality, tc = OPFOR_Q_CIVILIAN, tw = wr->ux[t].damage > 0;
+        /* a Civilian target (a dirigible's hardened shell: the scenario's quality), Wounded
+           once damaged, no cover: the envelope stands above everything (XII.D) */
+        int aq = fr->quality, tc = vk_envelope_class(ctx, t), tw = wr->ux[t].damage > 0;
         int am = (fr->flags & OPFOR_FIG_MOUNTED) != 0,
             ss = (fr->skills & OPFOR_S_SHARPSHOOTER) != 0;
         int aw = (fr->flags & OPFOR_FIG_WOUNDED) != 0;

@@ -95,6 +95,11 @@ static int check_unit_key(opfor_scenario_ck_t *ck, const opfor_scenario_t *sc, i
             return opfor_scenario_ck_fail(
                 ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
                 "only balloons are tethered (Viktoria! XII.D); this unit is %s", tname);
+    } else if (strcmp(key, "shell") == 0) {
+        if (un->type != OPFOR_UT_DIRIGIBLE)
+            return opfor_scenario_ck_fail(
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                "only dirigibles have a hardened shell (Viktoria! XII.D); this unit is %s", tname);
     } else if (strcmp(key, "armour") == 0) {
         if (un->type != OPFOR_UT_VEHICLE && un->type != OPFOR_UT_AUTOMATON &&
             un->type != OPFOR_UT_WALKER)

@@ -396,6 +396,44 @@ static void special_balloon_altitude_adds_brackets(void **state) {
     fx_done(ctx, sc);
 }
 
+/* XII.D: dirigibles are fired on as balloons, unless the scenario gives one a hardened shell:
+ * its envelope is then targeted at that quality (here veteran), still Wounded once damaged. */
+static void special_dirigible_shell_is_targeted_at_its_quality(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    sc->weather.level = 1;
+    int d = fx_unit(sc, "Airship", 0, OPFOR_UT_DIRIGIBLE, OPFOR_Q_ELITE, 2, opfor_pt(24, 26),
+                    opfor_pt(0, -1), 0, OPFOR_W_PISTOL, 0);
+    int foe = fx_foot(sc, "Marksman", 1, OPFOR_Q_VETERAN, 1, opfor_pt(24, 17), OPFOR_W_RIFLE);
+    fx_general(sc, 1, opfor_pt(44, 44));
+    sc->machine[d].shell = 1 + OPFOR_Q_VETERAN;
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+    assert_int_equal(opfor_vk_query_envelope_class(ctx, NULL, d), -1);
+    opfor_viktoria_req_t req = fx_req_at(OPFOR_VK_A_FIRE_RIFLE, OPFOR_Q_VETERAN, 0);
+    req.v[OPFOR_VK_F_RANGE] = OPFOR_VK_SHORT;
+    req.v[OPFOR_VK_F_ALTITUDE] = 1; /* one level up: medium */
+    req.v[OPFOR_VK_F_TARGET] = OPFOR_Q_VETERAN;
+    double p_damage = fx_calc_outcome(&req, "wounded");
+    const int n = 4000;
+    int damaged = 0;
+    opfor_vk_action_t fire = fx_aim(OPFOR_VK_FIRE, foe, d);
+    fire.flags = OPFOR_VK_AF_AT_CRAFT;
+    for (int s = 0; s < n; s++) {
+        opfor_vk_state_t st;
+        fx_start(ctx, &st, (uint64_t)s, foe);
+        if (s == 0) {
+            assert_int_equal(opfor_vk_query_envelope_class(ctx, &st, d), OPFOR_Q_VETERAN);
+            float gap = vk_nearest_pair(&st, foe, d, NULL, NULL);
+            assert_int_equal(opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_RIFLE, gap),
+                             OPFOR_VK_SHORT);
+        }
+        assert_int_equal(opfor_vk_apply(ctx, &st, &fire, NULL), 0);
+        damaged += st.ux[d].damage == 1;
+    }
+    fx_assert_rate(damaged, n, p_damage, 4.0);
+    fx_done(ctx, sc);
+}
+
 /* XII.D (audit row 100): the occupants of a balloon drifting in a steady breeze or more are
  * running targets; a tethered balloon does not drift, and its occupants do not run. */
 static void special_balloon_occupants_run_in_a_breeze(void **state) {
@@ -737,6 +775,7 @@ int main(void) {
         cmocka_unit_test(special_walker_fires_three_shells),
         cmocka_unit_test(special_balloon_envelope_is_shot_as_a_civilian),
         cmocka_unit_test(special_balloon_occupants_run_in_a_breeze),
+        cmocka_unit_test(special_dirigible_shell_is_targeted_at_its_quality),
         cmocka_unit_test(special_balloon_altitude_adds_brackets),
         cmocka_unit_test(special_balloon_damaged_sinks_at_once),
         cmocka_unit_test(special_walker_hesitates_for_one_activation),

@@ -49,6 +49,9 @@ int opfor_vk_query_craft_running(const opfor_vk_ctx_t *ctx, const opfor_vk_state
 /* Damage of craft t's envelope: 0, 1 (damaged: fired on as Wounded) or 2 (destroyed) (XII.D);
  * 0 for a unit out of range. */
 int opfor_vk_query_craft_damage(const opfor_vk_state_t *st, int t);
+/* The class (a quality) craft t's envelope is fired on as: Civilian, or a dirigible's
+ * hardened shell's (XII.D); -1 for a unit out of range. */
+int opfor_vk_query_envelope_class(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t);
 /* How many figures of u fire at the envelope of craft t (OPFOR_VK_AF_AT_CRAFT), read without
  * rolling; 0 when u may not fire at it. */
 int opfor_vk_query_craft_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
