@@ -132,21 +132,32 @@
  * XII options (options.specials): automatons (soft armour), vehicles (hard) and walkers
  * (transport in fortifications: proof against small arms and MGs through the calculator) add
  * armour to cover; machines move at transport speeds; walkers check morale as elite even
- * when only wounded, leave on a failure, and a kill makes them recover for a turn; a walker
- * serves its own guns (no crew, no loading, no limbering: it walks) and one FIRE_ARTILLERY
- * action fires its three shots of the turn, each resolved as artillery fire with its own
- * on-target roll and deviation, all at the one aim point (XII.E); balloons and dirigibles
- * start aloft, drift downwind each turn, sink when damaged and may be damaged or wrecked by
- * high winds and gales (crash roll for passengers); a balloon climbs or descends one level
- * a move (never up once damaged), a dirigible up to two, and a dirigible aloft also steers
- * up to twice transport advance mounted (X + d3) in a straight line, over terrain and
+ * when only wounded, leave on a failure, and a kill makes them spend their next activation
+ * recovering (this turn's if they have not acted yet, ux.hesitate the turn it falls in); a
+ * walker serves its own guns (no crew, no loading, no limbering: it walks) and one
+ * FIRE_ARTILLERY action fires its three shots of the turn, each resolved as artillery fire
+ * with its own on-target roll and deviation, at dest, via (OPFOR_VK_AF_VIA) and the place of
+ * `figure`, or all at dest (XII.E). Balloons and dirigibles start aloft; each drifts downwind
+ * as its move when it activates, unless tethered (vk_craft_drift); a damaged one sinks a level
+ * at once and at the start of each later turn; high winds and gales may damage or wreck craft
+ * aloft at the start of the turn (crash roll for passengers); a balloon climbs or descends one
+ * level a move (never up once damaged), a dirigible up to two, and a dirigible aloft also
+ * steers up to twice transport advance mounted (X + d3) in a straight line, over terrain and
  * figures, kept on the table (XII.D; ADVANCE with OPFOR_VK_AF_CLIMB / _DESCEND, levels in
- * `arc`); craft neither run, crawl nor fire on the move. Vehicle passengers, trains and
- * aeroplanes (XII.C-D) are engine_vehicle.c's and engine_air.c's, reached through small hooks
- * (engine_machine_int.h; docs/viktoria-model.md section 8). Vehicles' speed classes, turning
- * cost (frontage times the angle) and wheels against tracks are engine_move.c's (vk_move_x,
- * vk_turn_cost, terrain_class). Not modelled: fire at or from flying craft by altitude bracket,
- * landed balloons moving on the ground, a walker's three shots at different aim points.
+ * `arc`); craft neither run, crawl nor fire on the move. Their envelope is ux.damage, shot at
+ * with FIRE and OPFOR_VK_AF_AT_CRAFT (and tested once by an MG arc over the craft) as a
+ * Civilian (a dirigible's hardened shell: the scenario's quality) without cover, Wounded once
+ * damaged: a wound is damage, a kill or a second damage destroys it (vk_craft_damage); their
+ * occupants are running targets in a steady breeze or more. Fire at or from a craft in the air
+ * goes one range bracket further per altitude level between the two
+ * (opfor_viktoria_bracket_aloft); a burst on the ground does not reach a craft in the air, and
+ * bombs from one (an aeroplane's with OPFOR_VK_AF_BOMB) are measured from the point beneath
+ * it. Vehicle passengers, trains and aeroplanes (XII.C-D) are engine_vehicle.c's and
+ * engine_air.c's, reached through small hooks (engine_machine_int.h; docs/viktoria-model.md
+ * section 8). Vehicles' speed classes, turning cost (frontage times the angle) and wheels
+ * against tracks are engine_move.c's (vk_move_x, vk_turn_cost, terrain_class). Not modelled:
+ * landed balloons moving on the ground, artillery aimed at a craft in the air (shells burst on
+ * the ground).
  * ======================================================================== */
 
 #include <stddef.h>
