@@ -9,6 +9,7 @@
 #include "vk_fixture.h"
 
 #include "engine_int.h"
+#include "opfor/viktoria/adapter.h"
 
 /* A scenario from YAML text; fails the test when it does not load. */
 static opfor_scenario_t *load(const char *yaml) {
@@ -658,6 +659,11 @@ static void machines_plane_drops_bombs_from_beneath(void **state) {
             k = i;
     assert_true(k >= 0); /* a bombing pass is offered */
     opfor_vk_action_t bomb = a[k];
+    /* the flag survives the generic action of the adapter (the AI and the daemon) */
+    opfor_action_t g = opfor_vk_rs_action_from_engine(&bomb);
+    opfor_vk_action_t back;
+    opfor_vk_rs_action_to_engine(&g, &back);
+    assert_memory_equal(&back, &bomb, sizeof bomb);
     char words[160];
     opfor_vk_action_str(ctx, st, &bomb, words, sizeof words);
     assert_non_null(strstr(words, "dropping bombs on Reds"));

@@ -92,8 +92,10 @@ enum {
     OPFOR_VK_AF_OFF_TABLE = 1u << 13,  /* DRIVE of an aeroplane: fly off the table */
     OPFOR_VK_AF_AT_CRAFT = 1u << 14,   /* FIRE (XII options): at the envelope of balloon or
                                           dirigible `target`, not at its occupants (XII.D) */
-    OPFOR_VK_AF_BOMB = 1u << 15,       /* DRIVE of an aeroplane: its bomb carriers drop bombs on
-                                          `target` from the point beneath it (XII.D) */
+    /* DRIVE of an aeroplane: its bomb carriers drop bombs on `target` from the point beneath it
+       (XII.D). It shares DISEMBARK's bit, which only EMBARK reads: bit 15 is the adapter's
+       (OPFOR_VK_RS_AF_EXTRA). */
+    OPFOR_VK_AF_BOMB = OPFOR_VK_AF_DISEMBARK,
 };
 
 /* One action with its parameters. 24 bytes, plain data: logs store it as is. */
