@@ -763,6 +763,57 @@ static void special_dirigibles_steer_and_climb(void **state) {
     fx_done(ctx, sc);
 }
 
+/* Random games with balloons (bombs aboard), a tethered balloon, a dirigible, a walker and an
+ * MG under high winds: every listed action applies (the new ones too: fire at a balloon, split
+ * shells), damage stays within 0..2, altitude within 0..9, and each kind is used. */
+static void special_flying_craft_random_games(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(72, 48);
+    sc->weather.level = 4;
+    sc->weather.wind = OPFOR_N;
+    int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 2, opfor_pt(20, 14),
+                    opfor_pt(0, 1), 0, OPFOR_W_RIFLE | OPFOR_W_BOMBS, 0);
+    int k = fx_unit(sc, "Kite", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 1, opfor_pt(40, 10),
+                    opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    sc->machine[k].tethered = 1;
+    int d = fx_unit(sc, "Airship", 0, OPFOR_UT_DIRIGIBLE, OPFOR_Q_SOLDIER, 2, opfor_pt(56, 14),
+                    opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    fx_unit(sc, "Tripod", 1, OPFOR_UT_WALKER, OPFOR_Q_ELITE, 1, opfor_pt(36, 36), opfor_pt(0, -1),
+            0, OPFOR_W_FIELD_GUN, OPFOR_FIG_EQUIPMENT);
+    fx_foot(sc, "Rifles", 1, OPFOR_Q_SOLDIER, 6, opfor_pt(20, 30), OPFOR_W_RIFLE);
+    int mg = fx_foot(sc, "Maxim", 1, OPFOR_Q_SOLDIER, 3, opfor_pt(52, 30), OPFOR_W_PISTOL);
+    fx_fig(sc, mg, 0)->flags |= OPFOR_FIG_EQUIPMENT;
+    fx_fig(sc, mg, 0)->weapons = OPFOR_W_MG;
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(68, 44));
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 1);
+    opfor_rng_t r;
+    opfor_rng_seed(&r, 5, 5);
+    int at_craft = 0, split = 0, bombs = 0;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, seed);
+        for (int step = 0; step < 3000 && opfor_vk_current(ctx, &st) != OPFOR_VK_TERMINAL; step++) {
+            opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+            int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+            assert_true(n > 0);
+            int i = opfor_vk_current(ctx, &st) == OPFOR_VK_CHANCE
+                        ? 0
+                        : (int)opfor_rng_below(&r, (uint32_t)n);
+            at_craft += a[i].kind == OPFOR_VK_FIRE && (a[i].flags & OPFOR_VK_AF_AT_CRAFT);
+            split += a[i].kind == OPFOR_VK_FIRE_ARTILLERY && (a[i].flags & OPFOR_VK_AF_VIA);
+            bombs += a[i].kind == OPFOR_VK_THROW_BOMB;
+            assert_int_equal(opfor_vk_apply(ctx, &st, &a[i], NULL), 0);
+            int us[3] = {b, k, d};
+            for (int j = 0; j < 3; j++)
+                assert_true(st.ux[us[j]].damage <= 2 && st.ux[us[j]].altitude <= VK_MAX_ALTITUDE);
+        }
+    }
+    assert_true(at_craft > 0);
+    assert_true(split > 0);
+    assert_true(bombs > 0);
+    fx_done(ctx, sc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(special_medics_bind_wounds),
@@ -781,6 +832,7 @@ int main(void) {
         cmocka_unit_test(special_walker_hesitates_for_one_activation),
         cmocka_unit_test(special_walker_splits_its_three_shells),
         cmocka_unit_test(special_dirigibles_steer_and_climb),
+        cmocka_unit_test(special_flying_craft_random_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
