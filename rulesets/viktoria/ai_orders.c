@@ -179,7 +179,9 @@ static void count_shooters(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
  * fires, one save per hit. */
 /* The effect roll of each hit not saved (the result's D6 "effect" table, IX): "4+ wounds,
  * 6 kills", one die per hit the save did not stop. */
-static void take_effect(opfor_order_t *o, const opfor_viktoria_result_t *res) {
+/* craft: the hit is on a balloon's envelope, where a wound is damage and a kill destroys it
+ * (XII.D), and the words say so. */
+static void take_effect(opfor_order_t *o, const opfor_viktoria_result_t *res, int craft) {
     const opfor_viktoria_table_t *t = opfor_viktoria_result_table(res, "effect");
     if (!t || o->nrolls >= OPFOR_ORDER_MAX_ROLLS)
         return;
@@ -199,10 +201,12 @@ static void take_effect(opfor_order_t *o, const opfor_viktoria_result_t *res) {
     char need[32];
     wound = wound < 0 ? 0 : wound > 9 ? 9 : wound;
     kill = kill > 9 ? 9 : kill;
+    const char *hurt = craft ? "damages" : "wounds", *end = craft ? "destroys" : "kills";
     if (wound && wound < kill)
-        snprintf(need, sizeof need, "%d+ wounds / %d%s kills", wound, kill, kill < 6 ? "+" : "");
+        snprintf(need, sizeof need, "%d+ %s / %d%s %s", wound, hurt, kill, kill < 6 ? "+" : "",
+                 end);
     else
-        snprintf(need, sizeof need, "%d%s kills", kill, kill < 6 ? "+" : "");
+        snprintf(need, sizeof need, "%d%s %s", kill, kill < 6 ? "+" : "", end);
     add_roll(o, "effect", need, p);
     copy(o->rolls[o->nrolls - 1].per, sizeof o->rolls[o->nrolls - 1].per,
          opfor_viktoria_result_roll(res, "save") ? "unsaved hit" : "hit");
@@ -268,7 +272,7 @@ static void fire_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int
         int first = o->nrolls;
         take_roll(o, &res, "hit", "to hit");
         take_roll(o, &res, "save", "save");
-        take_effect(o, &res);
+        take_effect(o, &res, craft);
         fire_dice(o, first);
     }
 }

@@ -640,6 +640,9 @@ static void orders_fire_at_a_balloon_and_split_shells(void **state) {
              (double)gap);
     if (!strstr(o.sentence, want))
         fail_msg("%s", o.sentence);
+    /* on the envelope a wound is damage and a kill destroys it (XII.D) */
+    if (!strstr(o.sentence, " damages / 6 destroys per unsaved hit."))
+        fail_msg("%s", o.sentence);
     /* the walker's three shells split between aim points */
     int w = vkfix_act(&f, "Tripod"), j = vkfix_unit(&f, "Jager"), p = vkfix_unit(&f, "Pickets");
     opfor_pt_t cj = vkfix_centre(&f, j), cp = vkfix_centre(&f, p);
