@@ -323,6 +323,7 @@ int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, in
 void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, float radius, int k,
               int by_side, opfor_vk_events_t *ev) {
     int tests = 0, wounded = 0, killed = 0;
+    uint32_t craft = 0; /* balloons on the ground with a figure in the blast (XII.D) */
     for (int g = 0; g < st->nfigures; g++) {
         if (!vk_alive(st, g) || st->ux[st->figures[g].unit].removed)
             continue;
@@ -333,6 +334,8 @@ void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, flo
         float lim = radius + vk_radius(f);
         if (opfor_dist2(p, f->pos) > lim * lim)
             continue;
+        if (vk_craft(ctx, st, f->unit) != VK_CRAFT_NONE)
+            craft |= 1u << f->unit;
         int cl = vk_target_class(ctx, st, g);
         /* armour with the terrain's cover added, as against fire (XII.A) */
         int cov = vk_cover(ctx, st, g, p);
@@ -347,6 +350,21 @@ void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, flo
             vk_harm(ctx, st, g, e, 0, by_side, NULL);
         wounded += e == 1;
         killed += e == 2;
+    }
+    /* the envelope of a balloon on the ground in the blast tests once, as when fired on: a
+       Civilian (or its shell's quality), Wounded once damaged; a wound is damage (XII.D) */
+    for (int c = 0; c < st->nunits && craft; c++) {
+        if (!(craft & (1u << c)) || st->ux[c].damage >= 2)
+            continue;
+        int dw = st->ux[c].damage > 0;
+        tests++;
+        if (vk_roll(st,
+                    &ctx->tab->blast_pass[vk_envelope_class(ctx, c)][OPFOR_COVER_NONE][0][dw][k],
+                    NULL))
+            continue;
+        vk_craft_damage(ctx, st, c,
+                        vk_effect_roll(st, &ctx->tab->effect[OPFOR_VK_EFFECT_BLAST][dw][0], NULL),
+                        ev);
     }
     VK_EV(ev, "    blast of %.0f in at (%.1f, %.1f): %d test%s, %d wounded, %d killed", radius, p.x,
           p.y, tests, tests == 1 ? "" : "s", wounded, killed);

@@ -145,12 +145,12 @@
  * steers up to twice transport advance mounted (X + d3) in a straight line, over terrain and
  * figures, kept on the table (XII.D; ADVANCE with OPFOR_VK_AF_CLIMB / _DESCEND, levels in
  * `arc`); craft neither run, crawl nor fire on the move. Their envelope is ux.damage, shot at
- * with FIRE and OPFOR_VK_AF_AT_CRAFT (and tested once by an MG arc over the craft) as a
- * Civilian (a dirigible's hardened shell: the scenario's quality) without cover, Wounded once
- * damaged: a wound is damage, a kill or a second damage destroys it (vk_craft_damage); their
- * occupants are running targets in a steady breeze or more. Fire at or from a craft in the air
- * goes one range bracket further per altitude level between the two
- * (opfor_viktoria_bracket_aloft); a burst on the ground does not reach a craft in the air, and
+ * with FIRE and OPFOR_VK_AF_AT_CRAFT (and tested once by an MG arc over the craft, or a blast
+ * on it on the ground) as a Civilian (a dirigible's hardened shell: the scenario's quality)
+ * without cover, Wounded once damaged: a wound is damage, a kill or a second damage destroys
+ * it (vk_craft_damage); their occupants are running targets in a steady breeze or more. Fire
+ * at or from a craft in the air goes one range bracket further per altitude level between the
+ * two (opfor_viktoria_bracket_aloft); a burst on the ground does not reach a craft in the air, and
  * bombs from one (an aeroplane's with OPFOR_VK_AF_BOMB) are measured from the point beneath
  * it. Vehicle passengers, trains and aeroplanes (XII.C-D) are engine_vehicle.c's and
  * engine_air.c's, reached through small hooks (engine_machine_int.h; docs/viktoria-model.md
