@@ -7,8 +7,8 @@
  * here is needed after loading except the top-level blocks a ruleset reads itself
  * (opfor_scenario_rules_t blocks), whose document is kept alive until opfor_scenario_free.
  * Tracks and runways are written as terrain entries but stored apart (opfor_route_t); the
- * machine keys of a unit (payload, fire_out, embarked_in, track, airborne, speed, drive) fill
- * opfor_unit_machine_t, resolved once every unit is known.
+ * machine keys of a unit (payload, fire_out, embarked_in, track, airborne, speed, drive,
+ * armour, tethered, shell) fill opfor_unit_machine_t, resolved once every unit is known.
  * This file holds the format and the checks any ruleset needs (on the table, no overlaps,
  * carriers with room). What a ruleset's rules allow (which unit types may limber, carry or
  * fly, who leads a unit, what each mode needs) is checked by its hooks (opfor_scenario_rules_t),
@@ -649,12 +649,15 @@ enum {
     MF_SPEED,
     MF_DRIVE,
     MF_ARMOUR,
+    MF_TETHER,
+    MF_SHELL,
     MF_N
 };
 
 /* The machine keys of the unit being parsed (index sc->nunits): payload and fire_out,
- * track (a track drawn in terrain), airborne, speed, drive and armour; embarked_in is resolved
- * later, by resolve_machines. Which unit types may have them is the ruleset's unit hook's check. */
+ * track (a track drawn in terrain), airborne, speed, drive, armour, tethered and shell;
+ * embarked_in is resolved later, by resolve_machines. Which unit types may have them is the
+ * ruleset's unit hook's check. */
 static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf) {
     struct fy_node *pk = mf[MF_PAYLOAD].k, *pv = mf[MF_PAYLOAD].v, *fk = mf[MF_FIREOUT].k,
                    *fv = mf[MF_FIREOUT].v, *ev = mf[MF_EMBARK].v, *tk = mf[MF_TRACK].k,
@@ -716,6 +719,20 @@ static int parse_machine(ctx_t *c, const opfor_yaml_field_t *mf) {
         else
             m->armour = (uint8_t)(v + 1);
     }
+    if (mf[MF_TETHER].v) {
+        if (opfor_yaml_get_bool(&c->rd, mf[MF_TETHER].v, mf[MF_TETHER].k, "tethered", &v))
+            return c->rd.err;
+        m->tethered = (uint8_t)(v != 0);
+        if (hook(c, OPFOR_SCENARIO_UNIT, sc->nunits, "tethered"))
+            return c->rd.err;
+    }
+    if (mf[MF_SHELL].v) {
+        if (hook(c, OPFOR_SCENARIO_UNIT, sc->nunits, "shell") ||
+            opfor_yaml_get_enum(&c->rd, mf[MF_SHELL].v, mf[MF_SHELL].k, "shell",
+                                opfor_quality_names, &v))
+            return c->rd.err;
+        m->shell = (uint8_t)(v + 1);
+    }
     return 0;
 }
 
@@ -741,6 +758,8 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
         SPEED,
         DRIVE,
         ARMOUR,
+        TETHER,
+        SHELL,
         NF
     };
     opfor_yaml_field_t f[NF] = {{"name", 0, 0},     {"side", 0, 0},      {"type", 0, 0},
@@ -749,7 +768,8 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
                                 {"limbered", 0, 0}, {"off_table", 0, 0}, {"figures", 0, 0},
                                 {"payload", 0, 0},  {"fire_out", 0, 0},  {"embarked_in", 0, 0},
                                 {"track", 0, 0},    {"airborne", 0, 0},  {"speed", 0, 0},
-                                {"drive", 0, 0},    {"armour", 0, 0}};
+                                {"drive", 0, 0},    {"armour", 0, 0},    {"tethered", 0, 0},
+                                {"shell", 0, 0}};
     opfor_scenario_t *sc = c->sc;
     opfor_unit_t *u = NULL; /* set by new_unit; NULL keeps -O3 from warning */
     int side, type, quality = OPFOR_Q_SOLDIER, v;
@@ -807,7 +827,8 @@ static int parse_unit(ctx_t *c, struct fy_node *n, struct fy_node *alt, unsigned
             u->flags |= OPFOR_UNIT_OFF_TABLE;
     }
     _Static_assert(FIREOUT - PAYLOAD == MF_FIREOUT && DRIVE - PAYLOAD == MF_DRIVE &&
-                       ARMOUR - PAYLOAD == MF_ARMOUR,
+                       ARMOUR - PAYLOAD == MF_ARMOUR && TETHER - PAYLOAD == MF_TETHER &&
+                       SHELL - PAYLOAD == MF_SHELL,
                    "parse_unit's machine fields follow parse_machine's order");
     if (parse_machine(c, &f[PAYLOAD]))
         return c->rd.err;

@@ -140,6 +140,14 @@ static void calc_inches(calc_t *c, const char *field, float in) {
     calc_set(c, field, buf);
 }
 
+/* Altitude levels between firer and target (XII.D), when there are any. */
+static void calc_altitude(calc_t *c, int levels) {
+    char buf[16];
+    snprintf(buf, sizeof buf, "%d", levels);
+    if (levels > 0)
+        calc_set(c, "altitude", buf);
+}
+
 static int calc_run(calc_t *c, const opfor_vk_ctx_t *vk, opfor_viktoria_result_t *res) {
     return c->ok && opfor_viktoria_calc(opfor_vk_query_model(vk), &c->req, res, NULL) == 0;
 }
@@ -171,7 +179,9 @@ static void count_shooters(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
  * fires, one save per hit. */
 /* The effect roll of each hit not saved (the result's D6 "effect" table, IX): "4+ wounds,
  * 6 kills", one die per hit the save did not stop. */
-static void take_effect(opfor_order_t *o, const opfor_viktoria_result_t *res) {
+/* craft: the hit is on a balloon's envelope, where a wound is damage and a kill destroys it
+ * (XII.D), and the words say so. */
+static void take_effect(opfor_order_t *o, const opfor_viktoria_result_t *res, int craft) {
     const opfor_viktoria_table_t *t = opfor_viktoria_result_table(res, "effect");
     if (!t || o->nrolls >= OPFOR_ORDER_MAX_ROLLS)
         return;
@@ -191,10 +201,12 @@ static void take_effect(opfor_order_t *o, const opfor_viktoria_result_t *res) {
     char need[32];
     wound = wound < 0 ? 0 : wound > 9 ? 9 : wound;
     kill = kill > 9 ? 9 : kill;
+    const char *hurt = craft ? "damages" : "wounds", *end = craft ? "destroys" : "kills";
     if (wound && wound < kill)
-        snprintf(need, sizeof need, "%d+ wounds / %d%s kills", wound, kill, kill < 6 ? "+" : "");
+        snprintf(need, sizeof need, "%d+ %s / %d%s %s", wound, hurt, kill, kill < 6 ? "+" : "",
+                 end);
     else
-        snprintf(need, sizeof need, "%d%s kills", kill, kill < 6 ? "+" : "");
+        snprintf(need, sizeof need, "%d%s %s", kill, kill < 6 ? "+" : "", end);
     add_roll(o, "effect", need, p);
     copy(o->rolls[o->nrolls - 1].per, sizeof o->rolls[o->nrolls - 1].per,
          opfor_viktoria_result_roll(res, "save") ? "unsaved hit" : "hit");
@@ -211,35 +223,47 @@ static void fire_dice(opfor_order_t *o, int first) {
 }
 
 /* To hit and save for u's personal weapons at t (moving: moving fire) at a range of gap
- * inches; defensive: fire at chargers (X), who get no cover. */
+ * inches; defensive: fire at chargers (X), who get no cover; craft: 1 for fire at the envelope
+ * of balloon t (XII.D: a Civilian target without cover, Wounded once damaged, never running), 0
+ * for fire at its figures. */
 static void fire_rolls_at(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int u, int t,
-                          int moving, float gap, int defensive, opfor_order_t *o) {
+                          int moving, float gap, int defensive, int craft, opfor_order_t *o) {
     const opfor_viktoria_model_t *m = opfor_vk_query_model(vk);
+    int lv = opfor_vk_query_levels(st, u, t); /* a range bracket per altitude level (XII.D) */
     static const int ACTION[3] = {OPFOR_VK_A_FIRE_PISTOL, OPFOR_VK_A_FIRE_CARBINE,
                                   OPFOR_VK_A_FIRE_RIFLE};
     int w = -1;
-    for (int k = 2; k >= 0 && w < 0; k--) {
-        double edge = m->range_edge[k][OPFOR_VK_BRACKET_COUNT - 1];
-        if (common_quality(st, u, OPFOR_W_PISTOL << k, NULL) >= 0 && gap <= edge)
+    for (int k = 2; k >= 0 && w < 0; k--)
+        if (common_quality(st, u, OPFOR_W_PISTOL << k, NULL) >= 0 &&
+            opfor_viktoria_bracket_aloft(m, (opfor_viktoria_ranged_t)k, gap, lv) >= 0)
             w = k;
-    }
     if (w < 0)
         return;
     int mounted = 0;
     int q = common_quality(st, u, OPFOR_W_PISTOL << w, &mounted);
     tgt_t tg;
     read_target(st, t, &tg);
+    if (craft) {
+        tg.cls = opfor_vocab_name(opfor_quality_names, opfor_vk_query_envelope_class(vk, st, t));
+        tg.mounted = tg.running = tg.prone = 0;
+    } else if (opfor_vk_query_craft_running(vk, st, t)) {
+        tg.running = 1;
+        tg.prone = 0;
+    }
     opfor_vk_ugeo_t a, b;
     opfor_vk_query_geo(st, u, &a);
     opfor_vk_query_geo(st, t, &b);
-    /* X: chargers get no cover against defensive fire */
-    int cov = defensive ? OPFOR_COVER_NONE : opfor_vk_query_cover(vk, a.c, b.c, OPFOR_RADIUS_FOOT);
+    /* X: chargers get no cover against defensive fire; nor does an envelope (XII.D) */
+    int cov = defensive || craft ? OPFOR_COVER_NONE
+                                 : opfor_vk_query_cover(vk, a.c, b.c, OPFOR_RADIUS_FOOT);
     calc_t c;
     calc_start(&c, ACTION[w]);
     calc_set(&c, "actor", opfor_vocab_name(opfor_quality_names, q));
     calc_set(&c, "target", tg.cls);
     calc_set(&c, "cover", opfor_vocab_name(opfor_cover_names, cov));
     calc_inches(&c, "range", gap);
+    calc_altitude(&c, lv);
+    calc_flag(&c, "target-wounded", craft && opfor_vk_query_craft_damage(st, t) > 0);
     calc_flag(&c, "actor-mounted", mounted);
     calc_flag(&c, "target-mounted", tg.mounted);
     calc_flag(&c, "moving", moving);
@@ -250,15 +274,15 @@ static void fire_rolls_at(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, 
         int first = o->nrolls;
         take_roll(o, &res, "hit", "to hit");
         take_roll(o, &res, "save", "save");
-        take_effect(o, &res);
+        take_effect(o, &res, craft);
         fire_dice(o, first);
     }
 }
 
-/* To hit and save of u's fire at t at the gap between them. */
+/* To hit and save of u's fire at t (craft: at its envelope) at the gap between them. */
 static void fire_rolls(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st, int u, int t,
-                       int moving, opfor_order_t *o) {
-    fire_rolls_at(vk, st, u, t, moving, opfor_vk_query_gap(st, u, t), 0, o);
+                       int moving, int craft, opfor_order_t *o) {
+    fire_rolls_at(vk, st, u, t, moving, opfor_vk_query_gap(st, u, t), 0, craft, o);
 }
 
 /* To hit and save in melee with u's main weapon against t (charging or not). */
@@ -359,20 +383,24 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
             opfor_pt_t from = (a->flags & OPFOR_VK_AF_FIRE_VIA) ? a->via : a->dest;
             int here = opfor_dist(from, g.c) < 0.25f;
             count_shooters(vk, st, u, t, !here, 0, o);
-            fire_rolls(vk, st, u, t, 1, o);
+            fire_rolls(vk, st, u, t, 1, 0, o);
         }
         break;
     case OPFOR_VK_FIRE:
-        if (t >= 0 && a->figure != OPFOR_VK_NO_FIGURE) { /* a named figure first (IX) */
+        if (t >= 0 && (a->flags & OPFOR_VK_AF_AT_CRAFT)) { /* at the balloon itself (XII.D) */
+            o->figures = opfor_vk_query_craft_shooters(vk, st, u, t);
+            o->figures_how = OPFOR_ORDER_FIG_EXACT;
+            fire_rolls(vk, st, u, t, opfor_vk_query_fire_aloft(vk, st, u), 1, o);
+        } else if (t >= 0 && a->figure != OPFOR_VK_NO_FIGURE) { /* a named figure first (IX) */
             o->figures = opfor_vk_query_shooters_at(
                 vk, st, u, t, a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL),
                 a->figure);
             o->figures_how = OPFOR_ORDER_FIG_EXACT;
-            fire_rolls(vk, st, u, t, opfor_vk_query_fire_aloft(vk, st, u), o);
+            fire_rolls(vk, st, u, t, opfor_vk_query_fire_aloft(vk, st, u), 0, o);
         } else if (t >= 0) {
             count_shooters(vk, st, u, t, 0,
                            a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL), o);
-            fire_rolls(vk, st, u, t, opfor_vk_query_fire_aloft(vk, st, u), o);
+            fire_rolls(vk, st, u, t, opfor_vk_query_fire_aloft(vk, st, u), 0, o);
         }
         break;
     case OPFOR_VK_REACT_FIRE:
@@ -382,7 +410,7 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
             /* at the range the first shooter's quality sets (X), the chargers in the open */
             float range = opfor_vk_query_defensive_range(vk, st);
             if (range >= 0.0f)
-                fire_rolls_at(vk, st, u, st->charge.charger, 0, range, 1, o);
+                fire_rolls_at(vk, st, u, st->charge.charger, 0, range, 1, 0, o);
         }
         break;
     case OPFOR_VK_CHARGE:
@@ -412,7 +440,9 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
                      opfor_vocab_name(opfor_cover_names,
                                       opfor_vk_query_cover(vk, ga.c, gb.c, OPFOR_RADIUS_FOOT)));
             calc_inches(&c, "range", opfor_vk_query_gap(st, u, t));
+            calc_altitude(&c, opfor_vk_query_levels(st, u, t)); /* XII.D */
             calc_flag(&c, "actor-mounted", tg.mounted);
+            calc_flag(&c, "moving", opfor_vk_query_fire_aloft(vk, st, u));
             if (calc_run(&c, vk, &res)) {
                 take_roll(o, &res, "pass", "targets pass");
                 /* one test per figure in the arc (its own roll each, this target's shown) */
@@ -426,7 +456,9 @@ static void rolls_for(const opfor_vk_ctx_t *vk, const opfor_vk_state_t *st,
         int gun = opfor_vk_query_gun_figure(st, u);
         if (gun >= 0) {
             calc_start(&c, OPFOR_VK_A_FIRE_ARTILLERY);
-            calc_inches(&c, "range", opfor_dist(st->figures[gun].pos, a->dest));
+            float dist = opfor_dist(st->figures[gun].pos, a->dest);
+            calc_inches(&c, "range", dist);
+            calc_altitude(&c, opfor_vk_query_altitude(st, u)); /* fired from the air (XII.D) */
             if (calc_run(&c, vk, &res))
                 take_roll(o, &res, "on_target", "on target");
         }
@@ -526,11 +558,13 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
             return named_verb(&st->figures[a->figure]);
         return (a->flags & OPFOR_VK_AF_AIM_WOUNDED)   ? "fire at the wounded of"
                : (a->flags & OPFOR_VK_AF_AIM_GENERAL) ? "fire at the leaders of"
+               : (a->flags & OPFOR_VK_AF_AT_CRAFT)    ? "fire at the balloon of"
                                                       : "fire at";
     case OPFOR_VK_FIRE_MG:
         return "fire the MG at"; /* the arc is worded after the target */
     case OPFOR_VK_FIRE_ARTILLERY:
-        return "fire the gun at";
+        return (a->flags & OPFOR_VK_AF_VIA) ? "fire its three shells, the first at"
+                                            : "fire the gun at";
     case OPFOR_VK_CALL_SUPPORT:
         return "call supporting fire on";
     case OPFOR_VK_THROW_BOMB:
@@ -570,6 +604,10 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
         }
     case OPFOR_VK_REACT_COUNTER:
         return "counter-charge";
+    case OPFOR_VK_DRIVE:
+        if (a->flags & OPFOR_VK_AF_BOMB)
+            return "fly over and drop bombs on"; /* from the point beneath, 6 in (XII.D) */
+        return opfor_vk_kind_name(a->kind);
     case OPFOR_VK_CONTROL:
         return (a->flags & OPFOR_VK_AF_MOVE) ? "walk the mesmerised figure"
                : a->target != OPFOR_VK_NONE  ? "make the mesmerised figure fire at"
@@ -853,6 +891,18 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
                                                        "figure in it tests twice)"
                       : a.arc == OPFOR_ARC_90        ? ", over a 90-degree arc"
                                                      : ", over a 45-degree arc";
+    /* a walker's shots split between aim points, in any direction (XII.E) */
+    char aims[96] = "";
+    if (a.kind == OPFOR_VK_FIRE_ARTILLERY && (a.flags & OPFOR_VK_AF_VIA)) {
+        if (a.figure != OPFOR_VK_NO_FIGURE && a.figure < st->nfigures)
+            setf(aims, sizeof aims, ", the second at x %.0f y %.0f, the third at x %.0f y %.0f",
+                 (double)a.via.x, (double)a.via.y, (double)st->figures[a.figure].pos.x,
+                 (double)st->figures[a.figure].pos.y);
+        else
+            setf(aims, sizeof aims, ", the other two at x %.0f y %.0f", (double)a.via.x,
+                 (double)a.via.y);
+        arc = aims;
+    }
     size_t rl = 0;
     if (o->figures_how == OPFOR_ORDER_FIG_EXACT && o->figures == 0)
         opfor_text_appendf(rolls, sizeof rolls, &rl, ": no figure can fire");

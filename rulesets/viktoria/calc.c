@@ -89,6 +89,7 @@ static const opfor_viktoria_field_t FIELDS[OPFOR_VK_F_COUNT] = {
     [OPFOR_VK_F_LEVEL] = {"level", "Wind/Weather Level", FK(INT), opfor_viktoria_level_names, 1, 5,
                           1},
     [OPFOR_VK_F_WIND] = {"wind", "Wind Direction", FK(ENUM), opfor_compass_names, 0, 0, 0},
+    [OPFOR_VK_F_ALTITUDE] = {"altitude", "Altitude Levels", FK(INT), NULL, 0, 9, 1},
 };
 
 /* ------------------------------------------------------------------ actions */
@@ -102,10 +103,12 @@ static const opfor_viktoria_field_t FIELDS[OPFOR_VK_F_COUNT] = {
 #define TARGET_C F(TARGET, CLASS, OPFOR_Q_SOLDIER)
 #define COVER F(COVER, ENUM, OPFOR_COVER_NONE)
 #define RANGE F(RANGE, RANGE, OPFOR_VK_SHORT)
+#define ALTITUDE F(ALTITUDE, INT, 0)
 #define FIRE_FIELDS                                                                                \
-    12, {                                                                                          \
+    13, {                                                                                          \
         ACTOR_Q, TARGET_C, COVER, RANGE, B(ACTOR_MOUNTED), B(TARGET_MOUNTED), B(SHARPSHOOTER),     \
-            B(ACTOR_WOUNDED), B(TARGET_WOUNDED), B(MOVING), B(TARGET_RUNNING), B(TARGET_PRONE)     \
+            B(ACTOR_WOUNDED), B(TARGET_WOUNDED), B(MOVING), B(TARGET_RUNNING), B(TARGET_PRONE),    \
+            ALTITUDE                                                                               \
     }
 #define MELEE_FIELDS(mounted_def)                                                                  \
     8, {                                                                                           \
@@ -138,17 +141,17 @@ static const opfor_viktoria_action_t ACTIONS[OPFOR_VK_A_COUNT] = {
                                "VI, IX",
                                OPFOR_VK_R_MG,
                                1,
-                               6,
+                               7,
                                {ACTOR_C, COVER, RANGE, B(ACTOR_MOUNTED), B(ACTOR_WOUNDED),
-                                B(MOVING)}},
+                                B(MOVING), ALTITUDE}},
     [OPFOR_VK_A_FIRE_ARTILLERY] = {"fire_artillery",
                                    "Fire Artillery",
                                    "accuracy, deviation and blast (3 in) of a field gun",
                                    "VI, IX",
                                    OPFOR_VK_R_ARTILLERY,
                                    0,
-                                   1,
-                                   {F(RANGE, RANGE, OPFOR_VK_MEDIUM)}},
+                                   2,
+                                   {F(RANGE, RANGE, OPFOR_VK_MEDIUM), ALTITUDE}},
     [OPFOR_VK_A_CALL_SUPPORT_FIRE] = {"call_support_fire",
                                       "Call for Supporting Fire",
                                       "2D6 call for off-board fire; accuracy at the longest "

@@ -109,12 +109,17 @@ static const char *const WINDS[] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW", 
     CHOICE("wind", "Wind Direction", "the current wind direction, if known", WINDS, NULL,          \
            "choice", NULL)
 
+#define ALTITUDE                                                                                   \
+    NUMBER("altitude", "Altitude Levels",                                                          \
+           "altitude levels between firer and target, each one more range bracket", 0, 9, 0, 0)
+
 static const opfor_field_t F_FIRE[] = {
-    ACTOR_Q,      TARGET_C,      COVER,          RANGE("short"), ACTOR_MOUNTED(0), TARGET_MOUNTED,
-    SHARPSHOOTER, ACTOR_WOUNDED, TARGET_WOUNDED, MOVING,         TARGET_RUNNING,   TARGET_PRONE};
-static const opfor_field_t F_MG[] = {ACTOR_C,          COVER,         RANGE("short"),
-                                     ACTOR_MOUNTED(0), ACTOR_WOUNDED, MOVING};
-static const opfor_field_t F_ARTILLERY[] = {RANGE("medium")};
+    ACTOR_Q,        TARGET_C,     COVER,         RANGE("short"), ACTOR_MOUNTED(0),
+    TARGET_MOUNTED, SHARPSHOOTER, ACTOR_WOUNDED, TARGET_WOUNDED, MOVING,
+    TARGET_RUNNING, TARGET_PRONE, ALTITUDE};
+static const opfor_field_t F_MG[] = {ACTOR_C,       COVER,  RANGE("short"), ACTOR_MOUNTED(0),
+                                     ACTOR_WOUNDED, MOVING, ALTITUDE};
+static const opfor_field_t F_ARTILLERY[] = {RANGE("medium"), ALTITUDE};
 static const opfor_field_t F_SUPPORT[] = {REGISTERED, GUNS_F};
 static const opfor_field_t F_BOMB[] = {ACTOR_Q, RANGE("short")};
 static const opfor_field_t F_BLAST[] = {ACTOR_C, COVER, ACTOR_MOUNTED(0), ACTOR_WOUNDED, BLAST_F};

@@ -165,6 +165,22 @@ static int bracket_of(const opfor_viktoria_model_t *m, const opfor_viktoria_req_
         v = b;
         add_fact(res, "range", "Range", req->inches, "in", NULL);
     }
+    /* each altitude level between firer and target is one more bracket (XII.D) */
+    int lv = req->v[OPFOR_VK_F_ALTITUDE];
+    if (lv > 0 && lv != OPFOR_VK_UNSET) {
+        add_fact(res, "altitude", "Altitude levels", lv, "", NULL);
+        v += lv;
+        if (v >= OPFOR_VK_BRACKET_COUNT) {
+            int past = v - (OPFOR_VK_BRACKET_COUNT - 1);
+            if (!isinf(m->range_edge[r][OPFOR_VK_BRACKET_COUNT - 1]))
+                return opfor_diag_set(diag, OPFOR_ERANGE, 0, 0,
+                                      "out of range: with %d altitude level%s the shot is %d "
+                                      "bracket%s past the last (%s %g in)",
+                                      lv, lv == 1 ? "" : "s", past, past == 1 ? "" : "s",
+                                      RANGE_LIMIT[r], m->range_edge[r][OPFOR_VK_BRACKET_COUNT - 1]);
+            v = OPFOR_VK_BRACKET_COUNT - 1; /* no limit: the last bracket */
+        }
+    }
     add_fact(res, "bracket", "Range bracket", v, "",
              opfor_vocab_name(opfor_viktoria_bracket_names, v));
     *out = v;

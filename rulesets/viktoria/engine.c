@@ -398,11 +398,14 @@ void vk_harm(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int effect,
         return;
     }
     if (st->units[u].type == OPFOR_UT_WALKER && (fg->flags & OPFOR_FIG_EQUIPMENT)) {
-        /* A kill makes the walker hesitate for a turn instead (XII.E). */
+        /* A kill makes the walker hesitate for a turn instead (XII.E): its next activation is
+           spent recovering, this turn's when it has not acted yet, else the next turn's. */
+        int later = (st->units[u].flags & OPFOR_UNIT_ACTED) || st->cur == u;
         fg->flags &= (uint16_t)~OPFOR_FIG_WOUNDED;
-        st->ux[u].hesitate = (uint8_t)(st->turn + 1);
+        st->ux[u].hesitate = (uint8_t)(st->turn + later);
         st->ux[u].casualties++;
-        VK_EV(ev, "  %s is staggered and must recover next turn", st->units[u].name);
+        VK_EV(ev, "  %s is staggered and must recover %s", st->units[u].name,
+              later ? "next turn" : "this turn");
         return;
     }
     fg->flags &= (uint16_t) ~(OPFOR_FIG_ALIVE | OPFOR_FIG_MESMERIZED);
@@ -855,8 +858,8 @@ static unsigned allowed_kinds(const opfor_vk_state_t *st, int u) {
        running: XI allows it Move or Rally whatever it is doing) or Rally. */
     if (vk_in_melee(st, u))
         return K_FIGHT | (un->status == OPFOR_WAVERING ? K_RALLY | K_MOVE : 0u);
-    if (st->ux[u].hesitate && st->ux[u].hesitate >= st->turn)
-        return K_STAND; /* a staggered walker recovers (XII.E) */
+    if (st->ux[u].hesitate && st->ux[u].hesitate == (uint8_t)st->turn)
+        return K_STAND; /* a staggered walker recovers, this one activation (XII.E) */
     if (un->status == OPFOR_WAVERING)
         return K_RALLY | (st->restricted ? K_CRAWL : K_MOVE | K_CRAWL); /* XI */
     if (st->restricted) /* VII: take cover, fire, bombs, stand/load, medics within 6 in */
@@ -1412,7 +1415,10 @@ static int fire_targets(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, i
         return 0;
     for (int i = 0; i < nen && n < max; i++) {
         int t = en[i].u;
-        if (en[i].gap > reach || !vk_fire_target_ok(st, t))
+        /* altitude levels between them add range brackets (XII.D) */
+        int lv = vk_levels(st, u, t);
+        if (en[i].gap > (lv ? vk_unit_reach_lv(&ctx->model, st, u, lv) : reach) ||
+            !vk_fire_target_ok(st, t))
             continue;
         if (enemy_visible(ctx, st, u, lf, &en[i]))
             out[n++] = i;
@@ -1548,6 +1554,12 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             a->target = (uint8_t)t;
             a->figure = (uint16_t)key;
         }
+        /* at the balloon itself rather than its occupants (XII.D) */
+        if (vk_craft(ctx, st, t) != VK_CRAFT_NONE && vk_can_fire_craft(ctx, st, u, t) &&
+            (a = push(l, OPFOR_VK_FIRE, u))) {
+            a->target = (uint8_t)t;
+            a->flags = OPFOR_VK_AF_AT_CRAFT;
+        }
     }
     if (k & K_FIRE) {
         /* MG arcs (IX) toward each visible enemy */
@@ -1577,7 +1589,8 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                blast from the centre (or the centre is out of sight) */
             int gun = gunf;
             float half = 0.5f * ctx->tab->shell_radius;
-            for (int i = 0, m = 0; i < nen && m < 3; i++) {
+            int seen[3], near[3], m = 0;
+            for (int i = 0; i < nen && m < 3; i++) {
                 int j = vk_nearest_fig(st, en[i].u, st->figures[gun].pos, NULL);
                 if (j < 0)
                     continue;
@@ -1593,7 +1606,18 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                     x->dest = p;
                 if (!x)
                     break;
-                m++;
+                seen[m] = i;
+                near[m++] = j;
+            }
+            /* a walker may split its three shots between the units it sees: one at each of
+               the first two (or three), in any direction (XII.E) */
+            opfor_vk_action_t *x;
+            if (m >= 2 && vk_gun_shots(ctx, st, u) == 3 &&
+                (x = push_at(l, OPFOR_VK_FIRE_ARTILLERY, u, &en[seen[0]]))) {
+                x->flags = OPFOR_VK_AF_VIA;
+                x->via = en[seen[1]].geo.c;
+                if (m >= 3)
+                    x->figure = (uint16_t)near[2];
             }
         }
         if ((want & G(OPFOR_VK_CALL_SUPPORT)) && (prof.skills & OPFOR_S_SIGNALLER) &&
@@ -1615,7 +1639,9 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         if ((want & G(OPFOR_VK_THROW_BOMB)) && (prof.weapons & OPFOR_W_BOMBS) &&
             vk_bombers(st, u) > 0) {
             for (int i = 0, m = 0; i < nen && m < 3; i++) {
-                if (en[i].gap > VK_BOMB_RANGE)
+                /* measured on the table (from beneath a craft); a bomb bursting on the ground
+                   does not reach a craft in the air (XII.D) */
+                if (en[i].gap > VK_BOMB_RANGE || st->ux[en[i].u].altitude > 0)
                     continue;
                 opfor_vk_action_t *x = push(l, OPFOR_VK_THROW_BOMB, u);
                 if (!x)
@@ -2053,6 +2079,8 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     case OPFOR_VK_LOAD:
         return can_load(st, u, vk_mg_figure(st, u) >= 0, vk_gun_figure(st, u));
     case OPFOR_VK_FIRE: {
+        if (a->flags & OPFOR_VK_AF_AT_CRAFT) /* at a balloon's envelope (XII.D) */
+            return a->flags == OPFOR_VK_AF_AT_CRAFT && vk_can_fire_craft(ctx, st, u, t);
         if (!vk_fire_target_ok(st, t))
             return 0;
         /* a named figure (IX): a person of the target that may be shot at */
@@ -2063,22 +2091,35 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         vk_ugeo_t gt;
         int fa, fb;
         float gap = measure_pair(st, u, t, &lf, &gt, &fa, &fb);
-        return gap <= vk_unit_reach(st, u) &&
+        int lv = vk_levels(st, u, t); /* altitude levels add brackets (XII.D) */
+        return gap <= (lv ? vk_unit_reach_lv(&ctx->model, st, u, lv) : vk_unit_reach(st, u)) &&
                unit_sees_from(ctx, st, u, t, &lf, gt.n, fa, fb, gap, 1e9f);
     }
     case OPFOR_VK_CHARGE:
         return vk_can_charge(ctx, st, u, t);
     case OPFOR_VK_FIRE_MG:
         return a->arc < OPFOR_ARC_180 && vk_can_fire_mg(st, u, a->arc);
-    case OPFOR_VK_FIRE_ARTILLERY: /* the fall of shot in the crew's sight (IX) */
-        return vk_can_fire_gun(ctx, st, u) && a->dest.x == a->dest.x && a->dest.y == a->dest.y &&
-               opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest) &&
-               vk_gun_sees(ctx, st, u, a->dest);
+    case OPFOR_VK_FIRE_ARTILLERY:
+        /* the fall of shot in the crew's sight (IX) */
+        if (!vk_can_fire_gun(ctx, st, u) || a->dest.x != a->dest.x || a->dest.y != a->dest.y ||
+            !opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest) ||
+            !vk_gun_sees(ctx, st, u, a->dest))
+            return 0;
+        if (a->flags == 0 && a->figure == OPFOR_VK_NO_FIGURE)
+            return 1;
+        /* more aim points (via; a figure's place) only for a walker's three shots (XII.E) */
+        return vk_gun_shots(ctx, st, u) == 3 && !(a->flags & ~OPFOR_VK_AF_VIA) &&
+               (!(a->flags & OPFOR_VK_AF_VIA) ||
+                opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->via)) &&
+               (a->figure == OPFOR_VK_NO_FIGURE ||
+                (a->figure < st->nfigures && vk_alive(st, a->figure) &&
+                 st->units[st->figures[a->figure].unit].side != side));
     case OPFOR_VK_CALL_SUPPORT:
         return vk_can_call_support(st, u) && st->reg[side].lost < st->turn &&
                opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest);
     case OPFOR_VK_THROW_BOMB:
-        return vk_bombers(st, u) > 0 && vk_nearest_pair(st, u, t, NULL, NULL) <= VK_BOMB_RANGE;
+        return vk_bombers(st, u) > 0 && st->ux[t].altitude == 0 &&
+               vk_nearest_pair(st, u, t, NULL, NULL) <= VK_BOMB_RANGE;
     case OPFOR_VK_HEAL:
         return vk_can_heal(st, u);
     case OPFOR_VK_MESMERIZE:
@@ -2123,6 +2164,15 @@ static void select_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u,
     }
     if (spell)
         vk_mesmer_tests(ctx, st, u, ev);
+    /* a balloon moves with the wind as its move, each time it activates (XII.D) */
+    if (ctx->opt.specials && vk_craft(ctx, st, u) != VK_CRAFT_NONE) {
+        vk_craft_drift(ctx, st, u, ev);
+        if (!vk_unit_active(st, u)) { /* blown off the table */
+            vk_mark_acted(st, u);
+            end_activation(ctx, st, ev);
+            return;
+        }
+    }
     if (!vk_in_melee(st, u) && vk_needs_command_test(ctx, st, u))
         st->phase = OPFOR_VK_PH_COMMAND;
     else
@@ -2253,16 +2303,27 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         }
         break;
     case OPFOR_VK_FIRE:
-        vk_fire_unit_at(ctx, st, u, a->target, vk_fire_aloft(ctx, st, u),
-                        a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL),
-                        a->figure == OPFOR_VK_NO_FIGURE ? -1 : a->figure, ev);
+        if (a->flags & OPFOR_VK_AF_AT_CRAFT)
+            vk_fire_craft(ctx, st, u, a->target, vk_fire_aloft(ctx, st, u), ev);
+        else
+            vk_fire_unit_at(ctx, st, u, a->target, vk_fire_aloft(ctx, st, u),
+                            a->flags & (OPFOR_VK_AF_AIM_WOUNDED | OPFOR_VK_AF_AIM_GENERAL),
+                            a->figure == OPFOR_VK_NO_FIGURE ? -1 : a->figure, ev);
         break;
     case OPFOR_VK_FIRE_MG:
         vk_fire_mg(ctx, st, u, a->arc, a->dest, ev);
         break;
-    case OPFOR_VK_FIRE_ARTILLERY:
-        vk_fire_gun(ctx, st, u, a->dest, ev);
+    case OPFOR_VK_FIRE_ARTILLERY: {
+        /* a walker's three shots: at dest, at via, at the figure's place (XII.E) */
+        opfor_pt_t aims[3] = {a->dest, a->dest, a->dest};
+        int naims = 1;
+        if (a->flags & OPFOR_VK_AF_VIA)
+            aims[naims++] = a->via;
+        if (a->figure != OPFOR_VK_NO_FIGURE && a->figure < st->nfigures)
+            aims[naims++] = st->figures[a->figure].pos;
+        vk_fire_gun(ctx, st, u, aims, naims, ev);
         break;
+    }
     case OPFOR_VK_CALL_SUPPORT:
         vk_call_support(ctx, st, u, a->dest, ev);
         break;
@@ -2498,7 +2559,8 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
                      (a->flags & OPFOR_VK_AF_FIRE) ? tn : "");
         break;
     case OPFOR_VK_FIRE:
-        snprintf(buf, n, "%s fires at %s%s", un, tn,
+        snprintf(buf, n, "%s fires at %s%s%s", un,
+                 (a->flags & OPFOR_VK_AF_AT_CRAFT) ? "the balloon of " : "", tn,
                  (a->flags & OPFOR_VK_AF_AIM_WOUNDED)   ? ", aiming at the wounded"
                  : (a->flags & OPFOR_VK_AF_AIM_GENERAL) ? ", aiming at its leaders"
                                                         : "");
@@ -2508,6 +2570,18 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
                  a->target < st->nunits ? tn : "the aim point");
         break;
     case OPFOR_VK_FIRE_ARTILLERY:
+        if (a->flags & OPFOR_VK_AF_VIA) { /* a walker's shots split (XII.E) */
+            if (a->figure != OPFOR_VK_NO_FIGURE && a->figure < st->nfigures)
+                snprintf(buf, n,
+                         "%s fires a shell at (%.0f, %.0f), one at (%.0f, %.0f) and one at "
+                         "(%.0f, %.0f)",
+                         un, a->dest.x, a->dest.y, a->via.x, a->via.y, st->figures[a->figure].pos.x,
+                         st->figures[a->figure].pos.y);
+            else
+                snprintf(buf, n, "%s fires a shell at (%.0f, %.0f) and two at (%.0f, %.0f)", un,
+                         a->dest.x, a->dest.y, a->via.x, a->via.y);
+            break;
+        }
         snprintf(buf, n, "%s fires at (%.0f, %.0f)%s%s", un, a->dest.x, a->dest.y,
                  a->target < st->nunits ? ", on " : "", a->target < st->nunits ? tn : "");
         break;

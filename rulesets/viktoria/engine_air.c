@@ -5,8 +5,10 @@
  * likes: anywhere on the table, off it, or back on; it lands on an open runway while on the
  * table. Off the table it neither fires nor is fired at (the unit is flagged OFF_TABLE, its
  * figures parked outside the table); in flight it is a running target, and all its fire is
- * moving fire, at the pilot's quality (the figures' own). Wind damage is engine_special.c's, as
- * for the other flying craft. One DRIVE action kind carries all of it (flags pick the manoeuvre).
+ * moving fire, at the pilot's quality (the figures' own); its bomb carriers drop bombs from the
+ * point on the table beneath it, 6 in at most (VI's throw measured from there). Wind damage is
+ * engine_special.c's, as for the other flying craft. One DRIVE action kind carries all of it (flags
+ * pick the manoeuvre).
  */
 #include <string.h>
 
@@ -74,9 +76,10 @@ static void park_off_table(opfor_vk_state_t *st, int u) {
     st->units[u].flags |= OPFOR_UNIT_OFF_TABLE;
 }
 
-/* Where an aeroplane might go: over the nearest enemies, the objectives, its own spot. */
+/* Where an aeroplane might go: over the nearest enemies, the objectives, its own spot. For a
+ * pass at an enemy unit, bd gets a point 3 in short of it, over which to drop bombs. */
 static int plane_dests(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, opfor_pt_t *d,
-                       int *tgt) {
+                       int *tgt, opfor_pt_t *bd) {
     int n = 0;
     float gd[OPFOR_MAX_UNITS];
     int gu[OPFOR_MAX_UNITS], ng = 0;
@@ -101,15 +104,20 @@ static int plane_dests(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
         /* a pass 8 in short of the target, on the side it is seen from */
         opfor_vec_t v = opfor_vsub(from, g.c);
         v = opfor_vlen2(v) > 1e-6f ? opfor_vnorm(v) : opfor_pt(0.0f, 1.0f);
-        opfor_pt_t p = opfor_vadd(g.c, opfor_vscale(v, 8.0f));
-        p.x = p.x < 1.0f                         ? 1.0f
-              : p.x > ctx->sc.table.width - 1.0f ? ctx->sc.table.width - 1.0f
-                                                 : p.x;
-        p.y = p.y < 1.0f                         ? 1.0f
-              : p.y > ctx->sc.table.depth - 1.0f ? ctx->sc.table.depth - 1.0f
-                                                 : p.y;
-        tgt[n] = tu;
-        d[n++] = p;
+        for (int k2 = 0; k2 < 2; k2++) {
+            opfor_pt_t p = opfor_vadd(g.c, opfor_vscale(v, k2 ? 3.0f : 8.0f));
+            p.x = p.x < 1.0f                         ? 1.0f
+                  : p.x > ctx->sc.table.width - 1.0f ? ctx->sc.table.width - 1.0f
+                                                     : p.x;
+            p.y = p.y < 1.0f                         ? 1.0f
+                  : p.y > ctx->sc.table.depth - 1.0f ? ctx->sc.table.depth - 1.0f
+                                                     : p.y;
+            if (k2)
+                bd[n] = p;
+            else
+                d[n] = p;
+        }
+        tgt[n++] = tu;
     }
     for (int o = 0; o < ctx->sc.nobjectives && n < 5; o++) {
         tgt[n] = OPFOR_VK_NONE;
@@ -131,13 +139,13 @@ int vk_air_list(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, ui
     vk_put(out, max, &n, want, OPFOR_VK_STAND, u);
     if (!(want & GD))
         return n;
-    opfor_pt_t d[8];
+    opfor_pt_t d[8], bd[8];
     int tgt[8];
-    int nd = plane_dests(ctx, st, u, d, tgt);
+    int nd = plane_dests(ctx, st, u, d, tgt, bd);
     int alt = st->ux[u].altitude;
     int away = (st->units[u].flags & OPFOR_UNIT_OFF_TABLE) != 0;
-    int armed = vk_unit_reach(st, u) > 0.0f;
-    opfor_vk_action_t cand[24];
+    int armed = vk_unit_reach(st, u) > 0.0f, bombs = vk_bombers(st, u) > 0;
+    opfor_vk_action_t cand[32];
     int nc = 0;
 #define CAND(dst, fl, ar, tg)                                                                      \
     do {                                                                                           \
@@ -162,6 +170,9 @@ int vk_air_list(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, ui
             CAND(d[i], 0, 0, OPFOR_VK_NONE);
             if (armed && tgt[i] != OPFOR_VK_NONE && vk_fire_target_ok(st, tgt[i]))
                 CAND(d[i], OPFOR_VK_AF_FIRE, 0, tgt[i]);
+            /* bombs dropped from the point beneath, within 6 in of it (XII.D) */
+            if (bombs && tgt[i] != OPFOR_VK_NONE && st->ux[tgt[i]].altitude == 0)
+                CAND(bd[i], OPFOR_VK_AF_BOMB, 0, tgt[i]);
         }
         if (!away) {
             if (alt < VK_MAX_ALTITUDE)
@@ -199,6 +210,14 @@ int vk_air_check(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         if ((fl & (OPFOR_VK_AF_OFF_TABLE | OPFOR_VK_AF_LAND | OPFOR_VK_AF_TAKE_OFF)) ||
             t >= st->nunits || st->units[t].side == st->units[u].side ||
             !vk_fire_target_ok(st, t) || vk_unit_reach(st, u) <= 0.0f)
+            return 0;
+    }
+    if (fl & OPFOR_VK_AF_BOMB) { /* a bombing pass: at a unit on the ground (XII.D) */
+        int t = a->target;
+        if ((fl & (OPFOR_VK_AF_FIRE | OPFOR_VK_AF_OFF_TABLE | OPFOR_VK_AF_LAND |
+                   OPFOR_VK_AF_TAKE_OFF)) ||
+            t >= st->nunits || st->units[t].side == st->units[u].side || !vk_unit_active(st, t) ||
+            st->ux[t].altitude > 0 || vk_bombers(st, u) <= 0)
             return 0;
     }
     if ((fl & OPFOR_VK_AF_CLIMB) && (fl & OPFOR_VK_AF_DESCEND))
@@ -267,4 +286,7 @@ void vk_air_do(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_a
         vk_nearest_pair(st, u, t, NULL, NULL) <= vk_unit_reach(st, u) &&
         vk_unit_sees(ctx, st, u, t, 1e9f))
         vk_fire_unit(ctx, st, u, t, 1, 0, ev); /* fire from an aeroplane is moving fire */
+    /* bombs from the point on the table beneath it, measuring 6 in from there (XII.D) */
+    if ((fl & OPFOR_VK_AF_BOMB) && vk_unit_active(st, t))
+        vk_throw_bombs(ctx, st, u, t, ev);
 }

@@ -239,15 +239,25 @@ void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc,
     int moving_platform =
         (st->figures[mg].flags & OPFOR_FIG_MOVED) != 0 || vk_fire_aloft(ctx, st, u);
     int tests = 0, wounded = 0, killed = 0;
+    uint32_t craft = 0; /* balloons and dirigibles with a figure in the arc (XII.D) */
+    float cgap[OPFOR_MAX_UNITS];
     for (int g = 0; g < st->nfigures; g++) {
         int times = mg_times(ctx, st, &a, g);
         if (!times)
             continue;
         const opfor_figure_t *f = &st->figures[g];
         float gap = opfor_dist(o, f->pos) - vk_radius(&st->figures[mg]) - vk_radius(f);
-        int br = opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_MG, gap < 0 ? 0 : gap);
+        /* one bracket more for each altitude level between them (XII.D) */
+        int br = opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_MG, gap < 0 ? 0 : gap,
+                                              vk_levels(st, u, f->unit));
         if (br < 0)
             br = OPFOR_VK_LONG;
+        if (vk_craft(ctx, st, f->unit) != VK_CRAFT_NONE && st->ux[f->unit].damage < 2) {
+            uint32_t bit = 1u << f->unit;
+            if (!(craft & bit) || gap < cgap[f->unit])
+                cgap[f->unit] = gap;
+            craft |= bit;
+        }
         int cl = vk_target_class(ctx, st, g), cov = vk_cover(ctx, st, g, o);
         for (int k = 0; k < times && (st->figures[g].flags & OPFOR_FIG_ALIVE); k++) {
             int am = (f->flags & OPFOR_FIG_MOUNTED) != 0, aw = (f->flags & OPFOR_FIG_WOUNDED) != 0;
@@ -262,6 +272,24 @@ void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc,
             wounded += e == 1;
             killed += e == 2;
         }
+    }
+    /* the envelope of each balloon in the arc tests once, as a Civilian (or its hardened
+       shell's quality), Wounded once damaged, without cover: a wound is damage, a kill
+       destroys it (XII.D) */
+    for (int c = 0; c < st->nunits && craft; c++) {
+        if (!(craft & (1u << c)) || st->ux[c].damage >= 2)
+            continue;
+        int br = opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_MG, cgap[c] < 0 ? 0 : cgap[c],
+                                              vk_levels(st, u, c));
+        int dw = st->ux[c].damage > 0;
+        tests++;
+        if (vk_roll(st,
+                    &ctx->tab->mg_pass[vk_envelope_class(ctx, c)][OPFOR_COVER_NONE]
+                                      [br < 0 ? OPFOR_VK_LONG : br][0][dw][moving_platform],
+                    NULL))
+            continue;
+        int e = vk_effect_roll(st, &ctx->tab->effect[OPFOR_VK_EFFECT_MG][dw][0], NULL);
+        vk_craft_damage(ctx, st, c, e, ev);
     }
     int uw;
     if (vk_crew(st, u, &uw) == 1 && arc != OPFOR_ARC_45)
@@ -278,21 +306,36 @@ int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, in
     if (mg_aim(st, u, arc, aim, &a) < 0)
         return 0;
     int tests = 0;
-    for (int g = 0; g < st->nfigures; g++)
-        tests += mg_times(ctx, st, &a, g);
+    uint32_t craft = 0; /* and each balloon's envelope once (XII.D) */
+    for (int g = 0; g < st->nfigures; g++) {
+        int times = mg_times(ctx, st, &a, g);
+        int c = st->figures[g].unit;
+        tests += times;
+        if (times && vk_craft(ctx, st, c) != VK_CRAFT_NONE && st->ux[c].damage < 2 &&
+            !(craft & (1u << c))) {
+            craft |= 1u << c;
+            tests++;
+        }
+    }
     return tests;
 }
 
 void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, float radius, int k,
               int by_side, opfor_vk_events_t *ev) {
     int tests = 0, wounded = 0, killed = 0;
+    uint32_t craft = 0; /* balloons on the ground with a figure in the blast (XII.D) */
     for (int g = 0; g < st->nfigures; g++) {
         if (!vk_alive(st, g) || st->ux[st->figures[g].unit].removed)
+            continue;
+        /* a burst on the ground does not reach a craft in the air (XII.D) */
+        if (st->ux[st->figures[g].unit].altitude > 0)
             continue;
         const opfor_figure_t *f = &st->figures[g];
         float lim = radius + vk_radius(f);
         if (opfor_dist2(p, f->pos) > lim * lim)
             continue;
+        if (vk_craft(ctx, st, f->unit) != VK_CRAFT_NONE)
+            craft |= 1u << f->unit;
         int cl = vk_target_class(ctx, st, g);
         /* armour with the terrain's cover added, as against fire (XII.A) */
         int cov = vk_cover(ctx, st, g, p);
@@ -307,6 +350,21 @@ void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, flo
             vk_harm(ctx, st, g, e, 0, by_side, NULL);
         wounded += e == 1;
         killed += e == 2;
+    }
+    /* the envelope of a balloon on the ground in the blast tests once, as when fired on: a
+       Civilian (or its shell's quality), Wounded once damaged; a wound is damage (XII.D) */
+    for (int c = 0; c < st->nunits && craft; c++) {
+        if (!(craft & (1u << c)) || st->ux[c].damage >= 2)
+            continue;
+        int dw = st->ux[c].damage > 0;
+        tests++;
+        if (vk_roll(st,
+                    &ctx->tab->blast_pass[vk_envelope_class(ctx, c)][OPFOR_COVER_NONE][0][dw][k],
+                    NULL))
+            continue;
+        vk_craft_damage(ctx, st, c,
+                        vk_effect_roll(st, &ctx->tab->effect[OPFOR_VK_EFFECT_BLAST][dw][0], NULL),
+                        ev);
     }
     VK_EV(ev, "    blast of %.0f in at (%.1f, %.1f): %d test%s, %d wounded, %d killed", radius, p.x,
           p.y, tests, tests == 1 ? "" : "s", wounded, killed);
@@ -349,38 +407,42 @@ int vk_gun_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, op
     return 0;
 }
 
-void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
-                 opfor_vk_events_t *ev) {
+void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, const opfor_pt_t *aims,
+                 int naims, opfor_vk_events_t *ev) {
     int gun = vk_gun_figure(st, u);
-    if (gun < 0)
+    if (gun < 0 || naims < 1)
         return;
     opfor_pt_t o = st->figures[gun].pos;
-    opfor_vec_t dir = opfor_vnorm(opfor_vsub(aim, o));
-    if (dir.x != 0.0f || dir.y != 0.0f)
-        st->units[u].facing = dir;
-    float dist = opfor_dist(o, aim);
-    /* Under 6 in the shell cannot clear troops in the way: it bursts on the first base. */
-    if (dist < VK_OVERHEAD) {
-        float best = dist;
-        for (int g = 0; g < st->nfigures; g++) {
-            if (!vk_alive(st, g) || st->figures[g].unit == u)
-                continue;
-            float t0;
-            if (opfor_seg_circle(o, aim, st->figures[g].pos, vk_radius(&st->figures[g]), &t0,
-                                 NULL) &&
-                t0 * dist < best) {
-                best = t0 * dist;
-                aim = st->figures[g].pos;
-            }
-        }
-        dist = opfor_dist(o, aim);
-    }
-    int br = opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_ARTILLERY, dist);
-    if (br < 0)
-        br = OPFOR_VK_LONG;
-    /* One shell, or a walker's three, each resolved as artillery fire on its own (XII.E). */
+    /* One shell, or a walker's three, each resolved as artillery fire on its own at its own
+       aim point, the last aim taking the shots left (XII.E: "in any direction"). */
     int shots = vk_gun_shots(ctx, st, u);
     for (int s = 0; s < shots && vk_gun_figure(st, u) >= 0; s++) {
+        opfor_pt_t aim = aims[s < naims ? s : naims - 1];
+        opfor_vec_t dir = opfor_vnorm(opfor_vsub(aim, o));
+        if (dir.x != 0.0f || dir.y != 0.0f)
+            st->units[u].facing = dir;
+        float dist = opfor_dist(o, aim);
+        /* Under 6 in the shell cannot clear troops in the way: it bursts on the first base. */
+        if (dist < VK_OVERHEAD) {
+            float best = dist;
+            for (int g = 0; g < st->nfigures; g++) {
+                if (!vk_alive(st, g) || st->figures[g].unit == u)
+                    continue;
+                float t0;
+                if (opfor_seg_circle(o, aim, st->figures[g].pos, vk_radius(&st->figures[g]), &t0,
+                                     NULL) &&
+                    t0 * dist < best) {
+                    best = t0 * dist;
+                    aim = st->figures[g].pos;
+                }
+            }
+            dist = opfor_dist(o, aim);
+        }
+        /* from a craft in the air, one bracket further for each level of its altitude (XII.D) */
+        int br = opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_ARTILLERY, dist,
+                                              st->ux[u].altitude);
+        if (br < 0)
+            br = OPFOR_VK_LONG;
         opfor_pt_t hit = aim;
         if (!vk_roll(st, &ctx->tab->art_on[br], NULL)) {
             float moved;

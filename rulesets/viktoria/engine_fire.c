@@ -36,6 +36,18 @@ int vk_firearm_m(const opfor_viktoria_model_t *m, const opfor_figure_t *f, float
     return -1;
 }
 
+int vk_firearm_lv(const opfor_viktoria_model_t *m, const opfor_figure_t *f, float gap, int lv) {
+    if (lv <= 0)
+        return vk_firearm_m(m, f, gap);
+    if (f->flags & OPFOR_FIG_EQUIPMENT)
+        return -1;
+    for (int w = 2; w >= 0; w--)
+        if ((f->weapons & (OPFOR_W_PISTOL << w)) &&
+            opfor_viktoria_bracket_aloft(m, (opfor_viktoria_ranged_t)w, gap, lv) >= 0)
+            return w;
+    return -1;
+}
+
 /* Flags of a living person (vk_alive and vk_is_person in one mask test). */
 #define VK_PERSON_MASK (OPFOR_FIG_ALIVE | OPFOR_FIG_REAR | OPFOR_FIG_EQUIPMENT)
 
@@ -74,6 +86,30 @@ int vk_in_contact(const opfor_vk_state_t *st, int g) {
         }
     }
     return 0;
+}
+
+float vk_unit_reach_lv(const opfor_viktoria_model_t *m, const opfor_vk_state_t *st, int u, int lv) {
+    if (lv <= 0)
+        return vk_unit_reach_m(m, st, u);
+    const opfor_unit_t *un = &st->units[u];
+    float best = 0.0f;
+    unsigned w = 0;
+    for (int i = un->first, e = un->first + un->count; i < e; i++)
+        if ((st->figures[i].flags & VK_PERSON_MASK) == OPFOR_FIG_ALIVE)
+            w |= st->figures[i].weapons;
+    for (int k = 0; k < 3; k++) {
+        if (!(w & (OPFOR_W_PISTOL << k)))
+            continue;
+        /* a gap in bracket b is in reach when b + lv is a bracket, or the last has no limit */
+        const double *edge = m->range_edge[k];
+        double e = isinf(edge[OPFOR_VK_BRACKET_COUNT - 1]) ? 1e9
+                   : lv < OPFOR_VK_BRACKET_COUNT           ? edge[OPFOR_VK_BRACKET_COUNT - 1 - lv]
+                                                           : 0.0;
+        float r = e > 1e9 ? 1e9f : (float)e;
+        if (r > best)
+            best = r;
+    }
+    return best;
 }
 
 int vk_fire_target_ok(const opfor_vk_state_t *st, int t) {
@@ -290,7 +326,9 @@ int vk_shoot(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int g, int 
              int moving, opfor_vk_events_t *ev) {
     const vk_tabs_t *T = ctx->tab;
     const opfor_figure_t *fr = &st->figures[f], *tg = &st->figures[g];
-    int br = opfor_viktoria_bracket_of(&ctx->model, (opfor_viktoria_ranged_t)w, gap);
+    /* one bracket more for each altitude level between them (XII.D) */
+    int br = opfor_viktoria_bracket_aloft(&ctx->model, (opfor_viktoria_ranged_t)w, gap,
+                                          vk_levels(st, fr->unit, tg->unit));
     if (br < 0)
         return 0;
     int aq = fr->quality, tc = vk_target_class(ctx, st, g);
@@ -300,7 +338,9 @@ int vk_shoot(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int f, int g, int 
     int am = (fr->flags & OPFOR_FIG_MOUNTED) != 0, ss = (fr->skills & OPFOR_S_SHARPSHOOTER) != 0;
     int aw = (fr->flags & OPFOR_FIG_WOUNDED) != 0, tw = (tg->flags & OPFOR_FIG_WOUNDED) != 0;
     int tm = (tg->flags & OPFOR_FIG_MOUNTED) != 0;
-    int post = (tg->flags & OPFOR_FIG_RUNNING) ? VK_POST_RUNNING
+    /* the occupants of a balloon drifting in a steady breeze or more run (XII.D) */
+    int post = ((tg->flags & OPFOR_FIG_RUNNING) || vk_craft_running(ctx, st, tg->unit))
+                   ? VK_POST_RUNNING
                : (tg->flags & OPFOR_FIG_PRONE) ? VK_POST_PRONE
                                                : VK_POST_NONE;
     const vk_roll_t *hit =
@@ -478,6 +518,7 @@ static int fire_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfo
     marks_build(st, t, aim, named, &lanes, &marks);
     int t_active = vk_unit_active(st, t); /* changes only when a shot harms */
     int u_melee = vk_in_melee(st, u);
+    int lv = vk_levels(st, u, t);         /* altitude levels between them (XII.D) */
     for (int f = un->first, fe = un->first + un->count; f < fe; f++) {
         const opfor_figure_t *fr = &st->figures[f];
         if (!vk_alive(st, f) || !vk_is_person(fr) ||
@@ -503,7 +544,7 @@ static int fire_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfo
             float gap = sqrtf(d2) - rf - marks.r[m];
             if (gap < 0.0f)
                 gap = 0.0f;
-            int w = vk_firearm(fr, gap);
+            int w = lv ? vk_firearm_lv(&ctx->model, fr, gap, lv) : vk_firearm(fr, gap);
             if (w < 0)
                 continue;
             /* both tests are pure: the sight line first, as it fails more often */

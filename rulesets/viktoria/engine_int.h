@@ -132,21 +132,32 @@
  * XII options (options.specials): automatons (soft armour), vehicles (hard) and walkers
  * (transport in fortifications: proof against small arms and MGs through the calculator) add
  * armour to cover; machines move at transport speeds; walkers check morale as elite even
- * when only wounded, leave on a failure, and a kill makes them recover for a turn; a walker
- * serves its own guns (no crew, no loading, no limbering: it walks) and one FIRE_ARTILLERY
- * action fires its three shots of the turn, each resolved as artillery fire with its own
- * on-target roll and deviation, all at the one aim point (XII.E); balloons and dirigibles
- * start aloft, drift downwind each turn, sink when damaged and may be damaged or wrecked by
- * high winds and gales (crash roll for passengers); a balloon climbs or descends one level
- * a move (never up once damaged), a dirigible up to two, and a dirigible aloft also steers
- * up to twice transport advance mounted (X + d3) in a straight line, over terrain and
+ * when only wounded, leave on a failure, and a kill makes them spend their next activation
+ * recovering (this turn's if they have not acted yet, ux.hesitate the turn it falls in); a
+ * walker serves its own guns (no crew, no loading, no limbering: it walks) and one
+ * FIRE_ARTILLERY action fires its three shots of the turn, each resolved as artillery fire
+ * with its own on-target roll and deviation, at dest, via (OPFOR_VK_AF_VIA) and the place of
+ * `figure`, or all at dest (XII.E). Balloons and dirigibles start aloft; each drifts downwind
+ * as its move when it activates, unless tethered (vk_craft_drift); a damaged one sinks a level
+ * at once and at the start of each later turn; high winds and gales may damage or wreck craft
+ * aloft at the start of the turn (crash roll for passengers); a balloon climbs or descends one
+ * level a move (never up once damaged), a dirigible up to two, and a dirigible aloft also
+ * steers up to twice transport advance mounted (X + d3) in a straight line, over terrain and
  * figures, kept on the table (XII.D; ADVANCE with OPFOR_VK_AF_CLIMB / _DESCEND, levels in
- * `arc`); craft neither run, crawl nor fire on the move. Vehicle passengers, trains and
- * aeroplanes (XII.C-D) are engine_vehicle.c's and engine_air.c's, reached through small hooks
- * (engine_machine_int.h; docs/viktoria-model.md section 8). Vehicles' speed classes, turning
- * cost (frontage times the angle) and wheels against tracks are engine_move.c's (vk_move_x,
- * vk_turn_cost, terrain_class). Not modelled: fire at or from flying craft by altitude bracket,
- * landed balloons moving on the ground, a walker's three shots at different aim points.
+ * `arc`); craft neither run, crawl nor fire on the move. Their envelope is ux.damage, shot at
+ * with FIRE and OPFOR_VK_AF_AT_CRAFT (and tested once by an MG arc over the craft, or a blast
+ * on it on the ground) as a Civilian (a dirigible's hardened shell: the scenario's quality)
+ * without cover, Wounded once damaged: a wound is damage, a kill or a second damage destroys
+ * it (vk_craft_damage); their occupants are running targets in a steady breeze or more. Fire
+ * at or from a craft in the air goes one range bracket further per altitude level between the
+ * two (opfor_viktoria_bracket_aloft); a burst on the ground does not reach a craft in the air, and
+ * bombs from one (an aeroplane's with OPFOR_VK_AF_BOMB) are measured from the point beneath
+ * it. Vehicle passengers, trains and aeroplanes (XII.C-D) are engine_vehicle.c's and
+ * engine_air.c's, reached through small hooks (engine_machine_int.h; docs/viktoria-model.md
+ * section 8). Vehicles' speed classes, turning cost (frontage times the angle) and wheels
+ * against tracks are engine_move.c's (vk_move_x, vk_turn_cost, terrain_class). Not modelled:
+ * landed balloons moving on the ground, artillery aimed at a craft in the air (shells burst on
+ * the ground).
  * ======================================================================== */
 
 #include <stddef.h>
@@ -248,6 +259,13 @@
 #define vk_weather_event opfor__vk_weather_event
 #define vk_specials_turn opfor__vk_specials_turn
 #define vk_armour opfor__vk_armour
+#define vk_craft_damage opfor__vk_craft_damage
+#define vk_craft_drift opfor__vk_craft_drift
+#define vk_can_fire_craft opfor__vk_can_fire_craft
+#define vk_fire_craft opfor__vk_fire_craft
+#define vk_fire_craft_count opfor__vk_fire_craft_count
+#define vk_firearm_lv opfor__vk_firearm_lv
+#define vk_unit_reach_lv opfor__vk_unit_reach_lv
 #define vk_tabs_build opfor__vk_tabs_build
 
 /* ---------------------------------------------------------------- constants */
@@ -389,6 +407,28 @@ static inline int vk_craft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st
  * (XII.D: "all fire from a hot-air balloon in the air"; dirigibles fire as balloons do). */
 static inline int vk_fire_aloft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
     return vk_craft(ctx, st, u) != VK_CRAFT_NONE && st->ux[u].altitude > 0;
+}
+
+/* Altitude levels between units u and t (XII.D): each is one more range bracket for fire
+ * between them. 0 unless one of them is a flying craft in the air (only the XII code lifts one). */
+static inline int vk_levels(const opfor_vk_state_t *st, int u, int t) {
+    int d = (int)st->ux[u].altitude - (int)st->ux[t].altitude;
+    return d < 0 ? -d : d;
+}
+
+/* The class a balloon's or dirigible's envelope is fired on as (XII.D): Civilian, or for a
+ * dirigible with a hardened shell the quality the scenario gives it (`shell:`). */
+static inline int vk_envelope_class(const opfor_vk_ctx_t *ctx, int u) {
+    return u < ctx->sc.nunits && ctx->sc.machine[u].shell ? ctx->sc.machine[u].shell - 1
+                                                          : OPFOR_Q_CIVILIAN;
+}
+
+/* Whether unit u's occupants are running targets as a balloon's or dirigible's (XII.D: "any
+ * targets in a balloon moving at a steady breeze or better"): aloft, not tethered, wind level 3
+ * (a steady breeze) or more. */
+static inline int vk_craft_running(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    return st->ux[u].altitude > 0 && st->level >= 3 && vk_craft(ctx, st, u) != VK_CRAFT_NONE &&
+           !(u < ctx->sc.nunits && ctx->sc.machine[u].tethered);
 }
 
 /* ---------------------------------------------------------------- events */
@@ -687,6 +727,12 @@ int vk_fire_target_ok(const opfor_vk_state_t *st, int t);
  * does not fire (IX). */
 #define vk_in_contact opfor__vk_in_contact
 int vk_in_contact(const opfor_vk_state_t *st, int g);
+/* vk_firearm_m for fire across lv altitude levels (XII.D): the best firearm whose bracket,
+ * lv brackets further out, is still in range; -1 when none. lv 0: vk_firearm_m. */
+int vk_firearm_lv(const opfor_viktoria_model_t *m, const opfor_figure_t *f, float gap, int lv);
+/* vk_unit_reach_m across lv altitude levels: the farthest tabletop gap some firearm of u still
+ * reaches with the levels added (1e9 for a rifle), 0 when none. */
+float vk_unit_reach_lv(const opfor_viktoria_model_t *m, const opfor_vk_state_t *st, int u, int lv);
 /* Max firearm reach of unit u's figures (inches), 0 when none. */
 float vk_unit_reach_m(const opfor_viktoria_model_t *m, const opfor_vk_state_t *st, int u);
 #define vk_unit_reach(st, u) vk_unit_reach_m(&ctx->model, (st), (u))
@@ -801,8 +847,10 @@ int vk_gun_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, op
  * rolling: every figure of any unit but u in the arc aimed at aim, not concealed. */
 int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
                 opfor_pt_t aim);
-void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
-                 opfor_vk_events_t *ev);
+/* u's field gun fires: one shell at aims[0]; a walker's three shells (vk_gun_shots) one at
+ * each of aims[0..naims) in turn, the last aim taking the shots left (XII.E). naims >= 1. */
+void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, const opfor_pt_t *aims,
+                 int naims, opfor_vk_events_t *ev);
 int vk_can_call_support(const opfor_vk_state_t *st, int u);
 void vk_call_support(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
                      opfor_vk_events_t *ev);
@@ -828,10 +876,32 @@ void vk_mesmerize(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int g,
 int vk_mesmer_tests(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
 /* The start-of-turn weather event (XIII) and its effects on flying craft (XII.D). */
 void vk_weather_event(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev);
-/* Start-of-turn specials: flying craft drift, walkers recover (XII). */
+/* A balloon's or dirigible's drift with the wind, made as its move when it activates (XII.D):
+ * none in calm air, on the ground or tethered; else transport advance on foot (light airs) or
+ * mounted (a steady breeze), twice that in high winds, three times in a gale, X + d3, downwind.
+ * Blown off the table, it is removed. */
+void vk_craft_drift(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* Start-of-turn specials: flying craft start aloft, a damaged balloon sinks, high winds and
+ * gales damage craft aloft (XII.D). */
 void vk_specials_turn(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev);
 /* Armour of special units as extra cover levels (XII.A, XII.C). */
 int vk_armour(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+
+/* Damage to the envelope of balloon or dirigible u (XII.D): effect 1 one damage (the craft
+ * sinks a level at once), 2 (or a second damage) destroyed: it falls and its passengers roll. */
+void vk_craft_damage(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int effect,
+                     opfor_vk_events_t *ev);
+/* Whether unit u may fire its personal weapons at the envelope of craft t (XII.D): t a balloon
+ * or dirigible not yet destroyed, in play and not in melee, some figure of u reaching t's
+ * nearest figure with the altitude levels added, in sight (a craft in the air is always seen). */
+int vk_can_fire_craft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t);
+/* Unit u fires at the envelope of craft t: each able figure one shot at the Civilian class, no
+ * cover, Wounded once damaged, with a save; a wound is one damage, a kill destroys it (XII.D).
+ * moving: moving fire. Returns the shots. */
+int vk_fire_craft(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int moving,
+                  opfor_vk_events_t *ev);
+/* How many figures of u vk_fire_craft would fire, without rolling. */
+int vk_fire_craft_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t);
 
 /* ---------------------------------------------------------------- tables (engine_tab.c) */
 

@@ -278,6 +278,8 @@ int opfor_vk_query_inert(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         return 0;
     if (st->phase != OPFOR_VK_PH_ACTION || a->unit >= st->nunits)
         return 0;
+    if (a->kind == OPFOR_VK_FIRE && (a->flags & OPFOR_VK_AF_AT_CRAFT))
+        return opfor_vk_query_craft_shooters(ctx, st, a->unit, a->target) == 0;
     if (a->kind == OPFOR_VK_FIRE)
         return a->target < st->nunits &&
                opfor_vk_query_shooters(
@@ -305,4 +307,34 @@ int opfor_vk_query_inert(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
 
 int opfor_vk_query_fire_aloft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
     return ctx && st && u >= 0 && u < st->nunits && vk_fire_aloft(ctx, st, u);
+}
+
+int opfor_vk_query_levels(const opfor_vk_state_t *st, int u, int t) {
+    if (!st || u < 0 || t < 0 || u >= st->nunits || t >= st->nunits)
+        return 0;
+    return vk_levels(st, u, t);
+}
+
+int opfor_vk_query_craft_running(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t) {
+    return ctx && st && t >= 0 && t < st->nunits && vk_craft_running(ctx, st, t);
+}
+
+int opfor_vk_query_craft_damage(const opfor_vk_state_t *st, int t) {
+    return st && t >= 0 && t < st->nunits ? st->ux[t].damage : 0;
+}
+
+int opfor_vk_query_craft_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                                  int t) {
+    if (!ctx || !st || u < 0 || t < 0 || u >= st->nunits || t >= st->nunits ||
+        !vk_can_fire_craft(ctx, st, u, t))
+        return 0;
+    return vk_fire_craft_count(ctx, st, u, t);
+}
+
+int opfor_vk_query_altitude(const opfor_vk_state_t *st, int u) {
+    return st && u >= 0 && u < st->nunits ? st->ux[u].altitude : 0;
+}
+
+int opfor_vk_query_envelope_class(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t) {
+    return ctx && st && t >= 0 && t < st->nunits ? vk_envelope_class(ctx, t) : -1;
 }

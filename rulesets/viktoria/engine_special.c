@@ -7,6 +7,7 @@
  * event). The wind damage to flying craft and the crash roll for passengers are fixed die
  * scores printed in XII.D itself, used as written.
  */
+#include <math.h>
 #include <string.h>
 
 #include "engine_int.h"
@@ -225,6 +226,144 @@ static void crash(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_
     VK_EV(ev, "  %s comes down!", un->name);
 }
 
+void vk_craft_damage(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int effect,
+                     opfor_vk_events_t *ev) {
+    opfor_vk_unitx_t *x = &st->ux[u];
+    if (effect <= 0 || x->damage >= 2)
+        return;
+    /* two damages destroy a balloon (XII.D) */
+    if (effect >= 2 || ++x->damage >= 2) {
+        x->damage = 2;
+        crash(ctx, st, u, ev);
+        return;
+    }
+    /* a damaged balloon loses a level when damaged (and at the start of each later turn:
+       vk_specials_turn) (XII.D); dirigibles as balloons, aeroplanes only keep the count */
+    if (vk_craft(ctx, st, u) != VK_CRAFT_NONE && x->altitude > 0)
+        x->altitude--;
+    VK_EV(ev, "  %s is damaged%s", st->units[u].name,
+          vk_craft(ctx, st, u) != VK_CRAFT_NONE ? " and sinks a level" : "");
+}
+
+/* ---------------------------------------------------------------- fire at a balloon (XII.D) */
+
+/* The walk over u's firers at craft t that both vk_fire_craft and vk_fire_craft_count make:
+ * each figure able to fire (as vk_fire_unit's: alive, a person with a firearm, neither playing
+ * nor controlled) aims at the envelope over t's nearest living figure, with the firearm that
+ * reaches it across the altitude levels; sight is needed only to a craft on the ground. With
+ * wr (st itself) each shot is rolled; else nothing is. Returns the shots. */
+static int craft_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfor_vk_state_t *wr,
+                      int u, int t, int moving, int *harm) {
+    const vk_tabs_t *T = ctx->tab;
+    const opfor_unit_t *un = &st->units[u];
+    int shots = 0;
+    for (int f = un->first, fe = un->first + un->count; f < fe; f++) {
+        const opfor_figure_t *fr = &st->figures[f];
+        if (st->ux[t].damage >= 2 || !vk_unit_active(st, t))
+            break;
+        if (!vk_alive(st, f) || !vk_is_person(fr) ||
+            !(fr->weapons & (OPFOR_W_PISTOL | OPFOR_W_CARBINE | OPFOR_W_RIFLE)) ||
+            (st->figx[f] & (OPFOR_VK_FX_PLAYING | OPFOR_VK_FX_CONTROLLED)))
+            continue;
+        float d2;
+        int g = vk_nearest_fig(st, t, fr->pos, &d2);
+        if (g < 0)
+            break;
+        float gap = sqrtf(d2) - vk_radius(fr) - vk_radius(&st->figures[g]);
+        if (gap < 0.0f)
+            gap = 0.0f;
+        int lv = vk_levels(st, u, t);
+        int w = vk_firearm_lv(&ctx->model, fr, gap, lv);
+        if (w < 0)
+            continue;
+        if (st->ux[t].altitude == 0 && !vk_los(ctx, st, f, g))
+            continue;
+        shots++;
+        if (!wr)
+            continue;
+        int br = opfor_viktoria_bracket_aloft(&ctx->model, (opfor_viktoria_ranged_t)w, gap, lv);
+        /* a Civilian target (a dirigible's hardened shell: the scenario's quality), Wounded
+           once damaged, no cover: the envelope stands above everything (XII.D) */
+        int aq = fr->quality, tc = vk_envelope_class(ctx, t), tw = wr->ux[t].damage > 0;
+        int am = (fr->flags & OPFOR_FIG_MOUNTED) != 0,
+            ss = (fr->skills & OPFOR_S_SHARPSHOOTER) != 0;
+        int aw = (fr->flags & OPFOR_FIG_WOUNDED) != 0;
+        const vk_roll_t *hit = &T->fire_hit[vk_fire_idx(w, aq, tc, OPFOR_COVER_NONE, br, am, ss, aw,
+                                                        moving ? 1 : 0, tw, 0, VK_POST_NONE)];
+        int crit, effect;
+        if (!vk_roll_hit(wr, hit, &T->critical, &crit))
+            continue;
+        if (crit) {
+            effect = 2;
+        } else {
+            /* balloons get their saving throw (XII.D) */
+            if (vk_roll(wr, &T->fire_save[w][tc][OPFOR_COVER_NONE][br][tw][0], NULL))
+                continue;
+            effect = vk_effect_roll(wr, &T->effect[OPFOR_VK_EFFECT_FIREARM][tw][0], NULL);
+        }
+        if (effect > 0) {
+            /* a wound is damage; a kill (a second wound on the Wounded envelope, or a
+               critical) destroys it */
+            *harm += effect;
+            vk_craft_damage(ctx, wr, t, effect, NULL);
+        }
+    }
+    return shots;
+}
+
+int vk_can_fire_craft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t) {
+    if (t < 0 || t >= st->nunits || vk_craft(ctx, st, t) == VK_CRAFT_NONE ||
+        st->ux[t].damage >= 2 || !vk_fire_target_ok(st, t) ||
+        st->units[t].side == st->units[u].side)
+        return 0;
+    return craft_walk(ctx, st, NULL, u, t, 0, NULL) > 0;
+}
+
+int vk_fire_craft(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int t, int moving,
+                  opfor_vk_events_t *ev) {
+    int harm = 0;
+    int shots = craft_walk(ctx, st, st, u, t, moving, &harm);
+    VK_EV(ev, "  %s fires%s at the balloon of %s: %d shot%s, %s", st->units[u].name,
+          moving ? " on the move" : "", st->units[t].name, shots, shots == 1 ? "" : "s",
+          st->ux[t].damage >= 2 ? "it is destroyed"
+          : harm                ? "it is damaged"
+                                : "no damage");
+    return shots;
+}
+
+int vk_fire_craft_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t) {
+    return craft_walk(ctx, st, NULL, u, t, 0, NULL);
+}
+
+void vk_craft_drift(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+    const opfor_unit_t *un = &st->units[u];
+    int lv = st->level;
+    /* calm: no drift; tethered balloons do not move at all (XII.D) */
+    if (vk_craft(ctx, st, u) == VK_CRAFT_NONE || st->ux[u].altitude == 0 || lv <= 1 ||
+        (u < ctx->sc.nunits && ctx->sc.machine[u].tethered))
+        return;
+    /* light airs: transport advance on foot; a steady breeze: mounted; high winds twice that,
+       a gale three times (XII.D) */
+    int base = lv == 2 ? ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][0][0][0]
+                       : ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][1][0][0];
+    int mult = lv >= 5 ? 3 : lv == 4 ? 2 : 1;
+    float dist = (float)((base + vk_d3(st)) * mult);
+    /* the wind blows from st->wind: the craft moves the opposite way */
+    opfor_vec_t from = opfor_compass_vec((opfor_table_north_t)ctx->sc.table.north,
+                                         (opfor_compass_t)(st->wind & 7));
+    opfor_vec_t v = opfor_vscale(from, -dist);
+    for (int i = un->first; i < un->first + un->count; i++) {
+        opfor_figure_t *f = &st->figures[i];
+        f->pos = opfor_vadd(f->pos, v);
+        if (f->pos.x < 0.5f || f->pos.y < 0.5f || f->pos.x > ctx->sc.table.width - 0.5f ||
+            f->pos.y > ctx->sc.table.depth - 0.5f) {
+            vk_remove_unit(st, u, "is blown off the table", ev);
+            return;
+        }
+    }
+    VK_EV(ev, "  %s drifts %.0f in with the wind", un->name, (double)dist);
+}
+
 void vk_specials_turn(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_events_t *ev) {
     for (int u = 0; u < st->nunits; u++) {
         if (!vk_unit_active(st, u) || !flying(st->units[u].type))
@@ -237,43 +376,16 @@ void vk_specials_turn(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_vk_
         /* a damaged balloon sinks a level each turn (XII.D) */
         if (x->damage > 0 && st->units[u].type != OPFOR_UT_AEROPLANE && x->altitude > 0)
             x->altitude--;
-        /* drift with the wind (balloons and dirigibles) */
         int lv = st->level;
-        if (st->units[u].type != OPFOR_UT_AEROPLANE && lv > 1) {
-            int first = st->units[u].first;
-            int base = lv == 2 ? ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][0][0][0]
-                               : ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][1][0][0];
-            int mult = lv >= 5 ? 3 : lv == 4 ? 2 : 1;
-            float dist = (float)((base + vk_d3(st)) * mult);
-            /* the wind blows from st->wind: the craft moves the opposite way */
-            opfor_vec_t from = opfor_compass_vec((opfor_table_north_t)ctx->sc.table.north,
-                                                 (opfor_compass_t)(st->wind & 7));
-            opfor_vec_t v = opfor_vscale(from, -dist);
-            const opfor_unit_t *un = &st->units[u];
-            for (int i = un->first; i < un->first + un->count; i++) {
-                opfor_figure_t *f = &st->figures[i];
-                f->pos = opfor_vadd(f->pos, v);
-                if (f->pos.x < 0.5f || f->pos.y < 0.5f || f->pos.x > ctx->sc.table.width - 0.5f ||
-                    f->pos.y > ctx->sc.table.depth - 0.5f) {
-                    vk_remove_unit(st, u, "is blown off the table", ev);
-                    break;
-                }
-            }
-            (void)first;
-            if (st->ux[u].removed)
-                continue;
-        }
         /* high winds and gales damage or destroy craft aloft (XII.D) */
         if (lv >= 4) {
             int d = vk_d6(st);
             int destroyed = lv == 4 ? d == 6 : d >= 5;
             int damaged = lv == 4 ? (d == 4 || d == 5) : (d == 3 || d == 4);
-            if (damaged)
-                x->damage++;
-            if (destroyed || x->damage >= 2)
-                crash(ctx, st, u, ev);
-            else if (damaged)
-                VK_EV(ev, "  %s is damaged by the wind", st->units[u].name);
+            if (destroyed || damaged) {
+                VK_EV(ev, "  the wind %s %s", destroyed ? "wrecks" : "damages", st->units[u].name);
+                vk_craft_damage(ctx, st, u, destroyed ? 2 : 1, ev);
+            }
         }
     }
 }

@@ -55,6 +55,12 @@ static void scan(const opfor_vk_ctx_t *ctx, reach_t *r) {
             r->target_c |= (1u << OPFOR_Q_COUNT) - 1u;
             r->test_c |= (1u << OPFOR_Q_COUNT) - 1u;
         }
+        /* a balloon's or dirigible's envelope is fired on as a Civilian, a dirigible's hardened
+           shell at the scenario's quality (XII.D) */
+        if (ctx->opt.specials && (t == OPFOR_UT_BALLOON || t == OPFOR_UT_DIRIGIBLE)) {
+            r->target_c |= 1u << vk_envelope_class(ctx, u);
+            r->test_c |= 1u << vk_envelope_class(ctx, u);
+        }
         if (t == OPFOR_UT_WALKER || t == OPFOR_UT_AUTOMATON || t == OPFOR_UT_VEHICLE ||
             t == OPFOR_UT_BALLOON || t == OPFOR_UT_DIRIGIBLE || t == OPFOR_UT_AEROPLANE) {
             r->target_c |= 1u << OPFOR_VK_TRANSPORT;

@@ -415,8 +415,9 @@ static int rider_check(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     case OPFOR_VK_RALLY:
         return wavering;
     case OPFOR_VK_FIRE:
-        return !wavering && ctx->sc.machine[v].fire_out > 0 && t < st->nunits &&
-               st->units[t].side != st->units[p].side && vk_fire_target_ok(st, t) &&
+        return !wavering && !(a->flags & OPFOR_VK_AF_AT_CRAFT) && ctx->sc.machine[v].fire_out > 0 &&
+               t < st->nunits && st->units[t].side != st->units[p].side &&
+               vk_fire_target_ok(st, t) &&
                vk_nearest_pair(st, p, t, NULL, NULL) <= vk_unit_reach(st, p) &&
                vk_unit_sees(ctx, st, p, t, 1e9f);
     case OPFOR_VK_EMBARK:
@@ -479,10 +480,10 @@ int vk_machine_list(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, uint3
     return 1;
 }
 
-/* Whether t may not be charged: riding in a vehicle, or an aeroplane in the air. */
+/* Whether t may not be charged: riding in a vehicle, or a flying craft in the air. */
 static int out_of_reach(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t) {
-    return t < st->nunits &&
-           (vk_aboard(st, t) >= 0 || (vk_is_plane(ctx, st, t) && st->ux[t].altitude > 0));
+    (void)ctx;
+    return t < st->nunits && (vk_aboard(st, t) >= 0 || st->ux[t].altitude > 0);
 }
 
 void vk_machine_list_more(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, uint32_t want,
@@ -679,7 +680,9 @@ int vk_machine_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
              (a->flags & OPFOR_VK_AF_CLIMB) || (a->flags & OPFOR_VK_AF_TAKE_OFF) ? ", climbing"
              : (a->flags & OPFOR_VK_AF_DESCEND)                                  ? ", diving"
                                                                                  : "",
-             (a->flags & OPFOR_VK_AF_FIRE) ? ", attacking " : "",
-             (a->flags & OPFOR_VK_AF_FIRE) ? tn : "");
+             (a->flags & OPFOR_VK_AF_FIRE)   ? ", attacking "
+             : (a->flags & OPFOR_VK_AF_BOMB) ? ", dropping bombs on "
+                                             : "",
+             (a->flags & (OPFOR_VK_AF_FIRE | OPFOR_VK_AF_BOMB)) ? tn : "");
     return 1;
 }

@@ -767,3 +767,16 @@ int opfor_viktoria_bracket_of(const opfor_viktoria_model_t *m, opfor_viktoria_ra
             return b;
     return OPFOR_ERANGE;
 }
+
+int opfor_viktoria_bracket_aloft(const opfor_viktoria_model_t *m, opfor_viktoria_ranged_t r,
+                                 double inches, int levels) {
+    int b = opfor_viktoria_bracket_of(m, r, inches);
+    if (b < 0 || levels <= 0)
+        return b;
+    /* each level is one more range bracket (XII.D) */
+    b += levels;
+    if (b < OPFOR_VK_BRACKET_COUNT)
+        return b;
+    return isinf(m->range_edge[r][OPFOR_VK_BRACKET_COUNT - 1]) ? OPFOR_VK_BRACKET_COUNT - 1
+                                                               : OPFOR_ERANGE;
+}

@@ -92,6 +92,16 @@ static int check_unit_key(opfor_scenario_ck_t *ck, const opfor_scenario_t *sc, i
             return opfor_scenario_ck_fail(
                 ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
                 "airborne applies to aeroplanes (Viktoria! XII.D); this unit is %s", tname);
+    } else if (strcmp(key, "tethered") == 0) {
+        if (m->tethered && un->type != OPFOR_UT_BALLOON)
+            return opfor_scenario_ck_fail(
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                "only balloons are tethered (Viktoria! XII.D); this unit is %s", tname);
+    } else if (strcmp(key, "shell") == 0) {
+        if (un->type != OPFOR_UT_DIRIGIBLE)
+            return opfor_scenario_ck_fail(
+                ck, OPFOR_EPARSE, OPFOR_SCENARIO_UNIT, u, key,
+                "only dirigibles have a hardened shell (Viktoria! XII.D); this unit is %s", tname);
     } else if (strcmp(key, "armour") == 0) {
         if (un->type != OPFOR_UT_VEHICLE && un->type != OPFOR_UT_AUTOMATON &&
             un->type != OPFOR_UT_WALKER)

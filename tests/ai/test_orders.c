@@ -716,6 +716,97 @@ static void orders_move_cut_short_says_why(void **state) {
     vkfix_close(&f);
 }
 
+/* XII.D, XII.E under the XII options: fire at a balloon itself quotes the calculator's roll for
+ * a Civilian target without cover at the range bracket one level further out; a walker's split
+ * shells name each aim point. */
+/* clang-format off */
+static const char AIR_FIELD[] =
+    VKFIX_HEAD
+    "units:\n"
+    VKFIX_UNIT("Fusiliers", "Red", "infantry", "[36, 14]")
+    "      - {count: 4, quality: veteran, weapons: [rifle, bayonet]}\n"
+    VKFIX_UNIT("Tripod", "Red", "walker", "[20, 10]")
+    "      - {count: 1, quality: elite, equipment: true, weapons: field_gun}\n"
+    VKFIX_UNIT("Balloon", "Blue", "balloon", "[36, 24]")
+    "      - {count: 2, weapons: pistol}\n"
+    VKFIX_UNIT("Jager", "Blue", "infantry", "[10, 36]") VKFIX_RIFLES(4)
+    VKFIX_UNIT("Pickets", "Blue", "infantry", "[56, 36]") VKFIX_RIFLES(4);
+/* clang-format on */
+
+static void orders_fire_at_a_balloon_and_split_shells(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    assert_non_null(sc);
+    opfor_diag_t d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(
+        opfor_viktoria_scenario_load_string(AIR_FIELD, strlen(AIR_FIELD), "air", sc, &d), 0);
+    opfor_vk_options_t opt;
+    memset(&opt, 0, sizeof opt);
+    opt.specials = 1;
+    vkfix_t f;
+    memset(&f, 0, sizeof f);
+    assert_int_equal(opfor_vk_rs_ctx_new(&f.ctx, sc, "air", &opt, &d), 0);
+    opfor_scenario_free(sc);
+    free(sc);
+    f.st = calloc(1, sizeof *f.st);
+    assert_non_null(f.st);
+    opfor_game_init(&f.game, &opfor_viktoria_ruleset, f.ctx, 0);
+    opfor_vk_rs_state_init(f.ctx, f.st, 3);
+    f.st->vk.turn = 1;
+    int u = vkfix_unit(&f, "Fusiliers"), b = vkfix_unit(&f, "Balloon");
+    f.st->vk.ux[b].altitude = 1;
+    vkfix_act(&f, "Fusiliers");
+    opfor_action_t a = vkfix_action(OPFOR_VK_FIRE, u, b, 0.0f, 0.0f);
+    a.flags = OPFOR_VK_AF_AT_CRAFT;
+    opfor_order_t o;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    assert_string_equal(o.verb, "fire at the balloon of");
+    assert_int_equal(o.figures_how, OPFOR_ORDER_FIG_EXACT);
+    assert_int_equal(o.figures, 4);
+    float gap = opfor_vk_query_gap(&f.st->vk, u, b);
+    opfor_viktoria_req_t req;
+    assert_int_equal(opfor_viktoria_req_init(&req, OPFOR_VK_A_FIRE_RIFLE), 0);
+    char in[32];
+    snprintf(in, sizeof in, "%.1f", (double)gap);
+    assert_int_equal(opfor_viktoria_req_set(&req, "actor", "veteran", NULL), 0);
+    assert_int_equal(opfor_viktoria_req_set(&req, "target", "civilian", NULL), 0);
+    assert_int_equal(opfor_viktoria_req_set(&req, "range", in, NULL), 0);
+    assert_int_equal(opfor_viktoria_req_set(&req, "altitude", "1", NULL), 0);
+    opfor_viktoria_result_t res;
+    assert_int_equal(
+        opfor_viktoria_calc(opfor_vk_query_model(opfor_vk_rs_engine(f.ctx)), &req, &res, NULL), 0);
+    char hit[32];
+    opfor_roll_format(&opfor_viktoria_result_roll(&res, "hit")->roll, hit, sizeof hit);
+    assert_string_equal(o.rolls[0].label, "to hit");
+    assert_string_equal(o.rolls[0].need, hit);
+    char want[160];
+    snprintf(want, sizeof want,
+             "Fusiliers: fire at the balloon of Balloon, %.0f in away: 4 figures fire",
+             (double)gap);
+    if (!strstr(o.sentence, want))
+        fail_msg("%s", o.sentence);
+    /* on the envelope a wound is damage and a kill destroys it (XII.D) */
+    if (!strstr(o.sentence, " damages / 6 destroys per unsaved hit."))
+        fail_msg("%s", o.sentence);
+    /* the walker's three shells split between aim points */
+    int w = vkfix_act(&f, "Tripod"), j = vkfix_unit(&f, "Jager"), p = vkfix_unit(&f, "Pickets");
+    opfor_pt_t cj = vkfix_centre(&f, j), cp = vkfix_centre(&f, p);
+    a = vkfix_action(OPFOR_VK_FIRE_ARTILLERY, w, j, cj.x, cj.y);
+    a.flags = OPFOR_VK_AF_VIA;
+    a.x2 = cp.x;
+    a.y2 = cp.y;
+    assert_int_equal(opfor_order_from_action(&f.game, f.st, &a, &o), 0);
+    /* the first shell's aim point is said as for any gun (IX: in the crew's sight) */
+    snprintf(want, sizeof want, "Tripod: fire its three shells, the first at Jager (aim at x ");
+    if (!strstr(o.sentence, want))
+        fail_msg("%s", o.sentence);
+    snprintf(want, sizeof want, ", the other two at x %.0f y %.0f", (double)cp.x, (double)cp.y);
+    if (!strstr(o.sentence, want))
+        fail_msg("%s", o.sentence);
+    vkfix_close(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(orders_advance_sentence),
@@ -732,6 +823,7 @@ int main(void) {
         cmocka_unit_test(orders_move_is_the_engines),
         cmocka_unit_test(orders_move_cut_short_says_why),
         cmocka_unit_test(orders_move_by_way_of_a_waypoint),
+        cmocka_unit_test(orders_fire_at_a_balloon_and_split_shells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -489,8 +489,66 @@ static void calc_every_action_default_is_sane(void **state) {
     }
 }
 
+/* XII.D: each altitude level between firer and target is one more range bracket. For every
+ * firearm, MG and gun, every bracket and every level, the answer with --altitude equals the
+ * answer at the shifted bracket (the engine's opfor_viktoria_bracket_aloft); past the last
+ * bracket a pistol or carbine is out of range, a rifle, MG or gun stays at long. */
+static void calc_altitude_adds_brackets(void **state) {
+    (void)state;
+    static const int acts[] = {OPFOR_VK_A_FIRE_PISTOL, OPFOR_VK_A_FIRE_CARBINE,
+                               OPFOR_VK_A_FIRE_RIFLE, OPFOR_VK_A_TEST_VS_MG,
+                               OPFOR_VK_A_FIRE_ARTILLERY};
+    const char *first[] = {"hit", "hit", "hit", "pass", "on_target"};
+    for (int k = 0; k < 5; k++) {
+        const opfor_viktoria_action_t *a = opfor_viktoria_action_get(acts[k]);
+        for (int b = 0; b < OPFOR_VK_BRACKET_COUNT; b++)
+            for (int lv = 0; lv <= 9; lv++) {
+                opfor_viktoria_req_t req, at;
+                opfor_viktoria_result_t r1, r2;
+                opfor_diag_t d;
+                opfor_viktoria_req_init(&req, acts[k]);
+                req.v[OPFOR_VK_F_RANGE] = b;
+                req.v[OPFOR_VK_F_ALTITUDE] = lv;
+                /* the same shot by inches: the bracket's upper edge, or 10 in beyond the last
+                   finite one */
+                double e = M.range_edge[a->ranged][b];
+                double inches = isinf(e) ? M.range_edge[a->ranged][b - 1] + 10.0 : e;
+                int want = opfor_viktoria_bracket_aloft(&M, (opfor_viktoria_ranged_t)a->ranged,
+                                                        inches, lv);
+                int rc = opfor_viktoria_calc(&M, &req, &r1, &d);
+                if (want < 0) {
+                    assert_int_equal(rc, OPFOR_ERANGE);
+                    assert_non_null(strstr(d.msg, "altitude level"));
+                    assert_true(b + lv >= OPFOR_VK_BRACKET_COUNT);
+                    assert_true(acts[k] == OPFOR_VK_A_FIRE_PISTOL ||
+                                acts[k] == OPFOR_VK_A_FIRE_CARBINE);
+                    continue;
+                }
+                assert_int_equal(rc, 0);
+                assert_int_equal(
+                    want, b + lv < OPFOR_VK_BRACKET_COUNT ? b + lv : OPFOR_VK_BRACKET_COUNT - 1);
+                opfor_viktoria_req_init(&at, acts[k]);
+                at.v[OPFOR_VK_F_RANGE] = want;
+                assert_int_equal(opfor_viktoria_calc(&M, &at, &r2, &d), 0);
+                const opfor_viktoria_named_roll_t *x = opfor_viktoria_result_roll(&r1, first[k]);
+                const opfor_viktoria_named_roll_t *y = opfor_viktoria_result_roll(&r2, first[k]);
+                assert_non_null(x);
+                assert_non_null(y);
+                assert_true(x->roll.p_exact == y->roll.p_exact);
+                assert_int_equal(x->roll.need, y->roll.need);
+                /* by inches as well */
+                req.v[OPFOR_VK_F_RANGE] = OPFOR_VK_INCHES;
+                req.inches = inches;
+                assert_int_equal(opfor_viktoria_calc(&M, &req, &r1, &d), 0);
+                x = opfor_viktoria_result_roll(&r1, first[k]);
+                assert_true(x->roll.p_exact == y->roll.p_exact);
+            }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(calc_altitude_adds_brackets),
         cmocka_unit_test(calc_rifle_veteran_at_soldier_in_soft_cover),
         cmocka_unit_test(calc_pistol_and_other_fire),
         cmocka_unit_test(calc_lance_charge),

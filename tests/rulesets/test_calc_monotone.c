@@ -64,7 +64,8 @@ static int direction(const opfor_viktoria_action_t *a, int field) {
         return -1;
     case OPFOR_VK_F_COVER: /* the tester's own cover in tests, the target's otherwise */
         return a->is_test ? 1 : -1;
-    case OPFOR_VK_F_RANGE: /* longer range helps only a figure testing versus an MG */
+    case OPFOR_VK_F_RANGE:    /* longer range helps only a figure testing versus an MG */
+    case OPFOR_VK_F_ALTITUDE: /* each level is one more bracket of range (XII.D) */
         return strcmp(a->name, "test_vs_mg") == 0 ? 1 : -1;
     case OPFOR_VK_F_MOVING: /* moving fire hurts the firer, helps a figure an MG fires at */
         return strcmp(a->name, "test_vs_mg") == 0 ? 1 : -1;
@@ -118,6 +119,12 @@ static void build_dim(const opfor_viktoria_action_t *a, const opfor_viktoria_act
     case OPFOR_VK_FK_INT:
         if (af->def == OPFOR_VK_UNSET)
             push(d, OPFOR_VK_UNSET, 0, 1);
+        /* The fire actions' grid is large: their altitude stays 0 here (a level is one more
+           bracket; test_calc's calc_altitude_adds_brackets walks every level and bracket). */
+        if (af->id == OPFOR_VK_F_ALTITUDE && a->ranged <= OPFOR_VK_R_RIFLE) {
+            push(d, 0, 0, 0);
+            break;
+        }
         for (int i = f->min; i <= f->max; i++)
             push(d, i, 0, 0);
         break;

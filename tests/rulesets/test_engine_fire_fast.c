@@ -155,7 +155,8 @@ static int ref_fire_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u,
             float gap = opfor_dist(fr->pos, tg->pos) - vk_radius(fr) - vk_radius(tg);
             if (gap < 0.0f)
                 gap = 0.0f;
-            int w = vk_firearm(fr, gap);
+            /* across altitude levels, one bracket further each (XII.D, issue 17) */
+            int w = vk_firearm_lv(&ctx->model, fr, gap, vk_levels(st, u, t));
             if (w < 0)
                 continue;
             if (!vk_los(ctx, st, f, g) || ref_lane_blocked_in(st, f, g, lanes, nlanes))
@@ -298,7 +299,8 @@ static void ref_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, 
         if (times <= 0 || ref_concealed(ctx, st, o, g))
             continue;
         float gap = opfor_dist(o, f->pos) - vk_radius(&st->figures[mg]) - vk_radius(f);
-        int br = opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_MG, gap < 0 ? 0 : gap);
+        int br = opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_MG, gap < 0 ? 0 : gap,
+                                              vk_levels(st, u, f->unit));
         if (br < 0)
             br = OPFOR_VK_LONG;
         int cl = vk_target_class(ctx, st, g), cov = vk_cover(ctx, st, g, o);

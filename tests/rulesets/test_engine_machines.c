@@ -8,6 +8,9 @@
  */
 #include "vk_fixture.h"
 
+#include "engine_int.h"
+#include "opfor/viktoria/adapter.h"
+
 /* A scenario from YAML text; fails the test when it does not load. */
 static opfor_scenario_t *load(const char *yaml) {
     return fx_load(yaml, "test");
@@ -630,6 +633,73 @@ static void machines_plane_off_table_and_running_target(void **state) {
     free(sc);
 }
 
+/* XII.D (audit row 95): an aeroplane's bomb carriers drop bombs from the point on the table
+ * beneath it, measuring 6 in from there; a burst on the ground does not reach a craft in the
+ * air, the aeroplane over it included. */
+static void machines_plane_drops_bombs_from_beneath(void **state) {
+    (void)state;
+    char yaml[2048];
+    snprintf(yaml, sizeof yaml,
+             HEAD
+             "units:\n"
+             "  - {name: Bomber, side: Blue, type: aeroplane, self_commanding: true,\n"
+             "     position: [6, 4], figures: [{count: 1, quality: veteran, weapons: bombs}]}\n"
+             "  - {name: Reds, side: Red, type: infantry, self_commanding: true,\n"
+             "     position: [36, 30], figures: [{count: 4, weapons: rifle}]}\n");
+    opfor_scenario_t *sc = load(yaml);
+    opfor_vk_ctx_t *ctx = ctx_of(sc);
+    opfor_vk_state_t *st = malloc(sizeof *st), *s2 = malloc(sizeof *s2);
+    opfor_vk_state_init(ctx, st, 3);
+    fx_activate(ctx, st, 0);
+    assert_int_equal(st->ux[0].altitude, 1);
+    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+    int n = list(ctx, st, a), k = -1;
+    for (int i = 0; i < n; i++)
+        if (a[i].kind == OPFOR_VK_DRIVE && (a[i].flags & OPFOR_VK_AF_BOMB) && a[i].target == 1)
+            k = i;
+    assert_true(k >= 0); /* a bombing pass is offered */
+    opfor_vk_action_t bomb = a[k];
+    /* the flag survives the generic action of the adapter (the AI and the daemon) */
+    opfor_action_t g = opfor_vk_rs_action_from_engine(&bomb);
+    opfor_vk_action_t back;
+    opfor_vk_rs_action_to_engine(&g, &back);
+    assert_memory_equal(&back, &bomb, sizeof bomb);
+    char words[160];
+    opfor_vk_action_str(ctx, st, &bomb, words, sizeof words);
+    assert_non_null(strstr(words, "dropping bombs on Reds"));
+    int harmed = 0;
+    for (int s = 0; s < 300; s++) {
+        memcpy(s2, st, sizeof *s2);
+        opfor_rng_seed(&s2->rng, (uint64_t)s, 5);
+        char buf[1024];
+        opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
+        buf[0] = 0;
+        assert_int_equal(opfor_vk_apply(ctx, s2, &bomb, &ev), 0);
+        assert_non_null(strstr(buf, "throws 1 bomb at Reds"));
+        /* the point beneath it is within 6 in of the Reds */
+        assert_true(vk_nearest_pair(s2, 0, 1, NULL, NULL) <= 6.0f);
+        harmed += fx_alive(s2, 1) < 4 || fx_wounded(s2, 1) > 0;
+        assert_int_equal(fx_alive(s2, 0), 1);
+    }
+    assert_true(harmed > 30);
+    /* a shell bursting right beneath it does not touch the aeroplane in the air */
+    for (int s = 0; s < 200; s++) {
+        memcpy(s2, st, sizeof *s2);
+        opfor_rng_seed(&s2->rng, (uint64_t)s, 6);
+        vk_blast(ctx, s2, s2->figures[0].pos, 6.0f, OPFOR_VK_BLAST_HEAVY, 1, NULL);
+        assert_true((s2->figures[0].flags & (OPFOR_FIG_ALIVE | OPFOR_FIG_WOUNDED)) ==
+                    OPFOR_FIG_ALIVE);
+    }
+    /* one pass drops bombs or fires, not both */
+    opfor_vk_action_t both = bomb;
+    both.flags = OPFOR_VK_AF_BOMB | OPFOR_VK_AF_FIRE;
+    assert_false(legal(ctx, st, both));
+    free(st);
+    free(s2);
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
 /* ---------------------------------------------------------------- invariants */
 
 /* Random games on the demo scenario: passengers stay on their vehicle's hull, trains on their
@@ -758,6 +828,7 @@ int main(void) {
         cmocka_unit_test(machines_train_track_and_speed),
         cmocka_unit_test(machines_plane_runway_and_climb),
         cmocka_unit_test(machines_plane_off_table_and_running_target),
+        cmocka_unit_test(machines_plane_drops_bombs_from_beneath),
         cmocka_unit_test(machines_invariants_demo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -192,10 +192,10 @@ static void special_machines_armour_and_walkers(void **state) {
     fx_activate(ctx, &st, rifles);
     /* small arms cannot touch a walker (XII.E) */
     assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_FIRE, walker, NULL), -1);
-    /* a kill only staggers it for a turn */
+    /* a kill only staggers it: it has not acted this turn, so it recovers this turn */
     vk_harm(ctx, &st, st.units[walker].first, 2, 0, 0, NULL);
     assert_true(st.figures[st.units[walker].first].flags & OPFOR_FIG_ALIVE);
-    assert_true(st.ux[walker].hesitate > st.turn);
+    assert_int_equal(st.ux[walker].hesitate, st.turn);
     fx_done(ctx, sc);
 }
 
@@ -227,23 +227,286 @@ static void special_balloon_fire_aloft_is_moving_fire(void **state) {
     fx_done(ctx, sc);
 }
 
+/* XII.D (audit row 97): a balloon moves with the wind as its move, when it activates (not at
+ * the start of the turn): a steady breeze carries it transport advance mounted (X + d3)
+ * downwind; a tethered balloon does not move at all. */
 static void special_balloons_drift_downwind(void **state) {
     (void)state;
+    for (int tether = 0; tether < 2; tether++) {
+        opfor_scenario_t *sc = fx_new(48, 48);
+        sc->weather.level = 3;
+        sc->weather.wind = OPFOR_W; /* blowing from the west: drift east */
+        int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 2, opfor_pt(10, 24),
+                        opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+        fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(44, 44), OPFOR_W_RIFLE);
+        sc->machine[b].tethered = (uint8_t)tether;
+        opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+        int x = ctx->tab->move_x[VK_MV_ADVANCE][OPFOR_VK_TRANSPORT][1][0][0];
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, 1);
+        float x0 = st.figures[st.units[b].first].pos.x, y0 = st.figures[st.units[b].first].pos.y;
+        opfor_vk_action_t roll = fx_act(OPFOR_VK_ROLL, OPFOR_VK_NONE);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &roll, NULL), 0);
+        assert_int_equal(st.ux[b].altitude, 1);
+        /* nothing moves at the start of the turn */
+        assert_true(fabsf(st.figures[st.units[b].first].pos.x - x0) < 0.01f);
+        st.phase = OPFOR_VK_PH_SELECT_UNIT;
+        st.side = 0;
+        opfor_vk_action_t sel = fx_act(OPFOR_VK_SELECT_UNIT, b);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &sel, NULL), 0);
+        float dx = st.figures[st.units[b].first].pos.x - x0;
+        if (tether) {
+            assert_true(fabsf(dx) < 0.01f);
+        } else {
+            assert_true(dx > (float)x + 0.99f && dx < (float)x + 3.01f);
+        }
+        assert_true(fabsf(st.figures[st.units[b].first].pos.y - y0) < 0.01f);
+        fx_done(ctx, sc);
+    }
+}
+
+/* XII.D (audit rows 100, 95, 99): fire at a balloon's envelope, separate from fire at its
+ * occupants. The envelope is a Civilian target without cover, Wounded once damaged, with a save;
+ * a wound is damage, and the balloon loses a level at once; a kill destroys it. Fire at a craft
+ * in the air is one range bracket further out for each altitude level: a rifle at 8 in (short)
+ * shoots a balloon at level 1 at the medium bracket. */
+static void special_balloon_envelope_is_shot_as_a_civilian(void **state) {
+    (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
-    sc->weather.level = 3;
-    sc->weather.wind = OPFOR_W; /* blowing from the west: drift east */
-    int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 2, opfor_pt(10, 24),
-                    opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
-    fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(44, 44), OPFOR_W_RIFLE);
+    sc->weather.level = 1; /* calm: no drift, no wind damage */
+    int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_ELITE, 2, opfor_pt(24, 26),
+                    opfor_pt(0, -1), 0, OPFOR_W_PISTOL, 0);
+    int foe = fx_foot(sc, "Marksman", 1, OPFOR_Q_VETERAN, 1, opfor_pt(24, 17), OPFOR_W_RIFLE);
+    fx_general(sc, 1, opfor_pt(44, 44));
     opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
     opfor_vk_state_t st;
     opfor_vk_state_init(ctx, &st, 1);
-    float x0 = st.figures[st.units[b].first].pos.x, y0 = st.figures[st.units[b].first].pos.y;
+    float gap = vk_nearest_pair(&st, foe, b, NULL, NULL);
+    assert_int_equal(opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_RIFLE, gap), OPFOR_VK_SHORT);
+    opfor_viktoria_req_t req = fx_req_at(OPFOR_VK_A_FIRE_RIFLE, OPFOR_Q_VETERAN, 0);
+    req.v[OPFOR_VK_F_RANGE] = OPFOR_VK_MEDIUM; /* short, one level up */
+    req.v[OPFOR_VK_F_TARGET] = OPFOR_Q_CIVILIAN;
+    double p_damage = fx_calc_outcome(&req, "wounded"), p_wreck = fx_calc_outcome(&req, "killed");
+    req.v[OPFOR_VK_F_TARGET_WOUNDED] = 1;
+    double p_wreck_damaged = fx_calc_outcome(&req, "killed");
+    const int n = 4000;
+    int damaged = 0, wrecked = 0, wrecked2 = 0;
+    for (int s = 0; s < n; s++) {
+        fx_start(ctx, &st, (uint64_t)s, foe);
+        assert_int_equal(st.ux[b].altitude, 1);
+        opfor_vk_action_t fire;
+        assert_true(fx_offered(ctx, &st, OPFOR_VK_FIRE, b, NULL) >= 0);
+        opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+        int na = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS), k = -1;
+        for (int i = 0; i < na; i++)
+            if (a[i].kind == OPFOR_VK_FIRE && a[i].flags == OPFOR_VK_AF_AT_CRAFT &&
+                a[i].target == b)
+                k = i;
+        assert_true(k >= 0); /* offered, at the balloon itself */
+        fire = a[k];
+        opfor_vk_state_t again = st;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &fire, NULL), 0);
+        if (st.ux[b].damage < 2) /* the occupants are not hit, unless the balloon falls */
+            assert_int_equal(fx_alive(&st, b) - fx_wounded(&st, b), 2);
+        if (st.ux[b].damage == 1) {
+            damaged++;
+            assert_int_equal(st.ux[b].altitude, 0); /* a level lost at once (row 99) */
+        } else if (st.ux[b].damage == 2) {
+            wrecked++;
+        }
+        /* once damaged, the envelope counts as Wounded: a wound now destroys it */
+        again.ux[b].damage = 1;
+        assert_int_equal(opfor_vk_apply(ctx, &again, &fire, NULL), 0);
+        wrecked2 += again.ux[b].damage == 2;
+    }
+    fx_assert_rate(damaged, n, p_damage, 4.0);
+    fx_assert_rate(wrecked, n, p_wreck, 4.0);
+    fx_assert_rate(wrecked2, n, p_wreck_damaged, 4.0);
+    /* a burst on a balloon landed on the ground: its envelope tests once, as a Civilian */
+    opfor_viktoria_req_t bq;
+    opfor_viktoria_req_init(&bq, OPFOR_VK_A_TEST_VS_BLAST);
+    bq.v[OPFOR_VK_F_ACTOR] = OPFOR_Q_CIVILIAN;
+    bq.v[OPFOR_VK_F_BLAST] = OPFOR_VK_BLAST_SHELL;
+    double p_hurt = 1.0 - fx_calc_outcome(&bq, "unharmed");
+    int hurt = 0;
+    for (int s = 0; s < n; s++) {
+        fx_start(ctx, &st, (uint64_t)s, foe);
+        st.ux[b].altitude = 0;
+        opfor_pt_t far = opfor_pt(st.figures[st.units[b].first].pos.x + 2.0f,
+                                  st.figures[st.units[b].first].pos.y + 2.0f);
+        vk_blast(ctx, &st, far, 3.0f, OPFOR_VK_BLAST_SHELL, 1, NULL);
+        hurt += st.ux[b].damage > 0;
+    }
+    fx_assert_rate(hurt, n, p_hurt, 4.0);
+    /* a wrecked balloon is no longer a target of its own */
+    fx_start(ctx, &st, 1, foe);
+    st.ux[b].damage = 2;
+    opfor_vk_action_t at = fx_aim(OPFOR_VK_FIRE, foe, b);
+    at.flags = OPFOR_VK_AF_AT_CRAFT;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &at, NULL), OPFOR_EILLEGAL);
+    fx_done(ctx, sc);
+}
+
+/* XII.D (audit row 95): fire from a craft in the air goes one range bracket further for each
+ * level of altitude: a pistol at 3 in (short) from level 2 shoots at the long bracket, from
+ * level 3 it is out of range (and not offered); the calculator's roll for the long bracket,
+ * moving fire (from a balloon aloft), is the engine's rate. Bombs from a balloon are measured
+ * from the point beneath it, and are not thrown at a craft in the air. */
+static void special_balloon_altitude_adds_brackets(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    sc->weather.level = 1;
+    int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_ELITE, 1, opfor_pt(24, 20),
+                    opfor_pt(0, 1), 0, OPFOR_W_PISTOL | OPFOR_W_BOMBS, 0);
+    int foe = fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(24, 24), OPFOR_W_RIFLE);
+    int kite = fx_unit(sc, "Kite", 1, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 1, opfor_pt(30, 20),
+                       opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(44, 44));
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+    opfor_vk_state_t st;
+    fx_start(ctx, &st, 1, b);
+    float gap = vk_nearest_pair(&st, b, foe, NULL, NULL);
+    assert_int_equal(opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_PISTOL, gap),
+                     OPFOR_VK_SHORT);
+    assert_int_equal(opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_PISTOL, gap, 2),
+                     OPFOR_VK_LONG);
+    assert_int_equal(opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_PISTOL, gap, 3),
+                     OPFOR_ERANGE);
+    assert_int_equal(opfor_viktoria_bracket_aloft(&ctx->model, OPFOR_VK_R_RIFLE, 30.0, 5),
+                     OPFOR_VK_LONG); /* a rifle's last bracket has no limit */
+    /* bombs: at the foe on the ground within 6 in of the point beneath, never at the kite */
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_THROW_BOMB, foe, NULL) >= 0);
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_THROW_BOMB, kite, NULL), -1);
+    opfor_vk_action_t at_kite = fx_aim(OPFOR_VK_THROW_BOMB, b, kite);
+    opfor_vk_state_t tmp = st;
+    assert_int_equal(opfor_vk_apply(ctx, &tmp, &at_kite, NULL), OPFOR_EILLEGAL);
+    for (int s = 0; s < 200; s++) { /* its own bomb never hurts the balloon above */
+        tmp = st;
+        opfor_rng_seed(&tmp.rng, (uint64_t)s, 9);
+        opfor_vk_action_t drop = fx_aim(OPFOR_VK_THROW_BOMB, b, foe);
+        assert_int_equal(opfor_vk_apply(ctx, &tmp, &drop, NULL), 0);
+        assert_int_equal(fx_alive(&tmp, b) - fx_wounded(&tmp, b), 1);
+    }
+    /* level 3: out of pistol range, not offered, refused */
+    st.ux[b].altitude = 3;
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_FIRE, foe, NULL), -1);
+    opfor_vk_action_t fire = fx_aim(OPFOR_VK_FIRE, b, foe);
+    tmp = st;
+    assert_int_equal(opfor_vk_apply(ctx, &tmp, &fire, NULL), OPFOR_EILLEGAL);
+    /* level 2: the long bracket */
+    st.ux[b].altitude = 2;
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_FIRE, foe, NULL) >= 0);
+    opfor_viktoria_req_t req = fx_req_at(OPFOR_VK_A_FIRE_PISTOL, OPFOR_Q_ELITE, 0);
+    req.v[OPFOR_VK_F_RANGE] = OPFOR_VK_LONG;
+    req.v[OPFOR_VK_F_MOVING] = 1;
+    double p = 1.0 - fx_calc_outcome(&req, "unharmed");
+    const int n = 4000;
+    int hurt = 0;
+    for (int s = 0; s < n; s++) {
+        tmp = st;
+        opfor_rng_seed(&tmp.rng, (uint64_t)s, 13);
+        assert_int_equal(opfor_vk_apply(ctx, &tmp, &fire, NULL), 0);
+        hurt += fx_alive(&tmp, foe) == 0 || fx_wounded(&tmp, foe) > 0;
+    }
+    fx_assert_rate(hurt, n, p, 4.0);
+    fx_done(ctx, sc);
+}
+
+/* XII.D: dirigibles are fired on as balloons, unless the scenario gives one a hardened shell:
+ * its envelope is then targeted at that quality (here veteran), still Wounded once damaged. */
+static void special_dirigible_shell_is_targeted_at_its_quality(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    sc->weather.level = 1;
+    int d = fx_unit(sc, "Airship", 0, OPFOR_UT_DIRIGIBLE, OPFOR_Q_ELITE, 2, opfor_pt(24, 26),
+                    opfor_pt(0, -1), 0, OPFOR_W_PISTOL, 0);
+    int foe = fx_foot(sc, "Marksman", 1, OPFOR_Q_VETERAN, 1, opfor_pt(24, 17), OPFOR_W_RIFLE);
+    fx_general(sc, 1, opfor_pt(44, 44));
+    sc->machine[d].shell = 1 + OPFOR_Q_VETERAN;
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+    assert_int_equal(opfor_vk_query_envelope_class(ctx, NULL, d), -1);
+    opfor_viktoria_req_t req = fx_req_at(OPFOR_VK_A_FIRE_RIFLE, OPFOR_Q_VETERAN, 0);
+    req.v[OPFOR_VK_F_RANGE] = OPFOR_VK_SHORT;
+    req.v[OPFOR_VK_F_ALTITUDE] = 1; /* one level up: medium */
+    req.v[OPFOR_VK_F_TARGET] = OPFOR_Q_VETERAN;
+    double p_damage = fx_calc_outcome(&req, "wounded");
+    const int n = 4000;
+    int damaged = 0;
+    opfor_vk_action_t fire = fx_aim(OPFOR_VK_FIRE, foe, d);
+    fire.flags = OPFOR_VK_AF_AT_CRAFT;
+    for (int s = 0; s < n; s++) {
+        opfor_vk_state_t st;
+        fx_start(ctx, &st, (uint64_t)s, foe);
+        if (s == 0) {
+            assert_int_equal(opfor_vk_query_envelope_class(ctx, &st, d), OPFOR_Q_VETERAN);
+            float gap = vk_nearest_pair(&st, foe, d, NULL, NULL);
+            assert_int_equal(opfor_viktoria_bracket_of(&ctx->model, OPFOR_VK_R_RIFLE, gap),
+                             OPFOR_VK_SHORT);
+        }
+        assert_int_equal(opfor_vk_apply(ctx, &st, &fire, NULL), 0);
+        damaged += st.ux[d].damage == 1;
+    }
+    fx_assert_rate(damaged, n, p_damage, 4.0);
+    fx_done(ctx, sc);
+}
+
+/* XII.D (audit row 100): the occupants of a balloon drifting in a steady breeze or more are
+ * running targets; a tethered balloon does not drift, and its occupants do not run. */
+static void special_balloon_occupants_run_in_a_breeze(void **state) {
+    (void)state;
+    int hits[3] = {0, 0, 0};
+    for (int c = 0; c < 3; c++) {
+        opfor_scenario_t *sc = fx_new(48, 48);
+        sc->weather.level = 1; /* calm at the start of the turn: nobody drifts */
+        int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 6, opfor_pt(24, 26),
+                        opfor_pt(0, -1), 0, OPFOR_W_PISTOL, 0);
+        int foe = fx_foot(sc, "Rifles", 1, OPFOR_Q_VETERAN, 6, opfor_pt(24, 17), OPFOR_W_RIFLE);
+        fx_general(sc, 1, opfor_pt(44, 44));
+        sc->machine[b].tethered = c == 2;
+        opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+        for (int s = 0; s < 600; s++) {
+            opfor_vk_state_t st;
+            fx_start(ctx, &st, (uint64_t)s, foe);
+            st.level = c == 0 ? 1 : 3; /* then the wind freshens to a steady breeze */
+            opfor_vk_action_t fire = fx_aim(OPFOR_VK_FIRE, foe, b);
+            assert_int_equal(opfor_vk_apply(ctx, &st, &fire, NULL), 0);
+            hits[c] += 6 - fx_alive(&st, b) + fx_wounded(&st, b);
+        }
+        fx_done(ctx, sc);
+    }
+    assert_true(hits[1] < hits[0] * 0.85);
+    assert_true(hits[2] > hits[1] * 1.1); /* tethered: not running */
+}
+
+/* XII.D (audit row 99): a balloon the wind damages loses a level at once, and another at the
+ * start of each later turn. */
+static void special_balloon_damaged_sinks_at_once(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(200, 200);
+    sc->weather.level = 4; /* high winds */
+    sc->weather.wind = OPFOR_W;
+    int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 2, opfor_pt(20, 100),
+                    opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(190, 190), OPFOR_W_RIFLE);
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+    int seen = 0;
     opfor_vk_action_t roll = fx_act(OPFOR_VK_ROLL, OPFOR_VK_NONE);
-    assert_int_equal(opfor_vk_apply(ctx, &st, &roll, NULL), 0);
-    assert_int_equal(st.ux[b].altitude, 1);
-    assert_true(st.figures[st.units[b].first].pos.x > x0 + 1.0f);
-    assert_true(fabsf(st.figures[st.units[b].first].pos.y - y0) < 0.01f);
+    for (uint64_t s = 1; s <= 200; s++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, s);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &roll, NULL), 0); /* turn 1 */
+        if (st.ux[b].damage != 1)
+            continue;
+        seen++;
+        assert_int_equal(st.ux[b].altitude, 0); /* aloft at level 1, down at once */
+        /* at level 3 and damaged: down a level at the start of the next turn */
+        st.ux[b].altitude = 3;
+        st.level = 1;
+        st.phase = OPFOR_VK_PH_START_TURN;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &roll, NULL), 0);
+        assert_int_equal(st.ux[b].altitude, 2);
+    }
+    assert_true(seen > 10);
     fx_done(ctx, sc);
 }
 
@@ -291,12 +554,126 @@ static void special_walker_fires_three_shells(void **state) {
         st.side = 1;
         n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
         assert_true(fx_find(a, n, OPFOR_VK_FIRE_ARTILLERY, OPFOR_VK_NONE) >= 0);
-        /* a staggered walker only recovers */
-        staggered.ux[walker].hesitate = (uint8_t)(staggered.turn + 1);
+        /* a staggered walker only recovers (in the turn it recovers in) */
+        staggered.ux[walker].hesitate = (uint8_t)staggered.turn;
         n = opfor_vk_legal(ctx, &staggered, a, OPFOR_VK_MAX_ACTIONS);
         assert_int_equal(fx_find(a, n, OPFOR_VK_FIRE_ARTILLERY, OPFOR_VK_NONE), -1);
         fx_done(ctx, sc);
     }
+}
+
+/* XII.E (audit row 105): a kill makes a walker hesitate for a turn: its next activation is a
+ * recovery (no move, no fire). Hit before it acts, it recovers this turn and fires again the
+ * next; hit after it acted, it recovers next turn and fires again the turn after. */
+static void special_walker_hesitates_for_one_activation(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    int walker = fx_unit(sc, "Tripod", 1, OPFOR_UT_WALKER, OPFOR_Q_ELITE, 1, opfor_pt(24, 30),
+                         opfor_pt(0, -1), 0, OPFOR_W_FIELD_GUN, OPFOR_FIG_EQUIPMENT);
+    int rifles = fx_foot(sc, "Rifles", 0, OPFOR_Q_SOLDIER, 8, opfor_pt(24, 10), OPFOR_W_RIFLE);
+    fx_general(sc, 0, opfor_pt(4, 4));
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+    for (int acted = 0; acted < 2; acted++) {
+        opfor_vk_state_t st;
+        fx_start(ctx, &st, 7, rifles);
+        if (acted)
+            st.units[walker].flags |= OPFOR_UNIT_ACTED;
+        vk_harm(ctx, &st, st.units[walker].first, 2, 0, 0, NULL); /* a kill, during turn 1 */
+        int turn = st.turn;
+        /* the turn it recovers in: nothing but recovering */
+        fx_again(&st, walker);
+        st.turn = (uint16_t)(turn + acted);
+        st.side = 1;
+        opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+        int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+        assert_true(n > 0);
+        for (int i = 0; i < n; i++)
+            assert_int_equal(a[i].kind, OPFOR_VK_STAND);
+        /* the turn after: it walks and fires again */
+        st.turn++;
+        n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+        assert_true(fx_find(a, n, OPFOR_VK_FIRE_ARTILLERY, OPFOR_VK_NONE) >= 0);
+        assert_true(fx_find(a, n, OPFOR_VK_ADVANCE, OPFOR_VK_NONE) >= 0);
+    }
+    fx_done(ctx, sc);
+}
+
+/* XII.E (audit row 104): a walker's three shots go "in any direction": one action may split
+ * them between aim points, one at dest, one at via, one at a figure's place, each resolved as
+ * artillery fire on its own; a gun that is not a walker's has one aim point. */
+static void special_walker_splits_its_three_shells(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(60, 48);
+    int walker = fx_unit(sc, "Tripod", 1, OPFOR_UT_WALKER, OPFOR_Q_ELITE, 1, opfor_pt(30, 34),
+                         opfor_pt(0, -1), 0, OPFOR_W_FIELD_GUN, OPFOR_FIG_EQUIPMENT);
+    int a = fx_foot(sc, "Left", 0, OPFOR_Q_SOLDIER, 3, opfor_pt(12, 14), OPFOR_W_RIFLE);
+    int b = fx_foot(sc, "Middle", 0, OPFOR_Q_SOLDIER, 3, opfor_pt(30, 12), OPFOR_W_RIFLE);
+    int c = fx_foot(sc, "Right", 0, OPFOR_Q_SOLDIER, 3, opfor_pt(48, 14), OPFOR_W_RIFLE);
+    int gun = fx_unit(sc, "Battery", 1, OPFOR_UT_ARTILLERY, OPFOR_Q_SOLDIER, 3, opfor_pt(50, 40),
+                      opfor_pt(0, -1), 0, OPFOR_W_RIFLE, 0);
+    fx_fig(sc, gun, 0)->flags |= OPFOR_FIG_EQUIPMENT;
+    fx_fig(sc, gun, 0)->weapons = OPFOR_W_FIELD_GUN;
+    fx_general(sc, 0, opfor_pt(4, 4));
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 0);
+    opfor_vk_state_t st;
+    fx_start(ctx, &st, 2, walker);
+    opfor_vk_action_t l[OPFOR_VK_MAX_ACTIONS];
+    int n = opfor_vk_legal(ctx, &st, l, OPFOR_VK_MAX_ACTIONS), k = -1;
+    for (int i = 0; i < n; i++)
+        if (l[i].kind == OPFOR_VK_FIRE_ARTILLERY && (l[i].flags & OPFOR_VK_AF_VIA) &&
+            l[i].figure != OPFOR_VK_NO_FIGURE)
+            k = i;
+    assert_true(k >= 0); /* offered: the shots split between three units */
+    opfor_vk_action_t split = l[k];
+    /* three different units aimed at */
+    int units[3] = {split.target, -1, st.figures[split.figure].unit};
+    for (int u = 0; u < st.nunits; u++) {
+        vk_ugeo_t g;
+        vk_unit_geo(&st, u, &g);
+        if (opfor_dist(g.c, split.via) < 0.01f)
+            units[1] = u;
+    }
+    assert_true(units[0] != units[1] && units[1] != units[2] && units[0] != units[2]);
+    for (int i = 0; i < 3; i++)
+        assert_true(units[i] == a || units[i] == b || units[i] == c);
+    opfor_pt_t aims[3] = {split.dest, split.via, st.figures[split.figure].pos};
+    int on[3] = {0, 0, 0};
+    for (int s = 0; s < 200; s++) {
+        opfor_vk_state_t t = st;
+        opfor_rng_seed(&t.rng, (uint64_t)s, 21);
+        char buf[4096];
+        opfor_vk_events_t ev = {buf, sizeof buf, 0, 0};
+        buf[0] = 0;
+        assert_int_equal(opfor_vk_apply(ctx, &t, &split, &ev), 0);
+        /* each shell that lands on target bursts on its own aim point */
+        const char *p = buf;
+        for (int shot = 0; shot < 3; shot++) {
+            const char *sh = strstr(p, "shell");
+            assert_non_null(sh);
+            const char *bl = strstr(sh, "blast of 3 in at (");
+            assert_non_null(bl);
+            float x, y;
+            assert_int_equal(sscanf(bl, "blast of 3 in at (%f, %f)", &x, &y), 2);
+            if (strncmp(sh, "shell lands on target", 21) == 0) {
+                assert_true(opfor_dist(opfor_pt(x, y), aims[shot]) < 0.1f);
+                on[shot]++;
+            }
+            p = bl + 1;
+        }
+    }
+    for (int shot = 0; shot < 3; shot++)
+        assert_true(on[shot] > 20);
+    /* an ordinary gun has one aim point */
+    fx_again(&st, gun);
+    opfor_vk_action_t one = fx_act(OPFOR_VK_FIRE_ARTILLERY, gun);
+    one.dest = split.dest;
+    opfor_vk_state_t t = st;
+    assert_int_equal(opfor_vk_apply(ctx, &t, &one, NULL), 0);
+    one.flags = OPFOR_VK_AF_VIA;
+    one.via = split.via;
+    t = st;
+    assert_int_equal(opfor_vk_apply(ctx, &t, &one, NULL), OPFOR_EILLEGAL);
+    fx_done(ctx, sc);
 }
 
 /* Balloons and dirigibles (XII.D) under the XII options: a dirigible steers up to twice
@@ -402,6 +779,58 @@ static void special_dirigibles_steer_and_climb(void **state) {
     fx_done(ctx, sc);
 }
 
+/* Random games with balloons (bombs aboard), a tethered balloon, a dirigible, a walker and an
+ * MG in a steady breeze and changing weather: every listed action applies (the new ones too: fire
+ * at a balloon, split shells), damage stays within 0..2, altitude within 0..9, and each kind is
+ * used. */
+static void special_flying_craft_random_games(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(72, 48);
+    sc->weather.level = 3; /* a steady breeze; the weather events may raise it */
+    sc->weather.wind = OPFOR_N;
+    int b = fx_unit(sc, "Balloon", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 2, opfor_pt(20, 14),
+                    opfor_pt(0, 1), 0, OPFOR_W_RIFLE | OPFOR_W_BOMBS, 0);
+    int k = fx_unit(sc, "Kite", 0, OPFOR_UT_BALLOON, OPFOR_Q_SOLDIER, 1, opfor_pt(40, 10),
+                    opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    sc->machine[k].tethered = 1;
+    int d = fx_unit(sc, "Airship", 0, OPFOR_UT_DIRIGIBLE, OPFOR_Q_SOLDIER, 2, opfor_pt(56, 14),
+                    opfor_pt(0, 1), 0, OPFOR_W_RIFLE, 0);
+    fx_unit(sc, "Tripod", 1, OPFOR_UT_WALKER, OPFOR_Q_ELITE, 1, opfor_pt(36, 36), opfor_pt(0, -1),
+            0, OPFOR_W_FIELD_GUN, OPFOR_FIG_EQUIPMENT);
+    fx_foot(sc, "Rifles", 1, OPFOR_Q_SOLDIER, 6, opfor_pt(20, 19), OPFOR_W_RIFLE);
+    int mg = fx_foot(sc, "Maxim", 1, OPFOR_Q_SOLDIER, 3, opfor_pt(52, 30), OPFOR_W_PISTOL);
+    fx_fig(sc, mg, 0)->flags |= OPFOR_FIG_EQUIPMENT;
+    fx_fig(sc, mg, 0)->weapons = OPFOR_W_MG;
+    fx_generals(sc, opfor_pt(4, 4), opfor_pt(68, 44));
+    opfor_vk_ctx_t *ctx = fx_ctx_opt(sc, 1, 1);
+    opfor_rng_t r;
+    opfor_rng_seed(&r, 5, 5);
+    int at_craft = 0, split = 0, bombs = 0;
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, seed);
+        for (int step = 0; step < 3000 && opfor_vk_current(ctx, &st) != OPFOR_VK_TERMINAL; step++) {
+            opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+            int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS);
+            assert_true(n > 0);
+            int i = opfor_vk_current(ctx, &st) == OPFOR_VK_CHANCE
+                        ? 0
+                        : (int)opfor_rng_below(&r, (uint32_t)n);
+            at_craft += a[i].kind == OPFOR_VK_FIRE && (a[i].flags & OPFOR_VK_AF_AT_CRAFT);
+            split += a[i].kind == OPFOR_VK_FIRE_ARTILLERY && (a[i].flags & OPFOR_VK_AF_VIA);
+            bombs += a[i].kind == OPFOR_VK_THROW_BOMB;
+            assert_int_equal(opfor_vk_apply(ctx, &st, &a[i], NULL), 0);
+            int us[3] = {b, k, d};
+            for (int j = 0; j < 3; j++)
+                assert_true(st.ux[us[j]].damage <= 2 && st.ux[us[j]].altitude <= VK_MAX_ALTITUDE);
+        }
+    }
+    assert_true(at_craft > 0);
+    assert_true(split > 0);
+    assert_true(bombs > 0);
+    fx_done(ctx, sc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(special_medics_bind_wounds),
@@ -412,7 +841,15 @@ int main(void) {
         cmocka_unit_test(special_balloons_drift_downwind),
         cmocka_unit_test(special_balloon_fire_aloft_is_moving_fire),
         cmocka_unit_test(special_walker_fires_three_shells),
+        cmocka_unit_test(special_balloon_envelope_is_shot_as_a_civilian),
+        cmocka_unit_test(special_balloon_occupants_run_in_a_breeze),
+        cmocka_unit_test(special_dirigible_shell_is_targeted_at_its_quality),
+        cmocka_unit_test(special_balloon_altitude_adds_brackets),
+        cmocka_unit_test(special_balloon_damaged_sinks_at_once),
+        cmocka_unit_test(special_walker_hesitates_for_one_activation),
+        cmocka_unit_test(special_walker_splits_its_three_shells),
         cmocka_unit_test(special_dirigibles_steer_and_climb),
+        cmocka_unit_test(special_flying_craft_random_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -99,6 +99,21 @@ static void scenario_check_name_and_measures(void **state) {
     assert_int_equal(load(HEAD "ruleset: VIKTORIA\n", sc, &d), 0);
     assert_string_equal(sc->ruleset, "viktoria");
     opfor_scenario_free(sc);
+    /* a balloon may be tethered in place (XII.D) */
+    assert_int_equal(load(HEAD2 "units:\n  - {name: Obs, side: Blue, type: balloon, tethered: true,"
+                                " position: [5, 5], figures: [{count: 1, skills: leader}]}\n",
+                          sc, &d),
+                     0);
+    assert_int_equal(sc->machine[0].tethered, 1);
+    opfor_scenario_free(sc);
+    /* a dirigible may have a hardened shell, fired on at its quality (XII.D) */
+    assert_int_equal(load(HEAD2
+                          "units:\n  - {name: Zep, side: Blue, type: dirigible, shell: veteran,"
+                          " position: [5, 5], figures: [{count: 1, skills: leader}]}\n",
+                          sc, &d),
+                     0);
+    assert_int_equal(sc->machine[0].shell, 1 + OPFOR_Q_VETERAN);
+    opfor_scenario_free(sc);
     free(sc);
 }
 
@@ -179,6 +194,17 @@ static void scenario_check_errors_name_line_and_column(void **state) {
                               "    figures: [{count: 1}]\n",
                         OPFOR_EPARSE, 7, 15,
                         "airborne applies to aeroplanes (Viktoria! XII.D); this unit is balloon");
+    bad += expect_error(HEAD2 "units:\n  - name: A\n    side: Blue\n    type: balloon\n"
+                              "    shell: elite\n    position: [5, 5]\n"
+                              "    figures: [{count: 1}]\n",
+                        OPFOR_EPARSE, 7, 12,
+                        "only dirigibles have a hardened shell (Viktoria! XII.D); this unit is "
+                        "balloon");
+    bad += expect_error(HEAD2 "units:\n  - name: A\n    side: Blue\n    type: dirigible\n"
+                              "    tethered: true\n    position: [5, 5]\n"
+                              "    figures: [{count: 1}]\n",
+                        OPFOR_EPARSE, 7, 15,
+                        "only balloons are tethered (Viktoria! XII.D); this unit is dirigible");
     bad += expect_error(HEAD2 "units:\n  - {name: A, side: Blue, type: cavalry, speed: fast, "
                               "position: [5, 5], figures: [{count: 1, mounted: true}]}\n",
                         OPFOR_EPARSE, 4, 49,

@@ -111,6 +111,8 @@ typedef struct opfor_unit_machine {
     uint8_t speed;       /* vehicles: opfor_speed_class_t, 0 (unset) = by the model's mount */
     uint8_t drive;       /* vehicles: opfor_drive_t (wheeled unless the scenario says) */
     uint8_t armour;      /* machines: 1 + opfor_cover_t of `armour:`, 0 (unset) = by type */
+    uint8_t tethered;    /* balloons: 1 when tethered in place (`tethered: true`) */
+    uint8_t shell;       /* dirigibles: 1 + opfor_quality_t of a hardened shell, 0 none */
 } opfor_unit_machine_t;
 
 /* A vehicle's speed class: slow moves as transport advancing on foot, fast

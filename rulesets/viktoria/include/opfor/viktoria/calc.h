@@ -51,6 +51,8 @@ typedef enum opfor_viktoria_field_id {
     OPFOR_VK_F_WEATHER,        /* wind/weather level 1..5 (command radius) */
     OPFOR_VK_F_LEVEL,          /* weather event: current level 1..5, or unset */
     OPFOR_VK_F_WIND,           /* weather event: current wind direction, or unset */
+    OPFOR_VK_F_ALTITUDE,       /* altitude levels between firer and target, each one more range
+                                  bracket (XII.D: fire at or from a flying craft) */
     OPFOR_VK_F_COUNT
 } opfor_viktoria_field_id_t;
 
@@ -103,7 +105,7 @@ typedef enum opfor_viktoria_action_id {
     OPFOR_VK_A_COUNT
 } opfor_viktoria_action_id_t;
 
-#define OPFOR_VK_MAX_ACTION_FIELDS 12
+#define OPFOR_VK_MAX_ACTION_FIELDS 13
 
 /* One field of one action. */
 typedef struct opfor_viktoria_action_field {

@@ -73,7 +73,8 @@ typedef enum opfor_vk_kind {
                                 OPFOR_VK_AF_REVERSE: backward); an aeroplane takes off, flies to
                                 dest, lands or leaves the table (OPFOR_VK_AF_TAKE_OFF, _LAND,
                                 _OFF_TABLE; climb / descend `arc` levels); OPFOR_VK_AF_FIRE:
-                                moving fire at `target` afterwards */
+                                moving fire at `target` afterwards, or OPFOR_VK_AF_BOMB: bombs
+                                dropped on `target` */
     OPFOR_VK_KIND_COUNT
 } opfor_vk_kind_t;
 
@@ -105,7 +106,7 @@ enum {
     OPFOR_VK_AF_TAKE_OFF = 1u << 11,   /* DRIVE of an aeroplane: take off from its runway */
     OPFOR_VK_AF_LAND = 1u << 12,       /* DRIVE of an aeroplane: land on a runway */
     OPFOR_VK_AF_OFF_TABLE = 1u << 13,  /* DRIVE of an aeroplane: fly off the table */
-    /* Bit 14 means one thing per kind (no kind takes both): */
+    /* Bit 14 means one thing per kind (no kind takes two of these): */
     OPFOR_VK_AF_HOLD = 1u << 14,     /* CHARGE: the chargers make no follow-up advance after
                                         the melee (X step 8); REACT_*: the charged unit makes
                                         none (step 9). Without it, loose figures advance */
@@ -114,6 +115,12 @@ enum {
                                         where the move stops short of it), not at the end
                                         (IX: moving fire at any point of the move); `via`
                                         at the unit's centre: fire first, then move */
+    OPFOR_VK_AF_AT_CRAFT = 1u << 14, /* FIRE (XII options): at the envelope of balloon or
+                                        dirigible `target`, not at its occupants (XII.D) */
+    /* DRIVE of an aeroplane: its bomb carriers drop bombs on `target` from the point beneath it
+       (XII.D). It shares DISEMBARK's bit, which only EMBARK reads. Bit 15 is the adapter's
+       (OPFOR_VK_RS_AF_EXTRA): no engine flag may take it. */
+    OPFOR_VK_AF_BOMB = OPFOR_VK_AF_DISEMBARK,
 };
 
 /* One action with its parameters. 24 bytes, plain data: logs store it as is. */
@@ -216,8 +223,8 @@ typedef struct opfor_vk_charge {
 /* Per-unit engine data beside opfor_unit_t. 8 bytes. */
 typedef struct opfor_vk_unitx {
     uint8_t altitude;   /* flying craft: 0 ground .. (XII.D) */
-    uint8_t damage;     /* balloons, walkers: damage taken (XII) */
-    uint8_t hesitate;   /* walkers: turn (low byte) the walker must recover (XII.E) */
+    uint8_t damage;     /* flying craft: damage taken, 2 destroyed (XII.D) */
+    uint8_t hesitate;   /* walkers: turn (low byte) in which the walker recovers (XII.E) */
     uint8_t removed;    /* 1 removed from play (rout, surrender, merged away, left the table) */
     uint8_t casualties; /* figures killed in the current activation (morale trigger, XI) */
     uint8_t flags;      /* OPFOR_VK_UX_* */

@@ -38,6 +38,24 @@ float opfor_vk_query_gap(const opfor_vk_state_t *st, int a, int b);
 /* Whether unit u's fire where it stands is moving fire all the same: it fires from a balloon
  * or dirigible in the air (XII.D). 1 or 0 (0 for a unit out of range). */
 int opfor_vk_query_fire_aloft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+/* Altitude levels between units u and t (XII.D: each adds a range bracket to fire between
+ * them); 0 when neither flies or a unit is out of range. */
+int opfor_vk_query_levels(const opfor_vk_state_t *st, int u, int t);
+/* Altitude level of unit u: 0 on the ground, 1.. for a flying craft in the air (XII.D). */
+int opfor_vk_query_altitude(const opfor_vk_state_t *st, int u);
+/* Whether the occupants of unit t are running targets as those of a balloon or dirigible
+ * drifting in a steady breeze or more (XII.D). 1 or 0. */
+int opfor_vk_query_craft_running(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t);
+/* Damage of craft t's envelope: 0, 1 (damaged: fired on as Wounded) or 2 (destroyed) (XII.D);
+ * 0 for a unit out of range. */
+int opfor_vk_query_craft_damage(const opfor_vk_state_t *st, int t);
+/* The class (a quality) craft t's envelope is fired on as: Civilian, or a dirigible's
+ * hardened shell's (XII.D); -1 for a unit out of range. */
+int opfor_vk_query_envelope_class(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t);
+/* How many figures of u fire at the envelope of craft t (OPFOR_VK_AF_AT_CRAFT), read without
+ * rolling; 0 when u may not fire at it. */
+int opfor_vk_query_craft_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                                  int t);
 /* Whether some figure of u sees some figure of t (terrain only, any range). */
 int opfor_vk_query_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int t);
 /* Line of sight between two points for bases on foot (the engine's terrain index). */

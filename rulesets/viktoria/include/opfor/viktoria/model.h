@@ -254,5 +254,11 @@ extern const opfor_name_t opfor_viktoria_class_names[];
  * its last edge, OPFOR_EINVAL when negative or not a number. */
 int opfor_viktoria_bracket_of(const opfor_viktoria_model_t *m, opfor_viktoria_ranged_t r,
                               double inches);
+/* The bracket of fire at or from a flying craft (XII.D): the bracket of the tabletop distance,
+ * one bracket further for each altitude level between firer and target (levels >= 0). Past
+ * the last bracket the target is out of range (OPFOR_ERANGE), unless that bracket has no
+ * limit (.inf: rifles, MGs, guns), which it then stays in. Errors as opfor_viktoria_bracket_of. */
+int opfor_viktoria_bracket_aloft(const opfor_viktoria_model_t *m, opfor_viktoria_ranged_t r,
+                                 double inches, int levels);
 
 #endif

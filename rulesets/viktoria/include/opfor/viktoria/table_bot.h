@@ -65,7 +65,7 @@ int opfor_table_bot_choose(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st
  * stands on (*on = 1). *late = 1 once the turns left barely cover the way there (about 6 in a
  * turn, 12 in to spare): from then on the table moves u there before it fires. Returns the
  * objective's index, or -1 (none, or u is not a unit that takes ground). */
-int opfor_table_bot_objective(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
-                              int *on, int *late);
+int opfor_table_bot_objective(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int *on,
+                              int *late);
 
 #endif
