@@ -464,8 +464,16 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
     case OPFOR_VK_LOAD:
         return "reload";
     case OPFOR_VK_ADVANCE:
+        if (a->arc == OPFOR_VK_AT_START && (a->flags & OPFOR_VK_AF_MOUNT))
+            return "mount and advance";
+        if (a->arc == OPFOR_VK_AT_START && (a->flags & OPFOR_VK_AF_DISMOUNT))
+            return "dismount and advance on foot";
         return (a->flags & OPFOR_VK_AF_FIRE) ? "advance firing" : "advance";
     case OPFOR_VK_RUN:
+        if (a->arc == OPFOR_VK_AT_START && (a->flags & OPFOR_VK_AF_MOUNT))
+            return "mount and gallop";
+        if (a->arc == OPFOR_VK_AT_START && (a->flags & OPFOR_VK_AF_DISMOUNT))
+            return "dismount and run";
         return mounted ? "gallop" : "run";
     case OPFOR_VK_CRAWL:
         return prone_here ? "take cover where it stands" : "crawl";
@@ -500,7 +508,8 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
     case OPFOR_VK_MERGE:
         return "join";
     case OPFOR_VK_TO_REAR:
-        return "send the wounded to the rear";
+        return (a->flags & OPFOR_VK_AF_RETURN) ? "call back the bound wounded"
+                                               : "send the wounded to the rear";
     case OPFOR_VK_FIGHT:
         return "fight the melee";
     case OPFOR_VK_REACT_STAND:
@@ -517,6 +526,24 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
                                              : "hold the mesmerised figure";
     default:
         return opfor_vk_kind_name(a->kind);
+    }
+}
+
+/* How the table carries out an order whose verb alone does not say it, or "". */
+static const char *how_words(const opfor_vk_action_t *a) {
+    switch (a->kind) {
+    case OPFOR_VK_HEAL: /* VI; IX for the men at the rear */
+        return " (each medic goes up to 6 in into contact with the nearest wounded friend not "
+               "touching an enemy and rolls only if he gets there; with none near, a medic within "
+               "6 in of the own table edge tends a man at the rear)";
+    case OPFOR_VK_TO_REAR: /* IX: during the unit's action, which it then takes */
+        return (a->flags & OPFOR_VK_AF_RETURN)
+                   ? " (each takes his place beside a fellow and acts with the unit); the unit "
+                     "then takes its action"
+                   : " (all but the leaders, leaving at least one figure); the unit then takes "
+                     "its action";
+    default:
+        return "";
     }
 }
 
@@ -806,18 +833,23 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
         else if (r->per[0])
             opfor_text_appendf(rolls, sizeof rolls, &rl, " per %s", r->per);
     }
+    /* a remount or dismount where the move ends (VIII), said after where it ends */
+    const char *then = a.kind == OPFOR_VK_CRAWL || a.arc != OPFOR_VK_AT_END ? ""
+                       : (a.flags & OPFOR_VK_AF_MOUNT)                      ? ", then mount"
+                       : (a.flags & OPFOR_VK_AF_DISMOUNT)                   ? ", then dismount"
+                                                                            : "";
     if (a.kind == OPFOR_VK_ADVANCE && (a.flags & OPFOR_VK_AF_FIRE))
-        setf(o->sentence, sizeof o->sentence, "%s: advance%s%s, firing%s%s.",
-             o->unit_name[0] ? o->unit_name : "?", where, mv, tgt, rolls);
+        setf(o->sentence, sizeof o->sentence, "%s: advance%s%s%s, firing%s%s.",
+             o->unit_name[0] ? o->unit_name : "?", where, mv, then, tgt, rolls);
     else if (o->has_move || barred)
-        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s.", o->unit_name[0] ? o->unit_name : "?",
-             o->verb, where, mv, rolls);
+        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s%s.",
+             o->unit_name[0] ? o->unit_name : "?", o->verb, where, mv, then, rolls);
     else if (a.kind == OPFOR_VK_SELECT_UNIT || o->unit < 0)
         setf(o->sentence, sizeof o->sentence, "%s%s%s.", o->unit_name[0] ? o->unit_name : "",
              o->unit_name[0] ? ": " : "", o->verb);
     else
-        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s%s%s.", o->unit_name, o->verb, tgt, arc,
-             prone_here ? " (go prone)" : "", mv, rolls);
+        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s%s%s%s.", o->unit_name, o->verb, tgt,
+             arc, prone_here ? " (go prone)" : "", mv, how_words(&a), rolls);
 }
 
 int opfor_vk_ai_inert(const void *ctx, const void *state, const opfor_action_t *ga) {

@@ -1262,6 +1262,44 @@ static void list_flight(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, i
     }
 }
 
+/* Moves with a remount or dismount as part of them (VIII), for the planner: riders ride to the
+ * first two destinations and dismount where they stop, or dismount first and walk into the
+ * nearest cover (cov, NULL when none); riders on foot with their horses mount and then advance
+ * to the first two destinations or gallop to the first. */
+static void list_mount_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                             const vk_uprof_t *prof, const opfor_pt_t *dests, int nd,
+                             const opfor_pt_t *cov, lister_t *l) {
+    int n2 = nd < 2 ? nd : 2;
+    if (prof->flags & OPFOR_FIG_MOUNTED) { /* vk_can_dismount */
+        for (int i = 0; i < n2; i++) {
+            opfor_vk_action_t *a = push(l, OPFOR_VK_ADVANCE, u);
+            if (!a)
+                return;
+            a->dest = dests[i];
+            a->flags = OPFOR_VK_AF_DISMOUNT;
+            a->arc = OPFOR_VK_AT_END;
+        }
+        opfor_vk_action_t *a = cov ? push(l, OPFOR_VK_ADVANCE, u) : NULL;
+        if (a) {
+            a->dest = *cov;
+            a->flags = OPFOR_VK_AF_DISMOUNT;
+            a->arc = OPFOR_VK_AT_START;
+        }
+    }
+    if (prof->horse_free && n2 > 0 && (l->want & (G(OPFOR_VK_ADVANCE) | G(OPFOR_VK_RUN))) &&
+        vk_can_mount(ctx, st, u)) {
+        for (int i = 0; i <= n2; i++) {
+            int run = i == n2; /* the last: gallop to the first destination */
+            opfor_vk_action_t *a = push(l, run ? OPFOR_VK_RUN : OPFOR_VK_ADVANCE, u);
+            if (!a)
+                continue;
+            a->dest = dests[run ? 0 : i];
+            a->flags = OPFOR_VK_AF_MOUNT;
+            a->arc = OPFOR_VK_AT_START;
+        }
+    }
+}
+
 static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
                        const vk_ugeo_t *ug, const vk_uprof_t *prof, enemy_t *en, int nen,
                        unsigned k, lister_t *l) {
@@ -1329,6 +1367,7 @@ static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
         push_dests(l, OPFOR_VK_ADVANCE, u, wdest, nw, OPFOR_VK_AF_VIA, wvia);
         push_dests(l, OPFOR_VK_RUN, u, dests, nd, 0, NULL);
         push_dests(l, OPFOR_VK_RUN, u, wdest, nw, OPFOR_VK_AF_VIA, wvia);
+        list_mount_moves(ctx, st, u, prof, dests, nd, has_cov ? &cov : NULL, l);
     }
     if (k & K_CRAWL) {
         opfor_vk_action_t *a = push(l, OPFOR_VK_CRAWL, u);
@@ -1502,7 +1541,8 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             }
         }
     }
-    if ((k & K_HEAL) && (prof.skills & OPFOR_S_MEDIC) && vk_can_heal(st, u))
+    if ((k & K_HEAL) && (prof.skills & OPFOR_S_MEDIC) &&
+        (vk_can_heal(st, u) || ((k & K_OTHER) && vk_can_heal_rear(ctx, st, u))))
         push(l, OPFOR_VK_HEAL, u);
     if (!(k & K_OTHER))
         return;
@@ -1572,9 +1612,14 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                 x->target = (uint8_t)f;
         }
     }
-    /* vk_wounded_count and opfor_vk_unit_present, as the profile counts them */
-    if ((k & K_TOREAR) && prof.wounded > 0 && prof.wounded < prof.alive)
+    /* wounded out of line, or bound men back from the rear, during the unit's action (IX) */
+    if ((k & K_TOREAR) && prof.wounded > 0 && vk_rear_sendable(st, u) > 0)
         push(l, OPFOR_VK_TO_REAR, u);
+    if ((k & K_TOREAR) && (want & G(OPFOR_VK_TO_REAR)) && vk_rear_bound(st, u) > 0) {
+        opfor_vk_action_t *x = push(l, OPFOR_VK_TO_REAR, u);
+        if (x)
+            x->flags = OPFOR_VK_AF_RETURN;
+    }
 }
 
 static void list_reactions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, lister_t *l) {
@@ -1767,7 +1812,7 @@ uint32_t opfor_vk_legal_groups(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
         m |= G(OPFOR_VK_CALL_SUPPORT);
     if (enemy && (k & K_CHARGE) && vk_gun_figure(st, u) < 0)
         m |= G(OPFOR_VK_CHARGE);
-    if ((k & K_HEAL) && vk_can_heal(st, u))
+    if ((k & K_HEAL) && (vk_can_heal(st, u) || ((k & K_OTHER) && vk_can_heal_rear(ctx, st, u))))
         m |= G(OPFOR_VK_HEAL);
     if (!(k & K_OTHER))
         return m;
@@ -1793,8 +1838,7 @@ uint32_t opfor_vk_legal_groups(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
                 m |= G(OPFOR_VK_MERGE);
                 break;
             }
-    if ((k & K_TOREAR) && vk_wounded_count(st, u) > 0 &&
-        vk_wounded_count(st, u) < opfor_vk_unit_present(st, u))
+    if ((k & K_TOREAR) && (vk_rear_sendable(st, u) > 0 || vk_rear_bound(st, u) > 0))
         m |= G(OPFOR_VK_TO_REAR);
     return m;
 }
@@ -1822,6 +1866,29 @@ int opfor_vk_legal_group(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
 }
 
 /* ---------------------------------------------------------------- apply */
+
+/* A move with a remount or dismount as part of it (VIII): an advance or run (a crawl
+ * dismounts anyway), one of the two at a point OPFOR_VK_AT_START or _AT_END; riders to
+ * dismount, or horses to mount (where the unit stands, when before the move; where it stops
+ * the riders mount if there is room, else stay on foot). */
+static int mount_move_ok(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
+                         const opfor_vk_action_t *a) {
+    unsigned fl = a->flags & (OPFOR_VK_AF_MOUNT | OPFOR_VK_AF_DISMOUNT);
+    int u = a->unit;
+    if (a->kind == OPFOR_VK_CRAWL || fl == (OPFOR_VK_AF_MOUNT | OPFOR_VK_AF_DISMOUNT) ||
+        a->arc > OPFOR_VK_AT_END)
+        return 0;
+    if (fl == OPFOR_VK_AF_DISMOUNT)
+        return vk_can_dismount(st, u);
+    if (a->arc == OPFOR_VK_AT_START)
+        return vk_can_mount(ctx, st, u);
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (st->figures[i].flags & OPFOR_FIG_HORSE) &&
+            !(st->figures[i].flags & OPFOR_FIG_MOUNTED))
+            return 1;
+    return 0;
+}
 
 static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
                         const opfor_vk_action_t *a) {
@@ -1899,6 +1966,8 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
             return 0;
         if ((a->flags & OPFOR_VK_AF_FIRE) && (!vk_fire_target_ok(st, t) || a->kind == OPFOR_VK_RUN))
             return 0;
+        if (a->flags & (OPFOR_VK_AF_MOUNT | OPFOR_VK_AF_DISMOUNT))
+            return mount_move_ok(ctx, st, a);
         return 1;
     case OPFOR_VK_LOAD:
         return can_load(st, u, vk_mg_figure(st, u) >= 0, vk_gun_figure(st, u));
@@ -1913,8 +1982,9 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         return gap <= vk_unit_reach(st, u) &&
                unit_sees_from(ctx, st, u, t, &lf, gt.n, fa, fb, gap, 1e9f);
     }
-    case OPFOR_VK_CHARGE:
-        return vk_can_charge(ctx, st, u, t);
+    case OPFOR_VK_CHARGE: /* riders neither mount nor dismount during a charge (VIII) */
+        return !(a->flags & (OPFOR_VK_AF_MOUNT | OPFOR_VK_AF_DISMOUNT)) &&
+               vk_can_charge(ctx, st, u, t);
     case OPFOR_VK_FIRE_MG:
         return a->arc < OPFOR_ARC_180 && vk_can_fire_mg(st, u, a->arc);
     case OPFOR_VK_FIRE_ARTILLERY:
@@ -1926,7 +1996,7 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     case OPFOR_VK_THROW_BOMB:
         return vk_bombers(st, u) > 0 && vk_nearest_pair(st, u, t, NULL, NULL) <= VK_BOMB_RANGE;
     case OPFOR_VK_HEAL:
-        return vk_can_heal(st, u);
+        return vk_can_heal(st, u) || ((k & K_OTHER) && vk_can_heal_rear(ctx, st, u));
     case OPFOR_VK_MESMERIZE:
         return vk_mesmerists(st, u) > 0 && a->figure < st->nfigures &&
                st->figures[a->figure].unit == t && vk_alive(st, a->figure);
@@ -1945,7 +2015,10 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
                !(st->units[t].flags & OPFOR_UNIT_GENERAL) && !(un->flags & OPFOR_UNIT_GENERAL) &&
                !vk_in_melee(st, t) && vk_nearest_pair(st, u, t, NULL, NULL) <= VK_MERGE_DIST;
     case OPFOR_VK_TO_REAR:
-        return vk_wounded_count(st, u) > 0;
+        if (a->flags & ~OPFOR_VK_AF_RETURN)
+            return 0;
+        return (a->flags & OPFOR_VK_AF_RETURN) ? vk_rear_bound(st, u) > 0
+                                               : vk_rear_sendable(st, u) > 0;
     default:
         return 1;
     }
@@ -2040,9 +2113,18 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
                       int move_d3, opfor_vk_events_t *ev, vk_move_stop_t *stop) {
     int u = a->unit;
     opfor_unit_t *un = &st->units[u];
-    /* SPLIT and MERGE do not use the action (V.A): the unit goes on to act. */
+    /* SPLIT, MERGE and TO_REAR do not use the action (V.A, IX): the unit goes on to act. */
     if (a->kind == OPFOR_VK_SPLIT) {
         vk_split(ctx, st, u, ev);
+        return;
+    }
+    if (a->kind == OPFOR_VK_TO_REAR) {
+        /* the wounded go out of line (or the bound come back) during their unit's action, and
+           the unit then acts (IX): the activation goes on */
+        if (a->flags & OPFOR_VK_AF_RETURN)
+            vk_rear_return(ctx, st, u, ev);
+        else
+            vk_to_rear(ctx, st, u, ev);
         return;
     }
     if (a->kind == OPFOR_VK_MERGE) {
@@ -2113,7 +2195,7 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         vk_throw_bombs(ctx, st, u, a->target, ev);
         break;
     case OPFOR_VK_HEAL:
-        vk_heal(ctx, st, u, ev);
+        vk_heal(ctx, st, u, !st->restricted, ev);
         break;
     case OPFOR_VK_MESMERIZE:
         vk_mesmerize(ctx, st, u, a->figure, ev);
@@ -2139,9 +2221,6 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
     case OPFOR_VK_DISMOUNT:
         vk_mount(ctx, st, u, 0, 0);
         VK_EV(ev, "  %s dismounts", un->name);
-        break;
-    case OPFOR_VK_TO_REAR:
-        vk_to_rear(ctx, st, u, ev);
         break;
     case OPFOR_VK_FIGHT:
         vk_fight(ctx, st, u, ev);
@@ -2272,13 +2351,22 @@ static const struct {
     [OPFOR_VK_DISMOUNT] = {" dismounts", 0},
     [OPFOR_VK_SPLIT] = {" splits in two", 0},
     [OPFOR_VK_MERGE] = {" joins ", 1},
-    [OPFOR_VK_TO_REAR] = {" sends its wounded to the rear", 0},
     [OPFOR_VK_FIGHT] = {" fights on in the melee", 0},
     [OPFOR_VK_REACT_STAND] = {" stands to receive the charge", 0},
     [OPFOR_VK_REACT_FIRE] = {" fires at the chargers", 0},
     [OPFOR_VK_REACT_FLEE] = {" flees from the charge", 0},
     [OPFOR_VK_REACT_COUNTER] = {" counter-charges", 0},
 };
+
+/* The remount or dismount of a move (VIII), as a clause after it, or "". */
+static const char *mount_words(const opfor_vk_action_t *a) {
+    int end = a->arc == OPFOR_VK_AT_END;
+    if (a->flags & OPFOR_VK_AF_MOUNT)
+        return end ? ", remounting where it stops" : ", remounting first";
+    if (a->flags & OPFOR_VK_AF_DISMOUNT)
+        return end ? ", dismounting where it stops" : ", dismounting first";
+    return "";
+}
 
 const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
                                 const opfor_vk_action_t *a, char *buf, size_t n) {
@@ -2310,15 +2398,20 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         break;
     case OPFOR_VK_ADVANCE:
         if (a->flags & OPFOR_VK_AF_FIRE)
-            snprintf(buf, n, "%s advances toward (%.0f, %.0f), firing at %s", un, a->dest.x,
-                     a->dest.y, tn);
+            snprintf(buf, n, "%s advances toward (%.0f, %.0f), firing at %s%s", un, a->dest.x,
+                     a->dest.y, tn, mount_words(a));
         else
-            snprintf(buf, n, "%s advances toward (%.0f, %.0f), %.0f in away", un, a->dest.x,
-                     a->dest.y, dist);
+            snprintf(buf, n, "%s advances toward (%.0f, %.0f), %.0f in away%s", un, a->dest.x,
+                     a->dest.y, dist, mount_words(a));
         break;
     case OPFOR_VK_RUN:
-        snprintf(buf, n, "%s runs toward (%.0f, %.0f), %.0f in away", un, a->dest.x, a->dest.y,
-                 dist);
+        snprintf(buf, n, "%s runs toward (%.0f, %.0f), %.0f in away%s", un, a->dest.x, a->dest.y,
+                 dist, mount_words(a));
+        break;
+    case OPFOR_VK_TO_REAR:
+        snprintf(buf, n, "%s %s", un,
+                 (a->flags & OPFOR_VK_AF_RETURN) ? "calls its bound wounded back from the rear"
+                                                 : "sends its wounded to the rear");
         break;
     case OPFOR_VK_CRAWL:
         if (dist < 0.5f)

@@ -240,7 +240,11 @@
 #define vk_blast opfor__vk_blast
 #define vk_wounded_count opfor__vk_wounded_count
 #define vk_to_rear opfor__vk_to_rear
+#define vk_rear_sendable opfor__vk_rear_sendable
+#define vk_rear_bound opfor__vk_rear_bound
+#define vk_rear_return opfor__vk_rear_return
 #define vk_can_heal opfor__vk_can_heal
+#define vk_can_heal_rear opfor__vk_can_heal_rear
 #define vk_heal opfor__vk_heal
 #define vk_mesmerists opfor__vk_mesmerists
 #define vk_mesmerize opfor__vk_mesmerize
@@ -259,6 +263,7 @@
 #define VK_GENERAL_MORALE 6.0f /* a general within 6 in counts for morale (XI) */
 #define VK_NEAR_3 3.0f         /* colours / musician within 3 in (XI) */
 #define VK_HEAL_REACH 6.0f     /* medics move up to 6 in to bind wounds (VI) */
+#define VK_HEAL_TOUCH 0.1f     /* a medic this close to his patient has reached contact (VI) */
 #define VK_BOMB_RANGE 6.0f     /* bombs thrown up to 6 in (VI) */
 #define VK_MESMER_RANGE 9.0f   /* mesmerism works up to 9 in (XII.B) */
 #define VK_OVERHEAD 6.0f       /* guns fire over troops at 6 in or more (IX) */
@@ -768,10 +773,24 @@ void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, flo
 /* ---------------------------------------------------------------- specials (engine_special.c) */
 
 int vk_wounded_count(const opfor_vk_state_t *st, int u);
+/* How many wounded of u an order out of line would send to the rear (IX): living wounded
+ * persons who are not leaders or generals, at most all but one of the unit's figures. */
+int vk_rear_sendable(const opfor_vk_state_t *st, int u);
+/* Sends u's wounded to the rear (IX; vk_rear_sendable of them). Does not end the activation. */
 void vk_to_rear(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
-/* Medics of u within reach of a wounded friendly figure (restricted: 6 in only). */
+/* Figures of u at the rear whose wounds have been bound: they may rejoin (IX). */
+int vk_rear_bound(const opfor_vk_state_t *st, int u);
+/* Brings u's bound wounded back from the rear beside their fellows (IX); returns how many
+ * came back. Does not end the activation. */
+int vk_rear_return(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* Medics of u within reach of a wounded friendly figure on the table (restricted: 6 in only). */
 int vk_can_heal(const opfor_vk_state_t *st, int u);
-void vk_heal(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* Medics of u at their own table edge (within 6 in) with a wounded man of their side at the
+ * rear to tend (IX, VI). */
+int vk_can_heal_rear(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+/* Every ready medic of u tends one man (VI; engine_special.c); rear_ok: men at the rear too. */
+void vk_heal(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int rear_ok,
+             opfor_vk_events_t *ev);
 int vk_mesmerists(const opfor_vk_state_t *st, int u);
 void vk_mesmerize(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int g,
                   opfor_vk_events_t *ev);

@@ -54,7 +54,8 @@ typedef enum opfor_vk_kind {
     OPFOR_VK_DISMOUNT,       /* riders dismount in place (VIII) */
     OPFOR_VK_SPLIT,          /* split into two units, each with a leader (V.A, VII) */
     OPFOR_VK_MERGE,          /* join friendly unit `target` within 3 in (V.A, XI) */
-    OPFOR_VK_TO_REAR,        /* order the wounded out of line (IX) */
+    OPFOR_VK_TO_REAR,        /* order the wounded out of line (IX), or with OPFOR_VK_AF_RETURN
+                                call the bound ones back; the unit then acts on */
     OPFOR_VK_FIGHT,          /* resolve the ongoing melee the unit is in (X) */
     OPFOR_VK_REACT_STAND,    /* charged unit: no reaction, fight where it stands (X) */
     OPFOR_VK_REACT_FIRE,     /* charged unit: defensive fire (X) */
@@ -79,8 +80,12 @@ enum {
     OPFOR_VK_AF_AIM_GENERAL = 1u << 2, /* FIRE: shoot at the general / leaders first (IX) */
     OPFOR_VK_AF_VIA = 1u << 3,         /* `via` is a waypoint before dest */
     OPFOR_VK_AF_MOVE = 1u << 4,        /* CONTROL: walk the figure to dest */
-    OPFOR_VK_AF_MOUNT = 1u << 5,       /* ADVANCE/RUN: remount before moving (VIII) */
-    OPFOR_VK_AF_DISMOUNT = 1u << 6,    /* ADVANCE: dismount before moving (VIII) */
+    OPFOR_VK_AF_RETURN = 1u << 4,      /* TO_REAR: the bound wounded rejoin from the rear (IX;
+                                          the bit of AF_MOVE, which only CONTROL takes) */
+    OPFOR_VK_AF_MOUNT = 1u << 5,       /* ADVANCE/RUN: remount as part of the move (VIII) */
+    OPFOR_VK_AF_DISMOUNT = 1u << 6,    /* ADVANCE/RUN: dismount as part of the move (VIII);
+                                          for both, `arc` says where: OPFOR_VK_AT_START before
+                                          the figures move, OPFOR_VK_AT_END where they stop */
     OPFOR_VK_AF_CLIMB = 1u << 7,       /* ADVANCE of a balloon or dirigible (XII options):
                                           climb `arc` levels (1, or 2 for a dirigible) */
     OPFOR_VK_AF_DESCEND = 1u << 8,     /* ... or descend `arc` levels (XII.D) */
@@ -90,6 +95,10 @@ enum {
     OPFOR_VK_AF_LAND = 1u << 12,       /* DRIVE of an aeroplane: land on a runway */
     OPFOR_VK_AF_OFF_TABLE = 1u << 13,  /* DRIVE of an aeroplane: fly off the table */
 };
+
+/* Where along a move riders remount or dismount (`arc` of an ADVANCE/RUN with
+ * OPFOR_VK_AF_MOUNT or _DISMOUNT; VIII: "at any point ... as part of their movement"). */
+enum { OPFOR_VK_AT_START = 0, OPFOR_VK_AT_END = 1 };
 
 /* One action with its parameters. 24 bytes, plain data: logs store it as is. */
 typedef struct opfor_vk_action {
