@@ -504,7 +504,7 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
     case OPFOR_VK_DISMOUNT:
         return "dismount";
     case OPFOR_VK_SPLIT:
-        return "split into two units";
+        return a->figure == OPFOR_VK_NO_FIGURE ? "split into two units" : "split off";
     case OPFOR_VK_MERGE:
         return "join";
     case OPFOR_VK_TO_REAR:
@@ -529,13 +529,20 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
     }
 }
 
-/* How the table carries out an order whose verb alone does not say it, or "". */
-static const char *how_words(const opfor_vk_action_t *a) {
+/* How the table carries out an order whose verb alone does not say it, or "", in buf. */
+static const char *how_words(const opfor_vk_action_t *a, char *buf, size_t n) {
     switch (a->kind) {
+    case OPFOR_VK_SPLIT: /* V.A */
+        if (a->figure == OPFOR_VK_NO_FIGURE)
+            return "";
+        setf(buf, n,
+             " the %d figures nearest x %.1f y %.1f as a new unit under the leader among them, "
+             "to wait for its own initiative; the rest act on",
+             a->figure, (double)a->dest.x, (double)a->dest.y);
+        return buf;
     case OPFOR_VK_HEAL: /* VI; IX for the men at the rear */
-        return " (each medic goes up to 6 in into contact with the nearest wounded friend not "
-               "touching an enemy and rolls only if he gets there; with none near, a medic within "
-               "6 in of the own table edge tends a man at the rear)";
+        return " (medics go up to 6 in to the nearest wounded friend and roll only on reaching "
+               "him; with none near, a medic at the own edge tends a man at the rear)";
     case OPFOR_VK_TO_REAR: /* IX: during the unit's action, which it then takes */
         return (a->flags & OPFOR_VK_AF_RETURN)
                    ? " (each takes his place beside a fellow and acts with the unit); the unit "
@@ -797,7 +804,7 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
     rolls_for(vk, st, &a, move_x, o);
 
     /* the sentence */
-    char tgt[80] = "", rolls[160] = "", mv[48] = "";
+    char tgt[80] = "", rolls[160] = "", mv[48] = "", how[160] = "";
     if (o->target >= 0 && a.kind != OPFOR_VK_MERGE && a.kind != OPFOR_VK_CONTROL)
         setf(tgt, sizeof tgt, " %s, %.0f in away", o->target_name, (double)o->target_gap);
     else if (o->target >= 0)
@@ -849,7 +856,7 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
              o->unit_name[0] ? ": " : "", o->verb);
     else
         setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s%s%s%s.", o->unit_name, o->verb, tgt,
-             arc, prone_here ? " (go prone)" : "", mv, how_words(&a), rolls);
+             arc, prone_here ? " (go prone)" : "", mv, how_words(&a, how, sizeof how), rolls);
 }
 
 int opfor_vk_ai_inert(const void *ctx, const void *state, const opfor_action_t *ga) {

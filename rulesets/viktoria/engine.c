@@ -1262,6 +1262,37 @@ static void list_flight(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, i
     }
 }
 
+/* Splits the owner may order (V.A): the middle cut, and for each of the next two leaders after
+ * the first who may head a part, half of the unit or a quarter of it (at least two) nearest
+ * him going off with him, when both parts keep such a leader. Repeated splits make three or
+ * more parts. */
+static void list_splits(const opfor_vk_state_t *st, int u, int alive, lister_t *l) {
+    push(l, OPFOR_VK_SPLIT, u);
+    if (!(l->want & G(OPFOR_VK_SPLIT)))
+        return;
+    const opfor_unit_t *un = &st->units[u];
+    int seen = 0, nl = 0;
+    int sizes[2] = {alive / 2, alive / 4 < 2 ? 2 : alive / 4};
+    for (int i = un->first; i < un->first + un->count && nl < 2; i++) {
+        const opfor_figure_t *f = &st->figures[i];
+        if (!vk_alive(st, i) || !vk_is_person(f) || !(f->skills & OPFOR_S_LEADER) ||
+            (st->figx[i] & OPFOR_VK_FX_PROMOTED) || !seen++)
+            continue;
+        nl++;
+        for (int k = 0; k < 2; k++) {
+            if (k == 1 && sizes[1] >= sizes[0])
+                break;
+            if (!vk_split_ok(st, u, sizes[k], f->pos))
+                continue;
+            opfor_vk_action_t *a = push(l, OPFOR_VK_SPLIT, u);
+            if (!a)
+                return;
+            a->figure = (uint16_t)sizes[k];
+            a->dest = f->pos;
+        }
+    }
+}
+
 /* Moves with a remount or dismount as part of them (VIII), for the planner: riders ride to the
  * first two destinations and dismount where they stop, or dismount first and walk into the
  * nearest cover (cov, NULL when none); riders on foot with their horses mount and then advance
@@ -1594,7 +1625,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     if (prof.flags & OPFOR_FIG_MOUNTED) /* vk_can_dismount */
         push(l, OPFOR_VK_DISMOUNT, u);
     if (prof.leaders >= 2 && vk_split_leaders(st, u) >= 2 && st->nunits < OPFOR_MAX_UNITS)
-        push(l, OPFOR_VK_SPLIT, u);
+        list_splits(st, u, prof.alive, l);
     /* (a general unit merges with no one: the loop is skipped; the cheap tests come before
        vk_unit_active's figure scan) */
     for (int f = 0;
@@ -2009,6 +2040,8 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     case OPFOR_VK_DISMOUNT:
         return vk_can_dismount(st, u);
     case OPFOR_VK_SPLIT:
+        if (a->figure != OPFOR_VK_NO_FIGURE)
+            return vk_split_ok(st, u, a->figure, a->dest);
         return vk_split_leaders(st, u) >= 2 && st->nunits < OPFOR_MAX_UNITS;
     case OPFOR_VK_MERGE:
         return t < st->nunits && t != u && st->units[t].side == side && vk_unit_active(st, t) &&
@@ -2115,7 +2148,7 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
     opfor_unit_t *un = &st->units[u];
     /* SPLIT, MERGE and TO_REAR do not use the action (V.A, IX): the unit goes on to act. */
     if (a->kind == OPFOR_VK_SPLIT) {
-        vk_split(ctx, st, u, ev);
+        vk_split(ctx, st, u, a->figure == OPFOR_VK_NO_FIGURE ? -1 : (int)a->figure, a->dest, ev);
         return;
     }
     if (a->kind == OPFOR_VK_TO_REAR) {
@@ -2349,7 +2382,6 @@ static const struct {
     [OPFOR_VK_UNLIMBER] = {" unlimbers", 0},
     [OPFOR_VK_MOUNT] = {" mounts", 0},
     [OPFOR_VK_DISMOUNT] = {" dismounts", 0},
-    [OPFOR_VK_SPLIT] = {" splits in two", 0},
     [OPFOR_VK_MERGE] = {" joins ", 1},
     [OPFOR_VK_FIGHT] = {" fights on in the melee", 0},
     [OPFOR_VK_REACT_STAND] = {" stands to receive the charge", 0},
@@ -2407,6 +2439,13 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
     case OPFOR_VK_RUN:
         snprintf(buf, n, "%s runs toward (%.0f, %.0f), %.0f in away%s", un, a->dest.x, a->dest.y,
                  dist, mount_words(a));
+        break;
+    case OPFOR_VK_SPLIT:
+        if (a->figure == OPFOR_VK_NO_FIGURE)
+            snprintf(buf, n, "%s splits in two", un);
+        else
+            snprintf(buf, n, "%s splits off the %d figures nearest (%.0f, %.0f)", un, a->figure,
+                     a->dest.x, a->dest.y);
         break;
     case OPFOR_VK_TO_REAR:
         snprintf(buf, n, "%s %s", un,

@@ -213,6 +213,7 @@
 #define vk_remove_unit opfor__vk_remove_unit
 #define vk_split_leaders opfor__vk_split_leaders
 #define vk_split opfor__vk_split
+#define vk_split_ok opfor__vk_split_ok
 #define vk_merge opfor__vk_merge
 #define vk_half_strength opfor__vk_half_strength
 #define vk_can_charge opfor__vk_can_charge
@@ -710,7 +711,14 @@ void vk_promote(opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
 void vk_remove_unit(opfor_vk_state_t *st, int u, const char *why, opfor_vk_events_t *ev);
 /* Leaders of u that may head a split (not promoted) — count. */
 int vk_split_leaders(const opfor_vk_state_t *st, int u);
-int vk_split(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* Whether u may split off its n living persons nearest p (V.A): each part keeps a leader who
+ * may head it (vk_split_leaders' kind), some person stays, a unit slot is free. */
+int vk_split_ok(const opfor_vk_state_t *st, int u, int n, opfor_pt_t p);
+/* Splits u (V.A): the n living persons nearest p become a new unit that waits for its own
+ * initiative, u keeps the rest and acts on; n < 0: the older cut at the middle of the figure
+ * block, between the first two such leaders. Returns 1 when it split. */
+int vk_split(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int n, opfor_pt_t p,
+             opfor_vk_events_t *ev);
 int vk_merge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int into,
              opfor_vk_events_t *ev);
 /* Half or more of the unit gone (XI). */

@@ -52,7 +52,10 @@ typedef enum opfor_vk_kind {
     OPFOR_VK_UNLIMBER,       /* unlimber the gun, facing dest (VIII) */
     OPFOR_VK_MOUNT,          /* riders remount in place (VIII) */
     OPFOR_VK_DISMOUNT,       /* riders dismount in place (VIII) */
-    OPFOR_VK_SPLIT,          /* split into two units, each with a leader (V.A, VII) */
+    OPFOR_VK_SPLIT,          /* split off the `figure` living persons nearest dest as a new
+                                unit, each part with a leader (V.A, VII); OPFOR_VK_NO_FIGURE:
+                                cut the figure block in the middle, between the first two
+                                leaders */
     OPFOR_VK_MERGE,          /* join friendly unit `target` within 3 in (V.A, XI) */
     OPFOR_VK_TO_REAR,        /* order the wounded out of line (IX), or with OPFOR_VK_AF_RETURN
                                 call the bound ones back; the unit then acts on */
