@@ -845,6 +845,10 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
                        : (a.flags & OPFOR_VK_AF_MOUNT)                      ? ", then mount"
                        : (a.flags & OPFOR_VK_AF_DISMOUNT)                   ? ", then dismount"
                                                                             : "";
+    if (a.kind == OPFOR_VK_CALL_SUPPORT && o->unit >= 0 &&
+        opfor_vk_query_support_team(vk, st->units[o->unit].side) > 1)
+        setf(how, sizeof how, " (its team of %d signallers makes the call)",
+             opfor_vk_query_support_team(vk, st->units[o->unit].side));
     if (a.kind == OPFOR_VK_ADVANCE && (a.flags & OPFOR_VK_AF_FIRE))
         setf(o->sentence, sizeof o->sentence, "%s: advance%s%s%s, firing%s%s.",
              o->unit_name[0] ? o->unit_name : "?", where, mv, then, tgt, rolls);
@@ -856,7 +860,8 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
              o->unit_name[0] ? ": " : "", o->verb);
     else
         setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s%s%s%s.", o->unit_name, o->verb, tgt,
-             arc, prone_here ? " (go prone)" : "", mv, how_words(&a, how, sizeof how), rolls);
+             arc, prone_here ? " (go prone)" : "", mv,
+             how[0] ? how : how_words(&a, how, sizeof how), rolls);
 }
 
 int opfor_vk_ai_inert(const void *ctx, const void *state, const opfor_action_t *ga) {

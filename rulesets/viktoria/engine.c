@@ -460,10 +460,16 @@ int opfor_vk_ctx_init(opfor_vk_ctx_t **out, const opfor_scenario_t *sc,
                 return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0,
                                       "figure %d does not belong to unit %d (%s)", i, u, un->name);
     }
+    int team[2]; /* the support team (IX), from the scenario's support block */
+    int trc = opfor_viktoria_support_team(sc, team, diag);
+    if (trc)
+        return trc;
     opfor_vk_ctx_t *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "no memory for the context");
     memcpy(&ctx->sc, sc, sizeof *sc);
+    ctx->support_team[0] = (uint8_t)team[0];
+    ctx->support_team[1] = (uint8_t)team[1];
     memset(ctx->sc.blocks, 0, sizeof ctx->sc.blocks);
     ctx->sc.doc = NULL;
     memcpy(&ctx->model, m, sizeof *m);
@@ -1544,7 +1550,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             }
         }
         if ((want & G(OPFOR_VK_CALL_SUPPORT)) && (prof.skills & OPFOR_S_SIGNALLER) &&
-            vk_can_call_support(st, u) && st->reg[un->side].lost < st->turn) {
+            vk_support_team_ok(ctx, st, u) && st->reg[un->side].lost < st->turn) {
             for (int i = 0, m = 0; i < nen && m < 3; i++) {
                 if (!enemy_visible(ctx, st, u, &lf, &en[i]))
                     continue;
@@ -1838,7 +1844,7 @@ uint32_t opfor_vk_legal_groups(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
         if (vk_bombers(st, u) > 0)
             m |= G(OPFOR_VK_THROW_BOMB);
     }
-    if ((k & K_FIRE) && vk_can_call_support(st, u) && st->reg[un->side].lost < st->turn &&
+    if ((k & K_FIRE) && vk_support_team_ok(ctx, st, u) && st->reg[un->side].lost < st->turn &&
         (enemy || st->reg[un->side].turns > 0))
         m |= G(OPFOR_VK_CALL_SUPPORT);
     if (enemy && (k & K_CHARGE) && vk_gun_figure(st, u) < 0)
@@ -2022,7 +2028,7 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         return vk_can_fire_gun(ctx, st, u) &&
                opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest);
     case OPFOR_VK_CALL_SUPPORT:
-        return vk_can_call_support(st, u) && st->reg[side].lost < st->turn &&
+        return vk_support_team_ok(ctx, st, u) && st->reg[side].lost < st->turn &&
                opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest);
     case OPFOR_VK_THROW_BOMB:
         return vk_bombers(st, u) > 0 && vk_nearest_pair(st, u, t, NULL, NULL) <= VK_BOMB_RANGE;

@@ -236,6 +236,7 @@
 #define vk_fire_gun opfor__vk_fire_gun
 #define vk_can_call_support opfor__vk_can_call_support
 #define vk_call_support opfor__vk_call_support
+#define vk_support_team_ok opfor__vk_support_team_ok
 #define vk_bombers opfor__vk_bombers
 #define vk_throw_bombs opfor__vk_throw_bombs
 #define vk_blast opfor__vk_blast
@@ -357,12 +358,13 @@ struct opfor_vk_ctx {
     int nmove_feat;
     uint8_t block_feat[OPFOR_MAX_FEATURES]; /* impassable, or closed to riders (waypoints) */
     int nblock_feat;
-    vk_tabs_t *tab;     /* heap: chance tables */
-    opfor_tgrid_t grid; /* spatial index of the terrain (core/terrain_grid.c) */
-    int grid_move;      /* 1: move and cover tests use the grid (tables busy enough) */
-    int grid_los;       /* 1: sight lines use the grid (very busy tables) */
-    int machines;       /* 1: the XII machine hooks may matter (specials on, or a scenario unit with
-                           machine keys); 0: they are no-ops and engine.c skips them */
+    vk_tabs_t *tab;          /* heap: chance tables */
+    opfor_tgrid_t grid;      /* spatial index of the terrain (core/terrain_grid.c) */
+    int grid_move;           /* 1: move and cover tests use the grid (tables busy enough) */
+    int grid_los;            /* 1: sight lines use the grid (very busy tables) */
+    uint8_t support_team[2]; /* per side: living signallers a support call needs (IX) */
+    int machines; /* 1: the XII machine hooks may matter (specials on, or a scenario unit with
+                     machine keys); 0: they are no-ops and engine.c skips them */
 };
 
 /* Line of sight and cover on the scenario's table: through the terrain grid on busy tables,
@@ -769,6 +771,9 @@ int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, in
 void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
                  opfor_vk_events_t *ev);
 int vk_can_call_support(const opfor_vk_state_t *st, int u);
+/* vk_can_call_support with the team the scenario sets (IX): at least support_team[side] living
+ * signallers in u. */
+int vk_support_team_ok(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
 void vk_call_support(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
                      opfor_vk_events_t *ev);
 int vk_bombers(const opfor_vk_state_t *st, int u);

@@ -281,3 +281,7 @@ int opfor_vk_query_inert(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
 int opfor_vk_query_fire_aloft(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
     return ctx && st && u >= 0 && u < st->nunits && vk_fire_aloft(ctx, st, u);
 }
+
+int opfor_vk_query_support_team(const opfor_vk_ctx_t *ctx, int side) {
+    return ctx && (side == 0 || side == 1) ? ctx->support_team[side] : 1;
+}
