@@ -2087,6 +2087,11 @@ static void select_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u,
         st->phase = OPFOR_VK_PH_ACTION;
 }
 
+/* The actions with which a unit's musician plays (VII, XI: playing is his Stand, or his Advance
+ * when he moves while playing; never while running or crawling, and not in a charge): when
+ * the unit stands, loads or rallies, and when the others fire, he plays instead of firing
+ * (engine_fire.c skips playing musicians); when it advances, and in a melee unless he made
+ * an attack (his action then), he plays as the action ends (do_action). */
 static int musician_plays_with(int kind) {
     switch (kind) {
     case OPFOR_VK_STAND:
@@ -2179,7 +2184,7 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         return;
     }
     vk_mark_acted(st, u);
-    if (musician_plays_with(a->kind))
+    if (musician_plays_with(a->kind) && a->kind != OPFOR_VK_ADVANCE && a->kind != OPFOR_VK_FIGHT)
         vk_musician_play(ctx, st, u);
     if (vk_machine_do(ctx, st, a, ev)) { /* XII.C-D: boarding, trains, aeroplanes, firing out */
         after_action(ctx, st, ev);
@@ -2203,6 +2208,8 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         float moved = vk_do_move(ctx, st, a, move_d3, ev, stop);
         if (stop)
             stop->moved = moved;
+        if (a->kind == OPFOR_VK_ADVANCE) /* upright now, even if prone before (VI) */
+            vk_musician_play(ctx, st, u);
         if (flies)
             break; /* a craft flies: it does not fire on the move */
         if ((a->flags & OPFOR_VK_AF_FIRE) && a->kind != OPFOR_VK_RUN &&
@@ -2263,6 +2270,7 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         break;
     case OPFOR_VK_FIGHT:
         vk_fight(ctx, st, u, ev);
+        vk_musician_play(ctx, st, u); /* unless he attacked (vk_musician_play) */
         break;
     default:
         break;

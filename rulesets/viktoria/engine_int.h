@@ -46,9 +46,10 @@
  * Granularity. A unit's activation is one action for all its figures (a group action),
  * each figure rolling its own dice where the rules make the action individual (fire,
  * attacks, tests). Moving fire is ADVANCE with a fire target: the unit moves, then every
- * figure able to fire shoots with the moving modifier. A musician plays whenever its
- * unit stands, advances, fires or fights (playing is free in this model), so its morale
- * and command relay apply; it does not play while its unit runs, crawls or charges.
+ * figure able to fire shoots with the moving modifier. A musician plays (his Stand, or his
+ * Advance) whenever its unit stands, loads, rallies or advances, instead of firing when it
+ * fires, and in a melee when he made no attack, so its morale and command relay apply; it
+ * does not play while its unit runs, crawls or charges (engine.c, musician_plays_with).
  *
  * Action encoding. opfor_vk_action_t (24 bytes) carries kind, unit, target unit, target
  * figure, MG arc, flags, a destination and one waypoint. Movement is continuous: any point
@@ -705,7 +706,8 @@ float vk_command_distance(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
 int vk_needs_command_test(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
 /* The command test roll for u (VII). */
 int vk_command_test(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
-/* Musicians of u start playing (VII, XI) when allowed. */
+/* Musicians of u start playing (VII, XI) when allowed: upright (not prone, not running), not
+ * having attacked in a melee this turn, not controlled by a mesmerist. */
 void vk_musician_play(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u);
 /* Promotes an NCO when u has no leader (VII). */
 void vk_promote(opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);

@@ -314,6 +314,8 @@ void vk_musician_play(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u) {
             continue;
         if (st->figures[i].flags & (OPFOR_FIG_PRONE | OPFOR_FIG_RUNNING))
             continue; /* no playing while running or crawling (VI) */
+        if (st->figx[i] & (OPFOR_VK_FX_ATTACKED | OPFOR_VK_FX_CONTROLLED))
+            continue; /* he attacked in a melee, or a mesmerist directs him: another action */
         st->figx[i] |= OPFOR_VK_FX_PLAYING;
         /* within command of a general: relays command for the rest of the turn (VII) */
         if (commander_within(st, un->side, st->figures[i].pos, radius + 1.0f))
