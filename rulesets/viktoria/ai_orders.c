@@ -521,9 +521,11 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
     case OPFOR_VK_REACT_COUNTER:
         return "counter-charge";
     case OPFOR_VK_CONTROL:
-        return (a->flags & OPFOR_VK_AF_MOVE) ? "walk the mesmerised figure"
-               : a->target != OPFOR_VK_NONE  ? "make the mesmerised figure fire at"
-                                             : "hold the mesmerised figure";
+        return (a->flags & OPFOR_VK_AF_MOVE)     ? "walk the mesmerised figure"
+               : (a->flags & OPFOR_VK_AF_STRIKE) ? "make him strike a fellow of"
+               : (a->flags & OPFOR_VK_AF_SELF)   ? "make him turn his weapon on himself"
+               : a->target != OPFOR_VK_NONE      ? "make the mesmerised figure fire at"
+                                                 : "hold the mesmerised figure";
     default:
         return opfor_vk_kind_name(a->kind);
     }

@@ -1678,6 +1678,26 @@ static void list_reactions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st
         push(l, OPFOR_VK_REACT_COUNTER, t);
 }
 
+/* The living person of figure g's side in base contact with g nearest him, of unit t (any of
+ * g's side's units when t < 0); -1 when none: whom a mesmerised figure may strike (XII.B). */
+static int fellow_in_contact(const opfor_vk_state_t *st, int g, int t) {
+    const opfor_figure_t *fg = &st->figures[g];
+    int side = st->units[fg->unit].side, best = -1;
+    float bd = 1e30f;
+    for (int j = 0; j < st->nfigures; j++) {
+        const opfor_figure_t *f = &st->figures[j];
+        if (j == g || !vk_alive(st, j) || !vk_is_person(f) || st->units[f->unit].side != side ||
+            (t >= 0 && f->unit != t) || st->ux[f->unit].removed)
+            continue;
+        float gap = opfor_dist(fg->pos, f->pos) - vk_radius(fg) - vk_radius(f);
+        if (gap <= VK_CONTACT && gap < bd) {
+            bd = gap;
+            best = j;
+        }
+    }
+    return best;
+}
+
 static void list_control(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, lister_t *l) {
     int u = st->cur;
     int g = st->units[u].first + st->charge.control;
@@ -1719,6 +1739,17 @@ static void list_control(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         a->figure = (uint16_t)g;
         a->target = (uint8_t)t;
         m++;
+    }
+    /* strike the nearest fellow in base contact; turn his weapon on himself (XII.B) */
+    int j = fellow_in_contact(st, g, -1);
+    if (j >= 0 && (a = push(l, OPFOR_VK_CONTROL, u))) {
+        a->figure = (uint16_t)g;
+        a->target = st->figures[j].unit;
+        a->flags = OPFOR_VK_AF_STRIKE;
+    }
+    if ((a = push(l, OPFOR_VK_CONTROL, u))) {
+        a->figure = (uint16_t)g;
+        a->flags = OPFOR_VK_AF_SELF;
     }
     /* walk toward the mesmerist's side */
     enemy_t en[1];
@@ -1955,7 +1986,13 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
             (a->target >= st->nunits || st->units[a->target].side != st->units[u].side ||
              !vk_unit_active(st, a->target)))
             return 0;
-        return 1;
+        if (a->flags & ~(OPFOR_VK_AF_MOVE | OPFOR_VK_AF_STRIKE | OPFOR_VK_AF_SELF))
+            return 0;
+        if (a->flags == OPFOR_VK_AF_STRIKE) /* a fellow of that unit in contact */
+            return a->target != OPFOR_VK_NONE && fellow_in_contact(st, a->figure, a->target) >= 0;
+        if (a->flags == OPFOR_VK_AF_SELF)
+            return a->target == OPFOR_VK_NONE;
+        return a->flags == 0 || a->flags == OPFOR_VK_AF_MOVE;
     case OPFOR_VK_PH_ACTION:
         break;
     default:
@@ -2113,7 +2150,21 @@ static void do_control(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const op
     int g = a->figure;
     int u = st->cur;
     st->figx[g] &= (uint8_t)~OPFOR_VK_FX_CONTROLLED;
-    if (a->flags & OPFOR_VK_AF_MOVE) {
+    if (a->flags & (OPFOR_VK_AF_STRIKE | OPFOR_VK_AF_SELF)) {
+        /* XII.B "self-injury, attacks on one's fellows": a blow with his best melee weapon,
+           rolled as a melee attack (X), at a fellow in contact or at himself; no cover */
+        int j = (a->flags & OPFOR_VK_AF_SELF) ? g : fellow_in_contact(st, g, a->target);
+        if (j >= 0) {
+            int e = vk_melee_attack(ctx, st, g, j, 0, 0);
+            VK_EV(ev, "  a mesmerised figure of %s %s: %s", st->units[u].name,
+                  j == g ? "turns his weapon on himself" : "strikes a fellow",
+                  e == 2   ? "killed"
+                  : e == 1 ? "wounded"
+                           : "no harm");
+            if (e > 0)
+                vk_harm(ctx, st, j, e, 0, 1 - st->units[u].side, ev);
+        }
+    } else if (a->flags & OPFOR_VK_AF_MOVE) {
         float allow = (float)(vk_move_x(ctx, st, g, VK_MV_ADVANCE) + vk_d3(st));
         float d = vk_move_figure(ctx, st, g, a->dest, allow, -1);
         VK_EV(ev, "  a mesmerised figure of %s walks %.1f in", st->units[u].name, d);
@@ -2493,6 +2544,10 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         if (a->flags & OPFOR_VK_AF_MOVE)
             snprintf(buf, n, "The mesmerised figure of %s walks toward (%.0f, %.0f)", un, a->dest.x,
                      a->dest.y);
+        else if (a->flags & OPFOR_VK_AF_STRIKE)
+            snprintf(buf, n, "The mesmerised figure of %s strikes a fellow of %s", un, tn);
+        else if (a->flags & OPFOR_VK_AF_SELF)
+            snprintf(buf, n, "The mesmerised figure of %s turns his weapon on himself", un);
         else if (a->target < st->nunits)
             snprintf(buf, n, "The mesmerised figure of %s fires on %s", un, tn);
         else

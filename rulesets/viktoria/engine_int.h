@@ -225,6 +225,7 @@
 #define vk_can_counter opfor__vk_can_counter
 #define vk_can_defensive_fire opfor__vk_can_defensive_fire
 #define vk_fight opfor__vk_fight
+#define vk_melee_attack opfor__vk_melee_attack
 #define vk_melee_refresh opfor__vk_melee_refresh
 #define vk_mg_figure opfor__vk_mg_figure
 #define vk_gun_figure opfor__vk_gun_figure
@@ -748,6 +749,11 @@ void vk_charge_react(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int kind, 
 /* Reactions open to the charged unit. */
 int vk_can_counter(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t);
 int vk_can_defensive_fire(const opfor_vk_state_t *st, int t);
+/* Rolls figure a's melee attack (X) on figure d with a's best weapon (charging: a charges;
+ * cover: d's cover), as a melee blow is rolled; returns the effect (0, 1 wound, 2 kill), not
+ * applied. d may be a itself (a mesmerised figure's self-injury, XII.B). */
+int vk_melee_attack(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int a, int d, int charging,
+                    int cover);
 /* Ongoing melee (X): resolves every attack in u's melee. */
 void vk_fight(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
 /* Drops melee links that no longer have figures in contact. */

@@ -236,6 +236,61 @@ static void special_mesmerised_figure_tests_then_obeys(void **state) {
     fx_done(ctx, sc);
 }
 
+/* XII.B: a controller may make a mesmerised figure harm himself or strike a fellow in base
+ * contact, besides firing at his fellows, walking or standing idle: each rolled as a melee
+ * blow with his weapon, harming only the one struck. */
+static void special_mesmerised_figure_may_strike_fellows_or_itself(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = mesmer_pair();
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int self_harmed = 0, fellow_harmed = 0, tries = 0;
+    for (int s = 0; s < 400; s++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, (uint64_t)s);
+        int g = st.units[1].first + 2, j = st.units[1].first + 1;
+        st.figures[g].flags |= OPFOR_FIG_MESMERIZED;
+        st.figures[j].pos = opfor_pt(st.figures[g].pos.x + 1.0f, st.figures[g].pos.y);
+        fx_activate(ctx, &st, 1);
+        if (!(st.figures[g].flags & OPFOR_FIG_MESMERIZED))
+            continue;
+        opfor_vk_action_t stand = fx_act(OPFOR_VK_STAND, 1);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &stand, NULL), 0);
+        assert_int_equal(st.phase, OPFOR_VK_PH_CONTROL);
+        opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS], self, strike;
+        int na = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS), ks = -1, kt = -1;
+        for (int i = 0; i < na; i++) {
+            if (a[i].flags == OPFOR_VK_AF_SELF)
+                ks = i;
+            if (a[i].flags == OPFOR_VK_AF_STRIKE && a[i].target == 1)
+                kt = i;
+        }
+        assert_true(ks >= 0);
+        assert_true(kt >= 0);
+        self = a[ks];
+        strike = a[kt];
+        /* refused: self-injury aimed at a unit, two orders at once */
+        opfor_vk_action_t bad = self;
+        bad.target = 1;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+        bad = self;
+        bad.flags |= OPFOR_VK_AF_MOVE;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+        opfor_vk_state_t st2 = st;
+        unsigned before_j = st.figures[j].flags, before_g = st.figures[g].flags;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &self, NULL), 0);
+        self_harmed += st.figures[g].flags != before_g;
+        assert_int_equal(st.figures[j].flags, before_j); /* only himself */
+        assert_int_equal(opfor_vk_apply(ctx, &st2, &strike, NULL), 0);
+        fellow_harmed += st2.figures[j].flags != before_j;
+        assert_int_equal(st2.figures[g].flags, before_g); /* only the fellow */
+        tries++;
+    }
+    assert_true(tries > 50);
+    assert_true(self_harmed > 0 && self_harmed < tries);
+    assert_true(fellow_harmed > 0 && fellow_harmed < tries);
+    fx_done(ctx, sc);
+}
+
 static void special_weather_event_each_turn(void **state) {
     (void)state;
     opfor_scenario_t *sc = mesmer_pair();
@@ -514,6 +569,7 @@ int main(void) {
         cmocka_unit_test(special_bound_wounded_return_from_the_rear),
         cmocka_unit_test(special_mesmerism_takes_hold_at_the_calculators_rate),
         cmocka_unit_test(special_mesmerised_figure_tests_then_obeys),
+        cmocka_unit_test(special_mesmerised_figure_may_strike_fellows_or_itself),
         cmocka_unit_test(special_weather_event_each_turn),
         cmocka_unit_test(special_machines_armour_and_walkers),
         cmocka_unit_test(special_balloons_drift_downwind),

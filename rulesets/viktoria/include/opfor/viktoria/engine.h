@@ -65,7 +65,9 @@ typedef enum opfor_vk_kind {
     OPFOR_VK_REACT_FLEE,     /* charged unit: flight move to dest (X) */
     OPFOR_VK_REACT_COUNTER,  /* charged cavalry in the open: counter-charge (X) */
     OPFOR_VK_CONTROL,        /* mesmerist decides what figure `figure` does (XII.B): stand, fire
-                                at unit `target`, or (flag OPFOR_VK_AF_MOVE) walk to dest */
+                                at unit `target`, (flag OPFOR_VK_AF_MOVE) walk to dest,
+                                (OPFOR_VK_AF_STRIKE) strike a fellow of unit `target` in base
+                                contact, or (OPFOR_VK_AF_SELF) turn his weapon on himself */
     OPFOR_VK_EMBARK,         /* board vehicle `target` (XII.C); with OPFOR_VK_AF_DISEMBARK, leave
                                 the vehicle the unit rides in, getting out toward dest */
     OPFOR_VK_DRIVE,          /* XII.C-D: a train runs `arc` half-inches along its track (flag
@@ -85,6 +87,9 @@ enum {
     OPFOR_VK_AF_MOVE = 1u << 4,        /* CONTROL: walk the figure to dest */
     OPFOR_VK_AF_RETURN = 1u << 4,      /* TO_REAR: the bound wounded rejoin from the rear (IX;
                                           the bit of AF_MOVE, which only CONTROL takes) */
+    OPFOR_VK_AF_STRIKE = 1u << 5,      /* CONTROL: strike a fellow in contact (XII.B; the bit
+                                          of AF_MOUNT, which CONTROL does not take) */
+    OPFOR_VK_AF_SELF = 1u << 6,        /* CONTROL: self-injury (XII.B; the bit of AF_DISMOUNT) */
     OPFOR_VK_AF_MOUNT = 1u << 5,       /* ADVANCE/RUN: remount as part of the move (VIII) */
     OPFOR_VK_AF_DISMOUNT = 1u << 6,    /* ADVANCE/RUN: dismount as part of the move (VIII);
                                           for both, `arc` says where: OPFOR_VK_AT_START before
