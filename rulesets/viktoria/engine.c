@@ -1268,6 +1268,29 @@ static void list_flight(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, i
     }
 }
 
+/* The rank of figure x among u's living persons by distance from p (nearer first, then by
+ * index): how many come before it in vk_split's choice of the men nearest p. */
+static int split_rank(const opfor_vk_state_t *st, int u, opfor_pt_t p, int x) {
+    const opfor_unit_t *un = &st->units[u];
+    float dx = opfor_dist2(st->figures[x].pos, p);
+    int r = 0;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (i == x || !vk_alive(st, i) || !vk_is_person(&st->figures[i]))
+            continue;
+        float d = opfor_dist2(st->figures[i].pos, p);
+        r += d < dx || (d == dx && i < x);
+    }
+    return r;
+}
+
+/* A cheap sufficient test of vk_split_ok for the split of the n men nearest leader lead (both
+ * leaders who may head a part; first the unit's first such): lead goes with them and first
+ * stays. The listing asks this; check_action asks vk_split_ok. */
+static int split_listable(const opfor_vk_state_t *st, int u, int first, int lead, int n) {
+    opfor_pt_t p = st->figures[lead].pos;
+    return n >= 1 && split_rank(st, u, p, lead) < n && split_rank(st, u, p, first) >= n;
+}
+
 /* Splits the owner may order (V.A): the middle cut, and for each of the next two leaders after
  * the first who may head a part, half of the unit or a quarter of it (at least two) nearest
  * him going off with him, when both parts keep such a leader. Repeated splits make three or
@@ -1277,18 +1300,24 @@ static void list_splits(const opfor_vk_state_t *st, int u, int alive, lister_t *
     if (!(l->want & G(OPFOR_VK_SPLIT)))
         return;
     const opfor_unit_t *un = &st->units[u];
-    int seen = 0, nl = 0;
+    int first = -1, nl = 0;
     int sizes[2] = {alive / 2, alive / 4 < 2 ? 2 : alive / 4};
+    if (st->nunits >= OPFOR_MAX_UNITS)
+        return;
     for (int i = un->first; i < un->first + un->count && nl < 2; i++) {
         const opfor_figure_t *f = &st->figures[i];
         if (!vk_alive(st, i) || !vk_is_person(f) || !(f->skills & OPFOR_S_LEADER) ||
-            (st->figx[i] & OPFOR_VK_FX_PROMOTED) || !seen++)
+            (st->figx[i] & OPFOR_VK_FX_PROMOTED))
             continue;
+        if (first < 0) {
+            first = i;
+            continue;
+        }
         nl++;
         for (int k = 0; k < 2; k++) {
             if (k == 1 && sizes[1] >= sizes[0])
                 break;
-            if (!vk_split_ok(st, u, sizes[k], f->pos))
+            if (!split_listable(st, u, first, i, sizes[k]))
                 continue;
             opfor_vk_action_t *a = push(l, OPFOR_VK_SPLIT, u);
             if (!a)
@@ -1299,13 +1328,21 @@ static void list_splits(const opfor_vk_state_t *st, int u, int alive, lister_t *
     }
 }
 
+/* vk_can_mount of u, asked once per listing: *known is -1 until asked, then the answer. */
+static int can_mount_once(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                          int *known) {
+    if (*known < 0)
+        *known = vk_can_mount(ctx, st, u);
+    return *known;
+}
+
 /* Moves with a remount or dismount as part of them (VIII), for the planner: riders ride to the
  * first two destinations and dismount where they stop, or dismount first and walk into the
  * nearest cover (cov, NULL when none); riders on foot with their horses mount and then advance
  * to the first two destinations or gallop to the first. */
 static void list_mount_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
                              const vk_uprof_t *prof, const opfor_pt_t *dests, int nd,
-                             const opfor_pt_t *cov, lister_t *l) {
+                             const opfor_pt_t *cov, int *mountable, lister_t *l) {
     int n2 = nd < 2 ? nd : 2;
     if (prof->flags & OPFOR_FIG_MOUNTED) { /* vk_can_dismount */
         for (int i = 0; i < n2; i++) {
@@ -1324,7 +1361,7 @@ static void list_mount_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *
         }
     }
     if (prof->horse_free && n2 > 0 && (l->want & (G(OPFOR_VK_ADVANCE) | G(OPFOR_VK_RUN))) &&
-        vk_can_mount(ctx, st, u)) {
+        can_mount_once(ctx, st, u, mountable)) {
         for (int i = 0; i <= n2; i++) {
             int run = i == n2; /* the last: gallop to the first destination */
             opfor_vk_action_t *a = push(l, run ? OPFOR_VK_RUN : OPFOR_VK_ADVANCE, u);
@@ -1339,7 +1376,7 @@ static void list_mount_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *
 
 static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
                        const vk_ugeo_t *ug, const vk_uprof_t *prof, enemy_t *en, int nen,
-                       unsigned k, lister_t *l) {
+                       unsigned k, int *mountable, lister_t *l) {
     vk_ugeo_t g = *ug;
     int side = st->units[u].side;
     opfor_pt_t dests[16];
@@ -1404,7 +1441,7 @@ static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
         push_dests(l, OPFOR_VK_ADVANCE, u, wdest, nw, OPFOR_VK_AF_VIA, wvia);
         push_dests(l, OPFOR_VK_RUN, u, dests, nd, 0, NULL);
         push_dests(l, OPFOR_VK_RUN, u, wdest, nw, OPFOR_VK_AF_VIA, wvia);
-        list_mount_moves(ctx, st, u, prof, dests, nd, has_cov ? &cov : NULL, l);
+        list_mount_moves(ctx, st, u, prof, dests, nd, has_cov ? &cov : NULL, mountable, l);
     }
     if (k & K_CRAWL) {
         opfor_vk_action_t *a = push(l, OPFOR_VK_CRAWL, u);
@@ -1449,6 +1486,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     measure_self(st, u, &lf, &geo[u], &prof);
     int gunf = prof.gun; /* vk_gun_figure, looked up once: listing changes nothing */
     int has_mg = (prof.weapons & OPFOR_W_MG) != 0; /* vk_mg_figure(st, u) >= 0 */
+    int mountable = -1; /* vk_can_mount, asked at most once (can_mount_once) */
     if (k & K_FIGHT)
         push(l, OPFOR_VK_FIGHT, u);
     if (k & K_RALLY)
@@ -1473,7 +1511,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         !(gun_unit_f(ctx, st, u, gunf) && !(un->flags & OPFOR_UNIT_LIMBERED)); /* can_move */
     if ((k & (K_MOVE | K_CRAWL)) && mobile &&
         (want & (G(OPFOR_VK_ADVANCE) | G(OPFOR_VK_RUN) | G(OPFOR_VK_CRAWL))))
-        list_moves(ctx, st, u, &geo[u], &prof, en, nen, k, l);
+        list_moves(ctx, st, u, &geo[u], &prof, en, nen, k, &mountable, l);
     int tg[4];
     int ntg = (k & K_FIRE) && (want & (G(OPFOR_VK_FIRE) | G(OPFOR_VK_GROUP_MOVING_FIRE)))
                   ? fire_targets(ctx, st, u, &lf, en, nen, tg, 4)
@@ -1626,7 +1664,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             push(l, OPFOR_VK_LIMBER, u);
         }
     }
-    if ((want & G(OPFOR_VK_MOUNT)) && prof.horse_free && vk_can_mount(ctx, st, u))
+    if ((want & G(OPFOR_VK_MOUNT)) && prof.horse_free && can_mount_once(ctx, st, u, &mountable))
         push(l, OPFOR_VK_MOUNT, u);
     if (prof.flags & OPFOR_FIG_MOUNTED) /* vk_can_dismount */
         push(l, OPFOR_VK_DISMOUNT, u);
