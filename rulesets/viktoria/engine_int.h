@@ -52,7 +52,10 @@
  * does not play while its unit runs, crawls or charges (engine.c, musician_plays_with).
  *
  * Action encoding. opfor_vk_action_t (24 bytes) carries kind, unit, target unit, target
- * figure, MG arc, flags, a destination and one waypoint. Movement is continuous: any point
+ * figure, MG arc, flags, a destination and one waypoint. Some fields are read per kind: a SPLIT's
+ * `figure` is how many men go and `dest` the point they are nearest (V.A); a move's `arc`
+ * is where a remount or dismount happens (OPFOR_VK_AT_START / _AT_END, VIII); CONTROL's and
+ * TO_REAR's flags reuse bits that other kinds use (engine.h). Movement is continuous: any point
  * on the table is a legal destination and the unit moves toward it as far as allowed. The
  * legal list is a bounded sample of useful destinations generated from the situation:
  * toward each enemy unit (stopping short of contact), toward objectives, into the nearest
