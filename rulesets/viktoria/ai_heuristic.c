@@ -817,6 +817,8 @@ static void score_control(const sit_t *s, const opfor_action_t *a, float *t) {
         t[OPFOR_HT_THREAT_TO] += 1.0f;
     else if (a->flags & OPFOR_VK_AF_MOVE)
         t[OPFOR_HT_THREAT_TO] += 0.4f;
+    else if (a->flags & OPFOR_VK_AF_SELF) /* harms one of theirs, at worse odds than a shot */
+        t[OPFOR_HT_THREAT_TO] += 0.6f;
 }
 
 static void score_one(sit_t *s, const opfor_action_t *a, opfor_heur_score_t *out) {

@@ -544,12 +544,20 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
     case OPFOR_VK_LOAD:
         return "reload";
     case OPFOR_VK_ADVANCE:
+        if (a->arc == OPFOR_VK_AT_START && (a->flags & OPFOR_VK_AF_MOUNT))
+            return "mount and advance";
+        if (a->arc == OPFOR_VK_AT_START && (a->flags & OPFOR_VK_AF_DISMOUNT))
+            return "dismount and advance on foot";
         return (a->flags & OPFOR_VK_AF_FIRE) ? "advance firing" : "advance";
     case OPFOR_VK_CRAWL:
         if (a->flags & OPFOR_VK_AF_FIRE)
             return prone_here ? "take cover and fire" : "crawl firing";
         return prone_here ? "take cover where it stands" : "crawl";
     case OPFOR_VK_RUN:
+        if (a->arc == OPFOR_VK_AT_START && (a->flags & OPFOR_VK_AF_MOUNT))
+            return "mount and gallop";
+        if (a->arc == OPFOR_VK_AT_START && (a->flags & OPFOR_VK_AF_DISMOUNT))
+            return "dismount and run";
         return mounted ? "gallop" : "run";
     case OPFOR_VK_CHARGE:
         return "charge";
@@ -582,11 +590,12 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
     case OPFOR_VK_DISMOUNT:
         return "dismount";
     case OPFOR_VK_SPLIT:
-        return "split into two units";
+        return a->figure == OPFOR_VK_NO_FIGURE ? "split into two units" : "split off";
     case OPFOR_VK_MERGE:
         return "join";
     case OPFOR_VK_TO_REAR:
-        return "send the wounded to the rear";
+        return (a->flags & OPFOR_VK_AF_RETURN) ? "call back the bound wounded"
+                                               : "send the wounded to the rear";
     case OPFOR_VK_FIGHT:
         return "fight the melee";
     case OPFOR_VK_REACT_STAND:
@@ -609,11 +618,38 @@ static const char *verb_of(const opfor_vk_state_t *st, const opfor_vk_action_t *
             return "fly over and drop bombs on"; /* from the point beneath, 6 in (XII.D) */
         return opfor_vk_kind_name(a->kind);
     case OPFOR_VK_CONTROL:
-        return (a->flags & OPFOR_VK_AF_MOVE) ? "walk the mesmerised figure"
-               : a->target != OPFOR_VK_NONE  ? "make the mesmerised figure fire at"
-                                             : "hold the mesmerised figure";
+        return (a->flags & OPFOR_VK_AF_MOVE)     ? "walk the mesmerised figure"
+               : (a->flags & OPFOR_VK_AF_STRIKE) ? "make him strike a fellow of"
+               : (a->flags & OPFOR_VK_AF_SELF)   ? "make him turn his weapon on himself"
+               : a->target != OPFOR_VK_NONE      ? "make the mesmerised figure fire at"
+                                                 : "hold the mesmerised figure";
     default:
         return opfor_vk_kind_name(a->kind);
+    }
+}
+
+/* How the table carries out an order whose verb alone does not say it, or "", in buf. */
+static const char *how_words(const opfor_vk_action_t *a, char *buf, size_t n) {
+    switch (a->kind) {
+    case OPFOR_VK_SPLIT: /* V.A */
+        if (a->figure == OPFOR_VK_NO_FIGURE)
+            return "";
+        setf(buf, n,
+             " the %d figures nearest x %.1f y %.1f as a new unit under the leader among them, "
+             "to wait for its own initiative; the rest act on",
+             a->figure, (double)a->dest.x, (double)a->dest.y);
+        return buf;
+    case OPFOR_VK_HEAL: /* VI; IX for the men at the rear */
+        return " (medics go up to 6 in to the nearest wounded friend and roll only on reaching "
+               "him; with none near, a medic at the own edge tends a man at the rear)";
+    case OPFOR_VK_TO_REAR: /* IX: during the unit's action, which it then takes */
+        return (a->flags & OPFOR_VK_AF_RETURN)
+                   ? " (each takes his place beside a fellow and acts with the unit); the unit "
+                     "then takes its action"
+                   : " (all but the leaders, leaving at least one figure); the unit then takes "
+                     "its action";
+    default:
+        return "";
     }
 }
 
@@ -868,7 +904,7 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
     rolls_for(vk, st, &a, move_x, o);
 
     /* the sentence */
-    char tgt[128] = "", rolls[160] = "", mv[48] = "";
+    char tgt[128] = "", rolls[160] = "", mv[48] = "", how[160] = "";
     if (o->target >= 0 && a.kind == OPFOR_VK_FIRE && a.figure < st->nfigures)
         setf(tgt, sizeof tgt, " %s (the figure at x %.1f y %.1f), %.0f in away", o->target_name,
              (double)st->figures[a.figure].pos.x, (double)st->figures[a.figure].pos.y,
@@ -933,28 +969,38 @@ static void fill_action(const opfor_game_t *g, const void *state, const opfor_ac
         opfor_vk_query_geo(st, o->unit, &g0);
         fire_first = opfor_dist(g0.c, a.via) < 0.25f ? 1 : 2;
     }
+    /* a remount or dismount where the move ends (VIII), said after where it ends */
+    const char *then = a.kind == OPFOR_VK_CRAWL || a.arc != OPFOR_VK_AT_END ? ""
+                       : (a.flags & OPFOR_VK_AF_MOUNT)                      ? ", then mount"
+                       : (a.flags & OPFOR_VK_AF_DISMOUNT)                   ? ", then dismount"
+                                                                            : "";
+    if (a.kind == OPFOR_VK_CALL_SUPPORT && o->unit >= 0 &&
+        opfor_vk_query_support_team(vk, st->units[o->unit].side) > 1)
+        setf(how, sizeof how, " (its team of %d signallers makes the call)",
+             opfor_vk_query_support_team(vk, st->units[o->unit].side));
     if (moving_fire && prone_here)
         setf(o->sentence, sizeof o->sentence, "%s: take cover where it stands and fire%s%s.",
              o->unit_name[0] ? o->unit_name : "?", tgt, rolls);
     else if (fire_first == 1)
-        setf(o->sentence, sizeof o->sentence, "%s: fire first%s, as moving fire%s; then %s%s%s.",
-             o->unit_name[0] ? o->unit_name : "?", tgt, rolls, mover, where, mv);
+        setf(o->sentence, sizeof o->sentence, "%s: fire first%s, as moving fire%s; then %s%s%s%s.",
+             o->unit_name[0] ? o->unit_name : "?", tgt, rolls, mover, where, mv, then);
     else if (fire_first == 2)
-        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s, firing%s on reaching x %.1f y %.1f%s.",
-             o->unit_name[0] ? o->unit_name : "?", mover, where, mv, tgt, (double)a.via.x,
+        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s, firing%s on reaching x %.1f y %.1f%s.",
+             o->unit_name[0] ? o->unit_name : "?", mover, where, mv, then, tgt, (double)a.via.x,
              (double)a.via.y, rolls);
     else if (moving_fire)
-        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s, firing%s%s.",
-             o->unit_name[0] ? o->unit_name : "?", mover, where, mv, tgt, rolls);
+        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s, firing%s%s.",
+             o->unit_name[0] ? o->unit_name : "?", mover, where, mv, then, tgt, rolls);
     else if (o->has_move || barred)
-        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s.", o->unit_name[0] ? o->unit_name : "?",
-             o->verb, where, mv, rolls);
+        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s%s.",
+             o->unit_name[0] ? o->unit_name : "?", o->verb, where, mv, then, rolls);
     else if (a.kind == OPFOR_VK_SELECT_UNIT || o->unit < 0)
         setf(o->sentence, sizeof o->sentence, "%s%s%s.", o->unit_name[0] ? o->unit_name : "",
              o->unit_name[0] ? ": " : "", o->verb);
     else
-        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s%s%s.", o->unit_name, o->verb, tgt, arc,
-             prone_here ? " (go prone)" : "", mv, rolls);
+        setf(o->sentence, sizeof o->sentence, "%s: %s%s%s%s%s%s%s.", o->unit_name, o->verb, tgt,
+             arc, prone_here ? " (go prone)" : "", mv,
+             how[0] ? how : how_words(&a, how, sizeof how), rolls);
     /* X steps 8-9: after the melee the unit's loose figures advance, unless it holds */
     if ((a.flags & OPFOR_VK_AF_HOLD) &&
         (a.kind == OPFOR_VK_CHARGE ||

@@ -464,10 +464,16 @@ int opfor_vk_ctx_init(opfor_vk_ctx_t **out, const opfor_scenario_t *sc,
                 return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0,
                                       "figure %d does not belong to unit %d (%s)", i, u, un->name);
     }
+    int team[2]; /* the support team (IX), from the scenario's support block */
+    int trc = opfor_viktoria_support_team(sc, team, diag);
+    if (trc)
+        return trc;
     opfor_vk_ctx_t *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "no memory for the context");
     memcpy(&ctx->sc, sc, sizeof *sc);
+    ctx->support_team[0] = (uint8_t)team[0];
+    ctx->support_team[1] = (uint8_t)team[1];
     memset(ctx->sc.blocks, 0, sizeof ctx->sc.blocks);
     ctx->sc.doc = NULL;
     memcpy(&ctx->model, m, sizeof *m);
@@ -1327,9 +1333,115 @@ static void list_flight(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, i
     }
 }
 
+/* The rank of figure x among u's living persons by distance from p (nearer first, then by
+ * index): how many come before it in vk_split's choice of the men nearest p. */
+static int split_rank(const opfor_vk_state_t *st, int u, opfor_pt_t p, int x) {
+    const opfor_unit_t *un = &st->units[u];
+    float dx = opfor_dist2(st->figures[x].pos, p);
+    int r = 0;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (i == x || !vk_alive(st, i) || !vk_is_person(&st->figures[i]))
+            continue;
+        float d = opfor_dist2(st->figures[i].pos, p);
+        r += d < dx || (d == dx && i < x);
+    }
+    return r;
+}
+
+/* A cheap sufficient test of vk_split_ok for the split of the n men nearest leader lead (both
+ * leaders who may head a part; first the unit's first such): lead goes with them and first
+ * stays. The listing asks this; check_action asks vk_split_ok. */
+static int split_listable(const opfor_vk_state_t *st, int u, int first, int lead, int n) {
+    opfor_pt_t p = st->figures[lead].pos;
+    return n >= 1 && split_rank(st, u, p, lead) < n && split_rank(st, u, p, first) >= n;
+}
+
+/* Splits the owner may order (V.A): the middle cut, and for each of the next two leaders after
+ * the first who may head a part, half of the unit or a quarter of it (at least two) nearest
+ * him going off with him, when both parts keep such a leader. Repeated splits make three or
+ * more parts. */
+static void list_splits(const opfor_vk_state_t *st, int u, int alive, lister_t *l) {
+    push(l, OPFOR_VK_SPLIT, u);
+    if (!(l->want & G(OPFOR_VK_SPLIT)))
+        return;
+    const opfor_unit_t *un = &st->units[u];
+    int first = -1, nl = 0;
+    int sizes[2] = {alive / 2, alive / 4 < 2 ? 2 : alive / 4};
+    if (st->nunits >= OPFOR_MAX_UNITS)
+        return;
+    for (int i = un->first; i < un->first + un->count && nl < 2; i++) {
+        const opfor_figure_t *f = &st->figures[i];
+        if (!vk_alive(st, i) || !vk_is_person(f) || !(f->skills & OPFOR_S_LEADER) ||
+            (st->figx[i] & OPFOR_VK_FX_PROMOTED))
+            continue;
+        if (first < 0) {
+            first = i;
+            continue;
+        }
+        nl++;
+        for (int k = 0; k < 2; k++) {
+            if (k == 1 && sizes[1] >= sizes[0])
+                break;
+            if (!split_listable(st, u, first, i, sizes[k]))
+                continue;
+            opfor_vk_action_t *a = push(l, OPFOR_VK_SPLIT, u);
+            if (!a)
+                return;
+            a->figure = (uint16_t)sizes[k];
+            a->dest = f->pos;
+        }
+    }
+}
+
+/* vk_can_mount of u, asked once per listing: *known is -1 until asked, then the answer. */
+static int can_mount_once(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                          int *known) {
+    if (*known < 0)
+        *known = vk_can_mount(ctx, st, u);
+    return *known;
+}
+
+/* Moves with a remount or dismount as part of them (VIII), for the planner: riders ride to the
+ * first two destinations and dismount where they stop, or dismount first and walk into the
+ * nearest cover (cov, NULL when none); riders on foot with their horses mount and then advance
+ * to the first two destinations or gallop to the first. */
+static void list_mount_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                             const vk_uprof_t *prof, const opfor_pt_t *dests, int nd,
+                             const opfor_pt_t *cov, int *mountable, lister_t *l) {
+    int n2 = nd < 2 ? nd : 2;
+    if (prof->flags & OPFOR_FIG_MOUNTED) { /* vk_can_dismount */
+        for (int i = 0; i < n2; i++) {
+            opfor_vk_action_t *a = push(l, OPFOR_VK_ADVANCE, u);
+            if (!a)
+                return;
+            a->dest = dests[i];
+            a->flags = OPFOR_VK_AF_DISMOUNT;
+            a->arc = OPFOR_VK_AT_END;
+        }
+        opfor_vk_action_t *a = cov ? push(l, OPFOR_VK_ADVANCE, u) : NULL;
+        if (a) {
+            a->dest = *cov;
+            a->flags = OPFOR_VK_AF_DISMOUNT;
+            a->arc = OPFOR_VK_AT_START;
+        }
+    }
+    if (prof->horse_free && n2 > 0 && (l->want & (G(OPFOR_VK_ADVANCE) | G(OPFOR_VK_RUN))) &&
+        can_mount_once(ctx, st, u, mountable)) {
+        for (int i = 0; i <= n2; i++) {
+            int run = i == n2; /* the last: gallop to the first destination */
+            opfor_vk_action_t *a = push(l, run ? OPFOR_VK_RUN : OPFOR_VK_ADVANCE, u);
+            if (!a)
+                continue;
+            a->dest = dests[run ? 0 : i];
+            a->flags = OPFOR_VK_AF_MOUNT;
+            a->arc = OPFOR_VK_AT_START;
+        }
+    }
+}
+
 static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
                        const vk_ugeo_t *ug, const vk_uprof_t *prof, enemy_t *en, int nen,
-                       unsigned k, lister_t *l) {
+                       unsigned k, int *mountable, lister_t *l) {
     vk_ugeo_t g = *ug;
     int side = st->units[u].side;
     opfor_pt_t dests[16];
@@ -1394,6 +1506,7 @@ static void list_moves(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, in
         push_dests(l, OPFOR_VK_ADVANCE, u, wdest, nw, OPFOR_VK_AF_VIA, wvia);
         push_dests(l, OPFOR_VK_RUN, u, dests, nd, 0, NULL);
         push_dests(l, OPFOR_VK_RUN, u, wdest, nw, OPFOR_VK_AF_VIA, wvia);
+        list_mount_moves(ctx, st, u, prof, dests, nd, has_cov ? &cov : NULL, mountable, l);
     }
     if (k & K_CRAWL) {
         opfor_vk_action_t *a = push(l, OPFOR_VK_CRAWL, u);
@@ -1453,6 +1566,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
     measure_self(st, u, &lf, &geo[u], &prof);
     int gunf = prof.gun; /* vk_gun_figure, looked up once: listing changes nothing */
     int has_mg = (prof.weapons & OPFOR_W_MG) != 0; /* vk_mg_figure(st, u) >= 0 */
+    int mountable = -1; /* vk_can_mount, asked at most once (can_mount_once) */
     if (k & K_FIGHT)
         push(l, OPFOR_VK_FIGHT, u);
     if (k & K_RALLY)
@@ -1477,7 +1591,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         !(gun_unit_f(ctx, st, u, gunf) && !(un->flags & OPFOR_UNIT_LIMBERED)); /* can_move */
     if ((k & (K_MOVE | K_CRAWL)) && mobile &&
         (want & (G(OPFOR_VK_ADVANCE) | G(OPFOR_VK_RUN) | G(OPFOR_VK_CRAWL))))
-        list_moves(ctx, st, u, &geo[u], &prof, en, nen, k, l);
+        list_moves(ctx, st, u, &geo[u], &prof, en, nen, k, &mountable, l);
     int tg[4];
     int ntg = (k & K_FIRE) && (want & (G(OPFOR_VK_FIRE) | G(OPFOR_VK_GROUP_MOVING_FIRE)))
                   ? fire_targets(ctx, st, u, &lf, en, nen, tg, 4)
@@ -1621,7 +1735,7 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             }
         }
         if ((want & G(OPFOR_VK_CALL_SUPPORT)) && (prof.skills & OPFOR_S_SIGNALLER) &&
-            vk_can_call_support(st, u) && st->reg[un->side].lost < st->turn) {
+            vk_support_team_ok(ctx, st, u) && st->reg[un->side].lost < st->turn) {
             for (int i = 0, m = 0; i < nen && m < 3; i++) {
                 if (!enemy_visible(ctx, st, u, &lf, &en[i]))
                     continue;
@@ -1651,7 +1765,8 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             }
         }
     }
-    if ((k & K_HEAL) && (prof.skills & OPFOR_S_MEDIC) && vk_can_heal(st, u))
+    if ((k & K_HEAL) && (prof.skills & OPFOR_S_MEDIC) &&
+        (vk_can_heal(st, u) || ((k & K_OTHER) && vk_can_heal_rear(ctx, st, u))))
         push(l, OPFOR_VK_HEAL, u);
     if (!(k & K_OTHER)) {
         push_holds(l, u, charged, ncharged);
@@ -1700,12 +1815,12 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
             push(l, OPFOR_VK_LIMBER, u);
         }
     }
-    if ((want & G(OPFOR_VK_MOUNT)) && prof.horse_free && vk_can_mount(ctx, st, u))
+    if ((want & G(OPFOR_VK_MOUNT)) && prof.horse_free && can_mount_once(ctx, st, u, &mountable))
         push(l, OPFOR_VK_MOUNT, u);
     if (prof.flags & OPFOR_FIG_MOUNTED) /* vk_can_dismount */
         push(l, OPFOR_VK_DISMOUNT, u);
     if (prof.leaders >= 2 && vk_split_leaders(st, u) >= 2 && st->nunits < OPFOR_MAX_UNITS)
-        push(l, OPFOR_VK_SPLIT, u);
+        list_splits(st, u, prof.alive, l);
     /* (a general unit merges with no one: the loop is skipped; the cheap tests come before
        vk_unit_active's figure scan) */
     for (int f = 0;
@@ -1723,9 +1838,14 @@ static void list_actions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
                 x->target = (uint8_t)f;
         }
     }
-    /* vk_wounded_count and opfor_vk_unit_present, as the profile counts them */
-    if ((k & K_TOREAR) && prof.wounded > 0 && prof.wounded < prof.alive)
+    /* wounded out of line, or bound men back from the rear, during the unit's action (IX) */
+    if ((k & K_TOREAR) && prof.wounded > 0 && vk_rear_sendable(st, u) > 0)
         push(l, OPFOR_VK_TO_REAR, u);
+    if ((k & K_TOREAR) && (want & G(OPFOR_VK_TO_REAR)) && vk_rear_bound(st, u) > 0) {
+        opfor_vk_action_t *x = push(l, OPFOR_VK_TO_REAR, u);
+        if (x)
+            x->flags = OPFOR_VK_AF_RETURN;
+    }
     push_holds(l, u, charged, ncharged);
 }
 
@@ -1761,6 +1881,26 @@ static void list_reactions(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st
         h->flags = OPFOR_VK_AF_HOLD;
     if (counter && (h = push(l, OPFOR_VK_REACT_COUNTER, t)))
         h->flags = OPFOR_VK_AF_HOLD;
+}
+
+/* The living person of figure g's side in base contact with g nearest him, of unit t (any of
+ * g's side's units when t < 0); -1 when none: whom a mesmerised figure may strike (XII.B). */
+static int fellow_in_contact(const opfor_vk_state_t *st, int g, int t) {
+    const opfor_figure_t *fg = &st->figures[g];
+    int side = st->units[fg->unit].side, best = -1;
+    float bd = 1e30f;
+    for (int j = 0; j < st->nfigures; j++) {
+        const opfor_figure_t *f = &st->figures[j];
+        if (j == g || !vk_alive(st, j) || !vk_is_person(f) || st->units[f->unit].side != side ||
+            (t >= 0 && f->unit != t) || st->ux[f->unit].removed)
+            continue;
+        float gap = opfor_dist(fg->pos, f->pos) - vk_radius(fg) - vk_radius(f);
+        if (gap <= VK_CONTACT && gap < bd) {
+            bd = gap;
+            best = j;
+        }
+    }
+    return best;
 }
 
 static void list_control(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, lister_t *l) {
@@ -1804,6 +1944,17 @@ static void list_control(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
         a->figure = (uint16_t)g;
         a->target = (uint8_t)t;
         m++;
+    }
+    /* strike the nearest fellow in base contact; turn his weapon on himself (XII.B) */
+    int j = fellow_in_contact(st, g, -1);
+    if (j >= 0 && (a = push(l, OPFOR_VK_CONTROL, u))) {
+        a->figure = (uint16_t)g;
+        a->target = st->figures[j].unit;
+        a->flags = OPFOR_VK_AF_STRIKE;
+    }
+    if ((a = push(l, OPFOR_VK_CONTROL, u))) {
+        a->figure = (uint16_t)g;
+        a->flags = OPFOR_VK_AF_SELF;
     }
     /* walk toward the mesmerist's side */
     enemy_t en[1];
@@ -1929,12 +2080,12 @@ uint32_t opfor_vk_legal_groups(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
         if (vk_bombers(st, u) > 0)
             m |= G(OPFOR_VK_THROW_BOMB);
     }
-    if ((k & K_FIRE) && vk_can_call_support(st, u) && st->reg[un->side].lost < st->turn &&
+    if ((k & K_FIRE) && vk_support_team_ok(ctx, st, u) && st->reg[un->side].lost < st->turn &&
         (enemy || st->reg[un->side].turns > 0))
         m |= G(OPFOR_VK_CALL_SUPPORT);
     if (enemy && (k & K_CHARGE) && vk_gun_figure(st, u) < 0)
         m |= G(OPFOR_VK_CHARGE);
-    if ((k & K_HEAL) && vk_can_heal(st, u))
+    if ((k & K_HEAL) && (vk_can_heal(st, u) || ((k & K_OTHER) && vk_can_heal_rear(ctx, st, u))))
         m |= G(OPFOR_VK_HEAL);
     if (!(k & K_OTHER))
         return m;
@@ -1960,8 +2111,7 @@ uint32_t opfor_vk_legal_groups(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t
                 m |= G(OPFOR_VK_MERGE);
                 break;
             }
-    if ((k & K_TOREAR) && vk_wounded_count(st, u) > 0 &&
-        vk_wounded_count(st, u) < opfor_vk_unit_present(st, u))
+    if ((k & K_TOREAR) && (vk_rear_sendable(st, u) > 0 || vk_rear_bound(st, u) > 0))
         m |= G(OPFOR_VK_TO_REAR);
     return m;
 }
@@ -1989,6 +2139,29 @@ int opfor_vk_legal_group(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, 
 }
 
 /* ---------------------------------------------------------------- apply */
+
+/* A move with a remount or dismount as part of it (VIII): an advance or run (a crawl
+ * dismounts anyway), one of the two at a point OPFOR_VK_AT_START or _AT_END; riders to
+ * dismount, or horses to mount (where the unit stands, when before the move; where it stops
+ * the riders mount if there is room, else stay on foot). */
+static int mount_move_ok(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
+                         const opfor_vk_action_t *a) {
+    unsigned fl = a->flags & (OPFOR_VK_AF_MOUNT | OPFOR_VK_AF_DISMOUNT);
+    int u = a->unit;
+    if (a->kind == OPFOR_VK_CRAWL || fl == (OPFOR_VK_AF_MOUNT | OPFOR_VK_AF_DISMOUNT) ||
+        a->arc > OPFOR_VK_AT_END)
+        return 0;
+    if (fl == OPFOR_VK_AF_DISMOUNT)
+        return vk_can_dismount(st, u);
+    if (a->arc == OPFOR_VK_AT_START)
+        return vk_can_mount(ctx, st, u);
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (vk_alive(st, i) && (st->figures[i].flags & OPFOR_FIG_HORSE) &&
+            !(st->figures[i].flags & OPFOR_FIG_MOUNTED))
+            return 1;
+    return 0;
+}
 
 static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
                         const opfor_vk_action_t *a) {
@@ -2020,7 +2193,13 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
             (a->target >= st->nunits || st->units[a->target].side != st->units[u].side ||
              !vk_unit_active(st, a->target)))
             return 0;
-        return 1;
+        if (a->flags & ~(OPFOR_VK_AF_MOVE | OPFOR_VK_AF_STRIKE | OPFOR_VK_AF_SELF))
+            return 0;
+        if (a->flags == OPFOR_VK_AF_STRIKE) /* a fellow of that unit in contact */
+            return a->target != OPFOR_VK_NONE && fellow_in_contact(st, a->figure, a->target) >= 0;
+        if (a->flags == OPFOR_VK_AF_SELF)
+            return a->target == OPFOR_VK_NONE;
+        return a->flags == 0 || a->flags == OPFOR_VK_AF_MOVE;
     case OPFOR_VK_PH_ACTION:
         break;
     default:
@@ -2075,6 +2254,8 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
             (!(a->flags & OPFOR_VK_AF_FIRE) || !(a->flags & OPFOR_VK_AF_VIA) ||
              a->via.x != a->via.x || a->via.y != a->via.y))
             return 0;
+        if (a->flags & (OPFOR_VK_AF_MOUNT | OPFOR_VK_AF_DISMOUNT))
+            return mount_move_ok(ctx, st, a);
         return 1;
     case OPFOR_VK_LOAD:
         return can_load(st, u, vk_mg_figure(st, u) >= 0, vk_gun_figure(st, u));
@@ -2095,8 +2276,9 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
         return gap <= (lv ? vk_unit_reach_lv(&ctx->model, st, u, lv) : vk_unit_reach(st, u)) &&
                unit_sees_from(ctx, st, u, t, &lf, gt.n, fa, fb, gap, 1e9f);
     }
-    case OPFOR_VK_CHARGE:
-        return vk_can_charge(ctx, st, u, t);
+    case OPFOR_VK_CHARGE: /* riders neither mount nor dismount during a charge (VIII) */
+        return !(a->flags & (OPFOR_VK_AF_MOUNT | OPFOR_VK_AF_DISMOUNT)) &&
+               vk_can_charge(ctx, st, u, t);
     case OPFOR_VK_FIRE_MG:
         return a->arc < OPFOR_ARC_180 && vk_can_fire_mg(st, u, a->arc);
     case OPFOR_VK_FIRE_ARTILLERY:
@@ -2115,13 +2297,13 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
                 (a->figure < st->nfigures && vk_alive(st, a->figure) &&
                  st->units[st->figures[a->figure].unit].side != side));
     case OPFOR_VK_CALL_SUPPORT:
-        return vk_can_call_support(st, u) && st->reg[side].lost < st->turn &&
+        return vk_support_team_ok(ctx, st, u) && st->reg[side].lost < st->turn &&
                opfor_rect_contains(ctx->sc.table.width, ctx->sc.table.depth, a->dest);
     case OPFOR_VK_THROW_BOMB:
         return vk_bombers(st, u) > 0 && st->ux[t].altitude == 0 &&
                vk_nearest_pair(st, u, t, NULL, NULL) <= VK_BOMB_RANGE;
     case OPFOR_VK_HEAL:
-        return vk_can_heal(st, u);
+        return vk_can_heal(st, u) || ((k & K_OTHER) && vk_can_heal_rear(ctx, st, u));
     case OPFOR_VK_MESMERIZE:
         return vk_mesmerists(st, u) > 0 && a->figure < st->nfigures &&
                st->figures[a->figure].unit == t && vk_alive(st, a->figure);
@@ -2134,13 +2316,18 @@ static int check_action(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
     case OPFOR_VK_DISMOUNT:
         return vk_can_dismount(st, u);
     case OPFOR_VK_SPLIT:
+        if (a->figure != OPFOR_VK_NO_FIGURE)
+            return vk_split_ok(st, u, a->figure, a->dest);
         return vk_split_leaders(st, u) >= 2 && st->nunits < OPFOR_MAX_UNITS;
     case OPFOR_VK_MERGE:
         return t < st->nunits && t != u && st->units[t].side == side && vk_unit_active(st, t) &&
                !(st->units[t].flags & OPFOR_UNIT_GENERAL) && !(un->flags & OPFOR_UNIT_GENERAL) &&
                !vk_in_melee(st, t) && vk_nearest_pair(st, u, t, NULL, NULL) <= VK_MERGE_DIST;
     case OPFOR_VK_TO_REAR:
-        return vk_wounded_count(st, u) > 0;
+        if (a->flags & ~OPFOR_VK_AF_RETURN)
+            return 0;
+        return (a->flags & OPFOR_VK_AF_RETURN) ? vk_rear_bound(st, u) > 0
+                                               : vk_rear_sendable(st, u) > 0;
     default:
         return 1;
     }
@@ -2179,6 +2366,11 @@ static void select_unit(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u,
         st->phase = OPFOR_VK_PH_ACTION;
 }
 
+/* The actions with which a unit's musician plays (VII, XI: playing is his Stand, or his Advance
+ * when he moves while playing; never while running or crawling, and not in a charge): when
+ * the unit stands, loads or rallies, and when the others fire, he plays instead of firing
+ * (engine_fire.c skips playing musicians); when it advances, and in a melee unless he made
+ * an attack (his action then), he plays as the action ends (do_action). */
 static int musician_plays_with(int kind) {
     switch (kind) {
     case OPFOR_VK_STAND:
@@ -2200,7 +2392,21 @@ static void do_control(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const op
     int g = a->figure;
     int u = st->cur;
     st->figx[g] &= (uint8_t)~OPFOR_VK_FX_CONTROLLED;
-    if (a->flags & OPFOR_VK_AF_MOVE) {
+    if (a->flags & (OPFOR_VK_AF_STRIKE | OPFOR_VK_AF_SELF)) {
+        /* XII.B "self-injury, attacks on one's fellows": a blow with his best melee weapon,
+           rolled as a melee attack (X), at a fellow in contact or at himself; no cover */
+        int j = (a->flags & OPFOR_VK_AF_SELF) ? g : fellow_in_contact(st, g, a->target);
+        if (j >= 0) {
+            int e = vk_melee_attack(ctx, st, g, j, 0, 0);
+            VK_EV(ev, "  a mesmerised figure of %s %s: %s", st->units[u].name,
+                  j == g ? "turns his weapon on himself" : "strikes a fellow",
+                  e == 2   ? "killed"
+                  : e == 1 ? "wounded"
+                           : "no harm");
+            if (e > 0)
+                vk_harm(ctx, st, j, e, 0, 1 - st->units[u].side, ev);
+        }
+    } else if (a->flags & OPFOR_VK_AF_MOVE) {
         float allow = (float)(vk_move_x(ctx, st, g, VK_MV_ADVANCE) + vk_d3(st));
         float d = vk_move_figure(ctx, st, g, a->dest, allow, -1);
         VK_EV(ev, "  a mesmerised figure of %s walks %.1f in", st->units[u].name, d);
@@ -2244,9 +2450,18 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
                       int move_d3, opfor_vk_events_t *ev, vk_move_stop_t *stop) {
     int u = a->unit;
     opfor_unit_t *un = &st->units[u];
-    /* SPLIT and MERGE do not use the action (V.A): the unit goes on to act. */
+    /* SPLIT, MERGE and TO_REAR do not use the action (V.A, IX): the unit goes on to act. */
     if (a->kind == OPFOR_VK_SPLIT) {
-        vk_split(ctx, st, u, ev);
+        vk_split(ctx, st, u, a->figure == OPFOR_VK_NO_FIGURE ? -1 : (int)a->figure, a->dest, ev);
+        return;
+    }
+    if (a->kind == OPFOR_VK_TO_REAR) {
+        /* the wounded go out of line (or the bound come back) during their unit's action, and
+           the unit then acts (IX): the activation goes on */
+        if (a->flags & OPFOR_VK_AF_RETURN)
+            vk_rear_return(ctx, st, u, ev);
+        else
+            vk_to_rear(ctx, st, u, ev);
         return;
     }
     if (a->kind == OPFOR_VK_MERGE) {
@@ -2262,7 +2477,7 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         return;
     }
     vk_mark_acted(st, u);
-    if (musician_plays_with(a->kind))
+    if (musician_plays_with(a->kind) && a->kind != OPFOR_VK_ADVANCE && a->kind != OPFOR_VK_FIGHT)
         vk_musician_play(ctx, st, u);
     if (vk_machine_do(ctx, st, a, ev)) { /* XII.C-D: boarding, trains, aeroplanes, firing out */
         after_action(ctx, st, ev);
@@ -2286,6 +2501,8 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         float moved = vk_do_move(ctx, st, a, move_d3, ev, stop);
         if (stop)
             stop->moved = moved;
+        if (a->kind == OPFOR_VK_ADVANCE) /* upright now, even if prone before (VI) */
+            vk_musician_play(ctx, st, u);
         if (flies)
             break; /* a craft flies: it does not fire on the move */
         /* moving fire (VI, IX) from where the move ended; vk_do_move made it at the
@@ -2331,7 +2548,7 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         vk_throw_bombs(ctx, st, u, a->target, ev);
         break;
     case OPFOR_VK_HEAL:
-        vk_heal(ctx, st, u, ev);
+        vk_heal(ctx, st, u, !st->restricted, ev);
         break;
     case OPFOR_VK_MESMERIZE:
         vk_mesmerize(ctx, st, u, a->figure, ev);
@@ -2358,11 +2575,9 @@ static void do_action(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opf
         vk_mount(ctx, st, u, 0, 0);
         VK_EV(ev, "  %s dismounts", un->name);
         break;
-    case OPFOR_VK_TO_REAR:
-        vk_to_rear(ctx, st, u, ev);
-        break;
     case OPFOR_VK_FIGHT:
         vk_fight(ctx, st, u, ev);
+        vk_musician_play(ctx, st, u); /* unless he attacked (vk_musician_play) */
         break;
     default:
         break;
@@ -2488,14 +2703,22 @@ static const struct {
     [OPFOR_VK_UNLIMBER] = {" unlimbers", 0},
     [OPFOR_VK_MOUNT] = {" mounts", 0},
     [OPFOR_VK_DISMOUNT] = {" dismounts", 0},
-    [OPFOR_VK_SPLIT] = {" splits in two", 0},
     [OPFOR_VK_MERGE] = {" joins ", 1},
-    [OPFOR_VK_TO_REAR] = {" sends its wounded to the rear", 0},
     [OPFOR_VK_FIGHT] = {" fights on in the melee", 0},
     [OPFOR_VK_REACT_STAND] = {" stands to receive the charge", 0},
     [OPFOR_VK_REACT_FIRE] = {" fires at the chargers", 0},
     [OPFOR_VK_REACT_COUNTER] = {" counter-charges", 0},
 };
+
+/* The remount or dismount of a move (VIII), as a clause after it, or "". */
+static const char *mount_words(const opfor_vk_action_t *a) {
+    int end = a->arc == OPFOR_VK_AT_END;
+    if (a->flags & OPFOR_VK_AF_MOUNT)
+        return end ? ", remounting where it stops" : ", remounting first";
+    if (a->flags & OPFOR_VK_AF_DISMOUNT)
+        return end ? ", dismounting where it stops" : ", dismounting first";
+    return "";
+}
 
 const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
                                 const opfor_vk_action_t *a, char *buf, size_t n) {
@@ -2532,21 +2755,33 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         break;
     case OPFOR_VK_ADVANCE:
         if ((a->flags & OPFOR_VK_AF_FIRE) && (a->flags & OPFOR_VK_AF_FIRE_VIA) && via_dist < 0.25f)
-            snprintf(buf, n, "%s fires at %s, then advances toward (%.0f, %.0f)", un, tn, a->dest.x,
-                     a->dest.y);
+            snprintf(buf, n, "%s fires at %s, then advances toward (%.0f, %.0f)%s", un, tn,
+                     a->dest.x, a->dest.y, mount_words(a));
         else if ((a->flags & OPFOR_VK_AF_FIRE) && (a->flags & OPFOR_VK_AF_FIRE_VIA))
-            snprintf(buf, n, "%s advances toward (%.0f, %.0f), firing at %s at (%.0f, %.0f)", un,
-                     a->dest.x, a->dest.y, tn, a->via.x, a->via.y);
+            snprintf(buf, n, "%s advances toward (%.0f, %.0f), firing at %s at (%.0f, %.0f)%s", un,
+                     a->dest.x, a->dest.y, tn, a->via.x, a->via.y, mount_words(a));
         else if (a->flags & OPFOR_VK_AF_FIRE)
-            snprintf(buf, n, "%s advances toward (%.0f, %.0f), firing at %s", un, a->dest.x,
-                     a->dest.y, tn);
+            snprintf(buf, n, "%s advances toward (%.0f, %.0f), firing at %s%s", un, a->dest.x,
+                     a->dest.y, tn, mount_words(a));
         else
-            snprintf(buf, n, "%s advances toward (%.0f, %.0f), %.0f in away", un, a->dest.x,
-                     a->dest.y, dist);
+            snprintf(buf, n, "%s advances toward (%.0f, %.0f), %.0f in away%s", un, a->dest.x,
+                     a->dest.y, dist, mount_words(a));
         break;
     case OPFOR_VK_RUN:
-        snprintf(buf, n, "%s runs toward (%.0f, %.0f), %.0f in away", un, a->dest.x, a->dest.y,
-                 dist);
+        snprintf(buf, n, "%s runs toward (%.0f, %.0f), %.0f in away%s", un, a->dest.x, a->dest.y,
+                 dist, mount_words(a));
+        break;
+    case OPFOR_VK_SPLIT:
+        if (a->figure == OPFOR_VK_NO_FIGURE)
+            snprintf(buf, n, "%s splits in two", un);
+        else
+            snprintf(buf, n, "%s splits off the %d figures nearest (%.0f, %.0f)", un, a->figure,
+                     a->dest.x, a->dest.y);
+        break;
+    case OPFOR_VK_TO_REAR:
+        snprintf(buf, n, "%s %s", un,
+                 (a->flags & OPFOR_VK_AF_RETURN) ? "calls its bound wounded back from the rear"
+                                                 : "sends its wounded to the rear");
         break;
     case OPFOR_VK_CRAWL:
         if (dist < 0.5f)
@@ -2600,6 +2835,10 @@ const char *opfor_vk_action_str(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
         if (a->flags & OPFOR_VK_AF_MOVE)
             snprintf(buf, n, "The mesmerised figure of %s walks toward (%.0f, %.0f)", un, a->dest.x,
                      a->dest.y);
+        else if (a->flags & OPFOR_VK_AF_STRIKE)
+            snprintf(buf, n, "The mesmerised figure of %s strikes a fellow of %s", un, tn);
+        else if (a->flags & OPFOR_VK_AF_SELF)
+            snprintf(buf, n, "The mesmerised figure of %s turns his weapon on himself", un);
         else if (a->target < st->nunits)
             snprintf(buf, n, "The mesmerised figure of %s fires on %s", un, tn);
         else

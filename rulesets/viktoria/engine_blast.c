@@ -467,6 +467,18 @@ int vk_can_call_support(const opfor_vk_state_t *st, int u) {
     return 0;
 }
 
+/* The call is made by the team the scenario sets (IX: "a team of two figures (specify by
+ * scenario)"; the `support:` block's team, 1 by default): so many living signallers. */
+int vk_support_team_ok(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    if (vk_in_melee(st, u))
+        return 0;
+    int need = ctx->support_team[un->side], n = 0;
+    for (int i = un->first, e = un->first + un->count; i < e && n < need; i++)
+        n += (st->figures[i].skills & OPFOR_S_SIGNALLER) && vk_alive(st, i);
+    return n > 0 && n >= need;
+}
+
 void vk_call_support(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
                      opfor_vk_events_t *ev) {
     int s = st->units[u].side;

@@ -518,7 +518,7 @@ static int fire_walk(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, opfo
     marks_build(st, t, aim, named, &lanes, &marks);
     int t_active = vk_unit_active(st, t); /* changes only when a shot harms */
     int u_melee = vk_in_melee(st, u);
-    int lv = vk_levels(st, u, t);         /* altitude levels between them (XII.D) */
+    int lv = vk_levels(st, u, t); /* altitude levels between them (XII.D) */
     for (int f = un->first, fe = un->first + un->count; f < fe; f++) {
         const opfor_figure_t *fr = &st->figures[f];
         if (!vk_alive(st, f) || !vk_is_person(fr) ||

@@ -46,12 +46,16 @@
  * Granularity. A unit's activation is one action for all its figures (a group action),
  * each figure rolling its own dice where the rules make the action individual (fire,
  * attacks, tests). Moving fire is ADVANCE with a fire target: the unit moves, then every
- * figure able to fire shoots with the moving modifier. A musician plays whenever its
- * unit stands, advances, fires or fights (playing is free in this model), so its morale
- * and command relay apply; it does not play while its unit runs, crawls or charges.
+ * figure able to fire shoots with the moving modifier. A musician plays (his Stand, or his
+ * Advance) whenever its unit stands, loads, rallies or advances, instead of firing when it
+ * fires, and in a melee when he made no attack, so its morale and command relay apply; it
+ * does not play while its unit runs, crawls or charges (engine.c, musician_plays_with).
  *
  * Action encoding. opfor_vk_action_t (24 bytes) carries kind, unit, target unit, target
- * figure, MG arc, flags, a destination and one waypoint. Movement is continuous: any point
+ * figure, MG arc, flags, a destination and one waypoint. Some fields are read per kind: a SPLIT's
+ * `figure` is how many men go and `dest` the point they are nearest (V.A); a move's `arc`
+ * is where a remount or dismount happens (OPFOR_VK_AT_START / _AT_END, VIII); CONTROL's and
+ * TO_REAR's flags reuse bits that other kinds use (engine.h). Movement is continuous: any point
  * on the table is a legal destination and the unit moves toward it as far as allowed. The
  * legal list is a bounded sample of useful destinations generated from the situation:
  * toward each enemy unit (stopping short of contact), toward objectives, into the nearest
@@ -224,6 +228,7 @@
 #define vk_remove_unit opfor__vk_remove_unit
 #define vk_split_leaders opfor__vk_split_leaders
 #define vk_split opfor__vk_split
+#define vk_split_ok opfor__vk_split_ok
 #define vk_merge opfor__vk_merge
 #define vk_half_strength opfor__vk_half_strength
 #define vk_can_charge opfor__vk_can_charge
@@ -234,6 +239,7 @@
 #define vk_can_counter opfor__vk_can_counter
 #define vk_can_defensive_fire opfor__vk_can_defensive_fire
 #define vk_fight opfor__vk_fight
+#define vk_melee_attack opfor__vk_melee_attack
 #define vk_melee_refresh opfor__vk_melee_refresh
 #define vk_mg_figure opfor__vk_mg_figure
 #define vk_gun_figure opfor__vk_gun_figure
@@ -246,12 +252,17 @@
 #define vk_fire_gun opfor__vk_fire_gun
 #define vk_can_call_support opfor__vk_can_call_support
 #define vk_call_support opfor__vk_call_support
+#define vk_support_team_ok opfor__vk_support_team_ok
 #define vk_bombers opfor__vk_bombers
 #define vk_throw_bombs opfor__vk_throw_bombs
 #define vk_blast opfor__vk_blast
 #define vk_wounded_count opfor__vk_wounded_count
 #define vk_to_rear opfor__vk_to_rear
+#define vk_rear_sendable opfor__vk_rear_sendable
+#define vk_rear_bound opfor__vk_rear_bound
+#define vk_rear_return opfor__vk_rear_return
 #define vk_can_heal opfor__vk_can_heal
+#define vk_can_heal_rear opfor__vk_can_heal_rear
 #define vk_heal opfor__vk_heal
 #define vk_mesmerists opfor__vk_mesmerists
 #define vk_mesmerize opfor__vk_mesmerize
@@ -277,6 +288,7 @@
 #define VK_GENERAL_MORALE 6.0f /* a general within 6 in counts for morale (XI) */
 #define VK_NEAR_3 3.0f         /* colours / musician within 3 in (XI) */
 #define VK_HEAL_REACH 6.0f     /* medics move up to 6 in to bind wounds (VI) */
+#define VK_HEAL_TOUCH 0.1f     /* a medic this close to his patient has reached contact (VI) */
 #define VK_BOMB_RANGE 6.0f     /* bombs thrown up to 6 in (VI) */
 #define VK_MESMER_RANGE 9.0f   /* mesmerism works up to 9 in (XII.B) */
 #define VK_OVERHEAD 6.0f       /* guns fire over troops at 6 in or more (IX) */
@@ -369,12 +381,13 @@ struct opfor_vk_ctx {
     int nmove_feat;
     uint8_t block_feat[OPFOR_MAX_FEATURES]; /* impassable, or closed to riders (waypoints) */
     int nblock_feat;
-    vk_tabs_t *tab;     /* heap: chance tables */
-    opfor_tgrid_t grid; /* spatial index of the terrain (core/terrain_grid.c) */
-    int grid_move;      /* 1: move and cover tests use the grid (tables busy enough) */
-    int grid_los;       /* 1: sight lines use the grid (very busy tables) */
-    int machines;       /* 1: the XII machine hooks may matter (specials on, or a scenario unit with
-                           machine keys); 0: they are no-ops and engine.c skips them */
+    vk_tabs_t *tab;          /* heap: chance tables */
+    opfor_tgrid_t grid;      /* spatial index of the terrain (core/terrain_grid.c) */
+    int grid_move;           /* 1: move and cover tests use the grid (tables busy enough) */
+    int grid_los;            /* 1: sight lines use the grid (very busy tables) */
+    uint8_t support_team[2]; /* per side: living signallers a support call needs (IX) */
+    int machines; /* 1: the XII machine hooks may matter (specials on, or a scenario unit with
+                     machine keys); 0: they are no-ops and engine.c skips them */
 };
 
 /* Line of sight and cover on the scenario's table: through the terrain grid on busy tables,
@@ -773,7 +786,8 @@ float vk_command_distance(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st,
 int vk_needs_command_test(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
 /* The command test roll for u (VII). */
 int vk_command_test(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
-/* Musicians of u start playing (VII, XI) when allowed. */
+/* Musicians of u start playing (VII, XI) when allowed: upright (not prone, not running), not
+ * having attacked in a melee this turn, not controlled by a mesmerist. */
 void vk_musician_play(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u);
 /* Promotes an NCO when u has no leader (VII). */
 void vk_promote(opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
@@ -781,7 +795,14 @@ void vk_promote(opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
 void vk_remove_unit(opfor_vk_state_t *st, int u, const char *why, opfor_vk_events_t *ev);
 /* Leaders of u that may head a split (not promoted) — count. */
 int vk_split_leaders(const opfor_vk_state_t *st, int u);
-int vk_split(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* Whether u may split off its n living persons nearest p (V.A): each part keeps a leader who
+ * may head it (vk_split_leaders' kind), some person stays, a unit slot is free. */
+int vk_split_ok(const opfor_vk_state_t *st, int u, int n, opfor_pt_t p);
+/* Splits u (V.A): the n living persons nearest p become a new unit that waits for its own
+ * initiative, u keeps the rest and acts on; n < 0: the older cut at the middle of the figure
+ * block, between the first two such leaders. Returns 1 when it split. */
+int vk_split(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int n, opfor_pt_t p,
+             opfor_vk_events_t *ev);
 int vk_merge(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int into,
              opfor_vk_events_t *ev);
 /* Half or more of the unit gone (XI). */
@@ -821,6 +842,11 @@ static inline int vk_flight_move(int arc) {
 /* Reactions open to the charged unit. */
 int vk_can_counter(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t);
 int vk_can_defensive_fire(const opfor_vk_state_t *st, int t);
+/* Rolls figure a's melee attack (X) on figure d with a's best weapon (charging: a charges;
+ * cover: d's cover), as a melee blow is rolled; returns the effect (0, 1 wound, 2 kill), not
+ * applied. d may be a itself (a mesmerised figure's self-injury, XII.B). */
+int vk_melee_attack(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int a, int d, int charging,
+                    int cover);
 /* Ongoing melee (X): resolves every attack in u's melee. */
 void vk_fight(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
 /* Drops melee links that no longer have figures in contact. */
@@ -852,6 +878,9 @@ int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, in
 void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, const opfor_pt_t *aims,
                  int naims, opfor_vk_events_t *ev);
 int vk_can_call_support(const opfor_vk_state_t *st, int u);
+/* vk_can_call_support with the team the scenario sets (IX): at least support_team[side] living
+ * signallers in u. */
+int vk_support_team_ok(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
 void vk_call_support(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t aim,
                      opfor_vk_events_t *ev);
 int vk_bombers(const opfor_vk_state_t *st, int u);
@@ -864,10 +893,24 @@ void vk_blast(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, opfor_pt_t p, flo
 /* ---------------------------------------------------------------- specials (engine_special.c) */
 
 int vk_wounded_count(const opfor_vk_state_t *st, int u);
+/* How many wounded of u an order out of line would send to the rear (IX): living wounded
+ * persons who are not leaders or generals, at most all but one of the unit's figures. */
+int vk_rear_sendable(const opfor_vk_state_t *st, int u);
+/* Sends u's wounded to the rear (IX; vk_rear_sendable of them). Does not end the activation. */
 void vk_to_rear(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
-/* Medics of u within reach of a wounded friendly figure (restricted: 6 in only). */
+/* Figures of u at the rear whose wounds have been bound: they may rejoin (IX). */
+int vk_rear_bound(const opfor_vk_state_t *st, int u);
+/* Brings u's bound wounded back from the rear beside their fellows (IX); returns how many
+ * came back. Does not end the activation. */
+int vk_rear_return(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* Medics of u within reach of a wounded friendly figure on the table (restricted: 6 in only). */
 int vk_can_heal(const opfor_vk_state_t *st, int u);
-void vk_heal(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev);
+/* Medics of u at their own table edge (within 6 in) with a wounded man of their side at the
+ * rear to tend (IX, VI). */
+int vk_can_heal_rear(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u);
+/* Every ready medic of u tends one man (VI; engine_special.c); rear_ok: men at the rear too. */
+void vk_heal(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int rear_ok,
+             opfor_vk_events_t *ev);
 int vk_mesmerists(const opfor_vk_state_t *st, int u);
 void vk_mesmerize(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int g,
                   opfor_vk_events_t *ev);

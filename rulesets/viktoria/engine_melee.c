@@ -224,6 +224,11 @@ static int attack(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int a, int d,
     return vk_effect_roll(st, &ctx->tab->effect[OPFOR_VK_EFFECT_SWORD + w][tw][0], NULL);
 }
 
+int vk_melee_attack(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int a, int d, int charging,
+                    int cover) {
+    return attack(ctx, st, a, d, charging, cover);
+}
+
 /* Every figure of the units in `attackers` (mask) touching a figure of `defenders` and not
  * yet attacking this turn strikes; harm is applied after all rolls (simultaneous, X).
  * charging: mask of units counting as charging. covered: mask of units whose figures keep

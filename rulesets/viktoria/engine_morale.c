@@ -4,7 +4,8 @@
  *
  * Morale and rally rolls are the calculator's 2D6 checks, looked up by the unit's best
  * quality and its four check-boxes (general within 6 in, a playing musician within 3 in,
- * colours within 3 in, half strength). A split cuts the unit's figure block in two; a merge
+ * colours within 3 in, half strength). A split sends the men its owner names (the n nearest a
+ * point) to the end of the unit's figure block and cuts it there; a merge
  * rotates the figure array so that the joining block sits beside the unit it joins.
  * Commanders are looked for in the general's and headquarters units first, and in an ordinary
  * unit only when one of its figures has the general skill; the command test of every
@@ -316,6 +317,8 @@ void vk_musician_play(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u) {
             continue;
         if (st->figures[i].flags & (OPFOR_FIG_PRONE | OPFOR_FIG_RUNNING))
             continue; /* no playing while running or crawling (VI) */
+        if (st->figx[i] & (OPFOR_VK_FX_ATTACKED | OPFOR_VK_FX_CONTROLLED))
+            continue; /* he attacked in a melee, or a mesmerist directs him: another action */
         st->figx[i] |= OPFOR_VK_FX_PLAYING;
         /* within command of a general: relays command for the rest of the turn (VII) */
         if (commander_within(st, un->side, st->figures[i].pos, radius + 1.0f))
@@ -383,21 +386,59 @@ int vk_split_leaders(const opfor_vk_state_t *st, int u) {
     return n;
 }
 
-int vk_split(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
-    (void)ctx;
-    opfor_unit_t *un = &st->units[u];
-    int lead[2], nl = 0;
-    for (int i = un->first; i < un->first + un->count && nl < 2; i++)
-        if (vk_alive(st, i) && vk_is_person(&st->figures[i]) &&
-            (st->figures[i].skills & OPFOR_S_LEADER) && !(st->figx[i] & OPFOR_VK_FX_PROMOTED))
-            lead[nl++] = i;
-    if (nl < 2 || st->nunits >= OPFOR_MAX_UNITS)
+/* A leader who may head a part of a split: living, a person, not promoted from the ranks. */
+static int split_leader(const opfor_vk_state_t *st, int i) {
+    return vk_alive(st, i) && vk_is_person(&st->figures[i]) &&
+           (st->figures[i].skills & OPFOR_S_LEADER) && !(st->figx[i] & OPFOR_VK_FX_PROMOTED);
+}
+
+/* The figures a split (n, p) of u sends off: the n living persons of u nearest p (by centre
+ * distance, then index), marked in go[i - first]. Returns 1 when the split is valid: 1 <= n,
+ * some living person stays, and both parts have a leader who may head them (V.A, VII). */
+static int split_pick(const opfor_vk_state_t *st, int u, int n, opfor_pt_t p, uint8_t *go) {
+    const opfor_unit_t *un = &st->units[u];
+    if (un->flags & OPFOR_UNIT_GENERAL)
         return 0;
-    int k = un->first + un->count / 2;
-    if (k <= lead[0])
-        k = lead[0] + 1;
-    if (k > lead[1])
-        k = lead[1];
+    memset(go, 0, un->count);
+    int people = 0;
+    for (int i = un->first; i < un->first + un->count; i++)
+        people += vk_alive(st, i) && vk_is_person(&st->figures[i]);
+    if (n < 1 || n >= people)
+        return 0;
+    for (int k = 0; k < n; k++) {
+        int best = -1;
+        float bd = 0.0f;
+        for (int i = un->first; i < un->first + un->count; i++) {
+            if (go[i - un->first] || !vk_alive(st, i) || !vk_is_person(&st->figures[i]))
+                continue;
+            float d = opfor_dist2(st->figures[i].pos, p);
+            if (best < 0 || d < bd) {
+                best = i;
+                bd = d;
+            }
+        }
+        go[best - un->first] = 1;
+    }
+    int led_go = 0, led_stay = 0;
+    for (int i = un->first; i < un->first + un->count; i++)
+        if (split_leader(st, i)) {
+            led_go |= go[i - un->first];
+            led_stay |= !go[i - un->first];
+        }
+    return led_go && led_stay;
+}
+
+int vk_split_ok(const opfor_vk_state_t *st, int u, int n, opfor_pt_t p) {
+    uint8_t go[OPFOR_MAX_FIGURES];
+    if (st->nunits >= OPFOR_MAX_UNITS || p.x != p.x || p.y != p.y)
+        return 0;
+    return split_pick(st, u, n, p, go);
+}
+
+/* Cuts u's figure block at k: [first, k) stays u, [k, end) becomes a new unit, which waits for
+ * its own initiative (V.A); each part's strength is its size (XI). */
+static void split_at(opfor_vk_state_t *st, int u, int k, opfor_vk_events_t *ev) {
+    opfor_unit_t *un = &st->units[u];
     int v = st->nunits++;
     opfor_unit_t *nu = &st->units[v];
     *nu = *un;
@@ -418,6 +459,46 @@ int vk_split(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_ev
     un->strength = (uint16_t)opfor_vk_unit_present(st, u);
     nu->strength = (uint16_t)opfor_vk_unit_present(st, v);
     VK_EV(ev, "  %s splits: %d and %d figures", un->name, un->strength, nu->strength);
+}
+
+int vk_split(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int n, opfor_pt_t p,
+             opfor_vk_events_t *ev) {
+    (void)ctx;
+    opfor_unit_t *un = &st->units[u];
+    if (n >= 0) {
+        /* the owner's split (V.A): the n men nearest p go, in their order, to the end of the
+           unit's block (the figures stay contiguous, as a merge keeps them) */
+        uint8_t go[OPFOR_MAX_FIGURES];
+        if (st->nunits >= OPFOR_MAX_UNITS || !split_pick(st, u, n, p, go))
+            return 0;
+        opfor_figure_t tmp[OPFOR_MAX_FIGURES];
+        uint8_t tx[OPFOR_MAX_FIGURES];
+        int m = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = un->first; i < un->first + un->count; i++)
+                if (go[i - un->first] == pass) {
+                    tmp[m] = st->figures[i];
+                    tx[m++] = st->figx[i];
+                }
+        memcpy(&st->figures[un->first], tmp, (size_t)m * sizeof tmp[0]);
+        memcpy(&st->figx[un->first], tx, (size_t)m);
+        split_at(st, u, un->first + un->count - n, ev);
+        return 1;
+    }
+    /* no composition given (older action logs): cut at the middle of the block, kept between
+       the first two leaders */
+    int lead[2], nl = 0;
+    for (int i = un->first; i < un->first + un->count && nl < 2; i++)
+        if (split_leader(st, i))
+            lead[nl++] = i;
+    if (nl < 2 || st->nunits >= OPFOR_MAX_UNITS)
+        return 0;
+    int k = un->first + un->count / 2;
+    if (k <= lead[0])
+        k = lead[0] + 1;
+    if (k > lead[1])
+        k = lead[1];
+    split_at(st, u, k, ev);
     return 1;
 }
 

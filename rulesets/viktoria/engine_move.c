@@ -1016,6 +1016,19 @@ float vk_fly(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t 
     return flown;
 }
 
+/* A move's remount (OPFOR_VK_AF_MOUNT) or dismount (_DISMOUNT) in fl, when the riders can. */
+static void mount_as_part(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, unsigned fl,
+                          opfor_vk_events_t *ev) {
+    if ((fl & OPFOR_VK_AF_MOUNT) && vk_can_mount(ctx, st, u)) {
+        vk_mount(ctx, st, u, 1, 0);
+        VK_EV(ev, "  %s mounts", st->units[u].name);
+    }
+    if ((fl & OPFOR_VK_AF_DISMOUNT) && vk_can_dismount(st, u)) {
+        vk_mount(ctx, st, u, 0, 0);
+        VK_EV(ev, "  %s dismounts", st->units[u].name);
+    }
+}
+
 float vk_do_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk_action_t *a,
                  int d3, opfor_vk_events_t *ev, vk_move_stop_t *stop) {
     int u = a->unit;
@@ -1035,18 +1048,24 @@ float vk_do_move(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, const opfor_vk
         }
         return vk_fly(ctx, st, u, a->dest, dz, d3, ev);
     }
-    if ((a->flags & OPFOR_VK_AF_MOUNT) && vk_can_mount(ctx, st, u))
-        vk_mount(ctx, st, u, 1, 0);
-    if ((a->flags & OPFOR_VK_AF_DISMOUNT) && vk_can_dismount(st, u))
-        vk_mount(ctx, st, u, 0, 0);
+    /* Riders remount or dismount as part of the move (VIII), before the figures move or where
+       they stop (`arc`: OPFOR_VK_AT_START / _AT_END); one path per unit (the figures' own paths
+       are a later issue), so these are the two points of it a unit may choose. */
+    unsigned fl = a->flags & (OPFOR_VK_AF_MOUNT | OPFOR_VK_AF_DISMOUNT);
+    int at_end = fl && a->arc == OPFOR_VK_AT_END;
+    if (fl && !at_end)
+        mount_as_part(ctx, st, u, fl, ev);
     /* moving fire at a point of the path (IX): at the waypoint; else do_action fires after */
     int fire_t = -1;
     if ((a->flags & (OPFOR_VK_AF_FIRE | OPFOR_VK_AF_VIA | OPFOR_VK_AF_FIRE_VIA)) ==
             (OPFOR_VK_AF_FIRE | OPFOR_VK_AF_VIA | OPFOR_VK_AF_FIRE_VIA) &&
         a->kind != OPFOR_VK_RUN)
         fire_t = a->target;
-    return vk_move_unit_stop(ctx, st, u, mv, a->dest, (a->flags & OPFOR_VK_AF_VIA) != 0, a->via, d3,
-                             -1, fire_t, ev, stop);
+    float moved = vk_move_unit_stop(ctx, st, u, mv, a->dest, (a->flags & OPFOR_VK_AF_VIA) != 0,
+                                    a->via, d3, -1, fire_t, ev, stop);
+    if (at_end)
+        mount_as_part(ctx, st, u, fl, ev);
+    return moved;
 }
 
 float vk_flee(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_pt_t from,

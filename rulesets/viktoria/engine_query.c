@@ -338,3 +338,7 @@ int opfor_vk_query_altitude(const opfor_vk_state_t *st, int u) {
 int opfor_vk_query_envelope_class(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int t) {
     return ctx && st && t >= 0 && t < st->nunits ? vk_envelope_class(ctx, t) : -1;
 }
+
+int opfor_vk_query_support_team(const opfor_vk_ctx_t *ctx, int side) {
+    return ctx && (side == 0 || side == 1) ? ctx->support_team[side] : 1;
+}

@@ -1,7 +1,7 @@
 /* rulesets/viktoria/engine_special.c — wounds and the special rules: wounded sent to the rear
- * (IX), medics binding wounds (VI), mesmerism and breaking it (XII.B), the weather event
- * (XIII) and, when the scenario option is on, flying craft in the wind, walkers that
- * hesitate, and the armour of automatons, vehicles and walkers (XII).
+ * (IX) and coming back once their wounds are bound, medics binding wounds (VI), mesmerism and
+ * breaking it (XII.B), the weather event (XIII) and, when the scenario option is on, flying craft
+ * in the wind, walkers that hesitate, and the armour of automatons, vehicles and walkers (XII).
  *
  * Chances are the calculator's (heal, hypnotic attack, test versus mesmerism, weather
  * event). The wind damage to flying craft and the crash roll for passengers are fixed die
@@ -25,16 +25,36 @@ int vk_wounded_count(const opfor_vk_state_t *st, int u) {
     return n;
 }
 
+/* Whether figure f may be ordered out of line: a living wounded person on the table who is
+ * not a leader or general (leaders stay with their men, VII). */
+static int may_go_to_rear(const opfor_vk_state_t *st, int f) {
+    const opfor_figure_t *g = &st->figures[f];
+    return vk_alive(st, f) && vk_is_person(g) && (g->flags & OPFOR_FIG_WOUNDED) &&
+           !(g->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL));
+}
+
+int vk_rear_sendable(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    int n = 0, present = 0;
+    for (int i = un->first, e = un->first + un->count; i < e; i++) {
+        present += vk_alive(st, i);
+        n += may_go_to_rear(st, i);
+    }
+    if (present <= 1)
+        return 0; /* the unit keeps at least one figure on the table */
+    return n < present - 1 ? n : present - 1;
+}
+
 /* Wounded men ordered out of line go to the rear and stop counting as losses: the unit's
- * strength drops by one for each of them (IX, XI). Leaders stay. */
+ * strength drops by one for each of them (IX, XI). Leaders stay. They go during their unit's
+ * action (IX): the caller lets the unit act on. */
 void vk_to_rear(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
     (void)ctx;
     opfor_unit_t *un = &st->units[u];
     int n = 0;
     for (int i = un->first; i < un->first + un->count; i++) {
         opfor_figure_t *f = &st->figures[i];
-        if (!vk_alive(st, i) || !vk_is_person(f) || !(f->flags & OPFOR_FIG_WOUNDED) ||
-            (f->skills & (OPFOR_S_LEADER | OPFOR_S_GENERAL)))
+        if (!may_go_to_rear(st, i))
             continue;
         if (opfor_vk_unit_present(st, u) <= 1)
             break;
@@ -44,6 +64,62 @@ void vk_to_rear(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk
         n++;
     }
     VK_EV(ev, "  %s sends %d wounded to the rear", un->name, n);
+}
+
+/* A figure at the rear (alive, sent out of line) whose wounds have been bound. */
+static int bound_at_rear(const opfor_vk_state_t *st, int f) {
+    return (st->figures[f].flags & (OPFOR_FIG_ALIVE | OPFOR_FIG_REAR | OPFOR_FIG_WOUNDED)) ==
+           (OPFOR_FIG_ALIVE | OPFOR_FIG_REAR);
+}
+
+int vk_rear_bound(const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    int n = 0;
+    for (int i = un->first, e = un->first + un->count; i < e; i++)
+        n += bound_at_rear(st, i);
+    return n;
+}
+
+/* The eight directions a returning man is tried in, round each of his fellows. */
+static const float RING[8][2] = {{0, -1}, {0.7071f, -0.7071f}, {1, 0},  {0.7071f, 0.7071f},
+                                 {0, 1},  {-0.7071f, 0.7071f}, {-1, 0}, {-0.7071f, -0.7071f}};
+
+/* Bound wounded at the rear rejoin unit u (IX: "reversing the process"): each takes the first
+ * free spot beside a fellow (fellows in index order, directions from the unit's front round),
+ * the unit's strength rises by one for each, and they act with the unit. A man with no free spot
+ * beside the unit stays at the rear. Returns how many came back. */
+int vk_rear_return(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+    opfor_unit_t *un = &st->units[u];
+    int n = 0;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!bound_at_rear(st, i))
+            continue;
+        opfor_figure_t *f = &st->figures[i];
+        f->flags &= (uint16_t) ~(OPFOR_FIG_PRONE | OPFOR_FIG_RUNNING | OPFOR_FIG_MOVED);
+        float r = vk_radius(f);
+        int placed = 0;
+        for (int j = un->first; j < un->first + un->count && !placed; j++) {
+            if (j == i || !vk_alive(st, j) || !vk_is_person(&st->figures[j]))
+                continue;
+            float d = r + vk_radius(&st->figures[j]) + 0.1f;
+            for (int k = 0; k < 8 && !placed; k++) {
+                opfor_pt_t p = opfor_pt(st->figures[j].pos.x + RING[k][0] * d,
+                                        st->figures[j].pos.y + RING[k][1] * d);
+                if (vk_spot_blocked(ctx, st, i, p, r, (f->flags & OPFOR_FIG_MOUNTED) != 0))
+                    continue;
+                f->pos = p;
+                placed = 1;
+            }
+        }
+        if (!placed)
+            continue;
+        f->flags &= (uint16_t)~OPFOR_FIG_REAR;
+        if (un->strength < un->count)
+            un->strength++;
+        n++;
+    }
+    VK_EV(ev, "  %d bound wounded rejoin %s from the rear", n, un->name);
+    return n;
 }
 
 /* ---------------------------------------------------------------- medics (VI) */
@@ -83,33 +159,94 @@ static int patient_for(const opfor_vk_state_t *st, int m) {
     return best;
 }
 
+/* Distance from p to side's own table edge, where the wounded sent out of line wait (IX). */
+static float own_edge_dist(const opfor_vk_ctx_t *ctx, int side, opfor_pt_t p) {
+    opfor_vec_t h = ctx->home[side];
+    if (h.y < -0.5f)
+        return p.y;
+    if (h.y > 0.5f)
+        return ctx->sc.table.depth - p.y;
+    if (h.x < -0.5f)
+        return p.x;
+    return ctx->sc.table.width - p.x;
+}
+
+/* A wounded man at the rear that medic m may tend: the medic within VK_HEAL_REACH of its
+ * side's own table edge (the rear is behind it), the man of a unit of the medic's side still
+ * in play; the first by index; -1 when none. */
+static int rear_patient_for(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int m) {
+    const opfor_figure_t *mf = &st->figures[m];
+    int side = st->units[mf->unit].side;
+    if (own_edge_dist(ctx, side, mf->pos) - vk_radius(mf) > VK_HEAL_REACH)
+        return -1;
+    for (int j = 0; j < st->nfigures; j++) {
+        const opfor_figure_t *f = &st->figures[j];
+        if ((f->flags & (OPFOR_FIG_ALIVE | OPFOR_FIG_REAR | OPFOR_FIG_WOUNDED)) ==
+                (OPFOR_FIG_ALIVE | OPFOR_FIG_REAR | OPFOR_FIG_WOUNDED) &&
+            st->units[f->unit].side == side && vk_unit_active(st, f->unit))
+            return j;
+    }
+    return -1;
+}
+
+static int medic_ready(const opfor_vk_state_t *st, int i) {
+    return (st->figures[i].skills & OPFOR_S_MEDIC) && vk_alive(st, i) &&
+           !(st->figx[i] & OPFOR_VK_FX_CONTROLLED);
+}
+
 int vk_can_heal(const opfor_vk_state_t *st, int u) {
     const opfor_unit_t *un = &st->units[u];
     for (int i = un->first, e = un->first + un->count; i < e; i++)
-        if ((st->figures[i].skills & OPFOR_S_MEDIC) && vk_alive(st, i) &&
-            !(st->figx[i] & OPFOR_VK_FX_CONTROLLED) && patient_for(st, i) >= 0)
+        if (medic_ready(st, i) && patient_for(st, i) >= 0)
             return 1;
     return 0;
 }
 
-void vk_heal(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, opfor_vk_events_t *ev) {
+int vk_can_heal_rear(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u) {
+    const opfor_unit_t *un = &st->units[u];
+    for (int i = un->first, e = un->first + un->count; i < e; i++)
+        if (medic_ready(st, i) && rear_patient_for(ctx, st, i) >= 0)
+            return 1;
+    return 0;
+}
+
+/* Each medic of u tends one man (VI): the nearest wounded friend within 6 in, moving up to 6 in
+ * (base movement, terrain counting) into contact with him; only a medic who reaches contact
+ * rolls. With no one in reach on the table and rear_ok (not out of command: VII allows only the
+ * wounded within 6 in), a medic at its own table edge tends a man sent to the rear (IX), who
+ * may then rejoin his unit. Repeat attempts on the same man are allowed. */
+void vk_heal(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int rear_ok,
+             opfor_vk_events_t *ev) {
     const opfor_unit_t *un = &st->units[u];
     for (int i = un->first; i < un->first + un->count; i++) {
-        if (!vk_alive(st, i) || !(st->figures[i].skills & OPFOR_S_MEDIC) ||
-            (st->figx[i] & OPFOR_VK_FX_CONTROLLED))
+        if (!medic_ready(st, i))
             continue;
-        int p = patient_for(st, i);
+        int p = patient_for(st, i), rear = 0;
+        if (p < 0 && rear_ok) {
+            p = rear_patient_for(ctx, st, i);
+            rear = 1;
+        }
         if (p < 0)
             continue;
-        /* up to 6 in into contact with the patient */
-        vk_move_figure(ctx, st, i, st->figures[p].pos, VK_HEAL_REACH, st->figures[p].unit);
+        if (!rear) {
+            /* up to 6 in into contact with the patient; stopped short, no attempt (VI) */
+            vk_move_figure(ctx, st, i, st->figures[p].pos, VK_HEAL_REACH, st->figures[p].unit);
+            const opfor_figure_t *mf = &st->figures[i], *pf = &st->figures[p];
+            float gap = opfor_dist(mf->pos, pf->pos) - vk_radius(mf) - vk_radius(pf);
+            if (gap > VK_HEAL_TOUCH) {
+                VK_EV(ev, "  a medic of %s cannot reach a wounded man of %s", un->name,
+                      st->units[pf->unit].name);
+                continue;
+            }
+        }
         int ok = vk_roll(st, &ctx->tab->heal[st->figures[i].quality], NULL);
         if (ok) {
             st->figures[p].flags &= (uint16_t)~OPFOR_FIG_WOUNDED;
             st->figures[p].flags |= OPFOR_FIG_BOUND;
         }
-        VK_EV(ev, "  a medic of %s tends a wounded man of %s: %s", un->name,
-              st->units[st->figures[p].unit].name, ok ? "wound bound" : "no luck");
+        VK_EV(ev, "  a medic of %s tends a wounded man of %s%s: %s", un->name,
+              st->units[st->figures[p].unit].name, rear ? " at the rear" : "",
+              ok ? "wound bound" : "no luck");
     }
 }
 

@@ -21,9 +21,12 @@
 #include "opfor/viktoria/scenario.h"
 #include "opfor/yamlread.h"
 
+#include <libfyaml.h>
 #include <string.h>
+#include <strings.h>
 
 #include "opfor/vocab.h"
+#include "opfor/yamlread.h"
 
 /* Viktoria!'s terrain (VIII, IX, XIV, XV.B): the measures, and what each kind does unless the
  * scenario says otherwise. Hedges block sight (dense foliage), woods let it through for
@@ -163,12 +166,72 @@ const opfor_name_t opfor_viktoria_mode_names[] = {
     {NULL, 0},
 };
 
-/* The `patrol:` settings (docs/patrol-mode.md), read by opfor_patrol_config_load. */
+/* The `patrol:` settings (docs/patrol-mode.md), read by opfor_patrol_config_load, and the
+ * `support:` settings (IX, docs/scenario-format.md), read by opfor_viktoria_support_team. */
 static const opfor_scenario_block_rule_t vk_blocks[] = {
     {"patrol", OPFOR_MODE_COOP, "the Patrol Mode module"},
     {"rules", -1, NULL}, /* the optional rules in play: scenario_rules.c */
+    {"support", -1, NULL},
     {NULL, 0, NULL},
 };
+
+/* `team:` of the support block: one number for both sides, or a mapping of side names to
+ * numbers (a side not named keeps the default). */
+static int support_team_value(opfor_yaml_rd_t *rd, const opfor_scenario_t *sc,
+                              const opfor_yaml_field_t *f, int team[2]) {
+    const char *what = "support team (figures a call for supporting fire needs)";
+    if (!fy_node_is_mapping(f->v)) {
+        int v;
+        if (opfor_yaml_get_int(rd, f->v, f->k, what, 1, OPFOR_VK_SUPPORT_TEAM_MAX, &v))
+            return rd->err;
+        team[0] = team[1] = v;
+        return 0;
+    }
+    void *it = NULL;
+    struct fy_node_pair *p;
+    while ((p = fy_node_mapping_iterate(f->v, &it)) != NULL) {
+        char name[64];
+        int v, side = -1;
+        if (opfor_yaml_get_str(rd, fy_node_pair_key(p), f->v, "side name", name, sizeof name))
+            return rd->err;
+        for (int s = 0; s < 2; s++)
+            if (strcasecmp(name, sc->sides[s].name) == 0)
+                side = s;
+        if (side < 0)
+            return opfor_yaml_fail(rd, OPFOR_EPARSE, fy_node_pair_key(p), f->v,
+                                   "support team: no side is called '%s' (the sides are '%s' "
+                                   "and '%s')",
+                                   name, sc->sides[0].name, sc->sides[1].name);
+        if (opfor_yaml_get_int(rd, fy_node_pair_value(p), fy_node_pair_key(p), what, 1,
+                               OPFOR_VK_SUPPORT_TEAM_MAX, &v))
+            return rd->err;
+        team[side] = v;
+    }
+    return 0;
+}
+
+int opfor_viktoria_support_team(const opfor_scenario_t *sc, int team[2], opfor_diag_t *diag) {
+    opfor_diag_t local;
+    if (!diag)
+        diag = &local;
+    if (!sc || !team)
+        return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0, "no scenario");
+    team[0] = team[1] = 1;
+    struct fy_node *block = opfor_scenario_block(sc, "support");
+    if (!block)
+        return 0;
+    opfor_yaml_rd_t rd = {diag, 0, 1};
+    enum { TEAM, NF };
+    opfor_yaml_field_t f[NF] = {{"team", 0, 0}};
+    if (opfor_yaml_read_fields(&rd, block, NULL, "support", f, NF))
+        return rd.err;
+    int t[2] = {1, 1};
+    if (f[TEAM].v && support_team_value(&rd, sc, &f[TEAM], t))
+        return rd.err;
+    team[0] = t[0];
+    team[1] = t[1];
+    return 0;
+}
 
 /* The loader's check hook (opfor_scenario_rules_t.check): Patrol Mode needs exactly one side
  * played by people, and that side needs units (XV). */
@@ -179,6 +242,16 @@ static int check_scenario(opfor_scenario_ck_t *ck, void *user) {
     memset(&opt, 0, sizeof opt);
     if (opfor_vk_scenario_options(opfor_scenario_ck_reader(ck), sc, &opt))
         return opfor_scenario_ck_reader(ck)->err;
+    /* the support team (IX): read once here so that a bad value fails the load */
+    int team[2];
+    opfor_diag_t d;
+    opfor_diag_clear(&d);
+    int rc = opfor_viktoria_support_team(sc, team, &d);
+    if (rc && d.line > 0)
+        return opfor_scenario_ck_fail(ck, rc, OPFOR_SCENARIO_ROOT, 0, "support",
+                                      "%s (line %d, column %d)", d.msg, d.line, d.col);
+    if (rc)
+        return opfor_scenario_ck_fail(ck, rc, OPFOR_SCENARIO_ROOT, 0, "support", "%s", d.msg);
     if (sc->mode != OPFOR_MODE_COOP)
         return 0;
     int players = sc->sides[0].player + sc->sides[1].player;

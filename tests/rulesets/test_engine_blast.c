@@ -341,6 +341,87 @@ static void blast_armour_adds_the_terrains_cover(void **state) {
     assert_true(hurt[1] < hurt[0]);
 }
 
+/* A signals unit (Blue: a leader and two signallers) and a Red picket; `support` is the
+ * scenario's support block (may be ""). Loads with the Viktoria! checks; returns the load's
+ * result, the scenario in *sc and the message in *d. */
+static int support_scenario(const char *support, opfor_scenario_t *sc, opfor_diag_t *d) {
+    char yaml[2048];
+    snprintf(yaml, sizeof yaml,
+             "name: Support test\n"
+             "mode: competitive\n"
+             "table: {width: 48, depth: 48}\n"
+             "sides:\n"
+             "  - {name: Blue, edge: bottom}\n"
+             "  - {name: Red, edge: top}\n"
+             "%s"
+             "units:\n"
+             "  - name: Signals\n"
+             "    side: Blue\n"
+             "    type: infantry\n"
+             "    self_commanding: true\n"
+             "    position: [24, 6]\n"
+             "    figures:\n"
+             "      - {count: 1, weapons: pistol, skills: leader}\n"
+             "      - {count: 2, weapons: pistol, skills: signaller}\n"
+             "  - name: Picket\n"
+             "    side: Red\n"
+             "    type: infantry\n"
+             "    self_commanding: true\n"
+             "    position: [24, 36]\n"
+             "    figures:\n"
+             "      - {count: 3, weapons: rifle, skills: leader}\n",
+             support);
+    memset(d, 0, sizeof *d);
+    return opfor_viktoria_scenario_load_string(yaml, strlen(yaml), "support.yaml", sc, d);
+}
+
+/* IX: supporting fire is called by the team the scenario sets (`support: {team: ...}`): with a
+ * team of two, the call needs two living signallers in the unit; one left cannot call. Bad
+ * values fail the load with a clear message. */
+static void support_fire_needs_the_scenarios_team(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = calloc(1, sizeof *sc);
+    assert_non_null(sc);
+    opfor_diag_t d;
+    int rc = support_scenario("support: {team: {Blue: 2}}\n", sc, &d);
+    if (rc)
+        fprintf(stderr, "%s:%d:%d: %s\n", d.file, d.line, d.col, d.msg);
+    assert_int_equal(rc, 0);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    fx_start(ctx, &st, 1, 0);
+    opfor_vk_action_t call;
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_CALL_SUPPORT, OPFOR_VK_NONE, &call) >= 0);
+    /* one signaller falls: the team is short */
+    st.figures[st.units[0].first + 2].flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_CALL_SUPPORT, OPFOR_VK_NONE, NULL), -1);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &call, NULL), OPFOR_EILLEGAL);
+    opfor_vk_ctx_free(ctx);
+    opfor_scenario_free(sc);
+    /* a team set for Red only does not bind Blue; then one number for both sides */
+    assert_int_equal(support_scenario("support: {team: {Red: 3}}\n", sc, &d), 0);
+    ctx = fx_ctx(sc, NULL);
+    fx_start(ctx, &st, 1, 0);
+    st.figures[st.units[0].first + 2].flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_CALL_SUPPORT, OPFOR_VK_NONE, NULL) >= 0);
+    opfor_vk_ctx_free(ctx);
+    opfor_scenario_free(sc);
+    assert_int_equal(support_scenario("support: {team: 3}\n", sc, &d), 0);
+    ctx = fx_ctx(sc, NULL);
+    fx_start(ctx, &st, 1, 0);
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_CALL_SUPPORT, OPFOR_VK_NONE, NULL), -1);
+    opfor_vk_ctx_free(ctx);
+    opfor_scenario_free(sc);
+    /* refused: no team of none, an unknown side, an unknown key */
+    assert_int_not_equal(support_scenario("support: {team: 0}\n", sc, &d), 0);
+    assert_non_null(strstr(d.msg, "support team"));
+    assert_int_not_equal(support_scenario("support: {team: {Green: 2}}\n", sc, &d), 0);
+    assert_non_null(strstr(d.msg, "no side is called 'Green'"));
+    assert_int_not_equal(support_scenario("support: {tam: 2}\n", sc, &d), 0);
+    assert_non_null(strstr(d.msg, "team"));
+    free(sc);
+}
+
 static void support_fire_registers_and_loses_communications(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
@@ -431,6 +512,7 @@ int main(void) {
         cmocka_unit_test(blast_tests_only_inside_the_radius),
         cmocka_unit_test(blast_armour_adds_the_terrains_cover),
         cmocka_unit_test(support_fire_registers_and_loses_communications),
+        cmocka_unit_test(support_fire_needs_the_scenarios_team),
         cmocka_unit_test(bombs_reach_six_inches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -292,6 +292,103 @@ static void command_nco_promoted_when_leaders_fall(void **state) {
     fx_done(ctx, sc);
 }
 
+/* Whether the living figures of unit u are exactly those whose original positions are marked
+ * in want (want[k] for figure k of the unit as the scenario placed it, orig its positions). */
+static void assert_members(const opfor_vk_state_t *st, int u, const opfor_pt_t *orig,
+                           const int *want, int n) {
+    int count = 0;
+    for (int i = st->units[u].first; i < st->units[u].first + st->units[u].count; i++) {
+        int k = -1;
+        for (int j = 0; j < n; j++)
+            if (opfor_dist(orig[j], st->figures[i].pos) < 1e-4f)
+                k = j;
+        assert_true(k >= 0);
+        assert_true(want[k]);
+        count++;
+    }
+    int expect = 0;
+    for (int j = 0; j < n; j++)
+        expect += want[j] != 0;
+    assert_int_equal(count, expect);
+}
+
+/* V.A: the owner says how a unit splits: here the 3 men nearest the third officer go off with
+ * him (not a cut in the middle between the first two leaders); the rest split again (three
+ * parts); a part without a leader, or a split that leaves nobody, is refused. */
+static void command_split_where_the_owner_says(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    fx_general(sc, 0, opfor_pt(24, 4));
+    int co = fx_foot(sc, "Company", 0, OPFOR_Q_SOLDIER, 10, opfor_pt(20, 10), OPFOR_W_RIFLE);
+    fx_fig(sc, co, 2)->skills |= OPFOR_S_LEADER;
+    fx_fig(sc, co, 8)->skills |= OPFOR_S_LEADER;
+    fx_foot(sc, "Enemy", 1, OPFOR_Q_SOLDIER, 3, opfor_pt(40, 44), OPFOR_W_RIFLE);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_pt_t orig[10];
+    for (int k = 0; k < 10; k++)
+        orig[k] = fx_fig(sc, co, k)->pos;
+    opfor_vk_state_t st;
+    fx_start(ctx, &st, 1, co);
+    /* offered: a part led off by each of the other officers */
+    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+    int n = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS), led_off = 0;
+    for (int i = 0; i < n; i++)
+        led_off += a[i].kind == OPFOR_VK_SPLIT && a[i].figure != OPFOR_VK_NO_FIGURE;
+    assert_true(led_off >= 2);
+    /* the 3 nearest the third officer */
+    int want[10] = {0};
+    for (int c = 0; c < 3; c++) {
+        int best = -1;
+        for (int k = 0; k < 10; k++)
+            if (!want[k] &&
+                (best < 0 || opfor_dist2(orig[k], orig[8]) < opfor_dist2(orig[best], orig[8])))
+                best = k;
+        want[best] = 1;
+    }
+    assert_true(want[8]);
+    opfor_vk_action_t split = fx_act(OPFOR_VK_SPLIT, co);
+    split.figure = 3;
+    split.dest = orig[8];
+    int nunits = st.nunits;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &split, NULL), 0);
+    int off = nunits;
+    assert_int_equal(st.nunits, nunits + 1);
+    assert_members(&st, off, orig, want, 10);
+    int stay[10];
+    for (int k = 0; k < 10; k++)
+        stay[k] = !want[k];
+    assert_members(&st, co, orig, stay, 10);
+    assert_int_equal(st.units[off].strength, 3);
+    assert_int_equal(st.units[co].strength, 7);
+    assert_true(opfor_unit_leader(&st.units[off], st.figures) >= 0);
+    assert_int_equal(st.phase, OPFOR_VK_PH_ACTION); /* the rest act on */
+    assert_int_equal(st.cur, co);
+    /* refused: one man with no leader, everybody, a figure count of none */
+    opfor_vk_action_t bad = fx_act(OPFOR_VK_SPLIT, co);
+    bad.figure = 1;
+    bad.dest = orig[5];
+    assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+    bad.figure = 7;
+    bad.dest = orig[2];
+    assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+    bad.figure = 0;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+    /* a third part: the second officer and the man nearest him */
+    split.figure = 2;
+    split.dest = orig[2];
+    assert_int_equal(opfor_vk_apply(ctx, &st, &split, NULL), 0);
+    assert_int_equal(st.nunits, nunits + 2);
+    for (int u = 0; u < st.nunits; u++) {
+        if (!opfor_vk_unit_in_play(&st, u))
+            continue;
+        assert_true(opfor_unit_leader(&st.units[u], st.figures) >= 0);
+        for (int i = st.units[u].first; i < st.units[u].first + st.units[u].count; i++)
+            assert_int_equal(st.figures[i].unit, u);
+    }
+    assert_int_equal(st.units[co].count, 5);
+    fx_done(ctx, sc);
+}
+
 static void command_units_split_and_merge(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
@@ -360,6 +457,7 @@ int main(void) {
         cmocka_unit_test(command_self_commanding_units_never_test),
         cmocka_unit_test(command_nco_promoted_when_leaders_fall),
         cmocka_unit_test(command_units_split_and_merge),
+        cmocka_unit_test(command_split_where_the_owner_says),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

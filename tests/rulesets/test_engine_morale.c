@@ -119,6 +119,36 @@ static void morale_general_musician_colours_help(void **state) {
     free(sc);
 }
 
+/* VI, VII, XI: the musician's Play is his Stand, or his Advance when he moves playing; never
+ * while running or crawling, nor when he made another action (an attack in a melee). A unit
+ * that lay prone and now advances is upright: its musician plays. */
+static void morale_musician_plays_as_his_stand_or_advance(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = pair(6);
+    fx_fig(sc, 1, 3)->skills |= OPFOR_S_MUSICIAN;
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    const int kinds[5] = {OPFOR_VK_ADVANCE, OPFOR_VK_STAND, OPFOR_VK_RUN, OPFOR_VK_CRAWL,
+                          OPFOR_VK_STAND};
+    const int plays[5] = {1, 0, 0, 0, 0};
+    for (int c = 0; c < 5; c++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, 3);
+        fx_activate(ctx, &st, 1);
+        int m = st.units[1].first + 3;
+        for (int i = st.units[1].first; i < st.units[1].first + st.units[1].count; i++)
+            if (c < 4)
+                st.figures[i].flags |= OPFOR_FIG_PRONE; /* took cover last turn */
+        if (c == 4)
+            st.figx[m] |= OPFOR_VK_FX_ATTACKED; /* struck a blow in a melee this turn */
+        opfor_vk_action_t a = fx_act(kinds[c], 1);
+        a.dest = opfor_pt(20, 38);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &a, NULL), 0);
+        assert_int_equal((st.figx[m] & OPFOR_VK_FX_PLAYING) != 0, plays[c]);
+    }
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
 static void morale_wavering_units_only_move_or_rally(void **state) {
     (void)state;
     opfor_scenario_t *sc = pair(6);
@@ -196,6 +226,46 @@ static void morale_wounded_sent_to_the_rear_lower_strength(void **state) {
     free(sc);
 }
 
+/* IX: the wounded go to the rear during their unit's action, which the unit then takes; the
+ * order is not offered again (nothing left to send), and a unit whose only wounded man is its
+ * leader has none to send. */
+static void morale_wounded_go_to_the_rear_during_the_units_action(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = pair(6);
+    for (int k = 3; k < 6; k++)
+        fx_fig(sc, 1, k)->flags |= OPFOR_FIG_WOUNDED;
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    opfor_vk_state_init(ctx, &st, 1);
+    fx_activate(ctx, &st, 1);
+    opfor_vk_action_t rear;
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_TO_REAR, OPFOR_VK_NONE, &rear) >= 0);
+    assert_int_equal(rear.flags, 0);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &rear, NULL), 0);
+    assert_int_equal(opfor_vk_unit_present(&st, 1), 3);
+    /* still the unit's action: it has not acted and may now fire */
+    assert_int_equal(st.phase, OPFOR_VK_PH_ACTION);
+    assert_int_equal(st.cur, 1);
+    assert_false(st.units[1].flags & OPFOR_UNIT_ACTED);
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_TO_REAR, OPFOR_VK_NONE, NULL), -1);
+    opfor_vk_action_t again = fx_act(OPFOR_VK_TO_REAR, 1);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &again, NULL), OPFOR_EILLEGAL);
+    opfor_vk_action_t fire;
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_FIRE, 0, &fire) >= 0);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &fire, NULL), 0);
+    assert_true(st.units[1].flags & OPFOR_UNIT_ACTED);
+    /* a wounded leader stays with his men: nothing to send */
+    fx_again(&st, 1);
+    for (int i = st.units[1].first; i < st.units[1].first + st.units[1].count; i++)
+        if (!(st.figures[i].flags & OPFOR_FIG_REAR)) /* (those at the rear stay wounded) */
+            st.figures[i].flags &= (uint16_t)~OPFOR_FIG_WOUNDED;
+    st.figures[st.units[1].first].flags |= OPFOR_FIG_WOUNDED; /* figure 0: the leader */
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_TO_REAR, OPFOR_VK_NONE, NULL), -1);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &again, NULL), OPFOR_EILLEGAL);
+    opfor_vk_ctx_free(ctx);
+    free(sc);
+}
+
 static void morale_colours_picked_up_or_captured(void **state) {
     (void)state;
     opfor_scenario_t *sc = pair(6);
@@ -233,9 +303,11 @@ int main(void) {
         cmocka_unit_test(morale_checked_after_a_kill_not_a_wound),
         cmocka_unit_test(morale_half_strength_counts_against_the_original),
         cmocka_unit_test(morale_general_musician_colours_help),
+        cmocka_unit_test(morale_musician_plays_as_his_stand_or_advance),
         cmocka_unit_test(morale_wavering_units_only_move_or_rally),
         cmocka_unit_test(morale_rally_restores_or_removes),
         cmocka_unit_test(morale_wounded_sent_to_the_rear_lower_strength),
+        cmocka_unit_test(morale_wounded_go_to_the_rear_during_the_units_action),
         cmocka_unit_test(morale_colours_picked_up_or_captured),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -268,6 +268,73 @@ static void move_mount_and_dismount(void **state) {
     fx_done(ctx, sc);
 }
 
+/* The first listed action of kind with all of flags and at point arc; -1 if none. */
+static int offered_with(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int kind,
+                        unsigned flags, int arc, opfor_vk_action_t *out) {
+    opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS];
+    int n = opfor_vk_legal(ctx, st, a, OPFOR_VK_MAX_ACTIONS);
+    for (int i = 0; i < n; i++)
+        if (a[i].kind == kind && (a[i].flags & flags) == flags && a[i].arc == arc) {
+            *out = a[i];
+            return i;
+        }
+    return -1;
+}
+
+/* VIII: riders remount or dismount as part of a move, offered to the planner: mount, then
+ * advance (or gallop) at the mounted rate; ride, then dismount where the move ends. Not in a
+ * charge, not with a crawl (which dismounts anyway), not both at once. */
+static void move_mount_and_dismount_as_part_of_a_move(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    int u = fx_unit(sc, "Dragoons", 0, OPFOR_UT_CAVALRY, OPFOR_Q_SOLDIER, 4, opfor_pt(20, 8),
+                    opfor_pt(0, 1), 0, OPFOR_W_CARBINE | OPFOR_W_SWORD, OPFOR_FIG_HORSE);
+    fx_foot(sc, "Far", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(24, 46), OPFOR_W_RIFLE);
+    fx_general(sc, 0, opfor_pt(20, 3));
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    fx_start(ctx, &st, 3, u);
+    opfor_vk_action_t gallop, adv, bad;
+    assert_true(
+        offered_with(ctx, &st, OPFOR_VK_RUN, OPFOR_VK_AF_MOUNT, OPFOR_VK_AT_START, &gallop) >= 0);
+    assert_true(
+        offered_with(ctx, &st, OPFOR_VK_ADVANCE, OPFOR_VK_AF_MOUNT, OPFOR_VK_AT_START, &adv) >= 0);
+    /* on foot: nothing to dismount */
+    assert_int_equal(
+        offered_with(ctx, &st, OPFOR_VK_ADVANCE, OPFOR_VK_AF_DISMOUNT, OPFOR_VK_AT_END, &bad), -1);
+    bad = adv;
+    bad.kind = OPFOR_VK_CRAWL;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+    bad = adv;
+    bad.flags |= OPFOR_VK_AF_DISMOUNT;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+    bad = adv;
+    bad.arc = 2;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+    bad = fx_aim(OPFOR_VK_CHARGE, u, 1);
+    bad.flags = OPFOR_VK_AF_MOUNT;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+    /* mount, then advance: mounted the whole way (soldiers: 4 + d3 on foot, 9 + d3 mounted) */
+    float y0 = st.figures[st.units[u].first].pos.y;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &adv, NULL), 0);
+    for (int k = 0; k < 4; k++)
+        assert_true(st.figures[st.units[u].first + k].flags & OPFOR_FIG_MOUNTED);
+    float y1 = st.figures[st.units[u].first].pos.y;
+    assert_true(y1 - y0 > 7.5f);
+    /* next turn, mounted: ride on, then dismount where the move ends */
+    fx_again(&st, u);
+    opfor_vk_action_t ride;
+    assert_true(offered_with(ctx, &st, OPFOR_VK_ADVANCE, OPFOR_VK_AF_DISMOUNT, OPFOR_VK_AT_END,
+                             &ride) >= 0);
+    assert_int_equal(
+        offered_with(ctx, &st, OPFOR_VK_RUN, OPFOR_VK_AF_MOUNT, OPFOR_VK_AT_START, &bad), -1);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &ride, NULL), 0);
+    for (int k = 0; k < 4; k++)
+        assert_false(st.figures[st.units[u].first + k].flags & OPFOR_FIG_MOUNTED);
+    assert_true(st.figures[st.units[u].first].pos.y - y1 > 7.5f);
+    fx_done(ctx, sc);
+}
+
 static void move_guns_limber_to_move_and_unlimber_to_fire(void **state) {
     (void)state;
     opfor_scenario_t *sc = fx_new(48, 48);
@@ -400,6 +467,7 @@ int main(void) {
         cmocka_unit_test(move_keeps_units_together),
         cmocka_unit_test(move_crawl_goes_prone_and_dismounts),
         cmocka_unit_test(move_mount_and_dismount),
+        cmocka_unit_test(move_mount_and_dismount_as_part_of_a_move),
         cmocka_unit_test(move_guns_limber_to_move_and_unlimber_to_fire),
         cmocka_unit_test(move_detours_round_blocking_terrain),
     };

@@ -52,6 +52,111 @@ static void special_medics_bind_wounds(void **state) {
     fx_done(ctx, sc);
 }
 
+/* VI: the medic must reach contact to roll. A river (impassable) between a medic and a wounded
+ * man 4 in away: the heal is offered (he is within 6 in) but the medic never gets there, so the
+ * wound is never bound. */
+static void special_medic_rolls_only_in_contact(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    int u = fx_foot(sc, "Aid", 0, OPFOR_Q_ELITE, 2, opfor_pt(20, 10), OPFOR_W_PISTOL);
+    fx_fig(sc, u, 1)->skills |= OPFOR_S_MEDIC;
+    int w = fx_foot(sc, "Hurt", 0, OPFOR_Q_SOLDIER, 2, opfor_pt(20, 15), OPFOR_W_RIFLE);
+    fx_fig(sc, w, 1)->flags |= OPFOR_FIG_WOUNDED;
+    fx_rect(sc, OPFOR_TK_IMPASSABLE, 0, 12, 48, 13);
+    fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(44, 44), OPFOR_W_RIFLE);
+    fx_general(sc, 0, opfor_pt(4, 4));
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    for (int s = 0; s < 200; s++) {
+        opfor_vk_state_t st;
+        fx_start(ctx, &st, (uint64_t)s, u);
+        opfor_vk_action_t heal;
+        assert_true(fx_offered(ctx, &st, OPFOR_VK_HEAL, OPFOR_VK_NONE, &heal) >= 0);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &heal, NULL), 0);
+        int f = st.units[w].first + 1;
+        assert_true(st.figures[f].flags & OPFOR_FIG_WOUNDED);
+        assert_true(st.figures[st.units[u].first + 1].pos.y < 12.0f); /* stopped at the river */
+    }
+    fx_done(ctx, sc);
+}
+
+/* IX: wounded sent to the rear whose wounds are bound may return to their unit. A medic within
+ * 6 in of his own table edge tends a man at the rear (a medic far from it cannot); the man then
+ * rejoins his unit during its action, beside a fellow, and the unit's strength rises again. */
+static void special_bound_wounded_return_from_the_rear(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = fx_new(48, 48);
+    int line = fx_foot(sc, "Line", 0, OPFOR_Q_SOLDIER, 4, opfor_pt(20, 20), OPFOR_W_RIFLE);
+    fx_fig(sc, line, 2)->flags |= OPFOR_FIG_WOUNDED;
+    fx_fig(sc, line, 3)->flags |= OPFOR_FIG_WOUNDED;
+    int aid = fx_foot(sc, "Aid", 0, OPFOR_Q_ELITE, 2, opfor_pt(30, 3), OPFOR_W_PISTOL);
+    fx_fig(sc, aid, 1)->skills |= OPFOR_S_MEDIC;
+    fx_foot(sc, "Foe", 1, OPFOR_Q_SOLDIER, 1, opfor_pt(44, 44), OPFOR_W_RIFLE);
+    fx_general(sc, 0, opfor_pt(20, 6));
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t st;
+    fx_start(ctx, &st, 7, line);
+    opfor_vk_action_t rear = fx_act(OPFOR_VK_TO_REAR, line);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &rear, NULL), 0);
+    assert_int_equal(opfor_vk_unit_present(&st, line), 2);
+    assert_int_equal(st.units[line].strength, 2);
+    /* nobody is bound yet: no one may come back */
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_TO_REAR, OPFOR_VK_NONE, NULL), -1);
+    opfor_vk_action_t back = fx_act(OPFOR_VK_TO_REAR, line);
+    back.flags = OPFOR_VK_AF_RETURN;
+    assert_int_equal(opfor_vk_apply(ctx, &st, &back, NULL), OPFOR_EILLEGAL);
+    opfor_vk_action_t stand = fx_act(OPFOR_VK_STAND, line);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &stand, NULL), 0);
+    /* a medic far from his edge cannot reach the rear */
+    int medic = st.units[aid].first + 1;
+    opfor_pt_t at_edge = st.figures[medic].pos;
+    st.figures[medic].pos = opfor_pt(30, 30);
+    fx_again(&st, aid);
+    st.restricted = 0;
+    assert_int_equal(fx_offered(ctx, &st, OPFOR_VK_HEAL, OPFOR_VK_NONE, NULL), -1);
+    st.figures[medic].pos = at_edge;
+    /* at the edge he tends the men at the rear, one a try, until one is bound */
+    int bound = -1;
+    for (int t = 0; t < 60 && bound < 0; t++) {
+        fx_again(&st, aid);
+        st.restricted = 0;
+        opfor_vk_action_t heal;
+        assert_true(fx_offered(ctx, &st, OPFOR_VK_HEAL, OPFOR_VK_NONE, &heal) >= 0);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &heal, NULL), 0);
+        for (int k = 2; k < 4; k++) {
+            int f = st.units[line].first + k;
+            if (!(st.figures[f].flags & OPFOR_FIG_WOUNDED))
+                bound = f;
+        }
+    }
+    assert_true(bound >= 0);
+    assert_true(st.figures[bound].flags & OPFOR_FIG_REAR); /* bound, still at the rear */
+    /* his unit calls him back during its action, then acts */
+    fx_again(&st, line);
+    st.restricted = 0;
+    assert_true(fx_offered(ctx, &st, OPFOR_VK_TO_REAR, OPFOR_VK_NONE, &back) >= 0);
+    assert_int_equal(back.flags, OPFOR_VK_AF_RETURN);
+    assert_int_equal(opfor_vk_apply(ctx, &st, &back, NULL), 0);
+    assert_false(st.figures[bound].flags & OPFOR_FIG_REAR);
+    assert_int_equal(opfor_vk_unit_present(&st, line), 3);
+    assert_int_equal(st.units[line].strength, 3);
+    assert_int_equal(st.phase, OPFOR_VK_PH_ACTION);
+    float nearest = 1e9f;
+    for (int k = 0; k < 4; k++) {
+        int f = st.units[line].first + k;
+        if (f == bound || !(st.figures[f].flags & OPFOR_FIG_ALIVE) ||
+            (st.figures[f].flags & OPFOR_FIG_REAR))
+            continue;
+        float d = opfor_dist(st.figures[f].pos, st.figures[bound].pos);
+        assert_true(d >= 2 * OPFOR_RADIUS_FOOT); /* no overlap */
+        if (d < nearest)
+            nearest = d;
+    }
+    assert_true(nearest - 2 * OPFOR_RADIUS_FOOT <= 3.0f); /* beside a fellow */
+    assert_int_equal(opfor_vk_apply(ctx, &st, &stand, NULL), 0);
+    assert_true(st.figures[bound].flags & OPFOR_FIG_ACTED); /* he acted with his unit */
+    fx_done(ctx, sc);
+}
+
 /* A mesmerist (side 0) 4 in from a unit of 3 soldiers (side 1). */
 static opfor_scenario_t *mesmer_pair(void) {
     opfor_scenario_t *sc = fx_new(48, 48);
@@ -128,6 +233,61 @@ static void special_mesmerised_figure_tests_then_obeys(void **state) {
     }
     fx_assert_rate(broke, n, p, 4.0);
     assert_true(controlled > 0);
+    fx_done(ctx, sc);
+}
+
+/* XII.B: a controller may make a mesmerised figure harm himself or strike a fellow in base
+ * contact, besides firing at his fellows, walking or standing idle: each rolled as a melee
+ * blow with his weapon, harming only the one struck. */
+static void special_mesmerised_figure_may_strike_fellows_or_itself(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = mesmer_pair();
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    int self_harmed = 0, fellow_harmed = 0, tries = 0;
+    for (int s = 0; s < 400; s++) {
+        opfor_vk_state_t st;
+        opfor_vk_state_init(ctx, &st, (uint64_t)s);
+        int g = st.units[1].first + 2, j = st.units[1].first + 1;
+        st.figures[g].flags |= OPFOR_FIG_MESMERIZED;
+        st.figures[j].pos = opfor_pt(st.figures[g].pos.x + 1.0f, st.figures[g].pos.y);
+        fx_activate(ctx, &st, 1);
+        if (!(st.figures[g].flags & OPFOR_FIG_MESMERIZED))
+            continue;
+        opfor_vk_action_t stand = fx_act(OPFOR_VK_STAND, 1);
+        assert_int_equal(opfor_vk_apply(ctx, &st, &stand, NULL), 0);
+        assert_int_equal(st.phase, OPFOR_VK_PH_CONTROL);
+        opfor_vk_action_t a[OPFOR_VK_MAX_ACTIONS], self, strike;
+        int na = opfor_vk_legal(ctx, &st, a, OPFOR_VK_MAX_ACTIONS), ks = -1, kt = -1;
+        for (int i = 0; i < na; i++) {
+            if (a[i].flags == OPFOR_VK_AF_SELF)
+                ks = i;
+            if (a[i].flags == OPFOR_VK_AF_STRIKE && a[i].target == 1)
+                kt = i;
+        }
+        assert_true(ks >= 0);
+        assert_true(kt >= 0);
+        self = a[ks];
+        strike = a[kt];
+        /* refused: self-injury aimed at a unit, two orders at once */
+        opfor_vk_action_t bad = self;
+        bad.target = 1;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+        bad = self;
+        bad.flags |= OPFOR_VK_AF_MOVE;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &bad, NULL), OPFOR_EILLEGAL);
+        opfor_vk_state_t st2 = st;
+        unsigned before_j = st.figures[j].flags, before_g = st.figures[g].flags;
+        assert_int_equal(opfor_vk_apply(ctx, &st, &self, NULL), 0);
+        self_harmed += st.figures[g].flags != before_g;
+        assert_int_equal(st.figures[j].flags, before_j); /* only himself */
+        assert_int_equal(opfor_vk_apply(ctx, &st2, &strike, NULL), 0);
+        fellow_harmed += st2.figures[j].flags != before_j;
+        assert_int_equal(st2.figures[g].flags, before_g); /* only the fellow */
+        tries++;
+    }
+    assert_true(tries > 50);
+    assert_true(self_harmed > 0 && self_harmed < tries);
+    assert_true(fellow_harmed > 0 && fellow_harmed < tries);
     fx_done(ctx, sc);
 }
 
@@ -834,8 +994,11 @@ static void special_flying_craft_random_games(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(special_medics_bind_wounds),
+        cmocka_unit_test(special_medic_rolls_only_in_contact),
+        cmocka_unit_test(special_bound_wounded_return_from_the_rear),
         cmocka_unit_test(special_mesmerism_takes_hold_at_the_calculators_rate),
         cmocka_unit_test(special_mesmerised_figure_tests_then_obeys),
+        cmocka_unit_test(special_mesmerised_figure_may_strike_fellows_or_itself),
         cmocka_unit_test(special_weather_event_each_turn),
         cmocka_unit_test(special_machines_armour_and_walkers),
         cmocka_unit_test(special_balloons_drift_downwind),

@@ -111,6 +111,10 @@ static void patrol_engine_no_spotting_without_odds(void **state) {
     assert_int_equal(gm.x->ps.placed, 0);
     for (int u = 0; u < st->nunits; u++)
         assert_int_equal(gm.x->ps.origin[u], OPFOR_PATROL_FROM_SCENARIO);
+    /* nothing was spawned: no figure was added (a unit may have split, V.A, which adds a unit
+       but no figure) */
+    assert_int_equal(st->nfigures, gm.x->sc.nfigures);
+    assert_true(st->nunits >= gm.x->sc.nunits);
     /* Nothing ready: the hook ends the turn. */
     for (int u = 0; u < st->nunits; u++)
         st->units[u].flags |= OPFOR_UNIT_ACTED;

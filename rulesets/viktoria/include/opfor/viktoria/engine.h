@@ -55,9 +55,13 @@ typedef enum opfor_vk_kind {
     OPFOR_VK_UNLIMBER,       /* unlimber the gun, facing dest (VIII) */
     OPFOR_VK_MOUNT,          /* riders remount in place (VIII) */
     OPFOR_VK_DISMOUNT,       /* riders dismount in place (VIII) */
-    OPFOR_VK_SPLIT,          /* split into two units, each with a leader (V.A, VII) */
+    OPFOR_VK_SPLIT,          /* split off the `figure` living persons nearest dest as a new
+                                unit, each part with a leader (V.A, VII); OPFOR_VK_NO_FIGURE:
+                                cut the figure block in the middle, between the first two
+                                leaders */
     OPFOR_VK_MERGE,          /* join friendly unit `target` within 3 in (V.A, XI) */
-    OPFOR_VK_TO_REAR,        /* order the wounded out of line (IX) */
+    OPFOR_VK_TO_REAR,        /* order the wounded out of line (IX), or with OPFOR_VK_AF_RETURN
+                                call the bound ones back; the unit then acts on */
     OPFOR_VK_FIGHT,          /* resolve the ongoing melee the unit is in (X) */
     OPFOR_VK_REACT_STAND,    /* charged unit: no reaction, fight where it stands (X) */
     OPFOR_VK_REACT_FIRE,     /* charged unit: defensive fire (X) */
@@ -66,7 +70,9 @@ typedef enum opfor_vk_kind {
                                 OPFOR_VK_CRAWL */
     OPFOR_VK_REACT_COUNTER,  /* charged cavalry in the open: counter-charge (X) */
     OPFOR_VK_CONTROL,        /* mesmerist decides what figure `figure` does (XII.B): stand, fire
-                                at unit `target`, or (flag OPFOR_VK_AF_MOVE) walk to dest */
+                                at unit `target`, (flag OPFOR_VK_AF_MOVE) walk to dest,
+                                (OPFOR_VK_AF_STRIKE) strike a fellow of unit `target` in base
+                                contact, or (OPFOR_VK_AF_SELF) turn his weapon on himself */
     OPFOR_VK_EMBARK,         /* board vehicle `target` (XII.C); with OPFOR_VK_AF_DISEMBARK, leave
                                 the vehicle the unit rides in, getting out toward dest */
     OPFOR_VK_DRIVE,          /* XII.C-D: a train runs `arc` half-inches along its track (flag
@@ -96,8 +102,15 @@ enum {
     OPFOR_VK_AF_AIM_GENERAL = 1u << 2, /* FIRE: shoot at the general / leaders first (IX) */
     OPFOR_VK_AF_VIA = 1u << 3,         /* `via` is a waypoint before dest */
     OPFOR_VK_AF_MOVE = 1u << 4,        /* CONTROL: walk the figure to dest */
-    OPFOR_VK_AF_MOUNT = 1u << 5,       /* ADVANCE/RUN: remount before moving (VIII) */
-    OPFOR_VK_AF_DISMOUNT = 1u << 6,    /* ADVANCE: dismount before moving (VIII) */
+    OPFOR_VK_AF_RETURN = 1u << 4,      /* TO_REAR: the bound wounded rejoin from the rear (IX;
+                                          the bit of AF_MOVE, which only CONTROL takes) */
+    OPFOR_VK_AF_STRIKE = 1u << 5,      /* CONTROL: strike a fellow in contact (XII.B; the bit
+                                          of AF_MOUNT, which CONTROL does not take) */
+    OPFOR_VK_AF_SELF = 1u << 6,        /* CONTROL: self-injury (XII.B; the bit of AF_DISMOUNT) */
+    OPFOR_VK_AF_MOUNT = 1u << 5,       /* ADVANCE/RUN: remount as part of the move (VIII) */
+    OPFOR_VK_AF_DISMOUNT = 1u << 6,    /* ADVANCE/RUN: dismount as part of the move (VIII);
+                                          for both, `arc` says where: OPFOR_VK_AT_START before
+                                          the figures move, OPFOR_VK_AT_END where they stop */
     OPFOR_VK_AF_CLIMB = 1u << 7,       /* ADVANCE of a balloon or dirigible (XII options):
                                           climb `arc` levels (1, or 2 for a dirigible) */
     OPFOR_VK_AF_DESCEND = 1u << 8,     /* ... or descend `arc` levels (XII.D) */
@@ -122,6 +135,10 @@ enum {
        (OPFOR_VK_RS_AF_EXTRA): no engine flag may take it. */
     OPFOR_VK_AF_BOMB = OPFOR_VK_AF_DISEMBARK,
 };
+
+/* Where along a move riders remount or dismount (`arc` of an ADVANCE/RUN with
+ * OPFOR_VK_AF_MOUNT or _DISMOUNT; VIII: "at any point ... as part of their movement"). */
+enum { OPFOR_VK_AT_START = 0, OPFOR_VK_AT_END = 1 };
 
 /* One action with its parameters. 24 bytes, plain data: logs store it as is. */
 typedef struct opfor_vk_action {

@@ -30,6 +30,10 @@ const opfor_table_t *opfor_vk_query_table(const opfor_vk_ctx_t *ctx);
 /* Unit vector pointing toward side's own table edge (its line of retreat). */
 opfor_vec_t opfor_vk_query_home(const opfor_vk_ctx_t *ctx, int side);
 
+/* Living signallers a call for supporting fire by side needs (IX; the scenario's support team,
+ * 1 unless set). 1 for a NULL ctx or a side other than 0 or 1. */
+int opfor_vk_query_support_team(const opfor_vk_ctx_t *ctx, int side);
+
 /* Footprint of unit u (n = 0 when nothing of it lives). */
 void opfor_vk_query_geo(const opfor_vk_state_t *st, int u, opfor_vk_ugeo_t *g);
 /* Base-to-base gap between the nearest living figures of units a and b (large when one has

@@ -56,6 +56,17 @@ extern const opfor_name_t opfor_viktoria_mode_names[];
 /* Viktoria!'s measures for a table (opfor_table_t.rules), for tables built by hand. */
 extern const opfor_terrain_rules_t opfor_viktoria_terrain_rules;
 
+/* Most figures a support team may be set to (the `support:` block's `team`). */
+#define OPFOR_VK_SUPPORT_TEAM_MAX 8
+/* The team a call for supporting fire needs, per side (Viktoria! IX: "often ... a team of two
+ * figures (specify by scenario)"): the living signallers of the calling unit must number at
+ * least team[side]. Read from the scenario's `support:` block, key `team`: one number for both
+ * sides, or a mapping of side names to numbers, each 1..OPFOR_VK_SUPPORT_TEAM_MAX; 1 when
+ * unset. Returns 0, or a negative OPFOR_E* with *diag (may be NULL) saying what is wrong
+ * (line and column when the scenario was read from YAML). The loader runs it, so a loaded
+ * scenario always reads. */
+int opfor_viktoria_support_team(const opfor_scenario_t *sc, int team[2], opfor_diag_t *diag);
+
 /* opfor_scenario_load_string with opfor_viktoria_scenario_rules: the scenario format's
  * checks, then Viktoria!'s, reported the same way (same contract). */
 int opfor_viktoria_scenario_load_string(const char *text, size_t len, const char *name,
