@@ -33,11 +33,12 @@ run 0 selfplay viktoria --games 1 --seed 1 --turns 2 --weather --specials --json
 json_ok
 json_eq '(d["turn_limit"], d["weather"], d["specials"])' "(2, True, True)"
 
-# Results read as English: "won by SIDE" or "a draw" (seed 7 has a drawn game 28), and the
-# summary's tallies.
-run 0 selfplay viktoria --games 30 --seed 7
-has "game 28: a draw, score 0-0"
-has "game 1: won by Austrians, score 0-5"
+# Results read as English: "won by SIDE" or "a draw" (seed 4 has a drawn game 2), and the
+# summary's tallies. (Seed 7 until issue 17: its rules offer the random policy more actions,
+# so the games differ; seed 7 now has no draw.)
+run 0 selfplay viktoria --games 30 --seed 4
+has "game 2: a draw, score 0-0"
+has "game 1: won by Prussians, score 3-0"
 has "summary: 30 games, Prussians won 12, Austrians won 17, 1 drawn;"
 
 # Options: turn limit and weather.

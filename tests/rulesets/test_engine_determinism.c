@@ -15,8 +15,16 @@
 /* Final state hash of the pinned game (seed 20260101, policy seed 7, random policies).
  * Updated by h11: the legal list now offers detours round blocking terrain (more actions for
  * the random policy to draw from) and a critical on a "6, then N+" hit is that roll's 6-6
- * instead of one more die (one fewer draw from the game's stream). */
-#define PINNED 0xa8dbc41ab88acb21ULL
+ * instead of one more die (one fewer draw from the game's stream).
+ * Updated by issue 17 (Viktoria! as written, docs/viktoria-model.md section 9), once for all
+ * its rules: the legal list offers more (fire while crawling and fire at a point of the move,
+ * a named figure to shoot, the gun's aim points in sight, three flights from a charge, holding
+ * after a melee, moves off for Wavering units in melee, mounting as part of a move, splits
+ * where the owner says, sending wounded back during the action), so the random policy draws
+ * differently; and undeclared fire goes at the unwounded, defensive fire needs sight and
+ * gives chargers no cover. Was 0xa8dbc41ab88acb21 (turn 8, winner 1, killed 2-0); now turn 8,
+ * winner 0, killed 8-0. */
+#define PINNED 0xcbada7ecaa476f65ULL
 
 static opfor_scenario_t *battlefield(void) {
     opfor_scenario_t *sc = fx_new(60, 48);
