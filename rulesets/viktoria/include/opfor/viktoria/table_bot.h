@@ -14,15 +14,27 @@
  *   Which unit acts (V.A): a unit in melee; else a Wavering unit; else the unit nearest to
  *   any enemy; generals, headquarters and supply last; ties by unit number.
  *
- *   Every unit:   1. in melee: fight (X).           2. Wavering: rally (XI).
+ *   Every unit:   1. in melee: fight (X).
+ *                 2. Wavering: rally when it succeeds at least half the time (XI: a failed
+ *                    rally removes the unit); else fall back away from the nearest enemy;
+ *                    else take cover or stand.
+ *   Ground (XIV): 3.5 the nearest free unit (not in melee or Wavering, allowed onto the
+ *                    ground: riders never into a building) to an objective its side does not
+ *                    hold goes for it, once the turns left at about 6 inches a turn barely
+ *                    cover the way (opfor_table_bot_objective); a unit on an objective never
+ *                    moves off it.
  *   Infantry:     3. charge the nearest chargeable enemy when the unit is veteran or better,
- *                    or the target is Wavering (X);
- *                 4. an enemy in range and visible: fire at the nearest (IX);
+ *                    or the target is Wavering, and the odds are there: a Wavering target, a
+ *                    gun's crew, a headquarters or supply, or no more figures than the
+ *                    chargers (X);
+ *                 4. an enemy in range and visible: fire at the nearest, men standing on an
+ *                    objective first (IX);
  *                 5. advance toward the goal, through cover when a covered spot also gains
  *                    ground; run instead when the nearest enemy is over 20 inches away (VIII);
  *                 6. stand.
- *   Cavalry:      3. charge the nearest chargeable enemy;  4. fire at the nearest;
- *                 5. gallop (run) toward the goal;        6. stand.
+ *   Cavalry:      3. charge the nearest chargeable enemy with the odds (as infantry);
+ *                 4. fire at the nearest; 5. gallop (run) toward the goal while the nearest
+ *                    enemy is within its charge reach plus 4 inches, else wait; 6. stand.
  *   Artillery/MG: 3. limbered with an enemy on the table: unlimber facing it (VIII);
  *                 4. unloaded: load (IX);  5. fire the gun or the MG (narrowest arc) at the
  *                    nearest; 6. personal fire at the nearest; 7. limbered: advance toward
