@@ -204,6 +204,13 @@ static int on_ground(const tb_view_t *v, int t) {
     return 0;
 }
 
+/* Whether unit u must set out for objective ob now: the turns left, at about 6 inches a turn,
+ * cover no more than the way there plus LATE_MARGIN. */
+static int time_to_go(const tb_view_t *v, int u, const opfor_objective_t *ob) {
+    int left = opfor_vk_ctx_turn_limit(v->ctx) - v->st->turn;
+    return (float)left * 6.0f <= opfor_dist(v->u[u].c, ob->pos) + LATE_MARGIN;
+}
+
 /* Whether point p lies in terrain that gives cover. */
 static int in_cover(const tb_view_t *v, opfor_pt_t p) {
     const opfor_table_t *t = &v->sc->table;
@@ -337,8 +344,7 @@ static double action_row(const tb_view_t *v, int u, const opfor_vk_action_t *a,
         if (on_obj && is_move(a) && opfor_dist(a->dest, ob->pos) > ob->radius)
             return NO_ROW;
         /* late enough that it must go now: about 6 in a turn, with a turn to spare */
-        int turns_left = opfor_vk_ctx_turn_limit(v->ctx) - st->turn;
-        int late = (float)turns_left * 6.0f <= opfor_dist(v->u[u].c, ob->pos) + LATE_MARGIN;
+        int late = time_to_go(v, u, ob);
         if (!on_obj && late && is_move(a)) {
             int want_run = enemy < 0 || gap > run_beyond;
             if ((a->kind == OPFOR_VK_RUN) != want_run && type != OPFOR_UT_CAVALRY)
@@ -439,8 +445,7 @@ int opfor_table_bot_objective(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t 
         return -1;
     int k = objective_of(&v, u, on);
     if (k >= 0) {
-        int left = opfor_vk_ctx_turn_limit(ctx) - st->turn;
-        *late = (float)left * 6.0f <= opfor_dist(v.u[u].c, v.sc->objectives[k].pos) + LATE_MARGIN;
+        *late = time_to_go(&v, u, &v.sc->objectives[k]);
     }
     return k;
 }

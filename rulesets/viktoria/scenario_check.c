@@ -210,27 +210,33 @@ static int support_team_value(opfor_yaml_rd_t *rd, const opfor_scenario_t *sc,
     return 0;
 }
 
+/* The support block read with rd (the loader's own reader in the check hook, so an error
+ * lands at its file:line:column like any other). team gets 1, 1 without the block. */
+static int support_team_read(opfor_yaml_rd_t *rd, const opfor_scenario_t *sc, int team[2]) {
+    team[0] = team[1] = 1;
+    struct fy_node *block = opfor_scenario_block(sc, "support");
+    if (!block)
+        return 0;
+    enum { TEAM, NF };
+    opfor_yaml_field_t f[NF] = {{"team", 0, 0}};
+    if (opfor_yaml_read_fields(rd, block, NULL, "support", f, NF))
+        return rd->err;
+    int t[2] = {1, 1};
+    if (f[TEAM].v && support_team_value(rd, sc, &f[TEAM], t))
+        return rd->err;
+    team[0] = t[0];
+    team[1] = t[1];
+    return 0;
+}
+
 int opfor_viktoria_support_team(const opfor_scenario_t *sc, int team[2], opfor_diag_t *diag) {
     opfor_diag_t local;
     if (!diag)
         diag = &local;
     if (!sc || !team)
         return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0, "no scenario");
-    team[0] = team[1] = 1;
-    struct fy_node *block = opfor_scenario_block(sc, "support");
-    if (!block)
-        return 0;
     opfor_yaml_rd_t rd = {diag, 0, 1};
-    enum { TEAM, NF };
-    opfor_yaml_field_t f[NF] = {{"team", 0, 0}};
-    if (opfor_yaml_read_fields(&rd, block, NULL, "support", f, NF))
-        return rd.err;
-    int t[2] = {1, 1};
-    if (f[TEAM].v && support_team_value(&rd, sc, &f[TEAM], t))
-        return rd.err;
-    team[0] = t[0];
-    team[1] = t[1];
-    return 0;
+    return support_team_read(&rd, sc, team);
 }
 
 /* The loader's check hook (opfor_scenario_rules_t.check): Patrol Mode needs exactly one side
@@ -238,20 +244,14 @@ int opfor_viktoria_support_team(const opfor_scenario_t *sc, int team[2], opfor_d
 static int check_scenario(opfor_scenario_ck_t *ck, void *user) {
     (void)user;
     const opfor_scenario_t *sc = opfor_scenario_ck_scenario(ck);
+    /* the blocks Viktoria! reads itself (`rules:`, `support:`), read here with the loader's
+       reader so that a bad value fails the load at its line and column */
+    opfor_yaml_rd_t *rd = opfor_scenario_ck_reader(ck);
     opfor_vk_options_t opt;
     memset(&opt, 0, sizeof opt);
-    if (opfor_vk_scenario_options(opfor_scenario_ck_reader(ck), sc, &opt))
-        return opfor_scenario_ck_reader(ck)->err;
-    /* the support team (IX): read once here so that a bad value fails the load */
     int team[2];
-    opfor_diag_t d;
-    opfor_diag_clear(&d);
-    int rc = opfor_viktoria_support_team(sc, team, &d);
-    if (rc && d.line > 0)
-        return opfor_scenario_ck_fail(ck, rc, OPFOR_SCENARIO_ROOT, 0, "support",
-                                      "%s (line %d, column %d)", d.msg, d.line, d.col);
-    if (rc)
-        return opfor_scenario_ck_fail(ck, rc, OPFOR_SCENARIO_ROOT, 0, "support", "%s", d.msg);
+    if (opfor_vk_scenario_options(rd, sc, &opt) || support_team_read(rd, sc, team))
+        return rd->err;
     if (sc->mode != OPFOR_MODE_COOP)
         return 0;
     int players = sc->sides[0].player + sc->sides[1].player;

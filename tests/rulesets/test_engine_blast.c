@@ -415,6 +415,9 @@ static void support_fire_needs_the_scenarios_team(void **state) {
     /* refused: no team of none, an unknown side, an unknown key */
     assert_int_not_equal(support_scenario("support: {team: 0}\n", sc, &d), 0);
     assert_non_null(strstr(d.msg, "support team"));
+    /* placed at the value itself, as every other scenario error (not told in the message) */
+    assert_true(d.line > 0 && d.col == 17);
+    assert_null(strstr(d.msg, "(line"));
     assert_int_not_equal(support_scenario("support: {team: {Green: 2}}\n", sc, &d), 0);
     assert_non_null(strstr(d.msg, "no side is called 'Green'"));
     assert_int_not_equal(support_scenario("support: {tam: 2}\n", sc, &d), 0);
