@@ -99,6 +99,12 @@ static int patrol_reinforce(const struct opfor_vk_ctx *vctx, const struct opfor_
 
 int opfor_vk_rs_ctx_new(opfor_vk_rs_ctx_t **out, const opfor_scenario_t *sc, const char *label,
                         const opfor_vk_options_t *options, opfor_diag_t *diag) {
+    return opfor_vk_rs_ctx_new_model(out, sc, label, options, NULL, diag);
+}
+
+int opfor_vk_rs_ctx_new_model(opfor_vk_rs_ctx_t **out, const opfor_scenario_t *sc,
+                              const char *label, const opfor_vk_options_t *options,
+                              const opfor_viktoria_model_t *model, opfor_diag_t *diag) {
     if (!out || !sc)
         return opfor_diag_set(diag, OPFOR_EINVAL, 0, 0, "no context or scenario");
     *out = NULL;
@@ -109,7 +115,11 @@ int opfor_vk_rs_ctx_new(opfor_vk_rs_ctx_t **out, const opfor_scenario_t *sc, con
         free(m);
         return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "no memory for the context");
     }
-    int rc = opfor_viktoria_model_default(m, diag);
+    int rc = 0;
+    if (model)
+        *m = *model;
+    else
+        rc = opfor_viktoria_model_default(m, diag);
     opfor_vk_options_t opt;
     memset(&opt, 0, sizeof opt);
     if (options)

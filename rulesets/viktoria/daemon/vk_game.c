@@ -194,7 +194,7 @@ int opfor__vkg_open(opfor__vkg_t **out, const opfor_store_game_t *row, const cha
         opfor__vkg_free(g);
         return rc;
     }
-    if (opfor_vk_rs_ctx_new(&g->rs, g->sc, label, NULL, &d) != 0)
+    if (opfor_vk_rs_ctx_new_model(&g->rs, g->sc, label, NULL, m, &d) != 0)
         g->rs = NULL; /* orders then come from the engine's look-ahead */
     g->work = malloc(sizeof *g->work);
     if (!g->work) {

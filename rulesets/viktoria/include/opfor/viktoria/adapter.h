@@ -64,6 +64,12 @@ typedef struct opfor_vk_rs_ctx opfor_vk_rs_ctx_t;
  * with diag, or OPFOR_ENOMEM. Release with opfor_vk_rs_ctx_free. */
 int opfor_vk_rs_ctx_new(opfor_vk_rs_ctx_t **out, const opfor_scenario_t *sc, const char *label,
                         const opfor_vk_options_t *options, opfor_diag_t *diag);
+/* As opfor_vk_rs_ctx_new, with the rules numbers of model (copied; NULL: the built-in
+ * model), so that a search weighs chances with the numbers its game resolves with: opford
+ * passes the model a game master loaded with --model. */
+int opfor_vk_rs_ctx_new_model(opfor_vk_rs_ctx_t **out, const opfor_scenario_t *sc,
+                              const char *label, const opfor_vk_options_t *options,
+                              const opfor_viktoria_model_t *model, opfor_diag_t *diag);
 /* Loads a scenario by file name or built-in stem (NULL: OPFOR_VK_RS_DEFAULT_SCENARIO) and
  * builds its context, as the descriptor's ctx_new hook does. */
 int opfor_vk_rs_ctx_load(opfor_vk_rs_ctx_t **out, const char *scenario, opfor_diag_t *diag);
