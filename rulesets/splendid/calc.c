@@ -290,6 +290,12 @@ static int hits_answer(opfor_calc_answer_t *a, int ndice, int need, const char *
 /* A single 1D6 test passed on `need` or less. */
 static int test_answer(opfor_calc_answer_t *a, int need, const char *pass, const char *fail,
                        const char *rolled, char *msg, size_t n) {
+    opfor_calc_extra_map(a, "working");
+    opfor_calc_extra_bool(a, "tested", 1);
+    opfor_calc_extra_int(a, "pass_on", need);
+    opfor_calc_extra_str(a, "pass", pass);
+    opfor_calc_extra_str(a, "fail", fail);
+    opfor_calc_extra_end(a);
     snprintf(a->dice, sizeof a->dice, "1D6");
     a->ndice = 1;
     snprintf(a->needed, sizeof a->needed, "%d or less", need);
@@ -352,6 +358,12 @@ static int run_breakpoints(const opfor_form_t *f, const opfor_value_t *v, const 
     opfor_calc_fact(a, "third", "Third (the commander goes)", t, NULL, NULL);
     opfor_calc_fact(a, "half", "Half (the army's breakpoint)", h, NULL, NULL);
     opfor_calc_note(a, "each value rounded up; a tally that exceeds it takes effect");
+    opfor_calc_extra_map(a, "working"); /* the values before rounding */
+    opfor_calc_extra_int(a, "army", stands);
+    opfor_calc_extra_num(a, "quarter_exact", stands / 4.0);
+    opfor_calc_extra_num(a, "third_exact", stands / 3.0);
+    opfor_calc_extra_num(a, "half_exact", stands / 2.0);
+    opfor_calc_extra_end(a);
     if (rolled && rolled[0]) {
         char *end = NULL;
         long tally = strtol(rolled, &end, 10);
@@ -388,8 +400,15 @@ static int run_command(const opfor_sv_model_t *m, const opfor_form_t *f, const o
     snprintf(a->dice, sizeof a->dice, "1D6");
     a->ndice = 1;
     a->has_expected = 1;
+    opfor_calc_extra_array(a, "qualities"); /* the faces giving each quality */
     int lo = 1;
     for (int k = 0; k < 3; k++) {
+        opfor_calc_extra_map(a, NULL);
+        opfor_calc_extra_str(a, "quality", CQ[k]);
+        opfor_calc_extra_int(a, "from", lo);
+        opfor_calc_extra_int(a, "to", cmd->top[k]);
+        opfor_calc_extra_int(a, "range", cmd->range[k]);
+        opfor_calc_extra_end(a);
         double p = (cmd->top[k] - lo + 1) / 6.0;
         if (!(a->skip & OPFOR_CALC_SKIP_DIST)) {
             opfor_calc_outcome_t *o = &a->dist[a->ndist++];
@@ -400,6 +419,7 @@ static int run_command(const opfor_sv_model_t *m, const opfor_form_t *f, const o
         a->expected += p * cmd->range[k];
         lo = cmd->top[k] + 1;
     }
+    opfor_calc_extra_end(a);
     a->p = 1.0;
     opfor_calc_fact(a, "basic_range", "Range without variable quality", cmd->basic, "in", NULL);
     opfor_calc_note(a, "expected is the mean command range in inches");
@@ -462,6 +482,9 @@ static int run_test(const opfor_sv_model_t *m, const opfor_form_t *f, const opfo
         snprintf(a->needed, sizeof a->needed, "no test");
         a->p = 1.0;
         opfor_calc_note(a, free_pass);
+        opfor_calc_extra_map(a, "working");
+        opfor_calc_extra_bool(a, "tested", 0);
+        opfor_calc_extra_end(a);
         if (rolled && rolled[0]) {
             a->rolled = 1;
             a->success = 1;
@@ -496,6 +519,11 @@ static int run_fire(const opfor_sv_model_t *m, const opfor_form_t *f, const opfo
     snprintf(note, sizeof note, "%d stand%s %+d for the target = %dD6", stands,
              stands == 1 ? "" : "s", mod, nd);
     opfor_calc_note(a, note);
+    opfor_calc_extra_map(a, "working");
+    opfor_calc_extra_int(a, "stands", stands);
+    opfor_calc_extra_int(a, "target_dice", mod);
+    opfor_calc_extra_int(a, "hit_on", fire_need(m, q));
+    opfor_calc_extra_end(a);
     return hits_answer(a, nd, fire_need(m, q), rolled, NULL, msg, n);
 }
 
@@ -526,11 +554,20 @@ static int run_artillery(const opfor_sv_model_t *m, const opfor_form_t *f, const
     int mod = target_dice(tgt, mounted), nd = ART_DICE[gun][band] + mod;
     if (nd < 0)
         nd = 0;
-    opfor_calc_fact(a, "basic", "Basic dice at this range", ART_DICE[gun][band], NULL, BAND[band]);
+    char basic[64];
+    snprintf(basic, sizeof basic, "%d (%s)", ART_DICE[gun][band], BAND[band]);
+    opfor_calc_fact(a, "basic", "Basic dice at this range", ART_DICE[gun][band], NULL, basic);
     opfor_calc_fact(a, "modifier", "Dice added for the target", mod, NULL, NULL);
     int bounce = band == 2 && gun != 0; /* only round shot at medium range, never frame guns */
     opfor_calc_fact(a, "bounce_through", "Bounce-through", bounce, NULL,
                     bounce ? "the misses are thrown again at the next target" : "none");
+    opfor_calc_extra_map(a, "working");
+    opfor_calc_extra_str(a, "band", BAND[band]);
+    opfor_calc_extra_int(a, "basic", ART_DICE[gun][band]);
+    opfor_calc_extra_int(a, "target_dice", mod);
+    opfor_calc_extra_int(a, "hit_on", fire_need(m, q));
+    opfor_calc_extra_bool(a, "bounce_through", bounce);
+    opfor_calc_extra_end(a);
     int hits = 0, rc = hits_answer(a, nd, fire_need(m, q), rolled, &hits, msg, n);
     if (rc < 0)
         return rc;
@@ -589,6 +626,11 @@ static int run_melee(const opfor_sv_model_t *m, const opfor_form_t *f, const opf
     }
     opfor_calc_fact(a, "cv", "Modified combat value", cv, NULL, NULL);
     int nd = stands * (outflank ? 2 : 1);
+    opfor_calc_extra_map(a, "working");
+    opfor_calc_extra_int(a, "basic_cv", BASIC_CV[stand]);
+    opfor_calc_extra_int(a, "cv", cv);
+    opfor_calc_extra_int(a, "dice_per_stand", outflank ? 2 : 1);
+    opfor_calc_extra_end(a);
     return hits_answer(a, nd, cv, rolled, NULL, msg, n);
 }
 

@@ -9,3 +9,6 @@ set(RULESET_TEST_ONLY OFF)
 file(GLOB RULESET_SOURCES CONFIGURE_DEPENDS ${RULESET_DIR}/*.c)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${RULESET_DIR}/model.yaml)
 opfor_embed(RULESET_SOURCES opfor_splendid_model_yaml ${RULESET_DIR}/model.yaml)
+# Registered after Viktoria!, which stays the first registered: the default ruleset of the
+# daemon, the calculator and the tools (rulesets/CMakeLists.txt, docs/protocol.md).
+set(RULESET_ORDER 200)
