@@ -1,0 +1,197 @@
+/* rulesets/splendid/model.c — reads model.yaml (compiled in, or an edited copy laid over it:
+ * a partial file changes only what it names) into opfor_sv_model_t with the shared strict
+ * readers of opfor/yamlread.h, so every error names its line and column.
+ */
+#include <libfyaml.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opfor/yamlread.h"
+#include "splendid_int.h"
+
+extern const unsigned char opfor_splendid_model_yaml[];
+extern const unsigned long opfor_splendid_model_yaml_len;
+
+const opfor_sv_model_t opfor__sv_model_builtin = {
+    .fire_need = {1, 2, 3},
+    .charge_need = {2, 3, 4},
+    .melee_bonus = {0, 0, 1},
+    .command = {{.basic = 6, .top = {1, 5, 6}, .range = {9, 6, 3}},
+                {.basic = 3, .top = {1, 3, 6}, .range = {6, 3, 1}}},
+    .open_order_may_charge = 0,
+    .command_stand_mounted = 0,
+};
+
+static const char *const QNAMES[3] = {"raw", "regular", "veteran"};
+static const char *const CQNAMES[3] = {"charismatic", "inspiring", "impersonal"};
+
+static int read_int(opfor_yaml_rd_t *rd, opfor_yaml_field_t *f, long lo, long hi, int *out) {
+    if (!f->v)
+        return 0;
+    return opfor_yaml_get_int(rd, f->v, f->k, f->key, lo, hi, out);
+}
+
+static int read_quality(opfor_yaml_rd_t *rd, struct fy_node *n, struct fy_node *alt,
+                        opfor_sv_model_t *m) {
+    opfor_yaml_field_t q[3] = {{"raw", 0, 0}, {"regular", 0, 0}, {"veteran", 0, 0}};
+    if (opfor_yaml_read_fields(rd, n, alt, "quality", q, 3))
+        return rd->err;
+    for (int i = 0; i < 3; i++) {
+        if (!q[i].v)
+            continue;
+        opfor_yaml_field_t f[3] = {{"fire", 0, 0}, {"charge", 0, 0}, {"melee", 0, 0}};
+        if (opfor_yaml_read_fields(rd, q[i].v, q[i].k, QNAMES[i], f, 3) ||
+            read_int(rd, &f[0], 0, 6, &m->fire_need[i]) ||
+            read_int(rd, &f[1], 0, 6, &m->charge_need[i]) ||
+            read_int(rd, &f[2], -6, 6, &m->melee_bonus[i]))
+            return rd->err;
+    }
+    return 0;
+}
+
+static int read_rank(opfor_yaml_rd_t *rd, struct fy_node *n, struct fy_node *alt, const char *what,
+                     opfor_sv_command_t *c) {
+    opfor_yaml_field_t f[4] = {
+        {"range", 0, 0}, {"charismatic", 0, 0}, {"inspiring", 0, 0}, {"impersonal", 0, 0}};
+    if (opfor_yaml_read_fields(rd, n, alt, what, f, 4) || read_int(rd, &f[0], 0, 100, &c->basic))
+        return rd->err;
+    for (int i = 0; i < 3; i++) {
+        if (!f[i + 1].v)
+            continue;
+        opfor_yaml_field_t g[2] = {{"top", 0, 0}, {"range", 0, 0}};
+        if (opfor_yaml_read_fields(rd, f[i + 1].v, f[i + 1].k, CQNAMES[i], g, 2) ||
+            read_int(rd, &g[0], 0, 6, &c->top[i]) || read_int(rd, &g[1], 0, 100, &c->range[i]))
+            return rd->err;
+    }
+    if (c->top[0] > c->top[1] || c->top[1] > c->top[2] || c->top[2] != 6)
+        return opfor_yaml_fail(rd, OPFOR_ERANGE, n, alt,
+                               "%s: the tops of charismatic, inspiring and impersonal must rise "
+                               "and end at 6",
+                               what);
+    return 0;
+}
+
+static int read_root(opfor_yaml_rd_t *rd, struct fy_node *root, opfor_sv_model_t *m) {
+    opfor_yaml_field_t f[3] = {{"quality", 0, 0}, {"command", 0, 0}, {"readings", 0, 0}};
+    if (opfor_yaml_read_fields(rd, root, NULL, "model", f, 3))
+        return rd->err;
+    if (f[0].v && read_quality(rd, f[0].v, f[0].k, m))
+        return rd->err;
+    if (f[1].v) {
+        opfor_yaml_field_t c[2] = {{"commander", 0, 0}, {"sub", 0, 0}};
+        if (opfor_yaml_read_fields(rd, f[1].v, f[1].k, "command", c, 2))
+            return rd->err;
+        for (int i = 0; i < 2; i++)
+            if (c[i].v && read_rank(rd, c[i].v, c[i].k, c[i].key, &m->command[i]))
+                return rd->err;
+    }
+    if (f[2].v) {
+        opfor_yaml_field_t r[2] = {{"open_order_may_charge", 0, 0},
+                                   {"command_stand_mounted", 0, 0}};
+        if (opfor_yaml_read_fields(rd, f[2].v, f[2].k, "readings", r, 2) ||
+            (r[0].v &&
+             opfor_yaml_get_bool(rd, r[0].v, r[0].k, r[0].key, &m->open_order_may_charge)) ||
+            (r[1].v &&
+             opfor_yaml_get_bool(rd, r[1].v, r[1].k, r[1].key, &m->command_stand_mounted)))
+            return rd->err;
+    }
+    return 0;
+}
+
+/* Lays text (named name) over *m. 0, or OPFOR_EPARSE / OPFOR_ERANGE... with diag. */
+static int load_text(const char *text, size_t len, const char *name, opfor_sv_model_t *m,
+                     opfor_diag_t *diag) {
+    opfor_diag_clear(diag);
+    struct fy_diag_cfg dcfg;
+    fy_diag_cfg_default(&dcfg);
+    dcfg.fp = NULL;
+    dcfg.colorize = false;
+    struct fy_diag *fd = fy_diag_create(&dcfg);
+    if (!fd)
+        return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "out of memory");
+    fy_diag_set_collect_errors(fd, true);
+    struct fy_parse_cfg cfg = {NULL, FYPCF_QUIET | FYPCF_COLLECT_DIAG, NULL, fd};
+    struct fy_document *doc = fy_document_build_from_string(&cfg, text, len);
+    int rc = 0;
+    if (!doc) {
+        void *it = NULL;
+        struct fy_diag_error *e = fy_diag_errors_iterate(fd, &it);
+        if (e)
+            rc = opfor_diag_set(diag, OPFOR_EPARSE, e->line, e->column, "YAML syntax: %s",
+                                e->msg ? e->msg : "cannot parse");
+    } else if (fy_document_root(doc)) {
+        opfor_yaml_rd_t rd = {diag, 0, 0};
+        rc = read_root(&rd, fy_document_root(doc), m);
+    }
+    if (diag && rc)
+        snprintf(diag->file, sizeof diag->file, "%s", name);
+    if (doc)
+        fy_document_destroy(doc);
+    fy_diag_destroy(fd);
+    return rc;
+}
+
+static int model_new(const char *text, size_t len, const char *name, void **model,
+                     opfor_diag_t *diag) {
+    opfor_diag_t local;
+    if (!diag)
+        diag = &local;
+    opfor_sv_model_t *m = malloc(sizeof *m);
+    if (!m)
+        return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "out of memory");
+    *m = opfor__sv_model_builtin;
+    int rc = load_text((const char *)opfor_splendid_model_yaml,
+                       (size_t)opfor_splendid_model_yaml_len, "model.yaml (built in)", m, diag);
+    if (!rc && text)
+        rc = load_text(text, len, name, m, diag);
+    if (rc) {
+        free(m);
+        return rc;
+    }
+    *model = m;
+    return 0;
+}
+
+int opfor__sv_model_load(const char *path, void **model, opfor_diag_t *diag) {
+    if (!path)
+        return model_new(NULL, 0, NULL, model, diag);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        int rc = opfor_diag_set(diag, OPFOR_ENOENT, 0, 0, "cannot open the model file");
+        if (diag)
+            snprintf(diag->file, sizeof diag->file, "%s", path);
+        return rc;
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0, got;
+    char chunk[4096];
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + got + 1 > cap) {
+            size_t nc = (len + got + 1) * 2;
+            char *nb = realloc(buf, nc);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "out of memory");
+            }
+            buf = nb;
+            cap = nc;
+        }
+        memcpy(buf + len, chunk, got);
+        len += got;
+    }
+    fclose(f);
+    int rc = model_new(buf ? buf : "", len, path, model, diag);
+    free(buf);
+    return rc;
+}
+
+int opfor__sv_model_load_text(const char *text, const char *name, void **model,
+                              opfor_diag_t *diag) {
+    return model_new(text ? text : "", text ? strlen(text) : 0, name ? name : "", model, diag);
+}
+
+void opfor__sv_model_free(void *model) {
+    free(model);
+}

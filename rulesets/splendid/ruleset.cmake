@@ -1,0 +1,14 @@
+# rulesets/splendid/ruleset.cmake — registers A Splendid Victory! (English Civil War, seed
+# 003_88751556cefa4e62) with rulesets/CMakeLists.txt: its sources, its model of chances
+# (model.yaml, kept beside the code for a game master to read and change) and its descriptor.
+# A playable ruleset, not test-only. Read with include() from rulesets/CMakeLists.txt, which
+# sets RULESET_DIR to this folder.
+set(RULESET_NAME splendid)
+set(RULESET_SYMBOL opfor_splendid_ruleset)
+set(RULESET_TEST_ONLY OFF)
+file(GLOB RULESET_SOURCES CONFIGURE_DEPENDS ${RULESET_DIR}/*.c)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${RULESET_DIR}/model.yaml)
+opfor_embed(RULESET_SOURCES opfor_splendid_model_yaml ${RULESET_DIR}/model.yaml)
+# Registered after Viktoria!, which stays the first registered: the default ruleset of the
+# daemon, the calculator and the tools (rulesets/CMakeLists.txt, docs/protocol.md).
+set(RULESET_ORDER 200)
