@@ -6,8 +6,9 @@
  * The ruleset is found by name in the registry; its calculator (opfor/ruleset_calc.h) says
  * which actions exist and which fields each takes, so the flags are read from the action's
  * form by one table-driven reader (a bare flag means yes, --no-FLAG no), and the answer is
- * printed from the shared answer schema. Exit 0 on success, 2 for a wrong ruleset, action,
- * field or value (or a roll the rules forbid), 1 when a model file cannot be loaded.
+ * printed from the shared answer schema. Exit 0 with an answer (a roll the rules forbid is one:
+ * "Not allowed: REASON", or "allowed": false and "reason" with --json), 2 for a wrong ruleset,
+ * action, field or value, 1 when a model file cannot be loaded.
  */
 #include "cmd_calc.h"
 
@@ -220,6 +221,10 @@ void opfor_calc_print_json(FILE *f, const opfor_ruleset_t *rs, const opfor_form_
     opfor_json_kv_str(&j, "action", form->name);
     opfor_json_kv_str(&j, "title", a->title[0] ? a->title : form->title);
     opfor_json_kv_str(&j, "rules", form->section ? form->section : "");
+    /* every answer says whether the rules allow the roll; a forbidden one says why */
+    opfor_json_kv_bool(&j, "allowed", a->allowed);
+    if (!a->allowed)
+        opfor_json_kv_str(&j, "reason", a->reason);
     opfor_json_key(&j, "fields");
     opfor_json_obj_begin(&j);
     for (int i = 0; i < form->nfields; i++) {
@@ -598,9 +603,7 @@ int opfor_cmd_calc(int argc, char **argv) {
             ;
         else if (opfor_calc_run(c, model, form, vals, rolled, ans, msg, sizeof msg) != 0)
             rc = opfor_cli_usage_error("calc: %s", msg);
-        else if (!ans->allowed) /* a combination the rules forbid: a wrong command line */
-            rc = opfor_cli_usage_error("calc: %s", ans->reason);
-        else if (json)
+        else if (json) /* a roll the rules forbid is an answer too: "allowed": false */
             opfor_calc_print_json(stdout, rs, form, vals, ans);
         else
             opfor_calc_print_text(stdout, rs, form, vals, ans);

@@ -150,7 +150,10 @@ static int from_reply(const opfor_ruleset_calc_t *c, const msgpack_object *o, re
         opfor_form_find(c->actions, c->nactions, opfor__rpc_str(o, "action", buf, sizeof buf));
     if (!r->form || r->form->nfields > (int)(sizeof r->vals / sizeof r->vals[0]))
         return -1;
-    a->allowed = 1;
+    /* "allowed" (absent from an older daemon's answers: allowed) and, when false, "reason" */
+    const msgpack_object *al = opfor__rpc_get(o, "allowed");
+    a->allowed = !(al && al->type == MSGPACK_OBJECT_BOOLEAN && !al->via.boolean);
+    opfor__rpc_str(o, "reason", a->reason, sizeof a->reason);
     opfor__rpc_str(o, "title", a->title, sizeof a->title);
 
     const msgpack_object *f = opfor__rpc_get(o, "fields");
@@ -317,7 +320,8 @@ int opfor__calc_remote(int argc, char **argv) {
     }
     const msgpack_object *res;
     int rc = opfor__rpc_call(c, "calc", list ? "calc.list" : "calc", &sb, &res);
-    /* a combination the rules forbid is a wrong command line here too (exit 2, as locally) */
+    /* an older daemon answers a combination the rules forbid with ILLEGAL: a wrong command
+     * line (exit 2); a current one answers "allowed": false, printed as locally (exit 0) */
     if (rc && opfor_client_error_code(c) == OPFOR_RPC_E_ILLEGAL)
         rc = OPFOR_EXIT_USAGE;
     if (rc == 0 && json) {

@@ -90,6 +90,12 @@ typedef struct opfor_calc_writer {
  * opfor_calc_run does). */
 typedef struct opfor_calc_answer {
     unsigned skip;    /* OPFOR_CALC_SKIP_*: parts the caller does without */
+    /* A roll the rules forbid (a gun beyond its range, a formation that may not charge) is
+     * an answer, not an error: allowed 0 and the reason naming the rule. Front ends show it
+     * as such: `opfor calc` prints "Not allowed: REASON" and exits 0, its --json and the
+     * daemon's `calc` answer carry "allowed": false and "reason" (every answer carries
+     * "allowed"). Bad input (an unknown field, a value out of its range, dice that do not
+     * match) is not a forbidden roll: the run hook returns OPFOR_EINVAL naming the field. */
     int allowed;      /* 0: the rules forbid this roll (reason says why) */
     char reason[200]; /* why not, when not allowed */
     char title[64];   /* what was asked: "Rifle fire, veteran at soldier, soft cover" */
@@ -144,8 +150,8 @@ typedef struct opfor_ruleset_calc {
     void (*model_free)(void *model);
     /* Answers action `form` (one of actions) with vals[form->nfields] (checked by
      * opfor_form_check first) and, when `rolled` is not NULL or "", the dice rolled at the
-     * table ("2,5,1"). 0 and *out (a forbidden roll is 0 with out->allowed 0), or
-     * OPFOR_EINVAL with msg (n bytes) naming the field. *out comes cleared, with out->skip
+     * table ("2,5,1"). 0 and *out (a forbidden roll is 0 with out->allowed 0 and the reason:
+     * opfor_calc_forbid), or OPFOR_EINVAL with msg (n bytes) naming the field. *out comes cleared, with out->skip
      * naming the parts the caller does without (the hook may leave them empty). */
     int (*run)(const void *model, const opfor_form_t *form, const opfor_value_t *vals,
                const char *rolled, opfor_calc_answer_t *out, char *msg, size_t n);
@@ -214,6 +220,10 @@ const opfor_field_t *opfor_calc_field_anywhere(const opfor_ruleset_calc_t *c, co
  * set). */
 int opfor_calc_fact(opfor_calc_answer_t *a, const char *name, const char *label, double value,
                     const char *unit, const char *text);
+/* Marks a as a roll the rules forbid (allowed 0) with the reason, printf-style ("a frame gun
+ * cannot fire beyond 20 in"); returns 0, so a run hook may `return opfor_calc_forbid(...)`. */
+int opfor_calc_forbid(opfor_calc_answer_t *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* Adds a note; 0 or OPFOR_ERANGE when full. */
 int opfor_calc_note(opfor_calc_answer_t *a, const char *text);
 
