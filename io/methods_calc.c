@@ -391,8 +391,8 @@ void opfor__calc_pack(msgpack_packer *pk, const opfor__calc_q_t *q) {
              i = opfor_calc_extra_next(a, i))
             ntop++;
     int schema = q->schema || ntop == 0;
-    msgpack_pack_map(pk, 6 + (a->allowed ? 0 : 1) + ntop + 2 + (schema ? 6 : 0) +
-                             (a->rolled ? 2 : 0));
+    msgpack_pack_map(pk,
+                     6 + (a->allowed ? 0 : 1) + ntop + 2 + (schema ? 6 : 0) + (a->rolled ? 2 : 0));
     kv_str(pk, "ruleset", q->rs->name);
     kv_str(pk, "action", form->name);
     kv_str(pk, "title", a->title[0] ? a->title : form->title);

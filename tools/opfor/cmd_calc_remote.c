@@ -230,6 +230,8 @@ int opfor__calc_remote(int argc, char **argv) {
             if (++i >= argc)
                 return opfor_cli_usage_error("calc: %s needs a value", s);
             *(s[2] == 'c' ? &addr : s[2] == 'm' ? &model : &rolled) = argv[i];
+        } else if (!strcmp(s, "--out") || !strncmp(s, "--out=", 6)) {
+            return opfor_cli_usage_error("calc: --out writes a file here: ask without --connect");
         } else if (!strncmp(s, "--connect=", 10)) {
             addr = s + 10;
         } else if (!strncmp(s, "--model=", 8)) {
