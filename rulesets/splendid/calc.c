@@ -68,6 +68,27 @@ static const opfor_field_t BREAK_FIELDS[] = {
      .flags = OPFOR_FIELD_REQUIRED,
      .min = 1,
      .max = 10000},
+    {.name = "tally",
+     .label = "Stands lost",
+     .help = "the running tally of stands lost (as --rolled): what has happened",
+     .type = OPFOR_FIELD_INT,
+     .flags = OPFOR_FIELD_OPTIONAL,
+     .min = 0,
+     .max = 10000},
+    {.name = "opponent-stands",
+     .label = "Opponent's stands",
+     .help = "the other army's stands, for the game's result",
+     .type = OPFOR_FIELD_INT,
+     .flags = OPFOR_FIELD_OPTIONAL,
+     .min = 1,
+     .max = 10000},
+    {.name = "opponent-tally",
+     .label = "Opponent's stands lost",
+     .help = "the other army's running tally, for the game's result",
+     .type = OPFOR_FIELD_INT,
+     .flags = OPFOR_FIELD_OPTIONAL,
+     .min = 0,
+     .max = 10000},
 };
 static const opfor_field_t COMMAND_FIELDS[] = {
     {.name = "rank",
@@ -419,14 +440,33 @@ static void defensive_facts(opfor_calc_answer_t *a, int nd, double q, int gun) {
 
 /* ---------------------------------------------------------------- actions */
 
+/* The game's result when one side's tally passes its half (§The Determine Victory Phase):
+ * the other side's tally against its own third and half. */
+static const char *result_of(int over, int ostands, int otally) {
+    int oq, ot, oh;
+    opfor__sv_breakpoints(ostands, &oq, &ot, &oh);
+    (void)oq;
+    if (!over)
+        return otally > oh ? "the opponent's army breaks: this side wins" : "the game goes on";
+    if (otally > oh)
+        return "a draw: both armies are past their half";
+    if (otally > ot)
+        return "the opponent gains A Minor Victory";
+    return "the opponent gains A Splendid Victory!";
+}
+
 static int run_breakpoints(const opfor_form_t *f, const opfor_value_t *v, const char *rolled,
                            opfor_calc_answer_t *a, char *msg, size_t n) {
     int stands = ival(f, v, 0), q, t, h;
     opfor__sv_breakpoints(stands, &q, &t, &h);
     snprintf(a->title, sizeof a->title, "Breakpoints of an army of %d stands", stands);
+    snprintf(a->dice, sizeof a->dice, "0D6");
     opfor_calc_fact(a, "quarter", "Quarter (sub-commanders go)", q, NULL, NULL);
     opfor_calc_fact(a, "third", "Third (the commander goes)", t, NULL, NULL);
     opfor_calc_fact(a, "half", "Half (the army's breakpoint)", h, NULL, NULL);
+    opfor_calc_fact(a, "quarter_at", "Sub-commanders go at a tally of", q + 1, NULL, NULL);
+    opfor_calc_fact(a, "third_at", "The commander goes at", t + 1, NULL, NULL);
+    opfor_calc_fact(a, "half_at", "The game is over at", h + 1, NULL, NULL);
     opfor_calc_note(a, "each value rounded up; a tally that exceeds it takes effect");
     opfor_calc_extra_map(a, "working"); /* the values before rounding */
     opfor_calc_extra_int(a, "army", stands);
@@ -434,13 +474,34 @@ static int run_breakpoints(const opfor_form_t *f, const opfor_value_t *v, const 
     opfor_calc_extra_num(a, "third_exact", stands / 3.0);
     opfor_calc_extra_num(a, "half_exact", stands / 2.0);
     opfor_calc_extra_end(a);
+    int ti = opfor_form_field(f, "tally"), oi = opfor_form_field(f, "opponent-stands"),
+        ui = opfor_form_field(f, "opponent-tally");
+    long tally = -1;
+    if (v && v[ti].set)
+        tally = (long)v[ti].num;
     if (rolled && rolled[0]) {
         char *end = NULL;
-        long tally = strtol(rolled, &end, 10);
-        if (end == rolled || *end || tally < 0 || tally > stands) {
+        long r = strtol(rolled, &end, 10);
+        if (end == rolled || *end || r < 0 || r > stands || (tally >= 0 && r != tally)) {
             snprintf(msg, n, "rolled: '%s' is not a tally of stands lost (0..%d)", rolled, stands);
             return OPFOR_EINVAL;
         }
+        tally = r;
+    }
+    if (tally > stands) {
+        snprintf(msg, n, "--tally: %ld stands lost of an army of %d", tally, stands);
+        return OPFOR_EINVAL;
+    }
+    int has_opp = v && v[oi].set && v[ui].set;
+    if (v && (v[oi].set != v[ui].set)) {
+        snprintf(msg, n, "--opponent-stands and --opponent-tally go together");
+        return OPFOR_EINVAL;
+    }
+    if (has_opp && v[ui].num > v[oi].num) {
+        snprintf(msg, n, "--opponent-tally: more stands lost than the opponent has");
+        return OPFOR_EINVAL;
+    }
+    if (tally >= 0) {
         a->rolled = 1;
         a->success = tally <= h;
         if (tally > h)
@@ -455,6 +516,13 @@ static int run_breakpoints(const opfor_form_t *f, const opfor_value_t *v, const 
                      "tally %ld exceeds the quarter (%d): every sub-commander goes", tally, q);
         else
             snprintf(a->outcome, sizeof a->outcome, "tally %ld exceeds no breakpoint", tally);
+        if (has_opp) {
+            size_t l = strlen(a->outcome);
+            snprintf(a->outcome + l, sizeof a->outcome - l, "; %s",
+                     result_of(tally > h, (int)v[oi].num, (int)v[ui].num));
+            opfor_calc_fact(a, "result", "Result", 0, NULL,
+                            result_of(tally > h, (int)v[oi].num, (int)v[ui].num));
+        }
     }
     return 0;
 }
