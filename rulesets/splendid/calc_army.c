@@ -190,7 +190,8 @@ static int owned_type(const opfor_sv_army_t *tab, const sv_collection_t *c, int 
 /* The odds: each total's chance and what it fields; the units expected over the throws. */
 static void odds(const opfor_sv_army_t *tab, const ask_t *q, const sv_collection_t *c,
                  opfor_calc_answer_t *a) {
-    double expect[SV_U_COUNT] = {0}, units = 0, p_some = 0;
+    double expect[SV_U_COUNT] = {0}, units = 0;
+    int ways_some = 0; /* of 36: the throws that field something (exact, then divided) */
     snprintf(a->dice, sizeof a->dice, "2D6");
     a->ndice = 2;
     for (int total = 2; total <= 12; total++) {
@@ -205,7 +206,7 @@ static void odds(const opfor_sv_army_t *tab, const ask_t *q, const sv_collection
             expect[t] += p;
             units += p;
         }
-        p_some += some ? p : 0;
+        ways_some += some ? ways(total) : 0;
         if (!(a->skip & OPFOR_CALC_SKIP_DIST) && a->ndist < OPFOR_CALC_MAX_DIST) {
             opfor_calc_outcome_t *o = &a->dist[a->ndist++];
             char what[56];
@@ -215,7 +216,7 @@ static void odds(const opfor_sv_army_t *tab, const ask_t *q, const sv_collection
             o->p = p;
         }
     }
-    a->p = p_some;
+    a->p = ways_some / 36.0;
     a->has_expected = 1;
     a->expected = units * q->throws;
     opfor_calc_fact(a, "throws", "Throws", q->throws, NULL, NULL);
