@@ -21,11 +21,12 @@ static const char *const EDGE[] = {"bottom", "top", NULL};
 const opfor_field_t opfor__sv_army_fields[SV_ARMY_NFIELDS] = {
     {.name = "throws",
      .label = "Throws",
-     .help = "how many 2D6 throws the players agreed (with --rolled: as many as totals given)",
+     .help = "how many 2D6 throws the players agreed: 1 unless given (with --rolled: as many "
+             "as totals given)",
      .type = OPFOR_FIELD_INT,
+     .flags = OPFOR_FIELD_OPTIONAL,
      .min = 1,
-     .max = SV_ARMY_MAX_THROWS,
-     .def = 1},
+     .max = SV_ARMY_MAX_THROWS},
     {.name = "seed",
      .label = "Seed",
      .help = "roll every throw from this seed (the same seed, the same army)",
