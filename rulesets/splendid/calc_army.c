@@ -33,7 +33,7 @@ const opfor_field_t opfor__sv_army_fields[SV_ARMY_NFIELDS] = {
      .type = OPFOR_FIELD_INT,
      .flags = OPFOR_FIELD_OPTIONAL,
      .min = 0,
-     .max = 4294967295.0},
+     .max = 999999},
     {.name = "collection",
      .label = "Collection",
      .help = "a YAML file of the units the player owns (docs/splendid.md section 6)",
@@ -212,7 +212,9 @@ static void odds(const opfor_sv_army_t *tab, const ask_t *q, const sv_collection
             opfor_calc_outcome_t *o = &a->dist[a->ndist++];
             char what[56];
             entry_text(tab, total, what, sizeof what);
-            snprintf(o->label, sizeof o->label, "%d: %s", total, what);
+            /* with a collection, a total that fields nothing from it says so */
+            snprintf(o->label, sizeof o->label, "%d: %.44s%s", total, what,
+                     some ? "" : " (none owned)");
             o->value = total;
             o->p = p;
         }
@@ -228,9 +230,11 @@ static void odds(const opfor_sv_army_t *tab, const ask_t *q, const sv_collection
     }
     opfor_calc_note(a, "expected is the units fielded over the throws (a throw of 8 counted "
                        "as its first choice)");
-    if (c)
-        opfor_calc_note(a, "p is the chance a throw fields something from the collection");
-    else
+    if (c) {
+        opfor_calc_fact(a, "fields_something", "A throw fields something owned", a->p, NULL, NULL);
+        opfor_calc_note(a, "p is the chance a throw fields something from the collection; the "
+                           "expected units are the table's, owned or not");
+    } else
         opfor_calc_note(a, "give the totals thrown (--rolled 9,3) or --seed N to field the army");
 }
 

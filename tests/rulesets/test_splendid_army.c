@@ -218,6 +218,9 @@ static void collection(void **st) {
      * Mounted) nor 4 (no Dragoon): 1 - 4/36 */
     assert_int_equal(army(&A, NULL, MSG, sizeof MSG, "collection", path, NULL), 0);
     assert_float_equal(A.p, 32.0 / 36, SV_EPS);
+    assert_float_equal(sv_fact(&A, "fields_something"), 32.0 / 36, SV_EPS);
+    assert_string_equal(A.dist[2].label, "4: Dragoon (none owned)");
+    assert_string_equal(A.dist[3].label, "5: Mounted");
     /* substitution: a Mounted unit for the Dragoon thrown, named */
     assert_int_equal(army(&A, "4", MSG, sizeof MSG, "collection", path, "substitute", NULL, NULL),
                      0);
