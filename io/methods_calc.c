@@ -493,6 +493,11 @@ static int read_fields(const opfor_ruleset_calc_t *c, const void *model,
                            name, q->form->name,
                            opfor_calc_field_list(q->form, "", names, sizeof names));
         }
+        if (q->form->fields[fid].flags & OPFOR_FIELD_PATH)
+            return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS,
+                           "field '%s' names a file: the daemon reads no file a client names "
+                           "(ask `opfor calc` on the machine that holds it)",
+                           name);
         int t = value_text(v, text, sizeof text);
         if (t < 0)
             return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS,

@@ -160,6 +160,8 @@ if [ -x "$(dirname "$bin")/opford" ]; then
   cmp -s "$tmp/local.out" "$out" || fail "army text differs through the daemon"
   run 2 calc splendid army --rolled 9,3 --out "$tmp/x.yaml" --connect "$dwork/s"
   has_err "--out writes a file here"
+  run 2 calc splendid army --rolled 7 --collection "$tmp/coll.yaml" --connect "$dwork/s"
+  has_err "names a file: the daemon reads no file a client names"
 fi
 
 finish "splendid calc: FAILED" "splendid calc: ok"

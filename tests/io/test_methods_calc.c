@@ -529,6 +529,12 @@ static void calc_forbidden_roll_is_an_answer(void **state) {
         msgpack_unpacked_destroy(&u);
     }
     msgpack_sbuffer_destroy(&r.out);
+    /* a field naming a file (a collection) is refused: the daemon reads no client's file */
+    ask_one("splendid", "army", "collection", "/etc/passwd", -1, NULL, NULL, &r);
+    assert_int_equal(r.code, OPFOR_RPC_E_INVALID_PARAMS);
+    assert_non_null(strstr(r.msg, "collection"));
+    assert_non_null(strstr(r.msg, "names a file"));
+    msgpack_sbuffer_destroy(&r.out);
     /* bad input is still an error naming the field */
     ask_one("splendid", "artillery", "gun", "siege", -1, NULL, NULL, &r);
     assert_int_equal(r.code, OPFOR_RPC_E_INVALID_PARAMS);
