@@ -391,11 +391,17 @@ void opfor__calc_pack(msgpack_packer *pk, const opfor__calc_q_t *q) {
              i = opfor_calc_extra_next(a, i))
             ntop++;
     int schema = q->schema || ntop == 0;
-    msgpack_pack_map(pk, 5 + ntop + 2 + (schema ? 6 : 0) + (a->rolled ? 2 : 0));
+    msgpack_pack_map(pk,
+                     6 + (a->allowed ? 0 : 1) + ntop + 2 + (schema ? 6 : 0) + (a->rolled ? 2 : 0));
     kv_str(pk, "ruleset", q->rs->name);
     kv_str(pk, "action", form->name);
     kv_str(pk, "title", a->title[0] ? a->title : form->title);
     kv_str(pk, "rules", form->section);
+    /* every answer says whether the rules allow the roll; a forbidden one says why */
+    KEY(pk, "allowed");
+    a->allowed ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+    if (!a->allowed)
+        kv_str(pk, "reason", a->reason);
 
     KEY(pk, "fields");
     msgpack_pack_map(pk, (size_t)form->nfields);
@@ -487,6 +493,11 @@ static int read_fields(const opfor_ruleset_calc_t *c, const void *model,
                            name, q->form->name,
                            opfor_calc_field_list(q->form, "", names, sizeof names));
         }
+        if (q->form->fields[fid].flags & OPFOR_FIELD_PATH)
+            return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS,
+                           "field '%s' names a file: the daemon reads no file a client names "
+                           "(ask `opfor calc` on the machine that holds it)",
+                           name);
         int t = value_text(v, text, sizeof text);
         if (t < 0)
             return err_set(msg, size, OPFOR_RPC_E_INVALID_PARAMS,
@@ -594,11 +605,10 @@ int opfor__calc_eval(const void *model, const msgpack_object *params, opfor__cal
             strip_flag_dashes(why2);
             code = err_set(msg, size, opfor_rpc_err_from_opfor(rc), "%s",
                            why2[0] ? why2 : opfor_strerror(rc));
-        } else if (!q->ans.allowed) { /* a combination the rules forbid */
-            char reason[sizeof q->ans.reason];
-            memcpy(reason, q->ans.reason, sizeof reason);
-            strip_flag_dashes(reason);
-            code = err_set(msg, size, opfor_rpc_err_from_opfor(OPFOR_EILLEGAL), "%s", reason);
+        } else if (!q->ans.allowed) {
+            /* a combination the rules forbid is an answer, not an error: "allowed": false
+             * and the reason, worded for a client (fields without their dashes) */
+            strip_flag_dashes(q->ans.reason);
         }
     }
     if (own && c->model_free)

@@ -7,6 +7,7 @@
 #include "opfor/ruleset_calc.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,6 +120,19 @@ int opfor_calc_run_to(const opfor_ruleset_calc_t *c, const void *model, const op
 }
 
 /* ---------------------------------------------------------------- answers */
+
+int opfor_calc_forbid(opfor_calc_answer_t *a, const char *fmt, ...) {
+    if (!a)
+        return 0;
+    a->allowed = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->reason, sizeof a->reason, fmt ? fmt : "", ap);
+    va_end(ap);
+    if (!a->reason[0])
+        snprintf(a->reason, sizeof a->reason, "the rules forbid this roll");
+    return 0;
+}
 
 const char *opfor_calc_pct(double p, char *buf, size_t n) {
     double pc = p * 100.0;

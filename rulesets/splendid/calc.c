@@ -1,15 +1,16 @@
 /* rulesets/splendid/calc.c — A Splendid Victory!'s calculator in the shared answer schema
- * (opfor/ruleset_calc.h): breakpoints, command, test, fire, artillery and melee. Each
- * answers the dice thrown, the score needed, the chance, and for rolls of several dice the
- * whole distribution of hits; given the dice rolled at the table (--rolled), what happened.
- * Sections are the seed's headings; the readings taken where it is silent are in
- * CALC-NOTES.md beside this file.
+ * (opfor/ruleset_calc.h): breakpoints, command, test, fire, artillery, melee and the army
+ * generator (calc_army.c). Each answers the dice thrown, the score needed, the chance, and for
+ * rolls of several dice the whole distribution of hits; given the dice rolled at the table
+ * (--rolled), what happened; a roll the rules forbid, allowed 0 and the rule. Sections are the
+ * seed's headings; the readings (R-n) are docs/splendid.md's section 7, switched in model.yaml.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "calc_army.h"
 #include "splendid_int.h"
 
 /* ---------------------------------------------------------------- choices */
@@ -17,13 +18,24 @@
 static const char *const QUALITY[] = {"raw", "regular", "veteran", NULL};
 enum { Q_RAW, Q_REGULAR, Q_VETERAN };
 static const char *const RANK[] = {"commander", "sub", NULL};
-static const char *const KIND[] = {"charge",        "intercept",   "hold-back",
-                                   "pull-up-short", "charge-home", NULL};
-enum { K_CHARGE, K_INTERCEPT, K_HOLD_BACK, K_PULL_UP, K_CHARGE_HOME };
+static const char *const KIND[] = {"charge",      "intercept", "hold-back",  "pull-up-short",
+                                   "charge-home", "extend",    "initiative", NULL};
+enum { K_CHARGE, K_INTERCEPT, K_HOLD_BACK, K_PULL_UP, K_CHARGE_HOME, K_EXTEND, K_INITIATIVE };
 static const char *const FORMATION[] = {
     "block",       "defensive-block",  "line",     "bent-line",  "open-order", "bent-open-order",
     "road-column", "bent-road-column", "limbered", "unlimbered", NULL};
-enum { F_BLOCK, F_DEF_BLOCK, F_LINE, F_BENT_LINE, F_OPEN, F_BENT_OPEN, F_ROAD, F_BENT_ROAD };
+enum {
+    F_BLOCK,
+    F_DEF_BLOCK,
+    F_LINE,
+    F_BENT_LINE,
+    F_OPEN,
+    F_BENT_OPEN,
+    F_ROAD,
+    F_BENT_ROAD,
+    F_LIMBERED,
+    F_UNLIMBERED
+};
 static const char *const GUN[] = {"frame", "regular", "heavy", NULL};
 static const char *const STAND[] = {"improvised",    "light",    "hand-to-hand",
                                     "pikes",         "dragoons", "mounted",
@@ -56,6 +68,27 @@ static const opfor_field_t BREAK_FIELDS[] = {
      .flags = OPFOR_FIELD_REQUIRED,
      .min = 1,
      .max = 10000},
+    {.name = "tally",
+     .label = "Stands lost",
+     .help = "the running tally of stands lost (as --rolled): what has happened",
+     .type = OPFOR_FIELD_INT,
+     .flags = OPFOR_FIELD_OPTIONAL,
+     .min = 0,
+     .max = 10000},
+    {.name = "opponent-stands",
+     .label = "Opponent's stands",
+     .help = "the other army's stands, for the game's result",
+     .type = OPFOR_FIELD_INT,
+     .flags = OPFOR_FIELD_OPTIONAL,
+     .min = 1,
+     .max = 10000},
+    {.name = "opponent-tally",
+     .label = "Opponent's stands lost",
+     .help = "the other army's running tally, for the game's result",
+     .type = OPFOR_FIELD_INT,
+     .flags = OPFOR_FIELD_OPTIONAL,
+     .min = 0,
+     .max = 10000},
 };
 static const opfor_field_t COMMAND_FIELDS[] = {
     {.name = "rank",
@@ -83,6 +116,17 @@ static const opfor_field_t TEST_FIELDS[] = {
      .flags = OPFOR_FIELD_OPTIONAL,
      .choices = FORMATION},
     FLAG_FIELD("counter", "Counter-charge", "intercept: the enemy is charging this unit"),
+    FLAG_FIELD("mounted", "Mounted", "the unit tested is a mounted unit (charge, extend)"),
+    FLAG_FIELD("heavy", "Heavy charger",
+               "charge-home: the charger is Heavy Mounted or lance-armed (one more marker)"),
+    {.name = "gap",
+     .label = "Gap",
+     .help = "extend: inches beyond the charge allowance to the target",
+     .type = OPFOR_FIELD_NUM,
+     .flags = OPFOR_FIELD_OPTIONAL,
+     .min = 0,
+     .max = 100,
+     .unit = "in"},
 };
 static const opfor_field_t FIRE_FIELDS[] = {
     {.name = "stands",
@@ -95,6 +139,8 @@ static const opfor_field_t FIRE_FIELDS[] = {
     TARGET_FIELD("target", "Target formation"),
     FLAG_FIELD("mounted", "Mounted target", "the target is a mounted unit"),
     QUALITY_FIELD,
+    FLAG_FIELD("defensive", "Defensive fire",
+               "at a charger (§Reactions 6): flinch, melee or light impact"),
 };
 static const opfor_field_t ART_FIELDS[] = {
     {.name = "gun",
@@ -114,6 +160,10 @@ static const opfor_field_t ART_FIELDS[] = {
     TARGET_FIELD("target", "Target formation"),
     FLAG_FIELD("mounted", "Mounted target", "the target is a mounted unit"),
     QUALITY_FIELD,
+    FLAG_FIELD("bounce", "Bounce-through",
+               "the misses bounce on to a target at medium range (§Bounce-Through)"),
+    FLAG_FIELD("defensive", "Defensive fire",
+               "the gun is charged (§Reactions 7): the charger flinches or the gun is overrun"),
 };
 static const opfor_field_t MELEE_FIELDS[] = {
     {.name = "stand",
@@ -180,8 +230,15 @@ static const opfor_form_t ACTIONS[] = {
      .help = "1D6 a stand (2D6 outflanking); the modified CV or less hits",
      .fields = MELEE_FIELDS,
      .nfields = NF(MELEE_FIELDS)},
+    {.name = "army",
+     .title = "Army generator",
+     .section = "Appendix – Generating an Army",
+     .help = "2D6 a throw: the units fielded (--rolled 9,3 or --seed N; --collection FILE; "
+             "--out FILE writes the units for a scenario)",
+     .fields = opfor__sv_army_fields,
+     .nfields = SV_ARMY_NFIELDS},
 };
-enum { A_BREAK, A_COMMAND, A_TEST, A_FIRE, A_ART, A_MELEE };
+enum { A_BREAK, A_COMMAND, A_TEST, A_FIRE, A_ART, A_MELEE, A_ARMY };
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -323,18 +380,28 @@ static int test_answer(opfor_calc_answer_t *a, int need, const char *pass, const
 }
 
 static void forbid(opfor_calc_answer_t *a, const char *why) {
-    a->allowed = 0;
-    snprintf(a->reason, sizeof a->reason, "%s", why);
+    opfor_calc_forbid(a, "%s", why);
 }
 
-/* The target modifiers of §The Firing Procedure, for muskets and artillery alike. */
+/* Artillery (limbered or not) is in open order at all times (§Open Order Formation). */
+static int is_open(int formation) {
+    return formation == F_OPEN || formation == F_BENT_OPEN || formation == F_LIMBERED ||
+           formation == F_UNLIMBERED;
+}
+/* The formations of melee modifiers 1 and 2: open order (artillery included), road column. */
+static int is_loose(int formation) {
+    return is_open(formation) || formation == F_ROAD || formation == F_BENT_ROAD;
+}
+
+/* The target modifiers of §The Firing Procedure, for muskets and artillery alike (R-10: a
+ * defensive block +2, not +3). */
 static int target_dice(int formation, int mounted) {
     int d = 0;
     if (formation == F_BLOCK)
         d += 1;
     else if (formation == F_DEF_BLOCK)
         d += 2;
-    else if (formation == F_OPEN || formation == F_BENT_OPEN)
+    else if (is_open(formation))
         d -= 1;
     if (mounted)
         d += 1;
@@ -347,16 +414,59 @@ static int fire_need(const opfor_sv_model_t *m, int quality) {
     return m->fire_need[quality];
 }
 
+/* The chance of exactly k hits of n dice each hitting with chance q. */
+static double binom(int n, int k, double q) {
+    return choose(n, k) * pow(q, k) * pow(1.0 - q, n - k);
+}
+
+/* §Reactions 6 and 7: a charger taking two hits or more flinches. Adds the facts for fire at
+ * a charger of nd dice hitting with chance q: foot (gun 0) flinch / melee / light impact,
+ * a gun flinch / overrun. */
+static void defensive_facts(opfor_calc_answer_t *a, int nd, double q, int gun) {
+    double p0 = binom(nd, 0, q), p1 = nd >= 1 ? binom(nd, 1, q) : 0.0;
+    double flinch = 1.0 - p0 - p1;
+    opfor_calc_fact(a, "flinch", "The charger flinches (2 hits or more)", flinch, NULL, NULL);
+    if (gun) {
+        opfor_calc_fact(a, "overrun", "The gun is overrun (0 or 1 hit)", p0 + p1, NULL, NULL);
+        opfor_calc_note(a, "§Reactions 7: two hits or more and the charger flinches 3 in; "
+                           "else the gun is overrun and the charger breaks through");
+    } else {
+        opfor_calc_fact(a, "melee", "Both wait for the melee (1 hit)", p1, NULL, NULL);
+        opfor_calc_fact(a, "light_impact", "Light impact on the firer (no hit)", p0, NULL, NULL);
+        opfor_calc_note(a, "§Reactions 6: two hits or more and the charger flinches 3 in; one "
+                           "hit, both wait for the melee; none, a light impact on the firer");
+    }
+}
+
 /* ---------------------------------------------------------------- actions */
+
+/* The game's result when one side's tally passes its half (§The Determine Victory Phase):
+ * the other side's tally against its own third and half. */
+static const char *result_of(int over, int ostands, int otally) {
+    int oq, ot, oh;
+    opfor__sv_breakpoints(ostands, &oq, &ot, &oh);
+    (void)oq;
+    if (!over)
+        return otally > oh ? "the opponent's army breaks: this side wins" : "the game goes on";
+    if (otally > oh)
+        return "a draw: both armies are past their half";
+    if (otally > ot)
+        return "the opponent gains A Minor Victory";
+    return "the opponent gains A Splendid Victory!";
+}
 
 static int run_breakpoints(const opfor_form_t *f, const opfor_value_t *v, const char *rolled,
                            opfor_calc_answer_t *a, char *msg, size_t n) {
     int stands = ival(f, v, 0), q, t, h;
     opfor__sv_breakpoints(stands, &q, &t, &h);
     snprintf(a->title, sizeof a->title, "Breakpoints of an army of %d stands", stands);
+    snprintf(a->dice, sizeof a->dice, "0D6");
     opfor_calc_fact(a, "quarter", "Quarter (sub-commanders go)", q, NULL, NULL);
     opfor_calc_fact(a, "third", "Third (the commander goes)", t, NULL, NULL);
     opfor_calc_fact(a, "half", "Half (the army's breakpoint)", h, NULL, NULL);
+    opfor_calc_fact(a, "quarter_at", "Sub-commanders go at a tally of", q + 1, NULL, NULL);
+    opfor_calc_fact(a, "third_at", "The commander goes at", t + 1, NULL, NULL);
+    opfor_calc_fact(a, "half_at", "The game is over at", h + 1, NULL, NULL);
     opfor_calc_note(a, "each value rounded up; a tally that exceeds it takes effect");
     opfor_calc_extra_map(a, "working"); /* the values before rounding */
     opfor_calc_extra_int(a, "army", stands);
@@ -364,13 +474,34 @@ static int run_breakpoints(const opfor_form_t *f, const opfor_value_t *v, const 
     opfor_calc_extra_num(a, "third_exact", stands / 3.0);
     opfor_calc_extra_num(a, "half_exact", stands / 2.0);
     opfor_calc_extra_end(a);
+    int ti = opfor_form_field(f, "tally"), oi = opfor_form_field(f, "opponent-stands"),
+        ui = opfor_form_field(f, "opponent-tally");
+    long tally = -1;
+    if (v && v[ti].set)
+        tally = (long)v[ti].num;
     if (rolled && rolled[0]) {
         char *end = NULL;
-        long tally = strtol(rolled, &end, 10);
-        if (end == rolled || *end || tally < 0 || tally > stands) {
+        long r = strtol(rolled, &end, 10);
+        if (end == rolled || *end || r < 0 || r > stands || (tally >= 0 && r != tally)) {
             snprintf(msg, n, "rolled: '%s' is not a tally of stands lost (0..%d)", rolled, stands);
             return OPFOR_EINVAL;
         }
+        tally = r;
+    }
+    if (tally > stands) {
+        snprintf(msg, n, "--tally: %ld stands lost of an army of %d", tally, stands);
+        return OPFOR_EINVAL;
+    }
+    int has_opp = v && v[oi].set && v[ui].set;
+    if (v && (v[oi].set != v[ui].set)) {
+        snprintf(msg, n, "--opponent-stands and --opponent-tally go together");
+        return OPFOR_EINVAL;
+    }
+    if (has_opp && v[ui].num > v[oi].num) {
+        snprintf(msg, n, "--opponent-tally: more stands lost than the opponent has");
+        return OPFOR_EINVAL;
+    }
+    if (tally >= 0) {
         a->rolled = 1;
         a->success = tally <= h;
         if (tally > h)
@@ -385,6 +516,13 @@ static int run_breakpoints(const opfor_form_t *f, const opfor_value_t *v, const 
                      "tally %ld exceeds the quarter (%d): every sub-commander goes", tally, q);
         else
             snprintf(a->outcome, sizeof a->outcome, "tally %ld exceeds no breakpoint", tally);
+        if (has_opp) {
+            size_t l = strlen(a->outcome);
+            snprintf(a->outcome + l, sizeof a->outcome - l, "; %s",
+                     result_of(tally > h, (int)v[oi].num, (int)v[ui].num));
+            opfor_calc_fact(a, "result", "Result", 0, NULL,
+                            result_of(tally > h, (int)v[oi].num, (int)v[ui].num));
+        }
     }
     return 0;
 }
@@ -438,9 +576,10 @@ static int run_command(const opfor_sv_model_t *m, const opfor_form_t *f, const o
     return 0;
 }
 
-/* Formations that may not charge (§Charging), nor intercept or counter-charge (§Reactions 1);
- * open order by the model's reading (the Quick Reference Sheet forbids it, §Charging not). */
-static const char *no_charge(const opfor_sv_model_t *m, int kind, int formation) {
+/* Formations that may not charge (§How does a unit charge?), nor intercept or counter-charge
+ * (§Reactions 1); open order by the model's reading (R-16: the foot units' movement table says
+ * units in open order cannot charge, the mounted table and the charge section say nothing). */
+static const char *no_charge(const opfor_sv_model_t *m, int kind, int formation, int mounted) {
     switch (formation) {
     case F_DEF_BLOCK:
         return kind == K_CHARGE ? "a unit in defensive block cannot charge" : NULL;
@@ -450,24 +589,151 @@ static const char *no_charge(const opfor_sv_model_t *m, int kind, int formation)
     case F_BENT_ROAD:
         return kind == K_CHARGE ? "a unit in a bent formation or road column cannot charge"
                                 : "a unit in a bent formation or road column cannot intercept";
+    case F_LIMBERED:
+    case F_UNLIMBERED:
+        return "artillery cannot charge or intercept";
     case F_OPEN:
-        return kind == K_CHARGE && !m->open_order_may_charge ? "a unit in open order cannot charge"
-                                                             : NULL;
+        if (kind != K_CHARGE || m->open_order_may_charge == SV_OO_ALL ||
+            (mounted && m->open_order_may_charge == SV_OO_MOUNTED))
+            return NULL;
+        return mounted ? "a unit in open order cannot charge (model: open_order_may_charge none)"
+                       : "a foot unit in open order cannot charge (the foot units' movement table)";
     default:
         return NULL;
     }
+}
+
+/* §What if a potential target ... is just outside of the normal charge move distance?: a
+ * mounted unit goes a further 1D6 in and reaches a target gap inches on; a foot unit 2 in. */
+static int run_extend(const opfor_form_t *f, const opfor_value_t *v, const char *rolled,
+                      opfor_calc_answer_t *a, char *msg, size_t n) {
+    int gi = opfor_form_field(f, "gap");
+    int mounted = ival(f, v, opfor_form_field(f, "mounted"));
+    double gap = v && v[gi].set ? v[gi].num : 0.0;
+    if (!(v && v[gi].set)) {
+        snprintf(msg, n, "--gap: extend needs the inches beyond the charge allowance");
+        return OPFOR_EINVAL;
+    }
+    snprintf(a->title, sizeof a->title, "Extended charge of %g in, %s", gap,
+             mounted ? "mounted" : "foot");
+    if (gap > (mounted ? 6.0 : 2.0)) {
+        forbid(a, mounted ? "a mounted unit extends its charge at most 6 in"
+                          : "a foot unit extends its charge at most 2 in");
+        return 0;
+    }
+    opfor_calc_note(a, "the charge test is thrown first (test --kind charge); a unit that "
+                       "extends takes one green marker when it charges");
+    if (!mounted) { /* a further 2 in: no die */
+        snprintf(a->dice, sizeof a->dice, "0D6");
+        snprintf(a->needed, sizeof a->needed, "no roll");
+        a->p = 1.0;
+        opfor_calc_note(a, "a foot unit charges a further 2 in");
+        if (rolled && rolled[0]) {
+            a->rolled = 1;
+            a->success = 1;
+            snprintf(a->outcome, sizeof a->outcome, "reaches the target, 1 marker");
+        }
+        return 0;
+    }
+    int need = (int)ceil(gap - 1e-9);
+    if (need < 1)
+        need = 1;
+    snprintf(a->dice, sizeof a->dice, "1D6");
+    a->ndice = 1;
+    snprintf(a->needed, sizeof a->needed, "%d or more", need);
+    a->p = (7 - need) / 6.0;
+    a->has_expected = 1;
+    a->expected = 3.5;
+    if (!(a->skip & OPFOR_CALC_SKIP_DIST)) {
+        snprintf(a->dist[0].label, sizeof a->dist[0].label, "reaches");
+        a->dist[0].value = 1;
+        a->dist[0].p = a->p;
+        snprintf(a->dist[1].label, sizeof a->dist[1].label, "stops short");
+        a->dist[1].value = 0;
+        a->dist[1].p = 1.0 - a->p;
+        a->ndist = 2;
+    }
+    opfor_calc_note(a, "expected is the mean further inches; the mounted unit must go them");
+    if (rolled && rolled[0]) {
+        int face, cnt, rc = read_dice(rolled, 1, &face, 1, &cnt, msg, n);
+        if (rc < 0)
+            return rc;
+        a->rolled = 1;
+        a->success = face >= need;
+        snprintf(a->outcome, sizeof a->outcome, "%d: %s, 1 marker", face,
+                 face >= need ? "reaches the target" : "short of the target");
+    }
+    return 0;
+}
+
+/* §The Determine the Initiative Phase: each side 2D6, the lower total wins, ties again. */
+static int run_initiative(const char *rolled, opfor_calc_answer_t *a, char *msg, size_t n) {
+    snprintf(a->title, sizeof a->title, "Initiative: 2D6 each, the lower wins");
+    snprintf(a->dice, sizeof a->dice, "2D6");
+    a->ndice = 2;
+    snprintf(a->needed, sizeof a->needed, "lower than the other side");
+    a->p = 0.5;
+    double tie = 0; /* sum over totals of P(total)^2 = 146/1296 */
+    for (int t = 2; t <= 12; t++) {
+        double p = (t <= 7 ? t - 1 : 13 - t) / 36.0;
+        tie += p * p;
+    }
+    opfor_calc_fact(a, "tie", "A tie on one throw (thrown again)", tie, NULL, NULL);
+    if (!(a->skip & OPFOR_CALC_SKIP_DIST)) {
+        snprintf(a->dist[0].label, sizeof a->dist[0].label, "this side");
+        a->dist[0].value = 1;
+        a->dist[0].p = 0.5;
+        snprintf(a->dist[1].label, sizeof a->dist[1].label, "the other side");
+        a->dist[1].value = 0;
+        a->dist[1].p = 0.5;
+        a->ndist = 2;
+    }
+    if (rolled && rolled[0]) {
+        int t[2], k = 0;
+        const char *p = rolled;
+        for (; k < 2 && *p; k++) {
+            char *end = NULL;
+            long v = strtol(p, &end, 10);
+            if (end == p || v < 2 || v > 12)
+                break;
+            t[k] = (int)v;
+            p = end;
+            if (*p == ',')
+                p++;
+        }
+        if (k != 2 || *p) {
+            snprintf(msg, n, "rolled: give the two sides' 2D6 totals (5,8)");
+            return OPFOR_EINVAL;
+        }
+        a->rolled = 1;
+        a->success = t[0] < t[1];
+        if (t[0] == t[1])
+            snprintf(a->outcome, sizeof a->outcome, "%d and %d: a tie, both throw again", t[0],
+                     t[1]);
+        else
+            snprintf(a->outcome, sizeof a->outcome,
+                     "%d and %d: the side with %d has the initiative", t[0], t[1],
+                     t[0] < t[1] ? t[0] : t[1]);
+    }
+    return 0;
 }
 
 static int run_test(const opfor_sv_model_t *m, const opfor_form_t *f, const opfor_value_t *v,
                     const char *rolled, opfor_calc_answer_t *a, char *msg, size_t n) {
     int kind = cval(f, v, 0), q = cval(f, v, 1), incmd = ival(f, v, 2), pikes = ival(f, v, 3),
         open = ival(f, v, 4), counter = ival(f, v, 6);
+    int mounted = ival(f, v, opfor_form_field(f, "mounted"));
+    int heavy = ival(f, v, opfor_form_field(f, "heavy"));
     int formation = v && v[5].set ? (int)v[5].num : open ? F_OPEN : -1;
     if (formation == F_OPEN || formation == F_BENT_OPEN)
         open = 1;
     snprintf(a->title, sizeof a->title, "Test: %s", KIND[kind]);
+    if (kind == K_EXTEND)
+        return run_extend(f, v, rolled, a, msg, n);
+    if (kind == K_INITIATIVE)
+        return run_initiative(rolled, a, msg, n);
     const char *why =
-        kind == K_CHARGE || kind == K_INTERCEPT ? no_charge(m, kind, formation) : NULL;
+        kind == K_CHARGE || kind == K_INTERCEPT ? no_charge(m, kind, formation, mounted) : NULL;
     if (why) {
         forbid(a, why);
         return 0;
@@ -478,7 +744,7 @@ static int run_test(const opfor_sv_model_t *m, const opfor_form_t *f, const opfo
     else if (incmd && (kind == K_CHARGE || kind == K_INTERCEPT || kind == K_HOLD_BACK))
         free_pass = "in command: no test is needed"; /* §Command; §Charging; §Reactions 1 */
     if (free_pass) {
-        snprintf(a->dice, sizeof a->dice, "0");
+        snprintf(a->dice, sizeof a->dice, "0D6");
         snprintf(a->needed, sizeof a->needed, "no test");
         a->p = 1.0;
         opfor_calc_note(a, free_pass);
@@ -501,19 +767,38 @@ static int run_test(const opfor_sv_model_t *m, const opfor_form_t *f, const opfo
         return test_answer(a, open ? 5 : 3, "held back", "joins in", rolled, msg, n);
     case K_PULL_UP: /* §Reactions 4: 5 or less against pikes, else 3 or less */
         return test_answer(a, pikes ? 5 : 3, "pulls up short", "light impact", rolled, msg, n);
-    default: /* §Reactions 4, charging home: 3 or less a light impact, else heavy */
-        return test_answer(a, 3, "light impact", "heavy impact", rolled, msg, n);
+    default: { /* §Reactions 4, charging home: 3 or less a light impact, else heavy; a Heavy
+                * Mounted or lance-armed charger one marker more */
+        int light = heavy ? 2 : 1, hard = heavy ? 3 : 2;
+        char pass[48], fail[48];
+        snprintf(pass, sizeof pass, "light impact (%d marker%s)", light, light == 1 ? "" : "s");
+        snprintf(fail, sizeof fail, "heavy impact (%d markers)", hard);
+        int rc = test_answer(a, 3, pass, fail, rolled, msg, n);
+        if (a->ndist == 2) {
+            a->dist[0].value = light;
+            a->dist[1].value = hard;
+        }
+        a->has_expected = 1;
+        a->expected = 0.5 * light + 0.5 * hard;
+        opfor_calc_note(a, "expected is the green markers on the foot unit");
+        return rc;
+    }
     }
 }
 
 static int run_fire(const opfor_sv_model_t *m, const opfor_form_t *f, const opfor_value_t *v,
                     const char *rolled, opfor_calc_answer_t *a, char *msg, size_t n) {
     int stands = ival(f, v, 0), tgt = cval(f, v, 1), mounted = ival(f, v, 2), q = cval(f, v, 3);
+    int defensive = ival(f, v, opfor_form_field(f, "defensive"));
     int mod = target_dice(tgt, mounted), nd = stands + mod;
     if (nd < 0)
         nd = 0;
     snprintf(a->title, sizeof a->title, "%d musket stand%s at %s%s", stands, stands == 1 ? "" : "s",
              FORMATION[tgt], mounted ? ", mounted" : "");
+    if (nd == 0) { /* R-12: a stand left with no dice does not fire */
+        forbid(a, "no dice after the target's modifiers: the stands cannot fire (R-12)");
+        return 0;
+    }
     opfor_calc_fact(a, "modifier", "Dice added for the target", mod, NULL, NULL);
     char note[160];
     snprintf(note, sizeof note, "%d stand%s %+d for the target = %dD6", stands,
@@ -524,6 +809,8 @@ static int run_fire(const opfor_sv_model_t *m, const opfor_form_t *f, const opfo
     opfor_calc_extra_int(a, "target_dice", mod);
     opfor_calc_extra_int(a, "hit_on", fire_need(m, q));
     opfor_calc_extra_end(a);
+    if (defensive)
+        defensive_facts(a, nd, fire_need(m, q) / 6.0, 0);
     return hits_answer(a, nd, fire_need(m, q), rolled, NULL, msg, n);
 }
 
@@ -536,6 +823,8 @@ static const char *const BAND[4] = {"point blank hail shot", "close range hail s
 static int run_artillery(const opfor_sv_model_t *m, const opfor_form_t *f, const opfor_value_t *v,
                          const char *rolled, opfor_calc_answer_t *a, char *msg, size_t n) {
     int gun = cval(f, v, 0), tgt = cval(f, v, 2), mounted = ival(f, v, 3), q = cval(f, v, 4);
+    int want_bounce = ival(f, v, opfor_form_field(f, "bounce"));
+    int defensive = ival(f, v, opfor_form_field(f, "defensive"));
     double range = nval(f, v, 1);
     int band = 0;
     while (band < 4 && range > BAND_TOP[band])
@@ -554,21 +843,57 @@ static int run_artillery(const opfor_sv_model_t *m, const opfor_form_t *f, const
     int mod = target_dice(tgt, mounted), nd = ART_DICE[gun][band] + mod;
     if (nd < 0)
         nd = 0;
+    if (nd == 0) { /* R-12 */
+        forbid(a, "no dice after the target's modifiers: the gun cannot fire (R-12)");
+        return 0;
+    }
+    /* §Bounce-Through: never frame guns, never from long range; the first shot at any band
+     * where the gun threw dice (R-3, the text's example bounces from 19 in) or only round shot
+     * at medium range (model: bounce_first_shot round_shot) */
+    int bounce = gun != 0 && band < 3 && (m->bounce_any_band || band == 2);
+    if (want_bounce && !bounce) {
+        forbid(a, gun == 0    ? "frame guns never bounce through"
+                  : band == 3 ? "long range round shot does not bounce through"
+                              : "only round shot bounces through (model: bounce_first_shot)");
+        return 0;
+    }
     char basic[64];
     snprintf(basic, sizeof basic, "%d (%s)", ART_DICE[gun][band], BAND[band]);
     opfor_calc_fact(a, "basic", "Basic dice at this range", ART_DICE[gun][band], NULL, basic);
     opfor_calc_fact(a, "modifier", "Dice added for the target", mod, NULL, NULL);
-    int bounce = band == 2 && gun != 0; /* only round shot at medium range, never frame guns */
     opfor_calc_fact(a, "bounce_through", "Bounce-through", bounce, NULL,
-                    bounce ? "the misses are thrown again at the next target" : "none");
+                    bounce ? "the misses are thrown again at a target at medium range" : "none");
+    int need = fire_need(m, q);
+    double qh = need / 6.0;
     opfor_calc_extra_map(a, "working");
     opfor_calc_extra_str(a, "band", BAND[band]);
     opfor_calc_extra_int(a, "basic", ART_DICE[gun][band]);
     opfor_calc_extra_int(a, "target_dice", mod);
-    opfor_calc_extra_int(a, "hit_on", fire_need(m, q));
+    opfor_calc_extra_int(a, "hit_on", need);
     opfor_calc_extra_bool(a, "bounce_through", bounce);
     opfor_calc_extra_end(a);
-    int hits = 0, rc = hits_answer(a, nd, fire_need(m, q), rolled, &hits, msg, n);
+    if (want_bounce) { /* each die: a miss, then a hit on the bounce die */
+        double qb = (m->quality_on_bounce ? qh : 2.0 / 6.0);
+        double pb = (1.0 - qh) * qb;
+        opfor_calc_fact(a, "bounce_expected", "Bounce hits expected", nd * pb, NULL, NULL);
+        opfor_calc_extra_map(a, "bounce");
+        opfor_calc_extra_num(a, "p_per_die", pb);
+        opfor_calc_extra_num(a, "expected", nd * pb);
+        opfor_calc_extra_array(a, "distribution");
+        for (int k = 0; k <= nd; k++) {
+            opfor_calc_extra_map(a, NULL);
+            opfor_calc_extra_int(a, "hits", k);
+            opfor_calc_extra_num(a, "p", binom(nd, k, pb));
+            opfor_calc_extra_end(a);
+        }
+        opfor_calc_extra_end(a);
+        opfor_calc_extra_end(a);
+        opfor_calc_note(a, "bounce-through: one die per miss at the bounce target, no modifiers "
+                           "but terrain, no further bounce");
+    }
+    if (defensive)
+        defensive_facts(a, nd, qh, 1);
+    int hits = 0, rc = hits_answer(a, nd, need, rolled, &hits, msg, n);
     if (rc < 0)
         return rc;
     if (a->rolled && bounce) {
@@ -579,14 +904,10 @@ static int run_artillery(const opfor_sv_model_t *m, const opfor_form_t *f, const
     return 0;
 }
 
-/* Mounted stands for the hand-to-hand modifiers; a command stand when the model says so. */
+/* Mounted stands for the hand-to-hand modifiers; a command stand by the model (R-2). */
 static int is_mounted(const opfor_sv_model_t *m, int stand) {
     return stand == ST_DRAGOONS || stand == ST_MOUNTED || stand == ST_HEAVY ||
            (stand == ST_COMMAND && m->command_stand_mounted);
-}
-static int is_loose(int formation) {
-    return formation == F_OPEN || formation == F_BENT_OPEN || formation == F_ROAD ||
-           formation == F_BENT_ROAD;
 }
 
 static int run_melee(const opfor_sv_model_t *m, const opfor_form_t *f, const opfor_value_t *v,
@@ -594,20 +915,45 @@ static int run_melee(const opfor_sv_model_t *m, const opfor_form_t *f, const opf
     int stand = cval(f, v, 0), stands = ival(f, v, 1), own = cval(f, v, 2), def = cval(f, v, 3),
         dmounted = ival(f, v, 4), pikes = ival(f, v, 5), outflank = ival(f, v, 6),
         q = cval(f, v, 7);
+    int own_set = v && v[2].set;
     int cv = BASIC_CV[stand];
     char note[160];
     snprintf(a->title, sizeof a->title, "%d %s stand%s against %s", stands, STAND[stand],
              stands == 1 ? "" : "s", FORMATION[def]);
+    /* what the stand cannot be in or do (§Open Order Formation, §Can a unit be outflanked?) */
+    if (outflank && def == F_DEF_BLOCK) {
+        forbid(a, "a defensive block cannot be outflanked");
+        return 0;
+    }
+    if (stand == ST_COMMAND && own_set && !is_open(own)) {
+        forbid(a, "a command stand is in open order at all times");
+        return 0;
+    }
+    if ((stand == ST_PIKES || stand == ST_HEAVY) && (own == F_OPEN || own == F_BENT_OPEN)) {
+        forbid(a, stand == ST_PIKES ? "a unit with pikes cannot form open order"
+                                    : "a Heavy Mounted unit cannot form open order");
+        return 0;
+    }
+    if ((own == F_LIMBERED || own == F_UNLIMBERED) && stand != ST_IMPROVISED) {
+        forbid(a, "only an artillery crew (improvised weapons) fights as artillery");
+        return 0;
+    }
+    if (stand == ST_COMMAND)
+        own = F_OPEN; /* always open order (§Open Order Formation) */
     snprintf(note, sizeof note, "basic CV %d", cv);
     opfor_calc_note(a, note);
-    if (is_loose(own)) {
+    int always_open = stand == ST_COMMAND || own == F_LIMBERED || own == F_UNLIMBERED;
+    if (is_loose(own) && (!always_open || m->always_open_cv_penalty)) {
         cv -= 1;
-        opfor_calc_note(a, "-1: fighting in open order or road column");
+        opfor_calc_note(a, always_open ? "-1: in open order at all times (R-30)"
+                                       : "-1: fighting in open order or road column");
     }
     if (is_mounted(m, stand)) {
-        if (!dmounted && is_loose(def)) {
+        int dm = dmounted && def != F_LIMBERED && def != F_UNLIMBERED; /* artillery is foot */
+        if (!dm && is_loose(def)) {
             cv += 1;
-            opfor_calc_note(a, "+1: mounted against foot in open order or road column");
+            opfor_calc_note(a, "+1: mounted against a non-mounted unit in open order or road "
+                               "column");
         }
         if (def == F_BLOCK && pikes) {
             cv -= 1;
@@ -659,9 +1005,23 @@ static int run(const void *model, const opfor_form_t *form, const opfor_value_t 
         return run_fire(m, form, vals, rolled, out, msg, n);
     case A_ART:
         return run_artillery(m, form, vals, rolled, out, msg, n);
+    case A_ARMY:
+        return opfor__sv_run_army(model, form, vals, rolled, out, msg, n);
     default:
         return run_melee(m, form, vals, rolled, out, msg, n);
     }
+}
+
+static int export_file(const void *model, const opfor_form_t *form, const opfor_value_t *vals,
+                       const char *rolled, char *buf, size_t n, char *msg, size_t mn) {
+    if (form != &ACTIONS[A_ARMY]) {
+        snprintf(msg, mn, "out: only the army action writes a file");
+        return OPFOR_ENOTSUP;
+    }
+    int rc = opfor_form_check(form, vals, msg, mn);
+    if (rc)
+        return rc;
+    return opfor__sv_export_army(model, form, vals, rolled, buf, n, msg, mn);
 }
 
 const opfor_ruleset_calc_t opfor__sv_calc = {
@@ -671,9 +1031,12 @@ const opfor_ruleset_calc_t opfor__sv_calc = {
     .model_free = opfor__sv_model_free,
     .run = run,
     .model_load_text = opfor__sv_model_load_text,
+    .export_file = export_file,
     .help = "A Splendid Victory!: breakpoints, command quality, the 1D6 tests, musket and\n"
-            "artillery fire and hand-to-hand, each with the chance of every outcome.\n",
+            "artillery fire, hand-to-hand and the army generator, each with the chance of\n"
+            "every outcome.\n",
     .examples = "  opfor calc splendid fire --stands 4 --target block --mounted\n"
                 "  opfor calc splendid artillery --gun heavy --range 19 --target block\n"
-                "  opfor calc splendid breakpoints --stands 69\n",
+                "  opfor calc splendid breakpoints --stands 69\n"
+                "  opfor calc splendid army --throws 12 --seed 7 --out army.yaml\n",
 };

@@ -19,9 +19,19 @@ const opfor_sv_model_t opfor__sv_model_builtin = {
     .melee_bonus = {0, 0, 1},
     .command = {{.basic = 6, .top = {1, 5, 6}, .range = {9, 6, 3}},
                 {.basic = 3, .top = {1, 3, 6}, .range = {6, 3, 1}}},
-    .open_order_may_charge = 0,
-    .command_stand_mounted = 0,
+    .open_order_may_charge = SV_OO_MOUNTED,
+    .command_stand_mounted = 1,
+    .always_open_cv_penalty = 1,
+    .bounce_any_band = 1,
+    .quality_on_bounce = 1,
+    .heavy_mounted_floor = 0,
+    /* .army: opfor__sv_army_builtin, copied in by model_new (sv_army_of for no model) */
 };
+
+static const opfor_name_t OO_NAMES[] = {
+    {"none", SV_OO_NONE}, {"mounted", SV_OO_MOUNTED}, {"all", SV_OO_ALL}, {NULL, 0}};
+static const opfor_name_t BOUNCE_NAMES[] = {{"any", 1}, {"round_shot", 0}, {NULL, 0}};
+static const opfor_name_t RATIO_NAMES[] = {{"ceil", 0}, {"floor", 1}, {NULL, 0}};
 
 static const char *const QNAMES[3] = {"raw", "regular", "veteran"};
 static const char *const CQNAMES[3] = {"charismatic", "inspiring", "impersonal"};
@@ -73,8 +83,11 @@ static int read_rank(opfor_yaml_rd_t *rd, struct fy_node *n, struct fy_node *alt
 }
 
 static int read_root(opfor_yaml_rd_t *rd, struct fy_node *root, opfor_sv_model_t *m) {
-    opfor_yaml_field_t f[3] = {{"quality", 0, 0}, {"command", 0, 0}, {"readings", 0, 0}};
-    if (opfor_yaml_read_fields(rd, root, NULL, "model", f, 3))
+    opfor_yaml_field_t f[4] = {
+        {"quality", 0, 0}, {"command", 0, 0}, {"readings", 0, 0}, {"army", 0, 0}};
+    if (opfor_yaml_read_fields(rd, root, NULL, "model", f, 4))
+        return rd->err;
+    if (f[3].v && opfor__sv_army_read(rd, f[3].v, f[3].k, &m->army))
         return rd->err;
     if (f[0].v && read_quality(rd, f[0].v, f[0].k, m))
         return rd->err;
@@ -87,13 +100,22 @@ static int read_root(opfor_yaml_rd_t *rd, struct fy_node *root, opfor_sv_model_t
                 return rd->err;
     }
     if (f[2].v) {
-        opfor_yaml_field_t r[2] = {{"open_order_may_charge", 0, 0},
-                                   {"command_stand_mounted", 0, 0}};
-        if (opfor_yaml_read_fields(rd, f[2].v, f[2].k, "readings", r, 2) ||
-            (r[0].v &&
-             opfor_yaml_get_bool(rd, r[0].v, r[0].k, r[0].key, &m->open_order_may_charge)) ||
+        opfor_yaml_field_t r[6] = {
+            {"open_order_may_charge", 0, 0},  {"command_stand_mounted", 0, 0},
+            {"always_open_cv_penalty", 0, 0}, {"bounce_first_shot", 0, 0},
+            {"quality_on_bounce", 0, 0},      {"heavy_mounted_ratio", 0, 0}};
+        if (opfor_yaml_read_fields(rd, f[2].v, f[2].k, "readings", r, 6) ||
+            (r[0].v && opfor_yaml_get_enum(rd, r[0].v, r[0].k, r[0].key, OO_NAMES,
+                                           &m->open_order_may_charge)) ||
             (r[1].v &&
-             opfor_yaml_get_bool(rd, r[1].v, r[1].k, r[1].key, &m->command_stand_mounted)))
+             opfor_yaml_get_bool(rd, r[1].v, r[1].k, r[1].key, &m->command_stand_mounted)) ||
+            (r[2].v &&
+             opfor_yaml_get_bool(rd, r[2].v, r[2].k, r[2].key, &m->always_open_cv_penalty)) ||
+            (r[3].v && opfor_yaml_get_enum(rd, r[3].v, r[3].k, r[3].key, BOUNCE_NAMES,
+                                           &m->bounce_any_band)) ||
+            (r[4].v && opfor_yaml_get_bool(rd, r[4].v, r[4].k, r[4].key, &m->quality_on_bounce)) ||
+            (r[5].v && opfor_yaml_get_enum(rd, r[5].v, r[5].k, r[5].key, RATIO_NAMES,
+                                           &m->heavy_mounted_floor)))
             return rd->err;
     }
     return 0;
@@ -141,6 +163,7 @@ static int model_new(const char *text, size_t len, const char *name, void **mode
     if (!m)
         return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "out of memory");
     *m = opfor__sv_model_builtin;
+    m->army = opfor__sv_army_builtin;
     int rc = load_text((const char *)opfor_splendid_model_yaml,
                        (size_t)opfor_splendid_model_yaml_len, "model.yaml (built in)", m, diag);
     if (!rc && text)

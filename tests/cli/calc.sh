@@ -135,8 +135,16 @@ run 2 calc viktoria fire_pistol --range 12
 has_err "out of range: a pistol reaches 9 in at most"
 run 2 calc viktoria fire_carbine --range 40
 has_err "36 in at most"
-run 2 calc viktoria attack_lance --no-actor-mounted
-has_err "horseback"
+# a roll the rules forbid is an answer, not a wrong command line: exit 0, "Not allowed" and
+# the reason; --json says "allowed": false with the reason (every answer says "allowed")
+run 0 calc viktoria attack_lance --no-actor-mounted
+has "Not allowed: a lance attack is made from horseback"
+run 0 calc viktoria attack_lance --no-actor-mounted --json
+json_ok
+json_eq "(d['allowed'], 'horseback' in d['reason'], d['dice'], d['distribution'])" \
+  "(False, True, '', [])"
+run 0 calc viktoria fire_rifle --json
+json_eq "(d['allowed'], 'reason' in d)" "(True, False)"
 run 2 calc viktoria fire_rifle --range
 has_err "--range needs a value"
 run 2 calc viktoria --actor veteran fire_rifle
@@ -245,8 +253,12 @@ if [ -x "$(dirname "$bin")/opford" ]; then
   same_text 0 --list
   has "fire_pistol  Fire Pistol (VI, IX)"
   same_text 2 fire_pistol --range 12
-  same_text 2 fire_rifle --target-running --target-prone
-  has_err "opfor: calc: a target cannot be both running and prone"
+  # a combination the rules forbid: the same "Not allowed" line and exit 0 both ways, and the
+  # daemon's JSON says "allowed": false with the reason
+  same_text 0 fire_rifle --target-running --target-prone
+  has "Not allowed: a target cannot be both running and prone"
+  run 0 calc viktoria attack_lance --no-actor-mounted --json --connect "$dwork/s"
+  json_eq "(d['allowed'], 'horseback' in d['reason'])" "(False, True)"
   head -c 1100000 /dev/zero | tr '\0' '#' >"$tmp/huge.yaml"
   run 1 calc viktoria fire_rifle --model "$tmp/huge.yaml" --connect "$dwork/s"
   has_err "larger than 1 MiB"

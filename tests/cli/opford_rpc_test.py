@@ -59,8 +59,9 @@ bad = []
 for a in actions:
     err, res = c.call("calc", {"action": a["name"]})
     if err is not None or res["action"] != a["name"] or not isinstance(res["rolls"], list) \
-            or set(res) != {"ruleset", "action", "title", "rules", "fields", "rolls", "tables",
-                            "distances", "outcomes", "facts", "notes"}:
+            or res["allowed"] is not True \
+            or set(res) != {"ruleset", "action", "title", "rules", "allowed", "fields", "rolls",
+                            "tables", "distances", "outcomes", "facts", "notes"}:
         bad.append((a["name"], err))
     for r in (res or {}).get("rolls", []):
         if not (0 <= r["p_exact"] <= 1 and abs(r["p_rendered"] - r["p_exact"] - r["error"]) < 1e-9
@@ -105,8 +106,13 @@ check("calc_action_required", err is not None and err[0] == -32602 and "action" 
       repr(err))
 err, _ = c.call("calc", {"action": "fire_pistol", "fields": {"range": 20}})
 check("calc_out_of_range", err is not None and err[0] == -32602 and "9 in" in err[1], repr(err))
-err, _ = c.call("calc", {"action": "attack_lance", "fields": {"actor-mounted": False}})
-check("calc_illegal_combination", err is not None and err[0] in (4, -32602), repr(err))
+err, res = c.call("calc", {"action": "attack_lance", "fields": {"actor-mounted": False}})
+# a combination the rules forbid is an answer: "allowed": false with the reason, not an error
+check("calc_illegal_combination", err is None and res["allowed"] is False
+      and "horseback" in res["reason"] and res["action"] == "attack_lance", repr((err, res)))
+err, res = c.call("calc", {"action": "fire_rifle"})
+check("calc_allowed_true", err is None and res["allowed"] is True and "reason" not in res,
+      repr((err, res)))
 err, _ = c.call("calc", {"action": "fire_rifle", "fields": ["actor", "veteran"]})
 check("calc_fields_must_be_map", err is not None and err[0] == -32602, repr(err))
 err, _ = c.call("calc", {"action": "fire_rifle", "fields": {"actor": ["veteran"]}})

@@ -436,8 +436,115 @@ static void calc_writer_packs_as_the_tree(void **state) {
     assert_true(overflowed > 10);
 }
 
+/* ---------------------------------------------------------------- forbidden rolls */
+
+/* The value of key in the packed map of r (NULL when absent). */
+static const msgpack_object *answer_get(const msgpack_object *map, const char *key) {
+    assert_int_equal(map->type, MSGPACK_OBJECT_MAP);
+    for (uint32_t i = 0; i < map->via.map.size; i++) {
+        const msgpack_object *k = &map->via.map.ptr[i].key;
+        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == strlen(key) &&
+            memcmp(k->via.str.ptr, key, k->via.str.size) == 0)
+            return &map->via.map.ptr[i].val;
+    }
+    return NULL;
+}
+
+/* Asks ruleset's action with one field (name = value, a string or, with flag >= 0, a
+ * boolean) and returns the reply. */
+static void ask_one(const char *ruleset, const char *action, const char *name, const char *value,
+                    int flag, const char *name2, const char *value2, reply_t *r) {
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    pack_open(&sb, &pk);
+    msgpack_pack_map(&pk, 3);
+    kstr(&pk, "ruleset", ruleset);
+    kstr(&pk, "action", action);
+    msgpack_pack_map(pack_key(&pk, "fields"), name2 ? 2 : 1);
+    if (flag >= 0)
+        flag ? msgpack_pack_true(pack_key(&pk, name)) : msgpack_pack_false(pack_key(&pk, name));
+    else
+        kstr(&pk, name, value);
+    if (name2)
+        kstr(&pk, name2, value2);
+    ask(NULL, sb.data, sb.size, 0, r);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+/* A roll the rules forbid is an answer with "allowed": false and the reason (worded for a
+ * client: no flag dashes), not an RPC error; an allowed one says "allowed": true and has no
+ * reason; bad input stays an INVALID_PARAMS error naming the field. */
+static void calc_forbidden_roll_is_an_answer(void **state) {
+    (void)state;
+    static const struct {
+        const char *ruleset, *action, *name, *value;
+        int flag;
+        const char *name2, *value2, *reason;
+    } cases[] = {
+        {"viktoria", "attack_lance", "actor-mounted", NULL, 0, NULL, NULL, "horseback"},
+        {"splendid", "artillery", "gun", "frame", -1, "range", "25", "beyond 20 in"},
+        {"splendid", "test", "kind", "charge", -1, "formation", "bent-line", "cannot charge"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        if (!opfor_ruleset_find(cases[c].ruleset))
+            continue;
+        reply_t r;
+        ask_one(cases[c].ruleset, cases[c].action, cases[c].name, cases[c].value, cases[c].flag,
+                cases[c].name2, cases[c].value2, &r);
+        assert_int_equal(r.code, 0);
+        msgpack_unpacked u;
+        msgpack_unpacked_init(&u);
+        size_t off = 0;
+        assert_int_equal(msgpack_unpack_next(&u, r.out.data, r.out.size, &off),
+                         MSGPACK_UNPACK_SUCCESS);
+        const msgpack_object *al = answer_get(&u.data, "allowed");
+        const msgpack_object *why = answer_get(&u.data, "reason");
+        assert_non_null(al);
+        assert_int_equal(al->type, MSGPACK_OBJECT_BOOLEAN);
+        assert_false(al->via.boolean);
+        assert_non_null(why);
+        assert_int_equal(why->type, MSGPACK_OBJECT_STR);
+        char text[256];
+        snprintf(text, sizeof text, "%.*s", (int)why->via.str.size, why->via.str.ptr);
+        if (!strstr(text, cases[c].reason))
+            fail_msg("%s %s: reason '%s' lacks '%s'", cases[c].ruleset, cases[c].action, text,
+                     cases[c].reason);
+        assert_null(strstr(text, "--"));
+        msgpack_unpacked_destroy(&u);
+        msgpack_sbuffer_destroy(&r.out);
+    }
+    /* allowed: "allowed": true, no reason */
+    reply_t r;
+    ask_one("splendid", "artillery", "gun", "heavy", -1, "range", "19", &r);
+    if (r.code == 0) {
+        msgpack_unpacked u;
+        msgpack_unpacked_init(&u);
+        size_t off = 0;
+        assert_int_equal(msgpack_unpack_next(&u, r.out.data, r.out.size, &off),
+                         MSGPACK_UNPACK_SUCCESS);
+        const msgpack_object *al = answer_get(&u.data, "allowed");
+        assert_non_null(al);
+        assert_true(al->via.boolean);
+        assert_null(answer_get(&u.data, "reason"));
+        msgpack_unpacked_destroy(&u);
+    }
+    msgpack_sbuffer_destroy(&r.out);
+    /* a field naming a file (a collection) is refused: the daemon reads no client's file */
+    ask_one("splendid", "army", "collection", "/etc/passwd", -1, NULL, NULL, &r);
+    assert_int_equal(r.code, OPFOR_RPC_E_INVALID_PARAMS);
+    assert_non_null(strstr(r.msg, "collection"));
+    assert_non_null(strstr(r.msg, "names a file"));
+    msgpack_sbuffer_destroy(&r.out);
+    /* bad input is still an error naming the field */
+    ask_one("splendid", "artillery", "gun", "siege", -1, NULL, NULL, &r);
+    assert_int_equal(r.code, OPFOR_RPC_E_INVALID_PARAMS);
+    assert_non_null(strstr(r.msg, "gun"));
+    msgpack_sbuffer_destroy(&r.out);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(calc_forbidden_roll_is_an_answer),
         cmocka_unit_test(calc_one_pass_packs_as_the_tree),
         cmocka_unit_test(calc_one_pass_falls_back_when_full),
         cmocka_unit_test(calc_writer_packs_as_the_tree),

@@ -15,14 +15,20 @@ static void the_texts_example(void **st) {
     assert_string_equal(a.dice, "3D6");
     assert_int_equal((int)sv_fact(&a, "basic"), 2);
     assert_int_equal((int)sv_fact(&a, "modifier"), 1);
-    assert_int_equal((int)sv_fact(&a, "bounce_through"), 0); /* close range: hail shot */
+    /* the text's own example bounces from this 19 in shot */
+    assert_int_equal((int)sv_fact(&a, "bounce_through"), 1);
     assert_float_equal(sv_dist(&a, 2), 3.0 * 2 / 27, SV_EPS);
     assert_float_equal(a.expected, 1.0, SV_EPS);
     assert_int_equal(
         sv_ask(&a, "artillery", "2,2,5", "gun", "heavy", "range", "19", "target", "block", NULL),
         0);
     assert_non_null(strstr(a.outcome, "2 hits"));
-    assert_null(strstr(a.outcome, "bounce"));
+    assert_non_null(strstr(a.outcome, "bounce-through: 1D6"));
+    /* --bounce: each die a miss then a hit, (2/3)(1/3) = 2/9; expected 3 x 2/9 = 2/3 */
+    assert_int_equal(sv_ask(&a, "artillery", NULL, "gun", "heavy", "range", "19", "target", "block",
+                            "bounce", NULL, NULL),
+                     0);
+    assert_float_equal(sv_fact(&a, "bounce_expected"), 2.0 / 3, SV_EPS);
 }
 
 static void bands(void **st) {
@@ -38,6 +44,11 @@ static void bands(void **st) {
         assert_int_equal(sv_ask(&a, "artillery", NULL, "gun", rows[i].gun, "range", rows[i].range,
                                 "target", "line", NULL),
                          0);
+        if (rows[i].dice == 0) { /* no dice: the gun does not fire */
+            assert_int_equal(a.allowed, 0);
+            assert_non_null(strstr(a.reason, "R-12"));
+            continue;
+        }
         assert_int_equal(a.allowed, 1);
         assert_int_equal(a.ndice, rows[i].dice);
         assert_int_equal((int)sv_fact(&a, "basic"), rows[i].dice);
@@ -72,7 +83,14 @@ static void modifiers_and_quality(void **st) {
     assert_int_equal(sv_ask(&a, "artillery", NULL, "gun", "regular", "range", "15", "target",
                             "open-order", NULL),
                      0);
-    assert_int_equal(a.ndice, 0);
+    assert_int_equal(a.allowed, 0); /* 1 - 1 = 0 dice */
+    /* a charged gun (§Reactions 7): regular at 5 in at a mounted line, 3D6: flinch 7/27,
+     * overrun 20/27 */
+    assert_int_equal(sv_ask(&a, "artillery", NULL, "gun", "regular", "range", "5", "target", "line",
+                            "mounted", NULL, "defensive", NULL, NULL),
+                     0);
+    assert_float_equal(sv_fact(&a, "flinch"), 7.0 / 27, SV_EPS);
+    assert_float_equal(sv_fact(&a, "overrun"), 20.0 / 27, SV_EPS);
     assert_int_equal(
         sv_ask(&a, "artillery", NULL, "gun", "heavy", "range", "5", "quality", "veteran", NULL), 0);
     assert_float_equal(a.p, 1.0 - 1.0 / 16, SV_EPS);
@@ -91,8 +109,12 @@ static void bounce_through(void **st) {
         sv_ask(&a, "artillery", NULL, "gun", "regular", "range", "25", "target", "block", NULL), 0);
     assert_int_equal((int)sv_fact(&a, "bounce_through"), 1);
     /* long range digs in; frame guns never bounce */
-    assert_int_equal(sv_ask(&a, "artillery", NULL, "gun", "heavy", "range", "50", NULL), 0);
+    assert_int_equal(
+        sv_ask(&a, "artillery", NULL, "gun", "heavy", "range", "50", "target", "block", NULL), 0);
     assert_int_equal((int)sv_fact(&a, "bounce_through"), 0);
+    assert_int_equal(
+        sv_ask(&a, "artillery", NULL, "gun", "frame", "range", "5", "bounce", NULL, NULL), 0);
+    assert_int_equal(a.allowed, 0);
     assert_int_equal(sv_ask(&a, "artillery", NULL, "gun", "frame", "range", "5", NULL), 0);
     assert_int_equal((int)sv_fact(&a, "bounce_through"), 0);
 }

@@ -67,6 +67,39 @@ static void tally(void **st) {
     assert_int_equal(sv_ask(&a, "breakpoints", "36", "stands", "69", NULL), 0);
     assert_int_equal(a.success, 0);
     assert_non_null(strstr(a.outcome, "game is over"));
+    /* the tallies at which each takes effect, and --tally as --rolled */
+    assert_int_equal((int)sv_fact(&a, "quarter_at"), 19);
+    assert_int_equal((int)sv_fact(&a, "third_at"), 24);
+    assert_int_equal((int)sv_fact(&a, "half_at"), 36);
+    assert_string_equal(a.dice, "0D6");
+    assert_int_equal(sv_ask(&a, "breakpoints", NULL, "stands", "69", "tally", "19", NULL), 0);
+    assert_non_null(strstr(a.outcome, "every sub-commander goes"));
+    assert_int_equal(sv_ask(&a, "breakpoints", NULL, "stands", "69", "tally", "70", NULL),
+                     OPFOR_EINVAL);
+}
+
+/* §The Determine Victory Phase's result: the opponent's tally (an army of 50: third 17, half
+ * 25) when this side (69 stands) passes its half. */
+static void result(void **st) {
+    (void)st;
+    static const struct {
+        const char *tally, *otally, *want;
+    } rows[] = {{"36", "26", "a draw"},
+                {"36", "18", "A Minor Victory"},
+                {"36", "17", "A Splendid Victory!"},
+                {"20", "26", "this side wins"},
+                {"20", "10", "the game goes on"}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        opfor_calc_answer_t a;
+        assert_int_equal(sv_ask(&a, "breakpoints", NULL, "stands", "69", "tally", rows[i].tally,
+                                "opponent-stands", "50", "opponent-tally", rows[i].otally, NULL),
+                         0);
+        assert_non_null(strstr(a.outcome, rows[i].want));
+    }
+    opfor_calc_answer_t a;
+    assert_int_equal(sv_ask(&a, "breakpoints", NULL, "stands", "69", "tally", "3",
+                            "opponent-stands", "50", NULL),
+                     OPFOR_EINVAL);
 }
 
 static void refusals(void **st) {
@@ -84,6 +117,7 @@ int main(void) {
         cmocka_unit_test(the_texts_example),
         cmocka_unit_test(rounding),
         cmocka_unit_test(tally),
+        cmocka_unit_test(result),
         cmocka_unit_test(refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,12 +49,18 @@ static void modifiers(void **st) {
     assert_string_equal(a.dice, "2D6");
     assert_int_equal(sv_ask(&a, "fire", NULL, "stands", "3", "target", "road-column", NULL), 0);
     assert_string_equal(a.dice, "3D6");
-    /* one stand at open order throws 0D6: allowed, and cannot hit */
+    /* one stand at open order has no dice: it does not fire (R-12, docs/splendid.md 8.1) */
     assert_int_equal(sv_ask(&a, "fire", NULL, "stands", "1", "target", "open-order", NULL), 0);
-    assert_int_equal(a.allowed, 1);
-    assert_int_equal(a.ndice, 0);
-    assert_float_equal(a.p, 0.0, SV_EPS);
-    assert_float_equal(a.expected, 0.0, SV_EPS);
+    assert_int_equal(a.allowed, 0);
+    assert_non_null(strstr(a.reason, "R-12"));
+    /* artillery is in open order at all times (§Open Order Formation): one die less */
+    assert_int_equal(sv_ask(&a, "fire", NULL, "stands", "3", "target", "unlimbered", NULL), 0);
+    assert_string_equal(a.dice, "2D6");
+    /* defensive fire at a charger (§Reactions 6): 4D6 flinch 11/27, light impact 16/81 */
+    assert_int_equal(sv_ask(&a, "fire", NULL, "stands", "4", "defensive", NULL, NULL), 0);
+    assert_float_equal(sv_fact(&a, "flinch"), 11.0 / 27, SV_EPS);
+    assert_float_equal(sv_fact(&a, "light_impact"), 16.0 / 81, SV_EPS);
+    assert_float_equal(sv_fact(&a, "melee"), 32.0 / 81, SV_EPS);
 }
 
 static void quality(void **st) {

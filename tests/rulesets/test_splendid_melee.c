@@ -28,7 +28,8 @@ static void basic_values(void **st) {
         const char *stand;
         int cv;
     } rows[] = {{"improvised", 2}, {"light", 2},   {"hand-to-hand", 3},  {"pikes", 4},
-                {"dragoons", 3},   {"mounted", 4}, {"heavy-mounted", 5}, {"command", 3}};
+                {"dragoons", 3},   {"mounted", 4}, {"heavy-mounted", 5}, {"command", 2}};
+    /* the command stand: basic 3, always in open order: -1 */
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         assert_int_equal(cv_of(rows[i].stand, NULL), rows[i].cv);
 }
@@ -88,8 +89,13 @@ static void modifiers(void **st) {
     assert_int_equal(cv_of("heavy-mounted", "defender", "defensive-block", NULL), 4);
     assert_int_equal(cv_of("heavy-mounted", "defender", "defensive-block", "pikes", NULL, NULL), 3);
     assert_int_equal(cv_of("dragoons", "defender", "defensive-block", "pikes", NULL, NULL), 1);
-    /* a command stand is not a mounted stand (CALC-NOTES.md) */
-    assert_int_equal(cv_of("command", "defender", "defensive-block", "pikes", NULL, NULL), 3);
+    /* a command stand is a mounted stand (R-2: §Reactions 1 counts command units as mounted):
+     * 3 - 1 (open order, R-30) - 2 (a defensive block with pikes) = 0 */
+    assert_int_equal(cv_of("command", "defender", "defensive-block", "pikes", NULL, NULL), 0);
+    /* artillery: a crew 2 - 1; a mounted stand against guns +1 (non-mounted, open) */
+    assert_int_equal(cv_of("improvised", "formation", "unlimbered", NULL), 1);
+    assert_int_equal(cv_of("mounted", "defender", "limbered", NULL), 5);
+    assert_int_equal(cv_of("mounted", "defender", "limbered", "defender-mounted", NULL, NULL), 5);
     /* veteran +1; raw changes nothing in hand-to-hand */
     assert_int_equal(cv_of("pikes", "quality", "veteran", NULL), 5);
     assert_int_equal(cv_of("pikes", "quality", "raw", NULL), 4);
@@ -115,6 +121,23 @@ static void limits(void **st) {
     assert_string_equal(a.needed, "cannot hit");
     assert_float_equal(a.p, 0.0, SV_EPS);
     assert_int_equal(sv_ask(&a, "melee", "1,1", "stand", "pikes", NULL), OPFOR_EINVAL);
+    /* what the rules forbid: outflanking a defensive block; pikes or Heavy Mounted in open
+     * order; a command stand out of open order; anyone but a crew as artillery */
+    assert_int_equal(
+        sv_ask(&a, "melee", NULL, "outflank", NULL, "defender", "defensive-block", NULL), 0);
+    assert_int_equal(a.allowed, 0);
+    assert_non_null(strstr(a.reason, "outflanked"));
+    assert_int_equal(sv_ask(&a, "melee", NULL, "stand", "pikes", "formation", "open-order", NULL),
+                     0);
+    assert_int_equal(a.allowed, 0);
+    assert_int_equal(
+        sv_ask(&a, "melee", NULL, "stand", "heavy-mounted", "formation", "bent-open-order", NULL),
+        0);
+    assert_int_equal(a.allowed, 0);
+    assert_int_equal(sv_ask(&a, "melee", NULL, "stand", "command", "formation", "block", NULL), 0);
+    assert_int_equal(a.allowed, 0);
+    assert_int_equal(sv_ask(&a, "melee", NULL, "stand", "pikes", "formation", "limbered", NULL), 0);
+    assert_int_equal(a.allowed, 0);
 }
 
 int main(void) {

@@ -37,8 +37,9 @@ static void builtin_matches_defaults(void **st) {
 
 static void partial_edit(void **st) {
     (void)st;
-    void *m = load("quality:\n  veteran: {fire: 4}\nreadings:\n  open_order_may_charge: true\n"
-                   "  command_stand_mounted: yes\n",
+    void *m = load("quality:\n  veteran: {fire: 4}\nreadings:\n  open_order_may_charge: all\n"
+                   "  command_stand_mounted: no\n  always_open_cv_penalty: off\n"
+                   "  bounce_first_shot: round_shot\n",
                    0);
     opfor_calc_answer_t a;
     assert_int_equal(sv_ask_model(m, &a, "fire", NULL, "quality", "veteran", NULL), 0);
@@ -50,10 +51,24 @@ static void partial_edit(void **st) {
     assert_int_equal(sv_ask_model(m, &a, "test", NULL, "kind", "charge", "open-order", NULL, NULL),
                      0);
     assert_int_equal(a.allowed, 1);
+    /* a command stand not mounted and not penalised: its basic 3 against anything */
     assert_int_equal(sv_ask_model(m, &a, "melee", NULL, "stand", "command", "defender",
                                   "defensive-block", "pikes", NULL, NULL),
                      0);
-    assert_int_equal((int)sv_fact(&a, "cv"), 1);
+    assert_int_equal((int)sv_fact(&a, "cv"), 3);
+    /* bounce only from round shot: the 19 in example does not bounce */
+    assert_int_equal(sv_ask_model(m, &a, "artillery", NULL, "gun", "heavy", "range", "19", "target",
+                                  "block", NULL),
+                     0);
+    assert_int_equal((int)sv_fact(&a, "bounce_through"), 0);
+    sv_calc()->model_free(m);
+
+    /* none: even a mounted unit in open order may not charge */
+    m = load("readings: {open_order_may_charge: none}\n", 0);
+    assert_int_equal(sv_ask_model(m, &a, "test", NULL, "kind", "charge", "open-order", NULL,
+                                  "mounted", NULL, NULL),
+                     0);
+    assert_int_equal(a.allowed, 0);
     sv_calc()->model_free(m);
 
     m = load("command:\n  commander:\n    inspiring: {top: 4}\n", 0);
@@ -69,6 +84,11 @@ static void refused(void **st) {
     load("quality:\n  raw: {fire: 9}\n", OPFOR_ERANGE);
     load("command:\n  sub:\n    impersonal: {top: 5}\n", OPFOR_ERANGE);
     load("quality: [1, 2\n", OPFOR_EPARSE);
+    load("readings:\n  open_order_may_charge: sometimes\n", OPFOR_EPARSE);
+    load("army:\n  table:\n    13: [foot]\n", OPFOR_EPARSE);
+    load("army:\n  table:\n    7: [militia]\n", OPFOR_EPARSE);
+    load("army:\n  sizes:\n    mounted: {pike: 2}\n", OPFOR_EPARSE);
+    load("army:\n  limits:\n    foot: [5, 3]\n", OPFOR_ERANGE);
     opfor_diag_t d;
     void *m = NULL;
     assert_int_equal(sv_calc()->model_load("/nonexistent/model.yaml", &m, &d), OPFOR_ENOENT);

@@ -2,12 +2,14 @@
  * line.
  *
  *   opfor calc RULESET ACTION [--FIELD VALUE ...] [--rolled DICE] [--model FILE] [--json]
+ *       [--out FILE]
  *   opfor calc RULESET --list [--json]
  * The ruleset is found by name in the registry; its calculator (opfor/ruleset_calc.h) says
  * which actions exist and which fields each takes, so the flags are read from the action's
  * form by one table-driven reader (a bare flag means yes, --no-FLAG no), and the answer is
- * printed from the shared answer schema. Exit 0 on success, 2 for a wrong ruleset, action,
- * field or value (or a roll the rules forbid), 1 when a model file cannot be loaded.
+ * printed from the shared answer schema. Exit 0 with an answer (a roll the rules forbid is one:
+ * "Not allowed: REASON", or "allowed": false and "reason" with --json), 2 for a wrong ruleset,
+ * action, field or value, 1 when a model file cannot be loaded.
  */
 #include "cmd_calc.h"
 
@@ -220,6 +222,10 @@ void opfor_calc_print_json(FILE *f, const opfor_ruleset_t *rs, const opfor_form_
     opfor_json_kv_str(&j, "action", form->name);
     opfor_json_kv_str(&j, "title", a->title[0] ? a->title : form->title);
     opfor_json_kv_str(&j, "rules", form->section ? form->section : "");
+    /* every answer says whether the rules allow the roll; a forbidden one says why */
+    opfor_json_kv_bool(&j, "allowed", a->allowed);
+    if (!a->allowed)
+        opfor_json_kv_str(&j, "reason", a->reason);
     opfor_json_key(&j, "fields");
     opfor_json_obj_begin(&j);
     for (int i = 0; i < form->nfields; i++) {
@@ -371,6 +377,8 @@ static void help_calc(FILE *f) {
             "  --json          print one JSON document instead of text\n"
             "  --model FILE    use an edited model.yaml (a partial file overrides the defaults)\n"
             "  --rolled DICE   the dice rolled at the table (3,4): says what the roll did\n"
+            "  --out FILE      write the answer as a file, for actions that make one (an army's\n"
+            "                  units for a scenario)\n"
             "  --connect ADDR  ask a daemon (opford) instead: unix:PATH, PATH or tcp://HOST:PORT\n"
             "  --FIELD VALUE   a field of the action (--FIELD=VALUE also works; flags such as\n"
             "                  --actor-mounted take no value, or =yes / =no)\n\n"
@@ -410,14 +418,45 @@ static int report_diag(const opfor_diag_t *d, int exit_code) {
     return exit_code;
 }
 
+/* --out FILE: the action's answer as a file (the calculator's export_file hook). 0, or an
+ * exit code after saying why. */
+static int write_out(const opfor_ruleset_calc_t *c, const void *model, const opfor_form_t *form,
+                     const opfor_value_t *vals, const char *rolled, const char *path) {
+    enum { MAX = 256 * 1024 };
+    char msg[600];
+    if (!c->export_file)
+        return opfor_cli_usage_error("calc: --out: %s writes no file", form->name);
+    char *buf = malloc(MAX);
+    if (!buf)
+        return opfor_cli_fail("calc: out of memory");
+    msg[0] = '\0';
+    int len = c->export_file(model, form, vals, rolled, buf, MAX, msg, sizeof msg);
+    int rc = 0;
+    if (len < 0)
+        rc = len == OPFOR_ENOTSUP || len == OPFOR_EINVAL
+                 ? opfor_cli_usage_error("calc: %s", msg[0] ? msg : opfor_strerror(len))
+                 : opfor_cli_fail("calc: %s", msg[0] ? msg : opfor_strerror(len));
+    else {
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(buf, 1, (size_t)len, f) != (size_t)len)
+            rc = opfor_cli_fail("calc: %s: cannot write", path);
+        if (f && fclose(f) != 0 && rc == 0)
+            rc = opfor_cli_fail("calc: %s: cannot write", path);
+    }
+    free(buf);
+    return rc;
+}
+
 /* The options every action takes besides its fields; 1 when argv[*i] is one (and its value,
  * if any, is skipped). */
 static int is_option(int argc, char **argv, int *i) {
     const char *s = argv[*i];
     if (!strcmp(s, "--json") || !strcmp(s, "--list") || opfor_cli_is_help(s) ||
-        !strncmp(s, "--model=", 8) || !strncmp(s, "--rolled=", 9) || !strncmp(s, "--connect=", 10))
+        !strncmp(s, "--model=", 8) || !strncmp(s, "--rolled=", 9) ||
+        !strncmp(s, "--connect=", 10) || !strncmp(s, "--out=", 6))
         return 1;
-    if (!strcmp(s, "--model") || !strcmp(s, "--rolled") || !strcmp(s, "--connect")) {
+    if (!strcmp(s, "--model") || !strcmp(s, "--rolled") || !strcmp(s, "--connect") ||
+        !strcmp(s, "--out")) {
         if (*i + 1 < argc)
             (*i)++;
         return 1;
@@ -509,7 +548,7 @@ int opfor_cmd_calc(int argc, char **argv) {
 
     int json = 0, list = 0, help = 0;
     const opfor_form_t *form = NULL;
-    const char *model_path = NULL, *rolled = NULL;
+    const char *model_path = NULL, *rolled = NULL, *out_path = NULL;
     opfor_diag_t diag;
     opfor_diag_clear(&diag);
 
@@ -532,6 +571,12 @@ int opfor_cmd_calc(int argc, char **argv) {
             model_path = s + 8;
         else if (strncmp(s, "--rolled=", 9) == 0)
             rolled = s + 9;
+        else if (strcmp(s, "--out") == 0) {
+            if (i + 1 >= argc)
+                return opfor_cli_usage_error("calc: --out needs a file name");
+            out_path = argv[++i];
+        } else if (strncmp(s, "--out=", 6) == 0)
+            out_path = s + 6;
         else if (strcmp(s, "--connect") == 0) /* only with --help, answered here */
             i++;
         else if (strncmp(s, "--connect=", 10) == 0)
@@ -598,12 +643,16 @@ int opfor_cmd_calc(int argc, char **argv) {
             ;
         else if (opfor_calc_run(c, model, form, vals, rolled, ans, msg, sizeof msg) != 0)
             rc = opfor_cli_usage_error("calc: %s", msg);
-        else if (!ans->allowed) /* a combination the rules forbid: a wrong command line */
-            rc = opfor_cli_usage_error("calc: %s", ans->reason);
-        else if (json)
+        else if (out_path && ans->allowed &&
+                 (rc = write_out(c, model, form, vals, rolled, out_path)) != 0)
+            ;
+        else if (json) /* a roll the rules forbid is an answer too: "allowed": false */
             opfor_calc_print_json(stdout, rs, form, vals, ans);
-        else
+        else {
             opfor_calc_print_text(stdout, rs, form, vals, ans);
+            if (out_path && ans->allowed)
+                printf("Written: %s\n", out_path);
+        }
     }
     free(vals);
     free(ans);

@@ -115,17 +115,21 @@ static int value_from(reply_t *r, const opfor_field_t *fd, const msgpack_object 
 }
 
 /* Fills a fact's label and unit, which the answer leaves out, from the same action computed
- * here with the built-in model (the fields as the daemon read them, else the action's
- * defaults); the key otherwise. */
-static void fact_labels(const opfor_ruleset_calc_t *c, reply_t *r) {
+ * here with the built-in model (the fields as the daemon read them and the dice rolled, else
+ * without the dice, else the action's defaults); the key otherwise. */
+static void fact_labels(const opfor_ruleset_calc_t *c, reply_t *r, const char *rolled) {
     void *model = NULL;
     opfor_diag_t d;
     char msg[256];
     opfor_value_t none[64];
     opfor_calc_answer_t *local = malloc(sizeof *local);
     int ok = local && (!c->model_load || c->model_load(NULL, &model, &d) == 0);
-    if (ok && (opfor_calc_run(c, model, r->form, r->vals, NULL, local, msg, sizeof msg) != 0 ||
-               !local->allowed)) {
+    /* with the dice rolled too: some facts come only with an outcome (an army's units) */
+    if (ok &&
+        (opfor_calc_run(c, model, r->form, r->vals, rolled, local, msg, sizeof msg) != 0 ||
+         !local->allowed) &&
+        (opfor_calc_run(c, model, r->form, r->vals, NULL, local, msg, sizeof msg) != 0 ||
+         !local->allowed)) {
         memset(none, 0, sizeof none);
         ok = opfor_calc_run(c, model, r->form, none, NULL, local, msg, sizeof msg) == 0;
     }
@@ -143,14 +147,18 @@ static void fact_labels(const opfor_ruleset_calc_t *c, reply_t *r) {
 }
 
 /* Reads a `calc` answer into r: 0, or -1 when a part cannot be read. */
-static int from_reply(const opfor_ruleset_calc_t *c, const msgpack_object *o, reply_t *r) {
+static int from_reply(const opfor_ruleset_calc_t *c, const msgpack_object *o, reply_t *r,
+                      const char *rolled) {
     char buf[160];
     opfor_calc_answer_t *a = &r->ans;
     r->form =
         opfor_form_find(c->actions, c->nactions, opfor__rpc_str(o, "action", buf, sizeof buf));
     if (!r->form || r->form->nfields > (int)(sizeof r->vals / sizeof r->vals[0]))
         return -1;
-    a->allowed = 1;
+    /* "allowed" (absent from an older daemon's answers: allowed) and, when false, "reason" */
+    const msgpack_object *al = opfor__rpc_get(o, "allowed");
+    a->allowed = !(al && al->type == MSGPACK_OBJECT_BOOLEAN && !al->via.boolean);
+    opfor__rpc_str(o, "reason", a->reason, sizeof a->reason);
     opfor__rpc_str(o, "title", a->title, sizeof a->title);
 
     const msgpack_object *f = opfor__rpc_get(o, "fields");
@@ -176,7 +184,7 @@ static int from_reply(const opfor_ruleset_calc_t *c, const msgpack_object *o, re
         else if (opfor_rpc_num(&kv->val, &x->value) != 0 && kv->val.type != MSGPACK_OBJECT_NIL)
             return -1;
     }
-    fact_labels(c, r);
+    fact_labels(c, r, rolled);
 
     const msgpack_object *n = opfor__rpc_get(o, "notes");
     for (uint32_t i = 0; n && n->type == MSGPACK_OBJECT_ARRAY && i < n->via.array.size &&
@@ -227,6 +235,8 @@ int opfor__calc_remote(int argc, char **argv) {
             if (++i >= argc)
                 return opfor_cli_usage_error("calc: %s needs a value", s);
             *(s[2] == 'c' ? &addr : s[2] == 'm' ? &model : &rolled) = argv[i];
+        } else if (!strcmp(s, "--out") || !strncmp(s, "--out=", 6)) {
+            return opfor_cli_usage_error("calc: --out writes a file here: ask without --connect");
         } else if (!strncmp(s, "--connect=", 10)) {
             addr = s + 10;
         } else if (!strncmp(s, "--model=", 8)) {
@@ -317,7 +327,8 @@ int opfor__calc_remote(int argc, char **argv) {
     }
     const msgpack_object *res;
     int rc = opfor__rpc_call(c, "calc", list ? "calc.list" : "calc", &sb, &res);
-    /* a combination the rules forbid is a wrong command line here too (exit 2, as locally) */
+    /* an older daemon answers a combination the rules forbid with ILLEGAL: a wrong command
+     * line (exit 2); a current one answers "allowed": false, printed as locally (exit 0) */
     if (rc && opfor_client_error_code(c) == OPFOR_RPC_E_ILLEGAL)
         rc = OPFOR_EXIT_USAGE;
     if (rc == 0 && json) {
@@ -348,7 +359,7 @@ int opfor__calc_remote(int argc, char **argv) {
         reply_t *r = calloc(1, sizeof *r);
         if (!r)
             rc = opfor_cli_fail("calc: out of memory");
-        else if (from_reply(calc, res, r) != 0)
+        else if (from_reply(calc, res, r, rolled) != 0)
             rc = opfor_cli_fail("calc: the daemon's answer has a part this opfor cannot "
                                 "read (a newer opford?); --json shows it as sent");
         else

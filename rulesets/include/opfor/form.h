@@ -30,7 +30,10 @@ enum {
     OPFOR_FIELD_REQUIRED = 1u << 0, /* no default: the form is refused without it */
     OPFOR_FIELD_LIST = 1u << 1,     /* several values, comma-separated (text, unit, int) */
     OPFOR_FIELD_ADVANCED = 1u << 2, /* hidden behind "more" on small screens */
-    OPFOR_FIELD_OPTIONAL = 1u << 3  /* no default: left out, the field is unset (nil) */
+    OPFOR_FIELD_OPTIONAL = 1u << 3, /* no default: left out, the field is unset (nil) */
+    OPFOR_FIELD_PATH = 1u << 4      /* TEXT naming a file on the machine that answers (a
+                                       collection): the daemon refuses it from clients, as it
+                                       reads no file a client names */
 };
 
 /* One field of a form. Strings are static; `choices` ends with NULL. An INT or NUM field

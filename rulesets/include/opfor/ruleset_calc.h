@@ -89,7 +89,13 @@ typedef struct opfor_calc_writer {
 /* The answer to one calculator question. Clear it before filling (opfor_calc_answer_clear;
  * opfor_calc_run does). */
 typedef struct opfor_calc_answer {
-    unsigned skip;    /* OPFOR_CALC_SKIP_*: parts the caller does without */
+    unsigned skip; /* OPFOR_CALC_SKIP_*: parts the caller does without */
+    /* A roll the rules forbid (a gun beyond its range, a formation that may not charge) is
+     * an answer, not an error: allowed 0 and the reason naming the rule. Front ends show it
+     * as such: `opfor calc` prints "Not allowed: REASON" and exits 0, its --json and the
+     * daemon's `calc` answer carry "allowed": false and "reason" (every answer carries
+     * "allowed"). Bad input (an unknown field, a value out of its range, dice that do not
+     * match) is not a forbidden roll: the run hook returns OPFOR_EINVAL naming the field. */
     int allowed;      /* 0: the rules forbid this roll (reason says why) */
     char reason[200]; /* why not, when not allowed */
     char title[64];   /* what was asked: "Rifle fire, veteran at soldier, soft cover" */
@@ -144,9 +150,9 @@ typedef struct opfor_ruleset_calc {
     void (*model_free)(void *model);
     /* Answers action `form` (one of actions) with vals[form->nfields] (checked by
      * opfor_form_check first) and, when `rolled` is not NULL or "", the dice rolled at the
-     * table ("2,5,1"). 0 and *out (a forbidden roll is 0 with out->allowed 0), or
-     * OPFOR_EINVAL with msg (n bytes) naming the field. *out comes cleared, with out->skip
-     * naming the parts the caller does without (the hook may leave them empty). */
+     * table ("2,5,1"). 0 and *out (a forbidden roll is 0 with out->allowed 0 and the reason:
+     * opfor_calc_forbid), or OPFOR_EINVAL with msg (n bytes) naming the field. *out comes cleared,
+     * with out->skip naming the parts the caller does without (the hook may leave them empty). */
     int (*run)(const void *model, const opfor_form_t *form, const opfor_value_t *vals,
                const char *rolled, opfor_calc_answer_t *out, char *msg, size_t n);
 
@@ -171,6 +177,13 @@ typedef struct opfor_ruleset_calc {
      * '\n') and example command lines ("  opfor calc NAME ACTION ...\n"). NULL: none. */
     const char *help;
     const char *examples;
+    /* Optional: the answer to action `form` as a file another tool reads (A Splendid
+     * Victory!'s generated army as a scenario's `units:` list), for `opfor calc NAME ACTION
+     * ... --out FILE`. Writes NUL-terminated text into buf (n bytes) and returns its length,
+     * or a negative error with msg (OPFOR_ENOTSUP when this action writes no file). NULL: no
+     * action writes one. */
+    int (*export_file)(const void *model, const opfor_form_t *form, const opfor_value_t *vals,
+                       const char *rolled, char *buf, size_t n, char *msg, size_t mn);
 } opfor_ruleset_calc_t;
 
 /* ---------------------------------------------------------------- rulesets/calc.c */
@@ -214,6 +227,10 @@ const opfor_field_t *opfor_calc_field_anywhere(const opfor_ruleset_calc_t *c, co
  * set). */
 int opfor_calc_fact(opfor_calc_answer_t *a, const char *name, const char *label, double value,
                     const char *unit, const char *text);
+/* Marks a as a roll the rules forbid (allowed 0) with the reason, printf-style ("a frame gun
+ * cannot fire beyond 20 in"); returns 0, so a run hook may `return opfor_calc_forbid(...)`. */
+int opfor_calc_forbid(opfor_calc_answer_t *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* Adds a note; 0 or OPFOR_ERANGE when full. */
 int opfor_calc_note(opfor_calc_answer_t *a, const char *text);
 
