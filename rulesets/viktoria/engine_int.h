@@ -539,7 +539,7 @@ int vk_unit_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, i
                  float max_range);
 /* The first feature that stops a formation of radius r moving along a-b (impassable, or closed
  * to riders when riders), met by its centre line or a flank; -1 if none (the legal list's
- * waypoint search, engine.c). */
+ * waypoint search, engine_list.c). */
 int vk_move_blocker_wide(const opfor_vk_ctx_t *ctx, opfor_pt_t a, opfor_pt_t b, float r,
                          int riders);
 /* What a listing knows of a unit's living figures from the one pass that measures it: or-ed
@@ -572,7 +572,7 @@ static inline int vk_unit_active(const opfor_vk_state_t *st, int u) {
 /* Whether f is a figure of a unit that is in play. */
 
 /* Appends an action of kind for unit u (no target, no figure, the rest zero) when want has the
- * kind's bit and out has room; NULL otherwise. For the listers outside engine.c's own. */
+ * kind's bit and out has room; NULL otherwise. For the listers outside engine_list.c's own. */
 static inline opfor_vk_action_t *vk_put(opfor_vk_action_t *out, int max, int *n, uint32_t want,
                                         int kind, int u) {
     if (!(want & (1u << kind)) || *n >= max)

@@ -1,6 +1,6 @@
 /* tests/rulesets/test_engine_list_fast.c — the legal list's shortcuts answer as the plain code.
  *
- * The legal list (engine.c) measures the acting unit in one pass and keeps a profile of its
+ * The legal list (engine_list.c) measures the acting unit in one pass and keeps a profile of its
  * living figures (or-ed flags, weapons and skills, counts), then skips every helper whose
  * answer the profile shows must be no. Its waypoint search sorts out once the features that can
  * stop the unit and tests a formation's centre line and flanks against those alone, and the
