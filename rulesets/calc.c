@@ -125,10 +125,13 @@ int opfor_calc_forbid(opfor_calc_answer_t *a, const char *fmt, ...) {
     if (!a)
         return 0;
     a->allowed = 0;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(a->reason, sizeof a->reason, fmt ? fmt : "", ap);
-    va_end(ap);
+    a->reason[0] = '\0';
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(a->reason, sizeof a->reason, fmt, ap);
+        va_end(ap);
+    }
     if (!a->reason[0])
         snprintf(a->reason, sizeof a->reason, "the rules forbid this roll");
     return 0;
