@@ -365,9 +365,10 @@ static void workers_long_job_never_delays_ping(void **state) {
     opfor_client_t *c;
     opfor_diag_t d;
     assert_int_equal(opfor_client_connect(&c, h.addr, 2000, &d), 0);
-    /* 40 pings spread over about 1.2 s of the 2 s job. Each must be answered within 50 ms; on
-     * a shared 2-core machine one scheduling hiccup is tolerated, but never anything near the
-     * job's length (which is what blocking behind it would cost). */
+    /* 40 pings spread over about 1.2 s of the 2 s job. Each should be answered within 50 ms;
+     * on a shared 2-core machine under load a few scheduling hiccups are tolerated (one was
+     * too few at load 8), but never anything near the job's length (which is what blocking
+     * behind it would cost: the first ping would wait about 1.9 s, the last 0.7 s). */
     double worst = 0;
     int slow = 0;
     for (int pings = 0; pings < 40; pings++) {
@@ -383,7 +384,7 @@ static void workers_long_job_never_delays_ping(void **state) {
     assert_int_equal(s.rc, 0);
     assert_true(s.slept >= 1990);
     assert_true(s.elapsed >= 1990);
-    assert_true(slow <= 1);
+    assert_true(slow <= 8);
     assert_true(worst < 500.0);
     harness_stop(&h);
 }
