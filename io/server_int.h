@@ -47,6 +47,8 @@ struct opfor_peer {
     uint64_t serial;            /* connection number, for logs */
     char peer[80];              /* "unix#3", "tcp 127.0.0.1:4242 #4" */
     int is_tcp;                 /* 1 for TCP connections */
+    int is_web;                 /* 1 for a WebSocket session (io/web.c): h is unused */
+    struct opfor_web_conn *web; /* its connection; NULL once that has gone */
     int refused;                /* 1: over max-clients, being told why (not in nclients) */
     int token_required;         /* 1 when hello must carry the token */
     int hello_done;             /* 1 after a successful hello */

@@ -1,0 +1,276 @@
+// io/web/app.js — the table page's code (docs/web.md): a MessagePack-RPC client over the page's
+// WebSocket (binary messages, one frame each, the same methods as every other client) and the
+// calculator screen, built from `calc.list`'s typed fields so that nothing here names a ruleset.
+// MessagePack is @msgpack/msgpack's browser bundle (the global MessagePack), served beside this.
+"use strict";
+
+const API_LEVEL = 5;
+
+// ------------------------------------------------------------------ the RPC client
+
+class Rpc {
+  constructor(url, onState) {
+    this.url = url;
+    this.onState = onState;
+    this.nextId = 1;
+    this.waiting = new Map(); // id -> {resolve, reject}
+    this.listeners = new Map(); // notification method -> [fn]
+    this.ws = null;
+  }
+
+  open() {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(this.url);
+      ws.binaryType = "arraybuffer";
+      this.ws = ws;
+      ws.onopen = () => { this.onState("open"); resolve(); };
+      ws.onerror = () => reject(new Error("cannot reach opford at " + this.url));
+      ws.onclose = () => {
+        this.onState("closed");
+        for (const w of this.waiting.values()) w.reject(new Error("connection closed"));
+        this.waiting.clear();
+      };
+      ws.onmessage = (ev) => this.receive(ev.data);
+    });
+  }
+
+  receive(data) {
+    let msg;
+    try {
+      msg = MessagePack.decode(new Uint8Array(data));
+    } catch (e) {
+      console.error("undecodable message", e);
+      return;
+    }
+    if (!Array.isArray(msg)) return;
+    if (msg[0] === 1) { // [1, id, error, result]
+      const w = this.waiting.get(msg[1]);
+      if (!w) return;
+      this.waiting.delete(msg[1]);
+      if (msg[2] != null) {
+        const e = new Error(msg[2][1]);
+        e.code = msg[2][0];
+        w.reject(e);
+      } else {
+        w.resolve(msg[3]);
+      }
+    } else if (msg[0] === 2) { // [2, method, params]
+      for (const fn of this.listeners.get(msg[1]) || []) fn(msg[2]);
+    }
+  }
+
+  call(method, params) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        reject(new Error("not connected"));
+        return;
+      }
+      this.waiting.set(id, { resolve, reject });
+      this.ws.send(MessagePack.encode([0, id, method, [params || {}]]));
+    });
+  }
+
+  on(method, fn) {
+    if (!this.listeners.has(method)) this.listeners.set(method, []);
+    this.listeners.get(method).push(fn);
+  }
+}
+
+// ------------------------------------------------------------------ helpers
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+// An exact chance for people: a percentage with one decimal (two below 1 %).
+function percent(p) {
+  if (p == null || Number.isNaN(p)) return "";
+  const v = p * 100;
+  if (v > 0 && v < 1) return v.toFixed(2) + " %";
+  return v.toFixed(1) + " %";
+}
+
+function showError(e) {
+  $("calc-error").textContent = e ? String(e.message || e) : "";
+}
+
+// ------------------------------------------------------------------ the calculator
+
+const calc = {
+  rpc: null,
+  actions: [], // calc.list's actions of the chosen ruleset
+  seq: 0, // answers to older requests are dropped
+};
+
+// One input for one typed field (calc.list: kind, type, values, min, max, default, allowed).
+function fieldInput(f) {
+  const id = "f-" + f.name;
+  const def = f.default;
+  let input;
+  if (f.kind === "flag" || f.type === "bool") {
+    input = el("input", { id, name: f.name, type: "checkbox" });
+    input.checked = def === true || def === "yes" || def === "true";
+    const wrap = el("div", { class: "field flag" }, input, el("label", { for: id, text: f.label || f.name }));
+    return wrap;
+  }
+  if (Array.isArray(f.values) && f.values.length && f.kind !== "range") {
+    input = el("select", { id, name: f.name });
+    if (def == null) input.append(el("option", { value: "", text: "—" }));
+    for (const v of f.values) input.append(el("option", { value: String(v), text: String(v).replace(/_/g, " ") }));
+    if (def != null) input.value = String(def);
+  } else {
+    // numbers, inches, and ranges (inches or a bracket name: offered as suggestions)
+    input = el("input", { id, name: f.name });
+    if (f.kind === "range" && Array.isArray(f.values)) {
+      const list = el("datalist", { id: id + "-list" });
+      for (const v of f.values) list.append(el("option", { value: String(v) }));
+      input.setAttribute("list", id + "-list");
+      input.setAttribute("inputmode", "decimal");
+      input.after(list);
+      const wrap = el("div", { class: "field" }, el("label", { for: id, text: f.label || f.name }), input, list);
+      if (def != null) input.value = String(def);
+      input.title = f.allowed || "";
+      return wrap;
+    }
+    if (f.kind === "number" || f.kind === "inches" || f.type === "int" || f.type === "number") {
+      input.type = "number";
+      input.setAttribute("inputmode", "decimal");
+      input.step = f.type === "int" ? "1" : "any";
+      if (f.min != null) input.min = String(f.min);
+      if (f.max != null) input.max = String(f.max);
+    }
+    if (def != null) input.value = String(def);
+  }
+  input.title = f.allowed || "";
+  return el("div", { class: "field" }, el("label", { for: id, text: f.label || f.name }), input);
+}
+
+function currentAction() {
+  return calc.actions.find((a) => a.name === $("calc-action").value);
+}
+
+// The form's values: only what differs from the field's default is sent (the daemon fills in
+// the rest), numbers as numbers.
+function formFields(action) {
+  const out = {};
+  for (const f of action.fields) {
+    const input = $("f-" + f.name);
+    if (!input) continue;
+    let v;
+    if (input.type === "checkbox") {
+      v = input.checked;
+      const def = f.default === true || f.default === "yes" || f.default === "true";
+      if (v === def) continue;
+    } else {
+      v = input.value.trim();
+      if (v === "" || v === String(f.default ?? "")) continue;
+      if (/^-?\d+(\.\d+)?$/.test(v)) v = Number(v);
+    }
+    out[f.name] = v;
+  }
+  return out;
+}
+
+function renderAnswer(r) {
+  $("calc-needed").textContent = r.needed || "no roll";
+  $("calc-dice").textContent = r.dice || "";
+  $("calc-chance").textContent = r.p != null ? "chance " + percent(r.p) : "";
+  const dist = $("calc-dist");
+  dist.replaceChildren();
+  for (const d of r.distribution || []) {
+    dist.append(el("tr", {}, el("td", { text: d.label }), el("td", { class: "p", text: percent(d.p) })));
+  }
+  $("calc-text").textContent = r.text || "";
+}
+
+async function runCalc() {
+  const action = currentAction();
+  if (!action) return;
+  const seq = ++calc.seq;
+  $("calc-outcome").textContent = "";
+  try {
+    const r = await calc.rpc.call("calc", {
+      ruleset: $("calc-ruleset").value, action: action.name, fields: formFields(action), schema: true,
+    });
+    if (seq !== calc.seq) return;
+    showError(null);
+    renderAnswer(r);
+  } catch (e) {
+    if (seq === calc.seq) showError(e);
+  }
+}
+
+async function runRolled(ev) {
+  ev.preventDefault();
+  const action = currentAction();
+  const rolled = $("calc-dice-in").value.trim();
+  if (!action || !rolled) return;
+  try {
+    const r = await calc.rpc.call("calc", {
+      ruleset: $("calc-ruleset").value, action: action.name, fields: formFields(action), schema: true, rolled,
+    });
+    showError(null);
+    renderAnswer(r);
+    $("calc-outcome").textContent = r.outcome || (r.success ? "success" : "failure");
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function showAction() {
+  const a = currentAction();
+  const form = $("calc-fields");
+  form.replaceChildren();
+  if (!a) return;
+  $("calc-summary").textContent = (a.summary || "") + (a.rules ? " (" + a.rules + ")" : "");
+  for (const f of a.fields) form.append(fieldInput(f));
+  runCalc();
+}
+
+async function loadRuleset() {
+  const list = await calc.rpc.call("calc.list", { ruleset: $("calc-ruleset").value });
+  calc.actions = list.actions || [];
+  const sel = $("calc-action");
+  sel.replaceChildren();
+  for (const a of calc.actions) sel.append(el("option", { value: a.name, text: a.title || a.name }));
+  showAction();
+}
+
+async function start() {
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/";
+  const status = $("status");
+  const rpc = new Rpc(url, (state) => {
+    status.textContent = state === "open" ? "connected" : "disconnected";
+    status.className = "status " + (state === "open" ? "ok" : "bad");
+  });
+  calc.rpc = rpc;
+  try {
+    await rpc.open();
+    const hello = await rpc.call("hello", { client: "opfor-web", api_level: API_LEVEL });
+    const rs = $("calc-ruleset");
+    for (const info of hello.ruleset_info || []) {
+      if ((info.parts || []).includes("calc")) rs.append(el("option", { value: info.name, text: info.title || info.name }));
+    }
+    rs.addEventListener("change", () => loadRuleset().catch(showError));
+    $("calc-action").addEventListener("change", showAction);
+    $("calc-fields").addEventListener("change", runCalc);
+    $("calc-fields").addEventListener("submit", (ev) => { ev.preventDefault(); runCalc(); });
+    $("calc-rolled").addEventListener("submit", runRolled);
+    if (rs.options.length) await loadRuleset();
+    document.body.dataset.ready = "1"; // for the browser test
+  } catch (e) {
+    showError(e);
+  }
+}
+
+start();

@@ -1,0 +1,244 @@
+"""tests/web/opford_web_test.py BIN_DIR WORKDIR -- opford's table page transport (io/web.c,
+docs/web.md): `--listen http://127.0.0.1:0` picks a port and logs it; the page's files come over
+HTTP; a WebSocket whose binary messages are MessagePack-RPC frames answers exactly as the Unix
+socket does (calc against `opfor calc --json`, errors, subscriptions' events); a malformed
+message (bad bytes, two frames in one message, a text message, one over the frame limit) closes
+that connection only; an upgrade from another site's Origin is refused; a non-loopback address
+is refused at start. The WebSocket client is the few lines below (RFC 6455, client side).
+"""
+import base64
+import json
+import os
+import re
+import socket
+import struct
+import subprocess
+import sys
+import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+import msgpack  # noqa: E402
+from opford_lib import Checks, Client, Daemon  # noqa: E402
+
+bin_dir, work = sys.argv[1], sys.argv[2]
+opford = os.path.join(bin_dir, "opford")
+opfor = os.path.join(bin_dir, "opfor")
+t = Checks(detail_max=400)
+check = t.check
+
+
+class Ws:
+    """A WebSocket client on 127.0.0.1:port; recv_msg() returns (opcode, payload)."""
+
+    def __init__(self, port, origin=None, timeout=10.0):
+        self.s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        key = base64.b64encode(os.urandom(16)).decode()
+        hdr = (f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+               "Sec-WebSocket-Version: 13\r\n")
+        if origin:
+            hdr += f"Origin: {origin}\r\n"
+        self.s.sendall((hdr + "\r\n").encode())
+        self.buf = b""
+        while b"\r\n\r\n" not in self.buf:
+            d = self.s.recv(4096)
+            if not d:
+                break
+            self.buf += d
+        head, _, self.buf = self.buf.partition(b"\r\n\r\n")
+        self.status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/1.1 ") else 0
+        self.next_id = 1
+
+    def send_frame(self, opcode, payload, fin=True):
+        b0 = (0x80 if fin else 0) | opcode
+        n = len(payload)
+        if n < 126:
+            h = struct.pack("!BB", b0, 0x80 | n)
+        elif n < 65536:
+            h = struct.pack("!BBH", b0, 0x80 | 126, n)
+        else:
+            h = struct.pack("!BBQ", b0, 0x80 | 127, n)
+        mask = os.urandom(4)
+        body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload)) if n < 65536 else \
+            (int.from_bytes(payload, "big") ^ int.from_bytes((mask * (n // 4 + 1))[:n], "big")
+             ).to_bytes(n, "big")
+        self.s.sendall(h + mask + body)
+
+    def need(self, n):
+        while len(self.buf) < n:
+            d = self.s.recv(1 << 16)
+            if not d:
+                raise EOFError
+            self.buf += d
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+    def recv_msg(self):
+        """(opcode, payload) of the next message; (None, b"") at EOF."""
+        try:
+            b0, b1 = self.need(2)
+            n = b1 & 0x7F
+            if n == 126:
+                n = struct.unpack("!H", self.need(2))[0]
+            elif n == 127:
+                n = struct.unpack("!Q", self.need(8))[0]
+            return (b0 & 0x0F, self.need(n))
+        except (EOFError, ConnectionResetError, socket.timeout):
+            return (None, b"")
+
+    def call(self, method, params=None):
+        """(error, result) of one request; ("closed", None) when the server hangs up first.
+        Notifications met on the way are kept in self.notes."""
+        i = self.next_id
+        self.next_id += 1
+        self.send_frame(2, msgpack.packb([0, i, method, [params or {}]]))
+        return self.wait(i)
+
+    def wait(self, i):
+        self.notes = getattr(self, "notes", [])
+        while True:
+            op, p = self.recv_msg()
+            if op is None or op == 8:
+                return ("closed", None)
+            if op != 2:
+                return (f"opcode {op}", None)
+            m = msgpack.unpackb(p, raw=False, strict_map_key=False)
+            if m[0] == 1 and m[1] == i:
+                return (m[2], m[3])
+            self.notes.append(m)
+
+    def close(self):
+        self.s.close()
+
+
+def closes_after_error(ws):
+    """True when the server sends the `error` notification (-32700) and then closes."""
+    op, p = ws.recv_msg()
+    if op != 2:
+        return False, f"first message opcode {op}"
+    m = msgpack.unpackb(p, raw=False)
+    ok = m[0] == 2 and m[1] == "error" and m[2][0]["code"] == -32700
+    rest = ws.recv_msg()
+    while rest[0] not in (None, 8):  # a close frame or EOF must follow
+        rest = ws.recv_msg()
+    return ok, m
+
+
+# --- a non-loopback address is refused at start, saying why
+r = subprocess.run([opford, "--socket", os.path.join(work, "x.sock"), "--state-dir",
+                    os.path.join(work, "x-state"), "--listen", "http://0.0.0.0:0"],
+                   capture_output=True, text=True, timeout=20)
+check("http_non_loopback_refused", r.returncode != 0 and "token" in r.stderr, r.stderr)
+
+d = Daemon(opford, work, "web", ["--listen", "http://127.0.0.1:0"])
+check("daemon_started", d.ready, d.logtext())
+m = d.wait_log(r"table page: http://127\.0\.0\.1:(\d+)/")
+check("port_0_picked_and_logged", m is not None and int(m.group(1)) > 0, d.logtext())
+port = int(m.group(1))
+base = f"http://127.0.0.1:{port}"
+
+# --- the page's files over HTTP
+with urllib.request.urlopen(base + "/", timeout=10) as resp:
+    page = resp.read().decode()
+    check("index_served", resp.status == 200 and "app.js" in page and "msgpack.min.js" in page,
+          page[:200])
+    check("index_is_html", resp.headers["content-type"].startswith("text/html"),
+          resp.headers["content-type"])
+for f in ("/app.js", "/style.css", "/msgpack.min.js"):
+    with urllib.request.urlopen(base + f, timeout=10) as resp:
+        body = resp.read()
+        check(f"served {f}", resp.status == 200 and len(body) > 100, len(body))
+with urllib.request.urlopen(base + "/msgpack.min.js", timeout=10) as resp:
+    check("msgpack_bundle_is_the_npm_package", b"MessagePack" in resp.read())
+try:
+    urllib.request.urlopen(base + "/no-such-file", timeout=10)
+    check("unknown_path_404", False, "answered 200")
+except urllib.error.HTTPError as e:
+    check("unknown_path_404", e.code == 404, e.code)
+
+# --- one WebSocket answers like the Unix socket
+ws = Ws(port)
+check("ws_upgrade", ws.status == 101, ws.status)
+err, hello = ws.call("hello", {"client": "web-test", "api_level": 5})
+check("ws_hello", err is None and hello["server"] == "opford", (err, hello))
+u = Client(d.sock, timeout=10)
+u.rpc("hello", {"client": "unix-test"})
+params = {"ruleset": "viktoria", "action": "fire_rifle",
+          "fields": {"actor": "veteran", "range": 20}, "schema": True}
+err, wres = ws.call("calc", params)
+check("ws_calc_answers", err is None, err)
+ures = u.rpc("calc", params)
+check("ws_calc_same_as_unix", wres == ures)
+cli = json.loads(subprocess.run([opfor, "calc", "viktoria", "fire_rifle", "--actor", "veteran",
+                                 "--range", "20", "--json"], capture_output=True, text=True,
+                                timeout=20).stdout)
+same = len(wres["rolls"]) == len(cli["rolls"]) and all(
+    a["need"] == b["need"] and abs(a["p_exact"] - b["p_exact"]) < 1e-9  # --json keeps 10 places
+    for a, b in zip(wres["rolls"], cli["rolls"]))
+check("ws_calc_same_as_opfor_calc", same and wres["needed"] == "3+",
+      (wres.get("needed"), wres.get("rolls", [None])[0], cli["rolls"][0]))
+err, _ = ws.call("calc", {"action": "no_such_action"})
+check("ws_error_answer_keeps_connection", err is not None and err[0] == -32602, err)
+err, lst = ws.call("calc.list", {})
+check("ws_calc_list", err is None and lst["actions"], err)
+
+# --- events of a subscription arrive as binary messages
+g = u.rpc("game.new", {"seed": 3, "id": "webev"})
+err, sub = ws.call("subscribe", {"game": "webev"})
+check("ws_subscribe", err is None and sub["subscribed"], err)
+u.rpc("game.close", {"game": "webev"})
+err, _ = ws.call("ping", {})
+kinds = [n[2][0]["kind"] for n in ws.notes if n[1] == "event"]
+check("ws_event_pushed", "closed" in kinds, ws.notes)
+
+# --- malformed messages close that connection only
+bad = Ws(port)
+bad.send_frame(2, b"\xc1")
+ok, m = closes_after_error(bad)
+check("bad_bytes_close_with_error", ok, m)
+two = Ws(port)
+two.send_frame(2, msgpack.packb([0, 1, "ping", [{}]]) * 2)
+ok, m = closes_after_error(two)
+check("two_frames_in_one_message_close", ok, m)
+txt = Ws(port)
+txt.send_frame(1, b'[0,1,"ping",[{}]]')
+ok, m = closes_after_error(txt)
+check("text_message_closes", ok, m)
+big = Ws(port)
+big.send_frame(2, msgpack.packb([0, 1, "ping", [{"data": b"x" * (1 << 20)}]]))
+ok, m = closes_after_error(big)
+check("message_over_frame_limit_closes", ok, m)
+# a message in two fragments is one frame
+frag = Ws(port)
+p = msgpack.packb([0, 9, "ping", [{"data": 7}]])
+frag.send_frame(2, p[:5], fin=False)
+frag.send_frame(0, p[5:])
+err, res = frag.wait(9)
+check("fragmented_message_is_one_frame", err is None and res.get("data") == 7, (err, res))
+err, res = ws.call("ping", {"data": 1})
+check("other_ws_unaffected", err is None and res["data"] == 1, (err, res))
+check("unix_client_unaffected", u.rpc("ping", {"data": 2})["data"] == 2)
+
+# --- Origin: this page's own is let in, another site's is refused
+own = Ws(port, origin=base)
+check("own_origin_upgrades", own.status == 101, own.status)
+evil = Ws(port, origin="http://evil.example")
+check("foreign_origin_refused", evil.status != 101, evil.status)
+for c in (ws, bad, two, txt, big, frag, own, evil):
+    c.close()
+u.close()
+
+check("daemon_survived", d.alive())
+rc = d.stop()
+check("daemon_stops_cleanly", rc == 0, rc)
+check("log_names_the_ws_sessions", re.search(r"web 127\.0\.0\.1#\d+: connected", d.logtext())
+      is not None, d.logtext()[-600:])
+# --- `make run` (tools/run.sh) serves the page too and prints where
+src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+env = dict(os.environ, OPFOR_BIN=bin_dir, XDG_STATE_HOME=os.path.join(work, "run-state"),
+           HOME=os.path.join(work, "run-home"), OPFOR_WEB="")
+r = subprocess.run(["bash", os.path.join(src, "tools", "run.sh"), "unused"], input="q\n",
+                   capture_output=True, text=True, env=env, timeout=60)
+m = re.search(r"The table page \(calculator\): http://127\.0\.0\.1:(\d+)/", r.stdout)
+check("make_run_prints_the_page", m is not None and int(m.group(1)) > 0, r.stdout[-400:])
+t.finish("opford_web: ")
