@@ -35,6 +35,7 @@ PKGS=(
   libcmocka-dev                          # unit tests
   libncurses-dev                         # terminal play
   python3 python3-msgpack                # protocol tests with a stock client
+  chromium chromium-driver python3-selenium # the table page's tests in a real, headless browser
   valgrind                               # memory checks
 )
 

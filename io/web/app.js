@@ -181,14 +181,33 @@ function formFields(action) {
   return out;
 }
 
+// The answer: the first roll's score needed and its exact chance (the calculator's `rolls`, when
+// it has them: p_exact, and p_rendered for the dice as rolled; else the shared schema's `p`),
+// every roll, and the end results (`outcomes`, else the shared `distribution`).
 function renderAnswer(r) {
-  $("calc-needed").textContent = r.needed || "no roll";
-  $("calc-dice").textContent = r.dice || "";
-  $("calc-chance").textContent = r.p != null ? "chance " + percent(r.p) : "";
+  const rolls = Array.isArray(r.rolls) ? r.rolls : [];
+  const first = rolls[0];
+  $("calc-needed").textContent = r.needed || (first && first.need) || "no roll";
+  $("calc-dice").textContent = r.dice || (first && first.dice) || "";
+  const exact = first && first.p_exact != null ? first.p_exact : r.p;
+  $("calc-chance").textContent = exact != null ? "exact " + percent(exact) : "";
+  $("calc-dice-p").textContent =
+    first && first.p_rendered != null ? "on the dice " + percent(first.p_rendered) : "";
   const dist = $("calc-dist");
   dist.replaceChildren();
-  for (const d of r.distribution || []) {
-    dist.append(el("tr", {}, el("td", { text: d.label }), el("td", { class: "p", text: percent(d.p) })));
+  const row = (cls, ...cells) => el("tr", { class: cls }, ...cells.map((c, i) =>
+    el(i === 0 ? "th" : "td", { class: i ? "p" : "", text: c })));
+  if (rolls.length) {
+    dist.append(row("head", "Roll", "need", "exact"));
+    for (const x of rolls) dist.append(row("", x.label || x.name, x.need || "", percent(x.p_exact)));
+  }
+  const outs = Array.isArray(r.outcomes) && r.outcomes.length ? r.outcomes : null;
+  if (outs) {
+    dist.append(row("head", "Result", "exact", "dice"));
+    for (const o of outs) dist.append(row("", o.label || o.name, percent(o.p_exact), percent(o.p_rendered)));
+  } else if (Array.isArray(r.distribution) && r.distribution.length) {
+    dist.append(row("head", "Result", "chance", ""));
+    for (const d of r.distribution) dist.append(row("", d.label, percent(d.p), ""));
   }
   $("calc-text").textContent = r.text || "";
 }
