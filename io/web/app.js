@@ -8,30 +8,57 @@ const API_LEVEL = 5;
 
 // ------------------------------------------------------------------ the RPC client
 
+// One connection to opford that comes back by itself: when it drops (a phone that slept, a
+// network that went, a daemon restarted) it reopens after 0.5 s, then 1, 2, 4, 8 s at most, and
+// at once when the page becomes visible again or the browser is back online; onOpen runs after
+// every open (the first and each reopen), so the page says hello again and refreshes.
 class Rpc {
-  constructor(url, onState) {
+  constructor(url, onState, onOpen) {
     this.url = url;
     this.onState = onState;
+    this.onOpen = onOpen;
     this.nextId = 1;
     this.waiting = new Map(); // id -> {resolve, reject}
     this.listeners = new Map(); // notification method -> [fn]
     this.ws = null;
+    this.delay = 500;
+    this.timer = null;
+    const soon = () => { if (!this.connected()) this.reopen(0); };
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) soon(); });
+    window.addEventListener("online", soon);
+  }
+
+  connected() {
+    return this.ws && this.ws.readyState === WebSocket.OPEN;
   }
 
   open() {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(this.url);
-      ws.binaryType = "arraybuffer";
-      this.ws = ws;
-      ws.onopen = () => { this.onState("open"); resolve(); };
-      ws.onerror = () => reject(new Error("cannot reach opford at " + this.url));
-      ws.onclose = () => {
-        this.onState("closed");
-        for (const w of this.waiting.values()) w.reject(new Error("connection closed"));
-        this.waiting.clear();
-      };
-      ws.onmessage = (ev) => this.receive(ev.data);
-    });
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (this.ws && this.ws.readyState === WebSocket.CONNECTING) return;
+    this.onState("connecting");
+    const ws = new WebSocket(this.url);
+    ws.binaryType = "arraybuffer";
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 500;
+      this.onState("open");
+      Promise.resolve(this.onOpen()).catch((e) => console.error(e));
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.onState("closed");
+      for (const w of this.waiting.values()) w.reject(new Error("connection closed"));
+      this.waiting.clear();
+      this.reopen(this.delay);
+      this.delay = Math.min(this.delay * 2, 8000);
+    };
+    ws.onmessage = (ev) => this.receive(ev.data);
+  }
+
+  reopen(ms) {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), ms);
   }
 
   receive(data) {
@@ -265,31 +292,39 @@ async function loadRuleset() {
   showAction();
 }
 
-async function start() {
-  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/";
-  const status = $("status");
-  const rpc = new Rpc(url, (state) => {
-    status.textContent = state === "open" ? "connected" : "disconnected";
-    status.className = "status " + (state === "open" ? "ok" : "bad");
-  });
-  calc.rpc = rpc;
-  try {
-    await rpc.open();
-    const hello = await rpc.call("hello", { client: "opfor-web", api_level: API_LEVEL });
-    const rs = $("calc-ruleset");
+// Says hello (again after a reconnect), fills the games list the first time, and refreshes the
+// calculator's answer.
+async function greet() {
+  const hello = await calc.rpc.call("hello", { client: "opfor-web", api_level: API_LEVEL });
+  const rs = $("calc-ruleset");
+  if (!rs.options.length) {
     for (const info of hello.ruleset_info || []) {
       if ((info.parts || []).includes("calc")) rs.append(el("option", { value: info.name, text: info.title || info.name }));
     }
-    rs.addEventListener("change", () => loadRuleset().catch(showError));
-    $("calc-action").addEventListener("change", showAction);
-    $("calc-fields").addEventListener("change", runCalc);
-    $("calc-fields").addEventListener("submit", (ev) => { ev.preventDefault(); runCalc(); });
-    $("calc-rolled").addEventListener("submit", runRolled);
     if (rs.options.length) await loadRuleset();
-    document.body.dataset.ready = "1"; // for the browser test
-  } catch (e) {
-    showError(e);
+  } else {
+    await runCalc();
   }
+  showError(null);
+  document.body.dataset.ready = "1"; // for the browser tests
+  document.body.dataset.hellos = String(Number(document.body.dataset.hellos || 0) + 1);
+}
+
+function start() {
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/";
+  const status = $("status");
+  const words = { open: "connected", closed: "reconnecting…", connecting: "connecting…" };
+  calc.rpc = new Rpc(url, (state) => {
+    status.textContent = words[state];
+    status.className = "status " + (state === "open" ? "ok" : state === "closed" ? "bad" : "");
+  }, () => greet().catch(showError));
+  const rs = $("calc-ruleset");
+  rs.addEventListener("change", () => loadRuleset().catch(showError));
+  $("calc-action").addEventListener("change", showAction);
+  $("calc-fields").addEventListener("change", runCalc);
+  $("calc-fields").addEventListener("submit", (ev) => { ev.preventDefault(); runCalc(); });
+  $("calc-rolled").addEventListener("submit", runRolled);
+  calc.rpc.open();
 }
 
 start();

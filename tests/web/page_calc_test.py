@@ -3,7 +3,8 @@ browser: Debian's headless Chromium, driven through chromium-driver by python3-s
 phone-sized screen (360 px, as a phone held in one hand). It opens the page opford serves, picks
 an action and fields as a player would, and checks the score needed and the exact chance shown
 against `opfor calc --json` (the same code in the terminal), then "I rolled these" against
-`opfor calc --rolled`. Screenshots of the calculator at 360 px and at tablet size go to
+`opfor calc --rolled`; then the daemon stops and comes back on the same port, and the page
+reconnects by itself. Screenshots of the calculator at 360 px and at tablet size go to
 ARTEFACTS (looked at, not compared pixel for pixel).
 """
 import json
@@ -105,6 +106,32 @@ try:
           (drv.find_element(By.ID, "calc-outcome").text, rolled.get("outcome")))
     drv.save_screenshot(os.path.join(artefacts, "calc-360-rolled.png"))
 
+    # the daemon goes away and comes back on the same address: the page reconnects by itself,
+    # says hello again and asks for the answer again
+    port = int(url.rstrip("/").rsplit(":", 1)[1])
+    check("daemon_stops_cleanly", d.stop() == 0)
+    try:
+        wait.until(lambda b: b.find_element(By.ID, "status").text == "reconnecting…")
+        ok = True
+    except Exception:
+        ok = False
+    check("page_sees_the_drop", ok, drv.find_element(By.ID, "status").text)
+    drv.execute_script("document.getElementById('calc-needed').textContent = ''")
+    d = Daemon(os.path.join(bin_dir, "opford"), work, "page2",
+               ["--listen", f"http://127.0.0.1:{port}"])
+    check("daemon_back_on_the_same_port", d.ready, d.logtext())
+    try:
+        wait.until(lambda b: b.find_element(By.ID, "status").text == "connected" and
+                   b.find_element(By.TAG_NAME, "body").get_attribute("data-hellos") == "2" and
+                   b.find_element(By.ID, "calc-needed").text == need)
+        ok = True
+    except Exception:
+        ok = False
+    check("page_reconnects_by_itself", ok,
+          (drv.find_element(By.ID, "status").text,
+           drv.find_element(By.TAG_NAME, "body").get_attribute("data-hellos"),
+           drv.find_element(By.ID, "calc-needed").text))
+
     drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                         {"width": 820, "height": 1180, "deviceScaleFactor": 2, "mobile": True})
     time.sleep(0.3)
@@ -113,5 +140,5 @@ try:
                                      ("calc-360.png", "calc-360-rolled.png", "calc-tablet.png")))
 finally:
     drv.quit()
-check("daemon_stops_cleanly", d.stop() == 0)
+check("second_daemon_stops_cleanly", d.stop() == 0)
 t.finish("page_calc: ")
