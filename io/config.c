@@ -27,8 +27,8 @@ static const opfor_config_option_t options[] = {
     {"socket", "PATH", "Unix socket to listen on, or \"none\" (default: see below)"},
     {"listen", "tcp://HOST:PORT", "also listen on TCP; loopback only unless --token-file is set"},
     {"http", "http://HOST:PORT",
-     "serve the table page and its WebSocket (docs/web.md); loopback only for now; port 0 picks "
-     "one; --listen http://HOST:PORT is the same"},
+     "serve the table page and its WebSocket (docs/web.md); beyond loopback it needs the links' "
+     "tokens; port 0 picks one; --listen http://HOST:PORT is the same"},
     {"token-file", "FILE", "file holding the token TCP clients must give in hello (mode 0600)"},
     {"state-dir", "DIR", "directory for saved games (created 0700)"},
     {"log-level", "LEVEL", "error, warn, info (default) or debug"},
@@ -623,21 +623,6 @@ int opfor_config_check(const opfor_config_t *c, opfor_diag_t *d) {
                 "listen: %s is not a loopback address; set token-file so that remote "
                 "clients must authenticate",
                 c->listen);
-    }
-    if (c->http[0]) {
-        opfor_listen_addr_t a;
-        int rc = opfor_config_parse_listen(c->http, &a, d);
-        if (rc < 0)
-            return rc;
-        /* Issue 19: the page's two tokens (game master, player) are not there yet, so nothing
-         * but this machine may open it. */
-        if (!a.loopback)
-            return opfor__diag_msg(
-                d, OPFOR_EINVAL,
-                "http: %s is not a loopback address; the table page serves 127.0.0.1 or [::1] "
-                "only until its tokens exist (docs/web.md): open it on this machine, or reach it "
-                "through an SSH tunnel",
-                c->http);
     }
     if (!c->socket[0] && !c->listen[0])
         return opfor__diag_msg(d, OPFOR_EINVAL,

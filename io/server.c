@@ -105,6 +105,8 @@ struct opfor_server {
     uv_timer_t games_timer;                    /* when games leave memory (opfor__games_sweep) */
     int games_timer_on;                        /* 1 while games_timer is open */
     opfor_web_t *web;                          /* the table page (http), or NULL */
+    opfor_web_tokens_t web_tokens;             /* its two tokens (when web is set) */
+    int web_tokens_required;                   /* 1: http on an address beyond loopback */
     opfor_event_fn on_event;                   /* listener for every published event */
     void *on_event_ud;                         /* its argument */
 };
@@ -234,6 +236,10 @@ static void free_model(void *m) {
     const opfor_ruleset_t *rs = opfor__calc_default();
     if (m && rs && rs->calc->model_free)
         rs->calc->model_free(m);
+}
+
+int opfor__server_web_role(const opfor_server_t *s, const char *token) {
+    return s->web ? opfor__web_token_role(&s->web_tokens, token) : 0;
 }
 
 int opfor__server_token_ok(const opfor_server_t *s, const char *token) {
@@ -608,6 +614,15 @@ static void handle_frame(opfor_peer_t *c, const uint8_t *p, size_t len) {
         }
         goto out;
     }
+    if (c->players_link && !(meth->flags & OPFOR_METHOD_PLAYERS)) {
+        if (!notif)
+            send_error(c, m.id, OPFOR_RPC_E_UNAUTHORIZED,
+                       "'%.*s' is not open to the players' link: it opens the calculator (hello, "
+                       "ping, calc, calc.list) until the player's view of a game exists; the game "
+                       "master's link opens everything",
+                       mlen, m.method);
+        goto out;
+    }
     if (c->inflight >= s->cfg.max_inflight) {
         if (!notif)
             send_error(c, m.id, OPFOR_RPC_E_BUSY, "%u requests already await answers (limit %u)",
@@ -952,12 +967,13 @@ opfor_peer_t *opfor__server_web_open(opfor_server_t *s, opfor_web_conn_t *wc, co
         s->clients->prev = c;
     s->clients = c;
     s->nclients++;
-    c->authed = 1; /* loopback only until the page's tokens exist (config check) */
+    c->token_required = s->web_tokens_required;
+    c->authed = !c->token_required;
     if (s->nclients > s->cfg.max_clients) {
         refuse(c); /* told why, then closed: the connection is already let go of */
         return NULL;
     }
-    LOG(s, INFO, "%s: connected", c->peer);
+    LOG(s, INFO, "%s: connected%s", c->peer, c->token_required ? " (token required)" : "");
     if (s->cfg.hello_timeout_ms)
         uv_timer_start(&c->timer, on_hello_timeout, s->cfg.hello_timeout_ms, 0);
     else
@@ -1566,12 +1582,39 @@ int opfor_server_new(opfor_server_t **out, uv_loop_t *loop, const opfor_config_t
     return 0;
 }
 
+/* The host a person types for the page: the configured one, or for a wildcard address
+ * (0.0.0.0, [::]) this machine's first address on a network (else loopback). */
+static void web_host(const opfor_listen_addr_t *a, char *out, size_t size) {
+    int wildcard = strcmp(a->host, "0.0.0.0") == 0 || strcmp(a->host, "::") == 0;
+    snprintf(out, size, a->ipv6 ? "[%s]" : "%s", a->host);
+    if (!wildcard)
+        return;
+    snprintf(out, size, "127.0.0.1");
+    uv_interface_address_t *ifs = NULL;
+    int n = 0;
+    if (uv_interface_addresses(&ifs, &n) != 0)
+        return;
+    for (int i = 0; i < n; i++)
+        if (!ifs[i].is_internal && ifs[i].address.address4.sin_family == AF_INET) {
+            uv_ip4_name(&ifs[i].address.address4, out, size);
+            break;
+        }
+    uv_free_interface_addresses(ifs, n);
+}
+
 int opfor_server_http_url(const opfor_server_t *s, char *buf, size_t size) {
+    return opfor_server_http_link(s, 0, buf, size);
+}
+
+int opfor_server_http_link(const opfor_server_t *s, int which, char *buf, size_t size) {
     opfor_listen_addr_t a;
     if (!s->web || opfor_config_parse_listen(s->cfg.http, &a, NULL) < 0)
         return -1;
-    snprintf(buf, size, a.ipv6 ? "http://[%s]:%d/" : "http://%s:%d/", a.host,
-             opfor__web_port(s->web));
+    char host[80];
+    web_host(&a, host, sizeof host);
+    const char *tok = which == 1 ? s->web_tokens.gm : which == 2 ? s->web_tokens.player : NULL;
+    snprintf(buf, size, "http://%s:%d/%s%s", host, opfor__web_port(s->web), tok ? "#t=" : "",
+             tok ? tok : "");
     return 0;
 }
 
@@ -1633,6 +1676,15 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
             return rc;
     }
     if (s->cfg.http[0]) { /* not a systemd socket: the page is served beside whatever that is */
+        opfor_listen_addr_t a;
+        rc = opfor_config_parse_listen(s->cfg.http, &a, d);
+        if (rc == 0)
+            rc = opfor__web_tokens_load(s->cfg.state_dir, &s->web_tokens, d);
+        if (rc < 0)
+            return rc;
+        s->web_tokens_required = !a.loopback;
+        if (s->web_tokens.created)
+            LOG(s, INFO, "table page: new links (%s/web-tokens)", s->cfg.state_dir);
         rc = opfor__web_start(&s->web, s, s->loop, s->cfg.http, s->cfg.log_level >= OPFOR_LOG_DEBUG,
                               d);
         if (rc < 0)
@@ -1697,8 +1749,7 @@ void opfor_server_stop(opfor_server_t *s) {
             atomic_store(&call->cancelled, 1);
         client_close(c);
     }
-    opfor__web_free(s->web); /* after the sessions have let go of their connections */
-    s->web = NULL;
+    opfor__web_stop(s->web); /* after the sessions have let go of their connections */
     if (s->sigs_on) /* keep catching signals (a second one exits at once), but let uv_run end */
         for (int i = 0; i < 3; i++)
             uv_unref((uv_handle_t *)&s->sigs[i]);
@@ -1711,7 +1762,7 @@ void opfor_server_free(opfor_server_t *s) {
     close_listeners(s);
     while (s->clients)
         client_close(s->clients);
-    opfor__web_free(s->web);
+    opfor__web_free(s->web); /* runs the loop until lws is done with it */
     s->web = NULL;
     if (s->sigs_on) {
         for (int i = 0; i < 3; i++)

@@ -43,8 +43,10 @@ struct opfor_web {
     opfor_server_t *srv;
     struct lws_context *ctx;
     struct lws_vhost *vh;
-    void *loops[1]; /* the server's loop, lent to lws */
+    void *loops[1];  /* the server's loop, lent to lws */
+    uv_loop_t *loop; /* the same */
     int port;
+    int destroying; /* 1 once lws_context_destroy was called */
 };
 
 static void queue_free(opfor_web_conn_t *wc) {
@@ -241,6 +243,7 @@ int opfor__web_start(opfor_web_t **out, opfor_server_t *s, uv_loop_t *loop, cons
         return opfor__diag_msg(d, OPFOR_ENOMEM, "out of memory");
     w->srv = s;
     w->loops[0] = loop;
+    w->loop = loop;
     /* lws logs to stderr by itself; a library does not print, so only when asked (debug). */
     lws_set_log_level(verbose ? LLL_ERR | LLL_WARN : 0, NULL);
     struct lws_context_creation_info info;
@@ -251,6 +254,7 @@ int opfor__web_start(opfor_web_t **out, opfor_server_t *s, uv_loop_t *loop, cons
     info.count_threads = 1;
     info.uid = (uid_t)-1;
     info.gid = (gid_t)-1;
+    info.pcontext = &w->ctx; /* lws clears it once its destruction has finished on our loop */
     w->ctx = lws_create_context(&info);
     if (!w->ctx) {
         free(w);
@@ -281,9 +285,22 @@ int opfor__web_port(const opfor_web_t *w) {
     return w->port;
 }
 
+void opfor__web_stop(opfor_web_t *w) {
+    if (!w || w->destroying || !w->ctx)
+        return;
+    w->destroying = 1;
+    lws_context_destroy(w->ctx); /* its handles close as the loop runs on */
+}
+
 void opfor__web_free(opfor_web_t *w) {
     if (!w)
         return;
-    lws_context_destroy(w->ctx);
+    opfor__web_stop(w);
+    /* With a foreign loop lws finishes in its handles' close callbacks; a second destroy call
+     * completes whatever is left once the loop has let them go. */
+    for (int i = 0; w->ctx && i < 100; i++)
+        uv_run(w->loop, UV_RUN_NOWAIT);
+    if (w->ctx)
+        lws_context_destroy(w->ctx);
     free(w);
 }

@@ -6,6 +6,7 @@
 #ifndef OPFOR_WEB_INT_H
 #define OPFOR_WEB_INT_H
 
+#include "opfor/config.h"
 #include "opfor/error.h"
 #include "server_int.h"
 
@@ -23,6 +24,8 @@ int opfor__web_start(opfor_web_t **out, opfor_server_t *s, uv_loop_t *loop, cons
 /* The port bound (useful with port 0). */
 int opfor__web_port(const opfor_web_t *w);
 /* Stops listening and closes every connection; lws's handles close as the loop runs on. */
+void opfor__web_stop(opfor_web_t *w);
+/* Stops (when not yet stopped), runs the loop until lws has let go of it, and frees w. */
 void opfor__web_free(opfor_web_t *w);
 
 /* Queues one whole MessagePack message as one binary WebSocket message. */
@@ -40,6 +43,22 @@ void opfor__server_web_input(opfor_peer_t *c, const uint8_t *data, size_t len, i
                              int binary);
 /* The connection closed under the session. */
 void opfor__server_web_gone(opfor_peer_t *c);
+
+/* The page's two tokens (io/web_tokens.c): a game master's link shows everything; a players'
+ * link (for now) opens the calculator only, until the player's view of a game exists. */
+#define OPFOR_WEB_TOKEN_MAX 64
+enum { OPFOR_WEB_GM = 1, OPFOR_WEB_PLAYER = 2 };
+typedef struct opfor_web_tokens {
+    char gm[OPFOR_WEB_TOKEN_MAX];     /* the game master's token */
+    char player[OPFOR_WEB_TOKEN_MAX]; /* the players' token */
+    int created;                      /* 1 when this start made them */
+} opfor_web_tokens_t;
+
+/* Reads <state_dir>/web-tokens, or makes it (mode 0600) with two new random tokens. Returns 0
+ * or a negative code with d filled (a file readable by others, or not two good tokens). */
+int opfor__web_tokens_load(const char *state_dir, opfor_web_tokens_t *t, opfor_diag_t *d);
+/* OPFOR_WEB_GM or OPFOR_WEB_PLAYER for a token that is one of them, else 0. */
+int opfor__web_token_role(const opfor_web_tokens_t *t, const char *token);
 
 /* The page's files, built into the binary (io/web_files.c). */
 typedef struct opfor_web_file {

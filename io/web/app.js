@@ -56,7 +56,14 @@ class Rpc {
     ws.onmessage = (ev) => this.receive(ev.data);
   }
 
+  // Gives up reconnecting (a refused token).
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
   reopen(ms) {
+    if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.open(), ms);
   }
@@ -294,8 +301,27 @@ async function loadRuleset() {
 
 // Says hello (again after a reconnect), fills the games list the first time, and refreshes the
 // calculator's answer.
+// The link's token (`#t=...`, docs/web.md): the fragment never leaves the browser in a request.
+function linkToken() {
+  const m = /(?:^#|&)t=([A-Za-z0-9_-]+)/.exec(location.hash);
+  return m ? m[1] : null;
+}
+
 async function greet() {
-  const hello = await calc.rpc.call("hello", { client: "opfor-web", api_level: API_LEVEL });
+  const params = { client: "opfor-web", api_level: API_LEVEL };
+  const token = linkToken();
+  if (token) params.token = token;
+  let hello;
+  try {
+    hello = await calc.rpc.call("hello", params);
+  } catch (e) {
+    if (e.code === 1) { // UNAUTHORIZED: a missing or wrong token; retrying will not help
+      calc.rpc.stop();
+      throw new Error(token ? "This link's token is not right: ask the game master for the link."
+        : "Open the page with the link opford printed (it carries a token).");
+    }
+    throw e;
+  }
   const rs = $("calc-ruleset");
   if (!rs.options.length) {
     for (const info of hello.ruleset_info || []) {

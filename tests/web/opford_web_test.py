@@ -3,8 +3,9 @@ docs/web.md): `--listen http://127.0.0.1:0` picks a port and logs it; the page's
 HTTP; a WebSocket whose binary messages are MessagePack-RPC frames answers exactly as the Unix
 socket does (calc against `opfor calc --json`, errors, subscriptions' events); a malformed
 message (bad bytes, two frames in one message, a text message, one over the frame limit) closes
-that connection only; an upgrade from another site's Origin is refused; a non-loopback address
-is refused at start. The WebSocket client is the few lines below (RFC 6455, client side).
+that connection only; an upgrade from another site's Origin is refused; beyond loopback the
+game master's and the players' tokens (printed links, kept across restarts) are needed, and the
+players' link opens the calculator only. The WebSocket client is the few lines below (RFC 6455, client side).
 """
 import base64
 import json
@@ -124,12 +125,6 @@ def closes_after_error(ws):
     return ok, m
 
 
-# --- a non-loopback address is refused at start, saying why
-r = subprocess.run([opford, "--socket", os.path.join(work, "x.sock"), "--state-dir",
-                    os.path.join(work, "x-state"), "--listen", "http://0.0.0.0:0"],
-                   capture_output=True, text=True, timeout=20)
-check("http_non_loopback_refused", r.returncode != 0 and "token" in r.stderr, r.stderr)
-
 d = Daemon(opford, work, "web", ["--listen", "http://127.0.0.1:0"])
 check("daemon_started", d.ready, d.logtext())
 m = d.wait_log(r"table page: http://127\.0\.0\.1:(\d+)/")
@@ -233,6 +228,55 @@ rc = d.stop()
 check("daemon_stops_cleanly", rc == 0, rc)
 check("log_names_the_ws_sessions", re.search(r"web 127\.0\.0\.1#\d+: connected", d.logtext())
       is not None, d.logtext()[-600:])
+# --- beyond loopback: the two links' tokens (made once, kept in the state directory)
+def links(daemon):
+    """(gm token, players' token, port) from the last links the daemon printed."""
+    gm = re.findall(r"game master's link: http://[^/]+:(\d+)/#t=([0-9a-f]+)", daemon.logtext())
+    pl = re.findall(r"players' link \(the calculator, for now\): http://[^/]+/#t=([0-9a-f]+)",
+                    daemon.logtext())
+    return (gm[-1][1], pl[-1], int(gm[-1][0])) if gm and pl else (None, None, None)
+
+
+w = Daemon(opford, work, "wide", ["--listen", "http://0.0.0.0:0"])
+check("wildcard_address_starts", w.ready and w.wait_log(r"players' link") is not None,
+      w.logtext())
+gm, pl, wport = links(w)
+check("links_printed_with_tokens", gm and pl and gm != pl, (gm, pl))
+tok_file = os.path.join(w.state, "web-tokens")
+check("tokens_file_0600", os.path.exists(tok_file) and os.stat(tok_file).st_mode & 0o077 == 0,
+      oct(os.stat(tok_file).st_mode) if os.path.exists(tok_file) else "missing")
+a = Ws(wport)
+err, _ = a.call("calc.list", {})
+check("token_required_before_hello", isinstance(err, list) and err[0] == 1, err)
+err, _ = a.call("hello", {"client": "t"})
+check("hello_without_token_refused", isinstance(err, list) and err[0] == 1, err)
+check("then_closed", a.recv_msg()[0] in (None, 8))
+b = Ws(wport)
+err, _ = b.call("hello", {"token": "0" * 32})
+check("wrong_token_refused", isinstance(err, list) and err[0] == 1, err)
+p_ws = Ws(wport, origin=f"http://127.0.0.1:{wport}")
+err, _ = p_ws.call("hello", {"token": pl})
+check("players_link_hello", err is None, err)
+err, res = p_ws.call("calc", params)
+check("players_link_calc", err is None and res["needed"] == "3+", err)
+err, _ = p_ws.call("game.list", {})
+check("players_link_no_games_yet", isinstance(err, list) and err[0] == 1 and
+      "players' link" in err[1], err)
+err, _ = p_ws.call("ping", {})
+check("players_link_stays_open", err is None, err)
+g_ws = Ws(wport)
+err, _ = g_ws.call("hello", {"token": gm})
+check("gm_link_hello", err is None, err)
+err, res = g_ws.call("game.list", {})
+check("gm_link_everything", err is None and "games" in res, err)
+for c in (a, b, p_ws, g_ws):
+    c.close()
+check("wide_daemon_stops", w.stop() == 0)
+w.start()
+gm2, pl2, _ = links(w)
+check("tokens_survive_a_restart", w.ready and (gm2, pl2) == (gm, pl), (gm2, pl2))
+w.stop()
+
 # --- `make run` (tools/run.sh) serves the page too and prints where
 src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 env = dict(os.environ, OPFOR_BIN=bin_dir, XDG_STATE_HOME=os.path.join(work, "run-state"),

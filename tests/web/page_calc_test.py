@@ -1,6 +1,7 @@
 """tests/web/page_calc_test.py BIN_DIR WORKDIR ARTEFACTS -- the table page's calculator in a real
 browser: Debian's headless Chromium, driven through chromium-driver by python3-selenium, on a
-phone-sized screen (360 px, as a phone held in one hand). It opens the page opford serves, picks
+phone-sized screen (360 px, as a phone held in one hand). It opens the players' link opford
+prints (the page with its token), picks
 an action and fields as a player would, and checks the score needed and the exact chance shown
 against `opfor calc --json` (the same code in the terminal), then "I rolled these" against
 `opfor calc --rolled`; then the daemon stops and comes back on the same port, and the page
@@ -40,9 +41,10 @@ def percent(p):  # as the page writes a chance (io/web/app.js)
 
 
 d = Daemon(os.path.join(bin_dir, "opford"), work, "page", ["--listen", "http://127.0.0.1:0"])
-m = d.wait_log(r"table page: (http://127\.0\.0\.1:\d+/)")
+m = d.wait_log(r"players' link \(the calculator, for now\): (http://127\.0\.0\.1:\d+/)#t=(\w+)")
 check("daemon_serves_the_page", d.ready and m is not None, d.logtext())
 url = m.group(1)
+players_link = m.group(0).split(": ", 1)[1]  # the page as a player opens it: with the token
 
 opts = Options()
 opts.binary_location = "/usr/bin/chromium"
@@ -55,11 +57,13 @@ try:
     # a phone: 360 css px wide, touch, twice the pixels
     drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                         {"width": 360, "height": 800, "deviceScaleFactor": 2, "mobile": True})
-    drv.get(url)
+    drv.get(players_link)
     wait = WebDriverWait(drv, 15)
     wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
     check("page_connected", drv.find_element(By.ID, "status").text == "connected",
           drv.find_element(By.ID, "status").text)
+    check("players_link_said_hello", d.wait_log(r"hello from opfor-web .*players' link")
+          is not None, d.logtext()[-500:])
     games = [o.get_attribute("value") for o in
              Select(drv.find_element(By.ID, "calc-ruleset")).options]
     check("games_from_hello", "viktoria" in games, games)

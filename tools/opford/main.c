@@ -220,9 +220,13 @@ int main(int argc, char **argv) {
     opford_display_resume(display, srv); /* the current game's card, or "Waiting for orders" */
     opfor_server_log(srv, OPFOR_LOG_INFO, "opford %s ready (pid %ld)", opfor_server_version(),
                      (long)uv_os_getpid());
-    char url[160]; /* printed whatever the log level: port 0 picks one, and a person opens it */
+    char url[200]; /* printed whatever the log level: port 0 picks one, and a person opens it */
     if (opfor_server_http_url(srv, url, sizeof url) == 0) {
         printf("opford: table page at %s\n", url);
+        opfor_server_http_link(srv, 1, url, sizeof url);
+        printf("opford: game master's link: %s\n", url);
+        opfor_server_http_link(srv, 2, url, sizeof url);
+        printf("opford: players' link (the calculator, for now): %s\n", url);
         fflush(stdout);
     }
     opfor_sd_notify(NULL, "READY=1\nSTATUS=accepting connections");
