@@ -26,6 +26,7 @@ PKGS=(
   clang libclang-rt-14-dev clang-format  # fuzzers (libFuzzer), sanitizers, style check
   libuv1-dev                             # opford's event loop
   libwebsockets-dev                      # the table page: HTTP and WebSocket on opford's uv loop
+  libqrencode-dev                        # the table page's links as QR codes in the terminal
   libmsgpack-dev                         # MessagePack-RPC
   libgpiod-dev                           # e-ink panel GPIO lines
   libsqlite3-dev                         # saved games and high scores
@@ -53,7 +54,7 @@ if [ "$MODE" = arm64 ]; then
     # installed together (their lws_config.h differ in one line, LWS_INSTALL_LIBDIR, although
     # the package says Multi-Arch: same). The cross build uses the native package's headers,
     # identical otherwise, with the arm64 library itself (cmake/FindOpforLws.cmake).
-    libwebsockets17:arm64 libwebsockets-evlib-uv:arm64
+    libwebsockets17:arm64 libwebsockets-evlib-uv:arm64 libqrencode-dev:arm64
   )
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then
     SUDO=""
