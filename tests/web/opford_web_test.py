@@ -15,6 +15,7 @@ import socket
 import struct
 import subprocess
 import sys
+import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
@@ -276,6 +277,29 @@ w.start()
 gm2, pl2, _ = links(w)
 check("tokens_survive_a_restart", w.ready and (gm2, pl2) == (gm, pl), (gm2, pl2))
 w.stop()
+
+# --- max-clients counts WebSocket sessions like any other connection
+f = Daemon(opford, work, "few", ["--listen", "http://127.0.0.1:0", "--max-clients", "1"])
+fm = f.wait_log(r"table page: http://127\.0\.0\.1:(\d+)/")
+for _ in range(50):  # the readiness probe's own connection may still be counted for a moment
+    one = Ws(int(fm.group(1)))
+    err, _ = one.call("hello", {})
+    if err is None:
+        break
+    one.close()
+    time.sleep(0.1)
+check("first_session_served", err is None, err)
+two_ = Ws(int(fm.group(1)))
+op, p2 = two_.recv_msg()
+m2 = msgpack.unpackb(p2, raw=False) if op == 2 else None
+check("over_max_clients_told_why", m2 is not None and m2[1] == "error" and
+      "too many connections" in m2[2][0]["message"], (op, m2))
+check("then_closed_too", two_.recv_msg()[0] in (None, 8))
+err, res = one.call("ping", {"data": 3})
+check("first_session_unaffected", err is None and res["data"] == 3, err)
+one.close()
+two_.close()
+check("few_daemon_stops", f.stop() == 0)
 
 # --- `make run` (tools/run.sh) serves the page too and prints where
 src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
