@@ -299,6 +299,143 @@ async function loadRuleset() {
   showAction();
 }
 
+
+// ------------------------------------------------------------------ the games screen
+
+// The games in the daemon (game.list), a new one (game.new: the ruleset and the AI level, both
+// from the protocol, not from any ruleset), and one game followed live: its summary from
+// game.state and its events through subscribe, caught up after a reconnect from the last seq
+// seen (or read whole again when the daemon no longer keeps what was missed).
+const games = { open: null, seq: 0, rulesets: [] };
+
+function eventText(ev) {
+  const d = ev.data || {};
+  const pick = d.sentence || d.text || d.why || d.result || d.holder || "";
+  const text = Array.isArray(pick) ? pick.join(" ") : String(pick);
+  return (ev.turn ? "turn " + ev.turn + " · " : "") + ev.kind + (text ? ": " + text : "");
+}
+
+function showEvent(ev) {
+  if (ev.seq <= games.seq) return;
+  games.seq = ev.seq;
+  const li = el("li", { text: eventText(ev), value: String(ev.seq) });
+  $("game-events").prepend(li);
+  if (ev.kind === "closed" || ev.kind === "game_over") listGames().catch(gamesError);
+  if (!games.refreshing) { // one game.state for a burst of events
+    games.refreshing = true;
+    setTimeout(() => {
+      games.refreshing = false;
+      refreshState().catch(gamesError);
+    }, 50);
+  }
+}
+
+function gamesError(e) {
+  $("games-error").textContent = e ? String(e.message || e) : "";
+}
+
+async function listGames() {
+  const r = await calc.rpc.call("game.list", {});
+  const t = $("games-list");
+  t.replaceChildren();
+  const head = el("tr", { class: "head" });
+  for (const h of ["Game", "Status", ""]) head.append(el("th", { text: h }));
+  t.append(head);
+  for (const g of r.games || []) {
+    const open = el("button", { type: "button", text: "Open" });
+    open.addEventListener("click", () => openGame(g.game).catch(gamesError));
+    t.append(el("tr", { "data-game": g.game },
+      el("td", { text: g.game + " · " + (g.ruleset || "") + " · " + (g.scenario || "") }),
+      el("td", { class: "status-cell", text: g.status || "" }), el("td", {}, open)));
+  }
+  gamesError(null);
+}
+
+async function refreshState() {
+  if (!games.open) return;
+  const st = await calc.rpc.call("game.state", { game: games.open });
+  const parts = [];
+  if (st.status) parts.push(st.status);
+  if (st.turn != null) parts.push("turn " + st.turn + (st.turn_limit ? " of " + st.turn_limit : ""));
+  if (st.pending) parts.push("initiative: " + st.pending);
+  if (st.verdict) parts.push(st.verdict);
+  $("game-summary").textContent = parts.join(" · ");
+  $("game-title").textContent = (st.title || st.scenario || "") + " (" + games.open + ")";
+  return st;
+}
+
+async function follow(after) {
+  const sub = await calc.rpc.call("subscribe", { game: games.open, after });
+  if (sub.missed) { // the daemon no longer keeps them all: read the game again
+    $("game-events").replaceChildren();
+    games.seq = sub.seq;
+  }
+  for (const ev of sub.events || []) showEvent(ev);
+  await refreshState();
+}
+
+async function openGame(id) {
+  if (games.open && games.open !== id) await calc.rpc.call("unsubscribe", { game: games.open }).catch(() => {});
+  games.open = id;
+  games.seq = 0;
+  $("game-events").replaceChildren();
+  $("game").hidden = false;
+  document.body.dataset.game = id;
+  await follow(0);
+}
+
+async function newGame(ev) {
+  ev.preventDefault();
+  const params = { ruleset: $("new-ruleset").value, level: $("new-level").value };
+  const seed = $("new-seed").value.trim();
+  if (seed !== "") params.seed = Number(seed);
+  try {
+    const st = await calc.rpc.call("game.new", params);
+    await listGames();
+    await openGame(st.game);
+  } catch (e) {
+    gamesError(e);
+  }
+}
+
+async function closeGame() {
+  if (!games.open) return;
+  try {
+    await calc.rpc.call("game.close", { game: games.open });
+    await listGames();
+  } catch (e) {
+    gamesError(e);
+  }
+}
+
+// After hello: the games list when this link may see games, and the open game caught up.
+async function gamesAfterHello(hello) {
+  const sel = $("new-ruleset");
+  if (!sel.options.length)
+    for (const name of hello.rulesets || []) {
+      const info = (hello.ruleset_info || []).find((i) => i.name === name) || {};
+      sel.append(el("option", { value: name, text: info.title || name }));
+    }
+  try {
+    await listGames();
+    $("games-new").hidden = false;
+    $("games-note").textContent = "";
+    if (games.open) await follow(games.seq);
+  } catch (e) {
+    if (e.code !== 1) throw e;
+    $("games-new").hidden = true; // the players' link: no games yet
+    $("games-note").textContent = "Games open with the game master's link (the players' view is still to come).";
+  }
+}
+
+function showScreen(name) {
+  for (const b of document.querySelectorAll(".tabs button")) {
+    const on = b.dataset.screen === name;
+    b.setAttribute("aria-selected", on ? "true" : "false");
+    $(b.dataset.screen).hidden = !on;
+  }
+}
+
 // Says hello (again after a reconnect), fills the games list the first time, and refreshes the
 // calculator's answer.
 // The link's token (`#t=...`, docs/web.md): the fragment never leaves the browser in a request.
@@ -331,6 +468,7 @@ async function greet() {
   } else {
     await runCalc();
   }
+  await gamesAfterHello(hello).catch(gamesError);
   showError(null);
   document.body.dataset.ready = "1"; // for the browser tests
   document.body.dataset.hellos = String(Number(document.body.dataset.hellos || 0) + 1);
@@ -350,6 +488,13 @@ function start() {
   $("calc-fields").addEventListener("change", runCalc);
   $("calc-fields").addEventListener("submit", (ev) => { ev.preventDefault(); runCalc(); });
   $("calc-rolled").addEventListener("submit", runRolled);
+  for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => showScreen(b.dataset.screen));
+  $("games-new").addEventListener("submit", newGame);
+  $("game-close").addEventListener("click", closeGame);
+  calc.rpc.on("event", (params) => {
+    const ev = params && params[0];
+    if (ev && ev.game === games.open) showEvent(ev);
+  });
   calc.rpc.open();
 }
 
