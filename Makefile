@@ -31,9 +31,12 @@ build: deps
 # The daemon on a temporary socket with the default scenario, and the terminal Patrol Mode game
 # played against it (tools/run.sh). Games and scores stay in the user's state directory
 # ($XDG_STATE_HOME/opfor, else ~/.local/state/opfor): `make run GAME=ID` takes a game up again.
+# WEB: the table page's address (docs/web.md); empty: http://127.0.0.1:0 (a free port, printed);
+# none: no page.
 GAME ?=
+WEB ?=
 run: build
-	@bash tools/run.sh $(BUILD) $(GAME)
+	@OPFOR_WEB=$(WEB) bash tools/run.sh $(BUILD) $(GAME)
 
 test-unit: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPFOR_TEST_RULESETS=ON >/dev/null

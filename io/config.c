@@ -26,6 +26,9 @@
 static const opfor_config_option_t options[] = {
     {"socket", "PATH", "Unix socket to listen on, or \"none\" (default: see below)"},
     {"listen", "tcp://HOST:PORT", "also listen on TCP; loopback only unless --token-file is set"},
+    {"http", "http://HOST:PORT",
+     "serve the table page and its WebSocket (docs/web.md); beyond loopback it needs the links' "
+     "tokens; port 0 picks one; --listen http://HOST:PORT is the same"},
     {"token-file", "FILE", "file holding the token TCP clients must give in hello (mode 0600)"},
     {"state-dir", "DIR", "directory for saved games (created 0700)"},
     {"log-level", "LEVEL", "error, warn, info (default) or debug"},
@@ -299,16 +302,21 @@ int opfor_config_set(opfor_config_t *c, const char *key, const char *v, opfor_di
                                    sizeof c->socket - 1);
         return copy_path(key, v, c->socket, sizeof c->socket, d);
     }
-    if (strcmp(key, "listen") == 0) {
+    if (strcmp(key, "listen") == 0 || strcmp(key, "http") == 0) {
+        int http = strcmp(key, "http") == 0 || strncmp(v, "http://", 7) == 0;
         if (is_none(v)) {
-            c->listen[0] = '\0';
+            (http ? c->http : c->listen)[0] = '\0';
             return 0;
         }
         opfor_listen_addr_t a;
         int rc = opfor_config_parse_listen(v, &a, d);
         if (rc < 0)
             return rc;
-        return copy_path(key, v, c->listen, sizeof c->listen, d);
+        if (a.http != http)
+            return opfor__diag_msg(d, OPFOR_EINVAL, "%s: '%s' must look like %s://HOST:PORT", key,
+                                   v, http ? "http" : "tcp");
+        return http ? copy_path("http", v, c->http, sizeof c->http, d)
+                    : copy_path(key, v, c->listen, sizeof c->listen, d);
     }
     if (strcmp(key, "token-file") == 0) {
         if (is_none(v)) {
@@ -545,9 +553,11 @@ int opfor_config_load_file(opfor_config_t *c, const char *path, opfor_diag_t *d)
 
 int opfor_config_parse_listen(const char *s, opfor_listen_addr_t *out, opfor_diag_t *d) {
     memset(out, 0, sizeof *out);
-    if (strncmp(s, "tcp://", 6) != 0)
-        return opfor__diag_msg(d, OPFOR_EINVAL, "listen: '%s' must look like tcp://HOST:PORT", s);
-    const char *h = s + 6, *colon;
+    out->http = strncmp(s, "http://", 7) == 0;
+    if (!out->http && strncmp(s, "tcp://", 6) != 0)
+        return opfor__diag_msg(
+            d, OPFOR_EINVAL, "listen: '%s' must look like tcp://HOST:PORT or http://HOST:PORT", s);
+    const char *h = s + (out->http ? 7 : 6), *colon;
     size_t hlen;
     if (*h == '[') {
         const char *close = strchr(h, ']');

@@ -6,6 +6,7 @@
  * synchronously; see opfor_method_fn for deferred answers.
  */
 #include "methods_int.h"
+#include "web_int.h"
 
 #include "game_ops.h"
 #include "server_int.h"
@@ -173,7 +174,11 @@ int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {
     }
     opfor_peer_t *c = call->client;
     opfor_server_t *s = call->srv;
-    if (c->token_required && (rc_tok != 0 || !opfor__server_token_ok(s, token))) {
+    /* A web session: the game master's or the players' token (docs/web.md); either may be
+     * given on loopback too, where the players' one still opens only what it opens. */
+    int role = c->is_web && rc_tok == 0 ? opfor__server_web_role(s, token) : 0;
+    int tok_ok = c->is_web ? role != 0 : opfor__server_token_ok(s, token);
+    if (c->token_required && (rc_tok != 0 || !tok_ok)) {
         opfor_server_log(s, OPFOR_LOG_WARN, "%s: hello with %s token", c->peer,
                          rc_tok ? "no" : "a wrong");
         opfor_rpc_hint_t h = {0};
@@ -184,9 +189,14 @@ int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {
         opfor__peer_drain(c, "authentication failed");
         return 0;
     }
+    if (role)
+        c->players_link = role == OPFOR_WEB_PLAYER;
     opfor__peer_hello_ok(c, 1);
-    opfor_server_log(s, OPFOR_LOG_INFO, "%s: hello from %s (api_level %lld)", c->peer,
-                     client[0] ? client : "an unnamed client", (long long)api);
+    opfor_server_log(s, OPFOR_LOG_INFO, "%s: hello from %s (api_level %lld)%s", c->peer,
+                     client[0] ? client : "an unnamed client", (long long)api,
+                     role == OPFOR_WEB_GM       ? ", game master's link"
+                     : role == OPFOR_WEB_PLAYER ? ", players' link"
+                                                : "");
 
     const opfor_config_t *cfg = opfor__server_cfg(s);
     msgpack_packer *pk = opfor_call_result_begin(call);

@@ -21,12 +21,13 @@
 #define OPFOR_METHOD_PREAUTH 1u /* allowed before hello even when a token is required */
 #define OPFOR_METHOD_DEBUG 2u   /* exists only with the debug-methods setting */
 #define OPFOR_METHOD_RULESET 4u /* a ruleset's verb: called as "RULESET.VERB" (see above) */
+#define OPFOR_METHOD_PLAYERS 8u /* open to the table page's players' link (docs/web.md) */
 
 #define OPFOR__METHODS(XX)                                                                         \
-    XX(HELLO, "hello", opfor__method_hello, OPFOR_METHOD_PREAUTH)                                  \
-    XX(PING, "ping", opfor__method_ping, 0)                                                        \
-    XX(CALC, "calc", opfor__method_calc, 0)                                                        \
-    XX(CALC_LIST, "calc.list", opfor__method_calc_list, 0)                                         \
+    XX(HELLO, "hello", opfor__method_hello, OPFOR_METHOD_PREAUTH | OPFOR_METHOD_PLAYERS)           \
+    XX(PING, "ping", opfor__method_ping, OPFOR_METHOD_PLAYERS)                                     \
+    XX(CALC, "calc", opfor__method_calc, OPFOR_METHOD_PLAYERS)                                     \
+    XX(CALC_LIST, "calc.list", opfor__method_calc_list, OPFOR_METHOD_PLAYERS)                      \
     XX(AI_ORDERS, "ai.orders", opfor__method_ai_orders, 0)                                         \
     XX(GAME_ACT, "game.act", opfor__method_game_act, 0)                                            \
     XX(GAME_ACTION, "game.action", opfor__method_game_action, 0)                                   \

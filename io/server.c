@@ -13,6 +13,7 @@
 #include "games_int.h"
 #include "methods_calc_int.h"
 #include "methods_int.h"
+#include "web_int.h"
 #include "opfor/notify.h"
 #include "opfor/ruleset.h"
 #include "opfor/ruleset_calc.h"
@@ -103,6 +104,9 @@ struct opfor_server {
     struct opfor__games *games;                /* games in memory, subscriptions */
     uv_timer_t games_timer;                    /* when games leave memory (opfor__games_sweep) */
     int games_timer_on;                        /* 1 while games_timer is open */
+    opfor_web_t *web;                          /* the table page (http), or NULL */
+    opfor_web_tokens_t web_tokens;             /* its two tokens (when web is set) */
+    int web_tokens_required;                   /* 1: http on an address beyond loopback */
     opfor_event_fn on_event;                   /* listener for every published event */
     void *on_event_ud;                         /* its argument */
 };
@@ -131,6 +135,10 @@ void opfor_server_log(opfor_server_t *s, int level, const char *fmt, ...) {
 
 int opfor_server_tcp_port(const opfor_server_t *s) {
     return s->tcp_port;
+}
+
+int opfor_server_http_port(const opfor_server_t *s) {
+    return s->web ? opfor__web_port(s->web) : -1;
 }
 
 const opfor_config_t *opfor_server_config(const opfor_server_t *s) {
@@ -230,6 +238,10 @@ static void free_model(void *m) {
         rs->calc->model_free(m);
 }
 
+int opfor__server_web_role(const opfor_server_t *s, const char *token) {
+    return s->web ? opfor__web_token_role(&s->web_tokens, token) : 0;
+}
+
 int opfor__server_token_ok(const opfor_server_t *s, const char *token) {
     size_t a = strlen(s->token), b = strlen(token);
     unsigned diff = (unsigned)(a ^ b);
@@ -256,12 +268,44 @@ static void on_write(uv_write_t *req, int status) {
     }
 }
 
+/* A WebSocket session: each MessagePack message of data (answers gathered while input was
+ * processed, events) goes out as one binary message, within the same write-queue bound. */
+static void web_write(opfor_peer_t *c, const char *data, size_t len) {
+    const opfor_frame_limits_t whole = {
+        UINT32_MAX, OPFOR_FRAME_MAX_DEPTH_HARD}; /* our own output: split, not judged */
+    size_t off = 0;
+    while (off < len) {
+        opfor_frame_result_t r;
+        if (opfor_frame_scan((const uint8_t *)data + off, len - off, &whole, &r) !=
+            OPFOR_FRAME_COMPLETE) {
+            LOG(c->srv, ERROR, "%s: cannot split an answer into messages: %s", c->peer,
+                r.reason ? r.reason : "cut short");
+            client_close(c);
+            return;
+        }
+        size_t queued = opfor__web_queued(c->web);
+        if (queued + r.len > c->srv->cfg.write_queue_max) {
+            LOG(c->srv, WARN, "%s: %zu bytes wait to be read (limit %u); disconnecting", c->peer,
+                queued + r.len, c->srv->cfg.write_queue_max);
+            client_close(c);
+            return;
+        }
+        opfor__web_send(c->web, data + off, r.len);
+        off += r.len;
+    }
+}
+
 /* Writes len bytes now: uv_try_write() first (the usual case: the socket takes it all and
  * nothing is allocated), and only what it left over is copied into a queued uv_write. libuv
  * refuses try_write while earlier writes are queued, so the order is kept. */
 static void write_now(opfor_peer_t *c, const char *data, size_t len) {
     if (!len || c->closing)
         return;
+    if (c->is_web) {
+        if (c->web)
+            web_write(c, data, len);
+        return;
+    }
     size_t queued = uv_stream_get_write_queue_size(&c->h.stream);
     if (queued + len > c->srv->cfg.write_queue_max) {
         LOG(c->srv, WARN, "%s: %zu bytes wait to be read (limit %u); disconnecting", c->peer,
@@ -570,6 +614,15 @@ static void handle_frame(opfor_peer_t *c, const uint8_t *p, size_t len) {
         }
         goto out;
     }
+    if (c->players_link && !(meth->flags & OPFOR_METHOD_PLAYERS)) {
+        if (!notif)
+            send_error(c, m.id, OPFOR_RPC_E_UNAUTHORIZED,
+                       "'%.*s' is not open to the players' link: it opens the calculator (hello, "
+                       "ping, calc, calc.list) until the player's view of a game exists; the game "
+                       "master's link opens everything",
+                       mlen, m.method);
+        goto out;
+    }
     if (c->inflight >= s->cfg.max_inflight) {
         if (!notif)
             send_error(c, m.id, OPFOR_RPC_E_BUSY, "%u requests already await answers (limit %u)",
@@ -682,6 +735,14 @@ static void client_close(opfor_peer_t *c) {
         s->nclients--;
         LOG(s, INFO, "%s: disconnected", c->peer);
     }
+    if (c->is_web) { /* the connection goes once its queued messages are written */
+        if (c->web)
+            opfor__web_close(c->web);
+        c->web = NULL;
+        s->pending_closes += 1;
+        uv_close((uv_handle_t *)&c->timer, on_client_closed);
+        return;
+    }
     s->pending_closes += 2;
     uv_close(&c->h.handle, on_client_closed);
     uv_close((uv_handle_t *)&c->timer, on_client_closed);
@@ -701,6 +762,10 @@ void opfor__peer_drain(opfor_peer_t *c, const char *why) {
     c->draining = 1;
     LOG(c->srv, DEBUG, "%s: closing after pending writes (%s)", c->peer, why);
     flush_output(c); /* gathered answers (and the final notice) go out before the shutdown */
+    if (c->is_web) { /* queued messages stay with the connection, which closes after them */
+        client_close(c);
+        return;
+    }
     uv_read_stop(&c->h.stream);
     uv_timer_start(&c->timer, on_drain_timeout, DRAIN_TIMEOUT_MS, 0);
     c->shutdown_req.data = c;
@@ -874,6 +939,110 @@ static void on_connection(uv_stream_t *server, int status) {
     rc = uv_read_start(&c->h.stream, on_alloc, on_read);
     if (rc < 0)
         client_close(c);
+}
+
+/* ------------------------------------------------------------------ WebSocket sessions */
+
+/* A WebSocket connection of the table page (io/web.c) becomes a session like a socket's: the
+ * same hello and idle timers, limits, dispatch and subscriptions. Its messages arrive whole (in
+ * parts that web.c hands over) and each must be exactly one MessagePack frame. */
+opfor_peer_t *opfor__server_web_open(opfor_server_t *s, opfor_web_conn_t *wc, const char *peer) {
+    if (s->stopping)
+        return NULL;
+    opfor_peer_t *c = calloc(1, sizeof *c);
+    if (!c) {
+        LOG(s, ERROR, "out of memory accepting a client");
+        return NULL;
+    }
+    c->srv = s;
+    c->is_web = 1;
+    c->web = wc;
+    c->serial = ++s->next_serial;
+    snprintf(c->peer, sizeof c->peer, "%s#%llu", peer, (unsigned long long)c->serial);
+    uv_timer_init(s->loop, &c->timer);
+    c->timer.data = c;
+    c->open_handles = 1;
+    c->next = s->clients;
+    if (s->clients)
+        s->clients->prev = c;
+    s->clients = c;
+    s->nclients++;
+    c->token_required = s->web_tokens_required;
+    c->authed = !c->token_required;
+    if (s->nclients > s->cfg.max_clients) {
+        refuse(c); /* told why, then closed: the connection is already let go of */
+        return NULL;
+    }
+    LOG(s, INFO, "%s: connected%s", c->peer, c->token_required ? " (token required)" : "");
+    if (s->cfg.hello_timeout_ms)
+        uv_timer_start(&c->timer, on_hello_timeout, s->cfg.hello_timeout_ms, 0);
+    else
+        restart_idle(c);
+    return c;
+}
+
+void opfor__server_web_input(opfor_peer_t *c, const uint8_t *data, size_t len, int first, int final,
+                             int binary) {
+    if (c->closing || c->draining)
+        return;
+    if (!binary) {
+        protocol_error(c, OPFOR_RPC_E_PARSE,
+                       "text message: send each MessagePack-RPC frame as one binary message");
+        return;
+    }
+    if (first)
+        c->in_len = 0;
+    const size_t most = c->srv->limits.max_size;
+    if (len > most - c->in_len) {
+        protocol_error(c, OPFOR_RPC_E_PARSE, "invalid frame: a message longer than %zu bytes",
+                       most);
+        return;
+    }
+    if (c->in_cap < c->in_len + len) {
+        size_t cap = c->in_cap ? c->in_cap : 4096;
+        while (cap < c->in_len + len)
+            cap *= 2;
+        uint8_t *p = realloc(c->in, cap);
+        if (!p) {
+            client_close(c);
+            return;
+        }
+        c->in = p;
+        c->in_cap = cap;
+    }
+    memcpy(c->in + c->in_len, data, len);
+    c->in_len += len;
+    if (!final)
+        return;
+    if (c->hello_done || !c->srv->cfg.hello_timeout_ms)
+        restart_idle(c);
+    opfor_frame_result_t r;
+    opfor_frame_status_t st = opfor_frame_scan(c->in, c->in_len, &c->srv->limits, &r);
+    size_t n = c->in_len;
+    c->in_len = 0;
+    c->batching = 1;
+    if (st == OPFOR_FRAME_INVALID)
+        protocol_error(c, OPFOR_RPC_E_PARSE, "invalid frame (byte %zu of the frame): %s", r.offset,
+                       r.reason);
+    else if (st != OPFOR_FRAME_COMPLETE || r.len != n)
+        protocol_error(c, OPFOR_RPC_E_PARSE,
+                       "invalid frame: a binary message must hold exactly one MessagePack "
+                       "object (%zu bytes, %s)",
+                       n, st == OPFOR_FRAME_COMPLETE ? "more than one" : "cut short");
+    else
+        handle_frame(c, c->in, n);
+    if (!c->closing)
+        flush_output(c);
+    if (c->in_cap > 4 * READ_CHUNK) { /* give back a big message's buffer */
+        free(c->in);
+        c->in = NULL;
+        c->in_cap = 0;
+    }
+}
+
+void opfor__server_web_gone(opfor_peer_t *c) {
+    c->web = NULL; /* the connection is going: nothing more is written to it */
+    client_close(c);
 }
 
 /* ------------------------------------------------------------------ listeners */
@@ -1329,10 +1498,12 @@ static void reload(opfor_server_t *s) {
     if (rc == 0) {
         /* Listeners and the state directory stay as they are until a restart. */
         if (strcmp(n.socket, s->cfg.socket) || strcmp(n.listen, s->cfg.listen) ||
-            strcmp(n.state_dir, s->cfg.state_dir))
-            LOG(s, WARN, "reload: socket, listen and state-dir changes take effect on restart");
+            strcmp(n.http, s->cfg.http) || strcmp(n.state_dir, s->cfg.state_dir))
+            LOG(s, WARN,
+                "reload: socket, listen, http and state-dir changes take effect on restart");
         memcpy(n.socket, s->cfg.socket, sizeof n.socket);
         memcpy(n.listen, s->cfg.listen, sizeof n.listen);
+        memcpy(n.http, s->cfg.http, sizeof n.http);
         memcpy(n.state_dir, s->cfg.state_dir, sizeof n.state_dir);
         rc = opfor_config_check(&n, &d);
     }
@@ -1411,6 +1582,42 @@ int opfor_server_new(opfor_server_t **out, uv_loop_t *loop, const opfor_config_t
     return 0;
 }
 
+/* The host a person types for the page: the configured one, or for a wildcard address
+ * (0.0.0.0, [::]) this machine's first address on a network (else loopback). */
+static void web_host(const opfor_listen_addr_t *a, char *out, size_t size) {
+    int wildcard = strcmp(a->host, "0.0.0.0") == 0 || strcmp(a->host, "::") == 0;
+    snprintf(out, size, a->ipv6 ? "[%s]" : "%s", a->host);
+    if (!wildcard)
+        return;
+    snprintf(out, size, "127.0.0.1");
+    uv_interface_address_t *ifs = NULL;
+    int n = 0;
+    if (uv_interface_addresses(&ifs, &n) != 0)
+        return;
+    for (int i = 0; i < n; i++)
+        if (!ifs[i].is_internal && ifs[i].address.address4.sin_family == AF_INET) {
+            uv_ip4_name(&ifs[i].address.address4, out, size);
+            break;
+        }
+    uv_free_interface_addresses(ifs, n);
+}
+
+int opfor_server_http_url(const opfor_server_t *s, char *buf, size_t size) {
+    return opfor_server_http_link(s, 0, buf, size);
+}
+
+int opfor_server_http_link(const opfor_server_t *s, int which, char *buf, size_t size) {
+    opfor_listen_addr_t a;
+    if (!s->web || opfor_config_parse_listen(s->cfg.http, &a, NULL) < 0)
+        return -1;
+    char host[80];
+    web_host(&a, host, sizeof host);
+    const char *tok = which == 1 ? s->web_tokens.gm : which == 2 ? s->web_tokens.player : NULL;
+    snprintf(buf, size, "http://%s:%d/%s%s", host, opfor__web_port(s->web), tok ? "#t=" : "",
+             tok ? tok : "");
+    return 0;
+}
+
 int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -1468,6 +1675,24 @@ int opfor_server_start(opfor_server_t *s, opfor_diag_t *d) {
         if (s->cfg.listen[0] && (rc = listen_tcp(s, d)) < 0)
             return rc;
     }
+    if (s->cfg.http[0]) { /* not a systemd socket: the page is served beside whatever that is */
+        opfor_listen_addr_t a;
+        rc = opfor_config_parse_listen(s->cfg.http, &a, d);
+        if (rc == 0)
+            rc = opfor__web_tokens_load(s->cfg.state_dir, &s->web_tokens, d);
+        if (rc < 0)
+            return rc;
+        s->web_tokens_required = !a.loopback;
+        if (s->web_tokens.created)
+            LOG(s, INFO, "table page: new links (%s/web-tokens)", s->cfg.state_dir);
+        rc = opfor__web_start(&s->web, s, s->loop, s->cfg.http, s->cfg.log_level >= OPFOR_LOG_DEBUG,
+                              d);
+        if (rc < 0)
+            return rc;
+        char url[160];
+        opfor_server_http_url(s, url, sizeof url);
+        LOG(s, INFO, "table page: %s (docs/web.md)", url);
+    }
 
     fit_open_files(s);
     static const int signums[3] = {SIGINT, SIGTERM, SIGHUP};
@@ -1524,6 +1749,7 @@ void opfor_server_stop(opfor_server_t *s) {
             atomic_store(&call->cancelled, 1);
         client_close(c);
     }
+    opfor__web_stop(s->web); /* after the sessions have let go of their connections */
     if (s->sigs_on) /* keep catching signals (a second one exits at once), but let uv_run end */
         for (int i = 0; i < 3; i++)
             uv_unref((uv_handle_t *)&s->sigs[i]);
@@ -1536,6 +1762,8 @@ void opfor_server_free(opfor_server_t *s) {
     close_listeners(s);
     while (s->clients)
         client_close(s->clients);
+    opfor__web_free(s->web); /* runs the loop until lws is done with it */
+    s->web = NULL;
     if (s->sigs_on) {
         for (int i = 0; i < 3; i++)
             server_close_handle(s, (uv_handle_t *)&s->sigs[i]);

@@ -47,6 +47,9 @@ struct opfor_peer {
     uint64_t serial;            /* connection number, for logs */
     char peer[80];              /* "unix#3", "tcp 127.0.0.1:4242 #4" */
     int is_tcp;                 /* 1 for TCP connections */
+    int is_web;                 /* 1 for a WebSocket session (io/web.c): h is unused */
+    struct opfor_web_conn *web; /* its connection; NULL once that has gone */
+    int players_link;           /* 1: a web session opened with the players' token */
     int refused;                /* 1: over max-clients, being told why (not in nclients) */
     int token_required;         /* 1 when hello must carry the token */
     int hello_done;             /* 1 after a successful hello */
@@ -69,6 +72,9 @@ void opfor__peer_drain(opfor_peer_t *c, const char *why);
 void opfor__peer_hello_ok(opfor_peer_t *c, int auth);
 /* Compares a presented token with the configured one in constant time; 1 when equal. */
 int opfor__server_token_ok(const opfor_server_t *s, const char *token);
+/* For a web session's hello: OPFOR_WEB_GM or OPFOR_WEB_PLAYER when token is one of the page's
+ * tokens, else 0. */
+int opfor__server_web_role(const opfor_server_t *s, const char *token);
 /* The current configuration's limits, for hello's answer. */
 const opfor_config_t *opfor__server_cfg(const opfor_server_t *s);
 /* The model in force of the default calculator (opfor__calc_default(): built in, or the

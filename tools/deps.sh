@@ -25,6 +25,8 @@ PKGS=(
   build-essential cmake pkg-config       # compiler and build
   clang libclang-rt-14-dev clang-format  # fuzzers (libFuzzer), sanitizers, style check
   libuv1-dev                             # opford's event loop
+  libwebsockets-dev                      # the table page: HTTP and WebSocket on opford's uv loop
+  libqrencode-dev                        # the table page's links as QR codes in the terminal
   libmsgpack-dev                         # MessagePack-RPC
   libgpiod-dev                           # e-ink panel GPIO lines
   libsqlite3-dev                         # saved games and high scores
@@ -34,6 +36,7 @@ PKGS=(
   libcmocka-dev                          # unit tests
   libncurses-dev                         # terminal play
   python3 python3-msgpack                # protocol tests with a stock client
+  chromium chromium-driver python3-selenium # the table page's tests in a real, headless browser
   valgrind                               # memory checks
 )
 
@@ -47,6 +50,11 @@ if [ "$MODE" = arm64 ]; then
     libuv1-dev:arm64 libmsgpack-dev:arm64 libgpiod-dev:arm64 libsqlite3-dev:arm64
     libfyaml-dev:arm64 libcmocka-dev:arm64
     libcairo2-dev:arm64 libpango1.0-dev:arm64
+    # Not libwebsockets-dev:arm64: Debian 12's -dev packages of the two architectures cannot be
+    # installed together (their lws_config.h differ in one line, LWS_INSTALL_LIBDIR, although
+    # the package says Multi-Arch: same). The cross build uses the native package's headers,
+    # identical otherwise, with the arm64 library itself (cmake/FindOpforLws.cmake).
+    libwebsockets17:arm64 libwebsockets-evlib-uv:arm64 libqrencode-dev:arm64
   )
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then
     SUDO=""
@@ -71,6 +79,13 @@ missing=()
 for p in "${PKGS[@]}"; do
   have "$p" || missing+=("$p")
 done
+# The table page's MessagePack library comes from npm when opford is built (web/package.json):
+# any Node.js with npm will do (NodeSource's nodejs carries its own npm, and Debian's npm package
+# would conflict with it), so Debian's nodejs and npm only when no npm is on the PATH.
+if ! command -v npm >/dev/null 2>&1; then
+  have nodejs || missing+=(nodejs)
+  missing+=(npm)
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "deps: all ${#PKGS[@]} packages present"

@@ -19,7 +19,13 @@ else
   exit 1
 fi
 dir=$(mktemp -d /tmp/opfor-run.XXXXXX) || exit 1
-"$bindir/opford" --socket "$dir/opford.sock" --state-dir "$state" --log-level warn &
+# The table page (docs/web.md) on this machine: OPFOR_WEB (`make run WEB=...`) is its address,
+# port 0 picks a free one; "none" leaves it out.
+web=${OPFOR_WEB:-http://127.0.0.1:0}
+webopt=()
+[ "$web" = none ] || webopt=(--listen "$web")
+"$bindir/opford" --socket "$dir/opford.sock" --state-dir "$state" --log-level warn \
+  "${webopt[@]}" >"$dir/opford.out" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
 trap 'exit 130' INT TERM
@@ -29,6 +35,14 @@ for _ in $(seq 100); do
   sleep 0.05
 done
 echo "Games and scores are kept in $state."
+for _ in $(seq 40); do # the daemon prints the page's address once it listens
+  grep -q 'table page at' "$dir/opford.out" 2>/dev/null && break
+  [ "$web" = none ] && break
+  sleep 0.05
+done
+sed -n -e 's/^opford: table page at \(.*\)$/The table page (calculator): \1/p' \
+  -e "s/^opford: game master's link: /  game master's link: /p" \
+  -e "s/^opford: players' link (the calculator, for now): /  players' link: /p" "$dir/opford.out"
 if [ -n "$game" ]; then
   "$bindir/opfor" patrol --connect "$dir/opford.sock" --game "$game" \
     --resume-hint "make run GAME="

@@ -161,8 +161,8 @@ static void config_value_syntax(void **state) {
         opfor_config_defaults(&t);
         assert_int_not_equal(opfor_config_set(&t, o->key, "", &d), OPFOR_ENOENT);
     }
-    assert_int_equal(
-        rows, 24); /* 15 daemon settings (game-idle-unload, max-queued: h16) + 9 display-* (h15) */
+    /* 16 daemon settings (game-idle-unload, max-queued: h16; http: issue 19) + 9 display-* (h15) */
+    assert_int_equal(rows, 25);
     /* The calculator model, worker threads and debug methods. */
     opfor_config_t t;
     opfor_config_defaults(&t);
@@ -230,6 +230,39 @@ static void config_listen_and_loopback_rule(void **state) {
     assert_int_equal(opfor_config_set(&c, "socket", "none", &d), 0);
     assert_int_equal(opfor_config_set(&c, "listen", "none", &d), 0);
     assert_int_equal(opfor_config_check(&c, &d), OPFOR_EINVAL);
+}
+
+/* The table page (docs/web.md): `http: http://HOST:PORT`, also given as `--listen http://...`
+ * (which leaves a TCP listen alone); any address, since the page's own tokens guard it beyond
+ * loopback (tests/web/opford_web_test.py). */
+static void config_http_listen(void **state) {
+    (void)state;
+    opfor_listen_addr_t a;
+    opfor_diag_t d;
+    assert_int_equal(opfor_config_parse_listen("http://127.0.0.1:0", &a, &d), 0);
+    assert_true(a.http && a.loopback);
+    assert_int_equal(a.port, 0);
+    assert_int_equal(opfor_config_parse_listen("tcp://127.0.0.1:1", &a, &d), 0);
+    assert_false(a.http);
+    assert_int_equal(opfor_config_parse_listen("https://127.0.0.1:1", &a, &d), OPFOR_EINVAL);
+
+    opfor_config_t c;
+    opfor_config_defaults(&c);
+    assert_string_equal(c.http, "");
+    assert_int_equal(opfor_config_set(&c, "listen", "tcp://127.0.0.1:7373", &d), 0);
+    assert_int_equal(opfor_config_set(&c, "listen", "http://127.0.0.1:8080", &d), 0);
+    assert_string_equal(c.listen, "tcp://127.0.0.1:7373");
+    assert_string_equal(c.http, "http://127.0.0.1:8080");
+    assert_int_equal(opfor_config_check(&c, &d), 0);
+    assert_int_equal(opfor_config_set(&c, "http", "tcp://127.0.0.1:1", &d), OPFOR_EINVAL);
+    const char *y = "http: http://[::1]:0\n";
+    assert_int_equal(opfor_config_load_string(&c, y, strlen(y), "h.yaml", &d), 0);
+    assert_string_equal(c.http, "http://[::1]:0");
+    assert_int_equal(opfor_config_set(&c, "http", "http://0.0.0.0:8080", &d), 0);
+    assert_int_equal(opfor_config_check(&c, &d), 0);
+    assert_int_equal(opfor_config_set(&c, "http", "none", &d), 0);
+    assert_string_equal(c.http, "");
+    assert_string_equal(c.listen, "tcp://127.0.0.1:7373");
 }
 
 static void write_file(const char *path, const char *text, mode_t mode) {
@@ -300,6 +333,7 @@ int main(void) {
         cmocka_unit_test(config_yaml_errors_name_line_and_column),
         cmocka_unit_test(config_value_syntax),
         cmocka_unit_test(config_listen_and_loopback_rule),
+        cmocka_unit_test(config_http_listen),
         cmocka_unit_test(config_token_file_checks),
         cmocka_unit_test(config_file_rejects_bad_bytes),
     };

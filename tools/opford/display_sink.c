@@ -121,8 +121,16 @@ void opford_display_resume(opford_display_t *d, opfor_server_t *srv) {
         return;
     if (opfor_server_show_current(srv) == 1)
         return; /* the card of the game under way, as before a restart */
-    opfor_card_waiting(&d->card, "Waiting for orders",
-                       "Start or resume a game: each order appears here");
+    /* A Pi without a screen: the panel is where the players find the table page's link (the
+     * players' one; the game master's stays in opford's own output). */
+    char link[200], line[240];
+    if (opfor_server_http_link(srv, 2, link, sizeof link) == 0) {
+        snprintf(line, sizeof line, "Players' page: %s", link);
+        log_line(d, OPFOR_LOG_INFO, "display: the waiting card shows the players' link");
+    } else {
+        snprintf(line, sizeof line, "Start or resume a game: each order appears here");
+    }
+    opfor_card_waiting(&d->card, "Waiting for orders", line);
     opfor_dout_show(d->out, &d->card);
 }
 

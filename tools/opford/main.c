@@ -16,6 +16,9 @@
 #include "opfor/server.h"
 
 #include "display_sink.h"
+#include "qr_term.h"
+
+#include <unistd.h>
 
 typedef struct opford_args {
     const char *config;    /* --config FILE, or NULL */
@@ -23,6 +26,13 @@ typedef struct opford_args {
     char key[32][48];      /* option keys given as flags, in order */
     const char *value[32]; /* their values */
 } opford_args_t;
+
+/* A link as a QR code on standard output (a terminal), under a line saying which it is. */
+static void print_qr(const char *what, const char *url) {
+    static char qr[64 * 1024];
+    if (opfor_qr_term(url, 1, qr, sizeof qr) > 0)
+        printf("opford: %s, to scan:\n%s", what, qr);
+}
 
 static void usage(FILE *f) {
     opfor_config_t def;
@@ -220,6 +230,19 @@ int main(int argc, char **argv) {
     opford_display_resume(display, srv); /* the current game's card, or "Waiting for orders" */
     opfor_server_log(srv, OPFOR_LOG_INFO, "opford %s ready (pid %ld)", opfor_server_version(),
                      (long)uv_os_getpid());
+    char url[200]; /* printed whatever the log level: port 0 picks one, and a person opens it */
+    if (opfor_server_http_url(srv, url, sizeof url) == 0) {
+        printf("opford: table page at %s\n", url);
+        opfor_server_http_link(srv, 1, url, sizeof url);
+        printf("opford: game master's link: %s\n", url);
+        if (isatty(STDOUT_FILENO)) /* a phone scans it off the screen */
+            print_qr("the game master's link", url);
+        opfor_server_http_link(srv, 2, url, sizeof url);
+        printf("opford: players' link (the calculator, for now): %s\n", url);
+        if (isatty(STDOUT_FILENO))
+            print_qr("the players' link", url);
+        fflush(stdout);
+    }
     opfor_sd_notify(NULL, "READY=1\nSTATUS=accepting connections");
     uv_run(&loop, UV_RUN_DEFAULT);
     opford_display_stop(display, srv); /* the panel sleeps */

@@ -25,6 +25,7 @@ typedef enum opfor_log_level {
 typedef struct opfor_config {
     char socket[108];                       /* Unix socket path (sun_path size); "" = none */
     char listen[128];                       /* "tcp://HOST:PORT", or "" for no TCP listener */
+    char http[128];                         /* "http://HOST:PORT": the table page; "" = none */
     char token_file[OPFOR_CONFIG_PATH_MAX]; /* file holding the TCP token; "" = no token */
     char state_dir[OPFOR_CONFIG_PATH_MAX];  /* where saved games will live */
     int log_level;                          /* opfor_log_level_t */
@@ -82,7 +83,8 @@ int opfor_config_default_state_dir(char *buf, size_t size, const char *state_dir
 void opfor_config_defaults(opfor_config_t *c);
 
 /* Sets one option by key from its text value (as a flag or a YAML scalar would give it).
- * Values: socket PATH|none; listen tcp://HOST:PORT|none; log-level error|warn|info|debug;
+ * Values: socket PATH|none; listen tcp://HOST:PORT|http://HOST:PORT|none; http
+ * http://HOST:PORT|none; log-level error|warn|info|debug;
  * durations as NUMBER[ms|s|m|h] (plain numbers are seconds); sizes as NUMBER[K|M|KiB|MiB];
  * model FILE|none; workers N (0 = auto); debug-methods yes|no; display SPEC|none (stored as
  * given); display-rotation 0|90|180|270|default; display-spidev PATH; display-gpiochip NAME;
@@ -113,10 +115,11 @@ typedef struct opfor_listen_addr {
     int port;      /* 0..65535; 0 lets the kernel choose */
     int ipv6;      /* 1 when host is an IPv6 address */
     int loopback;  /* 1 for 127.0.0.0/8 and ::1 */
+    int http;      /* 1 for http://HOST:PORT, 0 for tcp://HOST:PORT */
 } opfor_listen_addr_t;
 
-/* Parses "tcp://HOST:PORT" where HOST is a numeric IPv4 address, [IPv6] or "localhost"
- * (127.0.0.1). Names are not resolved. Returns 0 or OPFOR_EINVAL with d->msg filled. */
+/* Parses "tcp://HOST:PORT" or "http://HOST:PORT" where HOST is a numeric IPv4 address, [IPv6] or
+ * "localhost" (127.0.0.1). Names are not resolved. Returns 0 or OPFOR_EINVAL with d->msg filled. */
 int opfor_config_parse_listen(const char *s, opfor_listen_addr_t *out, opfor_diag_t *d);
 
 /* Reads the token file: the token is its content without trailing whitespace, 8 to 255 bytes

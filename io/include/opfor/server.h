@@ -81,6 +81,16 @@ void opfor_server_free(opfor_server_t *s);
 
 /* The TCP port actually bound (useful with port 0), or -1 when not listening on TCP. */
 int opfor_server_tcp_port(const opfor_server_t *s);
+/* The table page's HTTP port actually bound (`http` setting), or -1 when it is not served. */
+int opfor_server_http_port(const opfor_server_t *s);
+/* The table page's address with the port bound ("http://127.0.0.1:8080/") in buf; 0, or -1
+ * when the page is not served. */
+int opfor_server_http_url(const opfor_server_t *s, char *buf, size_t size);
+/* The same with a token: which 1 = the game master's link (everything), 2 = the players' link
+ * ("http://HOST:PORT/#t=TOKEN"; the token stays in the browser, never in a request line). For a
+ * wildcard address the host is this machine's first network address. 0, or -1 when the page is
+ * not served. */
+int opfor_server_http_link(const opfor_server_t *s, int which, char *buf, size_t size);
 /* The settings in force. */
 const opfor_config_t *opfor_server_config(const opfor_server_t *s);
 /* An application pointer for method handlers (game registry, thread pool, ...); NULL by default. */

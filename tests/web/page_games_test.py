@@ -1,0 +1,97 @@
+"""tests/web/page_games_test.py BIN_DIR WORKDIR ARTEFACTS -- the table page's games screen in
+headless Chromium at 360 px (Debian's chromium, chromium-driver, python3-selenium): on the game
+master's side (loopback, no token) it starts a game from the page, follows it live while
+another client (a Unix socket) presses for the initiative and closes it, and lists it closed;
+the players' link sees no games yet. A screenshot goes to ARTEFACTS.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from opford_lib import Checks, Client, Daemon  # noqa: E402
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.options import Options  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+bin_dir, work, artefacts = sys.argv[1], sys.argv[2], sys.argv[3]
+os.makedirs(artefacts, exist_ok=True)
+t = Checks(detail_max=400)
+check = t.check
+
+d = Daemon(os.path.join(bin_dir, "opford"), work, "games", ["--listen", "http://127.0.0.1:0"])
+m = d.wait_log(r"players' link \(the calculator, for now\): (http://127\.0\.0\.1:\d+/)#t=(\w+)")
+check("daemon_serves_the_page", d.ready and m is not None, d.logtext())
+url, players_link = m.group(1), m.group(0).split(": ", 1)[1]
+
+opts = Options()
+opts.binary_location = "/usr/bin/chromium"
+for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+          "--disable-background-networking", "--disable-component-update", "--disable-sync",
+          "--disable-dev-shm-usage", f"--user-data-dir={work}/chromium", "--window-size=360,800"):
+    opts.add_argument(a)
+drv = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+
+
+def text(i):
+    return drv.find_element(By.ID, i).text
+
+
+def waits(cond, secs=15):
+    try:
+        WebDriverWait(drv, secs).until(cond)
+        return True
+    except Exception:
+        return False
+
+
+try:
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": 360, "height": 800, "deviceScaleFactor": 2, "mobile": True})
+    drv.get(url)
+    check("page_ready", waits(lambda b: b.find_element(By.TAG_NAME, "body")
+                              .get_attribute("data-ready") == "1"))
+    drv.find_element(By.ID, "tab-games").click()
+    check("games_screen_shown", drv.find_element(By.ID, "games").is_displayed() and
+          not drv.find_element(By.ID, "calc").is_displayed())
+    Select(drv.find_element(By.ID, "new-ruleset")).select_by_value("viktoria")
+    drv.find_element(By.ID, "new-seed").send_keys("5")
+    drv.find_element(By.ID, "new-start").click()
+    check("game_started_from_the_page",
+          waits(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-game")),
+          text("games-error"))
+    gid = drv.find_element(By.TAG_NAME, "body").get_attribute("data-game")
+    check("game_summary_active", waits(lambda b: "active" in text("game-summary")),
+          text("game-summary"))
+    u = Client(d.sock, timeout=10)
+    u.rpc("hello", {"client": "table"})
+    st = u.rpc("game.state", {"game": gid})
+    check("game_is_in_the_daemon", st["game"] == gid and st["seed"] == 5, st.get("seed"))
+    u.rpc("viktoria.initiative", {"game": gid})
+    check("press_seen_live", waits(lambda b: "initiative" in text("game-events")),
+          text("game-events"))
+    check("summary_follows", waits(lambda b: "initiative: player" in text("game-summary")),
+          text("game-summary"))
+    drv.save_screenshot(os.path.join(artefacts, "games-360.png"))
+    u.rpc("game.close", {"game": gid})
+    check("close_seen_live", waits(lambda b: "closed" in text("game-events") and
+                                   "closed" in text("game-summary")),
+          (text("game-events"), text("game-summary")))
+    row = f"#games-list tr[data-game='{gid}'] .status-cell"
+    check("list_shows_it_closed", waits(lambda b: b.find_element(By.CSS_SELECTOR, row).text ==
+                                        "closed"))
+    u.close()
+
+    # the players' link: the calculator, and no games yet
+    drv.get(players_link)
+    drv.refresh()
+    check("players_page_ready", waits(lambda b: b.find_element(By.TAG_NAME, "body")
+                                      .get_attribute("data-ready") == "1"))
+    drv.find_element(By.ID, "tab-games").click()
+    check("players_link_no_games", waits(lambda b: "game master's link" in text("games-note"))
+          and not drv.find_element(By.ID, "games-new").is_displayed(), text("games-note"))
+finally:
+    drv.quit()
+check("daemon_stops_cleanly", d.stop() == 0)
+t.finish("page_games: ")
