@@ -1,0 +1,150 @@
+/* rulesets/splendid/engine_geom.c — where a unit's stands stand: its formation's rectangle from
+ * the centre of its front edge, its facing, its files and ranks (§Stands and Units: bases are
+ * scenario data), distances between units (shortest base to base, §Command), contact within
+ * the tolerance (R-24) and the outflank test of §Can a unit be outflanked?.
+ */
+#include <math.h>
+
+#include "engine_int.h"
+
+int sv_class(const sv_unit_t *u) {
+    if (u->kind == SV_COMMANDER || u->kind == SV_SUB)
+        return 3;
+    if (u->kind == SV_FRAME || u->kind == SV_GUN || u->kind == SV_HEAVYGUN)
+        return 2;
+    if (u->kind == SV_HEAVY || u->kind == SV_MOUNTED ||
+        (u->kind == SV_DRAGOON && !(u->flags & SV_F_DISMOUNTED)))
+        return 1;
+    return 0;
+}
+
+int sv_ranks(const sv_unit_t *u) {
+    int f = u->files ? u->files : 1;
+    return (u->n + f - 1) / f;
+}
+
+float sv_width(const sv_ctx_t *c, const sv_unit_t *u) {
+    int f = u->files ? u->files : 1;
+    return (float)f * c->base_w[sv_class(u)];
+}
+
+float sv_depth(const sv_ctx_t *c, const sv_unit_t *u) {
+    return (float)sv_ranks(u) * c->base_d[sv_class(u)];
+}
+
+void sv_rect_at(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t p, opfor_vec_t f,
+                opfor_pt_t out[4]) {
+    float hw = sv_width(c, u) * 0.5f, d = sv_depth(c, u);
+    opfor_vec_t r = opfor_pt(f.y, -f.x); /* to the unit's right */
+    out[0] = opfor_pt(p.x - r.x * hw, p.y - r.y * hw);
+    out[1] = opfor_pt(p.x + r.x * hw, p.y + r.y * hw);
+    out[2] = opfor_pt(out[1].x - f.x * d, out[1].y - f.y * d);
+    out[3] = opfor_pt(out[0].x - f.x * d, out[0].y - f.y * d);
+}
+
+void sv_rect(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t out[4]) {
+    sv_rect_at(c, u, opfor_pt(u->x, u->y), opfor_pt(u->fx, u->fy), out);
+}
+
+/* Projection of r onto axis: min and max. */
+static void project(const opfor_pt_t r[4], opfor_vec_t ax, float *lo, float *hi) {
+    *lo = *hi = opfor_vdot(r[0], ax);
+    for (int i = 1; i < 4; i++) {
+        float v = opfor_vdot(r[i], ax);
+        if (v < *lo)
+            *lo = v;
+        if (v > *hi)
+            *hi = v;
+    }
+}
+
+int sv_rect_overlap(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
+    const opfor_pt_t *rs[2] = {a, b};
+    for (int k = 0; k < 2; k++)
+        for (int e = 0; e < 2; e++) {
+            opfor_vec_t ax = opfor_vnorm(opfor_vsub(rs[k][e + 1], rs[k][e]));
+            float alo, ahi, blo, bhi;
+            project(a, ax, &alo, &ahi);
+            project(b, ax, &blo, &bhi);
+            if (ahi - tol <= blo || bhi - tol <= alo)
+                return 0; /* a separating axis */
+        }
+    return 1;
+}
+
+float sv_rect_dist(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
+    if (sv_rect_overlap(a, b, 0.0f))
+        return 0.0f;
+    float best = 1e30f;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            float d = opfor_seg_seg_dist(a[i], a[(i + 1) & 3], b[j], b[(j + 1) & 3]);
+            if (d < best)
+                best = d;
+        }
+    return best;
+}
+
+int sv_seg_hits_rect(opfor_pt_t p, opfor_pt_t q, const opfor_pt_t r[4], float tol) {
+    /* the rectangle shrunk by tol on every side, then a segment-rectangle overlap by SAT */
+    opfor_pt_t c = opfor_pt((r[0].x + r[2].x) * 0.5f, (r[0].y + r[2].y) * 0.5f);
+    opfor_vec_t ax[2] = {opfor_vsub(r[1], r[0]), opfor_vsub(r[3], r[0])};
+    for (int k = 0; k < 2; k++) {
+        float len = opfor_vlen(ax[k]);
+        if (len <= 2.0f * tol)
+            return 0;
+        opfor_vec_t n = opfor_vscale(ax[k], 1.0f / len);
+        float half = len * 0.5f - tol;
+        float a = opfor_vdot(opfor_vsub(p, c), n), b = opfor_vdot(opfor_vsub(q, c), n);
+        if ((a > half && b > half) || (a < -half && b < -half))
+            return 0;
+    }
+    /* the segment's own normal */
+    opfor_vec_t d = opfor_vsub(q, p);
+    if (opfor_vlen2(d) < 1e-12f)
+        return 1;
+    opfor_vec_t n = opfor_vnorm(opfor_vperp(d));
+    float s = opfor_vdot(p, n), lo, hi;
+    project(r, n, &lo, &hi);
+    return s > lo + tol && s < hi - tol;
+}
+
+float sv_unit_dist(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *b) {
+    opfor_pt_t ra[4], rb[4];
+    sv_rect(c, a, ra);
+    sv_rect(c, b, rb);
+    return sv_rect_dist(ra, rb);
+}
+
+int sv_in_contact(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *b) {
+    return sv_unit_dist(c, a, b) <= c->opt.contact_tolerance;
+}
+
+int sv_outflanks(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *d) {
+    if (d->form == SV_DEFBLOCK) /* §Defensive Block Formation: never outflanked */
+        return 0;
+    opfor_pt_t ra[4], rd[4];
+    sv_rect(c, a, ra);
+    sv_rect(c, d, rd);
+    float tol = c->opt.contact_tolerance;
+    /* the attacker must face into the defender: its front centre near the defender */
+    if (sv_rect_dist(ra, rd) > tol)
+        return 0;
+    /* a front corner of the attacker pressed onto the enemy's front edge is a frontal
+     * contact, whatever else it touches */
+    for (int k = 2; k < 4; k++) /* rear corners rd[2], rd[3] on a's front edge */
+        if (opfor_seg_dist_pt(ra[0], ra[1], rd[k]) <= tol)
+            return 1;
+    for (int k = 0; k < 2; k++) /* a's front corners on d's rear edge */
+        if (opfor_seg_dist_pt(rd[2], rd[3], ra[k]) <= tol)
+            return 1;
+    return 0;
+}
+
+int sv_on_table(const sv_ctx_t *c, const opfor_pt_t r[4]) {
+    for (int i = 0; i < 4; i++)
+        if (r[i].x < -1e-3f || r[i].y < -1e-3f || r[i].x > c->width + 1e-3f ||
+            r[i].y > c->depth + 1e-3f)
+            return 0;
+    return 1;
+}

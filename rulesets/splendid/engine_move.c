@@ -1,0 +1,716 @@
+/* rulesets/splendid/engine_move.c — the manoeuvre phases (§The Movement Phase and the sections
+ * after it; docs/splendid.md 4.5-4.7): each unit of the moving side takes its one action
+ * (change of formation, manoeuvre with free turns, about-face, side-step and step-back,
+ * double time, charge with its test, disengage, limber, unlimber, prolong, mount, dismount,
+ * voluntary retreat), offered as a short list of candidate destinations; and the charged
+ * side's decision on contact (stand, defensive fire) with artillery's compulsory fire or
+ * overrun. The other reactions (intercept, counter-charge, recoil, evade, hasty defensive
+ * block, emergency about-face) and break-throughs hang on the same decision point
+ * (SV_P_REACT) in a later part.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "engine_int.h"
+
+#define COS45 0.70710678f
+
+static opfor_action_t act(int kind, int unit) {
+    opfor_action_t a;
+    memset(&a, 0, sizeof a);
+    a.kind = (uint8_t)kind;
+    a.unit = (uint8_t)unit;
+    a.target = OPFOR_ACTION_NONE;
+    return a;
+}
+
+static float enemy_dist(const sv_ctx_t *c, const sv_state_t *s, const sv_unit_t *m, int side) {
+    float best = 1e30f;
+    for (int i = 0; i < s->nunits; i++)
+        if (s->u[i].side != side && sv_alive(&s->u[i])) {
+            float d = sv_unit_dist(c, m, &s->u[i]);
+            if (d < best)
+                best = d;
+        }
+    return best;
+}
+
+/* m (unit ui moved) stands on the table, overlaps nobody, and touches no enemy except
+ * `ignore` (which it may touch but not overlap). */
+static int placement_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, const sv_unit_t *m,
+                        int ignore) {
+    opfor_pt_t rm[4];
+    sv_rect(c, m, rm);
+    if (!sv_on_table(c, rm))
+        return 0;
+    for (int k = 0; k < s->nunits; k++) {
+        const sv_unit_t *o = &s->u[k];
+        if (k == ui || !sv_alive(o))
+            continue;
+        opfor_pt_t ro[4];
+        sv_rect(c, o, ro);
+        if (sv_rect_overlap(rm, ro, 0.01f))
+            return 0;
+        if (k != ignore && o->side != m->side && sv_rect_dist(rm, ro) <= c->opt.contact_tolerance)
+            return 0; /* only a charge brings a unit into contact */
+    }
+    return 1;
+}
+
+/* The unit's front centre goes straight from its place to p, facing its way; every inch of the
+ * path is free of other units (no flowing around in this part). */
+static int path_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_pt_t p, int ignore,
+                   float min_enemy) {
+    const sv_unit_t *u = &s->u[ui];
+    opfor_vec_t d = opfor_vsub(p, opfor_pt(u->x, u->y));
+    float len = opfor_vlen(d);
+    if (len < 1e-4f)
+        return 1;
+    opfor_vec_t f = opfor_vscale(d, 1.0f / len);
+    int steps = (int)ceilf(len);
+    for (int i = 1; i < steps; i++) {
+        sv_unit_t m = *u;
+        m.x = u->x + f.x * (float)i;
+        m.y = u->y + f.y * (float)i;
+        m.fx = f.x;
+        m.fy = f.y;
+        opfor_pt_t rm[4];
+        sv_rect(c, &m, rm);
+        for (int k = 0; k < s->nunits; k++) {
+            if (k == ui || k == ignore || !sv_alive(&s->u[k]))
+                continue;
+            opfor_pt_t ro[4];
+            sv_rect(c, &s->u[k], ro);
+            if (sv_rect_overlap(rm, ro, 0.01f))
+                return 0;
+        }
+        if (min_enemy > 0.0f && enemy_dist(c, s, &m, u->side) < min_enemy)
+            return 0;
+    }
+    return 1;
+}
+
+static int mounted_combo(const sv_unit_t *u) {
+    return u->kind == SV_HEAVY || u->kind == SV_MOUNTED || u->kind == SV_DRAGOON;
+}
+
+/* Whether u may start an action of this sort now. */
+static int may_form(const sv_unit_t *u) {
+    return !(u->flags & (SV_F_ACTED | SV_F_FORMED));
+}
+static int may_move(const sv_unit_t *u) {
+    return !(u->flags & (SV_F_ACTED | SV_F_MOVED));
+}
+static int may_charge(const sv_unit_t *u) {
+    return !(u->flags & (SV_F_ACTED | SV_F_MOVED | SV_F_FORMED | SV_F_CHARGE_FAILED));
+}
+
+/* A road column within 24" of an enemy must change formation (§The Movement Phase). */
+static int column_must_change(const sv_ctx_t *c, const sv_state_t *s, int ui) {
+    const sv_unit_t *u = &s->u[ui];
+    return u->form == SV_COLUMN && !(u->flags & SV_F_ACTED) &&
+           enemy_dist(c, s, u, u->side) <= 24.0f;
+}
+
+static void form_unit(sv_unit_t *m, int form, int files) {
+    m->form = (uint8_t)form;
+    m->files = (uint8_t)(files > 0 ? files : 1);
+    if (m->files > m->n)
+        m->files = m->n;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static int check_form(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a) {
+    const sv_unit_t *u = &s->u[a->unit];
+    if (!may_form(u) || sv_is_art(u) || sv_is_cmd(u) || a->sub == u->form ||
+        a->sub >= SV_FORM_COUNT || !sv_form_ok(u, a->sub))
+        return 0;
+    if (a->sub == SV_COLUMN && enemy_dist(c, s, u, u->side) <= 24.0f)
+        return 0;
+    if (a->sub == SV_OPEN && u->kind == SV_MOUNTED && u->n >= 4)
+        return 0;
+    sv_unit_t m = *u;
+    int files = a->arg ? a->arg : sv_default_files(u, a->sub);
+    if (files < 1 || files > u->n)
+        return 0;
+    if ((a->sub == SV_LINE || a->sub == SV_OPEN) && files != u->n)
+        return 0;
+    if (a->sub == SV_COLUMN && files != 1)
+        return 0;
+    form_unit(&m, a->sub, files);
+    return placement_ok(c, s, a->unit, &m, -1);
+}
+
+/* sub: 0 manoeuvre, 1 double time, 2 about-face, 3 side-step or step back. */
+static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a) {
+    const sv_unit_t *u = &s->u[a->unit];
+    float allow = sv_move_allow(u);
+    if (!may_move(u) || allow <= 0.0f || u->form == SV_UNLIMBERED)
+        return 0;
+    opfor_vec_t f = opfor_pt(a->x2, a->y2);
+    if (fabsf(opfor_vlen(f) - 1.0f) > 1e-3f)
+        return 0;
+    opfor_pt_t p = opfor_pt(a->x, a->y);
+    float len = opfor_dist(p, opfor_pt(u->x, u->y));
+    float min_enemy = 0.0f;
+    switch (a->sub) {
+    case 0:
+        if (len > allow + 1e-3f)
+            return 0;
+        break;
+    case 1: /* double time: no enemy within 18" at the start or on the way */
+        if (sv_is_art(u) || len > 2.0f * allow + 1e-3f || enemy_dist(c, s, u, u->side) <= 18.0f)
+            return 0;
+        min_enemy = 18.0f;
+        break;
+    case 2: { /* about-face: every stand turns in place */
+        float d = sv_depth(c, u);
+        if (fabsf(f.x + u->fx) > 1e-3f || fabsf(f.y + u->fy) > 1e-3f ||
+            opfor_dist(p, opfor_pt(u->x - u->fx * d, u->y - u->fy * d)) > 1e-3f)
+            return 0;
+        len = 0.0f;
+        break;
+    }
+    case 3: /* foot only, 2" sideways or back, facing kept */
+        if (!sv_is_foot(u) || u->form == SV_OPEN || len > 2.0f + 1e-3f ||
+            fabsf(f.x - u->fx) > 1e-3f || fabsf(f.y - u->fy) > 1e-3f)
+            return 0;
+        if ((p.x - u->x) * u->fx + (p.y - u->y) * u->fy > 1e-3f)
+            return 0;
+        break;
+    default:
+        return 0;
+    }
+    sv_unit_t m = *u;
+    m.x = p.x;
+    m.y = p.y;
+    m.fx = f.x;
+    m.fy = f.y;
+    if (!placement_ok(c, s, a->unit, &m, -1))
+        return 0;
+    if (min_enemy > 0.0f && enemy_dist(c, s, &m, u->side) <= min_enemy)
+        return 0;
+    return a->sub == 2 || path_ok(c, s, a->unit, p, -1, min_enemy);
+}
+
+/* Where u ends when it charges t: flush and centred on t's face that looks at it, reached by
+ * one straight move within 45 degrees of its front (the pivot and the straight move of
+ * §How does a unit charge?, design). Returns the distance, or a negative value. */
+static float charge_place(const sv_ctx_t *c, const sv_state_t *s, int ui, int ti, sv_unit_t *m) {
+    const sv_unit_t *u = &s->u[ui], *t = &s->u[ti];
+    opfor_pt_t rt[4];
+    sv_rect(c, t, rt);
+    opfor_vec_t tf = opfor_pt(t->fx, t->fy), tr = opfor_pt(t->fy, -t->fx);
+    opfor_vec_t normal[4] = {tf, tr, opfor_vscale(tf, -1.0f), opfor_vscale(tr, -1.0f)};
+    opfor_pt_t a = opfor_pt(u->x, u->y);
+    int best = -1;
+    float bv = -1e30f;
+    for (int e = 0; e < 4; e++) {
+        opfor_pt_t mid = opfor_vlerp(rt[e], rt[(e + 1) & 3], 0.5f);
+        float v = opfor_vdot(opfor_vsub(a, mid), normal[e]);
+        if (v > bv) {
+            bv = v;
+            best = e;
+        }
+    }
+    opfor_pt_t mid = opfor_vlerp(rt[best], rt[(best + 1) & 3], 0.5f);
+    *m = *u;
+    m->x = mid.x + normal[best].x * 0.01f;
+    m->y = mid.y + normal[best].y * 0.01f;
+    m->fx = -normal[best].x;
+    m->fy = -normal[best].y;
+    opfor_vec_t d = opfor_vsub(opfor_pt(m->x, m->y), a);
+    float len = opfor_vlen(d);
+    if (len > 0.1f && opfor_vdot(d, opfor_pt(u->fx, u->fy)) < COS45 * len)
+        return -1.0f;
+    return len;
+}
+
+static int check_charge(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a) {
+    const sv_unit_t *u = &s->u[a->unit];
+    if (a->target >= s->nunits)
+        return 0;
+    const sv_unit_t *t = &s->u[a->target];
+    float allow = sv_charge_allow(u);
+    if (!may_charge(u) || allow <= 0.0f || !sv_alive(t) || t->side == u->side)
+        return 0;
+    if (u->form == SV_OPEN && (sv_is_foot(u) || !c->model.open_order_may_charge))
+        return 0; /* §How does a unit charge?; the model's reading of open order */
+    sv_unit_t m;
+    float len = charge_place(c, s, a->unit, a->target, &m);
+    if (len < 0.0f || len > allow + 1e-3f)
+        return 0;
+    if (!placement_ok(c, s, a->unit, &m, a->target) || !sv_in_contact(c, &m, t))
+        return 0;
+    /* §Can foot units charge mounted units?: without pikes only to outflank */
+    if (sv_is_foot(u) && sv_pikes(u) == 0 && sv_is_mounted(c, t) && !sv_outflanks(c, &m, t))
+        return 0;
+    return path_ok(c, s, a->unit, opfor_pt(m.x, m.y), a->target, 0.0f);
+}
+
+/* Disengaging (§Disengaging): about-face, then straight away up to the full allowance. */
+static int disengage_place(const sv_ctx_t *c, const sv_state_t *s, int ui, sv_unit_t *m) {
+    const sv_unit_t *u = &s->u[ui];
+    if (!sv_is_mounted(c, u) && !sv_is_cmd(u))
+        return 0;
+    int n = 0;
+    for (int i = 0; i < s->nunits; i++)
+        if (s->u[i].side != u->side && sv_alive(&s->u[i]) && sv_in_contact(c, u, &s->u[i])) {
+            if (sv_is_mounted(c, &s->u[i]))
+                return 0; /* only from non-mounted enemies */
+            n++;
+        }
+    if (n == 0)
+        return 0;
+    float d = sv_depth(c, u), allow = sv_move_allow(u);
+    for (float go = allow; go >= 1.0f; go -= 1.0f) {
+        *m = *u;
+        m->fx = -u->fx;
+        m->fy = -u->fy;
+        m->x = u->x - u->fx * (d + go);
+        m->y = u->y - u->fy * (d + go);
+        if (placement_ok(c, s, ui, m, -1))
+            return n;
+    }
+    return 0;
+}
+
+static int is_retreat_able(const sv_ctx_t *c, const sv_state_t *s, int ui) {
+    const sv_unit_t *u = &s->u[ui];
+    return sv_alive(u) && (u->n == 1 || sv_in_command(c, s, ui));
+}
+
+int sv_move_check(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a) {
+    if (a->kind == SV_A_DONE)
+        return 1;
+    if (a->unit >= s->nunits)
+        return 0;
+    const sv_unit_t *u = &s->u[a->unit];
+    if (u->side != s->side || !sv_alive(u))
+        return 0;
+    if (a->kind == SV_A_RETREAT)
+        return is_retreat_able(c, s, a->unit);
+    if (s->retreating || (u->flags & SV_F_ACTED))
+        return 0;
+    int engaged = sv_engaged(c, s, a->unit);
+    if (a->kind == SV_A_DISENGAGE) {
+        sv_unit_t m;
+        return engaged && !(u->flags & (SV_F_MOVED | SV_F_FORMED)) &&
+               disengage_place(c, s, a->unit, &m) && fabsf(m.x - a->x) < 1e-3f &&
+               fabsf(m.y - a->y) < 1e-3f;
+    }
+    if (engaged)
+        return 0;
+    if (column_must_change(c, s, a->unit) && a->kind != SV_A_FORM)
+        return 0;
+    switch (a->kind) {
+    case SV_A_FORM:
+        return check_form(c, s, a);
+    case SV_A_MOVE:
+        return check_move(c, s, a);
+    case SV_A_CHARGE:
+        return check_charge(c, s, a);
+    case SV_A_LIMBER: {
+        if (!sv_is_art(u) || !may_form(u) || (a->sub == 1) != (u->form == SV_UNLIMBERED))
+            return 0;
+        opfor_vec_t f = opfor_pt(a->x2, a->y2);
+        if (fabsf(opfor_vlen(f) - 1.0f) > 1e-3f)
+            return 0;
+        sv_unit_t m = *u;
+        m.form = a->sub ? SV_LIMBERED : SV_UNLIMBERED;
+        m.fx = f.x;
+        m.fy = f.y;
+        return placement_ok(c, s, a->unit, &m, -1);
+    }
+    case SV_A_PROLONG: { /* §Can an artillery unit be prolonged backwards? */
+        if (!sv_is_art(u) || u->form != SV_UNLIMBERED || !may_move(u))
+            return 0;
+        float reach = u->kind == SV_FRAME ? 4.0f : u->kind == SV_GUN ? 2.0f : 1.0f;
+        opfor_vec_t d = opfor_vsub(opfor_pt(a->x, a->y), opfor_pt(u->x, u->y));
+        float along = opfor_vdot(d, opfor_pt(u->fx, u->fy));
+        if (fabsf(opfor_vcross(opfor_pt(u->fx, u->fy), d)) > 1e-3f || fabsf(along) > reach + 1e-3f)
+            return 0;
+        sv_unit_t m = *u;
+        m.x = a->x;
+        m.y = a->y;
+        return placement_ok(c, s, a->unit, &m, -1);
+    }
+    case SV_A_MOUNT: {
+        if (u->kind != SV_DRAGOON || !may_form(u) || !may_move(u) ||
+            (a->sub == 1) != ((u->flags & SV_F_DISMOUNTED) != 0))
+            return 0;
+        sv_unit_t m = *u;
+        m.flags ^= SV_F_DISMOUNTED;
+        return sv_form_ok(&m, m.form) && placement_ok(c, s, a->unit, &m, -1);
+    }
+    default:
+        return 0;
+    }
+}
+
+/* ---------------------------------------------------------------- the list */
+
+static int push(opfor_action_t *out, int n, int max, const opfor_action_t *a, const sv_ctx_t *c,
+                const sv_state_t *s) {
+    if (n >= max)
+        return n;
+    for (int k = n - 1; k >= 0 && out[k].unit == a->unit; k--)
+        if (memcmp(&out[k], a, sizeof *a) == 0)
+            return n; /* two candidates that came out the same */
+    if (!sv_move_check(c, s, a))
+        return n;
+    out[n] = *a;
+    return n + 1;
+}
+
+static opfor_action_t move_to(int ui, opfor_pt_t p, opfor_vec_t f, int sub) {
+    opfor_action_t a = act(SV_A_MOVE, ui);
+    a.sub = (uint8_t)sub;
+    a.x = p.x;
+    a.y = p.y;
+    opfor_vec_t g = opfor_vnorm(f);
+    a.x2 = g.x;
+    a.y2 = g.y;
+    return a;
+}
+
+static int nearest_enemy(const sv_ctx_t *c, const sv_state_t *s, int ui) {
+    int best = -1;
+    float bd = 1e30f;
+    for (int i = 0; i < s->nunits; i++)
+        if (s->u[i].side != s->u[ui].side && sv_alive(&s->u[i])) {
+            float d = sv_unit_dist(c, &s->u[ui], &s->u[i]);
+            if (d < bd) {
+                bd = d;
+                best = i;
+            }
+        }
+    return best;
+}
+
+static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_action_t *out, int n,
+                      int max) {
+    const sv_unit_t *u = &s->u[ui];
+    opfor_pt_t p = opfor_pt(u->x, u->y);
+    opfor_vec_t f = opfor_pt(u->fx, u->fy), r = opfor_pt(u->fy, -u->fx);
+    float allow = sv_move_allow(u);
+    opfor_action_t a;
+    if (sv_engaged(c, s, ui)) {
+        sv_unit_t m;
+        if (!(u->flags & (SV_F_MOVED | SV_F_FORMED)) && disengage_place(c, s, ui, &m)) {
+            a = act(SV_A_DISENGAGE, ui);
+            a.x = m.x;
+            a.y = m.y;
+            a.x2 = m.fx;
+            a.y2 = m.fy;
+            n = push(out, n, max, &a, c, s);
+        }
+        return n;
+    }
+    /* changes of formation */
+    for (int form = 0; form < SV_LIMBERED; form++) {
+        a = act(SV_A_FORM, ui);
+        a.sub = (uint8_t)form;
+        a.arg = (uint16_t)sv_default_files(u, form);
+        n = push(out, n, max, &a, c, s);
+    }
+    if (column_must_change(c, s, ui))
+        return n;
+    if (sv_is_art(u)) {
+        a = act(SV_A_LIMBER, ui);
+        a.sub = u->form == SV_UNLIMBERED;
+        a.x2 = u->fx;
+        a.y2 = u->fy;
+        n = push(out, n, max, &a, c, s);
+        int e = nearest_enemy(c, s, ui);
+        if (e >= 0 && u->form == SV_LIMBERED) { /* unlimber facing the nearest enemy */
+            opfor_vec_t g = opfor_vnorm(opfor_vsub(opfor_pt(s->u[e].x, s->u[e].y), p));
+            a.x2 = g.x;
+            a.y2 = g.y;
+            n = push(out, n, max, &a, c, s);
+        }
+        float reach = u->kind == SV_FRAME ? 4.0f : u->kind == SV_GUN ? 2.0f : 1.0f;
+        for (int k = -1; k <= 1; k += 2) {
+            a = act(SV_A_PROLONG, ui);
+            a.x = u->x + f.x * reach * (float)k;
+            a.y = u->y + f.y * reach * (float)k;
+            n = push(out, n, max, &a, c, s);
+        }
+    }
+    if (u->kind == SV_DRAGOON) {
+        a = act(SV_A_MOUNT, ui);
+        a.sub = (u->flags & SV_F_DISMOUNTED) != 0;
+        n = push(out, n, max, &a, c, s);
+    }
+    if (allow > 0.0f) {
+        a = move_to(ui, opfor_vadd(p, opfor_vscale(f, allow)), f, 0);
+        n = push(out, n, max, &a, c, s);
+        a = move_to(ui, opfor_vadd(p, opfor_vscale(f, allow * 0.5f)), f, 0);
+        n = push(out, n, max, &a, c, s);
+        a = move_to(ui, opfor_vadd(p, opfor_vscale(f, 2.0f * allow)), f, 1);
+        n = push(out, n, max, &a, c, s);
+        static const float turns[2][2] = {{0.70710678f, 0.70710678f}, {0.70710678f, -0.70710678f}};
+        for (int k = 0; k < 2; k++) { /* wheel 45 degrees left or right in place */
+            opfor_vec_t g = opfor_vrot(f, turns[k][0], turns[k][1]);
+            a = move_to(ui, p, g, 0);
+            n = push(out, n, max, &a, c, s);
+        }
+        float d = sv_depth(c, u);
+        a = move_to(ui, opfor_vsub(p, opfor_vscale(f, d)), opfor_vscale(f, -1.0f), 2);
+        n = push(out, n, max, &a, c, s);
+        int e = nearest_enemy(c, s, ui);
+        if (e >= 0) { /* towards the nearest enemy, stopping 2" short */
+            opfor_pt_t rt[4];
+            sv_rect(c, &s->u[e], rt);
+            opfor_pt_t ec = opfor_pt((rt[0].x + rt[2].x) * 0.5f, (rt[0].y + rt[2].y) * 0.5f);
+            opfor_vec_t g = opfor_vsub(ec, p);
+            float go = sv_unit_dist(c, u, &s->u[e]) - 2.0f;
+            if (go > allow)
+                go = allow;
+            if (go > 0.5f && opfor_vlen(g) > 1e-3f) {
+                g = opfor_vnorm(g);
+                a = move_to(ui, opfor_vadd(p, opfor_vscale(g, go)), g, 0);
+                n = push(out, n, max, &a, c, s);
+            }
+        }
+        if (sv_is_foot(u)) { /* step back, side-step */
+            opfor_vec_t dirs[3] = {opfor_vscale(f, -1.0f), r, opfor_vscale(r, -1.0f)};
+            for (int k = 0; k < 3; k++) {
+                a = move_to(ui, opfor_vadd(p, opfor_vscale(dirs[k], 2.0f)), f, 3);
+                n = push(out, n, max, &a, c, s);
+            }
+        }
+    }
+    if (sv_charge_allow(u) > 0.0f)
+        for (int t = 0; t < s->nunits; t++) {
+            if (s->u[t].side == u->side || !sv_alive(&s->u[t]))
+                continue;
+            a = act(SV_A_CHARGE, ui);
+            a.target = (uint8_t)t;
+            n = push(out, n, max, &a, c, s);
+        }
+    return n;
+}
+
+int sv_move_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max) {
+    int n = 0, pending = 0;
+    for (int i = 0; i < s->nunits && n < max; i++) {
+        const sv_unit_t *u = &s->u[i];
+        if (u->side != s->side || !sv_alive(u))
+            continue;
+        if (!s->retreating && !(u->flags & SV_F_ACTED)) {
+            int before = n;
+            n = unit_moves(c, s, i, out, n, max);
+            if (n > before && column_must_change(c, s, i))
+                pending = 1;
+        }
+    }
+    for (int i = 0; i < s->nunits && n < max; i++)
+        if (s->u[i].side == s->side && s->u[i].n == 1 && is_retreat_able(c, s, i) &&
+            !sv_is_cmd(&s->u[i])) {
+            opfor_action_t a = act(SV_A_RETREAT, i);
+            out[n++] = a;
+        }
+    if (!pending && n < max)
+        out[n++] = act(SV_A_DONE, OPFOR_ACTION_NONE);
+    return n;
+}
+
+/* ---------------------------------------------------------------- applying */
+
+static void finish(const sv_unit_t *before, sv_unit_t *u, int what) {
+    (void)before;
+    if (mounted_combo(u)) {
+        u->flags |= (uint16_t)what;
+        if ((u->flags & SV_F_FORMED) && (u->flags & SV_F_MOVED))
+            u->flags |= SV_F_ACTED;
+    } else {
+        u->flags |= SV_F_ACTED;
+    }
+}
+
+/* The charger goes straight back along its path up to 3" (a flinch, §Reactions 6 and 7). */
+static void flinch(const sv_ctx_t *c, sv_state_t *s, int ui) {
+    sv_unit_t *u = &s->u[ui];
+    for (float go = 3.0f; go > 0.0f; go -= 0.5f) {
+        sv_unit_t m = *u;
+        m.x = u->x - u->fx * go;
+        m.y = u->y - u->fy * go;
+        if (placement_ok(c, s, ui, &m, -1)) {
+            *u = m;
+            return;
+        }
+    }
+}
+
+static int dice_at(const sv_ctx_t *c, const sv_unit_t *t, int base) {
+    if (t->form == SV_BLOCK)
+        base += 1;
+    else if (t->form == SV_DEFBLOCK)
+        base += 2;
+    if (sv_is_mounted(c, t))
+        base += 1;
+    if (sv_open(t))
+        base -= 1;
+    return base > 0 ? base : 0;
+}
+
+/* §Reactions 7: a charged gun fires or is overrun, no choice. */
+static void artillery_reacts(const sv_ctx_t *c, sv_state_t *s, int gi, int ci) {
+    sv_unit_t *g = &s->u[gi], *ch = &s->u[ci];
+    int overrun = 1;
+    if (g->form == SV_UNLIMBERED && !(g->flags & SV_F_RED)) { /* R-4 */
+        static const int point_blank[3] = {1, 2, 4};
+        int dice = dice_at(c, ch, point_blank[g->kind - SV_FRAME]);
+        int q = c->opt.unit_quality ? g->quality : 1;
+        int hits = sv_roll(s, dice, c->model.fire_need[q]);
+        g->flags |= SV_F_RED;
+        int m = ch->markers + hits;
+        ch->markers = (uint8_t)(m > 255 ? 255 : m);
+        if (hits >= 2) {
+            overrun = 0;
+            flinch(c, s, ci);
+        }
+    }
+    g->flags |= SV_F_REACTED;
+    if (overrun)
+        sv_remove(s, gi, g->n); /* removed, routed; the break-through comes in a later part */
+}
+
+int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
+    if (!sv_move_check(c, s, a))
+        return OPFOR_EILLEGAL;
+    if (a->kind == SV_A_DONE) {
+        if (s->mphase == 0)
+            sv_start_move(c, s, 1);
+        else
+            sv_victory(c, s);
+        return 0;
+    }
+    sv_unit_t *u = &s->u[a->unit];
+    sv_unit_t before = *u;
+    switch (a->kind) {
+    case SV_A_RETREAT: /* §Can a unit be voluntarily retreated?: removed, routed */
+        sv_remove(s, a->unit, u->n);
+        u->flags |= SV_F_ACTED;
+        s->retreating = 1;
+        return 0;
+    case SV_A_FORM:
+        form_unit(u, a->sub, a->arg ? a->arg : sv_default_files(u, a->sub));
+        finish(&before, u, SV_F_FORMED);
+        return 0;
+    case SV_A_MOVE:
+        u->x = a->x;
+        u->y = a->y;
+        u->fx = a->x2;
+        u->fy = a->y2;
+        finish(&before, u, SV_F_MOVED);
+        return 0;
+    case SV_A_DISENGAGE: {
+        int n = 0;
+        for (int i = 0; i < s->nunits; i++)
+            n += s->u[i].side != u->side && sv_alive(&s->u[i]) && sv_in_contact(c, u, &s->u[i]);
+        u->x = a->x;
+        u->y = a->y;
+        u->fx = a->x2;
+        u->fy = a->y2;
+        u->markers = (uint8_t)(u->markers + (n >= 2 ? 2 : 1));
+        u->flags |= SV_F_ACTED;
+        return 0;
+    }
+    case SV_A_LIMBER:
+        u->form = a->sub ? SV_LIMBERED : SV_UNLIMBERED;
+        u->fx = a->x2;
+        u->fy = a->y2;
+        u->flags |= SV_F_ACTED;
+        return 0;
+    case SV_A_PROLONG:
+        u->x = a->x;
+        u->y = a->y;
+        u->flags |= SV_F_ACTED;
+        return 0;
+    case SV_A_MOUNT:
+        u->flags ^= SV_F_DISMOUNTED;
+        u->flags |= SV_F_ACTED;
+        return 0;
+    case SV_A_CHARGE: {
+        int ti = a->target;
+        int q = c->opt.unit_quality ? u->quality : 1;
+        /* §How does a unit charge?: no test in command, else 1D6 */
+        if (!sv_in_command(c, s, a->unit) && opfor_rng_d6(&s->rng) > c->model.charge_need[q]) {
+            u->flags |= SV_F_CHARGE_FAILED; /* it may still manoeuvre */
+            return 0;
+        }
+        sv_unit_t *t = &s->u[ti];
+        int free_to_react = !(t->flags & SV_F_REACTED) && !sv_engaged(c, s, ti);
+        s->charge_far = sv_unit_dist(c, u, t) > 9.0f;
+        sv_unit_t m;
+        charge_place(c, s, a->unit, ti, &m);
+        *u = m;
+        u->flags |= SV_F_ACTED;
+        if (sv_is_art(t)) {
+            artillery_reacts(c, s, ti, a->unit);
+        } else if (free_to_react) {
+            s->phase = SV_P_REACT;
+            s->charger = a->unit;
+            s->charged = (uint8_t)ti;
+            s->side = t->side;
+        }
+        return 0;
+    }
+    default:
+        return OPFOR_EILLEGAL;
+    }
+}
+
+/* ---------------------------------------------------------------- reactions */
+
+static int may_defensive_fire(const sv_state_t *s) {
+    const sv_unit_t *t = &s->u[s->charged];
+    return sv_is_foot(t) && sv_muskets(t) > 0 && !(t->flags & SV_F_RED);
+}
+
+int sv_react_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max) {
+    (void)c;
+    int n = 0;
+    if (max < 1)
+        return 0;
+    opfor_action_t a = act(SV_A_HOLD, s->charged); /* stand and fight */
+    out[n++] = a;
+    if (n < max && may_defensive_fire(s)) {
+        a = act(SV_A_DEFFIRE, s->charged);
+        a.target = s->charger;
+        out[n++] = a;
+    }
+    /* intercept, counter-charge, recoil, evade, hasty defensive block and emergency
+     * about-face join this list in a later part */
+    return n;
+}
+
+int sv_react_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
+    if (a->unit != s->charged || (a->kind != SV_A_HOLD && a->kind != SV_A_DEFFIRE) ||
+        (a->kind == SV_A_DEFFIRE && (!may_defensive_fire(s) || a->target != s->charger)))
+        return OPFOR_EILLEGAL;
+    sv_unit_t *t = &s->u[s->charged], *ch = &s->u[s->charger];
+    t->flags |= SV_F_REACTED;
+    if (a->kind == SV_A_DEFFIRE) { /* §Reactions 6 */
+        int all_round = t->form == SV_OPEN || t->form == SV_DEFBLOCK;
+        int stands =
+            all_round ? sv_muskets(t) : (sv_muskets(t) < t->files ? sv_muskets(t) : t->files);
+        int q = c->opt.unit_quality ? t->quality : 1;
+        int hits = sv_roll(s, dice_at(c, ch, stands), c->model.fire_need[q]);
+        t->flags |= SV_F_RED;
+        int m = ch->markers + hits;
+        ch->markers = (uint8_t)(m > 255 ? 255 : m);
+        if (hits >= 2) {
+            flinch(c, s, s->charger);
+        } else if (hits == 0) { /* a light impact on the firer (R-11) */
+            int heavy = ch->kind == SV_HEAVY || (ch->flags & SV_F_LANCE);
+            t->markers = (uint8_t)(t->markers + (heavy ? 2 : 1));
+        }
+    }
+    s->phase = SV_P_MOVE;
+    s->side = (uint8_t)(1 - t->side);
+    return 0;
+}
