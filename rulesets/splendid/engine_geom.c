@@ -58,7 +58,16 @@ static void project(const opfor_pt_t r[4], opfor_vec_t ax, float *lo, float *hi)
     }
 }
 
+/* Centre and half-diagonal of a rectangle: a lower bound of distances cheaply. */
+static float bound(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
+    opfor_pt_t ca = opfor_pt((a[0].x + a[2].x) * 0.5f, (a[0].y + a[2].y) * 0.5f);
+    opfor_pt_t cb = opfor_pt((b[0].x + b[2].x) * 0.5f, (b[0].y + b[2].y) * 0.5f);
+    return opfor_dist(ca, cb) - opfor_dist(ca, a[0]) - opfor_dist(cb, b[0]);
+}
+
 int sv_rect_overlap(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
+    if (bound(a, b) > 0.0f)
+        return 0; /* their circles are apart */
     const opfor_pt_t *rs[2] = {a, b};
     for (int k = 0; k < 2; k++)
         for (int e = 0; e < 2; e++) {
@@ -72,17 +81,36 @@ int sv_rect_overlap(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
     return 1;
 }
 
+/* Distance from p to the segment a-b. */
+static float pt_seg(opfor_pt_t p, opfor_pt_t a, opfor_pt_t b) {
+    float ex = b.x - a.x, ey = b.y - a.y, px = p.x - a.x, py = p.y - a.y;
+    float l2 = ex * ex + ey * ey, t = l2 > 0.0f ? (px * ex + py * ey) / l2 : 0.0f;
+    t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
+    float dx = px - ex * t, dy = py - ey * t;
+    return sqrtf(dx * dx + dy * dy);
+}
+
 float sv_rect_dist(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
     if (sv_rect_overlap(a, b, 0.0f))
         return 0.0f;
+    /* apart convex shapes: the nearest points include a corner of one of them */
     float best = 1e30f;
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++) {
-            float d = opfor_seg_seg_dist(a[i], a[(i + 1) & 3], b[j], b[(j + 1) & 3]);
+            float d = pt_seg(a[i], b[j], b[(j + 1) & 3]);
+            if (d < best)
+                best = d;
+            d = pt_seg(b[i], a[j], a[(j + 1) & 3]);
             if (d < best)
                 best = d;
         }
     return best;
+}
+
+int sv_rect_near(const opfor_pt_t a[4], const opfor_pt_t b[4], float limit) {
+    if (bound(a, b) > limit)
+        return 0;
+    return sv_rect_dist(a, b) <= limit;
 }
 
 int sv_seg_hits_rect(opfor_pt_t p, opfor_pt_t q, const opfor_pt_t r[4], float tol) {
@@ -117,7 +145,14 @@ float sv_unit_dist(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *b) {
 }
 
 int sv_in_contact(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *b) {
-    return sv_unit_dist(c, a, b) <= c->opt.contact_tolerance;
+    return sv_unit_near(c, a, b, c->opt.contact_tolerance);
+}
+
+int sv_unit_near(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *b, float limit) {
+    opfor_pt_t ra[4], rb[4];
+    sv_rect(c, a, ra);
+    sv_rect(c, b, rb);
+    return sv_rect_near(ra, rb, limit);
 }
 
 int sv_outflanks(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *d) {

@@ -186,6 +186,9 @@ int sv_rect_overlap(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol);
 /* Whether the segment p-q passes through the inside of rectangle r (shrunk by tol). */
 int sv_seg_hits_rect(opfor_pt_t p, opfor_pt_t q, const opfor_pt_t r[4], float tol);
 float sv_unit_dist(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *b);
+/* Whether the distance is at most limit (a cheap bound first). */
+int sv_rect_near(const opfor_pt_t a[4], const opfor_pt_t b[4], float limit);
+int sv_unit_near(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *b, float limit);
 int sv_in_contact(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *b);
 /* §Can a unit be outflanked?: a's front edge touches a rear corner of d, or a front corner
  * of a touches d's rear edge; never a defensive block. */

@@ -27,7 +27,7 @@ static opfor_action_t act(int kind, int unit) {
 static float enemy_dist(const sv_ctx_t *c, const sv_state_t *s, const sv_unit_t *m, int side) {
     float best = 1e30f;
     for (int i = 0; i < s->nunits; i++)
-        if (s->u[i].side != side && sv_alive(&s->u[i])) {
+        if (s->u[i].side != side && sv_alive(&s->u[i]) && sv_unit_near(c, m, &s->u[i], best)) {
             float d = sv_unit_dist(c, m, &s->u[i]);
             if (d < best)
                 best = d;
@@ -51,7 +51,7 @@ static int placement_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, const sv
         sv_rect(c, o, ro);
         if (sv_rect_overlap(rm, ro, 0.01f))
             return 0;
-        if (k != ignore && o->side != m->side && sv_rect_dist(rm, ro) <= c->opt.contact_tolerance)
+        if (k != ignore && o->side != m->side && sv_rect_near(rm, ro, c->opt.contact_tolerance))
             return 0; /* only a charge brings a unit into contact */
     }
     return 1;

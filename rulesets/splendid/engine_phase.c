@@ -106,7 +106,7 @@ int sv_join_dist(const sv_ctx_t *c, const sv_state_t *s, int ui, int *enemy, flo
     float tol = c->opt.contact_tolerance;
     for (int e = 0; e < s->nunits; e++) {
         const sv_unit_t *E = &s->u[e];
-        if (E->side == u->side || !sv_alive(E) || sv_unit_dist(c, u, E) > 3.0f + tol)
+        if (E->side == u->side || !sv_alive(E) || !sv_unit_near(c, u, E, 3.0f + tol))
             continue;
         int fought = 0; /* E is already in contact with a friend of u */
         for (int k = 0; k < s->nunits && !fought; k++)
@@ -124,11 +124,11 @@ int sv_join_dist(const sv_ctx_t *c, const sv_state_t *s, int ui, int *enemy, flo
             sv_rect(c, &m, rm);
             if (!sv_on_table(c, rm))
                 break;
-            if (sv_unit_dist(c, &m, E) <= tol) {
+            if (sv_unit_near(c, &m, E, tol)) {
                 int clear = 1;
                 for (int k = 0; k < s->nunits && clear; k++)
                     if (k != ui && k != e && sv_alive(&s->u[k]) &&
-                        sv_unit_dist(c, &m, &s->u[k]) <= tol)
+                        sv_unit_near(c, &m, &s->u[k], tol))
                         clear = 0;
                 if (!clear)
                     break;
@@ -138,7 +138,7 @@ int sv_join_dist(const sv_ctx_t *c, const sv_state_t *s, int ui, int *enemy, flo
             }
             int hit = 0;
             for (int k = 0; k < s->nunits && !hit; k++)
-                if (k != ui && sv_alive(&s->u[k]) && sv_unit_dist(c, &m, &s->u[k]) <= tol)
+                if (k != ui && sv_alive(&s->u[k]) && sv_unit_near(c, &m, &s->u[k], tol))
                     hit = 1;
             if (hit)
                 break;

@@ -58,7 +58,7 @@ int sv_in_command(const sv_ctx_t *c, const sv_state_t *s, int ui) {
         const sv_unit_t *k = &s->u[i];
         if (i == ui || !sv_alive(k) || !sv_is_cmd(k) || k->side != u->side)
             continue;
-        if (sv_unit_dist(c, u, k) <= (float)k->cmd10 / 10.0f + 1e-4f)
+        if (sv_unit_near(c, u, k, (float)k->cmd10 / 10.0f + 1e-4f))
             return 1;
     }
     return 0;
@@ -119,7 +119,7 @@ int sv_default_files(const sv_unit_t *u, int form) {
 static int in_zone(const sv_ctx_t *c, const sv_unit_t *u, const opfor_pt_t ru[4],
                    const opfor_pt_t rt[4], float range, int all_round) {
     if (all_round) /* §Open Order Formation, §Defensive Block Formation: all four sides */
-        return sv_rect_dist(ru, rt) <= range;
+        return sv_rect_near(ru, rt, range);
     (void)c;
     opfor_vec_t f = opfor_pt(u->fx, u->fy);
     opfor_pt_t z[4] = {opfor_pt(ru[0].x + f.x * range, ru[0].y + f.y * range),
@@ -144,6 +144,8 @@ int sv_fire_dice(const sv_ctx_t *c, const sv_state_t *s, int ui, int ti) {
     opfor_pt_t ru[4], rt[4];
     sv_rect(c, u, ru);
     sv_rect(c, t, rt);
+    if (!sv_rect_near(ru, rt, range + 1e-4f))
+        return 0;
     float d = sv_rect_dist(ru, rt);
     int all_round = !art && (u->form == SV_OPEN || u->form == SV_DEFBLOCK);
     if (d > range + 1e-4f || !in_zone(c, u, ru, rt, range, all_round))

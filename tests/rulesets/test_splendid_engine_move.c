@@ -1,0 +1,250 @@
+/* tests/rulesets/test_splendid_engine_move.c — A Splendid Victory!'s manoeuvre phases and
+ * join-ins from small positions: a charge in command needs no test and ends in contact, then
+ * the charged side decides (stand, or defensive fire with its flinch and light impact); a
+ * charge test out of command passes about half the time and a failed charger may still
+ * manoeuvre; foot without pikes may not charge mounted frontally; a road column near the enemy
+ * must change formation; double time only far from the enemy; a manoeuvre never makes contact;
+ * join-ins and holding back; a charged limbered gun is overrun; disengaging; voluntary retreat.
+ */
+#include "test_splendid_engine_helper.h"
+
+static opfor_action_t find(const sv_ctx_t *c, const sv_state_t *s, int kind, int unit, int target,
+                           int sub) {
+    opfor_action_t acts[SV_MAX_ACTIONS];
+    int n = sv_engine_legal(c, s, acts, SV_MAX_ACTIONS);
+    for (int i = 0; i < n; i++)
+        if (acts[i].kind == kind && acts[i].unit == unit &&
+            (target < 0 || acts[i].target == target) && (sub < 0 || acts[i].sub == sub))
+            return acts[i];
+    fail_msg("no action %d for unit %d", kind, unit);
+    return acts[0];
+}
+
+static void charge_in_command_then_reaction(void **st) {
+    (void)st;
+    sv_ctx_t *c = fx_ctx();
+    int h = fx_unit(c, SV_MOUNTED, 0, SV_LINE, 4, 4, 0, 24, 10, 0, 1);
+    fx_unit(c, SV_COMMANDER, 0, SV_OPEN, 1, 1, 1, 24, 6, 0, 1);
+    int p = fx_unit(c, SV_PM, 1, SV_BLOCK, 6, 2, 3, 24, 20, 0, -1);
+    int flinched = 0, tries = 300;
+    for (uint64_t seed = 1; seed <= (uint64_t)tries; seed++) {
+        sv_state_t s;
+        fx_state(c, &s, SV_P_MOVE, 0, seed);
+        opfor_action_t a = find(c, &s, SV_A_CHARGE, h, p, -1);
+        assert_int_equal(sv_engine_apply(c, &s, &a), 0);
+        assert_true(sv_in_contact(c, &s.u[h], &s.u[p])); /* no test in command */
+        assert_int_equal(s.phase, SV_P_REACT);
+        assert_int_equal(sv_engine_current(&s), 1);
+        assert_true(fx_listed(c, &s, SV_A_HOLD, p, -1));
+        assert_true(fx_listed(c, &s, SV_A_DEFFIRE, p, h));
+        sv_state_t t = s;
+        opfor_action_t hold = find(c, &t, SV_A_HOLD, p, -1, -1);
+        assert_int_equal(sv_engine_apply(c, &t, &hold), 0);
+        assert_int_equal(t.phase, SV_P_MOVE);
+        assert_int_equal(t.side, 0);
+        assert_true(t.u[p].flags & SV_F_REACTED);
+        opfor_action_t df = find(c, &s, SV_A_DEFFIRE, p, h, -1);
+        assert_int_equal(sv_engine_apply(c, &s, &df), 0);
+        assert_true(s.u[p].flags & SV_F_RED);
+        int hits = s.u[h].markers;
+        assert_true(hits <= 4); /* 3 front muskets + 1 at a mounted unit */
+        if (hits >= 2) {        /* the charger flinches 3" back */
+            flinched++;
+            assert_false(sv_in_contact(c, &s.u[h], &s.u[p]));
+        } else {
+            assert_true(sv_in_contact(c, &s.u[h], &s.u[p]));
+            assert_int_equal(s.u[p].markers, hits == 0 ? 1 : 0); /* a light impact */
+        }
+    }
+    /* P(2 or more hits of 4D6 needing 2) = 33/81 */
+    assert_true(flinched > tries * 33 / 81 - 40 && flinched < tries * 33 / 81 + 40);
+    free(c);
+}
+
+static void charge_test_out_of_command(void **st) {
+    (void)st;
+    sv_ctx_t *c = fx_ctx();
+    int h = fx_unit(c, SV_MOUNTED, 0, SV_LINE, 4, 4, 0, 24, 10, 0, 1);
+    int p = fx_unit(c, SV_PM, 1, SV_BLOCK, 6, 2, 3, 24, 20, 0, -1);
+    int failed = 0, tries = 400;
+    for (uint64_t seed = 1; seed <= (uint64_t)tries; seed++) {
+        sv_state_t s;
+        fx_state(c, &s, SV_P_MOVE, 0, seed);
+        opfor_action_t a = find(c, &s, SV_A_CHARGE, h, p, -1);
+        assert_int_equal(sv_engine_apply(c, &s, &a), 0);
+        if (s.u[h].flags & SV_F_CHARGE_FAILED) {
+            failed++;
+            assert_false(sv_in_contact(c, &s.u[h], &s.u[p]));
+            assert_false(fx_listed(c, &s, SV_A_CHARGE, h, p));
+            assert_true(fx_listed(c, &s, SV_A_MOVE, h, -1)); /* it may still manoeuvre */
+        }
+    }
+    assert_true(failed > tries / 2 - 45 && failed < tries / 2 + 45); /* 1D6: 3 or less passes */
+    free(c);
+}
+
+static void foot_without_pikes_and_mounted(void **st) {
+    (void)st;
+    /* a mounted line straight ahead: the foot would not outflank it */
+    sv_ctx_t *c = fx_ctx();
+    int f = fx_unit(c, SV_FOOT, 0, SV_BLOCK, 4, 4, 2, 24, 10, 0, 1);
+    int m = fx_unit(c, SV_MOUNTED, 1, SV_LINE, 3, 3, 0, 24, 14, 0, -1);
+    sv_state_t s;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    assert_false(fx_listed(c, &s, SV_A_CHARGE, f, m));
+    /* the same line showing its flank: the foot's front covers its rear corner */
+    c->start.u[m].fx = 1;
+    c->start.u[m].fy = 0;
+    c->start.u[m].x = 24 + STAND / 2;
+    c->start.u[m].y = 14 + 1.5f * STAND;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    assert_true(fx_listed(c, &s, SV_A_CHARGE, f, m));
+    /* a Pike and Musket unit straight ahead may be charged */
+    sv_ctx_t *c2 = fx_ctx();
+    f = fx_unit(c2, SV_FOOT, 0, SV_BLOCK, 4, 4, 2, 24, 10, 0, 1);
+    int p = fx_unit(c2, SV_PM, 1, SV_LINE, 2, 0, 0, 24, 14, 0, -1);
+    fx_state(c2, &s, SV_P_MOVE, 0, 1);
+    assert_true(fx_listed(c2, &s, SV_A_CHARGE, f, p));
+    free(c);
+    free(c2);
+}
+
+static void road_column_and_double_time(void **st) {
+    (void)st;
+    sv_ctx_t *c = fx_ctx();
+    int col = fx_unit(c, SV_PM, 0, SV_COLUMN, 4, 2, 1, 10, 10, 0, 1);
+    int e = fx_unit(c, SV_MOUNTED, 1, SV_LINE, 3, 3, 0, 10, 30, 0, -1);
+    sv_state_t s;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    /* within 24": it must change formation, nothing else, and the phase cannot end before */
+    assert_true(fx_listed(c, &s, SV_A_FORM, col, -1));
+    assert_false(fx_listed(c, &s, SV_A_MOVE, col, -1));
+    assert_false(fx_listed(c, &s, SV_A_DONE, OPFOR_ACTION_NONE, -1));
+    opfor_action_t a = find(c, &s, SV_A_FORM, col, -1, SV_BLOCK);
+    assert_int_equal(sv_engine_apply(c, &s, &a), 0);
+    assert_int_equal(s.u[col].form, SV_BLOCK);
+    assert_true(fx_listed(c, &s, SV_A_DONE, OPFOR_ACTION_NONE, -1));
+    /* far from the enemy: double time, and a road column may be formed */
+    sv_ctx_t *c2 = fx_ctx();
+    int u = fx_unit(c2, SV_PM, 0, SV_LINE, 4, 2, 0, 10, 8, 0, 1);
+    fx_unit(c2, SV_MOUNTED, 1, SV_LINE, 3, 3, 0, 40, 34, 0, -1);
+    fx_state(c2, &s, SV_P_MOVE, 0, 1);
+    assert_true(fx_listed(c2, &s, SV_A_FORM, u, -1));
+    opfor_action_t dt = find(c2, &s, SV_A_MOVE, u, -1, 1);
+    assert_true(fabsf(dt.y - 16.0f) < 1e-3f); /* 8" at double time */
+    /* near the enemy: no double time */
+    c2->start.u[1].x = 10;
+    c2->start.u[1].y = 20;
+    fx_state(c2, &s, SV_P_MOVE, 0, 1);
+    opfor_action_t acts[SV_MAX_ACTIONS];
+    int n = sv_engine_legal(c2, &s, acts, SV_MAX_ACTIONS);
+    for (int i = 0; i < n; i++) {
+        assert_false(acts[i].kind == SV_A_MOVE && acts[i].sub == 1);
+        if (acts[i].kind == SV_A_MOVE) { /* no manoeuvre ends in contact */
+            sv_unit_t m = s.u[acts[i].unit];
+            m.x = acts[i].x;
+            m.y = acts[i].y;
+            m.fx = acts[i].x2;
+            m.fy = acts[i].y2;
+            assert_false(sv_in_contact(c2, &m, &s.u[1]));
+        }
+    }
+    (void)e;
+    free(c);
+    free(c2);
+}
+
+static void join_in_and_hold_back(void **st) {
+    (void)st;
+    sv_ctx_t *c = fx_ctx();
+    int E = fx_unit(c, SV_FOOT, 1, SV_BLOCK, 6, 6, 3, 24, 20, 0, -1);
+    int A = fx_unit(c, SV_PM, 0, SV_BLOCK, 4, 2, 2, 24, 19.99f, 0, 1);
+    /* C faces E's right flank 2" away */
+    int C = fx_unit(c, SV_PM, 0, SV_LINE, 2, 0, 0, 24 + 1.5f * STAND + 2.0f, 21.5f, -1, 0);
+    sv_state_t s;
+    fx_state(c, &s, SV_P_JOIN, 0, 5);
+    int e;
+    float d;
+    assert_true(sv_join_dist(c, &s, C, &e, &d));
+    assert_int_equal(e, E);
+    assert_true(d > 1.9f && d < 2.1f);
+    assert_false(sv_join_dist(c, &s, A, &e, &d)); /* already in contact */
+    sv_settle(c, &s);
+    assert_int_equal(s.phase, SV_P_JOIN);
+    assert_int_equal(s.cur, C);
+    sv_state_t t = s;
+    opfor_action_t j = find(c, &t, SV_A_JOIN, C, -1, -1);
+    assert_int_equal(sv_engine_apply(c, &t, &j), 0);
+    assert_true(sv_in_contact(c, &t.u[C], &t.u[E]));
+    /* the marker on every unit in contact, then the attacks' hits */
+    assert_true(t.u[C].markers >= 1 && t.u[A].markers >= 1 && t.u[E].markers >= 1);
+    /* out of command, holding back passes on 3 or less */
+    int held = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        fx_state(c, &s, SV_P_JOIN, 0, seed);
+        sv_settle(c, &s);
+        opfor_action_t hb = find(c, &s, SV_A_HOLDBACK, C, -1, -1);
+        assert_int_equal(sv_engine_apply(c, &s, &hb), 0);
+        held += !sv_in_contact(c, &s.u[C], &s.u[E]);
+    }
+    assert_true(held > 150 - 35 && held < 150 + 35);
+    /* in command, it is held back */
+    fx_unit(c, SV_COMMANDER, 0, SV_OPEN, 1, 1, 1, 34, 21.5f, 0, 1);
+    fx_state(c, &s, SV_P_JOIN, 0, 9);
+    sv_settle(c, &s);
+    opfor_action_t hb = find(c, &s, SV_A_HOLDBACK, C, -1, -1);
+    assert_int_equal(sv_engine_apply(c, &s, &hb), 0);
+    assert_false(sv_in_contact(c, &s.u[C], &s.u[E]));
+    free(c);
+}
+
+static void overrun_disengage_retreat(void **st) {
+    (void)st;
+    sv_ctx_t *c = fx_ctx();
+    int h = fx_unit(c, SV_MOUNTED, 0, SV_LINE, 4, 4, 0, 24, 10, 0, 1);
+    fx_unit(c, SV_COMMANDER, 0, SV_OPEN, 1, 1, 1, 24, 6, 0, 1);
+    int g = fx_unit(c, SV_GUN, 1, SV_LIMBERED, 1, 1, 1, 24, 16, 0, -1);
+    sv_state_t s;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    opfor_action_t a = find(c, &s, SV_A_CHARGE, h, g, -1);
+    assert_int_equal(sv_engine_apply(c, &s, &a), 0);
+    assert_true(s.u[g].flags & SV_F_GONE); /* a limbered gun is overrun */
+    assert_int_equal(s.tally[1], 1);
+    assert_int_equal(s.phase, SV_P_MOVE);
+    /* disengaging from foot: out of contact, one marker */
+    sv_ctx_t *c2 = fx_ctx();
+    h = fx_unit(c2, SV_MOUNTED, 0, SV_LINE, 4, 4, 0, 24, 19.99f, 0, 1);
+    int p = fx_unit(c2, SV_PM, 1, SV_BLOCK, 6, 2, 3, 24, 20, 0, -1);
+    int one = fx_unit(c2, SV_PM, 0, SV_LINE, 1, 0, 0, 5, 5, 0, 1);
+    fx_state(c2, &s, SV_P_MOVE, 0, 1);
+    assert_false(fx_listed(c2, &s, SV_A_MOVE, h, -1)); /* in contact: nothing but disengage */
+    opfor_action_t dis = find(c2, &s, SV_A_DISENGAGE, h, -1, -1);
+    assert_int_equal(sv_engine_apply(c2, &s, &dis), 0);
+    assert_false(sv_in_contact(c2, &s.u[h], &s.u[p]));
+    assert_int_equal(s.u[h].markers, 1);
+    assert_true(s.u[h].fy < 0.0f); /* about-faced */
+    /* a single stand retreats voluntarily; then the side moves nothing more */
+    opfor_action_t r = find(c2, &s, SV_A_RETREAT, one, -1, -1);
+    assert_int_equal(sv_engine_apply(c2, &s, &r), 0);
+    assert_true(s.u[one].flags & SV_F_GONE);
+    assert_int_equal(s.tally[0], 1);
+    opfor_action_t acts[SV_MAX_ACTIONS];
+    int n = sv_engine_legal(c2, &s, acts, SV_MAX_ACTIONS);
+    for (int i = 0; i < n; i++)
+        assert_true(acts[i].kind == SV_A_RETREAT || acts[i].kind == SV_A_DONE ||
+                    acts[i].kind == SV_A_CONCEDE);
+    free(c);
+    free(c2);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(charge_in_command_then_reaction),
+        cmocka_unit_test(charge_test_out_of_command),
+        cmocka_unit_test(foot_without_pikes_and_mounted),
+        cmocka_unit_test(road_column_and_double_time),
+        cmocka_unit_test(join_in_and_hold_back),
+        cmocka_unit_test(overrun_disengage_retreat),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
