@@ -166,7 +166,11 @@ enum {
     SV_A_RETREAT,   /* unit retreats voluntarily */
     SV_A_DONE,      /* the side's movement phase ends */
     SV_A_DEFFIRE,   /* reaction 6: defensive fire at the charger */
-    SV_A_CONCEDE    /* the deciding side concedes */
+    SV_A_CONCEDE,   /* the deciding side concedes */
+    SV_A_RECOIL,    /* reaction 2: a charged mounted unit recoils 12" */
+    SV_A_EVADE,     /* reaction 3: a charged foot unit in open order evades 6" */
+    SV_A_HASTY,     /* reaction 4: a hasty defensive block */
+    SV_A_ABOUTFACE  /* reaction 5: an emergency about-face */
 };
 
 /* ---- geometry (engine_geom.c) */

@@ -530,10 +530,11 @@ static void finish(const sv_unit_t *before, sv_unit_t *u, int what) {
     }
 }
 
-/* The charger goes straight back along its path up to 3" (a flinch, §Reactions 6 and 7). */
-static void flinch(const sv_ctx_t *c, sv_state_t *s, int ui) {
+/* The charger goes straight back along its path up to `most` inches, still facing its target
+ * (a flinch, 3", §Reactions 6 and 7; pulling up short, 9", §Reactions 4). */
+static void back_off(const sv_ctx_t *c, sv_state_t *s, int ui, float most) {
     sv_unit_t *u = &s->u[ui];
-    for (float go = 3.0f; go > 0.0f; go -= 0.5f) {
+    for (float go = most; go > 0.0f; go -= 0.5f) {
         sv_unit_t m = *u;
         m.x = u->x - u->fx * go;
         m.y = u->y - u->fy * go;
@@ -570,7 +571,7 @@ static void artillery_reacts(const sv_ctx_t *c, sv_state_t *s, int gi, int ci) {
         ch->markers = (uint8_t)(m > 255 ? 255 : m);
         if (hits >= 2) {
             overrun = 0;
-            flinch(c, s, ci);
+            back_off(c, s, ci, 3.0f);
         }
     }
     g->flags |= SV_F_REACTED;
@@ -671,44 +672,191 @@ static int may_defensive_fire(const sv_state_t *s) {
     return sv_is_foot(t) && sv_muskets(t) > 0 && !(t->flags & SV_F_RED);
 }
 
+/* Where the charged unit ends when it moves away from the charger (recoil, evade): turned
+ * to the charger's own facing, straight away up to `most` inches, same formation; the
+ * furthest whole inch that is clear. 0 when it cannot get away. */
+static int away_place(const sv_ctx_t *c, const sv_state_t *s, float most, sv_unit_t *m) {
+    const sv_unit_t *t = &s->u[s->charged], *ch = &s->u[s->charger];
+    opfor_pt_t r[4];
+    sv_rect(c, t, r);
+    opfor_pt_t ctr = opfor_pt((r[0].x + r[2].x) * 0.5f, (r[0].y + r[2].y) * 0.5f);
+    opfor_vec_t g = opfor_pt(ch->fx, ch->fy);
+    float d = sv_depth(c, t);
+    for (float go = most; go >= 1.0f; go -= 1.0f) {
+        *m = *t;
+        m->fx = g.x;
+        m->fy = g.y;
+        m->x = ctr.x + g.x * (go + d * 0.5f);
+        m->y = ctr.y + g.y * (go + d * 0.5f);
+        if (placement_ok(c, s, s->charged, m, -1))
+            return 1;
+    }
+    return 0;
+}
+
+static int may_recoil(const sv_ctx_t *c, const sv_state_t *s, sv_unit_t *m) {
+    const sv_unit_t *t = &s->u[s->charged];
+    return (sv_is_mounted(c, t) || sv_is_cmd(t)) && t->form != SV_COLUMN &&
+           away_place(c, s, 12.0f, m);
+}
+
+static int may_evade(const sv_ctx_t *c, const sv_state_t *s, sv_unit_t *m) {
+    const sv_unit_t *t = &s->u[s->charged];
+    return sv_is_foot(t) && t->form == SV_OPEN && sv_is_foot(&s->u[s->charger]) &&
+           away_place(c, s, 6.0f, m);
+}
+
+/* The hasty defensive block re-formed about its front centre; 0 when it cannot be formed
+ * there (then the unit stays as it was and keeps the markers). */
+static int hasty_place(const sv_ctx_t *c, const sv_state_t *s, sv_unit_t *m) {
+    const sv_unit_t *t = &s->u[s->charged];
+    *m = *t;
+    form_unit(m, SV_DEFBLOCK, sv_default_files(t, SV_DEFBLOCK));
+    return placement_ok(c, s, s->charged, m, s->charger) && sv_in_contact(c, m, &s->u[s->charger]);
+}
+
+static int may_hasty(const sv_state_t *s) {
+    const sv_unit_t *t = &s->u[s->charged];
+    return sv_is_foot(t) && t->n >= 2 && t->form != SV_DEFBLOCK;
+}
+
+static int may_about_face(const sv_state_t *s) {
+    const sv_unit_t *t = &s->u[s->charged];
+    return sv_is_foot(t) && t->form != SV_DEFBLOCK;
+}
+
 int sv_react_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max) {
-    (void)c;
     int n = 0;
+    sv_unit_t m;
     if (max < 1)
         return 0;
     opfor_action_t a = act(SV_A_HOLD, s->charged); /* stand and fight */
     out[n++] = a;
-    if (n < max && may_defensive_fire(s)) {
-        a = act(SV_A_DEFFIRE, s->charged);
-        a.target = s->charger;
+    a.target = s->charger;
+    if (n < max && may_recoil(c, s, &m)) {
+        a.kind = SV_A_RECOIL;
         out[n++] = a;
     }
-    /* intercept, counter-charge, recoil, evade, hasty defensive block and emergency
-     * about-face join this list in a later part */
+    if (n < max && may_evade(c, s, &m)) {
+        a.kind = SV_A_EVADE;
+        out[n++] = a;
+    }
+    if (n < max && may_hasty(s)) {
+        a.kind = SV_A_HASTY;
+        out[n++] = a;
+    }
+    if (n < max && may_about_face(s)) {
+        a.kind = SV_A_ABOUTFACE;
+        out[n++] = a;
+    }
+    if (n < max && may_defensive_fire(s)) {
+        a.kind = SV_A_DEFFIRE;
+        out[n++] = a;
+    }
+    /* intercepts and counter-charges (during a move) and break-throughs come in a later part */
     return n;
 }
 
+static void add(sv_unit_t *u, int k) {
+    int m = u->markers + k;
+    u->markers = (uint8_t)(m > 255 ? 255 : m);
+}
+
+/* §Reactions 4: the charger's weight (2 with Heavy Mounted or lances) on an impact. */
+static int heavy_charger(const sv_unit_t *ch) {
+    return ch->kind == SV_HEAVY || (ch->flags & SV_F_LANCE);
+}
+
 int sv_react_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
-    if (a->unit != s->charged || (a->kind != SV_A_HOLD && a->kind != SV_A_DEFFIRE) ||
-        (a->kind == SV_A_DEFFIRE && (!may_defensive_fire(s) || a->target != s->charger)))
+    if (a->unit != s->charged)
         return OPFOR_EILLEGAL;
     sv_unit_t *t = &s->u[s->charged], *ch = &s->u[s->charger];
+    sv_unit_t m;
+    int ok;
+    switch (a->kind) {
+    case SV_A_HOLD:
+        ok = 1;
+        break;
+    case SV_A_RECOIL:
+        ok = a->target == s->charger && may_recoil(c, s, &m);
+        break;
+    case SV_A_EVADE:
+        ok = a->target == s->charger && may_evade(c, s, &m);
+        break;
+    case SV_A_HASTY:
+        ok = a->target == s->charger && may_hasty(s);
+        break;
+    case SV_A_ABOUTFACE:
+        ok = a->target == s->charger && may_about_face(s);
+        break;
+    case SV_A_DEFFIRE:
+        ok = a->target == s->charger && may_defensive_fire(s);
+        break;
+    default:
+        ok = 0;
+    }
+    if (!ok)
+        return OPFOR_EILLEGAL;
     t->flags |= SV_F_REACTED;
-    if (a->kind == SV_A_DEFFIRE) { /* §Reactions 6 */
+    int q = c->opt.unit_quality ? t->quality : 1;
+    switch (a->kind) {
+    case SV_A_RECOIL: /* §Reactions 2: one marker, away 12"; the break-through comes later */
+        *t = m;
+        add(t, 1);
+        break;
+    case SV_A_EVADE: /* §Reactions 3: away 6", no marker */
+        *t = m;
+        break;
+    case SV_A_HASTY: { /* §Reactions 4 */
+        int was_block = t->form == SV_BLOCK;
+        if (hasty_place(c, s, &m)) {
+            uint16_t flags = t->flags;
+            *t = m;
+            t->flags = flags;
+        }
+        add(t, was_block ? 1 : 2);
+        if (sv_is_mounted(c, ch)) {
+            int light = 1;
+            if (s->charge_far) { /* the mounted player tests to pull up short */
+                int need = sv_pikes(t) > 0 ? 5 : 3;
+                if (opfor_rng_d6(&s->rng) <= need) {
+                    back_off(c, s, s->charger, 9.0f);
+                    if (t->markers > 0)
+                        t->markers--;
+                    light = -1; /* no impact */
+                }
+            } else { /* the foot player tests: charge home */
+                light = opfor_rng_d6(&s->rng) <= 3;
+            }
+            if (light >= 0)
+                add(t, (light ? 1 : 2) + heavy_charger(ch));
+        }
+        break;
+    }
+    case SV_A_ABOUTFACE: { /* §Reactions 5: about-face in place; 1 marker, 2 with pikes */
+        float d = sv_depth(c, t);
+        t->x -= t->fx * d;
+        t->y -= t->fy * d;
+        t->fx = -t->fx;
+        t->fy = -t->fy;
+        add(t, sv_pikes(t) > 0 ? 2 : 1);
+        break;
+    }
+    case SV_A_DEFFIRE: { /* §Reactions 6 */
         int all_round = t->form == SV_OPEN || t->form == SV_DEFBLOCK;
-        int stands =
-            all_round ? sv_muskets(t) : (sv_muskets(t) < t->files ? sv_muskets(t) : t->files);
-        int q = c->opt.unit_quality ? t->quality : 1;
+        int mk = sv_muskets(t);
+        int stands = all_round ? mk : (mk < t->files ? mk : t->files);
         int hits = sv_roll(s, dice_at(c, ch, stands), c->model.fire_need[q]);
         t->flags |= SV_F_RED;
-        int m = ch->markers + hits;
-        ch->markers = (uint8_t)(m > 255 ? 255 : m);
-        if (hits >= 2) {
-            flinch(c, s, s->charger);
-        } else if (hits == 0) { /* a light impact on the firer (R-11) */
-            int heavy = ch->kind == SV_HEAVY || (ch->flags & SV_F_LANCE);
-            t->markers = (uint8_t)(t->markers + (heavy ? 2 : 1));
-        }
+        add(ch, hits);
+        if (hits >= 2)
+            back_off(c, s, s->charger, 3.0f);
+        else if (hits == 0) /* a light impact on the firer (R-11) */
+            add(t, 1 + heavy_charger(ch));
+        break;
+    }
+    default:
+        break;
     }
     s->phase = SV_P_MOVE;
     s->side = (uint8_t)(1 - t->side);

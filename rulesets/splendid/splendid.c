@@ -134,6 +134,18 @@ static const char *sv_action_str(const void *ctx, const void *state, const opfor
     case SV_A_CONCEDE:
         snprintf(buf, n, "concede");
         break;
+    case SV_A_RECOIL:
+        snprintf(buf, n, "%s recoils from %s", u, t);
+        break;
+    case SV_A_EVADE:
+        snprintf(buf, n, "%s evades %s", u, t);
+        break;
+    case SV_A_HASTY:
+        snprintf(buf, n, "%s forms a hasty defensive block against %s", u, t);
+        break;
+    case SV_A_ABOUTFACE:
+        snprintf(buf, n, "%s about-faces to meet %s", u, t);
+        break;
     default:
         snprintf(buf, n, "action %d", a->kind);
         break;

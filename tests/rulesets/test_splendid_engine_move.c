@@ -4,7 +4,9 @@
  * charge test out of command passes about half the time and a failed charger may still
  * manoeuvre; foot without pikes may not charge mounted frontally; a road column near the enemy
  * must change formation; double time only far from the enemy; a manoeuvre never makes contact;
- * join-ins and holding back; a charged limbered gun is overrun; disengaging; voluntary retreat.
+ * join-ins and holding back; a charged limbered gun is overrun; disengaging; voluntary retreat;
+ * the hasty defensive block with pulling up short and charging home, recoil, evade and the
+ * emergency about-face.
  */
 #include "test_splendid_engine_helper.h"
 
@@ -237,6 +239,98 @@ static void overrun_disengage_retreat(void **st) {
     free(c2);
 }
 
+/* A charge by the mounted unit h in command on unit t; the state waits for t's reaction. */
+static void charged(const sv_ctx_t *c, sv_state_t *s, int h, int t, uint64_t seed) {
+    fx_state(c, s, SV_P_MOVE, 0, seed);
+    opfor_action_t a = find(c, s, SV_A_CHARGE, h, t, -1);
+    assert_int_equal(sv_engine_apply(c, s, &a), 0);
+    assert_int_equal(s->phase, SV_P_REACT);
+}
+
+static void hasty_defensive_block(void **st) {
+    (void)st;
+    /* from more than 9": the mounted player tests to pull up short (5 or less: pikes) */
+    sv_ctx_t *c = fx_ctx();
+    int h = fx_unit(c, SV_MOUNTED, 0, SV_LINE, 4, 4, 0, 24, 6, 0, 1);
+    fx_unit(c, SV_COMMANDER, 0, SV_OPEN, 1, 1, 1, 24, 2, 0, 1);
+    int p = fx_unit(c, SV_PM, 1, SV_LINE, 4, 2, 0, 24, 20, 0, -1);
+    int pulled = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        sv_state_t s;
+        charged(c, &s, h, p, seed);
+        opfor_action_t a = find(c, &s, SV_A_HASTY, p, h, -1);
+        assert_int_equal(sv_engine_apply(c, &s, &a), 0);
+        assert_int_equal(s.u[p].form, SV_DEFBLOCK);
+        if (s.u[p].markers == 1) { /* 2 for leaving a line, 1 taken off */
+            pulled++;
+            assert_false(sv_in_contact(c, &s.u[h], &s.u[p]));
+        } else {
+            assert_int_equal(s.u[p].markers, 3); /* and a light impact */
+            assert_true(sv_in_contact(c, &s.u[h], &s.u[p]));
+        }
+    }
+    assert_true(pulled > 250 - 25 && pulled < 250 + 25);
+    /* from 9" or less: the foot player tests to take a light (1) or heavy (2) impact */
+    c->start.u[h].y = 14;
+    c->start.u[h + 1].y = 10;
+    int light = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        sv_state_t s;
+        charged(c, &s, h, p, seed);
+        opfor_action_t a = find(c, &s, SV_A_HASTY, p, h, -1);
+        assert_int_equal(sv_engine_apply(c, &s, &a), 0);
+        assert_true(s.u[p].markers == 3 || s.u[p].markers == 4);
+        light += s.u[p].markers == 3;
+        assert_true(sv_in_contact(c, &s.u[h], &s.u[p]));
+    }
+    assert_true(light > 150 - 35 && light < 150 + 35);
+    free(c);
+}
+
+static void recoil_evade_about_face(void **st) {
+    (void)st;
+    sv_ctx_t *c = fx_ctx();
+    int h = fx_unit(c, SV_MOUNTED, 0, SV_LINE, 4, 4, 0, 24, 6, 0, 1);
+    fx_unit(c, SV_COMMANDER, 0, SV_OPEN, 1, 1, 1, 24, 2, 0, 1);
+    int m = fx_unit(c, SV_MOUNTED, 1, SV_LINE, 3, 3, 0, 24, 14, 0, -1);
+    sv_state_t s;
+    charged(c, &s, h, m, 1);
+    assert_false(fx_listed(c, &s, SV_A_HASTY, m, h)); /* foot only */
+    opfor_action_t a = find(c, &s, SV_A_RECOIL, m, h, -1);
+    assert_int_equal(sv_engine_apply(c, &s, &a), 0);
+    assert_int_equal(s.u[m].markers, 1);
+    assert_false(sv_in_contact(c, &s.u[h], &s.u[m]));
+    assert_true(s.u[m].fy > 0.99f); /* facing away */
+    assert_true(sv_unit_dist(c, &s.u[h], &s.u[m]) > 11.0f);
+    /* foot in open order evades foot: 6" away, no marker */
+    sv_ctx_t *c2 = fx_ctx();
+    int f = fx_unit(c2, SV_FOOT, 0, SV_BLOCK, 4, 4, 2, 24, 10, 0, 1);
+    fx_unit(c2, SV_COMMANDER, 0, SV_OPEN, 1, 1, 1, 24, 4, 0, 1);
+    int d = fx_unit(c2, SV_DRAGOON, 1, SV_OPEN, 3, 3, 0, 24, 13, 0, -1);
+    c2->start.u[d].flags |= SV_F_DISMOUNTED;
+    charged(c2, &s, f, d, 1);
+    a = find(c2, &s, SV_A_EVADE, d, f, -1);
+    assert_int_equal(sv_engine_apply(c2, &s, &a), 0);
+    assert_int_equal(s.u[d].markers, 0);
+    assert_false(sv_in_contact(c2, &s.u[f], &s.u[d]));
+    /* a block charged in the rear about-faces: two markers with pikes, and no outflank */
+    sv_ctx_t *c3 = fx_ctx();
+    h = fx_unit(c3, SV_MOUNTED, 0, SV_LINE, 4, 4, 0, 24, 6, 0, 1);
+    fx_unit(c3, SV_COMMANDER, 0, SV_OPEN, 1, 1, 1, 24, 2, 0, 1);
+    int p = fx_unit(c3, SV_PM, 1, SV_BLOCK, 6, 2, 3, 24, 10 + 2 * STAND, 0, 1); /* back to h */
+    charged(c3, &s, h, p, 1);
+    assert_true(sv_outflanks(c3, &s.u[h], &s.u[p]));
+    a = find(c3, &s, SV_A_ABOUTFACE, p, h, -1);
+    assert_int_equal(sv_engine_apply(c3, &s, &a), 0);
+    assert_int_equal(s.u[p].markers, 2);
+    assert_true(s.u[p].fy < -0.99f);
+    assert_true(sv_in_contact(c3, &s.u[h], &s.u[p]));
+    assert_false(sv_outflanks(c3, &s.u[h], &s.u[p]));
+    free(c);
+    free(c2);
+    free(c3);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(charge_in_command_then_reaction),
@@ -245,6 +339,8 @@ int main(void) {
         cmocka_unit_test(road_column_and_double_time),
         cmocka_unit_test(join_in_and_hold_back),
         cmocka_unit_test(overrun_disengage_retreat),
+        cmocka_unit_test(hasty_defensive_block),
+        cmocka_unit_test(recoil_evade_about_face),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
