@@ -239,7 +239,11 @@ static int check_charge(const sv_ctx_t *c, const sv_state_t *s, const opfor_acti
         return 0; /* §How does a unit charge?; the model's reading of open order */
     sv_unit_t m;
     float len = charge_place(c, s, a->unit, a->target, &m);
-    if (len < 0.0f || len > allow + 1e-3f)
+    /* §What if a potential target …: an extended charge reaches up to 6" (mounted) or 2"
+     * (foot) beyond the allowance; sub says which the action is */
+    float beyond = sv_is_foot(u) ? 2.0f : 6.0f;
+    if (len < 0.0f || (a->sub == 0 && len > allow + 1e-3f) ||
+        (a->sub == 1 && (len <= allow + 1e-3f || len > allow + beyond + 1e-3f)) || a->sub > 1)
         return 0;
     if (!placement_ok(c, s, a->unit, &m, a->target) || !sv_in_contact(c, &m, t))
         return 0;
@@ -489,6 +493,8 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_acti
             a = act(SV_A_CHARGE, ui);
             a.target = (uint8_t)t;
             n = push(out, n, max, &a, c, s);
+            a.sub = 1; /* the same target as an extended charge */
+            n = push(out, n, max, &a, c, s);
         }
     return n;
 }
@@ -647,7 +653,32 @@ int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
         int free_to_react = !(t->flags & SV_F_REACTED) && !sv_engaged(c, s, ti);
         s->charge_far = sv_unit_dist(c, u, t) > 9.0f;
         sv_unit_t m;
-        charge_place(c, s, a->unit, ti, &m);
+        float len = charge_place(c, s, a->unit, ti, &m);
+        if (a->sub == 1) { /* extended: one marker, then 1D6" more (mounted) or 2" (foot) */
+            u->markers = (uint8_t)(u->markers < 255 ? u->markers + 1 : 255);
+            m.markers = u->markers;
+            float reach =
+                sv_charge_allow(u) + (sv_is_foot(u) ? 2.0f : (float)opfor_rng_d6(&s->rng));
+            if (reach + 1e-3f < len) { /* short: it stops on its path and does no more */
+                opfor_vec_t d = opfor_vnorm(opfor_vsub(opfor_pt(m.x, m.y), opfor_pt(u->x, u->y)));
+                sv_unit_t stop = *u;
+                for (float go = reach; go >= 0.0f; go -= 0.5f) {
+                    stop.x = u->x + d.x * go;
+                    stop.y = u->y + d.y * go;
+                    stop.fx = d.x;
+                    stop.fy = d.y;
+                    if (go < 0.5f) {
+                        stop = *u;
+                        break;
+                    }
+                    if (placement_ok(c, s, a->unit, &stop, -1))
+                        break;
+                }
+                *u = stop;
+                u->flags |= SV_F_ACTED;
+                return 0;
+            }
+        }
         *u = m;
         u->flags |= SV_F_ACTED;
         if (sv_is_art(t)) {

@@ -108,7 +108,7 @@ static const char *sv_action_str(const void *ctx, const void *state, const opfor
         snprintf(buf, n, "%s forms %s", u, a->sub < SV_FORM_COUNT ? sv_form_names[a->sub] : "?");
         break;
     case SV_A_CHARGE:
-        snprintf(buf, n, "%s charges %s", u, t);
+        snprintf(buf, n, "%s %s %s", u, a->sub ? "makes an extended charge at" : "charges", t);
         break;
     case SV_A_DISENGAGE:
         snprintf(buf, n, "%s disengages", u);

@@ -6,7 +6,7 @@
  * must change formation; double time only far from the enemy; a manoeuvre never makes contact;
  * join-ins and holding back; a charged limbered gun is overrun; disengaging; voluntary retreat;
  * the hasty defensive block with pulling up short and charging home, recoil, evade and the
- * emergency about-face.
+ * emergency about-face; extended charges (the text's example: 3" beyond, 4/6 to reach).
  */
 #include "test_splendid_engine_helper.h"
 
@@ -331,6 +331,49 @@ static void recoil_evade_about_face(void **st) {
     free(c3);
 }
 
+static void extended_charge(void **st) {
+    (void)st;
+    /* the text's example: the target 3" beyond a mounted unit's 18" charge */
+    sv_ctx_t *c = fx_ctx();
+    int h = fx_unit(c, SV_MOUNTED, 0, SV_LINE, 4, 4, 0, 24, 2, 0, 1);
+    fx_unit(c, SV_COMMANDER, 0, SV_OPEN, 1, 1, 1, 16, 2, 0, 1);
+    int p = fx_unit(c, SV_PM, 1, SV_BLOCK, 6, 2, 3, 24, 23, 0, -1);
+    int reached = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        sv_state_t s;
+        fx_state(c, &s, SV_P_MOVE, 0, seed);
+        assert_false(fx_listed(c, &s, SV_A_CHARGE, h, -1) &&
+                     find(c, &s, SV_A_CHARGE, h, p, -1).sub == 0); /* too far for a charge */
+        opfor_action_t a = find(c, &s, SV_A_CHARGE, h, p, 1);
+        assert_int_equal(sv_engine_apply(c, &s, &a), 0);
+        assert_int_equal(s.u[h].markers, 1); /* the extension costs a marker */
+        if (sv_in_contact(c, &s.u[h], &s.u[p])) {
+            reached++;
+            assert_int_equal(s.phase, SV_P_REACT);
+        } else { /* short: it stops on its path, done for the phase */
+            assert_int_equal(s.phase, SV_P_MOVE);
+            assert_true(s.u[h].flags & SV_F_ACTED);
+            assert_true(s.u[h].y > 20.9f && s.u[h].y < 22.1f); /* 18" and 1 or 2 more */
+        }
+    }
+    assert_true(reached > 200 - 30 && reached < 200 + 30); /* 1D6 of 3 or more: 4/6 */
+    /* foot reach 2" beyond, no more */
+    sv_ctx_t *c2 = fx_ctx();
+    int f = fx_unit(c2, SV_PM, 0, SV_BLOCK, 4, 2, 2, 24, 2, 0, 1);
+    fx_unit(c2, SV_COMMANDER, 0, SV_OPEN, 1, 1, 1, 20, 2, 0, 1);
+    int q = fx_unit(c2, SV_PM, 1, SV_BLOCK, 4, 2, 2, 24, 7.5f, 0, -1);
+    sv_state_t s;
+    fx_state(c2, &s, SV_P_MOVE, 0, 1);
+    opfor_action_t a = find(c2, &s, SV_A_CHARGE, f, q, 1);
+    assert_int_equal(sv_engine_apply(c2, &s, &a), 0);
+    assert_true(sv_in_contact(c2, &s.u[f], &s.u[q]));
+    c2->start.u[q].y = 8.5f; /* 4.5" beyond a 4" charge */
+    fx_state(c2, &s, SV_P_MOVE, 0, 1);
+    assert_false(fx_listed(c2, &s, SV_A_CHARGE, f, q));
+    free(c);
+    free(c2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(charge_in_command_then_reaction),
@@ -341,6 +384,7 @@ int main(void) {
         cmocka_unit_test(overrun_disengage_retreat),
         cmocka_unit_test(hasty_defensive_block),
         cmocka_unit_test(recoil_evade_about_face),
+        cmocka_unit_test(extended_charge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
