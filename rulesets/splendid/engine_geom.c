@@ -183,3 +183,55 @@ int sv_on_table(const sv_ctx_t *c, const opfor_pt_t r[4]) {
             return 0;
     return 1;
 }
+
+/* Whether feature f prohibits u (docs/splendid.md 5): impassable ground to all; closed to
+ * mounted ground (buildings, marsh) to mounted, command and artillery units; woods to
+ * artillery; hedges, walls and fences to unlimbered artillery. */
+static int prohibits(const opfor_terrain_feature_t *f, const sv_unit_t *u) {
+    int cls = sv_class(u);
+    if (f->move == OPFOR_MOVE_IMPASSABLE)
+        return 1;
+    if ((f->flags & OPFOR_TF_NO_MOUNTED) && cls != 0)
+        return 1;
+    if (cls == 2 && f->kind == OPFOR_TK_WOODS)
+        return 1;
+    if (cls == 2 && u->form == SV_UNLIMBERED &&
+        (f->kind == OPFOR_TK_HEDGE || f->kind == OPFOR_TK_WALL || f->kind == OPFOR_TK_FENCE))
+        return 1;
+    return 0;
+}
+
+int sv_terrain_ok(const sv_ctx_t *c, const sv_unit_t *u, const opfor_pt_t r[4]) {
+    for (int i = 0; i < c->table.nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &c->table.features[i];
+        if (!prohibits(f, u))
+            continue;
+        opfor_pt_t ctr = opfor_pt((r[0].x + r[2].x) * 0.5f, (r[0].y + r[2].y) * 0.5f);
+        if (opfor_feature_contains(f, ctr) || opfor_poly_contains(r, 4, f->pts[0]))
+            return 0;
+        for (int e = 0; e < 4; e++)
+            if (opfor_feature_seg_enters(f, r[e], r[(e + 1) & 3]))
+                return 0;
+    }
+    return 1;
+}
+
+int sv_terrain_path_ok(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfor_pt_t b) {
+    for (int i = 0; i < c->table.nfeatures; i++)
+        if (prohibits(&c->table.features[i], u) &&
+            opfor_feature_seg_enters(&c->table.features[i], a, b))
+            return 0;
+    return 1;
+}
+
+int sv_terrain_blocks_fire(const sv_ctx_t *c, opfor_pt_t a, opfor_pt_t b) {
+    for (int i = 0; i < c->table.nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &c->table.features[i];
+        if (f->sight == OPFOR_SIGHT_CLEAR || opfor_feature_contains(f, a) ||
+            opfor_feature_contains(f, b))
+            continue;
+        if (opfor_feature_seg_enters(f, a, b))
+            return 1;
+    }
+    return 0;
+}

@@ -143,7 +143,8 @@ typedef struct sv_ctx {
     sv_options_t opt;
     opfor_sv_model_t model; /* the calculator's numbers (model.yaml) */
     char names[SV_MAX_UNITS][OPFOR_UNIT_NAME_MAX];
-    sv_state_t start; /* the opening position (phase SV_P_INITIATIVE) */
+    sv_state_t start;    /* the opening position (phase SV_P_INITIATIVE) */
+    opfor_table_t table; /* the terrain (docs/splendid.md 5) */
 } sv_ctx_t;
 
 /* Action kinds. */
@@ -199,6 +200,14 @@ int sv_in_contact(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *b);
 int sv_outflanks(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *d);
 /* The rectangle lies on the table. */
 int sv_on_table(const sv_ctx_t *c, const opfor_pt_t r[4]);
+/* Whether unit u (its class and state) may stand with rectangle r: no terrain it is
+ * prohibited from overlaps r (docs/splendid.md 5). */
+int sv_terrain_ok(const sv_ctx_t *c, const sv_unit_t *u, const opfor_pt_t r[4]);
+/* Whether the segment a-b crosses terrain prohibited to u. */
+int sv_terrain_path_ok(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfor_pt_t b);
+/* Whether terrain that prohibits fire lies on the line a-b (a feature holding either end
+ * does not count, R-17). */
+int sv_terrain_blocks_fire(const sv_ctx_t *c, opfor_pt_t a, opfor_pt_t b);
 
 /* ---- rules shared by the files (engine_rules.c) */
 int sv_is_foot(const sv_unit_t *u);                       /* foot class now */

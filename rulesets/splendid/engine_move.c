@@ -41,7 +41,7 @@ static int placement_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, const sv
                         int ignore) {
     opfor_pt_t rm[4];
     sv_rect(c, m, rm);
-    if (!sv_on_table(c, rm))
+    if (!sv_on_table(c, rm) || !sv_terrain_ok(c, m, rm))
         return 0;
     for (int k = 0; k < s->nunits; k++) {
         const sv_unit_t *o = &s->u[k];
@@ -67,6 +67,8 @@ static int path_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_pt_t p,
     if (len < 1e-4f)
         return 1;
     opfor_vec_t f = opfor_vscale(d, 1.0f / len);
+    if (!sv_terrain_path_ok(c, u, opfor_pt(u->x, u->y), p))
+        return 0;
     int steps = (int)ceilf(len);
     for (int i = 1; i < steps; i++) {
         sv_unit_t m = *u;

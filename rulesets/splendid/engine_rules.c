@@ -155,6 +155,8 @@ int sv_fire_dice(const sv_ctx_t *c, const sv_state_t *s, int ui, int ti) {
     opfor_pt_t from = all_round ? opfor_pt((ru[0].x + ru[2].x) * 0.5f, (ru[0].y + ru[2].y) * 0.5f)
                                 : opfor_pt(u->x, u->y);
     opfor_pt_t to = opfor_pt((rt[0].x + rt[2].x) * 0.5f, (rt[0].y + rt[2].y) * 0.5f);
+    if (sv_terrain_blocks_fire(c, from, to))
+        return 0;
     for (int i = 0; i < s->nunits; i++) {
         if (i == ui || i == ti || !sv_alive(&s->u[i]))
             continue;

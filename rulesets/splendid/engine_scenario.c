@@ -154,6 +154,7 @@ static int build(opfor_yaml_rd_t *rd, opfor_scenario_ck_t *ck, const opfor_scena
     c->width = sc->table.width;
     c->depth = sc->table.depth;
     c->turn_limit = sc->turn_limit > 0 ? sc->turn_limit : SV_DEFAULT_TURNS;
+    c->table = sc->table;
     c->model = opfor__sv_model_builtin;
     c->opt.contact_tolerance = 0.05f;
     c->opt.breakpoints = 1;
@@ -274,6 +275,8 @@ static int build(opfor_yaml_rd_t *rd, opfor_scenario_ck_t *ck, const opfor_scena
         if (!sv_on_table(c, r))
             return fail(rd, ck, i, "position", NULL,
                         "the unit's stands do not all stand on the table");
+        if (!sv_terrain_ok(c, &s->u[i], r))
+            return fail(rd, ck, i, "position", NULL, "the unit stands in terrain closed to it");
         for (int j = 0; j < i; j++) {
             opfor_pt_t q[4];
             sv_rect(c, &s->u[j], q);
@@ -335,9 +338,44 @@ static int check_scenario(opfor_scenario_ck_t *ck, void *user) {
     return rc;
 }
 
+/* What each kind of terrain does (docs/splendid.md 5, design): woods, buildings and hills
+ * prohibit fire through them; buildings and rough ground (marsh) are closed to mounted units,
+ * command units and artillery; rivers and impassable ground to everyone; the engine adds
+ * woods to artillery and hedges, walls and fences to unlimbered guns. */
 const opfor_scenario_rules_t opfor__sv_scenario_rules = {
     .name = "splendid",
-    .terrain = {.radii = {0.2f, 0.2f, 0.2f}},
+    .terrain =
+        {
+            .radii = {0.2f, 0.2f, 0.2f},
+            .kinds =
+                {
+                    [OPFOR_TK_OPEN] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OPEN, 0},
+                    [OPFOR_TK_WOODS] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_BLOCKS, OPFOR_MOVE_ROUGH, 0},
+                    [OPFOR_TK_BUILDING] = {OPFOR_COVER_HARD, OPFOR_SIGHT_BLOCKS,
+                                           OPFOR_MOVE_OBSTACLE, OPFOR_TF_NO_MOUNTED},
+                    [OPFOR_TK_WALL] = {OPFOR_COVER_HARD, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OBSTACLE, 0},
+                    [OPFOR_TK_HEDGE] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OBSTACLE,
+                                        0},
+                    [OPFOR_TK_FENCE] = {OPFOR_COVER_SOFT, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_OBSTACLE,
+                                        0},
+                    [OPFOR_TK_HILL] = {OPFOR_COVER_NONE, OPFOR_SIGHT_BLOCKS, OPFOR_MOVE_OPEN, 0},
+                    [OPFOR_TK_ROAD] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_ROAD, 0},
+                    [OPFOR_TK_RIVER] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_IMPASSABLE,
+                                        0},
+                    [OPFOR_TK_FIELD_WORKS] = {OPFOR_COVER_FORT, OPFOR_SIGHT_CLEAR,
+                                              OPFOR_MOVE_OBSTACLE, 0},
+                    [OPFOR_TK_ROUGH] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR, OPFOR_MOVE_ROUGH,
+                                        OPFOR_TF_NO_MOUNTED},
+                    [OPFOR_TK_IMPASSABLE] = {OPFOR_COVER_NONE, OPFOR_SIGHT_CLEAR,
+                                             OPFOR_MOVE_IMPASSABLE, 0},
+                },
+            .line_width = {[OPFOR_TK_WALL] = 0.5f,
+                           [OPFOR_TK_HEDGE] = 0.5f,
+                           [OPFOR_TK_FENCE] = 0.25f,
+                           [OPFOR_TK_ROAD] = 2.0f,
+                           [OPFOR_TK_RIVER] = 2.0f,
+                           [OPFOR_TK_FIELD_WORKS] = 1.0f},
+        },
     .check = check_scenario,
     .blocks = BLOCKS,
 };

@@ -3,7 +3,7 @@
  * placed by the centre of its front edge, its kind, formation, files and pikes, generals as
  * a Commander); a scenario's mistakes are refused at their line and column (an unknown kind,
  * a unit's size, a unit without its entry, a formation it cannot take, a bent formation,
- * overlapping units, the army restrictions).
+ * overlapping units, the army restrictions); terrain that prohibits fire or a unit's class.
  */
 #include "test_splendid_engine_helper.h"
 
@@ -121,8 +121,52 @@ static void errors_with_line_and_column(void **st) {
             "splendid:\n  units:\n    A: {kind: foot}\n    B: {kind: mounted}\n"
             "    C: {kind: foot}\n",
             10, 3, "outnumber");
+    refused(HEAD "terrain:\n  - {name: Farm, kind: building, rect: [18, 29, 4, 4]}\n"
+                 "splendid:\n  units:\n    A: {kind: pike_and_musket}\n    B: {kind: mounted}\n",
+            7, 53, "terrain closed to it");
     refused(HEAD "splendid:\n  units:\n    A: {kind: pike_and_musket}\n    Z: {kind: mounted}\n",
             11, 5, "no unit or general called 'Z'");
+}
+
+/* Adds an area of kind over [x, y, w, d] to c's table, with the ruleset's terrain rules. */
+static void fx_area(sv_ctx_t *c, int kind, float x, float y, float w, float d) {
+    if (c->table.width == 0.0f)
+        opfor_table_init(&c->table, c->width, c->depth, OPFOR_EDGE_TOP);
+    opfor_pt_t p[4] = {{x, y}, {x + w, y}, {x + w, y + d}, {x, y + d}};
+    opfor_terrain_feature_t f;
+    assert_int_equal(opfor_terrain_feature_init(&f, &opfor__sv_scenario_rules.terrain,
+                                                (opfor_terrain_kind_t)kind, OPFOR_SHAPE_AREA, "t",
+                                                p, 4, 0.0f),
+                     0);
+    assert_true(opfor_table_add(&c->table, &f) >= 0);
+}
+
+static void terrain_prohibits(void **st) {
+    (void)st;
+    /* woods between firer and target prohibit the fire */
+    sv_ctx_t *c = fx_ctx();
+    int m = fx_unit(c, SV_PM, 0, SV_LINE, 4, 0, 0, 24, 10, 0, 1);
+    int h = fx_unit(c, SV_MOUNTED, 1, SV_BLOCK, 6, 6, 3, 24, 15, 0, -1);
+    sv_state_t s;
+    fx_state(c, &s, SV_P_FIRE, 0, 1);
+    assert_int_equal(sv_fire_dice(c, &s, m, h), 6);
+    fx_area(c, OPFOR_TK_WOODS, 22, 11.5f, 4, 1);
+    assert_int_equal(sv_fire_dice(c, &s, m, h), 0);
+    /* a building: foot may stand in it, mounted units may not */
+    sv_ctx_t *c2 = fx_ctx();
+    fx_area(c2, OPFOR_TK_BUILDING, 20, 20, 8, 8);
+    sv_unit_t foot = {
+        .kind = SV_PM, .form = SV_LINE, .files = 2, .n = 2, .x = 24, .y = 24, .fy = 1};
+    sv_unit_t horse = foot;
+    horse.kind = SV_MOUNTED;
+    opfor_pt_t r[4];
+    sv_rect(c2, &foot, r);
+    assert_true(sv_terrain_ok(c2, &foot, r));
+    assert_false(sv_terrain_ok(c2, &horse, r));
+    assert_false(sv_terrain_path_ok(c2, &horse, opfor_pt(10, 24), opfor_pt(30, 24)));
+    assert_true(sv_terrain_path_ok(c2, &horse, opfor_pt(10, 10), opfor_pt(30, 10)));
+    free(c);
+    free(c2);
 }
 
 int main(void) {
@@ -130,6 +174,7 @@ int main(void) {
         cmocka_unit_test(state_size),
         cmocka_unit_test(builtin_encounter),
         cmocka_unit_test(errors_with_line_and_column),
+        cmocka_unit_test(terrain_prohibits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
