@@ -1,5 +1,5 @@
 /* tests/rulesets/test_splendid_engine_games.c — invariants of A Splendid Victory!'s engine over
- * a few hundred random games of the built-in encounter (fixed seeds): stands never grow, every
+ * 200 random games of the built-in encounter (fixed seeds): stands never grow, every
  * unit left stands in a formation it may take with files that fit, each side's tally equals
  * the stands it has lost, markers are gone after each removal of losses, every game ends with
  * zero-sum returns; and the games do reach fire, hand-to-hand, charges and losses. The same
@@ -7,7 +7,7 @@
  */
 #include "test_splendid_engine_helper.h"
 
-#define GAMES 300
+#define GAMES 200
 #define STEP_CAP 20000
 
 typedef struct seen {
