@@ -58,16 +58,30 @@ static void project(const opfor_pt_t r[4], opfor_vec_t ax, float *lo, float *hi)
     }
 }
 
-/* Centre and half-diagonal of a rectangle: a lower bound of distances cheaply. */
+/* The gap between the boxes around two rectangles along x or y: a lower bound of their
+ * distance, without a square root. */
 static float bound(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
-    opfor_pt_t ca = opfor_pt((a[0].x + a[2].x) * 0.5f, (a[0].y + a[2].y) * 0.5f);
-    opfor_pt_t cb = opfor_pt((b[0].x + b[2].x) * 0.5f, (b[0].y + b[2].y) * 0.5f);
-    return opfor_dist(ca, cb) - opfor_dist(ca, a[0]) - opfor_dist(cb, b[0]);
+    float axl = a[0].x, axh = a[0].x, ayl = a[0].y, ayh = a[0].y;
+    float bxl = b[0].x, bxh = b[0].x, byl = b[0].y, byh = b[0].y;
+    for (int i = 1; i < 4; i++) {
+        axl = a[i].x < axl ? a[i].x : axl;
+        axh = a[i].x > axh ? a[i].x : axh;
+        ayl = a[i].y < ayl ? a[i].y : ayl;
+        ayh = a[i].y > ayh ? a[i].y : ayh;
+        bxl = b[i].x < bxl ? b[i].x : bxl;
+        bxh = b[i].x > bxh ? b[i].x : bxh;
+        byl = b[i].y < byl ? b[i].y : byl;
+        byh = b[i].y > byh ? b[i].y : byh;
+    }
+    float g = axl - bxh;
+    g = bxl - axh > g ? bxl - axh : g;
+    g = ayl - byh > g ? ayl - byh : g;
+    return byl - ayh > g ? byl - ayh : g;
 }
 
 int sv_rect_overlap(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
     if (bound(a, b) > 0.0f)
-        return 0; /* their circles are apart */
+        return 0; /* their boxes are apart */
     const opfor_pt_t *rs[2] = {a, b};
     for (int k = 0; k < 2; k++)
         for (int e = 0; e < 2; e++) {
@@ -81,13 +95,13 @@ int sv_rect_overlap(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
     return 1;
 }
 
-/* Distance from p to the segment a-b. */
-static float pt_seg(opfor_pt_t p, opfor_pt_t a, opfor_pt_t b) {
+/* Squared distance from p to the segment a-b. */
+static float pt_seg2(opfor_pt_t p, opfor_pt_t a, opfor_pt_t b) {
     float ex = b.x - a.x, ey = b.y - a.y, px = p.x - a.x, py = p.y - a.y;
     float l2 = ex * ex + ey * ey, t = l2 > 0.0f ? (px * ex + py * ey) / l2 : 0.0f;
     t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
     float dx = px - ex * t, dy = py - ey * t;
-    return sqrtf(dx * dx + dy * dy);
+    return dx * dx + dy * dy;
 }
 
 float sv_rect_dist(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
@@ -97,14 +111,14 @@ float sv_rect_dist(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
     float best = 1e30f;
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++) {
-            float d = pt_seg(a[i], b[j], b[(j + 1) & 3]);
+            float d = pt_seg2(a[i], b[j], b[(j + 1) & 3]);
             if (d < best)
                 best = d;
-            d = pt_seg(b[i], a[j], a[(j + 1) & 3]);
+            d = pt_seg2(b[i], a[j], a[(j + 1) & 3]);
             if (d < best)
                 best = d;
         }
-    return best;
+    return sqrtf(best);
 }
 
 int sv_rect_near(const opfor_pt_t a[4], const opfor_pt_t b[4], float limit) {

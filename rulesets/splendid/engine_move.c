@@ -70,6 +70,15 @@ static int path_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_pt_t p,
     if (!sv_terrain_path_ok(c, u, opfor_pt(u->x, u->y), p))
         return 0;
     int steps = (int)ceilf(len);
+    if (steps < 2)
+        return 1;
+    opfor_pt_t others[SV_MAX_UNITS][4]; /* the other units, placed once */
+    int idx[SV_MAX_UNITS], no = 0;
+    for (int k = 0; k < s->nunits; k++)
+        if (k != ui && k != ignore && sv_alive(&s->u[k])) {
+            sv_rect(c, &s->u[k], others[no]);
+            idx[no++] = k;
+        }
     for (int i = 1; i < steps; i++) {
         sv_unit_t m = *u;
         m.x = u->x + f.x * (float)i;
@@ -78,16 +87,13 @@ static int path_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_pt_t p,
         m.fy = f.y;
         opfor_pt_t rm[4];
         sv_rect(c, &m, rm);
-        for (int k = 0; k < s->nunits; k++) {
-            if (k == ui || k == ignore || !sv_alive(&s->u[k]))
-                continue;
-            opfor_pt_t ro[4];
-            sv_rect(c, &s->u[k], ro);
-            if (sv_rect_overlap(rm, ro, 0.01f))
+        for (int k = 0; k < no; k++) {
+            if (sv_rect_overlap(rm, others[k], 0.01f))
+                return 0;
+            if (min_enemy > 0.0f && s->u[idx[k]].side != u->side &&
+                sv_rect_near(rm, others[k], min_enemy - 1e-4f))
                 return 0;
         }
-        if (min_enemy > 0.0f && enemy_dist(c, s, &m, u->side) < min_enemy)
-            return 0;
     }
     return 1;
 }
@@ -108,10 +114,22 @@ static int may_charge(const sv_unit_t *u) {
 }
 
 /* A road column within 24" of an enemy must change formation (§The Movement Phase). */
-static int column_must_change(const sv_ctx_t *c, const sv_state_t *s, int ui) {
+/* What every check of one unit's actions needs, worked out once per unit. */
+typedef struct facts {
+    int engaged; /* in contact with an enemy */
+    float near;  /* distance to the nearest enemy */
+} facts_t;
+
+static facts_t get_facts(const sv_ctx_t *c, const sv_state_t *s, int ui) {
+    facts_t f;
+    f.engaged = sv_engaged(c, s, ui);
+    f.near = enemy_dist(c, s, &s->u[ui], s->u[ui].side);
+    return f;
+}
+
+static int column_must_change(const sv_state_t *s, int ui, const facts_t *f) {
     const sv_unit_t *u = &s->u[ui];
-    return u->form == SV_COLUMN && !(u->flags & SV_F_ACTED) &&
-           enemy_dist(c, s, u, u->side) <= 24.0f;
+    return u->form == SV_COLUMN && !(u->flags & SV_F_ACTED) && f->near <= 24.0f;
 }
 
 static void form_unit(sv_unit_t *m, int form, int files) {
@@ -123,12 +141,13 @@ static void form_unit(sv_unit_t *m, int form, int files) {
 
 /* ---------------------------------------------------------------- checks */
 
-static int check_form(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a) {
+static int check_form(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a,
+                      const facts_t *fa) {
     const sv_unit_t *u = &s->u[a->unit];
     if (!may_form(u) || sv_is_art(u) || sv_is_cmd(u) || a->sub == u->form ||
         a->sub >= SV_FORM_COUNT || !sv_form_ok(u, a->sub))
         return 0;
-    if (a->sub == SV_COLUMN && enemy_dist(c, s, u, u->side) <= 24.0f)
+    if (a->sub == SV_COLUMN && fa->near <= 24.0f)
         return 0;
     if (a->sub == SV_OPEN && u->kind == SV_MOUNTED && u->n >= 4)
         return 0;
@@ -145,7 +164,8 @@ static int check_form(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
 }
 
 /* sub: 0 manoeuvre, 1 double time, 2 about-face, 3 side-step or step back. */
-static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a) {
+static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a,
+                      const facts_t *fa) {
     const sv_unit_t *u = &s->u[a->unit];
     float allow = sv_move_allow(u);
     if (!may_move(u) || allow <= 0.0f || u->form == SV_UNLIMBERED)
@@ -162,7 +182,7 @@ static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
             return 0;
         break;
     case 1: /* double time: no enemy within 18" at the start or on the way */
-        if (sv_is_art(u) || len > 2.0f * allow + 1e-3f || enemy_dist(c, s, u, u->side) <= 18.0f)
+        if (sv_is_art(u) || len > 2.0f * allow + 1e-3f || fa->near <= 18.0f)
             return 0;
         min_enemy = 18.0f;
         break;
@@ -287,7 +307,8 @@ static int is_retreat_able(const sv_ctx_t *c, const sv_state_t *s, int ui) {
     return sv_alive(u) && (u->n == 1 || sv_in_command(c, s, ui));
 }
 
-int sv_move_check(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a) {
+static int check_with(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a,
+                      const facts_t *fa) {
     if (a->kind == SV_A_DONE)
         return 1;
     if (a->unit >= s->nunits)
@@ -299,7 +320,7 @@ int sv_move_check(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *
         return is_retreat_able(c, s, a->unit);
     if (s->retreating || (u->flags & SV_F_ACTED))
         return 0;
-    int engaged = sv_engaged(c, s, a->unit);
+    int engaged = fa->engaged;
     if (a->kind == SV_A_DISENGAGE) {
         sv_unit_t m;
         return engaged && !(u->flags & (SV_F_MOVED | SV_F_FORMED)) &&
@@ -308,13 +329,13 @@ int sv_move_check(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *
     }
     if (engaged)
         return 0;
-    if (column_must_change(c, s, a->unit) && a->kind != SV_A_FORM)
+    if (column_must_change(s, a->unit, fa) && a->kind != SV_A_FORM)
         return 0;
     switch (a->kind) {
     case SV_A_FORM:
-        return check_form(c, s, a);
+        return check_form(c, s, a, fa);
     case SV_A_MOVE:
-        return check_move(c, s, a);
+        return check_move(c, s, a, fa);
     case SV_A_CHARGE:
         return check_charge(c, s, a);
     case SV_A_LIMBER: {
@@ -355,16 +376,23 @@ int sv_move_check(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *
     }
 }
 
+int sv_move_check(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a) {
+    facts_t f = {0, 0.0f};
+    if (a->kind != SV_A_DONE && a->unit < s->nunits)
+        f = get_facts(c, s, a->unit);
+    return check_with(c, s, a, &f);
+}
+
 /* ---------------------------------------------------------------- the list */
 
 static int push(opfor_action_t *out, int n, int max, const opfor_action_t *a, const sv_ctx_t *c,
-                const sv_state_t *s) {
+                const sv_state_t *s, const facts_t *fa) {
     if (n >= max)
         return n;
     for (int k = n - 1; k >= 0 && out[k].unit == a->unit; k--)
         if (memcmp(&out[k], a, sizeof *a) == 0)
             return n; /* two candidates that came out the same */
-    if (!sv_move_check(c, s, a))
+    if (!check_with(c, s, a, fa))
         return n;
     out[n] = *a;
     return n + 1;
@@ -402,7 +430,8 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_acti
     opfor_vec_t f = opfor_pt(u->fx, u->fy), r = opfor_pt(u->fy, -u->fx);
     float allow = sv_move_allow(u);
     opfor_action_t a;
-    if (sv_engaged(c, s, ui)) {
+    facts_t fa = get_facts(c, s, ui);
+    if (fa.engaged) {
         sv_unit_t m;
         if (!(u->flags & (SV_F_MOVED | SV_F_FORMED)) && disengage_place(c, s, ui, &m)) {
             a = act(SV_A_DISENGAGE, ui);
@@ -410,7 +439,7 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_acti
             a.y = m.y;
             a.x2 = m.fx;
             a.y2 = m.fy;
-            n = push(out, n, max, &a, c, s);
+            n = push(out, n, max, &a, c, s, &fa);
         }
         return n;
     }
@@ -419,52 +448,52 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_acti
         a = act(SV_A_FORM, ui);
         a.sub = (uint8_t)form;
         a.arg = (uint16_t)sv_default_files(u, form);
-        n = push(out, n, max, &a, c, s);
+        n = push(out, n, max, &a, c, s, &fa);
     }
-    if (column_must_change(c, s, ui))
+    if (column_must_change(s, ui, &fa))
         return n;
     if (sv_is_art(u)) {
         a = act(SV_A_LIMBER, ui);
         a.sub = u->form == SV_UNLIMBERED;
         a.x2 = u->fx;
         a.y2 = u->fy;
-        n = push(out, n, max, &a, c, s);
+        n = push(out, n, max, &a, c, s, &fa);
         int e = nearest_enemy(c, s, ui);
         if (e >= 0 && u->form == SV_LIMBERED) { /* unlimber facing the nearest enemy */
             opfor_vec_t g = opfor_vnorm(opfor_vsub(opfor_pt(s->u[e].x, s->u[e].y), p));
             a.x2 = g.x;
             a.y2 = g.y;
-            n = push(out, n, max, &a, c, s);
+            n = push(out, n, max, &a, c, s, &fa);
         }
         float reach = u->kind == SV_FRAME ? 4.0f : u->kind == SV_GUN ? 2.0f : 1.0f;
         for (int k = -1; k <= 1; k += 2) {
             a = act(SV_A_PROLONG, ui);
             a.x = u->x + f.x * reach * (float)k;
             a.y = u->y + f.y * reach * (float)k;
-            n = push(out, n, max, &a, c, s);
+            n = push(out, n, max, &a, c, s, &fa);
         }
     }
     if (u->kind == SV_DRAGOON) {
         a = act(SV_A_MOUNT, ui);
         a.sub = (u->flags & SV_F_DISMOUNTED) != 0;
-        n = push(out, n, max, &a, c, s);
+        n = push(out, n, max, &a, c, s, &fa);
     }
     if (allow > 0.0f) {
         a = move_to(ui, opfor_vadd(p, opfor_vscale(f, allow)), f, 0);
-        n = push(out, n, max, &a, c, s);
+        n = push(out, n, max, &a, c, s, &fa);
         a = move_to(ui, opfor_vadd(p, opfor_vscale(f, allow * 0.5f)), f, 0);
-        n = push(out, n, max, &a, c, s);
+        n = push(out, n, max, &a, c, s, &fa);
         a = move_to(ui, opfor_vadd(p, opfor_vscale(f, 2.0f * allow)), f, 1);
-        n = push(out, n, max, &a, c, s);
+        n = push(out, n, max, &a, c, s, &fa);
         static const float turns[2][2] = {{0.70710678f, 0.70710678f}, {0.70710678f, -0.70710678f}};
         for (int k = 0; k < 2; k++) { /* wheel 45 degrees left or right in place */
             opfor_vec_t g = opfor_vrot(f, turns[k][0], turns[k][1]);
             a = move_to(ui, p, g, 0);
-            n = push(out, n, max, &a, c, s);
+            n = push(out, n, max, &a, c, s, &fa);
         }
         float d = sv_depth(c, u);
         a = move_to(ui, opfor_vsub(p, opfor_vscale(f, d)), opfor_vscale(f, -1.0f), 2);
-        n = push(out, n, max, &a, c, s);
+        n = push(out, n, max, &a, c, s, &fa);
         int e = nearest_enemy(c, s, ui);
         if (e >= 0) { /* towards the nearest enemy, stopping 2" short */
             opfor_pt_t rt[4];
@@ -477,14 +506,14 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_acti
             if (go > 0.5f && opfor_vlen(g) > 1e-3f) {
                 g = opfor_vnorm(g);
                 a = move_to(ui, opfor_vadd(p, opfor_vscale(g, go)), g, 0);
-                n = push(out, n, max, &a, c, s);
+                n = push(out, n, max, &a, c, s, &fa);
             }
         }
         if (sv_is_foot(u)) { /* step back, side-step */
             opfor_vec_t dirs[3] = {opfor_vscale(f, -1.0f), r, opfor_vscale(r, -1.0f)};
             for (int k = 0; k < 3; k++) {
                 a = move_to(ui, opfor_vadd(p, opfor_vscale(dirs[k], 2.0f)), f, 3);
-                n = push(out, n, max, &a, c, s);
+                n = push(out, n, max, &a, c, s, &fa);
             }
         }
     }
@@ -494,9 +523,9 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_acti
                 continue;
             a = act(SV_A_CHARGE, ui);
             a.target = (uint8_t)t;
-            n = push(out, n, max, &a, c, s);
+            n = push(out, n, max, &a, c, s, &fa);
             a.sub = 1; /* the same target as an extended charge */
-            n = push(out, n, max, &a, c, s);
+            n = push(out, n, max, &a, c, s, &fa);
         }
     return n;
 }
@@ -510,8 +539,10 @@ int sv_move_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, i
         if (!s->retreating && !(u->flags & SV_F_ACTED)) {
             int before = n;
             n = unit_moves(c, s, i, out, n, max);
-            if (n > before && column_must_change(c, s, i))
-                pending = 1;
+            if (n > before && u->form == SV_COLUMN) {
+                facts_t f = get_facts(c, s, i);
+                pending |= column_must_change(s, i, &f);
+            }
         }
     }
     for (int i = 0; i < s->nunits && n < max; i++)
