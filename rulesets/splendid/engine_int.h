@@ -92,6 +92,7 @@ enum {
     SV_P_RETHROW,        /* decision: keep the attack's dice or re-throw them */
     SV_P_MOVE,           /* decision: the moving side's next action */
     SV_P_REACT,          /* decision: the charged side's reaction */
+    SV_P_INTERCEPT,      /* decision: a mounted unit intercepts the moving unit, or not */
     SV_P_OVER
 };
 
@@ -118,6 +119,9 @@ typedef struct sv_state {
     uint8_t cut[2];     /* per side: sub-commanders (bit 0) and commander (bit 1) removed */
     uint8_t charge_far; /* SV_P_REACT: the charger came from more than 9" */
     uint8_t pad[3];
+    opfor_action_t pend;  /* SV_P_INTERCEPT: the moving unit's action, suspended */
+    float pend_t;         /* how far along its path it has come, 0..1 */
+    uint32_t declined;    /* units that let this move pass (bit per unit) */
     uint16_t tally[2];    /* stands removed for any reason, per side */
     uint16_t stands0[2];  /* stands at the start, per side */
     uint32_t activations; /* decisions taken */
@@ -171,7 +175,8 @@ enum {
     SV_A_RECOIL,    /* reaction 2: a charged mounted unit recoils 12" */
     SV_A_EVADE,     /* reaction 3: a charged foot unit in open order evades 6" */
     SV_A_HASTY,     /* reaction 4: a hasty defensive block */
-    SV_A_ABOUTFACE  /* reaction 5: an emergency about-face */
+    SV_A_ABOUTFACE, /* reaction 5: an emergency about-face */
+    SV_A_INTERCEPT  /* reaction 1: unit intercepts (or counter-charges) target */
 };
 
 /* ---- geometry (engine_geom.c) */
@@ -258,6 +263,8 @@ int sv_move_check(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *
 int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a);
 int sv_react_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max);
 int sv_react_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a);
+int sv_intercept_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max);
+int sv_intercept_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a);
 
 /* ---- the engine's entry points (engine.c) */
 int sv_engine_init(const sv_ctx_t *c, sv_state_t *s, uint64_t seed);

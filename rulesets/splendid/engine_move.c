@@ -618,35 +618,18 @@ static void artillery_reacts(const sv_ctx_t *c, sv_state_t *s, int gi, int ci) {
         sv_remove(s, gi, g->n); /* removed, routed; the break-through comes in a later part */
 }
 
-int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
-    if (!sv_move_check(c, s, a))
-        return OPFOR_EILLEGAL;
-    if (a->kind == SV_A_DONE) {
-        if (s->mphase == 0)
-            sv_start_move(c, s, 1);
-        else
-            sv_victory(c, s);
-        return 0;
-    }
+/* The moving unit's action completed (no interception stopped it). */
+static void effect(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
     sv_unit_t *u = &s->u[a->unit];
     sv_unit_t before = *u;
     switch (a->kind) {
-    case SV_A_RETREAT: /* §Can a unit be voluntarily retreated?: removed, routed */
-        sv_remove(s, a->unit, u->n);
-        u->flags |= SV_F_ACTED;
-        s->retreating = 1;
-        return 0;
-    case SV_A_FORM:
-        form_unit(u, a->sub, a->arg ? a->arg : sv_default_files(u, a->sub));
-        finish(&before, u, SV_F_FORMED);
-        return 0;
     case SV_A_MOVE:
         u->x = a->x;
         u->y = a->y;
         u->fx = a->x2;
         u->fy = a->y2;
         finish(&before, u, SV_F_MOVED);
-        return 0;
+        return;
     case SV_A_DISENGAGE: {
         int n = 0;
         for (int i = 0; i < s->nunits; i++)
@@ -657,31 +640,15 @@ int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
         u->fy = a->y2;
         u->markers = (uint8_t)(u->markers + (n >= 2 ? 2 : 1));
         u->flags |= SV_F_ACTED;
-        return 0;
+        return;
     }
-    case SV_A_LIMBER:
-        u->form = a->sub ? SV_LIMBERED : SV_UNLIMBERED;
-        u->fx = a->x2;
-        u->fy = a->y2;
-        u->flags |= SV_F_ACTED;
-        return 0;
     case SV_A_PROLONG:
         u->x = a->x;
         u->y = a->y;
         u->flags |= SV_F_ACTED;
-        return 0;
-    case SV_A_MOUNT:
-        u->flags ^= SV_F_DISMOUNTED;
-        u->flags |= SV_F_ACTED;
-        return 0;
-    case SV_A_CHARGE: {
+        return;
+    case SV_A_CHARGE: { /* its test already passed */
         int ti = a->target;
-        int q = c->opt.unit_quality ? u->quality : 1;
-        /* §How does a unit charge?: no test in command, else 1D6 */
-        if (!sv_in_command(c, s, a->unit) && opfor_rng_d6(&s->rng) > c->model.charge_need[q]) {
-            u->flags |= SV_F_CHARGE_FAILED; /* it may still manoeuvre */
-            return 0;
-        }
         sv_unit_t *t = &s->u[ti];
         int free_to_react = !(t->flags & SV_F_REACTED) && !sv_engaged(c, s, ti);
         s->charge_far = sv_unit_dist(c, u, t) > 9.0f;
@@ -709,7 +676,7 @@ int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
                 }
                 *u = stop;
                 u->flags |= SV_F_ACTED;
-                return 0;
+                return;
             }
         }
         *u = m;
@@ -722,11 +689,284 @@ int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
             s->charged = (uint8_t)ti;
             s->side = t->side;
         }
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+/* ---------------------------------------------------------------- intercepts (§Reactions 1) */
+
+/* Where the suspended mover is at fraction t of its path: its front centre on the straight
+ * line to its end, facing its way (its own facing when stepping back, side-stepping or
+ * prolonging), and as it ends at t = 1. */
+static void pend_place(const sv_ctx_t *c, const sv_state_t *s, float t, sv_unit_t *m) {
+    const opfor_action_t *a = &s->pend;
+    sv_unit_t u = s->u[a->unit];
+    sv_unit_t end = u;
+    if (a->kind == SV_A_CHARGE) {
+        charge_place(c, s, a->unit, a->target, &end);
+    } else {
+        end.x = a->x;
+        end.y = a->y;
+        if (a->kind != SV_A_PROLONG) {
+            end.fx = a->x2;
+            end.fy = a->y2;
+        }
+    }
+    if (t >= 1.0f) {
+        *m = end;
+        return;
+    }
+    if (a->kind == SV_A_DISENGAGE) { /* it about-faces first, then goes away */
+        float d = sv_depth(c, &u);
+        u.x -= u.fx * d;
+        u.y -= u.fy * d;
+        u.fx = -u.fx;
+        u.fy = -u.fy;
+    }
+    *m = u;
+    m->x = u.x + (end.x - u.x) * t;
+    m->y = u.y + (end.y - u.y) * t;
+    int keep = a->kind == SV_A_PROLONG || (a->kind == SV_A_MOVE && a->sub == 3);
+    opfor_vec_t d = opfor_vsub(opfor_pt(end.x, end.y), opfor_pt(u.x, u.y));
+    if (!keep && opfor_vlen2(d) > 1e-8f) {
+        d = opfor_vnorm(d);
+        m->fx = d.x;
+        m->fy = d.y;
+    }
+}
+
+/* Whether mounted unit ii may intercept the mover placed as m: m lies (partly) in its 9"
+ * intercept zone, and the interceptor reaches it by going straight forward, touching nothing
+ * else and no terrain closed to it; *dist gets how far. */
+static int can_intercept(const sv_ctx_t *c, const sv_state_t *s, int ii, const sv_unit_t *m,
+                         float *dist) {
+    const sv_unit_t *I = &s->u[ii];
+    opfor_pt_t ri[4], rm[4];
+    sv_rect(c, I, ri);
+    sv_rect(c, m, rm);
+    float tol = c->opt.contact_tolerance;
+    if (!sv_rect_near(ri, rm, 9.0f + tol))
+        return 0;
+    opfor_vec_t f = opfor_pt(I->fx, I->fy);
+    opfor_pt_t z[4] = {opfor_pt(ri[0].x + f.x * 9.0f, ri[0].y + f.y * 9.0f),
+                       opfor_pt(ri[1].x + f.x * 9.0f, ri[1].y + f.y * 9.0f), ri[1], ri[0]};
+    if (!sv_rect_overlap(z, rm, 1e-3f))
+        return 0;
+    sv_unit_t g = *I;
+    float prev = 0.0f;
+    for (int step = 1; step <= 36; step++) {
+        float d = 0.25f * (float)step;
+        g.x = I->x + f.x * d;
+        g.y = I->y + f.y * d;
+        opfor_pt_t rg[4];
+        sv_rect(c, &g, rg);
+        if (!sv_on_table(c, rg) || !sv_terrain_ok(c, &g, rg))
+            return 0;
+        int hit = 0;
+        for (int k = 0; k < s->nunits && !hit; k++) {
+            if (k == ii || k == s->pend.unit || !sv_alive(&s->u[k]))
+                continue;
+            opfor_pt_t rk[4];
+            sv_rect(c, &s->u[k], rk);
+            hit = sv_rect_near(rg, rk, tol);
+        }
+        if (hit)
+            return 0;
+        if (sv_rect_near(rg, rm, tol)) {
+            /* the step may have gone too far: back to where the two just touch */
+            float lo = prev, hi = d, at = d;
+            int found = !sv_rect_overlap(rg, rm, 0.01f);
+            for (int it = 0; it < 30 && !found; it++) {
+                at = 0.5f * (lo + hi);
+                g.x = I->x + f.x * at;
+                g.y = I->y + f.y * at;
+                sv_rect(c, &g, rg);
+                if (sv_rect_overlap(rg, rm, 0.01f))
+                    hi = at;
+                else if (sv_rect_near(rg, rm, tol))
+                    found = 1;
+                else
+                    lo = at;
+            }
+            if (!found)
+                return 0;
+            *dist = at;
+            return 1;
+        }
+        prev = d;
+    }
+    return 0;
+}
+
+static int interceptor(const sv_ctx_t *c, const sv_state_t *s, int ii) {
+    const sv_unit_t *I = &s->u[ii];
+    return sv_alive(I) && I->side != s->u[s->pend.unit].side && sv_is_mounted(c, I) &&
+           !sv_is_cmd(I) && I->n >= 2 && I->form != SV_COLUMN && !(I->flags & SV_F_REACTED) &&
+           !(s->declined >> ii & 1u) && !sv_engaged(c, s, ii);
+}
+
+/* From where the mover is suspended on, the first point (every inch, and the end) where an
+ * enemy mounted unit may intercept it: a decision for that unit's side. 0 when there is none. */
+static int intercept_scan(const sv_ctx_t *c, sv_state_t *s) {
+    int any = 0;
+    for (int i = 0; i < s->nunits && !any; i++)
+        any = interceptor(c, s, i);
+    if (!any)
+        return 0;
+    sv_unit_t end;
+    pend_place(c, s, 1.0f, &end);
+    const sv_unit_t *u = &s->u[s->pend.unit];
+    float len = opfor_dist(opfor_pt(u->x, u->y), opfor_pt(end.x, end.y));
+    if (len < 1e-3f)
+        return 0; /* it does not change position */
+    float step = 1.0f / (len < 1.0f ? 1.0f : len);
+    /* from its first inch on: before it has moved it is not yet moving */
+    for (float t = s->pend_t > 0.0f ? s->pend_t : step; t <= 1.0f + 1e-6f; t += step) {
+        float tt = t > 1.0f - 1e-4f ? 1.0f : t;
+        if (s->pend.kind == SV_A_CHARGE && tt >= 1.0f)
+            break; /* at the end it has contacted its target */
+        sv_unit_t m;
+        pend_place(c, s, tt, &m);
+        if (!placement_ok(c, s, s->pend.unit, &m, -1))
+            continue; /* not clear of other units here (still in contact, say) */
+        for (int i = 0; i < s->nunits; i++) {
+            float d;
+            if (interceptor(c, s, i) && can_intercept(c, s, i, &m, &d)) {
+                s->pend_t = tt;
+                s->phase = SV_P_INTERCEPT;
+                s->cur = (uint8_t)i;
+                s->side = s->u[i].side;
+                return 1;
+            }
+        }
+        if (tt >= 1.0f)
+            break;
+    }
+    return 0;
+}
+
+/* Suspended moves go on: the next interceptor, or the move completed. */
+static void resume(const sv_ctx_t *c, sv_state_t *s) {
+    int mover = s->pend.unit;
+    s->phase = SV_P_MOVE;
+    s->side = s->u[mover].side;
+    if (!intercept_scan(c, s))
+        effect(c, s, &s->pend);
+}
+
+int sv_intercept_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max) {
+    (void)c;
+    if (max < 1)
+        return 0;
+    int n = 0;
+    out[n++] = act(SV_A_HOLD, s->cur); /* let it pass */
+    if (n < max) {
+        opfor_action_t a = act(SV_A_INTERCEPT, s->cur);
+        a.target = s->pend.unit;
+        out[n++] = a;
+    }
+    return n;
+}
+
+int sv_intercept_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
+    int ii = s->cur;
+    if (a->unit != ii || (a->kind != SV_A_HOLD && a->kind != SV_A_INTERCEPT) ||
+        (a->kind == SV_A_INTERCEPT && a->target != s->pend.unit))
+        return OPFOR_EILLEGAL;
+    s->declined |= 1u << ii;
+    if (a->kind == SV_A_HOLD) {
+        resume(c, s);
         return 0;
     }
+    sv_unit_t *I = &s->u[ii], *mv = &s->u[s->pend.unit];
+    I->flags |= SV_F_REACTED;
+    /* a counter-charge (the mover charges it) and a unit in command need no test */
+    int counter = s->pend.kind == SV_A_CHARGE && s->pend.target == ii;
+    int pass = counter || sv_in_command(c, s, ii) || opfor_rng_d6(&s->rng) <= 3;
+    sv_unit_t m;
+    pend_place(c, s, s->pend_t, &m);
+    float d;
+    if (!pass || !can_intercept(c, s, ii, &m, &d)) {
+        resume(c, s); /* it stays and does nothing more; the mover goes on */
+        return 0;
+    }
+    /* the mover stops where it was; the interceptor goes straight into contact */
+    uint16_t flags = mv->flags;
+    *mv = m;
+    mv->flags = flags | SV_F_ACTED;
+    I->x += I->fx * d;
+    I->y += I->fy * d;
+    I->flags |= SV_F_ACTED;
+    mv->markers = (uint8_t)(mv->markers < 255 ? mv->markers + 1 : 255);
+    I->markers = (uint8_t)(I->markers < 255 ? I->markers + 1 : 255);
+    s->phase = SV_P_MOVE;
+    s->side = mv->side;
+    return 0;
+}
+
+int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
+    if (!sv_move_check(c, s, a))
+        return OPFOR_EILLEGAL;
+    if (a->kind == SV_A_DONE) {
+        if (s->mphase == 0)
+            sv_start_move(c, s, 1);
+        else
+            sv_victory(c, s);
+        return 0;
+    }
+    sv_unit_t *u = &s->u[a->unit];
+    sv_unit_t before = *u;
+    switch (a->kind) {
+    case SV_A_RETREAT: /* §Can a unit be voluntarily retreated?: removed, routed */
+        sv_remove(s, a->unit, u->n);
+        u->flags |= SV_F_ACTED;
+        s->retreating = 1;
+        return 0;
+    case SV_A_FORM:
+        form_unit(u, a->sub, a->arg ? a->arg : sv_default_files(u, a->sub));
+        finish(&before, u, SV_F_FORMED);
+        return 0;
+    case SV_A_LIMBER:
+        u->form = a->sub ? SV_LIMBERED : SV_UNLIMBERED;
+        u->fx = a->x2;
+        u->fy = a->y2;
+        u->flags |= SV_F_ACTED;
+        return 0;
+    case SV_A_MOUNT:
+        u->flags ^= SV_F_DISMOUNTED;
+        u->flags |= SV_F_ACTED;
+        return 0;
+    case SV_A_CHARGE: {
+        int q = c->opt.unit_quality ? u->quality : 1;
+        /* §How does a unit charge?: no test in command, else 1D6 */
+        if (!sv_in_command(c, s, a->unit) && opfor_rng_d6(&s->rng) > c->model.charge_need[q]) {
+            u->flags |= SV_F_CHARGE_FAILED; /* it may still manoeuvre */
+            return 0;
+        }
+        break;
+    }
+    case SV_A_MOVE:
+        if (a->sub == 2) { /* an about-face changes no position: nobody intercepts it */
+            effect(c, s, a);
+            return 0;
+        }
+        break;
+    case SV_A_DISENGAGE:
+    case SV_A_PROLONG:
+        break;
     default:
         return OPFOR_EILLEGAL;
     }
+    /* the unit changes position: enemy mounted units may intercept it on the way */
+    s->pend = *a;
+    s->pend_t = 0.0f;
+    s->declined = 0;
+    if (!intercept_scan(c, s))
+        effect(c, s, a);
+    return 0;
 }
 
 /* ---------------------------------------------------------------- reactions */
@@ -817,7 +1057,8 @@ int sv_react_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, 
         a.kind = SV_A_DEFFIRE;
         out[n++] = a;
     }
-    /* intercepts and counter-charges (during a move) and break-throughs come in a later part */
+    /* intercepts and counter-charges are decided during the move (SV_P_INTERCEPT); the
+     * break-throughs after a recoil, evade or overrun come in a later part */
     return n;
 }
 

@@ -143,6 +143,9 @@ static const char *sv_action_str(const void *ctx, const void *state, const opfor
     case SV_A_HASTY:
         snprintf(buf, n, "%s forms a hasty defensive block against %s", u, t);
         break;
+    case SV_A_INTERCEPT:
+        snprintf(buf, n, "%s intercepts %s", u, t);
+        break;
     case SV_A_ABOUTFACE:
         snprintf(buf, n, "%s about-faces to meet %s", u, t);
         break;

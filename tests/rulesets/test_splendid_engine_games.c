@@ -2,8 +2,8 @@
  * 200 random games of the built-in encounter (fixed seeds): stands never grow, every
  * unit left stands in a formation it may take with files that fit, each side's tally equals
  * the stands it has lost, markers are gone after each removal of losses, every game ends with
- * zero-sum returns; and the games do reach fire, hand-to-hand, charges and losses. The same
- * seed gives the same game.
+ * zero-sum returns; and the games do reach fire, hand-to-hand, charges, reactions,
+ * intercepts and losses. The same seed gives the same game.
  */
 #include "test_splendid_engine_helper.h"
 
@@ -11,7 +11,7 @@
 #define STEP_CAP 20000
 
 typedef struct seen {
-    long fired, contacts, charges, reactions, decisions, ended_by_breakpoint;
+    long fired, contacts, charges, reactions, intercepts, decisions, ended_by_breakpoint;
 } seen_t;
 
 static void check_units(const sv_ctx_t *c, const sv_state_t *prev, const sv_state_t *s) {
@@ -64,6 +64,7 @@ static uint64_t play(const sv_ctx_t *c, uint64_t seed, seen_t *seen) {
             seen->decisions++;
             seen->charges += a->kind == SV_A_CHARGE;
             seen->reactions += s.phase == SV_P_REACT;
+            seen->intercepts += s.phase == SV_P_INTERCEPT;
             seen->contacts += s.phase == SV_P_MELEE;
         }
         int phase = s.phase;
@@ -72,7 +73,8 @@ static uint64_t play(const sv_ctx_t *c, uint64_t seed, seen_t *seen) {
         check_units(c, &prev, &s);
         if (phase == SV_P_FIRE_ROLL)
             seen->fired++;
-        if (s.phase == SV_P_MOVE && prev.phase != SV_P_MOVE && prev.phase != SV_P_REACT)
+        if (s.phase == SV_P_MOVE && prev.phase != SV_P_MOVE && prev.phase != SV_P_REACT &&
+            prev.phase != SV_P_INTERCEPT)
             for (int i = 0; i < s.nunits; i++) /* losses removed: no marker left over */
                 if (s.mphase == 0)
                     assert_int_equal(s.u[i].markers, 0);
@@ -101,12 +103,13 @@ static void random_games(void **st) {
     for (uint64_t g = 1; g <= GAMES; g++)
         play(c, 1000 + g, &seen);
     print_message("decisions %ld, volleys %ld, melee decisions %ld, charges %ld, reactions %ld, "
-                  "decided games %ld\n",
+                  "intercept decisions %ld, decided games %ld\n",
                   seen.decisions, seen.fired, seen.contacts, seen.charges, seen.reactions,
-                  seen.ended_by_breakpoint);
+                  seen.intercepts, seen.ended_by_breakpoint);
     assert_true(seen.fired > GAMES);
     assert_true(seen.charges > 0);
     assert_true(seen.reactions > 0);
+    assert_true(seen.intercepts > 0);
     assert_true(seen.contacts > 0);
     assert_true(seen.ended_by_breakpoint > 0);
     /* the same seed, the same game */

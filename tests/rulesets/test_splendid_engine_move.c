@@ -6,7 +6,8 @@
  * must change formation; double time only far from the enemy; a manoeuvre never makes contact;
  * join-ins and holding back; a charged limbered gun is overrun; disengaging; voluntary retreat;
  * the hasty defensive block with pulling up short and charging home, recoil, evade and the
- * emergency about-face; extended charges (the text's example: 3" beyond, 4/6 to reach).
+ * emergency about-face; intercepts mid-move (1D6, 3 or less, out of command) and
+ * counter-charges (no test); extended charges (the text's example: 3" beyond, 4/6 to reach).
  */
 #include "test_splendid_engine_helper.h"
 
@@ -242,8 +243,12 @@ static void overrun_disengage_retreat(void **st) {
 /* A charge by the mounted unit h in command on unit t; the state waits for t's reaction. */
 static void charged(const sv_ctx_t *c, sv_state_t *s, int h, int t, uint64_t seed) {
     fx_state(c, s, SV_P_MOVE, 0, seed);
-    opfor_action_t a = find(c, s, SV_A_CHARGE, h, t, -1);
+    opfor_action_t a = find(c, s, SV_A_CHARGE, h, t, 0);
     assert_int_equal(sv_engine_apply(c, s, &a), 0);
+    while (s->phase == SV_P_INTERCEPT) { /* no counter-charge */
+        opfor_action_t pass = find(c, s, SV_A_HOLD, s->cur, -1, -1);
+        assert_int_equal(sv_engine_apply(c, s, &pass), 0);
+    }
     assert_int_equal(s->phase, SV_P_REACT);
 }
 
@@ -374,6 +379,64 @@ static void extended_charge(void **st) {
     free(c2);
 }
 
+static void intercept_and_counter_charge(void **st) {
+    (void)st;
+    /* a foot unit marching 4" east ends in the zone of an enemy mounted unit 4.4" south */
+    sv_ctx_t *c = fx_ctx();
+    int f = fx_unit(c, SV_PM, 0, SV_LINE, 2, 0, 0, 18, 14, 1, 0);
+    int h = fx_unit(c, SV_MOUNTED, 1, SV_LINE, 3, 3, 0, 24, 20, 0, -1);
+    sv_state_t s, t;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    opfor_action_t mv = find(c, &s, SV_A_MOVE, f, -1, 0);
+    assert_true(fabsf(mv.x - 22.0f) < 1e-3f);
+    assert_int_equal(sv_engine_apply(c, &s, &mv), 0);
+    assert_int_equal(s.phase, SV_P_INTERCEPT); /* the other side decides mid-move */
+    assert_int_equal(sv_engine_current(&s), 1);
+    assert_true(fx_listed(c, &s, SV_A_INTERCEPT, h, f));
+    t = s;
+    opfor_action_t pass = find(c, &t, SV_A_HOLD, h, -1, -1);
+    assert_int_equal(sv_engine_apply(c, &t, &pass), 0); /* let it pass: the move ends */
+    assert_int_equal(t.phase, SV_P_MOVE);
+    assert_true(fabsf(t.u[f].x - 22.0f) < 1e-3f);
+    assert_false(t.u[h].flags & SV_F_REACTED);
+    /* out of command the interceptor throws 1D6, 3 or less */
+    int stopped = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        fx_state(c, &t, SV_P_MOVE, 0, seed);
+        assert_int_equal(sv_engine_apply(c, &t, &mv), 0);
+        opfor_action_t ic = find(c, &t, SV_A_INTERCEPT, h, f, -1);
+        assert_int_equal(sv_engine_apply(c, &t, &ic), 0);
+        assert_true(t.u[h].flags & SV_F_REACTED);
+        if (sv_in_contact(c, &t.u[h], &t.u[f])) {
+            stopped++;
+            assert_int_equal(t.u[h].markers, 1);
+            assert_int_equal(t.u[f].markers, 1);
+        } else {
+            assert_true(fabsf(t.u[f].x - 22.0f) < 1e-3f); /* it went on */
+            assert_true(fabsf(t.u[h].y - 20.0f) < 1e-3f);
+        }
+    }
+    assert_true(stopped > 150 - 35 && stopped < 150 + 35);
+    /* a mounted unit charged head-on counter-charges without a test */
+    sv_ctx_t *c2 = fx_ctx();
+    int a = fx_unit(c2, SV_MOUNTED, 0, SV_LINE, 3, 3, 0, 24, 6, 0, 1);
+    fx_unit(c2, SV_COMMANDER, 0, SV_OPEN, 1, 1, 1, 16, 6, 0, 1);
+    int b = fx_unit(c2, SV_MOUNTED, 1, SV_LINE, 3, 3, 0, 24, 20, 0, -1);
+    for (uint64_t seed = 1; seed <= 50; seed++) {
+        fx_state(c2, &s, SV_P_MOVE, 0, seed);
+        opfor_action_t ch = find(c2, &s, SV_A_CHARGE, a, b, 0);
+        assert_int_equal(sv_engine_apply(c2, &s, &ch), 0);
+        assert_int_equal(s.phase, SV_P_INTERCEPT);
+        opfor_action_t cc = find(c2, &s, SV_A_INTERCEPT, b, a, -1);
+        assert_int_equal(sv_engine_apply(c2, &s, &cc), 0);
+        assert_true(sv_in_contact(c2, &s.u[a], &s.u[b]));
+        assert_true(s.u[a].y < 12.5f); /* met on the way, at the edge of b's 9" zone */
+        assert_int_equal(s.phase, SV_P_MOVE);
+    }
+    free(c);
+    free(c2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(charge_in_command_then_reaction),
@@ -385,6 +448,7 @@ int main(void) {
         cmocka_unit_test(hasty_defensive_block),
         cmocka_unit_test(recoil_evade_about_face),
         cmocka_unit_test(extended_charge),
+        cmocka_unit_test(intercept_and_counter_charge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
