@@ -88,6 +88,8 @@ int sv_engine_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out,
         return sv_react_legal(c, s, out, max);
     case SV_P_INTERCEPT:
         return sv_intercept_legal(c, s, out, max);
+    case SV_P_BREAK:
+        return sv_break_legal(c, s, out, max);
     default:
         return 0;
     }
@@ -184,6 +186,9 @@ int sv_engine_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
         break;
     case SV_P_INTERCEPT:
         rc = sv_intercept_apply(c, s, a);
+        break;
+    case SV_P_BREAK:
+        rc = sv_break_apply(c, s, a);
         break;
     default:
         return OPFOR_EILLEGAL;

@@ -93,6 +93,7 @@ enum {
     SV_P_MOVE,           /* decision: the moving side's next action */
     SV_P_REACT,          /* decision: the charged side's reaction */
     SV_P_INTERCEPT,      /* decision: a mounted unit intercepts the moving unit, or not */
+    SV_P_BREAK,          /* decision: the charger's break-through (stop, move or charge) */
     SV_P_OVER
 };
 
@@ -118,7 +119,8 @@ typedef struct sv_state {
     uint8_t retreating; /* a side that has voluntarily retreated a unit this phase */
     uint8_t cut[2];     /* per side: sub-commanders (bit 0) and commander (bit 1) removed */
     uint8_t charge_far; /* SV_P_REACT: the charger came from more than 9" */
-    uint8_t pad[3];
+    uint8_t breaking;   /* the pending charge is a break-through charge */
+    uint8_t pad[2];
     opfor_action_t pend;  /* SV_P_INTERCEPT: the moving unit's action, suspended */
     float pend_t;         /* how far along its path it has come, 0..1 */
     uint32_t declined;    /* units that let this move pass (bit per unit) */
@@ -265,6 +267,8 @@ int sv_react_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, 
 int sv_react_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a);
 int sv_intercept_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max);
 int sv_intercept_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a);
+int sv_break_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max);
+int sv_break_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a);
 
 /* ---- the engine's entry points (engine.c) */
 int sv_engine_init(const sv_ctx_t *c, sv_state_t *s, uint64_t seed);

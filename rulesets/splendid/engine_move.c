@@ -118,12 +118,14 @@ static int may_charge(const sv_unit_t *u) {
 typedef struct facts {
     int engaged; /* in contact with an enemy */
     float near;  /* distance to the nearest enemy */
+    int brk;     /* a break-through (§Break-Through): 9" mounted, 3" foot, after its action */
 } facts_t;
 
 static facts_t get_facts(const sv_ctx_t *c, const sv_state_t *s, int ui) {
     facts_t f;
     f.engaged = sv_engaged(c, s, ui);
     f.near = enemy_dist(c, s, &s->u[ui], s->u[ui].side);
+    f.brk = s->phase == SV_P_BREAK;
     return f;
 }
 
@@ -168,7 +170,14 @@ static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
                       const facts_t *fa) {
     const sv_unit_t *u = &s->u[a->unit];
     float allow = sv_move_allow(u);
-    if (!may_move(u) || allow <= 0.0f || u->form == SV_UNLIMBERED)
+    if (fa->brk) { /* a break-through manoeuvre: up to 9" (mounted) or 3" (foot), then stop */
+        if (a->sub != 0)
+            return 0;
+        allow = sv_is_foot(u) ? 3.0f : 9.0f;
+    } else if (!may_move(u)) {
+        return 0;
+    }
+    if (allow <= 0.0f || u->form == SV_UNLIMBERED)
         return 0;
     opfor_vec_t f = opfor_pt(a->x2, a->y2);
     if (fabsf(opfor_vlen(f) - 1.0f) > 1e-3f)
@@ -249,13 +258,18 @@ static float charge_place(const sv_ctx_t *c, const sv_state_t *s, int ui, int ti
     return len;
 }
 
-static int check_charge(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a) {
+static int check_charge(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a,
+                        const facts_t *fa) {
     const sv_unit_t *u = &s->u[a->unit];
     if (a->target >= s->nunits)
         return 0;
     const sv_unit_t *t = &s->u[a->target];
     float allow = sv_charge_allow(u);
-    if (!may_charge(u) || allow <= 0.0f || !sv_alive(t) || t->side == u->side)
+    if (fa->brk && allow > 0.0f) /* a break-through charge: up to 9" or 3", may extend */
+        allow = sv_is_foot(u) ? 3.0f : 9.0f;
+    else if (!may_charge(u))
+        return 0;
+    if (allow <= 0.0f || !sv_alive(t) || t->side == u->side)
         return 0;
     if (u->form == SV_OPEN && (sv_is_foot(u) || !c->model.open_order_may_charge))
         return 0; /* §How does a unit charge?; the model's reading of open order */
@@ -318,7 +332,7 @@ static int check_with(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
         return 0;
     if (a->kind == SV_A_RETREAT)
         return is_retreat_able(c, s, a->unit);
-    if (s->retreating || (u->flags & SV_F_ACTED))
+    if (s->retreating || ((u->flags & SV_F_ACTED) && !fa->brk))
         return 0;
     int engaged = fa->engaged;
     if (a->kind == SV_A_DISENGAGE) {
@@ -337,7 +351,7 @@ static int check_with(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
     case SV_A_MOVE:
         return check_move(c, s, a, fa);
     case SV_A_CHARGE:
-        return check_charge(c, s, a);
+        return check_charge(c, s, a, fa);
     case SV_A_LIMBER: {
         if (!sv_is_art(u) || !may_form(u) || (a->sub == 1) != (u->form == SV_UNLIMBERED))
             return 0;
@@ -377,7 +391,7 @@ static int check_with(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
 }
 
 int sv_move_check(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a) {
-    facts_t f = {0, 0.0f};
+    facts_t f = {0, 0.0f, 0};
     if (a->kind != SV_A_DONE && a->unit < s->nunits)
         f = get_facts(c, s, a->unit);
     return check_with(c, s, a, &f);
@@ -614,8 +628,12 @@ static void artillery_reacts(const sv_ctx_t *c, sv_state_t *s, int gi, int ci) {
         }
     }
     g->flags |= SV_F_REACTED;
-    if (overrun)
-        sv_remove(s, gi, g->n); /* removed, routed; the break-through comes in a later part */
+    if (overrun) { /* removed, routed; the charger breaks through */
+        sv_remove(s, gi, g->n);
+        s->phase = SV_P_BREAK;
+        s->cur = (uint8_t)ci;
+        s->side = ch->side;
+    }
 }
 
 /* The moving unit's action completed (no interception stopped it). */
@@ -657,8 +675,8 @@ static void effect(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
         if (a->sub == 1) { /* extended: one marker, then 1D6" more (mounted) or 2" (foot) */
             u->markers = (uint8_t)(u->markers < 255 ? u->markers + 1 : 255);
             m.markers = u->markers;
-            float reach =
-                sv_charge_allow(u) + (sv_is_foot(u) ? 2.0f : (float)opfor_rng_d6(&s->rng));
+            float allow = s->breaking ? (sv_is_foot(u) ? 3.0f : 9.0f) : sv_charge_allow(u);
+            float reach = allow + (sv_is_foot(u) ? 2.0f : (float)opfor_rng_d6(&s->rng));
             if (reach + 1e-3f < len) { /* short: it stops on its path and does no more */
                 opfor_vec_t d = opfor_vnorm(opfor_vsub(opfor_pt(m.x, m.y), opfor_pt(u->x, u->y)));
                 sv_unit_t stop = *u;
@@ -961,6 +979,7 @@ int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
         return OPFOR_EILLEGAL;
     }
     /* the unit changes position: enemy mounted units may intercept it on the way */
+    s->breaking = 0;
     s->pend = *a;
     s->pend_t = 0.0f;
     s->declined = 0;
@@ -1165,5 +1184,59 @@ int sv_react_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
     }
     s->phase = SV_P_MOVE;
     s->side = (uint8_t)(1 - t->side);
+    if (a->kind == SV_A_RECOIL || a->kind == SV_A_EVADE) { /* the charger breaks through */
+        s->phase = SV_P_BREAK;
+        s->cur = s->charger;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- break-throughs */
+
+int sv_break_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max) {
+    int ui = s->cur, n = 0;
+    const sv_unit_t *u = &s->u[ui];
+    facts_t fa = get_facts(c, s, ui);
+    if (max < 1)
+        return 0;
+    out[n++] = act(SV_A_HOLD, ui); /* stop where it is */
+    if (fa.engaged)
+        return n;
+    float go = sv_is_foot(u) ? 3.0f : 9.0f;
+    opfor_pt_t p = opfor_pt(u->x, u->y);
+    opfor_vec_t f = opfor_pt(u->fx, u->fy);
+    opfor_action_t a = move_to(ui, opfor_vadd(p, opfor_vscale(f, go)), f, 0);
+    n = push(out, n, max, &a, c, s, &fa);
+    a = move_to(ui, opfor_vadd(p, opfor_vscale(f, go * 0.5f)), f, 0);
+    n = push(out, n, max, &a, c, s, &fa);
+    for (int t = 0; t < s->nunits; t++) {
+        if (s->u[t].side == u->side || !sv_alive(&s->u[t]))
+            continue;
+        a = act(SV_A_CHARGE, ui);
+        a.target = (uint8_t)t;
+        n = push(out, n, max, &a, c, s, &fa);
+        a.sub = 1;
+        n = push(out, n, max, &a, c, s, &fa);
+    }
+    return n;
+}
+
+int sv_break_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
+    if (a->unit != s->cur)
+        return OPFOR_EILLEGAL;
+    if (a->kind == SV_A_HOLD) {
+        s->phase = SV_P_MOVE;
+        return 0;
+    }
+    facts_t fa = get_facts(c, s, a->unit);
+    if ((a->kind != SV_A_MOVE && a->kind != SV_A_CHARGE) || !check_with(c, s, a, &fa))
+        return OPFOR_EILLEGAL;
+    s->phase = SV_P_MOVE; /* the charge passes its test by itself */
+    s->breaking = 1;
+    s->pend = *a;
+    s->pend_t = 0.0f;
+    s->declined = 0;
+    if (!intercept_scan(c, s))
+        effect(c, s, a);
     return 0;
 }

@@ -4,10 +4,11 @@
  * charge test out of command passes about half the time and a failed charger may still
  * manoeuvre; foot without pikes may not charge mounted frontally; a road column near the enemy
  * must change formation; double time only far from the enemy; a manoeuvre never makes contact;
- * join-ins and holding back; a charged limbered gun is overrun; disengaging; voluntary retreat;
- * the hasty defensive block with pulling up short and charging home, recoil, evade and the
- * emergency about-face; intercepts mid-move (1D6, 3 or less, out of command) and
- * counter-charges (no test); extended charges (the text's example: 3" beyond, 4/6 to reach).
+ * join-ins and holding back; a charged limbered gun is overrun and the charger breaks through;
+ * disengaging; voluntary retreat; the hasty defensive block with pulling up short and charging
+ * home, recoil, evade and the emergency about-face; intercepts mid-move (1D6, 3 or less, out of
+ * command) and counter-charges (no test); extended charges (the text's example: 3" beyond, 4/6 to
+ * reach).
  */
 #include "test_splendid_engine_helper.h"
 
@@ -207,13 +208,26 @@ static void overrun_disengage_retreat(void **st) {
     int h = fx_unit(c, SV_MOUNTED, 0, SV_LINE, 4, 4, 0, 24, 10, 0, 1);
     fx_unit(c, SV_COMMANDER, 0, SV_OPEN, 1, 1, 1, 24, 6, 0, 1);
     int g = fx_unit(c, SV_GUN, 1, SV_LIMBERED, 1, 1, 1, 24, 16, 0, -1);
+    int b = fx_unit(c, SV_PM, 1, SV_BLOCK, 4, 2, 2, 24, 24, 0, -1);
     sv_state_t s;
     fx_state(c, &s, SV_P_MOVE, 0, 1);
-    opfor_action_t a = find(c, &s, SV_A_CHARGE, h, g, -1);
+    opfor_action_t a = find(c, &s, SV_A_CHARGE, h, g, 0);
     assert_int_equal(sv_engine_apply(c, &s, &a), 0);
     assert_true(s.u[g].flags & SV_F_GONE); /* a limbered gun is overrun */
     assert_int_equal(s.tally[1], 1);
-    assert_int_equal(s.phase, SV_P_MOVE);
+    /* the charger breaks through: stop, go on up to 9", or charge within 9" without a test */
+    assert_int_equal(s.phase, SV_P_BREAK);
+    assert_int_equal(sv_engine_current(&s), 0);
+    assert_true(fx_listed(c, &s, SV_A_HOLD, h, -1));
+    assert_true(fx_listed(c, &s, SV_A_CHARGE, h, b));
+    sv_state_t t = s;
+    opfor_action_t stop = find(c, &t, SV_A_HOLD, h, -1, -1);
+    assert_int_equal(sv_engine_apply(c, &t, &stop), 0);
+    assert_int_equal(t.phase, SV_P_MOVE);
+    a = find(c, &s, SV_A_CHARGE, h, b, 0);
+    assert_int_equal(sv_engine_apply(c, &s, &a), 0);
+    assert_true(sv_in_contact(c, &s.u[h], &s.u[b]));
+    assert_int_equal(s.phase, SV_P_REACT);
     /* disengaging from foot: out of contact, one marker */
     sv_ctx_t *c2 = fx_ctx();
     h = fx_unit(c2, SV_MOUNTED, 0, SV_LINE, 4, 4, 0, 24, 19.99f, 0, 1);
