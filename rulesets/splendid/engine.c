@@ -73,6 +73,10 @@ int sv_engine_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out,
             if (s->u[t].side != s->u[s->cur].side && sv_alive(&s->u[t]) &&
                 sv_in_contact(c, &s->u[s->cur], &s->u[t]))
                 out[n++] = mk(SV_A_ATTACK, s->cur, t);
+        if (n >= 2 && n < max) { /* or split its stands between them */
+            out[n] = mk(SV_A_ATTACK, s->cur, OPFOR_ACTION_NONE);
+            out[n++].sub = 1;
+        }
         return n;
     case SV_P_RETHROW:
         out[n++] = mk(SV_A_KEEP, s->cur, OPFOR_ACTION_NONE);
@@ -163,16 +167,25 @@ int sv_engine_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
         u->flags |= SV_F_DECIDED;
         break;
     }
-    case SV_P_MELEE:
-        if (a->kind != SV_A_ATTACK || a->unit != s->cur || a->target >= s->nunits ||
-            s->u[a->target].side == s->u[s->cur].side || !sv_alive(&s->u[a->target]) ||
-            !sv_in_contact(c, &s->u[s->cur], &s->u[a->target]))
+    case SV_P_MELEE: {
+        int split = a->kind == SV_A_ATTACK && a->unit == s->cur && a->sub == 1 &&
+                    a->target == OPFOR_ACTION_NONE;
+        if (split) {
+            opfor_action_t list[SV_MAX_UNITS + 1];
+            if (sv_engine_legal(c, s, list, SV_MAX_UNITS + 1) < 3)
+                return OPFOR_EILLEGAL; /* it touches one enemy unit only */
+        } else if (a->kind != SV_A_ATTACK || a->unit != s->cur || a->sub != 0 ||
+                   a->target >= s->nunits || s->u[a->target].side == s->u[s->cur].side ||
+                   !sv_alive(&s->u[a->target]) ||
+                   !sv_in_contact(c, &s->u[s->cur], &s->u[a->target])) {
             return OPFOR_EILLEGAL;
-        if (sv_attack(c, s, s->cur, a->target)) {
+        }
+        if (sv_attack(c, s, s->cur, split ? -1 : a->target)) {
             s->activations++;
             return 0;
         }
         break;
+    }
     case SV_P_RETHROW:
         if (!is_action(a, SV_A_KEEP, s->cur) && !is_action(a, SV_A_RETHROW, s->cur))
             return OPFOR_EILLEGAL;

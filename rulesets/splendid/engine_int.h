@@ -102,28 +102,30 @@ enum { SV_R_NONE = 0, SV_R_DRAW, SV_R_MINOR, SV_R_SPLENDID };
 
 /* The game state: plain memory, one memcpy. */
 typedef struct sv_state {
-    opfor_rng_t rng;    /* the game's dice */
-    uint8_t phase;      /* SV_P_* */
-    uint8_t side;       /* the side deciding now */
-    uint8_t init;       /* the side with the initiative */
-    uint8_t nunits;     /* units in u */
-    uint8_t turn;       /* game turn, from 1 */
-    uint8_t result;     /* SV_R_* */
-    uint8_t winner;     /* side gaining the victory (SV_R_MINOR, SV_R_SPLENDID) */
-    uint8_t conceded;   /* 1 + the side that conceded, 0 none */
-    uint8_t mphase;     /* 0: initiative manoeuvre, 1: non-initiative manoeuvre */
-    uint8_t cur;        /* the unit being asked (fire, join, melee, re-throw) */
-    uint8_t charger;    /* SV_P_REACT: the charging unit */
-    uint8_t charged;    /* SV_P_REACT: the charged unit */
-    uint8_t hits;       /* SV_P_RETHROW: the attack's hits */
-    uint8_t retreating; /* a side that has voluntarily retreated a unit this phase */
-    uint8_t cut[2];     /* per side: sub-commanders (bit 0) and commander (bit 1) removed */
-    uint8_t charge_far; /* SV_P_REACT: the charger came from more than 9" */
-    uint8_t breaking;   /* the pending charge is a break-through charge */
-    uint8_t pad[2];
+    opfor_rng_t rng;      /* the game's dice */
+    uint8_t phase;        /* SV_P_* */
+    uint8_t side;         /* the side deciding now */
+    uint8_t init;         /* the side with the initiative */
+    uint8_t nunits;       /* units in u */
+    uint8_t turn;         /* game turn, from 1 */
+    uint8_t result;       /* SV_R_* */
+    uint8_t winner;       /* side gaining the victory (SV_R_MINOR, SV_R_SPLENDID) */
+    uint8_t conceded;     /* 1 + the side that conceded, 0 none */
+    uint8_t mphase;       /* 0: initiative manoeuvre, 1: non-initiative manoeuvre */
+    uint8_t cur;          /* the unit being asked (fire, join, melee, re-throw) */
+    uint8_t charger;      /* SV_P_REACT: the charging unit */
+    uint8_t charged;      /* SV_P_REACT: the charged unit */
+    uint8_t hits;         /* SV_P_RETHROW: the attack's hits */
+    uint8_t retreating;   /* a side that has voluntarily retreated a unit this phase */
+    uint8_t cut[2];       /* per side: sub-commanders (bit 0) and commander (bit 1) removed */
+    uint8_t charge_far;   /* SV_P_REACT: the charger came from more than 9" */
+    uint8_t breaking;     /* the pending charge is a break-through charge */
+    uint8_t split_k;      /* SV_P_MELEE, SV_P_RETHROW: attacks the unit splits its stands into */
+    uint8_t split_i;      /* the attack being thrown, 0 .. split_k - 1 */
     opfor_action_t pend;  /* SV_P_INTERCEPT: the moving unit's action, suspended */
     float pend_t;         /* how far along its path it has come, 0..1 */
     uint32_t declined;    /* units that let this move pass (bit per unit) */
+    uint32_t split_left;  /* enemy units the attacking unit has still to attack */
     uint16_t tally[2];    /* stands removed for any reason, per side */
     uint16_t stands0[2];  /* stands at the start, per side */
     uint32_t activations; /* decisions taken */
@@ -250,6 +252,8 @@ void sv_start_join(const sv_ctx_t *c, sv_state_t *s);
 int sv_join_dist(const sv_ctx_t *c, const sv_state_t *s, int u, int *enemy, float *d);
 void sv_after_join(const sv_ctx_t *c, sv_state_t *s);
 void sv_next_melee(const sv_ctx_t *c, sv_state_t *s);
+/* u attacks t with all its stands, or (t < 0) splits them between every enemy it touches;
+ * 1 when a re-throw decision waits. */
 int sv_attack(const sv_ctx_t *c, sv_state_t *s, int u, int t);
 /* After an attack's dice: keep them (again 0) or re-throw them all (§Re-throws). */
 void sv_rethrow(const sv_ctx_t *c, sv_state_t *s, int again);

@@ -173,13 +173,22 @@ void sv_after_join(const sv_ctx_t *c, sv_state_t *s) {
     s->side = s->init;
 }
 
-/* The hits of one attack by u on t (all of u's stands: splitting is not offered). */
-static int attack_hits(const sv_ctx_t *c, sv_state_t *s, int ui, int ti) {
+/* The stands of u's attack i of k (§How do you resolve hand-to-hand combat?: a unit may split
+ * its stands between the enemy units it touches): each stand type shared out as evenly as it
+ * goes, the earlier attacks taking the odd ones. */
+static void share(const sv_unit_t *u, int k, int i, int *first, int *second) {
+    int f = (u->kind == SV_PM || u->kind == SV_FOOT) ? u->a : u->n, g = u->n - f;
+    *first = f / k + (i < f % k);
+    *second = g / k + (i < g % k);
+}
+
+/* The hits of u's attack i of k on t. */
+static int attack_hits(const sv_ctx_t *c, sv_state_t *s, int ui, int ti, int k, int i) {
     const sv_unit_t *u = &s->u[ui], *t = &s->u[ti];
     int per = sv_outflanks(c, u, t) ? 2 : 1; /* §Can a unit be outflanked?: 2D6 a stand */
-    int first = (u->kind == SV_PM || u->kind == SV_FOOT) ? u->a : u->n;
-    int second = u->n - first;
-    int hits = sv_roll(s, first * per, sv_cv(c, u, 1, t));
+    int first, second;
+    share(u, k, i, &first, &second);
+    int hits = first > 0 ? sv_roll(s, first * per, sv_cv(c, u, 1, t)) : 0;
     if (second > 0)
         hits += sv_roll(s, second * per, sv_cv(c, u, 0, t));
     return hits;
@@ -190,31 +199,63 @@ static void add_markers(sv_unit_t *t, int hits) {
     t->markers = (uint8_t)(m > 255 ? 255 : m);
 }
 
-int sv_attack(const sv_ctx_t *c, sv_state_t *s, int ui, int ti) {
+/* Throws u's remaining attacks (s->split_left) in order; stops at a re-throw decision
+ * (returns 1). */
+static int next_attack(const sv_ctx_t *c, sv_state_t *s, int ui) {
     sv_unit_t *u = &s->u[ui];
-    u->flags |= SV_F_DECIDED;
-    u->target = (uint8_t)ti;
-    int hits = attack_hits(c, s, ui, ti);
-    if (!(u->flags & SV_F_RETHROWN) && sv_in_command(c, s, ui)) { /* §Re-throws, R-7 */
-        s->phase = SV_P_RETHROW;
-        s->cur = (uint8_t)ui;
-        s->side = u->side;
-        s->hits = (uint8_t)hits;
-        return 1;
+    while (s->split_left) {
+        int t = 0;
+        while (!(s->split_left >> t & 1u))
+            t++;
+        s->split_left &= ~(1u << t);
+        u->target = (uint8_t)t;
+        int hits = attack_hits(c, s, ui, t, s->split_k, s->split_i);
+        if (!(u->flags & SV_F_RETHROWN) && sv_in_command(c, s, ui)) { /* §Re-throws, R-7 */
+            s->phase = SV_P_RETHROW;
+            s->cur = (uint8_t)ui;
+            s->side = u->side;
+            s->hits = (uint8_t)hits;
+            return 1;
+        }
+        add_markers(&s->u[t], hits);
+        s->split_i++;
     }
-    add_markers(&s->u[ti], hits);
     return 0;
 }
 
+int sv_attack(const sv_ctx_t *c, sv_state_t *s, int ui, int ti) {
+    s->u[ui].flags |= SV_F_DECIDED;
+    if (ti < 0) { /* split between every enemy unit in contact */
+        uint32_t m = 0;
+        int k = 0;
+        for (int i = 0; i < s->nunits; i++)
+            if (s->u[i].side != s->u[ui].side && sv_alive(&s->u[i]) &&
+                sv_in_contact(c, &s->u[ui], &s->u[i])) {
+                m |= 1u << i;
+                k++;
+            }
+        s->split_left = m;
+        s->split_k = (uint8_t)k;
+    } else {
+        s->split_left = 1u << ti;
+        s->split_k = 1;
+    }
+    s->split_i = 0;
+    return next_attack(c, s, ui);
+}
+
 void sv_rethrow(const sv_ctx_t *c, sv_state_t *s, int again) {
-    sv_unit_t *u = &s->u[s->cur];
+    int ui = s->cur;
+    sv_unit_t *u = &s->u[ui];
     int hits = s->hits;
     if (again) {
         u->flags |= SV_F_RETHROWN;
-        hits = attack_hits(c, s, s->cur, u->target); /* the second result stands */
+        hits = attack_hits(c, s, ui, u->target, s->split_k, s->split_i); /* it stands */
     }
     add_markers(&s->u[u->target], hits);
+    s->split_i++;
     s->phase = SV_P_MELEE;
+    next_attack(c, s, ui);
 }
 
 /* Enemy units in contact with u, as a mask. */

@@ -88,7 +88,10 @@ static const char *sv_action_str(const void *ctx, const void *state, const opfor
         snprintf(buf, n, "%s tries to hold back", u);
         break;
     case SV_A_ATTACK:
-        snprintf(buf, n, "%s attacks %s", u, t);
+        if (a->sub == 1)
+            snprintf(buf, n, "%s splits its attack between the enemy units it touches", u);
+        else
+            snprintf(buf, n, "%s attacks %s", u, t);
         break;
     case SV_A_KEEP:
         snprintf(buf, n, "%s keeps its dice", u);

@@ -1,8 +1,8 @@
 /* tests/rulesets/test_splendid_engine_combat.c — A Splendid Victory!'s simultaneous phases
  * from small positions: fire dice with the text's examples (four muskets at a mounted block,
  * heavy artillery at 19"), zero dice (R-12), blocked fire; the melee example's combat values
- * and outflank; the loss-removal example with its retreat and tallies, a rout for a lost
- * contact; the breakpoint arithmetic of 69 stands with its cascade (R-21) and the results.
+ * and outflank, a split attack; the loss-removal example with its retreat and tallies, a rout for a
+ * lost contact; the breakpoint arithmetic of 69 stands with its cascade (R-21) and the results.
  */
 #include "test_splendid_engine_helper.h"
 
@@ -234,12 +234,40 @@ static void breakpoints_69(void **st) {
     free(c);
 }
 
+static void split_attack(void **st) {
+    (void)st;
+    int A, B, F;
+    sv_ctx_t *c = melee_example(&A, &B, &F);
+    long on_a = 0, on_b = 0;
+    for (uint64_t seed = 1; seed <= 400; seed++) {
+        sv_state_t s;
+        fx_state(c, &s, SV_P_MELEE, 1, seed);
+        s.side = 1;
+        sv_settle(c, &s);
+        assert_int_equal(s.cur, F);
+        opfor_action_t acts[SV_MAX_ACTIONS];
+        int n = sv_engine_legal(c, &s, acts, SV_MAX_ACTIONS);
+        assert_int_equal(n, 3); /* A, B, or split */
+        assert_int_equal(acts[2].sub, 1);
+        sv_state_t t = s;
+        assert_int_equal(sv_engine_apply(c, &t, &acts[2]), 0);
+        assert_int_equal(sv_attack(c, &s, F, -1), 0); /* what that action does */
+        /* no command stand near: no re-throw; 3 stands at A, 2 at B, each hitting on 3 */
+        assert_true(s.u[A].markers <= 3 && s.u[B].markers <= 2);
+        on_a += s.u[A].markers;
+        on_b += s.u[B].markers;
+    }
+    assert_true(on_a > 400 * 1.5 * 0.85 && on_a < 400 * 1.5 * 1.15);
+    assert_true(on_b > 400 * 1.0 * 0.85 && on_b < 400 * 1.0 * 1.15);
+    free(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fire_examples),        cmocka_unit_test(zero_dice_and_quality),
-        cmocka_unit_test(fire_phase_marks),     cmocka_unit_test(melee_values_and_outflank),
-        cmocka_unit_test(loss_removal_example), cmocka_unit_test(rout_for_lost_contact),
-        cmocka_unit_test(breakpoints_69),
+        cmocka_unit_test(fire_examples),         cmocka_unit_test(zero_dice_and_quality),
+        cmocka_unit_test(fire_phase_marks),      cmocka_unit_test(melee_values_and_outflank),
+        cmocka_unit_test(split_attack),          cmocka_unit_test(loss_removal_example),
+        cmocka_unit_test(rout_for_lost_contact), cmocka_unit_test(breakpoints_69),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
