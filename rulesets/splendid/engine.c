@@ -22,6 +22,17 @@ int sv_engine_init(const sv_ctx_t *c, sv_state_t *s, uint64_t seed) {
     opfor_rng_seed(&s->rng, seed, 18);
     s->phase = SV_P_INITIATIVE;
     s->turn = 1;
+    if (c->opt.variable_command) /* §Variable Command Quality: once, before the game */
+        for (int i = 0; i < s->nunits; i++) {
+            sv_unit_t *u = &s->u[i];
+            if (u->kind != SV_COMMANDER && u->kind != SV_SUB)
+                continue;
+            const opfor_sv_command_t *cmd = &c->model.command[u->kind == SV_SUB];
+            int face = opfor_rng_d6(&s->rng), k = 0;
+            while (k < 2 && face > cmd->top[k])
+                k++;
+            u->cmd10 = (uint8_t)(10 * cmd->range[k]);
+        }
     return 0;
 }
 

@@ -140,6 +140,7 @@ typedef struct sv_options {
     int one_stand_rout;      /* R-5 option one_stand_survivor: rout */
     float contact_tolerance; /* R-24, inches */
     int breakpoints;         /* 0: the scenario's victory conditions replace them */
+    int variable_command;    /* §Variable Command Quality: 1D6 a command stand at the start */
 } sv_options_t;
 
 /* The game context: everything a game reads and never changes. */

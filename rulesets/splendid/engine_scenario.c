@@ -94,11 +94,12 @@ static int read_base(opfor_yaml_rd_t *rd, opfor_yaml_field_t *f, float *w, float
 }
 
 static int read_options(opfor_yaml_rd_t *rd, struct fy_node *n, struct fy_node *alt, sv_ctx_t *c) {
-    enum { UQ, SURV, TOL, BP, NF };
+    enum { UQ, SURV, TOL, BP, VC, NF };
     opfor_yaml_field_t f[NF] = {{"unit_quality", 0, 0},
                                 {"one_stand_survivor", 0, 0},
                                 {"contact_tolerance", 0, 0},
-                                {"breakpoints", 0, 0}};
+                                {"breakpoints", 0, 0},
+                                {"variable_command", 0, 0}};
     if (opfor_yaml_read_fields(rd, n, alt, "options", f, NF))
         return rd->err;
     double tol = c->opt.contact_tolerance;
@@ -108,7 +109,10 @@ static int read_options(opfor_yaml_rd_t *rd, struct fy_node *n, struct fy_node *
                                           SURVIVOR, &c->opt.one_stand_rout)) ||
         (f[TOL].v && opfor_yaml_get_num(rd, f[TOL].v, f[TOL].k, "contact_tolerance (R-24)", 0.001,
                                         1.0, &tol)) ||
-        (f[BP].v && opfor_yaml_get_bool(rd, f[BP].v, f[BP].k, "breakpoints", &c->opt.breakpoints)))
+        (f[BP].v &&
+         opfor_yaml_get_bool(rd, f[BP].v, f[BP].k, "breakpoints", &c->opt.breakpoints)) ||
+        (f[VC].v &&
+         opfor_yaml_get_bool(rd, f[VC].v, f[VC].k, "variable_command", &c->opt.variable_command)))
         return rd->err;
     c->opt.contact_tolerance = (float)tol;
     return 0;

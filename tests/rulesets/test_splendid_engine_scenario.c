@@ -3,7 +3,8 @@
  * placed by the centre of its front edge, its kind, formation, files and pikes, generals as
  * a Commander); a scenario's mistakes are refused at their line and column (an unknown kind,
  * a unit's size, a unit without its entry, a formation it cannot take, a bent formation,
- * overlapping units, the army restrictions); terrain that prohibits fire or a unit's class.
+ * overlapping units, the army restrictions); terrain that prohibits fire or a unit's class;
+ * variable command quality rolled once a game.
  */
 #include "test_splendid_engine_helper.h"
 
@@ -169,12 +170,46 @@ static void terrain_prohibits(void **st) {
     free(c2);
 }
 
+static void variable_command(void **st) {
+    (void)st;
+    const char *text = HEAD "generals:\n  - {name: Cmd, side: Red, position: [30, 4]}\n"
+                            "  - {name: Sub, side: Red, position: [36, 4]}\n"
+                            "splendid:\n  options: {variable_command: on}\n  units:\n"
+                            "    A: {kind: pike_and_musket}\n    B: {kind: mounted}\n";
+    sv_ctx_t *c = NULL;
+    opfor_diag_t d;
+    assert_int_equal(sv_ctx_load_text(text, strlen(text), "t.yaml", &c, &d), 0);
+    int cmd = -1, sub = -1;
+    for (int i = 0; i < c->start.nunits; i++) {
+        if (c->start.u[i].kind == SV_COMMANDER)
+            cmd = i;
+        if (c->start.u[i].kind == SV_SUB)
+            sub = i;
+    }
+    assert_true(cmd >= 0 && sub >= 0);
+    int seen_c[100] = {0}, seen_s[100] = {0};
+    for (uint64_t seed = 1; seed <= 600; seed++) {
+        sv_state_t s;
+        assert_int_equal(sv_engine_init(c, &s, seed), 0);
+        assert_true(s.u[cmd].cmd10 < 100 && s.u[sub].cmd10 < 100);
+        seen_c[s.u[cmd].cmd10]++;
+        seen_s[s.u[sub].cmd10]++;
+    }
+    /* commander: 9" on a 1, 6" on 2-5, 3" on a 6; sub-commander: 6", 3" on 2-3, 1" on 4-6 */
+    assert_int_equal(seen_c[90] + seen_c[60] + seen_c[30], 600);
+    assert_true(seen_c[60] > 400 - 45 && seen_c[60] < 400 + 45);
+    assert_int_equal(seen_s[60] + seen_s[30] + seen_s[10], 600);
+    assert_true(seen_s[10] > 300 - 45 && seen_s[10] < 300 + 45);
+    sv_ctx_free(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(state_size),
         cmocka_unit_test(builtin_encounter),
         cmocka_unit_test(errors_with_line_and_column),
         cmocka_unit_test(terrain_prohibits),
+        cmocka_unit_test(variable_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
