@@ -49,17 +49,18 @@ enum {
 
 /* Unit flags. */
 enum {
-    SV_F_GONE = 1u << 0,          /* no stand left (lost, routed, retreated, removed) */
-    SV_F_RED = 1u << 1,           /* fired this game turn (red marker) */
-    SV_F_ACTED = 1u << 2,         /* done in this movement phase */
-    SV_F_REACTED = 1u << 3,       /* reacted in this enemy movement phase */
-    SV_F_RETHROWN = 1u << 4,      /* used its re-throw this hand-to-hand phase */
-    SV_F_LANCE = 1u << 5,         /* lance-armed Mounted */
-    SV_F_DISMOUNTED = 1u << 6,    /* dragoons on foot */
-    SV_F_DECIDED = 1u << 7,       /* asked in the current step (fire, join-in, attack) */
-    SV_F_FORMED = 1u << 8,        /* changed formation in this movement phase */
-    SV_F_MOVED = 1u << 9,         /* manoeuvred in this movement phase */
-    SV_F_CHARGE_FAILED = 1u << 10 /* failed a charge test this phase */
+    SV_F_GONE = 1u << 0,           /* no stand left (lost, routed, retreated, removed) */
+    SV_F_RED = 1u << 1,            /* fired this game turn (red marker) */
+    SV_F_ACTED = 1u << 2,          /* done in this movement phase */
+    SV_F_REACTED = 1u << 3,        /* reacted in this enemy movement phase */
+    SV_F_RETHROWN = 1u << 4,       /* used its re-throw this hand-to-hand phase */
+    SV_F_LANCE = 1u << 5,          /* lance-armed Mounted */
+    SV_F_DISMOUNTED = 1u << 6,     /* dragoons on foot */
+    SV_F_DECIDED = 1u << 7,        /* asked in the current step (fire, join-in, attack) */
+    SV_F_FORMED = 1u << 8,         /* changed formation in this movement phase */
+    SV_F_MOVED = 1u << 9,          /* manoeuvred in this movement phase */
+    SV_F_CHARGE_FAILED = 1u << 10, /* failed a charge test this phase */
+    SV_F_FLOWED = 1u << 11 /* flowed around friends this phase: no change of formation after */
 };
 
 /* One unit. */

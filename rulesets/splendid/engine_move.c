@@ -60,7 +60,7 @@ static int placement_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, const sv
 /* The unit's front centre goes straight from its place to p, facing its way; every inch of the
  * path is free of other units (no flowing around in this part). */
 static int path_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_pt_t p, int ignore,
-                   float min_enemy) {
+                   float min_enemy, int flow) {
     const sv_unit_t *u = &s->u[ui];
     opfor_vec_t d = opfor_vsub(p, opfor_pt(u->x, u->y));
     float len = opfor_vlen(d);
@@ -76,7 +76,11 @@ static int path_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_pt_t p,
     int idx[SV_MAX_UNITS], no = 0;
     for (int k = 0; k < s->nunits; k++)
         if (k != ui && k != ignore && sv_alive(&s->u[k])) {
-            sv_rect(c, &s->u[k], others[no]);
+            const sv_unit_t *o = &s->u[k];
+            if ((flow == 1 && o->side == u->side) || /* §Flow Around: friends, manoeuvring */
+                (flow == 2 && o->n == 1 && !sv_is_mounted(c, o))) /* charging mounted */
+                continue;
+            sv_rect(c, o, others[no]);
             idx[no++] = k;
         }
     for (int i = 1; i < steps; i++) {
@@ -143,11 +147,23 @@ static void form_unit(sv_unit_t *m, int form, int files) {
 
 /* ---------------------------------------------------------------- checks */
 
+/* §Flow Around: who may pass through friendly units while manoeuvring (R-19 for road
+ * columns); never after changing formation this phase. */
+static int flows(const sv_ctx_t *c, const sv_unit_t *u) {
+    if (u->flags & SV_F_FORMED)
+        return 0;
+    if (u->form == SV_COLUMN || sv_is_cmd(u) || u->form == SV_LIMBERED)
+        return 1;
+    if (sv_is_foot(u))
+        return u->form == SV_OPEN;
+    return sv_is_mounted(c, u) && (u->form == SV_BLOCK || u->form == SV_LINE || u->form == SV_OPEN);
+}
+
 static int check_form(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a,
                       const facts_t *fa) {
     const sv_unit_t *u = &s->u[a->unit];
-    if (!may_form(u) || sv_is_art(u) || sv_is_cmd(u) || a->sub == u->form ||
-        a->sub >= SV_FORM_COUNT || !sv_form_ok(u, a->sub))
+    if (!may_form(u) || (u->flags & SV_F_FLOWED) || sv_is_art(u) || sv_is_cmd(u) ||
+        a->sub == u->form || a->sub >= SV_FORM_COUNT || !sv_form_ok(u, a->sub))
         return 0;
     if (a->sub == SV_COLUMN && fa->near <= 24.0f)
         return 0;
@@ -222,7 +238,8 @@ static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
         return 0;
     if (min_enemy > 0.0f && enemy_dist(c, s, &m, u->side) <= min_enemy)
         return 0;
-    return a->sub == 2 || path_ok(c, s, a->unit, p, -1, min_enemy);
+    return a->sub == 2 ||
+           path_ok(c, s, a->unit, p, -1, min_enemy, a->sub <= 1 && flows(c, u) ? 1 : 0);
 }
 
 /* Where u ends when it charges t: flush and centred on t's face that looks at it, reached by
@@ -286,7 +303,7 @@ static int check_charge(const sv_ctx_t *c, const sv_state_t *s, const opfor_acti
     /* §Can foot units charge mounted units?: without pikes only to outflank */
     if (sv_is_foot(u) && sv_pikes(u) == 0 && sv_is_mounted(c, t) && !sv_outflanks(c, &m, t))
         return 0;
-    return path_ok(c, s, a->unit, opfor_pt(m.x, m.y), a->target, 0.0f);
+    return path_ok(c, s, a->unit, opfor_pt(m.x, m.y), a->target, 0.0f, sv_is_mounted(c, u) ? 2 : 0);
 }
 
 /* Disengaging (§Disengaging): about-face, then straight away up to the full allowance. */
@@ -642,6 +659,9 @@ static void effect(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
     sv_unit_t before = *u;
     switch (a->kind) {
     case SV_A_MOVE:
+        if (a->sub <= 1 && flows(c, u) &&
+            !path_ok(c, s, a->unit, opfor_pt(a->x, a->y), -1, 0.0f, 0))
+            u->flags |= SV_F_FLOWED; /* it may not change formation after */
         u->x = a->x;
         u->y = a->y;
         u->fx = a->x2;

@@ -368,7 +368,8 @@ void sv_start_move(const sv_ctx_t *c, sv_state_t *s, int mphase) {
     for (int i = 0; i < s->nunits; i++) {
         sv_unit_t *u = &s->u[i];
         if (u->side == s->side)
-            u->flags &= (uint16_t) ~(SV_F_ACTED | SV_F_FORMED | SV_F_MOVED | SV_F_CHARGE_FAILED);
+            u->flags &= (uint16_t) ~(SV_F_ACTED | SV_F_FORMED | SV_F_MOVED | SV_F_CHARGE_FAILED |
+                                     SV_F_FLOWED);
         else
             u->flags &= (uint16_t)~SV_F_REACTED;
     }

@@ -4,11 +4,11 @@
  * charge test out of command passes about half the time and a failed charger may still
  * manoeuvre; foot without pikes may not charge mounted frontally; a road column near the enemy
  * must change formation; double time only far from the enemy; a manoeuvre never makes contact;
- * join-ins and holding back; a charged limbered gun is overrun and the charger breaks through;
- * disengaging; voluntary retreat; the hasty defensive block with pulling up short and charging
- * home, recoil, evade and the emergency about-face; intercepts mid-move (1D6, 3 or less, out of
- * command) and counter-charges (no test); extended charges (the text's example: 3" beyond, 4/6 to
- * reach).
+ * flowing around friends; join-ins and holding back; a charged limbered gun is overrun and the
+ * charger breaks through; disengaging; voluntary retreat; the hasty defensive block with pulling up
+ * short and charging home, recoil, evade and the emergency about-face; intercepts mid-move (1D6, 3
+ * or less, out of command) and counter-charges (no test); extended charges (the text's example: 3"
+ * beyond, 4/6 to reach).
  */
 #include "test_splendid_engine_helper.h"
 
@@ -451,6 +451,44 @@ static void intercept_and_counter_charge(void **st) {
     free(c2);
 }
 
+static int lists_move_to(const sv_ctx_t *c, const sv_state_t *s, int u, float x, float y) {
+    opfor_action_t acts[SV_MAX_ACTIONS];
+    int n = sv_engine_legal(c, s, acts, SV_MAX_ACTIONS);
+    for (int i = 0; i < n; i++)
+        if (acts[i].kind == SV_A_MOVE && acts[i].unit == u && fabsf(acts[i].x - x) < 1e-3f &&
+            fabsf(acts[i].y - y) < 1e-3f)
+            return 1;
+    return 0;
+}
+
+static void flow_around(void **st) {
+    (void)st;
+    sv_ctx_t *c = fx_ctx();
+    int h = fx_unit(c, SV_MOUNTED, 0, SV_LINE, 3, 3, 0, 24, 4, 0, 1);
+    fx_unit(c, SV_PM, 0, SV_BLOCK, 4, 2, 2, 24, 10, 0, 1); /* a friend in the way */
+    int f = fx_unit(c, SV_PM, 0, SV_LINE, 2, 0, 0, 10, 3, 0, 1);
+    fx_unit(c, SV_PM, 0, SV_LINE, 2, 0, 0, 10, 5, 0, 1);
+    int d = fx_unit(c, SV_DRAGOON, 0, SV_OPEN, 2, 2, 0, 40, 3, 0, 1);
+    fx_unit(c, SV_PM, 0, SV_LINE, 2, 0, 0, 40, 5, 0, 1);
+    fx_unit(c, SV_MOUNTED, 1, SV_LINE, 3, 3, 0, 5, 34, 0, -1);
+    c->start.u[d].flags |= SV_F_DISMOUNTED;
+    sv_state_t s;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    assert_true(lists_move_to(c, &s, h, 24, 18)); /* mounted: through its friends */
+    assert_false(lists_move_to(c, &s, f, 10, 7)); /* a foot line may not */
+    assert_true(lists_move_to(c, &s, d, 40, 9));  /* foot in open order may */
+    opfor_action_t acts[SV_MAX_ACTIONS];
+    int n = sv_engine_legal(c, &s, acts, SV_MAX_ACTIONS);
+    for (int i = 0; i < n; i++)
+        if (acts[i].kind == SV_A_MOVE && acts[i].unit == h && fabsf(acts[i].y - 18) < 1e-3f) {
+            assert_int_equal(sv_engine_apply(c, &s, &acts[i]), 0);
+            break;
+        }
+    assert_true(fabsf(s.u[h].y - 18.0f) < 1e-3f);
+    assert_false(fx_listed(c, &s, SV_A_FORM, h, -1)); /* no change of formation after */
+    free(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(charge_in_command_then_reaction),
@@ -463,6 +501,7 @@ int main(void) {
         cmocka_unit_test(recoil_evade_about_face),
         cmocka_unit_test(extended_charge),
         cmocka_unit_test(intercept_and_counter_charge),
+        cmocka_unit_test(flow_around),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
