@@ -167,7 +167,8 @@ enum {
     SV_A_ATTACK,    /* unit attacks target */
     SV_A_KEEP,      /* keep the attack's dice */
     SV_A_RETHROW,   /* re-throw them */
-    SV_A_MOVE,      /* unit manoeuvres to (x, y) facing (x2, y2); sub: 1 double time */
+    SV_A_MOVE,      /* unit manoeuvres to (x, y) facing (x2, y2); sub: 1 double time,
+                       2 about-face, 3 side-step or step back, 4 pivot */
     SV_A_FORM,      /* unit changes formation to sub with arg files */
     SV_A_CHARGE,    /* unit charges target */
     SV_A_DISENGAGE, /* unit disengages to (x, y) facing (x2, y2) */

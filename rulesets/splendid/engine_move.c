@@ -193,10 +193,24 @@ static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
     } else if (!may_move(u)) {
         return 0;
     }
-    if (allow <= 0.0f || u->form == SV_UNLIMBERED)
-        return 0;
     opfor_vec_t f = opfor_pt(a->x2, a->y2);
     if (fabsf(opfor_vlen(f) - 1.0f) > 1e-3f)
+        return 0;
+    if (a->sub == 4 && !fa->brk) { /* a pivot: about the front centre, the front corners
+                                      moving at most 1/2" (R-18); a defensive block and
+                                      unlimbered guns may, so may every formation that moves */
+        float w = sv_width(c, u), cosmax = 1.0f - 2.0f * (0.5f / w) * (0.5f / w);
+        if (w <= 0.5f)
+            cosmax = -1.0f;
+        if (fabsf(a->x - u->x) > 1e-4f || fabsf(a->y - u->y) > 1e-4f ||
+            f.x * u->fx + f.y * u->fy < cosmax - 1e-5f)
+            return 0;
+        sv_unit_t m = *u;
+        m.fx = f.x;
+        m.fy = f.y;
+        return placement_ok(c, s, a->unit, &m, -1);
+    }
+    if (allow <= 0.0f || u->form == SV_UNLIMBERED)
         return 0;
     opfor_pt_t p = opfor_pt(a->x, a->y);
     float len = opfor_dist(p, opfor_pt(u->x, u->y));
@@ -508,6 +522,14 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_acti
         a = act(SV_A_MOUNT, ui);
         a.sub = (u->flags & SV_F_DISMOUNTED) != 0;
         n = push(out, n, max, &a, c, s, &fa);
+    }
+    if (!sv_is_art(u) || u->form == SV_UNLIMBERED) { /* pivot left or right, fully */
+        float w = sv_width(c, u), half = w > 0.5f ? asinf(0.5f / w) : 1.5707963f;
+        float cs = cosf(2.0f * half), sn = sinf(2.0f * half);
+        for (int k = -1; k <= 1; k += 2) {
+            a = move_to(ui, p, opfor_vrot(f, cs, sn * (float)k), 4);
+            n = push(out, n, max, &a, c, s, &fa);
+        }
     }
     if (allow > 0.0f) {
         a = move_to(ui, opfor_vadd(p, opfor_vscale(f, allow)), f, 0);

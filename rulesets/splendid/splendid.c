@@ -104,6 +104,7 @@ static const char *sv_action_str(const void *ctx, const void *state, const opfor
                  a->sub == 1   ? "marches at double time"
                  : a->sub == 2 ? "about-faces"
                  : a->sub == 3 ? "steps"
+                 : a->sub == 4 ? "pivots"
                                : "manoeuvres",
                  (double)a->x, (double)a->y, (double)a->x2, (double)a->y2);
         break;

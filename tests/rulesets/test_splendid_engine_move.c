@@ -4,11 +4,11 @@
  * charge test out of command passes about half the time and a failed charger may still
  * manoeuvre; foot without pikes may not charge mounted frontally; a road column near the enemy
  * must change formation; double time only far from the enemy; a manoeuvre never makes contact;
- * flowing around friends; join-ins and holding back; a charged limbered gun is overrun and the
- * charger breaks through; disengaging; voluntary retreat; the hasty defensive block with pulling up
- * short and charging home, recoil, evade and the emergency about-face; intercepts mid-move (1D6, 3
- * or less, out of command) and counter-charges (no test); extended charges (the text's example: 3"
- * beyond, 4/6 to reach).
+ * flowing around friends; pivots (a defensive block's only manoeuvre, R-18); join-ins and holding
+ * back; a charged limbered gun is overrun and the charger breaks through; disengaging; voluntary
+ * retreat; the hasty defensive block with pulling up short and charging home, recoil, evade and the
+ * emergency about-face; intercepts mid-move (1D6, 3 or less, out of command) and counter-charges
+ * (no test); extended charges (the text's example: 3" beyond, 4/6 to reach).
  */
 #include "test_splendid_engine_helper.h"
 
@@ -489,6 +489,36 @@ static void flow_around(void **st) {
     free(c);
 }
 
+static void pivots(void **st) {
+    (void)st;
+    sv_ctx_t *c = fx_ctx();
+    int d = fx_unit(c, SV_PM, 0, SV_DEFBLOCK, 4, 2, 2, 24, 10, 0, 1);
+    fx_unit(c, SV_MOUNTED, 1, SV_LINE, 3, 3, 0, 5, 34, 0, -1);
+    sv_state_t s;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    opfor_action_t acts[SV_MAX_ACTIONS];
+    int n = sv_engine_legal(c, &s, acts, SV_MAX_ACTIONS), pivots = 0, moves = 0;
+    for (int i = 0; i < n; i++)
+        if (acts[i].kind == SV_A_MOVE && acts[i].unit == d) {
+            moves++;
+            pivots += acts[i].sub == 4;
+        }
+    assert_int_equal(pivots, 2); /* a defensive block may only pivot */
+    assert_int_equal(moves, 2);
+    opfor_action_t p = find(c, &s, SV_A_MOVE, d, -1, 4);
+    assert_int_equal(sv_engine_apply(c, &s, &p), 0);
+    /* two stands wide: the front corners move 1/2" at 2 asin(0.5 / 3.15"), 18.3 degrees */
+    float deg = acosf(s.u[d].fy) * 180.0f / 3.14159265f;
+    assert_true(deg > 18.0f && deg < 18.5f);
+    assert_true(fabsf(s.u[d].x - 24.0f) < 1e-4f && fabsf(s.u[d].y - 10.0f) < 1e-4f);
+    /* a wider pivot is refused */
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    p.x2 = sinf(0.4f);
+    p.y2 = cosf(0.4f);
+    assert_int_equal(sv_engine_apply(c, &s, &p), OPFOR_EILLEGAL);
+    free(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(charge_in_command_then_reaction),
@@ -502,6 +532,7 @@ int main(void) {
         cmocka_unit_test(extended_charge),
         cmocka_unit_test(intercept_and_counter_charge),
         cmocka_unit_test(flow_around),
+        cmocka_unit_test(pivots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
