@@ -67,6 +67,20 @@ int sv_engine_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out,
     case SV_P_FIRE_ROLL:
         out[0] = mk(SV_A_ROLL, OPFOR_ACTION_NONE, OPFOR_ACTION_NONE);
         return 1;
+    case SV_P_PIVOT: {
+        opfor_vec_t f[2];
+        int k = sv_fire_pivots(c, s, s->cur, f);
+        out[n++] = mk(SV_A_HOLD, s->cur, OPFOR_ACTION_NONE);
+        for (int i = 0; i < k && n < max; i++) {
+            out[n] = mk(SV_A_MOVE, s->cur, OPFOR_ACTION_NONE);
+            out[n].sub = 4;
+            out[n].x = s->u[s->cur].x;
+            out[n].y = s->u[s->cur].y;
+            out[n].x2 = f[i].x;
+            out[n++].y2 = f[i].y;
+        }
+        return n;
+    }
     case SV_P_FIRE:
         for (int t = 0; t < s->nunits && n < max; t++)
             if (sv_fire_dice(c, s, s->cur, t) > 0)
@@ -149,6 +163,21 @@ int sv_engine_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
         sv_resolve_fire(c, s);
         sv_start_join(c, s);
         break;
+    case SV_P_PIVOT: {
+        opfor_vec_t f[2];
+        int k = sv_fire_pivots(c, s, s->cur, f), ok = is_action(a, SV_A_HOLD, s->cur);
+        for (int i = 0; i < k && !ok; i++)
+            ok = is_action(a, SV_A_MOVE, s->cur) && a->sub == 4 && a->x2 == f[i].x &&
+                 a->y2 == f[i].y;
+        if (!ok)
+            return OPFOR_EILLEGAL;
+        if (a->kind == SV_A_MOVE) {
+            s->u[s->cur].fx = a->x2;
+            s->u[s->cur].fy = a->y2;
+        }
+        s->u[s->cur].flags |= SV_F_DECIDED;
+        break;
+    }
     case SV_P_FIRE:
         if (is_action(a, SV_A_HOLD, s->cur)) {
             s->u[s->cur].target = 0xFF;

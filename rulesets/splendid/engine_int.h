@@ -86,6 +86,7 @@ typedef struct sv_unit {
 /* Phases and steps (docs/splendid.md 3.1). */
 enum {
     SV_P_INITIATIVE = 0, /* chance: both throw 2D6 */
+    SV_P_PIVOT,          /* decision: a unit that could fire pivots first, or not */
     SV_P_FIRE,           /* decision: each firing unit names a target or holds */
     SV_P_FIRE_ROLL,      /* chance: all fire dice */
     SV_P_JOIN,           /* decision: join in or try to hold back */
@@ -270,6 +271,9 @@ void sv_settle(const sv_ctx_t *c, sv_state_t *s);
 int sv_move_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max);
 int sv_move_check(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a);
 int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a);
+/* §The Firing Procedure: the pivots before firing (left, right, the full angle, R-18) that
+ * stand clear and give unit u a target it has not now, into f (facings); their count. */
+int sv_fire_pivots(const sv_ctx_t *c, const sv_state_t *s, int u, opfor_vec_t f[2]);
 int sv_react_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max);
 int sv_react_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a);
 int sv_intercept_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max);

@@ -1030,6 +1030,40 @@ int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
     return 0;
 }
 
+/* ---------------------------------------------------------------- pivots before firing */
+
+int sv_fire_pivots(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_vec_t f[2]) {
+    const sv_unit_t *u = &s->u[ui];
+    if (!sv_alive(u) || (sv_muskets(u) == 0 && !(sv_is_art(u) && u->form == SV_UNLIMBERED)) ||
+        u->form == SV_COLUMN || (u->flags & SV_F_DECIDED) || sv_engaged(c, s, ui))
+        return 0;
+    uint32_t now = 0;
+    for (int t = 0; t < s->nunits; t++)
+        if (s->u[t].side != u->side && sv_fire_dice(c, s, ui, t) > 0)
+            now |= 1u << t;
+    float w = sv_width(c, u), half = w > 0.5f ? asinf(0.5f / w) : 1.5707963f;
+    float cs = cosf(2.0f * half), sn = sinf(2.0f * half);
+    int n = 0;
+    sv_state_t ms; /* the unit pivoted, in a copy: the state itself is only read */
+    memcpy(&ms, s, sizeof ms);
+    for (int k = -1; k <= 1; k += 2) {
+        sv_unit_t m = *u;
+        opfor_vec_t g = opfor_vrot(opfor_pt(u->fx, u->fy), cs, sn * (float)k);
+        m.fx = g.x;
+        m.fy = g.y;
+        if (!placement_ok(c, s, ui, &m, -1))
+            continue;
+        ms.u[ui] = m;
+        uint32_t then = 0;
+        for (int t = 0; t < s->nunits; t++)
+            if (s->u[t].side != u->side && sv_fire_dice(c, &ms, ui, t) > 0)
+                then |= 1u << t;
+        if (then & ~now)
+            f[n++] = g;
+    }
+    return n;
+}
+
 /* ---------------------------------------------------------------- reactions */
 
 static int may_defensive_fire(const sv_state_t *s) {

@@ -21,7 +21,7 @@ void sv_start_fire(const sv_ctx_t *c, sv_state_t *s) {
         s->u[i].flags &= (uint16_t)~SV_F_DECIDED;
         s->u[i].target = 0xFF;
     }
-    s->phase = SV_P_FIRE;
+    s->phase = SV_P_PIVOT; /* every pivot before firing first, then the declarations */
     s->side = s->init;
 }
 
@@ -392,6 +392,11 @@ static int next_unit(const sv_ctx_t *c, sv_state_t *s,
     return -1;
 }
 
+static int wants_pivot(const sv_ctx_t *c, const sv_state_t *s, int i) {
+    opfor_vec_t f[2];
+    return sv_fire_pivots(c, s, i, f) > 0;
+}
+
 static int wants_fire(const sv_ctx_t *c, const sv_state_t *s, int i) {
     return can_fire_any(c, s, i);
 }
@@ -409,6 +414,14 @@ static int wants_melee(const sv_ctx_t *c, const sv_state_t *s, int i) {
 void sv_settle(const sv_ctx_t *c, sv_state_t *s) {
     for (;;) {
         switch (s->phase) {
+        case SV_P_PIVOT:
+            if (next_unit(c, s, wants_pivot) >= 0)
+                return;
+            for (int i = 0; i < s->nunits; i++)
+                s->u[i].flags &= (uint16_t)~SV_F_DECIDED;
+            s->phase = SV_P_FIRE;
+            s->side = s->init;
+            break;
         case SV_P_FIRE:
             if (next_unit(c, s, wants_fire) >= 0)
                 return;

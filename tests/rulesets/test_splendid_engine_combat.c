@@ -1,8 +1,9 @@
 /* tests/rulesets/test_splendid_engine_combat.c — A Splendid Victory!'s simultaneous phases
  * from small positions: fire dice with the text's examples (four muskets at a mounted block,
- * heavy artillery at 19"), zero dice (R-12), blocked fire; the melee example's combat values
- * and outflank, a split attack; the loss-removal example with its retreat and tallies, a rout for a
- * lost contact; the breakpoint arithmetic of 69 stands with its cascade (R-21) and the results.
+ * heavy artillery at 19"), zero dice (R-12), blocked fire, a pivot before firing (R-6); the melee
+ * example's combat values and outflank, a split attack; the loss-removal example with its retreat
+ * and tallies, a rout for a lost contact; the breakpoint arithmetic of 69 stands with its cascade
+ * (R-21) and the results.
  */
 #include "test_splendid_engine_helper.h"
 
@@ -262,12 +263,45 @@ static void split_attack(void **st) {
     free(c);
 }
 
+static void pivot_before_fire(void **st) {
+    (void)st;
+    sv_ctx_t *c = fx_ctx();
+    int m = fx_unit(c, SV_PM, 0, SV_LINE, 4, 0, 0, 24, 10, 0, 1);
+    int b = fx_unit(c, SV_PM, 1, SV_BLOCK, 4, 2, 2, 29.3f, 15, 0, -1); /* just right of its zone */
+    sv_state_t s;
+    fx_state(c, &s, SV_P_INITIATIVE, 0, 1);
+    assert_int_equal(sv_fire_dice(c, &s, m, b), 0);
+    sv_start_fire(c, &s);
+    sv_settle(c, &s);
+    assert_int_equal(s.phase, SV_P_PIVOT); /* R-6: pivots first */
+    assert_int_equal(s.cur, m);
+    opfor_action_t acts[SV_MAX_ACTIONS];
+    int n = sv_engine_legal(c, &s, acts, SV_MAX_ACTIONS);
+    assert_int_equal(n, 2); /* hold, or the pivot that brings b into its zone */
+    assert_int_equal(acts[1].sub, 4);
+    assert_true(acts[1].x2 > 0.15f && acts[1].x2 < 0.17f); /* 9.1 degrees for four stands */
+    assert_int_equal(sv_engine_apply(c, &s, &acts[1]), 0);
+    if (s.phase == SV_P_PIVOT) { /* b may pivot towards m in its turn: it holds */
+        assert_int_equal(s.cur, b);
+        opfor_action_t hold = {.kind = SV_A_HOLD, .unit = (uint8_t)b, .target = OPFOR_ACTION_NONE};
+        assert_int_equal(sv_engine_apply(c, &s, &hold), 0);
+    }
+    assert_int_equal(s.phase, SV_P_FIRE);
+    assert_true(fx_listed(c, &s, SV_A_FIRE, m, b));
+    free(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fire_examples),         cmocka_unit_test(zero_dice_and_quality),
-        cmocka_unit_test(fire_phase_marks),      cmocka_unit_test(melee_values_and_outflank),
-        cmocka_unit_test(split_attack),          cmocka_unit_test(loss_removal_example),
-        cmocka_unit_test(rout_for_lost_contact), cmocka_unit_test(breakpoints_69),
+        cmocka_unit_test(fire_examples),
+        cmocka_unit_test(zero_dice_and_quality),
+        cmocka_unit_test(fire_phase_marks),
+        cmocka_unit_test(pivot_before_fire),
+        cmocka_unit_test(melee_values_and_outflank),
+        cmocka_unit_test(split_attack),
+        cmocka_unit_test(loss_removal_example),
+        cmocka_unit_test(rout_for_lost_contact),
+        cmocka_unit_test(breakpoints_69),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
