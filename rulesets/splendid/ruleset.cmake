@@ -12,3 +12,10 @@ opfor_embed(RULESET_SOURCES opfor_splendid_model_yaml ${RULESET_DIR}/model.yaml)
 # Registered after Viktoria!, which stays the first registered: the default ruleset of the
 # daemon, the calculator and the tools (rulesets/CMakeLists.txt, docs/protocol.md).
 set(RULESET_ORDER 200)
+# The built-in scenarios (scenarios/*.yaml), compiled in as opfor_splendid_scenario_<stem>.
+file(GLOB sv_scenarios CONFIGURE_DEPENDS ${RULESET_DIR}/scenarios/*.yaml)
+foreach(f ${sv_scenarios})
+  get_filename_component(stem ${f} NAME_WE)
+  string(MAKE_C_IDENTIFIER ${stem} cid)
+  opfor_embed(RULESET_SOURCES opfor_splendid_scenario_${cid} ${f})
+endforeach()

@@ -1,105 +1,162 @@
-/* rulesets/splendid/splendid.c — A Splendid Victory!'s descriptor. The engine lands in later
- * parts of its issue; until then a game is the first turn's initiative (§The Determine the
- * Initiative Phase: each side throws 2D6, the lower total wins, a tie is thrown again) and
- * the winner's one decision: to take it, which ends the game undecided (returns 0), or to
- * concede (§The Determine Victory Phase: the other side's Splendid Victory). The
- * calculator (calc.c) already answers every roll it serves.
+/* rulesets/splendid/splendid.c — A Splendid Victory!'s descriptor: the game hooks over the
+ * rules engine (engine*.c, docs/splendid.md), its scenarios (engine_scenario.c: files in the
+ * format of docs/scenario-format.md and the built-in encounter) and the calculator (calc.c).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "opfor/rng.h"
+#include "engine_int.h"
 #include "splendid_int.h"
 
-enum { SV_ROLLING = 0, SV_DECIDING, SV_OVER };
-enum { SV_ROLL = 1, SV_TAKE, SV_CONCEDE };
-
-typedef struct sv_state {
-    opfor_rng_t rng;   /* the game's own dice */
-    uint8_t phase;     /* SV_* */
-    uint8_t winner;    /* the side with the initiative */
-    uint8_t conceded;  /* 1: the winner conceded (the other side's Splendid Victory) */
-    uint8_t throws[2]; /* each side's last 2D6 total */
-    uint8_t pad[3];
-} sv_state_t;
-
+#define C(ctx) ((const sv_ctx_t *)(ctx))
 #define S(st) ((sv_state_t *)(st))
 #define CS(st) ((const sv_state_t *)(st))
 
+static int sv_ctx_new(const char *scenario, void **ctx, opfor_diag_t *diag) {
+    sv_ctx_t *c = NULL;
+    int rc = sv_ctx_load(scenario, &c, diag);
+    *ctx = c;
+    return rc;
+}
+
+static void sv_ctx_release(void *ctx) {
+    sv_ctx_free(ctx);
+}
+
 static int sv_init(const void *ctx, void *state, uint64_t seed) {
-    (void)ctx;
-    memset(state, 0, sizeof(sv_state_t));
-    opfor_rng_seed(&S(state)->rng, seed, 18);
-    return 0;
+    if (!ctx)
+        return OPFOR_EINVAL; /* a game needs a scenario: ctx_new gives the built-in one */
+    return sv_engine_init(C(ctx), S(state), seed);
 }
 
 static int sv_current(const void *ctx, const void *state) {
     (void)ctx;
-    const sv_state_t *s = CS(state);
-    if (s->phase == SV_OVER)
-        return OPFOR_PLAYER_TERMINAL;
-    return s->phase == SV_ROLLING ? OPFOR_PLAYER_CHANCE : s->winner;
+    return sv_engine_current(CS(state));
 }
 
 static int sv_legal(const void *ctx, const void *state, opfor_action_t *out, int max) {
-    (void)ctx;
-    const sv_state_t *s = CS(state);
-    if (s->phase == SV_OVER || max < 1)
-        return 0;
-    if (s->phase == SV_ROLLING) {
-        out[0] = opfor_action_make(SV_ROLL);
-        return 1;
-    }
-    out[0] = opfor_action_make(SV_TAKE);
-    if (max < 2)
-        return 1;
-    out[1] = opfor_action_make(SV_CONCEDE); /* §The Determine Victory Phase: at any time */
-    return 2;
+    return sv_engine_legal(C(ctx), CS(state), out, max);
 }
 
 static int sv_apply(const void *ctx, void *state, const opfor_action_t *a) {
-    (void)ctx;
-    sv_state_t *s = S(state);
-    if (s->phase == SV_ROLLING && a->kind == SV_ROLL) {
-        int t0, t1;
-        do { /* ties are thrown again */
-            t0 = opfor_rng_d6(&s->rng) + opfor_rng_d6(&s->rng);
-            t1 = opfor_rng_d6(&s->rng) + opfor_rng_d6(&s->rng);
-        } while (t0 == t1);
-        s->throws[0] = (uint8_t)t0;
-        s->throws[1] = (uint8_t)t1;
-        s->winner = t0 < t1 ? 0 : 1; /* the lower total wins */
-        s->phase = SV_DECIDING;
-        return 0;
-    }
-    if (s->phase == SV_DECIDING && (a->kind == SV_TAKE || a->kind == SV_CONCEDE)) {
-        s->conceded = a->kind == SV_CONCEDE;
-        s->phase = SV_OVER;
-        return 0;
-    }
-    return OPFOR_EILLEGAL; /* not the action legal lists: the state is left as it was */
+    return sv_engine_apply(C(ctx), S(state), a);
 }
 
 static int sv_returns(const void *ctx, const void *state, double *out) {
     (void)ctx;
-    const sv_state_t *s = CS(state);
-    out[0] = out[1] = 0.0;
-    if (s->phase == SV_OVER && s->conceded) { /* the other side's Splendid Victory */
-        out[s->winner] = -1.0;
-        out[1 - s->winner] = 1.0;
-    }
+    sv_engine_returns(CS(state), out);
     return 0;
+}
+
+static int sv_progress(const void *ctx, const void *state, opfor_progress_t *out) {
+    (void)ctx;
+    out->turn = CS(state)->turn;
+    out->activation = CS(state)->activations;
+    return 0;
+}
+
+static int sv_reseed(const void *ctx, void *state, uint64_t seed) {
+    (void)ctx;
+    opfor_rng_seed(&S(state)->rng, seed, 18);
+    return 0;
+}
+
+static const char *unit_name(const sv_ctx_t *c, int u) {
+    return u >= 0 && u < SV_MAX_UNITS && c ? c->names[u] : "?";
 }
 
 static const char *sv_action_str(const void *ctx, const void *state, const opfor_action_t *a,
                                  char *buf, size_t n) {
-    (void)ctx;
     (void)state;
-    snprintf(buf, n, "%s",
-             a->kind == SV_ROLL   ? "throw for the initiative"
-             : a->kind == SV_TAKE ? "take the initiative"
-                                  : "concede");
+    const sv_ctx_t *c = C(ctx);
+    const char *u = unit_name(c, a->unit), *t = unit_name(c, a->target);
+    switch (a->kind) {
+    case SV_A_ROLL:
+        snprintf(buf, n, "throw the dice");
+        break;
+    case SV_A_FIRE:
+        snprintf(buf, n, "%s fires at %s", u, t);
+        break;
+    case SV_A_HOLD:
+        snprintf(buf, n, "%s holds", u);
+        break;
+    case SV_A_JOIN:
+        snprintf(buf, n, "%s joins in", u);
+        break;
+    case SV_A_HOLDBACK:
+        snprintf(buf, n, "%s tries to hold back", u);
+        break;
+    case SV_A_ATTACK:
+        if (a->sub == 1)
+            snprintf(buf, n, "%s splits its attack between the enemy units it touches", u);
+        else
+            snprintf(buf, n, "%s attacks %s", u, t);
+        break;
+    case SV_A_KEEP:
+        snprintf(buf, n, "%s keeps its dice", u);
+        break;
+    case SV_A_RETHROW:
+        snprintf(buf, n, "%s re-throws its attack", u);
+        break;
+    case SV_A_MOVE:
+        snprintf(buf, n, "%s %s to (%.1f, %.1f) facing (%.2f, %.2f)", u,
+                 a->sub == 1   ? "marches at double time"
+                 : a->sub == 2 ? "about-faces"
+                 : a->sub == 3 ? "steps"
+                 : a->sub == 4 ? "pivots"
+                               : "manoeuvres",
+                 (double)a->x, (double)a->y, (double)a->x2, (double)a->y2);
+        break;
+    case SV_A_FORM:
+        snprintf(buf, n, "%s forms %s", u, a->sub < SV_FORM_COUNT ? sv_form_names[a->sub] : "?");
+        break;
+    case SV_A_CHARGE:
+        snprintf(buf, n, "%s %s %s", u, a->sub ? "makes an extended charge at" : "charges", t);
+        break;
+    case SV_A_DISENGAGE:
+        snprintf(buf, n, "%s disengages", u);
+        break;
+    case SV_A_LIMBER:
+        snprintf(buf, n, "%s %s", u, a->sub ? "limbers up" : "unlimbers");
+        break;
+    case SV_A_PROLONG:
+        snprintf(buf, n, "%s prolongs", u);
+        break;
+    case SV_A_MOUNT:
+        snprintf(buf, n, "%s %s", u, a->sub ? "mounts" : "dismounts");
+        break;
+    case SV_A_RETREAT:
+        snprintf(buf, n, "%s retreats from the field", u);
+        break;
+    case SV_A_DONE:
+        snprintf(buf, n, "end the movement phase");
+        break;
+    case SV_A_DEFFIRE:
+        snprintf(buf, n, "%s gives defensive fire at %s", u, t);
+        break;
+    case SV_A_CONCEDE:
+        snprintf(buf, n, "concede");
+        break;
+    case SV_A_RECOIL:
+        snprintf(buf, n, "%s recoils from %s", u, t);
+        break;
+    case SV_A_EVADE:
+        snprintf(buf, n, "%s evades %s", u, t);
+        break;
+    case SV_A_HASTY:
+        snprintf(buf, n, "%s forms a hasty defensive block against %s", u, t);
+        break;
+    case SV_A_INTERCEPT:
+        snprintf(buf, n, "%s intercepts %s", u, t);
+        break;
+    case SV_A_ABOUTFACE:
+        snprintf(buf, n, "%s about-faces to meet %s", u, t);
+        break;
+    default:
+        snprintf(buf, n, "action %d", a->kind);
+        break;
+    }
     return buf;
 }
 
@@ -108,14 +165,21 @@ const opfor_ruleset_t opfor_splendid_ruleset = {
     .title = "A Splendid Victory!",
     .max_players = 2,
     .state_size = sizeof(sv_state_t),
-    .max_actions = 2,
+    .max_actions = SV_MAX_ACTIONS,
     .flags = OPFOR_RS_CHANCE | OPFOR_RS_ZERO_SUM,
+    .ctx_new = sv_ctx_new,
+    .ctx_free = sv_ctx_release,
     .init = sv_init,
     .current = sv_current,
     .legal = sv_legal,
     .apply = sv_apply,
     .returns = sv_returns,
+    .reseed = sv_reseed,
+    .progress = sv_progress,
     .action_str = sv_action_str,
-    .rules_version = "0",
+    .rules_version = "1",
     .calc = &opfor__sv_calc,
+    .scenario = &opfor__sv_scenario_rules,
+    .builtin_name = sv_builtin_name,
+    .builtin_text = sv_builtin_text,
 };

@@ -46,10 +46,14 @@ json_eq 'd["valid"], d["warnings"][0]["line"], d["warnings"][0]["col"]' "True 6 
 run 0 scenario list
 has "patrol_default         patrol       The Farm at Hollebeke"
 has "competitive_default    competitive  Encounter at Lindenau"
+has "encounter              competitive  Encounter at Marston Lane"
 run 0 scenario list --json
 json_ok
 json_eq '[s["name"] for s in d["scenarios"]], all(s["valid"] for s in d["scenarios"])' \
-  "['patrol_default', 'competitive_default'] True"
+  "['patrol_default', 'competitive_default', 'encounter'] True"
+# A file is read for the ruleset its `ruleset:` line names (A Splendid Victory!'s block).
+run 0 scenario check "$src/rulesets/splendid/scenarios/encounter.yaml"
+has "valid: 'Encounter at Marston Lane', competitive"
 run 0 scenario check "$src/rulesets/viktoria/scenarios/patrol_default.yaml"
 has "valid: 'The Farm at Hollebeke', patrol, 6 units, 31 figures"
 run 0 scenario check "$src/rulesets/viktoria/scenarios/competitive_default.yaml"

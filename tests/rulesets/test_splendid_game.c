@@ -1,11 +1,13 @@
 /* tests/rulesets/test_splendid_game.c — A Splendid Victory!'s place in the registry (after
- * Viktoria!, which stays the default) and its game until the engine lands: the initiative
- * thrown with 2D6 a side, then the winner takes it or concedes (the other side's Splendid
- * Victory); each answer's `working` part.
+ * Viktoria!, which stays the default) and its game through the generic wrapper: the built-in
+ * encounter, the initiative thrown with 2D6 a side, then either side may concede (the other
+ * side's Splendid Victory); each answer's `working` part.
  */
 #include "test_splendid_helper.h"
 
 #include <stdlib.h>
+
+#include "../../rulesets/splendid/engine_int.h"
 
 static void registry_order(void **st) {
     (void)st;
@@ -24,39 +26,43 @@ static void registry_order(void **st) {
     assert_true(vk < sv);
 }
 
-static void initiative_then_take_or_concede(void **st) {
+static void initiative_then_concede(void **st) {
     (void)st;
     const opfor_ruleset_t *rs = opfor_ruleset_find("splendid");
+    void *ctx = NULL;
+    opfor_diag_t d;
+    assert_int_equal(opfor_ruleset_ctx_new(rs, NULL, &ctx, &d), 0); /* the built-in encounter */
     opfor_game_t g;
-    assert_int_equal(opfor_game_init(&g, rs, NULL, 0), 0);
+    assert_int_equal(opfor_game_init(&g, rs, ctx, OPFOR_GAME_CHECK_LEGAL), 0);
     void *s = malloc(rs->state_size), *t = malloc(rs->state_size);
+    opfor_action_t *acts = malloc((size_t)rs->max_actions * sizeof *acts);
     assert_non_null(s);
     assert_non_null(t);
-    opfor_action_t acts[4];
+    assert_non_null(acts);
     int firsts[2] = {0, 0};
     for (uint64_t seed = 1; seed <= 40; seed++) {
         assert_int_equal(opfor_game_new_state(&g, s, seed), 0);
         assert_int_equal(opfor_game_current(&g, s), OPFOR_PLAYER_CHANCE);
-        assert_int_equal(opfor_game_legal(&g, s, acts, 4), 1);
+        assert_int_equal(opfor_game_legal(&g, s, acts, rs->max_actions), 1);
         assert_int_equal(opfor_game_apply(&g, s, &acts[0]), 0);
         int side = opfor_game_current(&g, s);
         assert_true(side == 0 || side == 1);
-        firsts[side]++;
-        assert_int_equal(opfor_game_legal(&g, s, acts, 4), 2);
-        memcpy(t, s, rs->state_size);
+        firsts[((const sv_state_t *)s)->init]++;
+        assert_true(opfor_game_legal(&g, s, acts, rs->max_actions) >= 1);
+        /* a side may concede at any time: the other side's Splendid Victory */
+        opfor_action_t concede = opfor_action_make(SV_A_CONCEDE);
+        assert_int_equal(rs->apply(ctx, s, &concede), 0);
+        assert_int_equal(opfor_game_current(&g, s), OPFOR_PLAYER_TERMINAL);
         double r[2];
-        assert_int_equal(opfor_game_apply(&g, t, &acts[0]), 0); /* take it */
-        assert_int_equal(opfor_game_current(&g, t), OPFOR_PLAYER_TERMINAL);
-        assert_int_equal(rs->returns(NULL, t, r), 0);
-        assert_float_equal(r[0], 0.0, SV_EPS);
-        assert_int_equal(opfor_game_apply(&g, s, &acts[1]), 0); /* concede */
-        assert_int_equal(rs->returns(NULL, s, r), 0);
+        assert_int_equal(rs->returns(ctx, s, r), 0);
         assert_float_equal(r[side], -1.0, SV_EPS);
         assert_float_equal(r[1 - side], 1.0, SV_EPS);
     }
-    assert_true(firsts[0] > 0 && firsts[1] > 0); /* either side may win it */
+    assert_true(firsts[0] > 0 && firsts[1] > 0); /* either side may win the initiative */
     free(s);
     free(t);
+    free(acts);
+    opfor_ruleset_ctx_free(rs, ctx);
 }
 
 static void working_parts(void **st) {
@@ -83,7 +89,7 @@ static void working_parts(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(registry_order),
-        cmocka_unit_test(initiative_then_take_or_concede),
+        cmocka_unit_test(initiative_then_concede),
         cmocka_unit_test(working_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

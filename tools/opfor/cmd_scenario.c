@@ -5,11 +5,12 @@
  *   opfor scenario show [NAME|FILE] [--json]
  *
  * A thin shell over core/scenario.c and the registry (each ruleset's built-in scenarios and
- * its scenario checks, rs->builtin_* and rs->scenario; files are read for the registry's first
- * ruleset that checks scenarios): it parses the command line, loads, and prints. The mode is
- * named in the ruleset's words, and the blocks a ruleset reads itself (opfor_scenario_rules_t
- * blocks) are listed by name. Diagnostics are gcc-style "file:line:col: message" lines so editors
- * can jump to them. Exit 0 valid, 1 invalid or unreadable, 2 usage.
+ * its scenario checks, rs->builtin_* and rs->scenario; a file is read for the ruleset its
+ * `ruleset:` line names, else the registry's first ruleset that checks scenarios): it parses the
+ * command line, loads, and prints. The mode is named in the ruleset's words, and the blocks a
+ * ruleset reads itself (opfor_scenario_rules_t blocks) are listed by name. Diagnostics are
+ * gcc-style "file:line:col: message" lines so editors can jump to them. Exit 0 valid, 1 invalid or
+ * unreadable, 2 usage.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,25 @@ static const opfor_ruleset_t *file_ruleset(void) {
         if (list[i].rs->scenario)
             return list[i].rs;
     return NULL;
+}
+
+/* The ruleset a scenario file names on a top-level `ruleset: NAME` line, when one registered
+ * with a scenario loader has that name; NULL otherwise (the loader then reports the name). */
+static const opfor_ruleset_t *named_ruleset(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char line[256], name[64];
+    const opfor_ruleset_t *rs = NULL;
+    while (!rs && fgets(line, sizeof line, f))
+        if (sscanf(line, "ruleset: %63[A-Za-z0-9_-]", name) == 1) {
+            rs = opfor_ruleset_find(name);
+            if (rs && !rs->scenario)
+                rs = NULL;
+            break;
+        }
+    fclose(f);
+    return rs;
 }
 
 /* The first built-in scenario of the registered rulesets (what `show` shows by default), or
@@ -94,7 +114,9 @@ static int load_any(const char *arg, opfor_scenario_t *sc, opfor_diag_t *d) {
     size_t len = 0;
     if (missing && builtin_find(arg, &rs, &text, &len) == 0)
         return builtin_load(rs, arg, text, len, sc, d);
-    rs = file_ruleset();
+    rs = named_ruleset(arg);
+    if (!rs)
+        rs = file_ruleset();
     int rc = opfor_scenario_load_file(arg, rs ? rs->scenario : NULL, sc, d);
     if (rc && missing && !strchr(arg, '/')) { /* a misspelt built-in name, perhaps */
         size_t used = strlen(d->msg), n = 0, k = 0;

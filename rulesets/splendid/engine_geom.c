@@ -1,0 +1,251 @@
+/* rulesets/splendid/engine_geom.c — where a unit's stands stand: its formation's rectangle from
+ * the centre of its front edge, its facing, its files and ranks (§Stands and Units: bases are
+ * scenario data), distances between units (shortest base to base, §Command), contact within
+ * the tolerance (R-24) and the outflank test of §Can a unit be outflanked?.
+ */
+#include <math.h>
+
+#include "engine_int.h"
+
+int sv_class(const sv_unit_t *u) {
+    if (u->kind == SV_COMMANDER || u->kind == SV_SUB)
+        return 3;
+    if (u->kind == SV_FRAME || u->kind == SV_GUN || u->kind == SV_HEAVYGUN)
+        return 2;
+    if (u->kind == SV_HEAVY || u->kind == SV_MOUNTED ||
+        (u->kind == SV_DRAGOON && !(u->flags & SV_F_DISMOUNTED)))
+        return 1;
+    return 0;
+}
+
+int sv_ranks(const sv_unit_t *u) {
+    int f = u->files ? u->files : 1;
+    return (u->n + f - 1) / f;
+}
+
+float sv_width(const sv_ctx_t *c, const sv_unit_t *u) {
+    int f = u->files ? u->files : 1;
+    return (float)f * c->base_w[sv_class(u)];
+}
+
+float sv_depth(const sv_ctx_t *c, const sv_unit_t *u) {
+    return (float)sv_ranks(u) * c->base_d[sv_class(u)];
+}
+
+void sv_rect_at(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t p, opfor_vec_t f,
+                opfor_pt_t out[4]) {
+    float hw = sv_width(c, u) * 0.5f, d = sv_depth(c, u);
+    opfor_vec_t r = opfor_pt(f.y, -f.x); /* to the unit's right */
+    out[0] = opfor_pt(p.x - r.x * hw, p.y - r.y * hw);
+    out[1] = opfor_pt(p.x + r.x * hw, p.y + r.y * hw);
+    out[2] = opfor_pt(out[1].x - f.x * d, out[1].y - f.y * d);
+    out[3] = opfor_pt(out[0].x - f.x * d, out[0].y - f.y * d);
+}
+
+void sv_rect(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t out[4]) {
+    sv_rect_at(c, u, opfor_pt(u->x, u->y), opfor_pt(u->fx, u->fy), out);
+}
+
+/* Projection of r onto axis: min and max. */
+static void project(const opfor_pt_t r[4], opfor_vec_t ax, float *lo, float *hi) {
+    *lo = *hi = opfor_vdot(r[0], ax);
+    for (int i = 1; i < 4; i++) {
+        float v = opfor_vdot(r[i], ax);
+        if (v < *lo)
+            *lo = v;
+        if (v > *hi)
+            *hi = v;
+    }
+}
+
+/* The gap between the boxes around two rectangles along x or y: a lower bound of their
+ * distance, without a square root. */
+static float bound(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
+    float axl = a[0].x, axh = a[0].x, ayl = a[0].y, ayh = a[0].y;
+    float bxl = b[0].x, bxh = b[0].x, byl = b[0].y, byh = b[0].y;
+    for (int i = 1; i < 4; i++) {
+        axl = a[i].x < axl ? a[i].x : axl;
+        axh = a[i].x > axh ? a[i].x : axh;
+        ayl = a[i].y < ayl ? a[i].y : ayl;
+        ayh = a[i].y > ayh ? a[i].y : ayh;
+        bxl = b[i].x < bxl ? b[i].x : bxl;
+        bxh = b[i].x > bxh ? b[i].x : bxh;
+        byl = b[i].y < byl ? b[i].y : byl;
+        byh = b[i].y > byh ? b[i].y : byh;
+    }
+    float g = axl - bxh;
+    g = bxl - axh > g ? bxl - axh : g;
+    g = ayl - byh > g ? ayl - byh : g;
+    return byl - ayh > g ? byl - ayh : g;
+}
+
+int sv_rect_overlap(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
+    if (bound(a, b) > 0.0f)
+        return 0; /* their boxes are apart */
+    const opfor_pt_t *rs[2] = {a, b};
+    for (int k = 0; k < 2; k++)
+        for (int e = 0; e < 2; e++) {
+            opfor_vec_t ax = opfor_vnorm(opfor_vsub(rs[k][e + 1], rs[k][e]));
+            float alo, ahi, blo, bhi;
+            project(a, ax, &alo, &ahi);
+            project(b, ax, &blo, &bhi);
+            if (ahi - tol <= blo || bhi - tol <= alo)
+                return 0; /* a separating axis */
+        }
+    return 1;
+}
+
+/* Squared distance from p to the segment a-b. */
+static float pt_seg2(opfor_pt_t p, opfor_pt_t a, opfor_pt_t b) {
+    float ex = b.x - a.x, ey = b.y - a.y, px = p.x - a.x, py = p.y - a.y;
+    float l2 = ex * ex + ey * ey, t = l2 > 0.0f ? (px * ex + py * ey) / l2 : 0.0f;
+    t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
+    float dx = px - ex * t, dy = py - ey * t;
+    return dx * dx + dy * dy;
+}
+
+float sv_rect_dist(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
+    if (sv_rect_overlap(a, b, 0.0f))
+        return 0.0f;
+    /* apart convex shapes: the nearest points include a corner of one of them */
+    float best = 1e30f;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            float d = pt_seg2(a[i], b[j], b[(j + 1) & 3]);
+            if (d < best)
+                best = d;
+            d = pt_seg2(b[i], a[j], a[(j + 1) & 3]);
+            if (d < best)
+                best = d;
+        }
+    return sqrtf(best);
+}
+
+int sv_rect_near(const opfor_pt_t a[4], const opfor_pt_t b[4], float limit) {
+    if (bound(a, b) > limit)
+        return 0;
+    return sv_rect_dist(a, b) <= limit;
+}
+
+int sv_seg_hits_rect(opfor_pt_t p, opfor_pt_t q, const opfor_pt_t r[4], float tol) {
+    /* the rectangle shrunk by tol on every side, then a segment-rectangle overlap by SAT */
+    opfor_pt_t c = opfor_pt((r[0].x + r[2].x) * 0.5f, (r[0].y + r[2].y) * 0.5f);
+    opfor_vec_t ax[2] = {opfor_vsub(r[1], r[0]), opfor_vsub(r[3], r[0])};
+    for (int k = 0; k < 2; k++) {
+        float len = opfor_vlen(ax[k]);
+        if (len <= 2.0f * tol)
+            return 0;
+        opfor_vec_t n = opfor_vscale(ax[k], 1.0f / len);
+        float half = len * 0.5f - tol;
+        float a = opfor_vdot(opfor_vsub(p, c), n), b = opfor_vdot(opfor_vsub(q, c), n);
+        if ((a > half && b > half) || (a < -half && b < -half))
+            return 0;
+    }
+    /* the segment's own normal */
+    opfor_vec_t d = opfor_vsub(q, p);
+    if (opfor_vlen2(d) < 1e-12f)
+        return 1;
+    opfor_vec_t n = opfor_vnorm(opfor_vperp(d));
+    float s = opfor_vdot(p, n), lo, hi;
+    project(r, n, &lo, &hi);
+    return s > lo + tol && s < hi - tol;
+}
+
+float sv_unit_dist(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *b) {
+    opfor_pt_t ra[4], rb[4];
+    sv_rect(c, a, ra);
+    sv_rect(c, b, rb);
+    return sv_rect_dist(ra, rb);
+}
+
+int sv_in_contact(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *b) {
+    return sv_unit_near(c, a, b, c->opt.contact_tolerance);
+}
+
+int sv_unit_near(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *b, float limit) {
+    opfor_pt_t ra[4], rb[4];
+    sv_rect(c, a, ra);
+    sv_rect(c, b, rb);
+    return sv_rect_near(ra, rb, limit);
+}
+
+int sv_outflanks(const sv_ctx_t *c, const sv_unit_t *a, const sv_unit_t *d) {
+    if (d->form == SV_DEFBLOCK) /* §Defensive Block Formation: never outflanked */
+        return 0;
+    opfor_pt_t ra[4], rd[4];
+    sv_rect(c, a, ra);
+    sv_rect(c, d, rd);
+    float tol = c->opt.contact_tolerance;
+    /* the attacker must face into the defender: its front centre near the defender */
+    if (sv_rect_dist(ra, rd) > tol)
+        return 0;
+    /* a front corner of the attacker pressed onto the enemy's front edge is a frontal
+     * contact, whatever else it touches */
+    for (int k = 2; k < 4; k++) /* rear corners rd[2], rd[3] on a's front edge */
+        if (opfor_seg_dist_pt(ra[0], ra[1], rd[k]) <= tol)
+            return 1;
+    for (int k = 0; k < 2; k++) /* a's front corners on d's rear edge */
+        if (opfor_seg_dist_pt(rd[2], rd[3], ra[k]) <= tol)
+            return 1;
+    return 0;
+}
+
+int sv_on_table(const sv_ctx_t *c, const opfor_pt_t r[4]) {
+    for (int i = 0; i < 4; i++)
+        if (r[i].x < -1e-3f || r[i].y < -1e-3f || r[i].x > c->width + 1e-3f ||
+            r[i].y > c->depth + 1e-3f)
+            return 0;
+    return 1;
+}
+
+/* Whether feature f prohibits u (docs/splendid.md 5): impassable ground to all; closed to
+ * mounted ground (buildings, marsh) to mounted, command and artillery units; woods to
+ * artillery; hedges, walls and fences to unlimbered artillery. */
+static int prohibits(const opfor_terrain_feature_t *f, const sv_unit_t *u) {
+    int cls = sv_class(u);
+    if (f->move == OPFOR_MOVE_IMPASSABLE)
+        return 1;
+    if ((f->flags & OPFOR_TF_NO_MOUNTED) && cls != 0)
+        return 1;
+    if (cls == 2 && f->kind == OPFOR_TK_WOODS)
+        return 1;
+    if (cls == 2 && u->form == SV_UNLIMBERED &&
+        (f->kind == OPFOR_TK_HEDGE || f->kind == OPFOR_TK_WALL || f->kind == OPFOR_TK_FENCE))
+        return 1;
+    return 0;
+}
+
+int sv_terrain_ok(const sv_ctx_t *c, const sv_unit_t *u, const opfor_pt_t r[4]) {
+    for (int i = 0; i < c->table.nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &c->table.features[i];
+        if (!prohibits(f, u))
+            continue;
+        opfor_pt_t ctr = opfor_pt((r[0].x + r[2].x) * 0.5f, (r[0].y + r[2].y) * 0.5f);
+        if (opfor_feature_contains(f, ctr) || opfor_poly_contains(r, 4, f->pts[0]))
+            return 0;
+        for (int e = 0; e < 4; e++)
+            if (opfor_feature_seg_enters(f, r[e], r[(e + 1) & 3]))
+                return 0;
+    }
+    return 1;
+}
+
+int sv_terrain_path_ok(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfor_pt_t b) {
+    for (int i = 0; i < c->table.nfeatures; i++)
+        if (prohibits(&c->table.features[i], u) &&
+            opfor_feature_seg_enters(&c->table.features[i], a, b))
+            return 0;
+    return 1;
+}
+
+int sv_terrain_blocks_fire(const sv_ctx_t *c, opfor_pt_t a, opfor_pt_t b) {
+    for (int i = 0; i < c->table.nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &c->table.features[i];
+        if (f->sight == OPFOR_SIGHT_CLEAR || opfor_feature_contains(f, a) ||
+            opfor_feature_contains(f, b))
+            continue;
+        if (opfor_feature_seg_enters(f, a, b))
+            return 1;
+    }
+    return 0;
+}
