@@ -12,6 +12,7 @@
 
 #define HEUR_SCORE_WEIGHT 0.15 /* the action score beside the value after it */
 #define HEUR_SAMPLES 2         /* fresh dice per action that throws any */
+#define HEUR_REACT_SAMPLES 8   /* the same for a reaction (few, and they decide a fight) */
 
 typedef struct bot {
     int heuristic;
@@ -33,7 +34,7 @@ static int heuristic_pick(bot_t *b, const sv_ctx_t *c, const sv_state_t *s, int 
         const opfor_action_t *a = &b->acts[i];
         if (a->kind == SV_A_CONCEDE)
             continue;
-        int k = throws(s, a) ? HEUR_SAMPLES : 1;
+        int k = s->phase == SV_P_REACT ? HEUR_REACT_SAMPLES : throws(s, a) ? HEUR_SAMPLES : 1;
         double v = 0.0;
         for (int j = 0; j < k; j++) {
             memcpy(&b->tmp, s, sizeof *s);

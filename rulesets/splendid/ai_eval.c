@@ -24,6 +24,8 @@ static int gun_dice(const sv_unit_t *u, float d) {
  * of e's worth (a cheap reading: no line of sight, no zone). */
 static double threat(const sv_ctx_t *c, const sv_unit_t *u, const sv_unit_t *e, float d) {
     double hits = 0.0;
+    if (d < 0.2f) /* in contact: the fight is counted as pending losses */
+        return 0.0;
     if (sv_is_art(u)) {
         if (u->form == SV_UNLIMBERED) {
             int k = gun_dice(u, d);
@@ -58,6 +60,14 @@ double sv_ai_value(const sv_ctx_t *c, const sv_state_t *s, double *terms) {
                 if (s->u[j].target == i && (s->u[j].flags & SV_F_DECIDED) &&
                     s->u[j].side != u->side)
                     m += sv_fire_dice(c, s, j, i) * sv_ai_p_fire(c, &s->u[j]);
+        if (s->phase != SV_P_OVER) /* hand-to-hand to come or under way: its expected hits */
+            for (int j = 0; j < s->nunits; j++) {
+                const sv_unit_t *e = &s->u[j];
+                if (e->side != u->side && sv_alive(e) && sv_unit_near(c, u, e, 0.2f) &&
+                    sv_in_contact(c, e, u) &&
+                    !(s->phase == SV_P_MELEE && (e->flags & SV_F_DECIDED)))
+                    m += sv_ai_melee_hits(c, e, u, sv_outflanks(c, e, u));
+            }
         double lost = m * 0.5;
         if (lost > u->n)
             lost = u->n;
