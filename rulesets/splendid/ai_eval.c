@@ -12,6 +12,10 @@
 
 #include "ai_int.h"
 
+#ifndef SV_AI_THREAT_W
+#define SV_AI_THREAT_W 2.0 /* the threat term's weight in the value */
+#endif
+
 /* The gun's fire dice at distance d before the target's modifiers (§To fire artillery). */
 static int gun_dice(const sv_unit_t *u, float d) {
     static const int table[3][4] = {{1, 0, -1, -1}, {2, 1, 0, -1}, {4, 2, 1, 0}};
@@ -101,10 +105,10 @@ double sv_ai_value(const sv_ctx_t *c, const sv_state_t *s, double *terms) {
     if (terms) {
         terms[0] = 1.4 * b;
         terms[1] = 0.6 * m;
-        terms[2] = 0.5 * k;
+        terms[2] = SV_AI_THREAT_W * k;
         terms[3] = p;
     }
-    return tanh(1.4 * b + 0.6 * m + 0.5 * k);
+    return tanh(1.4 * b + 0.6 * m + SV_AI_THREAT_W * k);
 }
 
 /* ---------------------------------------------------------------- the action score */
@@ -284,10 +288,9 @@ double sv_ai_score(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t 
         break;
     }
     case SV_A_FORM: {
-        float dh, de;
-        int h = sv_ai_nearest_horse(c, s, u, &dh);
+        float de;
         sv_ai_nearest_enemy(c, s, u, &de);
-        int horse_near = h >= 0 && dh <= 10.0f;
+        int horse_near = sv_ai_horse_threat(c, s, a->unit);
         if (a->sub == SV_DEFBLOCK) {
             sc = horse_near && u->n >= 2 ? 0.7 + 0.2 * sv_pikes(u) : -0.4;
             w = "horse within reach";

@@ -29,6 +29,9 @@ double sv_ai_stand_worth(const sv_unit_t *u);
 int sv_ai_nearest_enemy(const sv_ctx_t *c, const sv_state_t *s, const sv_unit_t *u, float *d);
 /* The nearest alive enemy mounted unit able to charge, and its distance (-1 when none). */
 int sv_ai_nearest_horse(const sv_ctx_t *c, const sv_state_t *s, const sv_unit_t *u, float *d);
+/* 1 when enemy horse could charge foot unit u next phase and win the fight against it as it
+ * stands (§Defensive Block Formation: the formation that answers horse). */
+int sv_ai_horse_threat(const sv_ctx_t *c, const sv_state_t *s, int u);
 /* 1 when unit ch stands behind t's front edge (a charge into its flank or rear). */
 int sv_ai_from_behind(const sv_unit_t *t, const sv_unit_t *ch);
 

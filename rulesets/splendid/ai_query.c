@@ -73,3 +73,22 @@ int sv_ai_from_behind(const sv_unit_t *t, const sv_unit_t *ch) {
     float dx = ch->x - t->x, dy = ch->y - t->y;
     return dx * t->fx + dy * t->fy < -0.5f;
 }
+
+int sv_ai_horse_threat(const sv_ctx_t *c, const sv_state_t *s, int ui) {
+    const sv_unit_t *u = &s->u[ui];
+    if (!sv_is_foot(u))
+        return 0;
+    for (int i = 0; i < s->nunits; i++) {
+        const sv_unit_t *e = &s->u[i];
+        float reach = sv_charge_allow(e);
+        if (e->side == u->side || !sv_alive(e) || !sv_is_mounted(c, e) || reach <= 0.0f ||
+            !sv_unit_near(c, u, e, reach + 2.0f))
+            continue;
+        sv_unit_t as = *u; /* judged against the unit out of its defensive block */
+        if (as.form == SV_DEFBLOCK)
+            as.form = sv_pikes(u) > 0 ? SV_BLOCK : SV_LINE;
+        if (sv_ai_melee_hits(c, e, &as, 0) >= sv_ai_melee_hits(c, &as, e, 0))
+            return 1;
+    }
+    return 0;
+}

@@ -34,10 +34,9 @@ static int move_tier(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_
         *rule = "end the phase";
         return 1;
     case SV_A_FORM: {
-        float dh, de;
-        int h = sv_ai_nearest_horse(c, s, u, &dh);
+        float de, dh;
         sv_ai_nearest_enemy(c, s, u, &de);
-        int horse_near = h >= 0 && dh <= 10.0f;
+        int horse_near = sv_ai_nearest_horse(c, s, u, &dh) >= 0 && dh <= 10.0f;
         if (u->form == SV_COLUMN && de < 24.0f && (a->sub == SV_LINE || a->sub == SV_BLOCK)) {
             *rule = "a column near the enemy deploys";
             return 9;
@@ -54,7 +53,7 @@ static int move_tier(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_
         return 0;
     }
     case SV_A_CHARGE:
-        if (a->sub == 0 && sc > 0.1 && sv_ai_p_charge(c, s, a->unit) >= 0.5) {
+        if (sc > 0.0 && sv_ai_p_charge(c, s, a->unit) >= 0.5) {
             *rule = "charge: good test, good fight";
             return 7;
         }

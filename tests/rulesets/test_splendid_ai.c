@@ -57,7 +57,7 @@ static void foot_forms_defensive_block_against_horse(void **state) {
     sv_ctx_t *c = fx_ctx();
     int foot = fx_unit(c, SV_PM, 0, SV_BLOCK, 6, 2, 3, 24, 10, 0, 1);
     fx_unit(c, SV_COMMANDER, 0, SV_OPEN, 1, 0, 0, 4, 4, 0, 1);
-    int horse = fx_unit(c, SV_HEAVY, 1, SV_BLOCK, 4, 0, 2, 24, 17, 0, -1);
+    int horse = fx_unit(c, SV_HEAVY, 1, SV_BLOCK, 5, 0, 3, 24, 17, 0, -1);
     fx_unit(c, SV_COMMANDER, 1, SV_OPEN, 1, 0, 0, 44, 32, 0, -1);
     sv_state_t s;
     fx_state(c, &s, SV_P_MOVE, 0, 1);
