@@ -110,7 +110,7 @@ int sv_ai_order(const void *ctx, const void *state, const opfor_action_t *a, opf
         if (u)
             out->target_gap = sv_unit_dist(c, u, t);
     }
-    const char *why = NULL, *rule = NULL;
+    const char *why = NULL;
     double sc = sv_ai_score(c, s, a, &why);
     char *S = out->sentence;
     size_t SN = sizeof out->sentence;
@@ -351,19 +351,13 @@ int sv_ai_order(const void *ctx, const void *state, const opfor_action_t *a, opf
     default:
         return OPFOR_EINVAL;
     }
-    /* the reason: the action's score and the rule card's rule when the card would take it */
-    opfor_action_t acts[1] = {*a};
-    (void)acts;
+    /* the reason: the action's score, the breakpoint race and the threat for the side */
     term(out, "score", why ? why : "score", sc);
     double terms[4];
-    double v = sv_ai_value(c, s, terms);
-    if (s->side == 1)
-        for (int i = 0; i < 4; i++)
-            terms[i] = -terms[i];
-    term(out, "breakpoints", "breakpoint race", terms[0]);
-    term(out, "threat", "threat on the enemy", terms[2]);
-    (void)v;
-    (void)rule;
+    sv_ai_value(c, s, terms);
+    double sign = s->side == 1 ? -1.0 : 1.0;
+    term(out, "breakpoints", "breakpoint race", sign * terms[0]);
+    term(out, "threat", "threat on the enemy", sign * terms[2]);
     char buf[160];
     opfor_order_terms_text(out->terms, out->nterms, 3, buf, sizeof buf);
     snprintf(out->reason, sizeof out->reason, "%s", buf);
