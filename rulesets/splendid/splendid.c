@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ai_int.h"
 #include "engine_int.h"
 #include "splendid_int.h"
 
@@ -182,4 +183,5 @@ const opfor_ruleset_t opfor_splendid_ruleset = {
     .scenario = &opfor__sv_scenario_rules,
     .builtin_name = sv_builtin_name,
     .builtin_text = sv_builtin_text,
+    .ai = &opfor__sv_ai,
 };

@@ -1,0 +1,166 @@
+/* tests/rulesets/test_splendid_ai.c — A Splendid Victory!'s AI side in small positions where the
+ * sensible choice is clear (docs/splendid.md 10): horse charges an unsupported shot unit; foot
+ * threatened by horse forms a defensive block, and charged by horse forms a hasty one; the
+ * orders name the test, the dice and the score needed; the position value favours the side
+ * whose enemy is nearer its breakpoint; both bots open and play legal actions.
+ */
+#include "../../rulesets/splendid/ai_int.h"
+#include "test_splendid_engine_helper.h"
+
+extern const opfor_ruleset_t opfor_splendid_ruleset;
+
+/* The bot's choice in s. */
+static opfor_action_t bot_pick(const sv_ctx_t *c, const sv_state_t *s, const char *name) {
+    opfor_game_t g;
+    assert_int_equal(opfor_game_init(&g, &opfor_splendid_ruleset, c, 0), 0);
+    opfor_policy_t p;
+    assert_int_equal(sv_ai_bot_open(name, &g, &p), 0);
+    opfor_rng_t rng;
+    opfor_rng_seed(&rng, 7, 1);
+    opfor_action_t a;
+    assert_int_equal(p.choose(p.self, &g, s, &rng, &a), 0);
+    p.release(p.self);
+    return a;
+}
+
+/* A horse unit with its commander beside it (in command: no charge test) and a shot unit of
+ * three musket stands in line 10" ahead, nothing to support it. */
+static sv_ctx_t *horse_and_shot(int *horse, int *shot) {
+    sv_ctx_t *c = fx_ctx();
+    *horse = fx_unit(c, SV_MOUNTED, 0, SV_LINE, 4, 0, 0, 24, 10, 0, 1);
+    fx_unit(c, SV_COMMANDER, 0, SV_OPEN, 1, 0, 0, 24, 6, 0, 1);
+    *shot = fx_unit(c, SV_PM, 1, SV_LINE, 3, 0, 0, 24, 20, 0, -1);
+    fx_unit(c, SV_COMMANDER, 1, SV_OPEN, 1, 0, 0, 44, 32, 0, -1);
+    return c;
+}
+
+static void horse_charges_unsupported_shot(void **state) {
+    (void)state;
+    int horse, shot;
+    sv_ctx_t *c = horse_and_shot(&horse, &shot);
+    sv_state_t s;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    assert_true(fx_listed(c, &s, SV_A_CHARGE, horse, shot));
+    const char *names[2] = {"table", "heuristic"};
+    for (int b = 0; b < 2; b++) {
+        opfor_action_t a = bot_pick(c, &s, names[b]);
+        assert_int_equal(a.kind, SV_A_CHARGE);
+        assert_int_equal(a.unit, horse);
+        assert_int_equal(a.target, shot);
+        assert_int_equal(a.sub, 0); /* a plain charge, not an extended one */
+    }
+    free(c);
+}
+
+static void foot_forms_defensive_block_against_horse(void **state) {
+    (void)state;
+    sv_ctx_t *c = fx_ctx();
+    int foot = fx_unit(c, SV_PM, 0, SV_BLOCK, 6, 2, 3, 24, 10, 0, 1);
+    fx_unit(c, SV_COMMANDER, 0, SV_OPEN, 1, 0, 0, 4, 4, 0, 1);
+    int horse = fx_unit(c, SV_HEAVY, 1, SV_BLOCK, 5, 0, 3, 24, 17, 0, -1);
+    fx_unit(c, SV_COMMANDER, 1, SV_OPEN, 1, 0, 0, 44, 32, 0, -1);
+    sv_state_t s;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    opfor_action_t a = bot_pick(c, &s, "table");
+    assert_int_equal(a.kind, SV_A_FORM);
+    assert_int_equal(a.unit, foot);
+    assert_int_equal(a.sub, SV_DEFBLOCK);
+
+    /* charged by that horse from afar: a hasty defensive block (§Reactions 4), by both bots */
+    fx_state(c, &s, SV_P_REACT, 1, 1);
+    s.side = 0;
+    s.charger = (uint8_t)horse;
+    s.charged = (uint8_t)foot;
+    s.u[horse].y = 10.0f; /* in contact, front to front */
+    assert_true(sv_in_contact(c, &s.u[horse], &s.u[foot]));
+    s.charge_far = 1;             /* it came from beyond 9": the horse tests to pull up short */
+    a = bot_pick(c, &s, "table"); /* the card: the block before defensive fire */
+    assert_int_equal(a.kind, SV_A_HASTY);
+    assert_int_equal(a.unit, foot);
+    /* the planner weighs the muskets' defensive fire too; foot without muskets blocks */
+    s.u[foot].kind = SV_FOOT;
+    for (int b = 0; b < 2; b++) {
+        a = bot_pick(c, &s, b ? "heuristic" : "table");
+        assert_int_equal(a.kind, SV_A_HASTY);
+        assert_int_equal(a.unit, foot);
+    }
+    free(c);
+}
+
+static void charge_order_names_the_test_and_its_score(void **state) {
+    (void)state;
+    sv_ctx_t *c = fx_ctx();
+    int horse = fx_unit(c, SV_MOUNTED, 0, SV_LINE, 4, 0, 0, 24, 10, 0, 1);
+    fx_unit(c, SV_COMMANDER, 0, SV_OPEN, 1, 0, 0, 2, 2, 0, 1); /* far: out of command */
+    int shot = fx_unit(c, SV_PM, 1, SV_LINE, 3, 0, 0, 24, 20, 0, -1);
+    snprintf(c->names[horse], sizeof c->names[horse], "Fairfax's Horse");
+    snprintf(c->names[shot], sizeof c->names[shot], "Byron's Shot");
+    sv_state_t s;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    opfor_action_t a;
+    memset(&a, 0, sizeof a);
+    a.kind = SV_A_CHARGE;
+    a.unit = (uint8_t)horse;
+    a.target = (uint8_t)shot;
+    assert_true(fx_listed(c, &s, SV_A_CHARGE, horse, shot));
+    opfor_order_t o;
+    assert_int_equal(sv_ai_order(c, &s, &a, &o), 0);
+    assert_int_equal(o.side, 0);
+    assert_string_equal(o.unit_name, "Fairfax's Horse");
+    assert_string_equal(o.target_name, "Byron's Shot");
+    assert_string_equal(o.verb, "charge");
+    assert_non_null(strstr(o.sentence, "Fairfax's Horse"));
+    assert_non_null(strstr(o.sentence, "charges Byron's Shot"));
+    assert_non_null(strstr(o.sentence, "charge test 1D6, 3 or less (50%)")); /* regular */
+    assert_int_equal(o.nrolls, 1);
+    assert_string_equal(o.rolls[0].label, "charge test");
+    assert_string_equal(o.rolls[0].need, "3 or less on 1D6");
+    assert_true(fabs(o.rolls[0].p - 0.5) < 1e-9);
+    assert_int_equal(o.has_move, 1);
+    assert_string_equal(o.direction, "N");
+    assert_true(o.reason[0] != 0);
+
+    /* the shot's fire at the horse: 3 muskets in line, +1 against mounted, 2 or less hits */
+    fx_state(c, &s, SV_P_FIRE, 1, 1);
+    s.side = 1;
+    s.cur = (uint8_t)shot;
+    s.u[horse].y = 15.0f; /* 5" away, in musket range */
+    memset(&a, 0, sizeof a);
+    a.kind = SV_A_FIRE;
+    a.unit = (uint8_t)shot;
+    a.target = (uint8_t)horse;
+    assert_int_equal(sv_fire_dice(c, &s, shot, horse), 4);
+    assert_int_equal(sv_ai_order(c, &s, &a, &o), 0);
+    assert_int_equal(o.side, 1);
+    assert_int_equal(o.figures, 3);
+    assert_int_equal(o.rolls[0].dice, 4);
+    assert_string_equal(o.rolls[0].need, "2 or less on 1D6");
+    assert_non_null(strstr(o.sentence, "4D6, each 2 or less hits"));
+    free(c);
+}
+
+static void value_favours_the_side_nearer_victory(void **state) {
+    (void)state;
+    int horse, shot;
+    sv_ctx_t *c = horse_and_shot(&horse, &shot);
+    sv_state_t s;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    double v0 = sv_ai_value(c, &s, NULL);
+    assert_true(v0 >= -1.0 && v0 <= 1.0);
+    sv_remove(&s, shot, 2); /* side 1 loses two stands */
+    double v1 = sv_ai_value(c, &s, NULL);
+    assert_true(v1 > v0 + 0.2);
+    s.u[horse].markers = 4; /* two stands of side 0 about to go */
+    assert_true(sv_ai_value(c, &s, NULL) < v1);
+    free(c);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(horse_charges_unsupported_shot),
+        cmocka_unit_test(foot_forms_defensive_block_against_horse),
+        cmocka_unit_test(charge_order_names_the_test_and_its_score),
+        cmocka_unit_test(value_favours_the_side_nearer_victory),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
