@@ -133,6 +133,17 @@ int sv_ai_order(const void *ctx, const void *state, const opfor_action_t *a, opf
             snprintf(out->verb, sizeof out->verb, "stand");
             snprintf(S, SN, "%s stands to receive the charge of %s: no test, the melee follows.",
                      who, c->names[s->charger]);
+        } else if (s->phase == SV_P_PIVOT) {
+            snprintf(out->verb, sizeof out->verb, "no pivot");
+            snprintf(S, SN, "%s keeps its facing before the fire.", who);
+        } else if (s->phase == SV_P_INTERCEPT) {
+            int mv = s->pend.unit < s->nunits ? s->pend.unit : -1;
+            snprintf(out->verb, sizeof out->verb, "let pass");
+            snprintf(S, SN, "%s lets %s go on with its move.", who,
+                     mv >= 0 ? c->names[mv] : "the moving unit");
+        } else if (s->phase == SV_P_BREAK) {
+            snprintf(out->verb, sizeof out->verb, "stop");
+            snprintf(S, SN, "%s stops where it is: no break-through.", who);
         } else {
             snprintf(out->verb, sizeof out->verb, "hold fire");
             snprintf(S, SN, "%s holds its fire.", who);
@@ -213,6 +224,12 @@ int sv_ai_order(const void *ctx, const void *state, const opfor_action_t *a, opf
         static const char *const verbs[4] = {"manoeuvre", "double time", "about-face", "step"};
         snprintf(out->verb, sizeof out->verb, "%s", verbs[a->sub < 4 ? a->sub : 0]);
         place(out, u, a->x, a->y, a->x2, a->y2);
+        if (a->sub == 4) { /* R-18: a pivot about the front centre */
+            snprintf(out->verb, sizeof out->verb, "pivot");
+            snprintf(S, SN, "%s pivots about its front centre to face %s%s.", who,
+                     compass(a->x2, a->y2), s->phase == SV_P_PIVOT ? " before it fires" : "");
+            break;
+        }
         snprintf(S, SN, "%s %s %.1f\" %s to (%.1f, %.1f), front facing %s.", who,
                  a->sub == 1   ? "marches at double time"
                  : a->sub == 2 ? "about-faces and moves"
@@ -231,7 +248,41 @@ int sv_ai_order(const void *ctx, const void *state, const opfor_action_t *a, opf
                  FORM_WORDS[f], a->arg, a->arg == 1 ? "" : "s");
         break;
     }
+    case SV_A_INTERCEPT: {
+        /* §Reactions 1: no test for a counter-charge or a unit in command, else 1D6 3 or less */
+        int counter = s->pend.kind == SV_A_CHARGE && s->pend.target == a->unit;
+        int free = counter || sv_in_command(c, s, a->unit);
+        snprintf(out->verb, sizeof out->verb, "%s", counter ? "counter-charge" : "intercept");
+        if (free) {
+            roll(out, "intercept test", 0, 6, 1.0);
+            snprintf(out->rolls[0].need, sizeof out->rolls[0].need, "none: %s",
+                     counter ? "a counter-charge" : "in command");
+        } else
+            roll(out, "intercept test", 1, 3, 0.5);
+        if (t)
+            place(out, u, t->x, t->y, -t->fx, -t->fy);
+        if (free)
+            snprintf(S, SN, "%s %s %s straight ahead: no test (%s).", who,
+                     counter ? "counter-charges" : "intercepts", whom,
+                     counter ? "a counter-charge" : "in command");
+        else
+            snprintf(S, SN, "%s intercepts %s straight ahead: test 1D6, 3 or less (50%%).", who,
+                     whom);
+        break;
+    }
     case SV_A_CHARGE: {
+        if (s->phase == SV_P_BREAK) { /* §Break-Through: a charge without a test */
+            snprintf(out->verb, sizeof out->verb, "%s",
+                     a->sub ? "extended break-through charge" : "break-through charge");
+            if (t)
+                place(out, u, t->x, t->y, -t->fx, -t->fy);
+            snprintf(S, SN, "%s breaks through into %s %.1f\" away: a charge without a test%s.",
+                     who, whom, (double)out->target_gap,
+                     a->sub
+                         ? (sv_is_foot(u) ? ", one marker, 2\" more" : ", one marker, 1D6\" more")
+                         : "");
+            break;
+        }
         int in = sv_in_command(c, s, a->unit), need = c->model.charge_need[q];
         snprintf(out->verb, sizeof out->verb, "%s", a->sub ? "extended charge" : "charge");
         if (in)
