@@ -435,6 +435,7 @@ function showScreen(name) {
     b.setAttribute("aria-selected", on ? "true" : "false");
     $(b.dataset.screen).hidden = !on;
   }
+  if (name === "games" && calc.rpc && calc.rpc.connected()) listGames().catch(() => {}); // games other clients started
 }
 
 // Says hello (again after a reconnect), fills the games list the first time, and refreshes the
