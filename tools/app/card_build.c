@@ -539,9 +539,10 @@ static int table_size(const msgpack_object *t, double *w, double *h) {
     return *w > 0 && *h > 0 && *w < 10000 && *h < 10000 ? 0 : -1;
 }
 
-/* The scene of a game of another ruleset, or NULL. A Viktoria!-style state (one with a `table`
- * and `units` of its own) carries a scene too, for the table page's map, but its card is drawn
- * from its units and the scenario's terrain as before, so the panel's picture stays the same. */
+/* The scene of a game of another ruleset, or NULL. A state with a `table` and `units` of its
+ * own (the first ruleset's games) carries a scene too, for the table page's map, but its card is
+ * drawn from its units and the scenario's terrain as before, so the panel's picture stays the
+ * same. */
 static const msgpack_object *generic_scene(const msgpack_object *state) {
     const msgpack_object *scene = opfor_mp_get(state, "scene");
     if (!scene || scene->type != MSGPACK_OBJECT_MAP || opfor_mp_get(state, "table"))
