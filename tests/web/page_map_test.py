@@ -4,7 +4,8 @@ starts a competitive and a Patrol Mode game (seed 5, AI level novice); the page 
 from the games list and draws game.state's `scene` as SVG: one unit element per unit of the
 scene the test reads itself, with the same ids, the AI's units marked; after a press and the
 AI's order the acting unit is ringed and the order's arrows drawn as the scene has them; after
-a report the reported unit stands elsewhere on the map; a tap names a unit; the command radii
+a report the reported unit stands elsewhere on the map; a unit placed after a spotting is
+dashed and has its placement arrow; a tap names a unit; the command radii
 show on demand; nothing is wider than a 360 px phone. Screenshots (360 px and a tablet's
 820 px) go to ARTEFACTS.
 """
@@ -163,6 +164,26 @@ try:
     at = next(v for v in sc4["units"] if v["id"] == wid)["at"]
     check("moved_where_the_scene_says", f"translate({at[0]:g},{sc4['depth'] - at[1]:g})"
           in svg_units()[wid][1], (at, svg_units()[wid]))
+
+    # play on until a spotting places a unit: it is dashed, with its placement arrow
+    spotted = []
+    for _ in range(40):
+        st = u.rpc("game.state", {"game": pat})
+        spotted = [x for x in st["scene"]["units"] if x["flags"] & 8]
+        if spotted or st["status"] != "active":
+            break
+        if st["pending"] == "player" and st["ready"]:
+            u.rpc("report", {"game": pat, "acted": st["ready"][0]})
+        elif st["pending"] == "enemy" and not (st.get("order") or {}).get("turn") == st["turn"]:
+            u.rpc("ai.orders", {"game": pat})
+        else:
+            u.rpc("viktoria.initiative", {"game": pat})
+    check("a_unit_is_spotted", len(spotted) >= 1, st["pending"])
+    if spotted:
+        sid = spotted[0]["id"]
+        check("spotted_unit_dashed_with_its_placement",
+              waits(lambda b: "spotted" in svg_units().get(sid, ("", ""))[0] and
+                    b.find_elements(By.CSS_SELECTOR, "#map-svg .arrow.a-place")), svg_units())
 
     # the tablet: the competitive game again, wider
     drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
