@@ -952,7 +952,7 @@ static void pack_pt(msgpack_packer *pk, opfor_scene_pt_t p) {
     msgpack_pack_double(pk, (double)p.y);
 }
 
-static void pack_scene(msgpack_packer *pk, const opfor_scene_t *sc) {
+void opfor__pack_scene(msgpack_packer *pk, const opfor_scene_t *sc) {
     msgpack_pack_map(pk, 6);
     opfor__kv_double(pk, "width", (double)sc->width);
     opfor__kv_double(pk, "depth", (double)sc->depth);
@@ -1156,7 +1156,7 @@ void opfor__gen_pack_state(const opfor__game_t *g, int viewer, msgpack_packer *p
     }
     opfor_rpc_pack_cstr(pk, "scene");
     if (have_scene)
-        pack_scene(pk, sc);
+        opfor__pack_scene(pk, sc);
     else
         msgpack_pack_nil(pk);
     opfor_rpc_pack_cstr(pk, "order");

@@ -12,6 +12,7 @@
 #include <msgpack.h>
 
 #include "opfor/rpc.h"
+#include "opfor/scene.h"
 
 /* static inline void opfor__kv_NAME(msgpack_packer *pk, const char *key, TYPE v): key, then v
  * packed by PACK. */
@@ -36,5 +37,9 @@ static inline void opfor__kv_bool(msgpack_packer *pk, const char *key, int v) {
     else
         msgpack_pack_false(pk);
 }
+
+/* A scene as game.state's `scene` (docs/protocol.md): {width, depth, shapes, units, arrows,
+ * labels}. In io/game_gen.c. */
+void opfor__pack_scene(msgpack_packer *pk, const opfor_scene_t *sc);
 
 #endif

@@ -361,6 +361,7 @@ async function refreshState() {
   if (st.verdict) parts.push(st.verdict);
   $("game-summary").textContent = parts.join(" · ");
   $("game-title").textContent = (st.title || st.scenario || "") + " (" + games.open + ")";
+  TableMap.show(st); // the map (map.js), drawn again from this state's scene
   return st;
 }
 
@@ -434,6 +435,7 @@ function showScreen(name) {
     b.setAttribute("aria-selected", on ? "true" : "false");
     $(b.dataset.screen).hidden = !on;
   }
+  if (name === "games" && calc.rpc && calc.rpc.connected()) listGames().catch(() => {}); // games other clients started
 }
 
 // Says hello (again after a reconnect), fills the games list the first time, and refreshes the
@@ -491,6 +493,7 @@ function start() {
   for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => showScreen(b.dataset.screen));
   $("games-new").addEventListener("submit", newGame);
   $("game-close").addEventListener("click", closeGame);
+  TableMap.init($("map"));
   calc.rpc.on("event", (params) => {
     const ev = params && params[0];
     if (ev && ev.game === games.open) showEvent(ev);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "io/pack_kv.h"
 #include "opfor/viktoria/adapter.h"
 #include "opfor/rpc.h"
+#include "opfor/scene.h"
 
 /* A log kept by the test: what the daemon would append to the store. */
 typedef struct tlog {
@@ -1279,6 +1281,73 @@ static void game_model_press_warns_of_an_unreported_order(void **state) {
     game_done(g, log);
 }
 
+/* The table as a picture (vk_game_scene.c, game.state's `scene`): every unit on the table with
+ * a living figure once, with its index as id, its name, the AI's flag on the non-players' side,
+ * a rectangle at least a base wide and deep turned to its facing; objectives and the generals'
+ * command radii as shapes; no arrow before an order; after the AI's order its unit (and only
+ * it) is acting and a move or fire arrow leaves it. */
+static void game_model_scene_draws_the_table(void **state) {
+    (void)state;
+    opfor__vkg_t *g = open_game("competitive_default", "competitive", 5);
+    tlog_t *log = calloc(1, sizeof *log);
+    opfor_scene_t *sc = calloc(1, sizeof *sc);
+    assert_non_null(sc);
+    opfor__vkg_scene(g, &g->t, sc);
+    assert_true(sc->width == g->cfg->table.width && sc->depth == g->cfg->table.depth);
+    int want = 0, generals = 0;
+    for (int u = 0; u < g->t.nunits; u++)
+        if (!(g->t.units[u].flags & OPFOR_UNIT_OFF_TABLE) &&
+            opfor_unit_alive(&g->t.units[u], g->t.figures) > 0) {
+            want++;
+            generals += (g->t.units[u].flags & OPFOR_UNIT_GENERAL) != 0;
+        }
+    assert_true(want >= 4);
+    assert_int_equal(sc->nunits, want);
+    int ai = 0;
+    for (int i = 0; i < sc->nunits; i++) {
+        const opfor_scene_unit_t *su = &sc->units[i];
+        assert_true(su->id < g->t.nunits);
+        const opfor_unit_t *un = &g->t.units[su->id];
+        assert_string_equal(su->name, un->name);
+        assert_int_equal(su->side, un->side);
+        assert_int_equal((su->flags & OPFOR_SCENE_U_AI) != 0, un->side != g->player);
+        ai += (su->flags & OPFOR_SCENE_U_AI) != 0;
+        assert_int_equal(su->flags & OPFOR_SCENE_U_ACTING, 0);
+        assert_true(su->w >= 1.0f && su->d >= 1.0f && su->facing >= 0.0f && su->facing < 360.0f);
+        /* degrees clockwise from north: the facing vector again */
+        double rad = su->facing * 3.14159265358979323846 / 180.0;
+        assert_true(fabs(sin(rad) - un->facing.x) < 1e-3 && fabs(cos(rad) - un->facing.y) < 1e-3);
+    }
+    assert_true(ai > 0 && ai < sc->nunits);
+    int objectives = 0, zones = 0;
+    for (int i = 0; i < sc->nshapes; i++) {
+        objectives += sc->shapes[i].style == OPFOR_SCENE_OBJECTIVE;
+        zones += sc->shapes[i].style == OPFOR_SCENE_ZONE;
+    }
+    assert_int_equal(objectives, g->sc->nobjectives);
+    assert_true(objectives > 0);
+    assert_int_equal(zones, generals);
+    assert_true(sc->nshapes >= g->cfg->table.nfeatures + objectives + zones);
+    assert_int_equal(sc->narrows, 0);
+
+    assert_int_equal(press_until(g, log, OPFOR__PEND_ENEMY), OPFOR__PEND_ENEMY);
+    give_order(g, log);
+    opfor__vkg_scene(g, &g->t, sc);
+    int acting = -1;
+    for (int i = 0; i < sc->nunits; i++)
+        if (sc->units[i].flags & OPFOR_SCENE_U_ACTING) {
+            assert_int_equal(acting, -1);
+            acting = i;
+        }
+    assert_true(acting >= 0);
+    assert_int_equal(sc->units[acting].id, g->t.order.unit);
+    assert_true(sc->narrows >= 1);
+    assert_true(sc->arrows[0].from.x == sc->units[acting].at.x &&
+                sc->arrows[0].from.y == sc->units[acting].at.y);
+    free(sc);
+    game_done(g, log);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(game_model_opens_the_builtin_patrol),
@@ -1294,6 +1363,7 @@ int main(void) {
         cmocka_unit_test(game_model_undo_takes_back_the_last_report),
         cmocka_unit_test(game_model_resolve_reports_what_the_figures_lost),
         cmocka_unit_test(game_model_press_warns_of_an_unreported_order),
+        cmocka_unit_test(game_model_scene_draws_the_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -539,12 +539,23 @@ static int table_size(const msgpack_object *t, double *w, double *h) {
     return *w > 0 && *h > 0 && *w < 10000 && *h < 10000 ? 0 : -1;
 }
 
+/* The scene of a game of another ruleset, or NULL. A state with a `table` and `units` of its
+ * own (the first ruleset's games) carries a scene too, for the table page's map, but its card is
+ * drawn from its units and the scenario's terrain as before, so the panel's picture stays the
+ * same. */
+static const msgpack_object *generic_scene(const msgpack_object *state) {
+    const msgpack_object *scene = opfor_mp_get(state, "scene");
+    if (!scene || scene->type != MSGPACK_OBJECT_MAP || opfor_mp_get(state, "table"))
+        return NULL;
+    return scene;
+}
+
 int opfor_card_map_from_state(const msgpack_object *state, const char *acting, const char *target,
                               opfor_card_memo_t *memo, opfor_scene_t *m) {
     memset(m, 0, sizeof *m);
     double w = 0, h = 0;
-    const msgpack_object *scene = opfor_mp_get(state, "scene");
-    if (scene && scene->type == MSGPACK_OBJECT_MAP) {
+    const msgpack_object *scene = generic_scene(state);
+    if (scene) {
         if (table_size(scene, &w, &h) < 0)
             return 0;
         m->width = (float)w;
@@ -1040,7 +1051,7 @@ int opfor_card_from_state(const msgpack_object *state, opfor_card_memo_t *memo, 
     memset(c, 0, sizeof *c);
     if (!state || state->type != MSGPACK_OBJECT_MAP)
         return OPFOR_EINVAL;
-    if (opfor_mp_get(state, "scene")) {
+    if (generic_scene(state)) {
         char acting[48] = "", target[48] = "";
         long long turn = 0;
         mp_int(opfor_mp_get(opfor_mp_get(state, "progress"), "turn"), &turn);

@@ -904,7 +904,7 @@ void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
     int list[OPFOR_MAX_UNITS], nready = 0;
     if (t->pending == OPFOR__PEND_PLAYER || t->pending == OPFOR__PEND_ENEMY)
         nready = ready_units(t, t->pending == OPFOR__PEND_PLAYER ? g->player : g->enemy, list);
-    msgpack_pack_map(pk, 25);
+    msgpack_pack_map(pk, 26);
     opfor__kv_str(pk, "game", g->row->id);
     opfor__kv_str(pk, "ruleset", g->row->ruleset);
     opfor__kv_str(pk, "scenario", g->row->scenario_name);
@@ -955,6 +955,15 @@ void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
     opfor_rpc_pack_cstr(pk, "score");
     opfor__vkg_pack_score(g, t, pk);
     pack_front(g, t, pk);
+    opfor_rpc_pack_cstr(pk, "scene");       /* the table as a picture (vk_game_scene.c) */
+    opfor_scene_t *sc = malloc(sizeof *sc); /* large: not on the stack */
+    if (sc) {
+        opfor__vkg_scene(g, t, sc);
+        opfor__pack_scene(pk, sc);
+        free(sc);
+    } else {
+        msgpack_pack_nil(pk);
+    }
 }
 
 /* ------------------------------------------------------------------ an order's alternatives */

@@ -357,5 +357,10 @@ void opfor__vkg_take_engine(const opfor__vkg_t *g, opfor__vkg_table_t *t,
                             const opfor_vk_state_t *st);
 /* Packs {x, y} rounded to hundredths of an inch. */
 void opfor__vkg_pack_pt(msgpack_packer *pk, opfor_pt_t p);
+/* The table t of g as a drawable scene into *s (vk_game_scene.c; zeroed here): terrain,
+ * objectives, the generals' command radii (zones), the units in play, the last open order's
+ * move and fire arrows, and units newly placed from a spotting with their placement arrow. */
+struct opfor_scene;
+void opfor__vkg_scene(const opfor__vkg_t *g, const opfor__vkg_table_t *t, struct opfor_scene *s);
 
 #endif
