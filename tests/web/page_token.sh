@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/web/page_token.sh BIN_DIR SOURCE_DIR — a wrong token refused by the table page in headless Chromium
+# tests/web/page_token.sh BIN_DIR SOURCE_DIR — a wrong token is refused by the table page,
+# in headless Chromium
 # (tests/web/page_token_test.py: Debian's chromium, chromium-driver and python3-selenium, from
 # tools/deps.sh). Screenshots go to BIN_DIR/../artefacts/web/. Native stage only.
 set -euo pipefail
