@@ -40,6 +40,9 @@ bad = []
 if not s["requests_per_second"] > 0: bad.append("rps")
 if not 0 < s["latency_p50_ms"] <= s["latency_p99_ms"] < 2000: bad.append("latency")
 if s["error_responses"] != 0: bad.append("errors")
+cpu = s["daemon_cpu_us_per_request"]
+if (cpu is None) != (d["daemon"] != "spawned") or (cpu is not None and not cpu >= 0):
+    bad.append("daemon_cpu")
 share = d["websocket"]["requests_per_second"] / d["unix"]["requests_per_second"]
 if abs(d["websocket_share_of_unix"] - share) > 1e-6 * share: bad.append("share")
 if d["at_least_half"] != (share >= 0.5): bad.append("at_least_half")

@@ -562,8 +562,27 @@ static void stop_daemon(bench_t *b) {
 
 typedef struct result {
     double rps, p50_ms, p99_ms;
+    double cpu_us; /* the spawned daemon's CPU time per request, or -1 */
     long errors;
 } result_t;
+
+/* CPU seconds (user + system) used so far by process pid, from /proc; -1 when unknown. */
+static double proc_cpu_seconds(pid_t pid) {
+    char path[64], line[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[n] = '\0';
+    char *p = strrchr(line, ')');
+    unsigned long ut = 0, st = 0;
+    /* after the command: state(3) ... utime(14) stime(15) */
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+        return -1;
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
 
 static int cmp_float(const void *x, const void *y) {
     float a = *(const float *)x, c = *(const float *)y;
@@ -580,6 +599,7 @@ static int measure(bench_t *b, int web, result_t *out) {
     samples_t s = {0};
     b->s = &s;
     b->running = 1;
+    double cpu0 = b->dm.pid ? proc_cpu_seconds(b->dm.pid) : -1;
     s.t0 = uv_hrtime();
     b->end_ns = s.t0 + (uint64_t)(b->seconds * 1e9);
     if (web)
@@ -588,6 +608,7 @@ static int measure(bench_t *b, int web, result_t *out) {
         ux_run(b);
     b->running = 0;
     b->s = NULL;
+    double cpu1 = b->dm.pid ? proc_cpu_seconds(b->dm.pid) : -1;
     if (s.oom)
         fail(b, "out of memory", NULL);
     if (!b->failed && s.n == 0)
@@ -598,6 +619,7 @@ static int measure(bench_t *b, int web, result_t *out) {
         out->p50_ms = s.v[s.n / 2] / 1e3;
         out->p99_ms = s.v[(size_t)((double)s.n * 0.99)] / 1e3;
         out->errors = s.errors;
+        out->cpu_us = cpu0 >= 0 && cpu1 >= 0 ? (cpu1 - cpu0) * 1e6 / (double)s.n : -1;
     }
     free(s.v);
     return b->failed ? -1 : 0;
@@ -609,6 +631,11 @@ static void json_side(opfor_json_t *j, const char *key, result_t *r, int runs) {
     opfor_json_kv_num(j, "requests_per_second", r[runs / 2].rps);
     opfor_json_kv_num(j, "latency_p50_ms", r[runs / 2].p50_ms);
     opfor_json_kv_num(j, "latency_p99_ms", r[runs / 2].p99_ms);
+    opfor_json_key(j, "daemon_cpu_us_per_request");
+    if (r[runs / 2].cpu_us >= 0)
+        opfor_json_num(j, r[runs / 2].cpu_us);
+    else
+        opfor_json_null(j);
     long errors = 0;
     for (int i = 0; i < runs; i++)
         errors += r[i].errors;
@@ -768,10 +795,14 @@ int opfor_bench_web(int argc, char **argv) {
         printf("opford ping and calc: %d clients on each path, one request at a time, %g s x %d "
                "runs (median)\n",
                b->clients, b->seconds, b->runs);
-        printf("  WebSocket    %8.0f requests/s, p50 %.3f ms, p99 %.3f ms\n", w->rps, w->p50_ms,
-               w->p99_ms);
-        printf("  Unix socket  %8.0f requests/s, p50 %.3f ms, p99 %.3f ms\n", u->rps, u->p50_ms,
-               u->p99_ms);
+        for (int k = 0; k < 2; k++) {
+            const result_t *r = k ? u : w;
+            printf("  %-11s  %8.0f requests/s, p50 %.3f ms, p99 %.3f ms",
+                   k ? "Unix socket" : "WebSocket", r->rps, r->p50_ms, r->p99_ms);
+            if (r->cpu_us >= 0)
+                printf(", daemon CPU %.1f us per request", r->cpu_us);
+            printf("\n");
+        }
         printf("  WebSocket / Unix socket: %.2f (%s half)\n", ratio,
                ratio >= 0.5 ? "at least" : "under");
         if (errors)
