@@ -2,10 +2,10 @@
  * engine|mcts|rpc|web|display|club [OPTIONS]`: benchmarks.
  *
  * The benchmarks with their own options and several figures each live in their own files
- * (bench_engine.c, bench_mcts.c, bench_rpc.c, bench_web.c, bench_club.c, bench_display.c; declared in cli.h) and
- * run alone. The first form, the calculator's speed, is read and checked here and run by the first
- * registered ruleset that brings a "bench calc" of its own (RULESET_COMMANDS): how fast a
- * calculator answers is a measure of that ruleset's own code.
+ * (bench_engine.c, bench_mcts.c, bench_rpc.c, bench_web.c, bench_club.c, bench_display.c; declared
+ * in cli.h) and run alone. The first form, the calculator's speed, is read and checked here and run
+ * by the first registered ruleset that brings a "bench calc" of its own (RULESET_COMMANDS): how
+ * fast a calculator answers is a measure of that ruleset's own code.
  */
 #include <stdio.h>
 #include <string.h>
