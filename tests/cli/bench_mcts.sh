@@ -80,10 +80,10 @@ run 2 bench mcts --frobnicate
 has_err "unknown flag '--frobnicate'"
 # the bench command's own table names every benchmark, and mcts runs only alone
 run 2 bench nope
-has_err "unknown benchmark 'nope'; allowed: calc, engine, mcts, rpc, display, club"
+has_err "unknown benchmark 'nope'; allowed: calc, engine, mcts, rpc, web, display, club"
 run 2 bench calc mcts
 has_err "bench: mcts runs alone, with its own options: opfor bench mcts --help"
 run 0 bench --help
-has "opfor bench engine|mcts|rpc|display|club [OPTIONS]"
+has "opfor bench engine|mcts|rpc|web|display|club [OPTIONS]"
 
 finish "$fails check(s) failed" "bench_mcts: all checks passed"

@@ -65,6 +65,8 @@ int opfor_cmd_close(int argc, char **argv);
 int opfor_bench_engine(int argc, char **argv);
 /* `opfor bench rpc` (bench_rpc.c): opford calc requests per second and latency. */
 int opfor_bench_rpc(int argc, char **argv);
+/* `opfor bench web` (bench_web.c): the table page's WebSocket beside the Unix socket. */
+int opfor_bench_web(int argc, char **argv);
 /* `opfor bench club` (bench_club.c): AI decision times solo, at a club's pace, in a burst. */
 int opfor_bench_club(int argc, char **argv);
 /* `opfor bench display` (tools/opfor/bench_display.c). */

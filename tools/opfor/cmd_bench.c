@@ -1,11 +1,11 @@
 /* tools/opfor/cmd_bench.c — `opfor bench [calc] [--json] [--seconds S]` and `opfor bench
- * engine|mcts|rpc|display|club [OPTIONS]`: benchmarks.
+ * engine|mcts|rpc|web|display|club [OPTIONS]`: benchmarks.
  *
  * The benchmarks with their own options and several figures each live in their own files
- * (bench_engine.c, bench_mcts.c, bench_rpc.c, bench_club.c, bench_display.c; declared in cli.h) and
- * run alone. The first form, the calculator's speed, is read and checked here and run by the first
- * registered ruleset that brings a "bench calc" of its own (RULESET_COMMANDS): how fast a
- * calculator answers is a measure of that ruleset's own code.
+ * (bench_engine.c, bench_mcts.c, bench_rpc.c, bench_web.c, bench_club.c, bench_display.c; declared
+ * in cli.h) and run alone. The first form, the calculator's speed, is read and checked here and run
+ * by the first registered ruleset that brings a "bench calc" of its own (RULESET_COMMANDS): how
+ * fast a calculator answers is a measure of that ruleset's own code.
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +25,7 @@ static const bench_cmd_t BENCH_CMDS[] = {
     {"engine", opfor_bench_engine, "rules engine: activations and games per second (--ruleset)"},
     {"mcts", opfor_bench_mcts, "MCTS: iterations per second and decision latency by level"},
     {"rpc", opfor_bench_rpc, "opford: calc requests per second and latency from N clients"},
+    {"web", opfor_bench_web, "opford: the table page's WebSocket beside the Unix socket"},
     {"display", opfor_bench_display, "e-ink: render time and bytes per refresh, per panel"},
     {"club", opfor_bench_club, "opford: AI decision times solo, at a club's pace, in a burst"},
 };
@@ -76,7 +77,7 @@ int opfor_cmd_bench(int argc, char **argv) {
     const opfor_cli_spec_t spec = {
         .cmd = "bench",
         .usage = "[calc] [--json] [--seconds S]\n"
-                 "       opfor bench engine|mcts|rpc|display|club [OPTIONS]",
+                 "       opfor bench engine|mcts|rpc|web|display|club [OPTIONS]",
         .about = about,
         .epilog = list,
         .opts = opts,

@@ -1,0 +1,110 @@
+"""tests/web/page_two_test.py BIN_DIR WORKDIR ARTEFACTS -- two browser sessions on one game see
+each other's changes live (issue 19): two headless Chromiums at 360 px (two devices at the
+table, each with its own profile and WebSocket) on loopback. The first starts a game; the
+second opens it from its list; a press for the initiative from a third client (the terminal's
+Unix socket) shows on both; the first closes the game with its button and the second sees the
+`closed` event and status without doing anything. Screenshots of both go to ARTEFACTS.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from opford_lib import Checks, Client, Daemon  # noqa: E402
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.options import Options  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+bin_dir, work, artefacts = sys.argv[1], sys.argv[2], sys.argv[3]
+os.makedirs(artefacts, exist_ok=True)
+t = Checks(detail_max=400)
+check = t.check
+
+d = Daemon(os.path.join(bin_dir, "opford"), work, "two", ["--listen", "http://127.0.0.1:0"])
+m = d.wait_log(r"table page at (http://127\.0\.0\.1:\d+/)")
+check("daemon_serves_the_page", d.ready and m is not None, d.logtext())
+url = m.group(1)
+
+
+def browser(name):
+    opts = Options()
+    opts.binary_location = "/usr/bin/chromium"
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+              "--no-first-run", "--disable-background-networking", "--disable-component-update",
+              "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={work}/{name}",
+              "--window-size=360,800"):
+        opts.add_argument(a)
+    drv = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": 360, "height": 800, "deviceScaleFactor": 2, "mobile": True})
+    return drv
+
+
+def text(drv, i):
+    return drv.find_element(By.ID, i).text
+
+
+def waits(drv, cond, secs=15):
+    try:
+        WebDriverWait(drv, secs).until(lambda b: cond())
+        return True
+    except Exception:
+        return False
+
+
+def ready(drv):
+    drv.get(url)
+    ok = waits(drv, lambda: drv.find_element(By.TAG_NAME, "body").get_attribute("data-ready")
+               == "1")
+    drv.find_element(By.ID, "tab-games").click()
+    return ok
+
+
+a = b = None
+try:
+    a = browser("chromium-a")
+    check("first_page_ready", ready(a))
+    Select(a.find_element(By.ID, "new-ruleset")).select_by_value("viktoria")
+    a.find_element(By.ID, "new-seed").send_keys("7")
+    a.find_element(By.ID, "new-start").click()
+    check("first_starts_a_game",
+          waits(a, lambda: a.find_element(By.TAG_NAME, "body").get_attribute("data-game")),
+          text(a, "games-error"))
+    gid = a.find_element(By.TAG_NAME, "body").get_attribute("data-game")
+
+    b = browser("chromium-b")
+    check("second_page_ready", ready(b))
+    row = f"#games-list tr[data-game='{gid}']"
+    check("second_lists_the_game", waits(b, lambda: b.find_elements(By.CSS_SELECTOR, row)),
+          text(b, "games-list"))
+    b.find_element(By.CSS_SELECTOR, row + " button").click()
+    check("second_opens_it", waits(b, lambda: "active" in text(b, "game-summary")),
+          text(b, "game-summary"))
+    check("second_follows_the_same_game",
+          b.find_element(By.TAG_NAME, "body").get_attribute("data-game") == gid)
+
+    u = Client(d.sock, timeout=10)
+    u.rpc("hello", {"client": "table"})
+    u.rpc("viktoria.initiative", {"game": gid})
+    for name, drv in (("first", a), ("second", b)):
+        check(f"{name}_sees_the_press", waits(drv, lambda: "initiative: player" in
+                                              text(drv, "game-summary")),
+              text(drv, "game-summary"))
+    u.close()
+
+    a.find_element(By.ID, "game-close").click()
+    check("first_closed_it", waits(a, lambda: "closed" in text(a, "game-summary")),
+          text(a, "game-summary"))
+    check("second_sees_the_close_live",
+          waits(b, lambda: "closed" in text(b, "game-events") and
+                "closed" in text(b, "game-summary")),
+          (text(b, "game-events"), text(b, "game-summary")))
+    a.save_screenshot(os.path.join(artefacts, "two-first-360.png"))
+    b.save_screenshot(os.path.join(artefacts, "two-second-360.png"))
+finally:
+    for drv in (a, b):
+        if drv:
+            drv.quit()
+check("daemon_stops_cleanly", d.stop() == 0)
+t.finish("page_two: ")
