@@ -47,16 +47,16 @@ const char *opfor_heur_term_label(int term) {
  * competitive scenario (docs/ai.md): the men holding an objective are worth HEUR_HOLDER times
  * their figures as targets (1, 2.5 and 4 did worse); the move to the objective the table would
  * send the unit to counts HEUR_LATE times once it is time to go or while the unit holds it (1,
- * 6 and 12 did worse), and, from then, HEUR_GO per 6 inches of progress (issue 17: 8 beats the
- * old 2 and 4 once the planner keeps its own time to go, below; 12 is no better), with walking
+ * 6 and 12 did worse), and, from then, HEUR_GO per 6 inches of progress (issue 17: 12 beats the
+ * old 2, 4 and 8 once the planner keeps its own time to go, below; 4,000 games), with walking
  * off held ground costing as much. */
 #define HEUR_HOLDER 1.5f
 #define HEUR_LATE 3.0f
-#define HEUR_GO 8.0f
+#define HEUR_GO 12.0f
 /* The planner's own "time to go" (issue 17): once the turns left at about 6 inches a turn no
  * longer cover the way to its objective with more than HEUR_SPARE inches to spare, a unit goes
  * for it before it fires. The table's 12 inches of margin (and 6) put it under fire for longer
- * and won less against the table (2,000 games; 2 and 8 for HEUR_GO did worse). */
+ * and won less against the table (2,000 games). */
 #define HEUR_SPARE 0.0f
 /* A Wavering unit may only move or rally (XI): until it rallies it neither fires nor takes
  * ground, so a rally likelier to succeed than not is worth HEUR_RALLY times its odds against
