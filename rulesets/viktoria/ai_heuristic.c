@@ -47,11 +47,26 @@ const char *opfor_heur_term_label(int term) {
  * competitive scenario (docs/ai.md): the men holding an objective are worth HEUR_HOLDER times
  * their figures as targets (1, 2.5 and 4 did worse); the move to the objective the table would
  * send the unit to counts HEUR_LATE times once it is time to go or while the unit holds it (1,
- * 6 and 12 did worse), and, from then, HEUR_GO per 6 inches of progress (5 and 10 did worse),
- * with walking off held ground costing as much. */
+ * 6 and 12 did worse), and, from then, HEUR_GO per 6 inches of progress (issue 17: 12 beats the
+ * old 2, 4 and 8 once the planner keeps its own time to go, below; 4,000 games), with walking
+ * off held ground costing as much. */
 #define HEUR_HOLDER 1.5f
 #define HEUR_LATE 3.0f
-#define HEUR_GO 2.0f
+#define HEUR_GO 12.0f
+/* The planner's own "time to go" (issue 17): once the turns left at about 6 inches a turn no
+ * longer cover the way to its objective with more than HEUR_SPARE inches to spare, a unit goes
+ * for it before it fires. The table's 12 inches of margin (and 6) put it under fire for longer
+ * and won less against the table (2,000 games). */
+#define HEUR_SPARE 0.0f
+/* A Wavering unit may only move or rally (XI): until it rallies it neither fires nor takes
+ * ground, so a rally likelier to succeed than not is worth HEUR_RALLY times its odds against
+ * staying Wavering (2 did worse than 25 and 50 against the table; 2,000 games). */
+#define HEUR_RALLY 50.0f
+/* VII: a unit more than the command radius from its general tests before it acts and, failing,
+ * may only fire, take cover, stand or load, so the general keeps his units within reach: each
+ * unit his move brings in (or leaves out) counts HEUR_KEEP in the command term (0.5 and 4 did
+ * worse than 16 and 32 against the table; 2,000 games each). */
+#define HEUR_KEEP 16.0f
 /* The one table of weights. Action terms first (threat to, threat from, cover, objective,
  * command, morale, role), then the position value. */
 const opfor_heur_weights_t opfor_heur_default_weights = {
@@ -406,6 +421,10 @@ static float objective_term(sit_t *s, int u, opfor_pt_t a, opfor_pt_t b) {
         s->obj_unit = u;
     }
     int on = s->obj_on, late = s->obj_late, best = s->obj;
+    if (best >= 0 && !on) { /* the planner's own time to go (HEUR_SPARE) */
+        int left = opfor_vk_ctx_turn_limit(s->vk) - st->turn;
+        late = (float)left * 6.0f <= opfor_dist(a, sc->objectives[best].pos) + HEUR_SPARE;
+    }
     float boost = best >= 0 && (late || on) ? HEUR_LATE : 1.0f;
     int mounted = (st->figures[st->units[u].first].flags & OPFOR_FIG_MOUNTED) != 0;
     float bd = FAR;
@@ -434,6 +453,21 @@ static float objective_term(sit_t *s, int u, opfor_pt_t a, opfor_pt_t b) {
     return boost * pw * (progress + hold);
 }
 
+/* Gap from a commander at p to unit v as VII measures it: to v's nearest figure present, base
+ * to base (about: the centre distance less an inch). */
+static float command_gap(const sit_t *s, int v, opfor_pt_t p) {
+    const opfor_unit_t *un = &s->st->units[v];
+    float best = FAR;
+    for (int i = un->first; i < un->first + un->count; i++) {
+        if (!opfor_vk_query_fig_present(s->st, i))
+            continue;
+        float d = opfor_dist(p, s->st->figures[i].pos) - 1.0f;
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
+
 /* Command term for unit u ending at b (from a). */
 static float command_term(const sit_t *s, int u, opfor_pt_t a, opfor_pt_t b) {
     const opfor_unit_t *un = &s->st->units[u];
@@ -445,10 +479,15 @@ static float command_term(const sit_t *s, int u, opfor_pt_t a, opfor_pt_t b) {
             if (v == u || !s->live[v] || s->st->units[v].side != un->side ||
                 s->role[v] == R_GENERAL || s->role[v] == R_SUPPLY)
                 continue;
+            if (s->role[u] == R_GENERAL) { /* his units, each to its nearest figure (VII) */
+                before += command_gap(s, v, a) <= R;
+                after += command_gap(s, v, b) <= R;
+                continue;
+            }
             before += opfor_dist(a, s->geo[v].c) - s->geo[v].r <= R;
             after += opfor_dist(b, s->geo[v].c) - s->geo[v].r <= R;
         }
-        return 0.5f * (float)(after - before);
+        return (s->role[u] == R_GENERAL ? HEUR_KEEP : 0.5f) * (float)(after - before);
     }
     if ((un->flags & OPFOR_UNIT_SELF_COMMANDING) || s->role[u] == R_SUPPLY || s->ncmd == 0)
         return 0.0f;
@@ -572,7 +611,8 @@ static void score_move(sit_t *s, int u, const opfor_action_t *a, float *t) {
             if (h > best && sees(s, e, s->geo[v].c))
                 best = h;
         }
-        t[OPFOR_HT_THREAT_TO] += 0.4f * best;
+        if (s->st->units[u].status != OPFOR_WAVERING) /* XI: it must rally before it fires */
+            t[OPFOR_HT_THREAT_TO] += 0.4f * best;
     }
     float ng0, ng1;
     int n0 = nearest_enemy(s, side, c, s->geo[u].r, &ng0);
@@ -722,7 +762,7 @@ static void score_action(sit_t *s, const opfor_action_t *a, float *t) {
         score_position(s, u, s->geo[u].c, 0, 0, t);
         double p = 0.0;
         if (un->status == OPFOR_WAVERING && opfor_vk_query_rally_chance(s->vk, st, u, &p) == 0)
-            t[OPFOR_HT_MORALE] += 2.0f * (float)(2.0 * p - 1.0);
+            t[OPFOR_HT_MORALE] += HEUR_RALLY * (float)(2.0 * p - 1.0);
         return;
     }
     case OPFOR_VK_FIGHT:

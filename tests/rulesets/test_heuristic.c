@@ -308,12 +308,115 @@ static void heuristic_ruleset_evaluator_is_the_default_planner(void **state) {
     vkfix_close(&f);
 }
 
+/* clang-format off */
+static const char WAVERING_LINE[] =
+    VKFIX_HEAD
+    "generals:\n"
+    "  - {name: Kurz, side: Red, position: [30, 8], mounted: true}\n"
+    "units:\n"
+    "  - name: Line\n"
+    "    side: Red\n"
+    "    type: infantry\n"
+    "    quality: veteran\n"
+    "    position: [36, 14]\n"
+    "    figures:\n" VKFIX_RIFLES(10)
+    VKFIX_UNIT("Rifles", "Blue", "infantry", "[36, 34]") VKFIX_RIFLES(10);
+/* clang-format on */
+
+/* XI: a Wavering unit may only move or rally, and neither fires nor takes ground until it
+ * rallies; at better than even odds the planner rallies rather than lie low (it took cover
+ * before: the rally's worth was a tie-breaker). */
+static void heuristic_wavering_unit_rallies_at_good_odds(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, WAVERING_LINE, 11), 0);
+    int u = vkfix_unit(&f, "Line");
+    assert_true(u >= 0);
+    f.st->vk.units[u].status = OPFOR_WAVERING;
+    assert_int_equal(vkfix_act(&f, "Line"), u);
+    double p = 0.0;
+    assert_int_equal(opfor_vk_query_rally_chance(opfor_vk_rs_engine(f.ctx), &f.st->vk, u, &p), 0);
+    assert_true(p > 0.5);
+    opfor_heur_score_t sc;
+    int b = best(&f, &sc);
+    assert_int_equal(f.acts[b].kind, OPFOR_VK_RALLY);
+    vkfix_close(&f);
+}
+
+/* clang-format off */
+static const char GENERAL_BEHIND[] =
+    VKFIX_HEAD
+    "generals:\n"
+    "  - {name: Kurz, side: Red, position: [36, 3], mounted: true}\n"
+    "units:\n"
+    VKFIX_UNIT("Line", "Red", "infantry", "[36, 26]") VKFIX_RIFLES(10)
+    VKFIX_UNIT("Rifles", "Blue", "infantry", "[36, 45]") VKFIX_RIFLES(10);
+/* clang-format on */
+
+/* VII: a unit beyond the general's 18 inches tests before it acts, and failing may not move;
+ * the general rides up to bring his line back within reach (he stood where he was before). */
+static void heuristic_general_keeps_his_units_in_command(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, GENERAL_BEHIND, 13), 0);
+    int line = vkfix_unit(&f, "Line"), g = vkfix_act(&f, "Kurz");
+    assert_true(line >= 0 && g >= 0 && f.n > 2);
+    const opfor_vk_ctx_t *vk = opfor_vk_rs_engine(f.ctx);
+    assert_true(opfor_vk_query_needs_command_test(vk, &f.st->vk, line));
+    opfor_heur_score_t sc;
+    int b = best(&f, &sc);
+    assert_true(vkfix_is_move(&f.acts[b]));
+    opfor_pt_t end = vkfix_stop(&f, g, &f.acts[b]);
+    assert_true(opfor_dist(end, vkfix_centre(&f, line)) <=
+                opfor_vk_query_command_radius(&f.st->vk));
+    vkfix_close(&f);
+}
+
+/* clang-format off */
+static const char LATE_FOR_THE_HILL[] =
+    VKFIX_HEAD
+    "generals:\n"
+    "  - {name: Kurz, side: Red, position: [36, 6], mounted: true}\n"
+    "units:\n"
+    VKFIX_UNIT("Line", "Red", "infantry", "[36, 10]") VKFIX_RIFLES(10)
+    VKFIX_UNIT("Rifles", "Blue", "infantry", "[56, 26]") VKFIX_RIFLES(10)
+    "objectives:\n"
+    "  - {name: Hill, position: [36, 31], radius: 4, points: 3}\n";
+/* clang-format on */
+
+/* XIV: the ground held at the end scores. With three turns left and 21 inches to go, the line
+ * goes for the objective rather than trade shots (it fired before: the way there counted for
+ * less than one volley). */
+static void heuristic_goes_for_the_objective_when_time_runs_out(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, LATE_FOR_THE_HILL, 17), 0);
+    f.st->vk.turn = 3; /* of 6 */
+    int u = vkfix_act(&f, "Line");
+    assert_true(u >= 0 && f.n > 3);
+    int fire = 0;
+    for (int i = 0; i < f.n; i++)
+        fire |= f.acts[i].kind == OPFOR_VK_FIRE;
+    assert_true(fire); /* a volley is on offer */
+    opfor_heur_score_t sc;
+    int b = best(&f, &sc);
+    const opfor_action_t *a = &f.acts[b];
+    opfor_pt_t hill = opfor_pt(36.0f, 31.0f);
+    assert_true(vkfix_is_move(a) && a->kind != OPFOR_VK_CRAWL);
+    assert_true(opfor_dist(vkfix_stop(&f, u, a), hill) <
+                opfor_dist(vkfix_centre(&f, u), hill) - 3.0f);
+    vkfix_close(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(heuristic_artillery_keeps_range),
         cmocka_unit_test(heuristic_hq_and_supply_escape),
         cmocka_unit_test(heuristic_cavalry_charges_exposed_target),
         cmocka_unit_test(heuristic_infantry_prefers_cover_under_fire),
+        cmocka_unit_test(heuristic_wavering_unit_rallies_at_good_odds),
+        cmocka_unit_test(heuristic_general_keeps_his_units_in_command),
+        cmocka_unit_test(heuristic_goes_for_the_objective_when_time_runs_out),
         cmocka_unit_test(heuristic_contracts),
         cmocka_unit_test(heuristic_ruleset_evaluator_is_the_default_planner),
     };
