@@ -7,10 +7,20 @@
  * engine (docs/splendid.md 9.2, S6) and so are not ordered. Also the inert test.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ai_int.h"
+
+/* The order's sentence into S (n bytes): a long unit name cuts the sentence short rather
+ * than overrunning it, which is what an order card of fixed width wants. */
+__attribute__((format(printf, 3, 4))) static void say(char *S, size_t n, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(S, n, fmt, ap);
+    va_end(ap);
+}
 
 static const char *const FORM_WORDS[SV_FORM_COUNT] = {
     "block", "defensive block", "line", "open order", "road column", "limbered", "unlimbered"};
@@ -123,30 +133,29 @@ int sv_ai_order(const void *ctx, const void *state, const opfor_action_t *a, opf
         out->figures = fire_stands(u);
         out->figures_how = OPFOR_ORDER_FIG_EXACT;
         roll(out, "to hit", dice, need, need / 6.0);
-        snprintf(S, SN,
-                 "%s fires at %s %.1f\" away: %dD6, each %d or less hits (%.1f hits expected).",
-                 who, whom, (double)out->target_gap, dice, need, dice * need / 6.0);
+        say(S, SN, "%s fires at %s %.1f\" away: %dD6, each %d or less hits (%.1f hits expected).",
+            who, whom, (double)out->target_gap, dice, need, dice * need / 6.0);
         break;
     }
     case SV_A_HOLD:
         if (s->phase == SV_P_REACT) {
             snprintf(out->verb, sizeof out->verb, "stand");
-            snprintf(S, SN, "%s stands to receive the charge of %s: no test, the melee follows.",
-                     who, c->names[s->charger]);
+            say(S, SN, "%s stands to receive the charge of %s: no test, the melee follows.", who,
+                c->names[s->charger]);
         } else if (s->phase == SV_P_PIVOT) {
             snprintf(out->verb, sizeof out->verb, "no pivot");
-            snprintf(S, SN, "%s keeps its facing before the fire.", who);
+            say(S, SN, "%s keeps its facing before the fire.", who);
         } else if (s->phase == SV_P_INTERCEPT) {
             int mv = s->pend.unit < s->nunits ? s->pend.unit : -1;
             snprintf(out->verb, sizeof out->verb, "let pass");
-            snprintf(S, SN, "%s lets %s go on with its move.", who,
-                     mv >= 0 ? c->names[mv] : "the moving unit");
+            say(S, SN, "%s lets %s go on with its move.", who,
+                mv >= 0 ? c->names[mv] : "the moving unit");
         } else if (s->phase == SV_P_BREAK) {
             snprintf(out->verb, sizeof out->verb, "stop");
-            snprintf(S, SN, "%s stops where it is: no break-through.", who);
+            say(S, SN, "%s stops where it is: no break-through.", who);
         } else {
             snprintf(out->verb, sizeof out->verb, "hold fire");
-            snprintf(S, SN, "%s holds its fire.", who);
+            say(S, SN, "%s holds its fire.", who);
         }
         break;
     case SV_A_JOIN:
@@ -161,20 +170,19 @@ int sv_ai_order(const void *ctx, const void *state, const opfor_action_t *a, opf
         if (a->kind == SV_A_JOIN) {
             snprintf(out->verb, sizeof out->verb, "join in");
             place(out, u, u->x + u->fx * d, u->y + u->fy * d, u->fx, u->fy);
-            snprintf(S, SN, "%s joins the fight: straight ahead %.1f\" into contact with %s.", who,
-                     (double)d, out->target_name);
+            say(S, SN, "%s joins the fight: straight ahead %.1f\" into contact with %s.", who,
+                (double)d, out->target_name);
         } else {
             int need = sv_in_command(c, s, a->unit) ? 6 : (u->form == SV_OPEN ? 5 : 3);
             snprintf(out->verb, sizeof out->verb, "hold back");
             roll(out, "hold back", 1, need, need / 6.0);
             if (need >= 6)
-                snprintf(S, SN, "%s holds back from %s: in command, no test.", who,
-                         out->target_name);
+                say(S, SN, "%s holds back from %s: in command, no test.", who, out->target_name);
             else
-                snprintf(S, SN,
-                         "%s tries to hold back from %s: 1D6, %d or less holds, else it "
-                         "moves %.1f\" into contact.",
-                         who, out->target_name, need, (double)d);
+                say(S, SN,
+                    "%s tries to hold back from %s: 1D6, %d or less holds, else it "
+                    "moves %.1f\" into contact.",
+                    who, out->target_name, need, (double)d);
         }
         break;
     }
@@ -207,16 +215,16 @@ int sv_ai_order(const void *ctx, const void *state, const opfor_action_t *a, opf
         double mean = e ? sv_ai_melee_hits(c, u, e, sv_outflanks(c, u, e)) : 0.0;
         if (a->kind == SV_A_KEEP) {
             snprintf(out->verb, sizeof out->verb, "keep the dice");
-            snprintf(S, SN, "%s keeps its %d hit%s (%.1f expected).", who, s->hits,
-                     s->hits == 1 ? "" : "s", mean);
+            say(S, SN, "%s keeps its %d hit%s (%.1f expected).", who, s->hits,
+                s->hits == 1 ? "" : "s", mean);
         } else {
             snprintf(out->verb, sizeof out->verb, "re-throw");
             roll(out, "re-throw", u->n, 0, 0.0);
             snprintf(out->rolls[0].need, sizeof out->rolls[0].need, "all the attack's dice");
-            snprintf(S, SN,
-                     "%s re-throws its attack (in command, once this phase): %d hit%s "
-                     "against %.1f expected; the new throw stands.",
-                     who, s->hits, s->hits == 1 ? "" : "s", mean);
+            say(S, SN,
+                "%s re-throws its attack (in command, once this phase): %d hit%s "
+                "against %.1f expected; the new throw stands.",
+                who, s->hits, s->hits == 1 ? "" : "s", mean);
         }
         break;
     }
@@ -226,26 +234,26 @@ int sv_ai_order(const void *ctx, const void *state, const opfor_action_t *a, opf
         place(out, u, a->x, a->y, a->x2, a->y2);
         if (a->sub == 4) { /* R-18: a pivot about the front centre */
             snprintf(out->verb, sizeof out->verb, "pivot");
-            snprintf(S, SN, "%s pivots about its front centre to face %s%s.", who,
-                     compass(a->x2, a->y2), s->phase == SV_P_PIVOT ? " before it fires" : "");
+            say(S, SN, "%s pivots about its front centre to face %s%s.", who, compass(a->x2, a->y2),
+                s->phase == SV_P_PIVOT ? " before it fires" : "");
             break;
         }
-        snprintf(S, SN, "%s %s %.1f\" %s to (%.1f, %.1f), front facing %s.", who,
-                 a->sub == 1   ? "marches at double time"
-                 : a->sub == 2 ? "about-faces and moves"
-                 : a->sub == 3 ? "steps"
-                               : "manoeuvres",
-                 (double)out->move_in, out->direction, (double)a->x, (double)a->y,
-                 compass(a->x2, a->y2));
+        say(S, SN, "%s %s %.1f\" %s to (%.1f, %.1f), front facing %s.", who,
+            a->sub == 1   ? "marches at double time"
+            : a->sub == 2 ? "about-faces and moves"
+            : a->sub == 3 ? "steps"
+                          : "manoeuvres",
+            (double)out->move_in, out->direction, (double)a->x, (double)a->y,
+            compass(a->x2, a->y2));
         if (out->move_in < 0.05f)
-            snprintf(S, SN, "%s wheels in place to face %s.", who, compass(a->x2, a->y2));
+            say(S, SN, "%s wheels in place to face %s.", who, compass(a->x2, a->y2));
         break;
     }
     case SV_A_FORM: {
         int f = a->sub < SV_FORM_COUNT ? a->sub : SV_LINE;
         snprintf(out->verb, sizeof out->verb, "form %s", FORM_WORDS[f]);
-        snprintf(S, SN, "%s forms %s, %d stand%s in the front rank, about its front centre.", who,
-                 FORM_WORDS[f], a->arg, a->arg == 1 ? "" : "s");
+        say(S, SN, "%s forms %s, %d stand%s in the front rank, about its front centre.", who,
+            FORM_WORDS[f], a->arg, a->arg == 1 ? "" : "s");
         break;
     }
     case SV_A_INTERCEPT: {
@@ -262,12 +270,11 @@ int sv_ai_order(const void *ctx, const void *state, const opfor_action_t *a, opf
         if (t)
             place(out, u, t->x, t->y, -t->fx, -t->fy);
         if (free)
-            snprintf(S, SN, "%s %s %s straight ahead: no test (%s).", who,
-                     counter ? "counter-charges" : "intercepts", whom,
-                     counter ? "a counter-charge" : "in command");
+            say(S, SN, "%s %s %s straight ahead: no test (%s).", who,
+                counter ? "counter-charges" : "intercepts", whom,
+                counter ? "a counter-charge" : "in command");
         else
-            snprintf(S, SN, "%s intercepts %s straight ahead: test 1D6, 3 or less (50%%).", who,
-                     whom);
+            say(S, SN, "%s intercepts %s straight ahead: test 1D6, 3 or less (50%%).", who, whom);
         break;
     }
     case SV_A_CHARGE: {
@@ -276,11 +283,10 @@ int sv_ai_order(const void *ctx, const void *state, const opfor_action_t *a, opf
                      a->sub ? "extended break-through charge" : "break-through charge");
             if (t)
                 place(out, u, t->x, t->y, -t->fx, -t->fy);
-            snprintf(S, SN, "%s breaks through into %s %.1f\" away: a charge without a test%s.",
-                     who, whom, (double)out->target_gap,
-                     a->sub
-                         ? (sv_is_foot(u) ? ", one marker, 2\" more" : ", one marker, 1D6\" more")
-                         : "");
+            say(S, SN, "%s breaks through into %s %.1f\" away: a charge without a test%s.", who,
+                whom, (double)out->target_gap,
+                a->sub ? (sv_is_foot(u) ? ", one marker, 2\" more" : ", one marker, 1D6\" more")
+                       : "");
             break;
         }
         int in = sv_in_command(c, s, a->unit), need = c->model.charge_need[q];
@@ -318,43 +324,43 @@ int sv_ai_order(const void *ctx, const void *state, const opfor_action_t *a, opf
     case SV_A_DISENGAGE:
         snprintf(out->verb, sizeof out->verb, "disengage");
         place(out, u, a->x, a->y, a->x2, a->y2);
-        snprintf(S, SN, "%s disengages to (%.1f, %.1f), facing %s, taking its marker%s.", who,
-                 (double)a->x, (double)a->y, compass(a->x2, a->y2), "s");
+        say(S, SN, "%s disengages to (%.1f, %.1f), facing %s, taking its marker%s.", who,
+            (double)a->x, (double)a->y, compass(a->x2, a->y2), "s");
         break;
     case SV_A_LIMBER:
         snprintf(out->verb, sizeof out->verb, "%s", a->sub ? "limber up" : "unlimber");
-        snprintf(S, SN, "%s %s%s%s.", who, a->sub ? "limbers up" : "unlimbers",
-                 a->sub ? "" : " facing ", a->sub ? "" : compass(a->x2, a->y2));
+        say(S, SN, "%s %s%s%s.", who, a->sub ? "limbers up" : "unlimbers", a->sub ? "" : " facing ",
+            a->sub ? "" : compass(a->x2, a->y2));
         break;
     case SV_A_PROLONG:
         snprintf(out->verb, sizeof out->verb, "prolong");
         place(out, u, a->x, a->y, u->fx, u->fy);
-        snprintf(S, SN, "%s prolongs %.1f\" to (%.1f, %.1f).", who, (double)out->move_in,
-                 (double)a->x, (double)a->y);
+        say(S, SN, "%s prolongs %.1f\" to (%.1f, %.1f).", who, (double)out->move_in, (double)a->x,
+            (double)a->y);
         break;
     case SV_A_MOUNT:
         snprintf(out->verb, sizeof out->verb, "%s", a->sub ? "mount" : "dismount");
-        snprintf(S, SN, "%s %s.", who, a->sub ? "mounts its horses" : "dismounts to fight on foot");
+        say(S, SN, "%s %s.", who, a->sub ? "mounts its horses" : "dismounts to fight on foot");
         break;
     case SV_A_RETREAT:
         snprintf(out->verb, sizeof out->verb, "retreat");
-        snprintf(S, SN, "%s retreats from the field (its stand counts as lost).", who);
+        say(S, SN, "%s retreats from the field (its stand counts as lost).", who);
         break;
     case SV_A_DONE:
         snprintf(out->verb, sizeof out->verb, "end the phase");
-        snprintf(S, SN, "No more manoeuvres: end this movement phase.");
+        say(S, SN, "No more manoeuvres: end this movement phase.");
         break;
     case SV_A_CONCEDE:
         snprintf(out->verb, sizeof out->verb, "concede");
-        snprintf(S, SN, "Concede the field.");
+        say(S, SN, "Concede the field.");
         break;
     case SV_A_RECOIL:
         snprintf(out->verb, sizeof out->verb, "recoil");
-        snprintf(S, SN, "%s recoils up to 12\" from %s, taking one marker.", who, whom);
+        say(S, SN, "%s recoils up to 12\" from %s, taking one marker.", who, whom);
         break;
     case SV_A_EVADE:
         snprintf(out->verb, sizeof out->verb, "evade");
-        snprintf(S, SN, "%s evades up to 6\" from %s, no marker.", who, whom);
+        say(S, SN, "%s evades up to 6\" from %s, no marker.", who, whom);
         break;
     case SV_A_HASTY: {
         snprintf(out->verb, sizeof out->verb, "hasty defensive block");
@@ -380,8 +386,8 @@ int sv_ai_order(const void *ctx, const void *state, const opfor_action_t *a, opf
     }
     case SV_A_ABOUTFACE:
         snprintf(out->verb, sizeof out->verb, "about-face");
-        snprintf(S, SN, "%s makes an emergency about-face to meet %s, taking %d marker%s.", who,
-                 whom, sv_pikes(u) > 0 ? 2 : 1, sv_pikes(u) > 0 ? "s" : "");
+        say(S, SN, "%s makes an emergency about-face to meet %s, taking %d marker%s.", who, whom,
+            sv_pikes(u) > 0 ? 2 : 1, sv_pikes(u) > 0 ? "s" : "");
         break;
     case SV_A_DEFFIRE: {
         int k = fire_stands(u), need = c->model.fire_need[q];
@@ -393,10 +399,10 @@ int sv_ai_order(const void *ctx, const void *state, const opfor_action_t *a, opf
         out->figures = k;
         out->figures_how = OPFOR_ORDER_FIG_EXACT;
         roll(out, "to hit", dice, need, need / 6.0);
-        snprintf(S, SN,
-                 "%s gives defensive fire at %s: %dD6, each %d or less hits; two hits "
-                 "flinch it 3\" back, none is a light impact.",
-                 who, whom, dice, need);
+        say(S, SN,
+            "%s gives defensive fire at %s: %dD6, each %d or less hits; two hits "
+            "flinch it 3\" back, none is a light impact.",
+            who, whom, dice, need);
         break;
     }
     default:
