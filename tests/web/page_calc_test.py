@@ -15,10 +15,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import browser  # noqa: E402
 from opford_lib import Checks, Daemon  # noqa: E402
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -46,17 +45,10 @@ check("daemon_serves_the_page", d.ready and m is not None, d.logtext())
 url = m.group(1)
 players_link = m.group(0).split(": ", 1)[1]  # the page as a player opens it: with the token
 
-opts = Options()
-opts.binary_location = "/usr/bin/chromium"
-for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-          "--disable-dev-shm-usage", f"--user-data-dir={work}/chromium", "--window-size=360,800"):
-    opts.add_argument(a)
-drv = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+drv = browser.chromium(f"{work}/chromium")
 try:
     # a phone: 360 css px wide, touch, twice the pixels
-    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                        {"width": 360, "height": 800, "deviceScaleFactor": 2, "mobile": True})
+    browser.phone(drv)
     drv.get(players_link)
     wait = WebDriverWait(drv, 15)
     wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")

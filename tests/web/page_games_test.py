@@ -8,12 +8,11 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import browser  # noqa: E402
 from opford_lib import Checks, Client, Daemon  # noqa: E402
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
 
 bin_dir, work, artefacts = sys.argv[1], sys.argv[2], sys.argv[3]
 os.makedirs(artefacts, exist_ok=True)
@@ -25,30 +24,19 @@ m = d.wait_log(r"players' link \(the calculator, for now\): (http://127\.0\.0\.1
 check("daemon_serves_the_page", d.ready and m is not None, d.logtext())
 url, players_link = m.group(1), m.group(0).split(": ", 1)[1]
 
-opts = Options()
-opts.binary_location = "/usr/bin/chromium"
-for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-          "--disable-dev-shm-usage", f"--user-data-dir={work}/chromium", "--window-size=360,800"):
-    opts.add_argument(a)
-drv = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+drv = browser.chromium(f"{work}/chromium")
 
 
 def text(i):
-    return drv.find_element(By.ID, i).text
+    return browser.text(drv, i)
 
 
 def waits(cond, secs=15):
-    try:
-        WebDriverWait(drv, secs).until(cond)
-        return True
-    except Exception:
-        return False
+    return browser.wait_for(drv, cond, secs)
 
 
 try:
-    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                        {"width": 360, "height": 800, "deviceScaleFactor": 2, "mobile": True})
+    browser.phone(drv)
     drv.get(url)
     check("page_ready", waits(lambda b: b.find_element(By.TAG_NAME, "body")
                               .get_attribute("data-ready") == "1"))

@@ -13,12 +13,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import browser  # noqa: E402
 from opford_lib import Checks, Client, Daemon  # noqa: E402
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 bin_dir, work, artefacts = sys.argv[1], sys.argv[2], sys.argv[3]
 os.makedirs(artefacts, exist_ok=True)
@@ -30,25 +28,15 @@ m = d.wait_log(r"table page at (http://127\.0\.0\.1:\d+/)")
 check("daemon_serves_the_page", d.ready and m is not None, d.logtext())
 url = m.group(1)
 
-opts = Options()
-opts.binary_location = "/usr/bin/chromium"
-for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-          "--disable-dev-shm-usage", f"--user-data-dir={work}/chromium", "--window-size=360,800"):
-    opts.add_argument(a)
-drv = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+drv = browser.chromium(f"{work}/chromium")
 
 
 def text(i):
-    return drv.find_element(By.ID, i).text
+    return browser.text(drv, i)
 
 
 def waits(cond, secs=15):
-    try:
-        WebDriverWait(drv, secs).until(cond)
-        return True
-    except Exception:
-        return False
+    return browser.wait_for(drv, cond, secs)
 
 
 def drawn():
@@ -82,8 +70,7 @@ def shot(name):
 
 u = Client(d.sock, timeout=30)
 try:
-    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                        {"width": 360, "height": 800, "deviceScaleFactor": 2, "mobile": True})
+    browser.phone(drv)
     u.rpc("hello", {"client": "table"})
     comp = u.rpc("game.new", {"ruleset": "viktoria", "scenario": "competitive_default",
                               "mode": "competitive", "seed": 5, "level": "novice"})["game"]

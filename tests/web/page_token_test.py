@@ -11,12 +11,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import browser  # noqa: E402
 from opford_lib import Checks, Daemon  # noqa: E402
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 bin_dir, work, artefacts = sys.argv[1], sys.argv[2], sys.argv[3]
 os.makedirs(artefacts, exist_ok=True)
@@ -31,25 +29,15 @@ port, gm_token = m.group(1), m.group(2)
 base = f"http://127.0.0.1:{port}/"  # the wildcard address takes loopback too: tokens still needed
 wrong = "0" * len(gm_token)
 
-opts = Options()
-opts.binary_location = "/usr/bin/chromium"
-for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-          "--disable-dev-shm-usage", f"--user-data-dir={work}/chromium", "--window-size=360,800"):
-    opts.add_argument(a)
-drv = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+drv = browser.chromium(f"{work}/chromium")
 
 
 def text(i):
-    return drv.find_element(By.ID, i).text
+    return browser.text(drv, i)
 
 
 def waits(cond, secs=15):
-    try:
-        WebDriverWait(drv, secs).until(cond)
-        return True
-    except Exception:
-        return False
+    return browser.wait_for(drv, cond, secs)
 
 
 def by_hand(method):
@@ -75,8 +63,7 @@ def refused(link, name, says):
 
 
 try:
-    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                        {"width": 360, "height": 800, "deviceScaleFactor": 2, "mobile": True})
+    browser.phone(drv)
     n0 = len(re.findall(r"hello with (?:no|a wrong) token", d.logtext()))
     refused(f"{base}#t={wrong}", "wrong_token", "token is not right")
     drv.save_screenshot(os.path.join(artefacts, "token-refused-360.png"))

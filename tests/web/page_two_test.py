@@ -9,12 +9,11 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import browser  # noqa: E402
 from opford_lib import Checks, Client, Daemon  # noqa: E402
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
 
 bin_dir, work, artefacts = sys.argv[1], sys.argv[2], sys.argv[3]
 os.makedirs(artefacts, exist_ok=True)
@@ -27,30 +26,19 @@ check("daemon_serves_the_page", d.ready and m is not None, d.logtext())
 url = m.group(1)
 
 
-def browser(name):
-    opts = Options()
-    opts.binary_location = "/usr/bin/chromium"
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-              "--no-first-run", "--disable-background-networking", "--disable-component-update",
-              "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={work}/{name}",
-              "--window-size=360,800"):
-        opts.add_argument(a)
-    drv = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                        {"width": 360, "height": 800, "deviceScaleFactor": 2, "mobile": True})
+def device(name):
+    """A browser of its own (a second phone at the table: own profile, own WebSocket)."""
+    drv = browser.chromium(f"{work}/{name}")
+    browser.phone(drv)
     return drv
 
 
 def text(drv, i):
-    return drv.find_element(By.ID, i).text
+    return browser.text(drv, i)
 
 
 def waits(drv, cond, secs=15):
-    try:
-        WebDriverWait(drv, secs).until(lambda b: cond())
-        return True
-    except Exception:
-        return False
+    return browser.wait_for(drv, lambda b: cond(), secs)
 
 
 def ready(drv):
@@ -63,7 +51,7 @@ def ready(drv):
 
 a = b = None
 try:
-    a = browser("chromium-a")
+    a = device("chromium-a")
     check("first_page_ready", ready(a))
     Select(a.find_element(By.ID, "new-ruleset")).select_by_value("viktoria")
     a.find_element(By.ID, "new-seed").send_keys("7")
@@ -73,7 +61,7 @@ try:
           text(a, "games-error"))
     gid = a.find_element(By.TAG_NAME, "body").get_attribute("data-game")
 
-    b = browser("chromium-b")
+    b = device("chromium-b")
     check("second_page_ready", ready(b))
     row = f"#games-list tr[data-game='{gid}']"
     check("second_lists_the_game", waits(b, lambda: b.find_elements(By.CSS_SELECTOR, row)),

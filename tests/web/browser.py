@@ -1,0 +1,44 @@
+"""tests/web/browser.py -- what the table page's browser tests share: a headless Chromium
+(Debian's chromium and chromium-driver, driven through python3-selenium) in a profile of its
+own, a phone's screen for it (360 css px, touch, twice the pixels), and waiting for a
+condition without raising.
+"""
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+# Headless, no sandbox (CI runs as root), and nothing that reaches the network on its own.
+FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--window-size=360,800")
+
+
+def chromium(profile_dir):
+    """A new headless Chromium whose profile lives in profile_dir (one per device)."""
+    opts = Options()
+    opts.binary_location = "/usr/bin/chromium"
+    for a in FLAGS + (f"--user-data-dir={profile_dir}",):
+        opts.add_argument(a)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+
+
+def phone(drv):
+    """Shows the page as a phone held in one hand would."""
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": 360, "height": 800, "deviceScaleFactor": 2, "mobile": True})
+
+
+def wait_for(drv, cond, secs=15):
+    """True once cond(drv) holds, False when secs pass first."""
+    try:
+        WebDriverWait(drv, secs).until(cond)
+        return True
+    except Exception:
+        return False
+
+
+def text(drv, element_id):
+    """The text of the element with that id."""
+    return drv.find_element(By.ID, element_id).text
