@@ -310,3 +310,26 @@ int opfor_yaml_read_fields(opfor_yaml_rd_t *rd, struct fy_node *n, struct fy_nod
     }
     return 0;
 }
+
+int opfor_yaml_parse(const char *text, size_t len, struct fy_document **doc, opfor_diag_t *d) {
+    *doc = NULL;
+    struct fy_diag_cfg dcfg;
+    fy_diag_cfg_default(&dcfg);
+    dcfg.fp = NULL;
+    dcfg.colorize = false;
+    struct fy_diag *fd = fy_diag_create(&dcfg);
+    if (!fd)
+        return opfor_diag_set(d, OPFOR_ENOMEM, 0, 0, "out of memory");
+    fy_diag_set_collect_errors(fd, true);
+    struct fy_parse_cfg cfg = {NULL, FYPCF_QUIET | FYPCF_COLLECT_DIAG, NULL, fd};
+    *doc = fy_document_build_from_string(&cfg, text, len);
+    int rc = 0;
+    if (!*doc) {
+        void *it = NULL;
+        struct fy_diag_error *e = fy_diag_errors_iterate(fd, &it);
+        rc = opfor_diag_set(d, OPFOR_EPARSE, e ? e->line : 1, e ? e->column : 1, "YAML syntax: %s",
+                            e && e->msg ? e->msg : "cannot parse");
+    }
+    fy_diag_destroy(fd);
+    return rc;
+}

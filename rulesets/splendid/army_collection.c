@@ -146,23 +146,9 @@ int sv_collection_load_text(const opfor_sv_army_t *tab, const char *text, size_t
         diag = &local;
     opfor_diag_clear(diag);
     memset(c, 0, sizeof *c);
-    struct fy_diag_cfg dcfg;
-    fy_diag_cfg_default(&dcfg);
-    dcfg.fp = NULL;
-    dcfg.colorize = false;
-    struct fy_diag *fd = fy_diag_create(&dcfg);
-    if (!fd)
-        return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "out of memory");
-    fy_diag_set_collect_errors(fd, true);
-    struct fy_parse_cfg cfg = {NULL, FYPCF_QUIET | FYPCF_COLLECT_DIAG, NULL, fd};
-    struct fy_document *doc = fy_document_build_from_string(&cfg, text, len);
-    int rc = 0;
-    if (!doc) {
-        void *it = NULL;
-        struct fy_diag_error *e = fy_diag_errors_iterate(fd, &it);
-        rc = opfor_diag_set(diag, OPFOR_EPARSE, e ? e->line : 1, e ? e->column : 1,
-                            "YAML syntax: %s", e && e->msg ? e->msg : "cannot parse");
-    } else {
+    struct fy_document *doc = NULL;
+    int rc = opfor_yaml_parse(text, len, &doc, diag);
+    if (rc == 0) {
         opfor_yaml_rd_t rd = {diag, 0, 0};
         struct fy_node *root = fy_document_root(doc);
         opfor_yaml_field_t f[1] = {{"units", 0, 0}};
@@ -198,7 +184,6 @@ int sv_collection_load_text(const opfor_sv_army_t *tab, const char *text, size_t
         snprintf(diag->file, sizeof diag->file, "%s", name ? name : "collection");
     if (doc)
         fy_document_destroy(doc);
-    fy_diag_destroy(fd);
     return rc;
 }
 

@@ -125,24 +125,9 @@ static int read_root(opfor_yaml_rd_t *rd, struct fy_node *root, opfor_sv_model_t
 static int load_text(const char *text, size_t len, const char *name, opfor_sv_model_t *m,
                      opfor_diag_t *diag) {
     opfor_diag_clear(diag);
-    struct fy_diag_cfg dcfg;
-    fy_diag_cfg_default(&dcfg);
-    dcfg.fp = NULL;
-    dcfg.colorize = false;
-    struct fy_diag *fd = fy_diag_create(&dcfg);
-    if (!fd)
-        return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "out of memory");
-    fy_diag_set_collect_errors(fd, true);
-    struct fy_parse_cfg cfg = {NULL, FYPCF_QUIET | FYPCF_COLLECT_DIAG, NULL, fd};
-    struct fy_document *doc = fy_document_build_from_string(&cfg, text, len);
-    int rc = 0;
-    if (!doc) {
-        void *it = NULL;
-        struct fy_diag_error *e = fy_diag_errors_iterate(fd, &it);
-        if (e)
-            rc = opfor_diag_set(diag, OPFOR_EPARSE, e->line, e->column, "YAML syntax: %s",
-                                e->msg ? e->msg : "cannot parse");
-    } else if (fy_document_root(doc)) {
+    struct fy_document *doc = NULL;
+    int rc = opfor_yaml_parse(text, len, &doc, diag);
+    if (rc == 0 && fy_document_root(doc)) {
         opfor_yaml_rd_t rd = {diag, 0, 0};
         rc = read_root(&rd, fy_document_root(doc), m);
     }
@@ -150,7 +135,6 @@ static int load_text(const char *text, size_t len, const char *name, opfor_sv_mo
         snprintf(diag->file, sizeof diag->file, "%s", name);
     if (doc)
         fy_document_destroy(doc);
-    fy_diag_destroy(fd);
     return rc;
 }
 
