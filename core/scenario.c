@@ -1309,13 +1309,6 @@ static int parse_root(ctx_t *c, struct fy_node *root) {
     return 0;
 }
 
-static void quiet_output(struct fy_diag *diag, void *user, const char *buf, size_t len) {
-    (void)diag;
-    (void)user;
-    (void)buf;
-    (void)len;
-}
-
 int opfor_scenario_load_string(const char *text, size_t len, const char *name,
                                const opfor_scenario_rules_t *rules, opfor_scenario_t *sc,
                                opfor_diag_t *diag) {
@@ -1349,36 +1342,14 @@ int opfor_scenario_load_string(const char *text, size_t len, const char *name,
         memcpy(copy, text, len);
     copy[len] = '\0';
 
-    struct fy_diag_cfg dcfg;
-    fy_diag_cfg_default(&dcfg);
-    dcfg.fp = NULL;
-    dcfg.output_fn = quiet_output;
-    dcfg.colorize = false;
-    struct fy_diag *fdiag = fy_diag_create(&dcfg);
-    if (!fdiag) {
+    struct fy_document *doc = NULL;
+    int prc = opfor_yaml_parse(copy, len, &doc, diag);
+    if (prc == 0 && !doc)
+        prc = opfor_diag_set(diag, OPFOR_EPARSE, 0, 0,
+                             "empty scenario: expected a mapping with at least name and sides");
+    if (prc) {
         free(copy);
-        return opfor_diag_set(diag, OPFOR_ENOMEM, 0, 0, "out of memory");
-    }
-    fy_diag_set_collect_errors(fdiag, true);
-    struct fy_parse_cfg pcfg;
-    memset(&pcfg, 0, sizeof pcfg);
-    pcfg.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG;
-    pcfg.diag = fdiag;
-    struct fy_document *doc = fy_document_build_from_string(&pcfg, copy, len);
-    if (!doc) {
-        void *it = NULL;
-        struct fy_diag_error *e = fy_diag_errors_iterate(fdiag, &it);
-        int rc;
-        if (e)
-            rc = opfor_diag_set(diag, OPFOR_EPARSE, e->line > 0 ? e->line : 0,
-                                e->column > 0 ? e->column : 0, "YAML syntax: %s",
-                                e->msg ? e->msg : "invalid document");
-        else
-            rc = opfor_diag_set(diag, OPFOR_EPARSE, 0, 0,
-                                "empty scenario: expected a mapping with at least name and sides");
-        fy_diag_destroy(fdiag);
-        free(copy);
-        return rc;
+        return prc;
     }
 
     ctx_t *c = calloc(1, sizeof *c);
@@ -1406,7 +1377,6 @@ int opfor_scenario_load_string(const char *text, size_t len, const char *name,
         sc->doc = doc;
         sc->text = copy;
     }
-    fy_diag_destroy(fdiag);
     return rc;
 }
 

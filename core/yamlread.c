@@ -311,11 +311,19 @@ int opfor_yaml_read_fields(opfor_yaml_rd_t *rd, struct fy_node *n, struct fy_nod
     return 0;
 }
 
+static void quiet_output(struct fy_diag *diag, void *user, const char *buf, size_t len) {
+    (void)diag;
+    (void)user;
+    (void)buf;
+    (void)len;
+}
+
 int opfor_yaml_parse(const char *text, size_t len, struct fy_document **doc, opfor_diag_t *d) {
     *doc = NULL;
     struct fy_diag_cfg dcfg;
     fy_diag_cfg_default(&dcfg);
     dcfg.fp = NULL;
+    dcfg.output_fn = quiet_output;
     dcfg.colorize = false;
     struct fy_diag *fd = fy_diag_create(&dcfg);
     if (!fd)
@@ -325,11 +333,16 @@ int opfor_yaml_parse(const char *text, size_t len, struct fy_document **doc, opf
     *doc = fy_document_build_from_string(&cfg, text, len);
     int rc = 0;
     if (!*doc) {
+        /* No document and no error: the text is empty or only comments (the caller decides
+         * whether that is allowed). libfyaml's positions are already 1-based. */
         void *it = NULL;
         struct fy_diag_error *e = fy_diag_errors_iterate(fd, &it);
-        rc = opfor_diag_set(d, OPFOR_EPARSE, e ? e->line : 1, e ? e->column : 1, "YAML syntax: %s",
-                            e && e->msg ? e->msg : "cannot parse");
+        if (e)
+            rc = opfor_diag_set(d, OPFOR_EPARSE, e->line > 0 ? e->line : 1,
+                                e->column > 0 ? e->column : 1, "YAML syntax: %s",
+                                e->msg ? e->msg : "cannot parse");
     }
+    fy_diag_set_collect_errors(fd, false); /* frees the collected errors (0.7.12 leaks them) */
     fy_diag_destroy(fd);
     return rc;
 }

@@ -21,6 +21,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "opfor/yamlread.h"
 #include "opfor/yamltext.h"
 
 static const opfor_config_option_t options[] = {
@@ -461,39 +462,16 @@ static int load(opfor_config_t *c, const char *text, size_t len, const char *nam
     opfor_diag_clear(d);
     snprintf(d->file, sizeof d->file, "%s", name ? name : "");
 
-    struct fy_diag_cfg dcfg;
-    fy_diag_cfg_default(&dcfg);
-    dcfg.fp = NULL;
-    dcfg.colorize = false;
-    struct fy_diag *diag = fy_diag_create(&dcfg);
-    if (!diag)
-        return opfor__diag_msg(d, OPFOR_ENOMEM, "out of memory");
-    fy_diag_set_collect_errors(diag, true);
-    struct fy_parse_cfg cfg = {.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG, .diag = diag};
     /* Text is checked before libfyaml sees it (its 0.7 scanner can loop on bad bytes). */
     int trc = opfor_yaml_text_check(text, len, d);
-    if (trc < 0) {
-        fy_diag_unref(diag);
+    if (trc < 0)
         return trc;
-    }
-    struct fy_document *doc = fy_document_build_from_string(&cfg, text, len);
-    int rc;
-    if (!doc) {
-        void *it = NULL;
-        struct fy_diag_error *e = fy_diag_errors_iterate(diag, &it);
-        if (e) {
-            d->line = e->line + 1;
-            d->col = e->column + 1;
-            rc = opfor__diag_msg(d, OPFOR_EPARSE, "%s", e->msg ? e->msg : "invalid YAML");
-        } else {
-            rc = 0; /* no document at all (empty, or only comments): nothing to set */
-        }
-    } else {
+    struct fy_document *doc = NULL;
+    int rc = opfor_yaml_parse(text, len, &doc, d);
+    if (rc == 0 && doc) /* no document at all (empty, or only comments): nothing to set */
         rc = load_doc(c, doc, d);
+    if (doc)
         fy_document_destroy(doc);
-    }
-    fy_diag_set_collect_errors(diag, false); /* frees the collected errors (0.7.12 leaks them) */
-    fy_diag_unref(diag);
     return rc;
 }
 

@@ -17,6 +17,7 @@
 
 #include <libfyaml.h>
 #include "opfor/yamltext.h"
+#include "opfor/yamlread.h"
 
 /* ------------------------------------------------------------------ name tables */
 
@@ -577,25 +578,11 @@ static int load_text(loader_t *L, const char *text, size_t len) {
             snprintf(L->diag->file, sizeof L->diag->file, "%s", L->name);
         return trc;
     }
-    struct fy_diag_cfg dcfg;
-    fy_diag_cfg_default(&dcfg);
-    dcfg.fp = NULL;
-    dcfg.colorize = false;
-    struct fy_diag *fd = fy_diag_create(&dcfg);
-    if (!fd)
-        return opfor_diag_set(L->diag, OPFOR_ENOMEM, 0, 0, "out of memory");
-    fy_diag_set_collect_errors(fd, true);
-    struct fy_parse_cfg cfg = {NULL, FYPCF_QUIET | FYPCF_COLLECT_DIAG, NULL, fd};
-    struct fy_document *doc = fy_document_build_from_string(&cfg, text, len);
-    int rc = 0;
-    if (!doc) {
-        void *it = NULL;
-        struct fy_diag_error *e = fy_diag_errors_iterate(fd, &it);
-        /* No document and no error: the text is empty or only comments, which changes
-         * nothing. fy_diag_error positions are already 1-based. */
-        if (e)
-            rc = fail(L, e->line, e->column, "YAML syntax: %s", e->msg ? e->msg : "cannot parse");
-        fy_diag_destroy(fd);
+    struct fy_document *doc = NULL;
+    int rc = opfor_yaml_parse(text, len, &doc, L->diag);
+    if (rc || !doc) { /* a syntax error, or only comments: nothing changes */
+        if (rc && L->diag)
+            snprintf(L->diag->file, sizeof L->diag->file, "%s", L->name);
         return rc;
     }
     struct fy_node *root = fy_document_root(doc);
@@ -605,7 +592,6 @@ static int load_text(loader_t *L, const char *text, size_t len) {
         rc = walk(L, root, "", 0);
     }
     fy_document_destroy(doc);
-    fy_diag_destroy(fd);
     return rc;
 }
 

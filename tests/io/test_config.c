@@ -115,6 +115,15 @@ static void config_yaml_errors_name_line_and_column(void **state) {
                      OPFOR_EPARSE);
     assert_string_equal(d.file, "e.yaml");
     assert_true(d.line >= 1);
+    /* A syntax error is placed where libfyaml finds it (1-based, as every other error): the
+     * second ':' of line 2. The reader added one to each before. */
+    const char *nested2 = "log-level: info\nsocket: a: b\n";
+    assert_int_equal(opfor_config_load_string(&c, nested2, strlen(nested2), "f.yaml", &d),
+                     OPFOR_EPARSE);
+    assert_int_equal(d.line, 2);
+    assert_int_equal(d.col, 10);
+    const char *comments = "# nothing set\n";
+    assert_int_equal(opfor_config_load_string(&c, comments, strlen(comments), "g.yaml", &d), 0);
     assert_int_equal(opfor_config_load_file(&c, "/nonexistent/opford.yaml", &d), OPFOR_ENOENT);
     assert_string_equal(d.file, "/nonexistent/opford.yaml");
 }

@@ -43,7 +43,8 @@ typedef struct opfor_yaml_field {
  * 0 when the node has none (an empty collection, or NULL). */
 struct fy_document;
 /* Parses text (len bytes) into *doc with libfyaml quietly, its syntax errors collected: 0 with
- * *doc to release with fy_document_destroy (NULL for an empty text), or OPFOR_EPARSE with d
+ * *doc to release with fy_document_destroy (NULL, and 0, for a text that is empty or only
+ * comments: the caller decides whether that is allowed), or OPFOR_EPARSE with d
  * at the first error's line and column ("YAML syntax: ..."), OPFOR_ENOMEM. The one way every
  * reader of a YAML text starts (models, collections, scenarios). */
 int opfor_yaml_parse(const char *text, size_t len, struct fy_document **doc, opfor_diag_t *d);
