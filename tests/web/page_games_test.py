@@ -20,7 +20,7 @@ t = Checks(detail_max=400)
 check = t.check
 
 d = Daemon(os.path.join(bin_dir, "opford"), work, "games", ["--listen", "http://127.0.0.1:0"])
-m = d.wait_log(r"players' link \(the calculator, for now\): (http://127\.0\.0\.1:\d+/)#t=(\w+)")
+m = d.wait_log(r"players' link: (http://127\.0\.0\.1:\d+/)#t=(\w+)")
 check("daemon_serves_the_page", d.ready and m is not None, d.logtext())
 url, players_link = m.group(1), m.group(0).split(": ", 1)[1]
 
