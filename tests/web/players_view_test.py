@@ -51,11 +51,11 @@ u.rpc("game.new", {"id": "pvc", "scenario": "patrol_default", "mode": "patrol", 
 u.rpc("game.new", {"id": "pd", "ruleset": "duel", "seed": 2, "level": "novice"})
 
 p = Ws(port)
-err, _ = p.call("hello", {"client": "players-view-test", "token": pl_tok})
-check("players_hello", err is None, err)
+err, res = p.call("hello", {"client": "players-view-test", "token": pl_tok})
+check("players_hello_says_players", err is None and res["link"] == "players", (err, res))
 g = Ws(port)
-err, _ = g.call("hello", {"client": "players-view-test", "token": gm_tok})
-check("gm_hello", err is None, err)
+err, res = g.call("hello", {"client": "players-view-test", "token": gm_tok})
+check("gm_hello_says_game_master", err is None and res["link"] == "game_master", (err, res))
 
 # --- the list: every game but the cheat one, and no seeds
 err, lst = p.call("game.list", {})
