@@ -11,8 +11,8 @@
 #include <msgpack.h>
 
 /* 1 when a game's state or list row key (n bytes at k) is kept from the players: "seed" (every
- * random draw of the game, the dice the daemon rolls and Patrol Mode's spawns, follows from
- * it). */
+ * random draw of the game, the dice the daemon rolls and the hidden draws still to come, follows
+ * from it). */
 int opfor__players_hidden_key(const char *k, size_t n);
 
 /* Packs into pk the MessagePack object in data (len bytes), a map whose keys
