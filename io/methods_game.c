@@ -953,15 +953,19 @@ int opfor__method_game_list(opfor_call_t *call, const msgpack_object *params) {
         return 0;
     }
     const int pl = players(call);
-    if (pl) /* the players' link lists no `cheat` game */
-        for (size_t i = 0; i < l.n;) {
+    if (pl) { /* the players' link lists no `cheat` game (the others in their order) */
+        size_t keep = 0;
+        for (size_t i = 0; i < l.n; i++) {
             first_entry_t f;
             if (first_entry(store, l.rows[i].id, &f) == 0 && f.found &&
                 strcmp(f.kind, "begin") == 0 && opfor__game_options_cheat(f.payload, f.len))
-                l.rows[i] = l.rows[--l.n]; /* the order is kept below */
-            else
-                i++;
+                continue;
+            if (keep != i)
+                l.rows[keep] = l.rows[i];
+            keep++;
         }
+        l.n = keep;
+    }
     msgpack_packer *pk = opfor_call_result_begin(call);
     msgpack_pack_map(pk, 1);
     opfor_rpc_pack_cstr(pk, "games");
