@@ -29,6 +29,23 @@ static void copy_str(char *dst, size_t size, const char *src) {
     snprintf(dst, size, "%s", src);
 }
 
+void opfor_card_qr_set(opfor_card_t *c, int x, int y, int dark) {
+    if (x < 0 || y < 0 || x >= OPFOR_CARD_QR_MAX || y >= OPFOR_CARD_QR_MAX)
+        return;
+    uint8_t bit = (uint8_t)(1u << (x % 8));
+    if (dark)
+        c->qr[y][x / 8] |= bit;
+    else
+        c->qr[y][x / 8] &= (uint8_t)~bit;
+}
+
+int opfor_card_qr_dark(const opfor_card_t *c, int x, int y) {
+    if (x < 0 || y < 0 || x >= c->qr_width || y >= c->qr_width || x >= OPFOR_CARD_QR_MAX ||
+        y >= OPFOR_CARD_QR_MAX)
+        return 0;
+    return (c->qr[y][x / 8] >> (x % 8)) & 1;
+}
+
 void opfor_card_sample(opfor_card_t *c) {
     memset(c, 0, sizeof *c);
     c->initiative = OPFOR_CARD_SIDE_OPFOR;
@@ -1209,6 +1226,37 @@ static void left_out(pen_t *p, const char *line) {
         }
 }
 
+/* The side in pixels of card c's QR code with its quiet zone, in whole pixels per module, the
+ * largest that fits a square of side `room`; 0 when there is no code or its modules would be
+ * under 2 pixels (too fine for a phone's camera on e-ink). */
+static int qr_side(const opfor_card_t *c, int room) {
+    int w = c->qr_width > OPFOR_CARD_QR_MAX ? OPFOR_CARD_QR_MAX : c->qr_width;
+    if (w <= 0)
+        return 0;
+    int n = w + 2 * OPFOR_CARD_QR_QUIET, mod = room / n;
+    return mod >= 2 ? n * mod : 0;
+}
+
+/* Draws card c's QR code, quiet zone included, as a square of side `side` (from qr_side)
+ * centred in r: light paper, then each dark module as a whole-pixel square. */
+static void draw_qr(pen_t *p, const opfor_card_t *c, opfor_epd_rect_t r, int side,
+                    opfor_card_layout_t *L) {
+    int w = c->qr_width > OPFOR_CARD_QR_MAX ? OPFOR_CARD_QR_MAX : c->qr_width;
+    int mod = side / (w + 2 * OPFOR_CARD_QR_QUIET);
+    int x0 = r.x + (r.w - side) / 2, y0 = r.y + (r.h - side) / 2;
+    paper(p->cr);
+    fill_rect(p->cr, x0, y0, side, side);
+    ink(p->cr);
+    x0 += OPFOR_CARD_QR_QUIET * mod;
+    y0 += OPFOR_CARD_QR_QUIET * mod;
+    for (int y = 0; y < w; y++)
+        for (int x = 0; x < w; x++)
+            if (opfor_card_qr_dark(c, x, y))
+                fill_rect(p->cr, x0 + x * mod, y0 + y * mod, mod, mod);
+    L->qr = (opfor_epd_rect_t){x0, y0, w * mod, w * mod};
+    L->qr_module = mod;
+}
+
 static void layout_large(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L) {
     int W = p->w, H = p->h;
     int portrait = H > W;
@@ -1231,6 +1279,23 @@ static void layout_large(pen_t *p, const opfor_card_t *c, opfor_card_layout_t *L
         }
         draw_map(p, &c->map, L->map);
         ink(p->cr);
+    } else if (c->qr_width) { /* the code where the map would stand */
+        opfor_epd_rect_t q;
+        if (portrait) {
+            int th = (H - hdr_h) * 45 / 100;
+            q = (opfor_epd_rect_t){m, hdr_h + th, W - 2 * m, H - hdr_h - th - m};
+        } else {
+            int cw = W * 42 / 100;
+            q = (opfor_epd_rect_t){cw, hdr_h + 8, W - cw - m / 2, H - hdr_h - 8 - m / 2};
+        }
+        int side = qr_side(c, q.w < q.h ? q.w : q.h);
+        if (side) {
+            if (portrait)
+                col.h = q.y - col.y - 16;
+            else
+                col.w = W * 42 / 100 - 2 * m;
+            draw_qr(p, c, q, side, L);
+        }
     }
     int big = hdr_h * 62 / 100, body = hdr_h * 44 / 100, label = hdr_h * 32 / 100;
     int y = col.y;
@@ -1299,9 +1364,15 @@ static void layout_compact(pen_t *p, const opfor_card_t *c, opfor_card_layout_t 
     int W = p->w, H = p->h;
     int hdr_h = 20;
     header(p, c, (opfor_epd_rect_t){0, 0, W, hdr_h}, 13, L);
-    int m = 4, tw = W - 2 * m;
-    int y = hdr_h + 2;
     int portrait = H > W;
+    /* a QR code (a card with no scores) at the right, as tall as the room under the bar */
+    int qside = c->n_needed ? 0 : qr_side(c, H - hdr_h - 2);
+    if (qside > W / 2)
+        qside = 0;
+    int m = 4, tw = W - 2 * m - qside;
+    int y = hdr_h + 2;
+    if (qside)
+        draw_qr(p, c, (opfor_epd_rect_t){W - qside, hdr_h + 1, qside, H - hdr_h - 1}, qside, L);
     y += text(p, c->unit, 15, 1, m, y, tw, portrait ? 2 : 1, ALIGN_LEFT, 0, &L->unit) + 1;
     int nn = c->n_needed > OPFOR_CARD_LINES ? OPFOR_CARD_LINES : c->n_needed;
     /* landscape: the scores joined on one block; portrait: one block each */

@@ -266,6 +266,8 @@ void opfor__game_begin_payload(const opfor__game_t *g, const struct opfor_rulese
 /* Reads g's game.new options (player, cheat) back from its `begin` entry's payload; a payload
  * without them (or unreadable: rules_check says so) leaves them unset. */
 void opfor__game_options_read(opfor__game_t *g, const void *payload, size_t len);
+/* 1 when a `begin` entry's payload says the game's AI cheats (game.new's `cheat`). */
+int opfor__game_options_cheat(const void *payload, size_t len);
 /* Checks a saved game's first log entry (kind and payload; kind NULL: an empty log) against
  * rs: 0 when it is a `begin` entry written under the same ruleset and rules_version;
  * otherwise UNSUPPORTED (naming both versions) or INTERNAL (no begin entry) in err, and a

@@ -153,6 +153,20 @@ void opfor__game_options_read(opfor__game_t *g, const void *payload, size_t len)
     msgpack_unpacked_destroy(&u);
 }
 
+int opfor__game_options_cheat(const void *payload, size_t len) {
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    size_t off = 0;
+    int cheat = 0;
+    if (len && msgpack_unpack_next(&u, payload, len, &off) == MSGPACK_UNPACK_SUCCESS &&
+        u.data.type == MSGPACK_OBJECT_MAP) {
+        const msgpack_object *c = opfor_rpc_params_get(&u.data, "cheat");
+        cheat = c && c->type == MSGPACK_OBJECT_BOOLEAN && c->via.boolean;
+    }
+    msgpack_unpacked_destroy(&u);
+    return cheat;
+}
+
 int opfor__game_rules_read(const opfor_store_game_t *row, const opfor_ruleset_t *rs,
                            const char *kind, const void *payload, size_t len, char *version,
                            size_t n, opfor__gerr_t *err) {

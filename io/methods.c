@@ -202,7 +202,7 @@ int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {
     msgpack_packer *pk = opfor_call_result_begin(call);
     size_t nrs = 0;
     const opfor_ruleset_entry_t *reg = opfor_ruleset_list(&nrs);
-    msgpack_pack_map(pk, 8);
+    msgpack_pack_map(pk, 9);
     opfor_rpc_pack_cstr(pk, "server");
     opfor_rpc_pack_cstr(pk, "opford");
     opfor_rpc_pack_cstr(pk, "version");
@@ -223,6 +223,10 @@ int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {
     msgpack_pack_uint32(pk, cfg->max_inflight);
     opfor_rpc_pack_cstr(pk, "deprecated");
     pack_deprecated(pk, reg, nrs);
+    /* which view this session has (docs/web.md): the page shows no new or close buttons to
+       the players' link */
+    opfor_rpc_pack_cstr(pk, "link");
+    opfor_rpc_pack_cstr(pk, c->players_link ? "players" : "game_master");
     opfor_call_result_end(call);
     return 0;
 }

@@ -37,6 +37,7 @@
 #include "opfor/store.h"
 #include "opfor/workers.h"
 #include "pack_int.h"
+#include "players_int.h"
 #include "server_int.h"
 
 /* The subscribers of a game out of memory, by connection serial. */
@@ -105,6 +106,12 @@ static int answer(opfor_call_t *call, int code, const char *msg) {
 static int answer_gerr(opfor_call_t *call, const opfor__gerr_t *err) {
     opfor_call_error_hint(call, err->code, &err->hint, "%s", err->msg);
     return 0;
+}
+
+/* 1 when the call comes from a session of the table page's players' link (docs/web.md "The
+ * players' view"): it sees no seed, no `cheat` game and only the first table side's view. */
+static int players(const opfor_call_t *call) {
+    return call->client && call->client->players_link;
 }
 
 /* Appends already-packed MessagePack bytes as the next object. */
@@ -392,13 +399,27 @@ static int first_entry(opfor_store_t *store, const char *id, first_entry_t *f) {
     return rc < 0 ? rc : 0;
 }
 
-/* The game with this id, loaded (by replay) when needed. Answers the call on failure. */
+/* A game whose AI reads what the table hides (game.new's `cheat`) is not open to the players'
+ * link: each of its orders, reasons and values is drawn from the hidden draws themselves. 1
+ * when the call may have g; 0 with the call answered. */
+static int players_may(opfor_call_t *call, const opfor__game_t *g) {
+    if (!players(call) || !g->cheat)
+        return 1;
+    opfor_call_error(call, OPFOR_RPC_E_UNAUTHORIZED,
+                     "game %s: its AI reads what the table hides (cheat), so it is open to the "
+                     "game master's link only",
+                     g->row.id);
+    return 0;
+}
+
+/* The game with this id, loaded (by replay) when needed. Answers the call on failure (and
+ * refuses a `cheat` game to the players' link). */
 static opfor__game_t *get_game(opfor_call_t *call, const char *id) {
     struct opfor__games *gs = opfor__server_games(call->srv);
     opfor__game_t *g = find_loaded(gs, id);
     if (g) {
         touch(gs, g);
-        return g;
+        return players_may(call, g) ? g : NULL;
     }
     opfor_store_t *store = opfor__server_store(call->srv);
     opfor_store_game_t row;
@@ -471,7 +492,7 @@ static opfor__game_t *get_game(opfor_call_t *call, const char *id) {
     gs->loaded++;
     dormant_wake(gs, g);
     touch(gs, g);
-    return g;
+    return players_may(call, g) ? g : NULL;
 }
 
 /* ------------------------------------------------------------------ the listener at start */
@@ -931,6 +952,20 @@ int opfor__method_game_list(opfor_call_t *call, const msgpack_object *params) {
                          rc == OPFOR_ENOMEM ? "out of memory" : opfor_store_errmsg(store));
         return 0;
     }
+    const int pl = players(call);
+    if (pl) { /* the players' link lists no `cheat` game (the others in their order) */
+        size_t keep = 0;
+        for (size_t i = 0; i < l.n; i++) {
+            first_entry_t f;
+            if (first_entry(store, l.rows[i].id, &f) == 0 && f.found &&
+                strcmp(f.kind, "begin") == 0 && opfor__game_options_cheat(f.payload, f.len))
+                continue;
+            if (keep != i)
+                l.rows[keep] = l.rows[i];
+            keep++;
+        }
+        l.n = keep;
+    }
     msgpack_packer *pk = opfor_call_result_begin(call);
     msgpack_pack_map(pk, 1);
     opfor_rpc_pack_cstr(pk, "games");
@@ -943,12 +978,13 @@ int opfor__method_game_list(opfor_call_t *call, const msgpack_object *params) {
         if (seq && rs && !opfor__table_game_for(rs)->begin_on_wire &&
             first_entry(store, r->id, &f) == 0 && f.found && strcmp(f.kind, "begin") == 0)
             seq--;
-        msgpack_pack_map(pk, 10);
+        msgpack_pack_map(pk, pl ? 9 : 10);
         opfor__kv_str(pk, "game", r->id);
         opfor__kv_str(pk, "ruleset", r->ruleset);
         opfor__kv_str(pk, "scenario", r->scenario_name);
         opfor__kv_str(pk, "mode", r->mode);
-        opfor__kv_u64(pk, "seed", r->seed);
+        if (!pl) /* the players' view: every draw of the game follows from it */
+            opfor__kv_u64(pk, "seed", r->seed);
         opfor__kv_str(pk, "difficulty", r->difficulty);
         opfor__kv_str(pk, "status", r->status);
         opfor__kv_i64(pk, "created", r->created);
@@ -967,11 +1003,31 @@ int opfor__method_game_state(opfor_call_t *call, const msgpack_object *params) {
         return 0;
     int viewer = 0;
     opfor__gerr_t err = {0};
-    if (g->ops->viewer(g, params, opfor__server_cfg(call->srv)->debug_methods, &viewer, &err) < 0)
+    const int pl = players(call);
+    if (g->ops->viewer(g, params, !pl && opfor__server_cfg(call->srv)->debug_methods, &viewer,
+                       &err) < 0)
         return answer_gerr(call, &err);
+    if (!pl) {
+        msgpack_packer *pk = opfor_call_result_begin(call);
+        g->ops->pack_state(g, viewer, pk);
+        opfor_call_result_end(call);
+        return 0;
+    }
+    int table = 0; /* the players' view: the default viewer (the first table side) only */
+    g->ops->viewer(g, NULL, 0, &table, NULL);
+    if (viewer != table)
+        return answer(call, OPFOR_RPC_E_UNAUTHORIZED,
+                      "viewer: the players' link sees the game as its first table side does "
+                      "(leave viewer out); the game master's link opens the others");
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer spk;
+    msgpack_packer_init(&spk, &sb, msgpack_sbuffer_write);
+    g->ops->pack_state(g, viewer, &spk);
     msgpack_packer *pk = opfor_call_result_begin(call);
-    g->ops->pack_state(g, viewer, pk);
+    opfor__players_pack(pk, sb.data, sb.size); /* without the seed */
     opfor_call_result_end(call);
+    msgpack_sbuffer_destroy(&sb);
     return 0;
 }
 

@@ -21,27 +21,28 @@
 #define OPFOR_METHOD_PREAUTH 1u /* allowed before hello even when a token is required */
 #define OPFOR_METHOD_DEBUG 2u   /* exists only with the debug-methods setting */
 #define OPFOR_METHOD_RULESET 4u /* a ruleset's verb: called as "RULESET.VERB" (see above) */
-#define OPFOR_METHOD_PLAYERS 8u /* open to the table page's players' link (docs/web.md) */
+#define OPFOR_METHOD_PLAYERS 8u /* open to the players' link (docs/web.md): no game.new/close */
 
 #define OPFOR__METHODS(XX)                                                                         \
     XX(HELLO, "hello", opfor__method_hello, OPFOR_METHOD_PREAUTH | OPFOR_METHOD_PLAYERS)           \
     XX(PING, "ping", opfor__method_ping, OPFOR_METHOD_PLAYERS)                                     \
     XX(CALC, "calc", opfor__method_calc, OPFOR_METHOD_PLAYERS)                                     \
     XX(CALC_LIST, "calc.list", opfor__method_calc_list, OPFOR_METHOD_PLAYERS)                      \
-    XX(AI_ORDERS, "ai.orders", opfor__method_ai_orders, 0)                                         \
-    XX(GAME_ACT, "game.act", opfor__method_game_act, 0)                                            \
-    XX(GAME_ACTION, "game.action", opfor__method_game_action, 0)                                   \
+    XX(AI_ORDERS, "ai.orders", opfor__method_ai_orders, OPFOR_METHOD_PLAYERS)                      \
+    XX(GAME_ACT, "game.act", opfor__method_game_act, OPFOR_METHOD_PLAYERS)                         \
+    XX(GAME_ACTION, "game.action", opfor__method_game_action, OPFOR_METHOD_PLAYERS)                \
     XX(GAME_CLOSE, "game.close", opfor__method_game_close, 0)                                      \
-    XX(GAME_LIST, "game.list", opfor__method_game_list, 0)                                         \
+    XX(GAME_LIST, "game.list", opfor__method_game_list, OPFOR_METHOD_PLAYERS)                      \
     XX(GAME_NEW, "game.new", opfor__method_game_new, 0)                                            \
-    XX(GAME_REPORT, "game.report", opfor__method_game_report, 0)                                   \
-    XX(GAME_ROLL, "game.roll", opfor__method_game_roll, 0)                                         \
-    XX(GAME_STATE, "game.state", opfor__method_game_state, 0)                                      \
-    XX(GAME_UNDO, "game.undo", opfor__method_game_undo, 0)                                         \
-    XX(RS_INITIATIVE, "initiative", opfor__method_rs_method, OPFOR_METHOD_RULESET)                 \
-    XX(REPORT, "report", opfor__method_report, 0)                                                  \
-    XX(SUBSCRIBE, "subscribe", opfor__method_subscribe, 0)                                         \
-    XX(UNSUBSCRIBE, "unsubscribe", opfor__method_unsubscribe, 0)                                   \
+    XX(GAME_REPORT, "game.report", opfor__method_game_report, OPFOR_METHOD_PLAYERS)                \
+    XX(GAME_ROLL, "game.roll", opfor__method_game_roll, OPFOR_METHOD_PLAYERS)                      \
+    XX(GAME_STATE, "game.state", opfor__method_game_state, OPFOR_METHOD_PLAYERS)                   \
+    XX(GAME_UNDO, "game.undo", opfor__method_game_undo, OPFOR_METHOD_PLAYERS)                      \
+    XX(RS_INITIATIVE, "initiative", opfor__method_rs_method,                                       \
+       OPFOR_METHOD_RULESET | OPFOR_METHOD_PLAYERS)                                                \
+    XX(REPORT, "report", opfor__method_report, OPFOR_METHOD_PLAYERS)                               \
+    XX(SUBSCRIBE, "subscribe", opfor__method_subscribe, OPFOR_METHOD_PLAYERS)                      \
+    XX(UNSUBSCRIBE, "unsubscribe", opfor__method_unsubscribe, OPFOR_METHOD_PLAYERS)                \
     XX(DEBUG_GAME_CHANGED, "debug.game_changed", opfor__method_debug_game_changed,                 \
        OPFOR_METHOD_DEBUG)                                                                         \
     XX(DEBUG_SLEEP, "debug.sleep", opfor__method_debug_sleep, OPFOR_METHOD_DEBUG)
@@ -67,10 +68,10 @@ typedef struct opfor__method {
 extern const opfor__method_t opfor__methods[OPFOR__METHOD_COUNT];
 
 struct opfor_ruleset;
-/* The method named by the len bytes at name, or -1: a plain method's name, a deprecated alias
- * (a table game's old name of a ruleset method; *rs is then NULL),
- * or "RULESET.VERB" for a registered ruleset that lists VERB (then *rs, when rs is not NULL,
- * is that ruleset; NULL otherwise). */
+/* The method named by the len bytes at name, or -1: a plain method's name, a deprecated
+ * alias (a table game's old name of a ruleset method; *rs is then NULL), or "RULESET.VERB"
+ * for a registered ruleset that lists VERB (then *rs, when rs is not NULL, is that ruleset;
+ * NULL otherwise). */
 int opfor__method_find(const char *name, size_t len, const struct opfor_ruleset **rs);
 
 #endif

@@ -617,8 +617,8 @@ static void handle_frame(opfor_peer_t *c, const uint8_t *p, size_t len) {
     if (c->players_link && !(meth->flags & OPFOR_METHOD_PLAYERS)) {
         if (!notif)
             send_error(c, m.id, OPFOR_RPC_E_UNAUTHORIZED,
-                       "'%.*s' is not open to the players' link: it opens the calculator (hello, "
-                       "ping, calc, calc.list) until the player's view of a game exists; the game "
+                       "'%.*s' is not open to the players' link: it opens the calculator and "
+                       "the games (list, follow, play), not starting or closing one; the game "
                        "master's link opens everything",
                        mlen, m.method);
         goto out;

@@ -42,7 +42,7 @@ for _ in $(seq 40); do # the daemon prints the page's address once it listens
 done
 sed -n -e 's/^opford: table page at \(.*\)$/The table page (calculator): \1/p' \
   -e "s/^opford: game master's link: /  game master's link: /p" \
-  -e "s/^opford: players' link (the calculator, for now): /  players' link: /p" "$dir/opford.out"
+  -e "s/^opford: players' link: /  players' link: /p" "$dir/opford.out"
 if [ -n "$game" ]; then
   "$bindir/opfor" patrol --connect "$dir/opford.sock" --game "$game" \
     --resume-hint "make run GAME="

@@ -302,11 +302,13 @@ async function loadRuleset() {
 
 // ------------------------------------------------------------------ the games screen
 
-// The games in the daemon (game.list), a new one (game.new: the ruleset and the AI level, both
-// from the protocol, not from any ruleset), and one game followed live: its summary from
-// game.state and its events through subscribe, caught up after a reconnect from the last seq
-// seen (or read whole again when the daemon no longer keeps what was missed).
-const games = { open: null, seq: 0, rulesets: [] };
+// The games in the daemon (game.list), a new one (game.new: the ruleset, its scenario and mode
+// when hello's ruleset_info lists them, and the AI level, all from the protocol, not from any
+// ruleset), and one game followed live: its summary from game.state and its events through
+// subscribe, caught up after a reconnect from the last seq seen (or read whole again when the
+// daemon no longer keeps what was missed). The players' link (hello's `link`) lists, follows
+// and plays games, but has no buttons to start or close one.
+const games = { open: null, seq: 0, rulesets: [], info: [], state: null, players: false };
 
 function eventText(ev) {
   const d = ev.data || {};
@@ -361,8 +363,26 @@ async function refreshState() {
   if (st.verdict) parts.push(st.verdict);
   $("game-summary").textContent = parts.join(" · ");
   $("game-title").textContent = (st.title || st.scenario || "") + " (" + games.open + ")";
+  games.state = st;
   TableMap.show(st); // the map (map.js), drawn again from this state's scene
   return st;
+}
+
+// A unit dragged on the map to where it stands (at: inches): the game's own `move` report
+// (game.state's `reports`, fields `unit` and `at` "x,y") when it has one, else `report`'s
+// `moves`, checked against the state the map was drawn from (`seen`). The daemon's checks
+// decide; a refusal rejects with its reason and the map puts the unit back.
+async function dropUnit(u, at) {
+  const st = games.state;
+  if (!games.open || !st || st.game !== games.open) throw new Error("no game is open");
+  const form = (st.reports || []).find((r) => r && r.name === "move");
+  if (form)
+    return calc.rpc.call("game.report", {
+      game: games.open, form: "move", fields: { unit: u.name, at: at.x + "," + at.y },
+    });
+  const params = { game: games.open, moves: [{ unit: u.name, x: at.x, y: at.y }] };
+  if (st.log_seq != null) params.seen = st.log_seq;
+  return calc.rpc.call("report", params);
 }
 
 async function follow(after) {
@@ -385,9 +405,27 @@ async function openGame(id) {
   await follow(0);
 }
 
+// The chosen ruleset's scenarios and modes (hello's ruleset_info: `scenarios` [{name, title}],
+// `modes` [str]) as two lists; a ruleset that lists none shows none (the daemon's default).
+function newGameChoices() {
+  const info = games.info.find((i) => i.name === $("new-ruleset").value) || {};
+  const fill = (key, items) => {
+    const sel = $("new-" + key);
+    sel.replaceChildren();
+    for (const it of items) sel.append(el("option", { value: it.name, text: it.title }));
+    $("new-" + key + "-field").hidden = items.length === 0;
+  };
+  const scenarios = Array.isArray(info.scenarios) ? info.scenarios : [];
+  fill("scenario", scenarios.filter((x) => x && x.name).map((x) => ({ name: x.name, title: x.title || x.name.replace(/_/g, " ") })));
+  const modes = Array.isArray(info.modes) ? info.modes : [];
+  fill("mode", modes.filter((m) => typeof m === "string").map((m) => ({ name: m, title: m.replace(/_/g, " ") })));
+}
+
 async function newGame(ev) {
   ev.preventDefault();
   const params = { ruleset: $("new-ruleset").value, level: $("new-level").value };
+  for (const key of ["scenario", "mode"])
+    if (!$("new-" + key + "-field").hidden && $("new-" + key).value) params[key] = $("new-" + key).value;
   const seed = $("new-seed").value.trim();
   if (seed !== "") params.seed = Number(seed);
   try {
@@ -412,21 +450,22 @@ async function closeGame() {
 // After hello: the games list when this link may see games, and the open game caught up.
 async function gamesAfterHello(hello) {
   const sel = $("new-ruleset");
-  if (!sel.options.length)
+  games.info = hello.ruleset_info || [];
+  if (!sel.options.length) {
     for (const name of hello.rulesets || []) {
-      const info = (hello.ruleset_info || []).find((i) => i.name === name) || {};
+      const info = games.info.find((i) => i.name === name) || {};
       sel.append(el("option", { value: name, text: info.title || name }));
     }
-  try {
-    await listGames();
-    $("games-new").hidden = false;
-    $("games-note").textContent = "";
-    if (games.open) await follow(games.seq);
-  } catch (e) {
-    if (e.code !== 1) throw e;
-    $("games-new").hidden = true; // the players' link: no games yet
-    $("games-note").textContent = "Games open with the game master's link (the players' view is still to come).";
+    newGameChoices();
   }
+  games.players = hello.link === "players";
+  document.body.dataset.link = games.players ? "players" : "game_master";
+  $("games-new").hidden = games.players; // the players' link starts and closes no game
+  $("game-close").hidden = games.players;
+  $("games-note").textContent = games.players
+    ? "The players' view: follow and play the games here; the game master's link starts and closes them." : "";
+  await listGames();
+  if (games.open) await follow(games.seq);
 }
 
 function showScreen(name) {
@@ -492,8 +531,9 @@ function start() {
   $("calc-rolled").addEventListener("submit", runRolled);
   for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => showScreen(b.dataset.screen));
   $("games-new").addEventListener("submit", newGame);
+  $("new-ruleset").addEventListener("change", newGameChoices);
   $("game-close").addEventListener("click", closeGame);
-  TableMap.init($("map"));
+  TableMap.init($("map"), dropUnit);
   calc.rpc.on("event", (params) => {
     const ev = params && params[0];
     if (ev && ev.game === games.open) showEvent(ev);

@@ -6,6 +6,9 @@
 // with their placement arrow, the order's move and fire arrows; zones (command radii) on
 // demand; a tap on a unit names it and its state. app.js calls TableMap.show(state) each time
 // it reads game.state (after every burst of events), so the map follows the game live.
+// Dragging a unit (a mouse or pen drag; a finger's long press, then the drag) moves it, and on
+// release the map hands the unit and the point in inches to app.js's onDrop (TableMap.init),
+// which reports it; the daemon's checks decide, and a refusal puts the unit back, saying why.
 "use strict";
 
 const TableMap = (() => {
@@ -14,7 +17,10 @@ const TableMap = (() => {
   const F = { AI: 1, ACTING: 2, TARGET: 4, SPOTTED: 8, SHAKEN: 16, HIDDEN: 32 };
   // Side colours by side index: strong and told apart in daylight and by most colour-blind eyes.
   const SIDE = ["#1f5fbf", "#c0392b", "#2e7d32", "#8e24aa", "#ef6c00", "#00838f", "#6d4c41", "#455a64"];
-  const state = { root: null, svg: null, scene: null, zones: false, picked: null, sides: [] };
+  const state = { root: null, svg: null, scene: null, zones: false, picked: null, sides: [],
+    onDrop: null, drag: null, noClick: false };
+  const LONG_PRESS_MS = 350; // a finger held this long on a unit picks it up
+  const SLOP_PX = 8; // a mouse moved this far drags; a finger moved this far before the long press scrolls
 
   function svgEl(tag, attrs, ...children) {
     const e = document.createElementNS(NS, tag);
@@ -114,19 +120,115 @@ const TableMap = (() => {
     state.root.querySelector("#map-info").textContent = describe(u);
   }
 
-  // A tap picks the nearest unit within 3 inches (units are small on a phone; the whole area
-  // around one is its touch target), or nothing.
-  function tap(ev) {
-    if (!state.scene) return;
+  // The pointer's place in the SVG's user units (inches, y down), or null.
+  function svgPoint(ev) {
     const m = state.svg.getScreenCTM();
-    if (!m) return;
-    const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
+    return m ? new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse()) : null;
+  }
+
+  // The nearest unit within 3 inches of p (units are small on a phone; the whole area around
+  // one is its touch target), or null.
+  function nearest(p) {
     let best = null, bestD = 3 * 3;
     for (const u of state.scene.units) {
       const dx = X(u.at) - p.x, dy = Y(u.at) - p.y, dd = dx * dx + dy * dy;
       if (dd <= bestD) { best = u; bestD = dd; }
     }
+    return best;
+  }
+
+  // A tap picks the nearest unit, or nothing.
+  function tap(ev) {
+    if (state.noClick) { // the click that ends a drag
+      state.noClick = false;
+      return;
+    }
+    if (!state.scene) return;
+    const p = svgPoint(ev);
+    if (!p) return;
+    const best = nearest(p);
     pick(best ? best.id : null);
+  }
+
+  // ---- dragging a unit to where it really stands
+
+  const info = (text) => { state.root.querySelector("#map-info").textContent = text; };
+  const unitEl = (id) => state.svg.querySelector(`.unit[data-id="${CSS.escape(String(id))}"]`);
+
+  function down(ev) {
+    if (!state.scene || !state.onDrop || ev.button > 0 || state.drag) return;
+    const p = svgPoint(ev);
+    const u = p && nearest(p);
+    if (!u) return;
+    const d = { u, id: ev.pointerId, x0: ev.clientX, y0: ev.clientY, touch: ev.pointerType === "touch",
+      active: false, at: null, timer: null };
+    state.drag = d;
+    if (d.touch) d.timer = setTimeout(() => { if (state.drag === d) lift(d); }, LONG_PRESS_MS);
+  }
+
+  // The unit is picked up: it follows the pointer from now on.
+  function lift(d) {
+    d.active = true;
+    try { state.svg.setPointerCapture(d.id); } catch (e) { /* the pointer went already */ }
+    pick(d.u.id);
+    const g = unitEl(d.u.id);
+    if (g) g.classList.add("dragging");
+    state.svg.classList.add("dragging");
+    info("Put " + (d.u.name || "the unit") + " where it stands on the table, then let go.");
+  }
+
+  function move(ev) {
+    const d = state.drag;
+    if (!d || ev.pointerId !== d.id) return;
+    const far = Math.hypot(ev.clientX - d.x0, ev.clientY - d.y0) > SLOP_PX;
+    if (!d.active) {
+      if (!far) return;
+      if (d.touch) { // the finger moved before the long press: the page scrolls
+        clearTimeout(d.timer);
+        state.drag = null;
+        return;
+      }
+      lift(d);
+    }
+    ev.preventDefault();
+    const p = svgPoint(ev);
+    const g = unitEl(d.u.id);
+    if (!p || !g) return;
+    d.at = p;
+    g.setAttribute("transform", `translate(${r2(p.x)},${r2(p.y)}) rotate(${r2(d.u.facing || 0)})`);
+  }
+
+  // Puts the map back as the last state drew it (the unit where it was).
+  function snapBack(d) {
+    if (state.scene) draw(state.scene);
+    pick(d.u.id);
+  }
+
+  function up(ev) {
+    const d = state.drag;
+    if (!d || ev.pointerId !== d.id) return;
+    clearTimeout(d.timer);
+    state.drag = null;
+    state.svg.classList.remove("dragging");
+    if (!d.active) return; // a tap: the click names the unit
+    state.noClick = ev.type === "pointerup";
+    setTimeout(() => { state.noClick = false; }, 0);
+    if (ev.type !== "pointerup" || !d.at) {
+      snapBack(d);
+      return;
+    }
+    const at = { x: r2(d.at.x), y: r2(state.scene.depth - d.at.y) }; // inches, y north
+    const name = d.u.name || "the unit";
+    info("Reporting " + name + " at " + at.x + ", " + at.y + " in…");
+    state.root.dataset.drop = "sent";
+    Promise.resolve(state.onDrop(d.u, at)).then(() => {
+      state.root.dataset.drop = "done";
+      info(name + " stands at " + at.x + ", " + at.y + " in (reported).");
+    }, (e) => {
+      snapBack(d);
+      state.root.dataset.drop = "refused";
+      info(name + " was not moved: " + String((e && e.message) || e));
+    });
   }
 
   function draw(scene) {
@@ -191,10 +293,22 @@ const TableMap = (() => {
     state.svg.dataset.drawn = String(Number(state.svg.dataset.drawn || 0) + 1); // for the tests
   }
 
-  function init(root) {
+  // root: the map's element; onDrop(unit, {x, y}): reports a unit dragged to (x, y) inches,
+  // a promise that fails with the daemon's reason (the unit then goes back); null: no dragging.
+  function init(root, onDrop) {
     state.root = root;
     state.svg = root.querySelector("svg");
+    state.onDrop = onDrop || null;
     state.svg.addEventListener("click", tap);
+    state.svg.addEventListener("pointerdown", down);
+    state.svg.addEventListener("pointermove", move);
+    state.svg.addEventListener("pointerup", up);
+    state.svg.addEventListener("pointercancel", up);
+    // a finger that holds a unit does not scroll the page, nor open the long-press menu
+    state.svg.addEventListener("touchmove", (ev) => {
+      if (state.drag && state.drag.active) ev.preventDefault();
+    }, { passive: false });
+    state.svg.addEventListener("contextmenu", (ev) => { if (state.drag) ev.preventDefault(); });
     root.querySelector("#map-zones").addEventListener("click", () => {
       state.zones = !state.zones;
       if (state.scene) draw(state.scene);

@@ -36,7 +36,7 @@ first_frame() {
 }
 with=$(first_frame page --listen http://127.0.0.1:0)
 without=$(first_frame plain)
-grep -q "display: the waiting card shows the players' link" "$work/page.log" ||
+grep -q "display: the waiting card shows the players' link as a QR code" "$work/page.log" ||
   fail "the log does not say the panel shows the link"
 grep -q "shows the players' link" "$work/plain.log" && fail "without the page the log says so"
 cmp -s "$with" "$without" && fail "the waiting card is the same with and without the page"

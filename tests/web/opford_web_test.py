@@ -5,112 +5,28 @@ socket does (calc against `opfor calc --json`, errors, subscriptions' events); a
 message (bad bytes, two frames in one message, a text message, one over the frame limit) closes
 that connection only; an upgrade from another site's Origin is refused; beyond loopback the
 game master's and the players' tokens (printed links, kept across restarts) are needed, and the
-players' link opens the calculator only. The WebSocket client is the few lines below (RFC 6455, client side).
+players' link opens the calculator and the games but not game.new (players_view_test.py has
+the players' view itself). The WebSocket client is tests/web/ws_client.py.
 """
-import base64
 import json
 import os
 import re
-import socket
-import struct
 import subprocess
 import sys
 import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import msgpack  # noqa: E402
 from opford_lib import Checks, Client, Daemon  # noqa: E402
+from ws_client import Ws  # noqa: E402
 
 bin_dir, work = sys.argv[1], sys.argv[2]
 opford = os.path.join(bin_dir, "opford")
 opfor = os.path.join(bin_dir, "opfor")
 t = Checks(detail_max=400)
 check = t.check
-
-
-class Ws:
-    """A WebSocket client on 127.0.0.1:port; recv_msg() returns (opcode, payload)."""
-
-    def __init__(self, port, origin=None, timeout=10.0):
-        self.s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        key = base64.b64encode(os.urandom(16)).decode()
-        hdr = (f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-               "Sec-WebSocket-Version: 13\r\n")
-        if origin:
-            hdr += f"Origin: {origin}\r\n"
-        self.s.sendall((hdr + "\r\n").encode())
-        self.buf = b""
-        while b"\r\n\r\n" not in self.buf:
-            d = self.s.recv(4096)
-            if not d:
-                break
-            self.buf += d
-        head, _, self.buf = self.buf.partition(b"\r\n\r\n")
-        self.status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/1.1 ") else 0
-        self.next_id = 1
-
-    def send_frame(self, opcode, payload, fin=True):
-        b0 = (0x80 if fin else 0) | opcode
-        n = len(payload)
-        if n < 126:
-            h = struct.pack("!BB", b0, 0x80 | n)
-        elif n < 65536:
-            h = struct.pack("!BBH", b0, 0x80 | 126, n)
-        else:
-            h = struct.pack("!BBQ", b0, 0x80 | 127, n)
-        mask = os.urandom(4)
-        body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload)) if n < 65536 else \
-            (int.from_bytes(payload, "big") ^ int.from_bytes((mask * (n // 4 + 1))[:n], "big")
-             ).to_bytes(n, "big")
-        self.s.sendall(h + mask + body)
-
-    def need(self, n):
-        while len(self.buf) < n:
-            d = self.s.recv(1 << 16)
-            if not d:
-                raise EOFError
-            self.buf += d
-        out, self.buf = self.buf[:n], self.buf[n:]
-        return out
-
-    def recv_msg(self):
-        """(opcode, payload) of the next message; (None, b"") at EOF."""
-        try:
-            b0, b1 = self.need(2)
-            n = b1 & 0x7F
-            if n == 126:
-                n = struct.unpack("!H", self.need(2))[0]
-            elif n == 127:
-                n = struct.unpack("!Q", self.need(8))[0]
-            return (b0 & 0x0F, self.need(n))
-        except (EOFError, ConnectionResetError, socket.timeout):
-            return (None, b"")
-
-    def call(self, method, params=None):
-        """(error, result) of one request; ("closed", None) when the server hangs up first.
-        Notifications met on the way are kept in self.notes."""
-        i = self.next_id
-        self.next_id += 1
-        self.send_frame(2, msgpack.packb([0, i, method, [params or {}]]))
-        return self.wait(i)
-
-    def wait(self, i):
-        self.notes = getattr(self, "notes", [])
-        while True:
-            op, p = self.recv_msg()
-            if op is None or op == 8:
-                return ("closed", None)
-            if op != 2:
-                return (f"opcode {op}", None)
-            m = msgpack.unpackb(p, raw=False, strict_map_key=False)
-            if m[0] == 1 and m[1] == i:
-                return (m[2], m[3])
-            self.notes.append(m)
-
-    def close(self):
-        self.s.close()
 
 
 def closes_after_error(ws):
@@ -233,7 +149,7 @@ check("log_names_the_ws_sessions", re.search(r"web 127\.0\.0\.1#\d+: connected",
 def links(daemon):
     """(gm token, players' token, port) from the last links the daemon printed."""
     gm = re.findall(r"game master's link: http://[^/]+:(\d+)/#t=([0-9a-f]+)", daemon.logtext())
-    pl = re.findall(r"players' link \(the calculator, for now\): http://[^/]+/#t=([0-9a-f]+)",
+    pl = re.findall(r"players' link: http://[^/]+/#t=([0-9a-f]+)",
                     daemon.logtext())
     return (gm[-1][1], pl[-1], int(gm[-1][0])) if gm and pl else (None, None, None)
 
@@ -261,7 +177,9 @@ check("players_link_hello", err is None, err)
 err, res = p_ws.call("calc", params)
 check("players_link_calc", err is None and res["needed"] == "3+", err)
 err, _ = p_ws.call("game.list", {})
-check("players_link_no_games_yet", isinstance(err, list) and err[0] == 1 and
+check("players_link_lists_games", err is None, err)
+err, _ = p_ws.call("game.new", {})
+check("players_link_starts_no_game", isinstance(err, list) and err[0] == 1 and
       "players' link" in err[1], err)
 err, _ = p_ws.call("ping", {})
 check("players_link_stays_open", err is None, err)

@@ -40,7 +40,7 @@ def percent(p):  # as the page writes a chance (io/web/app.js)
 
 
 d = Daemon(os.path.join(bin_dir, "opford"), work, "page", ["--listen", "http://127.0.0.1:0"])
-m = d.wait_log(r"players' link \(the calculator, for now\): (http://127\.0\.0\.1:\d+/)#t=(\w+)")
+m = d.wait_log(r"players' link: (http://127\.0\.0\.1:\d+/)#t=(\w+)")
 check("daemon_serves_the_page", d.ready and m is not None, d.logtext())
 url = m.group(1)
 players_link = m.group(0).split(": ", 1)[1]  # the page as a player opens it: with the token

@@ -18,6 +18,7 @@
 #include <msgpack.h>
 
 #include "card_build.h"
+#include "card_qr.h"
 #include "display_out.h"
 
 struct opford_display {
@@ -124,13 +125,24 @@ void opford_display_resume(opford_display_t *d, opfor_server_t *srv) {
     /* A Pi without a screen: the panel is where the players find the table page's link (the
      * players' one; the game master's stays in opford's own output). */
     char link[200], line[240];
-    if (opfor_server_http_link(srv, 2, link, sizeof link) == 0) {
+    int have_link = opfor_server_http_link(srv, 2, link, sizeof link) == 0;
+    if (have_link)
         snprintf(line, sizeof line, "Players' page: %s", link);
-        log_line(d, OPFOR_LOG_INFO, "display: the waiting card shows the players' link");
-    } else {
+    else
         snprintf(line, sizeof line, "Start or resume a game: each order appears here");
-    }
     opfor_card_waiting(&d->card, "Waiting for orders", line);
+    if (have_link) { /* as a QR code for the phones' cameras, the link too long to type */
+        opfor_card_t tmp = d->card;
+        opfor_card_waiting(&d->card, "Waiting for orders",
+                           "Players' page: scan the code with a phone on this network");
+        int qr = opfor_card_set_qr(&d->card, link) == 0;
+        if (!qr)
+            d->card = tmp; /* too long for a code: the link as text */
+        log_line(d, OPFOR_LOG_INFO,
+                 qr ? "display: the waiting card shows the players' link as a QR code"
+                    : "display: the waiting card shows the players' link (too long for a QR "
+                      "code)");
+    }
     opfor_dout_show(d->out, &d->card);
 }
 

@@ -238,7 +238,7 @@ int main(int argc, char **argv) {
         if (isatty(STDOUT_FILENO)) /* a phone scans it off the screen */
             print_qr("the game master's link", url);
         opfor_server_http_link(srv, 2, url, sizeof url);
-        printf("opford: players' link (the calculator, for now): %s\n", url);
+        printf("opford: players' link: %s\n", url);
         if (isatty(STDOUT_FILENO))
             print_qr("the players' link", url);
         fflush(stdout);

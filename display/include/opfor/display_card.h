@@ -29,6 +29,8 @@
 #define OPFOR_CARD_LINES 4     /* order lines and score lines */
 #define OPFOR_CARD_LINE_LEN 64 /* bytes per order line, UTF-8, NUL included */
 #define OPFOR_CARD_NEED_LEN 48 /* bytes per score line */
+#define OPFOR_CARD_QR_MAX 57   /* modules per side of a QR code on a card: up to version 10 */
+#define OPFOR_CARD_QR_QUIET 4  /* light modules around it, as the QR standard asks */
 
 /* The two sides at the table: the one this program plays and the players. */
 typedef enum opfor_card_side {
@@ -60,6 +62,11 @@ typedef struct opfor_card {
     char needed[OPFOR_CARD_LINES][OPFOR_CARD_NEED_LEN]; /* "Hit 4+", "Save 5+"... */
     opfor_scene_t map; /* optional mini-map (scene.h), drawn on panels large enough (at least
                           400 x 300 logical pixels); width 0 = none */
+    uint8_t qr_width;  /* optional QR code (a link for a phone's camera) where the mini-map
+                          would be, when there is none: modules per side, 0 = none */
+    uint8_t qr[OPFOR_CARD_QR_MAX][(OPFOR_CARD_QR_MAX + 7) / 8]; /* its modules, row y, column x
+                                                                   in bit x % 8 (LSB first) of
+                                                                   byte x / 8; 1 = dark */
 } opfor_card_t;
 
 /* Where render put things, in logical pixels (the reading orientation); empty rectangles for
@@ -76,6 +83,8 @@ typedef struct opfor_card_layout {
     int named;                                 /* map units labelled with their name */
     int tagged;              /* map units labelled with a short tag, explained in the legend */
     opfor_epd_rect_t legend; /* the tags' legend under the map */
+    opfor_epd_rect_t qr;     /* the QR code's modules (its quiet zone around them, light) */
+    int qr_module;           /* pixels per module side (0: no code drawn; it did not fit) */
     int shortened;           /* text blocks drawn with words shortened to fit ("inches" -> "in") */
     int cut;       /* text blocks (or order lines left out) that still did not fit: cut at a
                       word with an ellipsis */
@@ -93,6 +102,11 @@ int opfor_card_render(const opfor_card_t *card, int native_w, int native_h, int 
 /* The same for a panel; rotation -1 takes the panel's default (a landscape card). */
 int opfor_card_render_panel(const opfor_card_t *card, const opfor_epd_panel_t *panel, int rotation,
                             opfor_epd_frame_t *out, opfor_card_layout_t *layout);
+
+/* Sets module (x, y) of card's QR code dark (1) or light (0); 1 when (x, y) is dark in it
+ * (qr_dark). Coordinates outside the code are light. */
+void opfor_card_qr_set(opfor_card_t *card, int x, int y, int dark);
+int opfor_card_qr_dark(const opfor_card_t *card, int x, int y);
 
 /* A sample card (an enemy infantry section ordered to advance and fire, a mini-map with woods,
  * a building, a hill, a road, a wall and a river, and a newly spotted unit with its place
