@@ -1,5 +1,9 @@
-/* tools/opfor/bench_daemon.c — a benchmark's private opford (see bench_daemon.h). */
+/* tools/opfor/bench_daemon.c — a benchmark's private opford, and the CPU pinning and CPU
+ * accounting the daemon benchmarks share (see bench_daemon.h). */
+#define _GNU_SOURCE /* sched_setaffinity and the CPU_* macros (Linux only) */
 #include "bench_daemon.h"
+
+#include <sched.h>
 
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -135,4 +139,51 @@ void opfor_bench_daemon_stop(opfor_bench_daemon_t *d) {
         rmdir(d->dir);
         d->dir[0] = '\0';
     }
+}
+
+int opfor_bench_daemon_cpu(void) {
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) < 2)
+        return -1;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &set))
+            return cpu;
+#endif
+    return -1;
+}
+
+void opfor_bench_pin(int only, int except) {
+#ifdef __linux__
+    cpu_set_t set;
+    if (only >= 0) {
+        CPU_ZERO(&set);
+        CPU_SET(only, &set);
+    } else if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        return;
+    }
+    if (except >= 0)
+        CPU_CLR(except, &set);
+    sched_setaffinity(0, sizeof set, &set);
+#else
+    (void)only;
+    (void)except;
+#endif
+}
+
+double opfor_bench_proc_cpu_seconds(pid_t pid) {
+    char path[64], line[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[n] = '\0';
+    char *p = strrchr(line, ')');
+    unsigned long ut = 0, st = 0;
+    /* after the command: state(3) ... utime(14) stime(15) */
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+        return -1;
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }

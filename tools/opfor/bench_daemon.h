@@ -30,4 +30,13 @@ int opfor_bench_daemon_start(opfor_bench_daemon_t *d, const char *who, const cha
  * again, and on a daemon that never started. */
 void opfor_bench_daemon_stop(opfor_bench_daemon_t *d);
 
+/* The daemon's CPU for a pinned benchmark: the first one this process may use, when it may use
+ * two or more; -1 when pinning is not possible (one CPU, or not Linux). */
+int opfor_bench_daemon_cpu(void);
+/* Pins the calling thread (and what it later execs) to CPU `only` (>= 0), or to every allowed
+ * CPU but `except` (>= 0); a no-op where affinity is not available. */
+void opfor_bench_pin(int only, int except);
+/* CPU seconds (user + system) used so far by process pid, from /proc; -1 when unknown. */
+double opfor_bench_proc_cpu_seconds(pid_t pid);
+
 #endif

@@ -15,8 +15,6 @@
  * benchmark then measures that ping-pong rather than the daemon.
  */
 #ifdef __linux__
-#define _GNU_SOURCE /* sched_setaffinity and the CPU_* macros (Linux only) */
-#include <sched.h>
 #endif
 #include <errno.h>
 #include <limits.h>
@@ -126,39 +124,6 @@ static uint64_t now_ns(void) {
 }
 
 /* ------------------------------------------------------------------ CPU pinning */
-
-/* Chooses the daemon's CPU: the first one this process may use, when it may use two or more.
- * Returns the CPU or -1 (no pinning possible). */
-static int choose_daemon_cpu(void) {
-#ifdef __linux__
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) < 2)
-        return -1;
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-        if (CPU_ISSET(cpu, &set))
-            return cpu;
-#endif
-    return -1;
-}
-
-/* Pins the calling thread to one CPU (only), or to every allowed CPU but `except`. */
-static void pin_thread(int only, int except) {
-#ifdef __linux__
-    cpu_set_t set;
-    if (only >= 0) {
-        CPU_ZERO(&set);
-        CPU_SET(only, &set);
-    } else if (sched_getaffinity(0, sizeof set, &set) != 0) {
-        return;
-    }
-    if (except >= 0)
-        CPU_CLR(except, &set);
-    sched_setaffinity(0, sizeof set, &set);
-#else
-    (void)only;
-    (void)except;
-#endif
-}
 
 /* ------------------------------------------------------------------ request packing */
 
@@ -478,7 +443,7 @@ static void worker_main(void *arg) {
     worker_t *w = arg;
     bench_t *b = w->b;
     if (b->daemon_cpu >= 0)
-        pin_thread(-1, b->daemon_cpu); /* the clients keep off the daemon's CPU */
+        opfor_bench_pin(-1, b->daemon_cpu); /* the clients keep off the daemon's CPU */
     int ok = open_conns(w) == 0;
     for (int run = 0; run < b->runs + 1; run++) { /* run 0 warms up */
         uv_barrier_wait(&b->start);
@@ -498,7 +463,7 @@ static void worker_main(void *arg) {
 
 /* In the spawned daemon's process, before its exec: pinned to the chosen CPU. */
 static void pin_daemon(void *arg) {
-    pin_thread(*(const int *)arg, -1); /* inherited across exec */
+    opfor_bench_pin(*(const int *)arg, -1); /* inherited across exec */
 }
 
 static int spawn_daemon(bench_t *b) {
@@ -518,26 +483,6 @@ static void stop_daemon(bench_t *b) {
     opfor_bench_daemon_stop(&b->dm);
 }
 
-/* CPU seconds (user + system) used so far by process pid, from /proc; -1 when unknown. */
-static double proc_cpu_seconds(pid_t pid) {
-    char path[64], line[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    size_t n = fread(line, 1, sizeof line - 1, f);
-    fclose(f);
-    line[n] = '\0';
-    char *p = strrchr(line, ')');
-    if (!p)
-        return -1;
-    unsigned long ut = 0, st = 0;
-    /* fields after the command: state(3) ... utime(14) stime(15) */
-    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
-        return -1;
-    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
-}
-
 /* ------------------------------------------------------------------ the command */
 
 typedef struct run_result {
@@ -548,11 +493,6 @@ typedef struct run_result {
     double server_cpu_us;   /* daemon CPU microseconds per request, or -1 */
     long errors;            /* error responses */
 } run_result_t;
-
-static int cmp_float(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
 
 static int cmp_rps(const void *a, const void *b) {
     double x = ((const run_result_t *)a)->rps, y = ((const run_result_t *)b)->rps;
@@ -680,7 +620,8 @@ int opfor_bench_rpc(int argc, char **argv) {
             return opfor_cli_fail("bench rpc: %s", d.msg);
         }
         opfor_client_close(c);
-    } else if ((b->daemon_cpu = b->pin ? choose_daemon_cpu() : -1), (rc = spawn_daemon(b)) != 0) {
+    } else if ((b->daemon_cpu = b->pin ? opfor_bench_daemon_cpu() : -1),
+               (rc = spawn_daemon(b)) != 0) {
         stop_daemon(b);
         free_mix(b);
         free(b);
@@ -703,12 +644,12 @@ int opfor_bench_rpc(int argc, char **argv) {
     float *all = malloc((size_t)b->requests * sizeof *all);
     int failed = 0;
     for (int run = 0; run < b->runs + 1; run++) {
-        double cpu0 = b->dm.pid ? proc_cpu_seconds(b->dm.pid) : -1;
+        double cpu0 = b->dm.pid ? opfor_bench_proc_cpu_seconds(b->dm.pid) : -1;
         uint64_t t0 = now_ns();
         uv_barrier_wait(&b->start);
         uv_barrier_wait(&b->end);
         double secs = (double)(now_ns() - t0) / 1e9;
-        double cpu1 = b->dm.pid ? proc_cpu_seconds(b->dm.pid) : -1;
+        double cpu1 = b->dm.pid ? opfor_bench_proc_cpu_seconds(b->dm.pid) : -1;
         long done = 0, errors = 0;
         for (int t = 0; t < b->threads; t++) {
             failed |= b->w[t].failed;
@@ -720,7 +661,7 @@ int opfor_bench_rpc(int argc, char **argv) {
         }
         if (failed || run == 0)
             continue;
-        qsort(all, (size_t)done, sizeof *all, cmp_float);
+        qsort(all, (size_t)done, sizeof *all, opfor_bench_cmp_float);
         run_result_t *r = &res[run - 1];
         r->rps = (double)done / secs;
         r->p50_ms = all[done / 2] / 1e3;

@@ -39,6 +39,11 @@ void opfor_bench_host(opfor_bench_host_t *h) {
     opfor_bench_cpu_model(h->cpu, sizeof h->cpu);
 }
 
+int opfor_bench_cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
 int opfor_bench_cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;

@@ -31,6 +31,8 @@ void opfor_bench_host(opfor_bench_host_t *h);
 void opfor_bench_cpu_model(char *buf, size_t size);
 /* qsort comparator for doubles, ascending. */
 int opfor_bench_cmp_double(const void *a, const void *b);
+/* The same for floats (latency samples). */
+int opfor_bench_cmp_float(const void *a, const void *b);
 /* Sorts v (n > 0 values) and returns its median (the upper one for even n). */
 double opfor_bench_median(double *v, int n);
 /* Milliseconds of the calling thread's CPU time, and of the monotonic clock. */

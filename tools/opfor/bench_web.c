@@ -14,8 +14,6 @@
  * daemon is pinned to one CPU and this process to the others, as `opfor bench rpc` does.
  */
 #ifdef __linux__
-#define _GNU_SOURCE /* sched_setaffinity and the CPU_* macros (Linux only) */
-#include <sched.h>
 #endif
 #include <errno.h>
 #include <signal.h>
@@ -466,36 +464,6 @@ static void ux_close(bench_t *b) {
 
 /* ------------------------------------------------------------------ the daemon */
 
-static void pin_self(int only, int except) {
-#ifdef __linux__
-    cpu_set_t set;
-    if (only >= 0) {
-        CPU_ZERO(&set);
-        CPU_SET(only, &set);
-    } else if (sched_getaffinity(0, sizeof set, &set) != 0) {
-        return;
-    }
-    if (except >= 0)
-        CPU_CLR(except, &set);
-    sched_setaffinity(0, sizeof set, &set);
-#else
-    (void)only;
-    (void)except;
-#endif
-}
-
-static int choose_daemon_cpu(void) {
-#ifdef __linux__
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) < 2)
-        return -1;
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-        if (CPU_ISSET(cpu, &set))
-            return cpu;
-#endif
-    return -1;
-}
-
 /* In the daemon's process before its exec: its standard output (where it prints the page's
  * address) into DIR/stdout, and pinned to its CPU. */
 static void daemon_child(void *arg) {
@@ -505,7 +473,7 @@ static void daemon_child(void *arg) {
     if (!freopen(path, "w", stdout))
         _exit(127);
     if (b->daemon_cpu >= 0)
-        pin_self(b->daemon_cpu, -1);
+        opfor_bench_pin(b->daemon_cpu, -1);
 }
 
 /* Reads "table page at http://HOST:PORT/" from the daemon's standard output. */
@@ -566,29 +534,6 @@ typedef struct result {
     long errors;
 } result_t;
 
-/* CPU seconds (user + system) used so far by process pid, from /proc; -1 when unknown. */
-static double proc_cpu_seconds(pid_t pid) {
-    char path[64], line[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    size_t n = fread(line, 1, sizeof line - 1, f);
-    fclose(f);
-    line[n] = '\0';
-    char *p = strrchr(line, ')');
-    unsigned long ut = 0, st = 0;
-    /* after the command: state(3) ... utime(14) stime(15) */
-    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
-        return -1;
-    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
-}
-
-static int cmp_float(const void *x, const void *y) {
-    float a = *(const float *)x, c = *(const float *)y;
-    return (a > c) - (a < c);
-}
-
 static int cmp_rps(const void *x, const void *y) {
     double a = ((const result_t *)x)->rps, c = ((const result_t *)y)->rps;
     return (a > c) - (a < c);
@@ -599,7 +544,7 @@ static int measure(bench_t *b, int web, result_t *out) {
     samples_t s = {0};
     b->s = &s;
     b->running = 1;
-    double cpu0 = b->dm.pid ? proc_cpu_seconds(b->dm.pid) : -1;
+    double cpu0 = b->dm.pid ? opfor_bench_proc_cpu_seconds(b->dm.pid) : -1;
     s.t0 = uv_hrtime();
     b->end_ns = s.t0 + (uint64_t)(b->seconds * 1e9);
     if (web)
@@ -608,13 +553,13 @@ static int measure(bench_t *b, int web, result_t *out) {
         ux_run(b);
     b->running = 0;
     b->s = NULL;
-    double cpu1 = b->dm.pid ? proc_cpu_seconds(b->dm.pid) : -1;
+    double cpu1 = b->dm.pid ? opfor_bench_proc_cpu_seconds(b->dm.pid) : -1;
     if (s.oom)
         fail(b, "out of memory", NULL);
     if (!b->failed && s.n == 0)
         fail(b, "no answers", NULL);
     if (!b->failed) {
-        qsort(s.v, s.n, sizeof *s.v, cmp_float);
+        qsort(s.v, s.n, sizeof *s.v, opfor_bench_cmp_float);
         out->rps = (double)s.n / ((double)(s.t1 - s.t0) / 1e9);
         out->p50_ms = s.v[s.n / 2] / 1e3;
         out->p99_ms = s.v[(size_t)((double)s.n * 0.99)] / 1e3;
@@ -731,14 +676,14 @@ int opfor_bench_web(int argc, char **argv) {
             return opfor_cli_usage_error("bench web: --web wants http://HOST:PORT/");
         }
     } else {
-        b->daemon_cpu = pin ? choose_daemon_cpu() : -1;
+        b->daemon_cpu = pin ? opfor_bench_daemon_cpu() : -1;
         if ((rc = spawn_daemon(b)) != 0) {
             stop_daemon(b);
             free(b);
             return rc;
         }
         if (b->daemon_cpu >= 0)
-            pin_self(-1, b->daemon_cpu);
+            opfor_bench_pin(-1, b->daemon_cpu);
     }
     b->ws = calloc((size_t)b->clients, sizeof *b->ws);
     b->ux = calloc((size_t)b->clients, sizeof *b->ux);
