@@ -275,6 +275,19 @@ int opfor__vkg_apply_entry(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_
                            const char *kind, const void *payload, size_t len, opfor__evlist_t *ev,
                            opfor__gerr_t *err);
 
+/* --- the table session as typed forms (vk_game_forms.c) --- */
+
+/* Packs game.state's `reports`, `actions` (the forms, a UNIT field's `values` the units the
+ * rules allow in t now), `ai_to_order`, `can_undo` and `undo_report`: five keys, no map. */
+void opfor__vkg_pack_session(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                             msgpack_packer *pk);
+/* game.report and game.action (method) against the committed table: a report form into the
+ * `report` entry a `report` call with the same meaning would log (0 with e filled, checked by
+ * opfor__vkg_report_check), the initiative action into 1 with e->kind "initiative" (the shell
+ * runs the press method), or a negative code with err naming the field. */
+int opfor__vkg_form_prepare(const opfor__vkg_t *g, const char *method, const msgpack_object *params,
+                            opfor__entry_t *e, opfor__gerr_t *err);
+
 /* --- the AI's orders --- */
 
 /* Plans the order of the non-player unit holding the initiative in t (worker thread: reads
