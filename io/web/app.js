@@ -362,6 +362,7 @@ async function refreshState() {
   $("game-summary").textContent = parts.join(" · ");
   $("game-title").textContent = (st.title || st.scenario || "") + " (" + games.open + ")";
   TableMap.show(st); // the map (map.js), drawn again from this state's scene
+  TablePlay.show(st, games.open); // the Play section (play.js), from the same state
   return st;
 }
 
@@ -494,6 +495,7 @@ function start() {
   $("games-new").addEventListener("submit", newGame);
   $("game-close").addEventListener("click", closeGame);
   TableMap.init($("map"));
+  TablePlay.init($("play"), calc.rpc, $("map-svg")); // a tap on the map may fill a point
   calc.rpc.on("event", (params) => {
     const ev = params && params[0];
     if (ev && ev.game === games.open) showEvent(ev);

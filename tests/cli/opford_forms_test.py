@@ -97,6 +97,10 @@ for _ in range(60):
         check("ai_to_order_when_enemy", st["ai_to_order"] is True, repr(st["ai_to_order"]))
         err, o = c.call("ai.orders", {"game": "pf"})
         check("order_given", err is None and o.get("sentence"), repr(err))
+        needs = o.get("needs") or []
+        check("needs_have_chances", all("p" in n for n in needs) and
+              all(n["p"] is None or 0 < n["p"] <= 1 for n in needs) and
+              (not needs or any(n["p"] for n in needs)), repr(needs))
         st2 = state()
         check("ai_to_order_false_after_order", st2["ai_to_order"] is False and
               st2["can_undo"] is False, repr((st2["ai_to_order"], st2["can_undo"])))

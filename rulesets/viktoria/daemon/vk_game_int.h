@@ -49,6 +49,8 @@ typedef struct opfor__vkg_need {
     int32_t count;  /* how many times the table rolls it (one per figure that fires), 0 when
                        not counted or when per says */
     char per[12];   /* "hit": one roll per success of the roll before; "" otherwise */
+    double p;       /* (issue 19) the chance one roll succeeds, as the dice render it (the
+                       calculator's); 0: not given (a move's dice, orders logged before) */
 } opfor__vkg_need_t;
 
 /* The last AI order of a game. Plain data: it lives inside the table state. */
