@@ -3,7 +3,8 @@
 // in game.state"): a button per table action (`actions`), "AI orders" while `ai_to_order`, the
 // AI's last order with its reason, runner-up and needs, one form per report (`reports`) built
 // from its typed fields (a unit from `values`, a point typed or tapped on the map), and Undo while
-// `can_undo`. Every call sends `seen` (the log_seq shown), so a report made against a state
+// `can_undo`; where the state lists a table side's legal actions (`legal`) or the dice's outcomes
+// (`outcomes`), a button for each (game.act, game.roll). Every call sends `seen` (the log_seq shown), so a report made against a state
 // another device has changed is refused; a refusal is shown in words beside its form and the
 // form keeps what was typed. The page reads game.state again after every burst of events
 // (app.js), and TablePlay.show(state) redraws from it. Nothing here names a ruleset.
@@ -11,7 +12,7 @@
 
 const TablePlay = (() => {
   const s = {
-    root: null, rpc: null, game: null, st: null, schema: "", order: null,
+    root: null, rpc: null, game: null, st: null, schema: "", order: null, orderKey: null,
     armed: null, // the POINT input a tap on the map fills, or null
     chosen: null, // the report form on screen
   };
@@ -160,9 +161,45 @@ const TablePlay = (() => {
     }
   }
 
+  // A table side's legal actions (game.act) and the dice at a chance node (game.roll), where
+  // the state lists them; rebuilt from every state.
+  function showMoves(st) {
+    const box = q("#play-moves");
+    box.replaceChildren();
+    const err = el("p", { class: "error", role: "alert" });
+    const act = (method, params) => async () => {
+      err.textContent = "";
+      try { await s.rpc.call(method, Object.assign({ game: s.game }, params)); } catch (e) { err.textContent = String(e.message || e); }
+    };
+    const legal = st.status === "active" && Array.isArray(st.legal) ? st.legal : [];
+    const chance = st.status === "active" && st.to_move === "chance";
+    if (legal.length) box.append(el("h4", { text: "Side " + (Number(st.to_move) + 1) + " to move" }));
+    legal.forEach((phrase, i) => {
+      const b = el("button", { type: "button", class: "move", text: phrase });
+      b.addEventListener("click", act("game.act", { action: i }));
+      box.append(b);
+    });
+    if (chance) {
+      box.append(el("h4", { text: "The dice" }));
+      for (const o of Array.isArray(st.outcomes) ? st.outcomes : []) {
+        const b = el("button", { type: "button", class: "move", text: o.text + (o.p != null ? " (" + pct(o.p) + ")" : "") });
+        b.addEventListener("click", act("game.roll", { outcome: o.index }));
+        box.append(b);
+      }
+      const b = el("button", { type: "button", class: "move", text: "Roll for me" });
+      b.addEventListener("click", act("game.roll", { outcome: "auto" }));
+      box.append(b);
+    }
+    box.append(err);
+    box.hidden = !legal.length && !chance;
+  }
+
   // ---------------------------------------------------------------- the order
 
   function showOrder(o) {
+    const key = o ? JSON.stringify(o) : "";
+    if (key === s.orderKey) return; // the same order: leave it on screen as it is
+    s.orderKey = key;
     const box = q("#play-order");
     box.replaceChildren();
     box.hidden = !o;
@@ -271,6 +308,7 @@ const TablePlay = (() => {
     q("#play-undo-box").hidden = !(active && st.can_undo === true);
     if (!(active && st.can_undo === true)) q("#play-undo-error").textContent = "";
     showOrder(st.order || null);
+    showMoves(st);
     q("#play-note").textContent = active ? "" : "This game is " + st.status + ": nothing more can be played.";
     s.root.dataset.logSeq = String(st.log_seq); // for the tests
   }

@@ -6,7 +6,8 @@ the table) shows the daemon's reason beside its form, keeps what was typed and c
 reported (the unit from the form's list, the point tapped on the map) and the unit's rectangle
 moves on the map to where the daemon puts it; Undo takes it back; play goes on from the page
 until the AI holds the initiative, and "AI orders" shows the order whose sentence is the one
-ai.orders answers over the Unix socket, with its reason. Screenshots play-360.png and
+ai.orders answers over the Unix socket, with its reason. A game of the test-only duel ruleset
+(when built) shows its table side's moves and plays one from the page. Screenshots play-360.png and
 play-tablet.png (820 px) go to ARTEFACTS.
 """
 import os
@@ -16,6 +17,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser  # noqa: E402
 from opford_lib import Checks, Client, Daemon  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
@@ -32,6 +34,12 @@ drv = browser.chromium(f"{work}/chromium")
 
 
 def text(i):
+    """The element's text; the page may redraw it between finding and reading: read again."""
+    for _ in range(5):
+        try:
+            return browser.text(drv, i)
+        except StaleElementReferenceException:
+            continue
     return browser.text(drv, i)
 
 
@@ -205,9 +213,36 @@ try:
     drv.execute_script("document.getElementById('play').scrollIntoView()")
     drv.save_screenshot(os.path.join(artefacts, "play-360.png"))
 
+    # a game of another ruleset (the test-only duel, when built): its table side's moves
+    hello = u.rpc("hello", {"client": "table"})
+    if "duel" in hello.get("rulesets", []):
+        duel = u.rpc("game.new", {"ruleset": "duel", "seed": 3})["game"]
+        ds = u.rpc("game.state", {"game": duel})
+        drv.find_element(By.ID, "tab-games").click()
+        row = f"#games-list tr[data-game='{duel}'] button"
+        waits(lambda b: b.find_elements(By.CSS_SELECTOR, row), 10)
+        drv.find_element(By.CSS_SELECTOR, row).click()
+        check("duel_opened", waits(lambda b: shown_seq() == ds["log_seq"] and
+                                   b.find_element(By.TAG_NAME, "body").get_attribute("data-game")
+                                   == duel))
+        moves = drv.find_elements(By.CSS_SELECTOR, "#play-moves button.move")
+        want = len(ds["legal"]) if ds["legal"] else len(ds["outcomes"]) + 1
+        check("duel_moves_offered", len(moves) == want and want > 0, (len(moves), ds["to_move"]))
+        if moves:
+            moves[-1].click()
+            check("duel_move_from_the_page", waits(lambda b: shown_seq() > ds["log_seq"], 10),
+                  drv.find_element(By.ID, "play-moves").text)
+        check("duel_no_undo", not drv.find_element(By.ID, "play-undo-box").is_displayed())
+
     drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                         {"width": 820, "height": 1180, "deviceScaleFactor": 1, "mobile": True})
     drv.set_window_size(820, 1180)
+    row = f"#games-list tr[data-game='{gid}'] button"
+    drv.find_element(By.ID, "tab-games").click()
+    waits(lambda b: b.find_elements(By.CSS_SELECTOR, row), 10)
+    drv.find_element(By.CSS_SELECTOR, row).click()
+    waits(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-game") == gid and
+          b.find_elements(By.ID, "play-sentence"), 10)
     drv.execute_script("document.getElementById('map').scrollIntoView()")
     check("tablet_order_still_shown", text("play-sentence") == order["sentence"])
     drv.save_screenshot(os.path.join(artefacts, "play-tablet.png"))
