@@ -102,6 +102,22 @@ const TablePlay = (() => {
     }
   }
 
+  // A small cross where the tapped point is, on top of the map's drawing (gone with the map's
+  // next redraw, which follows the report).
+  function mark(svg, x, y) {
+    for (const m of svg.querySelectorAll(".play-mark")) m.remove();
+    const NS = "http://www.w3.org/2000/svg";
+    const g = document.createElementNS(NS, "g");
+    g.setAttribute("class", "play-mark");
+    g.setAttribute("transform", `translate(${x.toFixed(2)},${y.toFixed(2)})`);
+    for (const [x1, y1, x2, y2] of [[-1, -1, 1, 1], [-1, 1, 1, -1]]) {
+      const l = document.createElementNS(NS, "line");
+      for (const [k, v] of Object.entries({ x1, y1, x2, y2 })) l.setAttribute(k, String(v));
+      g.append(l);
+    }
+    svg.append(g);
+  }
+
   // A tap on the map while a point field is armed: the table point under the finger (the map's
   // view box is the table in inches, y drawn downwards from the north edge).
   function mapTap(ev) {
@@ -113,6 +129,7 @@ const TablePlay = (() => {
     const x = Math.min(Math.max(p.x, 0), s.st.scene.width);
     const y = Math.min(Math.max(s.st.scene.depth - p.y, 0), s.st.scene.depth);
     s.armed.value = x.toFixed(1) + "," + y.toFixed(1);
+    mark(svg, x, s.st.scene.depth - y);
     s.armed.dispatchEvent(new Event("change"));
     arm(null);
   }

@@ -181,5 +181,5 @@ if "duel" in hello.get("rulesets", []):
         after = c.call("game.state", {"game": "d1"})[1]
         check("generic_stale_seen_refused", err is not None and err[0] == ILLEGAL and
               "seen:" in err[1] and after["log_seq"] == ds["log_seq"], repr(err))
-d.stop()
+check("daemon_stops_cleanly", d.stop() == 0, d.logtext()[-2000:])
 checks.finish("opford_forms: ")

@@ -147,6 +147,7 @@ try:
     tx, ty = (float(v) for v in typed.split(",")) if "," in typed else (-1, -1)
     check("map_tap_fills_the_point", abs(tx - want[0]) < 0.35 and abs(ty - want[1]) < 0.35,
           (typed, want))
+    check("tapped_point_marked", len(drv.find_elements(By.CSS_SELECTOR, "#map-svg .play-mark")) == 1)
     seq0 = st["log_seq"]
     form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
     check("activation_reported", step_to(u, gid, seq0 + 1),
