@@ -249,6 +249,20 @@ static int prepare_form(const opfor__game_t *g, int with_side, const msgpack_obj
     if (with_side && opfor_rpc_params_int(params, "side", 0, gen->rs->max_players - 1, &side, why,
                                           sizeof why) == OPFOR_EINVAL)
         return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL, "%s", why);
+    const msgpack_object *seen = opfor_rpc_params_get(params, "seen");
+    if (seen && (seen->type != MSGPACK_OBJECT_POSITIVE_INTEGER))
+        return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                               "seen: the log_seq of the state the client saw (an integer)");
+    if (seen && seen->via.u64 != g->t.log_seq) { /* the client answers a state that is gone */
+        opfor_rpc_hint_set(opfor__gerr_hint(err), OPFOR_RPC_HINT_STALE_STATE);
+        opfor_rpc_hint_int(opfor__gerr_hint(err), "seen", (int64_t)seen->via.u64);
+        opfor_rpc_hint_int(opfor__gerr_hint(err), "log_seq", (int64_t)g->t.log_seq);
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                               "seen: the %s answers the game as it stood at entry %llu, but it "
+                               "has %llu entries now: read the game again",
+                               with_side ? "report" : "action", (unsigned long long)seen->via.u64,
+                               (unsigned long long)g->t.log_seq);
+    }
     const msgpack_object *fields = opfor_rpc_params_get(params, "fields");
     if (fields && fields->type != MSGPACK_OBJECT_MAP && fields->type != MSGPACK_OBJECT_NIL)
         return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
@@ -1018,24 +1032,6 @@ void opfor__pack_scene(msgpack_packer *pk, const opfor_scene_t *sc) {
     }
 }
 
-static void pack_forms(msgpack_packer *pk, const opfor_form_t *forms, int n) {
-    msgpack_pack_array(pk, (size_t)(forms && n > 0 ? n : 0));
-    for (int i = 0; forms && i < n; i++) {
-        const opfor_form_t *f = &forms[i];
-        msgpack_pack_map(pk, 3);
-        opfor__kv_str(pk, "name", f->name);
-        opfor__kv_str(pk, "title", f->title ? f->title : f->name);
-        opfor_rpc_pack_cstr(pk, "fields");
-        msgpack_pack_array(pk, (size_t)f->nfields);
-        for (int k = 0; k < f->nfields; k++) {
-            msgpack_pack_map(pk, 3);
-            opfor__kv_str(pk, "name", f->fields[k].name);
-            opfor__kv_str(pk, "type", opfor_field_type_name(f->fields[k].type));
-            opfor__kv_bool(pk, "required", (f->fields[k].flags & OPFOR_FIELD_REQUIRED) != 0);
-        }
-    }
-}
-
 /* Packs who is to move: a side, "chance" or "over". */
 static void pack_to_move(msgpack_packer *pk, int cur) {
     if (cur >= 0)
@@ -1085,7 +1081,7 @@ void opfor__gen_pack_state(const opfor__game_t *g, int viewer, msgpack_packer *p
     char hash[24];
     snprintf(hash, sizeof hash, "%016llx",
              (unsigned long long)(have_view ? opfor_game_hash(&gen->game, view) : 0));
-    msgpack_pack_map(pk, 26);
+    msgpack_pack_map(pk, 29);
     opfor__kv_str(pk, "game", g->row.id);
     opfor__kv_str(pk, "ruleset", g->row.ruleset);
     opfor__kv_str(pk, "title", rs->title ? rs->title : rs->name);
@@ -1166,9 +1162,14 @@ void opfor__gen_pack_state(const opfor__game_t *g, int viewer, msgpack_packer *p
         msgpack_pack_nil(pk);
     const opfor_ruleset_session_t *ss = rs->session;
     opfor_rpc_pack_cstr(pk, "reports");
-    pack_forms(pk, ss ? ss->reports : NULL, ss ? ss->nreports : 0);
+    opfor__pack_forms(pk, ss ? ss->reports : NULL, ss ? ss->nreports : 0, NULL, NULL);
     opfor_rpc_pack_cstr(pk, "actions");
-    pack_forms(pk, ss ? ss->actions : NULL, ss ? ss->nactions : 0);
+    opfor__pack_forms(pk, ss ? ss->actions : NULL, ss ? ss->nactions : 0, NULL, NULL);
+    /* the keys every game's state has, so a client never asks which ruleset it is */
+    opfor__kv_bool(pk, "ai_to_order", g->t.status == OPFOR__GS_ACTIVE && cur == gen->ai_side);
+    opfor__kv_bool(pk, "can_undo", 0); /* game.undo: UNSUPPORTED for these games */
+    opfor_rpc_pack_cstr(pk, "undo_report");
+    msgpack_pack_nil(pk);
     if (vbytes != vbuf)
         free(vbytes);
     free(view);

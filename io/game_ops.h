@@ -177,8 +177,10 @@ typedef struct opfor__table_game_ops {
     /* A client's request into a log entry, reading the committed position: method is the
      * wire name ("game.act", "game.roll", "game.report", "game.action", "report", "game.undo":
      * take back the last report, where the table game keeps one to take back). 0 with e
-     * filled, or a negative code with err (OPFOR_ENOTSUP: not a method of this game, the
-     * hint saying which are). */
+     * filled; 1 with e->kind naming a verb of the game's own `method` (a table action that is
+     * one of its methods, such as a button that may need a worker): the shell then runs that
+     * method with params; or a negative code with err (OPFOR_ENOTSUP: not a method of this
+     * game, the hint saying which are). */
     int (*prepare)(const opfor__game_t *g, const char *method, const msgpack_object *params,
                    opfor__entry_t *e, opfor__gerr_t *err);
 

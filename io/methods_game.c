@@ -1122,23 +1122,10 @@ static void method_done(opfor_job_t *job) {
     free(mj);
 }
 
-int opfor__method_rs_method(opfor_call_t *call, const msgpack_object *params) {
-    static const char *const allowed[] = {"game", NULL};
-    opfor__game_t *g = game_of_params(call, params, allowed);
-    if (!g)
-        return 0;
-    if (!g->ops->method) {
-        opfor__gerr_t err = {0};
-        opfor__game_not_here(g, call->name, &err);
-        return answer_gerr(call, &err);
-    }
-    if (call->rs && opfor_ruleset_find(g->row.ruleset) != call->rs) { /* RULESET.VERB */
-        opfor_call_error(call, OPFOR_RPC_E_UNSUPPORTED, "%s: game %s is a %s game", call->name,
-                         g->row.id, g->row.ruleset);
-        return 0;
-    }
-    const char *verb = strrchr(call->name, '.');
-    verb = verb ? verb + 1 : call->name;
+/* Runs the table game's own method `verb` (ops->method) for g: the entry it gives is
+ * committed, or its step goes to a worker first and method_done answers. */
+static int run_method(opfor_call_t *call, opfor__game_t *g, const char *verb,
+                      const msgpack_object *params) {
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
     opfor__entry_t e = {"", &sb};
@@ -1170,6 +1157,26 @@ int opfor__method_rs_method(opfor_call_t *call, const msgpack_object *params) {
     return 0;
 }
 
+int opfor__method_rs_method(opfor_call_t *call, const msgpack_object *params) {
+    static const char *const allowed[] = {"game", NULL};
+    opfor__game_t *g = game_of_params(call, params, allowed);
+    if (!g)
+        return 0;
+    if (!g->ops->method) {
+        opfor__gerr_t err = {0};
+        opfor__game_not_here(g, call->name, &err);
+        return answer_gerr(call, &err);
+    }
+    if (call->rs && opfor_ruleset_find(g->row.ruleset) != call->rs) { /* RULESET.VERB */
+        opfor_call_error(call, OPFOR_RPC_E_UNSUPPORTED, "%s: game %s is a %s game", call->name,
+                         g->row.id, g->row.ruleset);
+        return 0;
+    }
+    const char *verb = strrchr(call->name, '.');
+    verb = verb ? verb + 1 : call->name;
+    return run_method(call, g, verb, params);
+}
+
 /* report, game.act, game.roll, game.report, game.action: the table game turns the params into
  * the log entry (or refuses a method that is not its own), which is committed like any. */
 static int mutation(opfor_call_t *call, opfor__game_t *g, const char *method,
@@ -1178,10 +1185,17 @@ static int mutation(opfor_call_t *call, opfor__game_t *g, const char *method,
     msgpack_sbuffer_init(&sb);
     opfor__entry_t e = {"", &sb};
     opfor__gerr_t err = {0};
-    if (g->ops->prepare(g, method, params, &e, &err) < 0)
+    int rc = g->ops->prepare(g, method, params, &e, &err);
+    if (rc < 0) {
         answer_gerr(call, &err);
-    else
+    } else if (rc == 1 && g->ops->method) { /* a table action that is the game's own method */
+        char verb[sizeof e.kind];
+        snprintf(verb, sizeof verb, "%s", e.kind);
+        msgpack_sbuffer_destroy(&sb);
+        return run_method(call, g, verb, params);
+    } else {
         commit_entry(call, g, &e);
+    }
     msgpack_sbuffer_destroy(&sb);
     return 0;
 }
@@ -1438,7 +1452,7 @@ int opfor__method_game_roll(opfor_call_t *call, const msgpack_object *params) {
 }
 
 int opfor__method_game_report(opfor_call_t *call, const msgpack_object *params) {
-    static const char *const allowed[] = {"game", "form", "fields", "side", NULL};
+    static const char *const allowed[] = {"game", "form", "fields", "side", "seen", NULL};
     return gen_mutation(call, params, allowed, "game.report");
 }
 
@@ -1450,6 +1464,6 @@ int opfor__method_game_undo(opfor_call_t *call, const msgpack_object *params) {
 }
 
 int opfor__method_game_action(opfor_call_t *call, const msgpack_object *params) {
-    static const char *const allowed[] = {"game", "form", "fields", NULL};
+    static const char *const allowed[] = {"game", "form", "fields", "seen", NULL};
     return gen_mutation(call, params, allowed, "game.action");
 }

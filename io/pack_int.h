@@ -12,6 +12,7 @@
 #include <msgpack.h>
 
 #include "opfor/rpc.h"
+#include "opfor/form.h"
 #include "opfor/scene.h"
 
 /* static inline void opfor__kv_NAME(msgpack_packer *pk, const char *key, TYPE v): key, then v
@@ -41,5 +42,14 @@ static inline void opfor__kv_bool(msgpack_packer *pk, const char *key, int v) {
 /* A scene as game.state's `scene` (docs/protocol.md): {width, depth, shapes, units, arrows,
  * labels}. In io/game_gen.c. */
 void opfor__pack_scene(msgpack_packer *pk, const opfor_scene_t *sc);
+
+/* Packs the `values` of field k of form f (an array: the values the rules allow now) and
+ * returns 1, or packs nothing and returns 0 (the field's `values` is then nil). */
+typedef int (*opfor__form_values_fn)(void *ud, const opfor_form_t *f, int k, msgpack_packer *pk);
+/* n forms as game.state's `reports` or `actions` (an array of {name, title, help, section,
+ * fields: [{name, label, help, type, required, optional, list, min, max, default, choices,
+ * values, unit}]}); fn (may be NULL) gives a field's `values`. In io/pack_forms.c. */
+void opfor__pack_forms(msgpack_packer *pk, const opfor_form_t *forms, int n,
+                       opfor__form_values_fn fn, void *ud);
 
 #endif

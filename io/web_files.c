@@ -6,14 +6,15 @@
 #include <string.h>
 
 extern const unsigned char opfor_web_index_html[], opfor_web_app_js[], opfor_web_map_js[],
-    opfor_web_style_css[], opfor_web_msgpack_js[];
+    opfor_web_play_js[], opfor_web_style_css[], opfor_web_msgpack_js[];
 extern const unsigned long opfor_web_index_html_len, opfor_web_app_js_len, opfor_web_map_js_len,
-    opfor_web_style_css_len, opfor_web_msgpack_js_len;
+    opfor_web_play_js_len, opfor_web_style_css_len, opfor_web_msgpack_js_len;
 
 static const opfor_web_file_t files[] = {
     {"/index.html", "text/html; charset=utf-8", opfor_web_index_html, &opfor_web_index_html_len},
     {"/app.js", "text/javascript; charset=utf-8", opfor_web_app_js, &opfor_web_app_js_len},
     {"/map.js", "text/javascript; charset=utf-8", opfor_web_map_js, &opfor_web_map_js_len},
+    {"/play.js", "text/javascript; charset=utf-8", opfor_web_play_js, &opfor_web_play_js_len},
     {"/style.css", "text/css; charset=utf-8", opfor_web_style_css, &opfor_web_style_css_len},
     {"/msgpack.min.js", "text/javascript; charset=utf-8", opfor_web_msgpack_js,
      &opfor_web_msgpack_js_len},

@@ -365,6 +365,7 @@ async function refreshState() {
   $("game-title").textContent = (st.title || st.scenario || "") + " (" + games.open + ")";
   games.state = st;
   TableMap.show(st); // the map (map.js), drawn again from this state's scene
+  TablePlay.show(st, games.open); // the Play section (play.js), from the same state
   return st;
 }
 
@@ -534,6 +535,7 @@ function start() {
   $("new-ruleset").addEventListener("change", newGameChoices);
   $("game-close").addEventListener("click", closeGame);
   TableMap.init($("map"), dropUnit);
+  TablePlay.init($("play"), calc.rpc, $("map-svg")); // a tap on the map may fill a point
   calc.rpc.on("event", (params) => {
     const ev = params && params[0];
     if (ev && ev.game === games.open) showEvent(ev);

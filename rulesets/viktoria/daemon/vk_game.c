@@ -904,7 +904,7 @@ void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
     int list[OPFOR_MAX_UNITS], nready = 0;
     if (t->pending == OPFOR__PEND_PLAYER || t->pending == OPFOR__PEND_ENEMY)
         nready = ready_units(t, t->pending == OPFOR__PEND_PLAYER ? g->player : g->enemy, list);
-    msgpack_pack_map(pk, 26);
+    msgpack_pack_map(pk, 31);
     opfor__kv_str(pk, "game", g->row->id);
     opfor__kv_str(pk, "ruleset", g->row->ruleset);
     opfor__kv_str(pk, "scenario", g->row->scenario_name);
@@ -964,6 +964,7 @@ void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
     } else {
         msgpack_pack_nil(pk);
     }
+    opfor__vkg_pack_session(g, t, pk); /* reports, actions, ai_to_order, can_undo, undo_report */
 }
 
 /* ------------------------------------------------------------------ an order's alternatives */

@@ -49,6 +49,8 @@ typedef struct opfor__vkg_need {
     int32_t count;  /* how many times the table rolls it (one per figure that fires), 0 when
                        not counted or when per says */
     char per[12];   /* "hit": one roll per success of the roll before; "" otherwise */
+    double p;       /* (issue 19) the chance one roll succeeds, as the dice render it (the
+                       calculator's); 0: not given (a move's dice, orders logged before) */
 } opfor__vkg_need_t;
 
 /* The last AI order of a game. Plain data: it lives inside the table state. */
@@ -274,6 +276,19 @@ int opfor__vkg_close(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
 int opfor__vkg_apply_entry(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t seq,
                            const char *kind, const void *payload, size_t len, opfor__evlist_t *ev,
                            opfor__gerr_t *err);
+
+/* --- the table session as typed forms (vk_game_forms.c) --- */
+
+/* Packs game.state's `reports`, `actions` (the forms, a UNIT field's `values` the units the
+ * rules allow in t now), `ai_to_order`, `can_undo` and `undo_report`: five keys, no map. */
+void opfor__vkg_pack_session(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
+                             msgpack_packer *pk);
+/* game.report and game.action (method) against the committed table: a report form into the
+ * `report` entry a `report` call with the same meaning would log (0 with e filled, checked by
+ * opfor__vkg_report_check), the initiative action into 1 with e->kind "initiative" (the shell
+ * runs the press method), or a negative code with err naming the field. */
+int opfor__vkg_form_prepare(const opfor__vkg_t *g, const char *method, const msgpack_object *params,
+                            opfor__entry_t *e, opfor__gerr_t *err);
 
 /* --- the AI's orders --- */
 

@@ -118,7 +118,8 @@ static void op_keep(opfor__game_t *g) {
 
 /* The table's report (`report`: the params as given are the log entry, once
  * opfor__vkg_report_check found that it counts once) and its undo (`game.undo`: the params
- * are the entry); game.act and the other methods of the generic games are not this game's. */
+ * are the entry); game.report and game.action take the session's forms (vk_game_forms.c: a
+ * report entry, or the press); game.act and game.roll are not this game's. */
 static int op_prepare(const opfor__game_t *g, const char *method, const msgpack_object *params,
                       opfor__entry_t *e, opfor__gerr_t *err) {
     if (strcmp(method, "report") == 0 || strcmp(method, "game.undo") == 0) {
@@ -136,6 +137,8 @@ static int op_prepare(const opfor__game_t *g, const char *method, const msgpack_
         msgpack_pack_object(&pk, *params);
         return 0;
     }
+    if (strcmp(method, "game.report") == 0 || strcmp(method, "game.action") == 0)
+        return opfor__vkg_form_prepare(vk(g), method, params, e, err);
     opfor_rpc_hint_t *h = opfor__gerr_hint(err);
     opfor_rpc_hint_set(h, OPFOR_RPC_HINT_USE_RULESET_METHODS);
     opfor_rpc_hint_str(h, "ruleset", g->row.ruleset);

@@ -280,6 +280,7 @@ static int plan_ai(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor__ca
             need_dice(nd->need, nd->dice, sizeof nd->dice);
             nd->count = ord->rolls[i].dice;
             snprintf(nd->per, sizeof nd->per, "%.11s", ord->rolls[i].per);
+            nd->p = ord->rolls[i].p;
         }
         o->figures = ord->figures;
         o->figures_how = ord->figures_how;
@@ -511,13 +512,18 @@ void opfor__vkg_order_pack(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
     opfor_rpc_pack_cstr(pk, "needs");
     msgpack_pack_array(pk, (size_t)o->nneeds);
     for (int i = 0; i < o->nneeds; i++) {
-        msgpack_pack_map(pk, 6);
+        msgpack_pack_map(pk, 7);
         opfor__kv_str(pk, "name", o->needs[i].name);
         opfor__kv_str(pk, "label", o->needs[i].label);
         opfor__kv_str(pk, "dice", o->needs[i].dice);
         opfor__kv_str(pk, "need", o->needs[i].need);
         opfor__kv_int(pk, "count", o->needs[i].count); /* rolls of it; 0 not counted */
         opfor__kv_str(pk, "per", o->needs[i].per);     /* "hit": one per success before */
+        opfor_rpc_pack_cstr(pk, "p"); /* one roll's chance as rendered; nil: not given */
+        if (o->needs[i].p > 0)
+            msgpack_pack_double(pk, o->needs[i].p);
+        else
+            msgpack_pack_nil(pk);
     }
     /* how many figures fire: nil when the order does not fire */
     opfor_rpc_pack_cstr(pk, "figures");
@@ -628,6 +634,10 @@ int opfor__vkg_order(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_
             opfor_rpc_params_str_or(n, "need", nd->need, sizeof nd->need);
             nd->count = (int32_t)opfor_rpc_params_int_or(n, "count", 0, 10000, 0);
             opfor_rpc_params_str_or(n, "per", nd->per, sizeof nd->per);
+            const msgpack_object *np = opfor_rpc_params_get(n, "p");
+            nd->p = np && (np->type == MSGPACK_OBJECT_FLOAT64 || np->type == MSGPACK_OBJECT_FLOAT32)
+                        ? np->via.f64
+                        : 0.0;
         }
     /* figures that fire (entries from before they were counted have none) */
     const msgpack_object *fig = opfor_rpc_params_get(payload, "figures");
