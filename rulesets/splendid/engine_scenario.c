@@ -160,8 +160,10 @@ static int build(opfor_yaml_rd_t *rd, opfor_scenario_ck_t *ck, const opfor_scena
     c->depth = sc->table.depth;
     c->turn_limit = sc->turn_limit > 0 ? sc->turn_limit : SV_DEFAULT_TURNS;
     c->table = sc->table;
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++) {
         snprintf(c->side_names[k], sizeof c->side_names[k], "%s", sc->sides[k].name);
+        c->side_player[k] = sc->sides[k].player;
+    }
     c->model = opfor__sv_model_builtin;
     c->opt.contact_tolerance = 0.05f;
     c->opt.breakpoints = 1;
