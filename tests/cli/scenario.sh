@@ -56,6 +56,11 @@ json_eq '[s["name"] for s in d["scenarios"]], all(s["valid"] for s in d["scenari
 # file's mistakes in its generate map are named at their line and column.
 run 0 scenario check generated
 has "generated: valid: 'Two Armies Rolled Up'"
+# ... and plays by name: its generated units are on the table (the Commander named after his side)
+echo quit | "$bin" play splendid --scenario generated --seed 2 >"$out" 2>"$err" ||
+  fail "opfor play splendid --scenario generated failed"
+has "A Splendid Victory!, seed 2: you are side 0"
+has "Parliament General"
 run 1 scenario check gen_noseed.yaml
 has "gen_noseed.yaml:9:14: generate: needs a seed"
 run 1 scenario check gen_throws.yaml --json
