@@ -1,6 +1,7 @@
 /* rulesets/splendid/session.c — A Splendid Victory! at a real table (opfor/session.h): what the
  * players report besides the generic "act" and "roll" — the initiative dice they threw, a
- * unit's move as the place and facing it reached, the stands a unit lost — each checked
+ * unit's move as the place and facing it reached, a change of formation with its files, the
+ * stands a unit lost — each checked
  * against the rules and refused with the reason, else applied as the rules say
  * (docs/splendid.md 11). The daemon applies a report to a copy of the game, so a refused one
  * changes nothing.
@@ -64,6 +65,31 @@ static const opfor_field_t MOVE_FIELDS[] = {
      .def = 0},
 };
 
+static const char *const FORMATION_CHOICES[] = {"block",      "defensive_block", "line",
+                                                "open_order", "road_column",     NULL};
+
+static const opfor_field_t FORMATION_FIELDS[] = {
+    {.name = "unit",
+     .label = "Unit",
+     .help = "the unit that changed formation",
+     .type = OPFOR_FIELD_UNIT,
+     .flags = OPFOR_FIELD_REQUIRED},
+    {.name = "formation",
+     .label = "Formation",
+     .help = "the formation it took (its front centre stays where it was)",
+     .type = OPFOR_FIELD_CHOICE,
+     .flags = OPFOR_FIELD_REQUIRED,
+     .choices = FORMATION_CHOICES},
+    {.name = "files",
+     .label = "Files",
+     .help = "stands in its front rank (default: the formation's: a block's two ranks, a line's "
+             "every stand)",
+     .type = OPFOR_FIELD_INT,
+     .flags = OPFOR_FIELD_OPTIONAL,
+     .min = 1,
+     .max = 9},
+};
+
 static const opfor_field_t LOSSES_FIELDS[] = {
     {.name = "unit",
      .label = "Unit",
@@ -100,6 +126,12 @@ static const opfor_form_t REPORTS[] = {
      .section = "How do I manoeuvre a unit?",
      .fields = MOVE_FIELDS,
      .nfields = 4},
+    {.name = "formation",
+     .title = "Change of formation",
+     .help = "a unit of the side moving changed formation",
+     .section = "Ok. How does a unit change formation?",
+     .fields = FORMATION_FIELDS,
+     .nfields = 3},
     {.name = "losses",
      .title = "Stands removed",
      .help = "stands taken off a unit at the table (before the initiative or in a movement "
@@ -222,34 +254,45 @@ static int own_unit(const sv_ctx_t *c, const sv_state_t *s, int side, const opfo
 
 /* §How do I manoeuvre a unit?: the place and facing reached, checked by the engine's own rules
  * for a manoeuvre (sv_move_check) after the reasons a player can read. */
+/* The unit of a move or change of formation (field v, the report `what`): the reporting
+ * side's, in its movement phase, free to act and out of contact; -1 with out->error when not. */
+static int mover(const sv_ctx_t *c, const sv_state_t *s, int side, const opfor_value_t *v,
+                 const char *what, opfor_session_result_t *out) {
+    int ui = own_unit(c, s, side, v, out, 1);
+    if (ui < 0)
+        return -1;
+    const char *name = c->names[ui];
+    const char *verb = strcmp(what, "move") == 0 ? "manoeuvre" : "change formation";
+    if (s->phase != SV_P_MOVE)
+        return refuse(out, -1, "%s: %s cannot %s now: the game is in %s", what, name, verb,
+                      PHASE_TEXT[s->phase]);
+    if (s->side != side)
+        return refuse(out, -1,
+                      "%s: it is %s's movement phase: %s waits for its own (§The Movement "
+                      "Phase)",
+                      what, side_name(c, s->side), name);
+    if (s->u[ui].flags & SV_F_ACTED)
+        return refuse(out, -1, "%s: %s has already acted in this movement phase", what, name);
+    if (s->retreating)
+        return refuse(out, -1,
+                      "%s: %s retreated a unit voluntarily this phase: nothing else of the side "
+                      "moves (§Can a unit be voluntarily retreated?)",
+                      what, side_name(c, side));
+    if (sv_engaged(c, s, ui))
+        return refuse(out, -1,
+                      "%s: %s is in contact with the enemy: a unit in contact cannot %s, it may "
+                      "only disengage (§Disengaging)",
+                      what, name, verb);
+    return ui;
+}
+
 static int report_move(const sv_ctx_t *c, sv_state_t *s, int side, const opfor_value_t *v,
                        opfor_session_result_t *out) {
-    int ui = own_unit(c, s, side, &v[0], out, 1);
+    int ui = mover(c, s, side, &v[0], "move", out);
     if (ui < 0)
         return OPFOR_EILLEGAL;
     const char *name = c->names[ui];
     sv_unit_t *u = &s->u[ui];
-    if (s->phase != SV_P_MOVE)
-        return refuse(out, OPFOR_EILLEGAL, "move: %s cannot manoeuvre now: the game is in %s", name,
-                      PHASE_TEXT[s->phase]);
-    if (s->side != side)
-        return refuse(out, OPFOR_EILLEGAL,
-                      "move: it is %s's movement phase: %s waits for its own (§The Movement "
-                      "Phase)",
-                      side_name(c, s->side), name);
-    if (u->flags & SV_F_ACTED)
-        return refuse(out, OPFOR_EILLEGAL, "move: %s has already acted in this movement phase",
-                      name);
-    if (s->retreating)
-        return refuse(out, OPFOR_EILLEGAL,
-                      "move: %s retreated a unit voluntarily this phase: nothing else of the side "
-                      "moves (§Can a unit be voluntarily retreated?)",
-                      side_name(c, side));
-    if (sv_engaged(c, s, ui))
-        return refuse(out, OPFOR_EILLEGAL,
-                      "move: %s is in contact with the enemy: a unit in contact cannot manoeuvre, "
-                      "it may only disengage (§Disengaging)",
-                      name);
     double x, y;
     if (sscanf(v[1].text ? v[1].text : "", "%lf,%lf", &x, &y) != 2)
         return refuse(out, OPFOR_EINVAL, "to: '%s' is not a point x,y in inches",
@@ -308,6 +351,69 @@ static int report_move(const sv_ctx_t *c, sv_state_t *s, int side, const opfor_v
     else if (fabsf(s->u[ui].x - a.x) > 1e-3f || fabsf(s->u[ui].y - a.y) > 1e-3f)
         event(out, "stopped", "%s was stopped at (%.1f, %.1f)", name, (double)s->u[ui].x,
               (double)s->u[ui].y);
+    return 0;
+}
+
+/* §Ok. How does a unit change formation?: the formation and files taken, checked by the
+ * engine's own rules (sv_move_check) after the reasons a player can read. */
+static int report_formation(const sv_ctx_t *c, sv_state_t *s, int side, const opfor_value_t *v,
+                            opfor_session_result_t *out) {
+    int ui = mover(c, s, side, &v[0], "formation", out);
+    if (ui < 0)
+        return OPFOR_EILLEGAL;
+    const char *name = c->names[ui];
+    const sv_unit_t *u = &s->u[ui];
+    int form = (int)v[1].num; /* FORMATION_CHOICES are the engine's first five formations */
+    if (sv_is_art(u))
+        return refuse(out, OPFOR_EILLEGAL,
+                      "formation: %s is artillery: it limbers up or unlimbers instead", name);
+    if (sv_is_cmd(u))
+        return refuse(out, OPFOR_EILLEGAL, "formation: %s is a command unit, always in open order",
+                      name);
+    if (u->flags & SV_F_FORMED)
+        return refuse(out, OPFOR_EILLEGAL,
+                      "formation: %s has already changed formation in this movement phase", name);
+    if (u->flags & SV_F_FLOWED)
+        return refuse(out, OPFOR_EILLEGAL,
+                      "formation: %s flowed around friends this phase: it keeps its formation "
+                      "(§Flow Around)",
+                      name);
+    if (form == u->form)
+        return refuse(out, OPFOR_EILLEGAL, "formation: %s is in %s already", name,
+                      sv_form_names[form]);
+    if (!sv_form_ok(u, form) || (form == SV_OPEN && u->kind == SV_MOUNTED && u->n >= 4))
+        return refuse(out, OPFOR_EILLEGAL, "formation: a %d-stand %s unit%s cannot be in %s", u->n,
+                      sv_kind_names[u->kind], u->kind == SV_PM && u->a ? " with pikes" : "",
+                      sv_form_names[form]);
+    if (form == SV_COLUMN)
+        for (int i = 0; i < s->nunits; i++)
+            if (s->u[i].side != u->side && sv_alive(&s->u[i]) &&
+                sv_unit_dist(c, u, &s->u[i]) <= 24.0f)
+                return refuse(out, OPFOR_EILLEGAL,
+                              "formation: %s is within 24 in of %s: no road column so near the "
+                              "enemy (§The Movement Phase)",
+                              name, c->names[i]);
+    int files = v[2].set ? (int)v[2].num : sv_default_files(u, form);
+    if (files > u->n || ((form == SV_LINE || form == SV_OPEN) && files != u->n) ||
+        (form == SV_COLUMN && files != 1))
+        return refuse(out, OPFOR_EILLEGAL,
+                      "files: %d files do not fit %s of %d stands (a line and open order: every "
+                      "stand; a road column: 1)",
+                      files, sv_form_names[form], u->n);
+    opfor_action_t a = opfor_action_make(SV_A_FORM);
+    a.unit = (uint8_t)ui;
+    a.sub = (uint8_t)form;
+    a.arg = (uint16_t)files;
+    if (!sv_move_check(c, s, &a))
+        return refuse(out, OPFOR_EILLEGAL,
+                      "formation: %s has no room to form %s there (other units, terrain closed "
+                      "to it, the table's edge)",
+                      name, sv_form_names[form]);
+    int rc = sv_engine_apply(c, s, &a);
+    if (rc < 0)
+        return refuse(out, rc, "formation: the rules refuse %s's change of formation", name);
+    event(out, "formed", "%s forms %s, %d file%s", name, sv_form_names[form], files,
+          files == 1 ? "" : "s");
     return 0;
 }
 
@@ -397,10 +503,12 @@ static int report(const void *ctx, void *state, int side, const opfor_form_t *fo
     if (form == &REPORTS[1])
         return report_move(c, s, side, vals, out);
     if (form == &REPORTS[2])
+        return report_formation(c, s, side, vals, out);
+    if (form == &REPORTS[3])
         return report_losses(c, s, vals, out);
     return refuse(out, OPFOR_EINVAL,
                   "report: '%s' is not one of A Splendid Victory!'s "
-                  "(initiative, move, losses)",
+                  "(initiative, move, formation, losses)",
                   form->name);
 }
 

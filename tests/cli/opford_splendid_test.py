@@ -55,7 +55,7 @@ check("new_generated", err is None and gg["scenario"] == "generated", repr(err))
 err, g = c.call("game.new", {"ruleset": "splendid", "scenario": "encounter", "id": "sv1",
                              "seed": 7, "level": "novice"})
 check("new_encounter", err is None and g["scenario"] == "encounter" and g["to_move"] == "chance"
-      and {r["name"] for r in g["reports"]} == {"initiative", "move", "losses"},
+      and {r["name"] for r in g["reports"]} == {"initiative", "move", "formation", "losses"},
       repr((err, g and g.get("reports"))))
 check("generated_differs", gg and g and gg["hash"] != g["hash"], "")
 err, dflt = c.call("game.new", {"ruleset": "splendid", "id": "sv0", "seed": 7})
@@ -88,6 +88,10 @@ err, _ = c.call("game.report", {"game": "sv1", "form": "move",
                                 "fields": {"unit": "Hammond's Foot", "to": "20,14"}})
 check("move_not_now", err is not None and err[0] == ILLEGAL and
       "the game is in the initiative phase" in err[1], repr(err))
+err, _ = c.call("game.report", {"game": "sv1", "form": "formation",
+                                "fields": {"unit": "Hammond's Foot", "formation": "square"}})
+check("formation_bad_choice", err is not None and err[0] == INVALID_PARAMS and
+      "road_column" in err[1], repr(err))
 err, res = c.call("game.report", {"game": "sv1", "form": "losses",
                                   "fields": {"unit": "Rupert's Horse", "stands": 2}})
 check("losses_accepted", err is None and any(

@@ -1,6 +1,7 @@
 /* tests/rulesets/test_splendid_session.c — A Splendid Victory! at a real table
  * (rulesets/splendid/session.c) from small positions: each report the players send — the
- * initiative dice, a unit's move as place and facing, the stands a unit lost — is refused with
+ * initiative dice, a unit's move as place and facing, a change of formation, the stands a unit
+ * lost — is refused with
  * its reason when the rules forbid it, and changes the state as the rules say when accepted.
  */
 #include "test_splendid_engine_helper.h"
@@ -54,7 +55,8 @@ static void refused(int rc, const opfor_session_result_t *out, const char *want)
 static void forms_described(void **st) {
     (void)st;
     const opfor_ruleset_session_t *ss = session();
-    assert_int_equal(ss->nreports, 3);
+    assert_int_equal(ss->nreports, 4);
+    assert_non_null(opfor_form_find(ss->reports, ss->nreports, "formation"));
     assert_non_null(opfor_form_find(ss->reports, ss->nreports, "initiative"));
     const opfor_form_t *m = opfor_form_find(ss->reports, ss->nreports, "move");
     assert_non_null(m);
@@ -151,6 +153,50 @@ static void move(void **st) {
     free(c);
 }
 
+static void formation(void **st) {
+    (void)st;
+    sv_ctx_t *c = two_units();
+    sv_state_t s, t;
+    opfor_session_result_t out;
+    fx_state(c, &s, SV_P_MOVE, 0, 9);
+    /* accepted: the block of 3 files forms a line of 6, its front centre kept */
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(send(c, &t, 0, "formation", &out, "unit=Hammond", "formation=line", NULL), 0);
+    assert_int_equal(t.u[0].form, SV_LINE);
+    assert_int_equal(t.u[0].files, 6);
+    assert_true(fabsf(t.u[0].x - 20.0f) < 1e-4f && fabsf(t.u[0].y - 8.0f) < 1e-4f);
+    assert_true(t.u[0].flags & SV_F_ACTED); /* foot: its whole action */
+    assert_non_null(strstr(out.events[0].text, "Hammond forms line, 6 files"));
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(send(c, &t, 0, "formation", &out, "unit=Hammond", "formation=defensive_block",
+                          "files=2", NULL),
+                     0);
+    assert_int_equal(t.u[0].form, SV_DEFBLOCK);
+    assert_int_equal(t.u[0].files, 2); /* three ranks */
+    /* refused, with the reason */
+    memcpy(&t, &s, sizeof s);
+    refused(send(c, &t, 0, "formation", &out, "unit=Hammond", "formation=block", NULL), &out,
+            "Hammond is in block already");
+    refused(send(c, &t, 0, "formation", &out, "unit=Hammond", "formation=open_order", NULL), &out,
+            "a 6-stand pike_and_musket unit with pikes cannot be in open_order");
+    refused(send(c, &t, 0, "formation", &out, "unit=Hammond", "formation=line", "files=3", NULL),
+            &out, "3 files do not fit line of 6 stands");
+    refused(send(c, &t, 0, "formation", &out, "unit=Hammond", "formation=road_column", NULL), &out,
+            "within 24 in of Rupert");
+    refused(send(c, &t, 1, "formation", &out, "unit=Rupert", "formation=line", NULL), &out,
+            "it is Parliament's movement phase");
+    t.phase = SV_P_FIRE;
+    refused(send(c, &t, 0, "formation", &out, "unit=Hammond", "formation=line", NULL), &out,
+            "cannot change formation now");
+    /* mounted units may change formation and manoeuvre, but change formation once */
+    memcpy(&t, &s, sizeof s);
+    t.side = 1;
+    assert_int_equal(send(c, &t, 1, "formation", &out, "unit=Rupert", "formation=line", NULL), 0);
+    refused(send(c, &t, 1, "formation", &out, "unit=Rupert", "formation=block", NULL), &out,
+            "Rupert has already changed formation in this movement phase");
+    free(c);
+}
+
 static void guns_limber_first(void **st) {
     (void)st;
     sv_ctx_t *c = two_units();
@@ -213,8 +259,12 @@ static void losses(void **st) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(forms_described),   cmocka_unit_test(initiative), cmocka_unit_test(move),
-        cmocka_unit_test(guns_limber_first), cmocka_unit_test(losses),
+        cmocka_unit_test(forms_described),
+        cmocka_unit_test(initiative),
+        cmocka_unit_test(move),
+        cmocka_unit_test(formation),
+        cmocka_unit_test(guns_limber_first),
+        cmocka_unit_test(losses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
