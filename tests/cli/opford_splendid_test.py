@@ -39,6 +39,14 @@ check("hello_viktoria_modes", vk.get("modes") == ["competitive", "patrol"], repr
 check("hello_viktoria_scenarios",
       [s["name"] for s in vk.get("scenarios", [])] == ["patrol_default", "competitive_default"]
       and all(s["title"] for s in vk["scenarios"]), repr(vk.get("scenarios")))
+# every listed scenario and mode starts a game of its ruleset by name
+for sc in vk.get("scenarios", []):
+    err, vg = c.call("game.new", {"ruleset": "viktoria", "scenario": sc["name"], "seed": 1})
+    check("viktoria_scenario_" + sc["name"], err is None and vg["scenario"] == sc["name"],
+          repr(err))
+for m in vk.get("modes", []):
+    err, vg = c.call("game.new", {"ruleset": "viktoria", "mode": m, "seed": 1})
+    check("viktoria_mode_" + m, err is None and vg["mode"] == m, repr(err))
 check("hello_session_part", "session" in sv.get("parts", []), repr(sv.get("parts")))
 
 # ---------------------------------------------------------------- game.new by scenario name
