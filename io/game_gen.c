@@ -104,6 +104,24 @@ void opfor__gen_reset(opfor__game_t *g) {
     opfor_game_new_state(&gen->game, gen->state, g->row.seed);
 }
 
+/* The index of name among rs's built-in scenarios, or -1. */
+static int builtin_listed(const opfor_ruleset_t *rs, const char *name) {
+    for (size_t i = 0; rs->builtin_name && rs->builtin_name(i); i++)
+        if (strcmp(rs->builtin_name(i), name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* rs's built-in scenarios for a message: "built-in: a, b" or "it has none". */
+static void builtin_names(const opfor_ruleset_t *rs, char *buf, size_t n) {
+    size_t len = (size_t)snprintf(buf, n, "built-in:");
+    size_t i = 0;
+    for (; rs->builtin_name && rs->builtin_name(i) && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "%s %s", i ? "," : "", rs->builtin_name(i));
+    if (i == 0)
+        snprintf(buf, n, "it has none");
+}
+
 /* The table game's open (opfor__table_game_ops_t.open): g's row as given. */
 static int op_open(opfor__game_t *g, const struct opfor_ruleset *rs, const opfor__game_src_t *src,
                    opfor__gerr_t *err) {
@@ -112,13 +130,21 @@ static int op_open(opfor__game_t *g, const struct opfor_ruleset *rs, const opfor
         return opfor__gerr_set(err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
                                "scenario_yaml: inline scenarios are for the table engine's "
                                "rulesets; name a scenario of this ruleset instead");
-    /* ctx_new reads scenario files; the daemon opens no file a client names */
-    if (row->scenario_name[0] && strcmp(row->scenario_name, "default") != 0)
-        return opfor__gerr_set(
-            err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOTSUP,
-            "scenario: %s games are played on the ruleset's default scenario (leave it "
-            "out, or give \"default\")",
-            rs->name);
+    /* ctx_new reads scenario files; the daemon opens no file a client names: only the
+     * ruleset's built-in scenarios, by the names its builtin_name lists */
+    char builtin[sizeof row->scenario_name + 8] = "";
+    if (row->scenario_name[0] && strcmp(row->scenario_name, "default") != 0) {
+        if (builtin_listed(rs, row->scenario_name) < 0) {
+            char names[400];
+            builtin_names(rs, names, sizeof names);
+            return opfor__gerr_set(
+                err, OPFOR_RPC_E_UNSUPPORTED, OPFOR_ENOENT,
+                "scenario: '%s' is not a built-in scenario of %s (%s; or leave it out for the "
+                "default)",
+                row->scenario_name, rs->name, names);
+        }
+        snprintf(builtin, sizeof builtin, "builtin:%s", row->scenario_name);
+    }
     if (row->mode[0])
         return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
                                "mode: %s games have no modes (leave it out)", rs->name);
@@ -143,7 +169,7 @@ static int op_open(opfor__game_t *g, const struct opfor_ruleset *rs, const opfor
              opfor_vocab_name(opfor_ai_level_names, level));
     opfor_diag_t d;
     opfor_diag_clear(&d);
-    int rc = opfor_ruleset_ctx_new(rs, NULL, &gen->ctx, &d);
+    int rc = opfor_ruleset_ctx_new(rs, builtin[0] ? builtin : NULL, &gen->ctx, &d);
     if (rc < 0) {
         char where[700];
         int code = rc == OPFOR_ENOENT    ? OPFOR_RPC_E_NOT_FOUND

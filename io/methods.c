@@ -115,6 +115,50 @@ static void pack_deprecated(msgpack_packer *pk, const opfor_ruleset_entry_t *reg
     }
 }
 
+/* The title of rs's built-in scenario `name`: its YAML's `name:` (the title `opfor scenario
+ * list` prints) into buf, or the name itself when the text has none. Read from the compiled-in
+ * text only (the top-level line), so hello loads no scenario. */
+static void scenario_title(const opfor_ruleset_t *rs, const char *name, char *buf, size_t n) {
+    snprintf(buf, n, "%s", name);
+    size_t len = 0;
+    const char *text = rs->builtin_text ? rs->builtin_text(name, &len) : NULL;
+    for (const char *p = text; p && p < text + len; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, "name:", 5) != 0)
+            continue;
+        p += 5;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        size_t k = strcspn(p, "\r\n#");
+        while (k > 0 && (p[k - 1] == ' ' || p[k - 1] == '\t'))
+            k--;
+        if (k >= 2 && (p[0] == '"' || p[0] == '\'') && p[k - 1] == p[0]) {
+            p++;
+            k -= 2;
+        }
+        if (k > 0)
+            snprintf(buf, n, "%.*s", (int)k, p);
+        return;
+    }
+}
+
+/* hello's `scenarios` of one ruleset: [{name, title}] of its built-in scenarios. */
+static void pack_scenarios(msgpack_packer *pk, const opfor_ruleset_t *rs) {
+    size_t n = 0;
+    while (rs->builtin_name && rs->builtin_name(n))
+        n++;
+    opfor_rpc_pack_cstr(pk, "scenarios");
+    msgpack_pack_array(pk, n);
+    for (size_t i = 0; i < n; i++) {
+        char title[128];
+        scenario_title(rs, rs->builtin_name(i), title, sizeof title);
+        msgpack_pack_map(pk, 2);
+        opfor_rpc_pack_cstr(pk, "name");
+        opfor_rpc_pack_cstr(pk, rs->builtin_name(i));
+        opfor_rpc_pack_cstr(pk, "title");
+        opfor_rpc_pack_cstr(pk, title);
+    }
+}
+
 /* One registered ruleset for hello's `ruleset_info`: what it is and which parts it has. */
 static void pack_ruleset(msgpack_packer *pk, const opfor_ruleset_t *rs) {
     const char *parts[5];
@@ -129,7 +173,7 @@ static void pack_ruleset(msgpack_packer *pk, const opfor_ruleset_t *rs) {
         parts[n++] = "scene";
     if (rs->view)
         parts[n++] = "view";
-    msgpack_pack_map(pk, 6);
+    msgpack_pack_map(pk, 8);
     opfor_rpc_pack_cstr(pk, "name");
     opfor_rpc_pack_cstr(pk, rs->name);
     opfor_rpc_pack_cstr(pk, "title");
@@ -152,6 +196,14 @@ static void pack_ruleset(msgpack_packer *pk, const opfor_ruleset_t *rs) {
         snprintf(full, sizeof full, "%s.%s", rs->name, rs->methods[i]);
         opfor_rpc_pack_cstr(pk, full);
     }
+    pack_scenarios(pk, rs);
+    size_t nmodes = 0;
+    for (const char *const *v = rs->modes; v && *v; v++)
+        nmodes++;
+    opfor_rpc_pack_cstr(pk, "modes");
+    msgpack_pack_array(pk, nmodes);
+    for (size_t i = 0; i < nmodes; i++)
+        opfor_rpc_pack_cstr(pk, rs->modes[i]);
 }
 
 int opfor__method_hello(opfor_call_t *call, const msgpack_object *params) {

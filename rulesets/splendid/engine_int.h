@@ -154,8 +154,10 @@ typedef struct sv_ctx {
     sv_options_t opt;
     opfor_sv_model_t model; /* the calculator's numbers (model.yaml) */
     char names[SV_MAX_UNITS][OPFOR_UNIT_NAME_MAX];
-    sv_state_t start;    /* the opening position (phase SV_P_INITIATIVE) */
-    opfor_table_t table; /* the terrain (docs/splendid.md 5) */
+    char side_names[2][32]; /* the scenario's sides, for people */
+    uint8_t side_player[2]; /* 1: people play the side (the scenario's `player`) */
+    sv_state_t start;       /* the opening position (phase SV_P_INITIATIVE) */
+    opfor_table_t table;    /* the terrain (docs/splendid.md 5) */
 } sv_ctx_t;
 
 /* Action kinds. */

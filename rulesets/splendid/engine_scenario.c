@@ -16,6 +16,7 @@
 
 #include "engine_int.h"
 #include "opfor/yamlread.h"
+#include "scenario_gen.h"
 
 const char *const sv_kind_names[SV_KIND_COUNT] = {
     "pike_and_musket", "foot",      "heavy_mounted",   "mounted",   "dragoon",
@@ -159,6 +160,10 @@ static int build(opfor_yaml_rd_t *rd, opfor_scenario_ck_t *ck, const opfor_scena
     c->depth = sc->table.depth;
     c->turn_limit = sc->turn_limit > 0 ? sc->turn_limit : SV_DEFAULT_TURNS;
     c->table = sc->table;
+    for (int k = 0; k < 2; k++) {
+        snprintf(c->side_names[k], sizeof c->side_names[k], "%s", sc->sides[k].name);
+        c->side_player[k] = sc->sides[k].player;
+    }
     c->model = opfor__sv_model_builtin;
     c->opt.contact_tolerance = 0.05f;
     c->opt.breakpoints = 1;
@@ -171,13 +176,17 @@ static int build(opfor_yaml_rd_t *rd, opfor_scenario_ck_t *ck, const opfor_scena
     memset(e, 0, sizeof e);
     for (int i = 0; i < SV_MAX_UNITS; i++)
         e[i].kind = e[i].form = -1;
+    sv_gen_t gen;
+    memset(&gen, 0, sizeof gen);
     struct fy_node *blk = opfor_scenario_block(sc, "splendid");
     struct fy_node *units = NULL, *units_k = NULL;
     if (blk) {
-        enum { OPT, BASES, UNITS, NF };
-        opfor_yaml_field_t f[NF] = {{"options", 0, 0}, {"bases", 0, 0}, {"units", 0, 0}};
+        enum { OPT, BASES, UNITS, GEN, NF };
+        opfor_yaml_field_t f[NF] = {
+            {"options", 0, 0}, {"bases", 0, 0}, {"units", 0, 0}, {"generate", 0, 0}};
         if (opfor_yaml_read_fields(rd, blk, NULL, "splendid", f, NF) ||
-            (f[OPT].v && read_options(rd, f[OPT].v, f[OPT].k, c)))
+            (f[OPT].v && read_options(rd, f[OPT].v, f[OPT].k, c)) ||
+            (f[GEN].v && sv_gen_read(rd, f[GEN].v, f[GEN].k, &gen)))
             return rd->err;
         if (f[BASES].v) {
             opfor_yaml_field_t b[4] = {
@@ -273,21 +282,42 @@ static int build(opfor_yaml_rd_t *rd, opfor_scenario_ck_t *ck, const opfor_scena
         u->fy = f.y;
         s->stands0[u->side] = (uint16_t)(s->stands0[u->side] + u->n);
     }
-    for (int i = 0; i < sc->nunits; i++) {
+    if (gen.on) { /* docs/splendid.md 9.5: an army thrown for each side */
+        for (int k = 0; k < 2; k++)
+            if (commanders[k])
+                return opfor_yaml_fail(rd, OPFOR_EINVAL, gen.node, NULL,
+                                       "generate: %s has a Commander already; a generated army "
+                                       "brings its own (leave the side's generals out)",
+                                       sc->sides[k].name);
+        for (int k = 0; k < 2; k++)
+            gen.top[k] = sc->sides[k].edge >= 0 ? sc->sides[k].edge == OPFOR_EDGE_TOP : k == 1;
+        if (sv_gen_armies(rd, &gen, c))
+            return rd->err;
+    }
+    for (int i = 0; i < s->nunits; i++) {
         opfor_pt_t r[4];
         sv_rect(c, &s->u[i], r);
+        int at = i < sc->nunits ? i : -1; /* generated units: the scenario's errors */
         if (!sv_on_table(c, r))
-            return fail(rd, ck, i, "position", NULL,
+            return fail(rd, ck, at, "position", gen.on && at < 0 ? gen.node : NULL,
                         "the unit's stands do not all stand on the table");
-        if (!sv_terrain_ok(c, &s->u[i], r))
-            return fail(rd, ck, i, "position", NULL, "the unit stands in terrain closed to it");
+        if (!sv_terrain_ok(c, &s->u[i], r)) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "%s stands in terrain closed to it", c->names[i]);
+            return fail(rd, ck, at, "position", at < 0 ? gen.node : NULL,
+                        at < 0 ? msg : "the unit stands in terrain closed to it");
+        }
         for (int j = 0; j < i; j++) {
             opfor_pt_t q[4];
             sv_rect(c, &s->u[j], q);
             if (sv_rect_overlap(r, q, 0.01f)) {
                 char msg[160];
-                snprintf(msg, sizeof msg, "the unit's stands overlap those of %s", c->names[j]);
-                return fail(rd, ck, i, "position", NULL, msg);
+                if (at < 0)
+                    snprintf(msg, sizeof msg, "%s's stands overlap those of %s", c->names[i],
+                             c->names[j]);
+                else
+                    snprintf(msg, sizeof msg, "the unit's stands overlap those of %s", c->names[j]);
+                return fail(rd, ck, at, "position", at < 0 ? gen.node : NULL, msg);
             }
         }
     }
@@ -388,6 +418,8 @@ const opfor_scenario_rules_t opfor__sv_scenario_rules = {
 
 extern const unsigned char opfor_splendid_scenario_encounter[];
 extern const unsigned long opfor_splendid_scenario_encounter_len;
+extern const unsigned char opfor_splendid_scenario_generated[];
+extern const unsigned long opfor_splendid_scenario_generated_len;
 
 static const struct {
     const char *name;
@@ -395,6 +427,7 @@ static const struct {
     const unsigned long *len;
 } BUILTINS[] = {
     {"encounter", opfor_splendid_scenario_encounter, &opfor_splendid_scenario_encounter_len},
+    {"generated", opfor_splendid_scenario_generated, &opfor_splendid_scenario_generated_len},
 };
 #define NBUILTINS (sizeof BUILTINS / sizeof BUILTINS[0])
 
@@ -457,7 +490,10 @@ int sv_ctx_load(const char *scenario, sv_ctx_t **out, opfor_diag_t *diag) {
     struct stat st;
     size_t len = 0;
     const char *text = sv_builtin_text(scenario, &len);
-    if (stat(scenario, &st) != 0 && text) {
+    int named_builtin = strncmp(scenario, "builtin:", 8) == 0; /* never a file */
+    if (named_builtin && !text)
+        return opfor_diag_set(diag, OPFOR_ENOENT, 0, 0, "%s: no such built-in scenario", scenario);
+    if (text && (named_builtin || stat(scenario, &st) != 0)) {
         char label[128];
         snprintf(label, sizeof label, "builtin:%s",
                  strncmp(scenario, "builtin:", 8) == 0 ? scenario + 8 : scenario);

@@ -1,6 +1,7 @@
 /* rulesets/splendid/splendid.c — A Splendid Victory!'s descriptor: the game hooks over the
  * rules engine (engine*.c, docs/splendid.md), its scenarios (engine_scenario.c: files in the
- * format of docs/scenario-format.md and the built-in encounter) and the calculator (calc.c).
+ * format of docs/scenario-format.md and the built-in ones), the calculator (calc.c), the
+ * table session (session.c) and the table as a picture (scene.c).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -8,6 +9,8 @@
 
 #include "ai_int.h"
 #include "engine_int.h"
+#include "scene_int.h"
+#include "session_int.h"
 #include "splendid_int.h"
 
 #define C(ctx) ((const sv_ctx_t *)(ctx))
@@ -184,4 +187,6 @@ const opfor_ruleset_t opfor_splendid_ruleset = {
     .builtin_name = sv_builtin_name,
     .builtin_text = sv_builtin_text,
     .ai = &opfor__sv_ai,
+    .session = &opfor__sv_session,
+    .scene = opfor__sv_scene,
 };

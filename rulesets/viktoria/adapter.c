@@ -691,6 +691,9 @@ static const char *const rs_method_help[] = {
 static const opfor_method_alias_t rs_method_aliases[] = {{"initiative", "patrol.initiative", 6},
                                                          {NULL, NULL, 0}};
 
+/* The modes of a game (docs/patrol-mode.md): two-sided competitive play and Patrol Mode. */
+static const char *const rs_modes[] = {"competitive", "patrol", NULL};
+
 const opfor_ruleset_t opfor_viktoria_ruleset = {
     .name = "viktoria",
     .title = "Viktoria!",
@@ -726,4 +729,5 @@ const opfor_ruleset_t opfor_viktoria_ruleset = {
     .methods = rs_methods,
     .method_help = rs_method_help,
     .method_aliases = rs_method_aliases,
+    .modes = rs_modes,
 };

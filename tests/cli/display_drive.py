@@ -10,6 +10,9 @@
 #               new game (fixed seed), the table plays its first legal action and rolls a
 #               fixed outcome until the AI is to move, then asks for its orders; prints the
 #               game id and the order sentence, or "SKIP" when opford has no duel
+#   splendid    a game of A Splendid Victory! (its built-in encounter, fixed seed): the daemon
+#               rolls, the table takes its first legal action until the AI is to move, then
+#               asks for its orders; prints the game id and the order sentence
 #   png FILE    prints WIDTHxHEIGHT of a PNG file (IHDR), or fails
 #   golden FILE GOLDEN
 #               compares an emulator frame with a golden PNG the way
@@ -196,6 +199,21 @@ def main():
             else:
                 c.ok("game.act", {"game": gid, "action": st["legal"][0]})
         raise SystemExit("the AI was never to move in 40 steps")
+    if sys.argv[2] == "splendid":
+        gid = c.ok("game.new", {"ruleset": "splendid", "scenario": "encounter", "seed": 3,
+                                "level": "novice"})["game"]
+        for _ in range(200):
+            st = c.ok("game.state", {"game": gid})
+            if st["to_move"] == st["ai_side"]:
+                o = c.ok("ai.orders", {"game": gid})
+                print(gid)
+                print(o["sentence"])
+                return
+            if st["to_move"] == "chance":
+                c.ok("game.roll", {"game": gid})
+            else:
+                c.ok("game.act", {"game": gid, "action": st["legal"][0]})
+        raise SystemExit("the AI was never to move in 200 steps")
     if sys.argv[2] == "press":
         gid = sys.argv[3]
         c.ok("subscribe", {"game": gid})

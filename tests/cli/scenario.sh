@@ -47,10 +47,26 @@ run 0 scenario list
 has "patrol_default         patrol       The Farm at Hollebeke"
 has "competitive_default    competitive  Encounter at Lindenau"
 has "encounter              competitive  Encounter at Marston Lane"
+has "generated              competitive  Two Armies Rolled Up"
 run 0 scenario list --json
 json_ok
 json_eq '[s["name"] for s in d["scenarios"]], all(s["valid"] for s in d["scenarios"])' \
-  "['patrol_default', 'competitive_default', 'encounter'] True"
+  "['patrol_default', 'competitive_default', 'encounter', 'generated'] True"
+# A Splendid Victory!'s generated armies (docs/splendid.md 9.5): the built-in checks, and a
+# file's mistakes in its generate map are named at their line and column.
+run 0 scenario check generated
+has "generated: valid: 'Two Armies Rolled Up'"
+# ... and plays by name: its generated units are on the table (the Commander named after his side)
+echo quit | "$bin" play splendid --scenario generated --seed 2 >"$out" 2>"$err" ||
+  fail "opfor play splendid --scenario generated failed"
+has "A Splendid Victory!, seed 2: you are side 0"
+has "Parliament General"
+run 1 scenario check gen_noseed.yaml
+has "gen_noseed.yaml:9:14: generate: needs a seed"
+run 1 scenario check gen_throws.yaml --json
+json_eq 'd["valid"], d["errors"][0]["line"], d["errors"][0]["col"]' "False 9 31"
+run 1 scenario check gen_key.yaml
+has "gen_key.yaml:9:23: unknown key 'side' in generate"
 # A file is read for the ruleset its `ruleset:` line names (A Splendid Victory!'s block).
 run 0 scenario check "$src/rulesets/splendid/scenarios/encounter.yaml"
 has "valid: 'Encounter at Marston Lane', competitive"

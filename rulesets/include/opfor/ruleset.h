@@ -83,9 +83,11 @@ typedef struct opfor_ruleset {
     unsigned flags;    /* OPFOR_RS_* */
 
     /* Optional: builds a game context from a scenario file (NULL: the ruleset's built-in
-     * default scenario) into *ctx, to be released with ctx_free. 0, OPFOR_ENOENT, OPFOR_EPARSE
-     * or OPFOR_EINVAL with diag filled, OPFOR_ENOMEM. Lets generic code (the conformance
-     * suite, the daemon, benchmarks) start a game of any registered ruleset. */
+     * default scenario; a ruleset with built-in scenarios takes "builtin:NAME" as the built-in
+     * scenario NAME of builtin_name, never a file, OPFOR_ENOENT when it has none) into *ctx, to be
+     * released with ctx_free. 0, OPFOR_ENOENT, OPFOR_EPARSE or OPFOR_EINVAL with diag filled,
+     * OPFOR_ENOMEM. Lets generic code (the conformance suite, the daemon, benchmarks) start a game
+     * of any registered ruleset. */
     int (*ctx_new)(const char *scenario, void **ctx, opfor_diag_t *diag);
     /* Optional: releases a context from ctx_new; NULL is fine. */
     void (*ctx_free)(void *ctx);
@@ -172,6 +174,9 @@ typedef struct opfor_ruleset {
      * serves each old name as a deprecated alias until its `until` api_level (hello lists them
      * as `deprecated`), and clients call it on older daemons. */
     const struct opfor_method_alias *method_aliases;
+    /* The modes a game of this ruleset may be started in (game.new's `mode`), NULL-terminated;
+     * NULL: none (hello lists them in ruleset_info as `modes`). */
+    const char *const *modes;
 } opfor_ruleset_t;
 
 /* An old wire name of a ruleset's own method (opfor_ruleset_t.method_aliases). */

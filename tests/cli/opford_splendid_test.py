@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""tests/cli/opford_splendid_test.py BIN_DIR WORKDIR -- A Splendid Victory! played through
+opford by a stock MessagePack client: hello's ruleset_info lists each ruleset's built-in
+scenarios ({name, title}) and modes (Viktoria!: competitive and patrol; the others none);
+game.new with "ruleset": "splendid" and "scenario" plays that built-in scenario and refuses a
+name that is not one (a file path among them) and a mode; game.report's initiative, losses and
+move reports are refused with the rules' reason and change nothing, or change the game; a
+restarted daemon replays the reports to the same state.
+
+Run by tests/cli/opford_splendid.sh; ends with the line "N passed, N failed".
+"""
+import functools
+import os
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import opford_lib  # noqa: E402 (after the line above)
+
+BIN, WORK = sys.argv[1], sys.argv[2]
+OPFORD = os.path.join(BIN, "opford")
+INVALID_PARAMS, ILLEGAL, UNSUPPORTED = -32602, 4, 7
+checks = opford_lib.Checks(detail_max=800)
+check = checks.check
+Daemon = functools.partial(opford_lib.Daemon, OPFORD, WORK)
+
+d = Daemon("sv")
+check("daemon_ready", d.ready, d.logtext())
+c = opford_lib.EventClient(d.sock, 30.0)
+err, hello = c.call("hello", {"client": "opford_splendid_test", "api_level": 5})
+info = {r["name"]: r for r in hello.get("ruleset_info", [])} if hello else {}
+sv = info.get("splendid", {})
+check("hello_splendid_scenarios",
+      sv.get("scenarios") == [{"name": "encounter", "title": "Encounter at Marston Lane"},
+                              {"name": "generated", "title": "Two Armies Rolled Up"}],
+      repr(sv))
+check("hello_splendid_no_modes", sv.get("modes") == [], repr(sv.get("modes")))
+vk = info.get("viktoria", {})
+check("hello_viktoria_modes", vk.get("modes") == ["competitive", "patrol"], repr(vk.get("modes")))
+check("hello_viktoria_scenarios",
+      [s["name"] for s in vk.get("scenarios", [])] == ["patrol_default", "competitive_default"]
+      and all(s["title"] for s in vk["scenarios"]), repr(vk.get("scenarios")))
+# every listed scenario and mode starts a game of its ruleset by name
+for sc in vk.get("scenarios", []):
+    err, vg = c.call("game.new", {"ruleset": "viktoria", "scenario": sc["name"], "seed": 1})
+    check("viktoria_scenario_" + sc["name"], err is None and vg["scenario"] == sc["name"],
+          repr(err))
+for m in vk.get("modes", []):
+    err, vg = c.call("game.new", {"ruleset": "viktoria", "mode": m, "seed": 1})
+    check("viktoria_mode_" + m, err is None and vg["mode"] == m, repr(err))
+check("hello_session_part", "session" in sv.get("parts", []), repr(sv.get("parts")))
+
+# ---------------------------------------------------------------- game.new by scenario name
+for bad in ("/etc/passwd", "../encounter", "nosuch"):
+    err, _ = c.call("game.new", {"ruleset": "splendid", "scenario": bad})
+    check("scenario_refused_" + bad.strip("/.").replace("/", "_"),
+          err is not None and err[0] == UNSUPPORTED and "encounter, generated" in err[1],
+          repr(err))
+err, _ = c.call("game.new", {"ruleset": "splendid", "mode": "patrol"})
+check("mode_refused", err is not None and err[0] == INVALID_PARAMS and "mode" in err[1], repr(err))
+err, gg = c.call("game.new", {"ruleset": "splendid", "scenario": "generated", "id": "gen",
+                              "seed": 4, "level": "novice"})
+check("new_generated", err is None and gg["scenario"] == "generated", repr(err))
+err, g = c.call("game.new", {"ruleset": "splendid", "scenario": "encounter", "id": "sv1",
+                             "seed": 7, "level": "novice"})
+check("new_encounter", err is None and g["scenario"] == "encounter" and g["to_move"] == "chance"
+      and {r["name"] for r in g["reports"]} == {"initiative", "move", "formation", "losses"},
+      repr((err, g and g.get("reports"))))
+check("generated_differs", gg and g and gg["hash"] != g["hash"], "")
+err, dflt = c.call("game.new", {"ruleset": "splendid", "id": "sv0", "seed": 7})
+check("default_is_encounter", err is None and dflt["hash"] == g["hash"], repr(err))
+
+
+def state(game="sv1"):
+    return c.call("game.state", {"game": game})[1]
+
+
+def unchanged(before, name):
+    st = state()
+    check(name, st["log_seq"] == before["log_seq"] and st["hash"] == before["hash"],
+          repr((before["log_seq"], st["log_seq"])))
+
+
+# ---------------------------------------------------------------- reports
+st0 = state()
+err, _ = c.call("game.report", {"game": "sv1", "form": "initiative",
+                                "fields": {"dice": "3,4", "other_dice": "2,5"}})
+check("initiative_tie_refused", err is not None and err[0] == ILLEGAL and "a tie" in err[1],
+      repr(err))
+unchanged(st0, "tie_changes_nothing")
+err, _ = c.call("game.report", {"game": "sv1", "form": "losses",
+                                "fields": {"unit": "Fairfax's Horse", "stands": 5}})
+check("losses_too_many", err is not None and err[0] == ILLEGAL and
+      "Fairfax's Horse has 4 stands, not 5" in err[1], repr(err))
+unchanged(st0, "losses_refused_changes_nothing")
+err, _ = c.call("game.report", {"game": "sv1", "form": "move",
+                                "fields": {"unit": "Hammond's Foot", "to": "20,14"}})
+check("move_not_now", err is not None and err[0] == ILLEGAL and
+      "the game is in the initiative phase" in err[1], repr(err))
+err, _ = c.call("game.report", {"game": "sv1", "form": "formation",
+                                "fields": {"unit": "Hammond's Foot", "formation": "square"}})
+check("formation_bad_choice", err is not None and err[0] == INVALID_PARAMS and
+      "road_column" in err[1], repr(err))
+err, res = c.call("game.report", {"game": "sv1", "form": "losses",
+                                  "fields": {"unit": "Rupert's Horse", "stands": 2}})
+check("losses_accepted", err is None and any(
+    e["kind"] == "session" and "Rupert's Horse loses 2 stands: 3 left" in e["data"]["text"]
+    for e in res["events"]), repr((err, res and res["events"])))
+err, res = c.call("game.report", {"game": "sv1", "form": "initiative",
+                                  "fields": {"dice": "1,2", "other_dice": "6,5"}})
+check("initiative_accepted", err is None and any(
+    e["kind"] == "session" and "Parliament has the initiative" in e["data"]["text"]
+    for e in res["events"]) and res["to_move"] != "chance", repr((err, res)))
+before = state()
+check("sigterm_exit_0", d.stop() == 0, "")
+d.start()
+check("restarted", d.ready, d.logtext())
+c.close()
+c = opford_lib.EventClient(d.sock, 30.0)
+c.call("hello", {"client": "opford_splendid_test", "api_level": 5})
+after = state()
+check("replayed_same_state", after["hash"] == before["hash"] and
+      after["log_seq"] == before["log_seq"], repr((before["hash"], after and after["hash"])))
+c.close()
+check("sigterm_exit_0_again", d.stop() == 0, "")
+checks.finish("opford_splendid: ")
