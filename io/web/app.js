@@ -412,7 +412,7 @@ function newGameChoices() {
   const info = games.info.find((i) => i.name === $("new-ruleset").value) || {};
   const fill = (key, items) => {
     const sel = $("new-" + key);
-    sel.replaceChildren();
+    sel.replaceChildren(el("option", { value: "", text: "the game's default" })); // the daemon's choice
     for (const it of items) sel.append(el("option", { value: it.name, text: it.title }));
     $("new-" + key + "-field").hidden = items.length === 0;
   };
