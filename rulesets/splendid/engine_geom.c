@@ -58,30 +58,37 @@ static void project(const opfor_pt_t r[4], opfor_vec_t ax, float *lo, float *hi)
     }
 }
 
+void sv_box(const opfor_pt_t r[4], float b[4]) {
+    float xl = r[0].x, xh = r[0].x, yl = r[0].y, yh = r[0].y;
+    for (int i = 1; i < 4; i++) {
+        xl = r[i].x < xl ? r[i].x : xl;
+        xh = r[i].x > xh ? r[i].x : xh;
+        yl = r[i].y < yl ? r[i].y : yl;
+        yh = r[i].y > yh ? r[i].y : yh;
+    }
+    b[0] = xl;
+    b[1] = xh;
+    b[2] = yl;
+    b[3] = yh;
+}
+
+float sv_box_gap(const float a[4], const float b[4]) {
+    float g = a[0] - b[1];
+    g = b[0] - a[1] > g ? b[0] - a[1] : g;
+    g = a[2] - b[3] > g ? a[2] - b[3] : g;
+    return b[2] - a[3] > g ? b[2] - a[3] : g;
+}
+
 /* The gap between the boxes around two rectangles along x or y: a lower bound of their
  * distance, without a square root. */
 static float bound(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
-    float axl = a[0].x, axh = a[0].x, ayl = a[0].y, ayh = a[0].y;
-    float bxl = b[0].x, bxh = b[0].x, byl = b[0].y, byh = b[0].y;
-    for (int i = 1; i < 4; i++) {
-        axl = a[i].x < axl ? a[i].x : axl;
-        axh = a[i].x > axh ? a[i].x : axh;
-        ayl = a[i].y < ayl ? a[i].y : ayl;
-        ayh = a[i].y > ayh ? a[i].y : ayh;
-        bxl = b[i].x < bxl ? b[i].x : bxl;
-        bxh = b[i].x > bxh ? b[i].x : bxh;
-        byl = b[i].y < byl ? b[i].y : byl;
-        byh = b[i].y > byh ? b[i].y : byh;
-    }
-    float g = axl - bxh;
-    g = bxl - axh > g ? bxl - axh : g;
-    g = ayl - byh > g ? ayl - byh : g;
-    return byl - ayh > g ? byl - ayh : g;
+    float ba[4], bb[4];
+    sv_box(a, ba);
+    sv_box(b, bb);
+    return sv_box_gap(ba, bb);
 }
 
-int sv_rect_overlap(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
-    if (bound(a, b) > 0.0f)
-        return 0; /* their boxes are apart */
+int sv_rect_sat(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
     const opfor_pt_t *rs[2] = {a, b};
     for (int k = 0; k < 2; k++)
         for (int e = 0; e < 2; e++) {
@@ -95,6 +102,12 @@ int sv_rect_overlap(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
     return 1;
 }
 
+int sv_rect_overlap(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
+    if (bound(a, b) > 0.0f)
+        return 0; /* their boxes are apart */
+    return sv_rect_sat(a, b, tol);
+}
+
 /* Squared distance from p to the segment a-b. */
 static float pt_seg2(opfor_pt_t p, opfor_pt_t a, opfor_pt_t b) {
     float ex = b.x - a.x, ey = b.y - a.y, px = p.x - a.x, py = p.y - a.y;
@@ -104,8 +117,8 @@ static float pt_seg2(opfor_pt_t p, opfor_pt_t a, opfor_pt_t b) {
     return dx * dx + dy * dy;
 }
 
-float sv_rect_dist(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
-    if (sv_rect_overlap(a, b, 0.0f))
+float sv_rect_dist_gap(const opfor_pt_t a[4], const opfor_pt_t b[4], float gap) {
+    if (gap <= 0.0f && sv_rect_sat(a, b, 0.0f))
         return 0.0f;
     /* apart convex shapes: the nearest points include a corner of one of them */
     float best = 1e30f;
@@ -121,10 +134,58 @@ float sv_rect_dist(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
     return sqrtf(best);
 }
 
+float sv_rect_dist(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
+    return sv_rect_dist_gap(a, b, bound(a, b));
+}
+
 int sv_rect_near(const opfor_pt_t a[4], const opfor_pt_t b[4], float limit) {
-    if (bound(a, b) > limit)
+    float gap = bound(a, b);
+    if (gap > limit)
         return 0;
-    return sv_rect_dist(a, b) <= limit;
+    return sv_rect_dist_gap(a, b, gap) <= limit;
+}
+
+int sv_rect_near_gap(const opfor_pt_t a[4], const opfor_pt_t b[4], float gap, float limit) {
+    return gap <= limit && sv_rect_dist_gap(a, b, gap) <= limit;
+}
+
+void sv_geo_unit(const sv_ctx_t *c, const sv_state_t *s, sv_geo_t *g, int ui) {
+    sv_rect(c, &s->u[ui], g->r[ui]);
+    sv_box(g->r[ui], g->box[ui]);
+    g->contact[ui] = 0;
+    int alive = sv_alive(&s->u[ui]);
+    float tol = c->opt.contact_tolerance;
+    for (int j = 0; j < s->nunits; j++) {
+        if (j == ui)
+            continue;
+        g->contact[j] &= ~(1u << ui);
+        if (!alive || !(g->alive >> j & 1u) || s->u[j].side == s->u[ui].side)
+            continue;
+        if (sv_rect_near_gap(g->r[ui], g->r[j], sv_box_gap(g->box[ui], g->box[j]), tol)) {
+            g->contact[ui] |= 1u << j;
+            g->contact[j] |= 1u << ui;
+        }
+    }
+    g->alive = alive ? g->alive | 1u << ui : g->alive & ~(1u << ui);
+}
+
+void sv_geo_build(const sv_ctx_t *c, const sv_state_t *s, sv_geo_t *g) {
+    float tol = c->opt.contact_tolerance;
+    g->alive = 0;
+    for (int i = 0; i < s->nunits; i++) {
+        sv_rect(c, &s->u[i], g->r[i]);
+        sv_box(g->r[i], g->box[i]);
+        g->contact[i] = 0;
+        if (sv_alive(&s->u[i]))
+            g->alive |= 1u << i;
+    }
+    for (int i = 0; i < s->nunits; i++)
+        for (int j = i + 1; j < s->nunits; j++)
+            if ((g->alive >> i & 1u) && (g->alive >> j & 1u) && s->u[i].side != s->u[j].side &&
+                sv_rect_near_gap(g->r[i], g->r[j], sv_box_gap(g->box[i], g->box[j]), tol)) {
+                g->contact[i] |= 1u << j;
+                g->contact[j] |= 1u << i;
+            }
 }
 
 int sv_seg_hits_rect(opfor_pt_t p, opfor_pt_t q, const opfor_pt_t r[4], float tol) {

@@ -222,6 +222,29 @@ int sv_terrain_path_ok(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfo
  * does not count, R-17). */
 int sv_terrain_blocks_fire(const sv_ctx_t *c, opfor_pt_t a, opfor_pt_t b);
 
+/* The box around a rectangle (least x, most x, least y, most y), and the gap between two
+ * boxes along x or y: a lower bound of the rectangles' distance. */
+void sv_box(const opfor_pt_t r[4], float b[4]);
+float sv_box_gap(const float a[4], const float b[4]);
+/* The separating-axis test of sv_rect_overlap without the boxes' quick refusal. */
+int sv_rect_sat(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol);
+/* sv_rect_dist and sv_rect_near with the boxes' gap already known (the same results). */
+float sv_rect_dist_gap(const opfor_pt_t a[4], const opfor_pt_t b[4], float gap);
+int sv_rect_near_gap(const opfor_pt_t a[4], const opfor_pt_t b[4], float gap, float limit);
+
+/* Every unit's rectangle, its box and the enemy units it touches, worked out once for a
+ * state that does not move while a list or a step reads it (the same numbers sv_rect and
+ * sv_in_contact give: only the repetition goes). */
+typedef struct sv_geo {
+    opfor_pt_t r[SV_MAX_UNITS][4];
+    float box[SV_MAX_UNITS][4];
+    uint32_t contact[SV_MAX_UNITS]; /* alive enemy units in contact; 0 for the gone */
+    uint32_t alive;                 /* units with stands */
+} sv_geo_t;
+void sv_geo_build(const sv_ctx_t *c, const sv_state_t *s, sv_geo_t *g);
+/* Unit ui changed in s (a copy being tried): its rectangle and contacts again. */
+void sv_geo_unit(const sv_ctx_t *c, const sv_state_t *s, sv_geo_t *g, int ui);
+
 /* ---- rules shared by the files (engine_rules.c) */
 int sv_is_foot(const sv_unit_t *u);                       /* foot class now */
 int sv_is_mounted(const sv_ctx_t *c, const sv_unit_t *u); /* mounted now (command: model) */
@@ -237,6 +260,8 @@ int sv_form_ok(const sv_unit_t *u, int form);                  /* u may be in fo
 int sv_default_files(const sv_unit_t *u, int form);
 /* Fire dice of u at t (muskets or guns, target modifiers), 0 when it may not fire at it. */
 int sv_fire_dice(const sv_ctx_t *c, const sv_state_t *s, int u, int t);
+/* The same with the state's geometry already worked out. */
+int sv_fire_dice_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int u, int t);
 /* Modified combat value of one stand of u of stand type `first` (1) or second (0) against t. */
 int sv_cv(const sv_ctx_t *c, const sv_unit_t *u, int first, const sv_unit_t *t);
 /* Allowances, inches: move, charge (0: cannot). */
@@ -274,6 +299,8 @@ int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a);
 /* §The Firing Procedure: the pivots before firing (left, right, the full angle, R-18) that
  * stand clear and give unit u a target it has not now, into f (facings); their count. */
 int sv_fire_pivots(const sv_ctx_t *c, const sv_state_t *s, int u, opfor_vec_t f[2]);
+int sv_fire_pivots_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int u,
+                     opfor_vec_t f[2]);
 int sv_react_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max);
 int sv_react_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a);
 int sv_intercept_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max);
