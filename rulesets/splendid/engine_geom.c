@@ -108,10 +108,11 @@ int sv_rect_overlap(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
     return sv_rect_sat(a, b, tol);
 }
 
-/* Squared distance from p to the segment a-b. */
-static float pt_seg2(opfor_pt_t p, opfor_pt_t a, opfor_pt_t b) {
-    float ex = b.x - a.x, ey = b.y - a.y, px = p.x - a.x, py = p.y - a.y;
-    float l2 = ex * ex + ey * ey, t = l2 > 0.0f ? (px * ex + py * ey) / l2 : 0.0f;
+/* Squared distance from p to the segment from a along edge e (its vector and squared
+ * length). */
+static inline float seg2(opfor_pt_t p, opfor_pt_t a, const float e[3]) {
+    float ex = e[0], ey = e[1], px = p.x - a.x, py = p.y - a.y;
+    float l2 = e[2], t = l2 > 0.0f ? (px * ex + py * ey) / l2 : 0.0f;
     t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
     float dx = px - ex * t, dy = py - ey * t;
     return dx * dx + dy * dy;
@@ -120,14 +121,24 @@ static float pt_seg2(opfor_pt_t p, opfor_pt_t a, opfor_pt_t b) {
 float sv_rect_dist_gap(const opfor_pt_t a[4], const opfor_pt_t b[4], float gap) {
     if (gap <= 0.0f && sv_rect_sat(a, b, 0.0f))
         return 0.0f;
-    /* apart convex shapes: the nearest points include a corner of one of them */
+    /* apart convex shapes: the nearest points include a corner of one of them; every corner
+     * against every edge of the other (the edges worked out once) */
+    float ea[4][3], eb[4][3];
+    for (int j = 0; j < 4; j++) {
+        ea[j][0] = a[(j + 1) & 3].x - a[j].x;
+        ea[j][1] = a[(j + 1) & 3].y - a[j].y;
+        ea[j][2] = ea[j][0] * ea[j][0] + ea[j][1] * ea[j][1];
+        eb[j][0] = b[(j + 1) & 3].x - b[j].x;
+        eb[j][1] = b[(j + 1) & 3].y - b[j].y;
+        eb[j][2] = eb[j][0] * eb[j][0] + eb[j][1] * eb[j][1];
+    }
     float best = 1e30f;
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++) {
-            float d = pt_seg2(a[i], b[j], b[(j + 1) & 3]);
+            float d = seg2(a[i], b[j], eb[j]);
             if (d < best)
                 best = d;
-            d = pt_seg2(b[i], a[j], a[(j + 1) & 3]);
+            d = seg2(b[i], a[j], ea[j]);
             if (d < best)
                 best = d;
         }
@@ -276,10 +287,19 @@ static int prohibits(const opfor_terrain_feature_t *f, const sv_unit_t *u) {
     return 0;
 }
 
+/* Whether box b (least x, most x, least y, most y) stays clear of f's bounding box by more
+ * than a rounding margin: then nothing of f can be inside it or cross it. */
+static int apart(const opfor_terrain_feature_t *f, const float b[4]) {
+    return b[1] < f->lo.x - 0.01f || b[0] > f->hi.x + 0.01f || b[3] < f->lo.y - 0.01f ||
+           b[2] > f->hi.y + 0.01f;
+}
+
 int sv_terrain_ok(const sv_ctx_t *c, const sv_unit_t *u, const opfor_pt_t r[4]) {
+    float b[4];
+    sv_box(r, b);
     for (int i = 0; i < c->table.nfeatures; i++) {
         const opfor_terrain_feature_t *f = &c->table.features[i];
-        if (!prohibits(f, u))
+        if (!prohibits(f, u) || apart(f, b))
             continue;
         opfor_pt_t ctr = opfor_pt((r[0].x + r[2].x) * 0.5f, (r[0].y + r[2].y) * 0.5f);
         if (opfor_feature_contains(f, ctr) || opfor_poly_contains(r, 4, f->pts[0]))
@@ -292,8 +312,10 @@ int sv_terrain_ok(const sv_ctx_t *c, const sv_unit_t *u, const opfor_pt_t r[4]) 
 }
 
 int sv_terrain_path_ok(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfor_pt_t b) {
+    float bx[4] = {a.x < b.x ? a.x : b.x, a.x < b.x ? b.x : a.x, a.y < b.y ? a.y : b.y,
+                   a.y < b.y ? b.y : a.y};
     for (int i = 0; i < c->table.nfeatures; i++)
-        if (prohibits(&c->table.features[i], u) &&
+        if (prohibits(&c->table.features[i], u) && !apart(&c->table.features[i], bx) &&
             opfor_feature_seg_enters(&c->table.features[i], a, b))
             return 0;
     return 1;

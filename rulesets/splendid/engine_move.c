@@ -28,20 +28,30 @@ static opfor_action_t act(int kind, int unit) {
  * index (the first of equals), -1 when there is none. */
 static float enemy_dist_g(const sv_state_t *s, const sv_geo_t *g, const opfor_pt_t rm[4], int side,
                           int *who) {
-    float best = 1e30f, bm[4];
-    int bi = -1;
+    float best = 1e30f, bm[4], gaps[SV_MAX_UNITS];
+    int bi = -1, order[SV_MAX_UNITS], n = 0;
     sv_box(rm, bm);
-    for (int i = 0; i < s->nunits; i++)
+    for (int i = 0; i < s->nunits; i++) /* the enemies by their boxes' gap, nearest first */
         if (s->u[i].side != side && sv_alive(&s->u[i])) {
             float gap = sv_box_gap(bm, g->box[i]);
-            if (gap > best)
-                continue;
-            float d = sv_rect_dist_gap(rm, g->r[i], gap);
-            if (d < best) {
-                best = d;
-                bi = i;
+            int k = n++;
+            for (; k > 0 && gaps[k - 1] > gap; k--) {
+                gaps[k] = gaps[k - 1];
+                order[k] = order[k - 1];
             }
+            gaps[k] = gap;
+            order[k] = i;
         }
+    /* a gap is a lower bound of the distance: once past the best, no enemy is nearer; equals
+     * go to the first in the list, as a scan in order gives */
+    for (int k = 0; k < n && gaps[k] <= best; k++) {
+        int i = order[k];
+        float d = sv_rect_dist_gap(rm, g->r[i], gaps[k]);
+        if (d < best || (d == best && i < bi)) {
+            best = d;
+            bi = i;
+        }
+    }
     if (who)
         *who = bi;
     return best;
@@ -374,6 +384,11 @@ static int check_charge(const sv_ctx_t *c, const sv_state_t *s, const opfor_acti
     if (u->form == SV_OPEN && c->model.open_order_may_charge != SV_OO_ALL &&
         (sv_is_foot(u) || c->model.open_order_may_charge == SV_OO_NONE))
         return 0; /* §How does a unit charge?; the model's reading of open order (R-16) */
+    /* the charger's front centre lies in its box and it ends 0.01" off the target: a target
+     * whose box is further off than any charge reaches is never reached */
+    float beyond0 = sv_is_foot(u) ? 2.0f : 6.0f;
+    if (sv_box_gap(fa->g->box[a->unit], fa->g->box[a->target]) > allow + beyond0 + 0.1f)
+        return 0;
     sv_unit_t m;
     float len = charge_place_r(s, a->unit, a->target, fa->g->r[a->target], &m);
     /* §What if a potential target …: an extended charge reaches up to 6" (mounted) or 2"
@@ -868,8 +883,8 @@ static void pend_place(const sv_ctx_t *c, const sv_state_t *s, float t, sv_unit_
 /* Whether mounted unit ii may intercept the mover placed as m: m lies (partly) in its 9"
  * intercept zone, and the interceptor reaches it by going straight forward, touching nothing
  * else and no terrain closed to it; *dist gets how far. */
-static int can_intercept(const sv_ctx_t *c, const sv_state_t *s, int ii, const sv_unit_t *m,
-                         float *dist) {
+static int can_intercept_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *geo, int ii,
+                           const sv_unit_t *m, float *dist) {
     const sv_unit_t *I = &s->u[ii];
     opfor_pt_t ri[4], rm[4];
     sv_rect(c, I, ri);
@@ -896,9 +911,7 @@ static int can_intercept(const sv_ctx_t *c, const sv_state_t *s, int ii, const s
         for (int k = 0; k < s->nunits && !hit; k++) {
             if (k == ii || k == s->pend.unit || !sv_alive(&s->u[k]))
                 continue;
-            opfor_pt_t rk[4];
-            sv_rect(c, &s->u[k], rk);
-            hit = sv_rect_near(rg, rk, tol);
+            hit = sv_rect_near(rg, geo->r[k], tol);
         }
         if (hit)
             return 0;
@@ -928,19 +941,29 @@ static int can_intercept(const sv_ctx_t *c, const sv_state_t *s, int ii, const s
     return 0;
 }
 
-static int interceptor(const sv_ctx_t *c, const sv_state_t *s, int ii) {
+static int can_intercept(const sv_ctx_t *c, const sv_state_t *s, int ii, const sv_unit_t *m,
+                         float *dist) {
+    sv_geo_t g;
+    geo_rects(c, s, &g);
+    return can_intercept_g(c, s, &g, ii, m, dist);
+}
+
+static int interceptor(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int ii) {
     const sv_unit_t *I = &s->u[ii];
     return sv_alive(I) && I->side != s->u[s->pend.unit].side && sv_is_mounted(c, I) &&
            !sv_is_cmd(I) && I->n >= 2 && I->form != SV_COLUMN && !(I->flags & SV_F_REACTED) &&
-           !(s->declined >> ii & 1u) && !sv_engaged(c, s, ii);
+           !(s->declined >> ii & 1u) && !g->contact[ii];
 }
 
 /* From where the mover is suspended on, the first point (every inch, and the end) where an
  * enemy mounted unit may intercept it: a decision for that unit's side. 0 when there is none. */
 static int intercept_scan(const sv_ctx_t *c, sv_state_t *s) {
-    int any = 0;
-    for (int i = 0; i < s->nunits && !any; i++)
-        any = interceptor(c, s, i);
+    sv_geo_t g; /* nobody moves while the path is scanned */
+    sv_geo_build(c, s, &g);
+    uint32_t any = 0;
+    for (int i = 0; i < s->nunits; i++)
+        if (interceptor(c, s, &g, i))
+            any |= 1u << i;
     if (!any)
         return 0;
     sv_unit_t end;
@@ -957,11 +980,11 @@ static int intercept_scan(const sv_ctx_t *c, sv_state_t *s) {
             break; /* at the end it has contacted its target */
         sv_unit_t m;
         pend_place(c, s, tt, &m);
-        if (!placement_ok(c, s, s->pend.unit, &m, -1))
+        if (!placement_g(c, s, &g, s->pend.unit, &m, -1))
             continue; /* not clear of other units here (still in contact, say) */
         for (int i = 0; i < s->nunits; i++) {
             float d;
-            if (interceptor(c, s, i) && can_intercept(c, s, i, &m, &d)) {
+            if ((any >> i & 1u) && can_intercept_g(c, s, &g, i, &m, &d)) {
                 s->pend_t = tt;
                 s->phase = SV_P_INTERCEPT;
                 s->cur = (uint8_t)i;
