@@ -7,45 +7,6 @@
 
 #include "engine_int.h"
 
-int sv_class(const sv_unit_t *u) {
-    if (u->kind == SV_COMMANDER || u->kind == SV_SUB)
-        return 3;
-    if (u->kind == SV_FRAME || u->kind == SV_GUN || u->kind == SV_HEAVYGUN)
-        return 2;
-    if (u->kind == SV_HEAVY || u->kind == SV_MOUNTED ||
-        (u->kind == SV_DRAGOON && !(u->flags & SV_F_DISMOUNTED)))
-        return 1;
-    return 0;
-}
-
-int sv_ranks(const sv_unit_t *u) {
-    int f = u->files ? u->files : 1;
-    return (u->n + f - 1) / f;
-}
-
-float sv_width(const sv_ctx_t *c, const sv_unit_t *u) {
-    int f = u->files ? u->files : 1;
-    return (float)f * c->base_w[sv_class(u)];
-}
-
-float sv_depth(const sv_ctx_t *c, const sv_unit_t *u) {
-    return (float)sv_ranks(u) * c->base_d[sv_class(u)];
-}
-
-void sv_rect_at(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t p, opfor_vec_t f,
-                opfor_pt_t out[4]) {
-    float hw = sv_width(c, u) * 0.5f, d = sv_depth(c, u);
-    opfor_vec_t r = opfor_pt(f.y, -f.x); /* to the unit's right */
-    out[0] = opfor_pt(p.x - r.x * hw, p.y - r.y * hw);
-    out[1] = opfor_pt(p.x + r.x * hw, p.y + r.y * hw);
-    out[2] = opfor_pt(out[1].x - f.x * d, out[1].y - f.y * d);
-    out[3] = opfor_pt(out[0].x - f.x * d, out[0].y - f.y * d);
-}
-
-void sv_rect(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t out[4]) {
-    sv_rect_at(c, u, opfor_pt(u->x, u->y), opfor_pt(u->fx, u->fy), out);
-}
-
 /* Projection of r onto axis: min and max. */
 static void project(const opfor_pt_t r[4], opfor_vec_t ax, float *lo, float *hi) {
     *lo = *hi = opfor_vdot(r[0], ax);
@@ -56,27 +17,6 @@ static void project(const opfor_pt_t r[4], opfor_vec_t ax, float *lo, float *hi)
         if (v > *hi)
             *hi = v;
     }
-}
-
-void sv_box(const opfor_pt_t r[4], float b[4]) {
-    float xl = r[0].x, xh = r[0].x, yl = r[0].y, yh = r[0].y;
-    for (int i = 1; i < 4; i++) {
-        xl = r[i].x < xl ? r[i].x : xl;
-        xh = r[i].x > xh ? r[i].x : xh;
-        yl = r[i].y < yl ? r[i].y : yl;
-        yh = r[i].y > yh ? r[i].y : yh;
-    }
-    b[0] = xl;
-    b[1] = xh;
-    b[2] = yl;
-    b[3] = yh;
-}
-
-float sv_box_gap(const float a[4], const float b[4]) {
-    float g = a[0] - b[1];
-    g = b[0] - a[1] > g ? b[0] - a[1] : g;
-    g = a[2] - b[3] > g ? a[2] - b[3] : g;
-    return b[2] - a[3] > g ? b[2] - a[3] : g;
 }
 
 /* The gap between the boxes around two rectangles along x or y: a lower bound of their

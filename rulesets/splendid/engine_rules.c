@@ -18,10 +18,6 @@ int sv_is_cmd(const sv_unit_t *u) {
     return u->kind == SV_COMMANDER || u->kind == SV_SUB;
 }
 
-int sv_alive(const sv_unit_t *u) {
-    return !(u->flags & SV_F_GONE) && u->n > 0;
-}
-
 int sv_is_foot(const sv_unit_t *u) {
     return u->kind == SV_PM || u->kind == SV_FOOT ||
            (u->kind == SV_DRAGOON && (u->flags & SV_F_DISMOUNTED));
