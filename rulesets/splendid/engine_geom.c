@@ -58,6 +58,13 @@ static inline float seg2(opfor_pt_t p, opfor_pt_t a, const float e[3]) {
     return dx * dx + dy * dy;
 }
 
+/* Squared distance from p to box b (least x, most x, least y, most y). */
+static inline float box_d2(opfor_pt_t p, const float b[4]) {
+    float dx = p.x < b[0] ? b[0] - p.x : p.x > b[1] ? p.x - b[1] : 0.0f;
+    float dy = p.y < b[2] ? b[2] - p.y : p.y > b[3] ? p.y - b[3] : 0.0f;
+    return dx * dx + dy * dy;
+}
+
 float sv_rect_dist_gap(const opfor_pt_t a[4], const opfor_pt_t b[4], float gap) {
     if (gap <= 0.0f && sv_rect_sat(a, b, 0.0f))
         return 0.0f;
@@ -72,16 +79,30 @@ float sv_rect_dist_gap(const opfor_pt_t a[4], const opfor_pt_t b[4], float gap) 
         eb[j][1] = b[(j + 1) & 3].y - b[j].y;
         eb[j][2] = eb[j][0] * eb[j][0] + eb[j][1] * eb[j][1];
     }
+    /* a corner further from the other's box than the best so far (with a margin for
+     * rounding) is nearer none of its edges: its four are skipped, the least kept the same */
+    float ba[4], bb[4], lba[4], lbb[4];
+    sv_box(a, ba);
+    sv_box(b, bb);
+    for (int i = 0; i < 4; i++) {
+        lba[i] = box_d2(a[i], bb) * 0.999f - 1e-6f;
+        lbb[i] = box_d2(b[i], ba) * 0.999f - 1e-6f;
+    }
     float best = 1e30f;
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++) {
-            float d = seg2(a[i], b[j], eb[j]);
-            if (d < best)
-                best = d;
-            d = seg2(b[i], a[j], ea[j]);
-            if (d < best)
-                best = d;
-        }
+    for (int i = 0; i < 4; i++) {
+        if (lba[i] <= best)
+            for (int j = 0; j < 4; j++) {
+                float d = seg2(a[i], b[j], eb[j]);
+                if (d < best)
+                    best = d;
+            }
+        if (lbb[i] <= best)
+            for (int j = 0; j < 4; j++) {
+                float d = seg2(b[i], a[j], ea[j]);
+                if (d < best)
+                    best = d;
+            }
+    }
     return sqrtf(best);
 }
 
