@@ -81,13 +81,16 @@ int sv_engine_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out,
         }
         return n;
     }
-    case SV_P_FIRE:
+    case SV_P_FIRE: {
+        sv_geo_t g;
+        sv_geo_build(c, s, &g);
         for (int t = 0; t < s->nunits && n < max; t++)
-            if (sv_fire_dice(c, s, s->cur, t) > 0)
+            if (sv_fire_dice_g(c, s, &g, s->cur, t) > 0)
                 out[n++] = mk(SV_A_FIRE, s->cur, t);
         if (n < max)
             out[n++] = mk(SV_A_HOLD, s->cur, OPFOR_ACTION_NONE);
         return n;
+    }
     case SV_P_JOIN:
         out[n++] = mk(SV_A_JOIN, s->cur, OPFOR_ACTION_NONE);
         if (n < max)

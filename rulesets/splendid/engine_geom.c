@@ -7,45 +7,6 @@
 
 #include "engine_int.h"
 
-int sv_class(const sv_unit_t *u) {
-    if (u->kind == SV_COMMANDER || u->kind == SV_SUB)
-        return 3;
-    if (u->kind == SV_FRAME || u->kind == SV_GUN || u->kind == SV_HEAVYGUN)
-        return 2;
-    if (u->kind == SV_HEAVY || u->kind == SV_MOUNTED ||
-        (u->kind == SV_DRAGOON && !(u->flags & SV_F_DISMOUNTED)))
-        return 1;
-    return 0;
-}
-
-int sv_ranks(const sv_unit_t *u) {
-    int f = u->files ? u->files : 1;
-    return (u->n + f - 1) / f;
-}
-
-float sv_width(const sv_ctx_t *c, const sv_unit_t *u) {
-    int f = u->files ? u->files : 1;
-    return (float)f * c->base_w[sv_class(u)];
-}
-
-float sv_depth(const sv_ctx_t *c, const sv_unit_t *u) {
-    return (float)sv_ranks(u) * c->base_d[sv_class(u)];
-}
-
-void sv_rect_at(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t p, opfor_vec_t f,
-                opfor_pt_t out[4]) {
-    float hw = sv_width(c, u) * 0.5f, d = sv_depth(c, u);
-    opfor_vec_t r = opfor_pt(f.y, -f.x); /* to the unit's right */
-    out[0] = opfor_pt(p.x - r.x * hw, p.y - r.y * hw);
-    out[1] = opfor_pt(p.x + r.x * hw, p.y + r.y * hw);
-    out[2] = opfor_pt(out[1].x - f.x * d, out[1].y - f.y * d);
-    out[3] = opfor_pt(out[0].x - f.x * d, out[0].y - f.y * d);
-}
-
-void sv_rect(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t out[4]) {
-    sv_rect_at(c, u, opfor_pt(u->x, u->y), opfor_pt(u->fx, u->fy), out);
-}
-
 /* Projection of r onto axis: min and max. */
 static void project(const opfor_pt_t r[4], opfor_vec_t ax, float *lo, float *hi) {
     *lo = *hi = opfor_vdot(r[0], ax);
@@ -61,27 +22,13 @@ static void project(const opfor_pt_t r[4], opfor_vec_t ax, float *lo, float *hi)
 /* The gap between the boxes around two rectangles along x or y: a lower bound of their
  * distance, without a square root. */
 static float bound(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
-    float axl = a[0].x, axh = a[0].x, ayl = a[0].y, ayh = a[0].y;
-    float bxl = b[0].x, bxh = b[0].x, byl = b[0].y, byh = b[0].y;
-    for (int i = 1; i < 4; i++) {
-        axl = a[i].x < axl ? a[i].x : axl;
-        axh = a[i].x > axh ? a[i].x : axh;
-        ayl = a[i].y < ayl ? a[i].y : ayl;
-        ayh = a[i].y > ayh ? a[i].y : ayh;
-        bxl = b[i].x < bxl ? b[i].x : bxl;
-        bxh = b[i].x > bxh ? b[i].x : bxh;
-        byl = b[i].y < byl ? b[i].y : byl;
-        byh = b[i].y > byh ? b[i].y : byh;
-    }
-    float g = axl - bxh;
-    g = bxl - axh > g ? bxl - axh : g;
-    g = ayl - byh > g ? ayl - byh : g;
-    return byl - ayh > g ? byl - ayh : g;
+    float ba[4], bb[4];
+    sv_box(a, ba);
+    sv_box(b, bb);
+    return sv_box_gap(ba, bb);
 }
 
-int sv_rect_overlap(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
-    if (bound(a, b) > 0.0f)
-        return 0; /* their boxes are apart */
+int sv_rect_sat(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
     const opfor_pt_t *rs[2] = {a, b};
     for (int k = 0; k < 2; k++)
         for (int e = 0; e < 2; e++) {
@@ -95,36 +42,122 @@ int sv_rect_overlap(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
     return 1;
 }
 
-/* Squared distance from p to the segment a-b. */
-static float pt_seg2(opfor_pt_t p, opfor_pt_t a, opfor_pt_t b) {
-    float ex = b.x - a.x, ey = b.y - a.y, px = p.x - a.x, py = p.y - a.y;
-    float l2 = ex * ex + ey * ey, t = l2 > 0.0f ? (px * ex + py * ey) / l2 : 0.0f;
+int sv_rect_overlap(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol) {
+    if (bound(a, b) > 0.0f)
+        return 0; /* their boxes are apart */
+    return sv_rect_sat(a, b, tol);
+}
+
+/* Squared distance from p to the segment from a along edge e (its vector and squared
+ * length). */
+static inline float seg2(opfor_pt_t p, opfor_pt_t a, const float e[3]) {
+    float ex = e[0], ey = e[1], px = p.x - a.x, py = p.y - a.y;
+    float l2 = e[2], t = l2 > 0.0f ? (px * ex + py * ey) / l2 : 0.0f;
     t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
     float dx = px - ex * t, dy = py - ey * t;
     return dx * dx + dy * dy;
 }
 
-float sv_rect_dist(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
-    if (sv_rect_overlap(a, b, 0.0f))
+/* Squared distance from p to box b (least x, most x, least y, most y). */
+static inline float box_d2(opfor_pt_t p, const float b[4]) {
+    float dx = p.x < b[0] ? b[0] - p.x : p.x > b[1] ? p.x - b[1] : 0.0f;
+    float dy = p.y < b[2] ? b[2] - p.y : p.y > b[3] ? p.y - b[3] : 0.0f;
+    return dx * dx + dy * dy;
+}
+
+float sv_rect_dist_gap(const opfor_pt_t a[4], const opfor_pt_t b[4], float gap) {
+    if (gap <= 0.0f && sv_rect_sat(a, b, 0.0f))
         return 0.0f;
-    /* apart convex shapes: the nearest points include a corner of one of them */
+    /* apart convex shapes: the nearest points include a corner of one of them; every corner
+     * against every edge of the other (the edges worked out once) */
+    float ea[4][3], eb[4][3];
+    for (int j = 0; j < 4; j++) {
+        ea[j][0] = a[(j + 1) & 3].x - a[j].x;
+        ea[j][1] = a[(j + 1) & 3].y - a[j].y;
+        ea[j][2] = ea[j][0] * ea[j][0] + ea[j][1] * ea[j][1];
+        eb[j][0] = b[(j + 1) & 3].x - b[j].x;
+        eb[j][1] = b[(j + 1) & 3].y - b[j].y;
+        eb[j][2] = eb[j][0] * eb[j][0] + eb[j][1] * eb[j][1];
+    }
+    /* a corner further from the other's box than the best so far (with a margin for
+     * rounding) is nearer none of its edges: its four are skipped, the least kept the same */
+    float ba[4], bb[4], lba[4], lbb[4];
+    sv_box(a, ba);
+    sv_box(b, bb);
+    for (int i = 0; i < 4; i++) {
+        lba[i] = box_d2(a[i], bb) * 0.999f - 1e-6f;
+        lbb[i] = box_d2(b[i], ba) * 0.999f - 1e-6f;
+    }
     float best = 1e30f;
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++) {
-            float d = pt_seg2(a[i], b[j], b[(j + 1) & 3]);
-            if (d < best)
-                best = d;
-            d = pt_seg2(b[i], a[j], a[(j + 1) & 3]);
-            if (d < best)
-                best = d;
-        }
+    for (int i = 0; i < 4; i++) {
+        if (lba[i] <= best)
+            for (int j = 0; j < 4; j++) {
+                float d = seg2(a[i], b[j], eb[j]);
+                if (d < best)
+                    best = d;
+            }
+        if (lbb[i] <= best)
+            for (int j = 0; j < 4; j++) {
+                float d = seg2(b[i], a[j], ea[j]);
+                if (d < best)
+                    best = d;
+            }
+    }
     return sqrtf(best);
 }
 
+float sv_rect_dist(const opfor_pt_t a[4], const opfor_pt_t b[4]) {
+    return sv_rect_dist_gap(a, b, bound(a, b));
+}
+
 int sv_rect_near(const opfor_pt_t a[4], const opfor_pt_t b[4], float limit) {
-    if (bound(a, b) > limit)
+    float gap = bound(a, b);
+    if (gap > limit)
         return 0;
-    return sv_rect_dist(a, b) <= limit;
+    return sv_rect_dist_gap(a, b, gap) <= limit;
+}
+
+int sv_rect_near_gap(const opfor_pt_t a[4], const opfor_pt_t b[4], float gap, float limit) {
+    return gap <= limit && sv_rect_dist_gap(a, b, gap) <= limit;
+}
+
+void sv_geo_unit(const sv_ctx_t *c, const sv_state_t *s, sv_geo_t *g, int ui) {
+    sv_rect(c, &s->u[ui], g->r[ui]);
+    sv_box(g->r[ui], g->box[ui]);
+    g->contact[ui] = 0;
+    int alive = sv_alive(&s->u[ui]);
+    float tol = c->opt.contact_tolerance;
+    for (int j = 0; j < s->nunits; j++) {
+        if (j == ui)
+            continue;
+        g->contact[j] &= ~(1u << ui);
+        if (!alive || !(g->alive >> j & 1u) || s->u[j].side == s->u[ui].side)
+            continue;
+        if (sv_rect_near_gap(g->r[ui], g->r[j], sv_box_gap(g->box[ui], g->box[j]), tol)) {
+            g->contact[ui] |= 1u << j;
+            g->contact[j] |= 1u << ui;
+        }
+    }
+    g->alive = alive ? g->alive | 1u << ui : g->alive & ~(1u << ui);
+}
+
+void sv_geo_build(const sv_ctx_t *c, const sv_state_t *s, sv_geo_t *g) {
+    float tol = c->opt.contact_tolerance;
+    g->alive = 0;
+    for (int i = 0; i < s->nunits; i++) {
+        sv_rect(c, &s->u[i], g->r[i]);
+        sv_box(g->r[i], g->box[i]);
+        g->contact[i] = 0;
+        if (sv_alive(&s->u[i]))
+            g->alive |= 1u << i;
+    }
+    for (int i = 0; i < s->nunits; i++)
+        for (int j = i + 1; j < s->nunits; j++)
+            if ((g->alive >> i & 1u) && (g->alive >> j & 1u) && s->u[i].side != s->u[j].side &&
+                sv_rect_near_gap(g->r[i], g->r[j], sv_box_gap(g->box[i], g->box[j]), tol)) {
+                g->contact[i] |= 1u << j;
+                g->contact[j] |= 1u << i;
+            }
 }
 
 int sv_seg_hits_rect(opfor_pt_t p, opfor_pt_t q, const opfor_pt_t r[4], float tol) {
@@ -215,10 +248,19 @@ static int prohibits(const opfor_terrain_feature_t *f, const sv_unit_t *u) {
     return 0;
 }
 
+/* Whether box b (least x, most x, least y, most y) stays clear of f's bounding box by more
+ * than a rounding margin: then nothing of f can be inside it or cross it. */
+static int apart(const opfor_terrain_feature_t *f, const float b[4]) {
+    return b[1] < f->lo.x - 0.01f || b[0] > f->hi.x + 0.01f || b[3] < f->lo.y - 0.01f ||
+           b[2] > f->hi.y + 0.01f;
+}
+
 int sv_terrain_ok(const sv_ctx_t *c, const sv_unit_t *u, const opfor_pt_t r[4]) {
+    float b[4];
+    sv_box(r, b);
     for (int i = 0; i < c->table.nfeatures; i++) {
         const opfor_terrain_feature_t *f = &c->table.features[i];
-        if (!prohibits(f, u))
+        if (!prohibits(f, u) || apart(f, b))
             continue;
         opfor_pt_t ctr = opfor_pt((r[0].x + r[2].x) * 0.5f, (r[0].y + r[2].y) * 0.5f);
         if (opfor_feature_contains(f, ctr) || opfor_poly_contains(r, 4, f->pts[0]))
@@ -231,8 +273,10 @@ int sv_terrain_ok(const sv_ctx_t *c, const sv_unit_t *u, const opfor_pt_t r[4]) 
 }
 
 int sv_terrain_path_ok(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfor_pt_t b) {
+    float bx[4] = {a.x < b.x ? a.x : b.x, a.x < b.x ? b.x : a.x, a.y < b.y ? a.y : b.y,
+                   a.y < b.y ? b.y : a.y};
     for (int i = 0; i < c->table.nfeatures; i++)
-        if (prohibits(&c->table.features[i], u) &&
+        if (prohibits(&c->table.features[i], u) && !apart(&c->table.features[i], bx) &&
             opfor_feature_seg_enters(&c->table.features[i], a, b))
             return 0;
     return 1;

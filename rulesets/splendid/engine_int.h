@@ -190,15 +190,48 @@ enum {
 };
 
 /* ---- geometry (engine_geom.c) */
-/* The unit's rectangle: front-left, front-right, rear-right, rear-left. */
-void sv_rect(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t out[4]);
-/* The same for the unit placed at anchor p facing f. */
-void sv_rect_at(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t p, opfor_vec_t f,
-                opfor_pt_t out[4]);
-int sv_class(const sv_unit_t *u); /* 0 foot, 1 mounted, 2 artillery, 3 command */
-int sv_ranks(const sv_unit_t *u);
-float sv_width(const sv_ctx_t *c, const sv_unit_t *u);
-float sv_depth(const sv_ctx_t *c, const sv_unit_t *u);
+/* The unit's rectangle: front-left, front-right, rear-right, rear-left (sv_rect); the same
+ * for the unit placed at anchor p facing f (sv_rect_at); its class (0 foot, 1 mounted, 2
+ * artillery, 3 command), ranks, width and depth. Inline: every check places units. */
+static inline int sv_class(const sv_unit_t *u) {
+    if (u->kind == SV_COMMANDER || u->kind == SV_SUB)
+        return 3;
+    if (u->kind == SV_FRAME || u->kind == SV_GUN || u->kind == SV_HEAVYGUN)
+        return 2;
+    if (u->kind == SV_HEAVY || u->kind == SV_MOUNTED ||
+        (u->kind == SV_DRAGOON && !(u->flags & SV_F_DISMOUNTED)))
+        return 1;
+    return 0;
+}
+
+static inline int sv_ranks(const sv_unit_t *u) {
+    int f = u->files ? u->files : 1;
+    return (u->n + f - 1) / f;
+}
+
+static inline float sv_width(const sv_ctx_t *c, const sv_unit_t *u) {
+    int f = u->files ? u->files : 1;
+    return (float)f * c->base_w[sv_class(u)];
+}
+
+static inline float sv_depth(const sv_ctx_t *c, const sv_unit_t *u) {
+    return (float)sv_ranks(u) * c->base_d[sv_class(u)];
+}
+
+static inline void sv_rect_at(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t p, opfor_vec_t f,
+                              opfor_pt_t out[4]) {
+    float hw = sv_width(c, u) * 0.5f, d = sv_depth(c, u);
+    opfor_vec_t r = opfor_pt(f.y, -f.x); /* to the unit's right */
+    out[0] = opfor_pt(p.x - r.x * hw, p.y - r.y * hw);
+    out[1] = opfor_pt(p.x + r.x * hw, p.y + r.y * hw);
+    out[2] = opfor_pt(out[1].x - f.x * d, out[1].y - f.y * d);
+    out[3] = opfor_pt(out[0].x - f.x * d, out[0].y - f.y * d);
+}
+
+static inline void sv_rect(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t out[4]) {
+    sv_rect_at(c, u, opfor_pt(u->x, u->y), opfor_pt(u->fx, u->fy), out);
+}
+
 /* Shortest distance between two rectangles (0 when they overlap). */
 float sv_rect_dist(const opfor_pt_t a[4], const opfor_pt_t b[4]);
 /* Whether two rectangles overlap by more than tol. */
@@ -224,12 +257,54 @@ int sv_terrain_path_ok(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfo
  * does not count, R-17). */
 int sv_terrain_blocks_fire(const sv_ctx_t *c, opfor_pt_t a, opfor_pt_t b);
 
+/* The box around a rectangle (least x, most x, least y, most y), and the gap between two
+ * boxes along x or y: a lower bound of the rectangles' distance. */
+static inline void sv_box(const opfor_pt_t r[4], float b[4]) {
+    float xl = r[0].x, xh = r[0].x, yl = r[0].y, yh = r[0].y;
+    for (int i = 1; i < 4; i++) {
+        xl = r[i].x < xl ? r[i].x : xl;
+        xh = r[i].x > xh ? r[i].x : xh;
+        yl = r[i].y < yl ? r[i].y : yl;
+        yh = r[i].y > yh ? r[i].y : yh;
+    }
+    b[0] = xl;
+    b[1] = xh;
+    b[2] = yl;
+    b[3] = yh;
+}
+static inline float sv_box_gap(const float a[4], const float b[4]) {
+    float g = a[0] - b[1];
+    g = b[0] - a[1] > g ? b[0] - a[1] : g;
+    g = a[2] - b[3] > g ? a[2] - b[3] : g;
+    return b[2] - a[3] > g ? b[2] - a[3] : g;
+}
+/* The separating-axis test of sv_rect_overlap without the boxes' quick refusal. */
+int sv_rect_sat(const opfor_pt_t a[4], const opfor_pt_t b[4], float tol);
+/* sv_rect_dist and sv_rect_near with the boxes' gap already known (the same results). */
+float sv_rect_dist_gap(const opfor_pt_t a[4], const opfor_pt_t b[4], float gap);
+int sv_rect_near_gap(const opfor_pt_t a[4], const opfor_pt_t b[4], float gap, float limit);
+
+/* Every unit's rectangle, its box and the enemy units it touches, worked out once for a
+ * state that does not move while a list or a step reads it (the same numbers sv_rect and
+ * sv_in_contact give: only the repetition goes). */
+typedef struct sv_geo {
+    opfor_pt_t r[SV_MAX_UNITS][4];
+    float box[SV_MAX_UNITS][4];
+    uint32_t contact[SV_MAX_UNITS]; /* alive enemy units in contact; 0 for the gone */
+    uint32_t alive;                 /* units with stands */
+} sv_geo_t;
+void sv_geo_build(const sv_ctx_t *c, const sv_state_t *s, sv_geo_t *g);
+/* Unit ui changed in s (a copy being tried): its rectangle and contacts again. */
+void sv_geo_unit(const sv_ctx_t *c, const sv_state_t *s, sv_geo_t *g, int ui);
+
 /* ---- rules shared by the files (engine_rules.c) */
 int sv_is_foot(const sv_unit_t *u);                       /* foot class now */
 int sv_is_mounted(const sv_ctx_t *c, const sv_unit_t *u); /* mounted now (command: model) */
 int sv_is_art(const sv_unit_t *u);
 int sv_is_cmd(const sv_unit_t *u);
-int sv_alive(const sv_unit_t *u);
+static inline int sv_alive(const sv_unit_t *u) {
+    return !(u->flags & SV_F_GONE) && u->n > 0;
+}
 int sv_muskets(const sv_unit_t *u); /* musket stands */
 int sv_pikes(const sv_unit_t *u);
 int sv_open(const sv_unit_t *u); /* open order (artillery, command always) */
@@ -239,6 +314,8 @@ int sv_form_ok(const sv_unit_t *u, int form);                  /* u may be in fo
 int sv_default_files(const sv_unit_t *u, int form);
 /* Fire dice of u at t (muskets or guns, target modifiers), 0 when it may not fire at it. */
 int sv_fire_dice(const sv_ctx_t *c, const sv_state_t *s, int u, int t);
+/* The same with the state's geometry already worked out. */
+int sv_fire_dice_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int u, int t);
 /* Modified combat value of one stand of u of stand type `first` (1) or second (0) against t. */
 int sv_cv(const sv_ctx_t *c, const sv_unit_t *u, int first, const sv_unit_t *t);
 /* Allowances, inches: move, charge (0: cannot). */
@@ -276,6 +353,8 @@ int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a);
 /* §The Firing Procedure: the pivots before firing (left, right, the full angle, R-18) that
  * stand clear and give unit u a target it has not now, into f (facings); their count. */
 int sv_fire_pivots(const sv_ctx_t *c, const sv_state_t *s, int u, opfor_vec_t f[2]);
+int sv_fire_pivots_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int u,
+                     opfor_vec_t f[2]);
 int sv_react_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max);
 int sv_react_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a);
 int sv_intercept_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max);

@@ -24,43 +24,82 @@ static opfor_action_t act(int kind, int unit) {
     return a;
 }
 
-static float enemy_dist(const sv_ctx_t *c, const sv_state_t *s, const sv_unit_t *m, int side) {
-    float best = 1e30f;
-    for (int i = 0; i < s->nunits; i++)
-        if (s->u[i].side != side && sv_alive(&s->u[i]) && sv_unit_near(c, m, &s->u[i], best)) {
-            float d = sv_unit_dist(c, m, &s->u[i]);
-            if (d < best)
-                best = d;
+/* The distance from m (moved, of side `side`) to the nearest enemy; *who gets that enemy's
+ * index (the first of equals), -1 when there is none. */
+static float enemy_dist_g(const sv_state_t *s, const sv_geo_t *g, const opfor_pt_t rm[4], int side,
+                          int *who) {
+    float best = 1e30f, bm[4], gaps[SV_MAX_UNITS];
+    int bi = -1, order[SV_MAX_UNITS], n = 0;
+    sv_box(rm, bm);
+    for (int i = 0; i < s->nunits; i++) /* the enemies by their boxes' gap, nearest first */
+        if (s->u[i].side != side && sv_alive(&s->u[i])) {
+            float gap = sv_box_gap(bm, g->box[i]);
+            int k = n++;
+            for (; k > 0 && gaps[k - 1] > gap; k--) {
+                gaps[k] = gaps[k - 1];
+                order[k] = order[k - 1];
+            }
+            gaps[k] = gap;
+            order[k] = i;
         }
+    /* a gap is a lower bound of the distance: once past the best, no enemy is nearer; equals
+     * go to the first in the list, as a scan in order gives */
+    for (int k = 0; k < n && gaps[k] <= best; k++) {
+        int i = order[k];
+        float d = sv_rect_dist_gap(rm, g->r[i], gaps[k]);
+        if (d < best || (d == best && i < bi)) {
+            best = d;
+            bi = i;
+        }
+    }
+    if (who)
+        *who = bi;
     return best;
 }
 
 /* m (unit ui moved) stands on the table, overlaps nobody, and touches no enemy except
  * `ignore` (which it may touch but not overlap). */
-static int placement_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, const sv_unit_t *m,
-                        int ignore) {
+static int placement_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int ui,
+                       const sv_unit_t *m, int ignore) {
     opfor_pt_t rm[4];
+    float bm[4];
     sv_rect(c, m, rm);
     if (!sv_on_table(c, rm) || !sv_terrain_ok(c, m, rm))
         return 0;
+    sv_box(rm, bm);
+    float tol = c->opt.contact_tolerance;
     for (int k = 0; k < s->nunits; k++) {
         const sv_unit_t *o = &s->u[k];
         if (k == ui || !sv_alive(o))
             continue;
-        opfor_pt_t ro[4];
-        sv_rect(c, o, ro);
-        if (sv_rect_overlap(rm, ro, 0.01f))
+        float gap = sv_box_gap(bm, g->box[k]);
+        if (gap <= 0.0f && sv_rect_sat(rm, g->r[k], 0.01f))
             return 0;
-        if (k != ignore && o->side != m->side && sv_rect_near(rm, ro, c->opt.contact_tolerance))
+        if (k != ignore && o->side != m->side && sv_rect_near_gap(rm, g->r[k], gap, tol))
             return 0; /* only a charge brings a unit into contact */
     }
     return 1;
 }
 
+/* Every unit's rectangle and box only (no contacts): enough for placements and paths. */
+static void geo_rects(const sv_ctx_t *c, const sv_state_t *s, sv_geo_t *g) {
+    for (int i = 0; i < s->nunits; i++) {
+        sv_rect(c, &s->u[i], g->r[i]);
+        sv_box(g->r[i], g->box[i]);
+    }
+}
+
+static int placement_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, const sv_unit_t *m,
+                        int ignore) {
+    sv_geo_t g;
+    geo_rects(c, s, &g);
+    return placement_g(c, s, &g, ui, m, ignore);
+}
+
 /* The unit's front centre goes straight from its place to p, facing its way; every inch of the
  * path is free of other units (no flowing around in this part). */
-static int path_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_pt_t p, int ignore,
-                   float min_enemy, int flow) {
+static int path_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int ui, opfor_pt_t p,
+                  int ignore, float min_enemy, int flow) {
     const sv_unit_t *u = &s->u[ui];
     opfor_vec_t d = opfor_vsub(p, opfor_pt(u->x, u->y));
     float len = opfor_vlen(d);
@@ -72,7 +111,26 @@ static int path_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_pt_t p,
     int steps = (int)ceilf(len);
     if (steps < 2)
         return 1;
-    opfor_pt_t others[SV_MAX_UNITS][4]; /* the other units, placed once */
+    /* the box swept from the first inch to the last (with a margin for rounding): a unit
+     * outside it by more than the nearest an enemy may come is never met on the way */
+    sv_unit_t m = *u;
+    m.fx = f.x;
+    m.fy = f.y;
+    opfor_pt_t rm[4];
+    float sweep[4], b2[4], bm[4];
+    m.x = u->x + f.x;
+    m.y = u->y + f.y;
+    sv_rect(c, &m, rm);
+    sv_box(rm, sweep);
+    m.x = u->x + f.x * (float)(steps - 1);
+    m.y = u->y + f.y * (float)(steps - 1);
+    sv_rect(c, &m, rm);
+    sv_box(rm, b2);
+    sweep[0] = (sweep[0] < b2[0] ? sweep[0] : b2[0]) - 0.01f;
+    sweep[1] = (sweep[1] > b2[1] ? sweep[1] : b2[1]) + 0.01f;
+    sweep[2] = (sweep[2] < b2[2] ? sweep[2] : b2[2]) - 0.01f;
+    sweep[3] = (sweep[3] > b2[3] ? sweep[3] : b2[3]) + 0.01f;
+    float reach = min_enemy > 0.0f ? min_enemy : 0.0f;
     int idx[SV_MAX_UNITS], no = 0;
     for (int k = 0; k < s->nunits; k++)
         if (k != ui && k != ignore && sv_alive(&s->u[k])) {
@@ -80,26 +138,35 @@ static int path_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_pt_t p,
             if ((flow == 1 && o->side == u->side) || /* §Flow Around: friends, manoeuvring */
                 (flow == 2 && o->n == 1 && !sv_is_mounted(c, o))) /* charging mounted */
                 continue;
-            sv_rect(c, o, others[no]);
+            if (sv_box_gap(sweep, g->box[k]) > reach)
+                continue;
             idx[no++] = k;
         }
+    if (no == 0)
+        return 1;
     for (int i = 1; i < steps; i++) {
-        sv_unit_t m = *u;
         m.x = u->x + f.x * (float)i;
         m.y = u->y + f.y * (float)i;
-        m.fx = f.x;
-        m.fy = f.y;
-        opfor_pt_t rm[4];
         sv_rect(c, &m, rm);
-        for (int k = 0; k < no; k++) {
-            if (sv_rect_overlap(rm, others[k], 0.01f))
+        sv_box(rm, bm);
+        for (int j = 0; j < no; j++) {
+            int k = idx[j];
+            float gap = sv_box_gap(bm, g->box[k]);
+            if (gap <= 0.0f && sv_rect_sat(rm, g->r[k], 0.01f))
                 return 0;
-            if (min_enemy > 0.0f && s->u[idx[k]].side != u->side &&
-                sv_rect_near(rm, others[k], min_enemy - 1e-4f))
+            if (min_enemy > 0.0f && s->u[k].side != u->side &&
+                sv_rect_near_gap(rm, g->r[k], gap, min_enemy - 1e-4f))
                 return 0;
         }
     }
     return 1;
+}
+
+static int path_ok(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_pt_t p, int ignore,
+                   float min_enemy, int flow) {
+    sv_geo_t g;
+    geo_rects(c, s, &g);
+    return path_g(c, s, &g, ui, p, ignore, min_enemy, flow);
 }
 
 static int mounted_combo(const sv_unit_t *u) {
@@ -122,14 +189,17 @@ static int may_charge(const sv_unit_t *u) {
 typedef struct facts {
     int engaged; /* in contact with an enemy */
     float near;  /* distance to the nearest enemy */
+    int nearest; /* that enemy, -1 none */
     int brk;     /* a break-through (§Break-Through): 9" mounted, 3" foot, after its action */
+    const sv_geo_t *g; /* the state's geometry */
 } facts_t;
 
-static facts_t get_facts(const sv_ctx_t *c, const sv_state_t *s, int ui) {
+static facts_t get_facts(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int ui) {
     facts_t f;
-    f.engaged = sv_engaged(c, s, ui);
-    f.near = enemy_dist(c, s, &s->u[ui], s->u[ui].side);
+    f.engaged = sv_alive(&s->u[ui]) ? g->contact[ui] != 0 : sv_engaged(c, s, ui);
+    f.near = enemy_dist_g(s, g, g->r[ui], s->u[ui].side, &f.nearest);
     f.brk = s->phase == SV_P_BREAK;
+    f.g = g;
     return f;
 }
 
@@ -178,7 +248,7 @@ static int check_form(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
     if (a->sub == SV_COLUMN && files != 1)
         return 0;
     form_unit(&m, a->sub, files);
-    return placement_ok(c, s, a->unit, &m, -1);
+    return placement_g(c, s, fa->g, a->unit, &m, -1);
 }
 
 /* sub: 0 manoeuvre, 1 double time, 2 about-face, 3 side-step or step back. */
@@ -208,7 +278,7 @@ static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
         sv_unit_t m = *u;
         m.fx = f.x;
         m.fy = f.y;
-        return placement_ok(c, s, a->unit, &m, -1);
+        return placement_g(c, s, fa->g, a->unit, &m, -1);
     }
     if (allow <= 0.0f || u->form == SV_UNLIMBERED)
         return 0;
@@ -248,21 +318,24 @@ static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
     m.y = p.y;
     m.fx = f.x;
     m.fy = f.y;
-    if (!placement_ok(c, s, a->unit, &m, -1))
+    if (!placement_g(c, s, fa->g, a->unit, &m, -1))
         return 0;
-    if (min_enemy > 0.0f && enemy_dist(c, s, &m, u->side) <= min_enemy)
-        return 0;
+    if (min_enemy > 0.0f) {
+        opfor_pt_t rm[4];
+        sv_rect(c, &m, rm);
+        if (enemy_dist_g(s, fa->g, rm, u->side, NULL) <= min_enemy)
+            return 0;
+    }
     return a->sub == 2 ||
-           path_ok(c, s, a->unit, p, -1, min_enemy, a->sub <= 1 && flows(c, u) ? 1 : 0);
+           path_g(c, s, fa->g, a->unit, p, -1, min_enemy, a->sub <= 1 && flows(c, u) ? 1 : 0);
 }
 
 /* Where u ends when it charges t: flush and centred on t's face that looks at it, reached by
  * one straight move within 45 degrees of its front (the pivot and the straight move of
  * §How does a unit charge?, design). Returns the distance, or a negative value. */
-static float charge_place(const sv_ctx_t *c, const sv_state_t *s, int ui, int ti, sv_unit_t *m) {
+static float charge_place_r(const sv_state_t *s, int ui, int ti, const opfor_pt_t rt[4],
+                            sv_unit_t *m) {
     const sv_unit_t *u = &s->u[ui], *t = &s->u[ti];
-    opfor_pt_t rt[4];
-    sv_rect(c, t, rt);
     opfor_vec_t tf = opfor_pt(t->fx, t->fy), tr = opfor_pt(t->fy, -t->fx);
     opfor_vec_t normal[4] = {tf, tr, opfor_vscale(tf, -1.0f), opfor_vscale(tr, -1.0f)};
     opfor_pt_t a = opfor_pt(u->x, u->y);
@@ -289,6 +362,12 @@ static float charge_place(const sv_ctx_t *c, const sv_state_t *s, int ui, int ti
     return len;
 }
 
+static float charge_place(const sv_ctx_t *c, const sv_state_t *s, int ui, int ti, sv_unit_t *m) {
+    opfor_pt_t rt[4];
+    sv_rect(c, &s->u[ti], rt);
+    return charge_place_r(s, ui, ti, rt, m);
+}
+
 static int check_charge(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a,
                         const facts_t *fa) {
     const sv_unit_t *u = &s->u[a->unit];
@@ -305,24 +384,35 @@ static int check_charge(const sv_ctx_t *c, const sv_state_t *s, const opfor_acti
     if (u->form == SV_OPEN && c->model.open_order_may_charge != SV_OO_ALL &&
         (sv_is_foot(u) || c->model.open_order_may_charge == SV_OO_NONE))
         return 0; /* §How does a unit charge?; the model's reading of open order (R-16) */
+    /* the charger's front centre lies in its box and it ends 0.01" off the target: a target
+     * whose box is further off than any charge reaches is never reached */
+    float beyond0 = sv_is_foot(u) ? 2.0f : 6.0f;
+    if (sv_box_gap(fa->g->box[a->unit], fa->g->box[a->target]) > allow + beyond0 + 0.1f)
+        return 0;
     sv_unit_t m;
-    float len = charge_place(c, s, a->unit, a->target, &m);
+    float len = charge_place_r(s, a->unit, a->target, fa->g->r[a->target], &m);
     /* §What if a potential target …: an extended charge reaches up to 6" (mounted) or 2"
      * (foot) beyond the allowance; sub says which the action is */
     float beyond = sv_is_foot(u) ? 2.0f : 6.0f;
     if (len < 0.0f || (a->sub == 0 && len > allow + 1e-3f) ||
         (a->sub == 1 && (len <= allow + 1e-3f || len > allow + beyond + 1e-3f)) || a->sub > 1)
         return 0;
-    if (!placement_ok(c, s, a->unit, &m, a->target) || !sv_in_contact(c, &m, t))
+    if (!placement_g(c, s, fa->g, a->unit, &m, a->target))
+        return 0;
+    opfor_pt_t rm[4];
+    sv_rect(c, &m, rm);
+    if (!sv_rect_near(rm, fa->g->r[a->target], c->opt.contact_tolerance))
         return 0;
     /* §Can foot units charge mounted units?: without pikes only to outflank */
     if (sv_is_foot(u) && sv_pikes(u) == 0 && sv_is_mounted(c, t) && !sv_outflanks(c, &m, t))
         return 0;
-    return path_ok(c, s, a->unit, opfor_pt(m.x, m.y), a->target, 0.0f, sv_is_mounted(c, u) ? 2 : 0);
+    return path_g(c, s, fa->g, a->unit, opfor_pt(m.x, m.y), a->target, 0.0f,
+                  sv_is_mounted(c, u) ? 2 : 0);
 }
 
 /* Disengaging (§Disengaging): about-face, then straight away up to the full allowance. */
-static int disengage_place(const sv_ctx_t *c, const sv_state_t *s, int ui, sv_unit_t *m) {
+static int disengage_place(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int ui,
+                           sv_unit_t *m) {
     const sv_unit_t *u = &s->u[ui];
     if (!sv_is_mounted(c, u) && !sv_is_cmd(u))
         return 0;
@@ -342,7 +432,7 @@ static int disengage_place(const sv_ctx_t *c, const sv_state_t *s, int ui, sv_un
         m->fy = -u->fy;
         m->x = u->x - u->fx * (d + go);
         m->y = u->y - u->fy * (d + go);
-        if (placement_ok(c, s, ui, m, -1))
+        if (placement_g(c, s, g, ui, m, -1))
             return n;
     }
     return 0;
@@ -370,7 +460,7 @@ static int check_with(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
     if (a->kind == SV_A_DISENGAGE) {
         sv_unit_t m;
         return engaged && !(u->flags & (SV_F_MOVED | SV_F_FORMED)) &&
-               disengage_place(c, s, a->unit, &m) && fabsf(m.x - a->x) < 1e-3f &&
+               disengage_place(c, s, fa->g, a->unit, &m) && fabsf(m.x - a->x) < 1e-3f &&
                fabsf(m.y - a->y) < 1e-3f;
     }
     if (engaged)
@@ -394,7 +484,7 @@ static int check_with(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
         m.form = a->sub ? SV_LIMBERED : SV_UNLIMBERED;
         m.fx = f.x;
         m.fy = f.y;
-        return placement_ok(c, s, a->unit, &m, -1);
+        return placement_g(c, s, fa->g, a->unit, &m, -1);
     }
     case SV_A_PROLONG: { /* §Can an artillery unit be prolonged backwards? */
         if (!sv_is_art(u) || u->form != SV_UNLIMBERED || !may_move(u))
@@ -407,7 +497,7 @@ static int check_with(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
         sv_unit_t m = *u;
         m.x = a->x;
         m.y = a->y;
-        return placement_ok(c, s, a->unit, &m, -1);
+        return placement_g(c, s, fa->g, a->unit, &m, -1);
     }
     case SV_A_MOUNT: {
         if (u->kind != SV_DRAGOON || !may_form(u) || !may_move(u) ||
@@ -415,7 +505,7 @@ static int check_with(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
             return 0;
         sv_unit_t m = *u;
         m.flags ^= SV_F_DISMOUNTED;
-        return sv_form_ok(&m, m.form) && placement_ok(c, s, a->unit, &m, -1);
+        return sv_form_ok(&m, m.form) && placement_g(c, s, fa->g, a->unit, &m, -1);
     }
     default:
         return 0;
@@ -423,9 +513,13 @@ static int check_with(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
 }
 
 int sv_move_check(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a) {
-    facts_t f = {0, 0.0f, 0};
-    if (a->kind != SV_A_DONE && a->unit < s->nunits)
-        f = get_facts(c, s, a->unit);
+    if (a->kind == SV_A_DONE || a->unit >= s->nunits) {
+        facts_t f = {0, 0.0f, -1, 0, NULL};
+        return check_with(c, s, a, &f);
+    }
+    sv_geo_t g;
+    sv_geo_build(c, s, &g);
+    facts_t f = get_facts(c, s, &g, a->unit);
     return check_with(c, s, a, &f);
 }
 
@@ -455,31 +549,17 @@ static opfor_action_t move_to(int ui, opfor_pt_t p, opfor_vec_t f, int sub) {
     return a;
 }
 
-static int nearest_enemy(const sv_ctx_t *c, const sv_state_t *s, int ui) {
-    int best = -1;
-    float bd = 1e30f;
-    for (int i = 0; i < s->nunits; i++)
-        if (s->u[i].side != s->u[ui].side && sv_alive(&s->u[i])) {
-            float d = sv_unit_dist(c, &s->u[ui], &s->u[i]);
-            if (d < bd) {
-                bd = d;
-                best = i;
-            }
-        }
-    return best;
-}
-
-static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_action_t *out, int n,
-                      int max) {
+static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *geo, int ui,
+                      opfor_action_t *out, int n, int max) {
     const sv_unit_t *u = &s->u[ui];
     opfor_pt_t p = opfor_pt(u->x, u->y);
     opfor_vec_t f = opfor_pt(u->fx, u->fy), r = opfor_pt(u->fy, -u->fx);
     float allow = sv_move_allow(u);
     opfor_action_t a;
-    facts_t fa = get_facts(c, s, ui);
+    facts_t fa = get_facts(c, s, geo, ui);
     if (fa.engaged) {
         sv_unit_t m;
-        if (!(u->flags & (SV_F_MOVED | SV_F_FORMED)) && disengage_place(c, s, ui, &m)) {
+        if (!(u->flags & (SV_F_MOVED | SV_F_FORMED)) && disengage_place(c, s, geo, ui, &m)) {
             a = act(SV_A_DISENGAGE, ui);
             a.x = m.x;
             a.y = m.y;
@@ -504,7 +584,7 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_acti
         a.x2 = u->fx;
         a.y2 = u->fy;
         n = push(out, n, max, &a, c, s, &fa);
-        int e = nearest_enemy(c, s, ui);
+        int e = fa.nearest;
         if (e >= 0 && u->form == SV_LIMBERED) { /* unlimber facing the nearest enemy */
             opfor_vec_t g = opfor_vnorm(opfor_vsub(opfor_pt(s->u[e].x, s->u[e].y), p));
             a.x2 = g.x;
@@ -548,18 +628,17 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_acti
         float d = sv_depth(c, u);
         a = move_to(ui, opfor_vsub(p, opfor_vscale(f, d)), opfor_vscale(f, -1.0f), 2);
         n = push(out, n, max, &a, c, s, &fa);
-        int e = nearest_enemy(c, s, ui);
+        int e = fa.nearest;
         if (e >= 0) { /* towards the nearest enemy, stopping 2" short */
-            opfor_pt_t rt[4];
-            sv_rect(c, &s->u[e], rt);
+            const opfor_pt_t *rt = geo->r[e];
             opfor_pt_t ec = opfor_pt((rt[0].x + rt[2].x) * 0.5f, (rt[0].y + rt[2].y) * 0.5f);
-            opfor_vec_t g = opfor_vsub(ec, p);
-            float go = sv_unit_dist(c, u, &s->u[e]) - 2.0f;
+            opfor_vec_t to = opfor_vsub(ec, p);
+            float go = fa.near - 2.0f;
             if (go > allow)
                 go = allow;
-            if (go > 0.5f && opfor_vlen(g) > 1e-3f) {
-                g = opfor_vnorm(g);
-                a = move_to(ui, opfor_vadd(p, opfor_vscale(g, go)), g, 0);
+            if (go > 0.5f && opfor_vlen(to) > 1e-3f) {
+                to = opfor_vnorm(to);
+                a = move_to(ui, opfor_vadd(p, opfor_vscale(to, go)), to, 0);
                 n = push(out, n, max, &a, c, s, &fa);
             }
         }
@@ -586,15 +665,17 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_acti
 
 int sv_move_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max) {
     int n = 0, pending = 0;
+    sv_geo_t g;
+    sv_geo_build(c, s, &g);
     for (int i = 0; i < s->nunits && n < max; i++) {
         const sv_unit_t *u = &s->u[i];
         if (u->side != s->side || !sv_alive(u))
             continue;
         if (!s->retreating && !(u->flags & SV_F_ACTED)) {
             int before = n;
-            n = unit_moves(c, s, i, out, n, max);
+            n = unit_moves(c, s, &g, i, out, n, max);
             if (n > before && u->form == SV_COLUMN) {
-                facts_t f = get_facts(c, s, i);
+                facts_t f = get_facts(c, s, &g, i);
                 pending |= column_must_change(s, i, &f);
             }
         }
@@ -802,8 +883,8 @@ static void pend_place(const sv_ctx_t *c, const sv_state_t *s, float t, sv_unit_
 /* Whether mounted unit ii may intercept the mover placed as m: m lies (partly) in its 9"
  * intercept zone, and the interceptor reaches it by going straight forward, touching nothing
  * else and no terrain closed to it; *dist gets how far. */
-static int can_intercept(const sv_ctx_t *c, const sv_state_t *s, int ii, const sv_unit_t *m,
-                         float *dist) {
+static int can_intercept_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *geo, int ii,
+                           const sv_unit_t *m, float *dist) {
     const sv_unit_t *I = &s->u[ii];
     opfor_pt_t ri[4], rm[4];
     sv_rect(c, I, ri);
@@ -830,9 +911,7 @@ static int can_intercept(const sv_ctx_t *c, const sv_state_t *s, int ii, const s
         for (int k = 0; k < s->nunits && !hit; k++) {
             if (k == ii || k == s->pend.unit || !sv_alive(&s->u[k]))
                 continue;
-            opfor_pt_t rk[4];
-            sv_rect(c, &s->u[k], rk);
-            hit = sv_rect_near(rg, rk, tol);
+            hit = sv_rect_near(rg, geo->r[k], tol);
         }
         if (hit)
             return 0;
@@ -862,19 +941,29 @@ static int can_intercept(const sv_ctx_t *c, const sv_state_t *s, int ii, const s
     return 0;
 }
 
-static int interceptor(const sv_ctx_t *c, const sv_state_t *s, int ii) {
+static int can_intercept(const sv_ctx_t *c, const sv_state_t *s, int ii, const sv_unit_t *m,
+                         float *dist) {
+    sv_geo_t g;
+    geo_rects(c, s, &g);
+    return can_intercept_g(c, s, &g, ii, m, dist);
+}
+
+static int interceptor(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int ii) {
     const sv_unit_t *I = &s->u[ii];
     return sv_alive(I) && I->side != s->u[s->pend.unit].side && sv_is_mounted(c, I) &&
            !sv_is_cmd(I) && I->n >= 2 && I->form != SV_COLUMN && !(I->flags & SV_F_REACTED) &&
-           !(s->declined >> ii & 1u) && !sv_engaged(c, s, ii);
+           !(s->declined >> ii & 1u) && !g->contact[ii];
 }
 
 /* From where the mover is suspended on, the first point (every inch, and the end) where an
  * enemy mounted unit may intercept it: a decision for that unit's side. 0 when there is none. */
 static int intercept_scan(const sv_ctx_t *c, sv_state_t *s) {
-    int any = 0;
-    for (int i = 0; i < s->nunits && !any; i++)
-        any = interceptor(c, s, i);
+    sv_geo_t g; /* nobody moves while the path is scanned */
+    sv_geo_build(c, s, &g);
+    uint32_t any = 0;
+    for (int i = 0; i < s->nunits; i++)
+        if (interceptor(c, s, &g, i))
+            any |= 1u << i;
     if (!any)
         return 0;
     sv_unit_t end;
@@ -891,11 +980,11 @@ static int intercept_scan(const sv_ctx_t *c, sv_state_t *s) {
             break; /* at the end it has contacted its target */
         sv_unit_t m;
         pend_place(c, s, tt, &m);
-        if (!placement_ok(c, s, s->pend.unit, &m, -1))
+        if (!placement_g(c, s, &g, s->pend.unit, &m, -1))
             continue; /* not clear of other units here (still in contact, say) */
         for (int i = 0; i < s->nunits; i++) {
             float d;
-            if (interceptor(c, s, i) && can_intercept(c, s, i, &m, &d)) {
+            if ((any >> i & 1u) && can_intercept_g(c, s, &g, i, &m, &d)) {
                 s->pend_t = tt;
                 s->phase = SV_P_INTERCEPT;
                 s->cur = (uint8_t)i;
@@ -1034,33 +1123,47 @@ int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
 /* ---------------------------------------------------------------- pivots before firing */
 
 int sv_fire_pivots(const sv_ctx_t *c, const sv_state_t *s, int ui, opfor_vec_t f[2]) {
+    sv_geo_t g;
+    sv_geo_build(c, s, &g);
+    return sv_fire_pivots_g(c, s, &g, ui, f);
+}
+
+int sv_fire_pivots_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int ui,
+                     opfor_vec_t f[2]) {
     const sv_unit_t *u = &s->u[ui];
     if (!sv_alive(u) || (sv_muskets(u) == 0 && !(sv_is_art(u) && u->form == SV_UNLIMBERED)) ||
-        u->form == SV_COLUMN || (u->flags & SV_F_DECIDED) || sv_engaged(c, s, ui))
+        u->form == SV_COLUMN || (u->flags & SV_F_DECIDED) || g->contact[ui])
         return 0;
     uint32_t now = 0;
     for (int t = 0; t < s->nunits; t++)
-        if (s->u[t].side != u->side && sv_fire_dice(c, s, ui, t) > 0)
+        if (s->u[t].side != u->side && sv_fire_dice_g(c, s, g, ui, t) > 0)
             now |= 1u << t;
     float w = sv_width(c, u), half = w > 0.5f ? asinf(0.5f / w) : 1.5707963f;
     float cs = cosf(2.0f * half), sn = sinf(2.0f * half);
     int n = 0;
     sv_state_t ms; /* the unit pivoted, in a copy: the state itself is only read */
-    memcpy(&ms, s, sizeof ms);
+    sv_geo_t mg;
+    int copied = 0;
     for (int k = -1; k <= 1; k += 2) {
         sv_unit_t m = *u;
-        opfor_vec_t g = opfor_vrot(opfor_pt(u->fx, u->fy), cs, sn * (float)k);
-        m.fx = g.x;
-        m.fy = g.y;
-        if (!placement_ok(c, s, ui, &m, -1))
+        opfor_vec_t to = opfor_vrot(opfor_pt(u->fx, u->fy), cs, sn * (float)k);
+        m.fx = to.x;
+        m.fy = to.y;
+        if (!placement_g(c, s, g, ui, &m, -1))
             continue;
+        if (!copied) {
+            memcpy(&ms, s, sizeof ms);
+            memcpy(&mg, g, sizeof mg);
+            copied = 1;
+        }
         ms.u[ui] = m;
+        sv_geo_unit(c, &ms, &mg, ui);
         uint32_t then = 0;
         for (int t = 0; t < s->nunits; t++)
-            if (s->u[t].side != u->side && sv_fire_dice(c, &ms, ui, t) > 0)
+            if (s->u[t].side != u->side && sv_fire_dice_g(c, &ms, &mg, ui, t) > 0)
                 then |= 1u << t;
         if (then & ~now)
-            f[n++] = g;
+            f[n++] = to;
     }
     return n;
 }
@@ -1273,7 +1376,9 @@ int sv_react_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
 int sv_break_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max) {
     int ui = s->cur, n = 0;
     const sv_unit_t *u = &s->u[ui];
-    facts_t fa = get_facts(c, s, ui);
+    sv_geo_t g;
+    sv_geo_build(c, s, &g);
+    facts_t fa = get_facts(c, s, &g, ui);
     if (max < 1)
         return 0;
     out[n++] = act(SV_A_HOLD, ui); /* stop where it is */
@@ -1305,7 +1410,9 @@ int sv_break_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
         s->phase = SV_P_MOVE;
         return 0;
     }
-    facts_t fa = get_facts(c, s, a->unit);
+    sv_geo_t g;
+    sv_geo_build(c, s, &g);
+    facts_t fa = get_facts(c, s, &g, a->unit);
     if ((a->kind != SV_A_MOVE && a->kind != SV_A_CHARGE) || !check_with(c, s, a, &fa))
         return OPFOR_EILLEGAL;
     s->phase = SV_P_MOVE; /* the charge passes its test by itself */

@@ -25,9 +25,9 @@ void sv_start_fire(const sv_ctx_t *c, sv_state_t *s) {
     s->side = s->init;
 }
 
-static int can_fire_any(const sv_ctx_t *c, const sv_state_t *s, int u) {
+static int can_fire_any(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int u) {
     for (int t = 0; t < s->nunits; t++)
-        if (sv_fire_dice(c, s, u, t) > 0)
+        if (sv_fire_dice_g(c, s, g, u, t) > 0)
             return 1;
     return 0;
 }
@@ -70,9 +70,11 @@ static int bounce_target(const sv_ctx_t *c, const sv_state_t *s, int g, int firs
 
 void sv_resolve_fire(const sv_ctx_t *c, sv_state_t *s) {
     int dice[SV_MAX_UNITS];
+    sv_geo_t g;
+    sv_geo_build(c, s, &g);
     /* every firing is judged on the one picture before any die is thrown */
     for (int i = 0; i < s->nunits; i++)
-        dice[i] = s->u[i].target != 0xFF ? sv_fire_dice(c, s, i, s->u[i].target) : 0;
+        dice[i] = s->u[i].target != 0xFF ? sv_fire_dice_g(c, s, &g, i, s->u[i].target) : 0;
     int add[SV_MAX_UNITS];
     memset(add, 0, sizeof add);
     for (int i = 0; i < s->nunits; i++) {
@@ -98,21 +100,20 @@ void sv_resolve_fire(const sv_ctx_t *c, sv_state_t *s) {
 
 /* ---------------------------------------------------------------- hand-to-hand */
 
-int sv_join_dist(const sv_ctx_t *c, const sv_state_t *s, int ui, int *enemy, float *dist) {
+static int join_dist(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int ui, int *enemy,
+                     float *dist) {
     const sv_unit_t *u = &s->u[ui];
     if (!sv_alive(u) || u->n < 2 || sv_is_art(u) || sv_is_cmd(u) || u->form == SV_DEFBLOCK ||
-        u->form == SV_COLUMN || sv_engaged(c, s, ui))
+        u->form == SV_COLUMN || g->contact[ui])
         return 0;
     float tol = c->opt.contact_tolerance;
     for (int e = 0; e < s->nunits; e++) {
         const sv_unit_t *E = &s->u[e];
-        if (E->side == u->side || !sv_alive(E) || !sv_unit_near(c, u, E, 3.0f + tol))
+        if (E->side == u->side || !sv_alive(E) ||
+            !sv_rect_near_gap(g->r[ui], g->r[e], sv_box_gap(g->box[ui], g->box[e]), 3.0f + tol))
             continue;
-        int fought = 0; /* E is already in contact with a friend of u */
-        for (int k = 0; k < s->nunits && !fought; k++)
-            fought = k != ui && s->u[k].side == u->side && sv_alive(&s->u[k]) &&
-                     sv_in_contact(c, E, &s->u[k]);
-        if (!fought)
+        /* E is already in contact with a friend of u */
+        if (!(g->contact[e] & ~(1u << ui)))
             continue;
         /* straight forward up to 3", touching nothing else on the way */
         sv_unit_t m = *u;
@@ -124,11 +125,10 @@ int sv_join_dist(const sv_ctx_t *c, const sv_state_t *s, int ui, int *enemy, flo
             sv_rect(c, &m, rm);
             if (!sv_on_table(c, rm))
                 break;
-            if (sv_unit_near(c, &m, E, tol)) {
+            if (sv_rect_near(rm, g->r[e], tol)) {
                 int clear = 1;
                 for (int k = 0; k < s->nunits && clear; k++)
-                    if (k != ui && k != e && sv_alive(&s->u[k]) &&
-                        sv_unit_near(c, &m, &s->u[k], tol))
+                    if (k != ui && k != e && sv_alive(&s->u[k]) && sv_rect_near(rm, g->r[k], tol))
                         clear = 0;
                 if (!clear)
                     break;
@@ -138,13 +138,19 @@ int sv_join_dist(const sv_ctx_t *c, const sv_state_t *s, int ui, int *enemy, flo
             }
             int hit = 0;
             for (int k = 0; k < s->nunits && !hit; k++)
-                if (k != ui && sv_alive(&s->u[k]) && sv_unit_near(c, &m, &s->u[k], tol))
+                if (k != ui && sv_alive(&s->u[k]) && sv_rect_near(rm, g->r[k], tol))
                     hit = 1;
             if (hit)
                 break;
         }
     }
     return 0;
+}
+
+int sv_join_dist(const sv_ctx_t *c, const sv_state_t *s, int ui, int *enemy, float *dist) {
+    sv_geo_t g;
+    sv_geo_build(c, s, &g);
+    return join_dist(c, s, &g, ui, enemy, dist);
 }
 
 static void start_join(const sv_ctx_t *c, sv_state_t *s) {
@@ -378,10 +384,12 @@ void sv_start_move(const sv_ctx_t *c, sv_state_t *s, int mphase) {
 
 /* The next unit of side (then, from the initiative side, the other) that wants asking. */
 static int next_unit(const sv_ctx_t *c, sv_state_t *s,
-                     int (*wants)(const sv_ctx_t *, const sv_state_t *, int)) {
+                     int (*wants)(const sv_ctx_t *, const sv_state_t *, const sv_geo_t *, int)) {
+    sv_geo_t g; /* asking changes nobody's place */
+    sv_geo_build(c, s, &g);
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < s->nunits; i++)
-            if (s->u[i].side == s->side && !(s->u[i].flags & SV_F_DECIDED) && wants(c, s, i)) {
+            if (s->u[i].side == s->side && !(s->u[i].flags & SV_F_DECIDED) && wants(c, s, &g, i)) {
                 s->cur = (uint8_t)i;
                 return i;
             }
@@ -392,23 +400,24 @@ static int next_unit(const sv_ctx_t *c, sv_state_t *s,
     return -1;
 }
 
-static int wants_pivot(const sv_ctx_t *c, const sv_state_t *s, int i) {
+static int wants_pivot(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int i) {
     opfor_vec_t f[2];
-    return sv_fire_pivots(c, s, i, f) > 0;
+    return sv_fire_pivots_g(c, s, g, i, f) > 0;
 }
 
-static int wants_fire(const sv_ctx_t *c, const sv_state_t *s, int i) {
-    return can_fire_any(c, s, i);
+static int wants_fire(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int i) {
+    return can_fire_any(c, s, g, i);
 }
 
-static int wants_join(const sv_ctx_t *c, const sv_state_t *s, int i) {
+static int wants_join(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int i) {
     int e;
     float d;
-    return sv_join_dist(c, s, i, &e, &d);
+    return join_dist(c, s, g, i, &e, &d);
 }
 
-static int wants_melee(const sv_ctx_t *c, const sv_state_t *s, int i) {
-    return sv_alive(&s->u[i]) && contacts(c, s, i) != 0;
+static int wants_melee(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int i) {
+    (void)c;
+    return sv_alive(&s->u[i]) && g->contact[i] != 0;
 }
 
 void sv_settle(const sv_ctx_t *c, sv_state_t *s) {

@@ -18,10 +18,6 @@ int sv_is_cmd(const sv_unit_t *u) {
     return u->kind == SV_COMMANDER || u->kind == SV_SUB;
 }
 
-int sv_alive(const sv_unit_t *u) {
-    return !(u->flags & SV_F_GONE) && u->n > 0;
-}
-
 int sv_is_foot(const sv_unit_t *u) {
     return u->kind == SV_PM || u->kind == SV_FOOT ||
            (u->kind == SV_DRAGOON && (u->flags & SV_F_DISMOUNTED));
@@ -128,27 +124,33 @@ static int in_zone(const sv_ctx_t *c, const sv_unit_t *u, const opfor_pt_t ru[4]
 }
 
 int sv_fire_dice(const sv_ctx_t *c, const sv_state_t *s, int ui, int ti) {
+    sv_geo_t g;
+    sv_geo_build(c, s, &g);
+    return sv_fire_dice_g(c, s, &g, ui, ti);
+}
+
+int sv_fire_dice_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int ui, int ti) {
     const sv_unit_t *u = &s->u[ui], *t = &s->u[ti];
     if (!sv_alive(u) || !sv_alive(t) || u->side == t->side)
         return 0;
     int art = sv_is_art(u), muskets = sv_muskets(u);
     if (art ? u->form != SV_UNLIMBERED : (muskets == 0 || u->form == SV_COLUMN))
         return 0;
-    if (sv_engaged(c, s, ui))
+    if (g->contact[ui])
         return 0; /* it fights instead */
     /* never at a unit in hand-to-hand combat with a friendly unit */
-    for (int i = 0; i < s->nunits; i++)
-        if (s->u[i].side == u->side && sv_alive(&s->u[i]) && sv_in_contact(c, t, &s->u[i]))
-            return 0;
-    float range = art ? (u->kind == SV_FRAME ? 20.0f : u->kind == SV_GUN ? 40.0f : 60.0f) : 7.0f;
-    opfor_pt_t ru[4], rt[4];
-    sv_rect(c, u, ru);
-    sv_rect(c, t, rt);
-    if (!sv_rect_near(ru, rt, range + 1e-4f))
+    if (g->contact[ti])
         return 0;
-    float d = sv_rect_dist(ru, rt);
+    float range = art ? (u->kind == SV_FRAME ? 20.0f : u->kind == SV_GUN ? 40.0f : 60.0f) : 7.0f;
+    const opfor_pt_t *ru = g->r[ui], *rt = g->r[ti];
+    float gap = sv_box_gap(g->box[ui], g->box[ti]);
+    if (gap > range + 1e-4f)
+        return 0;
+    float d = sv_rect_dist_gap(ru, rt, gap);
     int all_round = !art && (u->form == SV_OPEN || u->form == SV_DEFBLOCK);
-    if (d > range + 1e-4f || !in_zone(c, u, ru, rt, range, all_round))
+    if (d > range + 1e-4f)
+        return 0;
+    if (all_round ? !(gap <= range && d <= range) : !in_zone(c, u, ru, rt, range, 0))
         return 0;
     /* nothing of either side in between: the line from the firer's front (its centre when it
      * fires all round) to the target's centre crosses no other unit */
@@ -160,9 +162,7 @@ int sv_fire_dice(const sv_ctx_t *c, const sv_state_t *s, int ui, int ti) {
     for (int i = 0; i < s->nunits; i++) {
         if (i == ui || i == ti || !sv_alive(&s->u[i]))
             continue;
-        opfor_pt_t r[4];
-        sv_rect(c, &s->u[i], r);
-        if (sv_seg_hits_rect(from, to, r, 0.01f))
+        if (sv_seg_hits_rect(from, to, g->r[i], 0.01f))
             return 0;
     }
     int dice;
