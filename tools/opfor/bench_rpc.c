@@ -31,6 +31,7 @@
 #include <uv.h>
 
 #include "bench_daemon.h"
+#include "bench_stream.h"
 #include "bench_util.h"
 #include "cli.h"
 #include "json_out.h"
@@ -72,8 +73,7 @@ typedef struct conn {
     uv_connect_t connect_req;       /* the connect request */
     worker_t *w;                    /* owner */
     int is_tcp;                     /* which handle is in use */
-    uint8_t *in;                    /* received bytes not yet framed */
-    size_t in_len, in_cap;          /* held, allocated */
+    opfor_bench_inbuf_t in;         /* received bytes not yet framed */
     uint32_t next_id;               /* id of the next request */
     unsigned inflight;              /* requests awaiting a response */
     uint64_t sent_ns[MAX_PIPELINE]; /* send time per id % pipeline */
@@ -188,16 +188,6 @@ static void fail_worker(worker_t *w, const char *fmt, const char *what) {
     uv_stop(&w->loop);
 }
 
-typedef struct wcopy {
-    uv_write_t req; /* libuv's request */
-    char data[];    /* the bytes, owned until the callback */
-} wcopy_t;
-
-static void on_write_copy(uv_write_t *req, int status) {
-    (void)status;
-    free(req);
-}
-
 /* Sends the next request of the mix on c. */
 static void send_one(conn_t *c) {
     worker_t *w = c->w;
@@ -213,30 +203,11 @@ static void send_one(conn_t *c) {
     c->sent_ns[id % (uint32_t)w->b->pipeline] = now_ns();
     c->inflight++;
     w->sent++;
-    uv_buf_t buf = uv_buf_init(msg, (unsigned)r->len);
-    int n = uv_try_write(conn_stream(c), &buf, 1);
-    if (n == (int)r->len)
-        return;
-    size_t off = n > 0 ? (size_t)n : 0;
-    if (n == UV_EPIPE || n == UV_ECONNRESET) {
+    int n = opfor_bench_write(conn_stream(c), msg, r->len);
+    if (n == UV_EPIPE || n == UV_ECONNRESET)
         fail_worker(w, DAEMON_CLOSED, uv_strerror(n));
-        return;
-    }
-    if (n < 0 && n != UV_EAGAIN) {
+    else if (n < 0)
         fail_worker(w, "write failed: %s", uv_strerror(n));
-        return;
-    }
-    wcopy_t *wc = malloc(sizeof *wc + r->len - off);
-    if (!wc) {
-        fail_worker(w, "%s", "out of memory");
-        return;
-    }
-    memcpy(wc->data, msg + off, r->len - off);
-    buf = uv_buf_init(wc->data, (unsigned)(r->len - off));
-    if (uv_write(&wc->req, conn_stream(c), &buf, 1, on_write_copy) < 0) {
-        free(wc);
-        fail_worker(w, "%s", "write failed");
-    }
 }
 
 /* Reads a MessagePack unsigned integer at p (n bytes available); -1 when it is not one. */
@@ -274,20 +245,13 @@ static void handle_response(conn_t *c, const uint8_t *p, size_t len) {
     c->inflight--;
 }
 
+static void on_frame(void *arg, const uint8_t *p, size_t len) {
+    handle_response(arg, p, len);
+}
+
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
     (void)suggested;
-    conn_t *c = h->data;
-    if (c->in_cap - c->in_len < 16384) {
-        size_t cap = c->in_cap ? c->in_cap * 2 : 65536;
-        uint8_t *p = realloc(c->in, cap);
-        if (!p) {
-            *buf = uv_buf_init(NULL, 0);
-            return;
-        }
-        c->in = p;
-        c->in_cap = cap;
-    }
-    *buf = uv_buf_init((char *)c->in + c->in_len, (unsigned)(c->in_cap - c->in_len));
+    opfor_bench_inbuf_alloc(&((conn_t *)h->data)->in, buf);
 }
 
 static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
@@ -299,24 +263,10 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
             fail_worker(w, DAEMON_CLOSED, uv_strerror((int)nread));
         return;
     }
-    c->in_len += (size_t)nread;
-    size_t off = 0;
-    opfor_frame_limits_t lim = {16u << 20, 64};
-    while (off < c->in_len) {
-        opfor_frame_result_t r;
-        opfor_frame_status_t st = opfor_frame_scan(c->in + off, c->in_len - off, &lim, &r);
-        if (st == OPFOR_FRAME_NEED_MORE)
-            break;
-        if (st == OPFOR_FRAME_INVALID) {
-            fail_worker(w, "bad frame from the daemon: %s", r.reason);
-            return;
-        }
-        handle_response(c, c->in + off, r.len);
-        off += r.len;
-    }
-    if (off) {
-        memmove(c->in, c->in + off, c->in_len - off);
-        c->in_len -= off;
+    const char *why = NULL;
+    if (opfor_bench_inbuf_frames(&c->in, (size_t)nread, on_frame, c, &why) != 0) {
+        fail_worker(w, "bad frame from the daemon: %s", why);
+        return;
     }
     /* Keep the pipeline full while this run still owes requests. */
     while (c->inflight < (unsigned)w->b->pipeline && w->sent < w->quota && !w->failed)
@@ -676,7 +626,7 @@ int opfor_bench_rpc(int argc, char **argv) {
         uv_thread_join(&b->w[t].thread);
         uv_loop_close(&b->w[t].loop);
         for (int i = 0; i < b->w[t].nconns; i++)
-            free(b->w[t].conns[i].in);
+            free(b->w[t].conns[i].in.in);
         free(b->w[t].conns);
         free(b->w[t].lat_us);
     }

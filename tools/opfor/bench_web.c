@@ -28,6 +28,7 @@
 #include <uv.h>
 
 #include "bench_daemon.h"
+#include "bench_stream.h"
 #include "bench_util.h"
 #include "cli.h"
 #include "json_out.h"
@@ -77,8 +78,7 @@ typedef struct uxconn {
     uint32_t next_id;
     uint64_t sent_ns;
     int mix;
-    uint8_t *in;
-    size_t in_len, in_cap;
+    opfor_bench_inbuf_t in; /* received bytes not yet framed */
 } uxconn_t;
 
 struct bench {
@@ -316,16 +316,6 @@ static void ws_close(bench_t *b) {
 
 /* ------------------------------------------------------------------ Unix socket clients */
 
-typedef struct wcopy {
-    uv_write_t req;
-    char data[];
-} wcopy_t;
-
-static void on_write_copy(uv_write_t *req, int status) {
-    (void)status;
-    free(req);
-}
-
 static void ux_ask(uxconn_t *c) {
     bench_t *b = c->b;
     char msg[MSG_MAX];
@@ -333,45 +323,29 @@ static void ux_ask(uxconn_t *c) {
     c->busy = 1;
     b->busy++;
     c->sent_ns = uv_hrtime();
-    uv_buf_t buf = uv_buf_init(msg, (unsigned)n);
-    int w = uv_try_write((uv_stream_t *)&c->pipe, &buf, 1);
-    if (w == (int)n)
-        return;
-    if (w < 0 && w != UV_EAGAIN) {
+    int w = opfor_bench_write((uv_stream_t *)&c->pipe, msg, n);
+    if (w < 0) {
         fail(b, "Unix socket write failed", uv_strerror(w));
-        uv_stop(&b->loop);
-        return;
-    }
-    size_t off = w > 0 ? (size_t)w : 0;
-    wcopy_t *wc = malloc(sizeof *wc + n - off);
-    if (!wc) {
-        fail(b, "out of memory", NULL);
-        uv_stop(&b->loop);
-        return;
-    }
-    memcpy(wc->data, msg + off, n - off);
-    buf = uv_buf_init(wc->data, (unsigned)(n - off));
-    if (uv_write(&wc->req, (uv_stream_t *)&c->pipe, &buf, 1, on_write_copy) < 0) {
-        free(wc);
-        fail(b, "Unix socket write failed", NULL);
         uv_stop(&b->loop);
     }
 }
 
 static void on_ux_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
     (void)suggested;
-    uxconn_t *c = h->data;
-    if (c->in_cap - c->in_len < 16384) {
-        size_t cap = c->in_cap ? c->in_cap * 2 : 65536;
-        uint8_t *p = realloc(c->in, cap);
-        if (!p) {
-            *buf = uv_buf_init(NULL, 0);
-            return;
-        }
-        c->in = p;
-        c->in_cap = cap;
+    opfor_bench_inbuf_alloc(&((uxconn_t *)h->data)->in, buf);
+}
+
+/* One answer on a Unix connection: counted, and the next request while the run lasts. */
+static void on_ux_frame(void *arg, const uint8_t *p, size_t len) {
+    uxconn_t *c = arg;
+    bench_t *b = c->b;
+    record(b, p, len, c->sent_ns);
+    if (c->busy) {
+        c->busy = 0;
+        b->busy--;
     }
-    *buf = uv_buf_init((char *)c->in + c->in_len, (unsigned)(c->in_cap - c->in_len));
+    if (b->running && uv_hrtime() < b->end_ns && !b->failed)
+        ux_ask(c);
 }
 
 static void on_ux_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
@@ -383,31 +357,11 @@ static void on_ux_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
         uv_stop(&b->loop);
         return;
     }
-    c->in_len += (size_t)nread;
-    size_t off = 0;
-    opfor_frame_limits_t lim = {16u << 20, 64};
-    while (off < c->in_len) {
-        opfor_frame_result_t r;
-        opfor_frame_status_t st = opfor_frame_scan(c->in + off, c->in_len - off, &lim, &r);
-        if (st == OPFOR_FRAME_NEED_MORE)
-            break;
-        if (st == OPFOR_FRAME_INVALID) {
-            fail(b, "bad frame from the daemon", r.reason);
-            uv_stop(&b->loop);
-            return;
-        }
-        record(b, c->in + off, r.len, c->sent_ns);
-        off += r.len;
-        if (c->busy) {
-            c->busy = 0;
-            b->busy--;
-        }
-        if (b->running && uv_hrtime() < b->end_ns)
-            ux_ask(c);
-    }
-    if (off) {
-        memmove(c->in, c->in + off, c->in_len - off);
-        c->in_len -= off;
+    const char *why = NULL;
+    if (opfor_bench_inbuf_frames(&c->in, (size_t)nread, on_ux_frame, c, &why) != 0) {
+        fail(b, "bad frame from the daemon", why);
+        uv_stop(&b->loop);
+        return;
     }
     if (b->busy == 0)
         uv_stop(&b->loop);
@@ -459,7 +413,7 @@ static void ux_close(bench_t *b) {
     uv_run(&b->loop, UV_RUN_DEFAULT);
     uv_loop_close(&b->loop);
     for (int i = 0; i < b->clients; i++)
-        free(b->ux[i].in);
+        free(b->ux[i].in.in);
 }
 
 /* ------------------------------------------------------------------ the daemon */
