@@ -67,7 +67,24 @@ const TableMap = (() => {
     return e;
   }
 
-  function unit(u) {
+  const NAME_CHARS = 14; // a longer name is cut with "…"
+  const shortName = (n) => (n.length > NAME_CHARS ? n.slice(0, NAME_CHARS - 1) + "…" : n);
+
+  // The unit's name written upright under its rectangle (over it at the table's near edge),
+  // font in table inches (the table's width / 36: about 10 px at 360 px), anchored so that
+  // it stays on the table; it takes no taps (the map's own tap and drag find the unit).
+  function nameLabel(u, w, d, sc) {
+    const fs = sc.font, half = Math.max(w, d) / 2;
+    const x = X(u.at), y = Y(u.at);
+    const below = y + half + fs * 1.1 <= sc.depth;
+    const dy = below ? half + fs * 0.95 : -(half + fs * 0.3);
+    const anchor = x < sc.width * 0.15 ? "start" : x > sc.width * 0.85 ? "end" : "middle";
+    const dx = anchor === "start" ? -Math.min(x, half) : anchor === "end" ? Math.min(sc.width - x, half) : 0;
+    return svgEl("text", { class: "name", x: r2(dx), y: r2(dy), "font-size": r2(fs), "text-anchor": anchor,
+      "stroke-width": r2(fs * 0.18), transform: `rotate(${r2(-(u.facing || 0))})` }, shortName(u.name || ""));
+  }
+
+  function unit(u, sc) {
     const w = Math.max(u.w || 0, 0), d = Math.max(u.d || 0, 0);
     const colour = sideColour(u.side);
     const cls = ["unit", "side-" + u.side];
@@ -96,6 +113,7 @@ const TableMap = (() => {
         svgEl("line", { class: "cross", x1: -r - 0.6, y1: 0, x2: r + 0.6, y2: 0 }),
         svgEl("line", { class: "cross", x1: 0, y1: -r - 0.6, x2: 0, y2: r + 0.6 }));
     }
+    if (u.name) g.append(nameLabel(u, w, d, sc));
     g.append(svgEl("title", {}, [u.name || "unit", ...flagWords(u)].join(" · ")));
     return g;
   }
@@ -242,7 +260,8 @@ const TableMap = (() => {
     const arrows = svgEl("g", { class: "arrows" });
     for (const a of scene.arrows || []) arrows.append(arrow(a));
     const units = svgEl("g", { class: "units" });
-    for (const u of scene.units || []) units.append(unit(u));
+    const sc = { width: scene.width, depth: scene.depth, font: Math.max(scene.width / 36, 0.5) };
+    for (const u of scene.units || []) units.append(unit(u, sc));
     const labels = svgEl("g", { class: "labels" });
     for (const l of scene.labels || []) labels.append(svgEl("text", { x: X(l.at), y: Y(l.at) }, l.text));
     svg.append(ground, zones, arrows, units, labels);
