@@ -3,13 +3,15 @@
 than the table engine's (issue 19), on the test-only dice duel: an act taken back leaves the
 state's hash as before it, with an `undo` event to a subscriber; a second undo is refused
 (nothing_to_undo, "undone"), as is one after the AI's order ("order") or before anything was
-done ("no_report"); a restarted daemon replays the undo to the same state. Skips (exit 0) when
+done ("no_report"); a restarted daemon replays the undo to the same state, and one that loads
+a snapshot taken just after a table entry can still take it back. Skips (exit 0) when
 the daemon's hello does not list "duel".
 
 Run by tests/cli/opford_undo_gen.sh; ends with the line "N passed, N failed".
 """
 import functools
 import os
+import sqlite3
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -105,6 +107,42 @@ err, un = c.call("game.undo", {"game": "u1"})
 err2, st2 = c.call("game.state", {"game": "u1"})
 check("undo_after_restart", err is None and err2 is None and st2["hash"] == before["hash"],
       repr((err, err2)))
+
+# a snapshot (every 16 entries) taken just after a table entry keeps what undo takes back
+err, st = c.call("game.new", {"ruleset": "duel", "id": "u2", "seed": 4, "level": "novice"})
+snap = None
+for _ in range(60):
+    if err or st["status"] != "active":
+        break
+    if st["to_move"] == 1:
+        c.call("ai.orders", {"game": "u2"})
+    else:
+        if (st["log_seq"] + 1) % 16 == 0:
+            snap = st
+        if st["to_move"] == "chance":
+            c.call("game.roll", {"game": "u2", "outcome": 0})
+        else:
+            c.call("game.act", {"game": "u2", "action": 0})
+        if snap:
+            break
+    err, st = c.call("game.state", {"game": "u2"})
+check("snapshot_point_reached", snap is not None, repr((err, st and st["log_seq"])))
+c.close()
+check("sigterm_exit_0_again", d.stop() == 0, "")
+con = sqlite3.connect(os.path.join(d.state, "opfor.db"))
+snaps = con.execute("SELECT count(*) FROM snapshots WHERE game_id = 'u2' AND seq = ?",
+                    (snap["log_seq"] + 1 if snap else -1,)).fetchone()[0]
+con.close()
+check("snapshot_taken_after_the_entry", snaps == 1, repr(snaps))
+d.start()
+c = opford_lib.EventClient(d.sock, 30.0)
+err, st = c.call("game.state", {"game": "u2"})
+check("undo_kept_in_snapshot", err is None and snap and st["can_undo"] is True and
+      st["undo_report"] == snap["log_seq"] + 1, repr((err, st and st["can_undo"])))
+err, _ = c.call("game.undo", {"game": "u2"})
+err2, st = c.call("game.state", {"game": "u2"})
+check("undo_from_snapshot_same_hash", err is None and snap and st["hash"] == snap["hash"],
+      repr(err))
 c.close()
 d.stop()
 checks.finish("opford_undo_gen: ")

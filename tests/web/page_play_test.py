@@ -103,8 +103,9 @@ try:
     opts = [o.text for o in Select(drv.find_element(By.ID, "play-report")).options]
     check("a_form_per_report", opts == [f["title"] for f in st["reports"]], opts)
     names = drv.execute_script(
-        "return [...document.querySelectorAll('#map-svg .unit')].map((g) =>"
-        " [g.dataset.name, [...g.querySelectorAll('text.name')].map((t) => t.textContent)])")
+        "return [...document.querySelectorAll('#map-svg .unit')].map((g) => [g.dataset.name,"
+        " [...document.querySelectorAll('#map-svg .names text.name')]"
+        ".filter((t) => t.dataset.id === g.dataset.id).map((t) => t.textContent)])")
     check("a_name_label_per_unit", names and all(
         len(ts) == 1 and (ts[0] == n or (ts[0].endswith("…") and n.startswith(ts[0][:-1])))
         for n, ts in names), names)
