@@ -2,9 +2,9 @@
 // `scene`, docs/protocol.md; flags as in core/include/opfor/scene.h) drawn as inline SVG. It
 // knows only the scene's closed vocabulary (shape styles, unit flags, arrow kinds), never a
 // ruleset: terrain, objectives and zones, every unit as a rectangle turned to its facing in its
-// side's colour with its name written under it, the acting unit ringed, its target cross-haired, newly spotted units dashed
-// with their placement arrow, the order's move and fire arrows; zones (command radii) on
-// demand; a tap on a unit names it and its state. app.js calls TableMap.show(state) each time
+// side's colour with its name written under it, the acting unit ringed, its target
+// cross-haired, newly spotted units dashed with their placement arrow, the order's move and
+// fire arrows; zones (command radii) on demand; a tap on a unit names it and its state. app.js calls TableMap.show(state) each time
 // it reads game.state (after every burst of events), so the map follows the game live.
 // Dragging a unit (a mouse or pen drag; a finger's long press, then the drag) moves it, and on
 // release the map hands the unit and the point in inches to app.js's onDrop (TableMap.init),
