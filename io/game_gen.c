@@ -1,5 +1,5 @@
 /* io/game_gen.c — daemon games of any registered ruleset: opening, the log's entries (act,
- * roll, report, action, order, close), the AI's orders, the viewer's state, snapshots.
+ * roll, report, action, order, undo, close), the AI's orders, the viewer's state, snapshots.
  *
  * Only the ruleset interface is used here, so a ruleset plays in the daemon by registering.
  * The design (log kinds, who sees what, the snapshot format) is written up in game_gen_int.h.
@@ -92,6 +92,8 @@ void opfor__gen_free(opfor__gen_t *gen) {
     opfor_ruleset_ctx_free(gen->rs, gen->ctx);
     free(gen->state);
     free(gen->work);
+    free(gen->undo_state);
+    free(gen->work_undo_state);
     free(gen->acts);
     free(gen->outs);
     free(gen);
@@ -101,6 +103,7 @@ void opfor__gen_reset(opfor__game_t *g) {
     opfor__gen_t *gen = opfor__gen_of(g);
     memset(&g->t, 0, sizeof g->t);
     memset(&gen->order, 0, sizeof gen->order);
+    memset(&gen->undo, 0, sizeof gen->undo);
     opfor_game_new_state(&gen->game, gen->state, g->row.seed);
 }
 
@@ -186,9 +189,12 @@ static int op_open(opfor__game_t *g, const struct opfor_ruleset *rs, const opfor
     rc = opfor_game_init(&gen->game, rs, gen->ctx, 0);
     gen->state = calloc(1, rs->state_size);
     gen->work = calloc(1, rs->state_size);
+    gen->undo_state = calloc(1, rs->state_size);
+    gen->work_undo_state = calloc(1, rs->state_size);
     gen->acts = calloc((size_t)rs->max_actions, sizeof *gen->acts);
     gen->outs = calloc((size_t)rs->max_actions, sizeof *gen->outs);
-    if (rc == 0 && (!gen->state || !gen->work || !gen->acts || !gen->outs))
+    if (rc == 0 && (!gen->state || !gen->work || !gen->undo_state || !gen->work_undo_state ||
+                    !gen->acts || !gen->outs))
         rc = OPFOR_ENOMEM;
     if (rc == 0)
         rc = opfor_game_new_state(&gen->game, gen->state, row->seed);
@@ -214,11 +220,15 @@ int opfor__gen_open(opfor__game_t **out, const opfor_store_game_t *row, const op
 void opfor__gen_begin(opfor__gen_t *gen) {
     memcpy(gen->work, gen->state, gen->rs->state_size);
     gen->work_order = gen->order;
+    gen->work_undo = gen->undo;
+    memcpy(gen->work_undo_state, gen->undo_state, gen->rs->state_size);
 }
 
 void opfor__gen_keep(opfor__gen_t *gen) {
     memcpy(gen->state, gen->work, gen->rs->state_size);
     gen->order = gen->work_order;
+    gen->undo = gen->work_undo;
+    memcpy(gen->undo_state, gen->work_undo_state, gen->rs->state_size);
 }
 
 /* ------------------------------------------------------------------ preparing entries */
@@ -336,6 +346,17 @@ int opfor__gen_prepare(const opfor__game_t *g, const char *kind, const msgpack_o
     const opfor__gen_t *gen = opfor__gen_of(g);
     if (strcmp(kind, "report") == 0 || strcmp(kind, "action") == 0)
         return prepare_form(g, kind[0] == 'r', params, pk, err);
+    if (strcmp(kind, "undo") == 0) { /* the params as sent: the entry to take back, if named */
+        const msgpack_object *r = opfor_rpc_params_get(params, "report");
+        if (r && (r->type != MSGPACK_OBJECT_POSITIVE_INTEGER || r->via.u64 > INT64_MAX))
+            return opfor__gerr_set(err, OPFOR_RPC_E_INVALID_PARAMS, OPFOR_EINVAL,
+                                   "report: the log entry to take back (game.state's "
+                                   "undo_report), an integer");
+        msgpack_pack_map(pk, r ? 1 : 0);
+        if (r)
+            opfor__kv_u64(pk, "report", r->via.u64);
+        return 0;
+    }
     const msgpack_object *v =
         opfor_rpc_params_get(params, strcmp(kind, "act") == 0 ? "action" : "outcome");
     if (strcmp(kind, "roll") == 0) {
@@ -771,6 +792,85 @@ static int apply_close(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
     return 0;
 }
 
+/* A table entry was applied: it is the one an undo takes back now. */
+static void undo_note(opfor__gen_t *gen, uint64_t seq, const char *kind, const msgpack_object *pl) {
+    opfor__gen_undo_t *u = &gen->work_undo;
+    u->entry = u->last = seq;
+    u->barrier = 0;
+    snprintf(u->kind, sizeof u->kind, "%s", kind);
+    char text[100] = "";
+    if (kind[0] == 'a' && kind[1] == 'c' && kind[2] == 't' && !kind[3]) {
+        opfor_rpc_params_str_or(pl, "action", text, sizeof text);
+        snprintf(u->what, sizeof u->what, "%s", text);
+    } else if (kind[0] == 'r' && kind[1] == 'o') {
+        int64_t o = opfor_rpc_params_int_or(pl, "outcome", 0, INT32_MAX, -1);
+        if (o < 0)
+            snprintf(u->what, sizeof u->what, "the daemon's roll");
+        else
+            snprintf(u->what, sizeof u->what, "rolled outcome %d", (int)o);
+    } else {
+        opfor_rpc_params_str_or(pl, "form", text, sizeof text);
+        snprintf(u->what, sizeof u->what, "%s %s", kind, text);
+    }
+}
+
+/* game.undo: puts the state and order back to what they were before the last table entry
+ * (replaying the log without it gives the same bytes), one level, until the next order. */
+static int apply_undo(const opfor__game_t *g, opfor__table_t *t, uint64_t seq,
+                      const msgpack_object *pl, opfor__evlist_t *ev, opfor__gerr_t *err) {
+    opfor__gen_t *gen = opfor__gen_of(g);
+    opfor__gen_undo_t *u = &gen->work_undo;
+    if (t->status != OPFOR__GS_ACTIVE)
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                               "undo: the game is %s: nothing can be taken back",
+                               t->status == OPFOR__GS_CLOSED ? "closed" : "over");
+    opfor_rpc_hint_t *h = opfor__gerr_hint(err);
+    if (!u->entry) {
+        opfor_rpc_hint_set(h, OPFOR_RPC_HINT_NOTHING_TO_UNDO);
+        if (!u->last) {
+            opfor_rpc_hint_str(h, "why", "no_report");
+            return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                                   "undo: nothing to undo: nothing was done at the table yet");
+        }
+        if (u->last_undo > u->last) {
+            opfor_rpc_hint_str(h, "why", "undone");
+            return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                                   "undo: nothing to undo: the last table entry (entry %llu) was "
+                                   "already undone at entry %llu",
+                                   (unsigned long long)u->last, (unsigned long long)u->last_undo);
+        }
+        opfor_rpc_hint_str(h, "why", "order");
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                               "undo: nothing to undo: the AI's order came after the last table "
+                               "entry (entry %llu, order entry %llu); an entry can be undone only "
+                               "until the next order",
+                               (unsigned long long)u->last, (unsigned long long)u->barrier);
+    }
+    int64_t want = opfor_rpc_params_int_or(pl, "report", 0, INT64_MAX, 0);
+    if (want && (uint64_t)want != u->entry)
+        return opfor__gerr_set(err, OPFOR_RPC_E_ILLEGAL, OPFOR_EILLEGAL,
+                               "report: entry %llu is not the last table entry (that is entry "
+                               "%llu): only the last one can be undone",
+                               (unsigned long long)want, (unsigned long long)u->entry);
+    const uint64_t undone = u->entry;
+    int turn0 = progress_turn(gen, gen->work);
+    memcpy(gen->work, gen->work_undo_state, gen->rs->state_size);
+    gen->work_order = u->order;
+    u->entry = 0;
+    u->last_undo = seq;
+    char text[200];
+    snprintf(text, sizeof text, "the %s of entry %llu is taken back%s%s%s", u->kind,
+             (unsigned long long)undone, u->what[0] ? ": \"" : "", u->what, u->what[0] ? "\"" : "");
+    msgpack_packer pk;
+    ev_begin(ev, &pk, g, t, seq, "undo");
+    msgpack_pack_map(&pk, 2);
+    opfor_rpc_pack_cstr(&pk, "report");
+    msgpack_pack_uint64(&pk, undone);
+    opfor__kv_str(&pk, "text", text);
+    after_move(g, t, seq, turn0, ev);
+    return 0;
+}
+
 int opfor__gen_apply(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, const char *kind,
                      const msgpack_object *payload, opfor__evlist_t *ev, opfor__gerr_t *err) {
     int rc;
@@ -783,9 +883,16 @@ int opfor__gen_apply(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, co
     } else if (!payload || payload->type != MSGPACK_OBJECT_MAP) {
         return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
                                "log entry %llu (%s): no payload", (unsigned long long)seq, kind);
+    } else if (strcmp(kind, "undo") == 0) {
+        rc = apply_undo(g, t, seq, payload, ev, err);
     } else {
-        if (strcmp(kind, "order") != 0)
-            opfor__gen_of(g)->work_order.open = 0; /* the game moved on past the last order */
+        opfor__gen_t *gen = opfor__gen_of(g);
+        const int table = strcmp(kind, "order") != 0;
+        if (table) { /* a table entry: what it changes can be taken back (game.undo) */
+            memcpy(gen->work_undo_state, gen->work, gen->rs->state_size);
+            gen->work_undo.order = gen->work_order;
+            gen->work_order.open = 0; /* the game moved on past the last order */
+        }
         if (strcmp(kind, "act") == 0)
             rc = apply_act(g, t, seq, payload, ev, err);
         else if (strcmp(kind, "roll") == 0)
@@ -800,6 +907,12 @@ int opfor__gen_apply(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, co
             return opfor__gerr_set(err, OPFOR_RPC_E_INTERNAL, OPFOR_EPROTO,
                                    "log entry %llu: unknown kind '%s'", (unsigned long long)seq,
                                    kind);
+        if (rc == 0 && table)
+            undo_note(gen, seq, kind, payload);
+        else if (rc == 0 && gen->work_undo.entry) { /* an order: no undo past it */
+            gen->work_undo.entry = 0;
+            gen->work_undo.barrier = seq;
+        }
     }
     if (rc == 0)
         t->log_seq = seq;
@@ -1193,9 +1306,13 @@ void opfor__gen_pack_state(const opfor__game_t *g, int viewer, msgpack_packer *p
     opfor__pack_forms(pk, ss ? ss->actions : NULL, ss ? ss->nactions : 0, NULL, NULL);
     /* the keys every game's state has, so a client never asks which ruleset it is */
     opfor__kv_bool(pk, "ai_to_order", g->t.status == OPFOR__GS_ACTIVE && cur == gen->ai_side);
-    opfor__kv_bool(pk, "can_undo", 0); /* game.undo: UNSUPPORTED for these games */
+    const int undo = g->t.status == OPFOR__GS_ACTIVE && gen->undo.entry != 0;
+    opfor__kv_bool(pk, "can_undo", undo);
     opfor_rpc_pack_cstr(pk, "undo_report");
-    msgpack_pack_nil(pk);
+    if (undo)
+        msgpack_pack_uint64(pk, gen->undo.entry);
+    else
+        msgpack_pack_nil(pk);
     if (vbytes != vbuf)
         free(vbytes);
     free(view);
@@ -1204,23 +1321,80 @@ void opfor__gen_pack_state(const opfor__game_t *g, int viewer, msgpack_packer *p
 
 /* ------------------------------------------------------------------ snapshots */
 
+/* Serializes state into small (n bytes) or a buffer it allocates (*out; free it when it is
+ * not small); 0 with *len, or a negative code. */
+static int serialize(const opfor__gen_t *gen, const void *state, unsigned char *small, size_t n,
+                     unsigned char **out, size_t *len) {
+    *out = small;
+    int rc = opfor_game_serialize(&gen->game, state, small, n, len);
+    if (rc == OPFOR_ERANGE) {
+        if (!(*out = malloc(*len)))
+            return OPFOR_ENOMEM;
+        rc = opfor_game_serialize(&gen->game, state, *out, *len, len);
+    }
+    return rc;
+}
+
+/* The snapshot's "undo": the bookkeeping, and the state before the entry while it can be
+ * undone. */
+static void undo_pack(const opfor__game_t *g, msgpack_packer *pk, const unsigned char *st,
+                      size_t len) {
+    const opfor__gen_undo_t *u = &opfor__gen_of(g)->undo;
+    msgpack_pack_map(pk, 8);
+    opfor__kv_u64(pk, "entry", u->entry);
+    opfor__kv_u64(pk, "last", u->last);
+    opfor__kv_u64(pk, "last_undo", u->last_undo);
+    opfor__kv_u64(pk, "barrier", u->barrier);
+    opfor__kv_str(pk, "kind", u->kind);
+    opfor__kv_str(pk, "what", u->what);
+    opfor_rpc_pack_cstr(pk, "state");
+    msgpack_pack_bin(pk, u->entry ? len : 0);
+    msgpack_pack_bin_body(pk, st, u->entry ? len : 0);
+    opfor_rpc_pack_cstr(pk, "order");
+    if (u->order.active)
+        opfor__gen_order_pack(g, &u->order, pk);
+    else
+        msgpack_pack_nil(pk);
+}
+
+/* Reads a snapshot's "undo" (absent: nothing to undo); 0, or OPFOR_EPARSE. */
+static int undo_read(opfor__gen_t *gen, const msgpack_object *m) {
+    opfor__gen_undo_t u;
+    memset(&u, 0, sizeof u);
+    if (m && m->type == MSGPACK_OBJECT_MAP) {
+        u.entry = (uint64_t)opfor_rpc_params_int_or(m, "entry", 0, INT64_MAX, 0);
+        u.last = (uint64_t)opfor_rpc_params_int_or(m, "last", 0, INT64_MAX, 0);
+        u.last_undo = (uint64_t)opfor_rpc_params_int_or(m, "last_undo", 0, INT64_MAX, 0);
+        u.barrier = (uint64_t)opfor_rpc_params_int_or(m, "barrier", 0, INT64_MAX, 0);
+        opfor_rpc_params_str_or(m, "kind", u.kind, sizeof u.kind);
+        opfor_rpc_params_str_or(m, "what", u.what, sizeof u.what);
+        const msgpack_object *o = opfor_rpc_params_get(m, "order");
+        if (o && o->type == MSGPACK_OBJECT_MAP)
+            order_read(o, &u.order);
+        const msgpack_object *st = opfor_rpc_params_get(m, "state");
+        if (u.entry && (!st || st->type != MSGPACK_OBJECT_BIN ||
+                        opfor_game_deserialize(&gen->game, gen->undo_state, st->via.bin.ptr,
+                                               st->via.bin.size) != 0))
+            return OPFOR_EPARSE;
+    }
+    gen->undo = u;
+    return 0;
+}
+
 int opfor__gen_snapshot(const opfor__game_t *g, msgpack_sbuffer *sb) {
     const opfor__gen_t *gen = opfor__gen_of(g);
     if (!gen->rs->serialize || !gen->rs->deserialize)
         return OPFOR_ENOTSUP;
-    size_t len = 0;
-    unsigned char small[4096];
-    unsigned char *buf = small;
-    int rc = opfor_game_serialize(&gen->game, gen->state, small, sizeof small, &len);
-    if (rc == OPFOR_ERANGE) {
-        if (!(buf = malloc(len)))
-            return OPFOR_ENOMEM;
-        rc = opfor_game_serialize(&gen->game, gen->state, buf, len, &len);
-    }
+    size_t len = 0, ulen = 0;
+    unsigned char small[4096], usmall[4096];
+    unsigned char *buf = small, *ubuf = usmall;
+    int rc = serialize(gen, gen->state, small, sizeof small, &buf, &len);
+    if (rc == 0 && gen->undo.entry)
+        rc = serialize(gen, gen->undo_state, usmall, sizeof usmall, &ubuf, &ulen);
     if (rc == 0) {
         msgpack_packer pk;
         msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-        msgpack_pack_map(&pk, 8);
+        msgpack_pack_map(&pk, 9);
         opfor__kv_int(&pk, "v", 1);
         opfor__kv_u64(&pk, "log_seq", g->t.log_seq);
         opfor__kv_u64(&pk, "ev_seq", g->t.ev_seq);
@@ -1235,9 +1409,13 @@ int opfor__gen_snapshot(const opfor__game_t *g, msgpack_sbuffer *sb) {
             opfor__gen_order_pack(g, &gen->order, &pk);
         else
             msgpack_pack_nil(&pk);
+        opfor_rpc_pack_cstr(&pk, "undo");
+        undo_pack(g, &pk, ubuf, ulen);
     }
-    if (buf != small)
+    if (buf != small && buf)
         free(buf);
+    if (ubuf != usmall && ubuf)
+        free(ubuf);
     return rc;
 }
 
@@ -1252,7 +1430,8 @@ int opfor__gen_restore(opfor__game_t *g, uint64_t seq, const void *buf, size_t l
         (uint64_t)opfor_rpc_params_int_or(&u.data, "log_seq", 0, INT64_MAX, -1) == seq) {
         const msgpack_object *st = opfor_rpc_params_get(&u.data, "state");
         if (st && st->type == MSGPACK_OBJECT_BIN &&
-            opfor_game_deserialize(&gen->game, gen->work, st->via.bin.ptr, st->via.bin.size) == 0) {
+            opfor_game_deserialize(&gen->game, gen->work, st->via.bin.ptr, st->via.bin.size) == 0 &&
+            undo_read(gen, opfor_rpc_params_get(&u.data, "undo")) == 0) {
             memcpy(gen->state, gen->work, gen->rs->state_size);
             g->t.log_seq = seq;
             g->t.ev_seq = (uint64_t)opfor_rpc_params_int_or(&u.data, "ev_seq", 0, INT64_MAX, 0);
@@ -1313,7 +1492,8 @@ static int op_prepare(const opfor__game_t *g, const char *method, const msgpack_
     static const char *const kinds[][2] = {{"game.act", "act"},
                                            {"game.roll", "roll"},
                                            {"game.report", "report"},
-                                           {"game.action", "action"}};
+                                           {"game.action", "action"},
+                                           {"game.undo", "undo"}};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(method, kinds[i][0]) == 0) {
             snprintf(e->kind, sizeof e->kind, "%s", kinds[i][1]);

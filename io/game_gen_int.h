@@ -19,7 +19,13 @@
  *   action  {"form", "fields"}               values as text by field name; a session action
  *   order   the order as the wire shows it   the AI's action (its "index" among the legal
  *                                            actions, phrase checked on replay) applied
+ *   undo    {"report": entry} or {}          game.undo (issue 19): the last table entry
+ *                                            (act, roll, report, action) is taken back, until
+ *                                            the next order; one level
  *   close   no payload
+ * Undo: each table entry keeps the state and order from before it (gen->undo_state,
+ * gen->undo), so an undo puts back exactly what replaying the log without that entry gives
+ * (the state carries its own dice); the undo entry is in the log, so a restart replays it.
  * Every mutation works on copies (gen->work, gen->work_order, and the shell's table t for the
  * counters): opfor__gen_begin() makes them, the apply functions change them, and the commit
  * (methods_game.c) keeps them with opfor__gen_keep() only once the log entry is durable, so a
@@ -87,19 +93,34 @@ typedef struct opfor__gen_order {
     } needs[OPFOR__GEN_NEEDS];
 } opfor__gen_order_t;
 
+/* What game.undo takes back (issue 19): the last table entry, until the next order. Plain. */
+typedef struct opfor__gen_undo {
+    uint64_t entry;           /* the table entry an undo takes back (log entry); 0: none */
+    uint64_t last;            /* the last table entry applied, undone or not */
+    uint64_t last_undo;       /* the last undo (log entry) */
+    uint64_t barrier;         /* the order after the last table entry (log entry); 0: none */
+    char kind[8];             /* the entry's kind: "act", "roll", "report", "action" */
+    char what[112];           /* what it was: the phrase, the outcome, the form */
+    opfor__gen_order_t order; /* the last order before the entry */
+} opfor__gen_undo_t;
+
 /* The ruleset side of a generic game. */
 typedef struct opfor__gen {
-    const opfor_ruleset_t *rs;     /* the ruleset */
-    void *ctx;                     /* from ctx_new (read-only; workers share it) */
-    opfor_game_t game;             /* rs bound to ctx, for the loop thread */
-    int ai_side;                   /* the side the AI plays */
-    int level;                     /* opfor_ai_level_t */
-    unsigned char *state;          /* committed state (rs->state_size bytes) */
-    unsigned char *work;           /* the state a mutation changes */
-    opfor__gen_order_t order;      /* committed last order */
-    opfor__gen_order_t work_order; /* the mutation's */
-    opfor_action_t *acts;          /* scratch: rs->max_actions legal actions */
-    opfor_chance_outcome_t *outs;  /* scratch: rs->max_actions outcomes */
+    const opfor_ruleset_t *rs;      /* the ruleset */
+    void *ctx;                      /* from ctx_new (read-only; workers share it) */
+    opfor_game_t game;              /* rs bound to ctx, for the loop thread */
+    int ai_side;                    /* the side the AI plays */
+    int level;                      /* opfor_ai_level_t */
+    unsigned char *state;           /* committed state (rs->state_size bytes) */
+    unsigned char *work;            /* the state a mutation changes */
+    opfor__gen_order_t order;       /* committed last order */
+    opfor__gen_order_t work_order;  /* the mutation's */
+    opfor__gen_undo_t undo;         /* committed undo bookkeeping */
+    opfor__gen_undo_t work_undo;    /* the mutation's */
+    unsigned char *undo_state;      /* the state before undo.entry (rs->state_size bytes) */
+    unsigned char *work_undo_state; /* the mutation's */
+    opfor_action_t *acts;           /* scratch: rs->max_actions legal actions */
+    opfor_chance_outcome_t *outs;   /* scratch: rs->max_actions outcomes */
 } opfor__gen_t;
 
 /* The table game of a generic game (g->tg; g->ops is opfor__gen_ops). */

@@ -2,9 +2,9 @@
 // `scene`, docs/protocol.md; flags as in core/include/opfor/scene.h) drawn as inline SVG. It
 // knows only the scene's closed vocabulary (shape styles, unit flags, arrow kinds), never a
 // ruleset: terrain, objectives and zones, every unit as a rectangle turned to its facing in its
-// side's colour, the acting unit ringed, its target cross-haired, newly spotted units dashed
-// with their placement arrow, the order's move and fire arrows; zones (command radii) on
-// demand; a tap on a unit names it and its state. app.js calls TableMap.show(state) each time
+// side's colour with its name written under it, the acting unit ringed, its target
+// cross-haired, newly spotted units dashed with their placement arrow, the order's move and
+// fire arrows; zones (command radii) on demand; a tap on a unit names it and its state. app.js calls TableMap.show(state) each time
 // it reads game.state (after every burst of events), so the map follows the game live.
 // Dragging a unit (a mouse or pen drag; a finger's long press, then the drag) moves it, and on
 // release the map hands the unit and the point in inches to app.js's onDrop (TableMap.init),
@@ -65,6 +65,25 @@ const TableMap = (() => {
     const e = svgEl(s.closed ? "polygon" : "polyline", attrs);
     if (s.name) e.append(svgEl("title", {}, s.name));
     return e;
+  }
+
+  const NAME_CHARS = 14; // a longer name is cut with "…"
+  const shortName = (n) => (n.length > NAME_CHARS ? n.slice(0, NAME_CHARS - 1) + "…" : n);
+
+  // The unit's name written upright under its rectangle (over it at the table's near edge),
+  // font in table inches (the table's width / 36: about 10 px at 360 px), anchored so that
+  // it stays on the table. The names are a layer of their own over the units (a unit's
+  // element stays its rectangle, for taps), and take no taps; a drag moves the name too.
+  function nameLabel(u, sc) {
+    const w = Math.max(u.w || 0, 0), d = Math.max(u.d || 0, 0);
+    const fs = sc.font, half = Math.max(w, d, 1.2) / 2; // a unit without a size: its 0.6 in dot
+    const x = X(u.at), y = Y(u.at);
+    const below = y + half + fs * 1.1 <= sc.depth;
+    const dy = below ? half + fs * 0.95 : -(half + fs * 0.3);
+    const anchor = x < sc.width * 0.15 ? "start" : x > sc.width * 0.85 ? "end" : "middle";
+    const dx = anchor === "start" ? -Math.min(x, half) : anchor === "end" ? Math.min(sc.width - x, half) : 0;
+    return svgEl("text", { class: "name", "data-id": u.id, x: r2(x + dx), y: r2(y + dy), "font-size": r2(fs),
+      "text-anchor": anchor, "stroke-width": r2(fs * 0.18) }, shortName(u.name || ""));
   }
 
   function unit(u) {
@@ -196,6 +215,8 @@ const TableMap = (() => {
     if (!p || !g) return;
     d.at = p;
     g.setAttribute("transform", `translate(${r2(p.x)},${r2(p.y)}) rotate(${r2(d.u.facing || 0)})`);
+    const n = state.svg.querySelector(`.names .name[data-id="${CSS.escape(String(d.u.id))}"]`);
+    if (n) n.setAttribute("transform", `translate(${r2(p.x - X(d.u.at))},${r2(p.y - Y(d.u.at))})`);
   }
 
   // Puts the map back as the last state drew it (the unit where it was).
@@ -242,10 +263,15 @@ const TableMap = (() => {
     const arrows = svgEl("g", { class: "arrows" });
     for (const a of scene.arrows || []) arrows.append(arrow(a));
     const units = svgEl("g", { class: "units" });
-    for (const u of scene.units || []) units.append(unit(u));
+    const sc = { width: scene.width, depth: scene.depth, font: Math.max(scene.width / 36, 0.5) };
+    const names = svgEl("g", { class: "names" });
+    for (const u of scene.units || []) {
+      units.append(unit(u));
+      if (u.name) names.append(nameLabel(u, sc));
+    }
     const labels = svgEl("g", { class: "labels" });
     for (const l of scene.labels || []) labels.append(svgEl("text", { x: X(l.at), y: Y(l.at) }, l.text));
-    svg.append(ground, zones, arrows, units, labels);
+    svg.append(ground, zones, arrows, units, names, labels);
     const nz = (scene.shapes || []).filter((s) => s.style === "zone").length;
     const btn = state.root.querySelector("#map-zones");
     btn.disabled = nz === 0;

@@ -151,9 +151,9 @@ check("viktoria_method_unsupported", err is not None and err[0] == UNSUPPORTED a
       err[1].startswith("viktoria.initiative: not for duel games") and len(err) == 3 and
       err[2] == {"hint": "use_game_methods",
                  "args": {"method": "viktoria.initiative", "ruleset": "duel"}}, repr(err))
-err, _ = c.call("game.undo", {"game": "d1"})  # issue 15: a Viktoria! game's undo, not duel's
-check("undo_unsupported_for_generic_games", err is not None and err[0] == UNSUPPORTED and
-      "game.undo" in err[1], repr(err))
+err, _ = c.call("game.undo", {"game": "d1"})  # issue 19: every game's undo (opford_undo_gen)
+check("undo_nothing_yet_for_generic_games", err is not None and err[0] == ILLEGAL and
+      err[2] == {"hint": "nothing_to_undo", "args": {"why": "no_report"}}, repr(err))
 err, _ = c.call("duel.initiative", {"game": "d1"})
 check("duel_lists_no_initiative", err is not None and err[0] == -32601, repr(err))
 err, _ = c.call("ai.orders", {"game": "d1"})

@@ -102,6 +102,17 @@ try:
     check("a_button_per_action", buttons == [f["title"] for f in st["actions"]], buttons)
     opts = [o.text for o in Select(drv.find_element(By.ID, "play-report")).options]
     check("a_form_per_report", opts == [f["title"] for f in st["reports"]], opts)
+    names = drv.execute_script(
+        "return [...document.querySelectorAll('#map-svg .unit')].map((g) => [g.dataset.name,"
+        " [...document.querySelectorAll('#map-svg .names text.name')]"
+        ".filter((t) => t.dataset.id === g.dataset.id).map((t) => t.textContent)])")
+    check("a_name_label_per_unit", names and all(
+        len(ts) == 1 and (ts[0] == n or (ts[0].endswith("…") and n.startswith(ts[0][:-1])))
+        for n, ts in names), names)
+    box = drv.execute_script(
+        "const s = document.getElementById('map-svg').getBoundingClientRect();"
+        " return [s.width, document.documentElement.scrollWidth]")
+    check("labels_keep_the_map_narrow", box[0] <= 360 and box[1] <= 360, box)
     check("no_ai_orders_no_undo_yet", not drv.find_element(By.ID, "play-ai-box").is_displayed()
           and not drv.find_element(By.ID, "play-undo-box").is_displayed())
 
@@ -229,11 +240,22 @@ try:
         moves = drv.find_elements(By.CSS_SELECTOR, "#play-moves button.move")
         want = len(ds["legal"]) if ds["legal"] else len(ds["outcomes"]) + 1
         check("duel_moves_offered", len(moves) == want and want > 0, (len(moves), ds["to_move"]))
+        check("duel_no_undo_yet", not drv.find_element(By.ID, "play-undo-box").is_displayed())
         if moves:
             moves[-1].click()
             check("duel_move_from_the_page", waits(lambda b: shown_seq() > ds["log_seq"], 10),
                   drv.find_element(By.ID, "play-moves").text)
-        check("duel_no_undo", not drv.find_element(By.ID, "play-undo-box").is_displayed())
+        # issue 19: the page's Undo takes a duel game's move back
+        check("duel_undo_offered",
+              waits(lambda b: b.find_element(By.ID, "play-undo-box").is_displayed(), 5))
+        drv.find_element(By.ID, "play-undo").click()
+        check("duel_undo_from_the_page", waits(lambda b: shown_seq() == ds["log_seq"] + 2, 10),
+              text("play-undo-error"))
+        du = u.rpc("game.state", {"game": duel})
+        check("duel_move_gone", du["hash"] == ds["hash"] and du["legal"] == ds["legal"] and
+              du["to_move"] == ds["to_move"] and not du["can_undo"], du["log_seq"])
+        check("duel_undo_hidden_again", waits(lambda b: not b.find_element(
+            By.ID, "play-undo-box").is_displayed(), 5))
 
     drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                         {"width": 820, "height": 1180, "deviceScaleFactor": 1, "mobile": True})
