@@ -650,16 +650,23 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *ge
             }
         }
     }
-    if (sv_charge_allow(u) > 0.0f)
+    float callow = sv_charge_allow(u);
+    if (callow > 0.0f) {
+        if (fa.brk) /* check_charge's allowance of a break-through charge */
+            callow = sv_is_foot(u) ? 3.0f : 9.0f;
+        float far = callow + (sv_is_foot(u) ? 2.0f : 6.0f) + 0.1f;
         for (int t = 0; t < s->nunits; t++) {
             if (s->u[t].side == u->side || !sv_alive(&s->u[t]))
                 continue;
+            if (sv_box_gap(geo->box[ui], geo->box[t]) > far)
+                continue; /* beyond any charge: check_charge refuses both (its box test) */
             a = act(SV_A_CHARGE, ui);
             a.target = (uint8_t)t;
             n = push(out, n, max, &a, c, s, &fa);
             a.sub = 1; /* the same target as an extended charge */
             n = push(out, n, max, &a, c, s, &fa);
         }
+    }
     return n;
 }
 
