@@ -253,7 +253,12 @@ int sv_engine_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
         return rc;
     if (a->kind != SV_A_ROLL)
         s->activations++;
-    sv_settle(c, s);
+    /* a hold before firing or a fire declaration moves nobody: the units of the side before the
+     * one just asked did not want asking and still do not (the list is asked in order) */
+    int from = 0;
+    if ((s->phase == SV_P_PIVOT && a->kind == SV_A_HOLD) || s->phase == SV_P_FIRE)
+        from = s->cur + 1;
+    sv_settle_from(c, s, from);
     return 0;
 }
 

@@ -345,6 +345,9 @@ void sv_victory(const sv_ctx_t *c, sv_state_t *s);
 void sv_start_move(const sv_ctx_t *c, sv_state_t *s, int mphase);
 /* Advances past automatic steps until a decision, a chance node or the end. */
 void sv_settle(const sv_ctx_t *c, sv_state_t *s);
+/* The same, when the firing step's units of the deciding side before `from` are known not to
+ * want asking (the state reached by the engine, one unit's declaration later: nobody moved). */
+void sv_settle_from(const sv_ctx_t *c, sv_state_t *s, int from);
 
 /* ---- movement (engine_move.c) */
 int sv_move_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max);

@@ -530,7 +530,7 @@ static int push(opfor_action_t *out, int n, int max, const opfor_action_t *a, co
     if (n >= max)
         return n;
     for (int k = n - 1; k >= 0 && out[k].unit == a->unit; k--)
-        if (memcmp(&out[k], a, sizeof *a) == 0)
+        if (out[k].kind == a->kind && memcmp(&out[k], a, sizeof *a) == 0)
             return n; /* two candidates that came out the same */
     if (!check_with(c, s, a, fa))
         return n;
@@ -650,16 +650,23 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *ge
             }
         }
     }
-    if (sv_charge_allow(u) > 0.0f)
+    float callow = sv_charge_allow(u);
+    if (callow > 0.0f) {
+        if (fa.brk) /* check_charge's allowance of a break-through charge */
+            callow = sv_is_foot(u) ? 3.0f : 9.0f;
+        float far = callow + (sv_is_foot(u) ? 2.0f : 6.0f) + 0.1f;
         for (int t = 0; t < s->nunits; t++) {
             if (s->u[t].side == u->side || !sv_alive(&s->u[t]))
                 continue;
+            if (sv_box_gap(geo->box[ui], geo->box[t]) > far)
+                continue; /* beyond any charge: check_charge refuses both (its box test) */
             a = act(SV_A_CHARGE, ui);
             a.target = (uint8_t)t;
             n = push(out, n, max, &a, c, s, &fa);
             a.sub = 1; /* the same target as an extended charge */
             n = push(out, n, max, &a, c, s, &fa);
         }
+    }
     return n;
 }
 
@@ -957,12 +964,10 @@ static int interceptor(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g
 
 /* From where the mover is suspended on, the first point (every inch, and the end) where an
  * enemy mounted unit may intercept it: a decision for that unit's side. 0 when there is none. */
-static int intercept_scan(const sv_ctx_t *c, sv_state_t *s) {
-    sv_geo_t g; /* nobody moves while the path is scanned */
-    sv_geo_build(c, s, &g);
-    uint32_t any = 0;
+static int intercept_scan_g(const sv_ctx_t *c, sv_state_t *s, const sv_geo_t *g) {
+    uint32_t any = 0; /* nobody moves while the path is scanned: g stays true */
     for (int i = 0; i < s->nunits; i++)
-        if (interceptor(c, s, &g, i))
+        if (interceptor(c, s, g, i))
             any |= 1u << i;
     if (!any)
         return 0;
@@ -980,11 +985,11 @@ static int intercept_scan(const sv_ctx_t *c, sv_state_t *s) {
             break; /* at the end it has contacted its target */
         sv_unit_t m;
         pend_place(c, s, tt, &m);
-        if (!placement_g(c, s, &g, s->pend.unit, &m, -1))
+        if (!placement_g(c, s, g, s->pend.unit, &m, -1))
             continue; /* not clear of other units here (still in contact, say) */
         for (int i = 0; i < s->nunits; i++) {
             float d;
-            if ((any >> i & 1u) && can_intercept_g(c, s, &g, i, &m, &d)) {
+            if ((any >> i & 1u) && can_intercept_g(c, s, g, i, &m, &d)) {
                 s->pend_t = tt;
                 s->phase = SV_P_INTERCEPT;
                 s->cur = (uint8_t)i;
@@ -996,6 +1001,12 @@ static int intercept_scan(const sv_ctx_t *c, sv_state_t *s) {
             break;
     }
     return 0;
+}
+
+static int intercept_scan(const sv_ctx_t *c, sv_state_t *s) {
+    sv_geo_t g;
+    sv_geo_build(c, s, &g);
+    return intercept_scan_g(c, s, &g);
 }
 
 /* Suspended moves go on: the next interceptor, or the move completed. */
@@ -1058,8 +1069,6 @@ int sv_intercept_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a
 }
 
 int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
-    if (!sv_move_check(c, s, a))
-        return OPFOR_EILLEGAL;
     if (a->kind == SV_A_DONE) {
         if (s->mphase == 0)
             sv_start_move(c, s, 1);
@@ -1067,6 +1076,13 @@ int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
             sv_victory(c, s);
         return 0;
     }
+    if (a->unit >= s->nunits)
+        return OPFOR_EILLEGAL;
+    sv_geo_t g; /* sv_move_check's geometry, kept for the interception scan: nobody moves */
+    sv_geo_build(c, s, &g);
+    facts_t fa = get_facts(c, s, &g, a->unit);
+    if (!check_with(c, s, a, &fa))
+        return OPFOR_EILLEGAL;
     sv_unit_t *u = &s->u[a->unit];
     sv_unit_t before = *u;
     switch (a->kind) {
@@ -1115,7 +1131,7 @@ int sv_move_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
     s->pend = *a;
     s->pend_t = 0.0f;
     s->declined = 0;
-    if (!intercept_scan(c, s))
+    if (!intercept_scan_g(c, s, &g))
         effect(c, s, a);
     return 0;
 }
@@ -1134,10 +1150,24 @@ int sv_fire_pivots_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, 
     if (!sv_alive(u) || (sv_muskets(u) == 0 && !(sv_is_art(u) && u->form == SV_UNLIMBERED)) ||
         u->form == SV_COLUMN || (u->flags & SV_F_DECIDED) || g->contact[ui])
         return 0;
-    uint32_t now = 0;
+    /* a pivot about the front centre keeps every corner within the rectangle's diagonal of
+     * it: an enemy whose box lies beyond that reach and the range (sv_fire_dice_g's first
+     * test) is never a target after it; only the others can be gained, and only those the
+     * unit cannot fire at now */
+    float wu = sv_width(c, u), du = sv_depth(c, u);
+    float reach = sqrtf(wu * wu * 0.25f + du * du) + 0.01f;
+    float range = sv_is_art(u) ? (u->kind == SV_FRAME ? 20.0f
+                                  : u->kind == SV_GUN ? 40.0f
+                                                      : 60.0f)
+                               : 7.0f;
+    float around[4] = {u->x - reach, u->x + reach, u->y - reach, u->y + reach};
+    uint32_t gain = 0;
     for (int t = 0; t < s->nunits; t++)
-        if (s->u[t].side != u->side && sv_fire_dice_g(c, s, g, ui, t) > 0)
-            now |= 1u << t;
+        if (s->u[t].side != u->side && sv_alive(&s->u[t]) &&
+            sv_box_gap(around, g->box[t]) <= range + 1e-3f && sv_fire_dice_g(c, s, g, ui, t) == 0)
+            gain |= 1u << t;
+    if (!gain)
+        return 0;
     float w = sv_width(c, u), half = w > 0.5f ? asinf(0.5f / w) : 1.5707963f;
     float cs = cosf(2.0f * half), sn = sinf(2.0f * half);
     int n = 0;
@@ -1158,11 +1188,10 @@ int sv_fire_pivots_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, 
         }
         ms.u[ui] = m;
         sv_geo_unit(c, &ms, &mg, ui);
-        uint32_t then = 0;
-        for (int t = 0; t < s->nunits; t++)
-            if (s->u[t].side != u->side && sv_fire_dice_g(c, &ms, &mg, ui, t) > 0)
-                then |= 1u << t;
-        if (then & ~now)
+        int then = 0;
+        for (int t = 0; t < s->nunits && !then; t++)
+            then = (gain >> t & 1u) && sv_fire_dice_g(c, &ms, &mg, ui, t) > 0;
+        if (then)
             f[n++] = to;
     }
     return n;

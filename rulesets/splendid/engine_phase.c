@@ -382,13 +382,14 @@ void sv_start_move(const sv_ctx_t *c, sv_state_t *s, int mphase) {
     s->phase = SV_P_MOVE;
 }
 
-/* The next unit of side (then, from the initiative side, the other) that wants asking. */
-static int next_unit(const sv_ctx_t *c, sv_state_t *s,
+/* The next unit of side (then, from the initiative side, the other) that wants asking; the
+ * first pass starts at unit `from` (units of the side before it are known not to want it). */
+static int next_unit(const sv_ctx_t *c, sv_state_t *s, int from,
                      int (*wants)(const sv_ctx_t *, const sv_state_t *, const sv_geo_t *, int)) {
     sv_geo_t g; /* asking changes nobody's place */
     sv_geo_build(c, s, &g);
     for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < s->nunits; i++)
+        for (int i = pass ? 0 : from; i < s->nunits; i++)
             if (s->u[i].side == s->side && !(s->u[i].flags & SV_F_DECIDED) && wants(c, s, &g, i)) {
                 s->cur = (uint8_t)i;
                 return i;
@@ -420,11 +421,11 @@ static int wants_melee(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g
     return sv_alive(&s->u[i]) && g->contact[i] != 0;
 }
 
-void sv_settle(const sv_ctx_t *c, sv_state_t *s) {
-    for (;;) {
+void sv_settle_from(const sv_ctx_t *c, sv_state_t *s, int from) {
+    for (;; from = 0) {
         switch (s->phase) {
         case SV_P_PIVOT:
-            if (next_unit(c, s, wants_pivot) >= 0)
+            if (next_unit(c, s, from, wants_pivot) >= 0)
                 return;
             for (int i = 0; i < s->nunits; i++)
                 s->u[i].flags &= (uint16_t)~SV_F_DECIDED;
@@ -432,7 +433,7 @@ void sv_settle(const sv_ctx_t *c, sv_state_t *s) {
             s->side = s->init;
             break;
         case SV_P_FIRE:
-            if (next_unit(c, s, wants_fire) >= 0)
+            if (next_unit(c, s, from, wants_fire) >= 0)
                 return;
             s->phase = SV_P_FIRE_ROLL;
             {
@@ -445,12 +446,12 @@ void sv_settle(const sv_ctx_t *c, sv_state_t *s) {
             start_join(c, s);
             break;
         case SV_P_JOIN:
-            if (next_unit(c, s, wants_join) >= 0)
+            if (next_unit(c, s, 0, wants_join) >= 0)
                 return;
             sv_after_join(c, s);
             break;
         case SV_P_MELEE: {
-            int i = next_unit(c, s, wants_melee);
+            int i = next_unit(c, s, 0, wants_melee);
             if (i < 0) {
                 sv_remove_losses(c, s);
                 sv_start_move(c, s, 0);
@@ -470,4 +471,8 @@ void sv_settle(const sv_ctx_t *c, sv_state_t *s) {
             return;
         }
     }
+}
+
+void sv_settle(const sv_ctx_t *c, sv_state_t *s) {
+    sv_settle_from(c, s, 0);
 }

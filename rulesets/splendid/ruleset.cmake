@@ -19,3 +19,8 @@ foreach(f ${sv_scenarios})
   string(MAKE_C_IDENTIFIER ${stem} cid)
   opfor_embed(RULESET_SOURCES opfor_splendid_scenario_${cid} ${f})
 endforeach()
+# The rules engine's hot files at -O3 whatever the build type (issue 18's speed; no fast-math:
+# IEEE results and -ffp-contract=off kept, so the same games on every machine).
+set_source_files_properties(${RULESET_DIR}/engine.c ${RULESET_DIR}/engine_geom.c
+                            ${RULESET_DIR}/engine_move.c ${RULESET_DIR}/engine_phase.c
+                            ${RULESET_DIR}/engine_rules.c PROPERTIES COMPILE_OPTIONS "-O3")
