@@ -80,11 +80,14 @@ static void place(opfor_order_t *o, const sv_unit_t *u, float x, float y, float 
     }
 }
 
-/* "Hammond's Foot (pike and musket, 6 stands in block)" */
+/* "Hammond's Foot (pike and musket, 6 stands in block)"; a gun is not "in" its state of
+ * limber: "Rupert's Guns (frame gun, 1 stand, unlimbered)". */
 static void describe(const sv_ctx_t *c, const sv_state_t *s, int i, char *buf, size_t n) {
     const sv_unit_t *u = &s->u[i];
-    snprintf(buf, n, "%s (%s, %d stand%s in %s)", c->names[i], kind_word(u), u->n,
-             u->n == 1 ? "" : "s", FORM_WORDS[u->form < SV_FORM_COUNT ? u->form : 2]);
+    int f = u->form < SV_FORM_COUNT ? u->form : 2;
+    int gun = f == SV_LIMBERED || f == SV_UNLIMBERED;
+    snprintf(buf, n, "%s (%s, %d stand%s%s%s)", c->names[i], kind_word(u), u->n,
+             u->n == 1 ? "" : "s", gun ? ", " : " in ", FORM_WORDS[f]);
 }
 
 static int fire_stands(const sv_unit_t *u) {

@@ -155,12 +155,67 @@ static void value_favours_the_side_nearer_victory(void **state) {
     free(c);
 }
 
+/* A gun's order names its state of limber plainly: "1 stand, unlimbered", not "1 stand in
+ * unlimbered" (docs/splendid.md 10.1). */
+static void gun_order_names_its_limber_plainly(void **state) {
+    (void)state;
+    sv_ctx_t *c = fx_ctx();
+    int gun = fx_unit(c, SV_FRAME, 0, SV_UNLIMBERED, 1, 0, 1, 24, 10, 0, 1);
+    fx_unit(c, SV_COMMANDER, 0, SV_OPEN, 1, 0, 0, 24, 6, 0, 1);
+    fx_unit(c, SV_PM, 1, SV_LINE, 3, 0, 0, 40, 20, 0, -1);
+    fx_unit(c, SV_COMMANDER, 1, SV_OPEN, 1, 0, 0, 44, 32, 0, -1);
+    snprintf(c->names[gun], sizeof c->names[gun], "Rupert's Guns");
+    sv_state_t s;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    opfor_action_t a;
+    memset(&a, 0, sizeof a);
+    a.kind = SV_A_MOVE;
+    a.sub = 4; /* a pivot about the front centre (R-18) */
+    a.unit = (uint8_t)gun;
+    a.target = OPFOR_ACTION_NONE;
+    a.x = 24.0f;
+    a.y = 10.0f;
+    a.x2 = 1.0f;
+    a.y2 = 0.0f;
+    opfor_order_t o;
+    assert_int_equal(sv_ai_order(c, &s, &a, &o), 0);
+    assert_string_equal(o.verb, "pivot");
+    assert_string_equal(o.sentence, "Rupert's Guns (frame gun, 1 stand, unlimbered) pivots about "
+                                    "its front centre to face E.");
+    s.u[gun].form = SV_LIMBERED;
+    assert_int_equal(sv_ai_order(c, &s, &a, &o), 0);
+    assert_non_null(strstr(o.sentence, "(frame gun, 1 stand, limbered)"));
+    free(c);
+}
+
+/* The planner judges a manoeuvre by the phase it belongs to: a horse charge across the front of
+ * enemy heavy horse that intercepts it is not made, although the charged shot alone would lose
+ * (the one-action planner charged: it valued the position before the intercept). */
+static void horse_does_not_charge_across_enemy_heavy_horse(void **state) {
+    (void)state;
+    sv_ctx_t *c = fx_ctx();
+    int horse = fx_unit(c, SV_MOUNTED, 0, SV_LINE, 4, 0, 0, 24, 10, 0, 1);
+    int shot = fx_unit(c, SV_PM, 1, SV_LINE, 3, 0, 0, 24, 20, 0, -1);
+    fx_unit(c, SV_HEAVY, 1, SV_LINE, 4, 0, 0, 16, 15, 1, 0); /* facing the charge's path */
+    fx_unit(c, SV_COMMANDER, 0, SV_OPEN, 1, 0, 0, 2, 2, 0, 1);
+    fx_unit(c, SV_COMMANDER, 1, SV_OPEN, 1, 0, 0, 44, 40, 0, -1);
+    sv_state_t s;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    assert_true(fx_listed(c, &s, SV_A_CHARGE, horse, shot));
+    opfor_action_t a = bot_pick(c, &s, "heuristic");
+    assert_int_equal(a.unit, horse);
+    assert_int_not_equal(a.kind, SV_A_CHARGE);
+    free(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(horse_charges_unsupported_shot),
         cmocka_unit_test(foot_forms_defensive_block_against_horse),
         cmocka_unit_test(charge_order_names_the_test_and_its_score),
         cmocka_unit_test(value_favours_the_side_nearer_victory),
+        cmocka_unit_test(gun_order_names_its_limber_plainly),
+        cmocka_unit_test(horse_does_not_charge_across_enemy_heavy_horse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
