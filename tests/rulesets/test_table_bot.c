@@ -3,7 +3,7 @@
  * rally removes it) and otherwise takes cover, and on an objective holds it without trying;
  * the ground that scores (XIV) — a unit on an objective stays on it, the nearest free unit
  * goes for an objective its side does not hold once it is time, riders are never sent into a
- * building; charges need odds.
+ * building; charges need odds; the general rides for ground in the last turns.
  */
 #include "rulesets/vk_fixture.h"
 
@@ -169,12 +169,42 @@ static void table_cavalry_knows_its_ground_and_odds(void **state) {
     fx_done(ctx, sc);
 }
 
+/* XIV: every figure in play holds ground, a general's too. In the last turns the general goes
+ * for an objective his side does not hold; earlier (no enemy near) he stands. */
+static void table_general_rides_for_ground_at_the_end(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = duel(opfor_pt(24, 10), opfor_pt(24, 40), 6, 6);
+    sc->nobjectives = 1;
+    snprintf(sc->objectives[0].name, sizeof sc->objectives[0].name, "Knoll");
+    sc->objectives[0].pos = opfor_pt(8, 14);
+    sc->objectives[0].radius = 3;
+    sc->objectives[0].points = 2;
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t *st = calloc(1, sizeof *st);
+    int gen = 2; /* fx_generals: Blue's general follows the two units */
+    assert_true(st != NULL && (sc->units[gen].flags & OPFOR_UNIT_GENERAL) &&
+                sc->units[gen].side == 0);
+    fx_start(ctx, st, 9, gen);
+    assert_int_equal(pick(ctx, st, NULL), OPFOR_VK_STAND);
+    st->turn = opfor_vk_ctx_turn_limit(ctx) - 1;
+    opfor_vk_action_t a;
+    int k = pick(ctx, st, &a);
+    assert_true(k == OPFOR_VK_ADVANCE || k == OPFOR_VK_RUN);
+    opfor_pt_t c;
+    assert_true(opfor_unit_centre(&st->units[gen], st->figures, &c) > 0);
+    assert_true(opfor_dist(a.dest, sc->objectives[0].pos) <
+                opfor_dist(c, sc->objectives[0].pos) - 2.0f);
+    free(st);
+    fx_done(ctx, sc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table_rallies_only_when_likely),
         cmocka_unit_test(table_plays_for_the_objectives),
         cmocka_unit_test(table_wavering_unit_keeps_its_ground),
         cmocka_unit_test(table_cavalry_knows_its_ground_and_odds),
+        cmocka_unit_test(table_general_rides_for_ground_at_the_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
