@@ -51,6 +51,11 @@ const char *opfor_heur_term_label(int term) {
  * old 2, 4 and 8 once the planner keeps its own time to go, below; 4,000 games), with walking
  * off held ground costing as much. */
 #define HEUR_HOLDER 1.5f
+/* ... and HEUR_HOLDER_LATE times in the last HEUR_HOLDER_TURNS turns, when a table that keeps a
+ * Wavering unit on its ground holds it to the end (issue 17; 2, 3 and 4, and from 3 or 5 turns
+ * left, did no better over 2,400 arena games against the table, seeds 1-6). */
+#define HEUR_HOLDER_LATE 2.5f
+#define HEUR_HOLDER_TURNS 4
 #define HEUR_LATE 3.0f
 #define HEUR_GO 12.0f
 /* The planner's own "time to go" (issue 17): once the turns left at about 6 inches a turn no
@@ -67,6 +72,18 @@ const char *opfor_heur_term_label(int term) {
  * unit his move brings in (or leaves out) counts HEUR_KEEP in the command term (0.5 and 4 did
  * worse than 16 and 32 against the table; 2,000 games each). */
 #define HEUR_KEEP 16.0f
+/* XIV scores only ground a side holds alone, and a table that holds a Wavering unit on an
+ * objective keeps it there to the end: in the last HEUR_CLEAR_TURNS turns a charge at men
+ * standing within an objective's radius plus 2 inches counts HEUR_CLEAR more in the role term
+ * (the charge contests the ground or drives them off it; 6 and 10 did no better). */
+#define HEUR_CLEAR 3.0f
+#define HEUR_CLEAR_TURNS 3
+/* XIV: a general's figure holds ground like any other. In the last HEUR_RIDE_TURNS turns the
+ * general rides for the nearest objective his side does not hold (as the table's general):
+ * HEUR_RIDE in the role term per 6 inches gained, and once more for ending on it (4 did a
+ * little worse, 32 and 64 the same; from 2 or 4 turns left worse; 2,400 arena games). */
+#define HEUR_RIDE 16.0f
+#define HEUR_RIDE_TURNS 3
 /* The one table of weights. Action terms first (threat to, threat from, cover, objective,
  * command, morale, role), then the position value. */
 const opfor_heur_weights_t opfor_heur_default_weights = {
@@ -212,7 +229,9 @@ static void read_unit(sit_t *s, const opfor_viktoria_model_t *m, int u) {
     for (int o = 0; o < s->sc->nobjectives; o++) {
         const opfor_objective_t *ob = &s->sc->objectives[o];
         if (opfor_dist(s->geo[u].c, ob->pos) <= ob->radius + s->geo[u].r + 2.0f) {
-            s->value[u] *= HEUR_HOLDER;
+            s->value[u] *= opfor_vk_ctx_turn_limit(s->vk) - st->turn < HEUR_HOLDER_TURNS
+                               ? HEUR_HOLDER_LATE
+                               : HEUR_HOLDER;
             break;
         }
     }
@@ -408,6 +427,49 @@ static int nearest_enemy(const sit_t *s, int side, opfor_pt_t p, float r, float 
 
 /* Objective term for moving unit u from a to b: progress in 6-inch steps toward the
  * nearest objective not yet held by its side, plus holding. */
+/* Whether side alone holds objective ob now (XIV: a living figure of its units in play within
+ * the radius, and none of the other side's). */
+static int side_holds(const sit_t *s, int side, const opfor_objective_t *ob) {
+    const opfor_vk_state_t *st = s->st;
+    int mine = 0, theirs = 0;
+    for (int i = 0; i < st->nfigures; i++) {
+        const opfor_figure_t *f = &st->figures[i];
+        if (!opfor_figure_alive(f) || f->unit >= s->nunits || !s->live[f->unit] ||
+            opfor_dist(f->pos, ob->pos) > ob->radius)
+            continue;
+        if (st->units[f->unit].side == side)
+            mine = 1;
+        else
+            theirs = 1;
+    }
+    return mine && !theirs;
+}
+
+/* The general's ride for ground at the end (as the table's): progress from a to b toward the
+ * nearest objective his side does not hold that he may enter, in the last HEUR_RIDE_TURNS. */
+static float ride_term(const sit_t *s, int u, opfor_pt_t a, opfor_pt_t b) {
+    const opfor_vk_state_t *st = s->st;
+    if (opfor_vk_ctx_turn_limit(s->vk) - st->turn >= HEUR_RIDE_TURNS)
+        return 0.0f;
+    int mounted = (st->figures[st->units[u].first].flags & OPFOR_FIG_MOUNTED) != 0;
+    int side = st->units[u].side, best = -1;
+    float bd = FAR;
+    for (int k = 0; k < s->sc->nobjectives; k++) {
+        const opfor_objective_t *ob = &s->sc->objectives[k];
+        float d = opfor_dist(a, ob->pos);
+        if (d < bd && !side_holds(s, side, ob) &&
+            !opfor_vk_query_impassable(s->vk, ob->pos, mounted)) {
+            bd = d;
+            best = k;
+        }
+    }
+    if (best < 0)
+        return 0.0f;
+    const opfor_objective_t *ob = &s->sc->objectives[best];
+    float da = opfor_dist(a, ob->pos), db = opfor_dist(b, ob->pos);
+    return HEUR_RIDE * ((da - db) / 6.0f + (db <= ob->radius ? 1.0f : 0.0f));
+}
+
 static float objective_term(sit_t *s, int u, opfor_pt_t a, opfor_pt_t b) {
     const opfor_scenario_t *sc = s->sc;
     int role = s->role[u];
@@ -652,6 +714,7 @@ static void score_move(sit_t *s, int u, const opfor_action_t *a, float *t) {
         break;
     }
     case R_GENERAL:
+        t[OPFOR_HT_ROLE] += ride_term(s, u, c, e);
         break;
     }
 }
@@ -682,6 +745,14 @@ static void score_charge(sit_t *s, int u, int v, float *t) {
     }
     if (s->st->units[u].status == OPFOR_WAVERING)
         t[OPFOR_HT_MORALE] -= 1.0f;
+    if (opfor_vk_ctx_turn_limit(s->vk) - s->st->turn < HEUR_CLEAR_TURNS) {
+        for (int k = 0; k < s->sc->nobjectives; k++)
+            if (opfor_dist(s->geo[v].c, s->sc->objectives[k].pos) <=
+                s->sc->objectives[k].radius + 2.0f) {
+                t[OPFOR_HT_ROLE] += HEUR_CLEAR;
+                break;
+            }
+    }
     t[OPFOR_HT_OBJECTIVE] += objective_term(s, u, s->geo[u].c, s->geo[v].c);
 }
 

@@ -3,8 +3,9 @@
  * XV.B says how each kind of unit behaves; each test sets up a small position where that
  * behaviour is the sensible one and checks the planner's choice among the ruleset's legal
  * actions: an MG team keeps its range, headquarters and supply run from a threat, cavalry
- * charges an exposed gun, infantry under fire prefers the wood to the open. Then the
- * contracts: term names and the reason phrase, the value's symmetry, other rulesets
+ * charges an exposed gun, infantry under fire prefers the wood to the open, and late in the
+ * game the men holding an objective are charged and the general rides for open ground. Then
+ * the contracts: term names and the reason phrase, the value's symmetry, other rulesets
  * refused, and the evaluator hooks.
  */
 #include <setjmp.h>
@@ -408,6 +409,88 @@ static void heuristic_goes_for_the_objective_when_time_runs_out(void **state) {
     vkfix_close(&f);
 }
 
+/* clang-format off */
+static const char HELD_GROUND[] =
+    VKFIX_HEAD
+    "terrain:\n"
+    "  - {name: Farm, kind: building, rect: [32, 25, 8, 6]}\n"
+    "generals:\n"
+    "  - {name: Kurz, side: Red, position: [36, 12], mounted: true}\n"
+    "units:\n"
+    VKFIX_UNIT("Line", "Red", "infantry", "[36, 20]") VKFIX_RIFLES(3)
+    "  - name: Holders\n"
+    "    side: Blue\n"
+    "    type: infantry\n"
+    "    quality: elite\n"
+    "    position: [36, 28]\n"
+    "    figures:\n" VKFIX_RIFLES(20)
+    "objectives:\n"
+    "  - {name: Hill, position: [36, 28], radius: 4, points: 3}\n";
+/* clang-format on */
+
+/* XIV scores only ground a side holds alone, and a table bot keeps even a Wavering unit on it
+ * to the end. Early in the game three riflemen do not go into twenty elite men in a farm; in
+ * the last turns the men holding the objective are worth going in for, and the line charges
+ * them (before, it never did). */
+static void heuristic_charges_the_holders_late(void **state) {
+    (void)state;
+    for (int turn = 1; turn <= 6; turn += 5) {
+        vkfix_t f;
+        assert_int_equal(vkfix_open(&f, HELD_GROUND, 23), 0);
+        f.st->vk.turn = turn; /* of 6 */
+        int u = vkfix_act(&f, "Line"), v = vkfix_unit(&f, "Holders");
+        assert_true(u >= 0 && v >= 0);
+        int can = 0;
+        for (int i = 0; i < f.n; i++)
+            can |= f.acts[i].kind == OPFOR_VK_CHARGE && f.acts[i].target == v;
+        assert_true(can); /* the charge is on the list both times */
+        int b = best(&f, NULL);
+        if (turn == 1)
+            assert_true(f.acts[b].kind != OPFOR_VK_CHARGE);
+        else {
+            assert_int_equal(f.acts[b].kind, OPFOR_VK_CHARGE);
+            assert_int_equal(f.acts[b].target, v);
+        }
+        vkfix_close(&f);
+    }
+}
+
+/* clang-format off */
+static const char GENERAL_AND_HILL[] =
+    VKFIX_HEAD
+    "generals:\n"
+    "  - {name: Kurz, side: Red, position: [36, 6], mounted: true}\n"
+    "units:\n"
+    VKFIX_UNIT("Line", "Red", "infantry", "[36, 10]") VKFIX_RIFLES(10)
+    VKFIX_UNIT("Rifles", "Blue", "infantry", "[20, 42]") VKFIX_RIFLES(10)
+    "objectives:\n"
+    "  - {name: Hill, position: [56, 12], radius: 4, points: 2}\n";
+/* clang-format on */
+
+/* XIV: a general's figure holds ground like any other. On the last turn the general rides for
+ * the hill his side does not hold; on the first he does not (the old planner never did). */
+static void heuristic_general_rides_for_ground_at_the_end(void **state) {
+    (void)state;
+    opfor_pt_t hill = opfor_pt(56.0f, 12.0f);
+    for (int turn = 1; turn <= 6; turn += 5) {
+        vkfix_t f;
+        assert_int_equal(vkfix_open(&f, GENERAL_AND_HILL, 29), 0);
+        f.st->vk.turn = turn; /* of 6 */
+        int g = vkfix_act(&f, "Kurz");
+        assert_true(g >= 0 && f.n > 3);
+        int b = best(&f, NULL);
+        const opfor_action_t *a = &f.acts[b];
+        float gain = vkfix_is_move(a) ? opfor_dist(vkfix_centre(&f, g), hill) -
+                                            opfor_dist(vkfix_stop(&f, g, a), hill)
+                                      : 0.0f;
+        if (turn == 1)
+            assert_true(gain < 2.0f);
+        else
+            assert_true(gain > 6.0f);
+        vkfix_close(&f);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(heuristic_artillery_keeps_range),
@@ -417,6 +500,8 @@ int main(void) {
         cmocka_unit_test(heuristic_wavering_unit_rallies_at_good_odds),
         cmocka_unit_test(heuristic_general_keeps_his_units_in_command),
         cmocka_unit_test(heuristic_goes_for_the_objective_when_time_runs_out),
+        cmocka_unit_test(heuristic_charges_the_holders_late),
+        cmocka_unit_test(heuristic_general_rides_for_ground_at_the_end),
         cmocka_unit_test(heuristic_contracts),
         cmocka_unit_test(heuristic_ruleset_evaluator_is_the_default_planner),
     };

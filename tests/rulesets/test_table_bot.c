@@ -1,8 +1,9 @@
 /* tests/rulesets/test_table_bot.c — the behaviour-table bot's rows (opfor/viktoria/table_bot.h)
  * from small positions: a Wavering unit rallies only when it likely succeeds (XI: a failed
- * rally removes it) and otherwise takes cover; the ground that scores (XIV) — a unit on an
- * objective stays on it, the nearest free unit goes for an objective its side does not hold
- * once it is time, riders are never sent into a building; charges need odds.
+ * rally removes it) and otherwise takes cover, and on an objective holds it without trying;
+ * the ground that scores (XIV) — a unit on an objective stays on it, the nearest free unit
+ * goes for an objective its side does not hold once it is time, riders are never sent into a
+ * building; charges need odds; the general rides for ground in the last turns.
  */
 #include "rulesets/vk_fixture.h"
 
@@ -55,6 +56,39 @@ static void table_rallies_only_when_likely(void **state) {
     /* out of command (VII: only taking cover moves it): it takes cover rather than rally */
     st->restricted = 1;
     assert_int_equal(pick(ctx, st, NULL), OPFOR_VK_CRAWL);
+    free(st);
+    fx_done(ctx, sc);
+}
+
+/* XIV scores a Wavering unit in play like any other, XI removes one whose rally fails: on an
+ * objective the card neither rallies (even at good odds) nor falls back; it takes cover where
+ * it stands, or stands. */
+static void table_wavering_unit_keeps_its_ground(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = duel(opfor_pt(24, 10), opfor_pt(24, 40), 8, 8);
+    sc->nobjectives = 1;
+    snprintf(sc->objectives[0].name, sizeof sc->objectives[0].name, "Mill");
+    sc->objectives[0].pos = opfor_pt(24, 11);
+    sc->objectives[0].radius = 4;
+    sc->objectives[0].points = 3;
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t *st = calloc(1, sizeof *st);
+    fx_start(ctx, st, 5, 0);
+    st->units[0].status = OPFOR_WAVERING;
+    double p = 0.0;
+    assert_int_equal(opfor_vk_query_rally_chance(ctx, st, 0, &p), 0);
+    assert_true(p >= 0.5); /* off the objective this unit would rally (test above) */
+    opfor_pt_t c;
+    assert_true(opfor_unit_centre(&st->units[0], st->figures, &c) > 0);
+    opfor_vk_action_t a;
+    int k = pick(ctx, st, &a);
+    assert_true(k == OPFOR_VK_STAND || (k == OPFOR_VK_CRAWL && opfor_dist(a.dest, c) < 0.5f));
+    /* below half strength it would fall back; on the objective it stays */
+    for (int i = 1; i < 6; i++)
+        st->figures[st->units[0].first + i].flags &= (uint16_t)~OPFOR_FIG_ALIVE;
+    assert_true(opfor_unit_centre(&st->units[0], st->figures, &c) > 0);
+    k = pick(ctx, st, &a);
+    assert_true(k == OPFOR_VK_STAND || (k == OPFOR_VK_CRAWL && opfor_dist(a.dest, c) < 0.5f));
     free(st);
     fx_done(ctx, sc);
 }
@@ -135,11 +169,42 @@ static void table_cavalry_knows_its_ground_and_odds(void **state) {
     fx_done(ctx, sc);
 }
 
+/* XIV: every figure in play holds ground, a general's too. In the last turns the general goes
+ * for an objective his side does not hold; earlier (no enemy near) he stands. */
+static void table_general_rides_for_ground_at_the_end(void **state) {
+    (void)state;
+    opfor_scenario_t *sc = duel(opfor_pt(24, 10), opfor_pt(24, 40), 6, 6);
+    sc->nobjectives = 1;
+    snprintf(sc->objectives[0].name, sizeof sc->objectives[0].name, "Knoll");
+    sc->objectives[0].pos = opfor_pt(8, 14);
+    sc->objectives[0].radius = 3;
+    sc->objectives[0].points = 2;
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t *st = calloc(1, sizeof *st);
+    int gen = 2; /* fx_generals: Blue's general follows the two units */
+    assert_true(st != NULL && (sc->units[gen].flags & OPFOR_UNIT_GENERAL) &&
+                sc->units[gen].side == 0);
+    fx_start(ctx, st, 9, gen);
+    assert_int_equal(pick(ctx, st, NULL), OPFOR_VK_STAND);
+    st->turn = opfor_vk_ctx_turn_limit(ctx) - 1;
+    opfor_vk_action_t a;
+    int k = pick(ctx, st, &a);
+    assert_true(k == OPFOR_VK_ADVANCE || k == OPFOR_VK_RUN);
+    opfor_pt_t c;
+    assert_true(opfor_unit_centre(&st->units[gen], st->figures, &c) > 0);
+    assert_true(opfor_dist(a.dest, sc->objectives[0].pos) <
+                opfor_dist(c, sc->objectives[0].pos) - 2.0f);
+    free(st);
+    fx_done(ctx, sc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table_rallies_only_when_likely),
         cmocka_unit_test(table_plays_for_the_objectives),
+        cmocka_unit_test(table_wavering_unit_keeps_its_ground),
         cmocka_unit_test(table_cavalry_knows_its_ground_and_odds),
+        cmocka_unit_test(table_general_rides_for_ground_at_the_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
