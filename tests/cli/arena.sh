@@ -75,12 +75,19 @@ with open(out, "w") as o, open(err, "w") as e:
     print(p.wait(timeout=120))
 PY
 }
+# The signal must land after the handlers are in and a game is over: on a loaded machine or
+# under qemu the start alone can take seconds, so the delays below add a measured start
+# (a run of one game, --quiet, timed here) to the fixed ones.
+t0=$(date +%s.%N)
+run 0 arena --a table --b random --games 1 --seed 4 --quiet
+start=$(python3 -c "import sys; print('%.2f' % (2 * ($(date +%s.%N) - $t0)))")
+later() { python3 -c "print('%.2f' % ($1 + $start))"; }
 # Progress on a short run of slow games: interrupted after 6.5 s, the game in progress ends
 # after the 5 s mark, so at least one progress line must be there.
 rc=$(signal_run SIGINT 6.5 0 arena --a mcts:novice --b random --games 12 --seed 1)
 [ "$rc" = 130 ] || fail "progress run: exit $rc, want 130 (interrupted)"
 grep -qE '^arena: [0-9]+/12 games, ' "$err" || fail "no progress line in a run of 6.5 s or more"
-rc=$(signal_run SIGINT 1.5 0 arena --a table --b random --games 1000000 --seed 4 --threads 2)
+rc=$(signal_run SIGINT "$(later 1.5)" 0 arena --a table --b random --games 1000000 --seed 4 --threads 2)
 [ "$rc" = 130 ] || fail "SIGINT: exit $rc, want 130"
 n=$(sed -n 's/^arena: interrupted after \([0-9]*\) of 1000000 games (the summary covers games 1-\1)$/\1/p' "$out")
 if [ -z "$n" ] || [ "$n" -lt 1 ]; then
@@ -92,7 +99,7 @@ else
   run 0 arena --a table --b random --games "$n" --seed 4 --threads 1
   cmp -s "$out" "$first" || fail "the interrupted run's $n games differ from a run of $n games"
 fi
-rc=$(signal_run SIGTERM 1.5 0 arena --a table --b random --games 1000000 --seed 4 --json --quiet)
+rc=$(signal_run SIGTERM "$(later 1.5)" 0 arena --a table --b random --games 1000000 --seed 4 --json --quiet)
 [ "$rc" = 143 ] || fail "SIGTERM: exit $rc, want 143"
 json_ok
 [ "$(json_get 'd["interrupted"] and d["games_played"] == d["games"] >= 1 and '`

@@ -216,14 +216,19 @@ static void commit(opfor__vkg_t *g, tlog_t *log, const char *kind, msgpack_sbuff
 }
 
 /* The AI plans the order of the enemy unit holding the initiative; it is logged. */
-static void give_order(opfor__vkg_t *g, tlog_t *log) {
+/* The AI's order at a share of standard's playouts (1: all of them) is logged. */
+static void give_order_share(opfor__vkg_t *g, tlog_t *log, unsigned share) {
     opfor__vkg_order_t o;
-    assert_int_equal(opfor__vkg_plan(g, &g->t, NULL, NULL, NULL, &o), 0);
+    assert_int_equal(opfor__vkg_plan_share(g, &g->t, NULL, NULL, NULL, share, &o), 0);
     msgpack_sbuffer sb;
     msgpack_packer pk;
     pack_open(&sb, &pk);
     opfor__vkg_order_pack(g, &g->t, &o, &pk);
     commit(g, log, "order", &sb);
+}
+
+static void give_order(opfor__vkg_t *g, tlog_t *log) {
+    give_order_share(g, log, 1);
 }
 
 /* The player's report that unit u acted where it stands; it is logged. */
@@ -681,7 +686,7 @@ static void game_model_competitive_rolls_for_the_initiative(void **state) {
         if (p == OPFOR__PEND_PLAYER) {
             report_acted(g, log, first_unit_of(g, g->player, 1));
         } else {
-            give_order(g, log);
+            give_order_share(g, log, 8); /* an eighth: the order's path, not its quality */
         }
     }
     assert_true(seen[OPFOR__PEND_PLAYER] > 0);
@@ -711,7 +716,7 @@ static void game_model_steered_presses_are_logged_and_replayed(void **state) {
             steered_seen++;
         }
         if (g->t.pending == OPFOR__PEND_ENEMY)
-            give_order(g, log);
+            give_order_share(g, log, 8); /* an eighth: the order's path, not its quality */
     }
     assert_true(steered_seen >= 1);
     int payloads = 0;
@@ -1166,7 +1171,7 @@ static void game_model_resolve_reports_what_the_figures_lost(void **state) {
         for (int round = 0; round < 10 && g->t.status == OPFOR__GS_ACTIVE; round++) {
             if (press_until(g, log, OPFOR__PEND_ENEMY) != OPFOR__PEND_ENEMY)
                 break;
-            give_order(g, log);
+            give_order_share(g, log, 8); /* an eighth: the order's path, not its quality */
             memcpy(before, &g->t, sizeof *before);
             msgpack_sbuffer sb;
             pack_resolve(&sb, 0, 0);
