@@ -1,14 +1,8 @@
 #!/usr/bin/env bash
 # tests/web/page_calc.sh BIN_DIR SOURCE_DIR — the table page's calculator in headless Chromium
 # (tests/web/page_calc_test.py: Debian's chromium, chromium-driver and python3-selenium, from
-# tools/deps.sh). Screenshots go to BIN_DIR/../artefacts/web/. Native stage only.
+# tools/deps.sh). The steps: tests/web/browser.bash.
 set -euo pipefail
-# shellcheck source=SCRIPTDIR/../cli/lib.bash
-. "$(dirname "$0")/../cli/lib.bash"
-daemon_test page_calc.sh page-calc "$@"
-for need in /usr/bin/chromium /usr/bin/chromedriver; do
-  [ -x "$need" ] || { echo "page_calc.sh: $need missing (tools/deps.sh installs it)"; exit 1; }
-done
-"$py" -c 'import selenium' 2>/dev/null || { echo "page_calc.sh: needs python3-selenium"; exit 1; }
-artefacts="$(cd "$bin/.." && pwd)/artefacts/web"
-timeout -k 5 150 "$py" "$src/tests/web/page_calc_test.py" "$bin" "$work" "$artefacts"
+# shellcheck source=SCRIPTDIR/browser.bash
+. "$(dirname "$0")/browser.bash"
+browser_test page_calc "$@"

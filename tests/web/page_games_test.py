@@ -10,13 +10,11 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser  # noqa: E402
-from opford_lib import Checks, Client, Daemon  # noqa: E402
+from opford_lib import Client, Daemon  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
-bin_dir, work, artefacts = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(artefacts, exist_ok=True)
-t = Checks(detail_max=400)
+bin_dir, work, artefacts, t = browser.args()
 check = t.check
 
 d = Daemon(os.path.join(bin_dir, "opford"), work, "games", ["--listen", "http://127.0.0.1:0"])

@@ -15,18 +15,13 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser  # noqa: E402
-from opford_lib import Checks, Client, Daemon  # noqa: E402
+from opford_lib import Client  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
-bin_dir, work, artefacts = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(artefacts, exist_ok=True)
-t = Checks(detail_max=400)
+bin_dir, work, artefacts, t = browser.args()
 check = t.check
 
-d = Daemon(os.path.join(bin_dir, "opford"), work, "map", ["--listen", "http://127.0.0.1:0"])
-m = d.wait_log(r"table page at (http://127\.0\.0\.1:\d+/)")
-check("daemon_serves_the_page", d.ready and m is not None, d.logtext())
-url = m.group(1)
+d, url = browser.loopback_page(t, bin_dir, work, "map")
 
 drv = browser.chromium(f"{work}/chromium")
 

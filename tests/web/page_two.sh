@@ -2,14 +2,8 @@
 # tests/web/page_two.sh BIN_DIR SOURCE_DIR — two browser sessions on one game see each
 # other's changes live, in headless Chromium
 # (tests/web/page_two_test.py: Debian's chromium, chromium-driver and python3-selenium, from
-# tools/deps.sh). Screenshots go to BIN_DIR/../artefacts/web/. Native stage only.
+# tools/deps.sh). The steps: tests/web/browser.bash.
 set -euo pipefail
-# shellcheck source=SCRIPTDIR/../cli/lib.bash
-. "$(dirname "$0")/../cli/lib.bash"
-daemon_test page_two.sh page-calc "$@"
-for need in /usr/bin/chromium /usr/bin/chromedriver; do
-  [ -x "$need" ] || { echo "page_two.sh: $need missing (tools/deps.sh installs it)"; exit 1; }
-done
-"$py" -c 'import selenium' 2>/dev/null || { echo "page_two.sh: needs python3-selenium"; exit 1; }
-artefacts="$(cd "$bin/.." && pwd)/artefacts/web"
-timeout -k 5 150 "$py" "$src/tests/web/page_two_test.py" "$bin" "$work" "$artefacts"
+# shellcheck source=SCRIPTDIR/browser.bash
+. "$(dirname "$0")/browser.bash"
+browser_test page_two "$@"
