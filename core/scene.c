@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "opfor/error.h"
+#include "opfor/vocab.h"
 
 static const char *const STYLE_NAMES[OPFOR_SCENE_STYLE_COUNT] = {
     "open",  "woods",     "building", "hill",  "water", "road",  "linear",
@@ -17,6 +18,18 @@ const char *opfor_scene_style_name(int style) {
     if (style < 0 || style >= OPFOR_SCENE_STYLE_COUNT)
         return "?";
     return STYLE_NAMES[style];
+}
+
+uint8_t opfor_scene_terrain_style(int kind) {
+    static const uint8_t style[OPFOR_TK_COUNT] = {
+        [OPFOR_TK_OPEN] = OPFOR_SCENE_OPEN,         [OPFOR_TK_WOODS] = OPFOR_SCENE_WOODS,
+        [OPFOR_TK_BUILDING] = OPFOR_SCENE_BUILDING, [OPFOR_TK_WALL] = OPFOR_SCENE_LINEAR,
+        [OPFOR_TK_HEDGE] = OPFOR_SCENE_HEDGE,       [OPFOR_TK_FENCE] = OPFOR_SCENE_FENCE,
+        [OPFOR_TK_HILL] = OPFOR_SCENE_HILL,         [OPFOR_TK_ROAD] = OPFOR_SCENE_ROAD,
+        [OPFOR_TK_RIVER] = OPFOR_SCENE_WATER,       [OPFOR_TK_FIELD_WORKS] = OPFOR_SCENE_WORKS,
+        [OPFOR_TK_ROUGH] = OPFOR_SCENE_ROUGH,       [OPFOR_TK_IMPASSABLE] = OPFOR_SCENE_IMPASSABLE,
+    };
+    return kind >= 0 && kind < OPFOR_TK_COUNT ? style[kind] : OPFOR_SCENE_OPEN;
 }
 
 int opfor_scene_add_unit(opfor_scene_t *s, const opfor_scene_unit_t *u) {

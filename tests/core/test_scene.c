@@ -15,6 +15,7 @@
 
 #include "opfor/error.h"
 #include "opfor/scene.h"
+#include "opfor/vocab.h"
 
 static opfor_scene_t scene;
 
@@ -81,12 +82,26 @@ static void scene_style_names(void **state) {
         assert_string_not_equal(opfor_scene_style_name(s), "?");
 }
 
+/* Every terrain kind of the vocabulary has a style of its own kind; out of range is open. */
+static void scene_terrain_styles(void **state) {
+    (void)state;
+    assert_int_equal(opfor_scene_terrain_style(OPFOR_TK_WOODS), OPFOR_SCENE_WOODS);
+    assert_int_equal(opfor_scene_terrain_style(OPFOR_TK_WALL), OPFOR_SCENE_LINEAR);
+    assert_int_equal(opfor_scene_terrain_style(OPFOR_TK_RIVER), OPFOR_SCENE_WATER);
+    assert_int_equal(opfor_scene_terrain_style(OPFOR_TK_IMPASSABLE), OPFOR_SCENE_IMPASSABLE);
+    assert_int_equal(opfor_scene_terrain_style(-1), OPFOR_SCENE_OPEN);
+    assert_int_equal(opfor_scene_terrain_style(OPFOR_TK_COUNT), OPFOR_SCENE_OPEN);
+    for (int k = 1; k < OPFOR_TK_COUNT; k++) /* only open land draws as open */
+        assert_int_not_equal(opfor_scene_terrain_style(k), OPFOR_SCENE_OPEN);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(scene_units_fill_to_capacity),
         cmocka_unit_test(scene_shapes_check_vertices),
         cmocka_unit_test(scene_arrows_and_labels),
         cmocka_unit_test(scene_style_names),
+        cmocka_unit_test(scene_terrain_styles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

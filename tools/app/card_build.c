@@ -224,19 +224,6 @@ static void set_turn(opfor_card_t *c, long long turn) {
 
 /* ---- the map ---- */
 
-/* The scene style that draws a terrain kind of core's vocabulary (vocab.h). */
-static uint8_t kind_style(int kind) {
-    static const uint8_t style[OPFOR_TK_COUNT] = {
-        [OPFOR_TK_OPEN] = OPFOR_SCENE_OPEN,         [OPFOR_TK_WOODS] = OPFOR_SCENE_WOODS,
-        [OPFOR_TK_BUILDING] = OPFOR_SCENE_BUILDING, [OPFOR_TK_WALL] = OPFOR_SCENE_LINEAR,
-        [OPFOR_TK_HEDGE] = OPFOR_SCENE_HEDGE,       [OPFOR_TK_FENCE] = OPFOR_SCENE_FENCE,
-        [OPFOR_TK_HILL] = OPFOR_SCENE_HILL,         [OPFOR_TK_ROAD] = OPFOR_SCENE_ROAD,
-        [OPFOR_TK_RIVER] = OPFOR_SCENE_WATER,       [OPFOR_TK_FIELD_WORKS] = OPFOR_SCENE_WORKS,
-        [OPFOR_TK_ROUGH] = OPFOR_SCENE_ROUGH,       [OPFOR_TK_IMPASSABLE] = OPFOR_SCENE_IMPASSABLE,
-    };
-    return kind >= 0 && kind < OPFOR_TK_COUNT ? style[kind] : OPFOR_SCENE_OPEN;
-}
-
 /* Appends a shape of style from a list of points (table inches, south-west origin), thinned
  * to OPFOR_CARD_MAX_VERTS; at most max shapes in the scene. */
 static void add_shape(opfor_scene_t *m, int max, int style, int closed, const double *xs,
@@ -261,7 +248,7 @@ static void add_shape(opfor_scene_t *m, int max, int style, int closed, const do
 /* Appends a terrain piece of kind (vocab.h) from a list of points. */
 static void add_terrain(opfor_scene_t *m, int kind, int closed, const double *xs, const double *ys,
                         int n) {
-    add_shape(m, OPFOR_CARD_MAX_TERRAIN, kind_style(kind), closed, xs, ys, n);
+    add_shape(m, OPFOR_CARD_MAX_TERRAIN, opfor_scene_terrain_style(kind), closed, xs, ys, n);
 }
 
 /* One terrain entry of game.state: kind plus polygon | line | rect | circle | points. */

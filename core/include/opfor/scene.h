@@ -103,6 +103,9 @@ typedef struct opfor_scene {
 /* "open", "woods", "building", "hill", "water", "road", "linear", "rough", "objective",
  * "zone", "hedge", "fence", "works", "impassable"; "?" out of range. */
 const char *opfor_scene_style_name(int style);
+/* The style that draws a terrain kind of core's vocabulary (OPFOR_TK_*, vocab.h); open for a
+ * kind out of range. */
+uint8_t opfor_scene_terrain_style(int kind);
 /* Appends a unit, a shape, an arrow or a label; OPFOR_EFULL when the scene has no room (the
  * scene is unchanged). */
 int opfor_scene_add_unit(opfor_scene_t *s, const opfor_scene_unit_t *u);

@@ -14,19 +14,6 @@
 
 #define VK_SCENE_PI 3.14159265358979323846
 
-/* The scene style that draws a terrain kind of core's vocabulary. */
-static uint8_t kind_style(int kind) {
-    static const uint8_t style[OPFOR_TK_COUNT] = {
-        [OPFOR_TK_OPEN] = OPFOR_SCENE_OPEN,         [OPFOR_TK_WOODS] = OPFOR_SCENE_WOODS,
-        [OPFOR_TK_BUILDING] = OPFOR_SCENE_BUILDING, [OPFOR_TK_WALL] = OPFOR_SCENE_LINEAR,
-        [OPFOR_TK_HEDGE] = OPFOR_SCENE_HEDGE,       [OPFOR_TK_FENCE] = OPFOR_SCENE_FENCE,
-        [OPFOR_TK_HILL] = OPFOR_SCENE_HILL,         [OPFOR_TK_ROAD] = OPFOR_SCENE_ROAD,
-        [OPFOR_TK_RIVER] = OPFOR_SCENE_WATER,       [OPFOR_TK_FIELD_WORKS] = OPFOR_SCENE_WORKS,
-        [OPFOR_TK_ROUGH] = OPFOR_SCENE_ROUGH,       [OPFOR_TK_IMPASSABLE] = OPFOR_SCENE_IMPASSABLE,
-    };
-    return kind >= 0 && kind < OPFOR_TK_COUNT ? style[kind] : OPFOR_SCENE_OPEN;
-}
-
 static void set_name(char *dst, const char *src) {
     size_t n = strnlen(src, OPFOR_SCENE_NAME_LEN - 1);
     memcpy(dst, src, n);
@@ -39,7 +26,7 @@ static void add_feature(opfor_scene_t *s, const opfor_terrain_feature_t *f) {
         return;
     opfor_scene_shape_t sh;
     memset(&sh, 0, sizeof sh);
-    sh.style = kind_style(f->kind);
+    sh.style = opfor_scene_terrain_style(f->kind);
     sh.closed = (uint8_t)(f->shape == OPFOR_SHAPE_AREA && f->npts >= 3);
     int n = f->npts, k = n <= OPFOR_SCENE_MAX_VERTS ? n : OPFOR_SCENE_MAX_VERTS;
     for (int i = 0; i < k; i++) {
