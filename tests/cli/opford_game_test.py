@@ -365,6 +365,7 @@ check("weather_rolled_from_the_seed",
 # The search at this level takes seconds a decision in a sanitizer build: a patient client,
 # and play only until the first spotting has placed its unit.
 slow = Client(d.sock, timeout=300.0)
+slow.call("hello", {"client": "patient"})  # the hello timeout (10 s) would close it mid-game
 err, cg = slow.call("game.new", {"seed": 4, "id": "chal", "difficulty": "challenge"})
 n0 = len(cg["units"]) if cg else 0
 t0 = time.time()
