@@ -284,6 +284,9 @@ static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
         return 0;
     opfor_pt_t p = opfor_pt(a->x, a->y);
     float len = opfor_dist(p, opfor_pt(u->x, u->y));
+    /* the allowance spent: terrain's move factors along the front centre's path (docs 5) */
+    if (c->table.nfeatures && a->sub != 2)
+        len = sv_terrain_cost(c, u, opfor_pt(u->x, u->y), p);
     float min_enemy = 0.0f;
     switch (a->sub) {
     case 0:
@@ -391,6 +394,10 @@ static int check_charge(const sv_ctx_t *c, const sv_state_t *s, const opfor_acti
         return 0;
     sv_unit_t m;
     float len = charge_place_r(s, a->unit, a->target, fa->g->r[a->target], &m);
+    if (len >= 0.0f && c->table.nfeatures) { /* terrain's move factors (docs/splendid.md 5) */
+        opfor_pt_t from = opfor_pt(u->x, u->y), to = opfor_pt(m.x, m.y);
+        len += sv_terrain_cost(c, u, from, to) - opfor_dist(from, to);
+    }
     /* §What if a potential target …: an extended charge reaches up to 6" (mounted) or 2"
      * (foot) beyond the allowance; sub says which the action is */
     float beyond = sv_is_foot(u) ? 2.0f : 6.0f;
@@ -549,6 +556,27 @@ static opfor_action_t move_to(int ui, opfor_pt_t p, opfor_vec_t f, int sub) {
     return a;
 }
 
+/* How far ahead along f (at most want) unit u gets for `allow` inches of allowance over
+ * terrain's move factors (docs/splendid.md 5): want itself in the open, else a shorter
+ * distance whose cost fits; 0 when none is found. */
+static float affordable(const sv_ctx_t *c, const sv_unit_t *u, opfor_vec_t f, float want,
+                        float allow) {
+    if (!c->table.nfeatures)
+        return want;
+    opfor_pt_t p = opfor_pt(u->x, u->y);
+    if (sv_terrain_cost(c, u, p, opfor_vadd(p, opfor_vscale(f, want))) <= allow + 1e-4f)
+        return want;
+    float lo = 0.0f, hi = want; /* the cost grows with the distance: halve the interval */
+    for (int k = 0; k < 16; k++) {
+        float mid = 0.5f * (lo + hi);
+        if (sv_terrain_cost(c, u, p, opfor_vadd(p, opfor_vscale(f, mid))) <= allow)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo > 0.25f ? lo : 0.0f;
+}
+
 static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *geo, int ui,
                       opfor_action_t *out, int n, int max) {
     const sv_unit_t *u = &s->u[ui];
@@ -613,12 +641,18 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *ge
         }
     }
     if (allow > 0.0f) {
-        a = move_to(ui, opfor_vadd(p, opfor_vscale(f, allow)), f, 0);
-        n = push(out, n, max, &a, c, s, &fa);
+        float full = affordable(c, u, f, allow, allow);
+        if (full > 0.0f) {
+            a = move_to(ui, opfor_vadd(p, opfor_vscale(f, full)), f, 0);
+            n = push(out, n, max, &a, c, s, &fa);
+        }
         a = move_to(ui, opfor_vadd(p, opfor_vscale(f, allow * 0.5f)), f, 0);
         n = push(out, n, max, &a, c, s, &fa);
-        a = move_to(ui, opfor_vadd(p, opfor_vscale(f, 2.0f * allow)), f, 1);
-        n = push(out, n, max, &a, c, s, &fa);
+        full = affordable(c, u, f, 2.0f * allow, 2.0f * allow);
+        if (full > 0.0f) {
+            a = move_to(ui, opfor_vadd(p, opfor_vscale(f, full)), f, 1);
+            n = push(out, n, max, &a, c, s, &fa);
+        }
         static const float turns[2][2] = {{0.70710678f, 0.70710678f}, {0.70710678f, -0.70710678f}};
         for (int k = 0; k < 2; k++) { /* wheel 45 degrees left or right in place */
             opfor_vec_t g = opfor_vrot(f, turns[k][0], turns[k][1]);
@@ -638,8 +672,10 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *ge
                 go = allow;
             if (go > 0.5f && opfor_vlen(to) > 1e-3f) {
                 to = opfor_vnorm(to);
+                go = affordable(c, u, to, go, allow);
                 a = move_to(ui, opfor_vadd(p, opfor_vscale(to, go)), to, 0);
-                n = push(out, n, max, &a, c, s, &fa);
+                if (go > 0.5f)
+                    n = push(out, n, max, &a, c, s, &fa);
             }
         }
         if (sv_is_foot(u)) { /* step back, side-step */
