@@ -81,6 +81,57 @@ static int placement_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g
     return 1;
 }
 
+/* §The Movement Phase: a stand that leaves the table, even partly, is removed at once (deemed
+ * routed, so it counts in the tally) and the rest of its unit carries on. m is the unit placed
+ * where its manoeuvre ends. Its stands stand in ranks of `files` from the front, the rear rank
+ * centred; those with a corner off the table are lost, the more numerous stand type first (as
+ * sv_remove). The survivors keep formation and facing, re-formed about the same front centre
+ * and moved straight back inside the edges they crossed (R-31). Returns the stands lost; m then
+ * holds the survivors (n 0 when none is left). */
+static int off_table(const sv_ctx_t *c, sv_unit_t *m) {
+    opfor_pt_t r[4];
+    sv_rect(c, m, r);
+    if (sv_on_table(c, r))
+        return 0;
+    int cls = sv_class(m), files = m->files ? m->files : 1, ranks = sv_ranks(m), lost = 0;
+    float bw = c->base_w[cls], bd = c->base_d[cls];
+    opfor_vec_t f = opfor_pt(m->fx, m->fy), rv = opfor_pt(m->fy, -m->fx);
+    for (int k = 0; k < ranks; k++) {
+        int in_rank = k < ranks - 1 ? files : m->n - files * (ranks - 1);
+        float off = 0.5f * (float)(files - in_rank);
+        for (int j = 0; j < in_rank; j++) {
+            opfor_pt_t q[4];
+            q[0] = opfor_vadd(r[0], opfor_vsub(opfor_vscale(rv, (off + (float)j) * bw),
+                                               opfor_vscale(f, (float)k * bd)));
+            q[1] = opfor_vadd(q[0], opfor_vscale(rv, bw));
+            q[2] = opfor_vsub(q[1], opfor_vscale(f, bd));
+            q[3] = opfor_vsub(q[0], opfor_vscale(f, bd));
+            lost += !sv_on_table(c, q);
+        }
+    }
+    for (int i = 0; i < lost; i++) { /* the owner's choice, fixed: as sv_remove */
+        if (m->a > m->n - m->a)
+            m->a--;
+        m->n--;
+    }
+    if (m->a > m->n)
+        m->a = m->n;
+    if (m->n == 0)
+        return lost;
+    sv_refit(m);
+    sv_rect(c, m, r);
+    float lo_x = 0.0f, hi_x = 0.0f, lo_y = 0.0f, hi_y = 0.0f;
+    for (int i = 0; i < 4; i++) {
+        lo_x = -r[i].x > lo_x ? -r[i].x : lo_x;
+        hi_x = r[i].x - c->width > hi_x ? r[i].x - c->width : hi_x;
+        lo_y = -r[i].y > lo_y ? -r[i].y : lo_y;
+        hi_y = r[i].y - c->depth > hi_y ? r[i].y - c->depth : hi_y;
+    }
+    m->x += lo_x - hi_x;
+    m->y += lo_y - hi_y;
+    return lost;
+}
+
 /* Every unit's rectangle and box only (no contacts): enough for placements and paths. */
 static void geo_rects(const sv_ctx_t *c, const sv_state_t *s, sv_geo_t *g) {
     for (int i = 0; i < s->nunits; i++) {
@@ -321,9 +372,11 @@ static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
     m.y = p.y;
     m.fx = f.x;
     m.fy = f.y;
-    if (!placement_g(c, s, fa->g, a->unit, &m, -1))
+    if (a->sub != 2) /* stands off the table are lost; the rest stand inside */
+        off_table(c, &m);
+    if (m.n > 0 && !placement_g(c, s, fa->g, a->unit, &m, -1))
         return 0;
-    if (min_enemy > 0.0f) {
+    if (min_enemy > 0.0f && m.n > 0) {
         opfor_pt_t rm[4];
         sv_rect(c, &m, rm);
         if (enemy_dist_g(s, fa->g, rm, u->side, NULL) <= min_enemy)
@@ -813,6 +866,18 @@ static void effect(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
         u->y = a->y;
         u->fx = a->x2;
         u->fy = a->y2;
+        if (a->sub != 2) { /* §The Movement Phase: stands leaving the table are lost */
+            sv_unit_t m = *u;
+            int lost = off_table(c, &m);
+            if (lost > 0) {
+                *u = m;
+                s->tally[u->side] = (uint16_t)(s->tally[u->side] + lost);
+                if (u->n == 0) {
+                    u->flags |= SV_F_GONE;
+                    u->markers = 0;
+                }
+            }
+        }
         finish(&before, u, SV_F_MOVED);
         return;
     case SV_A_DISENGAGE: {
