@@ -335,6 +335,23 @@ int sv_terrain_cv(const sv_ctx_t *c, const opfor_pt_t r[4]) {
     return any ? best : t[SV_T_OPEN].cv;
 }
 
+void sv_terrain_bounds(const sv_ctx_t *c, const sv_unit_t *u, float *least, float *most) {
+    const opfor_sv_terrain_t *t = c->model.terrain;
+    float open = t[SV_T_OPEN].move_factor, lo = open, hi = open;
+    int column = u->form == SV_COLUMN;
+    for (int i = 0; i < c->table.nfeatures; i++) {
+        const opfor_sv_terrain_t *d = &t[sv_terrain_type(&c->table.features[i])];
+        if (d->column_only && !column)
+            continue;
+        if (d->move_factor > open)
+            hi += d->move_factor - open;
+        else
+            lo += d->move_factor - open;
+    }
+    *least = lo > 0.0f ? lo : 0.0f;
+    *most = hi;
+}
+
 float sv_terrain_cost(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfor_pt_t b) {
     const opfor_sv_terrain_t *t = c->model.terrain;
     float len = opfor_dist(a, b), open = t[SV_T_OPEN].move_factor, cost = len * open;

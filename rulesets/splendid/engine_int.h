@@ -261,6 +261,10 @@ int sv_terrain_cv(const sv_ctx_t *c, const opfor_pt_t r[4]);
 /* Inches of allowance unit u spends moving its front centre from a to b: each inch inside a
  * feature at its type's move_factor (road types only for road columns), open's elsewhere. */
 float sv_terrain_cost(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfor_pt_t b);
+/* The least and the most sv_terrain_cost can charge u an inch: open's factor plus every
+ * cheaper (costlier) feature's difference (bounds that spare working out the paths whose
+ * outcome they already decide). */
+void sv_terrain_bounds(const sv_ctx_t *c, const sv_unit_t *u, float *least, float *most);
 /* Whether the segment a-b crosses terrain prohibited to u. */
 int sv_terrain_path_ok(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfor_pt_t b);
 /* Whether terrain that prohibits fire lies on the line a-b (a feature holding either end

@@ -302,6 +302,20 @@ static int check_form(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
     return placement_g(c, s, fa->g, a->unit, &m, -1);
 }
 
+/* The allowance u spends going straight from a to b (len inches) over terrain's move factors
+ * (docs/splendid.md 5), as its caller compares it with the limits l1 and l2 (cost > limit):
+ * when the factors' bounds already put it on one side of both, a value on that side without
+ * working out the path. */
+static float spend(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfor_pt_t b, float len,
+                   float l1, float l2) {
+    float least, most;
+    sv_terrain_bounds(c, u, &least, &most);
+    float lo = len * least, hi = len * most;
+    if ((hi <= l1 || lo > l1) && (hi <= l2 || lo > l2))
+        return lo;
+    return sv_terrain_cost(c, u, a, b);
+}
+
 /* sub: 0 manoeuvre, 1 double time, 2 about-face, 3 side-step or step back. */
 static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a,
                       const facts_t *fa) {
@@ -336,8 +350,10 @@ static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
     opfor_pt_t p = opfor_pt(a->x, a->y);
     float len = opfor_dist(p, opfor_pt(u->x, u->y));
     /* the allowance spent: terrain's move factors along the front centre's path (docs 5) */
-    if (c->table.nfeatures && a->sub != 2)
-        len = sv_terrain_cost(c, u, opfor_pt(u->x, u->y), p);
+    if (c->table.nfeatures && a->sub != 2) {
+        float limit = (a->sub == 1 ? 2.0f * allow : a->sub == 3 ? 2.0f : allow) + 1e-3f;
+        len = spend(c, u, opfor_pt(u->x, u->y), p, len, limit, limit);
+    }
     float min_enemy = 0.0f;
     switch (a->sub) {
     case 0:
@@ -447,13 +463,16 @@ static int check_charge(const sv_ctx_t *c, const sv_state_t *s, const opfor_acti
         return 0;
     sv_unit_t m;
     float len = charge_place_r(s, a->unit, a->target, fa->g->r[a->target], &m);
-    if (len >= 0.0f && c->table.nfeatures) { /* terrain's move factors (docs/splendid.md 5) */
-        opfor_pt_t from = opfor_pt(u->x, u->y), to = opfor_pt(m.x, m.y);
-        len += sv_terrain_cost(c, u, from, to) - opfor_dist(from, to);
-    }
     /* §What if a potential target …: an extended charge reaches up to 6" (mounted) or 2"
      * (foot) beyond the allowance; sub says which the action is */
     float beyond = sv_is_foot(u) ? 2.0f : 6.0f;
+    if (len >= 0.0f && c->table.nfeatures) { /* terrain's move factors (docs/splendid.md 5) */
+        opfor_pt_t from = opfor_pt(u->x, u->y), to = opfor_pt(m.x, m.y);
+        float straight = opfor_dist(from, to), extra = len - straight;
+        len =
+            spend(c, u, from, to, straight, allow + 1e-3f - extra, allow + beyond + 1e-3f - extra) +
+            extra;
+    }
     if (len < 0.0f || (a->sub == 0 && len > allow + 1e-3f) ||
         (a->sub == 1 && (len <= allow + 1e-3f || len > allow + beyond + 1e-3f)) || a->sub > 1)
         return 0;
@@ -617,7 +636,10 @@ static float affordable(const sv_ctx_t *c, const sv_unit_t *u, opfor_vec_t f, fl
     if (!c->table.nfeatures)
         return want;
     opfor_pt_t p = opfor_pt(u->x, u->y);
-    if (sv_terrain_cost(c, u, p, opfor_vadd(p, opfor_vscale(f, want))) <= allow + 1e-4f)
+    float least, most;
+    sv_terrain_bounds(c, u, &least, &most);
+    if (want * most <= allow ||
+        sv_terrain_cost(c, u, p, opfor_vadd(p, opfor_vscale(f, want))) <= allow + 1e-4f)
         return want;
     float lo = 0.0f, hi = want; /* the cost grows with the distance: halve the interval */
     for (int k = 0; k < 16; k++) {
