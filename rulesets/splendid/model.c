@@ -93,9 +93,8 @@ static int read_rank(opfor_yaml_rd_t *rd, struct fy_node *n, struct fy_node *alt
     return 0;
 }
 
-/* `terrain:` (docs/splendid.md 5): per type, move_factor, column_only, fire_dice, cv. */
-static int read_terrain(opfor_yaml_rd_t *rd, struct fy_node *n, struct fy_node *alt,
-                        opfor_sv_model_t *m) {
+int opfor__sv_terrain_read(opfor_yaml_rd_t *rd, struct fy_node *n, struct fy_node *alt,
+                           opfor_sv_model_t *m) {
     opfor_yaml_field_t t[SV_T_COUNT];
     for (int i = 0; i < SV_T_COUNT; i++) {
         t[i].key = opfor__sv_terrain_names[i];
@@ -129,7 +128,7 @@ static int read_root(opfor_yaml_rd_t *rd, struct fy_node *root, opfor_sv_model_t
                                {"terrain", 0, 0}};
     if (opfor_yaml_read_fields(rd, root, NULL, "model", f, 5))
         return rd->err;
-    if (f[4].v && read_terrain(rd, f[4].v, f[4].k, m))
+    if (f[4].v && opfor__sv_terrain_read(rd, f[4].v, f[4].k, m))
         return rd->err;
     if (f[3].v && opfor__sv_army_read(rd, f[3].v, f[3].k, &m->army))
         return rd->err;

@@ -132,6 +132,10 @@ struct opfor_yaml_rd;
 struct fy_node;
 int opfor__sv_army_read(struct opfor_yaml_rd *rd, struct fy_node *n, struct fy_node *alt,
                         opfor_sv_army_t *a);
+/* Reads a `terrain:` map (model.yaml's, or a scenario's splendid: block) over m->terrain: per
+ * type, move_factor, column_only, fire_dice, cv; a type or field left out keeps its value. */
+int opfor__sv_terrain_read(struct opfor_yaml_rd *rd, struct fy_node *n, struct fy_node *alt,
+                           opfor_sv_model_t *m);
 /* 1 when unit type (SV_U_*) may hold stands of kind (SV_S_*). */
 int opfor__sv_kind_fits(int type, int kind);
 /* Index of name among names[n] (case-insensitive, '-' and ' ' as '_'), or -1. */
