@@ -89,6 +89,11 @@ static int placement_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g
  * and moved straight back inside the edges they crossed (R-31). Returns the stands lost; m then
  * holds the survivors (n 0 when none is left). */
 static int off_table(const sv_ctx_t *c, sv_unit_t *m) {
+    /* no corner lies further from the anchor along x or y than these */
+    float hw = 0.5f * sv_width(c, m), d = sv_depth(c, m);
+    float ex = fabsf(m->fy) * hw + fabsf(m->fx) * d, ey = fabsf(m->fx) * hw + fabsf(m->fy) * d;
+    if (m->x > ex && m->y > ey && m->x < c->width - ex && m->y < c->depth - ey)
+        return 0;
     opfor_pt_t r[4];
     sv_rect(c, m, r);
     if (sv_on_table(c, r))
@@ -243,6 +248,9 @@ typedef struct facts {
     int nearest; /* that enemy, -1 none */
     int brk;     /* a break-through (§Break-Through): 9" mounted, 3" foot, after its action */
     const sv_geo_t *g; /* the state's geometry */
+    float least, most; /* terrain's cheapest and dearest inch for the unit (sv_terrain_bounds) */
+    int nmemo;         /* the list's candidates already costed: end x, end y, cost (affordable) */
+    float memo[3][3];
 } facts_t;
 
 static facts_t get_facts(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int ui) {
@@ -251,6 +259,10 @@ static facts_t get_facts(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t 
     f.near = enemy_dist_g(s, g, g->r[ui], s->u[ui].side, &f.nearest);
     f.brk = s->phase == SV_P_BREAK;
     f.g = g;
+    f.least = f.most = 1.0f;
+    f.nmemo = 0;
+    if (c->table.nfeatures)
+        sv_terrain_bounds(c, &s->u[ui], &f.least, &f.most);
     return f;
 }
 
@@ -306,13 +318,14 @@ static int check_form(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
  * (docs/splendid.md 5), as its caller compares it with the limits l1 and l2 (cost > limit):
  * when the factors' bounds already put it on one side of both, a value on that side without
  * working out the path. */
-static float spend(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfor_pt_t b, float len,
-                   float l1, float l2) {
-    float least, most;
-    sv_terrain_bounds(c, u, &least, &most);
-    float lo = len * least, hi = len * most;
+static float spend(const sv_ctx_t *c, const facts_t *fa, const sv_unit_t *u, opfor_pt_t a,
+                   opfor_pt_t b, float len, float l1, float l2) {
+    float lo = len * fa->least, hi = len * fa->most;
     if ((hi <= l1 || lo > l1) && (hi <= l2 || lo > l2))
         return lo;
+    for (int i = 0; i < fa->nmemo; i++) /* the same path, costed when it was listed */
+        if (fa->memo[i][0] == b.x && fa->memo[i][1] == b.y)
+            return fa->memo[i][2];
     return sv_terrain_cost(c, u, a, b);
 }
 
@@ -349,21 +362,15 @@ static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
         return 0;
     opfor_pt_t p = opfor_pt(a->x, a->y);
     float len = opfor_dist(p, opfor_pt(u->x, u->y));
-    /* the allowance spent: terrain's move factors along the front centre's path (docs 5) */
-    if (c->table.nfeatures && a->sub != 2) {
-        float limit = (a->sub == 1 ? 2.0f * allow : a->sub == 3 ? 2.0f : allow) + 1e-3f;
-        len = spend(c, u, opfor_pt(u->x, u->y), p, len, limit, limit);
-    }
-    float min_enemy = 0.0f;
+    float min_enemy = 0.0f, limit = allow;
     switch (a->sub) {
     case 0:
-        if (len > allow + 1e-3f)
-            return 0;
         break;
     case 1: /* double time: no enemy within 18" at the start or on the way */
-        if (sv_is_art(u) || len > 2.0f * allow + 1e-3f || fa->near <= 18.0f)
+        if (sv_is_art(u) || fa->near <= 18.0f)
             return 0;
         min_enemy = 18.0f;
+        limit = 2.0f * allow;
         break;
     case 2: { /* about-face: every stand turns in place */
         float d = sv_depth(c, u);
@@ -374,14 +381,21 @@ static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
         break;
     }
     case 3: /* foot only, 2" sideways or back, facing kept */
-        if (!sv_is_foot(u) || u->form == SV_OPEN || len > 2.0f + 1e-3f ||
-            fabsf(f.x - u->fx) > 1e-3f || fabsf(f.y - u->fy) > 1e-3f)
+        if (!sv_is_foot(u) || u->form == SV_OPEN || fabsf(f.x - u->fx) > 1e-3f ||
+            fabsf(f.y - u->fy) > 1e-3f)
             return 0;
         if ((p.x - u->x) * u->fx + (p.y - u->y) * u->fy > 1e-3f)
             return 0;
+        limit = 2.0f;
         break;
     default:
         return 0;
+    }
+    if (a->sub != 2) { /* the allowance spent: terrain's move factors along the path (docs 5) */
+        if (c->table.nfeatures)
+            len = spend(c, fa, u, opfor_pt(u->x, u->y), p, len, limit + 1e-3f, limit + 1e-3f);
+        if (len > limit + 1e-3f)
+            return 0;
     }
     sv_unit_t m = *u;
     m.x = p.x;
@@ -469,9 +483,9 @@ static int check_charge(const sv_ctx_t *c, const sv_state_t *s, const opfor_acti
     if (len >= 0.0f && c->table.nfeatures) { /* terrain's move factors (docs/splendid.md 5) */
         opfor_pt_t from = opfor_pt(u->x, u->y), to = opfor_pt(m.x, m.y);
         float straight = opfor_dist(from, to), extra = len - straight;
-        len =
-            spend(c, u, from, to, straight, allow + 1e-3f - extra, allow + beyond + 1e-3f - extra) +
-            extra;
+        len = spend(c, fa, u, from, to, straight, allow + 1e-3f - extra,
+                    allow + beyond + 1e-3f - extra) +
+              extra;
     }
     if (len < 0.0f || (a->sub == 0 && len > allow + 1e-3f) ||
         (a->sub == 1 && (len <= allow + 1e-3f || len > allow + beyond + 1e-3f)) || a->sub > 1)
@@ -593,7 +607,7 @@ static int check_with(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
 
 int sv_move_check(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a) {
     if (a->kind == SV_A_DONE || a->unit >= s->nunits) {
-        facts_t f = {0, 0.0f, -1, 0, NULL};
+        facts_t f = {0, 0.0f, -1, 0, NULL, 1.0f, 1.0f, 0, {{0}}};
         return check_with(c, s, a, &f);
     }
     sv_geo_t g;
@@ -631,25 +645,42 @@ static opfor_action_t move_to(int ui, opfor_pt_t p, opfor_vec_t f, int sub) {
 /* How far ahead along f (at most want) unit u gets for `allow` inches of allowance over
  * terrain's move factors (docs/splendid.md 5): want itself in the open, else a shorter
  * distance whose cost fits; 0 when none is found. */
-static float affordable(const sv_ctx_t *c, const sv_unit_t *u, opfor_vec_t f, float want,
-                        float allow) {
+static void remember(facts_t *fa, opfor_pt_t b, float cost) {
+    if (fa->nmemo < 3) {
+        fa->memo[fa->nmemo][0] = b.x;
+        fa->memo[fa->nmemo][1] = b.y;
+        fa->memo[fa->nmemo++][2] = cost;
+    }
+}
+
+static float affordable(const sv_ctx_t *c, facts_t *fa, const sv_unit_t *u, opfor_vec_t f,
+                        float want, float allow) {
     if (!c->table.nfeatures)
         return want;
     opfor_pt_t p = opfor_pt(u->x, u->y);
-    float least, most;
-    sv_terrain_bounds(c, u, &least, &most);
-    if (want * most <= allow ||
-        sv_terrain_cost(c, u, p, opfor_vadd(p, opfor_vscale(f, want))) <= allow + 1e-4f)
+    if (want * fa->most <= allow)
         return want;
+    opfor_pt_t b = opfor_vadd(p, opfor_vscale(f, want));
+    float cost = sv_terrain_cost(c, u, p, b), lo_cost = 0.0f;
+    if (cost <= allow + 1e-4f) {
+        remember(fa, b, cost);
+        return want;
+    }
     float lo = 0.0f, hi = want; /* the cost grows with the distance: halve the interval */
     for (int k = 0; k < 16; k++) {
         float mid = 0.5f * (lo + hi);
-        if (sv_terrain_cost(c, u, p, opfor_vadd(p, opfor_vscale(f, mid))) <= allow)
+        cost = sv_terrain_cost(c, u, p, opfor_vadd(p, opfor_vscale(f, mid)));
+        if (cost <= allow) {
             lo = mid;
-        else
+            lo_cost = cost;
+        } else {
             hi = mid;
+        }
     }
-    return lo > 0.25f ? lo : 0.0f;
+    if (lo <= 0.25f)
+        return 0.0f;
+    remember(fa, opfor_vadd(p, opfor_vscale(f, lo)), lo_cost);
+    return lo;
 }
 
 static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *geo, int ui,
@@ -716,14 +747,17 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *ge
         }
     }
     if (allow > 0.0f) {
-        float full = affordable(c, u, f, allow, allow);
+        float full = affordable(c, &fa, u, f, allow, allow);
         if (full > 0.0f) {
             a = move_to(ui, opfor_vadd(p, opfor_vscale(f, full)), f, 0);
             n = push(out, n, max, &a, c, s, &fa);
         }
         a = move_to(ui, opfor_vadd(p, opfor_vscale(f, allow * 0.5f)), f, 0);
         n = push(out, n, max, &a, c, s, &fa);
-        full = affordable(c, u, f, 2.0f * allow, 2.0f * allow);
+        /* double time only far from every enemy (check_move's first refusal) */
+        full = sv_is_art(u) || fa.near <= 18.0f
+                   ? 0.0f
+                   : affordable(c, &fa, u, f, 2.0f * allow, 2.0f * allow);
         if (full > 0.0f) {
             a = move_to(ui, opfor_vadd(p, opfor_vscale(f, full)), f, 1);
             n = push(out, n, max, &a, c, s, &fa);
@@ -747,7 +781,7 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *ge
                 go = allow;
             if (go > 0.5f && opfor_vlen(to) > 1e-3f) {
                 to = opfor_vnorm(to);
-                go = affordable(c, u, to, go, allow);
+                go = affordable(c, &fa, u, to, go, allow);
                 a = move_to(ui, opfor_vadd(p, opfor_vscale(to, go)), to, 0);
                 if (go > 0.5f)
                     n = push(out, n, max, &a, c, s, &fa);
