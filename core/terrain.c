@@ -323,6 +323,12 @@ static float length_inside(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor
     return union_length(iv, n, opfor_dist(a, b));
 }
 
+float opfor_feature_length_inside(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
+    if (opfor_seg_box_apart(a, b, f->lo, f->hi, APART))
+        return 0.0f;
+    return length_inside(f, a, b);
+}
+
 int opfor_feature_seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b) {
     if (opfor_seg_box_apart(a, b, f->lo, f->hi, APART))
         return 0;

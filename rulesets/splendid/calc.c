@@ -57,6 +57,11 @@ static const int BASIC_CV[] = {2, 2, 3, 4, 3, 4, 5, 3};
         .name = nm, .label = lbl, .help = "the target unit's formation",                           \
         .type = OPFOR_FIELD_CHOICE, .def_text = "line", .choices = FORMATION                       \
     }
+#define TERRAIN_FIELD(nm, lbl, hlp)                                                                \
+    {                                                                                              \
+        .name = nm, .label = lbl, .help = hlp, .type = OPFOR_FIELD_CHOICE, .def_text = "open",     \
+        .choices = opfor__sv_terrain_names                                                         \
+    }
 #define FLAG_FIELD(nm, lbl, hlp)                                                                   \
     { .name = nm, .label = lbl, .help = hlp, .type = OPFOR_FIELD_BOOL }
 
@@ -141,6 +146,8 @@ static const opfor_field_t FIRE_FIELDS[] = {
     QUALITY_FIELD,
     FLAG_FIELD("defensive", "Defensive fire",
                "at a charger (§Reactions 6): flinch, melee or light impact"),
+    TERRAIN_FIELD("terrain", "Target's terrain",
+                  "terrain the target stands in (model.yaml terrain: fire_dice)"),
 };
 static const opfor_field_t ART_FIELDS[] = {
     {.name = "gun",
@@ -164,6 +171,10 @@ static const opfor_field_t ART_FIELDS[] = {
                "the misses bounce on to a target at medium range (§Bounce-Through)"),
     FLAG_FIELD("defensive", "Defensive fire",
                "the gun is charged (§Reactions 7): the charger flinches or the gun is overrun"),
+    TERRAIN_FIELD("terrain", "Target's terrain",
+                  "terrain the target stands in (model.yaml terrain: fire_dice)"),
+    TERRAIN_FIELD("bounce-terrain", "Bounce target's terrain",
+                  "terrain the bounce-through's target stands in (its only modifier)"),
 };
 static const opfor_field_t MELEE_FIELDS[] = {
     {.name = "stand",
@@ -190,6 +201,8 @@ static const opfor_field_t MELEE_FIELDS[] = {
     FLAG_FIELD("pikes", "Pikes", "the unit attacked contains pike stands"),
     FLAG_FIELD("outflank", "Outflanked", "the attacker has outflanked the unit it attacks"),
     QUALITY_FIELD,
+    TERRAIN_FIELD("terrain", "Own terrain",
+                  "terrain the fighting unit stands in (model.yaml terrain: cv, foot stands)"),
 };
 
 #define NF(a) ((int)(sizeof(a) / sizeof(a)[0]))
@@ -790,23 +803,26 @@ static int run_fire(const opfor_sv_model_t *m, const opfor_form_t *f, const opfo
                     const char *rolled, opfor_calc_answer_t *a, char *msg, size_t n) {
     int stands = ival(f, v, 0), tgt = cval(f, v, 1), mounted = ival(f, v, 2), q = cval(f, v, 3);
     int defensive = ival(f, v, opfor_form_field(f, "defensive"));
-    int mod = target_dice(tgt, mounted), nd = stands + mod;
+    int ter = cval(f, v, opfor_form_field(f, "terrain")), tdice = m->terrain[ter].fire_dice;
+    int mod = target_dice(tgt, mounted) + tdice, nd = stands + mod;
     if (nd < 0)
         nd = 0;
-    snprintf(a->title, sizeof a->title, "%d musket stand%s at %s%s", stands, stands == 1 ? "" : "s",
-             FORMATION[tgt], mounted ? ", mounted" : "");
+    snprintf(a->title, sizeof a->title, "%d musket stand%s at %s%s%s%s", stands,
+             stands == 1 ? "" : "s", FORMATION[tgt], mounted ? ", mounted" : "", ter ? " in " : "",
+             ter ? opfor__sv_terrain_names[ter] : "");
     if (nd == 0) { /* a stand left with no dice does not fire */
         forbid(a, "no dice after the target's modifiers: the stands cannot fire (R-12)");
         return 0;
     }
     opfor_calc_fact(a, "modifier", "Dice added for the target", mod, NULL, NULL);
     char note[160];
-    snprintf(note, sizeof note, "%d stand%s %+d for the target = %dD6", stands,
-             stands == 1 ? "" : "s", mod, nd);
+    snprintf(note, sizeof note, "%d stand%s %+d for the target (terrain %+d) = %dD6", stands,
+             stands == 1 ? "" : "s", mod, tdice, nd);
     opfor_calc_note(a, note);
     opfor_calc_extra_map(a, "working");
     opfor_calc_extra_int(a, "stands", stands);
     opfor_calc_extra_int(a, "target_dice", mod);
+    opfor_calc_extra_int(a, "terrain_dice", tdice);
     opfor_calc_extra_int(a, "hit_on", fire_need(m, q));
     opfor_calc_extra_end(a);
     if (defensive)
@@ -840,7 +856,10 @@ static int run_artillery(const opfor_sv_model_t *m, const opfor_form_t *f, const
         forbid(a, why);
         return 0;
     }
-    int mod = target_dice(tgt, mounted), nd = ART_DICE[gun][band] + mod;
+    int ter = cval(f, v, opfor_form_field(f, "terrain")), tdice = m->terrain[ter].fire_dice;
+    int bter = cval(f, v, opfor_form_field(f, "bounce-terrain"));
+    int bdice = m->terrain[bter].fire_dice;
+    int mod = target_dice(tgt, mounted) + tdice, nd = ART_DICE[gun][band] + mod;
     if (nd < 0)
         nd = 0;
     if (nd == 0) { /* */
@@ -869,21 +888,38 @@ static int run_artillery(const opfor_sv_model_t *m, const opfor_form_t *f, const
     opfor_calc_extra_str(a, "band", BAND[band]);
     opfor_calc_extra_int(a, "basic", ART_DICE[gun][band]);
     opfor_calc_extra_int(a, "target_dice", mod);
+    opfor_calc_extra_int(a, "terrain_dice", tdice);
     opfor_calc_extra_int(a, "hit_on", need);
     opfor_calc_extra_bool(a, "bounce_through", bounce);
     opfor_calc_extra_end(a);
-    if (want_bounce) { /* each die: a miss, then a hit on the bounce die */
+    if (want_bounce) { /* the misses, plus the bounce target's terrain dice, thrown again */
         double qb = (m->quality_on_bounce ? qh : 2.0 / 6.0);
-        double pb = (1.0 - qh) * qb;
-        opfor_calc_fact(a, "bounce_expected", "Bounce hits expected", nd * pb, NULL, NULL);
+        int most = nd + (bdice > 0 ? bdice : 0);
+        double dist[64] = {0};
+        if (most > 63)
+            most = 63;
+        for (int h = 0; h <= nd; h++) { /* h hits on the first target: nd - h misses */
+            int bd = nd - h + bdice;
+            double ph = binom(nd, h, qh);
+            if (bd <= 0) {
+                dist[0] += ph;
+                continue;
+            }
+            for (int k = 0; k <= bd && k <= most; k++)
+                dist[k] += ph * binom(bd, k, qb);
+        }
+        double ex = 0.0;
+        for (int k = 0; k <= most; k++)
+            ex += k * dist[k];
+        opfor_calc_fact(a, "bounce_expected", "Bounce hits expected", ex, NULL, NULL);
         opfor_calc_extra_map(a, "bounce");
-        opfor_calc_extra_num(a, "p_per_die", pb);
-        opfor_calc_extra_num(a, "expected", nd * pb);
+        opfor_calc_extra_int(a, "terrain_dice", bdice);
+        opfor_calc_extra_num(a, "expected", ex);
         opfor_calc_extra_array(a, "distribution");
-        for (int k = 0; k <= nd; k++) {
+        for (int k = 0; k <= most; k++) {
             opfor_calc_extra_map(a, NULL);
             opfor_calc_extra_int(a, "hits", k);
-            opfor_calc_extra_num(a, "p", binom(nd, k, pb));
+            opfor_calc_extra_num(a, "p", dist[k]);
             opfor_calc_extra_end(a);
         }
         opfor_calc_extra_end(a);
@@ -898,8 +934,9 @@ static int run_artillery(const opfor_sv_model_t *m, const opfor_form_t *f, const
         return rc;
     if (a->rolled && bounce) {
         size_t l = strlen(a->outcome);
+        int bd = nd - hits + bdice;
         snprintf(a->outcome + l, sizeof a->outcome - l, "; bounce-through: %dD6 at the next target",
-                 nd - hits);
+                 bd > 0 ? bd : 0);
     }
     return 0;
 }
@@ -968,6 +1005,14 @@ static int run_melee(const opfor_sv_model_t *m, const opfor_form_t *f, const opf
     if (m->melee_bonus[q]) { /* §Variable Unit Quality: a veteran stand +1 */
         cv += m->melee_bonus[q];
         snprintf(note, sizeof note, "%+d: %s", m->melee_bonus[q], QUALITY[q]);
+        opfor_calc_note(a, note);
+    }
+    int ter = cval(f, v, opfor_form_field(f, "terrain"));
+    int foot = !is_mounted(m, stand) && stand != ST_IMPROVISED && stand != ST_COMMAND;
+    if (foot && m->terrain[ter].cv) { /* a foot stand fighting from terrain (docs 5) */
+        cv += m->terrain[ter].cv;
+        snprintf(note, sizeof note, "%+d: a foot stand fighting from %s", m->terrain[ter].cv,
+                 opfor__sv_terrain_names[ter]);
         opfor_calc_note(a, note);
     }
     opfor_calc_fact(a, "cv", "Modified combat value", cv, NULL, NULL);

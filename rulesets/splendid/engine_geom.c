@@ -255,21 +255,116 @@ static int apart(const opfor_terrain_feature_t *f, const float b[4]) {
            b[2] > f->hi.y + 0.01f;
 }
 
+/* Whether rectangle r (its box b) overlaps feature f at all. */
+static int rect_in(const opfor_terrain_feature_t *f, const opfor_pt_t r[4], const float b[4]) {
+    if (apart(f, b))
+        return 0;
+    opfor_pt_t ctr = opfor_pt((r[0].x + r[2].x) * 0.5f, (r[0].y + r[2].y) * 0.5f);
+    if (opfor_feature_contains(f, ctr) || opfor_poly_contains(r, 4, f->pts[0]))
+        return 1;
+    for (int e = 0; e < 4; e++)
+        if (opfor_feature_seg_enters(f, r[e], r[(e + 1) & 3]))
+            return 1;
+    return 0;
+}
+
 int sv_terrain_ok(const sv_ctx_t *c, const sv_unit_t *u, const opfor_pt_t r[4]) {
     float b[4];
     sv_box(r, b);
     for (int i = 0; i < c->table.nfeatures; i++) {
         const opfor_terrain_feature_t *f = &c->table.features[i];
-        if (!prohibits(f, u) || apart(f, b))
-            continue;
-        opfor_pt_t ctr = opfor_pt((r[0].x + r[2].x) * 0.5f, (r[0].y + r[2].y) * 0.5f);
-        if (opfor_feature_contains(f, ctr) || opfor_poly_contains(r, 4, f->pts[0]))
+        if (prohibits(f, u) && rect_in(f, r, b))
             return 0;
-        for (int e = 0; e < 4; e++)
-            if (opfor_feature_seg_enters(f, r[e], r[(e + 1) & 3]))
-                return 0;
     }
     return 1;
+}
+
+int sv_terrain_type(const opfor_terrain_feature_t *f) {
+    switch (f->kind) {
+    case OPFOR_TK_WOODS:
+        return SV_T_WOODS;
+    case OPFOR_TK_BUILDING:
+        return SV_T_TOWN;
+    case OPFOR_TK_WALL:
+    case OPFOR_TK_HEDGE:
+    case OPFOR_TK_FENCE:
+    case OPFOR_TK_FIELD_WORKS:
+        return SV_T_ENCLOSURES;
+    case OPFOR_TK_ROUGH:
+        return SV_T_MARSH;
+    case OPFOR_TK_RIVER:
+        return SV_T_RIVER;
+    case OPFOR_TK_HILL:
+        return SV_T_HILL;
+    case OPFOR_TK_ROAD:
+        return SV_T_ROAD;
+    default:
+        return SV_T_OPEN;
+    }
+}
+
+int sv_terrain_fire_dice(const sv_ctx_t *c, const opfor_pt_t r[4]) {
+    const opfor_sv_terrain_t *t = c->model.terrain;
+    int best = 0, any = 0;
+    float b[4];
+    sv_box(r, b);
+    for (int i = 0; i < c->table.nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &c->table.features[i];
+        int d = t[sv_terrain_type(f)].fire_dice;
+        if ((!any || d < best) && rect_in(f, r, b)) {
+            best = d;
+            any = 1;
+        }
+    }
+    return any ? best : t[SV_T_OPEN].fire_dice;
+}
+
+int sv_terrain_cv(const sv_ctx_t *c, const opfor_pt_t r[4]) {
+    const opfor_sv_terrain_t *t = c->model.terrain;
+    int best = 0, any = 0;
+    float b[4];
+    sv_box(r, b);
+    for (int i = 0; i < c->table.nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &c->table.features[i];
+        int d = t[sv_terrain_type(f)].cv;
+        if ((!any || d > best) && rect_in(f, r, b)) {
+            best = d;
+            any = 1;
+        }
+    }
+    return any ? best : t[SV_T_OPEN].cv;
+}
+
+void sv_terrain_bounds(const sv_ctx_t *c, const sv_unit_t *u, float *least, float *most) {
+    const opfor_sv_terrain_t *t = c->model.terrain;
+    float open = t[SV_T_OPEN].move_factor, lo = open, hi = open;
+    int column = u->form == SV_COLUMN;
+    for (int i = 0; i < c->table.nfeatures; i++) {
+        const opfor_sv_terrain_t *d = &t[sv_terrain_type(&c->table.features[i])];
+        if (d->column_only && !column)
+            continue;
+        if (d->move_factor > open)
+            hi += d->move_factor - open;
+        else
+            lo += d->move_factor - open;
+    }
+    *least = lo > 0.0f ? lo : 0.0f;
+    *most = hi;
+}
+
+float sv_terrain_cost(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfor_pt_t b) {
+    const opfor_sv_terrain_t *t = c->model.terrain;
+    float len = opfor_dist(a, b), open = t[SV_T_OPEN].move_factor, cost = len * open;
+    int column = u->form == SV_COLUMN;
+    for (int i = 0; i < c->table.nfeatures; i++) {
+        const opfor_terrain_feature_t *f = &c->table.features[i];
+        const opfor_sv_terrain_t *d = &t[sv_terrain_type(f)];
+        if (d->move_factor == open || (d->column_only && !column))
+            continue;
+        float in = opfor_feature_length_inside(f, a, b);
+        cost += in * (d->move_factor - open);
+    }
+    return cost > 0.0f ? cost : 0.0f;
 }
 
 int sv_terrain_path_ok(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfor_pt_t b) {

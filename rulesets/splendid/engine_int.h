@@ -251,6 +251,20 @@ int sv_on_table(const sv_ctx_t *c, const opfor_pt_t r[4]);
 /* Whether unit u (its class and state) may stand with rectangle r: no terrain it is
  * prohibited from overlaps r (docs/splendid.md 5). */
 int sv_terrain_ok(const sv_ctx_t *c, const sv_unit_t *u, const opfor_pt_t r[4]);
+/* The terrain type (SV_T_*) of a feature, by its kind (docs/splendid.md 5). */
+int sv_terrain_type(const opfor_terrain_feature_t *f);
+/* The model's terrain numbers for a unit with rectangle r: the fire dice added against it (the
+ * fewest of the features it overlaps, open's when none) and the CV added to its foot stands
+ * (the most). */
+int sv_terrain_fire_dice(const sv_ctx_t *c, const opfor_pt_t r[4]);
+int sv_terrain_cv(const sv_ctx_t *c, const opfor_pt_t r[4]);
+/* Inches of allowance unit u spends moving its front centre from a to b: each inch inside a
+ * feature at its type's move_factor (road types only for road columns), open's elsewhere. */
+float sv_terrain_cost(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfor_pt_t b);
+/* The least and the most sv_terrain_cost can charge u an inch: open's factor plus every
+ * cheaper (costlier) feature's difference (bounds that spare working out the paths whose
+ * outcome they already decide). */
+void sv_terrain_bounds(const sv_ctx_t *c, const sv_unit_t *u, float *least, float *most);
 /* Whether the segment a-b crosses terrain prohibited to u. */
 int sv_terrain_path_ok(const sv_ctx_t *c, const sv_unit_t *u, opfor_pt_t a, opfor_pt_t b);
 /* Whether terrain that prohibits fire lies on the line a-b (a feature holding either end

@@ -81,6 +81,62 @@ static int placement_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g
     return 1;
 }
 
+/* §The Movement Phase: a stand that leaves the table, even partly, is removed at once (deemed
+ * routed, so it counts in the tally) and the rest of its unit carries on. m is the unit placed
+ * where its manoeuvre ends. Its stands stand in ranks of `files` from the front, the rear rank
+ * centred; those with a corner off the table are lost, the more numerous stand type first (as
+ * sv_remove). The survivors keep formation and facing, re-formed about the same front centre
+ * and moved straight back inside the edges they crossed (R-31). Returns the stands lost; m then
+ * holds the survivors (n 0 when none is left). */
+static int off_table(const sv_ctx_t *c, sv_unit_t *m) {
+    /* no corner lies further from the anchor along x or y than these */
+    float hw = 0.5f * sv_width(c, m), d = sv_depth(c, m);
+    float ex = fabsf(m->fy) * hw + fabsf(m->fx) * d, ey = fabsf(m->fx) * hw + fabsf(m->fy) * d;
+    if (m->x > ex && m->y > ey && m->x < c->width - ex && m->y < c->depth - ey)
+        return 0;
+    opfor_pt_t r[4];
+    sv_rect(c, m, r);
+    if (sv_on_table(c, r))
+        return 0;
+    int cls = sv_class(m), files = m->files ? m->files : 1, ranks = sv_ranks(m), lost = 0;
+    float bw = c->base_w[cls], bd = c->base_d[cls];
+    opfor_vec_t f = opfor_pt(m->fx, m->fy), rv = opfor_pt(m->fy, -m->fx);
+    for (int k = 0; k < ranks; k++) {
+        int in_rank = k < ranks - 1 ? files : m->n - files * (ranks - 1);
+        float off = 0.5f * (float)(files - in_rank);
+        for (int j = 0; j < in_rank; j++) {
+            opfor_pt_t q[4];
+            q[0] = opfor_vadd(r[0], opfor_vsub(opfor_vscale(rv, (off + (float)j) * bw),
+                                               opfor_vscale(f, (float)k * bd)));
+            q[1] = opfor_vadd(q[0], opfor_vscale(rv, bw));
+            q[2] = opfor_vsub(q[1], opfor_vscale(f, bd));
+            q[3] = opfor_vsub(q[0], opfor_vscale(f, bd));
+            lost += !sv_on_table(c, q);
+        }
+    }
+    for (int i = 0; i < lost; i++) { /* the owner's choice, fixed: as sv_remove */
+        if (m->a > m->n - m->a)
+            m->a--;
+        m->n--;
+    }
+    if (m->a > m->n)
+        m->a = m->n;
+    if (m->n == 0)
+        return lost;
+    sv_refit(m);
+    sv_rect(c, m, r);
+    float lo_x = 0.0f, hi_x = 0.0f, lo_y = 0.0f, hi_y = 0.0f;
+    for (int i = 0; i < 4; i++) {
+        lo_x = -r[i].x > lo_x ? -r[i].x : lo_x;
+        hi_x = r[i].x - c->width > hi_x ? r[i].x - c->width : hi_x;
+        lo_y = -r[i].y > lo_y ? -r[i].y : lo_y;
+        hi_y = r[i].y - c->depth > hi_y ? r[i].y - c->depth : hi_y;
+    }
+    m->x += lo_x - hi_x;
+    m->y += lo_y - hi_y;
+    return lost;
+}
+
 /* Every unit's rectangle and box only (no contacts): enough for placements and paths. */
 static void geo_rects(const sv_ctx_t *c, const sv_state_t *s, sv_geo_t *g) {
     for (int i = 0; i < s->nunits; i++) {
@@ -192,6 +248,9 @@ typedef struct facts {
     int nearest; /* that enemy, -1 none */
     int brk;     /* a break-through (§Break-Through): 9" mounted, 3" foot, after its action */
     const sv_geo_t *g; /* the state's geometry */
+    float least, most; /* terrain's cheapest and dearest inch for the unit (sv_terrain_bounds) */
+    int nmemo;         /* the list's candidates already costed: end x, end y, cost (affordable) */
+    float memo[3][3];
 } facts_t;
 
 static facts_t get_facts(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, int ui) {
@@ -200,6 +259,10 @@ static facts_t get_facts(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t 
     f.near = enemy_dist_g(s, g, g->r[ui], s->u[ui].side, &f.nearest);
     f.brk = s->phase == SV_P_BREAK;
     f.g = g;
+    f.least = f.most = 1.0f;
+    f.nmemo = 0;
+    if (c->table.nfeatures)
+        sv_terrain_bounds(c, &s->u[ui], &f.least, &f.most);
     return f;
 }
 
@@ -251,6 +314,21 @@ static int check_form(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
     return placement_g(c, s, fa->g, a->unit, &m, -1);
 }
 
+/* The allowance u spends going straight from a to b (len inches) over terrain's move factors
+ * (docs/splendid.md 5), as its caller compares it with the limits l1 and l2 (cost > limit):
+ * when the factors' bounds already put it on one side of both, a value on that side without
+ * working out the path. */
+static float spend(const sv_ctx_t *c, const facts_t *fa, const sv_unit_t *u, opfor_pt_t a,
+                   opfor_pt_t b, float len, float l1, float l2) {
+    float lo = len * fa->least, hi = len * fa->most;
+    if ((hi <= l1 || lo > l1) && (hi <= l2 || lo > l2))
+        return lo;
+    for (int i = 0; i < fa->nmemo; i++) /* the same path, costed when it was listed */
+        if (fa->memo[i][0] == b.x && fa->memo[i][1] == b.y)
+            return fa->memo[i][2];
+    return sv_terrain_cost(c, u, a, b);
+}
+
 /* sub: 0 manoeuvre, 1 double time, 2 about-face, 3 side-step or step back. */
 static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a,
                       const facts_t *fa) {
@@ -284,16 +362,15 @@ static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
         return 0;
     opfor_pt_t p = opfor_pt(a->x, a->y);
     float len = opfor_dist(p, opfor_pt(u->x, u->y));
-    float min_enemy = 0.0f;
+    float min_enemy = 0.0f, limit = allow;
     switch (a->sub) {
     case 0:
-        if (len > allow + 1e-3f)
-            return 0;
         break;
     case 1: /* double time: no enemy within 18" at the start or on the way */
-        if (sv_is_art(u) || len > 2.0f * allow + 1e-3f || fa->near <= 18.0f)
+        if (sv_is_art(u) || fa->near <= 18.0f)
             return 0;
         min_enemy = 18.0f;
+        limit = 2.0f * allow;
         break;
     case 2: { /* about-face: every stand turns in place */
         float d = sv_depth(c, u);
@@ -304,23 +381,32 @@ static int check_move(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
         break;
     }
     case 3: /* foot only, 2" sideways or back, facing kept */
-        if (!sv_is_foot(u) || u->form == SV_OPEN || len > 2.0f + 1e-3f ||
-            fabsf(f.x - u->fx) > 1e-3f || fabsf(f.y - u->fy) > 1e-3f)
+        if (!sv_is_foot(u) || u->form == SV_OPEN || fabsf(f.x - u->fx) > 1e-3f ||
+            fabsf(f.y - u->fy) > 1e-3f)
             return 0;
         if ((p.x - u->x) * u->fx + (p.y - u->y) * u->fy > 1e-3f)
             return 0;
+        limit = 2.0f;
         break;
     default:
         return 0;
+    }
+    if (a->sub != 2) { /* the allowance spent: terrain's move factors along the path (docs 5) */
+        if (c->table.nfeatures)
+            len = spend(c, fa, u, opfor_pt(u->x, u->y), p, len, limit + 1e-3f, limit + 1e-3f);
+        if (len > limit + 1e-3f)
+            return 0;
     }
     sv_unit_t m = *u;
     m.x = p.x;
     m.y = p.y;
     m.fx = f.x;
     m.fy = f.y;
-    if (!placement_g(c, s, fa->g, a->unit, &m, -1))
+    if (a->sub != 2) /* stands off the table are lost; the rest stand inside (R-31) */
+        off_table(c, &m);
+    if (m.n > 0 && !placement_g(c, s, fa->g, a->unit, &m, -1))
         return 0;
-    if (min_enemy > 0.0f) {
+    if (min_enemy > 0.0f && m.n > 0) {
         opfor_pt_t rm[4];
         sv_rect(c, &m, rm);
         if (enemy_dist_g(s, fa->g, rm, u->side, NULL) <= min_enemy)
@@ -394,6 +480,13 @@ static int check_charge(const sv_ctx_t *c, const sv_state_t *s, const opfor_acti
     /* §What if a potential target …: an extended charge reaches up to 6" (mounted) or 2"
      * (foot) beyond the allowance; sub says which the action is */
     float beyond = sv_is_foot(u) ? 2.0f : 6.0f;
+    if (len >= 0.0f && c->table.nfeatures) { /* terrain's move factors (docs/splendid.md 5) */
+        opfor_pt_t from = opfor_pt(u->x, u->y), to = opfor_pt(m.x, m.y);
+        float straight = opfor_dist(from, to), extra = len - straight;
+        len = spend(c, fa, u, from, to, straight, allow + 1e-3f - extra,
+                    allow + beyond + 1e-3f - extra) +
+              extra;
+    }
     if (len < 0.0f || (a->sub == 0 && len > allow + 1e-3f) ||
         (a->sub == 1 && (len <= allow + 1e-3f || len > allow + beyond + 1e-3f)) || a->sub > 1)
         return 0;
@@ -514,7 +607,7 @@ static int check_with(const sv_ctx_t *c, const sv_state_t *s, const opfor_action
 
 int sv_move_check(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a) {
     if (a->kind == SV_A_DONE || a->unit >= s->nunits) {
-        facts_t f = {0, 0.0f, -1, 0, NULL};
+        facts_t f = {0, 0.0f, -1, 0, NULL, 1.0f, 1.0f, 0, {{0}}};
         return check_with(c, s, a, &f);
     }
     sv_geo_t g;
@@ -547,6 +640,47 @@ static opfor_action_t move_to(int ui, opfor_pt_t p, opfor_vec_t f, int sub) {
     a.x2 = g.x;
     a.y2 = g.y;
     return a;
+}
+
+/* How far ahead along f (at most want) unit u gets for `allow` inches of allowance over
+ * terrain's move factors (docs/splendid.md 5): want itself in the open, else a shorter
+ * distance whose cost fits; 0 when none is found. */
+static void remember(facts_t *fa, opfor_pt_t b, float cost) {
+    if (fa->nmemo < 3) {
+        fa->memo[fa->nmemo][0] = b.x;
+        fa->memo[fa->nmemo][1] = b.y;
+        fa->memo[fa->nmemo++][2] = cost;
+    }
+}
+
+static float affordable(const sv_ctx_t *c, facts_t *fa, const sv_unit_t *u, opfor_vec_t f,
+                        float want, float allow) {
+    if (!c->table.nfeatures)
+        return want;
+    opfor_pt_t p = opfor_pt(u->x, u->y);
+    if (want * fa->most <= allow)
+        return want;
+    opfor_pt_t b = opfor_vadd(p, opfor_vscale(f, want));
+    float cost = sv_terrain_cost(c, u, p, b), lo_cost = 0.0f;
+    if (cost <= allow + 1e-4f) {
+        remember(fa, b, cost);
+        return want;
+    }
+    float lo = 0.0f, hi = want; /* the cost grows with the distance: halve the interval */
+    for (int k = 0; k < 16; k++) {
+        float mid = 0.5f * (lo + hi);
+        cost = sv_terrain_cost(c, u, p, opfor_vadd(p, opfor_vscale(f, mid)));
+        if (cost <= allow) {
+            lo = mid;
+            lo_cost = cost;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo <= 0.25f)
+        return 0.0f;
+    remember(fa, opfor_vadd(p, opfor_vscale(f, lo)), lo_cost);
+    return lo;
 }
 
 static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *geo, int ui,
@@ -613,12 +747,21 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *ge
         }
     }
     if (allow > 0.0f) {
-        a = move_to(ui, opfor_vadd(p, opfor_vscale(f, allow)), f, 0);
-        n = push(out, n, max, &a, c, s, &fa);
+        float full = affordable(c, &fa, u, f, allow, allow);
+        if (full > 0.0f) {
+            a = move_to(ui, opfor_vadd(p, opfor_vscale(f, full)), f, 0);
+            n = push(out, n, max, &a, c, s, &fa);
+        }
         a = move_to(ui, opfor_vadd(p, opfor_vscale(f, allow * 0.5f)), f, 0);
         n = push(out, n, max, &a, c, s, &fa);
-        a = move_to(ui, opfor_vadd(p, opfor_vscale(f, 2.0f * allow)), f, 1);
-        n = push(out, n, max, &a, c, s, &fa);
+        /* double time only far from every enemy (check_move's first refusal) */
+        full = sv_is_art(u) || fa.near <= 18.0f
+                   ? 0.0f
+                   : affordable(c, &fa, u, f, 2.0f * allow, 2.0f * allow);
+        if (full > 0.0f) {
+            a = move_to(ui, opfor_vadd(p, opfor_vscale(f, full)), f, 1);
+            n = push(out, n, max, &a, c, s, &fa);
+        }
         static const float turns[2][2] = {{0.70710678f, 0.70710678f}, {0.70710678f, -0.70710678f}};
         for (int k = 0; k < 2; k++) { /* wheel 45 degrees left or right in place */
             opfor_vec_t g = opfor_vrot(f, turns[k][0], turns[k][1]);
@@ -638,8 +781,10 @@ static int unit_moves(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *ge
                 go = allow;
             if (go > 0.5f && opfor_vlen(to) > 1e-3f) {
                 to = opfor_vnorm(to);
+                go = affordable(c, &fa, u, to, go, allow);
                 a = move_to(ui, opfor_vadd(p, opfor_vscale(to, go)), to, 0);
-                n = push(out, n, max, &a, c, s, &fa);
+                if (go > 0.5f)
+                    n = push(out, n, max, &a, c, s, &fa);
             }
         }
         if (sv_is_foot(u)) { /* step back, side-step */
@@ -777,6 +922,18 @@ static void effect(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a) {
         u->y = a->y;
         u->fx = a->x2;
         u->fy = a->y2;
+        if (a->sub != 2) { /* §The Movement Phase: stands leaving the table are lost (R-31) */
+            sv_unit_t m = *u;
+            int lost = off_table(c, &m);
+            if (lost > 0) {
+                *u = m;
+                s->tally[u->side] = (uint16_t)(s->tally[u->side] + lost);
+                if (u->n == 0) {
+                    u->flags |= SV_F_GONE;
+                    u->markers = 0;
+                }
+            }
+        }
         finish(&before, u, SV_F_MOVED);
         return;
     case SV_A_DISENGAGE: {

@@ -87,8 +87,13 @@ void sv_resolve_fire(const sv_ctx_t *c, sv_state_t *s) {
         u->flags |= SV_F_RED;
         if (u->kind == SV_GUN || u->kind == SV_HEAVYGUN) { /* never frame guns */
             int b = bounce_target(c, s, i, u->target), misses = dice[i] - hits;
-            if (b >= 0 && misses > 0) /* no modifiers; quality applies */
-                add[b] += sv_roll(s, misses, need);
+            if (b >= 0 && misses > 0) { /* terrain's modifiers only; quality applies */
+                int bd = misses;
+                if (c->table.nfeatures)
+                    bd += sv_terrain_fire_dice(c, g.r[b]);
+                if (bd > 0)
+                    add[b] += sv_roll(s, bd, need);
+            }
         }
     }
     for (int i = 0; i < s->nunits; i++) {

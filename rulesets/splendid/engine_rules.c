@@ -184,6 +184,9 @@ int sv_fire_dice_g(const sv_ctx_t *c, const sv_state_t *s, const sv_geo_t *g, in
         dice += 1;
     if (sv_open(t))
         dice -= 1;
+    /* terrain the target stands in (docs/splendid.md 5, model.yaml `terrain:`) */
+    if (c->table.nfeatures)
+        dice += sv_terrain_fire_dice(c, rt);
     return dice > 0 ? dice : 0; /* no dice, no fire */
 }
 
@@ -226,6 +229,11 @@ int sv_cv(const sv_ctx_t *c, const sv_unit_t *u, int first, const sv_unit_t *t) 
     }
     if (c->opt.unit_quality)
         cv += c->model.melee_bonus[u->quality];
+    if (c->table.nfeatures && sv_is_foot(u)) { /* fighting from terrain (docs/splendid.md 5) */
+        opfor_pt_t r[4];
+        sv_rect(c, u, r);
+        cv += sv_terrain_cv(c, r);
+    }
     return cv < 0 ? 0 : cv > 6 ? 6 : cv; /* */
 }
 

@@ -181,11 +181,16 @@ static int build(opfor_yaml_rd_t *rd, opfor_scenario_ck_t *ck, const opfor_scena
     struct fy_node *blk = opfor_scenario_block(sc, "splendid");
     struct fy_node *units = NULL, *units_k = NULL;
     if (blk) {
-        enum { OPT, BASES, UNITS, GEN, NF };
-        opfor_yaml_field_t f[NF] = {
-            {"options", 0, 0}, {"bases", 0, 0}, {"units", 0, 0}, {"generate", 0, 0}};
+        enum { OPT, BASES, UNITS, GEN, TERRAIN, NF };
+        opfor_yaml_field_t f[NF] = {{"options", 0, 0},
+                                    {"bases", 0, 0},
+                                    {"units", 0, 0},
+                                    {"generate", 0, 0},
+                                    {"terrain", 0, 0}};
         if (opfor_yaml_read_fields(rd, blk, NULL, "splendid", f, NF) ||
             (f[OPT].v && read_options(rd, f[OPT].v, f[OPT].k, c)) ||
+            /* the game master's terrain numbers over model.yaml's (docs/splendid.md 5) */
+            (f[TERRAIN].v && opfor__sv_terrain_read(rd, f[TERRAIN].v, f[TERRAIN].k, &c->model)) ||
             (f[GEN].v && sv_gen_read(rd, f[GEN].v, f[GEN].k, &gen)))
             return rd->err;
         if (f[BASES].v) {

@@ -25,6 +25,14 @@ const opfor_sv_model_t opfor__sv_model_builtin = {
     .bounce_any_band = 1,
     .quality_on_bounce = 1,
     .heavy_mounted_floor = 0,
+    .terrain = {{1.0f, 0, 0, 0},
+                {2.0f, 0, -1, 0},
+                {2.0f, 0, -1, 1},
+                {2.0f, 0, -1, 1},
+                {2.0f, 0, 0, 0},
+                {1.0f, 0, 0, 0},
+                {1.0f, 0, 0, 0},
+                {0.5f, 1, 0, 0}},
     /* .army: opfor__sv_army_builtin, copied in by model_new (sv_army_of for no model) */
 };
 
@@ -32,6 +40,9 @@ static const opfor_name_t OO_NAMES[] = {
     {"none", SV_OO_NONE}, {"mounted", SV_OO_MOUNTED}, {"all", SV_OO_ALL}, {NULL, 0}};
 static const opfor_name_t BOUNCE_NAMES[] = {{"any", 1}, {"round_shot", 0}, {NULL, 0}};
 static const opfor_name_t RATIO_NAMES[] = {{"ceil", 0}, {"floor", 1}, {NULL, 0}};
+
+const char *const opfor__sv_terrain_names[SV_T_COUNT + 1] = {
+    "open", "woods", "enclosures", "town", "marsh", "river", "hill", "road", NULL};
 
 static const char *const QNAMES[3] = {"raw", "regular", "veteran"};
 static const char *const CQNAMES[3] = {"charismatic", "inspiring", "impersonal"};
@@ -82,10 +93,42 @@ static int read_rank(opfor_yaml_rd_t *rd, struct fy_node *n, struct fy_node *alt
     return 0;
 }
 
+int opfor__sv_terrain_read(opfor_yaml_rd_t *rd, struct fy_node *n, struct fy_node *alt,
+                           opfor_sv_model_t *m) {
+    opfor_yaml_field_t t[SV_T_COUNT];
+    for (int i = 0; i < SV_T_COUNT; i++) {
+        t[i].key = opfor__sv_terrain_names[i];
+        t[i].k = NULL;
+        t[i].v = NULL;
+    }
+    if (opfor_yaml_read_fields(rd, n, alt, "terrain", t, SV_T_COUNT))
+        return rd->err;
+    for (int i = 0; i < SV_T_COUNT; i++) {
+        if (!t[i].v)
+            continue;
+        opfor_sv_terrain_t *d = &m->terrain[i];
+        opfor_yaml_field_t f[4] = {
+            {"move_factor", 0, 0}, {"column_only", 0, 0}, {"fire_dice", 0, 0}, {"cv", 0, 0}};
+        double mf = d->move_factor;
+        if (opfor_yaml_read_fields(rd, t[i].v, t[i].k, t[i].key, f, 4) ||
+            (f[0].v && opfor_yaml_get_num(rd, f[0].v, f[0].k, f[0].key, 0.1, 10.0, &mf)) ||
+            (f[1].v && opfor_yaml_get_bool(rd, f[1].v, f[1].k, f[1].key, &d->column_only)) ||
+            read_int(rd, &f[2], -6, 6, &d->fire_dice) || read_int(rd, &f[3], -6, 6, &d->cv))
+            return rd->err;
+        d->move_factor = (float)mf;
+    }
+    return 0;
+}
+
 static int read_root(opfor_yaml_rd_t *rd, struct fy_node *root, opfor_sv_model_t *m) {
-    opfor_yaml_field_t f[4] = {
-        {"quality", 0, 0}, {"command", 0, 0}, {"readings", 0, 0}, {"army", 0, 0}};
-    if (opfor_yaml_read_fields(rd, root, NULL, "model", f, 4))
+    opfor_yaml_field_t f[5] = {{"quality", 0, 0},
+                               {"command", 0, 0},
+                               {"readings", 0, 0},
+                               {"army", 0, 0},
+                               {"terrain", 0, 0}};
+    if (opfor_yaml_read_fields(rd, root, NULL, "model", f, 5))
+        return rd->err;
+    if (f[4].v && opfor__sv_terrain_read(rd, f[4].v, f[4].k, m))
         return rd->err;
     if (f[3].v && opfor__sv_army_read(rd, f[3].v, f[3].k, &m->army))
         return rd->err;

@@ -71,6 +71,34 @@ extern const char *const opfor__sv_unit_names[SV_U_COUNT];  /* "pike_and_musket"
 extern const char *const opfor__sv_unit_titles[SV_U_COUNT]; /* "Pike and Musket", ... */
 extern const char *const opfor__sv_stand_names[SV_S_COUNT]; /* "pike", ... */
 
+/* Terrain types of docs/splendid.md 5 (model.yaml `terrain:`): what a feature costs to move
+ * through and what it changes in fire and hand-to-hand. Core's terrain kinds map onto them
+ * (sv_terrain_type, engine_geom.c): woods; building as town; wall, hedge, fence and field works
+ * as enclosures; rough ground as marsh; river; hill; road; open and impassable as open. */
+enum {
+    SV_T_OPEN = 0,
+    SV_T_WOODS,
+    SV_T_ENCLOSURES,
+    SV_T_TOWN,
+    SV_T_MARSH,
+    SV_T_RIVER,
+    SV_T_HILL,
+    SV_T_ROAD,
+    SV_T_COUNT
+};
+extern const char *const opfor__sv_terrain_names[SV_T_COUNT + 1]; /* "open", ...; NULL ends */
+
+/* One terrain type's numbers (design, a game master's to change): inches of allowance spent
+ * per inch moved inside (column_only: only for road columns, others as open); dice added to
+ * fire at a unit inside (bounce-through included); CV added to a foot stand fighting from
+ * inside. */
+typedef struct opfor_sv_terrain {
+    float move_factor;
+    int column_only;
+    int fire_dice;
+    int cv;
+} opfor_sv_terrain_t;
+
 /* The calculator's model (model.yaml): per quality (raw, regular, veteran) the fire and
  * charge scores needed (that or less) and the hand-to-hand bonus; the commander's and a
  * sub-commander's command; the readings a game master may switch. */
@@ -86,6 +114,7 @@ typedef struct opfor_sv_model {
     int quality_on_bounce;      /* 1: quality changes the bounce dice too */
     int heavy_mounted_floor;    /* 1: Heavy Mounted <= floor(mounted / 15), else ceil */
     opfor_sv_army_t army;       /* the army generator's tables (§Appendix) */
+    opfor_sv_terrain_t terrain[SV_T_COUNT]; /* docs/splendid.md 5 (design) */
 } opfor_sv_model_t;
 
 /* The numbers of model.yaml as compiled in, used when a caller passes no model (its army
@@ -103,6 +132,10 @@ struct opfor_yaml_rd;
 struct fy_node;
 int opfor__sv_army_read(struct opfor_yaml_rd *rd, struct fy_node *n, struct fy_node *alt,
                         opfor_sv_army_t *a);
+/* Reads a `terrain:` map (model.yaml's, or a scenario's splendid: block) over m->terrain: per
+ * type, move_factor, column_only, fire_dice, cv; a type or field left out keeps its value. */
+int opfor__sv_terrain_read(struct opfor_yaml_rd *rd, struct fy_node *n, struct fy_node *alt,
+                           opfor_sv_model_t *m);
 /* 1 when unit type (SV_U_*) may hold stands of kind (SV_S_*). */
 int opfor__sv_kind_fits(int type, int kind);
 /* Index of name among names[n] (case-insensitive, '-' and ' ' as '_'), or -1. */

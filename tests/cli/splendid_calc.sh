@@ -3,7 +3,8 @@
 # and --list --json name the six actions, each action's --json carries the shared schema
 # (dice, needed, p, expected, distribution, the breakpoints' quarter/third/half), --rolled
 # gives the outcome, an edited model is read, a forbidden roll answers "allowed": false
-# (exit 0) while a bad die exits 2, the readings' options, and the army generator.
+# (exit 0) while a bad die exits 2, the readings' options, terrain (--terrain, an edited
+# model's terrain:) and the army generator.
 set -u
 # shellcheck source=SCRIPTDIR/lib.bash
 . "$(dirname "$0")/lib.bash"
@@ -44,6 +45,21 @@ json_eq "d['needed']" "3 or less"
 printf 'quality:\n  elite: {fire: 3}\n' >"$tmp/bad.yaml"
 run 1 calc splendid fire --model "$tmp/bad.yaml"
 has_err "bad.yaml:2"
+
+# terrain (docs/splendid.md 5): the target's cover, the bounce target's, a foot stand's own;
+# a game master's numbers in an edited model
+run 0 calc splendid fire --stands 4 --target block --terrain woods --json
+json_eq "(d['dice'], d['working']['terrain_dice'])" "('4D6', -1)"
+run 0 calc splendid melee --stand pikes --terrain town --json
+json_eq "(d['dice'], d['needed'])" "('1D6', '5 or less')"
+run 0 calc splendid artillery --gun heavy --range 15 --bounce --bounce-terrain woods --json
+json_eq "round(d['bounce']['expected'] * 27)" "4"
+printf 'terrain:\n  woods: {fire_dice: -2}\n' >"$tmp/woods.yaml"
+run 0 calc splendid fire --stands 4 --target block --terrain woods --model "$tmp/woods.yaml" --json
+json_eq "d['dice']" "3D6"
+printf 'terrain:\n  swamp: {cv: 1}\n' >"$tmp/swamp.yaml"
+run 1 calc splendid fire --model "$tmp/swamp.yaml"
+has_err "swamp.yaml:2"
 
 # a roll the rules forbid is an answer: exit 0, "Not allowed" and the rule; --json says
 # "allowed": false with the reason; bad input stays exit 2 naming the field or the dice

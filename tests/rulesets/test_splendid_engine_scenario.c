@@ -127,6 +127,30 @@ static void errors_with_line_and_column(void **st) {
             7, 53, "terrain closed to it");
     refused(HEAD "splendid:\n  units:\n    A: {kind: pike_and_musket}\n    Z: {kind: mounted}\n",
             11, 5, "no unit or general called 'Z'");
+    refused(HEAD "splendid:\n  terrain:\n    woods: {fire_dice: -9}\n  units:\n"
+                 "    A: {kind: pike_and_musket}\n    B: {kind: mounted}\n",
+            10, 24, "fire_dice");
+    refused(HEAD "splendid:\n  terrain:\n    swamp: {cv: 1}\n  units:\n"
+                 "    A: {kind: pike_and_musket}\n    B: {kind: mounted}\n",
+            10, 5, "swamp");
+}
+
+/* A game master's terrain numbers in the scenario's splendid: block, over model.yaml's. */
+static void terrain_numbers(void **st) {
+    (void)st;
+    const char *text = HEAD "splendid:\n  terrain:\n    woods: {fire_dice: -2, move_factor: 3}\n"
+                            "    road: {column_only: false}\n  units:\n"
+                            "    A: {kind: pike_and_musket}\n    B: {kind: mounted}\n";
+    sv_ctx_t *c = NULL;
+    opfor_diag_t d;
+    assert_int_equal(sv_ctx_load_text(text, strlen(text), "t.yaml", &c, &d), 0);
+    assert_int_equal(c->model.terrain[SV_T_WOODS].fire_dice, -2);
+    assert_true(fabsf(c->model.terrain[SV_T_WOODS].move_factor - 3.0f) < 1e-6f);
+    assert_int_equal(c->model.terrain[SV_T_WOODS].cv, 0);
+    assert_false(c->model.terrain[SV_T_ROAD].column_only);
+    assert_true(fabsf(c->model.terrain[SV_T_ROAD].move_factor - 0.5f) < 1e-6f);
+    assert_int_equal(c->model.terrain[SV_T_TOWN].cv, 1);
+    sv_ctx_free(c);
 }
 
 /* Adds an area of kind over [x, y, w, d] to c's table, with the ruleset's terrain rules. */
@@ -208,6 +232,7 @@ int main(void) {
         cmocka_unit_test(state_size),
         cmocka_unit_test(builtin_encounter),
         cmocka_unit_test(errors_with_line_and_column),
+        cmocka_unit_test(terrain_numbers),
         cmocka_unit_test(terrain_prohibits),
         cmocka_unit_test(variable_command),
     };

@@ -159,6 +159,8 @@ int opfor_feature_circle_overlap(const opfor_terrain_feature_t *f, opfor_pt_t c,
  * or comes within width / 2 of the line. Same answer as opfor_poly_seg_intersects /
  * opfor_polyline_seg_dist, with cheap box rejects first. */
 int opfor_feature_seg_enters(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b);
+/* Inches of segment a-b inside feature f (an area's inside, a line's band of width / 2). */
+float opfor_feature_length_inside(const opfor_terrain_feature_t *f, opfor_pt_t a, opfor_pt_t b);
 
 /* Line of sight between figure centres a and b whose bases have radii ra and rb:
  *  - a BLOCKS area (building, hill) blocks the line when it passes through it, unless a
