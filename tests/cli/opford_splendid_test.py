@@ -63,7 +63,8 @@ check("new_generated", err is None and gg["scenario"] == "generated", repr(err))
 err, g = c.call("game.new", {"ruleset": "splendid", "scenario": "encounter", "id": "sv1",
                              "seed": 7, "level": "novice"})
 check("new_encounter", err is None and g["scenario"] == "encounter" and g["to_move"] == "chance"
-      and {r["name"] for r in g["reports"]} == {"initiative", "move", "formation", "losses"},
+      and {r["name"] for r in g["reports"]} == {"initiative", "move", "formation", "losses", "charge",
+                                                "reaction", "fire", "melee"},
       repr((err, g and g.get("reports"))))
 check("generated_differs", gg and g and gg["hash"] != g["hash"], "")
 err, dflt = c.call("game.new", {"ruleset": "splendid", "id": "sv0", "seed": 7})
