@@ -3,8 +3,9 @@
 opford by a stock MessagePack client: hello's ruleset_info lists each ruleset's built-in
 scenarios ({name, title}) and modes (Viktoria!: competitive and patrol; the others none);
 game.new with "ruleset": "splendid" and "scenario" plays that built-in scenario and refuses a
-name that is not one (a file path among them) and a mode; game.report's initiative, losses and
-move reports are refused with the rules' reason and change nothing, or change the game; a
+name that is not one (a file path among them) and a mode; game.report's initiative, losses,
+move and charge reports are refused with the rules' reason and change nothing, or change the
+game; a charge with the table's die stops for the AI's reactions, given as orders; a
 restarted daemon replays the reports to the same state.
 
 Run by tests/cli/opford_splendid.sh; ends with the line "N passed, N failed".
@@ -111,6 +112,51 @@ err, res = c.call("game.report", {"game": "sv1", "form": "initiative",
 check("initiative_accepted", err is None and any(
     e["kind"] == "session" and "Parliament has the initiative" in e["data"]["text"]
     for e in res["events"]) and res["to_move"] != "chance", repr((err, res)))
+
+# ---------------------------------------------------------------- a charge with the table's die
+# The fire phase passes (the table's units hold, the AI orders, the daemon's dice), then in
+# Parliament's movement phase Fairfax's Horse charges the Lifeguard with a 2 thrown at the
+# table: the test passes (3 or less) and the Lifeguard's counter-charge, then its reaction,
+# are the AI's decisions, each an order with its sentence.
+def charge(dice):
+    return c.call("game.report", {"game": "sv1", "form": "charge",
+                                  "fields": {"unit": "Fairfax's Horse", "target": "Lifeguard",
+                                             "dice": dice}})
+
+
+charged = None
+for _ in range(30):
+    st = state()
+    if st["to_move"] == "chance":
+        c.call("game.roll", {"game": "sv1", "outcome": "auto"})
+    elif st["to_move"] == 1:
+        c.call("ai.orders", {"game": "sv1"})
+    else:
+        err, _ = charge("2,3")
+        if err is not None and "cannot charge now" in err[1]:
+            c.call("game.act", {"game": "sv1", "action": st["legal"][0]})
+            continue
+        check("charge_two_dice_refused", err is not None and err[0] == INVALID_PARAMS and
+              "the charge test is 1D6" in err[1], repr(err))
+        unchanged(st, "charge_refused_changes_nothing")
+        err, charged = charge("2")
+        break
+texts = [e["data"]["text"] for e in (charged or {}).get("events", []) if e["kind"] == "session"]
+check("charge_accepted", charged is not None and
+      "Fairfax's Horse throws 2 for its charge test (3 or less): it charges" in texts and
+      charged["to_move"] == 1, repr(texts))
+orders = []
+for _ in range(4):
+    if state()["to_move"] != 1:
+        break
+    err, o = c.call("ai.orders", {"game": "sv1"})
+    if err:
+        break
+    orders.append(o)
+check("ai_reacts_with_orders", orders and all(o["unit"] == "Lifeguard" and o["sentence"] and
+                                              o["reason"] for o in orders) and
+      any("Fairfax's Horse" in o["sentence"] for o in orders),
+      repr([(o["action"], o["sentence"]) for o in orders]))
 before = state()
 check("sigterm_exit_0", d.stop() == 0, "")
 d.start()
