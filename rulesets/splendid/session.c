@@ -1,10 +1,11 @@
 /* rulesets/splendid/session.c — A Splendid Victory! at a real table (opfor/session.h): what the
  * players report besides the generic "act" and "roll" — the initiative dice they threw, a
  * unit's move as the place and facing it reached, a change of formation with its files, the
- * stands a unit lost — each checked
- * against the rules and refused with the reason, else applied as the rules say
- * (docs/splendid.md 11). The daemon applies a report to a copy of the game, so a refused one
- * changes nothing.
+ * stands a unit lost, a charge with its test's die, their reaction to the AI's charge or move,
+ * and the fire and hand-to-hand dice they threw — each checked against the rules and refused
+ * with the reason, else applied as the rules say (docs/splendid.md 11; the table's dice reach
+ * the engine through engine_table.c). The daemon applies a report to a copy of the game, so a
+ * refused one changes nothing.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -749,7 +750,6 @@ static int report_charge(const sv_ctx_t *c, sv_state_t *s, int side, const opfor
     a.unit = (uint8_t)ui;
     a.target = (uint8_t)ti;
     a.sub = v[2].set && v[2].num ? 1 : 0;
-    float beyond = sv_is_foot(u) ? 2.0f : 6.0f;
     if (!sv_move_check(c, s, &a))
         return refuse(out, OPFOR_EILLEGAL,
                       "charge: %s cannot charge %s (%.1f in away): it must reach the face that "
@@ -758,7 +758,6 @@ static int report_charge(const sv_ctx_t *c, sv_state_t *s, int side, const opfor
                       "does a unit charge?)",
                       name, tname, (double)sv_unit_dist(c, u, &s->u[ti]), (double)allow,
                       a.sub ? "" : " (an extended charge goes further)");
-    (void)beyond;
     int need = c->model.charge_need[unit_quality(c, u)];
     if (!in_cmd) {
         int die = nd ? d[0] : sv_table_peek(s);
@@ -775,7 +774,11 @@ static int report_charge(const sv_ctx_t *c, sv_state_t *s, int side, const opfor
         return refuse(out, rc, "charge: the rules refuse %s's charge", name);
     if (s->u[ui].flags & SV_F_CHARGE_FAILED)
         return 0;
-    event(out, "charged", "%s %scharges %s", name, a.sub ? "makes an extended " : "", tname);
+    if (a.sub)
+        event(out, "charged", "%s makes an extended charge on %s%s", name, tname,
+              sv_is_foot(u) ? "" : " (its extra 1D6 inches: opfor's die)");
+    else
+        event(out, "charged", "%s charges %s", name, tname);
     charge_outcome(c, s, ui, ti, out);
     return 0;
 }
@@ -903,13 +906,13 @@ static int report_reaction(const sv_ctx_t *c, sv_state_t *s, int side, const opf
             return refuse(out, OPFOR_ERANGE, "dice: the die %d could not be loaded", d[0]);
         event(out, "test", "%s: %s %d", test, nd ? "the table throws" : "opfor throws", die);
     }
-    uint8_t m0 = s->u[ui].markers;
+    if (kind == SV_A_DEFFIRE)
+        event(out, "test", "%s's defensive fire: opfor throws the dice", name);
     int rc = sv_engine_apply(c, s, &a);
     if (rc < 0)
         return refuse(out, rc, "reaction: the rules refuse %s's %s", name, what);
     event(out, "reacted", "%s: %s (%d marker%s now)", name, what, s->u[ui].markers,
           s->u[ui].markers == 1 ? "" : "s");
-    (void)m0;
     charge_outcome(c, s, ui, -1, out);
     return 0;
 }

@@ -297,6 +297,16 @@ static void charge(void **st) {
     t.u[1].y = 34.0f; /* 26" off: beyond 18", and beyond 24" extended */
     refused(send(c, &t, 1, "charge", &out, "unit=Rupert", "target=Hammond", NULL), &out,
             "Rupert cannot charge Hammond (26.0 in away)");
+    /* 20" off: beyond the horse's 18", within an extended charge's 6" more */
+    memcpy(&t, &s, sizeof s);
+    t.u[1].y = 28.0f;
+    refused(send(c, &t, 1, "charge", &out, "unit=Rupert", "target=Hammond", "dice=1", NULL), &out,
+            "(an extended charge goes further)");
+    assert_int_equal(send(c, &t, 1, "charge", &out, "unit=Rupert", "target=Hammond", "extended=yes",
+                          "dice=1", NULL),
+                     0);
+    assert_non_null(strstr(out.events[1].text, "Rupert makes an extended charge on Hammond"));
+    assert_int_equal(t.u[1].markers, 1);
     memcpy(&t, &s, sizeof s);
     t.u[1].flags |= SV_F_MOVED;
     refused(send(c, &t, 1, "charge", &out, "unit=Rupert", "target=Hammond", NULL), &out,
@@ -529,6 +539,55 @@ static void melee(void **st) {
     free(c);
 }
 
+/* The AI's horse rides across the front of the players' horse: the players' intercept. */
+static void intercept(void **st) {
+    (void)st;
+    sv_ctx_t *c = two_units();
+    c->start.u[1].x = 20.0f;
+    c->start.u[1].y = 14.0f;
+    c->start.u[1].fx = -1.0f;
+    c->start.u[1].fy = 0.0f;
+    int f = fx_unit(c, SV_MOUNTED, 0, SV_BLOCK, 4, 4, 2, 8, 8, 0, 1);
+    snprintf(c->names[f], sizeof c->names[f], "Fairfax");
+    sv_state_t s, t;
+    opfor_session_result_t out;
+    fx_state(c, &s, SV_P_MOVE, 1, 9);
+    opfor_action_t a = opfor_action_make(SV_A_MOVE);
+    a.unit = 1;
+    a.x = 7.0f; /* 13" west, within the block's 14" */
+    a.y = 14.0f;
+    a.x2 = -1.0f;
+    a.y2 = 0.0f;
+    assert_int_equal(sv_engine_apply(c, &s, &a), 0);
+    assert_int_equal(s.phase, SV_P_INTERCEPT);
+    assert_int_equal(s.cur, f);
+    assert_int_equal(sv_engine_current(&s), 0);
+    memcpy(&t, &s, sizeof s);
+    refused(send(c, &t, 0, "reaction", &out, "unit=Fairfax", "kind=stand", NULL), &out,
+            "may intercept Rupert on its way or let it pass");
+    refused(send(c, &t, 0, "reaction", &out, "unit=Hammond", "kind=intercept", NULL), &out,
+            "Fairfax may intercept Rupert now, not Hammond");
+    refused(send(c, &t, 0, "reaction", &out, "unit=Fairfax", "kind=let_pass", "dice=2", NULL), &out,
+            "has no test to throw");
+    /* the test passes with the table's 2 (3 or less): Rupert stops, the two in contact */
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(
+        send(c, &t, 0, "reaction", &out, "unit=Fairfax", "kind=intercept", "dice=2", NULL), 0);
+    assert_true(sv_in_contact(c, &t.u[f], &t.u[1]));
+    assert_true(t.u[1].x > 7.5f);
+    /* it fails with a 5: Rupert goes on to the end of its move */
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(
+        send(c, &t, 0, "reaction", &out, "unit=Fairfax", "kind=intercept", "dice=5", NULL), 0);
+    assert_true(fabsf(t.u[1].x - 7.0f) < 1e-3f);
+    assert_false(sv_in_contact(c, &t.u[f], &t.u[1]));
+    /* let it pass: the same */
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(send(c, &t, 0, "reaction", &out, "unit=Fairfax", "kind=let_pass", NULL), 0);
+    assert_true(fabsf(t.u[1].x - 7.0f) < 1e-3f);
+    free(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(forms_described),
@@ -539,6 +598,7 @@ int main(void) {
         cmocka_unit_test(losses),
         cmocka_unit_test(charge),
         cmocka_unit_test(reaction),
+        cmocka_unit_test(intercept),
         cmocka_unit_test(fire),
         cmocka_unit_test(melee),
     };
