@@ -157,6 +157,7 @@ check("ai_reacts_with_orders", orders and all(o["unit"] == "Lifeguard" and o["se
                                               o["reason"] for o in orders) and
       any("Fairfax's Horse" in o["sentence"] for o in orders),
       repr([(o["action"], o["sentence"]) for o in orders]))
+check("back_to_the_table", state()["to_move"] == 0, repr(state()["to_move"]))
 before = state()
 check("sigterm_exit_0", d.stop() == 0, "")
 d.start()
