@@ -588,6 +588,42 @@ static void intercept(void **st) {
     free(c);
 }
 
+/* A regular gun's misses bounce through to the next unit behind its target (§Bounce-Through):
+ * the table throws those dice too. */
+static void fire_bounce(void **st) {
+    (void)st;
+    sv_ctx_t *c = two_units();
+    c->start.u[1].x = 30.0f;
+    c->start.u[1].y = 16.0f;
+    int g = fx_unit(c, SV_GUN, 0, SV_UNLIMBERED, 1, 1, 1, 30, 4, 0, 1);
+    int b = fx_unit(c, SV_MOUNTED, 1, SV_BLOCK, 4, 4, 2, 30, 32, 0, -1);
+    snprintf(c->names[g], sizeof c->names[g], "Saker");
+    snprintf(c->names[b], sizeof c->names[b], "Byron");
+    sv_state_t s, t;
+    opfor_session_result_t out;
+    fx_state(c, &s, SV_P_FIRE_ROLL, 0, 9);
+    s.u[g].target = 1;
+    /* 12" off: 1 die, +1 at a block, +1 at mounted (R-10) */
+    assert_int_equal(sv_fire_dice(c, &s, g, 1), 3);
+    assert_int_equal(sv_bounce_target(c, &s, g, 1), b);
+    memcpy(&t, &s, sizeof s);
+    refused(send(c, &t, 0, "fire", &out, "unit=Saker", "target=Rupert", "dice=6,6,6", "bounce=1,1",
+                 NULL),
+            &out, "3 misses bounce through to Byron: 3 dice, not 2");
+    refused(
+        send(c, &t, 0, "fire", &out, "unit=Saker", "target=Rupert", "dice=1,1,1", "bounce=1", NULL),
+        &out, "bounces through to no unit");
+    /* three misses, two of their bounce dice hit (2 or less): Byron's 2 markers cost a stand */
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(send(c, &t, 0, "fire", &out, "unit=Saker", "target=Rupert", "dice=6,6,6",
+                          "bounce=1,2,6", NULL),
+                     0);
+    assert_non_null(strstr(out.events[1].text, "3 misses bounce through to Byron: 2 hits"));
+    assert_int_equal(t.u[1].n, 4);
+    assert_int_equal(t.u[b].n, 3);
+    free(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(forms_described),
@@ -600,6 +636,7 @@ int main(void) {
         cmocka_unit_test(reaction),
         cmocka_unit_test(intercept),
         cmocka_unit_test(fire),
+        cmocka_unit_test(fire_bounce),
         cmocka_unit_test(melee),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
