@@ -138,6 +138,14 @@ static const opfor_field_t CHARGE_FIELDS[] = {
      .flags = OPFOR_FIELD_OPTIONAL,
      .min = 1,
      .max = 6},
+    {.name = "reach",
+     .label = "Extended reach (1D6)",
+     .help = "a mounted unit's extended charge: the die of its extra inches, \"4\" (left out: "
+             "opfor throws it)",
+     .type = OPFOR_FIELD_DICE,
+     .flags = OPFOR_FIELD_OPTIONAL,
+     .min = 1,
+     .max = 6},
 };
 
 static const char *const REACTION_CHOICES[] = {"stand",       "recoil",     "evade",
@@ -252,7 +260,7 @@ static const opfor_form_t REPORTS[] = {
              "opfor's), intercepts on the way and the charged unit's reaction follow",
      .section = "How does a unit charge?",
      .fields = CHARGE_FIELDS,
-     .nfields = 4},
+     .nfields = 5},
     {.name = "reaction",
      .title = "Reaction",
      .help = "your charged unit's reaction, or your mounted unit's intercept of a moving enemy",
@@ -746,6 +754,17 @@ static int report_charge(const sv_ctx_t *c, sv_state_t *s, int side, const opfor
                       "dice: %s is in command: it charges without a test (§How does a unit "
                       "charge?)",
                       name);
+    int r[8];
+    int nr = dice_of(&v[4], r, 8);
+    if (nr < 0 || nr > 1)
+        return refuse(out, OPFOR_EINVAL, "reach: an extended charge's reach is 1D6, not '%s'",
+                      v[4].text ? v[4].text : "");
+    if (nr && !(v[2].set && v[2].num))
+        return refuse(out, OPFOR_EILLEGAL,
+                      "reach: only an extended charge throws for its reach (extended: yes)");
+    if (nr && sv_is_foot(u))
+        return refuse(out, OPFOR_EILLEGAL,
+                      "reach: %s is foot: its extended charge reaches 2 in further, no die", name);
     opfor_action_t a = opfor_action_make(SV_A_CHARGE);
     a.unit = (uint8_t)ui;
     a.target = (uint8_t)ti;
@@ -758,25 +777,42 @@ static int report_charge(const sv_ctx_t *c, sv_state_t *s, int side, const opfor
                       "does a unit charge?)",
                       name, tname, (double)sv_unit_dist(c, u, &s->u[ti]), (double)allow,
                       a.sub ? "" : " (an extended charge goes further)");
+    /* the dice the engine throws next, in its order: the test, then the extended reach */
+    int load[2], nl = 0;
     int need = c->model.charge_need[unit_quality(c, u)];
     if (!in_cmd) {
         int die = nd ? d[0] : sv_table_peek(s);
-        if (nd && sv_table_load(s, d, 1) < 0)
-            return refuse(out, OPFOR_ERANGE, "dice: the die %d could not be loaded", d[0]);
+        load[nl++] = die;
         event(out, die <= need ? "test" : "failed", "%s %s %d for its charge test (%d or less): %s",
               name, nd ? "throws" : "throws (opfor's die)", die, need,
               die <= need ? "it charges" : "it fails, and may still manoeuvre this phase");
     } else {
         event(out, "test", "%s is in command: it charges without a test", name);
     }
+    if (nr)
+        load[nl++] = r[0];
+    if ((nd || nr) && sv_table_load(s, load, nl) < 0)
+        return refuse(out, OPFOR_ERANGE, "dice: the table's dice could not be loaded");
     int rc = sv_engine_apply(c, s, &a);
     if (rc < 0)
         return refuse(out, rc, "charge: the rules refuse %s's charge", name);
+    /* a die loaded and not thrown (a failed test, a charge stopped for an intercept before its
+     * reach) is nobody else's: the game's dice go on from a fresh stream */
+    if (nr && ((s->u[ui].flags & SV_F_CHARGE_FAILED) || s->phase == SV_P_INTERCEPT))
+        sv_table_load(s, NULL, 0);
     if (s->u[ui].flags & SV_F_CHARGE_FAILED)
         return 0;
-    if (a.sub)
-        event(out, "charged", "%s makes an extended charge on %s%s", name, tname,
-              sv_is_foot(u) ? "" : " (its extra 1D6 inches: opfor's die)");
+    if (a.sub && sv_is_foot(u))
+        event(out, "charged", "%s makes an extended charge on %s (2 in beyond its allowance)", name,
+              tname);
+    else if (a.sub && nr && s->phase != SV_P_INTERCEPT)
+        event(out, "charged", "%s makes an extended charge on %s: %d more inches", name, tname,
+              r[0]);
+    else if (a.sub)
+        event(out, "charged",
+              "%s makes an extended charge on %s (its extra 1D6 inches: opfor's "
+              "die%s)",
+              name, tname, nr ? ", an intercept may come first" : "");
     else
         event(out, "charged", "%s charges %s", name, tname);
     charge_outcome(c, s, ui, ti, out);

@@ -302,11 +302,36 @@ static void charge(void **st) {
     t.u[1].y = 28.0f;
     refused(send(c, &t, 1, "charge", &out, "unit=Rupert", "target=Hammond", "dice=1", NULL), &out,
             "(an extended charge goes further)");
+    refused(
+        send(c, &t, 1, "charge", &out, "unit=Rupert", "target=Hammond", "dice=1", "reach=4", NULL),
+        &out, "only an extended charge throws for its reach");
+    refused(send(c, &t, 1, "charge", &out, "unit=Rupert", "target=Hammond", "extended=yes",
+                 "reach=4,2", NULL),
+            &out, "an extended charge's reach is 1D6");
+    sv_state_t far;
+    memcpy(&far, &t, sizeof t);
+    /* the reach the table threw: 18" and 4 more reach Hammond 20" off, one marker */
+    assert_int_equal(send(c, &t, 1, "charge", &out, "unit=Rupert", "target=Hammond", "extended=yes",
+                          "dice=1", "reach=4", NULL),
+                     0);
+    assert_non_null(
+        strstr(out.events[1].text, "Rupert makes an extended charge on Hammond: 4 more"));
+    assert_int_equal(t.u[1].markers, 1);
+    assert_int_equal(t.phase, SV_P_REACT);
+    /* 18" and 1 fall short: it stops on its way */
+    memcpy(&t, &far, sizeof t);
+    assert_int_equal(send(c, &t, 1, "charge", &out, "unit=Rupert", "target=Hammond", "extended=yes",
+                          "dice=1", "reach=1", NULL),
+                     0);
+    assert_int_equal(t.phase, SV_P_MOVE);
+    assert_false(sv_in_contact(c, &t.u[1], &t.u[0]));
+    assert_non_null(strstr(out.events[2].text, "not in contact with Hammond"));
+    /* without the reach: opfor's die, said so */
+    memcpy(&t, &far, sizeof t);
     assert_int_equal(send(c, &t, 1, "charge", &out, "unit=Rupert", "target=Hammond", "extended=yes",
                           "dice=1", NULL),
                      0);
-    assert_non_null(strstr(out.events[1].text, "Rupert makes an extended charge on Hammond"));
-    assert_int_equal(t.u[1].markers, 1);
+    assert_non_null(strstr(out.events[1].text, "its extra 1D6 inches: opfor's die"));
     memcpy(&t, &s, sizeof s);
     t.u[1].flags |= SV_F_MOVED;
     refused(send(c, &t, 1, "charge", &out, "unit=Rupert", "target=Hammond", NULL), &out,
