@@ -384,6 +384,10 @@ void sv_table_melee_dice(const sv_ctx_t *c, const sv_state_t *s, int ui, int ti,
                          int *second, int need[2]);
 int sv_table_melee(const sv_ctx_t *c, sv_state_t *s, int ui, int ti, const int *d, int n,
                    int *hits);
+/* The dice the charged unit's defensive fire throws now (SV_P_REACT), -1 when it may not. */
+int sv_table_deffire_dice(const sv_ctx_t *c, const sv_state_t *s);
+/* The charged unit's defensive fire thrown with the table's dice d[n]; its hits into *hits. */
+int sv_table_deffire(const sv_ctx_t *c, sv_state_t *s, const int *d, int n, int *hits);
 
 /* ---- the engine's entry points (engine.c) */
 int sv_engine_init(const sv_ctx_t *c, sv_state_t *s, uint64_t seed);

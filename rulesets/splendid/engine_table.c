@@ -161,3 +161,72 @@ int sv_table_melee(const sv_ctx_t *c, sv_state_t *s, int ui, int ti, const int *
     sv_settle(c, s);
     return 0;
 }
+
+/* How many dice the engine throws when it applies a (on a copy of s, with the game's stream):
+ * the throws between the stream before and after. -1 when a is refused or throws over 64. */
+static int dice_thrown(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t *a) {
+    sv_state_t x;
+    memcpy(&x, s, sizeof x);
+    if (sv_engine_apply(c, &x, a) < 0)
+        return -1;
+    opfor_rng_t r = s->rng;
+    for (int n = 0; n <= 64; n++) {
+        if (r.state == x.rng.state && r.inc == x.rng.inc)
+            return n;
+        opfor_rng_d6(&r);
+    }
+    return -1;
+}
+
+int sv_table_deffire_dice(const sv_ctx_t *c, const sv_state_t *s) {
+    if (s->phase != SV_P_REACT)
+        return -1;
+    opfor_action_t a;
+    memset(&a, 0, sizeof a);
+    a.kind = SV_A_DEFFIRE;
+    a.unit = s->charged;
+    a.target = s->charger;
+    return dice_thrown(c, s, &a);
+}
+
+/* §Reactions 6: the charged unit's defensive fire thrown with dice d (as many as the engine
+ * throws). What follows from it depends on its hits only (none, one, two or more): the engine
+ * throws it from a child stream whose dice fall in the same of those three, and the charger's
+ * markers are then the table's hits. */
+int sv_table_deffire(const sv_ctx_t *c, sv_state_t *s, const int *d, int n, int *hits) {
+    int want = sv_table_deffire_dice(c, s);
+    if (want < 0)
+        return OPFOR_EILLEGAL;
+    if (n != want)
+        return OPFOR_EINVAL;
+    const sv_unit_t *t = &s->u[s->charged];
+    int need = sv_table_fire_need(c, t);
+    int h = count_hits(d, n, need), cls = h >= 2 ? 2 : h;
+    uint64_t seed = opfor_rng_mix64(s->rng.state ^ opfor_rng_mix64(s->rng.inc));
+    for (uint32_t key = 0; key < SV_TABLE_LOAD_TRIES; key++) {
+        opfor_rng_t r;
+        opfor_rng_derive(&r, seed, key);
+        opfor_rng_t x = r;
+        int e = 0;
+        for (int i = 0; i < n; i++)
+            e += opfor_rng_d6(&x) <= need;
+        if ((e >= 2 ? 2 : e) != cls)
+            continue;
+        int ch = s->charger;
+        int m0 = s->u[ch].markers;
+        s->rng = r;
+        opfor_action_t a;
+        memset(&a, 0, sizeof a);
+        a.kind = SV_A_DEFFIRE;
+        a.unit = s->charged;
+        a.target = (uint8_t)ch;
+        int rc = sv_engine_apply(c, s, &a);
+        if (rc < 0)
+            return rc;
+        int m = m0 + h;
+        s->u[ch].markers = (uint8_t)(m > 255 ? 255 : m);
+        *hits = h;
+        return 0;
+    }
+    return OPFOR_ERANGE;
+}

@@ -170,9 +170,9 @@ static const opfor_field_t REACTION_FIELDS[] = {
      .flags = OPFOR_FIELD_REQUIRED,
      .choices = REACTION_CHOICES},
     {.name = "dice",
-     .label = "Test (1D6)",
+     .label = "Test (1D6) or fire dice",
      .help = "the die of its test (intercept; the hasty block's pull-up-short or charge-home), "
-             "\"2\" (left out: opfor throws it)",
+             "\"2\", or its defensive fire's dice (left out: opfor throws them)",
      .type = OPFOR_FIELD_DICE,
      .flags = OPFOR_FIELD_OPTIONAL,
      .min = 1,
@@ -880,9 +880,9 @@ static int report_reaction(const sv_ctx_t *c, sv_state_t *s, int side, const opf
     const char *name = c->names[ui];
     int choice = (int)v[1].num, kind = REACTION_KIND[choice];
     const char *what = REACTION_CHOICES[choice];
-    int d[8];
-    int nd = dice_of(&v[2], d, 8);
-    if (nd < 0 || nd > 1)
+    int d[32];
+    int nd = dice_of(&v[2], d, 32);
+    if (nd < 0 || (nd > 1 && kind != SV_A_DEFFIRE))
         return refuse(out, OPFOR_EINVAL, "dice: a reaction's test is 1D6, not '%s'",
                       v[2].text ? v[2].text : "");
     if (s->phase != SV_P_REACT && s->phase != SV_P_INTERCEPT)
@@ -929,10 +929,26 @@ static int report_reaction(const sv_ctx_t *c, sv_state_t *s, int side, const opf
                           reaction_why(c, s, kind, why, sizeof why));
         if (kind == SV_A_HASTY && sv_is_mounted(c, &s->u[s->charger]))
             test = s->charge_far ? "pull-up-short test of the charger" : "charge-home test";
-        if (kind == SV_A_DEFFIRE && nd)
-            return refuse(out, OPFOR_EILLEGAL,
-                          "dice: defensive fire is thrown by opfor (its dice at the table: "
-                          "left for later)");
+        if (kind == SV_A_DEFFIRE && nd) { /* §Reactions 6 with the table's dice */
+            int want = sv_table_deffire_dice(c, s), hits;
+            if (nd != want)
+                return refuse(out, OPFOR_EILLEGAL,
+                              "dice: %s's defensive fire throws %d dice at %s (its muskets, "
+                              "the target's modifiers), not %d",
+                              name, want, c->names[s->charger], nd);
+            int ch = s->charger;
+            char buf[96];
+            int rc = sv_table_deffire(c, s, d, nd, &hits);
+            if (rc < 0)
+                return refuse(out, rc, "reaction: the rules refuse %s's defensive fire", name);
+            event(out, "fired", "%s fires %s at %s (%d or less hits): %d hit%s", name,
+                  dice_text(d, nd, buf, sizeof buf), c->names[ch], sv_table_fire_need(c, &s->u[ui]),
+                  hits, hits == 1 ? "" : "s");
+            event(out, "reacted", "%s: %s (%d marker%s now)", name, what, s->u[ui].markers,
+                  s->u[ui].markers == 1 ? "" : "s");
+            charge_outcome(c, s, ui, -1, out);
+            return 0;
+        }
     }
     if (nd && !test)
         return refuse(out, OPFOR_EILLEGAL, "dice: %s's %s has no test to throw", name, what);

@@ -438,6 +438,44 @@ static void reaction(void **st) {
     assert_int_equal(
         send(c, &t, 0, "reaction", &out, "unit=Hammond", "kind=hasty_block", "dice=2", NULL), 0);
     assert_int_equal(t.u[0].markers, 0);
+    /* defensive fire with the table's dice: Hammond's front rank of 3 muskets, +1 at a block,
+     * +1 at mounted: 5 dice, 2 or less hits */
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(sv_table_deffire_dice(c, &t), 5);
+    refused(
+        send(c, &t, 0, "reaction", &out, "unit=Hammond", "kind=defensive_fire", "dice=1,1", NULL),
+        &out, "Hammond's defensive fire throws 5 dice at Rupert");
+    /* two hits: two markers on Rupert, which flinches back 3" out of contact */
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(send(c, &t, 0, "reaction", &out, "unit=Hammond", "kind=defensive_fire",
+                          "dice=1,2,6,6,6", NULL),
+                     0);
+    assert_int_equal(t.u[1].markers, 2);
+    assert_false(sv_in_contact(c, &t.u[1], &t.u[0]));
+    assert_true(t.u[0].flags & SV_F_RED);
+    assert_int_equal(t.u[0].markers, 0);
+    /* three hits: three markers */
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(send(c, &t, 0, "reaction", &out, "unit=Hammond", "kind=defensive_fire",
+                          "dice=1,1,1,6,6", NULL),
+                     0);
+    assert_int_equal(t.u[1].markers, 3);
+    /* one hit: it comes on, one marker */
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(send(c, &t, 0, "reaction", &out, "unit=Hammond", "kind=defensive_fire",
+                          "dice=6,6,2,6,6", NULL),
+                     0);
+    assert_int_equal(t.u[1].markers, 1);
+    assert_true(sv_in_contact(c, &t.u[1], &t.u[0]));
+    assert_int_equal(t.u[0].markers, 0);
+    /* none: a light impact on the firer (R-11) */
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(send(c, &t, 0, "reaction", &out, "unit=Hammond", "kind=defensive_fire",
+                          "dice=6,6,6,6,6", NULL),
+                     0);
+    assert_int_equal(t.u[1].markers, 0);
+    assert_int_equal(t.u[0].markers, 1);
+    assert_true(sv_in_contact(c, &t.u[1], &t.u[0]));
     /* standing: accepted */
     memcpy(&t, &s, sizeof s);
     assert_int_equal(send(c, &t, 0, "reaction", &out, "unit=Hammond", "kind=stand", NULL), 0);
