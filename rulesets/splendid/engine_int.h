@@ -378,10 +378,16 @@ int sv_table_load(sv_state_t *s, const int *dice, int n);
 int sv_table_peek(const sv_state_t *s);
 /* The score a unit's fire needs (its quality). */
 int sv_table_fire_need(const sv_ctx_t *c, const sv_unit_t *u);
+/* At the fire phase's dice node: unit ui's declared fire thrown with d[n] (a gun's bounce-through
+ * with b[nb], or the game's dice when nb is 0); the hits on its target and on the bounce target
+ * (*bt, -1 none) into hits; the node passed when no declared fire is left. */
 int sv_table_fire(const sv_ctx_t *c, sv_state_t *s, int ui, const int *d, int n, const int *b,
                   int nb, int hits[2], int *bt);
+/* The dice unit ui's attack on ti throws (its first stand type's, then the other's) and the
+ * scores they need. */
 void sv_table_melee_dice(const sv_ctx_t *c, const sv_state_t *s, int ui, int ti, int *first,
                          int *second, int need[2]);
+/* The attack of the unit asked (or its re-throw) thrown with d[n]; its hits into *hits. */
 int sv_table_melee(const sv_ctx_t *c, sv_state_t *s, int ui, int ti, const int *d, int n,
                    int *hits);
 /* The dice the charged unit's defensive fire throws now (SV_P_REACT), -1 when it may not. */
