@@ -5,8 +5,9 @@ scenarios ({name, title}) and modes (Viktoria!: competitive and patrol; the othe
 game.new with "ruleset": "splendid" and "scenario" plays that built-in scenario and refuses a
 name that is not one (a file path among them) and a mode; game.report's initiative, losses,
 move and charge reports are refused with the rules' reason and change nothing, or change the
-game; a charge with the table's die stops for the AI's reactions, given as orders; a
-restarted daemon replays the reports to the same state.
+game; a charge with the table's die stops for the AI's reactions, given as orders; the
+hand-to-hand dice thrown at the table, and the AI's attack then asked; a restarted daemon
+replays the reports to the same state.
 
 Run by tests/cli/opford_splendid.sh; ends with the line "N passed, N failed".
 """
@@ -158,6 +159,39 @@ check("ai_reacts_with_orders", orders and all(o["unit"] == "Lifeguard" and o["se
       any("Fairfax's Horse" in o["sentence"] for o in orders),
       repr([(o["action"], o["sentence"]) for o in orders]))
 check("back_to_the_table", state()["to_move"] == 0, repr(state()["to_move"]))
+
+# ---------------------------------------------------------------- hand-to-hand dice at the table
+# The table ends its movement phase and holds its fire; in the next hand-to-hand phase Fairfax's
+# Horse attacks with the dice thrown at the table, and the Lifeguard's attack on it (the one
+# unit it touches) waits for the AI's order, as every attack does once a table reports.
+melee = None
+for _ in range(60):
+    st = state()
+    if st["status"] != "active":
+        break
+    if st["to_move"] == "chance":
+        err, _ = c.call("game.report", {"game": "sv1", "form": "initiative",
+                                        "fields": {"dice": "1,2", "other_dice": "6,5"}})
+        if err:
+            c.call("game.roll", {"game": "sv1", "outcome": "auto"})
+    elif st["to_move"] == 1:
+        c.call("ai.orders", {"game": "sv1"})
+    else:
+        err, melee = c.call("game.report", {"game": "sv1", "form": "melee", "fields": {
+            "unit": "Fairfax's Horse", "enemy": "Lifeguard", "dice": "1,1,1,1"}})
+        if err is None:
+            break
+        melee = None
+        legal = st["legal"]
+        pick = next((a for a in legal if a == "end the movement phase"), None) or \
+            next((a for a in legal if a.endswith(" holds")), legal[0])
+        c.call("game.act", {"game": "sv1", "action": pick})
+texts = [e["data"]["text"] for e in (melee or {}).get("events", []) if e["kind"] == "session"]
+check("melee_dice_accepted", "Fairfax's Horse throws 1,1,1,1 at Lifeguard: 4 hits" in texts,
+      repr(texts))
+err, o = c.call("ai.orders", {"game": "sv1"})
+check("ai_attack_asked", err is None and o["unit"] == "Lifeguard" and
+      "attacks Fairfax's Horse" in o["sentence"], repr((err, o and o["sentence"])))
 before = state()
 check("sigterm_exit_0", d.stop() == 0, "")
 d.start()
