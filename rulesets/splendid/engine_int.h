@@ -132,6 +132,8 @@ typedef struct sv_state {
     uint16_t stands0[2];  /* stands at the start, per side */
     uint32_t activations; /* decisions taken */
     sv_unit_t u[SV_MAX_UNITS];
+    uint8_t table; /* 1: a table reports its dice: every attack waits to be asked (in the
+                      struct's tail padding: the layout before it stays) */
 } sv_state_t;
 
 _Static_assert(sizeof(sv_state_t) <= 16384, "a state copies with one memcpy in at most 16 KiB");
@@ -378,6 +380,34 @@ int sv_intercept_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *o
 int sv_intercept_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a);
 int sv_break_legal(const sv_ctx_t *c, const sv_state_t *s, opfor_action_t *out, int max);
 int sv_break_apply(const sv_ctx_t *c, sv_state_t *s, const opfor_action_t *a);
+
+/* §Bounce-Through: the unit gun g's misses at `first` bounce on to, or -1. */
+int sv_bounce_target(const sv_ctx_t *c, const sv_state_t *s, int g, int first);
+
+/* ---- the table's own dice (engine_table.c) */
+/* Puts dice[n] (n <= 4, each 1..6) in the engine's hand: the next n dice the game's stream
+ * throws are these (a child stream of the game's own); OPFOR_ERANGE when none is found. */
+int sv_table_load(sv_state_t *s, const int *dice, int n);
+/* The die the game's stream throws next (nothing changes). */
+int sv_table_peek(const sv_state_t *s);
+/* The score a unit's fire needs (its quality). */
+int sv_table_fire_need(const sv_ctx_t *c, const sv_unit_t *u);
+/* At the fire phase's dice node: unit ui's declared fire thrown with d[n] (a gun's bounce-through
+ * with b[nb], or the game's dice when nb is 0); the hits on its target and on the bounce target
+ * (*bt, -1 none) into hits; the node passed when no declared fire is left. */
+int sv_table_fire(const sv_ctx_t *c, sv_state_t *s, int ui, const int *d, int n, const int *b,
+                  int nb, int hits[2], int *bt);
+/* The dice unit ui's attack on ti throws (its first stand type's, then the other's) and the
+ * scores they need. */
+void sv_table_melee_dice(const sv_ctx_t *c, const sv_state_t *s, int ui, int ti, int *first,
+                         int *second, int need[2]);
+/* The attack of the unit asked (or its re-throw) thrown with d[n]; its hits into *hits. */
+int sv_table_melee(const sv_ctx_t *c, sv_state_t *s, int ui, int ti, const int *d, int n,
+                   int *hits);
+/* The dice the charged unit's defensive fire throws now (SV_P_REACT), -1 when it may not. */
+int sv_table_deffire_dice(const sv_ctx_t *c, const sv_state_t *s);
+/* The charged unit's defensive fire thrown with the table's dice d[n]; its hits into *hits. */
+int sv_table_deffire(const sv_ctx_t *c, sv_state_t *s, const int *d, int n, int *hits);
 
 /* ---- the engine's entry points (engine.c) */
 int sv_engine_init(const sv_ctx_t *c, sv_state_t *s, uint64_t seed);

@@ -463,8 +463,8 @@ void sv_settle_from(const sv_ctx_t *c, sv_state_t *s, int from) {
                 break;
             }
             uint32_t m = contacts(c, s, i);
-            if ((m & (m - 1)) != 0)
-                return; /* the owner names the enemy unit it attacks */
+            if ((m & (m - 1)) != 0 || s->table)
+                return; /* the owner names the enemy unit it attacks (a table: its dice) */
             int t = 0;
             while (!(m >> t & 1u))
                 t++;
@@ -480,4 +480,8 @@ void sv_settle_from(const sv_ctx_t *c, sv_state_t *s, int from) {
 
 void sv_settle(const sv_ctx_t *c, sv_state_t *s) {
     sv_settle_from(c, s, 0);
+}
+
+int sv_bounce_target(const sv_ctx_t *c, const sv_state_t *s, int g, int first) {
+    return bounce_target(c, s, g, first);
 }

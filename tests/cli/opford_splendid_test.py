@@ -3,9 +3,11 @@
 opford by a stock MessagePack client: hello's ruleset_info lists each ruleset's built-in
 scenarios ({name, title}) and modes (Viktoria!: competitive and patrol; the others none);
 game.new with "ruleset": "splendid" and "scenario" plays that built-in scenario and refuses a
-name that is not one (a file path among them) and a mode; game.report's initiative, losses and
-move reports are refused with the rules' reason and change nothing, or change the game; a
-restarted daemon replays the reports to the same state.
+name that is not one (a file path among them) and a mode; game.report's initiative, losses,
+move and charge reports are refused with the rules' reason and change nothing, or change the
+game; a charge with the table's die stops for the AI's reactions, given as orders; the
+hand-to-hand dice thrown at the table, and the AI's attack then asked; a restarted daemon
+replays the reports to the same state.
 
 Run by tests/cli/opford_splendid.sh; ends with the line "N passed, N failed".
 """
@@ -63,7 +65,8 @@ check("new_generated", err is None and gg["scenario"] == "generated", repr(err))
 err, g = c.call("game.new", {"ruleset": "splendid", "scenario": "encounter", "id": "sv1",
                              "seed": 7, "level": "novice"})
 check("new_encounter", err is None and g["scenario"] == "encounter" and g["to_move"] == "chance"
-      and {r["name"] for r in g["reports"]} == {"initiative", "move", "formation", "losses"},
+      and {r["name"] for r in g["reports"]} == {"initiative", "move", "formation", "losses", "charge",
+                                                "reaction", "fire", "melee"},
       repr((err, g and g.get("reports"))))
 check("generated_differs", gg and g and gg["hash"] != g["hash"], "")
 err, dflt = c.call("game.new", {"ruleset": "splendid", "id": "sv0", "seed": 7})
@@ -110,6 +113,85 @@ err, res = c.call("game.report", {"game": "sv1", "form": "initiative",
 check("initiative_accepted", err is None and any(
     e["kind"] == "session" and "Parliament has the initiative" in e["data"]["text"]
     for e in res["events"]) and res["to_move"] != "chance", repr((err, res)))
+
+# ---------------------------------------------------------------- a charge with the table's die
+# The fire phase passes (the table's units hold, the AI orders, the daemon's dice), then in
+# Parliament's movement phase Fairfax's Horse charges the Lifeguard with a 2 thrown at the
+# table: the test passes (3 or less) and the Lifeguard's counter-charge, then its reaction,
+# are the AI's decisions, each an order with its sentence.
+def charge(dice):
+    return c.call("game.report", {"game": "sv1", "form": "charge",
+                                  "fields": {"unit": "Fairfax's Horse", "target": "Lifeguard",
+                                             "dice": dice}})
+
+
+charged = None
+for _ in range(30):
+    st = state()
+    if st["to_move"] == "chance":
+        c.call("game.roll", {"game": "sv1", "outcome": "auto"})
+    elif st["to_move"] == 1:
+        c.call("ai.orders", {"game": "sv1"})
+    else:
+        err, _ = charge("2,3")
+        if err is not None and "cannot charge now" in err[1]:
+            c.call("game.act", {"game": "sv1", "action": st["legal"][0]})
+            continue
+        check("charge_two_dice_refused", err is not None and err[0] == INVALID_PARAMS and
+              "the charge test is 1D6" in err[1], repr(err))
+        unchanged(st, "charge_refused_changes_nothing")
+        err, charged = charge("2")
+        break
+texts = [e["data"]["text"] for e in (charged or {}).get("events", []) if e["kind"] == "session"]
+check("charge_accepted", charged is not None and
+      "Fairfax's Horse throws 2 for its charge test (3 or less): it charges" in texts and
+      charged["to_move"] == 1, repr(texts))
+orders = []
+for _ in range(4):
+    if state()["to_move"] != 1:
+        break
+    err, o = c.call("ai.orders", {"game": "sv1"})
+    if err:
+        break
+    orders.append(o)
+check("ai_reacts_with_orders", orders and all(o["unit"] == "Lifeguard" and o["sentence"] and
+                                              o["reason"] for o in orders) and
+      any("Fairfax's Horse" in o["sentence"] for o in orders),
+      repr([(o["action"], o["sentence"]) for o in orders]))
+check("back_to_the_table", state()["to_move"] == 0, repr(state()["to_move"]))
+
+# ---------------------------------------------------------------- hand-to-hand dice at the table
+# The table ends its movement phase and holds its fire; in the next hand-to-hand phase Fairfax's
+# Horse attacks with the dice thrown at the table, and the Lifeguard's attack on it (the one
+# unit it touches) waits for the AI's order, as every attack does once a table reports.
+melee = None
+for _ in range(60):
+    st = state()
+    if st["status"] != "active":
+        break
+    if st["to_move"] == "chance":
+        err, _ = c.call("game.report", {"game": "sv1", "form": "initiative",
+                                        "fields": {"dice": "1,2", "other_dice": "6,5"}})
+        if err:
+            c.call("game.roll", {"game": "sv1", "outcome": "auto"})
+    elif st["to_move"] == 1:
+        c.call("ai.orders", {"game": "sv1"})
+    else:
+        err, melee = c.call("game.report", {"game": "sv1", "form": "melee", "fields": {
+            "unit": "Fairfax's Horse", "enemy": "Lifeguard", "dice": "1,1,1,1"}})
+        if err is None:
+            break
+        melee = None
+        legal = st["legal"]
+        pick = next((a for a in legal if a == "end the movement phase"), None) or \
+            next((a for a in legal if a.endswith(" holds")), legal[0])
+        c.call("game.act", {"game": "sv1", "action": pick})
+texts = [e["data"]["text"] for e in (melee or {}).get("events", []) if e["kind"] == "session"]
+check("melee_dice_accepted", "Fairfax's Horse throws 1,1,1,1 at Lifeguard: 4 hits" in texts,
+      repr(texts))
+err, o = c.call("ai.orders", {"game": "sv1"})
+check("ai_attack_asked", err is None and o["unit"] == "Lifeguard" and
+      "attacks Fairfax's Horse" in o["sentence"], repr((err, o and o["sentence"])))
 before = state()
 check("sigterm_exit_0", d.stop() == 0, "")
 d.start()
