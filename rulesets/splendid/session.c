@@ -466,20 +466,26 @@ static int report_move(const sv_ctx_t *c, sv_state_t *s, int side, const opfor_v
                       sv_form_names[u->form]);
     if (a.sub == 1 && sv_is_art(u))
         return refuse(out, OPFOR_EILLEGAL, "double_time: artillery never marches at double time");
-    if (len > (a.sub ? 2.0f : 1.0f) * allow + 1e-3f)
-        return refuse(out, OPFOR_EILLEGAL,
-                      "move: %s moved %.1f in; its allowance in %s is %.0f in%s", name, (double)len,
-                      sv_form_names[u->form], (double)(allow * (a.sub ? 2 : 1)),
-                      a.sub ? " at double time" : " (double time: twice that)");
+    /* the path costs what the engine charges: terrain's move factors (docs/splendid.md 5) */
+    float cost = sv_terrain_cost(c, u, opfor_pt(u->x, u->y), opfor_pt(a.x, a.y));
+    if (cost > (a.sub ? 2.0f : 1.0f) * allow + 1e-3f) {
+        char terrain[64] = "";
+        if (fabsf(cost - len) > 1e-3f)
+            snprintf(terrain, sizeof terrain, ", which costs %.1f in of it across terrain",
+                     (double)cost);
+        return refuse(
+            out, OPFOR_EILLEGAL, "move: %s moved %.1f in%s; its allowance in %s is %.0f in%s", name,
+            (double)len, terrain, sv_form_names[u->form], (double)(allow * (a.sub ? 2 : 1)),
+            a.sub ? " at double time" : " (double time: twice that)");
+    }
     if (!sv_move_check(c, s, &a))
         return refuse(out, OPFOR_EILLEGAL,
                       "move: %s cannot stand at (%.1f, %.1f) facing %.0f deg: %s", name, x, y,
                       v[2].set ? v[2].num : fmod(atan2(u->fx, u->fy) * 180.0 / M_PI + 360.0, 360.0),
                       a.sub ? "double time needs no enemy within 18 in, and the path and the "
-                              "place must be clear of other units, of terrain closed to it and "
-                              "of the table's edge"
-                            : "the path and the place must be clear of other units, of terrain "
-                              "closed to it and of the table's edge");
+                              "place must be clear of other units and of terrain closed to it"
+                            : "the path and the place must be clear of other units and of "
+                              "terrain closed to it");
     int rc = sv_engine_apply(c, s, &a);
     if (rc < 0)
         return refuse(out, rc, "move: the rules refuse %s's move", name);
@@ -1097,6 +1103,9 @@ static int report_melee(const sv_ctx_t *c, sv_state_t *s, int side, const opfor_
     return 0;
 }
 
+static int dispatch(const sv_ctx_t *c, sv_state_t *s, int side, const opfor_form_t *form,
+                    const opfor_value_t *vals, opfor_session_result_t *out);
+
 static int report(const void *ctx, void *state, int side, const opfor_form_t *form,
                   const opfor_value_t *vals, opfor_session_result_t *out) {
     if (!out)
@@ -1113,7 +1122,18 @@ static int report(const void *ctx, void *state, int side, const opfor_form_t *fo
         return refuse(out, OPFOR_EINVAL, "side: %d is not a side of the game (0 or 1)", side);
     if (s->phase == SV_P_OVER)
         return refuse(out, OPFOR_EILLEGAL, "%s: the game is over", form->name);
-    s->table = 1; /* a table that reports: every attack waits for its dice or its order */
+    /* a table that reports: every attack waits for its dice or its order (kept only when the
+       report is accepted: a refused one changes nothing) */
+    uint8_t was_table = s->table;
+    s->table = 1;
+    int rc = dispatch(c, s, side, form, vals, out);
+    if (rc < 0)
+        s->table = was_table;
+    return rc;
+}
+
+static int dispatch(const sv_ctx_t *c, sv_state_t *s, int side, const opfor_form_t *form,
+                    const opfor_value_t *vals, opfor_session_result_t *out) {
     if (form == &REPORTS[0])
         return report_initiative(c, s, side, vals, out);
     if (form == &REPORTS[1])

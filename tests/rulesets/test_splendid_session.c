@@ -123,6 +123,45 @@ static void initiative(void **st) {
     free(c);
 }
 
+/* A reported manoeuvre costs its path as the engine does (docs/splendid.md 5): 4" into woods
+ * (factor 2) is more than a block's 4" allowance, and the refusal says so; 1" open and 1" of
+ * woods is not; a road column on a road covers 10" for 5" of its 6". */
+static void move_across_terrain(void **st) {
+    (void)st;
+    sv_ctx_t *c = two_units();
+    opfor_table_init(&c->table, c->width, c->depth, OPFOR_EDGE_TOP);
+    opfor_pt_t wood[4] = {opfor_pt(10, 9), opfor_pt(30, 9), opfor_pt(30, 20), opfor_pt(10, 20)};
+    opfor_pt_t road[2] = {opfor_pt(5, 0), opfor_pt(5, 36)};
+    opfor_terrain_feature_t f;
+    assert_int_equal(opfor_terrain_feature_init(&f, NULL, OPFOR_TK_WOODS, OPFOR_SHAPE_AREA, "wood",
+                                                wood, 4, 0.0f),
+                     0);
+    assert_true(opfor_table_add(&c->table, &f) >= 0);
+    assert_int_equal(opfor_terrain_feature_init(&f, NULL, OPFOR_TK_ROAD, OPFOR_SHAPE_LINE, "road",
+                                                road, 2, 2.0f),
+                     0);
+    assert_true(opfor_table_add(&c->table, &f) >= 0);
+    int col = fx_unit(c, SV_FOOT, 0, SV_COLUMN, 2, 0, 1, 5, 5, 0, 1);
+    snprintf(c->names[col], sizeof c->names[col], "Skippon");
+    sv_state_t s, t;
+    opfor_session_result_t out;
+    fx_state(c, &s, SV_P_MOVE, 0, 9);
+    memcpy(&t, &s, sizeof s);
+    refused(
+        send(c, &t, 0, "move", &out, "unit=Hammond", "to=20,12", NULL), &out,
+        "moved 4.0 in, which costs 7.0 in of it across terrain; its allowance in block is 4 in");
+    assert_int_equal(memcmp(&t, &s, sizeof s), 0);
+    assert_int_equal(send(c, &t, 0, "move", &out, "unit=Hammond", "to=20,10", NULL), 0);
+    assert_true(fabsf(t.u[0].y - 10.0f) < 1e-4f);
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(send(c, &t, 0, "move", &out, "unit=Skippon", "to=5,15", NULL), 0);
+    assert_true(fabsf(t.u[col].y - 15.0f) < 1e-4f);
+    memcpy(&t, &s, sizeof s);
+    refused(send(c, &t, 0, "move", &out, "unit=Skippon", "to=5,19", NULL), &out,
+            "moved 14.0 in, which costs 7.0 in of it across terrain");
+    free(c);
+}
+
 static void move(void **st) {
     (void)st;
     sv_ctx_t *c = two_units();
@@ -692,6 +731,7 @@ int main(void) {
         cmocka_unit_test(forms_described),
         cmocka_unit_test(initiative),
         cmocka_unit_test(move),
+        cmocka_unit_test(move_across_terrain),
         cmocka_unit_test(formation),
         cmocka_unit_test(guns_limber_first),
         cmocka_unit_test(losses),
