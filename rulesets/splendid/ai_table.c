@@ -135,7 +135,8 @@ int sv_ai_table_pick(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_
         double bs = -1e30;
         for (int i = 0; i < n; i++) {
             double sc = sv_ai_score(c, s, &acts[i], NULL);
-            if (s->phase == SV_P_MELEE &&
+            /* a split attack (target none, sub 1) names no one enemy to outflank */
+            if (s->phase == SV_P_MELEE && acts[i].target < s->nunits &&
                 sv_outflanks(c, &s->u[acts[i].unit], &s->u[acts[i].target]))
                 sc += 10.0;
             if (sc > bs) {
