@@ -17,9 +17,10 @@
 #define HEUR_SCORE_WEIGHT 0.15 /* the action score beside the value after it */
 #define HEUR_SAMPLES 2         /* fresh dice per action that throws any */
 #define HEUR_REACT_SAMPLES 8   /* the same for a reaction (few, and they decide a fight) */
-#define HEUR_MOVE_SAMPLES 2    /* the same for a manoeuvre, whose phase is played on */
-#define HEUR_TURNS_AHEAD 1     /* the play-on's horizon: through this many turns' fire and fight */
-#define HEUR_ROLL_STEPS 400    /* at most these decisions played on to the horizon */
+#define HEUR_MOVE_SAMPLES                                                                          \
+    4 /* the same for a manoeuvre, whose phase is played on (2: one lucky stream decided) */
+#define HEUR_TURNS_AHEAD 1  /* the play-on's horizon: through this many turns' fire and fight */
+#define HEUR_ROLL_STEPS 400 /* at most these decisions played on to the horizon */
 
 typedef struct bot {
     int heuristic;
