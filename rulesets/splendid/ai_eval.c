@@ -3,7 +3,9 @@
  * distance of each side to its half breakpoint (§The Determine Victory Phase, with the stands
  * the green markers and declared fire will cost), the surviving stands by worth and quality,
  * and the threat each side's units make on the other's (musket and gun fire in range, a charge
- * within its allowance whose hand-to-hand favours the charger). The action score is a cheap
+ * within its allowance whose hand-to-hand favours the charger); a settled position (a side past
+ * its half breakpoint) is worth its result, and the search sees an open one at half that value,
+ * below the least victory. The action score is a cheap
  * one-look judgement of an action (no dice thrown) used as the prior, in the playouts and in
  * the orders' reasons. Nothing here allocates; the scratch is unused.
  */
@@ -13,8 +15,9 @@
 #include "ai_int.h"
 
 #ifndef SV_AI_OPEN_SCALE
-#define SV_AI_OPEN_SCALE 0.5 /* the search's value of an undecided position: at most a minor win   \
-                              */
+#define SV_AI_OPEN_SCALE                                                                           \
+    0.5 /* the search's value of an undecided position: at most a minor win                        \
+         */
 #endif
 #ifndef SV_AI_THREAT_W
 #define SV_AI_THREAT_W 2.0 /* the threat term's weight in the value */
@@ -426,11 +429,15 @@ static int ev_prior(const void *user, void *scratch, const opfor_game_t *g, cons
 }
 
 /* Playouts: the best-scored of a few actions drawn at random (the end of the phase always
- * among them), one time in five a uniform draw. */
+ * among them), one time in five a uniform draw; never the concession. */
 static int ev_policy(const void *user, void *scratch, const opfor_game_t *g, const void *state,
                      const opfor_action_t *acts, int n, opfor_rng_t *rng) {
     (void)user;
     (void)scratch;
+    /* a playout never concedes (listed last when offered): a player who has not conceded plays
+     * on, and a uniform draw of it ended one playout in so many as a loss for no reason */
+    if (n >= 2 && acts[n - 1].kind == SV_A_CONCEDE)
+        n--;
     if (n <= 1)
         return 0;
     if (opfor_rng_below(rng, 5) == 0)

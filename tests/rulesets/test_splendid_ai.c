@@ -283,6 +283,31 @@ static void table_split_attack_reads_no_unit_past_the_list(void **state) {
     free(c);
 }
 
+/* The search's playouts never concede: a uniform draw among the legal actions (one playout step
+ * in five) picked the concession that a side past its third is offered, and the playout ended
+ * as a loss that no player would have chosen. */
+static void playouts_never_concede(void **state) {
+    (void)state;
+    int horse, shot;
+    sv_ctx_t *c = horse_and_shot(&horse, &shot);
+    opfor_game_t g;
+    assert_int_equal(opfor_game_init(&g, &opfor_splendid_ruleset, c, 0), 0);
+    sv_state_t s;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    sv_remove(&s, horse, 3); /* side 0: 3 of 5 stands lost, past its third: it may concede */
+    opfor_action_t acts[SV_MAX_ACTIONS];
+    int n = sv_engine_legal(c, &s, acts, SV_MAX_ACTIONS);
+    assert_int_equal(acts[n - 1].kind, SV_A_CONCEDE);
+    opfor_rng_t rng;
+    opfor_rng_seed(&rng, 3, 1);
+    for (int k = 0; k < 4000; k++) {
+        int i = opfor__sv_evaluator.policy(NULL, NULL, &g, &s, acts, n, &rng);
+        assert_true(i >= 0 && i < n);
+        assert_int_not_equal(acts[i].kind, SV_A_CONCEDE);
+    }
+    free(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(horse_charges_unsupported_shot),
@@ -293,6 +318,7 @@ int main(void) {
         cmocka_unit_test(horse_does_not_charge_across_enemy_heavy_horse),
         cmocka_unit_test(value_of_a_broken_army_is_the_result),
         cmocka_unit_test(table_split_attack_reads_no_unit_past_the_list),
+        cmocka_unit_test(playouts_never_concede),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
