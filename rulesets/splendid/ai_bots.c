@@ -17,9 +17,10 @@
 #define HEUR_SCORE_WEIGHT 0.15 /* the action score beside the value after it */
 #define HEUR_SAMPLES 2         /* fresh dice per action that throws any */
 #define HEUR_REACT_SAMPLES 8   /* the same for a reaction (few, and they decide a fight) */
-#define HEUR_MOVE_SAMPLES 2    /* the same for a manoeuvre, whose phase is played on */
-#define HEUR_TURNS_AHEAD 1     /* the play-on's horizon: through this many turns' fire and fight */
-#define HEUR_ROLL_STEPS 400    /* at most these decisions played on to the horizon */
+#define HEUR_MOVE_SAMPLES                                                                          \
+    4 /* the same for a manoeuvre, whose phase is played on (2: one lucky stream decided) */
+#define HEUR_TURNS_AHEAD 1  /* the play-on's horizon: through this many turns' fire and fight */
+#define HEUR_ROLL_STEPS 400 /* at most these decisions played on to the horizon */
 
 typedef struct bot {
     int heuristic;
@@ -93,16 +94,15 @@ static int heuristic_pick(bot_t *b, const sv_ctx_t *c, const sv_state_t *s, int 
             }
             if (move)
                 play_on(b, c, &b->tmp, s->turn, s->mphase);
-            double x;
-            if (b->tmp.phase == SV_P_OVER) {
-                double r[2];
-                sv_engine_returns(&b->tmp, r);
-                x = 2.0 * r[side];
-            } else {
+            /* a settled result (the game over, or a side past its half breakpoint) counts
+             * double: any victory above any position still open */
+            double x, r0;
+            if (sv_ai_decided(c, &b->tmp, &r0))
+                x = 2.0 * r0;
+            else
                 x = sv_ai_value(c, &b->tmp, NULL);
-                if (side == 1)
-                    x = -x;
-            }
+            if (side == 1)
+                x = -x;
             v += x / k;
         }
         v += HEUR_SCORE_WEIGHT * sv_ai_score(c, s, a, NULL);

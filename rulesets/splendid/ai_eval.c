@@ -3,7 +3,9 @@
  * distance of each side to its half breakpoint (§The Determine Victory Phase, with the stands
  * the green markers and declared fire will cost), the surviving stands by worth and quality,
  * and the threat each side's units make on the other's (musket and gun fire in range, a charge
- * within its allowance whose hand-to-hand favours the charger). The action score is a cheap
+ * within its allowance whose hand-to-hand favours the charger); a settled position (a side past
+ * its half breakpoint) is worth its result, and the search sees an open one at half that value,
+ * below the least victory. The action score is a cheap
  * one-look judgement of an action (no dice thrown) used as the prior, in the playouts and in
  * the orders' reasons. Nothing here allocates; the scratch is unused.
  */
@@ -12,6 +14,11 @@
 
 #include "ai_int.h"
 
+#ifndef SV_AI_OPEN_SCALE
+#define SV_AI_OPEN_SCALE                                                                           \
+    0.5 /* the search's value of an undecided position: at most a minor win                        \
+         */
+#endif
 #ifndef SV_AI_THREAT_W
 #define SV_AI_THREAT_W 2.0 /* the threat term's weight in the value */
 #endif
@@ -51,8 +58,39 @@ static double threat(const sv_ctx_t *c, const sv_unit_t *u, const sv_unit_t *e, 
     return 0.5 * hits * sv_ai_stand_worth(e);
 }
 
+int sv_ai_decided(const sv_ctx_t *c, const sv_state_t *s, double *v) {
+    if (s->phase == SV_P_OVER) {
+        double r[2];
+        sv_engine_returns(s, r);
+        *v = r[0];
+        return 1;
+    }
+    if (!c->opt.breakpoints)
+        return 0;
+    int over[2], third[2];
+    for (int side = 0; side < 2; side++) {
+        int q, h;
+        opfor__sv_breakpoints(s->stands0[side], &q, &third[side], &h);
+        over[side] = s->tally[side] > h;
+    }
+    if (over[0] == over[1])
+        return 0;
+    /* the tally never falls: this turn's victory phase gives the other side the victory
+     * (§The Determine Victory Phase), splendid while its own tally is within its third */
+    int w = over[0] ? 1 : 0;
+    double r = s->tally[w] > third[w] ? 0.5 : 1.0;
+    *v = w == 0 ? r : -r;
+    return 1;
+}
+
 double sv_ai_value(const sv_ctx_t *c, const sv_state_t *s, double *terms) {
     double pend[2] = {0, 0}, mat[2] = {0, 0}, thr[2] = {0, 0};
+    double dv;
+    if (sv_ai_decided(c, s, &dv)) {
+        if (terms)
+            terms[0] = terms[1] = terms[2] = terms[3] = 0.0;
+        return dv;
+    }
     int fire = s->phase == SV_P_FIRE || s->phase == SV_P_FIRE_ROLL;
     for (int i = 0; i < s->nunits; i++) {
         const sv_unit_t *u = &s->u[i];
@@ -371,8 +409,13 @@ static int ev_evaluate(const void *user, void *scratch, const opfor_game_t *g, c
                        double *values) {
     (void)user;
     (void)scratch;
-    values[0] = sv_ai_value(GC(g), state, NULL);
-    values[1] = -values[0];
+    /* on the returns' scale: a position not yet decided is worth less than the least victory
+     * (a minor one, 0.5), so the search never prefers a lead to the win it could take */
+    double v;
+    if (!sv_ai_decided(GC(g), state, &v))
+        v = SV_AI_OPEN_SCALE * sv_ai_value(GC(g), state, NULL);
+    values[0] = v;
+    values[1] = -v;
     return 0;
 }
 
@@ -386,11 +429,15 @@ static int ev_prior(const void *user, void *scratch, const opfor_game_t *g, cons
 }
 
 /* Playouts: the best-scored of a few actions drawn at random (the end of the phase always
- * among them), one time in five a uniform draw. */
+ * among them), one time in five a uniform draw; never the concession. */
 static int ev_policy(const void *user, void *scratch, const opfor_game_t *g, const void *state,
                      const opfor_action_t *acts, int n, opfor_rng_t *rng) {
     (void)user;
     (void)scratch;
+    /* a playout never concedes (listed last when offered): a player who has not conceded plays
+     * on, and a uniform draw of it ended one playout in so many as a loss for no reason */
+    if (n >= 2 && acts[n - 1].kind == SV_A_CONCEDE)
+        n--;
     if (n <= 1)
         return 0;
     if (opfor_rng_below(rng, 5) == 0)

@@ -36,8 +36,13 @@ int sv_ai_horse_threat(const sv_ctx_t *c, const sv_state_t *s, int u);
 int sv_ai_from_behind(const sv_unit_t *t, const sv_unit_t *ch);
 
 /* ---- the position value and the action score (ai_eval.c) */
+/* 1 when s's result is settled, with side 0's return into *v: the game is over, or one side's
+ * tally is past its half breakpoint (the victory phase of this turn ends the game, §The
+ * Determine Victory Phase); else 0. */
+int sv_ai_decided(const sv_ctx_t *c, const sv_state_t *s, double *v);
 /* Value of s for side 0 in [-1, 1] (side 1: its negative), with the terms into the optional
- * terms[4]: breakpoints, material, threat, pending losses. */
+ * terms[4]: breakpoints, material, threat, pending losses; a decided position (sv_ai_decided)
+ * is worth its result, 0.5 or 1. */
 double sv_ai_value(const sv_ctx_t *c, const sv_state_t *s, double *terms);
 /* The cheap score of action a for the side deciding s (higher: better), with its main
  * reason's name into *why when why is not NULL. */

@@ -135,7 +135,8 @@ int sv_ai_table_pick(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_
         double bs = -1e30;
         for (int i = 0; i < n; i++) {
             double sc = sv_ai_score(c, s, &acts[i], NULL);
-            /* an attack on one unit (a split attack names none; keep and re-throw neither) */
+            /* an attack on one unit (a split attack names none: target none, sub 1; keep and
+               re-throw neither) */
             if (s->phase == SV_P_MELEE && acts[i].kind == SV_A_ATTACK &&
                 acts[i].target < s->nunits &&
                 sv_outflanks(c, &s->u[acts[i].unit], &s->u[acts[i].target]))

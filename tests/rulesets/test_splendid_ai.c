@@ -208,6 +208,106 @@ static void horse_does_not_charge_across_enemy_heavy_horse(void **state) {
     free(c);
 }
 
+/* A side past its half breakpoint has lost: the victory phase of this turn ends the game (§The
+ * Determine Victory Phase), so the value is the result, not a lead — a splendid victory (1) while
+ * the winner's own tally is within its third, a minor one (0.5) beyond it. The search's value of
+ * a position still open stays below the least victory, so a lead never looks better than a win
+ * it could take (the returns are 1, 0.5 and 0 for a draw at the turn limit). */
+static void value_of_a_broken_army_is_the_result(void **state) {
+    (void)state;
+    int horse, shot;
+    sv_ctx_t *c = horse_and_shot(&horse, &shot); /* 5 stands against 4: side 1 breaks at 3 */
+    opfor_game_t g;
+    assert_int_equal(opfor_game_init(&g, &opfor_splendid_ruleset, c, 0), 0);
+    sv_state_t s;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    sv_remove(&s, shot, 2); /* two of side 1's four stands: at its half, not past it */
+    double v[2], d;
+    assert_int_equal(sv_ai_decided(c, &s, &d), 0);
+    assert_int_equal(opfor__sv_evaluator.evaluate(NULL, NULL, &g, &s, v), 0);
+    assert_true(v[0] > 0.2 && v[0] <= 0.5); /* well ahead, not yet won */
+    assert_true(v[1] == -v[0]);
+    sv_remove(&s, shot, 1); /* the third: past the half, side 0 has won splendidly */
+    assert_int_equal(sv_ai_decided(c, &s, &d), 1);
+    assert_true(d == 1.0);
+    assert_true(sv_ai_value(c, &s, NULL) == 1.0);
+    assert_int_equal(opfor__sv_evaluator.evaluate(NULL, NULL, &g, &s, v), 0);
+    assert_true(v[0] == 1.0 && v[1] == -1.0);
+    sv_remove(&s, horse, 3); /* side 0 past its own third (2 of 5): a minor victory */
+    assert_true(sv_ai_value(c, &s, NULL) == 0.5);
+    free(c);
+}
+
+/* In hand-to-hand a unit touching two enemies may also split its stands between them (an
+ * attack with no one target). The rule card looks for the enemy it outflanks among the
+ * attacks that name one and never reads a unit past the state's list for the split (it did:
+ * u[255], out of bounds, and a stray unit there made it split when one attack was plainly
+ * better). The state is laid in a larger block whose unit at that place would be outflanked,
+ * so the old read is seen without a sanitizer; the ASan run of the suite sees it too. */
+static void table_split_attack_reads_no_unit_past_the_list(void **state) {
+    (void)state;
+    sv_ctx_t *c = fx_ctx();
+    int foot = fx_unit(c, SV_PM, 0, SV_LINE, 4, 0, 4, 24, 10, 0, 1);
+    float w = STAND; /* two enemy units of two stands each, front to front with it */
+    int left = fx_unit(c, SV_PM, 1, SV_LINE, 2, 0, 2, 24 - w, 10, 0, -1);
+    int right = fx_unit(c, SV_PM, 1, SV_LINE, 2, 0, 2, 24 + w, 10, 0, -1);
+    fx_unit(c, SV_COMMANDER, 0, SV_OPEN, 1, 0, 0, 4, 4, 0, 1);
+    fx_unit(c, SV_COMMANDER, 1, SV_OPEN, 1, 0, 0, 44, 32, 0, -1);
+    struct {
+        sv_state_t s;
+        sv_unit_t beyond[256];
+    } *big = calloc(1, sizeof *big);
+    assert_non_null(big);
+    fx_state(c, &big->s, SV_P_MELEE, 0, 1);
+    big->s.cur = (uint8_t)foot;
+    assert_true(sv_in_contact(c, &big->s.u[foot], &big->s.u[left]));
+    assert_true(sv_in_contact(c, &big->s.u[foot], &big->s.u[right]));
+    opfor_action_t acts[8];
+    assert_int_equal(sv_engine_legal(c, &big->s, acts, 8), 3); /* left, right or split */
+    /* at u[OPFOR_ACTION_NONE]'s place: an enemy whose rear the foot's front presses */
+    char *at = (char *)&big->s.u[0] + (size_t)OPFOR_ACTION_NONE * sizeof(sv_unit_t);
+    assert_true(at >= (char *)big->beyond &&
+                at + sizeof(sv_unit_t) <= (char *)big->beyond + sizeof big->beyond);
+    sv_unit_t stray = big->s.u[left];
+    stray.fx = 0.0f;
+    stray.fy = 1.0f;
+    stray.y = 10.0f + STAND;
+    assert_true(sv_outflanks(c, &big->s.u[foot], &stray));
+    memcpy(at, &stray, sizeof stray);
+    opfor_action_t a = bot_pick(c, &big->s, "table");
+    assert_int_equal(a.kind, SV_A_ATTACK);
+    assert_int_equal(a.unit, foot);
+    assert_int_equal(a.sub, 0);
+    assert_true(a.target == left || a.target == right);
+    free(big);
+    free(c);
+}
+
+/* The search's playouts never concede: a uniform draw among the legal actions (one playout step
+ * in five) picked the concession that a side past its third is offered, and the playout ended
+ * as a loss that no player would have chosen. */
+static void playouts_never_concede(void **state) {
+    (void)state;
+    int horse, shot;
+    sv_ctx_t *c = horse_and_shot(&horse, &shot);
+    opfor_game_t g;
+    assert_int_equal(opfor_game_init(&g, &opfor_splendid_ruleset, c, 0), 0);
+    sv_state_t s;
+    fx_state(c, &s, SV_P_MOVE, 0, 1);
+    sv_remove(&s, horse, 3); /* side 0: 3 of 5 stands lost, past its third: it may concede */
+    opfor_action_t acts[SV_MAX_ACTIONS];
+    int n = sv_engine_legal(c, &s, acts, SV_MAX_ACTIONS);
+    assert_int_equal(acts[n - 1].kind, SV_A_CONCEDE);
+    opfor_rng_t rng;
+    opfor_rng_seed(&rng, 3, 1);
+    for (int k = 0; k < 4000; k++) {
+        int i = opfor__sv_evaluator.policy(NULL, NULL, &g, &s, acts, n, &rng);
+        assert_true(i >= 0 && i < n);
+        assert_int_not_equal(acts[i].kind, SV_A_CONCEDE);
+    }
+    free(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(horse_charges_unsupported_shot),
@@ -216,6 +316,9 @@ int main(void) {
         cmocka_unit_test(value_favours_the_side_nearer_victory),
         cmocka_unit_test(gun_order_names_its_limber_plainly),
         cmocka_unit_test(horse_does_not_charge_across_enemy_heavy_horse),
+        cmocka_unit_test(value_of_a_broken_army_is_the_result),
+        cmocka_unit_test(table_split_attack_reads_no_unit_past_the_list),
+        cmocka_unit_test(playouts_never_concede),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
