@@ -8,6 +8,7 @@ import sys
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -46,8 +47,32 @@ def wait_for(drv, cond, secs=15):
 
 
 def text(drv, element_id):
-    """The text of the element with that id."""
+    """The text of the element with that id (found again if the page redrew it meanwhile)."""
+    for _ in range(5):
+        try:
+            return drv.find_element(By.ID, element_id).text
+        except StaleElementReferenceException:
+            continue
     return drv.find_element(By.ID, element_id).text
+
+
+def attr(drv, css, name):
+    """The attribute of the first element matching css, read in one step in the page (a map
+    redrawn between finding and reading cannot make it stale); None when nothing matches."""
+    return drv.execute_script(
+        "const e = document.querySelector(arguments[0]);"
+        " return e ? e.getAttribute(arguments[1]) : null", css, name)
+
+
+def click(drv, css):
+    """Clicks the first element matching css, found again if the page redrew it meanwhile."""
+    for _ in range(5):
+        try:
+            drv.find_element(By.CSS_SELECTOR, css).click()
+            return
+        except StaleElementReferenceException:
+            continue
+    drv.find_element(By.CSS_SELECTOR, css).click()
 
 
 def args(detail_max=400):

@@ -35,7 +35,7 @@ def waits(cond, secs=15):
 
 
 def drawn():
-    return int(drv.find_element(By.ID, "map-svg").get_attribute("data-drawn") or 0)
+    return int(browser.attr(drv, "#map-svg", "data-drawn") or 0)
 
 
 def svg_units():
@@ -53,7 +53,7 @@ def open_game(gid):
     drv.find_element(By.ID, "tab-games").click()  # lists the games again
     row = f"#games-list tr[data-game='{gid}'] button"
     waits(lambda b: b.find_elements(By.CSS_SELECTOR, row), 10)
-    drv.find_element(By.CSS_SELECTOR, row).click()
+    browser.click(drv, row)
     return waits(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-game") == gid
                  and drawn() > before)
 
@@ -111,8 +111,8 @@ try:
     check("map_follows_the_order", waits(lambda b: drawn() > n and
                                          len(b.find_elements(By.CSS_SELECTOR, "#map-svg .unit.acting")) == 1))
     if acting:
-        g = drv.find_element(By.CSS_SELECTOR, "#map-svg .unit.acting")
-        check("acting_is_the_scenes", int(g.get_attribute("data-id")) == acting[0]["id"])
+        gid = browser.attr(drv, "#map-svg .unit.acting", "data-id")
+        check("acting_is_the_scenes", gid is not None and int(gid) == acting[0]["id"], gid)
     arrows = drv.find_elements(By.CSS_SELECTOR, "#map-svg .arrow")
     check("order_arrows_drawn", len(arrows) == len(sc2["arrows"]) and len(arrows) >= 1,
           (len(arrows), sc2["arrows"]))
@@ -120,7 +120,7 @@ try:
 
     # a tap on the acting unit names it
     if acting:
-        drv.find_element(By.CSS_SELECTOR, "#map-svg .unit.acting").click()
+        browser.click(drv, "#map-svg .unit.acting")
         check("tap_names_the_unit", waits(lambda b: acting[0]["name"] in text("map-info") and
                                           "acting now" in text("map-info"), 5), text("map-info"))
 
