@@ -84,6 +84,10 @@ const char *opfor_heur_term_label(int term) {
  * little worse, 32 and 64 the same; from 2 or 4 turns left worse; 2,400 arena games). */
 #define HEUR_RIDE 16.0f
 #define HEUR_RIDE_TURNS 3
+/* IX: a machinegun's arc tests friend and foe alike. The burst is worth the harm to each unit in
+ * proportion to its figures in the arc, and harm to the firer's own side counts HEUR_MG_OWN
+ * times against it (issue 17, fourth pass). */
+#define HEUR_MG_OWN 2.0f
 /* The one table of weights. Action terms first (threat to, threat from, cover, objective,
  * command, morale, role), then the position value. */
 const opfor_heur_weights_t opfor_heur_default_weights = {
@@ -349,6 +353,24 @@ static float harm(const sit_t *s, int u, int t, opfor_pt_t p, int moving) {
     if (hits > most)
         hits = most;
     return hits * s->value[t];
+}
+
+/* What unit u's machinegun burst a does (IX: the arc tests every figure in it, friend or foe,
+ * at any range): the harm to each unit in proportion to its figures in the arc, an enemy's
+ * counted for, one of its own side's HEUR_MG_OWN times against. */
+static float mg_harm(const sit_t *s, int u, const opfor_action_t *a) {
+    int per[OPFOR_MAX_UNITS];
+    if (opfor_vk_query_mg_tests_units(s->vk, s->st, u, a->sub, opfor_pt(a->x, a->y), per) <= 0)
+        return 0.0f;
+    int side = s->st->units[u].side;
+    float h = 0.0f;
+    for (int t = 0; t < s->nunits; t++) {
+        if (!per[t] || t == u || s->people[t] <= 0.0f)
+            continue;
+        float part = harm(s, u, t, s->geo[u].c, 0) * (float)per[t] / s->people[t];
+        h += s->st->units[t].side == side ? -HEUR_MG_OWN * part : part;
+    }
+    return h;
 }
 
 /* Danger to unit u (of the deciding side) standing at p: the enemy's expected hits on it
@@ -792,12 +814,12 @@ static void score_action(sit_t *s, const opfor_action_t *a, float *t) {
     case OPFOR_VK_CALL_SUPPORT: {
         int v = a->target < s->nunits ? a->target : -1;
         float h = 0.0f;
-        if (v >= 0)
+        if (a->kind == OPFOR_VK_FIRE_MG)
+            h = mg_harm(s, u, a) * (a->sub == OPFOR_ARC_45 ? 1.0f : 0.95f);
+        else if (v >= 0)
             h = harm(s, u, v, s->geo[u].c, 0);
         else
             h = 1.0f; /* registered point */
-        if (a->kind == OPFOR_VK_FIRE_MG)
-            h *= a->sub == OPFOR_ARC_45 ? 1.0f : 0.95f;
         if (a->kind == OPFOR_VK_CALL_SUPPORT)
             h = 1.5f * (v >= 0 ? s->value[v] : 1.0f);
         t[OPFOR_HT_THREAT_TO] += h;
