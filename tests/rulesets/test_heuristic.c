@@ -4,7 +4,8 @@
  * behaviour is the sensible one and checks the planner's choice among the ruleset's legal
  * actions: an MG team keeps its range, headquarters and supply run from a threat, cavalry
  * charges an exposed gun, infantry under fire prefers the wood to the open, and late in the
- * game the men holding an objective are charged and the general rides for open ground. Then
+ * game the men holding an objective are charged and the general rides for open ground; a
+ * machinegun does not fire through its own line, and riflemen shoot an enemy gun first. Then
  * the contracts: term names and the reason phrase, the value's symmetry, other rulesets
  * refused, and the evaluator hooks.
  */

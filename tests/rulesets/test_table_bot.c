@@ -3,7 +3,8 @@
  * rally removes it) and otherwise takes cover, and on an objective holds it without trying;
  * the ground that scores (XIV) — a unit on an objective stays on it, the nearest free unit
  * goes for an objective its side does not hold once it is time, riders are never sent into a
- * building; charges need odds; the general rides for ground in the last turns.
+ * building; charges need odds; the general rides for ground in the last turns; the machinegun
+ * aims where its arc catches the most enemies and not through its own men (IX).
  */
 #include "rulesets/vk_fixture.h"
 
