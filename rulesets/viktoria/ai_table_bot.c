@@ -30,6 +30,12 @@
    (measured against random over 4,000 games: 0 and 4 did no better). */
 #define WAVER_HOLD 2.0f
 
+/* A machinegun fires an arc that holds some of its own side's figures only when it holds at
+   least this many enemy figures for each of them (IX: the arc tests friend and foe alike;
+   measured against random over 20,000 games: never 0.915, 1 0.917, 2 0.919, 3 0.918, always
+   0.911). */
+#define MG_FRIENDS_PER 2
+
 /* In the last this many turns the general rides for ground his side does not hold (XIV: every
    figure in play holds ground, a general's too; measured against random over 2,400 games:
    from 2, 4 and 5 turns left won less, all game much less). */
@@ -421,8 +427,17 @@ static double action_row(const tb_view_t *v, int u, const opfor_vk_action_t *a,
             return 4.0;
         if (a->kind == OPFOR_VK_FIRE_ARTILLERY)
             return 5.0 + tfrac;
-        if (a->kind == OPFOR_VK_FIRE_MG)
-            return 5.0 + tfrac + (a->arc == OPFOR_ARC_45 ? 0.0 : 0.0001 * (a->arc + 1));
+        if (a->kind == OPFOR_VK_FIRE_MG) {
+            /* IX: the burst tests every figure in the arc, friend or foe, at any range. The
+               card aims it where it catches the most enemy figures, and never where it would
+               catch more than one of its own for every MG_FRIENDS_PER enemies */
+            int own = opfor_vk_query_mg_tests_side(v->ctx, st, u, a->arc, a->dest, un->side);
+            int foe = opfor_vk_query_mg_tests_side(v->ctx, st, u, a->arc, a->dest, 1 - un->side);
+            if (own > 0 && foe < MG_FRIENDS_PER * own)
+                return NO_ROW;
+            return 5.0 + 0.5 / (1.0 + foe) + tfrac / 100.0 +
+                   (a->arc == OPFOR_ARC_45 ? 0.0 : 0.000001 * (a->arc + 1));
+        }
         if (a->kind == OPFOR_VK_FIRE && !a->flags)
             return 6.0 + tfrac;
         if (limbered && is_move(a) && a->kind == OPFOR_VK_ADVANCE && has_goal)

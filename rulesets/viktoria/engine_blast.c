@@ -301,21 +301,34 @@ void vk_fire_mg(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, int arc,
 
 int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
                 opfor_pt_t aim) {
+    return vk_mg_count_units(ctx, st, u, arc, aim, -1, NULL);
+}
+
+int vk_mg_count_units(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
+                      opfor_pt_t aim, int side, int *per_unit) {
     /* vk_fire_mg's tests, read without rolling (no figure falls) */
+    if (per_unit)
+        memset(per_unit, 0, sizeof(int) * (size_t)st->nunits);
     vk_mg_aim_t a;
     if (mg_aim(st, u, arc, aim, &a) < 0)
         return 0;
     int tests = 0;
     uint32_t craft = 0; /* and each balloon's envelope once (XII.D) */
     for (int g = 0; g < st->nfigures; g++) {
-        int times = mg_times(ctx, st, &a, g);
         int c = st->figures[g].unit;
+        if (side >= 0 && st->units[c].side != side)
+            continue;
+        int times = mg_times(ctx, st, &a, g);
+        if (!times)
+            continue;
         tests += times;
-        if (times && vk_craft(ctx, st, c) != VK_CRAFT_NONE && st->ux[c].damage < 2 &&
-            !(craft & (1u << c))) {
+        if (vk_craft(ctx, st, c) != VK_CRAFT_NONE && st->ux[c].damage < 2 && !(craft & (1u << c))) {
             craft |= 1u << c;
+            times++;
             tests++;
         }
+        if (per_unit)
+            per_unit[c] += times;
     }
     return tests;
 }

@@ -249,6 +249,7 @@
 #define vk_gun_shots opfor__vk_gun_shots
 #define vk_fire_mg opfor__vk_fire_mg
 #define vk_mg_count opfor__vk_mg_count
+#define vk_mg_count_units opfor__vk_mg_count_units
 #define vk_fire_gun opfor__vk_fire_gun
 #define vk_can_call_support opfor__vk_can_call_support
 #define vk_call_support opfor__vk_call_support
@@ -873,6 +874,10 @@ int vk_gun_sees(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, op
  * rolling: every figure of any unit but u in the arc aimed at aim, not concealed. */
 int vk_mg_count(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
                 opfor_pt_t aim);
+/* vk_mg_count for the figures of one side only (side < 0: every side); per_unit (NULL, or
+ * st->nunits entries) gets each unit's share. */
+int vk_mg_count_units(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
+                      opfor_pt_t aim, int side, int *per_unit);
 /* u's field gun fires: one shell at aims[0]; a walker's three shells (vk_gun_shots) one at
  * each of aims[0..naims) in turn, the last aim taking the shots left (XII.E). naims >= 1. */
 void vk_fire_gun(const opfor_vk_ctx_t *ctx, opfor_vk_state_t *st, int u, const opfor_pt_t *aims,

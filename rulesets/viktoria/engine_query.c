@@ -201,6 +201,20 @@ int opfor_vk_query_mg_tests(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *s
     return vk_mg_count(ctx, st, u, arc, aim);
 }
 
+int opfor_vk_query_mg_tests_side(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                                 int arc, opfor_pt_t aim, int side) {
+    if (!ctx || !st || u < 0 || u >= st->nunits)
+        return 0;
+    return vk_mg_count_units(ctx, st, u, arc, aim, side, NULL);
+}
+
+int opfor_vk_query_mg_tests_units(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                                  int arc, opfor_pt_t aim, int *per_unit) {
+    if (!ctx || !st || !per_unit || u < 0 || u >= st->nunits)
+        return 0;
+    return vk_mg_count_units(ctx, st, u, arc, aim, -1, per_unit);
+}
+
 _Static_assert((int)OPFOR_VK_STOP_ARRIVED == (int)VK_STOP_ARRIVED &&
                    (int)OPFOR_VK_STOP_ALLOWANCE == (int)VK_STOP_ALLOWANCE &&
                    (int)OPFOR_VK_STOP_GROUND == (int)VK_STOP_GROUND &&

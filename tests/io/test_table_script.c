@@ -1232,7 +1232,7 @@ static void table_script_resolve_says_where_stragglers_close_up(void **state) {
     figures_t f;
     assert_int_equal(figures_init(&f), 0);
     f.quiet = 1;
-    play_t *p = play_open(1, "novice", &f);
+    play_t *p = play_open(2, "novice", &f);
     assert_non_null(p);
     opfor__vkg_t *g = p->g;
     const opfor_table_t *tb = opfor_vk_query_table(g->ctx);

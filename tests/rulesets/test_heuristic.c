@@ -4,7 +4,8 @@
  * behaviour is the sensible one and checks the planner's choice among the ruleset's legal
  * actions: an MG team keeps its range, headquarters and supply run from a threat, cavalry
  * charges an exposed gun, infantry under fire prefers the wood to the open, and late in the
- * game the men holding an objective are charged and the general rides for open ground. Then
+ * game the men holding an objective are charged and the general rides for open ground; a
+ * machinegun does not fire through its own line, and riflemen shoot an enemy gun first. Then
  * the contracts: term names and the reason phrase, the value's symmetry, other rulesets
  * refused, and the evaluator hooks.
  */
@@ -491,6 +492,80 @@ static void heuristic_general_rides_for_ground_at_the_end(void **state) {
     }
 }
 
+/* clang-format off */
+static const char MG_BEHIND_ITS_LINE[] =
+    VKFIX_HEAD
+    "units:\n"
+    VKFIX_UNIT("Maxim", "Red", "machinegun", "[36, 6]") VKFIX_TEAM("mg")
+    VKFIX_UNIT("Line", "Red", "infantry", "[36, 14]") VKFIX_RIFLES(8)
+    VKFIX_UNIT("Scouts", "Blue", "infantry", "[36, 24]") VKFIX_RIFLES(2);
+/* clang-format on */
+
+/* IX: a machinegun's arc tests every figure in it, friend or foe. With its own line between it
+ * and the only enemy, the planner does not fire the gun through its men (the old planner
+ * scored the burst by the harm to its target alone, and fired). */
+static void heuristic_machinegun_spares_its_own_line(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, MG_BEHIND_ITS_LINE, 5), 0);
+    int mg = vkfix_act(&f, "Maxim");
+    assert_true(mg >= 0 && f.n > 1);
+    const opfor_vk_ctx_t *vk = opfor_vk_rs_engine(f.ctx);
+    int through = 0;
+    for (int i = 0; i < f.n; i++)
+        if (f.acts[i].kind == OPFOR_VK_FIRE_MG &&
+            opfor_vk_query_mg_tests_side(vk, &f.st->vk, mg, f.acts[i].sub,
+                                         opfor_pt(f.acts[i].x, f.acts[i].y), 0) > 0)
+            through++;
+    assert_true(through > 0); /* bursts through the line are on the list */
+    opfor_heur_score_t sc;
+    int b = best(&f, &sc);
+    if (f.acts[b].kind == OPFOR_VK_FIRE_MG) {
+        int own = opfor_vk_query_mg_tests_side(vk, &f.st->vk, mg, f.acts[b].sub,
+                                               opfor_pt(f.acts[b].x, f.acts[b].y), 0);
+        int foe = opfor_vk_query_mg_tests_side(vk, &f.st->vk, mg, f.acts[b].sub,
+                                               opfor_pt(f.acts[b].x, f.acts[b].y), 1);
+        assert_true(foe > 2 * own);
+    }
+    vkfix_close(&f);
+}
+
+/* clang-format off */
+static const char RIFLES_AND_A_GUN[] =
+    VKFIX_HEAD
+    "units:\n"
+    VKFIX_UNIT("Line", "Red", "infantry", "[36, 8]") VKFIX_RIFLES(6)
+    VKFIX_UNIT("Rifles", "Blue", "infantry", "[36, 18]") VKFIX_RIFLES(4)
+    VKFIX_UNIT("Maxim", "Blue", "machinegun", "[50, 26]") VKFIX_TEAM("mg");
+/* clang-format on */
+
+/* An enemy machinegun's arc catches whole units: the planner's riflemen shoot at its team before
+ * the nearer rifles of the same worth (the old planner shot at the nearer men). */
+static void heuristic_shoots_the_machinegun_first(void **state) {
+    (void)state;
+    vkfix_t f;
+    assert_int_equal(vkfix_open(&f, RIFLES_AND_A_GUN, 7), 0);
+    int u = vkfix_act(&f, "Line");
+    int rifles = vkfix_unit(&f, "Rifles"), mg = vkfix_unit(&f, "Maxim");
+    assert_true(u >= 0 && rifles >= 0 && mg >= 0);
+    int at_rifles = -1, at_mg = -1;
+    for (int i = 0; i < f.n; i++)
+        if (f.acts[i].kind == OPFOR_VK_FIRE && !f.acts[i].flags) {
+            if (f.acts[i].target == rifles)
+                at_rifles = i;
+            else if (f.acts[i].target == mg)
+                at_mg = i;
+        }
+    assert_true(at_rifles >= 0 && at_mg >= 0);
+    opfor_heur_t h;
+    opfor_heur_init(&h);
+    opfor_heur_score_t sr, sm;
+    assert_int_equal(opfor_heur_score(&h, &f.game, f.st, &f.acts[at_rifles], &sr), 0);
+    assert_int_equal(opfor_heur_score(&h, &f.game, f.st, &f.acts[at_mg], &sm), 0);
+    assert_true(sm.total > sr.total);
+    vkfix_close(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(heuristic_artillery_keeps_range),
@@ -502,6 +577,8 @@ int main(void) {
         cmocka_unit_test(heuristic_goes_for_the_objective_when_time_runs_out),
         cmocka_unit_test(heuristic_charges_the_holders_late),
         cmocka_unit_test(heuristic_general_rides_for_ground_at_the_end),
+        cmocka_unit_test(heuristic_machinegun_spares_its_own_line),
+        cmocka_unit_test(heuristic_shoots_the_machinegun_first),
         cmocka_unit_test(heuristic_contracts),
         cmocka_unit_test(heuristic_ruleset_evaluator_is_the_default_planner),
     };

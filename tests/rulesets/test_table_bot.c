@@ -3,7 +3,8 @@
  * rally removes it) and otherwise takes cover, and on an objective holds it without trying;
  * the ground that scores (XIV) — a unit on an objective stays on it, the nearest free unit
  * goes for an objective its side does not hold once it is time, riders are never sent into a
- * building; charges need odds; the general rides for ground in the last turns.
+ * building; charges need odds; the general rides for ground in the last turns; the machinegun
+ * aims where its arc catches the most enemies and not through its own men (IX).
  */
 #include "rulesets/vk_fixture.h"
 
@@ -198,6 +199,63 @@ static void table_general_rides_for_ground_at_the_end(void **state) {
     fx_done(ctx, sc);
 }
 
+/* Blue's machinegun (equipment and three crew) at (24, 6) facing up the table; Red's two scouts
+ * at (22, 22); with `column`, Red's twelve men at (42, 34); with `line`, Blue's eight riflemen
+ * at (22, 14), between the gun and the scouts. Returns the scenario; *mg gets the gun. */
+static opfor_scenario_t *mg_field(int column, int line, int *mg) {
+    opfor_scenario_t *sc = fx_new(48, 48);
+    *mg = fx_unit(sc, "Maxim", 0, OPFOR_UT_MACHINEGUN, OPFOR_Q_SOLDIER, 4, opfor_pt(24, 6),
+                  opfor_pt(0, 1), 0, OPFOR_W_PISTOL, 0);
+    opfor_figure_t *g = fx_fig(sc, *mg, 0);
+    g->flags |= OPFOR_FIG_EQUIPMENT;
+    g->weapons = OPFOR_W_MG;
+    g->skills = 0;
+    for (int k = 1; k < 4; k++)
+        fx_fig(sc, *mg, k)->skills |= OPFOR_S_CREW;
+    fx_foot(sc, "Scouts", 1, OPFOR_Q_SOLDIER, 2, opfor_pt(22, 22), OPFOR_W_RIFLE);
+    if (column)
+        fx_foot(sc, "Column", 1, OPFOR_Q_SOLDIER, 12, opfor_pt(42, 34), OPFOR_W_RIFLE);
+    if (line)
+        fx_foot(sc, "Line", 0, OPFOR_Q_SOLDIER, 8, opfor_pt(22, 14), OPFOR_W_RIFLE);
+    fx_generals(sc, opfor_pt(4, 2), opfor_pt(44, 46));
+    return sc;
+}
+
+/* IX: a machinegun's burst tests every figure in its arc, friend or foe, at any range. The card
+ * aims it where it catches the most enemy figures (not at the nearest unit), and never where
+ * it would catch more than one of its own men for every two enemies. */
+static void table_machinegun_aims_at_the_most_men_and_spares_its_own(void **state) {
+    (void)state;
+    int mg;
+    opfor_scenario_t *sc = mg_field(1, 0, &mg);
+    opfor_vk_ctx_t *ctx = fx_ctx(sc, NULL);
+    opfor_vk_state_t *st = calloc(1, sizeof *st);
+    fx_start(ctx, st, 13, mg);
+    st->units[mg].flags |= OPFOR_UNIT_LOADED;
+    opfor_vk_action_t a;
+    assert_int_equal(pick(ctx, st, &a), OPFOR_VK_FIRE_MG);
+    /* the column, not the two scouts nearer */
+    assert_true(opfor_vk_query_mg_tests_side(ctx, st, mg, a.arc, a.dest, 1) >= 12);
+    assert_int_equal(opfor_vk_query_mg_tests_side(ctx, st, mg, a.arc, a.dest, 0), 0);
+    fx_done(ctx, sc);
+    /* Blue's own line stands between the gun and the scouts: the card does not fire through it
+       (the old card fired at the nearest enemy whoever stood in the way) */
+    sc = mg_field(0, 1, &mg);
+    ctx = fx_ctx(sc, NULL);
+    fx_start(ctx, st, 13, mg);
+    st->units[mg].flags |= OPFOR_UNIT_LOADED;
+    opfor_pt_t scouts = st->figures[st->units[1].first].pos;
+    assert_true(opfor_vk_query_mg_tests_side(ctx, st, mg, OPFOR_ARC_45, scouts, 0) > 0);
+    int k = pick(ctx, st, &a);
+    if (k == OPFOR_VK_FIRE_MG) {
+        int own = opfor_vk_query_mg_tests_side(ctx, st, mg, a.arc, a.dest, 0);
+        int foe = opfor_vk_query_mg_tests_side(ctx, st, mg, a.arc, a.dest, 1);
+        assert_true(own == 0 || foe >= 2 * own);
+    }
+    free(st);
+    fx_done(ctx, sc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table_rallies_only_when_likely),
@@ -205,6 +263,7 @@ int main(void) {
         cmocka_unit_test(table_wavering_unit_keeps_its_ground),
         cmocka_unit_test(table_cavalry_knows_its_ground_and_odds),
         cmocka_unit_test(table_general_rides_for_ground_at_the_end),
+        cmocka_unit_test(table_machinegun_aims_at_the_most_men_and_spares_its_own),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

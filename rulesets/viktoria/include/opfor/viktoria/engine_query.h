@@ -124,6 +124,15 @@ int opfor_vk_query_rally_chance(const opfor_vk_ctx_t *ctx, const opfor_vk_state_
  * double 45; 0 without an MG. */
 int opfor_vk_query_mg_tests(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u, int arc,
                             opfor_pt_t aim);
+/* opfor_vk_query_mg_tests counting only the figures of side (0 or 1): the burst's tests on
+ * one side's men, the firer's own side for friendly fire (IX: the arc hits whoever is in it). */
+int opfor_vk_query_mg_tests_side(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                                 int arc, opfor_pt_t aim, int side);
+/* opfor_vk_query_mg_tests with each unit's share of the tests in per_unit[0..st->nunits)
+ * (a balloon's envelope counted with its unit). Returns the total; 0 (per_unit untouched)
+ * for a NULL pointer or a unit out of range. */
+int opfor_vk_query_mg_tests_units(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st, int u,
+                                  int arc, opfor_pt_t aim, int *per_unit);
 /* How many figures of the charged unit fire at the chargers when it chooses defensive fire
  * (X) now, counted as if no shot harmed; 0 without a charge. */
 int opfor_vk_query_defensive_shooters(const opfor_vk_ctx_t *ctx, const opfor_vk_state_t *st);
