@@ -24,6 +24,7 @@
 
 #define AI_POOL_BYTES ((size_t)16 << 20) /* search memory of one order */
 #define MAX_FIELD_TEXT 128               /* bytes of one field value as text */
+#define MAX_UNIT_VALUES 256              /* names in one UNIT field's `values` */
 
 /* ------------------------------------------------------------------ small helpers */
 
@@ -1179,6 +1180,29 @@ static void pack_to_move(msgpack_packer *pk, int cur) {
         opfor_rpc_pack_cstr(pk, cur == OPFOR_PLAYER_CHANCE ? "chance" : "over");
 }
 
+/* game.state's `values` of a UNIT field: the units the ruleset's session allows now when the
+ * table side reports (opfor/session.h unit_values); nothing packed (nil: any unit) without
+ * the hook or when the ruleset gives no list for the field. */
+typedef struct gen_values_ud {
+    const opfor__gen_t *gen;
+    int side; /* the reporting side; -1 for table actions */
+} gen_values_ud_t;
+
+static int gen_unit_values(void *ud, const opfor_form_t *f, int k, msgpack_packer *pk) {
+    const gen_values_ud_t *v = ud;
+    const opfor_ruleset_session_t *ss = v->gen->rs->session;
+    if (!ss || !ss->unit_values || f->fields[k].type != OPFOR_FIELD_UNIT)
+        return 0;
+    const char *names[MAX_UNIT_VALUES];
+    int n = ss->unit_values(v->gen->ctx, v->gen->state, v->side, f, k, names, MAX_UNIT_VALUES);
+    if (n < 0)
+        return 0;
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < n; i++)
+        opfor_rpc_pack_cstr(pk, names[i] ? names[i] : "");
+    return 1;
+}
+
 int opfor__gen_pack_where(const opfor__game_t *g, msgpack_packer *pk) {
     const opfor__gen_t *gen = opfor__gen_of(g);
     int cur = opfor_game_current(&gen->game, gen->state);
@@ -1301,9 +1325,10 @@ void opfor__gen_pack_state(const opfor__game_t *g, int viewer, msgpack_packer *p
         msgpack_pack_nil(pk);
     const opfor_ruleset_session_t *ss = rs->session;
     opfor_rpc_pack_cstr(pk, "reports");
-    opfor__pack_forms(pk, ss ? ss->reports : NULL, ss ? ss->nreports : 0, NULL, NULL);
+    gen_values_ud_t rv = {gen, opfor__gen_table_side(g)}, av = {gen, -1};
+    opfor__pack_forms(pk, ss ? ss->reports : NULL, ss ? ss->nreports : 0, gen_unit_values, &rv);
     opfor_rpc_pack_cstr(pk, "actions");
-    opfor__pack_forms(pk, ss ? ss->actions : NULL, ss ? ss->nactions : 0, NULL, NULL);
+    opfor__pack_forms(pk, ss ? ss->actions : NULL, ss ? ss->nactions : 0, gen_unit_values, &av);
     /* the keys every game's state has, so a client never asks which ruleset it is */
     opfor__kv_bool(pk, "ai_to_order", g->t.status == OPFOR__GS_ACTIVE && cur == gen->ai_side);
     const int undo = g->t.status == OPFOR__GS_ACTIVE && gen->undo.entry != 0;

@@ -1163,4 +1163,5 @@ const opfor_ruleset_session_t opfor__sv_session = {
     .nactions = 0,
     .report = report,
     .action = NULL,
+    .unit_values = opfor__sv_unit_values,
 };

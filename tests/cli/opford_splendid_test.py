@@ -3,9 +3,9 @@
 opford by a stock MessagePack client: hello's ruleset_info lists each ruleset's built-in
 scenarios ({name, title}) and modes (Viktoria!: competitive and patrol; the others none);
 game.new with "ruleset": "splendid" and "scenario" plays that built-in scenario and refuses a
-name that is not one (a file path among them) and a mode; game.report's initiative, losses,
-move and charge reports are refused with the rules' reason and change nothing, or change the
-game; a charge with the table's die stops for the AI's reactions, given as orders; the
+name that is not one (a file path among them) and a mode; game.state's unit fields offer
+the units the rules allow now; game.report's initiative, losses, move and charge reports are
+refused with the rules' reason and change nothing, or change the game; a charge with the table's die stops for the AI's reactions, given as orders; the
 hand-to-hand dice thrown at the table, and the AI's attack then asked; a restarted daemon
 replays the reports to the same state.
 
@@ -13,6 +13,7 @@ Run by tests/cli/opford_splendid.sh; ends with the line "N passed, N failed".
 """
 import functools
 import os
+import re
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -83,8 +84,26 @@ def unchanged(before, name):
           repr((before["log_seq"], st["log_seq"])))
 
 
+def values(st, form, field):
+    f = next(f for f in st["reports"] if f["name"] == form)
+    return next(x for x in f["fields"] if x["name"] == field)["values"]
+
+
+def side_of(st):
+    """Each unit's side, by name (the scene names a unit with its stands: "Saker (1)")."""
+    return {re.sub(r" \(\d+\)$", "", u["name"]): u["side"] for u in st["scene"]["units"]}
+
+
 # ---------------------------------------------------------------- reports
 st0 = state()
+# the unit fields offer what the rules allow now (docs/splendid.md 11): before the initiative,
+# no manoeuvre, charge, fire or hand-to-hand; losses on any unit on the table; a number has none
+check("values_before_initiative",
+      values(st0, "move", "unit") == [] and values(st0, "charge", "target") == [] and
+      values(st0, "fire", "unit") == [] and values(st0, "melee", "enemy") == [] and
+      sorted(values(st0, "losses", "unit")) == sorted(side_of(st0)) and
+      values(st0, "losses", "stands") is None,
+      repr([(f["name"], [(x["name"], x["values"]) for x in f["fields"]]) for f in st0["reports"]]))
 err, _ = c.call("game.report", {"game": "sv1", "form": "initiative",
                                 "fields": {"dice": "3,4", "other_dice": "2,5"}})
 check("initiative_tie_refused", err is not None and err[0] == ILLEGAL and "a tie" in err[1],
@@ -137,6 +156,16 @@ for _ in range(30):
         if err is not None and "cannot charge now" in err[1]:
             c.call("game.act", {"game": "sv1", "action": st["legal"][0]})
             continue
+        sides = side_of(st)
+        check("values_follow_the_rules",
+              "Fairfax's Horse" in values(st, "charge", "unit") and
+              "Lifeguard" in values(st, "charge", "target") and
+              all(sides[u] == 0 for u in values(st, "charge", "unit") +
+                  values(st, "move", "unit") + values(st, "formation", "unit")) and
+              all(sides[u] == 1 for u in values(st, "charge", "target")) and
+              values(st, "reaction", "unit") == [],
+              repr([(f["name"], [(x["name"], x["values"]) for x in f["fields"]])
+                    for f in st["reports"]]))
         check("charge_two_dice_refused", err is not None and err[0] == INVALID_PARAMS and
               "the charge test is 1D6" in err[1], repr(err))
         unchanged(st, "charge_refused_changes_nothing")

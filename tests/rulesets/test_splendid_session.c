@@ -726,6 +726,93 @@ static void fire_bounce(void **st) {
     free(c);
 }
 
+/* The units field `field` of report `form` may name now when side reports, as one string
+ * "a,b" (or "-" for no list). */
+static const char *values(const sv_ctx_t *c, const sv_state_t *s, int side, const char *form,
+                          const char *field, char *buf, size_t len) {
+    const opfor_ruleset_session_t *ss = session();
+    assert_non_null(ss->unit_values);
+    const opfor_form_t *f = opfor_form_find(ss->reports, ss->nreports, form);
+    assert_non_null(f);
+    int k = opfor_form_field(f, field);
+    assert_true(k >= 0);
+    sv_state_t before;
+    memcpy(&before, s, sizeof before);
+    const char *names[SV_MAX_UNITS];
+    int n = ss->unit_values(c, s, side, f, k, names, SV_MAX_UNITS);
+    assert_memory_equal(&before, s, sizeof before); /* it only reads */
+    if (n < 0)
+        return snprintf(buf, len, "-"), buf;
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? "," : "", names[i]);
+    return buf;
+}
+
+/* Each report's unit fields offer what its checks accept now, for the side reporting, and
+ * nothing they refuse (docs/splendid.md 11): the table page's menus. */
+static void unit_values_offer_what_the_rules_allow(void **st) {
+    (void)st;
+    sv_ctx_t *c = charge_ctx(); /* Hammond (Parliament) 12" from Rupert (Royalists) */
+    sv_state_t s, t;
+    opfor_session_result_t out;
+    char b[200];
+    /* Parliament's movement phase: its unit moves and changes formation; Rupert waits */
+    fx_state(c, &s, SV_P_MOVE, 0, 9);
+    assert_string_equal(values(c, &s, 0, "move", "unit", b, sizeof b), "Hammond");
+    assert_string_equal(values(c, &s, 0, "formation", "unit", b, sizeof b), "Hammond");
+    assert_string_equal(values(c, &s, 1, "move", "unit", b, sizeof b), "");
+    assert_string_equal(values(c, &s, 1, "charge", "unit", b, sizeof b), "");
+    assert_string_equal(values(c, &s, 0, "losses", "unit", b, sizeof b), "Hammond,Rupert");
+    /* a non-unit field has no list */
+    assert_string_equal(values(c, &s, 0, "move", "to", b, sizeof b), "-");
+    /* once it moved, nothing is left to manoeuvre */
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(send(c, &t, 0, "move", &out, "unit=Hammond", "to=20,10", NULL), 0);
+    assert_string_equal(values(c, &t, 0, "move", "unit", b, sizeof b), "");
+    /* the Royalists' phase: the horse charges the pikes 12" off, and every listed pair is a
+     * charge the report accepts */
+    fx_state(c, &s, SV_P_MOVE, 1, 9);
+    assert_string_equal(values(c, &s, 1, "charge", "unit", b, sizeof b), "Rupert");
+    assert_string_equal(values(c, &s, 1, "charge", "target", b, sizeof b), "Hammond");
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(
+        send(c, &t, 1, "charge", &out, "unit=Rupert", "target=Hammond", "dice=1", NULL), 0);
+    /* 26" off: beyond even an extended charge, so no charge is offered */
+    memcpy(&t, &s, sizeof s);
+    t.u[1].y = 34.0f;
+    assert_string_equal(values(c, &t, 1, "charge", "unit", b, sizeof b), "");
+    assert_string_equal(values(c, &t, 1, "charge", "target", b, sizeof b), "");
+    refused(send(c, &t, 1, "charge", &out, "unit=Rupert", "target=Hammond", NULL), &out,
+            "cannot charge Hammond");
+    /* charged: the pikes' reaction is Parliament's to report, not the Royalists' */
+    memcpy(&t, &s, sizeof s);
+    assert_int_equal(
+        send(c, &t, 1, "charge", &out, "unit=Rupert", "target=Hammond", "dice=1", NULL), 0);
+    assert_int_equal(t.phase, SV_P_REACT);
+    assert_string_equal(values(c, &t, 0, "reaction", "unit", b, sizeof b), "Hammond");
+    assert_string_equal(values(c, &t, 1, "reaction", "unit", b, sizeof b), "");
+    assert_string_equal(values(c, &t, 0, "move", "unit", b, sizeof b), "");
+    assert_string_equal(values(c, &t, 0, "losses", "unit", b, sizeof b), "");
+    /* fire: the units whose declared fire waits for its dice, and their targets */
+    c->start.u[1].y = 14.0f;
+    fx_state(c, &s, SV_P_FIRE_ROLL, 0, 9);
+    assert_string_equal(values(c, &s, 0, "fire", "unit", b, sizeof b), "");
+    s.u[0].target = 1;
+    assert_string_equal(values(c, &s, 0, "fire", "unit", b, sizeof b), "Hammond");
+    assert_string_equal(values(c, &s, 0, "fire", "target", b, sizeof b), "Rupert");
+    /* hand-to-hand: the unit asked now, and the enemy it touches */
+    c->start.u[1].y = 8.0f;
+    fx_state(c, &s, SV_P_MELEE, 0, 9);
+    s.cur = 1;
+    assert_true(sv_in_contact(c, &s.u[0], &s.u[1]));
+    assert_string_equal(values(c, &s, 0, "melee", "unit", b, sizeof b), "Rupert");
+    assert_string_equal(values(c, &s, 0, "melee", "enemy", b, sizeof b), "Hammond");
+    s.phase = SV_P_OVER;
+    assert_string_equal(values(c, &s, 0, "melee", "unit", b, sizeof b), "");
+    free(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(forms_described),
@@ -741,6 +828,7 @@ int main(void) {
         cmocka_unit_test(fire),
         cmocka_unit_test(fire_bounce),
         cmocka_unit_test(melee),
+        cmocka_unit_test(unit_values_offer_what_the_rules_allow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

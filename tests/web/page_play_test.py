@@ -7,7 +7,9 @@ reported (the unit from the form's list, the point tapped on the map) and the un
 moves on the map to where the daemon puts it; Undo takes it back; play goes on from the page
 until the AI holds the initiative, and "AI orders" shows the order whose sentence is the one
 ai.orders answers over the Unix socket, with its reason. A game of the test-only duel ruleset
-(when built) shows its table side's moves and plays one from the page. Screenshots play-360.png and
+(when built) shows its table side's moves and plays one from the page. A Splendid game's unit
+menus offer the units game.state's `values` allow (none to charge before the initiative), and
+a loss reported from its menu is taken. Screenshots play-360.png and
 play-tablet.png (820 px) go to ARTEFACTS.
 """
 import os
@@ -251,6 +253,41 @@ try:
               du["to_move"] == ds["to_move"] and not du["can_undo"], du["log_seq"])
         check("duel_undo_hidden_again", waits(lambda b: not b.find_element(
             By.ID, "play-undo-box").is_displayed(), 5))
+
+    # a Splendid game: each unit menu offers what the rules allow now (game.state's values)
+    sv = u.rpc("game.new", {"ruleset": "splendid", "scenario": "encounter", "seed": 7,
+                            "level": "novice"})["game"]
+    ss = u.rpc("game.state", {"game": sv})
+    drv.find_element(By.ID, "tab-games").click()
+    row = f"#games-list tr[data-game='{sv}'] button"
+    waits(lambda b: b.find_elements(By.CSS_SELECTOR, row), 10)
+    drv.find_element(By.CSS_SELECTOR, row).click()
+    check("splendid_opened", waits(lambda b: shown_seq() == ss["log_seq"] and
+                                   b.find_element(By.TAG_NAME, "body").get_attribute("data-game")
+                                   == sv))
+
+    def menu(form, field):
+        report_form(form)
+        sel = Select(drv.find_element(By.ID, f"pr-{form}-{field}"))
+        return [o.get_attribute("value") for o in sel.options if o.get_attribute("value")]
+
+    def allowed(st, form, field):
+        f = next(f for f in st["reports"] if f["name"] == form)
+        return next(x for x in f["fields"] if x["name"] == field)["values"]
+
+    check("splendid_losses_menu", menu("losses", "unit") == allowed(ss, "losses", "unit")
+          and len(allowed(ss, "losses", "unit")) >= 2, menu("losses", "unit"))
+    check("splendid_no_charge_before_initiative", menu("charge", "unit") == [] and
+          "none allowed now" in drv.find_element(By.ID, "pr-charge-unit").text,
+          drv.find_element(By.ID, "pr-charge-unit").text)
+    lf = report_form("losses")
+    Select(drv.find_element(By.ID, "pr-losses-unit")).select_by_value("Rupert's Horse")
+    stands = drv.find_element(By.ID, "pr-losses-stands")
+    stands.clear()
+    stands.send_keys("2")
+    lf.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+    check("splendid_losses_reported", waits(lambda b: shown_seq() > ss["log_seq"], 10),
+          lf.find_element(By.CSS_SELECTOR, "p.error").text)
 
     drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                         {"width": 820, "height": 1180, "deviceScaleFactor": 1, "mobile": True})

@@ -45,6 +45,14 @@ typedef struct opfor_ruleset_session {
     /* The same for a table action (one of actions). */
     int (*action)(const void *ctx, void *state, const opfor_form_t *form, const opfor_value_t *vals,
                   opfor_session_result_t *out);
+    /* Optional (NULL: a UNIT field takes any unit of the game). The units that field `field`
+     * (a UNIT field) of `form` (one of reports or actions) may name now when side `side`
+     * reports (-1 for a table action), so that a client offers only what the rules allow
+     * (game.state's `values`): up to max names into names (the context's strings, valid while
+     * it lives); their count, 0 when none may now, or -1 for "any unit" (no list for that
+     * field). Reads state only. */
+    int (*unit_values)(const void *ctx, const void *state, int side, const opfor_form_t *form,
+                       int field, const char **names, int max);
 } opfor_ruleset_session_t;
 
 #endif
