@@ -70,6 +70,16 @@ def tap_table(x, y):
         x, y)
 
 
+def open_game(gid, seq):
+    """Opens game gid from the Games tab; whether the page then shows it at log_seq seq."""
+    drv.find_element(By.ID, "tab-games").click()
+    row = f"#games-list tr[data-game='{gid}'] button"
+    waits(lambda b: b.find_elements(By.CSS_SELECTOR, row), 10)
+    drv.find_element(By.CSS_SELECTOR, row).click()
+    return waits(lambda b: shown_seq() == seq and
+                 b.find_element(By.TAG_NAME, "body").get_attribute("data-game") == gid)
+
+
 def step_to(u, gid, seq):
     """Waits until the page shows the game at log_seq >= seq."""
     return waits(lambda b: shown_seq() >= seq, 10)
@@ -227,13 +237,7 @@ try:
     if "duel" in hello.get("rulesets", []):
         duel = u.rpc("game.new", {"ruleset": "duel", "seed": 3})["game"]
         ds = u.rpc("game.state", {"game": duel})
-        drv.find_element(By.ID, "tab-games").click()
-        row = f"#games-list tr[data-game='{duel}'] button"
-        waits(lambda b: b.find_elements(By.CSS_SELECTOR, row), 10)
-        drv.find_element(By.CSS_SELECTOR, row).click()
-        check("duel_opened", waits(lambda b: shown_seq() == ds["log_seq"] and
-                                   b.find_element(By.TAG_NAME, "body").get_attribute("data-game")
-                                   == duel))
+        check("duel_opened", open_game(duel, ds["log_seq"]))
         moves = drv.find_elements(By.CSS_SELECTOR, "#play-moves button.move")
         want = len(ds["legal"]) if ds["legal"] else len(ds["outcomes"]) + 1
         check("duel_moves_offered", len(moves) == want and want > 0, (len(moves), ds["to_move"]))
@@ -258,13 +262,7 @@ try:
     sv = u.rpc("game.new", {"ruleset": "splendid", "scenario": "encounter", "seed": 7,
                             "level": "novice"})["game"]
     ss = u.rpc("game.state", {"game": sv})
-    drv.find_element(By.ID, "tab-games").click()
-    row = f"#games-list tr[data-game='{sv}'] button"
-    waits(lambda b: b.find_elements(By.CSS_SELECTOR, row), 10)
-    drv.find_element(By.CSS_SELECTOR, row).click()
-    check("splendid_opened", waits(lambda b: shown_seq() == ss["log_seq"] and
-                                   b.find_element(By.TAG_NAME, "body").get_attribute("data-game")
-                                   == sv))
+    check("splendid_opened", open_game(sv, ss["log_seq"]))
 
     def menu(form, field):
         report_form(form)
