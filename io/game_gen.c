@@ -674,10 +674,15 @@ static int apply_form(const opfor__game_t *g, opfor__table_t *t, uint64_t seq, i
     int turn0 = progress_turn(gen, gen->work);
     rc = is_report ? ss->report(gen->ctx, gen->work, side, f, vals, &res)
                    : ss->action(gen->ctx, gen->work, f, vals, &res);
-    if (rc < 0)
+    if (rc < 0) {
+        /* "initiative: a tie ..." is not prefixed again with the form's name */
+        size_t nl = strlen(f->name);
+        int named = strncmp(res.error, f->name, nl) == 0 && res.error[nl] == ':';
         return opfor__gerr_set(
             err, rc == OPFOR_EILLEGAL ? OPFOR_RPC_E_ILLEGAL : OPFOR_RPC_E_INVALID_PARAMS, rc,
-            "%s: %s", f->name, res.error[0] ? res.error : opfor_strerror(rc));
+            "%s%s%s", named ? "" : f->name, named ? "" : ": ",
+            res.error[0] ? res.error : opfor_strerror(rc));
+    }
     msgpack_packer pk;
     ev_begin(ev, &pk, g, t, seq, is_report ? "report" : "action");
     msgpack_pack_map(&pk, is_report ? 3 : 2);

@@ -104,10 +104,10 @@ if e is None and "duel" in hello["rulesets"]:
     rc, out, err = opfor("new", "--ruleset", "duel", "--id", "du1", "--seed", "3")
     check("new_other_ruleset", rc == 0 and "Dice duel" in out and
           "to move: side 0 (the table)" in out and "1. Red attacks" in out and
-          "game.act" in out and "opfor initiative" not in out, out + err)
+          "opfor act N" in out and "opfor initiative" not in out, out + err)
     rc, out, err = opfor("initiative", "du1")
     check("initiative_other_ruleset_refused", rc == 1 and
-          "duel games have no initiative method" in err and "game.act" in err and
+          "duel games have no initiative method" in err and "`opfor act`" in err and
           "patrol" not in err, err)
 rc, out, err = opfor("new", "--ruleset", "nope")
 check("new_unknown_ruleset", rc == 1 and "no ruleset 'nope'" in err and "viktoria" in err, err)

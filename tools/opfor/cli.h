@@ -60,6 +60,14 @@ int opfor_cmd_report(int argc, char **argv);
 int opfor_cmd_undo(int argc, char **argv);
 int opfor_cmd_orders(int argc, char **argv);
 int opfor_cmd_watch(int argc, char **argv);
+/* `opfor act`, `opfor roll` (cmd_table.c): the table side's legal action, the dice at a
+ * chance node, for a daemon game of any ruleset (game.act, game.roll). */
+int opfor_cmd_act(int argc, char **argv);
+int opfor_cmd_roll(int argc, char **argv);
+/* `opfor report --form NAME FIELD=VALUE ...` and `--action NAME` (cmd_table.c): one of a
+ * game's typed reports or table actions (game.report, game.action); opfor_cmd_report hands
+ * its argv over when it holds --form or --action. */
+int opfor__cmd_report_form(int argc, char **argv);
 int opfor_cmd_close(int argc, char **argv);
 /* `opfor bench engine` (bench_engine.c): rules engine speed. */
 int opfor_bench_engine(int argc, char **argv);

@@ -7,6 +7,7 @@
  *                [--wounded UNIT=N] [--morale UNIT=RESULT] [--off UNIT[=captured]]
  *                [--roll DICE] [--resolve [--move-roll N]] [--note TEXT] [--order N | --seen N]
  *   opfor report [GAME] --undo [--seen N]      opfor undo [GAME]
+ *   (opfor report --form/--action, opfor act, opfor roll: cmd_table.c)
  *   opfor watch [GAME] [--after SEQ] [--count N] [--timeout SECONDS]
  *   opfor close [GAME]
  *
@@ -25,6 +26,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cmd_game.h"
 #include "game_rpc.h"
 #include "opfor/rpc.h"
 #include "opfor/ruleset.h"
@@ -32,24 +34,7 @@
 
 #define MAX_LIST 32
 
-/* Options every game command shares. */
-typedef struct gopts {
-    const char *cmd;        /* the command, for errors */
-    const char *connect;    /* --connect ADDR */
-    const char *token_file; /* --token-file FILE */
-    const char *game;       /* GAME, or NULL */
-    int json;               /* --json */
-} gopts_t;
-
-/* --connect, --token-file and --json, the end of every game command's option table. */
-#define GAME_OPTS(o, json_help)                                                                    \
-    OPFOR_CLI_CONNECT_OPTS(&(o)->connect, &(o)->token_file),                                       \
-        {.name = "--json", .type = OPFOR_CLI_FLAG, .flag = &(o)->json, .help = (json_help)}, {     \
-        0                                                                                          \
-    }
-
-/* GAME: the one positional argument of the commands that take one. */
-static int game_arg(void *ud, const char *a) {
+int opfor__game_arg(void *ud, const char *a) {
     gopts_t *o = ud;
     if (o->game)
         return opfor_cli_usage_error("%s: one GAME at a time, got '%s' and '%s' (see opfor %s "
@@ -59,11 +44,7 @@ static int game_arg(void *ud, const char *a) {
     return 0;
 }
 
-/* What the commands taking GAME say about it, after their own description. */
-#define GAME_DEFAULT "GAME defaults to the most recently changed active game."
-
-/* A params map {"game": id} into sb. */
-static void params_game(msgpack_sbuffer *sb, const char *id) {
+void opfor__game_params(msgpack_sbuffer *sb, const char *id) {
     msgpack_packer pk;
     msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 1);
@@ -71,9 +52,7 @@ static void params_game(msgpack_sbuffer *sb, const char *id) {
     opfor_rpc_pack_cstr(&pk, id);
 }
 
-/* GAME, or the most recently changed active game. Writes it into buf; prints and returns
- * OPFOR_EXIT_FAIL when there is none. */
-static int resolve_game(opfor_client_t *c, const char *cmd, const char *given, char *buf,
+int opfor__game_resolve(opfor_client_t *c, const char *cmd, const char *given, char *buf,
                         size_t n) {
     if (given) {
         snprintf(buf, n, "%s", given);
@@ -107,13 +86,13 @@ static int simple_call(const char *cmd, const gopts_t *o, const char *method,
     if (!c)
         return OPFOR_EXIT_FAIL;
     char id[64];
-    int rc = resolve_game(c, cmd, o->game, id, sizeof id);
+    int rc = opfor__game_resolve(c, cmd, o->game, id, sizeof id);
     if (rc == 0) {
         if (strcmp(method, "ai.orders") == 0)
             opfor_client_set_timeout(c, 120000);
         msgpack_sbuffer sb;
         msgpack_sbuffer_init(&sb);
-        params_game(&sb, id);
+        opfor__game_params(&sb, id);
         const msgpack_object *res;
         if (strchr(method, '.'))
             rc = opfor__rpc_call_cmd(c, cmd, method, &sb, &res);
@@ -131,7 +110,7 @@ static int simple_call(const char *cmd, const gopts_t *o, const char *method,
     return rc;
 }
 
-static void print_events_of(const msgpack_object *res) {
+void opfor__game_print_events(const msgpack_object *res) {
     const msgpack_object *evs = opfor__rpc_get(res, "events");
     for (uint32_t i = 0; evs && evs->type == MSGPACK_OBJECT_ARRAY && i < evs->via.array.size; i++)
         opfor__rpc_print_event(stdout, &evs->via.array.ptr[i]);
@@ -139,7 +118,7 @@ static void print_events_of(const msgpack_object *res) {
 
 static void print_ack(const msgpack_object *res) {
     char buf[64];
-    print_events_of(res);
+    opfor__game_print_events(res);
     printf("(log entry %lld; turn %lld; initiative: %s)\n",
            (long long)opfor__rpc_int(res, "log_seq", 0), (long long)opfor__rpc_int(res, "turn", 0),
            opfor__rpc_str(res, "pending", buf, sizeof buf));
@@ -337,9 +316,10 @@ int opfor_cmd_new(int argc, char **argv) {
             printf("New game %s\n", opfor__rpc_str(res, "game", gid, sizeof gid));
             opfor__rpc_print_state(stdout, res);
             if (opfor__rpc_get(res, "to_move")) /* a game played through game.act */
-                printf("Next: the table's sides move with the daemon's game.act "
-                       "(docs/protocol.md); `opfor orders %s` when the AI is to move.\n",
-                       gid);
+                printf("Next: the table plays with `opfor roll`, `opfor act N` and `opfor "
+                       "report --form NAME FIELD=VALUE ...`; `opfor orders %s` when the AI is to "
+                       "move (`opfor state %s` says what waits).\n",
+                       gid, gid);
             else
                 printf("Next: `opfor initiative %s` presses the initiative button.\n", gid);
         }
@@ -431,7 +411,7 @@ static int game_cmd(int argc, char **argv, const char *cmd, const char *method, 
         .args = "[GAME]",
         .about = about,
         .opts = opts,
-        .positional = game_arg,
+        .positional = opfor__game_arg,
         .ud = &o,
     };
     if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
@@ -548,7 +528,7 @@ static int report_numbers(opfor_client_t *c, const char *id, int answers, long *
                           long *seen_now) {
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
-    params_game(&sb, id);
+    opfor__game_params(&sb, id);
     const msgpack_object *st;
     int rc = opfor__rpc_call_cmd(c, "report", "game.state", &sb, &st);
     msgpack_sbuffer_destroy(&sb);
@@ -565,7 +545,21 @@ static int report_numbers(opfor_client_t *c, const char *id, int answers, long *
     return 0;
 }
 
+/* Whether argv holds --form or --action (a typed report of any ruleset: cmd_table.c). */
+static int typed_report(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return 0;
+        if (!strcmp(argv[i], "--form") || !strncmp(argv[i], "--form=", 7) ||
+            !strcmp(argv[i], "--action") || !strncmp(argv[i], "--action=", 9))
+            return 1;
+    }
+    return 0;
+}
+
 int opfor_cmd_report(int argc, char **argv) {
+    if (typed_report(argc, argv))
+        return opfor__cmd_report_form(argc, argv);
     gopts_t o = {.cmd = "report"};
     const char *acted = NULL, *at = NULL, *roll = NULL, *note = NULL;
     int resolve = 0, undo = 0, nmove = 0, ncas = 0, nmor = 0, noff = 0, rc;
@@ -690,9 +684,11 @@ int opfor_cmd_report(int argc, char **argv) {
                  "(--order, by default the current one), and once any client answered an order a\n"
                  "second answer is refused, saying which report answered it. To add to that\n"
                  "report give --seen N (the log entry it printed); --undo takes it back.\n"
+                 "Any game's typed reports (every game of another ruleset plays with them):\n"
+                 "opfor report --form NAME FIELD=VALUE ... (`opfor report --form x --help`).\n"
                  "\n" GAME_DEFAULT,
         .opts = opts,
-        .positional = game_arg,
+        .positional = opfor__game_arg,
         .ud = &o,
     };
     if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
@@ -765,7 +761,7 @@ int opfor_cmd_report(int argc, char **argv) {
     if (!c)
         return OPFOR_EXIT_FAIL;
     char id[64];
-    rc = resolve_game(c, "report", o.game, id, sizeof id);
+    rc = opfor__game_resolve(c, "report", o.game, id, sizeof id);
     if (rc == 0)
         rc = report_numbers(c, id, nmove || ncas || nmor || noff || resolve, &order, &seen,
                             &seen_now);
@@ -990,7 +986,7 @@ int opfor_cmd_watch(int argc, char **argv) {
                  "When the connection drops (a daemon restart) it connects again after 1, 2,\n"
                  "4 ... up to 30 s and goes on from the last event it printed.\n" GAME_DEFAULT,
         .opts = opts,
-        .positional = game_arg,
+        .positional = opfor__game_arg,
         .ud = &o,
     };
     if (opfor_cli_parse(&spec, argc, argv, 1, &rc))
@@ -1000,7 +996,7 @@ int opfor_cmd_watch(int argc, char **argv) {
     if (!c)
         return OPFOR_EXIT_FAIL;
     char id[64];
-    rc = resolve_game(c, "watch", o.game, id, sizeof id);
+    rc = opfor__game_resolve(c, "watch", o.game, id, sizeof id);
     if (rc) {
         opfor_client_close(c);
         return rc;

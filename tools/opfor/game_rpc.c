@@ -258,8 +258,9 @@ int opfor__rpc_call_ruleset(opfor_client_t *c, const char *what, const char *gam
     rc = opfor_client_call(c, method, pack_prebuilt, (void *)params, res);
     if (rc == OPFOR_CLIENT_REMOTE && opfor_client_error_code(c) == OPFOR_RPC_E_METHOD_NOT_FOUND) {
         fprintf(stderr,
-                "opfor: %s: %s games have no %s method: their table plays with game.act, "
-                "game.roll, game.report and game.action (docs/protocol.md)\n",
+                "opfor: %s: %s games have no %s method: their table plays with `opfor act`, "
+                "`opfor roll` and `opfor report --form` (game.act, game.roll, game.report; "
+                "`opfor state` lists what waits)\n",
                 what, rs, verb);
         return OPFOR_EXIT_FAIL;
     }
@@ -557,6 +558,37 @@ void opfor__rpc_print_event(FILE *f, const msgpack_object *ev) {
     } else if (strcmp(kind, "order") == 0) {
         fprintf(f, "Order\n");
         opfor__rpc_print_order(f, d);
+    } else if ((strcmp(kind, "report") == 0 || strcmp(kind, "action") == 0) &&
+               opfor__rpc_get(d, "form")) { /* a typed report or table action (any ruleset) */
+        fprintf(f, "%s %s", kind[0] == 'r' ? "Report" : "Table action",
+                opfor__rpc_str(d, "form", buf, sizeof buf));
+        if (opfor__rpc_get(d, "side"))
+            fprintf(f, " (side %lld)", (long long)opfor__rpc_int(d, "side", 0));
+        const msgpack_object *fl = opfor__rpc_get(d, "fields");
+        for (uint32_t i = 0; fl && fl->type == MSGPACK_OBJECT_MAP && i < fl->via.map.size; i++) {
+            const msgpack_object_kv *kv = &fl->via.map.ptr[i];
+            if (kv->key.type == MSGPACK_OBJECT_STR && kv->val.type == MSGPACK_OBJECT_STR)
+                fprintf(f, "%s%.*s=%.*s", i ? ", " : ": ", (int)kv->key.via.str.size,
+                        kv->key.via.str.ptr, (int)kv->val.via.str.size, kv->val.via.str.ptr);
+        }
+        fprintf(f, "\n");
+    } else if (strcmp(kind, "session") == 0) {
+        fprintf(f, "    %s\n", opfor__rpc_str(d, "text", buf, sizeof buf));
+    } else if (strcmp(kind, "act") == 0) {
+        fprintf(f, "Side %lld: %s\n", (long long)opfor__rpc_int(d, "side", 0),
+                opfor__rpc_str(d, "action", buf, sizeof buf));
+    } else if (strcmp(kind, "roll") == 0) {
+        opfor__rpc_str(d, "outcome", buf, sizeof buf);
+        fprintf(f, "Dice (%s): %s\n", opfor__rpc_int(d, "auto", 0) ? "the daemon's" : "the table's",
+                buf[0] ? buf : "thrown");
+    } else if (strcmp(kind, "to_move") == 0 && opfor__rpc_get(d, "chance")) {
+        long long side = (long long)opfor__rpc_int(d, "side", -1);
+        if (opfor__rpc_int(d, "chance", 0))
+            fprintf(f, "To move: the dice (`opfor roll`)\n");
+        else if (opfor__rpc_int(d, "ai", 0))
+            fprintf(f, "To move: the AI, side %lld (`opfor orders`)\n", side);
+        else
+            fprintf(f, "To move: the table, side %lld\n", side);
     } else if (strcmp(kind, "report") == 0) {
         const msgpack_object *text = opfor__rpc_get(d, "text");
         fprintf(f, "Report (%s)\n", opfor__rpc_str(d, "kind", buf, sizeof buf));
@@ -617,28 +649,98 @@ void opfor__rpc_print_event(FILE *f, const msgpack_object *ev) {
     }
 }
 
-/* The turn line of a game of the generic kind (game.state has "to_move" and "legal"): who is
- * to move and the legal actions of a table side. */
+/* A form of game.state's `reports` or `actions` on one line: its name, then each field (its
+ * name; "?" after an optional one), a unit field's allowed units in brackets. */
+static void print_form(FILE *f, const msgpack_object *form) {
+    char name[64], fname[64], type[16];
+    fprintf(f, "    %s:", opfor__rpc_str(form, "name", name, sizeof name));
+    const msgpack_object *fields = opfor__rpc_get(form, "fields");
+    for (uint32_t k = 0;
+         fields && fields->type == MSGPACK_OBJECT_ARRAY && k < fields->via.array.size; k++) {
+        const msgpack_object *fd = &fields->via.array.ptr[k];
+        fprintf(f, " %s%s", opfor__rpc_str(fd, "name", fname, sizeof fname),
+                opfor__rpc_int(fd, "required", 0) ? "" : "?");
+        const msgpack_object *vals = opfor__rpc_get(fd, "values");
+        const msgpack_object *ch = opfor__rpc_get(fd, "choices");
+        if (strcmp(opfor__rpc_str(fd, "type", type, sizeof type), "unit") == 0 && vals &&
+            vals->type == MSGPACK_OBJECT_ARRAY) {
+            fprintf(f, " [");
+            if (vals->via.array.size)
+                print_names(f, vals);
+            else
+                fprintf(f, "none now");
+            fprintf(f, "]");
+        } else if (ch && ch->type == MSGPACK_OBJECT_ARRAY) {
+            fprintf(f, " (");
+            for (uint32_t i = 0; i < ch->via.array.size; i++)
+                if (ch->via.array.ptr[i].type == MSGPACK_OBJECT_STR)
+                    fprintf(f, "%s%.*s", i ? "|" : "", (int)ch->via.array.ptr[i].via.str.size,
+                            ch->via.array.ptr[i].via.str.ptr);
+            fprintf(f, ")");
+        } else if (strcmp(type, "dice") == 0 || strcmp(type, "point") == 0) {
+            fprintf(f, " (%s)", strcmp(type, "dice") == 0 ? "dice: 3,5" : "x,y in");
+        }
+    }
+    fprintf(f, "\n");
+}
+
+/* The turn of a game of the generic kind (game.state has "to_move" and "legal"): who is to
+ * move and what the table may do about it: the legal actions (`opfor act N`), the dice's
+ * outcomes (`opfor roll`), the AI's order (`opfor orders`), the typed reports and table
+ * actions (`opfor report --form`, `--action`) and the undo. */
 static void print_generic_turn(FILE *f, const msgpack_object *st) {
     char c[64], d[64];
     const msgpack_object *pr = opfor__rpc_get(st, "progress");
+    const msgpack_object *tm = opfor__rpc_get(st, "to_move");
     long long to_move = (long long)opfor__rpc_int(st, "to_move", -1);
+    long long ai = (long long)opfor__rpc_int(st, "ai_side", -2);
     fprintf(f, "Turn %lld; status %s", (long long)opfor__rpc_int(pr, "turn", 0),
             opfor__rpc_str(st, "status", c, sizeof c));
     opfor__rpc_str(st, "result", d, sizeof d);
     if (d[0])
         fprintf(f, ", %s", d);
+    const int active = strcmp(c, "active") == 0;
     if (to_move >= 0)
         fprintf(f, "; to move: side %lld (%s)", to_move,
-                to_move == (long long)opfor__rpc_int(st, "ai_side", -2) ? "the AI" : "the table");
+                to_move == ai ? "the AI: `opfor orders`" : "the table");
+    else if (active && tm && tm->type == MSGPACK_OBJECT_STR && tm->via.str.size == 6 &&
+             memcmp(tm->via.str.ptr, "chance", 6) == 0)
+        fprintf(f, "; to move: the dice (`opfor roll`: the daemon throws; `opfor roll N`: the "
+                   "table threw outcome N)");
     fprintf(f, "\n");
     const msgpack_object *legal = opfor__rpc_get(st, "legal");
+    if (legal && legal->type == MSGPACK_OBJECT_ARRAY && legal->via.array.size)
+        fprintf(f, "Legal actions (`opfor act N`):\n");
     for (uint32_t i = 0; legal && legal->type == MSGPACK_OBJECT_ARRAY && i < legal->via.array.size;
          i++) {
         const msgpack_object *a = &legal->via.array.ptr[i];
         if (a->type == MSGPACK_OBJECT_STR)
             fprintf(f, "  %2u. %.*s\n", i + 1, (int)a->via.str.size, a->via.str.ptr);
     }
+    const msgpack_object *outs = opfor__rpc_get(st, "outcomes");
+    if (outs && outs->type == MSGPACK_OBJECT_ARRAY && outs->via.array.size)
+        fprintf(f, "Outcomes (`opfor roll N`):\n");
+    for (uint32_t i = 0; outs && outs->type == MSGPACK_OBJECT_ARRAY && i < outs->via.array.size;
+         i++) {
+        char text[160];
+        const msgpack_object *o = &outs->via.array.ptr[i];
+        fprintf(f, "  %2u. %s (%.1f%%)\n", i + 1, opfor__rpc_str(o, "text", text, sizeof text),
+                100.0 * opfor__rpc_num(o, "p", 0.0));
+    }
+    const char *const lists[2][2] = {
+        {"reports", "Reports (`opfor report --form NAME FIELD=VALUE ...`)"},
+        {"actions", "Table actions (`opfor report --action NAME`)"}};
+    for (int l = 0; l < 2 && active; l++) {
+        const msgpack_object *forms = opfor__rpc_get(st, lists[l][0]);
+        if (!forms || forms->type != MSGPACK_OBJECT_ARRAY || !forms->via.array.size)
+            continue;
+        fprintf(f, "%s:\n", lists[l][1]);
+        for (uint32_t i = 0; i < forms->via.array.size; i++)
+            print_form(f, &forms->via.array.ptr[i]);
+    }
+    if (active && opfor__rpc_int(st, "can_undo", 0))
+        fprintf(f, "`opfor undo` takes back log entry %lld.\n",
+                (long long)opfor__rpc_int(st, "undo_report", 0));
 }
 
 void opfor__rpc_print_state(FILE *f, const msgpack_object *st) {

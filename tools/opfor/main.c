@@ -24,6 +24,8 @@ static const opfor_cli_cmd_t commands[] = {
     {"state", opfor_cmd_state, "a daemon game's position"},
     {"initiative", opfor_cmd_initiative, "press a daemon game's initiative button"},
     {"report", opfor_cmd_report, "tell the daemon what happened at the table"},
+    {"act", opfor_cmd_act, "the table side's legal action in a daemon game (any ruleset)"},
+    {"roll", opfor_cmd_roll, "the dice at a daemon game's chance node (any ruleset)"},
     {"undo", opfor_cmd_undo, "take back a daemon game's last report"},
     {"orders", opfor_cmd_orders, "the AI's orders for the non-player unit holding the initiative"},
     {"watch", opfor_cmd_watch, "stream a daemon game's events"},
