@@ -241,6 +241,10 @@ const opfor_scenario_t *opfor_vk_ctx_scenario(const opfor_vk_ctx_t *ctx) {
     return &ctx->sc;
 }
 
+const opfor_vk_options_t *opfor_vk_ctx_options(const opfor_vk_ctx_t *ctx) {
+    return &ctx->opt;
+}
+
 int opfor_vk_ctx_turn_limit(const opfor_vk_ctx_t *ctx) {
     return ctx->turn_limit;
 }

@@ -360,6 +360,59 @@ check("weather_rolled_from_the_seed",
       all(isinstance(x, dict) and 1 <= x["level"] <= 4 for x in rolled) and
       len({x["level"] for x in rolled}) >= 2 and again == rolled[4], repr((rolled, again)))
 
+# A weather event at the table (XIII, rules weather_events): the table reports the weather it
+# gave; the state, the command radius the AI's orders use and the game's forms follow, an undo
+# takes it back, and a game without weather events refuses it, saying why.
+wx_ev = wx_set + "\nrules: {weather_events: yes}\n"
+err, _ = c.call("game.new", {"scenario_yaml": wx_ev, "scenario": "wx", "seed": 9, "id": "wx_ev",
+                             "difficulty": "novice"})
+err, st = c.call("game.state", {"game": "wx_ev"})
+check("weather_form_listed", st and "weather" in [f["name"] for f in st["reports"]] and
+      "weather" not in [f["name"] for f in c.call("game.state", {"game": "wx_set"})[1]["reports"]],
+      repr(st and [f["name"] for f in st["reports"]]))
+err, r = c.call("report", {"game": "wx_ev", "weather": {"level": 5, "wind": "ne"}})
+evs = {e["kind"]: e["data"] for e in (r or {}).get("events", [])}
+check("weather_event_reported", err is None and
+      evs.get("weather") == {"level": 5, "wind": "NE", "command_radius": 6} and
+      "weather event: level 5, wind NE (command radius 6 in)" in evs.get("report", {}).get("text", []),
+      repr((err, evs)))
+err, st = c.call("game.state", {"game": "wx_ev"})
+check("weather_now_in_state", st and st["weather"] == {"level": 5, "wind": "NE",
+                                                      "command_radius": 6}, repr(st and st["weather"]))
+
+
+def zone_radii(st):
+    """The radii of the map's command zones (circles around the generals), to 0.1 in."""
+    out = set()
+    for sh in (st.get("scene") or {}).get("shapes", []):
+        if sh["style"] == "zone" and sh["closed"] and len(sh["points"]) >= 8:
+            xs = [p[0] for p in sh["points"]]
+            out.add(round((max(xs) - min(xs)) / 2, 1))
+    return out
+
+
+err, before = c.call("game.state", {"game": "wx_set"})
+check("weather_zones_follow", zone_radii(st) == {6.0} and zone_radii(before) == {12.0},
+      repr((zone_radii(st), zone_radii(before))))
+err, _ = c.call("game.undo", {"game": "wx_ev"})
+err2, st = c.call("game.state", {"game": "wx_ev"})
+check("weather_undone", err is None and st["weather"] == {"level": 4, "wind": "SW",
+                                                         "command_radius": 12},
+      repr((err, st and st["weather"])))
+err, r = c.call("game.report", {"game": "wx_ev", "form": "weather", "fields": {"level": 1}})
+err2, st = c.call("game.state", {"game": "wx_ev"})
+check("weather_form_keeps_the_wind", err is None and st["weather"] == {
+    "level": 1, "wind": "SW", "command_radius": 18}, repr((err, st and st["weather"])))
+for bad, want in (({"level": 6}, "weather.level: must be a whole number from 1 to 5"),
+                  ({"wind": "up"}, "weather.wind: must be a compass point"),
+                  ({}, "weather: must be a map"), ({"rain": 1}, "rain")):
+    err, _ = c.call("report", {"game": "wx_ev", "weather": bad})
+    check("weather_refused_" + (list(bad) or ["empty"])[0],
+          err is not None and err[0] == -32602 and want in err[1], repr(err))
+err, _ = c.call("report", {"game": "wx_set", "weather": {"level": 5}})
+check("weather_needs_weather_events", err is not None and err[0] == 4 and
+      "rolls no weather events" in err[1] and "level 4, wind SW" in err[1], repr(err))
+
 # Level challenge: the director picks spottings on a worker thread; the presses still answer,
 # the spotted units appear, and the restarted daemon rebuilds the same game from its log.
 # The search at this level takes seconds a decision in a sanitizer build: a patient client,

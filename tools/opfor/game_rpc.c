@@ -572,6 +572,11 @@ void opfor__rpc_print_event(FILE *f, const msgpack_object *ev) {
                         kv->key.via.str.ptr, (int)kv->val.via.str.size, kv->val.via.str.ptr);
         }
         fprintf(f, "\n");
+    } else if (strcmp(kind, "weather") == 0) {
+        fprintf(f, "Weather: level %lld, wind %s (command radius %lld in)\n",
+                (long long)opfor__rpc_int(d, "level", 0),
+                opfor__rpc_str(d, "wind", buf, sizeof buf),
+                (long long)opfor__rpc_int(d, "command_radius", 0));
     } else if (strcmp(kind, "session") == 0) {
         fprintf(f, "    %s\n", opfor__rpc_str(d, "text", buf, sizeof buf));
     } else if (strcmp(kind, "act") == 0) {

@@ -224,6 +224,8 @@ void opfor__vkg_opening(const opfor__vkg_t *g, opfor__vkg_table_t *t) {
         t->units[u].flags &= (uint16_t)~OPFOR_UNIT_ACTED;
     t->order.target = -1;
     t->order.unit = -1;
+    t->weather[0] = g->weather[0];
+    t->weather[1] = g->weather[1];
 }
 
 void opfor__vkg_free(opfor__vkg_t *g) {
@@ -919,11 +921,11 @@ void opfor__vkg_pack_state(const opfor__vkg_t *g, msgpack_packer *pk) {
     opfor__kv_int(pk, "turn_limit",
                   g->mode == OPFOR_MODE_COOP ? g->cfg->turn_limit : g->sc->turn_limit);
     opfor__kv_int(pk, "presses", t->presses);
-    opfor_rpc_pack_cstr(pk, "weather"); /* at the start of play (XIII) */
+    opfor_rpc_pack_cstr(pk, "weather"); /* now: the start's, or the table's last event (XIII) */
     msgpack_pack_map(pk, 3);
-    opfor__kv_int(pk, "level", g->weather[0]);
-    opfor__kv_str(pk, "wind", opfor_vocab_name(opfor_compass_names, g->weather[1]));
-    opfor__kv_int(pk, "command_radius", opfor_viktoria_command_radius(g->weather[0]));
+    opfor__kv_int(pk, "level", t->weather[0]);
+    opfor__kv_str(pk, "wind", opfor_vocab_name(opfor_compass_names, t->weather[1]));
+    opfor__kv_int(pk, "command_radius", opfor_viktoria_command_radius(t->weather[0]));
     opfor__kv_str(pk, "pending", opfor__vkg_pending_name(t->pending));
     opfor_rpc_pack_cstr(pk, "ready");
     msgpack_pack_array(pk, (size_t)nready);

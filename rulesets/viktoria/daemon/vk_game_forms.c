@@ -2,12 +2,12 @@
  * (opfor/form.h), so a generic client (the table page) plays it without knowing the ruleset.
  *
  * game.state's `actions` (the initiative button) and `reports` (acted, move, casualties, morale,
- * off_table, roll, resolve) are the same shape as every ruleset's session forms, and a UNIT
- * field's `values` lists only the units the rules allow now. game.action and game.report map a
- * form onto the daemon's own paths: the press (the `initiative` method, which may need a worker
- * for the director) and the `report` entry, checked by opfor__vkg_report_check and applied by
- * opfor__vkg_report exactly as a `report` call with the same params, `seen` included
- * (docs/protocol.md, "Viktoria! games as forms").
+ * off_table, roll, resolve; weather where the scenario rolls weather events) are the same shape as
+ * every ruleset's session forms, and a UNIT field's `values` lists only the units the rules allow
+ * now. game.action and game.report map a form onto the daemon's own paths: the press (the
+ * `initiative` method, which may need a worker for the director) and the `report` entry, checked by
+ * opfor__vkg_report_check and applied by opfor__vkg_report exactly as a `report` call with the same
+ * params, `seen` included (docs/protocol.md, "Viktoria! games as forms").
  */
 #include "vk_game_int.h"
 
@@ -68,6 +68,14 @@ static const opfor_field_t f_resolve[] = {
      OPFOR_FIELD_INT, OPFOR_FIELD_OPTIONAL, 1, 3, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
+static const char *const k_wind[] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW", NULL};
+static const opfor_field_t f_weather[] = {
+    {"level", "Weather level", "1 (fine) to 5; empty: as it was", OPFOR_FIELD_INT,
+     OPFOR_FIELD_OPTIONAL, 1, 5, 0, NULL, NULL, NULL, NULL, NULL, NULL},
+    {"wind", "Wind", "the way it blows now; empty: as it was", OPFOR_FIELD_CHOICE,
+     OPFOR_FIELD_OPTIONAL, 0, 0, 0, NULL, k_wind, NULL, NULL, NULL, NULL},
+};
+
 #define FORM(name, title, help, section, fields)                                                   \
     { name, title, help, section, fields, (int)(sizeof fields / sizeof fields[0]) }
 
@@ -81,12 +89,21 @@ static const opfor_form_t k_reports[] = {
     FORM("roll", "Roll dice", "the daemon rolls dice for the table", NULL, f_roll),
     FORM("resolve", "Resolve the AI's order", "the rules engine carries out the open order", NULL,
          f_resolve),
+    /* last: listed only in a game that rolls weather events (weather_reports) */
+    FORM("weather", "Weather event", "the weather the table's weather event gave", "XIII",
+         f_weather),
 };
 static const opfor_form_t k_actions[] = {
     {"initiative", "Press for the initiative", "who acts next (a unit of either side)", "XV.A",
      NULL, 0},
 };
 #define NREPORTS ((int)(sizeof k_reports / sizeof k_reports[0]))
+
+/* The reports game.state lists: the weather event only where the scenario rolls them (the
+ * report itself refuses it elsewhere, saying so). */
+static int listed_reports(const opfor__vkg_t *g) {
+    return g->ctx && opfor_vk_ctx_options(g->ctx)->weather_events ? NREPORTS : NREPORTS - 1;
+}
 #define NACTIONS ((int)(sizeof k_actions / sizeof k_actions[0]))
 
 /* Whether unit u may be named in field `unit` of form f now. */
@@ -123,7 +140,7 @@ void opfor__vkg_pack_session(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
                              msgpack_packer *pk) {
     values_ud_t ud = {g, t};
     opfor_rpc_pack_cstr(pk, "reports");
-    opfor__pack_forms(pk, k_reports, NREPORTS, pack_values, &ud);
+    opfor__pack_forms(pk, k_reports, listed_reports(g), pack_values, &ud);
     opfor_rpc_pack_cstr(pk, "actions");
     opfor__pack_forms(pk, k_actions, NACTIONS, pack_values, &ud);
     /* the AI gives an order while one of its units holds the initiative: an order given sets
@@ -284,6 +301,21 @@ static int pack_report(const opfor__vkg_t *g, const opfor__vkg_table_t *t, const
     const char *name = unit >= 0 ? t->units[unit].name : "";
     const int at_set = f->nfields > 1 && vals[1].set && f->fields[1].type == OPFOR_FIELD_POINT;
     const int resolve_roll = strcmp(f->name, "resolve") == 0 && vals[0].set;
+    if (strcmp(f->name, "weather") == 0) { /* {weather: {level?, wind?}} */
+        msgpack_pack_map(pk, 2 + (seen != NULL));
+        opfor__kv_str(pk, "game", g->row->id);
+        if (seen) {
+            opfor_rpc_pack_cstr(pk, "seen");
+            msgpack_pack_object(pk, *seen);
+        }
+        opfor_rpc_pack_cstr(pk, "weather");
+        msgpack_pack_map(pk, (size_t)(vals[0].set + vals[1].set));
+        if (vals[0].set)
+            opfor__kv_int(pk, "level", (int)vals[0].num);
+        if (vals[1].set)
+            opfor__kv_str(pk, "wind", k_wind[(int)vals[1].num]);
+        return 0;
+    }
     msgpack_pack_map(pk,
                      2 + (seen != NULL) + (strcmp(f->name, "acted") == 0 && at_set) + resolve_roll);
     opfor__kv_str(pk, "game", g->row->id);

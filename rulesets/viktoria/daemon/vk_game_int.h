@@ -126,6 +126,7 @@ typedef struct opfor__vkg_undo {
     char barrier_kind[8];     /* "press", "order" */
     int32_t pending;          /* OPFOR__PEND_* before the report */
     int32_t pad;              /* zero */
+    int32_t weather[2];       /* the weather before it (a weather event reported) */
     opfor_rng_t rng;          /* the game's dice before it (a `roll` draws from them) */
     opfor_patrol_state_t ps;  /* Patrol Mode's state (fates, observations) */
     opfor__vkg_order_t order; /* the last order (its answer) */
@@ -135,20 +136,22 @@ typedef struct opfor__vkg_undo {
 
 /* The mutable state of a game: everything replay rebuilds. Pointer-free; copy with memcpy. */
 typedef struct opfor__vkg_table {
-    uint32_t magic;    /* OPFOR__TABLE_MAGIC */
-    uint32_t size;     /* sizeof(opfor__vkg_table_t): snapshots from other builds are ignored */
-    opfor_rng_t rng;   /* presses, spottings, substitution and the daemon's dice */
-    uint64_t log_seq;  /* log entries applied */
-    uint64_t ev_seq;   /* events produced so far */
-    int32_t nunits;    /* unit slots in use */
-    int32_t nfigures;  /* figure slots in use */
-    int32_t turn;      /* 1-based */
-    int32_t presses;   /* presses of the initiative button */
-    int32_t pending;   /* OPFOR__PEND_* */
-    int32_t status;    /* OPFOR__GS_* */
-    int32_t result;    /* OPFOR__RES_* */
-    int32_t decisions; /* AI orders given */
-    int32_t dice[2];   /* competitive: the last initiative dice */
+    uint32_t magic;     /* OPFOR__TABLE_MAGIC */
+    uint32_t size;      /* sizeof(opfor__vkg_table_t): snapshots from other builds are ignored */
+    opfor_rng_t rng;    /* presses, spottings, substitution and the daemon's dice */
+    uint64_t log_seq;   /* log entries applied */
+    uint64_t ev_seq;    /* events produced so far */
+    int32_t nunits;     /* unit slots in use */
+    int32_t nfigures;   /* figure slots in use */
+    int32_t turn;       /* 1-based */
+    int32_t presses;    /* presses of the initiative button */
+    int32_t pending;    /* OPFOR__PEND_* */
+    int32_t status;     /* OPFOR__GS_* */
+    int32_t result;     /* OPFOR__RES_* */
+    int32_t decisions;  /* AI orders given */
+    int32_t dice[2];    /* competitive: the last initiative dice */
+    int32_t weather[2]; /* the weather now (XIII): level 1..5 and wind (opfor_compass_names);
+                           the start's until the table reports a weather event */
     opfor_patrol_state_t ps;  /* Patrol Mode state (zero in competitive games) */
     opfor__vkg_order_t order; /* the last order */
     opfor_unit_t units[OPFOR_MAX_UNITS];
@@ -170,7 +173,8 @@ typedef struct opfor__vkg {
     int player, enemy;             /* side indices */
     int level;                     /* opfor_ai_level_t from difficulty */
     int weather[2];                /* the weather level (1..5) and wind at the start (XIII):
-                                    * the scenario's, or rolled from the game's seed */
+                                    * the scenario's, or rolled from the game's seed (the
+                                    * weather now is the table's, t.weather) */
     opfor__vkg_table_t t;          /* the committed state */
     opfor__vkg_table_t *work;      /* the state a mutation changes (vk_game_ops.c) */
     int base;                      /* 1 when the log begins with a `begin` entry, which the

@@ -48,8 +48,8 @@ void opfor__vkg_engine_state(const opfor__vkg_t *g, const opfor__vkg_table_t *t,
     st->nfigures = (uint16_t)t->nfigures;
     for (int u = 0; u < t->nunits; u++)
         st->ux[u].removed = !opfor__vkg_in_play(t, u);
-    st->level = (uint8_t)g->weather[0];
-    st->wind = (uint8_t)g->weather[1];
+    st->level = (uint8_t)t->weather[0];
+    st->wind = (uint8_t)t->weather[1];
     st->turn = t->ps.turn;
     st->phase = OPFOR_VK_PH_SELECT_UNIT;
     st->side = (uint8_t)side;
@@ -64,14 +64,14 @@ static opfor_table_view_t plan_table(const opfor__vkg_t *g, const opfor__vkg_tab
     return tb;
 }
 
-/* The command radius of the game's weather (VII, XIII). */
-static float command_radius(const opfor__vkg_t *g) {
-    return (float)opfor_viktoria_command_radius(g->weather[0]);
+/* The command radius of the weather now (VII, XIII). */
+static float command_radius(const opfor__vkg_table_t *t) {
+    return (float)opfor_viktoria_command_radius(t->weather[0]);
 }
 
 int opfor__vkg_in_command(const opfor__vkg_t *g, const opfor__vkg_table_t *t, int u) {
     opfor_table_view_t tb = plan_table(g, t);
-    return opfor_table_plan_in_command(&tb, u, command_radius(g));
+    return opfor_table_plan_in_command(&tb, u, command_radius(t));
 }
 
 void opfor__vkg_take_engine(const opfor__vkg_t *g, opfor__vkg_table_t *t,
@@ -151,7 +151,7 @@ static int cand_better(const cand_t *a, const cand_t *b) {
 int opfor__vkg_to_action(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor_vk_state_t *st,
                          int u) {
     opfor_table_view_t tb = plan_table(g, t);
-    return opfor_table_plan_command(g->ctx, st, &tb, u, command_radius(g), NULL);
+    return opfor_table_plan_command(g->ctx, st, &tb, u, command_radius(t), NULL);
 }
 
 static int plan_greedy(const opfor__vkg_t *g, const opfor__vkg_table_t *t,

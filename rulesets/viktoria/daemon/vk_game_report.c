@@ -27,6 +27,7 @@
 #include "opfor/rpc.h"
 #include "opfor/rpc_num.h"
 #include "opfor/text.h"
+#include "opfor/viktoria/calc.h"
 #include "opfor/viktoria/engine_query.h"
 #include "opfor/viktoria/table_report.h"
 #include "pack_int.h"
@@ -215,6 +216,7 @@ typedef struct rep {
     int faces[OPFOR_DICE_MAX_TERMS * OPFOR_DICE_MAX_COUNT]; /* each die's face, in order */
     int bonus;                                              /* the constant added */
     int resolved;                                           /* 1 with `resolve` */
+    int weather;                                            /* 1 with `weather` */
     int nowed;  /* morale tests owed (XI) by enemy units the report killed figures of */
     int nclose; /* figures the engine walked back into coherency after a resolved move (VIII) */
     struct {
@@ -271,6 +273,47 @@ static int keys_ok(const msgpack_object *m, const char *const *allowed, const ch
     char why[160];
     if (opfor_rpc_params_check(m, allowed, why, sizeof why) < 0)
         return fail(e, OPFOR_RPC_E_INVALID_PARAMS, "%s: %s", path, why);
+    return 0;
+}
+
+/* `weather`: {level, wind}, the weather a weather event at the table gave (XIII): the
+ * level 1..5 and the wind's compass point, either left as it was. Only in a game whose
+ * scenario rolls weather events (rules: weather_events). */
+static int weather(const opfor__vkg_t *g, opfor__vkg_table_t *t, const msgpack_object *v, rep_t *r,
+                   opfor__gerr_t *e) {
+    static const char *const keys[] = {"level", "wind", NULL};
+    char why[160], wind[8] = "";
+    int64_t level = t->weather[0];
+    if (v->type != MSGPACK_OBJECT_MAP || v->via.map.size == 0)
+        return fail(e, OPFOR_RPC_E_INVALID_PARAMS,
+                    "weather: must be a map {level: 1..5, wind: N, NE, ... NW} (either or both)");
+    int rc = keys_ok(v, keys, "weather", e);
+    if (rc < 0)
+        return rc;
+    if (!g->ctx || !opfor_vk_ctx_options(g->ctx)->weather_events)
+        return fail(e, OPFOR_RPC_E_ILLEGAL,
+                    "weather: this game rolls no weather events (XIII: the scenario's rules: "
+                    "weather_events: yes); the weather stays level %d, wind %s",
+                    t->weather[0], opfor_vocab_name(opfor_compass_names, t->weather[1]));
+    if (opfor_rpc_params_get(v, "level") &&
+        opfor_rpc_params_int(v, "level", 1, 5, &level, why, sizeof why) < 0)
+        return fail(e, OPFOR_RPC_E_INVALID_PARAMS,
+                    "weather.level: must be a whole number from 1 to 5 (XIII)");
+    int w = t->weather[1];
+    if (opfor_rpc_params_get(v, "wind")) {
+        int k = -1;
+        if (opfor_rpc_params_str(v, "wind", wind, sizeof wind, why, sizeof why) != 0 ||
+            opfor_vocab_lookup(opfor_compass_names, wind, &k) != 0 || k < 0 || k > 7)
+            return fail(e, OPFOR_RPC_E_INVALID_PARAMS,
+                        "weather.wind: must be a compass point: N, NE, E, SE, S, SW, W or NW");
+        w = k;
+    }
+    t->weather[0] = (int32_t)level;
+    t->weather[1] = w;
+    r->weather = 1;
+    add_text(r, "weather event: level %d, wind %s (command radius %d in)", t->weather[0],
+             opfor_vocab_name(opfor_compass_names, w),
+             opfor_viktoria_command_radius(t->weather[0]));
     return 0;
 }
 
@@ -862,6 +905,8 @@ int opfor__vkg_undo(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log_s
     t->rng = u->rng;
     t->ps = u->ps;
     t->order = u->order;
+    t->weather[0] = u->weather[0];
+    t->weather[1] = u->weather[1];
     memcpy(t->units, u->units, sizeof t->units);
     memcpy(t->figures, u->figures, sizeof t->figures);
     u->report = 0;
@@ -892,7 +937,7 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
                       const msgpack_object *params, opfor__evlist_t *ev, opfor__gerr_t *e) {
     static const char *const top[] = {"game",   "acted",     "at",        "moves",   "casualties",
                                       "morale", "off_table", "roll",      "resolve", "note",
-                                      "order",  "seen",      "move_roll", NULL};
+                                      "order",  "seen",      "move_roll", "weather", NULL};
     static const char *const k_move[] = {"unit", "x", "y", "at", NULL};
     static const char *const k_cas[] = {"unit", "killed", "wounded", NULL};
     static const char *const k_mor[] = {"unit", "result", NULL};
@@ -913,6 +958,8 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
     ud->rng = t->rng;
     ud->ps = t->ps;
     ud->order = t->order;
+    ud->weather[0] = t->weather[0];
+    ud->weather[1] = t->weather[1];
     memcpy(ud->units, t->units, sizeof ud->units);
     memcpy(ud->figures, t->figures, sizeof ud->figures);
     const int current = opfor__vkg_order_current(t);
@@ -1165,10 +1212,18 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
         any = 1;
     }
 
+    /* weather: the table's weather event (XIII) */
+    v = opfor_rpc_params_get(params, "weather");
+    if (v) {
+        if ((rc = weather(g, t, v, r, e)) < 0)
+            goto out;
+        any = 1;
+    }
+
     if (!any) {
         rc = fail(e, OPFOR_RPC_E_INVALID_PARAMS,
                   "report: nothing to report (give acted, moves, casualties, morale, off_table, "
-                  "roll or resolve)");
+                  "roll, resolve or weather)");
         goto out;
     }
     morale_owed(g, t, r);
@@ -1205,6 +1260,14 @@ int opfor__vkg_report(const opfor__vkg_t *g, opfor__vkg_table_t *t, uint64_t log
         opfor_rpc_pack_cstr(&pk, t->units[r->mor[i].unit].name);
         opfor_rpc_pack_cstr(&pk, "result");
         opfor_rpc_pack_cstr(&pk, MORALE[r->mor[i].a]);
+    }
+    if (r->weather) {
+        msgpack_packer pk;
+        opfor__vkg_ev_begin(ev, &pk, g, t, log_seq, "weather");
+        msgpack_pack_map(&pk, 3);
+        opfor__kv_int(&pk, "level", t->weather[0]);
+        opfor__kv_str(&pk, "wind", opfor_vocab_name(opfor_compass_names, t->weather[1]));
+        opfor__kv_int(&pk, "command_radius", opfor_viktoria_command_radius(t->weather[0]));
     }
     if (r->ncas || r->nmor || r->noff || r->resolved || r->acted >= 0 || r->nmoves)
         opfor__vkg_ev_score(g, t, log_seq, ev);

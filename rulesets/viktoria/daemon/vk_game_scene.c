@@ -124,8 +124,8 @@ void opfor__vkg_scene(const opfor__vkg_t *g, const opfor__vkg_table_t *t, opfor_
         const opfor_objective_t *o = &g->sc->objectives[i];
         add_circle(s, OPFOR_SCENE_OBJECTIVE, o->pos, o->radius > 0 ? o->radius : 1.0f, o->name);
     }
-    /* The generals' command radius at the game's weather (XIII), dashed zones around them. */
-    float cr = (float)opfor_viktoria_command_radius(g->weather[0]);
+    /* The generals' command radius at the weather now (XIII), dashed zones around them. */
+    float cr = (float)opfor_viktoria_command_radius(t->weather[0]);
     const opfor__vkg_order_t *o = &t->order;
     int acting = o->active && o->open ? o->unit : -1;
     int target = acting >= 0 ? o->target : -1;

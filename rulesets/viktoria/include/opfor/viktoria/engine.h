@@ -332,6 +332,8 @@ void opfor_vk_ctx_free(opfor_vk_ctx_t *ctx);
 const opfor_scenario_t *opfor_vk_ctx_scenario(const opfor_vk_ctx_t *ctx);
 /* Turn limit in force. */
 int opfor_vk_ctx_turn_limit(const opfor_vk_ctx_t *ctx);
+/* The options in force (the caller's, or the scenario's `rules:`). */
+const opfor_vk_options_t *opfor_vk_ctx_options(const opfor_vk_ctx_t *ctx);
 
 /* Sets up the opening state of a game with the given seed: the scenario's units, turn 0,
  * phase START_TURN. */
