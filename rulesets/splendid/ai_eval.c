@@ -311,6 +311,13 @@ double sv_ai_score(const sv_ctx_t *c, const sv_state_t *s, const opfor_action_t 
         m.fx = a->x2;
         m.fy = a->y2;
         sc = move_score(c, s, a->unit, &m);
+        opfor_pt_t r[4];
+        sv_rect(c, &m, r);
+        if (!sv_on_table(c, r)) { /* every stand with a corner off the table is lost */
+            sc = -2.0;
+            w = "off the table: its stands would be lost";
+            break;
+        }
         if (a->kind == SV_A_DISENGAGE) {
             int e;
             float d;

@@ -133,12 +133,16 @@ static int add_needed(opfor_card_t *c, const char *text) {
     return add_line((char *)c->needed, OPFOR_CARD_NEED_LEN, &c->n_needed, text);
 }
 
-/* Adds text as order lines, broken at spaces so each fits, using at most max_lines. */
+/* Adds text as order lines, broken at spaces so each fits, using at most max_lines; the lines
+ * after the first go on the same order (no number of their own). */
 static void add_wrapped(opfor_card_t *c, const char *text, int max_lines) {
     const size_t width = OPFOR_CARD_LINE_LEN - 1;
+    const uint8_t first = c->n_orders;
     while (*text == ' ')
         text++;
     while (*text && max_lines-- > 0 && c->n_orders < OPFOR_CARD_LINES) {
+        if (c->n_orders > first && c->n_orders < 8)
+            c->cont |= (uint8_t)(1u << c->n_orders);
         size_t len = strlen(text);
         if (len > width && max_lines > 0) {
             size_t cut = width;
@@ -213,7 +217,7 @@ static void add_phrase(opfor_card_t *c, const char *text) {
     add_order(c, head);
     uint8_t n = c->n_orders;
     add_wrapped(c, tail, 1);
-    if (c->n_orders > n) /* the same order goes on: no number of its own */
+    if (c->n_orders > n && n < 8) /* the same order goes on: no number of its own */
         c->cont |= (uint8_t)(1u << n);
 }
 
