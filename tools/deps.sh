@@ -55,6 +55,9 @@ if [ "$MODE" = arm64 ]; then
     # the package says Multi-Arch: same). The cross build uses the native package's headers,
     # identical otherwise, with the arm64 library itself (cmake/FindOpforLws.cmake).
     libwebsockets17:arm64 libwebsockets-evlib-uv:arm64 libqrencode-dev:arm64
+    # The native libwebsockets headers include OpenSSL's, whose opensslconf.h is per
+    # architecture (/usr/include/aarch64-linux-gnu/openssl): the arm64 one comes from here.
+    libssl-dev:arm64
   )
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then
     SUDO=""
